@@ -1,0 +1,412 @@
+import { sql } from "drizzle-orm";
+import {
+  bigint,
+  boolean,
+  check,
+  customType,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  real,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
+
+/*
+ * The whole data model. Debate protocols differ in roles and phases (RADAR's Politician and
+ * Scientist, PROClaim's courtroom and judge panel, Tool-MAD's tool calls), so roles and phases are
+ * text owned by the protocol module, not enums: a new protocol needs no migration.
+ */
+
+/**
+ * A pgvector column without a fixed dimension: one table holds vectors of several embedding
+ * models, each row records its model and dimension, and every HNSW index is a partial expression
+ * index for one model (`(embedding::vector(d)) WHERE model = ...`), so a search never mixes models.
+ */
+const vector = customType<{ data: number[]; driverData: string }>({
+  dataType: () => "vector",
+  toDriver: (value) => `[${value.join(",")}]`,
+  fromDriver: (value) => (typeof value === "string" ? (JSON.parse(value) as number[]) : (value as number[])),
+});
+
+const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
+
+const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
+
+// --- people -------------------------------------------------------------------------------
+
+export const users = pgTable("users", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  email: text("email").notNull().unique(),
+  name: text("name"),
+  passwordHash: text("password_hash"),
+  disabledAt: timestamp("disabled_at", { withTimezone: true }),
+  createdAt: createdAt(),
+});
+
+export const USER_ROLES = ["admin", "fact-checker", "journalist", "annotator"] as const;
+export type UserRole = (typeof USER_ROLES)[number];
+
+export const userRoles = pgTable(
+  "user_roles",
+  {
+    userId: uuid("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    role: text("role").$type<UserRole>().notNull(),
+    grantedAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.role] }),
+    check("user_roles_role_check", sql`${t.role} in ('admin', 'fact-checker', 'journalist', 'annotator')`),
+  ],
+);
+
+// --- corpus --------------------------------------------------------------------------------
+
+export const corpora = pgTable("corpora", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  name: text("name").notNull().unique(),
+  description: text("description"),
+  createdAt: createdAt(),
+});
+
+export const documents = pgTable(
+  "documents",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    corpusId: uuid("corpus_id").notNull().references(() => corpora.id, { onDelete: "cascade" }),
+    /** The id the newsroom's own file gives the document; re-ingesting matches on it. */
+    externalId: text("external_id").notNull(),
+    title: text("title"),
+    url: text("url"),
+    publishedAt: timestamp("published_at", { withTimezone: true }),
+    metadata: jsonb("metadata").$type<Record<string, unknown>>(),
+    /** Hash of the text and metadata: unchanged documents are skipped on re-ingest. */
+    contentHash: text("content_hash").notNull(),
+    createdAt: createdAt(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("documents_corpus_external_idx").on(t.corpusId, t.externalId)],
+);
+
+export const passages = pgTable(
+  "passages",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    documentId: bigint("document_id", { mode: "number" })
+      .notNull()
+      .references(() => documents.id, { onDelete: "cascade" }),
+    /** Denormalised from the document so filtered searches need no join. */
+    corpusId: uuid("corpus_id").notNull().references(() => corpora.id, { onDelete: "cascade" }),
+    publishedAt: timestamp("published_at", { withTimezone: true }),
+    /** Stable id within the corpus (a dataset's sentence id, or `<document id>#<ordinal>`). */
+    externalId: text("external_id").notNull(),
+    ordinal: integer("ordinal").notNull(),
+    text: text("text").notNull(),
+    charStart: integer("char_start"),
+    charEnd: integer("char_end"),
+    /** English stemming for lexical search; lexical queries must use the same configuration. */
+    tsv: tsvector("tsv")
+      .notNull()
+      .generatedAlwaysAs(sql`to_tsvector('english'::regconfig, "text")`),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("passages_corpus_external_idx").on(t.corpusId, t.externalId),
+    index("passages_document_idx").on(t.documentId, t.ordinal),
+    index("passages_tsv_idx").using("gin", t.tsv),
+  ],
+);
+
+export const passageEmbeddings = pgTable(
+  "passage_embeddings",
+  {
+    passageId: bigint("passage_id", { mode: "number" })
+      .notNull()
+      .references(() => passages.id, { onDelete: "cascade" }),
+    /** Registry id of the embedding model, e.g. `local:use-lite` or `openai:text-embedding-3-small`. */
+    model: text("model").notNull(),
+    dim: integer("dim").notNull(),
+    embedding: vector("embedding").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.passageId, t.model] }),
+    check("passage_embeddings_dim_check", sql`vector_dims(${t.embedding}) = ${t.dim}`),
+  ],
+);
+
+// --- claims and debates ----------------------------------------------------------------------
+
+export const claims = pgTable(
+  "claims",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    text: text("text").notNull(),
+    /** When the claim was made: evidence published after it is kept out of retrieval. */
+    claimDate: timestamp("claim_date", { withTimezone: true }),
+    speaker: text("speaker"),
+    appearanceUrl: text("appearance_url"),
+    /** For claims imported from a benchmark: which dataset, its id there, and its labels. */
+    dataset: text("dataset"),
+    datasetClaimId: text("dataset_claim_id"),
+    nativeLabel: text("native_label"),
+    goldLabel: text("gold_label"),
+    goldEvidence: jsonb("gold_evidence").$type<Array<{ id?: string; text: string }>>(),
+    metadata: jsonb("metadata").$type<Record<string, unknown>>(),
+    createdBy: uuid("created_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("claims_dataset_idx").on(t.dataset, t.datasetClaimId)],
+);
+
+export const DEBATE_STATUSES = ["queued", "running", "completed", "failed", "cancelled", "interrupted"] as const;
+export type DebateStatus = (typeof DEBATE_STATUSES)[number];
+
+export const evalRuns = pgTable("eval_runs", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  name: text("name").notNull(),
+  dataset: text("dataset"),
+  protocol: text("protocol").notNull(),
+  variant: text("variant"),
+  /** Everything needed to repeat the run: models, evidence mode, sampling, seed, thresholds. */
+  config: jsonb("config").$type<Record<string, unknown>>().notNull(),
+  status: text("status").notNull().default("queued"),
+  budget: jsonb("budget").$type<{ maxTokens?: number; maxCostUsd?: number }>(),
+  metrics: jsonb("metrics").$type<Record<string, unknown>>(),
+  createdBy: uuid("created_by").references(() => users.id, { onDelete: "set null" }),
+  createdAt: createdAt(),
+  startedAt: timestamp("started_at", { withTimezone: true }),
+  finishedAt: timestamp("finished_at", { withTimezone: true }),
+});
+
+export const debates = pgTable(
+  "debates",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    claimId: uuid("claim_id").notNull().references(() => claims.id, { onDelete: "cascade" }),
+    /** e.g. `radar`, `proclaim`, `tool-mad`, `zofia`. */
+    protocol: text("protocol").notNull(),
+    /** Protocol-specific variant, e.g. RADAR's `expertise`, `position`, `single`, `cot`. */
+    variant: text("variant"),
+    status: text("status").$type<DebateStatus>().notNull().default("queued"),
+    /** The protocol's full configuration (rounds, top-k, context mode, early stopping ...). */
+    config: jsonb("config").$type<Record<string, unknown>>().notNull(),
+    /** Model id per role, e.g. {"politician": "openai:gpt-4o-mini", "judge": "local:qwen2.5-1.5b-instruct-q4_k_m"}. */
+    models: jsonb("models").$type<Record<string, string>>().notNull(),
+    thresholds: jsonb("thresholds").$type<Record<string, unknown>>(),
+    /** Hash of every prompt template's content, so results can be tied to the exact prompts. */
+    promptsHash: text("prompts_hash"),
+    evidenceMode: text("evidence_mode").notNull().default("retrieved"),
+    corpusId: uuid("corpus_id").references(() => corpora.id, { onDelete: "set null" }),
+    evalRunId: uuid("eval_run_id").references(() => evalRuns.id, { onDelete: "set null" }),
+    error: jsonb("error").$type<{ message: string; code?: string; turnSeq?: number; retryable?: boolean }>(),
+    createdBy: uuid("created_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+    startedAt: timestamp("started_at", { withTimezone: true }),
+    finishedAt: timestamp("finished_at", { withTimezone: true }),
+    /** Which server process runs it: a restart finds its own orphans and marks them interrupted. */
+    runnerId: text("runner_id"),
+    heartbeatAt: timestamp("heartbeat_at", { withTimezone: true }),
+  },
+  (t) => [
+    index("debates_status_idx").on(t.status, t.createdAt),
+    index("debates_claim_idx").on(t.claimId),
+    index("debates_eval_run_idx").on(t.evalRunId),
+    check(
+      "debates_status_check",
+      sql`${t.status} in ('queued', 'running', 'completed', 'failed', 'cancelled', 'interrupted')`,
+    ),
+  ],
+);
+
+/** The evidence pool one debate saw, frozen: later corpus edits don't rewrite history. */
+export const debateEvidence = pgTable(
+  "debate_evidence",
+  {
+    debateId: uuid("debate_id").notNull().references(() => debates.id, { onDelete: "cascade" }),
+    /** 1-based; the agents cite it as [E<rank>]. */
+    rank: integer("rank").notNull(),
+    passageId: bigint("passage_id", { mode: "number" }).references(() => passages.id, { onDelete: "set null" }),
+    /** `retrieved` from a corpus, or `gold` / `supplied` with the claim. */
+    source: text("source").notNull(),
+    externalId: text("external_id"),
+    text: text("text").notNull(),
+    title: text("title"),
+    url: text("url"),
+    score: doublePrecision("score"),
+    denseRank: integer("dense_rank"),
+    lexicalRank: integer("lexical_rank"),
+  },
+  (t) => [primaryKey({ columns: [t.debateId, t.rank] })],
+);
+
+/**
+ * Every agent utterance and every judging step, in order. `kind` separates speeches from
+ * checkpoint calls (stop agent, round judge), the final judgement and tool calls, so protocols
+ * with judge panels or tool-using agents store their steps here too.
+ */
+export const turns = pgTable(
+  "turns",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    debateId: uuid("debate_id").notNull().references(() => debates.id, { onDelete: "cascade" }),
+    seq: integer("seq").notNull(),
+    round: integer("round").notNull(),
+    phase: text("phase").notNull(),
+    role: text("role").notNull(),
+    kind: text("kind").notNull().default("speech"),
+    status: text("status").notNull().default("completed"),
+    content: text("content").notNull().default(""),
+    model: text("model"),
+    promptTokens: integer("prompt_tokens"),
+    completionTokens: integer("completion_tokens"),
+    costUsd: doublePrecision("cost_usd"),
+    latencyMs: integer("latency_ms"),
+    startedAt: timestamp("started_at", { withTimezone: true }),
+    finishedAt: timestamp("finished_at", { withTimezone: true }),
+    /** Option probabilities read from the model (e.g. p_stop / p_continue, label distribution). */
+    scores: jsonb("scores").$type<Record<string, unknown>>(),
+    /** Evidence ranks this turn cites ([E3] -> 3). */
+    citations: jsonb("citations").$type<number[]>(),
+    metadata: jsonb("metadata").$type<Record<string, unknown>>(),
+    error: text("error"),
+  },
+  (t) => [uniqueIndex("turns_debate_seq_idx").on(t.debateId, t.seq)],
+);
+
+/** RADAR's early-stopping checkpoints; calibration replays these without calling a model. */
+export const checkpoints = pgTable(
+  "checkpoints",
+  {
+    debateId: uuid("debate_id").notNull().references(() => debates.id, { onDelete: "cascade" }),
+    /** e.g. `opening`, `rebuttal-1`. */
+    after: text("after").notNull(),
+    round: integer("round").notNull(),
+    pStop: real("p_stop"),
+    pContinue: real("p_continue"),
+    stopMargin: real("stop_margin"),
+    labelProbs: jsonb("label_probs").$type<Record<string, number>>(),
+    confidence: real("confidence"),
+    confidenceEmitted: real("confidence_emitted"),
+    verdict: text("verdict"),
+    tauS: real("tau_s"),
+    tauV: real("tau_v"),
+    decision: text("decision").notNull(),
+    /** `logprobs`, `next-token`, or the declared fallback used for providers without probabilities. */
+    scoringMethod: text("scoring_method"),
+    tokensSoFar: integer("tokens_so_far"),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.debateId, t.after] })],
+);
+
+export const verdicts = pgTable(
+  "verdicts",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    debateId: uuid("debate_id").notNull().references(() => debates.id, { onDelete: "cascade" }),
+    /** The debate's verdict; other rows are e.g. individual members of a judge panel. */
+    isFinal: boolean("is_final").notNull().default(true),
+    judgeRole: text("judge_role").notNull().default("judge"),
+    /** TRUE / HALF-TRUE / FALSE (or a protocol's own labels), or UNPARSED, never a guess. */
+    label: text("label").notNull(),
+    reason: text("reason"),
+    rawText: text("raw_text"),
+    confidence: real("confidence"),
+    labelProbs: jsonb("label_probs").$type<Record<string, number>>(),
+    stoppedEarly: boolean("stopped_early").notNull().default(false),
+    stopAfter: text("stop_after"),
+    roundsCompleted: integer("rounds_completed"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("verdicts_final_idx").on(t.debateId).where(sql`${t.isFinal}`),
+    index("verdicts_label_idx").on(t.label),
+  ],
+);
+
+/** Every model call, including repairs, retries that failed and checkpoint scoring: cost is exact. */
+export const llmCalls = pgTable(
+  "llm_calls",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    debateId: uuid("debate_id").references(() => debates.id, { onDelete: "cascade" }),
+    turnId: uuid("turn_id").references(() => turns.id, { onDelete: "set null" }),
+    model: text("model").notNull(),
+    purpose: text("purpose").notNull(),
+    promptTokens: integer("prompt_tokens"),
+    completionTokens: integer("completion_tokens"),
+    cachedPromptTokens: integer("cached_prompt_tokens"),
+    costUsd: doublePrecision("cost_usd"),
+    latencyMs: integer("latency_ms"),
+    attempts: integer("attempts").notNull().default(1),
+    error: text("error"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("llm_calls_debate_idx").on(t.debateId)],
+);
+
+// --- annotation ----------------------------------------------------------------------------
+
+/** Append-only: an edit is a new version pointing at the one it replaces; nothing is overwritten. */
+export const annotations = pgTable(
+  "annotations",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    debateId: uuid("debate_id").notNull().references(() => debates.id, { onDelete: "cascade" }),
+    annotatorId: uuid("annotator_id").notNull().references(() => users.id, { onDelete: "restrict" }),
+    version: integer("version").notNull().default(1),
+    supersedesId: uuid("supersedes_id"),
+    goldLabel: text("gold_label"),
+    nativeLabel: text("native_label"),
+    judgeCorrect: boolean("judge_correct"),
+    rationale: text("rationale"),
+    turnFlags: jsonb("turn_flags").$type<Array<{ turnId: string; flag: string; note?: string }>>(),
+    evidenceFlags: jsonb("evidence_flags").$type<Array<{ rank: number; relevant: boolean }>>(),
+    /** Seconds spent on the task, for per-annotator speed. */
+    durationSeconds: integer("duration_seconds"),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("annotations_version_idx").on(t.debateId, t.annotatorId, t.version)],
+);
+
+// --- evaluation ----------------------------------------------------------------------------
+
+export const evalItems = pgTable(
+  "eval_items",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    runId: uuid("run_id").notNull().references(() => evalRuns.id, { onDelete: "cascade" }),
+    claimId: uuid("claim_id").notNull().references(() => claims.id, { onDelete: "cascade" }),
+    debateId: uuid("debate_id").references(() => debates.id, { onDelete: "set null" }),
+    status: text("status").notNull().default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    error: text("error"),
+    createdAt: createdAt(),
+    finishedAt: timestamp("finished_at", { withTimezone: true }),
+  },
+  (t) => [uniqueIndex("eval_items_run_claim_idx").on(t.runId, t.claimId)],
+);
+
+/** Early-stopping thresholds per model; calibrated values override the spec's defaults. */
+export const modelThresholds = pgTable("model_thresholds", {
+  model: text("model").primaryKey(),
+  tauS: real("tau_s").notNull(),
+  tauV: real("tau_v").notNull(),
+  metric: text("metric"),
+  score: real("score"),
+  evalRunId: uuid("eval_run_id").references(() => evalRuns.id, { onDelete: "set null" }),
+  createdAt: createdAt(),
+});
+
+/** Instance settings editable from the app (public reading, blind annotation, guidelines ...). */
+export const settings = pgTable("settings", {
+  key: text("key").primaryKey(),
+  value: jsonb("value").notNull(),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});

@@ -1,0 +1,231 @@
+import { APICallError, type SharedV3ProviderMetadata, type SharedV3ProviderOptions } from "@ai-sdk/provider";
+import { streamText, type ModelMessage } from "ai";
+import { getConfig } from "@/lib/config";
+import { limiterFor } from "./concurrency";
+import { costOf, loadPriceTable, type Price, type TokenUsage } from "./prices";
+import { resolveModel, type ResolvedModel } from "./registry";
+
+/**
+ * Every model call in Counterpoint goes through `callModel`: it queues behind the provider's
+ * concurrency limit, retries what is worth retrying, streams deltas, and reports usage and cost
+ * so that each call can be recorded.
+ */
+
+export type CallRecord = {
+  model: string;
+  purpose: string;
+  usage: TokenUsage;
+  costUsd: number | null;
+  latencyMs: number;
+  attempts: number;
+  error?: string;
+};
+
+export type CallOptions = {
+  model: string | ResolvedModel;
+  /** What the call is for (e.g. `opening:politician`, `checkpoint:stop`); stored with its usage. */
+  purpose: string;
+  system?: string;
+  messages: ModelMessage[];
+  maxOutputTokens?: number;
+  temperature?: number;
+  seed?: number;
+  stopSequences?: string[];
+  providerOptions?: SharedV3ProviderOptions;
+  abortSignal?: AbortSignal;
+  /** Streamed text. After a failed attempt `onRetry` fires and the text starts again from nothing. */
+  onTextDelta?: (delta: string) => void;
+  onRetry?: (info: { attempt: number; error: Error; delayMs: number }) => void;
+  /** Called once per call, after success or final failure: the place to persist usage. */
+  onRecord?: (record: CallRecord) => void | Promise<void>;
+  /** Overrides for tests and benchmarks; defaults come from the configuration. */
+  maxRetries?: number;
+  timeoutMs?: number;
+  baseDelayMs?: number;
+};
+
+export type CallResult = {
+  text: string;
+  finishReason: string;
+  providerMetadata?: SharedV3ProviderMetadata;
+} & CallRecord;
+
+export class ModelCallError extends Error {
+  constructor(
+    message: string,
+    public readonly record: CallRecord,
+    public readonly retryable: boolean,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = "ModelCallError";
+  }
+}
+
+class CallTimeoutError extends Error {
+  constructor(ms: number) {
+    super(`no response within ${ms} ms`);
+    this.name = "CallTimeoutError";
+  }
+}
+
+let priceTable: Record<string, Price> | undefined;
+function prices() {
+  priceTable ??= loadPriceTable(getConfig().pricesFile);
+  return priceTable;
+}
+
+/** Rate limits, server errors and timeouts are transient; bad requests and auth errors are not. */
+export function isRetryable(error: unknown): boolean {
+  if (error instanceof CallTimeoutError) return true;
+  if (APICallError.isInstance(error)) return error.isRetryable;
+  const code = (error as { cause?: { code?: string } })?.cause?.code ?? (error as { code?: string })?.code;
+  return ["ECONNRESET", "ECONNREFUSED", "ETIMEDOUT", "EAI_AGAIN", "UND_ERR_SOCKET"].includes(code ?? "");
+}
+
+function retryAfterMs(error: unknown): number | undefined {
+  if (!APICallError.isInstance(error)) return undefined;
+  const h = error.responseHeaders ?? {};
+  const ms = Number(h["retry-after-ms"]);
+  if (Number.isFinite(ms) && ms >= 0) return ms;
+  const s = h["retry-after"];
+  if (s === undefined) return undefined;
+  const seconds = Number(s);
+  if (Number.isFinite(seconds)) return seconds * 1000;
+  const date = Date.parse(s);
+  return Number.isFinite(date) ? Math.max(0, date - Date.now()) : undefined;
+}
+
+function describe(error: unknown): string {
+  if (APICallError.isInstance(error)) {
+    return `${error.statusCode ?? "network"} from ${error.url}: ${error.message}`;
+  }
+  return (error as Error)?.message ?? String(error);
+}
+
+function sleep(ms: number, signal?: AbortSignal) {
+  return new Promise<void>((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const t = setTimeout(resolve, ms);
+    signal?.addEventListener("abort", () => {
+      clearTimeout(t);
+      reject(signal.reason);
+    }, { once: true });
+  });
+}
+
+const ZERO: TokenUsage = { promptTokens: 0, completionTokens: 0, cachedPromptTokens: 0 };
+
+async function attemptOnce(resolved: ResolvedModel, opts: CallOptions, timeoutMs: number) {
+  // One controller per attempt: the caller's abort cancels it, and so does the idle timeout.
+  const controller = new AbortController();
+  const onAbort = () => controller.abort(opts.abortSignal?.reason);
+  opts.abortSignal?.addEventListener("abort", onAbort, { once: true });
+  let timer: NodeJS.Timeout | undefined;
+  let timedOut = false;
+  // The timeout is between chunks, not for the whole call: a long answer that keeps streaming is fine.
+  const arm = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort(new CallTimeoutError(timeoutMs));
+    }, timeoutMs);
+  };
+  let streamError: unknown;
+  let text = "";
+  try {
+    arm();
+    const result = streamText({
+      model: resolved.model,
+      system: opts.system,
+      messages: opts.messages,
+      maxOutputTokens: opts.maxOutputTokens,
+      temperature: opts.temperature,
+      seed: opts.seed,
+      stopSequences: opts.stopSequences,
+      providerOptions: opts.providerOptions,
+      abortSignal: controller.signal,
+      // Retries are ours (below), so that timeouts and streams that break midway are retried too.
+      maxRetries: 0,
+      onError: ({ error }) => {
+        streamError = error;
+      },
+    });
+    for await (const delta of result.textStream) {
+      arm();
+      text += delta;
+      opts.onTextDelta?.(delta);
+    }
+    if (streamError) throw streamError;
+    const [usage, finishReason, providerMetadata] = await Promise.all([
+      result.usage,
+      result.finishReason,
+      result.providerMetadata,
+    ]);
+    return {
+      text,
+      finishReason,
+      providerMetadata,
+      usage: {
+        promptTokens: usage.inputTokens ?? 0,
+        completionTokens: usage.outputTokens ?? 0,
+        cachedPromptTokens: usage.inputTokenDetails?.cacheReadTokens ?? 0,
+      },
+    };
+  } catch (e) {
+    if (timedOut && !opts.abortSignal?.aborted) throw new CallTimeoutError(timeoutMs);
+    throw streamError ?? e;
+  } finally {
+    clearTimeout(timer);
+    opts.abortSignal?.removeEventListener("abort", onAbort);
+  }
+}
+
+export async function callModel(opts: CallOptions): Promise<CallResult> {
+  const config = getConfig();
+  const resolved = typeof opts.model === "string" ? resolveModel(opts.model) : opts.model;
+  const maxRetries = opts.maxRetries ?? config.llm.maxRetries;
+  const timeoutMs = opts.timeoutMs ?? config.llm.timeoutMs;
+  const baseDelay = opts.baseDelayMs ?? 1000;
+  const concurrency = config.llm.concurrency[resolved.limitKey] ?? config.llm.concurrency[resolved.provider] ?? 4;
+  const limit = limiterFor(resolved.limitKey, concurrency);
+
+  const started = performance.now();
+  let attempts = 0;
+  const record = (usage: TokenUsage, error?: string): CallRecord => ({
+    model: resolved.id,
+    purpose: opts.purpose,
+    usage,
+    costUsd: costOf(resolved.id, usage, prices()),
+    latencyMs: Math.round(performance.now() - started),
+    attempts,
+    error,
+  });
+
+  for (;;) {
+    attempts++;
+    try {
+      const out = await limit(() => attemptOnce(resolved, opts, timeoutMs));
+      const rec = record(out.usage);
+      await opts.onRecord?.(rec);
+      return { ...rec, text: out.text, finishReason: out.finishReason, providerMetadata: out.providerMetadata };
+    } catch (error) {
+      const aborted = opts.abortSignal?.aborted ?? false;
+      const retryable = !aborted && isRetryable(error);
+      if (!retryable || attempts > maxRetries) {
+        const message = aborted
+          ? "cancelled"
+          : `${resolved.id} failed after ${attempts} attempt${attempts === 1 ? "" : "s"}: ${describe(error)}`;
+        // A failed attempt reports no usage; what the provider billed for it is unknown to us.
+        const rec = record(ZERO, message);
+        await opts.onRecord?.(rec);
+        throw new ModelCallError(message, rec, retryable, { cause: error });
+      }
+      // Exponential backoff with full jitter, never sooner than the provider asked for.
+      const backoff = Math.random() * baseDelay * 2 ** (attempts - 1);
+      const delayMs = Math.max(backoff, retryAfterMs(error) ?? 0);
+      opts.onRetry?.({ attempt: attempts, error: error as Error, delayMs });
+      await sleep(delayMs, opts.abortSignal).catch(() => undefined);
+    }
+  }
+}

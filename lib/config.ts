@@ -1,0 +1,196 @@
+import path from "node:path";
+import { z } from "zod";
+
+/**
+ * The one place that reads the environment. Everything else asks `getConfig()`,
+ * so a bad value is caught once, at start-up, with the variable's name in the message.
+ */
+
+const bool = z
+  .enum(["true", "false", "1", "0", "yes", "no"])
+  .transform((v) => v === "true" || v === "1" || v === "yes");
+
+const positiveInt = z.coerce.number().int().positive();
+
+/** `name=value,name=value` lists, used for per-role models and per-provider limits. */
+const keyValueList = z
+  .string()
+  .transform((raw, ctx) => {
+    const out: Record<string, string> = {};
+    for (const part of raw.split(",").map((p) => p.trim()).filter(Boolean)) {
+      const eq = part.indexOf("=");
+      if (eq <= 0 || eq === part.length - 1) {
+        ctx.addIssue({ code: "custom", message: `expected name=value, got "${part}"` });
+        return z.NEVER;
+      }
+      out[part.slice(0, eq).trim()] = part.slice(eq + 1).trim();
+    }
+    return out;
+  });
+
+const envSchema = z.object({
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")
+    .optional(),
+  DATA_DIR: z.string().min(1).default(".data"),
+  MIGRATIONS_DIR: z.string().min(1).optional(),
+
+  OPENAI_API_KEY: z.string().min(1).optional(),
+  OPENAI_BASE_URL: z.url().optional(),
+  ANTHROPIC_API_KEY: z.string().min(1).optional(),
+  ANTHROPIC_BASE_URL: z.url().optional(),
+
+  LOCAL_MODEL_PATH: z.string().min(1).optional(),
+  LOCAL_MODEL_CACHE_DIR: z.string().min(1).optional(),
+  LOCAL_MODEL_DOWNLOAD: bool.default(true),
+  LOCAL_CONTEXT_SIZE: positiveInt.default(8192),
+  LOCAL_THREADS: positiveInt.optional(),
+
+  DEFAULT_MODEL: z.string().min(1).optional(),
+  ROLE_MODELS: keyValueList.optional(),
+  EMBEDDING_MODEL: z.string().min(1).default("local:use-lite"),
+
+  LLM_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(4),
+  LLM_TIMEOUT_MS: positiveInt.default(120_000),
+  PROVIDER_CONCURRENCY: keyValueList.optional(),
+  PRICES_FILE: z.string().min(1).optional(),
+});
+
+export type OpenAICompatibleConfig = {
+  name: string;
+  baseURL: string;
+  apiKey?: string;
+  model?: string;
+  /** Whether the server returns top_logprobs (vLLM, llama.cpp server and Ollama do). */
+  logprobs: boolean;
+};
+
+export type AppConfig = {
+  database: { backend: "pglite"; dataDir: string } | { backend: "postgres"; url: string };
+  dataDir: string;
+  migrationsDir: string;
+  openai: { apiKey?: string; baseURL?: string };
+  anthropic: { apiKey?: string; baseURL?: string };
+  openaiCompatible: Record<string, OpenAICompatibleConfig>;
+  local: {
+    modelPath?: string;
+    cacheDir: string;
+    allowDownload: boolean;
+    contextSize: number;
+    threads?: number;
+  };
+  models: { default?: string; roles: Record<string, string> };
+  embeddingModel: string;
+  llm: { maxRetries: number; timeoutMs: number; concurrency: Record<string, number> };
+  pricesFile?: string;
+};
+
+export class ConfigError extends Error {
+  constructor(public readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join("\n")}\nSee .env.example for every variable.`);
+    this.name = "ConfigError";
+  }
+}
+
+const DEFAULT_CONCURRENCY: Record<string, number> = {
+  openai: 8,
+  anthropic: 4,
+  "openai-compatible": 4,
+  local: 1,
+};
+
+const COMPAT_VAR = /^OPENAI_COMPATIBLE_([A-Z0-9_]+?)_(BASE_URL|API_KEY|MODEL|LOGPROBS)$/;
+
+/** `OPENAI_COMPATIBLE_<NAME>_BASE_URL` etc. define the server named `<name>` (lower-cased, `_` -> `-`). */
+function readOpenAICompatible(env: NodeJS.ProcessEnv, problems: string[]) {
+  const byName: Record<string, Partial<Record<string, string>>> = {};
+  for (const [key, value] of Object.entries(env)) {
+    const m = COMPAT_VAR.exec(key);
+    if (!m || value === undefined || value === "") continue;
+    const name = m[1]!.toLowerCase().replace(/_/g, "-");
+    (byName[name] ??= {})[m[2]!] = value;
+  }
+  const out: Record<string, OpenAICompatibleConfig> = {};
+  for (const [name, vars] of Object.entries(byName)) {
+    const prefix = `OPENAI_COMPATIBLE_${name.toUpperCase().replace(/-/g, "_")}`;
+    if (!vars.BASE_URL) {
+      problems.push(`${prefix}_BASE_URL is required when other ${prefix}_* variables are set`);
+      continue;
+    }
+    if (!z.url().safeParse(vars.BASE_URL).success) {
+      problems.push(`${prefix}_BASE_URL: must be a URL such as http://127.0.0.1:11434/v1, got "${vars.BASE_URL}"`);
+      continue;
+    }
+    const logprobs = vars.LOGPROBS === undefined ? { success: true as const, data: true } : bool.safeParse(vars.LOGPROBS);
+    if (!logprobs.success) {
+      problems.push(`${prefix}_LOGPROBS: must be true or false, got "${vars.LOGPROBS}"`);
+      continue;
+    }
+    out[name] = { name, baseURL: vars.BASE_URL, apiKey: vars.API_KEY, model: vars.MODEL, logprobs: logprobs.data };
+  }
+  return out;
+}
+
+/**
+ * Relative paths are resolved against the project root, so the CLI run from a sub-folder and the
+ * server find the same data directory. The CLI's entry point sets COUNTERPOINT_ROOT.
+ */
+export function parseConfig(env: NodeJS.ProcessEnv, cwd = env.COUNTERPOINT_ROOT ?? process.cwd()): AppConfig {
+  const parsed = envSchema.safeParse(
+    // Empty strings in .env files mean "unset", not "set to nothing".
+    Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== "")),
+  );
+  const problems: string[] = [];
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      problems.push(`${issue.path.join(".") || "(environment)"}: ${issue.message}`);
+    }
+  }
+  const openaiCompatible = readOpenAICompatible(env, problems);
+  const concurrency = { ...DEFAULT_CONCURRENCY };
+  if (parsed.success) {
+    for (const [provider, raw] of Object.entries(parsed.data.PROVIDER_CONCURRENCY ?? {})) {
+      const n = Number(raw);
+      if (!Number.isInteger(n) || n < 1) problems.push(`PROVIDER_CONCURRENCY: "${provider}=${raw}" must be a whole number >= 1`);
+      else concurrency[provider] = n;
+    }
+  }
+  if (problems.length > 0 || !parsed.success) throw new ConfigError(problems);
+
+  const e = parsed.data;
+  const dataDir = path.resolve(cwd, e.DATA_DIR);
+  return {
+    database: e.DATABASE_URL
+      ? { backend: "postgres", url: e.DATABASE_URL }
+      : { backend: "pglite", dataDir: path.join(dataDir, "pglite") },
+    dataDir,
+    migrationsDir: path.resolve(cwd, e.MIGRATIONS_DIR ?? "db/migrations"),
+    openai: { apiKey: e.OPENAI_API_KEY, baseURL: e.OPENAI_BASE_URL },
+    anthropic: { apiKey: e.ANTHROPIC_API_KEY, baseURL: e.ANTHROPIC_BASE_URL },
+    openaiCompatible,
+    local: {
+      modelPath: e.LOCAL_MODEL_PATH ? path.resolve(cwd, e.LOCAL_MODEL_PATH) : undefined,
+      cacheDir: path.resolve(cwd, e.LOCAL_MODEL_CACHE_DIR ?? path.join(e.DATA_DIR, "models")),
+      allowDownload: e.LOCAL_MODEL_DOWNLOAD,
+      contextSize: e.LOCAL_CONTEXT_SIZE,
+      threads: e.LOCAL_THREADS,
+    },
+    models: { default: e.DEFAULT_MODEL, roles: e.ROLE_MODELS ?? {} },
+    embeddingModel: e.EMBEDDING_MODEL,
+    llm: { maxRetries: e.LLM_MAX_RETRIES, timeoutMs: e.LLM_TIMEOUT_MS, concurrency },
+    pricesFile: e.PRICES_FILE ? path.resolve(cwd, e.PRICES_FILE) : undefined,
+  };
+}
+
+let cached: AppConfig | undefined;
+
+export function getConfig(): AppConfig {
+  cached ??= parseConfig(process.env);
+  return cached;
+}
+
+/** Tests and the CLI's `--data-dir` style overrides need a fresh read. */
+export function resetConfigForTests() {
+  cached = undefined;
+}

