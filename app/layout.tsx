@@ -1,0 +1,41 @@
+import type { Metadata } from "next";
+import localFont from "next/font/local";
+import Link from "next/link";
+import "./globals.css";
+
+// Served from our own build: nothing is fetched from a font CDN at build or run time.
+const inter = localFont({
+  src: "../node_modules/@fontsource-variable/inter/files/inter-latin-wght-normal.woff2",
+  variable: "--font-inter",
+  display: "swap",
+});
+
+export const metadata: Metadata = {
+  title: { default: "Counterpoint", template: "%s · Counterpoint" },
+  description: "Check claims with debating AI agents over evidence your newsroom controls.",
+};
+
+export default function RootLayout({ children }: { children: React.ReactNode }) {
+  return (
+    <html lang="en" className={inter.variable}>
+      <body className="min-h-screen font-sans antialiased">
+        <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:bg-white focus:px-3 focus:py-2">
+          Skip to content
+        </a>
+        <header className="border-b border-black/10 bg-white">
+          <nav className="mx-auto flex max-w-5xl items-center gap-6 px-4 py-3" aria-label="Main">
+            <Link href="/" className="text-lg font-semibold tracking-tight">
+              Counter<span className="text-accent">point</span>
+            </Link>
+            <Link href="/status" className="text-sm text-black/70 hover:text-black">
+              System status
+            </Link>
+          </nav>
+        </header>
+        <main id="main" className="mx-auto max-w-5xl px-4 py-8">
+          {children}
+        </main>
+      </body>
+    </html>
+  );
+}

@@ -1,0 +1,37 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { sql } from "drizzle-orm";
+import { openDatabase, type DbHandle } from "@/db/client";
+import type { AppConfig } from "@/lib/config";
+
+/**
+ * The integration suite runs twice: on embedded PGlite (default) and on real PostgreSQL when
+ * TEST_DATABASE_URL is set (scripts/test-all.sh sets it). Each file gets an empty database.
+ */
+export const backend: "pglite" | "postgres" = process.env.TEST_DATABASE_URL ? "postgres" : "pglite";
+export const MIGRATIONS = path.resolve(import.meta.dirname, "../../db/migrations");
+
+export function testDatabaseConfig(): AppConfig["database"] {
+  if (process.env.TEST_DATABASE_URL) return { backend: "postgres", url: process.env.TEST_DATABASE_URL };
+  return { backend: "pglite", dataDir: fs.mkdtempSync(path.join(os.tmpdir(), "cp-it-")) };
+}
+
+/** Drops everything the migrations made, keeping the vector extension (created by a superuser). */
+async function wipePostgres(url: string) {
+  const h = await openDatabase({ backend: "postgres", url }, { migrate: false });
+  try {
+    await h.db.execute(sql`drop schema if exists drizzle cascade`);
+    const tables = await h.db.execute<{ tablename: string }>(sql`select tablename from pg_tables where schemaname = 'public'`);
+    for (const { tablename } of tables.rows) await h.db.execute(sql.raw(`drop table if exists "${tablename}" cascade`));
+  } finally {
+    await h.close();
+  }
+}
+
+export async function freshDatabase(): Promise<DbHandle & { config: AppConfig["database"] }> {
+  const config = testDatabaseConfig();
+  if (config.backend === "postgres") await wipePostgres(config.url);
+  const handle = await openDatabase(config, { migrationsDir: MIGRATIONS });
+  return Object.assign(handle, { config });
+}
