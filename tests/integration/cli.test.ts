@@ -1,0 +1,93 @@
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { backend, testDatabaseConfig } from "./test-db";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+
+/** Runs `counterpoint` as a user would, through the package's bin entry. */
+function cli(args: string[], env: Record<string, string | undefined> = {}) {
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+    const child = spawn(process.execPath, [path.join(ROOT, "bin/counterpoint.mjs"), ...args], {
+      cwd: os.tmpdir(),
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: "production", ...env } as NodeJS.ProcessEnv,
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+let dbEnv: Record<string, string>;
+beforeAll(() => {
+  const db = testDatabaseConfig();
+  dbEnv = db.backend === "postgres" ? { DATABASE_URL: db.url } : { DATA_DIR: path.dirname(db.dataDir) };
+});
+
+describe(`counterpoint CLI on ${backend}`, () => {
+  it("prints help for every command", async () => {
+    const top = await cli(["--help"]);
+    expect(top.code).toBe(0);
+    expect(top.stdout).toMatch(/migrate/);
+    expect(top.stdout).toMatch(/doctor/);
+    for (const cmd of ["migrate", "doctor"]) {
+      const r = await cli([cmd, "--help"]);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toMatch(/--json/);
+    }
+  });
+
+  it("migrates and reports the state as JSON", async () => {
+    const r = await cli(["migrate", "--json"], dbEnv);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out).toMatchObject({ backend, pending: 0, latest: "0000_init" });
+    expect(out.applied).toBe(out.available);
+  });
+
+  it("doctor checks the database and the embedding model, and says no LLM is configured", async () => {
+    const r = await cli(["doctor", "--json"], dbEnv);
+    expect(r.code).toBe(0);
+    const report = JSON.parse(r.stdout);
+    expect(report.ok).toBe(true);
+    const byName = Object.fromEntries(report.checks.map((c: { name: string }) => [c.name, c]));
+    expect(byName.database.status).toBe("ok");
+    expect(byName.database.detail).toMatch(/pgvector 0\.\d/);
+    expect(byName["embedding local:use-lite"]).toMatchObject({ status: "ok", detail: "512 dimensions" });
+    expect(report.missing.join("\n")).toMatch(/DEFAULT_MODEL/);
+  });
+
+  it("doctor fails a configured model that cannot work and says what to set", async () => {
+    const r = await cli(["doctor"], { ...dbEnv, DEFAULT_MODEL: "anthropic:claude-haiku-4-5" });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/model anthropic:claude-haiku-4-5: ANTHROPIC_API_KEY is not set/);
+  });
+
+  it("doctor does not download a local model, and names LOCAL_MODEL_PATH", async () => {
+    const cache = fs.mkdtempSync(path.join(os.tmpdir(), "cp-models-"));
+    const r = await cli(["doctor", "--json"], { ...dbEnv, DEFAULT_MODEL: "local:qwen2.5-1.5b-instruct-q4_k_m", LOCAL_MODEL_CACHE_DIR: cache });
+    expect(r.code).toBe(1);
+    const check = JSON.parse(r.stdout).checks.find((c: { name: string }) => c.name.startsWith("model local:"));
+    expect(check.status).toBe("missing");
+    expect(check.detail).toMatch(/LOCAL_MODEL_PATH/);
+    expect(fs.readdirSync(cache).filter((f) => f.endsWith(".gguf"))).toEqual([]);
+  });
+
+  it("stops on a bad variable with its name, before touching the database", async () => {
+    const r = await cli(["migrate"], { DATABASE_URL: "mysql://root@localhost/x" });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/DATABASE_URL: must be a postgres:\/\//);
+  });
+
+  it("explains an unreachable PostgreSQL server", async () => {
+    const r = await cli(["migrate"], { DATABASE_URL: "postgres://u:secret@127.0.0.1:1/none" });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/Cannot connect to PostgreSQL at postgres:\/\/u:\*\*\*@127\.0\.0\.1:1\/none/);
+    expect(r.stderr).not.toMatch(/secret/);
+  });
+});
