@@ -103,7 +103,7 @@ const DEFAULT_CONCURRENCY: Record<string, number> = {
 const COMPAT_VAR = /^OPENAI_COMPATIBLE_([A-Z0-9_]+?)_(BASE_URL|API_KEY|MODEL|LOGPROBS)$/;
 
 /** `OPENAI_COMPATIBLE_<NAME>_BASE_URL` etc. define the server named `<name>` (lower-cased, `_` -> `-`). */
-function readOpenAICompatible(env: NodeJS.ProcessEnv, problems: string[]) {
+function readOpenAICompatible(env: Record<string, string | undefined>, problems: string[]) {
   const byName: Record<string, Partial<Record<string, string>>> = {};
   for (const [key, value] of Object.entries(env)) {
     const m = COMPAT_VAR.exec(key);
@@ -136,7 +136,7 @@ function readOpenAICompatible(env: NodeJS.ProcessEnv, problems: string[]) {
  * Relative paths are resolved against the project root, so the CLI run from a sub-folder and the
  * server find the same data directory. The CLI's entry point sets COUNTERPOINT_ROOT.
  */
-export function parseConfig(env: NodeJS.ProcessEnv, cwd = env.COUNTERPOINT_ROOT ?? process.cwd()): AppConfig {
+export function parseConfig(env: Record<string, string | undefined>, cwd = env.COUNTERPOINT_ROOT ?? process.cwd()): AppConfig {
   const parsed = envSchema.safeParse(
     // Empty strings in .env files mean "unset", not "set to nothing".
     Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== "")),

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# `npm run test:all`: installs what the tests need on a Debian machine (Debian's chromium for
+# Playwright, a local PostgreSQL with pgvector for the second database backend), then runs every
+# suite: type check, unit, integration on PGlite, integration on PostgreSQL, end-to-end.
+# It runs all suites even when one fails, and ends with one line: "N passed, N failed".
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+export NEXT_TELEMETRY_DISABLED=1
+export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
+# Not under test-results/: Playwright empties that folder when it starts.
+REPORTS=.test-data/reports
+rm -rf "$REPORTS" && mkdir -p "$REPORTS"
+
+step() { printf '\n== %s\n' "$*"; }
+as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else return 1; fi; }
+
+step "dependencies"
+if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  npm install --no-audit --no-fund || { echo "npm install failed"; exit 1; }
+fi
+
+step "chromium (Debian package; Playwright never downloads a browser)"
+CHROMIUM_PATH=${CHROMIUM_PATH:-/usr/bin/chromium}
+if [ ! -x "$CHROMIUM_PATH" ]; then
+  if ! { as_root apt-get update -qq && DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq chromium; } >&2; then
+    echo "Could not install chromium. Install Debian's chromium package (apt-get install chromium) or set CHROMIUM_PATH." >&2
+    exit 1
+  fi
+fi
+export CHROMIUM_PATH
+
+step "PostgreSQL with pgvector (own cluster, own port)"
+if [ -n "${TEST_DATABASE_URL:-}" ]; then
+  echo "using TEST_DATABASE_URL from the environment"
+else
+  TEST_DATABASE_URL=$(bash scripts/setup-postgres.sh --db counterpoint_test | tail -n 1) || { echo "PostgreSQL setup failed (see above)" >&2; exit 1; }
+fi
+echo "$TEST_DATABASE_URL" | sed -E 's#://([^:]+):[^@]*@#://\1:***@#'
+
+# Each suite writes a JSON report; a suite that crashes before reporting counts as one failure.
+run_vitest() { # name, project, [env...]
+  local name=$1 project=$2; shift 2
+  step "$name"
+  env "$@" npx vitest run --project "$project" --reporter=default --reporter=json --outputFile.json="$REPORTS/$name.vitest.json"
+  echo $? > "$REPORTS/$name.exit"
+}
+
+step "typecheck"
+npx tsc --noEmit; echo $? > "$REPORTS/typecheck.exit"
+
+run_vitest unit unit
+run_vitest integration-pglite integration TEST_DATABASE_URL=
+run_vitest integration-postgres integration TEST_DATABASE_URL="$TEST_DATABASE_URL"
+
+step "end-to-end (production build, headless chromium)"
+PLAYWRIGHT_JSON_OUTPUT_NAME="$REPORTS/e2e.playwright.json" npx playwright test --reporter=list,json
+echo $? > "$REPORTS/e2e.exit"
+
+step "summary"
+node scripts/test-summary.mjs "$REPORTS"
