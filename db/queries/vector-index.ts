@@ -1,0 +1,36 @@
+import { createHash } from "node:crypto";
+import { sql } from "drizzle-orm";
+import type { Database } from "@/db/client";
+
+/**
+ * passage_embeddings holds vectors of several models in one untyped `vector` column. Each model
+ * gets its own partial HNSW index over `embedding::vector(dim)`, and every dense query must use
+ * exactly that expression and predicate (see `denseExpression`) for the planner to pick it.
+ */
+
+/** Index names are derived from the model id, so two processes agree without a registry table. */
+export function vectorIndexName(model: string): string {
+  return `passage_embeddings_hnsw_${createHash("sha256").update(model).digest("hex").slice(0, 12)}`;
+}
+
+/** The typed expression the index is built on; queries must repeat it verbatim. */
+export function denseExpression(dim: number) {
+  if (!Number.isInteger(dim) || dim < 1 || dim > 16_000) throw new Error(`invalid embedding dimension ${dim}`);
+  return sql.raw(`(embedding::vector(${dim}))`);
+}
+
+function literal(s: string) {
+  return `'${s.replace(/'/g, "''")}'`;
+}
+
+/** Creates the model's HNSW (cosine) index if it is missing. Cheap when it exists. */
+export async function ensureVectorIndex(db: Database, model: string, dim: number): Promise<string> {
+  const name = vectorIndexName(model);
+  await db.execute(
+    sql.raw(
+      `create index if not exists ${name} on passage_embeddings using hnsw ((embedding::vector(${Number(dim)})) vector_cosine_ops) ` +
+        `with (m = 16, ef_construction = 64) where model = ${literal(model)}`,
+    ),
+  );
+  return name;
+}

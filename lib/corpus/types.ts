@@ -1,0 +1,75 @@
+import type { Embedder } from "@/lib/embeddings/registry";
+
+/**
+ * The shapes shared by every way documents get into a corpus (files, URLs, uploads, dataset
+ * importers, the sample corpus) and by the retrieval that reads them back.
+ */
+
+/** One document as a source yields it, before chunking. */
+export type DocumentInput = {
+  /** The source's own id: re-ingesting the same id replaces the document if its content changed. */
+  id: string;
+  text: string;
+  title?: string;
+  url?: string;
+  publishedAt?: Date;
+  metadata?: Record<string, unknown>;
+  /**
+   * Already-split passages whose ids must be kept (dataset importers: one passage per sentence,
+   * so gold evidence ids resolve). When present, `text` is not chunked again.
+   */
+  passages?: Array<{ id: string; text: string; embedding?: number[] }>;
+};
+
+/** What a reader yields: a document, or a problem with one record that does not stop the rest. */
+export type SourceRecord =
+  | { kind: "document"; line?: number; document: DocumentInput }
+  | { kind: "error"; line?: number; message: string };
+
+export type ChunkingOptions = {
+  /** Upper bound of a passage, in characters; a passage ends at a sentence boundary below it. */
+  maxChars: number;
+  /** Sentences repeated at the start of the next passage, so context spanning a cut is not lost. */
+  overlapSentences: number;
+  /** Passages shorter than this are merged into their neighbour. */
+  minChars: number;
+};
+
+export const DEFAULT_CHUNKING: ChunkingOptions = { maxChars: 800, overlapSentences: 1, minChars: 80 };
+
+export type IngestCounts = {
+  docsAdded: number;
+  docsUpdated: number;
+  docsUnchanged: number;
+  docsSkippedEmpty: number;
+  passagesAdded: number;
+  passagesRemoved: number;
+  errors: number;
+};
+
+export type IngestProgress = IngestCounts & {
+  jobId: string;
+  status: "running" | "completed" | "failed" | "cancelled" | "interrupted";
+  source: string;
+  bytesTotal?: number;
+  bytesDone: number;
+  recordsDone: number;
+  /** The last few problems, each with the line it was on when the format has lines. */
+  recentErrors: Array<{ line?: number; message: string }>;
+  passagesPerSecond?: number;
+};
+
+export type IngestOptions = {
+  corpus: string;
+  chunking?: Partial<ChunkingOptions>;
+  /** Abort the whole run at the first bad record instead of reporting it and going on. */
+  strict?: boolean;
+  /** Documents per transaction. */
+  batchSize?: number;
+  /** Defaults to the configured EMBEDDING_MODEL. */
+  embedder?: Embedder;
+  signal?: AbortSignal;
+  onProgress?: (p: IngestProgress) => void;
+};
+
+export type IngestSummary = IngestProgress & { corpusId: string; seconds: number };
