@@ -71,8 +71,59 @@ export const corpora = pgTable("corpora", {
   id: uuid("id").primaryKey().defaultRandom(),
   name: text("name").notNull().unique(),
   description: text("description"),
+  /** The model the corpus was embedded with; searches embed the query with the same model. */
+  embeddingModel: text("embedding_model").notNull().default("local:use-lite"),
+  /** Chunking used at the last ingest, so a later ingest into the same corpus cuts alike. */
+  chunking: jsonb("chunking").$type<{ maxChars: number; overlapSentences: number; minChars: number }>(),
   createdAt: createdAt(),
 });
+
+export const INGEST_JOB_STATUSES = ["running", "completed", "failed", "cancelled", "interrupted"] as const;
+export type IngestJobStatus = (typeof INGEST_JOB_STATUSES)[number];
+
+/**
+ * One ingest run (CLI, upload, URL, dataset import). Progress is written after every committed
+ * batch, so a page reopened later, or a run resumed after a crash, reads it from here.
+ */
+export const ingestJobs = pgTable(
+  "ingest_jobs",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    corpusId: uuid("corpus_id").notNull().references(() => corpora.id, { onDelete: "cascade" }),
+    /** A path, URL, upload name or `dataset:<name>`, as the user gave it. */
+    source: text("source").notNull(),
+    /** `file`, `directory`, `url`, `sample`, `dataset:<name>`, `records` ... */
+    kind: text("kind").notNull(),
+    status: text("status").$type<IngestJobStatus>().notNull().default("running"),
+    /** What a resume needs to repeat the run (chunking, strict, batch size, embedding model). */
+    options: jsonb("options").$type<Record<string, unknown>>().notNull().default({}),
+    bytesTotal: bigint("bytes_total", { mode: "number" }),
+    bytesDone: bigint("bytes_done", { mode: "number" }).notNull().default(0),
+    recordsDone: integer("records_done").notNull().default(0),
+    docsAdded: integer("docs_added").notNull().default(0),
+    docsUpdated: integer("docs_updated").notNull().default(0),
+    docsUnchanged: integer("docs_unchanged").notNull().default(0),
+    docsSkippedEmpty: integer("docs_skipped_empty").notNull().default(0),
+    passagesAdded: integer("passages_added").notNull().default(0),
+    passagesRemoved: integer("passages_removed").notNull().default(0),
+    errors: integer("errors").notNull().default(0),
+    recentErrors: jsonb("recent_errors").$type<Array<{ line?: number; message: string }>>().notNull().default([]),
+    /** Source fingerprint and the last committed record, so a resume skips what is already in. */
+    resume: jsonb("resume").$type<{ fingerprint?: string; recordsCommitted: number; bytesCommitted?: number }>(),
+    /** Which process runs it: a restarted server marks its own orphans interrupted. */
+    runnerId: text("runner_id"),
+    heartbeatAt: timestamp("heartbeat_at", { withTimezone: true }),
+    error: text("error"),
+    createdAt: createdAt(),
+    startedAt: timestamp("started_at", { withTimezone: true }),
+    finishedAt: timestamp("finished_at", { withTimezone: true }),
+  },
+  (t) => [
+    index("ingest_jobs_corpus_idx").on(t.corpusId, t.createdAt),
+    index("ingest_jobs_status_idx").on(t.status),
+    check("ingest_jobs_status_check", sql`${t.status} in ('running', 'completed', 'failed', 'cancelled', 'interrupted')`),
+  ],
+);
 
 export const documents = pgTable(
   "documents",

@@ -46,7 +46,7 @@ describe(`counterpoint CLI on ${backend}`, () => {
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
-    expect(out).toMatchObject({ backend, pending: 0, latest: "0000_init" });
+    expect(out).toMatchObject({ backend, pending: 0, latest: "0001_ingestion" });
     expect(out.applied).toBe(out.available);
   });
 
