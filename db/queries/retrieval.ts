@@ -1,0 +1,261 @@
+import { sql, type SQL } from "drizzle-orm";
+import type { Database } from "@/db/client";
+import { denseExpression } from "./vector-index";
+
+/**
+ * The SQL behind search: dense candidates from a model's partial HNSW index, lexical candidates
+ * from the GIN index on passages.tsv, and the hydration of the final hits. Fusion, MMR and the
+ * result shape live in lib/retrieval/search.ts.
+ */
+
+export type PassageFilter = {
+  corpusIds?: string[];
+  documentIds?: number[];
+  /** Passages published after this instant are excluded; undated passages are kept (nothing says they are later). */
+  before?: Date;
+};
+
+export type Candidate = { passageId: number; score: number };
+
+/**
+ * How the dense query is planned: `auto` lets the planner choose (the HNSW index at any real size),
+ * `index` forbids sequential scans so even a tiny table goes through the index (tests of the
+ * iterative scan), `exact` forbids index scans: a brute-force cosine scan, the benchmark's baseline.
+ */
+export type DensePlan = "auto" | "index" | "exact";
+
+export type DenseParams = PassageFilter & {
+  model: string;
+  dim: number;
+  vector: number[];
+  limit: number;
+  /** HNSW candidate list size; raised to `limit` when smaller, since fewer could never fill it. */
+  efSearch?: number;
+  plan?: DensePlan;
+  /** Default relaxed_order; `off` exists to show (in tests) what the iterative scan prevents. */
+  iterativeScan?: "relaxed_order" | "strict_order" | "off";
+};
+
+type Executor = Pick<Database, "execute">;
+
+function literal(s: string) {
+  return sql.raw(`'${s.replace(/'/g, "''")}'`);
+}
+
+function vectorLiteral(v: number[], dim: number) {
+  if (v.length !== dim) throw new Error(`query vector has ${v.length} dimensions, the model's index has ${dim}`);
+  for (const x of v) if (!Number.isFinite(x)) throw new Error("query vector contains a non-finite number");
+  return sql`${`[${v.join(",")}]`}::vector(${sql.raw(String(dim))})`;
+}
+
+function inList<T>(values: T[]) {
+  return sql.join(
+    values.map((v) => sql`${v}`),
+    sql`, `,
+  );
+}
+
+/** Filters on `passages p`: corpus and publication date are denormalised there, so no join to documents. */
+function filterClauses(f: PassageFilter): SQL[] {
+  const out: SQL[] = [];
+  if (f.corpusIds) out.push(f.corpusIds.length ? sql`p.corpus_id in (${inList(f.corpusIds)})` : sql`false`);
+  if (f.documentIds) out.push(f.documentIds.length ? sql`p.document_id in (${inList(f.documentIds)})` : sql`false`);
+  if (f.before) out.push(sql`(p.published_at is null or p.published_at <= ${f.before.toISOString()}::timestamptz)`);
+  return out;
+}
+
+function where(clauses: SQL[]) {
+  return clauses.length ? sql`where ${sql.join(clauses, sql` and `)}` : sql``;
+}
+
+function denseQuery(p: DenseParams) {
+  const expr = denseExpression(p.dim);
+  const q = vectorLiteral(p.vector, p.dim);
+  // The model is inlined as a literal: the planner proves the partial index's predicate only
+  // against a constant, and a generic plan over a parameter would fall back to a full scan.
+  const clauses = [sql`pe.model = ${literal(p.model)}`, ...filterClauses(p)];
+  // relaxed_order may return neighbours slightly out of order; the materialised CTE lets the
+  // index scan run (and keep scanning past filtered-out rows), then the outer query re-sorts exactly.
+  return sql`
+    with nn as materialized (
+      select pe.passage_id, ${expr} <=> ${q} as distance
+      from passage_embeddings pe
+      join passages p on p.id = pe.passage_id
+      ${where(clauses)}
+      order by ${expr} <=> ${q}
+      limit ${sql.raw(String(Math.trunc(p.limit)))}
+    )
+    select passage_id, distance from nn order by distance, passage_id`;
+}
+
+async function planSettings(tx: Executor, p: DenseParams) {
+  const ef = Math.max(p.efSearch ?? 40, Math.trunc(p.limit));
+  // ef_search above 1000 is rejected by pgvector; the iterative scan goes on past it anyway.
+  await tx.execute(sql.raw(`set local hnsw.ef_search = ${Math.min(1000, ef)}`));
+  // relaxed_order: when filters drop most neighbours, the scan continues instead of returning fewer than `limit` rows.
+  const mode = p.iterativeScan ?? "relaxed_order";
+  if (!["relaxed_order", "strict_order", "off"].includes(mode)) throw new Error(`unknown iterative scan mode ${mode}`);
+  await tx.execute(sql.raw(`set local hnsw.iterative_scan = ${mode}`));
+  if (p.plan === "exact") await tx.execute(sql.raw(`set local enable_indexscan = off`));
+  if (p.plan === "index") {
+    await tx.execute(sql.raw(`set local enable_seqscan = off`));
+    await tx.execute(sql.raw(`set local enable_bitmapscan = off`));
+  }
+}
+
+/** Nearest passages by cosine distance among vectors of `model`; score = cosine similarity. */
+export async function denseCandidates(db: Database, p: DenseParams): Promise<Candidate[]> {
+  if (p.limit < 1) return [];
+  return db.transaction(async (tx) => {
+    await planSettings(tx, p);
+    const res = await tx.execute<{ passage_id: string | number; distance: number | string }>(denseQuery(p));
+    return res.rows.map((r) => ({ passageId: Number(r.passage_id), score: 1 - Number(r.distance) }));
+  });
+}
+
+/** The plan the dense query gets, for tests and `doctor`-style checks that the HNSW index is used. */
+export async function explainDense(db: Database, p: DenseParams): Promise<string> {
+  return db.transaction(async (tx) => {
+    await planSettings(tx, p);
+    const res = await tx.execute<Record<string, string>>(sql`explain ${denseQuery(p)}`);
+    return res.rows.map((r) => Object.values(r)[0]).join("\n");
+  });
+}
+
+/**
+ * The claim's lexemes OR'd together. An AND of every word of a long claim (what
+ * websearch_to_tsquery builds) matches almost nothing; OR matches any passage sharing a stem, and
+ * ts_rank_cd then prefers passages covering more of them. Lexemes are quoted so that characters
+ * meaningful in tsquery syntax are taken literally; a query of stop words only yields NULL, which matches nothing.
+ */
+function orQuery(text: string) {
+  return sql`(
+    select string_agg(chr(39) || replace(replace(l, chr(92), chr(92) || chr(92)), chr(39), chr(39) || chr(39)) || chr(39), ' | ')
+    from unnest(tsvector_to_array(to_tsvector('english', ${text}))) l
+  )::tsquery`;
+}
+
+export type LexicalParams = PassageFilter & {
+  text: string;
+  limit: number;
+  /** ts_rank_cd normalisation bit mask (Postgres docs, 12.3.3); 0 ignores passage length. */
+  normalization?: number;
+};
+
+/** Passages sharing at least one stem with the query, best ts_rank_cd first. */
+export async function lexicalCandidates(db: Database, p: LexicalParams): Promise<Candidate[]> {
+  if (p.limit < 1) return [];
+  const norm = sql.raw(String(Math.trunc(p.normalization ?? 0)));
+  const res = await db.execute<{ passage_id: string | number; score: number | string }>(sql`
+    with q as (select ${orQuery(p.text)} as tsq)
+    select p.id as passage_id, ts_rank_cd(p.tsv, q.tsq, ${norm}) as score
+    from passages p, q
+    ${where([sql`p.tsv @@ q.tsq`, ...filterClauses(p)])}
+    order by score desc, p.id
+    limit ${sql.raw(String(Math.trunc(p.limit)))}`);
+  return res.rows.map((r) => ({ passageId: Number(r.passage_id), score: Number(r.score) }));
+}
+
+/** The query's lexemes as Postgres stems them (english), for showing what the lexical side looked for. */
+export async function queryLexemes(db: Database, text: string): Promise<string[]> {
+  const res = await db.execute<{ l: string }>(sql`select unnest(tsvector_to_array(to_tsvector('english', ${text}))) as l`);
+  return res.rows.map((r) => r.l);
+}
+
+export type PassageRow = {
+  passageId: number;
+  passageExternalId: string;
+  ordinal: number;
+  text: string;
+  charStart: number | null;
+  charEnd: number | null;
+  publishedAt: Date | null;
+  documentId: number;
+  documentExternalId: string;
+  documentTitle: string | null;
+  documentUrl: string | null;
+  documentPublishedAt: Date | null;
+  corpusId: string;
+  corpusName: string;
+  /** The passage text with every query match wrapped in HIGHLIGHT_START / HIGHLIGHT_END, when a query was given. */
+  headline: string | null;
+};
+
+/** Control characters never occur in ingested prose, so they cannot be confused with the text. */
+export const HIGHLIGHT_START = "\u0001";
+export const HIGHLIGHT_END = "\u0002";
+
+function toDate(v: unknown): Date | null {
+  if (v === null || v === undefined) return null;
+  return v instanceof Date ? v : new Date(String(v));
+}
+
+/** The hits' passage, document and corpus fields, plus the highlighted text for the query. */
+export async function passagesByIds(db: Database, ids: number[], highlightQuery?: string): Promise<Map<number, PassageRow>> {
+  const out = new Map<number, PassageRow>();
+  if (ids.length === 0) return out;
+  const headline = highlightQuery
+    ? sql`ts_headline('english', p.text, ${orQuery(highlightQuery)}, ${`StartSel=${HIGHLIGHT_START}, StopSel=${HIGHLIGHT_END}, HighlightAll=true`})`
+    : sql`null::text`;
+  const res = await db.execute<Record<string, unknown>>(sql`
+    select p.id, p.external_id, p.ordinal, p.text, p.char_start, p.char_end, p.published_at,
+           d.id as document_id, d.external_id as document_external_id, d.title, d.url,
+           d.published_at as document_published_at, c.id as corpus_id, c.name as corpus_name,
+           ${headline} as headline
+    from passages p
+    join documents d on d.id = p.document_id
+    join corpora c on c.id = p.corpus_id
+    where p.id in (${inList(ids)})`);
+  for (const r of res.rows) {
+    const id = Number(r.id);
+    out.set(id, {
+      passageId: id,
+      passageExternalId: String(r.external_id),
+      ordinal: Number(r.ordinal),
+      text: String(r.text),
+      charStart: r.char_start === null ? null : Number(r.char_start),
+      charEnd: r.char_end === null ? null : Number(r.char_end),
+      publishedAt: toDate(r.published_at),
+      documentId: Number(r.document_id),
+      documentExternalId: String(r.document_external_id),
+      documentTitle: (r.title as string | null) ?? null,
+      documentUrl: (r.url as string | null) ?? null,
+      documentPublishedAt: toDate(r.document_published_at),
+      corpusId: String(r.corpus_id),
+      corpusName: String(r.corpus_name),
+      headline: (r.headline as string | null) ?? null,
+    });
+  }
+  return out;
+}
+
+/** Stored vectors of one model for the given passages (MMR compares candidates with each other). */
+export async function passageVectors(db: Database, model: string, ids: number[]): Promise<Map<number, number[]>> {
+  const out = new Map<number, number[]>();
+  if (ids.length === 0) return out;
+  const res = await db.execute<{ passage_id: string | number; v: string }>(sql`
+    select passage_id, embedding::text as v from passage_embeddings
+    where model = ${model} and passage_id in (${inList(ids)})`);
+  for (const r of res.rows) out.set(Number(r.passage_id), JSON.parse(r.v) as number[]);
+  return out;
+}
+
+export type CorpusRef = { id: string; name: string; embeddingModel: string };
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Corpora by name or id, in the order asked; names that match nothing are reported by the caller. */
+export async function findCorpora(db: Database, refs: string[]): Promise<CorpusRef[]> {
+  if (refs.length === 0) return [];
+  const ids = refs.filter((r) => UUID.test(r));
+  const byId = ids.length ? sql`or id in (${inList(ids)})` : sql``;
+  const res = await db.execute<{ id: string; name: string; embedding_model: string }>(sql`
+    select id, name, embedding_model from corpora where name in (${inList(refs)}) ${byId}`);
+  return res.rows.map((r) => ({ id: String(r.id), name: r.name, embeddingModel: r.embedding_model }));
+}
+
+/** The dimension stored for a model, when its dimension is not known up front (OpenAI-compatible servers). */
+export async function storedDimension(db: Database, model: string): Promise<number | null> {
+  const res = await db.execute<{ dim: number }>(sql`select dim from passage_embeddings where model = ${model} limit 1`);
+  return res.rows[0] ? Number(res.rows[0].dim) : null;
+}
