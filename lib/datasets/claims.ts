@@ -1,0 +1,98 @@
+import fs from "node:fs";
+import readline from "node:readline";
+import { z } from "zod";
+
+/**
+ * The claims file every benchmark and evaluation run reads: JSON Lines, one claim per line.
+ * Dataset converters write it; nothing downstream needs to know a dataset's native format.
+ */
+
+export const claimRecordSchema = z.object({
+  id: z.string().min(1),
+  claim: z.string().min(1),
+  /** The label in the evaluation's scheme (TRUE / HALF-TRUE / FALSE, or the dataset's own). */
+  label: z.string().min(1).optional(),
+  /** ISO 8601 date (or date-time) the claim was made; evidence published later is excluded. */
+  date: z.iso.date().or(z.iso.datetime({ offset: true })).optional(),
+  /** Passage external ids in the corpus the claim is checked against. */
+  gold_evidence_ids: z.array(z.string().min(1)).optional(),
+  gold_evidence: z.array(z.object({ id: z.string().optional(), text: z.string() })).optional(),
+  metadata: z.record(z.string(), z.unknown()).optional(),
+});
+
+export type ClaimRecord = z.infer<typeof claimRecordSchema>;
+
+export class ClaimsFileError extends Error {
+  constructor(
+    public readonly file: string,
+    public readonly line: number,
+    message: string,
+  ) {
+    super(`${file}:${line}: ${message}`);
+    this.name = "ClaimsFileError";
+  }
+}
+
+/** Parses one line; the error names the line and the offending field. */
+export function parseClaimLine(text: string, file = "<claims>", line = 1): ClaimRecord {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    throw new ClaimsFileError(file, line, `not JSON: ${(e as Error).message}`);
+  }
+  const parsed = claimRecordSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new ClaimsFileError(file, line, `${issue.path.join(".") || "(record)"}: ${issue.message}`);
+  }
+  return parsed.data;
+}
+
+/** Streams a claims file; blank lines are skipped, a malformed line stops the read with its number. */
+export async function* readClaims(file: string): AsyncGenerator<ClaimRecord> {
+  const rl = readline.createInterface({ input: fs.createReadStream(file, "utf8"), crlfDelay: Infinity });
+  let line = 0;
+  const seen = new Set<string>();
+  for await (const text of rl) {
+    line++;
+    if (!text.trim()) continue;
+    const rec = parseClaimLine(text, file, line);
+    if (seen.has(rec.id)) throw new ClaimsFileError(file, line, `duplicate id ${rec.id}`);
+    seen.add(rec.id);
+    yield rec;
+  }
+}
+
+export async function loadClaims(file: string): Promise<ClaimRecord[]> {
+  const out: ClaimRecord[] = [];
+  for await (const c of readClaims(file)) out.push(c);
+  return out;
+}
+
+export function formatClaims(claims: Iterable<ClaimRecord>): string {
+  let out = "";
+  for (const c of claims) out += `${JSON.stringify(claimRecordSchema.parse(c))}\n`;
+  return out;
+}
+
+export async function writeClaims(file: string, claims: Iterable<ClaimRecord>): Promise<number> {
+  const list = [...claims];
+  await fs.promises.writeFile(file, formatClaims(list));
+  return list.length;
+}
+
+/** Reads a JSON Lines file of any shape, reporting the line of a parse error. */
+export async function* readJsonLines(file: string): AsyncGenerator<{ line: number; value: unknown }> {
+  const rl = readline.createInterface({ input: fs.createReadStream(file, "utf8"), crlfDelay: Infinity });
+  let line = 0;
+  for await (const text of rl) {
+    line++;
+    if (!text.trim()) continue;
+    try {
+      yield { line, value: JSON.parse(text) };
+    } catch (e) {
+      throw new ClaimsFileError(file, line, `not JSON: ${(e as Error).message}`);
+    }
+  }
+}
