@@ -23,8 +23,11 @@ export type DocumentInput = {
 
 /** What a reader yields: a document, or a problem with one record that does not stop the rest. */
 export type SourceRecord =
-  | { kind: "document"; line?: number; document: DocumentInput }
-  | { kind: "error"; line?: number; message: string };
+  | { kind: "document"; line?: number; document: DocumentInput; file?: string; bytesEnd?: number }
+  | { kind: "error"; line?: number; message: string; file?: string; bytesEnd?: number };
+// `file`: the file the record came from when a directory is walked (relative to it).
+// `bytesEnd`: how far into the source (all files of a directory together) the reader has got
+// after this record; progress bars and resume points are measured in it.
 
 export type ChunkingOptions = {
   /** Upper bound of a passage, in characters; a passage ends at a sentence boundary below it. */
@@ -55,7 +58,7 @@ export type IngestProgress = IngestCounts & {
   bytesDone: number;
   recordsDone: number;
   /** The last few problems, each with the line it was on when the format has lines. */
-  recentErrors: Array<{ line?: number; message: string }>;
+  recentErrors: Array<{ line?: number; file?: string; message: string }>;
   passagesPerSecond?: number;
 };
 
