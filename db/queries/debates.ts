@@ -1,0 +1,258 @@
+import { and, asc, desc, eq, gte, inArray, lt, ne, or, sql, isNull } from "drizzle-orm";
+import type { Database } from "@/db/client";
+import * as s from "@/db/schema";
+import type { CallRecord } from "@/lib/ai/call";
+import type { CheckpointRecord, DebateEvidence, VerdictRecord } from "@/lib/debate/types";
+
+/** Everything the runner and the pages read and write about debates. */
+
+export type NewDebate = {
+  claim: { text: string; claimDate?: Date | null; dataset?: string; datasetClaimId?: string; goldLabel?: string; nativeLabel?: string; goldEvidence?: Array<{ id?: string; text: string }>; metadata?: Record<string, unknown> };
+  protocol: string;
+  variant: string | null;
+  config: Record<string, unknown>;
+  models: Record<string, string>;
+  thresholds?: Record<string, unknown> | null;
+  promptsHash: string;
+  evidenceMode: "retrieved" | "gold" | "supplied";
+  corpusId?: string | null;
+  evalRunId?: string | null;
+  createdBy?: string | null;
+  evidence: DebateEvidence[];
+};
+
+/** Claim, debate and its evidence pool in one transaction: a debate never exists half-made. */
+export async function createDebateRecord(db: Database, input: NewDebate): Promise<string> {
+  return db.transaction(async (tx) => {
+    const [claim] = await tx
+      .insert(s.claims)
+      .values({
+        text: input.claim.text,
+        claimDate: input.claim.claimDate ?? null,
+        dataset: input.claim.dataset,
+        datasetClaimId: input.claim.datasetClaimId,
+        goldLabel: input.claim.goldLabel,
+        nativeLabel: input.claim.nativeLabel,
+        goldEvidence: input.claim.goldEvidence,
+        metadata: input.claim.metadata,
+        createdBy: input.createdBy ?? null,
+      })
+      .returning({ id: s.claims.id });
+    const [debate] = await tx
+      .insert(s.debates)
+      .values({
+        claimId: claim!.id,
+        protocol: input.protocol,
+        variant: input.variant,
+        config: input.config,
+        models: input.models,
+        thresholds: input.thresholds ?? null,
+        promptsHash: input.promptsHash,
+        evidenceMode: input.evidenceMode,
+        corpusId: input.corpusId ?? null,
+        evalRunId: input.evalRunId ?? null,
+        createdBy: input.createdBy ?? null,
+      })
+      .returning({ id: s.debates.id });
+    if (input.evidence.length) {
+      await tx.insert(s.debateEvidence).values(
+        input.evidence.map((e) => ({
+          debateId: debate!.id,
+          rank: e.rank,
+          passageId: e.passageId ?? null,
+          source: e.source,
+          externalId: e.externalId ?? null,
+          text: e.text,
+          title: e.title ?? null,
+          url: e.url ?? null,
+          score: e.score ?? null,
+          denseRank: e.denseRank ?? null,
+          lexicalRank: e.lexicalRank ?? null,
+        })),
+      );
+    }
+    return debate!.id;
+  });
+}
+
+export type DebateSnapshot = Awaited<ReturnType<typeof loadDebate>>;
+
+export async function loadDebate(db: Database, id: string) {
+  const [row] = await db
+    .select({ debate: s.debates, claim: s.claims })
+    .from(s.debates)
+    .innerJoin(s.claims, eq(s.claims.id, s.debates.claimId))
+    .where(eq(s.debates.id, id));
+  if (!row) return null;
+  const [evidence, turns, checkpoints, verdicts] = await Promise.all([
+    db.select().from(s.debateEvidence).where(eq(s.debateEvidence.debateId, id)).orderBy(asc(s.debateEvidence.rank)),
+    db.select().from(s.turns).where(eq(s.turns.debateId, id)).orderBy(asc(s.turns.seq)),
+    db.select().from(s.checkpoints).where(eq(s.checkpoints.debateId, id)).orderBy(asc(s.checkpoints.round)),
+    db.select().from(s.verdicts).where(and(eq(s.verdicts.debateId, id), eq(s.verdicts.isFinal, true))),
+  ]);
+  return { ...row, evidence, turns, checkpoints, verdict: verdicts[0] ?? null };
+}
+
+export function evidenceFromRows(rows: Array<typeof s.debateEvidence.$inferSelect>): DebateEvidence[] {
+  return rows.map((r) => ({
+    rank: r.rank,
+    text: r.text,
+    source: r.source as DebateEvidence["source"],
+    title: r.title ?? undefined,
+    url: r.url ?? undefined,
+    passageId: r.passageId ?? undefined,
+    externalId: r.externalId ?? undefined,
+    score: r.score ?? undefined,
+    denseRank: r.denseRank ?? undefined,
+    lexicalRank: r.lexicalRank ?? undefined,
+  }));
+}
+
+/**
+ * Moves a debate to `running` only from a state that may run, and claims it for this process:
+ * two processes cannot both run one debate.
+ */
+export async function claimForRun(db: Database, id: string, runnerId: string): Promise<boolean> {
+  const rows = await db
+    .update(s.debates)
+    .set({ status: "running", runnerId, heartbeatAt: new Date(), startedAt: sql`coalesce(${s.debates.startedAt}, now())`, error: null, finishedAt: null })
+    .where(and(eq(s.debates.id, id), inArray(s.debates.status, ["queued", "interrupted", "failed"])))
+    .returning({ id: s.debates.id });
+  return rows.length === 1;
+}
+
+export async function finishDebate(
+  db: Database,
+  id: string,
+  status: "completed" | "failed" | "cancelled" | "interrupted",
+  error?: { message: string; turnSeq?: number; retryable?: boolean },
+) {
+  await db
+    .update(s.debates)
+    .set({ status, error: error ?? null, finishedAt: status === "interrupted" ? null : new Date() })
+    .where(eq(s.debates.id, id));
+}
+
+export async function heartbeat(db: Database, ids: string[]) {
+  if (ids.length) await db.update(s.debates).set({ heartbeatAt: new Date() }).where(and(inArray(s.debates.id, ids), eq(s.debates.status, "running")));
+}
+
+/**
+ * Debates left `running` by a process that died. On the embedded database only one process can
+ * be open, so every running debate is an orphan at start-up; on PostgreSQL other processes may be
+ * alive, so only debates whose heartbeat stopped are.
+ */
+export async function markOrphansInterrupted(db: Database, opts: { allRunning: boolean; staleAfterMs: number; exceptRunner: string }) {
+  const stale = new Date(Date.now() - opts.staleAfterMs);
+  const rows = await db
+    .update(s.debates)
+    .set({ status: "interrupted", error: { message: "The server stopped while this debate was running. Resume it to continue from the last finished turn." } })
+    .where(
+      and(
+        eq(s.debates.status, "running"),
+        opts.allRunning ? undefined : or(isNull(s.debates.heartbeatAt), lt(s.debates.heartbeatAt, stale)),
+        or(isNull(s.debates.runnerId), ne(s.debates.runnerId, opts.exceptRunner)),
+      ),
+    )
+    .returning({ id: s.debates.id });
+  // Their unfinished turns are not evidence of anything; finished ones stay.
+  if (rows.length) await db.delete(s.turns).where(and(inArray(s.turns.debateId, rows.map((r) => r.id)), ne(s.turns.status, "completed")));
+  return rows.map((r) => r.id);
+}
+
+export async function getDebateStatus(db: Database, id: string) {
+  const [row] = await db.select({ status: s.debates.status, runnerId: s.debates.runnerId }).from(s.debates).where(eq(s.debates.id, id));
+  return row ?? null;
+}
+
+/** Opens a turn row: watchers see who is speaking; a row left `streaming` by a crash is replaced. */
+export async function beginTurn(
+  db: Database,
+  t: { debateId: string; seq: number; round: number; phase: string; role: string; kind: string; model: string },
+): Promise<string> {
+  return db.transaction(async (tx) => {
+    await tx.delete(s.turns).where(and(eq(s.turns.debateId, t.debateId), gte(s.turns.seq, t.seq), ne(s.turns.status, "completed")));
+    const [row] = await tx
+      .insert(s.turns)
+      .values({ ...t, status: "streaming", startedAt: new Date() })
+      .returning({ id: s.turns.id });
+    return row!.id;
+  });
+}
+
+export async function finishTurn(
+  db: Database,
+  turnId: string,
+  t: { content: string; promptTokens: number; completionTokens: number; costUsd: number | null; latencyMs: number; citations: number[]; scores?: Record<string, unknown> | null },
+) {
+  await db
+    .update(s.turns)
+    .set({ ...t, scores: t.scores ?? null, status: "completed", finishedAt: new Date(), error: null })
+    .where(eq(s.turns.id, turnId));
+}
+
+export async function failTurn(db: Database, turnId: string, error: string, partial: string) {
+  await db.update(s.turns).set({ status: "failed", error, content: partial, finishedAt: new Date() }).where(eq(s.turns.id, turnId));
+}
+
+export async function recordCall(db: Database, debateId: string, turnId: string | null, rec: CallRecord) {
+  await db.insert(s.llmCalls).values({
+    debateId,
+    turnId,
+    model: rec.model,
+    purpose: rec.purpose,
+    promptTokens: rec.usage.promptTokens,
+    completionTokens: rec.usage.completionTokens,
+    cachedPromptTokens: rec.usage.cachedPromptTokens ?? 0,
+    costUsd: rec.costUsd,
+    latencyMs: rec.latencyMs,
+    attempts: rec.attempts,
+    error: rec.error ?? null,
+  });
+}
+
+export async function saveCheckpoint(db: Database, debateId: string, c: CheckpointRecord) {
+  const values = { debateId, ...c };
+  await db.insert(s.checkpoints).values(values).onConflictDoUpdate({ target: [s.checkpoints.debateId, s.checkpoints.after], set: c });
+}
+
+export async function saveVerdict(db: Database, debateId: string, judgeRole: string, v: VerdictRecord) {
+  await db.transaction(async (tx) => {
+    await tx.delete(s.verdicts).where(and(eq(s.verdicts.debateId, debateId), eq(s.verdicts.isFinal, true)));
+    await tx.insert(s.verdicts).values({ debateId, judgeRole, isFinal: true, ...v });
+  });
+}
+
+/** Totals across every recorded model call of a debate (including repairs, retries and samples). */
+export async function debateTotals(db: Database, debateId: string) {
+  const [row] = await db
+    .select({
+      calls: sql<number>`count(*)::int`,
+      promptTokens: sql<number>`coalesce(sum(${s.llmCalls.promptTokens}), 0)::int`,
+      completionTokens: sql<number>`coalesce(sum(${s.llmCalls.completionTokens}), 0)::int`,
+      costUsd: sql<number | null>`sum(${s.llmCalls.costUsd})`,
+      unpricedCalls: sql<number>`count(*) filter (where ${s.llmCalls.costUsd} is null and ${s.llmCalls.error} is null)::int`,
+    })
+    .from(s.llmCalls)
+    .where(eq(s.llmCalls.debateId, debateId));
+  return row!;
+}
+
+export async function listDebates(db: Database, opts: { limit?: number; status?: string } = {}) {
+  return db
+    .select({
+      id: s.debates.id,
+      status: s.debates.status,
+      variant: s.debates.variant,
+      protocol: s.debates.protocol,
+      createdAt: s.debates.createdAt,
+      claim: s.claims.text,
+      label: s.verdicts.label,
+    })
+    .from(s.debates)
+    .innerJoin(s.claims, eq(s.claims.id, s.debates.claimId))
+    .leftJoin(s.verdicts, and(eq(s.verdicts.debateId, s.debates.id), eq(s.verdicts.isFinal, true)))
+    .where(opts.status ? eq(s.debates.status, opts.status as s.DebateStatus) : undefined)
+    .orderBy(desc(s.debates.createdAt))
+    .limit(opts.limit ?? 50);
+}

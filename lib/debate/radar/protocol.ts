@@ -1,0 +1,409 @@
+import { z } from "zod";
+import { renderPrompt } from "@/lib/prompts";
+import { evidenceBlock, quoteArgument } from "../evidence";
+import type { CheckpointRecord, DebateContext, Protocol, ScoredTurnResult, TurnResult, VerdictRecord } from "../types";
+import { parseVerdict, VERDICT_LABELS, type VerdictLabel } from "../verdict";
+import { confidence, resolveThresholds, shouldStop, stopMargin, type Thresholds } from "./early-stop";
+
+/**
+ * RADAR (shared/seeds/000, decisions in shared/specs/radar.md).
+ *
+ * Stage I, shared evidence, happens before the protocol runs: every agent gets the same numbered
+ * pool. Stage II is the debate: an opening, n rebuttals and a closing, one "round" being every
+ * debater speaking once. After the opening and after each rebuttal a checkpoint asks a stop agent
+ * whether to stop and a round judge for a provisional verdict, and the debate ends early iff the
+ * stop margin and the judge's confidence both clear their thresholds. A final judge then reads the
+ * transcript so far and gives [REASON] and [VERDICT].
+ */
+
+export const RADAR_VARIANTS = ["expertise", "position", "single", "three-agent", "four-agent", "cot"] as const;
+export type RadarVariant = (typeof RADAR_VARIANTS)[number];
+
+export const radarConfigSchema = z.object({
+  variant: z.enum(RADAR_VARIANTS).default("expertise"),
+  /** Rebuttal rounds between opening and closing (the paper's 3 rounds = 1 rebuttal). */
+  rebuttals: z.number().int().min(0).max(5).default(1),
+  /** `paper`: a rebuttal sees the opponent's last statement, a closing sees no transcript. `full`: everyone sees everything. */
+  context: z.enum(["paper", "full"]).default("paper"),
+  /** `score-only` scores every checkpoint but never stops: the runs calibration needs. */
+  earlyStopping: z.enum(["on", "off", "score-only"]).default("on"),
+  thresholds: z.object({ tauS: z.number().min(-1).max(1).optional(), tauV: z.number().min(0).max(1).optional() }).optional(),
+  /** Calibrated thresholds for the judge's model, filled in by the caller from the database. */
+  calibrated: z.object({ tauS: z.number(), tauV: z.number() }).optional(),
+  /** For providers without token probabilities: sample the checkpoint answers k times and count. */
+  scoringFallback: z
+    .union([z.object({ kind: z.literal("none") }), z.object({ kind: z.literal("sampling"), samples: z.number().int().min(2).max(20) })])
+    .default({ kind: "sampling", samples: 5 }),
+  maxTurnTokens: z.number().int().min(50).max(4000).default(600),
+  maxJudgeTokens: z.number().int().min(50).max(4000).default(500),
+  debaterTemperature: z.number().min(0).max(2).default(0.7),
+});
+export type RadarConfig = z.infer<typeof radarConfigSchema>;
+
+type Debater = "politician" | "scientist" | "advocate" | "critic" | "journalist" | "domain-expert";
+
+const NAMES: Record<Debater, string> = {
+  politician: "politician",
+  scientist: "scientist",
+  advocate: "advocate",
+  critic: "critic",
+  journalist: "journalist",
+  "domain-expert": "domain expert",
+};
+
+function debaters(variant: RadarVariant): Debater[] {
+  switch (variant) {
+    case "expertise":
+      return ["politician", "scientist"];
+    case "position":
+      return ["advocate", "critic"];
+    case "three-agent":
+      return ["journalist", "politician", "scientist"];
+    case "four-agent":
+      return ["journalist", "politician", "scientist", "domain-expert"];
+    default:
+      return [];
+  }
+}
+
+/** The two debaters who rebut each other in every variant. */
+function pair(variant: RadarVariant): [Debater, Debater] {
+  return variant === "position" ? ["advocate", "critic"] : ["politician", "scientist"];
+}
+
+type Statements = Map<Debater, string>;
+type Transcript = { opening: Statements; rebuttals: Statements[]; closing: Statements };
+
+function formatSection(statements: Statements | undefined, order: Debater[], domain?: string): string {
+  if (!statements || statements.size === 0) return "(not reached)";
+  return order
+    .filter((d) => statements.has(d))
+    .map((d) => `${label(d, domain)}:\n${quoteArgument(statements.get(d)!)}`)
+    .join("\n\n");
+}
+
+function label(d: Debater, domain?: string) {
+  const name = d === "domain-expert" && domain ? `${domain} expert` : NAMES[d];
+  return name.charAt(0).toUpperCase() + name.slice(1);
+}
+
+function formatRebuttals(rebuttals: Statements[], order: Debater[], domain?: string) {
+  if (rebuttals.length === 0) return "(not reached)";
+  return rebuttals.map((r, i) => (rebuttals.length > 1 ? `Rebuttal round ${i + 1}:\n` : "") + formatSection(r, order, domain)).join("\n\n");
+}
+
+/** The latest thing `d` said, for the next round's prompts. */
+function latest(t: Transcript, d: Debater): string {
+  for (let i = t.rebuttals.length - 1; i >= 0; i--) {
+    const s = t.rebuttals[i]!.get(d);
+    if (s !== undefined) return s;
+  }
+  return t.opening.get(d) ?? "";
+}
+
+function fullTranscript(t: Transcript, order: Debater[], domain?: string): string {
+  const parts = [`--- Opening statements ---\n${formatSection(t.opening, order, domain)}`];
+  t.rebuttals.forEach((r, i) => parts.push(`--- Rebuttal round ${i + 1} ---\n${formatSection(r, order, domain)}`));
+  if (t.closing.size) parts.push(`--- Closing statements ---\n${formatSection(t.closing, order, domain)}`);
+  return parts.join("\n\n");
+}
+
+function argumentsBlock(items: Array<[string, string]>): string {
+  if (items.length === 0) return "";
+  return `\n${items.map(([who, text]) => `${who}'s argument:\n<argument>\n${quoteArgument(text)}\n</argument>`).join("\n\n")}\n`;
+}
+
+function parseDomain(text: string): string {
+  const m = /DOMAIN\s*[:：]\s*\**\s*([A-Za-z][A-Za-z -]{0,40})/i.exec(text);
+  const word = (m?.[1] ?? text).trim().split(/\s+/).slice(0, 2).join(" ").replace(/[^A-Za-z -]/g, "");
+  // A domain the model would not name still needs an expert: "general" is honest about it.
+  return word ? word.charAt(0).toUpperCase() + word.slice(1).toLowerCase() : "General";
+}
+
+function templatesFor(config: RadarConfig): string[] {
+  const judge = ["radar/system-judge", "radar/judge", "radar/repair-verdict"];
+  const checkpoints = config.earlyStopping === "off" || config.rebuttals < 0 ? [] : ["radar/stop-agent"];
+  switch (config.variant) {
+    case "single":
+      return ["radar/system-judge", "radar/single", "radar/repair-verdict"];
+    case "cot":
+      return ["radar/system-judge", "radar/cot", "radar/repair-verdict"];
+    default: {
+      const roles = debaters(config.variant).map((d) => `radar/system-${d}`);
+      const phases = ["radar/opening", "radar/rebuttal", "radar/closing"];
+      if (config.variant === "three-agent" || config.variant === "four-agent") phases.push("radar/journalist-opening", "radar/journalist-rebuttal", "radar/journalist-closing");
+      if (config.variant === "four-agent") phases.push("radar/domain-inference", "radar/expert-opening", "radar/expert-rebuttal", "radar/expert-closing");
+      return [...roles, ...phases, ...judge, ...checkpoints];
+    }
+  }
+}
+
+export const radarProtocol: Protocol<RadarConfig> = {
+  name: "radar",
+  roles(config) {
+    return [...debaters(config.variant), "judge"];
+  },
+  templates: templatesFor,
+  run: (ctx) => runRadar(ctx),
+};
+
+async function judgeVerdict(
+  ctx: DebateContext<RadarConfig>,
+  spec: { round: number; phase: string; role: string; template: string; vars: Record<string, string>; kind: "judge" | "checkpoint"; scored: boolean },
+): Promise<{ turn: TurnResult | ScoredTurnResult; label: VerdictLabel | null; reason: string | null; text: string }> {
+  const system = renderPrompt("radar/system-judge", {});
+  const prompt = renderPrompt(spec.template, spec.vars);
+  const base = { round: spec.round, phase: spec.phase, role: spec.role, kind: spec.kind, system, prompt, maxOutputTokens: ctx.config.maxJudgeTokens, temperature: 0 };
+  const turn = spec.scored
+    ? await ctx.speakScored({
+        ...base,
+        options: VERDICT_LABELS,
+        marker: "[VERDICT]:",
+        fallback: spec.kind === "checkpoint" ? ctx.config.scoringFallback : { kind: "none" },
+      })
+    : await ctx.speak(base);
+  let parsed = parseVerdict(turn.text);
+  let text = turn.text;
+  if (!parsed.label) {
+    // One repair: the same question, the unusable answer, and a short instruction to restate it.
+    const repair = await ctx.speak({
+      ...base,
+      phase: `${spec.phase}-repair`,
+      prompt: `${prompt}\n\nYour previous answer:\n<answer>\n${quoteArgument(turn.text)}\n</answer>\n\n${renderPrompt("radar/repair-verdict", {})}`,
+    });
+    const repaired = parseVerdict(repair.text);
+    if (repaired.label) {
+      parsed = repaired;
+      text = repair.text;
+    }
+  }
+  return { turn, label: parsed.label, reason: parsed.reason, text };
+}
+
+async function singleCall(ctx: DebateContext<RadarConfig>): Promise<VerdictRecord> {
+  const template = ctx.config.variant === "cot" ? "radar/cot" : "radar/single";
+  const v = await judgeVerdict(ctx, {
+    round: 1,
+    phase: "verdict",
+    role: "judge",
+    template,
+    vars: { claim: ctx.claim.text, evidence: evidenceBlock(ctx.evidence) },
+    kind: "judge",
+    scored: true,
+  });
+  const probs = "scores" in v.turn && v.turn.scores.status === "scored" ? v.turn.scores.probs : null;
+  return {
+    label: v.label ?? "UNPARSED",
+    reason: v.reason,
+    rawText: v.text,
+    confidence: probs ? confidence(probs) : null,
+    labelProbs: probs,
+    stoppedEarly: false,
+    stopAfter: null,
+    roundsCompleted: 1,
+  };
+}
+
+async function runRadar(ctx: DebateContext<RadarConfig>): Promise<VerdictRecord> {
+  const config = ctx.config;
+  if (config.variant === "single" || config.variant === "cot") return singleCall(ctx);
+
+  const order = debaters(config.variant);
+  const [first, second] = pair(config.variant);
+  const evidence = evidenceBlock(ctx.evidence);
+  const claim = ctx.claim.text;
+  const t: Transcript = { opening: new Map(), rebuttals: [], closing: new Map() };
+  const thresholds: Thresholds = resolveThresholds(ctx.modelFor("judge"), { configured: config.thresholds, calibrated: config.calibrated });
+
+  let domain: string | undefined;
+  if (config.variant === "four-agent") {
+    const turn = await ctx.speak({
+      round: 0,
+      phase: "domain",
+      role: "judge",
+      kind: "analysis",
+      system: renderPrompt("radar/system-judge", {}),
+      prompt: renderPrompt("radar/domain-inference", { claim }),
+      maxOutputTokens: 10,
+      temperature: 0,
+    });
+    domain = parseDomain(turn.text);
+  }
+
+  const system = (d: Debater) => (d === "domain-expert" ? renderPrompt("radar/system-domain-expert", { domain: domain! }) : renderPrompt(`radar/system-${d}`, {}));
+  const say = async (d: Debater, round: number, phase: string, prompt: string) => {
+    const turn = await ctx.speak({ round, phase, role: d, kind: "speech", system: system(d), prompt, maxOutputTokens: config.maxTurnTokens, temperature: config.debaterTemperature });
+    return turn.text;
+  };
+  const opponentOf = (d: Debater) => (d === first ? second : first);
+
+  // --- opening -------------------------------------------------------------------------------
+  for (const d of order) {
+    let prompt: string;
+    if (d === "journalist") prompt = renderPrompt("radar/journalist-opening", { claim, evidence });
+    else if (d === "domain-expert") prompt = renderPrompt("radar/expert-opening", { claim, evidence, domain: domain! });
+    else {
+      // The journalist speaks first in its variants and the others hear it; `full` context hears everyone.
+      const heard: Array<[string, string]> =
+        config.context === "full"
+          ? order.filter((o) => t.opening.has(o)).map((o) => [label(o, domain), t.opening.get(o)!])
+          : t.opening.has("journalist")
+            ? [["Journalist", t.opening.get("journalist")!]]
+            : [];
+      prompt = renderPrompt("radar/opening", { role_name: NAMES[d], claim, evidence, other_arguments: argumentsBlock(heard) });
+    }
+    t.opening.set(d, await say(d, 1, "opening", prompt));
+  }
+
+  let stoppedEarly = false;
+  let stopAfter: string | null = null;
+
+  const checkpoint = async (after: string, round: number, upcoming: string): Promise<boolean> => {
+    if (config.earlyStopping === "off") return false;
+    const transcriptSoFar = fullTranscript(t, order, domain);
+    const stop = await ctx.speakScored({
+      round,
+      phase: `checkpoint-${after}`,
+      role: "stop-agent",
+      kind: "checkpoint",
+      system: renderPrompt("radar/system-judge", {}),
+      prompt: renderPrompt("radar/stop-agent", { claim, evidence, summary: transcriptSoFar, upcoming_round: upcoming }),
+      maxOutputTokens: 10,
+      temperature: 0,
+      options: ["STOP", "CONTINUE"],
+      marker: "DECISION:",
+      fallback: config.scoringFallback,
+    });
+    const judged = await judgeVerdict(ctx, {
+      round,
+      phase: `checkpoint-${after}`,
+      role: "round-judge",
+      template: "radar/judge",
+      vars: { claim, evidence, opening: formatSection(t.opening, order, domain), rebuttals: formatRebuttals(t.rebuttals, order, domain), closing: "(not reached)" },
+      kind: "checkpoint",
+      scored: true,
+    });
+    const stopScores = stop.scores.status === "scored" ? stop.scores : null;
+    const judgeScores = "scores" in judged.turn && judged.turn.scores.status === "scored" ? judged.turn.scores : null;
+    const s = stopScores ? stopMargin(stopScores.probs.STOP!, stopScores.probs.CONTINUE!) : null;
+    const c = judgeScores ? confidence(judgeScores.probs) : null;
+    // The stop agent's words alone never end a debate: without both numbers there is no stop.
+    const fires = s !== null && c !== null && shouldStop(s, c, thresholds);
+    const record: CheckpointRecord = {
+      after,
+      round,
+      pStop: stopScores?.probs.STOP ?? null,
+      pContinue: stopScores?.probs.CONTINUE ?? null,
+      stopMargin: s,
+      labelProbs: judgeScores?.probs ?? null,
+      confidence: c,
+      confidenceEmitted: judgeScores && judged.label ? (judgeScores.probs[judged.label] ?? null) : null,
+      verdict: judged.label,
+      tauS: thresholds.tauS,
+      tauV: thresholds.tauV,
+      decision: s === null || c === null ? "unscored" : fires ? "stop" : "continue",
+      scoringMethod: [stopScores?.method, judgeScores?.method].filter(Boolean).join("+") || null,
+      tokensSoFar: ctx.tokensSoFar(),
+    };
+    await ctx.checkpoint(record);
+    return fires && config.earlyStopping === "on";
+  };
+
+  // --- rebuttals, with a checkpoint before each further round ----------------------------------
+  let roundsCompleted = 1;
+  const upcomingAfter = (i: number) => (i < config.rebuttals ? (config.rebuttals > 1 ? `rebuttal ${i + 1}` : "rebuttal") : "closing");
+  if (await checkpoint("opening", 1, upcomingAfter(0))) {
+    stoppedEarly = true;
+    stopAfter = "opening";
+  }
+  for (let i = 0; i < config.rebuttals && !stoppedEarly; i++) {
+    const round = i + 2;
+    const phase = `rebuttal-${i + 1}`;
+    const statements: Statements = new Map();
+    for (const d of order) {
+      let prompt: string;
+      if (d === "journalist") {
+        prompt = renderPrompt("radar/journalist-rebuttal", { claim, evidence, politician_argument: quoteArgument(latest(t, "politician")), scientist_argument: quoteArgument(latest(t, "scientist")) });
+      } else if (d === "domain-expert") {
+        prompt = renderPrompt("radar/expert-rebuttal", {
+          claim,
+          evidence,
+          domain: domain!,
+          politician_argument: quoteArgument(latest(t, "politician")),
+          scientist_argument: quoteArgument(latest(t, "scientist")),
+          journalist_argument: quoteArgument(statements.get("journalist") ?? latest(t, "journalist")),
+        });
+      } else {
+        const opponent = opponentOf(d);
+        const heard: Array<[string, string]> =
+          config.context === "full"
+            ? [["The debate so far", fullTranscript(t, order, domain)]]
+            : statements.has("journalist")
+              ? [["Journalist", statements.get("journalist")!]]
+              : [];
+        prompt = renderPrompt("radar/rebuttal", {
+          role_name: NAMES[d],
+          opponent_name: NAMES[opponent],
+          claim,
+          evidence,
+          // Both debaters answer the other's previous statement, so neither has the last word within a round.
+          opponent_argument: quoteArgument(latest(t, opponent)),
+          other_arguments: argumentsBlock(heard),
+        });
+      }
+      statements.set(d, await say(d, round, phase, prompt));
+    }
+    t.rebuttals.push(statements);
+    roundsCompleted = round;
+    if (await checkpoint(phase, round, upcomingAfter(i + 1))) {
+      stoppedEarly = true;
+      stopAfter = phase;
+    }
+  }
+
+  // --- closing ---------------------------------------------------------------------------------
+  if (!stoppedEarly) {
+    const round = config.rebuttals + 2;
+    for (const d of order) {
+      let prompt: string;
+      if (d === "journalist") {
+        prompt = renderPrompt("radar/journalist-closing", { claim, evidence, politician_argument: quoteArgument(latest(t, "politician")), scientist_argument: quoteArgument(latest(t, "scientist")) });
+      } else if (d === "domain-expert") {
+        prompt = renderPrompt("radar/expert-closing", { claim, evidence, domain: domain! });
+      } else {
+        const heard: Array<[string, string]> = config.context === "full" ? [["The debate so far", fullTranscript(t, order, domain)]] : [];
+        prompt = renderPrompt("radar/closing", { role_name: NAMES[d], claim, evidence, other_arguments: argumentsBlock(heard) });
+      }
+      t.closing.set(d, await say(d, round, "closing", prompt));
+    }
+    roundsCompleted = round;
+  }
+
+  // --- final judge -----------------------------------------------------------------------------
+  const final = await judgeVerdict(ctx, {
+    round: roundsCompleted,
+    phase: "verdict",
+    role: "judge",
+    template: "radar/judge",
+    vars: {
+      claim,
+      evidence,
+      opening: formatSection(t.opening, order, domain),
+      rebuttals: formatRebuttals(t.rebuttals, order, domain),
+      closing: stoppedEarly ? "(not reached)" : formatSection(t.closing, order, domain),
+    },
+    kind: "judge",
+    scored: true,
+  });
+  const probs = "scores" in final.turn && final.turn.scores.status === "scored" ? final.turn.scores.probs : null;
+  return {
+    label: final.label ?? "UNPARSED",
+    reason: final.reason,
+    rawText: final.text,
+    confidence: probs ? confidence(probs) : null,
+    labelProbs: probs,
+    stoppedEarly,
+    stopAfter,
+    roundsCompleted,
+  };
+}

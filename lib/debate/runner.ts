@@ -1,0 +1,256 @@
+import os from "node:os";
+import type { Database } from "@/db/client";
+import * as q from "@/db/queries/debates";
+import { callModel, ModelCallError } from "@/lib/ai/call";
+import { scoreOptions } from "@/lib/ai/score-options";
+import { resolveModel, type ResolvedModel } from "@/lib/ai/registry";
+import { citedRanks } from "./evidence";
+import { publish, setRunning, type TurnInfo } from "./events";
+import { getProtocol } from "./protocols";
+import type { DebateContext, ScoredTurnResult, ScoredTurnSpec, TurnResult, TurnSpec } from "./types";
+
+/**
+ * Runs debates. A protocol decides who speaks; the runner makes each turn real: it opens the turn
+ * row, streams the model's text to watchers, retries transient failures, writes the finished turn
+ * before the next one starts, records every model call, and on resume replays the finished turns
+ * from the database instead of calling the model again.
+ */
+
+/** Identifies this server process in `debates.runner_id`. */
+export const RUNNER_ID = `${os.hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
+
+const key = Symbol.for("counterpoint.debate-runner");
+type RunnerState = { controllers: Map<string, AbortController>; timer?: NodeJS.Timeout };
+function state(): RunnerState {
+  const g = globalThis as typeof globalThis & { [key]?: RunnerState };
+  return (g[key] ??= { controllers: new Map() });
+}
+
+/** Roles that are a use of another role's model rather than a participant of their own. */
+const MODEL_OF: Record<string, string> = { "stop-agent": "judge", "round-judge": "judge" };
+
+class DebateCancelled extends Error {
+  constructor() {
+    super("cancelled");
+  }
+}
+
+export type RunOutcome = { status: "completed" | "failed" | "cancelled" | "skipped"; error?: string };
+
+export type RunOptions = {
+  signal?: AbortSignal;
+  /** How model ids become models: the registry, or a scripted model in tests and benchmarks. */
+  resolve?: (id: string) => ResolvedModel;
+};
+
+export async function runDebate(db: Database, debateId: string, opts: RunOptions = {}): Promise<RunOutcome> {
+  if (!(await q.claimForRun(db, debateId, RUNNER_ID))) return { status: "skipped", error: "debate is not in a state that can run" };
+  const snapshot = await q.loadDebate(db, debateId);
+  if (!snapshot) return { status: "skipped", error: "no such debate" };
+  const { debate, claim } = snapshot;
+  const protocol = getProtocol(debate.protocol);
+  const config = protocol.parseConfig(debate.config);
+  const evidence = q.evidenceFromRows(snapshot.evidence);
+  const models = debate.models;
+
+  const controller = new AbortController();
+  opts.signal?.addEventListener("abort", () => controller.abort(), { once: true });
+  state().controllers.set(debateId, controller);
+  setRunning(debateId, true);
+  startHeartbeat(db);
+  publish(debateId, { type: "status", status: "running" });
+
+  // Finished turns from an earlier run, replayed in order; anything unfinished is regenerated.
+  const replay = new Map(snapshot.turns.filter((t) => t.status === "completed").map((t) => [t.seq, t]));
+  let seq = 0;
+  let tokens = 0;
+
+  const modelFor = (role: string) => {
+    const id = models[role] ?? models[MODEL_OF[role] ?? ""] ?? models.judge;
+    if (!id) throw new Error(`no model configured for role ${role}`);
+    return id;
+  };
+
+  async function turn<T extends TurnSpec>(spec: T, generate: (info: TurnInfo, turnId: string) => Promise<{ text: string; usage: TurnResult["usage"]; costUsd: number | null; latencyMs: number; scores?: Record<string, unknown> }>) {
+    if (controller.signal.aborted) throw new DebateCancelled();
+    const n = ++seq;
+    const done = replay.get(n);
+    if (done && done.role === spec.role && done.phase === spec.phase) {
+      tokens += (done.promptTokens ?? 0) + (done.completionTokens ?? 0);
+      return {
+        result: {
+          seq: n,
+          text: done.content,
+          model: done.model ?? modelFor(spec.role),
+          usage: { promptTokens: done.promptTokens ?? 0, completionTokens: done.completionTokens ?? 0 },
+          costUsd: done.costUsd,
+          latencyMs: done.latencyMs ?? 0,
+          replayed: true,
+        } satisfies TurnResult,
+        scores: done.scores,
+      };
+    }
+    const info: TurnInfo = { seq: n, round: spec.round, phase: spec.phase, role: spec.role, kind: spec.kind, model: modelFor(spec.role) };
+    const turnId = await q.beginTurn(db, { debateId, ...info });
+    publish(debateId, { type: "turn-start", turn: info });
+    let partial = "";
+    try {
+      const out = await generate(info, turnId);
+      partial = out.text;
+      const citations = citedRanks(out.text, evidence.length);
+      // Written before the protocol may start the next turn: a crash loses at most the turn in progress.
+      await q.finishTurn(db, turnId, {
+        content: out.text,
+        promptTokens: out.usage.promptTokens,
+        completionTokens: out.usage.completionTokens,
+        costUsd: out.costUsd,
+        latencyMs: out.latencyMs,
+        citations,
+        scores: out.scores ?? null,
+      });
+      tokens += out.usage.promptTokens + out.usage.completionTokens;
+      publish(debateId, {
+        type: "turn-end",
+        turn: { ...info, content: out.text, promptTokens: out.usage.promptTokens, completionTokens: out.usage.completionTokens, costUsd: out.costUsd, latencyMs: out.latencyMs, citations, scores: out.scores ?? null },
+      });
+      return {
+        result: { seq: n, text: out.text, model: info.model, usage: out.usage, costUsd: out.costUsd, latencyMs: out.latencyMs, replayed: false } satisfies TurnResult,
+        scores: out.scores ?? null,
+      };
+    } catch (e) {
+      const message = controller.signal.aborted ? "cancelled" : (e as Error).message;
+      await q.failTurn(db, turnId, message, partial).catch(() => undefined);
+      publish(debateId, { type: "turn-error", seq: n, error: message });
+      if (controller.signal.aborted) throw new DebateCancelled();
+      throw Object.assign(e as Error, { turnSeq: n, turnLabel: `${spec.role}, ${spec.phase}` });
+    }
+  }
+
+  const resolve = opts.resolve ?? ((id: string) => resolveModel(id));
+  const callOptions = (info: TurnInfo, turnId: string, spec: TurnSpec) => ({
+    model: resolve(info.model),
+    purpose: `${spec.phase}:${spec.role}`,
+    system: spec.system,
+    messages: [{ role: "user" as const, content: spec.prompt }],
+    maxOutputTokens: spec.maxOutputTokens,
+    temperature: spec.temperature,
+    abortSignal: controller.signal,
+    onTextDelta: (text: string) => publish(debateId, { type: "delta", seq: info.seq, text }),
+    onRetry: ({ attempt, error }: { attempt: number; error: Error }) => publish(debateId, { type: "turn-reset", seq: info.seq, attempt, error: error.message }),
+    onRecord: (rec: Parameters<typeof q.recordCall>[3]) => q.recordCall(db, debateId, turnId, rec),
+  });
+
+  const ctx: DebateContext<unknown> = {
+    claim: { text: claim.text, date: claim.claimDate?.toISOString() },
+    evidence,
+    config,
+    modelFor,
+    signal: controller.signal,
+    tokensSoFar: () => tokens,
+    async speak(spec) {
+      const { result } = await turn(spec, async (info, turnId) => callModel(callOptions(info, turnId, spec)));
+      return result;
+    },
+    async speakScored(spec: ScoredTurnSpec): Promise<ScoredTurnResult> {
+      const { result, scores } = await turn(spec, async (info, turnId) => {
+        const r = await scoreOptions({ ...callOptions(info, turnId, spec), options: spec.options, marker: spec.marker, fallback: spec.fallback });
+        // Samples drawn for a fallback are calls of this turn too.
+        const extra = r.samples ?? [];
+        return {
+          text: r.call.text,
+          usage: {
+            promptTokens: r.call.usage.promptTokens + extra.reduce((a, c) => a + c.usage.promptTokens, 0),
+            completionTokens: r.call.usage.completionTokens + extra.reduce((a, c) => a + c.usage.completionTokens, 0),
+          },
+          costUsd: [r.call, ...extra].some((c) => c.costUsd === null) ? null : [r.call, ...extra].reduce((a, c) => a + (c.costUsd ?? 0), 0),
+          latencyMs: r.call.latencyMs,
+          scores: r.scores as unknown as Record<string, unknown>,
+        };
+      });
+      return { ...result, scores: scores as unknown as ScoredTurnResult["scores"] };
+    },
+    async checkpoint(record) {
+      await q.saveCheckpoint(db, debateId, record);
+      publish(debateId, { type: "checkpoint", checkpoint: record });
+    },
+  };
+
+  try {
+    const verdict = await protocol.run(ctx);
+    await q.saveVerdict(db, debateId, "judge", verdict);
+    publish(debateId, { type: "verdict", verdict });
+    await q.finishDebate(db, debateId, "completed");
+    publish(debateId, { type: "status", status: "completed" });
+    return { status: "completed" };
+  } catch (e) {
+    if (e instanceof DebateCancelled || controller.signal.aborted) {
+      await q.finishDebate(db, debateId, "cancelled", { message: "Stopped by a user. Finished turns are kept." });
+      publish(debateId, { type: "status", status: "cancelled" });
+      return { status: "cancelled" };
+    }
+    const err = e as Error & { turnSeq?: number; turnLabel?: string };
+    const message = err.turnLabel ? `Turn ${err.turnSeq} (${err.turnLabel}) failed: ${err.message}` : err.message;
+    await q.finishDebate(db, debateId, "failed", { message, turnSeq: err.turnSeq, retryable: e instanceof ModelCallError ? e.retryable : undefined });
+    publish(debateId, { type: "status", status: "failed", error: message });
+    return { status: "failed", error: message };
+  } finally {
+    state().controllers.delete(debateId);
+    setRunning(debateId, false);
+  }
+}
+
+/** Starts a debate in this process without waiting for it; the browser may come and go. */
+export function runInBackground(db: Database, debateId: string, opts: RunOptions = {}): void {
+  runDebate(db, debateId, opts).catch((e) => console.error(`[debate ${debateId}] runner crashed: ${(e as Error).message}`));
+}
+
+/**
+ * Stops a debate. Running here: aborted at once. Running in another process (PostgreSQL
+ * deployments): marked cancelled, and that process notices at its next heartbeat.
+ */
+export async function cancelDebate(db: Database, debateId: string): Promise<boolean> {
+  const local = state().controllers.get(debateId);
+  if (local) {
+    local.abort();
+    return true;
+  }
+  const status = await q.getDebateStatus(db, debateId);
+  if (!status || !["queued", "running", "interrupted"].includes(status.status)) return false;
+  await q.finishDebate(db, debateId, "cancelled", { message: "Stopped by a user. Finished turns are kept." });
+  return true;
+}
+
+export function isRunningHere(debateId: string) {
+  return state().controllers.has(debateId);
+}
+
+const HEARTBEAT_MS = 5_000;
+
+function startHeartbeat(db: Database) {
+  const st = state();
+  if (st.timer) return;
+  st.timer = setInterval(async () => {
+    const ids = [...st.controllers.keys()];
+    if (ids.length === 0) {
+      clearInterval(st.timer);
+      st.timer = undefined;
+      return;
+    }
+    try {
+      await q.heartbeat(db, ids);
+      // A debate cancelled from another process: stop it here too.
+      for (const id of ids) {
+        const row = await q.getDebateStatus(db, id);
+        if (row && row.status !== "running") st.controllers.get(id)?.abort();
+      }
+    } catch (e) {
+      console.error(`[debates] heartbeat failed: ${(e as Error).message}`);
+    }
+  }, HEARTBEAT_MS);
+  st.timer.unref();
+}
+
+/** At start-up: debates a dead process left running become `interrupted`, resumable by a user. */
+export async function recoverOrphans(db: Database, backend: "pglite" | "postgres") {
+  return q.markOrphansInterrupted(db, { allRunning: backend === "pglite", staleAfterMs: 6 * HEARTBEAT_MS, exceptRunner: RUNNER_ID });
+}
