@@ -109,7 +109,7 @@ export const ingestJobs = pgTable(
     errors: integer("errors").notNull().default(0),
     recentErrors: jsonb("recent_errors").$type<Array<{ line?: number; message: string }>>().notNull().default([]),
     /** Source fingerprint and the last committed record, so a resume skips what is already in. */
-    resume: jsonb("resume").$type<{ fingerprint?: string; recordsCommitted: number; bytesCommitted?: number }>(),
+    resume: jsonb("resume").$type<{ fingerprint?: string; recordsCommitted: number; bytesCommitted?: number; lineCommitted?: number }>(),
     /** Which process runs it: a restarted server marks its own orphans interrupted. */
     runnerId: text("runner_id"),
     heartbeatAt: timestamp("heartbeat_at", { withTimezone: true }),

@@ -4,6 +4,7 @@ import { ConfigError } from "@/lib/config";
 import { closeDb } from "@/db/client";
 import { red } from "./output";
 import * as doctor from "./commands/doctor";
+import * as ingest from "./commands/ingest";
 import * as migrate from "./commands/migrate";
 
 // The same .env files, in the same order, as the Next.js server reads.
@@ -16,7 +17,7 @@ const program = new Command()
   .exitOverride();
 
 // One module per command; each adds itself to the program.
-for (const command of [migrate, doctor]) command.register(program);
+for (const command of [migrate, doctor, ingest]) command.register(program);
 
 async function main() {
   try {

@@ -1,0 +1,131 @@
+import { and, desc, eq, inArray, lt, ne, or, sql } from "drizzle-orm";
+import type { PgDatabase } from "drizzle-orm/pg-core";
+import type { NodePgQueryResultHKT } from "drizzle-orm/node-postgres";
+import type { Database } from "@/db/client";
+import * as schema from "@/db/schema";
+import { ingestJobs, type IngestJobStatus } from "@/db/schema";
+import type { IngestCounts } from "@/lib/corpus/types";
+
+/** The database or an open transaction: progress is written inside the batch's own transaction. */
+export type Executor = PgDatabase<NodePgQueryResultHKT, typeof schema>;
+
+export type IngestJobRow = typeof ingestJobs.$inferSelect;
+export type IngestError = { line?: number; file?: string; message: string };
+export type ResumeState = NonNullable<IngestJobRow["resume"]>;
+
+/** The newest errors are the useful ones; older ones are only counted. */
+export const RECENT_ERRORS_CAP = 50;
+
+export async function createIngestJob(
+  db: Executor,
+  job: { corpusId: string; source: string; kind: string; options: Record<string, unknown>; bytesTotal?: number; runnerId: string },
+): Promise<IngestJobRow> {
+  const [row] = await db
+    .insert(ingestJobs)
+    .values({ ...job, status: "running", startedAt: new Date(), heartbeatAt: new Date(), resume: { recordsCommitted: 0 } })
+    .returning();
+  return row!;
+}
+
+export type JobProgressUpdate = IngestCounts & {
+  bytesDone: number;
+  recordsDone: number;
+  recentErrors: IngestError[];
+  resume: ResumeState;
+};
+
+/**
+ * Records a committed batch. Only a running job of this runner is updated: zero rows means
+ * someone cancelled the job (or another process took it over), and the caller rolls back.
+ */
+export async function recordJobProgress(db: Executor, id: string, runnerId: string, p: JobProgressUpdate): Promise<boolean> {
+  const rows = await db
+    .update(ingestJobs)
+    .set({ ...p, recentErrors: p.recentErrors.slice(-RECENT_ERRORS_CAP), heartbeatAt: new Date() })
+    .where(and(eq(ingestJobs.id, id), eq(ingestJobs.status, "running"), eq(ingestJobs.runnerId, runnerId)))
+    .returning({ id: ingestJobs.id });
+  return rows.length === 1;
+}
+
+export async function heartbeatIngestJob(db: Executor, id: string, runnerId: string): Promise<void> {
+  await db
+    .update(ingestJobs)
+    .set({ heartbeatAt: new Date() })
+    .where(and(eq(ingestJobs.id, id), eq(ingestJobs.status, "running"), eq(ingestJobs.runnerId, runnerId)));
+}
+
+/** Ends a running job; a job already cancelled from outside stays cancelled. */
+export async function finishIngestJob(
+  db: Executor,
+  id: string,
+  runnerId: string,
+  end: { status: Exclude<IngestJobStatus, "running">; error?: string; bytesTotal?: number },
+): Promise<IngestJobRow | undefined> {
+  const [row] = await db
+    .update(ingestJobs)
+    .set({ status: end.status, error: end.error ?? null, finishedAt: new Date(), heartbeatAt: new Date(), ...(end.bytesTotal !== undefined ? { bytesTotal: end.bytesTotal } : {}) })
+    .where(and(eq(ingestJobs.id, id), eq(ingestJobs.status, "running"), eq(ingestJobs.runnerId, runnerId)))
+    .returning();
+  return row ?? (await getIngestJobRow(db, id));
+}
+
+export async function requestIngestJobCancel(db: Executor, id: string): Promise<boolean> {
+  const rows = await db
+    .update(ingestJobs)
+    .set({ status: "cancelled", finishedAt: new Date(), error: "cancelled by request" })
+    .where(and(eq(ingestJobs.id, id), eq(ingestJobs.status, "running")))
+    .returning({ id: ingestJobs.id });
+  return rows.length === 1;
+}
+
+/**
+ * Takes over a job that stopped without finishing, atomically, so two resumes of one job cannot
+ * both run. A `running` job counts as stopped only when its heartbeat is older than `staleMs`.
+ */
+export async function claimIngestJob(db: Executor, id: string, runnerId: string, staleMs: number): Promise<IngestJobRow | undefined> {
+  const staleBefore = new Date(Date.now() - staleMs);
+  const [row] = await db
+    .update(ingestJobs)
+    .set({ status: "running", runnerId, heartbeatAt: new Date(), finishedAt: null, error: null })
+    .where(
+      and(
+        eq(ingestJobs.id, id),
+        or(
+          inArray(ingestJobs.status, ["interrupted", "failed", "cancelled"]),
+          and(eq(ingestJobs.status, "running"), or(lt(ingestJobs.heartbeatAt, staleBefore), sql`${ingestJobs.heartbeatAt} is null`)),
+        ),
+      ),
+    )
+    .returning();
+  return row;
+}
+
+/**
+ * Running jobs of other runners whose heartbeat stopped: their process died (restart, crash,
+ * kill). Live runners beat every few seconds, so they are never caught.
+ */
+export async function markOrphanedJobsInterrupted(db: Executor, runnerId: string, staleMs = 60_000): Promise<number> {
+  const staleBefore = new Date(Date.now() - staleMs);
+  const rows = await db
+    .update(ingestJobs)
+    .set({ status: "interrupted", finishedAt: new Date(), error: "the process running this job stopped before it finished; resume it to continue from the last committed batch" })
+    .where(
+      and(
+        eq(ingestJobs.status, "running"),
+        or(ne(ingestJobs.runnerId, runnerId), sql`${ingestJobs.runnerId} is null`),
+        or(lt(ingestJobs.heartbeatAt, staleBefore), sql`${ingestJobs.heartbeatAt} is null`),
+      ),
+    )
+    .returning({ id: ingestJobs.id });
+  return rows.length;
+}
+
+export async function getIngestJobRow(db: Executor | Database, id: string): Promise<IngestJobRow | undefined> {
+  if (!/^[0-9a-f-]{36}$/i.test(id)) return undefined;
+  const [row] = await db.select().from(ingestJobs).where(eq(ingestJobs.id, id));
+  return row;
+}
+
+export async function listIngestJobRows(db: Executor | Database, corpusId: string, limit = 50): Promise<IngestJobRow[]> {
+  return db.select().from(ingestJobs).where(eq(ingestJobs.corpusId, corpusId)).orderBy(desc(ingestJobs.createdAt)).limit(limit);
+}
