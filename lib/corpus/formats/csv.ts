@@ -39,11 +39,12 @@ export async function* readCsv(input: AsyncIterable<Buffer | Uint8Array | string
   let recordNo = 0;
   try {
     for await (const item of parser as AsyncIterable<{ record: Record<string, string>; info: { lines: number; bytes: number } }>) {
-      while (skipped.length) yield skipped.shift()!;
       recordNo++;
       const { record, info } = item;
       // The line the record ends on, minus the lines its quoted fields span, is the line it starts on.
       const line = info.lines - (Object.values(record).join("").match(/\n/g)?.length ?? 0);
+      // The parser reads ahead, so a skipped row can be reported before earlier rows come out.
+      while (skipped.length && (skipped[0]!.line ?? 0) < line) yield skipped.shift()!;
       const extra = Object.fromEntries(Object.entries(record).filter(([k, v]) => !KNOWN.has(k) && v !== ""));
       const row = {
         id: record.id?.trim() || `row-${recordNo}`,
