@@ -259,3 +259,24 @@ export async function storedDimension(db: Database, model: string): Promise<numb
   const res = await db.execute<{ dim: number }>(sql`select dim from passage_embeddings where model = ${model} limit 1`);
   return res.rows[0] ? Number(res.rows[0].dim) : null;
 }
+
+/** Every passage external id of a corpus: a benchmark scores only gold ids the corpus can return. */
+export async function corpusPassageExternalIds(db: Database, corpusId: string): Promise<Set<string>> {
+  const res = await db.execute<{ external_id: string }>(sql`select external_id from passages where corpus_id = ${corpusId}`);
+  return new Set(res.rows.map((r) => r.external_id));
+}
+
+export async function corpusPassageCount(db: Database, corpusId: string): Promise<number> {
+  const res = await db.execute<{ n: number | string }>(sql`select count(*) as n from passages where corpus_id = ${corpusId}`);
+  return Number(res.rows[0]?.n ?? 0);
+}
+
+/**
+ * Refreshes planner statistics after a bulk load. PGlite has no autovacuum daemon, and on
+ * PostgreSQL it may not have run yet: with stale counts the planner can misjudge the filters.
+ */
+export async function analyzeRetrievalTables(db: Database): Promise<void> {
+  await db.execute(sql`analyze passages`);
+  await db.execute(sql`analyze passage_embeddings`);
+  await db.execute(sql`analyze documents`);
+}

@@ -1,0 +1,108 @@
+import { type Command } from "commander";
+import { getDb } from "@/db/client";
+import { runRetrievalBench, retrievalMarkdown, type RetrievalBenchReport } from "@/lib/bench/retrieval";
+import { latencyMarkdown, runSearchLatencyBench, type LatencyBenchReport } from "@/lib/bench/search-latency";
+import { CHECK_COVID_SPLITS, CHECK_COVID_SUBSETS, type CheckCovidSplit, type CheckCovidSubset } from "@/lib/datasets/check-covid-claims";
+import { SEARCH_MODES, type SearchMode } from "@/lib/retrieval/search";
+import { dim, emit } from "../output";
+import { datasetName, oneOf, type DatasetName } from "./dataset";
+import { positiveInt } from "./search";
+
+function ingestionLine(i: RetrievalBenchReport["ingestion"]) {
+  return i.reused ? "corpus reused (already ingested)" : `ingested ${i.passages_added} passages in ${i.seconds} s (${i.passages_per_second} passages/s)`;
+}
+
+function latencyHuman(r: LatencyBenchReport, backend: string) {
+  return [
+    latencyMarkdown(r, backend),
+    "",
+    `hybrid p95 speed-up of HNSW over exact scan: ${r.speedup_p95}x; HNSW dense recall@${r.k} vs exact: ${r.hnsw_recall_at_k}`,
+    r.ingestion.reused ? "corpus reused (already loaded)" : `loaded ${r.ingestion.passages_added} passages with vectors in ${r.ingestion.seconds} s: ${r.ingestion.passages_per_second} passages/s`,
+    ...r.notes.map((n) => dim(n)),
+  ].join("\n");
+}
+
+export function register(program: Command) {
+  const bench = program.command("bench").description("Benchmarks: numbers, printed; nothing is asserted.");
+  const log = (json: boolean) => (line: string) => (json ? process.stderr : process.stdout).write(`${dim(line)}\n`);
+
+  bench
+    .command("retrieval")
+    .description("Recall@5/10/20, MRR, nDCG@20 and latency of dense, lexical and hybrid search on a dataset (ingests its corpus first if needed); or, with --scale, search latency on synthetic passages.")
+    .option("--dataset <name>", "politifact-hidden | check-covid", datasetName)
+    .option("--data <dir>", "the dataset folder (as in ../shared/datasets)")
+    .option("--k <n>", "results per query", positiveInt, 20)
+    .option("--limit <n>", "only the first n claims of each claim set", positiveInt)
+    .option("--corpus <name>", "corpus to ingest into and search (default bench-<dataset>)")
+    .option("--split <split>", `Check-COVID split: ${CHECK_COVID_SPLITS.join(" | ")}`, oneOf(CHECK_COVID_SPLITS), "test")
+    .option("--subset <subset>", `Check-COVID claims: ${CHECK_COVID_SUBSETS.join(" | ")}`, oneOf(CHECK_COVID_SUBSETS), "composed")
+    .option("--mode <mode...>", `retrievers to run (${SEARCH_MODES.join(", ")})`)
+    .option("--candidates <n>", "hybrid: candidates per retriever before fusion", positiveInt)
+    .option("--rrf-k <n>", "hybrid: the RRF constant", positiveInt)
+    .option("--mmr", "diversify results with MMR")
+    .option("--scale <passages>", "instead of a dataset: search latency over this many synthetic passages", positiveInt)
+    .option("--queries <n>", "with --scale: number of timed queries", positiveInt, 200)
+    .option("--json", "print JSON")
+    .action(
+      async (opts: {
+        dataset?: DatasetName;
+        data?: string;
+        k: number;
+        limit?: number;
+        corpus?: string;
+        split: CheckCovidSplit;
+        subset: CheckCovidSubset;
+        mode?: string[];
+        candidates?: number;
+        rrfK?: number;
+        mmr?: boolean;
+        scale?: number;
+        queries: number;
+        json?: boolean;
+      }) => {
+        const handle = await getDb();
+        if (opts.scale) {
+          const r = await runSearchLatencyBench(handle.db, { passages: opts.scale, queries: opts.queries, k: opts.k, corpus: opts.corpus, candidates: opts.candidates, log: log(!!opts.json) });
+          const report = { ...r, backend: handle.backend };
+          emit(!!opts.json, report, () => latencyHuman(report, handle.backend));
+          return;
+        }
+        if (!opts.dataset || !opts.data) throw new Error("bench retrieval needs --dataset and --data (or --scale <passages> for the latency benchmark)");
+        const modes = opts.mode?.map((m) => oneOf(SEARCH_MODES)(m) as SearchMode);
+        const r = await runRetrievalBench(handle.db, {
+          dataset: opts.dataset,
+          data: opts.data,
+          k: opts.k,
+          limit: opts.limit,
+          corpus: opts.corpus,
+          split: opts.split,
+          subset: opts.subset,
+          modes,
+          candidates: opts.candidates,
+          rrfK: opts.rrfK,
+          mmr: opts.mmr,
+          log: log(!!opts.json),
+        });
+        const report = { ...r, backend: handle.backend, markdown: retrievalMarkdown(r.rows) };
+        emit(!!opts.json, report, () =>
+          [report.markdown, "", `${r.corpus_passages} passages in corpus ${r.corpus} (${r.embedding_model}); ${ingestionLine(r.ingestion)}`, `query embedding: ${r.query_embedding.ms_per_claim} ms per claim`, ...r.notes.map((n) => dim(n))].join("\n"),
+        );
+      },
+    );
+
+  bench
+    .command("search-latency")
+    .description("Hybrid search latency with the HNSW index vs an exact scan over synthetic passages with random 512-d vectors.")
+    .option("--passages <n>", "synthetic passages", positiveInt, 100_000)
+    .option("--queries <n>", "timed queries", positiveInt, 200)
+    .option("--k <n>", "results per query", positiveInt, 20)
+    .option("--candidates <n>", "hybrid: candidates per retriever", positiveInt)
+    .option("--corpus <name>", "corpus name (default bench-latency-<n>)")
+    .option("--json", "print JSON")
+    .action(async (opts: { passages: number; queries: number; k: number; candidates?: number; corpus?: string; json?: boolean }) => {
+      const handle = await getDb();
+      const r = await runSearchLatencyBench(handle.db, { passages: opts.passages, queries: opts.queries, k: opts.k, candidates: opts.candidates, corpus: opts.corpus, log: log(!!opts.json) });
+      const report = { ...r, backend: handle.backend };
+      emit(!!opts.json, report, () => latencyHuman(report, handle.backend));
+    });
+}
