@@ -280,3 +280,71 @@ export async function analyzeRetrievalTables(db: Database): Promise<void> {
   await db.execute(sql`analyze passage_embeddings`);
   await db.execute(sql`analyze documents`);
 }
+
+export type LexemeStats = {
+  /** Passages counted. */
+  n: number;
+  /** Mean number of distinct lexemes per passage (BM25's average length). */
+  avgLength: number;
+  /** Passages containing each lexeme. */
+  df: Map<string, number>;
+};
+
+/**
+ * Document frequency of every lexeme over the given corpora (all when omitted). One pass over the
+ * tsvectors (ts_stat), so callers cache it: full-text search in Postgres has no IDF of its own.
+ */
+export async function lexemeStats(db: Database, corpusIds?: string[]): Promise<LexemeStats> {
+  for (const id of corpusIds ?? []) if (!UUID.test(id)) throw new Error(`not a corpus id: ${id}`);
+  // ts_stat takes its query as text, so the (validated) ids are inlined.
+  const inner = corpusIds ? `select tsv from passages where corpus_id in (${corpusIds.map((id) => `'${id}'`).join(", ") || "null"})` : "select tsv from passages";
+  const [stat, count] = await Promise.all([
+    db.execute<{ word: string; ndoc: number | string }>(sql`select word, ndoc from ts_stat(${inner})`),
+    db.execute<{ n: number | string; len: number | string | null }>(
+      sql.raw(`select count(*) as n, avg(length(tsv)) as len from (${inner}) s`),
+    ),
+  ]);
+  const df = new Map<string, number>();
+  for (const r of stat.rows) df.set(r.word, Number(r.ndoc));
+  return { n: Number(count.rows[0]?.n ?? 0), avgLength: Number(count.rows[0]?.len ?? 0) || 1, df };
+}
+
+export type Bm25Params = PassageFilter & {
+  /** Every query lexeme with its IDF weight; all of them count in the score. */
+  terms: Array<{ lexeme: string; idf: number }>;
+  /** The lexemes a passage must contain at least one of to be a candidate (the rarer ones). */
+  match: string[];
+  avgLength: number;
+  limit: number;
+  k1?: number;
+  b?: number;
+};
+
+function tsqueryLexeme(l: string) {
+  return `'${l.replace(/\\/g, "\\\\").replace(/'/g, "''")}'`;
+}
+
+/**
+ * BM25 over tsvectors with binary term frequency: passages are sentences or short chunks, where a
+ * stem rarely repeats, and testing each query stem with `@@` (a binary search in the tsvector) is
+ * several times faster than unnesting every candidate's tsvector to count positions. Length is the
+ * number of distinct lexemes. Candidates come from the GIN index through an OR of `match`.
+ */
+export async function bm25Candidates(db: Database, p: Bm25Params): Promise<Candidate[]> {
+  if (p.limit < 1 || p.match.length === 0 || p.terms.length === 0) return [];
+  const k1 = p.k1 ?? 1.2;
+  const b = p.b ?? 0.75;
+  const matchQuery = p.match.map(tsqueryLexeme).join(" | ");
+  const weighted = sql.join(
+    p.terms.map((t) => sql`(case when p.tsv @@ ${tsqueryLexeme(t.lexeme)}::tsquery then ${t.idf}::float8 else 0 end)`),
+    sql` + `,
+  );
+  const res = await db.execute<{ passage_id: string | number; score: number | string }>(sql`
+    select p.id as passage_id,
+           (${weighted}) * (${k1}::float8 + 1) / (1 + ${k1}::float8 * (1 - ${b}::float8 + ${b}::float8 * length(p.tsv) / ${p.avgLength}::float8)) as score
+    from passages p
+    ${where([sql`p.tsv @@ ${matchQuery}::tsquery`, ...filterClauses(p)])}
+    order by score desc, p.id
+    limit ${sql.raw(String(Math.trunc(p.limit)))}`);
+  return res.rows.map((r) => ({ passageId: Number(r.passage_id), score: Number(r.score) }));
+}

@@ -7,7 +7,9 @@ import type { ClaimRecord } from "@/lib/datasets/claims";
 import { checkCovidDir, convertCheckCovid, type CheckCovidSplit, type CheckCovidSubset } from "@/lib/datasets/check-covid-claims";
 import { convertPolitifactHidden, politifactDir } from "@/lib/datasets/politifact-hidden-claims";
 import { resolveEmbedder, type Embedder } from "@/lib/embeddings/registry";
-import { search, SEARCH_MODES, type SearchMode } from "@/lib/retrieval/search";
+import { invalidateLexemeStats } from "@/lib/retrieval/lexical-stats";
+import { search, SEARCH_MODES, type LexicalRanking, type SearchMode } from "@/lib/retrieval/search";
+import { analyzeRetrievalTables } from "@/db/queries/retrieval";
 import { percentile, scoreRuns, type RetrievalScores } from "./metrics";
 
 /**
@@ -35,6 +37,7 @@ export type RetrievalBenchOptions = {
   candidates?: number;
   rrfK?: number;
   mmr?: boolean;
+  lexicalRanking?: LexicalRanking;
   embedder?: Embedder;
   log?: (line: string) => void;
 };
@@ -54,7 +57,7 @@ export type RetrievalBenchReport = {
   corpus_passages: number;
   embedding_model: string;
   k: number;
-  config: { candidates?: number; rrf_k?: number; mmr: boolean; split?: string; subset?: string };
+  config: { candidates?: number; rrf_k?: number; mmr: boolean; lexical_ranking: string; split?: string; subset?: string };
   ingestion: { reused: boolean; passages_added: number; seconds: number; passages_per_second: number | null };
   query_embedding: { claims: number; seconds: number; ms_per_claim: number };
   rows: RetrieverRow[];
@@ -118,10 +121,14 @@ export async function runRetrievalBench(db: Database, opts: RetrievalBenchOption
       if (p.recordsDone % 2000 === 0 && p.recordsDone > 0) log(`  ${p.recordsDone} records, ${p.passagesAdded} passages added`);
     },
   });
+  const reused = ingest.passagesAdded === 0;
   const [corpus] = await findCorpora(db, [corpusName]);
   if (!corpus) throw new Error(`corpus ${corpusName} is missing after ingestion`);
   const passages = await corpusPassageCount(db, corpus.id);
-  const reused = ingest.passagesAdded === 0;
+  if (!reused) {
+    await analyzeRetrievalTables(db);
+    invalidateLexemeStats(db);
+  }
   log(reused ? `corpus reused: ${passages} passages` : `ingested ${ingest.passagesAdded} passages in ${ingest.seconds.toFixed(1)} s`);
 
   // 2. Claims, in our claims format.
@@ -167,6 +174,7 @@ export async function runRetrievalBench(db: Database, opts: RetrievalBenchOption
         candidates: opts.candidates,
         rrfK: opts.rrfK,
         mmr: opts.mmr,
+        lexicalRanking: opts.lexicalRanking,
       });
       ranked[mode]!.set(c.claim.id, res.hits.map((h) => h.passageExternalId));
       latency[mode]!.set(c.claim.id, res.timings.totalMs - res.timings.embedMs);
@@ -223,7 +231,7 @@ export async function runRetrievalBench(db: Database, opts: RetrievalBenchOption
     corpus_passages: passages,
     embedding_model: embedder.id,
     k,
-    config: { candidates: opts.candidates, rrf_k: opts.rrfK, mmr: !!opts.mmr, ...(opts.dataset === "check-covid" ? { split: opts.split ?? "test", subset: opts.subset ?? "composed" } : {}) },
+    config: { candidates: opts.candidates, rrf_k: opts.rrfK, mmr: !!opts.mmr, lexical_ranking: opts.lexicalRanking ?? "bm25", ...(opts.dataset === "check-covid" ? { split: opts.split ?? "test", subset: opts.subset ?? "composed" } : {}) },
     ingestion: {
       reused,
       passages_added: ingest.passagesAdded,

@@ -1,5 +1,6 @@
 import type { Database } from "@/db/client";
 import {
+  bm25Candidates,
   denseCandidates,
   findCorpora,
   HIGHLIGHT_END,
@@ -14,6 +15,7 @@ import {
 } from "@/db/queries/retrieval";
 import { getConfig } from "@/lib/config";
 import { resolveEmbedder, type Embedder } from "@/lib/embeddings/registry";
+import { getLexemeStats, idf, matchLexemes } from "./lexical-stats";
 import { maximalMarginalRelevance, normalizeScores, reciprocalRankFusion, RRF_K } from "./fusion";
 
 /**
@@ -28,6 +30,10 @@ export type SearchMode = (typeof SEARCH_MODES)[number];
 export const DEFAULT_CANDIDATES = 100;
 export const DEFAULT_K = 20;
 export const DEFAULT_MMR_LAMBDA = 0.7;
+/** BM25 candidates: passages the rarest query stems could match, at most about this many. */
+export const DEFAULT_MATCH_BUDGET = 20_000;
+export const LEXICAL_RANKINGS = ["bm25", "ts_rank_cd"] as const;
+export type LexicalRanking = (typeof LEXICAL_RANKINGS)[number];
 
 export type SearchQuery = {
   /** The claim or question, as typed. */
@@ -50,6 +56,11 @@ export type SearchQuery = {
   rrfK?: number;
   /** Per-retriever RRF weights, default 1 each. */
   weights?: { dense?: number; lexical?: number };
+  /**
+   * `bm25` (default): IDF-weighted, so rare words of a claim count more than common ones.
+   * `ts_rank_cd`: Postgres's own cover-density rank over the OR'd stems, which has no IDF.
+   */
+  lexicalRanking?: LexicalRanking;
   /** The embedding model for the query; default: the corpus's own model (or EMBEDDING_MODEL). */
   embedder?: Embedder;
   /** A precomputed query vector from the same model (benchmarks embed all claims in batches). */
@@ -82,7 +93,7 @@ export type SearchHit = {
     publishedAt: string | null;
   };
   corpus: { id: string; name: string };
-  /** RRF score in hybrid mode, cosine similarity in dense mode, ts_rank_cd in lexical mode. */
+  /** RRF score in hybrid mode, cosine similarity in dense mode, BM25 (or ts_rank_cd) in lexical mode. */
   score: number;
   dense: { rank: number; score: number } | null;
   lexical: { rank: number; score: number } | null;
@@ -204,6 +215,18 @@ export async function search(db: Database, q: SearchQuery): Promise<SearchRespon
       set(now() - ts);
     }
   };
+  const termsP = queryLexemes(db, text);
+  const runLexical = async (): Promise<Candidate[]> => {
+    if ((q.lexicalRanking ?? "bm25") === "ts_rank_cd") return lexicalCandidates(db, { ...filter, text, limit: depth });
+    const [lexemes, stats] = await Promise.all([termsP, getLexemeStats(db, filter.corpusIds)]);
+    return bm25Candidates(db, {
+      ...filter,
+      terms: lexemes.map((lexeme) => ({ lexeme, idf: idf(stats, lexeme) })),
+      match: matchLexemes(stats, lexemes, DEFAULT_MATCH_BUDGET),
+      avgLength: stats.avgLength,
+      limit: depth,
+    });
+  };
   const [dense, lexical, terms] = await Promise.all([
     mode === "lexical"
       ? ([] as Candidate[])
@@ -211,8 +234,8 @@ export async function search(db: Database, q: SearchQuery): Promise<SearchRespon
           () => denseCandidates(db, { ...filter, model: model!, dim: dim!, vector: vector!, limit: depth, efSearch: q.efSearch, plan: q.densePlan }),
           (ms) => (denseMs = ms),
         ),
-    mode === "dense" ? ([] as Candidate[]) : timed(() => lexicalCandidates(db, { ...filter, text, limit: depth }), (ms) => (lexicalMs = ms)),
-    queryLexemes(db, text),
+    mode === "dense" ? ([] as Candidate[]) : timed(runLexical, (ms) => (lexicalMs = ms)),
+    termsP,
   ]);
 
   const tf = now();

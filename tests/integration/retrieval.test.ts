@@ -115,6 +115,11 @@ beforeAll(async () => {
     // Only a vector of another model, pointing exactly at the gas query.
     { key: "x1", text: "An unrelated sentence stored under another embedding model.", other: [1, 0, 0, 0] },
   ]);
+  const [rare] = await h.db.insert(s.corpora).values({ name: "idf", embeddingModel: MODEL }).returning();
+  await addDocument(rare!.id, "idf-doc", null, [
+    ...Array.from({ length: 6 }, (_, i) => ({ key: `common-${i}`, text: `The report number ${i} was filed.` })),
+    { key: "rare", text: "A zeppelin was filed." },
+  ]);
   await addDocument(other!.id, "arch-1", "2020-01-01", [{ key: "a1", text: "Gas prices in 2008 according to the archive.", vec: [1, 0, 0, 0] }]);
 
   // 300 passages close to the probe published after the cutoff, 30 farther away before it: an
@@ -160,6 +165,17 @@ describe(`retrieval on ${backend}`, () => {
     // Not one passage contains every word of this query: an AND query would match nothing.
     const long = await search(h.db, { text: "Were gas prices higher in 2008 than the vaccine mandate on Social Security?", corpus: "news", mode: "lexical" });
     expect(keysOf(long)).toEqual(expect.arrayContaining(["g3", "g4", "g5", "v1"]));
+  });
+
+  it("BM25 weighs a rare stem above a common one; ts_rank_cd, without IDF, does not", async () => {
+    const bm25 = await search(h.db, { text: "report zeppelin", corpus: "idf", mode: "lexical", k: 3 });
+    expect(keysOf(bm25)[0]).toBe("rare");
+    const cd = await search(h.db, { text: "report zeppelin", corpus: "idf", mode: "lexical", k: 3, lexicalRanking: "ts_rank_cd" });
+    expect(keysOf(cd)[0]).toMatch(/^common-/);
+    // A stem in every passage still counts, but cannot outrank the rare one.
+    const both = await search(h.db, { text: "filed zeppelin", corpus: "idf", mode: "lexical", k: 7 });
+    expect(keysOf(both)).toHaveLength(7);
+    expect(keysOf(both)[0]).toBe("rare");
   });
 
   it("hybrid fuses both rankings with RRF and keeps each side's rank", async () => {

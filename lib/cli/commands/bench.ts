@@ -3,7 +3,7 @@ import { getDb } from "@/db/client";
 import { runRetrievalBench, retrievalMarkdown, type RetrievalBenchReport } from "@/lib/bench/retrieval";
 import { latencyMarkdown, runSearchLatencyBench, type LatencyBenchReport } from "@/lib/bench/search-latency";
 import { CHECK_COVID_SPLITS, CHECK_COVID_SUBSETS, type CheckCovidSplit, type CheckCovidSubset } from "@/lib/datasets/check-covid-claims";
-import { SEARCH_MODES, type SearchMode } from "@/lib/retrieval/search";
+import { LEXICAL_RANKINGS, SEARCH_MODES, type LexicalRanking, type SearchMode } from "@/lib/retrieval/search";
 import { dim, emit } from "../output";
 import { datasetName, oneOf, type DatasetName } from "./dataset";
 import { positiveInt } from "./search";
@@ -40,6 +40,7 @@ export function register(program: Command) {
     .option("--candidates <n>", "hybrid: candidates per retriever before fusion", positiveInt)
     .option("--rrf-k <n>", "hybrid: the RRF constant", positiveInt)
     .option("--mmr", "diversify results with MMR")
+    .option("--lexical <ranking>", `lexical ranking: ${LEXICAL_RANKINGS.join(" | ")}`, oneOf(LEXICAL_RANKINGS))
     .option("--scale <passages>", "instead of a dataset: search latency over this many synthetic passages", positiveInt)
     .option("--queries <n>", "with --scale: number of timed queries", positiveInt, 200)
     .option("--json", "print JSON")
@@ -56,6 +57,7 @@ export function register(program: Command) {
         candidates?: number;
         rrfK?: number;
         mmr?: boolean;
+        lexical?: LexicalRanking;
         scale?: number;
         queries: number;
         json?: boolean;
@@ -81,6 +83,7 @@ export function register(program: Command) {
           candidates: opts.candidates,
           rrfK: opts.rrfK,
           mmr: opts.mmr,
+          lexicalRanking: opts.lexical,
           log: log(!!opts.json),
         });
         const report = { ...r, backend: handle.backend, markdown: retrievalMarkdown(r.rows) };
