@@ -48,7 +48,7 @@ describe(`database on ${backend}`, () => {
     expect(h.backend).toBe(backend);
     expect(await pgvectorVersion(h.db)).toMatch(/^0\.\d+\.\d+$/);
     const status = await migrationStatus(h, MIGRATIONS);
-    expect(status).toMatchObject({ applied: status.available, pending: 0, latest: "0000_init" });
+    expect(status).toMatchObject({ applied: status.available, pending: 0, latest: "0001_ingestion" });
     expect(status.available).toBeGreaterThan(0);
   });
 
