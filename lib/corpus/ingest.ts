@@ -562,9 +562,6 @@ export async function startIngest(db: Database, source: string, opts: RunOptions
   return { jobId: job.id, done };
 }
 
-/** Re-opens a sample or dataset job's records; null for other kinds. */
-export type RecordsReopener = (kind: string, options: StoredOptions, from: ResumePoint) => Promise<AsyncIterable<SourceRecord> | null>;
-
 async function skip(records: AsyncIterable<SourceRecord>, n: number): Promise<AsyncIterable<SourceRecord>> {
   return (async function* () {
     let i = 0;
