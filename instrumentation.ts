@@ -1,6 +1,7 @@
 /**
  * Runs once when the server starts: opens the database and applies migrations before the first
- * request, so a fresh install is ready (or fails loudly, with the reason, in the server log).
+ * request, and marks work a previous process left unfinished (debates, ingest jobs) as
+ * interrupted, so that users see it and can resume it.
  */
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
@@ -10,6 +11,12 @@ export async function register() {
     getConfig();
     const handle = await getDb();
     console.log(`[counterpoint] database ready: ${handle.backend} at ${handle.location}`);
+    const { recoverOrphans } = await import("@/lib/debate/runner");
+    const interrupted = await recoverOrphans(handle.db, handle.backend);
+    if (interrupted.length) console.log(`[counterpoint] ${interrupted.length} debate(s) were interrupted by a restart; they can be resumed from their pages`);
+    const { markOrphanedJobsInterrupted } = await import("@/lib/corpus/ingest");
+    const jobs = await markOrphanedJobsInterrupted(handle.db);
+    if (jobs) console.log(`[counterpoint] ${jobs} ingest job(s) were interrupted by a restart; they can be resumed`);
   } catch (e) {
     // Keep serving: /api/health and the home page show the problem and what to do about it.
     console.error(`[counterpoint] start-up check failed: ${(e as Error).message}`);

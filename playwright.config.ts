@@ -3,9 +3,11 @@ import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
 
 const PORT = Number(process.env.E2E_PORT ?? 3210);
+const FAKE_OPENAI_PORT = Number(process.env.FAKE_OPENAI_PORT ?? 3291);
 // A fresh embedded database for every run: the app must create and migrate it at start-up.
 const DATA_DIR = path.resolve(".test-data/e2e");
-if (!process.env.E2E_KEEP_DATA) fs.rmSync(DATA_DIR, { recursive: true, force: true });
+// Workers load this file too, while the server is running: only the main process may wipe the data.
+if (!process.env.E2E_KEEP_DATA && process.env.TEST_WORKER_INDEX === undefined) fs.rmSync(DATA_DIR, { recursive: true, force: true });
 
 export default defineConfig({
   testDir: "e2e",
@@ -31,23 +33,34 @@ export default defineConfig({
       },
     },
   ],
-  webServer: {
-    // The production server, as `npm start` runs it (builds first when sources changed).
-    command: "node scripts/start.mjs",
-    url: `http://127.0.0.1:${PORT}/api/health`,
-    timeout: 300_000,
-    reuseExistingServer: false,
-    stdout: "pipe",
-    env: {
-      PORT: String(PORT),
-      HOST: "127.0.0.1",
-      DATA_DIR,
-      DATABASE_URL: "",
-      DEFAULT_MODEL: "",
-      ROLE_MODELS: "",
-      OPENAI_API_KEY: "",
-      ANTHROPIC_API_KEY: "",
-      NEXT_TELEMETRY_DISABLED: "1",
+  webServer: [
+    {
+      // A scripted OpenAI-compatible model server: the app reaches it through its real provider.
+      command: "node e2e/fake-openai.mjs",
+      url: `http://127.0.0.1:${FAKE_OPENAI_PORT}/`,
+      reuseExistingServer: false,
+      env: { FAKE_OPENAI_PORT: String(FAKE_OPENAI_PORT) },
     },
-  },
+    {
+      // The production server, as `npm start` runs it (builds first when sources changed).
+      command: "node scripts/start.mjs",
+      url: `http://127.0.0.1:${PORT}/api/health`,
+      timeout: 300_000,
+      reuseExistingServer: false,
+      stdout: "pipe",
+      env: {
+        PORT: String(PORT),
+        HOST: "127.0.0.1",
+        DATA_DIR,
+        DATABASE_URL: "",
+        DEFAULT_MODEL: "openai-compatible:scripted",
+        OPENAI_COMPATIBLE_SCRIPTED_BASE_URL: `http://127.0.0.1:${FAKE_OPENAI_PORT}/v1`,
+        OPENAI_COMPATIBLE_SCRIPTED_MODEL: "scripted-debater",
+        ROLE_MODELS: "",
+        OPENAI_API_KEY: "",
+        ANTHROPIC_API_KEY: "",
+        NEXT_TELEMETRY_DISABLED: "1",
+      },
+    },
+  ],
 });

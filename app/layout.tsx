@@ -23,16 +23,22 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
           Skip to content
         </a>
         <header className="border-b border-black/10 bg-white">
-          <nav className="mx-auto flex max-w-5xl items-center gap-6 px-4 py-3" aria-label="Main">
+          <nav className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-6 gap-y-2 px-4 py-3" aria-label="Main">
             <Link href="/" className="text-lg font-semibold tracking-tight">
               Counter<span className="text-accent">point</span>
             </Link>
-            <Link href="/status" className="text-sm text-black/70 hover:text-black">
+            <Link href="/debates/new" className="text-sm text-black/70 hover:text-black">
+              Check a claim
+            </Link>
+            <Link href="/debates" className="text-sm text-black/70 hover:text-black">
+              Debates
+            </Link>
+            <Link href="/status" className="ml-auto text-sm text-black/70 hover:text-black">
               System status
             </Link>
           </nav>
         </header>
-        <main id="main" className="mx-auto max-w-5xl px-4 py-8">
+        <main id="main" className="mx-auto max-w-6xl px-4 py-8">
           {children}
         </main>
       </body>

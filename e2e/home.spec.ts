@@ -8,11 +8,11 @@ test("a fresh install serves a healthy app on the embedded database", async ({ r
   expect(health.database).toMatchObject({ ok: true, backend: "pglite", migrations: { pending: 0 } });
   expect(health.database.pgvector).toMatch(/^0\.\d+/);
   expect(health.embedding).toMatchObject({ id: "local:use-lite", ready: true, dim: 512 });
-  expect(health.llms).toEqual([]);
-  expect(health.missing.join(" ")).toContain("DEFAULT_MODEL");
+  expect(health.llms).toEqual([{ id: "openai-compatible:scripted", provider: "openai-compatible", ready: true, scoring: "top-logprobs" }]);
+  expect(health.missing).toEqual([]);
 });
 
-test("the home page explains the product and what to set up next, using no outside resources", async ({ page }) => {
+test("the home page explains the product and shows the system status, using no outside resources", async ({ page }) => {
   const outside: string[] = [];
   page.on("request", (r) => {
     const url = new URL(r.url());
@@ -23,8 +23,7 @@ test("the home page explains the product and what to set up next, using no outsi
   const panel = page.getByTestId("status-panel");
   await expect(panel).toContainText("Embedded PGlite");
   await expect(panel).toContainText("local:use-lite");
-  await expect(panel).toContainText("none configured");
-  await expect(page.getByRole("note")).toContainText("DEFAULT_MODEL");
+  await expect(panel).toContainText("openai-compatible:scripted");
   // The self-hosted font must actually be in use (no CDN, no fallback).
   expect(await page.evaluate(() => document.fonts.check("16px Inter") || [...document.fonts].some((f) => f.status === "loaded"))).toBe(true);
   await page.screenshot({ path: "test-results/home.png", fullPage: true });

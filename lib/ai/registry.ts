@@ -91,6 +91,8 @@ function resolveCompatible(ref: ModelRef, config: AppConfig): ResolvedModel {
     name: providerName,
     baseURL: server.baseURL,
     apiKey: server.apiKey,
+    // Ask for usage on streamed responses too (vLLM, Ollama and llama.cpp server honour it).
+    includeUsage: true,
     metadataExtractor: compatibleLogprobsExtractor(providerName),
   });
   return {

@@ -3,6 +3,7 @@ import { renderPrompt } from "@/lib/prompts";
 import { evidenceBlock, quoteArgument } from "../evidence";
 import type { CheckpointRecord, DebateContext, Protocol, ScoredTurnResult, TurnResult, VerdictRecord } from "../types";
 import { parseVerdict, VERDICT_LABELS, type VerdictLabel } from "../verdict";
+import { RADAR_VARIANTS, type RadarVariant } from "./variants";
 import { confidence, resolveThresholds, shouldStop, stopMargin, type Thresholds } from "./early-stop";
 
 /**
@@ -16,8 +17,7 @@ import { confidence, resolveThresholds, shouldStop, stopMargin, type Thresholds 
  * transcript so far and gives [REASON] and [VERDICT].
  */
 
-export const RADAR_VARIANTS = ["expertise", "position", "single", "three-agent", "four-agent", "cot"] as const;
-export type RadarVariant = (typeof RADAR_VARIANTS)[number];
+export { RADAR_VARIANTS, type RadarVariant };
 
 export const radarConfigSchema = z.object({
   variant: z.enum(RADAR_VARIANTS).default("expertise"),

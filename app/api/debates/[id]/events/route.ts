@@ -1,0 +1,73 @@
+import { getDb } from "@/db/client";
+import { currentTurn, subscribe, type DebateEvent } from "@/lib/debate/events";
+import { debateView } from "@/lib/debate/view";
+
+export const dynamic = "force-dynamic";
+
+const TERMINAL = new Set(["completed", "failed", "cancelled", "interrupted"]);
+
+/**
+ * Server-sent events for one debate. The first event is a snapshot (finished turns from the
+ * database plus the text of the turn in progress from this process's buffer); live events follow.
+ * A reconnecting browser gets a fresh snapshot, so no text is lost.
+ */
+export async function GET(request: Request, { params }: { params: Promise<{ id: string }> }) {
+  const { id } = await params;
+  if (!/^[0-9a-f-]{36}$/i.test(id)) return Response.json({ error: "not a debate id" }, { status: 400 });
+  const { db } = await getDb();
+  const encoder = new TextEncoder();
+
+  let cleanup = () => {};
+  const stream = new ReadableStream<Uint8Array>({
+    async start(controller) {
+      let closed = false;
+      const send = (event: string, data: unknown) => {
+        if (!closed) controller.enqueue(encoder.encode(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`));
+      };
+      const close = () => {
+        if (closed) return;
+        closed = true;
+        cleanup();
+        controller.close();
+      };
+      // Subscribe and read the live buffer in the same tick: every later delta is new to the snapshot.
+      const buffered: DebateEvent[] = [];
+      let ready = false;
+      const unsubscribe = subscribe(id, (e) => {
+        if (!ready) buffered.push(e);
+        else {
+          send("debate", e);
+          if (e.type === "status" && TERMINAL.has(e.status)) close();
+        }
+      });
+      const live = currentTurn(id);
+      const keepAlive = setInterval(() => !closed && controller.enqueue(encoder.encode(`: keep-alive\n\n`)), 15_000);
+      cleanup = () => {
+        unsubscribe();
+        clearInterval(keepAlive);
+      };
+      request.signal.addEventListener("abort", close);
+
+      const view = await debateView(db, id);
+      if (!view) {
+        send("missing", { id });
+        return close();
+      }
+      send("snapshot", { debate: view, live });
+      ready = true;
+      for (const e of buffered) send("debate", e);
+      if (TERMINAL.has(view.status) && !live) close();
+    },
+    cancel() {
+      cleanup();
+    },
+  });
+  return new Response(stream, {
+    headers: {
+      "content-type": "text/event-stream; charset=utf-8",
+      "cache-control": "no-store, no-transform",
+      connection: "keep-alive",
+      "x-accel-buffering": "no",
+    },
+  });
+}

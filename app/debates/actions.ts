@@ -1,0 +1,47 @@
+"use server";
+
+import { redirect } from "next/navigation";
+import { revalidatePath } from "next/cache";
+import { getDb } from "@/db/client";
+import { cancelDebate, runInBackground } from "@/lib/debate/runner";
+import { createDebate, DebateRequestError } from "@/lib/debate/start";
+import { parseDebateForm } from "@/lib/debate/form";
+
+export type StartState = { error?: string; field?: string; values?: Record<string, string> };
+
+/**
+ * The submission form posts here. The debate is stored, started on the server and the browser is
+ * sent to its page; from then on it runs whether or not anyone is watching.
+ */
+export async function startDebateAction(_prev: StartState, form: FormData): Promise<StartState> {
+  const values = Object.fromEntries([...form.entries()].filter(([, v]) => typeof v === "string")) as Record<string, string>;
+  let id: string;
+  try {
+    const { db } = await getDb();
+    id = await createDebate(db, parseDebateForm(values));
+    runInBackground(db, id);
+  } catch (e) {
+    if (e instanceof DebateRequestError) return { error: e.message, field: e.field, values };
+    console.error("[debates] could not start:", e);
+    return { error: `Could not start the debate: ${(e as Error).message}`, values };
+  }
+  redirect(`/debates/${id}`);
+}
+
+export async function cancelDebateAction(form: FormData) {
+  const id = String(form.get("id") ?? "");
+  const { db } = await getDb();
+  await cancelDebate(db, id);
+  revalidatePath(`/debates/${id}`);
+}
+
+/** Interrupted or failed debates continue from their last finished turn. */
+export async function resumeDebateAction(form: FormData) {
+  const id = String(form.get("id") ?? "");
+  const { db } = await getDb();
+  runInBackground(db, id);
+  // Give the runner a moment to claim the debate, so the page reloads as "running".
+  await new Promise((r) => setTimeout(r, 150));
+  revalidatePath(`/debates/${id}`);
+  redirect(`/debates/${id}`);
+}

@@ -1,0 +1,26 @@
+import { getDb } from "@/db/client";
+import { listCorpora } from "@/db/queries/corpus";
+import { getConfig } from "@/lib/config";
+import { configuredModelIds } from "@/lib/ai/registry";
+import { DebateForm } from "@/components/debate/debate-form";
+import { SAMPLE_CLAIMS } from "@/lib/corpus/sample";
+
+export const dynamic = "force-dynamic";
+export const metadata = { title: "New debate" };
+
+export default async function NewDebatePage() {
+  const { db } = await getDb();
+  const config = getConfig();
+  const corpora = await listCorpora(db);
+  return (
+    <div className="space-y-6">
+      <h1 className="text-2xl font-semibold tracking-tight">Check a claim</h1>
+      <DebateForm
+        corpora={corpora.map((c) => ({ name: c.name, passages: c.passages }))}
+        models={configuredModelIds(config)}
+        defaults={{ default: config.models.default ?? "", roles: config.models.roles }}
+        examples={SAMPLE_CLAIMS.map((c) => c.text)}
+      />
+    </div>
+  );
+}

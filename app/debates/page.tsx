@@ -1,0 +1,88 @@
+import Link from "next/link";
+import { getDb } from "@/db/client";
+import { searchDebates, debateFilterOptions } from "@/db/queries/debate-list";
+import { RADAR_VARIANTS } from "@/lib/debate/radar/variants";
+import { DEBATE_STATUSES } from "@/db/schema";
+
+export const dynamic = "force-dynamic";
+export const metadata = { title: "Debates" };
+
+type Search = Record<string, string | string[] | undefined>;
+const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) || undefined;
+
+export default async function DebatesPage({ searchParams }: { searchParams: Promise<Search> }) {
+  const sp = await searchParams;
+  const filters = {
+    q: one(sp.q),
+    status: one(sp.status),
+    verdict: one(sp.verdict),
+    variant: one(sp.variant),
+    corpus: one(sp.corpus),
+    from: one(sp.from),
+    to: one(sp.to),
+  };
+  const { db } = await getDb();
+  const [rows, options] = await Promise.all([searchDebates(db, filters), debateFilterOptions(db)]);
+  const select = (name: keyof typeof filters, label: string, values: readonly string[]) => (
+    <label className="flex flex-col text-xs">
+      {label}
+      <select name={name} defaultValue={filters[name] ?? ""} className="mt-1 rounded-md border border-black/20 bg-white p-1.5 text-sm">
+        <option value="">any</option>
+        {values.map((v) => (
+          <option key={v} value={v}>
+            {v}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+  return (
+    <div className="space-y-6">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h1 className="text-2xl font-semibold tracking-tight">Debates</h1>
+        <Link href="/debates/new" className="rounded-md bg-ink px-3 py-1.5 text-sm font-medium text-white">
+          Check a claim
+        </Link>
+      </div>
+      <form className="flex flex-wrap items-end gap-3 rounded-lg border border-black/10 bg-white p-3" role="search">
+        <label className="flex min-w-48 flex-1 flex-col text-xs">
+          Search claims
+          <input name="q" defaultValue={filters.q} className="mt-1 rounded-md border border-black/20 p-1.5 text-sm" />
+        </label>
+        {select("status", "Status", DEBATE_STATUSES)}
+        {select("verdict", "Verdict", ["TRUE", "HALF-TRUE", "FALSE", "UNPARSED"])}
+        {select("variant", "Variant", RADAR_VARIANTS)}
+        {select("corpus", "Corpus", options.corpora)}
+        <label className="flex flex-col text-xs">
+          From
+          <input type="date" name="from" defaultValue={filters.from} className="mt-1 rounded-md border border-black/20 p-1.5 text-sm" />
+        </label>
+        <label className="flex flex-col text-xs">
+          To
+          <input type="date" name="to" defaultValue={filters.to} className="mt-1 rounded-md border border-black/20 p-1.5 text-sm" />
+        </label>
+        <button className="rounded-md border border-black/20 px-3 py-1.5 text-sm">Filter</button>
+      </form>
+      {rows.length === 0 ? (
+        <p className="text-black/60">No debates match. <Link className="underline" href="/debates/new">Check a claim</Link> to start one.</p>
+      ) : (
+        <ul className="divide-y divide-black/10 rounded-lg border border-black/10 bg-white" data-testid="debate-list">
+          {rows.map((r) => (
+            <li key={r.id}>
+              <Link href={`/debates/${r.id}`} className="flex flex-col gap-1 p-3 hover:bg-black/[.03] sm:flex-row sm:items-center sm:gap-4">
+                <span className="min-w-0 flex-1 break-words">{r.claim}</span>
+                <span className="flex shrink-0 flex-wrap gap-2 text-xs text-black/60">
+                  <span className="font-semibold text-black">{r.label ?? "—"}</span>
+                  <span>{r.status}</span>
+                  <span>{r.variant}</span>
+                  {r.corpus ? <span>{r.corpus}</span> : null}
+                  <time dateTime={r.createdAt.toISOString()}>{r.createdAt.toISOString().slice(0, 16).replace("T", " ")}</time>
+                </span>
+              </Link>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,240 @@
+"use client";
+
+import { useActionState, useState } from "react";
+import { startDebateAction, type StartState } from "@/app/debates/actions";
+import { RADAR_VARIANTS } from "@/lib/debate/radar/variants";
+
+const CLAIM_MAX = 2000;
+
+const VARIANT_HELP: Record<string, string> = {
+  expertise: "Politician and Scientist debate (the paper's default)",
+  position: "Advocate must defend, Critic must attack",
+  "three-agent": "adds a Journalist who speaks first",
+  "four-agent": "adds a domain expert, field inferred from the claim",
+  single: "one judge call, no debate",
+  cot: "chain-of-thought baseline, one call",
+};
+
+const ROLES_BY_VARIANT: Record<string, string[]> = {
+  expertise: ["politician", "scientist", "judge"],
+  position: ["advocate", "critic", "judge"],
+  "three-agent": ["journalist", "politician", "scientist", "judge"],
+  "four-agent": ["journalist", "politician", "scientist", "domain-expert", "judge"],
+  single: ["judge"],
+  cot: ["judge"],
+};
+
+function FieldError({ state, field }: { state: StartState; field: string }) {
+  if (!state.error || !state.field || !state.field.startsWith(field)) return null;
+  return (
+    <p id={`${field}-error`} role="alert" className="mt-1 text-sm text-red-800">
+      {state.error}
+    </p>
+  );
+}
+
+export function DebateForm({
+  corpora,
+  models,
+  defaults,
+  examples,
+}: {
+  corpora: Array<{ name: string; passages: number }>;
+  models: string[];
+  defaults: { default: string; roles: Record<string, string> };
+  examples: string[];
+}) {
+  const [state, action, pending] = useActionState<StartState, FormData>(startDebateAction, {});
+  const v = state.values ?? {};
+  const [claim, setClaim] = useState(v.claim ?? "");
+  const [mode, setMode] = useState<"retrieved" | "gold">((v.evidenceMode as "gold") ?? (corpora.length ? "retrieved" : "gold"));
+  const [variant, setVariant] = useState(v.variant ?? "expertise");
+  const fieldError = state.field && !["claim", "claimDate", "corpus", "evidence", "models"].some((f) => state.field!.startsWith(f));
+
+  return (
+    <form action={action} className="space-y-6" noValidate>
+      {state.error && (fieldError || !state.field) ? (
+        <p role="alert" className="rounded-md bg-red-50 p-3 text-sm text-red-900">
+          {state.error}
+        </p>
+      ) : null}
+
+      <div>
+        <label htmlFor="claim" className="block font-medium">
+          Claim
+        </label>
+        <textarea
+          id="claim"
+          name="claim"
+          required
+          rows={3}
+          maxLength={CLAIM_MAX}
+          value={claim}
+          onChange={(e) => setClaim(e.target.value)}
+          aria-invalid={state.field === "claim"}
+          aria-describedby="claim-help claim-error"
+          className="mt-1 w-full rounded-md border border-black/20 bg-white p-2"
+        />
+        <p id="claim-help" className="mt-1 text-xs text-black/60">
+          {claim.length}/{CLAIM_MAX} characters. Quote the statement as it was made.
+        </p>
+        {examples.length ? (
+          <div className="mt-2 flex flex-wrap gap-2 text-xs">
+            <span className="text-black/60">Try:</span>
+            {examples.map((ex) => (
+              <button key={ex} type="button" className="rounded-full border border-black/15 bg-white px-2 py-0.5 text-left hover:bg-black/5" onClick={() => setClaim(ex)}>
+                {ex.length > 70 ? `${ex.slice(0, 70)}…` : ex}
+              </button>
+            ))}
+          </div>
+        ) : null}
+        <FieldError state={state} field="claim" />
+      </div>
+
+      <div>
+        <label htmlFor="claimDate" className="block font-medium">
+          Claim date <span className="font-normal text-black/60">(optional: evidence published later is left out)</span>
+        </label>
+        <input id="claimDate" name="claimDate" type="date" defaultValue={v.claimDate} className="mt-1 rounded-md border border-black/20 bg-white p-2" />
+        <FieldError state={state} field="claimDate" />
+      </div>
+
+      <fieldset>
+        <legend className="font-medium">Evidence</legend>
+        <div className="mt-2 flex flex-wrap gap-4 text-sm">
+          <label className="flex items-center gap-2">
+            <input type="radio" name="evidenceMode" value="retrieved" checked={mode === "retrieved"} onChange={() => setMode("retrieved")} disabled={!corpora.length} />
+            Retrieve from a corpus
+          </label>
+          <label className="flex items-center gap-2">
+            <input type="radio" name="evidenceMode" value="gold" checked={mode === "gold"} onChange={() => setMode("gold")} />
+            Paste gold evidence
+          </label>
+        </div>
+        {mode === "retrieved" ? (
+          <div className="mt-3 flex flex-wrap gap-4">
+            <div>
+              <label htmlFor="corpus" className="block text-sm">
+                Corpus
+              </label>
+              <select id="corpus" name="corpus" defaultValue={v.corpus} className="mt-1 rounded-md border border-black/20 bg-white p-2">
+                {corpora.map((c) => (
+                  <option key={c.name} value={c.name}>
+                    {c.name} ({c.passages} passages)
+                  </option>
+                ))}
+              </select>
+            </div>
+            <div>
+              <label htmlFor="k" className="block text-sm">
+                Passages (top-k)
+              </label>
+              <input id="k" name="k" type="number" min={1} max={50} defaultValue={v.k ?? "20"} className="mt-1 w-24 rounded-md border border-black/20 bg-white p-2" />
+            </div>
+          </div>
+        ) : (
+          <div className="mt-3">
+            <label htmlFor="goldEvidence" className="block text-sm">
+              Evidence passages, one per paragraph (separate with a blank line)
+            </label>
+            <textarea id="goldEvidence" name="goldEvidence" rows={6} defaultValue={v.goldEvidence} className="mt-1 w-full rounded-md border border-black/20 bg-white p-2" />
+          </div>
+        )}
+        {!corpora.length ? <p className="mt-2 text-xs text-black/60">No corpus yet: load the demo corpus or your documents on the Corpora page, or paste evidence.</p> : null}
+        <FieldError state={state} field="corpus" />
+        <FieldError state={state} field="evidence" />
+      </fieldset>
+
+      <div>
+        <label htmlFor="variant" className="block font-medium">
+          Debate
+        </label>
+        <select id="variant" name="variant" value={variant} onChange={(e) => setVariant(e.target.value)} className="mt-1 rounded-md border border-black/20 bg-white p-2">
+          {RADAR_VARIANTS.map((x) => (
+            <option key={x} value={x}>
+              {x}: {VARIANT_HELP[x]}
+            </option>
+          ))}
+        </select>
+      </div>
+
+      <fieldset>
+        <legend className="font-medium">Models</legend>
+        <p className="text-xs text-black/60">
+          Leave empty to use {defaults.default ? <code>{defaults.default}</code> : "DEFAULT_MODEL (not set)"}. Ids: openai:…, anthropic:…, openai-compatible:…, local:…
+        </p>
+        <datalist id="model-ids">
+          {models.map((m) => (
+            <option key={m} value={m} />
+          ))}
+        </datalist>
+        <div className="mt-2 grid gap-3 sm:grid-cols-2">
+          {(ROLES_BY_VARIANT[variant] ?? []).map((role) => (
+            <div key={role}>
+              <label htmlFor={`model_${role}`} className="block text-sm capitalize">
+                {role.replace("-", " ")}
+              </label>
+              <input
+                id={`model_${role}`}
+                name={`model_${role}`}
+                list="model-ids"
+                defaultValue={v[`model_${role}`] ?? defaults.roles[role] ?? ""}
+                placeholder={defaults.default || "e.g. openai:gpt-4o-mini"}
+                className="mt-1 w-full rounded-md border border-black/20 bg-white p-2"
+              />
+              <FieldError state={state} field={`models.${role}`} />
+            </div>
+          ))}
+        </div>
+      </fieldset>
+
+      <details className="rounded-md border border-black/10 bg-white p-4">
+        <summary className="cursor-pointer font-medium">Advanced</summary>
+        <div className="mt-3 grid gap-4 sm:grid-cols-2">
+          <div>
+            <label htmlFor="rebuttals" className="block text-sm">
+              Rebuttal rounds
+            </label>
+            <input id="rebuttals" name="rebuttals" type="number" min={0} max={5} defaultValue={v.rebuttals ?? "1"} className="mt-1 w-24 rounded-md border border-black/20 p-2" />
+          </div>
+          <div>
+            <label htmlFor="earlyStopping" className="block text-sm">
+              Early stopping
+            </label>
+            <select id="earlyStopping" name="earlyStopping" defaultValue={v.earlyStopping ?? "on"} className="mt-1 rounded-md border border-black/20 p-2">
+              <option value="on">on</option>
+              <option value="score-only">score every checkpoint, never stop</option>
+              <option value="off">off</option>
+            </select>
+          </div>
+          <div>
+            <label htmlFor="tauS" className="block text-sm">
+              Stop-margin threshold τs (-1..1)
+            </label>
+            <input id="tauS" name="tauS" type="number" step="0.05" min={-1} max={1} defaultValue={v.tauS} placeholder="model default" className="mt-1 w-32 rounded-md border border-black/20 p-2" />
+          </div>
+          <div>
+            <label htmlFor="tauV" className="block text-sm">
+              Confidence threshold τv (0..1)
+            </label>
+            <input id="tauV" name="tauV" type="number" step="0.05" min={0} max={1} defaultValue={v.tauV} placeholder="model default" className="mt-1 w-32 rounded-md border border-black/20 p-2" />
+          </div>
+          <div>
+            <label htmlFor="context" className="block text-sm">
+              What debaters see
+            </label>
+            <select id="context" name="context" defaultValue={v.context ?? "paper"} className="mt-1 rounded-md border border-black/20 p-2">
+              <option value="paper">the opponent&apos;s last statement (paper)</option>
+              <option value="full">the whole transcript</option>
+            </select>
+          </div>
+        </div>
+        <FieldError state={state} field="config" />
+      </details>
+
+      <button type="submit" disabled={pending} className="rounded-md bg-ink px-4 py-2 font-medium text-white hover:bg-black disabled:opacity-60">
+        {pending ? "Starting…" : "Start debate"}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,195 @@
+"use client";
+
+import { useEffect, useMemo, useReducer, useState } from "react";
+import type { DebateEvent, TurnInfo } from "@/lib/debate/events";
+import type { DebateView } from "@/lib/debate/view";
+import { CheckpointChart } from "./checkpoint-chart";
+import { DebateControls } from "./debate-controls";
+import { EvidencePanel } from "./evidence-panel";
+import { TurnCard, type TurnLike } from "./turn-card";
+import { VerdictCard } from "./verdict-card";
+
+type Live = { turn: TurnInfo; text: string } | null;
+type State = { view: DebateView; live: Live };
+type Action = { kind: "snapshot"; view: DebateView; live: Live } | { kind: "event"; event: DebateEvent };
+
+const TERMINAL = new Set(["completed", "failed", "cancelled", "interrupted"]);
+
+function upsertTurn(turns: DebateView["turns"], turn: DebateView["turns"][number]) {
+  const i = turns.findIndex((t) => t.seq === turn.seq);
+  if (i === -1) return [...turns, turn].sort((a, b) => a.seq - b.seq);
+  const copy = turns.slice();
+  copy[i] = turn;
+  return copy;
+}
+
+function reduce(state: State, action: Action): State {
+  if (action.kind === "snapshot") return { view: action.view, live: action.live };
+  const e = action.event;
+  const v = state.view;
+  switch (e.type) {
+    case "turn-start":
+      return { ...state, live: { turn: e.turn, text: "" } };
+    case "delta":
+      // A turn the snapshot already holds as finished must not grow again.
+      if (!state.live || state.live.turn.seq !== e.seq || v.turns.some((t) => t.seq === e.seq && t.status === "completed")) return state;
+      return { ...state, live: { ...state.live, text: state.live.text + e.text } };
+    case "turn-reset":
+      return state.live?.turn.seq === e.seq ? { ...state, live: { ...state.live, text: "" } } : state;
+    case "turn-end": {
+      const t = e.turn;
+      const turn = { ...t, status: "completed", error: null, scores: t.scores };
+      return { view: { ...v, turns: upsertTurn(v.turns, turn as DebateView["turns"][number]) }, live: state.live?.turn.seq === t.seq ? null : state.live };
+    }
+    case "turn-error": {
+      const live = state.live?.turn.seq === e.seq ? state.live : null;
+      const failed = live
+        ? ({ ...live.turn, status: "failed", content: live.text, error: e.error, promptTokens: null, completionTokens: null, costUsd: null, latencyMs: null, citations: [], scores: null } as DebateView["turns"][number])
+        : null;
+      return { view: failed ? { ...v, turns: upsertTurn(v.turns, failed) } : v, live: live ? null : state.live };
+    }
+    case "checkpoint": {
+      const others = v.checkpoints.filter((c) => c.after !== e.checkpoint.after);
+      return { ...state, view: { ...v, checkpoints: [...others, e.checkpoint].sort((a, b) => a.round - b.round) } };
+    }
+    case "verdict":
+      return { ...state, view: { ...v, verdict: e.verdict } };
+    case "status":
+      return { ...state, view: { ...v, status: e.status as DebateView["status"], error: e.error ?? (e.status === "running" ? null : v.error) } };
+  }
+}
+
+const PHASE_TITLES: Record<string, string> = { opening: "Opening statements", closing: "Closing statements", verdict: "Verdict" };
+function phaseTitle(phase: string) {
+  const m = /^rebuttal-(\d+)$/.exec(phase);
+  if (m) return `Rebuttals${m[1] === "1" ? "" : `, round ${m[1]}`}`;
+  return PHASE_TITLES[phase] ?? phase;
+}
+
+export function DebateLive({ initial }: { initial: DebateView }) {
+  const [state, dispatch] = useReducer(reduce, { view: initial, live: null });
+  const [selected, setSelected] = useState<number | null>(null);
+  const [connection, setConnection] = useState<"connecting" | "live" | "closed">("connecting");
+  const { view, live } = state;
+
+  useEffect(() => {
+    if (TERMINAL.has(initial.status) && initial.status !== "interrupted") {
+      setConnection("closed");
+      return;
+    }
+    const es = new EventSource(`/api/debates/${initial.id}/events`);
+    es.addEventListener("open", () => setConnection("live"));
+    es.addEventListener("snapshot", (m) => {
+      const data = JSON.parse((m as MessageEvent).data) as { debate: DebateView; live: Live };
+      dispatch({ kind: "snapshot", view: data.debate, live: data.live });
+      if (TERMINAL.has(data.debate.status) && !data.live) {
+        es.close();
+        setConnection("closed");
+      }
+    });
+    es.addEventListener("debate", (m) => {
+      const event = JSON.parse((m as MessageEvent).data) as DebateEvent;
+      dispatch({ kind: "event", event });
+      if (event.type === "status" && TERMINAL.has(event.status)) {
+        es.close();
+        setConnection("closed");
+      }
+    });
+    // EventSource reconnects by itself; the server's new snapshot restores everything.
+    es.addEventListener("error", () => setConnection(es.readyState === EventSource.CLOSED ? "closed" : "connecting"));
+    return () => es.close();
+    // The stream is per debate and per run: resuming reloads the page's data with a new status.
+  }, [initial.id, initial.status]);
+
+  const speeches = view.turns.filter((t) => t.kind === "speech");
+  const working = view.turns.filter((t) => t.kind !== "speech");
+  const phases = useMemo(() => {
+    const order: string[] = [];
+    for (const t of speeches) if (!order.includes(t.phase)) order.push(t.phase);
+    if (live && live.turn.kind === "speech" && !order.includes(live.turn.phase)) order.push(live.turn.phase);
+    return order;
+  }, [speeches, live]);
+  const citedBy = useMemo(() => {
+    const map = new Map<number, number[]>();
+    for (const t of speeches) for (const r of t.citations) map.set(r, [...(map.get(r) ?? []), t.seq]);
+    return map;
+  }, [speeches]);
+
+  // Totals follow the turns as they finish (each turn's usage includes its retries and samples).
+  const done = view.turns.filter((t) => t.status === "completed");
+  const tokens = done.reduce((a, t) => a + (t.promptTokens ?? 0) + (t.completionTokens ?? 0), 0);
+  const unpriced = done.filter((t) => t.costUsd == null).length;
+  const cost = done.reduce((a, t) => a + (t.costUsd ?? 0), 0);
+  const totalMs = view.startedAt ? (view.finishedAt ? Date.parse(view.finishedAt) : Date.now()) - Date.parse(view.startedAt) : null;
+
+  return (
+    <div className="space-y-6">
+      <header className="space-y-3">
+        <div className="flex flex-wrap items-center gap-2 text-sm">
+          <span data-testid="debate-status" className="rounded-full bg-black/5 px-2 py-0.5 font-medium">
+            {view.status}
+          </span>
+          <span className="text-black/60">
+            {view.protocol.toUpperCase()} · {view.variant} · {view.evidenceMode} evidence
+          </span>
+          <span className="text-black/50" aria-live="polite">
+            {connection === "live" ? "● live" : connection === "connecting" ? "connecting…" : ""}
+          </span>
+        </div>
+        <h1 className="text-2xl font-semibold tracking-tight break-words">{view.claim.text}</h1>
+        {view.claim.date ? <p className="text-sm text-black/60">Claim made on {view.claim.date.slice(0, 10)}</p> : null}
+        <DebateControls id={view.id} status={view.status} />
+        {view.error ? (
+          <p role="alert" className="rounded-md bg-red-50 p-3 text-sm text-red-900">
+            {view.error}
+          </p>
+        ) : null}
+      </header>
+
+      <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]">
+        <section aria-label="Debate transcript" className="min-w-0 space-y-6">
+          {phases.map((phase) => (
+            <div key={phase} className="space-y-3">
+              <h2 className="text-sm font-semibold uppercase tracking-wide text-black/50">{phaseTitle(phase)}</h2>
+              {speeches
+                .filter((t) => t.phase === phase)
+                .map((t) => (
+                  <TurnCard key={t.seq} turn={t as TurnLike} onCite={setSelected} />
+                ))}
+              {live && live.turn.kind === "speech" && live.turn.phase === phase ? (
+                <TurnCard turn={{ ...live.turn, content: live.text, status: "streaming", citations: [] }} onCite={setSelected} />
+              ) : null}
+              {view.checkpoints
+                .filter((c) => c.after === phase)
+                .map((c) => (
+                  <CheckpointChart key={c.after} checkpoint={c} />
+                ))}
+            </div>
+          ))}
+          {live && live.turn.kind !== "speech" ? (
+            <p className="text-sm text-black/60" aria-live="polite">
+              {live.turn.role === "stop-agent" ? "The judge is deciding whether to stop…" : live.turn.role === "round-judge" ? "The judge is weighing a provisional verdict…" : "The judge is deciding…"}
+            </p>
+          ) : null}
+          {view.verdict ? <VerdictCard verdict={view.verdict} onCite={setSelected} /> : null}
+          {working.length ? (
+            <details className="rounded-lg border border-black/10 bg-white p-4 text-sm">
+              <summary className="cursor-pointer font-medium">The judge&apos;s working ({working.length} calls)</summary>
+              <div className="mt-3 space-y-3">
+                {working.map((t) => (
+                  <TurnCard key={t.seq} turn={t as TurnLike} onCite={setSelected} compact />
+                ))}
+              </div>
+            </details>
+          ) : null}
+          <p className="text-sm text-black/60" data-testid="debate-totals">
+            {done.length} turns · {tokens} tokens · ${cost.toFixed(4)}
+            {unpriced ? ` (price unknown for ${unpriced} turns)` : ""}
+            {totalMs !== null ? ` · ${(totalMs / 1000).toFixed(1)} s` : ""}
+          </p>
+        </section>
+        <EvidencePanel evidence={view.evidence} selected={selected} onSelect={setSelected} citedBy={citedBy} />
+      </div>
+    </div>
+  );
+}

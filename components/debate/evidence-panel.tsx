@@ -1,0 +1,63 @@
+"use client";
+
+import { useEffect, useRef } from "react";
+
+type Evidence = { rank: number; text: string; title: string | null; url: string | null; source: string; score: number | null; denseRank: number | null; lexicalRank: number | null };
+
+export function EvidencePanel({
+  evidence,
+  selected,
+  onSelect,
+  citedBy,
+}: {
+  evidence: Evidence[];
+  selected: number | null;
+  onSelect: (rank: number | null) => void;
+  citedBy: Map<number, number[]>;
+}) {
+  const refs = useRef(new Map<number, HTMLLIElement>());
+  useEffect(() => {
+    if (selected !== null) refs.current.get(selected)?.scrollIntoView({ block: "nearest", behavior: "smooth" });
+  }, [selected]);
+  return (
+    <aside aria-label="Evidence" className="min-w-0 lg:sticky lg:top-4 lg:max-h-[calc(100vh-2rem)] lg:overflow-y-auto">
+      <h2 className="mb-2 text-sm font-semibold uppercase tracking-wide text-black/50">Evidence ({evidence.length})</h2>
+      <ol className="space-y-2">
+        {evidence.map((e) => {
+          const turns = citedBy.get(e.rank) ?? [];
+          return (
+            <li
+              key={e.rank}
+              ref={(el) => {
+                if (el) refs.current.set(e.rank, el);
+              }}
+              data-testid="evidence"
+              data-rank={e.rank}
+              data-selected={selected === e.rank}
+              className={`rounded-md border p-3 text-sm transition-colors ${selected === e.rank ? "border-accent bg-orange-50" : "border-black/10 bg-white"}`}
+            >
+              <button type="button" className="mb-1 font-semibold" onClick={() => onSelect(selected === e.rank ? null : e.rank)} aria-pressed={selected === e.rank}>
+                E{e.rank}
+                {e.title ? <span className="font-normal text-black/60"> · {e.title}</span> : null}
+              </button>
+              <p className="whitespace-pre-wrap break-words">{e.text}</p>
+              <p className="mt-1 text-xs text-black/50">
+                {e.source}
+                {e.denseRank != null || e.lexicalRank != null ? ` · dense #${e.denseRank ?? "–"}, lexical #${e.lexicalRank ?? "–"}` : ""}
+                {turns.length ? ` · cited by turn${turns.length > 1 ? "s" : ""} ${turns.join(", ")}` : " · not cited"}
+                {e.url && /^https?:\/\//i.test(e.url) ? (
+                  <>
+                    {" · "}
+                    <a className="underline" href={e.url} rel="noopener noreferrer nofollow" target="_blank">
+                      source
+                    </a>
+                  </>
+                ) : null}
+              </p>
+            </li>
+          );
+        })}
+      </ol>
+    </aside>
+  );
+}

@@ -1,0 +1,49 @@
+import { and, desc, eq, gte, ilike, lt, sql } from "drizzle-orm";
+import type { Database } from "@/db/client";
+import * as s from "@/db/schema";
+
+export type DebateFilters = { q?: string; status?: string; verdict?: string; variant?: string; corpus?: string; from?: string; to?: string; limit?: number };
+
+function day(v?: string) {
+  if (!v || !/^\d{4}-\d{2}-\d{2}$/.test(v)) return undefined;
+  const d = new Date(`${v}T00:00:00Z`);
+  return Number.isNaN(d.getTime()) ? undefined : d;
+}
+
+/** The debates list: filters on status, verdict, variant, corpus and creation date, text search on claims. */
+export async function searchDebates(db: Database, f: DebateFilters) {
+  const from = day(f.from);
+  const to = day(f.to);
+  return db
+    .select({
+      id: s.debates.id,
+      status: s.debates.status,
+      variant: s.debates.variant,
+      createdAt: s.debates.createdAt,
+      claim: s.claims.text,
+      label: s.verdicts.label,
+      corpus: s.corpora.name,
+    })
+    .from(s.debates)
+    .innerJoin(s.claims, eq(s.claims.id, s.debates.claimId))
+    .leftJoin(s.verdicts, and(eq(s.verdicts.debateId, s.debates.id), eq(s.verdicts.isFinal, true)))
+    .leftJoin(s.corpora, eq(s.corpora.id, s.debates.corpusId))
+    .where(
+      and(
+        f.q ? ilike(s.claims.text, `%${f.q.replace(/[%_\\]/g, (c) => `\\${c}`)}%`) : undefined,
+        f.status ? eq(s.debates.status, f.status as s.DebateStatus) : undefined,
+        f.verdict ? eq(s.verdicts.label, f.verdict) : undefined,
+        f.variant ? eq(s.debates.variant, f.variant) : undefined,
+        f.corpus ? eq(s.corpora.name, f.corpus) : undefined,
+        from ? gte(s.debates.createdAt, from) : undefined,
+        to ? lt(s.debates.createdAt, new Date(to.getTime() + 86_400_000)) : undefined,
+      ),
+    )
+    .orderBy(desc(s.debates.createdAt))
+    .limit(Math.min(f.limit ?? 100, 500));
+}
+
+export async function debateFilterOptions(db: Database) {
+  const corpora = await db.execute<{ name: string }>(sql`select name from corpora order by name`);
+  return { corpora: corpora.rows.map((r) => r.name) };
+}

@@ -1,0 +1,119 @@
+import { expect, test, type Page } from "@playwright/test";
+
+/*
+ * The app runs its real openai-compatible provider against e2e/fake-openai.mjs, a scripted server
+ * that streams each answer token by token with logprobs. Claims containing "SLOW" stream 8x slower,
+ * "settle early" makes the judge stop after the opening, "INJECT" puts HTML into agent output.
+ */
+
+const EVIDENCE = "The boxer auctioned his Olympic medal in 2012 to fund a children's hospital.\n\nIn 2022 the war displaced millions of children.";
+
+async function submit(page: Page, claim: string, opts: { variant?: string } = {}) {
+  await page.goto("/debates/new");
+  await page.getByLabel("Claim", { exact: true }).fill(claim);
+  await page.getByLabel("Paste gold evidence").check();
+  await page.getByLabel(/Evidence passages, one per paragraph/).fill(EVIDENCE);
+  if (opts.variant) await page.getByLabel("Debate", { exact: true }).selectOption(opts.variant);
+  await page.getByRole("button", { name: "Start debate" }).click();
+  await page.waitForURL(/\/debates\/[0-9a-f-]{36}$/);
+  return page.url();
+}
+
+const turnTexts = (page: Page) => page.locator('[data-testid=turn][data-status=completed]').evaluateAll((els) => els.map((e) => `${e.getAttribute("data-seq")}|${e.textContent}`));
+
+test("a submitted claim streams into a debate with checkpoints, a verdict and linked evidence", async ({ page }) => {
+  await submit(page, "The boxer sold his medal to help children in the 2022 war.");
+  // Text appears while a turn is being written, before it is finished.
+  await expect(page.locator("[data-testid=turn][data-status=streaming]").first()).toContainText("Speaking as", { timeout: 15_000 });
+  const verdict = page.getByTestId("verdict");
+  await expect(verdict).toContainText("HALF-TRUE", { timeout: 60_000 });
+  await expect(verdict).toContainText("confidence 85%");
+  await expect(page.getByTestId("debate-status")).toHaveText("completed");
+  const roles = await page.locator("[data-testid=turn][data-status=completed]").evaluateAll((els) => els.map((e) => e.getAttribute("data-role")));
+  expect(roles.slice(0, 6)).toEqual(["politician", "scientist", "politician", "scientist", "politician", "scientist"]);
+  // Stop margin 0.1 - 0.9 stays below the threshold: two checkpoints, both "continue".
+  await expect(page.getByTestId("checkpoint")).toHaveCount(2);
+  await expect(page.getByTestId("checkpoint").first()).toContainText("continue");
+  // A citation highlights its passage, and the passage lists the turns citing it.
+  await page.locator("[data-testid=turn]").first().getByRole("button", { name: "Show evidence E2" }).click();
+  await expect(page.locator("[data-testid=evidence][data-rank='2']")).toHaveAttribute("data-selected", "true");
+  await expect(page.locator("[data-testid=evidence][data-rank='2']")).toContainText("cited by turns 1, 2");
+  await page.screenshot({ path: "test-results/debate.png", fullPage: true });
+});
+
+test("the judge stops early when confident, and says so", async ({ page }) => {
+  await submit(page, "This claim should settle early: the medal was sold for the 2022 war.");
+  await expect(page.getByTestId("verdict")).toContainText("stopped early after the opening", { timeout: 60_000 });
+  await expect(page.getByTestId("checkpoint")).toHaveCount(1);
+  await expect(page.getByTestId("checkpoint")).toContainText("stop");
+  await expect(page.locator("[data-testid=turn][data-kind=speech][data-status=completed]")).toHaveCount(2);
+});
+
+test("reloading and a second browser show the same debate, with no text lost", async ({ page, browser }) => {
+  const url = await submit(page, "SLOW: the boxer's 2012 auction helped children in the 2022 war.");
+  await expect(page.locator("[data-testid=turn][data-status=completed]").first()).toBeVisible({ timeout: 30_000 });
+  await page.reload();
+  // After the reload the finished turns come from the database and the live one keeps streaming.
+  await expect(page.locator("[data-testid=turn][data-status=completed]").first()).toBeVisible();
+  const other = await browser.newPage();
+  await other.goto(url);
+  await expect(page.getByTestId("verdict")).toBeVisible({ timeout: 90_000 });
+  await expect(other.getByTestId("verdict")).toBeVisible({ timeout: 30_000 });
+  const mine = await turnTexts(page);
+  expect(mine.length).toBeGreaterThanOrEqual(6);
+  expect(await turnTexts(other)).toEqual(mine);
+  // And what the pages show is what was stored.
+  await other.reload();
+  expect(await turnTexts(other)).toEqual(mine);
+  await other.close();
+});
+
+test("Stop cancels the debate and keeps the turns that finished", async ({ page }) => {
+  await submit(page, "SLOW: stop me after the first statement about the medal.");
+  await expect(page.locator("[data-testid=turn][data-status=completed]").first()).toBeVisible({ timeout: 30_000 });
+  await page.getByRole("button", { name: "Stop debate" }).click();
+  await expect(page.getByTestId("debate-status")).toHaveText("cancelled", { timeout: 15_000 });
+  await page.reload();
+  await expect(page.getByTestId("debate-status")).toHaveText("cancelled");
+  const finished = await page.locator("[data-testid=turn][data-status=completed]").count();
+  expect(finished).toBeGreaterThanOrEqual(1);
+  await expect(page.getByTestId("verdict")).toHaveCount(0);
+});
+
+test("agent output is shown as text, never as HTML", async ({ page }) => {
+  await submit(page, "INJECT: the medal auction helped children in 2022.", { variant: "expertise" });
+  const first = page.locator("[data-testid=turn][data-status=completed]").first();
+  await expect(first).toContainText('<img src=x onerror="window.__pwned=1">', { timeout: 30_000 });
+  await expect(first).toContainText("<script>window.__pwned=2</script>");
+  expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+  expect(await first.locator("img, script").count()).toBe(0);
+});
+
+test("a claim that is too short is refused with the reason, and the form keeps what was typed", async ({ page }) => {
+  await page.goto("/debates/new");
+  await page.getByLabel("Claim", { exact: true }).fill("Too short");
+  await page.getByLabel("Paste gold evidence").check();
+  await page.getByLabel(/Evidence passages, one per paragraph/).fill(EVIDENCE);
+  await page.getByRole("button", { name: "Start debate" }).click();
+  await expect(page.locator("#claim-error")).toContainText("at least 10 characters");
+  await expect(page.getByLabel("Claim", { exact: true })).toHaveValue("Too short");
+  await expect(page).toHaveURL(/\/debates\/new$/);
+});
+
+test("the debates list filters by verdict and finds claims by text", async ({ page }) => {
+  await page.goto("/debates?verdict=HALF-TRUE");
+  const list = page.getByTestId("debate-list");
+  await expect(list).toContainText("The boxer sold his medal to help children in the 2022 war.");
+  await expect(list).not.toContainText("stop me after the first statement");
+  await page.goto("/debates?q=stop%20me");
+  await expect(page.getByTestId("debate-list").locator("li")).toHaveCount(1);
+});
+
+test("the debate page works at 375 px without sideways scrolling", async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 800 });
+  await page.goto("/debates");
+  await page.getByTestId("debate-list").locator("a").first().click();
+  await expect(page.getByTestId("debate-status")).toBeVisible();
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+});

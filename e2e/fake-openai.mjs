@@ -1,0 +1,75 @@
+// A scripted OpenAI-compatible server for the end-to-end tests: the app talks to it through its
+// real openai-compatible provider, over HTTP, exactly as it would to vLLM or Ollama. It answers each
+// RADAR prompt in the expected shape, streams token by token, and returns top_logprobs.
+// Test instrument only: started by the Playwright config, never by the app.
+import http from "node:http";
+
+const PORT = Number(process.env.FAKE_OPENAI_PORT ?? 3291);
+const DELAY = Number(process.env.FAKE_OPENAI_DELAY_MS ?? 25);
+
+function answer(user, system) {
+  const slow = user.includes("SLOW");
+  if (user.includes("DECISION: <CONTINUE or STOP>")) {
+    // Claims mentioning "settle early" make the judge stop after the opening.
+    const pStop = user.includes("settle early") ? 0.95 : 0.1;
+    return { slow, pieces: ["DECISION:", pStop >= 0.5 ? " STOP" : " CONTINUE"], alts: [null, [[" STOP", pStop], [" CONTINUE", 1 - pStop]]] };
+  }
+  if (user.includes("[VERDICT]: <TRUE, FALSE or HALF-TRUE>")) {
+    return {
+      slow,
+      pieces: ["[REASON]: The sale happened in 2012 [E1], ", "long before the war [E2].\n", "[VERDICT]:", " HALF", "-TRUE"],
+      alts: [null, null, null, [[" HALF", 0.85], [" TRUE", 0.1], [" FALSE", 0.05]], null],
+    };
+  }
+  const role = /You are (an? [a-z ]+?)(?: taking| arguing|\.)/i.exec(system)?.[1] ?? "a debater";
+  const inject = user.includes("INJECT") ? ' <img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>' : "";
+  const text = `Speaking as ${role}: the record shows a sale [E1] and a war [E2], and the dates matter.${inject} That is my position on this claim.`;
+  return { slow, pieces: text.match(/\S+\s*/g), alts: [] };
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+http
+  .createServer(async (req, res) => {
+    if (req.method === "GET") {
+      res.writeHead(200, { "content-type": "text/plain" }).end("ok");
+      return;
+    }
+    if (req.method !== "POST" || !req.url.endsWith("/chat/completions")) {
+      res.writeHead(404).end();
+      return;
+    }
+    let body = "";
+    for await (const chunk of req) body += chunk;
+    const request = JSON.parse(body);
+    const text = (m) => (typeof m.content === "string" ? m.content : m.content.map((p) => p.text ?? "").join(""));
+    const system = request.messages.filter((m) => m.role === "system").map(text).join("");
+    const user = request.messages.filter((m) => m.role === "user").map(text).join("");
+    const { pieces, alts, slow } = answer(user, system);
+    const maxTokens = request.max_tokens ?? request.max_completion_tokens ?? 10_000;
+    const out = pieces.slice(0, maxTokens);
+    const logprob = (tok, i) => {
+      const a = alts[i] ?? [[tok, 1]];
+      return { token: tok, logprob: Math.log(a.find(([t]) => t === tok)?.[1] ?? 1), bytes: null, top_logprobs: a.map(([t, p]) => ({ token: t, logprob: Math.log(p), bytes: null })) };
+    };
+    const usage = { prompt_tokens: Math.ceil(user.length / 4), completion_tokens: out.length, total_tokens: Math.ceil(user.length / 4) + out.length };
+    const base = { id: "chatcmpl-fake", object: "chat.completion.chunk", created: Math.floor(Date.now() / 1000), model: request.model };
+    if (!request.stream) {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify({ ...base, object: "chat.completion", choices: [{ index: 0, message: { role: "assistant", content: out.join("") }, finish_reason: "stop", logprobs: request.logprobs ? { content: out.map(logprob) } : null }], usage }));
+      return;
+    }
+    res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+    let closed = false;
+    req.on("close", () => (closed = true));
+    res.write(`data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: null }] })}\n\n`);
+    for (let i = 0; i < out.length && !closed; i++) {
+      await sleep(slow ? DELAY * 8 : DELAY);
+      const chunk = { ...base, choices: [{ index: 0, delta: { content: out[i] }, finish_reason: null, logprobs: request.logprobs ? { content: [logprob(out[i], i)] } : null }], t: Date.now() };
+      res.write(`data: ${JSON.stringify(chunk)}\n\n`);
+    }
+    if (closed) return;
+    res.write(`data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta: {}, finish_reason: "stop" }], usage })}\n\n`);
+    res.end("data: [DONE]\n\n");
+  })
+  .listen(PORT, "127.0.0.1", () => console.log(`fake OpenAI-compatible server on http://127.0.0.1:${PORT}/v1`));

@@ -1,0 +1,144 @@
+import { eq } from "drizzle-orm";
+import { z } from "zod";
+import type { Database } from "@/db/client";
+import * as s from "@/db/schema";
+import { createDebateRecord } from "@/db/queries/debates";
+import { findCorpus } from "@/db/queries/corpus";
+import { modelIdForRole, resolveModel } from "@/lib/ai/registry";
+import { promptsHash } from "@/lib/prompts";
+import { search, SearchError } from "@/lib/retrieval/search";
+import { getProtocol } from "./protocols";
+import { radarConfigSchema } from "./radar/protocol";
+import type { DebateEvidence } from "./types";
+
+/**
+ * Everything that happens between "submit" and the first turn: validate the request, resolve a
+ * model for every role, freeze the evidence pool (retrieved from a corpus or supplied with the
+ * claim), and store claim, debate and evidence together. Used by the server action and the CLI.
+ */
+
+export const CLAIM_MAX_CHARS = 2000;
+
+const isoDate = z
+  .string()
+  .trim()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, "use the form YYYY-MM-DD")
+  .refine((d) => !Number.isNaN(Date.parse(d)), "not a real date");
+
+export const startDebateSchema = z.object({
+  claim: z
+    .string()
+    .trim()
+    .min(10, "Write the claim as a full sentence (at least 10 characters).")
+    .max(CLAIM_MAX_CHARS, `A claim can be at most ${CLAIM_MAX_CHARS} characters; quote the part to check.`),
+  claimDate: isoDate.optional(),
+  evidence: z.discriminatedUnion("mode", [
+    z.object({ mode: z.literal("retrieved"), corpus: z.string().trim().min(1, "Choose a corpus."), k: z.number().int().min(1).max(50).default(20) }),
+    z.object({
+      mode: z.literal("gold"),
+      /** One passage per paragraph (blank-line separated). */
+      text: z.string().trim().min(1, "Paste the evidence, one passage per paragraph.").max(100_000, "Evidence text is limited to 100,000 characters."),
+    }),
+  ]),
+  protocol: z.literal("radar").default("radar"),
+  config: radarConfigSchema.partial().default({}),
+  /** Model id per role; roles left out use ROLE_MODELS, then DEFAULT_MODEL. */
+  models: z.record(z.string(), z.string().trim()).default({}),
+});
+export type StartDebateInput = z.input<typeof startDebateSchema>;
+
+/** A problem with the request, said so that the form can show it next to the field. */
+export class DebateRequestError extends Error {
+  constructor(
+    message: string,
+    public readonly field?: string,
+  ) {
+    super(message);
+    this.name = "DebateRequestError";
+  }
+}
+
+export function splitGoldEvidence(text: string): DebateEvidence[] {
+  return text
+    .split(/\n\s*\n/)
+    .map((p) => p.trim())
+    .filter(Boolean)
+    .map((t, i) => ({ rank: i + 1, text: t, source: "gold" as const }));
+}
+
+async function retrieveEvidence(db: Database, claim: string, corpusName: string, k: number, before?: string): Promise<{ corpusId: string; evidence: DebateEvidence[] }> {
+  const corpus = await findCorpus(db, corpusName);
+  if (!corpus) throw new DebateRequestError(`There is no corpus named "${corpusName}". Load documents first, or paste gold evidence.`, "corpus");
+  let hits;
+  try {
+    hits = (await search(db, { text: claim, corpus: corpus.id, k, before, highlight: false })).hits;
+  } catch (e) {
+    if (e instanceof SearchError) throw new DebateRequestError(e.message, "corpus");
+    throw e;
+  }
+  if (hits.length === 0) {
+    throw new DebateRequestError(`Corpus "${corpusName}" has no passages for this claim${before ? ` published before ${before}` : ""}. Add documents, or paste gold evidence.`, "corpus");
+  }
+  return {
+    corpusId: corpus.id,
+    evidence: hits.map((h) => ({
+      rank: h.rank,
+      text: h.text,
+      source: "retrieved",
+      title: h.document.title ?? undefined,
+      url: h.document.url ?? undefined,
+      publishedAt: h.document.publishedAt ?? undefined,
+      passageId: h.passageId,
+      externalId: h.passageExternalId,
+      score: h.score,
+      denseRank: h.dense?.rank,
+      lexicalRank: h.lexical?.rank,
+    })),
+  };
+}
+
+export async function createDebate(db: Database, raw: unknown, opts: { createdBy?: string | null; evalRunId?: string | null } = {}): Promise<string> {
+  const parsed = startDebateSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new DebateRequestError(issue.message, issue.path.join("."));
+  }
+  const input = parsed.data;
+  const protocol = getProtocol(input.protocol);
+  const config = radarConfigSchema.parse(input.config);
+
+  const models: Record<string, string> = {};
+  for (const role of protocol.roles(config)) {
+    const explicit = input.models[role] || undefined;
+    try {
+      models[role] = modelIdForRole(role, explicit);
+      resolveModel(models[role]!);
+    } catch (e) {
+      throw new DebateRequestError((e as Error).message, `models.${role}`);
+    }
+  }
+
+  // Calibrated thresholds for the judge's model, unless the request sets its own.
+  const [calibrated] = await db.select().from(s.modelThresholds).where(eq(s.modelThresholds.model, models.judge!));
+  const fullConfig = { ...config, calibrated: calibrated ? { tauS: calibrated.tauS, tauV: calibrated.tauV } : undefined };
+
+  const { corpusId, evidence } =
+    input.evidence.mode === "retrieved"
+      ? await retrieveEvidence(db, input.claim, input.evidence.corpus, input.evidence.k, input.claimDate)
+      : { corpusId: null, evidence: splitGoldEvidence(input.evidence.text) };
+
+  return createDebateRecord(db, {
+    claim: { text: input.claim, claimDate: input.claimDate ? new Date(`${input.claimDate}T00:00:00Z`) : null },
+    protocol: protocol.name,
+    variant: config.variant,
+    config: fullConfig,
+    models,
+    thresholds: fullConfig.thresholds ?? fullConfig.calibrated ?? null,
+    promptsHash: promptsHash(protocol.templates(config)),
+    evidenceMode: input.evidence.mode,
+    corpusId,
+    evalRunId: opts.evalRunId ?? null,
+    createdBy: opts.createdBy ?? null,
+    evidence,
+  });
+}

@@ -1,0 +1,74 @@
+import type { Database } from "@/db/client";
+import { debateTotals, loadDebate } from "@/db/queries/debates";
+
+/**
+ * The debate as a watcher sees it: the plain-JSON shape the page renders and the event stream's
+ * snapshot carries. Dates become ISO strings so it crosses to the browser unchanged.
+ */
+export type DebateView = NonNullable<Awaited<ReturnType<typeof debateView>>>;
+
+export async function debateView(db: Database, id: string) {
+  const d = await loadDebate(db, id);
+  if (!d) return null;
+  const totals = await debateTotals(db, id);
+  const iso = (x: Date | null) => (x ? x.toISOString() : null);
+  return {
+    id: d.debate.id,
+    status: d.debate.status,
+    protocol: d.debate.protocol,
+    variant: d.debate.variant,
+    config: d.debate.config,
+    models: d.debate.models,
+    evidenceMode: d.debate.evidenceMode,
+    error: d.debate.error?.message ?? null,
+    createdAt: iso(d.debate.createdAt),
+    startedAt: iso(d.debate.startedAt),
+    finishedAt: iso(d.debate.finishedAt),
+    claim: { text: d.claim.text, date: iso(d.claim.claimDate) },
+    evidence: d.evidence.map((e) => ({ rank: e.rank, text: e.text, title: e.title, url: e.url, source: e.source, score: e.score, denseRank: e.denseRank, lexicalRank: e.lexicalRank })),
+    turns: d.turns.map((t) => ({
+      seq: t.seq,
+      round: t.round,
+      phase: t.phase,
+      role: t.role,
+      kind: t.kind,
+      status: t.status,
+      model: t.model,
+      content: t.content,
+      promptTokens: t.promptTokens,
+      completionTokens: t.completionTokens,
+      costUsd: t.costUsd,
+      latencyMs: t.latencyMs,
+      citations: t.citations ?? [],
+      scores: t.scores,
+      error: t.error,
+    })),
+    checkpoints: d.checkpoints.map((c) => ({
+      after: c.after,
+      round: c.round,
+      pStop: c.pStop,
+      pContinue: c.pContinue,
+      stopMargin: c.stopMargin,
+      labelProbs: c.labelProbs,
+      confidence: c.confidence,
+      verdict: c.verdict,
+      tauS: c.tauS,
+      tauV: c.tauV,
+      decision: c.decision,
+      scoringMethod: c.scoringMethod,
+      tokensSoFar: c.tokensSoFar,
+    })),
+    verdict: d.verdict
+      ? {
+          label: d.verdict.label,
+          reason: d.verdict.reason,
+          confidence: d.verdict.confidence,
+          labelProbs: d.verdict.labelProbs,
+          stoppedEarly: d.verdict.stoppedEarly,
+          stopAfter: d.verdict.stopAfter,
+          roundsCompleted: d.verdict.roundsCompleted,
+        }
+      : null,
+    totals,
+  };
+}
