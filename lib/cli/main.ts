@@ -9,6 +9,7 @@ import * as migrate from "./commands/migrate";
 import * as search from "./commands/search";
 import * as bench from "./commands/bench";
 import * as dataset from "./commands/dataset";
+import * as debate from "./commands/debate";
 
 // The same .env files, in the same order, as the Next.js server reads.
 nextEnv.loadEnvConfig(process.env.COUNTERPOINT_ROOT ?? process.cwd(), false, { info: () => {}, error: console.error });
@@ -20,7 +21,7 @@ const program = new Command()
   .exitOverride();
 
 // One module per command; each adds itself to the program.
-for (const command of [migrate, doctor, ingest, search, bench, dataset]) command.register(program);
+for (const command of [migrate, doctor, ingest, search, debate, bench, dataset]) command.register(program);
 
 async function main() {
   try {

@@ -9,3 +9,4 @@ export const green = paint(32);
 export const red = paint(31);
 export const yellow = paint(33);
 export const dim = paint(2);
+export const bold = paint(1);

@@ -1,0 +1,132 @@
+import fs from "node:fs";
+import type { Command } from "commander";
+import { getDb } from "@/db/client";
+import { subscribe, type DebateEvent } from "@/lib/debate/events";
+import { cancelDebate, runDebate } from "@/lib/debate/runner";
+import { createDebate, DebateRequestError } from "@/lib/debate/start";
+import { debateView } from "@/lib/debate/view";
+import { RADAR_VARIANTS } from "@/lib/debate/radar/variants";
+import { bold, dim, green, red, yellow } from "../output";
+
+type Options = {
+  corpus?: string;
+  goldFile?: string;
+  date?: string;
+  k: string;
+  variant: string;
+  model: string[];
+  rebuttals?: string;
+  earlyStopping?: string;
+  tauS?: string;
+  tauV?: string;
+  context?: string;
+  resume?: string;
+  json?: boolean;
+};
+
+const collect = (value: string, previous: string[]) => [...previous, value];
+
+/** Human-readable rendering of the same events the browser receives. */
+function printer() {
+  let open = false;
+  return (e: DebateEvent) => {
+    switch (e.type) {
+      case "turn-start":
+        if (e.turn.kind === "speech") process.stdout.write(`\n${bold(e.turn.role.toUpperCase())} ${dim(`· ${e.turn.phase}`)}\n`);
+        else process.stdout.write(dim(`\n[${e.turn.role} · ${e.turn.phase}] `));
+        open = true;
+        break;
+      case "delta":
+        process.stdout.write(e.text);
+        break;
+      case "turn-reset":
+        process.stdout.write(yellow(`\n(retrying after: ${e.error})\n`));
+        break;
+      case "turn-end":
+        if (open) process.stdout.write(dim(`\n  ${e.turn.promptTokens + e.turn.completionTokens} tokens · ${(e.turn.latencyMs / 1000).toFixed(1)} s\n`));
+        open = false;
+        break;
+      case "turn-error":
+        process.stdout.write(red(`\n  turn failed: ${e.error}\n`));
+        break;
+      case "checkpoint": {
+        const c = e.checkpoint;
+        const num = (x: number | null) => (x === null ? "—" : x.toFixed(2));
+        process.stdout.write(`\n${bold("checkpoint")} after ${c.after}: s=${num(c.stopMargin)} (τs ${c.tauS}), c=${num(c.confidence)} (τv ${c.tauV}) → ${c.decision}\n`);
+        break;
+      }
+      case "verdict":
+        process.stdout.write(`\n${bold("VERDICT")} ${e.verdict.label}${e.verdict.confidence !== null ? ` (${(e.verdict.confidence * 100).toFixed(0)}%)` : ""}${e.verdict.stoppedEarly ? dim(` · stopped after ${e.verdict.stopAfter}`) : ""}\n${e.verdict.reason ?? ""}\n`);
+        break;
+      case "status":
+        if (e.error) process.stdout.write(red(`\n${e.error}\n`));
+        break;
+    }
+  };
+}
+
+export function register(program: Command) {
+  program
+    .command("debate")
+    .description("Run a debate on a claim, streaming every turn, and store it like the app does.")
+    .argument("[claim]", "the claim to check (omit with --resume)")
+    .option("--corpus <name>", "retrieve evidence from this corpus")
+    .option("--gold-file <file>", "use this file's paragraphs (blank-line separated) as the evidence instead")
+    .option("--date <YYYY-MM-DD>", "when the claim was made: later evidence is left out")
+    .option("--k <n>", "passages to retrieve", "20")
+    .option("--variant <name>", `one of ${RADAR_VARIANTS.join(", ")}`, "expertise")
+    .option("--model <role=id>", "model for a role, e.g. judge=openai:gpt-4o (repeatable; default DEFAULT_MODEL)", collect, [])
+    .option("--rebuttals <n>", "rebuttal rounds (default 1)")
+    .option("--early-stopping <mode>", "on, off or score-only")
+    .option("--tau-s <x>", "stop-margin threshold")
+    .option("--tau-v <x>", "confidence threshold")
+    .option("--context <mode>", "paper or full")
+    .option("--resume <debateId>", "continue an interrupted or failed debate from its last finished turn")
+    .option("--json", "print the events as JSON lines, then the stored debate")
+    .action(async (claim: string | undefined, opts: Options) => {
+      const { db } = await getDb();
+      let id = opts.resume;
+      if (!id) {
+        if (!claim) throw new Error("Give the claim to check, or --resume <debateId>.");
+        if (!opts.corpus && !opts.goldFile) throw new Error("Say where the evidence comes from: --corpus <name> or --gold-file <file>.");
+        const models: Record<string, string> = {};
+        for (const m of opts.model) {
+          const eq = m.indexOf("=");
+          if (eq < 1) throw new Error(`--model takes role=id, got "${m}"`);
+          models[m.slice(0, eq)] = m.slice(eq + 1);
+        }
+        const num = (v?: string) => (v === undefined ? undefined : Number(v));
+        const config: Record<string, unknown> = { variant: opts.variant };
+        if (opts.rebuttals !== undefined) config.rebuttals = num(opts.rebuttals);
+        if (opts.earlyStopping) config.earlyStopping = opts.earlyStopping;
+        if (opts.context) config.context = opts.context;
+        if (opts.tauS !== undefined || opts.tauV !== undefined) config.thresholds = { tauS: num(opts.tauS), tauV: num(opts.tauV) };
+        try {
+          id = await createDebate(db, {
+            claim,
+            claimDate: opts.date,
+            evidence: opts.goldFile ? { mode: "gold", text: fs.readFileSync(opts.goldFile, "utf8") } : { mode: "retrieved", corpus: opts.corpus!, k: Number(opts.k) },
+            config,
+            models,
+          });
+        } catch (e) {
+          if (e instanceof DebateRequestError) throw new Error(`${e.field ? `${e.field}: ` : ""}${e.message}`);
+          throw e;
+        }
+      }
+      const print = opts.json ? (e: DebateEvent) => process.stdout.write(`${JSON.stringify({ debate: id, ...e })}\n`) : printer();
+      if (!opts.json) process.stdout.write(dim(`debate ${id}\n`));
+      const unsubscribe = subscribe(id, print);
+      // Ctrl-C stops the debate cleanly: finished turns stay, the debate is marked cancelled.
+      const onSigint = () => void cancelDebate(db, id!);
+      process.once("SIGINT", onSigint);
+      const outcome = await runDebate(db, id);
+      process.off("SIGINT", onSigint);
+      unsubscribe();
+      if (outcome.status === "skipped") throw new Error(`Debate ${id} was not run: ${outcome.error}`);
+      const view = await debateView(db, id);
+      if (opts.json) process.stdout.write(`${JSON.stringify({ debate: id, type: "result", result: view })}\n`);
+      else process.stdout.write(`\n${outcome.status === "completed" ? green("✔ completed") : yellow(outcome.status)} · ${view?.totals.calls} model calls · ${(view?.totals.promptTokens ?? 0) + (view?.totals.completionTokens ?? 0)} tokens${view?.totals.costUsd != null ? ` · $${view.totals.costUsd.toFixed(4)}` : ""}\n`);
+      if (outcome.status !== "completed") process.exitCode = 1;
+    });
+}
