@@ -60,6 +60,7 @@ export default defineConfig({
         OPENAI_API_KEY: "",
         ANTHROPIC_API_KEY: "",
         NEXT_TELEMETRY_DISABLED: "1",
+        DEBATE_RATE_LIMIT: "100/hour",
       },
     },
   ],

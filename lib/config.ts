@@ -55,6 +55,11 @@ const envSchema = z.object({
   LLM_TIMEOUT_MS: positiveInt.default(120_000),
   PROVIDER_CONCURRENCY: keyValueList.optional(),
   PRICES_FILE: z.string().min(1).optional(),
+  /** Debates one user (or address, without accounts) may start per window, e.g. 20/hour. */
+  DEBATE_RATE_LIMIT: z
+    .string()
+    .regex(/^\d+\/(minute|hour|day)$/, "use N/minute, N/hour or N/day, e.g. 20/hour")
+    .default("20/hour"),
 });
 
 export type OpenAICompatibleConfig = {
@@ -84,6 +89,7 @@ export type AppConfig = {
   embeddingModel: string;
   llm: { maxRetries: number; timeoutMs: number; concurrency: Record<string, number> };
   pricesFile?: string;
+  rateLimits: { debateStarts: { limit: number; windowSeconds: number } };
 };
 
 export class ConfigError extends Error {
@@ -180,7 +186,14 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = env.C
     embeddingModel: e.EMBEDDING_MODEL,
     llm: { maxRetries: e.LLM_MAX_RETRIES, timeoutMs: e.LLM_TIMEOUT_MS, concurrency },
     pricesFile: e.PRICES_FILE ? path.resolve(cwd, e.PRICES_FILE) : undefined,
+    rateLimits: { debateStarts: rate(e.DEBATE_RATE_LIMIT) },
   };
+}
+
+const WINDOW_SECONDS = { minute: 60, hour: 3600, day: 86_400 } as const;
+function rate(spec: string) {
+  const [n, unit] = spec.split("/") as [string, keyof typeof WINDOW_SECONDS];
+  return { limit: Number(n), windowSeconds: WINDOW_SECONDS[unit] };
 }
 
 let cached: AppConfig | undefined;

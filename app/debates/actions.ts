@@ -1,11 +1,21 @@
 "use server";
 
+import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { revalidatePath } from "next/cache";
 import { getDb } from "@/db/client";
 import { cancelDebate, runInBackground } from "@/lib/debate/runner";
 import { createDebate, DebateRequestError } from "@/lib/debate/start";
 import { parseDebateForm } from "@/lib/debate/form";
+import { hit } from "@/db/queries/rate-limits";
+import { getConfig } from "@/lib/config";
+
+/** Without accounts the limit is per client address, as the proxy in front of the app reports it. */
+async function clientKey() {
+  const h = await headers();
+  const ip = h.get("x-forwarded-for")?.split(",")[0]?.trim() || h.get("x-real-ip") || "local";
+  return `debate-start:ip:${ip}`;
+}
 
 export type StartState = { error?: string; field?: string; values?: Record<string, string> };
 
@@ -18,6 +28,11 @@ export async function startDebateAction(_prev: StartState, form: FormData): Prom
   let id: string;
   try {
     const { db } = await getDb();
+    const { limit, windowSeconds } = getConfig().rateLimits.debateStarts;
+    const rate = await hit(db, await clientKey(), limit, windowSeconds);
+    if (!rate.allowed) {
+      return { error: `You have started ${limit} debates in this period. Try again in ${Math.ceil(rate.retryAfterSeconds / 60)} minutes (DEBATE_RATE_LIMIT sets the limit).`, values };
+    }
     id = await createDebate(db, parseDebateForm(values));
     runInBackground(db, id);
   } catch (e) {

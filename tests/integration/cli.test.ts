@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { backend, testDatabaseConfig } from "./test-db";
+import { LATEST_MIGRATION, backend, testDatabaseConfig } from "./test-db";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
@@ -46,7 +46,7 @@ describe(`counterpoint CLI on ${backend}`, () => {
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
-    expect(out).toMatchObject({ backend, pending: 0, latest: "0001_ingestion" });
+    expect(out).toMatchObject({ backend, pending: 0, latest: LATEST_MIGRATION });
     expect(out.applied).toBe(out.available);
   });
 

@@ -11,6 +11,8 @@ import type { AppConfig } from "@/lib/config";
  */
 export const backend: "pglite" | "postgres" = process.env.TEST_DATABASE_URL ? "postgres" : "pglite";
 export const MIGRATIONS = path.resolve(import.meta.dirname, "../../db/migrations");
+/** The newest migration shipped, read from drizzle's journal so new migrations need no test edits. */
+export const LATEST_MIGRATION: string = (JSON.parse(fs.readFileSync(path.join(MIGRATIONS, "meta/_journal.json"), "utf8")) as { entries: Array<{ tag: string }> }).entries.at(-1)!.tag;
 
 export function testDatabaseConfig(): AppConfig["database"] {
   if (process.env.TEST_DATABASE_URL) return { backend: "postgres", url: process.env.TEST_DATABASE_URL };
