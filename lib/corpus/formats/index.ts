@@ -69,6 +69,12 @@ function limits(opts: ReadSourceOptions) {
   };
 }
 
+/** The largest file of this format that will be read: streamed formats may be far larger than whole-file ones. */
+export function maxBytesFor(format: SourceFormat, opts: ReadSourceOptions = {}): number {
+  const { maxFileBytes, maxDocumentBytes } = limits(opts);
+  return STREAMED.includes(format) ? maxFileBytes : maxDocumentBytes;
+}
+
 function mib(n: number) {
   return n >= 1024 ** 2 ? `${(n / 1024 ** 2).toFixed(n >= 10 * 1024 ** 2 ? 0 : 1)} MiB` : `${n} bytes`;
 }
@@ -79,8 +85,7 @@ export function refusal(file: string, size: number, opts: ReadSourceOptions = {}
   if (!format) {
     return `unknown file type "${path.extname(file) || "(no extension)"}"; supported: ${SUPPORTED_EXTENSIONS.join(", ")}`;
   }
-  const { maxFileBytes, maxDocumentBytes } = limits(opts);
-  const max = STREAMED.includes(format) ? maxFileBytes : maxDocumentBytes;
+  const max = maxBytesFor(format, opts);
   if (size > max) return `${mib(size)} is over the ${mib(max)} limit for ${format} files`;
   return undefined;
 }
