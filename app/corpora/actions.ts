@@ -1,0 +1,111 @@
+"use server";
+
+import path from "node:path";
+import { revalidatePath } from "next/cache";
+import { redirect } from "next/navigation";
+import { getDb } from "@/db/client";
+import { findCorpus } from "@/db/queries/corpus";
+import { getConfig } from "@/lib/config";
+import { cancelIngestJob, ensureCorpus, getIngestJob, ingestSample, listIngestJobs, resumeIngestJob, startIngest } from "@/lib/corpus/ingest";
+import { isUrl } from "@/lib/corpus/formats";
+import { corpusNameProblem } from "@/lib/corpus/names";
+import { SAMPLE_CORPUS_NAME } from "@/lib/corpus/sample";
+import { removeUploadWhenCompleted } from "@/lib/corpus/upload";
+import type { IngestSummary } from "@/lib/corpus/types";
+
+export type FormState = { error?: string; message?: string; value?: string };
+
+const uploadsDir = () => path.join(getConfig().dataDir, "uploads");
+
+/** Small batches, so the page's progress moves several times while the demo's 30 documents are embedded. */
+const DEMO_BATCH_SIZE = 8;
+
+/**
+ * Starts loading the demo corpus in the server process and sends the browser to the corpus page,
+ * where the job's progress streams in. The embedding takes seconds to tens of seconds, far
+ * longer than a form post should wait.
+ */
+export async function loadDemoAction() {
+  const { db } = await getDb();
+  const existing = await findCorpus(db, SAMPLE_CORPUS_NAME);
+  const busy = existing && (await listIngestJobs(db, existing.id, { limit: 5 })).some((j) => j.status === "running");
+  if (!busy) {
+    let failure: Error | undefined;
+    await new Promise<void>((resolve) => {
+      // The first progress report comes right after the job row is written: from then on the page can show it.
+      ingestSample(db, { batchSize: DEMO_BATCH_SIZE, onProgress: () => resolve() }).then(
+        () => resolve(),
+        (e: Error) => {
+          console.error("[corpora] demo corpus failed to load:", e);
+          failure = e;
+          resolve();
+        },
+      );
+    });
+    if (failure && !(await findCorpus(db, SAMPLE_CORPUS_NAME))) throw new Error(`Could not load the demo corpus: ${failure.message}`);
+  }
+  revalidatePath("/");
+  revalidatePath("/corpora");
+  redirect(`/corpora/${SAMPLE_CORPUS_NAME}`);
+}
+
+export async function createCorpusAction(_prev: FormState, form: FormData): Promise<FormState> {
+  const name = String(form.get("name") ?? "").trim();
+  const problem = corpusNameProblem(name);
+  if (problem) return { error: problem, value: name };
+  try {
+    const { db } = await getDb();
+    await ensureCorpus(db, name);
+  } catch (e) {
+    return { error: `Could not create the corpus: ${(e as Error).message}`, value: name };
+  }
+  revalidatePath("/corpora");
+  redirect(`/corpora/${name}`);
+}
+
+/** Fetching happens before the job exists, so an unreachable or refused URL is answered here. */
+export async function ingestUrlAction(_prev: FormState, form: FormData): Promise<FormState> {
+  const corpus = String(form.get("corpus") ?? "");
+  const url = String(form.get("url") ?? "").trim();
+  if (!isUrl(url)) return { error: "Enter a web address starting with http:// or https://.", value: url };
+  try {
+    const { db } = await getDb();
+    if (!(await findCorpus(db, corpus))) return { error: `There is no corpus named "${corpus}".`, value: url };
+    await startIngest(db, url, { corpus });
+  } catch (e) {
+    return { error: (e as Error).message, value: url };
+  }
+  revalidatePath(`/corpora/${corpus}`);
+  return { message: `Fetched ${url}; its ingest job is below.` };
+}
+
+export async function cancelJobAction(form: FormData) {
+  const id = String(form.get("id") ?? "");
+  const { db } = await getDb();
+  const job = await getIngestJob(db, id);
+  if (!job) return;
+  await cancelIngestJob(db, id);
+  revalidatePath("/corpora", "layout");
+}
+
+/**
+ * Resumes in the background. Most refusals (source changed, job running elsewhere) come within
+ * moments, so the action waits briefly to report them; a run that starts is followed on the page.
+ */
+export async function resumeJobAction(_prev: FormState, form: FormData): Promise<FormState> {
+  const id = String(form.get("id") ?? "");
+  const { db } = await getDb();
+  const job = await getIngestJob(db, id);
+  if (!job) return { error: "That job no longer exists." };
+  const done: Promise<IngestSummary> = resumeIngestJob(db, id);
+  if (job.kind === "file") removeUploadWhenCompleted(uploadsDir(), job.source, done);
+  const early = await Promise.race([
+    done.then(
+      () => undefined,
+      (e: Error) => e.message,
+    ),
+    new Promise<undefined>((r) => setTimeout(r, 400)),
+  ]);
+  revalidatePath("/corpora", "layout");
+  return early ? { error: `Could not resume: ${early}` } : {};
+}

@@ -1,0 +1,133 @@
+"use client";
+
+import { useActionState, useEffect, useState } from "react";
+import { useRouter } from "next/navigation";
+import { cancelJobAction, resumeJobAction, type FormState } from "@/app/corpora/actions";
+import { describeErrors, etaSeconds, formatDuration, passagesPerSecond, plural, type JobView } from "@/lib/corpus/job-view";
+import { StatusBadge, type BadgeTone } from "@/components/status-badge";
+
+const TONE: Record<JobView["status"], BadgeTone> = { running: "degraded", completed: "ok", failed: "error", cancelled: "missing", interrupted: "error" };
+// Records the caller supplied (kind "records") cannot be read again, so there is nothing to resume from.
+const RESUMABLE = (kind: string) => kind === "file" || kind === "directory" || kind === "url" || kind === "sample" || kind.startsWith("dataset:");
+
+function bytes(n: number) {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 ** 2) return `${(n / 1024).toFixed(1)} KiB`;
+  if (n < 1024 ** 3) return `${(n / 1024 ** 2).toFixed(1)} MiB`;
+  return `${(n / 1024 ** 3).toFixed(2)} GiB`;
+}
+
+function ResumeButton({ id }: { id: string }) {
+  const [state, action, pending] = useActionState<FormState, FormData>(resumeJobAction, {});
+  return (
+    <form action={action} className="flex flex-wrap items-center gap-2">
+      <input type="hidden" name="id" value={id} />
+      <button type="submit" disabled={pending} className="rounded-md bg-ink px-3 py-1 text-sm font-medium text-white hover:bg-black disabled:opacity-60">
+        {pending ? "Resuming…" : "Resume"}
+      </button>
+      {state.error ? (
+        <span role="alert" className="text-sm text-red-800">
+          {state.error}
+        </span>
+      ) : null}
+    </form>
+  );
+}
+
+function JobRow({ initial }: { initial: JobView }) {
+  const router = useRouter();
+  const [job, setJob] = useState(initial);
+  const [now, setNow] = useState<number | null>(null);
+
+  useEffect(() => {
+    if (initial.status !== "running") return;
+    setNow(Date.now());
+    const tick = setInterval(() => setNow(Date.now()), 1000);
+    const es = new EventSource(`/api/ingest-jobs/${initial.id}/events`);
+    es.addEventListener("job", (m) => {
+      const view = JSON.parse((m as MessageEvent).data) as JobView;
+      setJob(view);
+      if (view.status !== "running") {
+        es.close();
+        clearInterval(tick);
+        // Document counts and lists on the page change with the job's end.
+        router.refresh();
+      }
+    });
+    // The server closes the stream when the job ends; without this the browser would reconnect forever.
+    es.addEventListener("missing", () => es.close());
+    return () => {
+      es.close();
+      clearInterval(tick);
+    };
+  }, [initial.id, initial.status, router]);
+
+  const at = job.finishedAt ? Date.parse(job.finishedAt) : now;
+  const rate = at !== null ? passagesPerSecond(job, at) : null;
+  const eta = now !== null ? etaSeconds(job, now) : null;
+  const errors = describeErrors(job);
+  const parts = [
+    job.bytesTotal ? `${bytes(job.bytesDone)} of ${bytes(job.bytesTotal)}` : null,
+    plural(job.recordsDone, "record"),
+    `${job.docsAdded} added`,
+    `${job.docsUpdated} updated`,
+    `${job.docsUnchanged} unchanged`,
+    `${job.docsSkippedEmpty} empty`,
+    errors ?? "no errors",
+    `${plural(job.passagesAdded, "passage")}${rate !== null ? ` (${rate.toFixed(rate < 10 ? 1 : 0)} passages/s)` : ""}`,
+    eta !== null ? `about ${formatDuration(eta)} left` : null,
+  ].filter(Boolean);
+
+  return (
+    <li className="space-y-2 p-3" data-testid="ingest-job" data-status={job.status} data-job-id={job.id}>
+      <div className="flex flex-wrap items-center gap-2">
+        <StatusBadge tone={TONE[job.status]}>{job.status}</StatusBadge>
+        <span className="min-w-0 break-all font-medium">{job.label}</span>
+        <time className="text-xs text-black/50" dateTime={job.createdAt}>
+          {job.createdAt.slice(0, 16).replace("T", " ")} UTC
+        </time>
+      </div>
+      {job.status === "running" && job.bytesTotal ? (
+        <progress className="h-2 w-full accent-accent" max={job.bytesTotal} value={job.bytesDone} aria-label={`Progress of ${job.label}`} />
+      ) : null}
+      <p className="text-sm text-black/70" aria-live={job.status === "running" ? "polite" : undefined} data-testid="job-counts">
+        {parts.join(" · ")}
+      </p>
+      {job.error && job.status !== "completed" ? <p className="text-sm text-red-800">{job.error}</p> : null}
+      {job.recentErrors.length ? (
+        <details className="text-sm">
+          <summary className="cursor-pointer text-black/70">Problems ({job.recentErrors.length === job.errors ? job.errors : `last ${job.recentErrors.length} of ${job.errors}`})</summary>
+          <ul className="mt-1 list-disc space-y-0.5 pl-5 font-mono text-xs break-words">
+            {job.recentErrors.map((e, i) => (
+              <li key={i}>{e.message}</li>
+            ))}
+          </ul>
+        </details>
+      ) : null}
+      <div className="flex flex-wrap gap-2">
+        {job.status === "running" ? (
+          <form action={cancelJobAction}>
+            <input type="hidden" name="id" value={job.id} />
+            <button type="submit" className="rounded-md border border-black/20 bg-white px-3 py-1 text-sm font-medium hover:bg-black/5">
+              Cancel
+            </button>
+          </form>
+        ) : null}
+        {job.status !== "running" && job.status !== "completed" && RESUMABLE(job.kind) ? <ResumeButton id={job.id} /> : null}
+      </div>
+    </li>
+  );
+}
+
+/** Each running job follows its own event stream; finished ones are shown as the server rendered them. */
+export function JobList({ jobs }: { jobs: JobView[] }) {
+  if (jobs.length === 0) return <p className="text-sm text-black/60">No ingest jobs yet.</p>;
+  return (
+    <ul className="divide-y divide-black/10 rounded-lg border border-black/10 bg-white" data-testid="job-list">
+      {jobs.map((j) => (
+        // A new status from the server (a resume, a refresh after the end) starts the row afresh.
+        <JobRow key={`${j.id}:${j.status}`} initial={j} />
+      ))}
+    </ul>
+  );
+}
