@@ -33,7 +33,19 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
             <Link href="/debates" className="text-sm text-black/70 hover:text-black">
               Debates
             </Link>
-            <Link href="/status" className="ml-auto text-sm text-black/70 hover:text-black">
+            <Link href="/corpora" className="text-sm text-black/70 hover:text-black">
+              Corpora
+            </Link>
+            <Link href="/search" className="text-sm text-black/70 hover:text-black">
+              Search
+            </Link>
+            <form action="/search" method="get" role="search" className="ml-auto flex min-w-0">
+              <label htmlFor="nav-search" className="sr-only">
+                Search passages
+              </label>
+              <input id="nav-search" name="q" type="search" placeholder="Search passages" className="w-36 min-w-0 rounded-md border border-black/20 bg-white px-2 py-1 text-sm sm:w-48" />
+            </form>
+            <Link href="/status" className="text-sm text-black/70 hover:text-black">
               System status
             </Link>
           </nav>

@@ -1,5 +1,10 @@
+import Link from "next/link";
+import { getDb } from "@/db/client";
+import { listCorpora, type CorpusSummary } from "@/db/queries/corpus";
 import { StatusPanel } from "@/components/status-panel";
+import { LoadDemoButton } from "@/components/corpus/load-demo-button";
 import { getHealth } from "@/lib/health";
+import { SAMPLE_CLAIMS, SAMPLE_CORPUS_NAME } from "@/lib/corpus/sample";
 
 export const dynamic = "force-dynamic";
 
@@ -18,8 +23,61 @@ const STEPS = [
   },
 ];
 
+/** The first thing a new installation needs is evidence; the home page offers it until there is some. */
+async function corporaOrNull(): Promise<CorpusSummary[] | null> {
+  try {
+    return await listCorpora((await getDb()).db);
+  } catch {
+    // The status panel below explains a database that cannot be opened.
+    return null;
+  }
+}
+
+function GetStarted({ corpora }: { corpora: CorpusSummary[] }) {
+  const demo = corpora.find((c) => c.name === SAMPLE_CORPUS_NAME);
+  if (corpora.length === 0) {
+    return (
+      <section className="flex flex-col gap-3 rounded-lg border-2 border-accent/40 bg-white p-5 sm:flex-row sm:items-center sm:justify-between" aria-labelledby="start-title">
+        <div>
+          <h2 id="start-title" className="font-semibold">
+            Start with the demo corpus
+          </h2>
+          <p className="mt-1 text-sm text-black/70">Thirty short fictional news items and four example claims, loaded in seconds.</p>
+        </div>
+        <LoadDemoButton />
+      </section>
+    );
+  }
+  if (demo && demo.passages === 0) {
+    return (
+      <p className="rounded-lg border border-black/10 bg-white p-4 text-sm">
+        The demo corpus is loading. <Link href={`/corpora/${SAMPLE_CORPUS_NAME}`} className="underline">Follow its progress</Link>.
+      </p>
+    );
+  }
+  return (
+    <section className="rounded-lg border border-black/10 bg-white p-4 text-sm" aria-labelledby="start-title">
+      <h2 id="start-title" className="font-semibold">
+        {demo ? "The demo corpus is loaded" : `${corpora.length} ${corpora.length === 1 ? "corpus" : "corpora"} ready`}
+      </h2>
+      {demo ? <p className="mt-1 text-black/70">Try this claim: “{SAMPLE_CLAIMS[0]!.text}”</p> : null}
+      <p className="mt-2 flex flex-wrap gap-x-4 gap-y-1">
+        <Link href="/debates/new" className="font-medium underline">
+          Check a claim
+        </Link>
+        <Link href="/search" className="underline">
+          Search the evidence
+        </Link>
+        <Link href="/corpora" className="underline">
+          Corpora
+        </Link>
+      </p>
+    </section>
+  );
+}
+
 export default async function Home() {
-  const health = await getHealth();
+  const [health, corpora] = await Promise.all([getHealth(), corporaOrNull()]);
   return (
     <div className="space-y-10">
       <section className="space-y-3">
@@ -29,6 +87,7 @@ export default async function Home() {
           evidence, and review the verdict. Half-truths, literally accurate but misleading, are what it is built to catch.
         </p>
       </section>
+      {corpora ? <GetStarted corpora={corpora} /> : null}
       <ol className="grid gap-4 sm:grid-cols-3">
         {STEPS.map((s, i) => (
           <li key={s.title} className="rounded-lg border border-black/10 bg-white p-4">
