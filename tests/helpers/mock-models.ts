@@ -1,5 +1,6 @@
 import type { LanguageModelV3StreamPart, SharedV3ProviderMetadata } from "@ai-sdk/provider";
-import { MockLanguageModelV3, simulateReadableStream } from "ai/test";
+import { simulateReadableStream } from "ai";
+import { MockLanguageModelV3 } from "ai/test";
 import type { ResolvedModel } from "@/lib/ai/registry";
 import { parseModelId } from "@/lib/ai/model-id";
 

@@ -8,7 +8,7 @@ import { radarConfigSchema, radarProtocol, type RadarConfig } from "@/lib/debate
 import { cancelDebate, recoverOrphans, runDebate } from "@/lib/debate/runner";
 import { promptsHash } from "@/lib/prompts";
 import type { DebateEvidence } from "@/lib/debate/types";
-import { scriptedModel, type Script } from "../helpers/scripted-debate-model";
+import { scriptedModel, type Script } from "@/lib/bench/scripted-model";
 import { freshDatabase } from "./test-db";
 
 let h: DbHandle;

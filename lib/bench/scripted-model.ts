@@ -1,15 +1,31 @@
-import type { LanguageModelV3CallOptions } from "@ai-sdk/provider";
+import type { LanguageModelV3CallOptions, LanguageModelV3StreamPart, SharedV3ProviderMetadata } from "@ai-sdk/provider";
+import { simulateReadableStream } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
 import type { ResolvedModel } from "@/lib/ai/registry";
 import { readOpenAILogprobs } from "@/lib/ai/logprobs";
 import { parseModelId } from "@/lib/ai/model-id";
-import { textStream } from "./mock-models";
 
 /**
  * A scripted debate participant: answers each RADAR prompt in the expected shape and reports
- * token logprobs the way OpenAI does, so that stopping and scoring run for real. A test double:
- * it lives in tests and the benchmark only.
+ * token logprobs the way OpenAI does, so that stopping and scoring run for real. A measuring
+ * instrument for tests and benchmarks: nothing in the app can select it.
  */
+
+function textStream(chunks: string[], opts: { input: number; output: number; providerMetadata?: SharedV3ProviderMetadata; delayMs?: number; firstDelayMs?: number }) {
+  const parts: LanguageModelV3StreamPart[] = [
+    { type: "stream-start", warnings: [] },
+    { type: "text-start", id: "t" },
+    ...chunks.map((delta) => ({ type: "text-delta" as const, id: "t", delta })),
+    { type: "text-end", id: "t" },
+    {
+      type: "finish",
+      finishReason: { unified: "stop", raw: "stop" },
+      usage: { inputTokens: { total: opts.input, noCache: opts.input, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: opts.output, text: opts.output, reasoning: 0 } },
+      providerMetadata: opts.providerMetadata,
+    },
+  ];
+  return { stream: simulateReadableStream({ chunks: parts, initialDelayInMs: opts.firstDelayMs ?? null, chunkDelayInMs: opts.delayMs ?? null }) };
+}
 export type Script = {
   /** Probability the stop agent puts on STOP (the rest on CONTINUE). */
   pStop?: number;
@@ -22,6 +38,8 @@ export type Script = {
   repairText?: string;
   /** Per-token delay, to make cancellation and streaming observable. */
   delayMs?: number;
+  /** Delay before the first token (a model's time to first token). */
+  firstDelayMs?: number;
   /** No logprobs at all, like Anthropic. */
   noLogprobs?: boolean;
   /** Throw this on the n-th call (1-based). */
@@ -83,7 +101,7 @@ export function scriptedModel(id: string, script: Script = {}) {
             const alts = alternatives[i] ?? [[tok, 1]];
             return { token: tok, logprob: Math.log(alts.find(([t]) => t === tok)?.[1] ?? 1), top_logprobs: alts.map(([t, pr]) => ({ token: t, logprob: Math.log(pr) })) };
           });
-      return textStream(pieces, { input: Math.ceil(p.user.length / 4), output: pieces.length, delayMs: script.delayMs, providerMetadata: logprobs ? { openai: { logprobs: logprobs as never } } : undefined });
+      return textStream(pieces, { input: Math.ceil(p.user.length / 4), output: pieces.length, delayMs: script.delayMs, firstDelayMs: script.firstDelayMs, providerMetadata: logprobs ? { openai: { logprobs: logprobs as never } } : undefined });
     },
   });
   const resolved: ResolvedModel = {
