@@ -23,7 +23,8 @@ export const DOCUMENTS_PAGE_SIZE = 25;
 export async function listDocuments(db: Database, corpusId: string, opts: { page?: number; pageSize?: number } = {}): Promise<{ total: number; items: DocumentListItem[] }> {
   const pageSize = opts.pageSize ?? DOCUMENTS_PAGE_SIZE;
   const page = Math.max(1, Math.floor(opts.page ?? 1));
-  const passageCount = sql<number>`(select count(*) from ${passages} p where p.document_id = ${documents.id})`.mapWith(Number);
+  // Spelled out: inside a select list drizzle renders ${documents.id} unqualified, and the subquery would read it as p.id.
+  const passageCount = sql<number>`(select count(*) from passages p where p.document_id = "documents"."id")`.mapWith(Number);
   const [items, [totals]] = await Promise.all([
     db
       .select({
