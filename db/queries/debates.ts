@@ -165,38 +165,25 @@ export async function getDebateStatus(db: Database, id: string) {
   return row ?? null;
 }
 
-/** Opens a turn row: watchers see who is speaking; a row left `streaming` by a crash is replaced. */
+/** Opens a turn row, so watchers see who is speaking. */
 export async function beginTurn(
   db: Database,
   t: { debateId: string; seq: number; round: number; phase: string; role: string; kind: string; model: string },
 ): Promise<string> {
-  return db.transaction(async (tx) => {
-    await tx.delete(s.turns).where(and(eq(s.turns.debateId, t.debateId), gte(s.turns.seq, t.seq), ne(s.turns.status, "completed")));
-    const [row] = await tx
-      .insert(s.turns)
-      .values({ ...t, status: "streaming", startedAt: new Date() })
-      .returning({ id: s.turns.id });
-    return row!.id;
-  });
+  const [row] = await db
+    .insert(s.turns)
+    .values({ ...t, status: "streaming", startedAt: new Date() })
+    .returning({ id: s.turns.id });
+  return row!.id;
 }
 
-export async function finishTurn(
-  db: Database,
-  turnId: string,
-  t: { content: string; promptTokens: number; completionTokens: number; costUsd: number | null; latencyMs: number; citations: number[]; scores?: Record<string, unknown> | null },
-) {
-  await db
-    .update(s.turns)
-    .set({ ...t, scores: t.scores ?? null, status: "completed", finishedAt: new Date(), error: null })
-    .where(eq(s.turns.id, turnId));
+/** Before a (re)run: turns a crash or failure left unfinished are regenerated, so they go. */
+export async function dropUnfinishedTurns(db: Database, debateId: string) {
+  await db.delete(s.turns).where(and(eq(s.turns.debateId, debateId), ne(s.turns.status, "completed")));
 }
 
-export async function failTurn(db: Database, turnId: string, error: string, partial: string) {
-  await db.update(s.turns).set({ status: "failed", error, content: partial, finishedAt: new Date() }).where(eq(s.turns.id, turnId));
-}
-
-export async function recordCall(db: Database, debateId: string, turnId: string | null, rec: CallRecord) {
-  await db.insert(s.llmCalls).values({
+function callRow(debateId: string, turnId: string | null, rec: CallRecord) {
+  return {
     debateId,
     turnId,
     model: rec.model,
@@ -208,7 +195,35 @@ export async function recordCall(db: Database, debateId: string, turnId: string 
     latencyMs: rec.latencyMs,
     attempts: rec.attempts,
     error: rec.error ?? null,
+  };
+}
+
+/** The finished turn and the model calls it made, in one transaction: both or neither. */
+export async function finishTurn(
+  db: Database,
+  turnId: string,
+  debateId: string,
+  t: { content: string; promptTokens: number; completionTokens: number; costUsd: number | null; latencyMs: number; citations: number[]; scores?: Record<string, unknown> | null },
+  calls: CallRecord[],
+) {
+  await db.transaction(async (tx) => {
+    await tx
+      .update(s.turns)
+      .set({ ...t, scores: t.scores ?? null, status: "completed", finishedAt: new Date(), error: null })
+      .where(eq(s.turns.id, turnId));
+    if (calls.length) await tx.insert(s.llmCalls).values(calls.map((c) => callRow(debateId, turnId, c)));
   });
+}
+
+export async function failTurn(db: Database, turnId: string, debateId: string, error: string, partial: string, calls: CallRecord[]) {
+  await db.transaction(async (tx) => {
+    await tx.update(s.turns).set({ status: "failed", error, content: partial, finishedAt: new Date() }).where(eq(s.turns.id, turnId));
+    if (calls.length) await tx.insert(s.llmCalls).values(calls.map((c) => callRow(debateId, turnId, c)));
+  });
+}
+
+export async function recordCall(db: Database, debateId: string, turnId: string | null, rec: CallRecord) {
+  await db.insert(s.llmCalls).values(callRow(debateId, turnId, rec));
 }
 
 export async function saveCheckpoint(db: Database, debateId: string, c: CheckpointRecord) {

@@ -62,9 +62,12 @@ function tokens(text: string) {
 
 export function scriptedModel(id: string, script: Script = {}) {
   let calls = 0;
+  // Time spent inside the model (call to last chunk), so a benchmark can subtract it.
+  let modelMs = 0;
   const seen: Array<{ system: string; user: string }> = [];
   const model = new MockLanguageModelV3({
     doStream: async (options) => {
+      const t0 = performance.now();
       calls++;
       if (script.failOnCall?.n === calls) throw script.failOnCall.error;
       const p = promptText(options);
@@ -101,7 +104,16 @@ export function scriptedModel(id: string, script: Script = {}) {
             const alts = alternatives[i] ?? [[tok, 1]];
             return { token: tok, logprob: Math.log(alts.find(([t]) => t === tok)?.[1] ?? 1), top_logprobs: alts.map(([t, pr]) => ({ token: t, logprob: Math.log(pr) })) };
           });
-      return textStream(pieces, { input: Math.ceil(p.user.length / 4), output: pieces.length, delayMs: script.delayMs, firstDelayMs: script.firstDelayMs, providerMetadata: logprobs ? { openai: { logprobs: logprobs as never } } : undefined });
+      const { stream } = textStream(pieces, { input: Math.ceil(p.user.length / 4), output: pieces.length, delayMs: script.delayMs, firstDelayMs: script.firstDelayMs, providerMetadata: logprobs ? { openai: { logprobs: logprobs as never } } : undefined });
+      return {
+        stream: stream.pipeThrough(
+          new TransformStream({
+            flush() {
+              modelMs += performance.now() - t0;
+            },
+          }),
+        ),
+      };
     },
   });
   const resolved: ResolvedModel = {
@@ -114,5 +126,5 @@ export function scriptedModel(id: string, script: Script = {}) {
     logprobsOptions: (k) => ({ openai: { logprobs: k } }),
     readLogprobs: (m) => readOpenAILogprobs(m?.openai?.logprobs),
   };
-  return { resolved, seen, calls: () => calls };
+  return { resolved, seen, calls: () => calls, modelMs: () => modelMs };
 }

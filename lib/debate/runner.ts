@@ -1,7 +1,7 @@
 import os from "node:os";
 import type { Database } from "@/db/client";
 import * as q from "@/db/queries/debates";
-import { callModel, ModelCallError } from "@/lib/ai/call";
+import { callModel, ModelCallError, type CallRecord } from "@/lib/ai/call";
 import { scoreOptions } from "@/lib/ai/score-options";
 import { resolveModel, type ResolvedModel } from "@/lib/ai/registry";
 import { citedRanks } from "./evidence";
@@ -61,6 +61,7 @@ export async function runDebate(db: Database, debateId: string, opts: RunOptions
   publish(debateId, { type: "status", status: "running" });
 
   // Finished turns from an earlier run, replayed in order; anything unfinished is regenerated.
+  await q.dropUnfinishedTurns(db, debateId);
   const replay = new Map(snapshot.turns.filter((t) => t.status === "completed").map((t) => [t.seq, t]));
   let seq = 0;
   let tokens = 0;
@@ -71,7 +72,7 @@ export async function runDebate(db: Database, debateId: string, opts: RunOptions
     return id;
   };
 
-  async function turn<T extends TurnSpec>(spec: T, generate: (info: TurnInfo, turnId: string) => Promise<{ text: string; usage: TurnResult["usage"]; costUsd: number | null; latencyMs: number; scores?: Record<string, unknown> }>) {
+  async function turn<T extends TurnSpec>(spec: T, generate: (info: TurnInfo, calls: CallRecord[]) => Promise<{ text: string; usage: TurnResult["usage"]; costUsd: number | null; latencyMs: number; scores?: Record<string, unknown> }>) {
     if (controller.signal.aborted) throw new DebateCancelled();
     const n = ++seq;
     const done = replay.get(n);
@@ -94,12 +95,14 @@ export async function runDebate(db: Database, debateId: string, opts: RunOptions
     const turnId = await q.beginTurn(db, { debateId, ...info });
     publish(debateId, { type: "turn-start", turn: info });
     let partial = "";
+    // Every call of this turn (retries, repairs, samples) is written together with the turn.
+    const calls: CallRecord[] = [];
     try {
-      const out = await generate(info, turnId);
+      const out = await generate(info, calls);
       partial = out.text;
       const citations = citedRanks(out.text, evidence.length);
       // Written before the protocol may start the next turn: a crash loses at most the turn in progress.
-      await q.finishTurn(db, turnId, {
+      await q.finishTurn(db, turnId, debateId, {
         content: out.text,
         promptTokens: out.usage.promptTokens,
         completionTokens: out.usage.completionTokens,
@@ -107,7 +110,7 @@ export async function runDebate(db: Database, debateId: string, opts: RunOptions
         latencyMs: out.latencyMs,
         citations,
         scores: out.scores ?? null,
-      });
+      }, calls);
       tokens += out.usage.promptTokens + out.usage.completionTokens;
       publish(debateId, {
         type: "turn-end",
@@ -119,7 +122,7 @@ export async function runDebate(db: Database, debateId: string, opts: RunOptions
       };
     } catch (e) {
       const message = controller.signal.aborted ? "cancelled" : (e as Error).message;
-      await q.failTurn(db, turnId, message, partial).catch(() => undefined);
+      await q.failTurn(db, turnId, debateId, message, partial, calls).catch(() => undefined);
       publish(debateId, { type: "turn-error", seq: n, error: message });
       if (controller.signal.aborted) throw new DebateCancelled();
       throw Object.assign(e as Error, { turnSeq: n, turnLabel: `${spec.role}, ${spec.phase}` });
@@ -127,7 +130,7 @@ export async function runDebate(db: Database, debateId: string, opts: RunOptions
   }
 
   const resolve = opts.resolve ?? ((id: string) => resolveModel(id));
-  const callOptions = (info: TurnInfo, turnId: string, spec: TurnSpec) => ({
+  const callOptions = (info: TurnInfo, calls: CallRecord[], spec: TurnSpec) => ({
     model: resolve(info.model),
     purpose: `${spec.phase}:${spec.role}`,
     system: spec.system,
@@ -137,7 +140,7 @@ export async function runDebate(db: Database, debateId: string, opts: RunOptions
     abortSignal: controller.signal,
     onTextDelta: (text: string) => publish(debateId, { type: "delta", seq: info.seq, text }),
     onRetry: ({ attempt, error }: { attempt: number; error: Error }) => publish(debateId, { type: "turn-reset", seq: info.seq, attempt, error: error.message }),
-    onRecord: (rec: Parameters<typeof q.recordCall>[3]) => q.recordCall(db, debateId, turnId, rec),
+    onRecord: (rec: CallRecord) => void calls.push(rec),
   });
 
   const ctx: DebateContext<unknown> = {
@@ -148,12 +151,12 @@ export async function runDebate(db: Database, debateId: string, opts: RunOptions
     signal: controller.signal,
     tokensSoFar: () => tokens,
     async speak(spec) {
-      const { result } = await turn(spec, async (info, turnId) => callModel(callOptions(info, turnId, spec)));
+      const { result } = await turn(spec, async (info, calls) => callModel(callOptions(info, calls, spec)));
       return result;
     },
     async speakScored(spec: ScoredTurnSpec): Promise<ScoredTurnResult> {
-      const { result, scores } = await turn(spec, async (info, turnId) => {
-        const r = await scoreOptions({ ...callOptions(info, turnId, spec), options: spec.options, marker: spec.marker, fallback: spec.fallback });
+      const { result, scores } = await turn(spec, async (info, calls) => {
+        const r = await scoreOptions({ ...callOptions(info, calls, spec), options: spec.options, marker: spec.marker, fallback: spec.fallback });
         // Samples drawn for a fallback are calls of this turn too.
         const extra = r.samples ?? [];
         return {
