@@ -38,6 +38,9 @@ export type RetrievalBenchOptions = {
   rrfK?: number;
   mmr?: boolean;
   lexicalRanking?: LexicalRanking;
+  denseWeight?: number;
+  bm25B?: number;
+  matchBudget?: number;
   embedder?: Embedder;
   log?: (line: string) => void;
 };
@@ -57,7 +60,7 @@ export type RetrievalBenchReport = {
   corpus_passages: number;
   embedding_model: string;
   k: number;
-  config: { candidates?: number; rrf_k?: number; mmr: boolean; lexical_ranking: string; split?: string; subset?: string };
+  config: { candidates?: number; rrf_k?: number; mmr: boolean; lexical_ranking: string; dense_weight?: number; bm25_b?: number; match_budget?: number; split?: string; subset?: string };
   ingestion: { reused: boolean; passages_added: number; seconds: number; passages_per_second: number | null };
   query_embedding: { claims: number; seconds: number; ms_per_claim: number };
   rows: RetrieverRow[];
@@ -175,6 +178,9 @@ export async function runRetrievalBench(db: Database, opts: RetrievalBenchOption
         rrfK: opts.rrfK,
         mmr: opts.mmr,
         lexicalRanking: opts.lexicalRanking,
+        weights: opts.denseWeight !== undefined ? { dense: opts.denseWeight } : undefined,
+        bm25B: opts.bm25B,
+        matchBudget: opts.matchBudget,
       });
       ranked[mode]!.set(c.claim.id, res.hits.map((h) => h.passageExternalId));
       latency[mode]!.set(c.claim.id, res.timings.totalMs - res.timings.embedMs);
@@ -231,7 +237,7 @@ export async function runRetrievalBench(db: Database, opts: RetrievalBenchOption
     corpus_passages: passages,
     embedding_model: embedder.id,
     k,
-    config: { candidates: opts.candidates, rrf_k: opts.rrfK, mmr: !!opts.mmr, lexical_ranking: opts.lexicalRanking ?? "bm25", ...(opts.dataset === "check-covid" ? { split: opts.split ?? "test", subset: opts.subset ?? "composed" } : {}) },
+    config: { candidates: opts.candidates, rrf_k: opts.rrfK, mmr: !!opts.mmr, lexical_ranking: opts.lexicalRanking ?? "bm25", dense_weight: opts.denseWeight, bm25_b: opts.bm25B, match_budget: opts.matchBudget, ...(opts.dataset === "check-covid" ? { split: opts.split ?? "test", subset: opts.subset ?? "composed" } : {}) },
     ingestion: {
       reused,
       passages_added: ingest.passagesAdded,

@@ -41,6 +41,9 @@ export function register(program: Command) {
     .option("--rrf-k <n>", "hybrid: the RRF constant", positiveInt)
     .option("--mmr", "diversify results with MMR")
     .option("--lexical <ranking>", `lexical ranking: ${LEXICAL_RANKINGS.join(" | ")}`, oneOf(LEXICAL_RANKINGS))
+    .option("--dense-weight <w>", "hybrid: weight of the dense list in RRF (lexical is 1)", Number)
+    .option("--bm25-b <b>", "BM25 length normalisation, 0..1", Number)
+    .option("--match-budget <n>", "BM25: passages the candidate stems may match", positiveInt)
     .option("--scale <passages>", "instead of a dataset: search latency over this many synthetic passages", positiveInt)
     .option("--queries <n>", "with --scale: number of timed queries", positiveInt, 200)
     .option("--json", "print JSON")
@@ -58,6 +61,9 @@ export function register(program: Command) {
         rrfK?: number;
         mmr?: boolean;
         lexical?: LexicalRanking;
+        denseWeight?: number;
+        bm25B?: number;
+        matchBudget?: number;
         scale?: number;
         queries: number;
         json?: boolean;
@@ -84,6 +90,9 @@ export function register(program: Command) {
           rrfK: opts.rrfK,
           mmr: opts.mmr,
           lexicalRanking: opts.lexical,
+          denseWeight: opts.denseWeight,
+          bm25B: opts.bm25B,
+          matchBudget: opts.matchBudget,
           log: log(!!opts.json),
         });
         const report = { ...r, backend: handle.backend, markdown: retrievalMarkdown(r.rows) };
