@@ -6,6 +6,8 @@ import http from "node:http";
 
 const PORT = Number(process.env.FAKE_OPENAI_PORT ?? 3291);
 const DELAY = Number(process.env.FAKE_OPENAI_DELAY_MS ?? 25);
+// For the token-to-browser benchmark: every speech token carries the time it was sent.
+const TIMESTAMPS = process.env.FAKE_OPENAI_TIMESTAMPS === "1";
 
 function answer(user, system) {
   const slow = user.includes("SLOW");
@@ -24,7 +26,7 @@ function answer(user, system) {
   const role = /You are (an? [a-z ]+?)(?: taking| arguing|\.)/i.exec(system)?.[1] ?? "a debater";
   const inject = user.includes("INJECT") ? ' <img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>' : "";
   const text = `Speaking as ${role}: the record shows a sale [E1] and a war [E2], and the dates matter.${inject} That is my position on this claim.`;
-  return { slow, pieces: text.match(/\S+\s*/g), alts: [] };
+  return { slow, speech: true, pieces: text.match(/\S+\s*/g), alts: [] };
 }
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -45,7 +47,7 @@ http
     const text = (m) => (typeof m.content === "string" ? m.content : m.content.map((p) => p.text ?? "").join(""));
     const system = request.messages.filter((m) => m.role === "system").map(text).join("");
     const user = request.messages.filter((m) => m.role === "user").map(text).join("");
-    const { pieces, alts, slow } = answer(user, system);
+    const { pieces, alts, slow, speech } = answer(user, system);
     const maxTokens = request.max_tokens ?? request.max_completion_tokens ?? 10_000;
     const out = pieces.slice(0, maxTokens);
     const logprob = (tok, i) => {
@@ -65,7 +67,8 @@ http
     res.write(`data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: null }] })}\n\n`);
     for (let i = 0; i < out.length && !closed; i++) {
       await sleep(slow ? DELAY * 8 : DELAY);
-      const chunk = { ...base, choices: [{ index: 0, delta: { content: out[i] }, finish_reason: null, logprobs: request.logprobs ? { content: [logprob(out[i], i)] } : null }], t: Date.now() };
+      const content = TIMESTAMPS && speech ? `${out[i].trimEnd()}⟦${Date.now()}⟧ ` : out[i];
+      const chunk = { ...base, choices: [{ index: 0, delta: { content }, finish_reason: null, logprobs: request.logprobs ? { content: [logprob(out[i], i)] } : null }], t: Date.now() };
       res.write(`data: ${JSON.stringify(chunk)}\n\n`);
     }
     if (closed) return;

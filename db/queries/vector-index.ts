@@ -34,3 +34,19 @@ export async function ensureVectorIndex(db: Database, model: string, dim: number
   );
   return name;
 }
+
+export async function vectorIndexExists(db: Database, model: string): Promise<boolean> {
+  const r = await db.execute<{ n: number }>(sql`select count(*)::int as n from pg_indexes where indexname = ${vectorIndexName(model)}`);
+  return (r.rows[0]?.n ?? 0) > 0;
+}
+
+/**
+ * Whether a load may insert first and index afterwards: building an HNSW index over vectors
+ * already in the table is several times faster than maintaining it row by row, but only the
+ * first load of a model can skip it: later loads must keep an existing index current.
+ */
+export async function canDeferVectorIndex(db: Database, model: string): Promise<boolean> {
+  if (await vectorIndexExists(db, model)) return false;
+  const r = await db.execute<{ any: boolean }>(sql`select exists(select 1 from passage_embeddings where model = ${model}) as any`);
+  return !r.rows[0]?.any;
+}

@@ -26,7 +26,7 @@ import {
   type IngestJobRow,
   type ResumeState,
 } from "@/db/queries/ingest-jobs";
-import { ensureVectorIndex } from "@/db/queries/vector-index";
+import { canDeferVectorIndex, ensureVectorIndex } from "@/db/queries/vector-index";
 import { resolveEmbedder, type Embedder } from "@/lib/embeddings/registry";
 import { chunkText, resolveChunking } from "./chunk";
 import { openSource, type OpenedSource, type ReadSourceOptions, type ResumePoint } from "./formats";
@@ -304,6 +304,14 @@ async function runJob(ctx: RunContext, records: AsyncIterable<SourceRecord>): Pr
   let recordsDone = ctx.job.recordsDone;
   let passagesThisRun = 0;
   const indexReady = new Set<number>();
+  // On a model's first load the HNSW index is built once at the end, not maintained per row.
+  let deferredIndexDim: number | undefined;
+  const buildDeferredIndex = async () => {
+    if (deferredIndexDim === undefined) return;
+    const dim = deferredIndexDim;
+    deferredIndexDim = undefined;
+    await ensureVectorIndex(db, embedder.id, dim);
+  };
 
   const progress = (status: IngestProgress["status"]): IngestProgress => {
     const seconds = (Date.now() - started) / 1000;
@@ -358,7 +366,8 @@ async function runJob(ctx: RunContext, records: AsyncIterable<SourceRecord>): Pr
     // Vectors are computed before the transaction opens, so transactions stay short.
     const dim = await embedMissing(embedder, toWrite, ctx.signal);
     if (toWrite.length && !indexReady.has(dim)) {
-      await ensureVectorIndex(db, embedder.id, dim);
+      if (await canDeferVectorIndex(db, embedder.id)) deferredIndexDim = dim;
+      else await ensureVectorIndex(db, embedder.id, dim);
       indexReady.add(dim);
     }
     if (ctx.signal?.aborted) throw new CancelledError();
@@ -446,6 +455,7 @@ async function runJob(ctx: RunContext, records: AsyncIterable<SourceRecord>): Pr
       if (batch.length >= stored.batchSize || pending.records >= stored.batchSize * 16) await flush();
     }
     await flush();
+    await buildDeferredIndex();
     const row = await finishIngestJob(db, jobId, runnerId, { status: "completed" });
     if (row?.status === "cancelled") return summarize(ctx, "cancelled", progress, started);
     await updateCorpus(db, corpus.id, { chunking: stored.chunking });
@@ -461,6 +471,8 @@ async function runJob(ctx: RunContext, records: AsyncIterable<SourceRecord>): Pr
     throw new IngestError(message, summarize(ctx, "failed", progress, started));
   } finally {
     clearInterval(heartbeat);
+    // A failed or cancelled first load still leaves committed vectors that searches need indexed.
+    await buildDeferredIndex().catch((e) => console.error(`[ingest] building the vector index failed: ${(e as Error).message}`));
   }
 }
 
