@@ -68,6 +68,16 @@ test("reloading and a second browser show the same debate, with no text lost", a
   await other.close();
 });
 
+test("closing the tab does not stop the debate", async ({ page, browser }) => {
+  const url = await submit(page, "SLOW: the debate goes on after the tab is closed.");
+  await page.close();
+  const later = await browser.newPage();
+  await later.goto(url);
+  await expect(later.getByTestId("verdict")).toBeVisible({ timeout: 90_000 });
+  await expect(later.getByTestId("debate-status")).toHaveText("completed");
+  await later.close();
+});
+
 test("Stop cancels the debate and keeps the turns that finished", async ({ page }) => {
   await submit(page, "SLOW: stop me after the first statement about the medal.");
   await expect(page.locator("[data-testid=turn][data-status=completed]").first()).toBeVisible({ timeout: 30_000 });

@@ -9,6 +9,7 @@ import { promptsHash } from "@/lib/prompts";
 import { search, SearchError } from "@/lib/retrieval/search";
 import { getProtocol } from "./protocols";
 import { radarConfigSchema } from "./radar/protocol";
+import { resolveThresholds } from "./radar/early-stop";
 import type { DebateEvidence } from "./types";
 
 /**
@@ -133,7 +134,8 @@ export async function createDebate(db: Database, raw: unknown, opts: { createdBy
     variant: config.variant,
     config: fullConfig,
     models,
-    thresholds: fullConfig.thresholds ?? fullConfig.calibrated ?? null,
+    // The thresholds in force for this debate and where they came from (configured, calibrated, paper, default).
+    thresholds: resolveThresholds(models.judge!, { configured: fullConfig.thresholds, calibrated: fullConfig.calibrated }),
     promptsHash: promptsHash(protocol.templates(config)),
     evidenceMode: input.evidence.mode,
     corpusId,
