@@ -30,6 +30,9 @@ const KNOWN_DIMS: Record<string, number> = {
   "openai:text-embedding-ada-002": 1536,
 };
 
+/** Texts embedded between two yields to the event loop (about 0.2 s of CPU on a laptop core). */
+const USE_LITE_SLICE = 8;
+
 function useLite(): Embedder {
   let loading: Promise<{ embed(texts: string[]): Promise<number[][]> }> | undefined;
   const load = () =>
@@ -47,7 +50,16 @@ function useLite(): Embedder {
     async embed(texts) {
       if (texts.length === 0) return [];
       const model = await load();
-      return model.embed(texts);
+      // TensorFlow.js computes on the CPU synchronously, and awaits between calls are only
+      // microtasks: a whole ingest batch would hold the event loop for seconds, and the server
+      // would answer no request (not even the upload that started it) until the batch ended.
+      // Small slices with a macrotask in between cap each stall at a few hundred ms.
+      const out: number[][] = [];
+      for (let i = 0; i < texts.length; i += USE_LITE_SLICE) {
+        if (i > 0) await new Promise((r) => setImmediate(r));
+        out.push(...(await model.embed(texts.slice(i, i + USE_LITE_SLICE))));
+      }
+      return out;
     },
   };
   return embedder;
