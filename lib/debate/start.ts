@@ -7,6 +7,7 @@ import { findCorpus } from "@/db/queries/corpus";
 import { modelIdForRole, resolveModel } from "@/lib/ai/registry";
 import { promptsHash } from "@/lib/prompts";
 import { search, SearchError } from "@/lib/retrieval/search";
+import type { Embedder } from "@/lib/embeddings/registry";
 import { getProtocol } from "./protocols";
 import { radarConfigSchema } from "./radar/protocol";
 import { resolveThresholds } from "./radar/early-stop";
@@ -67,12 +68,12 @@ export function splitGoldEvidence(text: string): DebateEvidence[] {
     .map((t, i) => ({ rank: i + 1, text: t, source: "gold" as const }));
 }
 
-async function retrieveEvidence(db: Database, claim: string, corpusName: string, k: number, before?: string): Promise<{ corpusId: string; evidence: DebateEvidence[] }> {
+async function retrieveEvidence(db: Database, claim: string, corpusName: string, k: number, before?: string, embedder?: Embedder): Promise<{ corpusId: string; evidence: DebateEvidence[] }> {
   const corpus = await findCorpus(db, corpusName);
   if (!corpus) throw new DebateRequestError(`There is no corpus named "${corpusName}". Load documents first, or paste gold evidence.`, "corpus");
   let hits;
   try {
-    hits = (await search(db, { text: claim, corpus: corpus.id, k, before, highlight: false })).hits;
+    hits = (await search(db, { text: claim, corpus: corpus.id, k, before, highlight: false, embedder })).hits;
   } catch (e) {
     if (e instanceof SearchError) throw new DebateRequestError(e.message, "corpus");
     throw e;
@@ -98,7 +99,12 @@ async function retrieveEvidence(db: Database, claim: string, corpusName: string,
   };
 }
 
-export async function createDebate(db: Database, raw: unknown, opts: { createdBy?: string | null; evalRunId?: string | null } = {}): Promise<string> {
+export async function createDebate(
+  db: Database,
+  raw: unknown,
+  /** `embedder` overrides the corpus's own embedding model for retrieval (tests, benchmarks). */
+  opts: { createdBy?: string | null; evalRunId?: string | null; embedder?: Embedder } = {},
+): Promise<string> {
   const parsed = startDebateSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
@@ -125,7 +131,7 @@ export async function createDebate(db: Database, raw: unknown, opts: { createdBy
 
   const { corpusId, evidence } =
     input.evidence.mode === "retrieved"
-      ? await retrieveEvidence(db, input.claim, input.evidence.corpus, input.evidence.k, input.claimDate)
+      ? await retrieveEvidence(db, input.claim, input.evidence.corpus, input.evidence.k, input.claimDate, opts.embedder)
       : { corpusId: null, evidence: splitGoldEvidence(input.evidence.text) };
 
   return createDebateRecord(db, {
