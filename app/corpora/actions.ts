@@ -89,22 +89,26 @@ export async function cancelJobAction(form: FormData) {
 }
 
 /**
- * Resumes in the background. Most refusals (source changed, job running elsewhere) come within
- * moments, so the action waits briefly to report them; a run that starts is followed on the page.
+ * Resumes in the background. The action waits until the job is claimed or refused (source changed,
+ * running elsewhere), so it can report a refusal; a run that starts is followed on the page.
  */
 export async function resumeJobAction(_prev: FormState, form: FormData): Promise<FormState> {
   const id = String(form.get("id") ?? "");
   const { db } = await getDb();
   const job = await getIngestJob(db, id);
   if (!job) return { error: "That job no longer exists." };
-  const done: Promise<IngestSummary> = resumeIngestJob(db, id);
+  let started = () => {};
+  const claimed = new Promise<undefined>((r) => (started = () => r(undefined)));
+  // The first progress report comes once the job is claimed, so the page re-renders it as running.
+  const done: Promise<IngestSummary> = resumeIngestJob(db, id, { onProgress: () => started() });
   if (job.kind === "file") removeUploadWhenCompleted(uploadsDir(), job.source, done);
   const early = await Promise.race([
+    claimed,
     done.then(
       () => undefined,
       (e: Error) => e.message,
     ),
-    new Promise<undefined>((r) => setTimeout(r, 400)),
+    new Promise<undefined>((r) => setTimeout(r, 10_000)),
   ]);
   revalidatePath("/corpora", "layout");
   return early ? { error: `Could not resume: ${early}` } : {};

@@ -37,8 +37,16 @@ export const DEFAULT_BATCH_SIZE = 64;
 const HEARTBEAT_MS = 10_000;
 export const ORPHAN_AFTER_MS = 60_000;
 
+// Next.js bundles this module separately for route handlers and server actions, so module state
+// lives on globalThis: one runner id per process, and a cancel from a server action reaches a job
+// that an upload route started.
+const processState = ((globalThis as Record<symbol, unknown>)[Symbol.for("counterpoint.ingest")] ??= {
+  runnerId: `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`,
+  running: new Map<string, AbortController>(),
+}) as { runnerId: string; running: Map<string, AbortController> };
+
 /** Identifies this process in ingest_jobs.runner_id; a new process gets a new id. */
-export const RUNNER_ID = `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+export const RUNNER_ID = processState.runnerId;
 
 export class IngestError extends Error {
   constructor(
@@ -241,7 +249,7 @@ export function markOrphanedJobsInterrupted(db: Database, runnerId: string = RUN
 }
 
 // Jobs started by this process, so a cancel reaches the running loop at once.
-const running = new Map<string, AbortController>();
+const running = processState.running;
 
 /**
  * Cancels a running job: the batch in flight is dropped, committed batches stay. Works across
