@@ -144,9 +144,10 @@ export default async function SearchPage({ searchParams }: { searchParams: Promi
               <li key={hit.passageId} className="rounded-lg border border-black/10 bg-white p-4" data-testid="search-hit">
                 <div className="mb-2 flex flex-wrap items-baseline gap-x-3 gap-y-1">
                   <span className="text-sm font-semibold text-black/50">{hit.rank}.</span>
-                  <Link href={`/corpora/${encodeURIComponent(hit.corpus.name)}/documents/${hit.document.id}#p${hit.ordinal}`} className="min-w-0 break-words font-medium underline-offset-2 hover:underline">
+                  {/* A plain link: the document page marks the passage with :target, which client-side navigation does not update. */}
+                  <a href={`/corpora/${encodeURIComponent(hit.corpus.name)}/documents/${hit.document.id}#p${hit.ordinal}`} className="min-w-0 break-words font-medium underline-offset-2 hover:underline">
                     {hit.document.title ?? hit.document.externalId}
-                  </Link>
+                  </a>
                   <span className="text-xs text-black/60">
                     {hit.document.publishedAt ? hit.document.publishedAt.slice(0, 10) : "undated"} · passage {hit.ordinal + 1}
                     {corpus ? "" : ` · ${hit.corpus.name}`}

@@ -119,8 +119,52 @@ function JobRow({ initial }: { initial: JobView }) {
   );
 }
 
+const STARTED_EVENT = "counterpoint:ingest-job-started";
+type Started = { id: string; label: string; bytesTotal: number };
+
+/**
+ * Tells the job list on this page about a job the browser just started. The list follows it at
+ * once, instead of waiting for the page's data to refresh, which can take seconds while the
+ * server's CPU is busy embedding.
+ */
+export function announceJob(job: Started) {
+  window.dispatchEvent(new CustomEvent<Started>(STARTED_EVENT, { detail: job }));
+}
+
+function placeholder({ id, label, bytesTotal }: Started): JobView {
+  const now = new Date().toISOString();
+  return {
+    id,
+    label,
+    status: "running",
+    kind: "file",
+    bytesTotal,
+    bytesDone: 0,
+    recordsDone: 0,
+    docsAdded: 0,
+    docsUpdated: 0,
+    docsUnchanged: 0,
+    docsSkippedEmpty: 0,
+    passagesAdded: 0,
+    errors: 0,
+    recentErrors: [],
+    error: null,
+    createdAt: now,
+    startedAt: now,
+    finishedAt: null,
+  };
+}
+
 /** Each running job follows its own event stream; finished ones are shown as the server rendered them. */
-export function JobList({ jobs }: { jobs: JobView[] }) {
+export function JobList({ jobs: fromServer }: { jobs: JobView[] }) {
+  const [started, setStarted] = useState<JobView[]>([]);
+  useEffect(() => {
+    const onStarted = (e: Event) => setStarted((all) => [placeholder((e as CustomEvent<Started>).detail), ...all]);
+    window.addEventListener(STARTED_EVENT, onStarted);
+    return () => window.removeEventListener(STARTED_EVENT, onStarted);
+  }, []);
+  // Once the server lists a job, its row is the server's.
+  const jobs = [...started.filter((s) => !fromServer.some((j) => j.id === s.id)), ...fromServer];
   if (jobs.length === 0) return <p className="text-sm text-black/60">No ingest jobs yet.</p>;
   return (
     <ul className="divide-y divide-black/10 rounded-lg border border-black/10 bg-white" data-testid="job-list">

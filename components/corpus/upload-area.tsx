@@ -4,6 +4,7 @@ import { useActionState, useId, useRef, useState } from "react";
 import { useRouter } from "next/navigation";
 import { ingestUrlAction, type FormState } from "@/app/corpora/actions";
 import type { UploadRule } from "@/lib/corpus/upload";
+import { announceJob } from "./job-list";
 
 type Item = { key: string; name: string; state: "uploading" | "started" | "refused"; percent: number; message?: string };
 
@@ -14,20 +15,24 @@ function size(n: number) {
 }
 
 /** XMLHttpRequest rather than fetch: it reports upload progress, which matters for large files. */
-function send(corpus: string, file: File, onProgress: (percent: number) => void): Promise<{ ok: boolean; message: string }> {
+function send(corpus: string, file: File, onProgress: (percent: number) => void): Promise<{ ok: boolean; message: string; jobId?: string }> {
   return new Promise((resolve) => {
     const xhr = new XMLHttpRequest();
     xhr.open("POST", `/api/corpora/${encodeURIComponent(corpus)}/uploads?filename=${encodeURIComponent(file.name)}`);
     xhr.setRequestHeader("content-type", "application/octet-stream");
     xhr.upload.onprogress = (e) => e.lengthComputable && onProgress(Math.round((100 * e.loaded) / e.total));
     xhr.onload = () => {
-      let body: { error?: string } = {};
+      let body: { error?: string; jobId?: string } = {};
       try {
-        body = JSON.parse(xhr.responseText) as { error?: string };
+        body = JSON.parse(xhr.responseText) as { error?: string; jobId?: string };
       } catch {
         // Not JSON (a proxy's error page): the status says enough.
       }
-      resolve(xhr.status === 202 ? { ok: true, message: "uploaded; ingesting on the server (you can close this page)" } : { ok: false, message: body.error ?? `the server answered ${xhr.status}` });
+      resolve(
+        xhr.status === 202
+          ? { ok: true, message: "uploaded; ingesting on the server (you can close this page)", jobId: body.jobId }
+          : { ok: false, message: body.error ?? `the server answered ${xhr.status}` },
+      );
     };
     // The server stops reading a body over the limit, which some browsers report as a network error.
     xhr.onerror = () => resolve({ ok: false, message: "the upload was interrupted (the connection closed; was the file over the limit?)" });
@@ -60,6 +65,7 @@ export function UploadArea({ corpus, rules }: { corpus: string; rules: UploadRul
       }
       const res = await send(corpus, file, (percent) => update(item.key, { percent }));
       update(item.key, res.ok ? { state: "started", percent: 100, message: res.message } : { state: "refused", message: res.message });
+      if (res.ok && res.jobId) announceJob({ id: res.jobId, label: file.name, bytesTotal: file.size });
       if (res.ok) router.refresh();
     }
     if (input.current) input.current.value = "";
