@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { ClaimsFileError, readJsonLines, type ClaimRecord } from "./claims";
+import { CHECK_COVID_TO_RADAR, mapLabel } from "./labels";
 
 /**
  * Check-COVID (PROClaim's benchmark) to our claims format. Gold evidence ids are
@@ -51,7 +52,13 @@ export async function loadCheckCovidAbstracts(dir: string): Promise<Map<string, 
   return out;
 }
 
-export type CheckCovidClaimOptions = { split?: CheckCovidSplit; subset?: CheckCovidSubset; limit?: number };
+export type CheckCovidClaimOptions = {
+  split?: CheckCovidSplit;
+  subset?: CheckCovidSubset;
+  limit?: number;
+  /** `native` keeps SUPPORT / REFUTE / NOTENOUGHINFO; `radar` maps them with CHECK_COVID_TO_RADAR (NEI stays native, outside the 3-way scores). */
+  labels?: "native" | "radar";
+};
 
 export async function convertCheckCovid(dir: string, opts: CheckCovidClaimOptions = {}): Promise<ClaimRecord[]> {
   const split = opts.split ?? "test";
@@ -71,7 +78,7 @@ export async function convertCheckCovid(dir: string, opts: CheckCovidClaimOption
     out.push({
       id: String(d.id),
       claim: d.claim,
-      label: d.label,
+      label: opts.labels === "radar" ? (mapLabel(CHECK_COVID_TO_RADAR, d.label) ?? d.label) : d.label,
       gold_evidence_ids: evidence.map((e) => e.id),
       gold_evidence: evidence.filter((e) => e.text !== undefined).map((e) => ({ id: e.id, text: e.text! })),
       metadata: {

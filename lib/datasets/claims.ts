@@ -17,6 +17,11 @@ export const claimRecordSchema = z.object({
   /** Passage external ids in the corpus the claim is checked against. */
   gold_evidence_ids: z.array(z.string().min(1)).optional(),
   gold_evidence: z.array(z.object({ id: z.string().optional(), text: z.string() })).optional(),
+  /**
+   * Evidence that comes with the claim from elsewhere, in rank order, e.g. the RADAR authors' own
+   * top-20 retrieval: an evaluation with `--evidence supplied` debates over exactly this.
+   */
+  supplied_evidence: z.array(z.object({ id: z.string().optional(), text: z.string(), score: z.number().optional() })).optional(),
   metadata: z.record(z.string(), z.unknown()).optional(),
 });
 

@@ -81,3 +81,45 @@ export async function convertPolitifactHidden(dir: string, opts: PolitifactClaim
   }
   return out;
 }
+
+export const POLITIFACT_SUBSET150_FILE = "subset150_balanced.jsonl";
+
+const subsetLineSchema = z.object({
+  example_id: z.union([z.string(), z.number()]),
+  claim: z.string().min(1),
+  label: z.enum(["TRUE", "HALF-TRUE", "FALSE"]),
+  gold_evidence: z.array(z.object({ id: z.union([z.number(), z.string()]), text: z.string() })),
+  retrieved_top20_bgebase: z.array(z.object({ id: z.union([z.number(), z.string()]), distance: z.number(), text: z.string() })),
+});
+
+/**
+ * The balanced 150-claim subset the RADAR authors experiment on, with both of their evidence
+ * settings: the claim's gold evidence ("full evidence") and their own top-20 bge-base retrieval
+ * with its text, as `supplied_evidence` in rank order, so a run can use exactly the paper's evidence.
+ */
+export async function convertPolitifactSubset150(dir: string, opts: { limit?: number } = {}): Promise<ClaimRecord[]> {
+  const base = fs.existsSync(path.join(dir, POLITIFACT_SUBSET150_FILE)) ? dir : politifactDir(dir);
+  const file = path.join(base, POLITIFACT_SUBSET150_FILE);
+  if (!fs.existsSync(file)) throw new Error(`${base}: no ${POLITIFACT_SUBSET150_FILE}`);
+  const out: ClaimRecord[] = [];
+  for await (const { line, value } of readJsonLines(file)) {
+    const r = subsetLineSchema.safeParse(value);
+    if (!r.success) {
+      const issue = r.error.issues[0]!;
+      throw new ClaimsFileError(file, line, `${issue.path.join(".")}: ${issue.message}`);
+    }
+    const d = r.data;
+    const retrieved = [...d.retrieved_top20_bgebase].sort((a, b) => a.distance - b.distance);
+    out.push({
+      id: String(d.example_id),
+      claim: d.claim,
+      label: d.label,
+      gold_evidence: d.gold_evidence.map((e) => ({ id: String(e.id), text: e.text })),
+      // Lower distance is closer; the score is kept as the distance the authors reported.
+      supplied_evidence: retrieved.map((e) => ({ id: String(e.id), text: e.text, score: e.distance })),
+      metadata: { dataset: "politifact-hidden-150", subset: "balanced-150", supplied_retriever: "BAAI/bge-base-en-v1.5 top-20 (RADAR authors)" },
+    });
+    if (opts.limit !== undefined && out.length >= opts.limit) break;
+  }
+  return out;
+}

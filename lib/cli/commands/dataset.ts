@@ -2,11 +2,32 @@ import path from "node:path";
 import { InvalidArgumentError, type Command } from "commander";
 import { writeClaims } from "@/lib/datasets/claims";
 import { CHECK_COVID_SPLITS, CHECK_COVID_SUBSETS, convertCheckCovid, type CheckCovidSplit, type CheckCovidSubset } from "@/lib/datasets/check-covid-claims";
-import { convertPolitifactHidden } from "@/lib/datasets/politifact-hidden-claims";
+import { convertPolitifactHidden, convertPolitifactSubset150 } from "@/lib/datasets/politifact-hidden-claims";
+import { convertAveritec } from "@/lib/datasets/averitec-claims";
+import type { ClaimRecord } from "@/lib/datasets/claims";
 import { emit, green } from "../output";
 import { positiveInt } from "./search";
 
 export const DATASETS = ["politifact-hidden", "check-covid"] as const;
+/** Datasets that only have claims (no corpus to ingest): evaluation runs, not retrieval benchmarks. */
+export const CLAIM_DATASETS = ["politifact-hidden", "politifact-hidden-150", "averitec", "check-covid"] as const;
+export type ClaimDatasetName = (typeof CLAIM_DATASETS)[number];
+
+export type ConvertOptions = { split?: CheckCovidSplit; subset?: CheckCovidSubset; completeOnly?: boolean; limit?: number; nei?: "exclude" | "keep"; labels?: "native" | "radar" };
+
+/** One entry point for every importer, shared by `dataset convert` and `eval --dataset`. */
+export async function convertDataset(name: ClaimDatasetName, data: string, opts: ConvertOptions = {}): Promise<ClaimRecord[]> {
+  switch (name) {
+    case "politifact-hidden":
+      return convertPolitifactHidden(data, { completeOnly: opts.completeOnly, limit: opts.limit });
+    case "politifact-hidden-150":
+      return convertPolitifactSubset150(data, { limit: opts.limit });
+    case "averitec":
+      return convertAveritec(data, { nei: opts.nei, limit: opts.limit });
+    case "check-covid":
+      return convertCheckCovid(data, { split: opts.split, subset: opts.subset, limit: opts.limit, labels: opts.labels });
+  }
+}
 export type DatasetName = (typeof DATASETS)[number];
 
 export function datasetName(v: string): DatasetName {
@@ -26,19 +47,18 @@ export function register(program: Command) {
   dataset
     .command("convert")
     .description("Convert a dataset's claims to the claims JSONL used by benchmarks and evaluation runs.")
-    .requiredOption("--dataset <name>", DATASETS.join(" | "), datasetName)
+    .requiredOption("--dataset <name>", CLAIM_DATASETS.join(" | "), oneOf(CLAIM_DATASETS))
     .requiredOption("--data <dir>", "the dataset folder (e.g. ../shared/datasets/politifact_hidden)")
     .requiredOption("--out <file>", "where to write the claims JSONL")
     .option("--split <split>", `Check-COVID split: ${CHECK_COVID_SPLITS.join(" | ")}`, oneOf(CHECK_COVID_SPLITS), "test")
     .option("--subset <subset>", `Check-COVID claims: ${CHECK_COVID_SUBSETS.join(" | ")}`, oneOf(CHECK_COVID_SUBSETS), "composed")
+    .option("--labels <scheme>", "Check-COVID: native | radar (SUPPORT→TRUE, REFUTE→FALSE, NEI kept native)", oneOf(["native", "radar"] as const), "native")
+    .option("--nei <what>", "AVeriTeC Not Enough Evidence: exclude (3-way) | keep (reported separately)", oneOf(["exclude", "keep"] as const), "exclude")
     .option("--complete-only", "PolitiFact-Hidden: only claims whose gold evidence text is complete")
     .option("--limit <n>", "at most n claims", positiveInt)
     .option("--json", "print JSON")
-    .action(async (opts: { dataset: DatasetName; data: string; out: string; split: CheckCovidSplit; subset: CheckCovidSubset; completeOnly?: boolean; limit?: number; json?: boolean }) => {
-      const claims =
-        opts.dataset === "politifact-hidden"
-          ? await convertPolitifactHidden(opts.data, { completeOnly: opts.completeOnly, limit: opts.limit })
-          : await convertCheckCovid(opts.data, { split: opts.split, subset: opts.subset, limit: opts.limit });
+    .action(async (opts: { dataset: ClaimDatasetName; data: string; out: string; json?: boolean } & ConvertOptions) => {
+      const claims = await convertDataset(opts.dataset, opts.data, opts);
       const out = path.resolve(opts.out);
       const n = await writeClaims(out, claims);
       const labels: Record<string, number> = {};
