@@ -226,7 +226,12 @@ export const evalRuns = pgTable("eval_runs", {
   variant: text("variant"),
   /** Everything needed to repeat the run: models, evidence mode, sampling, seed, thresholds. */
   config: jsonb("config").$type<Record<string, unknown>>().notNull(),
+  /** queued, running, paused (budget reached or stopped by a user), completed, cancelled. */
   status: text("status").notNull().default("queued"),
+  /** Why the run is paused or stopped, in words for the report. */
+  statusReason: text("status_reason"),
+  /** `pg-boss` (PostgreSQL: any number of `counterpoint worker` processes) or `in-process` (embedded database). */
+  executor: text("executor"),
   budget: jsonb("budget").$type<{ maxTokens?: number; maxCostUsd?: number }>(),
   metrics: jsonb("metrics").$type<Record<string, unknown>>(),
   createdBy: uuid("created_by").references(() => users.id, { onDelete: "set null" }),
@@ -435,13 +440,23 @@ export const evalItems = pgTable(
     runId: uuid("run_id").notNull().references(() => evalRuns.id, { onDelete: "cascade" }),
     claimId: uuid("claim_id").notNull().references(() => claims.id, { onDelete: "cascade" }),
     debateId: uuid("debate_id").references(() => debates.id, { onDelete: "set null" }),
+    /** pending, running, done, failed. */
     status: text("status").notNull().default("pending"),
+    /** Order within the run (the claims file's order after sampling). */
+    position: integer("position").notNull().default(0),
     attempts: integer("attempts").notNull().default(0),
     error: text("error"),
+    /**
+     * The worker holding the item and its last sign of life: a worker that dies stops beating, and
+     * after the lease runs out another worker takes the item over and resumes its debate.
+     */
+    workerId: text("worker_id"),
+    heartbeatAt: timestamp("heartbeat_at", { withTimezone: true }),
     createdAt: createdAt(),
+    startedAt: timestamp("started_at", { withTimezone: true }),
     finishedAt: timestamp("finished_at", { withTimezone: true }),
   },
-  (t) => [uniqueIndex("eval_items_run_claim_idx").on(t.runId, t.claimId)],
+  (t) => [uniqueIndex("eval_items_run_claim_idx").on(t.runId, t.claimId), index("eval_items_run_status_idx").on(t.runId, t.status, t.position)],
 );
 
 /** Early-stopping thresholds per model; calibrated values override the spec's defaults. */

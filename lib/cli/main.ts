@@ -10,6 +10,9 @@ import * as search from "./commands/search";
 import * as bench from "./commands/bench";
 import * as dataset from "./commands/dataset";
 import * as debate from "./commands/debate";
+import * as evalCommand from "./commands/eval";
+import * as worker from "./commands/worker";
+import * as calibrate from "./commands/calibrate";
 
 // The same .env files, in the same order, as the Next.js server reads.
 nextEnv.loadEnvConfig(process.env.COUNTERPOINT_ROOT ?? process.cwd(), false, { info: () => {}, error: console.error });
@@ -21,7 +24,7 @@ const program = new Command()
   .exitOverride();
 
 // One module per command; each adds itself to the program.
-for (const command of [migrate, doctor, ingest, search, debate, bench, dataset]) command.register(program);
+for (const command of [migrate, doctor, ingest, search, debate, bench, dataset, evalCommand, worker, calibrate]) command.register(program);
 
 async function main() {
   try {

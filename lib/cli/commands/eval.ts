@@ -1,0 +1,343 @@
+import fs from "node:fs";
+import path from "node:path";
+import cliProgress from "cli-progress";
+import { InvalidArgumentError, type Command } from "commander";
+import { eq } from "drizzle-orm";
+import { getDb, type DbHandle } from "@/db/client";
+import * as s from "@/db/schema";
+import { listRuns, resetFailedItems, setRunStatus } from "@/db/queries/eval";
+import { loadClaims, type ClaimRecord } from "@/lib/datasets/claims";
+import { RADAR_VARIANTS } from "@/lib/debate/radar/variants";
+import type { EvalExecutor } from "@/lib/eval/executor";
+import { openExecutor } from "@/lib/eval/executors";
+import { installedResolverFactory } from "@/lib/eval/model-override";
+import { PRESET_NAMES, PRESETS, type PresetName } from "@/lib/eval/presets";
+import { buildReport, compareRuns, comparisonMarkdown, reportCsv, reportMarkdown, runProgress, type EvalReport, type Progress } from "@/lib/eval/report";
+import { createEvalRun, type EvidenceSpec, type ExecutorKind } from "@/lib/eval/run";
+import { scoresFromRun } from "@/lib/eval/run-scores";
+import { bold, dim, emit, green, red, yellow } from "../output";
+import { CLAIM_DATASETS, convertDataset, oneOf, type ClaimDatasetName } from "./dataset";
+import { positiveInt } from "./search";
+
+const collect = (value: string, previous: string[]) => [...previous, value];
+const nonNegative = (v: string) => {
+  const n = Number(v);
+  if (!Number.isFinite(n) || n < 0) throw new InvalidArgumentError("expected a number >= 0");
+  return n;
+};
+
+export function parseModels(list: string[]): Record<string, string> {
+  const models: Record<string, string> = {};
+  for (const m of list) {
+    const eq = m.indexOf("=");
+    if (eq < 1) throw new Error(`--model takes role=id, got "${m}"`);
+    models[m.slice(0, eq)] = m.slice(eq + 1);
+  }
+  return models;
+}
+
+const duration = (sec: number | null) => (sec === null ? "?" : sec >= 3600 ? `${(sec / 3600).toFixed(1)} h` : sec >= 60 ? `${Math.round(sec / 60)} min` : `${Math.round(sec)} s`);
+const money = (x: number | null) => (x === null ? "cost unknown" : `$${x.toFixed(4)}`);
+
+export function progressLine(p: Progress) {
+  return `${p.done + p.failed}/${p.total} · ${p.done} done · ${p.failed} failed · ${p.running} running · ETA ${duration(p.eta_seconds)} · ${p.tokens} tokens · ${money(p.cost_usd)}`;
+}
+
+/**
+ * Shows a run's progress until it has nothing left, read from the database so the numbers are
+ * the same whichever workers (here or elsewhere) do the work. A bar on a terminal, lines otherwise.
+ */
+async function watch(h: DbHandle, runId: string, until: Promise<void>, json: boolean) {
+  const out = process.stderr;
+  const tty = out.isTTY && !json;
+  const bar = tty ? new cliProgress.SingleBar({ format: "{bar} {value}/{total} · {done} done · {failed} failed · {running} running · ETA {eta_h} · {tokens} tokens · {cost}", stream: out, hideCursor: true }, cliProgress.Presets.shades_classic) : null;
+  let finished = false;
+  void until.finally(() => (finished = true));
+  let last = "";
+  let started = false;
+  for (;;) {
+    const p = await runProgress(h.db, runId);
+    const payload = { done: p.done, failed: p.failed, running: p.running, eta_h: duration(p.eta_seconds), tokens: p.tokens, cost: money(p.cost_usd) };
+    if (bar) {
+      if (!started) bar.start(p.total, p.done + p.failed, payload);
+      else bar.update(p.done + p.failed, payload);
+      started = true;
+    } else {
+      const line = progressLine(p);
+      if (line !== last) out.write(`${dim(line)}\n`);
+      last = line;
+    }
+    if (finished) break;
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+  bar?.stop();
+}
+
+function printReport(r: EvalReport, json: boolean) {
+  emit(json, r, () => {
+    const m = r.metrics;
+    const status = r.run.status === "completed" ? green(r.run.status) : r.run.status === "paused" ? yellow(r.run.status) : r.run.status;
+    return [
+      reportMarkdown(r).trimEnd(),
+      "",
+      `${bold("run")} ${r.run.id} · ${status}${r.run.status_reason ? ` · ${r.run.status_reason}` : ""} · accuracy ${m.accuracy.value === null ? "—" : (m.accuracy.value * 100).toFixed(1)} · macro-F1 ${m.macro_f1.value === null ? "—" : (m.macro_f1.value * 100).toFixed(1)}`,
+      dim(`Open /eval/${r.run.id} in the app; export with: npx counterpoint eval report ${r.run.id} --format md|csv|json`),
+    ].join("\n");
+  });
+}
+
+async function storeSnapshot(h: DbHandle, r: EvalReport) {
+  const m = r.metrics;
+  await h.db
+    .update(s.evalRuns)
+    .set({ metrics: { n: m.n, unparsed: m.unparsed, accuracy: m.accuracy.value, macro_f1: m.macro_f1.value, per_class_f1: Object.fromEntries(Object.entries(m.per_class).map(([l, c]) => [l, c.f1.value])), tokens: r.progress.tokens, cost_usd: r.progress.cost_usd, failed: r.progress.failed, computed_at: new Date().toISOString() } })
+    .where(eq(s.evalRuns.id, r.run.id));
+}
+
+/** Works the run here until nothing is left, showing progress; Ctrl-C stops taking new claims. */
+async function workAndReport(h: DbHandle, executor: EvalExecutor, runId: string, opts: { concurrency: number; json: boolean; resamples?: number; seed?: number }) {
+  const controller = new AbortController();
+  const onSigint = () => {
+    process.stderr.write(yellow("\nStopping: no new claims are started; the ones running finish. Resume later with `npx counterpoint eval resume <run>`. Ctrl-C again quits at once.\n"));
+    process.off("SIGINT", onSigint);
+    process.once("SIGINT", () => process.exit(130));
+    controller.abort();
+  };
+  process.on("SIGINT", onSigint);
+  try {
+    const working = executor.work({ concurrency: opts.concurrency, runId, untilRunDone: true, signal: controller.signal, resolverFor: installedResolverFactory(), log: (l) => process.stderr.write(`${dim(l)}\n`) });
+    await Promise.all([working, watch(h, runId, working, opts.json)]);
+  } finally {
+    process.off("SIGINT", onSigint);
+    await executor.close();
+  }
+  const report = (await buildReport(h.db, runId, { resamples: opts.resamples, seed: opts.seed }))!;
+  await storeSnapshot(h, report);
+  printReport(report, opts.json);
+}
+
+type EvalOptions = {
+  claims?: string;
+  dataset?: ClaimDatasetName;
+  data?: string;
+  corpus?: string;
+  k: number;
+  evidence?: "gold" | "supplied";
+  protocol: "radar";
+  variant?: string;
+  model: string[];
+  limit?: number;
+  sample?: "balanced" | "random";
+  seed: number;
+  concurrency: number;
+  earlyStopping?: "on" | "off" | "score-only";
+  rebuttals?: number;
+  tauS?: number;
+  tauV?: number;
+  budgetTokens?: number;
+  budgetUsd?: number;
+  preset?: PresetName;
+  name?: string;
+  executor?: ExecutorKind;
+  detach?: boolean;
+  resamples: number;
+  nei?: "exclude" | "keep";
+  json?: boolean;
+};
+
+async function loadRunClaims(opts: EvalOptions): Promise<{ claims: ClaimRecord[]; dataset: string; source: string }> {
+  if (opts.claims) {
+    const claims = await loadClaims(opts.claims);
+    const fromMeta = claims.find((c) => typeof c.metadata?.dataset === "string")?.metadata?.dataset as string | undefined;
+    return { claims, dataset: opts.dataset ?? fromMeta ?? path.basename(opts.claims).replace(/\.jsonl?$/, ""), source: path.resolve(opts.claims) };
+  }
+  if (!opts.dataset || !opts.data) throw new Error("Give the claims: --claims <file.jsonl>, or --dataset <name> --data <dir> to import them (or a --preset with --data).");
+  const claims = await convertDataset(opts.dataset, opts.data, { nei: opts.nei });
+  return { claims, dataset: opts.dataset, source: `${opts.dataset}:${path.resolve(opts.data)}` };
+}
+
+export function register(program: Command) {
+  const evalCmd = program
+    .command("eval")
+    .description("Run an evaluation: every claim of a claims file becomes a stored debate; workers run them; prints accuracy, macro-F1, per-class scores with bootstrap intervals, cost and stop rounds.")
+    .option("--claims <file>", "claims JSONL (see `dataset convert`)")
+    .option("--dataset <name>", `import this dataset directly: ${CLAIM_DATASETS.join(" | ")}`, oneOf(CLAIM_DATASETS))
+    .option("--data <dir>", "with --dataset or --preset: the dataset folder")
+    .option("--corpus <name>", "retrieve evidence from this corpus")
+    .option("--k <n>", "with --corpus: passages per claim", positiveInt, 20)
+    .option("--evidence <mode>", "gold (the claims' gold evidence) | supplied (evidence given in the claims file)", oneOf(["gold", "supplied"] as const))
+    .option("--protocol <name>", "radar", oneOf(["radar"] as const), "radar")
+    .option("--variant <v>", RADAR_VARIANTS.join(" | "), oneOf(RADAR_VARIANTS))
+    .option("--model <role=id>", "model for a role (repeatable); default ROLE_MODELS / DEFAULT_MODEL", collect, [])
+    .option("--limit <n>", "at most n claims", positiveInt)
+    .option("--sample <how>", "balanced | random (seeded); default: the first --limit claims", oneOf(["balanced", "random"] as const))
+    .option("--seed <s>", "seed for --sample and the bootstrap", positiveInt, 1)
+    .option("--concurrency <k>", "claims this process runs at once", positiveInt, 4)
+    .option("--early-stopping <mode>", "on | off | score-only (every checkpoint scored, never stops: for `calibrate`)", oneOf(["on", "off", "score-only"] as const))
+    .option("--rebuttals <n>", "rebuttal rounds (the paper's 3 rounds = 1)", (v) => Number(v))
+    .option("--tau-s <x>", "stop-margin threshold (default: calibrated for the judge model, else the paper's)", Number)
+    .option("--tau-v <x>", "confidence threshold", Number)
+    .option("--budget-tokens <n>", "pause the run once its debates have used this many tokens", positiveInt)
+    .option("--budget-usd <x>", "pause the run once its debates have cost this much", nonNegative)
+    .option("--preset <name>", `the paper's settings: ${PRESET_NAMES.join(" | ")}`, oneOf(PRESET_NAMES))
+    .option("--nei <what>", "AVeriTeC Not Enough Evidence: exclude | keep (reported outside the 3-way scores)", oneOf(["exclude", "keep"] as const))
+    .option("--name <text>", "a name for the run")
+    .option("--executor <kind>", "pg-boss (PostgreSQL default) | in-process (embedded default)", oneOf(["pg-boss", "in-process"] as const))
+    .option("--detach", "create and queue the run, then exit: `counterpoint worker` processes run it")
+    .option("--resamples <n>", "bootstrap resamples for the intervals", positiveInt, 1000)
+    .option("--json", "print the report as JSON (progress goes to stderr)")
+    .action(async (opts: EvalOptions) => {
+      const preset = opts.preset ? PRESETS[opts.preset] : undefined;
+      if (preset && !opts.dataset && !opts.claims) opts.dataset = preset.dataset;
+      const evidence: EvidenceSpec = opts.corpus ? { mode: "retrieved", corpus: opts.corpus, k: opts.k } : opts.evidence ? { mode: opts.evidence } : (preset?.evidence ?? (() => {
+        throw new Error("Say where the evidence comes from: --corpus <name>, or --evidence gold|supplied.");
+      })());
+      const h = await getDb();
+      const { claims, dataset, source } = await loadRunClaims(opts);
+      const config: Record<string, unknown> = { ...(preset?.config ?? {}) };
+      if (opts.variant) config.variant = opts.variant;
+      if (opts.earlyStopping) config.earlyStopping = opts.earlyStopping;
+      if (opts.rebuttals !== undefined) config.rebuttals = opts.rebuttals;
+      if (opts.tauS !== undefined || opts.tauV !== undefined) config.thresholds = { tauS: opts.tauS, tauV: opts.tauV };
+      const factory = installedResolverFactory();
+      const log = (l: string) => process.stderr.write(`${dim(l)}\n`);
+      log(`creating the run: ${claims.length} claims in ${source}`);
+      const created = await createEvalRun(
+        h.db,
+        {
+          name: opts.name,
+          dataset,
+          claims,
+          evidence,
+          protocol: opts.protocol,
+          config,
+          models: parseModels(opts.model),
+          sample: { limit: opts.limit, sample: opts.sample, seed: opts.seed },
+          budget: { maxTokens: opts.budgetTokens, maxCostUsd: opts.budgetUsd },
+          executor: opts.executor ?? (h.backend === "postgres" ? "pg-boss" : "in-process"),
+          preset: opts.preset,
+          source,
+        },
+        { validateModel: factory ? () => {} : undefined },
+      );
+      if (created.skipped.length) log(`${created.skipped.length} claims skipped (e.g. ${created.skipped[0]!.id}: ${created.skipped[0]!.reason})`);
+      const executor = await openExecutor(h, opts.executor);
+      await executor.enqueue(created.runId);
+      log(`run ${created.runId}: ${created.items} claims queued (${executor.kind})`);
+      if (opts.detach) {
+        await executor.close();
+        emit(!!opts.json, { run_id: created.runId, items: created.items, skipped: created.skipped, executor: executor.kind }, () => `${green("✔")} run ${created.runId} queued: ${created.items} claims. Start workers with: npx counterpoint worker`);
+        return;
+      }
+      await workAndReport(h, executor, created.runId, { concurrency: opts.concurrency, json: !!opts.json, resamples: opts.resamples, seed: opts.seed });
+    });
+
+  evalCmd
+    .command("report")
+    .description("A run's report (also while it runs): metrics with bootstrap intervals, cost, stop rounds, failed items.")
+    .argument("<run>", "run id")
+    .option("--format <f>", "json | md | csv (one row per claim)", oneOf(["json", "md", "csv"] as const), "md")
+    .option("--out <file>", "write to a file instead of stdout")
+    .option("--resamples <n>", "bootstrap resamples", positiveInt, 1000)
+    .option("--seed <s>", "bootstrap seed", positiveInt, 1)
+    .option("--json", "same as --format json")
+    .action(async (runId: string, opts: { format: "json" | "md" | "csv"; out?: string; resamples: number; seed: number; json?: boolean }) => {
+      const { db } = await getDb();
+      const r = await buildReport(db, runId, { resamples: opts.resamples, seed: opts.seed });
+      if (!r) throw new Error(`no evaluation run ${runId}`);
+      const format = opts.json ? "json" : opts.format;
+      const text = format === "json" ? `${JSON.stringify(r, null, 2)}\n` : format === "csv" ? reportCsv(r) : reportMarkdown(r);
+      if (opts.out) {
+        fs.writeFileSync(opts.out, text);
+        process.stderr.write(`${green("✔")} ${path.resolve(opts.out)}\n`);
+      } else process.stdout.write(text);
+    });
+
+  evalCmd
+    .command("list")
+    .description("Evaluation runs, newest first.")
+    .option("--json", "print JSON")
+    .action(async (opts: { json?: boolean }) => {
+      const { db } = await getDb();
+      const runs = await listRuns(db);
+      const rows = await Promise.all(runs.map(async (r) => ({ id: r.id, name: r.name, status: r.status, dataset: r.dataset, variant: r.variant, created_at: r.createdAt.toISOString(), progress: await runProgress(db, r.id), metrics: r.metrics })));
+      emit(!!opts.json, rows, () => (rows.length ? rows.map((r) => `${r.id}  ${r.status.padEnd(9)} ${r.name}\n  ${dim(progressLine(r.progress))}`).join("\n") : "No evaluation runs yet."));
+    });
+
+  evalCmd
+    .command("compare")
+    .description("Two runs side by side on the claims both finished: accuracy and macro-F1 differences with paired bootstrap intervals, and McNemar's exact test.")
+    .argument("<runA>")
+    .argument("<runB>")
+    .option("--resamples <n>", "bootstrap resamples", positiveInt, 2000)
+    .option("--seed <s>", "bootstrap seed", positiveInt, 1)
+    .option("--json", "print JSON")
+    .action(async (a: string, b: string, opts: { resamples: number; seed: number; json?: boolean }) => {
+      const { db } = await getDb();
+      const c = await compareRuns(db, a, b, { resamples: opts.resamples, seed: opts.seed });
+      emit(!!opts.json, c, () => comparisonMarkdown(c));
+    });
+
+  evalCmd
+    .command("retry")
+    .description("Run a run's failed items again (all, or the ones named), continuing each debate from its last finished turn.")
+    .argument("<run>")
+    .option("--item <id>", "only this item (repeatable)", collect, [])
+    .option("--concurrency <k>", "claims this process runs at once", positiveInt, 4)
+    .option("--detach", "only queue them")
+    .option("--json", "print the report as JSON")
+    .action(async (runId: string, opts: { item: string[]; concurrency: number; detach?: boolean; json?: boolean }) => {
+      const h = await getDb();
+      const ids = await resetFailedItems(h.db, runId, opts.item);
+      if (!ids.length) throw new Error("no failed items to retry");
+      const executor = await openExecutor(h);
+      await executor.enqueue(runId, ids);
+      process.stderr.write(`${dim(`${ids.length} item(s) queued again`)}\n`);
+      if (opts.detach) return executor.close();
+      await workAndReport(h, executor, runId, { concurrency: opts.concurrency, json: !!opts.json });
+    });
+
+  evalCmd
+    .command("resume")
+    .description("Continue a paused run (budget reached, or stopped), optionally with a new budget.")
+    .argument("<run>")
+    .option("--budget-tokens <n>", "new token budget", positiveInt)
+    .option("--budget-usd <x>", "new cost budget", nonNegative)
+    .option("--no-budget", "remove the budget")
+    .option("--concurrency <k>", "claims this process runs at once", positiveInt, 4)
+    .option("--detach", "only queue the run")
+    .option("--json", "print the report as JSON")
+    .action(async (runId: string, opts: { budgetTokens?: number; budgetUsd?: number; budget: boolean; concurrency: number; detach?: boolean; json?: boolean }) => {
+      const h = await getDb();
+      if (!opts.budget) await h.db.update(s.evalRuns).set({ budget: null }).where(eq(s.evalRuns.id, runId));
+      else if (opts.budgetTokens !== undefined || opts.budgetUsd !== undefined) await h.db.update(s.evalRuns).set({ budget: { maxTokens: opts.budgetTokens, maxCostUsd: opts.budgetUsd } }).where(eq(s.evalRuns.id, runId));
+      if (!(await setRunStatus(h.db, runId, "running", null, ["paused", "queued", "running"]))) throw new Error(`run ${runId} is not paused (see npx counterpoint eval list)`);
+      const executor = await openExecutor(h);
+      const n = await executor.enqueue(runId);
+      process.stderr.write(`${dim(`${n} pending item(s) queued`)}\n`);
+      if (opts.detach) return executor.close();
+      await workAndReport(h, executor, runId, { concurrency: opts.concurrency, json: !!opts.json });
+    });
+
+  evalCmd
+    .command("cancel")
+    .description("Stop a run: no further claims start (claims running finish).")
+    .argument("<run>")
+    .action(async (runId: string) => {
+      const { db } = await getDb();
+      if (!(await setRunStatus(db, runId, "cancelled", "Cancelled by a user.", ["queued", "running", "paused"]))) throw new Error(`run ${runId} is not active`);
+      process.stdout.write(`${red("■")} run ${runId} cancelled\n`);
+    });
+
+  evalCmd
+    .command("scores")
+    .description("Write a score-only run's checkpoints as a calibration scores file (the --scores input of `calibrate`).")
+    .argument("<run>")
+    .requiredOption("--out <file>", "JSONL to write")
+    .action(async (runId: string, opts: { out: string }) => {
+      const { db } = await getDb();
+      const scores = await scoresFromRun(db, runId);
+      fs.writeFileSync(opts.out, scores.map((x) => JSON.stringify(x)).join("\n") + "\n");
+      process.stderr.write(`${green("✔")} ${scores.length} claims written to ${path.resolve(opts.out)}\n`);
+    });
+}

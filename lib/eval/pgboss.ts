@@ -1,0 +1,104 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import PgBoss from "pg-boss";
+import type { Database } from "@/db/client";
+import * as q from "@/db/queries/eval";
+import { DEFAULT_HEARTBEAT_MS, DEFAULT_LEASE_MS, processItem, runFinished, WORKER_ID, type EvalExecutor, type WorkOptions } from "./executor";
+
+/**
+ * The PostgreSQL executor: one pg-boss job per item in the `eval-items` queue, so every
+ * `counterpoint worker` on every machine with the same DATABASE_URL shares the work. pg-boss
+ * delivers a job to one worker at a time; the item lease in eval_items (processItem) decides who
+ * runs the debate. A killed worker's job stays "active" in pg-boss until it expires, but its item
+ * lease runs out much sooner: every worker sweeps for such items and offers them again, and the
+ * old job, when pg-boss finally retries it, finds the item finished and does nothing.
+ */
+
+export const EVAL_QUEUE = "eval-items";
+type JobData = { runId: string; itemId: string };
+
+export class PgBossExecutor implements EvalExecutor {
+  readonly kind = "pg-boss" as const;
+  private boss: PgBoss;
+  private started: Promise<unknown> | null = null;
+
+  constructor(
+    private readonly db: Database,
+    url: string,
+    private readonly opts: { workerId?: string; pollingIntervalSeconds?: number } = {},
+  ) {
+    this.boss = new PgBoss({
+      connectionString: url,
+      max: 4,
+      // No cron jobs here; maintenance (expiry, archiving) runs in every worker, pg-boss elects one at a time.
+      schedule: false,
+      application_name: "counterpoint-eval",
+    });
+    this.boss.on("error", (e) => console.error(`[pg-boss] ${e.message}`));
+  }
+
+  private async start() {
+    this.started ??= (async () => {
+      await this.boss.start();
+      // A debate can take many minutes with a slow model; liveness is the item lease's job, not the job's expiry.
+      await this.boss.createQueue(EVAL_QUEUE, { name: EVAL_QUEUE, expireInSeconds: 6 * 3600, retryLimit: 5, retryDelay: 5, retryBackoff: true });
+    })();
+    await this.started;
+  }
+
+  async enqueue(runId: string, itemIds?: string[]) {
+    await this.start();
+    const ids = itemIds ?? (await q.pendingItemIds(this.db, runId));
+    for (let i = 0; i < ids.length; i += 500) {
+      await this.boss.insert(ids.slice(i, i + 500).map((itemId) => ({ name: EVAL_QUEUE, data: { runId, itemId } satisfies JobData })));
+    }
+    return ids.length;
+  }
+
+  async work(opts: WorkOptions) {
+    await this.start();
+    const workerId = this.opts.workerId ?? WORKER_ID;
+    const leaseMs = opts.leaseMs ?? DEFAULT_LEASE_MS;
+    let inFlight = 0;
+    // Jobs of any run are taken, even by `eval` working for its own run: the items are all the same kind of work.
+    const handler = async (jobs: PgBoss.Job<JobData>[]) => {
+      inFlight++;
+      try {
+        for (const job of jobs) {
+          await processItem(this.db, { workerId, itemId: job.data.itemId, runId: job.data.runId, leaseMs, heartbeatMs: opts.heartbeatMs ?? DEFAULT_HEARTBEAT_MS, resolverFor: opts.resolverFor, log: opts.log });
+        }
+      } finally {
+        inFlight--;
+      }
+    };
+    const pollingIntervalSeconds = this.opts.pollingIntervalSeconds ?? 0.5;
+    const workers: string[] = [];
+    for (let i = 0; i < Math.max(1, opts.concurrency); i++) workers.push(await this.boss.work<JobData>(EVAL_QUEUE, { batchSize: 1, pollingIntervalSeconds }, handler));
+
+    // Items whose worker died: back to pending and into the queue again.
+    const sweep = async () => {
+      const released = await q.releaseStaleItems(this.db, leaseMs);
+      for (const r of released) await this.boss.send(EVAL_QUEUE, { runId: r.run_id, itemId: r.id } satisfies JobData);
+      if (released.length) opts.log?.(`re-queued ${released.length} item(s) of a worker that stopped`);
+    };
+    const sweepEvery = Math.max(1000, Math.floor(leaseMs / 2));
+    let lastSweep = 0;
+    try {
+      while (!opts.signal?.aborted) {
+        if (Date.now() - lastSweep >= sweepEvery) {
+          lastSweep = Date.now();
+          await sweep().catch((e) => opts.log?.(`sweep failed: ${(e as Error).message}`));
+        }
+        if (opts.untilRunDone && opts.runId && (await runFinished(this.db, opts.runId))) break;
+        await sleep(500, undefined, { signal: opts.signal }).catch(() => undefined);
+      }
+    } finally {
+      // Stop taking jobs; the ones in hand finish (a second signal to the process ends it at once).
+      for (const id of workers) await this.boss.offWork({ id }).catch(() => undefined);
+      while (inFlight > 0) await sleep(100);
+    }
+  }
+
+  async close() {
+    if (this.started) await this.boss.stop({ graceful: true, wait: true, timeout: 30_000 }).catch(() => undefined);
+  }
+}

@@ -1,0 +1,305 @@
+import type { Database } from "@/db/client";
+import * as q from "@/db/queries/eval";
+import { VERDICT_LABELS } from "@/lib/debate/verdict";
+import { comparePaired, distribution, excludedItems, summarizeWithCI, UNPARSED, type BootstrapOptions, type Distribution, type PairedComparison, type SummaryWithCI } from "./metrics";
+
+/**
+ * What a run produced, computed from the database whenever it is asked for (so a report of a run
+ * still going shows its progress and the metrics of the claims finished so far). The CLI, the
+ * /eval pages and the exports all render this one object.
+ */
+
+export type Progress = {
+  total: number;
+  pending: number;
+  running: number;
+  done: number;
+  failed: number;
+  elapsed_seconds: number | null;
+  eta_seconds: number | null;
+  calls: number;
+  tokens: number;
+  cost_usd: number | null;
+  unpriced_calls: number;
+};
+
+export async function runProgress(db: Database, runId: string): Promise<Progress> {
+  const [run, counts, usage] = await Promise.all([q.getRun(db, runId), q.itemCounts(db, runId), q.runUsage(db, runId)]);
+  const started = run?.startedAt?.getTime() ?? null;
+  const end = run?.finishedAt?.getTime() ?? Date.now();
+  const elapsed = started ? (end - started) / 1000 : null;
+  const finished = counts.done + counts.failed;
+  const remaining = counts.pending + counts.running;
+  // Throughput so far, applied to what is left; none until something finished.
+  const eta = elapsed && finished > 0 && remaining > 0 && run?.status === "running" ? (elapsed / finished) * remaining : remaining === 0 ? 0 : null;
+  return {
+    ...counts,
+    elapsed_seconds: elapsed === null ? null : Math.round(elapsed * 10) / 10,
+    eta_seconds: eta === null ? null : Math.round(eta),
+    calls: usage.calls,
+    tokens: usage.promptTokens + usage.completionTokens,
+    cost_usd: usage.costUsd,
+    unpriced_calls: usage.unpricedCalls,
+  };
+}
+
+export type ReportItem = {
+  position: number;
+  item_id: string;
+  claim_id: string;
+  claim: string;
+  gold: string | null;
+  native_label: string | null;
+  predicted: string | null;
+  correct: boolean | null;
+  status: string;
+  error: string | null;
+  attempts: number;
+  debate_id: string | null;
+  rounds: number | null;
+  stopped_early: boolean | null;
+  stop_after: string | null;
+  llm_calls: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+  cost_usd: number | null;
+  latency_ms: number | null;
+};
+
+export type EvalReport = {
+  run: {
+    id: string;
+    name: string;
+    dataset: string | null;
+    protocol: string;
+    variant: string | null;
+    status: string;
+    status_reason: string | null;
+    executor: string | null;
+    config: Record<string, unknown>;
+    budget: { maxTokens?: number; maxCostUsd?: number } | null;
+    created_at: string;
+    started_at: string | null;
+    finished_at: string | null;
+  };
+  progress: Progress;
+  labels: readonly string[];
+  /** Over finished items whose gold label is in `labels`. */
+  metrics: SummaryWithCI;
+  /** Finished items with a gold label outside `labels` (e.g. Not Enough Evidence), by gold and prediction. */
+  excluded: Record<string, Record<string, number>>;
+  cost: {
+    per_claim: { llm_calls: Distribution; prompt_tokens: Distribution; completion_tokens: Distribution; tokens: Distribution; cost_usd: Distribution | null; latency_ms: Distribution };
+    unpriced_calls: number;
+  };
+  /** How many finished debates ended after each number of rounds, and how many stopped early. */
+  stop_rounds: Record<string, number>;
+  stopped_early: number;
+  /** Accuracy and average tokens per group of debates that ended after the same number of rounds. */
+  by_rounds: Array<{ rounds: number; n: number; accuracy: number | null; avg_tokens: number }>;
+  items: ReportItem[];
+  failed: Array<Pick<ReportItem, "item_id" | "claim_id" | "claim" | "error" | "attempts" | "debate_id">>;
+};
+
+function toItem(r: q.RunItemRow): ReportItem {
+  const finished = r.status === "done";
+  const predicted = finished ? (r.label ?? UNPARSED) : null;
+  const latency = r.started_at && r.finished_at && finished ? new Date(r.finished_at).getTime() - new Date(r.started_at).getTime() : null;
+  return {
+    position: r.position,
+    item_id: r.item_id,
+    claim_id: r.dataset_claim_id ?? r.claim_id,
+    claim: r.claim,
+    gold: r.gold,
+    native_label: r.native_label,
+    predicted,
+    correct: predicted && r.gold ? predicted === r.gold : null,
+    status: r.status,
+    error: r.error ?? r.debate_error?.message ?? null,
+    attempts: r.attempts,
+    debate_id: r.debate_id,
+    rounds: r.rounds,
+    stopped_early: r.stopped_early,
+    stop_after: r.stop_after,
+    llm_calls: r.calls,
+    prompt_tokens: r.prompt_tokens,
+    completion_tokens: r.completion_tokens,
+    cost_usd: r.unpriced_calls > 0 ? null : r.cost_usd,
+    latency_ms: latency,
+  };
+}
+
+export async function buildReport(db: Database, runId: string, opts: BootstrapOptions & { labels?: readonly string[] } = {}): Promise<EvalReport | null> {
+  const run = await q.getRun(db, runId);
+  if (!run) return null;
+  const labels = opts.labels ?? VERDICT_LABELS;
+  const [progress, rows] = await Promise.all([runProgress(db, runId), q.runItemRows(db, runId)]);
+  const items = rows.map(toItem);
+  const done = items.filter((i) => i.status === "done" && i.gold !== null);
+  const labeled = done.map((i) => ({ gold: i.gold!, predicted: i.predicted }));
+  const metrics = summarizeWithCI(labeled, labels, opts);
+  const finished = items.filter((i) => i.status === "done");
+  const stop_rounds: Record<string, number> = {};
+  for (const i of finished) if (i.rounds !== null) stop_rounds[String(i.rounds)] = (stop_rounds[String(i.rounds)] ?? 0) + 1;
+  const byRounds = new Map<number, ReportItem[]>();
+  for (const i of finished) if (i.rounds !== null) byRounds.set(i.rounds, [...(byRounds.get(i.rounds) ?? []), i]);
+  const costKnown = finished.every((i) => i.cost_usd !== null);
+  return {
+    run: {
+      id: run.id,
+      name: run.name,
+      dataset: run.dataset,
+      protocol: run.protocol,
+      variant: run.variant,
+      status: run.status,
+      status_reason: run.statusReason,
+      executor: run.executor,
+      config: run.config,
+      budget: run.budget ?? null,
+      created_at: run.createdAt.toISOString(),
+      started_at: run.startedAt?.toISOString() ?? null,
+      finished_at: run.finishedAt?.toISOString() ?? null,
+    },
+    progress,
+    labels,
+    metrics,
+    excluded: excludedItems(labeled, labels),
+    cost: {
+      per_claim: {
+        llm_calls: distribution(finished.map((i) => i.llm_calls)),
+        prompt_tokens: distribution(finished.map((i) => i.prompt_tokens)),
+        completion_tokens: distribution(finished.map((i) => i.completion_tokens)),
+        tokens: distribution(finished.map((i) => i.prompt_tokens + i.completion_tokens)),
+        cost_usd: costKnown ? distribution(finished.map((i) => i.cost_usd!)) : null,
+        latency_ms: distribution(finished.filter((i) => i.latency_ms !== null).map((i) => i.latency_ms!)),
+      },
+      unpriced_calls: progress.unpriced_calls,
+    },
+    stop_rounds,
+    stopped_early: finished.filter((i) => i.stopped_early).length,
+    by_rounds: [...byRounds.entries()]
+      .sort((a, b) => a[0] - b[0])
+      .map(([rounds, xs]) => {
+        const scored = xs.filter((x) => x.gold && labels.includes(x.gold));
+        return { rounds, n: xs.length, accuracy: scored.length ? scored.filter((x) => x.correct).length / scored.length : null, avg_tokens: xs.reduce((a, x) => a + x.prompt_tokens + x.completion_tokens, 0) / xs.length };
+      }),
+    items,
+    failed: items.filter((i) => i.status === "failed").map((i) => ({ item_id: i.item_id, claim_id: i.claim_id, claim: i.claim, error: i.error, attempts: i.attempts, debate_id: i.debate_id })),
+  };
+}
+
+// --- comparison ----------------------------------------------------------------------------
+
+export type RunComparison = { a: { id: string; name: string }; b: { id: string; name: string }; shared: number; only_a: number; only_b: number; paired: PairedComparison };
+
+/** Two runs on the claims both finished (matched on the stored claim), with paired tests. */
+export async function compareRuns(db: Database, aId: string, bId: string, opts: BootstrapOptions = {}): Promise<RunComparison> {
+  const [a, b] = await Promise.all([buildReport(db, aId, { resamples: 1 }), buildReport(db, bId, { resamples: 1 })]);
+  if (!a) throw new Error(`no evaluation run ${aId}`);
+  if (!b) throw new Error(`no evaluation run ${bId}`);
+  const key = (i: ReportItem) => `${a.run.dataset === b.run.dataset ? "" : "x"}${i.claim_id}`;
+  const doneA = new Map(a.items.filter((i) => i.status === "done" && i.gold).map((i) => [key(i), i]));
+  const doneB = new Map(b.items.filter((i) => i.status === "done" && i.gold).map((i) => [key(i), i]));
+  const pairs = [...doneA.entries()].filter(([k]) => doneB.has(k)).map(([k, ia]) => ({ gold: ia.gold!, a: ia.predicted, b: doneB.get(k)!.predicted }));
+  return {
+    a: { id: a.run.id, name: a.run.name },
+    b: { id: b.run.id, name: b.run.name },
+    shared: pairs.length,
+    only_a: doneA.size - pairs.length,
+    only_b: doneB.size - pairs.length,
+    paired: comparePaired(pairs, a.labels, opts),
+  };
+}
+
+// --- exports -------------------------------------------------------------------------------
+
+const pct = (x: number | null | undefined) => (x === null || x === undefined ? "—" : (x * 100).toFixed(1));
+const ci = (w: { value: number | null; ci: { low: number; high: number } | null }) => (w.value === null ? "—" : `${pct(w.value)} [${pct(w.ci?.low)}, ${pct(w.ci?.high)}]`);
+const num = (x: number | null | undefined, d = 0) => (x === null || x === undefined ? "—" : x.toFixed(d));
+
+export function reportMarkdown(r: EvalReport): string {
+  const m = r.metrics;
+  const p = r.progress;
+  const cfg = r.run.config as { models?: Record<string, string>; evidence?: { mode: string; corpus?: string }; radar?: { earlyStopping?: string; rebuttals?: number } };
+  const lines = [
+    `# ${r.run.name}`,
+    "",
+    `Run \`${r.run.id}\` · ${r.run.protocol}/${r.run.variant} · dataset ${r.run.dataset ?? "—"} · evidence ${cfg.evidence?.mode ?? "—"}${cfg.evidence?.corpus ? ` (${cfg.evidence.corpus})` : ""} · early stopping ${cfg.radar?.earlyStopping ?? "—"} · status **${r.run.status}**${r.run.status_reason ? ` (${r.run.status_reason})` : ""}`,
+    "",
+    `Models: ${Object.entries(cfg.models ?? {}).map(([role, id]) => `${role}=${id}`).join(", ")}`,
+    "",
+    `Progress: ${p.done} done, ${p.failed} failed, ${p.running} running, ${p.pending} pending of ${p.total}; ${p.calls} LLM calls, ${p.tokens} tokens, cost ${p.cost_usd === null ? "unknown" : `$${p.cost_usd.toFixed(4)}`}${p.unpriced_calls ? ` (${p.unpriced_calls} calls unpriced)` : ""}.`,
+    "",
+    `## Metrics (${m.n} scored claims, ${m.unparsed} unparsed verdicts counted as wrong; ${Math.round(m.bootstrap.level * 100)}% bootstrap intervals, ${m.bootstrap.resamples} resamples, seed ${m.bootstrap.seed})`,
+    "",
+    "| metric | value |",
+    "|---|---|",
+    `| accuracy | ${ci(m.accuracy)} |`,
+    `| accuracy without unparsed | ${ci(m.accuracy_parsed)} |`,
+    `| macro-F1 | ${ci(m.macro_f1)} |`,
+    "",
+    "| class | precision | recall | F1 | support | predicted |",
+    "|---|---|---|---|---|---|",
+    ...r.labels.map((l) => {
+      const c = m.per_class[l]!;
+      return `| ${l} | ${ci(c.precision)} | ${ci(c.recall)} | ${ci(c.f1)} | ${c.support} | ${c.predicted} |`;
+    }),
+    "",
+    "Confusion matrix (rows gold, columns predicted):",
+    "",
+    `| gold \\ predicted | ${[...r.labels, UNPARSED].join(" | ")} |`,
+    `|---|${[...r.labels, UNPARSED].map(() => "---").join("|")}|`,
+    ...r.labels.map((g) => `| ${g} | ${[...r.labels, UNPARSED].map((pl) => `${m.confusion[g]![pl]!.value} [${num(m.confusion[g]![pl]!.ci?.low)}, ${num(m.confusion[g]![pl]!.ci?.high)}]`).join(" | ")} |`),
+  ];
+  if (Object.keys(r.excluded).length) {
+    lines.push("", "Outside the label set (not scored):", "", ...Object.entries(r.excluded).map(([g, preds]) => `- ${g}: ${Object.entries(preds).map(([pl, n]) => `${pl} ${n}`).join(", ")}`));
+  }
+  const c = r.cost.per_claim;
+  lines.push(
+    "",
+    "## Cost per claim",
+    "",
+    "| measure | mean | median | p95 | total |",
+    "|---|---|---|---|---|",
+    `| LLM calls | ${num(c.llm_calls.mean, 1)} | ${num(c.llm_calls.median, 1)} | ${num(c.llm_calls.p95, 1)} | ${c.llm_calls.total} |`,
+    `| prompt tokens | ${num(c.prompt_tokens.mean)} | ${num(c.prompt_tokens.median)} | ${num(c.prompt_tokens.p95)} | ${c.prompt_tokens.total} |`,
+    `| completion tokens | ${num(c.completion_tokens.mean)} | ${num(c.completion_tokens.median)} | ${num(c.completion_tokens.p95)} | ${c.completion_tokens.total} |`,
+    `| cost (USD) | ${c.cost_usd ? num(c.cost_usd.mean, 5) : "unknown"} | ${c.cost_usd ? num(c.cost_usd.median, 5) : "—"} | ${c.cost_usd ? num(c.cost_usd.p95, 5) : "—"} | ${c.cost_usd ? num(c.cost_usd.total, 4) : "—"} |`,
+    `| latency (ms) | ${num(c.latency_ms.mean)} | ${num(c.latency_ms.median)} | ${num(c.latency_ms.p95)} | — |`,
+    "",
+    `Debates ending after n rounds: ${Object.entries(r.stop_rounds).map(([k, v]) => `${k}: ${v}`).join(", ") || "—"} (${r.stopped_early} stopped early).`,
+  );
+  if (r.failed.length) {
+    lines.push("", `## Failed items (${r.failed.length})`, "", "| claim | error | attempts | debate |", "|---|---|---|---|", ...r.failed.map((f) => `| ${f.claim_id} | ${(f.error ?? "").replace(/\|/g, "\\|").replace(/\n/g, " ")} | ${f.attempts} | ${f.debate_id ?? "—"} |`));
+  }
+  return lines.join("\n") + "\n";
+}
+
+function csvCell(v: unknown): string {
+  if (v === null || v === undefined) return "";
+  const s = String(v);
+  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+export const CSV_COLUMNS = ["position", "claim_id", "claim", "gold", "native_label", "predicted", "correct", "status", "error", "attempts", "debate_id", "rounds", "stopped_early", "stop_after", "llm_calls", "prompt_tokens", "completion_tokens", "cost_usd", "latency_ms"] as const;
+
+/** One row per claim: what spreadsheets and other tools need to recompute anything. */
+export function reportCsv(r: EvalReport): string {
+  return [CSV_COLUMNS.join(","), ...r.items.map((i) => CSV_COLUMNS.map((c) => csvCell(i[c])).join(","))].join("\n") + "\n";
+}
+
+export function comparisonMarkdown(c: RunComparison): string {
+  const p = c.paired;
+  return [
+    `# ${c.a.name} vs ${c.b.name}`,
+    "",
+    `${c.shared} claims finished in both runs (${c.only_a} only in A, ${c.only_b} only in B).`,
+    "",
+    "| | A | B | A − B [95% paired bootstrap] | p |",
+    "|---|---|---|---|---|",
+    `| accuracy | ${pct(p.accuracy_a)} | ${pct(p.accuracy_b)} | ${ci(p.accuracy_diff)} | ${num(p.accuracy_diff.p_value, 3)} |`,
+    `| macro-F1 | ${pct(p.macro_f1_a)} | ${pct(p.macro_f1_b)} | ${ci(p.macro_f1_diff)} | ${num(p.macro_f1_diff.p_value, 3)} |`,
+    "",
+    `McNemar (exact): ${p.only_a_correct} claims only A got right, ${p.only_b_correct} only B; p = ${p.mcnemar.p_value.toFixed(4)}.`,
+  ].join("\n") + "\n";
+}

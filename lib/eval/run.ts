@@ -1,0 +1,133 @@
+import { eq } from "drizzle-orm";
+import type { Database } from "@/db/client";
+import * as s from "@/db/schema";
+import { findCorpus } from "@/db/queries/corpus";
+import { insertEvalItem, upsertClaim } from "@/db/queries/eval";
+import { modelIdForRole, resolveModel } from "@/lib/ai/registry";
+import type { ClaimRecord } from "@/lib/datasets/claims";
+import { getProtocol } from "@/lib/debate/protocols";
+import { radarConfigSchema, type RadarConfig } from "@/lib/debate/radar/protocol";
+import { resolveThresholds } from "@/lib/debate/radar/early-stop";
+import type { DebateEvidence } from "@/lib/debate/types";
+import type { Embedder } from "@/lib/embeddings/registry";
+import { promptsHash } from "@/lib/prompts";
+import { search } from "@/lib/retrieval/search";
+import { selectClaims, type SampleOptions } from "./sample";
+
+/**
+ * Creating an evaluation run: every selected claim becomes a queued debate with its evidence
+ * frozen now, stored like any debate (openable, annotatable), plus a run item that workers take.
+ * Retrieval happens here, once, so workers on other machines need neither the claims file nor an
+ * embedding model: everything a debate needs is in the database.
+ */
+
+export type EvidenceSpec = { mode: "gold" } | { mode: "supplied" } | { mode: "retrieved"; corpus: string; k: number };
+export type ExecutorKind = "pg-boss" | "in-process";
+
+export type CreateRunInput = {
+  name?: string;
+  /** Claims are stored per dataset; runs over the same dataset share them. */
+  dataset: string;
+  claims: readonly ClaimRecord[];
+  evidence: EvidenceSpec;
+  protocol: "radar";
+  config: Partial<RadarConfig>;
+  /** Model id per role; roles left out use ROLE_MODELS, then DEFAULT_MODEL. */
+  models: Record<string, string>;
+  sample?: SampleOptions;
+  budget?: { maxTokens?: number; maxCostUsd?: number };
+  executor: ExecutorKind;
+  preset?: string;
+  source?: string;
+};
+
+export type CreatedRun = { runId: string; items: number; skipped: Array<{ id: string; reason: string }> };
+
+function evidenceFor(rec: ClaimRecord, mode: "gold" | "supplied"): DebateEvidence[] {
+  const list = mode === "gold" ? rec.gold_evidence : rec.supplied_evidence;
+  return (list ?? [])
+    .filter((e) => e.text.trim())
+    .map((e, i) => ({ rank: i + 1, text: e.text, source: mode, externalId: e.id, score: "score" in e ? (e.score as number | undefined) : undefined }));
+}
+
+export async function createEvalRun(
+  db: Database,
+  input: CreateRunInput,
+  /** `validateModel`: how a model id is checked (tests and benchmarks run scripted models without keys). */
+  opts: { embedder?: Embedder; validateModel?: (id: string) => void; onProgress?: (done: number, total: number) => void } = {},
+): Promise<CreatedRun> {
+  const protocol = getProtocol(input.protocol);
+  const config = radarConfigSchema.parse(input.config);
+  const validate = opts.validateModel ?? ((id: string) => void resolveModel(id));
+  const models: Record<string, string> = {};
+  for (const role of protocol.roles(config)) {
+    models[role] = modelIdForRole(role, input.models[role] || undefined);
+    validate(models[role]!);
+  }
+  const [calibrated] = await db.select().from(s.modelThresholds).where(eq(s.modelThresholds.model, models.judge!));
+  const fullConfig = { ...config, calibrated: calibrated ? { tauS: calibrated.tauS, tauV: calibrated.tauV } : undefined };
+  const thresholds = resolveThresholds(models.judge!, { configured: fullConfig.thresholds, calibrated: fullConfig.calibrated });
+
+  const corpus = input.evidence.mode === "retrieved" ? await findCorpus(db, input.evidence.corpus) : null;
+  if (input.evidence.mode === "retrieved" && !corpus) throw new Error(`There is no corpus named "${input.evidence.corpus}".`);
+
+  const selected = selectClaims(input.claims, input.sample);
+  if (selected.length === 0) throw new Error("no claims to evaluate");
+  const [run] = await db
+    .insert(s.evalRuns)
+    .values({
+      name: input.name ?? `${input.dataset} · ${config.variant} · ${input.evidence.mode === "retrieved" ? `corpus ${input.evidence.corpus}` : `${input.evidence.mode} evidence`}`,
+      dataset: input.dataset,
+      protocol: protocol.name,
+      variant: config.variant,
+      config: { radar: fullConfig, models, thresholds, evidence: input.evidence, sample: input.sample ?? {}, preset: input.preset ?? null, source: input.source ?? null, claims_in_file: input.claims.length },
+      status: "queued",
+      executor: input.executor,
+      budget: input.budget && (input.budget.maxTokens !== undefined || input.budget.maxCostUsd !== undefined) ? input.budget : null,
+    })
+    .returning({ id: s.evalRuns.id });
+  const runId = run!.id;
+
+  const skipped: CreatedRun["skipped"] = [];
+  const hash = promptsHash(protocol.templates(config));
+  let position = 0;
+  for (const rec of selected) {
+    let evidence: DebateEvidence[];
+    if (input.evidence.mode === "retrieved") {
+      const hits = (await search(db, { text: rec.claim, corpus: corpus!.id, k: input.evidence.k, before: rec.date?.slice(0, 10), highlight: false, embedder: opts.embedder })).hits;
+      evidence = hits.map((h) => ({ rank: h.rank, text: h.text, source: "retrieved", title: h.document.title ?? undefined, url: h.document.url ?? undefined, passageId: h.passageId, externalId: h.passageExternalId, score: h.score, denseRank: h.dense?.rank, lexicalRank: h.lexical?.rank }));
+    } else {
+      evidence = evidenceFor(rec, input.evidence.mode);
+    }
+    if (evidence.length === 0) {
+      skipped.push({ id: rec.id, reason: input.evidence.mode === "retrieved" ? "the corpus has no passage for it" : `no ${input.evidence.mode} evidence in the claims file` });
+      continue;
+    }
+    const claimId = await upsertClaim(db, input.dataset, rec);
+    await insertEvalItem(db, {
+      runId,
+      claimId,
+      position: position++,
+      protocol: protocol.name,
+      variant: config.variant,
+      config: fullConfig,
+      models,
+      thresholds,
+      promptsHash: hash,
+      evidenceMode: input.evidence.mode,
+      corpusId: corpus?.id ?? null,
+      evidence,
+    });
+    opts.onProgress?.(position + skipped.length, selected.length);
+  }
+  if (skipped.length) {
+    await db.update(s.evalRuns).set({ config: { ...(await runConfig(db, runId)), skipped } }).where(eq(s.evalRuns.id, runId));
+  }
+  if (position === 0) throw new Error(`none of the ${selected.length} claims has evidence (${skipped[0]?.reason})`);
+  return { runId, items: position, skipped };
+}
+
+async function runConfig(db: Database, runId: string) {
+  const [r] = await db.select({ config: s.evalRuns.config }).from(s.evalRuns).where(eq(s.evalRuns.id, runId));
+  return r!.config;
+}
