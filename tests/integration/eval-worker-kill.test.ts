@@ -36,7 +36,7 @@ afterAll(async () => {
 function startWorker(name: string) {
   const child = spawn(process.execPath, [path.join(ROOT, "scripts/scripted-worker.mjs"), "worker", "--concurrency", "2", "--lease-seconds", "3", "--json"], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: url, SCRIPTED_FIRST_TOKEN_MS: "120" } as NodeJS.ProcessEnv,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: "production", DATABASE_URL: url, SCRIPTED_FIRST_TOKEN_MS: "120" } as NodeJS.ProcessEnv,
   });
   children.push(child);
   let out = "";

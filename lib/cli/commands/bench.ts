@@ -1,5 +1,6 @@
 import { type Command } from "commander";
 import { getDb } from "@/db/client";
+import { benchEval } from "@/lib/bench/eval";
 import { runRetrievalBench, retrievalMarkdown, type RetrievalBenchReport } from "@/lib/bench/retrieval";
 import { latencyMarkdown, runSearchLatencyBench, type LatencyBenchReport } from "@/lib/bench/search-latency";
 import { CHECK_COVID_SPLITS, CHECK_COVID_SUBSETS, type CheckCovidSplit, type CheckCovidSubset } from "@/lib/datasets/check-covid-claims";
@@ -116,5 +117,26 @@ export function register(program: Command) {
       const r = await runSearchLatencyBench(handle.db, { passages: opts.passages, queries: opts.queries, k: opts.k, candidates: opts.candidates, corpus: opts.corpus, log: log(!!opts.json) });
       const report = { ...r, backend: handle.backend };
       emit(!!opts.json, report, () => latencyHuman(report, handle.backend));
+    });
+
+  bench
+    .command("eval")
+    .description("Evaluation throughput: claims per minute with 1, 2 and 4 workers sharing a run, against a scripted model of fixed latency (worker processes on PostgreSQL).")
+    .option("--claims <n>", "claims per timed run", positiveInt, 32)
+    .option("--latency <ms>", "scripted model latency per call", positiveInt, 150)
+    .option("--json", "print JSON")
+    .action(async (opts: { claims: number; latency: number; json?: boolean }) => {
+      const handle = await getDb();
+      const r = await benchEval(handle, { claims: opts.claims, latencyMs: opts.latency, log: log(!!opts.json) });
+      emit(!!opts.json, r, () =>
+        [
+          "| workers | seconds | claims/min |",
+          "|---|---|---|",
+          ...r.runs.map((x) => `| ${x.workers} | ${x.seconds} | ${x.claims_per_minute} |`),
+          "",
+          `speed-up: ${r.speedup_2_workers}x with 2, ${r.speedup_4_workers}x with 4 (${r.workers_are}, ${r.backend})`,
+          ...r.notes.map((n) => dim(n)),
+        ].join("\n"),
+      );
     });
 }
