@@ -75,7 +75,7 @@ test("an uploaded JSONL is ingested on the server with its bad line reported, an
 
   await page.getByLabel("Files to upload").setInputFiles({ name: "minutes.docx", mimeType: "application/octet-stream", buffer: Buffer.from("PK not a supported file") });
   const refused = page.getByTestId("upload-status").locator("li[data-state=refused]");
-  await expect(refused).toContainText('minutes.docx: refused: minutes.docx: ".docx" files are not accepted. Accepted: .jsonl, .ndjson, .csv');
+  await expect(refused).toContainText('minutes.docx: refused: ".docx" files are not accepted. Accepted: .jsonl, .ndjson, .csv');
   await expect(page.getByTestId("ingest-job")).toHaveCount(1);
   await page.screenshot({ path: "test-results/corpus-upload.png", fullPage: true });
 

@@ -64,7 +64,9 @@ export function UploadArea({ corpus, rules }: { corpus: string; rules: UploadRul
         continue;
       }
       const res = await send(corpus, file, (percent) => update(item.key, { percent }));
-      update(item.key, res.ok ? { state: "started", percent: 100, message: res.message } : { state: "refused", message: res.message });
+      // The server names the file for API clients; here the name is already at the start of the line.
+      const message = res.message.startsWith(`${file.name}: `) ? res.message.slice(file.name.length + 2) : res.message;
+      update(item.key, res.ok ? { state: "started", percent: 100, message } : { state: "refused", message });
       if (res.ok && res.jobId) announceJob({ id: res.jobId, label: file.name, bytesTotal: file.size });
       if (res.ok) router.refresh();
     }
