@@ -62,8 +62,8 @@ function GetStarted({ corpora }: { corpora: CorpusSummary[] }) {
       </h2>
       {demo ? <p className="mt-1 text-black/70">Try this claim: “{SAMPLE_CLAIMS[0]!.text}”</p> : null}
       <p className="mt-2 flex flex-wrap gap-x-4 gap-y-1">
-        <Link href="/debates/new" className="font-medium underline">
-          Check a claim
+        <Link href={demo ? `/debates/new?claim=${encodeURIComponent(SAMPLE_CLAIMS[0]!.text)}` : "/debates/new"} className="font-medium underline">
+          {demo ? "Check this claim" : "Check a claim"}
         </Link>
         <Link href="/search" className="underline">
           Search the evidence

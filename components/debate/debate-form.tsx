@@ -38,15 +38,18 @@ export function DebateForm({
   models,
   defaults,
   examples,
+  initialClaim,
 }: {
   corpora: Array<{ name: string; passages: number }>;
   models: string[];
   defaults: { default: string; roles: Record<string, string> };
   examples: string[];
+  /** From `?claim=`: links elsewhere in the app open the form with a claim filled in. */
+  initialClaim?: string;
 }) {
   const [state, action, pending] = useActionState<StartState, FormData>(startDebateAction, {});
   const v = state.values ?? {};
-  const [claim, setClaim] = useState(v.claim ?? "");
+  const [claim, setClaim] = useState(v.claim ?? initialClaim ?? "");
   const [mode, setMode] = useState<"retrieved" | "gold">((v.evidenceMode as "gold") ?? (corpora.length ? "retrieved" : "gold"));
   const [variant, setVariant] = useState(v.variant ?? "expertise");
   const fieldError = state.field && !["claim", "claimDate", "corpus", "evidence", "models"].some((f) => state.field!.startsWith(f));

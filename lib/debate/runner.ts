@@ -16,8 +16,12 @@ import type { DebateContext, ScoredTurnResult, ScoredTurnSpec, TurnResult, TurnS
  * from the database instead of calling the model again.
  */
 
-/** Identifies this server process in `debates.runner_id`. */
-export const RUNNER_ID = `${os.hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
+/**
+ * Identifies this server process in `debates.runner_id`. Next.js may load this module once per
+ * bundle in one process, so the id lives on globalThis: one process, one id.
+ */
+const idKey = Symbol.for("counterpoint.debate-runner-id");
+export const RUNNER_ID: string = ((globalThis as Record<symbol, string | undefined>)[idKey] ??= `${os.hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`);
 
 const key = Symbol.for("counterpoint.debate-runner");
 type RunnerState = { controllers: Map<string, AbortController>; timer?: NodeJS.Timeout };

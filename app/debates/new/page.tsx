@@ -8,7 +8,8 @@ import { SAMPLE_CLAIMS } from "@/lib/corpus/sample";
 export const dynamic = "force-dynamic";
 export const metadata = { title: "New debate" };
 
-export default async function NewDebatePage() {
+export default async function NewDebatePage({ searchParams }: { searchParams: Promise<{ claim?: string }> }) {
+  const { claim } = await searchParams;
   const { db } = await getDb();
   const config = getConfig();
   const corpora = await listCorpora(db);
@@ -20,6 +21,7 @@ export default async function NewDebatePage() {
         models={configuredModelIds(config)}
         defaults={{ default: config.models.default ?? "", roles: config.models.roles }}
         examples={SAMPLE_CLAIMS.map((c) => c.text)}
+        initialClaim={typeof claim === "string" ? claim.slice(0, 2000) : undefined}
       />
     </div>
   );
