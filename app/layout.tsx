@@ -39,6 +39,9 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
             <Link href="/search" className="text-sm text-black/70 hover:text-black">
               Search
             </Link>
+            <Link href="/eval" className="text-sm text-black/70 hover:text-black">
+              Evaluation
+            </Link>
             <form action="/search" method="get" role="search" className="ml-auto flex min-w-0">
               <label htmlFor="nav-search" className="sr-only">
                 Search passages

@@ -11,6 +11,7 @@ import { InProcessExecutor, type ResolverFactory } from "@/lib/eval/executor";
 import { buildReport, compareRuns, reportCsv, reportMarkdown } from "@/lib/eval/report";
 import { createEvalRun } from "@/lib/eval/run";
 import { scoresFromRun } from "@/lib/eval/run-scores";
+import { evalRunList, evalRunView, heat } from "@/lib/eval/view";
 import { freshDatabase } from "./test-db";
 
 let h: DbHandle;
@@ -132,5 +133,24 @@ describe("evaluation runs, in-process executor", () => {
     expect(c.shared).toBe(6);
     expect(c.paired.only_a_correct + c.paired.only_b_correct).toBe(0);
     expect(c.paired.mcnemar.p_value).toBe(1);
+  });
+
+  it("gives the /eval pages their data: runs with progress and metrics, a run's report and calibration grid", async () => {
+    const list = await evalRunList(h.db);
+    expect(list.length).toBeGreaterThanOrEqual(5);
+    expect(list.every((r) => r.progress.total > 0)).toBe(true);
+    const scoreOnly = list.find((r) => r.name.includes("expertise"))!;
+    expect(scoreOnly.avg_tokens).toBeGreaterThan(0);
+    const runs = await h.db.select().from(s.evalRuns);
+    const calibrated = runs.find((r) => (r.config as { radar?: { earlyStopping?: string } }).radar?.earlyStopping === "score-only")!;
+    const view = (await evalRunView(h.db, calibrated.id, { resamples: 50 }))!;
+    expect(view.report.progress.done).toBe(6);
+    expect(view.calibration!.grid).toHaveLength(861);
+    expect(view.calibrationError).toBeNull();
+    const plain = runs.find((r) => (r.config as { radar?: { earlyStopping?: string } }).radar?.earlyStopping === "on")!;
+    expect((await evalRunView(h.db, plain.id, { resamples: 50 }))!.calibration).toBeNull();
+    expect(await evalRunView(h.db, "00000000-0000-0000-0000-000000000000")).toBeNull();
+    expect(heat(0).background).toBe("rgb(250, 250, 247)");
+    expect(heat(1)).toEqual({ background: "rgb(180, 71, 31)", color: "#fff" });
   });
 });

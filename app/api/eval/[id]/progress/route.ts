@@ -1,0 +1,14 @@
+import { getDb } from "@/db/client";
+import { getRun } from "@/db/queries/eval";
+import { runProgress } from "@/lib/eval/report";
+
+export const dynamic = "force-dynamic";
+
+/** A run's progress, polled by its page while it runs; read from the database, so any worker's work shows. */
+export async function GET(_req: Request, { params }: { params: Promise<{ id: string }> }) {
+  const { id } = await params;
+  const { db } = await getDb();
+  const run = await getRun(db, id);
+  if (!run) return Response.json({ error: "no such run" }, { status: 404 });
+  return Response.json({ status: run.status, status_reason: run.statusReason, progress: await runProgress(db, id) });
+}

@@ -1,0 +1,216 @@
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { getDb } from "@/db/client";
+import { AccuracyTokens, CalibrationHeatmap, ClassBars, ConfusionHeatmap } from "@/components/eval/charts";
+import { RunProgress } from "@/components/eval/run-progress";
+import { evalRunView } from "@/lib/eval/view";
+import { retryFailedAction } from "../actions";
+
+export const dynamic = "force-dynamic";
+export const metadata = { title: "Evaluation run" };
+
+const pct = (x: number | null | undefined) => (x === null || x === undefined ? "—" : (x * 100).toFixed(1));
+const ci = (w: { value: number | null; ci: { low: number; high: number } | null }) => (
+  <>
+    <span className="font-semibold">{pct(w.value)}</span>
+    {w.ci ? <span className="text-black/50"> [{pct(w.ci.low)}, {pct(w.ci.high)}]</span> : null}
+  </>
+);
+
+export default async function EvalRunPage({ params }: { params: Promise<{ id: string }> }) {
+  const { id } = await params;
+  const { db } = await getDb();
+  const view = await evalRunView(db, id);
+  if (!view) notFound();
+  const { report: r, calibration } = view;
+  const m = r.metrics;
+  const cfg = r.run.config as { models?: Record<string, string>; evidence?: { mode: string; corpus?: string }; radar?: { earlyStopping?: string; rebuttals?: number }; preset?: string | null };
+  const c = r.cost.per_claim;
+  return (
+    <div className="space-y-8">
+      <header className="space-y-2">
+        <p className="text-xs text-black/50">
+          <Link href="/eval" className="underline">
+            Evaluation
+          </Link>{" "}
+          / run {r.run.id.slice(0, 8)}
+        </p>
+        <h1 className="text-2xl font-semibold tracking-tight">{r.run.name}</h1>
+        <p className="text-sm text-black/70">
+          {r.run.protocol}/{r.run.variant} · dataset {r.run.dataset ?? "—"} · evidence {cfg.evidence?.mode}
+          {cfg.evidence?.corpus ? ` (${cfg.evidence.corpus})` : ""} · early stopping {cfg.radar?.earlyStopping} · {cfg.radar?.rebuttals} rebuttal(s){cfg.preset ? ` · preset ${cfg.preset}` : ""} · executor {r.run.executor} ·{" "}
+          <span className="font-medium">{r.run.status}</span>
+        </p>
+        {r.run.status_reason ? <p className="rounded-md bg-amber-50 p-2 text-sm text-amber-900">{r.run.status_reason}</p> : null}
+        <p className="text-xs text-black/60">Models: {Object.entries(cfg.models ?? {}).map(([role, mid]) => `${role} ${mid}`).join(" · ")}</p>
+        <RunProgress runId={r.run.id} initial={r.progress} status={r.run.status} />
+        <p className="flex gap-3 text-sm">
+          Export:
+          {(["md", "csv", "json"] as const).map((f) => (
+            <a key={f} href={`/eval/${r.run.id}/export?format=${f}`} className="underline">
+              {f === "md" ? "markdown" : f.toUpperCase()}
+            </a>
+          ))}
+        </p>
+      </header>
+
+      <section className="space-y-3">
+        <h2 className="text-lg font-semibold">Metrics</h2>
+        <p className="text-xs text-black/60">
+          {m.n} scored claims; {m.unparsed} unparsed verdicts count as wrong and are never a class. {Math.round(m.bootstrap.level * 100)}% percentile bootstrap intervals ({m.bootstrap.resamples} resamples, seed {m.bootstrap.seed}).
+          {Object.keys(r.excluded).length ? ` Not scored (gold outside ${r.labels.join("/")}): ${Object.entries(r.excluded).map(([g, p]) => `${g} ${Object.values(p).reduce((a, b) => a + b, 0)}`).join(", ")}.` : ""}
+        </p>
+        <dl className="grid max-w-2xl grid-cols-3 gap-3 text-sm" data-testid="headline-metrics">
+          <div className="rounded-lg bg-white p-3">
+            <dt className="text-xs text-black/60">accuracy</dt>
+            <dd>{ci(m.accuracy)}</dd>
+          </div>
+          <div className="rounded-lg bg-white p-3">
+            <dt className="text-xs text-black/60">macro-F1</dt>
+            <dd>{ci(m.macro_f1)}</dd>
+          </div>
+          <div className="rounded-lg bg-white p-3">
+            <dt className="text-xs text-black/60">accuracy, parsed only</dt>
+            <dd>{ci(m.accuracy_parsed)}</dd>
+          </div>
+        </dl>
+        <div className="grid gap-6 lg:grid-cols-2">
+          <ConfusionHeatmap metrics={m} labels={r.labels} />
+          <ClassBars metrics={m} labels={r.labels} />
+        </div>
+      </section>
+
+      <section className="space-y-3">
+        <h2 className="text-lg font-semibold">Cost and stopping</h2>
+        <table className="border-collapse text-sm">
+          <thead className="text-left text-xs text-black/60">
+            <tr>
+              <th className="p-1 pr-4">per claim</th>
+              <th className="p-1 pr-4 text-right">mean</th>
+              <th className="p-1 pr-4 text-right">median</th>
+              <th className="p-1 pr-4 text-right">p95</th>
+              <th className="p-1 text-right">total</th>
+            </tr>
+          </thead>
+          <tbody className="tabular-nums">
+            {(
+              [
+                ["LLM calls", c.llm_calls, 1],
+                ["prompt tokens", c.prompt_tokens, 0],
+                ["completion tokens", c.completion_tokens, 0],
+                ["latency (ms)", c.latency_ms, 0],
+              ] as const
+            ).map(([name, d, digits]) => (
+              <tr key={name} className="border-t border-black/10">
+                <td className="p-1 pr-4">{name}</td>
+                <td className="p-1 pr-4 text-right">{d.mean?.toFixed(digits) ?? "—"}</td>
+                <td className="p-1 pr-4 text-right">{d.median?.toFixed(digits) ?? "—"}</td>
+                <td className="p-1 pr-4 text-right">{d.p95?.toFixed(digits) ?? "—"}</td>
+                <td className="p-1 text-right">{name.startsWith("latency") ? "—" : d.total}</td>
+              </tr>
+            ))}
+            <tr className="border-t border-black/10">
+              <td className="p-1 pr-4">cost (USD)</td>
+              <td className="p-1 pr-4 text-right">{c.cost_usd ? c.cost_usd.mean?.toFixed(5) : "unknown"}</td>
+              <td className="p-1 pr-4 text-right">{c.cost_usd?.median?.toFixed(5) ?? "—"}</td>
+              <td className="p-1 pr-4 text-right">{c.cost_usd?.p95?.toFixed(5) ?? "—"}</td>
+              <td className="p-1 text-right">{c.cost_usd ? c.cost_usd.total.toFixed(4) : "—"}</td>
+            </tr>
+          </tbody>
+        </table>
+        <p className="text-sm">
+          Debates ending after n rounds: {Object.entries(r.stop_rounds).map(([k, v]) => `${k}: ${v}`).join(" · ") || "—"} ({r.stopped_early} stopped early).
+        </p>
+        <AccuracyTokens label="Accuracy against tokens per claim, by the round the debate ended in" points={r.by_rounds.map((b) => ({ label: `${b.rounds} round${b.rounds > 1 ? "s" : ""}`, tokens: b.avg_tokens, accuracy: b.accuracy, n: b.n }))} />
+      </section>
+
+      {calibration || view.calibrationError ? (
+        <section className="space-y-2">
+          <h2 className="text-lg font-semibold">Threshold calibration</h2>
+          {calibration ? (
+            <>
+              <p className="text-sm">
+                Best on these checkpoints: tau_s <b>{calibration.best.tau_s}</b>, tau_v <b>{calibration.best.tau_v}</b> — accuracy {pct(calibration.best.accuracy)}, macro-F1 {pct(calibration.best.macro_f1)}, {calibration.best.avg_rounds?.toFixed(2)} rounds per claim. Save it for the judge model with{" "}
+                <code className="rounded bg-black/5 px-1">npx counterpoint calibrate --run {r.run.id} --save</code>.
+              </p>
+              <CalibrationHeatmap result={calibration} saved={view.savedThresholds} />
+            </>
+          ) : (
+            <p className="text-sm text-red-800">{view.calibrationError}</p>
+          )}
+        </section>
+      ) : null}
+
+      {r.failed.length ? (
+        <section className="space-y-2">
+          <div className="flex items-center gap-3">
+            <h2 className="text-lg font-semibold">Failed claims ({r.failed.length})</h2>
+            <form action={retryFailedAction}>
+              <input type="hidden" name="run" value={r.run.id} />
+              <button className="rounded-md border border-black/20 px-2 py-1 text-xs">Retry all</button>
+            </form>
+          </div>
+          <ul className="divide-y divide-black/10 rounded-lg bg-white text-sm" data-testid="failed-items">
+            {r.failed.map((f) => (
+              <li key={f.item_id} className="flex flex-wrap items-start gap-3 p-2">
+                <span className="min-w-0 flex-1">
+                  <span className="font-medium">{f.claim_id}</span> · {f.claim}
+                  <span className="block text-xs text-red-800">{f.error}</span>
+                </span>
+                {f.debate_id ? (
+                  <Link href={`/debates/${f.debate_id}`} className="text-xs underline">
+                    debate
+                  </Link>
+                ) : null}
+                <form action={retryFailedAction}>
+                  <input type="hidden" name="run" value={r.run.id} />
+                  <input type="hidden" name="item" value={f.item_id} />
+                  <button className="rounded-md border border-black/20 px-2 py-0.5 text-xs">Retry</button>
+                </form>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+
+      <section className="space-y-2">
+        <h2 className="text-lg font-semibold">Claims</h2>
+        <table className="w-full border-collapse text-xs">
+          <thead className="text-left text-black/60">
+            <tr>
+              <th className="p-1">#</th>
+              <th className="p-1">claim</th>
+              <th className="p-1">gold</th>
+              <th className="p-1">verdict</th>
+              <th className="p-1">rounds</th>
+              <th className="p-1 text-right">tokens</th>
+              <th className="p-1">status</th>
+            </tr>
+          </thead>
+          <tbody>
+            {r.items.slice(0, 500).map((i) => (
+              <tr key={i.item_id} className="border-t border-black/10 align-top">
+                <td className="p-1 tabular-nums">{i.position + 1}</td>
+                <td className="p-1">
+                  {i.debate_id ? (
+                    <Link href={`/debates/${i.debate_id}`} className="hover:underline">
+                      {i.claim}
+                    </Link>
+                  ) : (
+                    i.claim
+                  )}
+                </td>
+                <td className="p-1">{i.gold}</td>
+                <td className={`p-1 font-medium ${i.correct === true ? "text-emerald-800" : i.correct === false ? "text-red-800" : ""}`}>{i.predicted ?? "—"}</td>
+                <td className="p-1">{i.rounds ?? "—"}</td>
+                <td className="p-1 text-right tabular-nums">{i.prompt_tokens + i.completion_tokens}</td>
+                <td className="p-1">{i.status}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        {r.items.length > 500 ? <p className="text-xs text-black/60">First 500 of {r.items.length}; the CSV export has them all.</p> : null}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,28 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { getDb } from "@/db/client";
+import { resetFailedItems } from "@/db/queries/eval";
+import { openExecutor } from "@/lib/eval/executors";
+
+/**
+ * Retries one failed item (or all of a run's). On PostgreSQL it goes back into the pg-boss queue for
+ * the running workers; on the embedded database this server process is the only one that can run
+ * it, so it runs here in the background.
+ */
+export async function retryFailedAction(form: FormData) {
+  const runId = String(form.get("run") ?? "");
+  const itemId = form.get("item") ? String(form.get("item")) : undefined;
+  const h = await getDb();
+  const ids = await resetFailedItems(h.db, runId, itemId ? [itemId] : undefined);
+  if (ids.length) {
+    const executor = await openExecutor(h);
+    await executor.enqueue(runId, ids);
+    if (executor.kind === "in-process") {
+      void executor.work({ concurrency: 2, runId, untilRunDone: true }).catch((e) => console.error(`[eval ${runId}] ${(e as Error).message}`));
+    } else {
+      await executor.close();
+    }
+  }
+  revalidatePath(`/eval/${runId}`);
+}

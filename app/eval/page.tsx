@@ -1,0 +1,65 @@
+import Link from "next/link";
+import { getDb } from "@/db/client";
+import { AccuracyTokens } from "@/components/eval/charts";
+import { evalRunList } from "@/lib/eval/view";
+
+export const dynamic = "force-dynamic";
+export const metadata = { title: "Evaluation" };
+
+const pct = (x: number | null) => (x === null ? "—" : (x * 100).toFixed(1));
+
+export default async function EvalListPage() {
+  const { db } = await getDb();
+  const runs = await evalRunList(db);
+  return (
+    <div className="space-y-6">
+      <h1 className="text-2xl font-semibold tracking-tight">Evaluation runs</h1>
+      <p className="max-w-3xl text-sm text-black/70">
+        Runs are started from the command line, e.g. <code className="rounded bg-black/5 px-1">npx counterpoint eval --preset radar-politifact-gold --data ../shared/datasets --model judge=openai:gpt-4o-mini</code>. On PostgreSQL, any number of{" "}
+        <code className="rounded bg-black/5 px-1">npx counterpoint worker</code> processes share a run. Every claim becomes a debate you can open and annotate.
+      </p>
+      {runs.length === 0 ? (
+        <p className="text-black/60">No evaluation runs yet.</p>
+      ) : (
+        <>
+          <table className="w-full border-collapse overflow-hidden rounded-lg bg-white text-sm" data-testid="eval-runs">
+            <thead className="text-left text-xs text-black/60">
+              <tr>
+                <th className="p-2">run</th>
+                <th className="p-2">status</th>
+                <th className="p-2">progress</th>
+                <th className="p-2 text-right">accuracy</th>
+                <th className="p-2 text-right">macro-F1</th>
+                <th className="p-2 text-right">tokens / claim</th>
+              </tr>
+            </thead>
+            <tbody>
+              {runs.map((r) => (
+                <tr key={r.id} className="border-t border-black/10">
+                  <td className="p-2">
+                    <Link href={`/eval/${r.id}`} className="font-medium underline-offset-2 hover:underline">
+                      {r.name}
+                    </Link>
+                    <div className="text-xs text-black/50">{r.created_at.slice(0, 16).replace("T", " ")}</div>
+                  </td>
+                  <td className="p-2">{r.status}</td>
+                  <td className="p-2 tabular-nums">
+                    {r.progress.done + r.progress.failed}/{r.progress.total}
+                    {r.progress.failed ? <span className="text-red-700"> ({r.progress.failed} failed)</span> : null}
+                  </td>
+                  <td className="p-2 text-right tabular-nums">{pct(r.accuracy)}</td>
+                  <td className="p-2 text-right tabular-nums">{pct(r.macro_f1)}</td>
+                  <td className="p-2 text-right tabular-nums">{r.avg_tokens === null ? "—" : Math.round(r.avg_tokens).toLocaleString("en")}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <section>
+            <h2 className="mb-2 font-semibold">Accuracy vs tokens per claim</h2>
+            <AccuracyTokens label="Accuracy against average tokens per claim, one point per run" points={runs.filter((r) => r.avg_tokens !== null).map((r) => ({ label: r.name.slice(0, 40), tokens: r.avg_tokens!, accuracy: r.accuracy, n: r.progress.done }))} />
+          </section>
+        </>
+      )}
+    </div>
+  );
+}
