@@ -10,9 +10,12 @@ import * as search from "./commands/search";
 import * as bench from "./commands/bench";
 import * as dataset from "./commands/dataset";
 import * as debate from "./commands/debate";
+import * as benchDebate from "./commands/bench-debate";
 import * as evalCommand from "./commands/eval";
 import * as worker from "./commands/worker";
 import * as calibrate from "./commands/calibrate";
+import * as user from "./commands/user";
+import * as agreement from "./commands/agreement";
 
 // The same .env files, in the same order, as the Next.js server reads.
 nextEnv.loadEnvConfig(process.env.COUNTERPOINT_ROOT ?? process.cwd(), false, { info: () => {}, error: console.error });
@@ -24,7 +27,7 @@ const program = new Command()
   .exitOverride();
 
 // One module per command; each adds itself to the program.
-for (const command of [migrate, doctor, ingest, search, debate, bench, dataset, evalCommand, worker, calibrate]) command.register(program);
+for (const command of [migrate, doctor, ingest, search, debate, bench, benchDebate, dataset, evalCommand, worker, calibrate, user, agreement]) command.register(program);
 
 async function main() {
   try {
