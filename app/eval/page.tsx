@@ -13,7 +13,12 @@ export default async function EvalListPage() {
   const runs = await evalRunList(db);
   return (
     <div className="space-y-6">
-      <h1 className="text-2xl font-semibold tracking-tight">Evaluation runs</h1>
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h1 className="text-2xl font-semibold tracking-tight">Evaluation runs</h1>
+        <Link href="/eval/new" className="rounded-md bg-ink px-3 py-1.5 text-sm font-medium text-white">
+          New run
+        </Link>
+      </div>
       <p className="max-w-3xl text-sm text-black/70">
         Runs are started from the command line, e.g. <code className="rounded bg-black/5 px-1">npx counterpoint eval --preset radar-politifact-gold --data ../shared/datasets --model judge=openai:gpt-4o-mini</code>. On PostgreSQL, any number of{" "}
         <code className="rounded bg-black/5 px-1">npx counterpoint worker</code> processes share a run. Every claim becomes a debate you can open and annotate.

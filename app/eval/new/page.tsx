@@ -1,0 +1,22 @@
+import { getDb } from "@/db/client";
+import { listCorpora } from "@/db/queries/corpus";
+import { NewRunForm } from "@/components/eval/new-run-form";
+
+export const dynamic = "force-dynamic";
+export const metadata = { title: "New evaluation run" };
+
+export default async function NewEvalRunPage() {
+  const h = await getDb();
+  const corpora = await listCorpora(h.db);
+  return (
+    <div className="space-y-6">
+      <h1 className="text-2xl font-semibold tracking-tight">New evaluation run</h1>
+      <p className="max-w-2xl text-sm text-black/70">
+        Upload labelled claims as JSONL (<code>{'{"id", "claim", "label", "date"?, "gold_evidence"?, "supplied_evidence"?}'}</code>; <code>npx counterpoint dataset convert</code> writes the shared
+        datasets in this format). Every claim becomes a stored debate you can open and annotate.{" "}
+        {h.backend === "postgres" ? "Claims go to the queue: start workers with npx counterpoint worker." : "On the embedded database this server runs the claims itself."}
+      </p>
+      <NewRunForm corpora={corpora.map((c) => c.name)} />
+    </div>
+  );
+}

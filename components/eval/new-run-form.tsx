@@ -1,0 +1,100 @@
+"use client";
+
+import { useActionState, useState } from "react";
+import { createRunAction, type NewRunState } from "@/app/eval/new/actions";
+import { RADAR_VARIANTS } from "@/lib/debate/radar/variants";
+
+const input = "mt-1 w-full rounded-md border border-black/20 bg-white p-2";
+
+export function NewRunForm({ corpora }: { corpora: string[] }) {
+  const [state, action, pending] = useActionState<NewRunState, FormData>(createRunAction, {});
+  const [evidence, setEvidence] = useState("gold");
+  return (
+    <form action={action} className="grid max-w-3xl gap-4 sm:grid-cols-2">
+      {state.error ? (
+        <p role="alert" className="rounded-md bg-red-50 p-3 text-sm text-red-900 sm:col-span-2" data-testid="eval-error">
+          {state.error}
+        </p>
+      ) : null}
+      <label className="text-sm sm:col-span-2">
+        Claims file (JSONL)
+        <input name="claims" type="file" accept=".jsonl,application/jsonl,application/x-ndjson" required className={input} />
+      </label>
+      <label className="text-sm">
+        Run name <input name="name" className={input} />
+      </label>
+      <label className="text-sm">
+        Dataset name <input name="dataset" placeholder="from the file name" className={input} />
+      </label>
+      <label className="text-sm">
+        Evidence
+        <select name="evidence" value={evidence} onChange={(e) => setEvidence(e.target.value)} className={input}>
+          <option value="gold">gold evidence from the file</option>
+          <option value="supplied">supplied evidence from the file (e.g. the authors&apos; top-20)</option>
+          <option value="retrieved" disabled={!corpora.length}>
+            retrieved from a corpus
+          </option>
+        </select>
+      </label>
+      {evidence === "retrieved" ? (
+        <label className="text-sm">
+          Corpus
+          <select name="corpus" className={input}>
+            {corpora.map((c) => (
+              <option key={c}>{c}</option>
+            ))}
+          </select>
+        </label>
+      ) : (
+        <span />
+      )}
+      <label className="text-sm">
+        Variant
+        <select name="variant" defaultValue="expertise" className={input}>
+          {RADAR_VARIANTS.map((v) => (
+            <option key={v}>{v}</option>
+          ))}
+        </select>
+      </label>
+      <label className="text-sm">
+        Early stopping
+        <select name="earlyStopping" defaultValue="on" className={input}>
+          <option value="on">on</option>
+          <option value="score-only">score every checkpoint, never stop (for calibration)</option>
+          <option value="off">off</option>
+        </select>
+      </label>
+      <label className="text-sm">
+        Judge model <input name="model_judge" placeholder="DEFAULT_MODEL" className={input} />
+      </label>
+      <label className="text-sm">
+        Debaters&apos; model <input name="model_debaters" placeholder="DEFAULT_MODEL" className={input} />
+      </label>
+      <label className="text-sm">
+        Limit (claims) <input name="limit" type="number" min={1} className={input} />
+      </label>
+      <label className="text-sm">
+        Sample
+        <select name="sample" defaultValue="" className={input}>
+          <option value="">first claims, in file order</option>
+          <option value="balanced">balanced across labels</option>
+          <option value="random">random</option>
+        </select>
+      </label>
+      <label className="text-sm">
+        Seed <input name="seed" type="number" defaultValue={1} className={input} />
+      </label>
+      <label className="text-sm">
+        Budget: tokens <input name="budgetTokens" type="number" min={1} className={input} />
+      </label>
+      <label className="text-sm">
+        Budget: US dollars <input name="budgetUsd" type="number" min={0} step="0.01" className={input} />
+      </label>
+      <div className="sm:col-span-2">
+        <button type="submit" disabled={pending} className="rounded-md bg-ink px-4 py-2 font-medium text-white disabled:opacity-60">
+          {pending ? "Creating…" : "Start the run"}
+        </button>
+      </div>
+    </form>
+  );
+}
