@@ -20,7 +20,7 @@ export default async function EvalListPage() {
         </Link>
       </div>
       <p className="max-w-3xl text-sm text-black/70">
-        Runs are started from the command line, e.g. <code className="rounded bg-black/5 px-1">npx counterpoint eval --preset radar-politifact-gold --data ../shared/datasets --model judge=openai:gpt-4o-mini</code>. On PostgreSQL, any number of{" "}
+        Start a run with <Link className="underline" href="/eval/new">New run</Link> or from the command line, e.g. <code className="rounded bg-black/5 px-1">npx counterpoint eval --preset radar-politifact-gold --data ../shared/datasets --model judge=openai:gpt-4o-mini</code>. On PostgreSQL, any number of{" "}
         <code className="rounded bg-black/5 px-1">npx counterpoint worker</code> processes share a run. Every claim becomes a debate you can open and annotate.
       </p>
       {runs.length === 0 ? (
