@@ -12,11 +12,17 @@ import path from "node:path";
 
 const ROOT = process.env.COUNTERPOINT_ROOT ?? process.cwd();
 
-function start(cmd: string, args: string[], env: Record<string, string>): ChildProcess {
+/** Keeps the last lines a child printed, so a server that fails to start can say why. */
+function start(cmd: string, args: string[], env: Record<string, string>): ChildProcess & { tail: () => string } {
   const child = spawn(cmd, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
-  child.stdout?.resume();
-  child.stderr?.resume();
-  return child;
+  const lines: string[] = [];
+  const keep = (d: Buffer) => {
+    lines.push(...d.toString().split("\n").filter(Boolean));
+    lines.splice(0, Math.max(0, lines.length - 30));
+  };
+  child.stdout?.on("data", keep);
+  child.stderr?.on("data", keep);
+  return Object.assign(child, { tail: () => lines.join("\n") });
 }
 
 async function waitFor(url: string, timeoutMs: number) {
@@ -63,7 +69,10 @@ export async function benchTokenToBrowser(opts: { port?: number; fakePort?: numb
   const browser = await pw.launch({ executablePath: chromium, args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"] });
   try {
     await waitFor(`http://127.0.0.1:${fakePort}/`, 30_000);
-    await waitFor(`http://127.0.0.1:${port}/api/health`, 600_000);
+    await Promise.race([
+      waitFor(`http://127.0.0.1:${port}/api/health`, 600_000),
+      new Promise((_, reject) => server.once("exit", (code) => reject(new Error(`the app server exited (${code}) before it was ready:\n${server.tail()}`)))),
+    ]);
     const page = await browser.newPage();
     await page.addInitScript(() => {
       const seen = new Map<string, number>();
