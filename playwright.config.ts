@@ -1,13 +1,25 @@
 import fs from "node:fs";
 import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
+import { AUTH_DIR, USERS } from "./e2e/users";
 
 const PORT = Number(process.env.E2E_PORT ?? 3210);
 const FAKE_OPENAI_PORT = Number(process.env.FAKE_OPENAI_PORT ?? 3291);
 // A fresh embedded database for every run: the app must create and migrate it at start-up.
 const DATA_DIR = path.resolve(".test-data/e2e");
+// The signed-in browser states of the previous run belong to accounts that no longer exist.
+if (!process.env.E2E_KEEP_DATA && process.env.TEST_WORKER_INDEX === undefined) fs.rmSync(AUTH_DIR, { recursive: true, force: true });
 // Workers load this file too, while the server is running: only the main process may wipe the data.
 if (!process.env.E2E_KEEP_DATA && process.env.TEST_WORKER_INDEX === undefined) fs.rmSync(DATA_DIR, { recursive: true, force: true });
+
+const browserUse = {
+  ...devices["Desktop Chrome"],
+  // Debian's chromium: Playwright must never download a browser on this machine.
+  launchOptions: {
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+  },
+};
 
 export default defineConfig({
   testDir: "e2e",
@@ -21,16 +33,13 @@ export default defineConfig({
     trace: "retain-on-failure",
   },
   projects: [
+    // Creates the accounts (first admin through /setup, the others by invitation) and their browser states.
+    { name: "setup", testMatch: /auth\.setup\.ts/, use: { ...browserUse } },
     {
       name: "chromium",
-      use: {
-        ...devices["Desktop Chrome"],
-        // Debian's chromium: Playwright must never download a browser on this machine.
-        launchOptions: {
-          executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-          args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
-        },
-      },
+      dependencies: ["setup"],
+      // Specs act as the admin unless they open a context for another role.
+      use: { ...browserUse, storageState: USERS.admin.state },
     },
   ],
   webServer: [

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import localFont from "next/font/local";
 import Link from "next/link";
 import "./globals.css";
+import { UserMenu } from "@/components/user-menu";
 
 // Served from our own build: nothing is fetched from a font CDN at build or run time.
 const inter = localFont({
@@ -51,6 +52,7 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
             <Link href="/status" className="text-sm text-black/70 hover:text-black">
               System status
             </Link>
+            <UserMenu />
           </nav>
         </header>
         <main id="main" className="mx-auto max-w-6xl px-4 py-8">

@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { getDb } from "@/db/client";
+import { countUsers } from "@/db/queries/users";
 import { listCorpora, type CorpusSummary } from "@/db/queries/corpus";
 import { StatusPanel } from "@/components/status-panel";
 import { LoadDemoButton } from "@/components/corpus/load-demo-button";
@@ -76,8 +77,17 @@ function GetStarted({ corpora }: { corpora: CorpusSummary[] }) {
   );
 }
 
+/** A fresh install has no accounts: the first thing to do is create the admin. */
+async function needsSetup(): Promise<boolean> {
+  try {
+    return (await countUsers((await getDb()).db)) === 0;
+  } catch {
+    return false;
+  }
+}
+
 export default async function Home() {
-  const [health, corpora] = await Promise.all([getHealth(), corporaOrNull()]);
+  const [health, corpora, setup] = await Promise.all([getHealth(), corporaOrNull(), needsSetup()]);
   return (
     <div className="space-y-10">
       <section className="space-y-3">
@@ -87,7 +97,16 @@ export default async function Home() {
           evidence, and review the verdict. Half-truths, literally accurate but misleading, are what it is built to catch.
         </p>
       </section>
-      {corpora ? <GetStarted corpora={corpora} /> : null}
+      {setup ? (
+        <section className="rounded-lg border-2 border-accent/40 bg-white p-5" data-testid="first-run">
+          <h2 className="font-semibold">Welcome: create the first admin account</h2>
+          <p className="mt-1 text-sm text-black/70">
+            Nobody has an account yet. <Link href="/setup" className="font-medium underline">Set up Counterpoint</Link> with the setup code printed in the server&apos;s console.
+          </p>
+        </section>
+      ) : corpora ? (
+        <GetStarted corpora={corpora} />
+      ) : null}
       <ol className="grid gap-4 sm:grid-cols-3">
         {STEPS.map((s, i) => (
           <li key={s.title} className="rounded-lg border border-black/10 bg-white p-4">

@@ -490,3 +490,92 @@ export const rateLimits = pgTable(
   },
   (t) => [primaryKey({ columns: [t.key, t.windowStart] })],
 );
+
+// --- accounts and annotation workflow ------------------------------------------------------
+
+/**
+ * A signed-in browser. The cookie carries a random token; only its SHA-256 is stored, so reading
+ * this table (a backup, a leaked dump) does not let anyone sign in. Deleting a row signs out.
+ */
+export const sessions = pgTable(
+  "sessions",
+  {
+    idHash: text("id_hash").primaryKey(),
+    userId: uuid("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    lastSeenAt: timestamp("last_seen_at", { withTimezone: true }).notNull().defaultNow(),
+    userAgent: text("user_agent"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("sessions_user_idx").on(t.userId)],
+);
+
+/** Single-use and expiring; like sessions, only the token's hash is kept. */
+export const invites = pgTable("invites", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  tokenHash: text("token_hash").notNull().unique(),
+  email: text("email").notNull(),
+  roles: jsonb("roles").$type<UserRole[]>().notNull(),
+  createdBy: uuid("created_by").references(() => users.id, { onDelete: "set null" }),
+  expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  usedAt: timestamp("used_at", { withTimezone: true }),
+  usedBy: uuid("used_by").references(() => users.id, { onDelete: "set null" }),
+  revokedAt: timestamp("revoked_at", { withTimezone: true }),
+  createdAt: createdAt(),
+});
+
+/**
+ * Read-only links to one debate. The token is kept in clear so the debate page can show its link
+ * again; it grants no more than reading a debate, which anyone with database access can do anyway.
+ */
+export const debateShares = pgTable(
+  "debate_shares",
+  {
+    token: text("token").primaryKey(),
+    debateId: uuid("debate_id").notNull().references(() => debates.id, { onDelete: "cascade" }),
+    createdBy: uuid("created_by").references(() => users.id, { onDelete: "set null" }),
+    revokedAt: timestamp("revoked_at", { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index("debate_shares_debate_idx").on(t.debateId)],
+);
+
+export const ASSIGNMENT_STATUSES = ["assigned", "submitted", "skipped"] as const;
+export type AssignmentStatus = (typeof ASSIGNMENT_STATUSES)[number];
+
+/**
+ * Who was handed which debate. The primary key is what guarantees nobody gets the same debate
+ * twice, even when two tabs ask for a task at the same moment.
+ */
+export const annotationAssignments = pgTable(
+  "annotation_assignments",
+  {
+    debateId: uuid("debate_id").notNull().references(() => debates.id, { onDelete: "cascade" }),
+    annotatorId: uuid("annotator_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    status: text("status").$type<AssignmentStatus>().notNull().default("assigned"),
+    assignedAt: createdAt(),
+    finishedAt: timestamp("finished_at", { withTimezone: true }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.debateId, t.annotatorId] }),
+    index("annotation_assignments_annotator_idx").on(t.annotatorId, t.status),
+    check("annotation_assignments_status_check", sql`${t.status} in ('assigned', 'submitted', 'skipped')`),
+  ],
+);
+
+/** Who changed which annotation when, with the values before and after; rows are never updated. */
+export const annotationAudit = pgTable(
+  "annotation_audit",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    annotationId: uuid("annotation_id").notNull().references(() => annotations.id, { onDelete: "cascade" }),
+    debateId: uuid("debate_id").notNull().references(() => debates.id, { onDelete: "cascade" }),
+    actorId: uuid("actor_id").references(() => users.id, { onDelete: "set null" }),
+    /** `create`, `edit` or `import`. */
+    action: text("action").notNull(),
+    oldValue: jsonb("old_value").$type<Record<string, unknown>>(),
+    newValue: jsonb("new_value").$type<Record<string, unknown>>().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("annotation_audit_debate_idx").on(t.debateId, t.createdAt)],
+);

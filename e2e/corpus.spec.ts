@@ -37,7 +37,8 @@ test("an empty install offers the demo corpus, and its load streams to completed
 
   await page.goto("/");
   await expect(page.getByRole("heading", { name: "The demo corpus is loaded" })).toBeVisible();
-  await expect(page.getByRole("main").getByRole("link", { name: "Check a claim" })).toHaveAttribute("href", "/debates/new");
+  // With the demo loaded, the home page offers its sample claim pre-filled in the form.
+  await expect(page.getByRole("main").getByRole("link", { name: "Check this claim" })).toHaveAttribute("href", /^\/debates\/new\?claim=/);
   await page.goto("/corpora");
   await expect(page.getByTestId("corpus-list")).toContainText("demo");
   await expect(page.getByTestId("corpus-list")).toContainText("local:use-lite");

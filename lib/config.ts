@@ -60,6 +60,11 @@ const envSchema = z.object({
     .string()
     .regex(/^\d+\/(minute|hour|day)$/, "use N/minute, N/hour or N/day, e.g. 20/hour")
     .default("20/hour"),
+  /** Session cookies are Secure when the proxy says https; `true` forces it (TLS terminated elsewhere without the header). */
+  COOKIE_SECURE: bool.default(false),
+  /** The publisher named as author in ClaimReview exports. */
+  ORGANISATION_NAME: z.string().min(1).default("Counterpoint"),
+  ORGANISATION_URL: z.url().optional(),
 });
 
 export type OpenAICompatibleConfig = {
@@ -90,6 +95,8 @@ export type AppConfig = {
   llm: { maxRetries: number; timeoutMs: number; concurrency: Record<string, number> };
   pricesFile?: string;
   rateLimits: { debateStarts: { limit: number; windowSeconds: number } };
+  cookieSecure: boolean;
+  organisation: { name: string; url?: string };
 };
 
 export class ConfigError extends Error {
@@ -187,6 +194,8 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = env.C
     llm: { maxRetries: e.LLM_MAX_RETRIES, timeoutMs: e.LLM_TIMEOUT_MS, concurrency },
     pricesFile: e.PRICES_FILE ? path.resolve(cwd, e.PRICES_FILE) : undefined,
     rateLimits: { debateStarts: rate(e.DEBATE_RATE_LIMIT) },
+    cookieSecure: e.COOKIE_SECURE,
+    organisation: { name: e.ORGANISATION_NAME, url: e.ORGANISATION_URL },
   };
 }
 

@@ -12,6 +12,19 @@ import { corpusNameProblem } from "@/lib/corpus/names";
 import { SAMPLE_CORPUS_NAME } from "@/lib/corpus/sample";
 import { removeUploadWhenCompleted } from "@/lib/corpus/upload";
 import type { IngestSummary } from "@/lib/corpus/types";
+import { requirePermission } from "@/lib/auth/server";
+import { AuthError } from "@/lib/auth/policy";
+
+/** Form actions report a refusal in the form instead of failing the whole page. */
+async function refusal(): Promise<FormState | null> {
+  try {
+    await requirePermission("corpus:write");
+    return null;
+  } catch (e) {
+    if (e instanceof AuthError) return { error: e.message };
+    throw e;
+  }
+}
 
 export type FormState = { error?: string; message?: string; value?: string };
 
@@ -26,6 +39,7 @@ const DEMO_BATCH_SIZE = 8;
  * longer than a form post should wait.
  */
 export async function loadDemoAction() {
+  await requirePermission("corpus:write");
   const { db } = await getDb();
   const existing = await findCorpus(db, SAMPLE_CORPUS_NAME);
   const busy = existing && (await listIngestJobs(db, existing.id, { limit: 5 })).some((j) => j.status === "running");
@@ -51,6 +65,8 @@ export async function loadDemoAction() {
 
 export async function createCorpusAction(_prev: FormState, form: FormData): Promise<FormState> {
   const name = String(form.get("name") ?? "").trim();
+  const refused = await refusal();
+  if (refused) return { ...refused, value: name };
   const problem = corpusNameProblem(name);
   if (problem) return { error: problem, value: name };
   try {
@@ -67,6 +83,8 @@ export async function createCorpusAction(_prev: FormState, form: FormData): Prom
 export async function ingestUrlAction(_prev: FormState, form: FormData): Promise<FormState> {
   const corpus = String(form.get("corpus") ?? "");
   const url = String(form.get("url") ?? "").trim();
+  const refused = await refusal();
+  if (refused) return { ...refused, value: url };
   if (!isUrl(url)) return { error: "Enter a web address starting with http:// or https://.", value: url };
   try {
     const { db } = await getDb();
@@ -80,6 +98,7 @@ export async function ingestUrlAction(_prev: FormState, form: FormData): Promise
 }
 
 export async function cancelJobAction(form: FormData) {
+  await requirePermission("corpus:write");
   const id = String(form.get("id") ?? "");
   const { db } = await getDb();
   const job = await getIngestJob(db, id);
@@ -93,6 +112,8 @@ export async function cancelJobAction(form: FormData) {
  * running elsewhere), so it can report a refusal; a run that starts is followed on the page.
  */
 export async function resumeJobAction(_prev: FormState, form: FormData): Promise<FormState> {
+  const refused = await refusal();
+  if (refused) return refused;
   const id = String(form.get("id") ?? "");
   const { db } = await getDb();
   const job = await getIngestJob(db, id);

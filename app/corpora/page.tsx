@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { getDb } from "@/db/client";
+import { pageReadDebates } from "@/lib/auth/server";
 import { listCorpora } from "@/db/queries/corpus";
 import { CreateCorpusForm } from "@/components/corpus/create-corpus-form";
 import { LoadDemoButton } from "@/components/corpus/load-demo-button";
@@ -8,6 +9,7 @@ export const dynamic = "force-dynamic";
 export const metadata = { title: "Corpora" };
 
 export default async function CorporaPage() {
+  await pageReadDebates("/corpora");
   const { db } = await getDb();
   const corpora = await listCorpora(db);
   return (

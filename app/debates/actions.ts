@@ -1,6 +1,5 @@
 "use server";
 
-import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { revalidatePath } from "next/cache";
 import { getDb } from "@/db/client";
@@ -9,13 +8,8 @@ import { createDebate, DebateRequestError } from "@/lib/debate/start";
 import { parseDebateForm } from "@/lib/debate/form";
 import { hit } from "@/db/queries/rate-limits";
 import { getConfig } from "@/lib/config";
-
-/** Without accounts the limit is per client address, as the proxy in front of the app reports it. */
-async function clientKey() {
-  const h = await headers();
-  const ip = h.get("x-forwarded-for")?.split(",")[0]?.trim() || h.get("x-real-ip") || "local";
-  return `debate-start:ip:${ip}`;
-}
+import { requirePermission } from "@/lib/auth/server";
+import { AuthError } from "@/lib/auth/policy";
 
 export type StartState = { error?: string; field?: string; values?: Record<string, string> };
 
@@ -27,16 +21,18 @@ export async function startDebateAction(_prev: StartState, form: FormData): Prom
   const values = Object.fromEntries([...form.entries()].filter(([, v]) => typeof v === "string")) as Record<string, string>;
   let id: string;
   try {
+    const user = await requirePermission("debate:start");
     const { db } = await getDb();
     const { limit, windowSeconds } = getConfig().rateLimits.debateStarts;
-    const rate = await hit(db, await clientKey(), limit, windowSeconds);
+    const rate = await hit(db, `debate-start:user:${user.id}`, limit, windowSeconds);
     if (!rate.allowed) {
       return { error: `You have started ${limit} debates in this period. Try again in ${Math.ceil(rate.retryAfterSeconds / 60)} minutes (DEBATE_RATE_LIMIT sets the limit).`, values };
     }
-    id = await createDebate(db, parseDebateForm(values));
+    id = await createDebate(db, parseDebateForm(values), { createdBy: user.id });
     runInBackground(db, id);
   } catch (e) {
     if (e instanceof DebateRequestError) return { error: e.message, field: e.field, values };
+    if (e instanceof AuthError) return { error: e.message, values };
     console.error("[debates] could not start:", e);
     return { error: `Could not start the debate: ${(e as Error).message}`, values };
   }
@@ -44,6 +40,7 @@ export async function startDebateAction(_prev: StartState, form: FormData): Prom
 }
 
 export async function cancelDebateAction(form: FormData) {
+  await requirePermission("debate:control");
   const id = String(form.get("id") ?? "");
   const { db } = await getDb();
   await cancelDebate(db, id);
@@ -52,6 +49,7 @@ export async function cancelDebateAction(form: FormData) {
 
 /** Interrupted or failed debates continue from their last finished turn. */
 export async function resumeDebateAction(form: FormData) {
+  await requirePermission("debate:control");
   const id = String(form.get("id") ?? "");
   const { db } = await getDb();
   runInBackground(db, id);

@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { getDb } from "@/db/client";
+import { pageReadDebates } from "@/lib/auth/server";
 import { searchDebates, debateFilterOptions } from "@/db/queries/debate-list";
 import { RADAR_VARIANTS } from "@/lib/debate/radar/variants";
 import { DEBATE_STATUSES } from "@/db/schema";
@@ -11,6 +12,7 @@ type Search = Record<string, string | string[] | undefined>;
 const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) || undefined;
 
 export default async function DebatesPage({ searchParams }: { searchParams: Promise<Search> }) {
+  await pageReadDebates("/debates");
   const sp = await searchParams;
   const filters = {
     q: one(sp.q),

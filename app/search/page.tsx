@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { getDb } from "@/db/client";
+import { pageReadDebates } from "@/lib/auth/server";
 import { listCorpora } from "@/db/queries/corpus";
 import { SAMPLE_CORPUS_NAME } from "@/lib/corpus/sample";
 import { search, SearchError, SEARCH_MODES, type SearchMode, type SearchResponse } from "@/lib/retrieval/search";
@@ -29,6 +30,7 @@ function scoreLine(mode: SearchMode, hit: SearchResponse["hits"][number]) {
  * and reloaded. It calls the same `search` that debates use: what is seen here is what agents get.
  */
 export default async function SearchPage({ searchParams }: { searchParams: Promise<Search> }) {
+  await pageReadDebates("/search");
   const sp = await searchParams;
   const { db } = await getDb();
   const corpora = await listCorpora(db);

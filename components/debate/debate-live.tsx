@@ -66,7 +66,11 @@ function phaseTitle(phase: string) {
   return PHASE_TITLES[phase] ?? phase;
 }
 
-export function DebateLive({ initial }: { initial: DebateView }) {
+/**
+ * `canControl` only hides the stop and resume buttons; the actions check the role themselves.
+ * `shareToken` lets a share link's reader open the event stream without an account.
+ */
+export function DebateLive({ initial, canControl = false, shareToken, extra }: { initial: DebateView; canControl?: boolean; shareToken?: string; extra?: React.ReactNode }) {
   const [state, dispatch] = useReducer(reduce, { view: initial, live: null });
   const [selected, setSelected] = useState<number | null>(null);
   const [connection, setConnection] = useState<"connecting" | "live" | "closed">("connecting");
@@ -77,7 +81,7 @@ export function DebateLive({ initial }: { initial: DebateView }) {
       setConnection("closed");
       return;
     }
-    const es = new EventSource(`/api/debates/${initial.id}/events`);
+    const es = new EventSource(`/api/debates/${initial.id}/events${shareToken ? `?share=${encodeURIComponent(shareToken)}` : ""}`);
     es.addEventListener("open", () => setConnection("live"));
     es.addEventListener("snapshot", (m) => {
       const data = JSON.parse((m as MessageEvent).data) as { debate: DebateView; live: Live };
@@ -99,7 +103,7 @@ export function DebateLive({ initial }: { initial: DebateView }) {
     es.addEventListener("error", () => setConnection(es.readyState === EventSource.CLOSED ? "closed" : "connecting"));
     return () => es.close();
     // The stream is per debate and per run: resuming reloads the page's data with a new status.
-  }, [initial.id, initial.status]);
+  }, [initial.id, initial.status, shareToken]);
 
   const speeches = view.turns.filter((t) => t.kind === "speech");
   const working = view.turns.filter((t) => t.kind !== "speech");
@@ -138,7 +142,8 @@ export function DebateLive({ initial }: { initial: DebateView }) {
         </div>
         <h1 className="text-2xl font-semibold tracking-tight break-words">{view.claim.text}</h1>
         {view.claim.date ? <p className="text-sm text-black/60">Claim made on {view.claim.date.slice(0, 10)}</p> : null}
-        <DebateControls id={view.id} status={view.status} />
+        {canControl ? <DebateControls id={view.id} status={view.status} /> : null}
+        {extra}
         {view.error ? (
           <p role="alert" className="rounded-md bg-red-50 p-3 text-sm text-red-900">
             {view.error}

@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { getDb } from "@/db/client";
+import { pageReadDebates } from "@/lib/auth/server";
 import { listCorpora } from "@/db/queries/corpus";
 import { DOCUMENTS_PAGE_SIZE, listDocuments } from "@/db/queries/corpus-browse";
 import { listIngestJobs } from "@/lib/corpus/ingest";
@@ -21,6 +22,7 @@ export async function generateMetadata({ params }: { params: Promise<Params> }) 
 
 export default async function CorpusPage({ params, searchParams }: { params: Promise<Params>; searchParams: Promise<Search> }) {
   const { name } = await params;
+  await pageReadDebates(`/corpora/${encodeURIComponent(name)}`);
   const sp = await searchParams;
   const { db } = await getDb();
   const corpus = (await listCorpora(db)).find((c) => c.name === name);

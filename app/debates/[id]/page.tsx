@@ -1,7 +1,11 @@
 import { notFound } from "next/navigation";
 import { getDb } from "@/db/client";
 import { DebateLive } from "@/components/debate/debate-live";
+import { ShareControls } from "@/components/debate/share-controls";
 import { debateView } from "@/lib/debate/view";
+import { canReadDebate, listShares } from "@/lib/auth/access";
+import { can } from "@/lib/auth/policy";
+import { currentPrincipal, pageReadDebates } from "@/lib/auth/server";
 
 export const dynamic = "force-dynamic";
 
@@ -9,6 +13,8 @@ export async function generateMetadata({ params }: { params: Promise<{ id: strin
   const { id } = await params;
   if (!/^[0-9a-f-]{36}$/i.test(id)) return { title: "Debate" };
   const { db } = await getDb();
+  // The title carries the claim, so it follows the same reading rule as the page.
+  if (!(await canReadDebate(db, await currentPrincipal(), id))) return { title: "Debate" };
   const view = await debateView(db, id);
   return { title: view ? view.claim.text.slice(0, 60) : "Debate" };
 }
@@ -17,8 +23,17 @@ export async function generateMetadata({ params }: { params: Promise<{ id: strin
 export default async function DebatePage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
   if (!/^[0-9a-f-]{36}$/i.test(id)) notFound();
+  const principal = await pageReadDebates(`/debates/${id}`);
   const { db } = await getDb();
   const view = await debateView(db, id);
   if (!view) notFound();
-  return <DebateLive key={`${view.id}:${view.status}`} initial={view} />;
+  const shares = can(principal, "debate:share") ? (await listShares(db, id)).map((s) => s.token) : null;
+  return (
+    <DebateLive
+      key={`${view.id}:${view.status}`}
+      initial={view}
+      canControl={can(principal, "debate:control")}
+      extra={shares ? <ShareControls debateId={id} tokens={shares} /> : null}
+    />
+  );
 }

@@ -1,4 +1,5 @@
 import { getDb } from "@/db/client";
+import { pagePermission } from "@/lib/auth/server";
 import { listCorpora } from "@/db/queries/corpus";
 import { getConfig } from "@/lib/config";
 import { configuredModelIds } from "@/lib/ai/registry";
@@ -10,6 +11,7 @@ export const metadata = { title: "New debate" };
 
 export default async function NewDebatePage({ searchParams }: { searchParams: Promise<{ claim?: string }> }) {
   const { claim } = await searchParams;
+  await pagePermission("debate:start", claim ? `/debates/new?claim=${encodeURIComponent(claim)}` : "/debates/new");
   const { db } = await getDb();
   const config = getConfig();
   const corpora = await listCorpora(db);

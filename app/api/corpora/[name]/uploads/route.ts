@@ -4,6 +4,8 @@ import { findCorpus } from "@/db/queries/corpus";
 import { getConfig } from "@/lib/config";
 import { startIngest } from "@/lib/corpus/ingest";
 import { removeUploadWhenCompleted, saveUpload, UploadError } from "@/lib/corpus/upload";
+import { authErrorResponse, principalFromRequest } from "@/lib/auth/server";
+import { AuthError, demand } from "@/lib/auth/policy";
 
 export const dynamic = "force-dynamic";
 
@@ -15,6 +17,13 @@ export const dynamic = "force-dynamic";
  */
 export async function POST(request: Request, { params }: { params: Promise<{ name: string }> }) {
   const { name } = await params;
+  try {
+    // Checked before a byte of the body is read, so a refused upload costs nothing.
+    demand(await principalFromRequest(request), "corpus:write");
+  } catch (e) {
+    if (e instanceof AuthError) return authErrorResponse(e);
+    throw e;
+  }
   const fileName = new URL(request.url).searchParams.get("filename") ?? request.headers.get("x-filename") ?? "";
   const lengthHeader = request.headers.get("content-length");
   const declared = lengthHeader !== null && /^\d+$/.test(lengthHeader) ? Number(lengthHeader) : undefined;

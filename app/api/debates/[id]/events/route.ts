@@ -1,6 +1,8 @@
 import { getDb } from "@/db/client";
 import { currentTurn, subscribe, type DebateEvent } from "@/lib/debate/events";
 import { debateView } from "@/lib/debate/view";
+import { canReadDebate } from "@/lib/auth/access";
+import { principalFromRequest } from "@/lib/auth/server";
 
 export const dynamic = "force-dynamic";
 
@@ -15,6 +17,11 @@ export async function GET(request: Request, { params }: { params: Promise<{ id: 
   const { id } = await params;
   if (!/^[0-9a-f-]{36}$/i.test(id)) return Response.json({ error: "not a debate id" }, { status: 400 });
   const { db } = await getDb();
+  // A share link's page passes its token on, so the stream opens for exactly that debate.
+  const share = new URL(request.url).searchParams.get("share");
+  if (!(await canReadDebate(db, await principalFromRequest(request), id, share))) {
+    return Response.json({ error: "Sign in to read this debate." }, { status: 401 });
+  }
   const encoder = new TextEncoder();
 
   let cleanup = () => {};

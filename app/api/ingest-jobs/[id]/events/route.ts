@@ -1,4 +1,6 @@
 import { getDb } from "@/db/client";
+import { canReadDebates } from "@/lib/auth/access";
+import { principalFromRequest } from "@/lib/auth/server";
 import { getIngestJob } from "@/lib/corpus/ingest";
 import { jobVersion, toJobView } from "@/lib/corpus/job-view";
 
@@ -15,6 +17,7 @@ export async function GET(request: Request, { params }: { params: Promise<{ id: 
   const { id } = await params;
   if (!/^[0-9a-f-]{36}$/i.test(id)) return Response.json({ error: "not an ingest job id" }, { status: 400 });
   const { db } = await getDb();
+  if (!(await canReadDebates(db, await principalFromRequest(request)))) return Response.json({ error: "Sign in first." }, { status: 401 });
   const encoder = new TextEncoder();
   let stop = () => {};
 

@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { getDb } from "@/db/client";
+import { pageReadDebates } from "@/lib/auth/server";
 import { findCorpus } from "@/db/queries/corpus";
 import { getDocument } from "@/db/queries/corpus-browse";
 
@@ -10,6 +11,7 @@ type Params = { name: string; id: string };
 
 export async function generateMetadata({ params }: { params: Promise<Params> }) {
   const { name, id } = await params;
+  await pageReadDebates(`/corpora/${encodeURIComponent(name)}/documents/${encodeURIComponent(id)}`);
   return { title: `Document ${id} · ${name}` };
 }
 

@@ -1,0 +1,83 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { getDb } from "@/db/client";
+import { USER_ROLES, type UserRole } from "@/db/schema";
+import { activeAdminCount, getUser, parseRoles, setDisabled, setRoles } from "@/db/queries/users";
+import { setSetting } from "@/db/queries/settings";
+import { createInvite, InviteError, revokeInvite } from "@/lib/auth/invites";
+import { requirePermission } from "@/lib/auth/server";
+import { AuthError } from "@/lib/auth/policy";
+
+export type AdminState = { error?: string; message?: string; link?: string };
+
+const rolesFrom = (form: FormData) => parseRoles(form.getAll("role").map(String).filter((r) => (USER_ROLES as readonly string[]).includes(r)));
+
+async function guard(): Promise<{ me: Awaited<ReturnType<typeof requirePermission>> } | { error: string }> {
+  try {
+    return { me: await requirePermission("admin") };
+  } catch (e) {
+    if (e instanceof AuthError) return { error: e.message };
+    throw e;
+  }
+}
+
+export async function inviteAction(_prev: AdminState, form: FormData): Promise<AdminState> {
+  const g = await guard();
+  if ("error" in g) return g;
+  const { db } = await getDb();
+  try {
+    const { token, expiresAt } = await createInvite(db, { email: String(form.get("email") ?? ""), roles: rolesFrom(form), createdBy: g.me.id });
+    revalidatePath("/admin");
+    return { message: `Send this link to ${String(form.get("email"))}; it works once, until ${expiresAt.toISOString().slice(0, 10)}.`, link: `/invite/${token}` };
+  } catch (e) {
+    if (e instanceof InviteError) return { error: e.message };
+    throw e;
+  }
+}
+
+export async function revokeInviteAction(form: FormData) {
+  await requirePermission("admin");
+  await revokeInvite((await getDb()).db, String(form.get("id") ?? ""));
+  revalidatePath("/admin");
+}
+
+export async function setRolesAction(_prev: AdminState, form: FormData): Promise<AdminState> {
+  const g = await guard();
+  if ("error" in g) return g;
+  const { db } = await getDb();
+  const user = await getUser(db, String(form.get("userId") ?? ""));
+  if (!user) return { error: "That account no longer exists." };
+  const roles: UserRole[] = rolesFrom(form);
+  // The last admin removing their own role would lock everyone out of this page.
+  if (user.roles.includes("admin") && !roles.includes("admin") && (await activeAdminCount(db)) <= 1) {
+    return { error: "This is the only admin; make someone else admin first." };
+  }
+  await setRoles(db, user.id, roles);
+  revalidatePath("/admin");
+  return { message: `${user.email}: ${roles.join(", ") || "no role"}.` };
+}
+
+export async function setDisabledAction(form: FormData) {
+  const me = await requirePermission("admin");
+  const userId = String(form.get("userId") ?? "");
+  if (userId === me.id) return;
+  await setDisabled((await getDb()).db, userId, form.get("disabled") === "true");
+  revalidatePath("/admin");
+}
+
+export async function settingsAction(_prev: AdminState, form: FormData): Promise<AdminState> {
+  const g = await guard();
+  if ("error" in g) return g;
+  const { db } = await getDb();
+  const overlap = Number(form.get("annotation_overlap"));
+  if (!Number.isInteger(overlap) || overlap < 1 || overlap > 20) return { error: "Annotators per debate must be a whole number from 1 to 20." };
+  await setSetting(db, "public_reading", form.get("public_reading") === "on");
+  await setSetting(db, "blind_annotation", form.get("blind_annotation") === "on");
+  await setSetting(db, "annotation_overlap", overlap);
+  const guidelines = String(form.get("annotation_guidelines") ?? "");
+  if (guidelines.length > 50_000) return { error: "The guidelines are longer than 50,000 characters." };
+  await setSetting(db, "annotation_guidelines", guidelines);
+  revalidatePath("/", "layout");
+  return { message: "Settings saved." };
+}

@@ -1,0 +1,98 @@
+import { getDb } from "@/db/client";
+import { USER_ROLES } from "@/db/schema";
+import { listUsers } from "@/db/queries/users";
+import { getSettings } from "@/db/queries/settings";
+import { listInvites } from "@/lib/auth/invites";
+import { pagePermission } from "@/lib/auth/server";
+import { InviteForm, RolesForm, SettingsForm } from "@/components/admin/forms";
+import { revokeInviteAction, setDisabledAction } from "./actions";
+
+export const dynamic = "force-dynamic";
+export const metadata = { title: "Admin" };
+
+export default async function AdminPage() {
+  const me = await pagePermission("admin", "/admin");
+  const { db } = await getDb();
+  const [users, invites, settings] = await Promise.all([listUsers(db), listInvites(db), getSettings(db)]);
+  const now = Date.now();
+  const open = invites.filter((i) => !i.usedAt && !i.revokedAt && i.expiresAt.getTime() > now);
+  return (
+    <div className="space-y-10">
+      <h1 className="text-2xl font-semibold tracking-tight">Admin</h1>
+
+      <section className="space-y-3" aria-labelledby="people">
+        <h2 id="people" className="text-lg font-semibold">
+          People
+        </h2>
+        <div className="overflow-x-auto">
+          <table className="w-full text-sm">
+            <thead className="text-left text-black/60">
+              <tr>
+                <th className="py-1 pr-4">Account</th>
+                <th className="py-1 pr-4">Roles</th>
+                <th className="py-1">Access</th>
+              </tr>
+            </thead>
+            <tbody>
+              {users.map((u) => (
+                <tr key={u.id} className="border-t border-black/10 align-top" data-testid="user-row" data-email={u.email}>
+                  <td className="py-2 pr-4">
+                    <div className="font-medium">{u.email}</div>
+                    {u.name ? <div className="text-black/60">{u.name}</div> : null}
+                  </td>
+                  <td className="py-2 pr-4">
+                    <RolesForm userId={u.id} roles={u.roles} allRoles={[...USER_ROLES]} />
+                  </td>
+                  <td className="py-2">
+                    {u.id === me.id ? (
+                      <span className="text-black/50">you</span>
+                    ) : (
+                      <form action={setDisabledAction}>
+                        <input type="hidden" name="userId" value={u.id} />
+                        <input type="hidden" name="disabled" value={u.disabledAt ? "false" : "true"} />
+                        <button type="submit" className="underline">
+                          {u.disabledAt ? "Enable" : "Disable and sign out"}
+                        </button>
+                      </form>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </section>
+
+      <section className="space-y-3" aria-labelledby="invite">
+        <h2 id="invite" className="text-lg font-semibold">
+          Invite someone
+        </h2>
+        <InviteForm allRoles={[...USER_ROLES]} />
+        {open.length ? (
+          <ul className="space-y-1 text-sm">
+            {open.map((i) => (
+              <li key={i.id} className="flex flex-wrap gap-2">
+                <span>
+                  {i.email} ({i.roles.join(", ")}), until {i.expiresAt.toISOString().slice(0, 10)}
+                </span>
+                <form action={revokeInviteAction}>
+                  <input type="hidden" name="id" value={i.id} />
+                  <button type="submit" className="text-red-800 underline">
+                    Revoke
+                  </button>
+                </form>
+              </li>
+            ))}
+          </ul>
+        ) : null}
+      </section>
+
+      <section className="space-y-3" aria-labelledby="settings">
+        <h2 id="settings" className="text-lg font-semibold">
+          Instance settings
+        </h2>
+        <SettingsForm settings={settings} />
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,41 @@
+import { redirect } from "next/navigation";
+import { getDb } from "@/db/client";
+import { countUsers } from "@/db/queries/users";
+import { getConfig } from "@/lib/config";
+import { ensureSetupCode, setupCodeFile } from "@/lib/auth/setup";
+import { AuthForm } from "@/components/auth-form";
+import { MIN_PASSWORD_LENGTH } from "@/lib/auth/password";
+import { setupAction } from "../signin/actions";
+
+export const dynamic = "force-dynamic";
+export const metadata = { title: "Set up" };
+
+/** Exists only until the first account does; afterwards it sends people to sign in. */
+export default async function SetupPage() {
+  const { db } = await getDb();
+  if ((await countUsers(db)) > 0) redirect("/signin");
+  const config = getConfig();
+  const code = await ensureSetupCode(db, config.dataDir);
+  if (code) console.log(`\n[counterpoint] First-run setup code: ${code}\n[counterpoint] Enter it at /setup to create the first admin (also saved in ${setupCodeFile(config.dataDir)}).\n`);
+  return (
+    <div className="space-y-6">
+      <h1 className="text-2xl font-semibold tracking-tight">Create the first admin</h1>
+      <p className="max-w-prose text-sm text-black/70">
+        Nobody has an account yet. The setup code is printed in the terminal where the server runs (look for
+        “First-run setup code”) and saved in <code>{setupCodeFile(config.dataDir)}</code>; asking for it means only
+        whoever runs the server can claim this instance. You can also run <code>npx counterpoint user create --admin --email you@example.org</code> with the server stopped.
+      </p>
+      <AuthForm
+        action={setupAction}
+        fields={[
+          { name: "code", label: "Setup code", autoComplete: "off" },
+          { name: "name", label: "Your name", autoComplete: "name", required: false },
+          { name: "email", label: "Email", type: "email", autoComplete: "username" },
+          { name: "password", label: "Password", type: "password", autoComplete: "new-password", hint: `At least ${MIN_PASSWORD_LENGTH} characters.` },
+          { name: "confirm", label: "Password again", type: "password", autoComplete: "new-password" },
+        ]}
+        submit="Create admin account"
+      />
+    </div>
+  );
+}

@@ -1,0 +1,52 @@
+import fs from "node:fs";
+import path from "node:path";
+import { expect, test as setup, type Browser } from "@playwright/test";
+import { AUTH_DIR, DATA_DIR, PASSWORD, USERS } from "./users";
+
+/*
+ * Runs once before the specs, against the fresh server: the first admin is created through the
+ * first-run page with the setup code the server wrote to its data directory (as an operator would
+ * copy it from the console), and the other roles join through the admin page's invitation links.
+ * Each role's signed-in browser state is saved for the specs to reuse.
+ */
+
+async function join(browser: Browser, link: string, file: string) {
+  const context = await browser.newContext({ storageState: { cookies: [], origins: [] } });
+  const page = await context.newPage();
+  await page.goto(link);
+  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+  await page.getByLabel("Password again").fill(PASSWORD);
+  await page.getByRole("button", { name: "Create my account" }).click();
+  await expect(page.getByTestId("signed-in-as")).toBeVisible();
+  await context.storageState({ path: file });
+  await context.close();
+}
+
+setup("first admin through /setup, other roles through invitations", async ({ page, browser }) => {
+  fs.mkdirSync(AUTH_DIR, { recursive: true });
+  await page.goto("/debates");
+  // Before any account exists, protected pages lead to set-up.
+  await expect(page).toHaveURL(/\/setup$/);
+  const code = fs.readFileSync(path.join(DATA_DIR, "setup-code"), "utf8").trim();
+  await page.getByLabel("Setup code").fill(code);
+  await page.getByLabel("Email").fill(USERS.admin.email);
+  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+  await page.getByLabel("Password again").fill(PASSWORD);
+  await page.getByRole("button", { name: "Create admin account" }).click();
+  await expect(page).toHaveURL(/\/admin$/);
+  await page.context().storageState({ path: USERS.admin.state });
+
+  for (const key of ["journalist", "annotator1", "annotator2"] as const) {
+    const u = USERS[key];
+    await page.getByLabel("Email").fill(u.email);
+    for (const role of ["admin", "fact-checker", "journalist", "annotator"]) {
+      const box = page.locator("form", { has: page.getByRole("button", { name: "Create invitation link" }) }).getByLabel(role, { exact: true });
+      if ((await box.isChecked()) !== u.roles.includes(role)) await box.click();
+    }
+    await page.getByRole("button", { name: "Create invitation link" }).click();
+    // The message names the invitee: waiting for it means the link shown is the new one.
+    await expect(page.getByRole("status").filter({ hasText: u.email })).toBeVisible();
+    const link = (await page.getByTestId("invite-link").textContent())!.trim();
+    await join(browser, link, u.state);
+  }
+});

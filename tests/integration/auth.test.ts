@@ -1,0 +1,176 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { count, eq } from "drizzle-orm";
+import { httpRequest, Redirect, request, signedInAs, useDatabase } from "../helpers/next-request";
+import type { DbHandle } from "@/db/client";
+import * as s from "@/db/schema";
+import type { UserRole } from "@/db/schema";
+import { createUser } from "@/db/queries/users";
+import { setSetting } from "@/db/queries/settings";
+import { hashPassword } from "@/lib/auth/password";
+import { createSession, validateSession } from "@/lib/auth/sessions";
+import { signIn, SIGNIN_LIMITS } from "@/lib/auth/signin";
+import { acceptInvite, createInvite } from "@/lib/auth/invites";
+import { createShare } from "@/lib/auth/access";
+import { resetConfigForTests } from "@/lib/config";
+import { cancelDebateAction, resumeDebateAction, startDebateAction } from "@/app/debates/actions";
+import { createCorpusAction, ingestUrlAction, loadDemoAction } from "@/app/corpora/actions";
+import { signInAction } from "@/app/signin/actions";
+import { POST as upload } from "@/app/api/corpora/[name]/uploads/route";
+import { GET as events } from "@/app/api/debates/[id]/events/route";
+import { seedDebates } from "../helpers/seed-debates";
+import { freshDatabase } from "./test-db";
+
+let h: DbHandle;
+const tokens: Record<string, string> = {};
+let debateId: string;
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "cp-auth-"));
+
+async function person(email: string, roles: UserRole[]) {
+  const u = await createUser(h.db, { email, passwordHash: await hashPassword("correct horse battery"), roles });
+  tokens[email] = (await createSession(h.db, u.id)).token;
+  return u;
+}
+
+beforeAll(async () => {
+  h = await freshDatabase();
+  useDatabase(h);
+  vi.stubEnv("DATA_DIR", dataDir);
+  resetConfigForTests();
+  await person("admin@x.org", ["admin"]);
+  await person("checker@x.org", ["fact-checker"]);
+  await person("journalist@x.org", ["journalist"]);
+  await person("annotator@x.org", ["annotator"]);
+  debateId = (await seedDebates(h.db, { count: 1 }))[0]!;
+});
+afterAll(async () => {
+  vi.unstubAllEnvs();
+  resetConfigForTests();
+  await h?.close();
+});
+
+const debateCount = async () => (await h.db.select({ n: count() }).from(s.debates))[0]!.n;
+const corpusCount = async () => (await h.db.select({ n: count() }).from(s.corpora))[0]!.n;
+const form = (values: Record<string, string>) => {
+  const f = new FormData();
+  for (const [k, v] of Object.entries(values)) f.set(k, v);
+  return f;
+};
+const DEBATE_FORM = { claim: "The boxer sold his medal.", evidenceMode: "gold", evidence: "A passage." };
+
+describe("signing in", () => {
+  it("accepts the right password, refuses a wrong one and an unknown email with the same message", async () => {
+    await createUser(h.db, { email: "Person@X.org", passwordHash: await hashPassword("a long password"), roles: ["journalist"] });
+    const ok = await signIn(h.db, { email: " person@x.org ", password: "a long password", address: "10.0.0.1" });
+    expect(ok.ok).toBe(true);
+    const wrong = await signIn(h.db, { email: "person@x.org", password: "wrong password", address: "10.0.0.1" });
+    const unknown = await signIn(h.db, { email: "nobody@x.org", password: "wrong password", address: "10.0.0.1" });
+    expect(wrong).toEqual({ ok: false, error: "That email and password do not match an account." });
+    expect(unknown).toEqual(wrong);
+    if (ok.ok) expect((await validateSession(h.db, ok.token))?.email).toBe("person@x.org");
+  });
+
+  it("blocks an account after too many attempts, even with the right password, counting in the database", async () => {
+    await createUser(h.db, { email: "target@x.org", passwordHash: await hashPassword("the right password"), roles: ["journalist"] });
+    for (let i = 0; i < SIGNIN_LIMITS.perEmail.limit; i++) {
+      expect((await signIn(h.db, { email: "target@x.org", password: `guess ${i}`, address: `10.1.0.${i}` })).ok).toBe(false);
+    }
+    const blocked = await signIn(h.db, { email: "target@x.org", password: "the right password", address: "10.2.0.1" });
+    expect(blocked.ok).toBe(false);
+    if (!blocked.ok) expect(blocked.error).toMatch(/Too many sign-in attempts/);
+    const rows = await h.db.select().from(s.rateLimits).where(eq(s.rateLimits.key, "signin:email:target@x.org"));
+    expect(rows[0]!.count).toBe(SIGNIN_LIMITS.perEmail.limit + 1);
+  });
+
+  it("sets an HttpOnly, SameSite=Lax cookie, Secure only behind https", async () => {
+    await createUser(h.db, { email: "cookie@x.org", passwordHash: await hashPassword("cookie password"), roles: ["journalist"] });
+    request.set.length = 0;
+    request.headers = new Headers({ "x-forwarded-proto": "https", "x-forwarded-for": "10.3.0.1" });
+    await expect(signInAction({}, form({ email: "cookie@x.org", password: "cookie password", next: "//evil.example" }))).rejects.toThrow(Redirect);
+    expect(request.set[0]).toMatchObject({ name: "cp_session", options: { httpOnly: true, sameSite: "lax", secure: true, path: "/" } });
+    request.headers = new Headers();
+    try {
+      await signInAction({}, form({ email: "cookie@x.org", password: "cookie password", next: "//evil.example" }));
+    } catch (e) {
+      // An absolute or protocol-relative `next` must not send people off-site.
+      expect((e as Redirect).url).toBe("/");
+    }
+    expect(request.set[1]!.options.secure).toBe(false);
+  });
+
+  it("ends sessions of disabled accounts", async () => {
+    const u = await person("leaver@x.org", ["journalist"]);
+    expect(await validateSession(h.db, tokens["leaver@x.org"])).not.toBeNull();
+    await h.db.update(s.users).set({ disabledAt: new Date() }).where(eq(s.users.id, u.id));
+    expect(await validateSession(h.db, tokens["leaver@x.org"])).toBeNull();
+  });
+});
+
+describe("roles are checked on the server", () => {
+  it("a journalist, an annotator and an anonymous visitor cannot start, stop or resume debates", async () => {
+    const before = await debateCount();
+    for (const who of ["journalist@x.org", "annotator@x.org", null]) {
+      signedInAs(who ? tokens[who]! : null);
+      const state = await startDebateAction({}, form(DEBATE_FORM));
+      expect(state.error).toMatch(who ? /Only a fact-checker or an admin/ : /Sign in first/);
+      await expect(cancelDebateAction(form({ id: debateId }))).rejects.toThrow(who ? /Only a fact-checker/ : /Sign in/);
+      await expect(resumeDebateAction(form({ id: debateId }))).rejects.toThrow(who ? /Only a fact-checker/ : /Sign in/);
+    }
+    expect(await debateCount()).toBe(before);
+    const [d] = await h.db.select().from(s.debates).where(eq(s.debates.id, debateId));
+    expect(d!.status).toBe("completed");
+  });
+
+  it("only fact-checkers and admins create corpora, ingest URLs, load the demo or upload files", async () => {
+    for (const who of ["journalist@x.org", "annotator@x.org"]) {
+      signedInAs(tokens[who]!);
+      expect((await createCorpusAction({}, form({ name: "secret" }))).error).toMatch(/Only a fact-checker/);
+      expect((await ingestUrlAction({}, form({ corpus: "secret", url: "https://example.org" }))).error).toMatch(/Only a fact-checker/);
+      await expect(loadDemoAction()).rejects.toThrow(/Only a fact-checker/);
+      const res = await upload(httpRequest("/api/corpora/secret/uploads?filename=a.txt", { method: "POST", body: "hello" }), { params: Promise.resolve({ name: "secret" }) });
+      expect(res.status).toBe(403);
+    }
+    signedInAs(null);
+    const anon = await upload(httpRequest("/api/corpora/secret/uploads?filename=a.txt", { method: "POST", body: "hello" }), { params: Promise.resolve({ name: "secret" }) });
+    expect(anon.status).toBe(401);
+    expect(await corpusCount()).toBe(0);
+    signedInAs(tokens["checker@x.org"]!);
+    await expect(createCorpusAction({}, form({ name: "newsroom" }))).rejects.toThrow(/NEXT_REDIRECT \/corpora\/newsroom/);
+    expect(await corpusCount()).toBe(1);
+  });
+
+  it("the event stream follows the public setting, and a share link opens exactly one debate", async () => {
+    const call = async (query = "") => {
+      const res = await events(httpRequest(`/api/debates/${debateId}/events${query}`), { params: Promise.resolve({ id: debateId }) });
+      await res.body?.cancel();
+      return res.status;
+    };
+    signedInAs(null);
+    expect(await call()).toBe(401);
+    const token = await createShare(h.db, debateId, (await h.db.select().from(s.users).limit(1))[0]!.id);
+    expect(await call(`?share=${token}`)).toBe(200);
+    const [other] = await seedDebates(h.db, { count: 1 });
+    const res = await events(httpRequest(`/api/debates/${other}/events?share=${token}`), { params: Promise.resolve({ id: other! }) });
+    expect(res.status).toBe(401);
+    signedInAs(tokens["journalist@x.org"]!);
+    expect(await call()).toBe(200);
+    signedInAs(null);
+    await setSetting(h.db, "public_reading", true);
+    expect(await call()).toBe(200);
+    await setSetting(h.db, "public_reading", false);
+  });
+});
+
+describe("invitations", () => {
+  it("an invitation creates an account with its roles once, and not after it expires", async () => {
+    const admin = (await h.db.select().from(s.users).where(eq(s.users.email, "admin@x.org")))[0]!;
+    const inv = await createInvite(h.db, { email: "new@x.org", roles: ["annotator", "journalist"], createdBy: admin.id });
+    const r = await acceptInvite(h.db, { token: inv.token, password: "my new password" });
+    expect((await validateSession(h.db, r.token))?.roles).toEqual(["annotator", "journalist"]);
+    await expect(acceptInvite(h.db, { token: inv.token, password: "my new password" })).rejects.toThrow(/expired or was already used/);
+    const old = await createInvite(h.db, { email: "late@x.org", roles: ["journalist"], createdBy: admin.id, now: new Date(Date.now() - 8 * 86_400_000) });
+    await expect(acceptInvite(h.db, { token: old.token, password: "my new password" })).rejects.toThrow(/expired/);
+  });
+});
