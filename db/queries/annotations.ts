@@ -1,0 +1,236 @@
+import { and, asc, desc, eq, inArray, notExists, sql, type SQL } from "drizzle-orm";
+import type { Database } from "@/db/client";
+import * as s from "@/db/schema";
+import { getSetting } from "./settings";
+import type { Principal } from "@/lib/auth/policy";
+
+export const GOLD_LABELS = ["TRUE", "HALF-TRUE", "FALSE"] as const;
+export const TURN_FLAGS = ["unsupported", "misread-evidence", "missed-context"] as const;
+
+export type QueueFilters = { corpus?: string; verdict?: string; variant?: string; run?: string };
+
+export type AnnotationInput = {
+  goldLabel: string;
+  nativeLabel?: string | null;
+  judgeCorrect?: boolean | null;
+  rationale?: string | null;
+  turnFlags?: Array<{ turnId: string; flag: string; note?: string }>;
+  evidenceFlags?: Array<{ rank: number; relevant: boolean }>;
+  durationSeconds?: number | null;
+};
+
+export class AnnotationError extends Error {}
+
+/** An assignment nobody has touched for this long stops holding an overlap slot. */
+const STALE_ASSIGNMENT_MS = 2 * 3600_000;
+
+/** Finished debates with a final verdict, narrowed by the queue's filters. */
+function eligible(f: QueueFilters): SQL {
+  const conds: SQL[] = [eq(s.debates.status, "completed"), sql`exists (select 1 from ${s.verdicts} v where v.debate_id = ${s.debates.id} and v.is_final)`];
+  if (f.corpus) conds.push(sql`${s.debates.corpusId} = (select id from ${s.corpora} where name = ${f.corpus})`);
+  if (f.variant) conds.push(eq(s.debates.variant, f.variant));
+  if (f.run) conds.push(sql`${s.debates.evalRunId}::text = ${f.run}`);
+  if (f.verdict) conds.push(sql`exists (select 1 from ${s.verdicts} v where v.debate_id = ${s.debates.id} and v.is_final and v.label = ${f.verdict})`);
+  return and(...conds)!;
+}
+
+/** Annotators holding a slot: submitted, or assigned recently enough to be still working. */
+const slotsTaken = (now: Date) => sql<number>`(select count(*)::int from ${s.annotationAssignments} a
+  where a.debate_id = ${s.debates.id} and (a.status = 'submitted' or (a.status = 'assigned' and a.created_at > ${new Date(now.getTime() - STALE_ASSIGNMENT_MS)})))`;
+
+/**
+ * The next debate for this annotator, without claiming it: never one they were already given
+ * (assigned, submitted or skipped), never one whose overlap target is met, and debates that already
+ * have some annotators first, so targets are reached before new debates are started.
+ */
+export async function peekNextTask(db: Database, annotatorId: string, f: QueueFilters = {}, now = new Date()): Promise<string | null> {
+  const overlap = await getSetting(db, "annotation_overlap");
+  const taken = slotsTaken(now);
+  const [row] = await db
+    .select({ id: s.debates.id })
+    .from(s.debates)
+    .where(
+      and(
+        eligible(f),
+        notExists(db.select({ x: sql`1` }).from(s.annotationAssignments).where(and(eq(s.annotationAssignments.debateId, s.debates.id), eq(s.annotationAssignments.annotatorId, annotatorId)))),
+        sql`${taken} < ${overlap}`,
+      ),
+    )
+    .orderBy(desc(taken), asc(s.debates.finishedAt), asc(s.debates.id))
+    .limit(1);
+  return row?.id ?? null;
+}
+
+/** The annotator's open task (assigned, not submitted) if any, else a new one, claimed. */
+export async function claimNextTask(db: Database, annotatorId: string, f: QueueFilters = {}, now = new Date()): Promise<string | null> {
+  const [open] = await db
+    .select({ id: s.annotationAssignments.debateId })
+    .from(s.annotationAssignments)
+    .innerJoin(s.debates, eq(s.debates.id, s.annotationAssignments.debateId))
+    .where(and(eq(s.annotationAssignments.annotatorId, annotatorId), eq(s.annotationAssignments.status, "assigned"), eligible(f)))
+    .orderBy(asc(s.annotationAssignments.assignedAt))
+    .limit(1);
+  if (open) return open.id;
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const id = await peekNextTask(db, annotatorId, f, now);
+    if (!id) return null;
+    // The primary key makes a second claim of the same pair a no-op, so two tabs cannot double it.
+    const inserted = await db.insert(s.annotationAssignments).values({ debateId: id, annotatorId }).onConflictDoNothing().returning();
+    if (inserted.length) return id;
+  }
+  return null;
+}
+
+export async function assignmentOf(db: Database, debateId: string, annotatorId: string) {
+  const [a] = await db.select().from(s.annotationAssignments).where(and(eq(s.annotationAssignments.debateId, debateId), eq(s.annotationAssignments.annotatorId, annotatorId)));
+  return a ?? null;
+}
+
+export async function skipTask(db: Database, debateId: string, annotatorId: string) {
+  await db
+    .insert(s.annotationAssignments)
+    .values({ debateId, annotatorId, status: "skipped", finishedAt: new Date() })
+    .onConflictDoUpdate({
+      target: [s.annotationAssignments.debateId, s.annotationAssignments.annotatorId],
+      set: { status: "skipped", finishedAt: new Date() },
+      // A submitted task stays submitted: skipping afterwards must not hide the labels.
+      setWhere: sql`${s.annotationAssignments.status} <> 'submitted'`,
+    });
+}
+
+function validate(input: AnnotationInput) {
+  if (!(GOLD_LABELS as readonly string[]).includes(input.goldLabel)) throw new AnnotationError(`The gold label must be one of ${GOLD_LABELS.join(", ")}.`);
+  for (const f of input.turnFlags ?? []) if (!(TURN_FLAGS as readonly string[]).includes(f.flag)) throw new AnnotationError(`Unknown turn flag "${f.flag}".`);
+  if ((input.rationale ?? "").length > 20_000) throw new AnnotationError("The rationale is longer than 20,000 characters.");
+}
+
+const snapshot = (a: typeof s.annotations.$inferSelect) => ({
+  version: a.version,
+  goldLabel: a.goldLabel,
+  nativeLabel: a.nativeLabel,
+  judgeCorrect: a.judgeCorrect,
+  rationale: a.rationale,
+  turnFlags: a.turnFlags,
+  evidenceFlags: a.evidenceFlags,
+  durationSeconds: a.durationSeconds,
+});
+
+export async function latestOwnAnnotation(db: Database, debateId: string, annotatorId: string) {
+  const [a] = await db
+    .select()
+    .from(s.annotations)
+    .where(and(eq(s.annotations.debateId, debateId), eq(s.annotations.annotatorId, annotatorId)))
+    .orderBy(desc(s.annotations.version))
+    .limit(1);
+  return a ?? null;
+}
+
+/**
+ * Records the annotator's label as a new version (never an update) with an audit row holding the
+ * value before and after. The annotator is always the caller: there is no way to write a version
+ * for someone else. A first annotation needs the debate to be theirs (claimed) or still open.
+ */
+export async function saveAnnotation(db: Database, annotator: Principal, debateId: string, input: AnnotationInput, opts: { action?: "create" | "edit" | "import"; createdAt?: Date } = {}) {
+  if (!annotator.roles.includes("annotator")) throw new AnnotationError("Only annotators can label debates.");
+  validate(input);
+  const [debate] = await db.select({ id: s.debates.id, status: s.debates.status }).from(s.debates).where(eq(s.debates.id, debateId));
+  if (!debate) throw new AnnotationError("There is no such debate.");
+  if (debate.status !== "completed") throw new AnnotationError("Only finished debates can be labelled.");
+  return db.transaction(async (tx) => {
+    const [prev] = await tx
+      .select()
+      .from(s.annotations)
+      .where(and(eq(s.annotations.debateId, debateId), eq(s.annotations.annotatorId, annotator.id)))
+      .orderBy(desc(s.annotations.version))
+      .limit(1);
+    const [row] = await tx
+      .insert(s.annotations)
+      .values({
+        debateId,
+        annotatorId: annotator.id,
+        version: (prev?.version ?? 0) + 1,
+        supersedesId: prev?.id ?? null,
+        goldLabel: input.goldLabel,
+        nativeLabel: input.nativeLabel || null,
+        judgeCorrect: input.judgeCorrect ?? null,
+        rationale: input.rationale?.trim() || null,
+        turnFlags: input.turnFlags ?? [],
+        evidenceFlags: input.evidenceFlags ?? [],
+        durationSeconds: input.durationSeconds ?? null,
+        ...(opts.createdAt ? { createdAt: opts.createdAt } : {}),
+      })
+      .returning();
+    await tx.insert(s.annotationAudit).values({
+      annotationId: row!.id,
+      debateId,
+      actorId: annotator.id,
+      action: opts.action ?? (prev ? "edit" : "create"),
+      oldValue: prev ? snapshot(prev) : null,
+      newValue: snapshot(row!),
+    });
+    await tx
+      .insert(s.annotationAssignments)
+      .values({ debateId, annotatorId: annotator.id, status: "submitted", finishedAt: new Date() })
+      .onConflictDoUpdate({ target: [s.annotationAssignments.debateId, s.annotationAssignments.annotatorId], set: { status: "submitted", finishedAt: new Date() } });
+    return row!;
+  });
+}
+
+/** Latest version per (debate, annotator), for the given debates or for all. */
+export async function currentAnnotations(db: Database, debateIds?: string[]) {
+  const where = debateIds ? inArray(s.annotations.debateId, debateIds) : undefined;
+  const rows = await db
+    .selectDistinctOn([s.annotations.debateId, s.annotations.annotatorId], {
+      a: s.annotations,
+      email: s.users.email,
+    })
+    .from(s.annotations)
+    .innerJoin(s.users, eq(s.users.id, s.annotations.annotatorId))
+    .where(where)
+    .orderBy(s.annotations.debateId, s.annotations.annotatorId, desc(s.annotations.version));
+  return rows.map((r) => ({ ...r.a, annotatorEmail: r.email }));
+}
+
+/**
+ * What `viewer` may see of a debate's labels. With blind annotation on, an annotator sees only
+ * their own until they have submitted; admins always see all (they are not labelling).
+ */
+export async function visibleAnnotations(db: Database, viewer: Principal, debateId: string) {
+  const all = await currentAnnotations(db, [debateId]);
+  if (viewer.roles.includes("admin")) return all;
+  const blind = await getSetting(db, "blind_annotation");
+  if (!blind) return all;
+  const mine = all.find((a) => a.annotatorId === viewer.id);
+  return mine ? all : [];
+}
+
+export async function auditTrail(db: Database, debateId: string, annotatorId?: string) {
+  return db
+    .select({ audit: s.annotationAudit, email: s.users.email })
+    .from(s.annotationAudit)
+    .innerJoin(s.annotations, eq(s.annotations.id, s.annotationAudit.annotationId))
+    .leftJoin(s.users, eq(s.users.id, s.annotationAudit.actorId))
+    .where(and(eq(s.annotationAudit.debateId, debateId), annotatorId ? eq(s.annotations.annotatorId, annotatorId) : undefined))
+    .orderBy(asc(s.annotationAudit.id));
+}
+
+/** Queue counts for the annotator's start page. */
+export async function queueSummary(db: Database, annotatorId: string, f: QueueFilters = {}, now = new Date()) {
+  const overlap = await getSetting(db, "annotation_overlap");
+  const taken = slotsTaken(now);
+  const [row] = await db
+    .select({
+      eligible: sql<number>`count(*)::int`,
+      open: sql<number>`count(*) filter (where ${taken} < ${overlap})::int`,
+      complete: sql<number>`count(*) filter (where ${taken} >= ${overlap})::int`,
+    })
+    .from(s.debates)
+    .where(eligible(f));
+  const [mine] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(s.annotationAssignments)
+    .where(and(eq(s.annotationAssignments.annotatorId, annotatorId), eq(s.annotationAssignments.status, "submitted")));
+  return { ...row!, overlap, submittedByMe: mine!.n };
+}
+
+
