@@ -16,6 +16,7 @@ import * as worker from "./commands/worker";
 import * as calibrate from "./commands/calibrate";
 import * as user from "./commands/user";
 import * as agreement from "./commands/agreement";
+import * as exportCommand from "./commands/export";
 
 // The same .env files, in the same order, as the Next.js server reads.
 nextEnv.loadEnvConfig(process.env.COUNTERPOINT_ROOT ?? process.cwd(), false, { info: () => {}, error: console.error });
@@ -27,7 +28,7 @@ const program = new Command()
   .exitOverride();
 
 // One module per command; each adds itself to the program.
-for (const command of [migrate, doctor, ingest, search, debate, bench, benchDebate, dataset, evalCommand, worker, calibrate, user, agreement]) command.register(program);
+for (const command of [migrate, doctor, ingest, search, debate, bench, benchDebate, dataset, evalCommand, worker, calibrate, user, agreement, exportCommand]) command.register(program);
 
 async function main() {
   try {

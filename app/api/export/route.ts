@@ -1,0 +1,47 @@
+import { getDb } from "@/db/client";
+import { getConfig } from "@/lib/config";
+import { exportDebates } from "@/lib/export/debates";
+import { CONTENT_TYPES, EXPORT_FORMATS, serialise, type ExportFormat } from "@/lib/export/formats";
+import { AuthError, demand } from "@/lib/auth/policy";
+import { authErrorResponse, principalFromRequest } from "@/lib/auth/server";
+
+export const dynamic = "force-dynamic";
+
+/**
+ * `/api/export?format=jsonl|csv|claimreview[&corpus=..][&run=..]` as a download. The body is
+ * produced while it is sent, one page of debates at a time, and only as fast as the client reads
+ * (pull-based stream), so a 50,000-debate export neither times out nor fills the server's memory.
+ */
+export async function GET(request: Request) {
+  try {
+    demand(await principalFromRequest(request), "annotation:export");
+  } catch (e) {
+    if (e instanceof AuthError) return authErrorResponse(e);
+    throw e;
+  }
+  const url = new URL(request.url);
+  const format = url.searchParams.get("format") ?? "jsonl";
+  if (!(EXPORT_FORMATS as readonly string[]).includes(format)) return Response.json({ error: `format must be one of ${EXPORT_FORMATS.join(", ")}` }, { status: 400 });
+  const filters = { corpus: url.searchParams.get("corpus") || undefined, run: url.searchParams.get("run") || undefined };
+  const { db } = await getDb();
+  const chunks = serialise(exportDebates(db, filters), format as ExportFormat, getConfig().organisation);
+  const encoder = new TextEncoder();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const next = await chunks.next();
+      if (next.done) controller.close();
+      else controller.enqueue(encoder.encode(next.value));
+    },
+    async cancel() {
+      await chunks.return(undefined);
+    },
+  });
+  const ext = format === "claimreview" ? "jsonld" : format;
+  return new Response(body, {
+    headers: {
+      "content-type": CONTENT_TYPES[format as ExportFormat],
+      "content-disposition": `attachment; filename="counterpoint-debates.${ext}"`,
+      "cache-control": "no-store",
+    },
+  });
+}

@@ -1,0 +1,192 @@
+import { and, asc, eq, gt, inArray, or, sql, type SQL } from "drizzle-orm";
+import type { Database } from "@/db/client";
+import * as s from "@/db/schema";
+
+/*
+ * Debates for export, read in pages by keyset (created_at, id), so the 50,000th page costs what the
+ * first does and memory holds one page at a time, whatever the size of the database.
+ */
+
+export type ExportFilters = { corpus?: string; run?: string; status?: string };
+
+export type ExportedDebate = {
+  id: string;
+  protocol: string;
+  variant: string | null;
+  status: string;
+  evidenceMode: string;
+  models: Record<string, string>;
+  corpus: string | null;
+  evalRun: { id: string; name: string } | null;
+  createdAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+  claim: {
+    id: string;
+    text: string;
+    date: string | null;
+    speaker: string | null;
+    appearanceUrl: string | null;
+    dataset: string | null;
+    datasetClaimId: string | null;
+    nativeLabel: string | null;
+    goldLabel: string | null;
+  };
+  evidence: Array<{ rank: number; id: string | null; source: string; title: string | null; url: string | null; text: string }>;
+  turns: Array<{
+    id: string;
+    seq: number;
+    round: number;
+    phase: string;
+    role: string;
+    kind: string;
+    status: string;
+    content: string;
+    model: string | null;
+    promptTokens: number | null;
+    completionTokens: number | null;
+    costUsd: number | null;
+    latencyMs: number | null;
+    citations: number[];
+  }>;
+  checkpoints: Array<{ after: string; round: number; pStop: number | null; pContinue: number | null; stopMargin: number | null; labelProbs: Record<string, number> | null; confidence: number | null; verdict: string | null; decision: string }>;
+  verdict: { label: string; reason: string | null; confidence: number | null; stoppedEarly: boolean; roundsCompleted: number | null; createdAt: string } | null;
+  totals: { tokens: number; costUsd: number | null; seconds: number | null };
+  /** Every version of every annotator's label, oldest first: the export loses no history. */
+  annotations: Array<{
+    annotator: string;
+    version: number;
+    createdAt: string;
+    goldLabel: string | null;
+    nativeLabel: string | null;
+    judgeCorrect: boolean | null;
+    rationale: string | null;
+    turnFlags: Array<{ turnId: string; flag: string; note?: string }>;
+    evidenceFlags: Array<{ rank: number; relevant: boolean }>;
+    durationSeconds: number | null;
+  }>;
+};
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+function where(f: ExportFilters, after: { createdAt: Date; id: string } | null): SQL | undefined {
+  const conds: SQL[] = [sql`${s.debates.status} = ${f.status ?? "completed"}`];
+  if (f.corpus) conds.push(sql`${s.debates.corpusId} = (select id from ${s.corpora} where name = ${f.corpus})`);
+  if (f.run) conds.push(sql`${s.debates.evalRunId} in (select id from ${s.evalRuns} where id::text = ${f.run} or name = ${f.run})`);
+  if (after) conds.push(or(gt(s.debates.createdAt, after.createdAt), and(eq(s.debates.createdAt, after.createdAt), gt(s.debates.id, after.id)))!);
+  return and(...conds);
+}
+
+type PageRow = {
+  d: typeof s.debates.$inferSelect;
+  c: typeof s.claims.$inferSelect;
+  corpus: string | null;
+  run: { id: string; name: string } | null;
+};
+
+export async function* exportDebates(db: Database, f: ExportFilters = {}, pageSize = 500): AsyncGenerator<ExportedDebate> {
+  let after: { createdAt: Date; id: string } | null = null;
+  for (;;) {
+    const page: PageRow[] = await db
+      .select({ d: s.debates, c: s.claims, corpus: s.corpora.name, run: { id: s.evalRuns.id, name: s.evalRuns.name } })
+      .from(s.debates)
+      .innerJoin(s.claims, eq(s.claims.id, s.debates.claimId))
+      .leftJoin(s.corpora, eq(s.corpora.id, s.debates.corpusId))
+      .leftJoin(s.evalRuns, eq(s.evalRuns.id, s.debates.evalRunId))
+      .where(where(f, after))
+      .orderBy(asc(s.debates.createdAt), asc(s.debates.id))
+      .limit(pageSize);
+    if (page.length === 0) return;
+    const ids = page.map((r) => r.d.id);
+    const [evidence, turns, checkpoints, verdicts, annotations] = await Promise.all([
+      db.select().from(s.debateEvidence).where(inArray(s.debateEvidence.debateId, ids)).orderBy(asc(s.debateEvidence.debateId), asc(s.debateEvidence.rank)),
+      db.select().from(s.turns).where(inArray(s.turns.debateId, ids)).orderBy(asc(s.turns.debateId), asc(s.turns.seq)),
+      db.select().from(s.checkpoints).where(inArray(s.checkpoints.debateId, ids)).orderBy(asc(s.checkpoints.debateId), asc(s.checkpoints.round), asc(s.checkpoints.after)),
+      db.select().from(s.verdicts).where(and(inArray(s.verdicts.debateId, ids), eq(s.verdicts.isFinal, true))),
+      db
+        .select({ a: s.annotations, email: s.users.email })
+        .from(s.annotations)
+        .innerJoin(s.users, eq(s.users.id, s.annotations.annotatorId))
+        .where(inArray(s.annotations.debateId, ids))
+        .orderBy(asc(s.annotations.debateId), asc(s.users.email), asc(s.annotations.version)),
+    ]);
+    const group = <T extends { debateId: string }>(rows: T[]) => {
+      const m = new Map<string, T[]>();
+      for (const r of rows) m.set(r.debateId, [...(m.get(r.debateId) ?? []), r]);
+      return m;
+    };
+    const ev = group(evidence);
+    const tu = group(turns);
+    const cp = group(checkpoints);
+    const ve = new Map(verdicts.map((v) => [v.debateId, v]));
+    const an = group(annotations.map((r) => ({ ...r.a, email: r.email })));
+    for (const { d, c, corpus, run } of page) {
+      const ts = tu.get(d.id) ?? [];
+      const v = ve.get(d.id);
+      const priced = ts.filter((t) => t.costUsd != null);
+      yield {
+        id: d.id,
+        protocol: d.protocol,
+        variant: d.variant,
+        status: d.status,
+        evidenceMode: d.evidenceMode,
+        models: d.models,
+        corpus: corpus ?? null,
+        evalRun: run?.id ? { id: run.id, name: run.name } : null,
+        createdAt: d.createdAt.toISOString(),
+        startedAt: iso(d.startedAt),
+        finishedAt: iso(d.finishedAt),
+        claim: {
+          id: c.id,
+          text: c.text,
+          date: iso(c.claimDate),
+          speaker: c.speaker,
+          appearanceUrl: c.appearanceUrl,
+          dataset: c.dataset,
+          datasetClaimId: c.datasetClaimId,
+          nativeLabel: c.nativeLabel,
+          goldLabel: c.goldLabel,
+        },
+        evidence: (ev.get(d.id) ?? []).map((e) => ({ rank: e.rank, id: e.externalId, source: e.source, title: e.title, url: e.url, text: e.text })),
+        turns: ts.map((t) => ({
+          id: t.id,
+          seq: t.seq,
+          round: t.round,
+          phase: t.phase,
+          role: t.role,
+          kind: t.kind,
+          status: t.status,
+          content: t.content,
+          model: t.model,
+          promptTokens: t.promptTokens,
+          completionTokens: t.completionTokens,
+          costUsd: t.costUsd,
+          latencyMs: t.latencyMs,
+          citations: t.citations ?? [],
+        })),
+        checkpoints: (cp.get(d.id) ?? []).map((k) => ({ after: k.after, round: k.round, pStop: k.pStop, pContinue: k.pContinue, stopMargin: k.stopMargin, labelProbs: k.labelProbs, confidence: k.confidence, verdict: k.verdict, decision: k.decision })),
+        verdict: v ? { label: v.label, reason: v.reason, confidence: v.confidence, stoppedEarly: v.stoppedEarly, roundsCompleted: v.roundsCompleted, createdAt: v.createdAt.toISOString() } : null,
+        totals: {
+          tokens: ts.reduce((a, t) => a + (t.promptTokens ?? 0) + (t.completionTokens ?? 0), 0),
+          // Unknown when any turn's price is unknown: a partial sum would understate the cost.
+          costUsd: priced.length === ts.length ? priced.reduce((a, t) => a + t.costUsd!, 0) : null,
+          seconds: d.startedAt && d.finishedAt ? (d.finishedAt.getTime() - d.startedAt.getTime()) / 1000 : null,
+        },
+        annotations: (an.get(d.id) ?? []).map((a) => ({
+          annotator: a.email,
+          version: a.version,
+          createdAt: a.createdAt.toISOString(),
+          goldLabel: a.goldLabel,
+          nativeLabel: a.nativeLabel,
+          judgeCorrect: a.judgeCorrect,
+          rationale: a.rationale,
+          turnFlags: a.turnFlags ?? [],
+          evidenceFlags: a.evidenceFlags ?? [],
+          durationSeconds: a.durationSeconds,
+        })),
+      };
+    }
+    const last = page.at(-1)!.d;
+    after = { createdAt: last.createdAt, id: last.id };
+  }
+}

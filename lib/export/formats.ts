@@ -1,0 +1,146 @@
+import type { ExportedDebate } from "./debates";
+import { majority } from "@/lib/annotation/agreement";
+
+export type ExportFormat = "jsonl" | "csv" | "claimreview";
+export const EXPORT_FORMATS: readonly ExportFormat[] = ["jsonl", "csv", "claimreview"];
+export const CONTENT_TYPES: Record<ExportFormat, string> = {
+  jsonl: "application/x-ndjson; charset=utf-8",
+  csv: "text/csv; charset=utf-8",
+  claimreview: "application/ld+json; charset=utf-8",
+};
+
+// --- CSV ------------------------------------------------------------------------------------
+
+/**
+ * One row per debate. `label`, `time` (seconds) and `cost` (USD) are the columns OpenFactCheck's
+ * checker evaluator reads; the rest is for people and spreadsheets.
+ */
+export const CSV_COLUMNS = [
+  "id",
+  "claim",
+  "claim_date",
+  "dataset",
+  "dataset_claim_id",
+  "native_label",
+  "dataset_gold_label",
+  "label",
+  "confidence",
+  "reason",
+  "time",
+  "cost",
+  "tokens",
+  "rounds",
+  "stopped_early",
+  "protocol",
+  "variant",
+  "corpus",
+  "eval_run",
+  "annotators",
+  "gold_majority",
+] as const;
+
+/** RFC 4180: quote when needed, double the quotes inside. Formula-leading cells are neutralised. */
+export function csvCell(value: unknown): string {
+  if (value === null || value === undefined) return "";
+  let text = typeof value === "string" ? value : String(value);
+  // A cell starting with = + - @ runs as a formula in spreadsheet programs (CSV injection).
+  if (typeof value === "string" && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+export function latestLabels(d: ExportedDebate): string[] {
+  const latest = new Map<string, string | null>();
+  for (const a of d.annotations) latest.set(a.annotator, a.goldLabel);
+  return [...latest.values()].filter((l): l is string => !!l);
+}
+
+export function csvRow(d: ExportedDebate): string {
+  const labels = latestLabels(d);
+  const cells = [
+    d.id,
+    d.claim.text,
+    d.claim.date?.slice(0, 10) ?? null,
+    d.claim.dataset,
+    d.claim.datasetClaimId,
+    d.claim.nativeLabel,
+    d.claim.goldLabel,
+    d.verdict?.label ?? null,
+    d.verdict?.confidence ?? null,
+    d.verdict?.reason ?? null,
+    d.totals.seconds,
+    d.totals.costUsd,
+    d.totals.tokens,
+    d.verdict?.roundsCompleted ?? null,
+    d.verdict ? d.verdict.stoppedEarly : null,
+    d.protocol,
+    d.variant,
+    d.corpus,
+    d.evalRun?.name ?? null,
+    labels.length,
+    majority(labels),
+  ];
+  return `${cells.map(csvCell).join(",")}\r\n`;
+}
+
+// --- schema.org ClaimReview ---------------------------------------------------------------
+
+/** TRUE / HALF-TRUE / FALSE on a 1-3 scale; alternateName carries the label in words. */
+const RATINGS: Record<string, { value: number; name: string }> = {
+  FALSE: { value: 1, name: "False" },
+  "HALF-TRUE": { value: 2, name: "Half true" },
+  TRUE: { value: 3, name: "True" },
+};
+
+export function claimReview(d: ExportedDebate, org: { name: string; url?: string }) {
+  if (!d.verdict || !RATINGS[d.verdict.label]) return null;
+  const rating = RATINGS[d.verdict.label]!;
+  const appearance = d.claim.appearanceUrl ? { "@type": "CreativeWork", url: d.claim.appearanceUrl } : undefined;
+  return {
+    "@context": "https://schema.org",
+    "@type": "ClaimReview",
+    identifier: d.id,
+    datePublished: d.verdict.createdAt.slice(0, 10),
+    claimReviewed: d.claim.text,
+    author: { "@type": "Organization", name: org.name, ...(org.url ? { url: org.url } : {}) },
+    reviewRating: {
+      "@type": "Rating",
+      ratingValue: rating.value,
+      bestRating: 3,
+      worstRating: 1,
+      alternateName: rating.name,
+      ...(d.verdict.reason ? { ratingExplanation: d.verdict.reason } : {}),
+    },
+    itemReviewed: {
+      "@type": "Claim",
+      ...(d.claim.date ? { datePublished: d.claim.date.slice(0, 10) } : {}),
+      ...(d.claim.speaker ? { author: { "@type": "Person", name: d.claim.speaker } } : {}),
+      ...(appearance ? { appearance, firstAppearance: appearance } : {}),
+    },
+  };
+}
+
+/**
+ * The chosen format as chunks of text, written as the debates arrive: nothing accumulates but the
+ * current page of rows.
+ */
+export async function* serialise(debates: AsyncIterable<ExportedDebate>, format: ExportFormat, org: { name: string; url?: string }): AsyncGenerator<string> {
+  if (format === "csv") {
+    yield `${CSV_COLUMNS.join(",")}\r\n`;
+    for await (const d of debates) yield csvRow(d);
+    return;
+  }
+  if (format === "jsonl") {
+    for await (const d of debates) yield `${JSON.stringify(d)}\n`;
+    return;
+  }
+  yield '{"@context":"https://schema.org","@graph":[\n';
+  let first = true;
+  for await (const d of debates) {
+    const review = claimReview(d, org);
+    if (!review) continue;
+    const { "@context": _context, ...body } = review;
+    yield `${first ? "" : ",\n"}${JSON.stringify(body)}`;
+    first = false;
+  }
+  yield "\n]}\n";
+}

@@ -1,0 +1,120 @@
+import { and, eq } from "drizzle-orm";
+import type { Database } from "@/db/client";
+import * as s from "@/db/schema";
+import { findUserByEmail, createUser } from "@/db/queries/users";
+import type { ExportedDebate } from "./debates";
+
+export type ImportSummary = { debates: number; debatesAdded: number; annotationVersionsAdded: number; annotatorsCreated: number; lines: number };
+
+const date = (x: string | null) => (x ? new Date(x) : null);
+
+/**
+ * Reads the JSONL export back. Debates are matched by id and created when missing (with their
+ * claim, evidence, turns, checkpoints and verdict, ids and times kept), so a whole export moves to
+ * an empty database; annotation versions are added when missing, never overwritten, each with an
+ * `import` audit row. Annotators are matched by email; unknown ones get an account without a
+ * password (an admin invites them to set one).
+ */
+export async function importJsonl(db: Database, lines: AsyncIterable<string>, opts: { actorId?: string | null } = {}): Promise<ImportSummary> {
+  const summary: ImportSummary = { debates: 0, debatesAdded: 0, annotationVersionsAdded: 0, annotatorsCreated: 0, lines: 0 };
+  const users = new Map<string, string>();
+  for await (const raw of lines) {
+    summary.lines++;
+    const line = raw.trim();
+    if (!line) continue;
+    let d: ExportedDebate;
+    try {
+      d = JSON.parse(line) as ExportedDebate;
+    } catch (e) {
+      throw new Error(`Line ${summary.lines} is not JSON: ${(e as Error).message}`);
+    }
+    if (typeof d.id !== "string" || !d.claim) throw new Error(`Line ${summary.lines} is not a Counterpoint debate export (no id or claim).`);
+    summary.debates++;
+    await db.transaction(async (tx) => {
+      const [exists] = await tx.select({ id: s.debates.id }).from(s.debates).where(eq(s.debates.id, d.id));
+      if (!exists) {
+        summary.debatesAdded++;
+        let corpusId: string | null = null;
+        if (d.corpus) {
+          await tx.insert(s.corpora).values({ name: d.corpus }).onConflictDoNothing();
+          corpusId = (await tx.select({ id: s.corpora.id }).from(s.corpora).where(eq(s.corpora.name, d.corpus)))[0]!.id;
+        }
+        if (d.evalRun) {
+          // A stand-in for a run from another instance: enough to group its debates again.
+          await tx.insert(s.evalRuns).values({ id: d.evalRun.id, name: d.evalRun.name, protocol: d.protocol, variant: d.variant, config: { imported: true }, status: "completed" }).onConflictDoNothing();
+        }
+        const c = d.claim;
+        await tx
+          .insert(s.claims)
+          .values({ id: c.id, text: c.text, claimDate: date(c.date), speaker: c.speaker, appearanceUrl: c.appearanceUrl, dataset: c.dataset, datasetClaimId: c.datasetClaimId, nativeLabel: c.nativeLabel, goldLabel: c.goldLabel })
+          .onConflictDoNothing();
+        await tx.insert(s.debates).values({
+          id: d.id,
+          claimId: c.id,
+          protocol: d.protocol,
+          variant: d.variant,
+          status: d.status as s.DebateStatus,
+          config: { imported: true },
+          models: d.models,
+          evidenceMode: d.evidenceMode,
+          corpusId,
+          evalRunId: d.evalRun?.id ?? null,
+          createdAt: new Date(d.createdAt),
+          startedAt: date(d.startedAt),
+          finishedAt: date(d.finishedAt),
+        });
+        if (d.evidence.length) {
+          await tx.insert(s.debateEvidence).values(d.evidence.map((e) => ({ debateId: d.id, rank: e.rank, source: e.source, externalId: e.id, title: e.title, url: e.url, text: e.text })));
+        }
+        if (d.turns.length) await tx.insert(s.turns).values(d.turns.map((t) => ({ ...t, debateId: d.id })));
+        if (d.checkpoints.length) await tx.insert(s.checkpoints).values(d.checkpoints.map((k) => ({ ...k, debateId: d.id })));
+        if (d.verdict) {
+          const v = d.verdict;
+          await tx.insert(s.verdicts).values({ debateId: d.id, label: v.label, reason: v.reason, confidence: v.confidence, stoppedEarly: v.stoppedEarly, roundsCompleted: v.roundsCompleted, createdAt: new Date(v.createdAt) });
+        }
+      }
+      const previous = new Map<string, string>();
+      for (const a of d.annotations ?? []) {
+        let userId = users.get(a.annotator);
+        if (!userId) {
+          const found = await findUserByEmail(tx as unknown as Database, a.annotator);
+          if (found) userId = found.id;
+          else {
+            userId = (await createUser(db, { email: a.annotator, passwordHash: null, roles: ["annotator"] }, tx)).id;
+            summary.annotatorsCreated++;
+          }
+          users.set(a.annotator, userId);
+        }
+        const [have] = await tx
+          .select({ id: s.annotations.id })
+          .from(s.annotations)
+          .where(and(eq(s.annotations.debateId, d.id), eq(s.annotations.annotatorId, userId), eq(s.annotations.version, a.version)));
+        if (have) {
+          previous.set(a.annotator, have.id);
+          continue;
+        }
+        const values = {
+          goldLabel: a.goldLabel,
+          nativeLabel: a.nativeLabel,
+          judgeCorrect: a.judgeCorrect,
+          rationale: a.rationale,
+          turnFlags: a.turnFlags,
+          evidenceFlags: a.evidenceFlags,
+          durationSeconds: a.durationSeconds,
+        };
+        const [row] = await tx
+          .insert(s.annotations)
+          .values({ debateId: d.id, annotatorId: userId, version: a.version, supersedesId: previous.get(a.annotator) ?? null, createdAt: new Date(a.createdAt), ...values })
+          .returning({ id: s.annotations.id });
+        await tx.insert(s.annotationAudit).values({ annotationId: row!.id, debateId: d.id, actorId: opts.actorId ?? null, action: "import", oldValue: null, newValue: { version: a.version, annotator: a.annotator, ...values } });
+        await tx
+          .insert(s.annotationAssignments)
+          .values({ debateId: d.id, annotatorId: userId, status: "submitted", finishedAt: new Date(a.createdAt) })
+          .onConflictDoNothing();
+        previous.set(a.annotator, row!.id);
+        summary.annotationVersionsAdded++;
+      }
+    });
+  }
+  return summary;
+}

@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse } from "csv-parse/sync";
+import type { DbHandle } from "@/db/client";
+import type { UserRole } from "@/db/schema";
+import { createUser } from "@/db/queries/users";
+import { saveAnnotation } from "@/db/queries/annotations";
+import { exportDebates } from "@/lib/export/debates";
+import { claimReview, serialise, type ExportFormat } from "@/lib/export/formats";
+import { importJsonl } from "@/lib/export/import";
+import type { Principal } from "@/lib/auth/policy";
+import { seedDebates } from "../helpers/seed-debates";
+import { freshDatabase } from "./test-db";
+
+let h: DbHandle;
+const ORG = { name: "Test Newsroom", url: "https://news.example.org" };
+
+async function text(db: DbHandle["db"], format: ExportFormat, pageSize = 500) {
+  let out = "";
+  for await (const chunk of serialise(exportDebates(db, {}, pageSize), format, ORG)) out += chunk;
+  return out;
+}
+
+async function* linesOf(s: string) {
+  for (const l of s.split("\n")) yield l;
+}
+
+beforeAll(async () => {
+  h = await freshDatabase();
+  await seedDebates(h.db, { count: 7, dataset: "politifact" });
+  const debates: string[] = [];
+  for await (const d of exportDebates(h.db)) debates.push(d.id);
+  const who = async (email: string, roles: UserRole[]): Promise<Principal> => ({ id: (await createUser(h.db, { email, passwordHash: null, roles })).id, email, name: null, roles });
+  const a = await who("a@x.org", ["annotator"]);
+  const b = await who("b@x.org", ["annotator"]);
+  await saveAnnotation(h.db, a, debates[0]!, { goldLabel: "TRUE", judgeCorrect: true, rationale: 'Says "yes", with, commas\nand a newline', evidenceFlags: [{ rank: 1, relevant: true }], durationSeconds: 40 });
+  await saveAnnotation(h.db, a, debates[0]!, { goldLabel: "HALF-TRUE", judgeCorrect: false, rationale: "=cmd|' /C calc'!A0", durationSeconds: 12 });
+  await saveAnnotation(h.db, b, debates[0]!, { goldLabel: "HALF-TRUE", nativeLabel: "half-true", judgeCorrect: false, durationSeconds: 20 });
+  await saveAnnotation(h.db, b, debates[3]!, { goldLabel: "FALSE", durationSeconds: 20 });
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+describe("exports", () => {
+  it("JSONL: one debate per line with claim, evidence ids, every turn, checkpoints, verdict and every annotation version", async () => {
+    const lines = (await text(h.db, "jsonl", 3)).trim().split("\n");
+    expect(lines).toHaveLength(7);
+    const first = JSON.parse(lines[0]!);
+    expect(first.evidence[0]).toMatchObject({ rank: 1, id: "e0-1", source: "gold" });
+    expect(first.turns).toHaveLength(4);
+    expect(first.checkpoints[0]).toMatchObject({ after: "opening", decision: "continue" });
+    expect(first.verdict.label).toBe("TRUE");
+    expect(first.annotations.map((a: { annotator: string; version: number }) => `${a.annotator}#${a.version}`)).toEqual(["a@x.org#1", "a@x.org#2", "b@x.org#1"]);
+    // Paging by 3 gives the same lines as one page.
+    expect(await text(h.db, "jsonl", 100)).toBe(`${lines.join("\n")}\n`);
+  });
+
+  it("CSV: a header with label,time,cost, one row per debate, quoting and formula cells made safe", async () => {
+    const rows = parse(await text(h.db, "csv"), { columns: true }) as Array<Record<string, string>>;
+    expect(rows).toHaveLength(7);
+    expect(Object.keys(rows[0]!)).toEqual(expect.arrayContaining(["label", "time", "cost"]));
+    expect(rows[0]).toMatchObject({ label: "TRUE", time: "30", cost: "0.0004", annotators: "2", gold_majority: "HALF-TRUE", native_label: "true" });
+  });
+
+  it("ClaimReview: label mapped to a 1-3 rating with alternateName, claim date and appearance, author from configuration", async () => {
+    const doc = JSON.parse(await text(h.db, "claimreview"));
+    expect(doc["@graph"]).toHaveLength(7);
+    const first = (async () => {
+      for await (const d of exportDebates(h.db)) return d;
+    })();
+    const review = claimReview((await first)!, ORG)!;
+    expect(review).toMatchObject({
+      "@context": "https://schema.org",
+      "@type": "ClaimReview",
+      author: { "@type": "Organization", name: "Test Newsroom", url: "https://news.example.org" },
+      reviewRating: { "@type": "Rating", ratingValue: 3, bestRating: 3, worstRating: 1, alternateName: "True" },
+      itemReviewed: { "@type": "Claim", datePublished: "2023-12-31", appearance: { "@type": "CreativeWork", url: "https://example.org/speech/0" } },
+    });
+    expect(review.claimReviewed).toMatch(/^Claim number 0/);
+  });
+
+  it("round trip: export, import into an empty database, export again, byte for byte the same", async () => {
+    const before = await text(h.db, "jsonl");
+    const empty = await freshDatabase();
+    try {
+      const summary = await importJsonl(empty.db, linesOf(before));
+      expect(summary).toMatchObject({ debates: 7, debatesAdded: 7, annotationVersionsAdded: 4, annotatorsCreated: 2 });
+      expect(await text(empty.db, "jsonl")).toBe(before);
+      // Importing again adds nothing: versions are never duplicated or overwritten.
+      expect(await importJsonl(empty.db, linesOf(before))).toMatchObject({ debatesAdded: 0, annotationVersionsAdded: 0 });
+      expect(await text(empty.db, "jsonl")).toBe(before);
+    } finally {
+      await empty.close();
+    }
+  });
+});
