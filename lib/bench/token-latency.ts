@@ -74,18 +74,19 @@ export async function benchTokenToBrowser(opts: { port?: number; fakePort?: numb
       new Promise((_, reject) => server.once("exit", (code) => reject(new Error(`the app server exited (${code}) before it was ready:\n${server.tail()}`)))),
     ]);
     const page = await browser.newPage();
-    await page.addInitScript(() => {
-      const seen = new Map<string, number>();
-      (window as unknown as { __tokenTimes: Map<string, number> }).__tokenTimes = seen;
-      const scan = (text: string | null) => {
+    // A string, not a function: tsx compiles functions with helpers that do not exist in the page.
+    await page.addInitScript(`
+      const seen = new Map();
+      window.__tokenTimes = seen;
+      const scan = (text) => {
         if (!text) return;
         const now = Date.now();
-        for (const m of text.matchAll(/⟦(\d+)⟧/g)) if (!seen.has(m[1]!)) seen.set(m[1]!, now - Number(m[1]));
+        for (const m of text.matchAll(/\u27E6(\\d+)\u27E7/g)) if (!seen.has(m[1])) seen.set(m[1], now - Number(m[1]));
       };
       new MutationObserver((records) => {
-        for (const r of records) scan(r.type === "characterData" ? r.target.textContent : (r.target as Element).textContent);
+        for (const r of records) scan(r.target.textContent);
       }).observe(document, { subtree: true, childList: true, characterData: true });
-    });
+    `);
     await page.goto(`http://127.0.0.1:${port}/debates/new`);
     await page.getByLabel("Claim", { exact: true }).fill("The boxer sold his medal to help children in the 2022 war.");
     await page.getByLabel("Paste gold evidence").check();
@@ -93,7 +94,7 @@ export async function benchTokenToBrowser(opts: { port?: number; fakePort?: numb
     await page.getByRole("button", { name: "Start debate" }).click();
     await page.waitForURL(/\/debates\/[0-9a-f-]{36}$/);
     await page.getByTestId("verdict").waitFor({ timeout: 300_000 });
-    const latencies = await page.evaluate(() => [...(window as unknown as { __tokenTimes: Map<string, number> }).__tokenTimes.values()]);
+    const latencies = (await page.evaluate("[...window.__tokenTimes.values()]")) as number[];
     if (latencies.length === 0) throw new Error("no timestamped token reached the page");
     return { token_to_browser_ms_p50: percentile(latencies, 50), token_to_browser_ms_p95: percentile(latencies, 95), token_to_browser_samples: latencies.length };
   } finally {
