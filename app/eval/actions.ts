@@ -4,6 +4,7 @@ import { revalidatePath } from "next/cache";
 import { getDb } from "@/db/client";
 import { resetFailedItems } from "@/db/queries/eval";
 import { openExecutor } from "@/lib/eval/executors";
+import { requirePermission } from "@/lib/auth/server";
 
 /**
  * Retries one failed item (or all of a run's). On PostgreSQL it goes back into the pg-boss queue for
@@ -11,6 +12,8 @@ import { openExecutor } from "@/lib/eval/executors";
  * it, so it runs here in the background.
  */
 export async function retryFailedAction(form: FormData) {
+  // Retrying spends model budget like starting debates does.
+  await requirePermission("debate:start");
   const runId = String(form.get("run") ?? "");
   const itemId = form.get("item") ? String(form.get("item")) : undefined;
   const h = await getDb();

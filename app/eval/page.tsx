@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { getDb } from "@/db/client";
+import { pageReadDebates } from "@/lib/auth/server";
 import { AccuracyTokens } from "@/components/eval/charts";
 import { evalRunList } from "@/lib/eval/view";
 
@@ -9,6 +10,7 @@ export const metadata = { title: "Evaluation" };
 const pct = (x: number | null) => (x === null ? "—" : (x * 100).toFixed(1));
 
 export default async function EvalListPage() {
+  await pageReadDebates("/eval");
   const { db } = await getDb();
   const runs = await evalRunList(db);
   return (

@@ -18,6 +18,8 @@ import { resetConfigForTests } from "@/lib/config";
 import { cancelDebateAction, resumeDebateAction, startDebateAction } from "@/app/debates/actions";
 import { createCorpusAction, ingestUrlAction, loadDemoAction } from "@/app/corpora/actions";
 import { signInAction } from "@/app/signin/actions";
+import { createRunAction } from "@/app/eval/new/actions";
+import { retryFailedAction } from "@/app/eval/actions";
 import { POST as upload } from "@/app/api/corpora/[name]/uploads/route";
 import { GET as events } from "@/app/api/debates/[id]/events/route";
 import { seedDebates } from "../helpers/seed-debates";
@@ -139,6 +141,15 @@ describe("roles are checked on the server", () => {
     signedInAs(tokens["checker@x.org"]!);
     await expect(createCorpusAction({}, form({ name: "newsroom" }))).rejects.toThrow(/NEXT_REDIRECT \/corpora\/newsroom/);
     expect(await corpusCount()).toBe(1);
+  });
+
+  it("a journalist cannot start or retry evaluation runs", async () => {
+    signedInAs(tokens["journalist@x.org"]!);
+    const f = form({});
+    f.set("claims", new File(['{"id":"1","claim":"x","label":"TRUE"}\n'], "claims.jsonl"));
+    expect((await createRunAction({}, f)).error).toMatch(/Only a fact-checker or an admin/);
+    await expect(retryFailedAction(form({ run: "00000000-0000-0000-0000-000000000000" }))).rejects.toThrow(/Only a fact-checker/);
+    expect((await h.db.select({ n: count() }).from(s.evalRuns))[0]!.n).toBe(0);
   });
 
   it("the event stream follows the public setting, and a share link opens exactly one debate", async () => {

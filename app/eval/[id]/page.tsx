@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { getDb } from "@/db/client";
+import { pageReadDebates } from "@/lib/auth/server";
 import { AccuracyTokens, CalibrationHeatmap, ClassBars, ConfusionHeatmap } from "@/components/eval/charts";
 import { RunProgress } from "@/components/eval/run-progress";
 import { evalRunView } from "@/lib/eval/view";
@@ -19,6 +20,7 @@ const ci = (w: { value: number | null; ci: { low: number; high: number } | null 
 
 export default async function EvalRunPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
+  await pageReadDebates(`/eval/${encodeURIComponent(id)}`);
   const { db } = await getDb();
   const view = await evalRunView(db, id);
   if (!view) notFound();

@@ -5,6 +5,8 @@ import { getDb } from "@/db/client";
 import { parseClaimLine, type ClaimRecord } from "@/lib/datasets/claims";
 import { createEvalRun, type EvidenceSpec } from "@/lib/eval/run";
 import { openExecutor } from "@/lib/eval/executors";
+import { requirePermission } from "@/lib/auth/server";
+import { AuthError } from "@/lib/auth/policy";
 
 export type NewRunState = { error?: string };
 
@@ -24,6 +26,12 @@ function num(v: FormDataEntryValue | null): number | undefined {
  */
 export async function createRunAction(_prev: NewRunState, form: FormData): Promise<NewRunState> {
   let runId: string;
+  try {
+    await requirePermission("debate:start");
+  } catch (e) {
+    if (e instanceof AuthError) return { error: e.message };
+    throw e;
+  }
   try {
     const file = form.get("claims");
     if (!(file instanceof File) || file.size === 0) return { error: "Choose a claims JSONL file (one claim per line)." };

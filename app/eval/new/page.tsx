@@ -1,4 +1,5 @@
 import { getDb } from "@/db/client";
+import { pagePermission } from "@/lib/auth/server";
 import { listCorpora } from "@/db/queries/corpus";
 import { NewRunForm } from "@/components/eval/new-run-form";
 
@@ -6,6 +7,7 @@ export const dynamic = "force-dynamic";
 export const metadata = { title: "New evaluation run" };
 
 export default async function NewEvalRunPage() {
+  await pagePermission("debate:start", "/eval/new");
   const h = await getDb();
   const corpora = await listCorpora(h.db);
   return (

@@ -1,4 +1,6 @@
 import { getDb } from "@/db/client";
+import { canReadDebates } from "@/lib/auth/access";
+import { principalFromRequest } from "@/lib/auth/server";
 import { buildReport, reportCsv, reportMarkdown } from "@/lib/eval/report";
 
 export const dynamic = "force-dynamic";
@@ -9,6 +11,7 @@ export async function GET(req: Request, { params }: { params: Promise<{ id: stri
   const format = new URL(req.url).searchParams.get("format") ?? "md";
   if (!["md", "csv", "json"].includes(format)) return new Response("format must be md, csv or json", { status: 400 });
   const { db } = await getDb();
+  if (!(await canReadDebates(db, await principalFromRequest(req)))) return new Response("sign in first", { status: 401 });
   const r = await buildReport(db, id);
   if (!r) return new Response("no such run", { status: 404 });
   const body = format === "json" ? JSON.stringify(r, null, 2) : format === "csv" ? reportCsv(r) : reportMarkdown(r);
