@@ -87,6 +87,15 @@ export async function benchTokenToBrowser(opts: { port?: number; fakePort?: numb
         for (const r of records) scan(r.target.textContent);
       }).observe(document, { subtree: true, childList: true, characterData: true });
     `);
+    // A fresh install: the first admin is created on /setup with the code the server wrote.
+    await page.goto(`http://127.0.0.1:${port}/setup`);
+    const code = fs.readFileSync(path.join(dataDir, "setup-code"), "utf8").trim();
+    await page.getByLabel("Setup code").fill(code);
+    await page.getByLabel("Email").fill("bench@counterpoint.invalid");
+    await page.getByLabel("Password", { exact: true }).fill("bench-password-123456");
+    await page.getByLabel("Password again").fill("bench-password-123456");
+    await page.getByRole("button", { name: "Create admin account" }).click();
+    await page.waitForURL(/\/admin$/);
     await page.goto(`http://127.0.0.1:${port}/debates/new`);
     await page.getByLabel("Claim", { exact: true }).fill("The boxer sold his medal to help children in the 2022 war.");
     await page.getByLabel("Paste gold evidence").check();
