@@ -234,3 +234,70 @@ export async function queueSummary(db: Database, annotatorId: string, f: QueueFi
 }
 
 
+/**
+ * Opens one named debate for this annotator: theirs already (assigned, submitted or skipped, so
+ * an earlier label can be edited), or claimed now when it is eligible and its overlap target is not
+ * met. A URL must not let anyone jump past the overlap rule or take a debate the queue would not give.
+ */
+export async function claimTask(db: Database, annotatorId: string, debateId: string, f: QueueFilters = {}, now = new Date()): Promise<boolean> {
+  if (await assignmentOf(db, debateId, annotatorId)) return true;
+  const overlap = await getSetting(db, "annotation_overlap");
+  const [open] = await db
+    .select({ id: s.debates.id })
+    .from(s.debates)
+    .where(and(eq(s.debates.id, debateId), eligible(f), sql`${slotsTaken(now)} < ${overlap}`));
+  if (!open) return false;
+  await db.insert(s.annotationAssignments).values({ debateId, annotatorId }).onConflictDoNothing();
+  return true;
+}
+
+/**
+ * What the labeling form needs beyond the debate view: the dataset a claim came from and the
+ * labels that dataset uses (so the annotator picks from its vocabulary; the claim's own native
+ * label is the answer and is never sent), and the stored id of every turn by its position.
+ */
+export async function taskContext(db: Database, debateId: string) {
+  const [row] = await db
+    .select({ dataset: s.claims.dataset })
+    .from(s.debates)
+    .innerJoin(s.claims, eq(s.claims.id, s.debates.claimId))
+    .where(eq(s.debates.id, debateId));
+  if (!row) return null;
+  const nativeLabels = row.dataset
+    ? (
+        await db
+          .selectDistinct({ l: s.claims.nativeLabel })
+          .from(s.claims)
+          .where(and(eq(s.claims.dataset, row.dataset), sql`${s.claims.nativeLabel} is not null`))
+          .orderBy(s.claims.nativeLabel)
+          .limit(50)
+      ).map((r) => r.l!)
+    : [];
+  const turns = await db.select({ id: s.turns.id, seq: s.turns.seq }).from(s.turns).where(eq(s.turns.debateId, debateId)).orderBy(asc(s.turns.seq));
+  return { dataset: row.dataset, nativeLabels, turnIds: Object.fromEntries(turns.map((t) => [t.seq, t.id])) as Record<number, string> };
+}
+
+/** The annotator's own latest labels, newest first, for the queue page's "done" list. */
+export async function myRecentAnnotations(db: Database, annotatorId: string, limit = 20) {
+  const latest = await db
+    .selectDistinctOn([s.annotations.debateId], { a: s.annotations, claim: s.claims.text })
+    .from(s.annotations)
+    .innerJoin(s.debates, eq(s.debates.id, s.annotations.debateId))
+    .innerJoin(s.claims, eq(s.claims.id, s.debates.claimId))
+    .where(eq(s.annotations.annotatorId, annotatorId))
+    .orderBy(s.annotations.debateId, desc(s.annotations.version));
+  return latest
+    .map((r) => ({ debateId: r.a.debateId, version: r.a.version, goldLabel: r.a.goldLabel, createdAt: r.a.createdAt, claim: r.claim }))
+    .sort((x, y) => y.createdAt.getTime() - x.createdAt.getTime())
+    .slice(0, limit);
+}
+
+/** Values the queue and agreement filters offer. */
+export async function annotationFilterOptions(db: Database) {
+  const [corpora, variants, runs] = await Promise.all([
+    db.selectDistinct({ name: s.corpora.name }).from(s.corpora).orderBy(s.corpora.name),
+    db.selectDistinct({ v: s.debates.variant }).from(s.debates).where(eq(s.debates.status, "completed")).orderBy(s.debates.variant),
+    db.select({ id: s.evalRuns.id, name: s.evalRuns.name }).from(s.evalRuns).orderBy(desc(s.evalRuns.createdAt)).limit(100),
+  ]);
+  return { corpora: corpora.map((c) => c.name), variants: variants.map((v) => v.v).filter((v): v is string => !!v), runs };
+}
