@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { getDb } from "@/db/client";
 import { pageReadDebates } from "@/lib/auth/server";
+import { can } from "@/lib/auth/policy";
 import { searchDebates, debateFilterOptions } from "@/db/queries/debate-list";
 import { RADAR_VARIANTS } from "@/lib/debate/radar/variants";
 import { DEBATE_STATUSES } from "@/db/schema";
@@ -12,7 +13,7 @@ type Search = Record<string, string | string[] | undefined>;
 const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) || undefined;
 
 export default async function DebatesPage({ searchParams }: { searchParams: Promise<Search> }) {
-  await pageReadDebates("/debates");
+  const principal = await pageReadDebates("/debates");
   const sp = await searchParams;
   const filters = {
     q: one(sp.q),
@@ -42,9 +43,22 @@ export default async function DebatesPage({ searchParams }: { searchParams: Prom
     <div className="space-y-6">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h1 className="text-2xl font-semibold tracking-tight">Debates</h1>
-        <Link href="/debates/new" className="rounded-md bg-ink px-3 py-1.5 text-sm font-medium text-white">
-          Check a claim
-        </Link>
+        <div className="flex flex-wrap items-center gap-3">
+          {can(principal, "annotation:export") ? (
+            <p className="flex gap-2 text-sm" data-testid="export-links">
+              Export
+              {/* The export takes corpus and run filters; the list's corpus filter carries over. */}
+              {(["jsonl", "csv", "claimreview"] as const).map((f) => (
+                <a key={f} className="underline" download href={`/api/export?${new URLSearchParams({ format: f, ...(filters.corpus ? { corpus: filters.corpus } : {}) }).toString()}`}>
+                  {f === "claimreview" ? "ClaimReview" : f.toUpperCase()}
+                </a>
+              ))}
+            </p>
+          ) : null}
+          <Link href="/debates/new" className="rounded-md bg-ink px-3 py-1.5 text-sm font-medium text-white">
+            Check a claim
+          </Link>
+        </div>
       </div>
       <form className="flex flex-wrap items-end gap-3 rounded-lg border border-black/10 bg-white p-3" role="search">
         <label className="flex min-w-48 flex-1 flex-col text-xs">

@@ -1,0 +1,47 @@
+"use server";
+
+import { getDb } from "@/db/client";
+import { AnnotationError, assignmentOf, saveAnnotation, skipTask, type AnnotationInput } from "@/db/queries/annotations";
+import { AuthError } from "@/lib/auth/policy";
+import { requirePermission } from "@/lib/auth/server";
+
+export type SaveResult = { ok: true; version: number } | { ok: false; error: string };
+
+const UUID = /^[0-9a-f-]{36}$/i;
+
+/** Refusals come back as a message the form shows; anything else throws so the form retries. */
+export async function saveAnnotationAction(debateId: string, input: AnnotationInput): Promise<SaveResult> {
+  try {
+    const me = await requirePermission("annotate");
+    if (!UUID.test(debateId)) return { ok: false, error: "There is no such debate." };
+    const { db } = await getDb();
+    // Only a debate the queue gave this annotator (or one they labelled before) can be labelled.
+    if (!(await assignmentOf(db, debateId, me.id))) return { ok: false, error: "This debate was not assigned to you." };
+    const row = await saveAnnotation(db, me, debateId, {
+      goldLabel: String(input.goldLabel),
+      nativeLabel: input.nativeLabel ? String(input.nativeLabel).slice(0, 100) : null,
+      judgeCorrect: typeof input.judgeCorrect === "boolean" ? input.judgeCorrect : null,
+      rationale: input.rationale ? String(input.rationale) : null,
+      turnFlags: Array.isArray(input.turnFlags) ? input.turnFlags.slice(0, 500).map((f) => ({ turnId: String(f.turnId), flag: String(f.flag) })) : [],
+      evidenceFlags: Array.isArray(input.evidenceFlags) ? input.evidenceFlags.slice(0, 500).map((f) => ({ rank: Number(f.rank), relevant: f.relevant === true })) : [],
+      durationSeconds: Number.isFinite(input.durationSeconds) ? Math.max(0, Math.round(Number(input.durationSeconds))) : null,
+    });
+    return { ok: true, version: row.version };
+  } catch (e) {
+    if (e instanceof AnnotationError || e instanceof AuthError) return { ok: false, error: e.message };
+    throw e;
+  }
+}
+
+export async function skipAction(debateId: string): Promise<SaveResult> {
+  try {
+    const me = await requirePermission("annotate");
+    if (!UUID.test(debateId)) return { ok: false, error: "There is no such debate." };
+    const { db } = await getDb();
+    await skipTask(db, debateId, me.id);
+    return { ok: true, version: 0 };
+  } catch (e) {
+    if (e instanceof AuthError) return { ok: false, error: e.message };
+    throw e;
+  }
+}

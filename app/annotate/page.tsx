@@ -1,0 +1,160 @@
+import Link from "next/link";
+import { redirect } from "next/navigation";
+import { getDb } from "@/db/client";
+import { annotationFilterOptions, auditTrail, claimNextTask, claimTask, latestOwnAnnotation, myRecentAnnotations, peekNextTask, queueSummary, taskContext, visibleAnnotations, type QueueFilters } from "@/db/queries/annotations";
+import { getSetting } from "@/db/queries/settings";
+import { debateView } from "@/lib/debate/view";
+import { pagePermission } from "@/lib/auth/server";
+import { AnnotateTask } from "@/components/annotation/annotate-task";
+import { Guidelines } from "@/components/annotation/guidelines";
+
+export const dynamic = "force-dynamic";
+export const metadata = { title: "Annotate" };
+
+type Search = Record<string, string | string[] | undefined>;
+const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) || undefined;
+
+function href(f: QueueFilters, extra: Record<string, string> = {}) {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries({ ...f, ...extra })) if (v) q.set(k, v);
+  const s = q.toString();
+  return s ? `/annotate?${s}` : "/annotate";
+}
+
+type Snapshot = { version?: number; goldLabel?: string; judgeCorrect?: boolean | null; rationale?: string | null } | null;
+const summary = (v: Snapshot) => (v ? `${v.goldLabel ?? "?"}${v.judgeCorrect === true ? ", judge right" : v.judgeCorrect === false ? ", judge wrong" : ""}${v.rationale ? ` — “${v.rationale.slice(0, 80)}”` : ""}` : "—");
+
+export default async function AnnotatePage({ searchParams }: { searchParams: Promise<Search> }) {
+  const sp = await searchParams;
+  const filters: QueueFilters = { corpus: one(sp.corpus), verdict: one(sp.verdict), variant: one(sp.variant), run: one(sp.run) };
+  const me = await pagePermission("annotate", href(filters));
+  const { db } = await getDb();
+  const requested = one(sp.debate);
+  let debateId: string | null;
+  if (requested) {
+    // A named debate (the prefetched next one, or an earlier label to edit) opens only within the queue's rules.
+    if (!/^[0-9a-f-]{36}$/i.test(requested) || !(await claimTask(db, me.id, requested, filters))) redirect(href(filters));
+    debateId = requested;
+  } else {
+    debateId = await claimNextTask(db, me.id, filters);
+  }
+  const [options, guidelines, queue, recent] = await Promise.all([annotationFilterOptions(db), getSetting(db, "annotation_guidelines"), queueSummary(db, me.id, filters), myRecentAnnotations(db, me.id, 10)]);
+  const savedId = one(sp.saved);
+  const saved = savedId ? recent.find((r) => r.debateId === savedId) : undefined;
+
+  const view = debateId ? await debateView(db, debateId) : null;
+  const [ctx, previous, trail, others, nextId] = debateId
+    ? await Promise.all([taskContext(db, debateId), latestOwnAnnotation(db, debateId, me.id), auditTrail(db, debateId, me.id), visibleAnnotations(db, me, debateId), peekNextTask(db, me.id, filters)])
+    : [null, null, [], [], null];
+  // Never sent before the annotator's own label exists, whatever the blind setting says.
+  const othersShown = previous ? others.filter((a) => a.annotatorId !== me.id) : [];
+
+  const select = (name: keyof QueueFilters, label: string, values: Array<{ value: string; label: string }>) => (
+    <label className="flex flex-col text-xs">
+      {label}
+      <select name={name} defaultValue={filters[name] ?? ""} className="mt-1 rounded-md border border-black/20 bg-white p-1.5 text-sm">
+        <option value="">any</option>
+        {values.map((v) => (
+          <option key={v.value} value={v.value}>
+            {v.label}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+  const plain = (xs: string[]) => xs.map((x) => ({ value: x, label: x }));
+
+  return (
+    <div className="space-y-6">
+      <div className="flex flex-wrap items-baseline justify-between gap-3">
+        <h1 className="text-2xl font-semibold tracking-tight">Annotate</h1>
+        <p className="text-sm text-black/60" data-testid="queue-summary">
+          {queue.open} of {queue.eligible} debates still need labels · {queue.overlap} annotators each · you have labelled {queue.submittedByMe}
+        </p>
+      </div>
+      <form className="flex flex-wrap items-end gap-3 rounded-lg border border-black/10 bg-white p-3" role="search" aria-label="Queue filters">
+        {select("corpus", "Corpus", plain(options.corpora))}
+        {select("verdict", "Judge's verdict", plain(["TRUE", "HALF-TRUE", "FALSE", "UNPARSED"]))}
+        {select("variant", "Variant", plain(options.variants))}
+        {select("run", "Evaluation run", options.runs.map((r) => ({ value: r.id, label: r.name })))}
+        <button className="rounded-md border border-black/20 px-3 py-1.5 text-sm">Filter</button>
+      </form>
+      {saved ? (
+        <p role="status" className="rounded-md bg-emerald-50 p-2 text-sm text-emerald-900" data-testid="saved-notice">
+          Saved your label {saved.goldLabel} (version {saved.version}) for “{saved.claim.slice(0, 80)}”.
+        </p>
+      ) : null}
+
+      <div className="grid gap-6 xl:grid-cols-[minmax(0,1fr)_18rem]">
+        <div className="min-w-0 space-y-6">
+          {view && ctx ? (
+            <>
+              <AnnotateTask
+                key={`${view.id}:${previous?.version ?? 0}`}
+                view={view}
+                userId={me.id}
+                dataset={ctx.dataset}
+                nativeLabels={ctx.nativeLabels}
+                turnIds={ctx.turnIds}
+                previous={previous ? { version: previous.version, goldLabel: previous.goldLabel ?? "", nativeLabel: previous.nativeLabel, judgeCorrect: previous.judgeCorrect, rationale: previous.rationale, turnFlags: previous.turnFlags ?? [], evidenceFlags: previous.evidenceFlags ?? [] } : null}
+                nextHref={nextId ? href(filters, { debate: nextId }) : href(filters)}
+              />
+              {trail.length ? (
+                <section aria-labelledby="history" className="space-y-2">
+                  <h2 id="history" className="text-lg font-semibold">Your versions</h2>
+                  <ol className="space-y-1 text-sm" data-testid="version-history">
+                    {trail.map((t) => (
+                      <li key={t.audit.id} className="rounded-md border border-black/10 bg-white p-2">
+                        <span className="font-medium">{t.audit.action}</span> by {t.email ?? "a deleted account"} at {t.audit.createdAt.toISOString().replace("T", " ").slice(0, 19)} UTC: {summary(t.audit.oldValue as Snapshot)} → {summary(t.audit.newValue as Snapshot)}
+                      </li>
+                    ))}
+                  </ol>
+                </section>
+              ) : null}
+              {othersShown.length ? (
+                <section aria-labelledby="others" className="space-y-2">
+                  <h2 id="others" className="text-lg font-semibold">Other annotators</h2>
+                  <ul className="text-sm" data-testid="other-labels">
+                    {othersShown.map((a) => (
+                      <li key={a.id}>
+                        {a.annotatorEmail}: {a.goldLabel}
+                      </li>
+                    ))}
+                  </ul>
+                </section>
+              ) : null}
+            </>
+          ) : (
+            <div className="rounded-lg border border-black/10 bg-white p-6" data-testid="queue-empty">
+              <p className="font-medium">Nothing left to label{Object.values(filters).some(Boolean) ? " with these filters" : ""}.</p>
+              <p className="text-sm text-black/60">Finished debates join the queue as they complete; debates that already have {queue.overlap} annotators are not offered again.</p>
+            </div>
+          )}
+          {recent.length ? (
+            <section aria-labelledby="recent" className="space-y-2">
+              <h2 id="recent" className="text-lg font-semibold">Your recent labels</h2>
+              <ul className="divide-y divide-black/10 rounded-lg border border-black/10 bg-white text-sm" data-testid="recent-labels">
+                {recent.map((r) => (
+                  <li key={r.debateId} className="flex flex-wrap items-baseline gap-3 p-2">
+                    <span className="font-semibold">{r.goldLabel}</span>
+                    <span className="min-w-0 flex-1 break-words">{r.claim}</span>
+                    <span className="text-xs text-black/50">v{r.version}</span>
+                    <Link className="underline" href={href(filters, { debate: r.debateId })}>
+                      Edit
+                    </Link>
+                  </li>
+                ))}
+              </ul>
+            </section>
+          ) : null}
+        </div>
+        <aside aria-labelledby="guidelines-title" className="space-y-2 xl:sticky xl:top-4 xl:max-h-[calc(100vh-2rem)] xl:overflow-y-auto">
+          <h2 id="guidelines-title" className="text-sm font-semibold uppercase tracking-wide text-black/50">Guidelines</h2>
+          <div className="rounded-lg border border-black/10 bg-white p-3">
+            <Guidelines source={guidelines} />
+          </div>
+        </aside>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,331 @@
+"use client";
+
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useRouter } from "next/navigation";
+import type { DebateView } from "@/lib/debate/view";
+import { TurnCard, type TurnLike } from "@/components/debate/turn-card";
+import { EvidencePanel } from "@/components/debate/evidence-panel";
+import { VerdictCard } from "@/components/debate/verdict-card";
+import { saveAnnotationAction, skipAction, type SaveResult } from "@/app/annotate/actions";
+
+export const GOLD = ["TRUE", "HALF-TRUE", "FALSE"] as const;
+const FLAGS = [
+  ["unsupported", "unsupported statement"],
+  ["misread-evidence", "misread evidence"],
+  ["missed-context", "missed context"],
+] as const;
+
+type Draft = {
+  goldLabel: string | null;
+  nativeLabel: string;
+  judgeCorrect: boolean | null;
+  rationale: string;
+  /** Keyed by turn seq: the flags ticked on that turn. */
+  turnFlags: Record<number, string[]>;
+  /** Keyed by evidence rank. */
+  evidence: Record<number, boolean>;
+};
+
+export type Previous = { version: number; goldLabel: string; nativeLabel: string | null; judgeCorrect: boolean | null; rationale: string | null; turnFlags: Array<{ turnId: string; flag: string }>; evidenceFlags: Array<{ rank: number; relevant: boolean }> } | null;
+
+const RETRIES = 3;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export function AnnotateTask({
+  view,
+  userId,
+  dataset,
+  nativeLabels,
+  turnIds,
+  previous,
+  nextHref,
+}: {
+  view: DebateView;
+  userId: string;
+  dataset: string | null;
+  nativeLabels: string[];
+  turnIds: Record<number, string>;
+  previous: Previous;
+  nextHref: string;
+}) {
+  const router = useRouter();
+  const draftKey = `counterpoint:annotation-draft:${userId}:${view.id}`;
+  const seqOf = useMemo(() => Object.fromEntries(Object.entries(turnIds).map(([seq, id]) => [id, Number(seq)])), [turnIds]);
+  const initial = useMemo<Draft>(() => {
+    const d: Draft = { goldLabel: null, nativeLabel: "", judgeCorrect: null, rationale: "", turnFlags: {}, evidence: {} };
+    if (previous) {
+      d.goldLabel = previous.goldLabel;
+      d.nativeLabel = previous.nativeLabel ?? "";
+      d.judgeCorrect = previous.judgeCorrect;
+      d.rationale = previous.rationale ?? "";
+      for (const f of previous.turnFlags) {
+        const seq = seqOf[f.turnId];
+        if (seq !== undefined) (d.turnFlags[seq] ??= []).push(f.flag);
+      }
+      for (const f of previous.evidenceFlags) d.evidence[f.rank] = f.relevant;
+    }
+    return d;
+  }, [previous, seqOf]);
+  const [draft, setDraft] = useState<Draft>(initial);
+  const [restored, setRestored] = useState(false);
+  const [status, setStatus] = useState<{ kind: "idle" | "saving" | "retrying" | "error" | "saved"; text: string }>({ kind: "idle", text: "" });
+  const [selected, setSelected] = useState<number | null>(null);
+  const started = useRef(Date.now());
+  const busy = useRef(false);
+
+  // A draft left in this browser (closed tab, failed save) wins over the stored version: it is newer.
+  useEffect(() => {
+    try {
+      const saved = localStorage.getItem(draftKey);
+      if (saved) {
+        setDraft({ ...initial, ...(JSON.parse(saved) as Partial<Draft>) });
+        setRestored(true);
+      }
+    } catch {
+      // Storage off or a corrupt entry: start from the stored version.
+    }
+  }, [draftKey, initial]);
+
+  const update = useCallback(
+    (change: (d: Draft) => Draft) => {
+      setDraft((d) => {
+        const next = change(d);
+        try {
+          localStorage.setItem(draftKey, JSON.stringify(next));
+        } catch {
+          // Full or disabled storage must not stop labelling.
+        }
+        return next;
+      });
+    },
+    [draftKey],
+  );
+
+  useEffect(() => {
+    // Warms the next task's route so moving on after a save is immediate.
+    router.prefetch(nextHref);
+  }, [router, nextHref]);
+
+  const save = useCallback(async () => {
+    if (busy.current) return;
+    if (!draft.goldLabel) {
+      setStatus({ kind: "error", text: "Choose a gold label first (1, 2 or 3)." });
+      return;
+    }
+    busy.current = true;
+    const input = {
+      goldLabel: draft.goldLabel,
+      nativeLabel: draft.nativeLabel || null,
+      judgeCorrect: draft.judgeCorrect,
+      rationale: draft.rationale,
+      turnFlags: Object.entries(draft.turnFlags).flatMap(([seq, flags]) => (turnIds[Number(seq)] ? flags.map((flag) => ({ turnId: turnIds[Number(seq)]!, flag })) : [])),
+      evidenceFlags: Object.entries(draft.evidence).map(([rank, relevant]) => ({ rank: Number(rank), relevant })),
+      durationSeconds: Math.round((Date.now() - started.current) / 1000),
+    };
+    let result: SaveResult | null = null;
+    for (let attempt = 1; attempt <= RETRIES && !result; attempt++) {
+      setStatus(attempt === 1 ? { kind: "saving", text: "Saving…" } : { kind: "retrying", text: `Saving failed; trying again (attempt ${attempt} of ${RETRIES})…` });
+      try {
+        result = await saveAnnotationAction(view.id, input);
+      } catch {
+        if (attempt < RETRIES) await sleep(500 * 2 ** attempt);
+      }
+    }
+    busy.current = false;
+    if (!result) {
+      setStatus({ kind: "error", text: "Not saved: the server could not be reached. Your answers are kept here and in this browser; press Ctrl+Enter to try again." });
+      return;
+    }
+    if (!result.ok) {
+      setStatus({ kind: "error", text: `Not saved: ${result.error} Your answers are kept.` });
+      return;
+    }
+    try {
+      localStorage.removeItem(draftKey);
+    } catch {}
+    setStatus({ kind: "saved", text: `Saved as version ${result.version}.` });
+    router.push(`${nextHref}${nextHref.includes("?") ? "&" : "?"}saved=${view.id}`);
+  }, [draft, turnIds, view.id, draftKey, nextHref, router]);
+
+  const skip = useCallback(async () => {
+    if (busy.current) return;
+    busy.current = true;
+    try {
+      const r = await skipAction(view.id);
+      if (!r.ok) setStatus({ kind: "error", text: r.error });
+      else router.push(nextHref);
+    } catch {
+      setStatus({ kind: "error", text: "Could not skip: the server could not be reached. Try again." });
+    } finally {
+      busy.current = false;
+    }
+  }, [view.id, nextHref, router]);
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const t = e.target as HTMLElement | null;
+      const typing = !!t && (t.tagName === "TEXTAREA" || t.tagName === "INPUT" || t.tagName === "SELECT" || t.isContentEditable);
+      if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
+        // Ctrl+Enter saves from anywhere, the rationale included: it is not something one types.
+        e.preventDefault();
+        void save();
+        return;
+      }
+      if (e.key === "Escape" && typing) {
+        t!.blur();
+        return;
+      }
+      if (typing || e.altKey || e.ctrlKey || e.metaKey) return;
+      // Enter on a focused button or link keeps its own meaning.
+      if (e.key === "Enter" && t && (t.tagName === "BUTTON" || t.tagName === "A")) return;
+      const label = { "1": "TRUE", "2": "HALF-TRUE", "3": "FALSE" }[e.key];
+      if (label) update((d) => ({ ...d, goldLabel: label }));
+      else if (e.key === "y") update((d) => ({ ...d, judgeCorrect: true }));
+      else if (e.key === "n") update((d) => ({ ...d, judgeCorrect: false }));
+      else if (e.key === "s") void skip();
+      else if (e.key === "Enter") void save();
+      else return;
+      e.preventDefault();
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [save, skip, update]);
+
+  const speeches = view.turns.filter((t) => t.kind === "speech");
+  const citedBy = useMemo(() => {
+    const map = new Map<number, number[]>();
+    for (const t of speeches) for (const r of t.citations) map.set(r, [...(map.get(r) ?? []), t.seq]);
+    return map;
+  }, [speeches]);
+
+  const choice = (active: boolean) => `rounded-md border px-3 py-1.5 text-sm font-medium ${active ? "border-ink bg-ink text-white" : "border-black/20 bg-white"}`;
+
+  return (
+    <div className="space-y-6" data-testid="annotate-task" data-debate={view.id}>
+      <header className="space-y-1">
+        <p className="text-xs uppercase tracking-wide text-black/50">
+          Claim {dataset ? `· from ${dataset}` : ""} · {view.variant}
+        </p>
+        <h2 className="text-xl font-semibold" data-testid="task-claim">{view.claim.text}</h2>
+        {previous ? <p className="text-sm text-black/60">You labelled this before (version {previous.version}); saving creates version {previous.version + 1}.</p> : null}
+        {restored ? <p className="text-sm text-amber-800" role="status">Restored your unsaved draft from this browser.</p> : null}
+      </header>
+
+      <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_20rem]">
+        <section aria-label="Debate transcript" className="min-w-0 space-y-3">
+          {speeches.map((t) => (
+            <div key={t.seq} className="space-y-1">
+              <TurnCard turn={t as TurnLike} onCite={setSelected} />
+              <fieldset className="flex flex-wrap gap-3 pl-2 text-xs text-black/70">
+                <legend className="sr-only">Flags for turn {t.seq}</legend>
+                {FLAGS.map(([flag, words]) => (
+                  <label key={flag} className="flex items-center gap-1">
+                    <input
+                      type="checkbox"
+                      checked={draft.turnFlags[t.seq]?.includes(flag) ?? false}
+                      onChange={(e) =>
+                        update((d) => {
+                          const cur = (d.turnFlags[t.seq] ?? []).filter((f) => f !== flag);
+                          return { ...d, turnFlags: { ...d.turnFlags, [t.seq]: e.target.checked ? [...cur, flag] : cur } };
+                        })
+                      }
+                    />
+                    {words}
+                  </label>
+                ))}
+              </fieldset>
+            </div>
+          ))}
+          {view.verdict ? <VerdictCard verdict={view.verdict} onCite={setSelected} /> : null}
+        </section>
+        <div className="min-w-0 space-y-3">
+          <EvidencePanel evidence={view.evidence} selected={selected} onSelect={setSelected} citedBy={citedBy} />
+          <fieldset className="space-y-1 rounded-md border border-black/10 bg-white p-3 text-xs">
+            <legend className="px-1 font-semibold">Evidence relevance</legend>
+            {view.evidence.map((e) => (
+              <div key={e.rank} className="flex items-center gap-3" data-testid="evidence-flag" data-rank={e.rank}>
+                <span className="w-8 font-semibold">E{e.rank}</span>
+                {([true, false] as const).map((rel) => (
+                  <label key={String(rel)} className="flex items-center gap-1">
+                    <input type="radio" name={`evidence-${e.rank}`} checked={draft.evidence[e.rank] === rel} onChange={() => update((d) => ({ ...d, evidence: { ...d.evidence, [e.rank]: rel } }))} />
+                    {rel ? "relevant" : "irrelevant"}
+                  </label>
+                ))}
+              </div>
+            ))}
+          </fieldset>
+        </div>
+      </div>
+
+      <form
+        className="space-y-4 rounded-lg border-2 border-black/80 bg-white p-4"
+        aria-label="Your label"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void save();
+        }}
+      >
+        <fieldset>
+          <legend className="mb-2 text-sm font-semibold">Gold label</legend>
+          <div className="flex flex-wrap gap-2" role="radiogroup" aria-label="Gold label">
+            {GOLD.map((l, i) => (
+              <button key={l} type="button" role="radio" aria-checked={draft.goldLabel === l} className={choice(draft.goldLabel === l)} onClick={() => update((d) => ({ ...d, goldLabel: l }))}>
+                {l} <kbd className="ml-1 text-xs opacity-60">{i + 1}</kbd>
+              </button>
+            ))}
+          </div>
+        </fieldset>
+        {dataset ? (
+          <label className="block text-sm">
+            Label in {dataset}&apos;s own scheme
+            <select value={draft.nativeLabel} onChange={(e) => update((d) => ({ ...d, nativeLabel: e.target.value }))} className="ml-2 rounded-md border border-black/20 bg-white p-1">
+              <option value="">—</option>
+              {nativeLabels.map((l) => (
+                <option key={l} value={l}>{l}</option>
+              ))}
+            </select>
+          </label>
+        ) : null}
+        <fieldset>
+          <legend className="mb-2 text-sm font-semibold">Was the judge right?</legend>
+          <div className="flex gap-2" role="radiogroup" aria-label="Was the judge right?">
+            <button type="button" role="radio" aria-checked={draft.judgeCorrect === true} className={choice(draft.judgeCorrect === true)} onClick={() => update((d) => ({ ...d, judgeCorrect: true }))}>
+              Yes <kbd className="ml-1 text-xs opacity-60">y</kbd>
+            </button>
+            <button type="button" role="radio" aria-checked={draft.judgeCorrect === false} className={choice(draft.judgeCorrect === false)} onClick={() => update((d) => ({ ...d, judgeCorrect: false }))}>
+              No <kbd className="ml-1 text-xs opacity-60">n</kbd>
+            </button>
+          </div>
+        </fieldset>
+        <label className="block text-sm font-semibold">
+          Rationale
+          <textarea
+            value={draft.rationale}
+            onChange={(e) => {
+              const v = e.target.value;
+              update((d) => ({ ...d, rationale: v }));
+            }}
+            rows={4}
+            maxLength={20_000}
+            className="mt-1 block w-full rounded-md border border-black/20 p-2 font-normal"
+            placeholder="Which passages decided your label?"
+          />
+        </label>
+        <div className="flex flex-wrap items-center gap-3">
+          <button type="submit" className="rounded-md bg-ink px-4 py-2 text-sm font-medium text-white" disabled={status.kind === "saving" || status.kind === "retrying"}>
+            Save and next <kbd className="ml-1 text-xs opacity-70">Enter</kbd>
+          </button>
+          <button type="button" className="rounded-md border border-black/20 px-3 py-2 text-sm" onClick={() => void skip()}>
+            Skip <kbd className="ml-1 text-xs opacity-60">s</kbd>
+          </button>
+          <p role="status" aria-live="polite" data-testid="save-status" className={`text-sm ${status.kind === "error" ? "text-red-800" : status.kind === "retrying" ? "text-amber-800" : "text-black/60"}`}>
+            {status.text}
+          </p>
+        </div>
+        <p className="text-xs text-black/50" data-testid="shortcuts">
+          Keys: <kbd>1</kbd>/<kbd>2</kbd>/<kbd>3</kbd> gold label · <kbd>y</kbd>/<kbd>n</kbd> judge right · <kbd>s</kbd> skip · <kbd>Enter</kbd> save and next (outside the rationale) · <kbd>Ctrl+Enter</kbd> save from anywhere · <kbd>Esc</kbd> leave the rationale
+        </p>
+      </form>
+    </div>
+  );
+}
