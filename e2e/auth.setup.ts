@@ -36,7 +36,7 @@ setup("first admin through /setup, other roles through invitations", async ({ pa
   await expect(page).toHaveURL(/\/admin$/);
   await page.context().storageState({ path: USERS.admin.state });
 
-  for (const key of ["journalist", "annotator1", "annotator2"] as const) {
+  for (const key of ["journalist", "factchecker", "annotator1", "annotator2"] as const) {
     const u = USERS[key];
     await page.getByLabel("Email").fill(u.email);
     for (const role of ["admin", "fact-checker", "journalist", "annotator"]) {

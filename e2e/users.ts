@@ -9,6 +9,7 @@ const user = (name: string, roles: string[]) => ({ email: `${name}@e2e.test`, ro
 export const USERS = {
   admin: user("admin", ["admin"]),
   journalist: user("journalist", ["journalist"]),
+  factchecker: user("factchecker", ["fact-checker"]),
   annotator1: user("annotator1", ["annotator"]),
   annotator2: user("annotator2", ["annotator"]),
 };

@@ -1,0 +1,114 @@
+import { expect, test, type Browser, type Page } from "@playwright/test";
+import { USERS } from "./users";
+
+/*
+ * One finished debate, started through the UI by a fact-checker, then labelled by both annotators
+ * (overlap 2 by default, blind mode on by default), then read on the agreement page. The tests
+ * share that state, so they run in order.
+ */
+test.describe.configure({ mode: "serial" });
+
+const CLAIM = "The boxer sold his medal to help children, annotators agree.";
+const EVIDENCE = "The boxer auctioned his Olympic medal in 2012 to fund a children's hospital.\n\nIn 2022 the war displaced millions of children.";
+const RATIONALE_1 = "E1 says 2012 and a hospital, not the 2022 war.";
+
+async function as(browser: Browser, who: keyof typeof USERS): Promise<Page> {
+  const context = await browser.newContext({ storageState: USERS[who].state });
+  return context.newPage();
+}
+
+test("a fact-checker's finished debate is labelled with the keyboard, kept as a draft, saved, and edited as a new version", async ({ browser }) => {
+  const fc = await as(browser, "factchecker");
+  await fc.goto("/debates/new");
+  await fc.getByLabel("Claim", { exact: true }).fill(CLAIM);
+  await fc.getByLabel("Paste gold evidence").check();
+  await fc.getByLabel(/Evidence passages, one per paragraph/).fill(EVIDENCE);
+  await fc.getByRole("button", { name: "Start debate" }).click();
+  await fc.waitForURL(/\/debates\/[0-9a-f-]{36}$/);
+  await expect(fc.getByTestId("verdict")).toContainText("HALF-TRUE", { timeout: 60_000 });
+  await fc.context().close();
+
+  const page = await as(browser, "annotator1");
+  await page.goto("/annotate");
+  await expect(page.getByTestId("task-claim")).toHaveText(CLAIM);
+  await expect(page.getByTestId("verdict")).toContainText("HALF-TRUE");
+  await expect(page.getByTestId("turn").first()).toBeVisible();
+  await expect(page.getByTestId("guidelines")).toContainText("Annotation guidelines");
+  await expect(page.getByTestId("shortcuts")).toContainText("save and next");
+  const gold = page.getByRole("radiogroup", { name: "Gold label" });
+  await page.keyboard.press("2");
+  await expect(gold.getByRole("radio", { name: /HALF-TRUE/ })).toHaveAttribute("aria-checked", "true");
+  await page.keyboard.press("y");
+  await expect(page.getByRole("radiogroup", { name: "Was the judge right?" }).getByRole("radio", { name: /Yes/ })).toHaveAttribute("aria-checked", "true");
+  // Typing in the rationale: digits and Enter are text there, not shortcuts.
+  const rationale = page.getByLabel("Rationale");
+  await rationale.click();
+  await page.keyboard.type("E1 says 2012 and a hospital, not the 2022 war.");
+  await page.keyboard.press("Enter");
+  await expect(gold.getByRole("radio", { name: /HALF-TRUE/ })).toHaveAttribute("aria-checked", "true");
+  await expect(page.getByTestId("save-status")).toHaveText("");
+  await page.getByTestId("turn").first().locator("xpath=..").getByLabel("missed context").check();
+  // The draft survives a reload.
+  await page.reload();
+  await expect(page.getByText("Restored your unsaved draft")).toBeVisible();
+  await expect(page.getByLabel("Rationale")).toHaveValue(`${RATIONALE_1}\n`);
+  await expect(gold.getByRole("radio", { name: /HALF-TRUE/ })).toHaveAttribute("aria-checked", "true");
+  await page.keyboard.press("Enter");
+  await expect(page.getByTestId("saved-notice")).toContainText("HALF-TRUE (version 1)");
+  await expect(page.getByTestId("recent-labels")).toContainText(CLAIM);
+  // Nothing else is open for this annotator: the queue says so.
+  await expect(page.getByTestId("queue-empty")).toBeVisible();
+
+  // An edit is version 2, and the history shows both with who and what changed.
+  await page.getByTestId("recent-labels").getByRole("link", { name: "Edit" }).click();
+  await expect(page.getByText("You labelled this before (version 1)")).toBeVisible();
+  await expect(page.getByLabel("Rationale")).toHaveValue(RATIONALE_1);
+  await page.keyboard.press("1");
+  await page.keyboard.press("Control+Enter");
+  await expect(page.getByTestId("saved-notice")).toContainText("TRUE (version 2)");
+  await page.getByTestId("recent-labels").getByRole("link", { name: "Edit" }).click();
+  const history = page.getByTestId("version-history");
+  await expect(history.locator("li")).toHaveCount(2);
+  await expect(history.locator("li").nth(1)).toContainText(`edit by ${USERS.annotator1.email}`);
+  await expect(history.locator("li").nth(1)).toContainText("HALF-TRUE, judge right");
+  await expect(history.locator("li").nth(1)).toContainText("→ TRUE, judge right");
+  await page.context().close();
+});
+
+test("in blind mode the second annotator gets the same debate without the first's label, and sees it after submitting", async ({ browser }) => {
+  const page = await as(browser, "annotator2");
+  await page.goto("/annotate");
+  await expect(page.getByTestId("task-claim")).toHaveText(CLAIM);
+  const html = await page.content();
+  expect(html).not.toContain(USERS.annotator1.email);
+  expect(html).not.toContain(RATIONALE_1);
+  await expect(page.getByTestId("other-labels")).toHaveCount(0);
+  await page.keyboard.press("1");
+  await page.keyboard.press("n");
+  await page.keyboard.press("Enter");
+  await expect(page.getByTestId("saved-notice")).toContainText("TRUE (version 1)");
+  await page.getByTestId("recent-labels").getByRole("link", { name: "Edit" }).click();
+  await expect(page.getByTestId("other-labels")).toContainText(`${USERS.annotator1.email}: TRUE`);
+  await page.context().close();
+});
+
+test("the agreement page shows the statistics of the two labels, and only the right roles open /annotate", async ({ page, browser }) => {
+  await page.goto("/agreement");
+  await expect(page.getByTestId("agreement-counts")).toContainText("1 debates · 2 labels · 2 annotators");
+  await expect(page.getByTestId("pairs")).toContainText(`${USERS.annotator1.email} · ${USERS.annotator2.email}`);
+  await expect(page.getByTestId("pairs")).toContainText("100%");
+  // Both said TRUE where the judge said HALF-TRUE.
+  await expect(page.locator('[data-testid=confusion] td[data-judge="HALF-TRUE"][data-gold="TRUE"]')).toHaveText("1");
+  await expect(page.getByTestId("judge-accuracy")).toContainText("0.00");
+  await expect(page.locator(`[data-testid=annotators] tr[data-annotator="${USERS.annotator2.email}"]`)).toContainText("100% of 1");
+  await expect(page.getByTestId("export-links").getByRole("link", { name: "CSV" })).toHaveAttribute("href", "/api/export?format=csv");
+  // An admin is not an annotator.
+  await page.goto("/annotate");
+  await expect(page).toHaveURL(/\/forbidden/);
+  const journalist = await as(browser, "journalist");
+  await journalist.goto("/annotate");
+  await expect(journalist).toHaveURL(/\/forbidden/);
+  await journalist.goto("/debates");
+  await expect(journalist.getByTestId("export-links")).toHaveCount(0);
+  await journalist.context().close();
+});
