@@ -77,6 +77,10 @@ test("a fact-checker's finished debate is labelled with the keyboard, kept as a 
 
 test("in blind mode the second annotator gets the same debate without the first's label, and sees it after submitting", async ({ browser }) => {
   const page = await as(browser, "annotator2");
+  // The statistics must not give the first label away either.
+  await page.goto("/agreement");
+  await expect(page.getByTestId("agreement-counts")).toContainText("0 debates");
+  await expect(page.getByTestId("agreement-counts")).toContainText("1 others hidden");
   await page.goto("/annotate");
   await expect(page.getByTestId("task-claim")).toHaveText(CLAIM);
   const html = await page.content();
@@ -85,6 +89,14 @@ test("in blind mode the second annotator gets the same debate without the first'
   await expect(page.getByTestId("other-labels")).toHaveCount(0);
   await page.keyboard.press("1");
   await page.keyboard.press("n");
+  // A save that cannot reach the server is retried, then reported, and nothing typed is lost.
+  const refuse = (route: import("@playwright/test").Route) => (route.request().method() === "POST" ? route.abort() : route.continue());
+  await page.route(/\/annotate/, refuse);
+  await page.keyboard.press("Enter");
+  await expect(page.getByTestId("save-status")).toContainText("trying again");
+  await expect(page.getByTestId("save-status")).toContainText("Not saved: the server could not be reached", { timeout: 15_000 });
+  await expect(page.getByRole("radiogroup", { name: "Gold label" }).getByRole("radio", { name: /^TRUE/ })).toHaveAttribute("aria-checked", "true");
+  await page.unroute(/\/annotate/, refuse);
   await page.keyboard.press("Enter");
   await expect(page.getByTestId("saved-notice")).toContainText("TRUE (version 1)");
   await page.getByTestId("recent-labels").getByRole("link", { name: "Edit" }).click();

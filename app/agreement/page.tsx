@@ -1,6 +1,10 @@
 import { getDb } from "@/db/client";
 import { annotationFilterOptions } from "@/db/queries/annotations";
-import { agreementFor } from "@/lib/annotation/load";
+import { GOLD_LABELS } from "@/db/queries/annotations";
+import { getSettings } from "@/db/queries/settings";
+import { loadAnnotatedItems } from "@/lib/annotation/load";
+import { agreementReport } from "@/lib/annotation/agreement";
+import { blindSafeItems } from "@/lib/annotation/blind";
 import type { Estimate } from "@/lib/annotation/agreement";
 import { can } from "@/lib/auth/policy";
 import { pagePermission } from "@/lib/auth/server";
@@ -42,7 +46,10 @@ export default async function AgreementPage({ searchParams }: { searchParams: Pr
   const query = new URLSearchParams(Object.entries(filters).filter((e): e is [string, string] => !!e[1])).toString();
   const me = await pagePermission("agreement:read", query ? `/agreement?${query}` : "/agreement");
   const { db } = await getDb();
-  const [report, options] = await Promise.all([agreementFor(db, filters), annotationFilterOptions(db)]);
+  const [all, options, settings] = await Promise.all([loadAnnotatedItems(db, filters), annotationFilterOptions(db), getSettings(db)]);
+  // Admins see everything; someone who labels, in blind mode, only what cannot reveal a label they may still be asked for.
+  const restricted = settings.blind_annotation && me.roles.includes("annotator") && !me.roles.includes("admin");
+  const report = agreementReport(restricted ? blindSafeItems(all, me.email, settings.annotation_overlap) : all, GOLD_LABELS);
   const labels = report.labels;
   const judgeLabels = Object.keys(report.judge.confusion);
   const maxCell = Math.max(1, ...judgeLabels.flatMap((j) => labels.map((g) => report.judge.confusion[j]?.[g] ?? 0)));
@@ -90,7 +97,8 @@ export default async function AgreementPage({ searchParams }: { searchParams: Pr
       </form>
 
       <p className="text-sm text-black/70" data-testid="agreement-counts">
-        {report.items} debates · {report.annotations} labels · {report.annotators.length} annotators. Intervals: {Math.round(report.bootstrap.level * 100)}% bootstrap ({report.bootstrap.method}, {report.bootstrap.resamples} resamples).
+        {report.items} debates · {report.annotations} labels · {report.annotators.length} annotators.
+        {restricted ? ` Blind mode: only debates you have labelled and debates whose ${settings.annotation_overlap} labels are all in (${all.length - report.items} others hidden).` : ""} Intervals: {Math.round(report.bootstrap.level * 100)}% bootstrap ({report.bootstrap.method}, {report.bootstrap.resamples} resamples).
       </p>
 
       <section aria-labelledby="overall" className="space-y-2">
