@@ -164,7 +164,8 @@ export function AnnotateTask({
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       const t = e.target as HTMLElement | null;
-      const typing = !!t && (t.tagName === "TEXTAREA" || t.tagName === "INPUT" || t.tagName === "SELECT" || t.isContentEditable);
+      // A ticked checkbox or radio keeps focus; the shortcuts must still work from there.
+      const typing = !!t && (t.tagName === "TEXTAREA" || t.tagName === "SELECT" || t.isContentEditable || (t.tagName === "INPUT" && !["checkbox", "radio"].includes((t as HTMLInputElement).type)));
       if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
         // Ctrl+Enter saves from anywhere, the rationale included: it is not something one types.
         e.preventDefault();
@@ -178,6 +179,8 @@ export function AnnotateTask({
       if (typing || e.altKey || e.ctrlKey || e.metaKey) return;
       // Enter on a focused button or link keeps its own meaning.
       if (e.key === "Enter" && t && (t.tagName === "BUTTON" || t.tagName === "A")) return;
+      // Space and Enter on a ticked box would otherwise both toggle it and act.
+      if (e.key === " ") return;
       const label = { "1": "TRUE", "2": "HALF-TRUE", "3": "FALSE" }[e.key];
       if (label) update((d) => ({ ...d, goldLabel: label }));
       else if (e.key === "y") update((d) => ({ ...d, judgeCorrect: true }));
@@ -192,6 +195,7 @@ export function AnnotateTask({
   }, [save, skip, update]);
 
   const speeches = view.turns.filter((t) => t.kind === "speech");
+  const working = view.turns.filter((t) => t.kind !== "speech" && t.status === "completed");
   const citedBy = useMemo(() => {
     const map = new Map<number, number[]>();
     for (const t of speeches) for (const r of t.citations) map.set(r, [...(map.get(r) ?? []), t.seq]);
@@ -237,6 +241,16 @@ export function AnnotateTask({
             </div>
           ))}
           {view.verdict ? <VerdictCard verdict={view.verdict} onCite={setSelected} /> : null}
+          {working.length ? (
+            <details className="rounded-lg border border-black/10 bg-white p-4 text-sm">
+              <summary className="cursor-pointer font-medium">The judge&apos;s working ({working.length} calls)</summary>
+              <div className="mt-3 space-y-3">
+                {working.map((t) => (
+                  <TurnCard key={t.seq} turn={t as TurnLike} onCite={setSelected} compact />
+                ))}
+              </div>
+            </details>
+          ) : null}
         </section>
         <div className="min-w-0 space-y-3">
           <EvidencePanel evidence={view.evidence} selected={selected} onSelect={setSelected} citedBy={citedBy} />
