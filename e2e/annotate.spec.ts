@@ -62,6 +62,7 @@ test("a fact-checker's finished debate is labelled with the keyboard, kept as a 
   await expect(page.getByText("Restored your unsaved draft")).toBeVisible();
   await expect(page.getByLabel("Rationale")).toHaveValue(`${RATIONALE_1}\n`);
   await expect(gold.getByRole("radio", { name: /HALF-TRUE/ })).toHaveAttribute("aria-checked", "true");
+  await page.screenshot({ path: "test-results/annotate.png", fullPage: true });
   await page.keyboard.press("Enter");
   await expect(page.getByTestId("saved-notice")).toContainText("HALF-TRUE (version 1)");
   await expect(page.getByTestId("recent-labels")).toContainText(CLAIM);
@@ -125,6 +126,7 @@ test("the agreement page shows the statistics of the two labels, and only the ri
   await expect(page.getByTestId("judge-accuracy")).toContainText("0.00");
   await expect(page.locator(`[data-testid=annotators] tr[data-annotator="${USERS.annotator2.email}"]`)).toContainText("100% of 1");
   await expect(page.getByTestId("export-links").getByRole("link", { name: "CSV" })).toHaveAttribute("href", "/api/export?format=csv");
+  await page.screenshot({ path: "test-results/agreement.png", fullPage: true });
   // An admin is not an annotator.
   await page.goto("/annotate");
   await expect(page).toHaveURL(/\/forbidden/);
