@@ -21,6 +21,23 @@ export type NewDebate = {
   evidence: DebateEvidence[];
 };
 
+/** A debate's frozen evidence pool as rows; debates from the form and from evaluation runs share it. */
+export function evidenceRows(debateId: string, evidence: readonly DebateEvidence[]) {
+  return evidence.map((e) => ({
+    debateId,
+    rank: e.rank,
+    passageId: e.passageId ?? null,
+    source: e.source,
+    externalId: e.externalId ?? null,
+    text: e.text,
+    title: e.title ?? null,
+    url: e.url ?? null,
+    score: e.score ?? null,
+    denseRank: e.denseRank ?? null,
+    lexicalRank: e.lexicalRank ?? null,
+  }));
+}
+
 /** Claim, debate and its evidence pool in one transaction: a debate never exists half-made. */
 export async function createDebateRecord(db: Database, input: NewDebate): Promise<string> {
   return db.transaction(async (tx) => {
@@ -54,23 +71,7 @@ export async function createDebateRecord(db: Database, input: NewDebate): Promis
         createdBy: input.createdBy ?? null,
       })
       .returning({ id: s.debates.id });
-    if (input.evidence.length) {
-      await tx.insert(s.debateEvidence).values(
-        input.evidence.map((e) => ({
-          debateId: debate!.id,
-          rank: e.rank,
-          passageId: e.passageId ?? null,
-          source: e.source,
-          externalId: e.externalId ?? null,
-          text: e.text,
-          title: e.title ?? null,
-          url: e.url ?? null,
-          score: e.score ?? null,
-          denseRank: e.denseRank ?? null,
-          lexicalRank: e.lexicalRank ?? null,
-        })),
-      );
-    }
+    if (input.evidence.length) await tx.insert(s.debateEvidence).values(evidenceRows(debate!.id, input.evidence));
     return debate!.id;
   });
 }

@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
+import { evidenceRows } from "./debates";
 import type { Database } from "@/db/client";
 import * as s from "@/db/schema";
 import type { ClaimRecord } from "@/lib/datasets/claims";
@@ -69,23 +70,7 @@ export async function insertEvalItem(db: Database, d: NewEvalDebate): Promise<{ 
         evalRunId: d.runId,
       })
       .returning({ id: s.debates.id });
-    if (d.evidence.length) {
-      await tx.insert(s.debateEvidence).values(
-        d.evidence.map((e) => ({
-          debateId: debate!.id,
-          rank: e.rank,
-          passageId: e.passageId ?? null,
-          source: e.source,
-          externalId: e.externalId ?? null,
-          text: e.text,
-          title: e.title ?? null,
-          url: e.url ?? null,
-          score: e.score ?? null,
-          denseRank: e.denseRank ?? null,
-          lexicalRank: e.lexicalRank ?? null,
-        })),
-      );
-    }
+    if (d.evidence.length) await tx.insert(s.debateEvidence).values(evidenceRows(debate!.id, d.evidence));
     const [item] = await tx.insert(s.evalItems).values({ runId: d.runId, claimId: d.claimId, debateId: debate!.id, position: d.position }).returning({ id: s.evalItems.id });
     return { itemId: item!.id, debateId: debate!.id };
   });

@@ -1,26 +1,12 @@
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { runCli } from "../helpers/cli";
 import { beforeAll, describe, expect, it } from "vitest";
 import { LATEST_MIGRATION, backend, testDatabaseConfig } from "./test-db";
 
-const ROOT = path.resolve(import.meta.dirname, "../..");
-
 /** Runs `counterpoint` as a user would, through the package's bin entry. */
-function cli(args: string[], env: Record<string, string | undefined> = {}) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, [path.join(ROOT, "bin/counterpoint.mjs"), ...args], {
-      cwd: os.tmpdir(),
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: "production", ...env } as NodeJS.ProcessEnv,
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const cli = runCli;
 
 let dbEnv: Record<string, string>;
 beforeAll(() => {
