@@ -4,6 +4,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useRouter } from "next/navigation";
 import type { DebateView } from "@/lib/debate/view";
 import { TurnCard, type TurnLike } from "@/components/debate/turn-card";
+import { JudgeWorking } from "@/components/debate/judge-working";
 import { EvidencePanel } from "@/components/debate/evidence-panel";
 import { VerdictCard } from "@/components/debate/verdict-card";
 import { saveAnnotationAction, skipAction, type SaveResult } from "@/app/annotate/actions";
@@ -241,16 +242,7 @@ export function AnnotateTask({
             </div>
           ))}
           {view.verdict ? <VerdictCard verdict={view.verdict} onCite={setSelected} /> : null}
-          {working.length ? (
-            <details className="rounded-lg border border-black/10 bg-white p-4 text-sm">
-              <summary className="cursor-pointer font-medium">The judge&apos;s working ({working.length} calls)</summary>
-              <div className="mt-3 space-y-3">
-                {working.map((t) => (
-                  <TurnCard key={t.seq} turn={t as TurnLike} onCite={setSelected} compact />
-                ))}
-              </div>
-            </details>
-          ) : null}
+          <JudgeWorking turns={working as TurnLike[]} onCite={setSelected} />
         </section>
         <div className="min-w-0 space-y-3">
           <EvidencePanel evidence={view.evidence} selected={selected} onSelect={setSelected} citedBy={citedBy} />

@@ -6,6 +6,7 @@ import type { DebateView } from "@/lib/debate/view";
 import { CheckpointChart } from "./checkpoint-chart";
 import { DebateControls } from "./debate-controls";
 import { EvidencePanel } from "./evidence-panel";
+import { JudgeWorking } from "./judge-working";
 import { TurnCard, type TurnLike } from "./turn-card";
 import { VerdictCard } from "./verdict-card";
 
@@ -177,16 +178,7 @@ export function DebateLive({ initial, canControl = false, shareToken, extra }: {
             </p>
           ) : null}
           {view.verdict ? <VerdictCard verdict={view.verdict} onCite={setSelected} /> : null}
-          {working.length ? (
-            <details className="rounded-lg border border-black/10 bg-white p-4 text-sm">
-              <summary className="cursor-pointer font-medium">The judge&apos;s working ({working.length} calls)</summary>
-              <div className="mt-3 space-y-3">
-                {working.map((t) => (
-                  <TurnCard key={t.seq} turn={t as TurnLike} onCite={setSelected} compact />
-                ))}
-              </div>
-            </details>
-          ) : null}
+          <JudgeWorking turns={working as TurnLike[]} onCite={setSelected} />
           <p className="text-sm text-black/60" data-testid="debate-totals">
             {done.length} turns · {tokens} tokens · ${cost.toFixed(4)}
             {unpriced ? ` (price unknown for ${unpriced} turns)` : ""}

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
-import { readLines } from "@/lib/corpus/formats/lines";
+import { jsonlDocuments } from "./jsonl-records";
 import type { SourceRecord } from "@/lib/corpus/types";
 
 /**
@@ -22,32 +22,16 @@ export function checkCovidCorpusPath(dataDir: string): string {
   throw new Error(`${dataDir}: no ${CHECK_COVID_CORPUS_FILE} here (expected the check_covid folder of the datasets)`);
 }
 
-export async function* checkCovidCorpus(dataDir: string): AsyncGenerator<SourceRecord> {
-  const file = checkCovidCorpusPath(dataDir);
-  for await (const l of readLines(fs.createReadStream(file, { highWaterMark: 1024 * 1024 }), { maxLineBytes: 16 * 1024 * 1024 })) {
-    if ("tooLong" in l) {
-      yield { kind: "error", line: l.line, bytesEnd: l.bytesEnd, message: `line ${l.line}: too long; skipped` };
-      continue;
-    }
-    if (!l.text.trim()) continue;
-    let parsed;
-    try {
-      parsed = line.safeParse(JSON.parse(l.text));
-    } catch (e) {
-      yield { kind: "error", line: l.line, bytesEnd: l.bytesEnd, message: `line ${l.line}: not valid JSON (${(e as Error).message})` };
-      continue;
-    }
-    if (!parsed.success) {
-      yield { kind: "error", line: l.line, bytesEnd: l.bytesEnd, message: `line ${l.line}: expected {cord_id, title, abstract: [sentences]}` };
-      continue;
-    }
-    const { cord_id, title, abstract } = parsed.data;
-    const passages = abstract.flatMap((s, i) => (s.trim() ? [{ id: `${cord_id}:${i}`, text: s }] : []));
-    yield {
-      kind: "document",
-      line: l.line,
-      bytesEnd: l.bytesEnd,
-      document: { id: cord_id, title: title ?? undefined, text: abstract.join(" "), metadata: { dataset: "check-covid" }, passages },
-    };
-  }
+export function checkCovidCorpus(dataDir: string): AsyncGenerator<SourceRecord> {
+  return jsonlDocuments(checkCovidCorpusPath(dataDir), line, {
+    expected: "{cord_id, title, abstract: [sentences]}",
+    maxLineBytes: 16 * 1024 * 1024,
+    toDocument: ({ cord_id, title, abstract }) => ({
+      id: cord_id,
+      title: title ?? undefined,
+      text: abstract.join(" "),
+      metadata: { dataset: "check-covid" },
+      passages: abstract.flatMap((s, i) => (s.trim() ? [{ id: `${cord_id}:${i}`, text: s }] : [])),
+    }),
+  });
 }

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
-import { readLines } from "@/lib/corpus/formats/lines";
+import { jsonlDocuments } from "./jsonl-records";
 import type { SourceRecord } from "@/lib/corpus/types";
 
 /**
@@ -21,31 +21,10 @@ export function politifactCorpusPath(dataDir: string): string {
   throw new Error(`${dataDir}: no ${POLITIFACT_CORPUS_FILE} here (expected the politifact_hidden folder of the datasets)`);
 }
 
-export async function* politifactHiddenCorpus(dataDir: string): AsyncGenerator<SourceRecord> {
-  const file = politifactCorpusPath(dataDir);
-  for await (const l of readLines(fs.createReadStream(file, { highWaterMark: 1024 * 1024 }), { maxLineBytes: 1024 * 1024 })) {
-    if ("tooLong" in l) {
-      yield { kind: "error", line: l.line, bytesEnd: l.bytesEnd, message: `line ${l.line}: too long; skipped` };
-      continue;
-    }
-    if (!l.text.trim()) continue;
-    let parsed;
-    try {
-      parsed = line.safeParse(JSON.parse(l.text));
-    } catch (e) {
-      yield { kind: "error", line: l.line, bytesEnd: l.bytesEnd, message: `line ${l.line}: not valid JSON (${(e as Error).message})` };
-      continue;
-    }
-    if (!parsed.success) {
-      yield { kind: "error", line: l.line, bytesEnd: l.bytesEnd, message: `line ${l.line}: expected {id, text}` };
-      continue;
-    }
-    const { id, text } = parsed.data;
-    yield {
-      kind: "document",
-      line: l.line,
-      bytesEnd: l.bytesEnd,
-      document: { id, text, metadata: { dataset: "politifact-hidden" }, passages: [{ id, text }] },
-    };
-  }
+export function politifactHiddenCorpus(dataDir: string): AsyncGenerator<SourceRecord> {
+  return jsonlDocuments(politifactCorpusPath(dataDir), line, {
+    expected: "{id, text}",
+    maxLineBytes: 1024 * 1024,
+    toDocument: ({ id, text }) => ({ id, text, metadata: { dataset: "politifact-hidden" }, passages: [{ id, text }] }),
+  });
 }

@@ -180,6 +180,15 @@ async function judgeVerdict(
   return { turn, label: parsed.label, reason: parsed.reason, text };
 }
 
+/** The stored verdict: an unparsed label stays UNPARSED, and confidence comes from the scored labels. */
+function verdictRecord(
+  v: Awaited<ReturnType<typeof judgeVerdict>>,
+  stop: Pick<VerdictRecord, "stoppedEarly" | "stopAfter" | "roundsCompleted">,
+): VerdictRecord {
+  const probs = "scores" in v.turn && v.turn.scores.status === "scored" ? v.turn.scores.probs : null;
+  return { label: v.label ?? "UNPARSED", reason: v.reason, rawText: v.text, confidence: probs ? confidence(probs) : null, labelProbs: probs, ...stop };
+}
+
 async function singleCall(ctx: DebateContext<RadarConfig>): Promise<VerdictRecord> {
   const template = ctx.config.variant === "cot" ? "radar/cot" : "radar/single";
   const v = await judgeVerdict(ctx, {
@@ -191,17 +200,7 @@ async function singleCall(ctx: DebateContext<RadarConfig>): Promise<VerdictRecor
     kind: "judge",
     scored: true,
   });
-  const probs = "scores" in v.turn && v.turn.scores.status === "scored" ? v.turn.scores.probs : null;
-  return {
-    label: v.label ?? "UNPARSED",
-    reason: v.reason,
-    rawText: v.text,
-    confidence: probs ? confidence(probs) : null,
-    labelProbs: probs,
-    stoppedEarly: false,
-    stopAfter: null,
-    roundsCompleted: 1,
-  };
+  return verdictRecord(v, { stoppedEarly: false, stopAfter: null, roundsCompleted: 1 });
 }
 
 async function runRadar(ctx: DebateContext<RadarConfig>): Promise<VerdictRecord> {
@@ -395,15 +394,5 @@ async function runRadar(ctx: DebateContext<RadarConfig>): Promise<VerdictRecord>
     kind: "judge",
     scored: true,
   });
-  const probs = "scores" in final.turn && final.turn.scores.status === "scored" ? final.turn.scores.probs : null;
-  return {
-    label: final.label ?? "UNPARSED",
-    reason: final.reason,
-    rawText: final.text,
-    confidence: probs ? confidence(probs) : null,
-    labelProbs: probs,
-    stoppedEarly,
-    stopAfter,
-    roundsCompleted,
-  };
+  return verdictRecord(final, { stoppedEarly, stopAfter, roundsCompleted });
 }
