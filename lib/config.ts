@@ -1,5 +1,6 @@
 import path from "node:path";
 import { z } from "zod";
+import { EMPTY_ALLOW_LIST, parseAllowList, type AllowList } from "@/lib/net/address-policy";
 
 /**
  * The one place that reads the environment. Everything else asks `getConfig()`,
@@ -65,6 +66,20 @@ const envSchema = z.object({
   /** The publisher named as author in ClaimReview exports. */
   ORGANISATION_NAME: z.string().min(1).default("Counterpoint"),
   ORGANISATION_URL: z.url().optional(),
+
+  // --- Fetching URLs (lib/net/safe-fetch.ts) ---
+  /** Intranet hosts and networks URL fetches may reach; everything private or local is refused otherwise. */
+  FETCH_ALLOW_HOSTS: z
+    .string()
+    .transform((raw, ctx) => {
+      try {
+        return parseAllowList(raw);
+      } catch (e) {
+        ctx.addIssue({ code: "custom", message: (e as Error).message });
+        return z.NEVER;
+      }
+    })
+    .optional(),
 });
 
 export type OpenAICompatibleConfig = {
@@ -97,6 +112,7 @@ export type AppConfig = {
   rateLimits: { debateStarts: { limit: number; windowSeconds: number } };
   cookieSecure: boolean;
   organisation: { name: string; url?: string };
+  fetch: { allow: AllowList };
 };
 
 export class ConfigError extends Error {
@@ -196,6 +212,7 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = env.C
     rateLimits: { debateStarts: rate(e.DEBATE_RATE_LIMIT) },
     cookieSecure: e.COOKIE_SECURE,
     organisation: { name: e.ORGANISATION_NAME, url: e.ORGANISATION_URL },
+    fetch: { allow: e.FETCH_ALLOW_HOSTS ?? EMPTY_ALLOW_LIST },
   };
 }
 

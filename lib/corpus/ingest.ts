@@ -75,7 +75,7 @@ type StoredOptions = {
   embeddingModel: string;
   /** Where to re-open the source on resume (dataset importers need their folder). */
   data?: string;
-  read?: Omit<ReadSourceOptions, "signal">;
+  read?: Omit<ReadSourceOptions, "signal" | "allow" | "resolve">;
 };
 
 // --- corpus ------------------------------------------------------------------------------------
@@ -510,7 +510,8 @@ async function prepareRun(db: Database, opts: RunOptions & { data?: string }) {
   const batchSize = opts.batchSize ?? DEFAULT_BATCH_SIZE;
   if (!Number.isInteger(batchSize) || batchSize < 1) throw new IngestError(`batch size must be a positive whole number (got ${batchSize})`);
   const corpus = await ensureCorpus(db, opts.corpus, { embeddingModel: embedder.id, description: opts.description });
-  const { signal: _signal, ...read } = opts.read ?? {};
+  // Only plain limits are stored; the allow-list is the server's configuration at resume time.
+  const { signal: _signal, allow: _allow, resolve: _resolve, ...read } = opts.read ?? {};
   const stored: StoredOptions = { chunking, strict: !!opts.strict, batchSize, embeddingModel: embedder.id, ...(opts.data ? { data: opts.data } : {}), ...(Object.keys(read).length ? { read } : {}) };
   return { embedder, corpus, stored };
 }

@@ -8,6 +8,7 @@ import { openSource, readSource, SourceError } from "@/lib/corpus/formats";
 import { readCsv } from "@/lib/corpus/formats/csv";
 import { readHtml, readMarkdown } from "@/lib/corpus/formats/documents";
 import { readJsonl } from "@/lib/corpus/formats/jsonl";
+import { parseAllowList } from "@/lib/net/address-policy";
 import type { SourceRecord } from "@/lib/corpus/types";
 import { tinyPdf } from "../helpers/tiny-pdf";
 
@@ -145,6 +146,8 @@ describe("readSource", () => {
 });
 
 describe("URLs", () => {
+  // The test server is on loopback, which URL ingestion refuses unless an administrator allows it.
+  const allow = parseAllowList("127.0.0.1");
   let server: http.Server;
   let base = "";
   beforeAll(async () => {
@@ -181,16 +184,22 @@ describe("URLs", () => {
   });
 
   it("reads by content type, falling back to the extension, and keeps the page's address", async () => {
-    const page = await all(readSource(`${base}/page`));
+    const page = await all(readSource(`${base}/page`, { allow }));
     expect((page[0] as Extract<SourceRecord, { kind: "document" }>).document).toMatchObject({ id: `${base}/page`, title: "Remote page", url: `${base}/page` });
-    const jsonl = await all(readSource(`${base}/data.jsonl`));
+    const jsonl = await all(readSource(`${base}/data.jsonl`, { allow }));
     expect((jsonl[0] as Extract<SourceRecord, { kind: "document" }>).document).toMatchObject({ id: "r1", text: "From a URL." });
   });
 
   it("refuses what is too large, too slow, of an unknown type or missing", async () => {
-    await expect(openSource(`${base}/huge`, { maxDocumentBytes: 10_000 })).rejects.toThrow(/over the limit for downloads/);
-    await expect(openSource(`${base}/slow`, { timeoutMs: 300 })).rejects.toThrow(/no complete answer within 0.3 s/);
-    await expect(openSource(`${base}/image`)).rejects.toThrow(/unsupported content type "image\/png"/);
-    await expect(openSource(`${base}/nothing`)).rejects.toThrow(/answered 404/);
+    await expect(openSource(`${base}/huge`, { maxDocumentBytes: 10_000, allow })).rejects.toThrow(/over the limit for downloads/);
+    await expect(openSource(`${base}/slow`, { timeoutMs: 300, allow })).rejects.toThrow(/no complete answer within 0.3 s/);
+    await expect(openSource(`${base}/image`, { allow })).rejects.toThrow(/unsupported content type "image\/png"/);
+    await expect(openSource(`${base}/nothing`, { allow })).rejects.toThrow(/answered 404/);
+  });
+
+  it("goes through the guarded fetcher: loopback is refused in words unless allow-listed", async () => {
+    const refused = await openSource(`${base}/page`).catch((e: Error) => e);
+    expect(refused).toBeInstanceOf(SourceError);
+    expect((refused as Error).message).toBe(`${base.slice(7)} is on a private or local network (or this server itself), which is not fetched for safety. An administrator can allow intranet hosts with FETCH_ALLOW_HOSTS.`);
   });
 });
