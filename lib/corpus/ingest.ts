@@ -29,7 +29,8 @@ import {
 import { canDeferVectorIndex, ensureVectorIndex } from "@/db/queries/vector-index";
 import { resolveEmbedder, type Embedder } from "@/lib/embeddings/registry";
 import { chunkText, resolveChunking } from "./chunk";
-import { openSource, type OpenedSource, type ReadSourceOptions, type ResumePoint } from "./formats";
+import { openSource, SourceError, type OpenedSource, type ReadSourceOptions, type ResumePoint } from "./formats";
+import { NotTextError } from "./formats/decode";
 import type { ChunkingOptions, DocumentInput, IngestCounts, IngestOptions, IngestProgress, IngestSummary, SourceRecord } from "./types";
 
 export const DEFAULT_BATCH_SIZE = 64;
@@ -165,6 +166,52 @@ export function prepareDocument(doc: DocumentInput, chunking: ChunkingOptions): 
 }
 
 // --- running a job -----------------------------------------------------------------------------
+
+/** PostgreSQL cannot store U+0000 in text or jsonb; one in any field used to fail the whole batch. */
+function stripNul<T>(value: T, count: { n: number }): T {
+  if (typeof value === "string") {
+    if (!value.includes("\u0000")) return value;
+    count.n += value.split("\u0000").length - 1;
+    return value.replaceAll("\u0000", "") as T;
+  }
+  if (Array.isArray(value)) return value.map((v) => stripNul(v, count)) as T;
+  if (value && typeof value === "object" && !(value instanceof Date)) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [stripNul(k, count), stripNul(v, count)])) as T;
+  }
+  return value;
+}
+
+export function withoutNul(doc: DocumentInput): { document: DocumentInput; removed: number } {
+  const count = { n: 0 };
+  const document = stripNul(doc, count);
+  return { document: count.n ? document : doc, removed: count.n };
+}
+
+/**
+ * What a failed job says. Drizzle wraps a driver error in "Failed query: <sql> params: <every
+ * parameter>", which can be megabytes of vectors and text (and itself contain characters the
+ * database refuses, which left jobs "running" forever): the driver's own message is the reason.
+ */
+export function failureReason(e: unknown): string {
+  let err = e as (Error & { cause?: unknown }) | undefined;
+  if (err?.cause instanceof Error && /^Failed query/.test(err.message)) err = err.cause as Error;
+  const message = err instanceof Error ? err.message : String(e);
+  // eslint-disable-next-line no-control-regex
+  const clean = message.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, "").trim() || "unknown error";
+  return clean.length > 1000 ? `${clean.slice(0, 1000)}…` : clean;
+}
+
+/** Ends a job as failed; if even that write fails, tries once more with a message that cannot be the problem. */
+async function markFailed(db: Database, jobId: string, runnerId: string, reason: string) {
+  try {
+    await finishIngestJob(db, jobId, runnerId, { status: "failed", error: reason });
+  } catch (e) {
+    console.error(`[ingest] job ${jobId}: recording the failure failed: ${failureReason(e)}`);
+    await finishIngestJob(db, jobId, runnerId, { status: "failed", error: "the ingest stopped because of an internal error; the server log has the details" }).catch((e2) =>
+      console.error(`[ingest] job ${jobId}: could not mark it failed: ${failureReason(e2)}`),
+    );
+  }
+}
 
 const zeroCounts = (): IngestCounts => ({
   docsAdded: 0,
@@ -443,7 +490,7 @@ async function runJob(ctx: RunContext, records: AsyncIterable<SourceRecord>): Pr
       if (ctx.signal?.aborted) throw new CancelledError();
       // The same id twice in one batch: commit the first, so the later one wins as it would
       // across batches.
-      if (rec.kind === "document" && batchIds.has(rec.document.id)) await flush();
+      if (rec.kind === "document" && batchIds.has(rec.document.id.replaceAll("\u0000", ""))) await flush();
       pending.records++;
       if (rec.bytesEnd !== undefined) pending.bytesEnd = rec.bytesEnd;
       if (rec.line !== undefined && !rec.file) pending.line = rec.line;
@@ -452,12 +499,18 @@ async function runJob(ctx: RunContext, records: AsyncIterable<SourceRecord>): Pr
         pending.counts.errors++;
         pending.errors.push({ line: rec.line, file: rec.file, message: rec.message });
       } else {
-        const prepared = prepareDocument(rec.document, stored.chunking);
+        const clean = withoutNul(rec.document);
+        if (clean.removed) {
+          const where = rec.line !== undefined ? `line ${rec.line}: ` : rec.file ? `${rec.file}: ` : "";
+          pending.counts.errors++;
+          pending.errors.push({ line: rec.line, file: rec.file, message: `${where}document ${clean.document.id}: removed ${clean.removed} NUL character${clean.removed === 1 ? "" : "s"} (the database cannot store them); the rest was ingested` });
+        }
+        const prepared = prepareDocument(clean.document, stored.chunking);
         if (!prepared) {
           pending.counts.docsSkippedEmpty++;
         } else {
           batch.push(prepared);
-          batchIds.add(rec.document.id);
+          batchIds.add(clean.document.id);
         }
       }
       if (batch.length >= stored.batchSize || pending.records >= stored.batchSize * 16) await flush();
@@ -474,8 +527,9 @@ async function runJob(ctx: RunContext, records: AsyncIterable<SourceRecord>): Pr
       await finishIngestJob(db, jobId, runnerId, { status: "cancelled", error: "cancelled; committed batches were kept" }).catch(() => {});
       return summarize(ctx, "cancelled", progress, started);
     }
-    const message = (e as Error).message;
-    await finishIngestJob(db, jobId, runnerId, { status: "failed", error: message }).catch(() => {});
+    const message = failureReason(e);
+    if (!(e instanceof IngestError) && !(e instanceof SourceError) && !(e instanceof NotTextError)) console.error(`[ingest] job ${jobId} failed:`, e);
+    await markFailed(db, jobId, runnerId, message);
     throw new IngestError(message, summarize(ctx, "failed", progress, started));
   } finally {
     clearInterval(heartbeat);
@@ -522,8 +576,16 @@ async function withJob(
   meta: { source: string; kind: string; bytesTotal?: number; fingerprint?: string },
   records: AsyncIterable<SourceRecord>,
 ): Promise<IngestSummary> {
-  const { embedder, corpus, stored } = await prepareRun(db, opts);
   const runnerId = opts.runnerId ?? RUNNER_ID;
+  let prepared: Awaited<ReturnType<typeof prepareRun>>;
+  try {
+    prepared = await prepareRun(db, opts);
+  } catch (e) {
+    // A job row made by startIngest must not stay "running" when the run cannot even start.
+    if (opts.jobId) await markFailed(db, opts.jobId, runnerId, failureReason(e));
+    throw e;
+  }
+  const { embedder, corpus, stored } = prepared;
   let job: IngestJobRow;
   if (opts.jobId) {
     const row = await getIngestJobRow(db, opts.jobId);

@@ -203,3 +203,26 @@ describe("URLs", () => {
     expect((refused as Error).message).toBe(`${base.slice(7)} is on a private or local network (or this server itself), which is not fetched for safety. An administrator can allow intranet hosts with FETCH_ALLOW_HOSTS.`);
   });
 });
+
+describe("encodings", () => {
+  it("reports a JSONL line that is not UTF-8 instead of storing replacement characters", async () => {
+    const file = write("latin1.jsonl", Buffer.concat([Buffer.from('{"id":"a","text":"fine"}\n'), Buffer.from('{"id":"b","text":"vot\xe9"}\n', "latin1")]));
+    const recs = await all(readSource(file));
+    expect(recs.map((r) => (r.kind === "document" ? r.document.text : r.message))).toEqual(["fine", "line 2: not UTF-8 text (JSON Lines must be UTF-8); line skipped. Save the file as UTF-8 and ingest it again"]);
+  });
+
+  it("decodes a CSV exported in Windows-1252 and a Latin-1 HTML page that declares its charset", async () => {
+    // \x93 \x94 are Windows-1252's curly quotes; the rest is Latin-1.
+    const csv = write("cp1252.csv", Buffer.from("id,text\nr1,\x93Le conseil a vot\xe9 la r\xe9forme\x94 des \xe9coles et du th\xe9\xe2tre municipal apr\xe8s trois heures de d\xe9bat.\n", "latin1"));
+    const rows = await all(readSource(csv));
+    expect(rows[0]).toMatchObject({ kind: "document", document: { text: expect.stringContaining("vot\u00e9 la r\u00e9forme") } });
+    const html = write("latin1.html", Buffer.from('<html><head><meta charset="iso-8859-1"><title>\xc9cole</title></head><body><p>Le th\xe9\xe2tre.</p></body></html>', "latin1"));
+    const page = await all(readSource(html));
+    expect(page[0]).toMatchObject({ kind: "document", document: { title: "\u00c9cole", text: "Le th\u00e9\u00e2tre." } });
+  });
+
+  it("refuses a binary file named .txt, with the reason", async () => {
+    const file = write("image.txt", Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52]));
+    await expect(all(readSource(file))).rejects.toThrow(/image.txt: this looks like a binary file/);
+  });
+});

@@ -1,3 +1,6 @@
+import { createRequire } from "node:module";
+import path from "node:path";
+import { Worker } from "node:worker_threads";
 import { convert } from "html-to-text";
 import type { DocumentInput } from "../types";
 
@@ -31,26 +34,79 @@ export function readMarkdown(id: string, content: string): DocumentInput {
 
 const HEADINGS = ["h1", "h2", "h3", "h4", "h5", "h6"].map((selector) => ({ selector, options: { uppercase: false } }));
 
+// Plain data, so the same options reach a worker thread. html-to-text cuts input over 16 MiB by
+// default without saying so; the document size limit (checked before reading) is the only cap.
+const HTML_OPTIONS = {
+  wordwrap: false as const,
+  limits: { maxInputLength: Number.MAX_SAFE_INTEGER },
+  selectors: [
+    { selector: "a", options: { ignoreHref: true } },
+    { selector: "img", format: "skip" },
+    { selector: "nav", format: "skip" },
+    { selector: "script", format: "skip" },
+    { selector: "style", format: "skip" },
+    { selector: "table", format: "dataTable" },
+    ...HEADINGS,
+  ],
+};
+
 export function htmlToText(html: string): string {
-  return convert(html, {
-    wordwrap: false,
-    selectors: [
-      { selector: "a", options: { ignoreHref: true } },
-      { selector: "img", format: "skip" },
-      { selector: "nav", format: "skip" },
-      { selector: "script", format: "skip" },
-      { selector: "style", format: "skip" },
-      { selector: "table", format: "dataTable" },
-      ...HEADINGS,
-    ],
-  });
+  return convert(html, HTML_OPTIONS);
+}
+
+/** The part of a page that holds its text, and its title. Kept free of closures: it also runs in a worker. */
+function splitHtml(html: string): { titleHtml?: string; bodyHtml: string } {
+  const titleHtml = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(html)?.[1] ?? /<h1[^>]*>([\s\S]*?)<\/h1>/i.exec(html)?.[1];
+  const bodyHtml = /<body[^>]*>([\s\S]*)<\/body>/i.exec(html)?.[1] ?? html.replace(/<head[^>]*>[\s\S]*?<\/head>/i, "");
+  return { titleHtml, bodyHtml };
 }
 
 export function readHtml(id: string, html: string): DocumentInput {
-  const rawTitle = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(html)?.[1] ?? /<h1[^>]*>([\s\S]*?)<\/h1>/i.exec(html)?.[1];
-  const title = rawTitle ? htmlToText(rawTitle).replace(/\s+/g, " ").trim() : undefined;
-  const body = /<body[^>]*>([\s\S]*)<\/body>/i.exec(html)?.[1] ?? html.replace(/<head[^>]*>[\s\S]*?<\/head>/i, "");
-  return { id, text: htmlToText(body), title: title || undefined };
+  const { titleHtml, bodyHtml } = splitHtml(html);
+  const title = titleHtml ? htmlToText(titleHtml).replace(/\s+/g, " ").trim() : undefined;
+  return { id, text: htmlToText(bodyHtml), title: title || undefined };
+}
+
+/** Pages above this are parsed in a worker thread: parsing 40 MB took seconds of a blocked event loop. */
+export const HTML_WORKER_THRESHOLD = 256 * 1024;
+
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require("node:worker_threads");
+const { convert } = require(workerData.htmlToText);
+const split = ${splitHtml.toString()};
+parentPort.once("message", (html) => {
+  try {
+    const { titleHtml, bodyHtml } = split(html);
+    const title = titleHtml ? convert(titleHtml, workerData.options).replace(/\\s+/g, " ").trim() : undefined;
+    parentPort.postMessage({ text: convert(bodyHtml, workerData.options), title: title || undefined });
+  } catch (e) {
+    parentPort.postMessage({ error: String(e && e.message || e) });
+  }
+});
+`;
+
+function htmlToTextPath(): string {
+  // The package is resolved where the app is installed, not from the bundle Next.js built.
+  const root = process.env.COUNTERPOINT_ROOT ?? process.cwd();
+  return createRequire(path.join(root, "package.json")).resolve("html-to-text");
+}
+
+/** readHtml for any size: large pages off the main thread, so the server keeps answering while they parse. */
+export async function readHtmlAsync(id: string, html: string): Promise<DocumentInput> {
+  if (html.length < HTML_WORKER_THRESHOLD) return readHtml(id, html);
+  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { htmlToText: htmlToTextPath(), options: HTML_OPTIONS } });
+  try {
+    const result = await new Promise<{ text?: string; title?: string; error?: string }>((resolve, reject) => {
+      worker.once("message", resolve);
+      worker.once("error", reject);
+      worker.once("exit", (code) => reject(new Error(`the HTML parser stopped (exit code ${code})`)));
+      worker.postMessage(html);
+    });
+    if (result.error !== undefined) throw new Error(`${id}: the HTML could not be read (${result.error})`);
+    return { id, text: result.text ?? "", title: result.title };
+  } finally {
+    await worker.terminate();
+  }
 }
 
 /** Reads a PDF's text layer; a scanned PDF has none, and we say so rather than ingest nothing. */

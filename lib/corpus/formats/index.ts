@@ -1,9 +1,11 @@
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import type { SourceRecord } from "../types";
+import type { DocumentInput, SourceRecord } from "../types";
 import { readCsv } from "./csv";
-import { readHtml, readMarkdown, readPdf, readText } from "./documents";
+import { readHtmlAsync, readMarkdown, readPdf, readText } from "./documents";
+import iconv from "iconv-lite";
+import { decodeText, htmlDeclaredCharset } from "./decode";
 import { readJsonl } from "./jsonl";
 import { getConfig } from "@/lib/config";
 import type { AllowList } from "@/lib/net/address-policy";
@@ -97,15 +99,30 @@ export function refusal(file: string, size: number, opts: ReadSourceOptions = {}
   return undefined;
 }
 
-/** Reads one whole-file document; the id is the path relative to the folder the user named. */
-async function readWholeFile(format: SourceFormat, id: string, data: Buffer) {
+/**
+ * Reads one whole-file document; the id is the path relative to the folder the user named. Text
+ * is decoded in its own encoding (or refused, see decode.ts); a legacy encoding is noted in the
+ * document's metadata.
+ */
+async function readWholeFile(format: SourceFormat, id: string, data: Buffer, charset?: string) {
+  const decode = (declared?: string) => {
+    const d = decodeText(data, id, declared);
+    return { text: d.text, note: d.encoding === "UTF-8" ? undefined : { encoding: d.encoding } };
+  };
+  const withNote = (doc: DocumentInput, note?: Record<string, unknown>): DocumentInput => (note ? { ...doc, metadata: { ...doc.metadata, ...note } } : doc);
   switch (format) {
-    case "markdown":
-      return readMarkdown(id, data.toString("utf8"));
-    case "text":
-      return readText(id, data.toString("utf8"));
-    case "html":
-      return readHtml(id, data.toString("utf8"));
+    case "markdown": {
+      const d = decode(charset);
+      return withNote(readMarkdown(id, d.text), d.note);
+    }
+    case "text": {
+      const d = decode(charset);
+      return withNote(readText(id, d.text), d.note);
+    }
+    case "html": {
+      const d = decode(charset ?? htmlDeclaredCharset(data));
+      return withNote(await readHtmlAsync(id, d.text), d.note);
+    }
     case "pdf":
       return readPdf(id, data);
     default:
@@ -113,14 +130,14 @@ async function readWholeFile(format: SourceFormat, id: string, data: Buffer) {
   }
 }
 
-function recordsOfBuffer(format: SourceFormat, id: string, data: Buffer, bytesBase: number, from?: { startByte?: number; startLine?: number }, maxLineBytes?: number): AsyncIterable<SourceRecord> {
+function recordsOfBuffer(format: SourceFormat, id: string, data: Buffer, bytesBase: number, from?: { startByte?: number; startLine?: number }, maxLineBytes?: number, charset?: string): AsyncIterable<SourceRecord> {
   if (format === "jsonl") {
     const start = from?.startByte ?? 0;
     return shift(readJsonl([data.subarray(start)], { startByte: start, startLine: from?.startLine, maxLineBytes }), bytesBase);
   }
   if (format === "csv") return shift(readCsv([data]), bytesBase);
   return (async function* () {
-    yield { kind: "document", document: await readWholeFile(format, id, data), bytesEnd: bytesBase + data.length } satisfies SourceRecord;
+    yield { kind: "document", document: await readWholeFile(format, id, data, charset), bytesEnd: bytesBase + data.length } satisfies SourceRecord;
   })();
 }
 
@@ -134,11 +151,43 @@ function fileRecords(abs: string, id: string, format: SourceFormat, bytesBase: n
     const stream = fs.createReadStream(abs, { start, highWaterMark: 1024 * 1024 });
     return shift(readJsonl(stream, { startByte: start, startLine: from?.startLine, maxLineBytes: opts.maxLineBytes }), bytesBase, file);
   }
-  if (format === "csv") return shift(readCsv(fs.createReadStream(abs, { highWaterMark: 1024 * 1024 })), bytesBase, file);
+  if (format === "csv") {
+    return shift(
+      (async function* () {
+        // Spreadsheets often export in the system's legacy encoding: decode it, or refuse a binary file.
+        const encoding = streamEncoding(abs, id);
+        const stream = fs.createReadStream(abs, { highWaterMark: 1024 * 1024 });
+        yield* readCsv(encoding ? stream.pipe(iconv.decodeStream(encoding)) : stream);
+      })(),
+      bytesBase,
+      file,
+    );
+  }
   return (async function* () {
     const doc = await readWholeFile(format, id, await fs.promises.readFile(abs));
     yield { kind: "document", document: doc, bytesEnd: bytesBase + size, ...(file ? { file } : {}) } satisfies SourceRecord;
   })();
+}
+
+/** The encoding of a streamed text file from its first 64 KiB: undefined for UTF-8. */
+function streamEncoding(abs: string, name: string): string | undefined {
+  const fd = fs.openSync(abs, "r");
+  let sample: Buffer;
+  try {
+    sample = Buffer.alloc(65_536);
+    sample = sample.subarray(0, fs.readSync(fd, sample, 0, sample.length, 0));
+  } finally {
+    fs.closeSync(fd);
+  }
+  // A full sample may end inside a character; only the whole characters before it are judged.
+  let end = sample.length;
+  if (end === 65_536) {
+    let i = end - 1;
+    while (i > end - 4 && (sample[i]! & 0xc0) === 0x80) i--;
+    if (sample[i]! >= 0xc0) end = i;
+  }
+  const decoded = decodeText(sample.subarray(0, end), name);
+  return decoded.encoding === "UTF-8" ? undefined : decoded.encoding;
 }
 
 /** Skips what a previous run already committed, for sources that cannot seek. */
@@ -287,7 +336,7 @@ export async function fetchUrl(url: string, opts: ReadSourceOptions = {}): Promi
 }
 
 async function openUrl(url: string, opts: ReadSourceOptions): Promise<OpenedSource> {
-  const { format, data, finalUrl } = await fetchUrl(url, opts);
+  const { format, data, finalUrl, charset } = await fetchUrl(url, opts);
   return {
     kind: "url",
     source: url,
@@ -296,7 +345,7 @@ async function openUrl(url: string, opts: ReadSourceOptions): Promise<OpenedSour
     fingerprint: fingerprintOf([createHash("sha256").update(data).digest("hex")]),
     records(from) {
       const all = (async function* (): AsyncGenerator<SourceRecord> {
-        for await (const r of recordsOfBuffer(format, url, data, 0, undefined, opts.maxLineBytes)) {
+        for await (const r of recordsOfBuffer(format, url, data, 0, undefined, opts.maxLineBytes, charset)) {
           // A web page's document keeps its address, so evidence links back to it.
           yield r.kind === "document" && STREAMED.indexOf(format) < 0 ? { ...r, document: { ...r.document, url: r.document.url ?? finalUrl } } : r;
         }

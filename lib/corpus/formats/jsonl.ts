@@ -62,6 +62,10 @@ export async function* readJsonl(input: AsyncIterable<Buffer | Uint8Array | stri
       yield { kind: "error", line: l.line, bytesEnd: l.bytesEnd, message: `line ${l.line}: longer than ${maxLineBytes} bytes; skipped` };
       continue;
     }
+    if (l.notUtf8) {
+      yield { kind: "error", line: l.line, bytesEnd: l.bytesEnd, message: `line ${l.line}: not UTF-8 text (JSON Lines must be UTF-8); line skipped. Save the file as UTF-8 and ingest it again` };
+      continue;
+    }
     const rec = parseCorpusLine(l.text, l.line);
     if (rec) yield { ...rec, bytesEnd: l.bytesEnd };
   }

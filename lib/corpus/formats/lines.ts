@@ -3,7 +3,11 @@
  * what make a resume after a crash start where the last committed batch ended instead of
  * re-reading a gigabyte.
  */
-export type Line = { line: number; text: string; bytesEnd: number } | { line: number; tooLong: true; bytesEnd: number };
+/** `notUtf8` marks a line that had to be decoded with replacement characters; readers decide whether to refuse it. */
+export type Line = { line: number; text: string; bytesEnd: number; notUtf8?: true } | { line: number; tooLong: true; bytesEnd: number };
+
+// Fatal: a line in another encoding is reported, not stored with U+FFFD where its letters were.
+const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 export async function* readLines(
   input: AsyncIterable<Buffer | Uint8Array | string> | Iterable<Buffer | Uint8Array | string>,
@@ -24,15 +28,23 @@ export async function* readLines(
       carryLen = 0;
       return { line, tooLong: true, bytesEnd };
     }
-    let text = (carry.length ? Buffer.concat([...carry, piece]) : piece).toString("utf8");
+    const bytes = carry.length ? Buffer.concat([...carry, piece]) : piece;
     carry = [];
     carryLen = 0;
+    let text: string;
+    let notUtf8: true | undefined;
+    try {
+      text = utf8.decode(bytes);
+    } catch {
+      text = bytes.toString("utf8");
+      notUtf8 = true;
+    }
     if (text.endsWith("\r")) text = text.slice(0, -1);
     if (atStart) {
       if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
       atStart = false;
     }
-    return { line, text, bytesEnd };
+    return notUtf8 ? { line, text, bytesEnd, notUtf8 } : { line, text, bytesEnd };
   };
 
   for await (const raw of input) {
