@@ -122,7 +122,7 @@ export async function resumeJobAction(_prev: FormState, form: FormData): Promise
   const claimed = new Promise<undefined>((r) => (started = () => r(undefined)));
   // The first progress report comes once the job is claimed, so the page re-renders it as running.
   const done: Promise<IngestSummary> = resumeIngestJob(db, id, { onProgress: () => started() });
-  if (job.kind === "file") removeUploadWhenCompleted(uploadsDir(), job.source, done);
+  if (job.kind === "file") void removeUploadWhenCompleted(uploadsDir(), job.source, done);
   const early = await Promise.race([
     claimed,
     done.then(

@@ -7,8 +7,6 @@ import { describeErrors, etaSeconds, formatDuration, passagesPerSecond, plural, 
 import { StatusBadge, type BadgeTone } from "@/components/status-badge";
 
 const TONE: Record<JobView["status"], BadgeTone> = { running: "degraded", completed: "ok", failed: "error", cancelled: "missing", interrupted: "error" };
-// Records the caller supplied (kind "records") cannot be read again, so there is nothing to resume from.
-const RESUMABLE = (kind: string) => kind === "file" || kind === "directory" || kind === "url" || kind === "sample" || kind.startsWith("dataset:");
 
 function bytes(n: number) {
   if (n < 1024) return `${n} B`;
@@ -113,7 +111,7 @@ function JobRow({ initial }: { initial: JobView }) {
             </button>
           </form>
         ) : null}
-        {job.status !== "running" && job.status !== "completed" && RESUMABLE(job.kind) ? <ResumeButton id={job.id} /> : null}
+        {job.resumable ? <ResumeButton id={job.id} /> : null}
       </div>
     </li>
   );
@@ -152,6 +150,7 @@ function placeholder({ id, label, bytesTotal }: Started): JobView {
     createdAt: now,
     startedAt: now,
     finishedAt: null,
+    resumable: false,
   };
 }
 

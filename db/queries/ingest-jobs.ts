@@ -80,9 +80,10 @@ export async function requestIngestJobCancel(db: Executor, id: string): Promise<
 
 /**
  * Takes over a job that stopped without finishing, atomically, so two resumes of one job cannot
- * both run. A `running` job counts as stopped only when its heartbeat is older than `staleMs`.
+ * both run. A `running` job counts as stopped when its runner is known to be gone or its
+ * heartbeat is older than `staleMs`.
  */
-export async function claimIngestJob(db: Executor, id: string, runnerId: string, staleMs: number): Promise<IngestJobRow | undefined> {
+export async function claimIngestJob(db: Executor, id: string, runnerId: string, staleMs: number, goneRunners: string[] = []): Promise<IngestJobRow | undefined> {
   const staleBefore = new Date(Date.now() - staleMs);
   const [row] = await db
     .update(ingestJobs)
@@ -92,7 +93,10 @@ export async function claimIngestJob(db: Executor, id: string, runnerId: string,
         eq(ingestJobs.id, id),
         or(
           inArray(ingestJobs.status, ["interrupted", "failed", "cancelled"]),
-          and(eq(ingestJobs.status, "running"), or(lt(ingestJobs.heartbeatAt, staleBefore), sql`${ingestJobs.heartbeatAt} is null`)),
+          and(
+            eq(ingestJobs.status, "running"),
+            or(lt(ingestJobs.heartbeatAt, staleBefore), sql`${ingestJobs.heartbeatAt} is null`, ...(goneRunners.length ? [inArray(ingestJobs.runnerId, goneRunners)] : [])),
+          ),
         ),
       ),
     )
@@ -100,24 +104,39 @@ export async function claimIngestJob(db: Executor, id: string, runnerId: string,
   return row;
 }
 
+export const ORPHAN_REASON = "the process running this job stopped before it finished; resume it to continue from the last committed batch";
+
+/** Running jobs of other runners, with what it takes to judge whether their process is alive. */
+export async function listRunningJobs(db: Executor | Database, runnerId: string): Promise<Array<{ id: string; runnerId: string | null; heartbeatAt: Date | null }>> {
+  return db
+    .select({ id: ingestJobs.id, runnerId: ingestJobs.runnerId, heartbeatAt: ingestJobs.heartbeatAt })
+    .from(ingestJobs)
+    .where(and(eq(ingestJobs.status, "running"), or(ne(ingestJobs.runnerId, runnerId), sql`${ingestJobs.runnerId} is null`)));
+}
+
 /**
- * Running jobs of other runners whose heartbeat stopped: their process died (restart, crash,
- * kill). Live runners beat every few seconds, so they are never caught.
+ * Marks the given running jobs interrupted, each only if it is still running under the runner
+ * it was judged by (a job resumed meanwhile is left alone).
  */
-export async function markOrphanedJobsInterrupted(db: Executor, runnerId: string, staleMs = 60_000): Promise<number> {
-  const staleBefore = new Date(Date.now() - staleMs);
-  const rows = await db
+export async function markJobsInterrupted(db: Executor | Database, jobs: Array<{ id: string; runnerId: string | null }>): Promise<number> {
+  let n = 0;
+  for (const j of jobs) {
+    const rows = await db
+      .update(ingestJobs)
+      .set({ status: "interrupted", finishedAt: new Date(), error: ORPHAN_REASON })
+      .where(and(eq(ingestJobs.id, j.id), eq(ingestJobs.status, "running"), j.runnerId === null ? sql`${ingestJobs.runnerId} is null` : eq(ingestJobs.runnerId, j.runnerId)))
+      .returning({ id: ingestJobs.id });
+    n += rows.length;
+  }
+  return n;
+}
+
+/** Marks a finished job as one a resume cannot help (its source is the problem, or it is gone). */
+export async function markJobNotResumable(db: Executor | Database, id: string): Promise<void> {
+  await db
     .update(ingestJobs)
-    .set({ status: "interrupted", finishedAt: new Date(), error: "the process running this job stopped before it finished; resume it to continue from the last committed batch" })
-    .where(
-      and(
-        eq(ingestJobs.status, "running"),
-        or(ne(ingestJobs.runnerId, runnerId), sql`${ingestJobs.runnerId} is null`),
-        or(lt(ingestJobs.heartbeatAt, staleBefore), sql`${ingestJobs.heartbeatAt} is null`),
-      ),
-    )
-    .returning({ id: ingestJobs.id });
-  return rows.length;
+    .set({ options: sql`${ingestJobs.options} || '{"resumable": false}'::jsonb` })
+    .where(eq(ingestJobs.id, id));
 }
 
 export async function getIngestJobRow(db: Executor | Database, id: string): Promise<IngestJobRow | undefined> {

@@ -19,7 +19,9 @@ import {
   getIngestJobRow,
   heartbeatIngestJob,
   listIngestJobRows,
-  markOrphanedJobsInterrupted as markOrphans,
+  listRunningJobs,
+  markJobNotResumable,
+  markJobsInterrupted,
   recordJobProgress,
   requestIngestJobCancel,
   RECENT_ERRORS_CAP,
@@ -31,6 +33,9 @@ import { resolveEmbedder, type Embedder } from "@/lib/embeddings/registry";
 import { chunkText, resolveChunking } from "./chunk";
 import { openSource, SourceError, type OpenedSource, type ReadSourceOptions, type ResumePoint } from "./formats";
 import { NotTextError } from "./formats/decode";
+import { CsvHeaderError } from "./formats/csv";
+import { NoTextLayerError } from "./formats/documents";
+import { runnerIsGone } from "./runner";
 import type { ChunkingOptions, DocumentInput, IngestCounts, IngestOptions, IngestProgress, IngestSummary, SourceRecord } from "./types";
 
 export const DEFAULT_BATCH_SIZE = 64;
@@ -281,18 +286,39 @@ function toJob(row: IngestJobRow): IngestJob {
   };
 }
 
+/** A running job of another process that is gone (or silent too long) is shown as what it is: interrupted. */
+async function settle(db: Database, row: IngestJobRow): Promise<IngestJobRow> {
+  if (row.status !== "running" || row.runnerId === RUNNER_ID) return row;
+  const stale = !row.heartbeatAt || row.heartbeatAt.getTime() < Date.now() - ORPHAN_AFTER_MS;
+  if (!stale && !runnerIsGone(row.runnerId, RUNNER_ID)) return row;
+  await markJobsInterrupted(db, [row]);
+  return (await getIngestJobRow(db, row.id)) ?? row;
+}
+
 export async function getIngestJob(db: Database, id: string): Promise<IngestJob | undefined> {
   const row = await getIngestJobRow(db, id);
-  return row && toJob(row);
+  return row && toJob(await settle(db, row));
 }
 
 export async function listIngestJobs(db: Database, corpusId: string, opts: { limit?: number } = {}): Promise<IngestJob[]> {
-  return (await listIngestJobRows(db, corpusId, opts.limit)).map(toJob);
+  const rows = await listIngestJobRows(db, corpusId, opts.limit);
+  return (await Promise.all(rows.map((r) => settle(db, r)))).map(toJob);
 }
 
-/** Call once at server start: jobs whose process died are shown as interrupted, ready to resume. */
-export function markOrphanedJobsInterrupted(db: Database, runnerId: string = RUNNER_ID, opts: { staleMs?: number } = {}): Promise<number> {
-  return markOrphans(db, runnerId, opts.staleMs ?? ORPHAN_AFTER_MS);
+/**
+ * Call once at server start: jobs whose process died are shown as interrupted, ready to resume.
+ * A process on this host that no longer exists is recognised at once; others by their heartbeat.
+ */
+export async function markOrphanedJobsInterrupted(db: Database, runnerId: string = RUNNER_ID, opts: { staleMs?: number } = {}): Promise<number> {
+  const staleBefore = Date.now() - (opts.staleMs ?? ORPHAN_AFTER_MS);
+  const running = await listRunningJobs(db, runnerId);
+  const orphans = running.filter((j) => !j.heartbeatAt || j.heartbeatAt.getTime() < staleBefore || runnerIsGone(j.runnerId, runnerId));
+  return markJobsInterrupted(db, orphans);
+}
+
+/** Failures a resume would only repeat: the source itself is the problem. */
+function isPermanent(e: unknown): boolean {
+  return e instanceof IngestError || e instanceof SourceError || e instanceof NotTextError || e instanceof CsvHeaderError || e instanceof NoTextLayerError;
 }
 
 // Jobs started by this process, so a cancel reaches the running loop at once.
@@ -530,7 +556,9 @@ async function runJob(ctx: RunContext, records: AsyncIterable<SourceRecord>): Pr
     const message = failureReason(e);
     if (!(e instanceof IngestError) && !(e instanceof SourceError) && !(e instanceof NotTextError)) console.error(`[ingest] job ${jobId} failed:`, e);
     await markFailed(db, jobId, runnerId, message);
-    throw new IngestError(message, summarize(ctx, "failed", progress, started));
+    const resumable = !isPermanent(e);
+    if (!resumable) await markJobNotResumable(db, jobId).catch(() => {});
+    throw new IngestError(message, { ...summarize(ctx, "failed", progress, started), resumable });
   } finally {
     clearInterval(heartbeat);
     // A failed or cancelled first load still leaves committed vectors that searches need indexed.
@@ -582,7 +610,10 @@ async function withJob(
     prepared = await prepareRun(db, opts);
   } catch (e) {
     // A job row made by startIngest must not stay "running" when the run cannot even start.
-    if (opts.jobId) await markFailed(db, opts.jobId, runnerId, failureReason(e));
+    if (opts.jobId) {
+      await markFailed(db, opts.jobId, runnerId, failureReason(e));
+      if (isPermanent(e)) await markJobNotResumable(db, opts.jobId).catch(() => {});
+    }
     throw e;
   }
   const { embedder, corpus, stored } = prepared;
@@ -665,6 +696,9 @@ export async function resumeIngestJob(
   const row = await getIngestJobRow(db, jobId);
   if (!row) throw new IngestError(`no ingest job ${jobId}`);
   if (row.status === "completed") throw new IngestError(`job ${jobId} already completed`);
+  if (row.status === "failed" && row.options.resumable === false) {
+    throw new IngestError(`job ${jobId} failed because of its source (${row.error ?? "see the job"}); resuming would fail the same way. Fix the source and ingest it again (unchanged documents are skipped)`);
+  }
   const stored = row.options as StoredOptions;
   const from: ResumePoint = { recordsCommitted: row.resume?.recordsCommitted ?? 0, bytesCommitted: row.resume?.bytesCommitted, lineCommitted: row.resume?.lineCommitted };
   const embedder = opts.embedder ?? resolveEmbedder(stored.embeddingModel);
@@ -687,7 +721,8 @@ export async function resumeIngestJob(
   if (!records) throw new IngestError(`job ${jobId} (${row.kind}) read records its caller supplied; run that ingest again instead (unchanged documents are skipped)`);
 
   const runnerId = opts.runnerId ?? RUNNER_ID;
-  const claimed = await claimIngestJob(db, jobId, runnerId, opts.staleMs ?? ORPHAN_AFTER_MS);
+  const gone = row.runnerId && runnerIsGone(row.runnerId, runnerId) ? [row.runnerId] : [];
+  const claimed = await claimIngestJob(db, jobId, runnerId, opts.staleMs ?? ORPHAN_AFTER_MS, gone);
   if (!claimed) throw new IngestError(`job ${jobId} is still running in another process (its heartbeat is fresh)`);
   const c = await findCorpusById(db, row.corpusId);
   if (!c) throw new IngestError(`the corpus of job ${jobId} no longer exists`);

@@ -24,7 +24,18 @@ export type JobView = {
   createdAt: string;
   startedAt: string | null;
   finishedAt: string | null;
+  /** Whether a Resume can succeed: stopped, re-readable, and not failed because of its source. */
+  resumable: boolean;
 };
+
+// Records a caller supplied (kind "records") cannot be read again, so there is nothing to resume from.
+const REREADABLE = (kind: string) => kind === "file" || kind === "directory" || kind === "url" || kind === "sample" || kind.startsWith("dataset:");
+
+export function canResume(job: Pick<IngestJob, "status" | "kind" | "options">): boolean {
+  if (job.status === "running" || job.status === "completed") return false;
+  if (!REREADABLE(job.kind)) return false;
+  return !(job.status === "failed" && job.options.resumable === false);
+}
 
 export function jobLabel(kind: string, source: string): string {
   if (kind === "sample") return "demo corpus";
@@ -52,6 +63,7 @@ export function toJobView(job: IngestJob): JobView {
     createdAt: job.createdAt.toISOString(),
     startedAt: job.startedAt?.toISOString() ?? null,
     finishedAt: job.finishedAt?.toISOString() ?? null,
+    resumable: canResume(job),
   };
 }
 

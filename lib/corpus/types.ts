@@ -75,4 +75,5 @@ export type IngestOptions = {
   onProgress?: (p: IngestProgress) => void;
 };
 
-export type IngestSummary = IngestProgress & { corpusId: string; seconds: number };
+/** `resumable: false` when a failed run would only fail again on resume (its source is the problem). */
+export type IngestSummary = IngestProgress & { corpusId: string; seconds: number; resumable?: boolean };

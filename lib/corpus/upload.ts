@@ -112,17 +112,20 @@ export async function saveUpload(
   }
 }
 
-/**
- * A completed job no longer needs its upload; a stopped one keeps it so it can be resumed.
- * Only files inside `uploadsDir` are ever removed.
- */
-export function removeUploadWhenCompleted(uploadsDir: string, file: string, done: Promise<IngestSummary>) {
+/** Removes an upload's folder; only folders directly inside `uploadsDir` are ever touched. */
+export function removeUpload(uploadsDir: string, file: string): Promise<void> {
   const dir = path.dirname(path.resolve(file));
-  if (path.dirname(dir) !== path.resolve(uploadsDir)) return;
-  done.then(
-    (s) => {
-      if (s.status === "completed") fs.promises.rm(dir, { recursive: true, force: true }).catch(() => {});
-    },
-    () => {},
+  if (path.dirname(dir) !== path.resolve(uploadsDir)) return Promise.resolve();
+  return fs.promises.rm(dir, { recursive: true, force: true }).catch(() => {});
+}
+
+/**
+ * A completed job no longer needs its upload, nor does one that failed because of the file itself
+ * (a resume would fail the same way). An interrupted or cancelled job keeps it so it can resume.
+ */
+export function removeUploadWhenCompleted(uploadsDir: string, file: string, done: Promise<IngestSummary>): Promise<void> {
+  return done.then(
+    (s) => (s.status === "completed" ? removeUpload(uploadsDir, file) : undefined),
+    (e: { summary?: IngestSummary }) => (e?.summary?.status === "failed" && e.summary.resumable === false ? removeUpload(uploadsDir, file) : undefined),
   );
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { describeErrors, etaSeconds, formatDuration, jobLabel, jobVersion, passagesPerSecond, type JobView } from "@/lib/corpus/job-view";
+import { canResume, describeErrors, etaSeconds, formatDuration, jobLabel, jobVersion, passagesPerSecond, type JobView } from "@/lib/corpus/job-view";
 import { corpusNameProblem } from "@/lib/corpus/names";
 
 const view = (over: Partial<JobView> = {}): JobView => ({
@@ -21,6 +21,7 @@ const view = (over: Partial<JobView> = {}): JobView => ({
   createdAt: "2025-01-01T00:00:00.000Z",
   startedAt: "2025-01-01T00:00:00.000Z",
   finishedAt: null,
+  resumable: false,
   ...over,
 });
 const at = (s: number) => Date.parse("2025-01-01T00:00:00.000Z") + s * 1000;
@@ -71,5 +72,19 @@ describe("corpus names", () => {
     expect(corpusNameProblem("my corpus")).toMatch(/no spaces/);
     expect(corpusNameProblem("café")).toMatch(/letters, digits/);
     expect(corpusNameProblem("../x")).toBeDefined();
+  });
+});
+
+describe("resume", () => {
+  it("is offered only where it can succeed", () => {
+    const job = (status: JobView["status"], kind = "file", options: Record<string, unknown> = {}) => canResume({ status, kind, options });
+    expect(job("interrupted")).toBe(true);
+    expect(job("cancelled", "url")).toBe(true);
+    expect(job("failed", "file")).toBe(true);
+    // Failed because of the file itself (wrong format, binary, not text): a resume fails again.
+    expect(job("failed", "file", { resumable: false })).toBe(false);
+    expect(job("interrupted", "records")).toBe(false);
+    expect(job("completed")).toBe(false);
+    expect(job("running")).toBe(false);
   });
 });

@@ -3,7 +3,8 @@ import { getDb } from "@/db/client";
 import { findCorpus } from "@/db/queries/corpus";
 import { getConfig } from "@/lib/config";
 import { startIngest } from "@/lib/corpus/ingest";
-import { removeUploadWhenCompleted, saveUpload, UploadError } from "@/lib/corpus/upload";
+import { SourceError } from "@/lib/corpus/formats";
+import { removeUpload, removeUploadWhenCompleted, saveUpload, UploadError } from "@/lib/corpus/upload";
 import { authErrorResponse, principalFromRequest } from "@/lib/auth/server";
 import { AuthError, demand } from "@/lib/auth/policy";
 
@@ -35,8 +36,16 @@ export async function POST(request: Request, { params }: { params: Promise<{ nam
     if (!request.body) throw new UploadError(`${fileName} is empty`, 400);
     const uploadsDir = path.join(getConfig().dataDir, "uploads");
     const saved = await saveUpload(request.body as unknown as AsyncIterable<Uint8Array>, { uploadsDir, fileName, declaredBytes: declared });
-    const { jobId, done } = await startIngest(db, saved.file, { corpus: corpus.name });
-    removeUploadWhenCompleted(uploadsDir, saved.file, done);
+    let started: Awaited<ReturnType<typeof startIngest>>;
+    try {
+      started = await startIngest(db, saved.file, { corpus: corpus.name });
+    } catch (e) {
+      // Refused before a job existed: nothing can resume it, so the file must not stay behind.
+      await removeUpload(uploadsDir, saved.file);
+      throw e instanceof SourceError ? new UploadError(e.message, 422) : e;
+    }
+    const { jobId, done } = started;
+    void removeUploadWhenCompleted(uploadsDir, saved.file, done);
     return Response.json({ jobId, fileName: path.basename(saved.file), bytes: saved.bytes }, { status: 202 });
   } catch (e) {
     if (e instanceof UploadError) return Response.json({ error: e.message }, { status: e.status });
