@@ -99,7 +99,7 @@ describe("a job that failed because of its file", () => {
   it("keeps the upload and offers Resume when the failure was not the file's (the embedding model crashed)", async () => {
     const uploadsDir = fs.mkdtempSync(path.join(os.tmpdir(), "cp-uploads-"));
     const body = (async function* () {
-      yield new TextEncoder().encode(fs.readFileSync(writeJsonl("ok.jsonl", 10)));
+      yield new Uint8Array(fs.readFileSync(writeJsonl("ok.jsonl", 10)));
     })();
     const saved = await saveUpload(body, { uploadsDir, fileName: "ok.jsonl" });
     const { jobId, done } = await startIngest(h.db, saved.file, { corpus: corpusName(), embedder: fakeEmbedder({ failAfter: 1 }), batchSize: 4 });
