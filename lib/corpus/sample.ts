@@ -92,15 +92,18 @@ const ITEMS: Item[] = [
   { id: "river-levee", date: "2023-08-14", title: "Cedar River levee upgrade postponed", text: "A planned upgrade of the Cedar River levee near Millbrook was postponed for lack of federal matching funds. Engineers had rated the levee in fair condition." },
 ];
 
-/** The demo documents, each marked as fictional in its metadata. */
+/**
+ * The demo documents, each marked as fictional in its metadata. They have no source address: a
+ * link to example.org looked like a real source and led nowhere. Evidence from them links to
+ * nothing, and the document page says what they are.
+ */
 export function sampleDocuments(): DocumentInput[] {
   return ITEMS.map((it) => ({
     id: it.id,
     title: it.title,
     text: it.text,
     publishedAt: new Date(`${it.date}T12:00:00Z`),
-    url: `https://example.org/counterpoint-demo/${it.id}`,
-    metadata: { demo: true, fictional: true },
+    metadata: { demo: true, fictional: true, source: "fictional demo item written for Counterpoint; there is no original article" },
   }));
 }
 
