@@ -1,4 +1,8 @@
+import fs from "node:fs";
 import http from "node:http";
+import https from "node:https";
+import path from "node:path";
+import tls from "node:tls";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addressRefusal, parseAllowList } from "@/lib/net/address-policy";
@@ -189,5 +193,35 @@ describe("fetching", () => {
     expect(err.reason).toBe("unreachable");
     expect(err.message).toBe(`127.0.0.1:${closedPort}: the site could not be reached (it may be down, or the address may be wrong)`);
     expect(err.message).not.toMatch(/ECONN|refused/i);
+  });
+});
+
+describe("TLS", () => {
+  // A self-signed certificate for news.test (tests/fixtures/tls), served on loopback.
+  const fixture = (f: string) => fs.readFileSync(path.join(import.meta.dirname, "../fixtures/tls", f));
+  let server: https.Server;
+  let port = 0;
+  const sni: string[] = [];
+  beforeAll(async () => {
+    const context = tls.createSecureContext({ key: fixture("key.pem"), cert: fixture("cert.pem") });
+    server = https.createServer({ key: fixture("key.pem"), cert: fixture("cert.pem"), SNICallback: (name, cb) => (sni.push(name), cb(null, context)) }, (_req, res) => res.end("secret"));
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    port = (server.address() as AddressInfo).port;
+  });
+  afterAll(() => {
+    server.closeAllConnections();
+    server.close();
+  });
+
+  it("checks the certificate against the host name it was asked for, and says so in words", async () => {
+    const allow = parseAllowList("127.0.0.1");
+    const resolve = stub({ "other.test": ["127.0.0.1"], "news.test": ["127.0.0.1"] });
+    const wrongName = (await safeFetch(`https://other.test:${port}/`, { allow, resolve }).catch((e) => e)) as FetchError;
+    expect(wrongName).toMatchObject({ reason: "tls", message: `other.test:${port}: the site's security certificate is not valid for this address, so the page was not fetched` });
+    expect(wrongName.message).not.toMatch(/altnames|ERR_|CERT/);
+    // Connected to the checked address, yet the name sent (SNI) and verified is the host name.
+    const selfSigned = (await safeFetch(`https://news.test:${port}/`, { allow, resolve }).catch((e) => e)) as FetchError;
+    expect(selfSigned.reason).toBe("tls");
+    expect(sni).toEqual(["other.test", "news.test"]);
   });
 });

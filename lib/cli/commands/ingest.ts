@@ -70,7 +70,7 @@ function human(s: IngestSummary): string {
   ];
   for (const e of s.recentErrors) lines.push(`    ${yellow("-")} ${e.message}`);
   if (s.errors > s.recentErrors.length) lines.push(dim(`    (${s.errors - s.recentErrors.length} earlier errors not shown)`));
-  if (s.status === "cancelled" || s.status === "failed") lines.push(dim(`  Resume with: npx counterpoint ingest --resume ${s.jobId}`));
+  if (s.status === "cancelled" || (s.status === "failed" && s.resumable !== false)) lines.push(dim(`  Resume with: npx counterpoint ingest --resume ${s.jobId}`));
   return lines.join("\n");
 }
 
