@@ -8,6 +8,7 @@ import iconv from "iconv-lite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as s from "@/db/schema";
 import { getIngestJob, startIngest } from "@/lib/corpus/ingest";
+import { toJobView } from "@/lib/corpus/job-view";
 import { fakeEmbedder } from "../helpers/fake-embedder";
 import { freshDatabase } from "./test-db";
 
@@ -77,6 +78,20 @@ describe("ingestion robustness", () => {
     expect(job.recentErrors.map((e) => e.message).join("\n")).toMatch(/line 2: .*NUL/);
   });
 
+
+  it("marks the job failed with its reason even when the error itself holds characters the database refuses", async () => {
+    const corpus = corpusName();
+    const crashing = { ...embedder, async embed(): Promise<number[][]> {
+      throw new Error("model server said \u0000\u0000 overloaded");
+    } };
+    const file = write("crash.jsonl", JSON.stringify({ id: "x", text: "Some text about the harbour." }) + "\n");
+    const { jobId, done } = await startIngest(h.db, file, { corpus, embedder: crashing });
+    await done.catch(() => {});
+    const job = (await getIngestJob(h.db, jobId))!;
+    expect(job.status).toBe("failed");
+    expect(job.error).toBe("model server said  overloaded");
+    expect(toJobView(job).resumable).toBe(true);
+  });
 });
 
 describe("URL ingestion", () => {
