@@ -1,10 +1,12 @@
-import { and, asc, eq, gt, inArray, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import * as s from "@/db/schema";
+import { cursorAt, keysetAfter, keysetPages, type Cursor } from "@/db/queries/keyset";
 
 /*
  * Debates for export, read in pages by keyset (created_at, id), so the 50,000th page costs what the
- * first does and memory holds one page at a time, whatever the size of the database.
+ * first does and memory holds one page at a time, whatever the size of the database. The cursor is
+ * exact (see db/queries/keyset.ts): a millisecond Date cursor repeated the last page forever.
  */
 
 export type ExportFilters = { corpus?: string; run?: string; status?: string };
@@ -69,11 +71,12 @@ export type ExportedDebate = {
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-function where(f: ExportFilters, after: { createdAt: Date; id: string } | null): SQL | undefined {
+function where(f: ExportFilters, after: Cursor | null): SQL | undefined {
   const conds: SQL[] = [sql`${s.debates.status} = ${f.status ?? "completed"}`];
   if (f.corpus) conds.push(sql`${s.debates.corpusId} = (select id from ${s.corpora} where name = ${f.corpus})`);
   if (f.run) conds.push(sql`${s.debates.evalRunId} in (select id from ${s.evalRuns} where id::text = ${f.run} or name = ${f.run})`);
-  if (after) conds.push(or(gt(s.debates.createdAt, after.createdAt), and(eq(s.debates.createdAt, after.createdAt), gt(s.debates.id, after.id)))!);
+  const next = keysetAfter(s.debates.createdAt, s.debates.id, after);
+  if (next) conds.push(next);
   return and(...conds);
 }
 
@@ -82,21 +85,24 @@ type PageRow = {
   c: typeof s.claims.$inferSelect;
   corpus: string | null;
   run: { id: string; name: string } | null;
+  cursorAt: string;
 };
 
 export async function* exportDebates(db: Database, f: ExportFilters = {}, pageSize = 500): AsyncGenerator<ExportedDebate> {
-  let after: { createdAt: Date; id: string } | null = null;
-  for (;;) {
-    const page: PageRow[] = await db
-      .select({ d: s.debates, c: s.claims, corpus: s.corpora.name, run: { id: s.evalRuns.id, name: s.evalRuns.name } })
-      .from(s.debates)
-      .innerJoin(s.claims, eq(s.claims.id, s.debates.claimId))
-      .leftJoin(s.corpora, eq(s.corpora.id, s.debates.corpusId))
-      .leftJoin(s.evalRuns, eq(s.evalRuns.id, s.debates.evalRunId))
-      .where(where(f, after))
-      .orderBy(asc(s.debates.createdAt), asc(s.debates.id))
-      .limit(pageSize);
-    if (page.length === 0) return;
+  const pages = keysetPages<PageRow>(
+    (after) =>
+      db
+        .select({ d: s.debates, c: s.claims, corpus: s.corpora.name, run: { id: s.evalRuns.id, name: s.evalRuns.name }, cursorAt: cursorAt(s.debates.createdAt) })
+        .from(s.debates)
+        .innerJoin(s.claims, eq(s.claims.id, s.debates.claimId))
+        .leftJoin(s.corpora, eq(s.corpora.id, s.debates.corpusId))
+        .leftJoin(s.evalRuns, eq(s.evalRuns.id, s.debates.evalRunId))
+        .where(where(f, after))
+        .orderBy(asc(s.debates.createdAt), asc(s.debates.id))
+        .limit(pageSize),
+    (r) => ({ at: r.cursorAt, id: r.d.id }),
+  );
+  for await (const page of pages) {
     const ids = page.map((r) => r.d.id);
     const [evidence, turns, checkpoints, verdicts, annotations] = await Promise.all([
       db.select().from(s.debateEvidence).where(inArray(s.debateEvidence.debateId, ids)).orderBy(asc(s.debateEvidence.debateId), asc(s.debateEvidence.rank)),
@@ -186,7 +192,5 @@ export async function* exportDebates(db: Database, f: ExportFilters = {}, pageSi
         })),
       };
     }
-    const last = page.at(-1)!.d;
-    after = { createdAt: last.createdAt, id: last.id };
   }
 }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "csv-parse/sync";
+import { sql } from "drizzle-orm";
 import type { DbHandle } from "@/db/client";
 import type { UserRole } from "@/db/schema";
 import { createUser } from "@/db/queries/users";
@@ -91,6 +92,29 @@ describe("exports", () => {
       expect(await text(empty.db, "jsonl")).toBe(before);
     } finally {
       await empty.close();
+    }
+  });
+});
+
+describe("export paging on exact keys", () => {
+  it("pages through debates whose creation times differ below a millisecond, each once, in order", async () => {
+    const db2 = await freshDatabase();
+    try {
+      await seedDebates(db2.db, { count: 7 });
+      // Microsecond steps, two debates per instant: a millisecond cursor matches earlier rows again.
+      await db2.db.execute(sql`
+        update debates d set created_at = timestamptz '2025-03-01 12:00:00.000001+00' + ((n.rn / 2) * interval '1 microsecond')
+        from (select id, row_number() over (order by id) as rn from debates) n where n.id = d.id`);
+      const expected = (await db2.db.execute<{ id: string }>(sql`select id from debates order by created_at, id`)).rows.map((r) => r.id);
+      const seen: string[] = [];
+      // Bounded: the old cursor repeated the last page forever; stop well past the real count.
+      for await (const d of exportDebates(db2.db, {}, 3)) {
+        seen.push(d.id);
+        if (seen.length > 30) break;
+      }
+      expect(seen).toEqual(expected);
+    } finally {
+      await db2.close();
     }
   });
 });
