@@ -2,6 +2,7 @@ import { and, asc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import * as s from "@/db/schema";
 import { cursorAt, keysetAfter, keysetPages, type Cursor } from "@/db/queries/keyset";
+import { EVERYTHING, type LabelScope } from "./scope";
 
 /*
  * Debates for export, read in pages by keyset (created_at, id), so the 50,000th page costs what the
@@ -9,7 +10,13 @@ import { cursorAt, keysetAfter, keysetPages, type Cursor } from "@/db/queries/ke
  * exact (see db/queries/keyset.ts): a millisecond Date cursor repeated the last page forever.
  */
 
-export type ExportFilters = { corpus?: string; run?: string; status?: string };
+export type ExportFilters = {
+  corpus?: string;
+  run?: string;
+  status?: string;
+  /** Who the export is for, under blind annotation (./scope.ts); everything when absent. */
+  scope?: LabelScope;
+};
 
 export type ExportedDebate = {
   id: string;
@@ -75,6 +82,11 @@ function where(f: ExportFilters, after: Cursor | null): SQL | undefined {
   const conds: SQL[] = [sql`${s.debates.status} = ${f.status ?? "completed"}`];
   if (f.corpus) conds.push(sql`${s.debates.corpusId} = (select id from ${s.corpora} where name = ${f.corpus})`);
   if (f.run) conds.push(sql`${s.debates.evalRunId} in (select id from ${s.evalRuns} where id::text = ${f.run} or name = ${f.run})`);
+  const scope = f.scope ?? EVERYTHING;
+  if (scope.blind) {
+    conds.push(sql`(exists (select 1 from ${s.annotations} a where a.debate_id = ${s.debates.id} and a.annotator_id = ${scope.annotatorId})
+      or (select count(distinct a.annotator_id) from ${s.annotations} a where a.debate_id = ${s.debates.id}) >= ${scope.overlap})`);
+  }
   const next = keysetAfter(s.debates.createdAt, s.debates.id, after);
   if (next) conds.push(next);
   return and(...conds);
@@ -89,6 +101,7 @@ type PageRow = {
 };
 
 export async function* exportDebates(db: Database, f: ExportFilters = {}, pageSize = 500): AsyncGenerator<ExportedDebate> {
+  const blind = (f.scope ?? EVERYTHING).blind;
   const pages = keysetPages<PageRow>(
     (after) =>
       db
@@ -150,8 +163,8 @@ export async function* exportDebates(db: Database, f: ExportFilters = {}, pageSi
           appearanceUrl: c.appearanceUrl,
           dataset: c.dataset,
           datasetClaimId: c.datasetClaimId,
-          nativeLabel: c.nativeLabel,
-          goldLabel: c.goldLabel,
+          nativeLabel: blind ? null : c.nativeLabel,
+          goldLabel: blind ? null : c.goldLabel,
         },
         evidence: (ev.get(d.id) ?? []).map((e) => ({ rank: e.rank, id: e.externalId, source: e.source, title: e.title, url: e.url, text: e.text })),
         turns: ts.map((t) => ({
