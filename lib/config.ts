@@ -65,6 +65,12 @@ const envSchema = z.object({
   /** The publisher named as author in ClaimReview exports. */
   ORGANISATION_NAME: z.string().min(1).default("Counterpoint"),
   ORGANISATION_URL: z.url().optional(),
+
+  // --- exports and client addresses (see .env.example) ---
+  /** The site's public base address, e.g. https://factcheck.example.org: ClaimReview `url`s point under it. */
+  APP_URL: z.url({ protocol: /^https?$/, error: "must be an http(s) address such as https://factcheck.example.org" }).optional(),
+  /** Proxies whose X-Forwarded-For is believed: addresses, CIDRs, or loopback / linklocal / uniquelocal. */
+  TRUSTED_PROXIES: z.string().optional(),
 });
 
 export type OpenAICompatibleConfig = {
@@ -97,6 +103,10 @@ export type AppConfig = {
   rateLimits: { debateStarts: { limit: number; windowSeconds: number } };
   cookieSecure: boolean;
   organisation: { name: string; url?: string };
+  /** Public base address without a trailing slash; unset means "not known" (see lib/export). */
+  appUrl?: string;
+  /** Addresses and CIDRs of reverse proxies trusted to report the client's address; empty trusts none. */
+  trustedProxies: string[];
 };
 
 export class ConfigError extends Error {
@@ -196,6 +206,8 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = env.C
     rateLimits: { debateStarts: rate(e.DEBATE_RATE_LIMIT) },
     cookieSecure: e.COOKIE_SECURE,
     organisation: { name: e.ORGANISATION_NAME, url: e.ORGANISATION_URL },
+    appUrl: e.APP_URL?.replace(/\/+$/, ""),
+    trustedProxies: (e.TRUSTED_PROXIES ?? "").split(",").map((p) => p.trim()).filter(Boolean),
   };
 }
 

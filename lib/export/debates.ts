@@ -78,6 +78,23 @@ export type ExportedDebate = {
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
+/*
+ * Benchmark importers keep who made a claim and where in the claim's metadata (AVeriTeC's
+ * `speaker`, for instance) rather than in the columns: the export reads both, columns first.
+ */
+function metaText(meta: Record<string, unknown> | null, ...keys: string[]): string | null {
+  for (const k of keys) {
+    const v = meta?.[k];
+    if (typeof v === "string" && v.trim()) return v.trim();
+  }
+  return null;
+}
+
+function metaUrl(meta: Record<string, unknown> | null, ...keys: string[]): string | null {
+  const v = metaText(meta, ...keys);
+  return v && /^https?:\/\/\S+$/i.test(v) ? v : null;
+}
+
 function where(f: ExportFilters, after: Cursor | null): SQL | undefined {
   const conds: SQL[] = [sql`${s.debates.status} = ${f.status ?? "completed"}`];
   if (f.corpus) conds.push(sql`${s.debates.corpusId} = (select id from ${s.corpora} where name = ${f.corpus})`);
@@ -159,8 +176,8 @@ export async function* exportDebates(db: Database, f: ExportFilters = {}, pageSi
           id: c.id,
           text: c.text,
           date: iso(c.claimDate),
-          speaker: c.speaker,
-          appearanceUrl: c.appearanceUrl,
+          speaker: c.speaker ?? metaText(c.metadata, "speaker", "claimant"),
+          appearanceUrl: c.appearanceUrl ?? metaUrl(c.metadata, "appearance_url", "original_claim_url", "claim_url"),
           dataset: c.dataset,
           datasetClaimId: c.datasetClaimId,
           nativeLabel: blind ? null : c.nativeLabel,

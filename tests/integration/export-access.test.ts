@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { parse } from "csv-parse/sync";
 import { httpRequest, signedInAs, useDatabase } from "../helpers/next-request";
 import type { DbHandle } from "@/db/client";
@@ -8,6 +8,7 @@ import { createUser } from "@/db/queries/users";
 import { saveAnnotation } from "@/db/queries/annotations";
 import { setSetting } from "@/db/queries/settings";
 import { createSession } from "@/lib/auth/sessions";
+import { resetConfigForTests } from "@/lib/config";
 import type { Principal } from "@/lib/auth/policy";
 import { GET as exportRoute } from "@/app/api/export/route";
 import { GET as evalExportRoute } from "@/app/eval/[id]/export/route";
@@ -114,6 +115,22 @@ describe("exports in blind mode", () => {
       expect((await evalExportRoute(httpRequest(`/eval/${runId}/export?format=json`), { params: Promise.resolve({ id: runId }) })).status).toBe(200);
     } finally {
       await setSetting(h.db, "blind_annotation", true);
+    }
+  });
+
+  it("ClaimReview downloads link each review to its debate page: APP_URL when set, else the address the request came to", async () => {
+    signedInAs(tokens["checker@x.org"]!);
+    const urls = async () => (JSON.parse(await (await exportRoute(httpRequest("/api/export?format=claimreview"))).text())["@graph"] as Array<{ url: string }>).map((r) => r.url);
+    expect(await urls()).toEqual(expect.arrayContaining([`http://127.0.0.1/debates/${debates[0]}`]));
+    vi.stubEnv("APP_URL", "https://factcheck.example.org/");
+    resetConfigForTests();
+    try {
+      const published = await urls();
+      expect(published).toHaveLength(3);
+      for (const u of published) expect(u).toMatch(/^https:\/\/factcheck\.example\.org\/debates\/[0-9a-f-]{36}$/);
+    } finally {
+      vi.unstubAllEnvs();
+      resetConfigForTests();
     }
   });
 });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "csv-parse/sync";
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
+import * as s from "@/db/schema";
 import type { DbHandle } from "@/db/client";
 import type { UserRole } from "@/db/schema";
 import { createUser } from "@/db/queries/users";
@@ -15,9 +16,11 @@ import { freshDatabase } from "./test-db";
 let h: DbHandle;
 const ORG = { name: "Test Newsroom", url: "https://news.example.org" };
 
+const APP_URL = "https://checks.example.org";
+
 async function text(db: DbHandle["db"], format: ExportFormat, pageSize = 500) {
   let out = "";
-  for await (const chunk of serialise(exportDebates(db, {}, pageSize), format, ORG)) out += chunk;
+  for await (const chunk of serialise(exportDebates(db, {}, pageSize), format, ORG, APP_URL)) out += chunk;
   return out;
 }
 
@@ -69,15 +72,40 @@ describe("exports", () => {
     const first = (async () => {
       for await (const d of exportDebates(h.db)) return d;
     })();
-    const review = claimReview((await first)!, ORG)!;
+    const review = claimReview((await first)!, ORG, APP_URL)!;
     expect(review).toMatchObject({
       "@context": "https://schema.org",
       "@type": "ClaimReview",
+      // Search engines drop a ClaimReview without the address of the page that holds the review.
+      url: `${APP_URL}/debates/${(await first)!.id}`,
       author: { "@type": "Organization", name: "Test Newsroom", url: "https://news.example.org" },
       reviewRating: { "@type": "Rating", ratingValue: 3, bestRating: 3, worstRating: 1, alternateName: "True" },
       itemReviewed: { "@type": "Claim", datePublished: "2023-12-31", appearance: { "@type": "CreativeWork", url: "https://example.org/speech/0" } },
     });
     expect(review.claimReviewed).toMatch(/^Claim number 0/);
+    for (const item of doc["@graph"] as Array<{ url: string; itemReviewed: Record<string, unknown> }>) {
+      expect(item.url).toMatch(new RegExp(`^${APP_URL}/debates/[0-9a-f-]{36}$`));
+      expect(Object.keys(item.itemReviewed).length).toBeGreaterThan(1);
+    }
+  });
+
+  it("ClaimReview: the claim's author and appearance where the records know them, from the columns or the dataset's metadata", async () => {
+    const ids: string[] = [];
+    for await (const d of exportDebates(h.db)) ids.push(d.id);
+    // Claim 3 has a speaker and an appearance; claim 1 a speaker only; claim 2 has them only in the dataset's metadata.
+    const [claim2] = await h.db.select({ claimId: s.debates.claimId }).from(s.debates).where(eq(s.debates.id, ids[2]!));
+    await h.db.update(s.claims).set({ speaker: null, appearanceUrl: null, metadata: { speaker: "B. Senator", original_claim_url: "https://example.org/post/2" } }).where(eq(s.claims.id, claim2!.claimId));
+    const byId = new Map<string, Record<string, unknown>>();
+    for (const item of JSON.parse(await text(h.db, "claimreview"))["@graph"] as Array<{ identifier: string; itemReviewed: Record<string, unknown> }>) byId.set(item.identifier, item.itemReviewed);
+    expect(byId.get(ids[3]!)).toEqual({
+      "@type": "Claim",
+      datePublished: "2023-12-31",
+      author: { "@type": "Person", name: "A. Politician" },
+      appearance: { "@type": "CreativeWork", url: "https://example.org/speech/3" },
+      firstAppearance: { "@type": "CreativeWork", url: "https://example.org/speech/3" },
+    });
+    expect(byId.get(ids[1]!)).toMatchObject({ author: { "@type": "Person", name: "A. Politician" } });
+    expect(byId.get(ids[2]!)).toMatchObject({ author: { "@type": "Person", name: "B. Senator" }, appearance: { "@type": "CreativeWork", url: "https://example.org/post/2" } });
   });
 
   it("round trip: export, import into an empty database, export again, byte for byte the same", async () => {

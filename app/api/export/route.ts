@@ -26,7 +26,11 @@ export async function GET(request: Request) {
   if (!(EXPORT_FORMATS as readonly string[]).includes(format)) return Response.json({ error: `format must be one of ${EXPORT_FORMATS.join(", ")}` }, { status: 400 });
   const { db } = await getDb();
   const filters = { corpus: url.searchParams.get("corpus") || undefined, run: url.searchParams.get("run") || undefined, scope: await labelScopeFor(db, principal) };
-  const chunks = serialise(exportDebates(db, filters), format as ExportFormat, getConfig().organisation);
+  const config = getConfig();
+  // Without APP_URL the reviews point at the address this request came to, which is what the
+  // person downloading sees; APP_URL wins so exports made on an internal address link publicly.
+  const appUrl = config.appUrl ?? new URL(request.url).origin;
+  const chunks = serialise(exportDebates(db, filters), format as ExportFormat, config.organisation, appUrl);
   const encoder = new TextEncoder();
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
