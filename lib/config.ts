@@ -1,5 +1,6 @@
 import path from "node:path";
 import { z } from "zod";
+import { compileTrust } from "@/lib/auth/client-ip";
 
 /**
  * The one place that reads the environment. Everything else asks `getConfig()`,
@@ -177,6 +178,15 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = env.C
       const n = Number(raw);
       if (!Number.isInteger(n) || n < 1) problems.push(`PROVIDER_CONCURRENCY: "${provider}=${raw}" must be a whole number >= 1`);
       else concurrency[provider] = n;
+    }
+  }
+  if (parsed.success && parsed.data.TRUSTED_PROXIES) {
+    for (const entry of parsed.data.TRUSTED_PROXIES.split(",").map((p) => p.trim()).filter(Boolean)) {
+      try {
+        compileTrust([entry]);
+      } catch {
+        problems.push(`TRUSTED_PROXIES: "${entry}" is not an IP address, a CIDR range (10.0.0.0/8) or one of loopback, linklocal, uniquelocal`);
+      }
     }
   }
   if (problems.length > 0 || !parsed.success) throw new ConfigError(problems);
