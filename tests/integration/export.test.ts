@@ -1,3 +1,6 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "csv-parse/sync";
 import { eq, sql } from "drizzle-orm";
@@ -11,6 +14,7 @@ import { claimReview, serialise, type ExportFormat } from "@/lib/export/formats"
 import { importJsonl } from "@/lib/export/import";
 import type { Principal } from "@/lib/auth/policy";
 import { seedDebates } from "../helpers/seed-debates";
+import { runCli } from "../helpers/cli";
 import { freshDatabase } from "./test-db";
 
 let h: DbHandle;
@@ -121,6 +125,19 @@ describe("exports", () => {
     } finally {
       await empty.close();
     }
+  });
+});
+
+describe("the CLI's ClaimReview export", () => {
+  it("refuses before writing anything when it does not know the public address of the debate pages", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cp-export-cli-"));
+    const out = path.join(dir, "reviews.jsonld");
+    const r = await runCli(["export", "--format", "claimreview", "--out", out], { DATA_DIR: dir, APP_URL: "" });
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toMatch(/Set APP_URL.*or pass --app-url/);
+    expect(fs.existsSync(out)).toBe(false);
+    const bad = await runCli(["export", "--format", "claimreview", "--app-url", "factcheck.example.org"], { DATA_DIR: dir });
+    expect(bad.stderr).toMatch(/--app-url must be an http\(s\) address/);
   });
 });
 
