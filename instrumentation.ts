@@ -5,6 +5,8 @@
  */
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  // Before any request: the client address every limit uses comes from the socket, not a header.
+  (await import("@/lib/auth/client-ip")).stampPeerAddresses();
   const { getConfig } = await import("@/lib/config");
   const { getDb } = await import("@/db/client");
   try {

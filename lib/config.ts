@@ -1,6 +1,7 @@
 import path from "node:path";
 import { z } from "zod";
 import { EMPTY_ALLOW_LIST, parseAllowList, type AllowList } from "@/lib/net/address-policy";
+import { compileTrust } from "@/lib/auth/client-ip";
 
 /**
  * The one place that reads the environment. Everything else asks `getConfig()`,
@@ -80,6 +81,11 @@ const envSchema = z.object({
       }
     })
     .optional(),
+  // --- exports and client addresses (see .env.example) ---
+  /** The site's public base address, e.g. https://factcheck.example.org: ClaimReview `url`s point under it. */
+  APP_URL: z.url({ protocol: /^https?$/, error: "must be an http(s) address such as https://factcheck.example.org" }).optional(),
+  /** Proxies whose X-Forwarded-For is believed: addresses, CIDRs, or loopback / linklocal / uniquelocal. */
+  TRUSTED_PROXIES: z.string().optional(),
 });
 
 export type OpenAICompatibleConfig = {
@@ -113,6 +119,10 @@ export type AppConfig = {
   cookieSecure: boolean;
   organisation: { name: string; url?: string };
   fetch: { allow: AllowList };
+  /** Public base address without a trailing slash; unset means "not known" (see lib/export). */
+  appUrl?: string;
+  /** Addresses and CIDRs of reverse proxies trusted to report the client's address; empty trusts none. */
+  trustedProxies: string[];
 };
 
 export class ConfigError extends Error {
@@ -185,6 +195,15 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = env.C
       else concurrency[provider] = n;
     }
   }
+  if (parsed.success && parsed.data.TRUSTED_PROXIES) {
+    for (const entry of parsed.data.TRUSTED_PROXIES.split(",").map((p) => p.trim()).filter(Boolean)) {
+      try {
+        compileTrust([entry]);
+      } catch {
+        problems.push(`TRUSTED_PROXIES: "${entry}" is not an IP address, a CIDR range (10.0.0.0/8) or one of loopback, linklocal, uniquelocal`);
+      }
+    }
+  }
   if (problems.length > 0 || !parsed.success) throw new ConfigError(problems);
 
   const e = parsed.data;
@@ -213,6 +232,8 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = env.C
     cookieSecure: e.COOKIE_SECURE,
     organisation: { name: e.ORGANISATION_NAME, url: e.ORGANISATION_URL },
     fetch: { allow: e.FETCH_ALLOW_HOSTS ?? EMPTY_ALLOW_LIST },
+    appUrl: e.APP_URL?.replace(/\/+$/, ""),
+    trustedProxies: (e.TRUSTED_PROXIES ?? "").split(",").map((p) => p.trim()).filter(Boolean),
   };
 }
 

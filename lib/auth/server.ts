@@ -4,6 +4,7 @@ import { getDb } from "@/db/client";
 import { getConfig } from "@/lib/config";
 import { countUsers } from "@/db/queries/users";
 import { canReadDebate, canReadDebates } from "./access";
+import { clientIpFrom } from "./client-ip";
 import { AuthError, demand, type Permission, type Principal } from "./policy";
 import { SESSION_COOKIE, SESSION_DAYS, validateSession } from "./sessions";
 
@@ -93,7 +94,7 @@ export async function clearSessionCookie() {
   (await cookies()).delete(SESSION_COOKIE);
 }
 
+/** The client's address as lib/auth/client-ip.ts establishes it (forwarded headers only from TRUSTED_PROXIES). */
 export async function clientAddress() {
-  const h = await headers();
-  return h.get("x-forwarded-for")?.split(",")[0]?.trim() || h.get("x-real-ip") || "local";
+  return clientIpFrom(await headers(), getConfig().trustedProxies);
 }

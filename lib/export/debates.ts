@@ -1,13 +1,22 @@
-import { and, asc, eq, gt, inArray, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import * as s from "@/db/schema";
+import { cursorAt, keysetAfter, keysetPages, type Cursor } from "@/db/queries/keyset";
+import { EVERYTHING, type LabelScope } from "./scope";
 
 /*
  * Debates for export, read in pages by keyset (created_at, id), so the 50,000th page costs what the
- * first does and memory holds one page at a time, whatever the size of the database.
+ * first does and memory holds one page at a time, whatever the size of the database. The cursor is
+ * exact (see db/queries/keyset.ts): a millisecond Date cursor repeated the last page forever.
  */
 
-export type ExportFilters = { corpus?: string; run?: string; status?: string };
+export type ExportFilters = {
+  corpus?: string;
+  run?: string;
+  status?: string;
+  /** Who the export is for, under blind annotation (./scope.ts); everything when absent. */
+  scope?: LabelScope;
+};
 
 export type ExportedDebate = {
   id: string;
@@ -69,11 +78,34 @@ export type ExportedDebate = {
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-function where(f: ExportFilters, after: { createdAt: Date; id: string } | null): SQL | undefined {
+/*
+ * Benchmark importers keep who made a claim and where in the claim's metadata (AVeriTeC's
+ * `speaker`, for instance) rather than in the columns: the export reads both, columns first.
+ */
+function metaText(meta: Record<string, unknown> | null, ...keys: string[]): string | null {
+  for (const k of keys) {
+    const v = meta?.[k];
+    if (typeof v === "string" && v.trim()) return v.trim();
+  }
+  return null;
+}
+
+function metaUrl(meta: Record<string, unknown> | null, ...keys: string[]): string | null {
+  const v = metaText(meta, ...keys);
+  return v && /^https?:\/\/\S+$/i.test(v) ? v : null;
+}
+
+function where(f: ExportFilters, after: Cursor | null): SQL | undefined {
   const conds: SQL[] = [sql`${s.debates.status} = ${f.status ?? "completed"}`];
   if (f.corpus) conds.push(sql`${s.debates.corpusId} = (select id from ${s.corpora} where name = ${f.corpus})`);
   if (f.run) conds.push(sql`${s.debates.evalRunId} in (select id from ${s.evalRuns} where id::text = ${f.run} or name = ${f.run})`);
-  if (after) conds.push(or(gt(s.debates.createdAt, after.createdAt), and(eq(s.debates.createdAt, after.createdAt), gt(s.debates.id, after.id)))!);
+  const scope = f.scope ?? EVERYTHING;
+  if (scope.blind) {
+    conds.push(sql`(exists (select 1 from ${s.annotations} a where a.debate_id = ${s.debates.id} and a.annotator_id = ${scope.annotatorId})
+      or (select count(distinct a.annotator_id) from ${s.annotations} a where a.debate_id = ${s.debates.id}) >= ${scope.overlap})`);
+  }
+  const next = keysetAfter(s.debates.createdAt, s.debates.id, after);
+  if (next) conds.push(next);
   return and(...conds);
 }
 
@@ -82,21 +114,25 @@ type PageRow = {
   c: typeof s.claims.$inferSelect;
   corpus: string | null;
   run: { id: string; name: string } | null;
+  cursorAt: string;
 };
 
 export async function* exportDebates(db: Database, f: ExportFilters = {}, pageSize = 500): AsyncGenerator<ExportedDebate> {
-  let after: { createdAt: Date; id: string } | null = null;
-  for (;;) {
-    const page: PageRow[] = await db
-      .select({ d: s.debates, c: s.claims, corpus: s.corpora.name, run: { id: s.evalRuns.id, name: s.evalRuns.name } })
-      .from(s.debates)
-      .innerJoin(s.claims, eq(s.claims.id, s.debates.claimId))
-      .leftJoin(s.corpora, eq(s.corpora.id, s.debates.corpusId))
-      .leftJoin(s.evalRuns, eq(s.evalRuns.id, s.debates.evalRunId))
-      .where(where(f, after))
-      .orderBy(asc(s.debates.createdAt), asc(s.debates.id))
-      .limit(pageSize);
-    if (page.length === 0) return;
+  const blind = (f.scope ?? EVERYTHING).blind;
+  const pages = keysetPages<PageRow>(
+    (after) =>
+      db
+        .select({ d: s.debates, c: s.claims, corpus: s.corpora.name, run: { id: s.evalRuns.id, name: s.evalRuns.name }, cursorAt: cursorAt(s.debates.createdAt) })
+        .from(s.debates)
+        .innerJoin(s.claims, eq(s.claims.id, s.debates.claimId))
+        .leftJoin(s.corpora, eq(s.corpora.id, s.debates.corpusId))
+        .leftJoin(s.evalRuns, eq(s.evalRuns.id, s.debates.evalRunId))
+        .where(where(f, after))
+        .orderBy(asc(s.debates.createdAt), asc(s.debates.id))
+        .limit(pageSize),
+    (r) => ({ at: r.cursorAt, id: r.d.id }),
+  );
+  for await (const page of pages) {
     const ids = page.map((r) => r.d.id);
     const [evidence, turns, checkpoints, verdicts, annotations] = await Promise.all([
       db.select().from(s.debateEvidence).where(inArray(s.debateEvidence.debateId, ids)).orderBy(asc(s.debateEvidence.debateId), asc(s.debateEvidence.rank)),
@@ -140,12 +176,12 @@ export async function* exportDebates(db: Database, f: ExportFilters = {}, pageSi
           id: c.id,
           text: c.text,
           date: iso(c.claimDate),
-          speaker: c.speaker,
-          appearanceUrl: c.appearanceUrl,
+          speaker: c.speaker ?? metaText(c.metadata, "speaker", "claimant"),
+          appearanceUrl: c.appearanceUrl ?? metaUrl(c.metadata, "appearance_url", "original_claim_url", "claim_url"),
           dataset: c.dataset,
           datasetClaimId: c.datasetClaimId,
-          nativeLabel: c.nativeLabel,
-          goldLabel: c.goldLabel,
+          nativeLabel: blind ? null : c.nativeLabel,
+          goldLabel: blind ? null : c.goldLabel,
         },
         evidence: (ev.get(d.id) ?? []).map((e) => ({ rank: e.rank, id: e.externalId, source: e.source, title: e.title, url: e.url, text: e.text })),
         turns: ts.map((t) => ({
@@ -186,7 +222,5 @@ export async function* exportDebates(db: Database, f: ExportFilters = {}, pageSi
         })),
       };
     }
-    const last = page.at(-1)!.d;
-    after = { createdAt: last.createdAt, id: last.id };
   }
 }

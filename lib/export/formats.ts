@@ -84,6 +84,9 @@ export function csvRow(d: ExportedDebate): string {
 
 // --- schema.org ClaimReview ---------------------------------------------------------------
 
+export const CLAIMREVIEW_NEEDS_URL =
+  "A ClaimReview export needs the public address of the debate pages (search engines require each review's url). Set APP_URL, e.g. APP_URL=https://factcheck.example.org, or pass --app-url.";
+
 /** TRUE / HALF-TRUE / FALSE on a 1-3 scale; alternateName carries the label in words. */
 const RATINGS: Record<string, { value: number; name: string }> = {
   FALSE: { value: 1, name: "False" },
@@ -91,7 +94,17 @@ const RATINGS: Record<string, { value: number; name: string }> = {
   TRUE: { value: 3, name: "True" },
 };
 
-export function claimReview(d: ExportedDebate, org: { name: string; url?: string }) {
+/** The debate's page, where the review is published: `appUrl` is the site's public base address. */
+export function debateUrl(appUrl: string, debateId: string) {
+  return `${appUrl.replace(/\/+$/, "")}/debates/${encodeURIComponent(debateId)}`;
+}
+
+/**
+ * One ClaimReview. `url` (the page holding the review) is required by search engines, hence
+ * `appUrl` is too. `itemReviewed` says who made the claim, where and when, as far as the claim's
+ * records know (see exportDebates for where speaker and appearance come from).
+ */
+export function claimReview(d: ExportedDebate, org: { name: string; url?: string }, appUrl: string) {
   if (!d.verdict || !RATINGS[d.verdict.label]) return null;
   const rating = RATINGS[d.verdict.label]!;
   const appearance = d.claim.appearanceUrl ? { "@type": "CreativeWork", url: d.claim.appearanceUrl } : undefined;
@@ -99,6 +112,7 @@ export function claimReview(d: ExportedDebate, org: { name: string; url?: string
     "@context": "https://schema.org",
     "@type": "ClaimReview",
     identifier: d.id,
+    url: debateUrl(appUrl, d.id),
     datePublished: d.verdict.createdAt.slice(0, 10),
     claimReviewed: d.claim.text,
     author: { "@type": "Organization", name: org.name, ...(org.url ? { url: org.url } : {}) },
@@ -123,7 +137,8 @@ export function claimReview(d: ExportedDebate, org: { name: string; url?: string
  * The chosen format as chunks of text, written as the debates arrive: nothing accumulates but the
  * current page of rows.
  */
-export async function* serialise(debates: AsyncIterable<ExportedDebate>, format: ExportFormat, org: { name: string; url?: string }): AsyncGenerator<string> {
+export async function* serialise(debates: AsyncIterable<ExportedDebate>, format: ExportFormat, org: { name: string; url?: string }, appUrl?: string): AsyncGenerator<string> {
+  if (format === "claimreview" && !appUrl) throw new Error(CLAIMREVIEW_NEEDS_URL);
   if (format === "csv") {
     yield `${CSV_COLUMNS.join(",")}\r\n`;
     for await (const d of debates) yield csvRow(d);
@@ -136,7 +151,7 @@ export async function* serialise(debates: AsyncIterable<ExportedDebate>, format:
   yield '{"@context":"https://schema.org","@graph":[\n';
   let first = true;
   for await (const d of debates) {
-    const review = claimReview(d, org);
+    const review = claimReview(d, org, appUrl!);
     if (!review) continue;
     const { "@context": _context, ...body } = review;
     yield `${first ? "" : ",\n"}${JSON.stringify(body)}`;

@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -15,6 +16,8 @@ import { signIn, SIGNIN_LIMITS } from "@/lib/auth/signin";
 import { acceptInvite, createInvite } from "@/lib/auth/invites";
 import { createShare } from "@/lib/auth/access";
 import { resetConfigForTests } from "@/lib/config";
+import { clientIpFrom, PEER_HEADER, stampPeerAddresses } from "@/lib/auth/client-ip";
+import { clientAddress } from "@/lib/auth/server";
 import { cancelDebateAction, resumeDebateAction, startDebateAction } from "@/app/debates/actions";
 import { createCorpusAction, ingestUrlAction, loadDemoAction } from "@/app/corpora/actions";
 import { signInAction } from "@/app/signin/actions";
@@ -74,16 +77,37 @@ describe("signing in", () => {
     if (ok.ok) expect((await validateSession(h.db, ok.token))?.email).toBe("person@x.org");
   });
 
-  it("blocks an account after too many attempts, even with the right password, counting in the database", async () => {
+  it("throttles guessing without locking the owner out: the guessing client is blocked, the owner's right password still works", async () => {
     await createUser(h.db, { email: "target@x.org", passwordHash: await hashPassword("the right password"), roles: ["journalist"] });
-    for (let i = 0; i < SIGNIN_LIMITS.perEmail.limit; i++) {
-      expect((await signIn(h.db, { email: "target@x.org", password: `guess ${i}`, address: `10.1.0.${i}` })).ok).toBe(false);
+    const attempt = (password: string, address: string) => signIn(h.db, { email: "target@x.org", password, address });
+    expect((await attempt("the right password", "192.0.2.10")).ok).toBe(true);
+    // Four attacking addresses, each until it is blocked: twice the failures the old per-email lockout allowed.
+    for (let a = 1; a <= SIGNIN_LIMITS.accountUnderAttack.failures / SIGNIN_LIMITS.perAccountClient.limit; a++) {
+      const results = [];
+      for (let i = 0; i < SIGNIN_LIMITS.perAccountClient.limit + 2; i++) results.push(await attempt(`guess ${a}-${i}`, `203.0.113.${a}`));
+      expect(results.filter((r) => !r.ok && /Too many sign-in attempts/.test(r.error))).toHaveLength(2);
+      // Blocked means blocked: even the right password from the guessing client gets no answer.
+      const right = await attempt("the right password", `203.0.113.${a}`);
+      expect(right.ok ? "" : right.error).toMatch(/Too many sign-in attempts/);
     }
-    const blocked = await signIn(h.db, { email: "target@x.org", password: "the right password", address: "10.2.0.1" });
-    expect(blocked.ok).toBe(false);
-    if (!blocked.ok) expect(blocked.error).toMatch(/Too many sign-in attempts/);
-    const rows = await h.db.select().from(s.rateLimits).where(eq(s.rateLimits.key, "signin:email:target@x.org"));
-    expect(rows[0]!.count).toBe(SIGNIN_LIMITS.perEmail.limit + 1);
+    // The owner signs in from the computer they used before, and from a new one (once per slow-down period).
+    expect((await attempt("the right password", "192.0.2.10")).ok).toBe(true);
+    expect((await attempt("the right password", "198.51.100.77")).ok).toBe(true);
+    // A new address gets one guess per slow-down period while the account is under attack, not a fresh allowance.
+    expect(await attempt("another guess", "203.0.113.200")).toEqual({ ok: false, error: "That email and password do not match an account." });
+    const second = await attempt("yet another guess", "203.0.113.200");
+    expect(second.ok ? "" : second.error).toMatch(/Too many sign-in attempts/);
+  });
+
+  it("counts attempts per client on the connection's address: a forged X-Forwarded-For does not reset the count", async () => {
+    const outcomes: string[] = [];
+    for (let i = 0; i <= SIGNIN_LIMITS.perClient.limit; i++) {
+      request.headers = new Headers({ [PEER_HEADER]: "203.0.113.50", "x-forwarded-for": `198.51.100.${i}` });
+      outcomes.push((await signInAction({}, form({ email: `nobody${i}@x.org`, password: "wrong password" }))).error ?? "");
+    }
+    request.headers = new Headers();
+    expect(outcomes.slice(0, -1).every((e) => /do not match/.test(e))).toBe(true);
+    expect(outcomes.at(-1)).toMatch(/Too many sign-in attempts/);
   });
 
   it("sets an HttpOnly, SameSite=Lax cookie, Secure only behind https", async () => {
@@ -183,5 +207,43 @@ describe("invitations", () => {
     await expect(acceptInvite(h.db, { token: inv.token, password: "my new password" })).rejects.toThrow(/expired or was already used/);
     const old = await createInvite(h.db, { email: "late@x.org", roles: ["journalist"], createdBy: admin.id, now: new Date(Date.now() - 8 * 86_400_000) });
     await expect(acceptInvite(h.db, { token: old.token, password: "my new password" })).rejects.toThrow(/expired/);
+  });
+});
+
+describe("the client's address", () => {
+  it("believes X-Forwarded-For only from TRUSTED_PROXIES, reading the chain from the right", async () => {
+    request.headers = new Headers({ [PEER_HEADER]: "203.0.113.9", "x-forwarded-for": "10.9.9.9" });
+    expect(await clientAddress()).toBe("203.0.113.9");
+    vi.stubEnv("TRUSTED_PROXIES", "10.0.0.0/8, loopback");
+    resetConfigForTests();
+    try {
+      // The proxy appends the address it saw; anything the client wrote before it is not believed.
+      request.headers = new Headers({ [PEER_HEADER]: "10.0.0.2", "x-forwarded-for": "6.6.6.6, 203.0.113.9" });
+      expect(await clientAddress()).toBe("203.0.113.9");
+      request.headers = new Headers({ [PEER_HEADER]: "::ffff:127.0.0.1", "x-forwarded-for": "203.0.113.9, 10.1.2.3" });
+      expect(await clientAddress()).toBe("203.0.113.9");
+      // A peer outside the list is the client, whatever it claims.
+      request.headers = new Headers({ [PEER_HEADER]: "198.51.100.4", "x-forwarded-for": "203.0.113.9" });
+      expect(await clientAddress()).toBe("198.51.100.4");
+    } finally {
+      vi.unstubAllEnvs();
+      vi.stubEnv("DATA_DIR", dataDir);
+      resetConfigForTests();
+      request.headers = new Headers();
+    }
+    expect(() => clientIpFrom(new Headers({ [PEER_HEADER]: "10.0.0.2" }), ["not-an-address"])).toThrow();
+  });
+
+  it("is stamped from the socket on every request, overwriting a header of the same name the client sent", async () => {
+    stampPeerAddresses();
+    const server = http.createServer((req, res) => res.end(clientIpFrom(new Headers(req.headers as Record<string, string>), [])));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const { port } = server.address() as { port: number };
+      const res = await fetch(`http://127.0.0.1:${port}/`, { headers: { [PEER_HEADER]: "6.6.6.6", "x-forwarded-for": "6.6.6.6" } });
+      expect(await res.text()).toBe("127.0.0.1");
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });

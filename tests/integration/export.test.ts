@@ -1,5 +1,10 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "csv-parse/sync";
+import { eq, sql } from "drizzle-orm";
+import * as s from "@/db/schema";
 import type { DbHandle } from "@/db/client";
 import type { UserRole } from "@/db/schema";
 import { createUser } from "@/db/queries/users";
@@ -9,14 +14,17 @@ import { claimReview, serialise, type ExportFormat } from "@/lib/export/formats"
 import { importJsonl } from "@/lib/export/import";
 import type { Principal } from "@/lib/auth/policy";
 import { seedDebates } from "../helpers/seed-debates";
+import { runCli } from "../helpers/cli";
 import { freshDatabase } from "./test-db";
 
 let h: DbHandle;
 const ORG = { name: "Test Newsroom", url: "https://news.example.org" };
 
+const APP_URL = "https://checks.example.org";
+
 async function text(db: DbHandle["db"], format: ExportFormat, pageSize = 500) {
   let out = "";
-  for await (const chunk of serialise(exportDebates(db, {}, pageSize), format, ORG)) out += chunk;
+  for await (const chunk of serialise(exportDebates(db, {}, pageSize), format, ORG, APP_URL)) out += chunk;
   return out;
 }
 
@@ -68,15 +76,40 @@ describe("exports", () => {
     const first = (async () => {
       for await (const d of exportDebates(h.db)) return d;
     })();
-    const review = claimReview((await first)!, ORG)!;
+    const review = claimReview((await first)!, ORG, APP_URL)!;
     expect(review).toMatchObject({
       "@context": "https://schema.org",
       "@type": "ClaimReview",
+      // Search engines drop a ClaimReview without the address of the page that holds the review.
+      url: `${APP_URL}/debates/${(await first)!.id}`,
       author: { "@type": "Organization", name: "Test Newsroom", url: "https://news.example.org" },
       reviewRating: { "@type": "Rating", ratingValue: 3, bestRating: 3, worstRating: 1, alternateName: "True" },
       itemReviewed: { "@type": "Claim", datePublished: "2023-12-31", appearance: { "@type": "CreativeWork", url: "https://example.org/speech/0" } },
     });
     expect(review.claimReviewed).toMatch(/^Claim number 0/);
+    for (const item of doc["@graph"] as Array<{ url: string; itemReviewed: Record<string, unknown> }>) {
+      expect(item.url).toMatch(new RegExp(`^${APP_URL}/debates/[0-9a-f-]{36}$`));
+      expect(Object.keys(item.itemReviewed).length).toBeGreaterThan(1);
+    }
+  });
+
+  it("ClaimReview: the claim's author and appearance where the records know them, from the columns or the dataset's metadata", async () => {
+    const ids: string[] = [];
+    for await (const d of exportDebates(h.db)) ids.push(d.id);
+    // Claim 3 has a speaker and an appearance; claim 1 a speaker only; claim 2 has them only in the dataset's metadata.
+    const [claim2] = await h.db.select({ claimId: s.debates.claimId }).from(s.debates).where(eq(s.debates.id, ids[2]!));
+    await h.db.update(s.claims).set({ speaker: null, appearanceUrl: null, metadata: { speaker: "B. Senator", original_claim_url: "https://example.org/post/2" } }).where(eq(s.claims.id, claim2!.claimId));
+    const byId = new Map<string, Record<string, unknown>>();
+    for (const item of JSON.parse(await text(h.db, "claimreview"))["@graph"] as Array<{ identifier: string; itemReviewed: Record<string, unknown> }>) byId.set(item.identifier, item.itemReviewed);
+    expect(byId.get(ids[3]!)).toEqual({
+      "@type": "Claim",
+      datePublished: "2023-12-31",
+      author: { "@type": "Person", name: "A. Politician" },
+      appearance: { "@type": "CreativeWork", url: "https://example.org/speech/3" },
+      firstAppearance: { "@type": "CreativeWork", url: "https://example.org/speech/3" },
+    });
+    expect(byId.get(ids[1]!)).toMatchObject({ author: { "@type": "Person", name: "A. Politician" } });
+    expect(byId.get(ids[2]!)).toMatchObject({ author: { "@type": "Person", name: "B. Senator" }, appearance: { "@type": "CreativeWork", url: "https://example.org/post/2" } });
   });
 
   it("round trip: export, import into an empty database, export again, byte for byte the same", async () => {
@@ -91,6 +124,42 @@ describe("exports", () => {
       expect(await text(empty.db, "jsonl")).toBe(before);
     } finally {
       await empty.close();
+    }
+  });
+});
+
+describe("the CLI's ClaimReview export", () => {
+  it("refuses before writing anything when it does not know the public address of the debate pages", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cp-export-cli-"));
+    const out = path.join(dir, "reviews.jsonld");
+    const r = await runCli(["export", "--format", "claimreview", "--out", out], { DATA_DIR: dir, APP_URL: "" });
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toMatch(/Set APP_URL.*or pass --app-url/);
+    expect(fs.existsSync(out)).toBe(false);
+    const bad = await runCli(["export", "--format", "claimreview", "--app-url", "factcheck.example.org"], { DATA_DIR: dir });
+    expect(bad.stderr).toMatch(/--app-url must be an http\(s\) address/);
+  });
+});
+
+describe("export paging on exact keys", () => {
+  it("pages through debates whose creation times differ below a millisecond, each once, in order", async () => {
+    const db2 = await freshDatabase();
+    try {
+      await seedDebates(db2.db, { count: 7 });
+      // Microsecond steps, two debates per instant: a millisecond cursor matches earlier rows again.
+      await db2.db.execute(sql`
+        update debates d set created_at = timestamptz '2025-03-01 12:00:00.000001+00' + ((n.rn / 2) * interval '1 microsecond')
+        from (select id, row_number() over (order by id) as rn from debates) n where n.id = d.id`);
+      const expected = (await db2.db.execute<{ id: string }>(sql`select id from debates order by created_at, id`)).rows.map((r) => r.id);
+      const seen: string[] = [];
+      // Bounded: the old cursor repeated the last page forever; stop well past the real count.
+      for await (const d of exportDebates(db2.db, {}, 3)) {
+        seen.push(d.id);
+        if (seen.length > 30) break;
+      }
+      expect(seen).toEqual(expected);
+    } finally {
+      await db2.close();
     }
   });
 });

@@ -4,6 +4,7 @@ import { exportDebates } from "@/lib/export/debates";
 import { CONTENT_TYPES, EXPORT_FORMATS, serialise, type ExportFormat } from "@/lib/export/formats";
 import { AuthError, demand } from "@/lib/auth/policy";
 import { authErrorResponse, principalFromRequest } from "@/lib/auth/server";
+import { labelScopeFor } from "@/lib/export/scope";
 
 export const dynamic = "force-dynamic";
 
@@ -13,8 +14,9 @@ export const dynamic = "force-dynamic";
  * (pull-based stream), so a 50,000-debate export neither times out nor fills the server's memory.
  */
 export async function GET(request: Request) {
+  let principal;
   try {
-    demand(await principalFromRequest(request), "annotation:export");
+    principal = demand(await principalFromRequest(request), "annotation:export");
   } catch (e) {
     if (e instanceof AuthError) return authErrorResponse(e);
     throw e;
@@ -22,9 +24,13 @@ export async function GET(request: Request) {
   const url = new URL(request.url);
   const format = url.searchParams.get("format") ?? "jsonl";
   if (!(EXPORT_FORMATS as readonly string[]).includes(format)) return Response.json({ error: `format must be one of ${EXPORT_FORMATS.join(", ")}` }, { status: 400 });
-  const filters = { corpus: url.searchParams.get("corpus") || undefined, run: url.searchParams.get("run") || undefined };
   const { db } = await getDb();
-  const chunks = serialise(exportDebates(db, filters), format as ExportFormat, getConfig().organisation);
+  const filters = { corpus: url.searchParams.get("corpus") || undefined, run: url.searchParams.get("run") || undefined, scope: await labelScopeFor(db, principal) };
+  const config = getConfig();
+  // Without APP_URL the reviews point at the address this request came to, which is what the
+  // person downloading sees; APP_URL wins so exports made on an internal address link publicly.
+  const appUrl = config.appUrl ?? new URL(request.url).origin;
+  const chunks = serialise(exportDebates(db, filters), format as ExportFormat, config.organisation, appUrl);
   const encoder = new TextEncoder();
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {

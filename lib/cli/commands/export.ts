@@ -5,7 +5,7 @@ import type { Command } from "commander";
 import { getDb } from "@/db/client";
 import { getConfig } from "@/lib/config";
 import { exportDebates } from "@/lib/export/debates";
-import { EXPORT_FORMATS, serialise, type ExportFormat } from "@/lib/export/formats";
+import { CLAIMREVIEW_NEEDS_URL, EXPORT_FORMATS, serialise, type ExportFormat } from "@/lib/export/formats";
 import { importJsonl } from "@/lib/export/import";
 import { emit, green } from "../output";
 
@@ -27,9 +27,14 @@ export function register(program: Command) {
     .option("--out <file>", "write to a file instead of standard output")
     .option("--corpus <name>", "only debates over this corpus")
     .option("--run <id-or-name>", "only debates of this evaluation run")
+    .option("--app-url <url>", "public base address of the debate pages, for ClaimReview urls (default: APP_URL)")
     .option("--json", "print a JSON summary (with --out)")
-    .action(async (opts: { format: string; out?: string; corpus?: string; run?: string; json?: boolean }) => {
+    .action(async (opts: { format: string; out?: string; corpus?: string; run?: string; appUrl?: string; json?: boolean }) => {
       if (!(EXPORT_FORMATS as readonly string[]).includes(opts.format)) throw new Error(`--format must be one of ${EXPORT_FORMATS.join(", ")}.`);
+      const appUrl = opts.appUrl ?? getConfig().appUrl;
+      if (opts.appUrl && !/^https?:\/\/[^\s/]+/i.test(opts.appUrl)) throw new Error(`--app-url must be an http(s) address such as https://factcheck.example.org, got "${opts.appUrl}".`);
+      // Checked before anything is written, so a ClaimReview file is never left half-made.
+      if (opts.format === "claimreview" && !appUrl) throw new Error(CLAIMREVIEW_NEEDS_URL);
       const { db } = await getDb();
       const started = Date.now();
       let debates = 0;
@@ -39,7 +44,7 @@ export function register(program: Command) {
           yield d;
         }
       })();
-      const chunks = serialise(counted, opts.format as ExportFormat, getConfig().organisation);
+      const chunks = serialise(counted, opts.format as ExportFormat, getConfig().organisation, appUrl);
       if (!opts.out) {
         await writeAll(chunks, process.stdout);
         return;

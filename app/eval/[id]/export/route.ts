@@ -1,6 +1,8 @@
 import { getDb } from "@/db/client";
 import { canReadDebates } from "@/lib/auth/access";
 import { principalFromRequest } from "@/lib/auth/server";
+import { getSetting } from "@/db/queries/settings";
+import { BLIND_EVAL_REFUSAL, labelsBlindFor } from "@/lib/export/scope";
 import { buildReport, reportCsv, reportMarkdown } from "@/lib/eval/report";
 
 export const dynamic = "force-dynamic";
@@ -11,7 +13,9 @@ export async function GET(req: Request, { params }: { params: Promise<{ id: stri
   const format = new URL(req.url).searchParams.get("format") ?? "md";
   if (!["md", "csv", "json"].includes(format)) return new Response("format must be md, csv or json", { status: 400 });
   const { db } = await getDb();
-  if (!(await canReadDebates(db, await principalFromRequest(req)))) return new Response("sign in first", { status: 401 });
+  const principal = await principalFromRequest(req);
+  if (!(await canReadDebates(db, principal))) return new Response("sign in first", { status: 401 });
+  if (labelsBlindFor(principal, await getSetting(db, "blind_annotation"))) return new Response(BLIND_EVAL_REFUSAL, { status: 403 });
   const r = await buildReport(db, id);
   if (!r) return new Response("no such run", { status: 404 });
   const body = format === "json" ? JSON.stringify(r, null, 2) : format === "csv" ? reportCsv(r) : reportMarkdown(r);
