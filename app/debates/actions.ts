@@ -8,6 +8,7 @@ import { createDebate, DebateRequestError } from "@/lib/debate/start";
 import { parseDebateForm } from "@/lib/debate/form";
 import { hit } from "@/db/queries/rate-limits";
 import { getConfig } from "@/lib/config";
+import { assertWebModels, ModelNotAllowedError } from "@/lib/ai/web-models";
 import { requirePermission } from "@/lib/auth/server";
 import { AuthError } from "@/lib/auth/policy";
 
@@ -28,10 +29,13 @@ export async function startDebateAction(_prev: StartState, form: FormData): Prom
     if (!rate.allowed) {
       return { error: `You have started ${limit} debates in this period. Try again in ${Math.ceil(rate.retryAfterSeconds / 60)} minutes (DEBATE_RATE_LIMIT sets the limit).`, values };
     }
-    id = await createDebate(db, parseDebateForm(values), { createdBy: user.id });
+    const input = parseDebateForm(values);
+    assertWebModels(input.models ?? {});
+    id = await createDebate(db, input, { createdBy: user.id });
     runInBackground(db, id);
   } catch (e) {
     if (e instanceof DebateRequestError) return { error: e.message, field: e.field, values };
+    if (e instanceof ModelNotAllowedError) return { error: e.message, field: `models.${e.role}`, values };
     if (e instanceof AuthError) return { error: e.message, values };
     console.error("[debates] could not start:", e);
     return { error: `Could not start the debate: ${(e as Error).message}`, values };

@@ -3,6 +3,7 @@
 import { useActionState, useState } from "react";
 import { startDebateAction, type StartState } from "@/app/debates/actions";
 import { RADAR_VARIANTS } from "@/lib/debate/radar/variants";
+import { ModelSelect } from "./model-select";
 
 const CLAIM_MAX = 2000;
 
@@ -163,27 +164,23 @@ export function DebateForm({
 
       <fieldset>
         <legend className="font-medium">Models</legend>
-        <p className="text-xs text-black/60">
-          Leave empty to use {defaults.default ? <code>{defaults.default}</code> : "DEFAULT_MODEL (not set)"}. Ids: openai:…, anthropic:…, openai-compatible:…, local:…
+        <p id="models-help" className="text-xs text-black/60">
+          The models this server offers. An admin adds one with WEB_MODELS (or DEFAULT_MODEL / ROLE_MODELS) in the server&apos;s environment.
         </p>
-        <datalist id="model-ids">
-          {models.map((m) => (
-            <option key={m} value={m} />
-          ))}
-        </datalist>
         <div className="mt-2 grid gap-3 sm:grid-cols-2">
           {(ROLES_BY_VARIANT[variant] ?? []).map((role) => (
-            <div key={role}>
+            <div key={role} className="min-w-0">
               <label htmlFor={`model_${role}`} className="block text-sm capitalize">
                 {role.replace("-", " ")}
               </label>
-              <input
+              <ModelSelect
                 id={`model_${role}`}
                 name={`model_${role}`}
-                list="model-ids"
-                defaultValue={v[`model_${role}`] ?? defaults.roles[role] ?? ""}
-                placeholder={defaults.default || "e.g. openai:gpt-4o-mini"}
-                className="mt-1 w-full rounded-md border border-black/20 bg-white p-2"
+                allowed={models}
+                fallback={defaults.roles[role] || defaults.default || undefined}
+                defaultValue={v[`model_${role}`]}
+                describedBy="models-help"
+                className="mt-1 w-full max-w-full rounded-md border border-black/20 bg-white p-2"
               />
               <FieldError state={state} field={`models.${role}`} />
             </div>
