@@ -9,6 +9,7 @@ import { parseDebateForm } from "@/lib/debate/form";
 import { hit } from "@/db/queries/rate-limits";
 import { getConfig } from "@/lib/config";
 import { assertWebModels, ModelNotAllowedError } from "@/lib/ai/web-models";
+import { claimLengthError, normaliseClaim } from "@/lib/debate/claim-length";
 import { requirePermission } from "@/lib/auth/server";
 import { AuthError } from "@/lib/auth/policy";
 
@@ -23,14 +24,17 @@ export async function startDebateAction(_prev: StartState, form: FormData): Prom
   let id: string;
   try {
     const user = await requirePermission("debate:start");
+    // Checked before the rate limit, so a refused request does not use up one of the user's debates.
+    const tooLong = claimLengthError(values.claim ?? "");
+    if (tooLong) return { error: tooLong, field: "claim", values };
+    const input = parseDebateForm({ ...values, claim: normaliseClaim(values.claim ?? "") });
+    assertWebModels(input.models ?? {});
     const { db } = await getDb();
     const { limit, windowSeconds } = getConfig().rateLimits.debateStarts;
     const rate = await hit(db, `debate-start:user:${user.id}`, limit, windowSeconds);
     if (!rate.allowed) {
       return { error: `You have started ${limit} debates in this period. Try again in ${Math.ceil(rate.retryAfterSeconds / 60)} minutes (DEBATE_RATE_LIMIT sets the limit).`, values };
     }
-    const input = parseDebateForm(values);
-    assertWebModels(input.models ?? {});
     id = await createDebate(db, input, { createdBy: user.id });
     runInBackground(db, id);
   } catch (e) {

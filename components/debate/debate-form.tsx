@@ -4,8 +4,7 @@ import { useActionState, useState } from "react";
 import { startDebateAction, type StartState } from "@/app/debates/actions";
 import { RADAR_VARIANTS } from "@/lib/debate/radar/variants";
 import { ModelSelect } from "./model-select";
-
-const CLAIM_MAX = 2000;
+import { claimCount, claimLengthError } from "@/lib/debate/claim-length";
 
 const VARIANT_HELP: Record<string, string> = {
   expertise: "Politician and Scientist debate (the paper's default)",
@@ -53,6 +52,8 @@ export function DebateForm({
   const [claim, setClaim] = useState(v.claim ?? initialClaim ?? "");
   const [mode, setMode] = useState<"retrieved" | "gold">((v.evidenceMode as "gold") ?? (corpora.length ? "retrieved" : "gold"));
   const [variant, setVariant] = useState(v.variant ?? "expertise");
+  // Live, as the user types or pastes; the server refuses with the same words.
+  const tooLong = claimLengthError(claim);
   const fieldError = state.field && !["claim", "claimDate", "corpus", "evidence", "models"].some((f) => state.field!.startsWith(f));
 
   return (
@@ -72,27 +73,34 @@ export function DebateForm({
           name="claim"
           required
           rows={3}
-          maxLength={CLAIM_MAX}
           value={claim}
           onChange={(e) => setClaim(e.target.value)}
-          aria-invalid={state.field === "claim"}
+          aria-invalid={!!tooLong || state.field === "claim"}
           aria-describedby="claim-help claim-error"
-          className="mt-1 w-full rounded-md border border-black/20 bg-white p-2"
+          className={`mt-1 w-full rounded-md border bg-white p-2 ${tooLong ? "border-red-700" : "border-black/20"}`}
         />
         <p id="claim-help" className="mt-1 text-xs text-black/60">
-          {claim.length}/{CLAIM_MAX} characters. Quote the statement as it was made.
+          <span data-testid="claim-count" aria-live="polite" className={tooLong ? "font-medium text-red-800" : undefined}>
+            {claimCount(claim)}
+          </span>
+          . Quote the statement as it was made.
         </p>
+        {tooLong ? (
+          <p id="claim-error" role="alert" className="mt-1 text-sm text-red-800">
+            {tooLong}
+          </p>
+        ) : null}
         {examples.length ? (
           <div className="mt-2 flex flex-wrap gap-2 text-xs">
             <span className="text-black/60">Try:</span>
             {examples.map((ex) => (
-              <button key={ex} type="button" className="rounded-full border border-black/15 bg-white px-2 py-0.5 text-left hover:bg-black/5" onClick={() => setClaim(ex)}>
+              <button key={ex} type="button" className="max-w-full rounded-full border border-black/15 bg-white px-2 py-0.5 text-left hover:bg-black/5" onClick={() => setClaim(ex)}>
                 {ex.length > 70 ? `${ex.slice(0, 70)}…` : ex}
               </button>
             ))}
           </div>
         ) : null}
-        <FieldError state={state} field="claim" />
+        {tooLong ? null : <FieldError state={state} field="claim" />}
       </div>
 
       <div>
@@ -117,11 +125,11 @@ export function DebateForm({
         </div>
         {mode === "retrieved" ? (
           <div className="mt-3 flex flex-wrap gap-4">
-            <div>
+            <div className="min-w-0 max-w-full">
               <label htmlFor="corpus" className="block text-sm">
                 Corpus
               </label>
-              <select id="corpus" name="corpus" defaultValue={v.corpus} className="mt-1 rounded-md border border-black/20 bg-white p-2">
+              <select id="corpus" name="corpus" defaultValue={v.corpus} className="mt-1 w-full max-w-full rounded-md border border-black/20 bg-white p-2">
                 {corpora.map((c) => (
                   <option key={c.name} value={c.name}>
                     {c.name} ({c.passages} passages)
@@ -153,7 +161,7 @@ export function DebateForm({
         <label htmlFor="variant" className="block font-medium">
           Debate
         </label>
-        <select id="variant" name="variant" value={variant} onChange={(e) => setVariant(e.target.value)} className="mt-1 rounded-md border border-black/20 bg-white p-2">
+        <select id="variant" name="variant" value={variant} onChange={(e) => setVariant(e.target.value)} className="mt-1 w-full max-w-full rounded-md border border-black/20 bg-white p-2 sm:w-auto">
           {RADAR_VARIANTS.map((x) => (
             <option key={x} value={x}>
               {x}: {VARIANT_HELP[x]}
@@ -201,7 +209,7 @@ export function DebateForm({
             <label htmlFor="earlyStopping" className="block text-sm">
               Early stopping
             </label>
-            <select id="earlyStopping" name="earlyStopping" defaultValue={v.earlyStopping ?? "on"} className="mt-1 rounded-md border border-black/20 p-2">
+            <select id="earlyStopping" name="earlyStopping" defaultValue={v.earlyStopping ?? "on"} className="mt-1 max-w-full rounded-md border border-black/20 p-2">
               <option value="on">on</option>
               <option value="score-only">score every checkpoint, never stop</option>
               <option value="off">off</option>
@@ -223,7 +231,7 @@ export function DebateForm({
             <label htmlFor="context" className="block text-sm">
               What debaters see
             </label>
-            <select id="context" name="context" defaultValue={v.context ?? "paper"} className="mt-1 rounded-md border border-black/20 p-2">
+            <select id="context" name="context" defaultValue={v.context ?? "paper"} className="mt-1 max-w-full rounded-md border border-black/20 p-2">
               <option value="paper">the opponent&apos;s last statement (paper)</option>
               <option value="full">the whole transcript</option>
             </select>

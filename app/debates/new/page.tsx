@@ -23,7 +23,7 @@ export default async function NewDebatePage({ searchParams }: { searchParams: Pr
         models={webSelectableModels(config)}
         defaults={{ default: config.models.default ?? "", roles: config.models.roles }}
         examples={SAMPLE_CLAIMS.map((c) => c.text)}
-        initialClaim={typeof claim === "string" ? claim.slice(0, 2000) : undefined}
+        initialClaim={typeof claim === "string" ? claim : undefined}
       />
     </div>
   );
