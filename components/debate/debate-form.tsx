@@ -219,13 +219,13 @@ export function DebateForm({
             <label htmlFor="tauS" className="block text-sm">
               Stop-margin threshold τs (-1..1)
             </label>
-            <input id="tauS" name="tauS" type="number" step="0.05" min={-1} max={1} defaultValue={v.tauS} placeholder="model default" className="mt-1 w-32 rounded-md border border-black/20 p-2" />
+            <input id="tauS" name="tauS" type="number" step="0.05" min={-1} max={1} defaultValue={v.tauS} placeholder="model default" className="mt-1 w-40 max-w-full rounded-md border border-black/20 p-2" />
           </div>
           <div>
             <label htmlFor="tauV" className="block text-sm">
               Confidence threshold τv (0..1)
             </label>
-            <input id="tauV" name="tauV" type="number" step="0.05" min={0} max={1} defaultValue={v.tauV} placeholder="model default" className="mt-1 w-32 rounded-md border border-black/20 p-2" />
+            <input id="tauV" name="tauV" type="number" step="0.05" min={0} max={1} defaultValue={v.tauV} placeholder="model default" className="mt-1 w-40 max-w-full rounded-md border border-black/20 p-2" />
           </div>
           <div>
             <label htmlFor="context" className="block text-sm">

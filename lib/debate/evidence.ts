@@ -1,12 +1,12 @@
 import type { DebateEvidence } from "./types";
-import { newFence, type Fence } from "@/lib/prompts/fence";
+import type { Fence } from "@/lib/prompts/fence";
 
 /**
  * The evidence block every agent sees. Retrieved text is data, not instructions: it is fenced with
  * the debate's random fence id (lib/prompts/fence.ts), introduced as quoted material, and anything
  * in a passage that could pass for a fence marker is defused, so a passage cannot break out.
  */
-export function evidenceBlock(evidence: readonly DebateEvidence[], fence: Fence = newFence()): string {
+export function evidenceBlock(evidence: readonly DebateEvidence[], fence: Fence): string {
   const lines = evidence.map((e) => {
     const meta = [e.title, e.publishedAt?.slice(0, 10)].filter(Boolean).join(", ");
     return `[E${e.rank}]${meta ? ` (${meta})` : ""} ${e.text.replace(/\s+/g, " ").trim()}`;
@@ -27,9 +27,4 @@ export function citedRanks(text: string, max: number): number[] {
     }
   }
   return [...found].sort((a, b) => a - b);
-}
-
-/** Agents' own text goes into other prompts; it must not be able to close the fences either. */
-export function quoteArgument(text: string, fence: Fence = newFence()): string {
-  return fence.wrap("argument", text, { empty: "(no argument was made)" });
 }
