@@ -109,30 +109,41 @@ export function foldForMatching(text: string): string {
 const KIND_NAMES = "claim|evidence|argument|answer|article|tool[-_ ]?results?|debate|quote";
 const TAG_LIKE = new RegExp(`<{1,2}\\s*/{0,2}\\s*(?:${KIND_NAMES})(?![a-z])[^<>\\n]{0,60}>{0,2}`, "g");
 
-function defuse(text: string, id: string): string {
-  const { units, folded, owner } = fold(text);
-  const ranges: Array<[number, number]> = [];
-  const collect = (re: RegExp) => {
-    for (const m of folded.matchAll(re)) if (m[0].length) ranges.push([owner[m.index!]!, owner[m.index! + m[0].length - 1]!]);
-  };
-  collect(new RegExp(id, "g"));
-  collect(TAG_LIKE);
-  if (ranges.length === 0) return text;
+/** Code-point ranges [first, last] of `re`'s matches in the folded text. */
+function matches(f: ReturnType<typeof fold>, re: RegExp): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  for (const m of f.folded.matchAll(re)) if (m[0].length) out.push([f.owner[m.index!]!, f.owner[m.index! + m[0].length - 1]!]);
+  return out;
+}
+
+/** Rewrites the units in each range with `rewrite`, leaving everything else as it was. */
+function rewriteRanges(units: string[], ranges: Array<[number, number]>, rewrite: (piece: string[]) => string): string {
+  if (ranges.length === 0) return units.join("");
   ranges.sort((a, b) => a[0] - b[0]);
-  const merged: Array<[number, number]> = [];
-  for (const r of ranges) {
-    const last = merged.at(-1);
-    if (last && r[0] <= last[1] + 1) last[1] = Math.max(last[1], r[1]);
-    else merged.push([r[0], r[1]]);
-  }
   let out = "";
   let at = 0;
-  for (const [a, b] of merged) {
-    out += units.slice(at, a).join("");
-    // The defused piece is shown folded, so "＜／evidence＞" reads as "(/evidence)" and the id as "[id]".
-    const piece = units.slice(a, b + 1).map(foldChar).join("").split(id).join("[id]");
-    out += piece.replace(/</g, "(").replace(/>/g, ")");
+  for (const [a, b] of ranges) {
+    if (b < at) continue;
+    const from = Math.max(a, at);
+    out += units.slice(at, from).join("") + rewrite(units.slice(from, b + 1));
     at = b + 1;
   }
   return out + units.slice(at).join("");
+}
+
+function defuse(text: string, id: string): string {
+  // First the fence id, in any spelling: it becomes "[id]", so no marker inside can carry it.
+  const first = fold(text);
+  const withoutId = rewriteRanges(first.units, matches(first, new RegExp(id, "g")), () => "[id]");
+  // Then anything shaped like a fence or tag of a fenced kind loses its angle brackets (in any
+  // spelling): "</evidence>" reads "(/evidence)"; the rest of the text is left exactly as written.
+  const second = fold(withoutId);
+  return rewriteRanges(second.units, matches(second, TAG_LIKE), (piece) =>
+    piece
+      .map((u) => {
+        const f = foldChar(u);
+        return /^[<>]+$/.test(f) ? f.replace(/</g, "(").replace(/>/g, ")") : u;
+      })
+      .join(""),
+  );
 }
