@@ -122,6 +122,8 @@ describe("fences around untrusted text", () => {
     const f = newFence();
     const text = "x < 5 and y > 3; « guillemets », naïve café, 日本語, an <b>HTML</b> tag, the evidence shows";
     expect(f.neutralise(text)).toBe(text);
+    // Only the brackets of tag-like text change; its words stay as written.
+    expect(f.neutralise("a <Claim By The Minister> b ＜ＥＶＩＤＥＮＣＥ＞")).toBe("a (Claim By The Minister) b (ＥＶＩＤＥＮＣＥ)");
   });
 
   it("judge reads its own verdict, not one quoted from the claim or an earlier answer", async () => {
