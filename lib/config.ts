@@ -51,6 +51,12 @@ const envSchema = z.object({
 
   DEFAULT_MODEL: z.string().min(1).optional(),
   ROLE_MODELS: keyValueList.optional(),
+  /** More model ids the web forms may offer, besides DEFAULT_MODEL and ROLE_MODELS (comma-separated). */
+  WEB_MODELS: z
+    .string()
+    .transform((raw) => raw.split(",").map((p) => p.trim()).filter(Boolean))
+    .pipe(z.array(z.string().regex(/^(openai|anthropic|openai-compatible|local):\S+$/, "expected model ids such as openai:gpt-4o-mini, comma-separated")))
+    .optional(),
   EMBEDDING_MODEL: z.string().min(1).default("local:use-lite"),
 
   LLM_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(4),
@@ -111,7 +117,8 @@ export type AppConfig = {
     contextSize: number;
     threads?: number;
   };
-  models: { default?: string; roles: Record<string, string> };
+  /** `web`: WEB_MODELS, extra ids the web forms may pick (lib/ai/web-models.ts). */
+  models: { default?: string; roles: Record<string, string>; web?: string[] };
   embeddingModel: string;
   llm: { maxRetries: number; timeoutMs: number; concurrency: Record<string, number> };
   pricesFile?: string;
@@ -224,7 +231,7 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = env.C
       contextSize: e.LOCAL_CONTEXT_SIZE,
       threads: e.LOCAL_THREADS,
     },
-    models: { default: e.DEFAULT_MODEL, roles: e.ROLE_MODELS ?? {} },
+    models: { default: e.DEFAULT_MODEL, roles: e.ROLE_MODELS ?? {}, web: e.WEB_MODELS ?? [] },
     embeddingModel: e.EMBEDDING_MODEL,
     llm: { maxRetries: e.LLM_MAX_RETRIES, timeoutMs: e.LLM_TIMEOUT_MS, concurrency },
     pricesFile: e.PRICES_FILE ? path.resolve(cwd, e.PRICES_FILE) : undefined,

@@ -8,6 +8,8 @@ import { createDebate, DebateRequestError } from "@/lib/debate/start";
 import { parseDebateForm } from "@/lib/debate/form";
 import { hit } from "@/db/queries/rate-limits";
 import { getConfig } from "@/lib/config";
+import { assertWebModels, ModelNotAllowedError } from "@/lib/ai/web-models";
+import { claimLengthError, normaliseClaim } from "@/lib/debate/claim-length";
 import { requirePermission } from "@/lib/auth/server";
 import { AuthError } from "@/lib/auth/policy";
 
@@ -22,16 +24,22 @@ export async function startDebateAction(_prev: StartState, form: FormData): Prom
   let id: string;
   try {
     const user = await requirePermission("debate:start");
+    // Checked before the rate limit, so a refused request does not use up one of the user's debates.
+    const tooLong = claimLengthError(values.claim ?? "");
+    if (tooLong) return { error: tooLong, field: "claim", values };
+    const input = parseDebateForm({ ...values, claim: normaliseClaim(values.claim ?? "") });
+    assertWebModels(input.models ?? {});
     const { db } = await getDb();
     const { limit, windowSeconds } = getConfig().rateLimits.debateStarts;
     const rate = await hit(db, `debate-start:user:${user.id}`, limit, windowSeconds);
     if (!rate.allowed) {
       return { error: `You have started ${limit} debates in this period. Try again in ${Math.ceil(rate.retryAfterSeconds / 60)} minutes (DEBATE_RATE_LIMIT sets the limit).`, values };
     }
-    id = await createDebate(db, parseDebateForm(values), { createdBy: user.id });
+    id = await createDebate(db, input, { createdBy: user.id });
     runInBackground(db, id);
   } catch (e) {
     if (e instanceof DebateRequestError) return { error: e.message, field: e.field, values };
+    if (e instanceof ModelNotAllowedError) return { error: e.message, field: `models.${e.role}`, values };
     if (e instanceof AuthError) return { error: e.message, values };
     console.error("[debates] could not start:", e);
     return { error: `Could not start the debate: ${(e as Error).message}`, values };

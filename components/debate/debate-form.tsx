@@ -3,8 +3,8 @@
 import { useActionState, useState } from "react";
 import { startDebateAction, type StartState } from "@/app/debates/actions";
 import { RADAR_VARIANTS } from "@/lib/debate/radar/variants";
-
-const CLAIM_MAX = 2000;
+import { ModelSelect } from "./model-select";
+import { claimCount, claimLengthError } from "@/lib/debate/claim-length";
 
 const VARIANT_HELP: Record<string, string> = {
   expertise: "Politician and Scientist debate (the paper's default)",
@@ -52,6 +52,8 @@ export function DebateForm({
   const [claim, setClaim] = useState(v.claim ?? initialClaim ?? "");
   const [mode, setMode] = useState<"retrieved" | "gold">((v.evidenceMode as "gold") ?? (corpora.length ? "retrieved" : "gold"));
   const [variant, setVariant] = useState(v.variant ?? "expertise");
+  // Live, as the user types or pastes; the server refuses with the same words.
+  const tooLong = claimLengthError(claim);
   const fieldError = state.field && !["claim", "claimDate", "corpus", "evidence", "models"].some((f) => state.field!.startsWith(f));
 
   return (
@@ -71,27 +73,34 @@ export function DebateForm({
           name="claim"
           required
           rows={3}
-          maxLength={CLAIM_MAX}
           value={claim}
           onChange={(e) => setClaim(e.target.value)}
-          aria-invalid={state.field === "claim"}
+          aria-invalid={!!tooLong || state.field === "claim"}
           aria-describedby="claim-help claim-error"
-          className="mt-1 w-full rounded-md border border-black/20 bg-white p-2"
+          className={`mt-1 w-full rounded-md border bg-white p-2 ${tooLong ? "border-red-700" : "border-black/20"}`}
         />
         <p id="claim-help" className="mt-1 text-xs text-black/60">
-          {claim.length}/{CLAIM_MAX} characters. Quote the statement as it was made.
+          <span data-testid="claim-count" aria-live="polite" className={tooLong ? "font-medium text-red-800" : undefined}>
+            {claimCount(claim)}
+          </span>
+          . Quote the statement as it was made.
         </p>
+        {tooLong ? (
+          <p id="claim-error" role="alert" className="mt-1 text-sm text-red-800">
+            {tooLong}
+          </p>
+        ) : null}
         {examples.length ? (
           <div className="mt-2 flex flex-wrap gap-2 text-xs">
             <span className="text-black/60">Try:</span>
             {examples.map((ex) => (
-              <button key={ex} type="button" className="rounded-full border border-black/15 bg-white px-2 py-0.5 text-left hover:bg-black/5" onClick={() => setClaim(ex)}>
+              <button key={ex} type="button" className="max-w-full rounded-full border border-black/15 bg-white px-2 py-0.5 text-left hover:bg-black/5" onClick={() => setClaim(ex)}>
                 {ex.length > 70 ? `${ex.slice(0, 70)}…` : ex}
               </button>
             ))}
           </div>
         ) : null}
-        <FieldError state={state} field="claim" />
+        {tooLong ? null : <FieldError state={state} field="claim" />}
       </div>
 
       <div>
@@ -116,11 +125,11 @@ export function DebateForm({
         </div>
         {mode === "retrieved" ? (
           <div className="mt-3 flex flex-wrap gap-4">
-            <div>
+            <div className="min-w-0 max-w-full">
               <label htmlFor="corpus" className="block text-sm">
                 Corpus
               </label>
-              <select id="corpus" name="corpus" defaultValue={v.corpus} className="mt-1 rounded-md border border-black/20 bg-white p-2">
+              <select id="corpus" name="corpus" defaultValue={v.corpus} className="mt-1 w-full max-w-full rounded-md border border-black/20 bg-white p-2">
                 {corpora.map((c) => (
                   <option key={c.name} value={c.name}>
                     {c.name} ({c.passages} passages)
@@ -152,7 +161,7 @@ export function DebateForm({
         <label htmlFor="variant" className="block font-medium">
           Debate
         </label>
-        <select id="variant" name="variant" value={variant} onChange={(e) => setVariant(e.target.value)} className="mt-1 rounded-md border border-black/20 bg-white p-2">
+        <select id="variant" name="variant" value={variant} onChange={(e) => setVariant(e.target.value)} className="mt-1 w-full max-w-full rounded-md border border-black/20 bg-white p-2 sm:w-auto">
           {RADAR_VARIANTS.map((x) => (
             <option key={x} value={x}>
               {x}: {VARIANT_HELP[x]}
@@ -163,27 +172,23 @@ export function DebateForm({
 
       <fieldset>
         <legend className="font-medium">Models</legend>
-        <p className="text-xs text-black/60">
-          Leave empty to use {defaults.default ? <code>{defaults.default}</code> : "DEFAULT_MODEL (not set)"}. Ids: openai:…, anthropic:…, openai-compatible:…, local:…
+        <p id="models-help" className="text-xs text-black/60">
+          The models this server offers. An admin adds one with WEB_MODELS (or DEFAULT_MODEL / ROLE_MODELS) in the server&apos;s environment.
         </p>
-        <datalist id="model-ids">
-          {models.map((m) => (
-            <option key={m} value={m} />
-          ))}
-        </datalist>
         <div className="mt-2 grid gap-3 sm:grid-cols-2">
           {(ROLES_BY_VARIANT[variant] ?? []).map((role) => (
-            <div key={role}>
+            <div key={role} className="min-w-0">
               <label htmlFor={`model_${role}`} className="block text-sm capitalize">
                 {role.replace("-", " ")}
               </label>
-              <input
+              <ModelSelect
                 id={`model_${role}`}
                 name={`model_${role}`}
-                list="model-ids"
-                defaultValue={v[`model_${role}`] ?? defaults.roles[role] ?? ""}
-                placeholder={defaults.default || "e.g. openai:gpt-4o-mini"}
-                className="mt-1 w-full rounded-md border border-black/20 bg-white p-2"
+                allowed={models}
+                fallback={defaults.roles[role] || defaults.default || undefined}
+                defaultValue={v[`model_${role}`]}
+                describedBy="models-help"
+                className="mt-1 w-full max-w-full rounded-md border border-black/20 bg-white p-2"
               />
               <FieldError state={state} field={`models.${role}`} />
             </div>
@@ -204,7 +209,7 @@ export function DebateForm({
             <label htmlFor="earlyStopping" className="block text-sm">
               Early stopping
             </label>
-            <select id="earlyStopping" name="earlyStopping" defaultValue={v.earlyStopping ?? "on"} className="mt-1 rounded-md border border-black/20 p-2">
+            <select id="earlyStopping" name="earlyStopping" defaultValue={v.earlyStopping ?? "on"} className="mt-1 max-w-full rounded-md border border-black/20 p-2">
               <option value="on">on</option>
               <option value="score-only">score every checkpoint, never stop</option>
               <option value="off">off</option>
@@ -214,19 +219,19 @@ export function DebateForm({
             <label htmlFor="tauS" className="block text-sm">
               Stop-margin threshold τs (-1..1)
             </label>
-            <input id="tauS" name="tauS" type="number" step="0.05" min={-1} max={1} defaultValue={v.tauS} placeholder="model default" className="mt-1 w-32 rounded-md border border-black/20 p-2" />
+            <input id="tauS" name="tauS" type="number" step="0.05" min={-1} max={1} defaultValue={v.tauS} placeholder="model default" className="mt-1 w-40 max-w-full rounded-md border border-black/20 p-2" />
           </div>
           <div>
             <label htmlFor="tauV" className="block text-sm">
               Confidence threshold τv (0..1)
             </label>
-            <input id="tauV" name="tauV" type="number" step="0.05" min={0} max={1} defaultValue={v.tauV} placeholder="model default" className="mt-1 w-32 rounded-md border border-black/20 p-2" />
+            <input id="tauV" name="tauV" type="number" step="0.05" min={0} max={1} defaultValue={v.tauV} placeholder="model default" className="mt-1 w-40 max-w-full rounded-md border border-black/20 p-2" />
           </div>
           <div>
             <label htmlFor="context" className="block text-sm">
               What debaters see
             </label>
-            <select id="context" name="context" defaultValue={v.context ?? "paper"} className="mt-1 rounded-md border border-black/20 p-2">
+            <select id="context" name="context" defaultValue={v.context ?? "paper"} className="mt-1 max-w-full rounded-md border border-black/20 p-2">
               <option value="paper">the opponent&apos;s last statement (paper)</option>
               <option value="full">the whole transcript</option>
             </select>

@@ -3,10 +3,11 @@
 import { useActionState, useState } from "react";
 import { createRunAction, type NewRunState } from "@/app/eval/new/actions";
 import { RADAR_VARIANTS } from "@/lib/debate/radar/variants";
+import { ModelSelect } from "@/components/debate/model-select";
 
 const input = "mt-1 w-full rounded-md border border-black/20 bg-white p-2";
 
-export function NewRunForm({ corpora }: { corpora: string[] }) {
+export function NewRunForm({ corpora, models = [], defaultModel }: { corpora: string[]; models?: string[]; defaultModel?: string }) {
   const [state, action, pending] = useActionState<NewRunState, FormData>(createRunAction, {});
   const [evidence, setEvidence] = useState("gold");
   return (
@@ -65,10 +66,10 @@ export function NewRunForm({ corpora }: { corpora: string[] }) {
         </select>
       </label>
       <label className="text-sm">
-        Judge model <input name="model_judge" placeholder="DEFAULT_MODEL" className={input} />
+        Judge model <ModelSelect id="model_judge" name="model_judge" allowed={models} fallback={defaultModel} className={input} />
       </label>
       <label className="text-sm">
-        Debaters&apos; model <input name="model_debaters" placeholder="DEFAULT_MODEL" className={input} />
+        Debaters&apos; model <ModelSelect id="model_debaters" name="model_debaters" allowed={models} fallback={defaultModel} className={input} />
       </label>
       <label className="text-sm">
         Limit (claims) <input name="limit" type="number" min={1} className={input} />

@@ -7,7 +7,14 @@ export type VerdictLabel = (typeof VERDICT_LABELS)[number];
 
 export type ParsedVerdict = { label: VerdictLabel | null; reason: string | null };
 
-const VERDICT_LINE = /\[?\s*verdict\s*\]?\s*[:：-]\s*(.*)$/i;
+// At the start of a line only: "[VERDICT]: TRUE" inside a sentence is the answer quoting something.
+const VERDICT_LINE = /^\[?\s*verdict\s*\]?\s*[:：-]\s*(.*)$/i;
+
+/**
+ * Text the answer quotes inside a fence (lib/prompts/fence.ts), e.g. the claim repeated with its
+ * own "[VERDICT]: TRUE", is not the answer's verdict; a fence left open runs to the end.
+ */
+const QUOTED = /<<\s*([a-z][a-z-]*)-([0-9a-f]{8,32})\s*>>[\s\S]*?(?:<<\s*\/\s*\1-\2\s*>>|$)/gi;
 
 export function labelFrom(raw: string): VerdictLabel | null {
   const s = raw.toUpperCase().replace(/[*_`"'“”.!()[\]]/g, " ").replace(/\s+/g, " ").trim();
@@ -17,7 +24,8 @@ export function labelFrom(raw: string): VerdictLabel | null {
   return null;
 }
 
-export function parseVerdict(text: string): ParsedVerdict {
+export function parseVerdict(answer: string): ParsedVerdict {
+  const text = answer.replace(QUOTED, "");
   const lines = text.split(/\r?\n/).map((l) => l.replace(/^[\s>*#_-]+/, "").replace(/\*\*/g, ""));
   let label: VerdictLabel | null = null;
   let verdictLine = -1;

@@ -16,6 +16,21 @@ export type CalibrationMetric = (typeof CALIBRATION_METRICS)[number];
 
 const probs = z.record(z.string(), z.number().min(0).max(1));
 
+/**
+ * Probabilities in a scores file come from float4 columns and renormalised top-logprobs, so a sum
+ * may be off by rounding, never by more than this.
+ */
+export const PROB_SUM_TOLERANCE = 0.02;
+
+/** "half true", "Half_True" and "half-true" are HALF-TRUE; a string outside the scheme stays as it is. */
+export function normaliseLabel(raw: string, labels: readonly string[] = VERDICT_LABELS): string {
+  const s = raw.trim().toUpperCase().replace(/[\s_]+/g, "-");
+  return labels.includes(s) ? s : raw.trim();
+}
+
+const sumOf = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+const fmt = (x: number) => String(Number(x.toFixed(4)));
+
 export const scoredCheckpointSchema = z.object({
   after: z.string().regex(/^(opening|rebuttal-\d+)$/, 'expected "opening" or "rebuttal-<n>"'),
   p_stop: z.number().min(0).max(1).nullable(),
@@ -40,16 +55,72 @@ export const scoredClaimSchema = z.object({
 export type ScoredCheckpoint = z.infer<typeof scoredCheckpointSchema>;
 export type ScoredClaim = z.infer<typeof scoredClaimSchema>;
 
-export async function loadScoresFile(file: string): Promise<ScoredClaim[]> {
+/**
+ * One line of a scores file, checked the way calibration relies on it: labels in the scheme's
+ * spelling (case and "half true" normalised, so they score right), label probabilities only over
+ * the scheme's labels and summing to 1, p_stop + p_continue = 1, and checkpoints for every claim
+ * that counts (a claim without any says the run was not made with score-only).
+ */
+export function scoresLineSchema(labels: readonly string[] = VERDICT_LABELS) {
+  const label = (s: string) => normaliseLabel(s, labels);
+  const checkpoint = scoredCheckpointSchema
+    .superRefine((cp, ctx) => {
+      if ((cp.p_stop === null) !== (cp.p_continue === null)) {
+        ctx.addIssue({ code: "custom", message: "give both p_stop and p_continue, or neither (an unscored checkpoint)" });
+      } else if (cp.p_stop !== null && Math.abs(cp.p_stop + cp.p_continue! - 1) > PROB_SUM_TOLERANCE) {
+        ctx.addIssue({ code: "custom", message: `p_stop and p_continue sum to ${fmt(cp.p_stop + cp.p_continue!)}; they must sum to 1 (±${PROB_SUM_TOLERANCE})` });
+      }
+      if (cp.label_probs && Object.keys(cp.label_probs).length) {
+        const unknown = Object.keys(cp.label_probs).filter((k) => !labels.includes(label(k)));
+        if (unknown.length) {
+          ctx.addIssue({ code: "custom", path: ["label_probs"], message: `label ${unknown.map((k) => JSON.stringify(k)).join(", ")} is not in the scheme (${labels.join(", ")})` });
+        } else {
+          const sum = sumOf(Object.values(cp.label_probs));
+          if (Math.abs(sum - 1) > PROB_SUM_TOLERANCE) ctx.addIssue({ code: "custom", path: ["label_probs"], message: `probabilities sum to ${fmt(sum)}; they must sum to 1 (±${PROB_SUM_TOLERANCE})` });
+        }
+        const seen = new Set<string>();
+        for (const k of Object.keys(cp.label_probs)) {
+          if (seen.has(label(k))) ctx.addIssue({ code: "custom", path: ["label_probs"], message: `label ${label(k)} is given twice (as different spellings)` });
+          seen.add(label(k));
+        }
+      }
+    })
+    .transform((cp) => ({
+      ...cp,
+      verdict: cp.verdict === null ? null : label(cp.verdict),
+      label_probs: cp.label_probs ? Object.fromEntries(Object.entries(cp.label_probs).map(([k, v]) => [label(k), v])) : null,
+    }));
+  return scoredClaimSchema
+    .extend({ checkpoints: z.array(checkpoint) })
+    .transform((c) => ({ ...c, gold: label(c.gold), final_verdict: c.final_verdict === null ? null : label(c.final_verdict) }))
+    .superRefine((c, ctx) => {
+      if (labels.includes(c.gold) && c.checkpoints.length === 0) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["checkpoints"],
+          message: "this claim has no checkpoints, so it cannot inform the thresholds: make the run with --early-stopping score-only, or remove the line",
+        });
+      }
+    });
+}
+
+/** Reads a scores JSONL file; every error names the file, the line and the field. */
+export async function loadScoresFile(file: string, labels: readonly string[] = VERDICT_LABELS): Promise<ScoredClaim[]> {
+  const schema = scoresLineSchema(labels);
   const out: ScoredClaim[] = [];
+  const firstLine = new Map<string, number>();
   for await (const { line, value } of readJsonLines(file)) {
-    const r = scoredClaimSchema.safeParse(value);
+    const r = schema.safeParse(value);
     if (!r.success) {
       const issue = r.error.issues[0]!;
       throw new ClaimsFileError(file, line, `${issue.path.join(".") || "(record)"}: ${issue.message}`);
     }
+    const seen = firstLine.get(r.data.id);
+    if (seen !== undefined) throw new ClaimsFileError(file, line, `id: ${JSON.stringify(r.data.id)} appears again (first on line ${seen}); each claim may appear once`);
+    firstLine.set(r.data.id, line);
     out.push(r.data);
   }
+  if (out.length === 0) throw new Error(`${file}: the file has no records; expected one JSON object per line ({id, gold, final_verdict, checkpoints: [...]})`);
   return out;
 }
 

@@ -1,3 +1,5 @@
+import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { calibrate, compareCells, loadScoresFile, simulate, TAU_S_GRID, TAU_V_GRID, type ScoredClaim } from "@/lib/eval/calibrate";
@@ -72,5 +74,63 @@ describe("calibration on a hand-checked scores file", () => {
     expect(TAU_S_GRID.at(-1)).toBe(1);
     expect(TAU_S_GRID).toContain(-0.15);
     expect(TAU_V_GRID).toEqual(Array.from({ length: 21 }, (_, i) => Number((i * 0.05).toFixed(2))));
+  });
+});
+
+describe("scores file validation", () => {
+  const good = (over: Record<string, unknown> = {}, cp: Record<string, unknown> = {}) =>
+    JSON.stringify({
+      id: "A",
+      gold: "FALSE",
+      final_verdict: "FALSE",
+      checkpoints: [{ after: "opening", p_stop: 0.8, p_continue: 0.2, label_probs: { TRUE: 0.05, "HALF-TRUE": 0.05, FALSE: 0.9 }, verdict: "FALSE", ...cp }],
+      ...over,
+    });
+  const write = (lines: string[]) => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "scores-"));
+    const file = path.join(dir, "scores.jsonl");
+    fs.writeFileSync(file, lines.join("\n") + "\n");
+    return file;
+  };
+
+  it("accepts a well-formed file", async () => {
+    await expect(loadScoresFile(write([good(), good({ id: "B" })]))).resolves.toHaveLength(2);
+  });
+
+  it("rejects label probabilities that do not sum to 1, naming the line", async () => {
+    const file = write([good(), good({ id: "B" }, { label_probs: { TRUE: 0.9, "HALF-TRUE": 0.9, FALSE: 0.9 } })]);
+    await expect(loadScoresFile(file)).rejects.toThrow(/scores\.jsonl:2: checkpoints\.0\.label_probs: .*sum to 2\.7/);
+  });
+
+  it("rejects stop probabilities that do not sum to 1", async () => {
+    const file = write([good({}, { p_stop: 0.9, p_continue: 0.9 })]);
+    await expect(loadScoresFile(file)).rejects.toThrow(/:1: checkpoints\.0: p_stop and p_continue sum to 1\.8/);
+  });
+
+  it("rejects label keys outside the scheme", async () => {
+    const file = write([good({}, { label_probs: { TRUE: 0.05, "HALF-TRUE": 0.05, FALSE: 0.4, "PANTS-ON-FIRE": 0.5 } })]);
+    await expect(loadScoresFile(file)).rejects.toThrow(/:1: checkpoints\.0\.label_probs: .*"PANTS-ON-FIRE".*TRUE, HALF-TRUE, FALSE/);
+  });
+
+  it("reads lowercase labels and verdicts as the scheme's labels, so they score right", async () => {
+    const file = write([good({ gold: "half-true", final_verdict: "half true" }, { label_probs: { true: 0.05, "half-true": 0.9, false: 0.05 }, verdict: "Half-True" })]);
+    const claims = await loadScoresFile(file);
+    expect(claims[0]).toMatchObject({ gold: "HALF-TRUE", final_verdict: "HALF-TRUE" });
+    expect(claims[0]!.checkpoints[0]).toMatchObject({ verdict: "HALF-TRUE", label_probs: { TRUE: 0.05, "HALF-TRUE": 0.9, FALSE: 0.05 } });
+    expect(calibrate(claims).best.accuracy).toBe(1);
+  });
+
+  it("rejects duplicate claim ids, naming both lines", async () => {
+    const file = write([good(), good({ id: "B" }), good()]);
+    await expect(loadScoresFile(file)).rejects.toThrow(/:3: id: "A" appears again \(first on line 1\)/);
+  });
+
+  it("rejects a claim in the scheme without checkpoints", async () => {
+    const file = write([good(), good({ id: "B", checkpoints: [] })]);
+    await expect(loadScoresFile(file)).rejects.toThrow(/:2: checkpoints: .*no checkpoints.*score-only/);
+  });
+
+  it("says an empty file is empty", async () => {
+    await expect(loadScoresFile(write([""]))).rejects.toThrow(/scores\.jsonl: the file has no records/);
   });
 });

@@ -2,7 +2,7 @@ import { getDb } from "@/db/client";
 import { pagePermission } from "@/lib/auth/server";
 import { listCorpora } from "@/db/queries/corpus";
 import { getConfig } from "@/lib/config";
-import { configuredModelIds } from "@/lib/ai/registry";
+import { webSelectableModels } from "@/lib/ai/web-models";
 import { DebateForm } from "@/components/debate/debate-form";
 import { SAMPLE_CLAIMS } from "@/lib/corpus/sample";
 
@@ -20,10 +20,10 @@ export default async function NewDebatePage({ searchParams }: { searchParams: Pr
       <h1 className="text-2xl font-semibold tracking-tight">Check a claim</h1>
       <DebateForm
         corpora={corpora.map((c) => ({ name: c.name, passages: c.passages }))}
-        models={configuredModelIds(config)}
+        models={webSelectableModels(config)}
         defaults={{ default: config.models.default ?? "", roles: config.models.roles }}
         examples={SAMPLE_CLAIMS.map((c) => c.text)}
-        initialClaim={typeof claim === "string" ? claim.slice(0, 2000) : undefined}
+        initialClaim={typeof claim === "string" ? claim : undefined}
       />
     </div>
   );

@@ -7,6 +7,7 @@ import { createEvalRun, type EvidenceSpec } from "@/lib/eval/run";
 import { openExecutor } from "@/lib/eval/executors";
 import { requirePermission } from "@/lib/auth/server";
 import { AuthError } from "@/lib/auth/policy";
+import { assertWebModels } from "@/lib/ai/web-models";
 
 export type NewRunState = { error?: string };
 
@@ -51,6 +52,7 @@ export async function createRunAction(_prev: NewRunState, form: FormData): Promi
     if (judge) models.judge = judge;
     // One model for every debating role the variant has; roles it lacks are ignored.
     if (debater) for (const role of ["politician", "scientist", "advocate", "critic", "journalist", "domain-expert"]) models[role] = debater;
+    assertWebModels({ judge, debaters: debater });
     const sample = form.get("sample");
     const h = await getDb();
     const created = await createEvalRun(h.db, {

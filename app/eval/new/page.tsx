@@ -2,6 +2,8 @@ import { getDb } from "@/db/client";
 import { pagePermission } from "@/lib/auth/server";
 import { listCorpora } from "@/db/queries/corpus";
 import { NewRunForm } from "@/components/eval/new-run-form";
+import { webSelectableModels } from "@/lib/ai/web-models";
+import { getConfig } from "@/lib/config";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "New evaluation run" };
@@ -18,7 +20,7 @@ export default async function NewEvalRunPage() {
         datasets in this format). Every claim becomes a stored debate you can open and annotate.{" "}
         {h.backend === "postgres" ? "Claims go to the queue: start workers with npx counterpoint worker." : "On the embedded database this server runs the claims itself."}
       </p>
-      <NewRunForm corpora={corpora.map((c) => c.name)} />
+      <NewRunForm corpora={corpora.map((c) => c.name)} models={webSelectableModels()} defaultModel={getConfig().models.default} />
     </div>
   );
 }

@@ -13,7 +13,7 @@ export function register(program: Command) {
     .command("calibrate")
     .description("Grid-search the early-stopping thresholds (tau_s -1..1, tau_v 0..1, step 0.05) on cached checkpoint scores of a score-only run; calls no model.")
     .option("--run <id>", "an evaluation run made with --early-stopping score-only")
-    .option("--scores <file>", "or a scores JSONL ({id, gold, final_verdict, checkpoints: [...]})")
+    .option("--scores <file>", "or a scores JSONL ({id, gold, final_verdict, checkpoints: [...]}; labels TRUE, HALF-TRUE, FALSE in any case; label and stop probabilities each summing to 1; one line per claim id)")
     .option("--metric <m>", CALIBRATION_METRICS.join(" | "), oneOf(CALIBRATION_METRICS), "accuracy")
     .option("--save", "store the best pair in model_thresholds, used by later debates whose judge is --model")
     .option("--model <id>", "with --save: the judge model the thresholds are for (default: the run's judge model)")

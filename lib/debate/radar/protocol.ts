@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { renderPrompt } from "@/lib/prompts";
-import { evidenceBlock, quoteArgument } from "../evidence";
+import { newFence, type Fence } from "@/lib/prompts/fence";
+import { evidenceBlock } from "../evidence";
 import type { CheckpointRecord, DebateContext, Protocol, ScoredTurnResult, TurnResult, VerdictRecord } from "../types";
 import { parseVerdict, VERDICT_LABELS, type VerdictLabel } from "../verdict";
 import { RADAR_VARIANTS, type RadarVariant } from "./variants";
@@ -74,12 +75,17 @@ function pair(variant: RadarVariant): [Debater, Debater] {
 type Statements = Map<Debater, string>;
 type Transcript = { opening: Statements; rebuttals: Statements[]; closing: Statements };
 
-function formatSection(statements: Statements | undefined, order: Debater[], domain?: string): string {
+function formatSection(fence: Fence, statements: Statements | undefined, order: Debater[], domain?: string): string {
   if (!statements || statements.size === 0) return "(not reached)";
   return order
     .filter((d) => statements.has(d))
-    .map((d) => `${label(d, domain)}:\n${quoteArgument(statements.get(d)!)}`)
+    .map((d) => `${label(d, domain)}:\n${quote(fence, statements.get(d)!)}`)
     .join("\n\n");
+}
+
+/** Every agent's words are fenced before another agent or the judge reads them. */
+function quote(fence: Fence, text: string): string {
+  return fence.wrap("argument", text, { empty: "(no argument was made)" });
 }
 
 function label(d: Debater, domain?: string) {
@@ -87,9 +93,9 @@ function label(d: Debater, domain?: string) {
   return name.charAt(0).toUpperCase() + name.slice(1);
 }
 
-function formatRebuttals(rebuttals: Statements[], order: Debater[], domain?: string) {
+function formatRebuttals(fence: Fence, rebuttals: Statements[], order: Debater[], domain?: string) {
   if (rebuttals.length === 0) return "(not reached)";
-  return rebuttals.map((r, i) => (rebuttals.length > 1 ? `Rebuttal round ${i + 1}:\n` : "") + formatSection(r, order, domain)).join("\n\n");
+  return rebuttals.map((r, i) => (rebuttals.length > 1 ? `Rebuttal round ${i + 1}:\n` : "") + formatSection(fence, r, order, domain)).join("\n\n");
 }
 
 /** The latest thing `d` said, for the next round's prompts. */
@@ -101,16 +107,19 @@ function latest(t: Transcript, d: Debater): string {
   return t.opening.get(d) ?? "";
 }
 
-function fullTranscript(t: Transcript, order: Debater[], domain?: string): string {
-  const parts = [`--- Opening statements ---\n${formatSection(t.opening, order, domain)}`];
-  t.rebuttals.forEach((r, i) => parts.push(`--- Rebuttal round ${i + 1} ---\n${formatSection(r, order, domain)}`));
-  if (t.closing.size) parts.push(`--- Closing statements ---\n${formatSection(t.closing, order, domain)}`);
+function fullTranscript(fence: Fence, t: Transcript, order: Debater[], domain?: string): string {
+  const parts = [`--- Opening statements ---\n${formatSection(fence, t.opening, order, domain)}`];
+  t.rebuttals.forEach((r, i) => parts.push(`--- Rebuttal round ${i + 1} ---\n${formatSection(fence, r, order, domain)}`));
+  if (t.closing.size) parts.push(`--- Closing statements ---\n${formatSection(fence, t.closing, order, domain)}`);
   return parts.join("\n\n");
 }
 
-function argumentsBlock(items: Array<[string, string]>): string {
+/** Arguments another debater heard: each a quoted statement, or the whole transcript whose statements are each fenced. */
+type Heard = { who: string; text: string } | { transcript: string };
+
+function argumentsBlock(fence: Fence, items: Heard[]): string {
   if (items.length === 0) return "";
-  return `\n${items.map(([who, text]) => `${who}'s argument:\n<argument>\n${quoteArgument(text)}\n</argument>`).join("\n\n")}\n`;
+  return `\n${items.map((h) => ("transcript" in h ? `The debate so far:\n${h.transcript}` : `${h.who}'s argument:\n${quote(fence, h.text)}`)).join("\n\n")}\n`;
 }
 
 function parseDomain(text: string): string {
@@ -149,9 +158,10 @@ export const radarProtocol: Protocol<RadarConfig> = {
 
 async function judgeVerdict(
   ctx: DebateContext<RadarConfig>,
+  fence: Fence,
   spec: { round: number; phase: string; role: string; template: string; vars: Record<string, string>; kind: "judge" | "checkpoint"; scored: boolean },
 ): Promise<{ turn: TurnResult | ScoredTurnResult; label: VerdictLabel | null; reason: string | null; text: string }> {
-  const system = renderPrompt("radar/system-judge", {});
+  const system = renderPrompt("radar/system-judge", { fence_rule: fence.rule });
   const prompt = renderPrompt(spec.template, spec.vars);
   const base = { round: spec.round, phase: spec.phase, role: spec.role, kind: spec.kind, system, prompt, maxOutputTokens: ctx.config.maxJudgeTokens, temperature: 0 };
   const turn = spec.scored
@@ -169,7 +179,7 @@ async function judgeVerdict(
     const repair = await ctx.speak({
       ...base,
       phase: `${spec.phase}-repair`,
-      prompt: `${prompt}\n\nYour previous answer:\n<answer>\n${quoteArgument(turn.text)}\n</answer>\n\n${renderPrompt("radar/repair-verdict", {})}`,
+      prompt: `${prompt}\n\nYour previous answer:\n${fence.wrap("answer", turn.text)}\n\n${renderPrompt("radar/repair-verdict", {})}`,
     });
     const repaired = parseVerdict(repair.text);
     if (repaired.label) {
@@ -191,12 +201,13 @@ function verdictRecord(
 
 async function singleCall(ctx: DebateContext<RadarConfig>): Promise<VerdictRecord> {
   const template = ctx.config.variant === "cot" ? "radar/cot" : "radar/single";
-  const v = await judgeVerdict(ctx, {
+  const fence = newFence();
+  const v = await judgeVerdict(ctx, fence, {
     round: 1,
     phase: "verdict",
     role: "judge",
     template,
-    vars: { claim: ctx.claim.text, evidence: evidenceBlock(ctx.evidence) },
+    vars: { claim: fence.wrap("claim", ctx.claim.text), evidence: evidenceBlock(ctx.evidence, fence) },
     kind: "judge",
     scored: true,
   });
@@ -209,8 +220,13 @@ async function runRadar(ctx: DebateContext<RadarConfig>): Promise<VerdictRecord>
 
   const order = debaters(config.variant);
   const [first, second] = pair(config.variant);
-  const evidence = evidenceBlock(ctx.evidence);
-  const claim = ctx.claim.text;
+  // One fence id per debate: every untrusted text (claim, evidence, each agent's words) is fenced
+  // with it, and the evidence and claim blocks stay identical across calls for prompt caching.
+  const fence = newFence();
+  const evidence = evidenceBlock(ctx.evidence, fence);
+  const claim = fence.wrap("claim", ctx.claim.text);
+  const q = (text: string) => quote(fence, text);
+  const judgeSystem = renderPrompt("radar/system-judge", { fence_rule: fence.rule });
   const t: Transcript = { opening: new Map(), rebuttals: [], closing: new Map() };
   const thresholds: Thresholds = resolveThresholds(ctx.modelFor("judge"), { configured: config.thresholds, calibrated: config.calibrated });
 
@@ -221,7 +237,7 @@ async function runRadar(ctx: DebateContext<RadarConfig>): Promise<VerdictRecord>
       phase: "domain",
       role: "judge",
       kind: "analysis",
-      system: renderPrompt("radar/system-judge", {}),
+      system: judgeSystem,
       prompt: renderPrompt("radar/domain-inference", { claim }),
       maxOutputTokens: 10,
       temperature: 0,
@@ -229,7 +245,7 @@ async function runRadar(ctx: DebateContext<RadarConfig>): Promise<VerdictRecord>
     domain = parseDomain(turn.text);
   }
 
-  const system = (d: Debater) => (d === "domain-expert" ? renderPrompt("radar/system-domain-expert", { domain: domain! }) : renderPrompt(`radar/system-${d}`, {}));
+  const system = (d: Debater) => (d === "domain-expert" ? renderPrompt("radar/system-domain-expert", { domain: domain!, fence_rule: fence.rule }) : renderPrompt(`radar/system-${d}`, { fence_rule: fence.rule }));
   const say = async (d: Debater, round: number, phase: string, prompt: string) => {
     const turn = await ctx.speak({ round, phase, role: d, kind: "speech", system: system(d), prompt, maxOutputTokens: config.maxTurnTokens, temperature: config.debaterTemperature });
     return turn.text;
@@ -243,13 +259,13 @@ async function runRadar(ctx: DebateContext<RadarConfig>): Promise<VerdictRecord>
     else if (d === "domain-expert") prompt = renderPrompt("radar/expert-opening", { claim, evidence, domain: domain! });
     else {
       // The journalist speaks first in its variants and the others hear it; `full` context hears everyone.
-      const heard: Array<[string, string]> =
+      const heard: Heard[] =
         config.context === "full"
-          ? order.filter((o) => t.opening.has(o)).map((o) => [label(o, domain), t.opening.get(o)!])
+          ? order.filter((o) => t.opening.has(o)).map((o) => ({ who: label(o, domain), text: t.opening.get(o)! }))
           : t.opening.has("journalist")
-            ? [["Journalist", t.opening.get("journalist")!]]
+            ? [{ who: "Journalist", text: t.opening.get("journalist")! }]
             : [];
-      prompt = renderPrompt("radar/opening", { role_name: NAMES[d], claim, evidence, other_arguments: argumentsBlock(heard) });
+      prompt = renderPrompt("radar/opening", { role_name: NAMES[d], claim, evidence, other_arguments: argumentsBlock(fence, heard) });
     }
     t.opening.set(d, await say(d, 1, "opening", prompt));
   }
@@ -259,13 +275,13 @@ async function runRadar(ctx: DebateContext<RadarConfig>): Promise<VerdictRecord>
 
   const checkpoint = async (after: string, round: number, upcoming: string): Promise<boolean> => {
     if (config.earlyStopping === "off") return false;
-    const transcriptSoFar = fullTranscript(t, order, domain);
+    const transcriptSoFar = fullTranscript(fence, t, order, domain);
     const stop = await ctx.speakScored({
       round,
       phase: `checkpoint-${after}`,
       role: "stop-agent",
       kind: "checkpoint",
-      system: renderPrompt("radar/system-judge", {}),
+      system: judgeSystem,
       prompt: renderPrompt("radar/stop-agent", { claim, evidence, summary: transcriptSoFar, upcoming_round: upcoming }),
       maxOutputTokens: 10,
       temperature: 0,
@@ -273,12 +289,12 @@ async function runRadar(ctx: DebateContext<RadarConfig>): Promise<VerdictRecord>
       marker: "DECISION:",
       fallback: config.scoringFallback,
     });
-    const judged = await judgeVerdict(ctx, {
+    const judged = await judgeVerdict(ctx, fence, {
       round,
       phase: `checkpoint-${after}`,
       role: "round-judge",
       template: "radar/judge",
-      vars: { claim, evidence, opening: formatSection(t.opening, order, domain), rebuttals: formatRebuttals(t.rebuttals, order, domain), closing: "(not reached)" },
+      vars: { claim, evidence, opening: formatSection(fence, t.opening, order, domain), rebuttals: formatRebuttals(fence, t.rebuttals, order, domain), closing: "(not reached)" },
       kind: "checkpoint",
       scored: true,
     });
@@ -322,23 +338,23 @@ async function runRadar(ctx: DebateContext<RadarConfig>): Promise<VerdictRecord>
     for (const d of order) {
       let prompt: string;
       if (d === "journalist") {
-        prompt = renderPrompt("radar/journalist-rebuttal", { claim, evidence, politician_argument: quoteArgument(latest(t, "politician")), scientist_argument: quoteArgument(latest(t, "scientist")) });
+        prompt = renderPrompt("radar/journalist-rebuttal", { claim, evidence, politician_argument: q(latest(t, "politician")), scientist_argument: q(latest(t, "scientist")) });
       } else if (d === "domain-expert") {
         prompt = renderPrompt("radar/expert-rebuttal", {
           claim,
           evidence,
           domain: domain!,
-          politician_argument: quoteArgument(latest(t, "politician")),
-          scientist_argument: quoteArgument(latest(t, "scientist")),
-          journalist_argument: quoteArgument(statements.get("journalist") ?? latest(t, "journalist")),
+          politician_argument: q(latest(t, "politician")),
+          scientist_argument: q(latest(t, "scientist")),
+          journalist_argument: q(statements.get("journalist") ?? latest(t, "journalist")),
         });
       } else {
         const opponent = opponentOf(d);
-        const heard: Array<[string, string]> =
+        const heard: Heard[] =
           config.context === "full"
-            ? [["The debate so far", fullTranscript(t, order, domain)]]
+            ? [{ transcript: fullTranscript(fence, t, order, domain) }]
             : statements.has("journalist")
-              ? [["Journalist", statements.get("journalist")!]]
+              ? [{ who: "Journalist", text: statements.get("journalist")! }]
               : [];
         prompt = renderPrompt("radar/rebuttal", {
           role_name: NAMES[d],
@@ -346,8 +362,8 @@ async function runRadar(ctx: DebateContext<RadarConfig>): Promise<VerdictRecord>
           claim,
           evidence,
           // Both debaters answer the other's previous statement, so neither has the last word within a round.
-          opponent_argument: quoteArgument(latest(t, opponent)),
-          other_arguments: argumentsBlock(heard),
+          opponent_argument: q(latest(t, opponent)),
+          other_arguments: argumentsBlock(fence, heard),
         });
       }
       statements.set(d, await say(d, round, phase, prompt));
@@ -366,12 +382,12 @@ async function runRadar(ctx: DebateContext<RadarConfig>): Promise<VerdictRecord>
     for (const d of order) {
       let prompt: string;
       if (d === "journalist") {
-        prompt = renderPrompt("radar/journalist-closing", { claim, evidence, politician_argument: quoteArgument(latest(t, "politician")), scientist_argument: quoteArgument(latest(t, "scientist")) });
+        prompt = renderPrompt("radar/journalist-closing", { claim, evidence, politician_argument: q(latest(t, "politician")), scientist_argument: q(latest(t, "scientist")) });
       } else if (d === "domain-expert") {
         prompt = renderPrompt("radar/expert-closing", { claim, evidence, domain: domain! });
       } else {
-        const heard: Array<[string, string]> = config.context === "full" ? [["The debate so far", fullTranscript(t, order, domain)]] : [];
-        prompt = renderPrompt("radar/closing", { role_name: NAMES[d], claim, evidence, other_arguments: argumentsBlock(heard) });
+        const heard: Heard[] = config.context === "full" ? [{ transcript: fullTranscript(fence, t, order, domain) }] : [];
+        prompt = renderPrompt("radar/closing", { role_name: NAMES[d], claim, evidence, other_arguments: argumentsBlock(fence, heard) });
       }
       t.closing.set(d, await say(d, round, "closing", prompt));
     }
@@ -379,7 +395,7 @@ async function runRadar(ctx: DebateContext<RadarConfig>): Promise<VerdictRecord>
   }
 
   // --- final judge -----------------------------------------------------------------------------
-  const final = await judgeVerdict(ctx, {
+  const final = await judgeVerdict(ctx, fence, {
     round: roundsCompleted,
     phase: "verdict",
     role: "judge",
@@ -387,9 +403,9 @@ async function runRadar(ctx: DebateContext<RadarConfig>): Promise<VerdictRecord>
     vars: {
       claim,
       evidence,
-      opening: formatSection(t.opening, order, domain),
-      rebuttals: formatRebuttals(t.rebuttals, order, domain),
-      closing: stoppedEarly ? "(not reached)" : formatSection(t.closing, order, domain),
+      opening: formatSection(fence, t.opening, order, domain),
+      rebuttals: formatRebuttals(fence, t.rebuttals, order, domain),
+      closing: stoppedEarly ? "(not reached)" : formatSection(fence, t.closing, order, domain),
     },
     kind: "judge",
     scored: true,
