@@ -1,6 +1,6 @@
 import { heat } from "@/lib/eval/view";
 import type { CalibrationResult } from "@/lib/eval/calibrate";
-import type { SummaryWithCI } from "@/lib/eval/metrics";
+import { extent, type SummaryWithCI } from "@/lib/eval/metrics";
 
 const pct = (x: number | null | undefined) => (x === null || x === undefined ? "—" : `${(x * 100).toFixed(1)}`);
 
@@ -96,7 +96,7 @@ export function AccuracyTokens({ points, label }: { points: Array<{ label: strin
   const W = 420;
   const H = 220;
   const m = { l: 40, r: 10, t: 10, b: 30 };
-  const maxT = Math.max(...pts.map((p) => p.tokens)) * 1.1 || 1;
+  const maxT = (extent(pts.map((p) => p.tokens))?.max ?? 0) * 1.1 || 1;
   const x = (t: number) => m.l + (t / maxT) * (W - m.l - m.r);
   const y = (a: number) => H - m.b - a * (H - m.t - m.b);
   return (
@@ -131,8 +131,7 @@ export function CalibrationHeatmap({ result, saved }: { result: CalibrationResul
   const tauV = [...new Set(result.grid.map((c) => c.tau_v))].sort((a, b) => b - a);
   const score = (c: (typeof result.grid)[number]) => (result.metric === "accuracy" ? c.accuracy : c.macro_f1) ?? 0;
   const values = result.grid.map(score);
-  const lo = Math.min(...values);
-  const hi = Math.max(...values);
+  const { min: lo, max: hi } = extent(values) ?? { min: 0, max: 0 };
   const cell = 12;
   const m = { l: 36, t: 8, b: 28 };
   const W = m.l + tauS.length * cell + 4;

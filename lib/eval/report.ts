@@ -1,7 +1,7 @@
 import type { Database } from "@/db/client";
 import * as q from "@/db/queries/eval";
 import { VERDICT_LABELS } from "@/lib/debate/verdict";
-import { comparePaired, distribution, excludedItems, summarizeWithCI, UNPARSED, type BootstrapOptions, type Distribution, type PairedComparison, type SummaryWithCI } from "./metrics";
+import { comparePaired, distribution, excludedItems, summarize, summarizeWithCI, UNPARSED, type LabeledItem, type BootstrapOptions, type Distribution, type PairedComparison, type SummaryWithCI } from "./metrics";
 
 /**
  * What a run produced, computed from the database whenever it is asked for (so a report of a run
@@ -101,6 +101,23 @@ export type EvalReport = {
   failed: Array<Pick<ReportItem, "item_id" | "claim_id" | "claim" | "error" | "attempts" | "debate_id">>;
 };
 
+/**
+ * The claims a run is scored on: finished items with a gold label, a missing verdict counting as
+ * UNPARSED. The report (with intervals) and the run list (point values) both score these with
+ * `summarize`, so the two pages cannot show different numbers for the same run.
+ */
+export function scoreItems(rows: ReadonlyArray<{ status: string; gold: string | null; label: string | null }>): LabeledItem[] {
+  const out: LabeledItem[] = [];
+  for (const r of rows) if (r.status === "done" && r.gold !== null) out.push({ gold: r.gold, predicted: r.label ?? UNPARSED });
+  return out;
+}
+
+/** Point values only (no bootstrap), for lists of runs. */
+export function headlineScores(rows: Parameters<typeof scoreItems>[0], labels: readonly string[] = VERDICT_LABELS) {
+  const s = summarize(scoreItems(rows), labels);
+  return { n: s.n, accuracy: s.accuracy, macro_f1: s.macro_f1 };
+}
+
 function toItem(r: q.RunItemRow): ReportItem {
   const finished = r.status === "done";
   const predicted = finished ? (r.label ?? UNPARSED) : null;
@@ -135,14 +152,18 @@ export async function buildReport(db: Database, runId: string, opts: BootstrapOp
   const labels = opts.labels ?? VERDICT_LABELS;
   const [progress, rows] = await Promise.all([runProgress(db, runId), q.runItemRows(db, runId)]);
   const items = rows.map(toItem);
-  const done = items.filter((i) => i.status === "done" && i.gold !== null);
-  const labeled = done.map((i) => ({ gold: i.gold!, predicted: i.predicted }));
+  const labeled = scoreItems(rows);
   const metrics = summarizeWithCI(labeled, labels, opts);
   const finished = items.filter((i) => i.status === "done");
   const stop_rounds: Record<string, number> = {};
   for (const i of finished) if (i.rounds !== null) stop_rounds[String(i.rounds)] = (stop_rounds[String(i.rounds)] ?? 0) + 1;
   const byRounds = new Map<number, ReportItem[]>();
-  for (const i of finished) if (i.rounds !== null) byRounds.set(i.rounds, [...(byRounds.get(i.rounds) ?? []), i]);
+  for (const i of finished) {
+    if (i.rounds === null) continue;
+    const group = byRounds.get(i.rounds);
+    if (group) group.push(i);
+    else byRounds.set(i.rounds, [i]);
+  }
   const costKnown = finished.every((i) => i.cost_usd !== null);
   return {
     run: {
