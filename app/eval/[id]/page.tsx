@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { count } from "@/lib/eval/plural";
 import { notFound } from "next/navigation";
 import { getDb } from "@/db/client";
 import { pageReadDebates } from "@/lib/auth/server";
@@ -37,16 +38,16 @@ export default async function EvalRunPage({ params }: { params: Promise<{ id: st
           </Link>{" "}
           / run {r.run.id.slice(0, 8)}
         </p>
-        <h1 className="text-2xl font-semibold tracking-tight">{r.run.name}</h1>
+        <h1 className="text-2xl font-semibold tracking-tight [overflow-wrap:anywhere]">{r.run.name}</h1>
         <p className="text-sm text-black/70">
           {r.run.protocol}/{r.run.variant} · dataset {r.run.dataset ?? "—"} · evidence {cfg.evidence?.mode}
-          {cfg.evidence?.corpus ? ` (${cfg.evidence.corpus})` : ""} · early stopping {cfg.radar?.earlyStopping} · {cfg.radar?.rebuttals} rebuttal(s){cfg.preset ? ` · preset ${cfg.preset}` : ""} · executor {r.run.executor} ·{" "}
+          {cfg.evidence?.corpus ? ` (${cfg.evidence.corpus})` : ""} · early stopping {cfg.radar?.earlyStopping} · {count(cfg.radar?.rebuttals ?? 0, "rebuttal")}{cfg.preset ? ` · preset ${cfg.preset}` : ""} · executor {r.run.executor} ·{" "}
           <span className="font-medium">{r.run.status}</span>
         </p>
         {r.run.status_reason ? <p className="rounded-md bg-amber-50 p-2 text-sm text-amber-900">{r.run.status_reason}</p> : null}
-        <p className="text-xs text-black/60">Models: {Object.entries(cfg.models ?? {}).map(([role, mid]) => `${role} ${mid}`).join(" · ")}</p>
+        <p className="text-xs text-black/60 [overflow-wrap:anywhere]">Models: {Object.entries(cfg.models ?? {}).map(([role, mid]) => `${role} ${mid}`).join(" · ")}</p>
         <RunProgress runId={r.run.id} initial={r.progress} status={r.run.status} />
-        <p className="flex gap-3 text-sm">
+        <p className="flex flex-wrap gap-3 text-sm">
           Export:
           {(["md", "csv", "json"] as const).map((f) => (
             <a key={f} href={`/eval/${r.run.id}/export?format=${f}`} className="underline">
@@ -59,10 +60,10 @@ export default async function EvalRunPage({ params }: { params: Promise<{ id: st
       <section className="space-y-3">
         <h2 className="text-lg font-semibold">Metrics</h2>
         <p className="text-xs text-black/60">
-          {m.n} scored claims; {m.unparsed} unparsed verdicts count as wrong and are never a class. {Math.round(m.bootstrap.level * 100)}% percentile bootstrap intervals ({m.bootstrap.resamples} resamples, seed {m.bootstrap.seed}).
+          {count(m.n, "scored claim")}; {count(m.unparsed, "unparsed verdict")} {m.unparsed === 1 ? "counts" : "count"} as wrong and are never a class. {Math.round(m.bootstrap.level * 100)}% percentile bootstrap intervals ({m.bootstrap.resamples} resamples, seed {m.bootstrap.seed}).
           {Object.keys(r.excluded).length ? ` Not scored (gold outside ${r.labels.join("/")}): ${Object.entries(r.excluded).map(([g, p]) => `${g} ${Object.values(p).reduce((a, b) => a + b, 0)}`).join(", ")}.` : ""}
         </p>
-        <dl className="grid max-w-2xl grid-cols-3 gap-3 text-sm" data-testid="headline-metrics">
+        <dl className="grid max-w-2xl grid-cols-1 gap-3 text-sm sm:grid-cols-3" data-testid="headline-metrics">
           <div className="rounded-lg bg-white p-3">
             <dt className="text-xs text-black/60">accuracy</dt>
             <dd>{ci(m.accuracy)}</dd>
@@ -84,6 +85,7 @@ export default async function EvalRunPage({ params }: { params: Promise<{ id: st
 
       <section className="space-y-3">
         <h2 className="text-lg font-semibold">Cost and stopping</h2>
+        <div className="max-w-full overflow-x-auto">
         <table className="border-collapse text-sm">
           <thead className="text-left text-xs text-black/60">
             <tr>
@@ -120,6 +122,7 @@ export default async function EvalRunPage({ params }: { params: Promise<{ id: st
             </tr>
           </tbody>
         </table>
+        </div>
         <p className="text-sm">
           Debates ending after n rounds: {Object.entries(r.stop_rounds).map(([k, v]) => `${k}: ${v}`).join(" · ") || "—"} ({r.stopped_early} stopped early).
         </p>
@@ -177,6 +180,7 @@ export default async function EvalRunPage({ params }: { params: Promise<{ id: st
 
       <section className="space-y-2">
         <h2 className="text-lg font-semibold">Claims</h2>
+        <div className="max-w-full overflow-x-auto">
         <table className="w-full border-collapse text-xs">
           <thead className="text-left text-black/60">
             <tr>
@@ -193,7 +197,7 @@ export default async function EvalRunPage({ params }: { params: Promise<{ id: st
             {r.items.slice(0, 500).map((i) => (
               <tr key={i.item_id} className="border-t border-black/10 align-top">
                 <td className="p-1 tabular-nums">{i.position + 1}</td>
-                <td className="p-1">
+                <td className="p-1 [overflow-wrap:anywhere]">
                   {i.debate_id ? (
                     <Link href={`/debates/${i.debate_id}`} className="hover:underline">
                       {i.claim}
@@ -211,6 +215,7 @@ export default async function EvalRunPage({ params }: { params: Promise<{ id: st
             ))}
           </tbody>
         </table>
+        </div>
         {r.items.length > 500 ? <p className="text-xs text-black/60">First 500 of {r.items.length}; the CSV export has them all.</p> : null}
       </section>
     </div>
