@@ -10,42 +10,42 @@ export function ConfusionHeatmap({ metrics, labels }: { metrics: SummaryWithCI; 
   const cols = [...labels, "UNPARSED"];
   return (
     <div className="max-w-full overflow-x-auto">
-    <table className="border-collapse text-xs" data-testid="confusion">
-      <caption className="mb-1 text-left text-black/60">Rows: gold label · columns: verdict · cells: claims [95% CI]</caption>
-      <thead>
-        <tr>
-          <th className="p-1" />
-          {cols.map((c) => (
-            <th key={c} scope="col" className="p-1 font-medium [overflow-wrap:anywhere]">
-              {c}
-            </th>
-          ))}
-        </tr>
-      </thead>
-      <tbody>
-        {labels.map((g) => {
-          const row = metrics.confusion[g]!;
-          const total = cols.reduce((a, c) => a + (row[c]!.value ?? 0), 0);
-          return (
-            <tr key={g}>
-              <th scope="row" className="p-1 text-right font-medium">
-                {g}
+      <table className="border-collapse text-xs" data-testid="confusion">
+        <caption className="mb-1 text-left text-black/60">Rows: gold label · columns: verdict · cells: claims [95% CI]</caption>
+        <thead>
+          <tr>
+            <th className="p-1" />
+            {cols.map((c) => (
+              <th key={c} scope="col" className="p-1 font-medium [overflow-wrap:anywhere]">
+                {c}
               </th>
-              {cols.map((c) => {
-                const cell = row[c]!;
-                const share = total ? (cell.value ?? 0) / total : 0;
-                return (
-                  <td key={c} className="h-14 w-14 border border-white p-1 text-center tabular-nums sm:w-20" style={heat(share)} title={`${cell.value} of ${total} ${g} claims`}>
-                    <div className="text-sm font-semibold">{cell.value}</div>
-                    <div className="opacity-75">{cell.ci ? `${Math.round(cell.ci.low)}–${Math.round(cell.ci.high)}` : ""}</div>
-                  </td>
-                );
-              })}
-            </tr>
-          );
-        })}
-      </tbody>
-    </table>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {labels.map((g) => {
+            const row = metrics.confusion[g]!;
+            const total = cols.reduce((a, c) => a + (row[c]!.value ?? 0), 0);
+            return (
+              <tr key={g}>
+                <th scope="row" className="p-1 text-right font-medium">
+                  {g}
+                </th>
+                {cols.map((c) => {
+                  const cell = row[c]!;
+                  const share = total ? (cell.value ?? 0) / total : 0;
+                  return (
+                    <td key={c} className="h-14 w-14 border border-white p-1 text-center tabular-nums sm:w-20" style={heat(share)} title={`${cell.value} of ${total} ${g} claims`}>
+                      <div className="text-sm font-semibold">{cell.value}</div>
+                      <div className="opacity-75">{cell.ci ? `${Math.round(cell.ci.low)}–${Math.round(cell.ci.high)}` : ""}</div>
+                    </td>
+                  );
+                })}
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
     </div>
   );
 }

@@ -29,8 +29,13 @@ export async function createAndQueueRun(
 ): Promise<{ created: CreatedRun; executor: EvalExecutor; queued: number }> {
   const executor = input.executor ?? (h.backend === "postgres" ? "pg-boss" : "in-process");
   const created = await createEvalRun(h.db, { ...input, executor }, opts);
-  const { executor: open, queued } = await queueRun(h, created.runId, { executor });
-  return { created, executor: open, queued };
+  try {
+    const { executor: open, queued } = await queueRun(h, created.runId, { executor });
+    return { created, executor: open, queued };
+  } catch (e) {
+    // The run and its debates are stored; only the queueing failed, and it can be repeated.
+    throw new Error(`Run ${created.runId} was created but could not be queued: ${(e as Error).message}. Queue it again with: npx counterpoint eval resume ${created.runId}`);
+  }
 }
 
 /**
