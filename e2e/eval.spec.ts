@@ -31,7 +31,7 @@ test("a 1.7 MB claims file starts a run from /eval/new; the list and the run pag
   await page.getByRole("button", { name: "Start the run" }).click();
   await page.waitForURL(/\/eval\/[0-9a-f-]{36}$/, { timeout: 60_000 });
   const runUrl = page.url();
-  await expect(page.locator("header")).toContainText("completed", { timeout: 120_000 });
+  await expect(page.getByTestId("run-progress")).toContainText("3 done", { timeout: 120_000 });
   await page.reload();
   const accuracy = (await page.getByTestId("headline-metrics").locator("dd").first().locator("span").first().textContent())!.trim();
   expect(accuracy).toMatch(/^\d+\.\d$/);

@@ -35,7 +35,7 @@ export default async function EvalListPage() {
               <thead className="text-left text-xs text-black/60">
                 <tr>
                   <th className="p-2">run</th>
-                  <th className="p-2">status</th>
+                  <th className="hidden p-2 sm:table-cell">status</th>
                   <th className="p-2">progress</th>
                   <th className="p-2 text-right">accuracy</th>
                   <th className="p-2 text-right">
@@ -47,13 +47,16 @@ export default async function EvalListPage() {
               <tbody>
                 {runs.map((r) => (
                   <tr key={r.id} className="border-t border-black/10">
-                    <td className="p-2 [overflow-wrap:anywhere]">
+                    <td className="p-2 break-words">
                       <Link href={`/eval/${r.id}`} className="font-medium underline-offset-2 hover:underline">
                         {r.name}
                       </Link>
-                      <div className="text-xs text-black/50">{r.created_at.slice(0, 16).replace("T", " ")}</div>
+                      <div className="text-xs text-black/50">
+                        {r.created_at.slice(0, 16).replace("T", " ")}
+                        <span className="sm:hidden"> · {r.status}</span>
+                      </div>
                     </td>
-                    <td className="p-2">{r.status}</td>
+                    <td className="hidden p-2 sm:table-cell">{r.status}</td>
                     <td className="p-2 tabular-nums">
                       {r.progress.done + r.progress.failed}/{r.progress.total}
                       {r.progress.failed ? <span className="text-red-700"> ({r.progress.failed} failed)</span> : null}

@@ -16,7 +16,7 @@ export function ConfusionHeatmap({ metrics, labels }: { metrics: SummaryWithCI; 
           <tr>
             <th className="p-1" />
             {cols.map((c) => (
-              <th key={c} scope="col" className="p-1 font-medium [overflow-wrap:anywhere]">
+              <th key={c} scope="col" className="p-1 font-medium">
                 {c}
               </th>
             ))}
@@ -121,7 +121,8 @@ export function AccuracyTokens({ points, label }: { points: Array<{ label: strin
           <circle cx={x(p.tokens)} cy={y(p.accuracy!)} r={4 + Math.min(6, Math.sqrt(p.n ?? 1))} fill="#b4471f" fillOpacity={0.7}>
             <title>{`${p.label}: accuracy ${pct(p.accuracy)}%, ${count(Math.round(p.tokens), "token")}${p.n ? `, ${count(p.n, "claim")}` : ""}`}</title>
           </circle>
-          <text x={x(p.tokens) + 8} y={y(p.accuracy!) + 3} fontSize={9}>
+          {/* Labels of points near the right edge go to their left, so they are not cut. */}
+          <text x={x(p.tokens) > W * 0.7 ? x(p.tokens) - 8 : x(p.tokens) + 8} y={y(p.accuracy!) + 3} fontSize={9} textAnchor={x(p.tokens) > W * 0.7 ? "end" : "start"}>
             {p.label}
           </text>
         </g>

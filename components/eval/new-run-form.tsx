@@ -65,7 +65,7 @@ export function NewRunForm({ corpora }: { corpora: string[] }) {
           </select>
         </label>
       ) : (
-        <span />
+        <span className="hidden sm:block" />
       )}
       <label className="text-sm">
         Variant

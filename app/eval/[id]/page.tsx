@@ -98,13 +98,13 @@ export default async function EvalRunPage({ params }: { params: Promise<{ id: st
       <section className="space-y-3">
         <h2 className="text-lg font-semibold">Cost and stopping</h2>
         <div className="max-w-full overflow-x-auto">
-          <table className="border-collapse text-sm">
+          <table className="border-collapse text-xs sm:text-sm">
             <thead className="text-left text-xs text-black/60">
               <tr>
-                <th className="p-1 pr-4">per claim</th>
-                <th className="p-1 pr-4 text-right">mean</th>
-                <th className="p-1 pr-4 text-right">median</th>
-                <th className="p-1 pr-4 text-right">p95</th>
+                <th className="p-1 pr-2 sm:pr-4">per claim</th>
+                <th className="p-1 pr-2 sm:pr-4 text-right">mean</th>
+                <th className="p-1 pr-2 sm:pr-4 text-right">median</th>
+                <th className="p-1 pr-2 sm:pr-4 text-right">p95</th>
                 <th className="p-1 text-right">total</th>
               </tr>
             </thead>
@@ -118,18 +118,18 @@ export default async function EvalRunPage({ params }: { params: Promise<{ id: st
                 ] as const
               ).map(([name, d, digits]) => (
                 <tr key={name} className="border-t border-black/10">
-                  <td className="p-1 pr-4">{name}</td>
-                  <td className="p-1 pr-4 text-right">{d.mean?.toFixed(digits) ?? "—"}</td>
-                  <td className="p-1 pr-4 text-right">{d.median?.toFixed(digits) ?? "—"}</td>
-                  <td className="p-1 pr-4 text-right">{d.p95?.toFixed(digits) ?? "—"}</td>
+                  <td className="p-1 pr-2 sm:pr-4">{name}</td>
+                  <td className="p-1 pr-2 sm:pr-4 text-right">{d.mean?.toFixed(digits) ?? "—"}</td>
+                  <td className="p-1 pr-2 sm:pr-4 text-right">{d.median?.toFixed(digits) ?? "—"}</td>
+                  <td className="p-1 pr-2 sm:pr-4 text-right">{d.p95?.toFixed(digits) ?? "—"}</td>
                   <td className="p-1 text-right">{name.startsWith("latency") ? "—" : d.total}</td>
                 </tr>
               ))}
               <tr className="border-t border-black/10">
-                <td className="p-1 pr-4">cost (USD)</td>
-                <td className="p-1 pr-4 text-right">{c.cost_usd ? c.cost_usd.mean?.toFixed(5) : "unknown"}</td>
-                <td className="p-1 pr-4 text-right">{c.cost_usd?.median?.toFixed(5) ?? "—"}</td>
-                <td className="p-1 pr-4 text-right">{c.cost_usd?.p95?.toFixed(5) ?? "—"}</td>
+                <td className="p-1 pr-2 sm:pr-4">cost (USD)</td>
+                <td className="p-1 pr-2 sm:pr-4 text-right">{c.cost_usd ? c.cost_usd.mean?.toFixed(5) : "unknown"}</td>
+                <td className="p-1 pr-2 sm:pr-4 text-right">{c.cost_usd?.median?.toFixed(5) ?? "—"}</td>
+                <td className="p-1 pr-2 sm:pr-4 text-right">{c.cost_usd?.p95?.toFixed(5) ?? "—"}</td>
                 <td className="p-1 text-right">{c.cost_usd ? c.cost_usd.total.toFixed(4) : "—"}</td>
               </tr>
             </tbody>
