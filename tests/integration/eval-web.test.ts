@@ -14,6 +14,7 @@ import { scriptedEvalResolver } from "@/lib/bench/scripted-eval";
 import { installResolverFactory } from "@/lib/eval/model-override";
 import { EVAL_QUEUE, PgBossExecutor } from "@/lib/eval/pgboss";
 import { MAX_CLAIMS_FILE_BYTES } from "@/lib/eval/limits";
+import { createEvalRun } from "@/lib/eval/run";
 import { evalRunList, evalRunView } from "@/lib/eval/view";
 import { createRunAction, type NewRunState } from "@/app/eval/new/actions";
 import { POST as uploadClaims } from "@/app/api/eval/uploads/route";
@@ -62,6 +63,7 @@ afterAll(async () => {
 });
 
 const LABELS = ["TRUE", "HALF-TRUE", "FALSE"] as const;
+const CLAIMS = Array.from({ length: 3 }, (_, i) => ({ id: `o${i}`, claim: `Orphaned claim ${i}.`, label: LABELS[i % 3], gold_evidence: [{ id: "g", text: `Gold passage ${i}.` }] }));
 const claimsJsonl = (n: number, pad = 0) =>
   Array.from({ length: n }, (_, i) => JSON.stringify({ id: `c${i}`, claim: `Claim ${i} about the medal auction.`, label: LABELS[i % 3], gold_evidence: [{ id: "g", text: `Gold passage ${i}. ${"x".repeat(pad)}` }] })).join("\n") + "\n";
 
@@ -188,5 +190,21 @@ describe("an evaluation run started from the web", () => {
     // Someone else's count is their own.
     signedInAs(tokens["checker@x.org"]!);
     expect((await submit(runForm({}, { name: "two.jsonl", text: claimsJsonl(2) }))).runId).toBeTruthy();
+  });
+
+  it.skipIf(backend !== "postgres")("has workers take a run whose claims never reached the queue", async () => {
+    // As runs made on /eval/new before it queued them: items pending, no pg-boss job.
+    const { runId } = await createEvalRun(h.db, { dataset: "orphans", claims: CLAIMS, evidence: { mode: "gold" }, protocol: "radar", config: {}, models: {}, executor: "pg-boss" });
+    await h.db.execute(sql`update eval_items set created_at = now() - interval '1 hour' where run_id = ${runId}`);
+    const worker = new PgBossExecutor(h.db, process.env.TEST_DATABASE_URL!, { pollingIntervalSeconds: 0.5 });
+    const stop = new AbortController();
+    const timer = setTimeout(() => stop.abort(), 45_000);
+    try {
+      await worker.work({ concurrency: 2, runId, untilRunDone: true, signal: stop.signal, resolverFor: scriptedEvalResolver() });
+    } finally {
+      clearTimeout(timer);
+      await worker.close();
+    }
+    expect(await runStatus(runId)).toBe("completed");
   });
 });
