@@ -3,7 +3,7 @@
 import { revalidatePath } from "next/cache";
 import { getDb } from "@/db/client";
 import { resetFailedItems } from "@/db/queries/eval";
-import { openExecutor } from "@/lib/eval/executors";
+import { hostQueuedRun, queueRun } from "@/lib/eval/queue";
 import { requirePermission } from "@/lib/auth/server";
 
 /**
@@ -18,14 +18,6 @@ export async function retryFailedAction(form: FormData) {
   const itemId = form.get("item") ? String(form.get("item")) : undefined;
   const h = await getDb();
   const ids = await resetFailedItems(h.db, runId, itemId ? [itemId] : undefined);
-  if (ids.length) {
-    const executor = await openExecutor(h);
-    await executor.enqueue(runId, ids);
-    if (executor.kind === "in-process") {
-      void executor.work({ concurrency: 2, runId, untilRunDone: true }).catch((e) => console.error(`[eval ${runId}] ${(e as Error).message}`));
-    } else {
-      await executor.close();
-    }
-  }
+  if (ids.length) await hostQueuedRun((await queueRun(h, runId, { itemIds: ids })).executor, runId);
   revalidatePath(`/eval/${runId}`);
 }

@@ -29,38 +29,46 @@ export default async function EvalListPage() {
         <p className="text-black/60">No evaluation runs yet.</p>
       ) : (
         <>
-          <table className="w-full border-collapse overflow-hidden rounded-lg bg-white text-sm" data-testid="eval-runs">
-            <thead className="text-left text-xs text-black/60">
-              <tr>
-                <th className="p-2">run</th>
-                <th className="p-2">status</th>
-                <th className="p-2">progress</th>
-                <th className="p-2 text-right">accuracy</th>
-                <th className="p-2 text-right">macro-F1</th>
-                <th className="p-2 text-right">tokens / claim</th>
-              </tr>
-            </thead>
-            <tbody>
-              {runs.map((r) => (
-                <tr key={r.id} className="border-t border-black/10">
-                  <td className="p-2">
-                    <Link href={`/eval/${r.id}`} className="font-medium underline-offset-2 hover:underline">
-                      {r.name}
-                    </Link>
-                    <div className="text-xs text-black/50">{r.created_at.slice(0, 16).replace("T", " ")}</div>
-                  </td>
-                  <td className="p-2">{r.status}</td>
-                  <td className="p-2 tabular-nums">
-                    {r.progress.done + r.progress.failed}/{r.progress.total}
-                    {r.progress.failed ? <span className="text-red-700"> ({r.progress.failed} failed)</span> : null}
-                  </td>
-                  <td className="p-2 text-right tabular-nums">{pct(r.accuracy)}</td>
-                  <td className="p-2 text-right tabular-nums">{pct(r.macro_f1)}</td>
-                  <td className="p-2 text-right tabular-nums">{r.avg_tokens === null ? "—" : Math.round(r.avg_tokens).toLocaleString("en")}</td>
+          {/* Fits 375 px: the least needed column goes on small screens; anything wider scrolls inside its box, never the page. */}
+          <div className="max-w-full overflow-x-auto rounded-lg">
+            <table className="w-full border-collapse bg-white text-sm" data-testid="eval-runs">
+              <thead className="text-left text-xs text-black/60">
+                <tr>
+                  <th className="p-2">run</th>
+                  <th className="hidden p-2 sm:table-cell">status</th>
+                  <th className="p-2">progress</th>
+                  <th className="p-2 text-right">accuracy</th>
+                  <th className="p-2 text-right">
+                    macro-<wbr />F1
+                  </th>
+                  <th className="hidden p-2 text-right sm:table-cell">tokens / claim</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {runs.map((r) => (
+                  <tr key={r.id} className="border-t border-black/10">
+                    <td className="p-2 break-words">
+                      <Link href={`/eval/${r.id}`} className="font-medium underline-offset-2 hover:underline">
+                        {r.name}
+                      </Link>
+                      <div className="text-xs text-black/50">
+                        {r.created_at.slice(0, 16).replace("T", " ")}
+                        <span className="sm:hidden"> · {r.status}</span>
+                      </div>
+                    </td>
+                    <td className="hidden p-2 sm:table-cell">{r.status}</td>
+                    <td className="p-2 tabular-nums">
+                      {r.progress.done + r.progress.failed}/{r.progress.total}
+                      {r.progress.failed ? <span className="text-red-700"> ({r.progress.failed} failed)</span> : null}
+                    </td>
+                    <td className="p-2 text-right tabular-nums">{pct(r.accuracy)}</td>
+                    <td className="p-2 text-right tabular-nums">{pct(r.macro_f1)}</td>
+                    <td className="hidden p-2 text-right tabular-nums sm:table-cell">{r.avg_tokens === null ? "—" : Math.round(r.avg_tokens).toLocaleString("en")}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
           <section>
             <h2 className="mb-2 font-semibold">Accuracy vs tokens per claim</h2>
             <AccuracyTokens label="Accuracy against average tokens per claim, one point per run" points={runs.filter((r) => r.avg_tokens !== null).map((r) => ({ label: r.name.slice(0, 40), tokens: r.avg_tokens!, accuracy: r.accuracy, n: r.progress.done }))} />

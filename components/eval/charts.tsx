@@ -1,6 +1,7 @@
 import { heat } from "@/lib/eval/view";
+import { count } from "@/lib/eval/plural";
 import type { CalibrationResult } from "@/lib/eval/calibrate";
-import type { SummaryWithCI } from "@/lib/eval/metrics";
+import { extent, type SummaryWithCI } from "@/lib/eval/metrics";
 
 const pct = (x: number | null | undefined) => (x === null || x === undefined ? "—" : `${(x * 100).toFixed(1)}`);
 
@@ -8,42 +9,44 @@ const pct = (x: number | null | undefined) => (x === null || x === undefined ? "
 export function ConfusionHeatmap({ metrics, labels }: { metrics: SummaryWithCI; labels: readonly string[] }) {
   const cols = [...labels, "UNPARSED"];
   return (
-    <table className="border-collapse text-xs" data-testid="confusion">
-      <caption className="mb-1 text-left text-black/60">Rows: gold label · columns: verdict · cells: claims [95% CI]</caption>
-      <thead>
-        <tr>
-          <th className="p-1" />
-          {cols.map((c) => (
-            <th key={c} scope="col" className="p-1 font-medium">
-              {c}
-            </th>
-          ))}
-        </tr>
-      </thead>
-      <tbody>
-        {labels.map((g) => {
-          const row = metrics.confusion[g]!;
-          const total = cols.reduce((a, c) => a + (row[c]!.value ?? 0), 0);
-          return (
-            <tr key={g}>
-              <th scope="row" className="p-1 text-right font-medium">
-                {g}
+    <div className="max-w-full overflow-x-auto">
+      <table className="border-collapse text-xs" data-testid="confusion">
+        <caption className="mb-1 text-left text-black/60">Rows: gold label · columns: verdict · cells: claims [95% CI]</caption>
+        <thead>
+          <tr>
+            <th className="p-1" />
+            {cols.map((c) => (
+              <th key={c} scope="col" className="p-1 font-medium">
+                {c}
               </th>
-              {cols.map((c) => {
-                const cell = row[c]!;
-                const share = total ? (cell.value ?? 0) / total : 0;
-                return (
-                  <td key={c} className="h-14 w-20 border border-white p-1 text-center tabular-nums" style={heat(share)} title={`${cell.value} of ${total} ${g} claims`}>
-                    <div className="text-sm font-semibold">{cell.value}</div>
-                    <div className="opacity-75">{cell.ci ? `${Math.round(cell.ci.low)}–${Math.round(cell.ci.high)}` : ""}</div>
-                  </td>
-                );
-              })}
-            </tr>
-          );
-        })}
-      </tbody>
-    </table>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {labels.map((g) => {
+            const row = metrics.confusion[g]!;
+            const total = cols.reduce((a, c) => a + (row[c]!.value ?? 0), 0);
+            return (
+              <tr key={g}>
+                <th scope="row" className="p-1 text-right font-medium">
+                  {g}
+                </th>
+                {cols.map((c) => {
+                  const cell = row[c]!;
+                  const share = total ? (cell.value ?? 0) / total : 0;
+                  return (
+                    <td key={c} className="h-14 w-14 border border-white p-1 text-center tabular-nums sm:w-20" style={heat(share)} title={`${cell.value} of ${total} ${g} claims`}>
+                      <div className="text-sm font-semibold">{cell.value}</div>
+                      <div className="opacity-75">{cell.ci ? `${Math.round(cell.ci.low)}–${Math.round(cell.ci.high)}` : ""}</div>
+                    </td>
+                  );
+                })}
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
   );
 }
 
@@ -58,7 +61,9 @@ export function ClassBars({ metrics, labels }: { metrics: SummaryWithCI; labels:
   const groupH = rowH * kinds.length + 12;
   const W = 420;
   const x0 = 90;
-  const x = (v: number) => x0 + v * (W - x0 - 50);
+  // The right margin holds the "precision 100.0" labels whole (they were cut at the edge).
+  const labelW = 92;
+  const x = (v: number) => x0 + v * (W - x0 - labelW);
   return (
     <svg viewBox={`0 0 ${W} ${groupH * labels.length + 20}`} className="w-full max-w-xl" role="img" aria-label="Per-class precision, recall and F1">
       {labels.map((l, gi) => {
@@ -96,7 +101,7 @@ export function AccuracyTokens({ points, label }: { points: Array<{ label: strin
   const W = 420;
   const H = 220;
   const m = { l: 40, r: 10, t: 10, b: 30 };
-  const maxT = Math.max(...pts.map((p) => p.tokens)) * 1.1 || 1;
+  const maxT = (extent(pts.map((p) => p.tokens))?.max ?? 0) * 1.1 || 1;
   const x = (t: number) => m.l + (t / maxT) * (W - m.l - m.r);
   const y = (a: number) => H - m.b - a * (H - m.t - m.b);
   return (
@@ -114,9 +119,10 @@ export function AccuracyTokens({ points, label }: { points: Array<{ label: strin
       {pts.map((p) => (
         <g key={p.label}>
           <circle cx={x(p.tokens)} cy={y(p.accuracy!)} r={4 + Math.min(6, Math.sqrt(p.n ?? 1))} fill="#b4471f" fillOpacity={0.7}>
-            <title>{`${p.label}: accuracy ${pct(p.accuracy)}%, ${Math.round(p.tokens)} tokens${p.n ? `, ${p.n} claims` : ""}`}</title>
+            <title>{`${p.label}: accuracy ${pct(p.accuracy)}%, ${count(Math.round(p.tokens), "token")}${p.n ? `, ${count(p.n, "claim")}` : ""}`}</title>
           </circle>
-          <text x={x(p.tokens) + 8} y={y(p.accuracy!) + 3} fontSize={9}>
+          {/* Labels of points near the right edge go to their left, so they are not cut. */}
+          <text x={x(p.tokens) > W * 0.7 ? x(p.tokens) - 8 : x(p.tokens) + 8} y={y(p.accuracy!) + 3} fontSize={9} textAnchor={x(p.tokens) > W * 0.7 ? "end" : "start"}>
             {p.label}
           </text>
         </g>
@@ -131,8 +137,7 @@ export function CalibrationHeatmap({ result, saved }: { result: CalibrationResul
   const tauV = [...new Set(result.grid.map((c) => c.tau_v))].sort((a, b) => b - a);
   const score = (c: (typeof result.grid)[number]) => (result.metric === "accuracy" ? c.accuracy : c.macro_f1) ?? 0;
   const values = result.grid.map(score);
-  const lo = Math.min(...values);
-  const hi = Math.max(...values);
+  const { min: lo, max: hi } = extent(values) ?? { min: 0, max: 0 };
   const cell = 12;
   const m = { l: 36, t: 8, b: 28 };
   const W = m.l + tauS.length * cell + 4;
@@ -173,7 +178,7 @@ export function CalibrationHeatmap({ result, saved }: { result: CalibrationResul
         </text>
       </svg>
       <figcaption className="mt-1 text-xs text-black/60">
-        {result.metric} from {pct(lo)}% (light) to {pct(hi)}% (dark) over {result.n} claims. Black outline: best pair (tau_s {result.best.tau_s}, tau_v {result.best.tau_v}); ties: {result.tie_break}.
+        {result.metric} from {pct(lo)}% (light) to {pct(hi)}% (dark) over {count(result.n, "claim")}. Black outline: best pair (tau_s {result.best.tau_s}, tau_v {result.best.tau_v}); ties: {result.tie_break}.
         {saved ? ` Dashed blue: thresholds stored for the judge model (tau_s ${saved.tauS}, tau_v ${saved.tauV}).` : ""}
       </figcaption>
     </figure>

@@ -4,11 +4,30 @@ import { useActionState, useState } from "react";
 import { createRunAction, type NewRunState } from "@/app/eval/new/actions";
 import { RADAR_VARIANTS } from "@/lib/debate/radar/variants";
 import { ModelSelect } from "@/components/debate/model-select";
+import { formatFileLimit, MAX_CLAIMS_FILE_BYTES } from "@/lib/eval/limits";
 
-const input = "mt-1 w-full rounded-md border border-black/20 bg-white p-2";
+const input = "mt-1 w-full min-w-0 rounded-md border border-black/20 bg-white p-2";
+
+/**
+ * The claims file goes to the upload route first (streamed to disk; server action bodies are
+ * limited to 1 MB), then the form's other fields go to the action with the upload's id.
+ */
+async function uploadThenCreate(prev: NewRunState, form: FormData): Promise<NewRunState> {
+  const file = form.get("claims");
+  if (file instanceof File && file.size > 0) {
+    if (file.size > MAX_CLAIMS_FILE_BYTES) return { error: `${file.name} is larger than the ${formatFileLimit()} limit for claims files. Split it, or run it with npx counterpoint eval --claims <file>.` };
+    const res = await fetch(`/api/eval/uploads?filename=${encodeURIComponent(file.name)}`, { method: "POST", body: file }).catch(() => null);
+    if (!res) return { error: "The claims file could not be sent: the server did not answer. Check the connection and try again." };
+    const body = (await res.json().catch(() => ({}))) as { upload?: string; error?: string };
+    if (!res.ok || !body.upload) return { error: body.error ?? `The claims file could not be stored (HTTP ${res.status}).` };
+    form.delete("claims");
+    form.set("upload", body.upload);
+  }
+  return createRunAction(prev, form);
+}
 
 export function NewRunForm({ corpora, models = [], defaultModel }: { corpora: string[]; models?: string[]; defaultModel?: string }) {
-  const [state, action, pending] = useActionState<NewRunState, FormData>(createRunAction, {});
+  const [state, action, pending] = useActionState<NewRunState, FormData>(uploadThenCreate, {});
   const [evidence, setEvidence] = useState("gold");
   return (
     <form action={action} className="grid max-w-3xl gap-4 sm:grid-cols-2">
@@ -18,7 +37,7 @@ export function NewRunForm({ corpora, models = [], defaultModel }: { corpora: st
         </p>
       ) : null}
       <label className="text-sm sm:col-span-2">
-        Claims file (JSONL)
+        Claims file (JSONL, up to {formatFileLimit()})
         <input name="claims" type="file" accept=".jsonl,application/jsonl,application/x-ndjson" required className={input} />
       </label>
       <label className="text-sm">
@@ -47,7 +66,7 @@ export function NewRunForm({ corpora, models = [], defaultModel }: { corpora: st
           </select>
         </label>
       ) : (
-        <span />
+        <span className="hidden sm:block" />
       )}
       <label className="text-sm">
         Variant

@@ -2,6 +2,19 @@ import type { DebateEvidence } from "./types";
 import type { Fence } from "@/lib/prompts/fence";
 
 /**
+ * Passages one debate may be given. Every agent reads all of them in every turn, so thousands
+ * cannot help a debate (no model's context holds them); the cap also keeps storing a debate's
+ * evidence one bounded statement (16,000 rows overflowed the query builder's stack).
+ */
+export const MAX_DEBATE_EVIDENCE = 300;
+
+/** Why an evidence pool cannot go into a debate, in words for the person who gave it; null if it can. */
+export function evidenceCountProblem(passages: number): string | null {
+  if (passages <= MAX_DEBATE_EVIDENCE) return null;
+  return `The evidence has ${passages.toLocaleString("en")} passages; a debate takes at most ${MAX_DEBATE_EVIDENCE} (every agent reads all of them in every turn). Keep the passages that matter, or load the text into a corpus and let retrieval pick the best ones.`;
+}
+
+/**
  * The evidence block every agent sees. Retrieved text is data, not instructions: it is fenced with
  * the debate's random fence id (lib/prompts/fence.ts), introduced as quoted material, and anything
  * in a passage that could pass for a fence marker is defused, so a passage cannot break out.

@@ -11,6 +11,7 @@ import type { Embedder } from "@/lib/embeddings/registry";
 import { getProtocol } from "./protocols";
 import { radarConfigSchema } from "./radar/protocol";
 import { resolveThresholds } from "./radar/early-stop";
+import { evidenceCountProblem } from "./evidence";
 import type { DebateEvidence } from "./types";
 
 /**
@@ -133,6 +134,8 @@ export async function createDebate(
     input.evidence.mode === "retrieved"
       ? await retrieveEvidence(db, input.claim, input.evidence.corpus, input.evidence.k, input.claimDate, opts.embedder)
       : { corpusId: null, evidence: splitGoldEvidence(input.evidence.text) };
+  const tooMuch = evidenceCountProblem(evidence.length);
+  if (tooMuch) throw new DebateRequestError(tooMuch, "evidence.text");
 
   return createDebateRecord(db, {
     claim: { text: input.claim, claimDate: input.claimDate ? new Date(`${input.claimDate}T00:00:00Z`) : null },

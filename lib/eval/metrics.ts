@@ -278,6 +278,17 @@ export function comparePaired(items: readonly PairedItem[], labels: readonly str
 
 // --- cost ----------------------------------------------------------------------------------
 
+/** Smallest and largest of a list (null when empty); a loop, because Math.min(...xs) overflows the stack on long lists. */
+export function extent(values: Iterable<number>): { min: number; max: number } | null {
+  let min = Infinity;
+  let max = -Infinity;
+  for (const v of values) {
+    if (v < min) min = v;
+    if (v > max) max = v;
+  }
+  return min === Infinity ? null : { min, max };
+}
+
 export type Distribution = { n: number; mean: number | null; median: number | null; p95: number | null; total: number };
 
 export function distribution(values: readonly number[]): Distribution {

@@ -2,6 +2,8 @@ import { setTimeout as sleep } from "node:timers/promises";
 import PgBoss from "pg-boss";
 import type { Database } from "@/db/client";
 import * as q from "@/db/queries/eval";
+import { pendingItemsWithoutJob } from "@/db/queries/eval-queue";
+import { count } from "./plural";
 import { DEFAULT_HEARTBEAT_MS, DEFAULT_LEASE_MS, processItem, runFinished, WORKER_ID, type EvalExecutor, type WorkOptions } from "./executor";
 
 /**
@@ -74,11 +76,17 @@ export class PgBossExecutor implements EvalExecutor {
     const workers: string[] = [];
     for (let i = 0; i < Math.max(1, opts.concurrency); i++) workers.push(await this.boss.work<JobData>(EVAL_QUEUE, { batchSize: 1, pollingIntervalSeconds }, handler));
 
-    // Items whose worker died: back to pending and into the queue again.
+    // Items whose worker died: back to pending and into the queue again. And pending items no job
+    // will ever deliver (a run made or resumed without queueing): queued now, so no run waits forever.
     const sweep = async () => {
       const released = await q.releaseStaleItems(this.db, leaseMs);
       for (const r of released) await this.boss.send(EVAL_QUEUE, { runId: r.run_id, itemId: r.id } satisfies JobData);
-      if (released.length) opts.log?.(`re-queued ${released.length} item(s) of a worker that stopped`);
+      if (released.length) opts.log?.(`re-queued ${count(released.length, "item")} of a worker that stopped`);
+      const orphans = await pendingItemsWithoutJob(this.db, { queue: EVAL_QUEUE, olderThanMs: leaseMs });
+      if (orphans.length) {
+        await this.boss.insert(orphans.map((r) => ({ name: EVAL_QUEUE, data: { runId: r.run_id, itemId: r.id } satisfies JobData })));
+        opts.log?.(`queued ${count(orphans.length, "pending item")} that had no job`);
+      }
     };
     const sweepEvery = Math.max(1000, Math.floor(leaseMs / 2));
     let lastSweep = 0;

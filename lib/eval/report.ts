@@ -1,7 +1,8 @@
 import type { Database } from "@/db/client";
+import { count } from "./plural";
 import * as q from "@/db/queries/eval";
 import { VERDICT_LABELS } from "@/lib/debate/verdict";
-import { comparePaired, distribution, excludedItems, summarizeWithCI, UNPARSED, type BootstrapOptions, type Distribution, type PairedComparison, type SummaryWithCI } from "./metrics";
+import { comparePaired, distribution, excludedItems, summarize, summarizeWithCI, UNPARSED, type LabeledItem, type BootstrapOptions, type Distribution, type PairedComparison, type SummaryWithCI } from "./metrics";
 
 /**
  * What a run produced, computed from the database whenever it is asked for (so a report of a run
@@ -101,6 +102,23 @@ export type EvalReport = {
   failed: Array<Pick<ReportItem, "item_id" | "claim_id" | "claim" | "error" | "attempts" | "debate_id">>;
 };
 
+/**
+ * The claims a run is scored on: finished items with a gold label, a missing verdict counting as
+ * UNPARSED. The report (with intervals) and the run list (point values) both score these with
+ * `summarize`, so the two pages cannot show different numbers for the same run.
+ */
+export function scoreItems(rows: ReadonlyArray<{ status: string; gold: string | null; label: string | null }>): LabeledItem[] {
+  const out: LabeledItem[] = [];
+  for (const r of rows) if (r.status === "done" && r.gold !== null) out.push({ gold: r.gold, predicted: r.label ?? UNPARSED });
+  return out;
+}
+
+/** Point values only (no bootstrap), for lists of runs. */
+export function headlineScores(rows: Parameters<typeof scoreItems>[0], labels: readonly string[] = VERDICT_LABELS) {
+  const s = summarize(scoreItems(rows), labels);
+  return { n: s.n, accuracy: s.accuracy, macro_f1: s.macro_f1 };
+}
+
 function toItem(r: q.RunItemRow): ReportItem {
   const finished = r.status === "done";
   const predicted = finished ? (r.label ?? UNPARSED) : null;
@@ -135,14 +153,18 @@ export async function buildReport(db: Database, runId: string, opts: BootstrapOp
   const labels = opts.labels ?? VERDICT_LABELS;
   const [progress, rows] = await Promise.all([runProgress(db, runId), q.runItemRows(db, runId)]);
   const items = rows.map(toItem);
-  const done = items.filter((i) => i.status === "done" && i.gold !== null);
-  const labeled = done.map((i) => ({ gold: i.gold!, predicted: i.predicted }));
+  const labeled = scoreItems(rows);
   const metrics = summarizeWithCI(labeled, labels, opts);
   const finished = items.filter((i) => i.status === "done");
   const stop_rounds: Record<string, number> = {};
   for (const i of finished) if (i.rounds !== null) stop_rounds[String(i.rounds)] = (stop_rounds[String(i.rounds)] ?? 0) + 1;
   const byRounds = new Map<number, ReportItem[]>();
-  for (const i of finished) if (i.rounds !== null) byRounds.set(i.rounds, [...(byRounds.get(i.rounds) ?? []), i]);
+  for (const i of finished) {
+    if (i.rounds === null) continue;
+    const group = byRounds.get(i.rounds);
+    if (group) group.push(i);
+    else byRounds.set(i.rounds, [i]);
+  }
   const costKnown = finished.every((i) => i.cost_usd !== null);
   return {
     run: {
@@ -228,9 +250,9 @@ export function reportMarkdown(r: EvalReport): string {
     "",
     `Models: ${Object.entries(cfg.models ?? {}).map(([role, id]) => `${role}=${id}`).join(", ")}`,
     "",
-    `Progress: ${p.done} done, ${p.failed} failed, ${p.running} running, ${p.pending} pending of ${p.total}; ${p.calls} LLM calls, ${p.tokens} tokens, cost ${p.cost_usd === null ? "unknown" : `$${p.cost_usd.toFixed(4)}`}${p.unpriced_calls ? ` (${p.unpriced_calls} calls unpriced)` : ""}.`,
+    `Progress: ${p.done} done, ${p.failed} failed, ${p.running} running, ${p.pending} pending of ${p.total}; ${count(p.calls, "LLM call")}, ${count(p.tokens, "token")}, cost ${p.cost_usd === null ? "unknown" : `$${p.cost_usd.toFixed(4)}`}${p.unpriced_calls ? ` (${count(p.unpriced_calls, "call")} unpriced)` : ""}.`,
     "",
-    `## Metrics (${m.n} scored claims, ${m.unparsed} unparsed verdicts counted as wrong; ${Math.round(m.bootstrap.level * 100)}% bootstrap intervals, ${m.bootstrap.resamples} resamples, seed ${m.bootstrap.seed})`,
+    `## Metrics (${count(m.n, "scored claim")}, ${count(m.unparsed, "unparsed verdict")} counted as wrong; ${Math.round(m.bootstrap.level * 100)}% bootstrap intervals, ${m.bootstrap.resamples} resamples, seed ${m.bootstrap.seed})`,
     "",
     "| metric | value |",
     "|---|---|",
@@ -293,13 +315,13 @@ export function comparisonMarkdown(c: RunComparison): string {
   return [
     `# ${c.a.name} vs ${c.b.name}`,
     "",
-    `${c.shared} claims finished in both runs (${c.only_a} only in A, ${c.only_b} only in B).`,
+    `${count(c.shared, "claim")} finished in both runs (${c.only_a} only in A, ${c.only_b} only in B).`,
     "",
     "| | A | B | A − B [95% paired bootstrap] | p |",
     "|---|---|---|---|---|",
     `| accuracy | ${pct(p.accuracy_a)} | ${pct(p.accuracy_b)} | ${ci(p.accuracy_diff)} | ${num(p.accuracy_diff.p_value, 3)} |`,
     `| macro-F1 | ${pct(p.macro_f1_a)} | ${pct(p.macro_f1_b)} | ${ci(p.macro_f1_diff)} | ${num(p.macro_f1_diff.p_value, 3)} |`,
     "",
-    `McNemar (exact): ${p.only_a_correct} claims only A got right, ${p.only_b_correct} only B; p = ${p.mcnemar.p_value.toFixed(4)}.`,
+    `McNemar (exact): ${count(p.only_a_correct, "claim")} only A got right, ${p.only_b_correct} only B; p = ${p.mcnemar.p_value.toFixed(4)}.`,
   ].join("\n") + "\n";
 }

@@ -8,6 +8,7 @@ import type { ClaimRecord } from "@/lib/datasets/claims";
 import { getProtocol } from "@/lib/debate/protocols";
 import { radarConfigSchema, type RadarConfig } from "@/lib/debate/radar/protocol";
 import { resolveThresholds } from "@/lib/debate/radar/early-stop";
+import { evidenceCountProblem } from "@/lib/debate/evidence";
 import type { DebateEvidence } from "@/lib/debate/types";
 import type { Embedder } from "@/lib/embeddings/registry";
 import { promptsHash } from "@/lib/prompts";
@@ -53,8 +54,12 @@ function evidenceFor(rec: ClaimRecord, mode: "gold" | "supplied"): DebateEvidenc
 export async function createEvalRun(
   db: Database,
   input: CreateRunInput,
-  /** `validateModel`: how a model id is checked (tests and benchmarks run scripted models without keys). */
-  opts: { embedder?: Embedder; validateModel?: (id: string) => void; onProgress?: (done: number, total: number) => void } = {},
+  /**
+   * `validateModel`: how a model id is checked (tests and benchmarks run scripted models without keys).
+   * `admit`: told how many claims were selected once the request is valid and before anything is
+   * stored; throwing refuses the run (the web's size and rate policy).
+   */
+  opts: { embedder?: Embedder; validateModel?: (id: string) => void; onProgress?: (done: number, total: number) => void; admit?: (selected: number) => Promise<void> } = {},
 ): Promise<CreatedRun> {
   const protocol = getProtocol(input.protocol);
   const config = radarConfigSchema.parse(input.config);
@@ -73,6 +78,7 @@ export async function createEvalRun(
 
   const selected = selectClaims(input.claims, input.sample);
   if (selected.length === 0) throw new Error("no claims to evaluate");
+  await opts.admit?.(selected.length);
   const [run] = await db
     .insert(s.evalRuns)
     .values({
@@ -101,6 +107,12 @@ export async function createEvalRun(
     }
     if (evidence.length === 0) {
       skipped.push({ id: rec.id, reason: input.evidence.mode === "retrieved" ? "the corpus has no passage for it" : `no ${input.evidence.mode} evidence in the claims file` });
+      continue;
+    }
+    const tooMuch = evidenceCountProblem(evidence.length);
+    if (tooMuch) {
+      // One claim with an impossible pool should not stop a run of thousands: it is reported with the skipped.
+      skipped.push({ id: rec.id, reason: tooMuch });
       continue;
     }
     const claimId = await upsertClaim(db, input.dataset, rec);

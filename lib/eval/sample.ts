@@ -1,5 +1,5 @@
 import { unsafeUniformIntDistribution } from "pure-rand";
-import { rng } from "./metrics";
+import { extent, rng } from "./metrics";
 
 /**
  * Which claims of a file a run uses. Without `sample`, the first `limit` in file order. `random`:
@@ -30,10 +30,12 @@ export function selectClaims<T extends { label?: string }>(claims: readonly T[],
   const byLabel = new Map<string, T[]>();
   for (const c of claims) {
     const l = c.label ?? "(none)";
-    byLabel.set(l, [...(byLabel.get(l) ?? []), c]);
+    const group = byLabel.get(l);
+    if (group) group.push(c);
+    else byLabel.set(l, [c]);
   }
   const labels = [...byLabel.keys()].sort();
-  const smallest = Math.min(...labels.map((l) => byLabel.get(l)!.length));
+  const smallest = extent(labels.map((l) => byLabel.get(l)!.length))!.min;
   const per = opts.limit === undefined ? smallest : Math.min(smallest, Math.floor(opts.limit / labels.length));
   if (opts.limit !== undefined && per * labels.length < opts.limit && per === smallest) {
     // Asked for more than a balanced sample can give: say so rather than unbalance it.

@@ -3,7 +3,8 @@ import type { Database } from "@/db/client";
 import * as s from "@/db/schema";
 import { listRuns } from "@/db/queries/eval";
 import { calibrate, type CalibrationResult } from "./calibrate";
-import { buildReport, runProgress, type EvalReport, type Progress } from "./report";
+import { itemVerdicts } from "@/db/queries/eval-scores";
+import { buildReport, headlineScores, runProgress, type EvalReport, type Progress } from "./report";
 import { scoresFromRun } from "./run-scores";
 
 /** What the /eval pages show, computed here so the pages only render (and tests can check the data). */
@@ -16,6 +17,8 @@ export type RunListRow = {
   variant: string | null;
   created_at: string;
   progress: Progress;
+  /** Scored claims so far, and their point scores: the same numbers as the run's page (headlineScores). */
+  n: number;
   accuracy: number | null;
   macro_f1: number | null;
   /** Average tokens per finished claim, for the accuracy-vs-tokens chart. */
@@ -24,10 +27,17 @@ export type RunListRow = {
 
 export async function evalRunList(db: Database): Promise<RunListRow[]> {
   const runs = await listRuns(db);
+  const verdicts = await itemVerdicts(db, runs.map((r) => r.id));
+  const byRun = new Map<string, typeof verdicts>();
+  for (const v of verdicts) {
+    const list = byRun.get(v.run_id);
+    if (list) list.push(v);
+    else byRun.set(v.run_id, [v]);
+  }
   return Promise.all(
     runs.map(async (r) => {
       const progress = await runProgress(db, r.id);
-      const m = (r.metrics ?? {}) as { accuracy?: number | null; macro_f1?: number | null };
+      const m = headlineScores(byRun.get(r.id) ?? []);
       return {
         id: r.id,
         name: r.name,
@@ -36,8 +46,9 @@ export async function evalRunList(db: Database): Promise<RunListRow[]> {
         variant: r.variant,
         created_at: r.createdAt.toISOString(),
         progress,
-        accuracy: m.accuracy ?? null,
-        macro_f1: m.macro_f1 ?? null,
+        n: m.n,
+        accuracy: m.accuracy,
+        macro_f1: m.macro_f1,
         avg_tokens: progress.done ? progress.tokens / progress.done : null,
       };
     }),

@@ -121,8 +121,13 @@ export function maximalMarginalRelevance<Id>(
 /** Min-max scaling to 0..1; a constant list maps to all ones (every item equally relevant). */
 export function normalizeScores(scores: ReadonlyArray<number>): number[] {
   if (scores.length === 0) return [];
-  const lo = Math.min(...scores);
-  const hi = Math.max(...scores);
+  // A loop, not Math.min(...scores): spreading a long list overflows the call stack.
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const s of scores) {
+    if (s < lo) lo = s;
+    if (s > hi) hi = s;
+  }
   if (hi === lo) return scores.map(() => 1);
   return scores.map((s) => (s - lo) / (hi - lo));
 }

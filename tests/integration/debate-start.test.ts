@@ -4,6 +4,7 @@ import { loadDebate } from "@/db/queries/debates";
 import { ingestRecords } from "@/lib/corpus/ingest";
 import { createDebate, DebateRequestError } from "@/lib/debate/start";
 import { parseDebateForm } from "@/lib/debate/form";
+import { MAX_DEBATE_EVIDENCE } from "@/lib/debate/evidence";
 import { resetConfigForTests } from "@/lib/config";
 import { fakeEmbedder } from "../helpers/fake-embedder";
 import { freshDatabase } from "./test-db";
@@ -97,5 +98,16 @@ describe("starting a debate", () => {
     expect(await requestError({ claim: "A claim long enough.", evidence: { mode: "gold", text: "x" }, config: { rebuttals: 9 } })).toMatchObject({ field: "config.rebuttals" });
     const { rows } = await h.db.execute<{ n: number }>(`select count(*)::int as n from claims where text = 'A claim long enough.'` as never);
     expect(rows[0]!.n).toBe(0);
+  });
+
+  it("refuses 16,000 evidence paragraphs with a message instead of crashing, and takes the most a debate allows", async () => {
+    const paragraphs = (n: number) => Array.from({ length: n }, (_, i) => String.fromCharCode(97 + (i % 26))).join("\n\n");
+    // 16,000 paragraphs fit the 100,000-character limit; storing them overflowed the stack before.
+    expect(await requestError({ claim: "The boxer sold his medal for charity.", evidence: { mode: "gold", text: paragraphs(16_000) } })).toEqual({
+      field: "evidence.text",
+      message: expect.stringMatching(/The evidence has 16,000 passages; a debate takes at most 300/),
+    });
+    const id = await createDebate(h.db, { claim: "The boxer sold his medal for charity.", evidence: { mode: "gold", text: paragraphs(MAX_DEBATE_EVIDENCE) } });
+    expect((await loadDebate(h.db, id))!.evidence).toHaveLength(MAX_DEBATE_EVIDENCE);
   });
 });

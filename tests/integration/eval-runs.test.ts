@@ -153,4 +153,13 @@ describe("evaluation runs, in-process executor", () => {
     expect(heat(0).background).toBe("rgb(250, 250, 247)");
     expect(heat(1)).toEqual({ background: "rgb(180, 71, 31)", color: "#fff" });
   });
+
+  it("skips a claim with 16,000 evidence paragraphs, saying why, and runs the others", async () => {
+    const huge: ClaimRecord = { id: "huge", claim: "A claim with far too much evidence.", label: "TRUE", gold_evidence: Array.from({ length: 16_000 }, (_, i) => ({ id: `e${i}`, text: `Passage ${i}.` })) };
+    const { runId, items, skipped } = await newRun({ claims: [huge, ...CLAIMS.slice(0, 2)] });
+    expect(items).toBe(2);
+    expect(skipped).toEqual([{ id: "huge", reason: expect.stringMatching(/The evidence has 16,000 passages; a debate takes at most 300/) }]);
+    const r = (await buildReport(h.db, runId, { resamples: 10 }))!;
+    expect(r.items.map((i) => i.claim_id)).toEqual(["c0", "c1"]);
+  });
 });

@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { count } from "@/lib/eval/plural";
 import { notFound } from "next/navigation";
 import { getDb } from "@/db/client";
 import { pageReadDebates } from "@/lib/auth/server";
@@ -26,7 +27,7 @@ export default async function EvalRunPage({ params }: { params: Promise<{ id: st
   if (!view) notFound();
   const { report: r, calibration } = view;
   const m = r.metrics;
-  const cfg = r.run.config as { models?: Record<string, string>; evidence?: { mode: string; corpus?: string }; radar?: { earlyStopping?: string; rebuttals?: number }; preset?: string | null };
+  const cfg = r.run.config as { models?: Record<string, string>; evidence?: { mode: string; corpus?: string }; radar?: { earlyStopping?: string; rebuttals?: number }; preset?: string | null; skipped?: Array<{ id: string; reason: string }> };
   const c = r.cost.per_claim;
   return (
     <div className="space-y-8">
@@ -37,16 +38,28 @@ export default async function EvalRunPage({ params }: { params: Promise<{ id: st
           </Link>{" "}
           / run {r.run.id.slice(0, 8)}
         </p>
-        <h1 className="text-2xl font-semibold tracking-tight">{r.run.name}</h1>
+        <h1 className="text-2xl font-semibold tracking-tight [overflow-wrap:anywhere]">{r.run.name}</h1>
         <p className="text-sm text-black/70">
           {r.run.protocol}/{r.run.variant} · dataset {r.run.dataset ?? "—"} · evidence {cfg.evidence?.mode}
-          {cfg.evidence?.corpus ? ` (${cfg.evidence.corpus})` : ""} · early stopping {cfg.radar?.earlyStopping} · {cfg.radar?.rebuttals} rebuttal(s){cfg.preset ? ` · preset ${cfg.preset}` : ""} · executor {r.run.executor} ·{" "}
+          {cfg.evidence?.corpus ? ` (${cfg.evidence.corpus})` : ""} · early stopping {cfg.radar?.earlyStopping} · {count(cfg.radar?.rebuttals ?? 0, "rebuttal")}{cfg.preset ? ` · preset ${cfg.preset}` : ""} · executor {r.run.executor} ·{" "}
           <span className="font-medium">{r.run.status}</span>
         </p>
         {r.run.status_reason ? <p className="rounded-md bg-amber-50 p-2 text-sm text-amber-900">{r.run.status_reason}</p> : null}
-        <p className="text-xs text-black/60">Models: {Object.entries(cfg.models ?? {}).map(([role, mid]) => `${role} ${mid}`).join(" · ")}</p>
+        {cfg.skipped?.length ? (
+          <details className="rounded-md bg-amber-50 p-2 text-sm text-amber-900 [overflow-wrap:anywhere]" data-testid="skipped-claims">
+            <summary>{count(cfg.skipped.length, "claim")} of the file left out of this run</summary>
+            <ul className="mt-1 list-disc pl-5 text-xs">
+              {cfg.skipped.slice(0, 20).map((x) => (
+                <li key={x.id}>
+                  {x.id}: {x.reason}
+                </li>
+              ))}
+            </ul>
+          </details>
+        ) : null}
+        <p className="text-xs text-black/60 [overflow-wrap:anywhere]">Models: {Object.entries(cfg.models ?? {}).map(([role, mid]) => `${role} ${mid}`).join(" · ")}</p>
         <RunProgress runId={r.run.id} initial={r.progress} status={r.run.status} />
-        <p className="flex gap-3 text-sm">
+        <p className="flex flex-wrap gap-3 text-sm">
           Export:
           {(["md", "csv", "json"] as const).map((f) => (
             <a key={f} href={`/eval/${r.run.id}/export?format=${f}`} className="underline">
@@ -59,10 +72,10 @@ export default async function EvalRunPage({ params }: { params: Promise<{ id: st
       <section className="space-y-3">
         <h2 className="text-lg font-semibold">Metrics</h2>
         <p className="text-xs text-black/60">
-          {m.n} scored claims; {m.unparsed} unparsed verdicts count as wrong and are never a class. {Math.round(m.bootstrap.level * 100)}% percentile bootstrap intervals ({m.bootstrap.resamples} resamples, seed {m.bootstrap.seed}).
+          {count(m.n, "scored claim")}; {count(m.unparsed, "unparsed verdict")} {m.unparsed === 1 ? "counts" : "count"} as wrong and are never a class. {Math.round(m.bootstrap.level * 100)}% percentile bootstrap intervals ({m.bootstrap.resamples} resamples, seed {m.bootstrap.seed}).
           {Object.keys(r.excluded).length ? ` Not scored (gold outside ${r.labels.join("/")}): ${Object.entries(r.excluded).map(([g, p]) => `${g} ${Object.values(p).reduce((a, b) => a + b, 0)}`).join(", ")}.` : ""}
         </p>
-        <dl className="grid max-w-2xl grid-cols-3 gap-3 text-sm" data-testid="headline-metrics">
+        <dl className="grid max-w-2xl grid-cols-1 gap-3 text-sm sm:grid-cols-3" data-testid="headline-metrics">
           <div className="rounded-lg bg-white p-3">
             <dt className="text-xs text-black/60">accuracy</dt>
             <dd>{ci(m.accuracy)}</dd>
@@ -84,42 +97,44 @@ export default async function EvalRunPage({ params }: { params: Promise<{ id: st
 
       <section className="space-y-3">
         <h2 className="text-lg font-semibold">Cost and stopping</h2>
-        <table className="border-collapse text-sm">
-          <thead className="text-left text-xs text-black/60">
-            <tr>
-              <th className="p-1 pr-4">per claim</th>
-              <th className="p-1 pr-4 text-right">mean</th>
-              <th className="p-1 pr-4 text-right">median</th>
-              <th className="p-1 pr-4 text-right">p95</th>
-              <th className="p-1 text-right">total</th>
-            </tr>
-          </thead>
-          <tbody className="tabular-nums">
-            {(
-              [
-                ["LLM calls", c.llm_calls, 1],
-                ["prompt tokens", c.prompt_tokens, 0],
-                ["completion tokens", c.completion_tokens, 0],
-                ["latency (ms)", c.latency_ms, 0],
-              ] as const
-            ).map(([name, d, digits]) => (
-              <tr key={name} className="border-t border-black/10">
-                <td className="p-1 pr-4">{name}</td>
-                <td className="p-1 pr-4 text-right">{d.mean?.toFixed(digits) ?? "—"}</td>
-                <td className="p-1 pr-4 text-right">{d.median?.toFixed(digits) ?? "—"}</td>
-                <td className="p-1 pr-4 text-right">{d.p95?.toFixed(digits) ?? "—"}</td>
-                <td className="p-1 text-right">{name.startsWith("latency") ? "—" : d.total}</td>
+        <div className="max-w-full overflow-x-auto">
+          <table className="border-collapse text-xs sm:text-sm">
+            <thead className="text-left text-xs text-black/60">
+              <tr>
+                <th className="p-1 pr-2 sm:pr-4">per claim</th>
+                <th className="p-1 pr-2 sm:pr-4 text-right">mean</th>
+                <th className="p-1 pr-2 sm:pr-4 text-right">median</th>
+                <th className="p-1 pr-2 sm:pr-4 text-right">p95</th>
+                <th className="p-1 text-right">total</th>
               </tr>
-            ))}
-            <tr className="border-t border-black/10">
-              <td className="p-1 pr-4">cost (USD)</td>
-              <td className="p-1 pr-4 text-right">{c.cost_usd ? c.cost_usd.mean?.toFixed(5) : "unknown"}</td>
-              <td className="p-1 pr-4 text-right">{c.cost_usd?.median?.toFixed(5) ?? "—"}</td>
-              <td className="p-1 pr-4 text-right">{c.cost_usd?.p95?.toFixed(5) ?? "—"}</td>
-              <td className="p-1 text-right">{c.cost_usd ? c.cost_usd.total.toFixed(4) : "—"}</td>
-            </tr>
-          </tbody>
-        </table>
+            </thead>
+            <tbody className="tabular-nums">
+              {(
+                [
+                  ["LLM calls", c.llm_calls, 1],
+                  ["prompt tokens", c.prompt_tokens, 0],
+                  ["completion tokens", c.completion_tokens, 0],
+                  ["latency (ms)", c.latency_ms, 0],
+                ] as const
+              ).map(([name, d, digits]) => (
+                <tr key={name} className="border-t border-black/10">
+                  <td className="p-1 pr-2 sm:pr-4">{name}</td>
+                  <td className="p-1 pr-2 sm:pr-4 text-right">{d.mean?.toFixed(digits) ?? "—"}</td>
+                  <td className="p-1 pr-2 sm:pr-4 text-right">{d.median?.toFixed(digits) ?? "—"}</td>
+                  <td className="p-1 pr-2 sm:pr-4 text-right">{d.p95?.toFixed(digits) ?? "—"}</td>
+                  <td className="p-1 text-right">{name.startsWith("latency") ? "—" : d.total}</td>
+                </tr>
+              ))}
+              <tr className="border-t border-black/10">
+                <td className="p-1 pr-2 sm:pr-4">cost (USD)</td>
+                <td className="p-1 pr-2 sm:pr-4 text-right">{c.cost_usd ? c.cost_usd.mean?.toFixed(5) : "unknown"}</td>
+                <td className="p-1 pr-2 sm:pr-4 text-right">{c.cost_usd?.median?.toFixed(5) ?? "—"}</td>
+                <td className="p-1 pr-2 sm:pr-4 text-right">{c.cost_usd?.p95?.toFixed(5) ?? "—"}</td>
+                <td className="p-1 text-right">{c.cost_usd ? c.cost_usd.total.toFixed(4) : "—"}</td>
+              </tr>
+            </tbody>
+          </table>
+        </div>
         <p className="text-sm">
           Debates ending after n rounds: {Object.entries(r.stop_rounds).map(([k, v]) => `${k}: ${v}`).join(" · ") || "—"} ({r.stopped_early} stopped early).
         </p>
@@ -177,40 +192,42 @@ export default async function EvalRunPage({ params }: { params: Promise<{ id: st
 
       <section className="space-y-2">
         <h2 className="text-lg font-semibold">Claims</h2>
-        <table className="w-full border-collapse text-xs">
-          <thead className="text-left text-black/60">
-            <tr>
-              <th className="p-1">#</th>
-              <th className="p-1">claim</th>
-              <th className="p-1">gold</th>
-              <th className="p-1">verdict</th>
-              <th className="p-1">rounds</th>
-              <th className="p-1 text-right">tokens</th>
-              <th className="p-1">status</th>
-            </tr>
-          </thead>
-          <tbody>
-            {r.items.slice(0, 500).map((i) => (
-              <tr key={i.item_id} className="border-t border-black/10 align-top">
-                <td className="p-1 tabular-nums">{i.position + 1}</td>
-                <td className="p-1">
-                  {i.debate_id ? (
-                    <Link href={`/debates/${i.debate_id}`} className="hover:underline">
-                      {i.claim}
-                    </Link>
-                  ) : (
-                    i.claim
-                  )}
-                </td>
-                <td className="p-1">{i.gold}</td>
-                <td className={`p-1 font-medium ${i.correct === true ? "text-emerald-800" : i.correct === false ? "text-red-800" : ""}`}>{i.predicted ?? "—"}</td>
-                <td className="p-1">{i.rounds ?? "—"}</td>
-                <td className="p-1 text-right tabular-nums">{i.prompt_tokens + i.completion_tokens}</td>
-                <td className="p-1">{i.status}</td>
+        <div className="max-w-full overflow-x-auto">
+          <table className="w-full border-collapse text-xs">
+            <thead className="text-left text-black/60">
+              <tr>
+                <th className="p-1">#</th>
+                <th className="p-1">claim</th>
+                <th className="p-1">gold</th>
+                <th className="p-1">verdict</th>
+                <th className="p-1">rounds</th>
+                <th className="p-1 text-right">tokens</th>
+                <th className="p-1">status</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {r.items.slice(0, 500).map((i) => (
+                <tr key={i.item_id} className="border-t border-black/10 align-top">
+                  <td className="p-1 tabular-nums">{i.position + 1}</td>
+                  <td className="p-1 [overflow-wrap:anywhere]">
+                    {i.debate_id ? (
+                      <Link href={`/debates/${i.debate_id}`} className="hover:underline">
+                        {i.claim}
+                      </Link>
+                    ) : (
+                      i.claim
+                    )}
+                  </td>
+                  <td className="p-1">{i.gold}</td>
+                  <td className={`p-1 font-medium ${i.correct === true ? "text-emerald-800" : i.correct === false ? "text-red-800" : ""}`}>{i.predicted ?? "—"}</td>
+                  <td className="p-1">{i.rounds ?? "—"}</td>
+                  <td className="p-1 text-right tabular-nums">{i.prompt_tokens + i.completion_tokens}</td>
+                  <td className="p-1">{i.status}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
         {r.items.length > 500 ? <p className="text-xs text-black/60">First 500 of {r.items.length}; the CSV export has them all.</p> : null}
       </section>
     </div>

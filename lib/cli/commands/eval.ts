@@ -1,20 +1,22 @@
 import fs from "node:fs";
+import { count } from "@/lib/eval/plural";
 import path from "node:path";
 import cliProgress from "cli-progress";
 import { InvalidArgumentError, type Command } from "commander";
 import { eq } from "drizzle-orm";
 import { getDb, type DbHandle } from "@/db/client";
 import * as s from "@/db/schema";
-import { listRuns, resetFailedItems, setRunStatus } from "@/db/queries/eval";
+import { resetFailedItems, setRunStatus } from "@/db/queries/eval";
 import { loadClaims, type ClaimRecord } from "@/lib/datasets/claims";
 import { RADAR_VARIANTS } from "@/lib/debate/radar/variants";
 import type { EvalExecutor } from "@/lib/eval/executor";
-import { openExecutor } from "@/lib/eval/executors";
+import { createAndQueueRun, queueRun } from "@/lib/eval/queue";
 import { installedResolverFactory } from "@/lib/eval/model-override";
 import { PRESET_NAMES, PRESETS, type PresetName } from "@/lib/eval/presets";
 import { buildReport, compareRuns, comparisonMarkdown, reportCsv, reportMarkdown, runProgress, type EvalReport, type Progress } from "@/lib/eval/report";
-import { createEvalRun, type EvidenceSpec, type ExecutorKind } from "@/lib/eval/run";
+import type { EvidenceSpec, ExecutorKind } from "@/lib/eval/run";
 import { scoresFromRun } from "@/lib/eval/run-scores";
+import { evalRunList } from "@/lib/eval/view";
 import { bold, dim, emit, green, red, yellow } from "../output";
 import { CLAIM_DATASETS, convertDataset, oneOf, type ClaimDatasetName } from "./dataset";
 import { positiveInt } from "./search";
@@ -40,7 +42,7 @@ const duration = (sec: number | null) => (sec === null ? "?" : sec >= 3600 ? `${
 const money = (x: number | null) => (x === null ? "cost unknown" : `$${x.toFixed(4)}`);
 
 export function progressLine(p: Progress) {
-  return `${p.done + p.failed}/${p.total} · ${p.done} done · ${p.failed} failed · ${p.running} running · ETA ${duration(p.eta_seconds)} · ${p.tokens} tokens · ${money(p.cost_usd)}`;
+  return `${p.done + p.failed}/${p.total} · ${p.done} done · ${p.failed} failed · ${p.running} running · ETA ${duration(p.eta_seconds)} · ${count(p.tokens, "token")} · ${money(p.cost_usd)}`;
 }
 
 /**
@@ -86,14 +88,6 @@ function printReport(r: EvalReport, json: boolean) {
   });
 }
 
-async function storeSnapshot(h: DbHandle, r: EvalReport) {
-  const m = r.metrics;
-  await h.db
-    .update(s.evalRuns)
-    .set({ metrics: { n: m.n, unparsed: m.unparsed, accuracy: m.accuracy.value, macro_f1: m.macro_f1.value, per_class_f1: Object.fromEntries(Object.entries(m.per_class).map(([l, c]) => [l, c.f1.value])), tokens: r.progress.tokens, cost_usd: r.progress.cost_usd, failed: r.progress.failed, computed_at: new Date().toISOString() } })
-    .where(eq(s.evalRuns.id, r.run.id));
-}
-
 /** Works the run here until nothing is left, showing progress; Ctrl-C stops taking new claims. */
 async function workAndReport(h: DbHandle, executor: EvalExecutor, runId: string, opts: { concurrency: number; json: boolean; resamples?: number; seed?: number }) {
   const controller = new AbortController();
@@ -112,7 +106,6 @@ async function workAndReport(h: DbHandle, executor: EvalExecutor, runId: string,
     await executor.close();
   }
   const report = (await buildReport(h.db, runId, { resamples: opts.resamples, seed: opts.seed }))!;
-  await storeSnapshot(h, report);
   printReport(report, opts.json);
 }
 
@@ -202,8 +195,8 @@ export function register(program: Command) {
       const factory = installedResolverFactory();
       const log = (l: string) => process.stderr.write(`${dim(l)}\n`);
       log(`creating the run: ${claims.length} claims in ${source}`);
-      const created = await createEvalRun(
-        h.db,
+      const { created, executor } = await createAndQueueRun(
+        h,
         {
           name: opts.name,
           dataset,
@@ -214,19 +207,17 @@ export function register(program: Command) {
           models: parseModels(opts.model),
           sample: { limit: opts.limit, sample: opts.sample, seed: opts.seed },
           budget: { maxTokens: opts.budgetTokens, maxCostUsd: opts.budgetUsd },
-          executor: opts.executor ?? (h.backend === "postgres" ? "pg-boss" : "in-process"),
+          executor: opts.executor,
           preset: opts.preset,
           source,
         },
         { validateModel: factory ? () => {} : undefined },
       );
-      if (created.skipped.length) log(`${created.skipped.length} claims skipped (e.g. ${created.skipped[0]!.id}: ${created.skipped[0]!.reason})`);
-      const executor = await openExecutor(h, opts.executor);
-      await executor.enqueue(created.runId);
-      log(`run ${created.runId}: ${created.items} claims queued (${executor.kind})`);
+      if (created.skipped.length) log(`${count(created.skipped.length, "claim")} skipped (e.g. ${created.skipped[0]!.id}: ${created.skipped[0]!.reason})`);
+      log(`run ${created.runId}: ${count(created.items, "claim")} queued (${executor.kind})`);
       if (opts.detach) {
         await executor.close();
-        emit(!!opts.json, { run_id: created.runId, items: created.items, skipped: created.skipped, executor: executor.kind }, () => `${green("✔")} run ${created.runId} queued: ${created.items} claims. Start workers with: npx counterpoint worker`);
+        emit(!!opts.json, { run_id: created.runId, items: created.items, skipped: created.skipped, executor: executor.kind }, () => `${green("✔")} run ${created.runId} queued: ${count(created.items, "claim")}. Start workers with: npx counterpoint worker`);
         return;
       }
       await workAndReport(h, executor, created.runId, { concurrency: opts.concurrency, json: !!opts.json, resamples: opts.resamples, seed: opts.seed });
@@ -259,8 +250,8 @@ export function register(program: Command) {
     .option("--json", "print JSON")
     .action(async (opts: { json?: boolean }) => {
       const { db } = await getDb();
-      const runs = await listRuns(db);
-      const rows = await Promise.all(runs.map(async (r) => ({ id: r.id, name: r.name, status: r.status, dataset: r.dataset, variant: r.variant, created_at: r.createdAt.toISOString(), progress: await runProgress(db, r.id), metrics: r.metrics })));
+      // The same rows and scores as the /eval page.
+      const rows = (await evalRunList(db)).map((r) => ({ id: r.id, name: r.name, status: r.status, dataset: r.dataset, variant: r.variant, created_at: r.created_at, progress: r.progress, metrics: { n: r.n, accuracy: r.accuracy, macro_f1: r.macro_f1 } }));
       emit(!!opts.json, rows, () => (rows.length ? rows.map((r) => `${r.id}  ${r.status.padEnd(9)} ${r.name}\n  ${dim(progressLine(r.progress))}`).join("\n") : "No evaluation runs yet."));
     });
 
@@ -290,9 +281,8 @@ export function register(program: Command) {
       const h = await getDb();
       const ids = await resetFailedItems(h.db, runId, opts.item);
       if (!ids.length) throw new Error("no failed items to retry");
-      const executor = await openExecutor(h);
-      await executor.enqueue(runId, ids);
-      process.stderr.write(`${dim(`${ids.length} item(s) queued again`)}\n`);
+      const { executor } = await queueRun(h, runId, { itemIds: ids });
+      process.stderr.write(`${dim(`${count(ids.length, "item")} queued again`)}\n`);
       if (opts.detach) return executor.close();
       await workAndReport(h, executor, runId, { concurrency: opts.concurrency, json: !!opts.json });
     });
@@ -312,9 +302,8 @@ export function register(program: Command) {
       if (!opts.budget) await h.db.update(s.evalRuns).set({ budget: null }).where(eq(s.evalRuns.id, runId));
       else if (opts.budgetTokens !== undefined || opts.budgetUsd !== undefined) await h.db.update(s.evalRuns).set({ budget: { maxTokens: opts.budgetTokens, maxCostUsd: opts.budgetUsd } }).where(eq(s.evalRuns.id, runId));
       if (!(await setRunStatus(h.db, runId, "running", null, ["paused", "queued", "running"]))) throw new Error(`run ${runId} is not paused (see npx counterpoint eval list)`);
-      const executor = await openExecutor(h);
-      const n = await executor.enqueue(runId);
-      process.stderr.write(`${dim(`${n} pending item(s) queued`)}\n`);
+      const { executor, queued: n } = await queueRun(h, runId);
+      process.stderr.write(`${dim(`${count(n, "pending item")} queued`)}\n`);
       if (opts.detach) return executor.close();
       await workAndReport(h, executor, runId, { concurrency: opts.concurrency, json: !!opts.json });
     });
@@ -338,6 +327,6 @@ export function register(program: Command) {
       const { db } = await getDb();
       const scores = await scoresFromRun(db, runId);
       fs.writeFileSync(opts.out, scores.map((x) => JSON.stringify(x)).join("\n") + "\n");
-      process.stderr.write(`${green("✔")} ${scores.length} claims written to ${path.resolve(opts.out)}\n`);
+      process.stderr.write(`${green("✔")} ${count(scores.length, "claim")} written to ${path.resolve(opts.out)}\n`);
     });
 }

@@ -1,0 +1,34 @@
+import type { Database } from "@/db/client";
+import { hit } from "@/db/queries/rate-limits";
+import { webRunLimits } from "./limits";
+
+/**
+ * The policy for runs started from the web, where anyone allowed to start a debate can start one:
+ * a run is many debates at once, so the debate rate limit alone would let one form submission
+ * start 13,500 of them. A web run may create at most EVAL_WEB_MAX_CLAIMS debates, and one person
+ * may start EVAL_WEB_RUN_LIMIT runs per period (counted like the debate limit, per account), so the
+ * debates one person can start from the web per period stay bounded. Operators run anything
+ * larger with the CLI, which needs database access rather than an account.
+ */
+
+export class WebRunLimitError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "WebRunLimitError";
+  }
+}
+
+/** Checks the run's size first (free), then counts the start; throws WebRunLimitError with what to do. */
+export async function admitWebRun(db: Database, userId: string, claims: number): Promise<void> {
+  const limits = webRunLimits();
+  if (claims > limits.maxClaims) {
+    throw new WebRunLimitError(
+      `This run would start ${claims.toLocaleString("en")} debates; a run started from the web may have at most ${limits.maxClaims.toLocaleString("en")} claims. Set "Limit (claims)" to ${limits.maxClaims.toLocaleString("en")} or fewer, or run the file with npx counterpoint eval. An admin can raise the limit with EVAL_WEB_MAX_CLAIMS.`,
+    );
+  }
+  const rate = await hit(db, `eval-run-start:user:${userId}`, limits.runs.limit, limits.runs.windowSeconds);
+  if (!rate.allowed) {
+    const wait = rate.retryAfterSeconds >= 5400 ? `${Math.ceil(rate.retryAfterSeconds / 3600)} hours` : `${Math.max(1, Math.ceil(rate.retryAfterSeconds / 60))} minutes`;
+    throw new WebRunLimitError(`You have started ${limits.runs.limit} evaluation runs in this period (limit ${limits.runs.spec}). Try again in ${wait}; an admin can raise the limit with EVAL_WEB_RUN_LIMIT.`);
+  }
+}
