@@ -260,25 +260,31 @@ export async function auditTrail(db: Database, debateId: string, annotatorId?: s
     .orderBy(asc(s.annotationAudit.id));
 }
 
-/** Queue counts for the annotator's start page. */
+/**
+ * Queue counts for the annotator's start page. `open` counts debates that still need labels from
+ * anyone; `forMe` those this annotator can still be given (their open task included), which is
+ * what decides whether "nothing left to label" is shown, so the two never contradict each other.
+ */
 export async function queueSummary(db: Database, annotatorId: string, f: QueueFilters = {}, now = new Date()) {
   const overlap = await getSetting(db, "annotation_overlap");
   const taken = slotsTaken(now);
+  const mine = sql`(select a.status from ${s.annotationAssignments} a where a.debate_id = ${s.debates.id} and a.annotator_id = ${annotatorId})`;
   const [row] = await db
     .select({
       eligible: sql<number>`count(*)::int`,
       open: sql<number>`count(*) filter (where ${taken} < ${overlap})::int`,
       complete: sql<number>`count(*) filter (where ${taken} >= ${overlap})::int`,
+      forMe: sql<number>`count(*) filter (where ${mine} = 'assigned' or (${mine} is null and ${taken} < ${overlap}))::int`,
+      skippedByMe: sql<number>`count(*) filter (where ${mine} = 'skipped')::int`,
     })
     .from(s.debates)
     .where(eligible(f));
-  const [mine] = await db
+  const [submitted] = await db
     .select({ n: sql<number>`count(*)::int` })
     .from(s.annotationAssignments)
     .where(and(eq(s.annotationAssignments.annotatorId, annotatorId), eq(s.annotationAssignments.status, "submitted")));
-  return { ...row!, overlap, submittedByMe: mine!.n };
+  return { ...row!, overlap, submittedByMe: submitted!.n };
 }
-
 
 /**
  * Opens one named debate for this annotator: theirs already (assigned, submitted or skipped, so

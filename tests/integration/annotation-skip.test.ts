@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DbHandle } from "@/db/client";
 import { createUser } from "@/db/queries/users";
 import { setSetting } from "@/db/queries/settings";
-import { AnnotationError, assignmentOf, claimNextTask, claimTask, currentAnnotations, saveAnnotation, skipTask, undoSkip } from "@/db/queries/annotations";
+import { AnnotationError, assignmentOf, claimNextTask, claimTask, currentAnnotations, queueSummary, saveAnnotation, skipTask, undoSkip } from "@/db/queries/annotations";
 import type { Principal } from "@/lib/auth/policy";
 import { seedDebates } from "../helpers/seed-debates";
 import { freshDatabase } from "./test-db";
@@ -67,5 +67,25 @@ describe("assignments come only from the queue", () => {
     }
     expect(await undoSkip(h.db, other, d.id)).toBe(false);
     expect((await assignmentOf(h.db, other, d.id))?.status).toBe("skipped");
+  });
+});
+
+describe("the queue's counts", () => {
+  it("say how many debates are left for this annotator, so they agree with an empty queue", async () => {
+    const h2 = await freshDatabase();
+    try {
+      await setSetting(h2.db, "annotation_overlap", 2);
+      const ids = await seedDebates(h2.db, { count: 2 });
+      const u = await createUser(h2.db, { email: "q@x.org", passwordHash: null, roles: ["annotator"] });
+      expect(await queueSummary(h2.db, u.id)).toMatchObject({ open: 2, forMe: 2, skippedByMe: 0 });
+      for (const _ of ids) expect(await skipTask(h2.db, (await claimNextTask(h2.db, u.id))!, u.id)).toBe(true);
+      expect(await claimNextTask(h2.db, u.id)).toBeNull();
+      // Both still need labels from others, but none is left for this annotator: the page says so.
+      expect(await queueSummary(h2.db, u.id)).toMatchObject({ open: 2, forMe: 0, skippedByMe: 2 });
+      expect(await undoSkip(h2.db, ids[0]!, u.id)).toBe(true);
+      expect(await queueSummary(h2.db, u.id)).toMatchObject({ forMe: 1, skippedByMe: 1 });
+    } finally {
+      await h2.close();
+    }
   });
 });
