@@ -1,4 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
+import { USERS } from "./users";
 
 /*
  * Runs first (files run in alphabetical order) on the fresh database: it starts from an install
@@ -42,6 +43,25 @@ test("an empty install offers the demo corpus, and its load streams to completed
   await page.goto("/corpora");
   await expect(page.getByTestId("corpus-list")).toContainText("demo");
   await expect(page.getByTestId("corpus-list")).toContainText("local:use-lite");
+});
+
+test("people who cannot add evidence are not offered the forms: an annotator and a journalist see no upload area, demo loader or 'Create corpus'", async ({ browser }) => {
+  for (const who of ["annotator1", "journalist"] as const) {
+    const context = await browser.newContext({ storageState: USERS[who].state });
+    const page = await context.newPage();
+    await page.goto("/corpora");
+    await expect(page.getByTestId("corpus-list")).toContainText("demo");
+    await expect(page.getByTestId("create-corpus")).toHaveCount(0);
+    await expect(page.getByRole("button", { name: "Create corpus" })).toHaveCount(0);
+    await page.goto("/corpora/demo");
+    await expect(page.getByTestId("corpus-stats")).toContainText("Documents 30");
+    await expect(page.getByTestId("add-documents")).toHaveCount(0);
+    await expect(page.getByTestId("demo-ready")).toHaveCount(0);
+    await page.goto("/");
+    await expect(page.getByRole("main").getByRole("link", { name: "Check this claim" })).toHaveCount(0);
+    await expect(page.getByRole("button", { name: "Load the demo corpus" })).toHaveCount(0);
+    await context.close();
+  }
 });
 
 test("an uploaded JSONL is ingested on the server with its bad line reported, and unknown types are refused", async ({ page }) => {

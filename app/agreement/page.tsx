@@ -7,6 +7,7 @@ import { agreementReport } from "@/lib/annotation/agreement";
 import { blindSafeItems } from "@/lib/annotation/blind";
 import type { Estimate } from "@/lib/annotation/agreement";
 import { can } from "@/lib/auth/policy";
+import { plural } from "@/lib/plural";
 import { pagePermission } from "@/lib/auth/server";
 
 export const dynamic = "force-dynamic";
@@ -97,8 +98,8 @@ export default async function AgreementPage({ searchParams }: { searchParams: Pr
       </form>
 
       <p className="text-sm text-black/70" data-testid="agreement-counts">
-        {report.items} debates ({report.multiplyLabelled} with two or more labels, which agreement is measured on) · {report.annotations} labels · {report.annotators.length} annotators.
-        {restricted ? ` Blind mode: only debates you have labelled and debates whose ${settings.annotation_overlap} labels are all in (${all.length - report.items} others hidden).` : ""} Intervals: {Math.round(report.bootstrap.level * 100)}% bootstrap ({report.bootstrap.method}, {report.bootstrap.resamples} resamples).
+        {plural(report.items, "debate")} ({report.multiplyLabelled} with two or more labels, which agreement is measured on) · {plural(report.annotations, "label")} · {plural(report.annotators.length, "annotator")}.
+        {restricted ? ` Blind mode: only debates you have labelled and debates whose ${settings.annotation_overlap} labels are all in (${plural(all.length - report.items, "other")} hidden).` : ""} Intervals: {Math.round(report.bootstrap.level * 100)}% bootstrap ({report.bootstrap.method}, {report.bootstrap.resamples} resamples).
       </p>
 
       <section aria-labelledby="overall" className="space-y-2">
