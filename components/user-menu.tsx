@@ -56,7 +56,7 @@ export async function SiteNav() {
           <label htmlFor="nav-search" className="sr-only">
             Search passages
           </label>
-          <input id="nav-search" name="q" type="search" placeholder="Search passages" className="w-full min-w-0 max-w-48 rounded-md border border-black/20 bg-white px-2 py-1 text-sm" />
+          <input id="nav-search" name="q" type="search" placeholder="Search" className="w-full min-w-0 max-w-48 rounded-md border border-black/20 bg-white px-2 py-1 text-sm" />
         </form>
       ) : (
         <span className="ml-auto" />

@@ -83,13 +83,17 @@ export default async function AnnotatePage({ searchParams }: { searchParams: Pro
         </p>
       </div>
       {skipped ? <SkipNotice debateId={skipped.id} claim={skipped.claim.text} href={href(filters, { debate: skipped.id })} /> : null}
-      <form className="flex flex-wrap items-end gap-3 rounded-lg border border-black/10 bg-white p-3" role="search" aria-label="Queue filters">
+      {/* Folded while a task is open, so the task (and its label form) starts near the top of the screen. */}
+      <details className="rounded-lg border border-black/10 bg-white" open={!view || Object.values(filters).some(Boolean)}>
+        <summary className="cursor-pointer px-3 py-2 text-sm font-medium">Filter the queue{Object.values(filters).some(Boolean) ? " (filtered)" : ""}</summary>
+      <form className="flex flex-wrap items-end gap-3 border-t border-black/10 p-3" role="search" aria-label="Queue filters">
         {select("corpus", "Corpus", plain(options.corpora))}
         {select("verdict", "Judge's verdict", plain(["TRUE", "HALF-TRUE", "FALSE", "UNPARSED"]))}
         {select("variant", "Variant", plain(options.variants))}
         {select("run", "Evaluation run", options.runs.map((r) => ({ value: r.id, label: r.name })))}
         <button className="rounded-md border border-black/20 px-3 py-1.5 text-sm">Filter</button>
       </form>
+      </details>
       {saved ? (
         <p role="status" className="rounded-md bg-emerald-50 p-2 text-sm text-emerald-900" data-testid="saved-notice">
           Saved your label {saved.goldLabel} (version {saved.version}) for “{saved.claim.slice(0, 80)}”.

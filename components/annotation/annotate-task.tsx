@@ -343,6 +343,20 @@ export function AnnotateTask({
                   </button>
                 </div>
               </fieldset>
+            </div>
+
+            <div className="flex flex-wrap items-center gap-2">
+              <button type="submit" className="rounded-md bg-ink px-4 py-2 text-sm font-medium text-white" disabled={status.kind === "saving" || status.kind === "retrying"}>
+                Save and next <kbd className="ml-1 hidden text-xs opacity-70 sm:inline">Enter</kbd>
+              </button>
+              <button type="button" className="rounded-md border border-black/20 px-3 py-2 text-sm" onClick={() => void skip()}>
+                Skip <kbd className="ml-1 hidden text-xs opacity-60 sm:inline">s</kbd>
+              </button>
+            </div>
+            <p role="status" aria-live="polite" data-testid="save-status" className={`text-sm empty:hidden ${status.kind === "error" ? "text-red-800" : status.kind === "retrying" ? "text-amber-800" : "text-black/60"}`}>
+              {status.text}
+            </p>
+            <div className={`space-y-4 ${more}`}>
               {dataset ? (
                 <label className="block text-sm">
                   Label in {dataset}&apos;s own scheme
@@ -362,7 +376,7 @@ export function AnnotateTask({
                     const v = e.target.value;
                     update((d) => ({ ...d, rationale: v }));
                   }}
-                  rows={4}
+                  rows={3}
                   maxLength={20_000}
                   className="mt-1 block w-full rounded-md border border-black/20 p-2 font-normal"
                   placeholder="Which passages decided your label?"
@@ -388,17 +402,6 @@ export function AnnotateTask({
               ) : null}
             </div>
 
-            <div className="flex flex-wrap items-center gap-2">
-              <button type="submit" className="rounded-md bg-ink px-4 py-2 text-sm font-medium text-white" disabled={status.kind === "saving" || status.kind === "retrying"}>
-                Save and next <kbd className="ml-1 hidden text-xs opacity-70 sm:inline">Enter</kbd>
-              </button>
-              <button type="button" className="rounded-md border border-black/20 px-3 py-2 text-sm" onClick={() => void skip()}>
-                Skip <kbd className="ml-1 hidden text-xs opacity-60 sm:inline">s</kbd>
-              </button>
-            </div>
-            <p role="status" aria-live="polite" data-testid="save-status" className={`text-sm empty:hidden ${status.kind === "error" ? "text-red-800" : status.kind === "retrying" ? "text-amber-800" : "text-black/60"}`}>
-              {status.text}
-            </p>
             <div className={`space-y-3 ${more}`}>
               <p className="text-xs text-black/50" data-testid="shortcuts">
                 Keys: <kbd>1</kbd>/<kbd>2</kbd>/<kbd>3</kbd> gold label · <kbd>y</kbd>/<kbd>n</kbd> judge right · <kbd>s</kbd> skip (you can undo it) · <kbd>Enter</kbd> save and next (outside the rationale) · <kbd>Ctrl+Enter</kbd> save from anywhere · <kbd>Esc</kbd> leave the rationale

@@ -13,14 +13,19 @@ export function isWeakMatch(hit: Pick<SearchHit, "dense" | "lexical">): boolean 
 }
 
 /**
- * The query's words as the user wrote them, for the searched stems: "xyzzi" is shown as "Xyzzy".
- * A stem that no typed word produced (should not happen) is shown as itself.
+ * The query's words as the user wrote them and in their order, for the searched stems: "xyzzi" is
+ * shown as "Xyzzy". A stem no typed word produced (should not happen) is shown as itself, last.
  */
 export function wordsForStems(stems: readonly string[], words: ReadonlyArray<{ word: string; lexemes: readonly string[] }>): string[] {
+  const wanted = new Set(stems);
+  const covered = new Set<string>();
   const out: string[] = [];
-  for (const stem of stems) {
-    const typed = words.find((w) => w.lexemes.includes(stem))?.word ?? stem;
-    if (!out.includes(typed)) out.push(typed);
+  for (const w of words) {
+    const fresh = w.lexemes.filter((l) => wanted.has(l) && !covered.has(l));
+    if (!fresh.length) continue;
+    fresh.forEach((l) => covered.add(l));
+    out.push(w.word);
   }
+  for (const s of stems) if (!covered.has(s)) out.push(s);
   return out;
 }
