@@ -261,29 +261,31 @@ export async function auditTrail(db: Database, debateId: string, annotatorId?: s
 }
 
 /**
- * Queue counts for the annotator's start page. `open` counts debates that still need labels from
- * anyone; `forMe` those this annotator can still be given (their open task included), which is
+ * Queue counts for the annotator's start page. `open` counts debates with fewer labels in than the
+ * overlap asks for; `forMe` those this annotator can still be given (their open task included), which is
  * what decides whether "nothing left to label" is shown, so the two never contradict each other.
  */
 export async function queueSummary(db: Database, annotatorId: string, f: QueueFilters = {}, now = new Date()) {
   const overlap = await getSetting(db, "annotation_overlap");
   const taken = slotsTaken(now);
   const mine = sql`(select a.status from ${s.annotationAssignments} a where a.debate_id = ${s.debates.id} and a.annotator_id = ${annotatorId})`;
+  const submitted = sql`(select count(*) from ${s.annotationAssignments} a where a.debate_id = ${s.debates.id} and a.status = 'submitted')`;
   const [row] = await db
     .select({
       eligible: sql<number>`count(*)::int`,
-      open: sql<number>`count(*) filter (where ${taken} < ${overlap})::int`,
-      complete: sql<number>`count(*) filter (where ${taken} >= ${overlap})::int`,
+      // Labels actually in, not slots held: a debate someone is working on still needs its label.
+      open: sql<number>`count(*) filter (where ${submitted} < ${overlap})::int`,
+      complete: sql<number>`count(*) filter (where ${submitted} >= ${overlap})::int`,
       forMe: sql<number>`count(*) filter (where ${mine} = 'assigned' or (${mine} is null and ${taken} < ${overlap}))::int`,
       skippedByMe: sql<number>`count(*) filter (where ${mine} = 'skipped')::int`,
     })
     .from(s.debates)
     .where(eligible(f));
-  const [submitted] = await db
+  const [byMe] = await db
     .select({ n: sql<number>`count(*)::int` })
     .from(s.annotationAssignments)
     .where(and(eq(s.annotationAssignments.annotatorId, annotatorId), eq(s.annotationAssignments.status, "submitted")));
-  return { ...row!, overlap, submittedByMe: submitted!.n };
+  return { ...row!, overlap, submittedByMe: byMe!.n };
 }
 
 /**

@@ -84,6 +84,12 @@ describe("the queue's counts", () => {
       expect(await queueSummary(h2.db, u.id)).toMatchObject({ open: 2, forMe: 0, skippedByMe: 2 });
       expect(await undoSkip(h2.db, ids[0]!, u.id)).toBe(true);
       expect(await queueSummary(h2.db, u.id)).toMatchObject({ forMe: 1, skippedByMe: 1 });
+      // A debate someone is labelling still needs its labels: held slots are not labels in.
+      const v = await createUser(h2.db, { email: "v@x.org", passwordHash: null, roles: ["annotator"] });
+      const w = await createUser(h2.db, { email: "w@x.org", passwordHash: null, roles: ["annotator"] });
+      expect(await claimTask(h2.db, v.id, ids[1]!)).toBe(true);
+      expect(await claimTask(h2.db, w.id, ids[1]!)).toBe(true);
+      expect(await queueSummary(h2.db, v.id)).toMatchObject({ open: 2, forMe: 2 });
     } finally {
       await h2.close();
     }
