@@ -13,6 +13,10 @@ export async function register() {
     getConfig();
     const handle = await getDb();
     console.log(`[counterpoint] database ready: ${handle.backend} at ${handle.location}`);
+    // The home page tells a new operator the code is in the console: it must be there before anyone opens /setup.
+    const { startupSetupCode, setupCodeMessage } = await import("@/lib/auth/setup");
+    const code = await startupSetupCode(handle.db, getConfig().dataDir);
+    if (code) console.log(setupCodeMessage(code, getConfig().dataDir));
     const { recoverOrphans } = await import("@/lib/debate/runner");
     const interrupted = await recoverOrphans(handle.db, handle.backend);
     if (interrupted.length) console.log(`[counterpoint] ${interrupted.length} debate(s) were interrupted by a restart; they can be resumed from their pages`);

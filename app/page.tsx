@@ -6,6 +6,9 @@ import { StatusPanel } from "@/components/status-panel";
 import { LoadDemoButton } from "@/components/corpus/load-demo-button";
 import { getHealth } from "@/lib/health";
 import { SAMPLE_CLAIMS, SAMPLE_CORPUS_NAME } from "@/lib/corpus/sample";
+import { can, type Principal } from "@/lib/auth/policy";
+import { currentPrincipal } from "@/lib/auth/server";
+import { plural } from "@/lib/plural";
 
 export const dynamic = "force-dynamic";
 
@@ -34,8 +37,18 @@ async function corporaOrNull(): Promise<CorpusSummary[] | null> {
   }
 }
 
-function GetStarted({ corpora }: { corpora: CorpusSummary[] }) {
+/** Each role is offered its own next step: only people who may add evidence or start debates see those offers. */
+function GetStarted({ corpora, me }: { corpora: CorpusSummary[]; me: Principal | null }) {
   const demo = corpora.find((c) => c.name === SAMPLE_CORPUS_NAME);
+  const writes = can(me, "corpus:write");
+  const checks = can(me, "debate:start");
+  if (corpora.length === 0 && !writes) {
+    return (
+      <p className="rounded-lg border border-black/10 bg-white p-4 text-sm" data-testid="no-corpus-yet">
+        There is no evidence corpus yet. A fact-checker or an admin adds one; {can(me, "annotate") ? "debates to label appear on the Annotate page once debates have run." : "debates appear here once they have run."}
+      </p>
+    );
+  }
   if (corpora.length === 0) {
     return (
       <section className="flex flex-col gap-3 rounded-lg border-2 border-accent/40 bg-white p-5 sm:flex-row sm:items-center sm:justify-between" aria-labelledby="start-title">
@@ -59,13 +72,20 @@ function GetStarted({ corpora }: { corpora: CorpusSummary[] }) {
   return (
     <section className="rounded-lg border border-black/10 bg-white p-4 text-sm" aria-labelledby="start-title">
       <h2 id="start-title" className="font-semibold">
-        {demo ? "The demo corpus is loaded" : `${corpora.length} ${corpora.length === 1 ? "corpus" : "corpora"} ready`}
+        {demo ? "The demo corpus is loaded" : `${plural(corpora.length, "corpus", "corpora")} ready`}
       </h2>
-      {demo ? <p className="mt-1 text-black/70">Try this claim: “{SAMPLE_CLAIMS[0]!.text}”</p> : null}
+      {demo && checks ? <p className="mt-1 text-black/70">Try this claim: “{SAMPLE_CLAIMS[0]!.text}”</p> : null}
       <p className="mt-2 flex flex-wrap gap-x-4 gap-y-1">
-        <Link href={demo ? `/debates/new?claim=${encodeURIComponent(SAMPLE_CLAIMS[0]!.text)}` : "/debates/new"} className="font-medium underline">
-          {demo ? "Check this claim" : "Check a claim"}
-        </Link>
+        {checks ? (
+          <Link href={demo ? `/debates/new?claim=${encodeURIComponent(SAMPLE_CLAIMS[0]!.text)}` : "/debates/new"} className="font-medium underline">
+            {demo ? "Check this claim" : "Check a claim"}
+          </Link>
+        ) : null}
+        {can(me, "annotate") ? (
+          <Link href="/annotate" className="font-medium underline">
+            Label debates
+          </Link>
+        ) : null}
         <Link href="/search" className="underline">
           Search the evidence
         </Link>
@@ -86,8 +106,16 @@ async function needsSetup(): Promise<boolean> {
   }
 }
 
+async function principalOrNull(): Promise<Principal | null> {
+  try {
+    return await currentPrincipal();
+  } catch {
+    return null;
+  }
+}
+
 export default async function Home() {
-  const [health, corpora, setup] = await Promise.all([getHealth(), corporaOrNull(), needsSetup()]);
+  const [health, corpora, setup, me] = await Promise.all([getHealth(), corporaOrNull(), needsSetup(), principalOrNull()]);
   return (
     <div className="space-y-10">
       <section className="space-y-3">
@@ -104,8 +132,12 @@ export default async function Home() {
             Nobody has an account yet. <Link href="/setup" className="font-medium underline">Set up Counterpoint</Link> with the setup code printed in the server&apos;s console.
           </p>
         </section>
+      ) : corpora && me ? (
+        <GetStarted corpora={corpora} me={me} />
       ) : corpora ? (
-        <GetStarted corpora={corpora} />
+        <p className="rounded-lg border border-black/10 bg-white p-4 text-sm">
+          <Link href="/signin" className="font-medium underline">Sign in</Link> with the account your newsroom gave you to check claims, read debates or label them.
+        </p>
       ) : null}
       <ol className="grid gap-4 sm:grid-cols-3">
         {STEPS.map((s, i) => (

@@ -40,13 +40,36 @@ test("a fact-checker's finished debate is labelled with the keyboard, kept as a 
   const page = await as(browser, "annotator1");
   await page.goto("/annotate");
   await expect(page.getByTestId("task-claim")).toHaveText(CLAIM);
-  await expect(page.getByTestId("verdict")).toContainText("HALF-TRUE");
   await expect(page.getByTestId("turn").first()).toBeVisible();
+  // The AI's verdict would anchor the label: neither shown nor sent before the annotator picks one.
+  await expect(page.getByTestId("verdict-hidden")).toBeVisible();
+  await expect(page.getByTestId("verdict")).toHaveCount(0);
+  await expect(page.getByTestId("judge-said")).toHaveCount(0);
+  await expect(page.getByText(/The judge.s working/)).toHaveCount(0);
+  // Not only hidden: the judge's scores and verdict are not in what the server sent (its data carries these keys).
+  const sent = await page.content();
+  expect(sent).not.toContain("labelProbs");
+  expect(sent).not.toContain("stoppedEarly");
+  await expect(page.getByTestId("turn").filter({ has: page.locator("[data-kind]:not([data-kind=speech])") })).toHaveCount(0);
+  // The label form stays beside the transcript wherever one reads in it.
+  const saveButton = page.getByRole("button", { name: /Save and next/ });
+  await expect(saveButton).toBeInViewport();
+  await page.getByTestId("turn").last().scrollIntoViewIfNeeded();
+  await expect(page.getByTestId("turn").last()).toBeInViewport();
+  await expect(saveButton).toBeInViewport();
+  await expect(page.getByRole("radiogroup", { name: "Gold label" })).toBeInViewport();
+  await page.screenshot({ path: "test-results/annotate-1280-before-label.png" });
+  // Columns start on the same line.
+  const tops = await Promise.all([page.getByTestId("transcript"), page.getByTestId("label-panel")].map(async (l) => (await l.boundingBox())!.y));
+  expect(Math.abs(tops[0]! - tops[1]!)).toBeLessThan(2);
   await expect(page.getByTestId("guidelines")).toContainText("Annotation guidelines");
   await expect(page.getByTestId("shortcuts")).toContainText("save and next");
   const gold = page.getByRole("radiogroup", { name: "Gold label" });
   await page.keyboard.press("2");
   await expect(gold.getByRole("radio", { name: /HALF-TRUE/ })).toHaveAttribute("aria-checked", "true");
+  // Once labelled, the judge's verdict is there to say whether it was right.
+  await expect(page.getByTestId("judge-said")).toContainText("HALF-TRUE");
+  await expect(page.getByTestId("verdict")).toContainText("HALF-TRUE");
   await page.keyboard.press("y");
   await expect(page.getByRole("radiogroup", { name: "Was the judge right?" }).getByRole("radio", { name: /Yes/ })).toHaveAttribute("aria-checked", "true");
   // Typing in the rationale: digits and Enter are text there, not shortcuts.
@@ -90,9 +113,29 @@ test("in blind mode the second annotator gets the same debate without the first'
   // The statistics must not give the first label away either.
   await page.goto("/agreement");
   await expect(page.getByTestId("agreement-counts")).toContainText("0 debates");
-  await expect(page.getByTestId("agreement-counts")).toContainText("1 others hidden");
+  await expect(page.getByTestId("agreement-counts")).toContainText("1 other hidden");
   await page.goto("/annotate");
   await expect(page.getByTestId("task-claim")).toHaveText(CLAIM);
+  // A stray "s" skips, says so, and can be undone; the counts agree with the empty queue meanwhile.
+  await page.keyboard.press("s");
+  await expect(page.getByTestId("skip-notice")).toContainText(CLAIM);
+  await expect(page.getByTestId("queue-empty")).toContainText("Nothing left for you to label");
+  await expect(page.getByTestId("queue-summary")).toContainText("0 debates for you");
+  await expect(page.getByTestId("queue-summary")).toContainText("skipped 1");
+  await page.getByRole("button", { name: "Undo skip" }).click();
+  await expect(page.getByTestId("task-claim")).toHaveText(CLAIM);
+  await expect(page.getByTestId("queue-summary")).toContainText("1 debate for you");
+
+  // On a phone the label sheet stays at the bottom of the screen while the transcript scrolls.
+  await page.setViewportSize({ width: 375, height: 800 });
+  await page.getByTestId("turn").nth(1).scrollIntoViewIfNeeded();
+  await expect(page.getByRole("button", { name: /Save and next/ })).toBeInViewport();
+  await expect(page.getByRole("radiogroup", { name: "Gold label" })).toBeInViewport();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+  await page.screenshot({ path: "test-results/annotate-375.png" });
+  await page.getByRole("button", { name: "More ▴" }).click();
+  await page.screenshot({ path: "test-results/annotate-375-more.png" });
+  await page.setViewportSize({ width: 1280, height: 720 });
   const html = await page.content();
   expect(html).not.toContain(USERS.annotator1.email);
   expect(html).not.toContain(RATIONALE_1);
@@ -100,6 +143,7 @@ test("in blind mode the second annotator gets the same debate without the first'
   // Shortcuts still work while a ticked evidence flag has the focus.
   await page.getByTestId("evidence-flag").first().getByLabel("relevant", { exact: true }).check();
   await page.keyboard.press("1");
+  await expect(page.getByTestId("judge-said")).toBeVisible();
   await page.keyboard.press("n");
   // A save that cannot reach the server is retried, then reported, and nothing typed is lost.
   const refuse = (route: import("@playwright/test").Route) => (route.request().method() === "POST" ? route.abort() : route.continue());
@@ -118,7 +162,7 @@ test("in blind mode the second annotator gets the same debate without the first'
 
 test("the agreement page shows the statistics of the two labels, and only the right roles open /annotate", async ({ page, browser }) => {
   await page.goto("/agreement");
-  await expect(page.getByTestId("agreement-counts")).toContainText("1 debates · 2 labels · 2 annotators");
+  await expect(page.getByTestId("agreement-counts")).toContainText("1 debate (1 with two or more labels, which agreement is measured on) · 2 labels · 2 annotators");
   await expect(page.getByTestId("pairs")).toContainText(`${USERS.annotator1.email} · ${USERS.annotator2.email}`);
   await expect(page.getByTestId("pairs")).toContainText("100%");
   // Both said TRUE where the judge said HALF-TRUE.
@@ -127,6 +171,10 @@ test("the agreement page shows the statistics of the two labels, and only the ri
   await expect(page.locator(`[data-testid=annotators] tr[data-annotator="${USERS.annotator2.email}"]`)).toContainText("100% of 1");
   await expect(page.getByTestId("export-links").getByRole("link", { name: "CSV" })).toHaveAttribute("href", "/api/export?format=csv");
   await page.screenshot({ path: "test-results/agreement.png", fullPage: true });
+  await page.setViewportSize({ width: 375, height: 800 });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+  await page.screenshot({ path: "test-results/agreement-375.png", fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 720 });
   // An admin is not an annotator.
   await page.goto("/annotate");
   await expect(page).toHaveURL(/\/forbidden/);

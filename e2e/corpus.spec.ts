@@ -1,4 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
+import { USERS } from "./users";
 
 /*
  * Runs first (files run in alphabetical order) on the fresh database: it starts from an install
@@ -42,6 +43,25 @@ test("an empty install offers the demo corpus, and its load streams to completed
   await page.goto("/corpora");
   await expect(page.getByTestId("corpus-list")).toContainText("demo");
   await expect(page.getByTestId("corpus-list")).toContainText("local:use-lite");
+});
+
+test("people who cannot add evidence are not offered the forms: an annotator and a journalist see no upload area, demo loader or 'Create corpus'", async ({ browser }) => {
+  for (const who of ["annotator1", "journalist"] as const) {
+    const context = await browser.newContext({ storageState: USERS[who].state });
+    const page = await context.newPage();
+    await page.goto("/corpora");
+    await expect(page.getByTestId("corpus-list")).toContainText("demo");
+    await expect(page.getByTestId("create-corpus")).toHaveCount(0);
+    await expect(page.getByRole("button", { name: "Create corpus" })).toHaveCount(0);
+    await page.goto("/corpora/demo");
+    await expect(page.getByTestId("corpus-stats")).toContainText("Documents 30");
+    await expect(page.getByTestId("add-documents")).toHaveCount(0);
+    await expect(page.getByTestId("demo-ready")).toHaveCount(0);
+    await page.goto("/");
+    await expect(page.getByRole("main").getByRole("link", { name: "Check this claim" })).toHaveCount(0);
+    await expect(page.getByRole("button", { name: "Load the demo corpus" })).toHaveCount(0);
+    await context.close();
+  }
 });
 
 test("an uploaded JSONL is ingested on the server with its bad line reported, and unknown types are refused", async ({ page }) => {
@@ -122,6 +142,7 @@ test("searching the demo corpus shows highlighted words, the ranks behind each s
   const marked = (await first.locator("mark").allTextContents()).map((t) => t.toLowerCase());
   expect(marked).toEqual(expect.arrayContaining(["toll", "trucks"]));
   await expect(first.getByTestId("hit-scores")).toHaveText(/dense #\d+ \(cosine [\d.]+\) · lexical #\d+ \(BM25 [\d.]+\) · RRF 0\.\d{4}/);
+  await expect(first.getByTestId("weak-match")).toHaveCount(0);
   await page.screenshot({ path: "test-results/search.png", fullPage: true });
 
   // Reloadable from its address, and the filters are in it.
@@ -143,6 +164,20 @@ test("searching the demo corpus shows highlighted words, the ranks behind each s
   await expect(target).toHaveCount(1);
   await expect(target).toBeInViewport();
   await expect(target).toContainText("trucks with five or more axles pay $15");
+});
+
+test("a nonsense query's hits are marked weak, and the words searched are the user's own, not stems", async ({ page }) => {
+  await page.goto(`/search?q=${encodeURIComponent("Xyzzy plugh frobnicating")}&corpus=demo`);
+  const hits = page.getByTestId("search-hit");
+  await expect(hits).not.toHaveCount(0);
+  await expect(page.getByTestId("weak-note")).toContainText("None of these passages contains a word of your query");
+  await expect(page.getByTestId("weak-match")).toHaveCount(await hits.count());
+  const heading = page.locator("#results-title");
+  await expect(heading).toContainText("words searched: Xyzzy, plugh, frobnicating");
+  await expect(heading).not.toContainText("xyzzi");
+  await page.setViewportSize({ width: 375, height: 800 });
+  await page.screenshot({ path: "test-results/search-weak-375.png", fullPage: true });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
 });
 
 test("search problems are messages, not crashes", async ({ page }) => {

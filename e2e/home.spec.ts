@@ -1,4 +1,5 @@
-import { expect, test } from "@playwright/test";
+import { expect, test, type Browser } from "@playwright/test";
+import { USERS } from "./users";
 
 test("a fresh install serves a healthy app on the embedded database", async ({ request }) => {
   const res = await request.get("/api/health");
@@ -35,9 +36,53 @@ test("the status page fits a 375 px phone and is reachable by keyboard", async (
   await page.goto("/");
   await page.keyboard.press("Tab");
   await expect(page.getByRole("link", { name: "Skip to content" })).toBeFocused();
-  await page.getByRole("link", { name: "System status" }).click();
+  // On a phone the header is one line: the pages are in a compact menu.
+  await page.getByLabel("Menu").click();
+  await page.getByTestId("compact-menu").getByRole("link", { name: "System status" }).click();
   await expect(page).toHaveURL(/\/status$/);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("System status");
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   expect(overflow).toBeLessThanOrEqual(0);
+});
+
+const NAV: Record<keyof typeof USERS, { has: string[]; hasNot: string[] }> = {
+  admin: { has: ["Check a claim", "Debates", "Corpora", "Evaluation", "Agreement"], hasNot: ["Annotate"] },
+  factchecker: { has: ["Check a claim", "Debates", "Corpora", "Evaluation", "Agreement"], hasNot: ["Annotate"] },
+  journalist: { has: ["Debates", "Corpora", "Evaluation"], hasNot: ["Check a claim", "Annotate", "Agreement"] },
+  annotator1: { has: ["Debates", "Corpora", "Annotate", "Agreement"], hasNot: ["Check a claim"] },
+  annotator2: { has: ["Debates", "Corpora", "Annotate", "Agreement"], hasNot: ["Check a claim"] },
+};
+
+async function headerOf(browser: Browser, who: keyof typeof USERS, width: number) {
+  const context = await browser.newContext({ storageState: USERS[who].state, viewport: { width, height: 800 } });
+  const page = await context.newPage();
+  await page.goto("/");
+  return { page, context };
+}
+
+test("each role's header offers its own pages only, on one line at 1280 px and in a compact menu at 375 px", async ({ browser }) => {
+  for (const who of Object.keys(NAV) as Array<keyof typeof USERS>) {
+    const { page, context } = await headerOf(browser, who, 1280);
+    const links = page.getByTestId("nav-links");
+    for (const name of NAV[who].has) await expect(links.getByRole("link", { name, exact: true })).toBeVisible();
+    for (const name of NAV[who].hasNot) await expect(links.getByRole("link", { name, exact: true })).toHaveCount(0);
+    // The home page makes the same offers as the header.
+    if (NAV[who].hasNot.includes("Check a claim")) await expect(page.getByRole("main").getByRole("link", { name: /Check (this|a) claim/ })).toHaveCount(0);
+    const nav = page.getByRole("navigation", { name: "Main" });
+    const box = (await nav.boundingBox())!;
+    // One line: the bar is as tall as one row of controls (about 55 px), not two.
+    expect(box.height).toBeLessThan(70);
+    await page.screenshot({ path: `test-results/header-${who}-1280.png`, clip: { x: 0, y: 0, width: 1280, height: 120 } });
+    await page.setViewportSize({ width: 375, height: 800 });
+    await expect(page.getByTestId("nav-links")).toBeHidden();
+    await page.getByLabel("Menu").click();
+    const menu = page.getByTestId("compact-menu");
+    for (const name of NAV[who].has) await expect(menu.getByRole("link", { name, exact: true })).toBeVisible();
+    for (const name of NAV[who].hasNot) await expect(menu.getByRole("link", { name, exact: true })).toHaveCount(0);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+    await page.screenshot({ path: `test-results/header-${who}-375.png` });
+    await page.goto("/");
+    await page.screenshot({ path: `test-results/home-${who}-375.png`, fullPage: true });
+    await context.close();
+  }
 });

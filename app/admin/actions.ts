@@ -74,6 +74,7 @@ export async function settingsAction(_prev: AdminState, form: FormData): Promise
   if (!Number.isInteger(overlap) || overlap < 1 || overlap > 20) return { error: "Annotators per debate must be a whole number from 1 to 20." };
   await setSetting(db, "public_reading", form.get("public_reading") === "on");
   await setSetting(db, "blind_annotation", form.get("blind_annotation") === "on");
+  await setSetting(db, "show_verdict_before_label", form.get("show_verdict_before_label") === "on");
   await setSetting(db, "annotation_overlap", overlap);
   const guidelines = String(form.get("annotation_guidelines") ?? "");
   if (guidelines.length > 50_000) return { error: "The guidelines are longer than 50,000 characters." };

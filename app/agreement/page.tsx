@@ -7,6 +7,7 @@ import { agreementReport } from "@/lib/annotation/agreement";
 import { blindSafeItems } from "@/lib/annotation/blind";
 import type { Estimate } from "@/lib/annotation/agreement";
 import { can } from "@/lib/auth/policy";
+import { plural } from "@/lib/plural";
 import { pagePermission } from "@/lib/auth/server";
 
 export const dynamic = "force-dynamic";
@@ -32,7 +33,7 @@ function Bar({ value, max, text }: { value: number | null; max: number; text: st
   const w = value === null || max <= 0 ? 0 : Math.max(2, Math.round((value / max) * 100));
   return (
     <div className="flex items-center gap-2">
-      <div className="h-3 w-32 rounded bg-black/5" aria-hidden>
+      <div className="h-3 w-12 shrink-0 rounded bg-black/5 sm:w-32" aria-hidden>
         <div className="h-3 rounded bg-ink/70" style={{ width: `${w}%` }} />
       </div>
       <span className="tabular-nums text-xs">{text}</span>
@@ -62,7 +63,7 @@ export default async function AgreementPage({ searchParams }: { searchParams: Pr
       <div className="flex flex-wrap items-baseline justify-between gap-3">
         <h1 className="text-2xl font-semibold tracking-tight">Agreement</h1>
         {can(me, "annotation:export") ? (
-          <p className="flex gap-3 text-sm" data-testid="export-links">
+          <p className="flex flex-wrap gap-3 text-sm" data-testid="export-links">
             Export:
             {["jsonl", "csv", "claimreview"].map((f) => (
               <a key={f} href={exportHref(f)} className="underline" download>
@@ -97,8 +98,8 @@ export default async function AgreementPage({ searchParams }: { searchParams: Pr
       </form>
 
       <p className="text-sm text-black/70" data-testid="agreement-counts">
-        {report.items} debates · {report.annotations} labels · {report.annotators.length} annotators.
-        {restricted ? ` Blind mode: only debates you have labelled and debates whose ${settings.annotation_overlap} labels are all in (${all.length - report.items} others hidden).` : ""} Intervals: {Math.round(report.bootstrap.level * 100)}% bootstrap ({report.bootstrap.method}, {report.bootstrap.resamples} resamples).
+        {plural(report.items, "debate")} ({report.multiplyLabelled} with two or more labels, which agreement is measured on) · {plural(report.annotations, "label")} · {plural(report.annotators.length, "annotator")}.
+        {restricted ? ` Blind mode: only debates you have labelled and debates whose ${settings.annotation_overlap} labels are all in (${plural(all.length - report.items, "other")} hidden).` : ""} Intervals: {Math.round(report.bootstrap.level * 100)}% bootstrap ({report.bootstrap.method}, {report.bootstrap.resamples} resamples).
       </p>
 
       <section aria-labelledby="overall" className="space-y-2">
@@ -118,6 +119,8 @@ export default async function AgreementPage({ searchParams }: { searchParams: Pr
       <section aria-labelledby="pairs" className="space-y-2">
         <h2 id="pairs" className="text-lg font-semibold">Annotator pairs (Cohen&apos;s kappa)</h2>
         {report.pairs.length ? (
+          // A wide table scrolls inside its own box on a phone instead of widening the page.
+          <div className="overflow-x-auto">
           <table className="w-full text-sm" data-testid="pairs">
             <thead className="text-left text-black/60">
               <tr>
@@ -130,7 +133,7 @@ export default async function AgreementPage({ searchParams }: { searchParams: Pr
             <tbody>
               {report.pairs.map((p) => (
                 <tr key={`${p.a}|${p.b}`} className="border-t border-black/10">
-                  <td className="py-1 pr-4">{p.a} · {p.b}</td>
+                  <td className="break-all py-1 pr-4">{p.a} · {p.b}</td>
                   <td className="py-1 pr-4 tabular-nums">{p.n}</td>
                   <td className="py-1 pr-4 tabular-nums">{pct(p.percentAgreement)}</td>
                   <td className="py-1"><Est e={p.cohenKappa} /></td>
@@ -138,6 +141,7 @@ export default async function AgreementPage({ searchParams }: { searchParams: Pr
               ))}
             </tbody>
           </table>
+          </div>
         ) : (
           <p className="text-sm text-black/60">No debate has two annotators yet.</p>
         )}
@@ -148,6 +152,7 @@ export default async function AgreementPage({ searchParams }: { searchParams: Pr
         <p className="text-sm">
           Accuracy <Est e={report.judge.accuracy} testId="judge-accuracy" /> · Cohen&apos;s kappa <Est e={report.judge.cohenKappa} />
         </p>
+        <div className="overflow-x-auto">
         <table className="text-sm" data-testid="confusion">
           <caption className="pb-1 text-left text-xs text-black/60">Rows: the judge&apos;s verdict. Columns: the annotators&apos; majority. Darker cells hold more debates.</caption>
           <thead>
@@ -181,11 +186,13 @@ export default async function AgreementPage({ searchParams }: { searchParams: Pr
             ))}
           </tbody>
         </table>
+        </div>
       </section>
 
       <section aria-labelledby="people" className="space-y-2">
         <h2 id="people" className="text-lg font-semibold">Per annotator</h2>
         {report.annotators.length ? (
+          <div className="overflow-x-auto">
           <table className="w-full text-sm" data-testid="annotators">
             <thead className="text-left text-black/60">
               <tr>
@@ -198,7 +205,7 @@ export default async function AgreementPage({ searchParams }: { searchParams: Pr
             <tbody>
               {report.annotators.map((a) => (
                 <tr key={a.annotator} className="border-t border-black/10" data-annotator={a.annotator}>
-                  <td className="py-1 pr-4">{a.annotator}</td>
+                  <td className="break-all py-1 pr-4">{a.annotator}</td>
                   <td className="py-1 pr-4"><Bar value={a.count} max={maxCount} text={String(a.count)} /></td>
                   <td className="py-1 pr-4"><Bar value={a.medianSeconds} max={maxSecs} text={a.medianSeconds === null ? "—" : `${Math.round(a.medianSeconds)} s`} /></td>
                   <td className="py-1"><Bar value={a.agreementWithOthers} max={1} text={`${pct(a.agreementWithOthers)} of ${a.comparable}`} /></td>
@@ -206,6 +213,7 @@ export default async function AgreementPage({ searchParams }: { searchParams: Pr
               ))}
             </tbody>
           </table>
+          </div>
         ) : (
           <p className="text-sm text-black/60">No labels yet.</p>
         )}

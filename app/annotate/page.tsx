@@ -1,8 +1,11 @@
 import Link from "next/link";
 import { redirect } from "next/navigation";
 import { getDb } from "@/db/client";
-import { annotationFilterOptions, auditTrail, claimNextTask, claimTask, latestOwnAnnotation, myRecentAnnotations, peekNextTask, queueSummary, taskContext, visibleAnnotations, type QueueFilters } from "@/db/queries/annotations";
-import { getSetting } from "@/db/queries/settings";
+import { annotationFilterOptions, assignmentOf, auditTrail, claimNextTask, claimTask, latestOwnAnnotation, myRecentAnnotations, peekNextTask, queueSummary, taskContext, visibleAnnotations, type QueueFilters } from "@/db/queries/annotations";
+import { getSettings } from "@/db/queries/settings";
+import { judgeParts, withoutJudge } from "@/lib/annotation/judge-reveal";
+import { plural } from "@/lib/plural";
+import { SkipNotice } from "@/components/annotation/skip-notice";
 import { debateView } from "@/lib/debate/view";
 import { pagePermission } from "@/lib/auth/server";
 import { AnnotateTask } from "@/components/annotation/annotate-task";
@@ -38,7 +41,11 @@ export default async function AnnotatePage({ searchParams }: { searchParams: Pro
   } else {
     debateId = await claimNextTask(db, me.id, filters);
   }
-  const [options, guidelines, queue, recent] = await Promise.all([annotationFilterOptions(db), getSetting(db, "annotation_guidelines"), queueSummary(db, me.id, filters), myRecentAnnotations(db, me.id, 10)]);
+  const [options, settings, queue, recent] = await Promise.all([annotationFilterOptions(db), getSettings(db), queueSummary(db, me.id, filters), myRecentAnnotations(db, me.id, 10)]);
+  const guidelines = settings.annotation_guidelines;
+  const skippedId = one(sp.skipped);
+  // Offered only for the caller's own skip: the id in the address names nothing else.
+  const skipped = skippedId && /^[0-9a-f-]{36}$/i.test(skippedId) && (await assignmentOf(db, skippedId, me.id))?.status === "skipped" ? await debateView(db, skippedId) : null;
   const savedId = one(sp.saved);
   const saved = savedId ? recent.find((r) => r.debateId === savedId) : undefined;
 
@@ -48,6 +55,8 @@ export default async function AnnotatePage({ searchParams }: { searchParams: Pro
     : [null, null, [], [], null];
   // Never sent before the annotator's own label exists, whatever the blind setting says.
   const othersShown = previous ? others.filter((a) => a.annotatorId !== me.id) : [];
+  // The judge's opinion is left out of what is sent until the annotator's own label exists, unless an admin chose otherwise.
+  const judgeUpfront = !!view && (settings.show_verdict_before_label || !!previous);
 
   const select = (name: keyof QueueFilters, label: string, values: Array<{ value: string; label: string }>) => (
     <label className="flex flex-col text-xs">
@@ -65,33 +74,41 @@ export default async function AnnotatePage({ searchParams }: { searchParams: Pro
   const plain = (xs: string[]) => xs.map((x) => ({ value: x, label: x }));
 
   return (
-    <div className="space-y-6">
+    <div className={`space-y-6 ${view ? "pb-40 lg:pb-0" : ""}`}>
       <div className="flex flex-wrap items-baseline justify-between gap-3">
         <h1 className="text-2xl font-semibold tracking-tight">Annotate</h1>
         <p className="text-sm text-black/60" data-testid="queue-summary">
-          {queue.open} of {queue.eligible} debates still need labels · {queue.overlap} annotators each · you have labelled {queue.submittedByMe}
+          {plural(queue.forMe, "debate")} for you · {queue.open} of {queue.eligible} still need labels from someone · {queue.overlap} annotators each · you have labelled {queue.submittedByMe}
+          {queue.skippedByMe ? ` and skipped ${queue.skippedByMe}` : ""}
         </p>
       </div>
-      <form className="flex flex-wrap items-end gap-3 rounded-lg border border-black/10 bg-white p-3" role="search" aria-label="Queue filters">
+      {skipped ? <SkipNotice debateId={skipped.id} claim={skipped.claim.text} href={href(filters, { debate: skipped.id })} /> : null}
+      {/* Folded while a task is open, so the task (and its label form) starts near the top of the screen. */}
+      <details className="rounded-lg border border-black/10 bg-white" open={!view || Object.values(filters).some(Boolean)}>
+        <summary className="cursor-pointer px-3 py-2 text-sm font-medium">Filter the queue{Object.values(filters).some(Boolean) ? " (filtered)" : ""}</summary>
+      <form className="flex flex-wrap items-end gap-3 border-t border-black/10 p-3" role="search" aria-label="Queue filters">
         {select("corpus", "Corpus", plain(options.corpora))}
         {select("verdict", "Judge's verdict", plain(["TRUE", "HALF-TRUE", "FALSE", "UNPARSED"]))}
         {select("variant", "Variant", plain(options.variants))}
         {select("run", "Evaluation run", options.runs.map((r) => ({ value: r.id, label: r.name })))}
         <button className="rounded-md border border-black/20 px-3 py-1.5 text-sm">Filter</button>
       </form>
+      </details>
       {saved ? (
         <p role="status" className="rounded-md bg-emerald-50 p-2 text-sm text-emerald-900" data-testid="saved-notice">
           Saved your label {saved.goldLabel} (version {saved.version}) for “{saved.claim.slice(0, 80)}”.
         </p>
       ) : null}
 
-      <div className="grid gap-6 xl:grid-cols-[minmax(0,1fr)_18rem]">
+      <div className="grid gap-6">
         <div className="min-w-0 space-y-6">
           {view && ctx ? (
             <>
               <AnnotateTask
                 key={`${view.id}:${previous?.version ?? 0}`}
-                view={view}
+                view={judgeUpfront ? view : withoutJudge(view)}
+                judge={judgeUpfront ? judgeParts(view) : null}
+                guidelines={<Guidelines source={guidelines} />}
                 userId={me.id}
                 dataset={ctx.dataset}
                 nativeLabels={ctx.nativeLabels}
@@ -126,8 +143,11 @@ export default async function AnnotatePage({ searchParams }: { searchParams: Pro
             </>
           ) : (
             <div className="rounded-lg border border-black/10 bg-white p-6" data-testid="queue-empty">
-              <p className="font-medium">Nothing left to label{Object.values(filters).some(Boolean) ? " with these filters" : ""}.</p>
-              <p className="text-sm text-black/60">Finished debates join the queue as they complete; debates that already have {queue.overlap} annotators are not offered again.</p>
+              <p className="font-medium">Nothing left for you to label{Object.values(filters).some(Boolean) ? " with these filters" : ""}.</p>
+              <p className="text-sm text-black/60">
+                {queue.open ? `${plural(queue.open, "debate")} still ${queue.open === 1 ? "needs" : "need"} labels, from annotators who have not seen ${queue.open === 1 ? "it" : "them"} yet${queue.skippedByMe ? `; you skipped ${queue.skippedByMe}` : ""}. ` : ""}
+                Finished debates join the queue as they complete; debates that already have {queue.overlap} annotators are not offered again.
+              </p>
             </div>
           )}
           {recent.length ? (
@@ -148,12 +168,6 @@ export default async function AnnotatePage({ searchParams }: { searchParams: Pro
             </section>
           ) : null}
         </div>
-        <aside aria-labelledby="guidelines-title" className="space-y-2 xl:sticky xl:top-4 xl:max-h-[calc(100vh-2rem)] xl:overflow-y-auto">
-          <h2 id="guidelines-title" className="text-sm font-semibold uppercase tracking-wide text-black/50">Guidelines</h2>
-          <div className="rounded-lg border border-black/10 bg-white p-3">
-            <Guidelines source={guidelines} />
-          </div>
-        </aside>
       </div>
     </div>
   );

@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { getDb } from "@/db/client";
 import { pageReadDebates } from "@/lib/auth/server";
+import { can } from "@/lib/auth/policy";
 import { listCorpora } from "@/db/queries/corpus";
 import { CreateCorpusForm } from "@/components/corpus/create-corpus-form";
 import { LoadDemoButton } from "@/components/corpus/load-demo-button";
@@ -9,7 +10,9 @@ export const dynamic = "force-dynamic";
 export const metadata = { title: "Corpora" };
 
 export default async function CorporaPage() {
-  await pageReadDebates("/corpora");
+  const me = await pageReadDebates("/corpora");
+  // Only people who may add evidence are offered the forms; the actions refuse everyone else anyway.
+  const writes = can(me, "corpus:write");
   const { db } = await getDb();
   const corpora = await listCorpora(db);
   return (
@@ -24,11 +27,17 @@ export default async function CorporaPage() {
           <h2 id="empty-title" className="text-lg font-semibold">
             No corpus yet
           </h2>
-          <p className="text-sm text-black/70">
-            Load the demo corpus (thirty short fictional news items written for Counterpoint) to try search and a debate in a minute, or
-            create a corpus below and upload your own documents.
-          </p>
-          <LoadDemoButton />
+          {writes ? (
+            <>
+              <p className="text-sm text-black/70">
+                Load the demo corpus (thirty short fictional news items written for Counterpoint) to try search and a debate in a minute, or
+                create a corpus below and upload your own documents.
+              </p>
+              <LoadDemoButton />
+            </>
+          ) : (
+            <p className="text-sm text-black/70">A fact-checker or an admin creates corpora and adds documents; they will be listed here.</p>
+          )}
         </section>
       ) : (
         <div className="overflow-x-auto rounded-lg border border-black/10 bg-white">
@@ -66,10 +75,12 @@ export default async function CorporaPage() {
           </table>
         </div>
       )}
-      <section className="space-y-2 rounded-lg border border-black/10 bg-white p-4">
-        <h2 className="font-semibold">Create a corpus</h2>
-        <CreateCorpusForm />
-      </section>
+      {writes ? (
+        <section className="space-y-2 rounded-lg border border-black/10 bg-white p-4" data-testid="create-corpus">
+          <h2 className="font-semibold">Create a corpus</h2>
+          <CreateCorpusForm />
+        </section>
+      ) : null}
     </div>
   );
 }

@@ -5,6 +5,8 @@ import { listCorpora } from "@/db/queries/corpus";
 import { SAMPLE_CORPUS_NAME } from "@/lib/corpus/sample";
 import { search, SearchError, SEARCH_MODES, type SearchMode, type SearchResponse } from "@/lib/retrieval/search";
 import { HighlightedText } from "@/components/search/highlighted-text";
+import { isWeakMatch } from "@/lib/retrieval/match-strength";
+import { plural } from "@/lib/plural";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Search" };
@@ -67,6 +69,8 @@ export default async function SearchPage({ searchParams }: { searchParams: Promi
     }
   }
 
+  // Only where meaning decides: a lexical hit always shares a word with the query.
+  const weakCount = result && result.mode !== "lexical" ? result.hits.filter(isWeakMatch).length : 0;
   const field = "mt-1 rounded-md border border-black/20 bg-white p-1.5 text-sm";
   return (
     <div className="space-y-6">
@@ -87,7 +91,7 @@ export default async function SearchPage({ searchParams }: { searchParams: Promi
             <select name="corpus" defaultValue={corpusParam === "all" ? "all" : corpus} className={field}>
               {corpora.map((c) => (
                 <option key={c.id} value={c.name}>
-                  {c.name} ({c.passages.toLocaleString("en")} passages)
+                  {c.name} ({plural(c.passages, "passage")})
                 </option>
               ))}
               {corpora.length > 1 ? <option value="all">all corpora</option> : null}
@@ -136,16 +140,28 @@ export default async function SearchPage({ searchParams }: { searchParams: Promi
       {result ? (
         <section aria-labelledby="results-title" className="space-y-3">
           <h2 id="results-title" className="text-sm text-black/60">
-            {result.hits.length === 0 ? "No passages found." : `${result.hits.length} ${result.hits.length === 1 ? "passage" : "passages"}`} · {result.mode}
+            {result.hits.length === 0 ? "No passages found." : plural(result.hits.length, "passage")} · {result.mode}
             {result.model ? ` · ${result.model}` : ""}
             {result.mmr ? ` · MMR λ ${result.mmr.lambda}` : ""} · {Math.round(result.timings.totalMs)} ms
-            {result.queryTerms.length ? ` · words searched: ${result.queryTerms.join(", ")}` : ""}
+            {result.queryWords.length ? ` · words searched: ${result.queryWords.join(", ")}` : ""}
           </h2>
+          {weakCount > 0 ? (
+            <p role="note" className="rounded-md bg-amber-50 p-3 text-sm text-amber-950" data-testid="weak-note">
+              {weakCount === result.hits.length
+                ? "None of these passages contains a word of your query, and none is close to it in meaning: this corpus may hold nothing on it. Try other words, or another corpus."
+                : `${plural(weakCount, "passage")} below ${weakCount === 1 ? "is" : "are"} marked “weak match”: ${weakCount === 1 ? "it shares" : "they share"} no word with your query and ${weakCount === 1 ? "is" : "are"} only distantly related in meaning.`}
+            </p>
+          ) : null}
           <ol className="space-y-3" data-testid="search-results">
             {result.hits.map((hit) => (
-              <li key={hit.passageId} className="rounded-lg border border-black/10 bg-white p-4" data-testid="search-hit">
+              <li key={hit.passageId} className={`rounded-lg border bg-white p-4 ${result.mode !== "lexical" && isWeakMatch(hit) ? "border-dashed border-black/20 text-black/70" : "border-black/10"}`} data-testid="search-hit">
                 <div className="mb-2 flex flex-wrap items-baseline gap-x-3 gap-y-1">
                   <span className="text-sm font-semibold text-black/50">{hit.rank}.</span>
+                  {result.mode !== "lexical" && isWeakMatch(hit) ? (
+                    <span className="rounded bg-amber-100 px-1.5 py-0.5 text-xs font-medium text-amber-900" data-testid="weak-match" title="No word of the query is in this passage, and its meaning is only distantly related.">
+                      weak match
+                    </span>
+                  ) : null}
                   {/* A plain link: the document page marks the passage with :target, which client-side navigation does not update. */}
                   <a href={`/corpora/${encodeURIComponent(hit.corpus.name)}/documents/${hit.document.id}#p${hit.ordinal}`} className="min-w-0 break-words font-medium underline-offset-2 hover:underline">
                     {hit.document.title ?? hit.document.externalId}

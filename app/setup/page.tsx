@@ -2,7 +2,7 @@ import { redirect } from "next/navigation";
 import { getDb } from "@/db/client";
 import { countUsers } from "@/db/queries/users";
 import { getConfig } from "@/lib/config";
-import { ensureSetupCode, setupCodeFile } from "@/lib/auth/setup";
+import { ensureSetupCode, setupCodeFile, setupCodeMessage } from "@/lib/auth/setup";
 import { AuthForm } from "@/components/auth-form";
 import { MIN_PASSWORD_LENGTH } from "@/lib/auth/password";
 import { setupAction } from "../signin/actions";
@@ -16,7 +16,8 @@ export default async function SetupPage() {
   if ((await countUsers(db)) > 0) redirect("/signin");
   const config = getConfig();
   const code = await ensureSetupCode(db, config.dataDir);
-  if (code) console.log(`\n[counterpoint] First-run setup code: ${code}\n[counterpoint] Enter it at /setup to create the first admin (also saved in ${setupCodeFile(config.dataDir)}).\n`);
+  // Normally printed at start-up already; a new one is printed here only when the file was removed.
+  if (code) console.log(setupCodeMessage(code, config.dataDir));
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-semibold tracking-tight">Create the first admin</h1>

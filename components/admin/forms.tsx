@@ -90,6 +90,12 @@ export function SettingsForm({ settings }: { settings: Settings }) {
           <strong>Blind annotation</strong>: annotators see nobody else&apos;s labels on a debate until they have submitted their own.
         </span>
       </label>
+      <label className="flex items-start gap-2">
+        <input type="checkbox" name="show_verdict_before_label" defaultChecked={settings.show_verdict_before_label} className="mt-1" />
+        <span>
+          <strong>Show the AI verdict before labelling</strong>: annotators see the judge&apos;s verdict while choosing their own label. Off (recommended): it appears once they have picked a label, so it cannot anchor it.
+        </span>
+      </label>
       <label className="block">
         Annotators per debate (overlap)
         <input name="annotation_overlap" type="number" min={1} max={20} defaultValue={settings.annotation_overlap} className="ml-2 w-20 rounded-md border border-black/20 px-2 py-1" />

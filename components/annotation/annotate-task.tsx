@@ -7,7 +7,8 @@ import { TurnCard, type TurnLike } from "@/components/debate/turn-card";
 import { JudgeWorking } from "@/components/debate/judge-working";
 import { EvidencePanel } from "@/components/debate/evidence-panel";
 import { VerdictCard } from "@/components/debate/verdict-card";
-import { saveAnnotationAction, skipAction, type SaveResult } from "@/app/annotate/actions";
+import { revealJudgeAction, saveAnnotationAction, skipAction, type SaveResult } from "@/app/annotate/actions";
+import type { JudgeParts } from "@/lib/annotation/judge-reveal";
 
 export const GOLD = ["TRUE", "HALF-TRUE", "FALSE"] as const;
 const FLAGS = [
@@ -40,6 +41,8 @@ export function AnnotateTask({
   turnIds,
   previous,
   nextHref,
+  judge: judgeShown,
+  guidelines,
 }: {
   view: DebateView;
   userId: string;
@@ -48,6 +51,9 @@ export function AnnotateTask({
   turnIds: Record<number, string>;
   previous: Previous;
   nextHref: string;
+  /** The judge's verdict and scoring when they may be shown already (admin setting, or labelled before); null keeps them back until a label is chosen. */
+  judge: JudgeParts | null;
+  guidelines: React.ReactNode;
 }) {
   const router = useRouter();
   const draftKey = `counterpoint:annotation-draft:${userId}:${view.id}`;
@@ -71,6 +77,10 @@ export function AnnotateTask({
   const [restored, setRestored] = useState(false);
   const [status, setStatus] = useState<{ kind: "idle" | "saving" | "retrying" | "error" | "saved"; text: string }>({ kind: "idle", text: "" });
   const [selected, setSelected] = useState<number | null>(null);
+  const [judge, setJudge] = useState<JudgeParts | null>(judgeShown);
+  const [judgeError, setJudgeError] = useState<string | null>(null);
+  /** Phones: the label sheet shows its first row only until opened. */
+  const [expanded, setExpanded] = useState(false);
   const started = useRef(Date.now());
   const busy = useRef(false);
 
@@ -106,6 +116,24 @@ export function AnnotateTask({
     // Warms the next task's route so moving on after a save is immediate.
     router.prefetch(nextHref);
   }, [router, nextHref]);
+
+  // The verdict is fetched only once the annotator's own label exists, so it cannot anchor it.
+  const hasLabel = draft.goldLabel !== null;
+  useEffect(() => {
+    if (!hasLabel || judge) return;
+    let gone = false;
+    revealJudgeAction(view.id).then(
+      (r) => {
+        if (gone) return;
+        if (r.ok) setJudge(r.judge);
+        else setJudgeError(r.error);
+      },
+      () => !gone && setJudgeError("The judge's verdict could not be loaded; reload the page to try again."),
+    );
+    return () => {
+      gone = true;
+    };
+  }, [hasLabel, judge, view.id]);
 
   const save = useCallback(async () => {
     if (busy.current) return;
@@ -154,7 +182,8 @@ export function AnnotateTask({
     try {
       const r = await skipAction(view.id);
       if (!r.ok) setStatus({ kind: "error", text: r.error });
-      else router.push(nextHref);
+      // The next page offers an undo: a stray "s" must not lose a task silently.
+      else router.push(`${nextHref}${nextHref.includes("?") ? "&" : "?"}skipped=${view.id}`);
     } catch {
       setStatus({ kind: "error", text: "Could not skip: the server could not be reached. Try again." });
     } finally {
@@ -184,8 +213,8 @@ export function AnnotateTask({
       if (e.key === " ") return;
       const label = { "1": "TRUE", "2": "HALF-TRUE", "3": "FALSE" }[e.key];
       if (label) update((d) => ({ ...d, goldLabel: label }));
-      else if (e.key === "y") update((d) => ({ ...d, judgeCorrect: true }));
-      else if (e.key === "n") update((d) => ({ ...d, judgeCorrect: false }));
+      else if (e.key === "y" && judge) update((d) => ({ ...d, judgeCorrect: true }));
+      else if (e.key === "n" && judge) update((d) => ({ ...d, judgeCorrect: false }));
       else if (e.key === "s") void skip();
       else if (e.key === "Enter") void save();
       else return;
@@ -193,10 +222,9 @@ export function AnnotateTask({
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
-  }, [save, skip, update]);
+  }, [save, skip, update, judge]);
 
   const speeches = view.turns.filter((t) => t.kind === "speech");
-  const working = view.turns.filter((t) => t.kind !== "speech" && t.status === "completed");
   const citedBy = useMemo(() => {
     const map = new Map<number, number[]>();
     for (const t of speeches) for (const r of t.citations) map.set(r, [...(map.get(r) ?? []), t.seq]);
@@ -205,8 +233,10 @@ export function AnnotateTask({
 
   const choice = (active: boolean) => `rounded-md border px-3 py-1.5 text-sm font-medium ${active ? "border-ink bg-ink text-white" : "border-black/20 bg-white"}`;
 
+  const more = expanded ? "" : "hidden lg:block";
+
   return (
-    <div className="space-y-6" data-testid="annotate-task" data-debate={view.id}>
+    <div className="space-y-4" data-testid="annotate-task" data-debate={view.id}>
       <header className="space-y-1">
         <p className="text-xs uppercase tracking-wide text-black/50">
           Claim {dataset ? `· from ${dataset}` : ""} · {view.variant}
@@ -216,8 +246,14 @@ export function AnnotateTask({
         {restored ? <p className="text-sm text-amber-800" role="status">Restored your unsaved draft from this browser.</p> : null}
       </header>
 
-      <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_20rem]">
-        <section aria-label="Debate transcript" className="min-w-0 space-y-3">
+      {/*
+        Phones: one column, the label form a sheet fixed to the bottom. From lg: the transcript with
+        the label form sticky beside it, evidence below the transcript; from xl: evidence in its own
+        sticky column between them. Every column starts on the same line.
+      */}
+      <div className="grid items-stretch gap-6 lg:grid-cols-[minmax(0,1fr)_20rem] xl:grid-cols-[minmax(0,1fr)_19rem_20rem]">
+        <section aria-label="Debate transcript" className="min-w-0 space-y-3 lg:col-start-1 lg:row-start-1" data-testid="transcript">
+          <h3 className="text-sm font-semibold uppercase tracking-wide text-black/50">Debate</h3>
           {speeches.map((t) => (
             <div key={t.seq} className="space-y-1">
               <TurnCard turn={t as TurnLike} onCite={setSelected} />
@@ -241,97 +277,143 @@ export function AnnotateTask({
               </fieldset>
             </div>
           ))}
-          {view.verdict ? <VerdictCard verdict={view.verdict} onCite={setSelected} /> : null}
-          <JudgeWorking turns={working as TurnLike[]} onCite={setSelected} />
+          {judge ? (
+            <div id="judge" className="space-y-3">
+              {judge.verdict ? <VerdictCard verdict={judge.verdict} onCite={setSelected} /> : null}
+              <JudgeWorking turns={judge.working as TurnLike[]} onCite={setSelected} />
+            </div>
+          ) : (
+            <p className="rounded-lg border border-dashed border-black/20 p-4 text-sm text-black/60" data-testid="verdict-hidden">
+              The AI judge&apos;s verdict is shown once you have chosen your own label, so that it does not sway it.
+            </p>
+          )}
         </section>
-        <div className="min-w-0 space-y-3">
+
+        {/* Its own box: the evidence panel is sticky, and nothing else may sit under it. */}
+        <div className="min-w-0 lg:col-start-1 lg:row-start-2 xl:col-start-2 xl:row-start-1">
           <EvidencePanel evidence={view.evidence} selected={selected} onSelect={setSelected} citedBy={citedBy} />
-          <fieldset className="space-y-1 rounded-md border border-black/10 bg-white p-3 text-xs">
-            <legend className="px-1 font-semibold">Evidence relevance</legend>
-            {view.evidence.map((e) => (
-              <div key={e.rank} className="flex items-center gap-3" data-testid="evidence-flag" data-rank={e.rank}>
-                <span className="w-8 font-semibold">E{e.rank}</span>
-                {([true, false] as const).map((rel) => (
-                  <label key={String(rel)} className="flex items-center gap-1">
-                    <input type="radio" name={`evidence-${e.rank}`} checked={draft.evidence[e.rank] === rel} onChange={() => update((d) => ({ ...d, evidence: { ...d.evidence, [e.rank]: rel } }))} />
-                    {rel ? "relevant" : "irrelevant"}
-                  </label>
+        </div>
+
+        <form
+          className="fixed inset-x-0 bottom-0 z-20 max-h-[80vh] overflow-y-auto border-t-2 border-black/80 bg-white p-3 shadow-[0_-4px_16px_rgba(0,0,0,0.12)] lg:static lg:col-start-2 lg:row-span-2 lg:row-start-1 lg:max-h-none lg:overflow-visible lg:border-0 lg:bg-transparent lg:p-0 lg:shadow-none xl:col-start-3 xl:row-span-1"
+          aria-label="Your label"
+          data-testid="label-panel"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void save();
+          }}
+        >
+          <div className="space-y-4 lg:sticky lg:top-4 lg:max-h-[calc(100vh-2rem)] lg:overflow-y-auto lg:rounded-lg lg:border-2 lg:border-black/80 lg:bg-white lg:p-4">
+            <fieldset>
+              <legend className="mb-2 flex w-full items-center justify-between text-sm font-semibold">
+                Your label
+                <button type="button" className="rounded-md border border-black/20 px-2 py-0.5 text-xs font-normal lg:hidden" aria-expanded={expanded} onClick={() => setExpanded((x) => !x)}>
+                  {expanded ? "Less ▾" : "More ▴"}
+                </button>
+              </legend>
+              <div className="flex flex-wrap gap-2" role="radiogroup" aria-label="Gold label">
+                {GOLD.map((l, i) => (
+                  <button key={l} type="button" role="radio" aria-checked={draft.goldLabel === l} className={choice(draft.goldLabel === l)} onClick={() => update((d) => ({ ...d, goldLabel: l }))}>
+                    {l} <kbd className="ml-1 hidden text-xs opacity-60 sm:inline">{i + 1}</kbd>
+                  </button>
                 ))}
               </div>
-            ))}
-          </fieldset>
-        </div>
-      </div>
+            </fieldset>
 
-      <form
-        className="space-y-4 rounded-lg border-2 border-black/80 bg-white p-4"
-        aria-label="Your label"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void save();
-        }}
-      >
-        <fieldset>
-          <legend className="mb-2 text-sm font-semibold">Gold label</legend>
-          <div className="flex flex-wrap gap-2" role="radiogroup" aria-label="Gold label">
-            {GOLD.map((l, i) => (
-              <button key={l} type="button" role="radio" aria-checked={draft.goldLabel === l} className={choice(draft.goldLabel === l)} onClick={() => update((d) => ({ ...d, goldLabel: l }))}>
-                {l} <kbd className="ml-1 text-xs opacity-60">{i + 1}</kbd>
+            <div className={`space-y-4 ${more}`}>
+              <fieldset className="space-y-2">
+                <legend className="mb-1 text-sm font-semibold">Was the judge right?</legend>
+                {judge?.verdict ? (
+                  <p className="text-sm" data-testid="judge-said">
+                    The AI judge said <strong>{judge.verdict.label}</strong>
+                    {judge.verdict.confidence !== null ? ` (confidence ${Math.round(judge.verdict.confidence * 100)}%)` : ""}.{" "}
+                    <a href="#judge" className="underline">
+                      Its reasons
+                    </a>
+                  </p>
+                ) : (
+                  <p className="text-xs text-black/60">{judgeError ?? (hasLabel ? "Loading the judge's verdict…" : "Choose your label first; the judge's verdict appears then.")}</p>
+                )}
+                <div className="flex gap-2" role="radiogroup" aria-label="Was the judge right?">
+                  <button type="button" role="radio" disabled={!judge} aria-checked={draft.judgeCorrect === true} className={`${choice(draft.judgeCorrect === true)} disabled:opacity-40`} onClick={() => update((d) => ({ ...d, judgeCorrect: true }))}>
+                    Yes <kbd className="ml-1 text-xs opacity-60">y</kbd>
+                  </button>
+                  <button type="button" role="radio" disabled={!judge} aria-checked={draft.judgeCorrect === false} className={`${choice(draft.judgeCorrect === false)} disabled:opacity-40`} onClick={() => update((d) => ({ ...d, judgeCorrect: false }))}>
+                    No <kbd className="ml-1 text-xs opacity-60">n</kbd>
+                  </button>
+                </div>
+              </fieldset>
+            </div>
+
+            <div className="flex flex-wrap items-center gap-2">
+              <button type="submit" className="rounded-md bg-ink px-4 py-2 text-sm font-medium text-white" disabled={status.kind === "saving" || status.kind === "retrying"}>
+                Save and next <kbd className="ml-1 hidden text-xs opacity-70 sm:inline">Enter</kbd>
               </button>
-            ))}
+              <button type="button" className="rounded-md border border-black/20 px-3 py-2 text-sm" onClick={() => void skip()}>
+                Skip <kbd className="ml-1 hidden text-xs opacity-60 sm:inline">s</kbd>
+              </button>
+            </div>
+            <p role="status" aria-live="polite" data-testid="save-status" className={`text-sm empty:hidden ${status.kind === "error" ? "text-red-800" : status.kind === "retrying" ? "text-amber-800" : "text-black/60"}`}>
+              {status.text}
+            </p>
+            <div className={`space-y-4 ${more}`}>
+              {dataset ? (
+                <label className="block text-sm">
+                  Label in {dataset}&apos;s own scheme
+                  <select value={draft.nativeLabel} onChange={(e) => update((d) => ({ ...d, nativeLabel: e.target.value }))} className="ml-2 rounded-md border border-black/20 bg-white p-1">
+                    <option value="">—</option>
+                    {nativeLabels.map((l) => (
+                      <option key={l} value={l}>{l}</option>
+                    ))}
+                  </select>
+                </label>
+              ) : null}
+              <label className="block text-sm font-semibold">
+                Rationale
+                <textarea
+                  value={draft.rationale}
+                  onChange={(e) => {
+                    const v = e.target.value;
+                    update((d) => ({ ...d, rationale: v }));
+                  }}
+                  rows={3}
+                  maxLength={20_000}
+                  className="mt-1 block w-full rounded-md border border-black/20 p-2 font-normal"
+                  placeholder="Which passages decided your label?"
+                />
+              </label>
+              {view.evidence.length ? (
+                <fieldset className="space-y-1 text-xs">
+                  <legend className="mb-1 text-sm font-semibold">Evidence relevance</legend>
+                  {view.evidence.map((e) => (
+                    <div key={e.rank} className="flex items-center gap-3" data-testid="evidence-flag" data-rank={e.rank}>
+                      <button type="button" className="w-8 text-left font-semibold underline-offset-2 hover:underline" onClick={() => setSelected(e.rank)} title="Show this passage">
+                        E{e.rank}
+                      </button>
+                      {([true, false] as const).map((rel) => (
+                        <label key={String(rel)} className="flex items-center gap-1">
+                          <input type="radio" name={`evidence-${e.rank}`} checked={draft.evidence[e.rank] === rel} onChange={() => update((d) => ({ ...d, evidence: { ...d.evidence, [e.rank]: rel } }))} />
+                          {rel ? "relevant" : "irrelevant"}
+                        </label>
+                      ))}
+                    </div>
+                  ))}
+                </fieldset>
+              ) : null}
+            </div>
+
+            <div className={`space-y-3 ${more}`}>
+              <p className="text-xs text-black/50" data-testid="shortcuts">
+                Keys: <kbd>1</kbd>/<kbd>2</kbd>/<kbd>3</kbd> gold label · <kbd>y</kbd>/<kbd>n</kbd> judge right · <kbd>s</kbd> skip (you can undo it) · <kbd>Enter</kbd> save and next (outside the rationale) · <kbd>Ctrl+Enter</kbd> save from anywhere · <kbd>Esc</kbd> leave the rationale
+              </p>
+              <details className="rounded-md border border-black/10 p-2 text-sm">
+                <summary className="cursor-pointer font-semibold">Guidelines</summary>
+                <div className="mt-2">{guidelines}</div>
+              </details>
+            </div>
           </div>
-        </fieldset>
-        {dataset ? (
-          <label className="block text-sm">
-            Label in {dataset}&apos;s own scheme
-            <select value={draft.nativeLabel} onChange={(e) => update((d) => ({ ...d, nativeLabel: e.target.value }))} className="ml-2 rounded-md border border-black/20 bg-white p-1">
-              <option value="">—</option>
-              {nativeLabels.map((l) => (
-                <option key={l} value={l}>{l}</option>
-              ))}
-            </select>
-          </label>
-        ) : null}
-        <fieldset>
-          <legend className="mb-2 text-sm font-semibold">Was the judge right?</legend>
-          <div className="flex gap-2" role="radiogroup" aria-label="Was the judge right?">
-            <button type="button" role="radio" aria-checked={draft.judgeCorrect === true} className={choice(draft.judgeCorrect === true)} onClick={() => update((d) => ({ ...d, judgeCorrect: true }))}>
-              Yes <kbd className="ml-1 text-xs opacity-60">y</kbd>
-            </button>
-            <button type="button" role="radio" aria-checked={draft.judgeCorrect === false} className={choice(draft.judgeCorrect === false)} onClick={() => update((d) => ({ ...d, judgeCorrect: false }))}>
-              No <kbd className="ml-1 text-xs opacity-60">n</kbd>
-            </button>
-          </div>
-        </fieldset>
-        <label className="block text-sm font-semibold">
-          Rationale
-          <textarea
-            value={draft.rationale}
-            onChange={(e) => {
-              const v = e.target.value;
-              update((d) => ({ ...d, rationale: v }));
-            }}
-            rows={4}
-            maxLength={20_000}
-            className="mt-1 block w-full rounded-md border border-black/20 p-2 font-normal"
-            placeholder="Which passages decided your label?"
-          />
-        </label>
-        <div className="flex flex-wrap items-center gap-3">
-          <button type="submit" className="rounded-md bg-ink px-4 py-2 text-sm font-medium text-white" disabled={status.kind === "saving" || status.kind === "retrying"}>
-            Save and next <kbd className="ml-1 text-xs opacity-70">Enter</kbd>
-          </button>
-          <button type="button" className="rounded-md border border-black/20 px-3 py-2 text-sm" onClick={() => void skip()}>
-            Skip <kbd className="ml-1 text-xs opacity-60">s</kbd>
-          </button>
-          <p role="status" aria-live="polite" data-testid="save-status" className={`text-sm ${status.kind === "error" ? "text-red-800" : status.kind === "retrying" ? "text-amber-800" : "text-black/60"}`}>
-            {status.text}
-          </p>
-        </div>
-        <p className="text-xs text-black/50" data-testid="shortcuts">
-          Keys: <kbd>1</kbd>/<kbd>2</kbd>/<kbd>3</kbd> gold label · <kbd>y</kbd>/<kbd>n</kbd> judge right · <kbd>s</kbd> skip · <kbd>Enter</kbd> save and next (outside the rationale) · <kbd>Ctrl+Enter</kbd> save from anywhere · <kbd>Esc</kbd> leave the rationale
-        </p>
-      </form>
+        </form>
+      </div>
     </div>
   );
 }

@@ -36,7 +36,7 @@ export function EvidencePanel({
               data-selected={selected === e.rank}
               className={`rounded-md border p-3 text-sm transition-colors ${selected === e.rank ? "border-accent bg-orange-50" : "border-black/10 bg-white"}`}
             >
-              <button type="button" className="mb-1 font-semibold" onClick={() => onSelect(selected === e.rank ? null : e.rank)} aria-pressed={selected === e.rank}>
+              <button type="button" className="mb-1 text-left font-semibold" onClick={() => onSelect(selected === e.rank ? null : e.rank)} aria-pressed={selected === e.rank}>
                 E{e.rank}
                 {e.title ? <span className="font-normal text-black/60"> · {e.title}</span> : null}
               </button>

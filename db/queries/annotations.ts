@@ -86,16 +86,53 @@ export async function assignmentOf(db: Database, debateId: string, annotatorId: 
   return a ?? null;
 }
 
-export async function skipTask(db: Database, debateId: string, annotatorId: string) {
-  await db
-    .insert(s.annotationAssignments)
-    .values({ debateId, annotatorId, status: "skipped", finishedAt: new Date() })
-    .onConflictDoUpdate({
-      target: [s.annotationAssignments.debateId, s.annotationAssignments.annotatorId],
-      set: { status: "skipped", finishedAt: new Date() },
-      // A submitted task stays submitted: skipping afterwards must not hide the labels.
-      setWhere: sql`${s.annotationAssignments.status} <> 'submitted'`,
-    });
+/**
+ * Skips the caller's own open task. Assignments are made only by the queue (claimNextTask,
+ * claimTask), so a debate the caller was never given is left alone: skipping cannot create a row
+ * that would later pass for permission to label. Returns whether anything was skipped.
+ */
+export async function skipTask(db: Database, debateId: string, annotatorId: string): Promise<boolean> {
+  const rows = await db
+    .update(s.annotationAssignments)
+    .set({ status: "skipped", finishedAt: new Date() })
+    .where(and(eq(s.annotationAssignments.debateId, debateId), eq(s.annotationAssignments.annotatorId, annotatorId), eq(s.annotationAssignments.status, "assigned")))
+    .returning();
+  return rows.length > 0;
+}
+
+/** Annotators other than `annotatorId` holding a slot on the debate (submitted, or assigned and fresh). */
+async function othersHoldingSlots(db: Pick<Database, "select">, debateId: string, annotatorId: string, now = new Date()): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(s.annotationAssignments)
+    .where(
+      and(
+        eq(s.annotationAssignments.debateId, debateId),
+        sql`${s.annotationAssignments.annotatorId} <> ${annotatorId}`,
+        sql`(${s.annotationAssignments.status} = 'submitted' or (${s.annotationAssignments.status} = 'assigned' and ${s.annotationAssignments.assignedAt} > ${new Date(now.getTime() - STALE_ASSIGNMENT_MS)}))`,
+      ),
+    );
+  return row!.n;
+}
+
+/**
+ * Takes back the caller's own skip, as the queue would hand the debate out: only while its overlap
+ * target is not met by others. Returns whether the task is the caller's again.
+ */
+export async function undoSkip(db: Database, debateId: string, annotatorId: string, now = new Date()): Promise<boolean> {
+  const overlap = await getSetting(db, "annotation_overlap");
+  return db.transaction(async (tx) => {
+    // One undo or first save per debate at a time, so two cannot both see a free slot.
+    await tx.execute(sql`select id from ${s.debates} where id = ${debateId} for update`);
+    const [mine] = await tx.select().from(s.annotationAssignments).where(and(eq(s.annotationAssignments.debateId, debateId), eq(s.annotationAssignments.annotatorId, annotatorId)));
+    if (mine?.status !== "skipped") return false;
+    if ((await othersHoldingSlots(tx, debateId, annotatorId, now)) >= overlap) return false;
+    await tx
+      .update(s.annotationAssignments)
+      .set({ status: "assigned", finishedAt: null, assignedAt: now })
+      .where(and(eq(s.annotationAssignments.debateId, debateId), eq(s.annotationAssignments.annotatorId, annotatorId)));
+    return true;
+  });
 }
 
 function validate(input: AnnotationInput) {
@@ -136,13 +173,22 @@ export async function saveAnnotation(db: Database, annotator: Principal, debateI
   const [debate] = await db.select({ id: s.debates.id, status: s.debates.status }).from(s.debates).where(eq(s.debates.id, debateId));
   if (!debate) throw new AnnotationError("There is no such debate.");
   if (debate.status !== "completed") throw new AnnotationError("Only finished debates can be labelled.");
+  const overlap = await getSetting(db, "annotation_overlap");
   return db.transaction(async (tx) => {
+    // Serialises first labels on one debate, so two saves cannot both take the last slot.
+    await tx.execute(sql`select id from ${s.debates} where id = ${debateId} for update`);
     const [prev] = await tx
       .select()
       .from(s.annotations)
       .where(and(eq(s.annotations.debateId, debateId), eq(s.annotations.annotatorId, annotator.id)))
       .orderBy(desc(s.annotations.version))
       .limit(1);
+    if (!prev) {
+      // The overlap rule is checked here, where a label is written, not only where tasks are handed out.
+      const [mine] = await tx.select({ status: s.annotationAssignments.status }).from(s.annotationAssignments).where(and(eq(s.annotationAssignments.debateId, debateId), eq(s.annotationAssignments.annotatorId, annotator.id)));
+      if (mine?.status === "skipped") throw new AnnotationError("You skipped this debate; undo the skip to label it.");
+      if ((await othersHoldingSlots(tx, debateId, annotator.id)) >= overlap) throw new AnnotationError(`This debate already has ${overlap} annotators, the most it takes; take the next one from the queue.`);
+    }
     const [row] = await tx
       .insert(s.annotations)
       .values({
@@ -214,25 +260,33 @@ export async function auditTrail(db: Database, debateId: string, annotatorId?: s
     .orderBy(asc(s.annotationAudit.id));
 }
 
-/** Queue counts for the annotator's start page. */
+/**
+ * Queue counts for the annotator's start page. `open` counts debates with fewer labels in than the
+ * overlap asks for; `forMe` those this annotator can still be given (their open task included), which is
+ * what decides whether "nothing left to label" is shown, so the two never contradict each other.
+ */
 export async function queueSummary(db: Database, annotatorId: string, f: QueueFilters = {}, now = new Date()) {
   const overlap = await getSetting(db, "annotation_overlap");
   const taken = slotsTaken(now);
+  const mine = sql`(select a.status from ${s.annotationAssignments} a where a.debate_id = ${s.debates.id} and a.annotator_id = ${annotatorId})`;
+  const submitted = sql`(select count(*) from ${s.annotationAssignments} a where a.debate_id = ${s.debates.id} and a.status = 'submitted')`;
   const [row] = await db
     .select({
       eligible: sql<number>`count(*)::int`,
-      open: sql<number>`count(*) filter (where ${taken} < ${overlap})::int`,
-      complete: sql<number>`count(*) filter (where ${taken} >= ${overlap})::int`,
+      // Labels actually in, not slots held: a debate someone is working on still needs its label.
+      open: sql<number>`count(*) filter (where ${submitted} < ${overlap})::int`,
+      complete: sql<number>`count(*) filter (where ${submitted} >= ${overlap})::int`,
+      forMe: sql<number>`count(*) filter (where ${mine} = 'assigned' or (${mine} is null and ${taken} < ${overlap}))::int`,
+      skippedByMe: sql<number>`count(*) filter (where ${mine} = 'skipped')::int`,
     })
     .from(s.debates)
     .where(eligible(f));
-  const [mine] = await db
+  const [byMe] = await db
     .select({ n: sql<number>`count(*)::int` })
     .from(s.annotationAssignments)
     .where(and(eq(s.annotationAssignments.annotatorId, annotatorId), eq(s.annotationAssignments.status, "submitted")));
-  return { ...row!, overlap, submittedByMe: mine!.n };
+  return { ...row!, overlap, submittedByMe: byMe!.n };
 }
-
 
 /**
  * Opens one named debate for this annotator: theirs already (assigned, submitted or skipped, so

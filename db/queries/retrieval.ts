@@ -162,6 +162,12 @@ export async function queryLexemes(db: Database, text: string): Promise<string[]
   return res.rows.map((r) => r.l);
 }
 
+/** Each query word as the user typed it, with the stems the lexical side searches for it. */
+export async function queryWordStems(db: Database, text: string): Promise<Array<{ word: string; lexemes: string[] }>> {
+  const res = await db.execute<{ token: string; lexemes: string[] }>(sql`select token, lexemes from ts_debug('english', ${text}) where lexemes is not null and cardinality(lexemes) > 0`);
+  return res.rows.map((r) => ({ word: r.token, lexemes: r.lexemes }));
+}
+
 export type PassageRow = {
   passageId: number;
   passageExternalId: string;

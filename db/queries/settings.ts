@@ -8,6 +8,11 @@ export const SETTING_DEFAULTS = {
   public_reading: false,
   /** Annotators see nobody else's labels on a debate until they have submitted their own. */
   blind_annotation: true,
+  /**
+   * Annotators see the AI judge's verdict (and its scoring) before choosing their own label. Off by
+   * default: seeing it first anchors the label, and the labels exist to check the judge.
+   */
+  show_verdict_before_label: false,
   /** How many annotators label each debate. */
   annotation_overlap: 2,
   annotation_guidelines: [

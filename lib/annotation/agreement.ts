@@ -135,6 +135,8 @@ export type AnnotatedItem = {
 
 export type AgreementReport = {
   items: number;
+  /** Debates with two or more labels: the only ones agreement can be measured on. */
+  multiplyLabelled: number;
   annotations: number;
   labels: string[];
   fleissKappa: Estimate;
@@ -150,6 +152,9 @@ const median = (xs: number[]) => (xs.length ? quantileSorted([...xs].sort((a, b)
 export function agreementReport(items: readonly AnnotatedItem[], labels: readonly string[], opts: BootstrapOptions = {}): AgreementReport {
   const boot = { resamples: opts.resamples ?? 1000, seed: opts.seed ?? 1, level: opts.level ?? 0.95 };
   const labelLists = items.map((it) => it.labels.map((l) => l.label));
+  // A debate with one label carries no agreement information: counting it in n (and resampling it)
+  // would claim more evidence than there is.
+  const pairable = labelLists.filter((l) => l.length >= 2);
 
   const annotators = [...new Set(items.flatMap((it) => it.labels.map((l) => l.annotator)))].sort();
   const pairs: AgreementReport["pairs"] = [];
@@ -195,10 +200,11 @@ export function agreementReport(items: readonly AnnotatedItem[], labels: readonl
 
   return {
     items: items.length,
+    multiplyLabelled: pairable.length,
     annotations: labelLists.reduce((a, l) => a + l.length, 0),
     labels: [...labels],
-    fleissKappa: bootstrap(labelLists, fleissKappa, boot),
-    krippendorffAlpha: bootstrap(labelLists, krippendorffAlphaNominal, boot),
+    fleissKappa: bootstrap(pairable, fleissKappa, boot),
+    krippendorffAlpha: bootstrap(pairable, krippendorffAlphaNominal, boot),
     pairs,
     judge: {
       n: judged.length,

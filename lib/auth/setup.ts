@@ -31,6 +31,19 @@ export async function ensureSetupCode(db: Database, dataDir: string): Promise<st
   return code;
 }
 
+export const setupCodeMessage = (code: string, dataDir: string) =>
+  `\n[counterpoint] First-run setup code: ${code}\n[counterpoint] Enter it at /setup to create the first admin (also saved in ${setupCodeFile(dataDir)}).\n`;
+
+/**
+ * At start-up, while nobody has an account: the code to print, the one already issued (read back
+ * from the data directory, so a restart shows the same valid code) or a new one. Null once set-up is done.
+ */
+export async function startupSetupCode(db: Database, dataDir: string): Promise<string | null> {
+  if ((await countUsers(db)) > 0) return null;
+  const fresh = await ensureSetupCode(db, dataDir);
+  return fresh ?? fs.readFileSync(setupCodeFile(dataDir), "utf8").trim();
+}
+
 export class SetupError extends Error {}
 
 export async function createFirstAdmin(

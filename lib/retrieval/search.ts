@@ -9,6 +9,7 @@ import {
   passagesByIds,
   passageVectors,
   queryLexemes,
+  queryWordStems,
   storedDimension,
   type Candidate,
   type DensePlan,
@@ -17,6 +18,7 @@ import { getConfig } from "@/lib/config";
 import { resolveEmbedder, type Embedder } from "@/lib/embeddings/registry";
 import { getLexemeStats, idf, matchLexemes } from "./lexical-stats";
 import { maximalMarginalRelevance, normalizeScores, reciprocalRankFusion, RRF_K } from "./fusion";
+import { wordsForStems } from "./match-strength";
 
 /**
  * The one retrieval function: debates, the CLI, the search box and the benchmark all call
@@ -118,6 +120,8 @@ export type SearchResponse = {
   mmr: { lambda: number; pool: number } | null;
   /** The query's stems as the lexical side searched for them. */
   queryTerms: string[];
+  /** The same words as the user typed them, for display ("Xyzzy", not the stem "xyzzi"). */
+  queryWords: string[];
   candidates: { dense: number; lexical: number };
   hits: SearchHit[];
   timings: { embedMs: number; denseMs: number; lexicalMs: number; fuseMs: number; hydrateMs: number; totalMs: number };
@@ -234,7 +238,8 @@ export async function search(db: Database, q: SearchQuery): Promise<SearchRespon
       limit: depth,
     });
   };
-  const [dense, lexical, terms] = await Promise.all([
+  const typedP = queryWordStems(db, text);
+  const [dense, lexical, terms, typed] = await Promise.all([
     mode === "lexical"
       ? ([] as Candidate[])
       : timed(
@@ -243,6 +248,7 @@ export async function search(db: Database, q: SearchQuery): Promise<SearchRespon
         ),
     mode === "dense" ? ([] as Candidate[]) : timed(runLexical, (ms) => (lexicalMs = ms)),
     termsP,
+    typedP,
   ]);
 
   const tf = now();
@@ -319,6 +325,7 @@ export async function search(db: Database, q: SearchQuery): Promise<SearchRespon
     model,
     mmr,
     queryTerms: terms,
+    queryWords: wordsForStems(terms, typed),
     candidates: { dense: dense.length, lexical: lexical.length },
     hits,
     timings: { embedMs, denseMs, lexicalMs, fuseMs, hydrateMs, totalMs: now() - t0 },

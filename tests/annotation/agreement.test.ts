@@ -108,3 +108,18 @@ describe("the agreement report", () => {
     expect(majority(["A", "B"])).toBeNull();
   });
 });
+
+describe("how many debates each figure rests on", () => {
+  it("counts for Fleiss and Krippendorff only the debates with two or more labels (3 of 4 here, not 4)", () => {
+    const two = (id: string, x: string, y: string) => ({ debateId: id, judge: "TRUE", labels: [{ annotator: "ann", label: x }, { annotator: "bob", label: y }] });
+    const items = [two("1", "TRUE", "TRUE"), two("2", "FALSE", "FALSE"), two("3", "TRUE", "FALSE"), { debateId: "4", judge: "TRUE", labels: [{ annotator: "ann", label: "HALF-TRUE" }] }];
+    const r = agreementReport(items, ["TRUE", "HALF-TRUE", "FALSE"], { resamples: 50 });
+    expect(r.items).toBe(4);
+    expect(r.multiplyLabelled).toBe(3);
+    expect(r.fleissKappa.n).toBe(3);
+    expect(r.krippendorffAlpha.n).toBe(3);
+    // Leaving the single-label debate out does not change the statistic itself.
+    expect(r.fleissKappa.value).toBeCloseTo(fleissKappa(items.slice(0, 3).map((it) => it.labels.map((l) => l.label)))!, 12);
+    expect(r.pairs[0]!.n).toBe(3);
+  });
+});

@@ -108,7 +108,10 @@ describe("labels", () => {
   });
 
   it("with blind mode on, an annotator sees no one else's labels before submitting their own", async () => {
-    const c = people["c@x.org"]!;
+    // A third annotator on a debate that has two labels: the overlap must allow three.
+    await person("e@x.org", ["annotator"]);
+    await setSetting(h.db, "annotation_overlap", 3);
+    const c = people["e@x.org"]!;
     const d = debates[2]!;
     await setSetting(h.db, "blind_annotation", true);
     expect(await visibleAnnotations(h.db, c, d)).toEqual([]);
@@ -116,6 +119,7 @@ describe("labels", () => {
     await saveAnnotation(h.db, c, d, label);
     expect((await visibleAnnotations(h.db, c, d)).length).toBe(3);
     await setSetting(h.db, "blind_annotation", false);
+    await setSetting(h.db, "annotation_overlap", 2);
     expect((await visibleAnnotations(h.db, people["b@x.org"]!, debates[3]!)).length).toBe(0);
   });
 });

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { DbHandle } from "@/db/client";
 import { createFirstAdmin, ensureSetupCode, setupCodeFile } from "@/lib/auth/setup";
 import { freshDatabase } from "./test-db";
@@ -28,4 +28,40 @@ describe("first run", () => {
     }
   });
 
+});
+
+describe("the setup code at start-up", () => {
+  it("is printed when the server starts with no account yet, again after a restart, and not once an admin exists", async () => {
+    const { register } = await import("@/instrumentation");
+    const { closeDb, getDb } = await import("@/db/client");
+    const { resetConfigForTests } = await import("@/lib/config");
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cp-start-"));
+    const saved = { DATA_DIR: process.env.DATA_DIR, DATABASE_URL: process.env.DATABASE_URL, NEXT_RUNTIME: process.env.NEXT_RUNTIME };
+    Object.assign(process.env, { DATA_DIR: dir, DATABASE_URL: "", NEXT_RUNTIME: "nodejs" });
+    const lines: string[] = [];
+    const log = vi.spyOn(console, "log").mockImplementation((...a: unknown[]) => void lines.push(a.join(" ")));
+    const start = async () => {
+      lines.length = 0;
+      resetConfigForTests();
+      await register();
+      return lines.join("\n");
+    };
+    try {
+      const first = await start();
+      const code = fs.readFileSync(setupCodeFile(dir), "utf8").trim();
+      expect(first).toContain(`First-run setup code: ${code}`);
+      // A restart before anyone set up prints the same, still valid code.
+      await closeDb();
+      expect(await start()).toContain(`First-run setup code: ${code}`);
+      await createFirstAdmin((await getDb()).db, dir, { code, email: "a@x.org", password: "long enough pw" });
+      await closeDb();
+      expect(await start()).not.toContain("setup code");
+    } finally {
+      log.mockRestore();
+      await closeDb();
+      for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+      resetConfigForTests();
+    }
+  });
 });

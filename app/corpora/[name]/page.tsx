@@ -2,6 +2,8 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { getDb } from "@/db/client";
 import { pageReadDebates } from "@/lib/auth/server";
+import { can } from "@/lib/auth/policy";
+import { plural } from "@/lib/plural";
 import { listCorpora } from "@/db/queries/corpus";
 import { DOCUMENTS_PAGE_SIZE, listDocuments } from "@/db/queries/corpus-browse";
 import { listIngestJobs } from "@/lib/corpus/ingest";
@@ -22,7 +24,7 @@ export async function generateMetadata({ params }: { params: Promise<Params> }) 
 
 export default async function CorpusPage({ params, searchParams }: { params: Promise<Params>; searchParams: Promise<Search> }) {
   const { name } = await params;
-  await pageReadDebates(`/corpora/${encodeURIComponent(name)}`);
+  const me = await pageReadDebates(`/corpora/${encodeURIComponent(name)}`);
   const sp = await searchParams;
   const { db } = await getDb();
   const corpus = (await listCorpora(db)).find((c) => c.name === name);
@@ -69,7 +71,7 @@ export default async function CorpusPage({ params, searchParams }: { params: Pro
             </Link>
           </p>
         ) : null}
-        {isDemo && corpus.passages > 0 ? (
+        {isDemo && corpus.passages > 0 && can(me, "debate:start") ? (
           <p className="rounded-md bg-emerald-50 p-3 text-sm text-emerald-950" data-testid="demo-ready">
             The demo corpus is ready. Try a claim such as “{SAMPLE_CLAIMS[0]!.text}” on{" "}
             <Link href="/debates/new" className="font-medium underline">
@@ -87,16 +89,18 @@ export default async function CorpusPage({ params, searchParams }: { params: Pro
         <JobList jobs={jobs.map(toJobView)} />
       </section>
 
-      <section className="space-y-3" aria-labelledby="add-title">
-        <h2 id="add-title" className="text-lg font-semibold">
-          Add documents
-        </h2>
-        <p className="text-sm text-black/70">
-          Files are stored and ingested on the server: a large file keeps going if you close this page. Documents whose id is already in the
-          corpus are updated when their content changed and skipped when it did not.
-        </p>
-        <UploadArea corpus={corpus.name} rules={uploadRules()} />
-      </section>
+      {can(me, "corpus:write") ? (
+        <section className="space-y-3" aria-labelledby="add-title" data-testid="add-documents">
+          <h2 id="add-title" className="text-lg font-semibold">
+            Add documents
+          </h2>
+          <p className="text-sm text-black/70">
+            Files are stored and ingested on the server: a large file keeps going if you close this page. Documents whose id is already in the
+            corpus are updated when their content changed and skipped when it did not.
+          </p>
+          <UploadArea corpus={corpus.name} rules={uploadRules()} />
+        </section>
+      ) : null}
 
       <section className="space-y-3" aria-labelledby="docs-title">
         <h2 id="docs-title" className="text-lg font-semibold">
@@ -112,7 +116,7 @@ export default async function CorpusPage({ params, searchParams }: { params: Pro
                   <span className="min-w-0 flex-1 break-words font-medium">{d.title ?? d.externalId}</span>
                   <span className="flex shrink-0 flex-wrap gap-x-3 text-xs text-black/60">
                     <span className="break-all font-mono">{d.externalId}</span>
-                    <span>{d.passages === 1 ? "1 passage" : `${d.passages} passages`}</span>
+                    <span>{plural(d.passages, "passage")}</span>
                     <span>{d.publishedAt ? <time dateTime={d.publishedAt.toISOString()}>published {d.publishedAt.toISOString().slice(0, 10)}</time> : "no date"}</span>
                   </span>
                 </Link>
