@@ -1,4 +1,4 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "./fixtures";
 
 /*
  * Runs first (files run in alphabetical order) on the fresh database: it starts from an install

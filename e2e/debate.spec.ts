@@ -1,4 +1,4 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "./fixtures";
 
 /*
  * The app runs its real openai-compatible provider against e2e/fake-openai.mjs, a scripted server
