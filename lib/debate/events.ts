@@ -32,7 +32,9 @@ export type DebateEvent =
   /** The turn ended unfinished: `failed` (regenerated on resume) or `stopped` by a user (kept with what it had written). */
   | { type: "turn-error"; seq: number; error: string; status: "failed" | "stopped"; content: string }
   | { type: "checkpoint"; checkpoint: CheckpointRecord }
-  | { type: "verdict"; verdict: VerdictRecord };
+  | { type: "verdict"; verdict: VerdictRecord }
+  /** Added by the event stream for watchers (not published by the runner): the expert's inferred field. */
+  | { type: "domain"; domain: string };
 
 /** A retry in progress on the current turn, for watchers who arrive during it. */
 export type RetryNote = { attempt: number; maxAttempts: number; reason: string };

@@ -113,7 +113,7 @@ function argumentsBlock(items: Array<[string, string]>): string {
   return `\n${items.map(([who, text]) => `${who}'s argument:\n<argument>\n${quoteArgument(text)}\n</argument>`).join("\n\n")}\n`;
 }
 
-function parseDomain(text: string): string {
+export function parseDomain(text: string): string {
   const m = /DOMAIN\s*[:：]\s*\**\s*([A-Za-z][A-Za-z -]{0,40})/i.exec(text);
   const word = (m?.[1] ?? text).trim().split(/\s+/).slice(0, 2).join(" ").replace(/[^A-Za-z -]/g, "");
   // A domain the model would not name still needs an expert: "general" is honest about it.
