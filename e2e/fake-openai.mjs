@@ -31,8 +31,8 @@ function answer(user, system) {
 }
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-// Prompts of "RATE LIMITED" claims already refused once: the retry goes through.
-const throttled = new Set();
+// Only the first request of a "RATE LIMITED" claim is refused (429 with retry-after); its retry goes through.
+let throttled = false;
 
 http
   .createServer(async (req, res) => {
@@ -50,8 +50,8 @@ http
     const text = (m) => (typeof m.content === "string" ? m.content : m.content.map((p) => p.text ?? "").join(""));
     const system = request.messages.filter((m) => m.role === "system").map(text).join("");
     const user = request.messages.filter((m) => m.role === "user").map(text).join("");
-    if (user.includes("RATE LIMITED") && !throttled.has(system + user)) {
-      throttled.add(system + user);
+    if (user.includes("RATE LIMITED") && !throttled) {
+      throttled = true;
       res.writeHead(429, { "content-type": "application/json", "retry-after": "3" });
       res.end(JSON.stringify({ error: { message: "Rate limit reached for requests", type: "requests", code: "rate_limit_exceeded" } }));
       return;

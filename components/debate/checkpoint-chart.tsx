@@ -14,7 +14,7 @@ function Bar({ label, technical, value, min, max, threshold }: { label: string; 
   const ok = value !== null && value >= threshold;
   return (
     <div className="flex items-center gap-2 text-xs" title={technical}>
-      <span className="w-28 shrink-0 text-black/70">{label}</span>
+      <span className="w-32 shrink-0 text-black/70">{label}</span>
       <div className="relative h-3 min-w-0 flex-1 rounded bg-black/10" role="img" aria-label={`${label} ${value === null ? "not scored" : value.toFixed(2)}, needs ${threshold}`}>
         {value !== null ? <div className={`absolute inset-y-0 left-0 rounded ${ok ? "bg-emerald-600" : "bg-stone-500"}`} style={{ width: pos(value) }} /> : null}
         <div className="absolute -inset-y-1 w-0.5 bg-black" style={{ left: pos(threshold) }} title={`needs ${threshold}`} />
