@@ -88,8 +88,17 @@ async function runClaimed(db: Database, debateId: string, token: string, opts: R
   const snapshot = await q.loadDebate(db, debateId);
   if (!snapshot) return { status: "skipped", error: "no such debate" };
   const { debate, claim } = snapshot;
-  const protocol = getProtocol(debate.protocol);
-  const config = protocol.parseConfig(debate.config);
+  let protocol: ReturnType<typeof getProtocol>;
+  let config: unknown;
+  try {
+    protocol = getProtocol(debate.protocol);
+    config = protocol.parseConfig(debate.config);
+  } catch (e) {
+    // A debate that cannot start must not stay claimed as "running".
+    const message = `This debate's stored set-up cannot be run: ${(e as Error).message}`;
+    await q.finishClaimedDebate(db, debateId, token, "failed", { message });
+    return { status: "failed", error: message };
+  }
   const evidence = q.evidenceFromRows(snapshot.evidence);
   const models = debate.models;
 
