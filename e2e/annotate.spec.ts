@@ -1,4 +1,4 @@
-import { expect, test, type Browser, type Page } from "@playwright/test";
+import { expect, test, type Browser, type Page } from "./fixtures";
 import { USERS } from "./users";
 
 /*
@@ -108,7 +108,9 @@ test("a fact-checker's finished debate is labelled with the keyboard, kept as a 
   await done(page);
 });
 
-test("in blind mode the second annotator gets the same debate without the first's label, and sees it after submitting", async ({ browser }) => {
+test("in blind mode the second annotator gets the same debate without the first's label, and sees it after submitting", async ({ browser, allowConsoleError }) => {
+  // The save is cut off on purpose below; the browser logs each aborted POST.
+  allowConsoleError(/net::ERR_FAILED/);
   const page = await as(browser, "annotator2");
   // The statistics must not give the first label away either.
   await page.goto("/agreement");
@@ -146,7 +148,7 @@ test("in blind mode the second annotator gets the same debate without the first'
   await expect(page.getByTestId("judge-said")).toBeVisible();
   await page.keyboard.press("n");
   // A save that cannot reach the server is retried, then reported, and nothing typed is lost.
-  const refuse = (route: import("@playwright/test").Route) => (route.request().method() === "POST" ? route.abort() : route.continue());
+  const refuse = (route: import("./fixtures").Route) => (route.request().method() === "POST" ? route.abort() : route.continue());
   await page.route(/\/annotate/, refuse);
   await page.keyboard.press("Enter");
   await expect(page.getByTestId("save-status")).toContainText("trying again");

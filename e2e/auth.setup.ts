@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { expect, test as setup, type Browser } from "@playwright/test";
+import { expect, test as setup, type Browser } from "./fixtures";
 import { AUTH_DIR, DATA_DIR, PASSWORD, USERS } from "./users";
 
 /*

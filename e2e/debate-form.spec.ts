@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 
 /*
  * The new-debate form: a pasted claim over the limit is kept whole, counted live and refused by

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "./fixtures";
 
 /*
  * The app runs its real openai-compatible provider against e2e/fake-openai.mjs, a scripted server
@@ -78,16 +78,58 @@ test("closing the tab does not stop the debate", async ({ page, browser }) => {
   await later.close();
 });
 
-test("Stop cancels the debate and keeps the turns that finished", async ({ page }) => {
+test("Stop keeps the half-written turn, marked stopped, and Resume continues from the last finished turn", async ({ page }) => {
   await submit(page, "SLOW: stop me after the first statement about the medal.");
   await expect(page.locator("[data-testid=turn][data-status=completed]").first()).toBeVisible({ timeout: 30_000 });
+  // Stop while the second speaker is part-way through.
+  await expect(page.locator("[data-testid=turn][data-status=streaming]")).toContainText("Speaking as", { timeout: 15_000 });
   await page.getByRole("button", { name: "Stop debate" }).click();
-  await expect(page.getByTestId("debate-status")).toHaveText("cancelled", { timeout: 15_000 });
+  await expect(page.getByTestId("debate-status")).toContainText("stopped", { timeout: 15_000 });
   await page.reload();
-  await expect(page.getByTestId("debate-status")).toHaveText("cancelled");
+  await expect(page.getByTestId("debate-status")).toContainText("stopped");
   const finished = await page.locator("[data-testid=turn][data-status=completed]").count();
   expect(finished).toBeGreaterThanOrEqual(1);
+  // What the stopped turn had written survives the reload, labelled as stopped.
+  const stopped = page.locator("[data-testid=turn][data-status=stopped]");
+  await expect(stopped).toHaveCount(1);
+  await expect(stopped).toContainText("Speaking as");
+  await expect(stopped).toContainText("stopped");
   await expect(page.getByTestId("verdict")).toHaveCount(0);
+
+  await page.getByRole("button", { name: "Resume from the last finished turn" }).click();
+  await expect(page.getByTestId("verdict")).toBeVisible({ timeout: 90_000 });
+  await expect(page.getByTestId("debate-status")).toContainText("completed");
+  await page.reload();
+  // The finished turns were kept, the stopped one stays as it was, and the debate ran to the end once.
+  const roles = await page.locator("[data-testid=turn][data-kind=speech][data-status=completed]").evaluateAll((els) => els.map((e) => e.getAttribute("data-role")));
+  expect(roles).toEqual(["politician", "scientist", "politician", "scientist", "politician", "scientist"]);
+  await expect(page.locator("[data-testid=turn][data-status=stopped]")).toHaveCount(1);
+});
+
+test("a running debate shows one card per turn after a reload, and the page logs no errors", async ({ page, browser }) => {
+  const url = await submit(page, "SLOW: one card per turn while the medal debate runs.");
+  await expect(page.locator("[data-testid=turn][data-status=completed]").first()).toBeVisible({ timeout: 30_000 });
+  for (const p of [page, await browser.newPage()]) {
+    if (p === page) await p.reload();
+    else await p.goto(url);
+    await expect(p.locator("[data-testid=turn][data-status=streaming]")).toContainText("Speaking as", { timeout: 15_000 });
+    const seqs = await p.locator("[data-testid=turn]").evaluateAll((els) => els.map((e) => e.getAttribute("data-seq")));
+    expect(seqs.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(seqs).size).toBe(seqs.length);
+    await expect(p.locator("[data-testid=turn][data-status=streaming]")).toHaveCount(1);
+  }
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.screenshot({ path: "test-results/debate-running-1280.png", fullPage: true });
+  await page.setViewportSize({ width: 375, height: 740 });
+  await page.screenshot({ path: "test-results/debate-running-375.png", fullPage: true });
+  await page.getByRole("button", { name: "Stop debate" }).click();
+});
+
+test("model retries show on the turn as they happen", async ({ page }) => {
+  // The scripted server answers the first speech of a "RATE LIMITED" claim with 429 and retry-after.
+  await submit(page, "RATE LIMITED: the boxer's medal sale is checked while the provider throttles.");
+  await expect(page.locator("[data-testid=turn]").first()).toContainText(/retrying \(1 of \d+\) after a rate limit/, { timeout: 15_000 });
+  await expect(page.getByTestId("verdict")).toBeVisible({ timeout: 60_000 });
 });
 
 test("agent output is shown as text, never as HTML", async ({ page }) => {
@@ -114,16 +156,58 @@ test("the debates list filters by verdict and finds claims by text", async ({ pa
   await page.goto("/debates?verdict=HALF-TRUE");
   const list = page.getByTestId("debate-list");
   await expect(list).toContainText("The boxer sold his medal to help children in the 2022 war.");
-  await expect(list).not.toContainText("stop me after the first statement");
+  await expect(list).not.toContainText("one card per turn while the medal debate runs");
   await page.goto("/debates?q=stop%20me");
   await expect(page.getByTestId("debate-list").locator("li")).toHaveCount(1);
 });
 
-test("the debate page works at 375 px without sideways scrolling", async ({ page }) => {
-  await page.setViewportSize({ width: 375, height: 800 });
-  await page.goto("/debates");
+for (const [width, height] of [
+  [1280, 720],
+  [375, 740],
+] as const) {
+  test(`a finished debate reads verdict first at ${width} px, without sideways scrolling`, async ({ page }) => {
+    await page.setViewportSize({ width, height });
+    await page.goto("/debates?verdict=HALF-TRUE");
+    await page.getByTestId("debate-list").getByRole("link", { name: /The boxer sold his medal to help children/ }).click();
+    const summary = page.getByTestId("verdict-summary");
+    await expect(summary).toContainText("HALF-TRUE");
+    await expect(summary).toContainText("85%");
+    await expect(summary).toContainText("The sale happened in 2012");
+    await expect(summary).toContainText("3 rounds");
+    await expect(summary).toContainText("cost");
+    // The whole summary is in the first screenful.
+    const box = (await summary.boundingBox())!;
+    expect(box.y + box.height).toBeLessThanOrEqual(height);
+    // Its link leads down to the judge's card.
+    await summary.getByRole("link", { name: /judge's reasoning/ }).click();
+    await expect(page.getByTestId("verdict")).toBeInViewport();
+    // The checkpoint charts speak plainly; the technical names are in the tooltips.
+    const cp = page.getByTestId("checkpoint").first();
+    await expect(cp).toContainText("Ready to stop?");
+    await expect(cp).toContainText("Judge's confidence");
+    await expect(cp).not.toContainText("stop margin s");
+    await expect(cp).not.toContainText("top-logprobs");
+    await expect(cp.locator('[title*="stop margin"]').first()).toBeAttached();
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    await page.screenshot({ path: `test-results/debate-finished-${width}.png`, fullPage: true });
+  });
+}
+
+test("the four-agent debate names the domain expert's field", async ({ page }) => {
+  await submit(page, "The boxer's medal auction in 2012 helped children in the 2022 war.", { variant: "four-agent" });
+  await expect(page.locator("[data-testid=turn][data-role=domain-expert]").first()).toContainText(/Economy expert/, { timeout: 30_000 });
+});
+
+test("a share link is shown in full and can be copied", async ({ page, context, baseURL }) => {
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+  await page.goto("/debates?verdict=HALF-TRUE");
   await page.getByTestId("debate-list").locator("a").first().click();
-  await expect(page.getByTestId("debate-status")).toBeVisible();
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-  expect(overflow).toBeLessThanOrEqual(0);
+  await page.getByTestId("share-controls").locator("summary").click();
+  await page.getByRole("button", { name: "Create a link" }).click();
+  const link = page.getByTestId("share-link").first();
+  await expect(link).toHaveText(new RegExp(`^${baseURL}/share/[A-Za-z0-9_-]+$`));
+  await page.getByTestId("share-controls").getByRole("button", { name: "Copy link" }).first().click();
+  await expect(page.getByTestId("share-controls").getByRole("button", { name: "Copied" })).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(await link.textContent());
 });

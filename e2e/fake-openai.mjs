@@ -11,6 +11,7 @@ const TIMESTAMPS = process.env.FAKE_OPENAI_TIMESTAMPS === "1";
 
 function answer(user, system) {
   const slow = user.includes("SLOW");
+  if (user.includes("DOMAIN: <field>")) return { slow, pieces: ["DOMAIN:", " Economy"], alts: [] };
   if (user.includes("DECISION: <CONTINUE or STOP>")) {
     // Claims mentioning "settle early" make the judge stop after the opening.
     const pStop = user.includes("settle early") ? 0.95 : 0.1;
@@ -30,6 +31,8 @@ function answer(user, system) {
 }
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+// Only the first request of a "RATE LIMITED" claim is refused (429 with retry-after); its retry goes through.
+let throttled = false;
 
 http
   .createServer(async (req, res) => {
@@ -47,6 +50,12 @@ http
     const text = (m) => (typeof m.content === "string" ? m.content : m.content.map((p) => p.text ?? "").join(""));
     const system = request.messages.filter((m) => m.role === "system").map(text).join("");
     const user = request.messages.filter((m) => m.role === "user").map(text).join("");
+    if (user.includes("RATE LIMITED") && !throttled) {
+      throttled = true;
+      res.writeHead(429, { "content-type": "application/json", "retry-after": "3" });
+      res.end(JSON.stringify({ error: { message: "Rate limit reached for requests", type: "requests", code: "rate_limit_exceeded" } }));
+      return;
+    }
     const { pieces, alts, slow, speech } = answer(user, system);
     const maxTokens = request.max_tokens ?? request.max_completion_tokens ?? 10_000;
     const out = pieces.slice(0, maxTokens);

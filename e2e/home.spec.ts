@@ -1,4 +1,4 @@
-import { expect, test, type Browser } from "@playwright/test";
+import { expect, test, type Browser } from "./fixtures";
 import { USERS } from "./users";
 
 test("a fresh install serves a healthy app on the embedded database", async ({ request }) => {

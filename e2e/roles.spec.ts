@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { PASSWORD, USERS } from "./users";
 
 const anonymous = { storageState: { cookies: [], origins: [] } };

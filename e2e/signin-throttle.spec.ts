@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 
 /*
  * On the production server: the client address sign-in limits use is the connection's, so

@@ -73,6 +73,22 @@ describe("callModel", () => {
     expect(retries).toEqual([1, 2]);
   });
 
+  it("tells watchers which retry of how many is coming, and why in words", async () => {
+    const notes: Array<{ attempt: number; maxAttempts: number; reason: string }> = [];
+    await callModel({
+      model: resolvedMock(scripted([apiError(429), apiError(503), "ok"])),
+      purpose: "t",
+      messages,
+      baseDelayMs: 1,
+      maxRetries: 4,
+      onRetry: ({ attempt, maxAttempts, reason }) => notes.push({ attempt, maxAttempts, reason }),
+    });
+    expect(notes).toEqual([
+      { attempt: 1, maxAttempts: 5, reason: "a rate limit" },
+      { attempt: 2, maxAttempts: 5, reason: "a server error (503)" },
+    ]);
+  });
+
   it("waits at least as long as retry-after asks", async () => {
     const delays: number[] = [];
     await callModel({

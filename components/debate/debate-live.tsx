@@ -1,16 +1,17 @@
 "use client";
 
 import { useEffect, useMemo, useReducer, useState } from "react";
-import type { DebateEvent, TurnInfo } from "@/lib/debate/events";
+import type { DebateEvent, RetryNote, TurnInfo } from "@/lib/debate/events";
 import type { DebateView } from "@/lib/debate/view";
 import { CheckpointChart } from "./checkpoint-chart";
 import { DebateControls } from "./debate-controls";
 import { EvidencePanel } from "./evidence-panel";
 import { JudgeWorking } from "./judge-working";
-import { TurnCard, type TurnLike } from "./turn-card";
+import { retryNote, TurnCard, type TurnLike } from "./turn-card";
 import { VerdictCard } from "./verdict-card";
+import { VerdictSummary } from "./verdict-summary";
 
-type Live = { turn: TurnInfo; text: string } | null;
+type Live = { turn: TurnInfo; text: string; retry?: RetryNote } | null;
 type State = { view: DebateView; live: Live };
 type Action = { kind: "snapshot"; view: DebateView; live: Live } | { kind: "event"; event: DebateEvent };
 
@@ -34,9 +35,11 @@ function reduce(state: State, action: Action): State {
     case "delta":
       // A turn the snapshot already holds as finished must not grow again.
       if (!state.live || state.live.turn.seq !== e.seq || v.turns.some((t) => t.seq === e.seq && t.status === "completed")) return state;
-      return { ...state, live: { ...state.live, text: state.live.text + e.text } };
+      return { ...state, live: { turn: state.live.turn, text: state.live.text + e.text } };
     case "turn-reset":
-      return state.live?.turn.seq === e.seq ? { ...state, live: { ...state.live, text: "" } } : state;
+      return state.live?.turn.seq === e.seq ? { ...state, live: { ...state.live, text: "", retry: { attempt: e.attempt, maxAttempts: e.maxAttempts, reason: e.reason } } } : state;
+    case "domain":
+      return { ...state, view: { ...v, domain: e.domain } };
     case "turn-end": {
       const t = e.turn;
       const turn = { ...t, status: "completed", error: null, scores: t.scores };
@@ -45,7 +48,7 @@ function reduce(state: State, action: Action): State {
     case "turn-error": {
       const live = state.live?.turn.seq === e.seq ? state.live : null;
       const failed = live
-        ? ({ ...live.turn, status: "failed", content: live.text, error: e.error, promptTokens: null, completionTokens: null, costUsd: null, latencyMs: null, citations: [], scores: null } as DebateView["turns"][number])
+        ? ({ ...live.turn, status: e.status, content: e.content, error: e.error, promptTokens: null, completionTokens: null, costUsd: null, latencyMs: null, citations: [], scores: null } as DebateView["turns"][number])
         : null;
       return { view: failed ? { ...v, turns: upsertTurn(v.turns, failed) } : v, live: live ? null : state.live };
     }
@@ -60,6 +63,35 @@ function reduce(state: State, action: Action): State {
   }
 }
 
+/**
+ * One entry per turn: the turn being written replaces its own row (the database holds it as
+ * "streaming" with no text yet), so a page opened mid-turn never draws it twice.
+ */
+function withLive(turns: DebateView["turns"], live: Live): TurnLike[] {
+  if (!live) return turns as TurnLike[];
+  const i = turns.findIndex((t) => t.seq === live.turn.seq);
+  if (i !== -1 && turns[i]!.status !== "streaming") return turns as TurnLike[];
+  const card: TurnLike = { ...live.turn, content: live.text, status: "streaming", citations: [], retry: live.retry ?? null };
+  if (i === -1) return ([...turns, card] as TurnLike[]).sort((a, b) => a.seq - b.seq);
+  const copy = turns.slice() as TurnLike[];
+  copy[i] = card;
+  return copy;
+}
+
+const STATUS_WORDS: Record<string, string> = { cancelled: "stopped" };
+
+/** Ticks once a second after mount only: the server and the first client render agree (no hydration mismatch). */
+function useNow(active: boolean) {
+  const [now, setNow] = useState<number | null>(null);
+  useEffect(() => {
+    if (!active) return;
+    setNow(Date.now());
+    const t = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(t);
+  }, [active]);
+  return now;
+}
+
 const PHASE_TITLES: Record<string, string> = { opening: "Opening statements", closing: "Closing statements", verdict: "Verdict" };
 function phaseTitle(phase: string) {
   const m = /^rebuttal-(\d+)$/.exec(phase);
@@ -71,8 +103,8 @@ function phaseTitle(phase: string) {
  * `canControl` only hides the stop and resume buttons; the actions check the role themselves.
  * `shareToken` lets a share link's reader open the event stream without an account.
  */
-export function DebateLive({ initial, canControl = false, shareToken, extra }: { initial: DebateView; canControl?: boolean; shareToken?: string; extra?: React.ReactNode }) {
-  const [state, dispatch] = useReducer(reduce, { view: initial, live: null });
+export function DebateLive({ initial, initialLive = null, canControl = false, shareToken, extra }: { initial: DebateView; initialLive?: Live; canControl?: boolean; shareToken?: string; extra?: React.ReactNode }) {
+  const [state, dispatch] = useReducer(reduce, { view: initial, live: initialLive });
   const [selected, setSelected] = useState<number | null>(null);
   const [connection, setConnection] = useState<"connecting" | "live" | "closed">("connecting");
   const { view, live } = state;
@@ -106,17 +138,17 @@ export function DebateLive({ initial, canControl = false, shareToken, extra }: {
     // The stream is per debate and per run: resuming reloads the page's data with a new status.
   }, [initial.id, initial.status, shareToken]);
 
-  const speeches = view.turns.filter((t) => t.kind === "speech");
-  const working = view.turns.filter((t) => t.kind !== "speech");
+  const shown = useMemo(() => withLive(view.turns, live), [view.turns, live]);
+  const speeches = shown.filter((t) => t.kind === "speech");
+  const working = shown.filter((t) => t.kind !== "speech");
   const phases = useMemo(() => {
     const order: string[] = [];
     for (const t of speeches) if (!order.includes(t.phase)) order.push(t.phase);
-    if (live && live.turn.kind === "speech" && !order.includes(live.turn.phase)) order.push(live.turn.phase);
     return order;
-  }, [speeches, live]);
+  }, [speeches]);
   const citedBy = useMemo(() => {
     const map = new Map<number, number[]>();
-    for (const t of speeches) for (const r of t.citations) map.set(r, [...(map.get(r) ?? []), t.seq]);
+    for (const t of speeches) if (t.status === "completed") for (const r of t.citations) map.set(r, [...(map.get(r) ?? []), t.seq]);
     return map;
   }, [speeches]);
 
@@ -125,17 +157,21 @@ export function DebateLive({ initial, canControl = false, shareToken, extra }: {
   const tokens = done.reduce((a, t) => a + (t.promptTokens ?? 0) + (t.completionTokens ?? 0), 0);
   const unpriced = done.filter((t) => t.costUsd == null).length;
   const cost = done.reduce((a, t) => a + (t.costUsd ?? 0), 0);
-  const totalMs = view.startedAt ? (view.finishedAt ? Date.parse(view.finishedAt) : Date.now()) - Date.parse(view.startedAt) : null;
+  const now = useNow(!view.finishedAt && view.status === "running");
+  const end = view.finishedAt ? Date.parse(view.finishedAt) : now;
+  const totalMs = view.startedAt && end !== null ? end - Date.parse(view.startedAt) : null;
+  const costText = done.length === 0 ? "no cost yet" : unpriced === done.length ? "cost unknown (no price for this model)" : `cost $${cost.toFixed(4)}${unpriced ? ` (price unknown for ${unpriced} ${unpriced === 1 ? "turn" : "turns"})` : ""}`;
 
   return (
     <div className="space-y-6">
       <header className="space-y-3">
         <div className="flex flex-wrap items-center gap-2 text-sm">
           <span data-testid="debate-status" className="rounded-full bg-black/5 px-2 py-0.5 font-medium">
-            {view.status}
+            {STATUS_WORDS[view.status] ?? view.status}
           </span>
           <span className="text-black/60">
-            {view.protocol.toUpperCase()} · {view.variant} · {view.evidenceMode} evidence
+            {view.protocol.toUpperCase()} · {view.variant}
+            {view.domain ? ` (${view.domain} expert)` : ""} · {view.evidenceMode} evidence
           </span>
           <span className="text-black/50" aria-live="polite">
             {connection === "live" ? "● live" : connection === "connecting" ? "connecting…" : ""}
@@ -143,6 +179,7 @@ export function DebateLive({ initial, canControl = false, shareToken, extra }: {
         </div>
         <h1 className="text-2xl font-semibold tracking-tight break-words">{view.claim.text}</h1>
         {view.claim.date ? <p className="text-sm text-black/60">Claim made on {view.claim.date.slice(0, 10)}</p> : null}
+        {view.verdict ? <VerdictSummary verdict={view.verdict} turns={done.length} cost={costText} onCite={setSelected} /> : null}
         {canControl ? <DebateControls id={view.id} status={view.status} /> : null}
         {extra}
         {view.error ? (
@@ -160,11 +197,8 @@ export function DebateLive({ initial, canControl = false, shareToken, extra }: {
               {speeches
                 .filter((t) => t.phase === phase)
                 .map((t) => (
-                  <TurnCard key={t.seq} turn={t as TurnLike} onCite={setSelected} />
+                  <TurnCard key={t.seq} turn={t} onCite={setSelected} domain={view.domain} />
                 ))}
-              {live && live.turn.kind === "speech" && live.turn.phase === phase ? (
-                <TurnCard turn={{ ...live.turn, content: live.text, status: "streaming", citations: [] }} onCite={setSelected} />
-              ) : null}
               {view.checkpoints
                 .filter((c) => c.after === phase)
                 .map((c) => (
@@ -175,13 +209,13 @@ export function DebateLive({ initial, canControl = false, shareToken, extra }: {
           {live && live.turn.kind !== "speech" ? (
             <p className="text-sm text-black/60" aria-live="polite">
               {live.turn.role === "stop-agent" ? "The judge is deciding whether to stop…" : live.turn.role === "round-judge" ? "The judge is weighing a provisional verdict…" : "The judge is deciding…"}
+              {live.retry ? ` (${retryNote(live.retry)})` : ""}
             </p>
           ) : null}
           {view.verdict ? <VerdictCard verdict={view.verdict} onCite={setSelected} /> : null}
-          <JudgeWorking turns={working as TurnLike[]} onCite={setSelected} />
+          <JudgeWorking turns={working} onCite={setSelected} />
           <p className="text-sm text-black/60" data-testid="debate-totals">
-            {done.length} turns · {tokens} tokens · ${cost.toFixed(4)}
-            {unpriced ? ` (price unknown for ${unpriced} turns)` : ""}
+            {done.length} {done.length === 1 ? "turn" : "turns"} · {tokens} tokens · {costText}
             {totalMs !== null ? ` · ${(totalMs / 1000).toFixed(1)} s` : ""}
           </p>
         </section>

@@ -17,6 +17,8 @@ export type TurnLike = {
   latencyMs?: number | null;
   citations: number[];
   error?: string | null;
+  /** A retry in progress on a turn being written. */
+  retry?: { attempt: number; maxAttempts: number; reason: string } | null;
 };
 
 /** One colour per role, always with the role named in words too. */
@@ -32,12 +34,19 @@ const ROLE_STYLE: Record<string, string> = {
   "round-judge": "border-l-stone-400 bg-stone-50",
 };
 
-export function roleName(role: string) {
+/** A role in words; the four-agent variant's expert is named by the field inferred for the claim. */
+export function roleName(role: string, domain?: string | null) {
+  if (role === "domain-expert" && domain) return `${domain} expert`;
   return role.replace(/-/g, " ").replace(/^./, (c) => c.toUpperCase());
 }
 
-export function TurnCard({ turn, onCite, compact = false }: { turn: TurnLike; onCite: (rank: number) => void; compact?: boolean }) {
+export function retryNote(r: { attempt: number; maxAttempts: number; reason: string }) {
+  return `retrying (${r.attempt} of ${r.maxAttempts - 1}) after ${r.reason}`;
+}
+
+export function TurnCard({ turn, onCite, compact = false, domain }: { turn: TurnLike; onCite: (rank: number) => void; compact?: boolean; domain?: string | null }) {
   const streaming = turn.status === "streaming";
+  const stopped = turn.status === "stopped";
   return (
     <article
       data-testid="turn"
@@ -46,17 +55,23 @@ export function TurnCard({ turn, onCite, compact = false }: { turn: TurnLike; on
       data-kind={turn.kind}
       data-status={turn.status}
       aria-busy={streaming}
-      className={`rounded-lg border border-black/10 border-l-4 p-4 ${ROLE_STYLE[turn.role] ?? "border-l-stone-400 bg-white"}`}
+      className={`rounded-lg border border-black/10 border-l-4 p-4 ${stopped ? "border-l-stone-300 bg-stone-100 text-black/55" : (ROLE_STYLE[turn.role] ?? "border-l-stone-400 bg-white")}`}
     >
       <header className="mb-2 flex flex-wrap items-baseline justify-between gap-2">
         <h3 className="font-semibold">
-          {roleName(turn.role)} <span className="font-normal text-black/50">· {turn.phase.replace(/-/g, " ")}</span>
+          {roleName(turn.role, domain)} <span className="font-normal text-black/50">· {turn.phase.replace(/-/g, " ")}</span>
         </h3>
-        {streaming ? <span className="text-xs text-black/50">writing…</span> : null}
+        {streaming ? (
+          <span className={`text-xs ${turn.retry ? "font-medium text-amber-800" : "text-black/50"}`} aria-live="polite">
+            {turn.retry ? retryNote(turn.retry) : "writing…"}
+          </span>
+        ) : null}
+        {stopped ? <span className="rounded bg-stone-300 px-1.5 py-0.5 text-xs font-medium text-black/70">stopped</span> : null}
       </header>
       <div className={compact ? "text-sm" : ""}>
         <CitedText text={turn.content || (streaming ? "…" : "")} onCite={onCite} />
       </div>
+      {stopped ? <p className="mt-2 text-xs">Stopped by a user before this turn was finished. Kept as written; the agents after it did not hear it.</p> : null}
       {turn.status === "failed" ? (
         <p role="alert" className="mt-2 text-sm text-red-800">
           This turn failed: {turn.error}

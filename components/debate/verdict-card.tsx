@@ -2,7 +2,7 @@
 
 import { CitedText } from "./cited-text";
 
-const LABEL_STYLE: Record<string, string> = {
+export const LABEL_STYLE: Record<string, string> = {
   TRUE: "bg-emerald-700 text-white",
   "HALF-TRUE": "bg-amber-500 text-black",
   FALSE: "bg-red-700 text-white",
@@ -21,7 +21,7 @@ type Verdict = {
 
 export function VerdictCard({ verdict, onCite }: { verdict: Verdict; onCite: (rank: number) => void }) {
   return (
-    <section aria-label="Verdict" data-testid="verdict" className="rounded-lg border-2 border-black/80 bg-white p-5">
+    <section id="verdict" tabIndex={-1} aria-label="Verdict" data-testid="verdict" className="scroll-mt-4 rounded-lg border-2 border-black/80 bg-white p-5">
       <div className="flex flex-wrap items-center gap-3">
         <span className={`rounded px-3 py-1 text-lg font-bold tracking-wide ${LABEL_STYLE[verdict.label] ?? LABEL_STYLE.UNPARSED}`}>{verdict.label}</span>
         {verdict.confidence !== null ? <span className="text-sm text-black/70">confidence {(verdict.confidence * 100).toFixed(0)}%</span> : null}

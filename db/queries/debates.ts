@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gte, inArray, lt, ne, or, sql, isNull } from "drizzle-orm";
+import { and, asc, desc, eq, gte, inArray, lt, ne, notInArray, or, sql, isNull } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import * as s from "@/db/schema";
 import type { CallRecord } from "@/lib/ai/call";
@@ -110,16 +110,57 @@ export function evidenceFromRows(rows: Array<typeof s.debateEvidence.$inferSelec
 }
 
 /**
- * Moves a debate to `running` only from a state that may run, and claims it for this process:
- * two processes cannot both run one debate.
+ * How long a run's claim on a debate lasts without a heartbeat. The runner beats every few
+ * seconds; a claim older than this belongs to a process that died, and may be taken over.
  */
-export async function claimForRun(db: Database, id: string, runnerId: string): Promise<boolean> {
+export const CLAIM_LEASE_MS = 15_000;
+
+/**
+ * The one way a debate starts running, for every path (the form, Resume, evaluation workers, the
+ * CLI): a single conditional UPDATE, so of two claimants racing for one debate exactly one wins.
+ * A debate may be claimed when nobody runs it (queued, interrupted, failed, stopped) or when the
+ * run holding it stopped beating. `runToken` identifies this one run, not just the process.
+ */
+export async function claimForRun(db: Database, id: string, runToken: string, leaseMs: number = CLAIM_LEASE_MS): Promise<boolean> {
   const rows = await db
     .update(s.debates)
-    .set({ status: "running", runnerId, heartbeatAt: new Date(), startedAt: sql`coalesce(${s.debates.startedAt}, now())`, error: null, finishedAt: null })
-    .where(and(eq(s.debates.id, id), inArray(s.debates.status, ["queued", "interrupted", "failed"])))
+    .set({ status: "running", runnerId: runToken, heartbeatAt: sql`now()`, startedAt: sql`coalesce(${s.debates.startedAt}, now())`, error: null, finishedAt: null })
+    .where(
+      and(
+        eq(s.debates.id, id),
+        or(
+          inArray(s.debates.status, ["queued", "interrupted", "failed", "cancelled"]),
+          and(eq(s.debates.status, "running"), or(isNull(s.debates.heartbeatAt), lt(s.debates.heartbeatAt, sql`now() - make_interval(secs => ${leaseMs / 1000}::float8)`))),
+        ),
+      ),
+    )
     .returning({ id: s.debates.id });
   return rows.length === 1;
+}
+
+export const ALREADY_RUNNING = "This debate is already running (another run took it a moment ago); its page follows it live. Stop it first to start it again.";
+
+/** Why a claim was refused, in words a person pressing Resume can act on. */
+export async function claimRefusal(db: Database, id: string): Promise<string> {
+  const row = await getDebateStatus(db, id);
+  if (!row) return "There is no such debate.";
+  if (row.status === "completed") return "This debate has already finished; its verdict stands.";
+  if (row.status === "running") return ALREADY_RUNNING;
+  return `This debate is ${row.status} and cannot be started now. Reload the page and try again.`;
+}
+
+/** A run's own end: written only while that run still holds the debate, so a run that lost its claim cannot overwrite the one that took over. */
+export async function finishClaimedDebate(
+  db: Database,
+  id: string,
+  runToken: string,
+  status: "completed" | "failed" | "cancelled",
+  error?: { message: string; turnSeq?: number; retryable?: boolean },
+) {
+  await db
+    .update(s.debates)
+    .set({ status, error: error ?? null, finishedAt: new Date() })
+    .where(and(eq(s.debates.id, id), eq(s.debates.runnerId, runToken), eq(s.debates.status, "running")));
 }
 
 export async function finishDebate(
@@ -134,14 +175,23 @@ export async function finishDebate(
     .where(eq(s.debates.id, id));
 }
 
-export async function heartbeat(db: Database, ids: string[]) {
-  if (ids.length) await db.update(s.debates).set({ heartbeatAt: new Date() }).where(and(inArray(s.debates.id, ids), eq(s.debates.status, "running")));
+/** Renews each run's claim; returns the debates whose claim this run no longer holds (stopped, or taken over). */
+export async function heartbeat(db: Database, runs: Array<{ id: string; token: string }>): Promise<string[]> {
+  if (!runs.length) return [];
+  const held = await db
+    .update(s.debates)
+    .set({ heartbeatAt: sql`now()` })
+    .where(and(or(...runs.map((r) => and(eq(s.debates.id, r.id), eq(s.debates.runnerId, r.token)))), eq(s.debates.status, "running")))
+    .returning({ id: s.debates.id });
+  const ok = new Set(held.map((r) => r.id));
+  return runs.filter((r) => !ok.has(r.id)).map((r) => r.id);
 }
 
 /**
  * Debates left `running` by a process that died. On the embedded database only one process can
  * be open, so every running debate is an orphan at start-up; on PostgreSQL other processes may be
- * alive, so only debates whose heartbeat stopped are.
+ * alive, so only debates whose heartbeat stopped are. `exceptRunner` is this process's id: its
+ * runs' tokens start with it.
  */
 export async function markOrphansInterrupted(db: Database, opts: { allRunning: boolean; staleAfterMs: number; exceptRunner: string }) {
   const stale = new Date(Date.now() - opts.staleAfterMs);
@@ -152,12 +202,12 @@ export async function markOrphansInterrupted(db: Database, opts: { allRunning: b
       and(
         eq(s.debates.status, "running"),
         opts.allRunning ? undefined : or(isNull(s.debates.heartbeatAt), lt(s.debates.heartbeatAt, stale)),
-        or(isNull(s.debates.runnerId), ne(s.debates.runnerId, opts.exceptRunner)),
+        or(isNull(s.debates.runnerId), sql`position(${opts.exceptRunner} in ${s.debates.runnerId}) <> 1`),
       ),
     )
     .returning({ id: s.debates.id });
-  // Their unfinished turns are not evidence of anything; finished ones stay.
-  if (rows.length) await db.delete(s.turns).where(and(inArray(s.turns.debateId, rows.map((r) => r.id)), ne(s.turns.status, "completed")));
+  // Their unfinished turns are not evidence of anything; finished ones, and what stopped turns wrote, stay.
+  if (rows.length) await db.delete(s.turns).where(and(inArray(s.turns.debateId, rows.map((r) => r.id)), notInArray(s.turns.status, KEPT_TURN_STATUSES)));
   return rows.map((r) => r.id);
 }
 
@@ -178,9 +228,15 @@ export async function beginTurn(
   return row!.id;
 }
 
+/**
+ * Turns that survive a resume: finished ones are replayed, and a turn a user stopped keeps what it
+ * had written (shown as stopped, never fed to later agents). Anything else unfinished is regenerated.
+ */
+export const KEPT_TURN_STATUSES = ["completed", "stopped"];
+
 /** Before a (re)run: turns a crash or failure left unfinished are regenerated, so they go. */
 export async function dropUnfinishedTurns(db: Database, debateId: string) {
-  await db.delete(s.turns).where(and(eq(s.turns.debateId, debateId), ne(s.turns.status, "completed")));
+  await db.delete(s.turns).where(and(eq(s.turns.debateId, debateId), notInArray(s.turns.status, KEPT_TURN_STATUSES)));
 }
 
 function callRow(debateId: string, turnId: string | null, rec: CallRecord) {
@@ -230,9 +286,13 @@ export async function finishTurn(
     where exists (select 1 from updated)`);
 }
 
-export async function failTurn(db: Database, turnId: string, debateId: string, error: string, partial: string, calls: CallRecord[]) {
+/**
+ * A turn that did not finish, with what it had written: `failed` (regenerated on resume) or
+ * `stopped` by a user (kept, marked, never fed to later agents).
+ */
+export async function failTurn(db: Database, turnId: string, debateId: string, error: string, partial: string, calls: CallRecord[], status: "failed" | "stopped" = "failed") {
   await db.transaction(async (tx) => {
-    await tx.update(s.turns).set({ status: "failed", error, content: partial, finishedAt: new Date() }).where(eq(s.turns.id, turnId));
+    await tx.update(s.turns).set({ status, error, content: partial, finishedAt: new Date() }).where(eq(s.turns.id, turnId));
     if (calls.length) await tx.insert(s.llmCalls).values(calls.map((c) => callRow(debateId, turnId, c)));
   });
 }

@@ -35,7 +35,7 @@ export type CallOptions = {
   abortSignal?: AbortSignal;
   /** Streamed text. After a failed attempt `onRetry` fires and the text starts again from nothing. */
   onTextDelta?: (delta: string) => void;
-  onRetry?: (info: { attempt: number; error: Error; delayMs: number }) => void;
+  onRetry?: (info: RetryInfo) => void;
   /** Called once per call, after success or final failure: the place to persist usage. */
   onRecord?: (record: CallRecord) => void | Promise<void>;
   /** Overrides for tests and benchmarks; defaults come from the configuration. */
@@ -43,6 +43,12 @@ export type CallOptions = {
   timeoutMs?: number;
   baseDelayMs?: number;
 };
+
+/**
+ * A failed attempt about to be retried: attempt `attempt` of at most `maxAttempts` failed, for
+ * `reason` (plain words, e.g. "a rate limit"), and the next starts after `delayMs`.
+ */
+export type RetryInfo = { attempt: number; maxAttempts: number; reason: string; error: Error; delayMs: number };
 
 export type CallResult = {
   text: string;
@@ -94,6 +100,19 @@ function retryAfterMs(error: unknown): number | undefined {
   if (Number.isFinite(seconds)) return seconds * 1000;
   const date = Date.parse(s);
   return Number.isFinite(date) ? Math.max(0, date - Date.now()) : undefined;
+}
+
+/** Why an attempt failed, in words for the person watching the turn. */
+export function retryReason(error: unknown): string {
+  if (error instanceof CallTimeoutError) return "no answer in time";
+  if (APICallError.isInstance(error)) {
+    const status = error.statusCode;
+    if (status === 429) return "a rate limit";
+    if (status === 408) return "a timeout";
+    if (status !== undefined && status >= 500) return `a server error (${status})`;
+    if (status !== undefined) return `an error (${status})`;
+  }
+  return "a connection problem";
 }
 
 function describe(error: unknown): string {
@@ -224,7 +243,7 @@ export async function callModel(opts: CallOptions): Promise<CallResult> {
       // Exponential backoff with full jitter, never sooner than the provider asked for.
       const backoff = Math.random() * baseDelay * 2 ** (attempts - 1);
       const delayMs = Math.max(backoff, retryAfterMs(error) ?? 0);
-      opts.onRetry?.({ attempt: attempts, error: error as Error, delayMs });
+      opts.onRetry?.({ attempt: attempts, maxAttempts: maxRetries + 1, reason: retryReason(error), error: error as Error, delayMs });
       await sleep(delayMs, opts.abortSignal).catch(() => undefined);
     }
   }

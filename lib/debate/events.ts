@@ -12,8 +12,11 @@ export type DebateEvent =
   | { type: "status"; status: string; error?: string }
   | { type: "turn-start"; turn: TurnInfo }
   | { type: "delta"; seq: number; text: string }
-  /** A failed attempt is being retried: the text of turn `seq` starts again from nothing. */
-  | { type: "turn-reset"; seq: number; attempt: number; error: string }
+  /**
+   * A failed attempt is being retried: the text of turn `seq` starts again from nothing. `attempt`
+   * failed out of `maxAttempts`; `reason` says why in words (e.g. "a rate limit").
+   */
+  | { type: "turn-reset"; seq: number; attempt: number; maxAttempts: number; reason: string; delayMs: number; error: string }
   | {
       type: "turn-end";
       turn: TurnInfo & {
@@ -26,11 +29,16 @@ export type DebateEvent =
         scores: Record<string, unknown> | null;
       };
     }
-  | { type: "turn-error"; seq: number; error: string }
+  /** The turn ended unfinished: `failed` (regenerated on resume) or `stopped` by a user (kept with what it had written). */
+  | { type: "turn-error"; seq: number; error: string; status: "failed" | "stopped"; content: string }
   | { type: "checkpoint"; checkpoint: CheckpointRecord }
-  | { type: "verdict"; verdict: VerdictRecord };
+  | { type: "verdict"; verdict: VerdictRecord }
+  /** Added by the event stream for watchers (not published by the runner): the expert's inferred field. */
+  | { type: "domain"; domain: string };
 
-type Live = { emitter: EventEmitter; current: { turn: TurnInfo; text: string } | null; running: boolean };
+/** A retry in progress on the current turn, for watchers who arrive during it. */
+export type RetryNote = { attempt: number; maxAttempts: number; reason: string };
+type Live = { emitter: EventEmitter; current: { turn: TurnInfo; text: string; retry?: RetryNote } | null; running: boolean };
 
 const key = Symbol.for("counterpoint.debate-live");
 type G = typeof globalThis & { [key]?: Map<string, Live> };
@@ -55,8 +63,13 @@ function live(debateId: string): Live {
 export function publish(debateId: string, event: DebateEvent) {
   const l = live(debateId);
   if (event.type === "turn-start") l.current = { turn: event.turn, text: "" };
-  else if (event.type === "delta" && l.current?.turn.seq === event.seq) l.current.text += event.text;
-  else if (event.type === "turn-reset" && l.current?.turn.seq === event.seq) l.current.text = "";
+  else if (event.type === "delta" && l.current?.turn.seq === event.seq) {
+    l.current.text += event.text;
+    l.current.retry = undefined;
+  } else if (event.type === "turn-reset" && l.current?.turn.seq === event.seq) {
+    l.current.text = "";
+    l.current.retry = { attempt: event.attempt, maxAttempts: event.maxAttempts, reason: event.reason };
+  }
   else if (event.type === "turn-end" || event.type === "turn-error") l.current = null;
   l.emitter.emit("event", event);
 }
@@ -64,7 +77,7 @@ export function publish(debateId: string, event: DebateEvent) {
 /** The turn being generated right now in this process, with its text so far. */
 export function currentTurn(debateId: string) {
   const c = registry().get(debateId)?.current;
-  return c ? { turn: c.turn, text: c.text } : null;
+  return c ? { turn: c.turn, text: c.text, ...(c.retry ? { retry: c.retry } : {}) } : null;
 }
 
 /**

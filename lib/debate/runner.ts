@@ -1,7 +1,7 @@
 import os from "node:os";
 import type { Database } from "@/db/client";
 import * as q from "@/db/queries/debates";
-import { callModel, ModelCallError, type CallRecord } from "@/lib/ai/call";
+import { callModel, ModelCallError, type CallRecord, type RetryInfo } from "@/lib/ai/call";
 import { scoreOptions } from "@/lib/ai/score-options";
 import { resolveModel, type ResolvedModel } from "@/lib/ai/registry";
 import { citedRanks } from "./evidence";
@@ -24,10 +24,12 @@ const idKey = Symbol.for("counterpoint.debate-runner-id");
 export const RUNNER_ID: string = ((globalThis as Record<symbol, string | undefined>)[idKey] ??= `${os.hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`);
 
 const key = Symbol.for("counterpoint.debate-runner");
-type RunnerState = { controllers: Map<string, AbortController>; timer?: NodeJS.Timeout };
+/** One run of one debate in this process; `lost` once its claim is no longer held (stopped elsewhere, or taken over). */
+type Run = { controller: AbortController; token: string; lost?: boolean };
+type RunnerState = { controllers: Map<string, Run>; timer?: NodeJS.Timeout; runs: number };
 function state(): RunnerState {
   const g = globalThis as typeof globalThis & { [key]?: RunnerState };
-  return (g[key] ??= { controllers: new Map() });
+  return (g[key] ??= { controllers: new Map(), runs: 0 });
 }
 
 /** Roles that are a use of another role's model rather than a participant of their own. */
@@ -47,27 +49,76 @@ export type RunOptions = {
   resolve?: (id: string) => ResolvedModel;
 };
 
+export type Claim = { ok: true; token: string } | { ok: false; error: string };
+
+/**
+ * Claims a debate for one run of this process. Every way of running a debate (the form, Resume,
+ * evaluation workers, the CLI, benchmarks) goes through here: of two claimants one wins, and the
+ * other is told why in words.
+ */
+export async function claimDebate(db: Database, debateId: string): Promise<Claim> {
+  // In this process a run may still be winding down (stopped, not yet written): not claimable yet.
+  const local = state().controllers.get(debateId);
+  if (local) return { ok: false, error: local.controller.signal.aborted ? "This debate is still stopping; try again in a moment." : q.ALREADY_RUNNING };
+  const token = `${RUNNER_ID}/${++state().runs}`;
+  if (await q.claimForRun(db, debateId, token)) return { ok: true, token };
+  return { ok: false, error: await q.claimRefusal(db, debateId) };
+}
+
+/** Claims the debate and runs it to the end; "skipped", with the reason, when another run holds it. */
 export async function runDebate(db: Database, debateId: string, opts: RunOptions = {}): Promise<RunOutcome> {
-  if (!(await q.claimForRun(db, debateId, RUNNER_ID))) return { status: "skipped", error: "debate is not in a state that can run" };
+  const claim = await claimDebate(db, debateId);
+  if (!claim.ok) return { status: "skipped", error: claim.error };
+  return runClaimed(db, debateId, claim.token, opts);
+}
+
+/**
+ * Claims the debate now and runs it in this process without waiting; the browser may come and
+ * go. A refused claim is returned, so whoever pressed the button hears why.
+ */
+export async function startDebateRun(db: Database, debateId: string, opts: RunOptions = {}): Promise<Claim> {
+  const claim = await claimDebate(db, debateId);
+  if (claim.ok) {
+    runClaimed(db, debateId, claim.token, opts).catch((e) => console.error(`[debate ${debateId}] runner crashed: ${(e as Error).message}`));
+  }
+  return claim;
+}
+
+async function runClaimed(db: Database, debateId: string, token: string, opts: RunOptions): Promise<RunOutcome> {
   const snapshot = await q.loadDebate(db, debateId);
   if (!snapshot) return { status: "skipped", error: "no such debate" };
   const { debate, claim } = snapshot;
-  const protocol = getProtocol(debate.protocol);
-  const config = protocol.parseConfig(debate.config);
+  let protocol: ReturnType<typeof getProtocol>;
+  let config: unknown;
+  try {
+    protocol = getProtocol(debate.protocol);
+    config = protocol.parseConfig(debate.config);
+  } catch (e) {
+    // A debate that cannot start must not stay claimed as "running".
+    const message = `This debate's stored set-up cannot be run: ${(e as Error).message}`;
+    await q.finishClaimedDebate(db, debateId, token, "failed", { message });
+    return { status: "failed", error: message };
+  }
   const evidence = q.evidenceFromRows(snapshot.evidence);
   const models = debate.models;
 
   const controller = new AbortController();
   opts.signal?.addEventListener("abort", () => controller.abort(), { once: true });
-  state().controllers.set(debateId, controller);
+  const run: Run = { controller, token };
+  state().controllers.set(debateId, run);
   setRunning(debateId, true);
   startHeartbeat(db);
   publish(debateId, { type: "status", status: "running" });
 
-  // Finished turns from an earlier run, replayed in order; anything unfinished is regenerated.
+  // Finished turns from an earlier run, replayed in order; anything unfinished is regenerated. A
+  // turn a user stopped keeps its row and number, so new turns are numbered after every kept row,
+  // and the protocol's n-th turn is the n-th finished one.
   await q.dropUnfinishedTurns(db, debateId);
-  const replay = new Map(snapshot.turns.filter((t) => t.status === "completed").map((t) => [t.seq, t]));
-  let seq = 0;
+  const kept = snapshot.turns.filter((t) => q.KEPT_TURN_STATUSES.includes(t.status));
+  const replay = kept.filter((t) => t.status === "completed");
+  let replaying = true;
+  let spoken = 0;
+  let seq = kept.reduce((m, t) => Math.max(m, t.seq), 0);
   let tokens = 0;
 
   const modelFor = (role: string) => {
@@ -78,13 +129,12 @@ export async function runDebate(db: Database, debateId: string, opts: RunOptions
 
   async function turn<T extends TurnSpec>(spec: T, generate: (info: TurnInfo, calls: CallRecord[]) => Promise<{ text: string; usage: TurnResult["usage"]; costUsd: number | null; latencyMs: number; scores?: Record<string, unknown> }>) {
     if (controller.signal.aborted) throw new DebateCancelled();
-    const n = ++seq;
-    const done = replay.get(n);
+    const done = replaying ? replay[spoken++] : undefined;
     if (done && done.role === spec.role && done.phase === spec.phase) {
       tokens += (done.promptTokens ?? 0) + (done.completionTokens ?? 0);
       return {
         result: {
-          seq: n,
+          seq: done.seq,
           text: done.content,
           model: done.model ?? modelFor(spec.role),
           usage: { promptTokens: done.promptTokens ?? 0, completionTokens: done.completionTokens ?? 0 },
@@ -95,15 +145,17 @@ export async function runDebate(db: Database, debateId: string, opts: RunOptions
         scores: done.scores,
       };
     }
+    // From the first turn that is not replayed on, everything is new.
+    replaying = false;
+    const n = ++seq;
     const info: TurnInfo = { seq: n, round: spec.round, phase: spec.phase, role: spec.role, kind: spec.kind, model: modelFor(spec.role) };
     const turnId = await q.beginTurn(db, { debateId, ...info });
     publish(debateId, { type: "turn-start", turn: info });
-    let partial = "";
     // Every call of this turn (retries, repairs, samples) is written together with the turn.
     const calls: CallRecord[] = [];
+    partials.set(n, "");
     try {
       const out = await generate(info, calls);
-      partial = out.text;
       const citations = citedRanks(out.text, evidence.length);
       // Written before the protocol may start the next turn: a crash loses at most the turn in progress.
       await q.finishTurn(db, turnId, debateId, {
@@ -125,13 +177,22 @@ export async function runDebate(db: Database, debateId: string, opts: RunOptions
         scores: out.scores ?? null,
       };
     } catch (e) {
-      const message = controller.signal.aborted ? "cancelled" : (e as Error).message;
-      await q.failTurn(db, turnId, debateId, message, partial, calls).catch(() => undefined);
-      publish(debateId, { type: "turn-error", seq: n, error: message });
-      if (controller.signal.aborted) throw new DebateCancelled();
+      // A run that lost its claim writes nothing more: the debate belongs to the run that took it.
+      if (run.lost) throw new DebateCancelled();
+      const stopped = controller.signal.aborted;
+      const message = stopped ? "Stopped by a user before this turn was finished." : (e as Error).message;
+      // What the turn had written so far is kept: a stopped turn's text is shown, marked stopped.
+      const partial = partials.get(n) ?? "";
+      await q.failTurn(db, turnId, debateId, message, partial, calls, stopped ? "stopped" : "failed").catch(() => undefined);
+      publish(debateId, { type: "turn-error", seq: n, error: message, status: stopped ? "stopped" : "failed", content: partial });
+      if (stopped) throw new DebateCancelled();
       throw Object.assign(e as Error, { turnSeq: n, turnLabel: `${spec.role}, ${spec.phase}` });
+    } finally {
+      partials.delete(n);
     }
   }
+  // The text of each turn in progress, as streamed (a retry starts it again from nothing).
+  const partials = new Map<number, string>();
 
   const resolve = opts.resolve ?? ((id: string) => resolveModel(id));
   const callOptions = (info: TurnInfo, calls: CallRecord[], spec: TurnSpec) => ({
@@ -142,8 +203,14 @@ export async function runDebate(db: Database, debateId: string, opts: RunOptions
     maxOutputTokens: spec.maxOutputTokens,
     temperature: spec.temperature,
     abortSignal: controller.signal,
-    onTextDelta: (text: string) => publish(debateId, { type: "delta", seq: info.seq, text }),
-    onRetry: ({ attempt, error }: { attempt: number; error: Error }) => publish(debateId, { type: "turn-reset", seq: info.seq, attempt, error: error.message }),
+    onTextDelta: (text: string) => {
+      partials.set(info.seq, (partials.get(info.seq) ?? "") + text);
+      publish(debateId, { type: "delta", seq: info.seq, text });
+    },
+    onRetry: ({ attempt, maxAttempts, reason, delayMs, error }: RetryInfo) => {
+      partials.set(info.seq, "");
+      publish(debateId, { type: "turn-reset", seq: info.seq, attempt, maxAttempts, reason, delayMs: Math.round(delayMs), error: error.message });
+    },
     onRecord: (rec: CallRecord) => void calls.push(rec),
   });
 
@@ -184,31 +251,45 @@ export async function runDebate(db: Database, debateId: string, opts: RunOptions
 
   try {
     const verdict = await protocol.run(ctx);
+    if (controller.signal.aborted) throw new DebateCancelled();
     await q.saveVerdict(db, debateId, "judge", verdict);
     publish(debateId, { type: "verdict", verdict });
-    await q.finishDebate(db, debateId, "completed");
+    await q.finishClaimedDebate(db, debateId, token, "completed");
     publish(debateId, { type: "status", status: "completed" });
     return { status: "completed" };
   } catch (e) {
     if (e instanceof DebateCancelled || controller.signal.aborted) {
-      await q.finishDebate(db, debateId, "cancelled", { message: "Stopped by a user. Finished turns are kept." });
+      if (run.lost) {
+        // Another run holds the debate now (this one's claim lapsed): leave everything to it.
+        return { status: "cancelled", error: "another run took this debate over" };
+      }
+      await q.finishClaimedDebate(db, debateId, token, "cancelled", { message: STOPPED_MESSAGE });
       publish(debateId, { type: "status", status: "cancelled" });
       return { status: "cancelled" };
     }
     const err = e as Error & { turnSeq?: number; turnLabel?: string };
     const message = err.turnLabel ? `Turn ${err.turnSeq} (${err.turnLabel}) failed: ${err.message}` : err.message;
-    await q.finishDebate(db, debateId, "failed", { message, turnSeq: err.turnSeq, retryable: e instanceof ModelCallError ? e.retryable : undefined });
+    await q.finishClaimedDebate(db, debateId, token, "failed", { message, turnSeq: err.turnSeq, retryable: e instanceof ModelCallError ? e.retryable : undefined });
     publish(debateId, { type: "status", status: "failed", error: message });
     return { status: "failed", error: message };
   } finally {
-    state().controllers.delete(debateId);
-    setRunning(debateId, false);
+    // Only this run's entry: a later run of the same debate may already have registered its own.
+    if (state().controllers.get(debateId) === run) {
+      state().controllers.delete(debateId);
+      setRunning(debateId, false);
+    }
   }
 }
 
+const STOPPED_MESSAGE = "Stopped by a user. Finished turns are kept; resume to continue from the last finished turn.";
+
 /** Starts a debate in this process without waiting for it; the browser may come and go. */
 export function runInBackground(db: Database, debateId: string, opts: RunOptions = {}): void {
-  runDebate(db, debateId, opts).catch((e) => console.error(`[debate ${debateId}] runner crashed: ${(e as Error).message}`));
+  startDebateRun(db, debateId, opts)
+    .then((c) => {
+      if (!c.ok) console.error(`[debate ${debateId}] not started: ${c.error}`);
+    })
+    .catch((e) => console.error(`[debate ${debateId}] runner crashed: ${(e as Error).message}`));
 }
 
 /**
@@ -218,12 +299,12 @@ export function runInBackground(db: Database, debateId: string, opts: RunOptions
 export async function cancelDebate(db: Database, debateId: string): Promise<boolean> {
   const local = state().controllers.get(debateId);
   if (local) {
-    local.abort();
+    local.controller.abort();
     return true;
   }
   const status = await q.getDebateStatus(db, debateId);
   if (!status || !["queued", "running", "interrupted"].includes(status.status)) return false;
-  await q.finishDebate(db, debateId, "cancelled", { message: "Stopped by a user. Finished turns are kept." });
+  await q.finishDebate(db, debateId, "cancelled", { message: STOPPED_MESSAGE });
   return true;
 }
 
@@ -237,18 +318,20 @@ function startHeartbeat(db: Database) {
   const st = state();
   if (st.timer) return;
   st.timer = setInterval(async () => {
-    const ids = [...st.controllers.keys()];
-    if (ids.length === 0) {
+    const runs = [...st.controllers.entries()].map(([id, r]) => ({ id, token: r.token }));
+    if (runs.length === 0) {
       clearInterval(st.timer);
       st.timer = undefined;
       return;
     }
     try {
-      await q.heartbeat(db, ids);
-      // A debate cancelled from another process: stop it here too.
-      for (const id of ids) {
+      // A debate stopped from another process, or taken over after this run missed its lease: stop here too.
+      for (const id of await q.heartbeat(db, runs)) {
+        const r = st.controllers.get(id);
+        if (!r) continue;
         const row = await q.getDebateStatus(db, id);
-        if (row && row.status !== "running") st.controllers.get(id)?.abort();
+        r.lost = row?.runnerId !== r.token;
+        r.controller.abort();
       }
     } catch (e) {
       console.error(`[debates] heartbeat failed: ${(e as Error).message}`);

@@ -1,5 +1,6 @@
 import type { Database } from "@/db/client";
 import { debateTotals, loadDebate } from "@/db/queries/debates";
+import { parseDomain } from "./radar/protocol";
 
 /**
  * The debate as a watcher sees it: the plain-JSON shape the page renders and the event stream's
@@ -7,11 +8,21 @@ import { debateTotals, loadDebate } from "@/db/queries/debates";
  */
 export type DebateView = NonNullable<Awaited<ReturnType<typeof debateView>>>;
 
+/**
+ * The four-agent variant's expert speaks for a field the judge inferred in the first ("domain")
+ * turn; the page names the expert by it. Null until that turn is finished.
+ */
+export function domainOf(turns: ReadonlyArray<{ phase: string; status: string; content: string }>): string | null {
+  const t = turns.find((x) => x.phase === "domain" && x.status === "completed");
+  return t ? parseDomain(t.content) : null;
+}
+
 export async function debateView(db: Database, id: string) {
   const d = await loadDebate(db, id);
   if (!d) return null;
   const totals = await debateTotals(db, id);
   const iso = (x: Date | null) => (x ? x.toISOString() : null);
+
   return {
     id: d.debate.id,
     status: d.debate.status,
@@ -20,6 +31,7 @@ export async function debateView(db: Database, id: string) {
     config: d.debate.config,
     models: d.debate.models,
     evidenceMode: d.debate.evidenceMode,
+    domain: domainOf(d.turns),
     error: d.debate.error?.message ?? null,
     createdAt: iso(d.debate.createdAt),
     startedAt: iso(d.debate.startedAt),

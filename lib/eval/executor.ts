@@ -2,7 +2,7 @@ import os from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Database } from "@/db/client";
 import * as q from "@/db/queries/eval";
-import { finishDebate, getDebateStatus } from "@/db/queries/debates";
+import { getDebateStatus } from "@/db/queries/debates";
 import type { ResolvedModel } from "@/lib/ai/registry";
 import { runDebate } from "@/lib/debate/runner";
 import type { ExecutorKind } from "./run";
@@ -91,22 +91,27 @@ export async function processItem(db: Database, opts: { workerId?: string; itemI
       await q.finishItem(db, item.id, workerId, "failed", "the item has no debate");
       return { outcome: "failed", itemId: item.id, runId: item.run_id };
     }
-    const status = (await getDebateStatus(db, item.debate_id))?.status;
-    if (status === "completed") {
-      // The previous worker died after the debate finished and before it recorded so.
-      await q.finishItem(db, item.id, workerId, "done");
-      return { outcome: "done", itemId: item.id, runId: item.run_id };
-    }
-    if (status === "running") {
-      // Its worker's lease ran out, so that worker is gone: the debate resumes from its finished turns.
-      await finishDebate(db, item.debate_id, "interrupted", { message: "The evaluation worker running this debate stopped; another worker resumed it." });
-    }
-    if (status === "cancelled") {
-      await q.finishItem(db, item.id, workerId, "failed", "the debate was cancelled by a user");
-      return { outcome: "failed", itemId: item.id, runId: item.run_id };
-    }
     const resolve = opts.resolverFor?.({ itemId: item.id, claimId: item.claim_id, position: Number(item.position) });
-    const outcome = await runDebate(db, item.debate_id, { resolve });
+    let outcome;
+    // Another run may hold the debate (a Resume pressed on its page, or a worker whose claim has not
+    // lapsed yet): this worker keeps the item and waits for that run to end or lapse, never runs it twice.
+    for (;;) {
+      const status = (await getDebateStatus(db, item.debate_id))?.status;
+      if (status === "completed") {
+        // The previous worker died after the debate finished and before it recorded so, or another run finished it.
+        await q.finishItem(db, item.id, workerId, "done");
+        return { outcome: "done", itemId: item.id, runId: item.run_id };
+      }
+      if (status === "cancelled") {
+        await q.finishItem(db, item.id, workerId, "failed", "the debate was cancelled by a user");
+        return { outcome: "failed", itemId: item.id, runId: item.run_id };
+      }
+      outcome = await runDebate(db, item.debate_id, { resolve });
+      if (outcome.status !== "skipped") break;
+      const now = (await getDebateStatus(db, item.debate_id))?.status;
+      if (now === "running") await sleep(opts.heartbeatMs ?? DEFAULT_HEARTBEAT_MS);
+      else if (now !== "completed" && now !== "cancelled") break;
+    }
     if (outcome.status === "completed") {
       await q.finishItem(db, item.id, workerId, "done");
       return { outcome: "done", itemId: item.id, runId: item.run_id };

@@ -122,7 +122,7 @@ function argumentsBlock(fence: Fence, items: Heard[]): string {
   return `\n${items.map((h) => ("transcript" in h ? `The debate so far:\n${h.transcript}` : `${h.who}'s argument:\n${quote(fence, h.text)}`)).join("\n\n")}\n`;
 }
 
-function parseDomain(text: string): string {
+export function parseDomain(text: string): string {
   const m = /DOMAIN\s*[:：]\s*\**\s*([A-Za-z][A-Za-z -]{0,40})/i.exec(text);
   const word = (m?.[1] ?? text).trim().split(/\s+/).slice(0, 2).join(" ").replace(/[^A-Za-z -]/g, "");
   // A domain the model would not name still needs an expert: "general" is honest about it.

@@ -1,6 +1,6 @@
 import { getDb } from "@/db/client";
 import { currentTurn, subscribe, type DebateEvent } from "@/lib/debate/events";
-import { debateView } from "@/lib/debate/view";
+import { debateView, domainOf } from "@/lib/debate/view";
 import { canReadDebate } from "@/lib/auth/access";
 import { principalFromRequest } from "@/lib/auth/server";
 
@@ -40,12 +40,15 @@ export async function GET(request: Request, { params }: { params: Promise<{ id: 
       // Subscribe and read the live buffer in the same tick: every later delta is new to the snapshot.
       const buffered: DebateEvent[] = [];
       let ready = false;
+      const forward = (e: DebateEvent) => {
+        send("debate", e);
+        // The page names the domain expert by the field the judge just inferred.
+        if (e.type === "turn-end" && e.turn.phase === "domain") send("debate", { type: "domain", domain: domainOf([{ ...e.turn, status: "completed" }]) ?? "General" } satisfies DebateEvent);
+        if (e.type === "status" && TERMINAL.has(e.status)) close();
+      };
       const unsubscribe = subscribe(id, (e) => {
         if (!ready) buffered.push(e);
-        else {
-          send("debate", e);
-          if (e.type === "status" && TERMINAL.has(e.status)) close();
-        }
+        else forward(e);
       });
       const live = currentTurn(id);
       const keepAlive = setInterval(() => !closed && controller.enqueue(encoder.encode(`: keep-alive\n\n`)), 15_000);
@@ -62,7 +65,7 @@ export async function GET(request: Request, { params }: { params: Promise<{ id: 
       }
       send("snapshot", { debate: view, live });
       ready = true;
-      for (const e of buffered) send("debate", e);
+      for (const e of buffered) forward(e);
       if (TERMINAL.has(view.status) && !live) close();
     },
     cancel() {

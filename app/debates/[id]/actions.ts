@@ -1,0 +1,48 @@
+"use server";
+
+import { redirect } from "next/navigation";
+import { revalidatePath } from "next/cache";
+import { getDb } from "@/db/client";
+import { cancelDebate, startDebateRun } from "@/lib/debate/runner";
+import { requirePermission } from "@/lib/auth/server";
+import { AuthError } from "@/lib/auth/policy";
+
+export type ControlState = { error?: string };
+
+const UUID = /^[0-9a-f-]{36}$/i;
+
+export async function cancelDebateAction(_prev: ControlState, form: FormData): Promise<ControlState> {
+  try {
+    await requirePermission("debate:control");
+  } catch (e) {
+    if (e instanceof AuthError) return { error: e.message };
+    throw e;
+  }
+  const id = String(form.get("id") ?? "");
+  if (!UUID.test(id)) return { error: "This is not a debate id; reload the page." };
+  const { db } = await getDb();
+  if (!(await cancelDebate(db, id))) return { error: "This debate is not running any more; reload the page to see where it ended." };
+  revalidatePath(`/debates/${id}`);
+  return {};
+}
+
+/**
+ * Stopped, interrupted or failed debates continue from their last finished turn. The claim is
+ * made here, before answering: if another run holds the debate (a worker, or someone who pressed
+ * Resume first), the person is told so instead of a second run starting.
+ */
+export async function resumeDebateAction(_prev: ControlState, form: FormData): Promise<ControlState> {
+  try {
+    await requirePermission("debate:control");
+  } catch (e) {
+    if (e instanceof AuthError) return { error: e.message };
+    throw e;
+  }
+  const id = String(form.get("id") ?? "");
+  if (!UUID.test(id)) return { error: "This is not a debate id; reload the page." };
+  const { db } = await getDb();
+  const claim = await startDebateRun(db, id);
+  if (!claim.ok) return { error: claim.error };
+  revalidatePath(`/debates/${id}`);
+  redirect(`/debates/${id}`);
+}

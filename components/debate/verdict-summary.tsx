@@ -1,0 +1,52 @@
+"use client";
+
+import { CitedText } from "./cited-text";
+import { LABEL_STYLE } from "./verdict-card";
+
+type Verdict = {
+  label: string;
+  reason: string | null;
+  confidence: number | null;
+  stoppedEarly: boolean;
+  stopAfter: string | null;
+  roundsCompleted: number | null;
+};
+
+/** The reason's first sentence: the one line a reader needs before deciding to read on. */
+export function firstSentence(text: string, max = 220) {
+  const flat = text.replace(/\s+/g, " ").trim();
+  const m = /^(.+?[.!?])(\s|$)/.exec(flat);
+  const s = m ? m[1]! : flat;
+  return s.length > max ? `${s.slice(0, max - 1).trimEnd()}…` : s;
+}
+
+/**
+ * What a journalist reads first once a debate is decided: the label, how sure the judge is, why
+ * in one line, how long it took and what it cost, and a link down to the judge's full card.
+ */
+export function VerdictSummary({ verdict, turns, cost, onCite }: { verdict: Verdict; turns: number; cost: string; onCite: (rank: number) => void }) {
+  const rounds = verdict.roundsCompleted ?? 0;
+  return (
+    <section aria-label="Verdict summary" data-testid="verdict-summary" className="rounded-lg border-2 border-black/80 bg-white p-4">
+      <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
+        <span className="text-sm font-medium text-black/60">Verdict</span>
+        <span className={`rounded px-3 py-1 text-lg font-bold tracking-wide ${LABEL_STYLE[verdict.label] ?? LABEL_STYLE.UNPARSED}`}>{verdict.label}</span>
+        {verdict.confidence !== null ? <span className="text-sm text-black/80">judge&apos;s confidence {(verdict.confidence * 100).toFixed(0)}%</span> : null}
+      </div>
+      {verdict.reason ? (
+        <div className="mt-2">
+          <CitedText text={firstSentence(verdict.reason)} onCite={onCite} />
+        </div>
+      ) : verdict.label === "UNPARSED" ? (
+        <p className="mt-2 text-sm">The judge did not give a verdict in the required format; no label was guessed.</p>
+      ) : null}
+      <p className="mt-2 text-sm text-black/60">
+        {rounds} {rounds === 1 ? "round" : "rounds"}
+        {verdict.stoppedEarly ? ` (stopped early after the ${verdict.stopAfter?.replace(/-/g, " ")})` : ""} · {turns} {turns === 1 ? "turn" : "turns"} · {cost}
+      </p>
+      <a href="#verdict" className="mt-2 inline-block text-sm font-medium text-accent underline underline-offset-2">
+        Read the judge&apos;s reasoning ↓
+      </a>
+    </section>
+  );
+}
