@@ -54,7 +54,7 @@ export default defineConfig({
       // The production server, as `npm start` runs it (builds first when sources changed).
       command: "node scripts/start.mjs",
       url: `http://127.0.0.1:${PORT}/api/health`,
-      timeout: 300_000,
+      timeout: 900_000,
       reuseExistingServer: false,
       stdout: "pipe",
       env: {
