@@ -1,5 +1,5 @@
 import { heat } from "@/lib/eval/view";
-import { count } from "@/lib/eval/plural";
+import { plural } from "@/lib/plural";
 import type { CalibrationResult } from "@/lib/eval/calibrate";
 import { extent, type SummaryWithCI } from "@/lib/eval/metrics";
 
@@ -119,7 +119,7 @@ export function AccuracyTokens({ points, label }: { points: Array<{ label: strin
       {pts.map((p) => (
         <g key={p.label}>
           <circle cx={x(p.tokens)} cy={y(p.accuracy!)} r={4 + Math.min(6, Math.sqrt(p.n ?? 1))} fill="#b4471f" fillOpacity={0.7}>
-            <title>{`${p.label}: accuracy ${pct(p.accuracy)}%, ${count(Math.round(p.tokens), "token")}${p.n ? `, ${count(p.n, "claim")}` : ""}`}</title>
+            <title>{`${p.label}: accuracy ${pct(p.accuracy)}%, ${plural(Math.round(p.tokens), "token")}${p.n ? `, ${plural(p.n, "claim")}` : ""}`}</title>
           </circle>
           {/* Labels of points near the right edge go to their left, so they are not cut. */}
           <text x={x(p.tokens) > W * 0.7 ? x(p.tokens) - 8 : x(p.tokens) + 8} y={y(p.accuracy!) + 3} fontSize={9} textAnchor={x(p.tokens) > W * 0.7 ? "end" : "start"}>
@@ -178,7 +178,7 @@ export function CalibrationHeatmap({ result, saved }: { result: CalibrationResul
         </text>
       </svg>
       <figcaption className="mt-1 text-xs text-black/60">
-        {result.metric} from {pct(lo)}% (light) to {pct(hi)}% (dark) over {count(result.n, "claim")}. Black outline: best pair (tau_s {result.best.tau_s}, tau_v {result.best.tau_v}); ties: {result.tie_break}.
+        {result.metric} from {pct(lo)}% (light) to {pct(hi)}% (dark) over {plural(result.n, "claim")}. Black outline: best pair (tau_s {result.best.tau_s}, tau_v {result.best.tau_v}); ties: {result.tie_break}.
         {saved ? ` Dashed blue: thresholds stored for the judge model (tau_s ${saved.tauS}, tau_v ${saved.tauV}).` : ""}
       </figcaption>
     </figure>

@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useState } from "react";
-import { count } from "@/lib/eval/plural";
+import { plural } from "@/lib/plural";
 import { useRouter } from "next/navigation";
 
 type Progress = { total: number; pending: number; running: number; done: number; failed: number; eta_seconds: number | null; tokens: number; cost_usd: number | null };
@@ -36,7 +36,7 @@ export function RunProgress({ runId, initial, status: initialStatus }: { runId: 
         <div className="animate-pulse bg-amber-500" style={{ width: w(p.running) }} />
       </div>
       <p className="text-xs tabular-nums text-black/70">
-        {p.done} done · {p.failed} failed · {p.running} running · {p.pending} pending of {p.total} · ETA {duration(p.eta_seconds)} · {count(p.tokens, "token")} · {p.cost_usd === null ? "cost unknown" : `$${p.cost_usd.toFixed(4)}`}
+        {p.done} done · {p.failed} failed · {p.running} running · {p.pending} pending of {p.total} · ETA {duration(p.eta_seconds)} · {plural(p.tokens, "token")} · {p.cost_usd === null ? "cost unknown" : `$${p.cost_usd.toFixed(4)}`}
       </p>
     </div>
   );

@@ -3,7 +3,7 @@ import PgBoss from "pg-boss";
 import type { Database } from "@/db/client";
 import * as q from "@/db/queries/eval";
 import { pendingItemsWithoutJob } from "@/db/queries/eval-queue";
-import { count } from "./plural";
+import { plural } from "@/lib/plural";
 import { DEFAULT_HEARTBEAT_MS, DEFAULT_LEASE_MS, processItem, runFinished, WORKER_ID, type EvalExecutor, type WorkOptions } from "./executor";
 
 /**
@@ -81,11 +81,11 @@ export class PgBossExecutor implements EvalExecutor {
     const sweep = async () => {
       const released = await q.releaseStaleItems(this.db, leaseMs);
       for (const r of released) await this.boss.send(EVAL_QUEUE, { runId: r.run_id, itemId: r.id } satisfies JobData);
-      if (released.length) opts.log?.(`re-queued ${count(released.length, "item")} of a worker that stopped`);
+      if (released.length) opts.log?.(`re-queued ${plural(released.length, "item")} of a worker that stopped`);
       const orphans = await pendingItemsWithoutJob(this.db, { queue: EVAL_QUEUE, olderThanMs: leaseMs });
       if (orphans.length) {
         await this.boss.insert(orphans.map((r) => ({ name: EVAL_QUEUE, data: { runId: r.run_id, itemId: r.id } satisfies JobData })));
-        opts.log?.(`queued ${count(orphans.length, "pending item")} that had no job`);
+        opts.log?.(`queued ${plural(orphans.length, "pending item")} that had no job`);
       }
     };
     const sweepEvery = Math.max(1000, Math.floor(leaseMs / 2));

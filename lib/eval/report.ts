@@ -1,5 +1,5 @@
 import type { Database } from "@/db/client";
-import { count } from "./plural";
+import { plural } from "@/lib/plural";
 import * as q from "@/db/queries/eval";
 import { VERDICT_LABELS } from "@/lib/debate/verdict";
 import { comparePaired, distribution, excludedItems, summarize, summarizeWithCI, UNPARSED, type LabeledItem, type BootstrapOptions, type Distribution, type PairedComparison, type SummaryWithCI } from "./metrics";
@@ -250,9 +250,9 @@ export function reportMarkdown(r: EvalReport): string {
     "",
     `Models: ${Object.entries(cfg.models ?? {}).map(([role, id]) => `${role}=${id}`).join(", ")}`,
     "",
-    `Progress: ${p.done} done, ${p.failed} failed, ${p.running} running, ${p.pending} pending of ${p.total}; ${count(p.calls, "LLM call")}, ${count(p.tokens, "token")}, cost ${p.cost_usd === null ? "unknown" : `$${p.cost_usd.toFixed(4)}`}${p.unpriced_calls ? ` (${count(p.unpriced_calls, "call")} unpriced)` : ""}.`,
+    `Progress: ${p.done} done, ${p.failed} failed, ${p.running} running, ${p.pending} pending of ${p.total}; ${plural(p.calls, "LLM call")}, ${plural(p.tokens, "token")}, cost ${p.cost_usd === null ? "unknown" : `$${p.cost_usd.toFixed(4)}`}${p.unpriced_calls ? ` (${plural(p.unpriced_calls, "call")} unpriced)` : ""}.`,
     "",
-    `## Metrics (${count(m.n, "scored claim")}, ${count(m.unparsed, "unparsed verdict")} counted as wrong; ${Math.round(m.bootstrap.level * 100)}% bootstrap intervals, ${m.bootstrap.resamples} resamples, seed ${m.bootstrap.seed})`,
+    `## Metrics (${plural(m.n, "scored claim")}, ${plural(m.unparsed, "unparsed verdict")} counted as wrong; ${Math.round(m.bootstrap.level * 100)}% bootstrap intervals, ${m.bootstrap.resamples} resamples, seed ${m.bootstrap.seed})`,
     "",
     "| metric | value |",
     "|---|---|",
@@ -315,13 +315,13 @@ export function comparisonMarkdown(c: RunComparison): string {
   return [
     `# ${c.a.name} vs ${c.b.name}`,
     "",
-    `${count(c.shared, "claim")} finished in both runs (${c.only_a} only in A, ${c.only_b} only in B).`,
+    `${plural(c.shared, "claim")} finished in both runs (${c.only_a} only in A, ${c.only_b} only in B).`,
     "",
     "| | A | B | A − B [95% paired bootstrap] | p |",
     "|---|---|---|---|---|",
     `| accuracy | ${pct(p.accuracy_a)} | ${pct(p.accuracy_b)} | ${ci(p.accuracy_diff)} | ${num(p.accuracy_diff.p_value, 3)} |`,
     `| macro-F1 | ${pct(p.macro_f1_a)} | ${pct(p.macro_f1_b)} | ${ci(p.macro_f1_diff)} | ${num(p.macro_f1_diff.p_value, 3)} |`,
     "",
-    `McNemar (exact): ${count(p.only_a_correct, "claim")} only A got right, ${p.only_b_correct} only B; p = ${p.mcnemar.p_value.toFixed(4)}.`,
+    `McNemar (exact): ${plural(p.only_a_correct, "claim")} only A got right, ${p.only_b_correct} only B; p = ${p.mcnemar.p_value.toFixed(4)}.`,
   ].join("\n") + "\n";
 }

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { count } from "@/lib/eval/plural";
+import { plural } from "@/lib/plural";
 import { notFound } from "next/navigation";
 import { getDb } from "@/db/client";
 import { pageReadDebates } from "@/lib/auth/server";
@@ -41,13 +41,13 @@ export default async function EvalRunPage({ params }: { params: Promise<{ id: st
         <h1 className="text-2xl font-semibold tracking-tight [overflow-wrap:anywhere]">{r.run.name}</h1>
         <p className="text-sm text-black/70">
           {r.run.protocol}/{r.run.variant} · dataset {r.run.dataset ?? "—"} · evidence {cfg.evidence?.mode}
-          {cfg.evidence?.corpus ? ` (${cfg.evidence.corpus})` : ""} · early stopping {cfg.radar?.earlyStopping} · {count(cfg.radar?.rebuttals ?? 0, "rebuttal")}{cfg.preset ? ` · preset ${cfg.preset}` : ""} · executor {r.run.executor} ·{" "}
+          {cfg.evidence?.corpus ? ` (${cfg.evidence.corpus})` : ""} · early stopping {cfg.radar?.earlyStopping} · {plural(cfg.radar?.rebuttals ?? 0, "rebuttal")}{cfg.preset ? ` · preset ${cfg.preset}` : ""} · executor {r.run.executor} ·{" "}
           <span className="font-medium">{r.run.status}</span>
         </p>
         {r.run.status_reason ? <p className="rounded-md bg-amber-50 p-2 text-sm text-amber-900">{r.run.status_reason}</p> : null}
         {cfg.skipped?.length ? (
           <details className="rounded-md bg-amber-50 p-2 text-sm text-amber-900 [overflow-wrap:anywhere]" data-testid="skipped-claims">
-            <summary>{count(cfg.skipped.length, "claim")} of the file left out of this run</summary>
+            <summary>{plural(cfg.skipped.length, "claim")} of the file left out of this run</summary>
             <ul className="mt-1 list-disc pl-5 text-xs">
               {cfg.skipped.slice(0, 20).map((x) => (
                 <li key={x.id}>
@@ -72,7 +72,7 @@ export default async function EvalRunPage({ params }: { params: Promise<{ id: st
       <section className="space-y-3">
         <h2 className="text-lg font-semibold">Metrics</h2>
         <p className="text-xs text-black/60">
-          {count(m.n, "scored claim")}; {count(m.unparsed, "unparsed verdict")} {m.unparsed === 1 ? "counts" : "count"} as wrong and are never a class. {Math.round(m.bootstrap.level * 100)}% percentile bootstrap intervals ({m.bootstrap.resamples} resamples, seed {m.bootstrap.seed}).
+          {plural(m.n, "scored claim")}; {plural(m.unparsed, "unparsed verdict")} {m.unparsed === 1 ? "counts" : "count"} as wrong and are never a class. {Math.round(m.bootstrap.level * 100)}% percentile bootstrap intervals ({m.bootstrap.resamples} resamples, seed {m.bootstrap.seed}).
           {Object.keys(r.excluded).length ? ` Not scored (gold outside ${r.labels.join("/")}): ${Object.entries(r.excluded).map(([g, p]) => `${g} ${Object.values(p).reduce((a, b) => a + b, 0)}`).join(", ")}.` : ""}
         </p>
         <dl className="grid max-w-2xl grid-cols-1 gap-3 text-sm sm:grid-cols-3" data-testid="headline-metrics">

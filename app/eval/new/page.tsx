@@ -5,7 +5,7 @@ import { NewRunForm } from "@/components/eval/new-run-form";
 import { webSelectableModels } from "@/lib/ai/web-models";
 import { getConfig } from "@/lib/config";
 import { webRunLimits } from "@/lib/eval/limits";
-import { count } from "@/lib/eval/plural";
+import { plural } from "@/lib/plural";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "New evaluation run" };
@@ -24,7 +24,7 @@ export default async function NewEvalRunPage() {
         {h.backend === "postgres" ? "Claims go to the queue: start workers with npx counterpoint worker." : "On the embedded database this server runs the claims itself."}
       </p>
       <p className="max-w-2xl text-sm text-black/70" data-testid="web-run-limits">
-        From this page a run may have up to {count(limits.maxClaims, "claim")} (after the limit and sample below) and each person may start {count(limits.runs.limit, "run")} per {limits.runs.spec.split("/")[1]}; the command line has no such limits.
+        From this page a run may have up to {plural(limits.maxClaims, "claim")} (after the limit and sample below) and each person may start {plural(limits.runs.limit, "run")} per {limits.runs.spec.split("/")[1]}; the command line has no such limits.
       </p>
       <NewRunForm corpora={corpora.map((c) => c.name)} models={webSelectableModels()} defaultModel={getConfig().models.default} />
     </div>

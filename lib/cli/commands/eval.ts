@@ -1,5 +1,5 @@
 import fs from "node:fs";
-import { count } from "@/lib/eval/plural";
+import { plural } from "@/lib/plural";
 import path from "node:path";
 import cliProgress from "cli-progress";
 import { InvalidArgumentError, type Command } from "commander";
@@ -42,7 +42,7 @@ const duration = (sec: number | null) => (sec === null ? "?" : sec >= 3600 ? `${
 const money = (x: number | null) => (x === null ? "cost unknown" : `$${x.toFixed(4)}`);
 
 export function progressLine(p: Progress) {
-  return `${p.done + p.failed}/${p.total} · ${p.done} done · ${p.failed} failed · ${p.running} running · ETA ${duration(p.eta_seconds)} · ${count(p.tokens, "token")} · ${money(p.cost_usd)}`;
+  return `${p.done + p.failed}/${p.total} · ${p.done} done · ${p.failed} failed · ${p.running} running · ETA ${duration(p.eta_seconds)} · ${plural(p.tokens, "token")} · ${money(p.cost_usd)}`;
 }
 
 /**
@@ -213,11 +213,11 @@ export function register(program: Command) {
         },
         { validateModel: factory ? () => {} : undefined },
       );
-      if (created.skipped.length) log(`${count(created.skipped.length, "claim")} skipped (e.g. ${created.skipped[0]!.id}: ${created.skipped[0]!.reason})`);
-      log(`run ${created.runId}: ${count(created.items, "claim")} queued (${executor.kind})`);
+      if (created.skipped.length) log(`${plural(created.skipped.length, "claim")} skipped (e.g. ${created.skipped[0]!.id}: ${created.skipped[0]!.reason})`);
+      log(`run ${created.runId}: ${plural(created.items, "claim")} queued (${executor.kind})`);
       if (opts.detach) {
         await executor.close();
-        emit(!!opts.json, { run_id: created.runId, items: created.items, skipped: created.skipped, executor: executor.kind }, () => `${green("✔")} run ${created.runId} queued: ${count(created.items, "claim")}. Start workers with: npx counterpoint worker`);
+        emit(!!opts.json, { run_id: created.runId, items: created.items, skipped: created.skipped, executor: executor.kind }, () => `${green("✔")} run ${created.runId} queued: ${plural(created.items, "claim")}. Start workers with: npx counterpoint worker`);
         return;
       }
       await workAndReport(h, executor, created.runId, { concurrency: opts.concurrency, json: !!opts.json, resamples: opts.resamples, seed: opts.seed });
@@ -282,7 +282,7 @@ export function register(program: Command) {
       const ids = await resetFailedItems(h.db, runId, opts.item);
       if (!ids.length) throw new Error("no failed items to retry");
       const { executor } = await queueRun(h, runId, { itemIds: ids });
-      process.stderr.write(`${dim(`${count(ids.length, "item")} queued again`)}\n`);
+      process.stderr.write(`${dim(`${plural(ids.length, "item")} queued again`)}\n`);
       if (opts.detach) return executor.close();
       await workAndReport(h, executor, runId, { concurrency: opts.concurrency, json: !!opts.json });
     });
@@ -303,7 +303,7 @@ export function register(program: Command) {
       else if (opts.budgetTokens !== undefined || opts.budgetUsd !== undefined) await h.db.update(s.evalRuns).set({ budget: { maxTokens: opts.budgetTokens, maxCostUsd: opts.budgetUsd } }).where(eq(s.evalRuns.id, runId));
       if (!(await setRunStatus(h.db, runId, "running", null, ["paused", "queued", "running"]))) throw new Error(`run ${runId} is not paused (see npx counterpoint eval list)`);
       const { executor, queued: n } = await queueRun(h, runId);
-      process.stderr.write(`${dim(`${count(n, "pending item")} queued`)}\n`);
+      process.stderr.write(`${dim(`${plural(n, "pending item")} queued`)}\n`);
       if (opts.detach) return executor.close();
       await workAndReport(h, executor, runId, { concurrency: opts.concurrency, json: !!opts.json });
     });
@@ -327,6 +327,6 @@ export function register(program: Command) {
       const { db } = await getDb();
       const scores = await scoresFromRun(db, runId);
       fs.writeFileSync(opts.out, scores.map((x) => JSON.stringify(x)).join("\n") + "\n");
-      process.stderr.write(`${green("✔")} ${count(scores.length, "claim")} written to ${path.resolve(opts.out)}\n`);
+      process.stderr.write(`${green("✔")} ${plural(scores.length, "claim")} written to ${path.resolve(opts.out)}\n`);
     });
 }
