@@ -13,14 +13,13 @@ import { radarConfigSchema } from "./radar/protocol";
 import { resolveThresholds } from "./radar/early-stop";
 import { evidenceCountProblem } from "./evidence";
 import type { DebateEvidence } from "./types";
+import { claimLengthError } from "./claim-length";
 
 /**
  * Everything that happens between "submit" and the first turn: validate the request, resolve a
  * model for every role, freeze the evidence pool (retrieved from a corpus or supplied with the
  * claim), and store claim, debate and evidence together. Used by the server action and the CLI.
  */
-
-export const CLAIM_MAX_CHARS = 2000;
 
 const isoDate = z
   .string()
@@ -33,7 +32,11 @@ export const startDebateSchema = z.object({
     .string()
     .trim()
     .min(10, "Write the claim as a full sentence (at least 10 characters).")
-    .max(CLAIM_MAX_CHARS, `A claim can be at most ${CLAIM_MAX_CHARS} characters; quote the part to check.`),
+    .superRefine((claim, ctx) => {
+      // The same limit and words as the form's live count (lib/debate/claim-length.ts), for the CLI and evaluation runs too.
+      const problem = claimLengthError(claim);
+      if (problem) ctx.addIssue({ code: "custom", message: problem });
+    }),
   claimDate: isoDate.optional(),
   evidence: z.discriminatedUnion("mode", [
     z.object({ mode: z.literal("retrieved"), corpus: z.string().trim().min(1, "Choose a corpus."), k: z.number().int().min(1).max(50).default(20) }),

@@ -88,7 +88,7 @@ describe("starting a debate", () => {
 
   it("says what is wrong and where, and stores nothing", async () => {
     expect(await requestError({ claim: "Short", evidence: { mode: "gold", text: "x" } })).toEqual({ field: "claim", message: expect.stringMatching(/at least 10 characters/) });
-    expect(await requestError({ claim: "x".repeat(2001), evidence: { mode: "gold", text: "x" } })).toMatchObject({ field: "claim", message: expect.stringMatching(/at most 2000/) });
+    expect(await requestError({ claim: "x".repeat(2001), evidence: { mode: "gold", text: "x" } })).toMatchObject({ field: "claim", message: expect.stringMatching(/2,001 characters; the limit is 2,000/) });
     expect(await requestError({ claim: "A claim long enough.", claimDate: "2022-13-40", evidence: { mode: "gold", text: "x" } })).toMatchObject({ field: "claimDate" });
     expect(await requestError({ claim: "A claim long enough.", evidence: { mode: "retrieved", corpus: "nope", k: 5 } })).toMatchObject({ field: "corpus", message: expect.stringMatching(/no corpus named "nope"/) });
     expect(await requestError({ claim: "A claim long enough.", evidence: { mode: "gold", text: "x" }, models: { judge: "anthropic:claude-haiku-4-5" } })).toMatchObject({
