@@ -68,6 +68,13 @@ const envSchema = z.object({
     .string()
     .regex(/^\d+\/(minute|hour|day)$/, "use N/minute, N/hour or N/day, e.g. 20/hour")
     .default("20/hour"),
+  /** Debates one evaluation run started from the web may create (after its limit and sample); the CLI has no cap. */
+  EVAL_WEB_MAX_CLAIMS: z.coerce.number().int().positive("must be a whole number above 0, e.g. 500").default(500),
+  /** Evaluation runs one person may start from the web per window, e.g. 10/day. */
+  EVAL_WEB_RUN_LIMIT: z
+    .string()
+    .regex(/^\d+\/(minute|hour|day)$/, "use N/minute, N/hour or N/day, e.g. 10/day")
+    .default("10/day"),
   /** Session cookies are Secure when the proxy says https; `true` forces it (TLS terminated elsewhere without the header). */
   COOKIE_SECURE: bool.default(false),
   /** The publisher named as author in ClaimReview exports. */
@@ -123,6 +130,8 @@ export type AppConfig = {
   llm: { maxRetries: number; timeoutMs: number; concurrency: Record<string, number> };
   pricesFile?: string;
   rateLimits: { debateStarts: { limit: number; windowSeconds: number } };
+  /** What a run started from the web may be (lib/eval/web-run.ts). */
+  evalWeb: { maxClaims: number; runs: { limit: number; windowSeconds: number; spec: string } };
   cookieSecure: boolean;
   organisation: { name: string; url?: string };
   fetch: { allow: AllowList };
@@ -236,6 +245,7 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = env.C
     llm: { maxRetries: e.LLM_MAX_RETRIES, timeoutMs: e.LLM_TIMEOUT_MS, concurrency },
     pricesFile: e.PRICES_FILE ? path.resolve(cwd, e.PRICES_FILE) : undefined,
     rateLimits: { debateStarts: rate(e.DEBATE_RATE_LIMIT) },
+    evalWeb: { maxClaims: e.EVAL_WEB_MAX_CLAIMS, runs: { ...rate(e.EVAL_WEB_RUN_LIMIT), spec: e.EVAL_WEB_RUN_LIMIT } },
     cookieSecure: e.COOKIE_SECURE,
     organisation: { name: e.ORGANISATION_NAME, url: e.ORGANISATION_URL },
     fetch: { allow: e.FETCH_ALLOW_HOSTS ?? EMPTY_ALLOW_LIST },

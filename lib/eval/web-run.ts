@@ -1,6 +1,6 @@
 import type { Database } from "@/db/client";
 import { hit } from "@/db/queries/rate-limits";
-import { webRunLimits } from "./limits";
+import { getConfig } from "@/lib/config";
 
 /**
  * The policy for runs started from the web, where anyone allowed to start a debate can start one:
@@ -20,7 +20,7 @@ export class WebRunLimitError extends Error {
 
 /** Checks the run's size first (free), then counts the start; throws WebRunLimitError with what to do. */
 export async function admitWebRun(db: Database, userId: string, claims: number): Promise<void> {
-  const limits = webRunLimits();
+  const limits = getConfig().evalWeb;
   if (claims > limits.maxClaims) {
     throw new WebRunLimitError(
       `This run would start ${claims.toLocaleString("en")} debates; a run started from the web may have at most ${limits.maxClaims.toLocaleString("en")} claims. Set "Limit (claims)" to ${limits.maxClaims.toLocaleString("en")} or fewer, or run the file with npx counterpoint eval. An admin can raise the limit with EVAL_WEB_MAX_CLAIMS.`,

@@ -160,6 +160,7 @@ describe("an evaluation run started from the web", () => {
 
   it("refuses a run larger than the web allows, with what to do, and stores nothing", async () => {
     vi.stubEnv("EVAL_WEB_MAX_CLAIMS", "5");
+    resetConfigForTests();
     try {
       signedInAs(tokens["big@x.org"]!);
       const before = await runCount();
@@ -176,11 +177,13 @@ describe("an evaluation run started from the web", () => {
       vi.stubEnv("OPENAI_COMPATIBLE_LAB_MODEL", "lab-model");
       vi.stubEnv("DEFAULT_MODEL", "openai-compatible:lab");
       if (backend === "postgres") vi.stubEnv("DATABASE_URL", process.env.TEST_DATABASE_URL!);
+      resetConfigForTests();
     }
   });
 
   it("counts runs per person against the web run limit", async () => {
     vi.stubEnv("EVAL_WEB_RUN_LIMIT", "2/hour");
+    resetConfigForTests();
     signedInAs(tokens["busy@x.org"]!);
     for (let i = 0; i < 2; i++) expect((await submit(runForm({}, { name: "two.jsonl", text: claimsJsonl(2) }))).runId).toBeTruthy();
     const before = await runCount();

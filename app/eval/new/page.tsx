@@ -4,7 +4,6 @@ import { listCorpora } from "@/db/queries/corpus";
 import { NewRunForm } from "@/components/eval/new-run-form";
 import { webSelectableModels } from "@/lib/ai/web-models";
 import { getConfig } from "@/lib/config";
-import { webRunLimits } from "@/lib/eval/limits";
 import { plural } from "@/lib/plural";
 
 export const dynamic = "force-dynamic";
@@ -14,7 +13,7 @@ export default async function NewEvalRunPage() {
   await pagePermission("debate:start", "/eval/new");
   const h = await getDb();
   const corpora = await listCorpora(h.db);
-  const limits = webRunLimits();
+  const limits = getConfig().evalWeb;
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-semibold tracking-tight">New evaluation run</h1>
