@@ -135,5 +135,6 @@ function refusal(kind: RequestKind, status: 401 | 403, message: string): Respons
 function redirectTo(request: Request, to: string): Response {
   // 303 after a POST (a server action) so the browser follows with GET; 307 otherwise, as Next's redirect().
   const status = STATE_CHANGING.has(request.method.toUpperCase()) ? 303 : 307;
-  return new Response(null, { status, headers: { location: to } });
+  // Absolute, as Next requires of the proxy; it makes it relative again when the origin is its own.
+  return new Response(null, { status, headers: { location: new URL(to, request.url).toString() } });
 }

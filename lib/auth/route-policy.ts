@@ -195,7 +195,7 @@ export async function decide(rule: Rule, principal: Principal | null, params: Re
       if (principal || (await ctx.publicReading())) return { action: "allow" };
       const token = search.get(rule.shareQuery);
       const id = params[rule.param];
-      if (token && SEGMENT_SHAPES.token.test(token) && id && (await ctx.debateForShare(token)) === id) return { action: "allow" };
+      if (token && SEGMENT_SHAPES.token.test(token) && id && (await ctx.debateForShare(token)) === id.toLowerCase()) return { action: "allow" };
       return { action: "sign-in" };
     }
   }

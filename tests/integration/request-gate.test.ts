@@ -50,7 +50,7 @@ async function answer(r: Request) {
   if (g.outcome === "allow") return "allow";
   if (g.outcome === "not-found-page") return "404 page";
   const res = g.response;
-  const location = res.headers.get("location");
+  const location = res.headers.get("location")?.replace("http://localhost:3000", "");
   return location ? `${res.status} → ${location}` : `${res.status} ${JSON.stringify(await res.json().catch(() => null))?.slice(0, 60)}`;
 }
 
