@@ -9,23 +9,16 @@ import { contentSecurityPolicy, gate, withSecurityHeaders } from "@/lib/auth/req
  * answer into a response and adds the security headers, with a fresh CSP nonce for each page.
  */
 
-/** No route lives here, so a rewrite to it renders the not-found page with status 404. */
-const NOT_FOUND_PATH = "/_counterpoint/not-found";
-
 export async function proxy(request: NextRequest) {
   const result = await gate(request);
   if (result.outcome === "refuse") return withSecurityHeaders(result.response, result.kind);
-  if (result.outcome === "allow" && result.kind !== "page") return withSecurityHeaders(NextResponse.next(), result.kind);
+  if (result.kind !== "page") return withSecurityHeaders(NextResponse.next(), result.kind);
 
   const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("base64");
   // Next reads the nonce from the request's CSP header and puts it on the scripts it renders.
   const forwarded = new Headers(request.headers);
   forwarded.set("Content-Security-Policy", contentSecurityPolicy("page", nonce));
-  const response =
-    result.outcome === "not-found-page"
-      ? NextResponse.rewrite(new URL(NOT_FOUND_PATH, request.url), { request: { headers: forwarded } })
-      : NextResponse.next({ request: { headers: forwarded } });
-  return withSecurityHeaders(response, "page", nonce);
+  return withSecurityHeaders(NextResponse.next({ request: { headers: forwarded } }), "page", nonce);
 }
 
 export const config = {

@@ -123,11 +123,12 @@ test("malformed ids are 404, not 500", async ({ browser }) => {
   const got = [];
   for (const path of paths) got.push(`${path} → ${(await ctx.request.get(path, { maxRedirects: 0 })).status()}`);
   expect(got).toEqual(paths.map((p) => `${p} → 404`));
-  // A page answers with the app's own not-found page.
+  // A page address answers with a page that says so.
   const page = await ctx.newPage();
   const res = await page.goto("/debates/not-a-uuid");
   expect(res!.status()).toBe(404);
-  await expect(page.getByRole("navigation", { name: "Main" })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Not found");
+  await expect(page.getByRole("link", { name: "Home" })).toHaveAttribute("href", "/");
   await ctx.close();
 });
 

@@ -86,8 +86,6 @@ export async function requestPrincipal(request: Request): Promise<Principal | nu
 
 export type GateResult =
   | { outcome: "allow"; kind: RequestKind }
-  /** A page path that is no page, or a malformed id: the proxy shows the not-found page. */
-  | { outcome: "not-found-page" }
   | { outcome: "refuse"; kind: RequestKind; response: Response };
 
 export async function gate(request: Request): Promise<GateResult> {
@@ -100,7 +98,7 @@ export async function gate(request: Request): Promise<GateResult> {
   if (csrf) return { outcome: "refuse", kind, response: refusal(kind, 403, csrf) };
   if (!match) return { outcome: "allow", kind };
   if (match.status !== "ok") {
-    if (kind === "page") return { outcome: "not-found-page" };
+    if (kind === "page") return { outcome: "refuse", kind, response: notFoundPage() };
     return { outcome: "refuse", kind, response: Response.json({ error: "Not found: no route has this address, or its id is malformed." }, { status: 404 }) };
   }
   if (match.entry.rule.kind === "public") return { outcome: "allow", kind };
@@ -137,4 +135,20 @@ function redirectTo(request: Request, to: string): Response {
   const status = STATE_CHANGING.has(request.method.toUpperCase()) ? 303 : 307;
   // Absolute, as Next requires of the proxy; it makes it relative again when the origin is its own.
   return new Response(null, { status, headers: { location: new URL(to, request.url).toString() } });
+}
+
+/*
+ * A page address that is no page, or has a malformed id. Answered here rather than by rewriting
+ * to the app's not-found page: Next treats a proxy rewrite as external when the proxy's request
+ * host (localhost) differs from the address the server listens on, and would fetch it over HTTP.
+ */
+// No style or script: the policy for a refusal allows none, and a console error would be noise.
+function notFoundPage(): Response {
+  const html =
+    '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">' +
+    "<title>Not found · Counterpoint</title></head>" +
+    "<body>" +
+    "<h1>Not found</h1><p>No page has this address, or the id in it is not one Counterpoint makes.</p>" +
+    '<p><a href="/">Home</a></p></body></html>';
+  return new Response(html, { status: 404, headers: { "content-type": "text/html; charset=utf-8" } });
 }

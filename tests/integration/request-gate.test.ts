@@ -48,9 +48,9 @@ function req(pathAndQuery: string, opts: { who?: string; method?: string; origin
 async function answer(r: Request) {
   const g = await gate(r);
   if (g.outcome === "allow") return "allow";
-  if (g.outcome === "not-found-page") return "404 page";
   const res = g.response;
   const location = res.headers.get("location")?.replace("http://localhost:3000", "");
+  if (res.status === 404 && res.headers.get("content-type")?.startsWith("text/html")) return "404 page";
   return location ? `${res.status} → ${location}` : `${res.status} ${JSON.stringify(await res.json().catch(() => null))?.slice(0, 60)}`;
 }
 

@@ -19,7 +19,7 @@ export const dynamic = "force-dynamic";
 export async function POST(request: Request, { params }: { params: Promise<{ name: string }> }) {
   // The proxy does not see this route (it would buffer the body): the same gate runs here first.
   const gated = await gate(request);
-  if (gated.outcome !== "allow") return withSecurityHeaders(gated.outcome === "refuse" ? gated.response : Response.json({ error: "Not found." }, { status: 404 }), "route");
+  if (gated.outcome === "refuse") return withSecurityHeaders(gated.response, "route");
   const { name } = await params;
   try {
     // Checked before a byte of the body is read, so a refused upload costs nothing.
