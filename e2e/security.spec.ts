@@ -6,7 +6,8 @@ import { USERS } from "./users";
 /*
  * Access, forgery and framing, over real HTTP against the production server. The route table
  * itself is checked route by route in tests/auth/route-policy.test.ts; this proves the proxy
- * enforces it where requests enter.
+ * enforces it where requests enter. Named to run after corpus.spec.ts (files run in alphabetical
+ * order), which needs an install without any corpus.
  */
 
 const anonymous = { storageState: { cookies: [], origins: [] } };
