@@ -1,4 +1,5 @@
 import type { NextConfig } from "next";
+import { contentSecurityPolicy, STATIC_SECURITY_HEADERS } from "./lib/auth/security-headers";
 
 const config: NextConfig = {
   // Native and WASM packages must be loaded by Node at run time, not bundled.
@@ -14,6 +15,22 @@ const config: NextConfig = {
   ],
   poweredByHeader: false,
   typedRoutes: false,
+  experimental: {
+    // The proxy (proxy.ts) sees every request body but the streamed upload's, and Next cuts a
+    // body it buffers for the proxy at this size: it must hold the largest server action body
+    // (the 50 MiB claims file on /eval/new, plus the multipart framing).
+    proxyClientMaxBodySize: "64mb",
+  },
+  // The proxy sets these on everything it sees, pages with a per-request CSP nonce; these cover
+  // the responses it does not see or does not make (the upload route, build files).
+  async headers() {
+    const always = Object.entries(STATIC_SECURITY_HEADERS).map(([key, value]) => ({ key, value }));
+    return [
+      { source: "/:path*", headers: always },
+      { source: "/_next/static/:path*", headers: [{ key: "Content-Security-Policy", value: contentSecurityPolicy("asset", null) }] },
+      { source: "/api/corpora/:name/uploads", headers: [{ key: "Content-Security-Policy", value: contentSecurityPolicy("route", null) }] },
+    ];
+  },
 };
 
 export default config;

@@ -103,10 +103,10 @@ test("an uploaded JSONL is ingested on the server with its bad line reported, an
   await page.screenshot({ path: "test-results/corpus-upload.png", fullPage: true });
 
   // The same refusals for API clients, before a byte is stored.
-  const unknown = await page.request.post("/api/corpora/e2e-uploads/uploads?filename=notes.exe", { data: Buffer.from("x") });
+  const unknown = await page.request.post("/api/corpora/e2e-uploads/uploads?filename=notes.exe", { headers: { Origin: new URL(page.url()).origin }, data: Buffer.from("x") });
   expect(unknown.status()).toBe(415);
   expect((await unknown.json()).error).toContain("Accepted: .jsonl");
-  const missing = await page.request.post("/api/corpora/no-such-corpus/uploads?filename=a.txt", { data: Buffer.from("hello") });
+  const missing = await page.request.post("/api/corpora/no-such-corpus/uploads?filename=a.txt", { headers: { Origin: new URL(page.url()).origin }, data: Buffer.from("hello") });
   expect(missing.status()).toBe(404);
 });
 

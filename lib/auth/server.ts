@@ -7,6 +7,9 @@ import { canReadDebate, canReadDebates } from "./access";
 import { clientIpFrom } from "./client-ip";
 import { AuthError, demand, type Permission, type Principal } from "./policy";
 import { SESSION_COOKIE, SESSION_DAYS, validateSession } from "./sessions";
+import { readCookie } from "./cookies";
+
+export { readCookie };
 
 /*
  * The request-bound half of auth, for pages, server actions and route handlers. Every check runs
@@ -58,15 +61,6 @@ export async function principalFromRequest(request: Request): Promise<Principal 
   if (!token) return null;
   const { db } = await getDb();
   return validateSession(db, token);
-}
-
-export function readCookie(header: string | null, name: string): string | undefined {
-  if (!header) return undefined;
-  for (const part of header.split(";")) {
-    const eq = part.indexOf("=");
-    if (eq > 0 && part.slice(0, eq).trim() === name) return decodeURIComponent(part.slice(eq + 1).trim());
-  }
-  return undefined;
 }
 
 export function authErrorResponse(e: AuthError) {

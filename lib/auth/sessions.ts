@@ -1,7 +1,7 @@
-import { and, eq, gt, isNull, lt } from "drizzle-orm";
+import { and, eq, gt, isNull, lt, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
+import type { UserRole } from "@/db/schema";
 import * as s from "@/db/schema";
-import { rolesOf } from "@/db/queries/users";
 import type { Principal } from "./policy";
 import { randomToken, sha256 } from "./tokens";
 
@@ -27,8 +27,13 @@ export async function createSession(db: Database, userId: string, opts: { userAg
 export async function validateSession(db: Database, token: string | undefined | null, now = new Date()): Promise<Principal | null> {
   if (!token || token.length > 100) return null;
   const idHash = sha256(token);
+  // One query for the session, its user and the roles: the proxy runs this on every request.
   const [row] = await db
-    .select({ session: s.sessions, user: s.users })
+    .select({
+      session: { lastSeenAt: s.sessions.lastSeenAt },
+      user: { id: s.users.id, email: s.users.email, name: s.users.name },
+      roles: sql<UserRole[] | null>`(select array_agg(${s.userRoles.role} order by ${s.userRoles.role}) from ${s.userRoles} where ${s.userRoles.userId} = ${s.users.id})`,
+    })
     .from(s.sessions)
     .innerJoin(s.users, eq(s.users.id, s.sessions.userId))
     .where(and(eq(s.sessions.idHash, idHash), gt(s.sessions.expiresAt, now), isNull(s.users.disabledAt)));
@@ -36,7 +41,7 @@ export async function validateSession(db: Database, token: string | undefined | 
   if (now.getTime() - row.session.lastSeenAt.getTime() > DAY) {
     await db.update(s.sessions).set({ lastSeenAt: now, expiresAt: new Date(now.getTime() + SESSION_DAYS * DAY) }).where(eq(s.sessions.idHash, idHash));
   }
-  return { id: row.user.id, email: row.user.email, name: row.user.name, roles: await rolesOf(db, row.user.id) };
+  return { id: row.user.id, email: row.user.email, name: row.user.name, roles: row.roles ?? [] };
 }
 
 export async function revokeSession(db: Database, token: string) {

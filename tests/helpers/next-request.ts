@@ -53,5 +53,8 @@ export function httpRequest(url: string, init: RequestInit = {}) {
   const token = request.cookies.get("cp_session");
   const headers = new Headers(init.headers);
   if (token) headers.set("cookie", `cp_session=${token}`);
-  return new Request(new URL(url, "http://127.0.0.1"), { ...init, headers });
+  const target = new URL(url, "http://127.0.0.1");
+  // As a browser does on the app's own pages; the origin check refuses writes without it.
+  if (init.method && !["GET", "HEAD"].includes(init.method.toUpperCase()) && !headers.has("origin")) headers.set("origin", target.origin);
+  return new Request(target, { ...init, headers });
 }

@@ -7,6 +7,7 @@ import { SourceError } from "@/lib/corpus/formats";
 import { removeUpload, removeUploadWhenCompleted, saveUpload, UploadError } from "@/lib/corpus/upload";
 import { authErrorResponse, principalFromRequest } from "@/lib/auth/server";
 import { AuthError, demand } from "@/lib/auth/policy";
+import { gate, withSecurityHeaders } from "@/lib/auth/request-gate";
 
 export const dynamic = "force-dynamic";
 
@@ -17,6 +18,9 @@ export const dynamic = "force-dynamic";
  * not the browser stays.
  */
 export async function POST(request: Request, { params }: { params: Promise<{ name: string }> }) {
+  // The proxy does not see this route (it would buffer the body): the same gate runs here first.
+  const gated = await gate(request);
+  if (gated.outcome === "refuse") return withSecurityHeaders(gated.response, "route");
   const { name } = await params;
   try {
     // Checked before a byte of the body is read, so a refused upload costs nothing.

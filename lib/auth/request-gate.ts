@@ -1,0 +1,154 @@
+import { getDb } from "@/db/client";
+import { getSetting } from "@/db/queries/settings";
+import { countUsers } from "@/db/queries/users";
+import { debateForShare } from "./access";
+import { readCookie } from "./cookies";
+import type { Principal } from "./policy";
+import { decide, isAsset, matchRoute } from "./route-policy";
+import { SESSION_COOKIE, validateSession } from "./sessions";
+import type { RequestKind } from "./security-headers";
+
+export { contentSecurityPolicy, withSecurityHeaders } from "./security-headers";
+
+/*
+ * The one gate every request passes before a page, route handler or server action runs. The
+ * proxy (proxy.ts) calls it for every path but one: the streamed upload route, whose body the
+ * proxy would buffer in memory, calls it itself as its first line. In order:
+ *   1. state-changing requests from another origin are refused (cross-site request forgery);
+ *   2. a path that is no route, or a route with a malformed id, is not found;
+ *   3. the route's rule in ./route-policy decides who may open it.
+ */
+
+const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+/**
+ * Why a state-changing request must be refused as cross-origin, or null when it may go on.
+ *
+ * Browsers send `Origin` on every POST, PUT, PATCH and DELETE, so the check is: Origin names this
+ * server's own host and port (another port is another origin, though the same site, and would
+ * carry the SameSite=Lax cookie). Without Origin, `Sec-Fetch-Site` must say same-origin. A request
+ * with neither header does not come from a current browser: it may go on only without a session
+ * cookie, because then it acts as nobody; scripts that hold a session must send Origin.
+ */
+export function crossOriginRefusal(request: Request): string | null {
+  const method = request.method.toUpperCase();
+  if (!STATE_CHANGING.has(method)) return null;
+  const origin = request.headers.get("origin");
+  if (origin !== null) {
+    return originHost(origin) === ownHost(request) ? null : `A ${method} from another origin (${origin.slice(0, 200)}) is refused.`;
+  }
+  const site = request.headers.get("sec-fetch-site");
+  if (site !== null) return site === "same-origin" ? null : `A ${method} from another site (Sec-Fetch-Site: ${site.slice(0, 40)}) is refused.`;
+  if (readCookie(request.headers.get("cookie"), SESSION_COOKIE)) {
+    return `A ${method} with a session cookie but no Origin header is refused; send the header Origin with this server's address.`;
+  }
+  return null;
+}
+
+function originHost(origin: string): string | null {
+  try {
+    const u = new URL(origin);
+    return u.protocol === "http:" || u.protocol === "https:" ? u.host.toLowerCase() : null;
+  } catch {
+    return null; // "null" (sandboxed frames, file: pages) and garbage never match.
+  }
+}
+
+/**
+ * This server's host and port as the browser addressed it: X-Forwarded-Host behind a reverse
+ * proxy (a header a cross-origin page cannot set without a CORS preflight, which this app never
+ * grants), else Host. Compared as host and port, like Next's own check on server actions, so a
+ * TLS-terminating proxy that does not send X-Forwarded-Proto still works.
+ */
+function ownHost(request: Request): string {
+  const host = first(request.headers.get("x-forwarded-host")) ?? first(request.headers.get("host")) ?? new URL(request.url).host;
+  // URL drops a default port (":80", ":443") as the Origin header does.
+  const proto = first(request.headers.get("x-forwarded-proto")) === "https" ? "https" : "http";
+  try {
+    return new URL(`${proto}://${host}`).host.toLowerCase();
+  } catch {
+    return host.toLowerCase();
+  }
+}
+
+function first(header: string | null): string | undefined {
+  const v = header?.split(",")[0]?.trim();
+  return v ? v : undefined;
+}
+
+/** The session behind the request's cookie, or null: one query (see validateSession). */
+export async function requestPrincipal(request: Request): Promise<Principal | null> {
+  const token = readCookie(request.headers.get("cookie"), SESSION_COOKIE);
+  if (!token) return null;
+  const { db } = await getDb();
+  return validateSession(db, token);
+}
+
+export type GateResult =
+  | { outcome: "allow"; kind: RequestKind }
+  | { outcome: "refuse"; kind: RequestKind; response: Response };
+
+export async function gate(request: Request): Promise<GateResult> {
+  const url = new URL(request.url);
+  const asset = isAsset(url.pathname);
+  const match = asset ? null : matchRoute(url.pathname);
+  const kind: RequestKind = asset ? "asset" : match!.status === "none" ? kindOfPath(url.pathname) : match!.entry.type === "page" ? "page" : "route";
+
+  const csrf = crossOriginRefusal(request);
+  if (csrf) return { outcome: "refuse", kind, response: refusal(kind, 403, csrf) };
+  if (!match) return { outcome: "allow", kind };
+  if (match.status !== "ok") {
+    if (kind === "page") return { outcome: "refuse", kind, response: notFoundPage() };
+    return { outcome: "refuse", kind, response: Response.json({ error: "Not found: no route has this address, or its id is malformed." }, { status: 404 }) };
+  }
+  if (match.entry.rule.kind === "public") return { outcome: "allow", kind };
+
+  const principal = await requestPrincipal(request);
+  const { db } = await getDb();
+  const verdict = await decide(match.entry.rule, principal, match.params, url.searchParams, {
+    publicReading: () => getSetting(db, "public_reading"),
+    debateForShare: (token) => debateForShare(db, token),
+  });
+  if (verdict.action === "allow") return { outcome: "allow", kind };
+  if (verdict.action === "sign-in") {
+    if (kind !== "page") return { outcome: "refuse", kind, response: refusal(kind, 401, "Sign in first.") };
+    // Before the first account exists nobody can sign in: set-up is the way in.
+    const to = (await countUsers(db)) === 0 ? "/setup" : `/signin?next=${encodeURIComponent(url.pathname + url.search)}`;
+    return { outcome: "refuse", kind, response: redirectTo(request, to) };
+  }
+  if (kind !== "page") return { outcome: "refuse", kind, response: refusal(kind, 403, "Your account does not have a role that may do this.") };
+  return { outcome: "refuse", kind, response: redirectTo(request, verdict.need ? `/forbidden?need=${encodeURIComponent(verdict.need)}` : "/forbidden") };
+}
+
+/** Unknown paths under /api answer in JSON like the routes there; the rest as pages. */
+function kindOfPath(pathname: string): "page" | "route" {
+  return pathname === "/api" || pathname.startsWith("/api/") ? "route" : "page";
+}
+
+function refusal(kind: RequestKind, status: 401 | 403, message: string): Response {
+  if (kind === "page" || kind === "asset") return new Response(`${message}\n`, { status, headers: { "content-type": "text/plain; charset=utf-8" } });
+  return Response.json({ error: message }, { status });
+}
+
+function redirectTo(request: Request, to: string): Response {
+  // 303 after a POST (a server action) so the browser follows with GET; 307 otherwise, as Next's redirect().
+  const status = STATE_CHANGING.has(request.method.toUpperCase()) ? 303 : 307;
+  // Absolute, as Next requires of the proxy; it makes it relative again when the origin is its own.
+  return new Response(null, { status, headers: { location: new URL(to, request.url).toString() } });
+}
+
+/*
+ * A page address that is no page, or has a malformed id. Answered here rather than by rewriting
+ * to the app's not-found page: Next treats a proxy rewrite as external when the proxy's request
+ * host (localhost) differs from the address the server listens on, and would fetch it over HTTP.
+ */
+// No style or script: the policy for a refusal allows none, and a console error would be noise.
+function notFoundPage(): Response {
+  const html =
+    '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">' +
+    "<title>Not found · Counterpoint</title></head>" +
+    "<body>" +
+    "<h1>Not found</h1><p>No page has this address, or the id in it is not one Counterpoint makes.</p>" +
+    '<p><a href="/">Home</a></p></body></html>';
+  return new Response(html, { status: 404, headers: { "content-type": "text/html; charset=utf-8" } });
+}

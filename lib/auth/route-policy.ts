@@ -1,0 +1,202 @@
+import type { Permission, Principal } from "./policy";
+import { can } from "./policy";
+
+/*
+ * Who may open what: one table for every page and route handler under app/, read by the proxy
+ * (proxy.ts) before any page, route or server action runs. A path that no entry matches is
+ * refused, so a new page is unreachable until someone decides here who may open it; the route
+ * walk in tests/auth/route-policy.test.ts fails until they do.
+ *
+ * Server actions are POSTs to the page they are used on, so they pass the page's rule too; each
+ * action still checks its own permission with demand(), because an action can be posted to any
+ * page path.
+ */
+
+export type Rule =
+  /** Anyone, signed in or not. */
+  | { kind: "public" }
+  /** Any account, whatever its roles. */
+  | { kind: "signed-in" }
+  /** An account with a role that the permission table in ./policy grants. */
+  | { kind: "permission"; permission: Permission }
+  /** Debates, corpora, search and evaluation: any account, and visitors when `public_reading` is on. */
+  | { kind: "read-debates" }
+  /** One debate: as read-debates, or a visitor with a share token (`?share=`) for this debate. */
+  | { kind: "read-debate"; param: string; shareQuery: string };
+
+/** What a dynamic segment must look like; anything else is answered with 404 before any query runs. */
+export const SEGMENT_SHAPES = {
+  uuid: /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i,
+  /** Document ids are bigint identities; 15 digits keeps them inside JavaScript's safe integers. */
+  "document-id": /^[1-9][0-9]{0,14}$/,
+  /** Same rule as lib/corpus/names.ts. */
+  "corpus-name": /^[A-Za-z0-9_-]{1,64}$/,
+  /** Invitation and share tokens: base64url from randomToken(). */
+  token: /^[A-Za-z0-9_-]{20,100}$/,
+} as const;
+export type SegmentShape = keyof typeof SEGMENT_SHAPES;
+
+export type RouteEntry = {
+  /** The route as its folder under app/ names it: `/corpora/[name]/documents/[id]`. */
+  pattern: string;
+  /** A page answers unauthorised visitors with a redirect; a route handler (api) with JSON. */
+  type: "page" | "route";
+  rule: Rule;
+  /** The shape of each [segment] in the pattern. */
+  params?: Record<string, SegmentShape>;
+};
+
+const pub: Rule = { kind: "public" };
+const readDebates: Rule = { kind: "read-debates" };
+const perm = (permission: Permission): Rule => ({ kind: "permission", permission });
+
+export const ROUTES: readonly RouteEntry[] = [
+  // Public: the landing page, the ways in, and the machine-readable health check.
+  { pattern: "/", type: "page", rule: pub },
+  { pattern: "/signin", type: "page", rule: pub },
+  { pattern: "/setup", type: "page", rule: pub },
+  { pattern: "/status", type: "page", rule: pub },
+  { pattern: "/forbidden", type: "page", rule: pub },
+  { pattern: "/invite/[token]", type: "page", rule: pub, params: { token: "token" } },
+  { pattern: "/share/[token]", type: "page", rule: pub, params: { token: "token" } },
+  { pattern: "/api/health", type: "route", rule: pub },
+
+  // Reading: any account, or everyone on a public instance.
+  { pattern: "/debates", type: "page", rule: readDebates },
+  { pattern: "/debates/[id]", type: "page", rule: readDebates, params: { id: "uuid" } },
+  { pattern: "/corpora", type: "page", rule: readDebates },
+  { pattern: "/corpora/[name]", type: "page", rule: readDebates, params: { name: "corpus-name" } },
+  { pattern: "/corpora/[name]/documents/[id]", type: "page", rule: readDebates, params: { name: "corpus-name", id: "document-id" } },
+  { pattern: "/search", type: "page", rule: readDebates },
+  { pattern: "/eval", type: "page", rule: readDebates },
+  { pattern: "/eval/[id]", type: "page", rule: readDebates, params: { id: "uuid" } },
+  { pattern: "/eval/[id]/export", type: "route", rule: readDebates, params: { id: "uuid" } },
+  { pattern: "/api/eval/[id]/progress", type: "route", rule: readDebates, params: { id: "uuid" } },
+  { pattern: "/api/ingest-jobs/[id]/events", type: "route", rule: readDebates, params: { id: "uuid" } },
+  { pattern: "/api/debates/[id]/events", type: "route", rule: { kind: "read-debate", param: "id", shareQuery: "share" }, params: { id: "uuid" } },
+
+  // Roles.
+  { pattern: "/debates/new", type: "page", rule: perm("debate:start") },
+  { pattern: "/eval/new", type: "page", rule: perm("debate:start") },
+  { pattern: "/annotate", type: "page", rule: perm("annotate") },
+  { pattern: "/agreement", type: "page", rule: perm("agreement:read") },
+  { pattern: "/admin", type: "page", rule: perm("admin") },
+  { pattern: "/api/export", type: "route", rule: perm("annotation:export") },
+  { pattern: "/api/corpora/[name]/uploads", type: "route", rule: perm("corpus:write"), params: { name: "corpus-name" } },
+];
+
+/*
+ * Files the browser loads to show any page, including the sign-in page: build output, the icon
+ * (app/icon.svg) and anything in public/. They carry no data.
+ */
+const ASSET_PREFIXES = ["/_next/static/", "/_next/image"];
+const ASSET_FILES = new Set(["/icon.svg", "/favicon.ico", "/robots.txt"]);
+/** `next dev` only: the error overlay and hot reloading. */
+const DEV_PREFIXES = ["/__nextjs", "/_next/webpack-hmr"];
+
+export function isAsset(pathname: string, dev = process.env.NODE_ENV === "development"): boolean {
+  if (ASSET_FILES.has(pathname)) return true;
+  if (ASSET_PREFIXES.some((p) => pathname.startsWith(p))) return true;
+  return dev && DEV_PREFIXES.some((p) => pathname.startsWith(p));
+}
+
+export type RouteMatch =
+  | { status: "ok"; entry: RouteEntry; params: Record<string, string> }
+  /** The path has a route's form but a segment of the wrong shape (`/debates/not-a-uuid`). */
+  | { status: "malformed"; entry: RouteEntry }
+  | { status: "none" };
+
+type Compiled = { entry: RouteEntry; segments: Array<{ literal: string } | { param: string }> };
+
+function compile(entry: RouteEntry): Compiled {
+  const parts = entry.pattern.split("/").filter(Boolean);
+  return {
+    entry,
+    segments: parts.map((p) => {
+      const m = /^\[([A-Za-z0-9_]+)\]$/.exec(p);
+      return m ? { param: m[1]! } : { literal: p };
+    }),
+  };
+}
+
+// A literal segment wins over a parameter at the same place (`/debates/new` over `/debates/[id]`), as in Next's router.
+const COMPILED = ROUTES.map(compile).sort((a, b) => {
+  for (let i = 0; i < Math.min(a.segments.length, b.segments.length); i++) {
+    const la = "literal" in a.segments[i]! ? 0 : 1;
+    const lb = "literal" in b.segments[i]! ? 0 : 1;
+    if (la !== lb) return la - lb;
+  }
+  return 0;
+});
+
+function splitPath(pathname: string): string[] | null {
+  const parts = pathname.split("/").filter(Boolean);
+  try {
+    // Matched decoded, so `/%61dmin` is `/admin` here as it is in Next's router.
+    return parts.map((p) => decodeURIComponent(p));
+  } catch {
+    return null;
+  }
+}
+
+export function matchRoute(pathname: string): RouteMatch {
+  const parts = splitPath(pathname);
+  if (!parts) return { status: "none" };
+  let malformed: RouteEntry | null = null;
+  for (const { entry, segments } of COMPILED) {
+    if (segments.length !== parts.length) continue;
+    const params: Record<string, string> = {};
+    let fits = true;
+    let shapeOk = true;
+    for (let i = 0; i < segments.length && fits; i++) {
+      const seg = segments[i]!;
+      const part = parts[i]!;
+      if ("literal" in seg) {
+        fits = seg.literal === part;
+      } else {
+        params[seg.param] = part;
+        const shape = entry.params?.[seg.param];
+        if (!shape || !SEGMENT_SHAPES[shape].test(part)) shapeOk = false;
+      }
+    }
+    if (!fits) continue;
+    if (shapeOk) return { status: "ok", entry, params };
+    malformed ??= entry;
+  }
+  return malformed ? { status: "malformed", entry: malformed } : { status: "none" };
+}
+
+export type Verdict =
+  | { action: "allow" }
+  /** Nobody is signed in and the rule needs someone: a page sends them to sign in, an API answers 401. */
+  | { action: "sign-in" }
+  /** Signed in without the role: a page shows /forbidden, an API answers 403. */
+  | { action: "forbidden"; need?: Permission };
+
+/** What the rule needs from the database, asked only when the answer depends on it. */
+export type RuleContext = {
+  publicReading(): Promise<boolean>;
+  /** The debate a share token opens, or null. */
+  debateForShare(token: string): Promise<string | null>;
+};
+
+export async function decide(rule: Rule, principal: Principal | null, params: Record<string, string>, search: URLSearchParams, ctx: RuleContext): Promise<Verdict> {
+  switch (rule.kind) {
+    case "public":
+      return { action: "allow" };
+    case "signed-in":
+      return principal ? { action: "allow" } : { action: "sign-in" };
+    case "permission":
+      if (!principal) return { action: "sign-in" };
+      return can(principal, rule.permission) ? { action: "allow" } : { action: "forbidden", need: rule.permission };
+    case "read-debates":
+      return principal || (await ctx.publicReading()) ? { action: "allow" } : { action: "sign-in" };
+    case "read-debate": {
+      if (principal || (await ctx.publicReading())) return { action: "allow" };
+      const token = search.get(rule.shareQuery);
+      const id = params[rule.param];
+      if (token && SEGMENT_SHAPES.token.test(token) && id && (await ctx.debateForShare(token)) === id.toLowerCase()) return { action: "allow" };
+      return { action: "sign-in" };
+    }
+  }
+}
