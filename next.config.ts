@@ -16,10 +16,10 @@ const config: NextConfig = {
   poweredByHeader: false,
   typedRoutes: false,
   experimental: {
-    // The proxy (proxy.ts) sees every request body but the streamed upload's, and Next cuts a
-    // body it buffers for the proxy at this size: it must hold the largest server action body
-    // (the 50 MiB claims file on /eval/new, plus the multipart framing).
-    proxyClientMaxBodySize: "64mb",
+    // The proxy (proxy.ts) sees every request body but the two streamed uploads', and Next buffers
+    // it in memory, cutting it at this size. Server actions accept at most 1 MB (Next's default;
+    // files go to the upload routes), so 2 MB holds every legitimate body with its framing.
+    proxyClientMaxBodySize: "2mb",
   },
   // The proxy sets these on everything it sees, pages with a per-request CSP nonce; these cover
   // the responses it does not see or does not make (the upload route, build files).

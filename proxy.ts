@@ -23,8 +23,8 @@ export async function proxy(request: NextRequest) {
 
 export const config = {
   matcher: [
-    // Everything but the upload route: the proxy would buffer its body (up to gigabytes) in
-    // memory and cut it at proxyClientMaxBodySize. That route calls the same gate itself.
-    "/((?!api/corpora/[^/]+/uploads(?:/|$)).*)",
+    // Everything but the two upload routes: the proxy would buffer their bodies (up to gigabytes)
+    // in memory and cut them at proxyClientMaxBodySize. Those routes call the same gate themselves.
+    "/((?!api/corpora/[^/]+/uploads(?:/|$)|api/eval/uploads(?:/|$)).*)",
   ],
 };

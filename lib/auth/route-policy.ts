@@ -83,6 +83,7 @@ export const ROUTES: readonly RouteEntry[] = [
   { pattern: "/admin", type: "page", rule: perm("admin") },
   { pattern: "/api/export", type: "route", rule: perm("annotation:export") },
   { pattern: "/api/corpora/[name]/uploads", type: "route", rule: perm("corpus:write"), params: { name: "corpus-name" } },
+  { pattern: "/api/eval/uploads", type: "route", rule: perm("debate:start") },
 ];
 
 /*
@@ -90,7 +91,7 @@ export const ROUTES: readonly RouteEntry[] = [
  * (app/icon.svg) and anything in public/. They carry no data.
  */
 const ASSET_PREFIXES = ["/_next/static/", "/_next/image"];
-const ASSET_FILES = new Set(["/icon.svg", "/favicon.ico", "/robots.txt"]);
+const ASSET_FILES = new Set(["/icon.svg", "/favicon.ico", "/apple-touch-icon.png", "/robots.txt"]);
 /** `next dev` only: the error overlay and hot reloading. */
 const DEV_PREFIXES = ["/__nextjs", "/_next/webpack-hmr"];
 

@@ -85,6 +85,7 @@ const EXPECTED: Record<string, Record<Visitor, Outcome>> = {
   "/admin": only("admin"),
   "/api/export": only("admin", "annotator", "fact-checker"),
   "/api/corpora/[name]/uploads": only("fact-checker", "admin"),
+  "/api/eval/uploads": only("fact-checker", "admin"),
 };
 
 const SAMPLE: Record<string, string> = {
@@ -197,15 +198,17 @@ describe("paths", () => {
 });
 
 describe("the proxy sees every route", () => {
-  it("matches every route but the streamed upload, and the upload route runs the same gate itself", () => {
+  it("matches every route but the streamed uploads, and the upload routes run the same gate themselves", () => {
     const unseen = ROUTES.filter((r) => !unstable_doesMiddlewareMatch({ config: proxyConfig, url: sampleUrl(r) })).map((r) => r.pattern);
-    expect(unseen).toEqual(["/api/corpora/[name]/uploads"]);
-    for (const p of ["/", "/_next/static/chunks/a.js", "/icon.svg", "/no-such-page", "/api/corpora/demo/uploadsx"]) {
+    expect(unseen.sort()).toEqual(["/api/corpora/[name]/uploads", "/api/eval/uploads"]);
+    for (const p of ["/", "/_next/static/chunks/a.js", "/icon.svg", "/no-such-page", "/api/corpora/demo/uploadsx", "/api/eval/uploadsx"]) {
       expect(unstable_doesMiddlewareMatch({ config: proxyConfig, url: p }), p).toBe(true);
     }
-    const upload = fs.readFileSync(path.join(APP, "api/corpora/[name]/uploads/route.ts"), "utf8");
-    const body = upload.slice(upload.indexOf("export async function POST"));
-    expect(body.split("\n").slice(0, 4).join("\n")).toMatch(/await gate\(request\)/);
-    expect(upload).not.toMatch(/export (async )?function (GET|PUT|PATCH|DELETE)/);
+    for (const file of ["api/corpora/[name]/uploads/route.ts", "api/eval/uploads/route.ts"]) {
+      const upload = fs.readFileSync(path.join(APP, file), "utf8");
+      const body = upload.slice(upload.indexOf("export async function POST"));
+      expect(body.split("\n").slice(0, 4).join("\n"), file).toMatch(/await gate\(request\)/);
+      expect(upload, file).not.toMatch(/export (async )?function (GET|PUT|PATCH|DELETE)/);
+    }
   });
 });

@@ -2,6 +2,7 @@ import { UploadError } from "@/lib/corpus/upload";
 import { saveClaimsUpload } from "@/lib/eval/uploads";
 import { authErrorResponse, principalFromRequest } from "@/lib/auth/server";
 import { AuthError, demand } from "@/lib/auth/policy";
+import { gate, withSecurityHeaders } from "@/lib/auth/request-gate";
 
 export const dynamic = "force-dynamic";
 
@@ -11,6 +12,9 @@ export const dynamic = "force-dynamic";
  * then names; the run is made there, with the rest of the form.
  */
 export async function POST(request: Request) {
+  // The proxy does not see this route (it would buffer the body): the same gate runs here first.
+  const gated = await gate(request);
+  if (gated.outcome === "refuse") return withSecurityHeaders(gated.response, "route");
   let userId: string;
   try {
     // Checked before a byte of the body is read, so a refused upload costs nothing.
