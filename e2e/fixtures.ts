@@ -51,4 +51,4 @@ export const test = base.extend<{ allowConsoleError: (pattern: RegExp) => void }
 });
 
 export { expect };
-export type { Browser, BrowserContext, Page, Route } from "@playwright/test";
+export type { APIResponse, Browser, BrowserContext, Page, Route } from "@playwright/test";

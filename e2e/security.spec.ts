@@ -1,6 +1,6 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { expect, test, type APIResponse, type Browser } from "@playwright/test";
+import { expect, test, type APIResponse, type Browser } from "./fixtures";
 import { USERS } from "./users";
 
 /*
@@ -133,7 +133,9 @@ test("malformed ids are 404, not 500", async ({ browser }) => {
   await ctx.close();
 });
 
-test("a page on another origin of the same site cannot upload with the admin's cookie", async ({ page, baseURL }) => {
+test("a page on another origin of the same site cannot upload with the admin's cookie", async ({ page, baseURL, allowConsoleError }) => {
+  // The browser logs the refused cross-origin upload as a failed load: that refusal is the point.
+  allowConsoleError(/status of 403/);
   const evil = await otherOrigin("<!doctype html><title>elsewhere</title><p>another origin</p>");
   await page.goto(evil.url);
   const uploadUrl = `${baseURL}/api/corpora/${CORPUS}/uploads?filename=planted.txt`;
@@ -198,7 +200,9 @@ test("pages load under the content security policy without a violation", async (
   expect(problems).toEqual([]);
 });
 
-test("/admin does not render inside another origin's frame", async ({ page, baseURL }) => {
+test("/admin does not render inside another origin's frame", async ({ page, baseURL, allowConsoleError }) => {
+  // The browser reports the refused frame in the console: that refusal is the point.
+  allowConsoleError(/frame-ancestors|Refused to (display|frame)/);
   const evil = await otherOrigin(`<!doctype html><title>framer</title><iframe id="f" src="${baseURL}/admin" onload="document.title='frame loaded'"></iframe>`);
   const admin = page.waitForResponse((r) => r.url() === `${baseURL}/admin`);
   await page.goto(evil.url);
