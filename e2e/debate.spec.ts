@@ -168,7 +168,7 @@ for (const [width, height] of [
   test(`a finished debate reads verdict first at ${width} px, without sideways scrolling`, async ({ page }) => {
     await page.setViewportSize({ width, height });
     await page.goto("/debates?verdict=HALF-TRUE");
-    await page.getByTestId("debate-list").getByRole("link", { name: /The boxer sold his medal to help children/ }).click();
+    await page.getByTestId("debate-list").getByRole("link", { name: /The boxer sold his medal to help children in the 2022 war/ }).click();
     const summary = page.getByTestId("verdict-summary");
     await expect(summary).toContainText("HALF-TRUE");
     await expect(summary).toContainText("85%");

@@ -4,7 +4,7 @@ import { useActionState, useState } from "react";
 import { startDebateAction, type StartState } from "@/app/debates/actions";
 import { RADAR_VARIANTS } from "@/lib/debate/radar/variants";
 import { ModelSelect } from "./model-select";
-import { claimCount, claimLengthError } from "@/lib/debate/claim-length";
+import { claimCount, claimLengthError, normaliseClaim } from "@/lib/debate/claim-length";
 
 const VARIANT_HELP: Record<string, string> = {
   expertise: "Politician and Scientist debate (the paper's default)",
@@ -100,7 +100,8 @@ export function DebateForm({
             ))}
           </div>
         ) : null}
-        {tooLong ? null : <FieldError state={state} field="claim" />}
+        {/* The server's word on the claim holds for the text it saw; once the claim is edited the live check speaks. */}
+        {tooLong || normaliseClaim(claim) !== normaliseClaim(state.values?.claim ?? claim) ? null : <FieldError state={state} field="claim" />}
       </div>
 
       <div>
