@@ -129,8 +129,10 @@ export async function resumeJobAction(_prev: FormState, form: FormData): Promise
       () => undefined,
       (e: Error) => e.message,
     ),
-    new Promise<undefined>((r) => setTimeout(r, 10_000)),
+    // A cancelled run of this job may first have to finish its batch (resumeIngestJob waits for it).
+    new Promise<undefined>((r) => setTimeout(r, 30_000)),
   ]);
   revalidatePath("/corpora", "layout");
+  if (early) console.warn(`[ingest] job ${id} could not be resumed: ${early}`);
   return early ? { error: `Could not resume: ${early}` } : {};
 }

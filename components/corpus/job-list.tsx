@@ -15,8 +15,12 @@ function bytes(n: number) {
   return `${(n / 1024 ** 3).toFixed(2)} GiB`;
 }
 
-function ResumeButton({ id }: { id: string }) {
-  const [state, action, pending] = useActionState<FormState, FormData>(resumeJobAction, {});
+function ResumeButton({ id, onResumed }: { id: string; onResumed: () => void }) {
+  const [state, action, pending] = useActionState<FormState, FormData>(async (prev, form) => {
+    const result = await resumeJobAction(prev, form);
+    if (!result.error) onResumed();
+    return result;
+  }, {});
   return (
     <form action={action} className="flex flex-wrap items-center gap-2">
       <input type="hidden" name="id" value={id} />
@@ -37,8 +41,12 @@ function JobRow({ initial }: { initial: JobView }) {
   const [job, setJob] = useState(initial);
   const [now, setNow] = useState<number | null>(null);
 
+  // The row follows the job's stream whenever it believes the job runs: from the server's render,
+  // or after a Resume from this row (the page's data may not have caught up with the cancel yet, so
+  // the server's status alone would not change and the row would stay "cancelled").
+  const running = job.status === "running";
   useEffect(() => {
-    if (initial.status !== "running") return;
+    if (!running) return;
     setNow(Date.now());
     const tick = setInterval(() => setNow(Date.now()), 1000);
     const es = new EventSource(`/api/ingest-jobs/${initial.id}/events`);
@@ -58,7 +66,7 @@ function JobRow({ initial }: { initial: JobView }) {
       es.close();
       clearInterval(tick);
     };
-  }, [initial.id, initial.status, router]);
+  }, [initial.id, running, router]);
 
   const at = job.finishedAt ? Date.parse(job.finishedAt) : now;
   const rate = at !== null ? passagesPerSecond(job, at) : null;
@@ -111,7 +119,7 @@ function JobRow({ initial }: { initial: JobView }) {
             </button>
           </form>
         ) : null}
-        {job.resumable ? <ResumeButton id={job.id} /> : null}
+        {job.resumable && !running ? <ResumeButton id={job.id} onResumed={() => setJob((j) => ({ ...j, status: "running", error: null }))} /> : null}
       </div>
     </li>
   );

@@ -48,8 +48,30 @@ export const ORPHAN_AFTER_MS = 60_000;
 // that an upload route started.
 const processState = ((globalThis as Record<symbol, unknown>)[Symbol.for("counterpoint.ingest")] ??= {
   runnerId: `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`,
-  running: new Map<string, AbortController>(),
-}) as { runnerId: string; running: Map<string, AbortController> };
+  running: new Map<string, LocalRun>(),
+}) as { runnerId: string; running: Map<string, LocalRun> };
+
+/** A run of this process: its abort switch, and a promise that settles once it has written its last word. */
+type LocalRun = { controller: AbortController; settled: Promise<unknown> };
+
+/**
+ * Runs `body` as the local run of `jobId`. Only this run's own entry is removed at the end, so a
+ * run winding down after a cancel cannot unregister the resume that followed it.
+ */
+async function asLocalRun<T>(jobId: string, controller: AbortController, body: () => Promise<T>): Promise<T> {
+  let settle = () => {};
+  const entry: LocalRun = { controller, settled: new Promise<void>((r) => (settle = r)) };
+  processState.running.set(jobId, entry);
+  try {
+    return await body();
+  } finally {
+    if (processState.running.get(jobId) === entry) processState.running.delete(jobId);
+    settle();
+  }
+}
+
+/** How long a resume waits for this process's cancelled run of the same job to finish its batch. */
+const WIND_DOWN_MS = 60_000;
 
 /** Identifies this process in ingest_jobs.runner_id; a new process gets a new id. */
 export const RUNNER_ID = processState.runnerId;
@@ -331,7 +353,7 @@ const running = processState.running;
 export async function cancelIngestJob(db: Database, id: string): Promise<boolean> {
   const local = running.get(id);
   const changed = await requestIngestJobCancel(db, id);
-  local?.abort(new Error("cancelled"));
+  local?.controller.abort(new Error("cancelled"));
   return changed || !!local;
 }
 
@@ -627,12 +649,7 @@ async function withJob(
   }
   const controller = new AbortController();
   const signal = opts.signal ? AbortSignal.any([opts.signal, controller.signal]) : controller.signal;
-  running.set(job.id, controller);
-  try {
-    return await runJob({ db, corpus, embedder, stored, job, runnerId, signal, onProgress: opts.onProgress, fingerprint: meta.fingerprint }, records);
-  } finally {
-    running.delete(job.id);
-  }
+  return asLocalRun(job.id, controller, () => runJob({ db, corpus, embedder, stored, job, runnerId, signal, onProgress: opts.onProgress, fingerprint: meta.fingerprint }, records));
 }
 
 /**
@@ -721,6 +738,13 @@ export async function resumeIngestJob(
   if (!records) throw new IngestError(`job ${jobId} (${row.kind}) read records its caller supplied; run that ingest again instead (unchanged documents are skipped)`);
 
   const runnerId = opts.runnerId ?? RUNNER_ID;
+  // A cancel marks the job at once, but this process's run may still be embedding its last batch;
+  // claiming now would let that run's closing write ("cancelled") land on top of the resumed one.
+  const windingDown = running.get(jobId);
+  if (windingDown) {
+    const settled = await Promise.race([windingDown.settled.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), WIND_DOWN_MS).unref())]);
+    if (!settled) throw new IngestError(`job ${jobId} is still finishing the batch it was cancelled in; try again in a minute`);
+  }
   const gone = row.runnerId && runnerIsGone(row.runnerId, runnerId) ? [row.runnerId] : [];
   const claimed = await claimIngestJob(db, jobId, runnerId, opts.staleMs ?? ORPHAN_AFTER_MS, gone);
   if (!claimed) throw new IngestError(`job ${jobId} is still running in another process (its heartbeat is fresh)`);
@@ -728,12 +752,7 @@ export async function resumeIngestJob(
   if (!c) throw new IngestError(`the corpus of job ${jobId} no longer exists`);
   const controller = new AbortController();
   const signal = opts.signal ? AbortSignal.any([opts.signal, controller.signal]) : controller.signal;
-  running.set(jobId, controller);
-  try {
-    return await runJob({ db, corpus: c, embedder, stored, job: claimed, runnerId, signal, onProgress: opts.onProgress, fingerprint }, records);
-  } finally {
-    running.delete(jobId);
-  }
+  return asLocalRun(jobId, controller, () => runJob({ db, corpus: c, embedder, stored, job: claimed, runnerId, signal, onProgress: opts.onProgress, fingerprint }, records));
 }
 
 /** Loads the demo corpus (see sample.ts). */

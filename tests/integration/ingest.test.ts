@@ -278,6 +278,36 @@ describe(`ingestion on ${backend}`, () => {
     expect((await getIngestJob(h.db, summary.jobId))!.status).toBe("cancelled");
   });
 
+  it("a Resume pressed while the cancelled run is still embedding its batch continues the job to the end, counting nothing twice", async () => {
+    const corpus = corpusName();
+    const file = writeJsonl("wind-down.jsonl", docs(30, "wd"));
+    // The batch in flight when the cancel arrives takes a second more to embed, so the cancelled run
+    // is still winding down when Resume is pressed.
+    let stall: Promise<unknown> | undefined;
+    const slow = { ...embedder, embed: async (texts: string[]) => (await new Promise((r) => setTimeout(r, 50)), await stall, embedder.embed(texts)) };
+    let jobId = "";
+    let resumed: Promise<Awaited<ReturnType<typeof resumeIngestJob>>> | undefined;
+    const started = await startIngest(h.db, file, {
+      corpus,
+      embedder: slow,
+      batchSize: 5,
+      onProgress: (p) => {
+        if (!resumed && p.docsAdded >= 5 && p.status === "running") {
+          stall = new Promise((r) => setTimeout(r, 1500));
+          resumed = cancelIngestJob(h.db, jobId).then(() => resumeIngestJob(h.db, jobId, { embedder: slow }));
+        }
+      },
+    });
+    jobId = started.jobId;
+    await started.done;
+    const summary = await resumed!;
+    expect(summary.status).toBe("completed");
+    const row = await getIngestJob(h.db, jobId);
+    expect(row!.status).toBe("completed");
+    expect(row!.docsAdded).toBe(30);
+    expect((await corpusState(corpus)).documents).toHaveLength(30);
+  });
+
   it("starts a job in the background; a cancel by id stops it; its progress is read back from the row", async () => {
     const corpus = corpusName();
     const file = writeJsonl("background.jsonl", docs(30, "bg"));
