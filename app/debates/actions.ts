@@ -1,9 +1,8 @@
 "use server";
 
 import { redirect } from "next/navigation";
-import { revalidatePath } from "next/cache";
 import { getDb } from "@/db/client";
-import { cancelDebate, runInBackground } from "@/lib/debate/runner";
+import { runInBackground } from "@/lib/debate/runner";
 import { createDebate, DebateRequestError } from "@/lib/debate/start";
 import { parseDebateForm } from "@/lib/debate/form";
 import { hit } from "@/db/queries/rate-limits";
@@ -44,25 +43,5 @@ export async function startDebateAction(_prev: StartState, form: FormData): Prom
     console.error("[debates] could not start:", e);
     return { error: `Could not start the debate: ${(e as Error).message}`, values };
   }
-  redirect(`/debates/${id}`);
-}
-
-export async function cancelDebateAction(form: FormData) {
-  await requirePermission("debate:control");
-  const id = String(form.get("id") ?? "");
-  const { db } = await getDb();
-  await cancelDebate(db, id);
-  revalidatePath(`/debates/${id}`);
-}
-
-/** Interrupted or failed debates continue from their last finished turn. */
-export async function resumeDebateAction(form: FormData) {
-  await requirePermission("debate:control");
-  const id = String(form.get("id") ?? "");
-  const { db } = await getDb();
-  runInBackground(db, id);
-  // Give the runner a moment to claim the debate, so the page reloads as "running".
-  await new Promise((r) => setTimeout(r, 150));
-  revalidatePath(`/debates/${id}`);
   redirect(`/debates/${id}`);
 }

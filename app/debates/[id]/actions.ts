@@ -11,7 +11,8 @@ export type ControlState = { error?: string };
 
 const UUID = /^[0-9a-f-]{36}$/i;
 
-export async function cancelDebateAction(_prev: ControlState, form: FormData): Promise<ControlState> {
+/** The debate a control form names, once its sender may control debates; otherwise what to tell them. */
+async function controlledDebate(form: FormData): Promise<{ id: string } | { error: string }> {
   try {
     await requirePermission("debate:control");
   } catch (e) {
@@ -20,6 +21,13 @@ export async function cancelDebateAction(_prev: ControlState, form: FormData): P
   }
   const id = String(form.get("id") ?? "");
   if (!UUID.test(id)) return { error: "This is not a debate id; reload the page." };
+  return { id };
+}
+
+export async function cancelDebateAction(_prev: ControlState, form: FormData): Promise<ControlState> {
+  const target = await controlledDebate(form);
+  if ("error" in target) return target;
+  const { id } = target;
   const { db } = await getDb();
   if (!(await cancelDebate(db, id))) return { error: "This debate is not running any more; reload the page to see where it ended." };
   revalidatePath(`/debates/${id}`);
@@ -32,14 +40,9 @@ export async function cancelDebateAction(_prev: ControlState, form: FormData): P
  * Resume first), the person is told so instead of a second run starting.
  */
 export async function resumeDebateAction(_prev: ControlState, form: FormData): Promise<ControlState> {
-  try {
-    await requirePermission("debate:control");
-  } catch (e) {
-    if (e instanceof AuthError) return { error: e.message };
-    throw e;
-  }
-  const id = String(form.get("id") ?? "");
-  if (!UUID.test(id)) return { error: "This is not a debate id; reload the page." };
+  const target = await controlledDebate(form);
+  if ("error" in target) return target;
+  const { id } = target;
   const { db } = await getDb();
   const claim = await startDebateRun(db, id);
   if (!claim.ok) return { error: claim.error };
