@@ -94,6 +94,7 @@ export async function requestJson<S extends z.ZodType>(provider: SearchProviderN
   const name = PROVIDER_NAMES[provider];
   const sleep = deps.sleep ?? defaultSleep;
   let lastProblem = "";
+  let lastStatus: number | undefined;
   for (let attempt = 1; attempt <= MAX_RETRIES + 1; attempt++) {
     let wait = BASE_DELAY_MS * 2 ** (attempt - 1);
     try {
@@ -131,6 +132,7 @@ export async function requestJson<S extends z.ZodType>(provider: SearchProviderN
       }
       const status = `${res.status}${res.statusText ? ` ${res.statusText}` : ""}`;
       if (res.status === 429 || res.status >= 500) {
+        lastStatus = res.status;
         lastProblem = `answered ${status}${providerSays(body)}`;
         const asked = retryAfterMs(res.headers["retry-after"]);
         if (asked !== null && asked > MAX_WAIT_MS) {
@@ -149,13 +151,21 @@ export async function requestJson<S extends z.ZodType>(provider: SearchProviderN
         throw new SearchToolError(provider, "rejected", `${name} search failed: ${e.message}`, { attempts: attempt });
       }
       lastProblem = `could not be reached (${e.message})`;
+      lastStatus = undefined;
     }
     if (attempt <= MAX_RETRIES) await sleep(wait);
   }
   throw new SearchToolError(provider, "unavailable", `${name} search failed after ${MAX_RETRIES + 1} attempts: it ${lastProblem}. No results were used; try again later, or set WEB_SEARCH_PROVIDER=corpus to use the offline stand-in.`, {
+    status: lastStatus,
     attempts: MAX_RETRIES + 1,
   });
 }
+
+/**
+ * A result's address as the page will link it: http(s) only, so a provider (or whatever answers at
+ * its address) cannot put a javascript: or data: link in front of a journalist.
+ */
+export const webUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) address" });
 
 /** Plain text from the snippets providers send with <strong>, <span class="searchmatch"> and entities. */
 export function plainText(html: string): string {

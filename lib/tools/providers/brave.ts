@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { finish, ymd } from "../filter";
-import { allowConfiguredHost, joinUrl, plainText, requestJson, type HttpDeps } from "../http";
+import { allowConfiguredHost, joinUrl, plainText, requestJson, webUrl, type HttpDeps } from "../http";
 import { PROVIDER_LABELS, type SearchProvider } from "../types";
 
 export const BRAVE_DEFAULT_BASE_URL = "https://api.search.brave.com";
@@ -15,7 +15,7 @@ const braveAnswer = z.object({
       results: z.array(
         z.object({
           title: z.string(),
-          url: z.url(),
+          url: webUrl,
           description: z.string().default(""),
           /** ISO date of the page when Brave knows it; `age` is the same for humans ("2 days ago"). */
           page_age: z.string().nullish(),

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { finish } from "../filter";
-import { allowConfiguredHost, joinUrl, plainText, requestJson, type HttpDeps } from "../http";
+import { allowConfiguredHost, joinUrl, plainText, requestJson, webUrl, type HttpDeps } from "../http";
 import { PROVIDER_LABELS, type SearchProvider } from "../types";
 
 /** GET /search?format=json (docs.searxng.org/dev/search_api). `content` and `publishedDate` are often missing or null. */
@@ -9,7 +9,7 @@ const searxAnswer = z.object({
   results: z.array(
     z.object({
       title: z.string().default(""),
-      url: z.url(),
+      url: webUrl,
       content: z.string().nullish(),
       publishedDate: z.string().nullish(),
     }),

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { finish, ymd } from "../filter";
-import { allowConfiguredHost, joinUrl, plainText, requestJson, type HttpDeps } from "../http";
+import { allowConfiguredHost, joinUrl, plainText, requestJson, webUrl, type HttpDeps } from "../http";
 import { PROVIDER_LABELS, type SearchProvider } from "../types";
 
 export const TAVILY_DEFAULT_BASE_URL = "https://api.tavily.com";
@@ -11,7 +11,7 @@ const tavilyAnswer = z.object({
   results: z.array(
     z.object({
       title: z.string(),
-      url: z.url(),
+      url: webUrl,
       content: z.string(),
       score: z.number().optional(),
       published_date: z.string().nullish(),

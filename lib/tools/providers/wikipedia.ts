@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { finish } from "../filter";
-import { allowConfiguredHost, joinUrl, plainText, requestJson, type HttpDeps } from "../http";
+import { allowConfiguredHost, joinUrl, plainText, requestJson, webUrl, type HttpDeps } from "../http";
 import { PROVIDER_LABELS, type SearchProvider } from "../types";
 
 export const WIKIPEDIA_DEFAULT_BASE_URL = "https://en.wikipedia.org";
@@ -16,7 +16,7 @@ const summaryAnswer = z.object({
   extract: z.string().default(""),
   revision: z.union([z.string(), z.number()]).nullish(),
   timestamp: z.string().nullish(),
-  content_urls: z.object({ desktop: z.object({ page: z.url() }) }).optional(),
+  content_urls: z.object({ desktop: z.object({ page: webUrl }) }).optional(),
 });
 
 /**
