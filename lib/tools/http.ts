@@ -55,8 +55,11 @@ export function retryAfterMs(header: string | undefined, now = Date.now()): numb
   return Number.isNaN(at) ? null : Math.max(0, at - now);
 }
 
-/** A short, single-line excerpt of what the provider said, for the error message. */
-function providerSays(body: Buffer): string {
+/**
+ * A short, single-line excerpt of what the provider said, for the error message. Header values
+ * (the API key) are blanked: some APIs echo the key they refused, and messages reach the page.
+ */
+function providerSays(body: Buffer, secrets: string[]): string {
   let text = body.toString("utf8");
   try {
     const json = JSON.parse(text) as unknown;
@@ -73,6 +76,7 @@ function providerSays(body: Buffer): string {
   } catch {
     // Not JSON: the raw text will do.
   }
+  for (const secret of secrets) if (secret.length >= 8) text = text.split(secret).join("[key]");
   const line = text.replace(/\s+/g, " ").trim().slice(0, 200);
   return line ? `: "${line}"` : "";
 }
@@ -93,6 +97,7 @@ function hintFor(provider: SearchProviderName, status: number): string {
 export async function requestJson<S extends z.ZodType>(provider: SearchProviderName, req: JsonRequest, schema: S, deps: HttpDeps = {}): Promise<z.output<S>> {
   const name = PROVIDER_NAMES[provider];
   const sleep = deps.sleep ?? defaultSleep;
+  const secrets = Object.values(req.headers ?? {}).flatMap((v) => [v, v.replace(/^Bearer /i, "")]);
   let lastProblem = "";
   let lastStatus: number | undefined;
   for (let attempt = 1; attempt <= MAX_RETRIES + 1; attempt++) {
@@ -133,14 +138,14 @@ export async function requestJson<S extends z.ZodType>(provider: SearchProviderN
       const status = `${res.status}${res.statusText ? ` ${res.statusText}` : ""}`;
       if (res.status === 429 || res.status >= 500) {
         lastStatus = res.status;
-        lastProblem = `answered ${status}${providerSays(body)}`;
+        lastProblem = `answered ${status}${providerSays(body, secrets)}`;
         const asked = retryAfterMs(res.headers["retry-after"]);
         if (asked !== null && asked > MAX_WAIT_MS) {
           throw new SearchToolError(provider, "unavailable", `${name} search failed: it ${lastProblem} and asks to wait ${Math.ceil(asked / 1000)} s before trying again. No results were used; try again later.`, { status: res.status, attempts: attempt });
         }
         if (asked !== null) wait = Math.max(asked, 0);
       } else {
-        throw new SearchToolError(provider, "rejected", `${name} search failed: it answered ${status}${providerSays(body)}; no results were used.${hintFor(provider, res.status)}`, { status: res.status, attempts: attempt });
+        throw new SearchToolError(provider, "rejected", `${name} search failed: it answered ${status}${providerSays(body, secrets)}; no results were used.${hintFor(provider, res.status)}`, { status: res.status, attempts: attempt });
       }
     } catch (e) {
       if (e instanceof SearchToolError) throw e;

@@ -89,8 +89,8 @@ describe("retries", () => {
     expect(e.message).toMatch(/Tavily search failed: it answered 429.*asks to wait 3600 s/);
   });
 
-  it("does not retry a refused key, and says which variable to check", async () => {
-    server.script("POST /search", [{ status: 401, json: { detail: { error: "Unauthorized: missing or invalid API key." } } }]);
+  it("does not retry a refused key, says which variable to check, and never repeats the key even when the provider echoes it", async () => {
+    server.script("POST /search", [{ status: 401, json: { detail: { error: "Unauthorized: invalid API key tvly-wrong." } } }]);
     const e = await failure(tavilyProvider({ apiKey: "tvly-wrong", baseURL: server.url }, deps).search(req));
     expect(server.requests).toHaveLength(1);
     expect(e.failure).toBe("rejected");
