@@ -67,6 +67,16 @@ describe("tavily", () => {
     expect(server.requests[0]!.body).not.toHaveProperty("exclude_domains");
     expect(out.dateBound).toBe("none-requested");
   });
+  it("follows a 303 after the POST as a GET without the body, as HTTP says", async () => {
+    server.script("POST /search", [{ status: 303, headers: { location: "/v2/search" }, text: "" }]);
+    server.script("GET /v2/search", [{ json: tavilyAnswer("q", PAGES.slice(0, 1)) }]);
+    const out = await tavilyProvider({ apiKey: "k", baseURL: server.url }, deps).search(req({ query: "q", k: 5 }));
+    expect(server.requests.map((r) => [r.method, r.path, r.body])).toEqual([
+      ["POST", "/search", expect.objectContaining({ query: "q" })],
+      ["GET", "/v2/search", undefined],
+    ]);
+    expect(out.results).toHaveLength(1);
+  });
 });
 
 describe("brave", () => {
