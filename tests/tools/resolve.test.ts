@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Database } from "@/db/client";
 import { ConfigError, parseConfig } from "@/lib/config";
-import { callSearch, providerFor, replaySearch, resolveSearchProvider, SearchConfigError, searchToolSnapshot, searchToolSnapshotSchema, STAND_IN_LABEL, toolCallRecordSchema, ToolCallFailed } from "@/lib/tools";
+import { callSearch, providerFor, replaySearch, resolveSearchProvider, SearchConfigError, searchToolSnapshot, searchToolSnapshotSchema, STAND_IN_LABEL, toolCallRecordSchema, ToolCallFailed, toolRecordFromTurn, toolTurnFields } from "@/lib/tools";
 import { startSearchServer, tavilyAnswer, type SearchServer } from "../helpers/search-server";
 
 /** Configuration → provider, and the record a tool call leaves for the runner to store and replay. */
@@ -106,5 +106,37 @@ describe("the record of a tool call", () => {
     const failed = await callSearch(tavily(), { query: "   ", k: 50 }).catch((e: unknown) => e);
     expect((failed as ToolCallFailed).record.error.message).toMatch(/Tavily was not asked: query: the search query is empty; k: k must be at most 20/);
     expect(server.requests).toHaveLength(0);
+  });
+});
+
+describe("a tool call as a turn", () => {
+  it("a stand-in call becomes a completed tool turn whose text says it is not live, and reads back from its metadata", async () => {
+    const standIn = {
+      kind: "search" as const,
+      provider: "corpus-standin" as const,
+      live: false,
+      label: STAND_IN_LABEL,
+      request: { query: "medal auction", k: 1, before: null, excludeDomains: [] },
+      startedAt: "2026-01-01T00:00:00.000Z",
+      latencyMs: 12,
+      status: "ok" as const,
+      dateBound: "none-requested" as const,
+      dropped: { afterCutoff: 0, excludedDomain: 0 },
+      results: [{ rank: 1, title: "Medal auction", url: null, text: "The boxer auctioned his medal.", publishedAt: "2012-06-01T00:00:00.000Z", source: { kind: "corpus" as const, corpus: "news", passageId: 7, passageExternalId: "auction#0", documentId: 3 } }],
+    };
+    const fields = toolTurnFields(standIn);
+    expect(fields).toMatchObject({ kind: "tool", model: "corpus-standin", status: "completed", latencyMs: 12, error: null });
+    expect(fields.content).toBe('Search (offline stand-in for web search, not live): "medal auction"\n\n[1] Medal auction (2012-06-01)\nThe boxer auctioned his medal.');
+    expect(fields.finishedAt!.getTime() - fields.startedAt!.getTime()).toBe(12);
+    const stored = JSON.parse(JSON.stringify({ metadata: fields.metadata })) as { metadata: unknown };
+    expect(toolRecordFromTurn(stored, { provider: "corpus-standin", request: { query: "medal auction", k: 1 } })).toEqual(standIn);
+  });
+
+  it("a failed call becomes a failed turn carrying the provider's error, which resume does not replay", async () => {
+    const brave = resolveSearchProvider(cfg({ BRAVE_API_KEY: "b", BRAVE_BASE_URL: server.url }), { sleep: async () => {} });
+    const failed = (await callSearch(brave, { query: "gas" }).catch((e: unknown) => e)) as ToolCallFailed;
+    const fields = toolTurnFields(failed.record);
+    expect(fields).toMatchObject({ kind: "tool", model: "brave", status: "failed", error: expect.stringMatching(/^Brave Search search failed after 3 attempts/) });
+    expect(() => toolRecordFromTurn({ metadata: null })).toThrow(/cannot be replayed/);
   });
 });
