@@ -18,6 +18,7 @@ export const PROVIDER_NAMES: Record<SearchProviderName, string> = {
   brave: "Brave Search",
   searxng: "SearXNG",
   wikipedia: "Wikipedia",
+  corpus: "the corpus search",
   "corpus-standin": "the corpus stand-in",
 };
 

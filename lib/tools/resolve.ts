@@ -5,7 +5,8 @@ import type { SearchMode } from "@/lib/retrieval/search";
 import { PROVIDER_NAMES } from "./errors";
 import type { HttpDeps } from "./http";
 import { braveProvider } from "./providers/brave";
-import { corpusStandInProvider } from "./providers/corpus";
+import type { Embedder } from "@/lib/embeddings/registry";
+import { corpusProvider, corpusStandInProvider } from "./providers/corpus";
 import { searxngProvider } from "./providers/searxng";
 import { tavilyProvider } from "./providers/tavily";
 import { wikipediaProvider } from "./providers/wikipedia";
@@ -35,6 +36,11 @@ const PROVIDER_ID: Record<SearchConfig["provider"], SearchProviderName> = {
   wikipedia: "wikipedia",
 };
 
+/** The debate's corpus as the RAG agent's tool (not a stand-in for anything). */
+export function corpusToolSnapshot(corpus: string | null): SearchToolSnapshot {
+  return { provider: "corpus", live: false, label: PROVIDER_LABELS.corpus, corpus };
+}
+
 /** What a new debate will search with; `debateCorpus` is the stand-in's corpus when SEARCH_CORPUS is unset. */
 export function searchToolSnapshot(cfg: SearchConfig, debateCorpus?: string | null): SearchToolSnapshot {
   const id = PROVIDER_ID[cfg.provider];
@@ -47,6 +53,8 @@ export type ResolveDeps = HttpDeps & {
   db?: Database;
   /** The stand-in's retrieval mode: lexical by default, so it differs from a dense RAG agent on the same corpus. */
   corpusMode?: SearchMode;
+  /** The query encoder for dense corpus search; default the corpus's own model. */
+  embedder?: Embedder;
 };
 
 export class SearchConfigError extends Error {
@@ -66,8 +74,11 @@ export function providerFor(snapshot: SearchToolSnapshot, cfg: SearchConfig, dep
     new SearchConfigError(`This debate searches with ${PROVIDER_NAMES[snapshot.provider]}, but ${what} is not set on this server; set it again to continue, or start a new debate (WEB_SEARCH_PROVIDER=corpus searches the offline stand-in).`);
   switch (snapshot.provider) {
     case "corpus-standin":
-      if (!deps.db) throw new SearchConfigError("the corpus stand-in needs the database handle");
-      return corpusStandInProvider(deps.db, { corpus: snapshot.corpus ?? undefined, mode: deps.corpusMode });
+    case "corpus": {
+      if (!deps.db) throw new SearchConfigError("corpus search needs the database handle");
+      const corpusCfg = { corpus: snapshot.corpus ?? undefined, mode: deps.corpusMode, embedder: deps.embedder };
+      return snapshot.provider === "corpus" ? corpusProvider(deps.db, corpusCfg) : corpusStandInProvider(deps.db, corpusCfg);
+    }
     case "tavily":
       if (!cfg.tavily.apiKey) throw missing("TAVILY_API_KEY");
       return tavilyProvider({ apiKey: cfg.tavily.apiKey, baseURL: cfg.tavily.baseURL }, http);

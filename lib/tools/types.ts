@@ -6,7 +6,8 @@ import { z } from "zod";
  * and the page, the database and reports can always say whether it was live.
  */
 
-export const SEARCH_PROVIDER_IDS = ["tavily", "brave", "searxng", "wikipedia", "corpus-standin"] as const;
+/** `corpus`: the debate's own corpus as a tool (Tool-MAD's RAG agent); `corpus-standin`: the same search standing in for the web. */
+export const SEARCH_PROVIDER_IDS = ["tavily", "brave", "searxng", "wikipedia", "corpus", "corpus-standin"] as const;
 export type SearchProviderName = (typeof SEARCH_PROVIDER_IDS)[number];
 
 /** Web APIs cap a page of results at 20 (Tavily, Brave); asking for more is refused, not silently cut. */
@@ -92,5 +93,6 @@ export const PROVIDER_LABELS: Record<SearchProviderName, string> = {
   brave: "Brave web search",
   searxng: "SearXNG web search",
   wikipedia: "Wikipedia (current revision)",
+  corpus: "newsroom corpus",
   "corpus-standin": STAND_IN_LABEL,
 };

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseConfig } from "@/lib/config";
 import { ingestRecords } from "@/lib/corpus/ingest";
-import { callSearch, replaySearch, resolveSearchProvider, STAND_IN_LABEL, ToolCallFailed } from "@/lib/tools";
+import { callSearch, corpusToolSnapshot, providerFor, replaySearch, resolveSearchProvider, STAND_IN_LABEL, ToolCallFailed } from "@/lib/tools";
 import { fakeEmbedder } from "../helpers/fake-embedder";
 import { startSearchServer, type SearchServer } from "../helpers/search-server";
 import { freshDatabase } from "./test-db";
@@ -46,7 +46,10 @@ const config = () => parseConfig({ TAVILY_BASE_URL: server.url, BRAVE_BASE_URL: 
 describe("corpus stand-in", () => {
   it("answers from the debate's corpus, labelled and not live, with corpus passages as results", async () => {
     const provider = resolveSearchProvider(config(), { db: h.db, debateCorpus: "news" });
+    const calls = embedder.calls;
     const record = await callSearch(provider, { query: "Olympic medal auction", k: 5 });
+    // Lexical, as the spec wires it, so the stand-in differs from a dense RAG agent on the same corpus.
+    expect(embedder.calls).toBe(calls);
 
     expect(record).toMatchObject({ provider: "corpus-standin", live: false, label: STAND_IN_LABEL, status: "ok", dateBound: "none-requested" });
     expect(record.results.length).toBeGreaterThan(0);
@@ -88,5 +91,20 @@ describe("corpus stand-in", () => {
     const replayed = replaySearch(JSON.parse(JSON.stringify(record)), { provider: "corpus-standin", request: { query: "Olympic medal auction", k: 3 } });
     expect(replayed).toEqual(record);
     expect(replayed).toMatchObject({ live: false, label: "offline stand-in for web search" });
+  });
+});
+
+describe("the corpus as the RAG agent's own tool", () => {
+  it("searches densely with the corpus's encoder, not live, and is not labelled a stand-in", async () => {
+    const provider = providerFor(corpusToolSnapshot("news"), config().search, { db: h.db, embedder });
+    const calls = embedder.calls;
+    const record = await callSearch(provider, { query: "Olympic medal auction", k: 2 });
+    expect(record).toMatchObject({ provider: "corpus", live: false, label: "newsroom corpus", status: "ok" });
+    expect(record.label).not.toBe(STAND_IN_LABEL);
+    // Dense: the query went through the encoder (lexical search never calls it).
+    expect(embedder.calls).toBe(calls + 1);
+    expect(record.results).toHaveLength(2);
+    expect(record.results.every((r) => r.source.kind === "corpus" && r.source.corpus === "news")).toBe(true);
+    expect(server.requests).toHaveLength(0);
   });
 });
