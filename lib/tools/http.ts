@@ -155,7 +155,8 @@ export async function requestJson<S extends z.ZodType>(provider: SearchProviderN
       if (e.reason !== "unreachable" && e.reason !== "timeout" && e.reason !== "protocol") {
         throw new SearchToolError(provider, "rejected", `${name} search failed: ${e.message}`, { attempts: attempt });
       }
-      lastProblem = `could not be reached (${e.message})`;
+      // safeFetch's wording already names the host; the provider's name says enough here.
+      lastProblem = e.reason === "timeout" ? `did not answer within ${(deps.timeoutMs ?? 20_000) / 1000} s` : e.reason === "protocol" ? "did not answer with valid HTTP" : "could not be reached";
       lastStatus = undefined;
     }
     if (attempt <= MAX_RETRIES) await sleep(wait);
