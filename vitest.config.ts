@@ -5,7 +5,7 @@ export default defineConfig({
   resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
   test: {
     // Nothing in the test suite may reach the network; a configured key in .env must not leak in.
-    env: { OPENAI_API_KEY: "", ANTHROPIC_API_KEY: "", DEFAULT_MODEL: "", ROLE_MODELS: "" },
+    env: { OPENAI_API_KEY: "", ANTHROPIC_API_KEY: "", DEFAULT_MODEL: "", ROLE_MODELS: "", WEB_SEARCH_PROVIDER: "", TAVILY_API_KEY: "", BRAVE_API_KEY: "" },
     projects: [
       {
         extends: true,

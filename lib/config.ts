@@ -94,6 +94,18 @@ const envSchema = z.object({
       }
     })
     .optional(),
+  // --- Search tools (lib/tools): nothing leaves this server unless one of these is set ---
+  /** corpus (offline stand-in) | tavily | brave | searxng | wikipedia; unset: tavily or brave when its key is set, else corpus. */
+  WEB_SEARCH_PROVIDER: z.enum(["corpus", "tavily", "brave", "searxng", "wikipedia"], { error: "use corpus, tavily, brave, searxng or wikipedia" }).optional(),
+  TAVILY_API_KEY: z.string().min(1).optional(),
+  TAVILY_BASE_URL: z.url({ protocol: /^https?$/, error: "must be an http(s) address such as https://api.tavily.com" }).optional(),
+  BRAVE_API_KEY: z.string().min(1).optional(),
+  BRAVE_BASE_URL: z.url({ protocol: /^https?$/, error: "must be an http(s) address such as https://api.search.brave.com" }).optional(),
+  SEARXNG_BASE_URL: z.url({ protocol: /^https?$/, error: "must be the http(s) address of a SearXNG instance, e.g. http://searx.intranet:8080" }).optional(),
+  WIKIPEDIA_BASE_URL: z.url({ protocol: /^https?$/, error: "must be an http(s) address such as https://en.wikipedia.org" }).optional(),
+  /** The corpus the offline stand-in searches; default: the debate's own corpus. */
+  SEARCH_CORPUS: z.string().min(1).optional(),
+  SEARCH_TIMEOUT_MS: positiveInt.default(20_000),
   // --- exports and client addresses (see .env.example) ---
   /** The site's public base address, e.g. https://factcheck.example.org: ClaimReview `url`s point under it. */
   APP_URL: z.url({ protocol: /^https?$/, error: "must be an http(s) address such as https://factcheck.example.org" }).optional(),
@@ -135,10 +147,25 @@ export type AppConfig = {
   cookieSecure: boolean;
   organisation: { name: string; url?: string };
   fetch: { allow: AllowList };
+  /** The search tool's source (lib/tools/resolve.ts). Keys live here only; records never carry them. */
+  search: SearchConfig;
   /** Public base address without a trailing slash; unset means "not known" (see lib/export). */
   appUrl?: string;
   /** Addresses and CIDRs of reverse proxies trusted to report the client's address; empty trusts none. */
   trustedProxies: string[];
+};
+
+export type SearchProviderId = "corpus" | "tavily" | "brave" | "searxng" | "wikipedia";
+export type SearchConfig = {
+  provider: SearchProviderId;
+  /** Whether WEB_SEARCH_PROVIDER chose it, or a key alone did. */
+  chosenBy: "WEB_SEARCH_PROVIDER" | "TAVILY_API_KEY" | "BRAVE_API_KEY" | "default";
+  tavily: { apiKey?: string; baseURL?: string };
+  brave: { apiKey?: string; baseURL?: string };
+  searxng: { baseURL?: string };
+  wikipedia: { baseURL?: string };
+  corpus?: string;
+  timeoutMs: number;
 };
 
 export class ConfigError extends Error {
@@ -220,6 +247,16 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = env.C
       }
     }
   }
+  if (parsed.success) {
+    const d = parsed.data;
+    const needs: Record<string, [string, string | undefined]> = {
+      tavily: ["TAVILY_API_KEY", d.TAVILY_API_KEY],
+      brave: ["BRAVE_API_KEY", d.BRAVE_API_KEY],
+      searxng: ["SEARXNG_BASE_URL", d.SEARXNG_BASE_URL],
+    };
+    const need = d.WEB_SEARCH_PROVIDER ? needs[d.WEB_SEARCH_PROVIDER] : undefined;
+    if (need && !need[1]) problems.push(`WEB_SEARCH_PROVIDER=${d.WEB_SEARCH_PROVIDER} needs ${need[0]}; set it, or set WEB_SEARCH_PROVIDER=corpus to search the offline stand-in`);
+  }
   if (problems.length > 0 || !parsed.success) throw new ConfigError(problems);
 
   const e = parsed.data;
@@ -249,6 +286,21 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = env.C
     cookieSecure: e.COOKIE_SECURE,
     organisation: { name: e.ORGANISATION_NAME, url: e.ORGANISATION_URL },
     fetch: { allow: e.FETCH_ALLOW_HOSTS ?? EMPTY_ALLOW_LIST },
+    search: {
+      ...(e.WEB_SEARCH_PROVIDER
+        ? { provider: e.WEB_SEARCH_PROVIDER, chosenBy: "WEB_SEARCH_PROVIDER" as const }
+        : e.TAVILY_API_KEY
+          ? { provider: "tavily" as const, chosenBy: "TAVILY_API_KEY" as const }
+          : e.BRAVE_API_KEY
+            ? { provider: "brave" as const, chosenBy: "BRAVE_API_KEY" as const }
+            : { provider: "corpus" as const, chosenBy: "default" as const }),
+      tavily: { apiKey: e.TAVILY_API_KEY, baseURL: e.TAVILY_BASE_URL },
+      brave: { apiKey: e.BRAVE_API_KEY, baseURL: e.BRAVE_BASE_URL },
+      searxng: { baseURL: e.SEARXNG_BASE_URL },
+      wikipedia: { baseURL: e.WIKIPEDIA_BASE_URL },
+      corpus: e.SEARCH_CORPUS,
+      timeoutMs: e.SEARCH_TIMEOUT_MS,
+    },
     appUrl: e.APP_URL?.replace(/\/+$/, ""),
     trustedProxies: (e.TRUSTED_PROXIES ?? "").split(",").map((p) => p.trim()).filter(Boolean),
   };

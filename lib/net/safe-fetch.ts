@@ -31,6 +31,9 @@ export type SafeFetchOptions = {
   /** Default 5. */
   maxRedirects?: number;
   headers?: Record<string, string>;
+  /** Default GET. A POST body is sent on the first hop only: redirects continue as GET (303 semantics). */
+  method?: "GET" | "POST";
+  body?: string;
   signal?: AbortSignal;
   /** DNS, replaceable in tests so they never send traffic anywhere but loopback. */
   resolve?: Resolver;
@@ -138,7 +141,7 @@ function requestOnce(url: URL, address: ResolvedAddress, opts: SafeFetchOptions,
         host,
         port: url.port || undefined,
         path: `${url.pathname}${url.search}`,
-        method: "GET",
+        method: opts.method ?? "GET",
         headers: { "accept-encoding": "gzip, deflate, br", "user-agent": "Counterpoint/1 (+fact-checking)", ...opts.headers },
         lookup,
         // Certificate and SNI checks stay on the host name, not the address connected to.
@@ -149,7 +152,7 @@ function requestOnce(url: URL, address: ResolvedAddress, opts: SafeFetchOptions,
       resolve,
     );
     req.on("error", reject);
-    req.end();
+    req.end(opts.method === "POST" ? opts.body : undefined);
   });
 }
 
@@ -199,6 +202,7 @@ export async function safeFetch(raw: string, opts: SafeFetchOptions = {}): Promi
     if (REDIRECTS.has(status) && location) {
       res.resume();
       res.destroy();
+      opts = { ...opts, method: "GET", body: undefined };
       if (hop >= maxRedirects) throw new FetchError(raw, "redirects", `${new URL(raw).host}: more than ${maxRedirects} redirects; open the page in a browser and paste its final address`);
       try {
         current = new URL(location, url).toString();
