@@ -16,7 +16,7 @@ import type { ProductLabel, Protocol } from "./types";
  *   else stored as unparsed (the protocol decides what an unparsed answer means);
  * - `record({ compute })`: a step that calls no model (gate, score, vote, consensus): a turn of
  *   kind `analysis`, zero tokens, its value in metadata, never recomputed on resume;
- * - `tool({ request })`: a search through the provider frozen in `config.tools.search` at
+ * - `tool({ tool, request })`: a search through the tool frozen in `config.tools[tool]` at
  *   creation: a turn of kind `tool`, never queried again on resume, a failure fails the turn.
  * A protocol never touches the database or the network itself.
  */
@@ -64,4 +64,9 @@ export function registerProtocol<C>(p: Protocol<C>): void {
   if (PROTOCOLS[p.name]) throw new Error(`A debate protocol named "${p.name}" is already registered.`);
   PROTOCOLS[p.name] = register(p);
   PROTOCOL_NAMES.push(p.name);
+}
+
+/** The claim limit of the protocol a request names; RADAR's for none. An unknown name is refused later, by createDebate. */
+export function claimLimitFor(name: string | undefined): number {
+  return PROTOCOLS[name?.trim() || DEFAULT_PROTOCOL]?.limits.claimChars ?? PROTOCOLS[DEFAULT_PROTOCOL]!.limits.claimChars;
 }

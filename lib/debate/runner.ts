@@ -249,11 +249,13 @@ async function runClaimed(db: Database, debateId: string, token: string, opts: R
     publish(debateId, { type: "turn-end", turn: { ...info, content: row.content, promptTokens: 0, completionTokens: 0, costUsd: 0, latencyMs: row.latencyMs, citations: [], scores: null, metadata: row.metadata } });
   }
 
-  // The search provider is the one frozen into the debate when it was created, never today's setting.
-  const rawTools = (debate.config as { tools?: { search?: unknown } }).tools;
-  function searchProvider() {
-    const parsed = searchToolSnapshotSchema.safeParse(rawTools?.search);
-    if (!parsed.success) throw new Error(`this debate has no search tool in its stored set-up (config.tools.search); protocol "${protocol.name}" must declare tools: ["search"] so one is chosen when the debate is created`);
+  // A tool searches with what was frozen into the debate when it was created, never today's setting.
+  const frozenTools = ((debate.config as { tools?: Record<string, unknown> }).tools ?? {}) as Record<string, unknown>;
+  function searchTool(name: string) {
+    const parsed = searchToolSnapshotSchema.safeParse(frozenTools[name]);
+    if (!parsed.success) {
+      throw new Error(`this debate has no tool "${name}" in its stored set-up (config.tools.${name}); protocol "${protocol.name}" must declare it in \`tools\` so one is chosen when the debate is created`);
+    }
     return { snapshot: parsed.data, provider: () => providerFor(parsed.data, opts.search?.config ?? getConfig().search, { db, allow: getConfig().fetch.allow, ...opts.search?.deps }) };
   }
 
@@ -332,7 +334,7 @@ async function runClaimed(db: Database, debateId: string, token: string, opts: R
       return { seq: n, value, replayed: false };
     },
     async tool(spec): Promise<ToolResult> {
-      const { snapshot, provider } = searchProvider();
+      const { snapshot, provider } = searchTool(spec.tool ?? "search");
       const done = replayed(spec, "tool");
       if (done) {
         // Replayed from the stored results; a record for another request means history changed, and is refused.

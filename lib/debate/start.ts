@@ -9,7 +9,7 @@ import { promptsHash } from "@/lib/prompts";
 import { search, SearchError } from "@/lib/retrieval/search";
 import type { Embedder } from "@/lib/embeddings/registry";
 import { getConfig } from "@/lib/config";
-import { searchToolSnapshot } from "@/lib/tools";
+import { corpusToolSnapshot, searchToolSnapshot } from "@/lib/tools";
 import { DEFAULT_PROTOCOL, getProtocol, PROTOCOL_NAMES } from "./protocols";
 import { evidenceCountProblem } from "./evidence";
 import type { DebateEvidence } from "./types";
@@ -113,8 +113,10 @@ async function retrieveEvidence(db: Database, claim: string, corpusName: string,
  */
 export async function prepareConfig(db: Database, protocol: ReturnType<typeof getProtocol>, config: unknown, models: Record<string, string>, corpus?: string | null) {
   const prepared = await prepareProtocol(db, protocol, config, models);
-  if (!protocol.tools?.includes("search")) return prepared;
-  const tools = { search: searchToolSnapshot(getConfig().search, corpus ?? null) };
+  if (!protocol.tools) return prepared;
+  const tools = Object.fromEntries(
+    Object.entries(protocol.tools).map(([name, source]) => [name, source === "corpus" ? corpusToolSnapshot(corpus ?? null) : searchToolSnapshot(getConfig().search, corpus ?? null)]),
+  );
   return { ...prepared, config: { ...(prepared.config as Record<string, unknown>), tools } };
 }
 

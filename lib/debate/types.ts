@@ -76,8 +76,14 @@ export type RecordSpec<T> = {
 };
 export type RecordResult<T> = { seq: number; value: T; replayed: boolean };
 
-/** A search through the debate's frozen provider (`config.tools.search`). */
-export type ToolSpec = { round: number; phase: string; role: string; request: SearchRequestInput; metadata?: Record<string, unknown> };
+/** A search through one of the debate's frozen tools (`config.tools[tool]`, default "search"). */
+export type ToolSpec = { round: number; phase: string; role: string; tool?: string; request: SearchRequestInput; metadata?: Record<string, unknown> };
+
+/**
+ * Where a declared tool searches: `web` is the configured web provider (WEB_SEARCH_PROVIDER, the
+ * corpus stand-in when none), `corpus` the debate's own corpus (Tool-MAD's RAG agent).
+ */
+export type ToolSource = "web" | "corpus";
 export type ToolResult = { seq: number; record: Extract<ToolCallRecord, { status: "ok" }>; replayed: boolean };
 
 export type ScoredTurnSpec = TurnSpec & { options: readonly string[]; marker?: string; fallback?: Fallback };
@@ -156,8 +162,11 @@ export type Protocol<C> = {
   roleSpecs(config: C): RoleSpec[];
   /** Named configurations (`--preset`, the form's choices). */
   presets: Record<string, Record<string, unknown>>;
-  /** Tools the protocol calls; each is chosen from the server's settings when a debate is created and frozen into `config.tools`. */
-  tools?: readonly "search"[];
+  /**
+   * The tools the protocol calls, by name (e.g. `{ search: "web", rag: "corpus" }`); each is chosen
+   * from the server's settings when a debate is created and frozen into `config.tools[name]`.
+   */
+  tools?: Record<string, ToolSource>;
   /** Input limits: ZoFia reads whole articles, RADAR a one-sentence claim. */
   limits: { claimChars: number };
   /**

@@ -47,7 +47,7 @@ const testProtocol: Protocol<TestConfig> = {
   ],
   presets: { "engine-test-small": { k: 1 } },
   limits: { claimChars: 20_000 },
-  tools: ["search"],
+  tools: { search: "web", rag: "corpus" },
   templates: () => [],
   async run(ctx): Promise<VerdictRecord> {
     const search = await ctx.tool({ round: 1, phase: "search", role: "agent", request: { query: ctx.config.query, k: ctx.config.k }, metadata: { agent: "search" } });
@@ -143,12 +143,12 @@ beforeEach(() => {
   ]) }));
 });
 
-async function newDebate(config: Partial<TestConfig> = {}) {
+async function newDebate(config: Partial<TestConfig> = {}, tools: Record<string, unknown> | undefined = undefined) {
   return createDebateRecord(h.db, {
     claim: { text: "The boxer sold his medal to help children in the 2022 war." },
     protocol: "engine-test",
     variant: null,
-    config: { ...testConfigSchema.parse(config), tools: { search: searchToolSnapshot(searchConfig) } },
+    config: { ...testConfigSchema.parse(config), tools: tools ?? { search: searchToolSnapshot(searchConfig) } },
     models: { agent: "openai:gpt-4o-mini", judge: "openai:gpt-4o-mini" },
     promptsHash: "test",
     evidenceMode: "gold",
@@ -270,6 +270,15 @@ describe("computed steps and tool turns", () => {
   });
 });
 
+describe("a tool the debate was not created with", () => {
+  it("fails the debate saying which tool is missing, and sends nothing", async () => {
+    const id = await newDebate({}, {});
+    const outcome = await run(id, scripted({}));
+    expect(outcome).toMatchObject({ status: "failed", error: expect.stringMatching(/no tool "search" in its stored set-up \(config\.tools\.search\)/) });
+    expect(server.requests).toHaveLength(0);
+  });
+});
+
 describe("protocol-owned requests", () => {
   beforeAll(() => {
     vi.stubEnv("OPENAI_COMPATIBLE_LAB_BASE_URL", "http://127.0.0.1:9/v1");
@@ -292,7 +301,14 @@ describe("protocol-owned requests", () => {
     const id = await createDebate(h.db, { claim: long, evidence: gold, protocol: "engine-test", config: { query: "medal" } });
     const d = (await loadDebate(h.db, id))!;
     expect(d.debate.protocol).toBe("engine-test");
-    expect(d.debate.config).toEqual({ query: "medal", k: 2, tools: { search: { provider: "corpus-standin", live: false, label: "offline stand-in for web search", corpus: null } } });
+    expect(d.debate.config).toEqual({
+      query: "medal",
+      k: 2,
+      tools: {
+        search: { provider: "corpus-standin", live: false, label: "offline stand-in for web search", corpus: null },
+        rag: { provider: "corpus", live: false, label: "newsroom corpus", corpus: null },
+      },
+    });
     expect(d.debate.models).toEqual({ agent: "openai-compatible:lab", judge: "openai-compatible:lab" });
     // The gate has no model of its own: it uses the judge's.
     const p = getProtocol("engine-test");
