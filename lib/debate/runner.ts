@@ -125,6 +125,7 @@ async function runClaimed(db: Database, debateId: string, token: string, opts: R
   let tokens = 0;
 
   const modelFor = (role: string) => modelForRole(protocol, config, models, role);
+  const roleTemperatures = new Map(protocol.roleSpecs(config).map((r) => [r.role, r.temperature]));
 
   /**
    * The stored step this one replays, if the earlier run got this far: the n-th step of the
@@ -215,7 +216,8 @@ async function runClaimed(db: Database, debateId: string, token: string, opts: R
     // An agent that keeps a chat sends its conversation so far; the prompt is always the last word.
     messages: [...(spec.messages ?? []), { role: "user" as const, content: spec.prompt }],
     maxOutputTokens: spec.maxOutputTokens,
-    temperature: spec.temperature,
+    // A turn that names no temperature speaks at its role's, as the protocol declared it.
+    temperature: spec.temperature ?? roleTemperatures.get(spec.role),
     abortSignal: controller.signal,
     onTextDelta: (text: string) => {
       partials.set(info.seq, (partials.get(info.seq) ?? "") + text);

@@ -63,7 +63,6 @@ const testProtocol: Protocol<TestConfig> = {
           { role: "assistant", content: "Earlier answer: the boxer." },
         ],
         prompt: `Documents:\n${search.record.results.map((r) => `[${r.rank}] ${r.text}`).join("\n")}\nFORMAT: ANSWER-JSON`,
-        temperature: 0.3,
         metadata: { query: ctx.config.query, documents: search.record.results.length },
       },
       answerSchema,
@@ -80,7 +79,7 @@ const testProtocol: Protocol<TestConfig> = {
     });
     if (crashAfterGate) throw new Error("simulated crash after the gate");
     const verdict = await ctx.speakJson(
-      { round: 2, phase: "verdict", role: "judge", kind: "judge", system: "You are the judge.", prompt: `Gate passed: ${gate.value.pass}\nFORMAT: VERDICT-JSON`, temperature: 0 },
+      { round: 2, phase: "verdict", role: "judge", kind: "judge", system: "You are the judge.", prompt: `Gate passed: ${gate.value.pass}\nFORMAT: VERDICT-JSON` },
       answerSchema,
     );
     return {
@@ -97,7 +96,7 @@ const testProtocol: Protocol<TestConfig> = {
 };
 registerProtocol(testProtocol);
 
-type Seen = { format: string; messages: Array<{ role: string; text: string }> };
+type Seen = { format: string; temperature: number | undefined; messages: Array<{ role: string; text: string }> };
 
 /** The AI SDK's mock model answering from a queue per format line; every call is logged. */
 function scripted(answers: Record<string, string[]>) {
@@ -111,7 +110,7 @@ function scripted(answers: Record<string, string[]>) {
       const formats = messages.filter((m) => m.role === "user").map((m) => /FORMAT: (\S+)/.exec(m.text)?.[1]).filter(Boolean) as string[];
       // A repair is asked for in the last message; the format is the original turn's.
       const format = formats[0]!;
-      seen.push({ format, messages });
+      seen.push({ format, temperature: opts.temperature, messages });
       const queue = answers[format];
       if (!queue?.length) throw new Error(`no scripted answer left for ${format}`);
       return textStream([queue.shift()!], { input: 20, output: 5 });
@@ -181,6 +180,8 @@ describe("structured turns (speakJson, metadata, messages)", () => {
     expect(m.seen[0]!.messages.map((x) => x.role)).toEqual(["system", "user", "assistant", "user"]);
     expect(m.seen[0]!.messages[2]!.text).toBe("Earlier answer: the boxer.");
     expect(m.seen[0]!.messages[3]!.text).toMatch(/\[1\] The boxer auctioned/);
+    // Turns that name no temperature speak at their role's declared one.
+    expect(m.seen.map((x) => x.temperature)).toEqual([0.3, 0]);
   });
 
   it("repairs an answer that is not the JSON asked for once, showing the model its answer and what was wrong", async () => {
