@@ -9,6 +9,7 @@ import { publish, setRunning, type TurnInfo } from "./events";
 import { getConfig, type SearchConfig } from "@/lib/config";
 import { renderPrompt } from "@/lib/prompts";
 import { callSearch, providerFor, searchToolSnapshotSchema, ToolCallFailed, toolRecordFromTurn, toolTurnFields, type ResolveDeps, type SucceededToolCall } from "@/lib/tools";
+import { resolveEmbedder, type Embedder } from "@/lib/embeddings/registry";
 import { readJsonAnswer } from "./json-answer";
 import { getProtocol, modelForRole } from "./protocols";
 import type { DebateContext, JsonTurnResult, RecordResult, RecordSpec, ScoredTurnResult, ScoredTurnSpec, ToolResult, TurnResult, TurnSpec } from "./types";
@@ -48,6 +49,8 @@ export type RunOptions = {
   signal?: AbortSignal;
   /** How model ids become models: the registry, or a scripted model in tests and benchmarks. */
   resolve?: (id: string) => ResolvedModel;
+  /** The sentence encoder for `ctx.embed` (default: the registry's model named in `config.embedder`); tests pass a scripted one. */
+  embedder?: Embedder;
   /** Search settings and dependencies for `ctx.tool` (default: the server's configuration); tests point them at a scripted server. */
   search?: { config?: SearchConfig; deps?: ResolveDeps };
 };
@@ -334,6 +337,35 @@ async function runClaimed(db: Database, debateId: string, token: string, opts: R
       const content = spec.content ? spec.content(value) : JSON.stringify(value);
       await writeStep(n, step, { status: "completed", content, latencyMs: performance.now() - t0, startedAt, finishedAt: new Date(), metadata: { ...spec.metadata, value: value as unknown }, error: null });
       return { seq: n, value, replayed: false };
+    },
+    async embed(spec) {
+      const done = replayed(spec, "analysis");
+      if (done) {
+        const m = done.metadata as { vectors?: number[][]; embedder?: string } | null;
+        if (!m?.vectors || !m.embedder) throw new Error(`the stored step ${done.seq} (${spec.role}, ${spec.phase}) holds no vectors to replay`);
+        return { seq: done.seq, vectors: m.vectors, embedder: m.embedder, replayed: true };
+      }
+      const n = ++seq;
+      const startedAt = new Date();
+      const t0 = performance.now();
+      const frozen = (debate.config as { embedder?: unknown }).embedder;
+      const step = { round: spec.round, phase: spec.phase, role: spec.role, kind: "analysis" as const };
+      let embedder: Embedder;
+      let vectors: number[][];
+      try {
+        if (!opts.embedder && typeof frozen !== "string") throw new Error(`protocol "${protocol.name}" must declare \`embeds: true\` so an encoder is frozen into the debate when it is created`);
+        embedder = opts.embedder ?? resolveEmbedder(frozen as string);
+        vectors = [];
+        for (let i = 0; i < spec.texts.length; i += embedder.batchSize) vectors.push(...(await embedder.embed(spec.texts.slice(i, i + embedder.batchSize), controller.signal)));
+      } catch (e) {
+        if (controller.signal.aborted) throw new DebateCancelled();
+        const model = opts.embedder?.id ?? (typeof frozen === "string" ? frozen : null);
+        await writeStep(n, { ...step, model }, { status: "failed", content: "", latencyMs: performance.now() - t0, startedAt, finishedAt: new Date(), metadata: { ...spec.metadata, texts: spec.texts }, error: `embedding failed: ${(e as Error).message}` });
+        throw e;
+      }
+      const content = `Embedded ${spec.texts.length} text${spec.texts.length === 1 ? "" : "s"} with ${embedder.id}`;
+      await writeStep(n, { ...step, model: embedder.id }, { status: "completed", content, latencyMs: performance.now() - t0, startedAt, finishedAt: new Date(), metadata: { ...spec.metadata, embedder: embedder.id, texts: spec.texts, vectors }, error: null });
+      return { seq: n, vectors, embedder: embedder.id, replayed: false };
     },
     async tool(spec): Promise<ToolResult> {
       const { snapshot, provider } = searchTool(spec.tool ?? "search");

@@ -112,7 +112,8 @@ async function retrieveEvidence(db: Database, claim: string, corpusName: string,
  * tools it declared, frozen into `config.tools` so a resumed debate searches with what it started with.
  */
 export async function prepareConfig(db: Database, protocol: ReturnType<typeof getProtocol>, config: unknown, models: Record<string, string>, corpus?: string | null) {
-  const prepared = await prepareProtocol(db, protocol, config, models);
+  let prepared = await prepareProtocol(db, protocol, config, models);
+  if (protocol.embeds) prepared = { ...prepared, config: { ...(prepared.config as Record<string, unknown>), embedder: getConfig().embeddingModel } };
   if (!protocol.tools) return prepared;
   const tools = Object.fromEntries(
     Object.entries(protocol.tools).map(([name, source]) => [name, source === "corpus" ? corpusToolSnapshot(corpus ?? null) : searchToolSnapshot(getConfig().search, corpus ?? null)]),

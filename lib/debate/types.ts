@@ -86,6 +86,10 @@ export type ToolSpec = { round: number; phase: string; role: string; tool?: stri
 export type ToolSource = "web" | "corpus";
 export type ToolResult = { seq: number; record: Extract<ToolCallRecord, { status: "ok" }>; replayed: boolean };
 
+/** Sentence vectors (answer relevance, novelty, SC-MMR): computed once with the debate's frozen encoder, replayed on resume. */
+export type EmbedSpec = { round: number; phase: string; role: string; texts: string[]; metadata?: Record<string, unknown> };
+export type EmbedResult = { seq: number; vectors: number[][]; embedder: string; replayed: boolean };
+
 export type ScoredTurnSpec = TurnSpec & { options: readonly string[]; marker?: string; fallback?: Fallback };
 export type ScoredTurnResult = TurnResult & { scores: OptionScores };
 
@@ -131,6 +135,8 @@ export type DebateContext<C> = {
   speakJson<S extends z.ZodType>(spec: TurnSpec, schema: S): Promise<JsonTurnResult<z.output<S>>>;
   /** A computed step (kind `analysis`, zero tokens); on resume its stored value is returned, `compute` is not called. */
   record<T>(spec: RecordSpec<T>): Promise<RecordResult<T>>;
+  /** Embeds texts with the debate's encoder (`config.embedder`): a zero-token `analysis` turn recording the encoder id; replayed on resume. */
+  embed(spec: EmbedSpec): Promise<EmbedResult>;
   /** A tool call (kind `tool`); on resume its stored results are returned and nothing is queried. Failure fails the turn. */
   tool(spec: ToolSpec): Promise<ToolResult>;
   checkpoint(record: CheckpointRecord): Promise<void>;
@@ -167,6 +173,8 @@ export type Protocol<C> = {
    * from the server's settings when a debate is created and frozen into `config.tools[name]`.
    */
   tools?: Record<string, ToolSource>;
+  /** The protocol embeds sentences (`ctx.embed`): the server's embedding model is frozen into `config.embedder` at creation. */
+  embeds?: boolean;
   /** Input limits: ZoFia reads whole articles, RADAR a one-sentence claim. */
   limits: { claimChars: number };
   /**

@@ -59,6 +59,9 @@ function fakeContext(config: Partial<RadarConfig>, claim: string, evidence: Deba
     tool: async () => {
       throw new Error("RADAR calls no tools");
     },
+    embed: async () => {
+      throw new Error("RADAR embeds nothing");
+    },
   };
   return { ctx, seen };
 }

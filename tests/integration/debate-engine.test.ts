@@ -16,6 +16,8 @@ import { searchToolSnapshot } from "@/lib/tools";
 import { resolvedMock, textStream } from "../helpers/mock-models";
 import { startSearchServer, tavilyAnswer, type SearchServer } from "../helpers/search-server";
 import { freshDatabase } from "./test-db";
+import { fakeEmbedder } from "../helpers/fake-embedder";
+import { getConfig } from "@/lib/config";
 
 /**
  * The engine's protocol-facing API, exercised by a tiny protocol that exists only here: it
@@ -33,6 +35,9 @@ type TestConfig = z.infer<typeof testConfigSchema>;
 let gateComputed = 0;
 /** Set to make the protocol die after its gate, as a crash mid-debate would. */
 let crashAfterGate = false;
+/** What the protocol received from ctx.embed, fresh or replayed. */
+let relevanceDims: number[] = [];
+const embedder = fakeEmbedder({ id: "test:hash-8", dim: 8 });
 
 const testProtocol: Protocol<TestConfig> = {
   name: "engine-test",
@@ -48,6 +53,7 @@ const testProtocol: Protocol<TestConfig> = {
   presets: { "engine-test-small": { k: 1 } },
   limits: { claimChars: 20_000 },
   tools: { search: "web", rag: "corpus" },
+  embeds: true,
   templates: () => [],
   async run(ctx): Promise<VerdictRecord> {
     const search = await ctx.tool({ round: 1, phase: "search", role: "agent", request: { query: ctx.config.query, k: ctx.config.k }, metadata: { agent: "search" } });
@@ -77,6 +83,9 @@ const testProtocol: Protocol<TestConfig> = {
       },
       content: (g) => (g.pass ? "gate: pass" : "gate: fail"),
     });
+    // Answer relevance's ingredient: claim and answer as vectors, from the debate's frozen encoder.
+    const relevance = await ctx.embed({ round: 1, phase: "relevance", role: "gate", texts: [ctx.claim.text, answer.value?.reason ?? answer.text] });
+    relevanceDims = relevance.vectors.map((v) => v.length);
     if (crashAfterGate) throw new Error("simulated crash after the gate");
     const verdict = await ctx.speakJson(
       { round: 2, phase: "verdict", role: "judge", kind: "judge", system: "You are the judge.", prompt: `Gate passed: ${gate.value.pass}\nFORMAT: VERDICT-JSON` },
@@ -135,6 +144,8 @@ afterAll(async () => {
 beforeEach(() => {
   gateComputed = 0;
   crashAfterGate = false;
+  relevanceDims = [];
+  embedder.calls = 0;
   server.requests.length = 0;
   server.script("POST /search", (req) => ({ json: tavilyAnswer(String((req.body as { query: string }).query), [
     { title: "Medal auction", url: "https://example.org/auction", text: "The boxer auctioned his Olympic medal in 2012." },
@@ -155,7 +166,7 @@ async function newDebate(config: Partial<TestConfig> = {}, tools: Record<string,
   });
 }
 
-const run = (id: string, m: ReturnType<typeof scripted>) => runDebate(h.db, id, { resolve: () => m.resolved, search: { config: searchConfig, deps: { sleep: async () => {} } } });
+const run = (id: string, m: ReturnType<typeof scripted>) => runDebate(h.db, id, { resolve: () => m.resolved, embedder, search: { config: searchConfig, deps: { sleep: async () => {} } } });
 
 const GOOD = '```json\n{"label": "REFUTED", "reason": "The auction was in 2012, not for the 2022 war."}\n```';
 const VERDICT = '{"label": "REFUTED", "reason": "Wrong war."}';
@@ -170,7 +181,7 @@ describe("structured turns (speakJson, metadata, messages)", () => {
     const m = scripted({ "ANSWER-JSON": [GOOD], "VERDICT-JSON": [VERDICT] });
     expect(await run(id, m)).toEqual({ status: "completed" });
     const d = (await loadDebate(h.db, id))!;
-    expect(d.turns.map((t) => `${t.kind}:${t.phase}`)).toEqual(["tool:search", "speech:answer", "analysis:gate", "judge:verdict"]);
+    expect(d.turns.map((t) => `${t.kind}:${t.phase}`)).toEqual(["tool:search", "speech:answer", "analysis:gate", "analysis:relevance", "judge:verdict"]);
     const answer = d.turns[1]!;
     expect(answer.metadata).toEqual({ query: "boxer medal auction", documents: 2, json: { label: "REFUTED", reason: "The auction was in 2012, not for the 2022 war." }, repaired: false });
     expect(d.verdict).toMatchObject({ label: "REFUTED", reason: "Wrong war." });
@@ -205,7 +216,7 @@ describe("structured turns (speakJson, metadata, messages)", () => {
     const m = scripted({ "ANSWER-JSON": [GOOD], "VERDICT-JSON": ['{"label": "MOSTLY TRUE", "reason": "x"}', "REFUTED, I said."] });
     expect((await run(id, m)).status).toBe("completed");
     const d = (await loadDebate(h.db, id))!;
-    const judge = d.turns[3]!;
+    const judge = d.turns[4]!;
     expect(judge.metadata).toMatchObject({ json: null, repaired: true, unparsed: { firstAnswer: '{"label": "MOSTLY TRUE", "reason": "x"}' } });
     expect((judge.metadata as { unparsed: { firstProblem: string; problem: string } }).unparsed.firstProblem).toMatch(/label/);
     expect((judge.metadata as { unparsed: { problem: string } }).unparsed.problem).toMatch(/no JSON object/);
@@ -230,6 +241,9 @@ describe("computed steps and tool turns", () => {
     expect(server.requests[0]!.body).toMatchObject({ query: "boxer medal auction", max_results: 2 });
     expect(gate).toMatchObject({ kind: "analysis", status: "completed", promptTokens: 0, completionTokens: 0, model: null, content: "gate: pass", metadata: { value: { pass: true, documents: 2 } } });
     expect(await llmCalls(gate!.id)).toEqual([]);
+    const relevance = d.turns[3]!;
+    expect(relevance).toMatchObject({ kind: "analysis", model: "test:hash-8", promptTokens: 0, metadata: { embedder: "test:hash-8", texts: [d.claim.text, "The auction was in 2012, not for the 2022 war."] } });
+    expect((relevance.metadata as { vectors: number[][] }).vectors.map((v) => v.length)).toEqual([8, 8]);
   });
 
   it("a resumed debate replays the search, the JSON answer and the computed gate without running them again", async () => {
@@ -239,18 +253,22 @@ describe("computed steps and tool turns", () => {
     expect((await run(id, first)).status).toBe("failed");
     expect(server.requests).toHaveLength(1);
     expect(gateComputed).toBe(1);
+    expect(embedder.calls).toBe(1);
 
     crashAfterGate = false;
+    relevanceDims = [];
     const second = scripted({ "VERDICT-JSON": [VERDICT] });
     expect(await run(id, second)).toEqual({ status: "completed" });
     // Nothing before the crash ran again: no search sent, no gate computed, only the judge called.
     expect(server.requests).toHaveLength(1);
     expect(gateComputed).toBe(1);
     expect(second.seen.map((x) => x.format)).toEqual(["VERDICT-JSON"]);
+    expect(embedder.calls).toBe(1);
+    expect(relevanceDims).toEqual([8, 8]);
     // The replayed gate value reached the judge's prompt.
     expect(second.seen[0]!.messages.at(-1)!.text).toMatch(/Gate passed: true/);
     const d = (await loadDebate(h.db, id))!;
-    expect(d.turns.map((t) => `${t.seq}:${t.kind}`)).toEqual(["1:tool", "2:speech", "3:analysis", "4:judge"]);
+    expect(d.turns.map((t) => `${t.seq}:${t.kind}`)).toEqual(["1:tool", "2:speech", "3:analysis", "4:analysis", "5:judge"]);
     expect(d.verdict!.label).toBe("REFUTED");
   });
 
@@ -305,6 +323,7 @@ describe("protocol-owned requests", () => {
     expect(d.debate.config).toEqual({
       query: "medal",
       k: 2,
+      embedder: getConfig().embeddingModel,
       tools: {
         search: { provider: "corpus-standin", live: false, label: "offline stand-in for web search", corpus: null },
         rag: { provider: "corpus", live: false, label: "newsroom corpus", corpus: null },
