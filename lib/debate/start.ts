@@ -29,21 +29,21 @@ const isoDate = z
 
 export const startDebateSchema = z
   .object({
-  claim: z.string().trim().min(10, "Write the claim as a full sentence (at least 10 characters)."),
-  claimDate: isoDate.optional(),
-  evidence: z.discriminatedUnion("mode", [
-    z.object({ mode: z.literal("retrieved"), corpus: z.string().trim().min(1, "Choose a corpus."), k: z.number().int().min(1).max(50).default(20) }),
-    z.object({
-      mode: z.literal("gold"),
-      /** One passage per paragraph (blank-line separated). */
-      text: z.string().trim().min(1, "Paste the evidence, one passage per paragraph.").max(100_000, "Evidence text is limited to 100,000 characters."),
-    }),
-  ]),
-  protocol: z.string().trim().default(DEFAULT_PROTOCOL),
-  /** Validated by the protocol's own schema (lib/debate/protocols.ts). */
-  config: z.record(z.string(), z.unknown()).default({}),
-  /** Model id per role; roles left out use ROLE_MODELS, then DEFAULT_MODEL. */
-  models: z.record(z.string(), z.string().trim()).default({}),
+    claim: z.string().trim().min(10, "Write the claim as a full sentence (at least 10 characters)."),
+    claimDate: isoDate.optional(),
+    evidence: z.discriminatedUnion("mode", [
+      z.object({ mode: z.literal("retrieved"), corpus: z.string().trim().min(1, "Choose a corpus."), k: z.number().int().min(1).max(50).default(20) }),
+      z.object({
+        mode: z.literal("gold"),
+        /** One passage per paragraph (blank-line separated). */
+        text: z.string().trim().min(1, "Paste the evidence, one passage per paragraph.").max(100_000, "Evidence text is limited to 100,000 characters."),
+      }),
+    ]),
+    protocol: z.string().trim().default(DEFAULT_PROTOCOL),
+    /** Validated by the protocol's own schema (lib/debate/protocols.ts). */
+    config: z.record(z.string(), z.unknown()).default({}),
+    /** Model id per role; roles left out use ROLE_MODELS, then DEFAULT_MODEL. */
+    models: z.record(z.string(), z.string().trim()).default({}),
   })
   .superRefine((req, ctx) => {
     // Checked against the registry as it is now (tests and plugins may register protocols after this module loads).
