@@ -5,6 +5,7 @@ import { getDb } from "@/db/client";
 import { runInBackground } from "@/lib/debate/runner";
 import { createDebate, DebateRequestError } from "@/lib/debate/start";
 import { parseDebateForm } from "@/lib/debate/form";
+import { claimLimitFor } from "@/lib/debate/protocols";
 import { hit } from "@/db/queries/rate-limits";
 import { getConfig } from "@/lib/config";
 import { assertWebModels, ModelNotAllowedError } from "@/lib/ai/web-models";
@@ -24,7 +25,7 @@ export async function startDebateAction(_prev: StartState, form: FormData): Prom
   try {
     const user = await requirePermission("debate:start");
     // Checked before the rate limit, so a refused request does not use up one of the user's debates.
-    const tooLong = claimLengthError(values.claim ?? "");
+    const tooLong = claimLengthError(values.claim ?? "", claimLimitFor(values.protocol));
     if (tooLong) return { error: tooLong, field: "claim", values };
     const input = parseDebateForm({ ...values, claim: normaliseClaim(values.claim ?? "") });
     assertWebModels(input.models ?? {});

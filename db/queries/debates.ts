@@ -263,13 +263,13 @@ export async function finishTurn(
   db: Database,
   turnId: string,
   debateId: string,
-  t: { content: string; promptTokens: number; completionTokens: number; costUsd: number | null; latencyMs: number; citations: number[]; scores?: Record<string, unknown> | null },
+  t: { content: string; promptTokens: number; completionTokens: number; costUsd: number | null; latencyMs: number; citations: number[]; scores?: Record<string, unknown> | null; metadata?: Record<string, unknown> | null },
   calls: CallRecord[],
 ) {
   const updated = sql`update turns set
       content = ${t.content}, prompt_tokens = ${t.promptTokens}::int, completion_tokens = ${t.completionTokens}::int,
       cost_usd = ${t.costUsd}::float8, latency_ms = ${Math.round(t.latencyMs)}::int, citations = ${JSON.stringify(t.citations)}::jsonb,
-      scores = ${t.scores ? JSON.stringify(t.scores) : null}::jsonb, status = 'completed', finished_at = now(), error = null
+      scores = ${t.scores ? JSON.stringify(t.scores) : null}::jsonb, metadata = ${t.metadata ? JSON.stringify(t.metadata) : null}::jsonb, status = 'completed', finished_at = now(), error = null
     where id = ${turnId}::uuid returning id`;
   if (calls.length === 0) {
     await db.execute(updated);
@@ -295,6 +295,32 @@ export async function failTurn(db: Database, turnId: string, debateId: string, e
     await tx.update(s.turns).set({ status, error, content: partial, finishedAt: new Date() }).where(eq(s.turns.id, turnId));
     if (calls.length) await tx.insert(s.llmCalls).values(calls.map((c) => callRow(debateId, turnId, c)));
   });
+}
+
+/**
+ * A step that calls no model (a computed `analysis` or a `tool` call), written whole in one
+ * insert: it has nothing to stream, and a crash before the insert simply runs it again.
+ */
+export async function insertStepTurn(
+  db: Database,
+  t: {
+    debateId: string;
+    seq: number;
+    round: number;
+    phase: string;
+    role: string;
+    kind: string;
+    model: string | null;
+    status: "completed" | "failed";
+    content: string;
+    latencyMs: number;
+    startedAt: Date;
+    finishedAt: Date;
+    metadata: Record<string, unknown>;
+    error: string | null;
+  },
+) {
+  await db.insert(s.turns).values({ ...t, latencyMs: Math.round(t.latencyMs), promptTokens: 0, completionTokens: 0, costUsd: 0, citations: [] });
 }
 
 export async function recordCall(db: Database, debateId: string, turnId: string | null, rec: CallRecord) {

@@ -12,10 +12,11 @@ export function normaliseClaim(text: string): string {
   return text.replace(/\r\n?/g, "\n");
 }
 
-export function claimLengthError(text: string): string | null {
+/** `limit`: the protocol's own (lib/debate/protocols.ts); RADAR's is CLAIM_LIMIT. */
+export function claimLengthError(text: string, limit = CLAIM_LIMIT): string | null {
   const length = normaliseClaim(text).length;
-  if (length <= CLAIM_LIMIT) return null;
-  return `The claim is ${n(length)} characters; the limit is ${n(CLAIM_LIMIT)}. Shorten it by ${n(length - CLAIM_LIMIT)}: quote only the part to check.`;
+  if (length <= limit) return null;
+  return `The claim is ${n(length)} characters; the limit is ${n(limit)}. Shorten it by ${n(length - limit)}: quote only the part to check.`;
 }
 
 export function claimCount(text: string): string {

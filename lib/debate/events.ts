@@ -27,6 +27,8 @@ export type DebateEvent =
         latencyMs: number;
         citations: number[];
         scores: Record<string, unknown> | null;
+        /** The protocol's signals for this turn (parsed JSON, computed values, a tool call's record). */
+        metadata?: Record<string, unknown> | null;
       };
     }
   /** The turn ended unfinished: `failed` (regenerated on resume) or `stopped` by a user (kept with what it had written). */

@@ -23,6 +23,7 @@ export function parseDebateForm(f: Record<string, string>): StartDebateInput {
   const tauV = num(f.tauV);
   if (tauS !== undefined || tauV !== undefined) config.thresholds = { tauS, tauV };
   return {
+    protocol: f.protocol?.trim() || undefined,
     claim: f.claim ?? "",
     claimDate: f.claimDate?.trim() || undefined,
     evidence: f.evidenceMode === "gold" ? { mode: "gold", text: f.goldEvidence ?? "" } : { mode: "retrieved", corpus: f.corpus ?? "", k: num(f.k) ?? 20 },

@@ -1,20 +1,72 @@
-import { radarConfigSchema, radarProtocol } from "./radar/protocol";
-import type { Protocol } from "./types";
+import { radarProtocol } from "./radar/protocol";
+import type { ProductLabel, Protocol } from "./types";
 
 /**
- * Every debate protocol the runner knows. PROClaim, Tool-MAD and ZoFia join as new entries here,
- * each a module with its own configuration schema; the runner does not change.
+ * Every debate protocol the product knows, and the one place a request (the form, the CLI's
+ * `debate --protocol`, `eval --protocol`) turns a protocol name into a configuration, roles and
+ * models. A protocol module owns its request: configuration schema (with defaults), label scheme
+ * mapped to TRUE / HALF-TRUE / FALSE, roles with model aliases and temperatures, presets, and
+ * input limits.
+ *
+ * What a protocol may ask of the runner (lib/debate/runner.ts), through its context, each step
+ * recorded once under a stable sequence number and replayed on resume instead of run again:
+ * - `speak` / `speakScored`: a model turn, streamed, retried, stored with `metadata` and, for an
+ *   agent that keeps a chat, the `messages` so far;
+ * - `speakJson(spec, schema)`: a turn whose answer must be JSON: parsed with zod, repaired once,
+ *   else stored as unparsed (the protocol decides what an unparsed answer means);
+ * - `record({ compute })`: a step that calls no model (gate, score, vote, consensus): a turn of
+ *   kind `analysis`, zero tokens, its value in metadata, never recomputed on resume;
+ * - `tool({ tool, request })`: a search through the tool frozen in `config.tools[tool]` at
+ *   creation: a turn of kind `tool`, never queried again on resume, a failure fails the turn.
+ * A protocol never touches the database or the network itself.
  */
-type Registered = Protocol<unknown> & { parseConfig(raw: unknown): unknown };
+export type Registered = Protocol<unknown> & { parseConfig(raw: unknown): unknown };
+
+function register<C>(p: Protocol<C>): Registered {
+  return { ...(p as unknown as Protocol<unknown>), parseConfig: (raw) => p.configSchema.parse(raw ?? {}) };
+}
 
 const PROTOCOLS: Record<string, Registered> = {
-  radar: { ...(radarProtocol as Protocol<unknown>), parseConfig: (raw) => radarConfigSchema.parse(raw ?? {}) },
+  radar: register(radarProtocol),
 };
+
+export const DEFAULT_PROTOCOL = "radar";
+export const PROTOCOL_NAMES = Object.keys(PROTOCOLS) as [string, ...string[]];
 
 export function getProtocol(name: string): Registered {
   const p = PROTOCOLS[name];
-  if (!p) throw new Error(`Unknown debate protocol "${name}"; known: ${Object.keys(PROTOCOLS).join(", ")}`);
+  if (!p) throw new Error(`Unknown debate protocol "${name}"; choose one of: ${PROTOCOL_NAMES.join(", ")}.`);
   return p;
 }
 
-export const PROTOCOL_NAMES = Object.keys(PROTOCOLS);
+/**
+ * The model id a role uses: its own, else the role it is an alias of (RADAR's stop agent speaks
+ * with the judge's model), else the judge's, as debates stored before roles were declared expect.
+ */
+export function modelForRole(protocol: Registered, config: unknown, models: Record<string, string>, role: string): string {
+  const alias = protocol.roleSpecs(config).find((r) => r.role === role)?.usesModelOf;
+  const id = models[role] ?? (alias ? models[alias] : undefined) ?? models.judge;
+  if (!id) throw new Error(`no model configured for role ${role}`);
+  return id;
+}
+
+/** A stored label on the product's scale; null for a label the protocol does not map (e.g. UNPARSED). */
+export function productLabel(protocolName: string, label: string): ProductLabel | null {
+  const p = PROTOCOLS[protocolName];
+  return p?.labels.toProduct[label] ?? null;
+}
+
+/**
+ * Adds a protocol at run time: for tests (a protocol defined in the test file) and for protocols
+ * loaded as plugins. A name already taken is refused, so RADAR cannot be replaced by accident.
+ */
+export function registerProtocol<C>(p: Protocol<C>): void {
+  if (PROTOCOLS[p.name]) throw new Error(`A debate protocol named "${p.name}" is already registered.`);
+  PROTOCOLS[p.name] = register(p);
+  PROTOCOL_NAMES.push(p.name);
+}
+
+/** The claim limit of the protocol a request names; RADAR's for none. An unknown name is refused later, by createDebate. */
+export function claimLimitFor(name: string | undefined): number {
+  return PROTOCOLS[name?.trim() || DEFAULT_PROTOCOL]?.limits.claimChars ?? PROTOCOLS[DEFAULT_PROTOCOL]!.limits.claimChars;
+}

@@ -6,8 +6,13 @@ import { scoreOptions } from "@/lib/ai/score-options";
 import { resolveModel, type ResolvedModel } from "@/lib/ai/registry";
 import { citedRanks } from "./evidence";
 import { publish, setRunning, type TurnInfo } from "./events";
-import { getProtocol } from "./protocols";
-import type { DebateContext, ScoredTurnResult, ScoredTurnSpec, TurnResult, TurnSpec } from "./types";
+import { getConfig, type SearchConfig } from "@/lib/config";
+import { renderPrompt } from "@/lib/prompts";
+import { callSearch, providerFor, searchToolSnapshotSchema, ToolCallFailed, toolRecordFromTurn, toolTurnFields, type ResolveDeps, type SucceededToolCall } from "@/lib/tools";
+import { resolveEmbedder, type Embedder } from "@/lib/embeddings/registry";
+import { readJsonAnswer } from "./json-answer";
+import { getProtocol, modelForRole } from "./protocols";
+import type { DebateContext, JsonTurnResult, RecordResult, RecordSpec, ScoredTurnResult, ScoredTurnSpec, ToolResult, TurnResult, TurnSpec } from "./types";
 
 /**
  * Runs debates. A protocol decides who speaks; the runner makes each turn real: it opens the turn
@@ -32,9 +37,6 @@ function state(): RunnerState {
   return (g[key] ??= { controllers: new Map(), runs: 0 });
 }
 
-/** Roles that are a use of another role's model rather than a participant of their own. */
-const MODEL_OF: Record<string, string> = { "stop-agent": "judge", "round-judge": "judge" };
-
 class DebateCancelled extends Error {
   constructor() {
     super("cancelled");
@@ -47,6 +49,10 @@ export type RunOptions = {
   signal?: AbortSignal;
   /** How model ids become models: the registry, or a scripted model in tests and benchmarks. */
   resolve?: (id: string) => ResolvedModel;
+  /** The sentence encoder for `ctx.embed` (default: the registry's model named in `config.embedder`); tests pass a scripted one. */
+  embedder?: Embedder;
+  /** Search settings and dependencies for `ctx.tool` (default: the server's configuration); tests point them at a scripted server. */
+  search?: { config?: SearchConfig; deps?: ResolveDeps };
 };
 
 export type Claim = { ok: true; token: string } | { ok: false; error: string };
@@ -121,16 +127,26 @@ async function runClaimed(db: Database, debateId: string, token: string, opts: R
   let seq = kept.reduce((m, t) => Math.max(m, t.seq), 0);
   let tokens = 0;
 
-  const modelFor = (role: string) => {
-    const id = models[role] ?? models[MODEL_OF[role] ?? ""] ?? models.judge;
-    if (!id) throw new Error(`no model configured for role ${role}`);
-    return id;
-  };
+  const modelFor = (role: string) => modelForRole(protocol, config, models, role);
+  const roleTemperatures = new Map(protocol.roleSpecs(config).map((r) => [r.role, r.temperature]));
 
-  async function turn<T extends TurnSpec>(spec: T, generate: (info: TurnInfo, calls: CallRecord[]) => Promise<{ text: string; usage: TurnResult["usage"]; costUsd: number | null; latencyMs: number; scores?: Record<string, unknown> }>) {
+  /**
+   * The stored step this one replays, if the earlier run got this far: the n-th step of the
+   * protocol is the n-th finished turn, as long as role, phase and kind agree. From the first step
+   * that is not replayed on, everything is new.
+   */
+  function replayed(spec: { role: string; phase: string }, kind: string) {
     if (controller.signal.aborted) throw new DebateCancelled();
     const done = replaying ? replay[spoken++] : undefined;
-    if (done && done.role === spec.role && done.phase === spec.phase) {
+    if (done && done.role === spec.role && done.phase === spec.phase && done.kind === kind) return done;
+    replaying = false;
+    return undefined;
+  }
+
+  type Generated = { text: string; usage: TurnResult["usage"]; costUsd: number | null; latencyMs: number; scores?: Record<string, unknown>; metadata?: Record<string, unknown> };
+  async function turn<T extends TurnSpec>(spec: T, generate: (info: TurnInfo, calls: CallRecord[]) => Promise<Generated>) {
+    const done = replayed(spec, spec.kind);
+    if (done) {
       tokens += (done.promptTokens ?? 0) + (done.completionTokens ?? 0);
       return {
         result: {
@@ -143,10 +159,9 @@ async function runClaimed(db: Database, debateId: string, token: string, opts: R
           replayed: true,
         } satisfies TurnResult,
         scores: done.scores,
+        metadata: done.metadata,
       };
     }
-    // From the first turn that is not replayed on, everything is new.
-    replaying = false;
     const n = ++seq;
     const info: TurnInfo = { seq: n, round: spec.round, phase: spec.phase, role: spec.role, kind: spec.kind, model: modelFor(spec.role) };
     const turnId = await q.beginTurn(db, { debateId, ...info });
@@ -166,15 +181,17 @@ async function runClaimed(db: Database, debateId: string, token: string, opts: R
         latencyMs: out.latencyMs,
         citations,
         scores: out.scores ?? null,
+        metadata: out.metadata ?? spec.metadata ?? null,
       }, calls);
       tokens += out.usage.promptTokens + out.usage.completionTokens;
       publish(debateId, {
         type: "turn-end",
-        turn: { ...info, content: out.text, promptTokens: out.usage.promptTokens, completionTokens: out.usage.completionTokens, costUsd: out.costUsd, latencyMs: out.latencyMs, citations, scores: out.scores ?? null },
+        turn: { ...info, content: out.text, promptTokens: out.usage.promptTokens, completionTokens: out.usage.completionTokens, costUsd: out.costUsd, latencyMs: out.latencyMs, citations, scores: out.scores ?? null, metadata: out.metadata ?? spec.metadata ?? null },
       });
       return {
         result: { seq: n, text: out.text, model: info.model, usage: out.usage, costUsd: out.costUsd, latencyMs: out.latencyMs, replayed: false } satisfies TurnResult,
         scores: out.scores ?? null,
+        metadata: out.metadata ?? spec.metadata ?? null,
       };
     } catch (e) {
       // A run that lost its claim writes nothing more: the debate belongs to the run that took it.
@@ -199,9 +216,11 @@ async function runClaimed(db: Database, debateId: string, token: string, opts: R
     model: resolve(info.model),
     purpose: `${spec.phase}:${spec.role}`,
     system: spec.system,
-    messages: [{ role: "user" as const, content: spec.prompt }],
+    // An agent that keeps a chat sends its conversation so far; the prompt is always the last word.
+    messages: [...(spec.messages ?? []), { role: "user" as const, content: spec.prompt }],
     maxOutputTokens: spec.maxOutputTokens,
-    temperature: spec.temperature,
+    // A turn that names no temperature speaks at its role's, as the protocol declared it.
+    temperature: spec.temperature ?? roleTemperatures.get(spec.role),
     abortSignal: controller.signal,
     onTextDelta: (text: string) => {
       partials.set(info.seq, (partials.get(info.seq) ?? "") + text);
@@ -213,6 +232,37 @@ async function runClaimed(db: Database, debateId: string, token: string, opts: R
     },
     onRecord: (rec: CallRecord) => void calls.push(rec),
   });
+
+  /** A finished model call's numbers, summed over the calls of one turn (an answer and its repair). */
+  const sum = (cs: Array<{ usage: TurnResult["usage"]; costUsd: number | null; latencyMs: number }>) => ({
+    usage: { promptTokens: cs.reduce((a, c) => a + c.usage.promptTokens, 0), completionTokens: cs.reduce((a, c) => a + c.usage.completionTokens, 0) },
+    costUsd: cs.some((c) => c.costUsd === null) ? null : cs.reduce((a, c) => a + (c.costUsd ?? 0), 0),
+    latencyMs: cs.reduce((a, c) => a + c.latencyMs, 0),
+  });
+
+  type Step = { round: number; phase: string; role: string; kind: "analysis" | "tool"; model: string | null };
+  type StepRow = { status: "completed" | "failed"; content: string; latencyMs: number; startedAt: Date; finishedAt: Date; metadata: Record<string, unknown>; error: string | null };
+  /** Writes a step that called no model, whole, and tells watchers; a failed one fails the debate, naming the step. */
+  async function writeStep(n: number, step: Step, row: StepRow) {
+    const info: TurnInfo = { seq: n, round: step.round, phase: step.phase, role: step.role, kind: step.kind, model: step.model ?? "" };
+    await q.insertStepTurn(db, { debateId, seq: n, ...step, ...row });
+    publish(debateId, { type: "turn-start", turn: info });
+    if (row.status === "failed") {
+      publish(debateId, { type: "turn-error", seq: n, error: row.error ?? "failed", status: "failed", content: row.content });
+      throw Object.assign(new Error(row.error ?? "failed"), { turnSeq: n, turnLabel: `${step.role}, ${step.phase}` });
+    }
+    publish(debateId, { type: "turn-end", turn: { ...info, content: row.content, promptTokens: 0, completionTokens: 0, costUsd: 0, latencyMs: row.latencyMs, citations: [], scores: null, metadata: row.metadata } });
+  }
+
+  // A tool searches with what was frozen into the debate when it was created, never today's setting.
+  const frozenTools = ((debate.config as { tools?: Record<string, unknown> }).tools ?? {}) as Record<string, unknown>;
+  function searchTool(name: string) {
+    const parsed = searchToolSnapshotSchema.safeParse(frozenTools[name]);
+    if (!parsed.success) {
+      throw new Error(`this debate has no tool "${name}" in its stored set-up (config.tools.${name}); protocol "${protocol.name}" must declare it in \`tools\` so one is chosen when the debate is created`);
+    }
+    return { snapshot: parsed.data, provider: () => providerFor(parsed.data, opts.search?.config ?? getConfig().search, { db, allow: getConfig().fetch.allow, ...opts.search?.deps }) };
+  }
 
   const ctx: DebateContext<unknown> = {
     claim: { text: claim.text, date: claim.claimDate?.toISOString() },
@@ -242,6 +292,110 @@ async function runClaimed(db: Database, debateId: string, token: string, opts: R
         };
       });
       return { ...result, scores: scores as unknown as ScoredTurnResult["scores"] };
+    },
+    async speakJson(spec, schema) {
+      const { result, metadata } = await turn(spec, async (info, calls) => {
+        const first = await callModel(callOptions(info, calls, spec));
+        const reading = readJsonAnswer(first.text, schema);
+        if (reading.ok) return { text: first.text, ...sum([first]), metadata: { ...spec.metadata, json: reading.value as unknown, repaired: false } };
+        // One repair: the model sees its own answer and what was wrong with it.
+        partials.set(info.seq, "");
+        const repairSpec: TurnSpec = {
+          ...spec,
+          messages: [...(spec.messages ?? []), { role: "user", content: spec.prompt }, { role: "assistant", content: first.text }],
+          prompt: renderPrompt("engine/repair-json", { problem: reading.problem }),
+        };
+        const second = await callModel({ ...callOptions(info, calls, repairSpec), purpose: `${spec.phase}:${spec.role}:repair-json` });
+        const again = readJsonAnswer(second.text, schema);
+        const numbers = sum([first, second]);
+        if (again.ok) return { text: second.text, ...numbers, metadata: { ...spec.metadata, json: again.value as unknown, repaired: true } };
+        // Recorded as it was said: no default stands in for an answer nobody could read.
+        return { text: second.text, ...numbers, metadata: { ...spec.metadata, json: null, repaired: true, unparsed: { problem: again.problem, firstProblem: reading.problem, firstAnswer: first.text } } };
+      });
+      const m = (metadata ?? {}) as { json?: unknown; unparsed?: { problem: string } };
+      // A replayed value is what the schema produced when the turn was first read (stored as JSON).
+      if (m.unparsed || m.json === null || m.json === undefined) {
+        return { ...result, value: null, unparsed: { error: m.unparsed?.problem ?? "the stored turn has no parsed answer" } } as JsonTurnResult<never>;
+      }
+      return { ...result, value: m.json, unparsed: null } as JsonTurnResult<never>;
+    },
+    async record<T>(spec: RecordSpec<T>): Promise<RecordResult<T>> {
+      const done = replayed(spec, "analysis");
+      if (done) return { seq: done.seq, value: (done.metadata as { value: T } | null)?.value as T, replayed: true };
+      const n = ++seq;
+      const startedAt = new Date();
+      const t0 = performance.now();
+      const step = { round: spec.round, phase: spec.phase, role: spec.role, kind: "analysis" as const, model: null };
+      let value: T;
+      try {
+        value = await spec.compute();
+      } catch (e) {
+        await writeStep(n, step, { status: "failed", content: "", latencyMs: performance.now() - t0, startedAt, finishedAt: new Date(), metadata: { ...spec.metadata }, error: `computing ${spec.phase} failed: ${(e as Error).message}` });
+        throw e;
+      }
+      // Stored as JSON: what the protocol gets back on resume is what JSON keeps of the value.
+      const content = spec.content ? spec.content(value) : JSON.stringify(value);
+      await writeStep(n, step, { status: "completed", content, latencyMs: performance.now() - t0, startedAt, finishedAt: new Date(), metadata: { ...spec.metadata, value: value as unknown }, error: null });
+      return { seq: n, value, replayed: false };
+    },
+    async embed(spec) {
+      const done = replayed(spec, "analysis");
+      if (done) {
+        const m = done.metadata as { vectors?: number[][]; embedder?: string } | null;
+        if (!m?.vectors || !m.embedder) throw new Error(`the stored step ${done.seq} (${spec.role}, ${spec.phase}) holds no vectors to replay`);
+        return { seq: done.seq, vectors: m.vectors, embedder: m.embedder, replayed: true };
+      }
+      const n = ++seq;
+      const startedAt = new Date();
+      const t0 = performance.now();
+      const frozen = (debate.config as { embedder?: unknown }).embedder;
+      const step = { round: spec.round, phase: spec.phase, role: spec.role, kind: "analysis" as const };
+      let embedder: Embedder;
+      let vectors: number[][];
+      try {
+        if (!opts.embedder && typeof frozen !== "string") throw new Error(`protocol "${protocol.name}" must declare \`embeds: true\` so an encoder is frozen into the debate when it is created`);
+        embedder = opts.embedder ?? resolveEmbedder(frozen as string);
+        vectors = [];
+        for (let i = 0; i < spec.texts.length; i += embedder.batchSize) vectors.push(...(await embedder.embed(spec.texts.slice(i, i + embedder.batchSize), controller.signal)));
+      } catch (e) {
+        if (controller.signal.aborted) throw new DebateCancelled();
+        const model = opts.embedder?.id ?? (typeof frozen === "string" ? frozen : null);
+        await writeStep(n, { ...step, model }, { status: "failed", content: "", latencyMs: performance.now() - t0, startedAt, finishedAt: new Date(), metadata: { ...spec.metadata, texts: spec.texts }, error: `embedding failed: ${(e as Error).message}` });
+        throw e;
+      }
+      const content = `Embedded ${spec.texts.length} text${spec.texts.length === 1 ? "" : "s"} with ${embedder.id}`;
+      await writeStep(n, { ...step, model: embedder.id }, { status: "completed", content, latencyMs: performance.now() - t0, startedAt, finishedAt: new Date(), metadata: { ...spec.metadata, embedder: embedder.id, texts: spec.texts, vectors }, error: null });
+      return { seq: n, vectors, embedder: embedder.id, replayed: false };
+    },
+    async tool(spec): Promise<ToolResult> {
+      const { snapshot, provider } = searchTool(spec.tool ?? "search");
+      const done = replayed(spec, "tool");
+      if (done) {
+        // Replayed from the stored results; a record for another request means history changed, and is refused.
+        const record = toolRecordFromTurn(done, { provider: snapshot.provider, request: spec.request });
+        if (record.status !== "ok") throw new Error(`the stored search of turn ${done.seq} failed and cannot be replayed`);
+        return { seq: done.seq, record, replayed: true };
+      }
+      const n = ++seq;
+      const step = { round: spec.round, phase: spec.phase, role: spec.role, kind: "tool" as const };
+      let record: SucceededToolCall;
+      try {
+        record = await callSearch(provider(), spec.request, { signal: controller.signal });
+      } catch (e) {
+        if (controller.signal.aborted) throw new DebateCancelled();
+        // Stored as a failed turn and the debate fails naming it (writeStep throws): never an empty result list.
+        if (e instanceof ToolCallFailed) {
+          const f = toolTurnFields(e.record);
+          await writeStep(n, { ...step, model: snapshot.provider }, { status: "failed", content: f.content ?? "", latencyMs: f.latencyMs ?? 0, startedAt: f.startedAt!, finishedAt: f.finishedAt!, metadata: { ...spec.metadata, ...(f.metadata as Record<string, unknown>) }, error: f.error ?? e.message });
+        }
+        // The provider could not even be built (a key gone since the debate started): a failed turn that says so.
+        const now = new Date();
+        await writeStep(n, { ...step, model: snapshot.provider }, { status: "failed", content: `Search (${snapshot.label}): "${spec.request.query}"`, latencyMs: 0, startedAt: now, finishedAt: now, metadata: { ...spec.metadata, toolRequest: spec.request }, error: (e as Error).message });
+        throw e;
+      }
+      const f = toolTurnFields(record);
+      await writeStep(n, { ...step, model: record.provider }, { status: "completed", content: f.content ?? "", latencyMs: f.latencyMs ?? 0, startedAt: f.startedAt!, finishedAt: f.finishedAt!, metadata: { ...spec.metadata, ...(f.metadata as Record<string, unknown>) }, error: null });
+      return { seq: n, record, replayed: false };
     },
     async checkpoint(record) {
       await q.saveCheckpoint(db, debateId, record);

@@ -8,9 +8,9 @@ import { modelIdForRole, resolveModel } from "@/lib/ai/registry";
 import { promptsHash } from "@/lib/prompts";
 import { search, SearchError } from "@/lib/retrieval/search";
 import type { Embedder } from "@/lib/embeddings/registry";
-import { getProtocol } from "./protocols";
-import { radarConfigSchema } from "./radar/protocol";
-import { resolveThresholds } from "./radar/early-stop";
+import { getConfig } from "@/lib/config";
+import { corpusToolSnapshot, searchToolSnapshot } from "@/lib/tools";
+import { DEFAULT_PROTOCOL, getProtocol, PROTOCOL_NAMES } from "./protocols";
 import { evidenceCountProblem } from "./evidence";
 import type { DebateEvidence } from "./types";
 import { claimLengthError } from "./claim-length";
@@ -27,30 +27,34 @@ const isoDate = z
   .regex(/^\d{4}-\d{2}-\d{2}$/, "use the form YYYY-MM-DD")
   .refine((d) => !Number.isNaN(Date.parse(d)), "not a real date");
 
-export const startDebateSchema = z.object({
-  claim: z
-    .string()
-    .trim()
-    .min(10, "Write the claim as a full sentence (at least 10 characters).")
-    .superRefine((claim, ctx) => {
-      // The same limit and words as the form's live count (lib/debate/claim-length.ts), for the CLI and evaluation runs too.
-      const problem = claimLengthError(claim);
-      if (problem) ctx.addIssue({ code: "custom", message: problem });
-    }),
-  claimDate: isoDate.optional(),
-  evidence: z.discriminatedUnion("mode", [
-    z.object({ mode: z.literal("retrieved"), corpus: z.string().trim().min(1, "Choose a corpus."), k: z.number().int().min(1).max(50).default(20) }),
-    z.object({
-      mode: z.literal("gold"),
-      /** One passage per paragraph (blank-line separated). */
-      text: z.string().trim().min(1, "Paste the evidence, one passage per paragraph.").max(100_000, "Evidence text is limited to 100,000 characters."),
-    }),
-  ]),
-  protocol: z.literal("radar").default("radar"),
-  config: radarConfigSchema.partial().default({}),
-  /** Model id per role; roles left out use ROLE_MODELS, then DEFAULT_MODEL. */
-  models: z.record(z.string(), z.string().trim()).default({}),
-});
+export const startDebateSchema = z
+  .object({
+    claim: z.string().trim().min(10, "Write the claim as a full sentence (at least 10 characters)."),
+    claimDate: isoDate.optional(),
+    evidence: z.discriminatedUnion("mode", [
+      z.object({ mode: z.literal("retrieved"), corpus: z.string().trim().min(1, "Choose a corpus."), k: z.number().int().min(1).max(50).default(20) }),
+      z.object({
+        mode: z.literal("gold"),
+        /** One passage per paragraph (blank-line separated). */
+        text: z.string().trim().min(1, "Paste the evidence, one passage per paragraph.").max(100_000, "Evidence text is limited to 100,000 characters."),
+      }),
+    ]),
+    protocol: z.string().trim().default(DEFAULT_PROTOCOL),
+    /** Validated by the protocol's own schema (lib/debate/protocols.ts). */
+    config: z.record(z.string(), z.unknown()).default({}),
+    /** Model id per role; roles left out use ROLE_MODELS, then DEFAULT_MODEL. */
+    models: z.record(z.string(), z.string().trim()).default({}),
+  })
+  .superRefine((req, ctx) => {
+    // Checked against the registry as it is now (tests and plugins may register protocols after this module loads).
+    if (!PROTOCOL_NAMES.includes(req.protocol)) {
+      ctx.addIssue({ code: "custom", message: `There is no debate protocol "${req.protocol}". Choose a protocol: ${PROTOCOL_NAMES.join(", ")}.`, path: ["protocol"] });
+      return;
+    }
+    // The protocol's limit, with the same words as the form's live count (lib/debate/claim-length.ts), for the CLI and evaluation runs too.
+    const problem = claimLengthError(req.claim, getProtocol(req.protocol).limits.claimChars);
+    if (problem) ctx.addIssue({ code: "custom", message: problem, path: ["claim"] });
+  });
 export type StartDebateInput = z.input<typeof startDebateSchema>;
 
 /** A problem with the request, said so that the form can show it next to the field. */
@@ -103,6 +107,31 @@ async function retrieveEvidence(db: Database, claim: string, corpusName: string,
   };
 }
 
+/**
+ * The protocol's `prepare` hook, given what it may read (calibrated thresholds per model), and the
+ * tools it declared, frozen into `config.tools` so a resumed debate searches with what it started with.
+ */
+export async function prepareConfig(db: Database, protocol: ReturnType<typeof getProtocol>, config: unknown, models: Record<string, string>, corpus?: string | null) {
+  let prepared = await prepareProtocol(db, protocol, config, models);
+  if (protocol.embeds) prepared = { ...prepared, config: { ...(prepared.config as Record<string, unknown>), embedder: getConfig().embeddingModel } };
+  if (!protocol.tools) return prepared;
+  const tools = Object.fromEntries(
+    Object.entries(protocol.tools).map(([name, source]) => [name, source === "corpus" ? corpusToolSnapshot(corpus ?? null) : searchToolSnapshot(getConfig().search, corpus ?? null)]),
+  );
+  return { ...prepared, config: { ...(prepared.config as Record<string, unknown>), tools } };
+}
+
+async function prepareProtocol(db: Database, protocol: ReturnType<typeof getProtocol>, config: unknown, models: Record<string, string>) {
+  if (!protocol.prepare) return { config, variant: null, thresholds: null };
+  return protocol.prepare(config, {
+    models,
+    async calibratedFor(model) {
+      const [row] = await db.select().from(s.modelThresholds).where(eq(s.modelThresholds.model, model));
+      return row ? { tauS: row.tauS, tauV: row.tauV } : undefined;
+    },
+  });
+}
+
 export async function createDebate(
   db: Database,
   raw: unknown,
@@ -116,7 +145,12 @@ export async function createDebate(
   }
   const input = parsed.data;
   const protocol = getProtocol(input.protocol);
-  const config = radarConfigSchema.parse(input.config);
+  const parsedConfig = protocol.configSchema.safeParse(input.config);
+  if (!parsedConfig.success) {
+    const issue = parsedConfig.error.issues[0]!;
+    throw new DebateRequestError(`${protocol.title}: ${issue.path.join(".") || "configuration"}: ${issue.message}`, ["config", ...issue.path].join("."));
+  }
+  const config = parsedConfig.data;
 
   const models: Record<string, string> = {};
   for (const role of protocol.roles(config)) {
@@ -129,9 +163,7 @@ export async function createDebate(
     }
   }
 
-  // Calibrated thresholds for the judge's model, unless the request sets its own.
-  const [calibrated] = await db.select().from(s.modelThresholds).where(eq(s.modelThresholds.model, models.judge!));
-  const fullConfig = { ...config, calibrated: calibrated ? { tauS: calibrated.tauS, tauV: calibrated.tauV } : undefined };
+  const prepared = await prepareConfig(db, protocol, config, models, input.evidence.mode === "retrieved" ? input.evidence.corpus : null);
 
   const { corpusId, evidence } =
     input.evidence.mode === "retrieved"
@@ -143,11 +175,11 @@ export async function createDebate(
   return createDebateRecord(db, {
     claim: { text: input.claim, claimDate: input.claimDate ? new Date(`${input.claimDate}T00:00:00Z`) : null },
     protocol: protocol.name,
-    variant: config.variant,
-    config: fullConfig,
+    variant: prepared.variant,
+    config: prepared.config as Record<string, unknown>,
     models,
     // The thresholds in force for this debate and where they came from (configured, calibrated, paper, default).
-    thresholds: resolveThresholds(models.judge!, { configured: fullConfig.thresholds, calibrated: fullConfig.calibrated }),
+    thresholds: prepared.thresholds ?? null,
     promptsHash: promptsHash(protocol.templates(config)),
     evidenceMode: input.evidence.mode,
     corpusId,

@@ -1,5 +1,7 @@
 import type { OptionScores, Fallback } from "@/lib/ai/score-options";
 import type { TokenUsage } from "@/lib/ai/prices";
+import type { z } from "zod";
+import type { SearchRequestInput, ToolCallRecord } from "@/lib/tools";
 
 /**
  * The contract between the runner (persistence, streaming, cancellation, retries, resuming) and a
@@ -22,7 +24,7 @@ export type DebateEvidence = {
   lexicalRank?: number;
 };
 
-export type TurnKind = "speech" | "checkpoint" | "judge" | "analysis";
+export type TurnKind = "speech" | "checkpoint" | "judge" | "analysis" | "tool";
 
 export type TurnSpec = {
   round: number;
@@ -34,6 +36,13 @@ export type TurnSpec = {
   prompt: string;
   maxOutputTokens?: number;
   temperature?: number;
+  /** Protocol signals for this turn (round labels, scores, queries), stored in `turns.metadata`. */
+  metadata?: Record<string, unknown>;
+  /**
+   * An agent that keeps a chat: the conversation so far, sent before `prompt` (which becomes the
+   * last user message). Without it the turn is one user message.
+   */
+  messages?: Array<{ role: "user" | "assistant"; content: string }>;
 };
 
 export type TurnResult = {
@@ -46,6 +55,40 @@ export type TurnResult = {
   /** True when the turn was read back from the database while resuming, not generated again. */
   replayed: boolean;
 };
+
+/**
+ * A JSON answer: `value` is the schema's output, or null with `unparsed` set when the answer and
+ * its one repair both failed the schema (the turn is stored with `metadata.unparsed`, never a
+ * default standing in for what the model said).
+ */
+export type JsonTurnResult<T> = TurnResult & ({ value: T; unparsed: null } | { value: null; unparsed: { error: string } });
+
+/** A step that calls no model (a gate, a score, a vote): its result is stored once and replayed. */
+export type RecordSpec<T> = {
+  round: number;
+  phase: string;
+  role: string;
+  /** Runs once; its value must survive JSON (it is stored in `metadata.value` and replayed from there). */
+  compute: () => T | Promise<T>;
+  /** The transcript line; default the value as JSON. */
+  content?: (value: T) => string;
+  metadata?: Record<string, unknown>;
+};
+export type RecordResult<T> = { seq: number; value: T; replayed: boolean };
+
+/** A search through one of the debate's frozen tools (`config.tools[tool]`, default "search"). */
+export type ToolSpec = { round: number; phase: string; role: string; tool?: string; request: SearchRequestInput; metadata?: Record<string, unknown> };
+
+/**
+ * Where a declared tool searches: `web` is the configured web provider (WEB_SEARCH_PROVIDER, the
+ * corpus stand-in when none), `corpus` the debate's own corpus (Tool-MAD's RAG agent).
+ */
+export type ToolSource = "web" | "corpus";
+export type ToolResult = { seq: number; record: Extract<ToolCallRecord, { status: "ok" }>; replayed: boolean };
+
+/** Sentence vectors (answer relevance, novelty, SC-MMR): computed once with the debate's frozen encoder, replayed on resume. */
+export type EmbedSpec = { round: number; phase: string; role: string; texts: string[]; metadata?: Record<string, unknown> };
+export type EmbedResult = { seq: number; vectors: number[][]; embedder: string; replayed: boolean };
 
 export type ScoredTurnSpec = TurnSpec & { options: readonly string[]; marker?: string; fallback?: Fallback };
 export type ScoredTurnResult = TurnResult & { scores: OptionScores };
@@ -88,13 +131,57 @@ export type DebateContext<C> = {
   speak(spec: TurnSpec): Promise<TurnResult>;
   /** A turn whose answer is also scored over fixed options (stop agent, round judge). */
   speakScored(spec: ScoredTurnSpec): Promise<ScoredTurnResult>;
+  /** A turn whose answer must be JSON matching `schema`: parsed, repaired once, else recorded unparsed. */
+  speakJson<S extends z.ZodType>(spec: TurnSpec, schema: S): Promise<JsonTurnResult<z.output<S>>>;
+  /** A computed step (kind `analysis`, zero tokens); on resume its stored value is returned, `compute` is not called. */
+  record<T>(spec: RecordSpec<T>): Promise<RecordResult<T>>;
+  /** Embeds texts with the debate's encoder (`config.embedder`): a zero-token `analysis` turn recording the encoder id; replayed on resume. */
+  embed(spec: EmbedSpec): Promise<EmbedResult>;
+  /** A tool call (kind `tool`); on resume its stored results are returned and nothing is queried. Failure fails the turn. */
+  tool(spec: ToolSpec): Promise<ToolResult>;
   checkpoint(record: CheckpointRecord): Promise<void>;
   /** Tokens used by the debate so far (prompt + completion), for checkpoint records. */
   tokensSoFar(): number;
 };
 
+/** The product's scale: reports, accuracy and annotation compare on it. */
+export type ProductLabel = "TRUE" | "HALF-TRUE" | "FALSE";
+
+/** A protocol's own labels (stored as the protocol says them) and how each reads on the product's scale. */
+export type LabelScheme = { labels: readonly string[]; toProduct: Record<string, ProductLabel> };
+
+export type RoleSpec = {
+  role: string;
+  /** A use of another role's model (RADAR's stop agent uses the judge's), not a participant with its own. */
+  usesModelOf?: string;
+  temperature: number;
+};
+
 export type Protocol<C> = {
   name: string;
+  /** Shown on the form and in reports. */
+  title: string;
+  /** Validates a debate's stored configuration; defaults fill what a request leaves out. */
+  configSchema: z.ZodType<C>;
+  labels: LabelScheme;
+  /** Every role that speaks under this configuration, with its model alias and temperature. */
+  roleSpecs(config: C): RoleSpec[];
+  /** Named configurations (`--preset`, the form's choices). */
+  presets: Record<string, Record<string, unknown>>;
+  /**
+   * The tools the protocol calls, by name (e.g. `{ search: "web", rag: "corpus" }`); each is chosen
+   * from the server's settings when a debate is created and frozen into `config.tools[name]`.
+   */
+  tools?: Record<string, ToolSource>;
+  /** The protocol embeds sentences (`ctx.embed`): the server's embedding model is frozen into `config.embedder` at creation. */
+  embeds?: boolean;
+  /** Input limits: ZoFia reads whole articles, RADAR a one-sentence claim. */
+  limits: { claimChars: number };
+  /**
+   * Fills in what depends on the chosen models before the debate is stored (RADAR: calibrated
+   * thresholds for the judge's model); `variant` and `thresholds` go in their own columns.
+   */
+  prepare?(config: C, env: { models: Record<string, string>; calibratedFor(model: string): Promise<{ tauS: number; tauV: number } | undefined> }): Promise<{ config: C; variant: string | null; thresholds?: Record<string, unknown> | null }>;
   /** Roles that need a model under this configuration, in speaking order. */
   roles(config: C): string[];
   /** Every prompt template this configuration uses, for the debate's prompts hash. */

@@ -6,8 +6,8 @@ import { insertEvalItem, upsertClaim } from "@/db/queries/eval";
 import { modelIdForRole, resolveModel } from "@/lib/ai/registry";
 import type { ClaimRecord } from "@/lib/datasets/claims";
 import { getProtocol } from "@/lib/debate/protocols";
-import { radarConfigSchema, type RadarConfig } from "@/lib/debate/radar/protocol";
-import { resolveThresholds } from "@/lib/debate/radar/early-stop";
+import type { RadarConfig } from "@/lib/debate/radar/protocol";
+import { prepareConfig } from "@/lib/debate/start";
 import { evidenceCountProblem } from "@/lib/debate/evidence";
 import type { DebateEvidence } from "@/lib/debate/types";
 import type { Embedder } from "@/lib/embeddings/registry";
@@ -31,8 +31,9 @@ export type CreateRunInput = {
   dataset: string;
   claims: readonly ClaimRecord[];
   evidence: EvidenceSpec;
-  protocol: "radar";
-  config: Partial<RadarConfig>;
+  /** A name from lib/debate/protocols.ts; its own schema validates `config`. */
+  protocol: string;
+  config: Partial<RadarConfig> | Record<string, unknown>;
   /** Model id per role; roles left out use ROLE_MODELS, then DEFAULT_MODEL. */
   models: Record<string, string>;
   sample?: SampleOptions;
@@ -62,16 +63,17 @@ export async function createEvalRun(
   opts: { embedder?: Embedder; validateModel?: (id: string) => void; onProgress?: (done: number, total: number) => void; admit?: (selected: number) => Promise<void> } = {},
 ): Promise<CreatedRun> {
   const protocol = getProtocol(input.protocol);
-  const config = radarConfigSchema.parse(input.config);
+  const config = protocol.parseConfig(input.config) as Record<string, unknown>;
   const validate = opts.validateModel ?? ((id: string) => void resolveModel(id));
   const models: Record<string, string> = {};
   for (const role of protocol.roles(config)) {
     models[role] = modelIdForRole(role, input.models[role] || undefined);
     validate(models[role]!);
   }
-  const [calibrated] = await db.select().from(s.modelThresholds).where(eq(s.modelThresholds.model, models.judge!));
-  const fullConfig = { ...config, calibrated: calibrated ? { tauS: calibrated.tauS, tauV: calibrated.tauV } : undefined };
-  const thresholds = resolveThresholds(models.judge!, { configured: fullConfig.thresholds, calibrated: fullConfig.calibrated });
+  const prepared = await prepareConfig(db, protocol, config, models, input.evidence.mode === "retrieved" ? input.evidence.corpus : null);
+  const fullConfig = prepared.config as Record<string, unknown>;
+  const thresholds = prepared.thresholds ?? null;
+  const variant = prepared.variant;
 
   const corpus = input.evidence.mode === "retrieved" ? await findCorpus(db, input.evidence.corpus) : null;
   if (input.evidence.mode === "retrieved" && !corpus) throw new Error(`There is no corpus named "${input.evidence.corpus}".`);
@@ -82,11 +84,11 @@ export async function createEvalRun(
   const [run] = await db
     .insert(s.evalRuns)
     .values({
-      name: input.name ?? `${input.dataset} · ${config.variant} · ${input.evidence.mode === "retrieved" ? `corpus ${input.evidence.corpus}` : `${input.evidence.mode} evidence`}`,
+      name: input.name ?? `${input.dataset} · ${variant ?? protocol.name} · ${input.evidence.mode === "retrieved" ? `corpus ${input.evidence.corpus}` : `${input.evidence.mode} evidence`}`,
       dataset: input.dataset,
       protocol: protocol.name,
-      variant: config.variant,
-      config: { radar: fullConfig, models, thresholds, evidence: input.evidence, sample: input.sample ?? {}, preset: input.preset ?? null, source: input.source ?? null, claims_in_file: input.claims.length },
+      variant,
+      config: { [protocol.name]: fullConfig, models, thresholds, evidence: input.evidence, sample: input.sample ?? {}, preset: input.preset ?? null, source: input.source ?? null, claims_in_file: input.claims.length },
       status: "queued",
       executor: input.executor,
       budget: input.budget && (input.budget.maxTokens !== undefined || input.budget.maxCostUsd !== undefined) ? input.budget : null,
@@ -121,7 +123,7 @@ export async function createEvalRun(
       claimId,
       position: position++,
       protocol: protocol.name,
-      variant: config.variant,
+      variant,
       config: fullConfig,
       models,
       thresholds,

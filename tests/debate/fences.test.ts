@@ -50,6 +50,18 @@ function fakeContext(config: Partial<RadarConfig>, claim: string, evidence: Deba
     speakScored: async (spec) => (seen.push(spec), { ...result(reply(spec)), scores: { status: "unsupported", reason: "test" } }),
     checkpoint: async () => {},
     tokensSoFar: () => 0,
+    speakJson: async () => {
+      throw new Error("RADAR asks for no JSON turns");
+    },
+    record: async () => {
+      throw new Error("RADAR records no computed steps");
+    },
+    tool: async () => {
+      throw new Error("RADAR calls no tools");
+    },
+    embed: async () => {
+      throw new Error("RADAR embeds nothing");
+    },
   };
   return { ctx, seen };
 }

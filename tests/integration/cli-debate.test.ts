@@ -56,4 +56,13 @@ describe(`counterpoint debate on ${backend}`, () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/claim: Write the claim as a full sentence/);
   });
+
+  it("resolves --protocol through the registry: an unknown one is refused with the known ones, and the protocol's own schema names a bad option", async () => {
+    const unknown = await cli(["debate", "The boxer sold his medal for the 2022 war.", "--gold-file", gold, "--protocol", "tool-madd"], env);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/protocol: There is no debate protocol "tool-madd"\. Choose a protocol: radar/);
+    const bad = await cli(["debate", "The boxer sold his medal for the 2022 war.", "--gold-file", gold, "--protocol", "radar", "--variant", "five-agent"], env);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/config\.variant: RADAR \(role-played debate with early stopping\): variant: /);
+  });
 });

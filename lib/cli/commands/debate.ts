@@ -6,6 +6,7 @@ import { cancelDebate, runDebate } from "@/lib/debate/runner";
 import { createDebate, DebateRequestError } from "@/lib/debate/start";
 import { debateView } from "@/lib/debate/view";
 import { RADAR_VARIANTS } from "@/lib/debate/radar/variants";
+import { DEFAULT_PROTOCOL, PROTOCOL_NAMES } from "@/lib/debate/protocols";
 import { bold, dim, green, red, yellow } from "../output";
 
 type Options = {
@@ -13,7 +14,8 @@ type Options = {
   goldFile?: string;
   date?: string;
   k: string;
-  variant: string;
+  variant?: string;
+  protocol: string;
   model: string[];
   rebuttals?: string;
   earlyStopping?: string;
@@ -74,7 +76,8 @@ export function register(program: Command) {
     .option("--gold-file <file>", "use this file's paragraphs (blank-line separated) as the evidence instead")
     .option("--date <YYYY-MM-DD>", "when the claim was made: later evidence is left out")
     .option("--k <n>", "passages to retrieve", "20")
-    .option("--variant <name>", `one of ${RADAR_VARIANTS.join(", ")}`, "expertise")
+    .option("--protocol <name>", `debate protocol: ${PROTOCOL_NAMES.join(", ")}`, DEFAULT_PROTOCOL)
+    .option("--variant <name>", `RADAR: one of ${RADAR_VARIANTS.join(", ")} (default expertise)`)
     .option("--model <role=id>", "model for a role, e.g. judge=openai:gpt-4o (repeatable; default DEFAULT_MODEL)", collect, [])
     .option("--rebuttals <n>", "rebuttal rounds (default 1)")
     .option("--early-stopping <mode>", "on, off or score-only")
@@ -96,7 +99,9 @@ export function register(program: Command) {
           models[m.slice(0, eq)] = m.slice(eq + 1);
         }
         const num = (v?: string) => (v === undefined ? undefined : Number(v));
-        const config: Record<string, unknown> = { variant: opts.variant };
+        // Only what was given: the protocol's own schema fills in its defaults and refuses what it does not know.
+        const config: Record<string, unknown> = {};
+        if (opts.variant) config.variant = opts.variant;
         if (opts.rebuttals !== undefined) config.rebuttals = num(opts.rebuttals);
         if (opts.earlyStopping) config.earlyStopping = opts.earlyStopping;
         if (opts.context) config.context = opts.context;
@@ -106,6 +111,7 @@ export function register(program: Command) {
             claim,
             claimDate: opts.date,
             evidence: opts.goldFile ? { mode: "gold", text: fs.readFileSync(opts.goldFile, "utf8") } : { mode: "retrieved", corpus: opts.corpus!, k: Number(opts.k) },
+            protocol: opts.protocol,
             config,
             models,
           });

@@ -9,6 +9,7 @@ import * as s from "@/db/schema";
 import { resetFailedItems, setRunStatus } from "@/db/queries/eval";
 import { loadClaims, type ClaimRecord } from "@/lib/datasets/claims";
 import { RADAR_VARIANTS } from "@/lib/debate/radar/variants";
+import { DEFAULT_PROTOCOL, PROTOCOL_NAMES } from "@/lib/debate/protocols";
 import type { EvalExecutor } from "@/lib/eval/executor";
 import { createAndQueueRun, queueRun } from "@/lib/eval/queue";
 import { installedResolverFactory } from "@/lib/eval/model-override";
@@ -116,7 +117,7 @@ type EvalOptions = {
   corpus?: string;
   k: number;
   evidence?: "gold" | "supplied";
-  protocol: "radar";
+  protocol: string;
   variant?: string;
   model: string[];
   limit?: number;
@@ -159,7 +160,7 @@ export function register(program: Command) {
     .option("--corpus <name>", "retrieve evidence from this corpus")
     .option("--k <n>", "with --corpus: passages per claim", positiveInt, 20)
     .option("--evidence <mode>", "gold (the claims' gold evidence) | supplied (evidence given in the claims file)", oneOf(["gold", "supplied"] as const))
-    .option("--protocol <name>", "radar", oneOf(["radar"] as const), "radar")
+    .option("--protocol <name>", PROTOCOL_NAMES.join(" | "), oneOf(PROTOCOL_NAMES), DEFAULT_PROTOCOL)
     .option("--variant <v>", RADAR_VARIANTS.join(" | "), oneOf(RADAR_VARIANTS))
     .option("--model <role=id>", "model for a role (repeatable); default ROLE_MODELS / DEFAULT_MODEL", collect, [])
     .option("--limit <n>", "at most n claims", positiveInt)

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { renderPrompt } from "@/lib/prompts";
 import { newFence, type Fence } from "@/lib/prompts/fence";
 import { evidenceBlock } from "../evidence";
+import { CLAIM_LIMIT } from "../claim-length";
 import type { CheckpointRecord, DebateContext, Protocol, ScoredTurnResult, TurnResult, VerdictRecord } from "../types";
 import { parseVerdict, VERDICT_LABELS, type VerdictLabel } from "../verdict";
 import { RADAR_VARIANTS, type RadarVariant } from "./variants";
@@ -149,8 +150,28 @@ function templatesFor(config: RadarConfig): string[] {
 
 export const radarProtocol: Protocol<RadarConfig> = {
   name: "radar",
+  title: "RADAR (role-played debate with early stopping)",
+  configSchema: radarConfigSchema,
+  // RADAR's labels are the product's.
+  labels: { labels: VERDICT_LABELS, toProduct: { TRUE: "TRUE", "HALF-TRUE": "HALF-TRUE", FALSE: "FALSE" } },
   roles(config) {
     return [...debaters(config.variant), "judge"];
+  },
+  roleSpecs(config) {
+    const speakers = debaters(config.variant).map((role) => ({ role, temperature: config.debaterTemperature }));
+    const checkpoints = config.variant === "single" || config.variant === "cot" || config.earlyStopping === "off" ? [] : [
+      { role: "stop-agent", usesModelOf: "judge", temperature: 0 },
+      { role: "round-judge", usesModelOf: "judge", temperature: 0 },
+    ];
+    return [...speakers, ...checkpoints, { role: "judge", temperature: 0 }];
+  },
+  presets: Object.fromEntries(RADAR_VARIANTS.map((v) => [`radar-${v}`, { variant: v }])),
+  limits: { claimChars: CLAIM_LIMIT },
+  async prepare(config, { models, calibratedFor }) {
+    // Calibrated thresholds for the judge's model, unless the request sets its own.
+    const calibrated = await calibratedFor(models.judge!);
+    const full = { ...config, calibrated };
+    return { config: full, variant: config.variant, thresholds: resolveThresholds(models.judge!, { configured: full.thresholds, calibrated }) };
   },
   templates: templatesFor,
   run: (ctx) => runRadar(ctx),
