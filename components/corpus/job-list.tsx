@@ -66,7 +66,8 @@ function JobRow({ initial }: { initial: JobView }) {
   const errors = describeErrors(job);
   // A re-embed counts passages, not bytes: bytesDone/bytesTotal hold passages with the new vector / all passages.
   const parts = job.kind === "reembed" ? [
-    `${job.bytesDone.toLocaleString("en")} of ${plural(job.bytesTotal ?? 0, "passage")} embedded`,
+    `${job.bytesDone.toLocaleString("en")} of ${plural(job.bytesTotal ?? 0, "passage")} have its vectors`,
+    `${job.passagesAdded.toLocaleString("en")} embedded by this job`,
     errors,
     rate !== null ? `${rate.toFixed(rate < 10 ? 1 : 0)} passages/s` : null,
     eta !== null ? `about ${formatDuration(eta)} left` : null,

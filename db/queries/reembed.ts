@@ -1,6 +1,6 @@
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
-import { passageEmbeddings } from "@/db/schema";
+import { ingestJobs, passageEmbeddings } from "@/db/schema";
 import type { Executor } from "./ingest-jobs";
 
 /** Passages of a corpus that have no vector of `model` yet, oldest first, so a resume continues where it stopped. */
@@ -44,4 +44,9 @@ export async function corpusVectorModels(db: Executor | Database, corpusId: stri
     select e.model, min(e.dim) as dim, count(*) as n from passage_embeddings e join passages p on p.id = e.passage_id
     where p.corpus_id = ${corpusId} group by e.model order by e.model`);
   return res.rows.map((r) => ({ model: r.model, dim: Number(r.dim), passages: Number(r.n) }));
+}
+
+/** A re-embed job's total is the corpus's passage count, which an ingest between two runs may change. */
+export async function setJobPassageTotal(db: Executor | Database, jobId: string, total: number): Promise<void> {
+  await db.update(ingestJobs).set({ bytesTotal: total }).where(eq(ingestJobs.id, jobId));
 }

@@ -9,7 +9,7 @@ import {
   recordJobProgress,
   type IngestJobRow,
 } from "@/db/queries/ingest-jobs";
-import { addPassageVectors, countPassagesWithoutVector, passagesWithoutVector } from "@/db/queries/reembed";
+import { addPassageVectors, countPassagesWithoutVector, passagesWithoutVector, setJobPassageTotal } from "@/db/queries/reembed";
 import { canDeferVectorIndex, ensureVectorIndex } from "@/db/queries/vector-index";
 import { corpusPassageCount } from "@/db/queries/retrieval";
 import { resolveEmbedder, type Embedder } from "@/lib/embeddings/registry";
@@ -155,6 +155,9 @@ async function run(db: Database, corpus: CorpusRow, embedder: Embedder, stored: 
     // Passages added or removed since the job started change the total; the bar shows today's.
     total = await corpusPassageCount(db, corpus.id);
     done = total - (await countPassagesWithoutVector(db, corpus.id, embedder.id));
+    // Passages that already have the vector (an earlier run, or a switch back) count as done from the start.
+    if (!(await recordJobProgress(db, job.id, runnerId, { ...progress("running"), resume: { recordsCommitted: embedded } }))) throw new CancelledError();
+    await setJobPassageTotal(db, job.id, total);
     opts.onProgress?.(progress("running"));
     for (;;) {
       if (signal.aborted) throw new CancelledError();

@@ -78,6 +78,14 @@ describe(`re-embedding on ${backend}`, () => {
     const res = await search(h.db, { text: "harbour council day 7", corpus: "re", mode: "dense", k: 5, embedder: to });
     expect(res.hits).toHaveLength(5);
     expect(res.hits.every((x) => x.dense !== null)).toBe(true);
+
+    // Switching back finds every old vector in place: nothing to embed, and the job says so.
+    const back = fakeEmbedder({ id: "test:hash-16", dim: 16 });
+    const again = await reembedCorpus(h.db, "re", { embedder: back });
+    expect(again).toMatchObject({ status: "completed", recordsDone: 0, bytesDone: 23, bytesTotal: 23 });
+    expect(back.calls).toBe(0);
+    expect(await getIngestJob(h.db, again.jobId)).toMatchObject({ bytesDone: 23, bytesTotal: 23 });
+    expect(await corpusModel("re")).toBe("test:hash-16");
   });
 
   it("resumes a re-embed whose process died mid-run, under a new runner", async () => {
