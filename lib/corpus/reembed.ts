@@ -206,10 +206,14 @@ async function run(db: Database, corpus: CorpusRow, embedder: Embedder, stored: 
       await ensureVectorIndex(db, embedder.id, deferredIndexDim);
       deferredIndexDim = undefined;
     }
-    const finished = await finishIngestJob(db, job.id, runnerId, { status: "completed", bytesTotal: total });
+    // Every passage has the new vector: from now on the corpus searches (and ingests) with it. One
+    // transaction, so no reader sees the job completed while the corpus still names the old model.
+    const finished = await db.transaction(async (tx) => {
+      const row = await finishIngestJob(tx, job.id, runnerId, { status: "completed", bytesTotal: total });
+      if (row?.status === "completed") await updateCorpus(tx, corpus.id, { embeddingModel: embedder.id });
+      return row;
+    });
     if (finished?.status !== "completed") return summary("cancelled");
-    // Every passage has the new vector: from now on the corpus searches (and ingests) with it.
-    await updateCorpus(db, corpus.id, { embeddingModel: embedder.id });
     return summary("completed");
   } catch (e) {
     if (e instanceof CancelledError || signal.aborted) {
