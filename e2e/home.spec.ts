@@ -8,7 +8,7 @@ test("a fresh install serves a healthy app on the embedded database", async ({ r
   expect(health.status).toBe("ok");
   expect(health.database).toMatchObject({ ok: true, backend: "pglite", migrations: { pending: 0 } });
   expect(health.database.pgvector).toMatch(/^0\.\d+/);
-  expect(health.embedding).toMatchObject({ id: "local:use-lite", ready: true, dim: 512 });
+  expect(health.embedding).toMatchObject({ id: "local:minilm-l6", ready: true, dim: 384 });
   expect(health.llms).toEqual([{ id: "openai-compatible:scripted", provider: "openai-compatible", ready: true, scoring: "top-logprobs" }]);
   expect(health.missing).toEqual([]);
 });
@@ -23,7 +23,7 @@ test("the home page explains the product and shows the system status, using no o
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Check claims with debating AI agents.");
   const panel = page.getByTestId("status-panel");
   await expect(panel).toContainText("Embedded PGlite");
-  await expect(panel).toContainText("local:use-lite");
+  await expect(panel).toContainText("local:minilm-l6");
   await expect(panel).toContainText("openai-compatible:scripted");
   // The self-hosted font must actually be in use (no CDN, no fallback).
   expect(await page.evaluate(() => document.fonts.check("16px Inter") || [...document.fonts].some((f) => f.status === "loaded"))).toBe(true);

@@ -57,7 +57,8 @@ const envSchema = z.object({
     .transform((raw) => raw.split(",").map((p) => p.trim()).filter(Boolean))
     .pipe(z.array(z.string().regex(/^(openai|anthropic|openai-compatible|local):\S+$/, "expected model ids such as openai:gpt-4o-mini, comma-separated")))
     .optional(),
-  EMBEDDING_MODEL: z.string().min(1).default("local:use-lite"),
+  /** Must equal DEFAULT_EMBEDDING_MODEL in lib/embeddings/registry.ts (which imports this file). */
+  EMBEDDING_MODEL: z.string().min(1).default("local:minilm-l6"),
 
   LLM_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(4),
   LLM_TIMEOUT_MS: positiveInt.default(120_000),

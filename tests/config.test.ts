@@ -15,7 +15,7 @@ describe("configuration", () => {
   it("defaults to the embedded database under ./.data", () => {
     const c = parseConfig({}, "/srv/cp");
     expect(c.database).toEqual({ backend: "pglite", dataDir: "/srv/cp/.data/pglite" });
-    expect(c.embeddingModel).toBe("local:use-lite");
+    expect(c.embeddingModel).toBe("local:minilm-l6");
     expect(c.local.cacheDir).toBe("/srv/cp/.data/models");
     expect(c.llm.concurrency.local).toBe(1);
   });

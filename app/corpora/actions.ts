@@ -2,6 +2,7 @@
 
 import path from "node:path";
 import { revalidatePath } from "next/cache";
+import { z } from "zod";
 import { redirect } from "next/navigation";
 import { getDb } from "@/db/client";
 import { findCorpus } from "@/db/queries/corpus";
@@ -13,6 +14,7 @@ import { SAMPLE_CORPUS_NAME } from "@/lib/corpus/sample";
 import { removeUploadWhenCompleted } from "@/lib/corpus/upload";
 import type { IngestSummary } from "@/lib/corpus/types";
 import { requirePermission } from "@/lib/auth/server";
+import { reembedChoices } from "@/lib/embeddings/choices";
 import { AuthError } from "@/lib/auth/policy";
 
 /** Form actions report a refusal in the form instead of failing the whole page. */
@@ -135,4 +137,33 @@ export async function resumeJobAction(_prev: FormState, form: FormData): Promise
   revalidatePath("/corpora", "layout");
   if (early) console.warn(`[ingest] job ${id} could not be resumed: ${early}`);
   return early ? { error: `Could not resume: ${early}` } : {};
+}
+
+const ReembedForm = z.object({
+  corpus: z.string().trim().min(1, "name the corpus"),
+  model: z.string().trim().min(1, "choose an embedding model"),
+});
+
+/**
+ * Starts re-embedding a corpus in the server process; the job then shows in the corpus's job list
+ * with its progress, and can be cancelled or resumed there like an ingest.
+ */
+export async function reembedCorpusAction(_prev: FormState, form: FormData): Promise<FormState> {
+  const refused = await refusal();
+  if (refused) return refused;
+  const parsed = ReembedForm.safeParse({ corpus: form.get("corpus") ?? "", model: form.get("model") ?? "" });
+  if (!parsed.success) return { error: `Could not start re-embedding: ${parsed.error.issues.map((i) => i.message).join("; ")}.` };
+  const { corpus, model } = parsed.data;
+  const choices = reembedChoices();
+  if (!choices.includes(model)) return { error: `${model} is not offered here; choose one of ${choices.join(", ")}.` };
+  try {
+    const { db } = await getDb();
+    if (!(await findCorpus(db, corpus))) return { error: `There is no corpus named "${corpus}".` };
+    const { startReembed } = await import("@/lib/corpus/reembed");
+    await startReembed(db, corpus, { model });
+  } catch (e) {
+    return { error: (e as Error).message };
+  }
+  revalidatePath(`/corpora/${corpus}`);
+  return { message: `Re-embedding with ${model}; searches switch to it when every passage has its vector.` };
 }

@@ -72,7 +72,14 @@ function JobRow({ initial }: { initial: JobView }) {
   const rate = at !== null ? passagesPerSecond(job, at) : null;
   const eta = now !== null ? etaSeconds(job, now) : null;
   const errors = describeErrors(job);
-  const parts = [
+  // A re-embed counts passages, not bytes: bytesDone/bytesTotal hold passages with the new vector / all passages.
+  const parts = job.kind === "reembed" ? [
+    `${job.bytesDone.toLocaleString("en")} of ${plural(job.bytesTotal ?? 0, "passage")} have its vectors`,
+    `${job.passagesAdded.toLocaleString("en")} embedded by this job`,
+    errors,
+    rate !== null ? `${rate.toFixed(rate < 10 ? 1 : 0)} passages/s` : null,
+    eta !== null ? `about ${formatDuration(eta)} left` : null,
+  ].filter(Boolean) : [
     job.bytesTotal ? `${bytes(job.bytesDone)} of ${bytes(job.bytesTotal)}` : null,
     plural(job.recordsDone, "record"),
     `${job.docsAdded} added`,

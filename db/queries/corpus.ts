@@ -37,13 +37,36 @@ export async function corpusHasPassages(db: Executor, corpusId: string): Promise
   return rows.length > 0;
 }
 
-export type CorpusSummary = { id: string; name: string; description: string | null; embeddingModel: string; documents: number; passages: number; createdAt: Date };
+export type CorpusSummary = {
+  id: string;
+  name: string;
+  description: string | null;
+  /** The model searches and ingests use. */
+  embeddingModel: string;
+  documents: number;
+  passages: number;
+  /** Every model the corpus has vectors of, with how many passages have one (all of them when complete). */
+  vectorModels: Array<{ model: string; passages: number }>;
+  createdAt: Date;
+};
 
 export async function listCorpora(db: Executor | Database): Promise<CorpusSummary[]> {
-  const res = await db.execute<{ id: string; name: string; description: string | null; embedding_model: string; documents: string; passages: string; created_at: string | Date }>(sql`
+  const res = await db.execute<{
+    id: string;
+    name: string;
+    description: string | null;
+    embedding_model: string;
+    documents: string;
+    passages: string;
+    vector_models: Array<{ model: string; passages: number | string }> | string | null;
+    created_at: string | Date;
+  }>(sql`
     select c.id, c.name, c.description, c.embedding_model, c.created_at,
       (select count(*) from documents d where d.corpus_id = c.id) as documents,
-      (select count(*) from passages p where p.corpus_id = c.id) as passages
+      (select count(*) from passages p where p.corpus_id = c.id) as passages,
+      (select json_agg(json_build_object('model', m.model, 'passages', m.n) order by m.model)
+         from (select e.model, count(*) as n from passage_embeddings e join passages p on p.id = e.passage_id
+               where p.corpus_id = c.id group by e.model) m) as vector_models
     from corpora c order by c.name`);
   return res.rows.map((r) => ({
     id: r.id,
@@ -52,6 +75,10 @@ export async function listCorpora(db: Executor | Database): Promise<CorpusSummar
     embeddingModel: r.embedding_model,
     documents: Number(r.documents),
     passages: Number(r.passages),
+    vectorModels: (typeof r.vector_models === "string" ? (JSON.parse(r.vector_models) as Array<{ model: string; passages: number }>) : (r.vector_models ?? [])).map((m) => ({
+      model: m.model,
+      passages: Number(m.passages),
+    })),
     createdAt: new Date(r.created_at),
   }));
 }

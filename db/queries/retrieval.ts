@@ -260,6 +260,13 @@ export async function findCorpora(db: Database, refs: string[]): Promise<CorpusR
   return res.rows.map((r) => ({ id: String(r.id), name: r.name, embeddingModel: r.embedding_model }));
 }
 
+/** Corpora that have passages: a search of "all corpora" must embed its query with their model. */
+export async function corporaWithPassages(db: Database): Promise<CorpusRef[]> {
+  const res = await db.execute<{ id: string; name: string; embedding_model: string }>(sql`
+    select id, name, embedding_model from corpora c where exists (select 1 from passages p where p.corpus_id = c.id) order by name`);
+  return res.rows.map((r) => ({ id: String(r.id), name: r.name, embeddingModel: r.embedding_model }));
+}
+
 /** The dimension stored for a model, when its dimension is not known up front (OpenAI-compatible servers). */
 export async function storedDimension(db: Database, model: string): Promise<number | null> {
   const res = await db.execute<{ dim: number }>(sql`select dim from passage_embeddings where model = ${model} limit 1`);

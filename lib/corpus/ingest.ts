@@ -76,6 +76,9 @@ const WIND_DOWN_MS = 60_000;
 /** Identifies this process in ingest_jobs.runner_id; a new process gets a new id. */
 export const RUNNER_ID = processState.runnerId;
 
+/** Jobs (ingests and re-embeds) running in this process, by id, so a cancel reaches them at once. */
+export const runningJobs = processState.running;
+
 export class IngestError extends Error {
   constructor(
     message: string,
@@ -129,7 +132,8 @@ export async function ensureCorpus(
   if (corpus.embeddingModel !== embeddingModel) {
     if (await corpusHasPassages(db, corpus.id)) {
       throw new IngestError(
-        `corpus "${trimmed}" is embedded with ${corpus.embeddingModel}, not ${embeddingModel}; ingest with EMBEDDING_MODEL=${corpus.embeddingModel}, or into a new corpus`,
+        `corpus "${trimmed}" is embedded with ${corpus.embeddingModel}, not ${embeddingModel}; ingest with that model, ` +
+          `switch the corpus first with npx counterpoint corpus reembed --corpus ${trimmed} --model ${embeddingModel}, or ingest into a new corpus`,
       );
     }
     await updateCorpus(db, corpus.id, { embeddingModel });
@@ -608,8 +612,13 @@ function summarize(ctx: RunContext, status: IngestProgress["status"], progress: 
 }
 
 async function prepareRun(db: Database, opts: RunOptions & { data?: string }) {
-  const embedder = opts.embedder ?? resolveEmbedder();
   const existing = await findCorpus(db, opts.corpus.trim());
+  // An existing corpus keeps its own model (it may predate a change of EMBEDDING_MODEL's default).
+  const embedder = opts.embedder ?? resolveEmbedder(existing?.embeddingModel);
+  if (existing) {
+    const reembed = (await listIngestJobRows(db, existing.id, 20)).find((j) => j.kind === "reembed" && j.status === "running" && !(j.heartbeatAt && j.heartbeatAt.getTime() < Date.now() - ORPHAN_AFTER_MS) && !runnerIsGone(j.runnerId, RUNNER_ID));
+    if (reembed) throw new IngestError(`corpus "${existing.name}" is being re-embedded with ${reembed.source} (job ${reembed.id}); add documents when it has finished, or cancel it`);
+  }
   const chunking = resolveChunking({ ...(existing?.chunking ?? {}), ...(opts.chunking ?? {}) });
   const batchSize = opts.batchSize ?? DEFAULT_BATCH_SIZE;
   if (!Number.isInteger(batchSize) || batchSize < 1) throw new IngestError(`batch size must be a positive whole number (got ${batchSize})`);
@@ -713,6 +722,7 @@ export async function resumeIngestJob(
   const row = await getIngestJobRow(db, jobId);
   if (!row) throw new IngestError(`no ingest job ${jobId}`);
   if (row.status === "completed") throw new IngestError(`job ${jobId} already completed`);
+  if (row.kind === "reembed") return (await import("./reembed")).resumeReembedJob(db, row, opts);
   if (row.status === "failed" && row.options.resumable === false) {
     throw new IngestError(`job ${jobId} failed because of its source (${row.error ?? "see the job"}); resuming would fail the same way. Fix the source and ingest it again (unchanged documents are skipped)`);
   }

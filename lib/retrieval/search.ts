@@ -2,6 +2,7 @@ import type { Database } from "@/db/client";
 import {
   bm25Candidates,
   denseCandidates,
+  corporaWithPassages,
   findCorpora,
   HIGHLIGHT_END,
   HIGHLIGHT_START,
@@ -164,13 +165,22 @@ export function parseHeadline(headline: string, text: string): { terms: string[]
   return { terms, highlights: plain === text ? highlights : [] };
 }
 
-async function resolveModel(db: Database, q: SearchQuery, corpora: Array<{ name: string; embeddingModel: string }> | null) {
+/**
+ * The query is embedded with the model of the corpora searched, never simply EMBEDDING_MODEL: a
+ * corpus embedded before the default changed has no vectors of the new default, and a dense
+ * search with it would find nothing without saying why.
+ */
+async function resolveModel(db: Database, q: SearchQuery, given: Array<{ name: string; embeddingModel: string }> | null) {
   if (q.embedder) return q.embedder;
-  const models = new Set(corpora?.map((c) => c.embeddingModel) ?? []);
+  const corpora = given ?? (await corporaWithPassages(db));
+  const models = new Set(corpora.map((c) => c.embeddingModel));
   if (models.size > 1) {
+    const target = getConfig().embeddingModel;
+    const behind = corpora.filter((c) => c.embeddingModel !== target);
     throw new SearchError(
-      `corpora ${corpora!.map((c) => `${c.name} (${c.embeddingModel})`).join(", ")} use different embedding models; ` +
-        `dense search compares vectors of one model only: search them separately or use --mode lexical`,
+      `corpora ${corpora.map((c) => `${c.name} (${c.embeddingModel})`).join(", ")} use different embedding models; ` +
+        `dense search compares vectors of one model only: search them separately, use --mode lexical, ` +
+        `or re-embed ${behind.map((c) => c.name).join(", ")} with npx counterpoint corpus reembed --corpus <name> --model ${target}`,
     );
   }
   const id = [...models][0] ?? getConfig().embeddingModel;

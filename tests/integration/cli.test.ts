@@ -44,7 +44,7 @@ describe(`counterpoint CLI on ${backend}`, () => {
     const byName = Object.fromEntries(report.checks.map((c: { name: string }) => [c.name, c]));
     expect(byName.database.status).toBe("ok");
     expect(byName.database.detail).toMatch(/pgvector 0\.\d/);
-    expect(byName["embedding local:use-lite"]).toMatchObject({ status: "ok", detail: "512 dimensions" });
+    expect(byName["embedding local:minilm-l6"]).toMatchObject({ status: "ok", detail: "384 dimensions" });
     expect(report.missing.join("\n")).toMatch(/DEFAULT_MODEL/);
   });
 

@@ -452,7 +452,7 @@ describe(`counterpoint ingest on ${backend}`, () => {
     expect(out).toMatchObject({ status: "completed", docsAdded: 1, docsSkippedEmpty: 1, errors: 1 });
     expect(out.recentErrors[0]).toMatchObject({ line: 2 });
     const list = await cli(["corpus", "list", "--json"], env);
-    expect(JSON.parse(list.stdout).find((c: { name: string }) => c.name === "cli-corpus")).toMatchObject({ documents: 1, passages: 1, embeddingModel: "local:use-lite" });
+    expect(JSON.parse(list.stdout).find((c: { name: string }) => c.name === "cli-corpus")).toMatchObject({ documents: 1, passages: 1, embeddingModel: "local:minilm-l6" });
   });
 
   it("fails with the reason on a refused file, and with --strict on a bad line", async () => {

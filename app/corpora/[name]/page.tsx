@@ -12,6 +12,8 @@ import { SAMPLE_CLAIMS, SAMPLE_CORPUS_NAME } from "@/lib/corpus/sample";
 import { uploadRules } from "@/lib/corpus/upload";
 import { JobList } from "@/components/corpus/job-list";
 import { UploadArea } from "@/components/corpus/upload-area";
+import { ReembedForm } from "@/components/corpus/reembed-form";
+import { reembedChoices } from "@/lib/embeddings/choices";
 
 export const dynamic = "force-dynamic";
 
@@ -57,6 +59,20 @@ export default async function CorpusPage({ params, searchParams }: { params: Pro
             <dt className="inline text-black/60">Embedding model </dt>
             <dd className="inline font-mono text-xs">{corpus.embeddingModel}</dd>
           </div>
+          {corpus.vectorModels.some((m) => m.model !== corpus.embeddingModel) ? (
+            <div data-testid="vector-models">
+              <dt className="inline text-black/60">Vectors of </dt>
+              <dd className="inline">
+                {corpus.vectorModels.map((m, i) => (
+                  <span key={m.model}>
+                    {i > 0 ? ", " : null}
+                    <span className="font-mono text-xs">{m.model}</span>{" "}
+                    <span className="text-black/60">{m.passages === corpus.passages ? "(all passages)" : `(${m.passages.toLocaleString("en")} of ${corpus.passages.toLocaleString("en")})`}</span>
+                  </span>
+                ))}
+              </dd>
+            </div>
+          ) : null}
           <div>
             <dt className="inline text-black/60">Created </dt>
             <dd className="inline">
@@ -87,6 +103,7 @@ export default async function CorpusPage({ params, searchParams }: { params: Pro
           Ingest jobs
         </h2>
         <JobList jobs={jobs.map(toJobView)} />
+        {can(me, "corpus:write") && corpus.passages > 0 ? <ReembedForm corpus={corpus.name} models={reembedChoices().filter((m) => m !== corpus.embeddingModel)} /> : null}
       </section>
 
       {can(me, "corpus:write") ? (

@@ -123,6 +123,48 @@ async function run(source: string | undefined, opts: Opts) {
   if (summary.status !== "completed") process.exitCode = 1;
 }
 
+async function runReembed(opts: { corpus: string; model?: string; batchSize?: number; json?: boolean }) {
+  const { reembedCorpus } = await import("@/lib/corpus/reembed");
+  const handle = await getDb();
+  const controller = new AbortController();
+  const onSigint = () => controller.abort();
+  process.once("SIGINT", onSigint);
+  const tty = !opts.json && process.stderr.isTTY;
+  const bar = tty ? new cliProgress.SingleBar({ format: "{bar} {percentage}% | {value}/{total} passages | {rate} passages/s", stream: process.stderr, hideCursor: true }, cliProgress.Presets.shades_classic) : null;
+  let started = false;
+  let summary: IngestSummary;
+  try {
+    summary = await reembedCorpus(handle.db, opts.corpus, {
+      model: opts.model,
+      batchSize: opts.batchSize,
+      signal: controller.signal,
+      onProgress: (p) => {
+        if (!bar) return;
+        if (!started) bar.start(p.bytesTotal || 1, p.bytesDone, { rate: 0 });
+        started = true;
+        bar.update(p.bytesDone, { rate: p.passagesPerSecond ?? 0 });
+      },
+    });
+  } catch (e) {
+    if (started) bar?.stop();
+    if (e instanceof IngestError && e.summary && opts.json) emit(true, { ...e.summary, error: e.message }, () => "");
+    throw e;
+  } finally {
+    process.off("SIGINT", onSigint);
+  }
+  if (started) bar?.stop();
+  emit(!!opts.json, summary, () => {
+    const head =
+      summary.status === "completed"
+        ? green(`✔ Corpus ${opts.corpus} now searches with ${summary.source}`)
+        : summary.status === "cancelled"
+          ? yellow(`Cancelled; committed batches were kept. Continue with: npx counterpoint ingest --resume ${summary.jobId}`)
+          : red(`✗ ${summary.status}`);
+    return `${head} ${dim(`(job ${summary.jobId}, ${summary.recordsDone} passages embedded, ${summary.seconds} s${summary.passagesPerSecond ? `, ${summary.passagesPerSecond} passages/s` : ""})`)}`;
+  });
+  if (summary.status !== "completed") process.exitCode = 1;
+}
+
 export function register(program: Command) {
   program
     .command("ingest")
@@ -153,8 +195,25 @@ export function register(program: Command) {
           emit(!!opts.json, corpora, () =>
             corpora.length === 0
               ? "No corpus yet. Load the demo with: npx counterpoint ingest --sample"
-              : corpora.map((c) => `${c.name}: ${c.documents} documents, ${c.passages} passages, ${c.embeddingModel}${c.description ? dim(` — ${c.description}`) : ""}`).join("\n"),
+              : corpora
+                  .map((c) => {
+                    const others = c.vectorModels.filter((m) => m.model !== c.embeddingModel).map((m) => `${m.model} ${m.passages === c.passages ? "complete" : `${m.passages}/${c.passages}`}`);
+                    return `${c.name}: ${c.documents} documents, ${c.passages} passages, ${c.embeddingModel}${others.length ? dim(` (also vectors of ${others.join(", ")})`) : ""}${c.description ? dim(` — ${c.description}`) : ""}`;
+                  })
+                  .join("\n"),
           );
         }),
+    )
+    .addCommand(
+      new Command("reembed")
+        .description(
+          "Give every passage of a corpus a vector of another embedding model, then search the corpus with it. " +
+            "Resumable: run it again, or ingest --resume <job>, after a stop; passages that have the vector are skipped.",
+        )
+        .requiredOption("--corpus <name>", "the corpus to re-embed")
+        .option("--model <id>", "the embedding model, e.g. local:minilm-l6 (default: EMBEDDING_MODEL)")
+        .option("--batch-size <n>", "passages per committed batch", int("--batch-size"))
+        .option("--json", "print the summary as JSON")
+        .action(runReembed),
     );
 }
