@@ -1,6 +1,11 @@
 import { expect, test, type Browser, type Page } from "./fixtures";
 import { USERS } from "./users";
 
+/** Keyboard shortcuts attach when the labeling view hydrates; a key pressed before that is lost. */
+async function keysReady(page: Page) {
+  await expect(page.getByTestId("annotate-task")).toHaveAttribute("data-keys-ready", "true");
+}
+
 /*
  * One finished debate, started through the UI by a fact-checker, then labelled by both annotators
  * (overlap 2 by default, blind mode on by default), then read on the agreement page. The tests
@@ -65,17 +70,20 @@ test("a fact-checker's finished debate is labelled with the keyboard, kept as a 
   await expect(page.getByTestId("guidelines")).toContainText("Annotation guidelines");
   await expect(page.getByTestId("shortcuts")).toContainText("save and next");
   const gold = page.getByRole("radiogroup", { name: "Gold label" });
+  await keysReady(page);
   await page.keyboard.press("2");
   await expect(gold.getByRole("radio", { name: /HALF-TRUE/ })).toHaveAttribute("aria-checked", "true");
   // Once labelled, the judge's verdict is there to say whether it was right.
   await expect(page.getByTestId("judge-said")).toContainText("HALF-TRUE");
   await expect(page.getByTestId("verdict")).toContainText("HALF-TRUE");
+  await keysReady(page);
   await page.keyboard.press("y");
   await expect(page.getByRole("radiogroup", { name: "Was the judge right?" }).getByRole("radio", { name: /Yes/ })).toHaveAttribute("aria-checked", "true");
   // Typing in the rationale: digits and Enter are text there, not shortcuts.
   const rationale = page.getByLabel("Rationale");
   await rationale.click();
   await page.keyboard.type("E1 says 2012 and a hospital, not the 2022 war.");
+  await keysReady(page);
   await page.keyboard.press("Enter");
   await expect(gold.getByRole("radio", { name: /HALF-TRUE/ })).toHaveAttribute("aria-checked", "true");
   await expect(page.getByTestId("save-status")).toHaveText("");
@@ -86,6 +94,7 @@ test("a fact-checker's finished debate is labelled with the keyboard, kept as a 
   await expect(page.getByLabel("Rationale")).toHaveValue(`${RATIONALE_1}\n`);
   await expect(gold.getByRole("radio", { name: /HALF-TRUE/ })).toHaveAttribute("aria-checked", "true");
   await page.screenshot({ path: "test-results/annotate.png", fullPage: true });
+  await keysReady(page);
   await page.keyboard.press("Enter");
   await expect(page.getByTestId("saved-notice")).toContainText("HALF-TRUE (version 1)");
   await expect(page.getByTestId("recent-labels")).toContainText(CLAIM);
@@ -96,7 +105,9 @@ test("a fact-checker's finished debate is labelled with the keyboard, kept as a 
   await page.getByTestId("recent-labels").getByRole("link", { name: "Edit" }).click();
   await expect(page.getByText("You labelled this before (version 1)")).toBeVisible();
   await expect(page.getByLabel("Rationale")).toHaveValue(RATIONALE_1);
+  await keysReady(page);
   await page.keyboard.press("1");
+  await keysReady(page);
   await page.keyboard.press("Control+Enter");
   await expect(page.getByTestId("saved-notice")).toContainText("TRUE (version 2)");
   await page.getByTestId("recent-labels").getByRole("link", { name: "Edit" }).click();
@@ -119,6 +130,7 @@ test("in blind mode the second annotator gets the same debate without the first'
   await page.goto("/annotate");
   await expect(page.getByTestId("task-claim")).toHaveText(CLAIM);
   // A stray "s" skips, says so, and can be undone; the counts agree with the empty queue meanwhile.
+  await keysReady(page);
   await page.keyboard.press("s");
   await expect(page.getByTestId("skip-notice")).toContainText(CLAIM);
   await expect(page.getByTestId("queue-empty")).toContainText("Nothing left for you to label");
@@ -144,17 +156,21 @@ test("in blind mode the second annotator gets the same debate without the first'
   await expect(page.getByTestId("other-labels")).toHaveCount(0);
   // Shortcuts still work while a ticked evidence flag has the focus.
   await page.getByTestId("evidence-flag").first().getByLabel("relevant", { exact: true }).check();
+  await keysReady(page);
   await page.keyboard.press("1");
   await expect(page.getByTestId("judge-said")).toBeVisible();
+  await keysReady(page);
   await page.keyboard.press("n");
   // A save that cannot reach the server is retried, then reported, and nothing typed is lost.
   const refuse = (route: import("./fixtures").Route) => (route.request().method() === "POST" ? route.abort() : route.continue());
   await page.route(/\/annotate/, refuse);
+  await keysReady(page);
   await page.keyboard.press("Enter");
   await expect(page.getByTestId("save-status")).toContainText("trying again");
   await expect(page.getByTestId("save-status")).toContainText("Not saved: the server could not be reached", { timeout: 15_000 });
   await expect(page.getByRole("radiogroup", { name: "Gold label" }).getByRole("radio", { name: /^TRUE/ })).toHaveAttribute("aria-checked", "true");
   await page.unroute(/\/annotate/, refuse);
+  await keysReady(page);
   await page.keyboard.press("Enter");
   await expect(page.getByTestId("saved-notice")).toContainText("TRUE (version 1)");
   await page.getByTestId("recent-labels").getByRole("link", { name: "Edit" }).click();

@@ -191,6 +191,8 @@ export function AnnotateTask({
     }
   }, [view.id, nextHref, router]);
 
+  // Shortcuts work once this has hydrated; the attribute lets a script (and the e2e suite) know when.
+  const [keysReady, setKeysReady] = useState(false);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       const t = e.target as HTMLElement | null;
@@ -221,6 +223,7 @@ export function AnnotateTask({
       e.preventDefault();
     };
     window.addEventListener("keydown", onKey);
+    setKeysReady(true);
     return () => window.removeEventListener("keydown", onKey);
   }, [save, skip, update, judge]);
 
@@ -236,7 +239,7 @@ export function AnnotateTask({
   const more = expanded ? "" : "hidden lg:block";
 
   return (
-    <div className="space-y-4" data-testid="annotate-task" data-debate={view.id}>
+    <div className="space-y-4" data-testid="annotate-task" data-debate={view.id} data-keys-ready={keysReady ? "true" : undefined}>
       <header className="space-y-1">
         <p className="text-xs uppercase tracking-wide text-black/50">
           Claim {dataset ? `· from ${dataset}` : ""} · {view.variant}

@@ -55,18 +55,26 @@ const processState = ((globalThis as Record<symbol, unknown>)[Symbol.for("counte
 type LocalRun = { controller: AbortController; settled: Promise<unknown> };
 
 /**
- * Runs `body` as the local run of `jobId`. Only this run's own entry is removed at the end, so a
- * run winding down after a cancel cannot unregister the resume that followed it.
+ * Makes `controller` the local run of `jobId` (so a cancel reaches it at once) until the returned
+ * function is called. That removes only this run's own entry, so a run winding down after a
+ * cancel cannot unregister the resume that followed it.
  */
-async function asLocalRun<T>(jobId: string, controller: AbortController, body: () => Promise<T>): Promise<T> {
+export function registerLocalRun(jobId: string, controller: AbortController): () => void {
   let settle = () => {};
   const entry: LocalRun = { controller, settled: new Promise<void>((r) => (settle = r)) };
   processState.running.set(jobId, entry);
+  return () => {
+    if (processState.running.get(jobId) === entry) processState.running.delete(jobId);
+    settle();
+  };
+}
+
+async function asLocalRun<T>(jobId: string, controller: AbortController, body: () => Promise<T>): Promise<T> {
+  const unregister = registerLocalRun(jobId, controller);
   try {
     return await body();
   } finally {
-    if (processState.running.get(jobId) === entry) processState.running.delete(jobId);
-    settle();
+    unregister();
   }
 }
 
@@ -77,7 +85,6 @@ const WIND_DOWN_MS = 60_000;
 export const RUNNER_ID = processState.runnerId;
 
 /** Jobs (ingests and re-embeds) running in this process, by id, so a cancel reaches them at once. */
-export const runningJobs = processState.running;
 
 export class IngestError extends Error {
   constructor(

@@ -13,7 +13,7 @@ import { addPassageVectors, countPassagesWithoutVector, passagesWithoutVector, s
 import { canDeferVectorIndex, ensureVectorIndex } from "@/db/queries/vector-index";
 import { corpusPassageCount } from "@/db/queries/retrieval";
 import { resolveEmbedder, type Embedder } from "@/lib/embeddings/registry";
-import { IngestError, ORPHAN_AFTER_MS, RUNNER_ID, failureReason, runningJobs } from "./ingest";
+import { IngestError, ORPHAN_AFTER_MS, RUNNER_ID, failureReason, registerLocalRun } from "./ingest";
 import { runnerIsGone } from "./runner";
 import type { IngestProgress, IngestSummary } from "./types";
 
@@ -113,7 +113,7 @@ export async function resumeReembedJob(db: Database, row: IngestJobRow, opts: Om
 async function run(db: Database, corpus: CorpusRow, embedder: Embedder, stored: StoredReembed, job: IngestJobRow, runnerId: string, opts: ReembedOptions): Promise<IngestSummary> {
   const controller = new AbortController();
   const signal = opts.signal ? AbortSignal.any([opts.signal, controller.signal]) : controller.signal;
-  runningJobs.set(job.id, controller);
+  const unregister = registerLocalRun(job.id, controller);
   const heartbeat = setInterval(() => heartbeatIngestJob(db, job.id, runnerId).catch(() => {}), HEARTBEAT_MS);
   heartbeat.unref();
   const started = Date.now();
@@ -226,7 +226,7 @@ async function run(db: Database, corpus: CorpusRow, embedder: Embedder, stored: 
     throw new IngestError(message, { ...summary("failed"), resumable: true });
   } finally {
     clearInterval(heartbeat);
-    runningJobs.delete(job.id);
+    unregister();
     // A stopped first load still leaves committed vectors that a later search of this model needs indexed.
     if (deferredIndexDim !== undefined) await ensureVectorIndex(db, embedder.id, deferredIndexDim).catch((e) => console.error(`[reembed] building the vector index failed: ${(e as Error).message}`));
   }
