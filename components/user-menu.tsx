@@ -35,6 +35,33 @@ async function whoAndWhat(): Promise<{ me: Principal | null; readable: boolean }
 const link = "whitespace-nowrap text-sm text-black/70 hover:text-black";
 const item = "block whitespace-nowrap rounded-md px-3 py-2 text-sm hover:bg-black/5";
 
+/** Admin (for admins), system status, and sign-out or sign-in: the same in the account menu and the compact menu. */
+function AccountItems({ me }: { me: Principal | null }) {
+  return (
+    <>
+      {can(me, "admin") ? (
+        <Link href="/admin" className={item}>
+          Admin
+        </Link>
+      ) : null}
+      <Link href="/status" className={item}>
+        System status
+      </Link>
+      {me ? (
+        <form action={signOutAction}>
+          <button type="submit" className={`${item} w-full text-left`}>
+            Sign out
+          </button>
+        </form>
+      ) : (
+        <Link href="/signin" className={item}>
+          Sign in
+        </Link>
+      )}
+    </>
+  );
+}
+
 /** The whole navigation bar: one line at desktop widths, a compact menu on a phone. */
 export async function SiteNav() {
   const { me, readable } = await whoAndWhat();
@@ -76,19 +103,7 @@ export async function SiteNav() {
           }
         >
           <p className="px-3 py-1 text-xs text-black/60">Signed in as {me.roles.join(", ")}</p>
-          {can(me, "admin") ? (
-            <Link href="/admin" className={item}>
-              Admin
-            </Link>
-          ) : null}
-          <Link href="/status" className={item}>
-            System status
-          </Link>
-          <form action={signOutAction}>
-            <button type="submit" className={`${item} w-full text-left`}>
-              Sign out
-            </button>
-          </form>
+          <AccountItems me={me} />
         </NavMenu>
       ) : (
         <span className="hidden items-center gap-x-5 lg:flex">
@@ -108,25 +123,7 @@ export async function SiteNav() {
               {l.label}
             </Link>
           ))}
-          {can(me, "admin") ? (
-            <Link href="/admin" className={item}>
-              Admin
-            </Link>
-          ) : null}
-          <Link href="/status" className={item}>
-            System status
-          </Link>
-          {me ? (
-            <form action={signOutAction}>
-              <button type="submit" className={`${item} w-full text-left`}>
-                Sign out
-              </button>
-            </form>
-          ) : (
-            <Link href="/signin" className={item}>
-              Sign in
-            </Link>
-          )}
+          <AccountItems me={me} />
         </div>
       </NavMenu>
     </nav>

@@ -119,7 +119,7 @@ export async function runDoctor(opts: { skipModels?: boolean } = {}): Promise<Do
     checks.push(opts.skipModels ? { name: `model ${id}`, status: "skipped", detail: "--skip-models" } : await checkModel(id, config));
   }
   const llms = ids.map((id) => modelStatus(id, config));
-  const missing = missingSteps(config, llms, embeddingStatus(config));
+  const missing = missingSteps(llms, embeddingStatus(config));
   for (const c of checks) if (c.status === "missing" && !missing.some((m) => m.includes(c.detail))) missing.push(`${c.name}: ${c.detail}`);
   return { ok: checks.every((c) => c.status === "ok" || c.status === "skipped"), checks, missing };
 }

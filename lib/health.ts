@@ -80,7 +80,7 @@ export function embeddingStatus(config: AppConfig): Health["embedding"] {
   }
 }
 
-export function missingSteps(config: AppConfig, llms: ModelStatus[], embedding: Health["embedding"]): string[] {
+export function missingSteps(llms: ModelStatus[], embedding: Health["embedding"]): string[] {
   const steps: string[] = [];
   if (llms.length === 0) {
     steps.push(
@@ -111,7 +111,7 @@ export async function getHealth(config: AppConfig = getConfig()): Promise<Health
   }
   const llms = configuredModelIds(config).map((id) => modelStatus(id, config));
   const embedding = embeddingStatus(config);
-  const missing = missingSteps(config, llms, embedding);
+  const missing = missingSteps(llms, embedding);
   const dbHealthy = database.ok && database.pgvector !== null && database.migrations.pending === 0;
   // Having no model yet is a setup step, not a fault; a configured model that cannot work is.
   const broken = !embedding.ready || llms.some((m) => !m.ready);

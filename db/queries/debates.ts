@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gte, inArray, lt, ne, notInArray, or, sql, isNull } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, lt, notInArray, or, sql, isNull } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import * as s from "@/db/schema";
 import type { CallRecord } from "@/lib/ai/call";
