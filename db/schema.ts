@@ -297,8 +297,16 @@ export const debateEvidence = pgTable(
     score: doublePrecision("score"),
     denseRank: integer("dense_rank"),
     lexicalRank: integer("lexical_rank"),
+    /** `claim` for the pool the debate started with, else the tool that found it (`tool:corpus`, `tool:tavily`). */
+    origin: text("origin").notNull().default("claim"),
+    /** The turn that added it during the debate; null for the starting pool. */
+    addedSeq: integer("added_seq"),
+    /** Roles that may read it; null: everyone. */
+    visibleTo: jsonb("visible_to").$type<string[]>(),
+    publishedAt: text("published_at"),
+    metadata: jsonb("metadata").$type<Record<string, unknown>>(),
   },
-  (t) => [primaryKey({ columns: [t.debateId, t.rank] })],
+  (t) => [primaryKey({ columns: [t.debateId, t.rank] }), index("debate_evidence_added_idx").on(t.debateId, t.addedSeq)],
 );
 
 /**
@@ -378,6 +386,8 @@ export const verdicts = pgTable(
     stoppedEarly: boolean("stopped_early").notNull().default(false),
     stopAfter: text("stop_after"),
     roundsCompleted: integer("rounds_completed"),
+    /** How it was reached and the protocol's parts: decidedBy, stopReason, votes, confidence parts, stability scores. */
+    details: jsonb("details").$type<Record<string, unknown>>(),
     createdAt: createdAt(),
   },
   (t) => [

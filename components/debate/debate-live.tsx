@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useMemo, useReducer, useState } from "react";
-import type { DebateEvent, RetryNote, TurnInfo } from "@/lib/debate/events";
+import type { DebateEvent, LiveTurn } from "@/lib/debate/events";
 import type { DebateView } from "@/lib/debate/view";
 import { CheckpointChart } from "./checkpoint-chart";
 import { DebateControls } from "./debate-controls";
@@ -11,7 +11,8 @@ import { retryNote, TurnCard, type TurnLike } from "./turn-card";
 import { VerdictCard } from "./verdict-card";
 import { VerdictSummary } from "./verdict-summary";
 
-type Live = { turn: TurnInfo; text: string; retry?: RetryNote } | null;
+/** Turns being written right now (several at once when agents speak in parallel), by seq. */
+type Live = LiveTurn[];
 type State = { view: DebateView; live: Live };
 type Action = { kind: "snapshot"; view: DebateView; live: Live } | { kind: "event"; event: DebateEvent };
 
@@ -25,57 +26,67 @@ function upsertTurn(turns: DebateView["turns"], turn: DebateView["turns"][number
   return copy;
 }
 
+const without = (live: Live, seq: number) => live.filter((l) => l.turn.seq !== seq);
+const update = (live: Live, seq: number, f: (l: LiveTurn) => LiveTurn) => live.map((l) => (l.turn.seq === seq ? f(l) : l));
+
 function reduce(state: State, action: Action): State {
   if (action.kind === "snapshot") return { view: action.view, live: action.live };
   const e = action.event;
   const v = state.view;
   switch (e.type) {
     case "turn-start":
-      return { ...state, live: { turn: e.turn, text: "" } };
+      // A turn the snapshot already holds as finished (a replayed event) is not started again.
+      if (v.turns.some((t) => t.seq === e.turn.seq && t.status !== "streaming")) return state;
+      return { ...state, live: [...without(state.live, e.turn.seq), { turn: e.turn, text: "" }].sort((a, b) => a.turn.seq - b.turn.seq) };
     case "delta":
       // A turn the snapshot already holds as finished must not grow again.
-      if (!state.live || state.live.turn.seq !== e.seq || v.turns.some((t) => t.seq === e.seq && t.status === "completed")) return state;
-      return { ...state, live: { turn: state.live.turn, text: state.live.text + e.text } };
+      if (v.turns.some((t) => t.seq === e.seq && t.status === "completed")) return state;
+      return { ...state, live: update(state.live, e.seq, (l) => ({ turn: l.turn, text: l.text + e.text })) };
     case "turn-reset":
-      return state.live?.turn.seq === e.seq ? { ...state, live: { ...state.live, text: "", retry: { attempt: e.attempt, maxAttempts: e.maxAttempts, reason: e.reason } } } : state;
+      return { ...state, live: update(state.live, e.seq, (l) => ({ ...l, text: "", retry: { attempt: e.attempt, maxAttempts: e.maxAttempts, reason: e.reason } })) };
     case "domain":
       return { ...state, view: { ...v, domain: e.domain } };
     case "turn-end": {
       const t = e.turn;
       const turn = { ...t, status: "completed", error: null, scores: t.scores };
-      return { view: { ...v, turns: upsertTurn(v.turns, turn as DebateView["turns"][number]) }, live: state.live?.turn.seq === t.seq ? null : state.live };
+      return { view: { ...v, turns: upsertTurn(v.turns, turn as DebateView["turns"][number]) }, live: without(state.live, t.seq) };
     }
     case "turn-error": {
-      const live = state.live?.turn.seq === e.seq ? state.live : null;
+      const live = state.live.find((l) => l.turn.seq === e.seq);
       const failed = live
-        ? ({ ...live.turn, status: e.status, content: e.content, error: e.error, promptTokens: null, completionTokens: null, costUsd: null, latencyMs: null, citations: [], scores: null } as DebateView["turns"][number])
+        ? ({ ...live.turn, status: e.status, content: e.content, error: e.error, promptTokens: null, completionTokens: null, costUsd: null, latencyMs: null, citations: [], scores: null, metadata: null } as DebateView["turns"][number])
         : null;
-      return { view: failed ? { ...v, turns: upsertTurn(v.turns, failed) } : v, live: live ? null : state.live };
+      return { view: failed ? { ...v, turns: upsertTurn(v.turns, failed) } : v, live: without(state.live, e.seq) };
+    }
+    case "evidence": {
+      const have = new Set(v.evidence.map((x) => x.rank));
+      const added = e.evidence.filter((x) => !have.has(x.rank)) as unknown as DebateView["evidence"];
+      return added.length ? { ...state, view: { ...v, evidence: [...v.evidence, ...added].sort((a, b) => a.rank - b.rank) } } : state;
     }
     case "checkpoint": {
       const others = v.checkpoints.filter((c) => c.after !== e.checkpoint.after);
       return { ...state, view: { ...v, checkpoints: [...others, e.checkpoint].sort((a, b) => a.round - b.round) } };
     }
     case "verdict":
-      return { ...state, view: { ...v, verdict: e.verdict } };
+      return { ...state, view: { ...v, verdict: { ...e.verdict, details: { ...(e.verdict.decidedBy ? { decidedBy: e.verdict.decidedBy } : {}), ...(e.verdict.stopReason ? { stopReason: e.verdict.stopReason } : {}), ...e.verdict.details } } } };
     case "status":
-      return { ...state, view: { ...v, status: e.status as DebateView["status"], error: e.error ?? (e.status === "running" ? null : v.error) } };
+      return { ...state, live: e.status === "running" ? state.live : [], view: { ...v, status: e.status as DebateView["status"], error: e.error ?? (e.status === "running" ? null : v.error) } };
   }
 }
 
 /**
- * One entry per turn: the turn being written replaces its own row (the database holds it as
+ * One entry per turn: a turn being written replaces its own row (the database holds it as
  * "streaming" with no text yet), so a page opened mid-turn never draws it twice.
  */
 function withLive(turns: DebateView["turns"], live: Live): TurnLike[] {
-  if (!live) return turns as TurnLike[];
-  const i = turns.findIndex((t) => t.seq === live.turn.seq);
-  if (i !== -1 && turns[i]!.status !== "streaming") return turns as TurnLike[];
-  const card: TurnLike = { ...live.turn, content: live.text, status: "streaming", citations: [], retry: live.retry ?? null };
-  if (i === -1) return ([...turns, card] as TurnLike[]).sort((a, b) => a.seq - b.seq);
-  const copy = turns.slice() as TurnLike[];
-  copy[i] = card;
-  return copy;
+  let out = turns as TurnLike[];
+  for (const l of live) {
+    const i = out.findIndex((t) => t.seq === l.turn.seq);
+    if (i !== -1 && out[i]!.status !== "streaming") continue;
+    const card: TurnLike = { ...l.turn, content: l.text, status: "streaming", citations: [], retry: l.retry ?? null };
+    out = i === -1 ? [...out, card].sort((a, b) => a.seq - b.seq) : out.map((t, j) => (j === i ? card : t));
+  }
+  return out;
 }
 
 const STATUS_WORDS: Record<string, string> = { cancelled: "stopped" };
@@ -103,7 +114,7 @@ function phaseTitle(phase: string) {
  * `canControl` only hides the stop and resume buttons; the actions check the role themselves.
  * `shareToken` lets a share link's reader open the event stream without an account.
  */
-export function DebateLive({ initial, initialLive = null, canControl = false, shareToken, extra }: { initial: DebateView; initialLive?: Live; canControl?: boolean; shareToken?: string; extra?: React.ReactNode }) {
+export function DebateLive({ initial, initialLive = [], canControl = false, shareToken, extra }: { initial: DebateView; initialLive?: Live; canControl?: boolean; shareToken?: string; extra?: React.ReactNode }) {
   const [state, dispatch] = useReducer(reduce, { view: initial, live: initialLive });
   const [selected, setSelected] = useState<number | null>(null);
   const [connection, setConnection] = useState<"connecting" | "live" | "closed">("connecting");
@@ -119,7 +130,7 @@ export function DebateLive({ initial, initialLive = null, canControl = false, sh
     es.addEventListener("snapshot", (m) => {
       const data = JSON.parse((m as MessageEvent).data) as { debate: DebateView; live: Live };
       dispatch({ kind: "snapshot", view: data.debate, live: data.live });
-      if (TERMINAL.has(data.debate.status) && !data.live) {
+      if (TERMINAL.has(data.debate.status) && data.live.length === 0) {
         es.close();
         setConnection("closed");
       }
@@ -206,12 +217,15 @@ export function DebateLive({ initial, initialLive = null, canControl = false, sh
                 ))}
             </div>
           ))}
-          {live && live.turn.kind !== "speech" ? (
-            <p className="text-sm text-black/60" aria-live="polite">
-              {live.turn.role === "stop-agent" ? "The judge is deciding whether to stop…" : live.turn.role === "round-judge" ? "The judge is weighing a provisional verdict…" : "The judge is deciding…"}
-              {live.retry ? ` (${retryNote(live.retry)})` : ""}
-            </p>
-          ) : null}
+          {live
+            .filter((l) => l.turn.kind !== "speech")
+            .slice(0, 1)
+            .map((l) => (
+              <p key={l.turn.seq} className="text-sm text-black/60" aria-live="polite">
+                {l.turn.role === "stop-agent" ? "The judge is deciding whether to stop…" : l.turn.role === "round-judge" ? "The judge is weighing a provisional verdict…" : "The judge is deciding…"}
+                {l.retry ? ` (${retryNote(l.retry)})` : ""}
+              </p>
+            ))}
           {view.verdict ? <VerdictCard verdict={view.verdict} onCite={setSelected} /> : null}
           <JudgeWorking turns={working} onCite={setSelected} />
           <p className="text-sm text-black/60" data-testid="debate-totals">

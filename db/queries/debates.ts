@@ -35,7 +35,17 @@ export function evidenceRows(debateId: string, evidence: readonly DebateEvidence
     score: e.score ?? null,
     denseRank: e.denseRank ?? null,
     lexicalRank: e.lexicalRank ?? null,
+    origin: e.origin ?? "claim",
+    addedSeq: e.addedSeq ?? null,
+    visibleTo: e.visibleTo ?? null,
+    publishedAt: e.publishedAt ?? null,
+    metadata: e.metadata ?? null,
   }));
+}
+
+/** Passages a turn found during the debate, appended to its pool (ranks already assigned by the runner). */
+export async function addDebateEvidence(db: Database, debateId: string, evidence: readonly DebateEvidence[]) {
+  if (evidence.length) await db.insert(s.debateEvidence).values(evidenceRows(debateId, evidence));
 }
 
 /** Claim, debate and its evidence pool in one transaction: a debate never exists half-made. */
@@ -106,6 +116,11 @@ export function evidenceFromRows(rows: Array<typeof s.debateEvidence.$inferSelec
     score: r.score ?? undefined,
     denseRank: r.denseRank ?? undefined,
     lexicalRank: r.lexicalRank ?? undefined,
+    publishedAt: r.publishedAt ?? undefined,
+    origin: r.origin,
+    addedSeq: r.addedSeq ?? undefined,
+    visibleTo: r.visibleTo ?? undefined,
+    metadata: r.metadata ?? undefined,
   }));
 }
 
@@ -334,8 +349,14 @@ export async function saveCheckpoint(db: Database, debateId: string, c: Checkpoi
 
 export async function saveVerdict(db: Database, debateId: string, judgeRole: string, v: VerdictRecord) {
   await db.transaction(async (tx) => {
-    await tx.delete(s.verdicts).where(and(eq(s.verdicts.debateId, debateId), eq(s.verdicts.isFinal, true)));
-    await tx.insert(s.verdicts).values({ debateId, judgeRole, isFinal: true, ...v });
+    // A resumed debate's verdict replaces the earlier one, its panel's ballots included.
+    await tx.delete(s.verdicts).where(eq(s.verdicts.debateId, debateId));
+    const { decidedBy, stopReason, details, panel, ...row } = v;
+    const extra = { ...(decidedBy ? { decidedBy } : {}), ...(stopReason ? { stopReason } : {}), ...details };
+    await tx.insert(s.verdicts).values({ debateId, judgeRole, isFinal: true, ...row, details: Object.keys(extra).length ? extra : null });
+    for (const b of panel ?? []) {
+      await tx.insert(s.verdicts).values({ debateId, isFinal: false, judgeRole: b.judgeRole, label: b.label, reason: b.reason, rawText: b.rawText, confidence: b.confidence, labelProbs: b.labelProbs, details: b.details ?? null, roundsCompleted: v.roundsCompleted });
+    }
   });
 }
 

@@ -1,5 +1,5 @@
 import { EventEmitter } from "node:events";
-import type { CheckpointRecord, VerdictRecord } from "./types";
+import type { CheckpointRecord, DebateEvidence, VerdictRecord } from "./types";
 
 /**
  * What a watcher of a debate receives, in order. The same events drive the browser stream, the
@@ -34,13 +34,18 @@ export type DebateEvent =
   /** The turn ended unfinished: `failed` (regenerated on resume) or `stopped` by a user (kept with what it had written). */
   | { type: "turn-error"; seq: number; error: string; status: "failed" | "stopped"; content: string }
   | { type: "checkpoint"; checkpoint: CheckpointRecord }
+  /** Passages a turn added to the pool during the debate (a search's results). */
+  | { type: "evidence"; evidence: DebateEvidence[] }
   | { type: "verdict"; verdict: VerdictRecord }
   /** Added by the event stream for watchers (not published by the runner): the expert's inferred field. */
   | { type: "domain"; domain: string };
 
-/** A retry in progress on the current turn, for watchers who arrive during it. */
+/** A retry in progress on a running turn, for watchers who arrive during it. */
 export type RetryNote = { attempt: number; maxAttempts: number; reason: string };
-type Live = { emitter: EventEmitter; current: { turn: TurnInfo; text: string; retry?: RetryNote } | null; running: boolean };
+/** A turn being generated, with its text so far. */
+export type LiveTurn = { turn: TurnInfo; text: string; retry?: RetryNote };
+/** Several turns may run at once (two agents in one round, a judge panel): keyed by seq. */
+type Live = { emitter: EventEmitter; running: Map<number, LiveTurn>; active: boolean };
 
 const key = Symbol.for("counterpoint.debate-live");
 type G = typeof globalThis & { [key]?: Map<string, Live> };
@@ -54,7 +59,7 @@ function live(debateId: string): Live {
   const reg = registry();
   let l = reg.get(debateId);
   if (!l) {
-    l = { emitter: new EventEmitter(), current: null, running: false };
+    l = { emitter: new EventEmitter(), running: new Map(), active: false };
     // Many browsers may watch one debate.
     l.emitter.setMaxListeners(0);
     reg.set(debateId, l);
@@ -64,22 +69,30 @@ function live(debateId: string): Live {
 
 export function publish(debateId: string, event: DebateEvent) {
   const l = live(debateId);
-  if (event.type === "turn-start") l.current = { turn: event.turn, text: "" };
-  else if (event.type === "delta" && l.current?.turn.seq === event.seq) {
-    l.current.text += event.text;
-    l.current.retry = undefined;
-  } else if (event.type === "turn-reset" && l.current?.turn.seq === event.seq) {
-    l.current.text = "";
-    l.current.retry = { attempt: event.attempt, maxAttempts: event.maxAttempts, reason: event.reason };
-  }
-  else if (event.type === "turn-end" || event.type === "turn-error") l.current = null;
+  if (event.type === "turn-start") l.running.set(event.turn.seq, { turn: event.turn, text: "" });
+  else if (event.type === "delta") {
+    const t = l.running.get(event.seq);
+    if (t) {
+      t.text += event.text;
+      t.retry = undefined;
+    }
+  } else if (event.type === "turn-reset") {
+    const t = l.running.get(event.seq);
+    if (t) {
+      t.text = "";
+      t.retry = { attempt: event.attempt, maxAttempts: event.maxAttempts, reason: event.reason };
+    }
+  } else if (event.type === "turn-end") l.running.delete(event.turn.seq);
+  else if (event.type === "turn-error") l.running.delete(event.seq);
+  else if (event.type === "status" && event.status !== "running") l.running.clear();
   l.emitter.emit("event", event);
 }
 
-/** The turn being generated right now in this process, with its text so far. */
-export function currentTurn(debateId: string) {
-  const c = registry().get(debateId)?.current;
-  return c ? { turn: c.turn, text: c.text, ...(c.retry ? { retry: c.retry } : {}) } : null;
+/** The turns being generated right now in this process, in seq order, each with its text so far. */
+export function liveTurns(debateId: string): LiveTurn[] {
+  const running = registry().get(debateId)?.running;
+  if (!running) return [];
+  return [...running.values()].sort((a, b) => a.turn.seq - b.turn.seq).map((c) => ({ turn: c.turn, text: c.text, ...(c.retry ? { retry: c.retry } : {}) }));
 }
 
 /**
@@ -91,12 +104,13 @@ export function subscribe(debateId: string, listener: (e: DebateEvent) => void):
   l.emitter.on("event", listener);
   return () => {
     l.emitter.off("event", listener);
-    if (l.emitter.listenerCount("event") === 0 && !l.running) registry().delete(debateId);
+    if (l.emitter.listenerCount("event") === 0 && !l.active) registry().delete(debateId);
   };
 }
 
 export function setRunning(debateId: string, running: boolean) {
   const l = live(debateId);
-  l.running = running;
+  l.active = running;
+  if (!running) l.running.clear();
   if (!running && l.emitter.listenerCount("event") === 0) registry().delete(debateId);
 }

@@ -12,7 +12,7 @@ import { callSearch, providerFor, searchToolSnapshotSchema, ToolCallFailed, tool
 import { resolveEmbedder, type Embedder } from "@/lib/embeddings/registry";
 import { readJsonAnswer } from "./json-answer";
 import { getProtocol, modelForRole } from "./protocols";
-import type { DebateContext, JsonTurnResult, RecordResult, RecordSpec, ScoredTurnResult, ScoredTurnSpec, ToolResult, TurnResult, TurnSpec } from "./types";
+import type { BudgetState, DebateContext, DebateEvidence, ToolSpec, JsonTurnResult, RecordResult, RecordSpec, ScoredTurnResult, ScoredTurnSpec, ToolResult, TurnResult, TurnSpec } from "./types";
 
 /**
  * Runs debates. A protocol decides who speaks; the runner makes each turn real: it opens the turn
@@ -41,6 +41,25 @@ class DebateCancelled extends Error {
   constructor() {
     super("cancelled");
   }
+}
+
+/** The debate's spending limits (`config.budget`, set when it was created); null: none. */
+function budgetLimits(config: unknown): { budgetTokens: number | null; maxCalls: number | null } {
+  const b = (config as { budget?: { budgetTokens?: unknown; maxCalls?: unknown } } | null)?.budget;
+  const n = (v: unknown) => (typeof v === "number" && Number.isFinite(v) && v > 0 ? v : null);
+  return { budgetTokens: n(b?.budgetTokens), maxCalls: n(b?.maxCalls) };
+}
+
+/** A protocol went on past its budget without wrapping up: the turn is refused, the debate fails saying why. */
+class BudgetExhausted extends Error {
+  constructor(which: "tokens" | "calls", limits: { budgetTokens: number | null; maxCalls: number | null }) {
+    super(which === "tokens" ? `the debate's token budget (${limits.budgetTokens?.toLocaleString("en")} tokens) is spent` : `the debate's call budget (${limits.maxCalls} model calls) is spent`);
+  }
+}
+
+/** A step's identity for replay: what it is, not when it ran. */
+function stepKey(t: { round: number; phase: string; role: string }, kind: string) {
+  return `${t.round}\u0000${t.phase}\u0000${t.role}\u0000${kind}`;
 }
 
 export type RunOutcome = { status: "completed" | "failed" | "cancelled" | "skipped"; error?: string };
@@ -105,8 +124,12 @@ async function runClaimed(db: Database, debateId: string, token: string, opts: R
     await q.finishClaimedDebate(db, debateId, token, "failed", { message });
     return { status: "failed", error: message };
   }
-  const evidence = q.evidenceFromRows(snapshot.evidence);
+  // The pool grows during a debate (tools add passages); `evidence` is the pool it started with.
+  const pool = q.evidenceFromRows(snapshot.evidence).sort((a, b) => a.rank - b.rank);
+  const evidence = pool.filter((e) => e.addedSeq === undefined);
+  const visible = (role?: string) => pool.filter((e) => !role || !e.visibleTo || e.visibleTo.includes(role));
   const models = debate.models;
+  const limits = budgetLimits(debate.config);
 
   const controller = new AbortController();
   opts.signal?.addEventListener("abort", () => controller.abort(), { once: true });
@@ -116,31 +139,36 @@ async function runClaimed(db: Database, debateId: string, token: string, opts: R
   startHeartbeat(db);
   publish(debateId, { type: "status", status: "running" });
 
-  // Finished turns from an earlier run, replayed in order; anything unfinished is regenerated. A
-  // turn a user stopped keeps its row and number, so new turns are numbered after every kept row,
-  // and the protocol's n-th turn is the n-th finished one.
+  // Finished turns from an earlier run are replayed: each step of the protocol has an identity
+  // (round, phase, role, kind, and how many such steps came before it), and a step whose identity
+  // has a finished turn gets that turn back instead of running again. Identity, not position, so
+  // branches that ran side by side (ctx.parallel) replay whatever order they finished in. A turn a
+  // user stopped keeps its row and number, so new turns are numbered after every kept row.
   await q.dropUnfinishedTurns(db, debateId);
   const kept = snapshot.turns.filter((t) => q.KEPT_TURN_STATUSES.includes(t.status));
-  const replay = kept.filter((t) => t.status === "completed");
-  let replaying = true;
-  let spoken = 0;
+  const finished = new Map<string, typeof kept>();
+  for (const t of kept.filter((t) => t.status === "completed").sort((a, b) => a.seq - b.seq)) {
+    const k = stepKey(t, t.kind);
+    finished.set(k, [...(finished.get(k) ?? []), t]);
+  }
+  const occurrences = new Map<string, number>();
   let seq = kept.reduce((m, t) => Math.max(m, t.seq), 0);
   let tokens = 0;
+  let modelCalls = 0;
+
+  const exhausted = (): BudgetState["exhausted"] =>
+    limits.budgetTokens !== null && tokens >= limits.budgetTokens ? "tokens" : limits.maxCalls !== null && modelCalls >= limits.maxCalls ? "calls" : null;
 
   const modelFor = (role: string) => modelForRole(protocol, config, models, role);
   const roleTemperatures = new Map(protocol.roleSpecs(config).map((r) => [r.role, r.temperature]));
 
-  /**
-   * The stored step this one replays, if the earlier run got this far: the n-th step of the
-   * protocol is the n-th finished turn, as long as role, phase and kind agree. From the first step
-   * that is not replayed on, everything is new.
-   */
-  function replayed(spec: { role: string; phase: string }, kind: string) {
+  /** The stored step this one replays, if an earlier run finished it. */
+  function replayed(spec: { round: number; role: string; phase: string }, kind: string) {
     if (controller.signal.aborted) throw new DebateCancelled();
-    const done = replaying ? replay[spoken++] : undefined;
-    if (done && done.role === spec.role && done.phase === spec.phase && done.kind === kind) return done;
-    replaying = false;
-    return undefined;
+    const k = stepKey(spec, kind);
+    const n = occurrences.get(k) ?? 0;
+    occurrences.set(k, n + 1);
+    return finished.get(k)?.[n];
   }
 
   type Generated = { text: string; usage: TurnResult["usage"]; costUsd: number | null; latencyMs: number; scores?: Record<string, unknown>; metadata?: Record<string, unknown> };
@@ -148,6 +176,7 @@ async function runClaimed(db: Database, debateId: string, token: string, opts: R
     const done = replayed(spec, spec.kind);
     if (done) {
       tokens += (done.promptTokens ?? 0) + (done.completionTokens ?? 0);
+      modelCalls += (done.metadata as { repaired?: boolean } | null)?.repaired ? 2 : 1;
       return {
         result: {
           seq: done.seq,
@@ -162,8 +191,12 @@ async function runClaimed(db: Database, debateId: string, token: string, opts: R
         metadata: done.metadata,
       };
     }
+    const spent = exhausted();
+    if (spent && !spec.wrapUp) throw new BudgetExhausted(spent, limits);
     const n = ++seq;
     const info: TurnInfo = { seq: n, round: spec.round, phase: spec.phase, role: spec.role, kind: spec.kind, model: modelFor(spec.role) };
+    // Citations count only passages this role could read when it spoke.
+    const citable = new Set(visible(spec.role).map((e) => e.rank));
     const turnId = await q.beginTurn(db, { debateId, ...info });
     publish(debateId, { type: "turn-start", turn: info });
     // Every call of this turn (retries, repairs, samples) is written together with the turn.
@@ -171,7 +204,7 @@ async function runClaimed(db: Database, debateId: string, token: string, opts: R
     partials.set(n, "");
     try {
       const out = await generate(info, calls);
-      const citations = citedRanks(out.text, evidence.length);
+      const citations = citedRanks(out.text, Number.MAX_SAFE_INTEGER).filter((r) => citable.has(r));
       // Written before the protocol may start the next turn: a crash loses at most the turn in progress.
       await q.finishTurn(db, turnId, debateId, {
         content: out.text,
@@ -184,6 +217,8 @@ async function runClaimed(db: Database, debateId: string, token: string, opts: R
         metadata: out.metadata ?? spec.metadata ?? null,
       }, calls);
       tokens += out.usage.promptTokens + out.usage.completionTokens;
+      // Retries and repairs are calls too; a failed attempt spends as much as a good one.
+      modelCalls += Math.max(1, calls.length);
       publish(debateId, {
         type: "turn-end",
         turn: { ...info, content: out.text, promptTokens: out.usage.promptTokens, completionTokens: out.usage.completionTokens, costUsd: out.costUsd, latencyMs: out.latencyMs, citations, scores: out.scores ?? null, metadata: out.metadata ?? spec.metadata ?? null },
@@ -262,6 +297,27 @@ async function runClaimed(db: Database, debateId: string, token: string, opts: R
       throw new Error(`this debate has no tool "${name}" in its stored set-up (config.tools.${name}); protocol "${protocol.name}" must declare it in \`tools\` so one is chosen when the debate is created`);
     }
     return { snapshot: parsed.data, provider: () => providerFor(parsed.data, opts.search?.config ?? getConfig().search, { db, allow: getConfig().fetch.allow, ...opts.search?.deps }) };
+  }
+
+  /** A search's results as pool passages (origin `tool:<provider>`), added once per tool turn. */
+  async function toolEvidence(spec: ToolSpec, n: number, record: SucceededToolCall): Promise<DebateEvidence[]> {
+    if (spec.addEvidence === false || record.results.length === 0) return [];
+    const who = spec.addEvidence?.visibleTo;
+    const visibleTo = who === "all" ? undefined : who && who.length ? who : [spec.role];
+    return ctx.addEvidence({
+      origin: `tool:${record.provider}`,
+      addedSeq: n,
+      visibleTo,
+      items: record.results.map((r) => ({
+        text: r.text,
+        source: "tool" as const,
+        title: r.title || undefined,
+        url: r.url ?? undefined,
+        publishedAt: r.publishedAt ?? undefined,
+        ...(r.source.kind === "corpus" ? { passageId: r.source.passageId, externalId: r.source.passageExternalId } : {}),
+        metadata: { provider: record.provider, live: record.live, label: record.label, query: record.request.query, resultRank: r.rank },
+      })),
+    });
   }
 
   const ctx: DebateContext<unknown> = {
@@ -374,7 +430,7 @@ async function runClaimed(db: Database, debateId: string, token: string, opts: R
         // Replayed from the stored results; a record for another request means history changed, and is refused.
         const record = toolRecordFromTurn(done, { provider: snapshot.provider, request: spec.request });
         if (record.status !== "ok") throw new Error(`the stored search of turn ${done.seq} failed and cannot be replayed`);
-        return { seq: done.seq, record, replayed: true };
+        return { seq: done.seq, record, evidence: await toolEvidence(spec, done.seq, record), replayed: true };
       }
       const n = ++seq;
       const step = { round: spec.round, phase: spec.phase, role: spec.role, kind: "tool" as const };
@@ -395,8 +451,23 @@ async function runClaimed(db: Database, debateId: string, token: string, opts: R
       }
       const f = toolTurnFields(record);
       await writeStep(n, { ...step, model: record.provider }, { status: "completed", content: f.content ?? "", latencyMs: f.latencyMs ?? 0, startedAt: f.startedAt!, finishedAt: f.finishedAt!, metadata: { ...spec.metadata, ...(f.metadata as Record<string, unknown>) }, error: null });
-      return { seq: n, record, replayed: false };
+      return { seq: n, record, evidence: await toolEvidence(spec, n, record), replayed: false };
     },
+    parallel: (branches) => Promise.all(branches.map((b) => b())),
+    evidenceFor: (role) => visible(role),
+    async addEvidence(spec) {
+      // Already added by this turn in an earlier run: the stored rows, ranks and all.
+      const stored = pool.filter((e) => e.addedSeq === spec.addedSeq);
+      if (stored.length) return stored;
+      let rank = pool.reduce((m, e) => Math.max(m, e.rank), 0);
+      const added = spec.items.map((item) => ({ ...item, rank: ++rank, origin: spec.origin, addedSeq: spec.addedSeq, ...(spec.visibleTo ? { visibleTo: spec.visibleTo } : {}) }));
+      // In the pool before the write is awaited: a parallel branch adding at the same time takes the next ranks.
+      pool.push(...added);
+      await q.addDebateEvidence(db, debateId, added);
+      publish(debateId, { type: "evidence", evidence: added });
+      return added;
+    },
+    budget: () => ({ tokens, calls: modelCalls, budgetTokens: limits.budgetTokens, maxCalls: limits.maxCalls, exhausted: exhausted() }),
     async checkpoint(record) {
       await q.saveCheckpoint(db, debateId, record);
       publish(debateId, { type: "checkpoint", checkpoint: record });

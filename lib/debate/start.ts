@@ -44,6 +44,14 @@ export const startDebateSchema = z
     config: z.record(z.string(), z.unknown()).default({}),
     /** Model id per role; roles left out use ROLE_MODELS, then DEFAULT_MODEL. */
     models: z.record(z.string(), z.string().trim()).default({}),
+    /** Spending limits for this debate: past them the protocol wraps up (goes to its judge) with stop reason `budget`. */
+    budget: z
+      .object({
+        budgetTokens: z.number().int().min(1_000, "A token budget below 1,000 cannot fit one turn and a verdict.").optional(),
+        maxCalls: z.number().int().min(2, "A debate needs at least two model calls (a turn and a verdict).").optional(),
+      })
+      .strict()
+      .optional(),
   })
   .superRefine((req, ctx) => {
     // Checked against the registry as it is now (tests and plugins may register protocols after this module loads).
@@ -74,6 +82,12 @@ export function splitGoldEvidence(text: string): DebateEvidence[] {
     .map((p) => p.trim())
     .filter(Boolean)
     .map((t, i) => ({ rank: i + 1, text: t, source: "gold" as const }));
+}
+
+async function corpusIdOf(db: Database, corpusName: string): Promise<string> {
+  const corpus = await findCorpus(db, corpusName);
+  if (!corpus) throw new DebateRequestError(`There is no corpus named "${corpusName}". Load documents first, or paste gold evidence.`, "corpus");
+  return corpus.id;
 }
 
 async function retrieveEvidence(db: Database, claim: string, corpusName: string, k: number, before?: string, embedder?: Embedder): Promise<{ corpusId: string; evidence: DebateEvidence[] }> {
@@ -165,9 +179,12 @@ export async function createDebate(
 
   const prepared = await prepareConfig(db, protocol, config, models, input.evidence.mode === "retrieved" ? input.evidence.corpus : null);
 
+  // A protocol that searches during the debate (Tool-MAD) starts with no pool: its corpus is only checked and remembered.
   const { corpusId, evidence } =
     input.evidence.mode === "retrieved"
-      ? await retrieveEvidence(db, input.claim, input.evidence.corpus, input.evidence.k, input.claimDate, opts.embedder)
+      ? protocol.upfrontEvidence === false
+        ? { corpusId: await corpusIdOf(db, input.evidence.corpus), evidence: [] }
+        : await retrieveEvidence(db, input.claim, input.evidence.corpus, input.evidence.k, input.claimDate, opts.embedder)
       : { corpusId: null, evidence: splitGoldEvidence(input.evidence.text) };
   const tooMuch = evidenceCountProblem(evidence.length);
   if (tooMuch) throw new DebateRequestError(tooMuch, "evidence.text");
@@ -176,7 +193,7 @@ export async function createDebate(
     claim: { text: input.claim, claimDate: input.claimDate ? new Date(`${input.claimDate}T00:00:00Z`) : null },
     protocol: protocol.name,
     variant: prepared.variant,
-    config: prepared.config as Record<string, unknown>,
+    config: { ...(prepared.config as Record<string, unknown>), ...(input.budget && Object.keys(input.budget).length ? { budget: input.budget } : {}) },
     models,
     // The thresholds in force for this debate and where they came from (configured, calibrated, paper, default).
     thresholds: prepared.thresholds ?? null,

@@ -13,7 +13,7 @@ export type DebateEvidence = {
   /** 1-based; cited as [E<rank>]. */
   rank: number;
   text: string;
-  source: "retrieved" | "gold" | "supplied";
+  source: "retrieved" | "gold" | "supplied" | "tool";
   title?: string;
   url?: string;
   publishedAt?: string;
@@ -22,6 +22,26 @@ export type DebateEvidence = {
   score?: number;
   denseRank?: number;
   lexicalRank?: number;
+  /**
+   * Where the passage came from: `claim` for the pool frozen when the debate was created, else the
+   * tool that found it during the debate (e.g. `tool:corpus`, `tool:tavily`).
+   */
+  origin?: string;
+  /** The turn (seq) that added it during the debate; absent for the pool the debate started with. */
+  addedSeq?: number;
+  /** Roles that may read it (a Tool-MAD agent's private round documents); absent: everyone. */
+  visibleTo?: string[];
+  /** Provider details (the result's provider score, `live`, the query that found it). */
+  metadata?: Record<string, unknown>;
+};
+
+/** Passages a turn adds to the debate's pool: ranks continue after the last one, and each remembers who added it. */
+export type AddEvidenceSpec = {
+  items: Array<Omit<DebateEvidence, "rank" | "origin" | "addedSeq" | "visibleTo">>;
+  origin: string;
+  /** The seq of the turn that found them (a tool turn); adding again for the same seq returns the stored rows (resume). */
+  addedSeq: number;
+  visibleTo?: string[];
 };
 
 export type TurnKind = "speech" | "checkpoint" | "judge" | "analysis" | "tool";
@@ -43,6 +63,11 @@ export type TurnSpec = {
    * last user message). Without it the turn is one user message.
    */
   messages?: Array<{ role: "user" | "assistant"; content: string }>;
+  /**
+   * A turn that ends the debate (the judge): allowed after the budget is spent, so a protocol that
+   * wraps up early still reaches a verdict. Any other turn started after the budget is spent fails.
+   */
+  wrapUp?: boolean;
 };
 
 export type TurnResult = {
@@ -77,14 +102,32 @@ export type RecordSpec<T> = {
 export type RecordResult<T> = { seq: number; value: T; replayed: boolean };
 
 /** A search through one of the debate's frozen tools (`config.tools[tool]`, default "search"). */
-export type ToolSpec = { round: number; phase: string; role: string; tool?: string; request: SearchRequestInput; metadata?: Record<string, unknown> };
+export type ToolSpec = {
+  round: number;
+  phase: string;
+  role: string;
+  tool?: string;
+  request: SearchRequestInput;
+  metadata?: Record<string, unknown>;
+  /**
+   * The results join the debate's evidence pool (origin `tool:<provider>`, added by this turn),
+   * visible to `visibleTo` (default: only `role`; [] or "all" for everyone). `false`: not added.
+   */
+  addEvidence?: false | { visibleTo?: string[] | "all" };
+};
 
 /**
  * Where a declared tool searches: `web` is the configured web provider (WEB_SEARCH_PROVIDER, the
  * corpus stand-in when none), `corpus` the debate's own corpus (Tool-MAD's RAG agent).
  */
 export type ToolSource = "web" | "corpus";
-export type ToolResult = { seq: number; record: Extract<ToolCallRecord, { status: "ok" }>; replayed: boolean };
+export type ToolResult = {
+  seq: number;
+  record: Extract<ToolCallRecord, { status: "ok" }>;
+  /** The results as pool passages with their ranks ([E#]), in result order; empty when `addEvidence` was false. */
+  evidence: DebateEvidence[];
+  replayed: boolean;
+};
 
 /** Sentence vectors (answer relevance, novelty, SC-MMR): computed once with the debate's frozen encoder, replayed on resume. */
 export type EmbedSpec = { round: number; phase: string; role: string; texts: string[]; metadata?: Record<string, unknown> };
@@ -119,6 +162,25 @@ export type VerdictRecord = {
   stoppedEarly: boolean;
   stopAfter: string | null;
   roundsCompleted: number;
+  /** How the verdict was reached, e.g. `judge`, `consensus`, `panel` (stored in `details`). */
+  decidedBy?: string;
+  /** Why the debate stopped where it did: `rounds`, `early-stop`, `consensus`, `budget:tokens`, `budget:calls` ... */
+  stopReason?: string;
+  /** Protocol-specific parts of the verdict (votes, confidence parts, stability scores), stored as JSON. */
+  details?: Record<string, unknown>;
+  /** A panel's individual ballots, stored as non-final verdict rows beside the final one. */
+  panel?: Array<{ judgeRole: string; label: string; reason: string | null; rawText: string; confidence: number | null; labelProbs: Record<string, number> | null; details?: Record<string, unknown> }>;
+};
+
+/** What a debate has spent, against the limits it was started with (`config.budget`). */
+export type BudgetState = {
+  tokens: number;
+  /** Model calls made (an answer and its repair are two). */
+  calls: number;
+  budgetTokens: number | null;
+  maxCalls: number | null;
+  /** Set once a limit is reached: the protocol should wrap up (go to its judge) now. */
+  exhausted: null | "tokens" | "calls";
 };
 
 export type DebateContext<C> = {
@@ -139,6 +201,19 @@ export type DebateContext<C> = {
   embed(spec: EmbedSpec): Promise<EmbedResult>;
   /** A tool call (kind `tool`); on resume its stored results are returned and nothing is queried. Failure fails the turn. */
   tool(spec: ToolSpec): Promise<ToolResult>;
+  /**
+   * Runs branches at the same time (two agents in one round, a panel of judges). Each branch calls
+   * the context as usual; their turns stream side by side. A resumed debate replays each branch's
+   * finished steps by their (round, phase, role) identity, so the order in which branches finished
+   * the first time does not matter.
+   */
+  parallel<T>(branches: ReadonlyArray<() => Promise<T>>): Promise<T[]>;
+  /** The evidence pool now (the starting pool plus what tools added), as `role` may see it; no role: all of it. */
+  evidenceFor(role?: string): readonly DebateEvidence[];
+  /** Adds passages to the pool (ranks continue); idempotent per `addedSeq`, so a resumed debate gets the stored rows back. */
+  addEvidence(spec: AddEvidenceSpec): Promise<DebateEvidence[]>;
+  /** Spending so far against `budgetTokens` / `maxCalls`. */
+  budget(): BudgetState;
   checkpoint(record: CheckpointRecord): Promise<void>;
   /** Tokens used by the debate so far (prompt + completion), for checkpoint records. */
   tokensSoFar(): number;
@@ -149,6 +224,16 @@ export type ProductLabel = "TRUE" | "HALF-TRUE" | "FALSE";
 
 /** A protocol's own labels (stored as the protocol says them) and how each reads on the product's scale. */
 export type LabelScheme = { labels: readonly string[]; toProduct: Record<string, ProductLabel> };
+
+export type CostEstimate = {
+  llmCalls: number;
+  toolCalls: number;
+  promptTokens: number;
+  completionTokens: number;
+  /** Per role, to price each role with its own model. */
+  byRole?: Record<string, { calls: number; promptTokens: number; completionTokens: number }>;
+  note?: string;
+};
 
 export type RoleSpec = {
   role: string;
@@ -175,6 +260,16 @@ export type Protocol<C> = {
   tools?: Record<string, ToolSource>;
   /** The protocol embeds sentences (`ctx.embed`): the server's embedding model is frozen into `config.embedder` at creation. */
   embeds?: boolean;
+  /**
+   * `false`: the protocol finds its own evidence with tools during the debate (Tool-MAD), so no pool
+   * is retrieved when the debate is created; a named corpus is still checked and frozen into its tools.
+   */
+  upfrontEvidence?: boolean;
+  /**
+   * A rough cost before starting, from the configuration alone: model calls and tokens for one
+   * claim at the worst case (every round run), and, where known, the paper's own tokens per claim.
+   */
+  estimate?(config: C): CostEstimate;
   /** Input limits: ZoFia reads whole articles, RADAR a one-sentence claim. */
   limits: { claimChars: number };
   /**

@@ -37,7 +37,7 @@ export async function debateView(db: Database, id: string) {
     startedAt: iso(d.debate.startedAt),
     finishedAt: iso(d.debate.finishedAt),
     claim: { text: d.claim.text, date: iso(d.claim.claimDate) },
-    evidence: d.evidence.map((e) => ({ rank: e.rank, text: e.text, title: e.title, url: e.url, source: e.source, score: e.score, denseRank: e.denseRank, lexicalRank: e.lexicalRank })),
+    evidence: d.evidence.map((e) => ({ rank: e.rank, text: e.text, title: e.title, url: e.url, source: e.source, score: e.score, denseRank: e.denseRank, lexicalRank: e.lexicalRank, publishedAt: e.publishedAt, origin: e.origin, addedSeq: e.addedSeq, visibleTo: e.visibleTo, metadata: e.metadata })),
     turns: d.turns.map((t) => ({
       seq: t.seq,
       round: t.round,
@@ -53,6 +53,7 @@ export async function debateView(db: Database, id: string) {
       latencyMs: t.latencyMs,
       citations: t.citations ?? [],
       scores: t.scores,
+      metadata: t.metadata,
       error: t.error,
     })),
     checkpoints: d.checkpoints.map((c) => ({
@@ -79,6 +80,7 @@ export async function debateView(db: Database, id: string) {
           stoppedEarly: d.verdict.stoppedEarly,
           stopAfter: d.verdict.stopAfter,
           roundsCompleted: d.verdict.roundsCompleted,
+          details: d.verdict.details,
         }
       : null,
     totals,

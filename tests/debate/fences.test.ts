@@ -56,6 +56,12 @@ function fakeContext(config: Partial<RadarConfig>, claim: string, evidence: Deba
     record: async () => {
       throw new Error("RADAR records no computed steps");
     },
+    parallel: (branches) => Promise.all(branches.map((b) => b())),
+    evidenceFor: () => evidence,
+    addEvidence: async () => {
+      throw new Error("RADAR adds no evidence");
+    },
+    budget: () => ({ tokens: 0, calls: 0, budgetTokens: null, maxCalls: null, exhausted: null }),
     tool: async () => {
       throw new Error("RADAR calls no tools");
     },

@@ -3,7 +3,7 @@ import { getDb } from "@/db/client";
 import { DebateLive } from "@/components/debate/debate-live";
 import { ShareControls } from "@/components/debate/share-controls";
 import { debateView } from "@/lib/debate/view";
-import { currentTurn } from "@/lib/debate/events";
+import { liveTurns } from "@/lib/debate/events";
 import { canReadDebate, listShares } from "@/lib/auth/access";
 import { can } from "@/lib/auth/policy";
 import { currentPrincipal, pageReadDebates } from "@/lib/auth/server";
@@ -33,7 +33,7 @@ export default async function DebatePage({ params }: { params: Promise<{ id: str
     <DebateLive
       key={`${view.id}:${view.status}`}
       initial={view}
-      initialLive={currentTurn(view.id)}
+      initialLive={liveTurns(view.id)}
       canControl={can(principal, "debate:control")}
       extra={shares ? <ShareControls debateId={id} tokens={shares} /> : null}
     />

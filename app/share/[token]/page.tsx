@@ -3,7 +3,7 @@ import { getDb } from "@/db/client";
 import { DebateLive } from "@/components/debate/debate-live";
 import { debateForShare } from "@/lib/auth/access";
 import { debateView } from "@/lib/debate/view";
-import { currentTurn } from "@/lib/debate/events";
+import { liveTurns } from "@/lib/debate/events";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Shared debate", robots: { index: false } };
@@ -16,5 +16,5 @@ export default async function SharedDebatePage({ params }: { params: Promise<{ t
   if (!debateId) notFound();
   const view = await debateView(db, debateId);
   if (!view) notFound();
-  return <DebateLive key={`${view.id}:${view.status}`} initial={view} initialLive={currentTurn(view.id)} shareToken={token} />;
+  return <DebateLive key={`${view.id}:${view.status}`} initial={view} initialLive={liveTurns(view.id)} shareToken={token} />;
 }

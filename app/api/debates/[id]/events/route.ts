@@ -1,5 +1,5 @@
 import { getDb } from "@/db/client";
-import { currentTurn, subscribe, type DebateEvent } from "@/lib/debate/events";
+import { liveTurns, subscribe, type DebateEvent } from "@/lib/debate/events";
 import { debateView, domainOf } from "@/lib/debate/view";
 import { canReadDebate } from "@/lib/auth/access";
 import { principalFromRequest } from "@/lib/auth/server";
@@ -10,7 +10,7 @@ const TERMINAL = new Set(["completed", "failed", "cancelled", "interrupted"]);
 
 /**
  * Server-sent events for one debate. The first event is a snapshot (finished turns from the
- * database plus the text of the turn in progress from this process's buffer); live events follow.
+ * database plus the text of every turn in progress from this process's buffer); live events follow.
  * A reconnecting browser gets a fresh snapshot, so no text is lost.
  */
 export async function GET(request: Request, { params }: { params: Promise<{ id: string }> }) {
@@ -50,7 +50,7 @@ export async function GET(request: Request, { params }: { params: Promise<{ id: 
         if (!ready) buffered.push(e);
         else forward(e);
       });
-      const live = currentTurn(id);
+      const live = liveTurns(id);
       const keepAlive = setInterval(() => !closed && controller.enqueue(encoder.encode(`: keep-alive\n\n`)), 15_000);
       cleanup = () => {
         unsubscribe();
@@ -66,7 +66,7 @@ export async function GET(request: Request, { params }: { params: Promise<{ id: 
       send("snapshot", { debate: view, live });
       ready = true;
       for (const e of buffered) forward(e);
-      if (TERMINAL.has(view.status) && !live) close();
+      if (TERMINAL.has(view.status) && live.length === 0) close();
     },
     cancel() {
       cleanup();
