@@ -195,8 +195,8 @@ async function runClaimed(db: Database, debateId: string, token: string, opts: R
     if (spent && !spec.wrapUp) throw new BudgetExhausted(spent, limits);
     const n = ++seq;
     const info: TurnInfo = { seq: n, round: spec.round, phase: spec.phase, role: spec.role, kind: spec.kind, model: modelFor(spec.role) };
-    // Citations count only passages this role could read when it spoke.
-    const citable = new Set(visible(spec.role).map((e) => e.rank));
+    // Citations count only passages this role could read when it spoke; a judge reads the whole pool.
+    const citable = new Set(visible(spec.kind === "judge" ? undefined : spec.role).map((e) => e.rank));
     const turnId = await q.beginTurn(db, { debateId, ...info });
     publish(debateId, { type: "turn-start", turn: info });
     // Every call of this turn (retries, repairs, samples) is written together with the turn.

@@ -29,7 +29,7 @@ export type DebateEvidence = {
   origin?: string;
   /** The turn (seq) that added it during the debate; absent for the pool the debate started with. */
   addedSeq?: number;
-  /** Roles that may read it (a Tool-MAD agent's private round documents); absent: everyone. */
+  /** Roles that may read it (a Tool-MAD agent's private round documents); absent: everyone. Judges (kind `judge`) read it all. */
   visibleTo?: string[];
   /** Provider details (the result's provider score, `live`, the query that found it). */
   metadata?: Record<string, unknown>;
