@@ -41,7 +41,8 @@ export type ExportedDebate = {
     nativeLabel: string | null;
     goldLabel: string | null;
   };
-  evidence: Array<{ rank: number; id: string | null; source: string; title: string | null; url: string | null; text: string }>;
+  /** The starting pool (origin `claim`) and what tools added during the debate (origin `tool:<provider>`, the turn that added it, who could read it). */
+  evidence: Array<{ rank: number; id: string | null; source: string; title: string | null; url: string | null; text: string; origin?: string; addedSeq?: number | null; visibleTo?: string[] | null; publishedAt?: string | null; metadata?: Record<string, unknown> | null }>;
   turns: Array<{
     id: string;
     seq: number;
@@ -57,9 +58,22 @@ export type ExportedDebate = {
     costUsd: number | null;
     latencyMs: number | null;
     citations: number[];
+    /** The protocol's signals (queries, labels, scores, tool calls); sentence vectors are left out (recomputable, and large). */
+    metadata?: Record<string, unknown> | null;
   }>;
   checkpoints: Array<{ after: string; round: number; pStop: number | null; pContinue: number | null; stopMargin: number | null; labelProbs: Record<string, number> | null; confidence: number | null; verdict: string | null; decision: string }>;
-  verdict: { label: string; reason: string | null; confidence: number | null; stoppedEarly: boolean; roundsCompleted: number | null; createdAt: string } | null;
+  verdict: {
+    label: string;
+    reason: string | null;
+    confidence: number | null;
+    stoppedEarly: boolean;
+    roundsCompleted: number | null;
+    createdAt: string;
+    /** How it was reached (decidedBy, stopReason) and the protocol's parts. */
+    details?: Record<string, unknown> | null;
+    /** A panel's individual ballots. */
+    panel?: Array<{ judgeRole: string; label: string; reason: string | null; confidence: number | null; details: Record<string, unknown> | null }>;
+  } | null;
   totals: { tokens: number; costUsd: number | null; seconds: number | null };
   /** Every version of every annotator's label, oldest first: the export loses no history. */
   annotations: Array<{
@@ -117,6 +131,12 @@ type PageRow = {
   cursorAt: string;
 };
 
+function withoutVectors(m: Record<string, unknown> | null): Record<string, unknown> | null {
+  if (!m || !("vectors" in m)) return m;
+  const { vectors: _dropped, ...rest } = m;
+  return rest;
+}
+
 export async function* exportDebates(db: Database, f: ExportFilters = {}, pageSize = 500): AsyncGenerator<ExportedDebate> {
   const blind = (f.scope ?? EVERYTHING).blind;
   const pages = keysetPages<PageRow>(
@@ -138,7 +158,7 @@ export async function* exportDebates(db: Database, f: ExportFilters = {}, pageSi
       db.select().from(s.debateEvidence).where(inArray(s.debateEvidence.debateId, ids)).orderBy(asc(s.debateEvidence.debateId), asc(s.debateEvidence.rank)),
       db.select().from(s.turns).where(inArray(s.turns.debateId, ids)).orderBy(asc(s.turns.debateId), asc(s.turns.seq)),
       db.select().from(s.checkpoints).where(inArray(s.checkpoints.debateId, ids)).orderBy(asc(s.checkpoints.debateId), asc(s.checkpoints.round), asc(s.checkpoints.after)),
-      db.select().from(s.verdicts).where(and(inArray(s.verdicts.debateId, ids), eq(s.verdicts.isFinal, true))),
+      db.select().from(s.verdicts).where(inArray(s.verdicts.debateId, ids)).orderBy(asc(s.verdicts.judgeRole)),
       db
         .select({ a: s.annotations, email: s.users.email })
         .from(s.annotations)
@@ -154,7 +174,8 @@ export async function* exportDebates(db: Database, f: ExportFilters = {}, pageSi
     const ev = group(evidence);
     const tu = group(turns);
     const cp = group(checkpoints);
-    const ve = new Map(verdicts.map((v) => [v.debateId, v]));
+    const ve = new Map(verdicts.filter((v) => v.isFinal).map((v) => [v.debateId, v]));
+    const ballots = group(verdicts.filter((v) => !v.isFinal));
     const an = group(annotations.map((r) => ({ ...r.a, email: r.email })));
     for (const { d, c, corpus, run } of page) {
       const ts = tu.get(d.id) ?? [];
@@ -183,7 +204,7 @@ export async function* exportDebates(db: Database, f: ExportFilters = {}, pageSi
           nativeLabel: blind ? null : c.nativeLabel,
           goldLabel: blind ? null : c.goldLabel,
         },
-        evidence: (ev.get(d.id) ?? []).map((e) => ({ rank: e.rank, id: e.externalId, source: e.source, title: e.title, url: e.url, text: e.text })),
+        evidence: (ev.get(d.id) ?? []).map((e) => ({ rank: e.rank, id: e.externalId, source: e.source, title: e.title, url: e.url, text: e.text, origin: e.origin, addedSeq: e.addedSeq, visibleTo: e.visibleTo, publishedAt: e.publishedAt, metadata: e.metadata })),
         turns: ts.map((t) => ({
           id: t.id,
           seq: t.seq,
@@ -199,9 +220,21 @@ export async function* exportDebates(db: Database, f: ExportFilters = {}, pageSi
           costUsd: t.costUsd,
           latencyMs: t.latencyMs,
           citations: t.citations ?? [],
+          metadata: withoutVectors(t.metadata),
         })),
         checkpoints: (cp.get(d.id) ?? []).map((k) => ({ after: k.after, round: k.round, pStop: k.pStop, pContinue: k.pContinue, stopMargin: k.stopMargin, labelProbs: k.labelProbs, confidence: k.confidence, verdict: k.verdict, decision: k.decision })),
-        verdict: v ? { label: v.label, reason: v.reason, confidence: v.confidence, stoppedEarly: v.stoppedEarly, roundsCompleted: v.roundsCompleted, createdAt: v.createdAt.toISOString() } : null,
+        verdict: v
+          ? {
+              label: v.label,
+              reason: v.reason,
+              confidence: v.confidence,
+              stoppedEarly: v.stoppedEarly,
+              roundsCompleted: v.roundsCompleted,
+              createdAt: v.createdAt.toISOString(),
+              details: v.details,
+              panel: (ballots.get(d.id) ?? []).map((b) => ({ judgeRole: b.judgeRole, label: b.label, reason: b.reason, confidence: b.confidence, details: b.details })),
+            }
+          : null,
         totals: {
           tokens: ts.reduce((a, t) => a + (t.promptTokens ?? 0) + (t.completionTokens ?? 0), 0),
           // Unknown when any turn's price is unknown: a partial sum would understate the cost.

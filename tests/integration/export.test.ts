@@ -44,6 +44,15 @@ beforeAll(async () => {
   await saveAnnotation(h.db, a, debates[0]!, { goldLabel: "HALF-TRUE", judgeCorrect: false, rationale: "=cmd|' /C calc'!A0", durationSeconds: 12 });
   await saveAnnotation(h.db, b, debates[0]!, { goldLabel: "HALF-TRUE", nativeLabel: "half-true", judgeCorrect: false, durationSeconds: 20 });
   await saveAnnotation(h.db, b, debates[3]!, { goldLabel: "FALSE", durationSeconds: 20 });
+  // A tool-using debate's parts: a search result added during the debate, a turn's signals (with
+  // sentence vectors, which the export leaves out), how the verdict was reached, a panel ballot.
+  const tooled = debates[1]!;
+  const [{ maxRank }] = (await h.db.execute(sql`select max(rank)::int as "maxRank" from debate_evidence where debate_id = ${tooled}`)).rows as Array<{ maxRank: number }>;
+  await h.db.insert(s.debateEvidence).values({ debateId: tooled, rank: maxRank + 1, source: "tool", text: "A page the search agent found.", title: "Found", url: "https://example.org/found", origin: "tool:tavily", addedSeq: 2, visibleTo: ["search-agent"], publishedAt: "2021-05-01", metadata: { provider: "tavily", live: true } });
+  const [turn] = await h.db.select().from(s.turns).where(eq(s.turns.debateId, tooled)).limit(1);
+  await h.db.update(s.turns).set({ metadata: { embedder: "local:minilm-l6", vectors: [[0.1, 0.2]], toolMad: { step: "answer", label: "SUPPORTS" } } }).where(eq(s.turns.id, turn!.id));
+  await h.db.update(s.verdicts).set({ details: { decidedBy: "consensus", stopReason: "consensus" } }).where(eq(s.verdicts.debateId, tooled));
+  await h.db.insert(s.verdicts).values({ debateId: tooled, isFinal: false, judgeRole: "judge-2", label: "FALSE", reason: "Ballot two.", confidence: 0.7, details: { abstained: false } });
 });
 afterAll(async () => {
   await h?.close();
@@ -116,6 +125,10 @@ describe("exports", () => {
     const before = await text(h.db, "jsonl");
     const empty = await freshDatabase();
     try {
+      const tooled = before.split("\n").map((l) => l && JSON.parse(l)).find((d) => d && d.evidence.some((e: { origin?: string }) => e.origin === "tool:tavily"));
+      expect(tooled.evidence.at(-1)).toMatchObject({ origin: "tool:tavily", addedSeq: 2, visibleTo: ["search-agent"], metadata: { provider: "tavily" } });
+      expect(tooled.turns.find((t: { metadata?: object }) => t.metadata)?.metadata).toEqual({ embedder: "local:minilm-l6", toolMad: { step: "answer", label: "SUPPORTS" } });
+      expect(tooled.verdict).toMatchObject({ details: { decidedBy: "consensus" }, panel: [{ judgeRole: "judge-2", label: "FALSE", confidence: 0.7 }] });
       const summary = await importJsonl(empty.db, linesOf(before));
       expect(summary).toMatchObject({ debates: 7, debatesAdded: 7, annotationVersionsAdded: 4, annotatorsCreated: 2 });
       expect(await text(empty.db, "jsonl")).toBe(before);
