@@ -7,14 +7,14 @@ import type { CheckpointRecord, DebateEvidence, VerdictRecord } from "@/lib/deba
 /** Everything the runner and the pages read and write about debates. */
 
 export type NewDebate = {
-  claim: { text: string; claimDate?: Date | null; dataset?: string; datasetClaimId?: string; goldLabel?: string; nativeLabel?: string; goldEvidence?: Array<{ id?: string; text: string }>; metadata?: Record<string, unknown> };
+  claim: { text: string; claimDate?: Date | null; appearanceUrl?: string | null; dataset?: string; datasetClaimId?: string; goldLabel?: string; nativeLabel?: string; goldEvidence?: Array<{ id?: string; text: string }>; metadata?: Record<string, unknown> };
   protocol: string;
   variant: string | null;
   config: Record<string, unknown>;
   models: Record<string, string>;
   thresholds?: Record<string, unknown> | null;
   promptsHash: string;
-  evidenceMode: "retrieved" | "gold" | "supplied";
+  evidenceMode: "retrieved" | "gold" | "supplied" | "none";
   corpusId?: string | null;
   evalRunId?: string | null;
   createdBy?: string | null;
@@ -56,6 +56,7 @@ export async function createDebateRecord(db: Database, input: NewDebate): Promis
       .values({
         text: input.claim.text,
         claimDate: input.claim.claimDate ?? null,
+        appearanceUrl: input.claim.appearanceUrl ?? null,
         dataset: input.claim.dataset,
         datasetClaimId: input.claim.datasetClaimId,
         goldLabel: input.claim.goldLabel,

@@ -321,7 +321,12 @@ async function runClaimed(db: Database, debateId: string, token: string, opts: R
   }
 
   const ctx: DebateContext<unknown> = {
-    claim: { text: claim.text, date: claim.claimDate?.toISOString() },
+    claim: {
+      text: claim.text,
+      date: claim.claimDate?.toISOString(),
+      ...(typeof claim.metadata?.title === "string" ? { title: claim.metadata.title } : {}),
+      ...(claim.appearanceUrl ? { url: claim.appearanceUrl } : {}),
+    },
     evidence,
     config,
     modelFor,

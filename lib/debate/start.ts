@@ -31,7 +31,13 @@ export const startDebateSchema = z
   .object({
     claim: z.string().trim().min(10, "Write the claim as a full sentence (at least 10 characters)."),
     claimDate: isoDate.optional(),
+    /** A news article's headline (ZoFia reads whole articles: `claim` is then the body). */
+    title: z.string().trim().max(500, "Keep the headline under 500 characters.").optional(),
+    /** Where the claim or article was published. */
+    url: z.string().trim().url("Give the full address, starting with https://").max(2_000).optional(),
     evidence: z.discriminatedUnion("mode", [
+      /** No starting pool: for protocols that find their own evidence with tools (upfrontEvidence false). */
+      z.object({ mode: z.literal("none") }),
       z.object({ mode: z.literal("retrieved"), corpus: z.string().trim().min(1, "Choose a corpus."), k: z.number().int().min(1).max(50).default(20) }),
       z.object({
         mode: z.literal("gold"),
@@ -60,8 +66,12 @@ export const startDebateSchema = z
       return;
     }
     // The protocol's limit, with the same words as the form's live count (lib/debate/claim-length.ts), for the CLI and evaluation runs too.
-    const problem = claimLengthError(req.claim, getProtocol(req.protocol).limits.claimChars);
+    const protocol = getProtocol(req.protocol);
+    const problem = claimLengthError(req.claim, protocol.limits.claimChars);
     if (problem) ctx.addIssue({ code: "custom", message: problem, path: ["claim"] });
+    if (req.evidence.mode === "none" && protocol.upfrontEvidence !== false) {
+      ctx.addIssue({ code: "custom", message: `${protocol.title} debates over evidence: choose a corpus or paste the evidence.`, path: ["evidence", "mode"] });
+    }
   });
 export type StartDebateInput = z.input<typeof startDebateSchema>;
 
@@ -185,12 +195,19 @@ export async function createDebate(
       ? protocol.upfrontEvidence === false
         ? { corpusId: await corpusIdOf(db, input.evidence.corpus), evidence: [] }
         : await retrieveEvidence(db, input.claim, input.evidence.corpus, input.evidence.k, input.claimDate, opts.embedder)
-      : { corpusId: null, evidence: splitGoldEvidence(input.evidence.text) };
+      : input.evidence.mode === "gold"
+        ? { corpusId: null, evidence: splitGoldEvidence(input.evidence.text) }
+        : { corpusId: null, evidence: [] };
   const tooMuch = evidenceCountProblem(evidence.length);
   if (tooMuch) throw new DebateRequestError(tooMuch, "evidence.text");
 
   return createDebateRecord(db, {
-    claim: { text: input.claim, claimDate: input.claimDate ? new Date(`${input.claimDate}T00:00:00Z`) : null },
+    claim: {
+      text: input.claim,
+      claimDate: input.claimDate ? new Date(`${input.claimDate}T00:00:00Z`) : null,
+      appearanceUrl: input.url ?? null,
+      ...(input.title ? { metadata: { title: input.title } } : {}),
+    },
     protocol: protocol.name,
     variant: prepared.variant,
     config: { ...(prepared.config as Record<string, unknown>), ...(input.budget && Object.keys(input.budget).length ? { budget: input.budget } : {}) },

@@ -184,7 +184,8 @@ export type BudgetState = {
 };
 
 export type DebateContext<C> = {
-  claim: { text: string; date?: string };
+  /** The claim, or a news article's body with its headline (`title`) and address (`url`). */
+  claim: { text: string; date?: string; title?: string; url?: string };
   evidence: readonly DebateEvidence[];
   config: C;
   /** Model id for a role. */

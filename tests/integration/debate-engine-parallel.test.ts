@@ -1,15 +1,16 @@
 import type { LanguageModelV3CallOptions } from "@ai-sdk/provider";
 import { MockLanguageModelV3 } from "ai/test";
 import { asc, eq } from "drizzle-orm";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import type { DbHandle } from "@/db/client";
 import * as s from "@/db/schema";
 import { createDebateRecord, loadDebate } from "@/db/queries/debates";
-import type { SearchConfig } from "@/lib/config";
+import { resetConfigForTests, type SearchConfig } from "@/lib/config";
 import { liveTurns } from "@/lib/debate/events";
 import { registerProtocol } from "@/lib/debate/protocols";
 import { runDebate } from "@/lib/debate/runner";
+import { createDebate, DebateRequestError } from "@/lib/debate/start";
 import type { DebateContext, Protocol, VerdictRecord } from "@/lib/debate/types";
 import { searchToolSnapshot } from "@/lib/tools";
 import { resolvedMock, textStream } from "../helpers/mock-models";
@@ -78,7 +79,7 @@ const parallelProtocol: Protocol<Config> = {
       roundsCompleted: rounds,
       decidedBy: ctx.config.panel ? "panel" : "judge",
       stopReason,
-      details: { pool: ctx.evidenceFor().length },
+      details: { pool: ctx.evidenceFor().length, title: ctx.claim.title ?? null, url: ctx.claim.url ?? null },
       panel: ctx.config.panel
         ? [
             { judgeRole: "judge-1", label: "NO", reason: "one", rawText: "one", confidence: 0.9, labelProbs: null },
@@ -200,7 +201,7 @@ describe("evidence that grows during a debate", () => {
     // The judge may read everything.
     const judge = d.turns.find((t) => t.role === "judge")!;
     expect(judge.citations).toEqual([2, 4]);
-    expect(d.verdict!.details).toEqual({ decidedBy: "judge", stopReason: "rounds", pool: 5 });
+    expect(d.verdict!.details).toEqual({ decidedBy: "judge", stopReason: "rounds", pool: 5, title: null, url: null });
   });
 });
 
@@ -256,5 +257,36 @@ describe("panels", () => {
     expect(rows.filter((v) => !v.isFinal).map((v) => [v.judgeRole, v.label]).sort()).toEqual([["judge-1", "NO"], ["judge-2", "YES"]]);
     expect(rows.find((v) => v.judgeRole === "judge-2")!.details).toEqual({ abstained: false });
     expect(rows.find((v) => v.isFinal)!.details).toMatchObject({ decidedBy: "panel" });
+  });
+});
+
+describe("requests for protocols that find their own evidence", () => {
+  it("takes an article's headline and address with no starting pool, and the protocol reads them; RADAR refuses to start without evidence", async () => {
+    const request = { claim: "The bridge opened in 1932, the city's paper reported on its front page.", claimDate: "2024-03-02", title: "Bridge turns 92", url: "https://news.example.org/bridge", evidence: { mode: "none" } };
+    const err = (await createDebate(h.db, request).catch((e) => e)) as DebateRequestError;
+    expect(err).toBeInstanceOf(DebateRequestError);
+    expect(err.field).toBe("evidence.mode");
+    expect(err.message).toMatch(/RADAR.*choose a corpus or paste the evidence/i);
+    const bad = (await createDebate(h.db, { ...request, protocol: "engine-parallel-test", url: "news.example.org/bridge" }).catch((e) => e)) as DebateRequestError;
+    expect(bad.field).toBe("url");
+
+    // A configured model (never called: the run below uses the scripted one).
+    vi.stubEnv("OPENAI_COMPATIBLE_LAB_BASE_URL", "http://127.0.0.1:9/v1");
+    vi.stubEnv("OPENAI_COMPATIBLE_LAB_MODEL", "lab-model");
+    vi.stubEnv("DEFAULT_MODEL", "openai-compatible:lab");
+    resetConfigForTests();
+    let id: string;
+    try {
+      id = await createDebate(h.db, { ...request, protocol: "engine-parallel-test", config: {} });
+    } finally {
+      vi.unstubAllEnvs();
+      resetConfigForTests();
+    }
+    await h.db.update(s.debates).set({ config: { ...config.parse({}), tools: { search: searchToolSnapshot(searchConfig) } } }).where(eq(s.debates.id, id));
+    expect((await run(id, scripted())).status).toBe("completed");
+    const d = (await loadDebate(h.db, id))!;
+    expect(d.claim).toMatchObject({ appearanceUrl: "https://news.example.org/bridge", metadata: { title: "Bridge turns 92" } });
+    expect(d.debate.evidenceMode).toBe("none");
+    expect(d.verdict!.details).toMatchObject({ title: "Bridge turns 92", url: "https://news.example.org/bridge", pool: 4 });
   });
 });

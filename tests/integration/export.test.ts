@@ -47,7 +47,7 @@ beforeAll(async () => {
   // A tool-using debate's parts: a search result added during the debate, a turn's signals (with
   // sentence vectors, which the export leaves out), how the verdict was reached, a panel ballot.
   const tooled = debates[1]!;
-  const [{ maxRank }] = (await h.db.execute(sql`select max(rank)::int as "maxRank" from debate_evidence where debate_id = ${tooled}`)).rows as Array<{ maxRank: number }>;
+  const [{ maxRank }] = (await h.db.execute(sql`select max(rank)::int as "maxRank" from debate_evidence where debate_id = ${tooled}`)).rows as [{ maxRank: number }];
   await h.db.insert(s.debateEvidence).values({ debateId: tooled, rank: maxRank + 1, source: "tool", text: "A page the search agent found.", title: "Found", url: "https://example.org/found", origin: "tool:tavily", addedSeq: 2, visibleTo: ["search-agent"], publishedAt: "2021-05-01", metadata: { provider: "tavily", live: true } });
   const [turn] = await h.db.select().from(s.turns).where(eq(s.turns.debateId, tooled)).limit(1);
   await h.db.update(s.turns).set({ metadata: { embedder: "local:minilm-l6", vectors: [[0.1, 0.2]], toolMad: { step: "answer", label: "SUPPORTS" } } }).where(eq(s.turns.id, turn!.id));
