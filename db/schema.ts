@@ -72,7 +72,7 @@ export const corpora = pgTable("corpora", {
   name: text("name").notNull().unique(),
   description: text("description"),
   /** The model the corpus was embedded with; searches embed the query with the same model. */
-  embeddingModel: text("embedding_model").notNull().default("local:use-lite"),
+  embeddingModel: text("embedding_model").notNull().default("local:minilm-l6"),
   /** Chunking used at the last ingest, so a later ingest into the same corpus cuts alike. */
   chunking: jsonb("chunking").$type<{ maxChars: number; overlapSentences: number; minChars: number }>(),
   createdAt: createdAt(),

@@ -1,3 +1,4 @@
+ALTER TABLE "corpora" ALTER COLUMN "embedding_model" SET DEFAULT 'local:minilm-l6';--> statement-breakpoint
 ALTER TABLE "debate_evidence" ADD COLUMN "origin" text DEFAULT 'claim' NOT NULL;--> statement-breakpoint
 ALTER TABLE "debate_evidence" ADD COLUMN "added_seq" integer;--> statement-breakpoint
 ALTER TABLE "debate_evidence" ADD COLUMN "visible_to" jsonb;--> statement-breakpoint
