@@ -17,7 +17,19 @@ import type { ProductLabel, Protocol } from "./types";
  * - `record({ compute })`: a step that calls no model (gate, score, vote, consensus): a turn of
  *   kind `analysis`, zero tokens, its value in metadata, never recomputed on resume;
  * - `tool({ tool, request })`: a search through the tool frozen in `config.tools[tool]` at
- *   creation: a turn of kind `tool`, never queried again on resume, a failure fails the turn.
+ *   creation: a turn of kind `tool`, never queried again on resume, a failure fails the turn; its
+ *   results join the evidence pool (origin `tool:<provider>`, the turn that added them, who may
+ *   read them);
+ * - `embed({ texts })`: sentence vectors from the encoder frozen at creation, recorded once;
+ * - `parallel(branches)`: several chains at once (two agents in a round, a judge panel), streamed
+ *   side by side; every step inside a branch needs a unique (round, phase, role), because a resumed
+ *   debate finds its finished steps by that identity, not by the order they finished in;
+ * - `evidenceFor(role)` / `addEvidence`: the pool as a role may read it now, and growing it;
+ *   citations are checked against what the speaker could read when it spoke;
+ * - `budget()`: tokens and calls spent against `budgetTokens` / `maxCalls`; once spent, only a
+ *   turn marked `wrapUp` (the judge) may run, so the protocol must go to its verdict.
+ * A protocol returns its verdict in its own labels (with `decidedBy`, `stopReason`, `details` and
+ * a panel's ballots); reports read it on the product's scale through its label scheme.
  * A protocol never touches the database or the network itself.
  */
 export type Registered = Protocol<unknown> & { parseConfig(raw: unknown): unknown };
