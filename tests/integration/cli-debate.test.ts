@@ -4,7 +4,7 @@ import path from "node:path";
 import { runCli } from "../helpers/cli";
 import { beforeAll, describe, expect, it } from "vitest";
 import { writeTinyGguf } from "../helpers/tiny-gguf";
-import { backend, testDatabaseConfig } from "./test-db";
+import { backend, freshCliEnv } from "./test-db";
 
 const cli = runCli;
 
@@ -16,9 +16,8 @@ beforeAll(async () => {
   const model = await writeTinyGguf(path.join(dir, "tiny.gguf"), { seed: 5, contextLength: 16384 });
   gold = path.join(dir, "gold.txt");
   fs.writeFileSync(gold, "The boxer auctioned his medal in 2012.\n\nThe war began in 2022.\n");
-  const db = testDatabaseConfig();
   env = {
-    ...(db.backend === "postgres" ? { DATABASE_URL: db.url } : { DATA_DIR: path.dirname(db.dataDir) }),
+    ...(await freshCliEnv()),
     DEFAULT_MODEL: `local:${model}`,
     LOCAL_THREADS: "1",
     LOCAL_CONTEXT_SIZE: "16384",

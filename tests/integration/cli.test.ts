@@ -3,15 +3,14 @@ import os from "node:os";
 import path from "node:path";
 import { runCli } from "../helpers/cli";
 import { beforeAll, describe, expect, it } from "vitest";
-import { LATEST_MIGRATION, backend, testDatabaseConfig } from "./test-db";
+import { LATEST_MIGRATION, backend, freshCliEnv } from "./test-db";
 
 /** Runs `counterpoint` as a user would, through the package's bin entry. */
 const cli = runCli;
 
 let dbEnv: Record<string, string>;
-beforeAll(() => {
-  const db = testDatabaseConfig();
-  dbEnv = db.backend === "postgres" ? { DATABASE_URL: db.url } : { DATA_DIR: path.dirname(db.dataDir) };
+beforeAll(async () => {
+  dbEnv = await freshCliEnv();
 });
 
 describe(`counterpoint CLI on ${backend}`, () => {

@@ -31,6 +31,20 @@ async function wipePostgres(url: string) {
   }
 }
 
+/**
+ * The environment for a CLI process of its own: an empty database, so nothing a machine kept from
+ * earlier runs (a shared /tmp, a PostgreSQL test database left migrated) can change the result.
+ */
+export async function freshCliEnv(): Promise<Record<string, string>> {
+  const config = testDatabaseConfig();
+  if (config.backend === "postgres") {
+    await wipePostgres(config.url);
+    return { DATABASE_URL: config.url };
+  }
+  // The CLI keeps PGlite at $DATA_DIR/pglite; the fresh directory is DATA_DIR itself.
+  return { DATA_DIR: config.dataDir };
+}
+
 export async function freshDatabase(): Promise<DbHandle & { config: AppConfig["database"] }> {
   const config = testDatabaseConfig();
   if (config.backend === "postgres") await wipePostgres(config.url);
