@@ -142,7 +142,7 @@ describe("Tool-MAD configuration", () => {
     const all = new Set<string>();
     for (const c of [cfg(), cfg({ scorer: "embedding" }), cfg({ variant: "v1" }), cfg({ queryFormulation: "off" })]) for (const t of toolMadProtocol.templates(c)) all.add(t);
     for (const t of all) expect(() => loadPrompt(t)).not.toThrow();
-    const files = fs.readdirSync(path.resolve("prompts/tool-mad")).filter((f) => f.endsWith(".md"));
+    const files = fs.readdirSync(path.resolve("prompts/tool-mad")).filter((f) => f.endsWith(".md") && f !== "README.md");
     const markers = new Map<string, string[]>();
     for (const f of files) {
       const text = loadPrompt(`tool-mad/${f.slice(0, -3)}`);
