@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { loadPrompt, placeholders, renderPrompt } from "@/lib/prompts";
 import { getProtocol, productLabel } from "@/lib/debate/protocols";
 import { agentsOf, toolMadConfigSchema } from "@/lib/debate/tool-mad/config";
@@ -104,6 +104,10 @@ describe("Tool-MAD queries", () => {
 });
 
 describe("Tool-MAD configuration", () => {
+  afterEach(() => {
+    vi.unstubAllEnvs();
+  });
+
   it("has the paper's defaults and names duplicate agents apart", () => {
     const c = cfg();
     expect(c).toMatchObject({ rounds: 3, topK: 3, tauF: 0.7, tauAR: 0.8, gateCompare: "gte", arQuestions: 3, queryFormulation: "on", gate: "on", variant: "v2", agents: ["rag", "search"], labels: "fever", scorer: "llm" });
@@ -115,6 +119,15 @@ describe("Tool-MAD configuration", () => {
     expect(p.tools).toEqual({ rag: "corpus", search: "web" });
     expect(p.upfrontEvidence).toBe(false);
     expect(p.embeds).toBe(true);
+  });
+
+  it("takes the scorer's default from FAITHFULNESS_SCORER and refuses a value it does not know", () => {
+    vi.stubEnv("FAITHFULNESS_SCORER", "embedding");
+    expect(cfg().scorer).toBe("embedding");
+    expect(cfg({ scorer: "llm" }).scorer).toBe("llm");
+    vi.stubEnv("FAITHFULNESS_SCORER", "ragas");
+    expect(() => cfg()).toThrow(/FAITHFULNESS_SCORER is "ragas"; set it to llm or embedding/);
+    expect(estimateToolMad(cfg({ scorer: "embedding" })).byRole!.scorer!.calls).toBe(6);
   });
 
   it("presets choose the dataset's label scheme", () => {
