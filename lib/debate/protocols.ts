@@ -1,4 +1,5 @@
 import { radarProtocol } from "./radar/protocol";
+import { toolMadProtocol } from "./tool-mad/protocol";
 import type { ProductLabel, Protocol } from "./types";
 
 /**
@@ -28,6 +29,7 @@ function register<C>(p: Protocol<C>): Registered {
 
 const PROTOCOLS: Record<string, Registered> = {
   radar: register(radarProtocol),
+  "tool-mad": register(toolMadProtocol),
 };
 
 export const DEFAULT_PROTOCOL = "radar";

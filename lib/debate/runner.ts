@@ -328,7 +328,11 @@ async function runClaimed(db: Database, debateId: string, token: string, opts: R
     signal: controller.signal,
     tokensSoFar: () => tokens,
     async speak(spec) {
-      const { result } = await turn(spec, async (info, calls) => callModel(callOptions(info, calls, spec)));
+      const { result } = await turn(spec, async (info, calls) => {
+        const r = await callModel(callOptions(info, calls, spec));
+        // Metadata that depends on what was said (a parsed label, a query), stored with the turn.
+        return spec.metadataFrom ? { ...r, metadata: { ...spec.metadata, ...spec.metadataFrom(r.text) } } : r;
+      });
       return result;
     },
     async speakScored(spec: ScoredTurnSpec): Promise<ScoredTurnResult> {

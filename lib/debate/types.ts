@@ -68,6 +68,8 @@ export type TurnSpec = {
    * wraps up early still reaches a verdict. Any other turn started after the budget is spent fails.
    */
   wrapUp?: boolean;
+  /** `speak` only: metadata read from the answer (a parsed label or query), merged over `metadata` when the turn is stored. */
+  metadataFrom?: (text: string) => Record<string, unknown>;
 };
 
 export type TurnResult = {
