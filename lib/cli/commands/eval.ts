@@ -226,7 +226,7 @@ export async function runRequest(opts: EvalOptions): Promise<{ input: Omit<Creat
 const thousands = (n: number) => Math.round(n).toLocaleString("en-US");
 
 export function estimateLines(e: RunEstimate): string {
-  const cost = e.costUsd === null ? `cost unknown (no price for ${e.unpricedModels.join(", ")}; add it with PRICES_FILE)` : `about $${e.costUsd.toFixed(2)}`;
+  const cost = e.costUsd === null ? `cost unknown (no price for ${e.unpricedModels.join(", ")}; add it with PRICES_FILE)` : `about $${e.costUsd < 0.01 ? e.costUsd.toFixed(4) : e.costUsd.toFixed(2)}`;
   return [
     `Before starting: ${plural(e.claims, "claim")} × the protocol's estimate per claim (${thousands(e.perClaim.llmCalls)} LLM calls, ${thousands(e.perClaim.toolCalls)} tool calls, ${thousands(e.perClaim.promptTokens + e.perClaim.completionTokens)} tokens; every round run, so an upper bound)`,
     `  = ${thousands(e.llmCalls)} LLM calls, ${thousands(e.toolCalls)} tool calls, ${thousands(e.promptTokens)} prompt + ${thousands(e.completionTokens)} completion tokens, ${cost}.`,
@@ -235,7 +235,7 @@ export function estimateLines(e: RunEstimate): string {
 }
 
 /** Asks only on a terminal: a pipe, CI or --yes never waits for input. */
-async function confirmStart(yes: boolean | undefined, json: boolean): Promise<boolean> {
+export async function confirmStart(yes: boolean | undefined, json: boolean): Promise<boolean> {
   if (yes || json || !process.stdin.isTTY || !process.stderr.isTTY) return true;
   const readline = await import("node:readline/promises");
   const rl = readline.createInterface({ input: process.stdin, output: process.stderr });
