@@ -61,6 +61,8 @@ export type Preset = {
   dataHint?: string;
   /** Said before the run starts: what differs from the paper's setting. */
   caveat?: string;
+  /** How to load the corpus the preset's evidence names, said when it is missing. */
+  corpusHint?: string;
 };
 
 const RADAR_3_ROUNDS: Partial<RadarConfig> = { variant: "expertise", rebuttals: 1, earlyStopping: "on", context: "paper" };
@@ -134,6 +136,7 @@ export const PRESETS = {
     sample: TOOLMAD_SAMPLE,
     references: toolMadRefs("FEVEROUS"),
     dataHint: "FEVEROUS-S dev is ../shared/datasets/feverous/feverous_s_dev.json (github.com/teacherpeterpan/ProgramFC, datasets/FEVEROUS/claims/dev.json).",
+    corpusHint: "Load FEVEROUS-S's gold sentences as that corpus first: npx counterpoint ingest --dataset feverous-gold --data ../shared/datasets/feverous --corpus feverous-gold",
     caveat:
       "The RAG corpus is FEVEROUS-S's own gold sentences (closed-world: every claim's evidence is in it), not the paper's Wikipedia; the paper's FEVEROUS numbers are on full FEVEROUS, ours on its sentence-evidence subset.",
   },

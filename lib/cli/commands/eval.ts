@@ -7,6 +7,7 @@ import { eq } from "drizzle-orm";
 import { getDb, type DbHandle } from "@/db/client";
 import * as s from "@/db/schema";
 import { resetFailedItems, setRunStatus } from "@/db/queries/eval";
+import { findCorpus } from "@/db/queries/corpus";
 import { loadClaims, type ClaimRecord } from "@/lib/datasets/claims";
 import { RADAR_VARIANTS } from "@/lib/debate/radar/variants";
 import { DEFAULT_PROTOCOL, getProtocol, PROTOCOL_NAMES } from "@/lib/debate/protocols";
@@ -282,6 +283,8 @@ export function register(program: Command) {
     .action(async (opts: EvalOptions) => {
       const { input, preset, seed } = await runRequest(opts);
       const h = await getDb();
+      const named = input.evidence.mode === "tools" || input.evidence.mode === "retrieved" ? input.evidence.corpus : null;
+      if (named && preset?.corpusHint && !(await findCorpus(h.db, named))) throw new Error(`There is no corpus named "${named}". ${preset.corpusHint}`);
       const factory = installedResolverFactory();
       const log = (l: string) => process.stderr.write(`${dim(l)}\n`);
       log(`creating the run: ${input.claims.length} claims in ${input.source}${input.sample?.limit ? `, ${input.sample.sample ?? "first"} ${input.sample.limit} (seed ${seed})` : ""}`);
