@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { loadPrompt, placeholders, renderPrompt } from "@/lib/prompts";
 import { getProtocol, productLabel } from "@/lib/debate/protocols";
 import { agentsOf, toolMadConfigSchema } from "@/lib/debate/tool-mad/config";
@@ -8,6 +8,8 @@ import { answerRelevance, cosine, faithfulness, gatePasses, meanOf, sentences } 
 import { labelFromText, labelSchemeFor, parseLabelled } from "@/lib/debate/tool-mad/labels";
 import { clip, estimateToolMad, parseQuery, toolMadProtocol } from "@/lib/debate/tool-mad/protocol";
 import { scoreDetails, scoresBlock, type RoundRecord } from "@/lib/debate/tool-mad/history";
+import { questionsSchema, verdictsSchema } from "@/lib/debate/tool-mad/scorer";
+import { readJsonAnswer } from "@/lib/debate/json-answer";
 
 const cfg = (c: Record<string, unknown> = {}) => toolMadConfigSchema.parse(c);
 
@@ -104,6 +106,10 @@ describe("Tool-MAD queries", () => {
 });
 
 describe("Tool-MAD configuration", () => {
+  afterEach(() => {
+    vi.unstubAllEnvs();
+  });
+
   it("has the paper's defaults and names duplicate agents apart", () => {
     const c = cfg();
     expect(c).toMatchObject({ rounds: 3, topK: 3, tauF: 0.7, tauAR: 0.8, gateCompare: "gte", arQuestions: 3, queryFormulation: "on", gate: "on", variant: "v2", agents: ["rag", "search"], labels: "fever", scorer: "llm" });
@@ -115,6 +121,15 @@ describe("Tool-MAD configuration", () => {
     expect(p.tools).toEqual({ rag: "corpus", search: "web" });
     expect(p.upfrontEvidence).toBe(false);
     expect(p.embeds).toBe(true);
+  });
+
+  it("takes the scorer's default from FAITHFULNESS_SCORER and refuses a value it does not know", () => {
+    vi.stubEnv("FAITHFULNESS_SCORER", "embedding");
+    expect(cfg().scorer).toBe("embedding");
+    expect(cfg({ scorer: "llm" }).scorer).toBe("llm");
+    vi.stubEnv("FAITHFULNESS_SCORER", "ragas");
+    expect(() => cfg()).toThrow(/FAITHFULNESS_SCORER is "ragas"; set it to llm or embedding/);
+    expect(estimateToolMad(cfg({ scorer: "embedding" })).byRole!.scorer!.calls).toBe(6);
   });
 
   it("presets choose the dataset's label scheme", () => {
@@ -142,7 +157,7 @@ describe("Tool-MAD configuration", () => {
     const all = new Set<string>();
     for (const c of [cfg(), cfg({ scorer: "embedding" }), cfg({ variant: "v1" }), cfg({ queryFormulation: "off" })]) for (const t of toolMadProtocol.templates(c)) all.add(t);
     for (const t of all) expect(() => loadPrompt(t)).not.toThrow();
-    const files = fs.readdirSync(path.resolve("prompts/tool-mad")).filter((f) => f.endsWith(".md"));
+    const files = fs.readdirSync(path.resolve("prompts/tool-mad")).filter((f) => f.endsWith(".md") && f !== "README.md");
     const markers = new Map<string, string[]>();
     for (const f of files) {
       const text = loadPrompt(`tool-mad/${f.slice(0, -3)}`);
@@ -184,5 +199,16 @@ describe("the judge's scores", () => {
     expect(text).toContain("mean over rounds: faithfulness 0.75, answer relevance 0.80");
     const v1 = scoreDetails([{ round: 1, agents: [{ agent: "rag-agent", tool: "t", query: "q", documents: [], answer: "a", label: "X", consistency: { agent: "rag-agent", cs: 0.4, method: "embedding" } }] }], ["rag-agent"], "v1", false);
     expect(scoresBlock(v1, { tauF: 0.7, tauAR: 0.8 })).toContain("CS (mean consistency over rounds): 0.40");
+  });
+});
+
+describe("the scorer's JSON answers", () => {
+  it("want one verdict per statement, reading 1, \"1\" and true alike; a count mismatch is a problem the repair is told", () => {
+    const ok = readJsonAnswer('```json\n[{"statement":"a","verdict":1,"reason":"r"},{"statement":"b","verdict":"0"},{"statement":"c","verdict":true}]\n```', verdictsSchema(3));
+    expect(ok).toEqual({ ok: true, value: [{ statement: "a", verdict: 1, reason: "r" }, { statement: "b", verdict: 0, reason: "" }, { statement: "c", verdict: 1, reason: "" }] });
+    const short = readJsonAnswer('[{"statement":"a","verdict":1,"reason":"r"}]', verdictsSchema(2));
+    expect(short).toMatchObject({ ok: false, problem: expect.stringMatching(/expected exactly 2 verdicts, one per statement/) });
+    expect(readJsonAnswer('[{"statement":"a","verdict":2,"reason":"r"}]', verdictsSchema(1)).ok).toBe(false);
+    expect(readJsonAnswer('{"questions":["a?","b?"],"noncommittal":false}', questionsSchema(3))).toMatchObject({ ok: false, problem: expect.stringMatching(/expected exactly 3 questions/) });
   });
 });

@@ -115,7 +115,7 @@ function scriptedEmbedder(id = "test:scripted"): Embedder & { calls: number } {
       e.calls++;
       return texts.map((t) => {
         if (t === CLAIM) return [1, 0];
-        const m = /cos=([\d.]+)/.exec(t);
+        const m = /cos=(\d+(?:\.\d+)?)/.exec(t);
         if (m) {
           const c = Number(m[1]);
           return [c, Math.sqrt(Math.max(0, 1 - c * c))];
@@ -287,6 +287,8 @@ describe("Tool-MAD: gate, rounds and judge", () => {
     for (let r = 1; r <= 3; r++) expect(prompt).toContain(`=== Round ${r} ===`);
     expect(prompt).toContain("Search query: search query round 3");
     expect(prompt).toContain("WEBSIDE-R3 argues");
+    expect(prompt).toContain("--- search-agent (offline stand-in for web search) ---");
+    expect(prompt).toContain("--- rag-agent (newsroom corpus) ---");
 
     expect(d.verdict).toMatchObject({ label: "REFUTES", roundsCompleted: 3, details: { decidedBy: "judge", stopReason: "rounds" } });
     const details = d.verdict!.details as { scores: Record<string, Array<{ round: number; F: number; AR: number }>>; means: Record<string, { F: number; AR: number }> };
@@ -353,6 +355,31 @@ describe("Tool-MAD: gate, rounds and judge", () => {
     expect(m.of("verdicts", "scorer").filter((c) => c.agent === "search")).toHaveLength(0);
     expect(valueOf(d.turns.find((t) => t.phase === "consensus")!)).toMatchObject({ agreed: true, gatesPassed: false, label: null });
     expect(d.verdict).toMatchObject({ details: { decidedBy: "judge" } });
+  });
+
+  it("the embedding scorer counts a sentence as supported iff some document sentence is at cosine ≥ 0.6, and says it is an approximation", async () => {
+    useWeb("corpus");
+    const id = await newDebate({ rounds: 1, scorer: "embedding" });
+    // Document sentences embed to (0, 1); a sentence tagged cos=x to (x, √(1−x²)), so its best cosine is √(1−x²): 0.601 for 0.799, 0.599 for 0.801.
+    const m = scripted({
+      answer: (a) =>
+        a === "rag" ? "[REASON]: Just close enough cos=0.799. Just too far cos=0.801. Same as a document cos=0.000.\n[ANSWER]: SUPPORTS" : "[REASON]: Only this cos=0.990.\n[ANSWER]: SUPPORTS",
+    });
+    expect(await run(id, m)).toEqual({ status: "completed" });
+    expect(m.of("statements")).toHaveLength(0);
+    expect(m.of("verdicts")).toHaveLength(0);
+    expect(m.of("questions")).toHaveLength(2);
+    const d = (await loadDebate(h.db, id))!;
+    type G = { F: number; statements: Array<{ statement: string; verdict: number }>; scorerKind: string; scorerNote: string };
+    const gates = Object.fromEntries(d.turns.filter((t) => t.phase === "gate").map((t) => [t.role, valueOf<G>(t)]));
+    expect(gates["rag-agent"]!.statements.map((x) => [x.statement, x.verdict])).toEqual([
+      ["Just close enough cos=0.799.", 1],
+      ["Just too far cos=0.801.", 0],
+      ["Same as a document cos=0.000.", 1],
+    ]);
+    expect(gates["rag-agent"]).toMatchObject({ F: 2 / 3, scorerKind: "embedding", scorerNote: "approximation, not comparable" });
+    expect(gates["search-agent"]!.F).toBe(0);
+    expect(d.turns.filter((t) => t.phase.startsWith("faithfulness-embed:")).map((t) => t.role)).toEqual(["scorer", "scorer"]);
   });
 
   it("AR under MiniLM is not marked uncalibrated", async () => {
