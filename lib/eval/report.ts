@@ -316,11 +316,11 @@ const num = (x: number | null | undefined, d = 0) => (x === null || x === undefi
 export function reportMarkdown(r: EvalReport): string {
   const m = r.metrics;
   const p = r.progress;
-  const cfg = r.run.config as { models?: Record<string, string>; evidence?: { mode: string; corpus?: string }; radar?: { earlyStopping?: string; rebuttals?: number } };
+  const cfg = r.run.config as { models?: Record<string, string>; evidence?: { mode: string; corpus?: string | null }; radar?: { earlyStopping?: string; rebuttals?: number } };
   const lines = [
     `# ${r.run.name}`,
     "",
-    `Run \`${r.run.id}\` · ${r.run.protocol}/${r.run.variant} · dataset ${r.run.dataset ?? "—"} · evidence ${cfg.evidence?.mode ?? "—"}${cfg.evidence?.corpus ? ` (${cfg.evidence.corpus})` : ""} · early stopping ${cfg.radar?.earlyStopping ?? "—"} · status **${r.run.status}**${r.run.status_reason ? ` (${r.run.status_reason})` : ""}`,
+    `Run \`${r.run.id}\` · ${r.run.protocol}/${r.run.variant} · dataset ${r.run.dataset ?? "—"} · evidence ${cfg.evidence?.mode ?? "—"}${cfg.evidence?.corpus ? ` (${cfg.evidence.corpus})` : cfg.evidence?.mode === "tools" ? " (RAG over every corpus)" : ""}${r.run.protocol === "radar" ? ` · early stopping ${cfg.radar?.earlyStopping ?? "—"}` : ""}${r.scheme && r.scheme !== "radar" ? ` · labels ${r.scheme} (${r.labels.join(" / ")})` : ""} · status **${r.run.status}**${r.run.status_reason ? ` (${r.run.status_reason})` : ""}`,
     "",
     `Models: ${Object.entries(cfg.models ?? {}).map(([role, id]) => `${role}=${id}`).join(", ")}`,
     "",
@@ -328,6 +328,7 @@ export function reportMarkdown(r: EvalReport): string {
     "",
     `## Metrics (${plural(m.n, "scored claim")}, ${plural(m.unparsed, "unparsed verdict")} counted as wrong; ${Math.round(m.bootstrap.level * 100)}% bootstrap intervals, ${m.bootstrap.resamples} resamples, seed ${m.bootstrap.seed})`,
     "",
+    ...(r.scheme && r.scheme !== "radar" ? [`Accuracy is exact match on the protocol's own labels (${r.labels.join(" / ")}), as the paper reports it; the gold labels were read into that scheme.`, ""] : []),
     "| metric | value |",
     "|---|---|",
     `| accuracy | ${ci(m.accuracy)} |`,

@@ -182,6 +182,8 @@ describe("a Tool-MAD evaluation run (toolmad-feverous's setting, 4 fixture claim
     // The paper's rows, marked as the paper's, with dataset, model and n.
     expect(r.references.find((x) => x.system === "Tool-MAD v2" && x.model === "gpt-4o-mini")).toMatchObject({ dataset: "FEVEROUS", n: 200, metric: "accuracy", value: 0.715 });
     const md = reportMarkdown(r);
+    expect(md).toMatch(/evidence tools \(feverous-gold\) · labels fever \(SUPPORTS \/ REFUTES \/ NOT ENOUGH INFO\)/);
+    expect(md).toMatch(/Accuracy is exact match on the protocol's own labels/);
     expect(md).toMatch(/## Beside the paper/);
     expect(md).toMatch(/\| \*\*this run\*\* \| tool-mad \| openai-compatible:lab \| feverous \| 4 \| 50\.0 \|/);
     expect(md).toMatch(/\| paper: .*Table III.* \| Tool-MAD v2 \| gpt-4o-mini \| FEVEROUS \| 200 \| 71\.5 \|/);
