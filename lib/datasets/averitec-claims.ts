@@ -59,7 +59,11 @@ export function averitecEvidence(questions: z.infer<typeof claimSchema>["questio
   return out;
 }
 
-export type AveritecOptions = { nei?: "exclude" | "keep"; limit?: number };
+/**
+ * `labels: "native"` keeps AVeriTeC's own four labels as the gold label (Tool-MAD scores 4-way, as
+ * its paper does); Not Enough Evidence is then always kept, since it is a class of that scheme.
+ */
+export type AveritecOptions = { nei?: "exclude" | "keep"; labels?: "radar" | "native"; limit?: number };
 
 export function convertAveritec(dirOrFile: string, opts: AveritecOptions = {}): ClaimRecord[] {
   const file = averitecFile(dirOrFile);
@@ -75,13 +79,14 @@ export function convertAveritec(dirOrFile: string, opts: AveritecOptions = {}): 
     }
     const d = r.data;
     const mapped = mapLabel(AVERITEC_TO_RADAR, d.label);
-    if (mapped === null && opts.nei !== "keep") return;
+    const native = opts.labels === "native";
+    if (mapped === null && opts.nei !== "keep" && !native) return;
     const evidence = averitecEvidence(d.questions);
     out.push({
       // AVeriTeC claims have no id: the position in dev.json is the id the shared task uses.
       id: String(i),
       claim: d.claim,
-      label: mapped ?? d.label,
+      label: native ? d.label : (mapped ?? d.label),
       date: averitecDate(d.claim_date),
       gold_evidence_ids: evidence.map((e) => e.id),
       gold_evidence: evidence,

@@ -4,7 +4,7 @@ import type { Database } from "@/db/client";
 import * as q from "@/db/queries/eval";
 import { getDebateStatus } from "@/db/queries/debates";
 import type { ResolvedModel } from "@/lib/ai/registry";
-import { runDebate } from "@/lib/debate/runner";
+import { runDebate, type RunOptions } from "@/lib/debate/runner";
 import type { ExecutorKind } from "./run";
 
 /**
@@ -35,6 +35,8 @@ export type WorkOptions = {
   leaseMs?: number;
   heartbeatMs?: number;
   resolverFor?: ResolverFactory;
+  /** The sentence encoder and search dependencies debates get (tests: scripted ones); default the server's. */
+  runOptions?: Pick<RunOptions, "embedder" | "search">;
   log?: (line: string) => void;
 };
 
@@ -73,7 +75,7 @@ export async function withinBudget(db: Database, runId: string): Promise<boolean
  * the outcome. Returns "skipped" when there was nothing to take: the item is finished, held by a
  * live worker, or its run is paused.
  */
-export async function processItem(db: Database, opts: { workerId?: string; itemId?: string; runId?: string; leaseMs?: number; heartbeatMs?: number; resolverFor?: ResolverFactory; log?: (l: string) => void }): Promise<{ outcome: ItemOutcome; itemId?: string; runId?: string }> {
+export async function processItem(db: Database, opts: { workerId?: string; itemId?: string; runId?: string; leaseMs?: number; heartbeatMs?: number; resolverFor?: ResolverFactory; runOptions?: WorkOptions["runOptions"]; log?: (l: string) => void }): Promise<{ outcome: ItemOutcome; itemId?: string; runId?: string }> {
   const workerId = opts.workerId ?? WORKER_ID;
   const leaseMs = opts.leaseMs ?? DEFAULT_LEASE_MS;
   if (opts.runId && !(await withinBudget(db, opts.runId))) return { outcome: "paused", runId: opts.runId };
@@ -106,7 +108,7 @@ export async function processItem(db: Database, opts: { workerId?: string; itemI
         await q.finishItem(db, item.id, workerId, "failed", "the debate was cancelled by a user");
         return { outcome: "failed", itemId: item.id, runId: item.run_id };
       }
-      outcome = await runDebate(db, item.debate_id, { resolve });
+      outcome = await runDebate(db, item.debate_id, { ...opts.runOptions, resolve });
       if (outcome.status !== "skipped") break;
       const now = (await getDebateStatus(db, item.debate_id))?.status;
       if (now === "running") await sleep(opts.heartbeatMs ?? DEFAULT_HEARTBEAT_MS);
@@ -153,7 +155,7 @@ export class InProcessExecutor implements EvalExecutor {
     if (this.opts.backend === "pglite") await q.releaseAllRunning(this.db, workerId);
     const slot = async () => {
       while (!opts.signal?.aborted) {
-        const r = await processItem(this.db, { workerId, runId: opts.runId, leaseMs: opts.leaseMs, heartbeatMs: opts.heartbeatMs, resolverFor: opts.resolverFor, log: opts.log });
+        const r = await processItem(this.db, { workerId, runId: opts.runId, leaseMs: opts.leaseMs, heartbeatMs: opts.heartbeatMs, resolverFor: opts.resolverFor, runOptions: opts.runOptions, log: opts.log });
         if (r.outcome !== "skipped" && r.outcome !== "paused") continue;
         if (opts.untilRunDone && opts.runId && (await runFinished(this.db, opts.runId))) return;
         if (r.outcome === "paused" && opts.untilRunDone) return;

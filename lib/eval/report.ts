@@ -2,7 +2,10 @@ import type { Database } from "@/db/client";
 import { plural } from "@/lib/plural";
 import * as q from "@/db/queries/eval";
 import { VERDICT_LABELS } from "@/lib/debate/verdict";
-import { comparePaired, distribution, excludedItems, summarize, summarizeWithCI, UNPARSED, type LabeledItem, type BootstrapOptions, type Distribution, type PairedComparison, type SummaryWithCI } from "./metrics";
+import { getProtocol, productLabel } from "@/lib/debate/protocols";
+import { goldInScheme, isLabelScheme, LABEL_SCHEMES, type LabelSchemeName } from "@/lib/datasets/label-schemes";
+import { comparePaired, distribution, excludedItems, summarize, summarizeWithCI, UNPARSED, type LabeledItem, type BootstrapOptions, type Distribution, type PairedComparison, type Summary, type SummaryWithCI } from "./metrics";
+import type { ReferenceRow } from "./presets";
 
 /**
  * What a run produced, computed from the database whenever it is asked for (so a report of a run
@@ -49,9 +52,14 @@ export type ReportItem = {
   item_id: string;
   claim_id: string;
   claim: string;
+  /** In the run's label scheme (the protocol's own labels), normalised from the stored gold or native label. */
   gold: string | null;
   native_label: string | null;
+  /** The verdict as the protocol stored it, its own label. */
   predicted: string | null;
+  /** Both on the product's TRUE / HALF-TRUE / FALSE scale (productLabel()); null when the label has none (NEI). */
+  gold_product: string | null;
+  predicted_product: string | null;
   correct: boolean | null;
   status: string;
   error: string | null;
@@ -84,6 +92,8 @@ export type EvalReport = {
     finished_at: string | null;
   };
   progress: Progress;
+  /** The protocol's label scheme the run is scored on (e.g. "fever"), null for a protocol with only its own labels. */
+  scheme: string | null;
   labels: readonly string[];
   /** Over finished items whose gold label is in `labels`. */
   metrics: SummaryWithCI;
@@ -98,6 +108,13 @@ export type EvalReport = {
   stopped_early: number;
   /** Accuracy and average tokens per group of debates that ended after the same number of rounds. */
   by_rounds: Array<{ rounds: number; n: number; accuracy: number | null; avg_tokens: number }>;
+  /**
+   * The same verdicts on the product's scale, when the protocol's labels are not already it: claims
+   * whose gold has no product label (NEI) are left out and counted; a prediction with none is wrong.
+   */
+  product: { labels: readonly string[]; metrics: Summary; excluded_gold_without_product_label: number; predicted_without_product_label: number } | null;
+  /** The paper's numbers for this setting (from the preset), always printed as the paper's, never as ours. */
+  references: ReferenceRow[];
   items: ReportItem[];
   failed: Array<Pick<ReportItem, "item_id" | "claim_id" | "claim" | "error" | "attempts" | "debate_id">>;
 };
@@ -107,31 +124,82 @@ export type EvalReport = {
  * UNPARSED. The report (with intervals) and the run list (point values) both score these with
  * `summarize`, so the two pages cannot show different numbers for the same run.
  */
-export function scoreItems(rows: ReadonlyArray<{ status: string; gold: string | null; label: string | null }>): LabeledItem[] {
+export function scoreItems(rows: ReadonlyArray<{ status: string; gold: string | null; native_label?: string | null; label: string | null }>, scheme: LabelSchemeName | null = null): LabeledItem[] {
   const out: LabeledItem[] = [];
-  for (const r of rows) if (r.status === "done" && r.gold !== null) out.push({ gold: r.gold, predicted: r.label ?? UNPARSED });
+  for (const r of rows) {
+    const gold = scheme ? goldInScheme(scheme, r.gold, r.native_label ?? null) : r.gold;
+    if (r.status === "done" && gold !== null) out.push({ gold, predicted: r.label ?? UNPARSED });
+  }
   return out;
 }
 
-/** Point values only (no bootstrap), for lists of runs. */
-export function headlineScores(rows: Parameters<typeof scoreItems>[0], labels: readonly string[] = VERDICT_LABELS) {
-  const s = summarize(scoreItems(rows), labels);
+type RunLike = { protocol: string; config: Record<string, unknown> | null | undefined };
+
+/**
+ * The labels a run is scored on: the scheme its protocol was configured with (Tool-MAD's
+ * `labels: "fever"`), else the protocol's own labels, else the product's. RADAR's are the product's.
+ */
+export function runLabels(run: RunLike | undefined): { scheme: LabelSchemeName | null; labels: readonly string[] } {
+  if (!run) return { scheme: "radar", labels: VERDICT_LABELS };
+  const protocolConfig = run.config?.[run.protocol] as { labels?: unknown } | undefined;
+  if (isLabelScheme(protocolConfig?.labels)) return { scheme: protocolConfig.labels, labels: LABEL_SCHEMES[protocolConfig.labels] };
+  let own: readonly string[] = VERDICT_LABELS;
+  try {
+    own = getProtocol(run.protocol).labels.labels;
+  } catch {
+    // A run of a protocol this build does not have: its labels cannot be known, the product's are used.
+  }
+  const same = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x) => b.includes(x));
+  const scheme = (Object.keys(LABEL_SCHEMES) as LabelSchemeName[]).find((k) => same(LABEL_SCHEMES[k], own)) ?? null;
+  return { scheme, labels: own };
+}
+
+/** Point values only (no bootstrap), for lists of runs; `run` picks the labels (default the product's). */
+export function headlineScores(rows: Parameters<typeof scoreItems>[0], run?: RunLike) {
+  const { scheme, labels } = runLabels(run);
+  const s = summarize(scoreItems(rows, scheme), labels);
   return { n: s.n, accuracy: s.accuracy, macro_f1: s.macro_f1 };
 }
 
-function toItem(r: q.RunItemRow): ReportItem {
+/** On the product's scale; a label the protocol does not map (NEI, UNPARSED) has none. */
+function toProduct(protocol: string, label: string | null): string | null {
+  return label === null ? null : productLabel(protocol, label);
+}
+
+/** What a prediction without a product label is scored as on that scale: never a class, so wrong. */
+const NO_PRODUCT_LABEL = "(no product label)";
+
+function productSummary(items: readonly ReportItem[]): NonNullable<EvalReport["product"]> {
+  const done = items.filter((i) => i.status === "done" && i.gold !== null);
+  const scored = done.filter((i) => i.gold_product !== null);
+  const metrics = summarize(
+    scored.map((i) => ({ gold: i.gold_product!, predicted: i.predicted_product ?? (i.predicted === UNPARSED ? UNPARSED : NO_PRODUCT_LABEL) })),
+    VERDICT_LABELS,
+  );
+  return {
+    labels: VERDICT_LABELS,
+    metrics,
+    excluded_gold_without_product_label: done.length - scored.length,
+    predicted_without_product_label: scored.filter((i) => i.predicted_product === null && i.predicted !== UNPARSED).length,
+  };
+}
+
+function toItem(r: q.RunItemRow, protocol: string, scheme: LabelSchemeName | null): ReportItem {
   const finished = r.status === "done";
   const predicted = finished ? (r.label ?? UNPARSED) : null;
+  const gold = scheme ? goldInScheme(scheme, r.gold, r.native_label) : r.gold;
   const latency = r.started_at && r.finished_at && finished ? new Date(r.finished_at).getTime() - new Date(r.started_at).getTime() : null;
   return {
     position: r.position,
     item_id: r.item_id,
     claim_id: r.dataset_claim_id ?? r.claim_id,
     claim: r.claim,
-    gold: r.gold,
+    gold,
     native_label: r.native_label,
     predicted,
-    correct: predicted && r.gold ? predicted === r.gold : null,
+    gold_product: toProduct(protocol, gold),
+    predicted_product: toProduct(protocol, predicted),
+    correct: predicted && gold ? predicted === gold : null,
     status: r.status,
     error: r.error ?? r.debate_error?.message ?? null,
     attempts: r.attempts,
@@ -150,10 +218,13 @@ function toItem(r: q.RunItemRow): ReportItem {
 export async function buildReport(db: Database, runId: string, opts: BootstrapOptions & { labels?: readonly string[] } = {}): Promise<EvalReport | null> {
   const run = await q.getRun(db, runId);
   if (!run) return null;
-  const labels = opts.labels ?? VERDICT_LABELS;
+  const own = runLabels(run);
+  const labels = opts.labels ?? own.labels;
   const [progress, rows] = await Promise.all([runProgress(db, runId), q.runItemRows(db, runId)]);
-  const items = rows.map(toItem);
-  const labeled = scoreItems(rows);
+  const items = rows.map((r) => toItem(r, run.protocol, own.scheme));
+  const labeled = scoreItems(rows, own.scheme);
+  const onProductScale = own.scheme === "radar" || (labels.length === VERDICT_LABELS.length && VERDICT_LABELS.every((l) => labels.includes(l)));
+  const references = Array.isArray(run.config?.references) ? (run.config.references as ReferenceRow[]) : [];
   const metrics = summarizeWithCI(labeled, labels, opts);
   const finished = items.filter((i) => i.status === "done");
   const stop_rounds: Record<string, number> = {};
@@ -183,6 +254,7 @@ export async function buildReport(db: Database, runId: string, opts: BootstrapOp
       finished_at: run.finishedAt?.toISOString() ?? null,
     },
     progress,
+    scheme: own.scheme,
     labels,
     metrics,
     excluded: excludedItems(labeled, labels),
@@ -205,6 +277,8 @@ export async function buildReport(db: Database, runId: string, opts: BootstrapOp
         const scored = xs.filter((x) => x.gold && labels.includes(x.gold));
         return { rounds, n: xs.length, accuracy: scored.length ? scored.filter((x) => x.correct).length / scored.length : null, avg_tokens: xs.reduce((a, x) => a + x.prompt_tokens + x.completion_tokens, 0) / xs.length };
       }),
+    product: onProductScale ? null : productSummary(items),
+    references,
     items,
     failed: items.filter((i) => i.status === "failed").map((i) => ({ item_id: i.item_id, claim_id: i.claim_id, claim: i.claim, error: i.error, attempts: i.attempts, debate_id: i.debate_id })),
   };
@@ -242,11 +316,11 @@ const num = (x: number | null | undefined, d = 0) => (x === null || x === undefi
 export function reportMarkdown(r: EvalReport): string {
   const m = r.metrics;
   const p = r.progress;
-  const cfg = r.run.config as { models?: Record<string, string>; evidence?: { mode: string; corpus?: string }; radar?: { earlyStopping?: string; rebuttals?: number } };
+  const cfg = r.run.config as { models?: Record<string, string>; evidence?: { mode: string; corpus?: string | null }; radar?: { earlyStopping?: string; rebuttals?: number } };
   const lines = [
     `# ${r.run.name}`,
     "",
-    `Run \`${r.run.id}\` · ${r.run.protocol}/${r.run.variant} · dataset ${r.run.dataset ?? "—"} · evidence ${cfg.evidence?.mode ?? "—"}${cfg.evidence?.corpus ? ` (${cfg.evidence.corpus})` : ""} · early stopping ${cfg.radar?.earlyStopping ?? "—"} · status **${r.run.status}**${r.run.status_reason ? ` (${r.run.status_reason})` : ""}`,
+    `Run \`${r.run.id}\` · ${r.run.protocol}/${r.run.variant} · dataset ${r.run.dataset ?? "—"} · evidence ${cfg.evidence?.mode ?? "—"}${cfg.evidence?.corpus ? ` (${cfg.evidence.corpus})` : cfg.evidence?.mode === "tools" ? " (RAG over every corpus)" : ""}${r.run.protocol === "radar" ? ` · early stopping ${cfg.radar?.earlyStopping ?? "—"}` : ""}${r.scheme && r.scheme !== "radar" ? ` · labels ${r.scheme} (${r.labels.join(" / ")})` : ""} · status **${r.run.status}**${r.run.status_reason ? ` (${r.run.status_reason})` : ""}`,
     "",
     `Models: ${Object.entries(cfg.models ?? {}).map(([role, id]) => `${role}=${id}`).join(", ")}`,
     "",
@@ -254,6 +328,7 @@ export function reportMarkdown(r: EvalReport): string {
     "",
     `## Metrics (${plural(m.n, "scored claim")}, ${plural(m.unparsed, "unparsed verdict")} counted as wrong; ${Math.round(m.bootstrap.level * 100)}% bootstrap intervals, ${m.bootstrap.resamples} resamples, seed ${m.bootstrap.seed})`,
     "",
+    ...(r.scheme && r.scheme !== "radar" ? [`Accuracy is exact match on the protocol's own labels (${r.labels.join(" / ")}), as the paper reports it; the gold labels were read into that scheme.`, ""] : []),
     "| metric | value |",
     "|---|---|",
     `| accuracy | ${ci(m.accuracy)} |`,
@@ -276,6 +351,7 @@ export function reportMarkdown(r: EvalReport): string {
   if (Object.keys(r.excluded).length) {
     lines.push("", "Outside the label set (not scored):", "", ...Object.entries(r.excluded).map(([g, preds]) => `- ${g}: ${Object.entries(preds).map(([pl, n]) => `${pl} ${n}`).join(", ")}`));
   }
+  lines.push(...referenceLines(r), ...productLines(r));
   const c = r.cost.per_claim;
   lines.push(
     "",
@@ -303,11 +379,55 @@ function csvCell(v: unknown): string {
   return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
-export const CSV_COLUMNS = ["position", "claim_id", "claim", "gold", "native_label", "predicted", "correct", "status", "error", "attempts", "debate_id", "rounds", "stopped_early", "stop_after", "llm_calls", "prompt_tokens", "completion_tokens", "cost_usd", "latency_ms"] as const;
+export const CSV_COLUMNS = ["position", "claim_id", "claim", "gold", "native_label", "predicted", "correct", "status", "error", "attempts", "debate_id", "rounds", "stopped_early", "stop_after", "llm_calls", "prompt_tokens", "completion_tokens", "cost_usd", "latency_ms", "gold_product", "predicted_product"] as const;
 
-/** One row per claim: what spreadsheets and other tools need to recompute anything. */
+/**
+ * One row per claim: what spreadsheets and other tools need to recompute anything. The paper's
+ * reference numbers follow as `#` comment lines, so they travel with the file and no tool reading
+ * the rows mistakes them for claims.
+ */
 export function reportCsv(r: EvalReport): string {
-  return [CSV_COLUMNS.join(","), ...r.items.map((i) => CSV_COLUMNS.map((c) => csvCell(i[c])).join(","))].join("\n") + "\n";
+  const refs = r.references.map((x) => `# paper's number, not this run: ${x.source} · ${x.system} · ${x.model} · ${x.dataset} · n=${x.n ?? "?"} · ${x.metric} ${pct(x.value)}${x.note ? ` · ${x.note}` : ""}`);
+  const ours = r.references.length ? [`# this run: accuracy ${pct(r.metrics.accuracy.value)} · macro-F1 ${pct(r.metrics.macro_f1.value)} · n=${r.metrics.n}`] : [];
+  return [CSV_COLUMNS.join(","), ...r.items.map((i) => CSV_COLUMNS.map((c) => csvCell(i[c])).join(",")), ...ours, ...refs].join("\n") + "\n";
+}
+
+/** The paper's rows beside ours, each marked as the paper's with its dataset, model and n. */
+function referenceLines(r: EvalReport): string[] {
+  if (!r.references.length) return [];
+  const cfg = r.run.config as { models?: Record<string, string> };
+  const models = [...new Set(Object.values(cfg.models ?? {}))].join(", ") || "—";
+  return [
+    "",
+    "## Beside the paper (the paper's numbers are reported, not reproduced here)",
+    "",
+    "| who | system | model | dataset | n | accuracy | macro-F1 |",
+    "|---|---|---|---|---|---|---|",
+    `| **this run** | ${r.run.protocol}${r.run.variant ? `/${r.run.variant}` : ""} | ${models} | ${r.run.dataset ?? "—"} | ${r.metrics.n} | ${pct(r.metrics.accuracy.value)} | ${pct(r.metrics.macro_f1.value)} |`,
+    ...r.references.map((x) => `| paper: ${x.source} | ${x.system} | ${x.model} | ${x.dataset} | ${x.n ?? "?"} | ${x.metric === "accuracy" ? pct(x.value) : "—"} | ${x.metric === "macro_f1" ? pct(x.value) : "—"} |${x.note ? ` ${x.note}` : ""}`),
+  ];
+}
+
+function productLines(r: EvalReport): string[] {
+  if (!r.product) return [];
+  const m = r.product.metrics;
+  return [
+    "",
+    `## On the product's scale (TRUE / HALF-TRUE / FALSE, through the protocol's label mapping)`,
+    "",
+    `${plural(m.n, "claim")} scored; ${plural(r.product.excluded_gold_without_product_label, "claim")} left out because the gold label has no product label (e.g. NOT ENOUGH INFO); ${plural(r.product.predicted_without_product_label, "prediction")} with no product label counted as wrong; ${plural(m.unparsed, "unparsed or unmapped verdict")} in all.`,
+    "",
+    `| accuracy | macro-F1 |`,
+    `|---|---|`,
+    `| ${pct(m.accuracy)} | ${pct(m.macro_f1)} |`,
+    "",
+    "| class | precision | recall | F1 | support |",
+    "|---|---|---|---|---|",
+    ...r.product.labels.map((l) => {
+      const c = m.per_class[l]!;
+      return `| ${l} | ${pct(c.precision)} | ${pct(c.recall)} | ${pct(c.f1)} | ${c.support} |`;
+    }),
+  ];
 }
 
 export function comparisonMarkdown(c: RunComparison): string {

@@ -4,15 +4,18 @@ import * as s from "@/db/schema";
 import { findCorpus } from "@/db/queries/corpus";
 import { insertEvalItem, upsertClaim } from "@/db/queries/eval";
 import { modelIdForRole, resolveModel } from "@/lib/ai/registry";
+import { costOf, loadPriceTable, type Price } from "@/lib/ai/prices";
+import { getConfig } from "@/lib/config";
 import type { ClaimRecord } from "@/lib/datasets/claims";
-import { getProtocol } from "@/lib/debate/protocols";
+import { getProtocol, modelForRole } from "@/lib/debate/protocols";
 import type { RadarConfig } from "@/lib/debate/radar/protocol";
 import { prepareConfig } from "@/lib/debate/start";
 import { evidenceCountProblem } from "@/lib/debate/evidence";
-import type { DebateEvidence } from "@/lib/debate/types";
+import type { CostEstimate, DebateEvidence } from "@/lib/debate/types";
 import type { Embedder } from "@/lib/embeddings/registry";
 import { promptsHash } from "@/lib/prompts";
 import { search } from "@/lib/retrieval/search";
+import type { ReferenceRow } from "./presets";
 import { selectClaims, type SampleOptions } from "./sample";
 
 /**
@@ -22,7 +25,12 @@ import { selectClaims, type SampleOptions } from "./sample";
  * embedding model: everything a debate needs is in the database.
  */
 
-export type EvidenceSpec = { mode: "gold" } | { mode: "supplied" } | { mode: "retrieved"; corpus: string; k: number };
+/**
+ * `tools`: the protocol finds its own evidence during the debate (Tool-MAD); no pool is stored, and
+ * `corpus` (null: every corpus) is frozen into its corpus tools. A protocol that searches itself
+ * given `retrieved` is treated the same way: its corpus is checked and frozen, nothing retrieved.
+ */
+export type EvidenceSpec = { mode: "gold" } | { mode: "supplied" } | { mode: "retrieved"; corpus: string; k: number } | { mode: "tools"; corpus: string | null };
 export type ExecutorKind = "pg-boss" | "in-process";
 
 export type CreateRunInput = {
@@ -41,6 +49,8 @@ export type CreateRunInput = {
   executor: ExecutorKind;
   preset?: string;
   source?: string;
+  /** The paper's numbers for this setting, stored with the run so every report prints them beside ours. */
+  references?: ReferenceRow[];
 };
 
 export type CreatedRun = { runId: string; items: number; skipped: Array<{ id: string; reason: string }> };
@@ -70,13 +80,20 @@ export async function createEvalRun(
     models[role] = modelIdForRole(role, input.models[role] || undefined);
     validate(models[role]!);
   }
-  const prepared = await prepareConfig(db, protocol, config, models, input.evidence.mode === "retrieved" ? input.evidence.corpus : null);
+  const searchesItself = protocol.upfrontEvidence === false;
+  if (input.evidence.mode === "tools" && !searchesItself) {
+    throw new Error(`${protocol.title} debates over evidence it is given, not evidence it searches for: use --corpus <name> (retrieved), or --evidence gold|supplied.`);
+  }
+  const corpusName = input.evidence.mode === "retrieved" || input.evidence.mode === "tools" ? input.evidence.corpus : null;
+  const prepared = await prepareConfig(db, protocol, config, models, corpusName);
   const fullConfig = prepared.config as Record<string, unknown>;
   const thresholds = prepared.thresholds ?? null;
   const variant = prepared.variant;
 
-  const corpus = input.evidence.mode === "retrieved" ? await findCorpus(db, input.evidence.corpus) : null;
-  if (input.evidence.mode === "retrieved" && !corpus) throw new Error(`There is no corpus named "${input.evidence.corpus}".`);
+  const corpus = corpusName ? await findCorpus(db, corpusName) : null;
+  if (corpusName && !corpus) throw new Error(`There is no corpus named "${corpusName}". See the corpora with: npx counterpoint corpus list`);
+  // The protocol retrieves during the debate: nothing is retrieved now, the debate starts with no pool.
+  const toolsOnly = searchesItself && (input.evidence.mode === "retrieved" || input.evidence.mode === "tools");
 
   const selected = selectClaims(input.claims, input.sample);
   if (selected.length === 0) throw new Error("no claims to evaluate");
@@ -84,11 +101,11 @@ export async function createEvalRun(
   const [run] = await db
     .insert(s.evalRuns)
     .values({
-      name: input.name ?? `${input.dataset} · ${variant ?? protocol.name} · ${input.evidence.mode === "retrieved" ? `corpus ${input.evidence.corpus}` : `${input.evidence.mode} evidence`}`,
+      name: input.name ?? `${input.dataset} · ${variant ?? protocol.name} · ${toolsOnly ? `tools${corpusName ? ` over ${corpusName}` : ""}` : input.evidence.mode === "retrieved" ? `corpus ${input.evidence.corpus}` : `${input.evidence.mode} evidence`}`,
       dataset: input.dataset,
       protocol: protocol.name,
       variant,
-      config: { [protocol.name]: fullConfig, models, thresholds, evidence: input.evidence, sample: input.sample ?? {}, preset: input.preset ?? null, source: input.source ?? null, claims_in_file: input.claims.length },
+      config: { [protocol.name]: fullConfig, models, thresholds, evidence: input.evidence, sample: input.sample ?? {}, preset: input.preset ?? null, source: input.source ?? null, claims_in_file: input.claims.length, references: input.references ?? [] },
       status: "queued",
       executor: input.executor,
       budget: input.budget && (input.budget.maxTokens !== undefined || input.budget.maxCostUsd !== undefined) ? input.budget : null,
@@ -101,13 +118,15 @@ export async function createEvalRun(
   let position = 0;
   for (const rec of selected) {
     let evidence: DebateEvidence[];
-    if (input.evidence.mode === "retrieved") {
+    if (toolsOnly) {
+      evidence = [];
+    } else if (input.evidence.mode === "retrieved") {
       const hits = (await search(db, { text: rec.claim, corpus: corpus!.id, k: input.evidence.k, before: rec.date?.slice(0, 10), highlight: false, embedder: opts.embedder })).hits;
       evidence = hits.map((h) => ({ rank: h.rank, text: h.text, source: "retrieved", title: h.document.title ?? undefined, url: h.document.url ?? undefined, passageId: h.passageId, externalId: h.passageExternalId, score: h.score, denseRank: h.dense?.rank, lexicalRank: h.lexical?.rank }));
     } else {
-      evidence = evidenceFor(rec, input.evidence.mode);
+      evidence = evidenceFor(rec, input.evidence.mode as "gold" | "supplied");
     }
-    if (evidence.length === 0) {
+    if (evidence.length === 0 && !toolsOnly) {
       skipped.push({ id: rec.id, reason: input.evidence.mode === "retrieved" ? "the corpus has no passage for it" : `no ${input.evidence.mode} evidence in the claims file` });
       continue;
     }
@@ -128,7 +147,8 @@ export async function createEvalRun(
       models,
       thresholds,
       promptsHash: hash,
-      evidenceMode: input.evidence.mode,
+      // A debate whose tools search is stored as retrieved evidence, as the form stores it.
+      evidenceMode: input.evidence.mode === "tools" ? "retrieved" : input.evidence.mode,
       corpusId: corpus?.id ?? null,
       evidence,
     });
@@ -144,4 +164,59 @@ export async function createEvalRun(
 async function runConfig(db: Database, runId: string) {
   const [r] = await db.select({ config: s.evalRuns.config }).from(s.evalRuns).where(eq(s.evalRuns.id, runId));
   return r!.config;
+}
+
+// --- cost preview ---------------------------------------------------------------------------
+
+export type RunEstimate = {
+  claims: number;
+  /** Per claim, from the protocol's `estimate(config)` (worst case: every round run). */
+  perClaim: CostEstimate;
+  llmCalls: number;
+  toolCalls: number;
+  promptTokens: number;
+  completionTokens: number;
+  /** USD for all claims; null when a model has no known price (never shown as 0). */
+  costUsd: number | null;
+  unpricedModels: string[];
+  models: Record<string, string>;
+};
+
+/**
+ * What a run will cost before it starts: the protocol's per-claim estimate times the claims
+ * selected, each role priced with its own model (lib/ai/prices.ts; PRICES_FILE extends it). Null
+ * when the protocol gives no estimate. Model ids are only named, never resolved: nothing is loaded.
+ */
+export function estimateRun(input: Pick<CreateRunInput, "protocol" | "config" | "models" | "claims" | "sample">, prices: Record<string, Price> = loadPriceTable(getConfig().pricesFile)): RunEstimate | null {
+  const protocol = getProtocol(input.protocol);
+  if (!protocol.estimate) return null;
+  const config = protocol.parseConfig(input.config);
+  const perClaim = protocol.estimate(config);
+  const claims = selectClaims(input.claims, input.sample).length;
+  const models: Record<string, string> = {};
+  for (const role of protocol.roles(config)) models[role] = modelIdForRole(role, input.models[role] || undefined);
+  const unpriced = new Set<string>();
+  let usd: number | null = 0;
+  const price = (model: string, promptTokens: number, completionTokens: number) => {
+    const c = costOf(model, { promptTokens, completionTokens }, prices);
+    if (c === null) unpriced.add(model);
+    else if (usd !== null) usd += c;
+  };
+  if (perClaim.byRole && Object.keys(perClaim.byRole).length) {
+    for (const [role, u] of Object.entries(perClaim.byRole)) price(modelForRole(protocol, config, models, role), u.promptTokens * claims, u.completionTokens * claims);
+  } else {
+    // No split by role: priced with the judge's model (every protocol has one), as a single figure.
+    price(models.judge ?? Object.values(models)[0]!, perClaim.promptTokens * claims, perClaim.completionTokens * claims);
+  }
+  return {
+    claims,
+    perClaim,
+    llmCalls: perClaim.llmCalls * claims,
+    toolCalls: perClaim.toolCalls * claims,
+    promptTokens: perClaim.promptTokens * claims,
+    completionTokens: perClaim.completionTokens * claims,
+    costUsd: unpriced.size ? null : usd,
+    unpricedModels: [...unpriced],
+    models,
+  };
 }

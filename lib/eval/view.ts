@@ -37,7 +37,7 @@ export async function evalRunList(db: Database): Promise<RunListRow[]> {
   return Promise.all(
     runs.map(async (r) => {
       const progress = await runProgress(db, r.id);
-      const m = headlineScores(byRun.get(r.id) ?? []);
+      const m = headlineScores(byRun.get(r.id) ?? [], r);
       return {
         id: r.id,
         name: r.name,

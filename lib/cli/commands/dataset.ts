@@ -5,15 +5,19 @@ import { CHECK_COVID_SPLITS, CHECK_COVID_SUBSETS, convertCheckCovid, type CheckC
 import { convertPolitifactHidden, convertPolitifactSubset150 } from "@/lib/datasets/politifact-hidden-claims";
 import { convertAveritec } from "@/lib/datasets/averitec-claims";
 import type { ClaimRecord } from "@/lib/datasets/claims";
+import { convertFever } from "@/lib/datasets/fever-claims";
+import { convertFeverous } from "@/lib/datasets/feverous-claims";
+import { convertFaviq, FAVIQ_SETS, type FaviqSet } from "@/lib/datasets/faviq-claims";
+import { selectClaims } from "@/lib/eval/sample";
 import { emit, green } from "../output";
 import { positiveInt } from "./search";
 
 export const DATASETS = ["politifact-hidden", "check-covid"] as const;
 /** Datasets that only have claims (no corpus to ingest): evaluation runs, not retrieval benchmarks. */
-export const CLAIM_DATASETS = ["politifact-hidden", "politifact-hidden-150", "averitec", "check-covid"] as const;
+export const CLAIM_DATASETS = ["politifact-hidden", "politifact-hidden-150", "averitec", "check-covid", "fever", "feverous", "faviq"] as const;
 export type ClaimDatasetName = (typeof CLAIM_DATASETS)[number];
 
-export type ConvertOptions = { split?: CheckCovidSplit; subset?: CheckCovidSubset; completeOnly?: boolean; limit?: number; nei?: "exclude" | "keep"; labels?: "native" | "radar" };
+export type ConvertOptions = { split?: CheckCovidSplit; subset?: CheckCovidSubset; completeOnly?: boolean; limit?: number; nei?: "exclude" | "keep"; labels?: "native" | "radar"; faviqSet?: FaviqSet };
 
 /** One entry point for every importer, shared by `dataset convert` and `eval --dataset`. */
 export async function convertDataset(name: ClaimDatasetName, data: string, opts: ConvertOptions = {}): Promise<ClaimRecord[]> {
@@ -23,9 +27,15 @@ export async function convertDataset(name: ClaimDatasetName, data: string, opts:
     case "politifact-hidden-150":
       return convertPolitifactSubset150(data, { limit: opts.limit });
     case "averitec":
-      return convertAveritec(data, { nei: opts.nei, limit: opts.limit });
+      return convertAveritec(data, { nei: opts.nei, labels: opts.labels, limit: opts.limit });
     case "check-covid":
       return convertCheckCovid(data, { split: opts.split, subset: opts.subset, limit: opts.limit, labels: opts.labels });
+    case "fever":
+      return convertFever(data, { limit: opts.limit });
+    case "feverous":
+      return convertFeverous(data, { limit: opts.limit });
+    case "faviq":
+      return convertFaviq(data, { set: opts.faviqSet, limit: opts.limit });
   }
 }
 export type DatasetName = (typeof DATASETS)[number];
@@ -52,17 +62,40 @@ export function register(program: Command) {
     .requiredOption("--out <file>", "where to write the claims JSONL")
     .option("--split <split>", `Check-COVID split: ${CHECK_COVID_SPLITS.join(" | ")}`, oneOf(CHECK_COVID_SPLITS), "test")
     .option("--subset <subset>", `Check-COVID claims: ${CHECK_COVID_SUBSETS.join(" | ")}`, oneOf(CHECK_COVID_SUBSETS), "composed")
-    .option("--labels <scheme>", "Check-COVID: native | radar (SUPPORT→TRUE, REFUTE→FALSE, NEI kept native)", oneOf(["native", "radar"] as const), "native")
+    .option("--labels <scheme>", "Check-COVID (default native): native | radar (SUPPORT→TRUE, REFUTE→FALSE, NEI kept native); AVeriTeC (default radar): radar | native (the 4 labels, for Tool-MAD)", oneOf(["native", "radar"] as const))
+    .option("--faviq-set <set>", `FaVIQ: ${FAVIQ_SETS.join(" | ")} (the A or R set's dev.jsonl)`, oneOf(FAVIQ_SETS), "a")
+    .option("--sample <n>", "write n claims drawn at random with --seed (recorded in each claim's metadata)", positiveInt)
+    .option("--seed <s>", "seed for --sample", positiveInt, 1)
     .option("--nei <what>", "AVeriTeC Not Enough Evidence: exclude (3-way) | keep (reported separately)", oneOf(["exclude", "keep"] as const), "exclude")
     .option("--complete-only", "PolitiFact-Hidden: only claims whose gold evidence text is complete")
     .option("--limit <n>", "at most n claims", positiveInt)
     .option("--json", "print JSON")
-    .action(async (opts: { dataset: ClaimDatasetName; data: string; out: string; json?: boolean } & ConvertOptions) => {
-      const claims = await convertDataset(opts.dataset, opts.data, opts);
+    .action(async (opts: { dataset: ClaimDatasetName; data: string; out: string; json?: boolean; sample?: number; seed: number } & ConvertOptions) => {
+      const all = await convertDataset(opts.dataset, opts.data, opts);
+      const claims = sampleClaims(all, opts.sample, opts.seed);
       const out = path.resolve(opts.out);
       const n = await writeClaims(out, claims);
-      const labels: Record<string, number> = {};
-      for (const c of claims) labels[c.label ?? "(none)"] = (labels[c.label ?? "(none)"] ?? 0) + 1;
-      emit(!!opts.json, { dataset: opts.dataset, out, claims: n, labels }, () => `${green("✔")} ${n} claims written to ${out} (${Object.entries(labels).map(([l, c]) => `${l} ${c}`).join(", ")})`);
+      const labels = labelCounts(claims);
+      const sample = opts.sample === undefined ? null : { n: claims.length, of: all.length, seed: opts.seed, method: "random" };
+      emit(!!opts.json, { dataset: opts.dataset, out, claims: n, labels, sample }, () =>
+        `${green("✔")} ${n} claims written to ${out} (${Object.entries(labels).map(([l, c]) => `${l} ${c}`).join(", ")})${sample ? `; a random sample of ${sample.n} of ${sample.of} with seed ${sample.seed}` : ""}`,
+      );
     });
+}
+
+export function labelCounts(claims: readonly ClaimRecord[]): Record<string, number> {
+  const labels: Record<string, number> = {};
+  for (const c of claims) labels[c.label ?? "(none)"] = (labels[c.label ?? "(none)"] ?? 0) + 1;
+  return labels;
+}
+
+/**
+ * `n` claims drawn with the seeded shuffle evaluation runs use (lib/eval/sample.ts), so the same
+ * file, n and seed give the same claims here and in `eval --sample random --limit n --seed s`. The
+ * draw is written into each claim's metadata, so a claims file says how it was made.
+ */
+export function sampleClaims(claims: readonly ClaimRecord[], n: number | undefined, seed: number): ClaimRecord[] {
+  if (n === undefined) return [...claims];
+  if (n > claims.length) throw new Error(`--sample ${n}: the dataset has only ${claims.length} claims`);
+  return selectClaims(claims, { sample: "random", limit: n, seed }).map((c) => ({ ...c, metadata: { ...(c.metadata ?? {}), sample: { method: "random", n, of: claims.length, seed } } }));
 }

@@ -7,15 +7,16 @@ import { eq } from "drizzle-orm";
 import { getDb, type DbHandle } from "@/db/client";
 import * as s from "@/db/schema";
 import { resetFailedItems, setRunStatus } from "@/db/queries/eval";
+import { findCorpus } from "@/db/queries/corpus";
 import { loadClaims, type ClaimRecord } from "@/lib/datasets/claims";
 import { RADAR_VARIANTS } from "@/lib/debate/radar/variants";
-import { DEFAULT_PROTOCOL, PROTOCOL_NAMES } from "@/lib/debate/protocols";
+import { DEFAULT_PROTOCOL, getProtocol, PROTOCOL_NAMES } from "@/lib/debate/protocols";
 import type { EvalExecutor } from "@/lib/eval/executor";
 import { createAndQueueRun, queueRun } from "@/lib/eval/queue";
 import { installedResolverFactory } from "@/lib/eval/model-override";
-import { PRESET_NAMES, PRESETS, type PresetName } from "@/lib/eval/presets";
+import { PRESET_NAMES, PRESETS, type Preset, type PresetName } from "@/lib/eval/presets";
 import { buildReport, compareRuns, comparisonMarkdown, reportCsv, reportMarkdown, runProgress, type EvalReport, type Progress } from "@/lib/eval/report";
-import type { EvidenceSpec, ExecutorKind } from "@/lib/eval/run";
+import { estimateRun, type CreateRunInput, type EvidenceSpec, type ExecutorKind, type RunEstimate } from "@/lib/eval/run";
 import { scoresFromRun } from "@/lib/eval/run-scores";
 import { evalRunList } from "@/lib/eval/view";
 import { bold, dim, emit, green, red, yellow } from "../output";
@@ -23,6 +24,16 @@ import { CLAIM_DATASETS, convertDataset, oneOf, type ClaimDatasetName } from "./
 import { positiveInt } from "./search";
 
 const collect = (value: string, previous: string[]) => [...previous, value];
+const jsonObject = (v: string): Record<string, unknown> => {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(v);
+  } catch (e) {
+    throw new InvalidArgumentError(`not JSON (${(e as Error).message}); expected an object such as '{"labels":"fever"}'`);
+  }
+  if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw new InvalidArgumentError(`expected a JSON object such as '{"labels":"fever"}'`);
+  return parsed as Record<string, unknown>;
+};
 const nonNegative = (v: string) => {
   const n = Number(v);
   if (!Number.isFinite(n) || n < 0) throw new InvalidArgumentError("expected a number >= 0");
@@ -117,12 +128,14 @@ type EvalOptions = {
   corpus?: string;
   k: number;
   evidence?: "gold" | "supplied";
-  protocol: string;
+  protocol?: string;
+  config?: Record<string, unknown>;
   variant?: string;
   model: string[];
   limit?: number;
   sample?: "balanced" | "random";
-  seed: number;
+  seed?: number;
+  yes?: boolean;
   concurrency: number;
   earlyStopping?: "on" | "off" | "score-only";
   rebuttals?: number;
@@ -139,15 +152,100 @@ type EvalOptions = {
   json?: boolean;
 };
 
-async function loadRunClaims(opts: EvalOptions): Promise<{ claims: ClaimRecord[]; dataset: string; source: string }> {
+async function loadRunClaims(opts: EvalOptions, preset?: Preset): Promise<{ claims: ClaimRecord[]; dataset: string; source: string }> {
   if (opts.claims) {
     const claims = await loadClaims(opts.claims);
     const fromMeta = claims.find((c) => typeof c.metadata?.dataset === "string")?.metadata?.dataset as string | undefined;
     return { claims, dataset: opts.dataset ?? fromMeta ?? path.basename(opts.claims).replace(/\.jsonl?$/, ""), source: path.resolve(opts.claims) };
   }
-  if (!opts.dataset || !opts.data) throw new Error("Give the claims: --claims <file.jsonl>, or --dataset <name> --data <dir> to import them (or a --preset with --data).");
-  const claims = await convertDataset(opts.dataset, opts.data, { nei: opts.nei });
-  return { claims, dataset: opts.dataset, source: `${opts.dataset}:${path.resolve(opts.data)}` };
+  if (!opts.dataset || !opts.data) {
+    throw new Error(`Give the claims: --claims <file.jsonl>, or --dataset <name> --data <dir> to import them (or a --preset with --data).${preset?.dataHint ? ` ${preset.dataHint}` : ""}`);
+  }
+  // The preset's import settings apply to its own dataset only (AVeriTeC's 4 labels for Tool-MAD).
+  const fromPreset = preset && preset.dataset === opts.dataset;
+  let claims: ClaimRecord[];
+  try {
+    claims = await convertDataset(opts.dataset, opts.data, { ...(fromPreset ? preset.convert : {}), ...(opts.nei ? { nei: opts.nei } : {}) });
+  } catch (e) {
+    throw new Error(`${(e as Error).message}${fromPreset && preset.dataHint ? `\n${preset.dataHint}` : ""}`);
+  }
+  return { claims, dataset: (fromPreset ? preset.storeAs : undefined) ?? opts.dataset, source: `${opts.dataset}:${path.resolve(opts.data)}` };
+}
+
+/**
+ * Everything a run needs, from the options and the preset: options given explicitly win, the
+ * preset fills the rest (protocol, configuration, sample and seed, evidence, the paper's rows).
+ */
+export async function runRequest(opts: EvalOptions): Promise<{ input: Omit<CreateRunInput, "executor"> & { executor?: ExecutorKind }; preset?: Preset; seed: number }> {
+  const preset: Preset | undefined = opts.preset ? PRESETS[opts.preset] : undefined;
+  if (preset && !opts.dataset && !opts.claims) opts.dataset = preset.dataset;
+  const protocolName = opts.protocol ?? preset?.protocol ?? DEFAULT_PROTOCOL;
+  const protocol = getProtocol(protocolName);
+  const searchesItself = protocol.upfrontEvidence === false;
+  const presetTools = preset?.evidence.mode === "tools";
+  const evidence: EvidenceSpec = opts.corpus
+    ? searchesItself || presetTools
+      ? { mode: "tools", corpus: opts.corpus }
+      : { mode: "retrieved", corpus: opts.corpus, k: opts.k }
+    : opts.evidence
+      ? { mode: opts.evidence }
+      : (preset?.evidence ??
+        (searchesItself
+          ? { mode: "tools", corpus: null }
+          : (() => {
+              throw new Error("Say where the evidence comes from: --corpus <name>, or --evidence gold|supplied.");
+            })()));
+  const { claims, dataset, source } = await loadRunClaims(opts, preset);
+  const config: Record<string, unknown> = { ...(preset && preset.protocol === protocolName ? preset.config : {}), ...(opts.config ?? {}) };
+  if (opts.variant) config.variant = opts.variant;
+  if (opts.earlyStopping) config.earlyStopping = opts.earlyStopping;
+  if (opts.rebuttals !== undefined) config.rebuttals = opts.rebuttals;
+  if (opts.tauS !== undefined || opts.tauV !== undefined) config.thresholds = { tauS: opts.tauS, tauV: opts.tauV };
+  const seed = opts.seed ?? preset?.sample?.seed ?? 1;
+  const sample = { limit: opts.limit ?? preset?.sample?.limit, sample: opts.sample ?? preset?.sample?.sample, seed };
+  return {
+    preset,
+    seed,
+    input: {
+      name: opts.name,
+      dataset,
+      claims,
+      evidence,
+      protocol: protocolName,
+      config,
+      models: parseModels(opts.model),
+      sample,
+      budget: { maxTokens: opts.budgetTokens, maxCostUsd: opts.budgetUsd },
+      executor: opts.executor,
+      preset: opts.preset,
+      source,
+      references: preset && preset.protocol === protocolName ? preset.references : [],
+    },
+  };
+}
+
+const thousands = (n: number) => Math.round(n).toLocaleString("en-US");
+
+export function estimateLines(e: RunEstimate): string {
+  const cost = e.costUsd === null ? `cost unknown (no price for ${e.unpricedModels.join(", ")}; add it with PRICES_FILE)` : `about $${e.costUsd < 0.01 ? e.costUsd.toFixed(4) : e.costUsd.toFixed(2)}`;
+  return [
+    `Before starting: ${plural(e.claims, "claim")} × the protocol's estimate per claim (${thousands(e.perClaim.llmCalls)} LLM calls, ${thousands(e.perClaim.toolCalls)} tool calls, ${thousands(e.perClaim.promptTokens + e.perClaim.completionTokens)} tokens; every round run, so an upper bound)`,
+    `  = ${thousands(e.llmCalls)} LLM calls, ${thousands(e.toolCalls)} tool calls, ${thousands(e.promptTokens)} prompt + ${thousands(e.completionTokens)} completion tokens, ${cost}.`,
+    `  Models: ${Object.entries(e.models).map(([r, m]) => `${r}=${m}`).join(", ")}${e.perClaim.note ? `\n  ${e.perClaim.note}` : ""}`,
+  ].join("\n");
+}
+
+/** Asks only on a terminal: a pipe, CI or --yes never waits for input. */
+export async function confirmStart(yes: boolean | undefined, json: boolean): Promise<boolean> {
+  if (yes || json || !process.stdin.isTTY || !process.stderr.isTTY) return true;
+  const readline = await import("node:readline/promises");
+  const rl = readline.createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    const answer = await rl.question("Start the run? [Y/n] ");
+    return !/^n/i.test(answer.trim());
+  } finally {
+    rl.close();
+  }
 }
 
 export function register(program: Command) {
@@ -160,12 +258,13 @@ export function register(program: Command) {
     .option("--corpus <name>", "retrieve evidence from this corpus")
     .option("--k <n>", "with --corpus: passages per claim", positiveInt, 20)
     .option("--evidence <mode>", "gold (the claims' gold evidence) | supplied (evidence given in the claims file)", oneOf(["gold", "supplied"] as const))
-    .option("--protocol <name>", PROTOCOL_NAMES.join(" | "), oneOf(PROTOCOL_NAMES), DEFAULT_PROTOCOL)
+    .option("--protocol <name>", `${PROTOCOL_NAMES.join(" | ")} (default: the preset's, else ${DEFAULT_PROTOCOL})`, (v: string) => oneOf(PROTOCOL_NAMES)(v))
+    .option("--config <json>", 'the protocol\'s configuration as JSON, over the preset\'s (e.g. \'{"labels":"averitec","rounds":2}\')', jsonObject)
     .option("--variant <v>", RADAR_VARIANTS.join(" | "), oneOf(RADAR_VARIANTS))
     .option("--model <role=id>", "model for a role (repeatable); default ROLE_MODELS / DEFAULT_MODEL", collect, [])
     .option("--limit <n>", "at most n claims", positiveInt)
     .option("--sample <how>", "balanced | random (seeded); default: the first --limit claims", oneOf(["balanced", "random"] as const))
-    .option("--seed <s>", "seed for --sample and the bootstrap", positiveInt, 1)
+    .option("--seed <s>", "seed for --sample and the bootstrap (default: the preset's, else 1)", positiveInt)
     .option("--concurrency <k>", "claims this process runs at once", positiveInt, 4)
     .option("--early-stopping <mode>", "on | off | score-only (every checkpoint scored, never stops: for `calibrate`)", oneOf(["on", "off", "score-only"] as const))
     .option("--rebuttals <n>", "rebuttal rounds (the paper's 3 rounds = 1)", (v) => Number(v))
@@ -179,39 +278,26 @@ export function register(program: Command) {
     .option("--executor <kind>", "pg-boss (PostgreSQL default) | in-process (embedded default)", oneOf(["pg-boss", "in-process"] as const))
     .option("--detach", "create and queue the run, then exit: `counterpoint worker` processes run it")
     .option("--resamples <n>", "bootstrap resamples for the intervals", positiveInt, 1000)
+    .option("--yes", "start without asking after the cost preview (never asked when stdin is not a terminal)")
     .option("--json", "print the report as JSON (progress goes to stderr)")
     .action(async (opts: EvalOptions) => {
-      const preset = opts.preset ? PRESETS[opts.preset] : undefined;
-      if (preset && !opts.dataset && !opts.claims) opts.dataset = preset.dataset;
-      const evidence: EvidenceSpec = opts.corpus ? { mode: "retrieved", corpus: opts.corpus, k: opts.k } : opts.evidence ? { mode: opts.evidence } : (preset?.evidence ?? (() => {
-        throw new Error("Say where the evidence comes from: --corpus <name>, or --evidence gold|supplied.");
-      })());
+      const { input, preset, seed } = await runRequest(opts);
       const h = await getDb();
-      const { claims, dataset, source } = await loadRunClaims(opts);
-      const config: Record<string, unknown> = { ...(preset?.config ?? {}) };
-      if (opts.variant) config.variant = opts.variant;
-      if (opts.earlyStopping) config.earlyStopping = opts.earlyStopping;
-      if (opts.rebuttals !== undefined) config.rebuttals = opts.rebuttals;
-      if (opts.tauS !== undefined || opts.tauV !== undefined) config.thresholds = { tauS: opts.tauS, tauV: opts.tauV };
+      const named = input.evidence.mode === "tools" || input.evidence.mode === "retrieved" ? input.evidence.corpus : null;
+      if (named && preset?.corpusHint && !(await findCorpus(h.db, named))) throw new Error(`There is no corpus named "${named}". ${preset.corpusHint}`);
       const factory = installedResolverFactory();
       const log = (l: string) => process.stderr.write(`${dim(l)}\n`);
-      log(`creating the run: ${claims.length} claims in ${source}`);
+      log(`creating the run: ${input.claims.length} claims in ${input.source}${input.sample?.limit ? `, ${input.sample.sample ?? "first"} ${input.sample.limit} (seed ${seed})` : ""}`);
+      if (preset?.caveat) log(`${opts.preset}: ${preset.caveat}`);
+      const estimate = estimateRun(input);
+      if (estimate) process.stderr.write(`${estimateLines(estimate)}\n`);
+      if (!(await confirmStart(opts.yes, !!opts.json))) {
+        process.stderr.write("Not started.\n");
+        return;
+      }
       const { created, executor } = await createAndQueueRun(
         h,
-        {
-          name: opts.name,
-          dataset,
-          claims,
-          evidence,
-          protocol: opts.protocol,
-          config,
-          models: parseModels(opts.model),
-          sample: { limit: opts.limit, sample: opts.sample, seed: opts.seed },
-          budget: { maxTokens: opts.budgetTokens, maxCostUsd: opts.budgetUsd },
-          executor: opts.executor,
-          preset: opts.preset,
-          source,
-        },
+        input,
         { validateModel: factory ? () => {} : undefined },
       );
       if (created.skipped.length) log(`${plural(created.skipped.length, "claim")} skipped (e.g. ${created.skipped[0]!.id}: ${created.skipped[0]!.reason})`);
@@ -221,7 +307,7 @@ export function register(program: Command) {
         emit(!!opts.json, { run_id: created.runId, items: created.items, skipped: created.skipped, executor: executor.kind }, () => `${green("✔")} run ${created.runId} queued: ${plural(created.items, "claim")}. Start workers with: npx counterpoint worker`);
         return;
       }
-      await workAndReport(h, executor, created.runId, { concurrency: opts.concurrency, json: !!opts.json, resamples: opts.resamples, seed: opts.seed });
+      await workAndReport(h, executor, created.runId, { concurrency: opts.concurrency, json: !!opts.json, resamples: opts.resamples, seed });
     });
 
   evalCmd
