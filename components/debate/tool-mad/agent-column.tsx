@@ -220,14 +220,14 @@ function GateBlock({ cell, onCite }: { cell: AgentRound; onCite: (rank: number) 
 }
 
 /** One agent's work in one round, top to bottom in the order it happened. */
-export function AgentColumn({ cell, claim, pool, selected, onSelect }: { cell: AgentRound; claim: string; pool: PoolItem[]; selected: number | null; onSelect: (rank: number | null) => void }) {
+export function AgentColumn({ cell, claim, pool, selected, onSelect, searchStandIn = false }: { cell: AgentRound; claim: string; pool: PoolItem[]; selected: number | null; onSelect: (rank: number | null) => void; searchStandIn?: boolean }) {
   const empty = !cell.query && !cell.retrieve && !cell.answer && !cell.gate && cell.scoring.length === 0;
   const onCite = (rank: number) => onSelect(rank);
   return (
     <section data-testid="agent-column" data-agent={cell.agent} aria-label={agentName(cell.agent)} className={`min-w-0 space-y-3 rounded-lg border border-black/10 border-t-4 p-3 ${cell.agent.startsWith("rag") ? "border-t-teal-600 bg-teal-50/40" : cell.agent.startsWith("search") ? "border-t-indigo-600 bg-indigo-50/40" : "border-t-stone-500 bg-stone-50"}`}>
       <header>
         <h4 className="font-semibold">{agentName(cell.agent)}</h4>
-        <p className="text-xs text-black/55">{agentRoleLine(cell.agent)}</p>
+        <p className="text-xs text-black/55">{agentRoleLine(cell.agent, searchStandIn)}</p>
       </header>
       {empty ? <p className="text-xs text-black/50">Waiting…</p> : null}
       {cell.query?.status === "failed" ? <Failed turn={cell.query} onCite={onCite} /> : <QueryBlock turn={cell.query} retrieve={cell.retrieve} claim={claim} />}

@@ -53,6 +53,8 @@ export function ToolMadTranscript({
   const layout = useMemo(() => layoutToolMad(turns, configured), [turns, configured?.join(",")]); // eslint-disable-line react-hooks/exhaustive-deps
   const maxRounds = typeof config?.rounds === "number" ? config.rounds : null;
   const judgeStarted = layout.judge.length > 0;
+  const search = (config?.tools as { search?: { live?: boolean } } | undefined)?.search;
+  const searchStandIn = search?.live === false;
   const cols = layout.agents.length >= 3 ? "md:grid-cols-3" : layout.agents.length === 2 ? "md:grid-cols-2" : "";
 
   useEffect(() => {
@@ -74,7 +76,7 @@ export function ToolMadTranscript({
           </h2>
           <div className={`grid gap-3 ${cols}`}>
             {r.agents.map((cell) => (
-              <AgentColumn key={cell.agent} cell={cell} claim={claim} pool={evidence} selected={selected} onSelect={onSelect} />
+              <AgentColumn key={cell.agent} cell={cell} claim={claim} pool={evidence} selected={selected} onSelect={onSelect} searchStandIn={searchStandIn} />
             ))}
           </div>
           <ConsensusMarker round={r} lastRound={maxRounds !== null && r.round >= maxRounds} judgeStarted={judgeStarted} />

@@ -38,9 +38,9 @@ export function agentName(agent: string): string {
 }
 
 /** One line on what the agent does, so "RAG" needs no explanation. */
-export function agentRoleLine(agent: string): string {
+export function agentRoleLine(agent: string, searchStandIn = false): string {
   if (agent.startsWith("rag")) return "searches the newsroom corpus";
-  if (agent.startsWith("search")) return "searches the web";
+  if (agent.startsWith("search")) return searchStandIn ? "would search the web; no web search is configured, so it searches the corpus (offline stand-in)" : "searches the web";
   return "answers from its own knowledge, no search";
 }
 
