@@ -87,7 +87,7 @@ function Documents({ turn, pool, selected, onSelect }: { turn: ToolMadTurn | nul
     </span>
   );
   return (
-    <div className="text-sm">
+    <div className="text-sm" data-testid="tool-mad-search" data-seq={turn.seq} data-provider={call?.provider} data-live={call?.live ?? undefined}>
       <p className="flex flex-wrap items-center gap-2 text-xs font-medium text-black/55">
         Found {docs.length} {docs.length === 1 ? "document" : "documents"} in {badge}
       </p>
