@@ -57,6 +57,9 @@ test("a new user runs Tool-MAD with no search key: both agents stream at once, t
 
   // Both agents' turns are being written at the same moment: two running cards side by side.
   await expect.poll(async () => new Set(await streamingRoles(page)), { timeout: 30_000, intervals: [100] }).toEqual(new Set(["rag-agent", "search-agent"]));
+  // And again for the answers, once the documents are in: the screenshot shows both being written.
+  await expect(page.locator("[data-testid=turn][data-status=streaming][data-phase=answer]")).toHaveCount(2, { timeout: 30_000 });
+  await expect(page.locator("[data-testid=turn][data-status=streaming][data-phase=answer]").nth(1)).toContainText("Claim checked", { timeout: 15_000 });
   await page.screenshot({ path: "test-results/tool-mad-live-1280.png", fullPage: true });
 
   // The search agent's documents come from the corpus stand-in, and say so on every result.
@@ -84,6 +87,7 @@ test("a new user runs Tool-MAD with no search key: both agents stream at once, t
   await expect(summary).toContainText("TRUE");
   await expect(summary).toContainText("SUPPORTS");
   await expect(summary).toContainText("Decided by consensus");
+  await expect(summary).not.toContainText("judge's confidence");
   await expect(page.getByTestId("debate-status")).toHaveText("completed");
   const markers = page.getByTestId("consensus-marker");
   await expect(markers).toHaveCount(2);

@@ -1,7 +1,7 @@
 "use client";
 
 import { CitedText } from "./cited-text";
-import { decidedByWords, productLabelOf, schemeName, stopReasonWords } from "./tool-mad/words";
+import { agentName, decidedByWords, productLabelOf, schemeName, stopReasonWords } from "./tool-mad/words";
 
 export const LABEL_STYLE: Record<string, string> = {
   TRUE: "bg-emerald-700 text-white",
@@ -47,16 +47,19 @@ export function ProductAndScheme({ label, scheme }: { label: string; scheme: str
   );
 }
 
-/** Who decided and why the debate stopped where it did, in words; nothing for a protocol that does not say. */
+/** Who decided and why the debate stopped where it did, in one sentence; nothing for a protocol that does not say. */
 export function DecidedBy({ details }: { details?: Record<string, unknown> | null }) {
-  const by = decidedByWords(typeof details?.decidedBy === "string" ? details.decidedBy : null);
-  const why = stopReasonWords(typeof details?.stopReason === "string" ? details.stopReason : null);
-  if (!by && !why) return null;
+  const decidedBy = typeof details?.decidedBy === "string" ? details.decidedBy : null;
+  const stopReason = typeof details?.stopReason === "string" ? details.stopReason : null;
+  if (!decidedBy && !stopReason) return null;
+  const by = decidedByWords(decidedBy);
+  // Consensus is its own reason; anything else says why the debate ended where it did.
+  const why = stopReason && !(decidedBy === "consensus" && stopReason === "consensus") ? stopReasonWords(stopReason) : null;
   return (
     <p className="mt-2 text-sm" data-testid="decided-by">
       {by ? <strong>{by}</strong> : null}
-      {by && why ? " · " : null}
-      {why ? <span className="text-black/70">stopped because {why}</span> : null}
+      {by && why ? ": " : null}
+      {why ? <span className="text-black/70">{why}</span> : null}
     </p>
   );
 }
@@ -74,7 +77,7 @@ function JudgeScores({ details }: { details?: Record<string, unknown> | null }) 
       <ul>
         {Object.entries(means).map(([agent, m]) => (
           <li key={agent}>
-            {agent.replace(/-/g, " ")}: {m.CS !== undefined ? `consistency ${fmt(m.CS)}` : `faithfulness ${fmt(m.F)}, relevance ${fmt(m.AR)}`}
+            {agentName(agent)}: {m.CS !== undefined ? `consistency ${fmt(m.CS)}` : `faithfulness ${fmt(m.F)}, relevance ${fmt(m.AR)}`}
           </li>
         ))}
       </ul>

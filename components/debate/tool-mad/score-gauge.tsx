@@ -18,14 +18,12 @@ export function ScoreGauge({ name, help, value, threshold, compare, note }: { na
           {value === null ? "not computed" : value.toFixed(2)} · {pass ? "passes" : "fails"} (needs {need})
         </span>
       </div>
-      <div className="relative mt-1 h-2 rounded-full bg-black/10" role="img" aria-label={`${name} ${value === null ? "not computed" : value.toFixed(2)}, threshold ${threshold.toFixed(2)}, ${pass ? "passes" : "fails"}`}>
+      <div title={help} className="relative mt-1 h-2 rounded-full bg-black/10" role="img" aria-label={`${name} ${value === null ? "not computed" : value.toFixed(2)}, threshold ${threshold.toFixed(2)}, ${pass ? "passes" : "fails"}`}>
         <div className={`h-2 rounded-full ${pass ? "bg-emerald-600" : "bg-red-600"}`} style={{ width: `${pct}%` }} />
         <div className="absolute -top-0.5 h-3 w-0.5 bg-black" style={{ left: `${threshold * 100}%` }} aria-hidden />
       </div>
-      <p className="mt-0.5 text-[11px] leading-snug text-black/55">
-        {help}
-        {note ? <span className="font-medium text-amber-800"> {note}</span> : null}
-      </p>
+      {/* The one-line explanation is given once above the rounds; here it is the tooltip. */}
+      {note ? <p className="mt-0.5 text-[11px] font-medium leading-snug text-amber-800">{note}</p> : null}
     </div>
   );
 }

@@ -5,7 +5,7 @@ import { JudgeWorking } from "../judge-working";
 import { TurnCard } from "../turn-card";
 import { AgentColumn, type PoolItem } from "./agent-column";
 import { layoutToolMad, valueOf, type ConsensusValue, type Round, type ToolMadTurn } from "./rounds";
-import { agentName, schemeLabelStyle } from "./words";
+import { agentName, AR_HELP, F_HELP, schemeLabelStyle } from "./words";
 
 function ConsensusMarker({ round, lastRound, judgeStarted }: { round: Round; lastRound: boolean; judgeStarted: boolean }) {
   const c = valueOf<ConsensusValue>(round.consensus);
@@ -67,6 +67,14 @@ export function ToolMadTranscript({
 
   return (
     <section aria-label="Debate transcript" className="min-w-0 space-y-6">
+      {config?.variant !== "v1" && config?.gate !== "off" ? (
+        <div data-testid="checks-legend" className="rounded-md bg-white p-3 text-xs text-black/70 ring-1 ring-black/10">
+          <p className="font-medium text-black/80">How each answer is checked before agreement counts</p>
+          <p>{F_HELP}</p>
+          <p>{AR_HELP}</p>
+          <p>The agents stop when they give the same label and every answer passes both checks; otherwise the next round starts, and after the last one a judge decides.</p>
+        </div>
+      ) : null}
       {layout.rounds.length === 0 ? <p className="text-sm text-black/60">The agents are starting…</p> : null}
       {layout.rounds.map((r) => (
         <div key={r.round} data-testid="tool-mad-round" data-round={r.round} className="space-y-3">

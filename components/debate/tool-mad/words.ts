@@ -40,15 +40,15 @@ export function agentName(agent: string): string {
 /** One line on what the agent does, so "RAG" needs no explanation. */
 export function agentRoleLine(agent: string, searchStandIn = false): string {
   if (agent.startsWith("rag")) return "searches the newsroom corpus";
-  if (agent.startsWith("search")) return searchStandIn ? "would search the web; no web search is configured, so it searches the corpus (offline stand-in)" : "searches the web";
+  if (agent.startsWith("search")) return searchStandIn ? "searches the corpus as a stand-in for the web (no web search configured)" : "searches the web";
   return "answers from its own knowledge, no search";
 }
 
 export const STOP_REASON_WORDS: Record<string, string> = {
-  consensus: "the agents agreed and both answers passed the checks",
-  rounds: "all rounds were used without agreement, so the judge decided",
-  "budget:tokens": "the token budget ran out, so the judge decided early",
-  "budget:calls": "the model-call budget ran out, so the judge decided early",
+  consensus: "the agents agreed and their answers passed the checks",
+  rounds: "the agents did not agree within the rounds allowed",
+  "budget:tokens": "the token budget ran out before the agents agreed",
+  "budget:calls": "the model-call budget ran out before the agents agreed",
   "early-stop": "the judge was confident enough to stop early",
 };
 
@@ -58,14 +58,14 @@ export function stopReasonWords(reason: string | undefined | null): string | nul
 }
 
 export function decidedByWords(decidedBy: string | undefined | null): string | null {
-  if (decidedBy === "consensus") return "Decided by consensus: both agents agreed";
+  if (decidedBy === "consensus") return "Decided by consensus: the agents agreed and their answers passed the checks";
   if (decidedBy === "judge") return "Decided by the judge";
   if (decidedBy === "panel") return "Decided by a panel of judges";
   return decidedBy ? `Decided by ${decidedBy}` : null;
 }
 
-export const F_HELP = "Faithfulness: the share of the answer's statements that its own documents back up.";
-export const AR_HELP = "Relevance: how closely the answer addresses the claim (questions the answer would answer, compared with the claim).";
+export const F_HELP = "Faithfulness (F): the share of the answer's statements that its own documents back up.";
+export const AR_HELP = "Relevance (AR): how closely the answer addresses the claim (questions the answer would answer, compared with the claim).";
 
 const SCHEME_NAMES: Record<string, string> = { fever: "FEVER", faviq: "FaVIQ", averitec: "AVeriTeC", radar: "RADAR" };
 export const schemeName = (scheme: string | null | undefined) => (scheme ? (SCHEME_NAMES[scheme] ?? scheme) : "its own");
