@@ -145,6 +145,7 @@ test("Tool-MAD stopped mid-round resumes without searching again, and the judge 
   await expect(summary).toContainText("FALSE");
   await expect(summary).toContainText("REFUTES");
   await expect(summary).toContainText("Decided by the judge");
+  await expect(page.getByTestId("consensus-marker").nth(0)).toContainText("next round");
   await expect(page.getByTestId("consensus-marker").nth(1)).toContainText("the judge decides");
   await expect(page.getByTestId("verdict")).toContainText("Scores the judge weighed");
   await page.screenshot({ path: "test-results/tool-mad-judge-1280.png", fullPage: true });

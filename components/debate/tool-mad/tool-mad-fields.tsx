@@ -2,7 +2,7 @@
 
 import { useState } from "react";
 import { ModelSelect } from "../model-select";
-import { agentName, agentRoleLine } from "./words";
+import { agentName } from "./words";
 
 /** What the page tells the form about Tool-MAD on this server. */
 export type ToolMadFormInfo = {
@@ -200,7 +200,7 @@ export function ToolMadFields({
           {roles.map((role) => (
             <div key={role} className="min-w-0">
               <label htmlFor={`model_${role}`} className="block text-sm">
-                {role === "judge" ? "Judge" : `${agentName(role)} (${agentRoleLine(role, !info.search.live).split(";")[0]})`}
+                {role === "judge" ? "Judge (also runs the answer checks)" : agentName(role)}
               </label>
               <ModelSelect
                 id={`model_${role}`}

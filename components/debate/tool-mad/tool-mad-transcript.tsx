@@ -7,12 +7,13 @@ import { AgentColumn, type PoolItem } from "./agent-column";
 import { layoutToolMad, valueOf, type ConsensusValue, type Round, type ToolMadTurn } from "./rounds";
 import { agentName, AR_HELP, F_HELP, schemeLabelStyle } from "./words";
 
-function ConsensusMarker({ round, lastRound, judgeStarted }: { round: Round; lastRound: boolean; judgeStarted: boolean }) {
+/** `lastRound`: no round follows (the rounds are used up, or a budget sent the debate to its judge). */
+function ConsensusMarker({ round, lastRound }: { round: Round; lastRound: boolean }) {
   const c = valueOf<ConsensusValue>(round.consensus);
   if (!c) return null;
   const labels = Object.values(c.labels);
   const sameLabel = labels.length > 0 && labels.every((l) => l === labels[0]) && labels[0] !== "UNPARSED";
-  const next = lastRound || judgeStarted ? "the judge decides" : "next round";
+  const next = lastRound ? "the judge decides" : "next round";
   let text: string;
   if (c.agreed) text = `Both agents agree: ${c.label} — no judge needed`;
   else if (sameLabel && !c.gatesPassed) text = `Both said ${labels[0]}, but an answer failed its checks — ${next}`;
@@ -87,7 +88,7 @@ export function ToolMadTranscript({
               <AgentColumn key={cell.agent} cell={cell} claim={claim} pool={evidence} selected={selected} onSelect={onSelect} searchStandIn={searchStandIn} />
             ))}
           </div>
-          <ConsensusMarker round={r} lastRound={maxRounds !== null && r.round >= maxRounds} judgeStarted={judgeStarted} />
+          <ConsensusMarker round={r} lastRound={(maxRounds !== null && r.round >= maxRounds) || (judgeStarted && r.round === layout.rounds.at(-1)!.round)} />
         </div>
       ))}
       {layout.other.length ? (
