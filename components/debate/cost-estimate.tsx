@@ -42,7 +42,7 @@ export function CostEstimate({ revision }: { revision: number }) {
         <>
           <p className="mt-1">
             Up to <strong>{fmt(est.llmCalls)} model calls</strong> and {fmt(est.toolCalls)} {est.toolCalls === 1 ? "search" : "searches"}, about {fmt(est.promptTokens + est.completionTokens)} tokens ·{" "}
-            {est.costUsd === null ? <strong>price unknown</strong> : <strong>${est.costUsd.toFixed(4)}</strong>}
+            {est.costUsd === null ? <strong>price unknown</strong> : est.costUsd === 0 && est.unpriced.length === 0 ? <strong>$0 (local or self-hosted models)</strong> : <strong>${est.costUsd.toFixed(4)}</strong>}
             {est.costUsd !== null && est.unpriced.length ? " for the priced models" : ""}
             {est.unpriced.length ? <span className="text-black/70"> (price unknown for {est.unpriced.join(", ")})</span> : null}
           </p>

@@ -65,7 +65,7 @@ export function DebateForm({
   const [revision, setRevision] = useState(0);
   // Live, as the user types or pastes; the server refuses with the same words.
   const tooLong = claimLengthError(claim);
-  const fieldError = state.field && !["claim", "claimDate", "corpus", "evidence", "models", "budget", ...(isToolMad ? ["config"] : [])].some((f) => state.field!.startsWith(f));
+  const fieldError = state.field && !["claim", "claimDate", "corpus", "evidence", "models", "budget", ...(isToolMad ? ["config.rounds", "config.labels", "config.gate", "config.agents"] : [])].some((f) => state.field!.startsWith(f));
 
   return (
     <form action={action} className="space-y-6" noValidate onChange={() => setRevision((n) => n + 1)}>

@@ -13,10 +13,10 @@ export type ToolMadFormInfo = {
 };
 
 const PRESET_HELP: Record<string, string> = {
-  "toolmad-fever": "FEVER: SUPPORTS / REFUTES / NOT ENOUGH INFO",
-  "toolmad-feverous": "FEVEROUS: SUPPORTS / REFUTES",
-  "toolmad-averitec": "AVeriTeC: four labels, incl. conflicting evidence",
-  "toolmad-faviq": "FaVIQ: SUPPORTS / REFUTES",
+  "toolmad-fever": "FEVER, 3 labels",
+  "toolmad-feverous": "FEVEROUS, 2 labels",
+  "toolmad-averitec": "AVeriTeC, 4 labels",
+  "toolmad-faviq": "FaVIQ, 2 labels",
 };
 
 const agentKinds = (live: boolean) => [
@@ -154,8 +154,8 @@ export function ToolMadFields({
               Check each answer (faithfulness and relevance)
             </label>
             <select id="gate" name="gate" defaultValue={v.gate ?? "on"} className={input}>
-              <option value="on">on: agreement counts only if both answers pass (the paper)</option>
-              <option value="off">off: equal labels alone end the debate</option>
+              <option value="on">on: both must pass (the paper)</option>
+              <option value="off">off: equal labels suffice</option>
             </select>
             {renderError("config.gate")}
           </div>
