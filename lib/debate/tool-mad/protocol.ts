@@ -262,6 +262,7 @@ export async function runToolMad(ctx: DebateContext<ToolMadConfig>): Promise<Ver
             questions: s.questions,
             embedder: s.embedder,
             scorerKind: s.scorerKind,
+            scorerNote: s.scorerNote,
             uncalibrated: s.uncalibrated,
             noncommittal: s.noncommittal,
             problems: s.problems,

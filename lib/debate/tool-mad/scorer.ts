@@ -28,6 +28,8 @@ export type Scored = {
   noncommittal: boolean | null;
   embedder: string | null;
   scorerKind: "llm" | "embedding";
+  /** The embedding scorer's faithfulness is a stand-in, said so wherever it is shown. */
+  scorerNote: string | null;
   uncalibrated: boolean;
   /** What could not be scored and why (an unparsed scorer answer), for the page. */
   problems: string[];
@@ -68,6 +70,7 @@ export async function scoreAnswer(input: Input): Promise<Scored> {
     noncommittal: relevance.noncommittal,
     embedder: relevance.embedder,
     scorerKind: ctx.config.scorer,
+    scorerNote: ctx.config.scorer === "embedding" ? EMBEDDING_SCORER_LABEL : null,
     uncalibrated: relevance.embedder !== CALIBRATED_EMBEDDER,
     problems,
   };
@@ -127,7 +130,9 @@ async function llmFaithfulness({ ctx, fence, round, agent, answer, documents, sy
 
 /** No model: each sentence of the answer is supported iff it is close to some sentence of the documents. */
 async function embeddingFaithfulness({ ctx, round, agent, answer, documents }: Input) {
-  const claimed = sentences(answer.replace(/\[(?:REASON|ANSWER)\]\s*:/gi, " ")).filter((s) => !/^\s*$/.test(s));
+  // The label line is the agent's verdict, not a statement about the world.
+  const body = answer.replace(/^[\s*#>_-]*\[?\s*ANSWER\s*\]?\s*[:：].*$/gim, " ").replace(/\[\s*REASON\s*\]\s*[:：]/gi, " ");
+  const claimed = sentences(body);
   if (claimed.length === 0) return { statements: [], F: null };
   const docSentences = documents.flatMap((d) => sentences(d.text));
   const { vectors } = await ctx.embed({ round, phase: `faithfulness-embed:${agent}`, role: "scorer", texts: [...claimed, ...docSentences], metadata: meta("faithfulness-embed", agent) });
