@@ -166,10 +166,14 @@ function GateBlock({ cell, onCite }: { cell: AgentRound; onCite: (rank: number) 
     <div data-testid="gate" data-pass={gate.pass} className={`rounded-md p-2 ${gate.pass ? "bg-emerald-50" : "bg-red-50"}`}>
       <p className="mb-1 text-xs font-semibold">{gate.pass ? "Passed the checks" : "Failed the checks: this answer cannot end the debate"}</p>
       <div className="grid gap-2">
-        <ScoreGauge name="Faithfulness (F)" help={F_HELP} value={gate.F} threshold={gate.tauF} compare={gate.gateCompare} note={gate.scorerKind === "embedding" ? "Approximation by sentence similarity, not comparable with the paper." : null} />
+        <ScoreGauge name="Faithfulness (F)" help={F_HELP} value={gate.F} threshold={gate.tauF} compare={gate.gateCompare} note={gate.scorerNote ?? (gate.scorerKind === "embedding" ? "Approximation by sentence similarity, not comparable with the paper." : null)} />
         <ScoreGauge name="Relevance (AR)" help={AR_HELP} value={gate.AR} threshold={gate.tauAR} compare={gate.gateCompare} note={uncalibrated ? `Uncalibrated: the threshold was set for MiniLM, this debate used ${gate.embedder ?? "another encoder"}.` : null} />
       </div>
-      {gate.statements.length === 0 ? <p className="mt-1 text-xs">The answer made no checkable statement, so faithfulness could not be computed.</p> : null}
+      {gate.problems?.length ? (
+        <p className="mt-1 text-xs text-red-800">Could not be scored: {gate.problems.join("; ")}</p>
+      ) : gate.statements.length === 0 ? (
+        <p className="mt-1 text-xs">The answer made no checkable statement, so faithfulness could not be computed.</p>
+      ) : null}
       {unsupported.length ? (
         <div className="mt-2">
           <p className="text-xs font-medium">

@@ -22,7 +22,11 @@ export type GateValue = {
   questions: Array<{ question: string; cosine: number }>;
   embedder: string | null;
   scorerKind: "llm" | "embedding";
+  /** Said wherever F is shown when it is the embedding approximation. */
+  scorerNote?: string | null;
   uncalibrated: boolean;
+  /** What could not be scored and why (an unreadable scorer answer). */
+  problems?: string[];
 };
 
 export type ConsistencyValue = { agent: string; cs: number | null; method: string };
