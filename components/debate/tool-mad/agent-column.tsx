@@ -22,7 +22,8 @@ function LiveStep({ turn, title }: { turn: ToolMadTurn; title: string }) {
           {turn.retry ? retryNote(turn.retry) : "writing…"}
         </span>
       </p>
-      <p className="mt-1 whitespace-pre-wrap break-words text-black/80">{turn.content || "…"}</p>
+      {/* An answer streams its reasoning first; the format tag is not for the reader. */}
+      <p className="mt-1 whitespace-pre-wrap break-words text-black/80">{(turn.phase.startsWith("answer") ? answerReason(turn.content) : turn.content.replace(/^\s*QUERY\s*:\s*/i, "")) || "…"}</p>
     </article>
   );
 }

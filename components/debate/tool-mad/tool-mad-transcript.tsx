@@ -50,8 +50,8 @@ export function ToolMadTranscript({
 }) {
   const agents = Array.isArray(config?.agents) ? (config.agents as string[]) : undefined;
   // The configuration names agent kinds ("rag"); duplicates in ablations get -2.
-  const configured = agents?.map((a, i) => `${a}-agent${agents.slice(0, i).includes(a) ? "-2" : ""}`);
-  const layout = useMemo(() => layoutToolMad(turns, configured), [turns, configured?.join(",")]); // eslint-disable-line react-hooks/exhaustive-deps
+  const configuredKey = agents?.map((a, i) => `${a}-agent${agents.slice(0, i).includes(a) ? "-2" : ""}`).join(",");
+  const layout = useMemo(() => layoutToolMad(turns, configuredKey ? configuredKey.split(",") : undefined), [turns, configuredKey]);
   const maxRounds = typeof config?.rounds === "number" ? config.rounds : null;
   const judgeStarted = layout.judge.length > 0;
   const search = (config?.tools as { search?: { live?: boolean } } | undefined)?.search;
