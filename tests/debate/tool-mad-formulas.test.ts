@@ -8,6 +8,8 @@ import { answerRelevance, cosine, faithfulness, gatePasses, meanOf, sentences } 
 import { labelFromText, labelSchemeFor, parseLabelled } from "@/lib/debate/tool-mad/labels";
 import { clip, estimateToolMad, parseQuery, toolMadProtocol } from "@/lib/debate/tool-mad/protocol";
 import { scoreDetails, scoresBlock, type RoundRecord } from "@/lib/debate/tool-mad/history";
+import { questionsSchema, verdictsSchema } from "@/lib/debate/tool-mad/scorer";
+import { readJsonAnswer } from "@/lib/debate/json-answer";
 
 const cfg = (c: Record<string, unknown> = {}) => toolMadConfigSchema.parse(c);
 
@@ -197,5 +199,16 @@ describe("the judge's scores", () => {
     expect(text).toContain("mean over rounds: faithfulness 0.75, answer relevance 0.80");
     const v1 = scoreDetails([{ round: 1, agents: [{ agent: "rag-agent", tool: "t", query: "q", documents: [], answer: "a", label: "X", consistency: { agent: "rag-agent", cs: 0.4, method: "embedding" } }] }], ["rag-agent"], "v1", false);
     expect(scoresBlock(v1, { tauF: 0.7, tauAR: 0.8 })).toContain("CS (mean consistency over rounds): 0.40");
+  });
+});
+
+describe("the scorer's JSON answers", () => {
+  it("want one verdict per statement, reading 1, \"1\" and true alike; a count mismatch is a problem the repair is told", () => {
+    const ok = readJsonAnswer('```json\n[{"statement":"a","verdict":1,"reason":"r"},{"statement":"b","verdict":"0"},{"statement":"c","verdict":true}]\n```', verdictsSchema(3));
+    expect(ok).toEqual({ ok: true, value: [{ statement: "a", verdict: 1, reason: "r" }, { statement: "b", verdict: 0, reason: "" }, { statement: "c", verdict: 1, reason: "" }] });
+    const short = readJsonAnswer('[{"statement":"a","verdict":1,"reason":"r"}]', verdictsSchema(2));
+    expect(short).toMatchObject({ ok: false, problem: expect.stringMatching(/expected exactly 2 verdicts, one per statement/) });
+    expect(readJsonAnswer('[{"statement":"a","verdict":2,"reason":"r"}]', verdictsSchema(1)).ok).toBe(false);
+    expect(readJsonAnswer('{"questions":["a?","b?"],"noncommittal":false}', questionsSchema(3))).toMatchObject({ ok: false, problem: expect.stringMatching(/expected exactly 3 questions/) });
   });
 });

@@ -287,6 +287,8 @@ describe("Tool-MAD: gate, rounds and judge", () => {
     for (let r = 1; r <= 3; r++) expect(prompt).toContain(`=== Round ${r} ===`);
     expect(prompt).toContain("Search query: search query round 3");
     expect(prompt).toContain("WEBSIDE-R3 argues");
+    expect(prompt).toContain("--- search-agent (offline stand-in for web search) ---");
+    expect(prompt).toContain("--- rag-agent (newsroom corpus) ---");
 
     expect(d.verdict).toMatchObject({ label: "REFUTES", roundsCompleted: 3, details: { decidedBy: "judge", stopReason: "rounds" } });
     const details = d.verdict!.details as { scores: Record<string, Array<{ round: number; F: number; AR: number }>>; means: Record<string, { F: number; AR: number }> };

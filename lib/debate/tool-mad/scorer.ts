@@ -36,11 +36,13 @@ export type Scored = {
 };
 
 const statementsSchema = z.object({ statements: z.array(z.string().trim().min(1)) });
-const verdictsSchema = (n: number) =>
+/** 0 or 1; models also write "1" or true, which mean the same and are not worth a repair call. */
+const binary = z.union([z.literal(0), z.literal(1), z.literal("0"), z.literal("1"), z.boolean()]).transform((v): 0 | 1 => (v === 1 || v === "1" || v === true ? 1 : 0));
+export const verdictsSchema = (n: number) =>
   z
-    .array(z.object({ statement: z.string(), verdict: z.union([z.literal(0), z.literal(1)]), reason: z.string().default("") }))
+    .array(z.object({ statement: z.string(), verdict: binary, reason: z.string().default("") }))
     .length(n, `expected exactly ${n} verdicts, one per statement in the same order`);
-const questionsSchema = (n: number) =>
+export const questionsSchema = (n: number) =>
   z.object({ questions: z.array(z.string().trim().min(1)).length(n, `expected exactly ${n} questions`), noncommittal: z.boolean() });
 
 type Input = {
