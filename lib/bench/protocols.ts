@@ -83,6 +83,8 @@ export type ProtocolRow = {
   overhead_ms_p50: number;
   overhead_ms_p95: number;
   overhead_samples: number;
+  /** CPU time of the process per debate (model, encoder and searches included), p50: robust to other jobs on the machine, unlike wall time. */
+  cpu_ms_p50: number;
   /** Database statements per debate and their summed time (ms), mean over the samples. */
   db_statements: number;
   db_ms: number;
@@ -108,7 +110,8 @@ export function busyMs(intervals: Array<[number, number]>, from: number, to: num
 /** The search and tools a bench debate uses: always the offline stand-in, never the web, whatever the environment says. */
 const offlineSearch = () => parseConfig({}, process.cwd()).search;
 
-async function ensureCorpus(db: Database) {
+/** The bench corpus, ingested once per database with the word-hash encoder. */
+export async function ensureBenchCorpus(db: Database) {
   const embedder = scriptedEmbedder();
   if (!(await findCorpus(db, BENCH_CORPUS))) await ingestRecords(db, corpusRecords(), { corpus: BENCH_CORPUS, embedder, source: "bench", kind: "records" });
 }
@@ -146,9 +149,12 @@ export async function runPresetDebate(db: Database, protocolName: string, preset
   const embedder = scriptedEmbedder();
   // Only the run is profiled and timed: creating the debate is the form's work, not the runner's.
   const profiling = profile?.();
+  // CPU time of this process (PGlite runs in it): what the run costs whatever else the machine is doing.
+  const cpu0 = process.cpuUsage();
   const started = performance.now();
   const outcome = await runDebate(db, id, { resolve: () => m.resolved, embedder, search: { config: offlineSearch(), deps: { db, embedder } } }).finally(() => profiling?.stop());
   const ended = performance.now();
+  const cpu = process.cpuUsage(cpu0);
   if (outcome.status !== "completed") throw new Error(`debate ${id} ended ${outcome.status}: ${outcome.error}`);
   // Searches are the tools' time, like a model's: read from their stored turns (wall-clock ms).
   const toolTurns = await db.select({ startedAt: s.turns.startedAt, finishedAt: s.turns.finishedAt }).from(s.turns).where(and(eq(s.turns.debateId, id), eq(s.turns.kind, "tool")));
@@ -158,7 +164,7 @@ export async function runPresetDebate(db: Database, protocolName: string, preset
     started,
     ended,
   );
-  return { id, overheadMs: ended - started - busy, toolCalls: toolTurns.length };
+  return { id, overheadMs: ended - started - busy, cpuMs: (cpu.user + cpu.system) / 1000, toolCalls: toolTurns.length };
 }
 
 const percentile = (xs: number[], p: number) => {
@@ -168,7 +174,7 @@ const percentile = (xs: number[], p: number) => {
 const round1 = (x: number) => Math.round(x * 10) / 10;
 
 /** The row of one finished debate: counted from what was stored, not from what the runner said. */
-export async function protocolRowOf(db: Database, id: string, protocol: string, preset: string): Promise<Omit<ProtocolRow, "overhead_ms_p50" | "overhead_ms_p95" | "overhead_samples" | "db_statements" | "db_ms">> {
+export async function protocolRowOf(db: Database, id: string, protocol: string, preset: string): Promise<Omit<ProtocolRow, "overhead_ms_p50" | "overhead_ms_p95" | "overhead_samples" | "cpu_ms_p50" | "db_statements" | "db_ms">> {
   const totals = await debateTotals(db, id);
   const d = await loadDebate(db, id);
   const details = (d?.verdict?.details ?? null) as { decidedBy?: string } | null;
@@ -193,7 +199,7 @@ export async function benchProtocols(
 ): Promise<{ rows: ProtocolRow[]; breakdown: ProtocolBreakdown[] }> {
   const runs = opts.runs ?? 10;
   const latency = { firstDelayMs: opts.firstTokenMs ?? 50, delayMs: opts.perTokenMs ?? 2 };
-  await ensureCorpus(db);
+  await ensureBenchCorpus(db);
   const rows: ProtocolRow[] = [];
   const breakdown: ProtocolBreakdown[] = [];
   for (const name of opts.protocols ?? PROTOCOL_NAMES) {
@@ -204,6 +210,7 @@ export async function benchProtocols(
     for (const preset of Object.keys(protocol.presets)) {
       opts.log?.(`bench: ${name} / ${preset}, ${runs} debates`);
       const overheads: number[] = [];
+      const cpus: number[] = [];
       let statements = 0;
       let dbMs = 0;
       let last: string | null = null;
@@ -213,6 +220,7 @@ export async function benchProtocols(
           const r = await runPresetDebate(db, name, preset, latency, () => (profile = profileStatements(db)));
           const snap = profile?.snapshot() ?? [];
           overheads.push(r.overheadMs);
+          cpus.push(r.cpuMs);
           last = r.id;
           for (const st of snap) {
             statements += st.count;
@@ -230,11 +238,12 @@ export async function benchProtocols(
           overhead_ms_p50: round1(percentile(overheads, 50)),
           overhead_ms_p95: round1(percentile(overheads, 95)),
           overhead_samples: overheads.length,
+          cpu_ms_p50: round1(percentile(cpus, 50)),
           db_statements: round1(statements / runs),
           db_ms: round1(dbMs / runs),
         });
       } catch (e) {
-        rows.push({ protocol: name, preset, llm_calls: 0, tool_calls: 0, prompt_tokens: 0, completion_tokens: 0, rounds: null, decided_by: null, label: null, overhead_ms_p50: NaN, overhead_ms_p95: NaN, overhead_samples: 0, db_statements: 0, db_ms: 0, paper: paperReference(name, preset), error: (e as Error).message });
+        rows.push({ protocol: name, preset, llm_calls: 0, tool_calls: 0, prompt_tokens: 0, completion_tokens: 0, rounds: null, decided_by: null, label: null, overhead_ms_p50: NaN, overhead_ms_p95: NaN, overhead_samples: 0, cpu_ms_p50: NaN, db_statements: 0, db_ms: 0, paper: paperReference(name, preset), error: (e as Error).message });
       }
     }
     const n = allOverheads.length;
@@ -253,12 +262,12 @@ export async function benchProtocols(
 
 export function protocolsMarkdown(rows: ProtocolRow[]): string {
   return [
-    "| protocol | preset | LLM calls | tool calls | prompt tokens | completion tokens | rounds | decided by | overhead p50 / p95 ms | paper / spec |",
-    "|---|---|---|---|---|---|---|---|---|---|",
+    "| protocol | preset | LLM calls | tool calls | prompt tokens | completion tokens | rounds | decided by | overhead p50 / p95 ms | CPU ms p50 | DB statements | paper / spec |",
+    "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ...rows.map((r) =>
       r.error
-        ? `| ${r.protocol} | ${r.preset} | failed: ${r.error.replace(/\|/g, "/")} |||||||| ${r.paper ?? "—"} |`
-        : `| ${r.protocol} | ${r.preset} | ${r.llm_calls} | ${r.tool_calls} | ${r.prompt_tokens} | ${r.completion_tokens} | ${r.rounds ?? "—"} | ${r.decided_by ?? "—"} | ${r.overhead_ms_p50} / ${r.overhead_ms_p95} | ${r.paper ?? "—"} |`,
+        ? `| ${r.protocol} | ${r.preset} | failed: ${r.error.replace(/\|/g, "/")} |||||||||| ${r.paper ?? "—"} |`
+        : `| ${r.protocol} | ${r.preset} | ${r.llm_calls} | ${r.tool_calls} | ${r.prompt_tokens} | ${r.completion_tokens} | ${r.rounds ?? "—"} | ${r.decided_by ?? "—"} | ${r.overhead_ms_p50} / ${r.overhead_ms_p95} | ${r.cpu_ms_p50} | ${r.db_statements} | ${r.paper ?? "—"} |`,
     ),
   ].join("\n");
 }
