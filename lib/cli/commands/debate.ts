@@ -6,7 +6,7 @@ import { cancelDebate, runDebate } from "@/lib/debate/runner";
 import { createDebate, DebateRequestError } from "@/lib/debate/start";
 import { debateView } from "@/lib/debate/view";
 import { RADAR_VARIANTS } from "@/lib/debate/radar/variants";
-import { DEFAULT_PROTOCOL, PROTOCOL_NAMES } from "@/lib/debate/protocols";
+import { DEFAULT_PROTOCOL, getProtocol, PROTOCOL_NAMES } from "@/lib/debate/protocols";
 import { bold, dim, green, red, yellow } from "../output";
 
 type Options = {
@@ -15,7 +15,9 @@ type Options = {
   date?: string;
   k: string;
   variant?: string;
-  protocol: string;
+  protocol?: string;
+  preset?: string;
+  config?: string;
   model: string[];
   rebuttals?: string;
   earlyStopping?: string;
@@ -67,6 +69,30 @@ function printer() {
   };
 }
 
+/** The protocol and its settings: the preset's (which also names the protocol when none is given), then --config over it. */
+function presetConfig(opts: Options): { protocol: string; config: Record<string, unknown> } {
+  let protocol = opts.protocol ?? DEFAULT_PROTOCOL;
+  let config: Record<string, unknown> = {};
+  if (opts.preset) {
+    const owner = opts.protocol ?? PROTOCOL_NAMES.find((n) => opts.preset! in getProtocol(n).presets) ?? DEFAULT_PROTOCOL;
+    const presets = PROTOCOL_NAMES.includes(owner) ? getProtocol(owner).presets : {};
+    if (!(opts.preset in presets)) throw new Error(`--preset: protocol ${owner} has no preset "${opts.preset}"; choose one of: ${Object.keys(presets).join(", ") || "(none)"}.`);
+    protocol = owner;
+    config = { ...presets[opts.preset] };
+  }
+  if (opts.config) {
+    let extra: unknown;
+    try {
+      extra = JSON.parse(opts.config);
+    } catch (e) {
+      throw new Error(`--config must be a JSON object, e.g. '{"rounds":2}': ${(e as Error).message}`);
+    }
+    if (!extra || typeof extra !== "object" || Array.isArray(extra)) throw new Error(`--config must be a JSON object, e.g. '{"rounds":2}'.`);
+    config = { ...config, ...(extra as Record<string, unknown>) };
+  }
+  return { protocol, config };
+}
+
 export function register(program: Command) {
   program
     .command("debate")
@@ -76,7 +102,9 @@ export function register(program: Command) {
     .option("--gold-file <file>", "use this file's paragraphs (blank-line separated) as the evidence instead")
     .option("--date <YYYY-MM-DD>", "when the claim was made: later evidence is left out")
     .option("--k <n>", "passages to retrieve", "20")
-    .option("--protocol <name>", `debate protocol: ${PROTOCOL_NAMES.join(", ")}`, DEFAULT_PROTOCOL)
+    .option("--protocol <name>", `debate protocol: ${PROTOCOL_NAMES.join(", ")} (default ${DEFAULT_PROTOCOL}, or the preset's)`)
+    .option("--preset <name>", "a protocol's named configuration, e.g. toolmad-fever or radar-position")
+    .option("--config <json>", `protocol settings as a JSON object over the preset, e.g. '{"rounds":2,"gate":"off"}'`)
     .option("--variant <name>", `RADAR: one of ${RADAR_VARIANTS.join(", ")} (default expertise)`)
     .option("--model <role=id>", "model for a role, e.g. judge=openai:gpt-4o (repeatable; default DEFAULT_MODEL)", collect, [])
     .option("--rebuttals <n>", "rebuttal rounds (default 1)")
@@ -100,7 +128,7 @@ export function register(program: Command) {
         }
         const num = (v?: string) => (v === undefined ? undefined : Number(v));
         // Only what was given: the protocol's own schema fills in its defaults and refuses what it does not know.
-        const config: Record<string, unknown> = {};
+        const { protocol, config } = presetConfig(opts);
         if (opts.variant) config.variant = opts.variant;
         if (opts.rebuttals !== undefined) config.rebuttals = num(opts.rebuttals);
         if (opts.earlyStopping) config.earlyStopping = opts.earlyStopping;
@@ -111,7 +139,7 @@ export function register(program: Command) {
             claim,
             claimDate: opts.date,
             evidence: opts.goldFile ? { mode: "gold", text: fs.readFileSync(opts.goldFile, "utf8") } : { mode: "retrieved", corpus: opts.corpus!, k: Number(opts.k) },
-            protocol: opts.protocol,
+            protocol,
             config,
             models,
           });

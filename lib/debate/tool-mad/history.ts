@@ -22,6 +22,7 @@ export type GateValue = {
   questions: Array<{ question: string; cosine: number }>;
   embedder: string | null;
   scorerKind: "llm" | "embedding";
+  scorerNote?: string | null;
   uncalibrated: boolean;
   noncommittal?: boolean | null;
   problems?: string[];

@@ -201,6 +201,8 @@ export async function runToolMad(ctx: DebateContext<ToolMadConfig>): Promise<Ver
           metadata: { toolMad: { step: "retrieve", agent: a.role, query: queryInfo(query) } },
         });
         rec.documents = found.evidence;
+        // The judge reads which tool found what, including "offline stand-in for web search".
+        rec.tool = found.record.label;
       }
 
       // --- answer ----------------------------------------------------------------------------
@@ -262,6 +264,7 @@ export async function runToolMad(ctx: DebateContext<ToolMadConfig>): Promise<Ver
             questions: s.questions,
             embedder: s.embedder,
             scorerKind: s.scorerKind,
+            scorerNote: s.scorerNote,
             uncalibrated: s.uncalibrated,
             noncommittal: s.noncommittal,
             problems: s.problems,

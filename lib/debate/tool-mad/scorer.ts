@@ -28,17 +28,21 @@ export type Scored = {
   noncommittal: boolean | null;
   embedder: string | null;
   scorerKind: "llm" | "embedding";
+  /** The embedding scorer's faithfulness is a stand-in, said so wherever it is shown. */
+  scorerNote: string | null;
   uncalibrated: boolean;
   /** What could not be scored and why (an unparsed scorer answer), for the page. */
   problems: string[];
 };
 
 const statementsSchema = z.object({ statements: z.array(z.string().trim().min(1)) });
-const verdictsSchema = (n: number) =>
+/** 0 or 1; models also write "1" or true, which mean the same and are not worth a repair call. */
+const binary = z.union([z.literal(0), z.literal(1), z.literal("0"), z.literal("1"), z.boolean()]).transform((v): 0 | 1 => (v === 1 || v === "1" || v === true ? 1 : 0));
+export const verdictsSchema = (n: number) =>
   z
-    .array(z.object({ statement: z.string(), verdict: z.union([z.literal(0), z.literal(1)]), reason: z.string().default("") }))
+    .array(z.object({ statement: z.string(), verdict: binary, reason: z.string().default("") }))
     .length(n, `expected exactly ${n} verdicts, one per statement in the same order`);
-const questionsSchema = (n: number) =>
+export const questionsSchema = (n: number) =>
   z.object({ questions: z.array(z.string().trim().min(1)).length(n, `expected exactly ${n} questions`), noncommittal: z.boolean() });
 
 type Input = {
@@ -68,6 +72,7 @@ export async function scoreAnswer(input: Input): Promise<Scored> {
     noncommittal: relevance.noncommittal,
     embedder: relevance.embedder,
     scorerKind: ctx.config.scorer,
+    scorerNote: ctx.config.scorer === "embedding" ? EMBEDDING_SCORER_LABEL : null,
     uncalibrated: relevance.embedder !== CALIBRATED_EMBEDDER,
     problems,
   };
@@ -127,7 +132,9 @@ async function llmFaithfulness({ ctx, fence, round, agent, answer, documents, sy
 
 /** No model: each sentence of the answer is supported iff it is close to some sentence of the documents. */
 async function embeddingFaithfulness({ ctx, round, agent, answer, documents }: Input) {
-  const claimed = sentences(answer.replace(/\[(?:REASON|ANSWER)\]\s*:/gi, " ")).filter((s) => !/^\s*$/.test(s));
+  // The label line is the agent's verdict, not a statement about the world.
+  const body = answer.replace(/^[\s*#>_-]*\[?\s*ANSWER\s*\]?\s*[:：].*$/gim, " ").replace(/\[\s*REASON\s*\]\s*[:：]/gi, " ");
+  const claimed = sentences(body);
   if (claimed.length === 0) return { statements: [], F: null };
   const docSentences = documents.flatMap((d) => sentences(d.text));
   const { vectors } = await ctx.embed({ round, phase: `faithfulness-embed:${agent}`, role: "scorer", texts: [...claimed, ...docSentences], metadata: meta("faithfulness-embed", agent) });
