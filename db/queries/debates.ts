@@ -105,6 +105,25 @@ export async function loadDebate(db: Database, id: string) {
   return { ...row, evidence, turns, checkpoints, verdict: verdicts[0] ?? null };
 }
 
+/**
+ * What a run needs to start: the debate with its claim, its evidence pool and its turns. Not its
+ * checkpoints or verdict, which the runner never reads: three statements instead of loadDebate's
+ * five, at the start of every run (the embedded database runs them one after another).
+ */
+export async function loadForRun(db: Database, id: string) {
+  const [row] = await db
+    .select({ debate: s.debates, claim: s.claims })
+    .from(s.debates)
+    .innerJoin(s.claims, eq(s.claims.id, s.debates.claimId))
+    .where(eq(s.debates.id, id));
+  if (!row) return null;
+  const [evidence, turns] = await Promise.all([
+    db.select().from(s.debateEvidence).where(eq(s.debateEvidence.debateId, id)).orderBy(asc(s.debateEvidence.rank)),
+    db.select().from(s.turns).where(eq(s.turns.debateId, id)).orderBy(asc(s.turns.seq)),
+  ]);
+  return { ...row, evidence, turns };
+}
+
 export function evidenceFromRows(rows: Array<typeof s.debateEvidence.$inferSelect>): DebateEvidence[] {
   return rows.map((r) => ({
     rank: r.rank,
@@ -348,16 +367,34 @@ export async function saveCheckpoint(db: Database, debateId: string, c: Checkpoi
   await db.insert(s.checkpoints).values(values).onConflictDoUpdate({ target: [s.checkpoints.debateId, s.checkpoints.after], set: c });
 }
 
+type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
+
+async function writeVerdict(tx: Tx, debateId: string, judgeRole: string, v: VerdictRecord) {
+  // A resumed debate's verdict replaces the earlier one, its panel's ballots included.
+  await tx.delete(s.verdicts).where(eq(s.verdicts.debateId, debateId));
+  const { decidedBy, stopReason, details, panel, ...row } = v;
+  const extra = { ...(decidedBy ? { decidedBy } : {}), ...(stopReason ? { stopReason } : {}), ...details };
+  const ballots = (panel ?? []).map((b) => ({ debateId, isFinal: false, judgeRole: b.judgeRole, label: b.label, reason: b.reason, rawText: b.rawText, confidence: b.confidence, labelProbs: b.labelProbs, details: b.details ?? null, roundsCompleted: v.roundsCompleted }));
+  // The final verdict and the panel's ballots in one insert.
+  await tx.insert(s.verdicts).values([{ debateId, judgeRole, isFinal: true, ...row, details: Object.keys(extra).length ? extra : null }, ...ballots]);
+}
+
 export async function saveVerdict(db: Database, debateId: string, judgeRole: string, v: VerdictRecord) {
+  await db.transaction((tx) => writeVerdict(tx, debateId, judgeRole, v));
+}
+
+/**
+ * A run's successful end: its verdict and the debate marked completed in one transaction (one
+ * commit instead of two). As with finishClaimedDebate, the status changes only while this run
+ * still holds the debate.
+ */
+export async function completeWithVerdict(db: Database, debateId: string, runToken: string, judgeRole: string, v: VerdictRecord) {
   await db.transaction(async (tx) => {
-    // A resumed debate's verdict replaces the earlier one, its panel's ballots included.
-    await tx.delete(s.verdicts).where(eq(s.verdicts.debateId, debateId));
-    const { decidedBy, stopReason, details, panel, ...row } = v;
-    const extra = { ...(decidedBy ? { decidedBy } : {}), ...(stopReason ? { stopReason } : {}), ...details };
-    await tx.insert(s.verdicts).values({ debateId, judgeRole, isFinal: true, ...row, details: Object.keys(extra).length ? extra : null });
-    for (const b of panel ?? []) {
-      await tx.insert(s.verdicts).values({ debateId, isFinal: false, judgeRole: b.judgeRole, label: b.label, reason: b.reason, rawText: b.rawText, confidence: b.confidence, labelProbs: b.labelProbs, details: b.details ?? null, roundsCompleted: v.roundsCompleted });
-    }
+    await writeVerdict(tx, debateId, judgeRole, v);
+    await tx
+      .update(s.debates)
+      .set({ status: "completed", error: null, finishedAt: new Date() })
+      .where(and(eq(s.debates.id, debateId), eq(s.debates.runnerId, runToken), eq(s.debates.status, "running")));
   });
 }
 

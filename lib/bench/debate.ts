@@ -8,6 +8,7 @@ import { runDebate } from "@/lib/debate/runner";
 import { promptsHash } from "@/lib/prompts";
 import type { DebateEvidence } from "@/lib/debate/types";
 import { scriptedModel } from "./scripted-model";
+import { benchProtocols, breakdownMarkdown, protocolsMarkdown, type ProtocolBreakdown, type ProtocolRow } from "./protocols";
 
 /**
  * `counterpoint bench debate`: what a debate costs in calls and tokens per variant, with and
@@ -58,6 +59,10 @@ export type VariantRow = {
 export type DebateBenchReport = {
   model_latency_ms: { first_token: number; per_token: number };
   variants: VariantRow[];
+  /** One row per preset of every registered protocol (scripted model, offline tools). */
+  protocols: ProtocolRow[];
+  /** Where each protocol's overhead goes: database statements per debate by purpose. */
+  overhead_breakdown: ProtocolBreakdown[];
   overhead_ms_p50: number;
   overhead_ms_p95: number;
   overhead_samples: number;
@@ -81,7 +86,7 @@ async function timedDebate(db: Database, config: RadarConfig, script: Parameters
 
 export async function benchDebate(
   db: Database,
-  opts: { firstTokenMs?: number; perTokenMs?: number; overheadRuns?: number; concurrent?: number } = {},
+  opts: { firstTokenMs?: number; perTokenMs?: number; overheadRuns?: number; concurrent?: number; protocolRuns?: number; log?: (line: string) => void } = {},
 ): Promise<DebateBenchReport> {
   const firstTokenMs = opts.firstTokenMs ?? 50;
   const perTokenMs = opts.perTokenMs ?? 2;
@@ -110,6 +115,13 @@ export async function benchDebate(
       });
     }
   }
+
+  // Every protocol preset in the registry, with the overhead per preset.
+  const protocols = await benchProtocols(db, { runs: opts.protocolRuns ?? opts.overheadRuns ?? 10, firstTokenMs, perTokenMs, log: opts.log });
+  notes.push(
+    "Protocol rows: one debate per preset counted from its stored rows (llm_calls, tool turns, the verdict); overhead is wall time during which no model call, search or encoder was working, p50/p95 over the runs.",
+    "Tool-MAD rows search a 40-passage corpus through the offline corpus stand-in with a word-hash encoder; the scripted agents follow a fixed per-preset plan (lib/bench/protocols.ts TOOL_MAD_SCRIPTS): disagreement, gates failing on an unsupported statement or an off-topic answer, consensus or the judge.",
+  );
 
   // Orchestration overhead: wall time minus the model's own time, per debate.
   const overheads: number[] = [];
@@ -142,6 +154,8 @@ export async function benchDebate(
   return {
     model_latency_ms: { first_token: firstTokenMs, per_token: perTokenMs },
     variants,
+    protocols: protocols.rows,
+    overhead_breakdown: protocols.breakdown,
     overhead_ms_p50: round(percentile(overheads, 50)),
     overhead_ms_p95: round(percentile(overheads, 95)),
     overhead_samples: overheads.length,
@@ -173,5 +187,6 @@ export function debateBenchMarkdown(r: DebateBenchReport): string {
   if (r.token_to_browser_ms_p50 !== undefined) {
     lines.push(`| token emitted by the model → visible in the browser, p50 / p95 (${r.token_to_browser_samples} tokens) | ${r.token_to_browser_ms_p50} / ${r.token_to_browser_ms_p95} ms |`);
   }
+  lines.push("", protocolsMarkdown(r.protocols), "", breakdownMarkdown(r.overhead_breakdown));
   return lines.join("\n");
 }

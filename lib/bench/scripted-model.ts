@@ -44,6 +44,28 @@ export type Script = {
   noLogprobs?: boolean;
   /** Throw this on the n-th call (1-based). */
   failOnCall?: { n: number; error: Error };
+  /** How the Tool-MAD agents, scorer and judge answer (default: every agent agrees on the first label and is faithful and on topic). */
+  toolMad?: ToolMadScript;
+};
+
+export type ToolMadAgentKind = "rag" | "search" | "vanilla";
+
+/** One round of a scripted Tool-MAD debate: each agent kind's label (an index into the prompt's label list) and which answers fail the gate. */
+export type ToolMadRound = {
+  labels?: Partial<Record<ToolMadAgentKind, number>>;
+  /** Agents whose answer holds a statement their documents do not support (faithfulness 1/2, below τ_F = 0.7). */
+  unfaithful?: ToolMadAgentKind[];
+  /** Agents whose answer reads as off topic: the relevance questions share no words with the claim. */
+  offTopic?: ToolMadAgentKind[];
+};
+
+export type ToolMadScript = {
+  /** The claim: relevant answers yield relevance questions that restate it (high cosine under any encoder). */
+  claim?: string;
+  /** Round r uses rounds[r-1] (the last one repeats); an agent's round is how many answers it has given. */
+  rounds?: ToolMadRound[];
+  /** The judge's label, an index into the label list. */
+  judge?: number;
 };
 
 export function promptText(options: LanguageModelV3CallOptions): { system: string; user: string } {
@@ -64,7 +86,11 @@ export function scriptedModel(id: string, script: Script = {}) {
   let calls = 0;
   // Time spent inside the model (call to last chunk), so a benchmark can subtract it.
   let modelMs = 0;
+  // Each call's [start, end] on performance.now()'s clock: overlapping calls (parallel branches) must not count twice.
+  const intervals: Array<[number, number]> = [];
   const seen: Array<{ system: string; user: string }> = [];
+  // Answers (and queries) given so far per Tool-MAD agent: its count is the agent's round.
+  const answersSoFar = new Map<string, number>();
   const model = new MockLanguageModelV3({
     doStream: async (options) => {
       const t0 = performance.now();
@@ -74,7 +100,11 @@ export function scriptedModel(id: string, script: Script = {}) {
       seen.push(p);
       let pieces: string[];
       let alternatives: Array<Array<[string, number]>> = [];
-      if (p.user.includes("DECISION: <CONTINUE or STOP>")) {
+      const toolMad = toolMadAnswer(p, script.toolMad ?? {}, answersSoFar);
+      if (toolMad) {
+        pieces = toolMad.pieces;
+        alternatives = toolMad.alternatives ?? [];
+      } else if (p.user.includes("DECISION: <CONTINUE or STOP>")) {
         const pStop = script.pStop ?? 0.5;
         const choice = pStop >= 0.5 ? " STOP" : " CONTINUE";
         pieces = ["DECISION:", choice];
@@ -109,7 +139,9 @@ export function scriptedModel(id: string, script: Script = {}) {
         stream: stream.pipeThrough(
           new TransformStream({
             flush() {
-              modelMs += performance.now() - t0;
+              const t1 = performance.now();
+              modelMs += t1 - t0;
+              intervals.push([t0, t1]);
             },
           }),
         ),
@@ -126,5 +158,83 @@ export function scriptedModel(id: string, script: Script = {}) {
     logprobsOptions: (k) => ({ openai: { logprobs: k } }),
     readLogprobs: (m) => readOpenAILogprobs(m?.openai?.logprobs),
   };
-  return { resolved, seen, calls: () => calls, modelMs: () => modelMs };
+  return { resolved, seen, calls: () => calls, modelMs: () => modelMs, intervals: () => intervals };
+}
+
+/** The labels a Tool-MAD prompt offers, from its format line ("<one of A / B / C>"). */
+function offeredLabels(user: string): string[] {
+  const m = /<one of ([^>]+)>/.exec(user.slice(user.lastIndexOf("Format (tool-mad/")));
+  return m ? m[1]!.split(" / ").map((l) => l.trim()) : ["SUPPORTS", "REFUTES", "NOT ENOUGH INFO"];
+}
+
+function agentKind(system: string): ToolMadAgentKind {
+  if (system.includes("document collection")) return "rag";
+  if (system.includes("web search")) return "search";
+  return "vanilla";
+}
+
+const UNSUPPORTED = "(scripted: a statement its documents do not support)";
+const OFF_TOPIC = "(scripted: off topic)";
+
+/**
+ * Tool-MAD's prompts, recognised by their format line: queries, answers with a label, the
+ * scorer's JSON (statements, verdicts, questions) and the judge. Deterministic: an agent's answer
+ * in round r follows `script.rounds[r-1]`, and the scorer reads the scripted tags in the answer.
+ */
+function toolMadAnswer(p: { system: string; user: string }, script: ToolMadScript, counts: Map<string, number>): { pieces: string[]; alternatives?: Array<Array<[string, number]>> } | null {
+  const format = /Format \(tool-mad\/([a-z-]+)\):/.exec(p.user)?.[1];
+  if (!format) return null;
+  const labels = offeredLabels(p.user);
+  const claim = script.claim ?? "The boxer sold his Olympic medal to help children in the 2022 war.";
+  const next = (key: string) => {
+    const n = (counts.get(key) ?? 0) + 1;
+    counts.set(key, n);
+    return n;
+  };
+  switch (format) {
+    case "query": {
+      const kind = agentKind(p.system);
+      const r = next(`query:${kind}`);
+      // The query changes from round to round, as an agent chasing what is still open would.
+      return { pieces: tokens(`QUERY: boxer Olympic medal ${["sold", "auction 2012", "children war 2022"][(r - 1) % 3]}`) };
+    }
+    case "answer": {
+      const kind = agentKind(p.system);
+      const r = next(`answer:${kind}`);
+      const rounds = script.rounds ?? [];
+      const plan = rounds[Math.min(r, rounds.length) - 1] ?? {};
+      const label = labels[Math.min(labels.length - 1, plan.labels?.[kind] ?? 0)]!;
+      const tags = [plan.unfaithful?.includes(kind) ? UNSUPPORTED : "", plan.offTopic?.includes(kind) ? OFF_TOPIC : ""].filter(Boolean).join(" ");
+      return { pieces: tokens(`[REASON]: In round ${r} the ${kind} agent reads that the medal was auctioned in 2012 [E1]. ${tags}\n[ANSWER]: ${label}`) };
+    }
+    case "repair-label":
+      return { pieces: tokens(`[REASON]: restated.\n${/last line "(\[[A-Z]+\]:) </.exec(p.user)?.[1] ?? "[ANSWER]:"} ${labels[0]}`) };
+    case "statements": {
+      const statements = ["The medal was auctioned in 2012.", "The proceeds went to a children's hospital."];
+      if (p.user.includes(UNSUPPORTED)) statements[1] = `The sale paid for aid in the 2022 war. UNSUPPORTED`;
+      return { pieces: tokens(JSON.stringify({ statements })) };
+    }
+    case "verdicts": {
+      const listed = [...p.user.matchAll(/^\d+\. (.*)$/gm)].map((m) => m[1]!.trim());
+      const verdicts = listed.map((statement) => ({ statement, verdict: statement.includes("UNSUPPORTED") ? 0 : 1, reason: statement.includes("UNSUPPORTED") ? "No document says so." : "Document [E1] says so." }));
+      return { pieces: tokens(JSON.stringify(verdicts)) };
+    }
+    case "questions": {
+      const n = Number(/write (\d+) different questions/.exec(p.user)?.[1] ?? 3);
+      const off = p.user.includes(OFF_TOPIC);
+      const questions = Array.from({ length: n }, (_, i) => (off ? ["What is the weather in Paris today?", "Which team won the cup final?", "How tall is the tower?"][i % 3]! : `${claim}${"?".repeat(i + 1)}`));
+      return { pieces: tokens(JSON.stringify({ questions, noncommittal: false })) };
+    }
+    case "judge": {
+      const label = labels[Math.min(labels.length - 1, script.judge ?? 0)]!;
+      const reason = "[REASON]: The agents' documents show the auction was in 2012 [E1].\n";
+      const others = labels.filter((l) => l !== label);
+      return {
+        pieces: [reason, "[VERDICT]:", ` ${label}`],
+        alternatives: [[[reason, 1]], [["[VERDICT]:", 1]], [[` ${label}`, 0.8], ...others.map((o) => [` ${o}`, 0.2 / others.length] as [string, number])]],
+      };
+    }
+    default:
+      return null;
+  }
 }

@@ -110,7 +110,7 @@ export async function startDebateRun(db: Database, debateId: string, opts: RunOp
 }
 
 async function runClaimed(db: Database, debateId: string, token: string, opts: RunOptions): Promise<RunOutcome> {
-  const snapshot = await q.loadDebate(db, debateId);
+  const snapshot = await q.loadForRun(db, debateId);
   if (!snapshot) return { status: "skipped", error: "no such debate" };
   const { debate, claim } = snapshot;
   let protocol: ReturnType<typeof getProtocol>;
@@ -144,7 +144,8 @@ async function runClaimed(db: Database, debateId: string, token: string, opts: R
   // has a finished turn gets that turn back instead of running again. Identity, not position, so
   // branches that ran side by side (ctx.parallel) replay whatever order they finished in. A turn a
   // user stopped keeps its row and number, so new turns are numbered after every kept row.
-  await q.dropUnfinishedTurns(db, debateId);
+  // Only when the snapshot holds some: this run holds the claim, so nobody adds one meanwhile (a statement saved per run).
+  if (snapshot.turns.some((t) => !q.KEPT_TURN_STATUSES.includes(t.status))) await q.dropUnfinishedTurns(db, debateId);
   const kept = snapshot.turns.filter((t) => q.KEPT_TURN_STATUSES.includes(t.status));
   const finished = new Map<string, typeof kept>();
   for (const t of kept.filter((t) => t.status === "completed").sort((a, b) => a.seq - b.seq)) {
@@ -197,7 +198,12 @@ async function runClaimed(db: Database, debateId: string, token: string, opts: R
     const info: TurnInfo = { seq: n, round: spec.round, phase: spec.phase, role: spec.role, kind: spec.kind, model: modelFor(spec.role) };
     // Citations count only passages this role could read when it spoke; a judge reads the whole pool.
     const citable = new Set(visible(spec.kind === "judge" ? undefined : spec.role).map((e) => e.rank));
-    const turnId = await q.beginTurn(db, { debateId, ...info });
+    // The row is opened while the model starts, so its insert runs under the model's time to first
+    // token instead of before it; the finish below waits for it, so a finished turn is still
+    // written before the next one starts. (Watchers in this process see the turn from the event.)
+    const opening = q.beginTurn(db, { debateId, ...info });
+    // Awaited below; this only keeps a failure before then from counting as unhandled.
+    opening.catch(() => undefined);
     publish(debateId, { type: "turn-start", turn: info });
     // Every call of this turn (retries, repairs, samples) is written together with the turn.
     const calls: CallRecord[] = [];
@@ -205,6 +211,7 @@ async function runClaimed(db: Database, debateId: string, token: string, opts: R
     try {
       const out = await generate(info, calls);
       const citations = citedRanks(out.text, Number.MAX_SAFE_INTEGER).filter((r) => citable.has(r));
+      const turnId = await opening;
       // Written before the protocol may start the next turn: a crash loses at most the turn in progress.
       await q.finishTurn(db, turnId, debateId, {
         content: out.text,
@@ -235,7 +242,8 @@ async function runClaimed(db: Database, debateId: string, token: string, opts: R
       const message = stopped ? "Stopped by a user before this turn was finished." : (e as Error).message;
       // What the turn had written so far is kept: a stopped turn's text is shown, marked stopped.
       const partial = partials.get(n) ?? "";
-      await q.failTurn(db, turnId, debateId, message, partial, calls, stopped ? "stopped" : "failed").catch(() => undefined);
+      const turnId = await opening.catch(() => null);
+      if (turnId) await q.failTurn(db, turnId, debateId, message, partial, calls, stopped ? "stopped" : "failed").catch(() => undefined);
       publish(debateId, { type: "turn-error", seq: n, error: message, status: stopped ? "stopped" : "failed", content: partial });
       if (stopped) throw new DebateCancelled();
       throw Object.assign(e as Error, { turnSeq: n, turnLabel: `${spec.role}, ${spec.phase}` });
@@ -486,9 +494,9 @@ async function runClaimed(db: Database, debateId: string, token: string, opts: R
   try {
     const verdict = await protocol.run(ctx);
     if (controller.signal.aborted) throw new DebateCancelled();
-    await q.saveVerdict(db, debateId, "judge", verdict);
+    // Verdict and completion in one transaction: one commit at the end of every debate instead of two.
+    await q.completeWithVerdict(db, debateId, token, "judge", verdict);
     publish(debateId, { type: "verdict", verdict });
-    await q.finishClaimedDebate(db, debateId, token, "completed");
     publish(debateId, { type: "status", status: "completed" });
     return { status: "completed" };
   } catch (e) {

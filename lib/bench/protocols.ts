@@ -1,0 +1,286 @@
+import { and, eq } from "drizzle-orm";
+import type { Database } from "@/db/client";
+import * as s from "@/db/schema";
+import { findCorpus } from "@/db/queries/corpus";
+import { createDebateRecord, debateTotals, loadDebate } from "@/db/queries/debates";
+import { parseConfig } from "@/lib/config";
+import { ingestRecords } from "@/lib/corpus/ingest";
+import { getProtocol, PROTOCOL_NAMES } from "@/lib/debate/protocols";
+import { runDebate } from "@/lib/debate/runner";
+import { prepareConfig } from "@/lib/debate/start";
+import type { DebateEvidence } from "@/lib/debate/types";
+import { promptsHash } from "@/lib/prompts";
+import { corpusToolSnapshot, searchToolSnapshot } from "@/lib/tools";
+import { profileStatements, type StatementStats } from "./db-profile";
+import { scriptedEmbedder } from "./scripted-embedder";
+import { scriptedModel, type Script, type ToolMadScript } from "./scripted-model";
+
+/**
+ * One row per protocol preset of the registry, run with the scripted model: calls, searches,
+ * tokens, rounds, who decided, and the orchestration overhead (wall time during which no model
+ * call, search or encoder was working). Protocols added to the registry later get rows here
+ * without changes; one whose prompts the scripted model does not know shows its error instead.
+ */
+
+export const BENCH_CLAIM = "The boxer sold his Olympic medal to help children in the 2022 war.";
+const MODEL = "openai:gpt-4o-mini";
+export const BENCH_CORPUS = "bench-protocols";
+
+/** The corpus Tool-MAD's RAG agent and the search stand-in read: a few dozen short news passages. */
+function corpusRecords() {
+  const topics = [
+    ["Medal auction", "The boxer auctioned his Olympic gold medal in 2012 and gave the proceeds to a children's hospital.", "2012-06-01"],
+    ["Displaced", "In 2022 the war displaced millions of children; aid agencies appealed for donations.", "2022-03-01"],
+    ["Fact check", "Fact check: the medal auction was in 2012, years before the 2022 war, and funded a hospital.", "2023-01-10"],
+    ["Charity sale", "Several athletes sold medals for charity; one boxer's medal fetched a record price at auction.", "2015-09-12"],
+  ] as const;
+  const filler = Array.from({ length: 36 }, (_, i) => [
+    `Background ${i + 1}`,
+    `Background passage ${i + 1}: reporting on sports charities, auctions and appeals in ${2000 + (i % 24)}, with dates and figures about donations.`,
+    `${2000 + (i % 24)}-01-15`,
+  ]);
+  return [...topics, ...filler].map(([title, text, date], i) => ({ kind: "document" as const, document: { id: `bench-${i + 1}`, title, text, url: `https://news.example.org/${i + 1}`, publishedAt: new Date(date) } }));
+}
+
+/** The 20 passages supplied to protocols that take their evidence up front (RADAR). */
+export const SUPPLIED_EVIDENCE: DebateEvidence[] = corpusRecords()
+  .slice(0, 20)
+  .map((r, i) => ({ rank: i + 1, source: "retrieved", text: r.document.text, title: r.document.title }));
+
+/**
+ * How the scripted Tool-MAD agents behave per preset: a deterministic mix of rounds with and
+ * without agreement and passing gates, so the rows show both ways a debate ends. Label indexes
+ * point into the preset's label list (0: supports, 1: refutes).
+ */
+export const TOOL_MAD_SCRIPTS: Record<string, ToolMadScript> = {
+  // Round 1 the labels differ; round 2 they agree but the search agent states something its documents do not support; round 3 consensus.
+  "toolmad-fever": { rounds: [{ labels: { rag: 0, search: 1 } }, { unfaithful: ["search"] }, {}] },
+  // Agreement in round 1 with an off-topic RAG answer, then disagreement to the end: the judge decides.
+  "toolmad-feverous": { rounds: [{ offTopic: ["rag"] }, { labels: { rag: 0, search: 1 } }, { labels: { rag: 1, search: 0 } }], judge: 1 },
+  // Everyone agrees and every gate passes at once: consensus in round 1, no judge.
+  "toolmad-averitec": { rounds: [{}] },
+  // Disagreement, then consensus in round 2.
+  "toolmad-faviq": { rounds: [{ labels: { rag: 1, search: 0 } }, { labels: { rag: 1, search: 1 } }] },
+};
+
+/** What the papers and specs say a debate should cost, where they say anything. */
+function paperReference(protocol: string, preset: string): string | null {
+  if (protocol === "tool-mad") return "spec §8: 10 ≤ LLM calls ≤ 31 at T = 3 (5 per agent-round + judge); the paper reports no token figures";
+  if (protocol === "radar" && preset === "radar-expertise") return "paper (Llama-3-8B, retrieved): 1,835 tokens/claim over 3 rounds, 1,551 with early stopping";
+  return null;
+}
+
+export type ProtocolRow = {
+  protocol: string;
+  preset: string;
+  llm_calls: number;
+  tool_calls: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+  rounds: number | null;
+  decided_by: string | null;
+  label: string | null;
+  overhead_ms_p50: number;
+  overhead_ms_p95: number;
+  overhead_samples: number;
+  /** CPU time of the process per debate (model, encoder and searches included), p50: robust to other jobs on the machine, unlike wall time. */
+  cpu_ms_p50: number;
+  /** Database statements per debate and their summed time (ms), mean over the samples. */
+  db_statements: number;
+  db_ms: number;
+  paper: string | null;
+  error?: string;
+};
+
+export type ProtocolBreakdown = { protocol: string; debates: number; overhead_ms_mean: number; db_ms_mean: number; statements: StatementStats[] };
+
+/** The length of the union of intervals, clipped to [from, to]. */
+export function busyMs(intervals: Array<[number, number]>, from: number, to: number): number {
+  const xs = intervals.map(([a, b]) => [Math.max(a, from), Math.min(b, to)] as [number, number]).filter(([a, b]) => b > a).sort((x, y) => x[0] - y[0]);
+  let total = 0;
+  let end = -Infinity;
+  for (const [a, b] of xs) {
+    if (b <= end) continue;
+    total += b - Math.max(a, end);
+    end = b;
+  }
+  return total;
+}
+
+/** The search and tools a bench debate uses: always the offline stand-in, never the web, whatever the environment says. */
+const offlineSearch = () => parseConfig({}, process.cwd()).search;
+
+/** The bench corpus, ingested once per database with the word-hash encoder. */
+export async function ensureBenchCorpus(db: Database) {
+  const embedder = scriptedEmbedder();
+  if (!(await findCorpus(db, BENCH_CORPUS))) await ingestRecords(db, corpusRecords(), { corpus: BENCH_CORPUS, embedder, source: "bench", kind: "records" });
+}
+
+/** Creates one debate of a preset as the form would (config prepared by its protocol), with the offline tools. */
+export async function createPresetDebate(db: Database, protocolName: string, preset: string) {
+  const protocol = getProtocol(protocolName);
+  const config = protocol.parseConfig(protocol.presets[preset] ?? {});
+  const models = Object.fromEntries(protocol.roles(config).map((r) => [r, MODEL]));
+  const prepared = await prepareConfig(db, protocol, config, models, BENCH_CORPUS);
+  const stored = { ...(prepared.config as Record<string, unknown>) };
+  if (protocol.embeds) stored.embedder = scriptedEmbedder().id;
+  if (protocol.tools) stored.tools = Object.fromEntries(Object.entries(protocol.tools).map(([name, source]) => [name, source === "corpus" ? corpusToolSnapshot(BENCH_CORPUS) : searchToolSnapshot(offlineSearch(), BENCH_CORPUS)]));
+  const upfront = protocol.upfrontEvidence !== false;
+  const corpus = await findCorpus(db, BENCH_CORPUS);
+  return createDebateRecord(db, {
+    claim: { text: BENCH_CLAIM },
+    protocol: protocol.name,
+    variant: prepared.variant,
+    config: stored,
+    models,
+    thresholds: prepared.thresholds ?? null,
+    promptsHash: promptsHash(protocol.templates(config)),
+    evidenceMode: upfront ? "supplied" : "retrieved",
+    corpusId: upfront ? null : (corpus?.id ?? null),
+    evidence: upfront ? SUPPLIED_EVIDENCE : [],
+  });
+}
+
+/** Runs one preset debate with the scripted model; returns its id and the overhead in ms. */
+export async function runPresetDebate(db: Database, protocolName: string, preset: string, latency: Pick<Script, "firstDelayMs" | "delayMs">, profile?: () => { stop(): void }) {
+  const id = await createPresetDebate(db, protocolName, preset);
+  const script: Script = { ...latency, pStop: 0.2, verdictProb: 0.9, toolMad: { claim: BENCH_CLAIM, ...TOOL_MAD_SCRIPTS[preset] } };
+  const m = scriptedModel(MODEL, script);
+  const embedder = scriptedEmbedder();
+  // Only the run is profiled and timed: creating the debate is the form's work, not the runner's.
+  const profiling = profile?.();
+  // CPU time of this process (PGlite runs in it): what the run costs whatever else the machine is doing.
+  const cpu0 = process.cpuUsage();
+  const started = performance.now();
+  const outcome = await runDebate(db, id, { resolve: () => m.resolved, embedder, search: { config: offlineSearch(), deps: { db, embedder } } }).finally(() => profiling?.stop());
+  const ended = performance.now();
+  const cpu = process.cpuUsage(cpu0);
+  if (outcome.status !== "completed") throw new Error(`debate ${id} ended ${outcome.status}: ${outcome.error}`);
+  // Searches are the tools' time, like a model's: read from their stored turns (wall-clock ms).
+  const toolTurns = await db.select({ startedAt: s.turns.startedAt, finishedAt: s.turns.finishedAt }).from(s.turns).where(and(eq(s.turns.debateId, id), eq(s.turns.kind, "tool")));
+  const toPerf = (d: Date) => d.getTime() - performance.timeOrigin;
+  const busy = busyMs(
+    [...m.intervals(), ...embedder.intervals, ...toolTurns.filter((t) => t.startedAt && t.finishedAt).map((t) => [toPerf(t.startedAt!), toPerf(t.finishedAt!)] as [number, number])],
+    started,
+    ended,
+  );
+  return { id, overheadMs: ended - started - busy, cpuMs: (cpu.user + cpu.system) / 1000, toolCalls: toolTurns.length };
+}
+
+const percentile = (xs: number[], p: number) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]! : NaN;
+};
+const round1 = (x: number) => Math.round(x * 10) / 10;
+
+/** The row of one finished debate: counted from what was stored, not from what the runner said. */
+export async function protocolRowOf(db: Database, id: string, protocol: string, preset: string): Promise<Omit<ProtocolRow, "overhead_ms_p50" | "overhead_ms_p95" | "overhead_samples" | "cpu_ms_p50" | "db_statements" | "db_ms">> {
+  const totals = await debateTotals(db, id);
+  const d = await loadDebate(db, id);
+  const details = (d?.verdict?.details ?? null) as { decidedBy?: string } | null;
+  return {
+    protocol,
+    preset,
+    llm_calls: totals.calls,
+    tool_calls: d?.turns.filter((t) => t.kind === "tool" && t.status === "completed").length ?? 0,
+    prompt_tokens: totals.promptTokens,
+    completion_tokens: totals.completionTokens,
+    rounds: d?.verdict?.roundsCompleted ?? null,
+    // RADAR's verdict is always its judge's (early stopping ends the rounds, not the judging).
+    decided_by: details?.decidedBy ?? (d?.verdict ? "judge" : null),
+    label: d?.verdict?.label ?? null,
+    paper: paperReference(protocol, preset),
+  };
+}
+
+export async function benchProtocols(
+  db: Database,
+  opts: { runs?: number; firstTokenMs?: number; perTokenMs?: number; protocols?: string[]; log?: (line: string) => void } = {},
+): Promise<{ rows: ProtocolRow[]; breakdown: ProtocolBreakdown[] }> {
+  const runs = opts.runs ?? 10;
+  const latency = { firstDelayMs: opts.firstTokenMs ?? 50, delayMs: opts.perTokenMs ?? 2 };
+  await ensureBenchCorpus(db);
+  const rows: ProtocolRow[] = [];
+  const breakdown: ProtocolBreakdown[] = [];
+  for (const name of opts.protocols ?? PROTOCOL_NAMES) {
+    const protocol = getProtocol(name);
+    const stats = new Map<string, StatementStats>();
+    const allOverheads: number[] = [];
+    let allDb = 0;
+    for (const preset of Object.keys(protocol.presets)) {
+      opts.log?.(`bench: ${name} / ${preset}, ${runs} debates`);
+      const overheads: number[] = [];
+      const cpus: number[] = [];
+      let statements = 0;
+      let dbMs = 0;
+      let last: string | null = null;
+      try {
+        for (let i = 0; i < runs; i++) {
+          let profile: ReturnType<typeof profileStatements> | undefined;
+          const r = await runPresetDebate(db, name, preset, latency, () => (profile = profileStatements(db)));
+          const snap = profile?.snapshot() ?? [];
+          overheads.push(r.overheadMs);
+          cpus.push(r.cpuMs);
+          last = r.id;
+          for (const st of snap) {
+            statements += st.count;
+            dbMs += st.ms;
+            const acc = stats.get(st.statement) ?? { statement: st.statement, count: 0, ms: 0 };
+            acc.count += st.count;
+            acc.ms += st.ms;
+            stats.set(st.statement, acc);
+          }
+        }
+        allOverheads.push(...overheads);
+        allDb += dbMs;
+        rows.push({
+          ...(await protocolRowOf(db, last!, name, preset)),
+          overhead_ms_p50: round1(percentile(overheads, 50)),
+          overhead_ms_p95: round1(percentile(overheads, 95)),
+          overhead_samples: overheads.length,
+          cpu_ms_p50: round1(percentile(cpus, 50)),
+          db_statements: round1(statements / runs),
+          db_ms: round1(dbMs / runs),
+        });
+      } catch (e) {
+        rows.push({ protocol: name, preset, llm_calls: 0, tool_calls: 0, prompt_tokens: 0, completion_tokens: 0, rounds: null, decided_by: null, label: null, overhead_ms_p50: NaN, overhead_ms_p95: NaN, overhead_samples: 0, cpu_ms_p50: NaN, db_statements: 0, db_ms: 0, paper: paperReference(name, preset), error: (e as Error).message });
+      }
+    }
+    const n = allOverheads.length;
+    if (n) {
+      breakdown.push({
+        protocol: name,
+        debates: n,
+        overhead_ms_mean: round1(allOverheads.reduce((a, x) => a + x, 0) / n),
+        db_ms_mean: round1(allDb / n),
+        statements: [...stats.values()].sort((a, b) => b.ms - a.ms).map((st) => ({ statement: st.statement, count: round1(st.count / n), ms: round1(st.ms / n) })),
+      });
+    }
+  }
+  return { rows, breakdown };
+}
+
+export function protocolsMarkdown(rows: ProtocolRow[]): string {
+  return [
+    "| protocol | preset | LLM calls | tool calls | prompt tokens | completion tokens | rounds | decided by | overhead p50 / p95 ms | CPU ms p50 | DB statements | paper / spec |",
+    "|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ...rows.map((r) =>
+      r.error
+        ? `| ${r.protocol} | ${r.preset} | failed: ${r.error.replace(/\|/g, "/")} |||||||||| ${r.paper ?? "—"} |`
+        : `| ${r.protocol} | ${r.preset} | ${r.llm_calls} | ${r.tool_calls} | ${r.prompt_tokens} | ${r.completion_tokens} | ${r.rounds ?? "—"} | ${r.decided_by ?? "—"} | ${r.overhead_ms_p50} / ${r.overhead_ms_p95} | ${r.cpu_ms_p50} | ${r.db_statements} | ${r.paper ?? "—"} |`,
+    ),
+  ].join("\n");
+}
+
+export function breakdownMarkdown(b: ProtocolBreakdown[]): string {
+  return b
+    .map((p) =>
+      [
+        `${p.protocol}: overhead ${p.overhead_ms_mean} ms per debate (mean of ${p.debates}), of which database statements ${p.db_ms_mean} ms (summed; in parallel branches they may overlap a model call)`,
+        "| statement | per debate | ms per debate |",
+        "|---|---|---|",
+        ...p.statements.map((st) => `| ${st.statement} | ${st.count} | ${st.ms} |`),
+      ].join("\n"),
+    )
+    .join("\n\n");
+}

@@ -1,0 +1,111 @@
+import { and, eq, inArray } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as s from "@/db/schema";
+import { loadDebate } from "@/db/queries/debates";
+import { ensureBenchCorpus, protocolRowOf, runPresetDebate, TOOL_MAD_SCRIPTS } from "@/lib/bench/protocols";
+import { getProtocol } from "@/lib/debate/protocols";
+import { freshDatabase } from "./test-db";
+
+/**
+ * The protocols table of `bench debate`: each row is counted from what the debate stored, and
+ * agrees with the turns, model calls and verdict behind it. Scripted model without latency; no
+ * timing is asserted.
+ */
+
+let h: Awaited<ReturnType<typeof freshDatabase>>;
+beforeAll(async () => {
+  h = await freshDatabase();
+  await ensureBenchCorpus(h.db);
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+const noLatency = { firstDelayMs: 0, delayMs: 0 };
+
+async function stored(id: string) {
+  const d = (await loadDebate(h.db, id))!;
+  const calls = await h.db.select({ turnId: s.llmCalls.turnId, promptTokens: s.llmCalls.promptTokens }).from(s.llmCalls).where(eq(s.llmCalls.debateId, id));
+  return { d, calls };
+}
+
+describe("bench protocols rows", () => {
+  // What each scripted plan must lead to: 5 model calls per agent-round (query, answer, statements, verdicts, questions), plus the judge when no consensus.
+  const expected: Record<string, { rounds: number; decidedBy: "consensus" | "judge" }> = {
+    "toolmad-fever": { rounds: 3, decidedBy: "consensus" },
+    "toolmad-feverous": { rounds: 3, decidedBy: "judge" },
+    "toolmad-averitec": { rounds: 1, decidedBy: "consensus" },
+    "toolmad-faviq": { rounds: 2, decidedBy: "consensus" },
+  };
+
+  it("every Tool-MAD preset has a scripted plan, and the bench covers each", () => {
+    expect(Object.keys(getProtocol("tool-mad").presets).sort()).toEqual(Object.keys(TOOL_MAD_SCRIPTS).sort());
+  });
+
+  for (const [preset, want] of Object.entries(expected)) {
+    it(`${preset}: calls, searches, tokens, rounds and decider agree with the stored debate`, async () => {
+      const { id } = await runPresetDebate(h.db, "tool-mad", preset, noLatency);
+      const row = await protocolRowOf(h.db, id, "tool-mad", preset);
+      const { d, calls } = await stored(id);
+
+      expect(row.rounds).toBe(want.rounds);
+      expect(row.rounds).toBe(d.verdict!.roundsCompleted);
+      expect(row.decided_by).toBe(want.decidedBy);
+      const judgeTurns = d.turns.filter((t) => t.kind === "judge");
+      expect(judgeTurns).toHaveLength(want.decidedBy === "judge" ? 1 : 0);
+
+      // Every recorded model call, and each belongs to a completed turn of this debate.
+      expect(row.llm_calls).toBe(calls.length);
+      const completed = new Set(d.turns.filter((t) => t.status === "completed").map((t) => t.id));
+      expect(calls.every((c) => c.turnId !== null && completed.has(c.turnId))).toBe(true);
+      expect(row.llm_calls).toBe(2 * 5 * want.rounds + (want.decidedBy === "judge" ? 1 : 0));
+      expect(row.llm_calls).toBeGreaterThanOrEqual(10);
+      expect(row.llm_calls).toBeLessThanOrEqual(31);
+
+      // One search per agent per round, through the offline tools (never the web).
+      expect(row.tool_calls).toBe(2 * want.rounds);
+      const tools = d.turns.filter((t) => t.kind === "tool");
+      expect(tools.map((t) => t.model).sort()).toEqual([...Array(want.rounds).fill("corpus"), ...Array(want.rounds).fill("corpus-standin")].sort());
+
+      expect(row.prompt_tokens).toBe(calls.reduce((a, c) => a + (c.promptTokens ?? 0), 0));
+      expect(row.prompt_tokens).toBe(d.turns.reduce((a, t) => a + (t.promptTokens ?? 0), 0));
+      expect(row.completion_tokens).toBe(d.turns.reduce((a, t) => a + (t.completionTokens ?? 0), 0));
+      expect(row.label).toBe(d.verdict!.label);
+    });
+  }
+
+  it("the scripted plans give a mix: rounds that agree with every gate passed, and rounds that do not", async () => {
+    const { id } = await runPresetDebate(h.db, "tool-mad", "toolmad-fever", noLatency);
+    const d = (await loadDebate(h.db, id))!;
+    const value = (phase: string) =>
+      d.turns
+        .filter((t) => t.phase === phase)
+        .sort((a, b) => a.round - b.round || a.seq - b.seq)
+        .map((t) => ({ round: t.round, ...(t.metadata as { value: Record<string, unknown> }).value }) as Record<string, unknown> & { round: number });
+    const consensus = value("consensus");
+    // Round 1 disagrees; round 2 agrees but a gate fails; round 3 agrees with every gate passed.
+    expect(consensus.map((c) => [c.round, c.agreed, c.gatesPassed])).toEqual([
+      [1, false, true],
+      [2, true, false],
+      [3, true, true],
+    ]);
+    const gates = value("gate");
+    const failed = gates.filter((g) => !g.pass);
+    expect(failed).toEqual([expect.objectContaining({ round: 2, agent: "search-agent", F: 0.5 })]);
+    expect(gates.filter((g) => g.pass)).toHaveLength(5);
+  });
+
+  it("a RADAR preset's row: its calls are the debate's model turns' calls, its rounds the verdict's", async () => {
+    const { id } = await runPresetDebate(h.db, "radar", "radar-expertise", noLatency);
+    const row = await protocolRowOf(h.db, id, "radar", "radar-expertise");
+    const { d, calls } = await stored(id);
+    expect(row.llm_calls).toBe(calls.length);
+    expect(row.llm_calls).toBeGreaterThanOrEqual(d.turns.filter((t) => t.status === "completed" && t.kind !== "tool").length);
+    expect(row.rounds).toBe(d.verdict!.roundsCompleted);
+    expect(row.decided_by).toBe("judge");
+    expect(row.tool_calls).toBe(0);
+    // The verdict and the completed status were written together.
+    const [debate] = await h.db.select({ status: s.debates.status }).from(s.debates).where(and(eq(s.debates.id, id), inArray(s.debates.status, ["completed"])));
+    expect(debate?.status).toBe("completed");
+  });
+});
