@@ -1,5 +1,6 @@
 import type { LanguageModelV3CallOptions } from "@ai-sdk/provider";
 import { MockLanguageModelV3 } from "ai/test";
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { DbHandle } from "@/db/client";
 import { createDebateRecord, loadDebate } from "@/db/queries/debates";
@@ -377,6 +378,19 @@ describe("ZoFia debate", () => {
     expect(verdictOf(d)).toMatchObject({ label: "REAL", roundsCompleted: 2 });
     // Con's resumed round-2 chat still holds its own round 1 and pro's new argument.
     expect(second.seen[1]!.messages[2]!.text).toBe("CON argument 0 [E1]");
+  });
+
+  it("when the call budget runs out mid-debate, goes straight to judge-final and says why it stopped", async () => {
+    const id = await newDebate();
+    await h.db.execute(sql`update debates set config = jsonb_set(config, '{budget}', '{"maxCalls": 20}'::jsonb) where id = ${id}`);
+    const m = scripted(answers(["I", "I", "I", "I"], { final: ["R"] }));
+    expect((await run(id, m)).status).toBe("completed");
+    const d = (await loadDebate(h.db, id))!;
+    // 10 analysis calls, three full rounds (19), then round 4's pro argument spends the 20th call.
+    expect(d.turns.filter((t) => t.phase === "argument").map((t) => `${t.round}:${t.role}`).at(-1)).toBe("4:pro");
+    expect(phaseOf(d, "judge").map((t) => t.round)).toEqual([1, 2, 3]);
+    expect(phaseOf(d, "judge-final").map((t) => t.round)).toEqual([4]);
+    expect(verdictOf(d)).toMatchObject({ label: "REAL", stopReason: "budget:calls" });
   });
 
   it("with the debate off, one judge-final reads every report", async () => {

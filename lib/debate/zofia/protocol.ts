@@ -167,7 +167,8 @@ function embedderOf(ctx: Ctx): string | undefined {
 async function speakRead<T>(ctx: Ctx, spec: TurnSpec, template: string, read: (text: string) => T | null, meta: (value: T | null, text: string) => Record<string, unknown>): Promise<{ value: T | null; text: string }> {
   const first = await ctx.speak({ ...spec, metadataFrom: (text) => meta(read(text), text) });
   const value = read(first.text);
-  if (value !== null) return { value, text: first.text };
+  // A repair after the budget is spent would fail the debate: the unread answer is recorded as it is.
+  if (value !== null || ctx.budget().exhausted) return { value, text: first.text };
   const formatLine = loadPrompt(template).split("\n").filter((l) => l.startsWith("Format (")).at(-1) ?? "";
   const repair = await ctx.speak({
     ...spec,
@@ -503,6 +504,7 @@ async function linguistReports(ctx: Ctx, fence: Fence, article: string) {
   const system = renderPrompt("zofia/system-linguist", { fence_rule: fence.rule });
   return ctx.parallel(
     LINGUIST_DIMENSIONS.map((dimension) => async () => {
+      if (ctx.budget().exhausted) return null;
       // Five isolated sessions: each call is the system prompt and this one question, nothing shared.
       const { value, text } = await speakRead(
         ctx,
@@ -513,7 +515,7 @@ async function linguistReports(ctx: Ctx, fence: Fence, article: string) {
       );
       return { dimension, lean: value?.lean ?? ("UNCLEAR" as Lean), text: value?.analysis ?? text };
     }),
-  );
+  ).then((all) => all.filter((x) => x !== null));
 }
 
 async function expertReport(ctx: Ctx, fence: Fence, article: string): Promise<{ role: string; text: string } | null> {
@@ -528,6 +530,7 @@ async function expertReport(ctx: Ctx, fence: Fence, article: string): Promise<{ 
   );
   // An expert the model would not name is still needed: the paper's fallback is a journalist (recorded as unparsed).
   const role = domain.value ?? "journalist";
+  if (ctx.budget().exhausted) return null;
   const wiki = ctx
     .evidenceFor("expert")
     .filter((e) => e.origin === "tool:wikipedia")
@@ -555,7 +558,7 @@ async function claimVerification(ctx: Ctx, fence: Fence, article: string, web: S
     { round: 0, phase: "claims", role: "extractor", kind: "analysis", system, prompt: renderPrompt("zofia/claims", { article }), maxOutputTokens: cfg.maxTurnTokens, temperature: 0, metadata: { zofia: { step: "claims" } } },
     claimsSchema,
   );
-  if (!extracted.value) return [];
+  if (!extracted.value || ctx.budget().exhausted) return [];
   const claims = [extracted.value.core, ...extracted.value.sub];
   // The verifier reads web text only: every sentence of the kept web results, title and snippet included.
   const webSentences = [...new Set(web.flatMap((r) => splitSentences(`${r.title}. ${r.text}`).map((s) => s.text)))];
@@ -574,7 +577,7 @@ async function claimVerification(ctx: Ctx, fence: Fence, article: string, web: S
           phase: `verify:${n}`,
           role: "verifier",
           compute: () => ({ claim, label: "NOT ENOUGH INFORMATION", quotes: [], context, called: false }),
-          content: (x) => `Claim ${n}: ${x.label} (no web sentence within θ_sim = ${cfg.thetaSim}; the verifier was not asked)`,
+          content: (x) => `Claim ${n}: ${x.label} (${context.length === 0 ? `no web sentence within θ_sim = ${cfg.thetaSim}` : "the budget is spent"}; the verifier was not asked)`,
           metadata: { zofia: { step: "verify", claim, label: "NOT ENOUGH INFORMATION", quotes: [], context, called: false } },
         });
         return v.value;
