@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { loadPrompt } from "@/lib/prompts";
 import { getProtocol, productLabel } from "@/lib/debate/protocols";
-import { zofiaConfigSchema } from "@/lib/debate/zofia/config";
-import { estimateZofia, zofiaProtocol } from "@/lib/debate/zofia/protocol";
+import type { ZofiaConfig } from "@/lib/debate/zofia/config";
+import { estimateZofia, zofiaProtocol, zofiaSchema } from "@/lib/debate/zofia/protocol";
 
-const config = zofiaConfigSchema.parse({ ner: "rule", wiki: "none" });
+const config = zofiaSchema.parse({ ner: "rule", wiki: "none" }) as ZofiaConfig;
 
 describe("the zofia protocol as registered", () => {
   it("finds its own evidence, reads whole articles, embeds, and searches the web", () => {
@@ -53,5 +53,26 @@ describe("the zofia protocol as registered", () => {
     expect(formats.size).toBe(names.filter((n) => !n.includes("/system-") && n !== "zofia/repair").length);
     expect(loadPrompt("zofia/linguist")).toContain("DIMENSION: {{dimension}}");
     expect(loadPrompt("zofia/debater")).toContain("SIDE: {{side}}");
+  });
+});
+
+describe("ZoFia's settings", () => {
+  it("freezes NER_PROVIDER and WIKI_PROVIDER into a new debate's configuration, offline by default", async () => {
+    const { parseConfig, resetConfigForTests } = await import("@/lib/config");
+    const { vi } = await import("vitest");
+    expect(parseConfig({}, "/tmp").zofia).toEqual({ ner: { provider: "rule", url: undefined }, wiki: { provider: "none" } });
+    vi.stubEnv("NER_PROVIDER", "http");
+    vi.stubEnv("NER_URL", "http://127.0.0.1:8090/ner");
+    vi.stubEnv("WIKI_PROVIDER", "wikipedia-rest");
+    resetConfigForTests();
+    try {
+      expect(zofiaSchema.parse({})).toMatchObject({ ner: "http", wiki: "wikipedia-rest" });
+      // A stored choice is kept whatever the server says now.
+      expect(zofiaSchema.parse({ ner: "rule", wiki: "none" })).toMatchObject({ ner: "rule", wiki: "none" });
+    } finally {
+      vi.unstubAllEnvs();
+      resetConfigForTests();
+    }
+    expect(() => parseConfig({ NER_PROVIDER: "transformers" }, "/tmp")).toThrow(/transformers is not built into this server/);
   });
 });

@@ -2,8 +2,9 @@ import { z } from "zod";
 import { getConfig } from "@/lib/config";
 import { loadPrompt, renderPrompt } from "@/lib/prompts";
 import { newFence, type Fence } from "@/lib/prompts/fence";
-import { nerProviderFor } from "@/lib/tools/ner";
-import { WIKI_UNAVAILABLE, wikiProviderFor } from "@/lib/tools/wiki";
+import { nerProviderFor, NER_PROVIDER_IDS } from "@/lib/tools/ner";
+import { WIKI_PROVIDER_IDS, WIKI_UNAVAILABLE, wikiProviderFor } from "@/lib/tools/wiki";
+import { MAX_QUERY_CHARS } from "@/lib/tools/types";
 import type { SearchResult } from "@/lib/tools";
 import { evidenceBlock } from "../evidence";
 import type { CostEstimate, DebateContext, Protocol, TurnSpec, VerdictRecord } from "../types";
@@ -72,7 +73,10 @@ const claimsSchema = z.object({
   sub: z.array(z.string().trim().min(1)).max(4, "give at most 4 sub-claims"),
 });
 
-const zofiaSchema = zofiaConfigSchema.extend({
+/** The stored configuration: the providers default to the server's settings when the debate is created. */
+export const zofiaSchema = zofiaConfigSchema.extend({
+  ner: z.enum(NER_PROVIDER_IDS).default(() => getConfig().zofia.ner.provider),
+  wiki: z.enum(WIKI_PROVIDER_IDS).default(() => getConfig().zofia.wiki.provider),
   // The tools and encoder frozen at creation ride along so the query can be shaped for the provider.
   tools: z.record(z.string(), z.looseObject({ provider: z.string() })).optional(),
   embedder: z.string().optional(),
@@ -413,6 +417,13 @@ async function webSearch(ctx: Ctx, keywords: string[], salience: Map<string, num
   const cutoff = cutoffBefore(ctx.claim.date);
   let kws = [...keywords];
   let dropped: string | null = null;
+  // Web APIs refuse queries over 400 characters: long names give way least salient first, and the turn says which.
+  const overLength: string[] = [];
+  while (kws.length > 1 && webQuery(kws, provider).length > MAX_QUERY_CHARS) {
+    const k = leastSalient(kws, salience);
+    overLength.push(k);
+    kws = kws.filter((x) => x !== k);
+  }
   for (let attempt = 0; ; attempt++) {
     const res = await ctx.tool({
       round: 0,
@@ -420,11 +431,12 @@ async function webSearch(ctx: Ctx, keywords: string[], salience: Map<string, num
       role: "web-search",
       request: { query: webQuery(kws, provider), k: cfg.webMax, ...(cutoff ? { before: cutoff } : {}), excludeDomains: excludedDomains() },
       addEvidence: false,
-      metadata: { zofia: { step: "web", keywords: kws, dropped, cutoff, attempt } },
+      metadata: { zofia: { step: "web", keywords: kws, dropped, cutoff, attempt, ...(overLength.length ? { overLength } : {}) } },
     });
     const standIn = !res.record.live;
     const found = standIn ? res.record.results.filter((r) => hasEveryKeyword(r, kws)) : res.record.results;
     if (found.length > 0 || !standIn || kws.length <= 1) {
+      if (found.length === 0) return [];
       await ctx.addEvidence({
         origin: `tool:${res.record.provider}`,
         addedSeq: res.seq,
