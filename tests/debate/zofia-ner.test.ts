@@ -29,3 +29,27 @@ describe("rule-based NER (offline default)", () => {
     expect(await ruleNer().recognise("the weather was mild and nobody complained about it.")).toEqual([]);
   });
 });
+
+describe("NER endpoint (NER_URL)", () => {
+  it("sends the text, reads word/entity/score/offsets, and says in words what is wrong with a bad answer", async () => {
+    const { startSearchServer } = await import("../helpers/search-server");
+    const { httpNer, nerProviderFor } = await import("@/lib/tools/ner");
+    const server = await startSearchServer();
+    try {
+      server.script("POST /ner", [
+        { json: [{ word: "Kenya", entity: "B-LOC", score: 0.93, start: 10, end: 15 }] },
+        { status: 503, json: { error: "loading" } },
+        { json: [{ word: "Kenya", score: 2 }] },
+      ]);
+      const ner = httpNer({ url: `${server.url}/ner` });
+      expect(ner.heuristic).toBe(false);
+      expect(await ner.recognise("Visiting Kenya today")).toEqual([{ text: "Kenya", tag: "B-LOC", confidence: 0.93, start: 10, end: 15 }]);
+      expect(server.requests[0]!.body).toEqual({ inputs: "Visiting Kenya today" });
+      await expect(ner.recognise("x")).rejects.toThrow(/answered 503/);
+      await expect(ner.recognise("x")).rejects.toThrow(/unexpected format .*score/);
+      expect(() => nerProviderFor("http", {})).toThrow(/NER_URL is not set/);
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -66,7 +66,7 @@ export type WikiValue = {
   url: string | null;
   revision: string | null;
 };
-type VerifyValue = { claim: string; label: VerifyLabel; quotes: Array<{ text: string; verified: boolean }>; context: Array<{ text: string; cosine: number }>; called: boolean; reason?: string; unparsed?: boolean };
+export type VerifyValue = { claim: string; label: VerifyLabel; quotes: Array<{ text: string; verified: boolean }>; context: Array<{ text: string; cosine: number }>; called: boolean; reason?: string; unparsed?: boolean };
 
 const claimsSchema = z.object({
   core: z.string().trim().min(1, "the core claim is empty"),
@@ -462,7 +462,7 @@ async function webSearch(ctx: Ctx, keywords: string[], salience: Map<string, num
 async function wikiLookups(ctx: Ctx, keywords: string[], contextFor: (k: string) => string): Promise<void> {
   const cfg = ctx.config;
   const settings = getConfig();
-  const provider = cfg.wikipedia ? wikiProviderFor(cfg.wiki, { baseURL: settings.search.wikipedia.baseURL }, { allow: settings.fetch.allow, timeoutMs: settings.search.timeoutMs }) : null;
+  const provider = cfg.wikipedia ? wikiProviderFor(cfg.wiki, { baseURL: settings.search.wikipedia.baseURL, corpus: settings.zofia.wiki.corpus }, { allow: settings.fetch.allow, timeoutMs: settings.search.timeoutMs }) : null;
   if (!provider || keywords.length === 0) {
     const note = !cfg.wikipedia ? "Wikipedia is off in this configuration" : !provider ? WIKI_UNAVAILABLE : "no keywords: retrieval skipped";
     await ctx.record({ round: 0, phase: "wiki", role: "wiki", compute: () => ({ provider: provider?.id ?? "none", note }), content: (v) => `Encyclopedia: ${v.note}` });
