@@ -412,7 +412,7 @@ describe("ZoFia debate", () => {
     const d = (await loadDebate(h.db, id))!;
     expect(d.turns.filter((t) => t.phase === "argument")).toEqual([]);
     expect(m.seen.filter((s) => s.format === "judge-final")[0]!.messages.at(-1)!.text).toContain("Linguist reports");
-    expect(verdictOf(d)).toMatchObject({ label: "REAL", stopReason: "debate off", roundsCompleted: 0 });
+    expect(verdictOf(d)).toMatchObject({ label: "REAL", stopReason: "debate-off", roundsCompleted: 0 });
   });
 });
 

@@ -173,7 +173,7 @@ async function speakRead<T>(ctx: Ctx, spec: TurnSpec, template: string, read: (t
   const value = read(first.text);
   // A repair after the budget is spent would fail the debate: the unread answer is recorded as it is.
   if (value !== null || ctx.budget().exhausted) return { value, text: first.text };
-  const formatLine = loadPrompt(template).split("\n").filter((l) => l.startsWith("Format (")).at(-1) ?? "";
+  const formatLine = formatLineOf(template);
   const repair = await ctx.speak({
     ...spec,
     phase: `${spec.phase}:repair`,
@@ -182,6 +182,11 @@ async function speakRead<T>(ctx: Ctx, spec: TurnSpec, template: string, read: (t
     metadataFrom: (text) => ({ ...meta(read(text), text), repairOf: spec.phase }),
   });
   return { value: read(repair.text), text: repair.text };
+}
+
+/** A template's format line, repeated word for word when its answer needs repairing. */
+function formatLineOf(template: string): string {
+  return loadPrompt(template).split("\n").filter((l) => l.startsWith("Format (")).at(-1) ?? "";
 }
 
 function articleOf(ctx: Ctx): string {
@@ -338,14 +343,16 @@ async function runZofia(ctx: Ctx): Promise<VerdictRecord> {
   }
 
   // judge-final: the last round's judge (or the budget's, or the only judge with the debate off) must say R or F.
-  const record = cfg.debate ? transcriptBlock(fence, transcript) : materials;
+  // No exchange happened (debate off, or the budget ran out before round 1): the judge reads the reports instead.
+  const debated = cfg.debate && transcript.length > 0;
+  const record = debated ? transcriptBlock(fence, transcript) : materials;
   const finalSpec: TurnSpec = {
     round: cfg.debate ? finalRound : 1,
     phase: "judge-final",
     role: "judge",
     kind: "judge",
     system: judgeSystem,
-    prompt: renderPrompt("zofia/judge-final", { record: cfg.debate ? `The debate record:\n${record}` : `The reports on the article:\n${record}` }),
+    prompt: renderPrompt("zofia/judge-final", { record: debated ? `The debate record:\n${record}` : `The reports on the article:\n${record}` }),
     maxOutputTokens: Math.min(cfg.maxTurnTokens, 20),
     temperature: 0,
     wrapUp: true,
@@ -364,13 +371,13 @@ async function runZofia(ctx: Ctx): Promise<VerdictRecord> {
       ...finalSpec,
       phase: "judge-final:repair",
       messages: [{ role: "user", content: finalSpec.prompt }, { role: "assistant", content: final.text }],
-      prompt: renderPrompt("zofia/repair", { problem: "it is not R or F", format: "Format (zofia/judge-final): one character, R or F" }),
+      prompt: renderPrompt("zofia/repair", { problem: "it is not R or F", format: formatLineOf("zofia/judge-final") }),
       metadataFrom: (t) => ({ zofia: { step: "judge-final", answer: parseJudge(t, ["R", "F"]), repairOf: "judge-final" } }),
     });
     answer = parseJudge(repair.text, ["R", "F"]);
     text = repair.text;
   }
-  const reason = cfg.debate ? stopReason : "debate off";
+  const reason = cfg.debate ? stopReason : (budgetStop() ?? "debate-off");
   const rounds = cfg.debate ? transcript.length : 0;
   return verdict(answer, text, final.scores.status === "scored" ? final.scores.probs : null, reason, rounds, details, transcript);
 }
