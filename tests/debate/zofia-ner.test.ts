@@ -25,6 +25,13 @@ describe("rule-based NER (offline default)", () => {
     expect(RULE_CONFIDENCE).toEqual({ typed: 1, multiWord: 0.85, singleWord: 0.6 });
   });
 
+  it("splits a span compromise runs across a dash into its two names", async () => {
+    const text = "Votes went to Harambe — Jonathan Smith said so.";
+    const units = groupUnits(await ruleNer().recognise(text), text, splitSentences(text));
+    expect(units.map((u) => u.text)).toEqual(expect.arrayContaining(["Harambe", "Jonathan Smith"]));
+    expect(units.some((u) => u.text.includes("—"))).toBe(false);
+  });
+
   it("finds nothing in a text without names", async () => {
     expect(await ruleNer().recognise("the weather was mild and nobody complained about it.")).toEqual([]);
   });
