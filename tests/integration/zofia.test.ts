@@ -311,6 +311,9 @@ describe("ZoFia stage 2: isolated analysts and verification", () => {
 
     const v1 = meta(phaseOf(d, "verify:1")[0]!).zofia as { label: string; called: boolean; quotes: Array<{ text: string; verified: boolean }>; context: Array<{ text: string; cosine: number }> };
     expect(v1).toMatchObject({ label: "SUPPORTS", called: true });
+    // What each agent was given, for the page's information matrix: the verifier reads web text only.
+    expect(meta(phaseOf(d, "verify:1")[0]!).zofia!.sees).toEqual({ article: false, web: true, wikipedia: false, llm: true });
+    expect(meta(phaseOf(d, "expert")[0]!).zofia!.sees).toEqual({ article: true, web: false, wikipedia: true, llm: true });
     expect(v1.quotes).toEqual([
       { text: "Elizabeth Warren visited Boston with Apple executives.", verified: true },
       { text: "Warren flew to Mars.", verified: false },

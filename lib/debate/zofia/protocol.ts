@@ -38,6 +38,20 @@ const PAPER_ENCODER = "local:minilm-l6";
 /** all-MiniLM-L6-v2 reads at most 256 word pieces; the article vector covers its start only. */
 const MINILM_TOKENS = 256;
 
+/**
+ * What each agent was given, for the page's information matrix (in-news, web, LLM knowledge,
+ * Wikipedia): every model brings its own knowledge; the rest is what its prompt held.
+ */
+export const SEES: Record<string, { article: boolean; web: boolean; wikipedia: boolean; llm: true; reports?: boolean; debate?: boolean }> = {
+  linguist: { article: true, web: false, wikipedia: false, llm: true },
+  domain: { article: true, web: false, wikipedia: false, llm: true },
+  expert: { article: true, web: false, wikipedia: true, llm: true },
+  claims: { article: true, web: false, wikipedia: false, llm: true },
+  verify: { article: false, web: true, wikipedia: false, llm: true },
+  argument: { article: true, web: true, wikipedia: true, llm: true, reports: true },
+  judge: { article: false, web: false, wikipedia: false, llm: true, debate: true },
+};
+
 type Ctx = DebateContext<ZofiaConfig>;
 type Msg = { role: "user" | "assistant"; content: string };
 
@@ -330,8 +344,8 @@ async function runZofia(ctx: Ctx): Promise<VerdictRecord> {
         temperature: 0,
         options: ["R", "F", "I"],
         fallback: { kind: "none" },
-        metadata: { zofia: { step: "judge", round: r } },
-        metadataFromScored: (text, scores) => ({ zofia: { step: "judge", round: r, answer: parseJudge(text, ["R", "F", "I"]), probs: scores.status === "scored" ? scores.probs : null, unparsed: parseJudge(text, ["R", "F", "I"]) === null } }),
+        metadata: { zofia: { step: "judge", sees: SEES.judge, round: r } },
+        metadataFromScored: (text, scores) => ({ zofia: { step: "judge", sees: SEES.judge, round: r, answer: parseJudge(text, ["R", "F", "I"]), probs: scores.status === "scored" ? scores.probs : null, unparsed: parseJudge(text, ["R", "F", "I"]) === null } }),
       });
       // Unread counts as "continue", and the turn says so (metadata.zofia.unparsed).
       const answer = parseJudge(judged.text, ["R", "F", "I"]);
@@ -346,6 +360,7 @@ async function runZofia(ctx: Ctx): Promise<VerdictRecord> {
   // No exchange happened (debate off, or the budget ran out before round 1): the judge reads the reports instead.
   const debated = cfg.debate && transcript.length > 0;
   const record = debated ? transcriptBlock(fence, transcript) : materials;
+  const finalSees = debated ? SEES.judge : SEES.argument;
   const finalSpec: TurnSpec = {
     round: cfg.debate ? finalRound : 1,
     phase: "judge-final",
@@ -361,8 +376,8 @@ async function runZofia(ctx: Ctx): Promise<VerdictRecord> {
     ...finalSpec,
     options: ["R", "F"],
     fallback: { kind: "none" },
-    metadata: { zofia: { step: "judge-final" } },
-    metadataFromScored: (text, scores) => ({ zofia: { step: "judge-final", answer: parseJudge(text, ["R", "F"]), probs: scores.status === "scored" ? scores.probs : null } }),
+    metadata: { zofia: { step: "judge-final", sees: finalSees } },
+    metadataFromScored: (text, scores) => ({ zofia: { step: "judge-final", sees: finalSees, answer: parseJudge(text, ["R", "F"]), probs: scores.status === "scored" ? scores.probs : null } }),
   });
   let answer = parseJudge(final.text, ["R", "F"]);
   let text = final.text;
@@ -372,7 +387,7 @@ async function runZofia(ctx: Ctx): Promise<VerdictRecord> {
       phase: "judge-final:repair",
       messages: [{ role: "user", content: finalSpec.prompt }, { role: "assistant", content: final.text }],
       prompt: renderPrompt("zofia/repair", { problem: "it is not R or F", format: formatLineOf("zofia/judge-final") }),
-      metadataFrom: (t) => ({ zofia: { step: "judge-final", answer: parseJudge(t, ["R", "F"]), repairOf: "judge-final" } }),
+      metadataFrom: (t) => ({ zofia: { step: "judge-final", sees: finalSees, answer: parseJudge(t, ["R", "F"]), repairOf: "judge-final" } }),
     });
     answer = parseJudge(repair.text, ["R", "F"]);
     text = repair.text;
@@ -530,7 +545,7 @@ async function linguistReports(ctx: Ctx, fence: Fence, article: string) {
         { round: 0, phase: `linguist:${dimension}`, role: "linguist", kind: "analysis", system, prompt: renderPrompt("zofia/linguist", { dimension, article }), maxOutputTokens: ctx.config.maxTurnTokens, temperature: 0 },
         "zofia/linguist",
         parseLinguist,
-        (v) => ({ zofia: { step: "linguist", dimension, lean: v?.lean ?? "UNCLEAR", words: v?.words ?? null, flagged: v ? v.words > 25 : false, unparsed: v === null } }),
+        (v) => ({ zofia: { step: "linguist", sees: SEES.linguist, dimension, lean: v?.lean ?? "UNCLEAR", words: v?.words ?? null, flagged: v ? v.words > 25 : false, unparsed: v === null } }),
       );
       return { dimension, lean: value?.lean ?? ("UNCLEAR" as Lean), text: value?.analysis ?? text };
     }),
@@ -545,7 +560,7 @@ async function expertReport(ctx: Ctx, fence: Fence, article: string): Promise<{ 
     { round: 0, phase: "domain", role: "expert", kind: "analysis", system, prompt: renderPrompt("zofia/domain", { article }), maxOutputTokens: Math.min(ctx.config.maxTurnTokens, 60), temperature: 0 },
     "zofia/domain",
     parseRole,
-    (v) => ({ zofia: { step: "domain", expertRole: v ?? "journalist", parsed: v !== null } }),
+    (v) => ({ zofia: { step: "domain", sees: SEES.domain, expertRole: v ?? "journalist", parsed: v !== null } }),
   );
   // An expert the model would not name is still needed: the paper's fallback is a journalist (recorded as unparsed).
   const role = domain.value ?? "journalist";
@@ -564,7 +579,7 @@ async function expertReport(ctx: Ctx, fence: Fence, article: string): Promise<{ 
     prompt: renderPrompt("zofia/expert", { expert_role: role, article, wikipedia: wiki ? fence.wrap("evidence", wiki) : `(none: ${WIKI_UNAVAILABLE} or no entry was found)` }),
     maxOutputTokens: ctx.config.maxTurnTokens,
     temperature: 0,
-    metadata: { zofia: { step: "expert", expertRole: role } },
+    metadata: { zofia: { step: "expert", sees: SEES.expert, expertRole: role } },
   });
   return { role, text: turn.text };
 }
@@ -574,7 +589,7 @@ async function claimVerification(ctx: Ctx, fence: Fence, article: string, web: S
   if (!cfg.claimVerification || ctx.budget().exhausted) return [];
   const system = renderPrompt("zofia/system-analyst", { fence_rule: fence.rule });
   const extracted = await ctx.speakJson(
-    { round: 0, phase: "claims", role: "extractor", kind: "analysis", system, prompt: renderPrompt("zofia/claims", { article }), maxOutputTokens: cfg.maxTurnTokens, temperature: 0, metadata: { zofia: { step: "claims" } } },
+    { round: 0, phase: "claims", role: "extractor", kind: "analysis", system, prompt: renderPrompt("zofia/claims", { article }), maxOutputTokens: cfg.maxTurnTokens, temperature: 0, metadata: { zofia: { step: "claims", sees: SEES.claims } } },
     claimsSchema,
   );
   if (!extracted.value || ctx.budget().exhausted) return [];
@@ -597,14 +612,14 @@ async function claimVerification(ctx: Ctx, fence: Fence, article: string, web: S
           role: "verifier",
           compute: () => ({ claim, label: "NOT ENOUGH INFORMATION", quotes: [], context, called: false }),
           content: (x) => `Claim ${n}: ${x.label} (${context.length === 0 ? `no web sentence within θ_sim = ${cfg.thetaSim}` : "the budget is spent"}; the verifier was not asked)`,
-          metadata: { zofia: { step: "verify", claim, label: "NOT ENOUGH INFORMATION", quotes: [], context, called: false } },
+          metadata: { zofia: { step: "verify", sees: SEES.verify, claim, label: "NOT ENOUGH INFORMATION", quotes: [], context, called: false } },
         });
         return v.value;
       }
       const texts = context.map((c) => c.text);
       const read = (text: string) => parseVerify(text);
       const meta = (v: ReturnType<typeof parseVerify>) => ({
-        zofia: { step: "verify", claim, label: v?.label ?? "NOT ENOUGH INFORMATION", quotes: (v?.quotes ?? []).map((q) => ({ text: q, verified: quoteVerified(q, texts) })), context, called: true, unparsed: v === null },
+        zofia: { step: "verify", sees: SEES.verify, claim, label: v?.label ?? "NOT ENOUGH INFORMATION", quotes: (v?.quotes ?? []).map((q) => ({ text: q, verified: quoteVerified(q, texts) })), context, called: true, unparsed: v === null },
       });
       const { value } = await speakRead(
         ctx,
@@ -658,7 +673,7 @@ async function debaterTurn(ctx: Ctx, fence: Fence, side: "pro" | "con", round: n
     prompt,
     maxOutputTokens: ctx.config.maxTurnTokens,
     temperature: 0,
-    metadata: { zofia: { step: "argument", side: label, round } },
+    metadata: { zofia: { step: "argument", sees: SEES.argument, side: label, round } },
   });
   chat.push({ role: "user", content: prompt }, { role: "assistant", content: turn.text });
   return turn.text;
