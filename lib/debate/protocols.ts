@@ -1,5 +1,6 @@
 import { radarProtocol } from "./radar/protocol";
 import { toolMadProtocol } from "./tool-mad/protocol";
+import { zofiaProtocol } from "./zofia/protocol";
 import type { ProductLabel, Protocol } from "./types";
 
 /**
@@ -42,6 +43,7 @@ function register<C>(p: Protocol<C>): Registered {
 const PROTOCOLS: Record<string, Registered> = {
   radar: register(radarProtocol),
   "tool-mad": register(toolMadProtocol),
+  zofia: register(zofiaProtocol),
 };
 
 export const DEFAULT_PROTOCOL = "radar";

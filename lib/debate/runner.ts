@@ -362,6 +362,8 @@ async function runClaimed(db: Database, debateId: string, token: string, opts: R
           costUsd: [r.call, ...extra].some((c) => c.costUsd === null) ? null : [r.call, ...extra].reduce((a, c) => a + (c.costUsd ?? 0), 0),
           latencyMs: r.call.latencyMs,
           scores: r.scores as unknown as Record<string, unknown>,
+          // What the scored answer was read as (ZoFia's judge: R/F/I and its probabilities), stored with the turn.
+          ...(spec.metadataFromScored ? { metadata: { ...spec.metadata, ...spec.metadataFromScored(r.call.text, r.scores) } } : {}),
         };
       });
       return { ...result, scores: scores as unknown as ScoredTurnResult["scores"] };

@@ -135,7 +135,7 @@ export type ToolResult = {
 export type EmbedSpec = { round: number; phase: string; role: string; texts: string[]; metadata?: Record<string, unknown> };
 export type EmbedResult = { seq: number; vectors: number[][]; embedder: string; replayed: boolean };
 
-export type ScoredTurnSpec = TurnSpec & { options: readonly string[]; marker?: string; fallback?: Fallback };
+export type ScoredTurnSpec = TurnSpec & { options: readonly string[]; marker?: string; fallback?: Fallback; metadataFromScored?: (text: string, scores: OptionScores) => Record<string, unknown> };
 export type ScoredTurnResult = TurnResult & { scores: OptionScores };
 
 export type CheckpointRecord = {
