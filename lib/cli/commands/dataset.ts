@@ -4,16 +4,17 @@ import { writeClaims } from "@/lib/datasets/claims";
 import { CHECK_COVID_SPLITS, CHECK_COVID_SUBSETS, convertCheckCovid, type CheckCovidSplit, type CheckCovidSubset } from "@/lib/datasets/check-covid-claims";
 import { convertPolitifactHidden, convertPolitifactSubset150 } from "@/lib/datasets/politifact-hidden-claims";
 import { convertAveritec } from "@/lib/datasets/averitec-claims";
+import { convertGossipcop, convertPolitifactNews, POLITIFACT_NEWS_SOURCES, type PolitifactNewsSource } from "@/lib/datasets/politifact-news";
 import type { ClaimRecord } from "@/lib/datasets/claims";
 import { emit, green } from "../output";
 import { positiveInt } from "./search";
 
 export const DATASETS = ["politifact-hidden", "check-covid"] as const;
 /** Datasets that only have claims (no corpus to ingest): evaluation runs, not retrieval benchmarks. */
-export const CLAIM_DATASETS = ["politifact-hidden", "politifact-hidden-150", "averitec", "check-covid"] as const;
+export const CLAIM_DATASETS = ["politifact-hidden", "politifact-hidden-150", "averitec", "check-covid", "politifact-news", "gossipcop"] as const;
 export type ClaimDatasetName = (typeof CLAIM_DATASETS)[number];
 
-export type ConvertOptions = { split?: CheckCovidSplit; subset?: CheckCovidSubset; completeOnly?: boolean; limit?: number; nei?: "exclude" | "keep"; labels?: "native" | "radar" };
+export type ConvertOptions = { split?: CheckCovidSplit; subset?: CheckCovidSubset; completeOnly?: boolean; limit?: number; nei?: "exclude" | "keep"; labels?: "native" | "radar"; source?: PolitifactNewsSource };
 
 /** One entry point for every importer, shared by `dataset convert` and `eval --dataset`. */
 export async function convertDataset(name: ClaimDatasetName, data: string, opts: ConvertOptions = {}): Promise<ClaimRecord[]> {
@@ -26,6 +27,10 @@ export async function convertDataset(name: ClaimDatasetName, data: string, opts:
       return convertAveritec(data, { nei: opts.nei, limit: opts.limit });
     case "check-covid":
       return convertCheckCovid(data, { split: opts.split, subset: opts.subset, limit: opts.limit, labels: opts.labels });
+    case "politifact-news":
+      return convertPolitifactNews(data, { source: opts.source, limit: opts.limit });
+    case "gossipcop":
+      return convertGossipcop(data, { limit: opts.limit });
   }
 }
 export type DatasetName = (typeof DATASETS)[number];
@@ -54,6 +59,7 @@ export function register(program: Command) {
     .option("--subset <subset>", `Check-COVID claims: ${CHECK_COVID_SUBSETS.join(" | ")}`, oneOf(CHECK_COVID_SUBSETS), "composed")
     .option("--labels <scheme>", "Check-COVID: native | radar (SUPPORT→TRUE, REFUTE→FALSE, NEI kept native)", oneOf(["native", "radar"] as const), "native")
     .option("--nei <what>", "AVeriTeC Not Enough Evidence: exclude (3-way) | keep (reported separately)", oneOf(["exclude", "keep"] as const), "exclude")
+    .option("--source <name>", `politifact-news articles: ${POLITIFACT_NEWS_SOURCES.join(" | ")} (PolitiFact++ human-written, ZoFia's benchmark; or FakeNewsNet v1 with dates)`, oneOf(POLITIFACT_NEWS_SOURCES), "politifact-pp")
     .option("--complete-only", "PolitiFact-Hidden: only claims whose gold evidence text is complete")
     .option("--limit <n>", "at most n claims", positiveInt)
     .option("--json", "print JSON")
