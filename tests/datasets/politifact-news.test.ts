@@ -32,9 +32,9 @@ describe("PolitiFact++ human-written (HF.json fake, HR.json real)", () => {
   });
 
   it("cuts a body over the limit and records that it did", () => {
-    const claims = convertPolitifactPlusPlus(FIX, { maxChars: 40 });
+    const claims = convertPolitifactPlusPlus(FIX, { maxChars: 70 });
     const cut = claims.find((c) => c.id === "politifact8001")!;
-    expect(cut.claim.length).toBeLessThanOrEqual(40);
+    expect(cut.claim.length).toBeLessThanOrEqual(70);
     expect(cut.metadata).toMatchObject({ truncated: true, originalChars: 91 });
     expect(claims.find((c) => c.id === "politifact9002")!.metadata!.truncated).toBeUndefined();
   });
