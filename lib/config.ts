@@ -107,6 +107,10 @@ const envSchema = z.object({
   /** The corpus the offline stand-in searches; default: the debate's own corpus. */
   SEARCH_CORPUS: z.string().min(1).optional(),
   SEARCH_TIMEOUT_MS: positiveInt.default(20_000),
+  // --- ZoFia's entity and encyclopedia tools (lib/tools/ner, lib/tools/wiki) ---
+  NER_PROVIDER: z.enum(["rule", "http"], { error: "use rule (offline, heuristic confidences) or http (an NER endpoint at NER_URL); transformers is not built into this server" }).default("rule"),
+  NER_URL: z.url({ protocol: /^https?$/, error: "must be the http(s) address of an NER endpoint, e.g. http://127.0.0.1:8090/ner" }).optional(),
+  WIKI_PROVIDER: z.enum(["none", "wikipedia-rest"], { error: "use none (offline) or wikipedia-rest" }).default("none"),
   // --- exports and client addresses (see .env.example) ---
   /** The site's public base address, e.g. https://factcheck.example.org: ClaimReview `url`s point under it. */
   APP_URL: z.url({ protocol: /^https?$/, error: "must be an http(s) address such as https://factcheck.example.org" }).optional(),
@@ -150,6 +154,8 @@ export type AppConfig = {
   fetch: { allow: AllowList };
   /** The search tool's source (lib/tools/resolve.ts). Keys live here only; records never carry them. */
   search: SearchConfig;
+  /** ZoFia's NER and encyclopedia providers (NER_PROVIDER, NER_URL, WIKI_PROVIDER). */
+  zofia: { ner: { provider: "rule" | "http"; url?: string }; wiki: { provider: "none" | "wikipedia-rest" } };
   /** Public base address without a trailing slash; unset means "not known" (see lib/export). */
   appUrl?: string;
   /** Addresses and CIDRs of reverse proxies trusted to report the client's address; empty trusts none. */
@@ -302,6 +308,7 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = env.C
       corpus: e.SEARCH_CORPUS,
       timeoutMs: e.SEARCH_TIMEOUT_MS,
     },
+    zofia: { ner: { provider: e.NER_PROVIDER, url: e.NER_URL }, wiki: { provider: e.WIKI_PROVIDER } },
     appUrl: e.APP_URL?.replace(/\/+$/, ""),
     trustedProxies: (e.TRUSTED_PROXIES ?? "").split(",").map((p) => p.trim()).filter(Boolean),
   };

@@ -1,4 +1,5 @@
 import { radarProtocol } from "./radar/protocol";
+import { zofiaProtocol } from "./zofia/protocol";
 import type { ProductLabel, Protocol } from "./types";
 
 /**
@@ -28,6 +29,7 @@ function register<C>(p: Protocol<C>): Registered {
 
 const PROTOCOLS: Record<string, Registered> = {
   radar: register(radarProtocol),
+  zofia: register(zofiaProtocol),
 };
 
 export const DEFAULT_PROTOCOL = "radar";

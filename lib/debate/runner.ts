@@ -333,7 +333,11 @@ async function runClaimed(db: Database, debateId: string, token: string, opts: R
     signal: controller.signal,
     tokensSoFar: () => tokens,
     async speak(spec) {
-      const { result } = await turn(spec, async (info, calls) => callModel(callOptions(info, calls, spec)));
+      const { result } = await turn(spec, async (info, calls) => {
+        const r = await callModel(callOptions(info, calls, spec));
+        // Metadata that depends on what was said (a parsed label, a query), stored with the turn.
+        return spec.metadataFrom ? { ...r, metadata: { ...spec.metadata, ...spec.metadataFrom(r.text) } } : r;
+      });
       return result;
     },
     async speakScored(spec: ScoredTurnSpec): Promise<ScoredTurnResult> {
@@ -350,6 +354,8 @@ async function runClaimed(db: Database, debateId: string, token: string, opts: R
           costUsd: [r.call, ...extra].some((c) => c.costUsd === null) ? null : [r.call, ...extra].reduce((a, c) => a + (c.costUsd ?? 0), 0),
           latencyMs: r.call.latencyMs,
           scores: r.scores as unknown as Record<string, unknown>,
+          // What the scored answer was read as (ZoFia's judge: R/F/I and its probabilities), stored with the turn.
+          ...(spec.metadataFromScored ? { metadata: { ...spec.metadata, ...spec.metadataFromScored(r.call.text, r.scores) } } : {}),
         };
       });
       return { ...result, scores: scores as unknown as ScoredTurnResult["scores"] };

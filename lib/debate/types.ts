@@ -68,6 +68,8 @@ export type TurnSpec = {
    * wraps up early still reaches a verdict. Any other turn started after the budget is spent fails.
    */
   wrapUp?: boolean;
+  /** `speak` only: metadata read from the answer (a parsed label or query), merged over `metadata` when the turn is stored. */
+  metadataFrom?: (text: string) => Record<string, unknown>;
 };
 
 export type TurnResult = {
@@ -133,7 +135,7 @@ export type ToolResult = {
 export type EmbedSpec = { round: number; phase: string; role: string; texts: string[]; metadata?: Record<string, unknown> };
 export type EmbedResult = { seq: number; vectors: number[][]; embedder: string; replayed: boolean };
 
-export type ScoredTurnSpec = TurnSpec & { options: readonly string[]; marker?: string; fallback?: Fallback };
+export type ScoredTurnSpec = TurnSpec & { options: readonly string[]; marker?: string; fallback?: Fallback; metadataFromScored?: (text: string, scores: OptionScores) => Record<string, unknown> };
 export type ScoredTurnResult = TurnResult & { scores: OptionScores };
 
 export type CheckpointRecord = {

@@ -1,0 +1,41 @@
+/**
+ * Sources the web search excludes (spec §2: "news and Wikipedia sources excluded"): the article
+ * under test is news, and news coverage of it, or the fact-check that rated it, would leak the
+ * answer. A short list of large outlets and fact-checkers, not a complete one; subdomains included.
+ */
+export const NEWS_DOMAINS = [
+  "wikipedia.org",
+  "politifact.com",
+  "snopes.com",
+  "factcheck.org",
+  "gossipcop.com",
+  "nytimes.com",
+  "washingtonpost.com",
+  "cnn.com",
+  "foxnews.com",
+  "nbcnews.com",
+  "cbsnews.com",
+  "abcnews.go.com",
+  "usatoday.com",
+  "reuters.com",
+  "apnews.com",
+  "bbc.com",
+  "bbc.co.uk",
+  "theguardian.com",
+  "wsj.com",
+  "bloomberg.com",
+  "politico.com",
+  "thehill.com",
+  "huffpost.com",
+  "buzzfeednews.com",
+  "npr.org",
+  "latimes.com",
+  "nypost.com",
+  "dailymail.co.uk",
+  "breitbart.com",
+  "people.com",
+  "eonline.com",
+  "tmz.com",
+  "usmagazine.com",
+  "hollywoodlife.com",
+] as const;
