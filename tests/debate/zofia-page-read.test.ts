@@ -11,7 +11,7 @@ let seq = 0;
 const t = (round: number, phase: string, role: string, kind: string, metadata: unknown, content = "", status = "completed"): ZTurn => ({ seq: ++seq, round, phase, role, kind, status, content, metadata });
 
 const turns: ZTurn[] = [
-  t(0, "ner", "ner", "analysis", { value: { provider: "rule", label: "rule-based NER, heuristic confidence", heuristic: true, units: [{ text: "Thomas Berg", type: "PER", confidence: 1 }, { text: "Riverside", type: "LOC", confidence: 0.6 }], tau: 0.8, kept: [0], tauSteps: [0.8] } }),
+  t(0, "ner", "ner", "analysis", { zofia: { step: "ner" }, value: { provider: "rule", label: "rule-based NER, heuristic confidence", heuristic: true, units: [{ text: "Thomas Berg", type: "PER", confidence: 1 }, { text: "Riverside", type: "LOC", confidence: 0.6 }], tau: 0.8, kept: [0], tauSteps: [0.8] } }),
   t(0, "salience", "keywords", "analysis", { value: { units: [{ text: "Thomas Berg", local: 0.7, global: 0.6, sHier: 0.42 }], embedder: "local:minilm-l6", truncated: false, uncalibrated: false } }),
   t(0, "keywords", "keywords", "analysis", { value: { steps: [{ k: 0, lambda: null, candidates: [], pick: "Thomas Berg", stop: false }, { k: 1, lambda: 0.8892, candidates: [{ text: "Riverside", mmr: 0.2 }], pick: null, stop: true }], keywords: ["Thomas Berg"], mmrPrevInit: "one" } }),
   t(0, "web", "web-search", "tool", { tool: { label: "offline stand-in for web search", live: false, request: { query: '"Thomas Berg" "harbour bridge"', before: "2024-03-13", excludeDomains: ["wikipedia.org"], k: 10 }, results: [] } }),
@@ -19,9 +19,10 @@ const turns: ZTurn[] = [
   t(0, "wiki", "wiki", "analysis", { value: { provider: "none", note: "encyclopedia lookup unavailable" } }),
   t(0, "linguist:emotion", "linguist", "analysis", { zofia: { dimension: "emotion", lean: "REAL", words: 12, flagged: false } }, "Measured tone."),
   t(0, "linguist:sentence", "linguist", "analysis", { zofia: { dimension: "sentence", lean: "FAKE", words: 30, flagged: true } }, "Exclamations throughout."),
-  t(0, "domain", "expert", "analysis", { zofia: { expertRole: "municipal finance analyst", parsed: true } }, "ROLE: municipal finance analyst"),
+  t(0, "domain", "expert", "analysis", { zofia: { expertRole: "journalist", parsed: false } }, "a finance person"),
+  t(0, "domain:repair", "expert", "analysis", { zofia: { expertRole: "municipal finance analyst", parsed: true, repairOf: "domain" } }, "ROLE: municipal finance analyst"),
   t(0, "expert", "expert", "analysis", { zofia: { expertRole: "municipal finance analyst" } }, "- Consistent with known budgets."),
-  t(0, "claims", "extractor", "analysis", { json: { core: "The council approved 48 million euros.", sub: ["The vote was 27 to 12.", "Construction starts in 2025."] } }),
+  t(0, "claims", "extractor", "analysis", { zofia: { step: "claims" }, json: { core: "The council approved 48 million euros.", sub: ["The vote was 27 to 12.", "Construction starts in 2025."] } }),
   t(0, "verify:1", "verifier", "analysis", { zofia: { claim: "The council approved 48 million euros.", label: "SUPPORTS", quotes: [{ text: "approved 48 million euros", verified: true }, { text: "invented", verified: false }], context: [{ text: "The council approved 48 million euros.", cosine: 0.8 }], called: true } }, "[LABEL]: SUPPORTS"),
   t(0, "verify:2", "verifier", "analysis", { value: { claim: "The vote was 27 to 12.", label: "NOT ENOUGH INFORMATION", quotes: [], context: [], called: false } }),
   t(1, "argument", "pro", "speech", { zofia: {} }, "Real: the budget matches [E1]."),
@@ -59,6 +60,8 @@ describe("readZofia", () => {
       ["emotion", "REAL", false],
     ]);
     expect(s.expert?.role).toBe("municipal finance analyst");
+    // The repaired answer is the one used, shown once.
+    expect(s.domain).toMatchObject({ role: "municipal finance analyst", parsed: true });
     expect(s.claims).toMatchObject({ core: "The council approved 48 million euros.", sub: ["The vote was 27 to 12.", "Construction starts in 2025."], unparsed: false });
     expect(s.verify.map((v) => [v.label, v.called, v.quotes.map((q) => q.verified)])).toEqual([
       ["SUPPORTS", true, [true, false]],
@@ -72,6 +75,18 @@ describe("readZofia", () => {
       [2, "Still real.", "streaming", null],
     ]);
     expect(s.exchanges[0]?.judge?.probs).toEqual({ R: 0.3, F: 0.2, I: 0.5 });
+  });
+
+  it("puts a final call in the round it closes, after that round's judge, and reads a skipped search", () => {
+    const r = readZofia([
+      t(0, "web", "web-search", "analysis", { value: { skipped: true, reason: "no keywords: retrieval skipped" } }),
+      t(5, "argument", "pro", "speech", null, "p"),
+      t(5, "argument", "con", "speech", null, "c"),
+      t(5, "judge-final", "judge", "judge", { zofia: { answer: null, probs: { R: 0.5, F: 0.5 } } }, "?"),
+      t(5, "judge-final:repair", "judge", "judge", { zofia: { answer: "R", repairOf: "judge-final" } }, "R"),
+    ]);
+    expect(r.web[0]?.skipped).toBe("no keywords: retrieval skipped");
+    expect(r.exchanges[0]).toMatchObject({ round: 5, judge: null, final: { answer: "R", final: true } });
   });
 
   it("reads a judge-final without a debate (debate off) as the one call", () => {

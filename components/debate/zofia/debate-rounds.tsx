@@ -67,6 +67,7 @@ export function DebateRounds({ exchanges, onCite }: { exchanges: Exchange[]; onC
             {x.con ? <Argument turn={x.con} onCite={onCite} /> : null}
           </div>
           {x.judge ? <JudgeCallLine call={x.judge} /> : null}
+          {x.final ? <JudgeCallLine call={x.final} /> : null}
         </li>
       ))}
     </ol>

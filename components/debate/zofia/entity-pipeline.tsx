@@ -129,6 +129,10 @@ export function EntityPipeline({ ner, salience, keywords, web, wiki, wikiOff, ga
           <ol className="space-y-2">
             {web.map((w) => (
               <li key={w.seq} className="min-w-0" data-testid="zofia-query">
+                {w.skipped ? (
+                  <p>No search sent: {w.skipped}.</p>
+                ) : (
+                  <>
                 <p className="break-words">
                   {w.phase === "web" ? "Query" : `Relaxed (dropped "${w.dropped ?? "?"}")`}: <code className="break-words rounded bg-black/5 px-1">{w.query ?? "…"}</code>
                 </p>
@@ -139,6 +143,8 @@ export function EntityPipeline({ ner, salience, keywords, web, wiki, wikiOff, ga
                   {w.before ? ` · published before ${w.before.slice(0, 10)}` : cutoff ? ` · cutoff ${cutoff}` : ""}
                   {w.excludeDomains.length ? ` · excluding ${w.excludeDomains.length} news and encyclopedia sites` : ""}
                 </p>
+                  </>
+                )}
               </li>
             ))}
           </ol>

@@ -32,7 +32,23 @@ const bool = (v: unknown): boolean => v === true;
 export function payload(t: ZTurn | undefined): Obj | null {
   const m = obj(t?.metadata);
   if (!m) return null;
-  return obj(m.zofia) ?? obj(m.value) ?? obj(m.json);
+  const parts = [obj(m.json), obj(m.value), obj(m.zofia)].filter((x): x is Obj => !!x);
+  return parts.length ? Object.assign({}, ...parts) : null;
+}
+
+/**
+ * A step answered again after a format repair (`<phase>:repair`) is shown once, with the
+ * repaired answer: that is the one the protocol used.
+ */
+function withRepairs(turns: readonly ZTurn[]): ZTurn[] {
+  const repairs = new Map<string, ZTurn>();
+  for (const t of turns) if (t.phase.endsWith(":repair") && t.status === "completed") repairs.set(`${t.round}|${t.role}|${t.phase.slice(0, -":repair".length)}`, t);
+  return turns
+    .filter((t) => !t.phase.endsWith(":repair"))
+    .map((t) => {
+      const r = repairs.get(`${t.round}|${t.role}|${t.phase}`);
+      return r ? { ...t, content: r.content, metadata: { ...(obj(t.metadata) ?? {}), ...(obj(r.metadata) ?? {}) }, repaired: true } : t;
+    });
 }
 
 export type NerUnit = { text: string; type: string; confidence: number | null; sentence: number | null; kept: boolean };
@@ -54,12 +70,14 @@ export type WebStep = {
   excludeDomains: string[];
   results: SearchResult[];
   error: string | null;
+  /** Why no search was sent (web off, or no keywords). */
+  skipped: string | null;
 };
 export type WikiStep = { keyword: string | null; provider: string; note: string | null; candidates: Array<{ title: string; description: string | null; similarity: number | null }>; chosen: string | null; summary: string | null };
 export type LinguistStep = { dimension: string; lean: string | null; words: number | null; flagged: boolean; text: string; status: string };
 export type VerifyStep = { n: number; claim: string | null; label: string | null; quotes: Array<{ text: string; verified: boolean }>; context: Array<{ text: string; cosine: number | null }>; called: boolean; reason: string; status: string };
 export type JudgeCall = { answer: string | null; probs: Record<string, number>; final: boolean; text: string; status: string; seq: number };
-export type Exchange = { round: number; pro: ZTurn | null; con: ZTurn | null; judge: JudgeCall | null };
+export type Exchange = { round: number; pro: ZTurn | null; con: ZTurn | null; judge: JudgeCall | null; final: JudgeCall | null };
 
 export const LINGUIST_DIMENSIONS = ["sentence", "word", "grammar", "emotion", "information-quality"] as const;
 
@@ -133,6 +151,7 @@ function web(t: ZTurn): WebStep {
       return { rank: num(o.rank), title: str(o.title) ?? "", text: str(o.text) ?? "", url: str(o.url), publishedAt: str(o.publishedAt) };
     }),
     error: t.error ?? null,
+    skipped: obj(m.value)?.skipped ? (str(obj(m.value)!.reason) ?? "skipped") : null,
   };
 }
 
@@ -178,7 +197,8 @@ export type ZofiaSteps = {
   soloFinal: JudgeCall | null;
 };
 
-export function readZofia(turns: readonly ZTurn[]): ZofiaSteps {
+export function readZofia(stored: readonly ZTurn[]): ZofiaSteps {
+  const turns = withRepairs(stored);
   const by = (phase: string, role?: string) => turns.find((t) => t.phase === phase && (!role || t.role === role) && t.status === "completed");
   const nerTurn = by("ner") ?? null;
   const linguist = turns
@@ -210,13 +230,14 @@ export function readZofia(turns: readonly ZTurn[]): ZofiaSteps {
     .sort((a, b) => a.n - b.n);
 
   const rounds = new Map<number, Exchange>();
-  const ex = (r: number) => rounds.get(r) ?? rounds.set(r, { round: r, pro: null, con: null, judge: null }).get(r)!;
+  const ex = (r: number) => rounds.get(r) ?? rounds.set(r, { round: r, pro: null, con: null, judge: null, final: null }).get(r)!;
   let soloFinal: JudgeCall | null = null;
   for (const t of turns) {
     if (t.phase === "argument" && (t.role === "pro" || t.role === "con")) ex(t.round)[t.role] = t;
     else if (t.role === "judge" && (t.phase === "judge" || t.phase === "judge-final")) {
       const call = judgeCall(t);
-      if (t.round >= 1 && (rounds.has(t.round) || t.phase === "judge")) ex(t.round).judge = call;
+      if (t.phase === "judge") ex(t.round).judge = call;
+      else if (rounds.has(t.round)) ex(t.round).final = call;
       else soloFinal = call;
     }
   }
