@@ -9,8 +9,60 @@ const DELAY = Number(process.env.FAKE_OPENAI_DELAY_MS ?? 25);
 // For the token-to-browser benchmark: every speech token carries the time it was sent.
 const TIMESTAMPS = process.env.FAKE_OPENAI_TIMESTAMPS === "1";
 
+// Tool-MAD (prompts/tool-mad/*.md): each prompt ends in a "Format (tool-mad/...)" line.
+// Claims are fenced as <<claim-ID>>text<</claim-ID>>; the scripted answers quote the claim back, so
+// the questions generated from an answer can be the claim itself (relevance ~1 with any encoder).
+// Round 1: the corpus agent says SUPPORTS, the search agent REFUTES (they disagree); from round 2
+// both say SUPPORTS, so they agree. A claim containing "DISAGREE" keeps them apart to the judge.
+const words = (t) => t.match(/\S+\s*/g) ?? [];
+function claimOf(text) {
+  const m = /<<claim-[^>]+>>\s*([\s\S]*?)\s*<<\/claim-/.exec(text) ?? /Claim checked: \|([^|]+)\|/.exec(text);
+  return (m?.[1] ?? "the claim").replace(/\s+/g, " ").trim();
+}
+function toolMad(user, system, slow) {
+  const claim = claimOf(user);
+  const rag = system.includes("document collection");
+  const debateRound = user.includes("answered in the last round");
+  if (user.includes("Format (tool-mad/query)")) {
+    const base = claim.replace(/^[A-Z]+:\s*/, "").split(" ").slice(0, 6).join(" ");
+    const q = user.includes("Your previous search query") ? `${base} 2019 hospital auction` : base;
+    return { slow, speech: true, pieces: words(`QUERY: ${q}`), alts: [] };
+  }
+  if (user.includes("Format (tool-mad/answer)") || user.includes("Format (tool-mad/repair-label)")) {
+    const label = user.includes("DISAGREE") ? (rag ? "SUPPORTS" : "REFUTES") : debateRound || rag ? "SUPPORTS" : "REFUTES";
+    const text = `[REASON]: Claim checked: |${claim}|. The auction raised $2.4 million [E1], and ${label === "SUPPORTS" ? "the documents back the claim" : "the money went to a hospital, not flood relief"} [E1].\n[ANSWER]: ${label}`;
+    return { slow, speech: true, pieces: words(text), alts: [] };
+  }
+  if (user.includes("Format (tool-mad/statements)")) {
+    return { slow, pieces: [JSON.stringify({ statements: ["Elena Marsh hosted a charity auction.", "The auction raised $2.4 million.", "The auction took place in 2019.", "The money paid for flood relief."] })], alts: [] };
+  }
+  if (user.includes("Format (tool-mad/verdicts)")) {
+    const n = Number(/Statements \((\d+)\)/.exec(user)?.[1] ?? 4);
+    const stmts = ["Elena Marsh hosted a charity auction.", "The auction raised $2.4 million.", "The auction took place in 2019.", "The money paid for flood relief."];
+    // Three of four supported: faithfulness 0.75 passes the 0.7 threshold, one statement is marked unsupported.
+    const out = Array.from({ length: n }, (_, i) => ({ statement: stmts[i] ?? `Statement ${i + 1}`, verdict: i === 3 ? 0 : 1, reason: i === 3 ? "No document says the money went to flood relief." : "Stated in the documents." }));
+    return { slow, pieces: [JSON.stringify(out)], alts: [] };
+  }
+  if (user.includes("Format (tool-mad/questions)")) {
+    const c = claimOf(user);
+    return { slow, pieces: [JSON.stringify({ questions: [c, c, c], noncommittal: false })], alts: [] };
+  }
+  if (user.includes("Format (tool-mad/judge)")) {
+    return {
+      slow,
+      pieces: ["[REASON]: ", "The auction was in 2019 for a hospital [E1], ", "not for flood families.\n", "[VERDICT]:", " REFUTES"],
+      alts: [null, null, null, null, [[" REFUTES", 0.8], [" SUPPORTS", 0.15], [" NOT", 0.05]]],
+    };
+  }
+  return null;
+}
+
 function answer(user, system) {
   const slow = user.includes("SLOW");
+  if (user.includes("Format (tool-mad/")) {
+    const t = toolMad(user, system, slow);
+    if (t) return t;
+  }
   if (user.includes("DOMAIN: <field>")) return { slow, pieces: ["DOMAIN:", " Economy"], alts: [] };
   if (user.includes("DECISION: <CONTINUE or STOP>")) {
     // Claims mentioning "settle early" make the judge stop after the opening.

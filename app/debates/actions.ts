@@ -4,7 +4,7 @@ import { redirect } from "next/navigation";
 import { getDb } from "@/db/client";
 import { runInBackground } from "@/lib/debate/runner";
 import { createDebate, DebateRequestError } from "@/lib/debate/start";
-import { parseDebateForm } from "@/lib/debate/form";
+import { estimateFromForm, parseDebateForm, type FormEstimate } from "@/lib/debate/form";
 import { claimLimitFor } from "@/lib/debate/protocols";
 import { hit } from "@/db/queries/rate-limits";
 import { getConfig } from "@/lib/config";
@@ -45,4 +45,19 @@ export async function startDebateAction(_prev: StartState, form: FormData): Prom
     return { error: `Could not start the debate: ${(e as Error).message}`, values };
   }
   redirect(`/debates/${id}`);
+}
+
+/**
+ * The form's cost preview, recomputed as the settings change. Reads only the configuration and
+ * the price table; nothing is stored and no model is called.
+ */
+export async function estimateDebateAction(values: Record<string, string>): Promise<FormEstimate> {
+  try {
+    await requirePermission("debate:start");
+    const clean = Object.fromEntries(Object.entries(values ?? {}).filter(([, v]) => typeof v === "string"));
+    return estimateFromForm(clean);
+  } catch (e) {
+    if (e instanceof AuthError) return { ok: false, message: e.message };
+    return { ok: false, message: `No estimate: ${(e as Error).message}` };
+  }
 }

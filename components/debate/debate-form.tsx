@@ -2,6 +2,8 @@
 
 import { useActionState, useState } from "react";
 import { startDebateAction, type StartState } from "@/app/debates/actions";
+import { CostEstimate } from "./cost-estimate";
+import { ToolMadFields, type ToolMadFormInfo } from "./tool-mad/tool-mad-fields";
 import { RADAR_VARIANTS } from "@/lib/debate/radar/variants";
 import { ModelSelect } from "./model-select";
 import { claimCount, claimLengthError, normaliseClaim } from "@/lib/debate/claim-length";
@@ -39,6 +41,8 @@ export function DebateForm({
   defaults,
   examples,
   initialClaim,
+  protocols = [],
+  toolMad,
 }: {
   corpora: Array<{ name: string; passages: number }>;
   models: string[];
@@ -46,23 +50,50 @@ export function DebateForm({
   examples: string[];
   /** From `?claim=`: links elsewhere in the app open the form with a claim filled in. */
   initialClaim?: string;
+  /** The protocols offered (RADAR first, the default). */
+  protocols?: Array<{ name: string; title: string; blurb: string }>;
+  toolMad?: ToolMadFormInfo;
 }) {
   const [state, action, pending] = useActionState<StartState, FormData>(startDebateAction, {});
   const v = state.values ?? {};
   const [claim, setClaim] = useState(v.claim ?? initialClaim ?? "");
   const [mode, setMode] = useState<"retrieved" | "gold">((v.evidenceMode as "gold") ?? (corpora.length ? "retrieved" : "gold"));
   const [variant, setVariant] = useState(v.variant ?? "expertise");
+  const [protocol, setProtocol] = useState(v.protocol || "radar");
+  const isToolMad = protocol === "tool-mad" && !!toolMad;
+  // Bumped on every change, so the cost preview recomputes from the form as it stands.
+  const [revision, setRevision] = useState(0);
   // Live, as the user types or pastes; the server refuses with the same words.
   const tooLong = claimLengthError(claim);
-  const fieldError = state.field && !["claim", "claimDate", "corpus", "evidence", "models"].some((f) => state.field!.startsWith(f));
+  const fieldError = state.field && !["claim", "claimDate", "corpus", "evidence", "models", "budget", ...(isToolMad ? ["config"] : [])].some((f) => state.field!.startsWith(f));
 
   return (
-    <form action={action} className="space-y-6" noValidate>
+    <form action={action} className="space-y-6" noValidate onChange={() => setRevision((n) => n + 1)}>
       {state.error && (fieldError || !state.field) ? (
         <p role="alert" className="rounded-md bg-red-50 p-3 text-sm text-red-900">
           {state.error}
         </p>
       ) : null}
+
+      {protocols.length > 1 ? (
+        <fieldset data-testid="protocol-picker">
+          <legend className="font-medium">Method</legend>
+          <div className="mt-2 grid gap-2 sm:grid-cols-2">
+            {protocols.map((p) => (
+              <label key={p.name} className={`flex min-w-0 cursor-pointer gap-2 rounded-md border p-3 text-sm ${protocol === p.name ? "border-ink bg-white" : "border-black/15 bg-white/60"}`}>
+                <input type="radio" name="protocol" value={p.name} checked={protocol === p.name} onChange={() => setProtocol(p.name)} className="mt-1" />
+                <span className="min-w-0">
+                  <span className="block font-medium">{p.title}</span>
+                  <span className="block text-xs text-black/60">{p.blurb}</span>
+                </span>
+              </label>
+            ))}
+          </div>
+          <FieldError state={state} field="protocol" />
+        </fieldset>
+      ) : (
+        <input type="hidden" name="protocol" value="radar" />
+      )}
 
       <div>
         <label htmlFor="claim" className="block font-medium">
@@ -112,6 +143,10 @@ export function DebateForm({
         <FieldError state={state} field="claimDate" />
       </div>
 
+      {isToolMad ? (
+        <ToolMadFields info={toolMad!} corpora={corpora} models={models} defaults={defaults} values={v} renderError={(field) => <FieldError state={state} field={field} />} />
+      ) : (
+        <>
       <fieldset>
         <legend className="font-medium">Evidence</legend>
         <div className="mt-2 flex flex-wrap gap-4 text-sm">
@@ -240,6 +275,32 @@ export function DebateForm({
         </div>
         <FieldError state={state} field="config" />
       </details>
+
+        </>
+      )}
+
+      <details className="rounded-md border border-black/10 bg-white p-4" open={!!state.field?.startsWith("budget")}>
+        <summary className="cursor-pointer font-medium">Budget (optional)</summary>
+        <p className="mt-2 text-xs text-black/60">Past either limit the debate stops asking the agents and goes straight to its judge, and says so on the verdict.</p>
+        <div className="mt-3 grid gap-4 sm:grid-cols-2">
+          <div>
+            <label htmlFor="budgetTokens" className="block text-sm">
+              Max tokens
+            </label>
+            <input id="budgetTokens" name="budgetTokens" type="number" min={1000} step={1000} defaultValue={v.budgetTokens} placeholder="no limit" aria-describedby="budget.budgetTokens-error" className="mt-1 w-40 max-w-full rounded-md border border-black/20 bg-white p-2" />
+            <FieldError state={state} field="budget.budgetTokens" />
+          </div>
+          <div>
+            <label htmlFor="maxCalls" className="block text-sm">
+              Max model calls
+            </label>
+            <input id="maxCalls" name="maxCalls" type="number" min={2} defaultValue={v.maxCalls} placeholder="no limit" aria-describedby="budget.maxCalls-error" className="mt-1 w-40 max-w-full rounded-md border border-black/20 bg-white p-2" />
+            <FieldError state={state} field="budget.maxCalls" />
+          </div>
+        </div>
+      </details>
+
+      <CostEstimate revision={revision + (isToolMad ? 0.5 : 0)} />
 
       <button type="submit" disabled={pending} className="rounded-md bg-ink px-4 py-2 font-medium text-white hover:bg-black disabled:opacity-60">
         {pending ? "Starting…" : "Start debate"}

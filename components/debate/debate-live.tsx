@@ -8,6 +8,8 @@ import { DebateControls } from "./debate-controls";
 import { EvidencePanel } from "./evidence-panel";
 import { JudgeWorking } from "./judge-working";
 import { retryNote, TurnCard, type TurnLike } from "./turn-card";
+import { ToolMadTranscript } from "./tool-mad/tool-mad-transcript";
+import { toolMadHeadline } from "./tool-mad/words";
 import { VerdictCard } from "./verdict-card";
 import { VerdictSummary } from "./verdict-summary";
 import { ZofiaDebate } from "./zofia/zofia-debate";
@@ -172,6 +174,10 @@ export function DebateLive({ initial, initialLive = [], canControl = false, shar
   const now = useNow(!view.finishedAt && view.status === "running");
   const end = view.finishedAt ? Date.parse(view.finishedAt) : now;
   const totalMs = view.startedAt && end !== null ? end - Date.parse(view.startedAt) : null;
+  // Tool-MAD's zero-token steps (gates, consensus, embeddings) are turns too, but not model calls.
+  const toolMad = view.protocol === "tool-mad";
+  const searches = done.filter((t) => t.kind === "tool").length;
+  const modelCalls = done.filter((t) => t.kind !== "tool" && ((t.promptTokens ?? 0) > 0 || (t.completionTokens ?? 0) > 0)).length;
   const costText = done.length === 0 ? "no cost yet" : unpriced === done.length ? "cost unknown (no price for this model)" : `cost $${cost.toFixed(4)}${unpriced ? ` (price unknown for ${unpriced} ${unpriced === 1 ? "turn" : "turns"})` : ""}`;
 
   if (view.protocol === "zofia") return <ZofiaDebate view={view} live={live} connection={connection} canControl={canControl} extra={extra} />;
@@ -183,8 +189,14 @@ export function DebateLive({ initial, initialLive = [], canControl = false, shar
             {STATUS_WORDS[view.status] ?? view.status}
           </span>
           <span className="text-black/60">
-            {view.protocol.toUpperCase()} · {view.variant}
-            {view.domain ? ` (${view.domain} expert)` : ""} · {view.evidenceMode} evidence
+            {toolMad ? (
+              toolMadHeadline(view.config as Record<string, unknown> | null)
+            ) : (
+              <>
+                {view.protocol.toUpperCase()} · {view.variant}
+                {view.domain ? ` (${view.domain} expert)` : ""} · {view.evidenceMode} evidence
+              </>
+            )}
           </span>
           <span className="text-black/50" aria-live="polite">
             {connection === "live" ? "● live" : connection === "connecting" ? "connecting…" : ""}
@@ -192,7 +204,7 @@ export function DebateLive({ initial, initialLive = [], canControl = false, shar
         </div>
         <h1 className="text-2xl font-semibold tracking-tight break-words">{view.claim.text}</h1>
         {view.claim.date ? <p className="text-sm text-black/60">Claim made on {view.claim.date.slice(0, 10)}</p> : null}
-        {view.verdict ? <VerdictSummary verdict={view.verdict} turns={done.length} cost={costText} onCite={setSelected} /> : null}
+        {view.verdict ? <VerdictSummary verdict={view.verdict} turns={toolMad ? modelCalls : done.length} turnsUnit={toolMad ? "model call" : "turn"} scheme={toolMad ? ((view.config as { labels?: string } | null)?.labels ?? null) : null} cost={costText} onCite={setSelected} /> : null}
         {canControl ? <DebateControls id={view.id} status={view.status} /> : null}
         {extra}
         {view.error ? (
@@ -202,6 +214,23 @@ export function DebateLive({ initial, initialLive = [], canControl = false, shar
         ) : null}
       </header>
 
+      {toolMad ? (
+        <>
+          <ToolMadTranscript
+            turns={shown}
+            evidence={view.evidence}
+            config={view.config as Record<string, unknown> | null}
+            claim={view.claim.text}
+            selected={selected}
+            onSelect={setSelected}
+            verdict={view.verdict ? <VerdictCard verdict={view.verdict} onCite={setSelected} /> : null}
+          />
+          <p className="text-sm text-black/60" data-testid="debate-totals">
+            {modelCalls} model {modelCalls === 1 ? "call" : "calls"} · {searches} {searches === 1 ? "search" : "searches"} · {tokens} tokens · {costText}
+            {totalMs !== null ? ` · ${(totalMs / 1000).toFixed(1)} s` : ""}
+          </p>
+        </>
+      ) : (
       <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]">
         <section aria-label="Debate transcript" className="min-w-0 space-y-6">
           {phases.map((phase) => (
@@ -237,6 +266,7 @@ export function DebateLive({ initial, initialLive = [], canControl = false, shar
         </section>
         <EvidencePanel evidence={view.evidence} selected={selected} onSelect={setSelected} citedBy={citedBy} />
       </div>
+      )}
     </div>
   );
 }

@@ -2,7 +2,28 @@
 
 import { useEffect, useRef } from "react";
 
-type Evidence = { rank: number; text: string; title: string | null; url: string | null; source: string; score: number | null; denseRank: number | null; lexicalRank: number | null };
+type Evidence = {
+  rank: number;
+  text: string;
+  title: string | null;
+  url: string | null;
+  source: string;
+  score: number | null;
+  denseRank: number | null;
+  lexicalRank: number | null;
+  /** `tool:<provider>` for passages a search added during the debate. */
+  origin?: string | null;
+  metadata?: Record<string, unknown> | null;
+};
+
+/** A passage a search found during the debate: which search and where, with the stand-in said in words. */
+function foundBy(e: Evidence): string | null {
+  if (!e.origin?.startsWith("tool:")) return null;
+  const m = e.metadata ?? {};
+  const label = typeof m.label === "string" ? m.label : e.origin.slice(5);
+  const query = typeof m.query === "string" ? ` for “${m.query}”` : "";
+  return `found by a search${query} · ${label}`;
+}
 
 export function EvidencePanel({
   evidence,
@@ -42,7 +63,7 @@ export function EvidencePanel({
               </button>
               <p className="whitespace-pre-wrap break-words">{e.text}</p>
               <p className="mt-1 text-xs text-black/50">
-                {e.source}
+                {foundBy(e) ?? e.source}
                 {e.denseRank != null || e.lexicalRank != null ? ` · dense #${e.denseRank ?? "–"}, lexical #${e.lexicalRank ?? "–"}` : ""}
                 {turns.length ? ` · cited by turn${turns.length > 1 ? "s" : ""} ${turns.join(", ")}` : " · not cited"}
                 {e.url && /^https?:\/\//i.test(e.url) ? (

@@ -1,7 +1,7 @@
 "use client";
 
 import { CitedText } from "./cited-text";
-import { LABEL_STYLE } from "./verdict-card";
+import { LABEL_STYLE, DecidedBy, ProductAndScheme } from "./verdict-card";
 
 type Verdict = {
   label: string;
@@ -10,6 +10,8 @@ type Verdict = {
   stoppedEarly: boolean;
   stopAfter: string | null;
   roundsCompleted: number | null;
+  /** decidedBy, stopReason and the protocol's own parts (lib/debate/types.ts VerdictRecord). */
+  details?: Record<string, unknown> | null;
 };
 
 /** The reason's first sentence: the one line a reader needs before deciding to read on. */
@@ -24,15 +26,31 @@ export function firstSentence(text: string, max = 220) {
  * What a journalist reads first once a debate is decided: the label, how sure the judge is, why
  * in one line, how long it took and what it cost, and a link down to the judge's full card.
  */
-export function VerdictSummary({ verdict, turns, cost, onCite }: { verdict: Verdict; turns: number; cost: string; onCite: (rank: number) => void }) {
+export function VerdictSummary({
+  verdict,
+  turns,
+  cost,
+  onCite,
+  turnsUnit = "turn",
+  scheme = null,
+}: {
+  verdict: Verdict;
+  turns: number;
+  cost: string;
+  onCite: (rank: number) => void;
+  turnsUnit?: string;
+  /** A protocol with its own label scheme (Tool-MAD's FEVER...): its label is shown beside the product's. */
+  scheme?: string | null;
+}) {
   const rounds = verdict.roundsCompleted ?? 0;
   return (
     <section aria-label="Verdict summary" data-testid="verdict-summary" className="rounded-lg border-2 border-black/80 bg-white p-4">
       <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
         <span className="text-sm font-medium text-black/60">Verdict</span>
-        <span className={`rounded px-3 py-1 text-lg font-bold tracking-wide ${LABEL_STYLE[verdict.label] ?? LABEL_STYLE.UNPARSED}`}>{verdict.label}</span>
+        {scheme ? <ProductAndScheme label={verdict.label} scheme={scheme} /> : <span className={`rounded px-3 py-1 text-lg font-bold tracking-wide ${LABEL_STYLE[verdict.label] ?? LABEL_STYLE.UNPARSED}`}>{verdict.label}</span>}
         {verdict.confidence !== null ? <span className="text-sm text-black/80">judge&apos;s confidence {(verdict.confidence * 100).toFixed(0)}%</span> : null}
       </div>
+      <DecidedBy details={verdict.details} />
       {verdict.reason ? (
         <div className="mt-2">
           <CitedText text={firstSentence(verdict.reason)} onCite={onCite} />
@@ -42,10 +60,10 @@ export function VerdictSummary({ verdict, turns, cost, onCite }: { verdict: Verd
       ) : null}
       <p className="mt-2 text-sm text-black/60">
         {rounds} {rounds === 1 ? "round" : "rounds"}
-        {verdict.stoppedEarly ? ` (stopped early after the ${verdict.stopAfter?.replace(/-/g, " ")})` : ""} · {turns} {turns === 1 ? "turn" : "turns"} · {cost}
+        {verdict.stoppedEarly && !verdict.details?.stopReason ? ` (stopped early after the ${verdict.stopAfter?.replace(/-/g, " ")})` : ""} · {turns} {turns === 1 ? turnsUnit : `${turnsUnit}s`} · {cost}
       </p>
       <a href="#verdict" className="mt-2 inline-block text-sm font-medium text-accent underline underline-offset-2">
-        Read the judge&apos;s reasoning ↓
+        {verdict.details?.decidedBy === "consensus" ? "See how the agents agreed ↓" : "Read the judge's reasoning ↓"}
       </a>
     </section>
   );

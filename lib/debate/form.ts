@@ -1,4 +1,8 @@
 import type { StartDebateInput } from "./start";
+import { costOf, loadPriceTable } from "@/lib/ai/prices";
+import { modelIdForRole } from "@/lib/ai/registry";
+import { getConfig } from "@/lib/config";
+import { getProtocol, modelForRole, PROTOCOL_NAMES } from "./protocols";
 
 /**
  * Turns the submission form's flat fields into the request that createDebate validates. Numbers
@@ -11,23 +15,102 @@ function num(v: string | undefined): number | undefined {
   return Number.isFinite(n) ? n : (v as unknown as number);
 }
 
-export function parseDebateForm(f: Record<string, string>): StartDebateInput {
-  const models: Record<string, string> = {};
-  for (const [k, v] of Object.entries(f)) if (k.startsWith("model_") && v.trim()) models[k.slice(6)] = v.trim();
-  const config: NonNullable<StartDebateInput["config"]> = {};
-  if (f.variant) config.variant = f.variant as never;
+/** Tool-MAD's presets as the form offers them (lib/debate/tool-mad/config.ts holds the values). */
+export const TOOL_MAD_FORM_PRESETS = ["toolmad-fever", "toolmad-feverous", "toolmad-averitec", "toolmad-faviq"] as const;
+
+/**
+ * Tool-MAD's fields: a preset first, then what the user changed on top of it. `agent_3` may be
+ * "none"; agents are sent as chosen, so the protocol's schema names a wrong pair.
+ */
+function toolMadConfig(f: Record<string, string>): Record<string, unknown> {
+  const presetName = f.preset?.trim();
+  const presets = getProtocol("tool-mad").presets;
+  const config: Record<string, unknown> = presetName && presets[presetName] ? { ...presets[presetName] } : {};
+  if (num(f.rounds) !== undefined) config.rounds = num(f.rounds);
+  if (f.gate) config.gate = f.gate;
+  if (f.labels) config.labels = f.labels;
+  if (f.queryFormulation) config.queryFormulation = f.queryFormulation;
+  if (f.toolMadVariant) config.variant = f.toolMadVariant;
+  const agents = [f.agent_1, f.agent_2, f.agent_3].map((a) => a?.trim()).filter((a): a is string => !!a && a !== "none");
+  if (agents.length) config.agents = agents;
+  return config;
+}
+
+function radarConfig(f: Record<string, string>): Record<string, unknown> {
+  const config: Record<string, unknown> = {};
+  if (f.variant) config.variant = f.variant;
   if (num(f.rebuttals) !== undefined) config.rebuttals = num(f.rebuttals);
-  if (f.earlyStopping) config.earlyStopping = f.earlyStopping as never;
-  if (f.context) config.context = f.context as never;
+  if (f.earlyStopping) config.earlyStopping = f.earlyStopping;
+  if (f.context) config.context = f.context;
   const tauS = num(f.tauS);
   const tauV = num(f.tauV);
   if (tauS !== undefined || tauV !== undefined) config.thresholds = { tauS, tauV };
+  return config;
+}
+
+export function parseDebateForm(f: Record<string, string>): StartDebateInput {
+  const protocol = f.protocol?.trim() || undefined;
+  const toolMad = protocol === "tool-mad";
+  const models: Record<string, string> = {};
+  for (const [k, v] of Object.entries(f)) if (k.startsWith("model_") && v.trim()) models[k.slice(6)] = v.trim();
+  const budgetTokens = num(f.budgetTokens);
+  const maxCalls = num(f.maxCalls);
+  const budget = budgetTokens !== undefined || maxCalls !== undefined ? { ...(budgetTokens !== undefined ? { budgetTokens } : {}), ...(maxCalls !== undefined ? { maxCalls } : {}) } : undefined;
   return {
-    protocol: f.protocol?.trim() || undefined,
+    protocol,
     claim: f.claim ?? "",
     claimDate: f.claimDate?.trim() || undefined,
-    evidence: f.evidenceMode === "gold" ? { mode: "gold", text: f.goldEvidence ?? "" } : { mode: "retrieved", corpus: f.corpus ?? "", k: num(f.k) ?? 20 },
-    config,
+    // Tool-MAD searches during the debate: its evidence is the corpus its RAG agent searches, never pasted passages.
+    evidence: !toolMad && f.evidenceMode === "gold" ? { mode: "gold", text: f.goldEvidence ?? "" } : { mode: "retrieved", corpus: f.corpus ?? "", k: num(f.k) ?? 20 },
+    config: (toolMad ? toolMadConfig(f) : radarConfig(f)) as NonNullable<StartDebateInput["config"]>,
     models,
+    ...(budget ? { budget: budget as NonNullable<StartDebateInput["budget"]> } : {}),
   };
+}
+
+export type FormEstimate =
+  | { ok: true; llmCalls: number; toolCalls: number; promptTokens: number; completionTokens: number; costUsd: number | null; unpriced: string[]; byRole: Array<{ role: string; model: string; calls: number; tokens: number; costUsd: number | null }>; note: string | null }
+  | { ok: false; message: string };
+
+/**
+ * The cost preview shown before a debate starts: the protocol's own worst-case count of calls and
+ * tokens, priced per role with that role's model. A model with no known price is named, never
+ * counted as free.
+ */
+export function estimateFromForm(f: Record<string, string>): FormEstimate {
+  const name = f.protocol?.trim() || "radar";
+  if (!PROTOCOL_NAMES.includes(name)) return { ok: false, message: `There is no debate protocol "${name}".` };
+  const protocol = getProtocol(name);
+  if (!protocol.estimate) return { ok: false, message: `${protocol.title.split(" (")[0]} gives no estimate before starting; the cost is shown as the debate runs.` };
+  const input = parseDebateForm(f);
+  const parsed = protocol.configSchema.safeParse(input.config ?? {});
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    return { ok: false, message: `No estimate until the settings are valid: ${issue.path.join(".") || "configuration"}: ${issue.message}.` };
+  }
+  const est = protocol.estimate(parsed.data);
+  const table = loadPriceTable(getConfig().pricesFile);
+  const chosen: Record<string, string> = {};
+  for (const role of protocol.roles(parsed.data)) {
+    try {
+      chosen[role] = modelIdForRole(role, input.models?.[role]);
+    } catch {
+      // No model for this role: the estimate still counts its calls, priced as unknown.
+    }
+  }
+  const byRole = Object.entries(est.byRole ?? {}).map(([role, r]) => {
+    let model = "";
+    try {
+      model = modelForRole(protocol, parsed.data, chosen, role);
+    } catch {
+      model = "";
+    }
+    const costUsd = model ? costOf(model, { promptTokens: r.promptTokens, completionTokens: r.completionTokens }, table) : null;
+    return { role, model: model || "no model", calls: r.calls, tokens: r.promptTokens + r.completionTokens, costUsd };
+  });
+  const unpriced = [...new Set(byRole.filter((r) => r.costUsd === null).map((r) => r.model))];
+  // The priced roles' sum; `unpriced` names the models left out of it.
+  const priced = byRole.filter((r) => r.costUsd !== null);
+  const costUsd = priced.length ? priced.reduce((a, r) => a + r.costUsd!, 0) : null;
+  return { ok: true, llmCalls: est.llmCalls, toolCalls: est.toolCalls, promptTokens: est.promptTokens, completionTokens: est.completionTokens, costUsd, unpriced, byRole, note: est.note ?? null };
 }

@@ -1,5 +1,6 @@
 import { radarProtocol } from "./radar/protocol";
 import { zofiaProtocol } from "./zofia/protocol";
+import { toolMadProtocol } from "./tool-mad/protocol";
 import type { ProductLabel, Protocol } from "./types";
 
 /**
@@ -30,6 +31,7 @@ function register<C>(p: Protocol<C>): Registered {
 const PROTOCOLS: Record<string, Registered> = {
   radar: register(radarProtocol),
   zofia: register(zofiaProtocol),
+  "tool-mad": register(toolMadProtocol),
 };
 
 export const DEFAULT_PROTOCOL = "radar";

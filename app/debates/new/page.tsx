@@ -5,9 +5,25 @@ import { getConfig } from "@/lib/config";
 import { webSelectableModels } from "@/lib/ai/web-models";
 import { DebateForm } from "@/components/debate/debate-form";
 import { SAMPLE_CLAIMS } from "@/lib/corpus/sample";
+import { PROTOCOL_NAMES, getProtocol } from "@/lib/debate/protocols";
+import { searchToolSnapshot } from "@/lib/tools";
+import { TOOL_MAD_FORM_PRESETS } from "@/lib/debate/form";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "New debate" };
+
+/** One line per method, for a reader who has not read the papers. */
+const BLURBS: Record<string, { title: string; blurb: string }> = {
+  radar: { title: "RADAR (default)", blurb: "Two debaters argue over evidence retrieved once from a corpus or pasted; a judge decides, and may stop early." },
+  "tool-mad": { title: "Tool-MAD", blurb: "Two agents search on their own (the corpus and the web), answer, and have each answer checked against its documents; they stop when they agree, else a judge decides." },
+};
+
+const SCHEMES = [
+  { name: "fever", title: "FEVER: SUPPORTS / REFUTES / NOT ENOUGH INFO" },
+  { name: "faviq", title: "FaVIQ: SUPPORTS / REFUTES" },
+  { name: "averitec", title: "AVeriTeC: Supported / Refuted / Not Enough Evidence / Conflicting" },
+  { name: "radar", title: "RADAR: TRUE / HALF-TRUE / FALSE" },
+];
 
 export default async function NewDebatePage({ searchParams }: { searchParams: Promise<{ claim?: string }> }) {
   const { claim } = await searchParams;
@@ -15,6 +31,18 @@ export default async function NewDebatePage({ searchParams }: { searchParams: Pr
   const { db } = await getDb();
   const config = getConfig();
   const corpora = await listCorpora(db);
+  const protocols = PROTOCOL_NAMES.filter((n) => BLURBS[n]).map((name) => ({ name, ...BLURBS[name]! }));
+  const toolMad = PROTOCOL_NAMES.includes("tool-mad")
+    ? (() => {
+        const presets = getProtocol("tool-mad").presets;
+        const search = searchToolSnapshot(config.search, null);
+        return {
+          presets: TOOL_MAD_FORM_PRESETS.filter((p) => presets[p]).map((name) => ({ name, labels: String(presets[name]!.labels ?? "fever") })),
+          schemes: SCHEMES,
+          search: { label: search.label, live: search.live },
+        };
+      })()
+    : undefined;
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-semibold tracking-tight">Check a claim</h1>
@@ -24,6 +52,8 @@ export default async function NewDebatePage({ searchParams }: { searchParams: Pr
         defaults={{ default: config.models.default ?? "", roles: config.models.roles }}
         examples={SAMPLE_CLAIMS.map((c) => c.text)}
         initialClaim={typeof claim === "string" ? claim : undefined}
+        protocols={protocols}
+        toolMad={toolMad}
       />
     </div>
   );

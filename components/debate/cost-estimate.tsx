@@ -1,0 +1,64 @@
+"use client";
+
+import { useEffect, useRef, useState } from "react";
+import { estimateDebateAction } from "@/app/debates/actions";
+import type { FormEstimate } from "@/lib/debate/form";
+
+const fmt = (n: number) => n.toLocaleString("en-US");
+
+/**
+ * The cost preview under the form: recomputed on the server from the form as it stands (the
+ * protocol's worst-case count, priced per role with that role's model) a moment after each change.
+ */
+export function CostEstimate({ revision }: { revision: number }) {
+  const box = useRef<HTMLDivElement>(null);
+  const [est, setEst] = useState<FormEstimate | null>(null);
+  const asked = useRef(0);
+  useEffect(() => {
+    const form = box.current?.closest("form");
+    if (!form) return;
+    const n = ++asked.current;
+    const t = setTimeout(async () => {
+      const values = Object.fromEntries([...new FormData(form).entries()].filter(([, x]) => typeof x === "string")) as Record<string, string>;
+      try {
+        const out = await estimateDebateAction(values);
+        // An answer to an older version of the form is dropped.
+        if (n === asked.current) setEst(out);
+      } catch {
+        if (n === asked.current) setEst({ ok: false, message: "The estimate could not be computed just now." });
+      }
+    }, 250);
+    return () => clearTimeout(t);
+  }, [revision]);
+
+  return (
+    <div ref={box} data-testid="cost-estimate" aria-live="polite" className="rounded-md border border-black/10 bg-white p-4 text-sm">
+      <p className="font-medium">Estimated cost before starting</p>
+      {!est ? (
+        <p className="mt-1 text-black/60">Estimating…</p>
+      ) : !est.ok ? (
+        <p className="mt-1 text-black/70">{est.message}</p>
+      ) : (
+        <>
+          <p className="mt-1">
+            Up to <strong>{fmt(est.llmCalls)} model calls</strong> and {fmt(est.toolCalls)} {est.toolCalls === 1 ? "search" : "searches"}, about {fmt(est.promptTokens + est.completionTokens)} tokens ·{" "}
+            {est.costUsd === null ? <strong>price unknown</strong> : <strong>${est.costUsd.toFixed(4)}</strong>}
+            {est.costUsd !== null && est.unpriced.length ? " for the priced models" : ""}
+            {est.unpriced.length ? <span className="text-black/70"> (price unknown for {est.unpriced.join(", ")})</span> : null}
+          </p>
+          <details className="mt-1 text-xs text-black/70">
+            <summary className="cursor-pointer">Per role</summary>
+            <ul className="mt-1">
+              {est.byRole.map((r) => (
+                <li key={r.role} className="break-words">
+                  {r.role.replace(/-/g, " ")} ({r.model}): {r.calls} {r.calls === 1 ? "call" : "calls"}, ~{fmt(r.tokens)} tokens, {r.costUsd === null ? "price unknown" : `$${r.costUsd.toFixed(4)}`}
+                </li>
+              ))}
+            </ul>
+          </details>
+          {est.note ? <p className="mt-1 text-xs text-black/55">{est.note}</p> : null}
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,86 @@
+/**
+ * Tool-MAD in a journalist's words. The label mapping mirrors the protocol's (SUPPORTS → TRUE, ...)
+ * but lives here because the page is a client component and the protocol module reads prompt
+ * files from disk.
+ */
+
+const TO_PRODUCT: Record<string, "TRUE" | "HALF-TRUE" | "FALSE"> = {
+  SUPPORTS: "TRUE",
+  Supported: "TRUE",
+  REFUTES: "FALSE",
+  Refuted: "FALSE",
+  "Conflicting Evidence/Cherrypicking": "HALF-TRUE",
+  TRUE: "TRUE",
+  "HALF-TRUE": "HALF-TRUE",
+  FALSE: "FALSE",
+};
+
+/** The product's TRUE / HALF-TRUE / FALSE for a scheme label; null for "not enough info" and UNPARSED. */
+export function productLabelOf(label: string): "TRUE" | "HALF-TRUE" | "FALSE" | null {
+  return TO_PRODUCT[label] ?? null;
+}
+
+/** Colour of a scheme label by what it means on the product scale (not enough info: neutral). */
+export function schemeLabelStyle(label: string | null): string {
+  const p = label ? productLabelOf(label) : null;
+  if (p === "TRUE") return "bg-emerald-100 text-emerald-900 ring-emerald-700/30";
+  if (p === "FALSE") return "bg-red-100 text-red-900 ring-red-700/30";
+  if (p === "HALF-TRUE") return "bg-amber-100 text-amber-900 ring-amber-700/30";
+  if (label === "UNPARSED") return "bg-stone-200 text-black ring-black/20";
+  return "bg-sky-50 text-sky-900 ring-sky-700/30";
+}
+
+export function agentName(agent: string): string {
+  const m = /^(rag|search|vanilla)-agent(?:-(\d+))?$/.exec(agent);
+  if (!m) return agent.replace(/-/g, " ");
+  const base = m[1] === "rag" ? "Corpus agent" : m[1] === "search" ? "Search agent" : "No-tool agent";
+  return m[2] ? `${base} ${m[2]}` : base;
+}
+
+/** One line on what the agent does, so "RAG" needs no explanation. */
+export function agentRoleLine(agent: string, searchStandIn = false): string {
+  if (agent.startsWith("rag")) return "searches the newsroom corpus";
+  if (agent.startsWith("search")) return searchStandIn ? "would search the web; no web search is configured, so it searches the corpus (offline stand-in)" : "searches the web";
+  return "answers from its own knowledge, no search";
+}
+
+export const STOP_REASON_WORDS: Record<string, string> = {
+  consensus: "the agents agreed and both answers passed the checks",
+  rounds: "all rounds were used without agreement, so the judge decided",
+  "budget:tokens": "the token budget ran out, so the judge decided early",
+  "budget:calls": "the model-call budget ran out, so the judge decided early",
+  "early-stop": "the judge was confident enough to stop early",
+};
+
+export function stopReasonWords(reason: string | undefined | null): string | null {
+  if (!reason) return null;
+  return STOP_REASON_WORDS[reason] ?? reason.replace(/[-:]/g, " ");
+}
+
+export function decidedByWords(decidedBy: string | undefined | null): string | null {
+  if (decidedBy === "consensus") return "Decided by consensus: both agents agreed";
+  if (decidedBy === "judge") return "Decided by the judge";
+  if (decidedBy === "panel") return "Decided by a panel of judges";
+  return decidedBy ? `Decided by ${decidedBy}` : null;
+}
+
+export const F_HELP = "Faithfulness: the share of the answer's statements that its own documents back up.";
+export const AR_HELP = "Relevance: how closely the answer addresses the claim (questions the answer would answer, compared with the claim).";
+
+const SCHEME_NAMES: Record<string, string> = { fever: "FEVER", faviq: "FaVIQ", averitec: "AVeriTeC", radar: "RADAR" };
+export const schemeName = (scheme: string | null | undefined) => (scheme ? (SCHEME_NAMES[scheme] ?? scheme) : "its own");
+
+/** The header line under the status: what kind of debate this is, in words. */
+export function toolMadHeadline(config: Record<string, unknown> | null): string {
+  const c = config ?? {};
+  const agents = Array.isArray(c.agents) ? (c.agents as string[]) : ["rag", "search"];
+  const names = agents.map((a, i) => agentName(`${a}-agent${agents.slice(0, i).includes(a) ? "-2" : ""}`).toLowerCase());
+  const parts = [
+    `Tool-MAD${c.variant === "v1" ? " v1" : ""}`,
+    names.join(" vs "),
+    `up to ${typeof c.rounds === "number" ? c.rounds : 3} rounds`,
+    `${schemeName(typeof c.labels === "string" ? c.labels : "fever")} labels`,
+    c.variant === "v1" || c.gate === "off" ? "no answer checks" : "answers checked for faithfulness and relevance",
+  ];
+  return parts.join(" · ");
+}

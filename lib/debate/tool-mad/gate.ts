@@ -1,0 +1,53 @@
+/**
+ * The stability scores and the gate (shared/specs/tool-mad.md §2, §9), as pure arithmetic so
+ * the formulas are tested on their own.
+ */
+
+/** F = supported statements / statements; null when there are none (nothing was asserted, so nothing is grounded). */
+export function faithfulness(verdicts: ReadonlyArray<0 | 1>): number | null {
+  if (verdicts.length === 0) return null;
+  return verdicts.reduce<number>((a, v) => a + v, 0) / verdicts.length;
+}
+
+export function cosine(a: readonly number[], b: readonly number[]): number {
+  if (a.length !== b.length) throw new Error(`cannot compare vectors of ${a.length} and ${b.length} dimensions`);
+  let dot = 0;
+  let na = 0;
+  let nb = 0;
+  for (let i = 0; i < a.length; i++) {
+    dot += a[i]! * b[i]!;
+    na += a[i]! * a[i]!;
+    nb += b[i]! * b[i]!;
+  }
+  return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
+}
+
+/** AR = mean cosine between the claim and each question generated from the answer; null without questions. */
+export function answerRelevance(claim: readonly number[], questions: ReadonlyArray<readonly number[]>): { AR: number | null; cosines: number[] } {
+  const cosines = questions.map((q) => cosine(claim, q));
+  return { AR: cosines.length ? cosines.reduce((a, c) => a + c, 0) / cosines.length : null, cosines };
+}
+
+export type GateThresholds = { tauF: number; tauAR: number; gateCompare: "gte" | "gt" };
+
+/** Passes iff both scores exist and clear their thresholds (≥ by default, > under `gt`). */
+export function gatePasses(F: number | null, AR: number | null, t: GateThresholds): boolean {
+  if (F === null || AR === null) return false;
+  const clears = (x: number, tau: number) => (t.gateCompare === "gt" ? x > tau : x >= tau);
+  return clears(F, t.tauF) && clears(AR, t.tauAR);
+}
+
+/** Mean of the values that exist; null when none do (a round whose score could not be computed is left out). */
+export function meanOf(values: ReadonlyArray<number | null>): number | null {
+  const xs = values.filter((v): v is number => v !== null);
+  return xs.length ? xs.reduce((a, v) => a + v, 0) / xs.length : null;
+}
+
+/** Sentences of a text: statements for the embedding scorer, document sentences to match them against. */
+export function sentences(text: string): string[] {
+  return text
+    .replace(/\s+/g, " ")
+    .split(/(?<=[.!?])\s+(?=[A-Z0-9"“(\[])/)
+    .map((s) => s.trim())
+    .filter((s) => /[A-Za-z0-9]/.test(s));
+}
