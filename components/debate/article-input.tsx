@@ -135,7 +135,7 @@ export function ArticleInput({ initial = {}, error, fetchArticle = fetchArticleA
           </span>
           . The whole article as published, without comments or related links.
         </p>
-        {over ? <FieldMessage id="article-body-error" text={`The article is ${fmt(chars - maxChars)} characters over the ${fmt(maxChars)}-character limit; shorten it or keep the first part.`} /> : fieldError("claim") ? <FieldMessage id="article-body-error" text={fieldError("claim")!} /> : null}
+        {over ? <FieldMessage id="article-body-error" text={`The article is ${fmt(chars - maxChars)} ${chars - maxChars === 1 ? "character" : "characters"} over the ${fmt(maxChars)}-character limit; shorten it or keep the first part.`} /> : fieldError("claim") ? <FieldMessage id="article-body-error" text={fieldError("claim")!} /> : null}
       </div>
 
       <div>

@@ -12,7 +12,7 @@ function Argument({ turn, onCite }: { turn: ZTurn; onCite: (rank: number) => voi
   const s = SIDE[turn.role]!;
   const streaming = turn.status === "streaming";
   return (
-    <article data-testid="turn" data-role={turn.role} data-status={turn.status} aria-busy={streaming} className={`min-w-0 rounded-lg border border-black/10 border-l-4 p-3 ${s.style}`}>
+    <article data-testid="turn" data-seq={turn.seq} data-role={turn.role} data-status={turn.status} aria-busy={streaming} className={`min-w-0 rounded-lg border border-black/10 border-l-4 p-3 ${s.style}`}>
       <header className="mb-1 flex flex-wrap items-baseline justify-between gap-2">
         <h4 className="text-sm font-semibold">{s.name}</h4>
         {streaming ? <span className="text-xs text-black/50">writing…</span> : null}
