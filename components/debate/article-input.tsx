@@ -64,7 +64,11 @@ export function ArticleInput({ initial = {}, error, fetchArticle = fetchArticleA
             inputMode="url"
             placeholder="https://news.example.com/story"
             value={url}
-            onChange={(e) => setUrl(e.target.value)}
+            onChange={(e) => {
+              setUrl(e.target.value);
+              // The last fetch's message is about the address that was fetched, not this one.
+              setFetched(null);
+            }}
             onKeyDown={(e) => {
               // Enter fetches instead of submitting the whole debate form by accident.
               if (e.key === "Enter") {

@@ -18,7 +18,7 @@ const turns: ZTurn[] = [
   t(0, "web-relax-1", "web-search", "tool", { zofia: { dropped: "harbour bridge" }, tool: { label: "offline stand-in for web search", live: false, request: { query: '"Thomas Berg"', before: "2024-03-13", excludeDomains: [], k: 10 }, results: [{ rank: 1, title: "Budget", text: "The council approved 48 million euros." }] } }),
   t(0, "wiki", "wiki", "analysis", { value: { provider: "none", note: "encyclopedia lookup unavailable" } }),
   t(0, "linguist:emotion", "linguist", "analysis", { zofia: { dimension: "emotion", lean: "REAL", words: 12, flagged: false } }, "Measured tone."),
-  t(0, "linguist:sentence", "linguist", "analysis", { zofia: { dimension: "sentence", lean: "FAKE", words: 30, flagged: true } }, "Exclamations throughout."),
+  t(0, "linguist:sentence", "linguist", "analysis", { zofia: { dimension: "sentence", lean: "FAKE", words: 30, flagged: true } }, "Exclamations throughout.\nLEANS: FAKE"),
   t(0, "domain", "expert", "analysis", { zofia: { expertRole: "journalist", parsed: false } }, "a finance person"),
   t(0, "domain:repair", "expert", "analysis", { zofia: { expertRole: "municipal finance analyst", parsed: true, repairOf: "domain" } }, "ROLE: municipal finance analyst"),
   t(0, "expert", "expert", "analysis", { zofia: { expertRole: "municipal finance analyst" } }, "- Consistent with known budgets."),
@@ -55,6 +55,8 @@ describe("readZofia", () => {
   });
 
   it("reads the analyses: linguist dimensions in the paper's order with their lean, the expert's role, claims and verifier labels with verified quotes", () => {
+    // The lean is a badge on the page; the answer's own LEANS line is not shown twice.
+    expect(s.linguist.map((l) => l.text)).toEqual(["Exclamations throughout.", "Measured tone."]);
     expect(s.linguist.map((l) => [l.dimension, l.lean, l.flagged])).toEqual([
       ["sentence", "FAKE", true],
       ["emotion", "REAL", false],

@@ -16,6 +16,24 @@ function Step({ n, title, children, testId }: { n: number; title: string; childr
   );
 }
 
+const TYPE_NAMES: Record<string, string> = { PER: "person", ORG: "organisation", LOC: "place", MISC: "other name" };
+
+/** One chip per name and type: repeated mentions are counted, not listed again (kept if any mention was). */
+function mentions(units: NerStep["units"]) {
+  const by = new Map<string, { text: string; type: string; confidence: number | null; kept: boolean; count: number }>();
+  for (const u of units) {
+    const key = `${u.text}|${u.type}`;
+    const m = by.get(key);
+    if (!m) by.set(key, { text: u.text, type: u.type, confidence: u.confidence, kept: u.kept, count: 1 });
+    else {
+      m.count++;
+      m.kept ||= u.kept;
+      if ((u.confidence ?? -1) > (m.confidence ?? -1)) m.confidence = u.confidence;
+    }
+  }
+  return [...by.values()];
+}
+
 const Waiting = ({ what }: { what: string }) => <p className="text-black/50">{what}…</p>;
 
 /**
@@ -33,18 +51,20 @@ export function EntityPipeline({ ner, salience, keywords, web, wiki, wikiOff, ga
           <>
             <p className="text-xs text-black/60">
               {ner.label ?? ner.provider}
-              {ner.heuristic ? <span className="ml-1 rounded bg-amber-100 px-1 text-amber-900">heuristic confidence, not a model&apos;s probability</span> : null}
+              {ner.heuristic ? <span className="ml-1 rounded bg-amber-100 px-1 text-amber-900">confidences are rules of thumb, not a model&apos;s probability</span> : null}
               {ner.tau !== null ? ` · kept confidence ≥ ${f(ner.tau, 1)}` : ""}
               {ner.tauSteps.length > 1 ? ` (lowered from ${f(ner.tauSteps[0] ?? null, 1)} until one was kept)` : ""}
             </p>
             {ner.units.length === 0 ? <p className="mt-1">No entities found: no keywords, so no search was sent.</p> : null}
             <ul className="mt-2 flex flex-wrap gap-1.5">
-              {ner.units.map((u, i) => (
-                <li key={i} className={`max-w-full break-words rounded border px-1.5 py-0.5 text-xs ${u.kept ? "border-black/30 bg-white" : "border-dashed border-black/20 text-black/40 line-through"}`} title={u.kept ? "kept" : "below the confidence threshold"}>
+              {mentions(ner.units).map((u) => (
+                <li key={`${u.text}|${u.type}`} className={`max-w-full break-words rounded border px-1.5 py-0.5 text-xs ${u.kept ? "border-black/30 bg-white" : "border-dashed border-black/20 text-black/40 line-through"}`} title={`${TYPE_NAMES[u.type] ?? u.type}; ${u.kept ? "kept" : "below the confidence threshold"}`}>
                   {u.text} <span className="text-black/50">{u.type}</span> <span className="tabular-nums">{f(u.confidence)}</span>
+                  {u.count > 1 ? <span className="text-black/50"> ×{u.count}</span> : null}
                 </li>
               ))}
             </ul>
+            <p className="mt-1 text-xs text-black/50">PER person · ORG organisation · LOC place · MISC other. Struck through: below the threshold. ×n: mentioned n times.</p>
           </>
         )}
       </Step>

@@ -205,7 +205,9 @@ export function readZofia(stored: readonly ZTurn[]): ZofiaSteps {
     .filter((t) => t.role === "linguist" && t.phase.startsWith("linguist:"))
     .map((t) => {
       const v = payload(t) ?? {};
-      return { dimension: str(v.dimension) ?? t.phase.slice("linguist:".length), lean: str(v.lean), words: num(v.words), flagged: bool(v.flagged), text: t.content, status: t.status };
+      // The lean is shown as a badge; the answer's own "LEANS: …" line would say it twice.
+      const text = t.content.replace(/\n?\s*LEANS?\s*[:：]\s*(REAL|FAKE|UNCLEAR)\s*$/i, "").trim();
+      return { dimension: str(v.dimension) ?? t.phase.slice("linguist:".length), lean: str(v.lean), words: num(v.words), flagged: bool(v.flagged), text, status: t.status };
     })
     .sort((a, b) => LINGUIST_DIMENSIONS.indexOf(a.dimension as never) - LINGUIST_DIMENSIONS.indexOf(b.dimension as never));
   const domainTurn = turns.find((t) => t.phase === "domain" && t.role === "expert");

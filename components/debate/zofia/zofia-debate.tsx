@@ -80,7 +80,10 @@ export function ZofiaDebate({ view, live, connection, canControl = false, extra 
     ...(off(config.debate) ? ["pro", "con"] : []),
   ]);
   const gamma = typeof config.gamma === "number" ? config.gamma : 0.5;
-  const webResults = steps.web.filter((w) => w.status === "completed").reduce((n, w) => Math.max(n, w.results.length), 0);
+  // Counted in the pool the agents read (and the evidence panel lists), not in the raw search answers.
+  const origin = (e: { origin?: unknown }) => (typeof e.origin === "string" ? e.origin : "");
+  const webResults = view.evidence.filter((e) => origin(e).startsWith("tool:") && origin(e) !== "tool:wikipedia").length;
+  const wikiPassages = view.evidence.filter((e) => origin(e) === "tool:wikipedia").length;
   const verdict = view.verdict;
   const details = asObj(verdict?.details);
   const stopReason = typeof details.stopReason === "string" ? details.stopReason : null;
@@ -132,7 +135,7 @@ export function ZofiaDebate({ view, live, connection, canControl = false, extra 
             {verdict.label === "UNPARSED" ? <p className="mt-2 text-sm">The judge&apos;s final answer could not be read as real or fake; no label was guessed.</p> : null}
             {probs.length ? (
               <p className="mt-2 text-sm text-black/80">
-                Judge&apos;s probabilities:{" "}
+                The judge&apos;s last call, real against fake:{" "}
                 {probs.map(([k, p], i) => (
                   <span key={k}>
                     {i ? " · " : ""}
@@ -174,7 +177,7 @@ export function ZofiaDebate({ view, live, connection, canControl = false, extra 
           </Section>
 
           <Section id="zofia-matrix" title="2 · What each agent was given" help="In the article, from the web, from the model's own knowledge, from the encyclopedia.">
-            <InformationMatrix webOn={webOn} wikiOn={wikiOn} webResults={webResults} wikiEntries={steps.wiki.filter((w) => w.chosen).length} disabled={disabled} />
+            <InformationMatrix webOn={webOn} wikiOn={wikiOn} webResults={webResults} wikiEntries={wikiPassages} disabled={disabled} />
           </Section>
 
           <Section id="zofia-analyses" title="3 · Analyses" help="Written independently, before the debate; the debaters read all of them.">
