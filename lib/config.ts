@@ -110,7 +110,9 @@ const envSchema = z.object({
   // --- ZoFia's entity and encyclopedia tools (lib/tools/ner, lib/tools/wiki) ---
   NER_PROVIDER: z.enum(["rule", "http"], { error: "use rule (offline, heuristic confidences) or http (an NER endpoint at NER_URL); transformers is not built into this server" }).default("rule"),
   NER_URL: z.url({ protocol: /^https?$/, error: "must be the http(s) address of an NER endpoint, e.g. http://127.0.0.1:8090/ner" }).optional(),
-  WIKI_PROVIDER: z.enum(["none", "wikipedia-rest"], { error: "use none (offline) or wikipedia-rest" }).default("none"),
+  WIKI_PROVIDER: z.enum(["none", "wikipedia-rest", "corpus"], { error: "use none (offline), wikipedia-rest or corpus (with WIKI_CORPUS)" }).default("none"),
+  /** The corpus whose documents are encyclopedia entries (titles as entry names) for WIKI_PROVIDER=corpus. */
+  WIKI_CORPUS: z.string().min(1).optional(),
   // --- exports and client addresses (see .env.example) ---
   /** The site's public base address, e.g. https://factcheck.example.org: ClaimReview `url`s point under it. */
   APP_URL: z.url({ protocol: /^https?$/, error: "must be an http(s) address such as https://factcheck.example.org" }).optional(),
@@ -155,7 +157,7 @@ export type AppConfig = {
   /** The search tool's source (lib/tools/resolve.ts). Keys live here only; records never carry them. */
   search: SearchConfig;
   /** ZoFia's NER and encyclopedia providers (NER_PROVIDER, NER_URL, WIKI_PROVIDER). */
-  zofia: { ner: { provider: "rule" | "http"; url?: string }; wiki: { provider: "none" | "wikipedia-rest" } };
+  zofia: { ner: { provider: "rule" | "http"; url?: string }; wiki: { provider: "none" | "wikipedia-rest" | "corpus"; corpus?: string } };
   /** Public base address without a trailing slash; unset means "not known" (see lib/export). */
   appUrl?: string;
   /** Addresses and CIDRs of reverse proxies trusted to report the client's address; empty trusts none. */
@@ -308,7 +310,7 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = env.C
       corpus: e.SEARCH_CORPUS,
       timeoutMs: e.SEARCH_TIMEOUT_MS,
     },
-    zofia: { ner: { provider: e.NER_PROVIDER, url: e.NER_URL }, wiki: { provider: e.WIKI_PROVIDER } },
+    zofia: { ner: { provider: e.NER_PROVIDER, url: e.NER_URL }, wiki: { provider: e.WIKI_PROVIDER, corpus: e.WIKI_CORPUS } },
     appUrl: e.APP_URL?.replace(/\/+$/, ""),
     trustedProxies: (e.TRUSTED_PROXIES ?? "").split(",").map((p) => p.trim()).filter(Boolean),
   };

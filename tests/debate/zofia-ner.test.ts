@@ -25,7 +25,38 @@ describe("rule-based NER (offline default)", () => {
     expect(RULE_CONFIDENCE).toEqual({ typed: 1, multiWord: 0.85, singleWord: 0.6 });
   });
 
+  it("splits a span compromise runs across a dash into its two names", async () => {
+    const text = "Votes went to Harambe — Jonathan Smith said so.";
+    const units = groupUnits(await ruleNer().recognise(text), text, splitSentences(text));
+    expect(units.map((u) => u.text)).toEqual(expect.arrayContaining(["Harambe", "Jonathan Smith"]));
+    expect(units.some((u) => u.text.includes("—"))).toBe(false);
+  });
+
   it("finds nothing in a text without names", async () => {
     expect(await ruleNer().recognise("the weather was mild and nobody complained about it.")).toEqual([]);
+  });
+});
+
+describe("NER endpoint (NER_URL)", () => {
+  it("sends the text, reads word/entity/score/offsets, and says in words what is wrong with a bad answer", async () => {
+    const { startSearchServer } = await import("../helpers/search-server");
+    const { httpNer, nerProviderFor } = await import("@/lib/tools/ner");
+    const server = await startSearchServer();
+    try {
+      server.script("POST /ner", [
+        { json: [{ word: "Kenya", entity: "B-LOC", score: 0.93, start: 10, end: 15 }] },
+        { status: 503, json: { error: "loading" } },
+        { json: [{ word: "Kenya", score: 2 }] },
+      ]);
+      const ner = httpNer({ url: `${server.url}/ner` });
+      expect(ner.heuristic).toBe(false);
+      expect(await ner.recognise("Visiting Kenya today")).toEqual([{ text: "Kenya", tag: "B-LOC", confidence: 0.93, start: 10, end: 15 }]);
+      expect(server.requests[0]!.body).toEqual({ inputs: "Visiting Kenya today" });
+      await expect(ner.recognise("x")).rejects.toThrow(/answered 503/);
+      await expect(ner.recognise("x")).rejects.toThrow(/unexpected format .*score/);
+      expect(() => nerProviderFor("http", {})).toThrow(/NER_URL is not set/);
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { getConfig } from "@/lib/config";
 import { NER_PROVIDER_IDS } from "@/lib/tools/ner/types";
 import { WIKI_PROVIDER_IDS } from "@/lib/tools/wiki/types";
 
@@ -41,11 +40,15 @@ export const zofiaConfigSchema = z.object({
   debate: onOff.default(true),
   /** Per model call; the paper's output budget needs ≥ 400 tokens and still gains at 1,200. */
   maxTurnTokens: z.number().int().min(50).max(4000).default(1200),
-  /** Frozen when the debate is created, so a resumed debate recognises and looks up with what it started with. */
-  ner: z.enum(NER_PROVIDER_IDS).default(() => getConfig().zofia.ner.provider),
-  wiki: z.enum(WIKI_PROVIDER_IDS).default(() => getConfig().zofia.wiki.provider),
+  /**
+   * Frozen when the debate is created, so a resumed debate recognises and looks up with what it
+   * started with. Unset here (this module stays safe for the browser); the protocol's schema fills
+   * them from NER_PROVIDER / WIKI_PROVIDER.
+   */
+  ner: z.enum(NER_PROVIDER_IDS).optional(),
+  wiki: z.enum(WIKI_PROVIDER_IDS).optional(),
 });
-export type ZofiaConfig = z.infer<typeof zofiaConfigSchema>;
+export type ZofiaConfig = Omit<z.infer<typeof zofiaConfigSchema>, "ner" | "wiki"> & { ner: (typeof NER_PROVIDER_IDS)[number]; wiki: (typeof WIKI_PROVIDER_IDS)[number] };
 
 export const LINGUIST_DIMENSIONS = ["sentence", "word", "grammar", "emotion", "information-quality"] as const;
 export type LinguistDimension = (typeof LINGUIST_DIMENSIONS)[number];

@@ -2,8 +2,9 @@ import { z } from "zod";
 import { getConfig } from "@/lib/config";
 import { loadPrompt, renderPrompt } from "@/lib/prompts";
 import { newFence, type Fence } from "@/lib/prompts/fence";
-import { nerProviderFor } from "@/lib/tools/ner";
-import { WIKI_UNAVAILABLE, wikiProviderFor } from "@/lib/tools/wiki";
+import { nerProviderFor, NER_PROVIDER_IDS } from "@/lib/tools/ner";
+import { WIKI_PROVIDER_IDS, WIKI_UNAVAILABLE, wikiProviderFor } from "@/lib/tools/wiki";
+import { MAX_QUERY_CHARS } from "@/lib/tools/types";
 import type { SearchResult } from "@/lib/tools";
 import { evidenceBlock } from "../evidence";
 import type { CostEstimate, DebateContext, Protocol, TurnSpec, VerdictRecord } from "../types";
@@ -37,6 +38,20 @@ const PAPER_ENCODER = "local:minilm-l6";
 /** all-MiniLM-L6-v2 reads at most 256 word pieces; the article vector covers its start only. */
 const MINILM_TOKENS = 256;
 
+/**
+ * What each agent was given, for the page's information matrix (in-news, web, LLM knowledge,
+ * Wikipedia): every model brings its own knowledge; the rest is what its prompt held.
+ */
+export const SEES: Record<string, { article: boolean; web: boolean; wikipedia: boolean; llm: true; reports?: boolean; debate?: boolean }> = {
+  linguist: { article: true, web: false, wikipedia: false, llm: true },
+  domain: { article: true, web: false, wikipedia: false, llm: true },
+  expert: { article: true, web: false, wikipedia: true, llm: true },
+  claims: { article: true, web: false, wikipedia: false, llm: true },
+  verify: { article: false, web: true, wikipedia: false, llm: true },
+  argument: { article: true, web: true, wikipedia: true, llm: true, reports: true },
+  judge: { article: false, web: false, wikipedia: false, llm: true, debate: true },
+};
+
 type Ctx = DebateContext<ZofiaConfig>;
 type Msg = { role: "user" | "assistant"; content: string };
 
@@ -65,14 +80,17 @@ export type WikiValue = {
   url: string | null;
   revision: string | null;
 };
-type VerifyValue = { claim: string; label: VerifyLabel; quotes: Array<{ text: string; verified: boolean }>; context: Array<{ text: string; cosine: number }>; called: boolean; reason?: string; unparsed?: boolean };
+export type VerifyValue = { claim: string; label: VerifyLabel; quotes: Array<{ text: string; verified: boolean }>; context: Array<{ text: string; cosine: number }>; called: boolean; reason?: string; unparsed?: boolean };
 
 const claimsSchema = z.object({
   core: z.string().trim().min(1, "the core claim is empty"),
   sub: z.array(z.string().trim().min(1)).max(4, "give at most 4 sub-claims"),
 });
 
-const zofiaSchema = zofiaConfigSchema.extend({
+/** The stored configuration: the providers default to the server's settings when the debate is created. */
+export const zofiaSchema = zofiaConfigSchema.extend({
+  ner: z.enum(NER_PROVIDER_IDS).default(() => getConfig().zofia.ner.provider),
+  wiki: z.enum(WIKI_PROVIDER_IDS).default(() => getConfig().zofia.wiki.provider),
   // The tools and encoder frozen at creation ride along so the query can be shaped for the provider.
   tools: z.record(z.string(), z.looseObject({ provider: z.string() })).optional(),
   embedder: z.string().optional(),
@@ -167,8 +185,9 @@ function embedderOf(ctx: Ctx): string | undefined {
 async function speakRead<T>(ctx: Ctx, spec: TurnSpec, template: string, read: (text: string) => T | null, meta: (value: T | null, text: string) => Record<string, unknown>): Promise<{ value: T | null; text: string }> {
   const first = await ctx.speak({ ...spec, metadataFrom: (text) => meta(read(text), text) });
   const value = read(first.text);
-  if (value !== null) return { value, text: first.text };
-  const formatLine = loadPrompt(template).split("\n").filter((l) => l.startsWith("Format (")).at(-1) ?? "";
+  // A repair after the budget is spent would fail the debate: the unread answer is recorded as it is.
+  if (value !== null || ctx.budget().exhausted) return { value, text: first.text };
+  const formatLine = formatLineOf(template);
   const repair = await ctx.speak({
     ...spec,
     phase: `${spec.phase}:repair`,
@@ -177,6 +196,11 @@ async function speakRead<T>(ctx: Ctx, spec: TurnSpec, template: string, read: (t
     metadataFrom: (text) => ({ ...meta(read(text), text), repairOf: spec.phase }),
   });
   return { value: read(repair.text), text: repair.text };
+}
+
+/** A template's format line, repeated word for word when its answer needs repairing. */
+function formatLineOf(template: string): string {
+  return loadPrompt(template).split("\n").filter((l) => l.startsWith("Format (")).at(-1) ?? "";
 }
 
 function articleOf(ctx: Ctx): string {
@@ -320,8 +344,8 @@ async function runZofia(ctx: Ctx): Promise<VerdictRecord> {
         temperature: 0,
         options: ["R", "F", "I"],
         fallback: { kind: "none" },
-        metadata: { zofia: { step: "judge", round: r } },
-        metadataFromScored: (text, scores) => ({ zofia: { step: "judge", round: r, answer: parseJudge(text, ["R", "F", "I"]), probs: scores.status === "scored" ? scores.probs : null, unparsed: parseJudge(text, ["R", "F", "I"]) === null } }),
+        metadata: { zofia: { step: "judge", sees: SEES.judge, round: r } },
+        metadataFromScored: (text, scores) => ({ zofia: { step: "judge", sees: SEES.judge, round: r, answer: parseJudge(text, ["R", "F", "I"]), probs: scores.status === "scored" ? scores.probs : null, unparsed: parseJudge(text, ["R", "F", "I"]) === null } }),
       });
       // Unread counts as "continue", and the turn says so (metadata.zofia.unparsed).
       const answer = parseJudge(judged.text, ["R", "F", "I"]);
@@ -333,14 +357,17 @@ async function runZofia(ctx: Ctx): Promise<VerdictRecord> {
   }
 
   // judge-final: the last round's judge (or the budget's, or the only judge with the debate off) must say R or F.
-  const record = cfg.debate ? transcriptBlock(fence, transcript) : materials;
+  // No exchange happened (debate off, or the budget ran out before round 1): the judge reads the reports instead.
+  const debated = cfg.debate && transcript.length > 0;
+  const record = debated ? transcriptBlock(fence, transcript) : materials;
+  const finalSees = debated ? SEES.judge : SEES.argument;
   const finalSpec: TurnSpec = {
     round: cfg.debate ? finalRound : 1,
     phase: "judge-final",
     role: "judge",
     kind: "judge",
     system: judgeSystem,
-    prompt: renderPrompt("zofia/judge-final", { record: cfg.debate ? `The debate record:\n${record}` : `The reports on the article:\n${record}` }),
+    prompt: renderPrompt("zofia/judge-final", { record: debated ? `The debate record:\n${record}` : `The reports on the article:\n${record}` }),
     maxOutputTokens: Math.min(cfg.maxTurnTokens, 20),
     temperature: 0,
     wrapUp: true,
@@ -349,8 +376,8 @@ async function runZofia(ctx: Ctx): Promise<VerdictRecord> {
     ...finalSpec,
     options: ["R", "F"],
     fallback: { kind: "none" },
-    metadata: { zofia: { step: "judge-final" } },
-    metadataFromScored: (text, scores) => ({ zofia: { step: "judge-final", answer: parseJudge(text, ["R", "F"]), probs: scores.status === "scored" ? scores.probs : null } }),
+    metadata: { zofia: { step: "judge-final", sees: finalSees } },
+    metadataFromScored: (text, scores) => ({ zofia: { step: "judge-final", sees: finalSees, answer: parseJudge(text, ["R", "F"]), probs: scores.status === "scored" ? scores.probs : null } }),
   });
   let answer = parseJudge(final.text, ["R", "F"]);
   let text = final.text;
@@ -359,13 +386,13 @@ async function runZofia(ctx: Ctx): Promise<VerdictRecord> {
       ...finalSpec,
       phase: "judge-final:repair",
       messages: [{ role: "user", content: finalSpec.prompt }, { role: "assistant", content: final.text }],
-      prompt: renderPrompt("zofia/repair", { problem: "it is not R or F", format: "Format (zofia/judge-final): one character, R or F" }),
-      metadataFrom: (t) => ({ zofia: { step: "judge-final", answer: parseJudge(t, ["R", "F"]), repairOf: "judge-final" } }),
+      prompt: renderPrompt("zofia/repair", { problem: "it is not R or F", format: formatLineOf("zofia/judge-final") }),
+      metadataFrom: (t) => ({ zofia: { step: "judge-final", sees: finalSees, answer: parseJudge(t, ["R", "F"]), repairOf: "judge-final" } }),
     });
     answer = parseJudge(repair.text, ["R", "F"]);
     text = repair.text;
   }
-  const reason = cfg.debate ? stopReason : "debate off";
+  const reason = cfg.debate ? stopReason : (budgetStop() ?? "debate-off");
   const rounds = cfg.debate ? transcript.length : 0;
   return verdict(answer, text, final.scores.status === "scored" ? final.scores.probs : null, reason, rounds, details, transcript);
 }
@@ -412,6 +439,13 @@ async function webSearch(ctx: Ctx, keywords: string[], salience: Map<string, num
   const cutoff = cutoffBefore(ctx.claim.date);
   let kws = [...keywords];
   let dropped: string | null = null;
+  // Web APIs refuse queries over 400 characters: long names give way least salient first, and the turn says which.
+  const overLength: string[] = [];
+  while (kws.length > 1 && webQuery(kws, provider).length > MAX_QUERY_CHARS) {
+    const k = leastSalient(kws, salience);
+    overLength.push(k);
+    kws = kws.filter((x) => x !== k);
+  }
   for (let attempt = 0; ; attempt++) {
     const res = await ctx.tool({
       round: 0,
@@ -419,11 +453,12 @@ async function webSearch(ctx: Ctx, keywords: string[], salience: Map<string, num
       role: "web-search",
       request: { query: webQuery(kws, provider), k: cfg.webMax, ...(cutoff ? { before: cutoff } : {}), excludeDomains: excludedDomains() },
       addEvidence: false,
-      metadata: { zofia: { step: "web", keywords: kws, dropped, cutoff, attempt } },
+      metadata: { zofia: { step: "web", keywords: kws, dropped, cutoff, attempt, ...(overLength.length ? { overLength } : {}) } },
     });
     const standIn = !res.record.live;
     const found = standIn ? res.record.results.filter((r) => hasEveryKeyword(r, kws)) : res.record.results;
     if (found.length > 0 || !standIn || kws.length <= 1) {
+      if (found.length === 0) return [];
       await ctx.addEvidence({
         origin: `tool:${res.record.provider}`,
         addedSeq: res.seq,
@@ -449,7 +484,7 @@ async function webSearch(ctx: Ctx, keywords: string[], salience: Map<string, num
 async function wikiLookups(ctx: Ctx, keywords: string[], contextFor: (k: string) => string): Promise<void> {
   const cfg = ctx.config;
   const settings = getConfig();
-  const provider = cfg.wikipedia ? wikiProviderFor(cfg.wiki, { baseURL: settings.search.wikipedia.baseURL }, { allow: settings.fetch.allow, timeoutMs: settings.search.timeoutMs }) : null;
+  const provider = cfg.wikipedia ? wikiProviderFor(cfg.wiki, { baseURL: settings.search.wikipedia.baseURL, corpus: settings.zofia.wiki.corpus }, { allow: settings.fetch.allow, timeoutMs: settings.search.timeoutMs }) : null;
   if (!provider || keywords.length === 0) {
     const note = !cfg.wikipedia ? "Wikipedia is off in this configuration" : !provider ? WIKI_UNAVAILABLE : "no keywords: retrieval skipped";
     await ctx.record({ round: 0, phase: "wiki", role: "wiki", compute: () => ({ provider: provider?.id ?? "none", note }), content: (v) => `Encyclopedia: ${v.note}` });
@@ -503,17 +538,18 @@ async function linguistReports(ctx: Ctx, fence: Fence, article: string) {
   const system = renderPrompt("zofia/system-linguist", { fence_rule: fence.rule });
   return ctx.parallel(
     LINGUIST_DIMENSIONS.map((dimension) => async () => {
+      if (ctx.budget().exhausted) return null;
       // Five isolated sessions: each call is the system prompt and this one question, nothing shared.
       const { value, text } = await speakRead(
         ctx,
         { round: 0, phase: `linguist:${dimension}`, role: "linguist", kind: "analysis", system, prompt: renderPrompt("zofia/linguist", { dimension, article }), maxOutputTokens: ctx.config.maxTurnTokens, temperature: 0 },
         "zofia/linguist",
         parseLinguist,
-        (v) => ({ zofia: { step: "linguist", dimension, lean: v?.lean ?? "UNCLEAR", words: v?.words ?? null, flagged: v ? v.words > 25 : false, unparsed: v === null } }),
+        (v) => ({ zofia: { step: "linguist", sees: SEES.linguist, dimension, lean: v?.lean ?? "UNCLEAR", words: v?.words ?? null, flagged: v ? v.words > 25 : false, unparsed: v === null } }),
       );
       return { dimension, lean: value?.lean ?? ("UNCLEAR" as Lean), text: value?.analysis ?? text };
     }),
-  );
+  ).then((all) => all.filter((x) => x !== null));
 }
 
 async function expertReport(ctx: Ctx, fence: Fence, article: string): Promise<{ role: string; text: string } | null> {
@@ -524,10 +560,11 @@ async function expertReport(ctx: Ctx, fence: Fence, article: string): Promise<{ 
     { round: 0, phase: "domain", role: "expert", kind: "analysis", system, prompt: renderPrompt("zofia/domain", { article }), maxOutputTokens: Math.min(ctx.config.maxTurnTokens, 60), temperature: 0 },
     "zofia/domain",
     parseRole,
-    (v) => ({ zofia: { step: "domain", expertRole: v ?? "journalist", parsed: v !== null } }),
+    (v) => ({ zofia: { step: "domain", sees: SEES.domain, expertRole: v ?? "journalist", parsed: v !== null } }),
   );
   // An expert the model would not name is still needed: the paper's fallback is a journalist (recorded as unparsed).
   const role = domain.value ?? "journalist";
+  if (ctx.budget().exhausted) return null;
   const wiki = ctx
     .evidenceFor("expert")
     .filter((e) => e.origin === "tool:wikipedia")
@@ -542,7 +579,7 @@ async function expertReport(ctx: Ctx, fence: Fence, article: string): Promise<{ 
     prompt: renderPrompt("zofia/expert", { expert_role: role, article, wikipedia: wiki ? fence.wrap("evidence", wiki) : `(none: ${WIKI_UNAVAILABLE} or no entry was found)` }),
     maxOutputTokens: ctx.config.maxTurnTokens,
     temperature: 0,
-    metadata: { zofia: { step: "expert", expertRole: role } },
+    metadata: { zofia: { step: "expert", sees: SEES.expert, expertRole: role } },
   });
   return { role, text: turn.text };
 }
@@ -552,10 +589,10 @@ async function claimVerification(ctx: Ctx, fence: Fence, article: string, web: S
   if (!cfg.claimVerification || ctx.budget().exhausted) return [];
   const system = renderPrompt("zofia/system-analyst", { fence_rule: fence.rule });
   const extracted = await ctx.speakJson(
-    { round: 0, phase: "claims", role: "extractor", kind: "analysis", system, prompt: renderPrompt("zofia/claims", { article }), maxOutputTokens: cfg.maxTurnTokens, temperature: 0, metadata: { zofia: { step: "claims" } } },
+    { round: 0, phase: "claims", role: "extractor", kind: "analysis", system, prompt: renderPrompt("zofia/claims", { article }), maxOutputTokens: cfg.maxTurnTokens, temperature: 0, metadata: { zofia: { step: "claims", sees: SEES.claims } } },
     claimsSchema,
   );
-  if (!extracted.value) return [];
+  if (!extracted.value || ctx.budget().exhausted) return [];
   const claims = [extracted.value.core, ...extracted.value.sub];
   // The verifier reads web text only: every sentence of the kept web results, title and snippet included.
   const webSentences = [...new Set(web.flatMap((r) => splitSentences(`${r.title}. ${r.text}`).map((s) => s.text)))];
@@ -574,15 +611,15 @@ async function claimVerification(ctx: Ctx, fence: Fence, article: string, web: S
           phase: `verify:${n}`,
           role: "verifier",
           compute: () => ({ claim, label: "NOT ENOUGH INFORMATION", quotes: [], context, called: false }),
-          content: (x) => `Claim ${n}: ${x.label} (no web sentence within θ_sim = ${cfg.thetaSim}; the verifier was not asked)`,
-          metadata: { zofia: { step: "verify", claim, label: "NOT ENOUGH INFORMATION", quotes: [], context, called: false } },
+          content: (x) => `Claim ${n}: ${x.label} (${context.length === 0 ? `no web sentence within θ_sim = ${cfg.thetaSim}` : "the budget is spent"}; the verifier was not asked)`,
+          metadata: { zofia: { step: "verify", sees: SEES.verify, claim, label: "NOT ENOUGH INFORMATION", quotes: [], context, called: false } },
         });
         return v.value;
       }
       const texts = context.map((c) => c.text);
       const read = (text: string) => parseVerify(text);
       const meta = (v: ReturnType<typeof parseVerify>) => ({
-        zofia: { step: "verify", claim, label: v?.label ?? "NOT ENOUGH INFORMATION", quotes: (v?.quotes ?? []).map((q) => ({ text: q, verified: quoteVerified(q, texts) })), context, called: true, unparsed: v === null },
+        zofia: { step: "verify", sees: SEES.verify, claim, label: v?.label ?? "NOT ENOUGH INFORMATION", quotes: (v?.quotes ?? []).map((q) => ({ text: q, verified: quoteVerified(q, texts) })), context, called: true, unparsed: v === null },
       });
       const { value } = await speakRead(
         ctx,
@@ -636,7 +673,7 @@ async function debaterTurn(ctx: Ctx, fence: Fence, side: "pro" | "con", round: n
     prompt,
     maxOutputTokens: ctx.config.maxTurnTokens,
     temperature: 0,
-    metadata: { zofia: { step: "argument", side: label, round } },
+    metadata: { zofia: { step: "argument", sees: SEES.argument, side: label, round } },
   });
   chat.push({ role: "user", content: prompt }, { role: "assistant", content: turn.text });
   return turn.text;

@@ -25,19 +25,32 @@ function trimSpan(text: string, start: number, end: number): [number, number] {
   return [b, e];
 }
 
+/** compromise runs a span across a dash ("Harambe — Jonathan"): each side is its own name. */
+function pieces(text: string, start: number, end: number): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  let from = start;
+  for (const m of text.slice(start, end).matchAll(/\s*[—–]\s*|\s+-\s+/g)) {
+    out.push(trimSpan(text, from, start + m.index!));
+    from = start + m.index! + m[0].length;
+  }
+  out.push(trimSpan(text, from, end));
+  return out.filter(([a, b]) => b > a);
+}
+
 function spans(text: string): Span[] {
   const doc = nlp(text);
   const found: Span[] = [];
   const take = (view: { json: (o: object) => unknown }, type: EntityType | null) => {
     for (const m of view.json({ offset: true }) as Array<{ offset: { start: number; length: number } }>) {
-      const [start, end] = trimSpan(text, m.offset.start, m.offset.start + m.offset.length);
-      if (end <= start) continue;
-      // A span already found with a type keeps it: the capitalised-span pass only adds new ones.
-      if (found.some((f) => f.start < end && start < f.end)) continue;
-      const words = text.slice(start, end).split(/\s+/).length;
-      const confidence = type ? RULE_CONFIDENCE.typed : words > 1 ? RULE_CONFIDENCE.multiWord : RULE_CONFIDENCE.singleWord;
-      found.push({ start, end, type: type ?? "MISC", confidence });
+      for (const [start, end] of pieces(text, m.offset.start, m.offset.start + m.offset.length)) add(start, end, type);
     }
+  };
+  const add = (start: number, end: number, type: EntityType | null) => {
+    // A span already found with a type keeps it: the capitalised-span pass only adds new ones.
+    if (found.some((f) => f.start < end && start < f.end)) return;
+    const words = text.slice(start, end).split(/\s+/).length;
+    const confidence = type ? RULE_CONFIDENCE.typed : words > 1 ? RULE_CONFIDENCE.multiWord : RULE_CONFIDENCE.singleWord;
+    found.push({ start, end, type: type ?? "MISC", confidence });
   };
   take(doc.people(), "PER");
   take(doc.places(), "LOC");

@@ -3,7 +3,7 @@
  * keyword (title and one-line description, what the paper disambiguates on) and gives the chosen
  * sense's summary; the choice between senses is the protocol's (lib/debate/zofia/disambiguation.ts).
  */
-export const WIKI_PROVIDER_IDS = ["none", "wikipedia-rest"] as const;
+export const WIKI_PROVIDER_IDS = ["none", "wikipedia-rest", "corpus"] as const;
 export type WikiProviderId = (typeof WIKI_PROVIDER_IDS)[number];
 
 export type WikiCandidate = { title: string; description: string; key: string };
