@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { dayBefore, productWord, readZofia, type ZTurn } from "@/components/debate/zofia/read";
+import { dayBefore, productWord, readZofia, seesByAgent, type ZTurn } from "@/components/debate/zofia/read";
 
 /*
  * The ZoFia page reads the stored turns of issue 12's contract into the steps it draws. These
@@ -101,6 +101,23 @@ describe("readZofia", () => {
     const empty = readZofia([]);
     expect([empty.ner, empty.salience, empty.keywords, empty.claims, empty.expert]).toEqual([null, null, null, null, null]);
     expect(empty.web).toEqual([]);
+  });
+});
+
+describe("seesByAgent", () => {
+  it("takes what each agent was given from the protocol's record on its turns", () => {
+    const sees = seesByAgent([
+      t(0, "verify:1", "verifier", "analysis", { zofia: { sees: { article: false, web: true, wikipedia: false, llm: true } } }),
+      t(0, "domain", "expert", "analysis", { zofia: { sees: { article: true, web: false, wikipedia: false, llm: true } } }),
+      t(0, "expert", "expert", "analysis", { zofia: { sees: { article: true, web: false, wikipedia: true, llm: true } } }),
+      t(1, "argument", "con", "speech", { zofia: { sees: { article: true, web: true, wikipedia: true, llm: true } } }),
+    ]);
+    expect(sees).toEqual({
+      verifier: { article: false, web: true, wikipedia: false, llm: true },
+      // The domain call is not the expert's report: the expert's own turn says what it read.
+      expert: { article: true, web: false, wikipedia: true, llm: true },
+      con: { article: true, web: true, wikipedia: true, llm: true },
+    });
   });
 });
 

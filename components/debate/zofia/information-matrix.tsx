@@ -9,21 +9,31 @@
 type Cell = "yes" | "no" | "off";
 type Row = { agent: string; role: string; note: string; article: Cell; web: Cell; knowledge: Cell; wiki: Cell };
 
-export type MatrixInput = { webOn: boolean; wikiOn: boolean; webResults: number; wikiEntries: number; disabled: Set<string> };
+/** What a turn's metadata says its agent was given (`metadata.zofia.sees`, written by the protocol). */
+export type Sees = { article?: boolean; web?: boolean; wikipedia?: boolean; llm?: boolean };
 
-function rows({ webOn, wikiOn, disabled }: MatrixInput): Row[] {
+export type MatrixInput = { webOn: boolean; wikiOn: boolean; webResults: number; wikiEntries: number; disabled: Set<string>; sees?: Record<string, Sees> };
+
+/** The protocol's own record wins over the page's reading of the paper; web and Wikipedia turned off read as unavailable. */
+function fromSees(row: Row, sees: Sees | undefined, webOn: boolean, wikiOn: boolean): Row {
+  if (!sees) return row;
+  const cell = (given: boolean | undefined, on = true): Cell => (given ? (on ? "yes" : "off") : "no");
+  return { ...row, article: cell(sees.article), web: cell(sees.web, webOn), knowledge: cell(sees.llm), wiki: cell(sees.wikipedia, wikiOn) };
+}
+
+function rows({ webOn, wikiOn, disabled, sees = {} }: MatrixInput): Row[] {
   const web: Cell = webOn ? "yes" : "off";
   const wiki: Cell = wikiOn ? "yes" : "off";
   const all: Row[] = [
     { agent: "Linguist", role: "linguist", note: "five separate readings of the article's language", article: "yes", web: "no", knowledge: "yes", wiki: "no" },
     { agent: "Domain expert", role: "expert", note: "encyclopedia text for reference only", article: "yes", web: "no", knowledge: "yes", wiki },
-    { agent: "Claim extractor", role: "extractor", note: "told to invent nothing", article: "yes", web: "no", knowledge: "no", wiki: "no" },
-    { agent: "Claim verifier", role: "verifier", note: "web sentences closest to each claim, treated as reliable", article: "no", web, knowledge: "no", wiki: "no" },
+    { agent: "Claim extractor", role: "extractor", note: "told to invent nothing the article does not say", article: "yes", web: "no", knowledge: "no", wiki: "no" },
+    { agent: "Claim verifier", role: "verifier", note: "each claim with the web sentences closest to it, told to treat them as reliable", article: "no", web, knowledge: "no", wiki: "no" },
     { agent: "Advocate (argues real)", role: "pro", note: "article, passages and every report", article: "yes", web, knowledge: "yes", wiki },
     { agent: "Critic (argues fake)", role: "con", note: "article, passages and every report", article: "yes", web, knowledge: "yes", wiki },
     { agent: "Judge", role: "judge", note: "reads the debate only", article: "no", web: "no", knowledge: "yes", wiki: "no" },
   ];
-  return all.filter((r) => !disabled.has(r.role));
+  return all.filter((r) => !disabled.has(r.role)).map((r) => fromSees(r, sees[r.role], webOn, wikiOn));
 }
 
 const CELL_STYLE: Record<Cell, string> = {

@@ -179,6 +179,29 @@ function judgeCall(t: ZTurn): JudgeCall {
   return { answer: str(v.answer), probs, final: t.phase === "judge-final", text: t.content, status: t.status, seq: t.seq };
 }
 
+/** The agent each step's turn speaks for on the information matrix. */
+const MATRIX_AGENT: Array<[(t: ZTurn) => boolean, string]> = [
+  [(t) => t.role === "linguist", "linguist"],
+  [(t) => t.role === "expert" && t.phase === "expert", "expert"],
+  [(t) => t.role === "extractor", "extractor"],
+  [(t) => t.role === "verifier" && t.phase.startsWith("verify:"), "verifier"],
+  [(t) => t.role === "pro", "pro"],
+  [(t) => t.role === "con", "con"],
+  [(t) => t.role === "judge" && t.phase === "judge", "judge"],
+];
+
+/** What each agent was given, as the protocol recorded it on its turns (`metadata.zofia.sees`). */
+export function seesByAgent(turns: readonly ZTurn[]): Record<string, { article?: boolean; web?: boolean; wikipedia?: boolean; llm?: boolean }> {
+  const out: Record<string, { article?: boolean; web?: boolean; wikipedia?: boolean; llm?: boolean }> = {};
+  for (const t of turns) {
+    const sees = obj(obj(obj(t.metadata)?.zofia)?.sees);
+    if (!sees) continue;
+    const agent = MATRIX_AGENT.find(([match]) => match(t))?.[1];
+    if (agent && !out[agent]) out[agent] = { article: bool(sees.article), web: bool(sees.web), wikipedia: bool(sees.wikipedia), llm: bool(sees.llm) };
+  }
+  return out;
+}
+
 export type ZofiaSteps = {
   ner: NerStep | null;
   nerTurn: ZTurn | null;

@@ -10,7 +10,7 @@ import { AnalysisCards } from "./analysis-cards";
 import { DebateRounds, JudgeCallLine } from "./debate-rounds";
 import { EntityPipeline } from "./entity-pipeline";
 import { InformationMatrix } from "./information-matrix";
-import { dayBefore, productWord, readZofia, type ZTurn } from "./read";
+import { dayBefore, productWord, readZofia, seesByAgent, type ZTurn } from "./read";
 
 /**
  * The page of a ZoFia debate (spec §5, issue 12 "The page"): the verdict first, then how it was
@@ -67,6 +67,7 @@ export function ZofiaDebate({ view, live, connection, canControl = false, extra 
   const [selected, setSelected] = useState<number | null>(null);
   const turns = useMemo(() => merged(view.turns, live), [view.turns, live]);
   const steps = useMemo(() => readZofia(turns), [turns]);
+  const sees = useMemo(() => seesByAgent(turns), [turns]);
   const config = asObj(view.config);
   const claim = view.claim;
   const date = view.claim.date ? view.claim.date.slice(0, 10) : null;
@@ -177,7 +178,7 @@ export function ZofiaDebate({ view, live, connection, canControl = false, extra 
           </Section>
 
           <Section id="zofia-matrix" title="2 · What each agent was given" help="In the article, from the web, from the model's own knowledge, from the encyclopedia.">
-            <InformationMatrix webOn={webOn} wikiOn={wikiOn} webResults={webResults} wikiEntries={wikiPassages} disabled={disabled} />
+            <InformationMatrix webOn={webOn} wikiOn={wikiOn} webResults={webResults} wikiEntries={wikiPassages} disabled={disabled} sees={sees} />
           </Section>
 
           <Section id="zofia-analyses" title="3 · Analyses" help="Written independently, before the debate; the debaters read all of them.">
