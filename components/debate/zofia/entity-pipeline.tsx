@@ -40,7 +40,7 @@ const Waiting = ({ what }: { what: string }) => <p className="text-black/50">{wh
  * Stage 1 of ZoFia, no language model involved: named entities with their confidence, their
  * salience in the article, the SC-MMR picks one by one with λ_k, and the search that was sent.
  */
-export function EntityPipeline({ ner, salience, keywords, web, wiki, wikiOff, gamma, cutoff }: { ner: NerStep | null; salience: SalienceStep | null; keywords: KeywordStep | null; web: WebStep[]; wiki: WikiStep[]; wikiOff: WikiStep | null; gamma: number; cutoff: string | null }) {
+export function EntityPipeline({ ner, salience, keywords, web, wiki, wikiOff, gamma, cutoff, keptBySeq = new Map() }: { ner: NerStep | null; salience: SalienceStep | null; keywords: KeywordStep | null; web: WebStep[]; wiki: WikiStep[]; wikiOff: WikiStep | null; gamma: number; cutoff: string | null; keptBySeq?: Map<number, number> }) {
   const picked = new Set(keywords?.keywords ?? []);
   return (
     <ol className="grid min-w-0 gap-3 lg:grid-cols-2" aria-label="Entity pipeline">
@@ -157,7 +157,7 @@ export function EntityPipeline({ ner, salience, keywords, web, wiki, wikiOff, ga
                   {w.phase === "web" ? "Query" : `Relaxed (dropped "${w.dropped ?? "?"}")`}: <code className="break-words rounded bg-black/5 px-1">{w.query ?? "…"}</code>
                 </p>
                 <p className="text-xs text-black/60">
-                  {w.status === "streaming" ? "searching…" : w.status === "failed" ? `failed: ${w.error ?? "unknown error"}` : `${w.results.length} ${w.results.length === 1 ? "result" : "results"}`}
+                  {w.status === "streaming" ? "searching…" : w.status === "failed" ? `failed: ${w.error ?? "unknown error"}` : `${w.results.length} ${w.results.length === 1 ? "result" : "results"}${keptBySeq.has(w.seq) && keptBySeq.get(w.seq) !== w.results.length ? `, ${keptBySeq.get(w.seq)} kept as evidence` : ""}`}
                   {w.label ? ` · ${w.label}` : ""}
                   {w.live === false ? " (not live)" : ""}
                   {w.before ? ` · published before ${w.before.slice(0, 10)}` : cutoff ? ` · cutoff ${cutoff}` : ""}

@@ -84,6 +84,8 @@ export function ZofiaDebate({ view, live, connection, canControl = false, extra 
   // Counted in the pool the agents read (and the evidence panel lists), not in the raw search answers.
   const origin = (e: { origin?: unknown }) => (typeof e.origin === "string" ? e.origin : "");
   const webResults = view.evidence.filter((e) => origin(e).startsWith("tool:") && origin(e) !== "tool:wikipedia").length;
+  const keptBySeq = new Map<number, number>();
+  for (const e of view.evidence) if (typeof e.addedSeq === "number") keptBySeq.set(e.addedSeq, (keptBySeq.get(e.addedSeq) ?? 0) + 1);
   const wikiPassages = view.evidence.filter((e) => origin(e) === "tool:wikipedia").length;
   const verdict = view.verdict;
   const details = asObj(verdict?.details);
@@ -174,7 +176,7 @@ export function ZofiaDebate({ view, live, connection, canControl = false, extra 
       <div className="grid min-w-0 gap-6 lg:grid-cols-[minmax(0,1fr)_20rem]">
         <div className="min-w-0 space-y-8">
           <Section id="zofia-pipeline" title="1 · From entities to evidence" help="No language model here: the article's names are scored for how central they are, the most salient non-redundant ones become keywords, and one search is sent with all of them.">
-            <EntityPipeline ner={steps.ner} salience={steps.salience} keywords={steps.keywords} web={steps.web} wiki={steps.wiki} wikiOff={steps.wikiOff} gamma={gamma} cutoff={cutoff} />
+            <EntityPipeline ner={steps.ner} salience={steps.salience} keywords={steps.keywords} web={steps.web} wiki={steps.wiki} wikiOff={steps.wikiOff} gamma={gamma} cutoff={cutoff} keptBySeq={keptBySeq} />
           </Section>
 
           <Section id="zofia-matrix" title="2 · What each agent was given" help="In the article, from the web, from the model's own knowledge, from the encyclopedia.">
