@@ -151,7 +151,8 @@ export function ZofiaDebate({ view, live, connection, canControl = false, extra 
               Decided in round {verdict.roundsCompleted ?? "?"}
               {stopReason ? `: ${STOP_WORDS[stopReason] ?? stopReason}` : ""}. This is a model&apos;s reading of the article, not a fact-check: read how it got there below.
             </p>
-            {verdict.reason ? (
+            {/* The judge answers one letter; only a longer answer (a repaired or wordy one) is worth opening. */}
+            {verdict.reason && verdict.reason.trim().length > 2 ? (
               <details className="mt-2 text-sm">
                 <summary className="cursor-pointer font-medium">The judge&apos;s last words</summary>
                 <CitedText text={verdict.reason} onCite={setSelected} />
