@@ -3,6 +3,7 @@
 // RADAR prompt in the expected shape, streams token by token, and returns top_logprobs.
 // Test instrument only: started by the Playwright config, never by the app.
 import http from "node:http";
+import { zofiaAnswer } from "./fake-openai-zofia.mjs";
 
 const PORT = Number(process.env.FAKE_OPENAI_PORT ?? 3291);
 const DELAY = Number(process.env.FAKE_OPENAI_DELAY_MS ?? 25);
@@ -59,6 +60,7 @@ function toolMad(user, system, slow) {
 
 function answer(user, system) {
   const slow = user.includes("SLOW");
+  if (user.includes("Format (zofia/")) return zofiaAnswer(user, system, slow) ?? { slow, pieces: ["?"], alts: [] };
   if (user.includes("Format (tool-mad/")) {
     const t = toolMad(user, system, slow);
     if (t) return t;

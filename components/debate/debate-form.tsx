@@ -4,6 +4,8 @@ import { useActionState, useState } from "react";
 import { startDebateAction, type StartState } from "@/app/debates/actions";
 import { CostEstimate } from "./cost-estimate";
 import { ToolMadFields, type ToolMadFormInfo } from "./tool-mad/tool-mad-fields";
+import { ArticleInput } from "./article-input";
+import { ZofiaFields } from "./zofia/zofia-fields";
 import { RADAR_VARIANTS } from "@/lib/debate/radar/variants";
 import { ModelSelect } from "./model-select";
 import { claimCount, claimLengthError, normaliseClaim } from "@/lib/debate/claim-length";
@@ -95,6 +97,7 @@ export function DebateForm({
         <input type="hidden" name="protocol" value="radar" />
       )}
 
+      {protocol === "zofia" ? <ArticleInput initial={v} error={state.error ? { field: state.field, message: state.error } : undefined} /> : (<>
       <div>
         <label htmlFor="claim" className="block font-medium">
           Claim
@@ -142,8 +145,9 @@ export function DebateForm({
         <input id="claimDate" name="claimDate" type="date" defaultValue={v.claimDate} className="mt-1 rounded-md border border-black/20 bg-white p-2" />
         <FieldError state={state} field="claimDate" />
       </div>
+      </>)}
 
-      {isToolMad ? (
+      {protocol === "zofia" ? <ZofiaFields corpora={corpora} defaultCorpus={v.corpus} /> : isToolMad ? (
         <ToolMadFields info={toolMad!} corpora={corpora} models={models} defaults={defaults} values={v} renderError={(field) => <FieldError state={state} field={field} />} />
       ) : (
         <>

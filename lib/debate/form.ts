@@ -60,6 +60,8 @@ export function parseDebateForm(f: Record<string, string>): StartDebateInput {
     protocol,
     claim: f.claim ?? "",
     claimDate: f.claimDate?.trim() || undefined,
+    title: f.title?.trim() || undefined,
+    url: f.url?.trim() || undefined,
     // Tool-MAD searches during the debate: its evidence is the corpus its RAG agent searches, never pasted passages.
     evidence: !toolMad && f.evidenceMode === "gold" ? { mode: "gold", text: f.goldEvidence ?? "" } : { mode: "retrieved", corpus: f.corpus ?? "", k: num(f.k) ?? 20 },
     config: (toolMad ? toolMadConfig(f) : radarConfig(f)) as NonNullable<StartDebateInput["config"]>,

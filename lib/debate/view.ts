@@ -36,7 +36,7 @@ export async function debateView(db: Database, id: string) {
     createdAt: iso(d.debate.createdAt),
     startedAt: iso(d.debate.startedAt),
     finishedAt: iso(d.debate.finishedAt),
-    claim: { text: d.claim.text, date: iso(d.claim.claimDate) },
+    claim: { text: d.claim.text, date: iso(d.claim.claimDate), title: typeof d.claim.metadata?.title === "string" ? d.claim.metadata.title : null, url: d.claim.appearanceUrl ?? null },
     evidence: d.evidence.map((e) => ({ rank: e.rank, text: e.text, title: e.title, url: e.url, source: e.source, score: e.score, denseRank: e.denseRank, lexicalRank: e.lexicalRank, publishedAt: e.publishedAt, origin: e.origin, addedSeq: e.addedSeq, visibleTo: e.visibleTo, metadata: e.metadata })),
     turns: d.turns.map((t) => ({
       seq: t.seq,

@@ -15,6 +15,7 @@ export const metadata = { title: "New debate" };
 /** One line per method, for a reader who has not read the papers. */
 const BLURBS: Record<string, { title: string; blurb: string }> = {
   radar: { title: "RADAR (default)", blurb: "Two debaters argue over evidence retrieved once from a corpus or pasted; a judge decides, and may stop early." },
+  zofia: { title: "ZoFia (news articles)", blurb: "Checks a whole news article: its key names are searched on the web, a linguist, an expert and a claim checker report, then two agents debate until a judge says real or fake." },
   "tool-mad": { title: "Tool-MAD", blurb: "Two agents search on their own (the corpus and the web), answer, and have each answer checked against its documents; they stop when they agree, else a judge decides." },
 };
 

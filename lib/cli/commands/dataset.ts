@@ -4,6 +4,7 @@ import { writeClaims } from "@/lib/datasets/claims";
 import { CHECK_COVID_SPLITS, CHECK_COVID_SUBSETS, convertCheckCovid, type CheckCovidSplit, type CheckCovidSubset } from "@/lib/datasets/check-covid-claims";
 import { convertPolitifactHidden, convertPolitifactSubset150 } from "@/lib/datasets/politifact-hidden-claims";
 import { convertAveritec } from "@/lib/datasets/averitec-claims";
+import { convertGossipcop, convertPolitifactNews, POLITIFACT_NEWS_SOURCES, type PolitifactNewsSource } from "@/lib/datasets/politifact-news";
 import type { ClaimRecord } from "@/lib/datasets/claims";
 import { convertFever } from "@/lib/datasets/fever-claims";
 import { convertFeverous } from "@/lib/datasets/feverous-claims";
@@ -14,10 +15,10 @@ import { positiveInt } from "./search";
 
 export const DATASETS = ["politifact-hidden", "check-covid"] as const;
 /** Datasets that only have claims (no corpus to ingest): evaluation runs, not retrieval benchmarks. */
-export const CLAIM_DATASETS = ["politifact-hidden", "politifact-hidden-150", "averitec", "check-covid", "fever", "feverous", "faviq"] as const;
+export const CLAIM_DATASETS = ["politifact-hidden", "politifact-hidden-150", "averitec", "check-covid", "fever", "feverous", "faviq", "politifact-news", "gossipcop"] as const;
 export type ClaimDatasetName = (typeof CLAIM_DATASETS)[number];
 
-export type ConvertOptions = { split?: CheckCovidSplit; subset?: CheckCovidSubset; completeOnly?: boolean; limit?: number; nei?: "exclude" | "keep"; labels?: "native" | "radar"; faviqSet?: FaviqSet };
+export type ConvertOptions = { split?: CheckCovidSplit; subset?: CheckCovidSubset; completeOnly?: boolean; limit?: number; nei?: "exclude" | "keep"; labels?: "native" | "radar"; faviqSet?: FaviqSet; source?: PolitifactNewsSource };
 
 /** One entry point for every importer, shared by `dataset convert` and `eval --dataset`. */
 export async function convertDataset(name: ClaimDatasetName, data: string, opts: ConvertOptions = {}): Promise<ClaimRecord[]> {
@@ -36,6 +37,10 @@ export async function convertDataset(name: ClaimDatasetName, data: string, opts:
       return convertFeverous(data, { limit: opts.limit });
     case "faviq":
       return convertFaviq(data, { set: opts.faviqSet, limit: opts.limit });
+    case "politifact-news":
+      return convertPolitifactNews(data, { source: opts.source, limit: opts.limit });
+    case "gossipcop":
+      return convertGossipcop(data, { limit: opts.limit });
   }
 }
 export type DatasetName = (typeof DATASETS)[number];
@@ -67,6 +72,7 @@ export function register(program: Command) {
     .option("--sample <n>", "write n claims drawn at random with --seed (recorded in each claim's metadata)", positiveInt)
     .option("--seed <s>", "seed for --sample", positiveInt, 1)
     .option("--nei <what>", "AVeriTeC Not Enough Evidence: exclude (3-way) | keep (reported separately)", oneOf(["exclude", "keep"] as const), "exclude")
+    .option("--source <name>", `politifact-news articles: ${POLITIFACT_NEWS_SOURCES.join(" | ")} (PolitiFact++ human-written, ZoFia's benchmark; or FakeNewsNet v1 with dates)`, oneOf(POLITIFACT_NEWS_SOURCES), "politifact-pp")
     .option("--complete-only", "PolitiFact-Hidden: only claims whose gold evidence text is complete")
     .option("--limit <n>", "at most n claims", positiveInt)
     .option("--json", "print JSON")
