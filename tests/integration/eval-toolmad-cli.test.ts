@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../helpers/cli";
-import { backend, testDatabaseConfig } from "./test-db";
+import { backend, freshCliEnv } from "./test-db";
 
 /** The Tool-MAD dataset and evaluation commands as a user runs them, on the small fixtures. */
 
@@ -11,9 +11,8 @@ const FIX = path.resolve(import.meta.dirname, "..", "fixtures", "datasets");
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), "cp-tmcli-"));
 
 let dbEnv: Record<string, string>;
-beforeAll(() => {
-  const db = testDatabaseConfig();
-  dbEnv = db.backend === "postgres" ? { DATABASE_URL: db.url } : { DATA_DIR: path.dirname(db.dataDir) };
+beforeAll(async () => {
+  dbEnv = await freshCliEnv();
 });
 
 describe(`dataset convert and eval for Tool-MAD on ${backend}`, () => {

@@ -4,7 +4,7 @@ import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../helpers/cli";
 import { writeTinyGguf } from "../helpers/tiny-gguf";
-import { backend, testDatabaseConfig } from "./test-db";
+import { backend, freshCliEnv } from "./test-db";
 
 /**
  * `counterpoint debate --preset toolmad-...`: the preset names the protocol and its settings,
@@ -27,9 +27,8 @@ beforeAll(async () => {
       .map((r) => JSON.stringify(r))
       .join("\n"),
   );
-  const db = testDatabaseConfig();
   env = {
-    ...(db.backend === "postgres" ? { DATABASE_URL: db.url } : { DATA_DIR: path.dirname(db.dataDir) }),
+    ...(await freshCliEnv()),
     DEFAULT_MODEL: `local:${model}`,
     LOCAL_THREADS: "1",
     LOCAL_CONTEXT_SIZE: "16384",
