@@ -48,6 +48,19 @@ function radarConfig(f: Record<string, string>): Record<string, unknown> {
   return config;
 }
 
+/**
+ * Protocols that search during the debate (Tool-MAD, ZoFia) never take pasted passages: their corpus
+ * is what their search tools read. ZoFia may run with no corpus at all (web search, or nothing found,
+ * said on the page); Tool-MAD's RAG agent needs one, which the request check says.
+ */
+function evidenceOf(protocol: string | undefined, f: Record<string, string>): StartDebateInput["evidence"] {
+  const corpus = f.corpus?.trim() ?? "";
+  const searchesItself = protocol === "tool-mad" || protocol === "zofia";
+  if (!searchesItself && f.evidenceMode === "gold") return { mode: "gold", text: f.goldEvidence ?? "" };
+  if (protocol === "zofia" && !corpus) return { mode: "none" };
+  return { mode: "retrieved", corpus, k: num(f.k) ?? 20 };
+}
+
 export function parseDebateForm(f: Record<string, string>): StartDebateInput {
   const protocol = f.protocol?.trim() || undefined;
   const toolMad = protocol === "tool-mad";
@@ -62,8 +75,7 @@ export function parseDebateForm(f: Record<string, string>): StartDebateInput {
     claimDate: f.claimDate?.trim() || undefined,
     title: f.title?.trim() || undefined,
     url: f.url?.trim() || undefined,
-    // Tool-MAD searches during the debate: its evidence is the corpus its RAG agent searches, never pasted passages.
-    evidence: !toolMad && f.evidenceMode === "gold" ? { mode: "gold", text: f.goldEvidence ?? "" } : { mode: "retrieved", corpus: f.corpus ?? "", k: num(f.k) ?? 20 },
+    evidence: evidenceOf(protocol, f),
     config: (toolMad ? toolMadConfig(f) : radarConfig(f)) as NonNullable<StartDebateInput["config"]>,
     models,
     ...(budget ? { budget: budget as NonNullable<StartDebateInput["budget"]> } : {}),

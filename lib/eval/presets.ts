@@ -135,7 +135,7 @@ export const PRESETS = {
     // FEVER's three labels although FEVEROUS-S's gold has no NEI: the paper's FEVEROUS baselines
     // (gpt-4o-mini 37.0, ReAct 24.0, MAD 36.5 on ~balanced 2-class data) are only possible if NEI
     // was an answer the models could give and lose on; the 2-way scheme would make the task easier
-    // than the paper's. (lib/debate/tool-mad/config.ts's debate preset says "faviq": to be reconciled.)
+    // than the paper's. The debate preset in lib/debate/tool-mad/config.ts agrees.
     config: { labels: "fever" },
     sample: TOOLMAD_SAMPLE,
     references: toolMadRefs("FEVEROUS"),

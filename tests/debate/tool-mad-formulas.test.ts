@@ -136,7 +136,8 @@ describe("Tool-MAD configuration", () => {
     const p = getProtocol("tool-mad");
     const scheme = (name: string) => labelSchemeFor(cfg(p.presets[name])).labels;
     expect(scheme("toolmad-fever")).toEqual(["SUPPORTS", "REFUTES", "NOT ENOUGH INFO"]);
-    expect(scheme("toolmad-feverous")).toEqual(["SUPPORTS", "REFUTES"]);
+    // FEVEROUS-S's gold has no NEI, but the models may still answer it (and lose), as in the paper.
+    expect(scheme("toolmad-feverous")).toEqual(["SUPPORTS", "REFUTES", "NOT ENOUGH INFO"]);
     expect(scheme("toolmad-faviq")).toEqual(["SUPPORTS", "REFUTES"]);
     expect(scheme("toolmad-averitec")).toHaveLength(4);
   });
