@@ -40,7 +40,7 @@ describe(`counterpoint debate --preset on ${backend}`, () => {
     const ingest = await runCli(["ingest", corpusFile, "--corpus", "news"], env);
     expect(ingest.code).toBe(0);
     const r = await runCli(
-      ["debate", "The boxer sold his Olympic medal in 2012 to fund a children's hospital.", "--corpus", "news", "--preset", "toolmad-feverous", "--config", '{"rounds":1,"gate":"off","queryFormulation":"off"}', "--json"],
+      ["debate", "The boxer sold his Olympic medal in 2012 to fund a children's hospital.", "--corpus", "news", "--preset", "toolmad-faviq", "--config", '{"rounds":1,"gate":"off","queryFormulation":"off"}', "--json"],
       env,
     );
     expect(r.stderr).toBe("");
