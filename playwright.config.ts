@@ -38,9 +38,12 @@ export default defineConfig({
     {
       name: "chromium",
       dependencies: ["setup"],
+      testIgnore: /server-restart\.spec\.ts/,
       // Specs act as the admin unless they open a context for another role.
       use: { ...browserUse, storageState: USERS.admin.state },
     },
+    // Kills and replaces the server Playwright started, so it runs after every other spec.
+    { name: "server-restart", dependencies: ["chromium"], testMatch: /server-restart\.spec\.ts/, use: { ...browserUse, storageState: USERS.admin.state } },
   ],
   webServer: [
     {

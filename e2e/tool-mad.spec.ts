@@ -1,6 +1,5 @@
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import path from "node:path";
-import { expect, test, type Page } from "./fixtures";
+import { expect, test } from "./fixtures";
+import { completedTurns, ensureDemoCorpus, noSidewaysScroll, searches, startToolMad, streamingRoles } from "./tool-mad-helpers";
 
 /*
  * Tool-MAD end to end, as a new user with no search key: the search agent searches the corpus
@@ -9,48 +8,6 @@ import { expect, test, type Page } from "./fixtures";
  * claim says DISAGREE (then the judge decides). "SLOW" streams 8x slower, so two agents can be
  * watched writing at the same time.
  */
-
-const noSidewaysScroll = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-
-async function ensureDemoCorpus(page: Page) {
-  await page.goto("/corpora");
-  const load = page.getByRole("button", { name: "Load the demo corpus" });
-  if (await load.isVisible()) {
-    await load.click();
-    await page.waitForURL(/\/corpora\/demo$/);
-    await expect(page.getByTestId("ingest-job").first()).toHaveAttribute("data-status", "completed", { timeout: 120_000 });
-  }
-}
-
-async function startToolMad(page: Page, claim: string, opts: { screenshots?: boolean } = {}) {
-  await page.goto("/debates/new");
-  await page.getByRole("radio", { name: /Tool-MAD/ }).check();
-  await page.getByLabel("Claim", { exact: true }).fill(claim);
-  // No key configured: the form says where the search agent will search instead.
-  await expect(page.getByTestId("search-provider")).toContainText("No web search configured");
-  await expect(page.getByTestId("search-provider")).toContainText("offline stand-in for web search");
-  await page.getByLabel("Rounds at most").fill("2");
-  // The estimate follows the settings: 2 rounds of 2 agents (query, answer, 3 scorer calls each) and the judge.
-  await expect(page.getByTestId("cost-estimate")).toContainText("Up to 21 model calls and 4 searches", { timeout: 15_000 });
-  if (opts.screenshots) {
-    await page.setViewportSize({ width: 1280, height: 900 });
-    await page.screenshot({ path: "test-results/tool-mad-form-1280.png", fullPage: true });
-    await page.setViewportSize({ width: 375, height: 800 });
-    expect(await noSidewaysScroll(page)).toBeLessThanOrEqual(0);
-    await page.screenshot({ path: "test-results/tool-mad-form-375.png", fullPage: true });
-    await page.setViewportSize({ width: 1280, height: 900 });
-  }
-  await page.getByRole("button", { name: "Start debate" }).click();
-  await page.waitForURL(/\/debates\/[0-9a-f-]{36}$/);
-  return page.url();
-}
-
-const streamingRoles = (page: Page) => page.locator("[data-testid=turn][data-status=streaming]").evaluateAll((els) => els.map((e) => e.getAttribute("data-role")));
-const completedTurns = (page: Page) => page.locator("[data-testid=turn][data-status=completed]").evaluateAll((els) => els.map((e) => `${e.getAttribute("data-seq")}|${e.textContent}`));
-const searches = (page: Page) =>
-  page.locator("[data-testid=tool-mad-round]").evaluateAll((rounds) =>
-    rounds.flatMap((r) => [...r.querySelectorAll("[data-testid=agent-column]")].flatMap((c) => [...c.querySelectorAll("[data-testid=tool-mad-search]")].map((s) => `${r.getAttribute("data-round")}|${c.getAttribute("data-agent")}|${s.getAttribute("data-seq")}`))),
-  );
 
 test("a new user runs Tool-MAD with no search key: both agents stream at once, the stand-in is labelled, a reload loses nothing, and they reach a verdict", async ({ page }) => {
   test.setTimeout(240_000);
@@ -150,73 +107,4 @@ test("Tool-MAD stopped mid-round resumes without searching again, and the judge 
   await expect(page.getByTestId("consensus-marker").nth(1)).toContainText("the judge decides");
   await expect(page.getByTestId("verdict")).toContainText("Scores the judge weighed");
   await page.screenshot({ path: "test-results/tool-mad-judge-1280.png", fullPage: true });
-});
-
-/*
- * The server is killed mid-round (SIGKILL, as a crash or a redeploy would) and started again on the
- * same port and data. Runs last: the server it starts replaces the one Playwright started, and is
- * stopped after this file. The environment repeats playwright.config.ts's webServer entry.
- */
-let restarted: ChildProcess | null = null;
-test.afterAll(() => {
-  if (restarted?.pid) process.kill(restarted.pid, "SIGTERM");
-});
-
-function serverPid(port: number): number {
-  const out = execFileSync("ss", ["-ltnpH", `sport = :${port}`], { encoding: "utf8" });
-  const m = /pid=(\d+)/.exec(out);
-  if (!m) throw new Error(`no process listens on port ${port}: ${out}`);
-  return Number(m[1]);
-}
-
-test("a server restart mid-round loses nothing, and the resumed debate repeats no search", async ({ page, baseURL }) => {
-  test.setTimeout(300_000);
-  await ensureDemoCorpus(page);
-  const url = await startToolMad(page, "SLOW DISAGREE: the restarted server finds Governor Elena Marsh's auction again.");
-  await expect.poll(async () => (await searches(page)).length, { timeout: 60_000 }).toBe(2);
-  await expect(page.locator("[data-testid=turn][data-status=streaming][data-phase=answer]").first()).toBeVisible({ timeout: 30_000 });
-  const stored = await searches(page);
-  const finished = await completedTurns(page);
-  // Leave the page first: a page whose server vanishes logs connection errors, which would fail the test.
-  await page.goto("about:blank");
-
-  const port = Number(new URL(baseURL!).port);
-  process.kill(serverPid(port), "SIGKILL");
-  await expect.poll(() => fetch(`${baseURL}/api/health`).then(() => "up", () => "down"), { timeout: 15_000 }).toBe("down");
-  restarted = spawn(process.execPath, ["scripts/start.mjs"], {
-    cwd: path.resolve("."),
-    stdio: "ignore",
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      DATA_DIR: path.resolve(".test-data/e2e"),
-      DATABASE_URL: "",
-      DEFAULT_MODEL: "openai-compatible:scripted",
-      OPENAI_COMPATIBLE_SCRIPTED_BASE_URL: `http://127.0.0.1:${process.env.FAKE_OPENAI_PORT ?? 3291}/v1`,
-      OPENAI_COMPATIBLE_SCRIPTED_MODEL: "scripted-debater",
-      ROLE_MODELS: "",
-      OPENAI_API_KEY: "",
-      ANTHROPIC_API_KEY: "",
-      NEXT_TELEMETRY_DISABLED: "1",
-      DEBATE_RATE_LIMIT: "100/hour",
-    },
-  });
-  await expect.poll(() => fetch(`${baseURL}/api/health`).then((r) => r.status, () => 0), { timeout: 120_000, intervals: [500] }).toBe(200);
-
-  await page.goto(url);
-  await expect(page.getByTestId("debate-status")).toHaveText("interrupted");
-  // Everything finished before the crash is there, and the searches are the stored ones.
-  const after = await completedTurns(page);
-  for (const t of finished) expect(after).toContain(t);
-  expect(await searches(page)).toEqual(stored);
-
-  await page.getByRole("button", { name: "Resume from the last finished turn" }).click();
-  await expect(page.getByTestId("verdict-summary")).toBeVisible({ timeout: 150_000 });
-  await page.reload();
-  const all = await searches(page);
-  for (const s of stored) expect(all).toContain(s);
-  expect(all.length).toBe(4);
-  expect(new Set(all.map((s) => s.split("|").slice(0, 2).join("|"))).size).toBe(4);
-  await expect(page.getByTestId("verdict-summary")).toContainText("Decided by the judge");
 });

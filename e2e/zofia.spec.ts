@@ -1,4 +1,5 @@
 import { expect, test, type Page } from "./fixtures";
+import { ensureDemoCorpus, noSidewaysScroll } from "./tool-mad-helpers";
 
 /*
  * ZoFia end to end, as a journalist with no search key and no encyclopedia: paste a news article,
@@ -7,18 +8,6 @@ import { expect, test, type Page } from "./fixtures";
  * judge says "continue" after round 1 and "fake" after round 2. "SLOW" in the article makes every
  * call that reads the article stream 8x slower, so the debate can be watched and reloaded.
  */
-
-const noSidewaysScroll = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-
-async function ensureDemoCorpus(page: Page) {
-  await page.goto("/corpora");
-  const load = page.getByRole("button", { name: "Load the demo corpus" });
-  if (await load.isVisible()) {
-    await load.click();
-    await page.waitForURL(/\/corpora\/demo$/);
-    await expect(page.getByTestId("ingest-job").first()).toHaveAttribute("data-status", "completed", { timeout: 120_000 });
-  }
-}
 
 const HEADLINE = "Governor Marsh's auction raises $2.4 million for Cedar River flood families";
 const ARTICLE = [
