@@ -12,6 +12,9 @@ import { bold, dim, green, red, yellow } from "../output";
 type Options = {
   corpus?: string;
   goldFile?: string;
+  articleFile?: string;
+  title?: string;
+  url?: string;
   date?: string;
   k: string;
   variant?: string;
@@ -100,7 +103,10 @@ export function register(program: Command) {
     .argument("[claim]", "the claim to check (omit with --resume)")
     .option("--corpus <name>", "retrieve evidence from this corpus")
     .option("--gold-file <file>", "use this file's paragraphs (blank-line separated) as the evidence instead")
-    .option("--date <YYYY-MM-DD>", "when the claim was made: later evidence is left out")
+    .option("--date <YYYY-MM-DD>", "when the claim was made (an article: published): later evidence is left out")
+    .option("--article-file <file>", "ZoFia: the news article's body from this file, instead of the claim argument")
+    .option("--title <text>", "ZoFia: the article's headline")
+    .option("--url <address>", "the address where the claim or article appeared (stored with it)")
     .option("--k <n>", "passages to retrieve", "20")
     .option("--protocol <name>", `debate protocol: ${PROTOCOL_NAMES.join(", ")} (default ${DEFAULT_PROTOCOL}, or the preset's)`)
     .option("--preset <name>", "a protocol's named configuration, e.g. toolmad-fever or radar-position")
@@ -118,8 +124,11 @@ export function register(program: Command) {
       const { db } = await getDb();
       let id = opts.resume;
       if (!id) {
+        if (opts.articleFile) {
+          if (claim) throw new Error("Give the article either as the argument or with --article-file, not both.");
+          claim = fs.readFileSync(opts.articleFile, "utf8");
+        }
         if (!claim) throw new Error("Give the claim to check, or --resume <debateId>.");
-        if (!opts.corpus && !opts.goldFile) throw new Error("Say where the evidence comes from: --corpus <name> or --gold-file <file>.");
         const models: Record<string, string> = {};
         for (const m of opts.model) {
           const eq = m.indexOf("=");
@@ -129,6 +138,9 @@ export function register(program: Command) {
         const num = (v?: string) => (v === undefined ? undefined : Number(v));
         // Only what was given: the protocol's own schema fills in its defaults and refuses what it does not know.
         const { protocol, config } = presetConfig(opts);
+        // Protocols that search during the debate (ZoFia) may start with no corpus; the others need evidence.
+        const searchesItself = PROTOCOL_NAMES.includes(protocol) && getProtocol(protocol).upfrontEvidence === false;
+        if (!opts.corpus && !opts.goldFile && !searchesItself) throw new Error("Say where the evidence comes from: --corpus <name> or --gold-file <file>.");
         if (opts.variant) config.variant = opts.variant;
         if (opts.rebuttals !== undefined) config.rebuttals = num(opts.rebuttals);
         if (opts.earlyStopping) config.earlyStopping = opts.earlyStopping;
@@ -138,7 +150,9 @@ export function register(program: Command) {
           id = await createDebate(db, {
             claim,
             claimDate: opts.date,
-            evidence: opts.goldFile ? { mode: "gold", text: fs.readFileSync(opts.goldFile, "utf8") } : { mode: "retrieved", corpus: opts.corpus!, k: Number(opts.k) },
+            title: opts.title,
+            url: opts.url,
+            evidence: opts.goldFile ? { mode: "gold", text: fs.readFileSync(opts.goldFile, "utf8") } : opts.corpus ? { mode: "retrieved", corpus: opts.corpus, k: Number(opts.k) } : { mode: "none" },
             protocol,
             config,
             models,
