@@ -228,6 +228,23 @@ export async function protocolRowOf(db: Database, id: string, protocol: string, 
   };
 }
 
+/**
+ * A protocol's presets in the bench's order, each naming the earlier preset it would repeat: two
+ * presets with the same configuration and script (ZoFia's PolitiFact and GossipCop differ only in
+ * their data) run the same debate, and measuring it twice adds time and no information. Tool-MAD's
+ * FEVER and FEVEROUS share a configuration but not a script: both run.
+ */
+export function benchedPresets(protocolName: string): Array<{ preset: string; sameAs?: string }> {
+  const protocol = getProtocol(protocolName);
+  const first = new Map<string, string>();
+  return Object.keys(protocol.presets).map((preset) => {
+    const key = JSON.stringify([protocol.parseConfig(protocol.presets[preset] ?? {}), TOOL_MAD_SCRIPTS[preset] ?? null]);
+    const sameAs = first.get(key);
+    if (!sameAs) first.set(key, preset);
+    return sameAs ? { preset, sameAs } : { preset };
+  });
+}
+
 export async function benchProtocols(
   db: Database,
   opts: { runs?: number; firstTokenMs?: number; perTokenMs?: number; protocols?: string[]; log?: (line: string) => void } = {},
@@ -242,16 +259,11 @@ export async function benchProtocols(
     const stats = new Map<string, StatementStats>();
     const allOverheads: number[] = [];
     let allDb = 0;
-    const benched = new Map<string, string>();
-    for (const preset of Object.keys(protocol.presets)) {
-      // Two presets with the same configuration (ZoFia's PolitiFact and GossipCop differ only in their
-      // data) run the same debate: measuring it twice would add time and no information.
-      const key = JSON.stringify(protocol.parseConfig(protocol.presets[preset] ?? {}));
-      if (benched.has(key)) {
-        opts.log?.(`bench: ${name} / ${preset} has ${benched.get(key)}'s configuration; not run again`);
+    for (const { preset, sameAs } of benchedPresets(name)) {
+      if (sameAs) {
+        opts.log?.(`bench: ${name} / ${preset} runs the same debate as ${sameAs}; not run again`);
         continue;
       }
-      benched.set(key, preset);
       opts.log?.(`bench: ${name} / ${preset}, ${runs} debates`);
       const overheads: number[] = [];
       const cpus: number[] = [];

@@ -2,7 +2,7 @@ import { and, eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as s from "@/db/schema";
 import { loadDebate } from "@/db/queries/debates";
-import { BENCH_ARTICLE, ensureBenchCorpus, outputBudget, protocolRowOf, protocolsMarkdown, runPresetDebate, TOOL_MAD_SCRIPTS } from "@/lib/bench/protocols";
+import { BENCH_ARTICLE, benchedPresets, ensureBenchCorpus, outputBudget, protocolRowOf, protocolsMarkdown, runPresetDebate, TOOL_MAD_SCRIPTS } from "@/lib/bench/protocols";
 import { getProtocol } from "@/lib/debate/protocols";
 import { freshDatabase } from "./test-db";
 
@@ -40,6 +40,13 @@ describe("bench protocols rows", () => {
 
   it("every Tool-MAD preset has a scripted plan, and the bench covers each", () => {
     expect(Object.keys(getProtocol("tool-mad").presets).sort()).toEqual(Object.keys(TOOL_MAD_SCRIPTS).sort());
+    // FEVER and FEVEROUS share a configuration but not a script: neither is skipped.
+    expect(benchedPresets("tool-mad").filter((p) => p.sameAs)).toEqual([]);
+  });
+
+  it("a preset that repeats an earlier one's debate is benched once: ZoFia's GossipCop preset is PolitiFact's configuration", () => {
+    expect(benchedPresets("zofia")).toEqual([{ preset: "zofia-politifact" }, { preset: "zofia-gossipcop", sameAs: "zofia-politifact" }]);
+    expect(benchedPresets("radar").every((p) => !p.sameAs)).toBe(true);
   });
 
   for (const [preset, want] of Object.entries(expected)) {
