@@ -28,8 +28,8 @@ import type { SampleOptions } from "./sample";
  * stand-in, labelled as such).
  *
  * ZoFia (protocol zofia, the paper's defaults: τ 0.8, SC-MMR keywords, 5 linguists, expert, claim
- * verification, up to 5 judged pro/con rounds): every article of the dataset (the paper scores
- * whole test sets and gives no n), REAL / FAKE scored as binary accuracy and macro-F1, and read on
+ * verification, up to 5 judged pro/con rounds): every article of the dataset in a seeded random
+ * order (the paper scores whole test sets and gives no n), REAL / FAKE scored as binary accuracy and macro-F1, and read on
  * the product scale as TRUE / FALSE. The pipeline finds its own evidence: a web search over its
  * keywords cut off the day before publication (offline: the corpus stand-in) and Wikipedia (off
  * offline). The paper's models: DeepSeek-V3 (openai-compatible:deepseek/deepseek-chat) and
@@ -133,6 +133,13 @@ const zofiaRefs = (dataset: keyof typeof ZOFIA_TABLE): ReferenceRow[] =>
     ];
   });
 
+/**
+ * Every article (the paper scores whole test sets), in a seeded random order: the files list every
+ * fake article before every real one, so a --limit taken in file order would be one class only.
+ */
+export const ZOFIA_SEED = 2025;
+const ZOFIA_SAMPLE: SampleOptions = { sample: "random", seed: ZOFIA_SEED };
+
 const ZOFIA_CAVEAT =
   "The paper searched the web with Brave and read Wikipedia. Offline, the web search is the corpus stand-in (every corpus in the database, or the one named with --corpus, searched lexically for every keyword before the day the article was published) and Wikipedia is off, so the numbers are not comparable with the paper's; name both beside any number. PolitiFact++ articles carry no publication date: without one no cutoff applies.";
 
@@ -221,6 +228,7 @@ export const PRESETS = {
     convert: { source: "politifact-pp" },
     evidence: { mode: "tools", corpus: null },
     config: ZOFIA_PRESETS["zofia-politifact"]!,
+    sample: ZOFIA_SAMPLE,
     references: zofiaRefs("PolitiFact"),
     dataHint:
       "PolitiFact++ is ../shared/datasets/politifact_news/politifact_pp/{HF,HR}.json (Su et al. 2023, the release ZoFia uses): pass --data ../shared/datasets/politifact_news.",
@@ -232,6 +240,7 @@ export const PRESETS = {
     dataset: "gossipcop",
     evidence: { mode: "tools", corpus: null },
     config: ZOFIA_PRESETS["zofia-gossipcop"]!,
+    sample: ZOFIA_SAMPLE,
     references: zofiaRefs("GossipCop"),
     dataHint:
       "GossipCop's text is not on this machine (FakeNewsNet ships ids and URLs only). Fetch it with FakeNewsNet's crawler (github.com/KaiDMML/FakeNewsNet) and pass --data <the folder holding gossipcop/{fake,real}/<id>/news content.json>, or a gossipcop*.jsonl of rows {id, label: fake|real, title, text, url, publish_date}.",

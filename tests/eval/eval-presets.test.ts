@@ -4,8 +4,9 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { confirmStart, estimateLines, runRequest } from "@/lib/cli/commands/eval";
 import { ZOFIA_PRESETS } from "@/lib/debate/zofia/config";
-import { PRESET_NAMES, PRESETS, TOOLMAD_SEED, type Preset } from "@/lib/eval/presets";
+import { PRESET_NAMES, PRESETS, TOOLMAD_SEED, ZOFIA_SEED, type Preset } from "@/lib/eval/presets";
 import { estimateRun } from "@/lib/eval/run";
+import { selectClaims } from "@/lib/eval/sample";
 
 const FIX = path.join(__dirname, "..", "fixtures", "datasets");
 const base = { model: [] as string[], k: 20, concurrency: 4, resamples: 1000 };
@@ -39,8 +40,8 @@ describe("presets name their protocol, sample and the paper's rows", () => {
       const p: Preset = PRESETS[name];
       expect(p).toMatchObject({ protocol: "zofia", dataset, evidence: { mode: "tools", corpus: null } });
       expect(p.config).toEqual(ZOFIA_PRESETS[name]);
-      // The paper scores whole test sets: no sample.
-      expect(p.sample).toBeUndefined();
+      // The paper scores whole test sets: every article, no limit, in a seeded order so --limit takes both classes.
+      expect(p.sample).toEqual({ sample: "random", seed: ZOFIA_SEED });
       expect(p.caveat).toMatch(/corpus stand-in.*Wikipedia is off.*not comparable/s);
       expect(p.references.every((r) => r.n === null)).toBe(true);
     }
@@ -95,7 +96,10 @@ describe("ZoFia's presets read news articles with their headlines and dates", ()
 
   it("zofia-politifact imports PolitiFact++ (fake, then real) with titles, searches with its tools and carries the paper's rows", async () => {
     const { input } = await runRequest({ ...base, preset: "zofia-politifact", data: path.join(FIX, "politifact_news") });
-    expect(input).toMatchObject({ protocol: "zofia", dataset: "politifact-news", evidence: { mode: "tools", corpus: null }, config: ZOFIA_PRESETS["zofia-politifact"] });
+    expect(input).toMatchObject({ protocol: "zofia", dataset: "politifact-news", evidence: { mode: "tools", corpus: null }, config: ZOFIA_PRESETS["zofia-politifact"], sample: { sample: "random", seed: ZOFIA_SEED } });
+    expect(input.sample?.limit).toBeUndefined();
+    // Every article is run; the file's order is kept in the claims, the draw only orders them.
+    expect(selectClaims(input.claims, input.sample)).toHaveLength(4);
     expect(input.claims.map((c) => [c.id, c.label])).toEqual([
       ["politifact9101", "FAKE"],
       ["politifact9102", "FAKE"],
@@ -105,6 +109,13 @@ describe("ZoFia's presets read news articles with their headlines and dates", ()
     // The body is the claim text; the headline travels in metadata, where the debate runner reads it.
     expect(input.claims[0]).toMatchObject({ claim: expect.stringMatching(/^Mayor Hannah Brooks secretly sold/), metadata: { title: "Mayor Hannah Brooks Sold Riverside Park To Oil Company" } });
     expect(input.references).toBe(PRESETS["zofia-politifact"].references);
+  });
+
+  it("--limit draws from both classes although the files list every fake article first", async () => {
+    const { input } = await runRequest({ ...base, preset: "zofia-politifact", data: path.join(FIX, "politifact_news"), limit: 2 });
+    expect(input.sample).toEqual({ sample: "random", limit: 2, seed: ZOFIA_SEED });
+    // File order would give FAKE, FAKE; the seeded draw over 4 fixtures takes one of each here.
+    expect(selectClaims(input.claims, input.sample).map((c) => c.label).sort()).toEqual(["FAKE", "REAL"]);
   });
 
   it("the preset's cost preview counts ZoFia's 28 calls per article at five rounds", async () => {

@@ -127,7 +127,7 @@ describe("a ZoFia evaluation run (zofia-politifact's setting, 4 fixture articles
     expect(claims.map((c) => c.label)).toEqual(["FAKE", "FAKE", "REAL", "REAL"]);
     const { runId, items, skipped } = await createEvalRun(
       h.db,
-      { dataset: preset.dataset, claims, evidence: preset.evidence, protocol: preset.protocol, config: preset.config, models: {}, executor: "in-process", preset: "zofia-politifact", references: preset.references },
+      { dataset: preset.dataset, claims, evidence: preset.evidence, protocol: preset.protocol, config: preset.config, models: {}, sample: preset.sample, executor: "in-process", preset: "zofia-politifact", references: preset.references },
       { validateModel: () => {} },
     );
     expect({ items, skipped }).toEqual({ items: 4, skipped: [] });
