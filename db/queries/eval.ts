@@ -22,6 +22,8 @@ export async function upsertClaim(db: Database, dataset: string, rec: ClaimRecor
   const values = {
     text: rec.claim,
     claimDate: rec.date ? new Date(rec.date.length === 10 ? `${rec.date}T00:00:00Z` : rec.date) : null,
+    // A news article's address (politifact-news, gossipcop) is where the claim appeared: the debate page links it.
+    appearanceUrl: typeof rec.metadata?.url === "string" && rec.metadata.url ? rec.metadata.url : null,
     dataset,
     datasetClaimId: rec.id,
     goldLabel: rec.label ?? null,

@@ -26,6 +26,17 @@ export const BENCH_CLAIM = "The boxer sold his Olympic medal to help children in
 const MODEL = "openai:gpt-4o-mini";
 export const BENCH_CORPUS = "bench-protocols";
 
+/**
+ * The news article ZoFia checks (it reads whole articles, not claims): the same story as the
+ * claim, with names the rule NER finds, a headline and a publication date (the web search is cut
+ * off the day before).
+ */
+export const BENCH_ARTICLE = {
+  title: "Olympic boxer sells gold medal for war orphans",
+  text: "Olympic champion Oleksandr Petrenko sold his gold medal in Kyiv to help children displaced by the 2022 war, the Red Cross said on Monday. The boxer said the medal meant less to him than the children. Collectors in London bid for the medal online.",
+  date: "2023-03-01",
+};
+
 /** The corpus Tool-MAD's RAG agent and the search stand-in read: a few dozen short news passages. */
 function corpusRecords() {
   const topics = [
@@ -39,7 +50,12 @@ function corpusRecords() {
     `Background passage ${i + 1}: reporting on sports charities, auctions and appeals in ${2000 + (i % 24)}, with dates and figures about donations.`,
     `${2000 + (i % 24)}-01-15`,
   ]);
-  return [...topics, ...filler].map(([title, text, date], i) => ({ kind: "document" as const, document: { id: `bench-${i + 1}`, title, text, url: `https://news.example.org/${i + 1}`, publishedAt: new Date(date) } }));
+  // What ZoFia's keywords find in the stand-in, published before the article; after the 20 supplied to RADAR, so its pool is unchanged.
+  const article = [
+    ["Petrenko auction", "Oleksandr Petrenko auctioned his Olympic gold medal in Kyiv in 2012; the Red Cross children's fund received the money.", "2012-07-01"],
+    ["Red Cross appeal", "The Red Cross appealed in Kyiv for children displaced by the 2022 war; Oleksandr Petrenko was not mentioned.", "2022-04-01"],
+  ] as const;
+  return [...topics, ...filler, ...article].map(([title, text, date], i) => ({ kind: "document" as const, document: { id: `bench-${i + 1}`, title, text, url: `https://news.example.org/${i + 1}`, publishedAt: new Date(date) } }));
 }
 
 /** The 20 passages supplied to protocols that take their evidence up front (RADAR). */
@@ -66,6 +82,7 @@ export const TOOL_MAD_SCRIPTS: Record<string, ToolMadScript> = {
 /** What the papers and specs say a debate should cost, where they say anything. */
 function paperReference(protocol: string, preset: string): string | null {
   if (protocol === "tool-mad") return "spec §8: 10 ≤ LLM calls ≤ 31 at T = 3 (5 per agent-round + judge); the paper reports no token figures";
+  if (protocol === "zofia") return "spec §8: 14–28 LLM calls per article (domain, expert, 5 linguists, claims, 3–5 verifications, 3 per round); paper: output budget 400–1,200 tokens per article";
   if (protocol === "radar" && preset === "radar-expertise") return "paper (Llama-3-8B, retrieved): 1,835 tokens/claim over 3 rounds, 1,551 with early stopping";
   return null;
 }
@@ -89,8 +106,23 @@ export type ProtocolRow = {
   db_statements: number;
   db_ms: number;
   paper: string | null;
+  /**
+   * Where the debate's output tokens fall against the paper's budget range, for a protocol whose
+   * paper gives one (ZoFia: 400–1,200 per article); null otherwise. A scripted model writes
+   * realistic lengths, but it is not a model: the position shows the measure works, not what a model spends.
+   */
+  output_budget: { min: number; max: number; completion_tokens: number; position: "below" | "within" | "above" } | null;
   error?: string;
 };
+
+/** The papers' output-token budget per item, where one is given. */
+const OUTPUT_BUDGET: Record<string, { min: number; max: number }> = { zofia: { min: 400, max: 1200 } };
+
+export function outputBudget(protocol: string, completionTokens: number): ProtocolRow["output_budget"] {
+  const b = OUTPUT_BUDGET[protocol];
+  if (!b) return null;
+  return { ...b, completion_tokens: completionTokens, position: completionTokens < b.min ? "below" : completionTokens > b.max ? "above" : "within" };
+}
 
 export type ProtocolBreakdown = { protocol: string; debates: number; overhead_ms_mean: number; db_ms_mean: number; statements: StatementStats[] };
 
@@ -127,8 +159,10 @@ export async function createPresetDebate(db: Database, protocolName: string, pre
   if (protocol.tools) stored.tools = Object.fromEntries(Object.entries(protocol.tools).map(([name, source]) => [name, source === "corpus" ? corpusToolSnapshot(BENCH_CORPUS) : searchToolSnapshot(offlineSearch(), BENCH_CORPUS)]));
   const upfront = protocol.upfrontEvidence !== false;
   const corpus = await findCorpus(db, BENCH_CORPUS);
+  // ZoFia reads a news article with its headline and date; the other protocols the claim.
+  const claim = protocol.name === "zofia" ? { text: BENCH_ARTICLE.text, claimDate: new Date(`${BENCH_ARTICLE.date}T00:00:00Z`), metadata: { title: BENCH_ARTICLE.title } } : { text: BENCH_CLAIM };
   return createDebateRecord(db, {
-    claim: { text: BENCH_CLAIM },
+    claim,
     protocol: protocol.name,
     variant: prepared.variant,
     config: stored,
@@ -190,7 +224,25 @@ export async function protocolRowOf(db: Database, id: string, protocol: string, 
     decided_by: details?.decidedBy ?? (d?.verdict ? "judge" : null),
     label: d?.verdict?.label ?? null,
     paper: paperReference(protocol, preset),
+    output_budget: outputBudget(protocol, totals.completionTokens),
   };
+}
+
+/**
+ * A protocol's presets in the bench's order, each naming the earlier preset it would repeat: two
+ * presets with the same configuration and script (ZoFia's PolitiFact and GossipCop differ only in
+ * their data) run the same debate, and measuring it twice adds time and no information. Tool-MAD's
+ * FEVER and FEVEROUS share a configuration but not a script: both run.
+ */
+export function benchedPresets(protocolName: string): Array<{ preset: string; sameAs?: string }> {
+  const protocol = getProtocol(protocolName);
+  const first = new Map<string, string>();
+  return Object.keys(protocol.presets).map((preset) => {
+    const key = JSON.stringify([protocol.parseConfig(protocol.presets[preset] ?? {}), TOOL_MAD_SCRIPTS[preset] ?? null]);
+    const sameAs = first.get(key);
+    if (!sameAs) first.set(key, preset);
+    return sameAs ? { preset, sameAs } : { preset };
+  });
 }
 
 export async function benchProtocols(
@@ -207,7 +259,11 @@ export async function benchProtocols(
     const stats = new Map<string, StatementStats>();
     const allOverheads: number[] = [];
     let allDb = 0;
-    for (const preset of Object.keys(protocol.presets)) {
+    for (const { preset, sameAs } of benchedPresets(name)) {
+      if (sameAs) {
+        opts.log?.(`bench: ${name} / ${preset} runs the same debate as ${sameAs}; not run again`);
+        continue;
+      }
       opts.log?.(`bench: ${name} / ${preset}, ${runs} debates`);
       const overheads: number[] = [];
       const cpus: number[] = [];
@@ -243,7 +299,7 @@ export async function benchProtocols(
           db_ms: round1(dbMs / runs),
         });
       } catch (e) {
-        rows.push({ protocol: name, preset, llm_calls: 0, tool_calls: 0, prompt_tokens: 0, completion_tokens: 0, rounds: null, decided_by: null, label: null, overhead_ms_p50: NaN, overhead_ms_p95: NaN, overhead_samples: 0, cpu_ms_p50: NaN, db_statements: 0, db_ms: 0, paper: paperReference(name, preset), error: (e as Error).message });
+        rows.push({ protocol: name, preset, llm_calls: 0, tool_calls: 0, prompt_tokens: 0, completion_tokens: 0, rounds: null, decided_by: null, label: null, overhead_ms_p50: NaN, overhead_ms_p95: NaN, overhead_samples: 0, cpu_ms_p50: NaN, db_statements: 0, db_ms: 0, paper: paperReference(name, preset), output_budget: null, error: (e as Error).message });
       }
     }
     const n = allOverheads.length;
@@ -267,7 +323,7 @@ export function protocolsMarkdown(rows: ProtocolRow[]): string {
     ...rows.map((r) =>
       r.error
         ? `| ${r.protocol} | ${r.preset} | failed: ${r.error.replace(/\|/g, "/")} |||||||||| ${r.paper ?? "—"} |`
-        : `| ${r.protocol} | ${r.preset} | ${r.llm_calls} | ${r.tool_calls} | ${r.prompt_tokens} | ${r.completion_tokens} | ${r.rounds ?? "—"} | ${r.decided_by ?? "—"} | ${r.overhead_ms_p50} / ${r.overhead_ms_p95} | ${r.cpu_ms_p50} | ${r.db_statements} | ${r.paper ?? "—"} |`,
+        : `| ${r.protocol} | ${r.preset} | ${r.llm_calls} | ${r.tool_calls} | ${r.prompt_tokens} | ${r.completion_tokens} | ${r.rounds ?? "—"} | ${r.decided_by ?? "—"} | ${r.overhead_ms_p50} / ${r.overhead_ms_p95} | ${r.cpu_ms_p50} | ${r.db_statements} | ${r.paper ?? "—"}${r.output_budget ? `; output ${r.completion_tokens} tokens: ${r.output_budget.position} ${r.output_budget.min}–${r.output_budget.max}` : ""} |`,
     ),
   ].join("\n");
 }

@@ -46,6 +46,14 @@ export type Script = {
   failOnCall?: { n: number; error: Error };
   /** How the Tool-MAD agents, scorer and judge answer (default: every agent agrees on the first label and is faithful and on topic). */
   toolMad?: ToolMadScript;
+  /** How ZoFia's judge answers (default: continue after round 1, FAKE after round 2). */
+  zofia?: ZofiaScript;
+};
+
+export type ZofiaScript = {
+  /** The judge's letter per round (R, F or I; the last repeats); judge-final answers `final`. */
+  judge?: Array<"R" | "F" | "I">;
+  final?: "R" | "F";
 };
 
 export type ToolMadAgentKind = "rag" | "search" | "vanilla";
@@ -100,7 +108,7 @@ export function scriptedModel(id: string, script: Script = {}) {
       seen.push(p);
       let pieces: string[];
       let alternatives: Array<Array<[string, number]>> = [];
-      const toolMad = toolMadAnswer(p, script.toolMad ?? {}, answersSoFar);
+      const toolMad = toolMadAnswer(p, script.toolMad ?? {}, answersSoFar) ?? zofiaAnswer(p, script.zofia ?? {});
       if (toolMad) {
         pieces = toolMad.pieces;
         alternatives = toolMad.alternatives ?? [];
@@ -234,6 +242,70 @@ function toolMadAnswer(p: { system: string; user: string }, script: ToolMadScrip
         alternatives: [[[reason, 1]], [["[VERDICT]:", 1]], [[` ${label}`, 0.8], ...others.map((o) => [` ${o}`, 0.2 / others.length] as [string, number])]],
       };
     }
+    default:
+      return null;
+  }
+}
+
+const ZOFIA_LINGUIST: Record<string, [string, "REAL" | "FAKE" | "UNCLEAR"]> = {
+  sentence: ["Short declarative sentences with a neutral news register.", "REAL"],
+  word: ['A few loaded words ("heroic", "sold out") but mostly plain vocabulary.', "UNCLEAR"],
+  grammar: ["Reported speech with a named source; no unusual passive voice or negation.", "REAL"],
+  emotion: ["The headline leans on sympathy for displaced children.", "FAKE"],
+  "information-quality": ["Names and a place are given, but the date of the sale is not.", "UNCLEAR"],
+};
+
+/**
+ * ZoFia's prompts, recognised by their `Format (zofia/...)` line, answered with texts of a
+ * realistic length (so the output tokens per article say something about the paper's 400–1,200
+ * budget): five linguists, the domain and expert, the claims JSON, verifications quoting the first
+ * context sentence word for word, debaters, and a judge that follows `script.judge` per round.
+ */
+function zofiaAnswer(p: { system: string; user: string }, script: ZofiaScript): { pieces: string[]; alternatives?: Array<Array<[string, number]>> } | null {
+  const format = [...p.user.matchAll(/Format \(zofia\/([a-z-]+)\):/g)].at(-1)?.[1];
+  if (!format) return null;
+  const letter = (chosen: string, options: string[]) => ({ pieces: [chosen], alternatives: [[[chosen, 0.8] as [string, number], ...options.filter((o) => o !== chosen).map((o) => [o, 0.2 / (options.length - 1)] as [string, number])]] });
+  switch (format) {
+    case "linguist": {
+      const dim = [...p.user.matchAll(/DIMENSION:\s*([a-z-]+)/g)].at(-1)?.[1] ?? "sentence";
+      const [text, lean] = ZOFIA_LINGUIST[dim] ?? ZOFIA_LINGUIST.sentence!;
+      return { pieces: tokens(`${text}\nLEANS: ${lean}`) };
+    }
+    case "domain":
+      return { pieces: tokens("ROLE: sports charity reporter") };
+    case "expert":
+      return {
+        pieces: tokens(
+          "- Knowledge concordance: boxers have auctioned Olympic medals for charity before, and the Red Cross did appeal for children displaced by the 2022 war; nothing known places this sale in 2022.\n- Logical integrity: the article joins a medal sale and a war appeal without saying when the sale happened or who bought the medal.",
+        ),
+      };
+    case "claims":
+      return {
+        pieces: tokens(
+          JSON.stringify({ core: "Oleksandr Petrenko sold his Olympic gold medal to help children displaced by the 2022 war.", sub: ["The sale took place in Kyiv.", "The Red Cross received the money.", "The medal was sold in 2022."] }),
+        ),
+      };
+    case "verify": {
+      const first = [...p.user.matchAll(/^\s*1\.\s+(.+)$/gm)].at(-1)?.[1]?.trim() ?? "";
+      return { pieces: tokens(`[LABEL]: REFUTES\n[REASON]: The context dates the auction to 2012, years before the war.\n[QUOTES]:\n${first}`) };
+    }
+    case "debater": {
+      const side = [...p.user.matchAll(/SIDE:\s*(REAL|FAKE)/g)].at(-1)?.[1] ?? "REAL";
+      const later = [...p.user.matchAll(/TURN:\s*(\w+)/g)].at(-1)?.[1] !== "first";
+      const rebuttal = later ? (side === "REAL" ? "My opponent treats a missing date as proof of invention; the sale and the appeal are both on record.\n" : "The advocate never shows a sale in 2022; the only dated auction is from 2012.\n") : "";
+      const points =
+        side === "REAL"
+          ? "- The boxer did auction his Olympic medal for children (web [E1]): the core of the article is true.\n- The Red Cross appealed for displaced children in 2022 (web [E2]): the cause the article names existed."
+          : "- The medal auction happened in 2012 (web [E1]): the article moves it to the 2022 war.\n- The claim verifier refuted the core claim (verifier report): the dates do not match.";
+      return { pieces: tokens(`${rebuttal}${points}`) };
+    }
+    case "judge": {
+      const round = Number([...p.user.matchAll(/round (\d+) of at most/g)].at(-1)?.[1] ?? 1);
+      const plan = script.judge ?? ["I", "F"];
+      return letter(plan[Math.min(round, plan.length) - 1] ?? "I", ["R", "F", "I"]);
+    }
+    case "judge-final":
+      return letter(script.final ?? "F", ["R", "F"]);
     default:
       return null;
   }

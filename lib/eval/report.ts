@@ -320,7 +320,7 @@ export function reportMarkdown(r: EvalReport): string {
   const lines = [
     `# ${r.run.name}`,
     "",
-    `Run \`${r.run.id}\` · ${r.run.protocol}/${r.run.variant} · dataset ${r.run.dataset ?? "—"} · evidence ${cfg.evidence?.mode ?? "—"}${cfg.evidence?.corpus ? ` (${cfg.evidence.corpus})` : cfg.evidence?.mode === "tools" ? " (RAG over every corpus)" : ""}${r.run.protocol === "radar" ? ` · early stopping ${cfg.radar?.earlyStopping ?? "—"}` : ""}${r.scheme && r.scheme !== "radar" ? ` · labels ${r.scheme} (${r.labels.join(" / ")})` : ""} · status **${r.run.status}**${r.run.status_reason ? ` (${r.run.status_reason})` : ""}`,
+    `Run \`${r.run.id}\` · ${r.run.protocol}/${r.run.variant} · dataset ${r.run.dataset ?? "—"} · evidence ${cfg.evidence?.mode ?? "—"}${cfg.evidence?.corpus ? ` (${cfg.evidence.corpus})` : cfg.evidence?.mode === "tools" ? " (RAG over every corpus)" : ""}${r.run.protocol === "radar" ? ` · early stopping ${cfg.radar?.earlyStopping ?? "—"}` : ""}${r.scheme && r.scheme !== "radar" ? ` · labels ${r.scheme} (${r.labels.join(" / ")})` : !r.scheme && r.product ? ` · labels ${r.labels.join(" / ")}` : ""} · status **${r.run.status}**${r.run.status_reason ? ` (${r.run.status_reason})` : ""}`,
     "",
     `Models: ${Object.entries(cfg.models ?? {}).map(([role, id]) => `${role}=${id}`).join(", ")}`,
     "",
@@ -329,6 +329,8 @@ export function reportMarkdown(r: EvalReport): string {
     `## Metrics (${plural(m.n, "scored claim")}, ${plural(m.unparsed, "unparsed verdict")} counted as wrong; ${Math.round(m.bootstrap.level * 100)}% bootstrap intervals, ${m.bootstrap.resamples} resamples, seed ${m.bootstrap.seed})`,
     "",
     ...(r.scheme && r.scheme !== "radar" ? [`Accuracy is exact match on the protocol's own labels (${r.labels.join(" / ")}), as the paper reports it; the gold labels were read into that scheme.`, ""] : []),
+    // A protocol with labels of its own that no scheme shares (ZoFia's REAL / FAKE): scored on them as they are.
+    ...(!r.scheme && r.product ? [`Accuracy and macro-F1 are on the protocol's own labels (${r.labels.join(" / ")}), as the paper reports them; the product scale follows below.`, ""] : []),
     "| metric | value |",
     "|---|---|",
     `| accuracy | ${ci(m.accuracy)} |`,
@@ -413,7 +415,7 @@ function productLines(r: EvalReport): string[] {
   const m = r.product.metrics;
   return [
     "",
-    `## On the product's scale (TRUE / HALF-TRUE / FALSE, through the protocol's label mapping)`,
+    `## On the product's scale (TRUE / HALF-TRUE / FALSE, through the protocol's label mapping: ${r.labels.map((l) => `${l} → ${productLabel(r.run.protocol, l) ?? "none"}`).join(", ")})`,
     "",
     `${plural(m.n, "claim")} scored; ${plural(r.product.excluded_gold_without_product_label, "claim")} left out because the gold label has no product label (e.g. NOT ENOUGH INFO); ${plural(r.product.predicted_without_product_label, "prediction")} with no product label counted as wrong; ${plural(m.unparsed, "unparsed or unmapped verdict")} in all.`,
     "",

@@ -34,6 +34,9 @@ describe("the zofia protocol as registered", () => {
     // The fewest: three verifications and a judge sure after one round.
     expect(estimateZofia({ ...config, maxRounds: 1 }).llmCalls - 2).toBe(14);
     expect(estimateZofia({ ...config, debate: false }).byRole!.judge!.calls).toBe(1);
+    // One web search, and a Wikipedia lookup per keyword only when an encyclopedia provider is set.
+    expect(estimateZofia({ ...config, wiki: "wikipedia-rest" }).toolCalls).toBe(4);
+    expect(estimateZofia({ ...config, wiki: "none" }).toolCalls).toBe(1);
   });
 
   it("each template exists, and each non-system template ends with its own format line", () => {

@@ -2,7 +2,7 @@ import { and, eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as s from "@/db/schema";
 import { loadDebate } from "@/db/queries/debates";
-import { ensureBenchCorpus, protocolRowOf, runPresetDebate, TOOL_MAD_SCRIPTS } from "@/lib/bench/protocols";
+import { BENCH_ARTICLE, benchedPresets, ensureBenchCorpus, outputBudget, protocolRowOf, protocolsMarkdown, runPresetDebate, TOOL_MAD_SCRIPTS } from "@/lib/bench/protocols";
 import { getProtocol } from "@/lib/debate/protocols";
 import { freshDatabase } from "./test-db";
 
@@ -40,6 +40,13 @@ describe("bench protocols rows", () => {
 
   it("every Tool-MAD preset has a scripted plan, and the bench covers each", () => {
     expect(Object.keys(getProtocol("tool-mad").presets).sort()).toEqual(Object.keys(TOOL_MAD_SCRIPTS).sort());
+    // FEVER and FEVEROUS share a configuration but not a script: neither is skipped.
+    expect(benchedPresets("tool-mad").filter((p) => p.sameAs)).toEqual([]);
+  });
+
+  it("a preset that repeats an earlier one's debate is benched once: ZoFia's GossipCop preset is PolitiFact's configuration", () => {
+    expect(benchedPresets("zofia")).toEqual([{ preset: "zofia-politifact" }, { preset: "zofia-gossipcop", sameAs: "zofia-politifact" }]);
+    expect(benchedPresets("radar").every((p) => !p.sameAs)).toBe(true);
   });
 
   for (const [preset, want] of Object.entries(expected)) {
@@ -93,6 +100,48 @@ describe("bench protocols rows", () => {
     const failed = gates.filter((g) => !g.pass);
     expect(failed).toEqual([expect.objectContaining({ round: 2, agent: "search-agent", F: 0.5 })]);
     expect(gates.filter((g) => g.pass)).toHaveLength(5);
+  });
+
+  it("zofia-politifact: the article's pipeline and debate, counted from what was stored, with its output tokens against the paper's 400–1,200", async () => {
+    const { id, toolCalls } = await runPresetDebate(h.db, "zofia", "zofia-politifact", noLatency);
+    const row = await protocolRowOf(h.db, id, "zofia", "zofia-politifact");
+    const { d, calls } = await stored(id);
+    const phases = d.turns.filter((t) => t.status === "completed").map((t) => t.phase);
+    const count = (re: RegExp) => phases.filter((p) => re.test(p)).length;
+
+    // The article, its headline and date reached the pipeline: the web search is cut off the day before.
+    expect(d.claim.metadata).toMatchObject({ title: BENCH_ARTICLE.title });
+    const web = d.turns.find((t) => t.phase === "web")!;
+    expect((web.metadata as { zofia: { cutoff: string } }).zofia.cutoff).toBe("2023-02-28");
+    expect(web.model).toBe("corpus-standin");
+    expect((web.metadata as { zofia: { keywords: string[] } }).zofia.keywords.length).toBeGreaterThan(0);
+
+    // The scripted judge continues after round 1 and says F after round 2.
+    expect(row).toMatchObject({ rounds: 2, decided_by: "judge", label: "FAKE" });
+    expect(row.rounds).toBe(d.verdict!.roundsCompleted);
+    // spec §8: 5 linguists, domain, expert, claims, one verification per claim with context, then pro, con, judge per round.
+    expect(count(/^linguist:/)).toBe(5);
+    expect([count(/^domain$/), count(/^expert$/), count(/^claims$/)]).toEqual([1, 1, 1]);
+    // The scripted extractor gives a core claim and 3 sub-claims; the stand-in's passages give each a context.
+    const verifications = count(/^verify:\d+$/);
+    expect(verifications).toBe(4);
+    expect(row.llm_calls).toBe(calls.length);
+    expect(row.llm_calls).toBe(5 + 3 + verifications + 3 * 2);
+    expect(row.llm_calls).toBeGreaterThanOrEqual(14);
+    expect(row.llm_calls).toBeLessThanOrEqual(28);
+    expect(row.tool_calls).toBe(toolCalls);
+    expect(row.tool_calls).toBeGreaterThanOrEqual(1);
+    expect(row.completion_tokens).toBe(d.turns.reduce((a, t) => a + (t.completionTokens ?? 0), 0));
+    expect(row.prompt_tokens).toBe(calls.reduce((a, c) => a + (c.promptTokens ?? 0), 0));
+
+    expect(row.output_budget).toEqual(outputBudget("zofia", row.completion_tokens));
+    expect(row.output_budget).toMatchObject({ min: 400, max: 1200 });
+    expect(outputBudget("zofia", 399)!.position).toBe("below");
+    expect(outputBudget("zofia", 400)!.position).toBe("within");
+    expect(outputBudget("zofia", 1201)!.position).toBe("above");
+    expect(outputBudget("tool-mad", 500)).toBeNull();
+    const md = protocolsMarkdown([{ ...row, overhead_ms_p50: 1, overhead_ms_p95: 2, overhead_samples: 1, cpu_ms_p50: 1, db_statements: 1, db_ms: 1 }]);
+    expect(md).toContain(`output ${row.completion_tokens} tokens: ${row.output_budget!.position} 400–1200`);
   });
 
   it("a RADAR preset's row: its calls are the debate's model turns' calls, its rounds the verdict's", async () => {

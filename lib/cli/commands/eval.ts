@@ -289,7 +289,15 @@ export function register(program: Command) {
       const log = (l: string) => process.stderr.write(`${dim(l)}\n`);
       log(`creating the run: ${input.claims.length} claims in ${input.source}${input.sample?.limit ? `, ${input.sample.sample ?? "first"} ${input.sample.limit} (seed ${seed})` : ""}`);
       if (preset?.caveat) log(`${opts.preset}: ${preset.caveat}`);
-      const estimate = estimateRun(input);
+      let estimate: RunEstimate | null;
+      try {
+        estimate = estimateRun(input);
+      } catch (e) {
+        // The registry's message speaks of the web form; on the command line a role's model is a flag.
+        const role = /^No model for role "([^"]+)"/.exec((e as Error).message)?.[1];
+        if (role) throw new Error(`${(e as Error).message}\nOn the command line: --model ${role}=<id> (repeatable, one per role), or DEFAULT_MODEL=<id> for every role.`);
+        throw e;
+      }
       if (estimate) process.stderr.write(`${estimateLines(estimate)}\n`);
       if (!(await confirmStart(opts.yes, !!opts.json))) {
         process.stderr.write("Not started.\n");

@@ -147,7 +147,8 @@ export function estimateZofia(c: ZofiaConfig): CostEstimate {
   const keywords = 3;
   return {
     llmCalls: roles.reduce((a, r) => a + r.calls, 0),
-    toolCalls: (c.web ? 1 : 0) + (c.wikipedia ? keywords : 0),
+    // No encyclopedia provider (WIKI_PROVIDER=none, the offline default) makes no Wikipedia calls.
+    toolCalls: (c.web ? 1 : 0) + (c.wikipedia && c.wiki !== "none" ? keywords : 0),
     promptTokens: roles.reduce((a, r) => a + r.promptTokens, 0),
     completionTokens: roles.reduce((a, r) => a + r.completionTokens, 0),
     byRole,
