@@ -27,7 +27,7 @@ describe("Tool-MAD formulas", () => {
     expect(AR).toBeCloseTo(1.6 / 3, 10);
     expect(answerRelevance([1, 0], []).AR).toBeNull();
     expect(cosine([3, 4], [6, 8])).toBeCloseTo(1, 12);
-    expect(() => cosine([1], [1, 2])).toThrow(/1 and 2 dimensions/);
+    expect(() => cosine([1], [1, 2])).toThrow(/vector dimensions differ: 1 vs 2/);
   });
 
   it("gates at the thresholds: ≥ passes by default, > under gt, and a missing score always fails", () => {

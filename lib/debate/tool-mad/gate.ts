@@ -1,3 +1,5 @@
+import { cosineSimilarity as cosine } from "@/lib/retrieval/fusion";
+
 /**
  * The stability scores and the gate (shared/specs/tool-mad.md §2, §9), as pure arithmetic so
  * the formulas are tested on their own.
@@ -9,18 +11,8 @@ export function faithfulness(verdicts: ReadonlyArray<0 | 1>): number | null {
   return verdicts.reduce<number>((a, v) => a + v, 0) / verdicts.length;
 }
 
-export function cosine(a: readonly number[], b: readonly number[]): number {
-  if (a.length !== b.length) throw new Error(`cannot compare vectors of ${a.length} and ${b.length} dimensions`);
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    dot += a[i]! * b[i]!;
-    na += a[i]! * a[i]!;
-    nb += b[i]! * b[i]!;
-  }
-  return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
-}
+/** One cosine for the whole product (lib/retrieval/fusion.ts); re-exported under the name the formulas use. */
+export { cosine };
 
 /** AR = mean cosine between the claim and each question generated from the answer; null without questions. */
 export function answerRelevance(claim: readonly number[], questions: ReadonlyArray<readonly number[]>): { AR: number | null; cosines: number[] } {

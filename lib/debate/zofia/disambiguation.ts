@@ -1,4 +1,4 @@
-import { cosine } from "./vectors";
+import { cosineSimilarity as cosine } from "@/lib/retrieval/fusion";
 
 /**
  * Wikipedia sense choice: o* = argmax_m cos(v_{C(U)}, v_{C(U←o_m)}), where C(U←o_m) is the local

@@ -1,5 +1,5 @@
 import type { Sentence } from "./sentences";
-import { cosine } from "./vectors";
+import { cosineSimilarity as cosine } from "@/lib/retrieval/fusion";
 
 /**
  * Stage 1, step 2: hierarchical salience. A unit matters when it fits its local context

@@ -1,4 +1,4 @@
-import { cosine } from "./vectors";
+import { cosineSimilarity as cosine } from "@/lib/retrieval/fusion";
 
 /**
  * Stage 1, step 3: SC-MMR keyword selection. The seed is the most salient unit; each further pick

@@ -1,4 +1,4 @@
-import { cosine } from "./vectors";
+import { cosineSimilarity as cosine } from "@/lib/retrieval/fusion";
 
 /**
  * The verifier's context for claim q: C_rel(q) = {c ∈ top-k(web sentences, q) : cos(v_q, v_c) ≥ θ_sim}.
