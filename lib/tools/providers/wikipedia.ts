@@ -6,12 +6,12 @@ import { PROVIDER_LABELS, type SearchProvider } from "../types";
 export const WIKIPEDIA_DEFAULT_BASE_URL = "https://en.wikipedia.org";
 
 /** MediaWiki REST search (GET /w/rest.php/v1/search/page). */
-const searchAnswer = z.object({
+export const searchAnswer = z.object({
   pages: z.array(z.object({ id: z.number().int(), key: z.string().min(1), title: z.string(), excerpt: z.string().nullish(), description: z.string().nullish() })),
 });
 
 /** Wikimedia REST summary (GET /api/rest_v1/page/summary/{title}). */
-const summaryAnswer = z.object({
+export const summaryAnswer = z.object({
   title: z.string(),
   extract: z.string().default(""),
   revision: z.union([z.string(), z.number()]).nullish(),

@@ -1,19 +1,7 @@
-import { z } from "zod";
-import { allowConfiguredHost, joinUrl, plainText, requestJson, webUrl, type HttpDeps } from "@/lib/tools/http";
-import { WIKIPEDIA_DEFAULT_BASE_URL } from "@/lib/tools/providers/wikipedia";
+import { allowConfiguredHost, joinUrl, plainText, requestJson, type HttpDeps } from "@/lib/tools/http";
+// The answers are read with the search tool's own schemas: one description of the Wikipedia API.
+import { searchAnswer, summaryAnswer, WIKIPEDIA_DEFAULT_BASE_URL } from "@/lib/tools/providers/wikipedia";
 import type { WikiProvider } from "./types";
-
-/** MediaWiki REST search with descriptions, the senses the paper chooses between. */
-const searchAnswer = z.object({
-  pages: z.array(z.object({ id: z.number().int(), key: z.string().min(1), title: z.string(), description: z.string().nullish(), excerpt: z.string().nullish() })),
-});
-const summaryAnswer = z.object({
-  title: z.string(),
-  extract: z.string().default(""),
-  revision: z.union([z.string(), z.number()]).nullish(),
-  timestamp: z.string().nullish(),
-  content_urls: z.object({ desktop: z.object({ page: webUrl }) }).optional(),
-});
 
 /**
  * The same endpoints as the Wikipedia search tool (lib/tools/providers/wikipedia.ts), split in
