@@ -9,6 +9,8 @@ import { expect, test } from "./fixtures";
 test.use({ storageState: { cookies: [], origins: [] } });
 
 test("rotating forwarded and peer headers does not reset the guessing client's limit on an account", async ({ page }) => {
+  // Six password hashes (argon2id, deliberately slow) on a busy 2-core machine can take a while.
+  test.setTimeout(180_000);
   await page.goto("/signin");
   const results: string[] = [];
   for (let i = 0; i < 6; i++) {
