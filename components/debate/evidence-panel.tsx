@@ -21,7 +21,8 @@ function foundBy(e: Evidence): string | null {
   if (!e.origin?.startsWith("tool:")) return null;
   const m = e.metadata ?? {};
   const label = typeof m.label === "string" ? m.label : e.origin.slice(5);
-  const query = typeof m.query === "string" ? ` for “${m.query}”` : "";
+  // A query of quoted phrases (ZoFia's keywords) already shows its own quotes.
+  const query = typeof m.query === "string" ? (m.query.includes('"') ? ` for ${m.query}` : ` for “${m.query}”`) : "";
   return `found by a search${query} · ${label}`;
 }
 
