@@ -89,8 +89,6 @@ export const judgeSchema = z.object({
   evidence_strength: ten,
   argument_validity: ten,
   scientific_reliability: ten,
-  /** γ: the judge's one holistic 0–10 score of the trial (drives δ_rs). */
-  holistic: ten,
   verdict: verdictLabel,
   reasoning: z.string().default(""),
 });

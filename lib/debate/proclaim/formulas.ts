@@ -105,14 +105,15 @@ export type Confidence = { sigma: number; q: number; cBase: number; deltaRs: num
 /**
  * σ = winning votes / panel size; q = (mean evidence + mean validity + mean reliability)/30 over
  * the judges who answered; c_base = 0.8σ + 0.3q; c_final = clamp(c_base + δ_rs + δ_ref, 0, 1),
- * floored at 0.10 when σ ≥ 2/3.
+ * floored at 0.10 when σ ≥ 2/3. `sigmaWeight` is the paper's 0.8 (fitted by 5-fold CV on ECE); with it
+ * a 2/3 majority cannot fall under 0.10, so the floor only bites for a smaller fitted weight.
  */
-export function confidence(input: { winningVotes: number; panelSize: number; ballots: readonly Ballot[]; gamma: number | null; winnerDelta: number | null }): Confidence {
+export function confidence(input: { winningVotes: number; panelSize: number; ballots: readonly Ballot[]; gamma: number | null; winnerDelta: number | null; sigmaWeight?: number }): Confidence {
   const sigma = round6(input.winningVotes / input.panelSize);
   const scored = input.ballots.filter((b) => b.label !== UNPARSED && b.scores);
   const mean = (f: (b: Ballot) => number) => (scored.length ? scored.reduce((a, b) => a + f(b), 0) / scored.length : 0);
   const q = round6((mean((b) => b.scores!.evidence) + mean((b) => b.scores!.validity) + mean((b) => b.scores!.reliability)) / 30);
-  const cBase = round6(0.8 * sigma + 0.3 * q);
+  const cBase = round6((input.sigmaWeight ?? 0.8) * sigma + 0.3 * q);
   const dRs = deltaRs(input.gamma);
   const dRef = input.winnerDelta === null ? 0 : Math.max(-0.15, input.winnerDelta);
   let cFinal = Math.min(1, Math.max(0, cBase + dRs + dRef));
