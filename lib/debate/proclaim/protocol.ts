@@ -448,14 +448,16 @@ export async function runProclaim(ctx: DebateContext<ProclaimConfig>): Promise<V
         sig.meanEta = roundEtas.length ? Math.round((roundEtas.reduce((a, b) => a + b, 0) / roundEtas.length) * 1e6) / 1e6 : 0;
         rounds = t;
 
+        // Fixed rounds (standard MAD, no-prag) have no stopping rules to record.
         const adaptive = config.adaptiveStop && config.fixedRounds === null;
+        if (!adaptive) continue;
         const conv = await ctx.record({
           round: t,
           phase: `${px}convergence`,
           role: "court",
           compute: () => {
-            const stop = adaptive ? firstStop(signals, config) : { reason: null, deltaS: null };
-            return { debate: name, S: sig.S, deltaS: stop.deltaS, meanEta: sig.meanEta, criticResolved: sig.criticResolved, stopReason: stop.reason, adaptive, round: t };
+            const stop = firstStop(signals, config);
+            return { debate: name, S: sig.S, deltaS: stop.deltaS, meanEta: sig.meanEta, criticResolved: sig.criticResolved, stopReason: stop.reason, round: t };
           },
           content: (v) => `Round ${t}: S_t ${v.S ?? "n/a"}, ΔS ${v.deltaS ?? "n/a"}, mean η ${v.meanEta}${v.stopReason ? ` → stop (${v.stopReason})` : ""}.`,
           metadata: { proclaim: { step: "convergence", debate: name } },
@@ -464,7 +466,7 @@ export async function runProclaim(ctx: DebateContext<ProclaimConfig>): Promise<V
           stopReason = conv.value.stopReason;
           break;
         }
-        if (adaptive && t >= 2 && t < limit) {
+        if (t >= 2 && t < limit) {
           guard();
           const close = await ctx.speakScored({
             ...base,
@@ -630,7 +632,7 @@ export async function runProclaim(ctx: DebateContext<ProclaimConfig>): Promise<V
         role,
         kind: "analysis",
         system: counselSystem(side),
-        prompt: renderPrompt("proclaim/expert-request", { side: SIDE_WORDS[side], claim, argument: fence.wrap("argument", lastArg?.text ?? "", { empty: "(none)" }) }),
+        prompt: renderPrompt("proclaim/expert-request", { round: String(t), side: SIDE_WORDS[side], claim, argument: fence.wrap("argument", lastArg?.text ?? "", { empty: "(none)" }) }),
         maxOutputTokens: Math.min(config.maxTurnTokens, 200),
         metadataFrom: (text) => {
           if (declinesExpert(text)) return { proclaim: { step: "expert-request", debate: name, side, request: null } };
