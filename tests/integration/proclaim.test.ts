@@ -30,6 +30,8 @@ const M = {
   "judge-1": "openai-compatible:lab/judge-one",
   "judge-2": "openai-compatible:lab/judge-two",
   "judge-3": "openai-compatible:lab/judge-three",
+  // The critic's model by default; the Check-COVID set-up names its own (deepseek-chat).
+  consistency: "openai-compatible:lab/consistency-own",
 };
 const SHARED = "openai-compatible:lab";
 
@@ -311,6 +313,8 @@ describe("PROClaim: a whole trial", () => {
     ]);
     expect(valueOf).toBeDefined();
     const consistency = d.turns.find((t) => t.phase === "consistency")!;
+    expect(consistency.model).toBe(M.consistency);
+    expect(m.of("consistency").map((c) => c.model)).toEqual([M.consistency]);
     expect((consistency.metadata as { json: { score: number } }).json.score).toBe(8);
     expect(d.verdict).toMatchObject({ label: "SUPPORTED", labelProbs: null, roundsCompleted: 2 });
     // σ 2/3; q 0.75; c_base 0.533333 + 0.225; δ_rs +0.10 (γ 8); δ_ref +0.09 (the plaintiff's last primary reflection).
@@ -402,6 +406,31 @@ describe("PROClaim: budget and ablations", () => {
     expect(d.turns.some((t) => t.phase.startsWith("switched:"))).toBe(false);
     expect(d.turns.filter((t) => t.phase === "panel")).toHaveLength(3);
     expect(d.verdict).toMatchObject({ label: "SUPPORTED", details: { stopReason: "budget:calls", votes: { SUPPORTED: 2, "NOT SUPPORTED": 1 }, gamma: null, deltaRs: 0 } });
+  });
+
+  it("a spent token budget in the pre-trial goes to the panel with stop reason budget:tokens, premises kept", async () => {
+    const id = await newDebate({}, { budgetTokens: 1000 });
+    const m = scripted({ judge3: "supported" });
+    expect(await run(id, m)).toEqual({ status: "completed" });
+    const d = (await loadDebate(h.db, id))!;
+    expect(d.turns.some((t) => t.round > 0 && t.phase !== "panel")).toBe(false);
+    expect(d.turns.filter((t) => t.phase === "panel" && t.kind === "judge")).toHaveLength(3);
+    expect(d.verdict).toMatchObject({ details: { stopReason: "budget:tokens", rounds: { primary: 0, switched: null }, premises: ["Masks were worn at home.", "Household transmission fell where masks were worn."] } });
+  });
+
+  it("no P-RAG, no switch, one judge: three fixed rounds without gap, query or novelty steps, decided by judge-1", async () => {
+    const id = await newDebate({ prag: false, fixedRounds: 3, roleSwitch: false, panelSize: 1 });
+    const m = scripted();
+    expect(await run(id, m)).toEqual({ status: "completed" });
+    const d = (await loadDebate(h.db, id))!;
+    const phases = new Set(d.turns.map((t) => t.phase));
+    for (const p of ["gap", "prag-query", "refine", "retrieve", "novelty", "prag", "convergence", "court-close", "consistency", "embed-pool"]) expect(phases.has(p)).toBe(false);
+    expect([...phases].some((p) => p.startsWith("switched:"))).toBe(false);
+    expect(d.turns.filter((t) => t.phase === "argument").map((t) => t.round)).toEqual([1, 1, 2, 2, 3, 3]);
+    expect(d.turns.filter((t) => t.phase === "reflection")).toHaveLength(6);
+    expect(d.turns.filter((t) => t.phase === "panel").map((t) => t.role)).toEqual(["judge-1"]);
+    // σ 1 (one judge), q 0.8, no role switch (δ_rs 0), δ_ref +0.09: 0.8 + 0.24 + 0.09 → clamped to 1.
+    expect(d.verdict).toMatchObject({ label: "SUPPORTED", roundsCompleted: 3, details: { decidedBy: "judge-1", stopReason: "rounds", sigma: 1, q: 0.8, gamma: null, deltaRs: 0, cFinal: 1, poolSize: 2 } });
   });
 
   it("standard MAD: the seed passages are the pool, three fixed rounds of two counsel, one judge", async () => {

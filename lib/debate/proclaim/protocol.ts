@@ -194,6 +194,8 @@ export async function runProclaim(ctx: DebateContext<ProclaimConfig>): Promise<V
       });
       ps = readPremises(again.text);
     }
+    // Kept even if the budget runs out before the trial: the panel and the page still see them.
+    premises = ps;
 
     const seed = await ctx.tool({
       round: 0,
