@@ -190,7 +190,7 @@ afterAll(async () => {
 const ALL5 = { seedK: 5, discoveryK: 5, pragTopK: 5 };
 
 async function newDebate(config: Record<string, unknown> = {}, budget?: { maxCalls?: number; budgetTokens?: number }) {
-  return createDebate(h.db, { claim: CLAIM, claimDate: CLAIM_DATE, evidence: { mode: "none" }, protocol: "proclaim", config: { ...ALL5, ...config }, models: M, ...(budget ? { budget } : {}) });
+  return createDebate(h.db, { claim: CLAIM, claimDate: CLAIM_DATE, evidence: { mode: "retrieved", corpus: "health" }, protocol: "proclaim", config: { ...ALL5, ...config }, models: M, ...(budget ? { budget } : {}) });
 }
 
 function run(id: string, m: ReturnType<typeof scripted>, signal?: AbortSignal) {
@@ -255,6 +255,7 @@ describe("PROClaim: a whole trial", () => {
     expect(eta["appendix"]).toMatchObject({ eta: 0.19, accepted: false });
     expect(eta["trial-a"]).toMatchObject({ eta: 0, accepted: false });
     expect(first.meanEta).toBe(0.6);
+    expect(valueOf<{ embedder: string; badge: string }>(d.turns.find((t) => t.phase === "prag")!)).toMatchObject({ embedder: "test:scripted", badge: expect.stringContaining("test:scripted (paper: PubMed index") });
     // The second search of the same trial finds nothing new: the pool already holds it.
     expect(prag[1]!.results.every((r) => !r.accepted)).toBe(true);
     // The query chain: counsel's need → the query writer → the court's refinement → the search.

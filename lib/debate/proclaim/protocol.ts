@@ -561,9 +561,11 @@ export async function runProclaim(ctx: DebateContext<ProclaimConfig>): Promise<V
       pragCalls++;
       const results = found.record.results;
       let vectors: number[][] = [];
+      let embedder: string | null = null;
       if (results.length) {
         const emb = await ctx.embed({ round: t, phase: `${px}novelty`, role, texts: results.map((r) => r.text), metadata: { proclaim: { step: "novelty", debate: name, side } } });
         vectors = emb.vectors;
+        embedder = emb.embedder;
       }
       // η against everything accepted so far in this trial, including earlier results of this same call.
       const poolVectors = pool.map((p) => p.vector).filter((v): v is number[] => Array.isArray(v));
@@ -615,7 +617,8 @@ export async function runProclaim(ctx: DebateContext<ProclaimConfig>): Promise<V
         round: t,
         phase: `${px}prag`,
         role,
-        compute: () => ({ ...step, etaMin: config.etaMin, pragStops: config.pragStops, embedder: "ctx.embed" }),
+        // The page's badge: what searched and what measured novelty here, beside what the paper used.
+        compute: () => ({ ...step, etaMin: config.etaMin, pragStops: config.pragStops, embedder, provider: found.record.provider, live: found.record.live, badge: `${found.record.label} · ${embedder ?? "no embedder"} (paper: PubMed index, all-MiniLM-L6-v2)` }),
         content: (v) => `P-RAG (${side} the claim): "${v.refined}" → ${v.results.filter((r) => r.accepted).length} of ${v.results.length} passages novel enough (η ≥ ${config.etaMin}).${v.diagnostics?.fires ? ` Diagnostics would stop P-RAG (${config.pragStops === "enforce" ? "enforced" : "logged only"}).` : ""}`,
         metadata: { proclaim: { step: "prag", debate: name, side } },
       });
