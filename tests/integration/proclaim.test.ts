@@ -275,6 +275,7 @@ describe("PROClaim: a whole trial", () => {
     const refl = d.turns.filter((t) => t.phase === "reflection");
     expect(refl).toHaveLength(4);
     const conv = d.turns.filter((t) => t.phase === "convergence").map((t) => valueOf<{ S: number; deltaS: number | null; stopReason: string | null; meanEta: number }>(t));
+    expect(conv[0]).toMatchObject({ reflections: { for: { role: "plaintiff", sRef: 0.65, delta: 0.09, need: "more trials" }, against: { role: "defense", sRef: 0.65 } } });
     expect(conv).toEqual([
       expect.objectContaining({ S: 1.3, deltaS: null, stopReason: null, meanEta: 0.6 }),
       expect.objectContaining({ S: 1.3, deltaS: 0, stopReason: "plateau", meanEta: 0 }),
@@ -425,10 +426,14 @@ describe("PROClaim: budget and ablations", () => {
     expect(await run(id, m)).toEqual({ status: "completed" });
     const d = (await loadDebate(h.db, id))!;
     const phases = new Set(d.turns.map((t) => t.phase));
-    for (const p of ["gap", "prag-query", "refine", "retrieve", "novelty", "prag", "convergence", "court-close", "consistency", "embed-pool"]) expect(phases.has(p)).toBe(false);
+    for (const p of ["gap", "prag-query", "refine", "retrieve", "novelty", "prag", "court-close", "consistency", "embed-pool"]) expect(phases.has(p)).toBe(false);
     expect([...phases].some((p) => p.startsWith("switched:"))).toBe(false);
     expect(d.turns.filter((t) => t.phase === "argument").map((t) => t.round)).toEqual([1, 1, 2, 2, 3, 3]);
     expect(d.turns.filter((t) => t.phase === "reflection")).toHaveLength(6);
+    // Fixed rounds: each round's record keeps the reflections but checks no stopping rule.
+    const conv = d.turns.filter((t) => t.phase === "convergence").map((t) => valueOf<{ adaptive: boolean; stopReason: string | null; S: number }>(t));
+    expect(conv).toHaveLength(3);
+    expect(conv.every((c) => !c.adaptive && c.stopReason === null && c.S === 1.3)).toBe(true);
     expect(d.turns.filter((t) => t.phase === "panel").map((t) => t.role)).toEqual(["judge-1"]);
     // σ 1 (one judge), q 0.8, no role switch (δ_rs 0), δ_ref +0.09: 0.8 + 0.24 + 0.09 → clamped to 1.
     expect(d.verdict).toMatchObject({ label: "SUPPORTED", roundsCompleted: 3, details: { decidedBy: "judge-1", stopReason: "rounds", sigma: 1, q: 0.8, gamma: null, deltaRs: 0, cFinal: 1, poolSize: 2 } });

@@ -450,16 +450,22 @@ export async function runProclaim(ctx: DebateContext<ProclaimConfig>): Promise<V
         sig.meanEta = roundEtas.length ? Math.round((roundEtas.reduce((a, b) => a + b, 0) / roundEtas.length) * 1e6) / 1e6 : 0;
         rounds = t;
 
-        // Fixed rounds (standard MAD, no-prag) have no stopping rules to record.
+        // The round's record: both reflections with s_ref and δ, the critic's call, mean η, and the
+        // first stopping rule that fired. Fixed rounds (no-prag) check no rules; with neither rules
+        // nor reflections (standard MAD) there is nothing to record.
         const adaptive = config.adaptiveStop && config.fixedRounds === null;
-        if (!adaptive) continue;
+        if (!adaptive && !config.reflection) continue;
         const conv = await ctx.record({
           round: t,
           phase: `${px}convergence`,
           role: "court",
           compute: () => {
-            const stop = firstStop(signals, config);
-            return { debate: name, S: sig.S, deltaS: stop.deltaS, meanEta: sig.meanEta, criticResolved: sig.criticResolved, stopReason: stop.reason, round: t };
+            const stop = adaptive ? firstStop(signals, config) : { reason: null, deltaS: null };
+            const refl = (side: Side) => {
+              const r = roundRefl[side];
+              return r ? { role: r.role, scores: r.scores, sRef: r.sRef, delta: r.delta, need: r.need, unparsed: r.unparsed } : null;
+            };
+            return { debate: name, round: t, adaptive, S: sig.S, deltaS: stop.deltaS, meanEta: sig.meanEta, criticResolved: sig.criticResolved, stopReason: stop.reason, reflections: { for: refl("for"), against: refl("against") } };
           },
           content: (v) => `Round ${t}: S_t ${v.S ?? "n/a"}, ΔS ${v.deltaS ?? "n/a"}, mean η ${v.meanEta}${v.stopReason ? ` → stop (${v.stopReason})` : ""}.`,
           metadata: { proclaim: { step: "convergence", debate: name } },
@@ -468,6 +474,7 @@ export async function runProclaim(ctx: DebateContext<ProclaimConfig>): Promise<V
           stopReason = conv.value.stopReason;
           break;
         }
+        if (!adaptive) continue;
         if (t >= 2 && t < limit) {
           guard();
           const close = await ctx.speakScored({
