@@ -46,7 +46,7 @@ describe("PROClaim reflection score", () => {
 });
 
 describe("PROClaim stopping rules", () => {
-  const r = (round: number, S: number | null, criticResolved = false, meanEta = 0.5): RoundSignals => ({ round, S, criticResolved, meanEta });
+  const r = (round: number, S: number | null, criticResolved = false, meanEta: number | null = 0.5): RoundSignals => ({ round, S, criticResolved, meanEta });
   it("never stops in round 1, even when the critic calls it resolved and nothing was new", () => {
     expect(firstStop([r(1, 1.0, true, 0)]).reason).toBeNull();
   });
@@ -64,6 +64,8 @@ describe("PROClaim stopping rules", () => {
     expect(firstStop([r(1, 1.0, false, 0.05), r(2, 1.5, false, 0.09)]).reason).toBe("novelty");
     // One low round is not enough.
     expect(firstStop([r(1, 1.0, false, 0.3), r(2, 1.5, false, 0.0)]).reason).toBeNull();
+    // Without P-RAG there is no novelty to measure: the rule never fires.
+    expect(firstStop([r(1, 1.0, false, null), r(2, 1.5, false, null)]).reason).toBeNull();
     // An unread reflection (S null) cannot make a plateau.
     expect(firstStop([r(1, null), r(2, 1.0)]).reason).toBeNull();
   });

@@ -53,8 +53,8 @@ export type RoundSignals = {
   /** S_t = s_ref(plaintiff) + s_ref(defense); null when a reflection was unparsed or reflection is off. */
   S: number | null;
   criticResolved: boolean;
-  /** Mean η of this round's accepted items (0 if none). */
-  meanEta: number;
+  /** Mean η of this round's accepted items (0 if none); null without P-RAG, where the novelty rule has nothing to measure. */
+  meanEta: number | null;
 };
 
 /**
@@ -74,7 +74,7 @@ export function firstStop(rounds: readonly RoundSignals[], t: { plateauDelta: nu
   if (deltas.length === t.plateauRounds && deltas.every((d) => d !== null && d < t.plateauDelta)) return { reason: "plateau", deltaS };
   if (cur.criticResolved) return { reason: "critic", deltaS };
   const prev = rounds.at(-2)!;
-  if (cur.meanEta < t.noveltyStopEta && prev.meanEta < t.noveltyStopEta) return { reason: "novelty", deltaS };
+  if (cur.meanEta !== null && prev.meanEta !== null && cur.meanEta < t.noveltyStopEta && prev.meanEta < t.noveltyStopEta) return { reason: "novelty", deltaS };
   return { reason: null, deltaS };
 }
 

@@ -447,7 +447,7 @@ export async function runProclaim(ctx: DebateContext<ProclaimConfig>): Promise<V
         }
         const sig = signals.at(-1)!;
         sig.S = roundRefl.for?.sRef != null && roundRefl.against?.sRef != null ? Math.round((roundRefl.for.sRef + roundRefl.against.sRef) * 1e6) / 1e6 : null;
-        sig.meanEta = roundEtas.length ? Math.round((roundEtas.reduce((a, b) => a + b, 0) / roundEtas.length) * 1e6) / 1e6 : 0;
+        sig.meanEta = !config.prag ? null : roundEtas.length ? Math.round((roundEtas.reduce((a, b) => a + b, 0) / roundEtas.length) * 1e6) / 1e6 : 0;
         rounds = t;
 
         // The round's record: both reflections with s_ref and δ, the critic's call, mean η, and the
