@@ -64,6 +64,7 @@ function scripted(plan: Plan = {}) {
       case "repair-json":
         // The garbled passage's weighing and judge-3's ballot stay unreadable after the repair.
         if (c.allUser.includes("appendix") || c.model === M["judge-3"]) return "still not json";
+        if (c.allUser.includes("Would the testimony of an expert witness help")) return '{"expert_type": ';
         throw new Error(`unexpected repair for ${c.model}`);
       case "gap":
         return `NEED: ${trialOf(c)} ${c.system.includes("plaintiff counsel") ? "for" : "against"} evidence`;
@@ -74,7 +75,12 @@ function scripted(plan: Plan = {}) {
       case "argument":
         return `Counsel ${c.model.split("/")[1]} argues round ${roundIn(c.user)} from [E1] and [E2].`;
       case "expert-request":
-        return trialOf(c) === "primary" && roundIn(c.user) === 1 && c.system.includes("plaintiff counsel") ? JSON.stringify({ expert_type: "epidemiologist", reasoning: "to read the trial's design" }) : "NONE";
+        if (trialOf(c) === "primary" && c.system.includes("plaintiff counsel")) {
+          if (roundIn(c.user) === 1) return JSON.stringify({ expert_type: "epidemiologist", reasoning: "to read the trial's design" });
+          // Round 2: an answer that is neither NONE nor JSON, repaired once, still unreadable.
+          if (roundIn(c.user) === 2) return "An expert on masks would help {";
+        }
+        return "NONE";
       case "expert-ruling":
         return "The expert bears on premise 2.\nRULING: GRANTED";
       case "expert-persona":
@@ -272,6 +278,11 @@ describe("PROClaim: a whole trial", () => {
     // The persona's own system prompt is used for the testimony.
     expect(m.of("testimony")[0]!.system).toContain("PERSONA-MARK");
     expect(d.turns.filter((t) => t.phase === "testimony")).toHaveLength(1);
+    // An unreadable request is repaired once, then recorded unparsed: no expert is invented for it.
+    const repaired = d.turns.filter((t) => t.phase === "expert-request-repair");
+    expect(repaired.map((t) => [t.round, t.role])).toEqual([[2, "plaintiff"]]);
+    expect(pc(repaired[0]!)).toMatchObject({ request: null, unparsed: { problem: expect.any(String) } });
+    expect(d.turns.filter((t) => t.phase === "expert-ruling")).toHaveLength(1);
     const refl = d.turns.filter((t) => t.phase === "reflection");
     expect(refl).toHaveLength(4);
     const conv = d.turns.filter((t) => t.phase === "convergence").map((t) => valueOf<{ S: number; deltaS: number | null; stopReason: string | null; meanEta: number }>(t));

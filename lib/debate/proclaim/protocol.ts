@@ -653,9 +653,34 @@ export async function runProclaim(ctx: DebateContext<ProclaimConfig>): Promise<V
         },
       });
       if (declinesExpert(req.text)) return;
-      const request = readJsonAnswer(req.text, expertRequestSchema);
-      // An unreadable request is recorded as such and not pursued: no expert is invented for it.
-      if (!request.ok) return;
+      let request = readJsonAnswer(req.text, expertRequestSchema);
+      if (!request.ok) {
+        // One repair, as for every JSON answer; still unreadable, it is recorded so and no expert is invented for it.
+        guard();
+        const problem = request.problem;
+        const again = await ctx.speak({
+          ...base,
+          round: t,
+          phase: `${px}expert-request-repair`,
+          role,
+          kind: "analysis",
+          system: counselSystem(side),
+          messages: [
+            { role: "user", content: renderPrompt("proclaim/expert-request", { round: String(t), side: SIDE_WORDS[side], claim, argument: fence.wrap("argument", lastArg?.text ?? "", { empty: "(none)" }) }) },
+            { role: "assistant", content: req.text },
+          ],
+          prompt: renderPrompt("engine/repair-json", { problem }),
+          maxOutputTokens: Math.min(config.maxTurnTokens, 200),
+          metadataFrom: (text) => {
+            const r = declinesExpert(text) ? null : readJsonAnswer(text, expertRequestSchema);
+            return { proclaim: { step: "expert-request", debate: name, side, repaired: true, request: r?.ok ? r.value : null, ...(r && !r.ok ? { unparsed: { problem: r.problem, firstProblem: problem } } : {}) } };
+          },
+        });
+        if (declinesExpert(again.text)) return;
+        request = readJsonAnswer(again.text, expertRequestSchema);
+        if (!request.ok) return;
+      }
+      const granted = request;
       guard();
       const ruling = await ctx.speak({
         ...base,
@@ -664,9 +689,9 @@ export async function runProclaim(ctx: DebateContext<ProclaimConfig>): Promise<V
         role: "court",
         kind: "analysis",
         system: courtSystem(),
-        prompt: renderPrompt("proclaim/expert-ruling", { side: SIDE_WORDS[side], expert_type: fence.neutralise(request.value.expert_type), reasoning: fence.neutralise(request.value.reasoning), claim }),
+        prompt: renderPrompt("proclaim/expert-ruling", { side: SIDE_WORDS[side], expert_type: fence.neutralise(granted.value.expert_type), reasoning: fence.neutralise(granted.value.reasoning), claim }),
         maxOutputTokens: Math.min(config.maxTurnTokens, 150),
-        metadataFrom: (text) => ({ proclaim: { step: "expert-ruling", debate: name, side, ruling: readRuling(text), expertType: request.value.expert_type } }),
+        metadataFrom: (text) => ({ proclaim: { step: "expert-ruling", debate: name, side, ruling: readRuling(text), expertType: granted.value.expert_type } }),
       });
       if (readRuling(ruling.text) !== "GRANTED") return;
       guard();
@@ -678,14 +703,14 @@ export async function runProclaim(ctx: DebateContext<ProclaimConfig>): Promise<V
           role: "expert",
           kind: "analysis",
           system: analyst(),
-          prompt: renderPrompt("proclaim/expert-persona", { expert_type: fence.neutralise(request.value.expert_type), claim }),
+          prompt: renderPrompt("proclaim/expert-persona", { expert_type: fence.neutralise(granted.value.expert_type), claim }),
           temperature: 0.7,
-          metadata: { proclaim: { step: "expert-persona", debate: name, side, expertType: request.value.expert_type } },
+          metadata: { proclaim: { step: "expert-persona", debate: name, side, expertType: granted.value.expert_type } },
         },
         personaSchema,
       );
       // The persona's own system prompt is used (the code overwrote it); unread, the expert is introduced by type alone.
-      const personaText = persona.value ? `${persona.value.system_prompt}\n\nYou are ${persona.value.role}; your expertise: ${persona.value.expertise.join(", ")}.` : `You are an expert witness: ${fence.neutralise(request.value.expert_type)}.`;
+      const personaText = persona.value ? `${persona.value.system_prompt}\n\nYou are ${persona.value.role}; your expertise: ${persona.value.expertise.join(", ")}.` : `You are an expert witness: ${fence.neutralise(granted.value.expert_type)}.`;
       guard();
       const testimony = await ctx.speak({
         ...base,
@@ -694,10 +719,10 @@ export async function runProclaim(ctx: DebateContext<ProclaimConfig>): Promise<V
         role: "expert",
         kind: "speech",
         system: renderPrompt("proclaim/system-expert", { persona: personaText, fence_rule: fence.rule }),
-        prompt: renderPrompt("proclaim/testimony", { side: SIDE_WORDS[side], reasoning: fence.neutralise(request.value.reasoning), claim, pool: poolText() }),
-        metadata: { proclaim: { step: "testimony", debate: name, side, expert: persona.value?.role ?? request.value.expert_type, personaUnparsed: persona.value === null } },
+        prompt: renderPrompt("proclaim/testimony", { side: SIDE_WORDS[side], reasoning: fence.neutralise(granted.value.reasoning), claim, pool: poolText() }),
+        metadata: { proclaim: { step: "testimony", debate: name, side, expert: persona.value?.role ?? granted.value.expert_type, personaUnparsed: persona.value === null } },
       });
-      entries.push({ round: t, debate: name, role: "expert", side, kind: "testimony", text: testimony.text, expert: persona.value?.role ?? request.value.expert_type });
+      entries.push({ round: t, debate: name, role: "expert", side, kind: "testimony", text: testimony.text, expert: persona.value?.role ?? granted.value.expert_type });
     }
   }
 
