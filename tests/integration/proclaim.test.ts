@@ -410,6 +410,26 @@ describe("PROClaim: resume mid-round", () => {
   });
 });
 
+describe("PROClaim: resume in the panel", () => {
+  it("a debate stopped while the judges deliberate resumes with the trial replayed and each judge's ballot stored once", async () => {
+    const id = await newDebate();
+    const controller = new AbortController();
+    const first = scripted({ onCall: (c) => c.format === "panel-judge" && c.model === M["judge-2"] && controller.abort() });
+    expect((await run(id, first, controller.signal)).status).toBe("cancelled");
+    const searchedBefore = searched.length;
+    const second = scripted();
+    expect(await run(id, second)).toEqual({ status: "completed" });
+    expect(searched.length).toBe(searchedBefore);
+    // Only the panel (and nothing of the trial) ran again.
+    expect(new Set(second.calls.map((c) => c.format))).toEqual(new Set(["panel-judge", "repair-json"]));
+    const d = (await loadDebate(h.db, id))!;
+    const panel = d.turns.filter((t) => t.phase === "panel" && t.status === "completed");
+    expect(panel.map((t) => t.role).sort()).toEqual(["judge-1", "judge-2", "judge-3"]);
+    expect(d.verdict).toMatchObject({ label: "SUPPORTED", details: { votes: { SUPPORTED: 2 }, abstained: ["judge-3"] } });
+    expect((await ballots(id)).map((b) => b.judgeRole).sort()).toEqual(["judge-1", "judge-2", "judge-3"]);
+  });
+});
+
 describe("PROClaim: budget and ablations", () => {
   it("a spent call budget goes straight to the panel with stop reason budget:calls", async () => {
     const id = await newDebate({}, { maxCalls: 16 });
