@@ -155,7 +155,7 @@ describe("PROClaim protocol surface", () => {
   it("has the contract's presets and every template it names exists", () => {
     expect(Object.keys(PRESETS).sort()).toEqual(["no-prag", "no-reflection", "no-switch", "proclaim-checkcovid", "proclaim-feverous", "proclaim-healthver", "proclaim-scifact", "single-judge", "standard-mad"]);
     for (const p of Object.values(PRESETS)) for (const t of proclaimProtocol.templates(cfg(p))) expect(() => loadPrompt(t)).not.toThrow();
-    const files = fs.readdirSync(path.resolve("prompts/proclaim")).filter((f) => f.endsWith(".md"));
+    const files = fs.readdirSync(path.resolve("prompts/proclaim")).filter((f) => f.endsWith(".md") && f !== "README.md");
     const formats = files.map((f) => /Format \(proclaim\/([a-z-]+)\):/.exec(loadPrompt(`proclaim/${f.slice(0, -3)}`))?.[1]).filter(Boolean);
     // Every non-system template ends with its own unique format line.
     expect(new Set(formats).size).toBe(formats.length);
