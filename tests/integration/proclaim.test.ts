@@ -360,6 +360,9 @@ describe("PROClaim: a whole trial", () => {
     const judgePrompt = m.of("panel-judge", M["judge-1"])[0]!.user;
     expect(judgePrompt).toContain("agent_a_analysis");
     expect(judgePrompt).toContain("η=1.00 admitted");
+    // The primary trial's arguments only; the switch reaches the panel through the consistency analysis.
+    expect(judgePrompt).toContain("Counsel for the claim (plaintiff), round 2");
+    expect(judgePrompt).not.toContain("Counsel for the claim (defense)");
   });
 
   it("stores no step twice and searches each query once", () => {

@@ -762,8 +762,8 @@ export async function runProclaim(ctx: DebateContext<ProclaimConfig>): Promise<V
   const topAdmitted = [...a0].sort((a, b) => wOf(b) - wOf(a)).slice(0, 10);
   const argumentsText = (() => {
     const block = (r: TrialResult) => r.entries.map((e) => `${e.kind === "testimony" ? `Expert witness (${e.expert}), called by counsel ${e.side} the claim` : `Counsel ${e.side} the claim (${e.role})`}, round ${e.round}:\n${fence.wrap("argument", e.text)}`).join("\n\n");
-    const p = block(primary) || "(no arguments: the trial was cut short)";
-    return switched ? `${p}\n\nAfter the role switch:\n${block(switched) || "(none)"}` : p;
+    // Spec §9: the panel reads the primary trial and the consistency analysis of the switch (the template), not both transcripts.
+    return block(primary) || "(no arguments: the trial was cut short)";
   })();
   const pragText = primary.prag.length ? primary.prag.map((p) => `Round ${p.round}, ${p.side}: "${p.refined}" → ${p.results.map((r) => `[E${r.rank}] η=${r.eta.toFixed(2)}${r.accepted ? " admitted" : " rejected"}`).join(", ") || "no results"}`).join("\n") : "(no progressive retrieval)";
   const reflText = primary.reflections.length ? primary.reflections.map((r) => `Round ${r.round}, ${r.side}: ${r.unparsed ? "unread" : `logic ${r.scores!.logic}, novelty ${r.scores!.novelty}, rebuttal ${r.scores!.rebuttal} (s_ref ${r.sRef})`}${r.need ? `; needs: ${r.need}` : ""}`).join("\n") : "(no self-reflections)";
