@@ -1,3 +1,4 @@
+import { proclaimProtocol } from "./proclaim/protocol";
 import { radarProtocol } from "./radar/protocol";
 import { toolMadProtocol } from "./tool-mad/protocol";
 import { zofiaProtocol } from "./zofia/protocol";
@@ -44,6 +45,7 @@ const PROTOCOLS: Record<string, Registered> = {
   radar: register(radarProtocol),
   "tool-mad": register(toolMadProtocol),
   zofia: register(zofiaProtocol),
+  proclaim: register(proclaimProtocol),
 };
 
 export const DEFAULT_PROTOCOL = "radar";

@@ -186,6 +186,17 @@ export async function createDebate(
       throw new DebateRequestError((e as Error).message, `models.${role}`);
     }
   }
+  // A role that speaks with another's model by default (PROClaim's arbiter → miner) takes its own when one is named.
+  for (const { role, usesModelOf } of protocol.roleSpecs(config)) {
+    const explicit = input.models[role] || undefined;
+    if (!usesModelOf || !explicit || models[role]) continue;
+    try {
+      models[role] = modelIdForRole(role, explicit);
+      resolveModel(models[role]!);
+    } catch (e) {
+      throw new DebateRequestError((e as Error).message, `models.${role}`);
+    }
+  }
 
   const prepared = await prepareConfig(db, protocol, config, models, input.evidence.mode === "retrieved" ? input.evidence.corpus : null);
 
