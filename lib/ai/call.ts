@@ -1,5 +1,5 @@
 import { APICallError, type SharedV3ProviderMetadata, type SharedV3ProviderOptions } from "@ai-sdk/provider";
-import { streamText, type ModelMessage } from "ai";
+import { streamText, type LanguageModelUsage, type ModelMessage } from "ai";
 import { getConfig } from "@/lib/config";
 import { limiterFor } from "./concurrency";
 import { costOf, loadPriceTable, type Price, type TokenUsage } from "./prices";
@@ -170,17 +170,25 @@ async function attemptOnce(resolved: ResolvedModel, opts: CallOptions, timeoutMs
         streamError = error;
       },
     });
-    for await (const delta of result.textStream) {
-      arm();
-      text += delta;
-      opts.onTextDelta?.(delta);
+    // One pass over the full stream: the text and the step's finish (usage, reason, provider
+    // metadata) come from the same parts. Reading `textStream` and then `result.usage` would make
+    // the SDK tee the stream a second time and replay every buffered part once more, on every call.
+    let finished: { usage: LanguageModelUsage; finishReason: string; providerMetadata?: SharedV3ProviderMetadata } | undefined;
+    for await (const part of result.fullStream) {
+      if (part.type === "text-delta") {
+        arm();
+        text += part.text;
+        opts.onTextDelta?.(part.text);
+      } else if (part.type === "finish-step") {
+        finished = { usage: part.usage, finishReason: part.finishReason, providerMetadata: part.providerMetadata };
+      } else if (part.type === "abort" && !finished) {
+        // Stopped before its step finished: no answer (the catch below says why: a timeout, or the caller's abort).
+        throw new Error("aborted");
+      }
     }
     if (streamError) throw streamError;
-    const [usage, finishReason, providerMetadata] = await Promise.all([
-      result.usage,
-      result.finishReason,
-      result.providerMetadata,
-    ]);
+    // No step finished (nothing else expected with one step and no tools): ask the result, as before.
+    const [usage, finishReason, providerMetadata] = finished ? [finished.usage, finished.finishReason, finished.providerMetadata] : await Promise.all([result.usage, result.finishReason, result.providerMetadata]);
     return {
       text,
       finishReason,

@@ -14,6 +14,7 @@ export function statementKind(text: string): string {
   const t = text.replace(/\s+/g, " ").trim().toLowerCase();
   if (t.startsWith("with updated as")) return "finishTurn (turn update + llm_calls insert)";
   if (t.startsWith("update turns set")) return "finishTurn (turn update)";
+  if (t.startsWith("with removed as")) return "completeWithVerdict (verdict + debate completed)";
   // The corpus search behind a tool call: the tool's time, reported apart from the runner's writes.
   if (t.startsWith("set ") || /\bts_(debug|stat)\b|\bpassages\b|\bembedding/.test(t)) return "corpus search (tool)";
   if (t.startsWith("begin") || t.startsWith("commit") || t.startsWith("rollback")) return "transaction begin/commit";
