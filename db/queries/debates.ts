@@ -6,6 +6,22 @@ import type { CheckpointRecord, DebateEvidence, VerdictRecord } from "@/lib/deba
 
 /** Everything the runner and the pages read and write about debates. */
 
+type DriverClient = { query: (text: string | { name: string; text: string; values: unknown[] }, values?: unknown[]) => Promise<{ rows: unknown[] }> };
+
+/**
+ * A statement the runner sends on every turn, handed straight to the driver: its text is fixed, so
+ * building it with the query builder each time (and PGlite's per-statement copy of its type
+ * parsers that drizzle asks for) is CPU spent between two model calls for nothing. On PostgreSQL it
+ * is a named prepared statement, parsed and planned once per connection. Parameters are passed as
+ * text the statement casts (JSON already serialized, timestamps as ISO strings), so both drivers
+ * send the same values.
+ */
+async function hot<T>(db: Database, name: string, text: string, values: unknown[]): Promise<T[]> {
+  const client = (db as unknown as { $client: DriverClient & { execProtocol?: unknown } }).$client;
+  const res = typeof client.execProtocol === "function" ? await client.query(text, values) : await client.query({ name, text, values });
+  return res.rows as T[];
+}
+
 export type NewDebate = {
   claim: { text: string; claimDate?: Date | null; appearanceUrl?: string | null; dataset?: string; datasetClaimId?: string; goldLabel?: string; nativeLabel?: string; goldEvidence?: Array<{ id?: string; text: string }>; metadata?: Record<string, unknown> };
   protocol: string;
@@ -111,17 +127,28 @@ export async function loadDebate(db: Database, id: string) {
  * five, at the start of every run (the embedded database runs them one after another).
  */
 export async function loadForRun(db: Database, id: string) {
-  const [row] = await db
-    .select({ debate: s.debates, claim: s.claims })
-    .from(s.debates)
-    .innerJoin(s.claims, eq(s.claims.id, s.debates.claimId))
-    .where(eq(s.debates.id, id));
+  const p = runQueries(db);
+  // All three at once: on PostgreSQL they run side by side on the pool (one round trip's wait
+  // instead of two); the embedded database runs them in turn either way.
+  const [[row], evidence, turns] = await Promise.all([p.debate.execute({ id }), p.evidence.execute({ id }), p.turns.execute({ id })]);
   if (!row) return null;
-  const [evidence, turns] = await Promise.all([
-    db.select().from(s.debateEvidence).where(eq(s.debateEvidence.debateId, id)).orderBy(asc(s.debateEvidence.rank)),
-    db.select().from(s.turns).where(eq(s.turns.debateId, id)).orderBy(asc(s.turns.seq)),
-  ]);
   return { ...row, evidence, turns };
+}
+
+/** loadForRun's statements, built once per database handle (on PostgreSQL, prepared once per connection). */
+function prepareRunQueries(db: Database) {
+  const id = sql.placeholder("id");
+  return {
+    debate: db.select({ debate: s.debates, claim: s.claims }).from(s.debates).innerJoin(s.claims, eq(s.claims.id, s.debates.claimId)).where(eq(s.debates.id, id)).prepare("counterpoint_run_debate"),
+    evidence: db.select().from(s.debateEvidence).where(eq(s.debateEvidence.debateId, id)).orderBy(asc(s.debateEvidence.rank)).prepare("counterpoint_run_evidence"),
+    turns: db.select().from(s.turns).where(eq(s.turns.debateId, id)).orderBy(asc(s.turns.seq)).prepare("counterpoint_run_turns"),
+  };
+}
+const preparedRunQueries = new WeakMap<Database, ReturnType<typeof prepareRunQueries>>();
+function runQueries(db: Database) {
+  let p = preparedRunQueries.get(db);
+  if (!p) preparedRunQueries.set(db, (p = prepareRunQueries(db)));
+  return p;
 }
 
 export function evidenceFromRows(rows: Array<typeof s.debateEvidence.$inferSelect>): DebateEvidence[] {
@@ -256,10 +283,13 @@ export async function beginTurn(
   db: Database,
   t: { debateId: string; seq: number; round: number; phase: string; role: string; kind: string; model: string },
 ): Promise<string> {
-  const [row] = await db
-    .insert(s.turns)
-    .values({ ...t, status: "streaming", startedAt: new Date() })
-    .returning({ id: s.turns.id });
+  const [row] = await hot<{ id: string }>(
+    db,
+    "counterpoint_begin_turn",
+    `insert into turns (debate_id, seq, round, phase, role, kind, model, status, started_at)
+      values ($1::uuid, $2::int, $3::int, $4::text, $5::text, $6::text, $7::text, 'streaming', $8::timestamptz) returning id`,
+    [t.debateId, t.seq, t.round, t.phase, t.role, t.kind, t.model, new Date().toISOString()],
+  );
   return row!.id;
 }
 
@@ -301,24 +331,42 @@ export async function finishTurn(
   t: { content: string; promptTokens: number; completionTokens: number; costUsd: number | null; latencyMs: number; citations: number[]; scores?: Record<string, unknown> | null; metadata?: Record<string, unknown> | null },
   calls: CallRecord[],
 ) {
-  const updated = sql`update turns set
-      content = ${t.content}, prompt_tokens = ${t.promptTokens}::int, completion_tokens = ${t.completionTokens}::int,
-      cost_usd = ${t.costUsd}::float8, latency_ms = ${Math.round(t.latencyMs)}::int, citations = ${JSON.stringify(t.citations)}::jsonb,
-      scores = ${t.scores ? JSON.stringify(t.scores) : null}::jsonb, metadata = ${t.metadata ? JSON.stringify(t.metadata) : null}::jsonb, status = 'completed', finished_at = now(), error = null
-    where id = ${turnId}::uuid returning id`;
+  const values: unknown[] = [
+    turnId,
+    t.content,
+    t.promptTokens,
+    t.completionTokens,
+    t.costUsd,
+    Math.round(t.latencyMs),
+    JSON.stringify(t.citations),
+    t.scores ? JSON.stringify(t.scores) : null,
+    t.metadata ? JSON.stringify(t.metadata) : null,
+  ];
+  const updated = `update turns set
+      content = $2::text, prompt_tokens = $3::int, completion_tokens = $4::int, cost_usd = $5::float8, latency_ms = $6::int, citations = $7::jsonb,
+      scores = $8::jsonb, metadata = $9::jsonb, status = 'completed', finished_at = now(), error = null
+    where id = $1::uuid returning id`;
   if (calls.length === 0) {
-    await db.execute(updated);
+    await hot(db, "counterpoint_finish_turn", updated, values);
     return;
   }
   const rows = calls.map((c) => {
     const r = callRow(debateId, turnId, c);
-    return sql`(${r.debateId}::uuid, ${r.turnId}::uuid, ${r.model}::text, ${r.purpose}::text, ${r.promptTokens}::int, ${r.completionTokens}::int,
-      ${r.cachedPromptTokens}::int, ${r.costUsd}::float8, ${Math.round(r.latencyMs)}::int, ${r.attempts}::int, ${r.error}::text)`;
+    const at = values.length;
+    values.push(r.debateId, r.turnId, r.model, r.purpose, r.promptTokens, r.completionTokens, r.cachedPromptTokens, r.costUsd, Math.round(r.latencyMs), r.attempts, r.error);
+    const p = (i: number) => `$${at + i}`;
+    return `(${p(1)}::uuid, ${p(2)}::uuid, ${p(3)}::text, ${p(4)}::text, ${p(5)}::int, ${p(6)}::int, ${p(7)}::int, ${p(8)}::float8, ${p(9)}::int, ${p(10)}::int, ${p(11)}::text)`;
   });
-  await db.execute(sql`with updated as (${updated})
+  // One text per number of calls (almost always one), so one prepared statement each.
+  await hot(
+    db,
+    `counterpoint_finish_turn_${calls.length}`,
+    `with updated as (${updated})
     insert into llm_calls (debate_id, turn_id, model, purpose, prompt_tokens, completion_tokens, cached_prompt_tokens, cost_usd, latency_ms, attempts, error)
-    select v.* from (values ${sql.join(rows, sql`, `)}) as v(debate_id, turn_id, model, purpose, prompt_tokens, completion_tokens, cached_prompt_tokens, cost_usd, latency_ms, attempts, error)
-    where exists (select 1 from updated)`);
+    select v.* from (values ${rows.join(", ")}) as v(debate_id, turn_id, model, purpose, prompt_tokens, completion_tokens, cached_prompt_tokens, cost_usd, latency_ms, attempts, error)
+    where exists (select 1 from updated)`,
+    values,
+  );
 }
 
 /**
@@ -355,7 +403,13 @@ export async function insertStepTurn(
     error: string | null;
   },
 ) {
-  await db.insert(s.turns).values({ ...t, latencyMs: Math.round(t.latencyMs), promptTokens: 0, completionTokens: 0, costUsd: 0, citations: [] });
+  await hot(
+    db,
+    "counterpoint_insert_step_turn",
+    `insert into turns (debate_id, seq, round, phase, role, kind, model, status, content, latency_ms, started_at, finished_at, metadata, error, prompt_tokens, completion_tokens, cost_usd, citations)
+      values ($1::uuid, $2::int, $3::int, $4::text, $5::text, $6::text, $7::text, $8::text, $9::text, $10::int, $11::timestamptz, $12::timestamptz, $13::jsonb, $14::text, 0, 0, 0, '[]'::jsonb)`,
+    [t.debateId, t.seq, t.round, t.phase, t.role, t.kind, t.model, t.status, t.content, Math.round(t.latencyMs), t.startedAt.toISOString(), t.finishedAt.toISOString(), JSON.stringify(t.metadata), t.error],
+  );
 }
 
 export async function recordCall(db: Database, debateId: string, turnId: string | null, rec: CallRecord) {
@@ -384,18 +438,30 @@ export async function saveVerdict(db: Database, debateId: string, judgeRole: str
 }
 
 /**
- * A run's successful end: its verdict and the debate marked completed in one transaction (one
- * commit instead of two). As with finishClaimedDebate, the status changes only while this run
- * still holds the debate.
+ * A run's successful end: its verdict (and a panel's ballots) and the debate marked completed, in
+ * one statement: all or nothing like the transaction it replaces, and one round trip instead of
+ * five at the end of every debate. As with finishClaimedDebate, the status changes only while this
+ * run still holds the debate. A resumed debate's verdict replaces the earlier one: the insert reads
+ * from the delete (`where ... from removed`), so the old final verdict is gone before the new one
+ * meets its unique index.
  */
 export async function completeWithVerdict(db: Database, debateId: string, runToken: string, judgeRole: string, v: VerdictRecord) {
-  await db.transaction(async (tx) => {
-    await writeVerdict(tx, debateId, judgeRole, v);
-    await tx
-      .update(s.debates)
-      .set({ status: "completed", error: null, finishedAt: new Date() })
-      .where(and(eq(s.debates.id, debateId), eq(s.debates.runnerId, runToken), eq(s.debates.status, "running")));
-  });
+  const { decidedBy, stopReason, details, panel, ...row } = v;
+  const extra = { ...(decidedBy ? { decidedBy } : {}), ...(stopReason ? { stopReason } : {}), ...details };
+  const json = (x: unknown) => (x === null || x === undefined ? null : JSON.stringify(x));
+  const rows = [
+    { isFinal: true, judgeRole, label: row.label, reason: row.reason, rawText: row.rawText, confidence: row.confidence, labelProbs: row.labelProbs, stoppedEarly: row.stoppedEarly, stopAfter: row.stopAfter, roundsCompleted: row.roundsCompleted, details: Object.keys(extra).length ? extra : null },
+    ...(panel ?? []).map((b) => ({ isFinal: false, judgeRole: b.judgeRole, label: b.label, reason: b.reason, rawText: b.rawText, confidence: b.confidence, labelProbs: b.labelProbs, stoppedEarly: false, stopAfter: null, roundsCompleted: v.roundsCompleted, details: b.details ?? null })),
+  ].map(
+    (r) => sql`(${debateId}::uuid, ${r.isFinal}::boolean, ${r.judgeRole}::text, ${r.label}::text, ${r.reason ?? null}::text, ${r.rawText ?? null}::text, ${r.confidence ?? null}::real,
+      ${json(r.labelProbs)}::jsonb, ${r.stoppedEarly}::boolean, ${r.stopAfter ?? null}::text, ${r.roundsCompleted ?? null}::int, ${json(r.details)}::jsonb)`,
+  );
+  await db.execute(sql`with removed as (delete from verdicts where debate_id = ${debateId}::uuid returning 1),
+    completed as (update debates set status = 'completed', error = null, finished_at = ${new Date().toISOString()}::timestamptz
+      where id = ${debateId}::uuid and runner_id = ${runToken} and status = 'running' returning 1)
+    insert into verdicts (debate_id, is_final, judge_role, label, reason, raw_text, confidence, label_probs, stopped_early, stop_after, rounds_completed, details)
+    select v.* from (values ${sql.join(rows, sql`, `)}) as v(debate_id, is_final, judge_role, label, reason, raw_text, confidence, label_probs, stopped_early, stop_after, rounds_completed, details)
+    where (select count(*) from removed) >= 0`);
 }
 
 /** Totals across every recorded model call of a debate (including repairs, retries and samples). */

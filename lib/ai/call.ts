@@ -1,5 +1,5 @@
-import { APICallError, type SharedV3ProviderMetadata, type SharedV3ProviderOptions } from "@ai-sdk/provider";
-import { streamText, type ModelMessage } from "ai";
+import { APICallError, type LanguageModelV3, type LanguageModelV3Prompt, type LanguageModelV3StreamPart, type SharedV3ProviderMetadata, type SharedV3ProviderOptions } from "@ai-sdk/provider";
+import { streamText, type LanguageModelUsage, type ModelMessage } from "ai";
 import { getConfig } from "@/lib/config";
 import { limiterFor } from "./concurrency";
 import { costOf, loadPriceTable, type Price, type TokenUsage } from "./prices";
@@ -135,6 +135,78 @@ function sleep(ms: number, signal?: AbortSignal) {
 
 const ZERO: TokenUsage = { promptTokens: 0, completionTokens: 0, cachedPromptTokens: 0 };
 
+/**
+ * The prompt as the model itself takes it, when the call is plain text to a current-spec model:
+ * then the call goes to the model's own stream, without `streamText` around it. What `streamText`
+ * adds (checking our own messages against its schema, steps, tools, telemetry, and half a dozen web
+ * streams teed and piped per call) cost about as much CPU per call as everything else the runner
+ * does for a turn, and none of it is used here. Anything else (files, images, older model specs)
+ * still goes through `streamText`.
+ */
+function directPrompt(model: ResolvedModel["model"], opts: CallOptions): { model: LanguageModelV3; prompt: LanguageModelV3Prompt } | null {
+  if (typeof model !== "object" || model === null || (model as { specificationVersion?: string }).specificationVersion !== "v3") return null;
+  const prompt: LanguageModelV3Prompt = [];
+  if (opts.system) prompt.push({ role: "system", content: opts.system });
+  for (const m of opts.messages) {
+    if (typeof m.content !== "string") return null;
+    if (m.role === "system") prompt.push({ role: "system", content: m.content });
+    else if (m.role === "user" || m.role === "assistant") prompt.push({ role: m.role, content: [{ type: "text", text: m.content }] });
+    else return null;
+  }
+  return { model: model as LanguageModelV3, prompt };
+}
+
+/** One attempt straight on the model's stream: text deltas, then the finish part's usage, reason and provider metadata. */
+async function streamDirect(direct: { model: LanguageModelV3; prompt: LanguageModelV3Prompt }, opts: CallOptions, signal: AbortSignal, arm: () => void) {
+  const { stream } = await direct.model.doStream({
+    prompt: direct.prompt,
+    maxOutputTokens: opts.maxOutputTokens,
+    temperature: opts.temperature,
+    seed: opts.seed,
+    stopSequences: opts.stopSequences,
+    providerOptions: opts.providerOptions,
+    abortSignal: signal,
+  });
+  const reader = stream.getReader();
+  let text = "";
+  let finish: Extract<LanguageModelV3StreamPart, { type: "finish" }> | undefined;
+  let done = false;
+  try {
+    for (;;) {
+      const next = await reader.read();
+      if (next.done) {
+        done = true;
+        break;
+      }
+      // A model that keeps streaming after an abort is stopped here, as streamText stops it.
+      if (signal.aborted) throw signal.reason ?? new Error("aborted");
+      const part = next.value;
+      if (part.type === "text-delta") {
+        arm();
+        text += part.delta;
+        opts.onTextDelta?.(part.delta);
+      } else if (part.type === "finish") {
+        finish = part;
+      } else if (part.type === "error") {
+        throw part.error;
+      }
+    }
+  } finally {
+    if (!done) reader.cancel().catch(() => undefined);
+  }
+  if (!finish) throw new Error("the model's stream ended without finishing");
+  return {
+    text,
+    finishReason: finish.finishReason.unified as string,
+    providerMetadata: finish.providerMetadata,
+    usage: {
+      promptTokens: finish.usage.inputTokens.total ?? 0,
+      completionTokens: finish.usage.outputTokens.total ?? 0,
+      cachedPromptTokens: finish.usage.inputTokens.cacheRead ?? 0,
+    },
+  };
+}
+
 async function attemptOnce(resolved: ResolvedModel, opts: CallOptions, timeoutMs: number) {
   // One controller per attempt: the caller's abort cancels it, and so does the idle timeout.
   const controller = new AbortController();
@@ -154,6 +226,8 @@ async function attemptOnce(resolved: ResolvedModel, opts: CallOptions, timeoutMs
   let text = "";
   try {
     arm();
+    const direct = directPrompt(resolved.model, opts);
+    if (direct) return await streamDirect(direct, opts, controller.signal, arm);
     const result = streamText({
       model: resolved.model,
       system: opts.system,
@@ -170,17 +244,25 @@ async function attemptOnce(resolved: ResolvedModel, opts: CallOptions, timeoutMs
         streamError = error;
       },
     });
-    for await (const delta of result.textStream) {
-      arm();
-      text += delta;
-      opts.onTextDelta?.(delta);
+    // One pass over the full stream: the text and the step's finish (usage, reason, provider
+    // metadata) come from the same parts. Reading `textStream` and then `result.usage` would make
+    // the SDK tee the stream a second time and replay every buffered part once more, on every call.
+    let finished: { usage: LanguageModelUsage; finishReason: string; providerMetadata?: SharedV3ProviderMetadata } | undefined;
+    for await (const part of result.fullStream) {
+      if (part.type === "text-delta") {
+        arm();
+        text += part.text;
+        opts.onTextDelta?.(part.text);
+      } else if (part.type === "finish-step") {
+        finished = { usage: part.usage, finishReason: part.finishReason, providerMetadata: part.providerMetadata };
+      } else if (part.type === "abort" && !finished) {
+        // Stopped before its step finished: no answer (the catch below says why: a timeout, or the caller's abort).
+        throw new Error("aborted");
+      }
     }
     if (streamError) throw streamError;
-    const [usage, finishReason, providerMetadata] = await Promise.all([
-      result.usage,
-      result.finishReason,
-      result.providerMetadata,
-    ]);
+    // No step finished (nothing else expected with one step and no tools): ask the result, as before.
+    const [usage, finishReason, providerMetadata] = finished ? [finished.usage, finished.finishReason, finished.providerMetadata] : await Promise.all([result.usage, result.finishReason, result.providerMetadata]);
     return {
       text,
       finishReason,

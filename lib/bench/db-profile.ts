@@ -14,6 +14,7 @@ export function statementKind(text: string): string {
   const t = text.replace(/\s+/g, " ").trim().toLowerCase();
   if (t.startsWith("with updated as")) return "finishTurn (turn update + llm_calls insert)";
   if (t.startsWith("update turns set")) return "finishTurn (turn update)";
+  if (t.startsWith("with removed as")) return "completeWithVerdict (verdict + debate completed)";
   // The corpus search behind a tool call: the tool's time, reported apart from the runner's writes.
   if (t.startsWith("set ") || /\bts_(debug|stat)\b|\bpassages\b|\bembedding/.test(t)) return "corpus search (tool)";
   if (t.startsWith("begin") || t.startsWith("commit") || t.startsWith("rollback")) return "transaction begin/commit";
@@ -43,12 +44,25 @@ type Client = { query: (...args: unknown[]) => Promise<unknown>; transaction?: (
 /** Starts timing every statement on `db`; `stop()` restores the driver and returns the totals. */
 export function profileStatements(db: Database): { snapshot(): StatementStats[]; reset(): void; stop(): void } {
   const client = (db as unknown as { $client: Client }).$client;
-  const stats = new Map<string, StatementStats>();
-  const add = (kind: string, ms: number) => {
-    const s = stats.get(kind) ?? { statement: kind, count: 0, ms: 0 };
+  // Totals per statement text, named by purpose only when read: the timed window (the debate's
+  // overhead) should hold the statement, not the instrument's own regexes.
+  const byText = new Map<string, { count: number; ms: number }>();
+  const add = (text: string, ms: number) => {
+    const s = byText.get(text) ?? { count: 0, ms: 0 };
     s.count++;
     s.ms += ms;
-    stats.set(kind, s);
+    byText.set(text, s);
+  };
+  const byKind = () => {
+    const stats = new Map<string, StatementStats>();
+    for (const [text, t] of byText) {
+      const kind = statementKind(text);
+      const s = stats.get(kind) ?? { statement: kind, count: 0, ms: 0 };
+      s.count += t.count;
+      s.ms += t.ms;
+      stats.set(kind, s);
+    }
+    return stats;
   };
   const originalQuery = client.query;
   const timed = (query: Client["query"], self: unknown) =>
@@ -58,7 +72,7 @@ export function profileStatements(db: Database): { snapshot(): StatementStats[];
         return await query.apply(self, args);
       } finally {
         const text = typeof args[0] === "string" ? args[0] : (args[0] as { text?: string })?.text ?? "";
-        add(statementKind(text), performance.now() - t0);
+        add(text, performance.now() - t0);
       }
     };
   client.query = timed(originalQuery, client);
@@ -73,8 +87,8 @@ export function profileStatements(db: Database): { snapshot(): StatementStats[];
       });
   }
   return {
-    snapshot: () => [...stats.values()].sort((a, b) => b.ms - a.ms).map((s) => ({ ...s, ms: Math.round(s.ms * 10) / 10 })),
-    reset: () => stats.clear(),
+    snapshot: () => [...byKind().values()].sort((a, b) => b.ms - a.ms).map((s) => ({ ...s, ms: Math.round(s.ms * 10) / 10 })),
+    reset: () => byText.clear(),
     stop() {
       client.query = originalQuery;
       if (originalTx) client.transaction = originalTx;

@@ -81,7 +81,23 @@ const CONFUSABLE: Record<string, string> = {
 
 const INVISIBLE = /^[\p{Cf}\p{Mn}\u180e\u3164\uffa0]$/u;
 
+/**
+ * Every fenced text is folded character by character, twice, for every prompt (the evidence
+ * block alone is thousands of characters): ASCII folds to its lower case (no ASCII character is
+ * invisible, changed by NFKC or a look-alike), and anything else is folded once and remembered.
+ */
+const foldedChars = new Map<string, string>();
 function foldChar(ch: string): string {
+  if (ch.length === 1 && ch.charCodeAt(0) < 128) return ch.toLowerCase();
+  let out = foldedChars.get(ch);
+  if (out === undefined) {
+    out = foldCharUncached(ch);
+    if (foldedChars.size < 50_000) foldedChars.set(ch, out);
+  }
+  return out;
+}
+
+function foldCharUncached(ch: string): string {
   if (INVISIBLE.test(ch)) return "";
   let out = "";
   for (const c of ch.normalize("NFKC").toLowerCase()) out += INVISIBLE.test(c) ? "" : (CONFUSABLE[c] ?? c);
