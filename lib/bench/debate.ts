@@ -121,6 +121,7 @@ export async function benchDebate(
   notes.push(
     "Protocol rows: one debate per preset counted from its stored rows (llm_calls, tool turns, the verdict); overhead is wall time during which no model call, search or encoder was working, p50/p95 over the runs.",
     "Tool-MAD rows search a 40-passage corpus through the offline corpus stand-in with a word-hash encoder; the scripted agents follow a fixed per-preset plan (lib/bench/protocols.ts TOOL_MAD_SCRIPTS): disagreement, gates failing on an unsupported statement or an off-topic answer, consensus or the judge.",
+    "PROClaim rows run one scripted trial per distinct configuration (the four dataset presets share one; each ablation its own) on the same corpus: two premises, admissibility admitting, disputing and discarding, P-RAG in round 1 with some passages novel enough and some not, one expert, a plateau of S_t in round 2 (the court closes instead without reflections), the role switch and the panel (two NOT SUPPORTED, one INCONCLUSIVE). pool_size is A0 plus P-RAG's accepted passages of the primary trial; paper_tokens_per_claim is the paper's §7 figure, which a 2-round scripted trial is far below.",
   );
 
   // Orchestration overhead: wall time minus the model's own time, per debate.

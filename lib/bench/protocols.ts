@@ -79,8 +79,33 @@ export const TOOL_MAD_SCRIPTS: Record<string, ToolMadScript> = {
   "toolmad-faviq": { rounds: [{ labels: { rag: 1, search: 0 } }, { labels: { rag: 1, search: 1 } }] },
 };
 
+/**
+ * PROClaim's tokens per claim in the paper (spec §7, Check-COVID, full system and each ablation);
+ * the four dataset presets run the full system.
+ */
+export const PROCLAIM_PAPER_TOKENS: Record<string, number> = {
+  "proclaim-checkcovid": 210_900,
+  "proclaim-healthver": 210_900,
+  "proclaim-feverous": 210_900,
+  "proclaim-scifact": 210_900,
+  "standard-mad": 18_900,
+  "no-switch": 147_251,
+  "single-judge": 195_895,
+  "no-prag": 188_875,
+  "no-reflection": 247_300,
+};
+
+/** The paper's tokens per claim for a preset, where the paper gives them. */
+export function paperTokensPerClaim(protocol: string, preset: string): number | null {
+  return protocol === "proclaim" ? (PROCLAIM_PAPER_TOKENS[preset] ?? null) : null;
+}
+
 /** What the papers and specs say a debate should cost, where they say anything. */
 function paperReference(protocol: string, preset: string): string | null {
+  if (protocol === "proclaim") {
+    const t = paperTokensPerClaim(protocol, preset);
+    return t === null ? null : `paper §7 (Check-COVID): ${t.toLocaleString("en-US")} tokens/claim, ${preset.startsWith("proclaim-") ? "full system" : `ablation ${preset}`}`;
+  }
   if (protocol === "tool-mad") return "spec §8: 10 ≤ LLM calls ≤ 31 at T = 3 (5 per agent-round + judge); the paper reports no token figures";
   if (protocol === "zofia") return "spec §8: 14–28 LLM calls per article (domain, expert, 5 linguists, claims, 3–5 verifications, 3 per round); paper: output budget 400–1,200 tokens per article";
   if (protocol === "radar" && preset === "radar-expertise") return "paper (Llama-3-8B, retrieved): 1,835 tokens/claim over 3 rounds, 1,551 with early stopping";
@@ -106,6 +131,10 @@ export type ProtocolRow = {
   db_statements: number;
   db_ms: number;
   paper: string | null;
+  /** The paper's tokens per claim for this preset (PROClaim, spec §7); null where the paper gives none. */
+  paper_tokens_per_claim: number | null;
+  /** Evidence pool at the verdict (PROClaim: admitted A0 plus P-RAG's accepted passages of the primary trial); null for protocols without one. */
+  pool_size: number | null;
   /**
    * Where the debate's output tokens fall against the paper's budget range, for a protocol whose
    * paper gives one (ZoFia: 400–1,200 per article); null otherwise. A scripted model writes
@@ -211,7 +240,7 @@ const round1 = (x: number) => Math.round(x * 10) / 10;
 export async function protocolRowOf(db: Database, id: string, protocol: string, preset: string): Promise<Omit<ProtocolRow, "overhead_ms_p50" | "overhead_ms_p95" | "overhead_samples" | "cpu_ms_p50" | "db_statements" | "db_ms">> {
   const totals = await debateTotals(db, id);
   const d = await loadDebate(db, id);
-  const details = (d?.verdict?.details ?? null) as { decidedBy?: string } | null;
+  const details = (d?.verdict?.details ?? null) as { decidedBy?: string; poolSize?: unknown } | null;
   return {
     protocol,
     preset,
@@ -224,6 +253,8 @@ export async function protocolRowOf(db: Database, id: string, protocol: string, 
     decided_by: details?.decidedBy ?? (d?.verdict ? "judge" : null),
     label: d?.verdict?.label ?? null,
     paper: paperReference(protocol, preset),
+    paper_tokens_per_claim: paperTokensPerClaim(protocol, preset),
+    pool_size: typeof details?.poolSize === "number" ? details.poolSize : null,
     output_budget: outputBudget(protocol, totals.completionTokens),
   };
 }
@@ -299,7 +330,7 @@ export async function benchProtocols(
           db_ms: round1(dbMs / runs),
         });
       } catch (e) {
-        rows.push({ protocol: name, preset, llm_calls: 0, tool_calls: 0, prompt_tokens: 0, completion_tokens: 0, rounds: null, decided_by: null, label: null, overhead_ms_p50: NaN, overhead_ms_p95: NaN, overhead_samples: 0, cpu_ms_p50: NaN, db_statements: 0, db_ms: 0, paper: paperReference(name, preset), output_budget: null, error: (e as Error).message });
+        rows.push({ protocol: name, preset, llm_calls: 0, tool_calls: 0, prompt_tokens: 0, completion_tokens: 0, rounds: null, decided_by: null, label: null, overhead_ms_p50: NaN, overhead_ms_p95: NaN, overhead_samples: 0, cpu_ms_p50: NaN, db_statements: 0, db_ms: 0, paper: paperReference(name, preset), paper_tokens_per_claim: paperTokensPerClaim(name, preset), pool_size: null, output_budget: null, error: (e as Error).message });
       }
     }
     const n = allOverheads.length;
@@ -318,12 +349,12 @@ export async function benchProtocols(
 
 export function protocolsMarkdown(rows: ProtocolRow[]): string {
   return [
-    "| protocol | preset | LLM calls | tool calls | prompt tokens | completion tokens | rounds | decided by | overhead p50 / p95 ms | CPU ms p50 | DB statements | paper / spec |",
-    "|---|---|---|---|---|---|---|---|---|---|---|---|",
+    "| protocol | preset | LLM calls | tool calls | prompt tokens | completion tokens | rounds | decided by | pool size | overhead p50 / p95 ms | CPU ms p50 | DB statements | paper / spec |",
+    "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ...rows.map((r) =>
       r.error
         ? `| ${r.protocol} | ${r.preset} | failed: ${r.error.replace(/\|/g, "/")} |||||||||| ${r.paper ?? "—"} |`
-        : `| ${r.protocol} | ${r.preset} | ${r.llm_calls} | ${r.tool_calls} | ${r.prompt_tokens} | ${r.completion_tokens} | ${r.rounds ?? "—"} | ${r.decided_by ?? "—"} | ${r.overhead_ms_p50} / ${r.overhead_ms_p95} | ${r.cpu_ms_p50} | ${r.db_statements} | ${r.paper ?? "—"}${r.output_budget ? `; output ${r.completion_tokens} tokens: ${r.output_budget.position} ${r.output_budget.min}–${r.output_budget.max}` : ""} |`,
+        : `| ${r.protocol} | ${r.preset} | ${r.llm_calls} | ${r.tool_calls} | ${r.prompt_tokens} | ${r.completion_tokens} | ${r.rounds ?? "—"} | ${r.decided_by ?? "—"} | ${r.pool_size ?? "—"} | ${r.overhead_ms_p50} / ${r.overhead_ms_p95} | ${r.cpu_ms_p50} | ${r.db_statements} | ${r.paper ?? "—"}${r.output_budget ? `; output ${r.completion_tokens} tokens: ${r.output_budget.position} ${r.output_budget.min}–${r.output_budget.max}` : ""} |`,
     ),
   ].join("\n");
 }

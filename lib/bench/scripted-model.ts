@@ -99,6 +99,8 @@ export function scriptedModel(id: string, script: Script = {}) {
   const seen: Array<{ system: string; user: string }> = [];
   // Answers (and queries) given so far per Tool-MAD agent: its count is the agent's round.
   const answersSoFar = new Map<string, number>();
+  // PROClaim answers by how many times each template has been asked (the n-th P-RAG query, the n-th panel ballot).
+  const proclaimSoFar = new Map<string, number>();
   const model = new MockLanguageModelV3({
     doStream: async (options) => {
       const t0 = performance.now();
@@ -108,7 +110,7 @@ export function scriptedModel(id: string, script: Script = {}) {
       seen.push(p);
       let pieces: string[];
       let alternatives: Array<Array<[string, number]>> = [];
-      const toolMad = toolMadAnswer(p, script.toolMad ?? {}, answersSoFar) ?? zofiaAnswer(p, script.zofia ?? {});
+      const toolMad = toolMadAnswer(p, script.toolMad ?? {}, answersSoFar) ?? zofiaAnswer(p, script.zofia ?? {}) ?? proclaimAnswer(p, proclaimSoFar);
       if (toolMad) {
         pieces = toolMad.pieces;
         alternatives = toolMad.alternatives ?? [];
@@ -306,6 +308,89 @@ function zofiaAnswer(p: { system: string; user: string }, script: ZofiaScript): 
     }
     case "judge-final":
       return letter(script.final ?? "F", ["R", "F"]);
+    default:
+      return null;
+  }
+}
+
+/** The bench passages' titles and texts the scripted arbiter recognises (lib/bench/protocols.ts corpusRecords). */
+const PROCLAIM_ADMIT = /Fact check|auctioned his Olympic gold medal/;
+const PROCLAIM_DISCARD = /Background passage/;
+/** P-RAG's needs and queries in the order asked: each a different angle, so some results are new to the pool and some are not. */
+const PROCLAIM_QUERIES = ["boxer Olympic medal auction date", "children displaced 2022 war donations", "athletes sold medals for charity record price", "Red Cross Kyiv appeal children 2022", "medal auction proceeds hospital"];
+
+/**
+ * PROClaim's prompts, recognised by their last `Format (proclaim/...)` line, answered as a short
+ * realistic trial on the bench claim: two premises; the arbiter admits the dated reports, disputes
+ * the related ones and discards the filler; in round 1 each counsel asks P-RAG for a new angle
+ * (some results novel enough, some not), in round 2 neither needs more; one expert
+ * is called (the first request); reflections score the same each round, so S_t plateaus in round
+ * 2 (ΔS 0) and both trials stop there; the court closes in round 2 where no reflection stops it
+ * (no-reflection); two judges find NOT SUPPORTED and the third INCONCLUSIVE.
+ */
+function proclaimAnswer(p: { system: string; user: string }, counts: Map<string, number>): { pieces: string[]; alternatives?: Array<Array<[string, number]>> } | null {
+  const format = [...p.user.matchAll(/Format \(proclaim\/([a-z-]+)\):/g)].at(-1)?.[1];
+  if (!format) return null;
+  const n = (counts.get(format) ?? 0) + 1;
+  counts.set(format, n);
+  const forSide = p.system.includes("plaintiff counsel");
+  const json = (v: unknown) => ({ pieces: tokens(JSON.stringify(v)) });
+  switch (format) {
+    case "premises":
+      return { pieces: tokens("The boxer sold his Olympic medal.\nThe money from the sale helped children affected by the 2022 war.") };
+    case "stance-query":
+      return { pieces: tokens(forSide ? "The sale and the war appeal are the points to establish.\nQUERY: boxer sold Olympic medal children war" : "The date of the sale decides the claim.\nQUERY: medal auction 2012 hospital") };
+    case "negotiation":
+      return json({ disclose: ["C1"], challenge: ["C2"], note: forSide ? "the charity sale supports our case" : "the fact check dates the auction" });
+    case "admissibility": {
+      // Only the passage under weighing is in this prompt: its words decide relevance and credibility.
+      if (PROCLAIM_ADMIT.test(p.user)) return json({ relevance: 0.9, credibility: 0.8, reason: "A dated report of the medal sale itself." });
+      if (PROCLAIM_DISCARD.test(p.user)) return json({ relevance: 0.2, credibility: 0.4, reason: "General background that does not mention this sale." });
+      return json({ relevance: 0.6, credibility: 0.6, reason: "Related to the claim's context but not to the sale." });
+    }
+    case "gap":
+      // Two gaps a round (one per side): round 1's retrieval fills the need, so round 2 asks for nothing (and skips P-RAG).
+      if (Math.ceil(n / 2) % 2 === 0) return { pieces: tokens("The record now holds what this side needs.\nNEED: NONE") };
+      return { pieces: tokens(`The record lacks ${forSide ? "a source tying the sale to the war" : "the auction's exact date"}.\nNEED: ${PROCLAIM_QUERIES[(n - 1) % PROCLAIM_QUERIES.length]}`) };
+    case "prag-query":
+      return { pieces: tokens(`QUERY: ${PROCLAIM_QUERIES[(n - 1) % PROCLAIM_QUERIES.length]}`) };
+    case "refine":
+      // The court sharpens the query the n-th P-RAG step wrote (refine always follows it).
+      return { pieces: tokens(`QUERY: ${PROCLAIM_QUERIES[(n - 1) % PROCLAIM_QUERIES.length]} news`) };
+    case "argument":
+      return {
+        pieces: tokens(
+          forSide
+            ? "The boxer did sell his Olympic medal, and the proceeds went to children [E1]. Aid agencies appealed for children displaced by the 2022 war [E2], which is the cause the claim names.\n\nNothing in the record says the boxer never gave to that appeal; the claim's core, a medal sold to help children, stands."
+            : "The only dated sale is the 2012 auction that funded a children's hospital [E1]. The 2022 war came ten years later [E2], so the sale cannot have helped its children.\n\nThe claim moves a real charity sale into a later war: its core date is wrong."
+        ),
+      };
+    case "expert-request":
+      return n === 1 ? json({ expert_type: "sports memorabilia auction historian", reasoning: "to date the medal sale from auction records" }) : { pieces: ["NONE"] };
+    case "expert-ruling":
+      return { pieces: tokens("The date of the sale is the question the claim turns on.\nRULING: GRANTED") };
+    case "expert-persona":
+      return json({ role: "Auction historian", expertise: ["sports memorabilia", "auction records", "charity sales"], system_prompt: "You are an auction historian who dates sales from catalogues and press reports." });
+    case "testimony":
+      return { pieces: tokens("Auction records place the boxer's medal sale in 2012 [E1]; I know of no later sale of the same medal. The proceeds went to a children's hospital, not to a war appeal.") };
+    case "reflection":
+      return json({ scores: { logic: 0.7, novelty: 0.5, rebuttal: 0.6 }, flaws_identified: ["did not address the sale's date directly"], discovery_need: forSide ? "a report linking the sale to the 2022 appeal" : "the auction house's record of the sale date", refined_stance: forSide ? "The sale helped children, whatever its date." : "The sale predates the war by ten years." });
+    case "critic":
+      return json({
+        plaintiff: { logic: 6, evidence: 5, rebuttal: 5, reasoning: "Relies on the cause, not the date." },
+        defense: { logic: 7, evidence: 7, rebuttal: 6, reasoning: "The dated auction is on record." },
+        unresolved_premises: ["P2"],
+        recommendations: { plaintiff: "find a 2022 source", defense: "cite the fact check", queries: ["medal sale 2022 war"] },
+        debate_resolved: false,
+      });
+    case "court-close":
+      return { pieces: ["The record on the sale's date is complete.\n", "DECISION:", " CLOSE"], alternatives: [[["The record on the sale's date is complete.\n", 1]], [["DECISION:", 1]], [[" CLOSE", 0.7], [" CONTINUE", 0.3]]] };
+    case "consistency":
+      return json({ agent_a_analysis: "Argued the dated auction on both sides without contradiction.", agent_b_analysis: "Relied on the appeal's cause on both sides.", contradictions: [], score: 7 });
+    case "panel-judge": {
+      const verdict = n % 3 === 0 ? "INCONCLUSIVE" : "NOT SUPPORTED";
+      return json({ claim_summary: "A boxer sold his Olympic medal to help children in the 2022 war.", evidence_strength: 7, argument_validity: 7, scientific_reliability: 6, verdict, reasoning: verdict === "INCONCLUSIVE" ? "The sale is real but the record cannot rule out a second gift." : "The only dated sale is the 2012 auction, ten years before the war [E1]." });
+    }
     default:
       return null;
   }
