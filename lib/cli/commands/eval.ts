@@ -356,11 +356,14 @@ export function register(program: Command) {
     .option("--seed <s>", "bootstrap seed", positiveInt, 1)
     .option("--inconclusive <policy>", `how to score a verdict that takes no side (PROClaim's INCONCLUSIVE): ${INCONCLUSIVE_POLICIES.join(" | ")} (default: the run's, else support)`, oneOf(INCONCLUSIVE_POLICIES))
     .option("--json", "same as --format json")
-    .action(async (runId: string, opts: { format: "json" | "md" | "csv"; out?: string; resamples: number; seed: number; inconclusive?: InconclusivePolicy; json?: boolean }) => {
+    .action(async (runId: string, opts: { format: "json" | "md" | "csv"; out?: string; resamples: number; seed: number; inconclusive?: InconclusivePolicy; json?: boolean }, cmd: Command) => {
+      // `eval` has options of the same names, and commander hands them to it even after `report`.
+      const parent = (cmd.parent?.opts() ?? {}) as { inconclusive?: InconclusivePolicy; json?: boolean };
+      const inconclusive = opts.inconclusive ?? parent.inconclusive;
       const { db } = await getDb();
-      const r = await buildReport(db, runId, { resamples: opts.resamples, seed: opts.seed, inconclusive: opts.inconclusive });
+      const r = await buildReport(db, runId, { resamples: opts.resamples, seed: opts.seed, inconclusive });
       if (!r) throw new Error(`no evaluation run ${runId}`);
-      const format = opts.json ? "json" : opts.format;
+      const format = opts.json || parent.json ? "json" : opts.format;
       const text = format === "json" ? `${JSON.stringify(r, null, 2)}\n` : format === "csv" ? reportCsv(r) : reportMarkdown(r);
       if (opts.out) {
         fs.writeFileSync(opts.out, text);
