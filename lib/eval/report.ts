@@ -200,7 +200,8 @@ function toProduct(protocol: string, label: string | null): string | null {
 const NO_PRODUCT_LABEL = "(no product label)";
 
 function productSummary(items: readonly ReportItem[]): NonNullable<EvalReport["product"]> {
-  const done = items.filter((i) => i.status === "done" && i.gold !== null);
+  // A verdict the reporting policy leaves out (`exclude`) is left out here too.
+  const done = items.filter((i) => i.status === "done" && i.gold !== null && i.counted_as !== null);
   const scored = done.filter((i) => i.gold_product !== null);
   const metrics = summarize(
     scored.map((i) => ({ gold: i.gold_product!, predicted: i.predicted_product ?? (i.predicted === UNPARSED ? UNPARSED : NO_PRODUCT_LABEL) })),
@@ -230,7 +231,8 @@ function toItem(r: q.RunItemRow, protocol: string, scheme: LabelSchemeName | nul
     predicted,
     counted_as: counted,
     gold_product: toProduct(protocol, gold),
-    predicted_product: toProduct(protocol, predicted),
+    // Read through the reporting policy like the scores, so both scales agree on INCONCLUSIVE.
+    predicted_product: toProduct(protocol, counted),
     correct: counted && gold ? counted === gold : null,
     status: r.status,
     error: r.error ?? r.debate_error?.message ?? null,
@@ -455,8 +457,9 @@ export function reportCsv(r: EvalReport): string {
 /** The paper's rows beside ours, each marked as the paper's with its dataset, model and n. */
 function referenceLines(r: EvalReport): string[] {
   if (!r.references.length) return [];
-  const cfg = r.run.config as { models?: Record<string, string> };
+  const cfg = r.run.config as { models?: Record<string, string>; caveat?: unknown };
   const models = [...new Set(Object.values(cfg.models ?? {}))].join(", ") || "—";
+  const caveat = typeof cfg.caveat === "string" && cfg.caveat ? [`Not the paper's setting: ${cfg.caveat}`, ""] : [];
   // A tokens column only where the paper gives tokens per claim (PROClaim), so other reports read as before.
   const tokens = r.references.some((x) => x.tokensPerClaim !== undefined);
   const ours = r.cost.per_claim.tokens.mean;
@@ -464,6 +467,7 @@ function referenceLines(r: EvalReport): string[] {
     "",
     "## Beside the paper (the paper's numbers are reported, not reproduced here)",
     "",
+    ...caveat,
     `| who | system | model | dataset | n | accuracy | macro-F1 |${tokens ? " tokens per claim |" : ""}`,
     `|---|---|---|---|---|---|---|${tokens ? "---|" : ""}`,
     `| **this run** | ${r.run.protocol}${r.run.variant ? `/${r.run.variant}` : ""} | ${models} | ${r.run.dataset ?? "—"} | ${r.metrics.n} | ${pct(r.metrics.accuracy.value)} | ${pct(r.metrics.macro_f1.value)} |${tokens ? ` ${tokensCell(ours)} |` : ""}`,

@@ -41,7 +41,7 @@ async function storedRun(index: number, claims: Awaited<ReturnType<typeof conver
       dataset: preset.dataset,
       protocol: "proclaim",
       variant: null,
-      config: { proclaim: {}, models: { judge: "m" }, evidence: preset.evidence, preset: "proclaim-checkcovid", references: preset.references, repeat: { group: GROUP, index, of: 3 }, ...(reporting ? { reporting } : {}) },
+      config: { proclaim: {}, models: { judge: "m" }, evidence: preset.evidence, preset: "proclaim-checkcovid", references: preset.references, caveat: preset.caveat, repeat: { group: GROUP, index, of: 3 }, ...(reporting ? { reporting } : {}) },
       status: outcomes.includes("pending") ? "running" : "completed",
       executor: "in-process",
     })
@@ -112,6 +112,7 @@ describe(`PROClaim repeats over stored runs on ${backend}`, () => {
     const md = reportMarkdown(rep);
     expect(md).toMatch(/INCONCLUSIVE verdicts: 2, counted as SUPPORTED under the reporting policy "support" \(the paper's burden of refutation/);
     expect(md).toMatch(/## Over 3 runs of the same claims/);
+    expect(md).toMatch(/Not the paper's setting: closed-world corpus, not comparable/);
     expect(md).toMatch(/ties \(1\) are INCONCLUSIVE, then read by the policy "support"/);
     expect(md).toMatch(/\| majority of 3 runs \| 3 \| 66\.7 \| .* \| 1,875 \| 81\.7 \| 210,900 \|/);
     expect(md).toMatch(/\| best of 3 \(oracle\) \| 3 \| 66\.7 \| — \| — \| 95\.8 \| — \|/);

@@ -240,6 +240,7 @@ export async function runRequest(opts: EvalOptions): Promise<{ input: Omit<Creat
       source,
       references: preset && preset.protocol === protocolName ? preset.references : [],
       ...(opts.inconclusive ? { reporting: { inconclusive: opts.inconclusive } } : {}),
+      ...(preset?.caveat && preset.protocol === protocolName ? { caveat: preset.caveat } : {}),
     },
     repeats: opts.repeats ?? (preset && preset.protocol === protocolName ? preset.repeats : undefined) ?? 1,
   };
