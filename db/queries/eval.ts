@@ -192,6 +192,15 @@ export async function getRun(db: Database, runId: string) {
   return row ?? null;
 }
 
+/** The runs of one `eval --repeats` group (config.repeat.group), in repeat order. */
+export async function repeatGroupRuns(db: Database, group: string) {
+  return db
+    .select()
+    .from(s.evalRuns)
+    .where(sql`${s.evalRuns.config}->'repeat'->>'group' = ${group}`)
+    .orderBy(sql`(${s.evalRuns.config}->'repeat'->>'index')::int`);
+}
+
 export async function listRuns(db: Database, limit = 100) {
   return db.select().from(s.evalRuns).orderBy(desc(s.evalRuns.createdAt)).limit(limit);
 }

@@ -6,6 +6,8 @@ import { getProtocol, productLabel } from "@/lib/debate/protocols";
 import { goldInScheme, isLabelScheme, LABEL_SCHEMES, type LabelSchemeName } from "@/lib/datasets/label-schemes";
 import { comparePaired, distribution, excludedItems, summarize, summarizeWithCI, UNPARSED, type LabeledItem, type BootstrapOptions, type Distribution, type PairedComparison, type Summary, type SummaryWithCI } from "./metrics";
 import type { ReferenceRow } from "./presets";
+import { aggregateRepeats, isRepeatInfo, type RepeatsSummary } from "./repeats";
+import { abstentionFor, abstentionGold, applyPolicy, countedAs, DEFAULT_INCONCLUSIVE_POLICY, isInconclusivePolicy, policySentence, scoredLabels, type Abstention, type InconclusivePolicy, type PolicyOutcome } from "./inconclusive";
 
 /**
  * What a run produced, computed from the database whenever it is asked for (so a report of a run
@@ -57,6 +59,11 @@ export type ReportItem = {
   native_label: string | null;
   /** The verdict as the protocol stored it, its own label. */
   predicted: string | null;
+  /**
+   * What the verdict is scored as: `predicted`, except a label that takes no side (PROClaim's
+   * INCONCLUSIVE) read by the run's reporting policy; null when the policy leaves it out.
+   */
+  counted_as: string | null;
   /** Both on the product's TRUE / HALF-TRUE / FALSE scale (productLabel()); null when the label has none (NEI). */
   gold_product: string | null;
   predicted_product: string | null;
@@ -97,6 +104,8 @@ export type EvalReport = {
   labels: readonly string[];
   /** Over finished items whose gold label is in `labels`. */
   metrics: SummaryWithCI;
+  /** How a verdict that takes no side was scored (lib/eval/inconclusive.ts); null when the protocol has none. */
+  inconclusive: PolicyOutcome | null;
   /** Finished items with a gold label outside `labels` (e.g. Not Enough Evidence), by gold and prediction. */
   excluded: Record<string, Record<string, number>>;
   cost: {
@@ -115,6 +124,8 @@ export type EvalReport = {
   product: { labels: readonly string[]; metrics: Summary; excluded_gold_without_product_label: number; predicted_without_product_label: number } | null;
   /** The paper's numbers for this setting (from the preset), always printed as the paper's, never as ours. */
   references: ReferenceRow[];
+  /** For a run made with `eval --repeats N`: majority over the group's runs, best-of-runs, each run. */
+  repeats: RepeatsSummary | null;
   items: ReportItem[];
   failed: Array<Pick<ReportItem, "item_id" | "claim_id" | "claim" | "error" | "attempts" | "debate_id">>;
 };
@@ -124,10 +135,10 @@ export type EvalReport = {
  * UNPARSED. The report (with intervals) and the run list (point values) both score these with
  * `summarize`, so the two pages cannot show different numbers for the same run.
  */
-export function scoreItems(rows: ReadonlyArray<{ status: string; gold: string | null; native_label?: string | null; label: string | null }>, scheme: LabelSchemeName | null = null): LabeledItem[] {
+export function scoreItems(rows: ReadonlyArray<{ status: string; gold: string | null; native_label?: string | null; label: string | null }>, scheme: LabelSchemeName | null = null, abstention: Abstention | null = null): LabeledItem[] {
   const out: LabeledItem[] = [];
   for (const r of rows) {
-    const gold = scheme ? goldInScheme(scheme, r.gold, r.native_label ?? null) : r.gold;
+    const gold = abstention ? abstentionGold(abstention, r.gold, r.native_label ?? null) : scheme ? goldInScheme(scheme, r.gold, r.native_label ?? null) : r.gold;
     if (r.status === "done" && gold !== null) out.push({ gold, predicted: r.label ?? UNPARSED });
   }
   return out;
@@ -137,12 +148,16 @@ type RunLike = { protocol: string; config: Record<string, unknown> | null | unde
 
 /**
  * The labels a run is scored on: the scheme its protocol was configured with (Tool-MAD's
- * `labels: "fever"`), else the protocol's own labels, else the product's. RADAR's are the product's.
+ * `labels: "fever"`), else, for a protocol with a label that takes no side (PROClaim), the two
+ * classes its reporting policy scores, else the protocol's own labels, else the product's.
+ * RADAR's are the product's.
  */
-export function runLabels(run: RunLike | undefined): { scheme: LabelSchemeName | null; labels: readonly string[] } {
+export function runLabels(run: RunLike | undefined): { scheme: LabelSchemeName | null; labels: readonly string[]; abstention?: Abstention } {
   if (!run) return { scheme: "radar", labels: VERDICT_LABELS };
   const protocolConfig = run.config?.[run.protocol] as { labels?: unknown } | undefined;
   if (isLabelScheme(protocolConfig?.labels)) return { scheme: protocolConfig.labels, labels: LABEL_SCHEMES[protocolConfig.labels] };
+  const abstention = abstentionFor(run.protocol);
+  if (abstention) return { scheme: null, labels: scoredLabels(abstention), abstention };
   let own: readonly string[] = VERDICT_LABELS;
   try {
     own = getProtocol(run.protocol).labels.labels;
@@ -154,10 +169,25 @@ export function runLabels(run: RunLike | undefined): { scheme: LabelSchemeName |
   return { scheme, labels: own };
 }
 
+/** The reporting policy a run was created with (`eval --inconclusive`), else the default. */
+export function runPolicy(run: RunLike | undefined): InconclusivePolicy {
+  const stored = (run?.config?.reporting as { inconclusive?: unknown } | undefined)?.inconclusive;
+  return isInconclusivePolicy(stored) ? stored : DEFAULT_INCONCLUSIVE_POLICY;
+}
+
+/** The items a run is scored on with its policy applied, and what the policy did. */
+export function scoreRun(rows: Parameters<typeof scoreItems>[0], run: RunLike | undefined, policy?: InconclusivePolicy) {
+  const own = runLabels(run);
+  const raw = scoreItems(rows, own.scheme, own.abstention ?? null);
+  if (!own.abstention) return { ...own, labeled: raw, inconclusive: null };
+  const applied = applyPolicy(own.abstention, policy ?? runPolicy(run), raw);
+  return { ...own, labeled: applied.items, inconclusive: applied.outcome };
+}
+
 /** Point values only (no bootstrap), for lists of runs; `run` picks the labels (default the product's). */
 export function headlineScores(rows: Parameters<typeof scoreItems>[0], run?: RunLike) {
-  const { scheme, labels } = runLabels(run);
-  const s = summarize(scoreItems(rows, scheme), labels);
+  const { labeled, labels } = scoreRun(rows, run);
+  const s = summarize(labeled, labels);
   return { n: s.n, accuracy: s.accuracy, macro_f1: s.macro_f1 };
 }
 
@@ -170,7 +200,8 @@ function toProduct(protocol: string, label: string | null): string | null {
 const NO_PRODUCT_LABEL = "(no product label)";
 
 function productSummary(items: readonly ReportItem[]): NonNullable<EvalReport["product"]> {
-  const done = items.filter((i) => i.status === "done" && i.gold !== null);
+  // A verdict the reporting policy leaves out (`exclude`) is left out here too.
+  const done = items.filter((i) => i.status === "done" && i.gold !== null && i.counted_as !== null);
   const scored = done.filter((i) => i.gold_product !== null);
   const metrics = summarize(
     scored.map((i) => ({ gold: i.gold_product!, predicted: i.predicted_product ?? (i.predicted === UNPARSED ? UNPARSED : NO_PRODUCT_LABEL) })),
@@ -184,10 +215,11 @@ function productSummary(items: readonly ReportItem[]): NonNullable<EvalReport["p
   };
 }
 
-function toItem(r: q.RunItemRow, protocol: string, scheme: LabelSchemeName | null): ReportItem {
+function toItem(r: q.RunItemRow, protocol: string, scheme: LabelSchemeName | null, reading: { abstention: Abstention; policy: InconclusivePolicy } | null = null): ReportItem {
   const finished = r.status === "done";
   const predicted = finished ? (r.label ?? UNPARSED) : null;
-  const gold = scheme ? goldInScheme(scheme, r.gold, r.native_label) : r.gold;
+  const gold = reading ? abstentionGold(reading.abstention, r.gold, r.native_label) : scheme ? goldInScheme(scheme, r.gold, r.native_label) : r.gold;
+  const counted = predicted === null ? null : reading ? countedAs(reading.abstention, reading.policy, predicted) : predicted;
   const latency = r.started_at && r.finished_at && finished ? new Date(r.finished_at).getTime() - new Date(r.started_at).getTime() : null;
   return {
     position: r.position,
@@ -197,9 +229,11 @@ function toItem(r: q.RunItemRow, protocol: string, scheme: LabelSchemeName | nul
     gold,
     native_label: r.native_label,
     predicted,
+    counted_as: counted,
     gold_product: toProduct(protocol, gold),
-    predicted_product: toProduct(protocol, predicted),
-    correct: predicted && gold ? predicted === gold : null,
+    // Read through the reporting policy like the scores, so both scales agree on INCONCLUSIVE.
+    predicted_product: toProduct(protocol, counted),
+    correct: counted && gold ? counted === gold : null,
     status: r.status,
     error: r.error ?? r.debate_error?.message ?? null,
     attempts: r.attempts,
@@ -215,14 +249,15 @@ function toItem(r: q.RunItemRow, protocol: string, scheme: LabelSchemeName | nul
   };
 }
 
-export async function buildReport(db: Database, runId: string, opts: BootstrapOptions & { labels?: readonly string[] } = {}): Promise<EvalReport | null> {
+export async function buildReport(db: Database, runId: string, opts: BootstrapOptions & { labels?: readonly string[]; inconclusive?: InconclusivePolicy } = {}): Promise<EvalReport | null> {
   const run = await q.getRun(db, runId);
   if (!run) return null;
-  const own = runLabels(run);
-  const labels = opts.labels ?? own.labels;
+  const policy = opts.inconclusive ?? runPolicy(run);
   const [progress, rows] = await Promise.all([runProgress(db, runId), q.runItemRows(db, runId)]);
-  const items = rows.map((r) => toItem(r, run.protocol, own.scheme));
-  const labeled = scoreItems(rows, own.scheme);
+  const own = scoreRun(rows, run, policy);
+  const labels = opts.labels ?? own.labels;
+  const items = rows.map((r) => toItem(r, run.protocol, own.scheme, own.abstention ? { abstention: own.abstention, policy } : null));
+  const labeled = own.labeled;
   const onProductScale = own.scheme === "radar" || (labels.length === VERDICT_LABELS.length && VERDICT_LABELS.every((l) => labels.includes(l)));
   const references = Array.isArray(run.config?.references) ? (run.config.references as ReferenceRow[]) : [];
   const metrics = summarizeWithCI(labeled, labels, opts);
@@ -237,6 +272,7 @@ export async function buildReport(db: Database, runId: string, opts: BootstrapOp
     else byRounds.set(i.rounds, [i]);
   }
   const costKnown = finished.every((i) => i.cost_usd !== null);
+  const repeats = await repeatsOf(db, run, policy);
   return {
     run: {
       id: run.id,
@@ -257,6 +293,7 @@ export async function buildReport(db: Database, runId: string, opts: BootstrapOp
     scheme: own.scheme,
     labels,
     metrics,
+    inconclusive: own.inconclusive,
     excluded: excludedItems(labeled, labels),
     cost: {
       per_claim: {
@@ -279,9 +316,31 @@ export async function buildReport(db: Database, runId: string, opts: BootstrapOp
       }),
     product: onProductScale ? null : productSummary(items),
     references,
+    repeats,
     items,
     failed: items.filter((i) => i.status === "failed").map((i) => ({ item_id: i.item_id, claim_id: i.claim_id, claim: i.claim, error: i.error, attempts: i.attempts, debate_id: i.debate_id })),
   };
+}
+
+/** The repeat group a run belongs to, aggregated; every run of the group reads the same way. */
+async function repeatsOf(db: Database, run: NonNullable<Awaited<ReturnType<typeof q.getRun>>>, policy: InconclusivePolicy): Promise<RepeatsSummary | null> {
+  const info = run.config?.repeat;
+  if (!isRepeatInfo(info)) return null;
+  const own = runLabels(run);
+  const reading = own.abstention ? { abstention: own.abstention, policy } : null;
+  const runs = await q.repeatGroupRuns(db, info.group);
+  const list = await Promise.all(
+    runs.map(async (r) => ({
+      run_id: r.id,
+      index: isRepeatInfo(r.config?.repeat) ? r.config.repeat.index : 0,
+      status: r.status,
+      items: (await q.runItemRows(db, r.id)).map((row) => {
+        const it = toItem(row, r.protocol, own.scheme, reading);
+        return { claim_id: it.claim_id, gold: it.gold, status: it.status, predicted: it.predicted, tokens: it.prompt_tokens + it.completion_tokens };
+      }),
+    })),
+  );
+  return aggregateRepeats(info.group, info.of, list, { labels: own.labels, abstention: own.abstention ?? null, policy: own.abstention ? policy : null });
 }
 
 // --- comparison ----------------------------------------------------------------------------
@@ -296,7 +355,7 @@ export async function compareRuns(db: Database, aId: string, bId: string, opts: 
   const key = (i: ReportItem) => `${a.run.dataset === b.run.dataset ? "" : "x"}${i.claim_id}`;
   const doneA = new Map(a.items.filter((i) => i.status === "done" && i.gold).map((i) => [key(i), i]));
   const doneB = new Map(b.items.filter((i) => i.status === "done" && i.gold).map((i) => [key(i), i]));
-  const pairs = [...doneA.entries()].filter(([k]) => doneB.has(k)).map(([k, ia]) => ({ gold: ia.gold!, a: ia.predicted, b: doneB.get(k)!.predicted }));
+  const pairs = [...doneA.entries()].filter(([k]) => doneB.has(k)).map(([k, ia]) => ({ gold: ia.gold!, a: ia.counted_as, b: doneB.get(k)!.counted_as }));
   return {
     a: { id: a.run.id, name: a.run.name },
     b: { id: b.run.id, name: b.run.name },
@@ -330,7 +389,8 @@ export function reportMarkdown(r: EvalReport): string {
     "",
     ...(r.scheme && r.scheme !== "radar" ? [`Accuracy is exact match on the protocol's own labels (${r.labels.join(" / ")}), as the paper reports it; the gold labels were read into that scheme.`, ""] : []),
     // A protocol with labels of its own that no scheme shares (ZoFia's REAL / FAKE): scored on them as they are.
-    ...(!r.scheme && r.product ? [`Accuracy and macro-F1 are on the protocol's own labels (${r.labels.join(" / ")}), as the paper reports them; the product scale follows below.`, ""] : []),
+    ...(!r.scheme && r.product && !r.inconclusive ? [`Accuracy and macro-F1 are on the protocol's own labels (${r.labels.join(" / ")}), as the paper reports them; the product scale follows below.`, ""] : []),
+    ...(r.inconclusive ? [`Accuracy and macro-F1 are on ${r.labels.join(" / ")}, as the paper reports them. ${policySentence(r.inconclusive)}`, ""] : []),
     "| metric | value |",
     "|---|---|",
     `| accuracy | ${ci(m.accuracy)} |`,
@@ -353,7 +413,7 @@ export function reportMarkdown(r: EvalReport): string {
   if (Object.keys(r.excluded).length) {
     lines.push("", "Outside the label set (not scored):", "", ...Object.entries(r.excluded).map(([g, preds]) => `- ${g}: ${Object.entries(preds).map(([pl, n]) => `${pl} ${n}`).join(", ")}`));
   }
-  lines.push(...referenceLines(r), ...productLines(r));
+  lines.push(...referenceLines(r), ...repeatLines(r), ...productLines(r));
   const c = r.cost.per_claim;
   lines.push(
     "",
@@ -381,7 +441,7 @@ function csvCell(v: unknown): string {
   return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
-export const CSV_COLUMNS = ["position", "claim_id", "claim", "gold", "native_label", "predicted", "correct", "status", "error", "attempts", "debate_id", "rounds", "stopped_early", "stop_after", "llm_calls", "prompt_tokens", "completion_tokens", "cost_usd", "latency_ms", "gold_product", "predicted_product"] as const;
+export const CSV_COLUMNS = ["position", "claim_id", "claim", "gold", "native_label", "predicted", "counted_as", "correct", "status", "error", "attempts", "debate_id", "rounds", "stopped_early", "stop_after", "llm_calls", "prompt_tokens", "completion_tokens", "cost_usd", "latency_ms", "gold_product", "predicted_product"] as const;
 
 /**
  * One row per claim: what spreadsheets and other tools need to recompute anything. The paper's
@@ -397,16 +457,48 @@ export function reportCsv(r: EvalReport): string {
 /** The paper's rows beside ours, each marked as the paper's with its dataset, model and n. */
 function referenceLines(r: EvalReport): string[] {
   if (!r.references.length) return [];
-  const cfg = r.run.config as { models?: Record<string, string> };
+  const cfg = r.run.config as { models?: Record<string, string>; caveat?: unknown };
   const models = [...new Set(Object.values(cfg.models ?? {}))].join(", ") || "—";
+  const caveat = typeof cfg.caveat === "string" && cfg.caveat ? [`Not the paper's setting: ${cfg.caveat}`, ""] : [];
+  // A tokens column only where the paper gives tokens per claim (PROClaim), so other reports read as before.
+  const tokens = r.references.some((x) => x.tokensPerClaim !== undefined);
+  const ours = r.cost.per_claim.tokens.mean;
   return [
     "",
     "## Beside the paper (the paper's numbers are reported, not reproduced here)",
     "",
-    "| who | system | model | dataset | n | accuracy | macro-F1 |",
+    ...caveat,
+    `| who | system | model | dataset | n | accuracy | macro-F1 |${tokens ? " tokens per claim |" : ""}`,
+    `|---|---|---|---|---|---|---|${tokens ? "---|" : ""}`,
+    `| **this run** | ${r.run.protocol}${r.run.variant ? `/${r.run.variant}` : ""} | ${models} | ${r.run.dataset ?? "—"} | ${r.metrics.n} | ${pct(r.metrics.accuracy.value)} | ${pct(r.metrics.macro_f1.value)} |${tokens ? ` ${tokensCell(ours)} |` : ""}`,
+    ...r.references.map((x) => `| paper: ${x.source} | ${x.system} | ${x.model} | ${x.dataset} | ${x.n ?? "?"} | ${x.metric === "accuracy" ? pct(x.value) : "—"} | ${x.metric === "macro_f1" ? pct(x.value) : "—"} |${tokens ? ` ${tokensCell(x.tokensPerClaim)} |` : ""}${x.note ? ` ${x.note}` : ""}`),
+  ];
+}
+
+const tokensCell = (x: number | null | undefined) => (x === null || x === undefined ? "—" : Math.round(x).toLocaleString("en-US"));
+
+/** The group of repeated runs: majority (the paper's main setting), best-of (oracle), each run, tokens per claim. */
+function repeatLines(r: EvalReport): string[] {
+  const g = r.repeats;
+  if (!g) return [];
+  const paper = (aggregate: string) => r.references.find((x) => x.aggregate === aggregate && x.metric === "accuracy");
+  const maj = paper("majority");
+  const best = paper("best-of");
+  const tie = g.policy ? `ties (${g.majority.ties}) are ${g.tie_label}, then read by the policy "${g.policy}"` : `ties (${g.majority.ties}) count as ${g.tie_label}`;
+  return [
+    "",
+    `## Over ${g.of} runs of the same claims (repeat group \`${g.group}\`)`,
+    "",
+    `Majority over runs: each claim's verdict is the most frequent stored label among the runs that finished it (unparsed is no vote); ${tie}${g.majority.excluded ? `; ${plural(g.majority.excluded, "claim")} left out by the policy` : ""}. Best-of-runs is an oracle: a claim counts as right when any run got it right (an upper bound, not a result).${g.incomplete ? ` ${plural(g.incomplete, "claim")} scored with fewer than ${g.of} finished runs.` : ""}`,
+    "",
+    "| aggregate | n | accuracy | macro-F1 | tokens per claim (one run) | paper accuracy | paper tokens per claim |",
     "|---|---|---|---|---|---|---|",
-    `| **this run** | ${r.run.protocol}${r.run.variant ? `/${r.run.variant}` : ""} | ${models} | ${r.run.dataset ?? "—"} | ${r.metrics.n} | ${pct(r.metrics.accuracy.value)} | ${pct(r.metrics.macro_f1.value)} |`,
-    ...r.references.map((x) => `| paper: ${x.source} | ${x.system} | ${x.model} | ${x.dataset} | ${x.n ?? "?"} | ${x.metric === "accuracy" ? pct(x.value) : "—"} | ${x.metric === "macro_f1" ? pct(x.value) : "—"} |${x.note ? ` ${x.note}` : ""}`),
+    `| majority of ${g.of} runs | ${g.majority.n} | ${pct(g.majority.accuracy)} | ${pct(g.majority.macro_f1)} | ${tokensCell(g.tokens.per_debate)} | ${maj ? pct(maj.value) : "—"} | ${tokensCell(maj?.tokensPerClaim)} |`,
+    `| best of ${g.of} (oracle) | ${g.best_of.n} | ${pct(g.best_of.accuracy)} | — | — | ${best ? pct(best.value) : "—"} | — |`,
+    ...g.runs.map((x) => `| run ${x.index} (\`${x.run_id}\`, ${x.status}) | ${x.n} | ${pct(x.accuracy)} | ${pct(x.macro_f1)} | ${tokensCell(x.mean_tokens_per_claim)} | — | — |`),
+    `| mean of runs | — | ${pct(g.mean_run_accuracy)} | — | — | — | — |`,
+    "",
+    `Tokens: ${tokensCell(g.tokens.per_debate)} per claim per run, ${tokensCell(g.tokens.per_claim_all_runs)} per claim over all ${g.of} runs.`,
   ];
 }
 

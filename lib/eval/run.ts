@@ -15,7 +15,9 @@ import type { CostEstimate, DebateEvidence } from "@/lib/debate/types";
 import type { Embedder } from "@/lib/embeddings/registry";
 import { promptsHash } from "@/lib/prompts";
 import { search } from "@/lib/retrieval/search";
+import type { InconclusivePolicy } from "./inconclusive";
 import type { ReferenceRow } from "./presets";
+import type { RepeatInfo } from "./repeats";
 import { selectClaims, type SampleOptions } from "./sample";
 
 /**
@@ -51,6 +53,12 @@ export type CreateRunInput = {
   source?: string;
   /** The paper's numbers for this setting, stored with the run so every report prints them beside ours. */
   references?: ReferenceRow[];
+  /** How reports score a verdict that takes no side (PROClaim's INCONCLUSIVE); stored, overridable per report. */
+  reporting?: { inconclusive?: InconclusivePolicy };
+  /** What differs from the paper's setting (the preset's caveat), printed with the paper's rows in every report. */
+  caveat?: string;
+  /** This run is repeat `index` of `of` over the same claims (`eval --repeats`); reports aggregate the group. */
+  repeat?: RepeatInfo;
 };
 
 export type CreatedRun = { runId: string; items: number; skipped: Array<{ id: string; reason: string }> };
@@ -105,7 +113,7 @@ export async function createEvalRun(
       dataset: input.dataset,
       protocol: protocol.name,
       variant,
-      config: { [protocol.name]: fullConfig, models, thresholds, evidence: input.evidence, sample: input.sample ?? {}, preset: input.preset ?? null, source: input.source ?? null, claims_in_file: input.claims.length, references: input.references ?? [] },
+      config: { [protocol.name]: fullConfig, models, thresholds, evidence: input.evidence, sample: input.sample ?? {}, preset: input.preset ?? null, source: input.source ?? null, claims_in_file: input.claims.length, references: input.references ?? [], ...(input.reporting?.inconclusive ? { reporting: input.reporting } : {}), ...(input.repeat ? { repeat: input.repeat } : {}), ...(input.caveat ? { caveat: input.caveat } : {}) },
       status: "queued",
       executor: input.executor,
       budget: input.budget && (input.budget.maxTokens !== undefined || input.budget.maxCostUsd !== undefined) ? input.budget : null,

@@ -9,13 +9,14 @@ import type { ClaimRecord } from "@/lib/datasets/claims";
 import { convertFever } from "@/lib/datasets/fever-claims";
 import { convertFeverous } from "@/lib/datasets/feverous-claims";
 import { convertFaviq, FAVIQ_SETS, type FaviqSet } from "@/lib/datasets/faviq-claims";
+import { convertProclaimSubset, PROCLAIM_SUBSET_NAMES } from "@/lib/datasets/proclaim-subsets";
 import { selectClaims } from "@/lib/eval/sample";
 import { emit, green } from "../output";
 import { positiveInt } from "./search";
 
 export const DATASETS = ["politifact-hidden", "check-covid"] as const;
 /** Datasets that only have claims (no corpus to ingest): evaluation runs, not retrieval benchmarks. */
-export const CLAIM_DATASETS = ["politifact-hidden", "politifact-hidden-150", "averitec", "check-covid", "fever", "feverous", "faviq", "politifact-news", "gossipcop"] as const;
+export const CLAIM_DATASETS = ["politifact-hidden", "politifact-hidden-150", "averitec", "check-covid", "fever", "feverous", "faviq", "politifact-news", "gossipcop", ...PROCLAIM_SUBSET_NAMES] as const;
 export type ClaimDatasetName = (typeof CLAIM_DATASETS)[number];
 
 export type ConvertOptions = { split?: CheckCovidSplit; subset?: CheckCovidSubset; completeOnly?: boolean; limit?: number; nei?: "exclude" | "keep"; labels?: "native" | "radar"; faviqSet?: FaviqSet; source?: PolitifactNewsSource };
@@ -41,6 +42,11 @@ export async function convertDataset(name: ClaimDatasetName, data: string, opts:
       return convertPolitifactNews(data, { source: opts.source, limit: opts.limit });
     case "gossipcop":
       return convertGossipcop(data, { limit: opts.limit });
+    case "proclaim-checkcovid":
+    case "proclaim-healthver":
+    case "proclaim-feverous":
+    case "proclaim-scifact":
+      return convertProclaimSubset(data, name, { limit: opts.limit, labels: opts.labels });
   }
 }
 export type DatasetName = (typeof DATASETS)[number];
@@ -67,7 +73,7 @@ export function register(program: Command) {
     .requiredOption("--out <file>", "where to write the claims JSONL")
     .option("--split <split>", `Check-COVID split: ${CHECK_COVID_SPLITS.join(" | ")}`, oneOf(CHECK_COVID_SPLITS), "test")
     .option("--subset <subset>", `Check-COVID claims: ${CHECK_COVID_SUBSETS.join(" | ")}`, oneOf(CHECK_COVID_SUBSETS), "composed")
-    .option("--labels <scheme>", "Check-COVID (default native): native | radar (SUPPORT→TRUE, REFUTE→FALSE, NEI kept native); AVeriTeC (default radar): radar | native (the 4 labels, for Tool-MAD)", oneOf(["native", "radar"] as const))
+    .option("--labels <scheme>", "Check-COVID (default native): native | radar (SUPPORT→TRUE, REFUTE→FALSE, NEI kept native); AVeriTeC (default radar): radar | native (the 4 labels, for Tool-MAD); proclaim-* (default PROClaim's SUPPORTED / NOT SUPPORTED): radar (TRUE / FALSE) | native (SUPPORT / REFUTE)", oneOf(["native", "radar"] as const))
     .option("--faviq-set <set>", `FaVIQ: ${FAVIQ_SETS.join(" | ")} (the A or R set's dev.jsonl)`, oneOf(FAVIQ_SETS), "a")
     .option("--sample <n>", "write n claims drawn at random with --seed (recorded in each claim's metadata)", positiveInt)
     .option("--seed <s>", "seed for --sample", positiveInt, 1)

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import { plural } from "@/lib/plural";
 import path from "node:path";
@@ -18,6 +19,7 @@ import { PRESET_NAMES, PRESETS, type Preset, type PresetName } from "@/lib/eval/
 import { buildReport, compareRuns, comparisonMarkdown, reportCsv, reportMarkdown, runProgress, type EvalReport, type Progress } from "@/lib/eval/report";
 import { estimateRun, type CreateRunInput, type EvidenceSpec, type ExecutorKind, type RunEstimate } from "@/lib/eval/run";
 import { scoresFromRun } from "@/lib/eval/run-scores";
+import { INCONCLUSIVE_POLICIES, type InconclusivePolicy } from "@/lib/eval/inconclusive";
 import { evalRunList } from "@/lib/eval/view";
 import { bold, dim, emit, green, red, yellow } from "../output";
 import { CLAIM_DATASETS, convertDataset, oneOf, type ClaimDatasetName } from "./dataset";
@@ -100,8 +102,24 @@ function printReport(r: EvalReport, json: boolean) {
   });
 }
 
-/** Works the run here until nothing is left, showing progress; Ctrl-C stops taking new claims. */
-async function workAndReport(h: DbHandle, executor: EvalExecutor, runId: string, opts: { concurrency: number; json: boolean; resamples?: number; seed?: number }) {
+/**
+ * Works the run here until nothing is left, showing progress; Ctrl-C stops taking new claims.
+ * Repeats (`--repeats`) are worked one run after the other, `then` holding the later ones; the
+ * report is the first run's, which aggregates the whole group.
+ */
+async function workAndReport(h: DbHandle, executor: EvalExecutor, runId: string, opts: { concurrency: number; json: boolean; resamples?: number; seed?: number; inconclusive?: InconclusivePolicy; then?: Array<{ runId: string; executor: EvalExecutor }> }) {
+  for (const next of [{ runId, executor }, ...(opts.then ?? [])]) {
+    if (!(await workRun(h, next.executor, next.runId, opts))) {
+      for (const rest of opts.then ?? []) if (rest.runId !== next.runId) await rest.executor.close().catch(() => undefined);
+      break;
+    }
+  }
+  const report = (await buildReport(h.db, runId, { resamples: opts.resamples, seed: opts.seed, inconclusive: opts.inconclusive }))!;
+  printReport(report, opts.json);
+}
+
+/** Works one run until nothing is left; false when Ctrl-C stopped it (later repeats are not started). */
+async function workRun(h: DbHandle, executor: EvalExecutor, runId: string, opts: { concurrency: number; json: boolean }): Promise<boolean> {
   const controller = new AbortController();
   const onSigint = () => {
     process.stderr.write(yellow("\nStopping: no new claims are started; the ones running finish. Resume later with `npx counterpoint eval resume <run>`. Ctrl-C again quits at once.\n"));
@@ -117,8 +135,7 @@ async function workAndReport(h: DbHandle, executor: EvalExecutor, runId: string,
     process.off("SIGINT", onSigint);
     await executor.close();
   }
-  const report = (await buildReport(h.db, runId, { resamples: opts.resamples, seed: opts.seed }))!;
-  printReport(report, opts.json);
+  return !controller.signal.aborted;
 }
 
 type EvalOptions = {
@@ -149,6 +166,8 @@ type EvalOptions = {
   detach?: boolean;
   resamples: number;
   nei?: "exclude" | "keep";
+  repeats?: number;
+  inconclusive?: InconclusivePolicy;
   json?: boolean;
 };
 
@@ -176,7 +195,7 @@ async function loadRunClaims(opts: EvalOptions, preset?: Preset): Promise<{ clai
  * Everything a run needs, from the options and the preset: options given explicitly win, the
  * preset fills the rest (protocol, configuration, sample and seed, evidence, the paper's rows).
  */
-export async function runRequest(opts: EvalOptions): Promise<{ input: Omit<CreateRunInput, "executor"> & { executor?: ExecutorKind }; preset?: Preset; seed: number }> {
+export async function runRequest(opts: EvalOptions): Promise<{ input: Omit<CreateRunInput, "executor"> & { executor?: ExecutorKind }; preset?: Preset; seed: number; repeats: number }> {
   const preset: Preset | undefined = opts.preset ? PRESETS[opts.preset] : undefined;
   if (preset && !opts.dataset && !opts.claims) opts.dataset = preset.dataset;
   const protocolName = opts.protocol ?? preset?.protocol ?? DEFAULT_PROTOCOL;
@@ -220,7 +239,10 @@ export async function runRequest(opts: EvalOptions): Promise<{ input: Omit<Creat
       preset: opts.preset,
       source,
       references: preset && preset.protocol === protocolName ? preset.references : [],
+      ...(opts.inconclusive ? { reporting: { inconclusive: opts.inconclusive } } : {}),
+      ...(preset?.caveat && preset.protocol === protocolName ? { caveat: preset.caveat } : {}),
     },
+    repeats: opts.repeats ?? (preset && preset.protocol === protocolName ? preset.repeats : undefined) ?? 1,
   };
 }
 
@@ -274,6 +296,8 @@ export function register(program: Command) {
     .option("--budget-usd <x>", "pause the run once its debates have cost this much", nonNegative)
     .option("--preset <name>", `the paper's settings: ${PRESET_NAMES.join(" | ")}`, oneOf(PRESET_NAMES))
     .option("--nei <what>", "AVeriTeC Not Enough Evidence: exclude | keep (reported outside the 3-way scores)", oneOf(["exclude", "keep"] as const))
+    .option("--repeats <n>", "debate every claim n times, one run per repeat; the report gives the majority over runs (ties: the protocol's no-side label, e.g. INCONCLUSIVE), the best-of-runs oracle and each run (default: the preset's, else 1)", positiveInt)
+    .option("--inconclusive <policy>", `how reports score a verdict that takes no side (PROClaim's INCONCLUSIVE): ${INCONCLUSIVE_POLICIES.join(" | ")} (default support, the paper's burden of refutation); the stored label stays`, oneOf(INCONCLUSIVE_POLICIES))
     .option("--name <text>", "a name for the run")
     .option("--executor <kind>", "pg-boss (PostgreSQL default) | in-process (embedded default)", oneOf(["pg-boss", "in-process"] as const))
     .option("--detach", "create and queue the run, then exit: `counterpoint worker` processes run it")
@@ -281,7 +305,7 @@ export function register(program: Command) {
     .option("--yes", "start without asking after the cost preview (never asked when stdin is not a terminal)")
     .option("--json", "print the report as JSON (progress goes to stderr)")
     .action(async (opts: EvalOptions) => {
-      const { input, preset, seed } = await runRequest(opts);
+      const { input, preset, seed, repeats } = await runRequest(opts);
       const h = await getDb();
       const named = input.evidence.mode === "tools" || input.evidence.mode === "retrieved" ? input.evidence.corpus : null;
       if (named && preset?.corpusHint && !(await findCorpus(h.db, named))) throw new Error(`There is no corpus named "${named}". ${preset.corpusHint}`);
@@ -299,23 +323,28 @@ export function register(program: Command) {
         throw e;
       }
       if (estimate) process.stderr.write(`${estimateLines(estimate)}\n`);
+      if (repeats > 1) process.stderr.write(`${repeats} runs of every claim (--repeats ${repeats}): ${repeats} × the above.\n`);
       if (!(await confirmStart(opts.yes, !!opts.json))) {
         process.stderr.write("Not started.\n");
         return;
       }
-      const { created, executor } = await createAndQueueRun(
-        h,
-        input,
-        { validateModel: factory ? () => {} : undefined },
-      );
+      // Repeats are runs over the same claims, linked by a group id in their configuration (lib/eval/repeats.ts).
+      const group = repeats > 1 ? randomUUID() : null;
+      const made: Array<Awaited<ReturnType<typeof createAndQueueRun>>> = [];
+      for (let k = 1; k <= repeats; k++) {
+        const repeatInput = group ? { ...input, name: `${input.name ?? input.dataset} · run ${k}/${repeats}`, repeat: { group, index: k, of: repeats } } : input;
+        made.push(await createAndQueueRun(h, repeatInput, { validateModel: factory ? () => {} : undefined }));
+      }
+      const { created, executor } = made[0]!;
       if (created.skipped.length) log(`${plural(created.skipped.length, "claim")} skipped (e.g. ${created.skipped[0]!.id}: ${created.skipped[0]!.reason})`);
-      log(`run ${created.runId}: ${plural(created.items, "claim")} queued (${executor.kind})`);
+      for (const m of made) log(`run ${m.created.runId}: ${plural(m.created.items, "claim")} queued (${m.executor.kind})${group ? ` · repeat group ${group}` : ""}`);
       if (opts.detach) {
-        await executor.close();
-        emit(!!opts.json, { run_id: created.runId, items: created.items, skipped: created.skipped, executor: executor.kind }, () => `${green("✔")} run ${created.runId} queued: ${plural(created.items, "claim")}. Start workers with: npx counterpoint worker`);
+        for (const m of made) await m.executor.close();
+        const runIds = made.map((m) => m.created.runId);
+        emit(!!opts.json, { run_id: created.runId, run_ids: runIds, repeat_group: group, items: created.items, skipped: created.skipped, executor: executor.kind }, () => `${green("✔")} ${runIds.length > 1 ? `runs ${runIds.join(", ")}` : `run ${created.runId}`} queued: ${plural(created.items, "claim")}${runIds.length > 1 ? " each" : ""}. Start workers with: npx counterpoint worker`);
         return;
       }
-      await workAndReport(h, executor, created.runId, { concurrency: opts.concurrency, json: !!opts.json, resamples: opts.resamples, seed });
+      await workAndReport(h, executor, created.runId, { concurrency: opts.concurrency, json: !!opts.json, resamples: opts.resamples, seed, inconclusive: opts.inconclusive, then: made.slice(1).map((m) => ({ runId: m.created.runId, executor: m.executor })) });
     });
 
   evalCmd
@@ -326,12 +355,16 @@ export function register(program: Command) {
     .option("--out <file>", "write to a file instead of stdout")
     .option("--resamples <n>", "bootstrap resamples", positiveInt, 1000)
     .option("--seed <s>", "bootstrap seed", positiveInt, 1)
+    .option("--inconclusive <policy>", `how to score a verdict that takes no side (PROClaim's INCONCLUSIVE): ${INCONCLUSIVE_POLICIES.join(" | ")} (default: the run's, else support)`, oneOf(INCONCLUSIVE_POLICIES))
     .option("--json", "same as --format json")
-    .action(async (runId: string, opts: { format: "json" | "md" | "csv"; out?: string; resamples: number; seed: number; json?: boolean }) => {
+    .action(async (runId: string, opts: { format: "json" | "md" | "csv"; out?: string; resamples: number; seed: number; inconclusive?: InconclusivePolicy; json?: boolean }, cmd: Command) => {
+      // `eval` has options of the same names, and commander hands them to it even after `report`.
+      const parent = (cmd.parent?.opts() ?? {}) as { inconclusive?: InconclusivePolicy; json?: boolean };
+      const inconclusive = opts.inconclusive ?? parent.inconclusive;
       const { db } = await getDb();
-      const r = await buildReport(db, runId, { resamples: opts.resamples, seed: opts.seed });
+      const r = await buildReport(db, runId, { resamples: opts.resamples, seed: opts.seed, inconclusive });
       if (!r) throw new Error(`no evaluation run ${runId}`);
-      const format = opts.json ? "json" : opts.format;
+      const format = opts.json || parent.json ? "json" : opts.format;
       const text = format === "json" ? `${JSON.stringify(r, null, 2)}\n` : format === "csv" ? reportCsv(r) : reportMarkdown(r);
       if (opts.out) {
         fs.writeFileSync(opts.out, text);
