@@ -1,5 +1,6 @@
 import type { ClaimDatasetName, ConvertOptions } from "@/lib/cli/commands/dataset";
 import type { RadarConfig } from "@/lib/debate/radar/protocol";
+import { PRESETS as PROCLAIM_PRESETS } from "@/lib/debate/proclaim/config";
 import { ZOFIA_PRESETS } from "@/lib/debate/zofia/config";
 import type { EvidenceSpec } from "./run";
 import type { SampleOptions } from "./sample";
@@ -198,13 +199,13 @@ const CLOSED_WORLD =
 const OPEN_CORPUS =
   "not comparable: the paper retrieved from its own index (PubMed; Wikipedia for FEVEROUS); here P-RAG searches the corpus named with --corpus (without one, every corpus in the database). Name it beside any number. The paper's models are a mix of six (proclaim.md §6); pass --model role=id.";
 
-/** The contract's configurations (lib/debate/proclaim/config.ts `presets`), repeated here as data: the protocol's file is not ours to import. */
+/** The protocol's own ablation presets (lib/debate/proclaim/config.ts), so the two never drift apart. */
 export const PROCLAIM_ABLATION_CONFIGS: Record<keyof typeof PROCLAIM_ABLATION_ROWS, Record<string, unknown>> = {
-  "standard-mad": { mode: "standard-mad", fixedRounds: 3, prag: false, roleSwitch: false, experts: false, reflection: false, critic: false, adaptiveStop: false, panelSize: 1 },
-  "no-switch": { roleSwitch: false },
-  "single-judge": { panelSize: 1 },
-  "no-prag": { prag: false, fixedRounds: 3 },
-  "no-reflection": { reflection: false },
+  "standard-mad": PROCLAIM_PRESETS["standard-mad"]!,
+  "no-switch": PROCLAIM_PRESETS["no-switch"]!,
+  "single-judge": PROCLAIM_PRESETS["single-judge"]!,
+  "no-prag": PROCLAIM_PRESETS["no-prag"]!,
+  "no-reflection": PROCLAIM_PRESETS["no-reflection"]!,
 };
 
 const proclaimAblation = (name: keyof typeof PROCLAIM_ABLATION_ROWS) =>
