@@ -37,10 +37,11 @@ export function proclaimAnswer(user, system) {
     }
     case "gap":
       return { pieces: words(forSide ? "NEED: a record that the auction money reached flood families" : "NEED: the date and beneficiary of the auction"), alts: [] };
+    // The search helper and the court speak for no side: the need's side, then the query's words, say whose search it is.
     case "prag-query":
-      return { pieces: words(forSide ? "QUERY: Cedar River flood relief donations" : "QUERY: Marsh gala hospital donation 2019"), alts: [] };
+      return { pieces: words(/Need \(for/.test(user) ? "QUERY: Cedar River flood relief donations" : "QUERY: Marsh gala hospital donation 2019"), alts: [] };
     case "refine":
-      return { pieces: words(forSide ? "QUERY: Cedar River flood relief fund donations Marsh" : "QUERY: Elena Marsh 2019 hospital gala auction"), alts: [] };
+      return { pieces: words(user.includes("flood relief donations") ? "QUERY: Cedar River flood relief fund donations Marsh" : "QUERY: Elena Marsh 2019 hospital gala auction"), alts: [] };
     case "argument":
       return {
         speech: true,

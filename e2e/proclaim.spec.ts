@@ -64,7 +64,7 @@ test("a new user picks PROClaim, sees its cost, watches the trial and the three 
   await expect(page.getByTestId("proclaim-verdict-label")).toHaveText("Not supported");
   await expect(verdict).toContainText("reads as FALSE");
   await expect(page.getByTestId("proclaim-confidence")).toContainText(/court's confidence \d+%/);
-  await expect(page.getByTestId("proclaim-confidence-steps")).toContainText("1 supported, 2 not supported");
+  await expect(page.getByTestId("proclaim-confidence-steps")).toContainText("The judges voted 1 supported, 2 not supported");
   await expect(page.getByTestId("proclaim-stop")).toContainText("stopped getting stronger");
   await expect(page.getByTestId("ballot-label")).toHaveCount(3);
   await expect(page.getByTestId("proclaim-reflections").first()).toContainText("Round 2");

@@ -80,7 +80,7 @@ describe("PROClaim page reading", () => {
   it("explains the confidence step by step with the stored numbers, and names the verdict and stop in words", () => {
     const steps = confidenceSteps("NOT SUPPORTED", { votes: { SUPPORTED: 1, "NOT SUPPORTED": 2, INCONCLUSIVE: 0 }, tieBreak: false, abstained: [], sigma: 0.666667, q: 0.666667, cBase: 0.733333, deltaRs: 0.1, deltaRef: -0.05, cFinal: 0.783333, gamma: 8 });
     expect(steps.map((s) => [s.name, s.value])).toEqual([
-      ["Votes", "1 supported, 2 not supported"],
+      ["Votes", "2 of 3"],
       ["Agreement σ", "0.67"],
       ["Quality q", "0.67"],
       ["Base c_base", "0.73"],
@@ -88,6 +88,7 @@ describe("PROClaim page reading", () => {
       ["Self-assessment δ_ref", "−0.05"],
       ["Confidence c_final", "78%"],
     ]);
+    expect(steps[0]!.words).toBe("The judges voted 1 supported, 2 not supported.");
     expect(steps[4]!.words).toContain("8/10");
     expect(confidenceSteps("SUPPORTED", { votes: { SUPPORTED: 1 }, tieBreak: true, abstained: ["judge-3"] })[0]!.words).toMatch(/judge-3 gave no readable ballot.*chief justice/);
     expect(verdictWords("NOT SUPPORTED")).toEqual(expect.objectContaining({ word: "Not supported", product: "FALSE" }));

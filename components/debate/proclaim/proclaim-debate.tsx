@@ -79,6 +79,13 @@ export function ProclaimDebate({ view, live, connection, canControl = false, ext
     document.getElementById(`evidence-E${rank}`)?.scrollIntoView({ behavior: "smooth", block: "center" });
   };
   const switchOff = config.roleSwitch === false;
+  // The ballots sit under the verdict once the judges start; before that, the trial comes first.
+  const panelStarted = ballots.some((b) => b.status !== "waiting");
+  const panel = (
+    <Section id="proclaim-panel-section" title={ballots.length > 1 ? "The three judges" : "The judge"} help={ballots.length > 1 ? "Three judges read the trial and vote independently, at the same time; the majority decides, a tie goes to the chief justice." : "One judge reads the trial and decides."}>
+      <PanelBallots ballots={ballots} onCite={onCite} />
+    </Section>
+  );
 
   return (
     <div className="min-w-0 space-y-8" data-testid="proclaim-page">
@@ -114,17 +121,18 @@ export function ProclaimDebate({ view, live, connection, canControl = false, ext
               </div>
             ) : null}
             <p className="mt-2 text-sm text-black/70" data-testid="proclaim-stop">
-              The trial ended because {stopWords(stopReason)}
-              {typeof switchedStop === "string" ? `; the trial with sides switched ended because ${stopWords(switchedStop)}` : ""}.
+              {typeof switchedStop === "string" && switchedStop === stopReason
+                ? `Both trials ended because ${stopWords(stopReason)}.`
+                : `The trial ended because ${stopWords(stopReason)}${typeof switchedStop === "string" ? `; the trial with sides switched ended because ${stopWords(switchedStop)}` : ""}.`}
             </p>
             {steps.length ? (
               <details className="mt-2 text-sm" data-testid="proclaim-confidence-steps" open>
                 <summary className="cursor-pointer font-medium">How the confidence was worked out</summary>
                 <dl className="mt-2 space-y-1">
                   {steps.map((s) => (
-                    <div key={s.name} className="grid grid-cols-[minmax(0,9rem)_4rem_minmax(0,1fr)] gap-2 text-xs sm:text-sm">
-                      <dt className="font-medium">{s.name}</dt>
-                      <dd className="font-mono">{s.value}</dd>
+                    <div key={s.name} className="min-w-0 sm:grid sm:grid-cols-[11rem_10rem_minmax(0,1fr)] sm:gap-2">
+                      <dt className="inline font-medium sm:block">{s.name}</dt>{" "}
+                      <dd className="inline font-mono sm:block">{s.value}</dd>
                       <dd className="text-black/70">{s.words}</dd>
                     </div>
                   ))}
@@ -159,9 +167,7 @@ export function ProclaimDebate({ view, live, connection, canControl = false, ext
         ) : null}
       </header>
 
-      <Section id="proclaim-panel-section" title="The judges" help="Three judges read the trial and vote independently, at the same time; the majority decides, a tie goes to the chief justice.">
-        <PanelBallots ballots={ballots} onCite={onCite} />
-      </Section>
+      {panelStarted ? panel : null}
 
       <Section id="proclaim-premises" title="1 · What has to be true" help="The claim split into premises. The critic marks the ones still open after each round.">
         {premises.premises.length ? (
@@ -210,6 +216,7 @@ export function ProclaimDebate({ view, live, connection, canControl = false, ext
           {typeof gamma === "number" ? <p className="text-sm">Consistency across the switch: {gamma}/10.</p> : null}
         </Section>
       )}
+      {panelStarted ? null : <p className="text-sm text-black/50">The judges vote once the trial{switchOff ? "" : "s"} end{switchOff ? "s" : ""}.</p>}
     </div>
   );
 }

@@ -244,7 +244,7 @@ export function confidenceSteps(label: string, details: unknown): Array<{ name: 
     .filter(([, v]) => (num(v) ?? 0) > 0)
     .map(([k, v]) => `${v} ${verdictWords(k).word.toLowerCase()}`)
     .join(", ");
-  if (total || abstained.length) out.push({ name: "Votes", value: tally || "none", words: `How the judges voted${abstained.length ? ` (${abstained.join(", ")} gave no readable ballot)` : ""}${d.tieBreak === true ? "; the votes were tied, so the chief justice's ballot decided" : ""}.` });
+  if (total || abstained.length) out.push({ name: "Votes", value: `${num(votes[label]) ?? 0} of ${total + abstained.length}`, words: `${tally ? `The judges voted ${tally}` : "No judge voted"}${abstained.length ? ` (${abstained.join(", ")} gave no readable ballot)` : ""}${d.tieBreak === true ? "; the votes were tied, so the chief justice's ballot decided" : ""}.` });
   if (sigma !== null) out.push({ name: "Agreement σ", value: sigma.toFixed(2), words: `Share of the panel behind "${verdictWords(label).word.toLowerCase()}".` });
   if (q !== null) out.push({ name: "Quality q", value: q.toFixed(2), words: "The judges' average marks for strength of evidence, soundness of the arguments and scientific reliability, scaled to 0–1." });
   if (cBase !== null) out.push({ name: "Base c_base", value: cBase.toFixed(2), words: "0.8 × agreement + 0.3 × quality." });

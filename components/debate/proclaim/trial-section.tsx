@@ -38,6 +38,7 @@ export function TrialSection({ trial, onCite }: { trial: TrialView; onCite: (ran
   const rounds = [...new Set([...trial.rounds, ...trial.prag.map((p) => p.round)])].sort((a, b) => a - b);
   return (
     <div className="min-w-0 space-y-5" data-testid={`proclaim-trial-${trial.trial}`}>
+      {trial.prag.length ? <p className="text-xs text-black/60">In each search, η says how new a passage is compared with what the court already holds (0 = a repeat, 1 = entirely new); a passage joins the evidence only at η ≥ {f2(trial.prag[0]!.etaMin ?? 0.2)}.</p> : null}
       {rounds.map((round) => (
         <div key={round} className="min-w-0 space-y-3" data-testid="proclaim-round" data-round={round}>
           <h4 className="text-sm font-semibold">Round {round}</h4>
@@ -46,7 +47,7 @@ export function TrialSection({ trial, onCite }: { trial: TrialView; onCite: (ran
             .map((p) => (
               <div key={p.seq} className="min-w-0 rounded-md border border-dashed border-black/20 p-2 text-xs" data-testid="proclaim-search">
                 <p className="break-words">
-                  <span className="font-medium">Search for the side {p.side} the claim:</span> “{p.refined ?? p.query ?? "?"}”
+                  <span className="font-medium">Counsel {p.side} the claim searched the corpus:</span> “{p.refined ?? p.query ?? "?"}”
                   {p.need ? <span className="text-black/60"> (needed: {p.need})</span> : null}
                 </p>
                 <ul className="mt-1 flex flex-wrap gap-1">
@@ -59,7 +60,6 @@ export function TrialSection({ trial, onCite }: { trial: TrialView; onCite: (ran
                     </li>
                   ))}
                 </ul>
-                <p className="mt-1 text-black/55">η is how new a passage is against what the court already holds; it joins only at η ≥ {f2(p.etaMin ?? 0.2)}.</p>
               </div>
             ))}
           {trial.speeches
