@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { confidenceSteps, evidenceRows, panelBallots, premiseChecklist, readTrial, splitPhase, stopWords, tokensUsed, verdictWords, type PTurn } from "@/components/debate/proclaim/read";
+import { confidenceSteps, partialBallot, evidenceRows, panelBallots, premiseChecklist, readTrial, splitPhase, stopWords, tokensUsed, verdictWords, type PTurn } from "@/components/debate/proclaim/read";
 
 let seq = 0;
 const turn = (round: number, phase: string, role: string, kind: string, extra: Partial<PTurn> = {}): PTurn => ({ seq: ++seq, round, phase, role, kind, status: "completed", model: "m", content: "", citations: [], metadata: null, ...extra });
@@ -75,6 +75,9 @@ describe("PROClaim page reading", () => {
     expect(three).toEqual(expect.objectContaining({ label: "UNPARSED", scores: null }));
     expect(panelBallots(turns)[2]).toEqual(expect.objectContaining({ status: "waiting", seq: null }));
     expect(panelBallots(turns, ["judge-1"])).toHaveLength(1);
+    // A ballot half written: the vote once it is there, the reasoning so far with its escapes read.
+    expect(partialBallot('{"claim_summary": "x", "evidence_strength": 7')).toEqual({ verdict: null, reasoning: null, chars: 45 });
+    expect(partialBallot('{"verdict": "NOT SUPPORTED", "reasoning": "The \\"gala\\" was in 20')).toEqual(expect.objectContaining({ verdict: "NOT SUPPORTED", reasoning: 'The "gala" was in 20' }));
   });
 
   it("explains the confidence step by step with the stored numbers, and names the verdict and stop in words", () => {

@@ -1,7 +1,18 @@
 "use client";
 
 import { CitedText } from "../cited-text";
-import { verdictWords, type Ballot } from "./read";
+import { partialBallot, verdictWords, type Ballot } from "./read";
+
+function StreamingBallot({ text }: { text: string }) {
+  const p = partialBallot(text);
+  return (
+    <div className="text-black/70" data-testid="ballot-streaming">
+      <p>{p.verdict ? <>Leaning: <strong>{verdictWords(p.verdict).word}</strong></> : "Reading the trial and marking the evidence…"}</p>
+      {p.reasoning ? <p className="mt-1 break-words">{p.reasoning}</p> : null}
+      <p className="mt-1 text-xs text-black/50">{p.chars.toLocaleString("en-US")} characters written</p>
+    </div>
+  );
+}
 
 const mark = (x: number | null) => (x === null ? "–" : `${x}/10`);
 
@@ -60,7 +71,7 @@ export function PanelBallots({ ballots, onCite }: { ballots: Ballot[]; onCite: (
                 ) : null}
               </>
             ) : streaming ? (
-              <p className="max-h-40 overflow-hidden whitespace-pre-wrap break-words font-mono text-xs text-black/70">{b.text.slice(-500) || "…"}</p>
+              <StreamingBallot text={b.text} />
             ) : null}
           </article>
         );

@@ -215,6 +215,16 @@ export function panelBallots(turns: PTurn[], judges: string[] = ["judge-1", "jud
   });
 }
 
+/**
+ * What a ballot being written already says, read from its unfinished JSON: the vote once written
+ * and the reasoning so far, so a watcher reads words rather than braces.
+ */
+export function partialBallot(text: string): { verdict: string | null; reasoning: string | null; chars: number } {
+  const verdict = /"verdict"\s*:\s*"([^"]+)"/.exec(text)?.[1] ?? null;
+  const why = /"reasoning"\s*:\s*"((?:[^"\\]|\\.)*)/.exec(text)?.[1] ?? null;
+  return { verdict, reasoning: why ? why.replace(/\\(.)/g, "$1") : null, chars: text.length };
+}
+
 /** The judges this debate's configuration seats (panelSize 1 in single-judge and standard MAD). */
 export function judgesOfConfig(config: unknown): string[] {
   return asObj(config).panelSize === 1 ? ["judge-1"] : ["judge-1", "judge-2", "judge-3"];

@@ -63,7 +63,7 @@ export function TrialSection({ trial, onCite }: { trial: TrialView; onCite: (ran
               </div>
             ))}
           {trial.speeches
-            .filter((t) => t.round === round)
+            .filter((t) => t.round === round && t.role !== "expert")
             .map((t) =>
               t.role === "expert" ? (
                 <TurnCard key={t.seq} turn={{ ...t, phase: "testimony", citations: t.citations ?? [], model: t.model ?? null }} onCite={onCite} compact />
@@ -85,6 +85,20 @@ export function TrialSection({ trial, onCite }: { trial: TrialView; onCite: (ran
                 {e.expert ? ` · testimony by ${e.expert}` : ""}
               </p>
             ))}
+          {trial.speeches
+            .filter((t) => t.round === round && t.role === "expert")
+            .map((t) =>
+              t.role === "expert" ? (
+                <TurnCard key={t.seq} turn={{ ...t, phase: "testimony", citations: t.citations ?? [], model: t.model ?? null }} onCite={onCite} compact />
+              ) : (
+                <div key={t.seq} className="min-w-0">
+                  <p className="mb-1 text-xs text-black/60">
+                    {counsel(t.role)} argues {SIDE(t.role, trial.trial)}
+                  </p>
+                  <TurnCard turn={{ ...t, phase: `round ${t.round}`, citations: t.citations ?? [], model: t.model ?? null }} onCite={onCite} />
+                </div>
+              ),
+            )}
           {trial.critic
             .filter((c) => c.round === round)
             .map((c) => {
