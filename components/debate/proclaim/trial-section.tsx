@@ -48,6 +48,7 @@ export function TrialSection({ trial, onCite }: { trial: TrialView; onCite: (ran
               <div key={p.seq} className="min-w-0 rounded-md border border-dashed border-black/20 p-2 text-xs" data-testid="proclaim-search">
                 <p className="break-words">
                   <span className="font-medium">Counsel {p.side} the claim searched the corpus:</span> “{p.refined ?? p.query ?? "?"}”
+                  {p.query && p.refined && p.query !== p.refined ? <span className="text-black/60"> (first worded “{p.query}”, sharpened by the court)</span> : null}
                   {p.need ? <span className="text-black/60"> (needed: {p.need})</span> : null}
                 </p>
                 <ul className="mt-1 flex flex-wrap gap-1">
