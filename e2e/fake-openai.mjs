@@ -4,6 +4,7 @@
 // Test instrument only: started by the Playwright config, never by the app.
 import http from "node:http";
 import { zofiaAnswer } from "./fake-openai-zofia.mjs";
+import { proclaimAnswer } from "./fake-openai-proclaim.mjs";
 
 const PORT = Number(process.env.FAKE_OPENAI_PORT ?? 3291);
 const DELAY = Number(process.env.FAKE_OPENAI_DELAY_MS ?? 25);
@@ -61,6 +62,7 @@ function toolMad(user, system, slow) {
 function answer(user, system) {
   const slow = user.includes("SLOW");
   if (user.includes("Format (zofia/")) return zofiaAnswer(user, system, slow) ?? { slow, pieces: ["?"], alts: [] };
+  if (user.includes("Format (proclaim/")) return { slow, alts: [], ...(proclaimAnswer(user, system) ?? { pieces: ["?"] }) };
   if (user.includes("Format (tool-mad/")) {
     const t = toolMad(user, system, slow);
     if (t) return t;

@@ -6,6 +6,7 @@ import { CostEstimate } from "./cost-estimate";
 import { ToolMadFields, type ToolMadFormInfo } from "./tool-mad/tool-mad-fields";
 import { ArticleInput } from "./article-input";
 import { ZofiaFields } from "./zofia/zofia-fields";
+import { ProclaimFields } from "./proclaim/proclaim-fields";
 import { RADAR_VARIANTS } from "@/lib/debate/radar/variants";
 import { ModelSelect } from "./model-select";
 import { claimCount, claimLengthError, normaliseClaim } from "@/lib/debate/claim-length";
@@ -45,6 +46,7 @@ export function DebateForm({
   initialClaim,
   protocols = [],
   toolMad,
+  proclaimPresets = [],
 }: {
   corpora: Array<{ name: string; passages: number }>;
   models: string[];
@@ -55,6 +57,8 @@ export function DebateForm({
   /** The protocols offered (RADAR first, the default). */
   protocols?: Array<{ name: string; title: string; blurb: string }>;
   toolMad?: ToolMadFormInfo;
+  /** PROClaim's ablations offered beside the full method. */
+  proclaimPresets?: Array<{ name: string; title: string }>;
 }) {
   const [state, action, pending] = useActionState<StartState, FormData>(startDebateAction, {});
   const v = state.values ?? {};
@@ -67,7 +71,7 @@ export function DebateForm({
   const [revision, setRevision] = useState(0);
   // Live, as the user types or pastes; the server refuses with the same words.
   const tooLong = claimLengthError(claim);
-  const fieldError = state.field && !["claim", "claimDate", "corpus", "evidence", "models", "budget", ...(isToolMad ? ["config.rounds", "config.labels", "config.gate", "config.agents"] : [])].some((f) => state.field!.startsWith(f));
+  const fieldError = state.field && !["claim", "claimDate", "corpus", "evidence", "models", "budget", ...(isToolMad ? ["config.rounds", "config.labels", "config.gate", "config.agents"] : []), ...(protocol === "proclaim" ? ["config.maxRounds"] : [])].some((f) => state.field!.startsWith(f));
 
   return (
     <form action={action} className="space-y-6" noValidate onChange={() => setRevision((n) => n + 1)}>
@@ -147,7 +151,9 @@ export function DebateForm({
       </div>
       </>)}
 
-      {protocol === "zofia" ? <ZofiaFields corpora={corpora} defaultCorpus={v.corpus} /> : isToolMad ? (
+      {protocol === "zofia" ? <ZofiaFields corpora={corpora} defaultCorpus={v.corpus} /> : protocol === "proclaim" ? (
+        <ProclaimFields corpora={corpora} presets={proclaimPresets} values={v} renderError={(field) => <FieldError state={state} field={field} />} />
+      ) : isToolMad ? (
         <ToolMadFields info={toolMad!} corpora={corpora} models={models} defaults={defaults} values={v} renderError={(field) => <FieldError state={state} field={field} />} />
       ) : (
         <>
@@ -304,7 +310,7 @@ export function DebateForm({
         </div>
       </details>
 
-      <CostEstimate revision={revision + (isToolMad ? 0.5 : 0)} />
+      <CostEstimate revision={revision + (isToolMad ? 0.5 : protocol === "proclaim" ? 0.25 : 0)} />
 
       <button type="submit" disabled={pending} className="rounded-md bg-ink px-4 py-2 font-medium text-white hover:bg-black disabled:opacity-60">
         {pending ? "Starting…" : "Start debate"}

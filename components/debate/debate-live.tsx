@@ -13,6 +13,7 @@ import { toolMadHeadline } from "./tool-mad/words";
 import { VerdictCard } from "./verdict-card";
 import { VerdictSummary } from "./verdict-summary";
 import { ZofiaDebate } from "./zofia/zofia-debate";
+import { ProclaimDebate } from "./proclaim/proclaim-debate";
 
 /** Turns being written right now (several at once when agents speak in parallel), by seq. */
 type Live = LiveTurn[];
@@ -181,6 +182,7 @@ export function DebateLive({ initial, initialLive = [], canControl = false, shar
   const costText = done.length === 0 ? "no cost yet" : unpriced === done.length ? "cost unknown (no price for this model)" : `cost $${cost.toFixed(4)}${unpriced ? ` (price unknown for ${unpriced} ${unpriced === 1 ? "turn" : "turns"})` : ""}`;
 
   if (view.protocol === "zofia") return <ZofiaDebate view={view} live={live} connection={connection} canControl={canControl} extra={extra} />;
+  if (view.protocol === "proclaim") return <ProclaimDebate view={view} live={live} connection={connection} canControl={canControl} extra={extra} />;
   return (
     <div className="space-y-6">
       <header className="space-y-3">

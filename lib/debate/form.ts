@@ -36,6 +36,24 @@ function toolMadConfig(f: Record<string, string>): Record<string, unknown> {
   return config;
 }
 
+/** PROClaim's ablations as the form offers them (the full method is the default, no preset). */
+export const PROCLAIM_FORM_PRESETS = [
+  { name: "no-switch", title: "Without the role switch" },
+  { name: "single-judge", title: "One judge instead of three" },
+  { name: "no-prag", title: "Without progressive retrieval (3 fixed rounds)" },
+  { name: "no-reflection", title: "Without self-reflection" },
+  { name: "standard-mad", title: "Standard debate (baseline: 3 rounds, one judge)" },
+] as const;
+
+/** PROClaim's fields: a preset (an ablation) first, then the round cap typed on top of it. */
+function proclaimConfig(f: Record<string, string>): Record<string, unknown> {
+  const presetName = f.proclaimPreset?.trim();
+  const presets = getProtocol("proclaim").presets;
+  const config: Record<string, unknown> = presetName && presets[presetName] ? { ...presets[presetName] } : {};
+  if (num(f.maxRounds) !== undefined) config.maxRounds = num(f.maxRounds);
+  return config;
+}
+
 function radarConfig(f: Record<string, string>): Record<string, unknown> {
   const config: Record<string, unknown> = {};
   if (f.variant) config.variant = f.variant;
@@ -55,7 +73,7 @@ function radarConfig(f: Record<string, string>): Record<string, unknown> {
  */
 function evidenceOf(protocol: string | undefined, f: Record<string, string>): StartDebateInput["evidence"] {
   const corpus = f.corpus?.trim() ?? "";
-  const searchesItself = protocol === "tool-mad" || protocol === "zofia";
+  const searchesItself = protocol === "tool-mad" || protocol === "zofia" || protocol === "proclaim";
   if (!searchesItself && f.evidenceMode === "gold") return { mode: "gold", text: f.goldEvidence ?? "" };
   if (protocol === "zofia" && !corpus) return { mode: "none" };
   return { mode: "retrieved", corpus, k: num(f.k) ?? 20 };
@@ -76,7 +94,7 @@ export function parseDebateForm(f: Record<string, string>): StartDebateInput {
     title: f.title?.trim() || undefined,
     url: f.url?.trim() || undefined,
     evidence: evidenceOf(protocol, f),
-    config: (toolMad ? toolMadConfig(f) : radarConfig(f)) as NonNullable<StartDebateInput["config"]>,
+    config: (toolMad ? toolMadConfig(f) : protocol === "proclaim" ? proclaimConfig(f) : radarConfig(f)) as NonNullable<StartDebateInput["config"]>,
     models,
     ...(budget ? { budget: budget as NonNullable<StartDebateInput["budget"]> } : {}),
   };

@@ -7,7 +7,7 @@ import { DebateForm } from "@/components/debate/debate-form";
 import { SAMPLE_CLAIMS } from "@/lib/corpus/sample";
 import { PROTOCOL_NAMES, getProtocol } from "@/lib/debate/protocols";
 import { searchToolSnapshot } from "@/lib/tools";
-import { TOOL_MAD_FORM_PRESETS } from "@/lib/debate/form";
+import { PROCLAIM_FORM_PRESETS, TOOL_MAD_FORM_PRESETS } from "@/lib/debate/form";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "New debate" };
@@ -16,6 +16,7 @@ export const metadata = { title: "New debate" };
 const BLURBS: Record<string, { title: string; blurb: string }> = {
   radar: { title: "RADAR (default)", blurb: "Two debaters argue over evidence retrieved once from a corpus or pasted; a judge decides, and may stop early." },
   zofia: { title: "ZoFia (news articles)", blurb: "Checks a whole news article: its key names are searched on the web, a linguist, an expert and a claim checker report, then two agents debate until a judge says real or fake." },
+  proclaim: { title: "PROClaim (courtroom)", blurb: "A courtroom: the claim is split into premises, evidence is admitted or refused, two counsel argue, then switch sides and argue again, and three judges vote. Thorough but costly: ~114 model calls per claim." },
   "tool-mad": { title: "Tool-MAD", blurb: "Two agents search on their own (the corpus and the web), answer, and have each answer checked against its documents; they stop when they agree, else a judge decides." },
 };
 
@@ -55,6 +56,7 @@ export default async function NewDebatePage({ searchParams }: { searchParams: Pr
         initialClaim={typeof claim === "string" ? claim : undefined}
         protocols={protocols}
         toolMad={toolMad}
+        proclaimPresets={PROTOCOL_NAMES.includes("proclaim") ? PROCLAIM_FORM_PRESETS.filter((p) => getProtocol("proclaim").presets[p.name]).map((p) => ({ name: p.name, title: p.title })) : []}
       />
     </div>
   );
