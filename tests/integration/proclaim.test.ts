@@ -423,8 +423,11 @@ describe("PROClaim: resume in the panel", () => {
     const second = scripted();
     expect(await run(id, second)).toEqual({ status: "completed" });
     expect(searched.length).toBe(searchedBefore);
-    // Only the panel (and nothing of the trial) ran again.
-    expect(new Set(second.calls.map((c) => c.format))).toEqual(new Set(["panel-judge", "repair-json"]));
+    // Only the panel (and nothing of the trial) ran again. The judges run in parallel, so whether
+    // judge-3's repair had finished before the stop depends on timing: it may or may not run again.
+    const formats = new Set(second.calls.map((c) => c.format));
+    expect(formats.has("panel-judge")).toBe(true);
+    expect([...formats].filter((f) => f !== "panel-judge" && f !== "repair-json")).toEqual([]);
     const d = (await loadDebate(h.db, id))!;
     const panel = d.turns.filter((t) => t.phase === "panel" && t.status === "completed");
     expect(panel.map((t) => t.role).sort()).toEqual(["judge-1", "judge-2", "judge-3"]);
