@@ -5,6 +5,7 @@ import type { LiveTurn } from "@/lib/debate/events";
 import type { DebateView } from "@/lib/debate/view";
 import { CitedText } from "../cited-text";
 import { DebateControls } from "../debate-controls";
+import { mergeLive, PageSection, type ProtocolPageProps } from "../protocol-page";
 import { EvidenceTable } from "./evidence-table";
 import { PanelBallots } from "./panel-ballots";
 import { TrialSection } from "./trial-section";
@@ -16,37 +17,10 @@ import { asObj, confidenceSteps, evidenceRows, judgesOfConfig, panelBallots, pre
  * trial with sides switched, and the panel. DebateLive keeps the event stream and hands its state
  * here when `view.protocol === "proclaim"`.
  */
-export type ProclaimDebateProps = {
-  view: DebateView;
-  live: LiveTurn[];
-  connection: "connecting" | "live" | "closed";
-  canControl?: boolean;
-  extra?: React.ReactNode;
-};
+export type ProclaimDebateProps = ProtocolPageProps;
 
-/** Finished turns with the ones being written laid over them (several at once: the three judges). */
-function merged(turns: DebateView["turns"], live: LiveTurn[]): PTurn[] {
-  let out = turns as unknown as PTurn[];
-  for (const l of live) {
-    const i = out.findIndex((t) => t.seq === l.turn.seq);
-    if (i !== -1 && out[i]!.status !== "streaming") continue;
-    const t = { ...(l.turn as unknown as PTurn), content: l.text, status: "streaming" };
-    out = i === -1 ? [...out, t].sort((a, b) => a.seq - b.seq) : out.map((x, j) => (j === i ? t : x));
-  }
-  return out;
-}
-
-function Section({ title, help, children, id }: { title: string; help?: string; children: React.ReactNode; id: string }) {
-  return (
-    <section aria-labelledby={`${id}-h`} className="min-w-0 space-y-2" data-testid={id}>
-      <h2 id={`${id}-h`} className="text-sm font-semibold uppercase tracking-wide text-black/50">
-        {title}
-      </h2>
-      {help ? <p className="text-sm text-black/60">{help}</p> : null}
-      {children}
-    </section>
-  );
-}
+const merged = (turns: DebateView["turns"], live: LiveTurn[]) => mergeLive<PTurn>(turns, live);
+const Section = (p: React.ComponentProps<typeof PageSection>) => <PageSection {...p} testId={p.id} />;
 
 const fmt = (n: number) => n.toLocaleString("en-US");
 const PAPER_TOKENS = 210_900;

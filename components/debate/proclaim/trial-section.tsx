@@ -65,18 +65,14 @@ export function TrialSection({ trial, onCite }: { trial: TrialView; onCite: (ran
             ))}
           {trial.speeches
             .filter((t) => t.round === round && t.role !== "expert")
-            .map((t) =>
-              t.role === "expert" ? (
-                <TurnCard key={t.seq} turn={{ ...t, phase: "testimony", citations: t.citations ?? [], model: t.model ?? null }} onCite={onCite} compact />
-              ) : (
-                <div key={t.seq} className="min-w-0">
-                  <p className="mb-1 text-xs text-black/60">
-                    {counsel(t.role)} argues {SIDE(t.role, trial.trial)}
-                  </p>
-                  <TurnCard turn={{ ...t, phase: `round ${t.round}`, citations: t.citations ?? [], model: t.model ?? null }} onCite={onCite} />
-                </div>
-              ),
-            )}
+            .map((t) => (
+              <div key={t.seq} className="min-w-0">
+                <p className="mb-1 text-xs text-black/60">
+                  {counsel(t.role)} argues {SIDE(t.role, trial.trial)}
+                </p>
+                <TurnCard turn={{ ...t, phase: `round ${t.round}`, citations: t.citations ?? [], model: t.model ?? null }} onCite={onCite} />
+              </div>
+            ))}
           {trial.experts
             .filter((e) => e.round === round)
             .map((e, i) => (
@@ -88,18 +84,9 @@ export function TrialSection({ trial, onCite }: { trial: TrialView; onCite: (ran
             ))}
           {trial.speeches
             .filter((t) => t.round === round && t.role === "expert")
-            .map((t) =>
-              t.role === "expert" ? (
-                <TurnCard key={t.seq} turn={{ ...t, phase: "testimony", citations: t.citations ?? [], model: t.model ?? null }} onCite={onCite} compact />
-              ) : (
-                <div key={t.seq} className="min-w-0">
-                  <p className="mb-1 text-xs text-black/60">
-                    {counsel(t.role)} argues {SIDE(t.role, trial.trial)}
-                  </p>
-                  <TurnCard turn={{ ...t, phase: `round ${t.round}`, citations: t.citations ?? [], model: t.model ?? null }} onCite={onCite} />
-                </div>
-              ),
-            )}
+            .map((t) => (
+              <TurnCard key={t.seq} turn={{ ...t, phase: "testimony", citations: t.citations ?? [], model: t.model ?? null }} onCite={onCite} compact />
+            ))}
           {trial.critic
             .filter((c) => c.round === round)
             .map((c) => {

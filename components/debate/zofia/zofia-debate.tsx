@@ -5,6 +5,7 @@ import type { LiveTurn } from "@/lib/debate/events";
 import type { DebateView } from "@/lib/debate/view";
 import { CitedText } from "../cited-text";
 import { DebateControls } from "../debate-controls";
+import { mergeLive, PageSection, type ProtocolPageProps } from "../protocol-page";
 import { EvidencePanel } from "../evidence-panel";
 import { AnalysisCards } from "./analysis-cards";
 import { DebateRounds, JudgeCallLine } from "./debate-rounds";
@@ -18,13 +19,7 @@ import { dayBefore, productWord, readZofia, seesByAgent, type ZTurn } from "./re
  * the analyses, and the debate with the judge's call after each exchange. DebateLive keeps the
  * event stream and hands its state here when `view.protocol === "zofia"`.
  */
-export type ZofiaDebateProps = {
-  view: DebateView;
-  live: LiveTurn[];
-  connection: "connecting" | "live" | "closed";
-  canControl?: boolean;
-  extra?: React.ReactNode;
-};
+export type ZofiaDebateProps = ProtocolPageProps;
 
 const STOP_WORDS: Record<string, string> = {
   judge: "the judge was confident enough to end the debate",
@@ -39,29 +34,8 @@ type Obj = Record<string, unknown>;
 const asObj = (v: unknown): Obj => (v && typeof v === "object" && !Array.isArray(v) ? (v as Obj) : {});
 const off = (v: unknown) => v === false || v === "off";
 
-/** Finished turns with the ones being written laid over them, so a page opened mid-step shows it once. */
-function merged(turns: DebateView["turns"], live: LiveTurn[]): ZTurn[] {
-  let out = turns as unknown as ZTurn[];
-  for (const l of live) {
-    const i = out.findIndex((t) => t.seq === l.turn.seq);
-    if (i !== -1 && out[i]!.status !== "streaming") continue;
-    const t = { ...(l.turn as unknown as ZTurn), content: l.text, status: "streaming" };
-    out = i === -1 ? [...out, t].sort((a, b) => a.seq - b.seq) : out.map((x, j) => (j === i ? t : x));
-  }
-  return out;
-}
-
-function Section({ title, help, children, id }: { title: string; help?: string; children: React.ReactNode; id: string }) {
-  return (
-    <section aria-labelledby={`${id}-h`} className="min-w-0 space-y-2">
-      <h2 id={`${id}-h`} className="text-sm font-semibold uppercase tracking-wide text-black/50">
-        {title}
-      </h2>
-      {help ? <p className="text-sm text-black/60">{help}</p> : null}
-      {children}
-    </section>
-  );
-}
+const merged = (turns: DebateView["turns"], live: LiveTurn[]) => mergeLive<ZTurn>(turns, live);
+const Section = PageSection;
 
 export function ZofiaDebate({ view, live, connection, canControl = false, extra }: ZofiaDebateProps) {
   const [selected, setSelected] = useState<number | null>(null);
