@@ -111,7 +111,7 @@ export class DebateQueue {
           const { debateId } = parsed.data;
           this.inHand.add(debateId);
           try {
-            const outcome = await runDebate(this.db, debateId, { claimFrom: ["queued"], resolve: opts.resolverFor?.(debateId) });
+            const outcome = await runDebate(this.db, debateId, { claimFrom: ["queued"], checkClaimEachTurn: true, resolve: opts.resolverFor?.(debateId) });
             // Skipped: finished, stopped, or held by a live run elsewhere (the sweep re-offers it if that run's lease lapses).
             if (outcome.status === "released") {
               await this.enqueue(debateId);

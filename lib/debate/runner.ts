@@ -75,6 +75,12 @@ export type RunOptions = {
   search?: { config?: SearchConfig; deps?: ResolveDeps };
   /** Which idle states this run may claim the debate from (default: any; queue workers: only `queued`). */
   claimFrom?: Parameters<typeof q.claimForRun>[4];
+  /**
+   * Read the claim before each new turn (one indexed read): for runs that other processes may stop
+   * (queue workers on PostgreSQL), so Stop takes effect at the next turn, not only at the next
+   * heartbeat. A turn already streaming is stopped by the heartbeat.
+   */
+  checkClaimEachTurn?: boolean;
 };
 
 export type Claim = { ok: true; token: string } | { ok: false; error: string };
@@ -197,6 +203,15 @@ async function runClaimed(db: Database, debateId: string, token: string, opts: R
     }
     const spent = exhausted();
     if (spent && !spec.wrapUp) throw new BudgetExhausted(spent, limits);
+    if (opts.checkClaimEachTurn) {
+      // Stopped or taken over from another process since the last heartbeat: no new turn starts.
+      const row = await q.getDebateStatus(db, debateId);
+      if (row?.status !== "running" || row.runnerId !== token) {
+        run.lost = row?.runnerId !== token;
+        controller.abort();
+        throw new DebateCancelled();
+      }
+    }
     const n = ++seq;
     const info: TurnInfo = { seq: n, round: spec.round, phase: spec.phase, role: spec.role, kind: spec.kind, model: modelFor(spec.role) };
     // Citations count only passages this role could read when it spoke; a judge reads the whole pool.

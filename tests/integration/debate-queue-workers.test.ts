@@ -5,7 +5,8 @@ import path from "node:path";
 import { asc, eq, sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { DbHandle } from "@/db/client";
-import { createDebateRecord } from "@/db/queries/debates";
+import { createDebateRecord, requeueDebate } from "@/db/queries/debates";
+import { cancelDebate } from "@/lib/debate/runner";
 import * as s from "@/db/schema";
 import { radarConfigSchema, radarProtocol } from "@/lib/debate/radar/protocol";
 import { DebateQueue } from "@/lib/debate/queue";
@@ -161,6 +162,34 @@ describe.skipIf(backend !== "postgres")("debates through the queue, two worker p
     expect(holderPid((await debateRow(id)).runnerId)).toBe(other.pid);
     const turns = await expectEveryTurnOnce(id);
     for (const t of before.finishedTurnIds) expect(turns.map((x) => x.id)).toContain(t);
+  });
+
+  it("Stop from another process reaches the worker's run; Resume queues it and a worker finishes it", { timeout: 60_000 }, async () => {
+    const g = startWorker("worker G");
+    await g.ready;
+    const id = await newDebate();
+    await queue.enqueue(id);
+    const before = await midDebate(id);
+    expect(holderPid(before.runnerId)).toBe(g.pid);
+    // This process does not run the debate: Stop marks the row, and the worker's heartbeat sees its claim gone.
+    expect(await cancelDebate(h.db, id)).toBe(true);
+    // The run ends (its handler logs the outcome) once its heartbeat or its next turn sees the claim gone.
+    await until("the worker's run to end", async () => g.output().includes(`debate ${id} cancelled`));
+    const stopped = await turnsOf(id);
+    expect((await debateRow(id)).status).toBe("cancelled");
+    expect(stopped.some((t) => t.status === "streaming")).toBe(false);
+
+    // Resume from any server: queued again (what resumeDebate does on PostgreSQL), and a worker continues from the last finished turn.
+    expect(await requeueDebate(h.db, id)).toBe(true);
+    await queue.enqueue(id);
+    await until("the resumed debate to complete", async () => (await debateRow(id)).status === "completed");
+    const turns = await turnsOf(id);
+    for (const t of stopped.filter((x) => x.status === "completed")) expect(turns.map((x) => x.id)).toContain(t.id);
+    // The stopped turn keeps its row, marked stopped; every other step is stored once and finished.
+    const others = turns.filter((t) => t.status !== "stopped");
+    expect(others.every((t) => t.status === "completed")).toBe(true);
+    const keys = others.map((t) => `${t.round}/${t.phase}/${t.role}/${t.kind}`);
+    expect(new Set(keys).size).toBe(keys.length);
   });
 
   it("holds a provider limit across two worker processes", { timeout: 60_000 }, async () => {

@@ -189,7 +189,8 @@ export function register(program: Command) {
       // Ctrl-C stops the debate cleanly: finished turns stay, the debate is marked cancelled.
       const onSigint = () => void cancelDebate(db, id!);
       process.once("SIGINT", onSigint);
-      const outcome = await runDebate(db, id);
+      // On PostgreSQL a Stop pressed on any app server takes effect at the next turn, not only at the next heartbeat.
+      const outcome = await runDebate(db, id, { checkClaimEachTurn: handle.backend === "postgres" });
       process.off("SIGINT", onSigint);
       unsubscribe();
       if (outcome.status === "skipped") throw new Error(`Debate ${id} was not run: ${outcome.error}`);
