@@ -47,6 +47,11 @@ export function useGlobalProviderSlots(db: Database, opts: { leaseMs?: number } 
   (globalThis as G)[globalKey] = { db, holder: `${os.hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`, seq: 0, seeded: new Set(), leaseMs: opts.leaseMs ?? SLOT_LEASE_MS };
 }
 
+/** Back to per-process limits (tests that turned global slots on for one database). */
+export function stopUsingGlobalProviderSlots() {
+  delete (globalThis as G)[globalKey];
+}
+
 export function globalProviderSlotsInUse(): boolean {
   return Boolean((globalThis as G)[globalKey]);
 }

@@ -206,6 +206,12 @@ export function startInProcessWorker(h: DbHandle, concurrency: number): void {
   const controller = new AbortController();
   const done = queue.work({ concurrency, signal: controller.signal, log: (l) => console.log(`[debates worker] ${l}`) }).catch((e) => console.error(`[debates worker] stopped: ${(e as Error).message}`));
   g.worker = { controller, done };
+  // A deploy stops the app with SIGTERM: its debates go back to the queue while Next.js closes
+  // the server, so another process resumes them at once. Best effort: Next.js exits when its own
+  // clean-up ends, and a debate whose hand-back did not finish is taken over when its lease lapses.
+  const handOver = () => controller.abort();
+  process.once("SIGTERM", handOver);
+  process.once("SIGINT", handOver);
 }
 
 /** The in-process worker, for /api/health: null when this process runs none (PGlite, or IN_PROCESS_WORKER=false). */
