@@ -43,8 +43,8 @@ afterAll(async () => {
 
 type Worker = { child: ChildProcess; pid: number; ready: Promise<void>; output: () => string; exited: Promise<unknown> };
 
-function startWorker(name: string, env: Record<string, string> = {}, debatesConcurrency = 2): Worker {
-  const child = spawn(process.execPath, [path.join(ROOT, "scripts/scripted-worker.mjs"), "worker", "--concurrency", "1", "--debates-concurrency", String(debatesConcurrency), "--json"], {
+function startWorker(name: string, env: Record<string, string> = {}, debatesConcurrency = 2, extra: string[] = []): Worker {
+  const child = spawn(process.execPath, [path.join(ROOT, "scripts/scripted-worker.mjs"), "worker", "--concurrency", "1", "--debates-concurrency", String(debatesConcurrency), "--json", ...extra], {
     cwd: ROOT,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: "production", DATABASE_URL: url, SCRIPTED_FIRST_TOKEN_MS: "250", ...env } as NodeJS.ProcessEnv,
   });
@@ -119,10 +119,18 @@ const midDebate = (id: string) =>
 
 describe.skipIf(backend !== "postgres")("debates through the queue, two worker processes on PostgreSQL", () => {
   it("runs a queued debate in a worker; a worker killed mid-debate is taken over after its lease, every turn stored once", { timeout: 60_000 }, async () => {
-    const a = startWorker("worker A");
+    const port = 20_000 + Math.floor(Math.random() * 20_000);
+    const a = startWorker("worker A", {}, 2, ["--health-port", String(port)]);
     await a.ready;
     const first = await newDebate();
     await queue.enqueue(first);
+    // The health check a supervisor polls: 200 while working, naming the debates in hand.
+    const health = await until("worker A's health check to show the debate", async () => {
+      const res = await fetch(`http://127.0.0.1:${port}/health`);
+      const body = (await res.json()) as { status: string; debates: { running: boolean; debates: string[] } };
+      return res.status === 200 && body.debates.debates.includes(first) ? body : null;
+    });
+    expect(health).toMatchObject({ status: "ok", debates: { running: true, concurrency: 2 } });
     await until("the first debate to complete", async () => (await debateRow(first)).status === "completed").catch(async (e) => {
       throw new Error(`${(e as Error).message}: ${JSON.stringify(await debateRow(first))}\n${a.output()}`);
     });
