@@ -17,9 +17,22 @@ export async function register() {
     const { startupSetupCode, setupCodeMessage } = await import("@/lib/auth/setup");
     const code = await startupSetupCode(handle.db, getConfig().dataDir);
     if (code) console.log(setupCodeMessage(code, getConfig().dataDir));
-    const { recoverOrphans } = await import("@/lib/debate/runner");
-    const interrupted = await recoverOrphans(handle.db, handle.backend);
-    if (interrupted.length) console.log(`[counterpoint] ${interrupted.length} debate(s) were interrupted by a restart; they can be resumed from their pages`);
+    if (handle.backend === "postgres") {
+      // Many processes share this database: provider limits are counted in it, and debates whose
+      // process died are taken over by a queue worker once their lease lapses (not marked interrupted).
+      const { useGlobalProviderSlots } = await import("@/lib/ai/concurrency");
+      useGlobalProviderSlots(handle.db);
+      const worker = getConfig().inProcessWorker;
+      if (worker.enabled) {
+        const { startInProcessWorker } = await import("@/lib/debate/queue");
+        startInProcessWorker(handle, worker.concurrency);
+        console.log(`[counterpoint] in-process debates worker: up to ${worker.concurrency} at once (IN_PROCESS_WORKER=false to leave debates to \`counterpoint worker\`)`);
+      }
+    } else {
+      const { recoverOrphans } = await import("@/lib/debate/runner");
+      const interrupted = await recoverOrphans(handle.db, handle.backend);
+      if (interrupted.length) console.log(`[counterpoint] ${interrupted.length} debate(s) were interrupted by a restart; they can be resumed from their pages`);
+    }
     const { markOrphanedJobsInterrupted } = await import("@/lib/corpus/ingest");
     const jobs = await markOrphanedJobsInterrupted(handle.db);
     if (jobs) console.log(`[counterpoint] ${jobs} ingest job(s) were interrupted by a restart; they can be resumed`);

@@ -501,6 +501,22 @@ export const rateLimits = pgTable(
   (t) => [primaryKey({ columns: [t.key, t.windowStart] })],
 );
 
+/**
+ * Provider concurrency slots shared by every process on PostgreSQL (lib/ai/concurrency.ts): a model
+ * call holds one row of its limit key while it runs. A held slot is leased, not locked, so a
+ * process killed mid-call frees its slots when the lease runs out instead of never.
+ */
+export const providerSlots = pgTable(
+  "provider_slots",
+  {
+    key: text("key").notNull(),
+    slot: integer("slot").notNull(),
+    holder: text("holder"),
+    leasedUntil: timestamp("leased_until", { withTimezone: true }),
+  },
+  (t) => [primaryKey({ columns: [t.key, t.slot] })],
+);
+
 // --- accounts and annotation workflow ------------------------------------------------------
 
 /**

@@ -78,6 +78,10 @@ const envSchema = z.object({
     .default("10/day"),
   /** Session cookies are Secure when the proxy says https; `true` forces it (TLS terminated elsewhere without the header). */
   COOKIE_SECURE: bool.default(false),
+  /** On PostgreSQL, the app server also runs queued debates itself (lib/debate/queue.ts); false when only `counterpoint worker` processes should. */
+  IN_PROCESS_WORKER: bool.default(true),
+  /** Debates the app's in-process worker runs at once. */
+  IN_PROCESS_WORKER_CONCURRENCY: positiveInt.default(4),
   /** The publisher named as author in ClaimReview exports. */
   ORGANISATION_NAME: z.string().min(1).default("Counterpoint"),
   ORGANISATION_URL: z.url().optional(),
@@ -152,6 +156,8 @@ export type AppConfig = {
   /** What a run started from the web may be (lib/eval/web-run.ts). */
   evalWeb: { maxClaims: number; runs: { limit: number; windowSeconds: number; spec: string } };
   cookieSecure: boolean;
+  /** The app server's own debates worker (PostgreSQL only; PGlite runs every debate in its one process anyway). */
+  inProcessWorker: { enabled: boolean; concurrency: number };
   organisation: { name: string; url?: string };
   fetch: { allow: AllowList };
   /** The search tool's source (lib/tools/resolve.ts). Keys live here only; records never carry them. */
@@ -293,6 +299,7 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = env.C
     rateLimits: { debateStarts: rate(e.DEBATE_RATE_LIMIT) },
     evalWeb: { maxClaims: e.EVAL_WEB_MAX_CLAIMS, runs: { ...rate(e.EVAL_WEB_RUN_LIMIT), spec: e.EVAL_WEB_RUN_LIMIT } },
     cookieSecure: e.COOKIE_SECURE,
+    inProcessWorker: { enabled: e.IN_PROCESS_WORKER, concurrency: e.IN_PROCESS_WORKER_CONCURRENCY },
     organisation: { name: e.ORGANISATION_NAME, url: e.ORGANISATION_URL },
     fetch: { allow: e.FETCH_ALLOW_HOSTS ?? EMPTY_ALLOW_LIST },
     search: {

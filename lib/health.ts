@@ -31,6 +31,12 @@ export type Health = {
   llms: ModelStatus[];
   /** Human-readable next steps, empty when nothing is missing. */
   missing: string[];
+  /**
+   * Who runs this server's debates. `embedded` (PGlite): this process, always. `queue`
+   * (PostgreSQL): workers; `inProcess` says whether this app server runs one and whether it is
+   * working (a configured worker that is not running makes the status degraded).
+   */
+  worker: { mode: "embedded" } | { mode: "queue"; inProcess: { enabled: boolean; running: boolean; concurrency: number; debates: number } };
 };
 
 const require = createRequire(import.meta.url);
@@ -113,14 +119,23 @@ export async function getHealth(config: AppConfig = getConfig()): Promise<Health
   const embedding = embeddingStatus(config);
   const missing = missingSteps(llms, embedding);
   const dbHealthy = database.ok && database.pgvector !== null && database.migrations.pending === 0;
+  const worker = await workerHealth(config);
   // Having no model yet is a setup step, not a fault; a configured model that cannot work is.
   const broken = !embedding.ready || llms.some((m) => !m.ready);
   return {
-    status: !dbHealthy ? "error" : broken ? "degraded" : "ok",
+    status: !dbHealthy ? "error" : broken || (worker.mode === "queue" && worker.inProcess.enabled && !worker.inProcess.running) ? "degraded" : "ok",
     version: version(),
     database,
     embedding,
     llms,
     missing,
+    worker,
   };
+}
+
+async function workerHealth(config: AppConfig): Promise<Health["worker"]> {
+  if (config.database.backend !== "postgres") return { mode: "embedded" };
+  const { inProcessWorkerStatus } = await import("@/lib/debate/queue");
+  const st = inProcessWorkerStatus();
+  return { mode: "queue", inProcess: { enabled: config.inProcessWorker.enabled, running: st?.running ?? false, concurrency: st?.concurrency ?? 0, debates: st?.debates.length ?? 0 } };
 }

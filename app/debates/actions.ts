@@ -2,7 +2,7 @@
 
 import { redirect } from "next/navigation";
 import { getDb } from "@/db/client";
-import { runInBackground } from "@/lib/debate/runner";
+import { startOrEnqueue } from "@/lib/debate/queue";
 import { createDebate, DebateRequestError } from "@/lib/debate/start";
 import { estimateFromForm, parseDebateForm, type FormEstimate } from "@/lib/debate/form";
 import { claimLimitFor } from "@/lib/debate/protocols";
@@ -16,8 +16,8 @@ import { AuthError } from "@/lib/auth/policy";
 export type StartState = { error?: string; field?: string; values?: Record<string, string> };
 
 /**
- * The submission form posts here. The debate is stored, started on the server and the browser is
- * sent to its page; from then on it runs whether or not anyone is watching.
+ * The submission form posts here. The debate is stored, started on the server (or, on
+ * PostgreSQL, queued for a worker) and the browser is sent to its page; from then on it runs whether or not anyone is watching.
  */
 export async function startDebateAction(_prev: StartState, form: FormData): Promise<StartState> {
   const values = Object.fromEntries([...form.entries()].filter(([, v]) => typeof v === "string")) as Record<string, string>;
@@ -29,14 +29,16 @@ export async function startDebateAction(_prev: StartState, form: FormData): Prom
     if (tooLong) return { error: tooLong, field: "claim", values };
     const input = parseDebateForm({ ...values, claim: normaliseClaim(values.claim ?? "") });
     assertWebModels(input.models ?? {});
-    const { db } = await getDb();
+    const handle = await getDb();
+    const { db } = handle;
     const { limit, windowSeconds } = getConfig().rateLimits.debateStarts;
     const rate = await hit(db, `debate-start:user:${user.id}`, limit, windowSeconds);
     if (!rate.allowed) {
       return { error: `You have started ${limit} debates in this period. Try again in ${Math.ceil(rate.retryAfterSeconds / 60)} minutes (DEBATE_RATE_LIMIT sets the limit).`, values };
     }
     id = await createDebate(db, input, { createdBy: user.id });
-    runInBackground(db, id);
+    // PostgreSQL: queued for a worker (any process); PGlite: run here, as always.
+    await startOrEnqueue(handle, id);
   } catch (e) {
     if (e instanceof DebateRequestError) return { error: e.message, field: e.field, values };
     if (e instanceof ModelNotAllowedError) return { error: e.message, field: `models.${e.role}`, values };

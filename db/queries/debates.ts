@@ -183,7 +183,14 @@ export const CLAIM_LEASE_MS = 15_000;
  * A debate may be claimed when nobody runs it (queued, interrupted, failed, stopped) or when the
  * run holding it stopped beating. `runToken` identifies this one run, not just the process.
  */
-export async function claimForRun(db: Database, id: string, runToken: string, leaseMs: number = CLAIM_LEASE_MS): Promise<boolean> {
+export async function claimForRun(
+  db: Database,
+  id: string,
+  runToken: string,
+  leaseMs: number = CLAIM_LEASE_MS,
+  /** Which idle states may be claimed; queue workers take only `queued` (a debate stopped while queued stays stopped). */
+  from: s.DebateStatus[] = ["queued", "interrupted", "failed", "cancelled"],
+): Promise<boolean> {
   const rows = await db
     .update(s.debates)
     .set({ status: "running", runnerId: runToken, heartbeatAt: sql`now()`, startedAt: sql`coalesce(${s.debates.startedAt}, now())`, error: null, finishedAt: null })
@@ -191,7 +198,7 @@ export async function claimForRun(db: Database, id: string, runToken: string, le
       and(
         eq(s.debates.id, id),
         or(
-          inArray(s.debates.status, ["queued", "interrupted", "failed", "cancelled"]),
+          inArray(s.debates.status, from),
           and(eq(s.debates.status, "running"), or(isNull(s.debates.heartbeatAt), lt(s.debates.heartbeatAt, sql`now() - make_interval(secs => ${leaseMs / 1000}::float8)`))),
         ),
       ),
@@ -235,6 +242,52 @@ export async function finishDebate(
     .update(s.debates)
     .set({ status, error: error ?? null, finishedAt: status === "interrupted" ? null : new Date() })
     .where(eq(s.debates.id, id));
+}
+
+/**
+ * A run hands its debate back (a worker stopping gracefully): queued again with no runner, so the
+ * next worker claims it at once instead of waiting for the lease to run out. Only while this run
+ * holds it. The turn that was streaming is left as it is; the next run drops it (it is not finished).
+ */
+export async function releaseClaim(db: Database, id: string, runToken: string): Promise<boolean> {
+  const rows = await db
+    .update(s.debates)
+    .set({ status: "queued", runnerId: null, heartbeatAt: null })
+    .where(and(eq(s.debates.id, id), eq(s.debates.runnerId, runToken), eq(s.debates.status, "running")))
+    .returning({ id: s.debates.id });
+  return rows.length === 1;
+}
+
+/** Resume through the queue: an idle debate becomes `queued` for a worker; false when it is not idle (running, or finished). */
+export async function requeueDebate(db: Database, id: string): Promise<boolean> {
+  const rows = await db
+    .update(s.debates)
+    .set({ status: "queued", runnerId: null, heartbeatAt: null, error: null, finishedAt: null })
+    .where(and(eq(s.debates.id, id), inArray(s.debates.status, ["interrupted", "failed", "cancelled"])))
+    .returning({ id: s.debates.id });
+  return rows.length === 1;
+}
+
+/**
+ * Debates a queue worker should offer again: running with a lapsed lease (their process died),
+ * or queued for longer than `queuedForMs` (their job was lost). Evaluation debates are left to
+ * their items' own leases (lib/eval/executor.ts).
+ */
+export async function debatesToRequeue(db: Database, opts: { leaseMs: number; queuedForMs: number }): Promise<string[]> {
+  const rows = await db
+    .select({ id: s.debates.id })
+    .from(s.debates)
+    .where(
+      and(
+        isNull(s.debates.evalRunId),
+        or(
+          and(eq(s.debates.status, "running"), or(isNull(s.debates.heartbeatAt), lt(s.debates.heartbeatAt, sql`now() - make_interval(secs => ${opts.leaseMs / 1000}::float8)`))),
+          and(eq(s.debates.status, "queued"), lt(s.debates.createdAt, sql`now() - make_interval(secs => ${opts.queuedForMs / 1000}::float8)`)),
+        ),
+      ),
+    )
+    .limit(500);
+  return rows.map((r) => r.id);
 }
 
 /** Renews each run's claim; returns the debates whose claim this run no longer holds (stopped, or taken over). */

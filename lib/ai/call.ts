@@ -1,7 +1,7 @@
 import { APICallError, type LanguageModelV3, type LanguageModelV3Prompt, type LanguageModelV3StreamPart, type SharedV3ProviderMetadata, type SharedV3ProviderOptions } from "@ai-sdk/provider";
 import { streamText, type LanguageModelUsage, type ModelMessage } from "ai";
 import { getConfig } from "@/lib/config";
-import { limiterFor } from "./concurrency";
+import { runLimited } from "./concurrency";
 import { costOf, loadPriceTable, type Price, type TokenUsage } from "./prices";
 import { resolveModel, type ResolvedModel } from "./registry";
 
@@ -289,7 +289,6 @@ export async function callModel(opts: CallOptions): Promise<CallResult> {
   const timeoutMs = opts.timeoutMs ?? config.llm.timeoutMs;
   const baseDelay = opts.baseDelayMs ?? 1000;
   const concurrency = config.llm.concurrency[resolved.limitKey] ?? config.llm.concurrency[resolved.provider] ?? 4;
-  const limit = limiterFor(resolved.limitKey, concurrency);
 
   const started = performance.now();
   let attempts = 0;
@@ -306,7 +305,7 @@ export async function callModel(opts: CallOptions): Promise<CallResult> {
   for (;;) {
     attempts++;
     try {
-      const out = await limit(() => attemptOnce(resolved, opts, timeoutMs));
+      const out = await runLimited(resolved.limitKey, concurrency, () => attemptOnce(resolved, opts, timeoutMs));
       const rec = record(out.usage);
       await opts.onRecord?.(rec);
       return { ...rec, text: out.text, finishReason: out.finishReason, providerMetadata: out.providerMetadata };

@@ -48,6 +48,10 @@ export type Script = {
   toolMad?: ToolMadScript;
   /** How ZoFia's judge answers (default: continue after round 1, FAKE after round 2). */
   zofia?: ZofiaScript;
+  /** The provider-limit key (default: one of its own, so scripted models never queue behind each other); tests of shared limits give one. */
+  limitKey?: string;
+  /** Told each call's start and end (performance.now() of this process) when its stream ends: tests measure calls at once across processes. */
+  onCallEnd?: (t0: number, t1: number) => void;
 };
 
 export type ZofiaScript = {
@@ -152,6 +156,7 @@ export function scriptedModel(id: string, script: Script = {}) {
               const t1 = performance.now();
               modelMs += t1 - t0;
               intervals.push([t0, t1]);
+              script.onCallEnd?.(t0, t1);
             },
           }),
         ),
@@ -162,7 +167,7 @@ export function scriptedModel(id: string, script: Script = {}) {
     id,
     ref: parseModelId(id),
     provider: "openai",
-    limitKey: `scripted:${id}:${Math.random()}`,
+    limitKey: script.limitKey ?? `scripted:${id}:${Math.random()}`,
     model,
     scoring: script.noLogprobs ? "none" : "top-logprobs",
     logprobsOptions: (k) => ({ openai: { logprobs: k } }),

@@ -30,7 +30,7 @@ export const RUNNER_ID: string = ((globalThis as Record<symbol, string | undefin
 
 const key = Symbol.for("counterpoint.debate-runner");
 /** One run of one debate in this process; `lost` once its claim is no longer held (stopped elsewhere, or taken over). */
-type Run = { controller: AbortController; token: string; lost?: boolean };
+type Run = { controller: AbortController; token: string; lost?: boolean; handBack?: boolean };
 type RunnerState = { controllers: Map<string, Run>; timer?: NodeJS.Timeout; runs: number };
 function state(): RunnerState {
   const g = globalThis as typeof globalThis & { [key]?: RunnerState };
@@ -62,7 +62,8 @@ function stepKey(t: { round: number; phase: string; role: string }, kind: string
   return `${t.round}\u0000${t.phase}\u0000${t.role}\u0000${kind}`;
 }
 
-export type RunOutcome = { status: "completed" | "failed" | "cancelled" | "skipped"; error?: string };
+/** `released`: handed back to the queue unfinished (a worker stopping gracefully); another run continues it. */
+export type RunOutcome = { status: "completed" | "failed" | "cancelled" | "skipped" | "released"; error?: string };
 
 export type RunOptions = {
   signal?: AbortSignal;
@@ -72,6 +73,14 @@ export type RunOptions = {
   embedder?: Embedder;
   /** Search settings and dependencies for `ctx.tool` (default: the server's configuration); tests point them at a scripted server. */
   search?: { config?: SearchConfig; deps?: ResolveDeps };
+  /** Which idle states this run may claim the debate from (default: any; queue workers: only `queued`). */
+  claimFrom?: Parameters<typeof q.claimForRun>[4];
+  /**
+   * Read the claim before each new turn (one indexed read): for runs that other processes may stop
+   * (queue workers on PostgreSQL), so Stop takes effect at the next turn, not only at the next
+   * heartbeat. A turn already streaming is stopped by the heartbeat.
+   */
+  checkClaimEachTurn?: boolean;
 };
 
 export type Claim = { ok: true; token: string } | { ok: false; error: string };
@@ -81,18 +90,18 @@ export type Claim = { ok: true; token: string } | { ok: false; error: string };
  * evaluation workers, the CLI, benchmarks) goes through here: of two claimants one wins, and the
  * other is told why in words.
  */
-export async function claimDebate(db: Database, debateId: string): Promise<Claim> {
+export async function claimDebate(db: Database, debateId: string, from?: RunOptions["claimFrom"]): Promise<Claim> {
   // In this process a run may still be winding down (stopped, not yet written): not claimable yet.
   const local = state().controllers.get(debateId);
   if (local) return { ok: false, error: local.controller.signal.aborted ? "This debate is still stopping; try again in a moment." : q.ALREADY_RUNNING };
   const token = `${RUNNER_ID}/${++state().runs}`;
-  if (await q.claimForRun(db, debateId, token)) return { ok: true, token };
+  if (await q.claimForRun(db, debateId, token, q.CLAIM_LEASE_MS, from)) return { ok: true, token };
   return { ok: false, error: await q.claimRefusal(db, debateId) };
 }
 
 /** Claims the debate and runs it to the end; "skipped", with the reason, when another run holds it. */
 export async function runDebate(db: Database, debateId: string, opts: RunOptions = {}): Promise<RunOutcome> {
-  const claim = await claimDebate(db, debateId);
+  const claim = await claimDebate(db, debateId, opts.claimFrom);
   if (!claim.ok) return { status: "skipped", error: claim.error };
   return runClaimed(db, debateId, claim.token, opts);
 }
@@ -194,6 +203,15 @@ async function runClaimed(db: Database, debateId: string, token: string, opts: R
     }
     const spent = exhausted();
     if (spent && !spec.wrapUp) throw new BudgetExhausted(spent, limits);
+    if (opts.checkClaimEachTurn) {
+      // Stopped or taken over from another process since the last heartbeat: no new turn starts.
+      const row = await q.getDebateStatus(db, debateId);
+      if (row?.status !== "running" || row.runnerId !== token) {
+        run.lost = row?.runnerId !== token;
+        controller.abort();
+        throw new DebateCancelled();
+      }
+    }
     const n = ++seq;
     const info: TurnInfo = { seq: n, round: spec.round, phase: spec.phase, role: spec.role, kind: spec.kind, model: modelFor(spec.role) };
     // Citations count only passages this role could read when it spoke; a judge reads the whole pool.
@@ -503,6 +521,11 @@ async function runClaimed(db: Database, debateId: string, token: string, opts: R
     return { status: "completed" };
   } catch (e) {
     if (e instanceof DebateCancelled || controller.signal.aborted) {
+      if (run.handBack) {
+        // Queued again for the next worker; the turn in progress is dropped by the run that resumes.
+        await q.releaseClaim(db, debateId, token);
+        return { status: "released" };
+      }
       if (run.lost) {
         // Another run holds the debate now (this one's claim lapsed): leave everything to it.
         return { status: "cancelled", error: "another run took this debate over" };
@@ -550,6 +573,25 @@ export async function cancelDebate(db: Database, debateId: string): Promise<bool
   if (!status || !["queued", "running", "interrupted"].includes(status.status)) return false;
   await q.finishDebate(db, debateId, "cancelled", { message: STOPPED_MESSAGE });
   return true;
+}
+
+/**
+ * A graceful stop of a worker: the given debates (all of this process's, without ids) stop at
+ * once and are handed back, queued, so another worker resumes them from their last finished turn
+ * without waiting for a lease to run out. Finished turns are kept; the turn in progress is not
+ * finished, so it is run again by whoever resumes.
+ */
+export function handBack(debateIds?: string[]): string[] {
+  const handed: string[] = [];
+  for (const [id, r] of state().controllers) {
+    if (debateIds && !debateIds.includes(id)) continue;
+    // `lost` too: nothing more is written by this run (no stopped turn, no cancelled status).
+    r.handBack = true;
+    r.lost = true;
+    r.controller.abort();
+    handed.push(id);
+  }
+  return handed;
 }
 
 export function isRunningHere(debateId: string) {

@@ -3,7 +3,8 @@
 import { redirect } from "next/navigation";
 import { revalidatePath } from "next/cache";
 import { getDb } from "@/db/client";
-import { cancelDebate, startDebateRun } from "@/lib/debate/runner";
+import { cancelDebate } from "@/lib/debate/runner";
+import { resumeDebate } from "@/lib/debate/queue";
 import { requirePermission } from "@/lib/auth/server";
 import { AuthError } from "@/lib/auth/policy";
 
@@ -43,8 +44,8 @@ export async function resumeDebateAction(_prev: ControlState, form: FormData): P
   const target = await controlledDebate(form);
   if ("error" in target) return target;
   const { id } = target;
-  const { db } = await getDb();
-  const claim = await startDebateRun(db, id);
+  // PostgreSQL: back to the queue for whichever worker is free; PGlite: claimed and run here.
+  const claim = await resumeDebate(await getDb(), id);
   if (!claim.ok) return { error: claim.error };
   revalidatePath(`/debates/${id}`);
   redirect(`/debates/${id}`);

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import type { Command } from "commander";
 import { getDb } from "@/db/client";
+import { useGlobalProviderSlots } from "@/lib/ai/concurrency";
 import { subscribe, type DebateEvent } from "@/lib/debate/events";
 import { cancelDebate, runDebate } from "@/lib/debate/runner";
 import { createDebate, DebateRequestError } from "@/lib/debate/start";
@@ -28,6 +29,7 @@ type Options = {
   tauV?: string;
   context?: string;
   resume?: string;
+  queue?: boolean;
   json?: boolean;
 };
 
@@ -119,9 +121,14 @@ export function register(program: Command) {
     .option("--tau-v <x>", "confidence threshold")
     .option("--context <mode>", "paper or full")
     .option("--resume <debateId>", "continue an interrupted or failed debate from its last finished turn")
+    .option("--queue", "PostgreSQL: store the debate and queue it for the workers (`counterpoint worker`, or an app server's in-process worker), print its id and return, instead of running it here")
     .option("--json", "print the events as JSON lines, then the stored debate")
     .action(async (claim: string | undefined, opts: Options) => {
-      const { db } = await getDb();
+      const handle = await getDb();
+      const { db } = handle;
+      if (opts.queue && handle.backend !== "postgres") throw new Error("--queue needs PostgreSQL (DATABASE_URL): on the embedded database only this process can run the debate, so run it without --queue.");
+      // In the foreground on PostgreSQL this process's model calls count against the global provider limits too.
+      if (handle.backend === "postgres") useGlobalProviderSlots(db);
       let id = opts.resume;
       if (!id) {
         if (opts.articleFile) {
@@ -162,13 +169,28 @@ export function register(program: Command) {
           throw e;
         }
       }
+      if (opts.queue) {
+        const { debateQueue, resumeDebate } = await import("@/lib/debate/queue");
+        const queue = debateQueue(handle);
+        try {
+          if (opts.resume) {
+            const r = await resumeDebate(handle, id);
+            if (!r.ok) throw new Error(r.error);
+          } else await queue.enqueue(id);
+        } finally {
+          await queue.close();
+        }
+        process.stdout.write(opts.json ? `${JSON.stringify({ debate: id, type: "queued" })}\n` : `debate ${id} queued\n`);
+        return;
+      }
       const print = opts.json ? (e: DebateEvent) => process.stdout.write(`${JSON.stringify({ debate: id, ...e })}\n`) : printer();
       if (!opts.json) process.stdout.write(dim(`debate ${id}\n`));
       const unsubscribe = subscribe(id, print);
       // Ctrl-C stops the debate cleanly: finished turns stay, the debate is marked cancelled.
       const onSigint = () => void cancelDebate(db, id!);
       process.once("SIGINT", onSigint);
-      const outcome = await runDebate(db, id);
+      // On PostgreSQL a Stop pressed on any app server takes effect at the next turn, not only at the next heartbeat.
+      const outcome = await runDebate(db, id, { checkClaimEachTurn: handle.backend === "postgres" });
       process.off("SIGINT", onSigint);
       unsubscribe();
       if (outcome.status === "skipped") throw new Error(`Debate ${id} was not run: ${outcome.error}`);
