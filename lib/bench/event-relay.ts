@@ -206,3 +206,32 @@ export function relayLatencies(published: DeltaTime[], received: DeltaTime[]): n
   }
   return out;
 }
+
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]! : NaN;
+};
+
+/**
+ * `node scripts/bench-cross-process-events.mjs`: model token (published in the runner's process)
+ * to event received by a subscriber in another process, over PostgreSQL at DATABASE_URL.
+ */
+export async function benchRelay(opts: { runs?: number; chars?: number; perTokenMs?: number; tokenChars?: number } = {}) {
+  const { getDb, closeDb } = await import("@/db/client");
+  const url = process.env.DATABASE_URL;
+  if (!url) throw new Error("Set DATABASE_URL to a PostgreSQL database: the benchmark measures the cross-process path.");
+  const { db } = await getDb();
+  const all: number[] = [];
+  let tokens = 0;
+  for (let i = 0; i < (opts.runs ?? 3); i++) {
+    const id = await createRelayDebate(db);
+    const w = await watchRelay(db, url, id, { chars: opts.chars ?? 4000, perTokenMs: opts.perTokenMs ?? 2, tokenChars: opts.tokenChars ?? 4 });
+    if (w.child.outcome.status !== "completed") throw new Error(`debate ${id} ended ${w.child.outcome.status}`);
+    const lat = relayLatencies(w.child.published, w.received);
+    tokens += w.child.published.length;
+    all.push(...lat);
+  }
+  await closeDb();
+  const round = (x: number) => Math.round(x * 10) / 10;
+  return { runs: opts.runs ?? 3, tokens, measured: all.length, cross_process_token_to_subscriber_ms_p50: round(pct(all, 50)), cross_process_token_to_subscriber_ms_p95: round(pct(all, 95)), max_ms: round(Math.max(...all)) };
+}
