@@ -70,6 +70,11 @@ export class PgEventBus implements EventBus {
 
   constructor(private readonly url: string) {}
 
+  /** The listening connection's server process, while connected (for tests that cut it). */
+  backendPid(): number | null {
+    return (this.client as (Client & { processID?: number }) | null)?.processID ?? null;
+  }
+
   // ---- sending (the process running a debate) ----
 
   send(debateId: string, event: DebateEvent) {
@@ -126,24 +131,33 @@ export class PgEventBus implements EventBus {
     return this.enqueue(payloads);
   }
 
-  private enqueue(payloads: Array<[string, string]>): Promise<void> {
+  /**
+   * Every statement on the connection, one after another: the connection carries one ordered
+   * stream (NOTIFY order is per session), and pg wants one query at a time on a client.
+   */
+  private serial(what: string, fn: (client: Client) => Promise<unknown>): Promise<void> {
     this.sending = this.sending.then(async () => {
       try {
-        const client = await this.connect();
-        for (let i = 0; i < payloads.length; i += PER_STATEMENT) {
-          const part = payloads.slice(i, i + PER_STATEMENT);
-          // One statement, one transaction: its notifications are delivered in the order of the
-          // select list. A receiver checks offsets anyway and resynchronises on any gap.
-          await client.query(`select ${part.map((_, j) => `pg_notify($${2 * j + 1}, $${2 * j + 2})`).join(", ")}`, part.flat());
-          for (const [, p] of part) this.stats.maxPayloadBytes = Math.max(this.stats.maxPayloadBytes, Buffer.byteLength(p));
-          this.stats.sent += part.length;
-        }
+        await fn(await this.connect());
       } catch (e) {
-        // Lost with the connection: receivers see the gap in offsets and ask again.
-        if (!this.closed) console.error(`[debate events] could not send ${payloads.length} notifications: ${(e as Error).message}`);
+        // Lost with the connection: receivers see the gap in offsets and ask again; a reconnect listens again.
+        if (!this.closed) console.error(`[debate events] could not ${what}: ${(e as Error).message}`);
       }
     });
     return this.sending;
+  }
+
+  private enqueue(payloads: Array<[string, string]>): Promise<void> {
+    return this.serial(`send ${payloads.length} notifications`, async (client) => {
+      for (let i = 0; i < payloads.length; i += PER_STATEMENT) {
+        const part = payloads.slice(i, i + PER_STATEMENT);
+        // One statement, one transaction: its notifications are delivered in the order of the
+        // select list. A receiver checks offsets anyway and resynchronises on any gap.
+        await client.query(`select ${part.map((_, j) => `pg_notify($${2 * j + 1}, $${2 * j + 2})`).join(", ")}`, part.flat());
+        for (const [, p] of part) this.stats.maxPayloadBytes = Math.max(this.stats.maxPayloadBytes, Buffer.byteLength(p));
+        this.stats.sent += part.length;
+      }
+    });
   }
 
   /** Answers a request for the text so far of the debate's running turns, behind its queued deltas. */
@@ -172,16 +186,11 @@ export class PgEventBus implements EventBus {
     this.channels.delete(debateId);
     this.byName.delete(channelOf(debateId));
     for (const w of ch.waiters) w();
-    if (this.client && !this.closed) this.client.query(`unlisten ${channelOf(debateId)}`).catch(() => undefined);
+    if (this.client && !this.closed) void this.serial(`stop listening for debate ${debateId}`, (c) => c.query(`unlisten ${channelOf(debateId)}`));
   }
 
-  private async listen(ch: Channel) {
-    try {
-      const client = await this.connect();
-      await client.query(`listen ${channelOf(ch.debateId)}`);
-    } catch (e) {
-      if (!this.closed) console.error(`[debate events] could not listen for debate ${ch.debateId}: ${(e as Error).message}`);
-    }
+  private listen(ch: Channel) {
+    return this.serial(`listen for debate ${ch.debateId}`, (c) => c.query(`listen ${channelOf(ch.debateId)}`));
   }
 
   async follow(debateId: string, opts: { expectRunner: boolean }): Promise<void> {

@@ -4,7 +4,7 @@ import type { DbHandle } from "@/db/client";
 import { loadDebate } from "@/db/queries/debates";
 import { NOTIFY_LIMIT_BYTES } from "@/lib/debate/event-wire";
 import { disableCrossProcessEvents, enableCrossProcessEvents } from "@/lib/debate/pg-bus";
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import * as s from "@/db/schema";
 import { createRelayDebate, spawnRelayChild, watchRelay } from "@/lib/bench/event-relay";
 import { follow, liveTurns, subscribe, type DebateEvent } from "@/lib/debate/events";
@@ -125,6 +125,65 @@ describe.skipIf(backend !== "postgres")("debate events across processes (Postgre
       const rebuilt = rebuild(new Map(live.map((l) => [l.turn.seq, l.text])), events);
       expect(rebuilt.get(1)).toBe(first.content);
       for (const t of stored.filter((t) => t.kind === "speech" && t.seq > 1)) expect(rebuilt.get(t.seq)).toBe(t.content);
+    } finally {
+      child.kill();
+    }
+  });
+
+  it("after its listening connection is cut, a process reconnects, tells its watchers to start over, and a fresh snapshot is exact", async () => {
+    const id = await createRelayDebate(h.db);
+    const bus = enableCrossProcessEvents(url!);
+    const child = spawnRelayChild(url!, id, { chars: 20_000, perTokenMs: 1 });
+    try {
+      const first = await follow(id, { expectRunner: false });
+      let resyncs = 0;
+      let cut = false;
+      let seen = 0;
+      const cutNow = new Promise<void>((resolve) => {
+        const un = subscribe(
+          id,
+          (e) => {
+            if (e.type === "delta" && e.seq === 1 && (seen += e.text.length) >= 4000 && !cut) {
+              cut = true;
+              un();
+              resolve();
+            }
+          },
+          { onResync: () => resyncs++ },
+        );
+      });
+      await cutNow;
+      // A watcher that stays through the cut is told to start over.
+      let told = false;
+      const stay = subscribe(id, () => {}, { onResync: () => (told = true) });
+      const pid = bus.backendPid();
+      expect(pid).not.toBeNull();
+      await h.db.execute(sql`select pg_terminate_backend(${pid})`);
+      for (let i = 0; !told && i < 200; i++) await new Promise((r) => setTimeout(r, 25));
+      expect(told, "the watcher was told its buffer is no longer in step").toBe(true);
+      stay();
+      first();
+      // Starting over, as the browser does after the stream closes: follow, then snapshot and subscribe.
+      const release = await follow(id, { expectRunner: true });
+      const events: DebateEvent[] = [];
+      let ended!: () => void;
+      const end = new Promise<void>((r) => (ended = r));
+      const unsubscribe = subscribe(id, (e) => {
+        events.push(e);
+        if (e.type === "status" && e.status !== "running") ended();
+      });
+      const live = liveTurns(id);
+      const report = await child.done;
+      await Promise.race([end, new Promise((r) => setTimeout(r, 10_000))]);
+      unsubscribe();
+      release();
+      expect(report.outcome.status).toBe("completed");
+      expect(bus.backendPid()).not.toBe(pid);
+      const stored = (await loadDebate(h.db, id))!.turns.filter((t) => t.kind === "speech");
+      const rebuilt = rebuild(new Map(live.map((l) => [l.turn.seq, l.text])), events);
+      // Every speech that started after the fresh snapshot, and the one running at it, is exact.
+      for (const t of stored) if (live.some((l) => l.turn.seq === t.seq) || events.some((e) => e.type === "turn-start" && e.turn.seq === t.seq)) expect(rebuilt.get(t.seq)).toBe(t.content);
+      expect(resyncs).toBe(0);
     } finally {
       child.kill();
     }
