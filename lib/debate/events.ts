@@ -245,6 +245,8 @@ export function setRunning(debateId: string, running: boolean) {
     else eventBus()?.release(debateId);
   }
   l.active = running;
-  if (!running) l.running.clear();
+  // Either way this process's buffer starts over: a run beginning here (perhaps taking over from a
+  // process whose turn in progress was mirrored here) or ending.
+  l.running.clear();
   if (!running) forget(debateId);
 }

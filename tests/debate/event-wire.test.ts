@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { encodeMessage, NOTIFY_LIMIT_BYTES, Reassembler, spliceDelta, splitByBytes, wireSchema } from "@/lib/debate/event-wire";
 import { joinDelta } from "@/components/debate/debate-live";
+import { liveTurns, publish, receiveRemote, receiveSync, setRunning, subscribe, type DebateEvent } from "@/lib/debate/events";
 
 describe("spliceDelta: a delta at its offset joins the text held", () => {
   it("appends a delta that starts where the text ends", () => {
@@ -90,5 +91,41 @@ describe("NOTIFY payloads", () => {
     expect("q" in wireSchema.parse({ o: "x", q: "sync" })).toBe(true);
     expect("m" in wireSchema.parse({ o: "x", k: 1, m: { type: "status" } })).toBe(true);
     expect(() => wireSchema.parse({ o: "x", k: 1 })).toThrow();
+  });
+});
+
+describe("a debate running in another process, mirrored in this one's buffer", () => {
+  const turn = { seq: 2, round: 0, phase: "opening", role: "politician", kind: "speech", model: "m" };
+
+  it("starts from the runner's text so far, drops what it holds, passes on only what is new, and reports a gap", () => {
+    const id = "00000000-0000-4000-8000-000000000001";
+    receiveSync(id, [{ turn, text: "Hello" }]);
+    const got: DebateEvent[] = [];
+    const un = subscribe(id, (e) => got.push(e));
+    expect(receiveRemote(id, { type: "delta", seq: 2, text: "lo, w", offset: 3 })).toBe("ok");
+    expect(receiveRemote(id, { type: "delta", seq: 2, text: "Hel", offset: 0 })).toBe("ok");
+    expect(got).toEqual([{ type: "delta", seq: 2, text: ", w", offset: 5 }]);
+    expect(liveTurns(id)[0]!.text).toBe("Hello, w");
+    expect(receiveRemote(id, { type: "delta", seq: 2, text: "!", offset: 20 })).toBe("gap");
+    expect(receiveRemote(id, { type: "delta", seq: 9, text: "?", offset: 4 })).toBe("gap");
+    un();
+  });
+
+  it("a process running the debate itself takes no other voice for it, and numbers its own deltas", () => {
+    const id = "00000000-0000-4000-8000-000000000002";
+    setRunning(id, true);
+    const got: DebateEvent[] = [];
+    const un = subscribe(id, (e) => got.push(e));
+    publish(id, { type: "turn-start", turn });
+    publish(id, { type: "delta", seq: 2, text: "Hi" });
+    publish(id, { type: "delta", seq: 2, text: " there" });
+    expect(receiveRemote(id, { type: "delta", seq: 2, text: "xx", offset: 8 })).toBe("ignored");
+    expect(got.filter((e) => e.type === "delta")).toEqual([
+      { type: "delta", seq: 2, text: "Hi", offset: 0 },
+      { type: "delta", seq: 2, text: " there", offset: 2 },
+    ]);
+    expect(liveTurns(id)[0]!.text).toBe("Hi there");
+    un();
+    setRunning(id, false);
   });
 });
