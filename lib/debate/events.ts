@@ -86,6 +86,8 @@ export type EventBus = {
   hold(debateId: string): void;
   release(debateId: string): void;
   follow(debateId: string, opts: { expectRunner: boolean }): Promise<void>;
+  /** A run here ended: this process's buffer was the truth until now, so it is in step for whatever runs next elsewhere. */
+  stoppedRunning(debateId: string): void;
 };
 
 const busKey = Symbol.for("counterpoint.debate-event-bus");
@@ -242,7 +244,10 @@ export function setRunning(debateId: string, running: boolean) {
   if (l.active !== running) {
     // The runner listens to its debate so it hears other processes ask for the text so far.
     if (running) eventBus()?.hold(debateId);
-    else eventBus()?.release(debateId);
+    else {
+      eventBus()?.stoppedRunning(debateId);
+      eventBus()?.release(debateId);
+    }
   }
   l.active = running;
   // Either way this process's buffer starts over: a run beginning here (perhaps taking over from a

@@ -213,6 +213,12 @@ export class PgEventBus implements EventBus {
     if (!ch.synced) this.markSynced(ch);
   }
 
+  stoppedRunning(debateId: string) {
+    const ch = this.channels.get(debateId);
+    // Nothing runs now, and watchers here saw everything: a next run elsewhere arrives from its start.
+    if (ch && !ch.syncRequested) this.markSynced(ch);
+  }
+
   private requestSync(ch: Channel) {
     if (ch.syncRequested) return;
     ch.syncRequested = true;
