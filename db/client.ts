@@ -168,7 +168,13 @@ type GlobalWithDb = typeof globalThis & { [globalKey]?: Promise<DbHandle> };
 export function getDb(): Promise<DbHandle> {
   const g = globalThis as GlobalWithDb;
   if (!g[globalKey]) {
-    const opening = openDatabase(getConfig().database);
+    const database = getConfig().database;
+    const opening = openDatabase(database).then(async (handle) => {
+      // Several processes may share PostgreSQL: each one's debate events reach the others' event
+      // streams through it (a listening connection opened on first use). PGlite has one process.
+      if (database.backend === "postgres") (await import("@/lib/debate/pg-bus")).enableCrossProcessEvents(database.url);
+      return handle;
+    });
     // A failed open must not be cached forever: the next request tries again.
     opening.catch(() => {
       if (g[globalKey] === opening) delete g[globalKey];
@@ -182,6 +188,8 @@ export async function closeDb() {
   const g = globalThis as GlobalWithDb;
   const opening = g[globalKey];
   delete g[globalKey];
+  // The bus first: its last queued events (a debate's final status) are sent before we go.
+  await (await import("@/lib/debate/pg-bus")).disableCrossProcessEvents();
   if (opening) await (await opening).close();
 }
 

@@ -3,6 +3,7 @@
 import { useEffect, useMemo, useReducer, useState } from "react";
 import type { DebateEvent, LiveTurn } from "@/lib/debate/events";
 import type { DebateView } from "@/lib/debate/view";
+import { spliceDelta } from "@/lib/debate/splice";
 import { CheckpointChart } from "./checkpoint-chart";
 import { DebateControls } from "./debate-controls";
 import { EvidencePanel } from "./evidence-panel";
@@ -33,7 +34,18 @@ function upsertTurn(turns: DebateView["turns"], turn: DebateView["turns"][number
 const without = (live: Live, seq: number) => live.filter((l) => l.turn.seq !== seq);
 const update = (live: Live, seq: number, f: (l: LiveTurn) => LiveTurn) => live.map((l) => (l.turn.seq === seq ? f(l) : l));
 
-function reduce(state: State, action: Action): State {
+/**
+ * A delta joins the turn's text at its offset: text the snapshot already holds is not added twice.
+ * The server never skips text (a stream that loses step is closed and starts over from a fresh
+ * snapshot), so a delta past the end is only added as it is, never dropped: better shown than lost.
+ */
+export function joinDelta(text: string, e: { text: string; offset?: number }): string {
+  if (e.offset === undefined) return text + e.text;
+  const r = spliceDelta(text, e.offset, e.text);
+  return r.kind === "append" ? r.text : r.kind === "duplicate" ? text : text + e.text;
+}
+
+export function reduce(state: State, action: Action): State {
   if (action.kind === "snapshot") return { view: action.view, live: action.live };
   const e = action.event;
   const v = state.view;
@@ -45,7 +57,7 @@ function reduce(state: State, action: Action): State {
     case "delta":
       // A turn the snapshot already holds as finished must not grow again.
       if (v.turns.some((t) => t.seq === e.seq && t.status === "completed")) return state;
-      return { ...state, live: update(state.live, e.seq, (l) => ({ turn: l.turn, text: l.text + e.text })) };
+      return { ...state, live: update(state.live, e.seq, (l) => ({ turn: l.turn, text: joinDelta(l.text, e) })) };
     case "turn-reset":
       return { ...state, live: update(state.live, e.seq, (l) => ({ ...l, text: "", retry: { attempt: e.attempt, maxAttempts: e.maxAttempts, reason: e.reason } })) };
     case "domain":

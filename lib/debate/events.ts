@@ -1,17 +1,25 @@
 import { EventEmitter } from "node:events";
+import { spliceDelta } from "./splice";
 import type { CheckpointRecord, DebateEvidence, VerdictRecord } from "./types";
 
 /**
  * What a watcher of a debate receives, in order. The same events drive the browser stream, the
  * CLI and the benchmarks; the database has everything except the text of the turn in progress,
- * which lives in the process's buffer until the turn is finished and written.
+ * which lives in the running process's buffer until the turn is finished and written. On
+ * PostgreSQL an event bus (pg-bus.ts) carries the running process's events to every other process
+ * that watches the debate, where they land in the same buffer, so `liveTurns` and `subscribe`
+ * work alike wherever the debate runs.
  */
 export type TurnInfo = { seq: number; round: number; phase: string; role: string; kind: string; model: string };
 
 export type DebateEvent =
   | { type: "status"; status: string; error?: string }
   | { type: "turn-start"; turn: TurnInfo }
-  | { type: "delta"; seq: number; text: string }
+  /**
+   * `offset`: where `text` starts in the turn's text so far (UTF-16 units; set by `publish`), so a
+   * receiver can drop what it already has and notice what it missed.
+   */
+  | { type: "delta"; seq: number; text: string; offset?: number }
   /**
    * A failed attempt is being retried: the text of turn `seq` starts again from nothing. `attempt`
    * failed out of `maxAttempts`; `reason` says why in words (e.g. "a rate limit").
@@ -45,7 +53,7 @@ export type RetryNote = { attempt: number; maxAttempts: number; reason: string }
 /** A turn being generated, with its text so far. */
 export type LiveTurn = { turn: TurnInfo; text: string; retry?: RetryNote };
 /** Several turns may run at once (two agents in one round, a judge panel): keyed by seq. */
-type Live = { emitter: EventEmitter; running: Map<number, LiveTurn>; active: boolean };
+type Live = { emitter: EventEmitter; running: Map<number, LiveTurn>; active: boolean; follows: number };
 
 const key = Symbol.for("counterpoint.debate-live");
 type G = typeof globalThis & { [key]?: Map<string, Live> };
@@ -59,7 +67,7 @@ function live(debateId: string): Live {
   const reg = registry();
   let l = reg.get(debateId);
   if (!l) {
-    l = { emitter: new EventEmitter(), running: new Map(), active: false };
+    l = { emitter: new EventEmitter(), running: new Map(), active: false, follows: 0 };
     // Many browsers may watch one debate.
     l.emitter.setMaxListeners(0);
     reg.set(debateId, l);
@@ -67,15 +75,50 @@ function live(debateId: string): Live {
   return l;
 }
 
-export function publish(debateId: string, event: DebateEvent) {
-  const l = live(debateId);
+/**
+ * The cross-process half (pg-bus.ts on PostgreSQL; none on PGlite, where one process does
+ * everything). `hold`/`release` count this process's interest in a debate (running it, or
+ * watching it); `send` carries an event of a debate running here; `follow` resolves once this
+ * process's buffer for a debate running elsewhere holds its text so far.
+ */
+export type EventBus = {
+  send(debateId: string, event: DebateEvent): void;
+  hold(debateId: string): void;
+  release(debateId: string): void;
+  follow(debateId: string, opts: { expectRunner: boolean }): Promise<void>;
+  /** A run here ended: this process's buffer was the truth until now, so it is in step for whatever runs next elsewhere. */
+  stoppedRunning(debateId: string): void;
+};
+
+const busKey = Symbol.for("counterpoint.debate-event-bus");
+type GB = typeof globalThis & { [busKey]?: EventBus | null };
+export function setEventBus(bus: EventBus | null) {
+  (globalThis as GB)[busKey] = bus;
+}
+export function eventBus(): EventBus | null {
+  return (globalThis as GB)[busKey] ?? null;
+}
+
+/** Updates the buffer of running turns for `event`; false when a delta does not join the text held (a gap). */
+function apply(l: Live, event: DebateEvent): DebateEvent | "gap" | null {
   if (event.type === "turn-start") l.running.set(event.turn.seq, { turn: event.turn, text: "" });
   else if (event.type === "delta") {
     const t = l.running.get(event.seq);
-    if (t) {
+    if (!t) return event.offset === undefined ? event : "gap";
+    if (event.offset === undefined) {
+      // From the runner in this process: the offset is the text held so far.
+      const offset = t.text.length;
       t.text += event.text;
       t.retry = undefined;
+      return { ...event, offset };
     }
+    const r = spliceDelta(t.text, event.offset, event.text);
+    if (r.kind === "gap") return "gap";
+    if (r.kind === "duplicate") return null;
+    const offset = t.text.length;
+    t.text = r.text;
+    t.retry = undefined;
+    return { type: "delta", seq: event.seq, text: r.added, offset };
   } else if (event.type === "turn-reset") {
     const t = l.running.get(event.seq);
     if (t) {
@@ -85,7 +128,89 @@ export function publish(debateId: string, event: DebateEvent) {
   } else if (event.type === "turn-end") l.running.delete(event.turn.seq);
   else if (event.type === "turn-error") l.running.delete(event.seq);
   else if (event.type === "status" && event.status !== "running") l.running.clear();
-  l.emitter.emit("event", event);
+  return event;
+}
+
+export function publish(debateId: string, event: DebateEvent) {
+  const l = live(debateId);
+  const out = apply(l, event);
+  if (out === null || out === "gap") return;
+  l.emitter.emit("event", out);
+  // Only the process running the debate speaks for it on the bus.
+  if (l.active) eventBus()?.send(debateId, out);
+}
+
+/**
+ * An event of a debate running in another process, from the bus. A debate running here has only
+ * one voice (this process's); a delta that does not join the text held is reported as a gap, and
+ * the bus resynchronises (see `resync`).
+ */
+export function receiveRemote(debateId: string, event: DebateEvent): "ok" | "gap" | "ignored" {
+  const l = live(debateId);
+  if (l.active) return "ignored";
+  const out = apply(l, event);
+  if (out === "gap") return "gap";
+  if (out) l.emitter.emit("event", out);
+  return "ok";
+}
+
+/** The running turns of a debate running elsewhere, as its runner sent them: the buffer starts from these. */
+export function receiveSync(debateId: string, turns: LiveTurn[]) {
+  const l = live(debateId);
+  if (l.active) return;
+  l.running = new Map(turns.map((t) => [t.turn.seq, { turn: t.turn, text: t.text, ...(t.retry ? { retry: t.retry } : {}) }]));
+}
+
+/**
+ * The buffer of a debate running elsewhere can no longer be trusted (text went missing, the
+ * connection to PostgreSQL was lost): it is emptied, and every watcher is told to start again from
+ * a fresh snapshot (the event stream closes, and the browser reconnects).
+ */
+export function resync(debateId: string) {
+  const l = registry().get(debateId);
+  if (!l || l.active) return;
+  l.running.clear();
+  l.emitter.emit("resync");
+}
+
+/** Whether this process runs the debate (its events are the truth, and it answers others' requests). */
+export function runsHere(debateId: string): boolean {
+  return registry().get(debateId)?.active ?? false;
+}
+
+/**
+ * Before a snapshot of a debate that may run in another process: makes this process listen to it
+ * and waits until its buffer holds the runner's text so far. Returns the release of that interest.
+ * In-process (PGlite, or the debate runs here) it returns at once.
+ */
+export async function follow(debateId: string, opts: { expectRunner: boolean }): Promise<() => void> {
+  const bus = eventBus();
+  if (!bus || runsHere(debateId)) return () => {};
+  // Counted on the buffer too: it must outlive a last watcher leaving while we wait to subscribe.
+  const l = live(debateId);
+  l.follows++;
+  bus.hold(debateId);
+  let released = false;
+  const release = () => {
+    if (released) return;
+    released = true;
+    l.follows--;
+    bus.release(debateId);
+    forget(debateId);
+  };
+  try {
+    await bus.follow(debateId, opts);
+  } catch (e) {
+    release();
+    throw e;
+  }
+  return release;
+}
+
+/** Drops a debate's buffer once nobody here runs, watches or follows it. */
+function forget(debateId: string) {
+  const l = registry().get(debateId);
+  if (l && l.emitter.listenerCount("event") === 0 && !l.active && l.follows === 0) registry().delete(debateId);
 }
 
 /** The turns being generated right now in this process, in seq order, each with its text so far. */
@@ -99,18 +224,34 @@ export function liveTurns(debateId: string): LiveTurn[] {
  * Subscribes before the caller reads the database, so nothing falls between the snapshot and the
  * live events; the caller drops events for turns the snapshot already holds.
  */
-export function subscribe(debateId: string, listener: (e: DebateEvent) => void): () => void {
+export function subscribe(debateId: string, listener: (e: DebateEvent) => void, opts: { onResync?: () => void } = {}): () => void {
   const l = live(debateId);
   l.emitter.on("event", listener);
+  if (opts.onResync) l.emitter.on("resync", opts.onResync);
+  // Listening across processes too, so events of a run that starts elsewhere later reach us.
+  const bus = eventBus();
+  bus?.hold(debateId);
   return () => {
     l.emitter.off("event", listener);
-    if (l.emitter.listenerCount("event") === 0 && !l.active) registry().delete(debateId);
+    if (opts.onResync) l.emitter.off("resync", opts.onResync);
+    bus?.release(debateId);
+    forget(debateId);
   };
 }
 
 export function setRunning(debateId: string, running: boolean) {
   const l = live(debateId);
+  if (l.active !== running) {
+    // The runner listens to its debate so it hears other processes ask for the text so far.
+    if (running) eventBus()?.hold(debateId);
+    else {
+      eventBus()?.stoppedRunning(debateId);
+      eventBus()?.release(debateId);
+    }
+  }
   l.active = running;
-  if (!running) l.running.clear();
-  if (!running && l.emitter.listenerCount("event") === 0) registry().delete(debateId);
+  // Either way this process's buffer starts over: a run beginning here (perhaps taking over from a
+  // process whose turn in progress was mirrored here) or ending.
+  l.running.clear();
+  if (!running) forget(debateId);
 }

@@ -1,5 +1,6 @@
 import { getDb } from "@/db/client";
-import { liveTurns, subscribe, type DebateEvent } from "@/lib/debate/events";
+import { eventBus, follow, liveTurns, runsHere, subscribe, type DebateEvent } from "@/lib/debate/events";
+import { getDebateStatus } from "@/db/queries/debates";
 import { debateView, domainOf } from "@/lib/debate/view";
 import { canReadDebate } from "@/lib/auth/access";
 import { principalFromRequest } from "@/lib/auth/server";
@@ -11,7 +12,10 @@ const TERMINAL = new Set(["completed", "failed", "cancelled", "interrupted"]);
 /**
  * Server-sent events for one debate. The first event is a snapshot (finished turns from the
  * database plus the text of every turn in progress from this process's buffer); live events follow.
- * A reconnecting browser gets a fresh snapshot, so no text is lost.
+ * A debate running in another process (PostgreSQL) is followed first: this process's buffer then
+ * holds the runner's text so far and every later delta (lib/debate/pg-bus.ts). When that buffer
+ * loses step (text went missing on the way), the stream closes and the browser reconnects to a
+ * fresh snapshot. A reconnecting browser gets a fresh snapshot, so no text is lost.
  */
 export async function GET(request: Request, { params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
@@ -37,6 +41,16 @@ export async function GET(request: Request, { params }: { params: Promise<{ id: 
         cleanup();
         controller.close();
       };
+      // Tells the browser to come back quickly after we close a stream that lost step.
+      if (!closed) controller.enqueue(encoder.encode(`retry: 500\n\n`));
+      let release = () => {};
+      if (eventBus() && !runsHere(id)) {
+        // Only a debate running now has text so far to wait for; otherwise its next run's events
+        // arrive from the first one.
+        const status = await getDebateStatus(db, id);
+        release = await follow(id, { expectRunner: status?.status === "running" });
+        if (request.signal.aborted) return release();
+      }
       // Subscribe and read the live buffer in the same tick: every later delta is new to the snapshot.
       const buffered: DebateEvent[] = [];
       let ready = false;
@@ -46,14 +60,19 @@ export async function GET(request: Request, { params }: { params: Promise<{ id: 
         if (e.type === "turn-end" && e.turn.phase === "domain") send("debate", { type: "domain", domain: domainOf([{ ...e.turn, status: "completed" }]) ?? "General" } satisfies DebateEvent);
         if (e.type === "status" && TERMINAL.has(e.status)) close();
       };
-      const unsubscribe = subscribe(id, (e) => {
-        if (!ready) buffered.push(e);
-        else forward(e);
-      });
+      const unsubscribe = subscribe(
+        id,
+        (e) => {
+          if (!ready) buffered.push(e);
+          else forward(e);
+        },
+        { onResync: close },
+      );
       const live = liveTurns(id);
       const keepAlive = setInterval(() => !closed && controller.enqueue(encoder.encode(`: keep-alive\n\n`)), 15_000);
       cleanup = () => {
         unsubscribe();
+        release();
         clearInterval(keepAlive);
       };
       request.signal.addEventListener("abort", close);
