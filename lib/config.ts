@@ -82,6 +82,8 @@ const envSchema = z.object({
   IN_PROCESS_WORKER: bool.default(true),
   /** Debates the app's in-process worker runs at once. */
   IN_PROCESS_WORKER_CONCURRENCY: positiveInt.default(4),
+  /** PostgreSQL: a debate whose runner has not beaten for this long is taken over by another worker; the same value in every process. */
+  DEBATE_LEASE_SECONDS: z.coerce.number().int().min(3, "must be at least 3 (runners beat every few seconds), e.g. 15").max(3600).default(15),
   /** The publisher named as author in ClaimReview exports. */
   ORGANISATION_NAME: z.string().min(1).default("Counterpoint"),
   ORGANISATION_URL: z.url().optional(),
@@ -158,6 +160,8 @@ export type AppConfig = {
   cookieSecure: boolean;
   /** The app server's own debates worker (PostgreSQL only; PGlite runs every debate in its one process anyway). */
   inProcessWorker: { enabled: boolean; concurrency: number };
+  /** DEBATE_LEASE_SECONDS in milliseconds (lib/debate/runner.ts, lib/debate/queue.ts). */
+  debateLeaseMs: number;
   organisation: { name: string; url?: string };
   fetch: { allow: AllowList };
   /** The search tool's source (lib/tools/resolve.ts). Keys live here only; records never carry them. */
@@ -300,6 +304,7 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = env.C
     evalWeb: { maxClaims: e.EVAL_WEB_MAX_CLAIMS, runs: { ...rate(e.EVAL_WEB_RUN_LIMIT), spec: e.EVAL_WEB_RUN_LIMIT } },
     cookieSecure: e.COOKIE_SECURE,
     inProcessWorker: { enabled: e.IN_PROCESS_WORKER, concurrency: e.IN_PROCESS_WORKER_CONCURRENCY },
+    debateLeaseMs: e.DEBATE_LEASE_SECONDS * 1000,
     organisation: { name: e.ORGANISATION_NAME, url: e.ORGANISATION_URL },
     fetch: { allow: e.FETCH_ALLOW_HOSTS ?? EMPTY_ALLOW_LIST },
     search: {

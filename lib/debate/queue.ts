@@ -13,7 +13,7 @@ import { handBack, runDebate, startDebateRun, type Claim } from "./runner";
  * pg-boss job to the `debates` queue; any worker (`counterpoint worker`, or the app's in-process
  * worker) takes the job and runs the debate under the runner's own claim, so the debates row
  * stays the one truth about who runs it:
- * - a worker that dies stops beating; once the claim's lease (CLAIM_LEASE_MS) runs out, every
+ * - a worker that dies stops beating; once the claim's lease (DEBATE_LEASE_SECONDS) runs out, every
  *   worker's sweep offers the debate again, and the next claim resumes it from its last finished
  *   turn (the runner replays finished steps);
  * - a worker stopping gracefully hands its debates back (queued, runner cleared) and queues them
@@ -98,6 +98,7 @@ export class DebateQueue {
     await this.start();
     this.concurrency = Math.max(1, opts.concurrency);
     this.workingSince = new Date();
+    const leaseMs = getConfig().debateLeaseMs;
     let inFlight = 0;
     const handler = async (jobs: PgBoss.Job<unknown>[]) => {
       inFlight++;
@@ -129,11 +130,11 @@ export class DebateQueue {
     for (let i = 0; i < this.concurrency; i++) workers.push(await this.boss.work(DEBATE_QUEUE, { batchSize: 1, pollingIntervalSeconds: opts.pollingIntervalSeconds ?? 0.5 }, handler));
 
     const sweep = async () => {
-      const ids = await q.debatesToRequeue(this.db, { leaseMs: q.CLAIM_LEASE_MS, queuedForMs: QUEUED_RESEND_MS });
+      const ids = await q.debatesToRequeue(this.db, { leaseMs, queuedForMs: QUEUED_RESEND_MS });
       for (const id of ids) await this.enqueue(id);
       if (ids.length) opts.log?.(`offered ${plural(ids.length, "debate")} again (a worker stopped, or its job was lost)`);
     };
-    const sweepEvery = Math.floor(q.CLAIM_LEASE_MS / 3);
+    const sweepEvery = Math.floor(leaseMs / 3);
     let lastSweep = 0;
     try {
       while (!opts.signal?.aborted) {

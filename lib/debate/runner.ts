@@ -95,7 +95,7 @@ export async function claimDebate(db: Database, debateId: string, from?: RunOpti
   const local = state().controllers.get(debateId);
   if (local) return { ok: false, error: local.controller.signal.aborted ? "This debate is still stopping; try again in a moment." : q.ALREADY_RUNNING };
   const token = `${RUNNER_ID}/${++state().runs}`;
-  if (await q.claimForRun(db, debateId, token, q.CLAIM_LEASE_MS, from)) return { ok: true, token };
+  if (await q.claimForRun(db, debateId, token, getConfig().debateLeaseMs, from)) return { ok: true, token };
   return { ok: false, error: await q.claimRefusal(db, debateId) };
 }
 
@@ -523,6 +523,8 @@ async function runClaimed(db: Database, debateId: string, token: string, opts: R
     if (e instanceof DebateCancelled || controller.signal.aborted) {
       if (run.handBack) {
         // Queued again for the next worker; the turn in progress is dropped by the run that resumes.
+        // Watchers are told, so no page keeps showing the half-written turn while the debate waits.
+        publish(debateId, { type: "status", status: "queued" });
         await q.releaseClaim(db, debateId, token);
         return { status: "released" };
       }
@@ -599,6 +601,8 @@ export function isRunningHere(debateId: string) {
 }
 
 const HEARTBEAT_MS = 5_000;
+/** Several beats fit in a lease (DEBATE_LEASE_SECONDS), so one slow write does not lose the debate. */
+const beatEvery = () => Math.min(HEARTBEAT_MS, Math.floor(getConfig().debateLeaseMs / 3));
 
 function startHeartbeat(db: Database) {
   const st = state();
@@ -622,7 +626,7 @@ function startHeartbeat(db: Database) {
     } catch (e) {
       console.error(`[debates] heartbeat failed: ${(e as Error).message}`);
     }
-  }, HEARTBEAT_MS);
+  }, beatEvery());
   st.timer.unref();
 }
 

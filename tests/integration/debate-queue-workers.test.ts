@@ -10,6 +10,8 @@ import { cancelDebate } from "@/lib/debate/runner";
 import * as s from "@/db/schema";
 import { radarConfigSchema, radarProtocol } from "@/lib/debate/radar/protocol";
 import { DebateQueue } from "@/lib/debate/queue";
+import { follow, liveTurns, subscribe, type DebateEvent } from "@/lib/debate/events";
+import { disableCrossProcessEvents, enableCrossProcessEvents } from "@/lib/debate/pg-bus";
 import { promptsHash } from "@/lib/prompts";
 import { backend, freshDatabase } from "./test-db";
 
@@ -158,19 +160,41 @@ describe.skipIf(backend !== "postgres")("debates through the queue, two worker p
     const d = startWorker("worker D");
     await Promise.all([c.ready, d.ready]);
     const id = await newDebate();
-    await queue.enqueue(id);
-    const before = await midDebate(id);
-    const [stopping, other] = holderPid(before.runnerId) === c.pid ? [c, d] : [d, c];
-    expect(holderPid(before.runnerId)).toBe(stopping.pid);
-    stopping.child.kill("SIGTERM");
-    await stopping.exited;
-    expect(stopping.child.exitCode).toBe(0);
-    expect(stopping.output()).toContain(`handed debate ${id} back to the queue`);
-    await until("the handed-back debate to complete", async () => (await debateRow(id)).status === "completed");
-    expect(holderPid((await debateRow(id)).runnerId)).toBe(other.pid);
+    // A watcher in this process (as an app server's event stream is): the hand-back must tell it
+    // the turn in progress is dropped, or its page would show the half-written turn until the next run speaks.
+    enableCrossProcessEvents(url!);
+    const seen: { event: DebateEvent; liveAfter: number }[] = [];
+    const unsubscribe = subscribe(id, (event) => seen.push({ event, liveAfter: liveTurns(id).length }));
+    // As the event route does: nothing runs yet, so this process is in step from the run's first event.
+    const unfollow = await follow(id, { expectRunner: false });
+    try {
+      await queue.enqueue(id);
+      const before = await midDebate(id);
+      const [stopping, other] = holderPid(before.runnerId) === c.pid ? [c, d] : [d, c];
+      expect(holderPid(before.runnerId)).toBe(stopping.pid);
+      await until("the watcher to see live text", async () => seen.some((x) => x.event.type === "delta"));
+      stopping.child.kill("SIGTERM");
+      await stopping.exited;
+      expect(stopping.child.exitCode).toBe(0);
+      expect(stopping.output()).toContain(`handed debate ${id} back to the queue`);
+      await until("the handed-back debate to complete", async () => (await debateRow(id)).status === "completed");
+      const handedBack = seen.findIndex((x) => x.event.type === "status" && x.event.status === "queued");
+      expect(handedBack, "the watcher heard the debate go back to the queue").toBeGreaterThan(-1);
+      expect(seen[handedBack]!.liveAfter).toBe(0);
+      expect(seen.slice(handedBack + 1).some((x) => x.event.type === "status" && x.event.status === "running")).toBe(true);
+      await finishSigtermCheck(id, before, other.pid);
+    } finally {
+      unfollow();
+      unsubscribe();
+      await disableCrossProcessEvents();
+    }
+  });
+
+  async function finishSigtermCheck(id: string, before: Awaited<ReturnType<typeof midDebate>>, otherPid: number) {
+    expect(holderPid((await debateRow(id)).runnerId)).toBe(otherPid);
     const turns = await expectEveryTurnOnce(id);
     for (const t of before.finishedTurnIds) expect(turns.map((x) => x.id)).toContain(t);
-  });
+  }
 
   it("Stop from another process reaches the worker's run; Resume queues it and a worker finishes it", { timeout: 60_000 }, async () => {
     const g = startWorker("worker G");
