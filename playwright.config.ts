@@ -38,12 +38,15 @@ export default defineConfig({
     {
       name: "chromium",
       dependencies: ["setup"],
-      testIgnore: /server-restart\.spec\.ts/,
+      testIgnore: /(server-restart|multi-server)\.spec\.ts/,
       // Specs act as the admin unless they open a context for another role.
       use: { ...browserUse, storageState: USERS.admin.state },
     },
     // Kills and replaces the server Playwright started, so it runs after every other spec.
     { name: "server-restart", dependencies: ["chromium"], testMatch: /server-restart\.spec\.ts/, use: { ...browserUse, storageState: USERS.admin.state } },
+    // Two app servers and two workers of its own on PostgreSQL (E2E_POSTGRES_URL), on the production
+    // build the others used; late, so its processes do not compete with the other specs.
+    { name: "multi-server", dependencies: ["chromium"], testMatch: /multi-server\.spec\.ts/, use: { ...browserUse } },
   ],
   webServer: [
     {

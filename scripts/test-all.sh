@@ -37,6 +37,12 @@ else
   TEST_DATABASE_URL=$(bash scripts/setup-postgres.sh --db counterpoint_test | tail -n 1) || { echo "PostgreSQL setup failed (see above)" >&2; exit 1; }
 fi
 echo "$TEST_DATABASE_URL" | sed -E 's#://([^:]+):[^@]*@#://\1:***@#'
+# The end-to-end spec of two app servers and two workers (e2e/multi-server.spec.ts) wipes a
+# database of its own: never the integration suite's.
+if [ -z "${E2E_POSTGRES_URL:-}" ]; then
+  E2E_POSTGRES_URL=$(bash scripts/setup-postgres.sh --db counterpoint_e2e | tail -n 1) || { echo "PostgreSQL setup for the end-to-end database failed (see above)" >&2; exit 1; }
+fi
+export E2E_POSTGRES_URL
 
 # Each suite writes a JSON report; a suite that crashes before reporting counts as one failure.
 run_vitest() { # name, project, [env...]

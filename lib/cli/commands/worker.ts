@@ -18,7 +18,7 @@ export function register(program: Command) {
     )
     .option("--concurrency <k>", "evaluation claims this worker runs at once (model calls also queue per provider: PROVIDER_CONCURRENCY, global on PostgreSQL)", positiveInt, 4)
     .option("--debates-concurrency <k>", "queued debates this worker runs at once, besides evaluation claims (PostgreSQL only; 0: none)", nonNegativeInt, 4)
-    .option("--lease-seconds <n>", "a claim whose worker has not been heard from for this long is taken over by another", positiveInt, DEFAULT_LEASE_MS / 1000)
+    .option("--lease-seconds <n>", "an evaluation claim whose worker has not been heard from for this long is taken over by another (debates: DEBATE_LEASE_SECONDS, the same in every process)", positiveInt, DEFAULT_LEASE_MS / 1000)
     .option("--health-port <port>", "answer GET /health on this port (200 while working, 503 once stopping) for a process supervisor or load balancer", positiveInt)
     .option("--json", "log as JSON lines")
     .action(async (opts: { concurrency: number; debatesConcurrency: number; leaseSeconds: number; healthPort?: number; json?: boolean }) => {
@@ -52,7 +52,7 @@ export function register(program: Command) {
         await new Promise<void>((resolve, reject) => health!.once("error", reject).listen(opts.healthPort, resolve));
       }
 
-      say("ready", { executor: executor.kind, backend: h.backend, concurrency: opts.concurrency, debates_concurrency: debates ? opts.debatesConcurrency : 0, lease_seconds: opts.leaseSeconds, ...(opts.healthPort ? { health_port: opts.healthPort } : {}) });
+      say("ready", { executor: executor.kind, backend: h.backend, concurrency: opts.concurrency, debates_concurrency: debates ? opts.debatesConcurrency : 0, lease_seconds: opts.leaseSeconds, ...(debates ? { debate_lease_seconds: getConfig().debateLeaseMs / 1000 } : {}), ...(opts.healthPort ? { health_port: opts.healthPort } : {}) });
       try {
         const resolverFor = installedResolverFactory();
         await Promise.all([
