@@ -8,8 +8,8 @@ test("the methods page explains all four methods in plain words, with costs and 
     const summary = page.getByTestId("methods-summary");
     for (const name of ["RADAR", "Tool-MAD", "ZoFia", "PROClaim"]) await expect(summary.getByRole("link", { name })).toBeVisible();
     // The cost comes from each protocol's own estimate: RADAR's full debate is 11 calls, PROClaim's expected case 114.
-    await expect(page.getByTestId("method-radar").getByTestId("method-cost")).toContainText("Up to 11 model calls");
-    await expect(page.getByTestId("method-proclaim").getByTestId("method-cost")).toContainText("Up to 114 model calls and 18 searches");
+    await expect(page.getByTestId("method-radar").getByTestId("method-cost")).toContainText("About 11 model calls");
+    await expect(page.getByTestId("method-proclaim").getByTestId("method-cost")).toContainText("About 114 model calls and 18 searches");
     await expect(page.getByTestId("method-tool-mad").getByTestId("reference-rows")).toContainText("73.0% accuracy on FEVER (200 claims)");
     await expect(page.getByTestId("method-tool-mad")).toContainText("not results of this product");
     const sideways = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);

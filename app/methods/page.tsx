@@ -27,13 +27,13 @@ export default async function MethodsPage() {
             </a>
             <p className="mt-1 text-sm text-black/80">{text.bestFor}</p>
             <p className="mt-2 text-xs text-black/60">
-              {facts.cost ? `Up to ${facts.cost.llmCalls} model calls per claim, ${dollars(facts.cost.usd)}` : "Cost counted as it runs"}
+              {facts.cost ? `About ${facts.cost.llmCalls} model calls per claim, ${dollars(facts.cost.usd)}` : "Cost counted as it runs"}
             </p>
           </li>
         ))}
       </ul>
       <p className="text-xs text-black/60">
-        Costs are each method&apos;s own worst-case count at its default settings, priced with {PRICED_WITH.split(":")[1]} for every role; the form shows the estimate for the models you pick. <Link className="underline" href="/debates/new">Check a claim</Link>.
+        Costs are each method&apos;s own estimate at its default settings (every round run; for PROClaim, its paper&apos;s average length), priced with {PRICED_WITH.split(":")[1]} for every role; the form shows the estimate for the models you pick. <Link className="underline" href="/debates/new">Check a claim</Link>.
       </p>
 
       {methods.map(({ text, facts }) => (

@@ -8,20 +8,56 @@ export const dollars = (usd: number | null) => (usd === null ? "price unknown" :
 const pct = (v: number) => `${(v * 100).toFixed(1)}%`;
 const metricName = (m: ReferenceRow["metric"]) => (m === "accuracy" ? "accuracy" : "macro-F1");
 
-/** One line per paper number: the value first, then what it was measured on and by whom. */
-function ReferenceList({ rows }: { rows: ReferenceRow[] }) {
-  if (rows.length === 0) return <p className="text-sm text-black/60">The paper gives no number for the benchmarks this product ships.</p>;
+function ReferenceLine({ r }: { r: ReferenceRow }) {
   return (
-    <ul className="space-y-1 text-sm" data-testid="reference-rows">
-      {rows.map((r, i) => (
-        <li key={i} className="break-words">
-          <span className="font-semibold tabular-nums">{pct(r.value)}</span> {metricName(r.metric)} on {r.dataset}
-          {r.n ? ` (${thousands(r.n)} claims)` : ""} · {r.system}, {r.model}
-          {r.note ? <span className="text-black/60"> · {r.note}</span> : null}
-          <span className="text-black/50"> · {r.source}</span>
-        </li>
-      ))}
-    </ul>
+    <li className="break-words">
+      <span className="font-semibold tabular-nums">{pct(r.value)}</span> {metricName(r.metric)} on {r.dataset}
+      {r.n ? ` (${thousands(r.n)} claims)` : ""} · {r.system}, {r.model}
+      {r.note ? <span className="text-black/60"> · {r.note}</span> : null}
+      <span className="text-black/50"> · {r.source}</span>
+    </li>
+  );
+}
+
+/**
+ * The method's own headline accuracy per dataset first (its first row for each dataset, which the
+ * presets list as the paper's main setting); every other number (baselines, other models,
+ * macro-F1, ablations) one click away, so the page stays readable.
+ */
+/** What the folded numbers are, in words: only the kinds that are there. */
+function restKinds(rest: ReferenceRow[]): string {
+  const kinds = [
+    rest.some((r) => /single model|madke|factagent|dkfnd|standard mad/i.test(r.system)) ? "baselines" : null,
+    rest.some((r) => r.metric === "macro_f1") ? "macro-F1" : null,
+    rest.some((r) => / without | with a single /i.test(r.system)) ? "ablations" : null,
+  ].filter(Boolean);
+  return kinds.length ? `${kinds.join(", ")} and other settings` : "other settings";
+}
+
+function ReferenceList({ rows, name }: { rows: ReferenceRow[]; name: string }) {
+  if (rows.length === 0) return <p className="text-sm text-black/60">The paper gives no number for the benchmarks this product ships.</p>;
+  const own = (r: ReferenceRow) => r.system.toLowerCase().startsWith(name.toLowerCase()) && r.metric === "accuracy";
+  const headline: ReferenceRow[] = [];
+  for (const r of rows) if (own(r) && !headline.some((h) => h.dataset === r.dataset)) headline.push(r);
+  const rest = rows.filter((r) => !headline.includes(r));
+  return (
+    <div data-testid="reference-rows" className="space-y-1 text-sm">
+      <ul className="space-y-1">
+        {(headline.length ? headline : rows).map((r, i) => (
+          <ReferenceLine key={i} r={r} />
+        ))}
+      </ul>
+      {headline.length && rest.length ? (
+        <details>
+          <summary className="cursor-pointer text-black/70">All {rows.length} numbers from the paper: {restKinds(rest)}</summary>
+          <ul className="mt-1 space-y-1">
+            {rest.map((r, i) => (
+              <ReferenceLine key={i} r={r} />
+            ))}
+          </ul>
+        </details>
+      ) : null}
+    </div>
   );
 }
 
@@ -63,7 +99,7 @@ export function MethodSection({ text, facts }: { text: MethodText; facts: Method
             <h3 className="text-sm font-semibold">What it costs</h3>
             {facts.cost ? (
               <p className="text-sm text-black/80" data-testid="method-cost">
-                Up to {thousands(facts.cost.llmCalls)} model calls{facts.cost.toolCalls ? ` and ${thousands(facts.cost.toolCalls)} searches` : ""} per claim, about {thousands(facts.cost.tokens)} tokens: {dollars(facts.cost.usd)} with {PRICED_WITH.split(":")[1]} for every role.
+                About {thousands(facts.cost.llmCalls)} model calls{facts.cost.toolCalls ? ` and ${thousands(facts.cost.toolCalls)} searches` : ""} per claim, about {thousands(facts.cost.tokens)} tokens: {dollars(facts.cost.usd)} with {PRICED_WITH.split(":")[1]} for every role.
                 {facts.cost.note ? <span className="mt-1 block text-xs text-black/60">{facts.cost.note}</span> : null}
               </p>
             ) : (
@@ -86,7 +122,7 @@ export function MethodSection({ text, facts }: { text: MethodText; facts: Method
               On the form and with <code className="rounded bg-black/5 px-1">debate --preset</code>: {facts.debatePresets.map((p, i) => (
                 <span key={p}>
                   {i ? ", " : ""}
-                  <code className="break-all rounded bg-black/5 px-1">{p}</code>
+                  <code className="whitespace-nowrap rounded bg-black/5 px-1">{p}</code>
                 </span>
               ))}
               .
@@ -97,7 +133,7 @@ export function MethodSection({ text, facts }: { text: MethodText; facts: Method
                 <ul className="mt-1 space-y-1">
                   {facts.evalPresets.map((p) => (
                     <li key={p.name} className="break-words">
-                      <code className="break-all rounded bg-black/5 px-1">{p.name}</code> <span className="text-black/70">{p.description}</span>
+                      <code className="whitespace-nowrap rounded bg-black/5 px-1">{p.name}</code> <span className="text-black/70">{p.description}</span>
                     </li>
                   ))}
                 </ul>
@@ -121,7 +157,7 @@ export function MethodSection({ text, facts }: { text: MethodText; facts: Method
       <div>
         <h3 className="text-sm font-semibold">The paper&apos;s results</h3>
         <p className="mb-1 text-xs text-black/60">The papers&apos; own numbers, with their models and data, not results of this product. Your runs are under <Link className="underline" href="/eval">Evaluation</Link>.</p>
-        <ReferenceList rows={facts.references} />
+        <ReferenceList rows={facts.references} name={text.name} />
       </div>
 
       <p>
