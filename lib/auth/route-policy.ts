@@ -68,6 +68,7 @@ export const ROUTES: readonly RouteEntry[] = [
   { pattern: "/corpora/[name]", type: "page", rule: readDebates, params: { name: "corpus-name" } },
   { pattern: "/corpora/[name]/documents/[id]", type: "page", rule: readDebates, params: { name: "corpus-name", id: "document-id" } },
   { pattern: "/search", type: "page", rule: readDebates },
+  { pattern: "/methods", type: "page", rule: readDebates },
   { pattern: "/eval", type: "page", rule: readDebates },
   { pattern: "/eval/[id]", type: "page", rule: readDebates, params: { id: "uuid" } },
   { pattern: "/eval/[id]/export", type: "route", rule: readDebates, params: { id: "uuid" } },

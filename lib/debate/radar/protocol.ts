@@ -7,6 +7,7 @@ import type { CheckpointRecord, DebateContext, Protocol, ScoredTurnResult, TurnR
 import { parseVerdict, VERDICT_LABELS, type VerdictLabel } from "../verdict";
 import { RADAR_VARIANTS, type RadarVariant } from "./variants";
 import { confidence, resolveThresholds, shouldStop, stopMargin, type Thresholds } from "./early-stop";
+import { estimateRadar } from "./estimate";
 
 /**
  * RADAR (shared/seeds/000, decisions in shared/specs/radar.md).
@@ -167,6 +168,7 @@ export const radarProtocol: Protocol<RadarConfig> = {
   },
   presets: Object.fromEntries(RADAR_VARIANTS.map((v) => [`radar-${v}`, { variant: v }])),
   limits: { claimChars: CLAIM_LIMIT },
+  estimate: (config) => estimateRadar(config, debaters(config.variant)),
   async prepare(config, { models, calibratedFor }) {
     // Calibrated thresholds for the judge's model, unless the request sets its own.
     const calibrated = await calibratedFor(models.judge!);
