@@ -175,7 +175,7 @@ export function evidenceFromRows(rows: Array<typeof s.debateEvidence.$inferSelec
  * How long a run's claim on a debate lasts without a heartbeat. The runner beats every few
  * seconds; a claim older than this belongs to a process that died, and may be taken over.
  */
-export const CLAIM_LEASE_MS = 15_000;
+export const CLAIM_LEASE_MS = Math.max(3_000, Number.parseInt(process.env.DEBATE_LEASE_MS ?? "", 10) || 15_000); // DEBATE_LEASE_MS: shorter for `bench scale` and its test
 
 /**
  * The one way a debate starts running, for every path (the form, Resume, evaluation workers, the

@@ -598,7 +598,7 @@ export function isRunningHere(debateId: string) {
   return state().controllers.has(debateId);
 }
 
-const HEARTBEAT_MS = 5_000;
+const HEARTBEAT_MS = Math.min(5_000, Math.floor(q.CLAIM_LEASE_MS / 3)); // a few beats per lease, also when DEBATE_LEASE_MS shortens it
 
 function startHeartbeat(db: Database) {
   const st = state();
