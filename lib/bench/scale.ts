@@ -106,55 +106,57 @@ export async function benchScale(h: DbHandle, opts: ScaleOptions = {}): Promise<
   const notes: string[] = [];
   const workerPorts = [portBase + 4, portBase + 5, portBase + 6, portBase + 7];
 
-  const startWorkers = async (n: number) => {
-    const procs = Array.from({ length: n }, (_, i) => startScriptedWorker({ url, healthPort: workerPorts[i]!, firstTokenMs: latencyMs, perTokenMs }));
-    try {
-      await Promise.all(procs.map((p, i) => waitHealthy(`http://127.0.0.1:${workerPorts[i]}/health`, p, `worker ${i + 1}`, 120_000)));
-    } catch (e) {
-      await Promise.all(procs.map((p) => stopProcess(p)));
-      throw e;
+  // One pool of worker processes, grown and shrunk to each run's count: a run with n workers has
+  // exactly n processes polling the queue, and a process started for one run serves the next ones
+  // (starting processes is most of this benchmark's own time on a busy machine). Each process's
+  // health port is fixed by its place in the pool.
+  const pool: Proc[] = [];
+  const resize = async (n: number) => {
+    while (pool.length > n) await stopProcess(pool.pop()!);
+    const fresh: Array<[Proc, number]> = [];
+    while (pool.length < n) {
+      const i = pool.length;
+      const p = startScriptedWorker({ url, healthPort: workerPorts[i]!, firstTokenMs: latencyMs, perTokenMs });
+      pool.push(p);
+      fresh.push([p, i]);
     }
-    return procs;
+    if (fresh.length) log(`starting ${fresh.length} worker process${fresh.length > 1 ? "es" : ""} (${n} in all)`);
+    await Promise.all(fresh.map(([p, i]) => waitHealthy(`http://127.0.0.1:${workerPorts[i]}/health`, p, `worker ${i + 1}`, 180_000)));
   };
   const discard = (ids: string[]) => (opts.keepDebates ? Promise.resolve() : deleteBenchDebates(h.db, ids));
   const queue = new DebateQueue(h.db, url);
   const runs: ScaleRun[] = [];
   const turnsPerDebate: number[] = [];
-  // The kill phase runs on the first two workers of the last throughput run when it had two or
-  // more (warm already); starting processes is most of this benchmark's own time on a busy machine.
-  let kept: Proc[] | null = null;
   try {
     // 1. Throughput.
-    for (const [phase, n] of counts.entries()) {
-      log(`throughput: starting ${n} worker process${n > 1 ? "es" : ""}`);
-      const procs = await startWorkers(n);
-      try {
-        // A fresh process loads and compiles the debate code on its first debate: warm every worker
-        // up untimed (two debates each), then empty the table again.
-        const warm = await createBenchDebates(h.db, 2 * n, { model: "openai:gpt-4o-mini", tag: `warm-up ${n}w` });
-        for (const id of warm) await queue.enqueue(id);
-        await waitAllCompleted(h.db, warm, 600_000);
-        await discard(warm);
-        const ids = await createBenchDebates(h.db, debates, { model: "openai:gpt-4o-mini", tag: `${n}w` });
-        const load = loadavg()[0]!;
-        log(`throughput: ${n} worker(s), ${debates} debates queued (load average ${load})`);
-        const t0 = performance.now();
-        for (const id of ids) await queue.enqueue(id);
-        const t1 = await waitAllCompleted(h.db, ids, 900_000, (done) => log(`throughput: ${n} worker(s): ${done}/${debates} completed`));
-        const seconds = (t1 - t0) / 1000;
-        runs.push({ workers: n, seconds: round(seconds, 2), debates_per_minute: round((debates / seconds) * 60), load_average_1m_at_start: load });
-        log(`throughput: ${n} worker(s): ${debates} debates in ${seconds.toFixed(1)} s = ${((debates / seconds) * 60).toFixed(1)} debates/min`);
-        turnsPerDebate.push((await turnsOf(h.db, ids)).filter((t) => t.status === "completed").length / ids.length);
-        await discard(ids);
-        if (opts.kill !== false && phase === counts.length - 1 && n >= 2) kept = procs.slice(0, 2);
-      } finally {
-        await Promise.all(procs.filter((p) => !kept?.includes(p)).map((p) => stopProcess(p)));
-      }
+    for (const n of counts) {
+      await resize(n);
+      // A fresh process loads and compiles the debate code on its first debate: warm every worker
+      // up untimed (two debates each), then empty the table again.
+      const warm = await createBenchDebates(h.db, 2 * n, { model: "openai:gpt-4o-mini", tag: `warm-up ${n}w` });
+      for (const id of warm) await queue.enqueue(id);
+      await waitAllCompleted(h.db, warm, 600_000);
+      await discard(warm);
+      const ids = await createBenchDebates(h.db, debates, { model: "openai:gpt-4o-mini", tag: `${n}w` });
+      const load = loadavg()[0]!;
+      log(`throughput: ${n} worker(s), ${debates} debates queued (load average ${load})`);
+      const t0 = performance.now();
+      for (const id of ids) await queue.enqueue(id);
+      const t1 = await waitAllCompleted(h.db, ids, 900_000, (done) => log(`throughput: ${n} worker(s): ${done}/${debates} completed`));
+      const seconds = (t1 - t0) / 1000;
+      runs.push({ workers: n, seconds: round(seconds, 2), debates_per_minute: round((debates / seconds) * 60), load_average_1m_at_start: load });
+      log(`throughput: ${n} worker(s): ${debates} debates in ${seconds.toFixed(1)} s = ${((debates / seconds) * 60).toFixed(1)} debates/min`);
+      turnsPerDebate.push((await turnsOf(h.db, ids)).filter((t) => t.status === "completed").length / ids.length);
+      await discard(ids);
     }
 
     // 2. Lost turns after a SIGKILL.
-    const kill = opts.kill === false ? null : await killPhase(h, queue, { debates, discard, procs: kept, startWorkers, workerPorts, log });
-    kept = null;
+    let kill: Awaited<ReturnType<typeof killPhase>> | null = null;
+    if (opts.kill !== false) {
+      await resize(2);
+      kill = await killPhase(h, queue, { debates, discard, procs: pool, workerPorts, log });
+    }
+    await resize(0);
 
     // 3. Latency across processes.
     let latency: Awaited<ReturnType<typeof benchCrossProcessLatency>> | null = null;
@@ -220,7 +222,7 @@ export async function benchScale(h: DbHandle, opts: ScaleOptions = {}): Promise<
       notes,
     };
   } finally {
-    if (kept) await Promise.all((kept as Proc[]).map((p) => stopProcess(p)));
+    await Promise.all(pool.map((p) => stopProcess(p)));
     await queue.close();
   }
 }
@@ -228,11 +230,10 @@ export async function benchScale(h: DbHandle, opts: ScaleOptions = {}): Promise<
 async function killPhase(
   h: DbHandle,
   queue: DebateQueue,
-  ctx: { debates: number; discard: (ids: string[]) => Promise<void>; procs: Proc[] | null; startWorkers: (n: number) => Promise<Proc[]>; workerPorts: number[]; log: (l: string) => void },
+  /** `procs`: the two running workers; the one killed is removed from it. */
+  ctx: { debates: number; discard: (ids: string[]) => Promise<void>; procs: Proc[]; workerPorts: number[]; log: (l: string) => void },
 ): Promise<NonNullable<ScaleReport["kill"]>> {
-  const { debates, log } = ctx;
-  log(ctx.procs ? "lost turns: on the first 2 workers of the last run" : "lost turns: starting 2 worker processes");
-  const procs = ctx.procs ?? (await ctx.startWorkers(2));
+  const { debates, log, procs } = ctx;
   const ids = await createBenchDebates(h.db, debates, { model: "openai:gpt-4o-mini", tag: "kill" });
   try {
     for (const id of ids) await queue.enqueue(id);

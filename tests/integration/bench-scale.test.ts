@@ -47,7 +47,7 @@ describe(`bench scale on ${backend}`, () => {
   }
 
   it("times 1 and 2 worker processes, loses no turn when one is SIGKILLed, and every debate is completed in the database", { timeout: 240_000 }, async () => {
-    const env = { ...(await freshCliEnv()), DEBATE_LEASE_MS: "3000", NEXT_TELEMETRY_DISABLED: "1" };
+    const env: Record<string, string> = { ...(await freshCliEnv()), DEBATE_LEASE_MS: "3000", NEXT_TELEMETRY_DISABLED: "1" };
     const args = ["bench", "scale", "--debates", "2", "--workers", "1,2", "--call-ms", "20", "--token-ms", "1", "--latency-debates", "1", "--no-browser", "--keep-debates", "--json"];
     if (!built) {
       // No production build: the latency part cannot run, and the command says so before starting anything.
