@@ -83,8 +83,9 @@ export async function benchCrossProcessLatency(
     return { samples: all.length, p50: percentile(all, 50), p95: percentile(all, 95), debates: opts.debates, watcher: browser ? "browser" : "sse-client" };
   } finally {
     await browser?.close().catch(() => undefined);
+    opts.log("latency: stopping the app server, the worker and the model server");
+    await Promise.all(started.map((p) => stopProcess(p)));
     await queue.close();
-    for (const p of started.reverse()) await stopProcess(p);
     if (!opts.keepDebates) await deleteBenchDebates(db, ids).catch(() => undefined);
     await removeBenchViewer(db, viewer.userId).catch(() => undefined);
     fs.rmSync(dataDir, { recursive: true, force: true });
@@ -165,13 +166,23 @@ async function watchWithSse(port: number, sessionToken: string, id: string): Pro
       }
     }
   })();
-  await Promise.race([gotSnapshot, new Promise((_, reject) => setTimeout(() => reject(new Error(`no snapshot on the event stream of debate ${id} within 60 s`)), 60_000))]);
+  await within(gotSnapshot, 60_000, `no snapshot on the event stream of debate ${id} within 60 s`);
   return {
     finish: async () => {
       // The stream closes itself once the debate has ended; the last deltas may still be on the way.
-      await Promise.race([reading, new Promise((r) => setTimeout(r, 10_000))]);
+      await within(reading, 10_000, null);
       controller.abort();
       return latencies;
     },
   };
+}
+
+/** Waits for `p` at most `ms`; then rejects with `error`, or resolves when `error` is null. The timer never outlives the wait. */
+async function within(p: Promise<unknown>, ms: number, error: string | null): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([p, new Promise<void>((resolve, reject) => (timer = setTimeout(() => (error ? reject(new Error(error)) : resolve()), ms)))]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

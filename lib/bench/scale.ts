@@ -103,6 +103,7 @@ export async function benchScale(h: DbHandle, opts: ScaleOptions = {}): Promise<
     if (problem) throw new Error(problem);
   }
   const machineStart = loadavg();
+  log(`bench scale on ${os.cpus().length} CPU core(s), load average ${machineStart.join(" / ")}: throughput with ${counts.join(", ")} worker(s)${opts.kill === false ? "" : ", a SIGKILL"}${wantLatency ? `, token latency to ${browser ? "a browser" : "an SSE client"}` : ""}`);
   const notes: string[] = [];
   const workerPorts = [portBase + 4, portBase + 5, portBase + 6, portBase + 7];
 

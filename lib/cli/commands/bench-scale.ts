@@ -66,6 +66,7 @@ export function registerScale(bench: Command) {
           log: (line) => process.stderr.write(`[${new Date().toISOString().slice(11, 19)}] ${line}\n`),
         });
         emit(!!opts.json, report, () => scaleMarkdown(report));
+
       },
     );
 }
