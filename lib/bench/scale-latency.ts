@@ -120,7 +120,12 @@ async function watchInBrowser(browser: import("@playwright/test").Browser, port:
     };
   `);
   await page.goto(`http://127.0.0.1:${port}/debates/${id}`);
-  await page.waitForFunction("window.__snapshots > 0", undefined, { timeout: 60_000 });
+  // Polled through evaluate: waitForFunction with a string evaluates it in the page, which the app's CSP refuses.
+  const until = Date.now() + 60_000;
+  while (!((await page.evaluate("window.__snapshots || 0")) as number)) {
+    if (Date.now() > until) throw new Error(`the debate page of ${id} got no snapshot from its event stream within 60 s`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
   return {
     finish: async () => {
       await page.getByTestId("verdict").waitFor({ timeout: 60_000 });

@@ -2,6 +2,7 @@ import os from "node:os";
 import type { DbHandle } from "@/db/client";
 import { CLAIM_LEASE_MS } from "@/db/queries/debates";
 import { getConfig } from "@/lib/config";
+import { plural } from "@/lib/plural";
 import { DebateQueue } from "@/lib/debate/queue";
 import { BENCH_PRESET, compareTurns, createBenchDebates, debateStates, deleteBenchDebates, turnsOf, waitAllCompleted } from "./scale-db";
 import { benchCrossProcessLatency, latencyPrerequisite } from "./scale-latency";
@@ -140,13 +141,13 @@ export async function benchScale(h: DbHandle, opts: ScaleOptions = {}): Promise<
       await discard(warm);
       const ids = await createBenchDebates(h.db, debates, { model: "openai:gpt-4o-mini", tag: `${n}w` });
       const load = loadavg()[0]!;
-      log(`throughput: ${n} worker(s), ${debates} debates queued (load average ${load})`);
+      log(`throughput: ${n} worker(s), ${plural(debates, "debate")} queued (load average ${load})`);
       const t0 = performance.now();
       for (const id of ids) await queue.enqueue(id);
       const t1 = await waitAllCompleted(h.db, ids, 900_000, (done) => log(`throughput: ${n} worker(s): ${done}/${debates} completed`));
       const seconds = (t1 - t0) / 1000;
       runs.push({ workers: n, seconds: round(seconds, 2), debates_per_minute: round((debates / seconds) * 60), load_average_1m_at_start: load });
-      log(`throughput: ${n} worker(s): ${debates} debates in ${seconds.toFixed(1)} s = ${((debates / seconds) * 60).toFixed(1)} debates/min`);
+      log(`throughput: ${n} worker(s): ${plural(debates, "debate")} in ${seconds.toFixed(1)} s = ${((debates / seconds) * 60).toFixed(1)} debates/min`);
       turnsPerDebate.push((await turnsOf(h.db, ids)).filter((t) => t.status === "completed").length / ids.length);
       await discard(ids);
     }
@@ -184,11 +185,11 @@ export async function benchScale(h: DbHandle, opts: ScaleOptions = {}): Promise<
     notes.push(
       `Scripted model: each call answers after ${latencyMs} ms, then ${perTokenMs} ms per token; a debate is ${callsPerDebate} calls (${BENCH_PRESET}), so one worker's ceiling is about ${round(60_000 / (callsPerDebate * latencyMs))} debates/min before token time and database work.`,
       "Each worker is a separate `counterpoint worker --debates-concurrency 1` process (scripts/scripted-worker.mjs: the real command with scripted models), started and warmed up before the clock; one debate at a time per process, so the speed-up measures processes sharing the queue, the claims and the database, not concurrency inside one process.",
-      `This machine has ${os.cpus().length} CPU core(s): ${counts.at(-1)} workers, this process and PostgreSQL share them, so the speed-up is bounded by the CPU as much as by the design.`,
+      `This machine has ${plural(os.cpus().length, "CPU core")}: ${plural(Math.max(...counts), "worker process", "worker processes")}, this process and PostgreSQL share them, so the speed-up is bounded by the CPU as much as by the design.`,
     );
     if (latency)
       notes.push(
-        `Latency: ${latency.samples} stamped tokens over ${latency.debates} debates run by a real worker process against the scripted OpenAI-compatible server (${perTokenMs} ms per token, no first-token delay), watched by ${latency.watcher === "browser" ? "headless Chromium (MutationObserver)" : "an SSE client reading /api/debates/<id>/events"} on a production app server with IN_PROCESS_WORKER=0.`,
+        `Latency: ${latency.samples} stamped tokens over ${plural(latency.debates, "debate")} run by a real worker process against the scripted OpenAI-compatible server (${perTokenMs} ms per token, no first-token delay), watched by ${latency.watcher === "browser" ? "headless Chromium (MutationObserver)" : "an SSE client reading /api/debates/<id>/events"} on a production app server with IN_PROCESS_WORKER=0.`,
       );
     if (kill) notes.push(`Lost turns: ${kill.debates} debates on 2 workers; one was SIGKILLed while holding a debate with finished turns; lease ${CLAIM_LEASE_MS / 1000} s (DEBATE_LEASE_MS). lost_turns = turns finished before the kill that are missing or changed afterwards plus extra copies of a finished step; debates not completed are counted apart.`);
     const lat = (p: "p50" | "p95") => (latency ? latency[p] : null);
