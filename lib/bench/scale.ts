@@ -245,8 +245,10 @@ async function killPhase(
     while (!victim && performance.now() < until) {
       for (let i = 0; i < 2 && !victim; i++) {
         for (const id of await workerDebates(ctx.workerPorts[i]!)) {
+          // Mid-debate: still running here (not just finished, its handler not yet returned), with a finished turn to lose.
+          const [state] = await debateStates(h.db, [id]);
           const turns = await turnsOf(h.db, [id]);
-          if (turns.some((t) => t.status === "completed")) victim = { index: i, debateId: id };
+          if (state?.status === "running" && turns.some((t) => t.status === "completed")) victim = { index: i, debateId: id };
         }
       }
       if (!victim) {
