@@ -1,6 +1,7 @@
 import { type Command } from "commander";
 import { getDb } from "@/db/client";
 import { benchEval } from "@/lib/bench/eval";
+import { registerScale } from "./bench-scale";
 import { runRetrievalBench, retrievalMarkdown, type RetrievalBenchReport } from "@/lib/bench/retrieval";
 import { latencyMarkdown, runSearchLatencyBench, type LatencyBenchReport } from "@/lib/bench/search-latency";
 import { CHECK_COVID_SPLITS, CHECK_COVID_SUBSETS, type CheckCovidSplit, type CheckCovidSubset } from "@/lib/datasets/check-covid-claims";
@@ -139,4 +140,6 @@ export function register(program: Command) {
         ].join("\n"),
       );
     });
+
+  registerScale(bench);
 }
