@@ -1,5 +1,5 @@
 import type { DebateStatus } from "@/db/schema";
-import type { ProductLabel } from "@/lib/debate/protocols";
+import type { ProductLabel } from "@/lib/debate/types";
 
 /**
  * One claim put to several methods at once. The comparison owns nothing but the link: each
