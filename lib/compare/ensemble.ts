@@ -38,6 +38,7 @@ function weightOf(method: EnsembleMethod, b: Ballot): number {
 }
 
 const methods = (n: number) => (n === 1 ? "1 method" : `${n} methods`);
+const say = (n: number) => (n === 1 ? "says" : "say");
 const fmt = (w: number) => (Math.round(w * 100) / 100).toString();
 
 export function ensembleVote(method: EnsembleMethod, ballots: readonly Ballot[]): EnsembleResult {
@@ -66,9 +67,9 @@ export function ensembleVote(method: EnsembleMethod, ballots: readonly Ballot[])
     parts.push(pending ? "No method has reached a verdict yet." : "No method reached a usable verdict, so there is nothing to vote on.");
   } else if (method === "majority") {
     if (tie) {
-      parts.push(`Tie: ${leaders.map((l) => `${methods(totals.get(l)!.count)} say ${l}`).join(", ")}; no majority.`);
+      parts.push(`Tie: ${leaders.map((l) => `${methods(totals.get(l)!.count)} ${say(totals.get(l)!.count)} ${l}`).join(", ")}; no majority.`);
     } else {
-      parts.push(`${totals.get(label!)!.count} of ${methods(voting.length)} say ${label}.`);
+      parts.push(`${totals.get(label!)!.count} of ${methods(voting.length)} ${say(totals.get(label!)!.count)} ${label}.`);
     }
   } else {
     const sums = ranked.map((l) => `${fmt(totals.get(l)!.weight)} for ${l}`).join(", ");
