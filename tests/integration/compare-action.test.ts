@@ -9,6 +9,7 @@ import { createSession } from "@/lib/auth/sessions";
 import { ingestRecords } from "@/lib/corpus/ingest";
 import { resetConfigForTests } from "@/lib/config";
 import { startComparisonAction, estimateComparisonAction } from "@/app/compare/actions";
+import { debateQueue } from "@/lib/debate/queue";
 import { backend, freshDatabase } from "./test-db";
 
 /*
@@ -46,6 +47,8 @@ beforeAll(async () => {
   vi.stubEnv("WEB_SEARCH_PROVIDER", "");
   vi.stubEnv("TAVILY_API_KEY", "");
   vi.stubEnv("DEBATE_RATE_LIMIT", "4/hour");
+  // As on a server: on PostgreSQL the debates go to the queue the configuration names (no worker runs here).
+  if (backend === "postgres") vi.stubEnv("DATABASE_URL", process.env.TEST_DATABASE_URL!);
   resetConfigForTests();
   // Embedded with the server's own encoder, as a corpus loaded from the app is: the action retrieves with it.
   const docs = [
@@ -67,6 +70,7 @@ afterAll(async () => {
     if (!running.length) break;
     await new Promise((r) => setTimeout(r, 100));
   }
+  if (backend === "postgres") await debateQueue(h).close();
   vi.unstubAllEnvs();
   resetConfigForTests();
   await h?.close();
@@ -127,6 +131,9 @@ describe(`starting a comparison from the form (${backend})`, () => {
     const debates = await h.db.select().from(s.debates).where(eq(s.debates.comparisonId, id!));
     expect(debates).toHaveLength(3);
     expect(new Set(debates.map((d) => d.claimId))).toEqual(new Set([cmp!.claimId]));
+    // Started the normal way: queued for the workers on PostgreSQL, claimed by this process on PGlite.
+    if (backend === "postgres") expect(debates.map((d) => d.status)).toEqual(["queued", "queued", "queued"]);
+    else expect(debates.every((d) => d.status !== "queued")).toBe(true);
     // The preset reached the stored configuration: one judge instead of three.
     expect(debates.find((d) => d.protocol === "proclaim")!.config.panelSize).toBe(1);
     const after = await counts();
