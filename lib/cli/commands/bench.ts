@@ -147,10 +147,11 @@ export function register(program: Command) {
     .option("--runs <n>", "comparisons timed (the median is printed)", positiveInt, 3)
     .option("--first-token-ms <n>", "scripted model's time to first token", positiveInt, 50)
     .option("--per-token-ms <n>", "scripted model's time per token", positiveInt, 2)
+    .option("--no-browser", "skip token-to-browser on the comparison page (it builds and starts the production server)")
     .option("--json", "print JSON")
-    .action(async (opts: { runs: number; firstTokenMs: number; perTokenMs: number; json?: boolean }) => {
+    .action(async (opts: { runs: number; firstTokenMs: number; perTokenMs: number; browser: boolean; json?: boolean }) => {
       const handle = await getDb();
-      const r = await benchCompare(handle, { runs: opts.runs, firstTokenMs: opts.firstTokenMs, perTokenMs: opts.perTokenMs, log: log(!!opts.json) });
+      const r = await benchCompare(handle, { runs: opts.runs, firstTokenMs: opts.firstTokenMs, perTokenMs: opts.perTokenMs, browser: opts.browser, log: log(!!opts.json) });
       emit(!!opts.json, r, () => compareBenchMarkdown(r));
     });
 }
