@@ -4,6 +4,7 @@ import Link from "next/link";
 import type { LiveTurn } from "@/lib/debate/events";
 import type { DebateView } from "@/lib/debate/view";
 import { retryNote, roleName } from "@/components/debate/turn-card";
+import { agentName } from "@/components/debate/tool-mad/words";
 import { firstSentence } from "@/components/debate/verdict-summary";
 import type { Connection } from "./use-debate-streams";
 import { statusWords } from "./words";
@@ -11,8 +12,10 @@ import { statusWords } from "./words";
 /** How much of a turn being written the column shows: its newest words, where the text grows. */
 const TAIL = 420;
 
-function speaker(t: { role: string; kind: string }, domain: string | null) {
-  return t.kind === "tool" ? `${roleName(t.role, domain)} (search)` : roleName(t.role, domain);
+function speaker(t: { role: string; kind: string }, protocol: string, domain: string | null) {
+  // Tool-MAD names its agents for where they search (corpus, web), as its own page does.
+  const who = protocol === "tool-mad" ? agentName(t.role) : roleName(t.role, domain);
+  return t.kind === "tool" ? `${who} (search)` : who;
 }
 
 /**
@@ -35,14 +38,14 @@ export function MemberColumn({ name, href, view, live, connection }: { name: str
         {finished.length === 0 ? <li className="text-black/50">No finished turn yet.</li> : null}
         {finished.map((t) => (
           <li key={t.seq} data-testid="finished-turn" data-seq={t.seq} className="min-w-0 break-words">
-            <span className="font-medium">{speaker(t, view.domain)}:</span> <span className="text-black/70">{t.status === "failed" ? "failed" : firstSentence(t.content, 140) || "—"}</span>
+            <span className="font-medium">{speaker(t, view.protocol, view.domain)}:</span> <span className="text-black/70">{t.status === "failed" ? "failed" : firstSentence(t.content, 140) || "—"}</span>
           </li>
         ))}
       </ol>
       {live.map((l) => (
         <div key={l.turn.seq} data-testid="live-turn" data-seq={l.turn.seq} data-length={l.text.length} className="min-w-0 rounded-md border-l-4 border-l-sky-600 bg-sky-50/70 p-2 text-sm">
           <p className="text-xs font-semibold text-sky-900">
-            {speaker(l.turn, view.domain)} is writing…{l.retry ? ` (${retryNote(l.retry)})` : ""}
+            {speaker(l.turn, view.protocol, view.domain)} is writing…{l.retry ? ` (${retryNote(l.retry)})` : ""}
           </p>
           <p className="whitespace-pre-wrap break-words text-black/80" aria-live="off">
             {l.text.length > TAIL ? `…${l.text.slice(-TAIL)}` : l.text || "…"}

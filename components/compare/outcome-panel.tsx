@@ -21,7 +21,7 @@ export function OutcomePanel({ members, ensemble }: { members: ComparisonMember[
     <section aria-label="What the methods concluded" data-testid="compare-outcome" data-provisional={o.provisional ? "true" : "false"} className="space-y-3 rounded-lg border border-black/10 bg-white p-4 shadow-sm">
       {o.provisional ? (
         <p className="text-sm font-medium text-amber-800" data-testid="compare-provisional">
-          Provisional: {o.running} of {members.length} {members.length === 1 ? "method is" : "methods are"} still arguing, so this may change.
+          Provisional: {o.running} of {members.length} methods {o.running === 1 ? "is" : "are"} still arguing, so this may change.
         </p>
       ) : null}
       <p className="text-xl font-semibold leading-snug" data-testid="compare-agreement">

@@ -95,7 +95,8 @@ export function tokensWords(t: { prompt: number; completion: number }): string {
 export function costWords(usd: number | null): string {
   if (usd === null) return "unknown";
   if (usd === 0) return "$0";
-  return usd < 0.01 ? `$${usd.toFixed(4)}` : `$${usd.toFixed(2)}`;
+  // Methods differ by fractions of a cent per claim: below a dollar, four decimals show the difference.
+  return usd < 1 ? `$${usd.toFixed(4)}` : `$${usd.toFixed(2)}`;
 }
 
 export function durationWords(ms: number | null): string {

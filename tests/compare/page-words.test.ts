@@ -62,6 +62,7 @@ describe("the comparison's outcome in words", () => {
 describe("numbers in words", () => {
   it("shows small costs with four decimals, unknown prices as unknown", () => {
     expect(costWords(0.00123)).toBe("$0.0012");
+    expect(costWords(0.0123)).toBe("$0.0123");
     expect(costWords(1.5)).toBe("$1.50");
     expect(costWords(null)).toBe("unknown");
     expect(durationWords(83_000)).toBe("1 min 23 s");
