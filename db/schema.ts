@@ -240,6 +240,34 @@ export const evalRuns = pgTable("eval_runs", {
   finishedAt: timestamp("finished_at", { withTimezone: true }),
 });
 
+export const ENSEMBLE_METHODS = ["majority", "confidence-weighted"] as const;
+
+/**
+ * One claim put to several methods at once. It owns only the request and the link: each method's
+ * debate is an ordinary debate pointing back here (`debates.comparison_id`), so it runs, resumes,
+ * is annotated and shared like any other.
+ */
+export const comparisons = pgTable(
+  "comparisons",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    claimId: uuid("claim_id").notNull().references(() => claims.id, { onDelete: "cascade" }),
+    /** Null when no method retrieves from a corpus (ZoFia alone, pasted evidence). */
+    corpusId: uuid("corpus_id").references(() => corpora.id, { onDelete: "set null" }),
+    /** What was asked for, in order (the page lists them so), each with the debate answering it once created. */
+    methods: jsonb("methods").$type<Array<{ protocol: string; preset: string | null; debateId?: string }>>().notNull(),
+    /** `majority`, `confidence-weighted`, or null for no ensemble row. */
+    ensemble: text("ensemble").$type<(typeof ENSEMBLE_METHODS)[number]>(),
+    createdBy: uuid("created_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("comparisons_created_idx").on(t.createdAt),
+    index("comparisons_created_by_idx").on(t.createdBy, t.createdAt),
+    check("comparisons_ensemble_check", sql`${t.ensemble} is null or ${t.ensemble} in ('majority', 'confidence-weighted')`),
+  ],
+);
+
 export const debates = pgTable(
   "debates",
   {
@@ -260,6 +288,8 @@ export const debates = pgTable(
     evidenceMode: text("evidence_mode").notNull().default("retrieved"),
     corpusId: uuid("corpus_id").references(() => corpora.id, { onDelete: "set null" }),
     evalRunId: uuid("eval_run_id").references(() => evalRuns.id, { onDelete: "set null" }),
+    /** The comparison this debate is one method of; null for a debate started on its own. */
+    comparisonId: uuid("comparison_id").references(() => comparisons.id, { onDelete: "set null" }),
     error: jsonb("error").$type<{ message: string; code?: string; turnSeq?: number; retryable?: boolean }>(),
     createdBy: uuid("created_by").references(() => users.id, { onDelete: "set null" }),
     createdAt: createdAt(),
@@ -273,6 +303,7 @@ export const debates = pgTable(
     index("debates_status_idx").on(t.status, t.createdAt),
     index("debates_claim_idx").on(t.claimId),
     index("debates_eval_run_idx").on(t.evalRunId),
+    index("debates_comparison_idx").on(t.comparisonId),
     check(
       "debates_status_check",
       sql`${t.status} in ('queued', 'running', 'completed', 'failed', 'cancelled', 'interrupted')`,
@@ -564,6 +595,19 @@ export const debateShares = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index("debate_shares_debate_idx").on(t.debateId)],
+);
+
+/** Read-only links to one comparison, like debate_shares: the link opens the comparison and its debates. */
+export const comparisonShares = pgTable(
+  "comparison_shares",
+  {
+    token: text("token").primaryKey(),
+    comparisonId: uuid("comparison_id").notNull().references(() => comparisons.id, { onDelete: "cascade" }),
+    createdBy: uuid("created_by").references(() => users.id, { onDelete: "set null" }),
+    revokedAt: timestamp("revoked_at", { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index("comparison_shares_comparison_idx").on(t.comparisonId)],
 );
 
 export const ASSIGNMENT_STATUSES = ["assigned", "submitted", "skipped"] as const;

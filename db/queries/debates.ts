@@ -33,6 +33,9 @@ export type NewDebate = {
   evidenceMode: "retrieved" | "gold" | "supplied" | "none";
   corpusId?: string | null;
   evalRunId?: string | null;
+  /** A claim already stored (the several debates of one comparison share it): no new claim row. */
+  claimId?: string;
+  comparisonId?: string | null;
   createdBy?: string | null;
   evidence: DebateEvidence[];
 };
@@ -67,7 +70,7 @@ export async function addDebateEvidence(db: Database, debateId: string, evidence
 /** Claim, debate and its evidence pool in one transaction: a debate never exists half-made. */
 export async function createDebateRecord(db: Database, input: NewDebate): Promise<string> {
   return db.transaction(async (tx) => {
-    const [claim] = await tx
+    const [claim] = input.claimId ? [{ id: input.claimId }] : await tx
       .insert(s.claims)
       .values({
         text: input.claim.text,
@@ -95,6 +98,7 @@ export async function createDebateRecord(db: Database, input: NewDebate): Promis
         evidenceMode: input.evidenceMode,
         corpusId: input.corpusId ?? null,
         evalRunId: input.evalRunId ?? null,
+        comparisonId: input.comparisonId ?? null,
         createdBy: input.createdBy ?? null,
       })
       .returning({ id: s.debates.id });

@@ -160,7 +160,8 @@ export async function createDebate(
   db: Database,
   raw: unknown,
   /** `embedder` overrides the corpus's own embedding model for retrieval (tests, benchmarks). */
-  opts: { createdBy?: string | null; evalRunId?: string | null; embedder?: Embedder } = {},
+  /** `claimId` and `comparisonId`: one of a comparison's debates, on the claim the comparison stored once. */
+  opts: { createdBy?: string | null; evalRunId?: string | null; embedder?: Embedder; claimId?: string; comparisonId?: string | null } = {},
 ): Promise<string> {
   const parsed = startDebateSchema.safeParse(raw);
   if (!parsed.success) {
@@ -229,6 +230,8 @@ export async function createDebate(
     evidenceMode: input.evidence.mode,
     corpusId,
     evalRunId: opts.evalRunId ?? null,
+    claimId: opts.claimId,
+    comparisonId: opts.comparisonId ?? null,
     createdBy: opts.createdBy ?? null,
     evidence,
   });

@@ -14,6 +14,8 @@ export type ExportFilters = {
   corpus?: string;
   run?: string;
   status?: string;
+  /** One comparison's debates (lib/compare/export.ts), whatever their status unless `status` is given. */
+  comparison?: string;
   /** Who the export is for, under blind annotation (./scope.ts); everything when absent. */
   scope?: LabelScope;
 };
@@ -110,7 +112,8 @@ function metaUrl(meta: Record<string, unknown> | null, ...keys: string[]): strin
 }
 
 function where(f: ExportFilters, after: Cursor | null): SQL | undefined {
-  const conds: SQL[] = [sql`${s.debates.status} = ${f.status ?? "completed"}`];
+  const conds: SQL[] = f.comparison && !f.status ? [] : [sql`${s.debates.status} = ${f.status ?? "completed"}`];
+  if (f.comparison) conds.push(sql`${s.debates.comparisonId} = ${f.comparison}`);
   if (f.corpus) conds.push(sql`${s.debates.corpusId} = (select id from ${s.corpora} where name = ${f.corpus})`);
   if (f.run) conds.push(sql`${s.debates.evalRunId} in (select id from ${s.evalRuns} where id::text = ${f.run} or name = ${f.run})`);
   const scope = f.scope ?? EVERYTHING;

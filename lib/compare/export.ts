@@ -1,0 +1,106 @@
+import type { Database } from "@/db/client";
+import { getComparisonView } from "@/db/queries/comparisons";
+import { exportDebates, type ExportedDebate } from "@/lib/export/debates";
+import { csvCell } from "@/lib/export/formats";
+import type { LabelScope } from "@/lib/export/scope";
+import type { ComparisonView } from "./types";
+
+/**
+ * A comparison as a download: JSONL (the comparison first, with its ensemble and agreement, then
+ * each debate exactly as /api/export writes it) or CSV (one line per method with verdict,
+ * confidence, tokens, cost and time, then the ensemble on a line of its own, marked `ensemble`).
+ */
+
+export const COMPARISON_CSV_COLUMNS = [
+  "row",
+  "comparison_id",
+  "claim",
+  "debate_id",
+  "protocol",
+  "preset",
+  "method",
+  "status",
+  "label",
+  "product_label",
+  "confidence",
+  "reason",
+  "llm_calls",
+  "prompt_tokens",
+  "completion_tokens",
+  "cost_usd",
+  "seconds",
+  "ensemble_method",
+  "explanation",
+] as const;
+type CsvRow = Record<(typeof COMPARISON_CSV_COLUMNS)[number], string | number | null>;
+
+export type ComparisonExport = { comparison: ComparisonView; debates: ExportedDebate[]; csvRows: CsvRow[] };
+
+export function comparisonCsvRows(view: ComparisonView): CsvRow[] {
+  const base = { comparison_id: view.id, claim: view.claim.text };
+  const rows: CsvRow[] = view.members.map((m) => ({
+    ...base,
+    row: "method",
+    debate_id: m.debateId,
+    protocol: m.protocol,
+    preset: m.preset,
+    method: m.title,
+    status: m.status,
+    label: m.verdict?.label ?? null,
+    product_label: m.verdict?.productLabel ?? null,
+    confidence: m.verdict?.confidence ?? null,
+    reason: m.verdict?.reason ?? null,
+    llm_calls: m.calls,
+    prompt_tokens: m.tokens.prompt,
+    completion_tokens: m.tokens.completion,
+    cost_usd: m.costUsd,
+    seconds: m.durationMs === null ? null : Math.round(m.durationMs / 100) / 10,
+    ensemble_method: null,
+    explanation: null,
+  }));
+  if (view.ensemble) {
+    const e = view.ensemble;
+    const sum = (f: (m: ComparisonView["members"][number]) => number) => view.members.reduce((a, m) => a + f(m), 0);
+    const costs = view.members.map((m) => m.costUsd);
+    rows.push({
+      ...base,
+      row: "ensemble",
+      debate_id: null,
+      protocol: null,
+      preset: null,
+      method: `Ensemble (${e.method})`,
+      status: e.pending ? "provisional" : "final",
+      label: e.label ?? (e.tie ? "TIE" : null),
+      product_label: e.label,
+      confidence: null,
+      reason: null,
+      // The ensemble calls no model: its cost is the sum of the methods it votes over.
+      llm_calls: sum((m) => m.calls),
+      prompt_tokens: sum((m) => m.tokens.prompt),
+      completion_tokens: sum((m) => m.tokens.completion),
+      cost_usd: costs.some((c) => c === null) ? null : costs.reduce((a, c) => a! + c!, 0),
+      seconds: null,
+      ensemble_method: e.method,
+      explanation: e.explanation,
+    });
+  }
+  return rows;
+}
+
+export async function comparisonExportRows(db: Database, id: string, scope?: LabelScope): Promise<ComparisonExport | null> {
+  const comparison = await getComparisonView(db, id);
+  if (!comparison) return null;
+  const debates: ExportedDebate[] = [];
+  for await (const d of exportDebates(db, { comparison: id, scope })) debates.push(d);
+  return { comparison, debates, csvRows: comparisonCsvRows(comparison) };
+}
+
+export function comparisonCsv(rows: CsvRow[]): string {
+  const lines = [COMPARISON_CSV_COLUMNS.join(","), ...rows.map((r) => COMPARISON_CSV_COLUMNS.map((c) => csvCell(r[c])).join(","))];
+  return lines.join("\r\n") + "\r\n";
+}
+
+export function comparisonJsonl(e: ComparisonExport): string {
+  const head = { type: "comparison", ...e.comparison, createdAt: e.comparison.createdAt.toISOString() };
+  return [JSON.stringify(head), ...e.debates.map((d) => JSON.stringify({ type: "debate", comparisonId: e.comparison.id, ...d }))].join("\n") + "\n";
+}
