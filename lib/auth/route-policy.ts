@@ -64,6 +64,7 @@ export const ROUTES: readonly RouteEntry[] = [
   // Reading: any account, or everyone on a public instance.
   { pattern: "/debates", type: "page", rule: readDebates },
   { pattern: "/debates/[id]", type: "page", rule: readDebates, params: { id: "uuid" } },
+  { pattern: "/compare/[id]", type: "page", rule: readDebates, params: { id: "uuid" } },
   { pattern: "/corpora", type: "page", rule: readDebates },
   { pattern: "/corpora/[name]", type: "page", rule: readDebates, params: { name: "corpus-name" } },
   { pattern: "/corpora/[name]/documents/[id]", type: "page", rule: readDebates, params: { name: "corpus-name", id: "document-id" } },

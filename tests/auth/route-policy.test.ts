@@ -68,6 +68,7 @@ const EXPECTED: Record<string, Record<Visitor, Outcome>> = {
   "/api/health": everyone,
   "/debates": readers,
   "/debates/[id]": readers,
+  "/compare/[id]": readers,
   "/corpora": readers,
   "/corpora/[name]": readers,
   "/corpora/[name]/documents/[id]": readers,
