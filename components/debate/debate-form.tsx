@@ -10,6 +10,8 @@ import { ProclaimFields } from "./proclaim/proclaim-fields";
 import { RADAR_VARIANTS } from "@/lib/debate/radar/variants";
 import { ModelSelect } from "./model-select";
 import { claimCount, claimLengthError, normaliseClaim } from "@/lib/debate/claim-length";
+import { useSearchParams } from "next/navigation";
+import { ComparePicker } from "./compare-picker";
 
 const VARIANT_HELP: Record<string, string> = {
   expertise: "Politician and Scientist debate (the paper's default)",
@@ -38,7 +40,35 @@ function FieldError({ state, field }: { state: StartState; field: string }) {
   );
 }
 
-export function DebateForm({
+type FormProps = Parameters<typeof SingleDebateForm>[0] & {
+  /** Each protocol's preset names, for "Compare methods"; without it every method runs its defaults. */
+  comparePresets?: Record<string, string[]>;
+};
+
+/**
+ * One method (the form as it always was), or, with "Compare methods" ticked, several methods on
+ * the same claim at once (./compare-picker.tsx). `?compare=1` opens it ticked.
+ */
+export function DebateForm({ comparePresets, ...props }: FormProps) {
+  const [compare, setCompare] = useState(useSearchParams()?.get("compare") === "1");
+  const protocols = props.protocols ?? [];
+  return (
+    <div className="space-y-6">
+      {protocols.length > 1 ? (
+        <label className="flex items-start gap-2 rounded-md border border-black/10 bg-white p-3 text-sm">
+          <input type="checkbox" checked={compare} onChange={(e) => setCompare(e.target.checked)} className="mt-1" data-testid="compare-toggle" />
+          <span>
+            <span className="block font-medium">Compare methods</span>
+            <span className="block text-xs text-black/60">Put the same claim to two to four methods at once and see where they agree, what each cost and why.</span>
+          </span>
+        </label>
+      ) : null}
+      {compare && protocols.length > 1 ? <ComparePicker corpora={props.corpora} protocols={protocols} presets={comparePresets ?? {}} initialClaim={props.initialClaim} /> : <SingleDebateForm {...props} />}
+    </div>
+  );
+}
+
+function SingleDebateForm({
   corpora,
   models,
   defaults,

@@ -2,6 +2,7 @@ import { and, eq, isNull } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import * as s from "@/db/schema";
 import { getSetting } from "@/db/queries/settings";
+import { debateInSharedComparison } from "@/db/queries/comparison-shares";
 import type { Principal } from "./policy";
 import { randomToken } from "./tokens";
 
@@ -20,7 +21,7 @@ export async function debateForShare(db: Database, token: string | null | undefi
 
 export async function canReadDebate(db: Database, principal: Principal | null, debateId: string, shareToken?: string | null): Promise<boolean> {
   if (await canReadDebates(db, principal)) return true;
-  return (await debateForShare(db, shareToken)) === debateId;
+  return (await debateForShare(db, shareToken)) === debateId || (await debateInSharedComparison(db, shareToken, debateId));
 }
 
 export async function createShare(db: Database, debateId: string, createdBy: string) {

@@ -2,6 +2,7 @@ import { getDb } from "@/db/client";
 import { getSetting } from "@/db/queries/settings";
 import { countUsers } from "@/db/queries/users";
 import { debateForShare } from "./access";
+import { debateInSharedComparison } from "@/db/queries/comparison-shares";
 import { readCookie } from "./cookies";
 import type { Principal } from "./policy";
 import { decide, isAsset, matchRoute } from "./route-policy";
@@ -108,6 +109,7 @@ export async function gate(request: Request): Promise<GateResult> {
   const verdict = await decide(match.entry.rule, principal, match.params, url.searchParams, {
     publicReading: () => getSetting(db, "public_reading"),
     debateForShare: (token) => debateForShare(db, token),
+    comparisonShareOpens: (token, debateId) => debateInSharedComparison(db, token, debateId),
   });
   if (verdict.action === "allow") return { outcome: "allow", kind };
   if (verdict.action === "sign-in") {

@@ -72,6 +72,8 @@ export const ROUTES: readonly RouteEntry[] = [
   { pattern: "/eval", type: "page", rule: readDebates },
   { pattern: "/eval/[id]", type: "page", rule: readDebates, params: { id: "uuid" } },
   { pattern: "/eval/[id]/export", type: "route", rule: readDebates, params: { id: "uuid" } },
+  { pattern: "/compare", type: "page", rule: readDebates },
+  { pattern: "/compare/[id]/export", type: "route", rule: readDebates, params: { id: "uuid" } },
   { pattern: "/api/eval/[id]/progress", type: "route", rule: readDebates, params: { id: "uuid" } },
   { pattern: "/api/ingest-jobs/[id]/events", type: "route", rule: readDebates, params: { id: "uuid" } },
   { pattern: "/api/debates/[id]/events", type: "route", rule: { kind: "read-debate", param: "id", shareQuery: "share" }, params: { id: "uuid" } },
@@ -180,6 +182,8 @@ export type RuleContext = {
   publicReading(): Promise<boolean>;
   /** The debate a share token opens, or null. */
   debateForShare(token: string): Promise<string | null>;
+  /** Whether a comparison's share token opens this debate (one of the comparison's methods). */
+  comparisonShareOpens?(token: string, debateId: string): Promise<boolean>;
 };
 
 export async function decide(rule: Rule, principal: Principal | null, params: Record<string, string>, search: URLSearchParams, ctx: RuleContext): Promise<Verdict> {
@@ -198,6 +202,8 @@ export async function decide(rule: Rule, principal: Principal | null, params: Re
       const token = search.get(rule.shareQuery);
       const id = params[rule.param];
       if (token && SEGMENT_SHAPES.token.test(token) && id && (await ctx.debateForShare(token)) === id.toLowerCase()) return { action: "allow" };
+      // A shared comparison streams each of its debates with the comparison's token.
+      if (token && SEGMENT_SHAPES.token.test(token) && id && (await ctx.comparisonShareOpens?.(token, id.toLowerCase()))) return { action: "allow" };
       return { action: "sign-in" };
     }
   }

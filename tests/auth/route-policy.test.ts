@@ -76,6 +76,8 @@ const EXPECTED: Record<string, Record<Visitor, Outcome>> = {
   "/eval": readers,
   "/eval/[id]": readers,
   "/eval/[id]/export": readers,
+  "/compare": readers,
+  "/compare/[id]/export": readers,
   "/api/eval/[id]/progress": readers,
   "/api/ingest-jobs/[id]/events": readers,
   "/api/debates/[id]/events": readers,
@@ -175,6 +177,15 @@ describe("what each visitor gets", () => {
     expect((await ask(id, SAMPLE.token!)).action).toBe("allow");
     expect((await ask("00000000-0000-4000-8000-000000000000", SAMPLE.token!)).action).toBe("sign-in");
     expect((await ask(id, "wrong-token-wrong-token-wrong")).action).toBe("sign-in");
+  });
+
+  it("opens a debate's event stream to a comparison's share token when the debate is one of its methods", async () => {
+    const entry = ROUTES.find((r) => r.pattern === "/api/debates/[id]/events")!;
+    const id = SAMPLE.uuid!;
+    const ctx = { publicReading: async () => false, debateForShare: async () => null, comparisonShareOpens: async (t: string, d: string) => t === SAMPLE.token && d === id };
+    const ask = (debate: string, token: string) => decide(entry.rule, null, { id: debate }, new URLSearchParams({ share: token }), ctx);
+    expect((await ask(id, SAMPLE.token!)).action).toBe("allow");
+    expect((await ask("00000000-0000-4000-8000-000000000000", SAMPLE.token!)).action).toBe("sign-in");
   });
 });
 

@@ -56,6 +56,7 @@ export default async function NewDebatePage({ searchParams }: { searchParams: Pr
         initialClaim={typeof claim === "string" ? claim : undefined}
         protocols={protocols}
         toolMad={toolMad}
+        comparePresets={Object.fromEntries(PROTOCOL_NAMES.map((n) => [n, Object.keys(getProtocol(n).presets)]))}
         proclaimPresets={PROTOCOL_NAMES.includes("proclaim") ? PROCLAIM_FORM_PRESETS.filter((p) => getProtocol("proclaim").presets[p.name]).map((p) => ({ name: p.name, title: p.title })) : []}
       />
     </div>

@@ -1,0 +1,92 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { redirect } from "next/navigation";
+import { getDb } from "@/db/client";
+import { createComparisonShare, getComparison, revokeComparisonShare } from "@/db/queries/comparisons";
+import { forgive, hit, peek } from "@/db/queries/rate-limits";
+import { estimateComparison, parseCompareForm, type CompareEstimate } from "@/lib/compare/form";
+import { checkCompareRequest, createComparison } from "@/lib/compare/start";
+import { getConfig } from "@/lib/config";
+import { startOrEnqueue } from "@/lib/debate/queue";
+import { DebateRequestError } from "@/lib/debate/start";
+import { normaliseClaim } from "@/lib/debate/claim-length";
+import { assertWebModels, ModelNotAllowedError } from "@/lib/ai/web-models";
+import { requirePermission } from "@/lib/auth/server";
+import { AuthError } from "@/lib/auth/policy";
+
+export type CompareState = { error?: string; field?: string; values?: Record<string, string>; methods?: string[] };
+
+/**
+ * "Compare methods" on /debates/new posts here: the claim is stored once, then every chosen
+ * method's debate is created on it and started the normal way (PostgreSQL: queued for the workers;
+ * PGlite: run in this process, all at once). Each debate counts against the start limit.
+ */
+export async function startComparisonAction(_prev: CompareState, form: FormData): Promise<CompareState> {
+  const values = Object.fromEntries([...form.entries()].filter(([k, v]) => typeof v === "string" && k !== "method")) as Record<string, string>;
+  const methods = form.getAll("method").filter((m): m is string => typeof m === "string");
+  let id: string;
+  try {
+    const user = await requirePermission("debate:start");
+    // Everything that needs no database first, so a refused request uses up none of the user's debates.
+    const request = parseCompareForm({ ...values, claim: normaliseClaim(values.claim ?? "") }, methods);
+    checkCompareRequest(request);
+    assertWebModels({});
+    const handle = await getDb();
+    const { db } = handle;
+    const { limit, windowSeconds } = getConfig().rateLimits.debateStarts;
+    const key = `debate-start:user:${user.id}`;
+    const used = await peek(db, key, windowSeconds);
+    if (used + methods.length > limit) {
+      const left = Math.max(0, limit - used);
+      return { error: `Comparing ${methods.length} methods starts ${methods.length} debates, and you have ${left} of ${limit} left in this period. Choose fewer methods or try again later (DEBATE_RATE_LIMIT sets the limit).`, values, methods };
+    }
+    for (let i = 0; i < methods.length; i++) await hit(db, key, limit, windowSeconds);
+    let created;
+    try {
+      created = await createComparison(db, request, { createdBy: user.id });
+    } catch (e) {
+      // Nothing was created (createComparison takes back what it made): the debates are not counted.
+      for (let i = 0; i < methods.length; i++) await forgive(db, key, windowSeconds);
+      throw e;
+    }
+    id = created.id;
+    for (const debateId of created.debateIds) await startOrEnqueue(handle, debateId);
+  } catch (e) {
+    if (e instanceof DebateRequestError) return { error: e.message, field: e.field, values, methods };
+    if (e instanceof ModelNotAllowedError) return { error: e.message, field: `models.${e.role}`, values, methods };
+    if (e instanceof AuthError) return { error: e.message, values, methods };
+    console.error("[compare] could not start:", e);
+    return { error: `Could not start the comparison: ${(e as Error).message}`, values, methods };
+  }
+  redirect(`/compare/${id}`);
+}
+
+/** The combined cost preview: each chosen method's own estimate, added up. Nothing is stored. */
+export async function estimateComparisonAction(values: Record<string, string>, methods: string[]): Promise<CompareEstimate> {
+  try {
+    await requirePermission("debate:start");
+    const clean = Object.fromEntries(Object.entries(values ?? {}).filter(([, v]) => typeof v === "string"));
+    return estimateComparison(clean, (methods ?? []).filter((m) => typeof m === "string"));
+  } catch (e) {
+    if (e instanceof AuthError) return { ok: false, message: e.message };
+    return { ok: false, message: `No estimate: ${(e as Error).message}` };
+  }
+}
+
+/** A read-only link to a comparison (form field `comparisonId`); /share/compare/<token> opens it. */
+export async function createComparisonShareAction(form: FormData) {
+  const user = await requirePermission("debate:share");
+  const comparisonId = String(form.get("comparisonId") ?? "");
+  const { db } = await getDb();
+  if (!(await getComparison(db, comparisonId))) return;
+  await createComparisonShare(db, comparisonId, user.id);
+  revalidatePath(`/compare/${comparisonId}`);
+}
+
+export async function revokeComparisonShareAction(form: FormData) {
+  await requirePermission("debate:share");
+  const { db } = await getDb();
+  await revokeComparisonShare(db, String(form.get("token") ?? ""));
+  revalidatePath(`/compare/${String(form.get("comparisonId") ?? "")}`);
+}

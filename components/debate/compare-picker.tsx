@@ -1,0 +1,201 @@
+"use client";
+
+import { useActionState, useEffect, useRef, useState } from "react";
+import { estimateComparisonAction, startComparisonAction, type CompareState } from "@/app/compare/actions";
+import type { CompareEstimate } from "@/lib/compare/form";
+
+const fmt = (n: number) => n.toLocaleString("en-US");
+const MAX = 4;
+
+function FieldError({ state, field }: { state: CompareState; field: string }) {
+  if (!state.error || !state.field || !(state.field === field || state.field.startsWith(`${field}.`))) return null;
+  return (
+    <p role="alert" className="mt-1 text-sm text-red-800">
+      {state.error}
+    </p>
+  );
+}
+
+/**
+ * "Compare methods": one claim, two to four methods at once, each with its own preset, an optional
+ * ensemble vote, and what they cost together. Posts to app/compare/actions.ts; the debates start
+ * together and the browser goes to the comparison page.
+ */
+export function ComparePicker({
+  corpora,
+  protocols,
+  presets,
+  initialClaim,
+}: {
+  corpora: Array<{ name: string; passages: number }>;
+  protocols: Array<{ name: string; title: string; blurb: string }>;
+  /** Each protocol's preset names; none chosen means the protocol's defaults. */
+  presets: Record<string, string[]>;
+  initialClaim?: string;
+}) {
+  const [state, action, pending] = useActionState<CompareState, FormData>(startComparisonAction, {});
+  const v = state.values ?? {};
+  const [chosen, setChosen] = useState<string[]>(state.methods ?? []);
+  const [est, setEst] = useState<CompareEstimate | null>(null);
+  const [revision, setRevision] = useState(0);
+  const formRef = useRef<HTMLFormElement>(null);
+  const asked = useRef(0);
+
+  useEffect(() => {
+    const form = formRef.current;
+    if (!form) return;
+    const n = ++asked.current;
+    const t = setTimeout(async () => {
+      const data = new FormData(form);
+      const values = Object.fromEntries([...data.entries()].filter(([k, x]) => typeof x === "string" && k !== "method")) as Record<string, string>;
+      const methods = data.getAll("method").filter((m): m is string => typeof m === "string");
+      try {
+        const out = await estimateComparisonAction(values, methods);
+        if (n === asked.current) setEst(out);
+      } catch {
+        if (n === asked.current) setEst({ ok: false, message: "The estimate could not be computed just now." });
+      }
+    }, 250);
+    return () => clearTimeout(t);
+  }, [revision]);
+
+  const toggle = (name: string, on: boolean) => setChosen((c) => (on ? [...c.filter((x) => x !== name), name] : c.filter((x) => x !== name)));
+  const general = state.error && (!state.field || !["claim", "title", "claimDate", "corpus", "methods", "ensemble"].some((f) => state.field === f || state.field!.startsWith(`${f}.`)));
+
+  return (
+    <form ref={formRef} action={action} className="space-y-6" noValidate onChange={() => setRevision((n) => n + 1)} data-testid="compare-form">
+      {general ? (
+        <p role="alert" className="rounded-md bg-red-50 p-3 text-sm text-red-900">
+          {state.error}
+        </p>
+      ) : null}
+
+      <fieldset>
+        <legend className="font-medium">Methods to compare</legend>
+        <p className="text-xs text-black/60">Choose two to four. Each runs its own debate on the same claim and corpus, all at once.</p>
+        <div className="mt-2 grid gap-2 sm:grid-cols-2">
+          {protocols.map((p) => {
+            const on = chosen.includes(p.name);
+            const names = presets[p.name] ?? [];
+            return (
+              <div key={p.name} className={`min-w-0 rounded-md border p-3 text-sm ${on ? "border-ink bg-white" : "border-black/15 bg-white/60"}`}>
+                <label className="flex cursor-pointer gap-2">
+                  <input type="checkbox" name="method" value={p.name} checked={on} disabled={!on && chosen.length >= MAX} onChange={(e) => toggle(p.name, e.target.checked)} className="mt-1" />
+                  <span className="min-w-0">
+                    <span className="block font-medium">{p.title}</span>
+                    <span className="block text-xs text-black/60">{p.blurb}</span>
+                  </span>
+                </label>
+                {on && names.length ? (
+                  <label className="mt-2 block text-xs">
+                    Preset
+                    <select name={`preset_${p.name}`} defaultValue={v[`preset_${p.name}`] ?? ""} className="mt-1 block w-full max-w-full rounded-md border border-black/20 bg-white p-1.5 text-sm">
+                      <option value="">{p.name === "proclaim" ? "full method (default)" : "default settings"}</option>
+                      {names.map((n) => (
+                        <option key={n} value={n}>
+                          {n}
+                        </option>
+                      ))}
+                    </select>
+                  </label>
+                ) : null}
+              </div>
+            );
+          })}
+        </div>
+        <FieldError state={state} field="methods" />
+      </fieldset>
+
+      <div>
+        <label htmlFor="compare-claim" className="block font-medium">
+          Claim
+        </label>
+        <textarea id="compare-claim" name="claim" required rows={3} defaultValue={v.claim ?? initialClaim ?? ""} aria-invalid={state.field === "claim"} className="mt-1 w-full rounded-md border border-black/20 bg-white p-2" />
+        <p className="mt-1 text-xs text-black/60">
+          Quote the statement as it was made. ZoFia checks news articles: it reads your claim as a one-paragraph article (with the headline below, if you give one).
+        </p>
+        <FieldError state={state} field="claim" />
+      </div>
+
+      <div className="grid gap-4 sm:grid-cols-2">
+        <div className="min-w-0">
+          <label htmlFor="compare-title" className="block text-sm">
+            Headline <span className="text-black/60">(optional, read by ZoFia)</span>
+          </label>
+          <input id="compare-title" name="title" defaultValue={v.title} className="mt-1 w-full rounded-md border border-black/20 bg-white p-2" />
+          <FieldError state={state} field="title" />
+        </div>
+        <div>
+          <label htmlFor="compare-claimDate" className="block text-sm">
+            Claim date <span className="text-black/60">(optional: evidence published later is left out)</span>
+          </label>
+          <input id="compare-claimDate" name="claimDate" type="date" defaultValue={v.claimDate} className="mt-1 rounded-md border border-black/20 bg-white p-2" />
+          <FieldError state={state} field="claimDate" />
+        </div>
+      </div>
+
+      <div className="min-w-0">
+        <label htmlFor="compare-corpus" className="block font-medium">
+          Corpus
+        </label>
+        <p className="text-xs text-black/60">Every method that reads evidence reads this one corpus. Only ZoFia can run without one (on web search).</p>
+        <select id="compare-corpus" name="corpus" defaultValue={v.corpus ?? corpora[0]?.name ?? ""} className="mt-1 w-full max-w-full rounded-md border border-black/20 bg-white p-2 sm:w-auto">
+          <option value="">no corpus</option>
+          {corpora.map((c) => (
+            <option key={c.name} value={c.name}>
+              {c.name} ({c.passages} passages)
+            </option>
+          ))}
+        </select>
+        <FieldError state={state} field="corpus" />
+      </div>
+
+      <fieldset>
+        <legend className="font-medium">Ensemble verdict (optional)</legend>
+        <p className="text-xs text-black/60">A vote over the methods&apos; verdicts, shown as its own row. It never replaces what each method said.</p>
+        <div className="mt-2 flex flex-col gap-2 text-sm sm:flex-row sm:flex-wrap sm:gap-4">
+          {[
+            ["", "No ensemble"],
+            ["majority", "Majority vote"],
+            ["confidence-weighted", "Vote weighted by each method's confidence"],
+          ].map(([value, label]) => (
+            <label key={value} className="flex items-center gap-2">
+              <input type="radio" name="ensemble" value={value} defaultChecked={(v.ensemble ?? "") === value} />
+              {label}
+            </label>
+          ))}
+        </div>
+        <FieldError state={state} field="ensemble" />
+      </fieldset>
+
+      <div data-testid="compare-estimate" aria-live="polite" className="rounded-md border border-black/10 bg-white p-4 text-sm">
+        <p className="font-medium">Estimated cost of all methods together</p>
+        {!est ? (
+          <p className="mt-1 text-black/60">Estimating…</p>
+        ) : !est.ok ? (
+          <p className="mt-1 text-black/70">{est.message}</p>
+        ) : (
+          <>
+            <p className="mt-1">
+              Up to <strong>{fmt(est.llmCalls)} model calls</strong> and {fmt(est.toolCalls)} searches, about {fmt(est.tokens)} tokens ·{" "}
+              {est.costUsd === null ? <strong>price unknown</strong> : <strong>${est.costUsd.toFixed(4)}</strong>}
+              {est.unpriced.length ? <span className="text-black/70"> (price unknown for {est.unpriced.join(", ")})</span> : null}
+            </p>
+            {est.missing.length ? <p className="mt-1 text-xs text-black/60">No estimate before starting for {est.missing.join(", ")}: not counted above, so the total is a lower bound.</p> : null}
+            <ul className="mt-1 text-xs text-black/70">
+              {est.perMethod.map((m) => (
+                <li key={m.protocol} className="break-words">
+                  {protocols.find((p) => p.name === m.protocol)?.title ?? m.protocol}: {m.estimate.ok ? `${fmt(m.estimate.llmCalls)} calls, ~${fmt(m.estimate.promptTokens + m.estimate.completionTokens)} tokens, ${m.estimate.costUsd === null ? "price unknown" : `$${m.estimate.costUsd.toFixed(4)}`}` : m.estimate.message}
+                </li>
+              ))}
+            </ul>
+          </>
+        )}
+      </div>
+
+      <button type="submit" disabled={pending} className="rounded-md bg-ink px-4 py-2 font-medium text-white hover:bg-black disabled:opacity-60">
+        {pending ? "Starting…" : chosen.length >= 2 ? `Start ${chosen.length} debates` : "Start the comparison"}
+      </button>
+    </form>
+  );
+}

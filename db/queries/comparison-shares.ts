@@ -1,0 +1,46 @@
+import { and, eq, isNull } from "drizzle-orm";
+import type { Database } from "@/db/client";
+import * as s from "@/db/schema";
+import { randomToken } from "@/lib/auth/tokens";
+
+/*
+ * Read-only links to a comparison. Kept apart from the comparison queries so the request gate,
+ * which asks on every shared request, loads nothing but the schema.
+ */
+
+const TOKEN = /^[A-Za-z0-9_-]{20,80}$/;
+
+export async function createComparisonShare(db: Database, comparisonId: string, createdBy: string): Promise<string> {
+  const token = randomToken(24);
+  await db.insert(s.comparisonShares).values({ token, comparisonId, createdBy });
+  return token;
+}
+
+/** The comparison a link opens, or null for an unknown or revoked token. */
+export async function comparisonForShare(db: Database, token: string | null | undefined): Promise<string | null> {
+  if (!token || !TOKEN.test(token)) return null;
+  const [row] = await db
+    .select({ comparisonId: s.comparisonShares.comparisonId })
+    .from(s.comparisonShares)
+    .where(and(eq(s.comparisonShares.token, token), isNull(s.comparisonShares.revokedAt)));
+  return row?.comparisonId ?? null;
+}
+
+/**
+ * Whether a comparison link opens this debate: the shared comparison page streams each member
+ * debate, and its events route checks the token against the debate it streams.
+ */
+export async function debateInSharedComparison(db: Database, token: string | null | undefined, debateId: string): Promise<boolean> {
+  const comparisonId = await comparisonForShare(db, token);
+  if (!comparisonId || !/^[0-9a-f-]{36}$/i.test(debateId)) return false;
+  const [row] = await db.select({ id: s.debates.id }).from(s.debates).where(and(eq(s.debates.id, debateId), eq(s.debates.comparisonId, comparisonId)));
+  return !!row;
+}
+
+export async function listComparisonShares(db: Database, comparisonId: string) {
+  return db.select().from(s.comparisonShares).where(and(eq(s.comparisonShares.comparisonId, comparisonId), isNull(s.comparisonShares.revokedAt)));
+}
+
+export async function revokeComparisonShare(db: Database, token: string) {
+  await db.update(s.comparisonShares).set({ revokedAt: new Date() }).where(eq(s.comparisonShares.token, token));
+}
