@@ -35,10 +35,10 @@ function withLiveNumbers(m: ComparisonMember, v: DebateView | undefined): Compar
 
 /**
  * One claim, several methods, on one page: the outcome in words first, one row per method, every
- * debate streaming side by side, then each method's reason. `hrefFor` points a member at its own
- * page (the debate page, or its share link on a shared comparison).
+ * debate streaming side by side, then each method's reason. On a shared link (`shareToken`) the
+ * members' own pages are not open to the reader, so their names link nowhere.
  */
-export function ComparisonLive({ view, starts, shareToken, memberHref, controls }: { view: ComparisonView; starts: MemberStart[]; shareToken?: string; memberHref?: Record<string, string>; controls?: React.ReactNode }) {
+export function ComparisonLive({ view, starts, shareToken, controls }: { view: ComparisonView; starts: MemberStart[]; shareToken?: string; controls?: React.ReactNode }) {
   const router = useRouter();
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   // Several members may finish within moments of each other: one re-read of the comparison for all.
@@ -53,7 +53,7 @@ export function ComparisonLive({ view, starts, shareToken, memberHref, controls 
   const { state, connections } = useDebateStreams(starts, { shareToken, onChange: refresh });
 
   const members = useMemo(() => view.members.map((m) => withLiveNumbers(m, state[m.debateId]?.view)), [view.members, state]);
-  const hrefFor = (id: string) => memberHref?.[id] ?? `/debates/${id}`;
+  const hrefFor = (id: string) => (shareToken ? null : `/debates/${id}`);
   const n = members.length;
   const anyRunning = members.some(isActive);
 

@@ -22,7 +22,7 @@ function speaker(t: { role: string; kind: string }, protocol: string, domain: st
  * One method's debate as it happens, in brief: every finished turn as its speaker and first line,
  * then each turn being written now with its text growing. The full transcript is one link away.
  */
-export function MemberColumn({ name, href, view, live, connection }: { name: string; href: string; view: DebateView; live: LiveTurn[]; connection: Connection | undefined }) {
+export function MemberColumn({ name, href, view, live, connection }: { name: string; href: string | null; view: DebateView; live: LiveTurn[]; connection: Connection | undefined }) {
   const finished = view.turns.filter((t) => t.status === "completed" || t.status === "failed");
   const running = view.status === "running" || view.status === "queued";
   return (
@@ -53,9 +53,11 @@ export function MemberColumn({ name, href, view, live, connection }: { name: str
         </div>
       ))}
       {view.error ? <p className="text-sm text-red-800">{view.error}</p> : null}
-      <Link href={href} className="mt-auto text-sm underline decoration-black/30 underline-offset-2 hover:decoration-black">
-        Read the full debate
-      </Link>
+      {href ? (
+        <Link href={href} className="mt-auto text-sm underline decoration-black/30 underline-offset-2 hover:decoration-black">
+          Read the full debate
+        </Link>
+      ) : null}
     </section>
   );
 }

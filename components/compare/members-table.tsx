@@ -32,7 +32,7 @@ export function VerdictBadge({ m }: { m: ComparisonMember }) {
   );
 }
 
-export function MembersTable({ members, ensemble, hrefFor }: { members: ComparisonMember[]; ensemble: EnsembleResult | null; hrefFor: (debateId: string) => string }) {
+export function MembersTable({ members, ensemble, hrefFor }: { members: ComparisonMember[]; ensemble: EnsembleResult | null; hrefFor: (debateId: string) => string | null }) {
   return (
     <section aria-label="Each method's result" className="space-y-2">
       <div role="row" className={`hidden border-b border-black/10 pb-1 text-xs font-semibold uppercase tracking-wide text-black/50 ${GRID}`}>
@@ -49,9 +49,13 @@ export function MembersTable({ members, ensemble, hrefFor }: { members: Comparis
           className={`rounded-lg border border-black/10 bg-white p-3 text-sm md:rounded-none md:border-0 md:border-b md:bg-transparent md:px-0 md:py-2 ${GRID}`}
         >
           <div className="mb-1 font-semibold md:mb-0">
-            <Link href={hrefFor(m.debateId)} className="underline decoration-black/30 underline-offset-2 hover:decoration-black">
-              {memberName(m, members)}
-            </Link>
+            {hrefFor(m.debateId) ? (
+              <Link href={hrefFor(m.debateId)!} className="underline decoration-black/30 underline-offset-2 hover:decoration-black">
+                {memberName(m, members)}
+              </Link>
+            ) : (
+              memberName(m, members)
+            )}
             {m.preset ? <span className="block text-xs font-normal text-black/60">{m.title}</span> : null}
           </div>
           <Cell label="Verdict" testId="compare-verdict">

@@ -59,6 +59,7 @@ export const ROUTES: readonly RouteEntry[] = [
   { pattern: "/forbidden", type: "page", rule: pub },
   { pattern: "/invite/[token]", type: "page", rule: pub, params: { token: "token" } },
   { pattern: "/share/[token]", type: "page", rule: pub, params: { token: "token" } },
+  { pattern: "/share/compare/[token]", type: "page", rule: pub, params: { token: "token" } },
   { pattern: "/api/health", type: "route", rule: pub },
 
   // Reading: any account, or everyone on a public instance.

@@ -65,6 +65,7 @@ const EXPECTED: Record<string, Record<Visitor, Outcome>> = {
   "/forbidden": everyone,
   "/invite/[token]": everyone,
   "/share/[token]": everyone,
+  "/share/compare/[token]": everyone,
   "/api/health": everyone,
   "/debates": readers,
   "/debates/[id]": readers,

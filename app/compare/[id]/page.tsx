@@ -4,7 +4,10 @@ import { getComparisonView } from "@/db/queries/comparisons";
 import { ComparisonLive } from "@/components/compare/comparison-live";
 import { ExportLinks } from "@/components/compare/export-links";
 import { memberStarts } from "@/components/compare/member-starts";
+import { listComparisonShares } from "@/db/queries/comparison-shares";
+import { CompareShareControls } from "@/components/compare/share-controls";
 import { canReadDebates } from "@/lib/auth/access";
+import { can } from "@/lib/auth/policy";
 import { currentPrincipal, pageReadDebates } from "@/lib/auth/server";
 
 export const dynamic = "force-dynamic";
@@ -29,11 +32,12 @@ export async function generateMetadata({ params }: { params: Promise<{ id: strin
 export default async function ComparisonPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
   if (!UUID.test(id)) notFound();
-  await pageReadDebates(`/compare/${id}`);
+  const principal = await pageReadDebates(`/compare/${id}`);
   const { db } = await getDb();
   const view = await getComparisonView(db, id);
   if (!view) notFound();
   const starts = await memberStarts(db, view);
+  const shares = can(principal, "debate:share") ? (await listComparisonShares(db, id)).map((s) => s.token) : null;
   return (
     <ComparisonLive
       view={view}
@@ -41,6 +45,7 @@ export default async function ComparisonPage({ params }: { params: Promise<{ id:
       controls={
         <footer className="space-y-3 border-t border-black/10 pt-4">
           <ExportLinks id={view.id} />
+          {shares ? <CompareShareControls comparisonId={view.id} tokens={shares} /> : null}
         </footer>
       }
     />
