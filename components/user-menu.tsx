@@ -17,6 +17,7 @@ export function navLinks(me: Principal | null, readable: boolean): NavLink[] {
   const links: NavLink[] = [];
   if (can(me, "debate:start")) links.push({ href: "/debates/new", label: "Check a claim" });
   if (readable) links.push({ href: "/debates", label: "Debates" }, { href: "/corpora", label: "Corpora" }, { href: "/eval", label: "Evaluation" });
+  if (readable) links.push({ href: "/compare", label: "Compare" });
   if (can(me, "annotate")) links.push({ href: "/annotate", label: "Annotate" });
   if (can(me, "agreement:read")) links.push({ href: "/agreement", label: "Agreement" });
   return links;

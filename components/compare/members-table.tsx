@@ -35,7 +35,7 @@ export function VerdictBadge({ m }: { m: ComparisonMember }) {
 export function MembersTable({ members, ensemble, hrefFor }: { members: ComparisonMember[]; ensemble: EnsembleResult | null; hrefFor: (debateId: string) => string | null }) {
   return (
     <section aria-label="Each method's result" className="space-y-2">
-      <div role="row" className={`hidden border-b border-black/10 pb-1 text-xs font-semibold uppercase tracking-wide text-black/50 ${GRID}`}>
+      <div aria-hidden className={`hidden border-b border-black/10 pb-1 text-xs font-semibold uppercase tracking-wide text-black/50 ${GRID}`}>
         {HEADINGS.map((h) => (
           <div key={h}>{h}</div>
         ))}
