@@ -16,7 +16,7 @@ type NavLink = { href: string; label: string };
 export function navLinks(me: Principal | null, readable: boolean): NavLink[] {
   const links: NavLink[] = [];
   if (can(me, "debate:start")) links.push({ href: "/debates/new", label: "Check a claim" });
-  if (readable) links.push({ href: "/debates", label: "Debates" }, { href: "/corpora", label: "Corpora" }, { href: "/eval", label: "Evaluation" }, { href: "/methods", label: "Methods" });
+  if (readable) links.push({ href: "/debates", label: "Debates" }, { href: "/compare", label: "Compare" }, { href: "/corpora", label: "Corpora" }, { href: "/eval", label: "Evaluation" }, { href: "/methods", label: "Methods" });
   if (can(me, "annotate")) links.push({ href: "/annotate", label: "Annotate" });
   if (can(me, "agreement:read")) links.push({ href: "/agreement", label: "Agreement" });
   return links;

@@ -6,11 +6,11 @@ import { createShareAction, revokeShareAction } from "@/app/debates/share-action
 const noSubscribe = () => () => {};
 
 /** The link as the reader will paste it: this site's address in full (the server renders the path until the page is live). */
-function useOrigin() {
+export function useOrigin() {
   return useSyncExternalStore(noSubscribe, () => window.location.origin, () => "");
 }
 
-function CopyButton({ text }: { text: string }) {
+export function CopyButton({ text }: { text: string }) {
   const [state, setState] = useState<"idle" | "copied" | "failed">("idle");
   return (
     <button

@@ -59,11 +59,13 @@ export const ROUTES: readonly RouteEntry[] = [
   { pattern: "/forbidden", type: "page", rule: pub },
   { pattern: "/invite/[token]", type: "page", rule: pub, params: { token: "token" } },
   { pattern: "/share/[token]", type: "page", rule: pub, params: { token: "token" } },
+  { pattern: "/share/compare/[token]", type: "page", rule: pub, params: { token: "token" } },
   { pattern: "/api/health", type: "route", rule: pub },
 
   // Reading: any account, or everyone on a public instance.
   { pattern: "/debates", type: "page", rule: readDebates },
   { pattern: "/debates/[id]", type: "page", rule: readDebates, params: { id: "uuid" } },
+  { pattern: "/compare/[id]", type: "page", rule: readDebates, params: { id: "uuid" } },
   { pattern: "/corpora", type: "page", rule: readDebates },
   { pattern: "/corpora/[name]", type: "page", rule: readDebates, params: { name: "corpus-name" } },
   { pattern: "/corpora/[name]/documents/[id]", type: "page", rule: readDebates, params: { name: "corpus-name", id: "document-id" } },

@@ -2,6 +2,8 @@ import { notFound } from "next/navigation";
 import { getDb } from "@/db/client";
 import { DebateLive } from "@/components/debate/debate-live";
 import { ShareControls } from "@/components/debate/share-controls";
+import { ComparisonBackLink } from "@/components/compare/back-link";
+import { comparisonOfDebate } from "@/db/queries/debate-comparison";
 import { debateView } from "@/lib/debate/view";
 import { liveTurns } from "@/lib/debate/events";
 import { canReadDebate, listShares } from "@/lib/auth/access";
@@ -29,13 +31,14 @@ export default async function DebatePage({ params }: { params: Promise<{ id: str
   const view = await debateView(db, id);
   if (!view) notFound();
   const shares = can(principal, "debate:share") ? (await listShares(db, id)).map((s) => s.token) : null;
+  const comparisonId = await comparisonOfDebate(db, id);
   return (
     <DebateLive
       key={`${view.id}:${view.status}`}
       initial={view}
       initialLive={liveTurns(view.id)}
       canControl={can(principal, "debate:control")}
-      extra={shares ? <ShareControls debateId={id} tokens={shares} /> : null}
+      extra={<>{comparisonId ? <ComparisonBackLink comparisonId={comparisonId} /> : null}{shares ? <ShareControls debateId={id} tokens={shares} /> : null}</>}
     />
   );
 }

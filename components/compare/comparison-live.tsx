@@ -1,0 +1,90 @@
+"use client";
+
+import { useCallback, useEffect, useMemo, useRef } from "react";
+import { useRouter } from "next/navigation";
+import type { ComparisonMember, ComparisonView } from "@/lib/compare/types";
+import type { DebateView } from "@/lib/debate/view";
+import { MemberColumn } from "./member-column";
+import { MembersTable } from "./members-table";
+import { OutcomePanel } from "./outcome-panel";
+import { Reasons } from "./reasons";
+import { useDebateStreams, type MemberStart } from "./use-debate-streams";
+import { isActive, memberName } from "./words";
+
+/**
+ * A running member's numbers follow its stream (turns as they finish); a finished member's come
+ * from the server, which reads the same turns once they are all stored.
+ */
+function withLiveNumbers(m: ComparisonMember, v: DebateView | undefined): ComparisonMember {
+  if (!v) return m;
+  // The stream knows first that a queued debate started; the server's row says so after a refresh.
+  const status = m.status === "queued" && v.status === "running" ? "running" : m.status;
+  if (!isActive({ status })) return m;
+  const done = v.turns.filter((t) => t.status === "completed");
+  const prompt = done.reduce((a, t) => a + (t.promptTokens ?? 0), 0);
+  const completion = done.reduce((a, t) => a + (t.completionTokens ?? 0), 0);
+  const priced = done.filter((t) => t.costUsd != null);
+  return {
+    ...m,
+    status,
+    tokens: { prompt: Math.max(prompt, m.tokens.prompt), completion: Math.max(completion, m.tokens.completion) },
+    calls: Math.max(m.calls, done.filter((t) => t.kind !== "tool" && ((t.promptTokens ?? 0) > 0 || (t.completionTokens ?? 0) > 0)).length),
+    costUsd: done.length && priced.length === 0 ? m.costUsd : Math.max(m.costUsd ?? 0, priced.reduce((a, t) => a + (t.costUsd ?? 0), 0)),
+  };
+}
+
+/**
+ * One claim, several methods, on one page: the outcome in words first, one row per method, every
+ * debate streaming side by side, then each method's reason. On a shared link (`shareToken`) the
+ * members' own pages are not open to the reader, so their names link nowhere.
+ */
+export function ComparisonLive({ view, starts, shareToken, controls }: { view: ComparisonView; starts: MemberStart[]; shareToken?: string; controls?: React.ReactNode }) {
+  const router = useRouter();
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  // Several members may finish within moments of each other: one re-read of the comparison for all.
+  const refresh = useCallback(() => {
+    if (timer.current) return;
+    timer.current = setTimeout(() => {
+      timer.current = null;
+      router.refresh();
+    }, 400);
+  }, [router]);
+  useEffect(() => () => void (timer.current && clearTimeout(timer.current)), []);
+  const { state, connections } = useDebateStreams(starts, { shareToken, onChange: refresh });
+
+  const members = useMemo(() => view.members.map((m) => withLiveNumbers(m, state[m.debateId]?.view)), [view.members, state]);
+  const hrefFor = (id: string) => (shareToken ? null : `/debates/${id}`);
+  const n = members.length;
+  const anyRunning = members.some(isActive);
+
+  return (
+    <div className="space-y-8">
+      <header className="space-y-2">
+        <p className="text-sm text-black/60">
+          One claim, {n} methods{view.corpus ? <> · evidence from the corpus “{view.corpus.name}”</> : null}
+        </p>
+        <h1 className="text-2xl font-semibold tracking-tight break-words" data-testid="compare-claim">
+          {view.claim.text}
+        </h1>
+      </header>
+
+      <OutcomePanel members={members} ensemble={view.ensemble} />
+      <MembersTable members={members} ensemble={view.ensemble} hrefFor={hrefFor} />
+
+      <section aria-labelledby="compare-live" className="space-y-3">
+        <h2 id="compare-live" className="text-lg font-semibold">
+          {anyRunning ? "Watch them argue" : "How each debate went"}
+        </h2>
+        <div className="grid grid-cols-1 gap-3 lg:grid-cols-[repeat(var(--n),minmax(0,1fr))]" style={{ "--n": Math.min(n, 4) } as React.CSSProperties}>
+          {members.map((m) => {
+            const s = state[m.debateId];
+            return s ? <MemberColumn key={m.debateId} name={memberName(m, members)} href={hrefFor(m.debateId)} view={s.view} live={s.live} connection={connections[m.debateId]} /> : null;
+          })}
+        </div>
+      </section>
+
+      <Reasons members={members} />
+      {controls}
+    </div>
+  );
+}

@@ -1,0 +1,63 @@
+"use client";
+
+import Link from "next/link";
+import type { LiveTurn } from "@/lib/debate/events";
+import type { DebateView } from "@/lib/debate/view";
+import { retryNote, roleName } from "@/components/debate/turn-card";
+import { agentName } from "@/components/debate/tool-mad/words";
+import { firstSentence } from "@/components/debate/verdict-summary";
+import type { Connection } from "./use-debate-streams";
+import { statusWords } from "./words";
+
+/** How much of a turn being written the column shows: its newest words, where the text grows. */
+const TAIL = 420;
+
+function speaker(t: { role: string; kind: string }, protocol: string, domain: string | null) {
+  // Tool-MAD names its agents for where they search (corpus, web), as its own page does.
+  const who = protocol === "tool-mad" ? agentName(t.role) : roleName(t.role, domain);
+  return t.kind === "tool" ? `${who} (search)` : who;
+}
+
+/**
+ * One method's debate as it happens, in brief: every finished turn as its speaker and first line,
+ * then each turn being written now with its text growing. The full transcript is one link away.
+ */
+export function MemberColumn({ name, href, view, live, connection }: { name: string; href: string | null; view: DebateView; live: LiveTurn[]; connection: Connection | undefined }) {
+  const finished = view.turns.filter((t) => t.status === "completed" || t.status === "failed");
+  const running = view.status === "running" || view.status === "queued";
+  return (
+    <section aria-label={`${name} live`} data-testid="compare-column" data-protocol={view.protocol} data-status={view.status} className="flex min-w-0 flex-col gap-3 rounded-lg border border-black/10 bg-white p-3">
+      <header className="flex flex-wrap items-baseline justify-between gap-x-2 gap-y-1">
+        <h3 className="font-semibold">{name}</h3>
+        <span className="text-xs text-black/60">
+          {statusWords(view.status)}
+          {running ? (connection === "live" ? " · ● live" : " · connecting…") : ""}
+        </span>
+      </header>
+      <ol aria-label="Finished turns" className="max-h-72 space-y-1.5 overflow-y-auto text-sm" data-testid="finished-turns" data-count={finished.length}>
+        {finished.length === 0 ? <li className="text-black/50">No finished turn yet.</li> : null}
+        {finished.map((t) => (
+          <li key={t.seq} data-testid="finished-turn" data-seq={t.seq} className="min-w-0 break-words">
+            <span className="font-medium">{speaker(t, view.protocol, view.domain)}:</span> <span className="text-black/70">{t.status === "failed" ? "failed" : firstSentence(t.content, 140) || "—"}</span>
+          </li>
+        ))}
+      </ol>
+      {live.map((l) => (
+        <div key={l.turn.seq} data-testid="live-turn" data-seq={l.turn.seq} data-length={l.text.length} className="min-w-0 rounded-md border-l-4 border-l-sky-600 bg-sky-50/70 p-2 text-sm">
+          <p className="text-xs font-semibold text-sky-900">
+            {speaker(l.turn, view.protocol, view.domain)} is writing…{l.retry ? ` (${retryNote(l.retry)})` : ""}
+          </p>
+          <p className="whitespace-pre-wrap break-words text-black/80" aria-live="off">
+            {l.text.length > TAIL ? `…${l.text.slice(-TAIL)}` : l.text || "…"}
+          </p>
+        </div>
+      ))}
+      {view.error ? <p className="text-sm text-red-800">{view.error}</p> : null}
+      {href ? (
+        <Link href={href} className="mt-auto text-sm underline decoration-black/30 underline-offset-2 hover:decoration-black">
+          Read the full debate
+        </Link>
+      ) : null}
+    </section>
+  );
+}
