@@ -45,7 +45,7 @@ export type MatrixPlan = {
   claimsInFile: number;
   /** The claims every run debates, in the order they were selected. */
   selected: ClaimRecord[];
-  runs: Array<{ entry: MatrixEntry; scoring: MatrixScoring }>;
+  runs: Array<{ entry: MatrixEntry & { config: Record<string, unknown> }; scoring: MatrixScoring }>;
   refused: Array<{ protocol: string; reason: string }>;
 };
 
