@@ -69,6 +69,7 @@ export const ROUTES: readonly RouteEntry[] = [
   { pattern: "/corpora/[name]/documents/[id]", type: "page", rule: readDebates, params: { name: "corpus-name", id: "document-id" } },
   { pattern: "/search", type: "page", rule: readDebates },
   { pattern: "/eval", type: "page", rule: readDebates },
+  { pattern: "/eval/groups/[id]", type: "page", rule: readDebates, params: { id: "uuid" } },
   { pattern: "/eval/[id]", type: "page", rule: readDebates, params: { id: "uuid" } },
   { pattern: "/eval/[id]/export", type: "route", rule: readDebates, params: { id: "uuid" } },
   { pattern: "/api/eval/[id]/progress", type: "route", rule: readDebates, params: { id: "uuid" } },

@@ -75,6 +75,7 @@ const EXPECTED: Record<string, Record<Visitor, Outcome>> = {
   "/eval": readers,
   "/eval/[id]": readers,
   "/eval/[id]/export": readers,
+  "/eval/groups/[id]": readers,
   "/api/eval/[id]/progress": readers,
   "/api/ingest-jobs/[id]/events": readers,
   "/api/debates/[id]/events": readers,
