@@ -39,6 +39,8 @@ export type LeaderboardRow = {
   seconds_per_claim: number | null;
   /** What differs from the papers' setting (the preset's caveat), printed with their rows. */
   caveat: string | null;
+  /** How the run's report scored a verdict that takes no side (PROClaim's INCONCLUSIVE); null when the protocol has none. */
+  inconclusive_policy: string | null;
 };
 
 export type PairRow = {
@@ -115,6 +117,7 @@ function rowOf(r: EvalReport, info: MatrixInfo | null): LeaderboardRow {
     calls_per_claim: c.llm_calls.mean,
     seconds_per_claim: c.latency_ms.mean === null ? null : c.latency_ms.mean / 1000,
     caveat: typeof cfg.caveat === "string" && cfg.caveat ? cfg.caveat : null,
+    inconclusive_policy: r.inconclusive?.policy ?? null,
   };
 }
 
@@ -211,7 +214,7 @@ export function leaderboardMarkdown(lb: Leaderboard): string {
     "",
     "How each method was scored on the dataset's gold labels:",
     "",
-    ...lb.rows.map((r) => `- ${r.protocol}: ${r.scoring?.how ?? `its report's labels (${r.labels.join(" / ")})`}.`),
+    ...lb.rows.map((r) => `- ${r.protocol}: ${r.scoring?.how ?? `its report's labels (${r.labels.join(" / ")})`}${r.inconclusive_policy ? ` (policy "${r.inconclusive_policy}")` : ""}.`),
     "",
     "## Pairwise (McNemar's exact test, on the claims both finished and scored)",
     "",
