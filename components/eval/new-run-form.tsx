@@ -6,6 +6,13 @@ import { RADAR_VARIANTS } from "@/lib/debate/radar/variants";
 import { ModelSelect } from "@/components/debate/model-select";
 import { formatFileLimit, MAX_CLAIMS_FILE_BYTES } from "@/lib/eval/limits";
 
+const PROTOCOL_CHOICES = [
+  ["radar", "RADAR"],
+  ["tool-mad", "Tool-MAD"],
+  ["zofia", "ZoFia (news articles)"],
+  ["proclaim", "PROClaim"],
+] as const;
+
 const input = "mt-1 w-full min-w-0 rounded-md border border-black/20 bg-white p-2";
 
 /**
@@ -29,6 +36,7 @@ async function uploadThenCreate(prev: NewRunState, form: FormData): Promise<NewR
 export function NewRunForm({ corpora, models = [], defaultModel }: { corpora: string[]; models?: string[]; defaultModel?: string }) {
   const [state, action, pending] = useActionState<NewRunState, FormData>(uploadThenCreate, {});
   const [evidence, setEvidence] = useState("gold");
+  const [protocols, setProtocols] = useState<string[]>(["radar"]);
   return (
     <form action={action} className="grid max-w-3xl gap-4 sm:grid-cols-2">
       {state.error ? (
@@ -40,6 +48,18 @@ export function NewRunForm({ corpora, models = [], defaultModel }: { corpora: st
         Claims file (JSONL, up to {formatFileLimit()})
         <input name="claims" type="file" accept=".jsonl,application/jsonl,application/x-ndjson" required className={input} />
       </label>
+      <fieldset className="text-sm sm:col-span-2" data-testid="eval-protocols">
+        <legend>Methods</legend>
+        <p className="text-xs text-black/60">RADAR alone makes one run. Tick two or more to compare them: one run each over the same claims, then a page that ranks them by accuracy and cost. Methods that search for their own evidence (Tool-MAD, ZoFia, PROClaim) search the corpus chosen below, or every corpus.</p>
+        <div className="mt-1 flex flex-wrap gap-x-4 gap-y-1">
+          {PROTOCOL_CHOICES.map(([value, label]) => (
+            <label key={value} className="inline-flex items-center gap-1">
+              <input type="checkbox" name="protocols" value={value} checked={protocols.includes(value)} onChange={(e) => setProtocols((xs) => (e.target.checked ? [...xs, value] : xs.filter((x) => x !== value)))} />
+              {label}
+            </label>
+          ))}
+        </div>
+      </fieldset>
       <label className="text-sm">
         Run name <input name="name" className={input} />
       </label>
@@ -112,7 +132,7 @@ export function NewRunForm({ corpora, models = [], defaultModel }: { corpora: st
       </label>
       <div className="sm:col-span-2">
         <button type="submit" disabled={pending} className="rounded-md bg-ink px-4 py-2 font-medium text-white disabled:opacity-60">
-          {pending ? "Creating…" : "Start the run"}
+          {pending ? "Creating…" : protocols.length > 1 ? `Compare ${protocols.length} methods` : "Start the run"}
         </button>
       </div>
     </form>

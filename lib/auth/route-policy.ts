@@ -72,6 +72,7 @@ export const ROUTES: readonly RouteEntry[] = [
   { pattern: "/search", type: "page", rule: readDebates },
   { pattern: "/methods", type: "page", rule: readDebates },
   { pattern: "/eval", type: "page", rule: readDebates },
+  { pattern: "/eval/groups/[id]", type: "page", rule: readDebates, params: { id: "uuid" } },
   { pattern: "/eval/[id]", type: "page", rule: readDebates, params: { id: "uuid" } },
   { pattern: "/eval/[id]/export", type: "route", rule: readDebates, params: { id: "uuid" } },
   { pattern: "/compare", type: "page", rule: readDebates },

@@ -59,6 +59,8 @@ export type CreateRunInput = {
   caveat?: string;
   /** This run is repeat `index` of `of` over the same claims (`eval --repeats`); reports aggregate the group. */
   repeat?: RepeatInfo;
+  /** This run is one protocol of an evaluation matrix (lib/eval/matrix.ts); stored as given. */
+  matrix?: Record<string, unknown>;
 };
 
 export type CreatedRun = { runId: string; items: number; skipped: Array<{ id: string; reason: string }> };
@@ -113,7 +115,7 @@ export async function createEvalRun(
       dataset: input.dataset,
       protocol: protocol.name,
       variant,
-      config: { [protocol.name]: fullConfig, models, thresholds, evidence: input.evidence, sample: input.sample ?? {}, preset: input.preset ?? null, source: input.source ?? null, claims_in_file: input.claims.length, references: input.references ?? [], ...(input.reporting?.inconclusive ? { reporting: input.reporting } : {}), ...(input.repeat ? { repeat: input.repeat } : {}), ...(input.caveat ? { caveat: input.caveat } : {}) },
+      config: { [protocol.name]: fullConfig, models, thresholds, evidence: input.evidence, sample: input.sample ?? {}, preset: input.preset ?? null, source: input.source ?? null, claims_in_file: input.claims.length, references: input.references ?? [], ...(input.reporting?.inconclusive ? { reporting: input.reporting } : {}), ...(input.repeat ? { repeat: input.repeat } : {}), ...(input.matrix ? { matrix: input.matrix } : {}), ...(input.caveat ? { caveat: input.caveat } : {}) },
       status: "queued",
       executor: input.executor,
       budget: input.budget && (input.budget.maxTokens !== undefined || input.budget.maxCostUsd !== undefined) ? input.budget : null,

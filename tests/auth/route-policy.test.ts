@@ -79,6 +79,7 @@ const EXPECTED: Record<string, Record<Visitor, Outcome>> = {
   "/eval/[id]/export": readers,
   "/compare": readers,
   "/compare/[id]/export": readers,
+  "/eval/groups/[id]": readers,
   "/api/eval/[id]/progress": readers,
   "/api/ingest-jobs/[id]/events": readers,
   "/api/debates/[id]/events": readers,

@@ -57,6 +57,7 @@ export default async function EvalRunPage({ params }: { params: Promise<{ id: st
             </ul>
           </details>
         ) : null}
+        {(cfg as { matrix?: { group?: string; of?: number } }).matrix?.group ? <p className="text-sm"><Link className="underline" data-testid="matrix-link" href={`/eval/groups/${(cfg as { matrix: { group: string } }).matrix.group}`}>One of {(cfg as { matrix: { of: number } }).matrix.of} methods run on the same claims: see them compared</Link></p> : null}
         <p className="text-xs text-black/60 [overflow-wrap:anywhere]">Models: {Object.entries(cfg.models ?? {}).map(([role, mid]) => `${role} ${mid}`).join(" · ")}</p>
         <RunProgress runId={r.run.id} initial={r.progress} status={r.run.status} />
         <p className="flex flex-wrap gap-3 text-sm">

@@ -10,6 +10,9 @@ import { admitWebRun } from "@/lib/eval/web-run";
 import { requirePermission } from "@/lib/auth/server";
 import { AuthError } from "@/lib/auth/policy";
 import { assertWebModels } from "@/lib/ai/web-models";
+import { getProtocol } from "@/lib/debate/protocols";
+import { createMatrix, planMatrix, referencesFor, type MatrixEntry } from "@/lib/eval/matrix";
+import type { SampleOptions } from "@/lib/eval/sample";
 
 export type NewRunState = { error?: string };
 
@@ -30,6 +33,7 @@ function num(v: FormDataEntryValue | null): number | undefined {
  */
 export async function createRunAction(_prev: NewRunState, form: FormData): Promise<NewRunState> {
   let runId: string;
+  let target: string;
   let userId: string;
   try {
     userId = (await requirePermission("debate:start")).id;
@@ -59,22 +63,67 @@ export async function createRunAction(_prev: NewRunState, form: FormData): Promi
     const sample = form.get("sample");
     const sampling = { limit: num(form.get("limit")), sample: sample === "balanced" || sample === "random" ? sample : undefined, seed: num(form.get("seed")) } as const;
     const h = await getDb();
-    const { created, executor } = await createAndQueueRun(h, {
-      name: String(form.get("name") ?? "").trim() || undefined,
-      dataset: String(form.get("dataset") ?? "").trim() || fileName.replace(/\.(jsonl|ndjson)$/i, ""),
-      claims,
-      evidence,
-      protocol: "radar",
-      config: { variant: String(form.get("variant") ?? "expertise") as never, earlyStopping: String(form.get("earlyStopping") ?? "on") as never },
-      models,
-      sample: sampling,
-      budget: { maxTokens: num(form.get("budgetTokens")), maxCostUsd: num(form.get("budgetUsd")) },
-      source: fileName,
-    }, { admit: (selected) => admitWebRun(h.db, userId, selected) });
-    runId = created.runId;
-    await hostQueuedRun(executor, runId);
+    const chosen = form.getAll("protocols").map(String);
+    if (chosen.length > 1) {
+      // Several methods: an evaluation matrix over the same claims (lib/eval/matrix.ts), shown on its group page.
+      target = `/eval/groups/${await startMatrix(h, userId, { chosen, claims, fileName, evidence, judge, debater, form, sampling })}`;
+    } else {
+      if (chosen.length === 1 && chosen[0] !== "radar") return { error: `A single run from this page is RADAR. Tick two or more methods to compare them, or run ${chosen[0]} alone with npx counterpoint eval --protocol ${chosen[0]}.` };
+      const { created, executor } = await createAndQueueRun(h, {
+        name: String(form.get("name") ?? "").trim() || undefined,
+        dataset: String(form.get("dataset") ?? "").trim() || fileName.replace(/\.(jsonl|ndjson)$/i, ""),
+        claims,
+        evidence,
+        protocol: "radar",
+        config: { variant: String(form.get("variant") ?? "expertise") as never, earlyStopping: String(form.get("earlyStopping") ?? "on") as never },
+        models,
+        sample: sampling,
+        budget: { maxTokens: num(form.get("budgetTokens")), maxCostUsd: num(form.get("budgetUsd")) },
+        source: fileName,
+      }, { admit: (selected) => admitWebRun(h.db, userId, selected) });
+      runId = created.runId;
+      await hostQueuedRun(executor, runId);
+      target = `/eval/${runId}`;
+    }
   } catch (e) {
     return { error: (e as Error).message };
   }
-  redirect(`/eval/${runId}`);
+  redirect(target);
+}
+
+async function startMatrix(
+  h: Awaited<ReturnType<typeof getDb>>,
+  userId: string,
+  input: { chosen: string[]; claims: ClaimRecord[]; fileName: string; evidence: EvidenceSpec; judge: string; debater: string; form: FormData; sampling: SampleOptions },
+): Promise<string> {
+  const { chosen, evidence, judge, debater, form } = input;
+  const corpus = evidence.mode === "retrieved" ? evidence.corpus : null;
+  const entries: MatrixEntry[] = chosen.map((protocol) => {
+    const p = getProtocol(protocol);
+    const config = protocol === "radar" ? { variant: String(form.get("variant") ?? "expertise"), earlyStopping: String(form.get("earlyStopping") ?? "on") } : {};
+    // The judge's model for every judging role, the debaters' for the rest; roles left out use the server's defaults.
+    const models: Record<string, string> = {};
+    for (const role of p.roles(p.parseConfig(config))) {
+      const id = /judge/.test(role) ? judge : debater;
+      if (id) models[role] = id;
+    }
+    return {
+      protocol,
+      config,
+      models,
+      evidence: p.upfrontEvidence === false ? { mode: "tools", corpus } : evidence,
+      budget: { maxTokens: num(form.get("budgetTokens")), maxCostUsd: num(form.get("budgetUsd")) },
+      source: input.fileName,
+      name: String(form.get("name") ?? "").trim() || undefined,
+      references: [],
+    };
+  });
+  const dataset = String(form.get("dataset") ?? "").trim() || input.fileName.replace(/\.(jsonl|ndjson)$/i, "");
+  const plan = planMatrix({ dataset, claims: input.claims, sample: input.sampling, entries: entries.map((e) => ({ ...e, references: referencesFor(e.protocol, dataset) })) });
+  if (plan.refused.length) throw new Error(plan.refused.map((r) => r.reason.replace(/,? or leave \S+ out of --protocols|; leave \S+ out of --protocols otherwise| Leave \S+ out of --protocols, or use a dataset with such labels\./, "")).join(" "));
+  // One admission for the whole matrix: every run's debates count against the web's size limit.
+  await admitWebRun(h.db, userId, plan.selected.length * plan.runs.length);
+  const made = await createMatrix(h, plan);
+  for (const m of made.runs) await hostQueuedRun(m.executor, m.created.runId);
+  return made.group;
 }

@@ -21,6 +21,9 @@ import { estimateRun, type CreateRunInput, type EvidenceSpec, type ExecutorKind,
 import { scoresFromRun } from "@/lib/eval/run-scores";
 import { INCONCLUSIVE_POLICIES, type InconclusivePolicy } from "@/lib/eval/inconclusive";
 import { evalRunList } from "@/lib/eval/view";
+import { createMatrix, estimateMatrix, planMatrix, referencesFor, type MatrixEntry, type MatrixPlan } from "@/lib/eval/matrix";
+import { buildLeaderboard, leaderboardCsv, leaderboardJson, leaderboardMarkdown } from "@/lib/eval/leaderboard";
+import { listMatrixGroups } from "@/db/queries/eval-matrix";
 import { bold, dim, emit, green, red, yellow } from "../output";
 import { CLAIM_DATASETS, convertDataset, oneOf, type ClaimDatasetName } from "./dataset";
 import { positiveInt } from "./search";
@@ -36,6 +39,16 @@ const jsonObject = (v: string): Record<string, unknown> => {
   if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw new InvalidArgumentError(`expected a JSON object such as '{"labels":"fever"}'`);
   return parsed as Record<string, unknown>;
 };
+/** A comma-separated list of names from `allowed`, each checked, none twice. */
+function commaList<T extends string>(allowed: readonly T[]) {
+  return (v: string): T[] => {
+    const names = v.split(",").map((x) => x.trim()).filter(Boolean);
+    if (!names.length) throw new InvalidArgumentError(`expected a comma-separated list of: ${allowed.join(", ")}`);
+    for (const n of names) if (!allowed.includes(n as T)) throw new InvalidArgumentError(`"${n}" is not one of: ${allowed.join(", ")}`);
+    if (new Set(names).size !== names.length) throw new InvalidArgumentError("a name is given twice");
+    return names as T[];
+  };
+}
 const nonNegative = (v: string) => {
   const n = Number(v);
   if (!Number.isFinite(n) || n < 0) throw new InvalidArgumentError("expected a number >= 0");
@@ -169,6 +182,8 @@ type EvalOptions = {
   repeats?: number;
   inconclusive?: InconclusivePolicy;
   json?: boolean;
+  protocols?: string[];
+  presets?: PresetName[];
 };
 
 async function loadRunClaims(opts: EvalOptions, preset?: Preset): Promise<{ claims: ClaimRecord[]; dataset: string; source: string }> {
@@ -199,10 +214,22 @@ export async function runRequest(opts: EvalOptions): Promise<{ input: Omit<Creat
   const preset: Preset | undefined = opts.preset ? PRESETS[opts.preset] : undefined;
   if (preset && !opts.dataset && !opts.claims) opts.dataset = preset.dataset;
   const protocolName = opts.protocol ?? preset?.protocol ?? DEFAULT_PROTOCOL;
-  const protocol = getProtocol(protocolName);
-  const searchesItself = protocol.upfrontEvidence === false;
+  const evidence = evidenceFor(opts, preset, protocolName);
+  const { claims, dataset, source } = await loadRunClaims(opts, preset);
+  const seed = opts.seed ?? preset?.sample?.seed ?? 1;
+  const sample = { limit: opts.limit ?? preset?.sample?.limit, sample: opts.sample ?? preset?.sample?.sample, seed };
+  return {
+    preset,
+    seed,
+    input: { ...runSettings(opts, preset, protocolName, opts.config), evidence, dataset, claims, sample, source },
+    repeats: opts.repeats ?? (preset && preset.protocol === protocolName ? preset.repeats : undefined) ?? 1,
+  };
+}
+
+function evidenceFor(opts: EvalOptions, preset: Preset | undefined, protocolName: string): EvidenceSpec {
+  const searchesItself = getProtocol(protocolName).upfrontEvidence === false;
   const presetTools = preset?.evidence.mode === "tools";
-  const evidence: EvidenceSpec = opts.corpus
+  return opts.corpus
     ? searchesItself || presetTools
       ? { mode: "tools", corpus: opts.corpus }
       : { mode: "retrieved", corpus: opts.corpus, k: opts.k }
@@ -212,38 +239,125 @@ export async function runRequest(opts: EvalOptions): Promise<{ input: Omit<Creat
         (searchesItself
           ? { mode: "tools", corpus: null }
           : (() => {
-              throw new Error("Say where the evidence comes from: --corpus <name>, or --evidence gold|supplied.");
+              throw new Error(`Say where the evidence comes from${opts.protocols ? ` for ${protocolName}` : ""}: --corpus <name>, or --evidence gold|supplied.`);
             })()));
-  const { claims, dataset, source } = await loadRunClaims(opts, preset);
-  const config: Record<string, unknown> = { ...(preset && preset.protocol === protocolName ? preset.config : {}), ...(opts.config ?? {}) };
-  if (opts.variant) config.variant = opts.variant;
-  if (opts.earlyStopping) config.earlyStopping = opts.earlyStopping;
-  if (opts.rebuttals !== undefined) config.rebuttals = opts.rebuttals;
-  if (opts.tauS !== undefined || opts.tauV !== undefined) config.thresholds = { tauS: opts.tauS, tauV: opts.tauV };
-  const seed = opts.seed ?? preset?.sample?.seed ?? 1;
-  const sample = { limit: opts.limit ?? preset?.sample?.limit, sample: opts.sample ?? preset?.sample?.sample, seed };
+}
+
+/** A run's settings from the options and the preset (options given explicitly win), without claims or evidence. */
+function runSettings(opts: EvalOptions, preset: Preset | undefined, protocolName: string, extraConfig: Record<string, unknown> | undefined) {
+  const own = preset && preset.protocol === protocolName;
+  const config: Record<string, unknown> = { ...(own ? preset.config : {}), ...(extraConfig ?? {}) };
+  // RADAR's own flags; in a matrix they reach RADAR only.
+  if (protocolName === "radar" || !opts.protocols) {
+    if (opts.variant) config.variant = opts.variant;
+    if (opts.earlyStopping) config.earlyStopping = opts.earlyStopping;
+    if (opts.rebuttals !== undefined) config.rebuttals = opts.rebuttals;
+    if (opts.tauS !== undefined || opts.tauV !== undefined) config.thresholds = { tauS: opts.tauS, tauV: opts.tauV };
+  }
   return {
-    preset,
-    seed,
-    input: {
-      name: opts.name,
-      dataset,
-      claims,
-      evidence,
-      protocol: protocolName,
-      config,
-      models: parseModels(opts.model),
-      sample,
-      budget: { maxTokens: opts.budgetTokens, maxCostUsd: opts.budgetUsd },
-      executor: opts.executor,
-      preset: opts.preset,
-      source,
-      references: preset && preset.protocol === protocolName ? preset.references : [],
-      ...(opts.inconclusive ? { reporting: { inconclusive: opts.inconclusive } } : {}),
-      ...(preset?.caveat && preset.protocol === protocolName ? { caveat: preset.caveat } : {}),
-    },
-    repeats: opts.repeats ?? (preset && preset.protocol === protocolName ? preset.repeats : undefined) ?? 1,
+    name: opts.name,
+    protocol: protocolName,
+    config,
+    models: parseModels(opts.model),
+    budget: { maxTokens: opts.budgetTokens, maxCostUsd: opts.budgetUsd },
+    executor: opts.executor,
+    preset: own ? opts.preset : undefined,
+    references: own ? preset.references : [],
+    ...(opts.inconclusive ? { reporting: { inconclusive: opts.inconclusive } } : {}),
+    ...(own && preset.caveat ? { caveat: preset.caveat } : {}),
   };
+}
+
+/**
+ * The matrix's plan: the claims loaded once (no preset's import settings, so every protocol sees
+ * the same file), one entry per protocol with its preset from --presets, the papers' rows of every
+ * preset for that protocol and dataset, then planMatrix's scoring and refusals.
+ */
+export async function matrixRequest(opts: EvalOptions): Promise<{ plan: MatrixPlan; seed: number; source: string; presets: Map<string, PresetName> }> {
+  if (opts.repeats && opts.repeats > 1) throw new Error("--repeats and --protocols cannot be combined: a matrix runs each protocol once over the same claims. Run repeats of one protocol with --protocol <name> --repeats n.");
+  if (opts.config) throw new Error("--config is one protocol's configuration; in a matrix, configure each protocol with --presets <preset,...> (see --preset for the names).");
+  if (opts.preset) throw new Error("With --protocols, name presets with --presets <p1,p2,...> (one per protocol at most).");
+  const protocols = opts.protocols!;
+  const presets = new Map<string, PresetName>();
+  for (const name of opts.presets ?? []) {
+    const p = PRESETS[name];
+    if (!protocols.includes(p.protocol)) throw new Error(`--presets ${name} is a ${p.protocol} preset, but --protocols does not name ${p.protocol}.`);
+    if (presets.has(p.protocol)) throw new Error(`--presets names two ${p.protocol} presets (${presets.get(p.protocol)} and ${name}); a matrix runs each protocol once.`);
+    presets.set(p.protocol, name);
+  }
+  const { claims, dataset, source } = await loadRunClaims(opts);
+  const seed = opts.seed ?? 1;
+  const entries: MatrixEntry[] = [];
+  const explicitLabels = new Set<string>();
+  for (const protocol of protocols) {
+    const presetName = presets.get(protocol);
+    const preset = presetName ? PRESETS[presetName] : undefined;
+    const settings = runSettings({ ...opts, preset: presetName }, preset, protocol, undefined);
+    if (preset && "labels" in preset.config) explicitLabels.add(protocol);
+    // The papers' rows of every preset of this protocol on this dataset, whichever preset (if any) configures the run.
+    const references = referencesFor(protocol, dataset);
+    const caveat = settings.caveat ?? (references.length ? presetCaveat(protocol, dataset) : undefined);
+    entries.push({ ...settings, evidence: evidenceFor(opts, preset, protocol), source, references, ...(caveat ? { caveat } : {}) });
+  }
+  const plan = planMatrix({ dataset, claims, sample: { limit: opts.limit, sample: opts.sample, seed }, entries, explicitLabels });
+  return { plan, seed, source, presets };
+}
+
+/** The caveat of the protocol's preset for this dataset (what differs from the paper's setting), printed with its rows. */
+function presetCaveat(protocol: string, dataset: string): string | undefined {
+  const p = Object.values(PRESETS).find((x) => x.protocol === protocol && (x.dataset === dataset || ("storeAs" in x && x.storeAs === dataset)));
+  return p && "caveat" in p ? p.caveat : undefined;
+}
+
+export function matrixEstimateLines(plan: MatrixPlan): string {
+  const e = estimateMatrix(plan);
+  const lines = [`Before starting ${plural(plan.runs.length, "run")} over the same ${plural(plan.selected.length, "claim")}:`];
+  for (const r of e.perRun) lines.push(`- ${r.protocol}:`, r.estimate ? estimateLines(r.estimate).replace(/^/gm, "    ") : "    no estimate from this protocol");
+  lines.push(`In all: ${thousands(e.llmCalls)} LLM calls, ${thousands(e.toolCalls)} tool calls, ${thousands(e.tokens)} tokens, ${e.costUsd === null ? `cost unknown (no estimate or price for ${e.unknown.join(", ")})` : `about $${e.costUsd < 0.01 ? e.costUsd.toFixed(4) : e.costUsd.toFixed(2)}`} (every round run: an upper bound).`);
+  lines.push("Scored on the dataset's gold labels:", ...plan.runs.map((r) => `- ${r.entry.protocol}: ${r.scoring.how}`));
+  return lines.join("\n");
+}
+
+async function runMatrix(opts: EvalOptions) {
+  const { plan, seed } = await matrixRequest(opts);
+  if (plan.refused.length) throw new Error(`Not started: ${plural(plan.refused.length, "protocol")} cannot be scored on ${plan.dataset}.\n${plan.refused.map((r) => `- ${r.reason}`).join("\n")}`);
+  const h = await getDb();
+  const factory = installedResolverFactory();
+  const log = (l: string) => process.stderr.write(`${dim(l)}\n`);
+  log(`creating the matrix: ${plural(plan.claimsInFile, "claim")} in the file, ${plan.selected.length} selected${plan.sample.limit ? ` (${plan.sample.sample ?? "first"} ${plan.sample.limit}, seed ${seed})` : ""}, the same for ${plan.runs.map((r) => r.entry.protocol).join(", ")}`);
+  for (const r of plan.runs) {
+    const named = r.entry.evidence.mode === "tools" || r.entry.evidence.mode === "retrieved" ? r.entry.evidence.corpus : null;
+    if (named && !(await findCorpus(h.db, named))) throw new Error(`There is no corpus named "${named}" (for ${r.entry.protocol}). See the corpora with: npx counterpoint corpus list`);
+  }
+  try {
+    process.stderr.write(`${matrixEstimateLines(plan)}\n`);
+  } catch (e) {
+    const role = /^No model for role "([^"]+)"/.exec((e as Error).message)?.[1];
+    if (role) throw new Error(`${(e as Error).message}\nOn the command line: --model ${role}=<id> (repeatable, one per role), or DEFAULT_MODEL=<id> for every role.`);
+    throw e;
+  }
+  if (!(await confirmStart(opts.yes, !!opts.json))) {
+    process.stderr.write("Not started.\n");
+    return;
+  }
+  const made = await createMatrix(h, plan, { validateModel: factory ? () => {} : undefined });
+  process.stderr.write(`${bold("matrix group")} ${made.group}\n`);
+  for (const m of made.runs) log(`${m.protocol}: run ${m.created.runId}, ${plural(m.created.items, "claim")} queued (${m.executor.kind})${m.created.skipped.length ? `, ${m.created.skipped.length} skipped (e.g. ${m.created.skipped[0]!.id}: ${m.created.skipped[0]!.reason})` : ""}`);
+  if (opts.detach) {
+    for (const m of made.runs) await m.executor.close();
+    emit(!!opts.json, { group: made.group, runs: made.runs.map((m) => ({ protocol: m.protocol, run_id: m.created.runId, items: m.created.items, skipped: m.created.skipped })) }, () => `${green("✔")} matrix ${made.group} queued: ${made.runs.length} runs of ${plural(plan.selected.length, "claim")}. Start workers with: npx counterpoint worker; then: npx counterpoint eval leaderboard ${made.group}`);
+    return;
+  }
+  for (const [i, m] of made.runs.entries()) {
+    log(`— ${m.protocol} (${i + 1}/${made.runs.length}), run ${m.created.runId}`);
+    if (!(await workRun(h, m.executor, m.created.runId, { concurrency: opts.concurrency, json: !!opts.json }))) {
+      for (const rest of made.runs.slice(i + 1)) await rest.executor.close().catch(() => undefined);
+      break;
+    }
+  }
+  const lb = (await buildLeaderboard(h.db, made.group, { resamples: opts.resamples, seed }))!;
+  if (opts.json) process.stdout.write(leaderboardJson(lb));
+  else process.stdout.write(`${leaderboardMarkdown(lb)}\n${dim(`Open /eval/groups/${made.group} in the app; export with: npx counterpoint eval leaderboard ${made.group} --format md|csv|json`)}\n`);
 }
 
 const thousands = (n: number) => Math.round(n).toLocaleString("en-US");
@@ -281,6 +395,8 @@ export function register(program: Command) {
     .option("--k <n>", "with --corpus: passages per claim", positiveInt, 20)
     .option("--evidence <mode>", "gold (the claims' gold evidence) | supplied (evidence given in the claims file)", oneOf(["gold", "supplied"] as const))
     .option("--protocol <name>", `${PROTOCOL_NAMES.join(" | ")} (default: the preset's, else ${DEFAULT_PROTOCOL})`, (v: string) => oneOf(PROTOCOL_NAMES)(v))
+    .option("--protocols <list>", `an evaluation matrix: one run per protocol (comma-separated: ${PROTOCOL_NAMES.join(",")}) over the same claims, grouped; then \`eval leaderboard <group>\``, commaList(PROTOCOL_NAMES))
+    .option("--presets <list>", "with --protocols: presets configuring some of the protocols (comma-separated, one per protocol)", commaList(PRESET_NAMES))
     .option("--config <json>", 'the protocol\'s configuration as JSON, over the preset\'s (e.g. \'{"labels":"averitec","rounds":2}\')', jsonObject)
     .option("--variant <v>", RADAR_VARIANTS.join(" | "), oneOf(RADAR_VARIANTS))
     .option("--model <role=id>", "model for a role (repeatable); default ROLE_MODELS / DEFAULT_MODEL", collect, [])
@@ -305,6 +421,8 @@ export function register(program: Command) {
     .option("--yes", "start without asking after the cost preview (never asked when stdin is not a terminal)")
     .option("--json", "print the report as JSON (progress goes to stderr)")
     .action(async (opts: EvalOptions) => {
+      if (opts.protocols && opts.protocol) throw new Error("Give either --protocol (one run) or --protocols (a matrix of runs), not both.");
+      if (opts.protocols) return runMatrix(opts);
       const { input, preset, seed, repeats } = await runRequest(opts);
       const h = await getDb();
       const named = input.evidence.mode === "tools" || input.evidence.mode === "retrieved" ? input.evidence.corpus : null;
@@ -380,7 +498,9 @@ export function register(program: Command) {
       const { db } = await getDb();
       // The same rows and scores as the /eval page.
       const rows = (await evalRunList(db)).map((r) => ({ id: r.id, name: r.name, status: r.status, dataset: r.dataset, variant: r.variant, created_at: r.created_at, progress: r.progress, metrics: { n: r.n, accuracy: r.accuracy, macro_f1: r.macro_f1 } }));
-      emit(!!opts.json, rows, () => (rows.length ? rows.map((r) => `${r.id}  ${r.status.padEnd(9)} ${r.name}\n  ${dim(progressLine(r.progress))}`).join("\n") : "No evaluation runs yet."));
+      const groups = opts.json ? [] : await listMatrixGroups(db, 10);
+      const matrices = groups.length ? `\n\nEvaluation matrices (see one with: npx counterpoint eval leaderboard <group>):\n${groups.map((g) => `${g.group}  ${g.dataset ?? "—"}  ${g.runs.map((r) => r.protocol).join(", ")}`).join("\n")}` : "";
+      emit(!!opts.json, rows, () => (rows.length ? rows.map((r) => `${r.id}  ${r.status.padEnd(9)} ${r.name}\n  ${dim(progressLine(r.progress))}`).join("\n") + matrices : "No evaluation runs yet."));
     });
 
   evalCmd
@@ -395,6 +515,33 @@ export function register(program: Command) {
       const { db } = await getDb();
       const c = await compareRuns(db, a, b, { resamples: opts.resamples, seed: opts.seed });
       emit(!!opts.json, c, () => comparisonMarkdown(c));
+    });
+
+  evalCmd
+    .command("leaderboard")
+    .description("An evaluation matrix's leaderboard (`eval --protocols`): per protocol accuracy and macro-F1 with 95% intervals, tokens, cost, calls and time per claim, pairwise McNemar tests, the papers' numbers beside ours.")
+    .argument("[group]", "the matrix group id (printed when the matrix starts; see --list)")
+    .option("--format <f>", "md | csv | json", oneOf(["md", "csv", "json"] as const), "md")
+    .option("--out <file>", "write to a file instead of stdout")
+    .option("--resamples <n>", "bootstrap resamples", positiveInt, 1000)
+    .option("--seed <s>", "bootstrap seed", positiveInt, 1)
+    .option("--list", "list the matrix groups instead")
+    .action(async (group: string | undefined, opts: { format: "md" | "csv" | "json"; out?: string; resamples: number; seed: number; list?: boolean }, cmd: Command) => {
+      const parent = (cmd.parent?.opts() ?? {}) as { json?: boolean };
+      const { db } = await getDb();
+      if (opts.list || !group) {
+        const groups = await listMatrixGroups(db);
+        emit(!!parent.json || opts.format === "json", groups, () => (groups.length ? groups.map((g) => `${g.group}  ${g.dataset ?? "—"}  ${g.created_at.slice(0, 16).replace("T", " ")}  ${g.runs.map((r) => `${r.protocol} (${r.status})`).join(", ")}`).join("\n") : "No evaluation matrices yet. Start one with: npx counterpoint eval --protocols radar,tool-mad --dataset <name> --data <dir> ..."));
+        return;
+      }
+      const lb = await buildLeaderboard(db, group, { resamples: opts.resamples, seed: opts.seed });
+      if (!lb) throw new Error(`There is no evaluation matrix "${group}". See the matrices with: npx counterpoint eval leaderboard --list`);
+      const format = parent.json ? "json" : opts.format;
+      const text = format === "json" ? leaderboardJson(lb) : format === "csv" ? leaderboardCsv(lb) : leaderboardMarkdown(lb);
+      if (opts.out) {
+        fs.writeFileSync(opts.out, text);
+        process.stderr.write(`${green("✔")} ${path.resolve(opts.out)}\n`);
+      } else process.stdout.write(text);
     });
 
   evalCmd
