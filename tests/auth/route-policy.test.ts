@@ -75,6 +75,7 @@ const EXPECTED: Record<string, Record<Visitor, Outcome>> = {
   "/corpora/[name]/documents/[id]": readers,
   "/search": readers,
   "/eval": readers,
+  "/methods": readers,
   "/eval/[id]": readers,
   "/eval/[id]/export": readers,
   "/compare": readers,
