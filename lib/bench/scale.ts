@@ -192,7 +192,7 @@ export async function benchScale(h: DbHandle, opts: ScaleOptions = {}): Promise<
       notes.push(
         `Latency: ${latency.samples} stamped tokens over ${plural(latency.debates, "debate")} run by a real worker process against the scripted OpenAI-compatible server (${perTokenMs} ms per token, no first-token delay), watched by ${latency.watcher === "browser" ? "headless Chromium (MutationObserver)" : "an SSE client reading /api/debates/<id>/events"} on a production app server with IN_PROCESS_WORKER=0.`,
       );
-    if (kill) notes.push(`Lost turns: ${kill.debates} debates on 2 workers; one was SIGKILLed while holding a debate with finished turns; lease ${CLAIM_LEASE_MS / 1000} s (DEBATE_LEASE_MS). lost_turns = turns finished before the kill that are missing or changed afterwards plus extra copies of a finished step; debates not completed are counted apart.`);
+    if (kill) notes.push(`Lost turns: ${kill.debates} debates on 2 workers; one was SIGKILLed, once a quarter of the batch was done, while holding a debate with finished turns; lease ${CLAIM_LEASE_MS / 1000} s (DEBATE_LEASE_MS). lost_turns = turns finished before the kill that are missing or changed afterwards plus extra copies of a finished step; debates not completed are counted apart.`);
     const lat = (p: "p50" | "p95") => (latency ? latency[p] : null);
     const watcherFields =
       browser || !wantLatency
@@ -240,11 +240,13 @@ async function killPhase(
   const ids = await createBenchDebates(h.db, debates, { model: "openai:gpt-4o-mini", tag: "kill" });
   try {
     for (const id of ids) await queue.enqueue(id);
-    // The victim: the first worker seen holding a running debate that already has a finished turn.
+    // The victim: once a quarter of the batch is done (so there is finished work to lose), the first
+    // worker seen holding a running debate that already has a finished turn.
     let victim: { index: number; debateId: string } | null = null;
     const until = performance.now() + 300_000;
     while (!victim && performance.now() < until) {
-      for (let i = 0; i < 2 && !victim; i++) {
+      const doneSoFar = (await debateStates(h.db, ids)).filter((d) => d.status === "completed").length;
+      for (let i = 0; i < 2 && !victim && doneSoFar >= Math.floor(debates / 4); i++) {
         for (const id of await workerDebates(ctx.workerPorts[i]!)) {
           // Mid-debate: still running here (not just finished, its handler not yet returned), with a finished turn to lose.
           const [state] = await debateStates(h.db, [id]);
