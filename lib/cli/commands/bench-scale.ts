@@ -28,7 +28,7 @@ export function registerScale(bench: Command) {
   bench
     .command("scale")
     .description(
-      "PostgreSQL only: debates per minute with 1, 2 and 4 worker processes, model-token-to-browser latency when a worker runs the debate and the browser is on another app server, and turns lost when a worker is SIGKILLed mid-run. Scripted model of fixed latency; takes a few minutes.",
+      "PostgreSQL only: debates per minute with 1, 2 and 4 worker processes, model-token-to-browser latency when a worker runs the debate and the browser is on another app server, and turns lost when a worker is SIGKILLed mid-run. Scripted model of fixed latency; takes a few minutes. Use a database no app server or worker is using: they would take the benchmark's debates.",
     )
     .option("--database-url <url>", "the PostgreSQL database to use (default DATABASE_URL)")
     .option("--debates <n>", "debates per timed batch (and in the kill phase)", positiveInt, 16)
