@@ -22,7 +22,7 @@ const STAMP = /\u27E6(\d+)\u27E7/g;
 /** Why the latency part cannot run, in words that say what to do; null when it can. */
 export function latencyPrerequisite(browser: boolean, chromium: string): string | null {
   if (!fs.existsSync(path.join(ROOT, ".next", "BUILD_ID")))
-    return `No production build in ${path.join(ROOT, ".next")}: the latency measurement watches from a production app server (\`next start\`). Run \`npm run build\` first (a few minutes), or pass --no-latency to measure only throughput and lost turns.`;
+    return `No production build in ${path.join(ROOT, ".next")}: the latency measurement watches from a production app server (\`next start\`). Run \`npm run build\` first (a few minutes), or pass --no-token-latency to measure only throughput and lost turns.`;
   if (browser && !fs.existsSync(chromium)) return `No Chromium at ${chromium}: install Debian's chromium package, set CHROMIUM_PATH, or pass --no-browser to measure to an SSE client instead.`;
   return null;
 }

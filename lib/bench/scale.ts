@@ -107,10 +107,10 @@ export async function benchScale(h: DbHandle, opts: ScaleOptions = {}): Promise<
   const notes: string[] = [];
   const workerPorts = [portBase + 4, portBase + 5, portBase + 6, portBase + 7];
 
-  // One pool of worker processes, grown and shrunk to each run's count: a run with n workers has
-  // exactly n processes polling the queue, and a process started for one run serves the next ones
-  // (starting processes is most of this benchmark's own time on a busy machine). Each process's
-  // health port is fixed by its place in the pool.
+  // The worker processes of the current run: a run with n workers has exactly n processes polling
+  // the queue. Every throughput run starts its own, warmed up alike, so no run gets processes warmer
+  // than another's; the kill phase reuses the last run's first two. Each process's health port is
+  // fixed by its place in the pool.
   const pool: Proc[] = [];
   const resize = async (n: number) => {
     while (pool.length > n) await stopProcess(pool.pop()!);
@@ -131,6 +131,7 @@ export async function benchScale(h: DbHandle, opts: ScaleOptions = {}): Promise<
   try {
     // 1. Throughput.
     for (const n of counts) {
+      await resize(0);
       await resize(n);
       // A fresh process loads and compiles the debate code on its first debate: warm every worker
       // up untimed (two debates each), then empty the table again.
@@ -183,14 +184,14 @@ export async function benchScale(h: DbHandle, opts: ScaleOptions = {}): Promise<
     const speedup = (n: number) => (base && rate(n) ? round(rate(n)! / base, 2) : null);
     notes.push(
       `Scripted model: each call answers after ${latencyMs} ms, then ${perTokenMs} ms per token; a debate is ${callsPerDebate} calls (${BENCH_PRESET}), so one worker's ceiling is about ${round(60_000 / (callsPerDebate * latencyMs))} debates/min before token time and database work.`,
-      "Each worker is a separate `counterpoint worker --debates-concurrency 1` process (scripts/scripted-worker.mjs: the real command with scripted models), started and warmed up before the clock; one debate at a time per process, so the speed-up measures processes sharing the queue, the claims and the database, not concurrency inside one process.",
+      "Each worker is a separate `counterpoint worker --debates-concurrency 1` process (scripts/scripted-worker.mjs: the real command with scripted models), started afresh for each run and warmed up alike (two untimed debates each) before the clock; one debate at a time per process, so the speed-up measures processes sharing the queue, the claims and the database, not concurrency inside one process.",
       `This machine has ${plural(os.cpus().length, "CPU core")}: ${plural(Math.max(...counts), "worker process", "worker processes")}, this process and PostgreSQL share them, so the speed-up is bounded by the CPU as much as by the design.`,
     );
     if (latency)
       notes.push(
         `Latency: ${latency.samples} stamped tokens over ${plural(latency.debates, "debate")} run by a real worker process against the scripted OpenAI-compatible server (${perTokenMs} ms per token, no first-token delay), watched by ${latency.watcher === "browser" ? "headless Chromium (MutationObserver)" : "an SSE client reading /api/debates/<id>/events"} on a production app server with IN_PROCESS_WORKER=0.`,
       );
-    if (kill) notes.push(`Lost turns: ${kill.debates} debates on 2 workers; one was SIGKILLed while holding a debate with finished turns; lease ${getConfig().debateLeaseMs / 1000} s (DEBATE_LEASE_SECONDS). lost_turns = turns finished before the kill that are missing or changed afterwards plus extra copies of a finished step; debates not completed are counted apart.`);
+    if (kill) notes.push(`Lost turns: ${kill.debates} debates on 2 workers; one was SIGKILLed, once a quarter of the batch was done, while holding a debate with finished turns; lease ${getConfig().debateLeaseMs / 1000} s (DEBATE_LEASE_SECONDS). lost_turns = turns finished before the kill that are missing or changed afterwards plus extra copies of a finished step; debates not completed are counted apart.`);
     const lat = (p: "p50" | "p95") => (latency ? latency[p] : null);
     const watcherFields =
       browser || !wantLatency
@@ -238,11 +239,13 @@ async function killPhase(
   const ids = await createBenchDebates(h.db, debates, { model: "openai:gpt-4o-mini", tag: "kill" });
   try {
     for (const id of ids) await queue.enqueue(id);
-    // The victim: the first worker seen holding a running debate that already has a finished turn.
+    // The victim: once a quarter of the batch is done (so there is finished work to lose), the first
+    // worker seen holding a running debate that already has a finished turn.
     let victim: { index: number; debateId: string } | null = null;
     const until = performance.now() + 300_000;
     while (!victim && performance.now() < until) {
-      for (let i = 0; i < 2 && !victim; i++) {
+      const doneSoFar = (await debateStates(h.db, ids)).filter((d) => d.status === "completed").length;
+      for (let i = 0; i < 2 && !victim && doneSoFar >= Math.floor(debates / 4); i++) {
         for (const id of await workerDebates(ctx.workerPorts[i]!)) {
           // Mid-debate: still running here (not just finished, its handler not yet returned), with a finished turn to lose.
           const [state] = await debateStates(h.db, [id]);
@@ -303,15 +306,20 @@ export function scaleMarkdown(r: ScaleReport): string {
   const p50 = sse ? r.cross_process_token_to_sse_client_ms_p50 : r.cross_process_token_to_browser_ms_p50;
   const p95 = sse ? r.cross_process_token_to_sse_client_ms_p95 : r.cross_process_token_to_browser_ms_p95;
   const name = sse ? "cross_process_token_to_sse_client_ms" : "cross_process_token_to_browser_ms";
+  const cores = `${r.machine.cpus} CPU cores`;
+  const load = (n: number) => {
+    const run = r.runs.find((x) => x.workers === n);
+    return run ? `${cores}, load ${run.load_average_1m_at_start}` : "";
+  };
   const lines = [
-    "| field | value | goal |",
-    "|---|---|---|",
-    `| debates_per_minute_1_worker | ${fmt(r.debates_per_minute_1_worker)} | — |`,
-    `| speedup_2_workers | ${fmt(r.speedup_2_workers, "x")} | ≥ 1.8x |`,
-    `| speedup_4_workers | ${fmt(r.speedup_4_workers, "x")} | ≥ 3.2x |`,
-    `| ${name}_p50 | ${fmt(p50, " ms")} | — |`,
-    `| ${name}_p95 | ${fmt(p95, " ms")} | < 150 ms${sse ? " (to the browser)" : ""} |`,
-    `| lost_turns | ${fmt(r.lost_turns)} | 0 |`,
+    "| field | value | goal | machine (1-min load average at the start) |",
+    "|---|---|---|---|",
+    `| debates_per_minute_1_worker | ${fmt(r.debates_per_minute_1_worker)} | — | ${load(1)} |`,
+    `| speedup_2_workers | ${fmt(r.speedup_2_workers, "x")} | ≥ 1.8x | ${load(2)} |`,
+    `| speedup_4_workers | ${fmt(r.speedup_4_workers, "x")} | ≥ 3.2x | ${load(4)} |`,
+    `| ${name}_p50 | ${fmt(p50, " ms")} | — | ${cores} |`,
+    `| ${name}_p95 | ${fmt(p95, " ms")} | < 150 ms${sse ? " (to the browser)" : ""} | ${cores} |`,
+    `| lost_turns | ${fmt(r.lost_turns)} | 0 | ${r.kill ? `${r.kill.completed}/${r.kill.debates} debates completed` : ""} |`,
     "",
     `machine: ${r.machine.cpus} CPU core(s), load average ${r.machine.load_average_start.join(" / ")} at start, ${r.machine.load_average_end.join(" / ")} at end (1 / 5 / 15 min)`,
     `runs: ${r.runs.map((x) => `${x.workers} worker(s) ${x.seconds} s = ${x.debates_per_minute} debates/min (load ${x.load_average_1m_at_start})`).join("; ")}`,

@@ -1,4 +1,4 @@
-import { InvalidArgumentError, type Command } from "commander";
+import { InvalidArgumentError, Option, type Command } from "commander";
 import { z } from "zod";
 import { getDb } from "@/db/client";
 import { getConfig, resetConfigForTests } from "@/lib/config";
@@ -28,11 +28,11 @@ export function registerScale(bench: Command) {
   bench
     .command("scale")
     .description(
-      "PostgreSQL only: debates per minute with 1, 2 and 4 worker processes, model-token-to-browser latency when a worker runs the debate and the browser is on another app server, and turns lost when a worker is SIGKILLed mid-run. Scripted model of fixed latency; takes a few minutes.",
+      "PostgreSQL only: debates per minute with 1, 2 and 4 worker processes, model-token-to-browser latency when a worker runs the debate and the browser is on another app server, and turns lost when a worker is SIGKILLed mid-run. Scripted model of fixed latency; takes a few minutes. Use a database no app server or worker is using: they would take the benchmark's debates.",
     )
     .option("--database-url <url>", "the PostgreSQL database to use (default DATABASE_URL)")
     .option("--debates <n>", "debates per timed batch (and in the kill phase)", positiveInt, 16)
-    .option("--workers <counts>", "worker process counts to time, comma-separated, each 1 to 4", workersList, [1, 2, 4])
+    .addOption(new Option("--workers <counts>", "worker process counts to time, comma-separated, each 1 to 4").argParser(workersList).default([1, 2, 4], "1,2,4"))
     .option("--call-ms <n>", "scripted model: time before the first token of every call", nonNegative, 200)
     .option("--token-ms <n>", "scripted model: time per token after the first", nonNegative, 3)
     .option("--latency-debates <n>", "debates watched for the token latency", positiveInt, 3)
