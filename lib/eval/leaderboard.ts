@@ -188,7 +188,8 @@ export const pValue = (p: number) => (p < 0.001 ? "< 0.001" : p.toFixed(3));
 export function bestSentence(lb: Leaderboard): string {
   if (!lb.best) return "No method has a scored claim yet.";
   const top = lb.rows.find((r) => r.protocol === lb.best!.protocol)!;
-  const cost = top.cost_per_claim_usd !== null ? `${usd(top.cost_per_claim_usd)} per claim` : `${fixed(top.tokens_per_claim, 0)} tokens per claim (cost unknown)`;
+  const tokens = top.tokens_per_claim === null ? "—" : Math.round(top.tokens_per_claim).toLocaleString("en-US");
+  const cost = top.cost_per_claim_usd !== null && top.cost_per_claim_usd > 0 ? `${usd(top.cost_per_claim_usd)} per claim (${tokens} tokens)` : `${tokens} tokens per claim (${top.cost_per_claim_usd === null ? "cost unknown" : "no cost recorded"})`;
   const head = `${top.title} is the most accurate here: ${pct(top.accuracy.value)}% of ${top.n} claims right (95% interval ${pct(top.accuracy.ci?.low)}–${pct(top.accuracy.ci?.high)}%), at ${cost}.`;
   const pair = lb.best.pair;
   const next = lb.rows.find((r) => r.protocol === lb.best!.runner_up);
