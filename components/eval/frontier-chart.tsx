@@ -59,7 +59,7 @@ export function FrontierChart({ points, axis }: { points: FrontierChartPoint[]; 
           </text>
         ))}
         <text x={(M.left + W - M.right) / 2} y={H - 10} textAnchor="middle" fontSize={15} fill="#333">
-          {axis === "cost_usd" ? "cost per claim" : "tokens per claim (a cost is unknown)"}
+          {axis === "cost_usd" ? "cost per claim" : "tokens per claim (no cost tells them apart)"}
           {log ? " (log scale)" : ""}
         </text>
         <text x={16} y={(M.top + H - M.bottom) / 2} textAnchor="middle" fontSize={15} fill="#333" transform={`rotate(-90 16 ${(M.top + H - M.bottom) / 2})`}>

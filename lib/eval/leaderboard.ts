@@ -71,7 +71,7 @@ export type Leaderboard = {
   rows: LeaderboardRow[];
   pairs: PairRow[];
   references: LeaderboardReference[];
-  /** What the chart's x axis is: cost per claim when every run's cost is known, else tokens per claim. */
+  /** What the chart's x axis is: cost per claim when every run's cost is known and some is above zero, else tokens per claim. */
   frontier: { axis: "cost_usd" | "tokens"; protocols: string[] };
   best: { protocol: string; runner_up: string | null; pair: PairRow | null } | null;
   bootstrap: EvalReport["metrics"]["bootstrap"] | null;
@@ -155,7 +155,8 @@ export async function buildLeaderboard(db: Database, group: string, opts: Bootst
   const index = new Map(rows.map((r, i) => [r.protocol, i]));
   const order = [...rows].sort((a, b) => (b.accuracy.value ?? -1) - (a.accuracy.value ?? -1) || index.get(a.protocol)! - index.get(b.protocol)!);
   const scored = order.filter((r) => r.accuracy.value !== null);
-  const axis = scored.every((r) => r.cost_per_claim_usd !== null) ? "cost_usd" : "tokens";
+  // Costs all known and not all zero (a free local model): otherwise tokens are what tells the methods apart.
+  const axis = scored.every((r) => r.cost_per_claim_usd !== null) && scored.some((r) => r.cost_per_claim_usd! > 0) ? "cost_usd" : "tokens";
   const x = (r: LeaderboardRow) => (axis === "cost_usd" ? r.cost_per_claim_usd : r.tokens_per_claim);
   const points = scored.filter((r) => x(r) !== null).map((r) => ({ id: r.protocol, x: x(r)!, y: r.accuracy.value! }));
   const pairFor = (a: string, b: string) => pairs.find((p) => (p.a === a && p.b === b) || (p.a === b && p.b === a)) ?? null;
@@ -187,7 +188,8 @@ export const pValue = (p: number) => (p < 0.001 ? "< 0.001" : p.toFixed(3));
 export function bestSentence(lb: Leaderboard): string {
   if (!lb.best) return "No method has a scored claim yet.";
   const top = lb.rows.find((r) => r.protocol === lb.best!.protocol)!;
-  const cost = top.cost_per_claim_usd !== null ? `${usd(top.cost_per_claim_usd)} per claim` : `${fixed(top.tokens_per_claim, 0)} tokens per claim (cost unknown)`;
+  const tokens = top.tokens_per_claim === null ? "—" : Math.round(top.tokens_per_claim).toLocaleString("en-US");
+  const cost = top.cost_per_claim_usd !== null && top.cost_per_claim_usd > 0 ? `${usd(top.cost_per_claim_usd)} per claim (${tokens} tokens)` : `${tokens} tokens per claim (${top.cost_per_claim_usd === null ? "cost unknown" : "no cost recorded"})`;
   const head = `${top.title} is the most accurate here: ${pct(top.accuracy.value)}% of ${top.n} claims right (95% interval ${pct(top.accuracy.ci?.low)}–${pct(top.accuracy.ci?.high)}%), at ${cost}.`;
   const pair = lb.best.pair;
   const next = lb.rows.find((r) => r.protocol === lb.best!.runner_up);
@@ -222,7 +224,7 @@ export function leaderboardMarkdown(lb: Leaderboard): string {
     "|---|---|---|---|---|---|---|---|",
     ...lb.pairs.map((p) => `| ${p.a} | ${p.b} | ${p.shared} | ${p.only_a_right} | ${p.only_b_right} | ${p.both_right} | ${p.both_wrong} | ${pValue(p.p_value)} |`),
     "",
-    `The frontier (${lb.frontier.axis === "cost_usd" ? "cost per claim" : "tokens per claim, since a cost is unknown"} against accuracy): ${lb.frontier.protocols.join(" → ") || "—"}.`,
+    `The frontier (${lb.frontier.axis === "cost_usd" ? "cost per claim" : "tokens per claim, since no cost tells the methods apart"} against accuracy): ${lb.frontier.protocols.join(" → ") || "—"}.`,
   ];
   lines.push("", "## The papers' numbers (reported by the papers, not reproduced here)", "");
   if (!lb.references.length) lines.push(`No paper reports a number for these methods on ${lb.dataset ?? "this dataset"}.`);

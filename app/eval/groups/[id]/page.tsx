@@ -49,6 +49,7 @@ export default async function EvalGroupPage({ params }: { params: Promise<{ id: 
             {lb.rows.map((r) => (
               <li key={r.protocol}>
                 {r.title}: {r.scoring?.how ?? r.labels.join(" / ")}
+                {r.inconclusive_policy ? ` (policy "${r.inconclusive_policy}")` : ""}
               </li>
             ))}
           </ul>
