@@ -88,7 +88,7 @@ export function ComparePicker({
                 </label>
                 {on && names.length ? (
                   <label className="mt-2 block text-xs">
-                    Preset
+                    Preset<span className="sr-only"> for {p.title}</span>
                     <select name={`preset_${p.name}`} defaultValue={v[`preset_${p.name}`] ?? ""} className="mt-1 block w-full max-w-full rounded-md border border-black/20 bg-white p-1.5 text-sm">
                       <option value="">{p.name === "proclaim" ? "full method (default)" : "default settings"}</option>
                       {names.map((n) => (

@@ -178,7 +178,7 @@ export async function ensureBenchCorpus(db: Database) {
 }
 
 /** Creates one debate of a preset as the form would (config prepared by its protocol), with the offline tools. */
-export async function createPresetDebate(db: Database, protocolName: string, preset: string) {
+export async function createPresetDebate(db: Database, protocolName: string, preset: string, link?: { claimId: string; comparisonId: string }) {
   const protocol = getProtocol(protocolName);
   const config = protocol.parseConfig(protocol.presets[preset] ?? {});
   const models = Object.fromEntries(protocol.roles(config).map((r) => [r, MODEL]));
@@ -201,6 +201,8 @@ export async function createPresetDebate(db: Database, protocolName: string, pre
     evidenceMode: upfront ? "supplied" : "retrieved",
     corpusId: upfront ? null : (corpus?.id ?? null),
     evidence: upfront ? SUPPLIED_EVIDENCE : [],
+    // One of a comparison's debates (bench compare): on the comparison's claim.
+    ...(link ? { claimId: link.claimId, comparisonId: link.comparisonId } : {}),
   });
 }
 

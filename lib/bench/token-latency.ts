@@ -13,7 +13,7 @@ import path from "node:path";
 const ROOT = process.env.COUNTERPOINT_ROOT ?? process.cwd();
 
 /** Keeps the last lines a child printed, so a server that fails to start can say why. */
-function start(cmd: string, args: string[], env: Record<string, string>): ChildProcess & { tail: () => string } {
+export function start(cmd: string, args: string[], env: Record<string, string>): ChildProcess & { tail: () => string } {
   const child = spawn(cmd, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
   const lines: string[] = [];
   const keep = (d: Buffer) => {
@@ -25,7 +25,7 @@ function start(cmd: string, args: string[], env: Record<string, string>): ChildP
   return Object.assign(child, { tail: () => lines.join("\n") });
 }
 
-async function waitFor(url: string, timeoutMs: number) {
+export async function waitFor(url: string, timeoutMs: number) {
   const until = Date.now() + timeoutMs;
   while (Date.now() < until) {
     try {

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { DbHandle } from "@/db/client";
 import * as s from "@/db/schema";
 import { debateTotals, loadDebate } from "@/db/queries/debates";
-import { getComparisonView, listComparisons } from "@/db/queries/comparisons";
+import { comparisonForShare, createComparisonShare, debateInSharedComparison, getComparisonView, listComparisons, revokeComparisonShare } from "@/db/queries/comparisons";
+import { canReadDebate } from "@/lib/auth/access";
 import { BENCH_CORPUS, ensureBenchCorpus, TOOL_MAD_SCRIPTS } from "@/lib/bench/protocols";
 import { scriptedEmbedder } from "@/lib/bench/scripted-embedder";
 import { scriptedModel } from "@/lib/bench/scripted-model";
@@ -171,5 +172,23 @@ describe(`a comparison of all four methods on one claim (${backend})`, () => {
 
     expect((await h.db.select().from(s.comparisons)).length).toBe(before);
     expect((await h.db.select().from(s.claims)).length).toBe(claimsBefore);
+  });
+
+  it("a comparison's read-only link opens the comparison and each of its debates, nothing else, until revoked", async () => {
+    const a = await createComparison(h.db, { claim: CLAIM, corpus: BENCH_CORPUS, methods: [{ protocol: "radar" }, { protocol: "proclaim" }] }, { embedder });
+    const b = await createComparison(h.db, { claim: CLAIM, corpus: BENCH_CORPUS, methods: [{ protocol: "radar" }, { protocol: "tool-mad" }] }, { embedder });
+    const [user] = await h.db.insert(s.users).values({ email: "share@x.org" }).returning();
+    const token = await createComparisonShare(h.db, a.id, user!.id);
+    expect(await comparisonForShare(h.db, token)).toBe(a.id);
+    for (const d of a.debateIds) {
+      expect(await debateInSharedComparison(h.db, token, d)).toBe(true);
+      // Signed out on a private instance: the token is what lets the page stream each method.
+      expect(await canReadDebate(h.db, null, d, token)).toBe(true);
+    }
+    expect(await debateInSharedComparison(h.db, token, b.debateIds[0]!)).toBe(false);
+    expect(await canReadDebate(h.db, null, b.debateIds[0]!, token)).toBe(false);
+    await revokeComparisonShare(h.db, token);
+    expect(await comparisonForShare(h.db, token)).toBeNull();
+    expect(await canReadDebate(h.db, null, a.debateIds[0]!, token)).toBe(false);
   });
 });

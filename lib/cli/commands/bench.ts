@@ -1,6 +1,7 @@
 import { type Command } from "commander";
 import { getDb } from "@/db/client";
 import { benchEval } from "@/lib/bench/eval";
+import { benchCompare, compareBenchMarkdown } from "@/lib/bench/compare";
 import { runRetrievalBench, retrievalMarkdown, type RetrievalBenchReport } from "@/lib/bench/retrieval";
 import { latencyMarkdown, runSearchLatencyBench, type LatencyBenchReport } from "@/lib/bench/search-latency";
 import { CHECK_COVID_SPLITS, CHECK_COVID_SUBSETS, type CheckCovidSplit, type CheckCovidSubset } from "@/lib/datasets/check-covid-claims";
@@ -138,5 +139,19 @@ export function register(program: Command) {
           ...r.notes.map((n) => dim(n)),
         ].join("\n"),
       );
+    });
+
+  bench
+    .command("compare")
+    .description("One claim through every protocol at once, as Compare methods starts them, with a scripted model of fixed latency: wall time, calls and tokens per protocol.")
+    .option("--runs <n>", "comparisons timed (the median is printed)", positiveInt, 3)
+    .option("--first-token-ms <n>", "scripted model's time to first token", positiveInt, 50)
+    .option("--per-token-ms <n>", "scripted model's time per token", positiveInt, 2)
+    .option("--no-browser", "skip token-to-browser on the comparison page (it builds and starts the production server)")
+    .option("--json", "print JSON")
+    .action(async (opts: { runs: number; firstTokenMs: number; perTokenMs: number; browser: boolean; json?: boolean }) => {
+      const handle = await getDb();
+      const r = await benchCompare(handle, { runs: opts.runs, firstTokenMs: opts.firstTokenMs, perTokenMs: opts.perTokenMs, browser: opts.browser, log: log(!!opts.json) });
+      emit(!!opts.json, r, () => compareBenchMarkdown(r));
     });
 }

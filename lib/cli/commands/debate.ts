@@ -9,6 +9,7 @@ import { debateView } from "@/lib/debate/view";
 import { RADAR_VARIANTS } from "@/lib/debate/radar/variants";
 import { DEFAULT_PROTOCOL, getProtocol, PROTOCOL_NAMES } from "@/lib/debate/protocols";
 import { bold, dim, green, red, yellow } from "../output";
+import { compareCommand } from "@/lib/compare/cli";
 
 type Options = {
   corpus?: string;
@@ -31,6 +32,9 @@ type Options = {
   resume?: string;
   queue?: boolean;
   json?: boolean;
+  protocols?: string;
+  presets?: string;
+  ensemble?: string;
 };
 
 const collect = (value: string, previous: string[]) => [...previous, value];
@@ -123,12 +127,33 @@ export function register(program: Command) {
     .option("--resume <debateId>", "continue an interrupted or failed debate from its last finished turn")
     .option("--queue", "PostgreSQL: store the debate and queue it for the workers (`counterpoint worker`, or an app server's in-process worker), print its id and return, instead of running it here")
     .option("--json", "print the events as JSON lines, then the stored debate")
+    .option("--protocols <list>", "compare methods: run the claim through several protocols at once, e.g. radar,tool-mad,zofia,proclaim (stored as one comparison)")
+    .option("--presets <list>", "with --protocols: a preset per protocol, in order, - for its defaults, e.g. -,toolmad-fever,-,single-judge")
+    .option("--ensemble <method>", "with --protocols: add an ensemble verdict, majority or confidence-weighted")
     .action(async (claim: string | undefined, opts: Options) => {
       const handle = await getDb();
       const { db } = handle;
       if (opts.queue && handle.backend !== "postgres") throw new Error("--queue needs PostgreSQL (DATABASE_URL): on the embedded database only this process can run the debate, so run it without --queue.");
       // In the foreground on PostgreSQL this process's model calls count against the global provider limits too.
       if (handle.backend === "postgres") useGlobalProviderSlots(db);
+      if (opts.protocols) {
+        if (opts.resume || opts.goldFile || opts.preset || opts.protocol) throw new Error("--protocols compares methods on one claim and a corpus; it does not take --resume, --gold-file, --protocol or --preset (use --presets).");
+        if (opts.articleFile) {
+          if (claim) throw new Error("Give the article either as the argument or with --article-file, not both.");
+          claim = fs.readFileSync(opts.articleFile, "utf8");
+        }
+        if (!claim) throw new Error("Give the claim to check.");
+        const models: Record<string, string> = {};
+        for (const m of opts.model) {
+          const eq = m.indexOf("=");
+          if (eq < 1) throw new Error(`--model takes role=id, got "${m}"`);
+          models[m.slice(0, eq)] = m.slice(eq + 1);
+        }
+        const view = await compareCommand(handle, { claim, title: opts.title, claimDate: opts.date, url: opts.url, corpus: opts.corpus, protocols: opts.protocols, presets: opts.presets, ensemble: opts.ensemble, models }, { queue: opts.queue, json: opts.json });
+        if (!opts.queue && view.members.some((m) => m.status !== "completed")) process.exitCode = 1;
+        return;
+      }
+      if (opts.presets || opts.ensemble) throw new Error("--presets and --ensemble go with --protocols (comparing methods).");
       let id = opts.resume;
       if (!id) {
         if (opts.articleFile) {

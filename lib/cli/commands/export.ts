@@ -29,7 +29,19 @@ export function register(program: Command) {
     .option("--run <id-or-name>", "only debates of this evaluation run")
     .option("--app-url <url>", "public base address of the debate pages, for ClaimReview urls (default: APP_URL)")
     .option("--json", "print a JSON summary (with --out)")
-    .action(async (opts: { format: string; out?: string; corpus?: string; run?: string; appUrl?: string; json?: boolean }) => {
+    .option("--comparison <id>", "one comparison with its debates (jsonl or csv), as /compare/<id>/export gives it")
+    .action(async (opts: { format: string; out?: string; corpus?: string; run?: string; appUrl?: string; json?: boolean; comparison?: string }) => {
+      if (opts.comparison) {
+        if (opts.format !== "jsonl" && opts.format !== "csv") throw new Error("--comparison exports jsonl or csv.");
+        const { comparisonCsv, comparisonExportRows, comparisonJsonl } = await import("@/lib/compare/export");
+        const exp = await comparisonExportRows((await getDb()).db, opts.comparison);
+        if (!exp) throw new Error(`There is no comparison "${opts.comparison}"; the ids are on /compare.`);
+        const body = opts.format === "csv" ? comparisonCsv(exp.csvRows) : comparisonJsonl(exp);
+        if (opts.out) fs.writeFileSync(opts.out, body);
+        else process.stdout.write(body);
+        if (opts.out) emit(!!opts.json, { file: opts.out, format: opts.format, comparison: exp.comparison.id, debates: exp.debates.length }, () => `${green("✔")} comparison with ${exp.debates.length} debates to ${opts.out}.`);
+        return;
+      }
       if (!(EXPORT_FORMATS as readonly string[]).includes(opts.format)) throw new Error(`--format must be one of ${EXPORT_FORMATS.join(", ")}.`);
       const appUrl = opts.appUrl ?? getConfig().appUrl;
       if (opts.appUrl && !/^https?:\/\/[^\s/]+/i.test(opts.appUrl)) throw new Error(`--app-url must be an http(s) address such as https://factcheck.example.org, got "${opts.appUrl}".`);
