@@ -103,7 +103,8 @@ export function ComparePicker({
             );
           })}
         </div>
-        <FieldError state={state} field="methods" />
+        {/* The refusal was about the methods as sent; once the ticks change it no longer applies. */}
+        {(state.methods ?? []).join() === chosen.join() ? <FieldError state={state} field="methods" /> : null}
       </fieldset>
 
       <div>
