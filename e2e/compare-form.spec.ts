@@ -24,7 +24,7 @@ test("a fact-checker compares two methods on one claim, and finds the comparison
   await expect(form.getByLabel("Claim", { exact: true })).toHaveValue(CLAIM);
 
   await form.getByRole("checkbox", { name: /PROClaim/ }).check();
-  await form.getByLabel("Preset").selectOption("single-judge");
+  await form.getByLabel(/Preset for PROClaim/).selectOption("single-judge");
   await form.getByLabel("Majority vote").check();
   // The combined estimate names RADAR, which gives none before starting, and counts PROClaim's.
   await expect(page.getByTestId("compare-estimate")).toContainText("model calls", { timeout: 15_000 });

@@ -1,6 +1,6 @@
 "use client";
 
-import { useCallback, useEffect, useMemo, useRef } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useRouter } from "next/navigation";
 import type { ComparisonMember, ComparisonView } from "@/lib/compare/types";
 import type { DebateView } from "@/lib/debate/view";
@@ -15,7 +15,7 @@ import { isActive, memberName } from "./words";
  * A running member's numbers follow its stream (turns as they finish); a finished member's come
  * from the server, which reads the same turns once they are all stored.
  */
-function withLiveNumbers(m: ComparisonMember, v: DebateView | undefined): ComparisonMember {
+function withLiveNumbers(m: ComparisonMember, v: DebateView | undefined, now: number | null): ComparisonMember {
   if (!v) return m;
   // The stream knows first that a queued debate started; the server's row says so after a refresh.
   const status = m.status === "queued" && v.status === "running" ? "running" : m.status;
@@ -30,6 +30,7 @@ function withLiveNumbers(m: ComparisonMember, v: DebateView | undefined): Compar
     tokens: { prompt: Math.max(prompt, m.tokens.prompt), completion: Math.max(completion, m.tokens.completion) },
     calls: Math.max(m.calls, done.filter((t) => t.kind !== "tool" && ((t.promptTokens ?? 0) > 0 || (t.completionTokens ?? 0) > 0)).length),
     costUsd: done.length && priced.length === 0 ? m.costUsd : Math.max(m.costUsd ?? 0, priced.reduce((a, t) => a + (t.costUsd ?? 0), 0)),
+    durationMs: now !== null && v.startedAt ? Math.max(m.durationMs ?? 0, now - Date.parse(v.startedAt)) : m.durationMs,
   };
 }
 
@@ -51,8 +52,17 @@ export function ComparisonLive({ view, starts, shareToken, controls }: { view: C
   }, [router]);
   useEffect(() => () => void (timer.current && clearTimeout(timer.current)), []);
   const { state, connections } = useDebateStreams(starts, { shareToken, onChange: refresh });
+  // Running members' time ticks once a second, from mount only (server and first client render agree).
+  const [now, setNow] = useState<number | null>(null);
+  const ticking = view.members.some(isActive);
+  useEffect(() => {
+    if (!ticking) return;
+    setNow(Date.now());
+    const t = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(t);
+  }, [ticking]);
 
-  const members = useMemo(() => view.members.map((m) => withLiveNumbers(m, state[m.debateId]?.view)), [view.members, state]);
+  const members = useMemo(() => view.members.map((m) => withLiveNumbers(m, state[m.debateId]?.view, now)), [view.members, state, now]);
   const hrefFor = (id: string) => (shareToken ? null : `/debates/${id}`);
   const n = members.length;
   const anyRunning = members.some(isActive);

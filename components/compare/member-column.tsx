@@ -1,5 +1,6 @@
 "use client";
 
+import { useEffect, useRef } from "react";
 import Link from "next/link";
 import type { LiveTurn } from "@/lib/debate/events";
 import type { DebateView } from "@/lib/debate/view";
@@ -14,7 +15,8 @@ const TAIL = 420;
 
 function speaker(t: { role: string; kind: string }, protocol: string, domain: string | null) {
   // Tool-MAD names its agents for where they search (corpus, web), as its own page does.
-  const who = protocol === "tool-mad" ? agentName(t.role) : roleName(t.role, domain);
+  // ZoFia's first step is named for what it finds, not its acronym ("Ner").
+  const who = protocol === "tool-mad" ? agentName(t.role) : t.role === "ner" ? "Names and places" : roleName(t.role, domain);
   return t.kind === "tool" ? `${who} (search)` : who;
 }
 
@@ -25,6 +27,11 @@ function speaker(t: { role: string; kind: string }, protocol: string, domain: st
 export function MemberColumn({ name, href, view, live, connection }: { name: string; href: string | null; view: DebateView; live: LiveTurn[]; connection: Connection | undefined }) {
   const finished = view.turns.filter((t) => t.status === "completed" || t.status === "failed");
   const running = view.status === "running" || view.status === "queued";
+  // While the debate runs, the newest finished turn stays in sight at the foot of its list.
+  const list = useRef<HTMLOListElement>(null);
+  useEffect(() => {
+    if (running && list.current) list.current.scrollTop = list.current.scrollHeight;
+  }, [running, finished.length]);
   return (
     <section aria-label={`${name} live`} data-testid="compare-column" data-protocol={view.protocol} data-status={view.status} className="flex min-w-0 flex-col gap-3 rounded-lg border border-black/10 bg-white p-3">
       <header className="flex flex-wrap items-baseline justify-between gap-x-2 gap-y-1">
@@ -34,7 +41,7 @@ export function MemberColumn({ name, href, view, live, connection }: { name: str
           {running ? (connection === "live" ? " · ● live" : " · connecting…") : ""}
         </span>
       </header>
-      <ol aria-label="Finished turns" className="max-h-72 space-y-1.5 overflow-y-auto text-sm" data-testid="finished-turns" data-count={finished.length}>
+      <ol ref={list} aria-label="Finished turns" className="max-h-72 space-y-1.5 overflow-y-auto text-sm" data-testid="finished-turns" data-count={finished.length}>
         {finished.length === 0 ? <li className="text-black/50">No finished turn yet.</li> : null}
         {finished.map((t) => (
           <li key={t.seq} data-testid="finished-turn" data-seq={t.seq} className="min-w-0 break-words">

@@ -12,9 +12,10 @@ import { confidenceWords, costWords, durationWords, isActive, labelWords, member
 const GRID = "md:grid md:grid-cols-[minmax(0,1.6fr)_minmax(0,1.3fr)_repeat(6,minmax(0,0.8fr))] md:items-baseline md:gap-3";
 const HEADINGS = ["Method", "Verdict", "Confidence", "Tokens", "Model calls", "Cost", "Time", "Status"];
 
-function Cell({ label, children, testId }: { label: string; children: React.ReactNode; testId?: string }) {
+/** On a phone the cells sit two to a line (the verdict and the method on their own), so a card stays short. */
+function Cell({ label, children, testId, wide = false }: { label: string; children: React.ReactNode; testId?: string; wide?: boolean }) {
   return (
-    <div className="flex justify-between gap-3 py-0.5 md:block md:py-0" data-testid={testId}>
+    <div className={`flex min-w-0 justify-between gap-2 py-0.5 md:block md:py-0 ${wide ? "col-span-2 md:col-span-1" : ""}`} data-testid={testId}>
       <span className="text-black/60 md:sr-only">{label}</span>
       <span className="min-w-0 text-right break-words md:text-left">{children}</span>
     </div>
@@ -46,9 +47,9 @@ export function MembersTable({ members, ensemble, hrefFor }: { members: Comparis
           data-testid="compare-row"
           data-protocol={m.protocol}
           data-status={m.status}
-          className={`rounded-lg border border-black/10 bg-white p-3 text-sm md:rounded-none md:border-0 md:border-b md:bg-transparent md:px-0 md:py-2 ${GRID}`}
+          className={`grid grid-cols-2 gap-x-4 rounded-lg border border-black/10 bg-white p-3 text-sm md:rounded-none md:border-0 md:border-b md:bg-transparent md:px-0 md:py-2 ${GRID}`}
         >
-          <div className="mb-1 font-semibold md:mb-0">
+          <div className="col-span-2 mb-1 font-semibold md:col-span-1 md:mb-0">
             {hrefFor(m.debateId) ? (
               <Link href={hrefFor(m.debateId)!} className="underline decoration-black/30 underline-offset-2 hover:decoration-black">
                 {memberName(m, members)}
@@ -58,7 +59,7 @@ export function MembersTable({ members, ensemble, hrefFor }: { members: Comparis
             )}
             {m.preset ? <span className="block text-xs font-normal text-black/60">{m.title}</span> : null}
           </div>
-          <Cell label="Verdict" testId="compare-verdict">
+          <Cell label="Verdict" testId="compare-verdict" wide>
             <VerdictBadge m={m} />
           </Cell>
           <Cell label="Confidence">{confidenceWords(m.verdict?.confidence)}</Cell>
@@ -71,21 +72,21 @@ export function MembersTable({ members, ensemble, hrefFor }: { members: Comparis
             {costWords(m.costUsd)}
           </Cell>
           <Cell label="Time">{durationWords(m.durationMs)}</Cell>
-          <Cell label="Status">
+          <Cell label="Status" wide>
             <span className={m.status === "failed" ? "text-red-800" : ""}>{statusWords(m.status)}</span>
             {m.error ? <span className="block text-xs text-red-800">{m.error}</span> : null}
           </Cell>
         </div>
       ))}
       {ensemble ? (
-        <div data-testid="compare-ensemble-row" className={`rounded-lg border border-dashed border-black/30 bg-stone-50 p-3 text-sm md:rounded-md md:px-2 md:py-2 ${GRID}`}>
-          <div className="mb-1 font-semibold md:mb-0">
+        <div data-testid="compare-ensemble-row" className={`grid grid-cols-2 gap-x-4 rounded-lg border border-dashed border-black/30 bg-stone-50 p-3 text-sm md:rounded-md md:px-2 md:py-2 ${GRID}`}>
+          <div className="col-span-2 mb-1 font-semibold md:col-span-1 md:mb-0">
             Ensemble
             <span className="block text-xs font-normal text-black/60">
               {ensemble.method === "majority" ? "majority vote" : "confidence-weighted vote"} of {ensemble.votes.length} methods, not a method of its own
             </span>
           </div>
-          <Cell label="Verdict" testId="compare-verdict">
+          <Cell label="Verdict" testId="compare-verdict" wide>
             <span className={`rounded px-1.5 py-0.5 text-sm font-semibold ${ensemble.label && !ensemble.tie ? LABEL_STYLE[ensemble.label] : "bg-stone-200 text-black"}`}>{ensembleLabelWords(ensemble)}</span>
           </Cell>
           <Cell label="Confidence">—</Cell>

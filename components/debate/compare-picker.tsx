@@ -88,7 +88,7 @@ export function ComparePicker({
                 </label>
                 {on && names.length ? (
                   <label className="mt-2 block text-xs">
-                    Preset
+                    Preset<span className="sr-only"> for {p.title}</span>
                     <select name={`preset_${p.name}`} defaultValue={v[`preset_${p.name}`] ?? ""} className="mt-1 block w-full max-w-full rounded-md border border-black/20 bg-white p-1.5 text-sm">
                       <option value="">{p.name === "proclaim" ? "full method (default)" : "default settings"}</option>
                       {names.map((n) => (
@@ -103,7 +103,8 @@ export function ComparePicker({
             );
           })}
         </div>
-        <FieldError state={state} field="methods" />
+        {/* The refusal was about the methods as sent; once the ticks change it no longer applies. */}
+        {(state.methods ?? []).join() === chosen.join() ? <FieldError state={state} field="methods" /> : null}
       </fieldset>
 
       <div>

@@ -57,6 +57,8 @@ export type CompareBenchReport = {
   token_to_browser_ms_p95: number | null;
   token_to_browser_ms_p50: number | null;
   token_to_browser_samples: number;
+  /** Timestamped tokens sent before the comparison page was open (not measurable, left out). */
+  token_to_browser_excluded_before_page: number;
   token_to_browser_note: string | null;
   comparison_id: string;
 };
@@ -163,11 +165,19 @@ export async function benchCompareBrowser(opts: { port?: number; fakePort?: numb
     // A string, not a function: tsx compiles functions with helpers that do not exist in the page.
     await page.addInitScript(`
       const seen = new Map();
+      const before = new Set();
+      const openedAt = Date.now();
       window.__tokenTimes = seen;
+      window.__tokensBefore = before;
       const scan = (text) => {
         if (!text || !location.pathname.startsWith("/compare/")) return;
         const now = Date.now();
-        for (const m of text.matchAll(/\u27E6(\\d+)\u27E7/g)) if (!seen.has(m[1])) seen.set(m[1], now - Number(m[1]));
+        for (const m of text.matchAll(/\u27E6(\\d+)\u27E7/g)) {
+          if (seen.has(m[1]) || before.has(m[1])) continue;
+          // Sent before this page was open (while the form's request created the debates): no browser could have shown it sooner.
+          if (Number(m[1]) < openedAt) before.add(m[1]);
+          else seen.set(m[1], now - Number(m[1]));
+        }
       };
       new MutationObserver((records) => {
         for (const r of records) scan(r.target.textContent);
@@ -203,8 +213,9 @@ export async function benchCompareBrowser(opts: { port?: number; fakePort?: numb
       await page.waitForTimeout(500);
     }
     const latencies = (await page.evaluate("[...window.__tokenTimes.values()]")) as number[];
+    const excluded = (await page.evaluate("window.__tokensBefore.size")) as number;
     if (latencies.length === 0) throw new Error("no timestamped token reached the comparison page");
-    return { p50: percentile(latencies, 50), p95: percentile(latencies, 95), samples: latencies.length };
+    return { p50: percentile(latencies, 50), p95: percentile(latencies, 95), samples: latencies.length, excluded };
   } finally {
     await browser.close();
     server.kill("SIGTERM");
@@ -232,7 +243,7 @@ export async function benchCompare(h: DbHandle, opts: { runs?: number; firstToke
   const majority = ensembleVote("majority", ballots);
   const weighted = ensembleVote("confidence-weighted", ballots);
   const round = (x: number) => Math.round(x);
-  let browser: { p95: number | null; p50: number | null; samples: number; note: string | null } = { p95: null, p50: null, samples: 0, note: opts.browser === false ? "skipped (--no-browser)" : browserBlocker() };
+  let browser: { p95: number | null; p50: number | null; samples: number; excluded: number; note: string | null } = { p95: null, p50: null, samples: 0, excluded: 0, note: opts.browser === false ? "skipped (--no-browser)" : browserBlocker() };
   if (!browser.note) {
     opts.log?.("bench compare: token-to-browser on the comparison page (builds and starts the production server)");
     try {
@@ -256,6 +267,7 @@ export async function benchCompare(h: DbHandle, opts: { runs?: number; firstToke
     token_to_browser_ms_p95: browser.p95,
     token_to_browser_ms_p50: browser.p50,
     token_to_browser_samples: browser.samples,
+    token_to_browser_excluded_before_page: browser.excluded,
     token_to_browser_note: browser.note,
     comparison_id: last!.id,
   };

@@ -127,7 +127,9 @@ function apply(l: Live, event: DebateEvent): DebateEvent | "gap" | null {
     }
   } else if (event.type === "turn-end") l.running.delete(event.turn.seq);
   else if (event.type === "turn-error") l.running.delete(event.seq);
-  else if (event.type === "status" && event.status !== "running") l.running.clear();
+  // A run starts before any of its turns: whatever was held belongs to an earlier run (one that
+  // died mid-turn and was taken over), and a page opened now must not show its half-written turn.
+  else if (event.type === "status") l.running.clear();
   return event;
 }
 

@@ -6,6 +6,7 @@ import * as q from "@/db/queries/debates";
 import type { ResolvedModel } from "@/lib/ai/registry";
 import { getConfig } from "@/lib/config";
 import { plural } from "@/lib/plural";
+import { handOverBeforeExit } from "./hand-over";
 import { handBack, runDebate, startDebateRun, type Claim } from "./runner";
 
 /**
@@ -161,6 +162,9 @@ export class DebateQueue {
 
 // --- the app process: one queue connection, and the in-process worker -------------------------
 
+/** How long a stopping app waits for its hand-back; a debate not handed back by then is taken over after its lease. */
+const HAND_OVER_MS = 10_000;
+
 const key = Symbol.for("counterpoint.debate-queue");
 type AppQueue = { queue: DebateQueue; url: string; worker?: { controller: AbortController; done: Promise<void> } };
 type G = typeof globalThis & { [key]?: AppQueue };
@@ -207,12 +211,16 @@ export function startInProcessWorker(h: DbHandle, concurrency: number): void {
   const controller = new AbortController();
   const done = queue.work({ concurrency, signal: controller.signal, log: (l) => console.log(`[debates worker] ${l}`) }).catch((e) => console.error(`[debates worker] stopped: ${(e as Error).message}`));
   g.worker = { controller, done };
-  // A deploy stops the app with SIGTERM: its debates go back to the queue while Next.js closes
-  // the server, so another process resumes them at once. Best effort: Next.js exits when its own
-  // clean-up ends, and a debate whose hand-back did not finish is taken over when its lease lapses.
-  const handOver = () => controller.abort();
-  process.once("SIGTERM", handOver);
-  process.once("SIGINT", handOver);
+  // A deploy stops the app with SIGTERM: its debates go back to the queue (and their watchers are
+  // told) before Next.js's own handler exits the process, so another worker resumes them at once
+  // instead of after their lease. Next.js registered its handler first and exits from it at once,
+  // so ours runs in its place and calls it after; a second signal exits at once.
+  handOverBeforeExit(async () => {
+    controller.abort();
+    await Promise.race([done, sleep(HAND_OVER_MS)]);
+    // The bus's last events (each debate's "queued") leave before the process does.
+    await (await import("./pg-bus")).disableCrossProcessEvents().catch(() => undefined);
+  });
 }
 
 /** The in-process worker, for /api/health: null when this process runs none (PGlite, or IN_PROCESS_WORKER=false). */

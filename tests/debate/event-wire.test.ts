@@ -111,6 +111,20 @@ describe("a debate running in another process, mirrored in this one's buffer", (
     un();
   });
 
+  it("a run taking the debate over drops the half-written turn of the run that died, so a page opened now does not show it", () => {
+    const id = "00000000-0000-4000-8000-000000000003";
+    receiveSync(id, [{ turn, text: "Half a sent" }]);
+    const un = subscribe(id, () => {});
+    expect(liveTurns(id)).toHaveLength(1);
+    expect(receiveRemote(id, { type: "status", status: "running" })).toBe("ok");
+    expect(liveTurns(id)).toEqual([]);
+    // The new run's own turn then fills the buffer from its first delta.
+    receiveRemote(id, { type: "turn-start", turn });
+    expect(receiveRemote(id, { type: "delta", seq: 2, text: "Whole", offset: 0 })).toBe("ok");
+    expect(liveTurns(id)).toEqual([{ turn, text: "Whole" }]);
+    un();
+  });
+
   it("a process running the debate itself takes no other voice for it, and numbers its own deltas", () => {
     const id = "00000000-0000-4000-8000-000000000002";
     setRunning(id, true);
