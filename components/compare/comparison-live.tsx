@@ -62,8 +62,21 @@ export function ComparisonLive({ view, starts, shareToken, controls }: { view: C
     return () => clearInterval(t);
   }, [ticking]);
 
-  const members = useMemo(() => view.members.map((m) => withLiveNumbers(m, state[m.debateId]?.view, now)), [view.members, state, now]);
-  const hrefFor = (id: string) => (shareToken ? null : `/debates/${id}`);
+  // Deltas change only a member's live text, not its numbers: the rows keep their identity until a
+  // turn ends (a new view) or the clock ticks, so the table and the outcome do not re-render per token.
+  const views = view.members.map((m) => state[m.debateId]?.view);
+  const last = useRef<{ views: typeof views; base: ComparisonView["members"]; now: number | null; members: ComparisonView["members"] } | null>(null);
+  const prev = last.current;
+  const same = prev !== null && prev.base === view.members && prev.now === now && prev.views.length === views.length && prev.views.every((v, i) => v === views[i]);
+  const members = same ? prev.members : view.members.map((m, i) => withLiveNumbers(m, views[i], now));
+  useEffect(() => {
+    last.current = { views, base: view.members, now, members };
+  });
+  const hrefFor = useCallback((id: string) => (shareToken ? null : `/debates/${id}`), [shareToken]);
+  // The same elements while the rows are the same: React skips them when only live text moved.
+  const outcome = useMemo(() => <OutcomePanel members={members} ensemble={view.ensemble} />, [members, view.ensemble]);
+  const table = useMemo(() => <MembersTable members={members} ensemble={view.ensemble} hrefFor={hrefFor} />, [members, view.ensemble, hrefFor]);
+  const reasons = useMemo(() => <Reasons members={members} />, [members]);
   const n = members.length;
   const anyRunning = members.some(isActive);
 
@@ -78,8 +91,8 @@ export function ComparisonLive({ view, starts, shareToken, controls }: { view: C
         </h1>
       </header>
 
-      <OutcomePanel members={members} ensemble={view.ensemble} />
-      <MembersTable members={members} ensemble={view.ensemble} hrefFor={hrefFor} />
+      {outcome}
+      {table}
 
       <section aria-labelledby="compare-live" className="space-y-3">
         <h2 id="compare-live" className="text-lg font-semibold">
@@ -93,7 +106,7 @@ export function ComparisonLive({ view, starts, shareToken, controls }: { view: C
         </div>
       </section>
 
-      <Reasons members={members} />
+      {reasons}
       {controls}
     </div>
   );

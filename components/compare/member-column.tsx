@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useRef } from "react";
+import { memo, useEffect, useRef } from "react";
 import Link from "next/link";
 import type { LiveTurn } from "@/lib/debate/events";
 import type { DebateView } from "@/lib/debate/view";
@@ -24,7 +24,8 @@ function speaker(t: { role: string; kind: string }, protocol: string, domain: st
  * One method's debate as it happens, in brief: every finished turn as its speaker and first line,
  * then each turn being written now with its text growing. The full transcript is one link away.
  */
-export function MemberColumn({ name, href, view, live, connection }: { name: string; href: string | null; view: DebateView; live: LiveTurn[]; connection: Connection | undefined }) {
+/** Memoised: a delta for one debate re-renders that debate's column only. */
+export const MemberColumn = memo(function MemberColumn({ name, href, view, live, connection }: { name: string; href: string | null; view: DebateView; live: LiveTurn[]; connection: Connection | undefined }) {
   const finished = view.turns.filter((t) => t.status === "completed" || t.status === "failed");
   const running = view.status === "running" || view.status === "queued";
   // While the debate runs, the newest finished turn stays in sight at the foot of its list.
@@ -67,4 +68,4 @@ export function MemberColumn({ name, href, view, live, connection }: { name: str
       ) : null}
     </section>
   );
-}
+});

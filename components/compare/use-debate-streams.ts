@@ -9,12 +9,19 @@ type One = Parameters<typeof reduce>[0];
 type OneAction = Parameters<typeof reduce>[1];
 type All = Record<string, One>;
 
+type Item = { id: string; action: OneAction };
+
 /** Every member's state goes through the debate page's own reducer, so both pages read a stream alike. */
-function reduceAll(state: All, a: { id: string; action: OneAction }): All {
+function reduceOne(state: All, a: Item): All {
   const cur = state[a.id];
   if (!cur && a.action.kind !== "snapshot") return state;
   const next = cur ? reduce(cur, a.action) : reduce({ view: (a.action as { view: DebateView }).view, live: [] }, a.action);
   return next === cur ? state : { ...state, [a.id]: next };
+}
+
+/** A frame's worth of events from every stream, applied in arrival order. */
+function reduceAll(state: All, batch: Item[]): All {
+  return batch.reduce(reduceOne, state);
 }
 
 const TERMINAL = new Set(["completed", "failed", "cancelled", "interrupted"]);
@@ -35,6 +42,22 @@ export function useDebateStreams(starts: MemberStart[], { shareToken, onChange }
   // new props, and must not close and reopen the streams of the members still running.
   const [ids] = useState(() => starts.map((s) => s.view.id).join(","));
   const [finishedAtStart] = useState(() => starts.filter((s) => TERMINAL.has(s.view.status) && s.view.status !== "interrupted" && s.live.length === 0).map((s) => s.view.id).join(","));
+  // Four debates can send hundreds of deltas a second between them: the page renders them once a
+  // frame, not once a delta, or a busy machine falls seconds behind the text.
+  const queue = useRef<Item[]>([]);
+  const frame = useRef<number | null>(null);
+  const push = useRef((item: Item) => {
+    queue.current.push(item);
+    if (frame.current !== null) return;
+    const flush = () => {
+      frame.current = null;
+      const batch = queue.current;
+      queue.current = [];
+      if (batch.length) dispatch(batch);
+    };
+    // A hidden tab gets no animation frames: a timer keeps its state current all the same.
+    frame.current = document.hidden ? (setTimeout(flush, 100) as unknown as number) : requestAnimationFrame(flush);
+  });
   const changed = useRef(onChange);
   useEffect(() => {
     changed.current = onChange;
@@ -54,7 +77,7 @@ export function useDebateStreams(starts: MemberStart[], { shareToken, onChange }
       es.addEventListener("open", () => set(id, "live"));
       es.addEventListener("snapshot", (m) => {
         const data = JSON.parse((m as MessageEvent).data) as { debate: DebateView; live: LiveTurn[] };
-        dispatch({ id, action: { kind: "snapshot", view: data.debate, live: data.live } });
+        push.current({ id, action: { kind: "snapshot", view: data.debate, live: data.live } });
         if (TERMINAL.has(data.debate.status) && data.live.length === 0) {
           es.close();
           set(id, "closed");
@@ -64,7 +87,7 @@ export function useDebateStreams(starts: MemberStart[], { shareToken, onChange }
       });
       es.addEventListener("debate", (m) => {
         const event = JSON.parse((m as MessageEvent).data) as DebateEvent;
-        dispatch({ id, action: { kind: "event", event } });
+        push.current({ id, action: { kind: "event", event } });
         if (event.type === "status" || event.type === "verdict") changed.current?.(id);
         if (event.type === "status" && TERMINAL.has(event.status)) {
           es.close();
