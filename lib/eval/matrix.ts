@@ -137,7 +137,7 @@ export function planMatrix(input: { dataset: string; claims: readonly ClaimRecor
       }
       const mapping = native.labels.map((l) => `${l} → ${productLabel(entry.protocol, l) ?? "none"}`).join(", ");
       const left = Object.entries(s.unscored);
-      const article = entry.protocol === "zofia" ? "; each claim is read as a one-paragraph article (the claim text as its body, no headline), while the paper judges whole articles" : "";
+      const article = entry.protocol === "zofia" ? "; each claim is read as a one-paragraph article (the claim text as its body, no headline unless the dataset gives one), while the paper judges whole articles" : "";
       runs.push({
         entry: { ...entry, config },
         scoring: {
