@@ -1,6 +1,8 @@
 import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { eq } from "drizzle-orm";
 import type { DbHandle } from "@/db/client";
+import * as s from "@/db/schema";
 import { listMatrixGroups } from "@/db/queries/eval-matrix";
 import { BENCH_CORPUS, ensureBenchCorpus } from "@/lib/bench/protocols";
 import { scriptedEmbedder } from "@/lib/bench/scripted-embedder";
@@ -223,6 +225,12 @@ describe(`an evaluation matrix on ${backend}`, () => {
     }
     expect(byProtocol.zofia!.items.every((i) => i.predicted === "REAL" || i.predicted === "FAKE")).toBe(true);
     expect(byProtocol.zofia!.items.map((i) => i.counted_as)).toEqual(byProtocol.zofia!.items.map((i) => (i.predicted === "REAL" ? "TRUE" : "FALSE")));
+    // ZoFia read each claim as a one-paragraph article: the claim text as its body, no headline, link or date (the fixture has none).
+    for (const i of byProtocol.zofia!.items) {
+      const [row] = await h.db.select({ text: s.claims.text, metadata: s.claims.metadata, url: s.claims.appearanceUrl, date: s.claims.claimDate }).from(s.debates).innerJoin(s.claims, eq(s.debates.claimId, s.claims.id)).where(eq(s.debates.id, i.debate_id!));
+      expect(row).toMatchObject({ text: plan.selected.find((c) => c.id === i.claim_id)!.claim, url: null, date: null });
+      expect((row!.metadata as Record<string, unknown> | null)?.title).toBeUndefined();
+    }
     expect(byProtocol["tool-mad"]!.scale).toBe("own");
     expect(byProtocol["tool-mad"]!.labels).toEqual(["SUPPORTS", "REFUTES", "NOT ENOUGH INFO"]);
 
