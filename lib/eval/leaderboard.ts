@@ -4,6 +4,7 @@ import { getProtocol } from "@/lib/debate/protocols";
 import { isMatrixInfo, type MatrixInfo, type MatrixScoring } from "./matrix";
 import { mcnemarExact, type BootstrapOptions, type WithCI } from "./metrics";
 import type { ReferenceRow } from "./presets";
+import { PRODUCT_SCALE_SENTENCE } from "./product-scale";
 import { buildReport, type EvalReport } from "./report";
 
 /**
@@ -23,6 +24,8 @@ export type LeaderboardRow = {
   preset: string | null;
   models: string[];
   scoring: MatrixScoring | null;
+  /** Scored on TRUE / HALF-TRUE / FALSE because its own labels cannot read the dataset's (the report's `scale`). */
+  on_product_scale: boolean;
   labels: readonly string[];
   /** Claims scored (finished, gold in the labels); finished and total items. */
   n: number;
@@ -105,6 +108,7 @@ function rowOf(r: EvalReport, info: MatrixInfo | null): LeaderboardRow {
     preset: cfg.preset ?? null,
     models: [...new Set(Object.values(cfg.models ?? {}))],
     scoring: info?.scoring ?? null,
+    on_product_scale: r.scale === "product",
     labels: r.labels,
     n: r.metrics.n,
     done: r.progress.done,
@@ -199,6 +203,12 @@ export function bestSentence(lb: Leaderboard): string {
   return `${head} ${sig ? "That is a real difference from" : "That is not clearly better than"} ${next.title} (${pct(next.accuracy.value)}%): on the ${pair.shared} claims both scored, ${mine} only ${top.title} got right and ${theirs} only ${next.title}; McNemar's exact test gives p = ${pValue(pair.p_value)}${sig ? ", below 0.05" : ", so the gap could be chance"}.`;
 }
 
+/** The methods scored on the product scale, and what that means: one plain sentence, or nothing. */
+export function productScaleNote(lb: Leaderboard): string[] {
+  const on = lb.rows.filter((r) => r.on_product_scale).map((r) => r.title);
+  return on.length ? ["", `${on.join(", ")}: ${PRODUCT_SCALE_SENTENCE}`] : [];
+}
+
 export function leaderboardMarkdown(lb: Leaderboard): string {
   const onFrontier = new Set(lb.frontier.protocols);
   const lines = [
@@ -217,6 +227,7 @@ export function leaderboardMarkdown(lb: Leaderboard): string {
     "How each method was scored on the dataset's gold labels:",
     "",
     ...lb.rows.map((r) => `- ${r.protocol}: ${r.scoring?.how ?? `its report's labels (${r.labels.join(" / ")})`}${r.inconclusive_policy ? ` (policy "${r.inconclusive_policy}")` : ""}.`),
+    ...productScaleNote(lb),
     "",
     "## Pairwise (McNemar's exact test, on the claims both finished and scored)",
     "",

@@ -2,9 +2,10 @@ import { randomUUID } from "node:crypto";
 import type { DbHandle } from "@/db/client";
 import type { ClaimRecord } from "@/lib/datasets/claims";
 import { LABEL_SCHEME_NAMES, LABEL_SCHEMES, type LabelSchemeName } from "@/lib/datasets/label-schemes";
-import { getProtocol } from "@/lib/debate/protocols";
+import { getProtocol, productLabel } from "@/lib/debate/protocols";
 import type { EvalExecutor } from "./executor";
 import { PRESETS, type ReferenceRow } from "./presets";
+import { PRODUCT_SCALE, whyNotScored } from "./product-scale";
 import { createAndQueueRun } from "./queue";
 import { scoreRun } from "./report";
 import { estimateRun, type CreateRunInput, type CreatedRun, type RunEstimate } from "./run";
@@ -15,7 +16,8 @@ import { selectClaims, type SampleOptions } from "./sample";
  * selected once here and handed to every run, linked by `config.matrix = {group, protocol, index,
  * of, scoring}` (as repeats are by `config.repeat`; no schema change). Every run is scored by its
  * own report on the dataset's gold labels read into the protocol's labels; a protocol none of whose
- * claims can be scored that way is refused before anything is stored, with the reason.
+ * claims can be scored that way is scored on the product scale (TRUE / HALF-TRUE / FALSE, both
+ * sides translated), and refused before anything is stored only when not one claim can be scored there.
  */
 
 /** How a run's verdicts meet the dataset's gold labels: stored in the group so the leaderboard can say it. */
@@ -27,6 +29,13 @@ export type MatrixScoring = {
   /** Claims of the selection whose gold label reads into `labels`, and those that do not (by gold label). */
   scored: number;
   unscored: Record<string, number>;
+  /**
+   * "product" when the method's own labels read none of the gold labels and the run is scored on
+   * TRUE / HALF-TRUE / FALSE instead (lib/eval/product-scale.ts); the run's report reads this.
+   */
+  scale?: "product";
+  /** Why each unscored gold label is not scored, in plain words (product scale only). */
+  why?: Record<string, string>;
 };
 
 export type MatrixInfo = { group: string; protocol: string; index: number; of: number; dataset: string; claims: number; sample: SampleOptions; scoring: MatrixScoring };
@@ -56,8 +65,8 @@ const nativeOf = (rec: ClaimRecord): string | null => {
 };
 
 /** What the run's report will score, read claim by claim with the report's own code (scoreRun), so the plan and the report cannot disagree. */
-function scoringOf(protocol: string, config: Record<string, unknown>, claims: readonly ClaimRecord[]): { labels: string[]; scored: number; unscored: Record<string, number>; abstention: boolean } {
-  const run = { protocol, config: { [protocol]: config } };
+function scoringOf(protocol: string, config: Record<string, unknown>, claims: readonly ClaimRecord[], product = false): { labels: string[]; scored: number; unscored: Record<string, number>; abstention: boolean } {
+  const run = { protocol, config: { [protocol]: config, ...(product ? { matrix: { scoring: { scale: PRODUCT_SCALE } } } : {}) } };
   const unscored: Record<string, number> = {};
   let scored = 0;
   let labels: readonly string[] = [];
@@ -76,8 +85,8 @@ function scoringOf(protocol: string, config: Record<string, unknown>, claims: re
 const list = (xs: readonly string[]) => xs.join(" / ");
 
 /** Why a protocol whose labels read none of the gold labels is refused, with what would work. */
-function refusal(protocol: string, dataset: string, gold: string[], labels: string[]): string {
-  const base = `${getProtocol(protocol).title.split(" (")[0]} cannot be scored on ${dataset}: it answers ${list(labels)}, and none of the dataset's gold labels (${list(gold)}) reads as one.`;
+function refusal(protocol: string, dataset: string, gold: string[], labels: string[], product: string[]): string {
+  const base = `${getProtocol(protocol).title.split(" (")[0]} cannot be scored on ${dataset}: it answers ${list(labels)}, none of the dataset's gold labels (${list(gold)}) reads as one, and none reads as a product label it can give (${list(product)}) either.`;
   if (protocol === "zofia") return `${base} ZoFia judges whole news articles labelled REAL / FAKE: use an article dataset (--dataset politifact-news or gossipcop), or leave zofia out of --protocols.`;
   if (protocol === "radar") return `${base} RADAR needs claims labelled TRUE / HALF-TRUE / FALSE (e.g. politifact-hidden, or check-covid converted with RADAR labels); leave radar out of --protocols otherwise.`;
   return `${base} Leave ${protocol} out of --protocols, or use a dataset with such labels.`;
@@ -113,11 +122,36 @@ export function planMatrix(input: { dataset: string; claims: readonly ClaimRecor
       const best = tries.find((t) => t.s.scored === selected.length) ?? [...tries].sort((a, b) => b.s.scored - a.s.scored)[0]!;
       config = protocol.parseConfig({ ...entry.config, labels: best.scheme }) as Record<string, unknown>;
     }
-    const s = scoringOf(entry.protocol, config, selected);
-    if (s.scored === 0) {
-      refused.push({ protocol: entry.protocol, reason: refusal(entry.protocol, input.dataset, gold, s.labels) });
+    const native = scoringOf(entry.protocol, config, selected);
+    if (native.scored === 0) {
+      // Its labels read none of the gold: scored on the product scale, refused only if that scores nothing either.
+      const s = scoringOf(entry.protocol, config, selected, true);
+      if (s.scored === 0) {
+        refused.push({ protocol: entry.protocol, reason: refusal(entry.protocol, input.dataset, gold, native.labels, s.labels) });
+        continue;
+      }
+      const why: Record<string, string> = {};
+      for (const c of selected) {
+        const reason = whyNotScored(s.labels, c.label ?? null, nativeOf(c));
+        if (reason) why[c.label ?? "(no label)"] = reason;
+      }
+      const mapping = native.labels.map((l) => `${l} → ${productLabel(entry.protocol, l) ?? "none"}`).join(", ");
+      const left = Object.entries(s.unscored);
+      const article = entry.protocol === "zofia" ? "; each claim is read as a one-paragraph article (the claim text as its body, no headline unless the dataset gives one), while the paper judges whole articles" : "";
+      runs.push({
+        entry: { ...entry, config },
+        scoring: {
+          labels: s.labels,
+          scored: s.scored,
+          unscored: s.unscored,
+          scale: PRODUCT_SCALE,
+          why,
+          how: `on the product scale (${list(s.labels)}): its own labels read as ${mapping}, the gold read the same way${article}${left.length ? `; not scored: ${left.map(([g, n]) => `${n} ${g} (${why[g] ?? "no reading"})`).join(", ")}` : ""}`,
+        },
+      });
       continue;
     }
+    const s = native;
     const how = hasScheme
       ? `its ${String(config.labels).toUpperCase()} labels (${list(s.labels)}), the gold read into them${input.explicitLabels?.has(entry.protocol) ? " (as configured)" : " (chosen to fit the dataset)"}`
       : s.abstention

@@ -7,6 +7,7 @@ import { goldInScheme, isLabelScheme, LABEL_SCHEMES, type LabelSchemeName } from
 import { comparePaired, distribution, excludedItems, summarize, summarizeWithCI, UNPARSED, type LabeledItem, type BootstrapOptions, type Distribution, type PairedComparison, type Summary, type SummaryWithCI } from "./metrics";
 import type { ReferenceRow } from "./presets";
 import { aggregateRepeats, isRepeatInfo, type RepeatsSummary } from "./repeats";
+import { goldOnProductScale, isProductScale, NO_PRODUCT_LABEL, PRODUCT_SCALE_SENTENCE, productLabelsOf } from "./product-scale";
 import { abstentionFor, abstentionGold, applyPolicy, countedAs, DEFAULT_INCONCLUSIVE_POLICY, isInconclusivePolicy, policySentence, scoredLabels, type Abstention, type InconclusivePolicy, type PolicyOutcome } from "./inconclusive";
 
 /**
@@ -101,6 +102,12 @@ export type EvalReport = {
   progress: Progress;
   /** The protocol's label scheme the run is scored on (e.g. "fever"), null for a protocol with only its own labels. */
   scheme: string | null;
+  /**
+   * "product" when the run's matrix scored it on TRUE / HALF-TRUE / FALSE because its own labels
+   * cannot read the dataset's gold (config.matrix.scoring.scale); then `labels`, `metrics` and each
+   * item's gold and counted_as are on that scale.
+   */
+  scale: "own" | "product";
   labels: readonly string[];
   /** Over finished items whose gold label is in `labels`. */
   metrics: SummaryWithCI;
@@ -152,8 +159,13 @@ type RunLike = { protocol: string; config: Record<string, unknown> | null | unde
  * classes its reporting policy scores, else the protocol's own labels, else the product's.
  * RADAR's are the product's.
  */
-export function runLabels(run: RunLike | undefined): { scheme: LabelSchemeName | null; labels: readonly string[]; abstention?: Abstention } {
+export function runLabels(run: RunLike | undefined): { scheme: LabelSchemeName | null; labels: readonly string[]; abstention?: Abstention; product?: boolean } {
   if (!run) return { scheme: "radar", labels: VERDICT_LABELS };
+  if (isProductScale(run.config)) {
+    // The matrix chose the product scale: the labels are those the method's own labels map to.
+    const own = runLabels({ protocol: run.protocol, config: { ...run.config, matrix: undefined } });
+    return { scheme: null, labels: productLabelsOf(run.protocol, own.labels), abstention: own.abstention, product: true };
+  }
   const protocolConfig = run.config?.[run.protocol] as { labels?: unknown } | undefined;
   if (isLabelScheme(protocolConfig?.labels)) return { scheme: protocolConfig.labels, labels: LABEL_SCHEMES[protocolConfig.labels] };
   const abstention = abstentionFor(run.protocol);
@@ -178,6 +190,15 @@ export function runPolicy(run: RunLike | undefined): InconclusivePolicy {
 /** The items a run is scored on with its policy applied, and what the policy did. */
 export function scoreRun(rows: Parameters<typeof scoreItems>[0], run: RunLike | undefined, policy?: InconclusivePolicy) {
   const own = runLabels(run);
+  if (own.product && run) {
+    // Gold read on the product scale; the verdict read by the policy first (INCONCLUSIVE), then through the protocol's mapping.
+    const raw = rows.flatMap((r) => {
+      const gold = goldOnProductScale(r.gold, r.native_label ?? null);
+      return r.status === "done" && gold !== null ? [{ gold, predicted: r.label ?? UNPARSED }] : [];
+    });
+    const applied = own.abstention ? applyPolicy(own.abstention, policy ?? runPolicy(run), raw) : { items: raw, outcome: null };
+    return { ...own, labeled: applied.items.map((i) => ({ gold: i.gold, predicted: onProductScale(run.protocol, i.predicted)! })), inconclusive: applied.outcome };
+  }
   const raw = scoreItems(rows, own.scheme, own.abstention ?? null);
   if (!own.abstention) return { ...own, labeled: raw, inconclusive: null };
   const applied = applyPolicy(own.abstention, policy ?? runPolicy(run), raw);
@@ -196,8 +217,11 @@ function toProduct(protocol: string, label: string | null): string | null {
   return label === null ? null : productLabel(protocol, label);
 }
 
-/** What a prediction without a product label is scored as on that scale: never a class, so wrong. */
-const NO_PRODUCT_LABEL = "(no product label)";
+/** A counted verdict on the product scale when the run is scored there: UNPARSED stays, a label with none is never a class. */
+function onProductScale(protocol: string, counted: string | null): string | null {
+  if (counted === null || counted === UNPARSED) return counted;
+  return productLabel(protocol, counted) ?? NO_PRODUCT_LABEL;
+}
 
 function productSummary(items: readonly ReportItem[]): NonNullable<EvalReport["product"]> {
   // A verdict the reporting policy leaves out (`exclude`) is left out here too.
@@ -215,11 +239,13 @@ function productSummary(items: readonly ReportItem[]): NonNullable<EvalReport["p
   };
 }
 
-function toItem(r: q.RunItemRow, protocol: string, scheme: LabelSchemeName | null, reading: { abstention: Abstention; policy: InconclusivePolicy } | null = null): ReportItem {
+function toItem(r: q.RunItemRow, protocol: string, scheme: LabelSchemeName | null, reading: { abstention: Abstention; policy: InconclusivePolicy } | null = null, product = false): ReportItem {
   const finished = r.status === "done";
   const predicted = finished ? (r.label ?? UNPARSED) : null;
-  const gold = reading ? abstentionGold(reading.abstention, r.gold, r.native_label) : scheme ? goldInScheme(scheme, r.gold, r.native_label) : r.gold;
-  const counted = predicted === null ? null : reading ? countedAs(reading.abstention, reading.policy, predicted) : predicted;
+  const gold = product ? goldOnProductScale(r.gold, r.native_label) : reading ? abstentionGold(reading.abstention, r.gold, r.native_label) : scheme ? goldInScheme(scheme, r.gold, r.native_label) : r.gold;
+  const policyRead = predicted === null ? null : reading ? countedAs(reading.abstention, reading.policy, predicted) : predicted;
+  // On the product scale the verdict is scored as its product label, as scoreRun scores it.
+  const counted = product ? onProductScale(protocol, policyRead) : policyRead;
   const latency = r.started_at && r.finished_at && finished ? new Date(r.finished_at).getTime() - new Date(r.started_at).getTime() : null;
   return {
     position: r.position,
@@ -230,9 +256,9 @@ function toItem(r: q.RunItemRow, protocol: string, scheme: LabelSchemeName | nul
     native_label: r.native_label,
     predicted,
     counted_as: counted,
-    gold_product: toProduct(protocol, gold),
+    gold_product: product ? gold : toProduct(protocol, gold),
     // Read through the reporting policy like the scores, so both scales agree on INCONCLUSIVE.
-    predicted_product: toProduct(protocol, counted),
+    predicted_product: product ? (counted === NO_PRODUCT_LABEL ? null : counted) : toProduct(protocol, counted),
     correct: counted && gold ? counted === gold : null,
     status: r.status,
     error: r.error ?? r.debate_error?.message ?? null,
@@ -256,9 +282,9 @@ export async function buildReport(db: Database, runId: string, opts: BootstrapOp
   const [progress, rows] = await Promise.all([runProgress(db, runId), q.runItemRows(db, runId)]);
   const own = scoreRun(rows, run, policy);
   const labels = opts.labels ?? own.labels;
-  const items = rows.map((r) => toItem(r, run.protocol, own.scheme, own.abstention ? { abstention: own.abstention, policy } : null));
+  const items = rows.map((r) => toItem(r, run.protocol, own.scheme, own.abstention ? { abstention: own.abstention, policy } : null, !!own.product));
   const labeled = own.labeled;
-  const onProductScale = own.scheme === "radar" || (labels.length === VERDICT_LABELS.length && VERDICT_LABELS.every((l) => labels.includes(l)));
+  const alreadyProduct = !!own.product || own.scheme === "radar" || (labels.length === VERDICT_LABELS.length && VERDICT_LABELS.every((l) => labels.includes(l)));
   const references = Array.isArray(run.config?.references) ? (run.config.references as ReferenceRow[]) : [];
   const metrics = summarizeWithCI(labeled, labels, opts);
   const finished = items.filter((i) => i.status === "done");
@@ -291,6 +317,7 @@ export async function buildReport(db: Database, runId: string, opts: BootstrapOp
     },
     progress,
     scheme: own.scheme,
+    scale: own.product ? "product" : "own",
     labels,
     metrics,
     inconclusive: own.inconclusive,
@@ -314,7 +341,7 @@ export async function buildReport(db: Database, runId: string, opts: BootstrapOp
         const scored = xs.filter((x) => x.gold && labels.includes(x.gold));
         return { rounds, n: xs.length, accuracy: scored.length ? scored.filter((x) => x.correct).length / scored.length : null, avg_tokens: xs.reduce((a, x) => a + x.prompt_tokens + x.completion_tokens, 0) / xs.length };
       }),
-    product: onProductScale ? null : productSummary(items),
+    product: alreadyProduct ? null : productSummary(items),
     references,
     repeats,
     items,
@@ -390,7 +417,8 @@ export function reportMarkdown(r: EvalReport): string {
     ...(r.scheme && r.scheme !== "radar" ? [`Accuracy is exact match on the protocol's own labels (${r.labels.join(" / ")}), as the paper reports it; the gold labels were read into that scheme.`, ""] : []),
     // A protocol with labels of its own that no scheme shares (ZoFia's REAL / FAKE): scored on them as they are.
     ...(!r.scheme && r.product && !r.inconclusive ? [`Accuracy and macro-F1 are on the protocol's own labels (${r.labels.join(" / ")}), as the paper reports them; the product scale follows below.`, ""] : []),
-    ...(r.inconclusive ? [`Accuracy and macro-F1 are on ${r.labels.join(" / ")}, as the paper reports them. ${policySentence(r.inconclusive)}`, ""] : []),
+    ...(r.scale === "product" ? [`${PRODUCT_SCALE_SENTENCE} Labels scored: ${r.labels.join(" / ")}; claims whose gold has no product label, or one this method never gives, are not scored.${r.inconclusive ? ` ${policySentence(r.inconclusive)}` : ""}`, ""] : []),
+    ...(r.inconclusive && r.scale !== "product" ? [`Accuracy and macro-F1 are on ${r.labels.join(" / ")}, as the paper reports them. ${policySentence(r.inconclusive)}`, ""] : []),
     "| metric | value |",
     "|---|---|",
     `| accuracy | ${ci(m.accuracy)} |`,

@@ -62,11 +62,11 @@ describe("planning a matrix", () => {
     expect(kept.runs[0]!.scoring).toMatchObject({ scored: 2, unscored: { "NOT ENOUGH INFO": 1 } });
   });
 
-  it("refuses RADAR on SUPPORTS / REFUTES gold, and a protocol named twice", () => {
+  it("scores RADAR on SUPPORTS / REFUTES gold through the product scale instead of refusing it, and refuses a protocol named twice", () => {
     const plan = planMatrix({ dataset: "fever", claims, entries: [entry("radar"), entry("proclaim")] });
-    expect(plan.refused.map((r) => r.protocol)).toEqual(["radar"]);
-    expect(plan.refused[0]!.reason).toMatch(/RADAR cannot be scored on fever: it answers TRUE \/ HALF-TRUE \/ FALSE, and none of the dataset's gold labels \(NOT ENOUGH INFO \/ REFUTES \/ SUPPORTS\) reads as one/);
-    expect(plan.runs[0]!.scoring).toMatchObject({ labels: ["SUPPORTED", "NOT SUPPORTED"], scored: 2, unscored: { "NOT ENOUGH INFO": 1 } });
+    expect(plan.refused).toEqual([]);
+    expect(plan.runs[0]!.scoring).toMatchObject({ scale: "product", labels: ["TRUE", "HALF-TRUE", "FALSE"], scored: 2, unscored: { "NOT ENOUGH INFO": 1 } });
+    expect(plan.runs[1]!.scoring).toMatchObject({ labels: ["SUPPORTED", "NOT SUPPORTED"], scored: 2, unscored: { "NOT ENOUGH INFO": 1 } });
     expect(() => planMatrix({ dataset: "fever", claims, entries: [entry("proclaim"), entry("proclaim")] })).toThrow(/names proclaim twice/);
   });
 });

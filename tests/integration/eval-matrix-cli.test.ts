@@ -14,12 +14,21 @@ beforeAll(async () => {
 });
 
 describe(`eval --protocols on ${backend}`, () => {
-  it("refuses the whole matrix up front when a protocol cannot be scored on the dataset, and stores nothing", async () => {
-    const r = await runCli(["eval", "--protocols", "tool-mad,zofia", "--dataset", "fever", "--data", FEVER, "--detach"], env);
-    expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/Not started: 1 protocol cannot be scored on fever\./);
-    expect(r.stderr).toMatch(/ZoFia cannot be scored on fever: it answers REAL \/ FAKE.*use an article dataset \(--dataset politifact-news or gossipcop\)/);
-    expect((await runCli(["eval", "list"], env)).stdout).toMatch(/No evaluation runs yet/);
+  // RADAR needs --corpus or --evidence here (the fixture has no evidence texts); its product-scale plan is tested in eval-matrix.test.ts.
+  it("queues ZoFia on FEVER beside Tool-MAD and PROClaim, saying it is scored on the product scale and what that means", async () => {
+    const r = await runCli(["eval", "--protocols", "tool-mad,zofia,proclaim", "--dataset", "fever", "--data", FEVER, "--limit", "4", "--detach", "--json"], env);
+    expect(r.stderr).toMatch(/Before starting 3 runs over the same 4 claims:/);
+    expect(r.stderr).toMatch(/- zofia: on the product scale \(TRUE \/ FALSE\): its own labels read as REAL → TRUE, FAKE → FALSE, the gold read the same way; each claim is read as a one-paragraph article/);
+    expect(r.stderr).toMatch(/\nzofia: Scored on the product scale: this method's own labels cannot be compared with the dataset's/);
+    expect(r.code).toBe(0);
+    const made = JSON.parse(r.stdout) as { group: string; runs: Array<{ protocol: string; items: number }> };
+    expect(made.runs.map((x) => [x.protocol, x.items])).toEqual([
+      ["tool-mad", 4],
+      ["zofia", 4],
+      ["proclaim", 4],
+    ]);
+    const md = await runCli(["eval", "leaderboard", made.group, "--format", "md"], env);
+    expect(md.stdout).toMatch(/\nZoFia: Scored on the product scale/);
   });
 
   it("queues one run per protocol over the same claims, previews the summed cost, and the leaderboard lists the group", async () => {

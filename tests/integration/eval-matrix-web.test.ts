@@ -47,11 +47,11 @@ afterAll(async () => {
 const LABELS = ["TRUE", "HALF-TRUE", "FALSE"] as const;
 const jsonl = (n: number) => Array.from({ length: n }, (_, i) => JSON.stringify({ id: `c${i}`, claim: `Claim ${i} about the medal auction.`, label: LABELS[i % 3], gold_evidence: [{ id: "g", text: `Gold passage ${i}.` }] })).join("\n") + "\n";
 
-function form(protocols: string[], extra: Record<string, string> = {}) {
+function form(protocols: string[], extra: Record<string, string> = {}, text = jsonl(6)) {
   const f = new FormData();
   for (const [k, v] of Object.entries({ evidence: "gold", variant: "expertise", earlyStopping: "on", seed: "3", limit: "4", sample: "random", ...extra })) f.set(k, v);
   for (const p of protocols) f.append("protocols", p);
-  f.set("claims", new File([jsonl(6)], "web-matrix.jsonl"));
+  f.set("claims", new File([text], "web-matrix.jsonl"));
   return f;
 }
 
@@ -82,11 +82,13 @@ describe(`/eval/new with several methods on ${backend}`, () => {
     expect(runs[1]!.config).toMatchObject({ evidence: { mode: "tools", corpus: null }, matrix: { group, of: 2, protocol: "proclaim" } });
   });
 
-  it("refuses a method that cannot be scored on the file's labels, saying why, and starts nothing", async () => {
+  it("refuses a method none of whose claims can be scored even on the product scale, saying why, and starts nothing", async () => {
     signedInAs(token);
     const before = (await h.db.select().from(s.evalRuns)).length;
-    const { error } = await submit(form(["radar", "zofia"]));
-    expect(error).toMatch(/ZoFia cannot be scored on web-matrix: it answers REAL \/ FAKE.*ZoFia judges whole news articles/);
+    // Only HALF-TRUE gold: ZoFia's REAL / FAKE read as TRUE / FALSE and never as HALF-TRUE.
+    const halfTrue = Array.from({ length: 4 }, (_, i) => JSON.stringify({ id: `h${i}`, claim: `Claim ${i} about the medal auction.`, label: "HALF-TRUE", gold_evidence: [{ id: "g", text: `Gold passage ${i}.` }] })).join("\n") + "\n";
+    const { error } = await submit(form(["radar", "zofia"], {}, halfTrue));
+    expect(error).toMatch(/ZoFia cannot be scored on web-matrix: it answers REAL \/ FAKE, none of the dataset's gold labels \(HALF-TRUE\) reads as one, and none reads as a product label it can give \(TRUE \/ FALSE\) either\..*ZoFia judges whole news articles/);
     expect(error).not.toMatch(/--protocols/);
     expect((await h.db.select().from(s.evalRuns)).length).toBe(before);
   });

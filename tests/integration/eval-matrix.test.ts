@@ -1,6 +1,8 @@
 import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { eq } from "drizzle-orm";
 import type { DbHandle } from "@/db/client";
+import * as s from "@/db/schema";
 import { listMatrixGroups } from "@/db/queries/eval-matrix";
 import { BENCH_CORPUS, ensureBenchCorpus } from "@/lib/bench/protocols";
 import { scriptedEmbedder } from "@/lib/bench/scripted-embedder";
@@ -10,14 +12,15 @@ import type { ClaimRecord } from "@/lib/datasets/claims";
 import { buildLeaderboard, leaderboardCsv, leaderboardJson, leaderboardMarkdown, LEADERBOARD_CSV_COLUMNS, type Leaderboard } from "@/lib/eval/leaderboard";
 import { createMatrix, planMatrix, type MatrixEntry } from "@/lib/eval/matrix";
 import { mcnemarExact } from "@/lib/eval/metrics";
-import { buildReport, type EvalReport } from "@/lib/eval/report";
+import { buildReport, reportMarkdown, type EvalReport } from "@/lib/eval/report";
 import { backend, freshDatabase } from "./test-db";
 
 /**
  * An evaluation matrix end to end on the library: RADAR, Tool-MAD and PROClaim on the same six
  * claims (TRUE / HALF-TRUE / FALSE), scripted models whose verdicts differ by claim, the in-process
  * executor (the pg-boss one is the worker tests' subject). The leaderboard must be each run's own report, the
- * formats must agree, and a protocol that cannot be scored (ZoFia on claims) is refused up front.
+ * formats must agree. Then all four methods on FEVER-labelled claims (SUPPORTS / REFUTES / NOT
+ * ENOUGH INFO): RADAR and ZoFia, whose labels cannot read that gold, are scored on the product scale.
  */
 
 const LABELS = ["TRUE", "FALSE", "HALF-TRUE"] as const;
@@ -27,6 +30,9 @@ const claims: ClaimRecord[] = Array.from({ length: 9 }, (_, i) => ({
   label: LABELS[i % 3],
   gold_evidence: [{ id: `e${i + 1}`, text: `A report says the boxer auctioned his Olympic gold medal (${i + 1}).` }],
 }));
+
+const FEVER_LABELS = ["SUPPORTS", "REFUTES", "NOT ENOUGH INFO"] as const;
+const feverClaims: ClaimRecord[] = claims.map((c, i) => ({ ...c, id: `f${i + 1}`, label: FEVER_LABELS[i % 3] }));
 
 const entries = (protocols: string[]): MatrixEntry[] =>
   protocols.map((protocol) => ({
@@ -56,16 +62,6 @@ afterAll(async () => {
 });
 
 describe(`an evaluation matrix on ${backend}`, () => {
-  it("refuses, before anything is stored, a protocol whose labels cannot read the dataset's gold (ZoFia on claims)", async () => {
-    const plan = planMatrix({ dataset: "matrix-fixture", claims, sample: { limit: 6, sample: "random", seed: 4 }, entries: entries(["radar", "zofia"]) });
-    expect(plan.runs.map((r) => r.entry.protocol)).toEqual(["radar"]);
-    expect(plan.refused).toHaveLength(1);
-    expect(plan.refused[0]!.protocol).toBe("zofia");
-    expect(plan.refused[0]!.reason).toMatch(/^ZoFia cannot be scored on matrix-fixture: it answers REAL \/ FAKE, and none of the dataset's gold labels \(FALSE \/ HALF-TRUE \/ TRUE\) reads as one\. ZoFia judges whole news articles/);
-    await expect(createMatrix(h, plan, { validateModel: () => {} })).rejects.toThrow(/ZoFia judges whole news articles labelled REAL \/ FAKE/);
-    expect(await listMatrixGroups(h.db)).toEqual([]);
-  });
-
   let lb: Leaderboard;
   let reports: EvalReport[];
   let group: string;
@@ -176,5 +172,81 @@ describe(`an evaluation matrix on ${backend}`, () => {
     const groups = await listMatrixGroups(h.db);
     expect(groups.map((g) => g.group)).toEqual([group]);
     expect(groups[0]!.runs.map((r) => r.protocol)).toEqual(["radar", "tool-mad", "proclaim"]);
+  });
+
+  it("runs all four methods on the same FEVER claims, RADAR and ZoFia on the product scale, and the leaderboard is still each run's report", async () => {
+    const plan = planMatrix({ dataset: "matrix-fever", claims: feverClaims, sample: { limit: 6, sample: "random", seed: 4 }, entries: entries(["radar", "tool-mad", "zofia", "proclaim"]) });
+    expect(plan.refused).toEqual([]);
+    const scoring = Object.fromEntries(plan.runs.map((r) => [r.entry.protocol, r.scoring]));
+    const nei = plan.selected.filter((c) => c.label === "NOT ENOUGH INFO").length;
+    expect(nei).toBeGreaterThan(0);
+    expect(scoring.radar).toMatchObject({ scale: "product", labels: ["TRUE", "HALF-TRUE", "FALSE"], scored: 6 - nei, unscored: { "NOT ENOUGH INFO": nei } });
+    expect(scoring.zofia).toMatchObject({ scale: "product", labels: ["TRUE", "FALSE"], scored: 6 - nei });
+    expect(scoring.zofia!.how).toMatch(/read as a one-paragraph article .*the paper judges whole articles/);
+    expect(scoring["tool-mad"]!.scale).toBeUndefined();
+    expect(scoring.proclaim!.scale).toBeUndefined();
+
+    const made = await createMatrix(h, plan, { validateModel: () => {} });
+    const embedder = scriptedEmbedder();
+    const search = { config: parseConfig({}, process.cwd()).search, deps: { db: h.db, embedder } };
+    for (const m of made.runs) {
+      await m.executor.work({
+        concurrency: 2,
+        runId: m.created.runId,
+        untilRunDone: true,
+        resolverFor: ({ position }) => {
+          const c = plan.selected[position]!;
+          const k = (position + m.protocol.length) % 3;
+          const letter = (["R", "F", "R"] as const)[k]!;
+          const model = scriptedModel("openai:gpt-4o-mini", { pStop: 0.9, verdict: (["TRUE", "FALSE", "HALF-TRUE"] as const)[k], verdictProb: 0.9, toolMad: { claim: c.claim, rounds: [{ labels: { rag: k, search: k } }] }, zofia: { judge: [letter], final: letter } });
+          return () => model.resolved;
+        },
+        runOptions: { embedder, search },
+      });
+      await m.executor.close();
+    }
+
+    const four = await Promise.all(made.runs.map((m) => buildReport(h.db, m.created.runId).then((r) => r!)));
+    for (const r of four) {
+      expect(r.items.map((i) => i.claim_id)).toEqual(plan.selected.map((c) => c.id));
+      expect(r.progress).toMatchObject({ total: 6, done: 6, failed: 0 });
+    }
+    const byProtocol = Object.fromEntries(four.map((r) => [r.run.protocol, r]));
+    // The reports honour the scale the plan recorded: RADAR and ZoFia on the product scale, the gold read the same way.
+    for (const p of ["radar", "zofia"]) {
+      const r = byProtocol[p]!;
+      expect(r.scale).toBe("product");
+      expect(r.metrics.n).toBe(6 - nei);
+      for (const i of r.items) {
+        const gold = { SUPPORTS: "TRUE", REFUTES: "FALSE", "NOT ENOUGH INFO": null }[plan.selected.find((c) => c.id === i.claim_id)!.label as (typeof FEVER_LABELS)[number]];
+        expect(i.gold).toBe(gold);
+        if (gold !== null) expect(i.correct).toBe(i.counted_as === gold);
+      }
+    }
+    expect(byProtocol.zofia!.items.every((i) => i.predicted === "REAL" || i.predicted === "FAKE")).toBe(true);
+    expect(byProtocol.zofia!.items.map((i) => i.counted_as)).toEqual(byProtocol.zofia!.items.map((i) => (i.predicted === "REAL" ? "TRUE" : "FALSE")));
+    // ZoFia read each claim as a one-paragraph article: the claim text as its body, no headline, link or date (the fixture has none).
+    for (const i of byProtocol.zofia!.items) {
+      const [row] = await h.db.select({ text: s.claims.text, metadata: s.claims.metadata, url: s.claims.appearanceUrl, date: s.claims.claimDate }).from(s.debates).innerJoin(s.claims, eq(s.debates.claimId, s.claims.id)).where(eq(s.debates.id, i.debate_id!));
+      expect(row).toMatchObject({ text: plan.selected.find((c) => c.id === i.claim_id)!.claim, url: null, date: null });
+      expect((row!.metadata as Record<string, unknown> | null)?.title).toBeUndefined();
+    }
+    expect(byProtocol["tool-mad"]!.scale).toBe("own");
+    expect(byProtocol["tool-mad"]!.labels).toEqual(["SUPPORTS", "REFUTES", "NOT ENOUGH INFO"]);
+
+    const board = (await buildLeaderboard(h.db, made.group))!;
+    expect(board.rows.map((r) => r.protocol).sort()).toEqual(["proclaim", "radar", "tool-mad", "zofia"]);
+    for (const r of four) {
+      const row = board.rows.find((x) => x.run_id === r.run.id)!;
+      expect(row.accuracy).toEqual(r.metrics.accuracy);
+      expect(row.macro_f1).toEqual(r.metrics.macro_f1);
+      expect(row.n).toBe(r.metrics.n);
+      expect(row.on_product_scale).toBe(r.run.protocol === "radar" || r.run.protocol === "zofia");
+    }
+    expect(board.pairs).toHaveLength(6);
+    const md = leaderboardMarkdown(board);
+    expect(md).toMatch(/RADAR, ZoFia: Scored on the product scale: this method's own labels cannot be compared with the dataset's|ZoFia, RADAR: Scored on the product scale/);
+    expect(reportMarkdown(byProtocol.zofia!)).toContain("Scored on the product scale");
+    fs.writeFileSync(`test-results/eval-matrix-four-${backend}.md`, md);
   });
 });

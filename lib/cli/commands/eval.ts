@@ -24,6 +24,7 @@ import { evalRunList } from "@/lib/eval/view";
 import { createMatrix, estimateMatrix, planMatrix, referencesFor, type MatrixEntry, type MatrixPlan } from "@/lib/eval/matrix";
 import { buildLeaderboard, leaderboardCsv, leaderboardJson, leaderboardMarkdown } from "@/lib/eval/leaderboard";
 import { listMatrixGroups } from "@/db/queries/eval-matrix";
+import { PRODUCT_SCALE, PRODUCT_SCALE_SENTENCE } from "@/lib/eval/product-scale";
 import { bold, dim, emit, green, red, yellow } from "../output";
 import { CLAIM_DATASETS, convertDataset, oneOf, type ClaimDatasetName } from "./dataset";
 import { positiveInt } from "./search";
@@ -315,6 +316,8 @@ export function matrixEstimateLines(plan: MatrixPlan): string {
   for (const r of e.perRun) lines.push(`- ${r.protocol}:`, r.estimate ? estimateLines(r.estimate).replace(/^/gm, "    ") : "    no estimate from this protocol");
   lines.push(`In all: ${thousands(e.llmCalls)} LLM calls, ${thousands(e.toolCalls)} tool calls, ${thousands(e.tokens)} tokens, ${e.costUsd === null ? `cost unknown (no estimate or price for ${e.unknown.join(", ")})` : `about $${e.costUsd < 0.01 ? e.costUsd.toFixed(4) : e.costUsd.toFixed(2)}`} (every round run: an upper bound).`);
   lines.push("Scored on the dataset's gold labels:", ...plan.runs.map((r) => `- ${r.entry.protocol}: ${r.scoring.how}`));
+  const onProduct = plan.runs.filter((r) => r.scoring.scale === PRODUCT_SCALE).map((r) => r.entry.protocol);
+  if (onProduct.length) lines.push(`${onProduct.join(", ")}: ${PRODUCT_SCALE_SENTENCE}`);
   return lines.join("\n");
 }
 

@@ -5,6 +5,7 @@ import { pageReadDebates } from "@/lib/auth/server";
 import { FrontierChart } from "@/components/eval/frontier-chart";
 import { LeaderboardTable, PairsTable, ReferencesTable } from "@/components/eval/leaderboard-tables";
 import { bestSentence, buildLeaderboard } from "@/lib/eval/leaderboard";
+import { PRODUCT_SCALE_SENTENCE } from "@/lib/eval/product-scale";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Methods compared" };
@@ -54,6 +55,11 @@ export default async function EvalGroupPage({ params }: { params: Promise<{ id: 
             ))}
           </ul>
         </details>
+        {lb.rows.some((r) => r.on_product_scale) ? (
+          <p className="text-sm text-black/70">
+            {lb.rows.filter((r) => r.on_product_scale).map((r) => r.title).join(", ")}: {PRODUCT_SCALE_SENTENCE}
+          </p>
+        ) : null}
       </section>
 
       <section className="space-y-3">
