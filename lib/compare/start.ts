@@ -24,7 +24,7 @@ const isoDate = z.string().trim().regex(/^\d{4}-\d{2}-\d{2}$/, "use the form YYY
 export const compareRequestSchema = z
   .object({
     claim: z.string().trim().min(10, "Write the claim as a full sentence (at least 10 characters)."),
-    /** A headline: ZoFia reads it as the article's title. Without one ZoFia reads the claim as both title and text. */
+    /** A headline: ZoFia reads it as the article's title. Without one ZoFia reads the claim alone, as evaluation runs do. */
     title: z.string().trim().max(500, "Keep the headline under 500 characters.").optional(),
     claimDate: isoDate.optional(),
     url: z.string().trim().url("Give the full address, starting with https://").max(2_000).optional(),
@@ -69,8 +69,9 @@ export function memberRequest(req: z.output<typeof compareRequestSchema>, m: { p
     claim: req.claim,
     claimDate: req.claimDate,
     url: req.url,
-    // ZoFia reads a news article: a plain claim becomes a one-line article whose headline is the claim itself.
-    title: m.protocol === "zofia" ? (req.title ?? req.claim.slice(0, 500)) : req.title,
+    // ZoFia reads a news article: a plain claim is a one-paragraph article with no headline unless
+    // one is given, the same reading evaluation matrices use, so a comparison and a leaderboard agree.
+    title: req.title,
     evidence,
     config,
     models: req.models,

@@ -152,13 +152,16 @@ describe(`starting a comparison from the form (${backend})`, () => {
     const all = await estimateComparisonAction(values, ["tool-mad", "proclaim", "radar"]);
     const toolMad = await estimateComparisonAction(values, ["tool-mad"]);
     const proclaim = await estimateComparisonAction(values, ["proclaim"]);
+    const radar = await estimateComparisonAction(values, ["radar"]);
     const full = await estimateComparisonAction({ corpus: BENCH_CORPUS }, ["proclaim"]);
-    if (!all.ok || !toolMad.ok || !proclaim.ok || !full.ok) throw new Error("no estimate");
+    if (!all.ok || !toolMad.ok || !proclaim.ok || !radar.ok || !full.ok) throw new Error("no estimate");
     expect(toolMad.llmCalls).toBeGreaterThan(0);
-    expect(all.llmCalls).toBe(toolMad.llmCalls + proclaim.llmCalls);
-    expect(all.tokens).toBe(toolMad.tokens + proclaim.tokens);
-    // RADAR gives no estimate before starting: named, and not counted as free.
-    expect(all.missing).toEqual(["radar"]);
+    // RADAR's default debate: 2 debaters x 3 phases, 2 checkpoints of 2 questions, 1 judge.
+    expect(radar.llmCalls).toBe(11);
+    expect(all.llmCalls).toBe(toolMad.llmCalls + proclaim.llmCalls + radar.llmCalls);
+    expect(all.tokens).toBe(toolMad.tokens + proclaim.tokens + radar.tokens);
+    // Every method gives its estimate now: nothing is left out of the sum.
+    expect(all.missing).toEqual([]);
     // The preset reaches the estimate: one judge costs fewer calls than three.
     expect(proclaim.llmCalls).toBeLessThan(full.llmCalls);
   });
