@@ -1,6 +1,6 @@
 import type { Page } from "./fixtures";
 
-/** What the comparison spec reads off the page (e2e/compare.spec.ts). */
+/** What the comparison spec reads off the page (e2e/side-by-side.spec.ts). */
 
 export type ColumnSample = { protocol: string; status: string; live: Record<string, number>; finished: string[] };
 

@@ -8,6 +8,8 @@ import { USERS } from "./users";
 
 const noSidewaysScroll = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 
+// Specs run one file at a time in name order: this one must sort before every spec that loads the demo
+// corpus (debate, side-by-side, tool-mad ...), since it checks what an empty install offers.
 test("an empty install offers the demo corpus, and its load streams to completed", async ({ page }) => {
   await page.goto("/");
   await expect(page.getByRole("button", { name: "Load the demo corpus" })).toBeVisible();

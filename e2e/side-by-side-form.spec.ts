@@ -4,7 +4,7 @@ import { ensureDemoCorpus, noSidewaysScroll } from "./tool-mad-helpers";
 /*
  * "Compare methods" on /debates/new and the /compare list: one method is refused with the reason and
  * nothing typed is lost; two methods with a preset and an ensemble start together and the list shows
- * the claim, each method and the ensemble. The comparison page itself is e2e/compare.spec.ts's.
+ * the claim, each method and the ensemble. The comparison page itself is e2e/side-by-side.spec.ts's.
  */
 
 const CLAIM = "Governor Elena Marsh raised $2.4 million at a charity auction to help families as the Cedar River floods forced thousands from their homes.";
