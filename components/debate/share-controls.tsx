@@ -32,20 +32,28 @@ export function CopyButton({ text }: { text: string }) {
   );
 }
 
-/** Read-only links for people without an account, e.g. an editor outside the newsroom. */
-export function ShareControls({ debateId, tokens }: { debateId: string; tokens: string[] }) {
+type ShareAction = (form: FormData) => void | Promise<void>;
+
+/**
+ * Read-only links to one thing (a debate, a comparison): each active link with Copy and Revoke, and
+ * a button for a new one. The actions receive the token and `{field: id}` as form fields.
+ */
+export function ShareLinks(p: { field: string; id: string; path: string; tokens: string[]; create: ShareAction; revoke: ShareAction; summary: string; testId: string; linkTestId: string }) {
   const origin = useOrigin();
   return (
-    <details className="text-sm" data-testid="share-controls">
-      <summary className="cursor-pointer text-black/70">Share a read-only link{tokens.length ? ` (${tokens.length} active)` : ""}</summary>
+    <details className="text-sm" data-testid={p.testId}>
+      <summary className="cursor-pointer text-black/70">
+        {p.summary}
+        {p.tokens.length ? ` (${p.tokens.length} active)` : ""}
+      </summary>
       <div className="mt-2 space-y-2">
-        {tokens.map((t) => {
-          const url = `${origin}/share/${t}`;
+        {p.tokens.map((t) => {
+          const url = `${origin}${p.path}${t}`;
           return (
-            <form key={t} action={revokeShareAction} className="flex flex-wrap items-center gap-2">
+            <form key={t} action={p.revoke} className="flex flex-wrap items-center gap-2">
               <input type="hidden" name="token" value={t} />
-              <input type="hidden" name="debateId" value={debateId} />
-              <code data-testid="share-link" className="min-w-0 break-all rounded bg-black/5 px-1.5 py-0.5">
+              <input type="hidden" name={p.field} value={p.id} />
+              <code data-testid={p.linkTestId} className="min-w-0 break-all rounded bg-black/5 px-1.5 py-0.5">
                 {url}
               </code>
               <CopyButton text={url} />
@@ -55,8 +63,8 @@ export function ShareControls({ debateId, tokens }: { debateId: string; tokens: 
             </form>
           );
         })}
-        <form action={createShareAction}>
-          <input type="hidden" name="debateId" value={debateId} />
+        <form action={p.create}>
+          <input type="hidden" name={p.field} value={p.id} />
           <button type="submit" className="rounded-md border border-black/20 bg-white px-3 py-1 hover:bg-black/5">
             Create a link
           </button>
@@ -64,4 +72,9 @@ export function ShareControls({ debateId, tokens }: { debateId: string; tokens: 
       </div>
     </details>
   );
+}
+
+/** Read-only links for people without an account, e.g. an editor outside the newsroom. */
+export function ShareControls({ debateId, tokens }: { debateId: string; tokens: string[] }) {
+  return <ShareLinks field="debateId" id={debateId} path="/share/" tokens={tokens} create={createShareAction} revoke={revokeShareAction} summary="Share a read-only link" testId="share-controls" linkTestId="share-link" />;
 }
