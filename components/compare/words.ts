@@ -1,4 +1,5 @@
 import type { ComparisonMember, ComparisonView } from "@/lib/compare/types";
+import { FREE_WORDS } from "@/lib/cost-words";
 import type { ProductLabel } from "@/lib/debate/types";
 
 /*
@@ -94,7 +95,7 @@ export function tokensWords(t: { prompt: number; completion: number }): string {
 
 export function costWords(usd: number | null): string {
   if (usd === null) return "unknown";
-  if (usd === 0) return "$0";
+  if (usd === 0) return FREE_WORDS;
   // Methods differ by fractions of a cent per claim: below a dollar, four decimals show the difference.
   return usd < 1 ? `$${usd.toFixed(4)}` : `$${usd.toFixed(2)}`;
 }

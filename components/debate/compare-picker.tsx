@@ -1,6 +1,9 @@
 "use client";
 
-import { useActionState, useEffect, useRef, useState } from "react";
+import { usdWords } from "@/lib/cost-words";
+import { useEffect, useRef, useState } from "react";
+import { useServerForm } from "@/components/forms/use-server-form";
+import { claimCount, claimLengthError } from "@/lib/debate/claim-length";
 import { estimateComparisonAction, startComparisonAction, type CompareState } from "@/app/compare/actions";
 import type { CompareEstimate } from "@/lib/compare/form";
 
@@ -33,9 +36,11 @@ export function ComparePicker({
   presets: Record<string, string[]>;
   initialClaim?: string;
 }) {
-  const [state, action, pending] = useActionState<CompareState, FormData>(startComparisonAction, {});
+  const { state, pending, formProps } = useServerForm<CompareState>(startComparisonAction, {});
   const v = state.values ?? {};
   const [chosen, setChosen] = useState<string[]>(state.methods ?? []);
+  const [claim, setClaim] = useState(v.claim ?? initialClaim ?? "");
+  const tooLong = claimLengthError(claim);
   const [est, setEst] = useState<CompareEstimate | null>(null);
   const [revision, setRevision] = useState(0);
   const formRef = useRef<HTMLFormElement>(null);
@@ -63,7 +68,7 @@ export function ComparePicker({
   const general = state.error && (!state.field || !["claim", "title", "claimDate", "corpus", "methods", "ensemble"].some((f) => state.field === f || state.field!.startsWith(`${f}.`)));
 
   return (
-    <form ref={formRef} action={action} className="space-y-6" noValidate onChange={() => setRevision((n) => n + 1)} data-testid="compare-form">
+    <form ref={formRef} {...formProps} className="space-y-6" noValidate onChange={() => setRevision((n) => n + 1)} data-testid="compare-form">
       {general ? (
         <p role="alert" className="rounded-md bg-red-50 p-3 text-sm text-red-900">
           {state.error}
@@ -111,11 +116,31 @@ export function ComparePicker({
         <label htmlFor="compare-claim" className="block font-medium">
           Claim
         </label>
-        <textarea id="compare-claim" name="claim" required rows={3} defaultValue={v.claim ?? initialClaim ?? ""} aria-invalid={state.field === "claim"} className="mt-1 w-full rounded-md border border-black/20 bg-white p-2" />
-        <p className="mt-1 text-xs text-black/60">
-          Quote the statement as it was made. ZoFia checks news articles: it reads your claim as a one-paragraph article (with the headline below, if you give one).
+        <textarea
+          id="compare-claim"
+          name="claim"
+          required
+          rows={3}
+          value={claim}
+          onChange={(e) => setClaim(e.target.value)}
+          aria-invalid={!!tooLong || state.field === "claim"}
+          aria-describedby="compare-claim-help"
+          className={`mt-1 w-full rounded-md border bg-white p-2 ${tooLong ? "border-red-700" : "border-black/20"}`}
+        />
+        <p id="compare-claim-help" className="mt-1 text-xs text-black/60">
+          <span data-testid="compare-claim-count" aria-live="polite" className={tooLong ? "font-medium text-red-800" : undefined}>
+            {claimCount(claim)}
+          </span>
+          . Quote the statement as it was made. ZoFia checks news articles: it reads your claim as a one-paragraph article (with the headline below, if you give one).
         </p>
-        <FieldError state={state} field="claim" />
+        {/* Live as the user types; the server's word holds only for the text it saw. */}
+        {tooLong ? (
+          <p role="alert" className="mt-1 text-sm text-red-800">
+            {tooLong}
+          </p>
+        ) : claim === (v.claim ?? claim) ? (
+          <FieldError state={state} field="claim" />
+        ) : null}
       </div>
 
       <div className="grid gap-4 sm:grid-cols-2">
@@ -179,14 +204,14 @@ export function ComparePicker({
           <>
             <p className="mt-1">
               Up to <strong>{fmt(est.llmCalls)} model calls</strong> and {fmt(est.toolCalls)} searches, about {fmt(est.tokens)} tokens ·{" "}
-              {est.costUsd === null ? <strong>price unknown</strong> : <strong>${est.costUsd.toFixed(4)}</strong>}
+              {est.costUsd === null ? <strong>price unknown</strong> : <strong>{usdWords(est.costUsd)}</strong>}
               {est.unpriced.length ? <span className="text-black/70"> (price unknown for {est.unpriced.join(", ")})</span> : null}
             </p>
             {est.missing.length ? <p className="mt-1 text-xs text-black/60">No estimate before starting for {est.missing.join(", ")}: not counted above, so the total is a lower bound.</p> : null}
             <ul className="mt-1 text-xs text-black/70">
               {est.perMethod.map((m) => (
                 <li key={m.protocol} className="break-words">
-                  {protocols.find((p) => p.name === m.protocol)?.title ?? m.protocol}: {m.estimate.ok ? `${fmt(m.estimate.llmCalls)} calls, ~${fmt(m.estimate.promptTokens + m.estimate.completionTokens)} tokens, ${m.estimate.costUsd === null ? "price unknown" : `$${m.estimate.costUsd.toFixed(4)}`}` : m.estimate.message}
+                  {protocols.find((p) => p.name === m.protocol)?.title ?? m.protocol}: {m.estimate.ok ? `${fmt(m.estimate.llmCalls)} calls, ~${fmt(m.estimate.promptTokens + m.estimate.completionTokens)} tokens, ${m.estimate.costUsd === null ? "price unknown" : usdWords(m.estimate.costUsd, { short: true })}` : m.estimate.message}
                 </li>
               ))}
             </ul>

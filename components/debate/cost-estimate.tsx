@@ -1,5 +1,6 @@
 "use client";
 
+import { FREE_WORDS, usdWords } from "@/lib/cost-words";
 import { useEffect, useRef, useState } from "react";
 import { estimateDebateAction } from "@/app/debates/actions";
 import type { FormEstimate } from "@/lib/debate/form";
@@ -42,7 +43,7 @@ export function CostEstimate({ revision }: { revision: number }) {
         <>
           <p className="mt-1">
             Up to <strong>{fmt(est.llmCalls)} model calls</strong> and {fmt(est.toolCalls)} {est.toolCalls === 1 ? "search" : "searches"}, about {fmt(est.promptTokens + est.completionTokens)} tokens ·{" "}
-            {est.costUsd === null ? <strong>price unknown</strong> : est.costUsd === 0 && est.unpriced.length === 0 ? <strong>$0 (local or self-hosted models)</strong> : <strong>${est.costUsd.toFixed(4)}</strong>}
+            {est.costUsd === null ? <strong>price unknown</strong> : est.costUsd === 0 && est.unpriced.length === 0 ? <strong>{FREE_WORDS}</strong> : <strong>${est.costUsd.toFixed(4)}</strong>}
             {est.costUsd !== null && est.unpriced.length ? " for the priced models" : ""}
             {est.unpriced.length ? <span className="text-black/70"> (price unknown for {est.unpriced.join(", ")})</span> : null}
           </p>
@@ -51,7 +52,7 @@ export function CostEstimate({ revision }: { revision: number }) {
             <ul className="mt-1">
               {est.byRole.map((r) => (
                 <li key={r.role} className="break-words">
-                  {r.role.replace(/-/g, " ")} ({r.model}): {r.calls} {r.calls === 1 ? "call" : "calls"}, ~{fmt(r.tokens)} tokens, {r.costUsd === null ? "price unknown" : `$${r.costUsd.toFixed(4)}`}
+                  {r.role.replace(/-/g, " ")} ({r.model}): {r.calls} {r.calls === 1 ? "call" : "calls"}, ~{fmt(r.tokens)} tokens, {r.costUsd === null ? "price unknown" : usdWords(r.costUsd, { short: true })}
                 </li>
               ))}
             </ul>

@@ -1,6 +1,7 @@
 "use client";
 
-import { useActionState, useState } from "react";
+import { useState } from "react";
+import { useServerForm } from "@/components/forms/use-server-form";
 import { startDebateAction, type StartState } from "@/app/debates/actions";
 import { CostEstimate } from "./cost-estimate";
 import { ToolMadFields, type ToolMadFormInfo } from "./tool-mad/tool-mad-fields";
@@ -90,7 +91,7 @@ function SingleDebateForm({
   /** PROClaim's ablations offered beside the full method. */
   proclaimPresets?: Array<{ name: string; title: string }>;
 }) {
-  const [state, action, pending] = useActionState<StartState, FormData>(startDebateAction, {});
+  const { state, pending, formProps } = useServerForm<StartState>(startDebateAction, {});
   const v = state.values ?? {};
   const [claim, setClaim] = useState(v.claim ?? initialClaim ?? "");
   const [mode, setMode] = useState<"retrieved" | "gold">((v.evidenceMode as "gold") ?? (corpora.length ? "retrieved" : "gold"));
@@ -104,7 +105,7 @@ function SingleDebateForm({
   const fieldError = state.field && !["claim", "claimDate", "corpus", "evidence", "models", "budget", ...(isToolMad ? ["config.rounds", "config.labels", "config.gate", "config.agents"] : []), ...(protocol === "proclaim" ? ["config.maxRounds"] : [])].some((f) => state.field!.startsWith(f));
 
   return (
-    <form action={action} className="space-y-6" noValidate onChange={() => setRevision((n) => n + 1)}>
+    <form {...formProps} className="space-y-6" noValidate onChange={() => setRevision((n) => n + 1)}>
       {state.error && (fieldError || !state.field) ? (
         <p role="alert" className="rounded-md bg-red-50 p-3 text-sm text-red-900">
           {state.error}

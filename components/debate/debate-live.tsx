@@ -1,5 +1,6 @@
 "use client";
 
+import { usdWords } from "@/lib/cost-words";
 import { useEffect, useMemo, useReducer, useState } from "react";
 import type { DebateEvent, LiveTurn } from "@/lib/debate/events";
 import type { DebateView } from "@/lib/debate/view";
@@ -191,7 +192,7 @@ export function DebateLive({ initial, initialLive = [], canControl = false, shar
   const toolMad = view.protocol === "tool-mad";
   const searches = done.filter((t) => t.kind === "tool").length;
   const modelCalls = done.filter((t) => t.kind !== "tool" && ((t.promptTokens ?? 0) > 0 || (t.completionTokens ?? 0) > 0)).length;
-  const costText = done.length === 0 ? "no cost yet" : unpriced === done.length ? "cost unknown (no price for this model)" : `cost $${cost.toFixed(4)}${unpriced ? ` (price unknown for ${unpriced} ${unpriced === 1 ? "turn" : "turns"})` : ""}`;
+  const costText = done.length === 0 ? "no cost yet" : unpriced === done.length ? "cost unknown (no price for this model)" : `cost ${usdWords(cost)}${unpriced ? ` (price unknown for ${unpriced} ${unpriced === 1 ? "turn" : "turns"})` : ""}`;
 
   if (view.protocol === "zofia") return <ZofiaDebate view={view} live={live} connection={connection} canControl={canControl} extra={extra} />;
   if (view.protocol === "proclaim") return <ProclaimDebate view={view} live={live} connection={connection} canControl={canControl} extra={extra} />;

@@ -1,5 +1,6 @@
 "use client";
 
+import { usdWords } from "@/lib/cost-words";
 import { CitedText } from "./cited-text";
 
 export type TurnLike = {
@@ -80,7 +81,7 @@ export function TurnCard({ turn, onCite, compact = false, domain }: { turn: Turn
       {!streaming && turn.status === "completed" ? (
         <footer className="mt-3 text-xs text-black/50">
           {turn.model} · {(turn.promptTokens ?? 0) + (turn.completionTokens ?? 0)} tokens
-          {turn.costUsd != null ? ` · $${turn.costUsd.toFixed(4)}` : ""}
+          {turn.costUsd != null ? ` · ${usdWords(turn.costUsd, { short: true })}` : ""}
           {turn.latencyMs != null ? ` · ${(turn.latencyMs / 1000).toFixed(1)} s` : ""}
         </footer>
       ) : null}

@@ -9,13 +9,18 @@ import { randomToken, sha256 } from "./tokens";
 
 export const INVITE_DAYS = 7;
 
-export class InviteError extends Error {}
+/** `field` names the form field the refusal is about, so the form shows it there. */
+export class InviteError extends Error {
+  constructor(message: string, readonly field?: string) {
+    super(message);
+  }
+}
 
 export async function createInvite(db: Database, input: { email: string; roles: UserRole[]; createdBy: string; days?: number; now?: Date }) {
   const problem = emailProblem(input.email);
-  if (problem) throw new InviteError(problem);
-  if (input.roles.length === 0) throw new InviteError("Choose at least one role.");
-  if (await findUserByEmail(db, input.email)) throw new InviteError(`There is already an account for ${normaliseEmail(input.email)}.`);
+  if (problem) throw new InviteError(problem, "email");
+  if (input.roles.length === 0) throw new InviteError("Choose at least one role.", "role");
+  if (await findUserByEmail(db, input.email)) throw new InviteError(`There is already an account for ${normaliseEmail(input.email)}.`, "email");
   const token = randomToken();
   const now = input.now ?? new Date();
   const expiresAt = new Date(now.getTime() + (input.days ?? INVITE_DAYS) * 86_400_000);
@@ -35,7 +40,7 @@ export async function findOpenInvite(db: Database, token: string, now = new Date
 /** Creates the account and signs it in; the invite is spent in the same transaction. */
 export async function acceptInvite(db: Database, input: { token: string; password: string; name?: string | null; userAgent?: string | null; now?: Date }) {
   const problem = passwordProblem(input.password);
-  if (problem) throw new InviteError(problem);
+  if (problem) throw new InviteError(problem, "password");
   const passwordHash = await hashPassword(input.password);
   const now = input.now ?? new Date();
   const user = await db.transaction(async (tx) => {

@@ -44,7 +44,12 @@ export async function startupSetupCode(db: Database, dataDir: string): Promise<s
   return fresh ?? fs.readFileSync(setupCodeFile(dataDir), "utf8").trim();
 }
 
-export class SetupError extends Error {}
+/** `field` names the form field the refusal is about, so the form shows it there. */
+export class SetupError extends Error {
+  constructor(message: string, readonly field?: string) {
+    super(message);
+  }
+}
 
 export async function createFirstAdmin(
   db: Database,
@@ -53,7 +58,7 @@ export async function createFirstAdmin(
 ) {
   const [row] = await db.select().from(s.settings).where(eq(s.settings.key, CODE_KEY));
   const stored = (row?.value as { hash?: string } | undefined)?.hash;
-  if (!stored || !sameSecret(stored, sha256(input.code.trim()))) throw new SetupError("That setup code is not the one printed by the server.");
+  if (!stored || !sameSecret(stored, sha256(input.code.trim()))) throw new SetupError("That setup code is not the one printed by the server.", "code");
   const passwordHash = await hashPassword(input.password);
   const user = await db.transaction(async (tx) => {
     // Deleting the code row is the claim: of two simultaneous submissions only one deletes it.
