@@ -1,10 +1,13 @@
 "use client";
 
-import { useActionState, useState } from "react";
+import { useRef, useState } from "react";
 import { createRunAction, type NewRunState } from "@/app/eval/new/actions";
 import { RADAR_VARIANTS } from "@/lib/debate/radar/variants";
 import { ModelSelect } from "@/components/debate/model-select";
 import { formatFileLimit, MAX_CLAIMS_FILE_BYTES } from "@/lib/eval/limits";
+import { formEntries } from "@/lib/forms/state";
+import { useServerForm } from "@/components/forms/use-server-form";
+import { ChooseFileAgain, FieldError, FormError } from "@/components/forms/form-errors";
 
 const PROTOCOL_CHOICES = [
   ["radar", "RADAR"],
@@ -14,40 +17,47 @@ const PROTOCOL_CHOICES = [
 ] as const;
 
 const input = "mt-1 w-full min-w-0 rounded-md border border-black/20 bg-white p-2";
+/** The fields that show their own refusal; any other refusal is shown above the form. */
+const SHOWN = ["claims", "protocols", "name", "dataset", "evidence", "corpus", "k", "model_judge", "model_debaters", "limit", "seed", "budgetTokens", "budgetUsd"];
 
 /**
  * The claims file goes to the upload route first (streamed to disk; server action bodies are
- * limited to 1 MB), then the form's other fields go to the action with the upload's id.
+ * limited to 1 MB), then the form's other fields go to the action with the upload's id. A refusal
+ * at either step comes back with what was entered, the file's name included.
  */
 async function uploadThenCreate(prev: NewRunState, form: FormData): Promise<NewRunState> {
   const file = form.get("claims");
-  if (file instanceof File && file.size > 0) {
-    if (file.size > MAX_CLAIMS_FILE_BYTES) return { error: `${file.name} is larger than the ${formatFileLimit()} limit for claims files. Split it, or run it with npx counterpoint eval --claims <file>.` };
-    const res = await fetch(`/api/eval/uploads?filename=${encodeURIComponent(file.name)}`, { method: "POST", body: file }).catch(() => null);
-    if (!res) return { error: "The claims file could not be sent: the server did not answer. Check the connection and try again." };
+  const chosen = file instanceof File && file.size > 0 ? file : null;
+  const refused = (error: string): NewRunState => ({ error, field: "claims", ...formEntries(form, ["protocols"]) });
+  if (chosen) {
+    if (chosen.size > MAX_CLAIMS_FILE_BYTES) return refused(`${chosen.name} is larger than the ${formatFileLimit()} limit for claims files. Split it, or run it with npx counterpoint eval --claims <file>.`);
+    const res = await fetch(`/api/eval/uploads?filename=${encodeURIComponent(chosen.name)}`, { method: "POST", body: chosen }).catch(() => null);
+    if (!res) return refused("The claims file could not be sent: the server did not answer. Check the connection and try again.");
     const body = (await res.json().catch(() => ({}))) as { upload?: string; error?: string };
-    if (!res.ok || !body.upload) return { error: body.error ?? `The claims file could not be stored (HTTP ${res.status}).` };
+    if (!res.ok || !body.upload) return refused(body.error ?? `The claims file could not be stored (HTTP ${res.status}).`);
     form.delete("claims");
     form.set("upload", body.upload);
   }
-  return createRunAction(prev, form);
+  const state = await createRunAction(prev, form);
+  // The server saw an upload id, not the file: the file's name is added back for "choose it again".
+  return chosen ? { ...state, files: { ...state.files, claims: chosen.name } } : state;
 }
 
 export function NewRunForm({ corpora, models = [], defaultModel }: { corpora: string[]; models?: string[]; defaultModel?: string }) {
-  const [state, action, pending] = useActionState<NewRunState, FormData>(uploadThenCreate, {});
-  const [evidence, setEvidence] = useState("gold");
-  const [protocols, setProtocols] = useState<string[]>(["radar"]);
+  const { state, pending, formProps } = useServerForm<NewRunState>(uploadThenCreate, {});
+  const v = state.values ?? {};
+  const [evidence, setEvidence] = useState(v.evidence ?? "gold");
+  const [protocols, setProtocols] = useState<string[]>(state.lists?.protocols ?? ["radar"]);
+  const file = useRef<HTMLInputElement>(null);
   return (
-    <form action={action} className="grid max-w-3xl gap-4 sm:grid-cols-2">
-      {state.error ? (
-        <p role="alert" className="rounded-md bg-red-50 p-3 text-sm text-red-900 sm:col-span-2" data-testid="eval-error">
-          {state.error}
-        </p>
-      ) : null}
-      <label className="text-sm sm:col-span-2">
-        Claims file (JSONL, up to {formatFileLimit()})
-        <input name="claims" type="file" accept=".jsonl,application/jsonl,application/x-ndjson" required className={input} />
-      </label>
+    <form {...formProps} className="grid max-w-3xl gap-4 sm:grid-cols-2" noValidate data-testid="eval-form">
+      <FormError state={state} shown={SHOWN} className="rounded-md bg-red-50 p-3 text-sm text-red-900 sm:col-span-2" testId="eval-error" />
+      <div className="text-sm sm:col-span-2">
+        <label htmlFor="eval-claims">Claims file (JSONL, up to {formatFileLimit()})</label>
+        <input ref={file} id="eval-claims" name="claims" type="file" accept=".jsonl,application/jsonl,application/x-ndjson" required aria-invalid={state.field === "claims" || undefined} className={input} />
+        <ChooseFileAgain state={state} field="claims" input={file} />
+        <FieldError state={state} field="claims" className="mt-1 break-words text-sm text-red-800" />
+      </div>
       <fieldset className="text-sm sm:col-span-2" data-testid="eval-protocols">
         <legend>Methods</legend>
         <p className="text-xs text-black/60">RADAR alone makes one run. Tick two or more to compare them: one run each over the same claims, then a page that ranks them by accuracy and cost. Methods that search for their own evidence (Tool-MAD, ZoFia, PROClaim) search the corpus chosen below, or every corpus.</p>
@@ -59,76 +69,98 @@ export function NewRunForm({ corpora, models = [], defaultModel }: { corpora: st
             </label>
           ))}
         </div>
+        <FieldError state={state} field="protocols" />
       </fieldset>
-      <label className="text-sm">
-        Run name <input name="name" className={input} />
-      </label>
-      <label className="text-sm">
-        Dataset name <input name="dataset" placeholder="from the file name" className={input} />
-      </label>
-      <label className="text-sm">
-        Evidence
-        <select name="evidence" value={evidence} onChange={(e) => setEvidence(e.target.value)} className={input}>
-          <option value="gold">gold evidence from the file</option>
-          <option value="supplied">supplied evidence from the file (e.g. the authors&apos; top-20)</option>
-          <option value="retrieved" disabled={!corpora.length}>
-            retrieved from a corpus
-          </option>
-        </select>
-      </label>
-      {evidence === "retrieved" ? (
-        <label className="text-sm">
-          Corpus
-          <select name="corpus" className={input}>
-            {corpora.map((c) => (
-              <option key={c}>{c}</option>
-            ))}
+      <div className="text-sm">
+        <label>
+          Run name <input name="name" defaultValue={v.name} className={input} />
+        </label>
+        <FieldError state={state} field="name" />
+      </div>
+      <div className="text-sm">
+        <label>
+          Dataset name <input name="dataset" defaultValue={v.dataset} placeholder="from the file name" className={input} />
+        </label>
+        <FieldError state={state} field="dataset" />
+      </div>
+      <div className="text-sm">
+        <label>
+          Evidence
+          <select name="evidence" value={evidence} onChange={(e) => setEvidence(e.target.value)} className={input}>
+            <option value="gold">gold evidence from the file</option>
+            <option value="supplied">supplied evidence from the file (e.g. the authors&apos; top-20)</option>
+            <option value="retrieved" disabled={!corpora.length}>
+              retrieved from a corpus
+            </option>
           </select>
         </label>
+        <FieldError state={state} field="evidence" />
+      </div>
+      {evidence === "retrieved" ? (
+        <div className="text-sm">
+          <label>
+            Corpus
+            <select name="corpus" defaultValue={v.corpus} className={input}>
+              {corpora.map((c) => (
+                <option key={c}>{c}</option>
+              ))}
+            </select>
+          </label>
+          <FieldError state={state} field="corpus" />
+        </div>
       ) : (
         <span className="hidden sm:block" />
       )}
       <label className="text-sm">
         Variant
-        <select name="variant" defaultValue="expertise" className={input}>
-          {RADAR_VARIANTS.map((v) => (
-            <option key={v}>{v}</option>
+        <select name="variant" defaultValue={v.variant ?? "expertise"} className={input}>
+          {RADAR_VARIANTS.map((x) => (
+            <option key={x}>{x}</option>
           ))}
         </select>
       </label>
       <label className="text-sm">
         Early stopping
-        <select name="earlyStopping" defaultValue="on" className={input}>
+        <select name="earlyStopping" defaultValue={v.earlyStopping ?? "on"} className={input}>
           <option value="on">on</option>
           <option value="score-only">score every checkpoint, never stop (for calibration)</option>
           <option value="off">off</option>
         </select>
       </label>
-      <label className="text-sm">
-        Judge model <ModelSelect id="model_judge" name="model_judge" allowed={models} fallback={defaultModel} className={input} />
-      </label>
-      <label className="text-sm">
-        Debaters&apos; model <ModelSelect id="model_debaters" name="model_debaters" allowed={models} fallback={defaultModel} className={input} />
-      </label>
-      <label className="text-sm">
-        Limit (claims) <input name="limit" type="number" min={1} className={input} />
-      </label>
+      <div className="text-sm">
+        <label>
+          Judge model <ModelSelect id="model_judge" name="model_judge" allowed={models} fallback={defaultModel} defaultValue={v.model_judge} className={input} />
+        </label>
+        <FieldError state={state} field="model_judge" />
+      </div>
+      <div className="text-sm">
+        <label>
+          Debaters&apos; model <ModelSelect id="model_debaters" name="model_debaters" allowed={models} fallback={defaultModel} defaultValue={v.model_debaters} className={input} />
+        </label>
+        <FieldError state={state} field="model_debaters" />
+      </div>
+      {(
+        [
+          ["limit", "Limit (claims)", { type: "number", min: 1 }],
+          ["seed", "Seed", { type: "number" }],
+          ["budgetTokens", "Budget: tokens", { type: "number", min: 1 }],
+          ["budgetUsd", "Budget: US dollars", { type: "number", min: 0, step: "0.01" }],
+        ] as const
+      ).map(([name, label, attrs]) => (
+        <div key={name} className="text-sm">
+          <label>
+            {label} <input name={name} {...attrs} defaultValue={v[name] ?? (name === "seed" ? "1" : undefined)} aria-invalid={state.field === name || undefined} className={input} />
+          </label>
+          <FieldError state={state} field={name} />
+        </div>
+      ))}
       <label className="text-sm">
         Sample
-        <select name="sample" defaultValue="" className={input}>
+        <select name="sample" defaultValue={v.sample ?? ""} className={input}>
           <option value="">first claims, in file order</option>
           <option value="balanced">balanced across labels</option>
           <option value="random">random</option>
         </select>
-      </label>
-      <label className="text-sm">
-        Seed <input name="seed" type="number" defaultValue={1} className={input} />
-      </label>
-      <label className="text-sm">
-        Budget: tokens <input name="budgetTokens" type="number" min={1} className={input} />
-      </label>
-      <label className="text-sm">
-        Budget: US dollars <input name="budgetUsd" type="number" min={0} step="0.01" className={input} />
       </label>
       <div className="sm:col-span-2">
         <button type="submit" disabled={pending} className="rounded-md bg-ink px-4 py-2 font-medium text-white disabled:opacity-60">

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import readline from "node:readline";
 import { z } from "zod";
+import { claimIssueWords } from "./claim-words";
 
 /**
  * The claims file every benchmark and evaluation run reads: JSON Lines, one claim per line.
@@ -44,12 +45,12 @@ export function parseClaimLine(text: string, file = "<claims>", line = 1): Claim
   try {
     raw = JSON.parse(text);
   } catch (e) {
-    throw new ClaimsFileError(file, line, `not JSON: ${(e as Error).message}`);
+    throw new ClaimsFileError(file, line, `not JSON (${(e as Error).message}); each line must be one JSON object, e.g. {"id": "c1", "claim": "The bridge cost $48 million.", "label": "TRUE"}`);
   }
   const parsed = claimRecordSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    throw new ClaimsFileError(file, line, `${issue.path.join(".") || "(record)"}: ${issue.message}`);
+    throw new ClaimsFileError(file, line, claimIssueWords(issue));
   }
   return parsed.data;
 }

@@ -158,6 +158,26 @@ describe("an evaluation run started from the web", () => {
     expect((await submit(runForm({ upload: mine.upload }))).error).toMatch(/uploaded claims file is gone/);
   });
 
+  it("a refused run comes back with everything entered, the refusal beside the field it concerns", async () => {
+    signedInAs(tokens["checker@x.org"]!);
+    const before = await runCount();
+    const bad = JSON.stringify({ id: "b1", claim: "The mayor cut the budget.", label: "FALSE", gold_evidence: ["The council raised it."] });
+    const f = runForm({ name: "Tuesday's run", dataset: "mine", limit: "2", budgetUsd: "0.5" }, { name: "bad.jsonl", text: `${bad}\n` });
+    f.append("protocols", "radar");
+    f.append("protocols", "tool-mad");
+    const state = await createRunAction({}, f);
+    expect(state.field).toBe("claims");
+    expect(state.error).toMatch(/^bad\.jsonl:1: gold_evidence: passage 1 is not an object: write each passage as an object with its text/);
+    expect(state.values).toMatchObject({ name: "Tuesday's run", dataset: "mine", limit: "2", budgetUsd: "0.5", evidence: "gold", seed: "1" });
+    expect(state.lists?.protocols).toEqual(["radar", "tool-mad"]);
+    expect(state.files).toEqual({ claims: "bad.jsonl" });
+    // A number that is not one is named beside its own field, with the rest kept.
+    const typo = await createRunAction({}, runForm({ name: "kept", limit: "ten" }, { name: "ok.jsonl", text: claimsJsonl(2) }));
+    expect(typo).toMatchObject({ field: "limit", values: { name: "kept", limit: "ten" }, lists: { protocols: [] } });
+    expect(typo.error).toMatch(/Limit \(claims\): "ten" is not a number/);
+    expect(await runCount()).toBe(before);
+  });
+
   it("refuses a run larger than the web allows, with what to do, and stores nothing", async () => {
     vi.stubEnv("EVAL_WEB_MAX_CLAIMS", "5");
     resetConfigForTests();

@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { ClaimsFileError, loadClaims, parseClaimLine, writeClaims } from "@/lib/datasets/claims";
+import { CLAIM_LINE_EXAMPLES } from "@/lib/datasets/claim-words";
 import { convertCheckCovid } from "@/lib/datasets/check-covid-claims";
 import { convertPolitifactHidden } from "@/lib/datasets/politifact-hidden-claims";
 
@@ -26,6 +27,25 @@ describe("claims file", () => {
     await expect(loadClaims(file)).rejects.toThrow(/bad\.jsonl:3: date/);
     expect(() => parseClaimLine("{nope")).toThrow(ClaimsFileError);
     expect(() => parseClaimLine(JSON.stringify({ id: "1" }))).toThrow(/claim/);
+  });
+
+  it("says in plain words what to write instead, and every example line the help shows is accepted", () => {
+    const refusal = (line: unknown) => {
+      try {
+        parseClaimLine(JSON.stringify(line), "mine.jsonl", 4);
+      } catch (e) {
+        return (e as Error).message;
+      }
+      throw new Error("accepted");
+    };
+    const strings = refusal({ id: "1", claim: "x", gold_evidence: ["The council raised it."] });
+    expect(strings).toMatch(/^mine\.jsonl:4: gold_evidence: passage 1 is not an object: write each passage as an object with its text, e\.g\. "gold_evidence": \[\{"text": /);
+    expect(strings).toContain('"gold_evidence_ids"');
+    expect(strings).not.toMatch(/expected|received|Invalid input/);
+    expect(refusal({ id: 7, claim: "x" })).toMatch(/id: every line needs an "id" written as text in quotes/);
+    expect(refusal({ id: "1" })).toMatch(/claim: missing; every line needs the "claim"/);
+    expect(refusal([1])).toMatch(/each line must be one JSON object, e\.g\. \{"id"/);
+    for (const { line } of CLAIM_LINE_EXAMPLES) expect(parseClaimLine(line).id).toMatch(/^c\d$/);
   });
 
   it("rejects duplicate ids", async () => {

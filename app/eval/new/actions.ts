@@ -13,14 +13,32 @@ import { assertWebModels } from "@/lib/ai/web-models";
 import { getProtocol } from "@/lib/debate/protocols";
 import { createMatrix, planMatrix, referencesFor, type MatrixEntry } from "@/lib/eval/matrix";
 import type { SampleOptions } from "@/lib/eval/sample";
+import { ClaimsFileError } from "@/lib/datasets/claims";
+import { UploadError } from "@/lib/corpus/upload";
+import { ModelNotAllowedError } from "@/lib/ai/web-models";
+import { refuse, type FormState } from "@/lib/forms/state";
 
-export type NewRunState = { error?: string };
+export type NewRunState = FormState;
 
-function num(v: FormDataEntryValue | null): number | undefined {
+/** The form's checkbox group: it comes back as a list even with one box or none ticked. */
+const GROUPS = ["protocols"] as const;
+
+/** A refusal about one field of the form, shown beside it. */
+class FieldProblem extends Error {
+  constructor(
+    readonly field: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function num(form: FormData, field: string, what: string): number | undefined {
+  const v = form.get(field);
   const s = typeof v === "string" ? v.trim() : "";
   if (!s) return undefined;
   const n = Number(s);
-  if (!Number.isFinite(n)) throw new Error(`"${s}" is not a number`);
+  if (!Number.isFinite(n)) throw new FieldProblem(field, `${what}: "${s}" is not a number; write digits only, or leave it empty.`);
   return n;
 }
 
@@ -38,7 +56,7 @@ export async function createRunAction(_prev: NewRunState, form: FormData): Promi
   try {
     userId = (await requirePermission("debate:start")).id;
   } catch (e) {
-    if (e instanceof AuthError) return { error: e.message };
+    if (e instanceof AuthError) return refuse(form, e.message, undefined, GROUPS);
     throw e;
   }
   try {
@@ -48,11 +66,11 @@ export async function createRunAction(_prev: NewRunState, form: FormData): Promi
     let fileName: string;
     if (typeof upload === "string" && upload) ({ claims, fileName } = await takeClaimsUpload(userId, upload));
     else if (file instanceof File && file.size > 0) ({ claims, fileName } = await takeClaimsFile(userId, file));
-    else return { error: "Choose a claims JSONL file (one claim per line)." };
-    if (claims.length === 0) return { error: `${fileName} has no claims.` };
+    else return refuse(form, "Choose a claims JSONL file (one claim per line).", "claims", GROUPS);
+    if (claims.length === 0) return refuse(form, `${fileName} has no claims: write one claim per line (see the examples above).`, "claims", GROUPS);
     const mode = String(form.get("evidence") ?? "gold");
     const evidence: EvidenceSpec =
-      mode === "retrieved" ? { mode: "retrieved", corpus: String(form.get("corpus") ?? ""), k: num(form.get("k")) ?? 20 } : mode === "supplied" ? { mode: "supplied" } : { mode: "gold" };
+      mode === "retrieved" ? { mode: "retrieved", corpus: String(form.get("corpus") ?? ""), k: num(form, "k", "Passages (top-k)") ?? 20 } : mode === "supplied" ? { mode: "supplied" } : { mode: "gold" };
     const models: Record<string, string> = {};
     const judge = String(form.get("model_judge") ?? "").trim();
     const debater = String(form.get("model_debaters") ?? "").trim();
@@ -61,14 +79,15 @@ export async function createRunAction(_prev: NewRunState, form: FormData): Promi
     if (debater) for (const role of ["politician", "scientist", "advocate", "critic", "journalist", "domain-expert"]) models[role] = debater;
     assertWebModels({ judge, debaters: debater });
     const sample = form.get("sample");
-    const sampling = { limit: num(form.get("limit")), sample: sample === "balanced" || sample === "random" ? sample : undefined, seed: num(form.get("seed")) } as const;
+    const sampling = { limit: num(form, "limit", "Limit (claims)"), sample: sample === "balanced" || sample === "random" ? sample : undefined, seed: num(form, "seed", "Seed") } as const;
+    const budget = { maxTokens: num(form, "budgetTokens", "Budget: tokens"), maxCostUsd: num(form, "budgetUsd", "Budget: US dollars") };
     const h = await getDb();
     const chosen = form.getAll("protocols").map(String);
     if (chosen.length > 1) {
       // Several methods: an evaluation matrix over the same claims (lib/eval/matrix.ts), shown on its group page.
-      target = `/eval/groups/${await startMatrix(h, userId, { chosen, claims, fileName, evidence, judge, debater, form, sampling })}`;
+      target = `/eval/groups/${await startMatrix(h, userId, { chosen, claims, fileName, evidence, judge, debater, form, sampling, budget })}`;
     } else {
-      if (chosen.length === 1 && chosen[0] !== "radar") return { error: `A single run from this page is RADAR. Tick two or more methods to compare them, or run ${chosen[0]} alone with npx counterpoint eval --protocol ${chosen[0]}.` };
+      if (chosen.length === 1 && chosen[0] !== "radar") return refuse(form, `A single run from this page is RADAR. Tick two or more methods to compare them, or run ${chosen[0]} alone with npx counterpoint eval --protocol ${chosen[0]}.`, "protocols", GROUPS);
       const { created, executor } = await createAndQueueRun(h, {
         name: String(form.get("name") ?? "").trim() || undefined,
         dataset: String(form.get("dataset") ?? "").trim() || fileName.replace(/\.(jsonl|ndjson)$/i, ""),
@@ -78,7 +97,7 @@ export async function createRunAction(_prev: NewRunState, form: FormData): Promi
         config: { variant: String(form.get("variant") ?? "expertise") as never, earlyStopping: String(form.get("earlyStopping") ?? "on") as never },
         models,
         sample: sampling,
-        budget: { maxTokens: num(form.get("budgetTokens")), maxCostUsd: num(form.get("budgetUsd")) },
+        budget,
         source: fileName,
       }, { admit: (selected) => admitWebRun(h.db, userId, selected) });
       runId = created.runId;
@@ -86,15 +105,20 @@ export async function createRunAction(_prev: NewRunState, form: FormData): Promi
       target = `/eval/${runId}`;
     }
   } catch (e) {
-    return { error: (e as Error).message };
+    const field =
+      e instanceof FieldProblem ? e.field : e instanceof ClaimsFileError || e instanceof UploadError ? "claims" : e instanceof ModelNotAllowedError ? `model_${e.role}` : e instanceof MatrixRefusal ? "protocols" : undefined;
+    return refuse(form, (e as Error).message, field, GROUPS);
   }
   redirect(target);
 }
 
+/** A method the matrix cannot run on these claims: shown beside the methods. */
+class MatrixRefusal extends Error {}
+
 async function startMatrix(
   h: Awaited<ReturnType<typeof getDb>>,
   userId: string,
-  input: { chosen: string[]; claims: ClaimRecord[]; fileName: string; evidence: EvidenceSpec; judge: string; debater: string; form: FormData; sampling: SampleOptions },
+  input: { chosen: string[]; claims: ClaimRecord[]; fileName: string; evidence: EvidenceSpec; judge: string; debater: string; form: FormData; sampling: SampleOptions; budget: { maxTokens?: number; maxCostUsd?: number } },
 ): Promise<string> {
   const { chosen, evidence, judge, debater, form } = input;
   const corpus = evidence.mode === "retrieved" ? evidence.corpus : null;
@@ -112,7 +136,7 @@ async function startMatrix(
       config,
       models,
       evidence: p.upfrontEvidence === false ? { mode: "tools", corpus } : evidence,
-      budget: { maxTokens: num(form.get("budgetTokens")), maxCostUsd: num(form.get("budgetUsd")) },
+      budget: input.budget,
       source: input.fileName,
       name: String(form.get("name") ?? "").trim() || undefined,
       references: [],
@@ -120,7 +144,7 @@ async function startMatrix(
   });
   const dataset = String(form.get("dataset") ?? "").trim() || input.fileName.replace(/\.(jsonl|ndjson)$/i, "");
   const plan = planMatrix({ dataset, claims: input.claims, sample: input.sampling, entries: entries.map((e) => ({ ...e, references: referencesFor(e.protocol, dataset) })) });
-  if (plan.refused.length) throw new Error(plan.refused.map((r) => r.reason.replace(/,? or leave \S+ out of --protocols|; leave \S+ out of --protocols otherwise| Leave \S+ out of --protocols, or use a dataset with such labels\./, "")).join(" "));
+  if (plan.refused.length) throw new MatrixRefusal(plan.refused.map((r) => r.reason.replace(/,? or leave \S+ out of --protocols|; leave \S+ out of --protocols otherwise| Leave \S+ out of --protocols, or use a dataset with such labels\./, "")).join(" "));
   // One admission for the whole matrix: every run's debates count against the web's size limit.
   await admitWebRun(h.db, userId, plan.selected.length * plan.runs.length);
   const made = await createMatrix(h, plan);
