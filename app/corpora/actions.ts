@@ -16,19 +16,20 @@ import type { IngestSummary } from "@/lib/corpus/types";
 import { requirePermission } from "@/lib/auth/server";
 import { reembedChoices } from "@/lib/embeddings/choices";
 import { AuthError } from "@/lib/auth/policy";
+import { refuse, type FormState as ServerFormState } from "@/lib/forms/state";
 
-/** Form actions report a refusal in the form instead of failing the whole page. */
-async function refusal(): Promise<FormState | null> {
+/** Form actions report a refusal in the form, with what was entered, instead of failing the whole page. */
+async function refusal(form: FormData): Promise<FormState | null> {
   try {
     await requirePermission("corpus:write");
     return null;
   } catch (e) {
-    if (e instanceof AuthError) return { error: e.message };
+    if (e instanceof AuthError) return refuse(form, e.message);
     throw e;
   }
 }
 
-export type FormState = { error?: string; message?: string; value?: string };
+export type FormState = ServerFormState;
 
 const uploadsDir = () => path.join(getConfig().dataDir, "uploads");
 
@@ -67,15 +68,15 @@ export async function loadDemoAction() {
 
 export async function createCorpusAction(_prev: FormState, form: FormData): Promise<FormState> {
   const name = String(form.get("name") ?? "").trim();
-  const refused = await refusal();
-  if (refused) return { ...refused, value: name };
+  const refused = await refusal(form);
+  if (refused) return refused;
   const problem = corpusNameProblem(name);
-  if (problem) return { error: problem, value: name };
+  if (problem) return refuse(form, problem, "name");
   try {
     const { db } = await getDb();
     await ensureCorpus(db, name);
   } catch (e) {
-    return { error: `Could not create the corpus: ${(e as Error).message}`, value: name };
+    return refuse(form, `Could not create the corpus: ${(e as Error).message}`, "name");
   }
   revalidatePath("/corpora");
   redirect(`/corpora/${name}`);
@@ -85,15 +86,15 @@ export async function createCorpusAction(_prev: FormState, form: FormData): Prom
 export async function ingestUrlAction(_prev: FormState, form: FormData): Promise<FormState> {
   const corpus = String(form.get("corpus") ?? "");
   const url = String(form.get("url") ?? "").trim();
-  const refused = await refusal();
-  if (refused) return { ...refused, value: url };
-  if (!isUrl(url)) return { error: "Enter a web address starting with http:// or https://.", value: url };
+  const refused = await refusal(form);
+  if (refused) return refused;
+  if (!isUrl(url)) return refuse(form, "Enter a web address starting with http:// or https://.", "url");
   try {
     const { db } = await getDb();
-    if (!(await findCorpus(db, corpus))) return { error: `There is no corpus named "${corpus}".`, value: url };
+    if (!(await findCorpus(db, corpus))) return refuse(form, `There is no corpus named "${corpus}".`);
     await startIngest(db, url, { corpus });
   } catch (e) {
-    return { error: (e as Error).message, value: url };
+    return refuse(form, (e as Error).message, "url");
   }
   revalidatePath(`/corpora/${corpus}`);
   return { message: `Fetched ${url}; its ingest job is below.` };
@@ -114,7 +115,7 @@ export async function cancelJobAction(form: FormData) {
  * running elsewhere), so it can report a refusal; a run that starts is followed on the page.
  */
 export async function resumeJobAction(_prev: FormState, form: FormData): Promise<FormState> {
-  const refused = await refusal();
+  const refused = await refusal(form);
   if (refused) return refused;
   const id = String(form.get("id") ?? "");
   const { db } = await getDb();
@@ -149,20 +150,20 @@ const ReembedForm = z.object({
  * with its progress, and can be cancelled or resumed there like an ingest.
  */
 export async function reembedCorpusAction(_prev: FormState, form: FormData): Promise<FormState> {
-  const refused = await refusal();
+  const refused = await refusal(form);
   if (refused) return refused;
   const parsed = ReembedForm.safeParse({ corpus: form.get("corpus") ?? "", model: form.get("model") ?? "" });
-  if (!parsed.success) return { error: `Could not start re-embedding: ${parsed.error.issues.map((i) => i.message).join("; ")}.` };
+  if (!parsed.success) return refuse(form, `Could not start re-embedding: ${parsed.error.issues.map((i) => i.message).join("; ")}.`, "model");
   const { corpus, model } = parsed.data;
   const choices = reembedChoices();
-  if (!choices.includes(model)) return { error: `${model} is not offered here; choose one of ${choices.join(", ")}.` };
+  if (!choices.includes(model)) return refuse(form, `${model} is not offered here; choose one of ${choices.join(", ")}.`, "model");
   try {
     const { db } = await getDb();
-    if (!(await findCorpus(db, corpus))) return { error: `There is no corpus named "${corpus}".` };
+    if (!(await findCorpus(db, corpus))) return refuse(form, `There is no corpus named "${corpus}".`);
     const { startReembed } = await import("@/lib/corpus/reembed");
     await startReembed(db, corpus, { model });
   } catch (e) {
-    return { error: (e as Error).message };
+    return refuse(form, (e as Error).message, "model");
   }
   revalidatePath(`/corpora/${corpus}`);
   return { message: `Re-embedding with ${model}; searches switch to it when every passage has its vector.` };

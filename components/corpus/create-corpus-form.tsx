@@ -1,13 +1,14 @@
 "use client";
 
-import { useActionState } from "react";
 import { createCorpusAction, type FormState } from "@/app/corpora/actions";
+import { useServerForm } from "@/components/forms/use-server-form";
+import { FormError } from "@/components/forms/form-errors";
 import { CORPUS_NAME_RULE } from "@/lib/corpus/names";
 
 export function CreateCorpusForm() {
-  const [state, action, pending] = useActionState<FormState, FormData>(createCorpusAction, {});
+  const { state, pending, formProps } = useServerForm<FormState>(createCorpusAction, {});
   return (
-    <form action={action} className="flex flex-wrap items-end gap-2" noValidate>
+    <form {...formProps} className="flex flex-wrap items-end gap-2" noValidate>
       <label className="flex min-w-0 flex-col text-sm">
         New corpus name
         <input
@@ -15,8 +16,8 @@ export function CreateCorpusForm() {
           required
           maxLength={64}
           pattern="[A-Za-z0-9_\-]{1,64}"
-          defaultValue={state.value}
-          aria-invalid={state.error ? true : undefined}
+          defaultValue={state.values?.name}
+          aria-invalid={state.field === "name" || undefined}
           aria-describedby="corpus-name-help corpus-name-error"
           className="mt-1 rounded-md border border-black/20 bg-white p-1.5"
         />
@@ -28,8 +29,9 @@ export function CreateCorpusForm() {
         {CORPUS_NAME_RULE}.
       </p>
       <p id="corpus-name-error" role="alert" className="w-full text-sm text-red-800 empty:hidden">
-        {state.error ?? ""}
+        {state.field === "name" ? state.error : ""}
       </p>
+      <FormError state={state} shown={["name"]} className="w-full text-sm text-red-800" />
     </form>
   );
 }

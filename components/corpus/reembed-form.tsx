@@ -1,19 +1,19 @@
 "use client";
 
-import { useActionState } from "react";
 import { reembedCorpusAction, type FormState } from "@/app/corpora/actions";
+import { useServerForm } from "@/components/forms/use-server-form";
 
 /** Re-embeds the corpus with another model; the job appears in the list above with its progress. */
 export function ReembedForm({ corpus, models }: { corpus: string; models: string[] }) {
-  const [state, action, pending] = useActionState<FormState, FormData>(reembedCorpusAction, {});
+  const { state, pending, formProps } = useServerForm<FormState>(reembedCorpusAction, {});
   if (models.length === 0) return null;
   return (
-    <form action={action} className="flex flex-wrap items-center gap-2 text-sm" data-testid="reembed-form">
+    <form {...formProps} className="flex flex-wrap items-center gap-2 text-sm" data-testid="reembed-form">
       <input type="hidden" name="corpus" value={corpus} />
       <label htmlFor="reembed-model" className="text-black/70">
         Re-embed with
       </label>
-      <select id="reembed-model" name="model" defaultValue={models[0]} className="max-w-full rounded-md border border-black/20 bg-white px-2 py-1 font-mono text-xs">
+      <select id="reembed-model" name="model" defaultValue={state.values?.model ?? models[0]} className="max-w-full rounded-md border border-black/20 bg-white px-2 py-1 font-mono text-xs">
         {models.map((m) => (
           <option key={m} value={m}>
             {m}

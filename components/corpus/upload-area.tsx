@@ -1,6 +1,7 @@
 "use client";
 
-import { useActionState, useId, useRef, useState } from "react";
+import { useId, useRef, useState } from "react";
+import { useServerForm } from "@/components/forms/use-server-form";
 import { useRouter } from "next/navigation";
 import { ingestUrlAction, type FormState } from "@/app/corpora/actions";
 import type { UploadRule } from "@/lib/corpus/upload";
@@ -9,6 +10,8 @@ import { announceJob } from "./job-list";
 type Item = { key: string; name: string; state: "uploading" | "started" | "refused"; percent: number; message?: string };
 
 const FORMAT_NAMES: Record<UploadRule["format"], string> = { jsonl: "JSON Lines", csv: "CSV", markdown: "Markdown", text: "Plain text", html: "HTML", pdf: "PDF" };
+
+const INITIAL: FormState = {};
 
 function size(n: number) {
   return n >= 1024 ** 3 ? `${Math.round(n / 1024 ** 3)} GiB` : `${Math.round(n / 1024 ** 2)} MiB`;
@@ -46,7 +49,7 @@ export function UploadArea({ corpus, rules }: { corpus: string; rules: UploadRul
   const input = useRef<HTMLInputElement>(null);
   const [items, setItems] = useState<Item[]>([]);
   const [dragging, setDragging] = useState(false);
-  const [urlState, urlAction, urlPending] = useActionState<FormState, FormData>(ingestUrlAction, {});
+  const { state: urlState, pending: urlPending, formProps: urlForm } = useServerForm<FormState>(ingestUrlAction, INITIAL, { clearOnSuccess: true });
   const accept = rules.flatMap((r) => r.extensions).join(",");
 
   const update = (key: string, patch: Partial<Item>) => setItems((all) => all.map((i) => (i.key === key ? { ...i, ...patch } : i)));
@@ -128,11 +131,11 @@ export function UploadArea({ corpus, rules }: { corpus: string; rules: UploadRul
         </ul>
       ) : null}
 
-      <form action={urlAction} className="flex flex-wrap items-end gap-2">
+      <form {...urlForm} className="flex flex-wrap items-end gap-2" noValidate>
         <input type="hidden" name="corpus" value={corpus} />
         <label className="flex min-w-0 flex-1 flex-col text-sm">
           Or add a web page or file by its address
-          <input name="url" type="url" inputMode="url" placeholder="https://" defaultValue={urlState.value} className="mt-1 rounded-md border border-black/20 bg-white p-1.5" />
+          <input name="url" type="url" inputMode="url" placeholder="https://" defaultValue={urlState.values?.url} aria-invalid={urlState.field === "url" || undefined} className="mt-1 rounded-md border border-black/20 bg-white p-1.5" />
         </label>
         <button type="submit" disabled={urlPending} className="rounded-md border border-black/20 bg-white px-3 py-1.5 text-sm font-medium hover:bg-black/5 disabled:opacity-60">
           {urlPending ? "Fetching…" : "Fetch and add"}
