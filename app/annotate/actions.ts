@@ -7,7 +7,7 @@ import { requirePermission } from "@/lib/auth/server";
 import { debateView } from "@/lib/debate/view";
 import { judgeParts, type JudgeParts } from "@/lib/annotation/judge-reveal";
 
-export type SaveResult = { ok: true; version: number } | { ok: false; error: string };
+export type SaveResult = { ok: true; version: number } | { ok: false; error: string; field?: "goldLabel" | "rationale" };
 
 const UUID = /^[0-9a-f-]{36}$/i;
 
@@ -30,7 +30,8 @@ export async function saveAnnotationAction(debateId: string, input: AnnotationIn
     });
     return { ok: true, version: row.version };
   } catch (e) {
-    if (e instanceof AnnotationError || e instanceof AuthError) return { ok: false, error: e.message };
+    if (e instanceof AnnotationError) return { ok: false, error: e.message, field: e.field };
+    if (e instanceof AuthError) return { ok: false, error: e.message };
     throw e;
   }
 }

@@ -75,7 +75,8 @@ export function AnnotateTask({
   }, [previous, seqOf]);
   const [draft, setDraft] = useState<Draft>(initial);
   const [restored, setRestored] = useState(false);
-  const [status, setStatus] = useState<{ kind: "idle" | "saving" | "retrying" | "error" | "saved"; text: string }>({ kind: "idle", text: "" });
+  // `field`: the part of the form a refusal is about; it is shown there rather than under the button.
+  const [status, setStatus] = useState<{ kind: "idle" | "saving" | "retrying" | "error" | "saved"; text: string; field?: "goldLabel" | "rationale" }>({ kind: "idle", text: "" });
   const [selected, setSelected] = useState<number | null>(null);
   const [judge, setJudge] = useState<JudgeParts | null>(judgeShown);
   const [judgeError, setJudgeError] = useState<string | null>(null);
@@ -138,7 +139,7 @@ export function AnnotateTask({
   const save = useCallback(async () => {
     if (busy.current) return;
     if (!draft.goldLabel) {
-      setStatus({ kind: "error", text: "Choose a gold label first (1, 2 or 3)." });
+      setStatus({ kind: "error", text: "Choose a gold label first (1, 2 or 3). Your other answers are kept.", field: "goldLabel" });
       return;
     }
     busy.current = true;
@@ -166,7 +167,7 @@ export function AnnotateTask({
       return;
     }
     if (!result.ok) {
-      setStatus({ kind: "error", text: `Not saved: ${result.error} Your answers are kept.` });
+      setStatus({ kind: "error", text: `Not saved: ${result.error} Your answers are kept.`, field: result.field });
       return;
     }
     try {
@@ -321,6 +322,11 @@ export function AnnotateTask({
                   </button>
                 ))}
               </div>
+              {status.kind === "error" && status.field === "goldLabel" ? (
+                <p role="alert" className="mt-1 text-sm text-red-800" data-field-error="goldLabel">
+                  {status.text}
+                </p>
+              ) : null}
             </fieldset>
 
             <div className={`space-y-4 ${more}`}>
@@ -357,7 +363,7 @@ export function AnnotateTask({
               </button>
             </div>
             <p role="status" aria-live="polite" data-testid="save-status" className={`text-sm empty:hidden ${status.kind === "error" ? "text-red-800" : status.kind === "retrying" ? "text-amber-800" : "text-black/60"}`}>
-              {status.text}
+              {status.field ? "" : status.text}
             </p>
             <div className={`space-y-4 ${more}`}>
               {dataset ? (
@@ -385,6 +391,11 @@ export function AnnotateTask({
                   placeholder="Which passages decided your label?"
                 />
               </label>
+              {status.kind === "error" && status.field === "rationale" ? (
+                <p role="alert" className="text-sm text-red-800" data-field-error="rationale">
+                  {status.text}
+                </p>
+              ) : null}
               {view.evidence.length ? (
                 <fieldset className="space-y-1 text-xs">
                   <legend className="mb-1 text-sm font-semibold">Evidence relevance</legend>

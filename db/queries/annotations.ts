@@ -19,7 +19,12 @@ export type AnnotationInput = {
   durationSeconds?: number | null;
 };
 
-export class AnnotationError extends Error {}
+/** `field` names the part of the labelling form the refusal is about (`goldLabel`, `rationale`), so the form shows it there. */
+export class AnnotationError extends Error {
+  constructor(message: string, readonly field?: "goldLabel" | "rationale") {
+    super(message);
+  }
+}
 
 /** An assignment nobody has touched for this long stops holding an overlap slot. */
 const STALE_ASSIGNMENT_MS = 2 * 3600_000;
@@ -136,9 +141,9 @@ export async function undoSkip(db: Database, debateId: string, annotatorId: stri
 }
 
 function validate(input: AnnotationInput) {
-  if (!(GOLD_LABELS as readonly string[]).includes(input.goldLabel)) throw new AnnotationError(`The gold label must be one of ${GOLD_LABELS.join(", ")}.`);
+  if (!(GOLD_LABELS as readonly string[]).includes(input.goldLabel)) throw new AnnotationError(`The gold label must be one of ${GOLD_LABELS.join(", ")}.`, "goldLabel");
   for (const f of input.turnFlags ?? []) if (!(TURN_FLAGS as readonly string[]).includes(f.flag)) throw new AnnotationError(`Unknown turn flag "${f.flag}".`);
-  if ((input.rationale ?? "").length > 20_000) throw new AnnotationError("The rationale is longer than 20,000 characters.");
+  if ((input.rationale ?? "").length > 20_000) throw new AnnotationError(`The rationale is ${(input.rationale ?? "").length.toLocaleString("en-US")} characters; the limit is 20,000. Keep the reasons that decided your label.`, "rationale");
 }
 
 const snapshot = (a: typeof s.annotations.$inferSelect) => ({
