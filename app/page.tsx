@@ -15,15 +15,15 @@ export const dynamic = "force-dynamic";
 const STEPS = [
   {
     title: "Evidence from your corpus",
-    body: "Counterpoint retrieves the passages that bear on a claim from documents your newsroom controls, stored in PostgreSQL with pgvector.",
+    body: "Counterpoint finds the passages that bear on a claim in documents your newsroom controls, stored in PostgreSQL with pgvector. Some methods also search the web, where you allow it.",
   },
   {
-    title: "Agents debate it",
-    body: "A Politician and a Scientist argue over the same numbered evidence; one builds the case, the other looks for what is missing.",
+    title: "Agents debate it, by one of four methods",
+    body: "RADAR: a Politician and a Scientist argue over the same evidence. Tool-MAD: two agents search on their own and have each answer checked. ZoFia: for news articles, their names are looked up and experts report before a debate. PROClaim: a courtroom, with counsel on both sides and three judges. Run one, or compare several on the same claim.",
   },
   {
     title: "A judge decides",
-    body: "TRUE, HALF-TRUE or FALSE, with the reason, stopping early once confident. Every turn and score is saved for review.",
+    body: "A verdict (TRUE, HALF-TRUE or FALSE; real or fake for a news article) with its reasons, stopping early once confident where the method allows. Every turn, search and score is saved for review.",
   },
 ];
 
@@ -148,6 +148,13 @@ export default async function Home() {
           </li>
         ))}
       </ol>
+      {me ? (
+        <p className="-mt-6 text-sm">
+          <Link href="/methods" className="underline">
+            How the four methods differ, and when to use which
+          </Link>
+        </p>
+      ) : null}
       <StatusPanel health={health} />
     </div>
   );

@@ -16,16 +16,31 @@ function Row({ label, tone, value, detail }: { label: string; tone: "ok" | "erro
   );
 }
 
+/**
+ * The headline over the rows. /api/health says "ok" while a setup step is missing (nothing is
+ * broken, so a load balancer should not take the server out), but a person reading "ok" above
+ * "Language models: none configured" is misled: here a missing step reads as what it is.
+ */
+export function statusHeadline(health: Health): { tone: "ok" | "error" | "missing" | "degraded"; words: string } {
+  if (health.status !== "ok") return { tone: health.status, words: health.status === "error" ? "not working" : "partly working" };
+  if (health.llms.length === 0) return { tone: "missing", words: "setup needed: debates cannot run yet" };
+  if (health.missing.length > 0) return { tone: "missing", words: "setup needed" };
+  return { tone: "ok", words: "ready" };
+}
+
 /** The same facts as /api/health, for people. */
 export function StatusPanel({ health }: { health: Health }) {
   const db = health.database;
+  const headline = statusHeadline(health);
   return (
     <section aria-labelledby="status-heading" className="rounded-lg border border-black/10 bg-white p-5">
-      <div className="flex items-center justify-between gap-4">
+      <div className="flex flex-wrap items-center justify-between gap-x-4 gap-y-1">
         <h2 id="status-heading" className="text-base font-semibold">
           System status
         </h2>
-        <StatusBadge tone={health.status}>{health.status}</StatusBadge>
+        <span data-testid="status-headline">
+          <StatusBadge tone={headline.tone}>{headline.words}</StatusBadge>
+        </span>
       </div>
       <dl className="mt-2 divide-y divide-black/5" data-testid="status-panel">
         {db.ok ? (
@@ -45,7 +60,7 @@ export function StatusPanel({ health }: { health: Health }) {
           detail={health.embedding.problem}
         />
         {health.llms.length === 0 ? (
-          <Row label="Language models" tone="missing" value="none configured" />
+          <Row label="Language models" tone="missing" value="none configured: debates cannot run" />
         ) : (
           health.llms.map((m) => (
             <Row

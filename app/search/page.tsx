@@ -37,6 +37,8 @@ export default async function SearchPage({ searchParams }: { searchParams: Promi
   const { db } = await getDb();
   const corpora = await listCorpora(db);
   const q = one(sp.q);
+  // Search pressed with nothing typed: say what to type instead of silently showing the empty form again.
+  const emptyQuery = sp.q !== undefined && !q;
   const corpusParam = one(sp.corpus);
   const fallback = corpora.find((c) => c.name === SAMPLE_CORPUS_NAME)?.name ?? corpora[0]?.name ?? "";
   // "all" is chosen explicitly; no parameter at all means the likely corpus.
@@ -83,8 +85,13 @@ export default async function SearchPage({ searchParams }: { searchParams: Promi
       <form action="/search" method="get" role="search" className="grid gap-3 rounded-lg border border-black/10 bg-white p-3 sm:grid-cols-[minmax(0,1fr)_auto]">
         <label className="flex flex-col text-sm sm:col-span-2">
           Query
-          <input name="q" type="search" defaultValue={q} placeholder="A claim or a question" className={`${field} text-base`} />
+          <input name="q" type="search" defaultValue={q} placeholder="A claim or a question" aria-invalid={emptyQuery || undefined} aria-describedby={emptyQuery ? "q-error" : undefined} className={`${field} text-base`} />
         </label>
+        {emptyQuery ? (
+          <p id="q-error" role="alert" className="text-sm text-red-800 sm:col-span-2" data-testid="search-empty">
+            Type what to look for first: a claim, a question or a few words (for example a name and a number), then press Search.
+          </p>
+        ) : null}
         <div className="flex flex-wrap items-end gap-3 sm:col-span-2">
           <label className="flex flex-col text-xs">
             Corpus
