@@ -60,6 +60,8 @@ export const ROUTES: readonly RouteEntry[] = [
   { pattern: "/invite/[token]", type: "page", rule: pub, params: { token: "token" } },
   { pattern: "/share/[token]", type: "page", rule: pub, params: { token: "token" } },
   { pattern: "/share/compare/[token]", type: "page", rule: pub, params: { token: "token" } },
+  // A method's transcript from a shared comparison: the page itself checks the link allows it.
+  { pattern: "/share/compare/[token]/debates/[id]", type: "page", rule: pub, params: { token: "token", id: "uuid" } },
   { pattern: "/api/health", type: "route", rule: pub },
 
   // Reading: any account, or everyone on a public instance.
@@ -87,6 +89,7 @@ export const ROUTES: readonly RouteEntry[] = [
   { pattern: "/annotate", type: "page", rule: perm("annotate") },
   { pattern: "/agreement", type: "page", rule: perm("agreement:read") },
   { pattern: "/admin", type: "page", rule: perm("admin") },
+  { pattern: "/welcome", type: "page", rule: perm("admin") },
   { pattern: "/api/export", type: "route", rule: perm("annotation:export") },
   { pattern: "/api/corpora/[name]/uploads", type: "route", rule: perm("corpus:write"), params: { name: "corpus-name" } },
   { pattern: "/api/eval/uploads", type: "route", rule: perm("debate:start") },
