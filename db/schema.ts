@@ -604,6 +604,11 @@ export const comparisonShares = pgTable(
     token: text("token").primaryKey(),
     comparisonId: uuid("comparison_id").notNull().references(() => comparisons.id, { onDelete: "cascade" }),
     createdBy: uuid("created_by").references(() => users.id, { onDelete: "set null" }),
+    /**
+     * Whoever made the link chose to let its holders read each method's whole transcript (each
+     * debate's read-only view), not only the comparison's verdicts, reasons and live text.
+     */
+    transcripts: boolean("transcripts").notNull().default(false),
     revokedAt: timestamp("revoked_at", { withTimezone: true }),
     createdAt: createdAt(),
   },

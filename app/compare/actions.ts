@@ -80,7 +80,7 @@ export async function createComparisonShareAction(form: FormData) {
   const comparisonId = String(form.get("comparisonId") ?? "");
   const { db } = await getDb();
   if (!(await getComparison(db, comparisonId))) return;
-  await createComparisonShare(db, comparisonId, user.id);
+  await createComparisonShare(db, comparisonId, user.id, { transcripts: form.get("transcripts") === "on" });
   revalidatePath(`/compare/${comparisonId}`);
 }
 

@@ -39,7 +39,7 @@ function withLiveNumbers(m: ComparisonMember, v: DebateView | undefined, now: nu
  * debate streaming side by side, then each method's reason. On a shared link (`shareToken`) the
  * members' own pages are not open to the reader, so their names link nowhere.
  */
-export function ComparisonLive({ view, starts, shareToken, controls }: { view: ComparisonView; starts: MemberStart[]; shareToken?: string; controls?: React.ReactNode }) {
+export function ComparisonLive({ view, starts, shareToken, shareTranscripts = false, controls }: { view: ComparisonView; starts: MemberStart[]; shareToken?: string; shareTranscripts?: boolean; controls?: React.ReactNode }) {
   const router = useRouter();
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   // Several members may finish within moments of each other: one re-read of the comparison for all.
@@ -72,7 +72,8 @@ export function ComparisonLive({ view, starts, shareToken, controls }: { view: C
   useEffect(() => {
     last.current = { views, base: view.members, now, members };
   });
-  const hrefFor = useCallback((id: string) => (shareToken ? null : `/debates/${id}`), [shareToken]);
+  // On a shared link a method's transcript opens only if the link's maker included the transcripts.
+  const hrefFor = useCallback((id: string) => (shareToken ? (shareTranscripts ? `/share/compare/${shareToken}/debates/${id}` : null) : `/debates/${id}`), [shareToken, shareTranscripts]);
   // The same elements while the rows are the same: React skips them when only live text moved.
   const outcome = useMemo(() => <OutcomePanel members={members} ensemble={view.ensemble} />, [members, view.ensemble]);
   const table = useMemo(() => <MembersTable members={members} ensemble={view.ensemble} hrefFor={hrefFor} />, [members, view.ensemble, hrefFor]);
@@ -93,6 +94,11 @@ export function ComparisonLive({ view, starts, shareToken, controls }: { view: C
 
       {outcome}
       {table}
+      {shareToken ? (
+        <p className="text-sm text-black/60" data-testid="shared-transcripts-note">
+          {shareTranscripts ? "Each method's name opens its whole debate, read-only: every turn, the evidence and the judge's scores." : "Whoever shared this comparison did not include each method's full transcript; ask them for a link that does."}
+        </p>
+      ) : null}
 
       <section aria-labelledby="compare-live" className="space-y-3">
         <h2 id="compare-live" className="text-lg font-semibold">

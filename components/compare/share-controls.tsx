@@ -4,13 +4,20 @@ import { createComparisonShareAction, revokeComparisonShareAction } from "@/app/
 import { ShareLinks } from "@/components/debate/share-controls";
 
 /** Read-only links to the whole comparison (every method's debate streams on it), as a debate's share links. */
-export function CompareShareControls({ comparisonId, tokens }: { comparisonId: string; tokens: string[] }) {
+export function CompareShareControls({ comparisonId, shares }: { comparisonId: string; shares: Array<{ token: string; transcripts: boolean }> }) {
   return (
     <ShareLinks
       field="comparisonId"
       id={comparisonId}
       path="/share/compare/"
-      tokens={tokens}
+      tokens={shares.map((s) => s.token)}
+      notes={Object.fromEntries(shares.map((s) => [s.token, s.transcripts ? "with each method's transcript" : "verdicts and reasons only"]))}
+      createOptions={
+        <label className="flex items-start gap-2">
+          <input type="checkbox" name="transcripts" className="mt-1" />
+          <span>Let the link&apos;s holders read each method&apos;s full transcript too (every turn and the evidence), not only the verdicts and reasons</span>
+        </label>
+      }
       create={createComparisonShareAction}
       revoke={revokeComparisonShareAction}
       summary="Share a read-only link to this comparison"

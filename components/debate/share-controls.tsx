@@ -38,7 +38,21 @@ type ShareAction = (form: FormData) => void | Promise<void>;
  * Read-only links to one thing (a debate, a comparison): each active link with Copy and Revoke, and
  * a button for a new one. The actions receive the token and `{field: id}` as form fields.
  */
-export function ShareLinks(p: { field: string; id: string; path: string; tokens: string[]; create: ShareAction; revoke: ShareAction; summary: string; testId: string; linkTestId: string }) {
+export function ShareLinks(p: {
+  field: string;
+  id: string;
+  path: string;
+  tokens: string[];
+  create: ShareAction;
+  revoke: ShareAction;
+  summary: string;
+  testId: string;
+  linkTestId: string;
+  /** Choices sent with "Create a link" (a comparison's "include the transcripts"). */
+  createOptions?: React.ReactNode;
+  /** A word on what a link opens, by token. */
+  notes?: Record<string, string>;
+}) {
   const origin = useOrigin();
   return (
     <details className="text-sm" data-testid={p.testId}>
@@ -56,6 +70,7 @@ export function ShareLinks(p: { field: string; id: string; path: string; tokens:
               <code data-testid={p.linkTestId} className="min-w-0 break-all rounded bg-black/5 px-1.5 py-0.5">
                 {url}
               </code>
+              {p.notes?.[t] ? <span className="text-xs text-black/60">{p.notes[t]}</span> : null}
               <CopyButton text={url} />
               <button type="submit" className="text-red-800 underline">
                 Revoke
@@ -63,8 +78,9 @@ export function ShareLinks(p: { field: string; id: string; path: string; tokens:
             </form>
           );
         })}
-        <form action={p.create}>
+        <form action={p.create} className="space-y-2">
           <input type="hidden" name={p.field} value={p.id} />
+          {p.createOptions}
           <button type="submit" className="rounded-md border border-black/20 bg-white px-3 py-1 hover:bg-black/5">
             Create a link
           </button>

@@ -10,10 +10,21 @@ import { randomToken } from "@/lib/auth/tokens";
 
 const TOKEN = /^[A-Za-z0-9_-]{20,80}$/;
 
-export async function createComparisonShare(db: Database, comparisonId: string, createdBy: string): Promise<string> {
+/** `transcripts`: the link also opens each method's whole debate (its read-only view), not only the comparison. */
+export async function createComparisonShare(db: Database, comparisonId: string, createdBy: string, { transcripts = false }: { transcripts?: boolean } = {}): Promise<string> {
   const token = randomToken(24);
-  await db.insert(s.comparisonShares).values({ token, comparisonId, createdBy });
+  await db.insert(s.comparisonShares).values({ token, comparisonId, createdBy, transcripts });
   return token;
+}
+
+/** The comparison a link opens and whether its maker let it open each method's transcript; null for an unknown or revoked token. */
+export async function comparisonShareOf(db: Database, token: string | null | undefined): Promise<{ comparisonId: string; transcripts: boolean } | null> {
+  if (!token || !TOKEN.test(token)) return null;
+  const [row] = await db
+    .select({ comparisonId: s.comparisonShares.comparisonId, transcripts: s.comparisonShares.transcripts })
+    .from(s.comparisonShares)
+    .where(and(eq(s.comparisonShares.token, token), isNull(s.comparisonShares.revokedAt)));
+  return row ?? null;
 }
 
 /** The comparison a link opens, or null for an unknown or revoked token. */

@@ -37,7 +37,7 @@ export default async function ComparisonPage({ params }: { params: Promise<{ id:
   const view = await getComparisonView(db, id);
   if (!view) notFound();
   const starts = await memberStarts(db, view);
-  const shares = can(principal, "debate:share") ? (await listComparisonShares(db, id)).map((s) => s.token) : null;
+  const shares = can(principal, "debate:share") ? (await listComparisonShares(db, id)).map((s) => ({ token: s.token, transcripts: s.transcripts })) : null;
   return (
     <ComparisonLive
       view={view}
@@ -45,7 +45,7 @@ export default async function ComparisonPage({ params }: { params: Promise<{ id:
       controls={
         <footer className="space-y-3 border-t border-black/10 pt-4">
           <ExportLinks id={view.id} />
-          {shares ? <CompareShareControls comparisonId={view.id} tokens={shares} /> : null}
+          {shares ? <CompareShareControls comparisonId={view.id} shares={shares} /> : null}
         </footer>
       }
     />

@@ -1,7 +1,7 @@
 import { notFound } from "next/navigation";
 import { getDb } from "@/db/client";
 import { getComparisonView } from "@/db/queries/comparisons";
-import { comparisonForShare } from "@/db/queries/comparison-shares";
+import { comparisonShareOf } from "@/db/queries/comparison-shares";
 import { ComparisonLive } from "@/components/compare/comparison-live";
 import { memberStarts } from "@/components/compare/member-starts";
 
@@ -11,14 +11,14 @@ export const metadata = { title: "Shared comparison", robots: { index: false } }
 /**
  * A read-only comparison for whoever holds the link, signed in or not: the same page, its debates
  * streamed with the link's token (the events route accepts it for the comparison's own debates).
- * Revoking the link ends it.
+ * Revoking the link ends it. Each method's transcript opens from it when the link's maker allowed that.
  */
 export default async function SharedComparisonPage({ params }: { params: Promise<{ token: string }> }) {
   const { token } = await params;
   const { db } = await getDb();
-  const id = await comparisonForShare(db, token);
-  if (!id) notFound();
-  const view = await getComparisonView(db, id);
+  const share = await comparisonShareOf(db, token);
+  if (!share) notFound();
+  const view = await getComparisonView(db, share.comparisonId);
   if (!view) notFound();
-  return <ComparisonLive view={view} starts={await memberStarts(db, view)} shareToken={token} />;
+  return <ComparisonLive view={view} starts={await memberStarts(db, view)} shareToken={token} shareTranscripts={share.transcripts} />;
 }

@@ -1,0 +1,1 @@
+ALTER TABLE "comparison_shares" ADD COLUMN "transcripts" boolean DEFAULT false NOT NULL;
