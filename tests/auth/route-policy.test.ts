@@ -66,6 +66,8 @@ const EXPECTED: Record<string, Record<Visitor, Outcome>> = {
   "/invite/[token]": everyone,
   "/share/[token]": everyone,
   "/share/compare/[token]": everyone,
+  // The page itself checks that the comparison's link was made with the transcripts included.
+  "/share/compare/[token]/debates/[id]": everyone,
   "/api/health": everyone,
   "/debates": readers,
   "/debates/[id]": readers,
@@ -89,6 +91,7 @@ const EXPECTED: Record<string, Record<Visitor, Outcome>> = {
   "/annotate": only("annotator"),
   "/agreement": only("admin", "annotator", "fact-checker"),
   "/admin": only("admin"),
+  "/welcome": only("admin"),
   "/api/export": only("admin", "annotator", "fact-checker"),
   "/api/corpora/[name]/uploads": only("fact-checker", "admin"),
   "/api/eval/uploads": only("fact-checker", "admin"),

@@ -4,6 +4,7 @@ import type { DbHandle } from "@/db/client";
 import * as s from "@/db/schema";
 import { debateTotals, loadDebate } from "@/db/queries/debates";
 import { comparisonForShare, createComparisonShare, debateInSharedComparison, getComparisonView, listComparisons, revokeComparisonShare } from "@/db/queries/comparisons";
+import { comparisonShareOf } from "@/db/queries/comparison-shares";
 import { canReadDebate } from "@/lib/auth/access";
 import { BENCH_CORPUS, ensureBenchCorpus, TOOL_MAD_SCRIPTS } from "@/lib/bench/protocols";
 import { scriptedEmbedder } from "@/lib/bench/scripted-embedder";
@@ -187,6 +188,12 @@ describe(`a comparison of all four methods on one claim (${backend})`, () => {
     }
     expect(await debateInSharedComparison(h.db, token, b.debateIds[0]!)).toBe(false);
     expect(await canReadDebate(h.db, null, b.debateIds[0]!, token)).toBe(false);
+    // Each method's transcript page opens only from a link made with the transcripts included.
+    expect(await comparisonShareOf(h.db, token)).toEqual({ comparisonId: a.id, transcripts: false });
+    const withTranscripts = await createComparisonShare(h.db, a.id, user!.id, { transcripts: true });
+    expect(await comparisonShareOf(h.db, withTranscripts)).toEqual({ comparisonId: a.id, transcripts: true });
+    await revokeComparisonShare(h.db, withTranscripts);
+    expect(await comparisonShareOf(h.db, withTranscripts)).toBeNull();
     await revokeComparisonShare(h.db, token);
     expect(await comparisonForShare(h.db, token)).toBeNull();
     expect(await canReadDebate(h.db, null, a.debateIds[0]!, token)).toBe(false);
