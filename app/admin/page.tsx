@@ -1,3 +1,4 @@
+import Link from "next/link";
 import { getDb } from "@/db/client";
 import { USER_ROLES } from "@/db/schema";
 import { listUsers } from "@/db/queries/users";
@@ -18,7 +19,12 @@ export default async function AdminPage() {
   const open = invites.filter((i) => !i.usedAt && !i.revokedAt && i.expiresAt.getTime() > now);
   return (
     <div className="space-y-10">
-      <h1 className="text-2xl font-semibold tracking-tight">Admin</h1>
+      <div className="space-y-1">
+        <h1 className="text-2xl font-semibold tracking-tight">Admin</h1>
+        <p className="text-sm text-black/70">
+          Just set up? <Link href="/welcome" className="underline">The first steps</Link>: evidence, a language model, a first debate.
+        </p>
+      </div>
 
       <section className="space-y-3" aria-labelledby="people">
         <h2 id="people" className="text-lg font-semibold">
