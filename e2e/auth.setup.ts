@@ -28,13 +28,33 @@ setup("first admin through /setup, other roles through invitations", async ({ pa
   // Before any account exists, protected pages lead to set-up.
   await expect(page).toHaveURL(/\/setup$/);
   const code = fs.readFileSync(path.join(DATA_DIR, "setup-code"), "utf8").trim();
-  await page.getByLabel("Setup code").fill(code);
+  // A mistyped code is refused beside the code, and nothing else typed is lost.
+  await page.getByLabel("Setup code").fill(`${code}x`);
+  await page.getByLabel("Your name").fill("Ada Admin");
   await page.getByLabel("Email").fill(USERS.admin.email);
   await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
   await page.getByLabel("Password again").fill(PASSWORD);
   await page.getByRole("button", { name: "Create admin account" }).click();
-  await expect(page).toHaveURL(/\/admin$/);
+  await expect(page.locator("[data-field-error=code]")).toHaveText("That setup code is not the one printed by the server.");
+  await expect(page.getByLabel("Your name")).toHaveValue("Ada Admin");
+  await expect(page.getByLabel("Email")).toHaveValue(USERS.admin.email);
+  await expect(page.getByLabel("Password again")).toHaveValue(PASSWORD);
+  await expect(page.getByLabel("Setup code")).toHaveValue(`${code}x`);
+  await page.screenshot({ path: "test-results/forms-setup-refused-1280.png", fullPage: true });
+  await page.getByLabel("Setup code").fill(code);
+  await page.getByRole("button", { name: "Create admin account" }).click();
+  // The first run ends on what to do next, in order: evidence, a model, a first debate.
+  await expect(page).toHaveURL(/\/welcome$/);
+  await expect(page.getByTestId("welcome-step-1")).toHaveAttribute("data-done", "false");
+  await expect(page.getByTestId("welcome-step-1").getByRole("button", { name: "Load the demo corpus" })).toBeVisible();
+  await expect(page.getByTestId("welcome-step-1").getByRole("link", { name: "Create a corpus and upload documents" })).toHaveAttribute("href", "/corpora");
+  // The e2e server has its model configured: the step says which one.
+  await expect(page.getByTestId("welcome-step-2")).toHaveAttribute("data-done", "true");
+  await expect(page.getByTestId("welcome-step-2")).toContainText("openai-compatible:scripted");
+  await expect(page.getByTestId("welcome-step-3")).toContainText("Once step 1 is done");
+  await page.screenshot({ path: "test-results/welcome-1280.png", fullPage: true });
   await page.context().storageState({ path: USERS.admin.state });
+  await page.goto("/admin");
 
   for (const key of ["journalist", "factchecker", "annotator1", "annotator2"] as const) {
     const u = USERS[key];

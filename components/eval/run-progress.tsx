@@ -1,5 +1,6 @@
 "use client";
 
+import { usdWords } from "@/lib/cost-words";
 import { useEffect, useState } from "react";
 import { plural } from "@/lib/plural";
 import { useRouter } from "next/navigation";
@@ -36,7 +37,7 @@ export function RunProgress({ runId, initial, status: initialStatus }: { runId: 
         <div className="animate-pulse bg-amber-500" style={{ width: w(p.running) }} />
       </div>
       <p className="text-xs tabular-nums text-black/70">
-        {p.done} done · {p.failed} failed · {p.running} running · {p.pending} pending of {p.total} · ETA {duration(p.eta_seconds)} · {plural(p.tokens, "token")} · {p.cost_usd === null ? "cost unknown" : `$${p.cost_usd.toFixed(4)}`}
+        {p.done} done · {p.failed} failed · {p.running} running · {p.pending} pending of {p.total} · ETA {duration(p.eta_seconds)} · {plural(p.tokens, "token")} · {p.cost_usd === null ? "cost unknown" : usdWords(p.cost_usd)}
       </p>
     </div>
   );

@@ -65,6 +65,8 @@ describe("numbers in words", () => {
     expect(costWords(0.0123)).toBe("$0.0123");
     expect(costWords(1.5)).toBe("$1.50");
     expect(costWords(null)).toBe("unknown");
+    // A self-hosted or local model costs nothing, said as the debate form says it (not "$0.0000").
+    expect(costWords(0)).toBe("$0 (local or self-hosted models)");
     expect(durationWords(83_000)).toBe("1 min 23 s");
     expect(durationWords(4_250)).toBe("4.3 s");
   });
