@@ -127,7 +127,7 @@ export default async function WelcomePage() {
             </>
           ) : (
             <p>
-              Once steps {!evidenceDone && !modelDone ? "1 and 2 are" : !evidenceDone ? "1 is" : "2 is"} done, this opens the debate form{evidenceDone ? "" : " (or paste evidence into the form yourself)"}.{" "}
+              Once {!evidenceDone && !modelDone ? "steps 1 and 2 are" : !evidenceDone ? "step 1 is" : "step 2 is"} done, this opens the debate form{evidenceDone ? "" : " (or paste evidence into the form yourself)"}.{" "}
               <Link href="/debates/new" className="underline">
                 The debate form
               </Link>
