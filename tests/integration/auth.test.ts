@@ -21,7 +21,7 @@ import { clientAddress } from "@/lib/auth/server";
 import { startDebateAction } from "@/app/debates/actions";
 import { cancelDebateAction, resumeDebateAction } from "@/app/debates/[id]/actions";
 import { createCorpusAction, ingestUrlAction, loadDemoAction } from "@/app/corpora/actions";
-import { signInAction } from "@/app/signin/actions";
+import { setupAction, signInAction } from "@/app/signin/actions";
 import { createRunAction } from "@/app/eval/new/actions";
 import { retryFailedAction } from "@/app/eval/actions";
 import { POST as upload } from "@/app/api/corpora/[name]/uploads/route";
@@ -65,6 +65,16 @@ const form = (values: Record<string, string>) => {
   return f;
 };
 const DEBATE_FORM = { claim: "The boxer sold his medal.", evidenceMode: "gold", evidence: "A passage." };
+
+describe("a refused set-up form", () => {
+  it("comes back with the code, name and email as typed, the refusal on the code, and never the password", async () => {
+    const state = await setupAction({}, form({ code: "not-the-code", name: "Ada Admin", email: "ada@x.org", password: "a long password 1", confirm: "a long password 1" }));
+    expect(state).toMatchObject({ field: "code", error: "That setup code is not the one printed by the server.", values: { code: "not-the-code", name: "Ada Admin", email: "ada@x.org" } });
+    expect(JSON.stringify(state)).not.toContain("a long password 1");
+    const differ = await setupAction({}, form({ code: "x", name: "Ada Admin", email: "ada@x.org", password: "a long password 1", confirm: "a long password 2" }));
+    expect(differ).toMatchObject({ field: "confirm", values: { name: "Ada Admin", email: "ada@x.org" } });
+  });
+});
 
 describe("signing in", () => {
   it("accepts the right password, refuses a wrong one and an unknown email with the same message", async () => {
