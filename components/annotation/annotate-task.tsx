@@ -322,7 +322,8 @@ export function AnnotateTask({
                   </button>
                 ))}
               </div>
-              {status.kind === "error" && status.field === "goldLabel" ? (
+              {/* Said until a label is chosen; then it no longer applies. */}
+              {status.kind === "error" && status.field === "goldLabel" && draft.goldLabel === null ? (
                 <p role="alert" className="mt-1 text-sm text-red-800" data-field-error="goldLabel">
                   {status.text}
                 </p>
