@@ -118,6 +118,11 @@ export function AnnotateTask({
     router.prefetch(nextHref);
   }, [router, nextHref]);
 
+  // A refusal about the label no longer applies once another label is chosen (by click or key).
+  useEffect(() => {
+    setStatus((st) => (st.field === "goldLabel" ? { kind: "idle", text: "" } : st));
+  }, [draft.goldLabel]);
+
   // The verdict is fetched only once the annotator's own label exists, so it cannot anchor it.
   const hasLabel = draft.goldLabel !== null;
   useEffect(() => {
@@ -322,8 +327,7 @@ export function AnnotateTask({
                   </button>
                 ))}
               </div>
-              {/* Said until a label is chosen; then it no longer applies. */}
-              {status.kind === "error" && status.field === "goldLabel" && draft.goldLabel === null ? (
+              {status.kind === "error" && status.field === "goldLabel" ? (
                 <p role="alert" className="mt-1 text-sm text-red-800" data-field-error="goldLabel">
                   {status.text}
                 </p>
