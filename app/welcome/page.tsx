@@ -120,7 +120,7 @@ export default async function WelcomePage() {
         <Step n={3} title="Start a first debate" done={false}>
           {evidenceDone && modelDone ? (
             <>
-              <p>{claim ? <>Try the demo&apos;s claim: “{claim}”. The form opens with it filled in; the debate streams live and ends with a verdict.</> : "Write a claim, choose the corpus and start; the debate streams live and ends with a verdict."}</p>
+              <p>{claim ? <>Try the demo&apos;s claim: “{claim}” The form opens with it filled in; the debate streams live and ends with a verdict.</> : "Write a claim, choose the corpus and start; the debate streams live and ends with a verdict."}</p>
               <Link href={claim ? `/debates/new?claim=${encodeURIComponent(claim)}` : "/debates/new"} className="inline-block rounded-md bg-ink px-4 py-2 font-medium text-white hover:bg-black">
                 Start a first debate
               </Link>
