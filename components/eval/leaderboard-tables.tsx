@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { pValue, type Leaderboard } from "@/lib/eval/leaderboard";
+import { healthCounts } from "@/lib/eval/verdict-health";
 
 const pct = (x: number | null | undefined) => (x === null || x === undefined ? "—" : (x * 100).toFixed(1));
 const usd = (x: number | null) => (x === null ? "unknown" : `$${x < 0.01 ? x.toFixed(5) : x.toFixed(4)}`);
@@ -33,10 +34,19 @@ export function LeaderboardTable({ lb }: { lb: Leaderboard }) {
                 <div className="text-xs text-black/50">
                   {r.n} scored · {r.status} ({r.done + r.failed}/{r.total})
                 </div>
+                {healthCounts(r) ? (
+                  <div className={`text-xs ${r.unreadable ? "font-medium text-red-800" : "text-amber-800"}`} data-testid="leaderboard-health">
+                    {r.unreadable ? `all ${r.n} verdicts unparsed: left out of the comparison` : healthCounts(r)}
+                    {r.unreadable && r.failed ? ` · ${r.failed} failed` : ""}
+                  </div>
+                ) : null}
               </td>
               <td className="p-2 text-right tabular-nums">
-                <span className="font-semibold">{pct(r.accuracy.value)}</span>
-                {r.accuracy.ci ? (
+                <span className={r.unreadable ? "text-black/40 line-through" : "font-semibold"} title={r.unreadable ? "No verdict could be read: this is not the method's accuracy" : undefined}>
+                  {pct(r.accuracy.value)}
+                </span>
+                {r.unreadable ? <div className="text-xs text-red-800">not comparable</div> : null}
+                {r.accuracy.ci && !r.unreadable ? (
                   <div className="text-xs text-black/50">
                     {pct(r.accuracy.ci.low)}–{pct(r.accuracy.ci.high)}
                   </div>
