@@ -8,7 +8,7 @@ import { comparePaired, distribution, excludedItems, summarize, summarizeWithCI,
 import type { ReferenceRow } from "./presets";
 import { aggregateRepeats, isRepeatInfo, type RepeatsSummary } from "./repeats";
 import { goldOnProductScale, isProductScale, NO_PRODUCT_LABEL, PRODUCT_SCALE_SENTENCE, productLabelsOf } from "./product-scale";
-import { healthWarning, verdictHealth, type VerdictHealth } from "./verdict-health";
+import { countUnparsed, healthWarning, verdictHealth, type VerdictHealth } from "./verdict-health";
 import { abstentionFor, abstentionGold, applyPolicy, countedAs, DEFAULT_INCONCLUSIVE_POLICY, isInconclusivePolicy, policySentence, scoredLabels, type Abstention, type InconclusivePolicy, type PolicyOutcome } from "./inconclusive";
 
 /**
@@ -212,7 +212,7 @@ export function scoreRun(rows: Parameters<typeof scoreItems>[0], run: RunLike | 
 export function headlineScores(rows: Parameters<typeof scoreItems>[0], run?: RunLike) {
   const { labeled, labels } = scoreRun(rows, run);
   const s = summarize(labeled, labels);
-  return { n: s.n, unparsed: s.unparsed, accuracy: s.accuracy, macro_f1: s.macro_f1 };
+  return { n: s.n, unparsed: countUnparsed(labeled, labels), accuracy: s.accuracy, macro_f1: s.macro_f1 };
 }
 
 /** On the product's scale; a label the protocol does not map (NEI, UNPARSED) has none. */
@@ -323,7 +323,7 @@ export async function buildReport(db: Database, runId: string, opts: BootstrapOp
     scale: own.product ? "product" : "own",
     labels,
     metrics,
-    verdicts: verdictHealth({ scored: metrics.n, unparsed: metrics.unparsed, failed: progress.failed }),
+    verdicts: verdictHealth({ scored: metrics.n, unparsed: countUnparsed(labeled, labels), failed: progress.failed }),
     inconclusive: own.inconclusive,
     excluded: excludedItems(labeled, labels),
     cost: {

@@ -1,8 +1,9 @@
 import { plural } from "@/lib/plural";
+import { UNPARSED, type LabeledItem } from "./metrics";
 
 /**
- * How many of a run's verdicts could be scored at all. An unparsed verdict (a model answer no
- * parser could read, or a label outside the ones scored) counts as wrong in accuracy (metrics.ts),
+ * How many of a run's verdicts could be read at all. An unparsed verdict (a model answer no parser
+ * could read) counts as wrong in accuracy (metrics.ts),
  * so a run whose every verdict is unparsed reads as accuracy 0.0: a broken run (a model answering
  * in the wrong format, a changed prompt) would look like a bad method. Every surface that shows a
  * run's accuracy shows these counts beside it, and a headline comparison leaves an unreadable run out.
@@ -10,13 +11,18 @@ import { plural } from "@/lib/plural";
 export type VerdictHealth = {
   /** Finished claims scored (gold in the labels). */
   scored: number;
-  /** Of those, verdicts that could not be read as one of the labels (counted as wrong). */
+  /** Of those, verdicts no parser could read (counted as wrong). A real answer outside the labels scored, such as NOT ENOUGH INFO on the product scale, is not one. */
   unparsed: number;
   /** Claims whose debate failed: not scored at all. */
   failed: number;
   /** Every scored verdict unparsed: the accuracy says nothing about the method. */
   unreadable: boolean;
 };
+
+/** Scored items (gold in `labels`) whose verdict is UNPARSED or missing. */
+export function countUnparsed(items: readonly LabeledItem[], labels: readonly string[]): number {
+  return items.filter((i) => labels.includes(i.gold) && (i.predicted === null || i.predicted === UNPARSED)).length;
+}
 
 export function verdictHealth(c: { scored: number; unparsed: number; failed: number }): VerdictHealth {
   return { ...c, unreadable: c.scored > 0 && c.unparsed >= c.scored };

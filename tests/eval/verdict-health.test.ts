@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { healthCounts, healthWarning, verdictHealth } from "@/lib/eval/verdict-health";
+import { countUnparsed, healthCounts, healthWarning, verdictHealth } from "@/lib/eval/verdict-health";
+import { NO_PRODUCT_LABEL } from "@/lib/eval/product-scale";
 
 describe("verdict health of a run", () => {
   it("a run with every scored verdict unparsed is unreadable, and the warning says the 0 is not the method's", () => {
@@ -17,5 +18,20 @@ describe("verdict health of a run", () => {
     expect(healthWarning(verdictHealth({ scored: 10, unparsed: 0, failed: 0 }))).toBeNull();
     // Nothing scored yet is not "unreadable": there is no accuracy to misread.
     expect(verdictHealth({ scored: 0, unparsed: 0, failed: 3 }).unreadable).toBe(false);
+  });
+});
+
+describe("counting unparsed verdicts", () => {
+  it("counts UNPARSED and missing verdicts on scored claims only, not a real answer outside the labels scored", () => {
+    const items = [
+      { gold: "TRUE", predicted: "UNPARSED" },
+      { gold: "FALSE", predicted: null },
+      // NOT ENOUGH INFO on the product scale is an answer, wrong here but read.
+      { gold: "FALSE", predicted: NO_PRODUCT_LABEL },
+      { gold: "TRUE", predicted: "TRUE" },
+      // Gold outside the labels: not scored, so not counted.
+      { gold: "NOT ENOUGH INFO", predicted: "UNPARSED" },
+    ];
+    expect(countUnparsed(items, ["TRUE", "HALF-TRUE", "FALSE"])).toBe(2);
   });
 });
