@@ -63,6 +63,8 @@ function everyday(word: string): Set<string> {
     const own = (nlp(w).json() as Array<{ terms: Array<{ tags: string[] }> }>)[0]?.terms[0]?.tags ?? [];
     tags = new Set([...(lex === undefined ? [] : Array.isArray(lex) ? lex : [lex]), ...(lex === undefined ? own.filter((t) => t !== "Noun" && t !== "Singular") : [])]);
     if (lex !== undefined) tags.add("Known");
+    // Bounded: a long-running server sees an open vocabulary.
+    if (everydayCache.size >= 20_000) everydayCache.clear();
     everydayCache.set(w, tags);
   }
   return tags;
