@@ -72,7 +72,9 @@ export default async function EvalListPage() {
                         <div className="text-xs text-amber-800">{r.verdicts.unparsed} unparsed</div>
                       ) : null}
                     </td>
-                    <td className="p-2 text-right tabular-nums">{pct(r.macro_f1)}</td>
+                    <td className="p-2 text-right tabular-nums">
+                      <span className={r.verdicts.unreadable ? "text-black/40 line-through" : undefined}>{pct(r.macro_f1)}</span>
+                    </td>
                     <td className="hidden p-2 text-right tabular-nums sm:table-cell">{r.avg_tokens === null ? "—" : Math.round(r.avg_tokens).toLocaleString("en")}</td>
                   </tr>
                 ))}

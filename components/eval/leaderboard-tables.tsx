@@ -53,8 +53,8 @@ export function LeaderboardTable({ lb }: { lb: Leaderboard }) {
                 ) : null}
               </td>
               <td className="hidden p-2 text-right tabular-nums sm:table-cell">
-                {pct(r.macro_f1.value)}
-                {r.macro_f1.ci ? (
+                <span className={r.unreadable ? "text-black/40 line-through" : undefined}>{pct(r.macro_f1.value)}</span>
+                {r.macro_f1.ci && !r.unreadable ? (
                   <div className="text-xs text-black/50">
                     {pct(r.macro_f1.ci.low)}–{pct(r.macro_f1.ci.high)}
                   </div>
@@ -75,6 +75,7 @@ export function LeaderboardTable({ lb }: { lb: Leaderboard }) {
 /** Every pair of methods on the claims both scored, with McNemar's exact test in plain words. */
 export function PairsTable({ lb }: { lb: Leaderboard }) {
   const title = (p: string) => lb.rows.find((r) => r.protocol === p)?.title ?? p;
+  const unreadable = new Set(lb.rows.filter((r) => r.unreadable).map((r) => r.protocol));
   return (
     <div className="max-w-full overflow-x-auto rounded-lg">
       <table className="w-full border-collapse bg-white text-sm" data-testid="pairs">
@@ -92,7 +93,15 @@ export function PairsTable({ lb }: { lb: Leaderboard }) {
             <tr key={`${p.a}-${p.b}`} className="border-t border-black/10 align-top">
               <td className="p-2 break-words">
                 {title(p.a)} vs {title(p.b)}
-                <div className="text-xs text-black/50">{p.shared === 0 ? "no claim scored by both yet" : p.p_value < 0.05 ? "a real difference (p below 0.05)" : "could be chance"}</div>
+                <div className="text-xs text-black/50">
+                  {unreadable.has(p.a) || unreadable.has(p.b)
+                    ? `not comparable: ${[p.a, p.b].filter((x) => unreadable.has(x)).map(title).join(" and ")} gave no verdict that could be read`
+                    : p.shared === 0
+                      ? "no claim scored by both yet"
+                      : p.p_value < 0.05
+                        ? "a real difference (p below 0.05)"
+                        : "could be chance"}
+                </div>
               </td>
               <td className="hidden p-2 text-right tabular-nums sm:table-cell">{p.shared}</td>
               <td className="p-2 text-right tabular-nums">{p.only_a_right}</td>
