@@ -45,8 +45,8 @@ const ORG_HEADS = new Set(
 const ORG_FIRST = new Set("university department ministry office bureau bank college institute museum board court commission council church academy school".split(" "));
 const LOC_HEADS = new Set("city county state states river lake sea ocean channel island islands mountains mountain valley bay beach coast peninsula street avenue road square park province territory district gulf canyon desert".split(" "));
 const LOC_FIRST = new Set(["district", "gulf", "bay", "lake", "mount", "port", "cape", "isle"]);
-/** "North Carolina", "New Jersey": a place even when the word after is also a given name. */
-const COMPASS = new Set(["north", "south", "east", "west", "northern", "southern", "eastern", "western", "new", "upper", "lower"]);
+/** "North Carolina", "New Jersey", "Port Avery", "Fort Worth": a place even when the word after is also a given name. */
+const COMPASS = new Set(["north", "south", "east", "west", "northern", "southern", "eastern", "western", "new", "upper", "lower", "port", "fort", "ft", "mount", "mt", "lake", "cape", "isle"]);
 
 const bare = (w: string) => w.toLowerCase().replace(/[.’']/g, "");
 const capitalised = (w: string) => /^\p{Lu}/u.test(w);
