@@ -64,7 +64,7 @@ export default async function ComparisonsPage({ searchParams }: { searchParams: 
                   <span className="flex flex-wrap gap-x-4 gap-y-1 text-xs text-black/60">
                     {ensemble ? (
                       <span>
-                        Ensemble ({ensemble.method}): <strong className="text-black">{ensemble.label ?? (ensemble.tie ? "tie" : "—")}</strong>
+                        Ensemble ({ensemble.method}): <strong className="text-black">{ensemble.label ?? (ensemble.tie ? "tie" : ensemble.noMajority ? "no majority" : "—")}</strong>
                         {ensemble.pending ? " (provisional)" : ""}
                       </span>
                     ) : null}

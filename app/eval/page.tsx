@@ -64,8 +64,17 @@ export default async function EvalListPage() {
                       {r.progress.done + r.progress.failed}/{r.progress.total}
                       {r.progress.failed ? <span className="text-red-700"> ({r.progress.failed} failed)</span> : null}
                     </td>
-                    <td className="p-2 text-right tabular-nums">{pct(r.accuracy)}</td>
-                    <td className="p-2 text-right tabular-nums">{pct(r.macro_f1)}</td>
+                    <td className="p-2 text-right tabular-nums">
+                      <span className={r.verdicts.unreadable ? "text-black/40 line-through" : undefined}>{pct(r.accuracy)}</span>
+                      {r.verdicts.unreadable ? (
+                        <div className="text-xs font-medium text-red-800" data-testid="run-unreadable">all {r.verdicts.scored} unparsed</div>
+                      ) : r.verdicts.unparsed ? (
+                        <div className="text-xs text-amber-800">{r.verdicts.unparsed} unparsed</div>
+                      ) : null}
+                    </td>
+                    <td className="p-2 text-right tabular-nums">
+                      <span className={r.verdicts.unreadable ? "text-black/40 line-through" : undefined}>{pct(r.macro_f1)}</span>
+                    </td>
                     <td className="hidden p-2 text-right tabular-nums sm:table-cell">{r.avg_tokens === null ? "—" : Math.round(r.avg_tokens).toLocaleString("en")}</td>
                   </tr>
                 ))}
@@ -74,7 +83,7 @@ export default async function EvalListPage() {
           </div>
           <section>
             <h2 className="mb-2 font-semibold">Accuracy vs tokens per claim</h2>
-            <AccuracyTokens label="Accuracy against average tokens per claim, one point per run" points={runs.filter((r) => r.avg_tokens !== null).map((r) => ({ label: r.name.slice(0, 40), tokens: r.avg_tokens!, accuracy: r.accuracy, n: r.progress.done }))} />
+            <AccuracyTokens label="Accuracy against average tokens per claim, one point per run" points={runs.filter((r) => r.avg_tokens !== null && !r.verdicts.unreadable).map((r) => ({ label: r.name.slice(0, 40), tokens: r.avg_tokens!, accuracy: r.accuracy, n: r.progress.done }))} />
           </section>
         </>
       )}

@@ -7,6 +7,7 @@ const ENSEMBLE_METHOD_WORDS = { majority: "majority vote", "confidence-weighted"
 /** The ensemble's label as it reads: a tie or no votes yet are said, never shown as a label. */
 export function ensembleLabelWords(e: EnsembleResult): string {
   if (e.tie) return "a tie";
+  if (e.noMajority) return "no majority";
   return e.label ? labelWords(e.label) : "no verdict yet";
 }
 

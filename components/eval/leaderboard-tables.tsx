@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { pValue, type Leaderboard } from "@/lib/eval/leaderboard";
+import { healthCounts } from "@/lib/eval/verdict-health";
 
 const pct = (x: number | null | undefined) => (x === null || x === undefined ? "—" : (x * 100).toFixed(1));
 const usd = (x: number | null) => (x === null ? "unknown" : `$${x < 0.01 ? x.toFixed(5) : x.toFixed(4)}`);
@@ -33,18 +34,27 @@ export function LeaderboardTable({ lb }: { lb: Leaderboard }) {
                 <div className="text-xs text-black/50">
                   {r.n} scored · {r.status} ({r.done + r.failed}/{r.total})
                 </div>
+                {healthCounts(r) ? (
+                  <div className={`text-xs ${r.unreadable ? "font-medium text-red-800" : "text-amber-800"}`} data-testid="leaderboard-health">
+                    {r.unreadable ? `all ${r.n} verdicts unparsed: left out of the comparison` : healthCounts(r)}
+                    {r.unreadable && r.failed ? ` · ${r.failed} failed` : ""}
+                  </div>
+                ) : null}
               </td>
               <td className="p-2 text-right tabular-nums">
-                <span className="font-semibold">{pct(r.accuracy.value)}</span>
-                {r.accuracy.ci ? (
+                <span className={r.unreadable ? "text-black/40 line-through" : "font-semibold"} title={r.unreadable ? "No verdict could be read: this is not the method's accuracy" : undefined}>
+                  {pct(r.accuracy.value)}
+                </span>
+                {r.unreadable ? <div className="text-xs text-red-800">not comparable</div> : null}
+                {r.accuracy.ci && !r.unreadable ? (
                   <div className="text-xs text-black/50">
                     {pct(r.accuracy.ci.low)}–{pct(r.accuracy.ci.high)}
                   </div>
                 ) : null}
               </td>
               <td className="hidden p-2 text-right tabular-nums sm:table-cell">
-                {pct(r.macro_f1.value)}
-                {r.macro_f1.ci ? (
+                <span className={r.unreadable ? "text-black/40 line-through" : undefined}>{pct(r.macro_f1.value)}</span>
+                {r.macro_f1.ci && !r.unreadable ? (
                   <div className="text-xs text-black/50">
                     {pct(r.macro_f1.ci.low)}–{pct(r.macro_f1.ci.high)}
                   </div>
@@ -65,6 +75,7 @@ export function LeaderboardTable({ lb }: { lb: Leaderboard }) {
 /** Every pair of methods on the claims both scored, with McNemar's exact test in plain words. */
 export function PairsTable({ lb }: { lb: Leaderboard }) {
   const title = (p: string) => lb.rows.find((r) => r.protocol === p)?.title ?? p;
+  const unreadable = new Set(lb.rows.filter((r) => r.unreadable).map((r) => r.protocol));
   return (
     <div className="max-w-full overflow-x-auto rounded-lg">
       <table className="w-full border-collapse bg-white text-sm" data-testid="pairs">
@@ -82,7 +93,15 @@ export function PairsTable({ lb }: { lb: Leaderboard }) {
             <tr key={`${p.a}-${p.b}`} className="border-t border-black/10 align-top">
               <td className="p-2 break-words">
                 {title(p.a)} vs {title(p.b)}
-                <div className="text-xs text-black/50">{p.shared === 0 ? "no claim scored by both yet" : p.p_value < 0.05 ? "a real difference (p below 0.05)" : "could be chance"}</div>
+                <div className="text-xs text-black/50">
+                  {unreadable.has(p.a) || unreadable.has(p.b)
+                    ? `not comparable: ${[p.a, p.b].filter((x) => unreadable.has(x)).map(title).join(" and ")} gave no verdict that could be read`
+                    : p.shared === 0
+                      ? "no claim scored by both yet"
+                      : p.p_value < 0.05
+                        ? "a real difference (p below 0.05)"
+                        : "could be chance"}
+                </div>
               </td>
               <td className="hidden p-2 text-right tabular-nums sm:table-cell">{p.shared}</td>
               <td className="p-2 text-right tabular-nums">{p.only_a_right}</td>

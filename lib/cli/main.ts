@@ -11,6 +11,7 @@ import * as bench from "./commands/bench";
 import * as dataset from "./commands/dataset";
 import * as debate from "./commands/debate";
 import * as benchDebate from "./commands/bench-debate";
+import * as benchNer from "./commands/bench-ner";
 import * as evalCommand from "./commands/eval";
 import * as worker from "./commands/worker";
 import * as calibrate from "./commands/calibrate";
@@ -28,7 +29,7 @@ const program = new Command()
   .exitOverride();
 
 // One module per command; each adds itself to the program.
-for (const command of [migrate, doctor, ingest, search, debate, bench, benchDebate, dataset, evalCommand, worker, calibrate, user, agreement, exportCommand]) command.register(program);
+for (const command of [migrate, doctor, ingest, search, debate, bench, benchDebate, benchNer, dataset, evalCommand, worker, calibrate, user, agreement, exportCommand]) command.register(program);
 
 async function main() {
   try {

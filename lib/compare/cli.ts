@@ -31,7 +31,7 @@ export function comparisonText(view: ComparisonView): string {
     lines.push(`${m.status === "completed" ? green("✔") : yellow("•")} ${m.title}: ${bold(verdict)} ${dim(`· ${m.calls} calls · ${m.tokens.prompt + m.tokens.completion} tokens${money}${time} · debate ${m.debateId}`)}`);
     if (m.error) lines.push(`  ${yellow(m.error)}`);
   }
-  if (view.ensemble) lines.push("", `${bold(`Ensemble (${view.ensemble.method})`)}: ${bold(view.ensemble.label ?? (view.ensemble.tie ? "tie" : "none"))} · ${view.ensemble.explanation}`);
+  if (view.ensemble) lines.push("", `${bold(`Ensemble (${view.ensemble.method})`)}: ${bold(view.ensemble.label ?? (view.ensemble.tie ? "tie" : view.ensemble.noMajority ? "no majority" : "none"))} · ${view.ensemble.explanation}`);
   lines.push(view.agreement.allAgree ? "All methods agree." : `Groups: ${view.agreement.groups.map((g) => `${g.productLabel ?? "no verdict"}: ${g.protocols.join(", ")}`).join(" | ")}`);
   return lines.join("\n") + "\n";
 }

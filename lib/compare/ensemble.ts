@@ -60,7 +60,9 @@ export function ensembleVote(method: EnsembleMethod, ballots: readonly Ballot[])
   const leaders = ranked.filter((l) => Math.abs(totals.get(l)!.weight - topWeight) <= EPS);
   // Every voter weighing 0 (all confidences 0) decides nothing: that is a tie among all of them, not a win.
   const tie = leaders.length > 1 || (voting.length > 0 && topWeight <= EPS);
-  const label = top && !tie ? top : null;
+  // A majority is more than half of the votes cast: 2 of 4 is the most votes, not a majority.
+  const noMajority = method === "majority" && voting.length > 0 && (tie || totals.get(top!)!.count * 2 <= voting.length);
+  const label = top && !tie && !noMajority ? top : null;
 
   const parts: string[] = [];
   if (voting.length === 0) {
@@ -68,6 +70,9 @@ export function ensembleVote(method: EnsembleMethod, ballots: readonly Ballot[])
   } else if (method === "majority") {
     if (tie) {
       parts.push(`Tie: ${leaders.map((l) => `${methods(totals.get(l)!.count)} ${say(totals.get(l)!.count)} ${l}`).join(", ")}; no majority.`);
+    } else if (noMajority) {
+      const counts = ranked.map((l, i) => `${i === 0 ? `${totals.get(l)!.count} of ${methods(voting.length)}` : totals.get(l)!.count} ${say(totals.get(l)!.count)} ${l}`).join(", ");
+      parts.push(`No majority: ${counts}; no label has more than half of the votes.`);
     } else {
       parts.push(`${totals.get(label!)!.count} of ${methods(voting.length)} ${say(totals.get(label!)!.count)} ${label}.`);
     }
@@ -78,5 +83,5 @@ export function ensembleVote(method: EnsembleMethod, ballots: readonly Ballot[])
   }
   if (abstaining) parts.push(`${methods(abstaining)} gave no usable verdict and did not vote.`);
   if (pending) parts.push(`Provisional: ${methods(pending)} still running.`);
-  return { method, label, tie, votes, pending, explanation: parts.join(" ") };
+  return { method, label, tie, noMajority, votes, pending, explanation: parts.join(" ") };
 }

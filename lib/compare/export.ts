@@ -70,7 +70,7 @@ export function comparisonCsvRows(view: ComparisonView): CsvRow[] {
       preset: null,
       method: `Ensemble (${e.method})`,
       status: e.pending ? "provisional" : "final",
-      label: e.label ?? (e.tie ? "TIE" : null),
+      label: e.label ?? (e.tie ? "TIE" : e.noMajority ? "NO MAJORITY" : null),
       product_label: e.label,
       confidence: null,
       reason: null,

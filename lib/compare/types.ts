@@ -42,6 +42,8 @@ export type EnsembleResult = {
   method: EnsembleMethod;
   label: ProductLabel | null;
   tie: boolean;
+  /** Majority vote only: no label has more than half of the votes cast (a tie included), so `label` is null. */
+  noMajority: boolean;
   votes: { debateId: string; protocol: string; productLabel: ProductLabel | null; weight: number }[];
   pending: number;
   /** One sentence in plain words, e.g. "3 of 4 methods say FALSE". */

@@ -32,6 +32,10 @@ export type LeaderboardRow = {
   done: number;
   total: number;
   failed: number;
+  /** Scored verdicts that could not be read (counted as wrong in accuracy). */
+  unparsed: number;
+  /** Every scored verdict unparsed: its accuracy of 0 is a broken run, so the headline comparison leaves it out. */
+  unreadable: boolean;
   accuracy: WithCI;
   macro_f1: WithCI;
   /** Means over finished claims, from the report's cost distributions. */
@@ -70,7 +74,7 @@ export type Leaderboard = {
   claims: number;
   sample: MatrixInfo["sample"] | null;
   created_at: string | null;
-  /** Best accuracy first; runs with nothing scored last. */
+  /** Best accuracy first; runs with nothing scored, or nothing readable, last. */
   rows: LeaderboardRow[];
   pairs: PairRow[];
   references: LeaderboardReference[];
@@ -114,6 +118,8 @@ function rowOf(r: EvalReport, info: MatrixInfo | null): LeaderboardRow {
     done: r.progress.done,
     total: r.progress.total,
     failed: r.progress.failed,
+    unparsed: r.verdicts.unparsed,
+    unreadable: r.verdicts.unreadable,
     accuracy: r.metrics.accuracy,
     macro_f1: r.metrics.macro_f1,
     tokens_per_claim: c.tokens.mean,
@@ -157,8 +163,10 @@ export async function buildLeaderboard(db: Database, group: string, opts: Bootst
   for (let i = 0; i < correct.length; i++) for (let j = i + 1; j < correct.length; j++) pairs.push(pairOf(correct[i]!, correct[j]!));
   const references = reports.flatMap((r) => r.references.map((x) => ({ ...x, protocol: r.run.protocol })));
   const index = new Map(rows.map((r, i) => [r.protocol, i]));
-  const order = [...rows].sort((a, b) => (b.accuracy.value ?? -1) - (a.accuracy.value ?? -1) || index.get(a.protocol)! - index.get(b.protocol)!);
-  const scored = order.filter((r) => r.accuracy.value !== null);
+  // A run whose every verdict is unparsed has an accuracy of 0 that is not the method's: it ranks with the unscored and is never the best, a runner-up or on the frontier.
+  const rank = (r: LeaderboardRow) => (r.unreadable ? -1 : (r.accuracy.value ?? -1));
+  const order = [...rows].sort((a, b) => rank(b) - rank(a) || index.get(a.protocol)! - index.get(b.protocol)!);
+  const scored = order.filter((r) => r.accuracy.value !== null && !r.unreadable);
   // Costs all known and not all zero (a free local model): otherwise tokens are what tells the methods apart.
   const axis = scored.every((r) => r.cost_per_claim_usd !== null) && scored.some((r) => r.cost_per_claim_usd! > 0) ? "cost_usd" : "tokens";
   const x = (r: LeaderboardRow) => (axis === "cost_usd" ? r.cost_per_claim_usd : r.tokens_per_claim);
@@ -190,7 +198,20 @@ export const pValue = (p: number) => (p < 0.001 ? "< 0.001" : p.toFixed(3));
 
 /** The verdict in one or two sentences: the most accurate method, its interval and cost, and whether the next is distinguishable. */
 export function bestSentence(lb: Leaderboard): string {
-  if (!lb.best) return "No method has a scored claim yet.";
+  const out = leftOutSentence(lb);
+  if (!lb.best) return `No method has a scored claim yet.${out ? ` ${out}` : ""}`;
+  return `${bestOf(lb)}${out ? ` ${out}` : ""}`;
+}
+
+/** The runs the headline leaves out because none of their verdicts could be read, or "". */
+export function leftOutSentence(lb: Leaderboard): string {
+  const out = lb.rows.filter((r) => r.unreadable);
+  if (!out.length) return "";
+  return `Left out of this comparison: ${out.map((r) => `${r.title} (all ${r.n} verdicts unparsed)`).join(", ")}; ${out.length === 1 ? "its" : "their"} accuracy of 0 is a run whose answers could not be read, not a method that judged badly.`;
+}
+
+function bestOf(lb: Leaderboard): string {
+  if (!lb.best) return "";
   const top = lb.rows.find((r) => r.protocol === lb.best!.protocol)!;
   const tokens = top.tokens_per_claim === null ? "—" : Math.round(top.tokens_per_claim).toLocaleString("en-US");
   const cost = top.cost_per_claim_usd !== null && top.cost_per_claim_usd > 0 ? `${usd(top.cost_per_claim_usd)} per claim (${tokens} tokens)` : `${tokens} tokens per claim (${top.cost_per_claim_usd === null ? "cost unknown" : "no cost recorded"})`;
@@ -220,9 +241,9 @@ export function leaderboardMarkdown(lb: Leaderboard): string {
     "",
     "## Our runs",
     "",
-    "| method | run | status | n scored | accuracy [95% CI] | macro-F1 [95% CI] | tokens / claim | cost / claim | calls / claim | seconds / claim | on the frontier |",
-    "|---|---|---|---|---|---|---|---|---|---|---|",
-    ...lb.rows.map((r) => `| ${r.protocol} | \`${r.run_id}\` | ${r.status} (${r.done + r.failed}/${r.total}) | ${r.n} | ${withCi(r.accuracy)} | ${withCi(r.macro_f1)} | ${fixed(r.tokens_per_claim, 0)} | ${usd(r.cost_per_claim_usd)} | ${fixed(r.calls_per_claim, 1)} | ${fixed(r.seconds_per_claim, 2)} | ${onFrontier.has(r.protocol) ? "yes" : "no"} |`),
+    "| method | run | status | n scored | unparsed / failed | accuracy [95% CI] | macro-F1 [95% CI] | tokens / claim | cost / claim | calls / claim | seconds / claim | on the frontier |",
+    "|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ...lb.rows.map((r) => `| ${r.protocol} | \`${r.run_id}\` | ${r.status} (${r.done + r.failed}/${r.total}) | ${r.n} | ${r.unparsed} / ${r.failed} | ${r.unreadable ? `${withCi(r.accuracy)} (all unparsed: not comparable)` : withCi(r.accuracy)} | ${withCi(r.macro_f1)} | ${fixed(r.tokens_per_claim, 0)} | ${usd(r.cost_per_claim_usd)} | ${fixed(r.calls_per_claim, 1)} | ${fixed(r.seconds_per_claim, 2)} | ${onFrontier.has(r.protocol) ? "yes" : "no"} |`),
     "",
     "How each method was scored on the dataset's gold labels:",
     "",
@@ -254,13 +275,13 @@ function csvCell(v: unknown): string {
   return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
-export const LEADERBOARD_CSV_COLUMNS = ["who", "method", "run_id", "status", "dataset", "system", "model", "n", "accuracy", "accuracy_low", "accuracy_high", "macro_f1", "macro_f1_low", "macro_f1_high", "tokens_per_claim", "cost_per_claim_usd", "calls_per_claim", "seconds_per_claim", "on_frontier", "scoring", "source", "note"] as const;
+export const LEADERBOARD_CSV_COLUMNS = ["who", "method", "run_id", "status", "dataset", "system", "model", "n", "accuracy", "accuracy_low", "accuracy_high", "macro_f1", "macro_f1_low", "macro_f1_high", "tokens_per_claim", "cost_per_claim_usd", "calls_per_claim", "seconds_per_claim", "on_frontier", "scoring", "source", "note", "unparsed", "failed", "all_unparsed"] as const;
 
 /** One row per method (who = ours) and per paper row (who = paper); pairwise tests as `#` comment lines after them. */
 export function leaderboardCsv(lb: Leaderboard): string {
   const onFrontier = new Set(lb.frontier.protocols);
-  const ours = lb.rows.map((r) => ({ who: "ours", method: r.protocol, run_id: r.run_id, status: r.status, dataset: lb.dataset, system: r.title, model: r.models.join(" + "), n: r.n, accuracy: r.accuracy.value, accuracy_low: r.accuracy.ci?.low, accuracy_high: r.accuracy.ci?.high, macro_f1: r.macro_f1.value, macro_f1_low: r.macro_f1.ci?.low, macro_f1_high: r.macro_f1.ci?.high, tokens_per_claim: r.tokens_per_claim, cost_per_claim_usd: r.cost_per_claim_usd, calls_per_claim: r.calls_per_claim, seconds_per_claim: r.seconds_per_claim, on_frontier: onFrontier.has(r.protocol), scoring: r.scoring?.how, source: null, note: null }));
-  const papers = lb.references.map((x) => ({ who: "paper", method: x.protocol, run_id: null, status: null, dataset: x.dataset, system: x.system, model: x.model, n: x.n, accuracy: x.metric === "accuracy" ? x.value : null, accuracy_low: null, accuracy_high: null, macro_f1: x.metric === "macro_f1" ? x.value : null, macro_f1_low: null, macro_f1_high: null, tokens_per_claim: x.tokensPerClaim ?? null, cost_per_claim_usd: null, calls_per_claim: null, seconds_per_claim: null, on_frontier: null, scoring: null, source: x.source, note: x.note ?? null }));
+  const ours = lb.rows.map((r) => ({ who: "ours", method: r.protocol, run_id: r.run_id, status: r.status, dataset: lb.dataset, system: r.title, model: r.models.join(" + "), n: r.n, unparsed: r.unparsed, failed: r.failed, all_unparsed: r.unreadable, accuracy: r.accuracy.value, accuracy_low: r.accuracy.ci?.low, accuracy_high: r.accuracy.ci?.high, macro_f1: r.macro_f1.value, macro_f1_low: r.macro_f1.ci?.low, macro_f1_high: r.macro_f1.ci?.high, tokens_per_claim: r.tokens_per_claim, cost_per_claim_usd: r.cost_per_claim_usd, calls_per_claim: r.calls_per_claim, seconds_per_claim: r.seconds_per_claim, on_frontier: onFrontier.has(r.protocol), scoring: r.scoring?.how, source: null, note: null }));
+  const papers = lb.references.map((x) => ({ who: "paper", method: x.protocol, run_id: null, status: null, dataset: x.dataset, system: x.system, model: x.model, n: x.n, unparsed: null, failed: null, all_unparsed: null, accuracy: x.metric === "accuracy" ? x.value : null, accuracy_low: null, accuracy_high: null, macro_f1: x.metric === "macro_f1" ? x.value : null, macro_f1_low: null, macro_f1_high: null, tokens_per_claim: x.tokensPerClaim ?? null, cost_per_claim_usd: null, calls_per_claim: null, seconds_per_claim: null, on_frontier: null, scoring: null, source: x.source, note: x.note ?? null }));
   const rows = [...ours, ...papers].map((o) => LEADERBOARD_CSV_COLUMNS.map((c) => csvCell((o as Record<string, unknown>)[c])).join(","));
   const pairs = lb.pairs.map((p) => `# mcnemar ${p.a} vs ${p.b}: shared ${p.shared}, only ${p.a} right ${p.only_a_right}, only ${p.b} right ${p.only_b_right}, p ${p.p_value}`);
   return [LEADERBOARD_CSV_COLUMNS.join(","), ...rows, ...pairs].join("\n") + "\n";

@@ -8,6 +8,7 @@ import { comparePaired, distribution, excludedItems, summarize, summarizeWithCI,
 import type { ReferenceRow } from "./presets";
 import { aggregateRepeats, isRepeatInfo, type RepeatsSummary } from "./repeats";
 import { goldOnProductScale, isProductScale, NO_PRODUCT_LABEL, PRODUCT_SCALE_SENTENCE, productLabelsOf } from "./product-scale";
+import { countUnparsed, healthWarning, verdictHealth, type VerdictHealth } from "./verdict-health";
 import { abstentionFor, abstentionGold, applyPolicy, countedAs, DEFAULT_INCONCLUSIVE_POLICY, isInconclusivePolicy, policySentence, scoredLabels, type Abstention, type InconclusivePolicy, type PolicyOutcome } from "./inconclusive";
 
 /**
@@ -111,6 +112,8 @@ export type EvalReport = {
   labels: readonly string[];
   /** Over finished items whose gold label is in `labels`. */
   metrics: SummaryWithCI;
+  /** Unparsed and failed verdicts counted, and whether none could be read (then the accuracy is not the method's). */
+  verdicts: VerdictHealth;
   /** How a verdict that takes no side was scored (lib/eval/inconclusive.ts); null when the protocol has none. */
   inconclusive: PolicyOutcome | null;
   /** Finished items with a gold label outside `labels` (e.g. Not Enough Evidence), by gold and prediction. */
@@ -209,7 +212,7 @@ export function scoreRun(rows: Parameters<typeof scoreItems>[0], run: RunLike | 
 export function headlineScores(rows: Parameters<typeof scoreItems>[0], run?: RunLike) {
   const { labeled, labels } = scoreRun(rows, run);
   const s = summarize(labeled, labels);
-  return { n: s.n, accuracy: s.accuracy, macro_f1: s.macro_f1 };
+  return { n: s.n, unparsed: countUnparsed(labeled, labels), accuracy: s.accuracy, macro_f1: s.macro_f1 };
 }
 
 /** On the product's scale; a label the protocol does not map (NEI, UNPARSED) has none. */
@@ -320,6 +323,7 @@ export async function buildReport(db: Database, runId: string, opts: BootstrapOp
     scale: own.product ? "product" : "own",
     labels,
     metrics,
+    verdicts: verdictHealth({ scored: metrics.n, unparsed: countUnparsed(labeled, labels), failed: progress.failed }),
     inconclusive: own.inconclusive,
     excluded: excludedItems(labeled, labels),
     cost: {
@@ -412,6 +416,7 @@ export function reportMarkdown(r: EvalReport): string {
     "",
     `Progress: ${p.done} done, ${p.failed} failed, ${p.running} running, ${p.pending} pending of ${p.total}; ${plural(p.calls, "LLM call")}, ${plural(p.tokens, "token")}, cost ${p.cost_usd === null ? "unknown" : `$${p.cost_usd.toFixed(4)}`}${p.unpriced_calls ? ` (${plural(p.unpriced_calls, "call")} unpriced)` : ""}.`,
     "",
+    ...(healthWarning(r.verdicts) ? [`**${r.verdicts.unreadable ? "Warning" : "Note"}:** ${healthWarning(r.verdicts)}`, ""] : []),
     `## Metrics (${plural(m.n, "scored claim")}, ${plural(m.unparsed, "unparsed verdict")} counted as wrong; ${Math.round(m.bootstrap.level * 100)}% bootstrap intervals, ${m.bootstrap.resamples} resamples, seed ${m.bootstrap.seed})`,
     "",
     ...(r.scheme && r.scheme !== "radar" ? [`Accuracy is exact match on the protocol's own labels (${r.labels.join(" / ")}), as the paper reports it; the gold labels were read into that scheme.`, ""] : []),

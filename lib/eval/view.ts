@@ -6,6 +6,7 @@ import { calibrate, type CalibrationResult } from "./calibrate";
 import { itemVerdicts } from "@/db/queries/eval-scores";
 import { buildReport, headlineScores, runProgress, type EvalReport, type Progress } from "./report";
 import { scoresFromRun } from "./run-scores";
+import { verdictHealth, type VerdictHealth } from "./verdict-health";
 
 /** What the /eval pages show, computed here so the pages only render (and tests can check the data). */
 
@@ -21,6 +22,8 @@ export type RunListRow = {
   n: number;
   accuracy: number | null;
   macro_f1: number | null;
+  /** Unparsed and failed verdicts; an unreadable run's accuracy is not the method's. */
+  verdicts: VerdictHealth;
   /** Average tokens per finished claim, for the accuracy-vs-tokens chart. */
   avg_tokens: number | null;
 };
@@ -49,6 +52,7 @@ export async function evalRunList(db: Database): Promise<RunListRow[]> {
         n: m.n,
         accuracy: m.accuracy,
         macro_f1: m.macro_f1,
+        verdicts: verdictHealth({ scored: m.n, unparsed: m.unparsed, failed: progress.failed }),
         avg_tokens: progress.done ? progress.tokens / progress.done : null,
       };
     }),

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { comparisonText, parseMethods } from "@/lib/compare/cli";
+import { ensembleVote } from "@/lib/compare/ensemble";
 import type { ComparisonView } from "@/lib/compare/types";
 
 /** What `counterpoint debate --protocols` prints and how it reads --presets. */
@@ -43,7 +44,12 @@ describe("the printed comparison", () => {
       claim: { id: "k", text: "A claim." },
       corpus: null,
       members: [member("radar", "FALSE", "FALSE"), member("tool-mad", "SUPPORTS", "TRUE"), member("proclaim", "NOT SUPPORTED", "FALSE", { costUsd: null, status: "failed", verdict: null, error: "model refused" })],
-      ensemble: { method: "majority", label: "FALSE", tie: false, votes: [], pending: 0, explanation: "1 of 2 methods says FALSE." },
+      // One FALSE against one TRUE, the third failed: no majority, whatever the order.
+      ensemble: ensembleVote("majority", [
+        { debateId: "d-radar", protocol: "radar", productLabel: "FALSE", confidence: 0.8, pending: false },
+        { debateId: "d-tool-mad", protocol: "tool-mad", productLabel: "TRUE", confidence: 0.8, pending: false },
+        { debateId: "d-proclaim", protocol: "proclaim", productLabel: null, confidence: null, pending: false },
+      ]),
       agreement: { allAgree: false, groups: [{ productLabel: "FALSE", protocols: ["radar"] }, { productLabel: "TRUE", protocols: ["tool-mad"] }, { productLabel: null, protocols: ["proclaim"] }] },
     };
     const text = comparisonText(view);
@@ -52,7 +58,7 @@ describe("the printed comparison", () => {
     expect(text).toContain("3 calls · 120 tokens · $0.0012 · 4.2 s");
     expect(text).toContain("proclaim (default settings): failed");
     expect(text).toContain("model refused");
-    expect(text).toContain("Ensemble (majority): FALSE · 1 of 2 methods says FALSE.");
+    expect(text).toContain("Ensemble (majority): tie · Tie: 1 method says TRUE, 1 method says FALSE; no majority. 1 method gave no usable verdict and did not vote.");
     expect(text).toContain("Groups: FALSE: radar | TRUE: tool-mad | no verdict: proclaim");
   });
 });

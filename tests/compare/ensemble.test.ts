@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ensembleVote, type Ballot } from "@/lib/compare/ensemble";
 import { agreeingPairs, agreementOf } from "@/lib/compare/agreement";
+import { ensembleLabelWords } from "@/components/compare/outcome-panel";
 
 /** Hand-worked votes: each expected label and explanation is counted on paper, not by the code under test. */
 
@@ -12,6 +13,7 @@ describe("majority vote", () => {
     expect(r.label).toBe("FALSE");
     expect(r.tie).toBe(false);
     expect(r.pending).toBe(0);
+    expect(r.noMajority).toBe(false);
     expect(r.explanation).toBe("3 of 4 methods say FALSE.");
     expect(r.votes.map((v) => v.weight)).toEqual([1, 1, 1, 1]);
   });
@@ -20,8 +22,22 @@ describe("majority vote", () => {
     const r = ensembleVote("majority", [b("radar", "TRUE"), b("tool-mad", "FALSE"), b("zofia", "FALSE"), b("proclaim", "TRUE")]);
     expect(r.label).toBeNull();
     expect(r.tie).toBe(true);
+    expect(r.noMajority).toBe(true);
     expect(r.explanation).toBe("Tie: 2 methods say TRUE, 2 methods say FALSE; no majority.");
     expect(ensembleVote("majority", [b("radar", "TRUE"), b("zofia", "FALSE")]).explanation).toBe("Tie: 1 method says TRUE, 1 method says FALSE; no majority.");
+  });
+
+  it("two of four is the most votes but not a majority: 2-1-1 gives no label", () => {
+    const r = ensembleVote("majority", [b("radar", "FALSE"), b("tool-mad", "TRUE"), b("zofia", "FALSE"), b("proclaim", "HALF-TRUE")]);
+    expect(r.label).toBeNull();
+    expect(r.tie).toBe(false);
+    expect(r.noMajority).toBe(true);
+    expect(r.explanation).toBe("No majority: 2 of 4 methods say FALSE, 1 says TRUE, 1 says HALF-TRUE; no label has more than half of the votes.");
+    expect(ensembleLabelWords(r)).toBe("no majority");
+    // The same two FALSE votes are a majority once the other two methods gave no usable verdict: more than half of the votes cast.
+    const cast = ensembleVote("majority", [b("radar", "FALSE"), b("tool-mad", null), b("zofia", "FALSE"), b("proclaim", null)]);
+    expect(cast).toMatchObject({ label: "FALSE", noMajority: false });
+    expect(cast.explanation).toBe("2 of 2 methods say FALSE. 2 methods gave no usable verdict and did not vote.");
   });
 
   it("a method without a usable verdict does not vote, and is said so", () => {
@@ -40,7 +56,7 @@ describe("majority vote", () => {
 
   it("nothing to vote on gives no label and no tie", () => {
     const r = ensembleVote("majority", [b("radar", null, null, true), b("proclaim", null, null, true)]);
-    expect(r).toMatchObject({ label: null, tie: false, pending: 2 });
+    expect(r).toMatchObject({ label: null, tie: false, noMajority: false, pending: 2 });
     expect(r.explanation).toMatch(/^No method has reached a verdict yet\./);
     const done = ensembleVote("majority", [b("radar", null), b("proclaim", null)]);
     expect(done.explanation).toMatch(/^No method reached a usable verdict/);

@@ -159,7 +159,7 @@ describe(`an evaluation matrix on ${backend}`, () => {
     const md = leaderboardMarkdown(lb);
     for (const r of lb.rows) {
       const pct = (x: number | null | undefined) => (x === null || x === undefined ? "—" : (x * 100).toFixed(1));
-      expect(md).toContain(`| ${r.protocol} | \`${r.run_id}\` | ${r.status} (6/6) | ${r.n} | ${pct(r.accuracy.value)} [${pct(r.accuracy.ci?.low)}, ${pct(r.accuracy.ci?.high)}] | ${pct(r.macro_f1.value)} [`);
+      expect(md).toContain(`| ${r.protocol} | \`${r.run_id}\` | ${r.status} (6/6) | ${r.n} | ${r.unparsed} / ${r.failed} | ${pct(r.accuracy.value)} [${pct(r.accuracy.ci?.low)}, ${pct(r.accuracy.ci?.high)}] | ${pct(r.macro_f1.value)} [`);
     }
     expect(md).toContain("## The papers' numbers (reported by the papers, not reproduced here)");
     for (const p of lb.pairs) expect(md).toContain(`| ${p.a} | ${p.b} | ${p.shared} | ${p.only_a_right} | ${p.only_b_right} |`);

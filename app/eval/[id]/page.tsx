@@ -6,6 +6,7 @@ import { pageReadDebates } from "@/lib/auth/server";
 import { AccuracyTokens, CalibrationHeatmap, ClassBars, ConfusionHeatmap } from "@/components/eval/charts";
 import { RunProgress } from "@/components/eval/run-progress";
 import { evalRunView } from "@/lib/eval/view";
+import { healthWarning } from "@/lib/eval/verdict-health";
 import { retryFailedAction } from "../actions";
 
 export const dynamic = "force-dynamic";
@@ -72,6 +73,11 @@ export default async function EvalRunPage({ params }: { params: Promise<{ id: st
 
       <section className="space-y-3">
         <h2 className="text-lg font-semibold">Metrics</h2>
+        {healthWarning(r.verdicts) ? (
+          <p role={r.verdicts.unreadable ? "alert" : undefined} data-testid="verdict-health" className={`max-w-3xl rounded-lg p-3 text-sm ${r.verdicts.unreadable ? "border border-red-300 bg-red-50 font-medium text-red-900" : "bg-amber-50 text-amber-900"}`}>
+            {healthWarning(r.verdicts)}
+          </p>
+        ) : null}
         <p className="text-xs text-black/60">
           {plural(m.n, "scored claim")}; {plural(m.unparsed, "unparsed verdict")} {m.unparsed === 1 ? "counts" : "count"} as wrong and are never a class. {Math.round(m.bootstrap.level * 100)}% percentile bootstrap intervals ({m.bootstrap.resamples} resamples, seed {m.bootstrap.seed}).
           {Object.keys(r.excluded).length ? ` Not scored (gold outside ${r.labels.join("/")}): ${Object.entries(r.excluded).map(([g, p]) => `${g} ${Object.values(p).reduce((a, b) => a + b, 0)}`).join(", ")}.` : ""}

@@ -51,15 +51,17 @@ export function EntityPipeline({ ner, salience, keywords, web, wiki, wikiOff, ga
           <>
             <p className="text-xs text-black/60">
               {ner.label ?? ner.provider}
-              {ner.heuristic ? <span className="ml-1 rounded bg-amber-100 px-1 text-amber-900">confidences are rules of thumb, not a model&apos;s probability</span> : null}
+              {ner.heuristic ? <span className="ml-1 rounded bg-amber-100 px-1 text-amber-900">each name is a guess from how it is written, not a model&apos;s probability</span> : null}
               {ner.tau !== null ? ` · kept confidence ≥ ${f(ner.tau, 1)}` : ""}
               {ner.tauSteps.length > 1 ? ` (lowered from ${f(ner.tauSteps[0] ?? null, 1)} until one was kept)` : ""}
             </p>
             {ner.units.length === 0 ? <p className="mt-1">No entities found: no keywords, so no search was sent.</p> : null}
             <ul className="mt-2 flex flex-wrap gap-1.5">
               {mentions(ner.units).map((u) => (
-                <li key={`${u.text}|${u.type}`} className={`max-w-full break-words rounded border px-1.5 py-0.5 text-xs ${u.kept ? "border-black/30 bg-white" : "border-dashed border-black/20 text-black/40 line-through"}`} title={`${TYPE_NAMES[u.type] ?? u.type}; ${u.kept ? "kept" : "below the confidence threshold"}`}>
-                  {u.text} <span className="text-black/50">{u.type}</span> <span className="tabular-nums">{f(u.confidence)}</span>
+                <li key={`${u.text}|${u.type}`} className={`max-w-full break-words rounded border px-1.5 py-0.5 text-xs ${u.kept ? "border-black/30 bg-white" : "border-dashed border-black/20 text-black/40 line-through"}`} title={`${TYPE_NAMES[u.type] ?? u.type}; ${u.kept ? "kept" : "below the confidence threshold"}${ner.heuristic ? `; rule-of-thumb score ${f(u.confidence)}` : ""}`}>
+                  {u.text} <span className="text-black/50">{u.type}</span>{" "}
+                  {/* A rule-based recogniser's 1.0 is not a certainty: it is said as a guess, its score kept in the tooltip. */}
+                  {ner.heuristic ? <span className="text-amber-900">guess</span> : <span className="tabular-nums">{f(u.confidence)}</span>}
                   {u.count > 1 ? <span className="text-black/50"> ×{u.count}</span> : null}
                 </li>
               ))}

@@ -26,6 +26,7 @@ import { buildLeaderboard, leaderboardCsv, leaderboardJson, leaderboardMarkdown 
 import { listMatrixGroups } from "@/db/queries/eval-matrix";
 import { PRODUCT_SCALE, PRODUCT_SCALE_SENTENCE } from "@/lib/eval/product-scale";
 import { bold, dim, emit, green, red, yellow } from "../output";
+import { healthCounts, healthWarning } from "@/lib/eval/verdict-health";
 import { CLAIM_DATASETS, convertDataset, oneOf, type ClaimDatasetName } from "./dataset";
 import { positiveInt } from "./search";
 
@@ -110,7 +111,8 @@ function printReport(r: EvalReport, json: boolean) {
     return [
       reportMarkdown(r).trimEnd(),
       "",
-      `${bold("run")} ${r.run.id} · ${status}${r.run.status_reason ? ` · ${r.run.status_reason}` : ""} · accuracy ${m.accuracy.value === null ? "—" : (m.accuracy.value * 100).toFixed(1)} · macro-F1 ${m.macro_f1.value === null ? "—" : (m.macro_f1.value * 100).toFixed(1)}`,
+      `${bold("run")} ${r.run.id} · ${status}${r.run.status_reason ? ` · ${r.run.status_reason}` : ""} · accuracy ${m.accuracy.value === null ? "—" : (m.accuracy.value * 100).toFixed(1)} · macro-F1 ${m.macro_f1.value === null ? "—" : (m.macro_f1.value * 100).toFixed(1)}${healthCounts(r.verdicts) ? ` · ${healthCounts(r.verdicts)}` : ""}`,
+      ...(r.verdicts.unreadable ? [red(healthWarning(r.verdicts)!)] : []),
       dim(`Open /eval/${r.run.id} in the app; export with: npx counterpoint eval report ${r.run.id} --format md|csv|json`),
     ].join("\n");
   });
@@ -500,7 +502,7 @@ export function register(program: Command) {
     .action(async (opts: { json?: boolean }) => {
       const { db } = await getDb();
       // The same rows and scores as the /eval page.
-      const rows = (await evalRunList(db)).map((r) => ({ id: r.id, name: r.name, status: r.status, dataset: r.dataset, variant: r.variant, created_at: r.created_at, progress: r.progress, metrics: { n: r.n, accuracy: r.accuracy, macro_f1: r.macro_f1 } }));
+      const rows = (await evalRunList(db)).map((r) => ({ id: r.id, name: r.name, status: r.status, dataset: r.dataset, variant: r.variant, created_at: r.created_at, progress: r.progress, metrics: { n: r.n, accuracy: r.accuracy, macro_f1: r.macro_f1, unparsed: r.verdicts.unparsed, all_unparsed: r.verdicts.unreadable } }));
       const groups = opts.json ? [] : await listMatrixGroups(db, 10);
       const matrices = groups.length ? `\n\nEvaluation matrices (see one with: npx counterpoint eval leaderboard <group>):\n${groups.map((g) => `${g.group}  ${g.dataset ?? "—"}  ${g.runs.map((r) => r.protocol).join(", ")}`).join("\n")}` : "";
       emit(!!opts.json, rows, () => (rows.length ? rows.map((r) => `${r.id}  ${r.status.padEnd(9)} ${r.name}\n  ${dim(progressLine(r.progress))}`).join("\n") + matrices : "No evaluation runs yet."));

@@ -17,7 +17,7 @@ export default async function EvalGroupPage({ params }: { params: Promise<{ id: 
   const lb = await buildLeaderboard(db, id);
   if (!lb) notFound();
   const x = (r: (typeof lb.rows)[number]) => (lb.frontier.axis === "cost_usd" ? r.cost_per_claim_usd : r.tokens_per_claim);
-  const points = lb.rows.filter((r) => r.accuracy.value !== null && x(r) !== null).map((r) => ({ id: r.protocol, label: r.title, x: x(r)!, y: r.accuracy.value!, low: r.accuracy.ci?.low ?? null, high: r.accuracy.ci?.high ?? null }));
+  const points = lb.rows.filter((r) => r.accuracy.value !== null && !r.unreadable && x(r) !== null).map((r) => ({ id: r.protocol, label: r.title, x: x(r)!, y: r.accuracy.value!, low: r.accuracy.ci?.low ?? null, high: r.accuracy.ci?.high ?? null }));
   const caveats = lb.rows.filter((r) => r.caveat && lb.references.some((ref) => ref.protocol === r.protocol));
   return (
     <div className="space-y-8">

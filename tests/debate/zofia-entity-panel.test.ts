@@ -1,0 +1,28 @@
+import { createElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
+import { describe, expect, it } from "vitest";
+import { EntityPipeline } from "@/components/debate/zofia/entity-pipeline";
+import type { NerStep } from "@/components/debate/zofia/read";
+
+const step = (heuristic: boolean, confidence: number): NerStep => ({
+  provider: heuristic ? "rule" : "http",
+  label: heuristic ? "rule-based NER, heuristic confidence" : "bert-base-NER",
+  heuristic,
+  tau: 0.8,
+  tauSteps: [0.8],
+  units: [{ text: "Governor Elena Marsh", type: "PER", confidence, sentence: 0, kept: true }],
+});
+const render = (ner: NerStep) => renderToStaticMarkup(createElement(EntityPipeline, { ner, salience: null, keywords: null, web: [], wiki: [], wikiOff: null, gamma: 0.5, cutoff: null }));
+
+describe("ZoFia's entity panel", () => {
+  it("shows a rule-based recogniser's 1.00 as a guess, and a model's probability as a number", () => {
+    const guessed = render(step(true, 1));
+    expect(guessed).toContain("Governor Elena Marsh");
+    expect(guessed).toMatch(/>guess</);
+    expect(guessed).not.toContain(">1.00<");
+    expect(guessed).toContain("rule-of-thumb score 1.00");
+    const model = render(step(false, 0.93));
+    expect(model).toContain(">0.93<");
+    expect(model).not.toMatch(/>guess</);
+  });
+});
