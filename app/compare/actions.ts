@@ -4,7 +4,7 @@ import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { getDb } from "@/db/client";
 import { createComparisonShare, getComparison, revokeComparisonShare } from "@/db/queries/comparisons";
-import { forgive, hit, peek } from "@/db/queries/rate-limits";
+import { admit, forgive } from "@/db/queries/rate-limits";
 import { estimateComparison, parseCompareForm, type CompareEstimate } from "@/lib/compare/form";
 import { checkCompareRequest, createComparison } from "@/lib/compare/start";
 import { getConfig } from "@/lib/config";
@@ -36,18 +36,20 @@ export async function startComparisonAction(_prev: CompareState, form: FormData)
     const { db } = handle;
     const { limit, windowSeconds } = getConfig().rateLimits.debateStarts;
     const key = `debate-start:user:${user.id}`;
-    const used = await peek(db, key, windowSeconds);
-    if (used + methods.length > limit) {
-      const left = Math.max(0, limit - used);
+    // Every debate of the comparison admitted (and counted) at once, or none: one statement, so
+    // comparisons started in parallel cannot pass the limit between a check and a count.
+    const now = new Date();
+    const rate = await admit(db, key, methods.length, limit, windowSeconds, now);
+    if (!rate.allowed) {
+      const left = Math.max(0, limit - rate.used);
       return { error: `Comparing ${methods.length} methods starts ${methods.length} debates, and you have ${left} of ${limit} left in this period. Choose fewer methods or try again later (DEBATE_RATE_LIMIT sets the limit).`, values, methods };
     }
-    for (let i = 0; i < methods.length; i++) await hit(db, key, limit, windowSeconds);
     let created;
     try {
       created = await createComparison(db, request, { createdBy: user.id });
     } catch (e) {
       // Nothing was created (createComparison takes back what it made): the debates are not counted.
-      for (let i = 0; i < methods.length; i++) await forgive(db, key, windowSeconds);
+      await forgive(db, key, windowSeconds, now, methods.length);
       throw e;
     }
     id = created.id;
