@@ -6,6 +6,7 @@ import { USER_ROLES, type UserRole } from "@/db/schema";
 import { activeAdminCount, getUser, parseRoles, setDisabled, setRoles } from "@/db/queries/users";
 import { setSetting } from "@/db/queries/settings";
 import { createInvite, InviteError, revokeInvite } from "@/lib/auth/invites";
+import { refusalsAsStatus } from "@/lib/auth/action-refusal";
 import { requirePermission } from "@/lib/auth/server";
 import { AuthError } from "@/lib/auth/policy";
 
@@ -37,9 +38,13 @@ export async function inviteAction(_prev: AdminState, form: FormData): Promise<A
 }
 
 export async function revokeInviteAction(form: FormData) {
-  await requirePermission("admin");
-  await revokeInvite((await getDb()).db, String(form.get("id") ?? ""));
-  revalidatePath("/admin");
+  return refusalsAsStatus(async () => {
+    await requirePermission("admin");
+    const id = String(form.get("id") ?? "");
+    if (!/^[0-9a-f-]{36}$/i.test(id)) return;
+    await revokeInvite((await getDb()).db, id);
+    revalidatePath("/admin");
+  });
 }
 
 export async function setRolesAction(_prev: AdminState, form: FormData): Promise<AdminState> {
@@ -59,11 +64,13 @@ export async function setRolesAction(_prev: AdminState, form: FormData): Promise
 }
 
 export async function setDisabledAction(form: FormData) {
-  const me = await requirePermission("admin");
-  const userId = String(form.get("userId") ?? "");
-  if (userId === me.id) return;
-  await setDisabled((await getDb()).db, userId, form.get("disabled") === "true");
-  revalidatePath("/admin");
+  return refusalsAsStatus(async () => {
+    const me = await requirePermission("admin");
+    const userId = String(form.get("userId") ?? "");
+    if (userId === me.id || !/^[0-9a-f-]{36}$/i.test(userId)) return;
+    await setDisabled((await getDb()).db, userId, form.get("disabled") === "true");
+    revalidatePath("/admin");
+  });
 }
 
 export async function settingsAction(_prev: AdminState, form: FormData): Promise<AdminState> {

@@ -14,6 +14,9 @@ import { normaliseClaim } from "@/lib/debate/claim-length";
 import { assertWebModels, ModelNotAllowedError } from "@/lib/ai/web-models";
 import { requirePermission } from "@/lib/auth/server";
 import { AuthError } from "@/lib/auth/policy";
+import { REVOKE_REFUSAL } from "@/lib/auth/access";
+import { refusalsAsStatus } from "@/lib/auth/action-refusal";
+import { announceRevoked } from "@/lib/auth/revocations";
 
 export type CompareState = { error?: string; field?: string; values?: Record<string, string>; methods?: string[] };
 
@@ -78,17 +81,26 @@ export async function estimateComparisonAction(values: Record<string, string>, m
 
 /** A read-only link to a comparison (form field `comparisonId`); /share/compare/<token> opens it. */
 export async function createComparisonShareAction(form: FormData) {
-  const user = await requirePermission("debate:share");
-  const comparisonId = String(form.get("comparisonId") ?? "");
-  const { db } = await getDb();
-  if (!(await getComparison(db, comparisonId))) return;
-  await createComparisonShare(db, comparisonId, user.id);
-  revalidatePath(`/compare/${comparisonId}`);
+  return refusalsAsStatus(async () => {
+    const user = await requirePermission("debate:share");
+    const comparisonId = String(form.get("comparisonId") ?? "");
+    if (!/^[0-9a-f-]{36}$/i.test(comparisonId)) return;
+    const { db } = await getDb();
+    if (!(await getComparison(db, comparisonId))) return;
+    await createComparisonShare(db, comparisonId, user.id);
+    revalidatePath(`/compare/${comparisonId}`);
+  });
 }
 
+/** Only the link's maker or an admin, and only for the comparison it opens; every stream opened with it ends. */
 export async function revokeComparisonShareAction(form: FormData) {
-  await requirePermission("debate:share");
-  const { db } = await getDb();
-  await revokeComparisonShare(db, String(form.get("token") ?? ""));
-  revalidatePath(`/compare/${String(form.get("comparisonId") ?? "")}`);
+  return refusalsAsStatus(async () => {
+    const user = await requirePermission("debate:share");
+    const token = String(form.get("token") ?? "");
+    const comparisonId = String(form.get("comparisonId") ?? "");
+    const { db } = await getDb();
+    if (!(await revokeComparisonShare(db, token, comparisonId, { id: user.id, admin: user.roles.includes("admin") }))) throw new AuthError(REVOKE_REFUSAL, 403);
+    announceRevoked(token);
+    revalidatePath(`/compare/${comparisonId}`);
+  });
 }

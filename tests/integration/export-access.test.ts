@@ -118,11 +118,17 @@ describe("exports in blind mode", () => {
     }
   });
 
-  it("ClaimReview downloads link each review to its debate page: APP_URL when set, else the address the request came to", async () => {
+  it("ClaimReview downloads link each review to its debate page: PUBLIC_URL when set, else the address the browser used, never the listen address", async () => {
     signedInAs(tokens["checker@x.org"]!);
-    const urls = async () => (JSON.parse(await (await exportRoute(httpRequest("/api/export?format=claimreview"))).text())["@graph"] as Array<{ url: string }>).map((r) => r.url);
+    const urls = async (init?: RequestInit, url = "/api/export?format=claimreview") => (JSON.parse(await (await exportRoute(httpRequest(url, init))).text())["@graph"] as Array<{ url: string }>).map((r) => r.url);
     expect(await urls()).toEqual(expect.arrayContaining([`http://127.0.0.1/debates/${debates[0]}`]));
-    vi.stubEnv("APP_URL", "https://factcheck.example.org/");
+    // As `next start` hands it over: request.url names the listen address; Host names the site.
+    const listen = "http://0.0.0.0:3100/api/export?format=claimreview";
+    expect(await urls({ headers: { host: "checks.newsroom.example:8443", "x-forwarded-proto": "https" } }, listen)).toEqual(expect.arrayContaining([`https://checks.newsroom.example:8443/debates/${debates[0]}`]));
+    const noHost = await exportRoute(httpRequest(listen));
+    expect(noHost.status).toBe(400);
+    expect((await noHost.json()).error).toMatch(/Set PUBLIC_URL/);
+    vi.stubEnv("PUBLIC_URL", "https://factcheck.example.org/");
     resetConfigForTests();
     try {
       const published = await urls();
