@@ -1,4 +1,4 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import * as s from "@/db/schema";
 import { getSettings, type Settings } from "@/db/queries/settings";
@@ -93,6 +93,18 @@ export async function visibilityOf(db: Database, principal: Principal | null, de
   const p = await viewerPolicy(db, principal);
   if (seesEverything(p)) return debateVisibility(p, true);
   return debateVisibility(p, await settledFor(db, p, debateId));
+}
+
+/** Of `debateIds`, those settled for the viewer (one query, for lists). */
+export async function settledAmong(db: Database, p: ViewerPolicy, debateIds: string[]): Promise<Set<string>> {
+  if (!p.viewerId || !debateIds.length) return new Set();
+  const rows = await db
+    .select({ id: s.annotations.debateId })
+    .from(s.annotations)
+    .where(inArray(s.annotations.debateId, debateIds))
+    .groupBy(s.annotations.debateId)
+    .having(sql`bool_or(${s.annotations.annotatorId} = ${p.viewerId}) or count(distinct ${s.annotations.annotatorId}) >= ${p.overlap}`);
+  return new Set(rows.map((r) => r.id));
 }
 
 /** SQL: the debate in `debateId` is settled for the viewer (for filtering lists and exports). */

@@ -78,11 +78,16 @@ describe("exports in blind mode", () => {
       expect(JSON.stringify(all)).toContain("first's secret reasoning");
       expect(all[0]!.claim.goldLabel).toBe("TRUE");
     }
+    // Blind mode off still hides the judge's verdicts of debates they may be given, unless an
+    // admin shows verdicts before labelling too: then they export everything.
     await setSetting(h.db, "blind_annotation", false);
     try {
+      expect(JSON.stringify(await jsonl("second@x.org"))).not.toContain("first's secret reasoning");
+      await setSetting(h.db, "show_verdict_before_label", true);
       expect(JSON.stringify(await jsonl("second@x.org"))).toContain("first's secret reasoning");
     } finally {
       await setSetting(h.db, "blind_annotation", true);
+      await setSetting(h.db, "show_verdict_before_label", false);
     }
   });
 
@@ -112,9 +117,13 @@ describe("exports in blind mode", () => {
     await setSetting(h.db, "blind_annotation", false);
     try {
       signedInAs(tokens["second@x.org"]!);
+      // Per-claim verdicts are still the judge's opinion on debates they may be given.
+      expect((await evalExportRoute(httpRequest(`/eval/${runId}/export?format=json`), { params: Promise.resolve({ id: runId }) })).status).toBe(403);
+      await setSetting(h.db, "show_verdict_before_label", true);
       expect((await evalExportRoute(httpRequest(`/eval/${runId}/export?format=json`), { params: Promise.resolve({ id: runId }) })).status).toBe(200);
     } finally {
       await setSetting(h.db, "blind_annotation", true);
+      await setSetting(h.db, "show_verdict_before_label", false);
     }
   });
 
