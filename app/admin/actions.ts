@@ -7,6 +7,7 @@ import { activeAdminCount, getUser, parseRoles, setDisabled, setRoles } from "@/
 import { setSetting } from "@/db/queries/settings";
 import { createInvite, InviteError, revokeInvite } from "@/lib/auth/invites";
 import { refusalsAsStatus } from "@/lib/auth/action-refusal";
+import { getConfig } from "@/lib/config";
 import { requirePermission } from "@/lib/auth/server";
 import { AuthError } from "@/lib/auth/policy";
 
@@ -30,7 +31,7 @@ export async function inviteAction(_prev: AdminState, form: FormData): Promise<A
   try {
     const { token, expiresAt } = await createInvite(db, { email: String(form.get("email") ?? ""), roles: rolesFrom(form), createdBy: g.me.id });
     revalidatePath("/admin");
-    return { message: `Send this link to ${String(form.get("email"))}; it works once, until ${expiresAt.toISOString().slice(0, 10)}.`, link: `/invite/${token}` };
+    return { message: `Send this link to ${String(form.get("email"))}; it works once, until ${expiresAt.toISOString().slice(0, 10)}.`, link: `${getConfig().publicUrl ?? ""}/invite/${token}` };
   } catch (e) {
     if (e instanceof InviteError) return { error: e.message };
     throw e;
