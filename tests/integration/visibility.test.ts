@@ -23,6 +23,7 @@ import ComparisonPage from "@/app/compare/[id]/page";
 import SharedComparisonPage from "@/app/share/compare/[token]/page";
 import EvalRunPage from "@/app/eval/[id]/page";
 import EvalListPage from "@/app/eval/page";
+import EvalGroupPage from "@/app/eval/groups/[id]/page";
 import { GET as healthRoute } from "@/app/api/health/route";
 import { seedDebates } from "../helpers/seed-debates";
 import { backend, freshDatabase } from "./test-db";
@@ -44,6 +45,7 @@ let debateShare = "";
 let comparisonShare = "";
 /** The seeded judge's reasoning for debate 0: its presence anywhere is a leak. */
 const REASON = "The evidence shows claim 0 is TRUE.";
+const GROUP = "00000000-0000-4000-8000-0000000000aa";
 
 async function person(email: string, roles: UserRole[]) {
   const u = await createUser(h.db, { email, passwordHash: null, roles });
@@ -97,6 +99,7 @@ async function surfaces(who: string) {
     "/share/compare/X": json(await SharedComparisonPage(params({ token: comparisonShare }))),
     "/eval/X": json(await EvalRunPage(params({ id: runId }))),
     "/eval": json(await EvalListPage()),
+    "/eval/groups/X": json(await EvalGroupPage(params({ id: GROUP }))),
     "/api/export": jsonl,
     "/compare/X/export": compareExport,
     "/eval/X/export": `${evalExport.status} ${await evalExport.text()}`,
@@ -108,7 +111,8 @@ beforeAll(async () => {
   useDatabase(h);
   await person("annotator@x.org", ["annotator"]);
   await person("checker@x.org", ["fact-checker"]);
-  const [run] = await h.db.insert(s.evalRuns).values({ name: "visibility-run", protocol: "radar", config: {}, status: "completed" }).returning();
+  // One run of a one-method matrix, so its group page (/eval/groups/<id>) is walked too.
+  const [run] = await h.db.insert(s.evalRuns).values({ name: "visibility-run", protocol: "radar", config: { matrix: { group: GROUP, protocol: "radar", index: 1, of: 1, dataset: "politifact", claims: 1, sample: {}, scoring: null } }, status: "completed" }).returning();
   runId = run!.id;
   [debateId] = (await seedDebates(h.db, { count: 1, dataset: "politifact", evalRunId: runId })) as [string];
   const [d] = await h.db.select().from(s.debates).where(eq(s.debates.id, debateId));
@@ -138,10 +142,12 @@ describe(`one visibility policy on every surface (${backend})`, () => {
     const annotator = await surfaces("annotator@x.org");
     const checker = await surfaces("checker@x.org");
     for (const [surface, text] of Object.entries(checker)) {
-      if (surface === "/eval/X" || surface === "/eval" || surface === "/eval/X/export") continue;
+      if (surface.startsWith("/eval")) continue;
       expect(text, `fact-checker on ${surface}`).toContain(surface === "/debates list" ? "TRUE" : REASON.slice(0, 20));
     }
     expect(checker["/eval/X"]).toContain("headline-metrics");
+    expect(checker["/eval/groups/X"]).not.toContain("results-hidden");
+    expect(checker["/eval/groups/X"]).toContain('"lb":');
     expect(checker["/eval/X/export"]).toMatch(/^200 /);
 
     const verdictVisible = verdictFirst;
@@ -159,7 +165,10 @@ describe(`one visibility policy on every surface (${backend})`, () => {
     if (verdictVisible && goldVisible) {
       expect(annotator["/eval/X"]).toContain("headline-metrics");
       expect(annotator["/eval/X/export"]).toMatch(/^200 /);
+      expect(annotator["/eval/groups/X"]).toContain('"lb":');
     } else {
+      expect(annotator["/eval/groups/X"]).toContain("results-hidden");
+      expect(annotator["/eval/groups/X"]).not.toContain('"lb":');
       expect(annotator["/eval/X"]).toContain("results-hidden");
       expect(annotator["/eval/X"]).not.toContain("headline-metrics");
       expect(annotator["/eval/X/export"]).toMatch(/^403 /);
