@@ -22,6 +22,9 @@ const config: NextConfig = {
     // it in memory, cutting it at this size. Server actions accept at most 1 MB (Next's default;
     // files go to the upload routes), so 2 MB holds every legitimate body with its framing.
     proxyClientMaxBodySize: "2mb",
+    // forbidden() and unauthorized(): a refused server action answers 403/401 with a page that says
+    // why (lib/auth/action-refusal.ts), not a 500.
+    authInterrupts: true,
   },
   // The proxy sets these on everything it sees, pages with a per-request CSP nonce; these cover
   // the responses it does not see or does not make (the upload route, build files).

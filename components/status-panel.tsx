@@ -48,7 +48,7 @@ export function StatusPanel({ health }: { health: Health }) {
             label="Database"
             tone={db.migrations.pending === 0 && db.pgvector ? "ok" : "error"}
             value={`${db.backend === "pglite" ? "Embedded PGlite" : "PostgreSQL"} · pgvector ${db.pgvector ?? "missing"} · migrations ${db.migrations.applied}/${db.migrations.available}`}
-            detail={db.location}
+            detail={db.location || undefined}
           />
         ) : (
           <Row label="Database" tone="error" value={db.backend} detail={db.error} />

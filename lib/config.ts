@@ -120,8 +120,22 @@ const envSchema = z.object({
   /** The corpus whose documents are encyclopedia entries (titles as entry names) for WIKI_PROVIDER=corpus. */
   WIKI_CORPUS: z.string().min(1).optional(),
   // --- exports and client addresses (see .env.example) ---
-  /** The site's public base address, e.g. https://factcheck.example.org: ClaimReview `url`s point under it. */
-  APP_URL: z.url({ protocol: /^https?$/, error: "must be an http(s) address such as https://factcheck.example.org" }).optional(),
+  /**
+   * The address people use to reach the site, e.g. https://factcheck.example.org: every absolute
+   * link the product writes (share links, exports, ClaimReview `url`s) starts with it. An origin
+   * only: no path, query, fragment or credentials.
+   */
+  PUBLIC_URL: z
+    .url({ protocol: /^https?$/, error: "must be the http(s) address people use to reach the site, such as https://factcheck.example.org" })
+    .refine((u) => {
+      // Runs after a failed URL check too (zod reports every problem): a non-URL is that check's to name.
+      if (!URL.canParse(u)) return true;
+      const x = new URL(u);
+      return !x.username && !x.password && !x.search && !x.hash && (x.pathname === "/" || x.pathname === "") && x.hostname !== "0.0.0.0" && x.hostname !== "[::]";
+    }, "must be an origin only (scheme, host and optional port, e.g. https://factcheck.example.org), not a listen address like 0.0.0.0, and without a path, query or credentials")
+    .optional(),
+  /** The earlier name of PUBLIC_URL, still read when PUBLIC_URL is unset. */
+  APP_URL: z.url({ protocol: /^https?$/, error: "must be an http(s) address such as https://factcheck.example.org (APP_URL is the old name of PUBLIC_URL)" }).optional(),
   /** Proxies whose X-Forwarded-For is believed: addresses, CIDRs, or loopback / linklocal / uniquelocal. */
   TRUSTED_PROXIES: z.string().optional(),
 });
@@ -168,8 +182,8 @@ export type AppConfig = {
   search: SearchConfig;
   /** ZoFia's NER and encyclopedia providers (NER_PROVIDER, NER_URL, WIKI_PROVIDER). */
   zofia: { ner: { provider: "rule" | "http"; url?: string }; wiki: { provider: "none" | "wikipedia-rest" | "corpus"; corpus?: string } };
-  /** Public base address without a trailing slash; unset means "not known" (see lib/export). */
-  appUrl?: string;
+  /** PUBLIC_URL (or the old APP_URL) without a trailing slash; unset means "not known" (see lib/net/public-url.ts). */
+  publicUrl?: string;
   /** Addresses and CIDRs of reverse proxies trusted to report the client's address; empty trusts none. */
   trustedProxies: string[];
 };
@@ -323,7 +337,7 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = env.C
       timeoutMs: e.SEARCH_TIMEOUT_MS,
     },
     zofia: { ner: { provider: e.NER_PROVIDER, url: e.NER_URL }, wiki: { provider: e.WIKI_PROVIDER, corpus: e.WIKI_CORPUS } },
-    appUrl: e.APP_URL?.replace(/\/+$/, ""),
+    publicUrl: (e.PUBLIC_URL ?? e.APP_URL)?.replace(/\/+$/, ""),
     trustedProxies: (e.TRUSTED_PROXIES ?? "").split(",").map((p) => p.trim()).filter(Boolean),
   };
 }

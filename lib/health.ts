@@ -139,3 +139,21 @@ async function workerHealth(config: AppConfig): Promise<Health["worker"]> {
   const st = inProcessWorkerStatus();
   return { mode: "queue", inProcess: { enabled: config.inProcessWorker.enabled, running: st?.running ?? false, concurrency: st?.concurrency ?? 0, debates: st?.debates.length ?? 0 } };
 }
+
+/**
+ * Health as someone who is not an admin may see it (the signed-out home page, /status,
+ * /api/health): whether each part works, without what only the operator should know: the
+ * database's file path or address, error texts, and which settings are missing (an admin sees
+ * those on /status; `npx counterpoint doctor` prints them).
+ */
+export function publicHealth(h: Health): Health {
+  const missing = h.missing.length ? [`${h.missing.length} setting${h.missing.length === 1 ? " needs" : "s need"} attention: an admin sees which on the status page.`] : [];
+  return {
+    ...h,
+    database: h.database.ok ? { ...h.database, location: "" } : { ok: false, backend: h.database.backend, error: "The database cannot be reached; an admin sees why on the status page." },
+    embedding: { ...h.embedding, problem: h.embedding.problem ? "not ready" : undefined },
+    llms: h.llms.map((m) => ({ ...m, problem: m.problem ? "not ready" : undefined })),
+    missing,
+  };
+}
+

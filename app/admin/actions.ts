@@ -6,6 +6,8 @@ import { USER_ROLES, type UserRole } from "@/db/schema";
 import { activeAdminCount, getUser, parseRoles, setDisabled, setRoles } from "@/db/queries/users";
 import { setSetting } from "@/db/queries/settings";
 import { createInvite, InviteError, revokeInvite } from "@/lib/auth/invites";
+import { refusalsAsStatus } from "@/lib/auth/action-refusal";
+import { getConfig } from "@/lib/config";
 import { requirePermission } from "@/lib/auth/server";
 import { AuthError } from "@/lib/auth/policy";
 import { refuse, type FormState } from "@/lib/forms/state";
@@ -30,7 +32,7 @@ export async function inviteAction(_prev: AdminState, form: FormData): Promise<A
   try {
     const { token, expiresAt } = await createInvite(db, { email: String(form.get("email") ?? ""), roles: rolesFrom(form), createdBy: g.me.id });
     revalidatePath("/admin");
-    return { message: `Send this link to ${String(form.get("email"))}; it works once, until ${expiresAt.toISOString().slice(0, 10)}.`, link: `/invite/${token}` };
+    return { message: `Send this link to ${String(form.get("email"))}; it works once, until ${expiresAt.toISOString().slice(0, 10)}.`, link: `${getConfig().publicUrl ?? ""}/invite/${token}` };
   } catch (e) {
     if (e instanceof InviteError) return refuse(form, e.message, e.field, ["role"]);
     throw e;
@@ -38,9 +40,13 @@ export async function inviteAction(_prev: AdminState, form: FormData): Promise<A
 }
 
 export async function revokeInviteAction(form: FormData) {
-  await requirePermission("admin");
-  await revokeInvite((await getDb()).db, String(form.get("id") ?? ""));
-  revalidatePath("/admin");
+  return refusalsAsStatus(async () => {
+    await requirePermission("admin");
+    const id = String(form.get("id") ?? "");
+    if (!/^[0-9a-f-]{36}$/i.test(id)) return;
+    await revokeInvite((await getDb()).db, id);
+    revalidatePath("/admin");
+  });
 }
 
 export async function setRolesAction(_prev: AdminState, form: FormData): Promise<AdminState> {
@@ -60,11 +66,13 @@ export async function setRolesAction(_prev: AdminState, form: FormData): Promise
 }
 
 export async function setDisabledAction(form: FormData) {
-  const me = await requirePermission("admin");
-  const userId = String(form.get("userId") ?? "");
-  if (userId === me.id) return;
-  await setDisabled((await getDb()).db, userId, form.get("disabled") === "true");
-  revalidatePath("/admin");
+  return refusalsAsStatus(async () => {
+    const me = await requirePermission("admin");
+    const userId = String(form.get("userId") ?? "");
+    if (userId === me.id || !/^[0-9a-f-]{36}$/i.test(userId)) return;
+    await setDisabled((await getDb()).db, userId, form.get("disabled") === "true");
+    revalidatePath("/admin");
+  });
 }
 
 export async function settingsAction(_prev: AdminState, form: FormData): Promise<AdminState> {

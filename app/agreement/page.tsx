@@ -5,6 +5,7 @@ import { getSettings } from "@/db/queries/settings";
 import { loadAnnotatedItems } from "@/lib/annotation/load";
 import { agreementReport } from "@/lib/annotation/agreement";
 import { blindSafeItems } from "@/lib/annotation/blind";
+import { seesEverything, viewerPolicyFrom } from "@/lib/auth/visibility";
 import type { Estimate } from "@/lib/annotation/agreement";
 import { can } from "@/lib/auth/policy";
 import { plural } from "@/lib/plural";
@@ -48,8 +49,9 @@ export default async function AgreementPage({ searchParams }: { searchParams: Pr
   const me = await pagePermission("agreement:read", query ? `/agreement?${query}` : "/agreement");
   const { db } = await getDb();
   const [all, options, settings] = await Promise.all([loadAnnotatedItems(db, filters), annotationFilterOptions(db), getSettings(db)]);
-  // Admins see everything; someone who labels, in blind mode, only what cannot reveal a label they may still be asked for.
-  const restricted = settings.blind_annotation && me.roles.includes("annotator") && !me.roles.includes("admin");
+  // The visibility policy (lib/auth/visibility.ts): someone who may not see verdicts or others' labels
+  // of debates they could still label gets statistics only of debates settled for them.
+  const restricted = !seesEverything(viewerPolicyFrom(me, settings));
   const report = agreementReport(restricted ? blindSafeItems(all, me.email, settings.annotation_overlap) : all, GOLD_LABELS);
   const labels = report.labels;
   const judgeLabels = Object.keys(report.judge.confusion);

@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { redirect } from "next/navigation";
 import { getDb } from "@/db/client";
+import { debateVisibility, viewerPolicyFrom } from "@/lib/auth/visibility";
 import { annotationFilterOptions, assignmentOf, auditTrail, claimNextTask, claimTask, latestOwnAnnotation, myRecentAnnotations, peekNextTask, queueSummary, taskContext, visibleAnnotations, type QueueFilters } from "@/db/queries/annotations";
 import { getSettings } from "@/db/queries/settings";
 import { judgeParts, withoutJudge } from "@/lib/annotation/judge-reveal";
@@ -55,8 +56,9 @@ export default async function AnnotatePage({ searchParams }: { searchParams: Pro
     : [null, null, [], [], null];
   // Never sent before the annotator's own label exists, whatever the blind setting says.
   const othersShown = previous ? others.filter((a) => a.annotatorId !== me.id) : [];
-  // The judge's opinion is left out of what is sent until the annotator's own label exists, unless an admin chose otherwise.
-  const judgeUpfront = !!view && (settings.show_verdict_before_label || !!previous);
+  // The judge's opinion is left out of what is sent until the annotator's own label exists, unless an
+  // admin chose otherwise: the visibility policy, for someone labelling this debate now.
+  const judgeUpfront = !!view && debateVisibility({ ...viewerPolicyFrom(me, settings), labelling: true }, !!previous).verdict;
 
   const select = (name: keyof QueueFilters, label: string, values: Array<{ value: string; label: string }>) => (
     <label className="flex flex-col text-xs">

@@ -4,7 +4,7 @@ import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { getDb } from "@/db/client";
 import { createComparisonShare, getComparison, revokeComparisonShare } from "@/db/queries/comparisons";
-import { forgive, hit, peek } from "@/db/queries/rate-limits";
+import { admit, forgive } from "@/db/queries/rate-limits";
 import { estimateComparison, parseCompareForm, type CompareEstimate } from "@/lib/compare/form";
 import { checkCompareRequest, createComparison } from "@/lib/compare/start";
 import { getConfig } from "@/lib/config";
@@ -14,6 +14,9 @@ import { normaliseClaim } from "@/lib/debate/claim-length";
 import { assertWebModels, ModelNotAllowedError } from "@/lib/ai/web-models";
 import { requirePermission } from "@/lib/auth/server";
 import { AuthError } from "@/lib/auth/policy";
+import { REVOKE_REFUSAL } from "@/lib/auth/access";
+import { refusalsAsStatus } from "@/lib/auth/action-refusal";
+import { announceRevoked } from "@/lib/auth/revocations";
 
 export type CompareState = { error?: string; field?: string; values?: Record<string, string>; methods?: string[] };
 
@@ -36,18 +39,20 @@ export async function startComparisonAction(_prev: CompareState, form: FormData)
     const { db } = handle;
     const { limit, windowSeconds } = getConfig().rateLimits.debateStarts;
     const key = `debate-start:user:${user.id}`;
-    const used = await peek(db, key, windowSeconds);
-    if (used + methods.length > limit) {
-      const left = Math.max(0, limit - used);
+    // Every debate of the comparison admitted (and counted) at once, or none: one statement, so
+    // comparisons started in parallel cannot pass the limit between a check and a count.
+    const now = new Date();
+    const rate = await admit(db, key, methods.length, limit, windowSeconds, now);
+    if (!rate.allowed) {
+      const left = Math.max(0, limit - rate.used);
       return { error: `Comparing ${methods.length} methods starts ${methods.length} debates, and you have ${left} of ${limit} left in this period. Choose fewer methods or try again later (DEBATE_RATE_LIMIT sets the limit).`, values, methods };
     }
-    for (let i = 0; i < methods.length; i++) await hit(db, key, limit, windowSeconds);
     let created;
     try {
       created = await createComparison(db, request, { createdBy: user.id });
     } catch (e) {
       // Nothing was created (createComparison takes back what it made): the debates are not counted.
-      for (let i = 0; i < methods.length; i++) await forgive(db, key, windowSeconds);
+      await forgive(db, key, windowSeconds, now, methods.length);
       throw e;
     }
     id = created.id;
@@ -76,17 +81,26 @@ export async function estimateComparisonAction(values: Record<string, string>, m
 
 /** A read-only link to a comparison (form field `comparisonId`); /share/compare/<token> opens it. */
 export async function createComparisonShareAction(form: FormData) {
-  const user = await requirePermission("debate:share");
-  const comparisonId = String(form.get("comparisonId") ?? "");
-  const { db } = await getDb();
-  if (!(await getComparison(db, comparisonId))) return;
-  await createComparisonShare(db, comparisonId, user.id, { transcripts: form.get("transcripts") === "on" });
-  revalidatePath(`/compare/${comparisonId}`);
+  return refusalsAsStatus(async () => {
+    const user = await requirePermission("debate:share");
+    const comparisonId = String(form.get("comparisonId") ?? "");
+    if (!/^[0-9a-f-]{36}$/i.test(comparisonId)) return;
+    const { db } = await getDb();
+    if (!(await getComparison(db, comparisonId))) return;
+    await createComparisonShare(db, comparisonId, user.id, { transcripts: form.get("transcripts") === "on" });
+    revalidatePath(`/compare/${comparisonId}`);
+  });
 }
 
+/** Only the link's maker or an admin, and only for the comparison it opens; every stream opened with it ends. */
 export async function revokeComparisonShareAction(form: FormData) {
-  await requirePermission("debate:share");
-  const { db } = await getDb();
-  await revokeComparisonShare(db, String(form.get("token") ?? ""));
-  revalidatePath(`/compare/${String(form.get("comparisonId") ?? "")}`);
+  return refusalsAsStatus(async () => {
+    const user = await requirePermission("debate:share");
+    const token = String(form.get("token") ?? "");
+    const comparisonId = String(form.get("comparisonId") ?? "");
+    const { db } = await getDb();
+    if (!(await revokeComparisonShare(db, token, comparisonId, { id: user.id, admin: user.roles.includes("admin") }))) throw new AuthError(REVOKE_REFUSAL, 403);
+    announceRevoked(token);
+    revalidatePath(`/compare/${comparisonId}`);
+  });
 }

@@ -13,6 +13,7 @@ import { corpusNameProblem } from "@/lib/corpus/names";
 import { SAMPLE_CORPUS_NAME } from "@/lib/corpus/sample";
 import { removeUploadWhenCompleted } from "@/lib/corpus/upload";
 import type { IngestSummary } from "@/lib/corpus/types";
+import { refusalsAsStatus } from "@/lib/auth/action-refusal";
 import { requirePermission } from "@/lib/auth/server";
 import { reembedChoices } from "@/lib/embeddings/choices";
 import { AuthError } from "@/lib/auth/policy";
@@ -42,28 +43,30 @@ const DEMO_BATCH_SIZE = 8;
  * longer than a form post should wait.
  */
 export async function loadDemoAction() {
-  await requirePermission("corpus:write");
-  const { db } = await getDb();
-  const existing = await findCorpus(db, SAMPLE_CORPUS_NAME);
-  const busy = existing && (await listIngestJobs(db, existing.id, { limit: 5 })).some((j) => j.status === "running");
-  if (!busy) {
-    let failure: Error | undefined;
-    await new Promise<void>((resolve) => {
-      // The first progress report comes right after the job row is written: from then on the page can show it.
-      ingestSample(db, { batchSize: DEMO_BATCH_SIZE, onProgress: () => resolve() }).then(
-        () => resolve(),
-        (e: Error) => {
-          console.error("[corpora] demo corpus failed to load:", e);
-          failure = e;
-          resolve();
-        },
-      );
-    });
-    if (failure && !(await findCorpus(db, SAMPLE_CORPUS_NAME))) throw new Error(`Could not load the demo corpus: ${failure.message}`);
-  }
-  revalidatePath("/");
-  revalidatePath("/corpora");
-  redirect(`/corpora/${SAMPLE_CORPUS_NAME}`);
+  return refusalsAsStatus(async () => {
+    await requirePermission("corpus:write");
+    const { db } = await getDb();
+    const existing = await findCorpus(db, SAMPLE_CORPUS_NAME);
+    const busy = existing && (await listIngestJobs(db, existing.id, { limit: 5 })).some((j) => j.status === "running");
+    if (!busy) {
+      let failure: Error | undefined;
+      await new Promise<void>((resolve) => {
+        // The first progress report comes right after the job row is written: from then on the page can show it.
+        ingestSample(db, { batchSize: DEMO_BATCH_SIZE, onProgress: () => resolve() }).then(
+          () => resolve(),
+          (e: Error) => {
+            console.error("[corpora] demo corpus failed to load:", e);
+            failure = e;
+            resolve();
+          },
+        );
+      });
+      if (failure && !(await findCorpus(db, SAMPLE_CORPUS_NAME))) throw new Error(`Could not load the demo corpus: ${failure.message}`);
+    }
+    revalidatePath("/");
+    revalidatePath("/corpora");
+    redirect(`/corpora/${SAMPLE_CORPUS_NAME}`);
+  });
 }
 
 export async function createCorpusAction(_prev: FormState, form: FormData): Promise<FormState> {
@@ -101,13 +104,16 @@ export async function ingestUrlAction(_prev: FormState, form: FormData): Promise
 }
 
 export async function cancelJobAction(form: FormData) {
-  await requirePermission("corpus:write");
-  const id = String(form.get("id") ?? "");
-  const { db } = await getDb();
-  const job = await getIngestJob(db, id);
-  if (!job) return;
-  await cancelIngestJob(db, id);
-  revalidatePath("/corpora", "layout");
+  return refusalsAsStatus(async () => {
+    await requirePermission("corpus:write");
+    const id = String(form.get("id") ?? "");
+    if (!/^[0-9a-f-]{36}$/i.test(id)) return;
+    const { db } = await getDb();
+    const job = await getIngestJob(db, id);
+    if (!job) return;
+    await cancelIngestJob(db, id);
+    revalidatePath("/corpora", "layout");
+  });
 }
 
 /**

@@ -6,7 +6,7 @@ import { startOrEnqueue } from "@/lib/debate/queue";
 import { createDebate, DebateRequestError } from "@/lib/debate/start";
 import { estimateFromForm, parseDebateForm, type FormEstimate } from "@/lib/debate/form";
 import { claimLimitFor } from "@/lib/debate/protocols";
-import { hit } from "@/db/queries/rate-limits";
+import { admit } from "@/db/queries/rate-limits";
 import { getConfig } from "@/lib/config";
 import { assertWebModels, ModelNotAllowedError } from "@/lib/ai/web-models";
 import { claimLengthError, normaliseClaim } from "@/lib/debate/claim-length";
@@ -32,7 +32,7 @@ export async function startDebateAction(_prev: StartState, form: FormData): Prom
     const handle = await getDb();
     const { db } = handle;
     const { limit, windowSeconds } = getConfig().rateLimits.debateStarts;
-    const rate = await hit(db, `debate-start:user:${user.id}`, limit, windowSeconds);
+    const rate = await admit(db, `debate-start:user:${user.id}`, 1, limit, windowSeconds);
     if (!rate.allowed) {
       return { error: `You have started ${limit} debates in this period. Try again in ${Math.ceil(rate.retryAfterSeconds / 60)} minutes (DEBATE_RATE_LIMIT sets the limit).`, values };
     }

@@ -2,6 +2,7 @@ import Link from "next/link";
 import { getDb } from "@/db/client";
 import { pageReadDebates } from "@/lib/auth/server";
 import { can } from "@/lib/auth/policy";
+import { debateVisibility, seesEverything, settledAmong, viewerPolicy } from "@/lib/auth/visibility";
 import { searchDebates, debateFilterOptions } from "@/db/queries/debate-list";
 import { RADAR_VARIANTS } from "@/lib/debate/radar/variants";
 import { DEBATE_STATUSES } from "@/db/schema";
@@ -25,7 +26,14 @@ export default async function DebatesPage({ searchParams }: { searchParams: Prom
     to: one(sp.to),
   };
   const { db } = await getDb();
-  const [rows, options] = await Promise.all([searchDebates(db, filters), debateFilterOptions(db)]);
+  // The visibility policy (lib/auth/visibility.ts): someone who may still label a debate sees no
+  // verdict on it here, and cannot filter by verdict (a filter would read the verdicts out).
+  const policy = await viewerPolicy(db, principal);
+  const judgeHidden = !seesEverything(policy);
+  if (judgeHidden) filters.verdict = undefined;
+  const [found, options] = await Promise.all([searchDebates(db, filters), debateFilterOptions(db)]);
+  const settled = judgeHidden ? await settledAmong(db, policy, found.map((r) => r.id)) : null;
+  const rows = settled ? found.map((r) => (debateVisibility(policy, settled.has(r.id)).verdict ? r : { ...r, label: null })) : found;
   const select = (name: keyof typeof filters, label: string, values: readonly string[]) => (
     <label className="flex flex-col text-xs">
       {label}
@@ -66,7 +74,7 @@ export default async function DebatesPage({ searchParams }: { searchParams: Prom
           <input name="q" defaultValue={filters.q} className="mt-1 rounded-md border border-black/20 p-1.5 text-sm" />
         </label>
         {select("status", "Status", DEBATE_STATUSES)}
-        {select("verdict", "Verdict", ["TRUE", "HALF-TRUE", "FALSE", "UNPARSED"])}
+        {judgeHidden ? null : select("verdict", "Verdict", ["TRUE", "HALF-TRUE", "FALSE", "UNPARSED"])}
         {select("variant", "Variant", RADAR_VARIANTS)}
         {select("corpus", "Corpus", options.corpora)}
         <label className="flex flex-col text-xs">

@@ -4,6 +4,7 @@ import { pageReadDebates } from "@/lib/auth/server";
 import { AccuracyTokens } from "@/components/eval/charts";
 import { evalRunList } from "@/lib/eval/view";
 import { listMatrixGroups } from "@/db/queries/eval-matrix";
+import { evalReportAllowed } from "@/lib/export/scope";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Evaluation" };
@@ -11,9 +12,11 @@ export const metadata = { title: "Evaluation" };
 const pct = (x: number | null) => (x === null ? "—" : (x * 100).toFixed(1));
 
 export default async function EvalListPage() {
-  await pageReadDebates("/eval");
+  const principal = await pageReadDebates("/eval");
   const { db } = await getDb();
-  const runs = await evalRunList(db);
+  // Accuracy is computed against gold labels: hidden from someone labelling under the visibility policy.
+  const scored = await evalReportAllowed(db, principal);
+  const runs = (await evalRunList(db)).map((r) => (scored ? r : { ...r, accuracy: null, macro_f1: null }));
   const groups = await listMatrixGroups(db, 10);
   return (
     <div className="space-y-6">
@@ -83,7 +86,7 @@ export default async function EvalListPage() {
           </div>
           <section>
             <h2 className="mb-2 font-semibold">Accuracy vs tokens per claim</h2>
-            <AccuracyTokens label="Accuracy against average tokens per claim, one point per run" points={runs.filter((r) => r.avg_tokens !== null && !r.verdicts.unreadable).map((r) => ({ label: r.name.slice(0, 40), tokens: r.avg_tokens!, accuracy: r.accuracy, n: r.progress.done }))} />
+            <AccuracyTokens label="Accuracy against average tokens per claim, one point per run" points={runs.filter((r) => r.avg_tokens !== null && r.accuracy !== null && !r.verdicts.unreadable).map((r) => ({ label: r.name.slice(0, 40), tokens: r.avg_tokens!, accuracy: r.accuracy, n: r.progress.done }))} />
           </section>
         </>
       )}

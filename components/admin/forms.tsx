@@ -19,7 +19,7 @@ function Feedback({ state, shown = [] }: { state: AdminState; shown?: string[] }
           <>
             {" "}
             <code data-testid="invite-link" className="break-all rounded bg-black/5 px-1">
-              {typeof window === "undefined" ? state.link : `${window.location.origin}${state.link}`}
+              {typeof window === "undefined" || !state.link.startsWith("/") ? state.link : `${window.location.origin}${state.link}`}
             </code>
           </>
         ) : null}

@@ -1,16 +1,17 @@
 "use client";
 
 import { createComparisonShareAction, revokeComparisonShareAction } from "@/app/compare/actions";
-import { ShareLinks } from "@/components/debate/share-controls";
+import { ShareLinks, type ShareLink } from "@/components/debate/share-controls";
 
 /** Read-only links to the whole comparison (every method's debate streams on it), as a debate's share links. */
-export function CompareShareControls({ comparisonId, shares }: { comparisonId: string; shares: Array<{ token: string; transcripts: boolean }> }) {
+export function CompareShareControls({ comparisonId, shares, base }: { comparisonId: string; shares: Array<ShareLink & { transcripts: boolean }>; base?: string | null }) {
   return (
     <ShareLinks
       field="comparisonId"
       id={comparisonId}
       path="/share/compare/"
-      tokens={shares.map((s) => s.token)}
+      tokens={shares.map(({ token, revocable }) => ({ token, revocable }))}
+      base={base}
       notes={Object.fromEntries(shares.map((s) => [s.token, s.transcripts ? "with each method's transcript" : "verdicts and reasons only"]))}
       createOptions={
         <label className="flex items-start gap-2">

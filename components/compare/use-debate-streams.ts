@@ -94,6 +94,11 @@ export function useDebateStreams(starts: MemberStart[], { shareToken, onChange }
           set(id, "closed");
         }
       });
+      // The share link was revoked: the server ended the stream, and reconnecting would be refused.
+      es.addEventListener("revoked", () => {
+        es.close();
+        set(id, "closed");
+      });
       // EventSource reconnects by itself; the new snapshot restores everything.
       es.addEventListener("error", () => set(id, es.readyState === EventSource.CLOSED ? "closed" : "connecting"));
     }

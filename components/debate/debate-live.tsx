@@ -160,6 +160,11 @@ export function DebateLive({ initial, initialLive = [], canControl = false, shar
         setConnection("closed");
       }
     });
+    // The share link was revoked: the server ended the stream, and reconnecting would be refused.
+    es.addEventListener("revoked", () => {
+      es.close();
+      setConnection("closed");
+    });
     // EventSource reconnects by itself; the server's new snapshot restores everything.
     es.addEventListener("error", () => setConnection(es.readyState === EventSource.CLOSED ? "closed" : "connecting"));
     return () => es.close();

@@ -34,15 +34,20 @@ export function CopyButton({ text }: { text: string }) {
 
 type ShareAction = (form: FormData) => void | Promise<void>;
 
+/** An active link, and whether this viewer may revoke it (its maker, or an admin). */
+export type ShareLink = { token: string; revocable: boolean };
+
 /**
- * Read-only links to one thing (a debate, a comparison): each active link with Copy and Revoke, and
- * a button for a new one. The actions receive the token and `{field: id}` as form fields.
+ * Read-only links to one thing (a debate, a comparison): each active link with Copy (and Revoke
+ * where the viewer may), and a button for a new one. The actions receive the token and
+ * `{field: id}` as form fields. `base` is PUBLIC_URL when set; otherwise the page's own origin.
  */
 export function ShareLinks(p: {
   field: string;
   id: string;
   path: string;
-  tokens: string[];
+  tokens: ShareLink[];
+  base?: string | null;
   create: ShareAction;
   revoke: ShareAction;
   summary: string;
@@ -53,7 +58,8 @@ export function ShareLinks(p: {
   /** A word on what a link opens, by token. */
   notes?: Record<string, string>;
 }) {
-  const origin = useOrigin();
+  const pageOrigin = useOrigin();
+  const origin = p.base ?? pageOrigin;
   return (
     <details className="text-sm" data-testid={p.testId}>
       <summary className="cursor-pointer text-black/70">
@@ -61,7 +67,7 @@ export function ShareLinks(p: {
         {p.tokens.length ? ` (${p.tokens.length} active)` : ""}
       </summary>
       <div className="mt-2 space-y-2">
-        {p.tokens.map((t) => {
+        {p.tokens.map(({ token: t, revocable }) => {
           const url = `${origin}${p.path}${t}`;
           return (
             <form key={t} action={p.revoke} className="flex flex-wrap items-center gap-2">
@@ -72,9 +78,11 @@ export function ShareLinks(p: {
               </code>
               {p.notes?.[t] ? <span className="text-xs text-black/60">{p.notes[t]}</span> : null}
               <CopyButton text={url} />
-              <button type="submit" className="text-red-800 underline">
-                Revoke
-              </button>
+              {revocable ? (
+                <button type="submit" className="text-red-800 underline">
+                  Revoke
+                </button>
+              ) : null}
             </form>
           );
         })}
@@ -91,6 +99,6 @@ export function ShareLinks(p: {
 }
 
 /** Read-only links for people without an account, e.g. an editor outside the newsroom. */
-export function ShareControls({ debateId, tokens }: { debateId: string; tokens: string[] }) {
-  return <ShareLinks field="debateId" id={debateId} path="/share/" tokens={tokens} create={createShareAction} revoke={revokeShareAction} summary="Share a read-only link" testId="share-controls" linkTestId="share-link" />;
+export function ShareControls({ debateId, tokens, base }: { debateId: string; tokens: ShareLink[]; base?: string | null }) {
+  return <ShareLinks field="debateId" id={debateId} path="/share/" tokens={tokens} base={base} create={createShareAction} revoke={revokeShareAction} summary="Share a read-only link" testId="share-controls" linkTestId="share-link" />;
 }

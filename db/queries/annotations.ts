@@ -3,6 +3,7 @@ import type { Database } from "@/db/client";
 import * as s from "@/db/schema";
 import { getSetting } from "./settings";
 import type { Principal } from "@/lib/auth/policy";
+import { visibilityOf } from "@/lib/auth/visibility";
 
 export const GOLD_LABELS = ["TRUE", "HALF-TRUE", "FALSE"] as const;
 export const TURN_FLAGS = ["unsupported", "misread-evidence", "missed-context"] as const;
@@ -243,16 +244,13 @@ export async function currentAnnotations(db: Database, debateIds?: string[]) {
 }
 
 /**
- * What `viewer` may see of a debate's labels. With blind annotation on, an annotator sees only
- * their own until they have submitted; admins always see all (they are not labelling).
+ * What `viewer` may see of a debate's labels: all of them, or only their own while the visibility
+ * policy (lib/auth/visibility.ts) hides others' labels from them (blind annotation, debate not settled).
  */
 export async function visibleAnnotations(db: Database, viewer: Principal, debateId: string) {
   const all = await currentAnnotations(db, [debateId]);
-  if (viewer.roles.includes("admin")) return all;
-  const blind = await getSetting(db, "blind_annotation");
-  if (!blind) return all;
-  const mine = all.find((a) => a.annotatorId === viewer.id);
-  return mine ? all : [];
+  if ((await visibilityOf(db, viewer, debateId)).otherLabels) return all;
+  return all.filter((a) => a.annotatorId === viewer.id);
 }
 
 export async function auditTrail(db: Database, debateId: string, annotatorId?: string) {

@@ -52,6 +52,16 @@ export async function listComparisonShares(db: Database, comparisonId: string) {
   return db.select().from(s.comparisonShares).where(and(eq(s.comparisonShares.comparisonId, comparisonId), isNull(s.comparisonShares.revokedAt)));
 }
 
-export async function revokeComparisonShare(db: Database, token: string) {
-  await db.update(s.comparisonShares).set({ revokedAt: new Date() }).where(eq(s.comparisonShares.token, token));
+/**
+ * Revokes the link `token` to comparison `comparisonId` if `by` made it (or `by.admin`); false
+ * when nothing matched (another person's link, another comparison's token, an unknown token).
+ */
+export async function revokeComparisonShare(db: Database, token: string, comparisonId: string, by: { id: string; admin: boolean }): Promise<boolean> {
+  if (!/^[0-9a-f-]{36}$/i.test(comparisonId)) return false;
+  const rows = await db
+    .update(s.comparisonShares)
+    .set({ revokedAt: new Date() })
+    .where(and(eq(s.comparisonShares.token, token), eq(s.comparisonShares.comparisonId, comparisonId), isNull(s.comparisonShares.revokedAt), by.admin ? undefined : eq(s.comparisonShares.createdBy, by.id)))
+    .returning({ token: s.comparisonShares.token });
+  return rows.length > 0;
 }

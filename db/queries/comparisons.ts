@@ -128,7 +128,6 @@ export async function getComparisonView(db: Database, id: string): Promise<Compa
   return {
     id: comparison.id,
     createdAt: comparison.createdAt,
-    createdBy: comparison.createdBy,
     claim: head.claim,
     corpus: head.corpus?.id ? { id: head.corpus.id, name: head.corpus.name } : null,
     ensemble,

@@ -17,8 +17,11 @@ function windowOf(windowSeconds: number, now: Date) {
 }
 
 /**
- * Counts one hit for `key` in the current fixed window and says whether it is within `limit`.
- * One upsert statement, so concurrent requests in several processes count exactly.
+ * Counts one attempt for `key` in the current fixed window and says whether it is within `limit`.
+ * One upsert statement that counts and returns the count the decision is made on, so concurrent
+ * requests in several processes count exactly. Every attempt counts, refused ones too (sign-in:
+ * an attacker's refused guesses keep the window shut); for starting work, where a refusal should
+ * cost nothing, use `admit`.
  */
 export async function hit(db: Database, key: string, limit: number, windowSeconds: number, now = new Date()): Promise<RateDecision> {
   const { windowMs, windowStart } = windowOf(windowSeconds, now);
@@ -28,28 +31,60 @@ export async function hit(db: Database, key: string, limit: number, windowSecond
     .onConflictDoUpdate({ target: [s.rateLimits.key, s.rateLimits.windowStart], set: { count: sql`${s.rateLimits.count} + 1` } })
     .returning({ count: s.rateLimits.count });
   const count = row!.count;
-  if (count === 1) {
-    // Only this key's own old windows: each key has its own window length, so another key's
-    // "old" is not ours (a 60-second sign-in window once wiped hour-long debate limits).
-    await db.delete(s.rateLimits).where(and(eq(s.rateLimits.key, key), lt(s.rateLimits.windowStart, windowStart)));
-    await db.delete(s.rateLimits).where(lt(s.rateLimits.windowStart, new Date(now.getTime() - 2 * MAX_WINDOW_SECONDS * 1000)));
-  }
+  // Only this key's own old windows: each key has its own window length, so another key's
+  // "old" is not ours (a 60-second sign-in window once wiped hour-long debate limits).
+  if (count === 1) await pruneOldWindows(db, key, windowStart, now);
   return { allowed: count <= limit, count, limit, retryAfterSeconds: Math.ceil((windowStart.getTime() + windowMs - now.getTime()) / 1000) };
 }
 
-/** The count so far in the current window, without counting. */
-export async function peek(db: Database, key: string, windowSeconds: number, now = new Date()): Promise<number> {
-  const { windowStart } = windowOf(windowSeconds, now);
-  const [row] = await db.select({ count: s.rateLimits.count }).from(s.rateLimits).where(and(eq(s.rateLimits.key, key), eq(s.rateLimits.windowStart, windowStart)));
-  return row?.count ?? 0;
+/**
+ * Admits `n` units for `key` (a comparison's debates, a matrix's runs) only if all of them fit
+ * within `limit` in the current window, counting them in the same statement that checks them: an
+ * upsert whose update applies only while the sum stays within the limit. Concurrent requests in
+ * any number of processes therefore never pass the limit between them (PostgreSQL re-checks the
+ * condition on the row it locked), and a refusal counts nothing. `used` is the count the window
+ * held when the statement ran (for the refusal's message, never for the decision).
+ */
+export async function admit(db: Database, key: string, n: number, limit: number, windowSeconds: number, now = new Date()): Promise<RateDecision & { used: number }> {
+  if (!Number.isInteger(n) || n < 1) throw new Error(`A rate-limit admission counts 1 or more units, got ${n}.`);
+  const { windowMs, windowStart } = windowOf(windowSeconds, now);
+  const retryAfterSeconds = Math.ceil((windowStart.getTime() + windowMs - now.getTime()) / 1000);
+  const t = s.rateLimits;
+  const res = await db.execute<{ admitted: number | null; used: number | null }>(sql`
+    with up as (
+      insert into ${t} (key, window_start, count) select ${key}, ${windowStart.toISOString()}::timestamptz, ${n}::int where ${n}::bigint <= ${limit}::bigint
+      on conflict (key, window_start) do update set count = ${t}.count + excluded.count
+        where ${t}.count::bigint + excluded.count <= ${limit}::bigint
+      returning count)
+    select (select count from up) as admitted,
+      (select count from ${t} where key = ${key} and window_start = ${windowStart.toISOString()}::timestamptz) as used`);
+  const row = res.rows[0];
+  const admitted = row?.admitted == null ? null : Number(row.admitted);
+  let used = row?.used == null ? 0 : Number(row.used);
+  if (admitted === null) {
+    // The statement's snapshot may predate the competing request that filled the window: the
+    // refusal's message then reads the count again (the decision was already made, atomically).
+    if (used + n <= limit && n <= limit) {
+      const [now2] = await db.select({ count: s.rateLimits.count }).from(s.rateLimits).where(and(eq(s.rateLimits.key, key), eq(s.rateLimits.windowStart, windowStart)));
+      used = Math.max(used, now2?.count ?? 0);
+    }
+    return { allowed: false, count: used, used, limit, retryAfterSeconds };
+  }
+  if (admitted === n) await pruneOldWindows(db, key, windowStart, now);
+  return { allowed: true, count: admitted, used: admitted - n, limit, retryAfterSeconds };
 }
 
-/** Takes back one hit counted in the current window (an attempt that turned out fine). */
-export async function forgive(db: Database, key: string, windowSeconds: number, now = new Date()) {
+async function pruneOldWindows(db: Database, key: string, windowStart: Date, now: Date) {
+  await db.delete(s.rateLimits).where(and(eq(s.rateLimits.key, key), lt(s.rateLimits.windowStart, windowStart)));
+  await db.delete(s.rateLimits).where(lt(s.rateLimits.windowStart, new Date(now.getTime() - 2 * MAX_WINDOW_SECONDS * 1000)));
+}
+
+/** Takes back `n` units counted in the current window (an attempt that turned out fine, work that was never created). */
+export async function forgive(db: Database, key: string, windowSeconds: number, now = new Date(), n = 1) {
   const { windowStart } = windowOf(windowSeconds, now);
   await db
     .update(s.rateLimits)
-    .set({ count: sql`greatest(${s.rateLimits.count} - 1, 0)` })
+    .set({ count: sql`greatest(${s.rateLimits.count} - ${n}::int, 0)` })
     .where(and(eq(s.rateLimits.key, key), eq(s.rateLimits.windowStart, windowStart)));
 }
 

@@ -1,5 +1,5 @@
 import type { Database } from "@/db/client";
-import { forgive, hit, peek, seenWithin, type RateDecision } from "@/db/queries/rate-limits";
+import { forgive, hit, seenWithin, type RateDecision } from "@/db/queries/rate-limits";
 import { findUserByEmail, normaliseEmail } from "@/db/queries/users";
 import { burnPasswordTime, verifyPassword } from "./password";
 import { createSession } from "./sessions";
@@ -49,13 +49,20 @@ export async function signIn(db: Database, input: { email: string; password: str
 
   const pairKey = `${email}|${input.address}`;
   const known = await seenWithin(db, `signin:known:${pairKey}`, L.knownClient.withinSeconds);
-  if (!known && (await peek(db, `signin:account:${email}`, L.accountUnderAttack.windowSeconds)) >= L.accountUnderAttack.failures) {
+  // The account's failure count is counted and read in one statement (this attempt included), so
+  // a burst of parallel guesses cannot all read "not under attack" before any of them is counted.
+  const account = await hit(db, `signin:account:${email}`, Number.MAX_SAFE_INTEGER, L.accountUnderAttack.windowSeconds);
+  // A refused attempt checks no password, so it is not a failure of the account: taken back.
+  const refused = async (d: RateDecision) => {
+    await forgive(db, `signin:account:${email}`, L.accountUnderAttack.windowSeconds);
+    return tooMany(d);
+  };
+  if (!known && account.count > L.accountUnderAttack.failures) {
     const slow = await hit(db, `signin:slow:${pairKey}`, L.slowDown.limit, L.slowDown.windowSeconds);
-    if (!slow.allowed) return tooMany(slow);
+    if (!slow.allowed) return refused(slow);
   }
   const pair = await hit(db, `signin:pair:${pairKey}`, L.perAccountClient.limit, L.perAccountClient.windowSeconds);
-  if (!pair.allowed) return tooMany(pair);
-  await hit(db, `signin:account:${email}`, Number.MAX_SAFE_INTEGER, L.accountUnderAttack.windowSeconds);
+  if (!pair.allowed) return refused(pair);
 
   const user = await findUserByEmail(db, email);
   if (!user || !user.passwordHash) {

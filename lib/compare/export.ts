@@ -87,9 +87,11 @@ export function comparisonCsvRows(view: ComparisonView): CsvRow[] {
   return rows;
 }
 
-export async function comparisonExportRows(db: Database, id: string, scope?: LabelScope): Promise<ComparisonExport | null> {
-  const comparison = await getComparisonView(db, id);
-  if (!comparison) return null;
+/** `forViewer`: the comparison as the person downloading may see it (lib/compare/visible.ts); the CLI exports it whole. */
+export async function comparisonExportRows(db: Database, id: string, scope?: LabelScope, forViewer?: (view: ComparisonView) => Promise<ComparisonView>): Promise<ComparisonExport | null> {
+  const full = await getComparisonView(db, id);
+  if (!full) return null;
+  const comparison = forViewer ? await forViewer(full) : full;
   const debates: ExportedDebate[] = [];
   for await (const d of exportDebates(db, { comparison: id, scope })) debates.push(d);
   return { comparison, debates, csvRows: comparisonCsvRows(comparison) };

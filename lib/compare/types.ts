@@ -56,7 +56,6 @@ export type Agreement = { allAgree: boolean; groups: { productLabel: ProductLabe
 export type ComparisonView = {
   id: string;
   createdAt: Date;
-  createdBy: string | null;
   claim: { id: string; text: string };
   corpus: { id: string; name: string } | null;
   /** Null when the person who started the comparison did not ask for an ensemble. */

@@ -1,5 +1,5 @@
 import type { Database } from "@/db/client";
-import { hit } from "@/db/queries/rate-limits";
+import { admit } from "@/db/queries/rate-limits";
 import { getConfig } from "@/lib/config";
 
 /**
@@ -18,16 +18,22 @@ export class WebRunLimitError extends Error {
   }
 }
 
-/** Checks the run's size first (free), then counts the start; throws WebRunLimitError with what to do. */
-export async function admitWebRun(db: Database, userId: string, claims: number): Promise<void> {
+/**
+ * Checks the size first (free), then admits the start; throws WebRunLimitError with what to do.
+ * A matrix is `runs` runs admitted together in one statement: all of them or none.
+ */
+export async function admitWebRun(db: Database, userId: string, claims: number, runs = 1): Promise<void> {
   const limits = getConfig().evalWeb;
   if (claims > limits.maxClaims) {
     throw new WebRunLimitError(
       `This run would start ${claims.toLocaleString("en")} debates; a run started from the web may have at most ${limits.maxClaims.toLocaleString("en")} claims. Set "Limit (claims)" to ${limits.maxClaims.toLocaleString("en")} or fewer, or run the file with npx counterpoint eval. An admin can raise the limit with EVAL_WEB_MAX_CLAIMS.`,
     );
   }
-  const rate = await hit(db, `eval-run-start:user:${userId}`, limits.runs.limit, limits.runs.windowSeconds);
+  const rate = await admit(db, `eval-run-start:user:${userId}`, runs, limits.runs.limit, limits.runs.windowSeconds);
   if (!rate.allowed) {
+    if (runs > 1 && rate.used + runs > limits.runs.limit && rate.used < limits.runs.limit) {
+      throw new WebRunLimitError(`This matrix starts ${runs} evaluation runs and you have ${limits.runs.limit - rate.used} of ${limits.runs.limit} left in this period (limit ${limits.runs.spec}). Choose fewer methods or try again later; an admin can raise the limit with EVAL_WEB_RUN_LIMIT.`);
+    }
     const wait = rate.retryAfterSeconds >= 5400 ? `${Math.ceil(rate.retryAfterSeconds / 3600)} hours` : `${Math.max(1, Math.ceil(rate.retryAfterSeconds / 60))} minutes`;
     throw new WebRunLimitError(`You have started ${limits.runs.limit} evaluation runs in this period (limit ${limits.runs.spec}). Try again in ${wait}; an admin can raise the limit with EVAL_WEB_RUN_LIMIT.`);
   }

@@ -141,7 +141,9 @@ function withoutVectors(m: Record<string, unknown> | null): Record<string, unkno
 }
 
 export async function* exportDebates(db: Database, f: ExportFilters = {}, pageSize = 500): AsyncGenerator<ExportedDebate> {
-  const blind = (f.scope ?? EVERYTHING).blind;
+  const scope = f.scope ?? EVERYTHING;
+  const hideGold = scope.blind && scope.hideGold;
+  const anonymous = !scope.blind && !!scope.anonymous;
   const pages = keysetPages<PageRow>(
     (after) =>
       db
@@ -204,8 +206,8 @@ export async function* exportDebates(db: Database, f: ExportFilters = {}, pageSi
           appearanceUrl: c.appearanceUrl ?? metaUrl(c.metadata, "appearance_url", "original_claim_url", "claim_url"),
           dataset: c.dataset,
           datasetClaimId: c.datasetClaimId,
-          nativeLabel: blind ? null : c.nativeLabel,
-          goldLabel: blind ? null : c.goldLabel,
+          nativeLabel: hideGold ? null : c.nativeLabel,
+          goldLabel: hideGold ? null : c.goldLabel,
         },
         evidence: (ev.get(d.id) ?? []).map((e) => ({ rank: e.rank, id: e.externalId, source: e.source, title: e.title, url: e.url, text: e.text, origin: e.origin, addedSeq: e.addedSeq, visibleTo: e.visibleTo, publishedAt: e.publishedAt, metadata: e.metadata })),
         turns: ts.map((t) => ({
@@ -244,7 +246,8 @@ export async function* exportDebates(db: Database, f: ExportFilters = {}, pageSi
           costUsd: priced.length === ts.length ? priced.reduce((a, t) => a + t.costUsd!, 0) : null,
           seconds: d.startedAt && d.finishedAt ? (d.finishedAt.getTime() - d.startedAt.getTime()) / 1000 : null,
         },
-        annotations: (an.get(d.id) ?? []).map((a) => ({
+        // Signed out (a public newsroom's comparison download): nobody's labels, so nobody's address.
+        annotations: (anonymous ? [] : (an.get(d.id) ?? [])).map((a) => ({
           annotator: a.email,
           version: a.version,
           createdAt: a.createdAt.toISOString(),

@@ -85,7 +85,7 @@ export function csvRow(d: ExportedDebate): string {
 // --- schema.org ClaimReview ---------------------------------------------------------------
 
 export const CLAIMREVIEW_NEEDS_URL =
-  "A ClaimReview export needs the public address of the debate pages (search engines require each review's url). Set APP_URL, e.g. APP_URL=https://factcheck.example.org, or pass --app-url.";
+  "A ClaimReview export needs the public address of the debate pages (search engines require each review's url). Set PUBLIC_URL, e.g. PUBLIC_URL=https://factcheck.example.org, or pass --app-url.";
 
 /** TRUE / HALF-TRUE / FALSE on a 1-3 scale; alternateName carries the label in words. */
 const RATINGS: Record<string, { value: number; name: string }> = {

@@ -1,36 +1,41 @@
 import type { Database } from "@/db/client";
-import { getSettings } from "@/db/queries/settings";
 import type { Principal } from "@/lib/auth/policy";
+import { runVisibility, viewerPolicy, type ViewerPolicy } from "@/lib/auth/visibility";
 
 /*
- * What a download may carry for the person asking, under blind annotation. It is the rule the
- * labelling pages already apply (db/queries/annotations.ts visibleAnnotations, and
- * lib/annotation/blind.ts for statistics): someone who labels, while blind mode is on, sees other
- * people's labels only on debates they have labelled themselves or whose overlap target is met
- * (the queue will never hand them those), and never the dataset's gold labels, which are the
- * answers they are asked to give. Admins and fact-checkers without the annotator role are not
- * labelling and see everything; so does the CLI, which runs as the server's operator.
+ * What a download may carry for the person asking: the visibility policy (lib/auth/visibility.ts)
+ * applied to many debates at once. The CLI runs as the server's operator and exports everything.
  *
- * What an annotator may export in blind mode:
- *   - /api/export (JSONL, CSV, ClaimReview): the debates they have labelled and the complete ones,
- *     with those debates' labels; the claim's dataset gold and native labels left out.
- *   - /eval/<id>/export: nothing (it is gold labels and per-claim results); refused with 403.
+ *   - /api/export, /compare/<id>/export: for someone who labels, while the verdict or others'
+ *     labels are hidden from them, only debates settled for them (labelled by them, or overlap
+ *     met), with those debates' labels; the datasets' gold and native labels are left out while
+ *     blind mode is on. Signed out (a public newsroom): no annotations, so nobody learns who
+ *     labelled what.
+ *   - /eval/<id>/export: nothing while the policy hides gold labels or verdicts (it is gold
+ *     labels and per-claim results); refused with 403.
  */
 
-export type LabelScope = { blind: false } | { blind: true; annotatorId: string; overlap: number };
+export type LabelScope =
+  | { blind: false; anonymous?: boolean }
+  | { blind: true; annotatorId: string; overlap: number; hideGold: boolean };
 
 export const EVERYTHING: LabelScope = { blind: false };
 
-/** Whether blind annotation restricts this person: they label, and are not an admin. */
-export function labelsBlindFor(principal: Principal | null, blindSetting: boolean): principal is Principal {
-  return !!principal && blindSetting && principal.roles.includes("annotator") && !principal.roles.includes("admin");
+export function scopeFrom(p: ViewerPolicy): LabelScope {
+  const v = runVisibility(p);
+  if (v.verdict && v.otherLabels && v.goldLabels) return { blind: false, anonymous: !v.people };
+  return { blind: true, annotatorId: p.viewerId!, overlap: p.overlap, hideGold: !v.goldLabels };
 }
 
 export async function labelScopeFor(db: Database, principal: Principal | null): Promise<LabelScope> {
-  const settings = await getSettings(db);
-  if (!labelsBlindFor(principal, settings.blind_annotation)) return EVERYTHING;
-  return { blind: true, annotatorId: principal.id, overlap: settings.annotation_overlap };
+  return scopeFrom(await viewerPolicy(db, principal));
+}
+
+/** Whether an evaluation report (gold labels and per-claim verdicts) may go to this person. */
+export async function evalReportAllowed(db: Database, principal: Principal | null): Promise<boolean> {
+  const v = runVisibility(await viewerPolicy(db, principal));
+  return v.verdict && v.goldLabels;
 }
 
 export const BLIND_EVAL_REFUSAL =
-  "Blind annotation is on, so evaluation reports (gold labels and per-claim results) are for fact-checkers and admins only. Ask an admin to turn blind annotation off, or for someone without the annotator role to download it.";
+  "Evaluation reports (gold labels and per-claim verdicts) are for fact-checkers and admins while blind annotation is on or the AI verdict is hidden before labelling. Ask an admin to change those settings, or for someone without the annotator role to download it.";

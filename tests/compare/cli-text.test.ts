@@ -40,7 +40,6 @@ describe("the printed comparison", () => {
     const view: ComparisonView = {
       id: "c1",
       createdAt: new Date(0),
-      createdBy: null,
       claim: { id: "k", text: "A claim." },
       corpus: null,
       members: [member("radar", "FALSE", "FALSE"), member("tool-mad", "SUPPORTS", "TRUE"), member("proclaim", "NOT SUPPORTED", "FALSE", { costUsd: null, status: "failed", verdict: null, error: "model refused" })],

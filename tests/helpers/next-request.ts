@@ -18,6 +18,13 @@ export class Redirect extends Error {
   }
 }
 
+/** Next's forbidden() / unauthorized() interrupts, which the framework answers with 403 / 401. */
+export class AccessInterrupt extends Error {
+  constructor(public readonly status: 401 | 403) {
+    super(`NEXT_HTTP_ERROR_FALLBACK;${status}`);
+  }
+}
+
 vi.mock("next/headers", () => ({
   cookies: async () => ({
     get: (name: string) => (request.cookies.has(name) ? { name, value: request.cookies.get(name)! } : undefined),
@@ -35,6 +42,12 @@ vi.mock("next/navigation", () => ({
   },
   notFound: () => {
     throw new Redirect("/404");
+  },
+  forbidden: () => {
+    throw new AccessInterrupt(403);
+  },
+  unauthorized: () => {
+    throw new AccessInterrupt(401);
   },
 }));
 vi.mock("next/cache", () => ({ revalidatePath: () => {}, revalidateTag: () => {} }));

@@ -21,6 +21,7 @@ import { backend, freshDatabase } from "./test-db";
 let h: DbHandle;
 let checker = "";
 let annotator = "";
+let racer = "";
 const BENCH_CORPUS = "newsroom";
 const CLAIM = "Olympic champion Oleksandr Petrenko sold his gold medal in Kyiv to help children displaced by the 2022 war.";
 
@@ -61,6 +62,8 @@ beforeAll(async () => {
   const c = await createUser(h.db, { email: "checker@x.org", passwordHash: await hashPassword("correct horse battery"), roles: ["fact-checker"] });
   const a = await createUser(h.db, { email: "annotator@x.org", passwordHash: await hashPassword("correct horse battery"), roles: ["annotator"] });
   checker = (await createSession(h.db, c.id)).token;
+  const r = await createUser(h.db, { email: "racer@x.org", passwordHash: await hashPassword("correct horse battery"), roles: ["fact-checker"] });
+  racer = (await createSession(h.db, r.id)).token;
   annotator = (await createSession(h.db, a.id)).token;
 });
 afterAll(async () => {
@@ -144,6 +147,28 @@ describe(`starting a comparison from the form (${backend})`, () => {
     const refused = await startComparisonAction({}, form({ claim: CLAIM, corpus: BENCH_CORPUS }, ["radar", "proclaim"]));
     expect(refused.error).toMatch(/starts 2 debates, and you have 1 of 4 left/);
     expect(await counts()).toEqual(after);
+  });
+
+  it("admits comparisons started in parallel only while all their debates fit the limit: never more debates than the limit", async () => {
+    signedInAs(racer);
+    const racerId = (await h.db.select().from(s.users).where(eq(s.users.email, "racer@x.org")))[0]!.id;
+    // Six comparisons of 2 methods at once against a limit of 4 debates: exactly two get in.
+    const results = await Promise.all(
+      Array.from({ length: 6 }, async () => {
+        try {
+          return await startComparisonAction({}, form({ claim: CLAIM, corpus: BENCH_CORPUS }, ["radar", "tool-mad"]));
+        } catch (e) {
+          if (e instanceof Redirect) return { started: e.url };
+          throw e;
+        }
+      }),
+    );
+    const started = results.filter((r) => "started" in r);
+    expect(started).toHaveLength(2);
+    for (const r of results.filter((r) => !("started" in r))) expect((r as { error?: string }).error).toMatch(/starts 2 debates, and you have 0 of 4 left/);
+    expect(await h.db.select().from(s.debates).where(eq(s.debates.createdBy, racerId))).toHaveLength(4);
+    const [row] = await h.db.select().from(s.rateLimits).where(eq(s.rateLimits.key, `debate-start:user:${racerId}`));
+    expect(row!.count).toBe(4);
   });
 
   it("adds up each method's own estimate for the combined cost", async () => {

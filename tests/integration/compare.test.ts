@@ -191,13 +191,18 @@ describe(`a comparison of all four methods on one claim (${backend})`, () => {
     }
     expect(await debateInSharedComparison(h.db, token, b.debateIds[0]!)).toBe(false);
     expect(await canReadDebate(h.db, null, b.debateIds[0]!, token)).toBe(false);
+    // Only its maker (or an admin), and only named with its own comparison.
+    const [other] = await h.db.insert(s.users).values({ email: "other-sharer@x.org" }).returning();
+    expect(await revokeComparisonShare(h.db, token, a.id, { id: other!.id, admin: false })).toBe(false);
+    expect(await revokeComparisonShare(h.db, token, b.id, { id: user!.id, admin: false })).toBe(false);
+    expect(await comparisonForShare(h.db, token)).toBe(a.id);
     // Each method's transcript page opens only from a link made with the transcripts included.
     expect(await comparisonShareOf(h.db, token)).toEqual({ comparisonId: a.id, transcripts: false });
     const withTranscripts = await createComparisonShare(h.db, a.id, user!.id, { transcripts: true });
     expect(await comparisonShareOf(h.db, withTranscripts)).toEqual({ comparisonId: a.id, transcripts: true });
-    await revokeComparisonShare(h.db, withTranscripts);
+    expect(await revokeComparisonShare(h.db, withTranscripts, a.id, { id: user!.id, admin: false })).toBe(true);
     expect(await comparisonShareOf(h.db, withTranscripts)).toBeNull();
-    await revokeComparisonShare(h.db, token);
+    expect(await revokeComparisonShare(h.db, token, a.id, { id: user!.id, admin: false })).toBe(true);
     expect(await comparisonForShare(h.db, token)).toBeNull();
     expect(await canReadDebate(h.db, null, a.debateIds[0]!, token)).toBe(false);
   });

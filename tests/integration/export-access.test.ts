@@ -78,11 +78,16 @@ describe("exports in blind mode", () => {
       expect(JSON.stringify(all)).toContain("first's secret reasoning");
       expect(all[0]!.claim.goldLabel).toBe("TRUE");
     }
+    // Blind mode off still hides the judge's verdicts of debates they may be given, unless an
+    // admin shows verdicts before labelling too: then they export everything.
     await setSetting(h.db, "blind_annotation", false);
     try {
+      expect(JSON.stringify(await jsonl("second@x.org"))).not.toContain("first's secret reasoning");
+      await setSetting(h.db, "show_verdict_before_label", true);
       expect(JSON.stringify(await jsonl("second@x.org"))).toContain("first's secret reasoning");
     } finally {
       await setSetting(h.db, "blind_annotation", true);
+      await setSetting(h.db, "show_verdict_before_label", false);
     }
   });
 
@@ -112,17 +117,27 @@ describe("exports in blind mode", () => {
     await setSetting(h.db, "blind_annotation", false);
     try {
       signedInAs(tokens["second@x.org"]!);
+      // Per-claim verdicts are still the judge's opinion on debates they may be given.
+      expect((await evalExportRoute(httpRequest(`/eval/${runId}/export?format=json`), { params: Promise.resolve({ id: runId }) })).status).toBe(403);
+      await setSetting(h.db, "show_verdict_before_label", true);
       expect((await evalExportRoute(httpRequest(`/eval/${runId}/export?format=json`), { params: Promise.resolve({ id: runId }) })).status).toBe(200);
     } finally {
       await setSetting(h.db, "blind_annotation", true);
+      await setSetting(h.db, "show_verdict_before_label", false);
     }
   });
 
-  it("ClaimReview downloads link each review to its debate page: APP_URL when set, else the address the request came to", async () => {
+  it("ClaimReview downloads link each review to its debate page: PUBLIC_URL when set, else the address the browser used, never the listen address", async () => {
     signedInAs(tokens["checker@x.org"]!);
-    const urls = async () => (JSON.parse(await (await exportRoute(httpRequest("/api/export?format=claimreview"))).text())["@graph"] as Array<{ url: string }>).map((r) => r.url);
+    const urls = async (init?: RequestInit, url = "/api/export?format=claimreview") => (JSON.parse(await (await exportRoute(httpRequest(url, init))).text())["@graph"] as Array<{ url: string }>).map((r) => r.url);
     expect(await urls()).toEqual(expect.arrayContaining([`http://127.0.0.1/debates/${debates[0]}`]));
-    vi.stubEnv("APP_URL", "https://factcheck.example.org/");
+    // As `next start` hands it over: request.url names the listen address; Host names the site.
+    const listen = "http://0.0.0.0:3100/api/export?format=claimreview";
+    expect(await urls({ headers: { host: "checks.newsroom.example:8443", "x-forwarded-proto": "https" } }, listen)).toEqual(expect.arrayContaining([`https://checks.newsroom.example:8443/debates/${debates[0]}`]));
+    const noHost = await exportRoute(httpRequest(listen));
+    expect(noHost.status).toBe(400);
+    expect((await noHost.json()).error).toMatch(/Set PUBLIC_URL/);
+    vi.stubEnv("PUBLIC_URL", "https://factcheck.example.org/");
     resetConfigForTests();
     try {
       const published = await urls();

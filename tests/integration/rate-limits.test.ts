@@ -2,8 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DbHandle } from "@/db/client";
 import { eq } from "drizzle-orm";
 import * as s from "@/db/schema";
-import { hit } from "@/db/queries/rate-limits";
-import { freshDatabase } from "./test-db";
+import { admit, hit } from "@/db/queries/rate-limits";
+import { admitWebRun, WebRunLimitError } from "@/lib/eval/web-run";
+import { resetConfigForTests } from "@/lib/config";
+import { vi } from "vitest";
+import { backend, freshDatabase } from "./test-db";
 
 let h: DbHandle;
 beforeAll(async () => {
@@ -13,7 +16,7 @@ afterAll(async () => {
   await h?.close();
 });
 
-describe("rate limits stored in the database", () => {
+describe(`rate limits stored in the database (${backend})`, () => {
   it("allows up to the limit in a window, then refuses with the time to wait", async () => {
     const now = new Date("2026-11-21T10:15:00Z");
     const results = [];
@@ -48,5 +51,44 @@ describe("rate limits stored in the database", () => {
     expect(await rowsOf("prune:a")).toBe(1);
     await hit(h.db, "prune:b", 5, 60, new Date(t0.getTime() + 200 * 86_400_000));
     expect(await rowsOf("prune:a")).toBe(0);
+  });
+
+  it("admits n units at once or none, in one statement: parallel admissions never pass the limit, and a refusal counts nothing", async () => {
+    const now = new Date("2026-11-23T09:00:00Z");
+    // 15 comparisons of 2 debates, 10 of 3, in parallel, against 20: counts stay within 20 whatever the order.
+    const results = await Promise.all([
+      ...Array.from({ length: 15 }, () => admit(h.db, "debate-start:user:race", 2, 20, 3600, now)),
+      ...Array.from({ length: 10 }, () => admit(h.db, "debate-start:user:race", 3, 20, 3600, now)),
+    ]);
+    const units = [...Array(15).fill(2), ...Array(10).fill(3)] as number[];
+    const admitted = results.reduce((a, r, i) => a + (r.allowed ? units[i]! : 0), 0);
+    const [row] = await h.db.select().from(s.rateLimits).where(eq(s.rateLimits.key, "debate-start:user:race"));
+    expect(row!.count).toBe(admitted);
+    expect(admitted).toBeLessThanOrEqual(20);
+    // Greedy admission fills the window: no request that fits was refused with room left for it.
+    expect(20 - admitted).toBeLessThan(2);
+    for (const r of results.filter((r) => !r.allowed)) expect(r).toMatchObject({ allowed: false, limit: 20, retryAfterSeconds: 3600 });
+    // More units than the limit at all: refused without counting.
+    expect((await admit(h.db, "debate-start:user:big", 21, 20, 3600, now)).allowed).toBe(false);
+    expect(await h.db.select().from(s.rateLimits).where(eq(s.rateLimits.key, "debate-start:user:big"))).toHaveLength(0);
+  });
+
+  it("admits an evaluation matrix as all its runs at once: parallel matrices never start more runs than the limit", async () => {
+    vi.stubEnv("EVAL_WEB_RUN_LIMIT", "5/hour");
+    resetConfigForTests();
+    try {
+      const user = "00000000-0000-4000-8000-00000000abcd";
+      const outcomes = await Promise.allSettled(Array.from({ length: 6 }, () => admitWebRun(h.db, user, 6, 3)));
+      expect(outcomes.filter((o) => o.status === "fulfilled")).toHaveLength(1);
+      for (const o of outcomes.filter((o) => o.status === "rejected")) expect((o as PromiseRejectedResult).reason).toBeInstanceOf(WebRunLimitError);
+      const [row] = await h.db.select().from(s.rateLimits).where(eq(s.rateLimits.key, `eval-run-start:user:${user}`));
+      expect(row!.count).toBe(3);
+      await expect(admitWebRun(h.db, user, 6, 3)).rejects.toThrow(/This matrix starts 3 evaluation runs and you have 2 of 5 left/);
+      await admitWebRun(h.db, user, 2, 2);
+      await expect(admitWebRun(h.db, user, 2, 1)).rejects.toThrow(/You have started 5 evaluation runs/);
+    } finally {
+      vi.unstubAllEnvs();
+      resetConfigForTests();
+    }
   });
 });

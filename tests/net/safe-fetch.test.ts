@@ -70,6 +70,49 @@ describe("the address check", () => {
     expect(await refusedReason(url)).toMatchObject({ reason: "refused-address", message: expect.stringMatching(/private or local network.*FETCH_ALLOW_HOSTS/) });
   });
 
+  it.each([
+    ["http://[::127.0.0.1]/", "IPv4-compatible loopback"],
+    ["http://[::7f00:1]/", "IPv4-compatible loopback, hex"],
+    ["http://[::10.0.0.1]/", "IPv4-compatible private"],
+    ["http://[::8.8.8.8]/", "IPv4-compatible of a public address (::/96 is deprecated, never global)"],
+    ["http://[::ffff:10.0.0.1]/", "IPv4-mapped private"],
+    ["http://[::ffff:192.168.0.1]/", "IPv4-mapped private"],
+    ["http://[64:ff9b::a00:1]/", "NAT64 of private"],
+    ["http://[64:ff9b::8.8.8.8]/", "NAT64 of a public address"],
+    ["http://[64:ff9b:1::a00:1]/", "local-use NAT64"],
+    ["http://[2002:a00:1::1]/", "6to4 of private"],
+    ["http://[2002:c0a8:101::1]/", "6to4 of private 192.168.1.1"],
+    ["http://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/", "Teredo"],
+    ["http://[2001:2::1]/", "benchmarking"],
+    ["http://[2001:db8::1]/", "documentation"],
+    ["http://[3fff::1]/", "documentation (RFC 9637)"],
+    ["http://[100::1]/", "discard-only"],
+    ["http://[fec0::1]/", "site-local"],
+    ["http://[::2]/", "IPv4-compatible space"],
+    ["http://198.18.0.1/", "benchmarking"],
+    ["http://192.0.0.8/", "IETF protocol assignments"],
+    ["http://198.51.100.7/", "documentation"],
+  ])("default-deny: refuses %s (%s)", async (url) => {
+    expect(await refusedReason(url)).toMatchObject({ reason: "refused-address" });
+  });
+
+  it("default-deny through name resolution: a name whose answer embeds or translates a local address is refused", async () => {
+    const resolve = stub({
+      compat: ["::127.0.0.1"],
+      nat64: ["64:ff9b::7f00:1"],
+      sixtofour: ["2002:7f00:1::1"],
+      teredo: ["2001:0:4136:e378:8000:63bf:3fff:fdd2"],
+      fine: ["2606:4700::1111", "93.184.216.34"],
+      sixtofourpublic: ["2002:5db8:d822::1"],
+    });
+    for (const host of ["compat", "nat64", "sixtofour", "teredo"]) expect(await refusedReason(`http://${host}/`, resolve)).toMatchObject({ reason: "refused-address" });
+    expect(await refusedReason("http://fine/", resolve)).toBeNull();
+    // 6to4 of a public IPv4 address is as public as that address.
+    expect(await refusedReason("http://sixtofourpublic/", resolve)).toBeNull();
+    expect(addressRefusal("2a00:1450:4001:80b::200e")).toBeNull();
+    expect(addressRefusal("::127.0.0.1")).not.toBeNull();
+  });
+
   it("refuses names that resolve to a refused address, including when only one of several answers is", async () => {
     expect(await refusedReason("http://localhost/", stub({ localhost: ["127.0.0.1", "::1"] }))).toMatchObject({ reason: "refused-address" });
     expect(await refusedReason("http://metadata.example/", stub({ "metadata.example": ["169.254.169.254"] }))).toMatchObject({ reason: "refused-address" });

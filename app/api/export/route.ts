@@ -1,7 +1,8 @@
 import { getDb } from "@/db/client";
 import { getConfig } from "@/lib/config";
 import { exportDebates } from "@/lib/export/debates";
-import { CONTENT_TYPES, EXPORT_FORMATS, serialise, type ExportFormat } from "@/lib/export/formats";
+import { CLAIMREVIEW_NEEDS_URL, CONTENT_TYPES, EXPORT_FORMATS, serialise, type ExportFormat } from "@/lib/export/formats";
+import { publicOrigin } from "@/lib/net/public-url";
 import { AuthError, demand } from "@/lib/auth/policy";
 import { authErrorResponse, principalFromRequest } from "@/lib/auth/server";
 import { labelScopeFor } from "@/lib/export/scope";
@@ -27,9 +28,9 @@ export async function GET(request: Request) {
   const { db } = await getDb();
   const filters = { corpus: url.searchParams.get("corpus") || undefined, run: url.searchParams.get("run") || undefined, scope: await labelScopeFor(db, principal) };
   const config = getConfig();
-  // Without APP_URL the reviews point at the address this request came to, which is what the
-  // person downloading sees; APP_URL wins so exports made on an internal address link publicly.
-  const appUrl = config.appUrl ?? new URL(request.url).origin;
+  // PUBLIC_URL, else the address this request came to as the browser named it (never the listen address).
+  const appUrl = publicOrigin(request) ?? undefined;
+  if (format === "claimreview" && !appUrl) return Response.json({ error: CLAIMREVIEW_NEEDS_URL }, { status: 400 });
   const chunks = serialise(exportDebates(db, filters), format as ExportFormat, config.organisation, appUrl);
   const encoder = new TextEncoder();
   const body = new ReadableStream<Uint8Array>({

@@ -9,6 +9,8 @@ import { CompareShareControls } from "@/components/compare/share-controls";
 import { canReadDebates } from "@/lib/auth/access";
 import { can } from "@/lib/auth/policy";
 import { currentPrincipal, pageReadDebates } from "@/lib/auth/server";
+import { comparisonForViewer } from "@/lib/compare/visible";
+import { getConfig } from "@/lib/config";
 
 export const dynamic = "force-dynamic";
 
@@ -34,10 +36,12 @@ export default async function ComparisonPage({ params }: { params: Promise<{ id:
   if (!UUID.test(id)) notFound();
   const principal = await pageReadDebates(`/compare/${id}`);
   const { db } = await getDb();
-  const view = await getComparisonView(db, id);
-  if (!view) notFound();
-  const starts = await memberStarts(db, view);
-  const shares = can(principal, "debate:share") ? (await listComparisonShares(db, id)).map((s) => ({ token: s.token, transcripts: s.transcripts })) : null;
+  const full = await getComparisonView(db, id);
+  if (!full) notFound();
+  const { view, judgeHidden } = await comparisonForViewer(db, principal, full);
+  const starts = await memberStarts(db, view, judgeHidden);
+  const admin = !!principal?.roles.includes("admin");
+  const shares = can(principal, "debate:share") ? (await listComparisonShares(db, id)).map((s) => ({ token: s.token, transcripts: s.transcripts, revocable: admin || s.createdBy === principal?.id })) : null;
   return (
     <ComparisonLive
       view={view}
@@ -45,7 +49,7 @@ export default async function ComparisonPage({ params }: { params: Promise<{ id:
       controls={
         <footer className="space-y-3 border-t border-black/10 pt-4">
           <ExportLinks id={view.id} />
-          {shares ? <CompareShareControls comparisonId={view.id} shares={shares} /> : null}
+          {shares ? <CompareShareControls comparisonId={view.id} shares={shares} base={getConfig().publicUrl ?? null} /> : null}
         </footer>
       }
     />

@@ -9,6 +9,9 @@ import { liveTurns } from "@/lib/debate/events";
 import { canReadDebate, listShares } from "@/lib/auth/access";
 import { can } from "@/lib/auth/policy";
 import { currentPrincipal, pageReadDebates } from "@/lib/auth/server";
+import { visibilityOf } from "@/lib/auth/visibility";
+import { withoutJudge } from "@/lib/annotation/judge-reveal";
+import { getConfig } from "@/lib/config";
 
 export const dynamic = "force-dynamic";
 
@@ -28,17 +31,20 @@ export default async function DebatePage({ params }: { params: Promise<{ id: str
   if (!/^[0-9a-f-]{36}$/i.test(id)) notFound();
   const principal = await pageReadDebates(`/debates/${id}`);
   const { db } = await getDb();
-  const view = await debateView(db, id);
-  if (!view) notFound();
-  const shares = can(principal, "debate:share") ? (await listShares(db, id)).map((s) => s.token) : null;
+  const full = await debateView(db, id);
+  if (!full) notFound();
+  // Someone who may still label it sees the debaters, not the judge (lib/auth/visibility.ts).
+  const view = (await visibilityOf(db, principal, id)).verdict ? full : withoutJudge(full);
+  const admin = !!principal?.roles.includes("admin");
+  const shares = can(principal, "debate:share") ? (await listShares(db, id)).map((s) => ({ token: s.token, revocable: admin || s.createdBy === principal?.id })) : null;
   const comparisonId = await comparisonOfDebate(db, id);
   return (
     <DebateLive
       key={`${view.id}:${view.status}`}
       initial={view}
-      initialLive={liveTurns(view.id)}
+      initialLive={view === full ? liveTurns(view.id) : liveTurns(view.id).filter((t) => t.turn.kind === "speech")}
       canControl={can(principal, "debate:control")}
-      extra={<>{comparisonId ? <ComparisonBackLink comparisonId={comparisonId} /> : null}{shares ? <ShareControls debateId={id} tokens={shares} /> : null}</>}
+      extra={<>{comparisonId ? <ComparisonBackLink comparisonId={comparisonId} /> : null}{shares ? <ShareControls debateId={id} tokens={shares} base={getConfig().publicUrl ?? null} /> : null}</>}
     />
   );
 }

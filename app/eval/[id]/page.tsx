@@ -8,6 +8,7 @@ import { RunProgress } from "@/components/eval/run-progress";
 import { evalRunView } from "@/lib/eval/view";
 import { healthWarning } from "@/lib/eval/verdict-health";
 import { retryFailedAction } from "../actions";
+import { evalReportAllowed, BLIND_EVAL_REFUSAL } from "@/lib/export/scope";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Evaluation run" };
@@ -22,10 +23,31 @@ const ci = (w: { value: number | null; ci: { low: number; high: number } | null 
 
 export default async function EvalRunPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
-  await pageReadDebates(`/eval/${encodeURIComponent(id)}`);
+  const principal = await pageReadDebates(`/eval/${encodeURIComponent(id)}`);
   const { db } = await getDb();
   const view = await evalRunView(db, id);
   if (!view) notFound();
+  // Gold labels, verdicts and every score made of them follow the visibility policy (lib/auth/visibility.ts).
+  if (!(await evalReportAllowed(db, principal))) {
+    const run = view.report.run;
+    return (
+      <div className="space-y-6">
+        <header className="space-y-2">
+          <p className="text-xs text-black/50">
+            <Link href="/eval" className="underline">
+              Evaluation
+            </Link>{" "}
+            / run {run.id.slice(0, 8)}
+          </p>
+          <h1 className="text-2xl font-semibold tracking-tight [overflow-wrap:anywhere]">{run.name}</h1>
+          <RunProgress runId={run.id} initial={view.report.progress} status={run.status} />
+        </header>
+        <p className="max-w-3xl rounded-md bg-amber-50 p-3 text-sm text-amber-900" data-testid="results-hidden">
+          {BLIND_EVAL_REFUSAL}
+        </p>
+      </div>
+    );
+  }
   const { report: r, calibration } = view;
   const m = r.metrics;
   const cfg = r.run.config as { models?: Record<string, string>; evidence?: { mode: string; corpus?: string }; radar?: { earlyStopping?: string; rebuttals?: number }; preset?: string | null; skipped?: Array<{ id: string; reason: string }> };

@@ -146,7 +146,7 @@ async function startMatrix(
   const plan = planMatrix({ dataset, claims: input.claims, sample: input.sampling, entries: entries.map((e) => ({ ...e, references: referencesFor(e.protocol, dataset) })) });
   if (plan.refused.length) throw new MatrixRefusal(plan.refused.map((r) => r.reason.replace(/,? or leave \S+ out of --protocols|; leave \S+ out of --protocols otherwise| Leave \S+ out of --protocols, or use a dataset with such labels\./, "")).join(" "));
   // One admission for the whole matrix: every run's debates count against the web's size limit.
-  await admitWebRun(h.db, userId, plan.selected.length * plan.runs.length);
+  await admitWebRun(h.db, userId, plan.selected.length * plan.runs.length, plan.runs.length);
   const made = await createMatrix(h, plan);
   for (const m of made.runs) await hostQueuedRun(m.executor, m.created.runId);
   return made.group;

@@ -2,6 +2,9 @@ import { notFound } from "next/navigation";
 import { getDb } from "@/db/client";
 import { DebateLive } from "@/components/debate/debate-live";
 import { debateForShare } from "@/lib/auth/access";
+import { currentPrincipal } from "@/lib/auth/server";
+import { visibilityOf } from "@/lib/auth/visibility";
+import { withoutJudge } from "@/lib/annotation/judge-reveal";
 import { debateView } from "@/lib/debate/view";
 import { liveTurns } from "@/lib/debate/events";
 
@@ -14,7 +17,11 @@ export default async function SharedDebatePage({ params }: { params: Promise<{ t
   const { db } = await getDb();
   const debateId = await debateForShare(db, token);
   if (!debateId) notFound();
-  const view = await debateView(db, debateId);
-  if (!view) notFound();
-  return <DebateLive key={`${view.id}:${view.status}`} initial={view} initialLive={liveTurns(view.id)} shareToken={token} />;
+  const full = await debateView(db, debateId);
+  if (!full) notFound();
+  // A link does not lift the visibility policy for an annotator who opens it signed in.
+  const showJudge = (await visibilityOf(db, await currentPrincipal(), debateId)).verdict;
+  const view = showJudge ? full : withoutJudge(full);
+  const live = liveTurns(view.id).filter((t) => showJudge || t.turn.kind === "speech");
+  return <DebateLive key={`${view.id}:${view.status}`} initial={view} initialLive={live} shareToken={token} />;
 }

@@ -27,7 +27,7 @@ export function register(program: Command) {
     .option("--out <file>", "write to a file instead of standard output")
     .option("--corpus <name>", "only debates over this corpus")
     .option("--run <id-or-name>", "only debates of this evaluation run")
-    .option("--app-url <url>", "public base address of the debate pages, for ClaimReview urls (default: APP_URL)")
+    .option("--app-url <url>", "public base address of the debate pages, for ClaimReview urls (default: PUBLIC_URL)")
     .option("--json", "print a JSON summary (with --out)")
     .option("--comparison <id>", "one comparison with its debates (jsonl or csv), as /compare/<id>/export gives it")
     .action(async (opts: { format: string; out?: string; corpus?: string; run?: string; appUrl?: string; json?: boolean; comparison?: string }) => {
@@ -43,7 +43,7 @@ export function register(program: Command) {
         return;
       }
       if (!(EXPORT_FORMATS as readonly string[]).includes(opts.format)) throw new Error(`--format must be one of ${EXPORT_FORMATS.join(", ")}.`);
-      const appUrl = opts.appUrl ?? getConfig().appUrl;
+      const appUrl = opts.appUrl ?? getConfig().publicUrl;
       if (opts.appUrl && !/^https?:\/\/[^\s/]+/i.test(opts.appUrl)) throw new Error(`--app-url must be an http(s) address such as https://factcheck.example.org, got "${opts.appUrl}".`);
       // Checked before anything is written, so a ClaimReview file is never left half-made.
       if (opts.format === "claimreview" && !appUrl) throw new Error(CLAIMREVIEW_NEEDS_URL);

@@ -3,6 +3,7 @@ import { canReadDebates } from "@/lib/auth/access";
 import { principalFromRequest } from "@/lib/auth/server";
 import { comparisonCsv, comparisonExportRows, comparisonJsonl } from "@/lib/compare/export";
 import { labelScopeFor } from "@/lib/export/scope";
+import { comparisonForViewer } from "@/lib/compare/visible";
 
 export const dynamic = "force-dynamic";
 
@@ -18,7 +19,7 @@ export async function GET(req: Request, { params }: { params: Promise<{ id: stri
   const { db } = await getDb();
   const principal = await principalFromRequest(req);
   if (!(await canReadDebates(db, principal))) return Response.json({ error: "Sign in first." }, { status: 401 });
-  const exp = await comparisonExportRows(db, id, await labelScopeFor(db, principal));
+  const exp = await comparisonExportRows(db, id, await labelScopeFor(db, principal), async (view) => (await comparisonForViewer(db, principal, view)).view);
   if (!exp) return Response.json({ error: "There is no comparison with this id." }, { status: 404 });
   const body = format === "csv" ? comparisonCsv(exp.csvRows) : comparisonJsonl(exp);
   const type = format === "csv" ? "text/csv; charset=utf-8" : "application/x-ndjson; charset=utf-8";

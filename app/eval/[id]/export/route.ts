@@ -1,8 +1,7 @@
 import { getDb } from "@/db/client";
 import { canReadDebates } from "@/lib/auth/access";
 import { principalFromRequest } from "@/lib/auth/server";
-import { getSetting } from "@/db/queries/settings";
-import { BLIND_EVAL_REFUSAL, labelsBlindFor } from "@/lib/export/scope";
+import { BLIND_EVAL_REFUSAL, evalReportAllowed } from "@/lib/export/scope";
 import { buildReport, reportCsv, reportMarkdown } from "@/lib/eval/report";
 
 export const dynamic = "force-dynamic";
@@ -15,7 +14,7 @@ export async function GET(req: Request, { params }: { params: Promise<{ id: stri
   const { db } = await getDb();
   const principal = await principalFromRequest(req);
   if (!(await canReadDebates(db, principal))) return new Response("sign in first", { status: 401 });
-  if (labelsBlindFor(principal, await getSetting(db, "blind_annotation"))) return new Response(BLIND_EVAL_REFUSAL, { status: 403 });
+  if (!(await evalReportAllowed(db, principal))) return new Response(BLIND_EVAL_REFUSAL, { status: 403 });
   const r = await buildReport(db, id);
   if (!r) return new Response("no such run", { status: 404 });
   const body = format === "json" ? JSON.stringify(r, null, 2) : format === "csv" ? reportCsv(r) : reportMarkdown(r);

@@ -6,16 +6,36 @@ import { FrontierChart } from "@/components/eval/frontier-chart";
 import { LeaderboardTable, PairsTable, ReferencesTable } from "@/components/eval/leaderboard-tables";
 import { bestSentence, buildLeaderboard } from "@/lib/eval/leaderboard";
 import { PRODUCT_SCALE_SENTENCE } from "@/lib/eval/product-scale";
+import { evalReportAllowed, BLIND_EVAL_REFUSAL } from "@/lib/export/scope";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Methods compared" };
 
 export default async function EvalGroupPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
-  await pageReadDebates(`/eval/groups/${encodeURIComponent(id)}`);
+  const principal = await pageReadDebates(`/eval/groups/${encodeURIComponent(id)}`);
   const { db } = await getDb();
   const lb = await buildLeaderboard(db, id);
   if (!lb) notFound();
+  // Accuracy is computed against gold labels: it follows the visibility policy (lib/auth/visibility.ts).
+  if (!(await evalReportAllowed(db, principal))) {
+    return (
+      <div className="space-y-6">
+        <p className="text-xs text-black/50">
+          <Link href="/eval" className="underline">
+            Evaluation
+          </Link>{" "}
+          / methods compared {lb.group.slice(0, 8)}
+        </p>
+        <h1 className="text-2xl font-semibold tracking-tight [overflow-wrap:anywhere]">
+          {lb.rows.length} methods on the same {lb.claims} claims of {lb.dataset ?? "a dataset"}
+        </h1>
+        <p className="max-w-3xl rounded-md bg-amber-50 p-3 text-sm text-amber-900" data-testid="results-hidden">
+          {BLIND_EVAL_REFUSAL}
+        </p>
+      </div>
+    );
+  }
   const x = (r: (typeof lb.rows)[number]) => (lb.frontier.axis === "cost_usd" ? r.cost_per_claim_usd : r.tokens_per_claim);
   const points = lb.rows.filter((r) => r.accuracy.value !== null && !r.unreadable && x(r) !== null).map((r) => ({ id: r.protocol, label: r.title, x: x(r)!, y: r.accuracy.value!, low: r.accuracy.ci?.low ?? null, high: r.accuracy.ci?.high ?? null }));
   const caveats = lb.rows.filter((r) => r.caveat && lb.references.some((ref) => ref.protocol === r.protocol));

@@ -4,6 +4,8 @@ import { getComparisonView } from "@/db/queries/comparisons";
 import { comparisonShareOf } from "@/db/queries/comparison-shares";
 import { ComparisonLive } from "@/components/compare/comparison-live";
 import { memberStarts } from "@/components/compare/member-starts";
+import { currentPrincipal } from "@/lib/auth/server";
+import { comparisonForViewer } from "@/lib/compare/visible";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Shared comparison", robots: { index: false } };
@@ -18,7 +20,8 @@ export default async function SharedComparisonPage({ params }: { params: Promise
   const { db } = await getDb();
   const share = await comparisonShareOf(db, token);
   if (!share) notFound();
-  const view = await getComparisonView(db, share.comparisonId);
-  if (!view) notFound();
-  return <ComparisonLive view={view} starts={await memberStarts(db, view)} shareToken={token} shareTranscripts={share.transcripts} />;
+  const full = await getComparisonView(db, share.comparisonId);
+  if (!full) notFound();
+  const { view, judgeHidden } = await comparisonForViewer(db, await currentPrincipal(), full);
+  return <ComparisonLive view={view} starts={await memberStarts(db, view, judgeHidden)} shareToken={token} shareTranscripts={share.transcripts} />;
 }

@@ -2,7 +2,11 @@ import { getDb } from "@/db/client";
 import { eventBus, follow, liveTurns, runsHere, subscribe, type DebateEvent } from "@/lib/debate/events";
 import { getDebateStatus } from "@/db/queries/debates";
 import { debateView, domainOf } from "@/lib/debate/view";
-import { canReadDebate } from "@/lib/auth/access";
+import { canReadDebate, canReadDebates } from "@/lib/auth/access";
+import { watchShare } from "@/lib/auth/share-watch";
+import { visibilityOf } from "@/lib/auth/visibility";
+import { withoutJudge } from "@/lib/annotation/judge-reveal";
+import { judgeFreeFilter } from "@/lib/debate/visible-events";
 import { principalFromRequest } from "@/lib/auth/server";
 
 export const dynamic = "force-dynamic";
@@ -23,9 +27,14 @@ export async function GET(request: Request, { params }: { params: Promise<{ id: 
   const { db } = await getDb();
   // A share link's page passes its token on, so the stream opens for exactly that debate.
   const share = new URL(request.url).searchParams.get("share");
-  if (!(await canReadDebate(db, await principalFromRequest(request), id, share))) {
+  const principal = await principalFromRequest(request);
+  if (!(await canReadDebate(db, principal, id, share))) {
     return Response.json({ error: "Sign in to read this debate." }, { status: 401 });
   }
+  // Opened only by the share link: it lives as long as the link does.
+  const viaShare = !!share && !(await canReadDebates(db, principal));
+  // Someone who may still label this debate gets no verdict or judging (lib/auth/visibility.ts).
+  const showJudge = (await visibilityOf(db, principal, id)).verdict;
   const encoder = new TextEncoder();
 
   let cleanup = () => {};
@@ -41,6 +50,11 @@ export async function GET(request: Request, { params }: { params: Promise<{ id: 
         cleanup();
         controller.close();
       };
+      const unwatch = viaShare ? watchShare(db, share!, id, () => {
+        send("revoked", { message: "This share link was revoked." });
+        close();
+      }) : () => {};
+      cleanup = unwatch;
       // Tells the browser to come back quickly after we close a stream that lost step.
       if (!closed) controller.enqueue(encoder.encode(`retry: 500\n\n`));
       let release = () => {};
@@ -49,12 +63,18 @@ export async function GET(request: Request, { params }: { params: Promise<{ id: 
         // arrive from the first one.
         const status = await getDebateStatus(db, id);
         release = await follow(id, { expectRunner: status?.status === "running" });
-        if (request.signal.aborted) return release();
+        if (request.signal.aborted || closed) {
+          unwatch();
+          return release();
+        }
       }
       // Subscribe and read the live buffer in the same tick: every later delta is new to the snapshot.
       const buffered: DebateEvent[] = [];
       let ready = false;
-      const forward = (e: DebateEvent) => {
+      let filter: ReturnType<typeof judgeFreeFilter> | null = null;
+      const forward = (raw: DebateEvent) => {
+        const e = filter ? filter.pass(raw) : raw;
+        if (!e) return;
         send("debate", e);
         // The page names the domain expert by the field the judge just inferred.
         if (e.type === "turn-end" && e.turn.phase === "domain") send("debate", { type: "domain", domain: domainOf([{ ...e.turn, status: "completed" }]) ?? "General" } satisfies DebateEvent);
@@ -68,21 +88,27 @@ export async function GET(request: Request, { params }: { params: Promise<{ id: 
         },
         { onResync: close },
       );
-      const live = liveTurns(id);
+      let live = liveTurns(id);
+      if (!showJudge) {
+        filter = judgeFreeFilter(live);
+        live = filter.live;
+      }
       const keepAlive = setInterval(() => !closed && controller.enqueue(encoder.encode(`: keep-alive\n\n`)), 15_000);
       cleanup = () => {
+        unwatch();
         unsubscribe();
         release();
         clearInterval(keepAlive);
       };
       request.signal.addEventListener("abort", close);
+      if (closed) return cleanup();
 
       const view = await debateView(db, id);
       if (!view) {
         send("missing", { id });
         return close();
       }
-      send("snapshot", { debate: view, live });
+      send("snapshot", { debate: showJudge ? view : withoutJudge(view), live });
       ready = true;
       for (const e of buffered) forward(e);
       if (TERMINAL.has(view.status) && live.length === 0) close();

@@ -3,6 +3,9 @@ import Link from "next/link";
 import { getDb } from "@/db/client";
 import { comparisonShareOf, debateInSharedComparison } from "@/db/queries/comparison-shares";
 import { DebateLive } from "@/components/debate/debate-live";
+import { currentPrincipal } from "@/lib/auth/server";
+import { visibilityOf } from "@/lib/auth/visibility";
+import { withoutJudge } from "@/lib/annotation/judge-reveal";
 import { debateView } from "@/lib/debate/view";
 import { liveTurns } from "@/lib/debate/events";
 
@@ -19,8 +22,12 @@ export default async function SharedComparisonTranscriptPage({ params }: { param
   const { db } = await getDb();
   const share = await comparisonShareOf(db, token);
   if (!share?.transcripts || !(await debateInSharedComparison(db, token, id))) notFound();
-  const view = await debateView(db, id.toLowerCase());
-  if (!view) notFound();
+  const full = await debateView(db, id.toLowerCase());
+  if (!full) notFound();
+  // A link does not lift the visibility policy for an annotator who opens it signed in.
+  const showJudge = (await visibilityOf(db, await currentPrincipal(), full.id)).verdict;
+  const view = showJudge ? full : withoutJudge(full);
+  const live = liveTurns(view.id).filter((t) => showJudge || t.turn.kind === "speech");
   return (
     <div className="space-y-4">
       <p className="text-sm">
@@ -28,7 +35,7 @@ export default async function SharedComparisonTranscriptPage({ params }: { param
           ← Back to the comparison
         </Link>
       </p>
-      <DebateLive key={`${view.id}:${view.status}`} initial={view} initialLive={liveTurns(view.id)} shareToken={token} />
+      <DebateLive key={`${view.id}:${view.status}`} initial={view} initialLive={live} shareToken={token} />
     </div>
   );
 }
