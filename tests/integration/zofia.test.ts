@@ -307,7 +307,8 @@ describe("ZoFia stage 2: isolated analysts and verification", () => {
     expect(repair.messages[2]).toEqual({ role: "assistant", text: "Very emotional wording throughout." });
     expect(meta(phaseOf(d, "domain")[0]!).zofia).toMatchObject({ expertRole: "political scientist", parsed: true });
     const expertCall = m.seen.find((s) => s.format === "expert")!;
-    expect(expertCall.messages.at(-1)!.text).toMatch(/You are a political scientist/);
+    // The field is the domain analyst's answer: quoted, not an instruction.
+    expect(expertCall.messages.at(-1)!.text).toMatch(/Your field, as the domain analyst named it:\n<<answer-[0-9a-f]{12}>>\npolitical scientist\n/);
 
     const v1 = meta(phaseOf(d, "verify:1")[0]!).zofia as { label: string; called: boolean; quotes: Array<{ text: string; verified: boolean }>; context: Array<{ text: string; cosine: number }> };
     expect(v1).toMatchObject({ label: "SUPPORTS", called: true });

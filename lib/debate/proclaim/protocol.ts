@@ -1,5 +1,6 @@
-import { renderPrompt } from "@/lib/prompts";
-import { newFence } from "@/lib/prompts/fence";
+import { renderPrompt, renderSystem } from "@/lib/prompts";
+import type { Fence } from "@/lib/prompts/fence";
+import { joinOr, joinPrompt, prompt as p, trusted, type PromptText } from "@/lib/prompts/text";
 import { readJsonAnswer } from "../json-answer";
 import { evidenceBlock } from "../evidence";
 import type { DebateContext, DebateEvidence, Protocol, RoleSpec, VerdictRecord } from "../types";
@@ -45,7 +46,10 @@ export type { ProclaimConfig };
 
 type Side = "for" | "against";
 type DebateName = "primary" | "switched";
-const SIDE_WORDS: Record<Side, string> = { for: "for", against: "against" };
+const SIDE_WORDS = { for: "for", against: "against" } as const satisfies Record<Side, string>;
+const sideWord = (side: Side) => trusted(SIDE_WORDS[side]);
+/** The longest persona (role, expertise and instructions) the expert's prompt quotes. */
+export const PERSONA_MAX_CHARS = 800;
 const CORPUS_TOOL = "corpus";
 
 /** Stops before a model call once the budget is spent; the trial then goes to the panel. */
@@ -127,18 +131,30 @@ function passageKey(e: DebateEvidence): string {
   return e.passageId !== undefined ? `p:${e.passageId}` : e.externalId ? `x:${e.externalId}` : `t:${e.text.replace(/\s+/g, " ").trim().toLowerCase()}`;
 }
 
-function premiseList(premises: readonly string[]): string {
-  return premises.length ? premises.map((p, i) => `P${i + 1}. ${p}`).join("\n") : "(no premises could be read; test the claim as a whole)";
+/** The premises are the miner's words: quoted, numbered inside the fence. */
+function premiseList(fence: Fence, premises: readonly string[]): PromptText {
+  return premises.length ? fence.wrap("answer", premises.map((x, i) => `P${i + 1}. ${x}`).join("\n")) : trusted("(no premises could be read; test the claim as a whole)");
+}
+
+/**
+ * The expert the court called, as fenced text for the testimony's user turn, cut to
+ * PERSONA_MAX_CHARS: the persona is a model's answer written after reading the claim and the
+ * evidence, so it never becomes a system prompt and it cannot crowd out the question.
+ */
+export function personaBlock(fence: Fence, persona: { role: string; expertise: readonly string[]; system_prompt: string } | null, expertType: string): PromptText {
+  const text = persona ? `${persona.role}; expertise: ${persona.expertise.join(", ")}.\n${persona.system_prompt}` : `An expert witness: ${expertType}.`;
+  const flat = text.trim();
+  return fence.wrap("answer", flat.length > PERSONA_MAX_CHARS ? `${flat.slice(0, PERSONA_MAX_CHARS - 1)}…` : flat);
 }
 
 export async function runProclaim(ctx: DebateContext<ProclaimConfig>): Promise<VerdictRecord> {
   const config = ctx.config;
-  const fence = newFence();
+  const fence = ctx.fence;
   const claim = fence.wrap("claim", ctx.claim.text);
   const before = ctx.claim.date;
-  const analyst = () => renderPrompt("proclaim/system-analyst", { fence_rule: fence.rule });
-  const counselSystem = (side: Side) => renderPrompt(side === "for" ? "proclaim/system-plaintiff" : "proclaim/system-defense", { fence_rule: fence.rule });
-  const courtSystem = () => renderPrompt("proclaim/system-court", { fence_rule: fence.rule });
+  const analyst = () => renderSystem("proclaim/system-analyst", { fence_rule: fence.rule });
+  const counselSystem = (side: Side) => renderSystem(side === "for" ? "proclaim/system-plaintiff" : "proclaim/system-defense", { fence_rule: fence.rule });
+  const courtSystem = () => renderSystem("proclaim/system-court", { fence_rule: fence.rule });
   const base = { maxOutputTokens: config.maxTurnTokens };
 
   const guard = () => {
@@ -189,7 +205,7 @@ export async function runProclaim(ctx: DebateContext<ProclaimConfig>): Promise<V
           { role: "user", content: prompt },
           { role: "assistant", content: said.text },
         ],
-        prompt: `Your answer held no premises. ${prompt}`,
+        prompt: p`Your answer held no premises. ${prompt}`,
         metadataFrom: (t) => ({ proclaim: { step: "premises", premises: readPremises(t), repaired: true, unparsed: readPremises(t).length === 0 } }),
       });
       ps = readPremises(again.text);
@@ -248,7 +264,7 @@ export async function runProclaim(ctx: DebateContext<ProclaimConfig>): Promise<V
         role,
         kind: "analysis",
         system: counselSystem(side),
-        prompt: renderPrompt("proclaim/stance-query", { side: SIDE_WORDS[side], claim, premises: premiseList(ps) }),
+        prompt: renderPrompt("proclaim/stance-query", { side: sideWord(side), claim, premises: premiseList(fence, ps) }),
         maxOutputTokens: Math.min(config.maxTurnTokens, 150),
         metadataFrom: (t) => ({ proclaim: { step: "stance-query", side, query: readQuery(t), fellBackToClaim: readQuery(t) === null } }),
       });
@@ -264,13 +280,13 @@ export async function runProclaim(ctx: DebateContext<ProclaimConfig>): Promise<V
       collect(found, `stance:${side}`);
     }
     const list = [...candidates.values()];
-    const candidateBlock = fence.wrap("evidence", list.map((c, i) => `[C${i + 1}]${c.title ? ` (${c.title})` : ""} ${c.text.replace(/\s+/g, " ").slice(0, 500)}`).join("\n"), { empty: "(no candidates were found)" });
+    const candidateBlock = fence.wrap("evidence", list.map((c, i) => `[C${i + 1}]${c.title ? ` (${c.title})` : ""} ${c.text.replace(/\s+/g, " ").slice(0, 500)}`).join("\n"), { empty: trusted("(no candidates were found)") });
 
     // Negotiation is recorded only: the code discards it and the paper gives no rule for it.
     for (const [role, side] of [["plaintiff", "for"], ["defense", "against"]] as const) {
       guard();
       await ctx.speakJson(
-        { ...base, round: 0, phase: "negotiation", role, kind: "speech", system: counselSystem(side), prompt: renderPrompt("proclaim/negotiation", { side: SIDE_WORDS[side], claim, candidates: candidateBlock }), metadata: { proclaim: { step: "negotiation", side, recordedOnly: true } } },
+        { ...base, round: 0, phase: "negotiation", role, kind: "speech", system: counselSystem(side), prompt: renderPrompt("proclaim/negotiation", { side: sideWord(side), claim, candidates: candidateBlock }), metadata: { proclaim: { step: "negotiation", side, recordedOnly: true } } },
         negotiationSchema,
       );
     }
@@ -288,7 +304,7 @@ export async function runProclaim(ctx: DebateContext<ProclaimConfig>): Promise<V
           role: "arbiter",
           kind: "analysis",
           system: analyst(),
-          prompt: renderPrompt("proclaim/admissibility", { claim, premises: premiseList(ps), passage: fence.wrap("evidence", `${c.title ? `(${c.title}) ` : ""}${c.text}`) }),
+          prompt: renderPrompt("proclaim/admissibility", { claim, premises: premiseList(fence, ps), passage: fence.wrap("evidence", `${c.title ? `(${c.title}) ` : ""}${c.text}`) }),
           maxOutputTokens: Math.min(config.maxTurnTokens, 200),
           metadata: { proclaim: { step: "admissibility", candidate: i + 1, title: c.title ?? null } },
         },
@@ -345,10 +361,19 @@ export async function runProclaim(ctx: DebateContext<ProclaimConfig>): Promise<V
     a0Vectors = emb.vectors;
   }
 
-  function recentBlock(entries: readonly Entry[], n: number): string {
+  function recentBlock(entries: readonly Entry[], n: number): PromptText {
     const last = entries.slice(-n);
-    if (!last.length) return "(nothing yet)";
-    return last.map((e) => `${e.kind === "testimony" ? `Expert (${e.expert ?? "witness"}) called by the side ${e.side} the claim` : `Counsel ${e.side} the claim`}, round ${e.round}:\n${fence.wrap("argument", e.text, { empty: "(no text)" })}`).join("\n\n");
+    if (!last.length) return trusted("(nothing yet)");
+    return joinPrompt(
+      last.map((e) => p`${e.kind === "testimony" ? p`Expert witness called by the side ${sideWord(e.side)} the claim` : p`Counsel ${sideWord(e.side)} the claim`}, round ${e.round}:\n${quoteEntry(e, "(no text)")}`),
+      "\n\n",
+    );
+  }
+
+  /** An entry's words, fenced; a witness's name is the persona model's answer, so it is quoted inside the fence too. */
+  function quoteEntry(e: Entry, empty?: "(no text)"): PromptText {
+    const text = e.kind === "testimony" && e.expert ? `(${e.expert}) ${e.text}` : e.text;
+    return fence.wrap("argument", text, empty ? { empty: trusted(empty) } : {});
   }
 
   async function trial(name: DebateName, sides: Record<Side, string>): Promise<TrialResult> {
@@ -389,7 +414,7 @@ export async function runProclaim(ctx: DebateContext<ProclaimConfig>): Promise<V
             role,
             kind: "speech",
             system: counselSystem(side),
-            prompt: renderPrompt("proclaim/argument", { round: String(t), side: SIDE_WORDS[side], claim, pool: poolText(), recent: recentBlock(entries, 5) }),
+            prompt: renderPrompt("proclaim/argument", { round: t, side: sideWord(side), claim, pool: poolText(), recent: recentBlock(entries, 5) }),
             metadata: { proclaim: { step: "argument", debate: name, side, poolSize: pool.length } },
           });
           entries.push({ round: t, debate: name, role, side, kind: "argument", text: arg.text });
@@ -412,7 +437,7 @@ export async function runProclaim(ctx: DebateContext<ProclaimConfig>): Promise<V
                 role,
                 kind: "analysis",
                 system: counselSystem(side),
-                prompt: renderPrompt("proclaim/reflection", { round: String(t), side: SIDE_WORDS[side], claim, recent: recentBlock(entries.filter((e) => e.kind === "argument"), 4) }),
+                prompt: renderPrompt("proclaim/reflection", { round: t, side: sideWord(side), claim, recent: recentBlock(entries.filter((e) => e.kind === "argument"), 4) }),
                 metadata: { proclaim: { step: "reflection", debate: name, side } },
               },
               reflectionSchema,
@@ -433,8 +458,8 @@ export async function runProclaim(ctx: DebateContext<ProclaimConfig>): Promise<V
               phase: `${px}critic`,
               role: "critic",
               kind: "analysis",
-              system: renderPrompt("proclaim/system-critic", { fence_rule: fence.rule }),
-              prompt: renderPrompt("proclaim/critic", { round: String(t), claim, premises: premiseList(premises), recent: recentBlock(entries, 4) }),
+              system: renderSystem("proclaim/system-critic", { fence_rule: fence.rule }),
+              prompt: renderPrompt("proclaim/critic", { round: t, claim, premises: premiseList(fence, premises), recent: recentBlock(entries, 4) }),
               maxOutputTokens: Math.max(config.maxTurnTokens, 700),
               metadata: { proclaim: { step: "critic", debate: name } },
             },
@@ -484,7 +509,7 @@ export async function runProclaim(ctx: DebateContext<ProclaimConfig>): Promise<V
             role: "court",
             kind: "analysis",
             system: courtSystem(),
-            prompt: renderPrompt("proclaim/court-close", { round: String(t), claim, recent: recentBlock(entries.filter((e) => e.round === t), 6), critic: critic ? JSON.stringify({ unresolved_premises: critic.unresolved_premises, debate_resolved: critic.debate_resolved }) : "(no critic)" }),
+            prompt: renderPrompt("proclaim/court-close", { round: t, claim, recent: recentBlock(entries.filter((e) => e.round === t), 6), critic: critic ? fence.wrap("answer", JSON.stringify({ unresolved_premises: critic.unresolved_premises, debate_resolved: critic.debate_resolved })) : trusted("(no critic)") }),
             maxOutputTokens: Math.min(config.maxTurnTokens, 200),
             options: ["CONTINUE", "CLOSE"],
             marker: "DECISION:",
@@ -515,11 +540,12 @@ export async function runProclaim(ctx: DebateContext<ProclaimConfig>): Promise<V
         kind: "analysis",
         system: counselSystem(side),
         prompt: renderPrompt("proclaim/gap", {
-          side: SIDE_WORDS[side],
+          side: sideWord(side),
           claim,
-          pool: pool.length ? pool.map((e) => `[E${e.rank}] ${e.title ?? e.text.slice(0, 80)}`).join("\n") : "(none)",
+          // A title is an uploaded record's or a fetched page's: quoted like the passages themselves.
+          pool: fence.wrap("evidence", pool.map((e) => `[E${e.rank}] ${e.title ?? e.text.slice(0, 80)}`).join("\n"), { empty: trusted("(none)") }),
           recent: recentBlock(entries, 4),
-          reflection_need: lastNeed ? `Your last self-reflection said you still need: ${fence.wrap("answer", lastNeed)}` : "",
+          reflection_need: lastNeed ? p`Your last self-reflection said you still need: ${fence.wrap("answer", lastNeed)}` : trusted(""),
         }),
         maxOutputTokens: Math.min(config.maxTurnTokens, 200),
         metadataFrom: (text) => ({ proclaim: { step: "gap", debate: name, side, need: readNeed(text) } }),
@@ -537,7 +563,7 @@ export async function runProclaim(ctx: DebateContext<ProclaimConfig>): Promise<V
         role: "prag",
         kind: "analysis",
         system: analyst(),
-        prompt: renderPrompt("proclaim/prag-query", { claim, side: SIDE_WORDS[side], need: fence.wrap("answer", needText), previous_queries: previous.length ? previous.map((q) => `- ${q}`).join("\n") : "(none)", recent: recentBlock(entries, 4) }),
+        prompt: renderPrompt("proclaim/prag-query", { claim, side: sideWord(side), need: fence.wrap("answer", needText), previous_queries: fence.wrap("answer", previous.map((q) => `- ${q}`).join("\n"), { empty: trusted("(none)") }), recent: recentBlock(entries, 4) }),
         maxOutputTokens: Math.min(config.maxTurnTokens, 150),
         metadataFrom: (text) => ({ proclaim: { step: "prag-query", debate: name, side, need: needText, query: readQuery(text) } }),
       });
@@ -644,7 +670,7 @@ export async function runProclaim(ctx: DebateContext<ProclaimConfig>): Promise<V
         role,
         kind: "analysis",
         system: counselSystem(side),
-        prompt: renderPrompt("proclaim/expert-request", { round: String(t), side: SIDE_WORDS[side], claim, argument: fence.wrap("argument", lastArg?.text ?? "", { empty: "(none)" }) }),
+        prompt: renderPrompt("proclaim/expert-request", { round: t, side: sideWord(side), claim, argument: fence.wrap("argument", lastArg?.text ?? "", { empty: trusted("(none)") }) }),
         maxOutputTokens: Math.min(config.maxTurnTokens, 200),
         metadataFrom: (text) => {
           if (declinesExpert(text)) return { proclaim: { step: "expert-request", debate: name, side, request: null } };
@@ -666,10 +692,10 @@ export async function runProclaim(ctx: DebateContext<ProclaimConfig>): Promise<V
           kind: "analysis",
           system: counselSystem(side),
           messages: [
-            { role: "user", content: renderPrompt("proclaim/expert-request", { round: String(t), side: SIDE_WORDS[side], claim, argument: fence.wrap("argument", lastArg?.text ?? "", { empty: "(none)" }) }) },
+            { role: "user", content: renderPrompt("proclaim/expert-request", { round: t, side: sideWord(side), claim, argument: fence.wrap("argument", lastArg?.text ?? "", { empty: trusted("(none)") }) }) },
             { role: "assistant", content: req.text },
           ],
-          prompt: renderPrompt("engine/repair-json", { problem }),
+          prompt: renderPrompt("engine/repair-json", { problem: fence.wrap("answer", problem) }),
           maxOutputTokens: Math.min(config.maxTurnTokens, 200),
           metadataFrom: (text) => {
             const r = declinesExpert(text) ? null : readJsonAnswer(text, expertRequestSchema);
@@ -689,7 +715,7 @@ export async function runProclaim(ctx: DebateContext<ProclaimConfig>): Promise<V
         role: "court",
         kind: "analysis",
         system: courtSystem(),
-        prompt: renderPrompt("proclaim/expert-ruling", { side: SIDE_WORDS[side], expert_type: fence.neutralise(granted.value.expert_type), reasoning: fence.neutralise(granted.value.reasoning), claim }),
+        prompt: renderPrompt("proclaim/expert-ruling", { side: sideWord(side), expert_type: fence.wrap("answer", granted.value.expert_type), reasoning: fence.wrap("answer", granted.value.reasoning), claim }),
         maxOutputTokens: Math.min(config.maxTurnTokens, 150),
         metadataFrom: (text) => ({ proclaim: { step: "expert-ruling", debate: name, side, ruling: readRuling(text), expertType: granted.value.expert_type } }),
       });
@@ -703,14 +729,14 @@ export async function runProclaim(ctx: DebateContext<ProclaimConfig>): Promise<V
           role: "expert",
           kind: "analysis",
           system: analyst(),
-          prompt: renderPrompt("proclaim/expert-persona", { expert_type: fence.neutralise(granted.value.expert_type), claim }),
+          prompt: renderPrompt("proclaim/expert-persona", { expert_type: fence.wrap("answer", granted.value.expert_type), claim }),
           temperature: 0.7,
           metadata: { proclaim: { step: "expert-persona", debate: name, side, expertType: granted.value.expert_type } },
         },
         personaSchema,
       );
-      // The persona's own system prompt is used (the code overwrote it); unread, the expert is introduced by type alone.
-      const personaText = persona.value ? `${persona.value.system_prompt}\n\nYou are ${persona.value.role}; your expertise: ${persona.value.expertise.join(", ")}.` : `You are an expert witness: ${fence.neutralise(granted.value.expert_type)}.`;
+      // The persona is a model's answer: it is quoted in the testimony's user turn, cut to length,
+      // never made a system prompt (the paper's code used it as one). Unread, the expert is introduced by type alone.
       guard();
       const testimony = await ctx.speak({
         ...base,
@@ -718,8 +744,8 @@ export async function runProclaim(ctx: DebateContext<ProclaimConfig>): Promise<V
         phase: `${px}testimony`,
         role: "expert",
         kind: "speech",
-        system: renderPrompt("proclaim/system-expert", { persona: personaText, fence_rule: fence.rule }),
-        prompt: renderPrompt("proclaim/testimony", { side: SIDE_WORDS[side], reasoning: fence.neutralise(granted.value.reasoning), claim, pool: poolText() }),
+        system: renderSystem("proclaim/system-expert", { fence_rule: fence.rule }),
+        prompt: renderPrompt("proclaim/testimony", { persona: personaBlock(fence, persona.value, granted.value.expert_type), side: sideWord(side), reasoning: fence.wrap("answer", granted.value.reasoning), claim, pool: poolText() }),
         metadata: { proclaim: { step: "testimony", debate: name, side, expert: persona.value?.role ?? granted.value.expert_type, personaUnparsed: persona.value === null } },
       });
       entries.push({ round: t, debate: name, role: "expert", side, kind: "testimony", text: testimony.text, expert: persona.value?.role ?? granted.value.expert_type });
@@ -734,9 +760,14 @@ export async function runProclaim(ctx: DebateContext<ProclaimConfig>): Promise<V
   const lastRound = Math.max(primary.rounds, switched?.rounds ?? 0, 1);
 
   let gamma: number | null = null;
-  let consistencyText = "(no role switch in this configuration)";
+  let consistencyText: PromptText = trusted("(no role switch in this configuration)");
   if (switched && !switched.budget && !ctx.budget().exhausted) {
-    const transcript = (r: TrialResult) => r.entries.map((e) => `${e.kind === "testimony" ? `Expert (${e.expert})` : e.role === "plaintiff" ? "Agent A" : "Agent B"} (${e.side} the claim), round ${e.round}:\n${fence.wrap("argument", e.text)}`).join("\n\n") || "(no arguments)";
+    const transcript = (r: TrialResult) =>
+      joinOr(
+        r.entries.map((e) => p`${e.kind === "testimony" ? trusted("Expert") : e.role === "plaintiff" ? trusted("Agent A") : trusted("Agent B")} (${sideWord(e.side)} the claim), round ${e.round}:\n${quoteEntry(e)}`),
+        "\n\n",
+        trusted("(no arguments)"),
+      );
     const ans = await ctx.speakJson(
       {
         ...base,
@@ -753,31 +784,33 @@ export async function runProclaim(ctx: DebateContext<ProclaimConfig>): Promise<V
     );
     if (ans.value) {
       gamma = ans.value.score;
-      consistencyText = JSON.stringify(ans.value);
-    } else consistencyText = "(the consistency analysis could not be read)";
+      consistencyText = fence.wrap("answer", JSON.stringify(ans.value));
+    } else consistencyText = trusted("(the consistency analysis could not be read)");
   }
 
   // --- the panel ----------------------------------------------------------------------------------
   // The panel reads the primary trial's P-RAG log, critic and reflections (the code fed it the switched run's, a reset bug).
   const topAdmitted = [...a0].sort((a, b) => wOf(b) - wOf(a)).slice(0, 10);
-  const argumentsText = (() => {
-    const block = (r: TrialResult) => r.entries.map((e) => `${e.kind === "testimony" ? `Expert witness (${e.expert}), called by counsel ${e.side} the claim` : `Counsel ${e.side} the claim (${e.role})`}, round ${e.round}:\n${fence.wrap("argument", e.text)}`).join("\n\n");
-    // Spec §9: the panel reads the primary trial and the consistency analysis of the switch (the template), not both transcripts.
-    return block(primary) || "(no arguments: the trial was cut short)";
-  })();
-  const pragText = primary.prag.length ? primary.prag.map((p) => `Round ${p.round}, ${p.side}: "${p.refined}" → ${p.results.map((r) => `[E${r.rank}] η=${r.eta.toFixed(2)}${r.accepted ? " admitted" : " rejected"}`).join(", ") || "no results"}`).join("\n") : "(no progressive retrieval)";
-  const reflText = primary.reflections.length ? primary.reflections.map((r) => `Round ${r.round}, ${r.side}: ${r.unparsed ? "unread" : `logic ${r.scores!.logic}, novelty ${r.scores!.novelty}, rebuttal ${r.scores!.rebuttal} (s_ref ${r.sRef})`}${r.need ? `; needs: ${r.need}` : ""}`).join("\n") : "(no self-reflections)";
+  // Spec §9: the panel reads the primary trial and the consistency analysis of the switch (the template), not both transcripts.
+  const argumentsText = joinOr(
+    primary.entries.map((e) => p`${e.kind === "testimony" ? p`Expert witness, called by counsel ${sideWord(e.side)} the claim` : p`Counsel ${sideWord(e.side)} the claim (${e.role === "plaintiff" ? trusted("plaintiff") : trusted("defense")})`}, round ${e.round}:\n${quoteEntry(e)}`),
+    "\n\n",
+    trusted("(no arguments: the trial was cut short)"),
+  );
+  // The P-RAG log and the reflections hold queries and needs the models wrote: quoted whole.
+  const pragText = primary.prag.length ? fence.wrap("answer", primary.prag.map((x) => `Round ${x.round}, ${x.side}: "${x.refined}" → ${x.results.map((r) => `[E${r.rank}] η=${r.eta.toFixed(2)}${r.accepted ? " admitted" : " rejected"}`).join(", ") || "no results"}`).join("\n")) : trusted("(no progressive retrieval)");
+  const reflText = primary.reflections.length ? fence.wrap("answer", primary.reflections.map((r) => `Round ${r.round}, ${r.side}: ${r.unparsed ? "unread" : `logic ${r.scores!.logic}, novelty ${r.scores!.novelty}, rebuttal ${r.scores!.rebuttal} (s_ref ${r.sRef})`}${r.need ? `; needs: ${r.need}` : ""}`).join("\n")) : trusted("(no self-reflections)");
   const panelPrompt = renderPrompt("proclaim/panel-judge", {
     claim,
     evidence: evidenceBlock(topAdmitted.map((e) => clipped(e, 500)), fence),
     arguments: argumentsText,
     consistency: consistencyText,
     prag: pragText,
-    critic: primary.critic ? JSON.stringify(primary.critic) : "(no critic)",
+    critic: primary.critic ? fence.wrap("answer", JSON.stringify(primary.critic)) : trusted("(no critic)"),
     reflections: reflText,
   });
   const judges = judgesOf(config);
-  const judgeSystem = renderPrompt("proclaim/system-judge", { fence_rule: fence.rule });
+  const judgeSystem = renderSystem("proclaim/system-judge", { fence_rule: fence.rule });
   const answers = await ctx.parallel(
     judges.map((j) => async () => {
       const ans = await ctx.speakJson(

@@ -1,5 +1,6 @@
-import { renderPrompt } from "@/lib/prompts";
-import { newFence, type Fence } from "@/lib/prompts/fence";
+import { renderPrompt, renderSystem } from "@/lib/prompts";
+import type { Fence } from "@/lib/prompts/fence";
+import { joinPrompt, programWritten, prompt as p, trusted, type PromptText } from "@/lib/prompts/text";
 import { MAX_QUERY_CHARS } from "@/lib/tools/types";
 import { CLAIM_LIMIT } from "../claim-length";
 import { citedRanks, evidenceBlock } from "../evidence";
@@ -25,11 +26,11 @@ import { scoreAnswer } from "./scorer";
 
 export type { ToolMadConfig };
 
-const TOOL_NAMES: Record<Agent["kind"], string> = {
+const TOOL_NAMES = {
   rag: "a search over the newsroom's document collection",
   search: "a web search",
   vanilla: "no tool",
-};
+} as const satisfies Record<Agent["kind"], string>;
 
 const TOOL_OF: Record<Exclude<Agent["kind"], "vanilla">, "rag" | "search"> = { rag: "rag", search: "search" };
 
@@ -136,9 +137,13 @@ export const toolMadProtocol: Protocol<ToolMadConfig> = {
   run: (ctx) => runToolMad(ctx),
 };
 
-function answersBlock(fence: Fence, answers: readonly AgentRound[]): string {
-  if (answers.length === 0) return "(none)";
-  return answers.map((a) => `${a.agent} answered ${a.label ?? UNPARSED}:\n${fence.wrap("argument", a.answer ?? "", { empty: "(no answer)" })}`).join("\n\n");
+function answersBlock(fence: Fence, answers: readonly AgentRound[]): PromptText {
+  if (answers.length === 0) return trusted("(none)");
+  // The agent's name is from the configuration and the label from the scheme; the answer is quoted.
+  return joinPrompt(
+    answers.map((a) => p`${programWritten(a.agent)} answered ${programWritten(a.label ?? UNPARSED)}:\n${fence.wrap("argument", a.answer ?? "", { empty: trusted("(no answer)") })}`),
+    "\n\n",
+  );
 }
 
 export async function runToolMad(ctx: DebateContext<ToolMadConfig>): Promise<VerdictRecord> {
@@ -148,10 +153,10 @@ export async function runToolMad(ctx: DebateContext<ToolMadConfig>): Promise<Ver
   const agents = agentsOf(config);
   const isGated = gated(config);
   // One fence id per run: every untrusted text (claim, documents, answers, queries) is fenced with it.
-  const fence = newFence();
+  const fence = ctx.fence;
   const claim = fence.wrap("claim", ctx.claim.text);
   const before = ctx.claim.date;
-  const scorerSystem = isGated ? renderPrompt("tool-mad/system-scorer", { fence_rule: fence.rule }) : "";
+  const scorerSystem = isGated ? renderSystem("tool-mad/system-scorer", { fence_rule: fence.rule }) : trusted("");
   const rounds: RoundRecord[] = [];
 
   const guard = () => {
@@ -161,7 +166,7 @@ export async function runToolMad(ctx: DebateContext<ToolMadConfig>): Promise<Ver
 
   async function agentRound(a: Agent, r: number, prev: RoundRecord | undefined): Promise<{ rec: AgentRound; budget?: "tokens" | "calls" }> {
     const rec: AgentRound = { agent: a.role, tool: a.kind === "vanilla" ? "no tool" : a.kind === "rag" ? "corpus (RAG)" : "search", query: null, documents: [], answer: null, label: null };
-    const system = renderPrompt("tool-mad/system-debater", { tool_name: TOOL_NAMES[a.kind], fence_rule: fence.rule });
+    const system = renderSystem("tool-mad/system-debater", { tool_name: trusted(TOOL_NAMES[a.kind]), fence_rule: fence.rule });
     const previousQuery = prev?.agents.find((x) => x.agent === a.role)?.query ?? null;
     const others = prev ? prev.agents.filter((x) => x.agent !== a.role && x.answer !== null) : [];
     try {
@@ -207,7 +212,7 @@ export async function runToolMad(ctx: DebateContext<ToolMadConfig>): Promise<Ver
 
       // --- answer ----------------------------------------------------------------------------
       guard();
-      const documents = a.kind === "vanilla" ? "(you have no search tool: answer from what you know, and say where you are unsure)" : evidenceBlock(rec.documents, fence);
+      const documents = a.kind === "vanilla" ? trusted("(you have no search tool: answer from what you know, and say where you are unsure)") : evidenceBlock(rec.documents, fence);
       const prompt =
         others.length === 0
           ? renderPrompt("tool-mad/answer-initial", { claim, documents, labels })
@@ -232,7 +237,7 @@ export async function runToolMad(ctx: DebateContext<ToolMadConfig>): Promise<Ver
             { role: "user", content: prompt },
             { role: "assistant", content: said.text },
           ],
-          prompt: renderPrompt("tool-mad/repair-label", { labels, marker: "[ANSWER]:" }),
+          prompt: renderPrompt("tool-mad/repair-label", { labels, marker: trusted("[ANSWER]:") }),
           metadata: { toolMad: { step: "answer-repair", agent: a.role, evidenceRanks } },
           metadataFrom: answerMeta("answer-repair"),
         });
@@ -345,7 +350,7 @@ export async function runToolMad(ctx: DebateContext<ToolMadConfig>): Promise<Ver
     round: judgeRound,
     role: "judge",
     kind: "judge" as const,
-    system: renderPrompt("tool-mad/system-judge", { fence_rule: fence.rule }),
+    system: renderSystem("tool-mad/system-judge", { fence_rule: fence.rule }),
     maxOutputTokens: config.maxTurnTokens,
     temperature: 0,
     wrapUp: true,
@@ -361,7 +366,7 @@ export async function runToolMad(ctx: DebateContext<ToolMadConfig>): Promise<Ver
         { role: "user", content: prompt },
         { role: "assistant", content: judged.text },
       ],
-      prompt: renderPrompt("tool-mad/repair-label", { labels, marker: "[VERDICT]:" }),
+      prompt: renderPrompt("tool-mad/repair-label", { labels, marker: trusted("[VERDICT]:") }),
       metadata: { toolMad: { step: "verdict-repair" } },
     });
     const again = parseLabelled(repair.text, scheme, "VERDICT");

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { getConfig } from "@/lib/config";
-import { loadPrompt, renderPrompt } from "@/lib/prompts";
-import { newFence, type Fence } from "@/lib/prompts/fence";
+import { loadPrompt, renderPrompt, renderSystem } from "@/lib/prompts";
+import type { Fence } from "@/lib/prompts/fence";
+import { joinPrompt, programWritten, prompt as p, trusted, type PromptText, type Trusted } from "@/lib/prompts/text";
 import { nerProviderFor, NER_PROVIDER_IDS } from "@/lib/tools/ner";
 import { WIKI_PROVIDER_IDS, WIKI_UNAVAILABLE, wikiProviderFor } from "@/lib/tools/wiki";
 import { MAX_QUERY_CHARS } from "@/lib/tools/types";
@@ -53,7 +54,7 @@ export const SEES: Record<string, { article: boolean; web: boolean; wikipedia: b
 };
 
 type Ctx = DebateContext<ZofiaConfig>;
-type Msg = { role: "user" | "assistant"; content: string };
+type Msg = { role: "user"; content: PromptText } | { role: "assistant"; content: string };
 
 export type NerValue = {
   provider: string;
@@ -193,16 +194,19 @@ async function speakRead<T>(ctx: Ctx, spec: TurnSpec, template: string, read: (t
     ...spec,
     phase: `${spec.phase}:repair`,
     messages: [...(spec.messages ?? []), { role: "user", content: spec.prompt }, { role: "assistant", content: first.text }],
-    prompt: renderPrompt("zofia/repair", { problem: "it does not follow the answer format", format: formatLine }),
+    prompt: renderPrompt("zofia/repair", { problem: trusted("it does not follow the answer format"), format: formatLine }),
     metadataFrom: (text) => ({ ...meta(read(text), text), repairOf: spec.phase }),
   });
   return { value: read(repair.text), text: repair.text };
 }
 
-/** A template's format line, repeated word for word when its answer needs repairing. */
-function formatLineOf(template: string): string {
-  return loadPrompt(template).split("\n").filter((l) => l.startsWith("Format (")).at(-1) ?? "";
+/** A template's format line, repeated word for word when its answer needs repairing (a template is program-written). */
+function formatLineOf(template: string): Trusted {
+  return programWritten(loadPrompt(template).split("\n").filter((l) => l.startsWith("Format (")).at(-1) ?? "");
 }
+
+/** Said when there is no encyclopedia text. */
+const NO_WIKI = trusted(`(none: encyclopedia lookup unavailable or no entry was found)`);
 
 function articleOf(ctx: Ctx): string {
   return ctx.claim.title ? `${ctx.claim.title}\n\n${ctx.claim.text}` : ctx.claim.text;
@@ -210,7 +214,7 @@ function articleOf(ctx: Ctx): string {
 
 async function runZofia(ctx: Ctx): Promise<VerdictRecord> {
   const cfg = ctx.config;
-  const fence = newFence();
+  const fence = ctx.fence;
   const article = articleOf(ctx);
   const sentences = splitSentences(article);
   const fencedArticle = fence.wrap("article", article);
@@ -303,7 +307,7 @@ async function runZofia(ctx: Ctx): Promise<VerdictRecord> {
   const transcript: Array<{ round: number; pro: string; con: string; judge: JudgeAnswer | null }> = [];
   const proChat: Msg[] = [];
   const conChat: Msg[] = [];
-  const judgeSystem = renderPrompt("zofia/system-judge", { fence_rule: fence.rule });
+  const judgeSystem = renderSystem("zofia/system-judge", { fence_rule: fence.rule });
   let stopReason = "rounds";
   let finalRound = 1;
 
@@ -340,7 +344,7 @@ async function runZofia(ctx: Ctx): Promise<VerdictRecord> {
         role: "judge",
         kind: "judge",
         system: judgeSystem,
-        prompt: renderPrompt("zofia/judge", { round: String(r), max_rounds: String(maxRounds), transcript: transcriptBlock(fence, transcript) }),
+        prompt: renderPrompt("zofia/judge", { round: r, max_rounds: maxRounds, transcript: transcriptBlock(fence, transcript) }),
         maxOutputTokens: Math.min(cfg.maxTurnTokens, 20),
         temperature: 0,
         options: ["R", "F", "I"],
@@ -368,7 +372,7 @@ async function runZofia(ctx: Ctx): Promise<VerdictRecord> {
     role: "judge",
     kind: "judge",
     system: judgeSystem,
-    prompt: renderPrompt("zofia/judge-final", { record: debated ? `The debate record:\n${record}` : `The reports on the article:\n${record}` }),
+    prompt: renderPrompt("zofia/judge-final", { record: debated ? p`The debate record:\n${record}` : p`The reports on the article:\n${record}` }),
     maxOutputTokens: Math.min(cfg.maxTurnTokens, 20),
     temperature: 0,
     wrapUp: true,
@@ -387,7 +391,7 @@ async function runZofia(ctx: Ctx): Promise<VerdictRecord> {
       ...finalSpec,
       phase: "judge-final:repair",
       messages: [{ role: "user", content: finalSpec.prompt }, { role: "assistant", content: final.text }],
-      prompt: renderPrompt("zofia/repair", { problem: "it is not R or F", format: formatLineOf("zofia/judge-final") }),
+      prompt: renderPrompt("zofia/repair", { problem: trusted("it is not R or F"), format: formatLineOf("zofia/judge-final") }),
       metadataFrom: (t) => ({ zofia: { step: "judge-final", sees: finalSees, answer: parseJudge(t, ["R", "F"]), repairOf: "judge-final" } }),
     });
     answer = parseJudge(repair.text, ["R", "F"]);
@@ -534,16 +538,16 @@ async function wikiLookups(ctx: Ctx, keywords: string[], contextFor: (k: string)
   );
 }
 
-async function linguistReports(ctx: Ctx, fence: Fence, article: string) {
+async function linguistReports(ctx: Ctx, fence: Fence, article: PromptText) {
   if (!ctx.config.linguist || ctx.budget().exhausted) return [];
-  const system = renderPrompt("zofia/system-linguist", { fence_rule: fence.rule });
+  const system = renderSystem("zofia/system-linguist", { fence_rule: fence.rule });
   return ctx.parallel(
     LINGUIST_DIMENSIONS.map((dimension) => async () => {
       if (ctx.budget().exhausted) return null;
       // Five isolated sessions: each call is the system prompt and this one question, nothing shared.
       const { value, text } = await speakRead(
         ctx,
-        { round: 0, phase: `linguist:${dimension}`, role: "linguist", kind: "analysis", system, prompt: renderPrompt("zofia/linguist", { dimension, article }), maxOutputTokens: ctx.config.maxTurnTokens, temperature: 0 },
+        { round: 0, phase: `linguist:${dimension}`, role: "linguist", kind: "analysis", system, prompt: renderPrompt("zofia/linguist", { dimension: trusted(dimension), article }), maxOutputTokens: ctx.config.maxTurnTokens, temperature: 0 },
         "zofia/linguist",
         parseLinguist,
         (v) => ({ zofia: { step: "linguist", sees: SEES.linguist, dimension, lean: v?.lean ?? "UNCLEAR", words: v?.words ?? null, flagged: v ? v.words > 25 : false, unparsed: v === null } }),
@@ -553,9 +557,9 @@ async function linguistReports(ctx: Ctx, fence: Fence, article: string) {
   ).then((all) => all.filter((x) => x !== null));
 }
 
-async function expertReport(ctx: Ctx, fence: Fence, article: string): Promise<{ role: string; text: string } | null> {
+async function expertReport(ctx: Ctx, fence: Fence, article: PromptText): Promise<{ role: string; text: string } | null> {
   if (!ctx.config.expert || ctx.budget().exhausted) return null;
-  const system = renderPrompt("zofia/system-analyst", { fence_rule: fence.rule });
+  const system = renderSystem("zofia/system-analyst", { fence_rule: fence.rule });
   const domain = await speakRead(
     ctx,
     { round: 0, phase: "domain", role: "expert", kind: "analysis", system, prompt: renderPrompt("zofia/domain", { article }), maxOutputTokens: Math.min(ctx.config.maxTurnTokens, 60), temperature: 0 },
@@ -577,7 +581,8 @@ async function expertReport(ctx: Ctx, fence: Fence, article: string): Promise<{ 
     role: "expert",
     kind: "analysis",
     system,
-    prompt: renderPrompt("zofia/expert", { expert_role: role, article, wikipedia: wiki ? fence.wrap("evidence", wiki) : `(none: ${WIKI_UNAVAILABLE} or no entry was found)` }),
+    // The role is the domain analyst's answer: quoted, never an instruction.
+    prompt: renderPrompt("zofia/expert", { expert_role: fence.wrap("answer", role), article, wikipedia: wiki ? fence.wrap("evidence", wiki) : NO_WIKI }),
     maxOutputTokens: ctx.config.maxTurnTokens,
     temperature: 0,
     metadata: { zofia: { step: "expert", sees: SEES.expert, expertRole: role } },
@@ -585,10 +590,10 @@ async function expertReport(ctx: Ctx, fence: Fence, article: string): Promise<{ 
   return { role, text: turn.text };
 }
 
-async function claimVerification(ctx: Ctx, fence: Fence, article: string, web: SearchResult[]): Promise<VerifyValue[]> {
+async function claimVerification(ctx: Ctx, fence: Fence, article: PromptText, web: SearchResult[]): Promise<VerifyValue[]> {
   const cfg = ctx.config;
   if (!cfg.claimVerification || ctx.budget().exhausted) return [];
-  const system = renderPrompt("zofia/system-analyst", { fence_rule: fence.rule });
+  const system = renderSystem("zofia/system-analyst", { fence_rule: fence.rule });
   const extracted = await ctx.speakJson(
     { round: 0, phase: "claims", role: "extractor", kind: "analysis", system, prompt: renderPrompt("zofia/claims", { article }), maxOutputTokens: cfg.maxTurnTokens, temperature: 0, metadata: { zofia: { step: "claims", sees: SEES.claims } } },
     claimsSchema,
@@ -624,7 +629,7 @@ async function claimVerification(ctx: Ctx, fence: Fence, article: string, web: S
       });
       const { value } = await speakRead(
         ctx,
-        { round: 0, phase: `verify:${n}`, role: "verifier", kind: "analysis", system, prompt: renderPrompt("zofia/verify", { claim, context: fence.wrap("evidence", texts.map((t, k) => `${k + 1}. ${t}`).join("\n")) }), maxOutputTokens: cfg.maxTurnTokens, temperature: 0 },
+        { round: 0, phase: `verify:${n}`, role: "verifier", kind: "analysis", system, prompt: renderPrompt("zofia/verify", { claim: fence.wrap("answer", claim), context: fence.wrap("evidence", texts.map((t, k) => `${k + 1}. ${t}`).join("\n")) }), maxOutputTokens: cfg.maxTurnTokens, temperature: 0 },
         "zofia/verify",
         read,
         meta,
@@ -634,42 +639,42 @@ async function claimVerification(ctx: Ctx, fence: Fence, article: string, web: S
   );
 }
 
-function materialsBlock(ctx: Ctx, fence: Fence, article: string, linguists: Array<{ dimension: string; lean: Lean; text: string }>, expert: { role: string; text: string } | null, verifications: VerifyValue[]): string {
+function materialsBlock(ctx: Ctx, fence: Fence, article: PromptText, linguists: Array<{ dimension: string; lean: Lean; text: string }>, expert: { role: string; text: string } | null, verifications: VerifyValue[]): PromptText {
   const pool = ctx.evidenceFor("pro");
   const web = pool.filter((e) => e.origin !== "tool:wikipedia");
   const wiki = pool.filter((e) => e.origin === "tool:wikipedia");
-  const section = (title: string, body: string) => `${title}:\n${body}`;
-  return [
+  const section = <const T extends string>(title: string extends T ? never : T, body: PromptText) => p`${trusted(title)}:\n${body}`;
+  return joinPrompt([
     section("The article", article),
-    section("Web passages (published before the article)", web.length ? evidenceBlock(web, fence) : "(no web passages)"),
-    section("Encyclopedia passages", wiki.length ? evidenceBlock(wiki, fence) : `(none: ${WIKI_UNAVAILABLE} or no entry was found)`),
-    section("Linguist reports", linguists.length ? fence.wrap("answer", linguists.map((l) => `${l.dimension} (leans ${l.lean}): ${l.text}`).join("\n")) : "(no linguist analysis)"),
-    section("Expert report", expert ? fence.wrap("answer", `${expert.role}:\n${expert.text}`) : "(no expert analysis)"),
+    section("Web passages (published before the article)", web.length ? evidenceBlock(web, fence) : trusted("(no web passages)")),
+    section("Encyclopedia passages", wiki.length ? evidenceBlock(wiki, fence) : NO_WIKI),
+    section("Linguist reports", linguists.length ? fence.wrap("answer", linguists.map((l) => `${l.dimension} (leans ${l.lean}): ${l.text}`).join("\n")) : trusted("(no linguist analysis)")),
+    section("Expert report", expert ? fence.wrap("answer", `${expert.role}:\n${expert.text}`) : trusted("(no expert analysis)")),
     section(
       "Claim verification",
       verifications.length
         ? fence.wrap("answer", verifications.map((v, i) => `${i + 1}. ${v.claim} → ${v.label}${v.reason ? `: ${v.reason}` : ""}${v.quotes.length ? ` Quotes: ${v.quotes.map((q) => `"${q.text}"${q.verified ? "" : " (not found in the context)"}`).join("; ")}` : ""}`).join("\n"))
-        : "(no claims verified)",
+        : trusted("(no claims verified)"),
     ),
-  ].join("\n\n");
+  ], "\n\n");
 }
 
 /** A debater's turn in its own chat: its earlier turns as assistant messages, the opponent's as user messages. */
-async function debaterTurn(ctx: Ctx, fence: Fence, side: "pro" | "con", round: number, materials: string, chat: Msg[], opponent: string | null): Promise<string> {
+async function debaterTurn(ctx: Ctx, fence: Fence, side: "pro" | "con", round: number, materials: PromptText, chat: Msg[], opponent: string | null): Promise<string> {
   const label = side === "pro" ? "REAL" : "FAKE";
   const first = chat.length === 0;
   const prompt = renderPrompt("zofia/debater", {
-    side: label,
-    turn: first ? "first" : "later",
-    opponent: opponent === null ? "" : `Your opponent (arguing ${side === "pro" ? "FAKE" : "REAL"}) said:\n${fence.wrap("argument", opponent)}`,
-    materials: first ? `Materials:\n${materials}` : "(the materials are in your first message above)",
+    side: trusted(label),
+    turn: first ? trusted("first") : trusted("later"),
+    opponent: opponent === null ? trusted("") : p`Your opponent (arguing ${trusted(side === "pro" ? "FAKE" : "REAL")}) said:\n${fence.wrap("argument", opponent)}`,
+    materials: first ? p`Materials:\n${materials}` : trusted("(the materials are in your first message above)"),
   });
   const turn = await ctx.speak({
     round,
     phase: "argument",
     role: side,
     kind: "speech",
-    system: renderPrompt("zofia/system-debater", { side_name: side === "pro" ? "that the article is REAL" : "that the article is FAKE", fence_rule: fence.rule }),
+    system: renderSystem("zofia/system-debater", { side_name: side === "pro" ? trusted("that the article is REAL") : trusted("that the article is FAKE"), fence_rule: fence.rule }),
     messages: [...chat],
     prompt,
     maxOutputTokens: ctx.config.maxTurnTokens,
@@ -680,10 +685,21 @@ async function debaterTurn(ctx: Ctx, fence: Fence, side: "pro" | "con", round: n
   return turn.text;
 }
 
-function transcriptBlock(fence: Fence, t: Array<{ round: number; pro: string; con: string; judge: JudgeAnswer | null }>): string {
-  return t
-    .map((x) => [`--- Round ${x.round} ---`, `Pro (REAL):\n${fence.wrap("argument", x.pro, { empty: "(no argument)" })}`, `Con (FAKE):\n${fence.wrap("argument", x.con, { empty: "(not reached)" })}`, ...(x.judge ? [`Judge: ${x.judge}`] : [])].join("\n"))
-    .join("\n\n");
+function transcriptBlock(fence: Fence, t: Array<{ round: number; pro: string; con: string; judge: JudgeAnswer | null }>): PromptText {
+  return joinPrompt(
+    t.map((x) =>
+      joinPrompt(
+        [
+          p`--- Round ${x.round} ---`,
+          p`Pro (REAL):\n${fence.wrap("argument", x.pro, { empty: trusted("(no argument)") })}`,
+          p`Con (FAKE):\n${fence.wrap("argument", x.con, { empty: trusted("(not reached)") })}`,
+          ...(x.judge ? [p`Judge: ${trusted(x.judge)}`] : []),
+        ],
+        "\n",
+      ),
+    ),
+    "\n\n",
+  );
 }
 
 
