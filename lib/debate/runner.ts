@@ -12,6 +12,7 @@ import { callSearch, providerFor, searchToolSnapshotSchema, ToolCallFailed, tool
 import { resolveEmbedder, type Embedder } from "@/lib/embeddings/registry";
 import { readJsonAnswer } from "./json-answer";
 import { fenceForDebate } from "./fence";
+import { resultAsEvidence } from "./kit";
 import type { Fence } from "@/lib/prompts/fence";
 import { getProtocol, modelForRole } from "./protocols";
 import type { BudgetState, DebateContext, DebateEvidence, ToolSpec, JsonTurnResult, RecordResult, RecordSpec, ScoredTurnResult, ScoredTurnSpec, ToolResult, TurnResult, TurnSpec } from "./types";
@@ -338,15 +339,7 @@ async function runClaimed(db: Database, debateId: string, token: string, opts: R
       origin: `tool:${record.provider}`,
       addedSeq: n,
       visibleTo,
-      items: record.results.map((r) => ({
-        text: r.text,
-        source: "tool" as const,
-        title: r.title || undefined,
-        url: r.url ?? undefined,
-        publishedAt: r.publishedAt ?? undefined,
-        ...(r.source.kind === "corpus" ? { passageId: r.source.passageId, externalId: r.source.passageExternalId } : {}),
-        metadata: { provider: record.provider, live: record.live, label: record.label, query: record.request.query, resultRank: r.rank },
-      })),
+      items: record.results.map((r) => resultAsEvidence(r, { provider: record.provider, live: record.live, label: record.label, query: record.request.query, resultRank: r.rank })),
     });
   }
 

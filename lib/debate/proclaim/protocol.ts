@@ -1,8 +1,10 @@
+import type { z } from "zod";
 import { renderPrompt, renderSystem } from "@/lib/prompts";
 import type { Fence } from "@/lib/prompts/fence";
 import { joinOr, joinPrompt, prompt as p, trusted, type PromptText } from "@/lib/prompts/text";
 import { readJsonAnswer } from "../json-answer";
 import { evidenceBlock } from "../evidence";
+import { answerWithRepair, BudgetStop, budgetGuard, resultAsEvidence } from "../kit";
 import type { DebateContext, DebateEvidence, Protocol, RoleSpec, VerdictRecord } from "../types";
 import {
   admissibilitySchema,
@@ -51,13 +53,6 @@ const sideWord = (side: Side) => trusted(SIDE_WORDS[side]);
 /** The longest persona (role, expertise and instructions) the expert's prompt quotes. */
 export const PERSONA_MAX_CHARS = 800;
 const CORPUS_TOOL = "corpus";
-
-/** Stops before a model call once the budget is spent; the trial then goes to the panel. */
-class BudgetStop extends Error {
-  constructor(public readonly which: "tokens" | "calls") {
-    super(`budget:${which}`);
-  }
-}
 
 type Entry = { round: number; debate: DebateName; role: string; side: Side; kind: "argument" | "testimony"; text: string; expert?: string };
 type Pooled = DebateEvidence & { vector?: number[] };
@@ -157,10 +152,8 @@ export async function runProclaim(ctx: DebateContext<ProclaimConfig>): Promise<V
   const courtSystem = () => renderSystem("proclaim/system-court", { fence_rule: fence.rule });
   const base = { maxOutputTokens: config.maxTurnTokens };
 
-  const guard = () => {
-    const spent = ctx.budget().exhausted;
-    if (spent) throw new BudgetStop(spent);
-  };
+  // Stops before a model call once the budget is spent; the trial then goes to the panel.
+  const guard = budgetGuard(ctx);
 
   // --- round 0: premises, seed, discovery, negotiation, admissibility -----------------------------
   let premises: string[] = [];
@@ -190,26 +183,28 @@ export async function runProclaim(ctx: DebateContext<ProclaimConfig>): Promise<V
   async function preTrial(): Promise<{ premises: string[]; a0: DebateEvidence[] }> {
     guard();
     const prompt = renderPrompt("proclaim/premises", { claim });
-    const said = await ctx.speak({ ...base, round: 0, phase: "premises", role: "miner", kind: "analysis", system: analyst(), prompt, metadataFrom: (t) => ({ proclaim: { step: "premises", premises: readPremises(t) } }) });
-    let ps = readPremises(said.text);
-    if (ps.length === 0) {
-      guard();
-      const again = await ctx.speak({
-        ...base,
-        round: 0,
-        phase: "premises-repair",
-        role: "miner",
-        kind: "analysis",
-        system: analyst(),
-        messages: [
-          { role: "user", content: prompt },
-          { role: "assistant", content: said.text },
-        ],
-        prompt: p`Your answer held no premises. ${prompt}`,
-        metadataFrom: (t) => ({ proclaim: { step: "premises", premises: readPremises(t), repaired: true, unparsed: readPremises(t).length === 0 } }),
-      });
-      ps = readPremises(again.text);
-    }
+    const read = await answerWithRepair({
+      ask: () => ctx.speak({ ...base, round: 0, phase: "premises", role: "miner", kind: "analysis", system: analyst(), prompt, metadataFrom: (t) => ({ proclaim: { step: "premises", premises: readPremises(t) } }) }),
+      read: (t) => (readPremises(t).length ? readPremises(t) : null),
+      repair: (said) => {
+        guard();
+        return ctx.speak({
+          ...base,
+          round: 0,
+          phase: "premises-repair",
+          role: "miner",
+          kind: "analysis",
+          system: analyst(),
+          messages: [
+            { role: "user", content: prompt },
+            { role: "assistant", content: said.text },
+          ],
+          prompt: p`Your answer held no premises. ${prompt}`,
+          metadataFrom: (t) => ({ proclaim: { step: "premises", premises: readPremises(t), repaired: true, unparsed: readPremises(t).length === 0 } }),
+        });
+      },
+    });
+    const ps = read.value ?? [];
     // Kept even if the budget runs out before the trial: the panel and the page still see them.
     premises = ps;
 
@@ -619,15 +614,7 @@ export async function runProclaim(ctx: DebateContext<ProclaimConfig>): Promise<V
         ? await ctx.addEvidence({
             origin: `tool:${found.record.provider}`,
             addedSeq: found.seq,
-            items: judged.map(({ r, eta, ok }) => ({
-              text: r.text,
-              source: "tool" as const,
-              title: r.title || undefined,
-              url: r.url ?? undefined,
-              publishedAt: r.publishedAt ?? undefined,
-              ...(r.source.kind === "corpus" ? { passageId: r.source.passageId, externalId: r.source.passageExternalId } : {}),
-              metadata: { eta, accepted: ok, status: ok ? "accepted" : "rejected", debate: name, side, query: refined, provider: found.record.provider, live: found.record.live },
-            })),
+            items: judged.map(({ r, eta, ok }) => resultAsEvidence(r, { eta, accepted: ok, status: ok ? "accepted" : "rejected", debate: name, side, query: refined, provider: found.record.provider, live: found.record.live })),
           })
         : [];
       rows.forEach((row, i) => {
@@ -663,50 +650,58 @@ export async function runProclaim(ctx: DebateContext<ProclaimConfig>): Promise<V
     async function expertStep(t: number, side: Side, role: string): Promise<void> {
       const lastArg = [...entries].reverse().find((e) => e.role === role && e.kind === "argument" && e.round === t);
       guard();
-      const req = await ctx.speak({
-        ...base,
-        round: t,
-        phase: `${px}expert-request`,
-        role,
-        kind: "analysis",
-        system: counselSystem(side),
-        prompt: renderPrompt("proclaim/expert-request", { round: t, side: sideWord(side), claim, argument: fence.wrap("argument", lastArg?.text ?? "", { empty: trusted("(none)") }) }),
-        maxOutputTokens: Math.min(config.maxTurnTokens, 200),
-        metadataFrom: (text) => {
-          if (declinesExpert(text)) return { proclaim: { step: "expert-request", debate: name, side, request: null } };
+      const requestPrompt = renderPrompt("proclaim/expert-request", { round: t, side: sideWord(side), claim, argument: fence.wrap("argument", lastArg?.text ?? "", { empty: trusted("(none)") }) });
+      type Request = { declined: true } | { declined: false; value: z.output<typeof expertRequestSchema> };
+      const asked = await answerWithRepair<Request, Awaited<ReturnType<typeof ctx.speak>>>({
+        ask: () =>
+          ctx.speak({
+            ...base,
+            round: t,
+            phase: `${px}expert-request`,
+            role,
+            kind: "analysis",
+            system: counselSystem(side),
+            prompt: requestPrompt,
+            maxOutputTokens: Math.min(config.maxTurnTokens, 200),
+            metadataFrom: (text) => {
+              if (declinesExpert(text)) return { proclaim: { step: "expert-request", debate: name, side, request: null } };
+              const r = readJsonAnswer(text, expertRequestSchema);
+              return { proclaim: { step: "expert-request", debate: name, side, request: r.ok ? r.value : null, ...(r.ok ? {} : { unparsed: { problem: r.problem } }) } };
+            },
+          }),
+        // NONE (no expert wanted) is an answer; so is a request that fits the format.
+        read: (text) => {
+          if (declinesExpert(text)) return { declined: true };
           const r = readJsonAnswer(text, expertRequestSchema);
-          return { proclaim: { step: "expert-request", debate: name, side, request: r.ok ? r.value : null, ...(r.ok ? {} : { unparsed: { problem: r.problem } }) } };
+          return r.ok ? { declined: false, value: r.value } : null;
+        },
+        // One repair, as for every JSON answer; still unreadable, it is recorded so and no expert is invented for it.
+        repair: (req) => {
+          guard();
+          const first = readJsonAnswer(req.text, expertRequestSchema);
+          const problem = first.ok ? "" : first.problem;
+          return ctx.speak({
+            ...base,
+            round: t,
+            phase: `${px}expert-request-repair`,
+            role,
+            kind: "analysis",
+            system: counselSystem(side),
+            messages: [
+              { role: "user", content: requestPrompt },
+              { role: "assistant", content: req.text },
+            ],
+            prompt: renderPrompt("engine/repair-json", { problem: fence.wrap("answer", problem) }),
+            maxOutputTokens: Math.min(config.maxTurnTokens, 200),
+            metadataFrom: (text) => {
+              const r = declinesExpert(text) ? null : readJsonAnswer(text, expertRequestSchema);
+              return { proclaim: { step: "expert-request", debate: name, side, repaired: true, request: r?.ok ? r.value : null, ...(r && !r.ok ? { unparsed: { problem: r.problem, firstProblem: problem } } : {}) } };
+            },
+          });
         },
       });
-      if (declinesExpert(req.text)) return;
-      let request = readJsonAnswer(req.text, expertRequestSchema);
-      if (!request.ok) {
-        // One repair, as for every JSON answer; still unreadable, it is recorded so and no expert is invented for it.
-        guard();
-        const problem = request.problem;
-        const again = await ctx.speak({
-          ...base,
-          round: t,
-          phase: `${px}expert-request-repair`,
-          role,
-          kind: "analysis",
-          system: counselSystem(side),
-          messages: [
-            { role: "user", content: renderPrompt("proclaim/expert-request", { round: t, side: sideWord(side), claim, argument: fence.wrap("argument", lastArg?.text ?? "", { empty: trusted("(none)") }) }) },
-            { role: "assistant", content: req.text },
-          ],
-          prompt: renderPrompt("engine/repair-json", { problem: fence.wrap("answer", problem) }),
-          maxOutputTokens: Math.min(config.maxTurnTokens, 200),
-          metadataFrom: (text) => {
-            const r = declinesExpert(text) ? null : readJsonAnswer(text, expertRequestSchema);
-            return { proclaim: { step: "expert-request", debate: name, side, repaired: true, request: r?.ok ? r.value : null, ...(r && !r.ok ? { unparsed: { problem: r.problem, firstProblem: problem } } : {}) } };
-          },
-        });
-        if (declinesExpert(again.text)) return;
-        request = readJsonAnswer(again.text, expertRequestSchema);
-        if (!request.ok) return;
-      }
-      const granted = request;
+      if (!asked.value || asked.value.declined) return;
+      const granted = { value: asked.value.value };
       guard();
       const ruling = await ctx.speak({
         ...base,

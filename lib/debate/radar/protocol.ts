@@ -3,6 +3,7 @@ import { renderPrompt, renderSystem } from "@/lib/prompts";
 import type { Fence } from "@/lib/prompts/fence";
 import { joinPrompt, prompt as p, trusted, trustedText, type PromptText, type Trusted } from "@/lib/prompts/text";
 import { evidenceBlock } from "../evidence";
+import { answerWithRepair } from "../kit";
 import { CLAIM_LIMIT } from "../claim-length";
 import type { CheckpointRecord, DebateContext, Protocol, ScoredTurnResult, TurnResult, VerdictRecord } from "../types";
 import { parseVerdict, VERDICT_LABELS, type VerdictLabel } from "../verdict";
@@ -205,29 +206,30 @@ async function judgeVerdict(
   const system = renderSystem("radar/system-judge", { fence_rule: fence.rule });
   const prompt = renderPrompt(spec.template, spec.vars);
   const base = { round: spec.round, phase: spec.phase, role: spec.role, kind: spec.kind, system, prompt, maxOutputTokens: ctx.config.maxJudgeTokens, temperature: 0 };
-  const turn = spec.scored
-    ? await ctx.speakScored({
-        ...base,
-        options: VERDICT_LABELS,
-        marker: "[VERDICT]:",
-        fallback: spec.kind === "checkpoint" ? ctx.config.scoringFallback : { kind: "none" },
-      })
-    : await ctx.speak(base);
-  let parsed = parseVerdict(turn.text);
-  let text = turn.text;
-  if (!parsed.label) {
+  const { value, text, turn } = await answerWithRepair<ReturnType<typeof parseVerdict>, TurnResult | ScoredTurnResult>({
+    ask: () =>
+      spec.scored
+        ? ctx.speakScored({
+            ...base,
+            options: VERDICT_LABELS,
+            marker: "[VERDICT]:",
+            fallback: spec.kind === "checkpoint" ? ctx.config.scoringFallback : { kind: "none" },
+          })
+        : ctx.speak(base),
+    read: (t) => {
+      const v = parseVerdict(t);
+      return v.label ? v : null;
+    },
     // One repair: the same question, the unusable answer, and a short instruction to restate it.
-    const repair = await ctx.speak({
-      ...base,
-      phase: `${spec.phase}-repair`,
-      prompt: p`${prompt}\n\nYour previous answer:\n${fence.wrap("answer", turn.text)}\n\n${renderPrompt("radar/repair-verdict", {})}`,
-    });
-    const repaired = parseVerdict(repair.text);
-    if (repaired.label) {
-      parsed = repaired;
-      text = repair.text;
-    }
-  }
+    repair: (first) =>
+      ctx.speak({
+        ...base,
+        phase: `${spec.phase}-repair`,
+        prompt: p`${prompt}\n\nYour previous answer:\n${fence.wrap("answer", first.text)}\n\n${renderPrompt("radar/repair-verdict", {})}`,
+      }),
+  });
+  // Unread twice: no label, and the first answer's reason.
+  const parsed = value ?? parseVerdict(turn.text);
   return { turn, label: parsed.label, reason: parsed.reason, text };
 }
 

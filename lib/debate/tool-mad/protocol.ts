@@ -4,6 +4,7 @@ import { joinPrompt, programWritten, prompt as p, trusted, type PromptText } fro
 import { MAX_QUERY_CHARS } from "@/lib/tools/types";
 import { CLAIM_LIMIT } from "../claim-length";
 import { citedRanks, evidenceBlock } from "../evidence";
+import { answerWithRepair, BudgetStop, budgetGuard } from "../kit";
 import type { CostEstimate, DebateContext, Protocol, RoleSpec, VerdictRecord } from "../types";
 import { agentsOf, gated, PRESETS, toolMadConfigSchema, type Agent, type ToolMadConfig } from "./config";
 import { consistencyOf } from "./consistency";
@@ -33,13 +34,6 @@ const TOOL_NAMES = {
 } as const satisfies Record<Agent["kind"], string>;
 
 const TOOL_OF: Record<Exclude<Agent["kind"], "vanilla">, "rag" | "search"> = { rag: "rag", search: "search" };
-
-/** Stops a branch before a model call once the budget is spent; the debate then goes to its judge. */
-class BudgetStop extends Error {
-  constructor(public readonly which: "tokens" | "calls") {
-    super(`budget:${which}`);
-  }
-}
 
 /** The query line of a query turn; the claim itself when the model wrote nothing usable. */
 export function parseQuery(text: string, claim: string): string {
@@ -159,10 +153,8 @@ export async function runToolMad(ctx: DebateContext<ToolMadConfig>): Promise<Ver
   const scorerSystem = isGated ? renderSystem("tool-mad/system-scorer", { fence_rule: fence.rule }) : trusted("");
   const rounds: RoundRecord[] = [];
 
-  const guard = () => {
-    const spent = ctx.budget().exhausted;
-    if (spent) throw new BudgetStop(spent);
-  };
+  // Stops a branch before a model call once the budget is spent; the debate then goes to its judge.
+  const guard = budgetGuard(ctx);
 
   async function agentRound(a: Agent, r: number, prev: RoundRecord | undefined): Promise<{ rec: AgentRound; budget?: "tokens" | "calls" }> {
     const rec: AgentRound = { agent: a.role, tool: a.kind === "vanilla" ? "no tool" : a.kind === "rag" ? "corpus (RAG)" : "search", query: null, documents: [], answer: null, label: null };
@@ -224,29 +216,25 @@ export async function runToolMad(ctx: DebateContext<ToolMadConfig>): Promise<Ver
         toolMad: { step, agent: a.role, label: parseLabelled(text, scheme, "ANSWER").label ?? UNPARSED, evidenceRanks, cited: citedRanks(text, Number.MAX_SAFE_INTEGER).filter((n) => own.has(n)) },
       });
       const base = { round: r, role: a.role, kind: "speech" as const, system, maxOutputTokens: config.maxTurnTokens, temperature: 0 };
-      const said = await ctx.speak({ ...base, phase: "answer", prompt, metadata: { toolMad: { step: "answer", agent: a.role, evidenceRanks } }, metadataFrom: answerMeta("answer") });
-      let text = said.text;
-      let label = parseLabelled(text, scheme, "ANSWER").label;
-      if (!label) {
+      const { value: label, text } = await answerWithRepair({
+        ask: () => ctx.speak({ ...base, phase: "answer", prompt, metadata: { toolMad: { step: "answer", agent: a.role, evidenceRanks } }, metadataFrom: answerMeta("answer") }),
+        read: (t) => parseLabelled(t, scheme, "ANSWER").label,
         // One repair: the agent sees its own answer and is asked to restate it in the format.
-        guard();
-        const repair = await ctx.speak({
-          ...base,
-          phase: "answer-repair",
-          messages: [
-            { role: "user", content: prompt },
-            { role: "assistant", content: said.text },
-          ],
-          prompt: renderPrompt("tool-mad/repair-label", { labels, marker: trusted("[ANSWER]:") }),
-          metadata: { toolMad: { step: "answer-repair", agent: a.role, evidenceRanks } },
-          metadataFrom: answerMeta("answer-repair"),
-        });
-        const again = parseLabelled(repair.text, scheme, "ANSWER").label;
-        if (again) {
-          label = again;
-          text = repair.text;
-        }
-      }
+        repair: (said) => {
+          guard();
+          return ctx.speak({
+            ...base,
+            phase: "answer-repair",
+            messages: [
+              { role: "user", content: prompt },
+              { role: "assistant", content: said.text },
+            ],
+            prompt: renderPrompt("tool-mad/repair-label", { labels, marker: trusted("[ANSWER]:") }),
+            metadata: { toolMad: { step: "answer-repair", agent: a.role, evidenceRanks } },
+            metadataFrom: answerMeta("answer-repair"),
+          });
+        },
+      });
       rec.answer = text;
       rec.label = label ?? UNPARSED;
 
@@ -355,26 +343,26 @@ export async function runToolMad(ctx: DebateContext<ToolMadConfig>): Promise<Ver
     temperature: 0,
     wrapUp: true,
   };
-  const judged = await ctx.speakScored({ ...base, phase: "verdict", prompt, options: scheme.labels, marker: "[VERDICT]:", fallback: { kind: "none" }, metadata: { toolMad: { step: "verdict" } } });
-  let parsed = parseLabelled(judged.text, scheme, "VERDICT");
-  let rawText = judged.text;
-  if (!parsed.label) {
-    const repair = await ctx.speak({
-      ...base,
-      phase: "verdict-repair",
-      messages: [
-        { role: "user", content: prompt },
-        { role: "assistant", content: judged.text },
-      ],
-      prompt: renderPrompt("tool-mad/repair-label", { labels, marker: trusted("[VERDICT]:") }),
-      metadata: { toolMad: { step: "verdict-repair" } },
-    });
-    const again = parseLabelled(repair.text, scheme, "VERDICT");
-    if (again.label) {
-      parsed = again;
-      rawText = repair.text;
-    }
-  }
+  const { value: read, text: rawText, turn: judged } = await answerWithRepair({
+    ask: () => ctx.speakScored({ ...base, phase: "verdict", prompt, options: scheme.labels, marker: "[VERDICT]:", fallback: { kind: "none" }, metadata: { toolMad: { step: "verdict" } } }),
+    read: (t) => {
+      const p = parseLabelled(t, scheme, "VERDICT");
+      return p.label ? p : null;
+    },
+    repair: (first) =>
+      ctx.speak({
+        ...base,
+        phase: "verdict-repair",
+        messages: [
+          { role: "user", content: prompt },
+          { role: "assistant", content: first.text },
+        ],
+        prompt: renderPrompt("tool-mad/repair-label", { labels, marker: trusted("[VERDICT]:") }),
+        metadata: { toolMad: { step: "verdict-repair" } },
+      }),
+  });
+  // Unread twice: the first answer's reasoning, with no label.
+  const parsed = read ?? parseLabelled(judged.text, scheme, "VERDICT");
   const probs = judged.scores.status === "scored" ? judged.scores.probs : null;
   const label = parsed.label ?? UNPARSED;
   return {

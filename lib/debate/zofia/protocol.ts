@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { z } from "zod";
 import { getConfig } from "@/lib/config";
 import { loadPrompt, renderPrompt, renderSystem } from "@/lib/prompts";
@@ -8,6 +9,7 @@ import { WIKI_PROVIDER_IDS, WIKI_UNAVAILABLE, wikiProviderFor } from "@/lib/tool
 import { MAX_QUERY_CHARS } from "@/lib/tools/types";
 import type { SearchResult } from "@/lib/tools";
 import { evidenceBlock } from "../evidence";
+import { answerWithRepair, budgetSpent, resultAsEvidence } from "../kit";
 import type { CostEstimate, DebateContext, Protocol, TurnSpec, VerdictRecord } from "../types";
 import { LINGUIST_DIMENSIONS, ZOFIA_PRESETS, zofiaConfigSchema, type LinguistDimension, type ZofiaConfig } from "./config";
 import { chooseSense, firstSentences, replaceMention } from "./disambiguation";
@@ -88,10 +90,25 @@ const claimsSchema = z.object({
   sub: z.array(z.string().trim().min(1)).max(4, "give at most 4 sub-claims"),
 });
 
-/** The stored configuration: the providers default to the server's settings when the debate is created. */
+/** A setting's fingerprint: enough to tell that it changed, without putting an internal address on the debate's page. */
+export function sourceFingerprint(value: string | undefined | null): string | null {
+  return value ? createHash("sha256").update(value).digest("hex").slice(0, 16) : null;
+}
+
+/**
+ * The stored configuration: the providers, and where they are reached (the NER endpoint, the
+ * encyclopedia's address or corpus), default to the server's settings when the debate is created
+ * and are frozen with it, so a resumed debate asks what it asked before or says plainly why it
+ * cannot; it never drifts to another source. Addresses are kept as fingerprints (a debate's
+ * configuration reaches its page), the encyclopedia corpus by name, as the search tools keep theirs.
+ */
 export const zofiaSchema = zofiaConfigSchema.extend({
   ner: z.enum(NER_PROVIDER_IDS).default(() => getConfig().zofia.ner.provider),
+  nerEndpoint: z.string().nullable().default(() => sourceFingerprint(getConfig().zofia.ner.url)),
   wiki: z.enum(WIKI_PROVIDER_IDS).default(() => getConfig().zofia.wiki.provider),
+  wikiSource: z
+    .object({ baseURL: z.string().nullable(), corpus: z.string().nullable() })
+    .default(() => ({ baseURL: sourceFingerprint(getConfig().search.wikipedia.baseURL), corpus: getConfig().zofia.wiki.corpus ?? null })),
   // The tools and encoder frozen at creation ride along so the query can be shaped for the provider.
   tools: z.record(z.string(), z.looseObject({ provider: z.string() })).optional(),
   embedder: z.string().optional(),
@@ -179,25 +196,51 @@ function webProvider(ctx: Ctx): string {
   return (ctx.config as ZofiaConfig & { tools?: Record<string, { provider: string }> }).tools?.search?.provider ?? "corpus-standin";
 }
 
+/**
+ * Where NER and the encyclopedia are asked: the server's addresses, and the corpus frozen with the
+ * debate (zofiaSchema). `check*` refuses, just before a call is made, an address that is not the
+ * one the debate was created with; steps replayed on resume make no call, so they need none.
+ * Debates stored before these were frozen take today's settings.
+ */
+function sources(ctx: Ctx) {
+  const c = ctx.config as ZofiaConfig & { nerEndpoint?: string | null; wikiSource?: { baseURL: string | null; corpus: string | null } };
+  const live = getConfig();
+  const changed = (what: string) => new Error(`This debate was started with another ${what} than the one this server has now; set ${what} back to continue it, or start a new debate.`);
+  return {
+    nerUrl: live.zofia.ner.url,
+    wiki: { baseURL: live.search.wikipedia.baseURL, corpus: c.wikiSource ? (c.wikiSource.corpus ?? undefined) : live.zofia.wiki.corpus },
+    checkNer() {
+      if (c.nerEndpoint !== undefined && c.ner === "http" && sourceFingerprint(live.zofia.ner.url) !== c.nerEndpoint) throw changed("NER_URL");
+    },
+    checkWiki() {
+      if (c.wikiSource && c.wiki === "wikipedia-rest" && sourceFingerprint(live.search.wikipedia.baseURL) !== c.wikiSource.baseURL) throw changed("WIKIPEDIA_BASE_URL");
+    },
+  };
+}
+
 function embedderOf(ctx: Ctx): string | undefined {
   return (ctx.config as ZofiaConfig & { embedder?: string }).embedder;
 }
 
 /** A free-text turn whose format is read after the call; an unreadable answer gets one repair (spec §3). */
 async function speakRead<T>(ctx: Ctx, spec: TurnSpec, template: string, read: (text: string) => T | null, meta: (value: T | null, text: string) => Record<string, unknown>): Promise<{ value: T | null; text: string }> {
-  const first = await ctx.speak({ ...spec, metadataFrom: (text) => meta(read(text), text) });
-  const value = read(first.text);
-  // A repair after the budget is spent would fail the debate: the unread answer is recorded as it is.
-  if (value !== null || ctx.budget().exhausted) return { value, text: first.text };
-  const formatLine = formatLineOf(template);
-  const repair = await ctx.speak({
-    ...spec,
-    phase: `${spec.phase}:repair`,
-    messages: [...(spec.messages ?? []), { role: "user", content: spec.prompt }, { role: "assistant", content: first.text }],
-    prompt: renderPrompt("zofia/repair", { problem: trusted("it does not follow the answer format"), format: formatLine }),
-    metadataFrom: (text) => ({ ...meta(read(text), text), repairOf: spec.phase }),
+  const { value, text } = await answerWithRepair({
+    ask: () => ctx.speak({ ...spec, metadataFrom: (t) => meta(read(t), t) }),
+    read,
+    // A repair after the budget is spent would fail the debate: the unread answer is recorded as it is.
+    repair: (first) =>
+      ctx.budget().exhausted
+        ? null
+        : ctx.speak({
+            ...spec,
+            phase: `${spec.phase}:repair`,
+            messages: [...(spec.messages ?? []), { role: "user", content: spec.prompt }, { role: "assistant", content: first.text }],
+            prompt: renderPrompt("zofia/repair", { problem: trusted("it does not follow the answer format"), format: formatLineOf(template) }),
+            metadataFrom: (t) => ({ ...meta(read(t), t), repairOf: spec.phase }),
+          }),
+    onFailure: "repair",
   });
-  return { value: read(repair.text), text: repair.text };
+  return { value, text };
 }
 
 /** A template's format line, repeated word for word when its answer needs repairing (a template is program-written). */
@@ -224,9 +267,11 @@ async function runZofia(ctx: Ctx): Promise<VerdictRecord> {
     round: 0,
     phase: "ner",
     role: "ner",
+    // Recorded once and replayed on resume: a resumed debate never asks the NER provider again.
     compute: async () => {
-      const settings = getConfig();
-      const provider = nerProviderFor(cfg.ner, { url: settings.zofia.ner.url, allow: settings.fetch.allow });
+      const src = sources(ctx);
+      src.checkNer();
+      const provider = nerProviderFor(cfg.ner, { url: src.nerUrl, allow: getConfig().fetch.allow });
       const tokens = await provider.recognise(article, { signal: ctx.signal });
       const units = groupUnits(tokens, article, sentences);
       const th = thresholdUnits(units.map((u) => u.confidence), cfg);
@@ -311,10 +356,7 @@ async function runZofia(ctx: Ctx): Promise<VerdictRecord> {
   let stopReason = "rounds";
   let finalRound = 1;
 
-  const budgetStop = () => {
-    const spent = ctx.budget().exhausted;
-    return spent ? `budget:${spent}` : null;
-  };
+  const budgetStop = () => budgetSpent(ctx);
 
   if (cfg.debate) {
     for (let r = 1; r <= maxRounds; r++) {
@@ -377,26 +419,26 @@ async function runZofia(ctx: Ctx): Promise<VerdictRecord> {
     temperature: 0,
     wrapUp: true,
   };
-  const final = await ctx.speakScored({
-    ...finalSpec,
-    options: ["R", "F"],
-    fallback: { kind: "none" },
-    metadata: { zofia: { step: "judge-final", sees: finalSees } },
-    metadataFromScored: (text, scores) => ({ zofia: { step: "judge-final", sees: finalSees, answer: parseJudge(text, ["R", "F"]), probs: scores.status === "scored" ? scores.probs : null } }),
+  const { value: answer, text, turn: final } = await answerWithRepair({
+    ask: () =>
+      ctx.speakScored({
+        ...finalSpec,
+        options: ["R", "F"],
+        fallback: { kind: "none" },
+        metadata: { zofia: { step: "judge-final", sees: finalSees } },
+        metadataFromScored: (t, scores) => ({ zofia: { step: "judge-final", sees: finalSees, answer: parseJudge(t, ["R", "F"]), probs: scores.status === "scored" ? scores.probs : null } }),
+      }),
+    read: (t) => parseJudge(t, ["R", "F"]),
+    repair: (first) =>
+      ctx.speak({
+        ...finalSpec,
+        phase: "judge-final:repair",
+        messages: [{ role: "user", content: finalSpec.prompt }, { role: "assistant", content: first.text }],
+        prompt: renderPrompt("zofia/repair", { problem: trusted("it is not R or F"), format: formatLineOf("zofia/judge-final") }),
+        metadataFrom: (t) => ({ zofia: { step: "judge-final", sees: finalSees, answer: parseJudge(t, ["R", "F"]), repairOf: "judge-final" } }),
+      }),
+    onFailure: "repair",
   });
-  let answer = parseJudge(final.text, ["R", "F"]);
-  let text = final.text;
-  if (!answer) {
-    const repair = await ctx.speak({
-      ...finalSpec,
-      phase: "judge-final:repair",
-      messages: [{ role: "user", content: finalSpec.prompt }, { role: "assistant", content: final.text }],
-      prompt: renderPrompt("zofia/repair", { problem: trusted("it is not R or F"), format: formatLineOf("zofia/judge-final") }),
-      metadataFrom: (t) => ({ zofia: { step: "judge-final", sees: finalSees, answer: parseJudge(t, ["R", "F"]), repairOf: "judge-final" } }),
-    });
-    answer = parseJudge(repair.text, ["R", "F"]);
-    text = repair.text;
-  }
   const reason = cfg.debate ? stopReason : (budgetStop() ?? "debate-off");
   const rounds = cfg.debate ? transcript.length : 0;
   return verdict(answer, text, final.scores.status === "scored" ? final.scores.probs : null, reason, rounds, details, transcript);
@@ -468,15 +510,7 @@ async function webSearch(ctx: Ctx, keywords: string[], salience: Map<string, num
         origin: `tool:${res.record.provider}`,
         addedSeq: res.seq,
         visibleTo: ["verifier", "pro", "con"],
-        items: found.map((r) => ({
-          text: r.text,
-          source: "tool" as const,
-          title: r.title || undefined,
-          url: r.url ?? undefined,
-          publishedAt: r.publishedAt ?? undefined,
-          ...(r.source.kind === "corpus" ? { passageId: r.source.passageId, externalId: r.source.passageExternalId } : {}),
-          metadata: { provider: res.record.provider, live: res.record.live, label: res.record.label, query: res.record.request.query, resultRank: r.rank, zofia: "web" },
-        })),
+        items: found.map((r) => resultAsEvidence(r, { provider: res.record.provider, live: res.record.live, label: res.record.label, query: res.record.request.query, resultRank: r.rank, zofia: "web" })),
       });
       return found;
     }
@@ -489,7 +523,9 @@ async function webSearch(ctx: Ctx, keywords: string[], salience: Map<string, num
 async function wikiLookups(ctx: Ctx, keywords: string[], contextFor: (k: string) => string): Promise<void> {
   const cfg = ctx.config;
   const settings = getConfig();
-  const provider = cfg.wikipedia ? wikiProviderFor(cfg.wiki, { baseURL: settings.search.wikipedia.baseURL, corpus: settings.zofia.wiki.corpus }, { allow: settings.fetch.allow, timeoutMs: settings.search.timeoutMs }) : null;
+  // Candidates and summaries are recorded steps, replayed on resume; where they are asked is frozen with the debate.
+  const src = sources(ctx);
+  const provider = cfg.wikipedia ? wikiProviderFor(cfg.wiki, src.wiki, { allow: settings.fetch.allow, timeoutMs: settings.search.timeoutMs }) : null;
   if (!provider || keywords.length === 0) {
     const note = !cfg.wikipedia ? "Wikipedia is off in this configuration" : !provider ? WIKI_UNAVAILABLE : "no keywords: retrieval skipped";
     await ctx.record({ round: 0, phase: "wiki", role: "wiki", compute: () => ({ provider: provider?.id ?? "none", note }), content: (v) => `Encyclopedia: ${v.note}` });
@@ -497,7 +533,7 @@ async function wikiLookups(ctx: Ctx, keywords: string[], contextFor: (k: string)
   }
   await ctx.parallel(
     keywords.map((keyword) => async () => {
-      const found = await ctx.record({ round: 0, phase: `wiki-candidates:${keyword}`, role: "wiki", compute: () => provider.candidates(keyword, { signal: ctx.signal, limit: cfg.wikiCandidates }), content: (v) => `Senses of "${keyword}": ${v.map((c) => c.title).join("; ") || "none"}` });
+      const found = await ctx.record({ round: 0, phase: `wiki-candidates:${keyword}`, role: "wiki", compute: () => (src.checkWiki(), provider.candidates(keyword, { signal: ctx.signal, limit: cfg.wikiCandidates })), content: (v) => `Senses of "${keyword}": ${v.map((c) => c.title).join("; ") || "none"}` });
       const candidates = found.value;
       let similarities: number[] = [];
       let index = -1;
@@ -513,6 +549,7 @@ async function wikiLookups(ctx: Ctx, keywords: string[], contextFor: (k: string)
         phase: `wiki:${keyword}`,
         role: "wiki",
         compute: async () => {
+          if (chosen) src.checkWiki();
           const summary = chosen ? await provider.summary(chosen, { signal: ctx.signal }) : null;
           return {
             keyword,
