@@ -416,7 +416,8 @@ describe("ZoFia debate", () => {
       };
     };
     const wikiPaths = (r: { path: string }) => r.path.startsWith("/w/rest.php") || r.path.startsWith("/api/rest_v1");
-    const transcript = async (id: string) => (await loadDebate(h.db, id))!.turns.filter((t) => t.status === "completed").map((t) => `${t.round}|${t.phase}|${t.role}|${t.kind}|${t.content}`);
+    // As a set of steps: side-by-side analysts finish in either order, in either run.
+    const transcript = async (id: string) => (await loadDebate(h.db, id))!.turns.filter((t) => t.status === "completed").map((t) => `${t.round}|${t.phase}|${t.role}|${t.kind}|${t.content}`).sort();
 
     const whole = await frozen();
     expect((await run(whole, scripted(byChat(["I", "R"])))).status).toBe("completed");
