@@ -308,19 +308,12 @@ async function admitEvidence(court: Court, pre: PreTrial): Promise<DebateEvidenc
     metadata: { proclaim: { step: "seed", shownOnly: !config.seedAsCandidates } },
   });
 
-  type Candidate = { text: string; title?: string; url?: string; publishedAt?: string; passageId?: number; externalId?: string; score?: number; foundBy: string[] };
+  type Candidate = ReturnType<typeof resultAsEvidence> & { foundBy: string[] };
   const candidates = new Map<string, Candidate>();
   const collect = (found: Awaited<ReturnType<typeof ctx.tool>>, by: string) => {
     for (const r of found.record.results) {
-      const c: Candidate = {
-        text: r.text,
-        title: r.title || undefined,
-        url: r.url ?? undefined,
-        publishedAt: r.publishedAt ?? undefined,
-        ...(r.source.kind === "corpus" ? { passageId: r.source.passageId, externalId: r.source.passageExternalId } : {}),
-        foundBy: [by],
-      };
-      const k = passageKey({ ...c, rank: 0, source: "tool" });
+      const c: Candidate = { ...resultAsEvidence(r, {}), foundBy: [by] };
+      const k = passageKey({ ...c, rank: 0 });
       const had = candidates.get(k);
       if (had) had.foundBy.push(by);
       else candidates.set(k, c);
