@@ -36,6 +36,8 @@ const envSchema = z.object({
     .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")
     .optional(),
   DATA_DIR: z.string().min(1).default(".data"),
+  /** Derives each debate's prompt fence (lib/debate/fence.ts); unset: a secret kept in the database. */
+  FENCE_SECRET: z.string().min(32, "must be at least 32 characters (e.g. openssl rand -hex 32)").optional(),
   MIGRATIONS_DIR: z.string().min(1).optional(),
 
   OPENAI_API_KEY: z.string().min(1).optional(),
@@ -176,6 +178,8 @@ export type AppConfig = {
   inProcessWorker: { enabled: boolean; concurrency: number };
   /** DEBATE_LEASE_SECONDS in milliseconds (lib/debate/runner.ts, lib/debate/queue.ts). */
   debateLeaseMs: number;
+  /** FENCE_SECRET: the same in every process; unset, the database keeps one. */
+  fenceSecret?: string;
   organisation: { name: string; url?: string };
   fetch: { allow: AllowList };
   /** The search tool's source (lib/tools/resolve.ts). Keys live here only; records never carry them. */
@@ -319,6 +323,7 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = env.C
     cookieSecure: e.COOKIE_SECURE,
     inProcessWorker: { enabled: e.IN_PROCESS_WORKER, concurrency: e.IN_PROCESS_WORKER_CONCURRENCY },
     debateLeaseMs: e.DEBATE_LEASE_SECONDS * 1000,
+    fenceSecret: e.FENCE_SECRET,
     organisation: { name: e.ORGANISATION_NAME, url: e.ORGANISATION_URL },
     fetch: { allow: e.FETCH_ALLOW_HOSTS ?? EMPTY_ALLOW_LIST },
     search: {

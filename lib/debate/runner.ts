@@ -11,6 +11,9 @@ import { renderPrompt } from "@/lib/prompts";
 import { callSearch, providerFor, searchToolSnapshotSchema, ToolCallFailed, toolRecordFromTurn, toolTurnFields, type ResolveDeps, type SucceededToolCall } from "@/lib/tools";
 import { resolveEmbedder, type Embedder } from "@/lib/embeddings/registry";
 import { readJsonAnswer } from "./json-answer";
+import { fenceForDebate } from "./fence";
+import { resultAsEvidence } from "./kit";
+import type { Fence } from "@/lib/prompts/fence";
 import { getProtocol, modelForRole } from "./protocols";
 import type { BudgetState, DebateContext, DebateEvidence, ToolSpec, JsonTurnResult, RecordResult, RecordSpec, ScoredTurnResult, ScoredTurnSpec, ToolResult, TurnResult, TurnSpec } from "./types";
 
@@ -124,9 +127,11 @@ async function runClaimed(db: Database, debateId: string, token: string, opts: R
   const { debate, claim } = snapshot;
   let protocol: ReturnType<typeof getProtocol>;
   let config: unknown;
+  let fence: Fence;
   try {
     protocol = getProtocol(debate.protocol);
     config = protocol.parseConfig(debate.config);
+    fence = await fenceForDebate(db, debateId);
   } catch (e) {
     // A debate that cannot start must not stay claimed as "running".
     const message = `This debate's stored set-up cannot be run: ${(e as Error).message}`;
@@ -334,15 +339,7 @@ async function runClaimed(db: Database, debateId: string, token: string, opts: R
       origin: `tool:${record.provider}`,
       addedSeq: n,
       visibleTo,
-      items: record.results.map((r) => ({
-        text: r.text,
-        source: "tool" as const,
-        title: r.title || undefined,
-        url: r.url ?? undefined,
-        publishedAt: r.publishedAt ?? undefined,
-        ...(r.source.kind === "corpus" ? { passageId: r.source.passageId, externalId: r.source.passageExternalId } : {}),
-        metadata: { provider: record.provider, live: record.live, label: record.label, query: record.request.query, resultRank: r.rank },
-      })),
+      items: record.results.map((r) => resultAsEvidence(r, { provider: record.provider, live: record.live, label: record.label, query: record.request.query, resultRank: r.rank })),
     });
   }
 
@@ -355,6 +352,7 @@ async function runClaimed(db: Database, debateId: string, token: string, opts: R
     },
     evidence,
     config,
+    fence,
     modelFor,
     signal: controller.signal,
     tokensSoFar: () => tokens,
@@ -396,7 +394,8 @@ async function runClaimed(db: Database, debateId: string, token: string, opts: R
         const repairSpec: TurnSpec = {
           ...spec,
           messages: [...(spec.messages ?? []), { role: "user", content: spec.prompt }, { role: "assistant", content: first.text }],
-          prompt: renderPrompt("engine/repair-json", { problem: reading.problem }),
+          // The problem quotes the answer (a parse error shows its text): fenced like any model output.
+          prompt: renderPrompt("engine/repair-json", { problem: fence.wrap("answer", reading.problem) }),
         };
         const second = await callModel({ ...callOptions(info, calls, repairSpec), purpose: `${spec.phase}:${spec.role}:repair-json` });
         const again = readJsonAnswer(second.text, schema);

@@ -2,6 +2,8 @@ import type { OptionScores, Fallback } from "@/lib/ai/score-options";
 import type { TokenUsage } from "@/lib/ai/prices";
 import type { z } from "zod";
 import type { SearchRequestInput, ToolCallRecord } from "@/lib/tools";
+import type { Fence } from "@/lib/prompts/fence";
+import type { PromptText, SystemText } from "@/lib/prompts/text";
 
 /**
  * The contract between the runner (persistence, streaming, cancellation, retries, resuming) and a
@@ -52,8 +54,10 @@ export type TurnSpec = {
   phase: string;
   role: string;
   kind: TurnKind;
-  system: string;
-  prompt: string;
+  /** Program-written only (`renderSystem`): nothing a user, a document or a model wrote. */
+  system: SystemText;
+  /** Untrusted text only inside the debate's fence (lib/prompts/text.ts). */
+  prompt: PromptText;
   maxOutputTokens?: number;
   temperature?: number;
   /** Protocol signals for this turn (round labels, scores, queries), stored in `turns.metadata`. */
@@ -62,7 +66,7 @@ export type TurnSpec = {
    * An agent that keeps a chat: the conversation so far, sent before `prompt` (which becomes the
    * last user message). Without it the turn is one user message.
    */
-  messages?: Array<{ role: "user" | "assistant"; content: string }>;
+  messages?: Array<{ role: "user"; content: PromptText } | { role: "assistant"; content: string }>;
   /**
    * A turn that ends the debate (the judge): allowed after the budget is spent, so a protocol that
    * wraps up early still reaches a verdict. Any other turn started after the budget is spent fails.
@@ -190,6 +194,11 @@ export type DebateContext<C> = {
   claim: { text: string; date?: string; title?: string; url?: string };
   evidence: readonly DebateEvidence[];
   config: C;
+  /**
+   * The debate's fence, the same in every run of it (derived from the debate's id and the server's
+   * secret): every untrusted text a prompt quotes goes through `fence.wrap`.
+   */
+  fence: Fence;
   /** Model id for a role. */
   modelFor(role: string): string;
   signal: AbortSignal;

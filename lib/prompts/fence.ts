@@ -1,4 +1,5 @@
-import { randomBytes } from "node:crypto";
+import { createHmac, randomBytes } from "node:crypto";
+import { asFenced, asTrusted, type Fenced, type Trusted } from "./text";
 
 /**
  * Fences for untrusted text in prompts (claims, evidence, articles, tool results, other agents'
@@ -8,7 +9,9 @@ import { randomBytes } from "node:crypto";
  *   ...quoted text...
  *   <</evidence-3f9a1c2b7d4e>>
  *
- * The model is told the id (FENCE_RULE in the system prompt), so a closing marker without it is
+ * The id is derived from the debate's id and the server's fence secret (`debateFence`), so every run
+ * of one debate, a resumed one included, prompts with the same fence, and nobody who writes a claim
+ * or a document can compute it. The model is told the id (FENCE_RULE in the system prompt), so a closing marker without it is
  * visibly fake. The id is unknown to whoever wrote a claim or a document, and where it could leak
  * (an agent repeating it, or text copied from an earlier prompt), every occurrence inside the
  * content is removed. Matching is done on a folded copy of the text (NFKC, lower case, common
@@ -22,19 +25,33 @@ export const FENCE_KINDS = ["claim", "evidence", "argument", "answer", "article"
 export type FenceKind = (typeof FENCE_KINDS)[number];
 
 export type Fence = {
-  /** Random id shared by every fence of one debate, so repeated blocks stay byte-identical (prompt caching). */
+  /** The id shared by every fence of one debate, so repeated blocks stay byte-identical (prompt caching). */
   readonly id: string;
   open(kind: FenceKind): string;
   close(kind: FenceKind): string;
-  /** `text` between the kind's markers, with anything inside that could pass for a marker defused. */
-  wrap(kind: FenceKind, text: string, opts?: { note?: string; empty?: string }): string;
+  /**
+   * `text` between the kind's markers, with anything inside that could pass for a marker defused:
+   * the only way untrusted text enters a prompt (lib/prompts/text.ts). `note` and `empty` are
+   * program-written (a literal), never untrusted text.
+   */
+  wrap(kind: FenceKind, text: string, opts?: { note?: Trusted; empty?: Trusted }): Fenced;
   /** The content rules alone, for text that is placed inside a fence built elsewhere. */
   neutralise(text: string): string;
   /** What the model is told about fences; goes into every system prompt. */
-  readonly rule: string;
+  readonly rule: Trusted;
 };
 
-/** 48 random bits: not guessable by someone writing a document today for a debate run tomorrow. */
+/**
+ * A debate's fence: 48 bits of HMAC-SHA256(secret, debate id). The same for every run of the debate
+ * (a resumed debate sends the prompts it sent before), different for every debate, and not
+ * computable without the server's secret (lib/prompts/fence-secret.ts).
+ */
+export function debateFence(debateId: string, secret: string): Fence {
+  if (!secret) throw new Error("the fence secret is empty");
+  return newFence(createHmac("sha256", secret).update(`fence\0${debateId}`).digest("hex").slice(0, 12));
+}
+
+/** 48 random bits (tests, and text fenced outside any debate). */
 export function newFence(id: string = randomBytes(6).toString("hex")): Fence {
   if (!/^[0-9a-f]{8,32}$/.test(id)) throw new Error("fence id must be 8-32 lowercase hex digits");
   const open = (kind: FenceKind) => `<<${kind}-${id}>>`;
@@ -47,9 +64,9 @@ export function newFence(id: string = randomBytes(6).toString("hex")): Fence {
     neutralise,
     wrap(kind, text, opts = {}) {
       const body = neutralise(text.trim()) || (opts.empty ?? "(empty)");
-      return [open(kind), ...(opts.note ? [opts.note] : []), body, close(kind)].join("\n");
+      return asFenced([open(kind), ...(opts.note ? [opts.note] : []), body, close(kind)].join("\n"));
     },
-    rule: fenceRule(id),
+    rule: asTrusted(fenceRule(id)),
   };
 }
 

@@ -44,6 +44,7 @@ function fakeContext(config: Partial<RadarConfig>, claim: string, evidence: Deba
     claim: { text: claim },
     evidence,
     config: radarConfigSchema.parse(config),
+    fence: newFence(),
     modelFor: () => "fake:m",
     signal: new AbortController().signal,
     speak: async (spec) => (seen.push(spec), result(reply(spec))),

@@ -5,17 +5,18 @@ import { loadPrompt, placeholders, promptsHash, renderPrompt } from "@/lib/promp
 import { radarConfigSchema, radarProtocol, RADAR_VARIANTS } from "@/lib/debate/radar/protocol";
 import { citedRanks, evidenceBlock } from "@/lib/debate/evidence";
 import { newFence } from "@/lib/prompts/fence";
+import { trusted } from "@/lib/prompts/text";
 import { resolveThresholds, shouldStop } from "@/lib/debate/radar/early-stop";
 
 describe("prompt templates", () => {
   it("render only with exactly the placeholders they name", () => {
-    expect(renderPrompt("radar/domain-inference", { claim: "Taxes rose." })).toContain("Claim:\nTaxes rose.");
+    expect(renderPrompt("radar/domain-inference", { claim: trusted("Taxes rose.") })).toContain("Claim:\nTaxes rose.");
     expect(() => renderPrompt("radar/domain-inference", {})).toThrow(/no value for claim/);
-    expect(() => renderPrompt("radar/domain-inference", { claim: "x", extra: "y" })).toThrow(/not used: extra/);
+    expect(() => renderPrompt("radar/domain-inference", { claim: trusted("x"), extra: trusted("y") })).toThrow(/not used: extra/);
   });
 
   it("do not expand placeholders inside values", () => {
-    expect(renderPrompt("radar/domain-inference", { claim: "{{evidence}}" })).toContain("Claim:\n{{evidence}}");
+    expect(renderPrompt("radar/domain-inference", { claim: trusted("{{evidence}}") })).toContain("Claim:\n{{evidence}}");
   });
 
   it("exist for every variant's templates, and the hash changes when a template does", () => {

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { loadPrompt, placeholders, renderPrompt } from "@/lib/prompts";
+import { trusted } from "@/lib/prompts/text";
 import { getProtocol, productLabel } from "@/lib/debate/protocols";
 import { agentsOf, toolMadConfigSchema } from "@/lib/debate/tool-mad/config";
 import { answerRelevance, cosine, faithfulness, gatePasses, meanOf, sentences } from "@/lib/debate/tool-mad/gate";
@@ -182,7 +183,7 @@ describe("Tool-MAD configuration", () => {
       "repair-label": ["repair-label.md"],
     });
     expect(placeholders(loadPrompt("tool-mad/judge")).sort()).toEqual(["claim", "history", "labels", "scores"]);
-    expect(renderPrompt("tool-mad/answer-initial", { claim: "c", documents: "d", labels: "SUPPORTS / REFUTES" })).toMatch(/\[ANSWER\]: <one of SUPPORTS \/ REFUTES>"$/);
+    expect(renderPrompt("tool-mad/answer-initial", { claim: trusted("c"), documents: trusted("d"), labels: trusted("SUPPORTS / REFUTES") })).toMatch(/\[ANSWER\]: <one of SUPPORTS \/ REFUTES>"$/);
   });
 });
 

@@ -3,6 +3,7 @@ import { MockLanguageModelV3 } from "ai/test";
 import { asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
+import { programWritten, prompt as p, trusted } from "@/lib/prompts/text";
 import type { DbHandle } from "@/db/client";
 import * as s from "@/db/schema";
 import { createDebateRecord, loadDebate } from "@/db/queries/debates";
@@ -38,8 +39,8 @@ async function chain(ctx: DebateContext<Config>, agent: string, round: number) {
     phase: "answer",
     role: agent,
     kind: "speech",
-    system: `You are ${agent}.`,
-    prompt: `Your documents: ${found.evidence.map((e) => `[E${e.rank}] ${e.text}`).join(" ")}\nFORMAT: ANSWER ${agent}`,
+    system: programWritten(`You are ${agent}.`),
+    prompt: p`Your documents: ${ctx.fence.wrap("evidence", found.evidence.map((e) => `[E${e.rank}] ${e.text}`).join(" "))}\nFORMAT: ANSWER ${programWritten(agent)}`,
   });
   return { ranks: found.evidence.map((e) => e.rank), answer: answer.text };
 }
@@ -67,7 +68,7 @@ const parallelProtocol: Protocol<Config> = {
       await ctx.parallel(AGENTS.map((a) => () => chain(ctx, a, r)));
       rounds = r;
     }
-    const judge = await ctx.speak({ round: rounds + 1, phase: "verdict", role: "judge", kind: "judge", wrapUp: true, system: "You are the judge.", prompt: "FORMAT: VERDICT" });
+    const judge = await ctx.speak({ round: rounds + 1, phase: "verdict", role: "judge", kind: "judge", wrapUp: true, system: trusted("You are the judge."), prompt: trusted("FORMAT: VERDICT") });
     return {
       label: "NO",
       reason: judge.text,

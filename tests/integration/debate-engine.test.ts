@@ -3,6 +3,7 @@ import { MockLanguageModelV3 } from "ai/test";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
+import { prompt as p, trusted } from "@/lib/prompts/text";
 import type { DbHandle } from "@/db/client";
 import * as s from "@/db/schema";
 import { createDebateRecord, loadDebate } from "@/db/queries/debates";
@@ -63,12 +64,12 @@ const testProtocol: Protocol<TestConfig> = {
         phase: "answer",
         role: "agent",
         kind: "speech",
-        system: "You are a fact-checking agent.",
+        system: trusted("You are a fact-checking agent."),
         messages: [
-          { role: "user", content: "Earlier question: who auctioned the medal?" },
+          { role: "user", content: trusted("Earlier question: who auctioned the medal?") },
           { role: "assistant", content: "Earlier answer: the boxer." },
         ],
-        prompt: `Documents:\n${search.record.results.map((r) => `[${r.rank}] ${r.text}`).join("\n")}\nFORMAT: ANSWER-JSON`,
+        prompt: p`Documents:\n${ctx.fence.wrap("tool-result", search.record.results.map((r) => `[${r.rank}] ${r.text}`).join("\n"))}\nFORMAT: ANSWER-JSON`,
         metadata: { query: ctx.config.query, documents: search.record.results.length },
       },
       answerSchema,
@@ -88,7 +89,7 @@ const testProtocol: Protocol<TestConfig> = {
     relevanceDims = relevance.vectors.map((v) => v.length);
     if (crashAfterGate) throw new Error("simulated crash after the gate");
     const verdict = await ctx.speakJson(
-      { round: 2, phase: "verdict", role: "judge", kind: "judge", system: "You are the judge.", prompt: `Gate passed: ${gate.value.pass}\nFORMAT: VERDICT-JSON` },
+      { round: 2, phase: "verdict", role: "judge", kind: "judge", system: trusted("You are the judge."), prompt: p`Gate passed: ${gate.value.pass ? trusted("true") : trusted("false")}\nFORMAT: VERDICT-JSON` },
       answerSchema,
     );
     return {

@@ -201,8 +201,10 @@ describe("RADAR debates through the runner", () => {
     const d = (await loadDebate(h.db, id))!;
     expect(d.turns[0]).toMatchObject({ phase: "domain", kind: "analysis" });
     expect(speeches(d.turns).slice(0, 4)).toEqual(["opening:journalist", "opening:politician", "opening:scientist", "opening:domain-expert"]);
-    const expertSystem = m.seen.find((p) => p.system.includes("specialist in"))!.system;
-    expect(expertSystem).toMatch(/specialist in Economy/);
+    // The inferred domain is a model's answer: quoted in the expert's prompt, never in its system prompt (issue 20).
+    const expert = m.seen.find((p) => p.system.includes("You are a specialist"))!;
+    expect(expert.system).not.toMatch(/Economy/);
+    expect(expert.user).toMatch(/Your field:\n<<answer-[0-9a-f]{12}>>\nEconomy\n<<\/answer-[0-9a-f]{12}>>/);
     // The politician heard the journalist's opening.
     expect(m.seen[2]!.user).toMatch(/Journalist's argument:\n<<argument-[0-9a-f]{12}>>\nAs a journalist/);
   });

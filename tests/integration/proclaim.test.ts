@@ -275,8 +275,9 @@ describe("PROClaim: a whole trial", () => {
   it("records experts, reflections with s_ref and δ, the critic, and the convergence rules; stops on the plateau in round 2", () => {
     const persona = d.turns.find((t) => t.phase === "expert-persona")!;
     expect((persona.metadata as { json: { role: string } }).json.role).toBe("Epidemiologist");
-    // The persona's own system prompt is used for the testimony.
-    expect(m.of("testimony")[0]!.system).toContain("PERSONA-MARK");
+    // The persona is a model's answer: quoted in the testimony's user turn, never its system prompt (issue 20, item 2).
+    expect(m.of("testimony")[0]!.system).not.toContain("PERSONA-MARK");
+    expect(m.of("testimony")[0]!.user).toMatch(/<<answer-[0-9a-f]{12}>>\nEpidemiologist; expertise: trials, transmission, statistics\.\nYou are an epidemiologist PERSONA-MARK\.\n<<\/answer-[0-9a-f]{12}>>/);
     expect(d.turns.filter((t) => t.phase === "testimony")).toHaveLength(1);
     // An unreadable request is repaired once, then recorded unparsed: no expert is invented for it.
     const repaired = d.turns.filter((t) => t.phase === "expert-request-repair");

@@ -285,7 +285,7 @@ describe("Tool-MAD: gate, rounds and judge", () => {
     expect(prompt).toContain("  mean over rounds: faithfulness 1.00, answer relevance 0.90");
     // The judge sees the whole history: every round's queries and both agents' answers.
     for (let r = 1; r <= 3; r++) expect(prompt).toContain(`=== Round ${r} ===`);
-    expect(prompt).toContain("Search query: search query round 3");
+    expect(prompt).toMatch(/Search query:\n<<answer-[0-9a-f]{12}>>\nsearch query round 3\n<<\/answer-[0-9a-f]{12}>>/);
     expect(prompt).toContain("WEBSIDE-R3 argues");
     expect(prompt).toContain("--- search-agent (offline stand-in for web search) ---");
     expect(prompt).toContain("--- rag-agent (newsroom corpus) ---");

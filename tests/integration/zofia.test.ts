@@ -10,6 +10,7 @@ import { productLabel } from "@/lib/debate/protocols";
 import { runDebate } from "@/lib/debate/runner";
 import { createDebate } from "@/lib/debate/start";
 import { zofiaConfigSchema, type ZofiaConfig } from "@/lib/debate/zofia/config";
+import { zofiaSchema } from "@/lib/debate/zofia/protocol";
 import type { Embedder } from "@/lib/embeddings/registry";
 import { searchToolSnapshot } from "@/lib/tools";
 import { resolvedMock, textStream } from "../helpers/mock-models";
@@ -307,7 +308,8 @@ describe("ZoFia stage 2: isolated analysts and verification", () => {
     expect(repair.messages[2]).toEqual({ role: "assistant", text: "Very emotional wording throughout." });
     expect(meta(phaseOf(d, "domain")[0]!).zofia).toMatchObject({ expertRole: "political scientist", parsed: true });
     const expertCall = m.seen.find((s) => s.format === "expert")!;
-    expect(expertCall.messages.at(-1)!.text).toMatch(/You are a political scientist/);
+    // The field is the domain analyst's answer: quoted, not an instruction.
+    expect(expertCall.messages.at(-1)!.text).toMatch(/Your field, as the domain analyst named it:\n<<answer-[0-9a-f]{12}>>\npolitical scientist\n/);
 
     const v1 = meta(phaseOf(d, "verify:1")[0]!).zofia as { label: string; called: boolean; quotes: Array<{ text: string; verified: boolean }>; context: Array<{ text: string; cosine: number }> };
     expect(v1).toMatchObject({ label: "SUPPORTS", called: true });
@@ -393,6 +395,58 @@ describe("ZoFia debate", () => {
     expect(verdictOf(d)).toMatchObject({ label: "REAL", roundsCompleted: 2 });
     // Con's resumed round-2 chat still holds its own round 1 and pro's new argument.
     expect(second.seen[1]!.messages[2]!.text).toBe("CON argument 0 [E1]");
+  });
+
+  it("a resumed debate asks neither NER nor the encyclopedia again, whatever the server says now, and ends with an uninterrupted run's transcript; a new run refuses a changed NER_URL", async () => {
+    // Created as the form creates it: the providers and where they are reached frozen with the debate.
+    const frozen = async () => {
+      const id = await newDebate();
+      await h.db.execute(sql`update debates set config = config || ${JSON.stringify(zofiaSchema.parse({ ner: "http", wiki: "wikipedia-rest" }))}::jsonb where id = ${id}`);
+      return id;
+    };
+    // Debaters answer by how far their chat is, so a resumed run says what an uninterrupted one says.
+    const byChat = (judge: string[], crashAtRound?: number): Answer => {
+      const base = answers(judge);
+      return (format, last, seen) => {
+        if (format !== "debater") return base(format, last, seen);
+        const round = seen.at(-1)!.messages.filter((m) => m.role === "user").length;
+        const side = /SIDE: (REAL|FAKE)/.exec(last)![1];
+        if (side === "REAL" && round === crashAtRound) throw new Error("simulated crash of the pro debater");
+        return `${side} argument in round ${round} [E1]`;
+      };
+    };
+    const wikiPaths = (r: { path: string }) => r.path.startsWith("/w/rest.php") || r.path.startsWith("/api/rest_v1");
+    // As a set of steps: side-by-side analysts finish in either order, in either run.
+    const transcript = async (id: string) => (await loadDebate(h.db, id))!.turns.filter((t) => t.status === "completed").map((t) => `${t.round}|${t.phase}|${t.role}|${t.kind}|${t.content}`).sort();
+
+    const whole = await frozen();
+    expect((await run(whole, scripted(byChat(["I", "R"])))).status).toBe("completed");
+    const cut = await frozen();
+    const untouched = await frozen();
+    server.requests.length = 0;
+    expect((await run(cut, scripted(byChat(["I"], 2)))).status).toBe("failed");
+    expect(server.requests.filter((r) => r.path === "/ner")).toHaveLength(1);
+    const wikiCalls = server.requests.filter(wikiPaths).length;
+    expect(wikiCalls).toBeGreaterThan(0);
+
+    // The server's NER and encyclopedia addresses change (to a closed loopback port) before the resume.
+    process.env.NER_URL = "http://127.0.0.1:9/ner";
+    process.env.WIKIPEDIA_BASE_URL = "http://127.0.0.1:9";
+    resetConfigForTests();
+    try {
+      expect((await run(cut, scripted(byChat(["R"])))).status).toBe("completed");
+      expect(server.requests.filter((r) => r.path === "/ner")).toHaveLength(1);
+      expect(server.requests.filter(wikiPaths)).toHaveLength(wikiCalls);
+      expect(await transcript(cut)).toEqual(await transcript(whole));
+      // A debate that has not asked NER yet refuses the changed address instead of drifting to it.
+      const refused = await run(untouched, scripted(byChat(["R"])));
+      expect(refused.status).toBe("failed");
+      expect(refused.error).toMatch(/started with another NER_URL than the one this server has now; set NER_URL back/);
+    } finally {
+      process.env.NER_URL = `${server.url}/ner`;
+      process.env.WIKIPEDIA_BASE_URL = server.url;
+      resetConfigForTests();
+    }
   });
 
   it("when the call budget runs out mid-debate, goes straight to judge-final and says why it stopped", async () => {

@@ -1,7 +1,9 @@
 import { z } from "zod";
-import { renderPrompt } from "@/lib/prompts";
-import { newFence, type Fence } from "@/lib/prompts/fence";
+import { renderPrompt, renderSystem } from "@/lib/prompts";
+import type { Fence } from "@/lib/prompts/fence";
+import { joinPrompt, prompt as p, trusted, trustedText, type PromptText, type Trusted } from "@/lib/prompts/text";
 import { evidenceBlock } from "../evidence";
+import { answerWithRepair } from "../kit";
 import { CLAIM_LIMIT } from "../claim-length";
 import type { CheckpointRecord, DebateContext, Protocol, ScoredTurnResult, TurnResult, VerdictRecord } from "../types";
 import { parseVerdict, VERDICT_LABELS, type VerdictLabel } from "../verdict";
@@ -45,14 +47,24 @@ export type RadarConfig = z.infer<typeof radarConfigSchema>;
 
 type Debater = "politician" | "scientist" | "advocate" | "critic" | "journalist" | "domain-expert";
 
-const NAMES: Record<Debater, string> = {
+const NAMES = {
   politician: "politician",
   scientist: "scientist",
   advocate: "advocate",
   critic: "critic",
   journalist: "journalist",
   "domain-expert": "domain expert",
-};
+} as const satisfies Record<Debater, string>;
+
+/** Names as the transcript shows them. The domain expert's field is a model's answer, so it is named in the expert's own (fenced) words, not here. */
+const LABELS = {
+  politician: "Politician",
+  scientist: "Scientist",
+  advocate: "Advocate",
+  critic: "Critic",
+  journalist: "Journalist",
+  "domain-expert": "Domain expert",
+} as const satisfies Record<Debater, string>;
 
 function debaters(variant: RadarVariant): Debater[] {
   switch (variant) {
@@ -77,27 +89,31 @@ function pair(variant: RadarVariant): [Debater, Debater] {
 type Statements = Map<Debater, string>;
 type Transcript = { opening: Statements; rebuttals: Statements[]; closing: Statements };
 
-function formatSection(fence: Fence, statements: Statements | undefined, order: Debater[], domain?: string): string {
-  if (!statements || statements.size === 0) return "(not reached)";
-  return order
-    .filter((d) => statements.has(d))
-    .map((d) => `${label(d, domain)}:\n${quote(fence, statements.get(d)!)}`)
-    .join("\n\n");
+const NOT_REACHED = trusted("(not reached)");
+
+function formatSection(fence: Fence, statements: Statements | undefined, order: Debater[]): PromptText {
+  if (!statements || statements.size === 0) return NOT_REACHED;
+  return joinPrompt(
+    order.filter((d) => statements.has(d)).map((d) => p`${label(d)}:\n${quote(fence, statements.get(d)!)}`),
+    "\n\n",
+  );
 }
 
 /** Every agent's words are fenced before another agent or the judge reads them. */
-function quote(fence: Fence, text: string): string {
-  return fence.wrap("argument", text, { empty: "(no argument was made)" });
+function quote(fence: Fence, text: string): PromptText {
+  return fence.wrap("argument", text, { empty: trusted("(no argument was made)") });
 }
 
-function label(d: Debater, domain?: string) {
-  const name = d === "domain-expert" && domain ? `${domain} expert` : NAMES[d];
-  return name.charAt(0).toUpperCase() + name.slice(1);
+function label(d: Debater): Trusted {
+  return trusted(LABELS[d]);
 }
 
-function formatRebuttals(fence: Fence, rebuttals: Statements[], order: Debater[], domain?: string) {
-  if (rebuttals.length === 0) return "(not reached)";
-  return rebuttals.map((r, i) => (rebuttals.length > 1 ? `Rebuttal round ${i + 1}:\n` : "") + formatSection(fence, r, order, domain)).join("\n\n");
+function formatRebuttals(fence: Fence, rebuttals: Statements[], order: Debater[]): PromptText {
+  if (rebuttals.length === 0) return NOT_REACHED;
+  return joinPrompt(
+    rebuttals.map((r, i) => (rebuttals.length > 1 ? p`Rebuttal round ${i + 1}:\n${formatSection(fence, r, order)}` : formatSection(fence, r, order))),
+    "\n\n",
+  );
 }
 
 /** The latest thing `d` said, for the next round's prompts. */
@@ -109,19 +125,22 @@ function latest(t: Transcript, d: Debater): string {
   return t.opening.get(d) ?? "";
 }
 
-function fullTranscript(fence: Fence, t: Transcript, order: Debater[], domain?: string): string {
-  const parts = [`--- Opening statements ---\n${formatSection(fence, t.opening, order, domain)}`];
-  t.rebuttals.forEach((r, i) => parts.push(`--- Rebuttal round ${i + 1} ---\n${formatSection(fence, r, order, domain)}`));
-  if (t.closing.size) parts.push(`--- Closing statements ---\n${formatSection(fence, t.closing, order, domain)}`);
-  return parts.join("\n\n");
+function fullTranscript(fence: Fence, t: Transcript, order: Debater[]): PromptText {
+  const parts = [p`--- Opening statements ---\n${formatSection(fence, t.opening, order)}`];
+  t.rebuttals.forEach((r, i) => parts.push(p`--- Rebuttal round ${i + 1} ---\n${formatSection(fence, r, order)}`));
+  if (t.closing.size) parts.push(p`--- Closing statements ---\n${formatSection(fence, t.closing, order)}`);
+  return joinPrompt(parts, "\n\n");
 }
 
 /** Arguments another debater heard: each a quoted statement, or the whole transcript whose statements are each fenced. */
-type Heard = { who: string; text: string } | { transcript: string };
+type Heard = { who: Trusted; text: string } | { transcript: PromptText };
 
-function argumentsBlock(fence: Fence, items: Heard[]): string {
-  if (items.length === 0) return "";
-  return `\n${items.map((h) => ("transcript" in h ? `The debate so far:\n${h.transcript}` : `${h.who}'s argument:\n${quote(fence, h.text)}`)).join("\n\n")}\n`;
+function argumentsBlock(fence: Fence, items: Heard[]): PromptText {
+  if (items.length === 0) return trusted("");
+  return p`\n${joinPrompt(
+    items.map((h) => ("transcript" in h ? p`The debate so far:\n${h.transcript}` : p`${h.who}'s argument:\n${quote(fence, h.text)}`)),
+    "\n\n",
+  )}\n`;
 }
 
 export function parseDomain(text: string): string {
@@ -182,34 +201,35 @@ export const radarProtocol: Protocol<RadarConfig> = {
 async function judgeVerdict(
   ctx: DebateContext<RadarConfig>,
   fence: Fence,
-  spec: { round: number; phase: string; role: string; template: string; vars: Record<string, string>; kind: "judge" | "checkpoint"; scored: boolean },
+  spec: { round: number; phase: string; role: string; template: string; vars: Record<string, PromptText | number>; kind: "judge" | "checkpoint"; scored: boolean },
 ): Promise<{ turn: TurnResult | ScoredTurnResult; label: VerdictLabel | null; reason: string | null; text: string }> {
-  const system = renderPrompt("radar/system-judge", { fence_rule: fence.rule });
+  const system = renderSystem("radar/system-judge", { fence_rule: fence.rule });
   const prompt = renderPrompt(spec.template, spec.vars);
   const base = { round: spec.round, phase: spec.phase, role: spec.role, kind: spec.kind, system, prompt, maxOutputTokens: ctx.config.maxJudgeTokens, temperature: 0 };
-  const turn = spec.scored
-    ? await ctx.speakScored({
-        ...base,
-        options: VERDICT_LABELS,
-        marker: "[VERDICT]:",
-        fallback: spec.kind === "checkpoint" ? ctx.config.scoringFallback : { kind: "none" },
-      })
-    : await ctx.speak(base);
-  let parsed = parseVerdict(turn.text);
-  let text = turn.text;
-  if (!parsed.label) {
+  const { value, text, turn } = await answerWithRepair<ReturnType<typeof parseVerdict>, TurnResult | ScoredTurnResult>({
+    ask: () =>
+      spec.scored
+        ? ctx.speakScored({
+            ...base,
+            options: VERDICT_LABELS,
+            marker: "[VERDICT]:",
+            fallback: spec.kind === "checkpoint" ? ctx.config.scoringFallback : { kind: "none" },
+          })
+        : ctx.speak(base),
+    read: (t) => {
+      const v = parseVerdict(t);
+      return v.label ? v : null;
+    },
     // One repair: the same question, the unusable answer, and a short instruction to restate it.
-    const repair = await ctx.speak({
-      ...base,
-      phase: `${spec.phase}-repair`,
-      prompt: `${prompt}\n\nYour previous answer:\n${fence.wrap("answer", turn.text)}\n\n${renderPrompt("radar/repair-verdict", {})}`,
-    });
-    const repaired = parseVerdict(repair.text);
-    if (repaired.label) {
-      parsed = repaired;
-      text = repair.text;
-    }
-  }
+    repair: (first) =>
+      ctx.speak({
+        ...base,
+        phase: `${spec.phase}-repair`,
+        prompt: p`${prompt}\n\nYour previous answer:\n${fence.wrap("answer", first.text)}\n\n${renderPrompt("radar/repair-verdict", {})}`,
+      }),
+  });
+  // Unread twice: no label, and the first answer's reason.
+  const parsed = value ?? parseVerdict(turn.text);
   return { turn, label: parsed.label, reason: parsed.reason, text };
 }
 
@@ -224,7 +244,7 @@ function verdictRecord(
 
 async function singleCall(ctx: DebateContext<RadarConfig>): Promise<VerdictRecord> {
   const template = ctx.config.variant === "cot" ? "radar/cot" : "radar/single";
-  const fence = newFence();
+  const fence = ctx.fence;
   const v = await judgeVerdict(ctx, fence, {
     round: 1,
     phase: "verdict",
@@ -245,15 +265,16 @@ async function runRadar(ctx: DebateContext<RadarConfig>): Promise<VerdictRecord>
   const [first, second] = pair(config.variant);
   // One fence id per debate: every untrusted text (claim, evidence, each agent's words) is fenced
   // with it, and the evidence and claim blocks stay identical across calls for prompt caching.
-  const fence = newFence();
+  const fence = ctx.fence;
   const evidence = evidenceBlock(ctx.evidence, fence);
   const claim = fence.wrap("claim", ctx.claim.text);
   const q = (text: string) => quote(fence, text);
-  const judgeSystem = renderPrompt("radar/system-judge", { fence_rule: fence.rule });
+  const judgeSystem = renderSystem("radar/system-judge", { fence_rule: fence.rule });
   const t: Transcript = { opening: new Map(), rebuttals: [], closing: new Map() };
   const thresholds: Thresholds = resolveThresholds(ctx.modelFor("judge"), { configured: config.thresholds, calibrated: config.calibrated });
 
-  let domain: string | undefined;
+  // The domain is a model's answer: it is quoted (fenced) in the expert's prompts, never put in a system prompt.
+  let domain: PromptText | undefined;
   if (config.variant === "four-agent") {
     const turn = await ctx.speak({
       round: 0,
@@ -265,11 +286,11 @@ async function runRadar(ctx: DebateContext<RadarConfig>): Promise<VerdictRecord>
       maxOutputTokens: 10,
       temperature: 0,
     });
-    domain = parseDomain(turn.text);
+    domain = fence.wrap("answer", parseDomain(turn.text));
   }
 
-  const system = (d: Debater) => (d === "domain-expert" ? renderPrompt("radar/system-domain-expert", { domain: domain!, fence_rule: fence.rule }) : renderPrompt(`radar/system-${d}`, { fence_rule: fence.rule }));
-  const say = async (d: Debater, round: number, phase: string, prompt: string) => {
+  const system = (d: Debater) => renderSystem(`radar/system-${d}`, { fence_rule: fence.rule });
+  const say = async (d: Debater, round: number, phase: string, prompt: PromptText) => {
     const turn = await ctx.speak({ round, phase, role: d, kind: "speech", system: system(d), prompt, maxOutputTokens: config.maxTurnTokens, temperature: config.debaterTemperature });
     return turn.text;
   };
@@ -277,18 +298,18 @@ async function runRadar(ctx: DebateContext<RadarConfig>): Promise<VerdictRecord>
 
   // --- opening -------------------------------------------------------------------------------
   for (const d of order) {
-    let prompt: string;
+    let prompt: PromptText;
     if (d === "journalist") prompt = renderPrompt("radar/journalist-opening", { claim, evidence });
     else if (d === "domain-expert") prompt = renderPrompt("radar/expert-opening", { claim, evidence, domain: domain! });
     else {
       // The journalist speaks first in its variants and the others hear it; `full` context hears everyone.
       const heard: Heard[] =
         config.context === "full"
-          ? order.filter((o) => t.opening.has(o)).map((o) => ({ who: label(o, domain), text: t.opening.get(o)! }))
+          ? order.filter((o) => t.opening.has(o)).map((o) => ({ who: label(o), text: t.opening.get(o)! }))
           : t.opening.has("journalist")
-            ? [{ who: "Journalist", text: t.opening.get("journalist")! }]
+            ? [{ who: label("journalist"), text: t.opening.get("journalist")! }]
             : [];
-      prompt = renderPrompt("radar/opening", { role_name: NAMES[d], claim, evidence, other_arguments: argumentsBlock(fence, heard) });
+      prompt = renderPrompt("radar/opening", { role_name: trusted(NAMES[d]), claim, evidence, other_arguments: argumentsBlock(fence, heard) });
     }
     t.opening.set(d, await say(d, 1, "opening", prompt));
   }
@@ -296,9 +317,9 @@ async function runRadar(ctx: DebateContext<RadarConfig>): Promise<VerdictRecord>
   let stoppedEarly = false;
   let stopAfter: string | null = null;
 
-  const checkpoint = async (after: string, round: number, upcoming: string): Promise<boolean> => {
+  const checkpoint = async (after: string, round: number, upcoming: Trusted): Promise<boolean> => {
     if (config.earlyStopping === "off") return false;
-    const transcriptSoFar = fullTranscript(fence, t, order, domain);
+    const transcriptSoFar = fullTranscript(fence, t, order);
     const stop = await ctx.speakScored({
       round,
       phase: `checkpoint-${after}`,
@@ -317,7 +338,7 @@ async function runRadar(ctx: DebateContext<RadarConfig>): Promise<VerdictRecord>
       phase: `checkpoint-${after}`,
       role: "round-judge",
       template: "radar/judge",
-      vars: { claim, evidence, opening: formatSection(fence, t.opening, order, domain), rebuttals: formatRebuttals(fence, t.rebuttals, order, domain), closing: "(not reached)" },
+      vars: { claim, evidence, opening: formatSection(fence, t.opening, order), rebuttals: formatRebuttals(fence, t.rebuttals, order), closing: NOT_REACHED },
       kind: "checkpoint",
       scored: true,
     });
@@ -349,7 +370,7 @@ async function runRadar(ctx: DebateContext<RadarConfig>): Promise<VerdictRecord>
 
   // --- rebuttals, with a checkpoint before each further round ----------------------------------
   let roundsCompleted = 1;
-  const upcomingAfter = (i: number) => (i < config.rebuttals ? (config.rebuttals > 1 ? `rebuttal ${i + 1}` : "rebuttal") : "closing");
+  const upcomingAfter = (i: number): Trusted => (i < config.rebuttals ? (config.rebuttals > 1 ? trustedText`rebuttal ${i + 1}` : trusted("rebuttal")) : trusted("closing"));
   if (await checkpoint("opening", 1, upcomingAfter(0))) {
     stoppedEarly = true;
     stopAfter = "opening";
@@ -359,7 +380,7 @@ async function runRadar(ctx: DebateContext<RadarConfig>): Promise<VerdictRecord>
     const phase = `rebuttal-${i + 1}`;
     const statements: Statements = new Map();
     for (const d of order) {
-      let prompt: string;
+      let prompt: PromptText;
       if (d === "journalist") {
         prompt = renderPrompt("radar/journalist-rebuttal", { claim, evidence, politician_argument: q(latest(t, "politician")), scientist_argument: q(latest(t, "scientist")) });
       } else if (d === "domain-expert") {
@@ -375,13 +396,13 @@ async function runRadar(ctx: DebateContext<RadarConfig>): Promise<VerdictRecord>
         const opponent = opponentOf(d);
         const heard: Heard[] =
           config.context === "full"
-            ? [{ transcript: fullTranscript(fence, t, order, domain) }]
+            ? [{ transcript: fullTranscript(fence, t, order) }]
             : statements.has("journalist")
-              ? [{ who: "Journalist", text: statements.get("journalist")! }]
+              ? [{ who: label("journalist"), text: statements.get("journalist")! }]
               : [];
         prompt = renderPrompt("radar/rebuttal", {
-          role_name: NAMES[d],
-          opponent_name: NAMES[opponent],
+          role_name: trusted(NAMES[d]),
+          opponent_name: trusted(NAMES[opponent]),
           claim,
           evidence,
           // Both debaters answer the other's previous statement, so neither has the last word within a round.
@@ -403,14 +424,14 @@ async function runRadar(ctx: DebateContext<RadarConfig>): Promise<VerdictRecord>
   if (!stoppedEarly) {
     const round = config.rebuttals + 2;
     for (const d of order) {
-      let prompt: string;
+      let prompt: PromptText;
       if (d === "journalist") {
         prompt = renderPrompt("radar/journalist-closing", { claim, evidence, politician_argument: q(latest(t, "politician")), scientist_argument: q(latest(t, "scientist")) });
       } else if (d === "domain-expert") {
         prompt = renderPrompt("radar/expert-closing", { claim, evidence, domain: domain! });
       } else {
-        const heard: Heard[] = config.context === "full" ? [{ transcript: fullTranscript(fence, t, order, domain) }] : [];
-        prompt = renderPrompt("radar/closing", { role_name: NAMES[d], claim, evidence, other_arguments: argumentsBlock(fence, heard) });
+        const heard: Heard[] = config.context === "full" ? [{ transcript: fullTranscript(fence, t, order) }] : [];
+        prompt = renderPrompt("radar/closing", { role_name: trusted(NAMES[d]), claim, evidence, other_arguments: argumentsBlock(fence, heard) });
       }
       t.closing.set(d, await say(d, round, "closing", prompt));
     }
@@ -426,9 +447,9 @@ async function runRadar(ctx: DebateContext<RadarConfig>): Promise<VerdictRecord>
     vars: {
       claim,
       evidence,
-      opening: formatSection(fence, t.opening, order, domain),
-      rebuttals: formatRebuttals(fence, t.rebuttals, order, domain),
-      closing: stoppedEarly ? "(not reached)" : formatSection(fence, t.closing, order, domain),
+      opening: formatSection(fence, t.opening, order),
+      rebuttals: formatRebuttals(fence, t.rebuttals, order),
+      closing: stoppedEarly ? NOT_REACHED : formatSection(fence, t.closing, order),
     },
     kind: "judge",
     scored: true,

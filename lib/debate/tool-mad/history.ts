@@ -1,4 +1,5 @@
 import type { Fence } from "@/lib/prompts/fence";
+import { joinPrompt, programWritten, prompt as p, trusted, type PromptText, type Trusted } from "@/lib/prompts/text";
 import { evidenceBlock } from "../evidence";
 import type { DebateEvidence } from "../types";
 import type { Consistency } from "./consistency";
@@ -42,23 +43,31 @@ export type RoundRecord = { round: number; agents: AgentRound[] };
 
 const fmt = (x: number | null) => (x === null ? "n/a" : x.toFixed(2));
 
-export function historyBlock(rounds: readonly RoundRecord[], fence: Fence): string {
-  if (rounds.length === 0) return "(no round was completed)";
-  return rounds
-    .map((r) =>
-      [
-        `=== Round ${r.round} ===`,
-        ...r.agents.map((a) =>
-          [
-            `--- ${a.agent} (${a.tool}) ---`,
-            a.query !== null ? `Search query: ${fence.neutralise(a.query)}` : "Search query: (none: this agent has no tool)",
-            a.tool === "no tool" ? "Documents: (none)" : `Documents:\n${evidenceBlock(a.documents, fence)}`,
-            a.answer !== null ? `Answer (label ${a.label ?? "UNPARSED"}):\n${fence.wrap("argument", a.answer, { empty: "(no answer)" })}` : "Answer: (not reached)",
-          ].join("\n"),
-        ),
-      ].join("\n\n"),
-    )
-    .join("\n\n");
+export function historyBlock(rounds: readonly RoundRecord[], fence: Fence): PromptText {
+  if (rounds.length === 0) return trusted("(no round was completed)");
+  return joinPrompt(
+    rounds.map((r) =>
+      joinPrompt(
+        [
+          p`=== Round ${r.round} ===`,
+          ...r.agents.map((a) =>
+            joinPrompt(
+              [
+                // The agent's role comes from the configuration, the tool's label from the server's settings, the label from the scheme.
+                p`--- ${programWritten(a.agent)} (${programWritten(a.tool)}) ---`,
+                a.query !== null ? p`Search query:\n${fence.wrap("answer", a.query)}` : trusted("Search query: (none: this agent has no tool)"),
+                a.tool === "no tool" ? trusted("Documents: (none)") : p`Documents:\n${evidenceBlock(a.documents, fence)}`,
+                a.answer !== null ? p`Answer (label ${programWritten(a.label ?? "UNPARSED")}):\n${fence.wrap("argument", a.answer, { empty: trusted("(no answer)") })}` : trusted("Answer: (not reached)"),
+              ],
+              "\n",
+            ),
+          ),
+        ],
+        "\n\n",
+      ),
+    ),
+    "\n\n",
+  );
 }
 
 export type ScoreDetails = {
@@ -84,10 +93,11 @@ export function scoreDetails(rounds: readonly RoundRecord[], agents: readonly st
   return { variant, perRound, means };
 }
 
-export function scoresBlock(d: ScoreDetails, t: { tauF: number; tauAR: number }): string {
+/** Numbers and the configured agents' names only. */
+export function scoresBlock(d: ScoreDetails, t: { tauF: number; tauAR: number }): Trusted {
   const agents = Object.keys(d.perRound);
-  if (agents.length === 0) return "(no stability scores: scoring was switched off for this debate)";
-  return agents
+  if (agents.length === 0) return trusted("(no stability scores: scoring was switched off for this debate)");
+  return programWritten(agents
     .map((agent) => {
       const rows = d.perRound[agent]!;
       if (d.variant === "v1") {
@@ -99,5 +109,5 @@ export function scoresBlock(d: ScoreDetails, t: { tauF: number; tauAR: number })
         `  mean over rounds: faithfulness ${fmt(d.means[agent]!.F ?? null)}, answer relevance ${fmt(d.means[agent]!.AR ?? null)}`,
       ].join("\n");
     })
-    .join("\n");
+    .join("\n"));
 }

@@ -1,3 +1,4 @@
+import { programWritten, type Trusted } from "@/lib/prompts/text";
 import type { LabelScheme, ProductLabel } from "../types";
 
 /**
@@ -70,8 +71,9 @@ export const ALL_LABELS: LabelScheme = (() => {
 })();
 
 /** The label list as prompts show it. */
-export function labelList(scheme: Scheme): string {
-  return scheme.labels.join(" / ");
+/** The scheme's labels for a prompt (program-defined: the schemes are constants). */
+export function labelList(scheme: Scheme): Trusted {
+  return programWritten(scheme.labels.join(" / "));
 }
 
 const normalise = (s: string) =>

@@ -1,8 +1,10 @@
-import { renderPrompt } from "@/lib/prompts";
-import { newFence, type Fence } from "@/lib/prompts/fence";
+import { renderPrompt, renderSystem } from "@/lib/prompts";
+import type { Fence } from "@/lib/prompts/fence";
+import { joinPrompt, programWritten, prompt as p, trusted, type PromptText } from "@/lib/prompts/text";
 import { MAX_QUERY_CHARS } from "@/lib/tools/types";
 import { CLAIM_LIMIT } from "../claim-length";
 import { citedRanks, evidenceBlock } from "../evidence";
+import { answerWithRepair, BudgetStop, budgetGuard } from "../kit";
 import type { CostEstimate, DebateContext, Protocol, RoleSpec, VerdictRecord } from "../types";
 import { agentsOf, gated, PRESETS, toolMadConfigSchema, type Agent, type ToolMadConfig } from "./config";
 import { consistencyOf } from "./consistency";
@@ -25,20 +27,13 @@ import { scoreAnswer } from "./scorer";
 
 export type { ToolMadConfig };
 
-const TOOL_NAMES: Record<Agent["kind"], string> = {
+const TOOL_NAMES = {
   rag: "a search over the newsroom's document collection",
   search: "a web search",
   vanilla: "no tool",
-};
+} as const satisfies Record<Agent["kind"], string>;
 
 const TOOL_OF: Record<Exclude<Agent["kind"], "vanilla">, "rag" | "search"> = { rag: "rag", search: "search" };
-
-/** Stops a branch before a model call once the budget is spent; the debate then goes to its judge. */
-class BudgetStop extends Error {
-  constructor(public readonly which: "tokens" | "calls") {
-    super(`budget:${which}`);
-  }
-}
 
 /** The query line of a query turn; the claim itself when the model wrote nothing usable. */
 export function parseQuery(text: string, claim: string): string {
@@ -136,9 +131,13 @@ export const toolMadProtocol: Protocol<ToolMadConfig> = {
   run: (ctx) => runToolMad(ctx),
 };
 
-function answersBlock(fence: Fence, answers: readonly AgentRound[]): string {
-  if (answers.length === 0) return "(none)";
-  return answers.map((a) => `${a.agent} answered ${a.label ?? UNPARSED}:\n${fence.wrap("argument", a.answer ?? "", { empty: "(no answer)" })}`).join("\n\n");
+function answersBlock(fence: Fence, answers: readonly AgentRound[]): PromptText {
+  if (answers.length === 0) return trusted("(none)");
+  // The agent's name is from the configuration and the label from the scheme; the answer is quoted.
+  return joinPrompt(
+    answers.map((a) => p`${programWritten(a.agent)} answered ${programWritten(a.label ?? UNPARSED)}:\n${fence.wrap("argument", a.answer ?? "", { empty: trusted("(no answer)") })}`),
+    "\n\n",
+  );
 }
 
 export async function runToolMad(ctx: DebateContext<ToolMadConfig>): Promise<VerdictRecord> {
@@ -148,20 +147,18 @@ export async function runToolMad(ctx: DebateContext<ToolMadConfig>): Promise<Ver
   const agents = agentsOf(config);
   const isGated = gated(config);
   // One fence id per run: every untrusted text (claim, documents, answers, queries) is fenced with it.
-  const fence = newFence();
+  const fence = ctx.fence;
   const claim = fence.wrap("claim", ctx.claim.text);
   const before = ctx.claim.date;
-  const scorerSystem = isGated ? renderPrompt("tool-mad/system-scorer", { fence_rule: fence.rule }) : "";
+  const scorerSystem = isGated ? renderSystem("tool-mad/system-scorer", { fence_rule: fence.rule }) : trusted("");
   const rounds: RoundRecord[] = [];
 
-  const guard = () => {
-    const spent = ctx.budget().exhausted;
-    if (spent) throw new BudgetStop(spent);
-  };
+  // Stops a branch before a model call once the budget is spent; the debate then goes to its judge.
+  const guard = budgetGuard(ctx);
 
   async function agentRound(a: Agent, r: number, prev: RoundRecord | undefined): Promise<{ rec: AgentRound; budget?: "tokens" | "calls" }> {
     const rec: AgentRound = { agent: a.role, tool: a.kind === "vanilla" ? "no tool" : a.kind === "rag" ? "corpus (RAG)" : "search", query: null, documents: [], answer: null, label: null };
-    const system = renderPrompt("tool-mad/system-debater", { tool_name: TOOL_NAMES[a.kind], fence_rule: fence.rule });
+    const system = renderSystem("tool-mad/system-debater", { tool_name: trusted(TOOL_NAMES[a.kind]), fence_rule: fence.rule });
     const previousQuery = prev?.agents.find((x) => x.agent === a.role)?.query ?? null;
     const others = prev ? prev.agents.filter((x) => x.agent !== a.role && x.answer !== null) : [];
     try {
@@ -207,7 +204,7 @@ export async function runToolMad(ctx: DebateContext<ToolMadConfig>): Promise<Ver
 
       // --- answer ----------------------------------------------------------------------------
       guard();
-      const documents = a.kind === "vanilla" ? "(you have no search tool: answer from what you know, and say where you are unsure)" : evidenceBlock(rec.documents, fence);
+      const documents = a.kind === "vanilla" ? trusted("(you have no search tool: answer from what you know, and say where you are unsure)") : evidenceBlock(rec.documents, fence);
       const prompt =
         others.length === 0
           ? renderPrompt("tool-mad/answer-initial", { claim, documents, labels })
@@ -219,29 +216,25 @@ export async function runToolMad(ctx: DebateContext<ToolMadConfig>): Promise<Ver
         toolMad: { step, agent: a.role, label: parseLabelled(text, scheme, "ANSWER").label ?? UNPARSED, evidenceRanks, cited: citedRanks(text, Number.MAX_SAFE_INTEGER).filter((n) => own.has(n)) },
       });
       const base = { round: r, role: a.role, kind: "speech" as const, system, maxOutputTokens: config.maxTurnTokens, temperature: 0 };
-      const said = await ctx.speak({ ...base, phase: "answer", prompt, metadata: { toolMad: { step: "answer", agent: a.role, evidenceRanks } }, metadataFrom: answerMeta("answer") });
-      let text = said.text;
-      let label = parseLabelled(text, scheme, "ANSWER").label;
-      if (!label) {
+      const { value: label, text } = await answerWithRepair({
+        ask: () => ctx.speak({ ...base, phase: "answer", prompt, metadata: { toolMad: { step: "answer", agent: a.role, evidenceRanks } }, metadataFrom: answerMeta("answer") }),
+        read: (t) => parseLabelled(t, scheme, "ANSWER").label,
         // One repair: the agent sees its own answer and is asked to restate it in the format.
-        guard();
-        const repair = await ctx.speak({
-          ...base,
-          phase: "answer-repair",
-          messages: [
-            { role: "user", content: prompt },
-            { role: "assistant", content: said.text },
-          ],
-          prompt: renderPrompt("tool-mad/repair-label", { labels, marker: "[ANSWER]:" }),
-          metadata: { toolMad: { step: "answer-repair", agent: a.role, evidenceRanks } },
-          metadataFrom: answerMeta("answer-repair"),
-        });
-        const again = parseLabelled(repair.text, scheme, "ANSWER").label;
-        if (again) {
-          label = again;
-          text = repair.text;
-        }
-      }
+        repair: (said) => {
+          guard();
+          return ctx.speak({
+            ...base,
+            phase: "answer-repair",
+            messages: [
+              { role: "user", content: prompt },
+              { role: "assistant", content: said.text },
+            ],
+            prompt: renderPrompt("tool-mad/repair-label", { labels, marker: trusted("[ANSWER]:") }),
+            metadata: { toolMad: { step: "answer-repair", agent: a.role, evidenceRanks } },
+            metadataFrom: answerMeta("answer-repair"),
+          });
+        },
+      });
       rec.answer = text;
       rec.label = label ?? UNPARSED;
 
@@ -345,31 +338,31 @@ export async function runToolMad(ctx: DebateContext<ToolMadConfig>): Promise<Ver
     round: judgeRound,
     role: "judge",
     kind: "judge" as const,
-    system: renderPrompt("tool-mad/system-judge", { fence_rule: fence.rule }),
+    system: renderSystem("tool-mad/system-judge", { fence_rule: fence.rule }),
     maxOutputTokens: config.maxTurnTokens,
     temperature: 0,
     wrapUp: true,
   };
-  const judged = await ctx.speakScored({ ...base, phase: "verdict", prompt, options: scheme.labels, marker: "[VERDICT]:", fallback: { kind: "none" }, metadata: { toolMad: { step: "verdict" } } });
-  let parsed = parseLabelled(judged.text, scheme, "VERDICT");
-  let rawText = judged.text;
-  if (!parsed.label) {
-    const repair = await ctx.speak({
-      ...base,
-      phase: "verdict-repair",
-      messages: [
-        { role: "user", content: prompt },
-        { role: "assistant", content: judged.text },
-      ],
-      prompt: renderPrompt("tool-mad/repair-label", { labels, marker: "[VERDICT]:" }),
-      metadata: { toolMad: { step: "verdict-repair" } },
-    });
-    const again = parseLabelled(repair.text, scheme, "VERDICT");
-    if (again.label) {
-      parsed = again;
-      rawText = repair.text;
-    }
-  }
+  const { value: read, text: rawText, turn: judged } = await answerWithRepair({
+    ask: () => ctx.speakScored({ ...base, phase: "verdict", prompt, options: scheme.labels, marker: "[VERDICT]:", fallback: { kind: "none" }, metadata: { toolMad: { step: "verdict" } } }),
+    read: (t) => {
+      const p = parseLabelled(t, scheme, "VERDICT");
+      return p.label ? p : null;
+    },
+    repair: (first) =>
+      ctx.speak({
+        ...base,
+        phase: "verdict-repair",
+        messages: [
+          { role: "user", content: prompt },
+          { role: "assistant", content: first.text },
+        ],
+        prompt: renderPrompt("tool-mad/repair-label", { labels, marker: trusted("[VERDICT]:") }),
+        metadata: { toolMad: { step: "verdict-repair" } },
+      }),
+  });
+  // Unread twice: the first answer's reasoning, with no label.
+  const parsed = read ?? parseLabelled(judged.text, scheme, "VERDICT");
   const probs = judged.scores.status === "scored" ? judged.scores.probs : null;
   const label = parsed.label ?? UNPARSED;
   return {

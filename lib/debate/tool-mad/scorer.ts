@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { renderPrompt } from "@/lib/prompts";
+import type { SystemText } from "@/lib/prompts/text";
 import type { Fence } from "@/lib/prompts/fence";
 import { evidenceBlock } from "../evidence";
 import type { DebateContext, DebateEvidence } from "../types";
@@ -52,7 +53,7 @@ type Input = {
   agent: string;
   answer: string;
   documents: readonly DebateEvidence[];
-  system: string;
+  system: SystemText;
   /** Called before each model call: throws once the debate's budget is spent. */
   guard?: () => void;
 };
@@ -112,8 +113,9 @@ async function llmFaithfulness({ ctx, fence, round, agent, answer, documents, sy
       system,
       prompt: renderPrompt("tool-mad/faithfulness-verdicts", {
         documents: evidenceBlock(documents, fence),
-        statements: list.map((s, i) => `${i + 1}. ${fence.neutralise(s)}`).join("\n"),
-        count: String(list.length),
+        // The statements are a model's words: quoted, numbered inside the fence.
+        statements: fence.wrap("answer", list.map((s, i) => `${i + 1}. ${s}`).join("\n")),
+        count: list.length,
       }),
       maxOutputTokens: Math.max(max, 60 * list.length),
       temperature: 0,
@@ -156,7 +158,7 @@ async function relevanceOf({ ctx, fence, round, agent, answer, system, guard }: 
       role: "scorer",
       kind: "analysis",
       system,
-      prompt: renderPrompt("tool-mad/relevance-questions", { answer: fence.wrap("answer", answer), count: String(n) }),
+      prompt: renderPrompt("tool-mad/relevance-questions", { answer: fence.wrap("answer", answer), count: n }),
       maxOutputTokens: ctx.config.maxTurnTokens,
       temperature: 0,
       metadata: meta("relevance-questions", agent),

@@ -1,12 +1,15 @@
+import { createHash } from "node:crypto";
 import { z } from "zod";
 import { getConfig } from "@/lib/config";
-import { loadPrompt, renderPrompt } from "@/lib/prompts";
-import { newFence, type Fence } from "@/lib/prompts/fence";
+import { loadPrompt, renderPrompt, renderSystem } from "@/lib/prompts";
+import type { Fence } from "@/lib/prompts/fence";
+import { joinPrompt, programWritten, prompt as p, trusted, type PromptText, type Trusted } from "@/lib/prompts/text";
 import { nerProviderFor, NER_PROVIDER_IDS } from "@/lib/tools/ner";
 import { WIKI_PROVIDER_IDS, WIKI_UNAVAILABLE, wikiProviderFor } from "@/lib/tools/wiki";
 import { MAX_QUERY_CHARS } from "@/lib/tools/types";
 import type { SearchResult } from "@/lib/tools";
 import { evidenceBlock } from "../evidence";
+import { answerWithRepair, budgetSpent, resultAsEvidence } from "../kit";
 import type { CostEstimate, DebateContext, Protocol, TurnSpec, VerdictRecord } from "../types";
 import { LINGUIST_DIMENSIONS, ZOFIA_PRESETS, zofiaConfigSchema, type LinguistDimension, type ZofiaConfig } from "./config";
 import { chooseSense, firstSentences, replaceMention } from "./disambiguation";
@@ -53,7 +56,7 @@ export const SEES: Record<string, { article: boolean; web: boolean; wikipedia: b
 };
 
 type Ctx = DebateContext<ZofiaConfig>;
-type Msg = { role: "user" | "assistant"; content: string };
+type Msg = { role: "user"; content: PromptText } | { role: "assistant"; content: string };
 
 export type NerValue = {
   provider: string;
@@ -87,10 +90,25 @@ const claimsSchema = z.object({
   sub: z.array(z.string().trim().min(1)).max(4, "give at most 4 sub-claims"),
 });
 
-/** The stored configuration: the providers default to the server's settings when the debate is created. */
+/** A setting's fingerprint: enough to tell that it changed, without putting an internal address on the debate's page. */
+export function sourceFingerprint(value: string | undefined | null): string | null {
+  return value ? createHash("sha256").update(value).digest("hex").slice(0, 16) : null;
+}
+
+/**
+ * The stored configuration: the providers, and where they are reached (the NER endpoint, the
+ * encyclopedia's address or corpus), default to the server's settings when the debate is created
+ * and are frozen with it, so a resumed debate asks what it asked before or says plainly why it
+ * cannot; it never drifts to another source. Addresses are kept as fingerprints (a debate's
+ * configuration reaches its page), the encyclopedia corpus by name, as the search tools keep theirs.
+ */
 export const zofiaSchema = zofiaConfigSchema.extend({
   ner: z.enum(NER_PROVIDER_IDS).default(() => getConfig().zofia.ner.provider),
+  nerEndpoint: z.string().nullable().default(() => sourceFingerprint(getConfig().zofia.ner.url)),
   wiki: z.enum(WIKI_PROVIDER_IDS).default(() => getConfig().zofia.wiki.provider),
+  wikiSource: z
+    .object({ baseURL: z.string().nullable(), corpus: z.string().nullable() })
+    .default(() => ({ baseURL: sourceFingerprint(getConfig().search.wikipedia.baseURL), corpus: getConfig().zofia.wiki.corpus ?? null })),
   // The tools and encoder frozen at creation ride along so the query can be shaped for the provider.
   tools: z.record(z.string(), z.looseObject({ provider: z.string() })).optional(),
   embedder: z.string().optional(),
@@ -178,31 +196,60 @@ function webProvider(ctx: Ctx): string {
   return (ctx.config as ZofiaConfig & { tools?: Record<string, { provider: string }> }).tools?.search?.provider ?? "corpus-standin";
 }
 
+/**
+ * Where NER and the encyclopedia are asked: the server's addresses, and the corpus frozen with the
+ * debate (zofiaSchema). `check*` refuses, just before a call is made, an address that is not the
+ * one the debate was created with; steps replayed on resume make no call, so they need none.
+ * Debates stored before these were frozen take today's settings.
+ */
+function sources(ctx: Ctx) {
+  const c = ctx.config as ZofiaConfig & { nerEndpoint?: string | null; wikiSource?: { baseURL: string | null; corpus: string | null } };
+  const live = getConfig();
+  const changed = (what: string) => new Error(`This debate was started with another ${what} than the one this server has now; set ${what} back to continue it, or start a new debate.`);
+  return {
+    nerUrl: live.zofia.ner.url,
+    wiki: { baseURL: live.search.wikipedia.baseURL, corpus: c.wikiSource ? (c.wikiSource.corpus ?? undefined) : live.zofia.wiki.corpus },
+    checkNer() {
+      if (c.nerEndpoint !== undefined && c.ner === "http" && sourceFingerprint(live.zofia.ner.url) !== c.nerEndpoint) throw changed("NER_URL");
+    },
+    checkWiki() {
+      if (c.wikiSource && c.wiki === "wikipedia-rest" && sourceFingerprint(live.search.wikipedia.baseURL) !== c.wikiSource.baseURL) throw changed("WIKIPEDIA_BASE_URL");
+    },
+  };
+}
+
 function embedderOf(ctx: Ctx): string | undefined {
   return (ctx.config as ZofiaConfig & { embedder?: string }).embedder;
 }
 
 /** A free-text turn whose format is read after the call; an unreadable answer gets one repair (spec §3). */
 async function speakRead<T>(ctx: Ctx, spec: TurnSpec, template: string, read: (text: string) => T | null, meta: (value: T | null, text: string) => Record<string, unknown>): Promise<{ value: T | null; text: string }> {
-  const first = await ctx.speak({ ...spec, metadataFrom: (text) => meta(read(text), text) });
-  const value = read(first.text);
-  // A repair after the budget is spent would fail the debate: the unread answer is recorded as it is.
-  if (value !== null || ctx.budget().exhausted) return { value, text: first.text };
-  const formatLine = formatLineOf(template);
-  const repair = await ctx.speak({
-    ...spec,
-    phase: `${spec.phase}:repair`,
-    messages: [...(spec.messages ?? []), { role: "user", content: spec.prompt }, { role: "assistant", content: first.text }],
-    prompt: renderPrompt("zofia/repair", { problem: "it does not follow the answer format", format: formatLine }),
-    metadataFrom: (text) => ({ ...meta(read(text), text), repairOf: spec.phase }),
+  const { value, text } = await answerWithRepair({
+    ask: () => ctx.speak({ ...spec, metadataFrom: (t) => meta(read(t), t) }),
+    read,
+    // A repair after the budget is spent would fail the debate: the unread answer is recorded as it is.
+    repair: (first) =>
+      ctx.budget().exhausted
+        ? null
+        : ctx.speak({
+            ...spec,
+            phase: `${spec.phase}:repair`,
+            messages: [...(spec.messages ?? []), { role: "user", content: spec.prompt }, { role: "assistant", content: first.text }],
+            prompt: renderPrompt("zofia/repair", { problem: trusted("it does not follow the answer format"), format: formatLineOf(template) }),
+            metadataFrom: (t) => ({ ...meta(read(t), t), repairOf: spec.phase }),
+          }),
+    onFailure: "repair",
   });
-  return { value: read(repair.text), text: repair.text };
+  return { value, text };
 }
 
-/** A template's format line, repeated word for word when its answer needs repairing. */
-function formatLineOf(template: string): string {
-  return loadPrompt(template).split("\n").filter((l) => l.startsWith("Format (")).at(-1) ?? "";
+/** A template's format line, repeated word for word when its answer needs repairing (a template is program-written). */
+function formatLineOf(template: string): Trusted {
+  return programWritten(loadPrompt(template).split("\n").filter((l) => l.startsWith("Format (")).at(-1) ?? "");
 }
+
+/** Said when there is no encyclopedia text. */
+const NO_WIKI = trusted(`(none: encyclopedia lookup unavailable or no entry was found)`);
 
 function articleOf(ctx: Ctx): string {
   return ctx.claim.title ? `${ctx.claim.title}\n\n${ctx.claim.text}` : ctx.claim.text;
@@ -210,7 +257,7 @@ function articleOf(ctx: Ctx): string {
 
 async function runZofia(ctx: Ctx): Promise<VerdictRecord> {
   const cfg = ctx.config;
-  const fence = newFence();
+  const fence = ctx.fence;
   const article = articleOf(ctx);
   const sentences = splitSentences(article);
   const fencedArticle = fence.wrap("article", article);
@@ -220,9 +267,11 @@ async function runZofia(ctx: Ctx): Promise<VerdictRecord> {
     round: 0,
     phase: "ner",
     role: "ner",
+    // Recorded once and replayed on resume: a resumed debate never asks the NER provider again.
     compute: async () => {
-      const settings = getConfig();
-      const provider = nerProviderFor(cfg.ner, { url: settings.zofia.ner.url, allow: settings.fetch.allow });
+      const src = sources(ctx);
+      src.checkNer();
+      const provider = nerProviderFor(cfg.ner, { url: src.nerUrl, allow: getConfig().fetch.allow });
       const tokens = await provider.recognise(article, { signal: ctx.signal });
       const units = groupUnits(tokens, article, sentences);
       const th = thresholdUnits(units.map((u) => u.confidence), cfg);
@@ -303,14 +352,11 @@ async function runZofia(ctx: Ctx): Promise<VerdictRecord> {
   const transcript: Array<{ round: number; pro: string; con: string; judge: JudgeAnswer | null }> = [];
   const proChat: Msg[] = [];
   const conChat: Msg[] = [];
-  const judgeSystem = renderPrompt("zofia/system-judge", { fence_rule: fence.rule });
+  const judgeSystem = renderSystem("zofia/system-judge", { fence_rule: fence.rule });
   let stopReason = "rounds";
   let finalRound = 1;
 
-  const budgetStop = () => {
-    const spent = ctx.budget().exhausted;
-    return spent ? `budget:${spent}` : null;
-  };
+  const budgetStop = () => budgetSpent(ctx);
 
   if (cfg.debate) {
     for (let r = 1; r <= maxRounds; r++) {
@@ -340,7 +386,7 @@ async function runZofia(ctx: Ctx): Promise<VerdictRecord> {
         role: "judge",
         kind: "judge",
         system: judgeSystem,
-        prompt: renderPrompt("zofia/judge", { round: String(r), max_rounds: String(maxRounds), transcript: transcriptBlock(fence, transcript) }),
+        prompt: renderPrompt("zofia/judge", { round: r, max_rounds: maxRounds, transcript: transcriptBlock(fence, transcript) }),
         maxOutputTokens: Math.min(cfg.maxTurnTokens, 20),
         temperature: 0,
         options: ["R", "F", "I"],
@@ -368,31 +414,31 @@ async function runZofia(ctx: Ctx): Promise<VerdictRecord> {
     role: "judge",
     kind: "judge",
     system: judgeSystem,
-    prompt: renderPrompt("zofia/judge-final", { record: debated ? `The debate record:\n${record}` : `The reports on the article:\n${record}` }),
+    prompt: renderPrompt("zofia/judge-final", { record: debated ? p`The debate record:\n${record}` : p`The reports on the article:\n${record}` }),
     maxOutputTokens: Math.min(cfg.maxTurnTokens, 20),
     temperature: 0,
     wrapUp: true,
   };
-  const final = await ctx.speakScored({
-    ...finalSpec,
-    options: ["R", "F"],
-    fallback: { kind: "none" },
-    metadata: { zofia: { step: "judge-final", sees: finalSees } },
-    metadataFromScored: (text, scores) => ({ zofia: { step: "judge-final", sees: finalSees, answer: parseJudge(text, ["R", "F"]), probs: scores.status === "scored" ? scores.probs : null } }),
+  const { value: answer, text, turn: final } = await answerWithRepair({
+    ask: () =>
+      ctx.speakScored({
+        ...finalSpec,
+        options: ["R", "F"],
+        fallback: { kind: "none" },
+        metadata: { zofia: { step: "judge-final", sees: finalSees } },
+        metadataFromScored: (t, scores) => ({ zofia: { step: "judge-final", sees: finalSees, answer: parseJudge(t, ["R", "F"]), probs: scores.status === "scored" ? scores.probs : null } }),
+      }),
+    read: (t) => parseJudge(t, ["R", "F"]),
+    repair: (first) =>
+      ctx.speak({
+        ...finalSpec,
+        phase: "judge-final:repair",
+        messages: [{ role: "user", content: finalSpec.prompt }, { role: "assistant", content: first.text }],
+        prompt: renderPrompt("zofia/repair", { problem: trusted("it is not R or F"), format: formatLineOf("zofia/judge-final") }),
+        metadataFrom: (t) => ({ zofia: { step: "judge-final", sees: finalSees, answer: parseJudge(t, ["R", "F"]), repairOf: "judge-final" } }),
+      }),
+    onFailure: "repair",
   });
-  let answer = parseJudge(final.text, ["R", "F"]);
-  let text = final.text;
-  if (!answer) {
-    const repair = await ctx.speak({
-      ...finalSpec,
-      phase: "judge-final:repair",
-      messages: [{ role: "user", content: finalSpec.prompt }, { role: "assistant", content: final.text }],
-      prompt: renderPrompt("zofia/repair", { problem: "it is not R or F", format: formatLineOf("zofia/judge-final") }),
-      metadataFrom: (t) => ({ zofia: { step: "judge-final", sees: finalSees, answer: parseJudge(t, ["R", "F"]), repairOf: "judge-final" } }),
-    });
-    answer = parseJudge(repair.text, ["R", "F"]);
-    text = repair.text;
-  }
   const reason = cfg.debate ? stopReason : (budgetStop() ?? "debate-off");
   const rounds = cfg.debate ? transcript.length : 0;
   return verdict(answer, text, final.scores.status === "scored" ? final.scores.probs : null, reason, rounds, details, transcript);
@@ -464,15 +510,7 @@ async function webSearch(ctx: Ctx, keywords: string[], salience: Map<string, num
         origin: `tool:${res.record.provider}`,
         addedSeq: res.seq,
         visibleTo: ["verifier", "pro", "con"],
-        items: found.map((r) => ({
-          text: r.text,
-          source: "tool" as const,
-          title: r.title || undefined,
-          url: r.url ?? undefined,
-          publishedAt: r.publishedAt ?? undefined,
-          ...(r.source.kind === "corpus" ? { passageId: r.source.passageId, externalId: r.source.passageExternalId } : {}),
-          metadata: { provider: res.record.provider, live: res.record.live, label: res.record.label, query: res.record.request.query, resultRank: r.rank, zofia: "web" },
-        })),
+        items: found.map((r) => resultAsEvidence(r, { provider: res.record.provider, live: res.record.live, label: res.record.label, query: res.record.request.query, resultRank: r.rank, zofia: "web" })),
       });
       return found;
     }
@@ -485,7 +523,9 @@ async function webSearch(ctx: Ctx, keywords: string[], salience: Map<string, num
 async function wikiLookups(ctx: Ctx, keywords: string[], contextFor: (k: string) => string): Promise<void> {
   const cfg = ctx.config;
   const settings = getConfig();
-  const provider = cfg.wikipedia ? wikiProviderFor(cfg.wiki, { baseURL: settings.search.wikipedia.baseURL, corpus: settings.zofia.wiki.corpus }, { allow: settings.fetch.allow, timeoutMs: settings.search.timeoutMs }) : null;
+  // Candidates and summaries are recorded steps, replayed on resume; where they are asked is frozen with the debate.
+  const src = sources(ctx);
+  const provider = cfg.wikipedia ? wikiProviderFor(cfg.wiki, src.wiki, { allow: settings.fetch.allow, timeoutMs: settings.search.timeoutMs }) : null;
   if (!provider || keywords.length === 0) {
     const note = !cfg.wikipedia ? "Wikipedia is off in this configuration" : !provider ? WIKI_UNAVAILABLE : "no keywords: retrieval skipped";
     await ctx.record({ round: 0, phase: "wiki", role: "wiki", compute: () => ({ provider: provider?.id ?? "none", note }), content: (v) => `Encyclopedia: ${v.note}` });
@@ -493,7 +533,7 @@ async function wikiLookups(ctx: Ctx, keywords: string[], contextFor: (k: string)
   }
   await ctx.parallel(
     keywords.map((keyword) => async () => {
-      const found = await ctx.record({ round: 0, phase: `wiki-candidates:${keyword}`, role: "wiki", compute: () => provider.candidates(keyword, { signal: ctx.signal, limit: cfg.wikiCandidates }), content: (v) => `Senses of "${keyword}": ${v.map((c) => c.title).join("; ") || "none"}` });
+      const found = await ctx.record({ round: 0, phase: `wiki-candidates:${keyword}`, role: "wiki", compute: () => (src.checkWiki(), provider.candidates(keyword, { signal: ctx.signal, limit: cfg.wikiCandidates })), content: (v) => `Senses of "${keyword}": ${v.map((c) => c.title).join("; ") || "none"}` });
       const candidates = found.value;
       let similarities: number[] = [];
       let index = -1;
@@ -509,6 +549,7 @@ async function wikiLookups(ctx: Ctx, keywords: string[], contextFor: (k: string)
         phase: `wiki:${keyword}`,
         role: "wiki",
         compute: async () => {
+          if (chosen) src.checkWiki();
           const summary = chosen ? await provider.summary(chosen, { signal: ctx.signal }) : null;
           return {
             keyword,
@@ -534,16 +575,16 @@ async function wikiLookups(ctx: Ctx, keywords: string[], contextFor: (k: string)
   );
 }
 
-async function linguistReports(ctx: Ctx, fence: Fence, article: string) {
+async function linguistReports(ctx: Ctx, fence: Fence, article: PromptText) {
   if (!ctx.config.linguist || ctx.budget().exhausted) return [];
-  const system = renderPrompt("zofia/system-linguist", { fence_rule: fence.rule });
+  const system = renderSystem("zofia/system-linguist", { fence_rule: fence.rule });
   return ctx.parallel(
     LINGUIST_DIMENSIONS.map((dimension) => async () => {
       if (ctx.budget().exhausted) return null;
       // Five isolated sessions: each call is the system prompt and this one question, nothing shared.
       const { value, text } = await speakRead(
         ctx,
-        { round: 0, phase: `linguist:${dimension}`, role: "linguist", kind: "analysis", system, prompt: renderPrompt("zofia/linguist", { dimension, article }), maxOutputTokens: ctx.config.maxTurnTokens, temperature: 0 },
+        { round: 0, phase: `linguist:${dimension}`, role: "linguist", kind: "analysis", system, prompt: renderPrompt("zofia/linguist", { dimension: trusted(dimension), article }), maxOutputTokens: ctx.config.maxTurnTokens, temperature: 0 },
         "zofia/linguist",
         parseLinguist,
         (v) => ({ zofia: { step: "linguist", sees: SEES.linguist, dimension, lean: v?.lean ?? "UNCLEAR", words: v?.words ?? null, flagged: v ? v.words > 25 : false, unparsed: v === null } }),
@@ -553,9 +594,9 @@ async function linguistReports(ctx: Ctx, fence: Fence, article: string) {
   ).then((all) => all.filter((x) => x !== null));
 }
 
-async function expertReport(ctx: Ctx, fence: Fence, article: string): Promise<{ role: string; text: string } | null> {
+async function expertReport(ctx: Ctx, fence: Fence, article: PromptText): Promise<{ role: string; text: string } | null> {
   if (!ctx.config.expert || ctx.budget().exhausted) return null;
-  const system = renderPrompt("zofia/system-analyst", { fence_rule: fence.rule });
+  const system = renderSystem("zofia/system-analyst", { fence_rule: fence.rule });
   const domain = await speakRead(
     ctx,
     { round: 0, phase: "domain", role: "expert", kind: "analysis", system, prompt: renderPrompt("zofia/domain", { article }), maxOutputTokens: Math.min(ctx.config.maxTurnTokens, 60), temperature: 0 },
@@ -577,7 +618,8 @@ async function expertReport(ctx: Ctx, fence: Fence, article: string): Promise<{ 
     role: "expert",
     kind: "analysis",
     system,
-    prompt: renderPrompt("zofia/expert", { expert_role: role, article, wikipedia: wiki ? fence.wrap("evidence", wiki) : `(none: ${WIKI_UNAVAILABLE} or no entry was found)` }),
+    // The role is the domain analyst's answer: quoted, never an instruction.
+    prompt: renderPrompt("zofia/expert", { expert_role: fence.wrap("answer", role), article, wikipedia: wiki ? fence.wrap("evidence", wiki) : NO_WIKI }),
     maxOutputTokens: ctx.config.maxTurnTokens,
     temperature: 0,
     metadata: { zofia: { step: "expert", sees: SEES.expert, expertRole: role } },
@@ -585,10 +627,10 @@ async function expertReport(ctx: Ctx, fence: Fence, article: string): Promise<{ 
   return { role, text: turn.text };
 }
 
-async function claimVerification(ctx: Ctx, fence: Fence, article: string, web: SearchResult[]): Promise<VerifyValue[]> {
+async function claimVerification(ctx: Ctx, fence: Fence, article: PromptText, web: SearchResult[]): Promise<VerifyValue[]> {
   const cfg = ctx.config;
   if (!cfg.claimVerification || ctx.budget().exhausted) return [];
-  const system = renderPrompt("zofia/system-analyst", { fence_rule: fence.rule });
+  const system = renderSystem("zofia/system-analyst", { fence_rule: fence.rule });
   const extracted = await ctx.speakJson(
     { round: 0, phase: "claims", role: "extractor", kind: "analysis", system, prompt: renderPrompt("zofia/claims", { article }), maxOutputTokens: cfg.maxTurnTokens, temperature: 0, metadata: { zofia: { step: "claims", sees: SEES.claims } } },
     claimsSchema,
@@ -624,7 +666,7 @@ async function claimVerification(ctx: Ctx, fence: Fence, article: string, web: S
       });
       const { value } = await speakRead(
         ctx,
-        { round: 0, phase: `verify:${n}`, role: "verifier", kind: "analysis", system, prompt: renderPrompt("zofia/verify", { claim, context: fence.wrap("evidence", texts.map((t, k) => `${k + 1}. ${t}`).join("\n")) }), maxOutputTokens: cfg.maxTurnTokens, temperature: 0 },
+        { round: 0, phase: `verify:${n}`, role: "verifier", kind: "analysis", system, prompt: renderPrompt("zofia/verify", { claim: fence.wrap("answer", claim), context: fence.wrap("evidence", texts.map((t, k) => `${k + 1}. ${t}`).join("\n")) }), maxOutputTokens: cfg.maxTurnTokens, temperature: 0 },
         "zofia/verify",
         read,
         meta,
@@ -634,42 +676,42 @@ async function claimVerification(ctx: Ctx, fence: Fence, article: string, web: S
   );
 }
 
-function materialsBlock(ctx: Ctx, fence: Fence, article: string, linguists: Array<{ dimension: string; lean: Lean; text: string }>, expert: { role: string; text: string } | null, verifications: VerifyValue[]): string {
+function materialsBlock(ctx: Ctx, fence: Fence, article: PromptText, linguists: Array<{ dimension: string; lean: Lean; text: string }>, expert: { role: string; text: string } | null, verifications: VerifyValue[]): PromptText {
   const pool = ctx.evidenceFor("pro");
   const web = pool.filter((e) => e.origin !== "tool:wikipedia");
   const wiki = pool.filter((e) => e.origin === "tool:wikipedia");
-  const section = (title: string, body: string) => `${title}:\n${body}`;
-  return [
+  const section = <const T extends string>(title: string extends T ? never : T, body: PromptText) => p`${trusted(title)}:\n${body}`;
+  return joinPrompt([
     section("The article", article),
-    section("Web passages (published before the article)", web.length ? evidenceBlock(web, fence) : "(no web passages)"),
-    section("Encyclopedia passages", wiki.length ? evidenceBlock(wiki, fence) : `(none: ${WIKI_UNAVAILABLE} or no entry was found)`),
-    section("Linguist reports", linguists.length ? fence.wrap("answer", linguists.map((l) => `${l.dimension} (leans ${l.lean}): ${l.text}`).join("\n")) : "(no linguist analysis)"),
-    section("Expert report", expert ? fence.wrap("answer", `${expert.role}:\n${expert.text}`) : "(no expert analysis)"),
+    section("Web passages (published before the article)", web.length ? evidenceBlock(web, fence) : trusted("(no web passages)")),
+    section("Encyclopedia passages", wiki.length ? evidenceBlock(wiki, fence) : NO_WIKI),
+    section("Linguist reports", linguists.length ? fence.wrap("answer", linguists.map((l) => `${l.dimension} (leans ${l.lean}): ${l.text}`).join("\n")) : trusted("(no linguist analysis)")),
+    section("Expert report", expert ? fence.wrap("answer", `${expert.role}:\n${expert.text}`) : trusted("(no expert analysis)")),
     section(
       "Claim verification",
       verifications.length
         ? fence.wrap("answer", verifications.map((v, i) => `${i + 1}. ${v.claim} → ${v.label}${v.reason ? `: ${v.reason}` : ""}${v.quotes.length ? ` Quotes: ${v.quotes.map((q) => `"${q.text}"${q.verified ? "" : " (not found in the context)"}`).join("; ")}` : ""}`).join("\n"))
-        : "(no claims verified)",
+        : trusted("(no claims verified)"),
     ),
-  ].join("\n\n");
+  ], "\n\n");
 }
 
 /** A debater's turn in its own chat: its earlier turns as assistant messages, the opponent's as user messages. */
-async function debaterTurn(ctx: Ctx, fence: Fence, side: "pro" | "con", round: number, materials: string, chat: Msg[], opponent: string | null): Promise<string> {
+async function debaterTurn(ctx: Ctx, fence: Fence, side: "pro" | "con", round: number, materials: PromptText, chat: Msg[], opponent: string | null): Promise<string> {
   const label = side === "pro" ? "REAL" : "FAKE";
   const first = chat.length === 0;
   const prompt = renderPrompt("zofia/debater", {
-    side: label,
-    turn: first ? "first" : "later",
-    opponent: opponent === null ? "" : `Your opponent (arguing ${side === "pro" ? "FAKE" : "REAL"}) said:\n${fence.wrap("argument", opponent)}`,
-    materials: first ? `Materials:\n${materials}` : "(the materials are in your first message above)",
+    side: trusted(label),
+    turn: first ? trusted("first") : trusted("later"),
+    opponent: opponent === null ? trusted("") : p`Your opponent (arguing ${trusted(side === "pro" ? "FAKE" : "REAL")}) said:\n${fence.wrap("argument", opponent)}`,
+    materials: first ? p`Materials:\n${materials}` : trusted("(the materials are in your first message above)"),
   });
   const turn = await ctx.speak({
     round,
     phase: "argument",
     role: side,
     kind: "speech",
-    system: renderPrompt("zofia/system-debater", { side_name: side === "pro" ? "that the article is REAL" : "that the article is FAKE", fence_rule: fence.rule }),
+    system: renderSystem("zofia/system-debater", { side_name: side === "pro" ? trusted("that the article is REAL") : trusted("that the article is FAKE"), fence_rule: fence.rule }),
     messages: [...chat],
     prompt,
     maxOutputTokens: ctx.config.maxTurnTokens,
@@ -680,10 +722,21 @@ async function debaterTurn(ctx: Ctx, fence: Fence, side: "pro" | "con", round: n
   return turn.text;
 }
 
-function transcriptBlock(fence: Fence, t: Array<{ round: number; pro: string; con: string; judge: JudgeAnswer | null }>): string {
-  return t
-    .map((x) => [`--- Round ${x.round} ---`, `Pro (REAL):\n${fence.wrap("argument", x.pro, { empty: "(no argument)" })}`, `Con (FAKE):\n${fence.wrap("argument", x.con, { empty: "(not reached)" })}`, ...(x.judge ? [`Judge: ${x.judge}`] : [])].join("\n"))
-    .join("\n\n");
+function transcriptBlock(fence: Fence, t: Array<{ round: number; pro: string; con: string; judge: JudgeAnswer | null }>): PromptText {
+  return joinPrompt(
+    t.map((x) =>
+      joinPrompt(
+        [
+          p`--- Round ${x.round} ---`,
+          p`Pro (REAL):\n${fence.wrap("argument", x.pro, { empty: trusted("(no argument)") })}`,
+          p`Con (FAKE):\n${fence.wrap("argument", x.con, { empty: trusted("(not reached)") })}`,
+          ...(x.judge ? [p`Judge: ${trusted(x.judge)}`] : []),
+        ],
+        "\n",
+      ),
+    ),
+    "\n\n",
+  );
 }
 
 
