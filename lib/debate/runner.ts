@@ -13,6 +13,7 @@ import { resolveEmbedder, type Embedder } from "@/lib/embeddings/registry";
 import { readJsonAnswer } from "./json-answer";
 import { getProtocol, modelForRole } from "./protocols";
 import type { BudgetState, DebateContext, DebateEvidence, ToolSpec, JsonTurnResult, RecordResult, RecordSpec, ScoredTurnResult, ScoredTurnSpec, ToolResult, TurnResult, TurnSpec } from "./types";
+import { ALREADY_RUNNING, claimRefusal, INTERRUPTED_BY_RESTART, STILL_STOPPING } from "./claim-refusal";
 
 /**
  * Runs debates. A protocol decides who speaks; the runner makes each turn real: it opens the turn
@@ -93,10 +94,10 @@ export type Claim = { ok: true; token: string } | { ok: false; error: string };
 export async function claimDebate(db: Database, debateId: string, from?: RunOptions["claimFrom"]): Promise<Claim> {
   // In this process a run may still be winding down (stopped, not yet written): not claimable yet.
   const local = state().controllers.get(debateId);
-  if (local) return { ok: false, error: local.controller.signal.aborted ? "This debate is still stopping; try again in a moment." : q.ALREADY_RUNNING };
+  if (local) return { ok: false, error: local.controller.signal.aborted ? STILL_STOPPING : ALREADY_RUNNING };
   const token = `${RUNNER_ID}/${++state().runs}`;
   if (await q.claimForRun(db, debateId, token, getConfig().debateLeaseMs, from)) return { ok: true, token };
-  return { ok: false, error: await q.claimRefusal(db, debateId) };
+  return { ok: false, error: await claimRefusal(db, debateId) };
 }
 
 /** Claims the debate and runs it to the end; "skipped", with the reason, when another run holds it. */
@@ -632,5 +633,5 @@ function startHeartbeat(db: Database) {
 
 /** At start-up: debates a dead process left running become `interrupted`, resumable by a user. */
 export async function recoverOrphans(db: Database, backend: "pglite" | "postgres") {
-  return q.markOrphansInterrupted(db, { allRunning: backend === "pglite", staleAfterMs: 6 * HEARTBEAT_MS, exceptRunner: RUNNER_ID });
+  return q.markOrphansInterrupted(db, { allRunning: backend === "pglite", staleAfterMs: 6 * HEARTBEAT_MS, exceptRunner: RUNNER_ID, message: INTERRUPTED_BY_RESTART });
 }

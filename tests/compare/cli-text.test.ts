@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { comparisonText, parseMethods } from "@/lib/compare/cli";
+import { comparisonText, parseMethods } from "@/lib/cli/commands/compare";
 import type { ComparisonView } from "@/lib/compare/types";
 
 /** What `counterpoint debate --protocols` prints and how it reads --presets. */
