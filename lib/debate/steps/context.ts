@@ -28,7 +28,14 @@ export function debateContext(scope: RunScope, claim: Loaded["claim"]): DebateCo
     record: (spec) => record(scope, spec),
     embed: (spec) => embed(scope, spec),
     tool: (spec) => tool(scope, spec),
-    parallel: (branches) => Promise.all(branches.map((b) => b())),
+    // Every branch settles before the first failure is thrown: the run's outcome (failed, stopped,
+    // handed back) is written only once none of its branches can still write a step.
+    async parallel(branches) {
+      const settled = await Promise.allSettled(branches.map((b) => b()));
+      const failed = settled.find((r) => r.status === "rejected");
+      if (failed) throw failed.reason;
+      return settled.map((r) => (r as PromiseFulfilledResult<Awaited<ReturnType<(typeof branches)[number]>>>).value);
+    },
     evidenceFor: (role) => visibleTo(scope, role),
     addEvidence: (spec) => addEvidence(scope, spec),
     budget: () => {

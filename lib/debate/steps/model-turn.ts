@@ -8,7 +8,7 @@ import { citedRanks } from "../evidence";
 import { publish, type TurnInfo } from "../events";
 import { readJsonAnswer } from "../json-answer";
 import type { JsonTurnResult, ScoredTurnResult, ScoredTurnSpec, TurnResult, TurnSpec } from "../types";
-import { BudgetExhausted, checkNotStopped, DebateCancelled, visibleTo, type RunScope } from "./scope";
+import { BudgetExhausted, checkNotStopped, checkStillHeld, DebateCancelled, visibleTo, type RunScope } from "./scope";
 
 /**
  * The writer of model turns (ctx.speak, speakScored, speakJson): a replayed turn comes back from
@@ -68,6 +68,7 @@ async function modelTurn<T extends TurnSpec>(scope: RunScope, spec: T, generate:
     const out = await generate(info, calls);
     const citations = citedRanks(out.text, Number.MAX_SAFE_INTEGER).filter((r) => citable.has(r));
     const turnId = await opening;
+    checkStillHeld(scope);
     const metadata = out.metadata ?? spec.metadata ?? null;
     const finished = { content: out.text, promptTokens: out.usage.promptTokens, completionTokens: out.usage.completionTokens, costUsd: out.costUsd, latencyMs: out.latencyMs, citations, scores: out.scores ?? null, metadata };
     // Written before the protocol may start the next turn: a crash loses at most the turn in progress.

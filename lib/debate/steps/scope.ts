@@ -100,6 +100,15 @@ export function checkNotStopped(scope: RunScope) {
   if (scope.signal.aborted) throw new DebateCancelled();
 }
 
+/**
+ * Throws if the run lost its claim (handed back, or taken over): a step that was already under
+ * way when that happened (a parallel branch's search) must not store anything, or it would land
+ * beside the rows of the run that continues the debate.
+ */
+export function checkStillHeld(scope: RunScope) {
+  if (scope.run.lost) throw new DebateCancelled();
+}
+
 export type Step = { round: number; phase: string; role: string; kind: "analysis" | "tool"; model: string | null };
 export type StepRow = { status: "completed" | "failed"; content: string; latencyMs: number; startedAt: Date; finishedAt: Date; metadata: Record<string, unknown>; error: string | null };
 
@@ -110,6 +119,7 @@ export type StepRow = { status: "completed" | "failed"; content: string; latency
 export async function writeStep(scope: RunScope, n: number, step: Step, row: StepRow) {
   const { db, debateId } = scope;
   const info: TurnInfo = { seq: n, round: step.round, phase: step.phase, role: step.role, kind: step.kind, model: step.model ?? "" };
+  checkStillHeld(scope);
   await q.insertStepTurn(db, { debateId, seq: n, ...step, ...row });
   scope.journal.record({ seq: n, round: step.round, phase: step.phase, role: step.role, kind: step.kind, status: row.status });
   publish(debateId, { type: "turn-start", turn: info });
@@ -125,6 +135,7 @@ export async function addEvidence(scope: RunScope, spec: AddEvidenceSpec): Promi
   const { pool } = scope;
   const stored = pool.filter((e) => e.addedSeq === spec.addedSeq);
   if (stored.length) return stored;
+  checkStillHeld(scope);
   let rank = pool.reduce((m, e) => Math.max(m, e.rank), 0);
   const added = spec.items.map((item) => ({ ...item, rank: ++rank, origin: spec.origin, addedSeq: spec.addedSeq, ...(spec.visibleTo ? { visibleTo: spec.visibleTo } : {}) }));
   // In the pool before the write is awaited: a parallel branch adding at the same time takes the next ranks.
