@@ -7,6 +7,8 @@ export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   // Before any request: the client address every limit uses comes from the socket, not a header.
   (await import("@/lib/auth/client-ip")).stampPeerAddresses();
+  // The same process-wide services as the CLI's (lib/process/services.ts), before the database opens.
+  (await import("@/lib/process/services")).installProcessServices();
   const { getConfig } = await import("@/lib/config");
   const { getDb } = await import("@/db/client");
   try {

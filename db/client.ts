@@ -162,7 +162,25 @@ export async function openDatabase(
 // Next.js may evaluate this module more than once (dev reloads, separate route bundles);
 // the handle lives on globalThis so the process opens the database exactly once.
 const globalKey = Symbol.for("counterpoint.db");
-type GlobalWithDb = typeof globalThis & { [globalKey]?: Promise<DbHandle> };
+const hooksKey = Symbol.for("counterpoint.db.hooks");
+
+/**
+ * What the process runs beside the database (e.g. the cross-process event bus on PostgreSQL):
+ * registered once by the composition root (lib/process/services.ts), so this layer opens and
+ * closes the database without knowing what sits above it.
+ */
+export type DatabaseHooks = {
+  /** After the database opened and migrated, before anyone gets the handle. */
+  opened?(handle: DbHandle, database: AppConfig["database"]): void | Promise<void>;
+  /** Before the database closes (e.g. to send what is still queued). */
+  closing?(): void | Promise<void>;
+};
+type GlobalWithDb = typeof globalThis & { [globalKey]?: Promise<DbHandle>; [hooksKey]?: DatabaseHooks[] };
+
+export function addDatabaseHooks(hooks: DatabaseHooks) {
+  const g = globalThis as GlobalWithDb;
+  (g[hooksKey] ??= []).push(hooks);
+}
 
 /** The process-wide database, opened and migrated on first use. */
 export function getDb(): Promise<DbHandle> {
@@ -170,9 +188,7 @@ export function getDb(): Promise<DbHandle> {
   if (!g[globalKey]) {
     const database = getConfig().database;
     const opening = openDatabase(database).then(async (handle) => {
-      // Several processes may share PostgreSQL: each one's debate events reach the others' event
-      // streams through it (a listening connection opened on first use). PGlite has one process.
-      if (database.backend === "postgres") (await import("@/lib/debate/pg-bus")).enableCrossProcessEvents(database.url);
+      for (const hooks of g[hooksKey] ?? []) await hooks.opened?.(handle, database);
       return handle;
     });
     // A failed open must not be cached forever: the next request tries again.
@@ -188,8 +204,7 @@ export async function closeDb() {
   const g = globalThis as GlobalWithDb;
   const opening = g[globalKey];
   delete g[globalKey];
-  // The bus first: its last queued events (a debate's final status) are sent before we go.
-  await (await import("@/lib/debate/pg-bus")).disableCrossProcessEvents();
+  for (const hooks of g[hooksKey] ?? []) await hooks.closing?.();
   if (opening) await (await opening).close();
 }
 

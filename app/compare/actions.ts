@@ -3,7 +3,8 @@
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { getDb } from "@/db/client";
-import { createComparisonShare, getComparison, revokeComparisonShare } from "@/db/queries/comparisons";
+import { getComparison, revokeComparisonShare } from "@/db/queries/comparisons";
+import { createComparisonShare } from "@/lib/compare/shares";
 import { admit, forgive } from "@/db/queries/rate-limits";
 import { estimateComparison, parseCompareForm, type CompareEstimate } from "@/lib/compare/form";
 import { checkCompareRequest, createComparison } from "@/lib/compare/start";

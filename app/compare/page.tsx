@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { getDb } from "@/db/client";
-import { listComparisons } from "@/db/queries/comparisons";
+import { listComparisons } from "@/lib/compare/view";
 import { pageReadDebates } from "@/lib/auth/server";
 import { can } from "@/lib/auth/policy";
 import { ensembleVote } from "@/lib/compare/ensemble";

@@ -3,7 +3,6 @@ import type { Database } from "@/db/client";
 import * as s from "@/db/schema";
 import { getSetting } from "./settings";
 import type { Principal } from "@/lib/auth/policy";
-import { visibilityOf } from "@/lib/auth/visibility";
 
 export const GOLD_LABELS = ["TRUE", "HALF-TRUE", "FALSE"] as const;
 export const TURN_FLAGS = ["unsupported", "misread-evidence", "missed-context"] as const;
@@ -241,16 +240,6 @@ export async function currentAnnotations(db: Database, debateIds?: string[]) {
     .where(where)
     .orderBy(s.annotations.debateId, s.annotations.annotatorId, desc(s.annotations.version));
   return rows.map((r) => ({ ...r.a, annotatorEmail: r.email }));
-}
-
-/**
- * What `viewer` may see of a debate's labels: all of them, or only their own while the visibility
- * policy (lib/auth/visibility.ts) hides others' labels from them (blind annotation, debate not settled).
- */
-export async function visibleAnnotations(db: Database, viewer: Principal, debateId: string) {
-  const all = await currentAnnotations(db, [debateId]);
-  if ((await visibilityOf(db, viewer, debateId)).otherLabels) return all;
-  return all.filter((a) => a.annotatorId === viewer.id);
 }
 
 export async function auditTrail(db: Database, debateId: string, annotatorId?: string) {

@@ -1,7 +1,6 @@
 import { and, eq, isNull } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import * as s from "@/db/schema";
-import { randomToken } from "@/lib/auth/tokens";
 
 /*
  * Read-only links to a comparison. Kept apart from the comparison queries so the request gate,
@@ -10,11 +9,12 @@ import { randomToken } from "@/lib/auth/tokens";
 
 const TOKEN = /^[A-Za-z0-9_-]{20,80}$/;
 
-/** `transcripts`: the link also opens each method's whole debate (its read-only view), not only the comparison. */
-export async function createComparisonShare(db: Database, comparisonId: string, createdBy: string, { transcripts = false }: { transcripts?: boolean } = {}): Promise<string> {
-  const token = randomToken(24);
+/**
+ * Stores a link's token (made by lib/compare/shares.ts: tokens are the auth layer's, not the database's).
+ * `transcripts`: the link also opens each method's whole debate (its read-only view), not only the comparison.
+ */
+export async function insertComparisonShare(db: Database, token: string, comparisonId: string, createdBy: string, { transcripts = false }: { transcripts?: boolean } = {}) {
   await db.insert(s.comparisonShares).values({ token, comparisonId, createdBy, transcripts });
-  return token;
 }
 
 /** The comparison a link opens and whether its maker let it open each method's transcript; null for an unknown or revoked token. */

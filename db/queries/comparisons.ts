@@ -1,11 +1,7 @@
 import { and, desc, eq, inArray, lt, or, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import * as s from "@/db/schema";
-import { productLabel } from "@/lib/debate/protocols";
-import { ensembleVote } from "@/lib/compare/ensemble";
-import { agreementOf } from "@/lib/compare/agreement";
-import { methodTitle } from "@/lib/compare/titles";
-import type { ComparisonMember, ComparisonView, EnsembleMethod } from "@/lib/compare/types";
+import type { EnsembleMethod } from "@/lib/compare/types";
 
 /** Comparisons: one claim, several methods' debates, read and written for the pages, the CLI and exports. */
 
@@ -72,14 +68,12 @@ async function usageByDebate(db: Database, debateIds: string[]) {
   return new Map(rows.map((r) => [r.debateId!, { calls: r.calls, promptTokens: r.promptTokens, completionTokens: r.completionTokens, costUsd: r.costUsd === null ? null : Number(r.costUsd) }]));
 }
 
-function durationOf(d: { status: s.DebateStatus; startedAt: Date | null; finishedAt: Date | null; heartbeatAt: Date | null }, now: number): number | null {
-  if (!d.startedAt) return null;
-  const end = d.status === "running" ? now : (d.finishedAt?.getTime() ?? d.heartbeatAt?.getTime() ?? null);
-  return end === null ? null : Math.max(0, end - d.startedAt.getTime());
-}
-
-/** Everything the comparison page shows, computed from the debates as they are now (live while they run). */
-export async function getComparisonView(db: Database, id: string): Promise<ComparisonView | null> {
+/**
+ * What the comparison page is computed from: the comparison with its claim and corpus, each member
+ * debate with its final verdict in the order the methods were asked for, and each debate's usage.
+ * Titles, ensembles and agreement are the comparison's logic (lib/compare/view.ts), not the query's.
+ */
+export async function readComparison(db: Database, id: string) {
   if (!/^[0-9a-f-]{36}$/i.test(id)) return null;
   const [head] = await db
     .select({ comparison: s.comparisons, claim: { id: s.claims.id, text: s.claims.text }, corpus: { id: s.corpora.id, name: s.corpora.name } })
@@ -88,7 +82,6 @@ export async function getComparisonView(db: Database, id: string): Promise<Compa
     .leftJoin(s.corpora, eq(s.corpora.id, s.comparisons.corpusId))
     .where(eq(s.comparisons.id, id));
   if (!head) return null;
-  const { comparison } = head;
   const rows = await db
     .select({ debate: s.debates, verdict: s.verdicts })
     .from(s.debates)
@@ -97,55 +90,19 @@ export async function getComparisonView(db: Database, id: string): Promise<Compa
     .orderBy(s.debates.createdAt);
   const usage = await usageByDebate(db, rows.map((r) => r.debate.id));
   // The order the methods were asked for; a debate the request does not name (none expected) comes last.
-  const position = new Map(comparison.methods.map((m, i) => [m.debateId, i] as const));
+  const position = new Map(head.comparison.methods.map((m, i) => [m.debateId, i] as const));
   rows.sort((a, b) => (position.get(a.debate.id) ?? 1e9) - (position.get(b.debate.id) ?? 1e9));
-  const now = Date.now();
-  const members: ComparisonMember[] = rows.map(({ debate: d, verdict: v }) => {
-    const preset = comparison.methods.find((m) => m.debateId === d.id)?.preset ?? null;
-    const u = usage.get(d.id) ?? { calls: 0, promptTokens: 0, completionTokens: 0, costUsd: null };
-    const decidedBy = v?.details && typeof v.details.decidedBy === "string" ? v.details.decidedBy : null;
-    return {
-      debateId: d.id,
-      protocol: d.protocol,
-      preset,
-      title: methodTitle(d.protocol, preset),
-      status: d.status,
-      verdict: v ? { label: v.label, productLabel: productLabel(d.protocol, v.label), confidence: v.confidence, reason: v.reason, decidedBy } : null,
-      tokens: { prompt: u.promptTokens, completion: u.completionTokens },
-      calls: u.calls,
-      costUsd: u.costUsd,
-      durationMs: durationOf(d, now),
-      error: d.error?.message ?? null,
-    };
-  });
-  const labelled = members.map((m) => ({ protocol: m.protocol, productLabel: m.status === "completed" ? (m.verdict?.productLabel ?? null) : null }));
-  const ensemble = comparison.ensemble
-    ? ensembleVote(
-        comparison.ensemble,
-        members.map((m, i) => ({ debateId: m.debateId, protocol: m.protocol, productLabel: labelled[i]!.productLabel, confidence: m.verdict?.confidence ?? null, pending: m.status === "queued" || m.status === "running" })),
-      )
-    : null;
-  return {
-    id: comparison.id,
-    createdAt: comparison.createdAt,
-    claim: head.claim,
-    corpus: head.corpus?.id ? { id: head.corpus.id, name: head.corpus.name } : null,
-    ensemble,
-    agreement: agreementOf(labelled),
-    members,
-  };
+  return { ...head, rows, usage };
 }
 
-export type ComparisonListRow = {
-  id: string;
-  createdAt: Date;
-  claim: string;
-  ensemble: EnsembleMethod | null;
-  methods: Array<{ debateId: string; protocol: string; preset: string | null; status: s.DebateStatus; label: string | null; productLabel: string | null; confidence: number | null }>;
-};
+export type ComparisonListHead = { id: string; createdAt: Date; claim: string; ensemble: EnsembleMethod | null; methods: ComparisonMethod[] };
+export type ComparisonListDebate = { id: string; comparisonId: string | null; protocol: string; status: s.DebateStatus; label: string | null; confidence: number | null };
 
 /** Newest first; `before` (a created-at and id) pages on without skipping rows created at the same instant. */
-export async function listComparisons(db: Database, opts: { limit?: number; before?: { createdAt: Date; id: string } } = {}): Promise<ComparisonListRow[]> {
+export async function listComparisonRows(
+  db: Database,
+  opts: { limit?: number; before?: { createdAt: Date; id: string } } = {},
+): Promise<{ heads: ComparisonListHead[]; debates: ComparisonListDebate[] }> {
   const limit = Math.min(Math.max(opts.limit ?? 50, 1), 200);
   const b = opts.before;
   const heads = await db
@@ -155,23 +112,13 @@ export async function listComparisons(db: Database, opts: { limit?: number; befo
     .where(b ? or(lt(s.comparisons.createdAt, b.createdAt), and(eq(s.comparisons.createdAt, b.createdAt), lt(s.comparisons.id, b.id))) : undefined)
     .orderBy(desc(s.comparisons.createdAt), desc(s.comparisons.id))
     .limit(limit);
-  if (!heads.length) return [];
+  if (!heads.length) return { heads: [], debates: [] };
   const debates = await db
     .select({ id: s.debates.id, comparisonId: s.debates.comparisonId, protocol: s.debates.protocol, status: s.debates.status, label: s.verdicts.label, confidence: s.verdicts.confidence })
     .from(s.debates)
     .leftJoin(s.verdicts, and(eq(s.verdicts.debateId, s.debates.id), eq(s.verdicts.isFinal, true)))
     .where(inArray(s.debates.comparisonId, heads.map((h) => h.id)));
-  return heads.map((h) => ({
-    id: h.id,
-    createdAt: h.createdAt,
-    claim: h.claim,
-    ensemble: h.ensemble ?? null,
-    methods: h.methods.flatMap((m) => {
-      const d = debates.find((x) => x.id === m.debateId);
-      if (!d) return [];
-      return [{ debateId: d.id, protocol: d.protocol, preset: m.preset, status: d.status, label: d.label, productLabel: d.label ? productLabel(d.protocol, d.label) : null, confidence: d.confidence }];
-    }),
-  }));
+  return { heads: heads.map((h) => ({ ...h, ensemble: h.ensemble ?? null })), debates };
 }
 
-export { comparisonForShare, createComparisonShare, debateInSharedComparison, listComparisonShares, revokeComparisonShare } from "./comparison-shares";
+export { comparisonForShare, insertComparisonShare, debateInSharedComparison, listComparisonShares, revokeComparisonShare } from "./comparison-shares";

@@ -211,17 +211,6 @@ export async function claimForRun(
   return rows.length === 1;
 }
 
-export const ALREADY_RUNNING = "This debate is already running (another run took it a moment ago); its page follows it live. Stop it first to start it again.";
-
-/** Why a claim was refused, in words a person pressing Resume can act on. */
-export async function claimRefusal(db: Database, id: string): Promise<string> {
-  const row = await getDebateStatus(db, id);
-  if (!row) return "There is no such debate.";
-  if (row.status === "completed") return "This debate has already finished; its verdict stands.";
-  if (row.status === "running") return ALREADY_RUNNING;
-  return `This debate is ${row.status} and cannot be started now. Reload the page and try again.`;
-}
-
 /** A run's own end: written only while that run still holds the debate, so a run that lost its claim cannot overwrite the one that took over. */
 export async function finishClaimedDebate(
   db: Database,
@@ -312,11 +301,11 @@ export async function heartbeat(db: Database, runs: Array<{ id: string; token: s
  * alive, so only debates whose heartbeat stopped are. `exceptRunner` is this process's id: its
  * runs' tokens start with it.
  */
-export async function markOrphansInterrupted(db: Database, opts: { allRunning: boolean; staleAfterMs: number; exceptRunner: string }) {
+export async function markOrphansInterrupted(db: Database, opts: { allRunning: boolean; staleAfterMs: number; exceptRunner: string; message: string }) {
   const stale = new Date(Date.now() - opts.staleAfterMs);
   const rows = await db
     .update(s.debates)
-    .set({ status: "interrupted", error: { message: "The server stopped while this debate was running. Resume it to continue from the last finished turn." } })
+    .set({ status: "interrupted", error: { message: opts.message } })
     .where(
       and(
         eq(s.debates.status, "running"),

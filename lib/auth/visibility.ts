@@ -2,6 +2,7 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import * as s from "@/db/schema";
 import { getSettings, type Settings } from "@/db/queries/settings";
+import { currentAnnotations } from "@/db/queries/annotations";
 import type { Principal } from "./policy";
 
 /*
@@ -111,4 +112,14 @@ export async function settledAmong(db: Database, p: ViewerPolicy, debateIds: str
 export function settledSql(p: ViewerPolicy, debateId: unknown) {
   return sql`(exists (select 1 from ${s.annotations} a where a.debate_id = ${debateId} and a.annotator_id = ${p.viewerId})
       or (select count(distinct a.annotator_id) from ${s.annotations} a where a.debate_id = ${debateId}) >= ${p.overlap})`;
+}
+
+/**
+ * What `viewer` may see of a debate's labels: all of them, or only their own while the visibility
+ * policy above hides others' labels from them (blind annotation, debate not settled).
+ */
+export async function visibleAnnotations(db: Database, viewer: Principal, debateId: string) {
+  const all = await currentAnnotations(db, [debateId]);
+  if ((await visibilityOf(db, viewer, debateId)).otherLabels) return all;
+  return all.filter((a) => a.annotatorId === viewer.id);
 }

@@ -88,6 +88,8 @@ export type DeltaTime = [seq: number, offset: number, length: number, at: number
  * with the time each delta was published here.
  */
 export async function runRelayChild() {
+  // A process of its own: the same process-wide services as the app's and the CLI's (the bus).
+  (await import("@/lib/process/services")).installProcessServices();
   const { getDb, closeDb } = await import("@/db/client");
   const { runDebate } = await import("@/lib/debate/runner");
   const id = process.env.RELAY_DEBATE_ID!;
@@ -217,6 +219,7 @@ const pct = (xs: number[], p: number) => {
  * to event received by a subscriber in another process, over PostgreSQL at DATABASE_URL.
  */
 export async function benchRelay(opts: { runs?: number; chars?: number; perTokenMs?: number; tokenChars?: number } = {}) {
+  (await import("@/lib/process/services")).installProcessServices();
   const { getDb, closeDb } = await import("@/db/client");
   const url = process.env.DATABASE_URL;
   if (!url) throw new Error("Set DATABASE_URL to a PostgreSQL database: the benchmark measures the cross-process path.");

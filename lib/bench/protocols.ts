@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import * as s from "@/db/schema";
 import { findCorpus } from "@/db/queries/corpus";
@@ -127,6 +127,14 @@ export type ProtocolRow = {
   overhead_samples: number;
   /** CPU time of the process per debate (model, encoder and searches included), p50: robust to other jobs on the machine, unlike wall time. */
   cpu_ms_p50: number;
+  /**
+   * The process's CPU per debate divided by the steps it stored, p50 and p95 over the runs: every
+   * method held to one bar whatever its length. It includes what runs in this process besides the
+   * runner: the scripted model's streams, the AI SDK reading them, the offline search (PGlite runs
+   * in-process) and the word-hash encoder, so it is an upper bound on the runner's own CPU.
+   */
+  runner_cpu_ms_per_step_p50: number;
+  runner_cpu_ms_per_step_p95: number;
   /** Database statements per debate and their summed time (ms), mean over the samples. */
   db_statements: number;
   db_ms: number;
@@ -229,7 +237,9 @@ export async function runPresetDebate(db: Database, protocolName: string, preset
     started,
     ended,
   );
-  return { id, overheadMs: ended - started - busy, cpuMs: (cpu.user + cpu.system) / 1000, toolCalls: toolTurns.length };
+  // Steps stored (every turn row: model turns, records, embeddings, searches), for the CPU per step.
+  const [{ steps }] = (await db.select({ steps: sql<number>`count(*)::int` }).from(s.turns).where(eq(s.turns.debateId, id))) as [{ steps: number }];
+  return { id, overheadMs: ended - started - busy, cpuMs: (cpu.user + cpu.system) / 1000, toolCalls: toolTurns.length, steps };
 }
 
 const percentile = (xs: number[], p: number) => {
@@ -239,7 +249,7 @@ const percentile = (xs: number[], p: number) => {
 const round1 = (x: number) => Math.round(x * 10) / 10;
 
 /** The row of one finished debate: counted from what was stored, not from what the runner said. */
-export async function protocolRowOf(db: Database, id: string, protocol: string, preset: string): Promise<Omit<ProtocolRow, "overhead_ms_p50" | "overhead_ms_p95" | "overhead_samples" | "cpu_ms_p50" | "db_statements" | "db_ms">> {
+export async function protocolRowOf(db: Database, id: string, protocol: string, preset: string): Promise<Omit<ProtocolRow, "overhead_ms_p50" | "overhead_ms_p95" | "overhead_samples" | "cpu_ms_p50" | "runner_cpu_ms_per_step_p50" | "runner_cpu_ms_per_step_p95" | "db_statements" | "db_ms">> {
   const totals = await debateTotals(db, id);
   const d = await loadDebate(db, id);
   const details = (d?.verdict?.details ?? null) as { decidedBy?: string; poolSize?: unknown } | null;
@@ -300,6 +310,7 @@ export async function benchProtocols(
       opts.log?.(`bench: ${name} / ${preset}, ${runs} debates`);
       const overheads: number[] = [];
       const cpus: number[] = [];
+      const perStep: number[] = [];
       let statements = 0;
       let dbMs = 0;
       let last: string | null = null;
@@ -310,6 +321,7 @@ export async function benchProtocols(
           const snap = profile?.snapshot() ?? [];
           overheads.push(r.overheadMs);
           cpus.push(r.cpuMs);
+          perStep.push(r.cpuMs / Math.max(1, r.steps));
           last = r.id;
           for (const st of snap) {
             statements += st.count;
@@ -328,11 +340,13 @@ export async function benchProtocols(
           overhead_ms_p95: round1(percentile(overheads, 95)),
           overhead_samples: overheads.length,
           cpu_ms_p50: round1(percentile(cpus, 50)),
+          runner_cpu_ms_per_step_p50: round1(percentile(perStep, 50)),
+          runner_cpu_ms_per_step_p95: round1(percentile(perStep, 95)),
           db_statements: round1(statements / runs),
           db_ms: round1(dbMs / runs),
         });
       } catch (e) {
-        rows.push({ protocol: name, preset, llm_calls: 0, tool_calls: 0, prompt_tokens: 0, completion_tokens: 0, rounds: null, decided_by: null, label: null, overhead_ms_p50: NaN, overhead_ms_p95: NaN, overhead_samples: 0, cpu_ms_p50: NaN, db_statements: 0, db_ms: 0, paper: paperReference(name, preset), paper_tokens_per_claim: paperTokensPerClaim(name, preset), pool_size: null, output_budget: null, error: (e as Error).message });
+        rows.push({ protocol: name, preset, llm_calls: 0, tool_calls: 0, prompt_tokens: 0, completion_tokens: 0, rounds: null, decided_by: null, label: null, overhead_ms_p50: NaN, overhead_ms_p95: NaN, overhead_samples: 0, cpu_ms_p50: NaN, runner_cpu_ms_per_step_p50: NaN, runner_cpu_ms_per_step_p95: NaN, db_statements: 0, db_ms: 0, paper: paperReference(name, preset), paper_tokens_per_claim: paperTokensPerClaim(name, preset), pool_size: null, output_budget: null, error: (e as Error).message });
       }
     }
     const n = allOverheads.length;
@@ -351,12 +365,12 @@ export async function benchProtocols(
 
 export function protocolsMarkdown(rows: ProtocolRow[]): string {
   return [
-    "| protocol | preset | LLM calls | tool calls | prompt tokens | completion tokens | rounds | decided by | pool size | overhead p50 / p95 ms | CPU ms p50 | DB statements | paper / spec |",
-    "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+    "| protocol | preset | LLM calls | tool calls | prompt tokens | completion tokens | rounds | decided by | pool size | overhead p50 / p95 ms | CPU ms p50 | CPU ms per step p50 / p95 | DB statements | paper / spec |",
+    "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ...rows.map((r) =>
       r.error
-        ? `| ${r.protocol} | ${r.preset} | failed: ${r.error.replace(/\|/g, "/")} |||||||||| ${r.paper ?? "—"} |`
-        : `| ${r.protocol} | ${r.preset} | ${r.llm_calls} | ${r.tool_calls} | ${r.prompt_tokens} | ${r.completion_tokens} | ${r.rounds ?? "—"} | ${r.decided_by ?? "—"} | ${r.pool_size ?? "—"} | ${r.overhead_ms_p50} / ${r.overhead_ms_p95} | ${r.cpu_ms_p50} | ${r.db_statements} | ${r.paper ?? "—"}${r.output_budget ? `; output ${r.completion_tokens} tokens: ${r.output_budget.position} ${r.output_budget.min}–${r.output_budget.max}` : ""} |`,
+        ? `| ${r.protocol} | ${r.preset} | failed: ${r.error.replace(/\|/g, "/")} ||||||||||| ${r.paper ?? "—"} |`
+        : `| ${r.protocol} | ${r.preset} | ${r.llm_calls} | ${r.tool_calls} | ${r.prompt_tokens} | ${r.completion_tokens} | ${r.rounds ?? "—"} | ${r.decided_by ?? "—"} | ${r.pool_size ?? "—"} | ${r.overhead_ms_p50} / ${r.overhead_ms_p95} | ${r.cpu_ms_p50} | ${r.runner_cpu_ms_per_step_p50} / ${r.runner_cpu_ms_per_step_p95} | ${r.db_statements} | ${r.paper ?? "—"}${r.output_budget ? `; output ${r.completion_tokens} tokens: ${r.output_budget.position} ${r.output_budget.min}–${r.output_budget.max}` : ""} |`,
     ),
   ].join("\n");
 }

@@ -2,6 +2,7 @@ import nextEnv from "@next/env";
 import { Command, CommanderError } from "commander";
 import { ConfigError } from "@/lib/config";
 import { closeDb } from "@/db/client";
+import { installProcessServices } from "@/lib/process/services";
 import { red } from "./output";
 import * as doctor from "./commands/doctor";
 import * as ingest from "./commands/ingest";
@@ -21,6 +22,9 @@ import * as exportCommand from "./commands/export";
 
 // The same .env files, in the same order, as the Next.js server reads.
 nextEnv.loadEnvConfig(process.env.COUNTERPOINT_ROOT ?? process.cwd(), false, { info: () => {}, error: console.error });
+
+// What every process runs beside its commands (the same as the app's, see instrumentation.ts).
+installProcessServices();
 
 const program = new Command()
   .name("counterpoint")

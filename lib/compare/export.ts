@@ -1,5 +1,5 @@
 import type { Database } from "@/db/client";
-import { getComparisonView } from "@/db/queries/comparisons";
+import { getComparisonView } from "./view";
 import { exportDebates, type ExportedDebate } from "@/lib/export/debates";
 import { csvCell } from "@/lib/export/formats";
 import type { LabelScope } from "@/lib/export/scope";

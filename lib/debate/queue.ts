@@ -8,6 +8,7 @@ import { getConfig } from "@/lib/config";
 import { plural } from "@/lib/plural";
 import { handOverBeforeExit } from "./hand-over";
 import { handBack, runDebate, startDebateRun, type Claim } from "./runner";
+import { claimRefusal } from "./claim-refusal";
 
 /**
  * Debates through the queue (PostgreSQL only). Starting a debate stores it `queued` and sends one
@@ -198,7 +199,7 @@ export async function startOrEnqueue(h: DbHandle, debateId: string): Promise<voi
  */
 export async function resumeDebate(h: DbHandle, debateId: string): Promise<Claim> {
   if (h.backend !== "postgres") return startDebateRun(h.db, debateId);
-  if (!(await q.requeueDebate(h.db, debateId))) return { ok: false, error: await q.claimRefusal(h.db, debateId) };
+  if (!(await q.requeueDebate(h.db, debateId))) return { ok: false, error: await claimRefusal(h.db, debateId) };
   await debateQueue(h).enqueue(debateId);
   return { ok: true, token: "queued" };
 }

@@ -1,4 +1,4 @@
-import type { ClaimDatasetName, ConvertOptions } from "@/lib/cli/commands/dataset";
+import type { ClaimDatasetName, ConvertOptions } from "@/lib/datasets/convert";
 import type { RadarConfig } from "@/lib/debate/radar/protocol";
 import { PRESETS as PROCLAIM_PRESETS } from "@/lib/debate/proclaim/config";
 import { ZOFIA_PRESETS } from "@/lib/debate/zofia/config";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { comparisonText, parseMethods } from "@/lib/compare/cli";
+import { comparisonText, parseMethods } from "@/lib/cli/commands/compare";
 import { ensembleVote } from "@/lib/compare/ensemble";
 import type { ComparisonView } from "@/lib/compare/types";
 

@@ -140,7 +140,7 @@ describe("bench protocols rows", () => {
     expect(outputBudget("zofia", 400)!.position).toBe("within");
     expect(outputBudget("zofia", 1201)!.position).toBe("above");
     expect(outputBudget("tool-mad", 500)).toBeNull();
-    const md = protocolsMarkdown([{ ...row, overhead_ms_p50: 1, overhead_ms_p95: 2, overhead_samples: 1, cpu_ms_p50: 1, db_statements: 1, db_ms: 1 }]);
+    const md = protocolsMarkdown([{ ...row, overhead_ms_p50: 1, overhead_ms_p95: 2, overhead_samples: 1, cpu_ms_p50: 1, runner_cpu_ms_per_step_p50: 1, runner_cpu_ms_per_step_p95: 1, db_statements: 1, db_ms: 1 }]);
     expect(md).toContain(`output ${row.completion_tokens} tokens: ${row.output_budget!.position} 400–1200`);
   });
 
@@ -258,7 +258,7 @@ describe("bench protocols rows: PROClaim", () => {
     const { id } = await runPresetDebate(h.db, "tool-mad", "toolmad-averitec", noLatency);
     const other = await protocolRowOf(h.db, id, "tool-mad", "toolmad-averitec");
     expect([other.pool_size, other.paper_tokens_per_claim]).toEqual([null, null]);
-    const base = { protocol: "proclaim", preset: "no-switch", llm_calls: 44, tool_calls: 7, prompt_tokens: 1, completion_tokens: 1, rounds: 2, decided_by: "panel", label: "NOT SUPPORTED", pool_size: 9, paper_tokens_per_claim: 147_251, paper: "paper §7 (Check-COVID): 147,251 tokens/claim, ablation no-switch", output_budget: null, overhead_ms_p50: 1, overhead_ms_p95: 2, overhead_samples: 1, cpu_ms_p50: 1, db_statements: 1, db_ms: 1 };
+    const base = { protocol: "proclaim", preset: "no-switch", llm_calls: 44, tool_calls: 7, prompt_tokens: 1, completion_tokens: 1, rounds: 2, decided_by: "panel", label: "NOT SUPPORTED", pool_size: 9, paper_tokens_per_claim: 147_251, paper: "paper §7 (Check-COVID): 147,251 tokens/claim, ablation no-switch", output_budget: null, overhead_ms_p50: 1, overhead_ms_p95: 2, overhead_samples: 1, cpu_ms_p50: 1, runner_cpu_ms_per_step_p50: 1, runner_cpu_ms_per_step_p95: 1, db_statements: 1, db_ms: 1 };
     const [header, , line] = protocolsMarkdown([base]).split("\n");
     const cells = (l: string) => l!.split("|").slice(1, -1).map((c) => c.trim());
     expect(cells(line!)[cells(header!).indexOf("pool size")]).toBe("9");

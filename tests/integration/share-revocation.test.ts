@@ -7,7 +7,7 @@ import type { UserRole } from "@/db/schema";
 import { createUser } from "@/db/queries/users";
 import { createSession } from "@/lib/auth/sessions";
 import { createShare } from "@/lib/auth/access";
-import { createComparisonShare } from "@/db/queries/comparison-shares";
+import { createComparisonShare } from "@/lib/compare/shares";
 import { createShareAction, revokeShareAction } from "@/app/debates/share-actions";
 import { revokeComparisonShareAction } from "@/app/compare/actions";
 import { GET as events } from "@/app/api/debates/[id]/events/route";

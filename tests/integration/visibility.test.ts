@@ -8,7 +8,7 @@ import type { UserRole } from "@/db/schema";
 import { createUser } from "@/db/queries/users";
 import { saveAnnotation } from "@/db/queries/annotations";
 import { setSetting } from "@/db/queries/settings";
-import { createComparisonShare } from "@/db/queries/comparison-shares";
+import { createComparisonShare } from "@/lib/compare/shares";
 import { createShare } from "@/lib/auth/access";
 import type { Principal } from "@/lib/auth/policy";
 import { createSession } from "@/lib/auth/sessions";

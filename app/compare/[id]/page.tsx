@@ -1,6 +1,6 @@
 import { notFound } from "next/navigation";
 import { getDb } from "@/db/client";
-import { getComparisonView } from "@/db/queries/comparisons";
+import { getComparisonView } from "@/lib/compare/view";
 import { ComparisonLive } from "@/components/compare/comparison-live";
 import { ExportLinks } from "@/components/compare/export-links";
 import { memberStarts } from "@/components/compare/member-starts";

@@ -1,54 +1,17 @@
 import path from "node:path";
 import { InvalidArgumentError, type Command } from "commander";
 import { writeClaims } from "@/lib/datasets/claims";
-import { CHECK_COVID_SPLITS, CHECK_COVID_SUBSETS, convertCheckCovid, type CheckCovidSplit, type CheckCovidSubset } from "@/lib/datasets/check-covid-claims";
-import { convertPolitifactHidden, convertPolitifactSubset150 } from "@/lib/datasets/politifact-hidden-claims";
-import { convertAveritec } from "@/lib/datasets/averitec-claims";
-import { convertGossipcop, convertPolitifactNews, POLITIFACT_NEWS_SOURCES, type PolitifactNewsSource } from "@/lib/datasets/politifact-news";
 import type { ClaimRecord } from "@/lib/datasets/claims";
-import { convertFever } from "@/lib/datasets/fever-claims";
-import { convertFeverous } from "@/lib/datasets/feverous-claims";
-import { convertFaviq, FAVIQ_SETS, type FaviqSet } from "@/lib/datasets/faviq-claims";
-import { convertProclaimSubset, PROCLAIM_SUBSET_NAMES } from "@/lib/datasets/proclaim-subsets";
+import { CHECK_COVID_SPLITS, CHECK_COVID_SUBSETS } from "@/lib/datasets/check-covid-claims";
+import { POLITIFACT_NEWS_SOURCES } from "@/lib/datasets/politifact-news";
+import { FAVIQ_SETS } from "@/lib/datasets/faviq-claims";
+import { CLAIM_DATASETS, convertDataset, type ClaimDatasetName, type ConvertOptions } from "@/lib/datasets/convert";
 import { selectClaims } from "@/lib/eval/sample";
 import { emit, green } from "../output";
 import { positiveInt } from "./search";
 
 export const DATASETS = ["politifact-hidden", "check-covid"] as const;
-/** Datasets that only have claims (no corpus to ingest): evaluation runs, not retrieval benchmarks. */
-export const CLAIM_DATASETS = ["politifact-hidden", "politifact-hidden-150", "averitec", "check-covid", "fever", "feverous", "faviq", "politifact-news", "gossipcop", ...PROCLAIM_SUBSET_NAMES] as const;
-export type ClaimDatasetName = (typeof CLAIM_DATASETS)[number];
-
-export type ConvertOptions = { split?: CheckCovidSplit; subset?: CheckCovidSubset; completeOnly?: boolean; limit?: number; nei?: "exclude" | "keep"; labels?: "native" | "radar"; faviqSet?: FaviqSet; source?: PolitifactNewsSource };
-
-/** One entry point for every importer, shared by `dataset convert` and `eval --dataset`. */
-export async function convertDataset(name: ClaimDatasetName, data: string, opts: ConvertOptions = {}): Promise<ClaimRecord[]> {
-  switch (name) {
-    case "politifact-hidden":
-      return convertPolitifactHidden(data, { completeOnly: opts.completeOnly, limit: opts.limit });
-    case "politifact-hidden-150":
-      return convertPolitifactSubset150(data, { limit: opts.limit });
-    case "averitec":
-      return convertAveritec(data, { nei: opts.nei, labels: opts.labels, limit: opts.limit });
-    case "check-covid":
-      return convertCheckCovid(data, { split: opts.split, subset: opts.subset, limit: opts.limit, labels: opts.labels });
-    case "fever":
-      return convertFever(data, { limit: opts.limit });
-    case "feverous":
-      return convertFeverous(data, { limit: opts.limit });
-    case "faviq":
-      return convertFaviq(data, { set: opts.faviqSet, limit: opts.limit });
-    case "politifact-news":
-      return convertPolitifactNews(data, { source: opts.source, limit: opts.limit });
-    case "gossipcop":
-      return convertGossipcop(data, { limit: opts.limit });
-    case "proclaim-checkcovid":
-    case "proclaim-healthver":
-    case "proclaim-feverous":
-    case "proclaim-scifact":
-      return convertProclaimSubset(data, name, { limit: opts.limit, labels: opts.labels });
-  }
-}
+export { CLAIM_DATASETS, convertDataset, type ClaimDatasetName, type ConvertOptions } from "@/lib/datasets/convert";
 export type DatasetName = (typeof DATASETS)[number];
 
 export function datasetName(v: string): DatasetName {

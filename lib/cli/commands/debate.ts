@@ -9,7 +9,7 @@ import { debateView } from "@/lib/debate/view";
 import { RADAR_VARIANTS } from "@/lib/debate/radar/variants";
 import { DEFAULT_PROTOCOL, getProtocol, PROTOCOL_NAMES } from "@/lib/debate/protocols";
 import { bold, dim, green, red, yellow } from "../output";
-import { compareCommand } from "@/lib/compare/cli";
+import { compareCommand } from "@/lib/cli/commands/compare";
 
 type Options = {
   corpus?: string;

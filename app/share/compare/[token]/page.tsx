@@ -1,6 +1,6 @@
 import { notFound } from "next/navigation";
 import { getDb } from "@/db/client";
-import { getComparisonView } from "@/db/queries/comparisons";
+import { getComparisonView } from "@/lib/compare/view";
 import { comparisonShareOf } from "@/db/queries/comparison-shares";
 import { ComparisonLive } from "@/components/compare/comparison-live";
 import { memberStarts } from "@/components/compare/member-starts";

@@ -1,10 +1,10 @@
 import type { DbHandle } from "@/db/client";
-import { getComparisonView } from "@/db/queries/comparisons";
+import { getComparisonView } from "@/lib/compare/view";
 import { runDebate } from "@/lib/debate/runner";
 import { DebateRequestError } from "@/lib/debate/start";
 import { bold, dim, green, yellow } from "@/lib/cli/output";
-import { createComparison } from "./start";
-import type { ComparisonView } from "./types";
+import { createComparison } from "@/lib/compare/start";
+import type { ComparisonView } from "@/lib/compare/types";
 
 /**
  * `counterpoint debate --protocols radar,tool-mad,zofia,proclaim`: one claim through several

@@ -1,0 +1,29 @@
+import { addDatabaseHooks } from "@/db/client";
+
+/**
+ * The composition root: what runs in every Counterpoint process beside its requests or commands,
+ * wired here once and called by both entry points (instrumentation.ts for the app, lib/cli/main.ts
+ * for the CLI). Lower layers expose services; only this file decides that they run together.
+ *
+ * - The cross-process event bus (PostgreSQL only): several processes share the database, and each
+ *   one's debate events reach the others' event streams through it, over a listening connection
+ *   opened when the database opens. PGlite has a single process, so nothing to connect.
+ *   It closes before the database does, so its last queued events (a debate's final status) are
+ *   sent before the process goes.
+ */
+const installedKey = Symbol.for("counterpoint.process-services");
+type GlobalWithServices = typeof globalThis & { [installedKey]?: true };
+
+export function installProcessServices() {
+  const g = globalThis as GlobalWithServices;
+  if (g[installedKey]) return;
+  g[installedKey] = true;
+  addDatabaseHooks({
+    async opened(_handle, database) {
+      if (database.backend === "postgres") (await import("@/lib/debate/pg-bus")).enableCrossProcessEvents(database.url);
+    },
+    async closing() {
+      await (await import("@/lib/debate/pg-bus")).disableCrossProcessEvents();
+    },
+  });
+}
