@@ -11,6 +11,8 @@ import { convertFeverous } from "@/lib/datasets/feverous-claims";
 import { convertFaviq, FAVIQ_SETS, type FaviqSet } from "@/lib/datasets/faviq-claims";
 import { convertProclaimSubset, PROCLAIM_SUBSET_NAMES } from "@/lib/datasets/proclaim-subsets";
 import { selectClaims } from "@/lib/eval/sample";
+import { validateClaimsFile, validationText, VALIDATE_SCHEMES } from "@/lib/datasets/validate";
+import { readLabelMap } from "@/lib/datasets/label-map";
 import { emit, green } from "../output";
 import { positiveInt } from "./search";
 
@@ -92,6 +94,22 @@ export function register(program: Command) {
       emit(!!opts.json, { dataset: opts.dataset, out, claims: n, labels, sample }, () =>
         `${green("✔")} ${n} claims written to ${out} (${Object.entries(labels).map(([l, c]) => `${l} ${c}`).join(", ")})${sample ? `; a random sample of ${sample.n} of ${sample.of} with seed ${sample.seed}` : ""}`,
       );
+    });
+  registerValidate(dataset);
+}
+
+function registerValidate(dataset: Command) {
+  dataset
+    .command("validate")
+    .description("Check a claims JSONL file without starting a run: rows, labels and how the chosen scheme reads each, refused lines, duplicate ids and contradictory gold, with line numbers. Exits 1 when any claim could not be read or scored.")
+    .argument("<file>", "the claims JSONL")
+    .option("--scheme <name>", `${VALIDATE_SCHEMES.join(" | ")} (product: TRUE / HALF-TRUE / FALSE; the others are the methods' label schemes)`, oneOf(VALIDATE_SCHEMES), "product")
+    .option("--label-map <file>", 'a JSON object mapping the file\'s labels to the scheme\'s, e.g. {"Mostly Accurate":"TRUE"}')
+    .option("--json", "print JSON")
+    .action(async (file: string, opts: { scheme: (typeof VALIDATE_SCHEMES)[number]; labelMap?: string; json?: boolean }) => {
+      const report = await validateClaimsFile(file, { scheme: opts.scheme, labelMap: opts.labelMap ? readLabelMap(opts.labelMap) : undefined });
+      emit(!!opts.json, report, () => validationText(report));
+      if (!report.ok) process.exitCode = 1;
     });
 }
 
