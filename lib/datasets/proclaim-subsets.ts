@@ -45,10 +45,13 @@ export function proclaimSubsetFile(given: string, subset: ProclaimSubset): strin
   return findDatasetFile(given, PROCLAIM_SUBSETS[subset].file, "proclaim_subsets", `PROClaim subsets (${PROCLAIM_SUBSETS[subset].title})`);
 }
 
-/** Check-COVID's abstracts, when the check_covid folder sits beside the subsets (as in ../shared/datasets). */
+/** Check-COVID's abstracts, when the Check-COVID folder sits beside the subsets (installed as check-covid, or named check_covid). */
 async function siblingAbstracts(file: string): Promise<Map<string, string[]> | null> {
-  const dir = path.join(path.dirname(file), "..", "check_covid");
-  return fs.existsSync(path.join(dir, "corpus.json")) ? loadCheckCovidAbstracts(dir) : null;
+  for (const name of ["check-covid", "check_covid"]) {
+    const dir = path.join(path.dirname(file), "..", name);
+    if (fs.existsSync(path.join(dir, "corpus.json"))) return loadCheckCovidAbstracts(dir);
+  }
+  return null;
 }
 
 export async function convertProclaimSubset(given: string, subset: ProclaimSubset, opts: { limit?: number; labels?: "native" | "radar" } = {}): Promise<ClaimRecord[]> {

@@ -13,7 +13,9 @@ import { convertProclaimSubset, PROCLAIM_SUBSET_NAMES } from "@/lib/datasets/pro
 import { selectClaims } from "@/lib/eval/sample";
 import { validateClaimsFile, validationText, VALIDATE_SCHEMES } from "@/lib/datasets/validate";
 import { readLabelMap } from "@/lib/datasets/label-map";
-import { emit, green } from "../output";
+import { downloadDataset, installedDataFor, installFrom, listDatasets, type Progress } from "@/lib/datasets/download";
+import { CATALOGUE } from "@/lib/datasets/catalogue";
+import { dim, emit, green } from "../output";
 import { positiveInt } from "./search";
 
 export const DATASETS = ["politifact-hidden", "check-covid"] as const;
@@ -71,7 +73,7 @@ export function register(program: Command) {
     .command("convert")
     .description("Convert a dataset's claims to the claims JSONL used by benchmarks and evaluation runs.")
     .requiredOption("--dataset <name>", CLAIM_DATASETS.join(" | "), oneOf(CLAIM_DATASETS))
-    .requiredOption("--data <dir>", "the dataset folder (e.g. ../shared/datasets/politifact_hidden)")
+    .option("--data <dir>", "the dataset folder or file (default: the installed copy, see `dataset download`)")
     .requiredOption("--out <file>", "where to write the claims JSONL")
     .option("--split <split>", `Check-COVID split: ${CHECK_COVID_SPLITS.join(" | ")}`, oneOf(CHECK_COVID_SPLITS), "test")
     .option("--subset <subset>", `Check-COVID claims: ${CHECK_COVID_SUBSETS.join(" | ")}`, oneOf(CHECK_COVID_SUBSETS), "composed")
@@ -84,8 +86,8 @@ export function register(program: Command) {
     .option("--complete-only", "PolitiFact-Hidden: only claims whose gold evidence text is complete")
     .option("--limit <n>", "at most n claims", positiveInt)
     .option("--json", "print JSON")
-    .action(async (opts: { dataset: ClaimDatasetName; data: string; out: string; json?: boolean; sample?: number; seed: number } & ConvertOptions) => {
-      const all = await convertDataset(opts.dataset, opts.data, opts);
+    .action(async (opts: { dataset: ClaimDatasetName; data?: string; out: string; json?: boolean; sample?: number; seed: number } & ConvertOptions) => {
+      const all = await convertDataset(opts.dataset, opts.data ?? installedDataFor(opts.dataset), opts);
       const claims = sampleClaims(all, opts.sample, opts.seed);
       const out = path.resolve(opts.out);
       const n = await writeClaims(out, claims);
@@ -96,6 +98,57 @@ export function register(program: Command) {
       );
     });
   registerValidate(dataset);
+  registerDownload(dataset);
+}
+
+/** A progress line per file on stderr: redrawn in place on a terminal, every quarter otherwise. */
+function progressPrinter() {
+  const tty = !!process.stderr.isTTY;
+  const shown = new Map<string, number>();
+  return (p: Progress) => {
+    const pct = Math.floor((p.received / p.total) * 100);
+    if (tty) {
+      process.stderr.write(`\r${p.file}: ${pct}% of ${(p.total / 1024 ** 2).toFixed(1)} MB${pct === 100 ? "\n" : ""}`);
+      return;
+    }
+    const step = Math.floor(pct / 25) * 25;
+    if ((shown.get(p.file) ?? -1) >= step) return;
+    shown.set(p.file, step);
+    process.stderr.write(`${dim(`${p.file}: ${step}% of ${p.total.toLocaleString("en")} bytes`)}\n`);
+  };
+}
+
+function registerDownload(dataset: Command) {
+  const names = CATALOGUE.map((e) => e.name);
+  dataset
+    .command("download")
+    .description("Install a dataset the presets and benchmarks use under DATA_DIR/datasets/<name>: fetched from its public source (an interrupted transfer continues where it stopped), every file checked against its SHA-256 in the catalogue; a file that does not match is not installed.")
+    .argument("<name>", names.join(" | "), oneOf(names))
+    .option("--from <path>", "install a copy you already have (a folder or a file) after the same checks, without network")
+    .option("--json", "print JSON")
+    .action(async (name: string, opts: { from?: string; json?: boolean }) => {
+      const done = opts.from ? await installFrom(name, opts.from) : await downloadDataset(name, { onProgress: progressPrinter() });
+      emit(!!opts.json, done, () => `${green("✔")} ${name} installed in ${done.dir} (${done.files.length} files, checksums verified)`);
+    });
+  dataset
+    .command("list")
+    .description("The datasets the presets and benchmarks use: installed or not, where, and what each is for.")
+    .option("--json", "print JSON")
+    .action((opts: { json?: boolean }) => {
+      const rows = listDatasets();
+      emit(!!opts.json, rows, () =>
+        rows
+          .map((r) =>
+            [
+              `${r.installed ? green("✔") : "·"} ${r.name}: ${r.title}`,
+              `    for: ${r.purpose}`,
+              `    licence: ${r.licence}`,
+              `    ${r.installed ? `installed in ${r.installed.dir}` : r.download === "manual" ? `not installed; see: npx counterpoint dataset download ${r.name}` : `not installed (${(r.bytes / 1024 ** 2).toFixed(1)} MB): npx counterpoint dataset download ${r.name}`}`,
+            ].join("\n"),
+          )
+          .join("\n"),
+      );
+    });
 }
 
 function registerValidate(dataset: Command) {

@@ -27,6 +27,7 @@ import { listMatrixGroups } from "@/db/queries/eval-matrix";
 import { PRODUCT_SCALE, PRODUCT_SCALE_SENTENCE } from "@/lib/eval/product-scale";
 import { planSingleRun, unscoredMessage, unscoredNotice, unscoredOf } from "@/lib/eval/unscored";
 import { applyLabelMap, readLabelMap } from "@/lib/datasets/label-map";
+import { installedDataFor } from "@/lib/datasets/download";
 import { bold, dim, emit, green, red, yellow } from "../output";
 import { CLAIM_DATASETS, convertDataset, oneOf, type ClaimDatasetName } from "./dataset";
 import { positiveInt } from "./search";
@@ -202,8 +203,14 @@ async function loadRunClaimsAsGiven(opts: EvalOptions, preset?: Preset): Promise
     const fromMeta = claims.find((c) => typeof c.metadata?.dataset === "string")?.metadata?.dataset as string | undefined;
     return { claims, dataset: opts.dataset ?? fromMeta ?? path.basename(opts.claims).replace(/\.jsonl?$/, ""), source: path.resolve(opts.claims) };
   }
-  if (!opts.dataset || !opts.data) {
-    throw new Error(`Give the claims: --claims <file.jsonl>, or --dataset <name> --data <dir> to import them (or a --preset with --data).${preset?.dataHint ? ` ${preset.dataHint}` : ""}`);
+  if (!opts.dataset) throw new Error("Give the claims: --claims <file.jsonl>, or --dataset <name> (with --data <dir>, or installed with `npx counterpoint dataset download`), or a --preset.");
+  // Without --data, the installed copy (lib/datasets/download.ts); its error says how to install it.
+  if (!opts.data) {
+    try {
+      opts.data = installedDataFor(opts.dataset);
+    } catch (e) {
+      throw new Error(`${(e as Error).message}${preset?.dataHint ? `\n${preset.dataHint}` : ""}`);
+    }
   }
   // The preset's import settings apply to its own dataset only (AVeriTeC's 4 labels for Tool-MAD).
   const fromPreset = preset && preset.dataset === opts.dataset;
@@ -405,7 +412,7 @@ export function register(program: Command) {
     .description("Run an evaluation: every claim of a claims file becomes a stored debate; workers run them; prints accuracy, macro-F1, per-class scores with bootstrap intervals, cost and stop rounds.")
     .option("--claims <file>", "claims JSONL (see `dataset convert`)")
     .option("--dataset <name>", `import this dataset directly: ${CLAIM_DATASETS.join(" | ")}`, oneOf(CLAIM_DATASETS))
-    .option("--data <dir>", "with --dataset or --preset: the dataset folder")
+    .option("--data <dir>", "with --dataset or --preset: the dataset folder (default: the installed copy, see `dataset download`)")
     .option("--corpus <name>", "retrieve evidence from this corpus")
     .option("--k <n>", "with --corpus: passages per claim", positiveInt, 20)
     .option("--evidence <mode>", "gold (the claims' gold evidence) | supplied (evidence given in the claims file)", oneOf(["gold", "supplied"] as const))
