@@ -15,7 +15,8 @@ import { validateClaimsFile, validationText, VALIDATE_SCHEMES } from "@/lib/data
 import { readLabelMap } from "@/lib/datasets/label-map";
 import { downloadDataset, installedDataFor, installFrom, listDatasets, type Progress } from "@/lib/datasets/download";
 import { CATALOGUE } from "@/lib/datasets/catalogue";
-import { dim, emit, green } from "../output";
+import { checkImport } from "@/lib/datasets/import-checks";
+import { dim, emit, green, yellow } from "../output";
 import { positiveInt } from "./search";
 
 export const DATASETS = ["politifact-hidden", "check-covid"] as const;
@@ -25,8 +26,18 @@ export type ClaimDatasetName = (typeof CLAIM_DATASETS)[number];
 
 export type ConvertOptions = { split?: CheckCovidSplit; subset?: CheckCovidSubset; completeOnly?: boolean; limit?: number; nei?: "exclude" | "keep"; labels?: "native" | "radar"; faviqSet?: FaviqSet; source?: PolitifactNewsSource };
 
-/** One entry point for every importer, shared by `dataset convert` and `eval --dataset`. */
-export async function convertDataset(name: ClaimDatasetName, data: string, opts: ConvertOptions = {}): Promise<ClaimRecord[]> {
+/**
+ * One entry point for every importer, shared by `dataset convert` and `eval --dataset`: what was
+ * read is checked against what the dataset promises (lib/datasets/import-checks.ts); a file that
+ * cannot be the dataset is refused, anything else worth knowing goes to `onNote`.
+ */
+export async function convertDataset(name: ClaimDatasetName, data: string, opts: ConvertOptions & { onNote?: (note: string) => void } = {}): Promise<ClaimRecord[]> {
+  const claims = await importDataset(name, data, opts);
+  for (const note of checkImport(name, data, claims, { limited: opts.limit !== undefined || opts.completeOnly === true })) opts.onNote?.(note);
+  return claims;
+}
+
+async function importDataset(name: ClaimDatasetName, data: string, opts: ConvertOptions): Promise<ClaimRecord[]> {
   switch (name) {
     case "politifact-hidden":
       return convertPolitifactHidden(data, { completeOnly: opts.completeOnly, limit: opts.limit });
@@ -87,7 +98,7 @@ export function register(program: Command) {
     .option("--limit <n>", "at most n claims", positiveInt)
     .option("--json", "print JSON")
     .action(async (opts: { dataset: ClaimDatasetName; data?: string; out: string; json?: boolean; sample?: number; seed: number } & ConvertOptions) => {
-      const all = await convertDataset(opts.dataset, opts.data ?? installedDataFor(opts.dataset), opts);
+      const all = await convertDataset(opts.dataset, opts.data ?? installedDataFor(opts.dataset), { ...opts, onNote: (n) => process.stderr.write(`${yellow(n)}\n`) });
       const claims = sampleClaims(all, opts.sample, opts.seed);
       const out = path.resolve(opts.out);
       const n = await writeClaims(out, claims);

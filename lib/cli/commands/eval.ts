@@ -216,7 +216,7 @@ async function loadRunClaimsAsGiven(opts: EvalOptions, preset?: Preset): Promise
   const fromPreset = preset && preset.dataset === opts.dataset;
   let claims: ClaimRecord[];
   try {
-    claims = await convertDataset(opts.dataset, opts.data, { ...(fromPreset ? preset.convert : {}), ...(opts.nei ? { nei: opts.nei } : {}) });
+    claims = await convertDataset(opts.dataset, opts.data, { ...(fromPreset ? preset.convert : {}), ...(opts.nei ? { nei: opts.nei } : {}), onNote: (n) => process.stderr.write(`${yellow(n)}\n`) });
   } catch (e) {
     throw new Error(`${(e as Error).message}${fromPreset && preset.dataHint ? `\n${preset.dataHint}` : ""}`);
   }
