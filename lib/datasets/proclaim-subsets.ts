@@ -6,7 +6,7 @@ import { checkCovidEvidenceId, loadCheckCovidAbstracts } from "./check-covid-cla
 import { findDatasetFile } from "./dataset-file";
 
 /**
- * PROClaim's own evaluation subsets (../shared/datasets/proclaim_subsets, from the authors' repo):
+ * PROClaim's own evaluation subsets (from the authors' repository, installed by `dataset download proclaim-subsets`):
  * the 121 non-NEI composed Check-COVID test claims (the paper says 120; the file has 121, and the
  * spec runs all of them, §9) and the 100-claim samples of HealthVer, FEVEROUS and SciFact. All are
  * JSON Lines with SUPPORT / REFUTE labels; HealthVer rows are `{id, claim, label}` only, the others

@@ -40,10 +40,10 @@ describe(`dataset convert and eval for Tool-MAD on ${backend}`, () => {
     expect(r.stderr).toMatch(/no fever_labelled_dev\.json here or in fever\/ \(expected the FEVER folder/);
   });
 
-  it("eval --preset toolmad-faviq without the data says it cannot be had here and where it comes from", async () => {
+  it("eval --preset toolmad-faviq without the data says it comes as a zip and from where", async () => {
     const r = await runCli(["eval", "--preset", "toolmad-faviq", "--data", tmp(), "--detach"], dbEnv);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/FaVIQ could not be obtained on this machine/);
+    expect(r.stderr).toMatch(/FaVIQ is published as a zip file.*github\.com\/faviq\/faviq/s);
   });
 
   it("eval --preset toolmad-fever previews the cost and starts without waiting for input when stdin is not a terminal", async () => {

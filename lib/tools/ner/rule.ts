@@ -5,7 +5,7 @@ import { RULE_NER_LABEL, type EntityType, type NerProvider, type NerToken } from
  * The offline default: no neural NER model installs from npm, so compromise's people, places and
  * organisations plus its capitalised (proper-noun) spans stand in for bert-base-NER. Its numbers
  * are not probabilities: 1.0 for a span compromise typed, 0.85 for an untyped multi-word span,
- * 0.6 for an untyped single word (spec zofia.md §4), and the label says so wherever it is shown.
+ * 0.6 for an untyped single word (ZoFia's design decisions), and the label says so wherever it is shown.
  */
 export const RULE_CONFIDENCE = { typed: 1.0, multiWord: 0.85, singleWord: 0.6 } as const;
 
