@@ -12,13 +12,21 @@ import type { SampleOptions } from "./sample";
  * the /eval/new form all decide this from the same plan (planMatrix), so they read labels alike.
  */
 
-export type Unscored = { protocol: string; count: number; of: number; byLabel: Record<string, number>; labels: string[] };
+export type Unscored = { protocols: string[]; count: number; of: number; byLabel: Record<string, number>; labels: string[] };
 
+/**
+ * Claims no run of the plan can score: in a matrix a claim that one method cannot read (ZoFia on
+ * NOT ENOUGH INFO) is still scored by the others and said in the plan; a label no method reads
+ * (a typo, another family) leaves the claim out of every score and stops the start.
+ */
 export function unscoredOf(plan: MatrixPlan): Unscored[] {
-  return plan.runs.flatMap((r) => {
-    const count = Object.values(r.scoring.unscored).reduce((a, n) => a + n, 0);
-    return count ? [{ protocol: r.entry.protocol, count, of: plan.selected.length, byLabel: r.scoring.unscored, labels: r.scoring.labels }] : [];
-  });
+  if (!plan.runs.length) return [];
+  const [first, ...rest] = plan.runs;
+  const byLabel: Record<string, number> = {};
+  for (const [label, n] of Object.entries(first!.scoring.unscored)) if (rest.every((r) => r.scoring.unscored[label] !== undefined)) byLabel[label] = n;
+  const count = Object.values(byLabel).reduce((a, n) => a + n, 0);
+  if (!count) return [];
+  return [{ protocols: plan.runs.map((r) => r.entry.protocol), count, of: plan.selected.length, byLabel, labels: [...new Set(plan.runs.flatMap((r) => r.scoring.labels))] }];
 }
 
 const labelList = (byLabel: Record<string, number>) =>
@@ -27,15 +35,21 @@ const labelList = (byLabel: Record<string, number>) =>
     .map(([l, n]) => `"${l}" (${n})`)
     .join(", ");
 
-/** One sentence per method, then the fix: the same words on the command line and on /eval/new. */
+const title = (p: string) => getProtocol(p).title.split(" (")[0];
+
+/** One sentence, then the fix: the same words on the command line and on /eval/new. */
 export function unscoredMessage(list: readonly Unscored[]): string {
-  const lines = list.map((u) => `${plural(u.count, "claim")} of ${u.of} would go unscored by ${getProtocol(u.protocol).title.split(" (")[0]}: the gold label${Object.keys(u.byLabel).length > 1 ? "s" : ""} ${labelList(u.byLabel)} ${Object.keys(u.byLabel).length > 1 ? "have" : "has"} no reading in its labels (${u.labels.join(" / ")}).`);
+  const lines = list.map((u) => {
+    const many = Object.keys(u.byLabel).length > 1;
+    const who = u.protocols.length === 1 ? `${title(u.protocols[0]!)}: the gold label${many ? "s" : ""} ${labelList(u.byLabel)} ${many ? "have" : "has"} no reading in its labels` : `any of ${u.protocols.map(title).join(", ")}: the gold label${many ? "s" : ""} ${labelList(u.byLabel)} ${many ? "have" : "has"} no reading in their labels`;
+    return `${plural(u.count, "claim")} of ${u.of} would go unscored by ${who} (${u.labels.join(" / ")}).`;
+  });
   return `Not started: ${lines.join(" ")} Fix the labels in the file or map them (check it with: npx counterpoint dataset validate <file> --scheme <scheme>; any other label family: --label-map <file.json>), or start anyway with npx counterpoint eval --allow-unscored to score only the rest.`;
 }
 
 /** Before the start, when --allow-unscored let such a run through: what will not count. */
 export function unscoredNotice(list: readonly Unscored[]): string {
-  return list.map((u) => `${u.protocol}: ${plural(u.count, "claim")} of ${u.of} will not be scored (${labelList(u.byLabel)}): --allow-unscored`).join("\n");
+  return list.map((u) => `${u.protocols.join(", ")}: ${plural(u.count, "claim")} of ${u.of} will not be scored (${labelList(u.byLabel)}): --allow-unscored`).join("\n");
 }
 
 /**

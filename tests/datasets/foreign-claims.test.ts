@@ -7,7 +7,8 @@ import { normaliseLabel } from "@/lib/datasets/label-schemes";
 import { applyLabelMap, readLabelMap } from "@/lib/datasets/label-map";
 import { validateClaimsFile, validationText } from "@/lib/datasets/validate";
 import { goldOnProductScale } from "@/lib/eval/product-scale";
-import { planSingleRun, unscoredMessage } from "@/lib/eval/unscored";
+import { planSingleRun, unscoredMessage, unscoredOf } from "@/lib/eval/unscored";
+import { planMatrix } from "@/lib/eval/matrix";
 
 /** Public fact-checking files converted to claims JSONL, as a new user brings them: read right, or refused out loud. */
 
@@ -103,7 +104,7 @@ describe("an evaluation whose claims would go unscored", () => {
       { id: "3", claim: "c", label: "TURE" },
     ];
     const plan = planSingleRun({ dataset: "d", claims, entry, explicitLabels: false });
-    expect(plan.unscored).toEqual([{ protocol: "radar", count: 2, of: 3, byLabel: { TURE: 2 }, labels: ["TRUE", "HALF-TRUE", "FALSE"] }]);
+    expect(plan.unscored).toEqual([{ protocols: ["radar"], count: 2, of: 3, byLabel: { TURE: 2 }, labels: ["TRUE", "HALF-TRUE", "FALSE"] }]);
     const msg = unscoredMessage(plan.unscored);
     expect(msg).toMatch(/Not started: 2 claims of 3 would go unscored by RADAR: the gold label "TURE" \(2\) has no reading/);
     expect(msg).toMatch(/dataset validate .*--label-map .*--allow-unscored/);
@@ -124,5 +125,15 @@ describe("an evaluation whose claims would go unscored", () => {
     const plan = planSingleRun({ dataset: "liar", claims, entry, explicitLabels: false });
     expect(plan.unscored).toEqual([]);
     expect(plan.scoring.scored).toBe(6);
+  });
+
+  it("in a matrix, a claim one method cannot read is scored by the others; a label none reads stops the start", () => {
+    const entries = [entry, { protocol: "tool-mad", config: {}, models: {}, evidence: { mode: "tools" as const, corpus: null } }];
+    const fever = ["SUPPORTS", "REFUTES", "NOT ENOUGH INFO"].map((label, i) => ({ id: String(i), claim: `c${i}`, label }));
+    expect(unscoredOf(planMatrix({ dataset: "d", claims: fever, entries }))).toEqual([]);
+    const typo = [...fever, { id: "9", claim: "c9", label: "SUPORTS" }];
+    const u = unscoredOf(planMatrix({ dataset: "d", claims: typo, entries }));
+    expect(u).toMatchObject([{ protocols: ["radar", "tool-mad"], count: 1, byLabel: { SUPORTS: 1 } }]);
+    expect(unscoredMessage(u)).toMatch(/1 claim of 4 would go unscored by any of RADAR, Tool-MAD: the gold label "SUPORTS" \(1\) has no reading in their labels/);
   });
 });
