@@ -154,6 +154,7 @@ function registerDownload(dataset: Command) {
               `${r.installed ? green("✔") : "·"} ${r.name}: ${r.title}`,
               `    for: ${r.purpose}`,
               `    licence: ${r.licence}`,
+              `    download: ${r.download === "direct" ? "the files as published, checksums verified" : r.download === "built" ? "some files are built from their sources (each checked), then checked as a whole" : "no direct file: the command prints the steps"}`,
               `    ${r.installed ? `installed in ${r.installed.dir}` : r.download === "manual" ? `not installed; see: npx counterpoint dataset download ${r.name}` : `not installed (${(r.bytes / 1024 ** 2).toFixed(1)} MB): npx counterpoint dataset download ${r.name}`}`,
             ].join("\n"),
           )
