@@ -14,7 +14,7 @@ if (!process.env.E2E_KEEP_DATA && process.env.TEST_WORKER_INDEX === undefined) f
 
 const browserUse = {
   ...devices["Desktop Chrome"],
-  // Debian's chromium: Playwright must never download a browser on this machine.
+  // Debian's chromium: Playwright must never download a browser here.
   launchOptions: {
     executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
     args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],

@@ -16,6 +16,9 @@ test("the methods page explains all four methods in plain words, with costs and 
     expect(sideways).toBeLessThanOrEqual(0);
     await page.screenshot({ path: `test-results/methods-${width}.png`, fullPage: true });
   }
+  // Each paper is cited by title, authors and venue, linked where it has a public address.
+  await expect(page.getByTestId("method-radar").getByRole("link", { name: "arXiv:2604.19005 [cs.CL]" })).toHaveAttribute("href", "https://arxiv.org/abs/2604.19005");
+  await expect(page.getByTestId("method-tool-mad")).toContainText("Seyeon Jeong, Yeonjun Choi, JongWook Kim, Beakcheol Jang");
   // Reached from the summary: the section it names.
   await page.getByTestId("methods-summary").getByRole("link", { name: "ZoFia" }).click();
   await expect(page).toHaveURL(/#zofia$/);

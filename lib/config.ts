@@ -112,6 +112,8 @@ const envSchema = z.object({
   BRAVE_BASE_URL: z.url({ protocol: /^https?$/, error: "must be an http(s) address such as https://api.search.brave.com" }).optional(),
   SEARXNG_BASE_URL: z.url({ protocol: /^https?$/, error: "must be the http(s) address of a SearXNG instance, e.g. http://searx.intranet:8080" }).optional(),
   WIKIPEDIA_BASE_URL: z.url({ protocol: /^https?$/, error: "must be an http(s) address such as https://en.wikipedia.org" }).optional(),
+  /** Where `dataset download` fetches from instead of https://raw.githubusercontent.com (a mirror; a scripted server in tests). */
+  DATASETS_BASE_URL: z.url({ protocol: /^https?$/, error: "must be an http(s) address such as https://raw.githubusercontent.com" }).optional(),
   /** The corpus the offline stand-in searches; default: the debate's own corpus. */
   SEARCH_CORPUS: z.string().min(1).optional(),
   SEARCH_TIMEOUT_MS: positiveInt.default(20_000),
@@ -182,6 +184,8 @@ export type AppConfig = {
   fenceSecret?: string;
   organisation: { name: string; url?: string };
   fetch: { allow: AllowList };
+  /** `dataset download`: the host serving the raw files, when not the public one. */
+  datasets: { baseURL?: string };
   /** The search tool's source (lib/tools/resolve.ts). Keys live here only; records never carry them. */
   search: SearchConfig;
   /** ZoFia's NER and encyclopedia providers (NER_PROVIDER, NER_URL, WIKI_PROVIDER). */
@@ -326,6 +330,7 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = env.C
     fenceSecret: e.FENCE_SECRET,
     organisation: { name: e.ORGANISATION_NAME, url: e.ORGANISATION_URL },
     fetch: { allow: e.FETCH_ALLOW_HOSTS ?? EMPTY_ALLOW_LIST },
+    datasets: { baseURL: e.DATASETS_BASE_URL },
     search: {
       ...(e.WEB_SEARCH_PROVIDER
         ? { provider: e.WEB_SEARCH_PROVIDER, chosenBy: "WEB_SEARCH_PROVIDER" as const }

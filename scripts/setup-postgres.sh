@@ -230,7 +230,7 @@ EOF
 
   log "building $(basename "$srcdir") against PostgreSQL $PG_MAJOR"
   # OPTFLAGS= : no -march=native (as Debian's own build does), so the .so
-  # also runs if this machine image lands on a different CPU.
+  # also runs if this image lands on a different CPU.
   make -s -C "$srcdir" -j"$(nproc)" PG_CONFIG="$pg_config" OPTFLAGS= >&2 \
     || die "building pgvector failed" "see the compiler output above; sources left in $srcdir"
   make -s -C "$srcdir" install PG_CONFIG="$pg_config" OPTFLAGS= >&2 \

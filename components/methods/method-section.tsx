@@ -144,9 +144,10 @@ export function MethodSection({ text, facts }: { text: MethodText; facts: Method
             <h3 className="text-sm font-semibold">The paper</h3>
             <ul className="space-y-1 text-sm text-black/80">
               {text.papers.map((p) => (
-                <li key={p.seed} className="break-words">
+                <li key={p.title} className="break-words">
                   <cite>{p.title}</cite>. {p.authors}
-                  {p.year ? `, ${p.year}` : ""} ({p.where}).
+                  {p.year ? `, ${p.year}` : ""}. {p.link ? <a className="underline" href={p.link} rel="noreferrer">{p.venue}</a> : p.venue}
+                  {p.note ? ` (${p.note})` : ""}.
                 </li>
               ))}
             </ul>

@@ -132,7 +132,7 @@ const percentile = (xs: number[], p: number) => {
  * Token-to-browser on the comparison page while every method streams: the production server (built
  * first when sources changed) runs the four debates against e2e/fake-openai.mjs, whose every
  * spoken token carries the time it was sent; a MutationObserver in headless Chromium records when
- * each one appears on /compare/<id>. Both clocks are this machine's.
+ * each one appears on /compare/<id>. Both clocks are the local computer's.
  */
 export async function benchCompareBrowser(opts: { port?: number; fakePort?: number; chromium?: string; tokenDelayMs?: number; protocols: string[] }) {
   const port = opts.port ?? 3343;

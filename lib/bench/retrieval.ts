@@ -22,7 +22,7 @@ export type BenchDataset = "politifact-hidden" | "check-covid";
 
 export type RetrievalBenchOptions = {
   dataset: BenchDataset;
-  /** The dataset folder, as laid out in ../shared/datasets (the folder itself or its parent). */
+  /** The dataset folder, as installed by `dataset download` (the folder itself or its parent). */
   data: string;
   /** Results per query; metrics read the top 5, 10 and 20. Default 20. */
   k?: number;

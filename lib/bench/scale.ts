@@ -185,7 +185,7 @@ export async function benchScale(h: DbHandle, opts: ScaleOptions = {}): Promise<
     notes.push(
       `Scripted model: each call answers after ${latencyMs} ms, then ${perTokenMs} ms per token; a debate is ${callsPerDebate} calls (${BENCH_PRESET}), so one worker's ceiling is about ${round(60_000 / (callsPerDebate * latencyMs))} debates/min before token time and database work.`,
       "Each worker is a separate `counterpoint worker --debates-concurrency 1` process (scripts/scripted-worker.mjs: the real command with scripted models), started afresh for each run and warmed up alike (two untimed debates each) before the clock; one debate at a time per process, so the speed-up measures processes sharing the queue, the claims and the database, not concurrency inside one process.",
-      `This machine has ${plural(os.cpus().length, "CPU core")}: ${plural(Math.max(...counts), "worker process", "worker processes")}, this process and PostgreSQL share them, so the speed-up is bounded by the CPU as much as by the design.`,
+      `This computer has ${plural(os.cpus().length, "CPU core")}: ${plural(Math.max(...counts), "worker process", "worker processes")}, this process and PostgreSQL share them, so the speed-up is bounded by the CPU as much as by the design.`,
     );
     if (latency)
       notes.push(

@@ -7,7 +7,7 @@ import path from "node:path";
  * Time from a model emitting a token to that token being visible in a browser: the production
  * server streams a debate from a scripted OpenAI-compatible server whose every token carries the
  * time it was sent; a MutationObserver in headless Chromium records when each one appears.
- * Both clocks are this machine's.
+ * Both clocks are the local computer's.
  */
 
 const ROOT = process.env.COUNTERPOINT_ROOT ?? process.cwd();

@@ -8,13 +8,25 @@ import { claimIssueWords } from "./claim-words";
  * Dataset converters write it; nothing downstream needs to know a dataset's native format.
  */
 
+/** A date-time with no offset ("2020-03-01T12:00:00") is read as UTC; `dateReadAsUtc` tells a report so. */
+const DATE_TIME_WITHOUT_OFFSET = /^\d{4}-\d{2}-\d{2}T[\d:.]+$/;
+export const dateReadAsUtc = (raw: unknown): boolean => typeof raw === "string" && DATE_TIME_WITHOUT_OFFSET.test(raw);
+
 export const claimRecordSchema = z.object({
-  id: z.string().min(1),
-  claim: z.string().min(1),
+  /** Numeric ids (many public files have them) are read as strings: 17 and "17" are the same claim. */
+  id: z.union([z.string().trim().min(1, "empty id"), z.number().finite().transform(String)]),
+  /** Trimmed: a claim of only spaces is no claim and is refused, not debated. */
+  claim: z.string().trim().min(1, "blank claim (no text after trimming spaces); every claim needs its text"),
   /** The label in the evaluation's scheme (TRUE / HALF-TRUE / FALSE, or the dataset's own). */
   label: z.string().min(1).optional(),
-  /** ISO 8601 date (or date-time) the claim was made; evidence published later is excluded. */
-  date: z.iso.date().or(z.iso.datetime({ offset: true })).optional(),
+  /**
+   * ISO 8601 date, or date-time with or without an offset, the claim was made; evidence published
+   * later is excluded. A date-time without an offset is read as UTC (stored with "Z").
+   */
+  date: z
+    .union([z.iso.date(), z.iso.datetime({ offset: true, local: true })], { error: "expected an ISO 8601 date (2020-03-01) or date-time (2020-03-01T12:00:00, with or without an offset)" })
+    .transform((d) => (dateReadAsUtc(d) ? `${d}Z` : d))
+    .optional(),
   /** Passage external ids in the corpus the claim is checked against. */
   gold_evidence_ids: z.array(z.string().min(1)).optional(),
   gold_evidence: z.array(z.object({ id: z.string().optional(), text: z.string() })).optional(),
@@ -26,7 +38,7 @@ export const claimRecordSchema = z.object({
   metadata: z.record(z.string(), z.unknown()).optional(),
 });
 
-export type ClaimRecord = z.infer<typeof claimRecordSchema>;
+export type ClaimRecord = z.output<typeof claimRecordSchema>;
 
 export class ClaimsFileError extends Error {
   constructor(

@@ -1,6 +1,7 @@
 import { convertAveritec } from "./averitec-claims";
 import { convertCheckCovid, type CheckCovidSplit, type CheckCovidSubset } from "./check-covid-claims";
 import type { ClaimRecord } from "./claims";
+import { checkImport } from "./import-checks";
 import { convertFaviq, type FaviqSet } from "./faviq-claims";
 import { convertFever } from "./fever-claims";
 import { convertFeverous } from "./feverous-claims";
@@ -14,8 +15,18 @@ export type ClaimDatasetName = (typeof CLAIM_DATASETS)[number];
 
 export type ConvertOptions = { split?: CheckCovidSplit; subset?: CheckCovidSubset; completeOnly?: boolean; limit?: number; nei?: "exclude" | "keep"; labels?: "native" | "radar"; faviqSet?: FaviqSet; source?: PolitifactNewsSource };
 
-/** One entry point for every importer, shared by `dataset convert` and `eval --dataset`. */
-export async function convertDataset(name: ClaimDatasetName, data: string, opts: ConvertOptions = {}): Promise<ClaimRecord[]> {
+/**
+ * One entry point for every importer, shared by `dataset convert` and `eval --dataset`: what was
+ * read is checked against what the dataset promises (import-checks.ts); a file that cannot be the
+ * dataset is refused, anything else worth knowing goes to `onNote`.
+ */
+export async function convertDataset(name: ClaimDatasetName, data: string, opts: ConvertOptions & { onNote?: (note: string) => void } = {}): Promise<ClaimRecord[]> {
+  const claims = await importDataset(name, data, opts);
+  for (const note of checkImport(name, data, claims, { limited: opts.limit !== undefined || opts.completeOnly === true })) opts.onNote?.(note);
+  return claims;
+}
+
+async function importDataset(name: ClaimDatasetName, data: string, opts: ConvertOptions): Promise<ClaimRecord[]> {
   switch (name) {
     case "politifact-hidden":
       return convertPolitifactHidden(data, { completeOnly: opts.completeOnly, limit: opts.limit });

@@ -10,7 +10,7 @@ import { requireLabel } from "./label-schemes";
  * positive_evidence: {id, title, text}, negative_evidence: {id, title, text}}`. The evidence
  * passages are silver (the top TF-IDF passage with and without the answer), not gold: they are kept
  * as supplied evidence in that order, never as gold. FaVIQ has no NEI class.
- * No FaVIQ data could be obtained on this machine; the importer follows the published format.
+ * FaVIQ is published as a zip file (no file to fetch and check); the importer follows its published format.
  */
 
 export const FAVIQ_SETS = ["a", "r"] as const;
@@ -31,7 +31,7 @@ export function faviqFile(given: string, set: FaviqSet = "a", split = "dev"): st
   const candidates = [path.join(given, `${split}.jsonl`), ...[`faviq_${set}_set`, `faviq_${set}_set_v1.2`, `${set}_set`, "faviq"].map((d) => path.join(given, d, `${split}.jsonl`))];
   const found = candidates.find((p) => fs.existsSync(p));
   if (found) return found;
-  throw new Error(`${given}: no FaVIQ ${split}.jsonl here or in faviq_${set}_set/ (expected the unzipped FaVIQ ${set.toUpperCase()} set from github.com/faviq/faviq, or the .jsonl file itself; FaVIQ is not in ../shared/datasets)`);
+  throw new Error(`${given}: no FaVIQ ${split}.jsonl here or in faviq_${set}_set/ (expected the unzipped FaVIQ ${set.toUpperCase()} set from github.com/faviq/faviq, or the .jsonl file itself; FaVIQ is published as a zip file, so "dataset download" cannot fetch it)`);
 }
 
 /** A passage the release marks as missing ("N/A") is left out. */

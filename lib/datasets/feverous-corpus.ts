@@ -3,7 +3,7 @@ import { feverousSentences, readFeverous } from "./feverous-claims";
 
 /**
  * FEVEROUS-S's gold sentences as a closed corpus for a RAG agent (`npx counterpoint ingest
- * --dataset feverous-gold --data ../shared/datasets/feverous`): one document per Wikipedia page,
+ * --dataset feverous-gold --data <folder>`): one document per Wikipedia page,
  * one passage per distinct sentence, with the ids the claims importer gives them, so a claim's
  * gold evidence resolves. Closed-world: every claim's evidence is in it; say so beside any number.
  * Documents come in the order their page first appears, so a resumed import skips the same ones.

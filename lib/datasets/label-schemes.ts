@@ -22,37 +22,59 @@ export function isLabelScheme(v: unknown): v is LabelSchemeName {
 }
 
 /** Case, spaces, underscores and hyphens do not distinguish labels ("supports", "NOT_ENOUGH_INFO"). */
-const key = (label: string) => label.trim().toLowerCase().replace(/[\s_-]+/g, " ");
-
-const SUPPORTS = ["supports", "support", "supported"];
-const REFUTES = ["refutes", "refute", "refuted"];
-const NEI = ["not enough info", "not enough information", "notenoughinfo", "nei", "not enough evidence", "nee"];
+export const labelKey = (label: string) => label.trim().toLowerCase().replace(/[\s_-]+/g, " ");
 
 /**
- * The spellings each class goes by across the datasets we import (FEVER, FEVEROUS's lower case,
- * Check-COVID's SUPPORT / NOTENOUGHINFO, AVeriTeC's). Only the same class under another name: a
- * FEVER "SUPPORTS" is never read as RADAR's "TRUE", since those are different questions.
+ * The label families of public fact-checking data, one declared table each: every spelling a
+ * family uses (after the normalisation above: case, spaces, underscores and hyphens do not count)
+ * and the class it is. `dataset validate` prints these; a file in another family needs
+ * `--label-map`. A family's class is the same question under another name only: a FEVER
+ * "SUPPORTS" is never read as RADAR's "TRUE", since those are different questions.
  */
-const ALIASES: Record<LabelSchemeName, Record<string, readonly string[]>> = {
-  fever: { SUPPORTS, REFUTES, "NOT ENOUGH INFO": NEI },
-  faviq: { SUPPORTS, REFUTES },
-  averitec: {
-    Supported: SUPPORTS,
-    Refuted: REFUTES,
-    "Not Enough Evidence": NEI,
-    "Conflicting Evidence/Cherrypicking": ["conflicting evidence/cherrypicking", "conflicting evidence", "conflicting", "cherrypicking", "cherry picking"],
+export const LABEL_FAMILIES = {
+  /** PolitiFact's Truth-O-Meter in every spelling the LIAR family and PolitiFact's pages use, grouped as the RADAR paper groups it. */
+  politifact: {
+    scheme: "radar",
+    labels: {
+      TRUE: ["true"],
+      "HALF-TRUE": ["half true", "halftrue", "mostly true"],
+      // "barely-true" is PolitiFact's old name for "Mostly False".
+      FALSE: ["false", "mostly false", "barely true", "pants fire", "pants on fire"],
+    },
   },
-  radar: { TRUE: ["true"], "HALF-TRUE": ["half true", "halftrue"], FALSE: ["false"] },
-};
+  /** FEVER, FEVEROUS (lower case), Check-COVID (SUPPORT / NOTENOUGHINFO). */
+  fever: { scheme: "fever", labels: { SUPPORTS: ["supports", "support", "supported"], REFUTES: ["refutes", "refute", "refuted"], "NOT ENOUGH INFO": ["not enough info", "not enough information", "notenoughinfo", "nei", "not enough evidence", "nee"] } },
+  /** SciFact (SUPPORT / CONTRADICT / NEI) and HealthVer (Supports / Refutes / Neutral): the not-enough-info class under its other names. */
+  "support-refute-neutral": { scheme: "fever", labels: { SUPPORTS: ["supports", "support"], REFUTES: ["contradict", "contradicts", "contradiction"], "NOT ENOUGH INFO": ["neutral", "no info", "noinfo", "nei"] } },
+  averitec: {
+    scheme: "averitec",
+    labels: {
+      Supported: ["supported", "supports", "support"],
+      Refuted: ["refuted", "refutes", "refute", "contradict"],
+      "Not Enough Evidence": ["not enough evidence", "not enough info", "notenoughinfo", "nei", "nee", "neutral"],
+      "Conflicting Evidence/Cherrypicking": ["conflicting evidence/cherrypicking", "conflicting evidence", "conflicting", "cherrypicking", "cherry picking"],
+    },
+  },
+} as const satisfies Record<string, { scheme: LabelSchemeName; labels: Record<string, readonly string[]> }>;
+
+export type LabelFamilyName = keyof typeof LABEL_FAMILIES;
+
+/** Each scheme reads the spellings of every family declared for it; FaVIQ's is FEVER's without NEI. */
+const ALIASES: Record<LabelSchemeName, Record<string, readonly string[]>> = (() => {
+  const out = Object.fromEntries(LABEL_SCHEME_NAMES.map((s) => [s, {} as Record<string, string[]>])) as Record<LabelSchemeName, Record<string, string[]>>;
+  for (const f of Object.values(LABEL_FAMILIES)) for (const [label, names] of Object.entries(f.labels)) (out[f.scheme][label] ??= []).push(...names);
+  out.faviq = { SUPPORTS: out.fever.SUPPORTS!, REFUTES: out.fever.REFUTES! };
+  return out;
+})();
 
 const LOOKUP: Record<LabelSchemeName, Map<string, string>> = Object.fromEntries(
-  LABEL_SCHEME_NAMES.map((s) => [s, new Map(Object.entries(ALIASES[s]).flatMap(([label, names]) => [[key(label), label] as const, ...names.map((n) => [key(n), label] as const)]))]),
+  LABEL_SCHEME_NAMES.map((s) => [s, new Map(Object.entries(ALIASES[s]).flatMap(([label, names]) => [[labelKey(label), label] as const, ...names.map((n) => [labelKey(n), label] as const)]))]),
 ) as Record<LabelSchemeName, Map<string, string>>;
 
 /** The scheme's spelling of `label`, or null when the scheme has no such class. */
 export function normaliseLabel(scheme: LabelSchemeName, label: string | null | undefined): string | null {
   if (!label) return null;
-  return LOOKUP[scheme].get(key(label)) ?? null;
+  return LOOKUP[scheme].get(labelKey(label)) ?? null;
 }
 
 /**

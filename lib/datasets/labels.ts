@@ -6,12 +6,17 @@
 
 export type RadarLabel = "TRUE" | "HALF-TRUE" | "FALSE";
 
-/** PolitiFact's Truth-O-Meter as the RADAR paper groups it (shared/datasets/README.md). */
+/**
+ * PolitiFact's Truth-O-Meter as the RADAR paper groups it: TRUE = True; HALF-TRUE = Mostly True +
+ * Half True; FALSE = Mostly False (once named "Barely True") + False + Pants on Fire. Other
+ * spellings ("pants on fire", "Mostly False") are read by the politifact family in label-schemes.ts.
+ */
 export const POLITIFACT_TO_RADAR: Readonly<Record<string, RadarLabel | null>> = {
   true: "TRUE",
   "mostly-true": "HALF-TRUE",
   "half-true": "HALF-TRUE",
   "mostly-false": "FALSE",
+  "barely-true": "FALSE",
   false: "FALSE",
   "pants-fire": "FALSE",
 };

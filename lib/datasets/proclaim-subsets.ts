@@ -6,7 +6,7 @@ import { checkCovidEvidenceId, loadCheckCovidAbstracts } from "./check-covid-cla
 import { findDatasetFile } from "./dataset-file";
 
 /**
- * PROClaim's own evaluation subsets (../shared/datasets/proclaim_subsets, from the authors' repo):
+ * PROClaim's own evaluation subsets (from the authors' repository, installed by `dataset download proclaim-subsets`):
  * the 121 non-NEI composed Check-COVID test claims (the paper says 120; the file has 121, and the
  * spec runs all of them, §9) and the 100-claim samples of HealthVer, FEVEROUS and SciFact. All are
  * JSON Lines with SUPPORT / REFUTE labels; HealthVer rows are `{id, claim, label}` only, the others
@@ -45,10 +45,13 @@ export function proclaimSubsetFile(given: string, subset: ProclaimSubset): strin
   return findDatasetFile(given, PROCLAIM_SUBSETS[subset].file, "proclaim_subsets", `PROClaim subsets (${PROCLAIM_SUBSETS[subset].title})`);
 }
 
-/** Check-COVID's abstracts, when the check_covid folder sits beside the subsets (as in ../shared/datasets). */
+/** Check-COVID's abstracts, when the Check-COVID folder sits beside the subsets (installed as check-covid, or named check_covid). */
 async function siblingAbstracts(file: string): Promise<Map<string, string[]> | null> {
-  const dir = path.join(path.dirname(file), "..", "check_covid");
-  return fs.existsSync(path.join(dir, "corpus.json")) ? loadCheckCovidAbstracts(dir) : null;
+  for (const name of ["check-covid", "check_covid"]) {
+    const dir = path.join(path.dirname(file), "..", name);
+    if (fs.existsSync(path.join(dir, "corpus.json"))) return loadCheckCovidAbstracts(dir);
+  }
+  return null;
 }
 
 export async function convertProclaimSubset(given: string, subset: ProclaimSubset, opts: { limit?: number; labels?: "native" | "radar" } = {}): Promise<ClaimRecord[]> {

@@ -4,7 +4,7 @@ import { VERDICT_LABELS } from "@/lib/debate/verdict";
 import { summarize, UNPARSED } from "./metrics";
 
 /**
- * Offline threshold calibration (RADAR appendix C, shared/specs/radar.md "Calibration"). A dev set
+ * Offline threshold calibration (RADAR appendix C, as this product applies it). A dev set
  * is debated once with early stopping "score-only", so every checkpoint is scored and no debate
  * stops; here every (tau_s, tau_v) on the grid replays those scores without calling a model. For
  * one pair, a claim's simulated verdict is the round judge's verdict at the first checkpoint where

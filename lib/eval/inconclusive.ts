@@ -2,7 +2,7 @@ import { UNPARSED, type LabeledItem } from "./metrics";
 
 /**
  * Reporting policies for a verdict label that takes no side: PROClaim's INCONCLUSIVE, which has no
- * reading on the product scale (proclaim.md §6) and is never a gold class in its benchmarks (they
+ * reading on the product scale (PROClaim's design decisions) and is never a gold class in its benchmarks (they
  * are SUPPORT / REFUTE only). The paper scores two classes and counts INCONCLUSIVE as SUPPORTED,
  * its "burden of refutation": a claim stands unless refuted. A report names the policy it used;
  * the stored verdict keeps its own label whatever the policy.

@@ -39,7 +39,7 @@ import type { SampleOptions } from "./sample";
 
 /** A number from a paper, printed beside a run's own and always marked as the paper's. */
 export type ReferenceRow = {
-  /** Who reports it: "Tool-MAD v2 (seed 004), Table III". */
+  /** Who reports it: "Tool-MAD v2 paper (Jeong, Choi, Kim, Jang), Table III". */
   source: string;
   system: string;
   model: string;
@@ -91,7 +91,7 @@ const radarRef = (dataset: string, n: number | null, accuracy: number, macroF1: 
 /** The fixed seed of every Tool-MAD preset's 200-claim draw (the paper's own seed is not published). */
 export const TOOLMAD_SEED = 2025;
 const TOOLMAD_SAMPLE: SampleOptions = { sample: "random", limit: 200, seed: TOOLMAD_SEED };
-const TOOLMAD_SOURCE = "Tool-MAD v2 paper (seeds/004), Table III; tool-mad.md §7";
+const TOOLMAD_SOURCE = "Tool-MAD v2 paper (Jeong, Choi, Kim, Jang), Table III";
 
 /** Table III, exact match, 200 random claims per dataset. */
 const TOOLMAD_TABLE: Record<"FEVER" | "FEVEROUS" | "FaVIQ" | "AVeriTeC", Array<[system: string, model: string, value: number]>> = {
@@ -107,7 +107,7 @@ const toolMadRefs = (dataset: keyof typeof TOOLMAD_TABLE, note?: string): Refere
 const RAG_CORPUS_CAVEAT =
   "The paper's RAG agent searched a Wikipedia dump; here it searches the corpus named with --corpus (without one, every corpus in the database). Name what it searched beside any number.";
 
-const ZOFIA_SOURCE = "ZoFia paper (seeds/003), Table 1; zofia.md §7";
+const ZOFIA_SOURCE = "ZoFia paper (anonymous ACL submission), Table 1";
 
 /** Table 1, accuracy / macro-F1 in %; the paper names no n (whole test sets) and no model for the baselines it cites. */
 const ZOFIA_TABLE: Record<"PolitiFact" | "GossipCop", Array<[system: string, model: string, accuracy: number, macroF1: number, note?: string]>> = {
@@ -150,7 +150,7 @@ const ZOFIA_SAMPLE: SampleOptions = { sample: "random", seed: ZOFIA_SEED };
 const ZOFIA_CAVEAT =
   "The paper searched the web with Brave and read Wikipedia. Offline, the web search is the corpus stand-in (every corpus in the database, or the one named with --corpus, searched lexically for every keyword before the day the article was published) and Wikipedia is off, so the numbers are not comparable with the paper's; name both beside any number. PolitiFact++ articles carry no publication date: without one no cutoff applies.";
 
-const PROCLAIM_SOURCE = "PROClaim paper (seeds/001), Tables 2, 5, 13; proclaim.md §7";
+const PROCLAIM_SOURCE = "PROClaim paper (Chowdhury et al., arXiv:2603.28488), Tables 2, 5, 13";
 /** §6's mixed panel of models (the paper's): named in every PROClaim row, since our runs use what --model gives. */
 const PROCLAIM_MODELS = "paper's mix (gpt-5-mini plaintiff, DeepSeek-V3.2 defense, Qwen3-235B court, R1 / Hermes-3 / Qwen3 judges)";
 const MF1_NOTE = "macro-F1 from the authors' repo audit (the paper's m-F1 column is missing from the seed text)";
@@ -192,12 +192,12 @@ const ablationRefs = (name: keyof typeof PROCLAIM_ABLATION_ROWS): ReferenceRow[]
   ];
 };
 
-const CHECK_COVID_CORPUS_HINT = "Load Check-COVID's 347 abstracts as that corpus first: npx counterpoint ingest --dataset check-covid --data ../shared/datasets/check_covid";
-const PROCLAIM_DATA_HINT = "PROClaim's subsets are ../shared/datasets/proclaim_subsets (github.com/mnc13/PROClaim): pass --data ../shared/datasets/proclaim_subsets.";
+const CHECK_COVID_CORPUS_HINT = "Load Check-COVID's 347 abstracts as that corpus first: npx counterpoint dataset download check-covid, then npx counterpoint ingest --dataset check-covid";
+const PROCLAIM_DATA_HINT = "PROClaim's subsets come from github.com/mnc13/PROClaim: npx counterpoint dataset download proclaim-subsets (and check-covid, for the Check-COVID abstracts), or pass --data <the folder holding the subsets>.";
 const CLOSED_WORLD =
-  "closed-world corpus, not comparable: the paper retrieved from a PubMed index of COVID abstracts (2020–2024, not shipped); here P-RAG searches Check-COVID's own 347 abstracts, which hold every claim's gold evidence. The paper's models are a mix of six (proclaim.md §6); pass --model role=id for each role. The paper scored 120 claims, the authors' file has 121: n is reported.";
+  "closed-world corpus, not comparable: the paper retrieved from a PubMed index of COVID abstracts (2020–2024, not shipped); here P-RAG searches Check-COVID's own 347 abstracts, which hold every claim's gold evidence. The paper's models are a mix of six (a different model per role); pass --model role=id for each role. The paper scored 120 claims, the authors' file has 121: n is reported.";
 const OPEN_CORPUS =
-  "not comparable: the paper retrieved from its own index (PubMed; Wikipedia for FEVEROUS); here P-RAG searches the corpus named with --corpus (without one, every corpus in the database). Name it beside any number. The paper's models are a mix of six (proclaim.md §6); pass --model role=id.";
+  "not comparable: the paper retrieved from its own index (PubMed; Wikipedia for FEVEROUS); here P-RAG searches the corpus named with --corpus (without one, every corpus in the database). Name it beside any number. The paper's models are a mix of six (a different model per role); pass --model role=id.";
 
 /** The protocol's own ablation presets (lib/debate/proclaim/config.ts), so the two never drift apart. */
 export const PROCLAIM_ABLATION_CONFIGS: Record<keyof typeof PROCLAIM_ABLATION_ROWS, Record<string, unknown>> = {
@@ -254,7 +254,7 @@ export const PRESETS = {
     config: { labels: "fever" },
     sample: TOOLMAD_SAMPLE,
     references: toolMadRefs("FEVER"),
-    dataHint: "FEVER dev is ../shared/datasets/fever/fever_labelled_dev.json (github.com/wait22065/fact_verification, data/fever_labelled_dev.json).",
+    dataHint: "FEVER dev comes from github.com/wait22065/fact_verification (data/fever_labelled_dev.json): npx counterpoint dataset download fever, or pass --data <the folder holding fever_labelled_dev.json>.",
     caveat: RAG_CORPUS_CAVEAT,
   },
   "toolmad-feverous": {
@@ -269,8 +269,8 @@ export const PRESETS = {
     config: { labels: "fever" },
     sample: TOOLMAD_SAMPLE,
     references: toolMadRefs("FEVEROUS"),
-    dataHint: "FEVEROUS-S dev is ../shared/datasets/feverous/feverous_s_dev.json (github.com/teacherpeterpan/ProgramFC, datasets/FEVEROUS/claims/dev.json).",
-    corpusHint: "Load FEVEROUS-S's gold sentences as that corpus first: npx counterpoint ingest --dataset feverous-gold --data ../shared/datasets/feverous --corpus feverous-gold",
+    dataHint: "FEVEROUS-S dev comes from github.com/teacherpeterpan/ProgramFC (datasets/FEVEROUS/claims/dev.json): npx counterpoint dataset download feverous, or pass --data <the folder holding feverous_s_dev.json>.",
+    corpusHint: "Load FEVEROUS-S's gold sentences as that corpus first: npx counterpoint ingest --dataset feverous-gold --corpus feverous-gold (after npx counterpoint dataset download feverous)",
     caveat:
       "The RAG corpus is FEVEROUS-S's own gold sentences (closed-world: every claim's evidence is in it), not the paper's Wikipedia; the paper's FEVEROUS numbers are on full FEVEROUS, ours on its sentence-evidence subset.",
   },
@@ -284,7 +284,7 @@ export const PRESETS = {
     config: { labels: "averitec" },
     sample: TOOLMAD_SAMPLE,
     references: toolMadRefs("AVeriTeC", "exact match on the 4 labels; 95% CI .56–.69"),
-    dataHint: "AVeriTeC dev is ../shared/datasets/averitec/dev.json (github.com/MichSchli/AVeriTeC, data/dev.json).",
+    dataHint: "AVeriTeC dev comes from github.com/MichSchli/AVeriTeC (data/dev.json): npx counterpoint dataset download averitec, or pass --data <the folder holding dev.json>.",
     caveat: RAG_CORPUS_CAVEAT,
   },
   "toolmad-faviq": {
@@ -296,7 +296,7 @@ export const PRESETS = {
     sample: TOOLMAD_SAMPLE,
     references: toolMadRefs("FaVIQ"),
     dataHint:
-      "FaVIQ could not be obtained on this machine and is not in ../shared/datasets. Download the A set (faviq_a_set_v1.2.zip, linked from github.com/faviq/faviq), unzip it and pass --data <the folder holding dev.jsonl>.",
+      "FaVIQ is published as a zip file, not a file that can be fetched and checked: download the A set (faviq_a_set_v1.2.zip, linked from github.com/faviq/faviq), unzip it and pass --data <the folder holding dev.jsonl>.",
     caveat: RAG_CORPUS_CAVEAT,
   },
   "zofia-politifact": {
@@ -309,7 +309,7 @@ export const PRESETS = {
     sample: ZOFIA_SAMPLE,
     references: zofiaRefs("PolitiFact"),
     dataHint:
-      "PolitiFact++ is ../shared/datasets/politifact_news/politifact_pp/{HF,HR}.json (Su et al. 2023, the release ZoFia uses): pass --data ../shared/datasets/politifact_news.",
+      "PolitiFact++ (Su et al. 2023, the release ZoFia uses) comes from github.com/mbzuai-nlp/Fakenews-dataset (Dataset/PolitiFact++/{HF,HR}.json): npx counterpoint dataset download politifact-news, or pass --data <the folder holding politifact_pp/>.",
     caveat: ZOFIA_CAVEAT,
   },
   "zofia-gossipcop": {
@@ -321,7 +321,7 @@ export const PRESETS = {
     sample: ZOFIA_SAMPLE,
     references: zofiaRefs("GossipCop"),
     dataHint:
-      "GossipCop's text is not on this machine (FakeNewsNet ships ids and URLs only). Fetch it with FakeNewsNet's crawler (github.com/KaiDMML/FakeNewsNet) and pass --data <the folder holding gossipcop/{fake,real}/<id>/news content.json>, or a gossipcop*.jsonl of rows {id, label: fake|real, title, text, url, publish_date}.",
+      "GossipCop's article text is not published (FakeNewsNet ships ids and URLs only). Fetch it with FakeNewsNet's crawler (github.com/KaiDMML/FakeNewsNet) and pass --data <the folder holding gossipcop/{fake,real}/<id>/news content.json>, or a gossipcop*.jsonl of rows {id, label: fake|real, title, text, url, publish_date}.",
     caveat: ZOFIA_CAVEAT,
   },
   "proclaim-checkcovid": {

@@ -21,8 +21,10 @@ export const PRODUCT_SCALE_SENTENCE =
 export const NO_PRODUCT_LABEL = "(no product label)";
 
 export function isProductScale(config: Record<string, unknown> | null | undefined): boolean {
+  // A matrix run stores its scoring in `matrix.scoring`, a single run (lib/eval/unscored.ts) in `scoring`.
   const m = config?.matrix as { scoring?: { scale?: unknown } } | undefined;
-  return m?.scoring?.scale === PRODUCT_SCALE;
+  const single = config?.scoring as { scale?: unknown } | undefined;
+  return m?.scoring?.scale === PRODUCT_SCALE || single?.scale === PRODUCT_SCALE;
 }
 
 /**

@@ -166,7 +166,7 @@ export function runLabels(run: RunLike | undefined): { scheme: LabelSchemeName |
   if (!run) return { scheme: "radar", labels: VERDICT_LABELS };
   if (isProductScale(run.config)) {
     // The matrix chose the product scale: the labels are those the method's own labels map to.
-    const own = runLabels({ protocol: run.protocol, config: { ...run.config, matrix: undefined } });
+    const own = runLabels({ protocol: run.protocol, config: { ...run.config, matrix: undefined, scoring: undefined } });
     return { scheme: null, labels: productLabelsOf(run.protocol, own.labels), abstention: own.abstention, product: true };
   }
   const protocolConfig = run.config?.[run.protocol] as { labels?: unknown } | undefined;

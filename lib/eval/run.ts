@@ -61,6 +61,11 @@ export type CreateRunInput = {
   repeat?: RepeatInfo;
   /** This run is one protocol of an evaluation matrix (lib/eval/matrix.ts); stored as given. */
   matrix?: Record<string, unknown>;
+  /**
+   * How a single run is scored when it is not on its own labels (lib/eval/unscored.ts): the same
+   * record a matrix stores in `matrix.scoring`, so a single run reads gold labels as a matrix does.
+   */
+  scoring?: Record<string, unknown>;
 };
 
 export type CreatedRun = { runId: string; items: number; skipped: Array<{ id: string; reason: string }> };
@@ -115,7 +120,7 @@ export async function createEvalRun(
       dataset: input.dataset,
       protocol: protocol.name,
       variant,
-      config: { [protocol.name]: fullConfig, models, thresholds, evidence: input.evidence, sample: input.sample ?? {}, preset: input.preset ?? null, source: input.source ?? null, claims_in_file: input.claims.length, references: input.references ?? [], ...(input.reporting?.inconclusive ? { reporting: input.reporting } : {}), ...(input.repeat ? { repeat: input.repeat } : {}), ...(input.matrix ? { matrix: input.matrix } : {}), ...(input.caveat ? { caveat: input.caveat } : {}) },
+      config: { [protocol.name]: fullConfig, models, thresholds, evidence: input.evidence, sample: input.sample ?? {}, preset: input.preset ?? null, source: input.source ?? null, claims_in_file: input.claims.length, references: input.references ?? [], ...(input.reporting?.inconclusive ? { reporting: input.reporting } : {}), ...(input.repeat ? { repeat: input.repeat } : {}), ...(input.matrix ? { matrix: input.matrix } : {}), ...(input.scoring ? { scoring: input.scoring } : {}), ...(input.caveat ? { caveat: input.caveat } : {}) },
       status: "queued",
       executor: input.executor,
       budget: input.budget && (input.budget.maxTokens !== undefined || input.budget.maxCostUsd !== undefined) ? input.budget : null,

@@ -5,8 +5,12 @@
  * (lib/methods/facts.ts), so this page cannot drift from what the product runs.
  */
 
-/** `seed`: the file under ../shared/seeds the product was built from; `year` only when the paper gives it. */
-export type Paper = { title: string; authors: string; year?: number; where: string; seed: string };
+/**
+ * A paper the method was built from, cited as a reader can find it: `venue` says where it appeared
+ * (an arXiv number, or that it is a submission under review), `link` is given only where the paper
+ * has a public address; `year` only when the paper gives it.
+ */
+export type Paper = { title: string; authors: string; year?: number; venue: string; link?: string; note?: string };
 
 export type MethodText = {
   protocol: "radar" | "tool-mad" | "zofia" | "proclaim";
@@ -48,8 +52,8 @@ export const METHODS: readonly MethodText[] = [
         title: "Debating the Unspoken: Role-Anchored Multi-Agent Reasoning for Half-Truth Detection",
         authors: "Yixuan Tang, Yirui Zhang, Hang Feng, Anthony K.H. Tung",
         year: 2026,
-        where: "arXiv:2604.19005",
-        seed: "000",
+        venue: "arXiv:2604.19005 [cs.CL]",
+        link: "https://arxiv.org/abs/2604.19005",
       },
     ],
   },
@@ -73,14 +77,14 @@ export const METHODS: readonly MethodText[] = [
       {
         title: "Tool-MAD: A Multi-Agent Debate Framework for Fact Verification with Diverse Tool Augmentation and Adaptive Retrieval",
         authors: "Seyeon Jeong, Yeonjun Choi, JongWook Kim, Beakcheol Jang",
-        where: "the version this product follows (v2)",
-        seed: "004",
+        venue: "manuscript, Yonsei University and Sangmyung University",
+        note: "the version this product follows (v2)",
       },
       {
         title: "Tool-MAD: Dynamic Multi-Agent Debate Framework with Adaptive Retrieval for Accurate and Hallucination-Resistant Fact Verification",
         authors: "anonymous ACL submission",
-        where: "the earlier version (v1), available as a setting",
-        seed: "002",
+        venue: "anonymous ACL submission (under review)",
+        note: "the earlier version (v1), available as a setting",
       },
     ],
   },
@@ -106,8 +110,9 @@ export const METHODS: readonly MethodText[] = [
       {
         title: "ZoFia: Zero-Shot Fake News Detection with Entity-Guided Retrieval and Multi-LLM Interaction",
         authors: "anonymous ACL submission",
-        where: "under review",
-        seed: "003",
+        venue: "anonymous ACL submission (under review)",
+        link: "https://anonymous.4open.science/r/ZoFia-4534/",
+        note: "the link is the paper's anonymised code",
       },
     ],
   },
@@ -131,8 +136,8 @@ export const METHODS: readonly MethodText[] = [
         title: "Courtroom-Style Multi-Agent Debate with Progressive RAG and Role-Switching for Controversial Claim Verification",
         authors: "Masnun Nuha Chowdhury, Nusrat Jahan Beg, Umme Hunny Khan, Syed Rifat Raiyan, Md Kamrul Hasan, Hasan Mahmud",
         year: 2026,
-        where: "arXiv:2603.28488",
-        seed: "001",
+        venue: "arXiv:2603.28488 [cs.CL]",
+        link: "https://arxiv.org/abs/2603.28488",
       },
     ],
   },

@@ -64,6 +64,8 @@ export type SafeResponse = {
   url: string;
   /** Reads the body up to the cap; over the cap it throws a FetchError("too-large"). */
   body(): Promise<Buffer>;
+  /** The body chunk by chunk as it arrives (a download writing to disk), with the same cap and errors. */
+  stream(): AsyncGenerator<Buffer>;
   /** Drops the body unread. */
   cancel(): void;
 };
@@ -219,6 +221,23 @@ export async function safeFetch(raw: string, opts: SafeFetchOptions = {}): Promi
       headers,
       url: finalUrl,
       cancel: () => res.destroy(),
+      async *stream() {
+        let size = 0;
+        try {
+          for await (const chunk of decoded(res) as AsyncIterable<Buffer>) {
+            size += chunk.length;
+            if (size > maxBytes) {
+              res.destroy();
+              throw new FetchError(finalUrl, "too-large", `${url.host}: the file is more than ${mib(maxBytes)}, over the limit for downloads`);
+            }
+            yield chunk;
+          }
+        } catch (e) {
+          if (e instanceof FetchError) throw e;
+          if (signal.aborted) throw timedOut(finalUrl, url.host);
+          throw new FetchError(finalUrl, "unreachable", `${url.host}: the download broke off before it was complete`, (e as NodeJS.ErrnoException).code);
+        }
+      },
       async body() {
         const declared = Number(headers["content-length"]);
         if (!headers["content-encoding"] && declared > maxBytes) {

@@ -17,7 +17,7 @@ describe("label mapping tables", () => {
   });
   it("PolitiFact's six ratings into three", () => {
     expect(Object.entries(POLITIFACT_TO_RADAR).filter(([, v]) => v === "HALF-TRUE").map(([k]) => k)).toEqual(["mostly-true", "half-true"]);
-    expect(Object.entries(POLITIFACT_TO_RADAR).filter(([, v]) => v === "FALSE").map(([k]) => k)).toEqual(["mostly-false", "false", "pants-fire"]);
+    expect(Object.entries(POLITIFACT_TO_RADAR).filter(([, v]) => v === "FALSE").map(([k]) => k)).toEqual(["mostly-false", "barely-true", "false", "pants-fire"]);
     expect(POLITIFACT_TO_RADAR.true).toBe("TRUE");
   });
   it("Check-COVID ends of the scale, NEI outside", () => {

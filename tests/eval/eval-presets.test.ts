@@ -22,7 +22,7 @@ describe("presets name their protocol, sample and the paper's rows", () => {
     expect(PRESETS["radar-averitec"].evidence).toEqual({ mode: "gold" });
   });
 
-  it("Tool-MAD's draw 200 claims with the fixed seed and carry tool-mad.md §7's gpt-4o-mini v2 row (exact match, n = 200)", () => {
+  it("Tool-MAD's draw 200 claims with the fixed seed and carry the paper's Table III gpt-4o-mini v2 row (exact match, n = 200)", () => {
     const expected = { "toolmad-fever": ["fever", 0.73, "FEVER"], "toolmad-feverous": ["fever", 0.715, "FEVEROUS"], "toolmad-averitec": ["averitec", 0.62, "AVeriTeC"], "toolmad-faviq": ["faviq", 0.775, "FaVIQ"] } as const;
     expect(PRESET_NAMES.filter((n) => n.startsWith("toolmad-")).sort()).toEqual(Object.keys(expected).sort());
     for (const [name, [labels, value, dataset]] of Object.entries(expected)) {
@@ -82,10 +82,10 @@ describe("eval's run request from options and preset", () => {
     await expect(runRequest({ ...base, dataset: "fever", data: path.join(FIX, "fever") })).rejects.toThrow(/Say where the evidence comes from/);
   });
 
-  it("toolmad-faviq says the data cannot be had here and where it comes from; with the file it runs", async () => {
+  it("toolmad-faviq says the data comes as a zip and from where; with the file it runs", async () => {
     const empty = fs.mkdtempSync(path.join(os.tmpdir(), "cp-faviq-"));
-    await expect(runRequest({ ...base, preset: "toolmad-faviq", data: empty })).rejects.toThrow(/FaVIQ could not be obtained on this machine .* github\.com\/faviq\/faviq/s);
-    await expect(runRequest({ ...base, preset: "toolmad-faviq" })).rejects.toThrow(/--data .*FaVIQ could not be obtained/s);
+    await expect(runRequest({ ...base, preset: "toolmad-faviq", data: empty })).rejects.toThrow(/FaVIQ is published as a zip file.* github\.com\/faviq\/faviq/s);
+    await expect(runRequest({ ...base, preset: "toolmad-faviq" })).rejects.toThrow(/FaVIQ A set .* is not installed\. .*unzip it.*--data <folder>/s);
     const { input } = await runRequest({ ...base, preset: "toolmad-faviq", data: path.join(FIX, "faviq") });
     expect(input.claims.map((c) => c.label)).toEqual(["SUPPORTS", "REFUTES", "SUPPORTS"]);
   });
@@ -129,8 +129,8 @@ describe("ZoFia's presets read news articles with their headlines and dates", ()
 
   it("zofia-gossipcop says where GossipCop's text comes from when it is missing; FakeNewsNet's folders import", async () => {
     const empty = fs.mkdtempSync(path.join(os.tmpdir(), "cp-gossipcop-"));
-    await expect(runRequest({ ...base, preset: "zofia-gossipcop", data: empty })).rejects.toThrow(/no GossipCop articles here.*GossipCop's text is not on this machine.*FakeNewsNet/s);
-    await expect(runRequest({ ...base, preset: "zofia-gossipcop" })).rejects.toThrow(/--data .*GossipCop's text is not on this machine/s);
+    await expect(runRequest({ ...base, preset: "zofia-gossipcop", data: empty })).rejects.toThrow(/no GossipCop articles here.*GossipCop's article text is not published.*FakeNewsNet/s);
+    await expect(runRequest({ ...base, preset: "zofia-gossipcop" })).rejects.toThrow(/--data .*GossipCop's article text is not published/s);
     const { input } = await runRequest({ ...base, preset: "zofia-gossipcop", data: path.join(FIX, "..", "politifact-news") });
     expect(input).toMatchObject({ protocol: "zofia", dataset: "gossipcop" });
     expect(input.claims.map((c) => c.label).sort()).toEqual(["FAKE", "REAL"]);

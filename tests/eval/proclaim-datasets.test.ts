@@ -10,19 +10,6 @@ const FIX = path.join(__dirname, "..", "fixtures", "datasets");
 const SUBSETS = path.join(FIX, "proclaim_subsets");
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), "cp-pc-"));
 
-/**
- * The shared datasets sit beside the checkout (../shared from the main worktree, ../../shared from
- * a worktree under wt/); SHARED_DATASETS names them elsewhere. Missing data fails the test: the
- * counts below are what the spec promises, and a skipped test would promise nothing.
- */
-function sharedSubsets(): string {
-  const root = path.join(__dirname, "..", "..");
-  const candidates = [process.env.SHARED_DATASETS, path.join(root, "..", "shared", "datasets"), path.join(root, "..", "..", "shared", "datasets")].filter((x): x is string => !!x);
-  const found = candidates.map((d) => path.join(d, "proclaim_subsets")).find((d) => fs.existsSync(d));
-  if (!found) throw new Error(`proclaim_subsets not found in ${candidates.join(", ")}: set SHARED_DATASETS to the shared datasets folder`);
-  return found;
-}
-
 describe("PROClaim subsets importer (fixtures)", () => {
   it("Check-COVID: PROClaim's labels, the native and product labels kept, gold evidence ids and text from the sibling check_covid corpus", async () => {
     const claims = await convertProclaimSubset(SUBSETS, "proclaim-checkcovid");
@@ -87,22 +74,38 @@ describe("PROClaim subsets importer (fixtures)", () => {
   });
 });
 
-describe("PROClaim subsets importer (the shared files)", () => {
-  it("writes Check-COVID's 121 claims (57 SUPPORTED / 64 NOT SUPPORTED) and 100 balanced claims for each other sample", async () => {
-    const dir = sharedSubsets();
-    const expected = {
-      "proclaim-checkcovid": { SUPPORTED: 57, "NOT SUPPORTED": 64 },
-      "proclaim-healthver": { SUPPORTED: 50, "NOT SUPPORTED": 50 },
-      "proclaim-feverous": { SUPPORTED: 50, "NOT SUPPORTED": 50 },
-      "proclaim-scifact": { SUPPORTED: 50, "NOT SUPPORTED": 50 },
-    };
+describe("PROClaim subsets importer: the counts it promises", () => {
+  const write = (rows: object[]) => {
+    const dir = tmp();
+    fs.writeFileSync(path.join(dir, "healthver_sample_100.jsonl"), rows.map((r) => JSON.stringify(r)).join("\n") + "\n");
+    return dir;
+  };
+
+  it("refuses a file with more claims than the sample has (one row per claim-evidence pair), importing nothing", async () => {
+    // 1,096 rows where the sample has 100: the shape of HealthVer's claim-evidence pairs.
+    const rows = Array.from({ length: 1096 }, (_, i) => ({ id: String(i), claim: `claim ${i % 548}`, label: i % 2 ? "SUPPORT" : "REFUTE" }));
+    await expect(convertDataset("proclaim-healthver", write(rows))).rejects.toThrow(/1,096 claims, where proclaim-healthver has 100: this is not that dataset's file.*Nothing was imported/);
+  });
+
+  it("says when a file holds part of the sample, and reports contradictory gold with examples", async () => {
+    const notes: string[] = [];
+    const rows = [
+      { id: "a", claim: "Masks work.", label: "SUPPORT" },
+      { id: "b", claim: "masks  work.", label: "REFUTE" },
+      { id: "c", claim: "Zinc cures it.", label: "REFUTE" },
+    ];
+    const claims = await convertDataset("proclaim-healthver", write(rows), { onNote: (n) => notes.push(n) });
+    expect(claims).toHaveLength(3);
+    expect(notes[0]).toMatch(/3 of the 100 claims proclaim-healthver has/);
+    expect(notes[1]).toMatch(/1 claim text carries contradictory gold labels .*"Masks work\.": SUPPORTED in a; NOT SUPPORTED in b/);
+  });
+
+  it("the committed fixtures convert with their labels and unique ids", async () => {
     for (const name of PROCLAIM_SUBSET_NAMES) {
-      const claims = await convertDataset(name, dir);
-      expect(labelCounts(claims), name).toEqual(expected[name]);
+      const claims = await convertDataset(name, SUBSETS);
+      expect(claims.length, name).toBeGreaterThan(0);
       expect(new Set(claims.map((c) => c.id)).size, name).toBe(claims.length);
+      expect(Object.keys(labelCounts(claims)).every((l) => ["SUPPORTED", "NOT SUPPORTED"].includes(l)), name).toBe(true);
     }
-    // With check_covid beside it, every Check-COVID claim resolves its gold sentences in the corpus.
-    const cc = await convertDataset("proclaim-checkcovid", dir);
-    expect(cc.every((c) => (c.gold_evidence?.length ?? 0) > 0)).toBe(true);
   });
 });

@@ -140,7 +140,7 @@ describe("PROClaim presets", () => {
     const cc: Preset = PRESETS["proclaim-checkcovid"];
     expect(cc).toMatchObject({ protocol: "proclaim", dataset: "proclaim-checkcovid", evidence: { mode: "tools", corpus: "check-covid" }, config: {}, repeats: 3 });
     expect(cc.caveat).toMatch(/^closed-world corpus, not comparable/);
-    expect(cc.corpusHint).toMatch(/ingest --dataset check-covid --data \.\.\/shared\/datasets\/check_covid/);
+    expect(cc.corpusHint).toMatch(/dataset download check-covid, then npx counterpoint ingest --dataset check-covid/);
     const maj = cc.references.find((r) => r.aggregate === "majority")!;
     expect(maj).toMatchObject({ metric: "accuracy", value: 0.817, n: 120, tokensPerClaim: 210_900 });
     expect(cc.references.find((r) => r.aggregate === "best-of")).toMatchObject({ metric: "accuracy", value: 0.958 });

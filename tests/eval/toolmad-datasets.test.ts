@@ -84,7 +84,7 @@ describe("FEVEROUS-S importer", () => {
   });
 });
 
-describe("FaVIQ importer (public jsonl format; no FaVIQ data on this machine)", () => {
+describe("FaVIQ importer (public jsonl format; FaVIQ ships as a zip, so the fixture is written in its format)", () => {
   it("finds dev.jsonl in the A set's folder; silver passages become supplied evidence, N/A ones left out", async () => {
     const claims = await convertFaviq(path.join(FIX, "faviq"));
     expect(claims.map((c) => [c.id, c.label])).toEqual([

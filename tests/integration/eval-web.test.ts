@@ -231,3 +231,16 @@ describe("an evaluation run started from the web", () => {
     expect(await runStatus(runId)).toBe("completed");
   });
 });
+
+describe("a claims file the web cannot read right", () => {
+  it("is refused with the command line's words, naming the labels and the line, and nothing is stored", async () => {
+    signedInAs(tokens["checker@x.org"]!);
+    const before = await runCount();
+    const typo = [0, 1, 2].map((i) => JSON.stringify({ id: i, claim: `Claim ${i}.`, label: i === 2 ? "TURE" : "TRUE", gold_evidence: [{ text: "Gold." }] })).join("\n");
+    const t = await submit(runForm({}, { name: "typo.jsonl", text: `${typo}\n` }));
+    expect(t.error).toMatch(/^Not started: 1 claim of 3 would go unscored by RADAR: the gold label "TURE" \(1\) has no reading in its labels \(TRUE \/ HALF-TRUE \/ FALSE\)\. .*dataset validate/);
+    const blank = await submit(runForm({}, { name: "blank.jsonl", text: `${JSON.stringify({ id: "a", claim: "   ", label: "TRUE" })}\n` }));
+    expect(blank.error).toMatch(/^blank\.jsonl:1: claim: blank claim/);
+    expect(await runCount()).toBe(before);
+  });
+});

@@ -15,7 +15,7 @@ import { resolvedMock, textStream } from "../helpers/mock-models";
 import { freshDatabase } from "./test-db";
 
 /**
- * PROClaim end to end through the runner (shared/specs/proclaim.md §8): scripted models that
+ * PROClaim end to end through the runner (proclaim design decisions §8): scripted models that
  * answer by each prompt's `Format (proclaim/<template>):` line (one model per role, so the test
  * sees which model argued which side), a scripted embedder whose vectors set each passage's
  * novelty, and the corpus tool over a five-passage corpus. Every search returns all five passages

@@ -15,7 +15,7 @@ import { startSearchServer, tavilyAnswer, type SearchServer } from "../helpers/s
 import { freshDatabase } from "./test-db";
 
 /**
- * Tool-MAD end to end through the runner (shared/specs/tool-mad.md §8): scripted models that
+ * Tool-MAD end to end through the runner (tool-mad design decisions §8): scripted models that
  * answer by the prompt's format line, a scripted embedder whose cosines the test chooses, the
  * debate's corpus for the RAG agent, and either the offline stand-in or a scripted Tavily for the
  * search agent.

@@ -505,7 +505,7 @@ describe("ZoFia offline defaults, from the request on", () => {
     const web = d.turns.find((t) => t.kind === "tool")!;
     expect((web.metadata as { tool: { label: string; live: boolean } }).tool).toMatchObject({ label: "offline stand-in for web search", live: false });
     expect(m.seen.find((s) => s.format === "expert")!.messages.at(-1)!.text).toMatch(/encyclopedia lookup unavailable/);
-    // Nothing left this machine: no NER endpoint, no Wikipedia, no web API was asked.
+    // Nothing left the host: no NER endpoint, no Wikipedia, no web API was asked.
     expect(server.requests).toEqual([]);
     expect(verdictOf(d)).toMatchObject({ label: "REAL", stopReason: "rounds", roundsCompleted: 1 });
   });

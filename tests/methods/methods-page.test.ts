@@ -10,6 +10,21 @@ describe("the methods page's facts", () => {
     for (const m of METHODS) expect(m.steps.length, m.name).toBeGreaterThan(1);
   });
 
+  it("cites every paper by title, authors and venue, linking only to public addresses", () => {
+    for (const m of METHODS) {
+      expect(m.papers.length, m.name).toBeGreaterThan(0);
+      for (const p of m.papers) {
+        expect(p.title.length, m.name).toBeGreaterThan(20);
+        expect(p.authors, p.title).toMatch(/\w/);
+        expect(p.venue, p.title).toMatch(/arXiv:\d{4}\.\d{5}|submission|manuscript/);
+        if (p.link) expect(p.link, p.title).toMatch(/^https:\/\//);
+        expect(JSON.stringify(p), p.title).not.toMatch(/seed/i);
+      }
+    }
+    const radar = METHODS.find((m) => m.protocol === "radar")!.papers[0]!;
+    expect(radar).toMatchObject({ venue: expect.stringContaining("arXiv:2604.19005"), link: "https://arxiv.org/abs/2604.19005" });
+  });
+
   it("takes the cost from the protocol's own estimate, priced with gpt-4o-mini for every role", () => {
     const radar = getProtocol("radar");
     const est = radar.estimate!(radar.parseConfig({}));

@@ -67,7 +67,7 @@ describe("PolitiFact-Hidden converter", () => {
       ]),
     );
     fs.writeFileSync(path.join(dir, "corpus_partial.jsonl"), jsonl([{ id: 0, text: "zero" }, { id: 1, text: "one" }, { id: 2, text: "two" }]));
-    // The parent folder works too, as laid out in ../shared/datasets.
+    // The parent folder works too, as `dataset download` lays it out.
     const all = await convertPolitifactHidden(path.dirname(dir));
     expect(all).toHaveLength(2);
     expect(all[0]).toMatchObject({

@@ -17,6 +17,7 @@ import { ClaimsFileError } from "@/lib/datasets/claims";
 import { UploadError } from "@/lib/corpus/upload";
 import { ModelNotAllowedError } from "@/lib/ai/web-models";
 import { refuse, type FormState } from "@/lib/forms/state";
+import { planSingleRun, unscoredMessage, unscoredOf } from "@/lib/eval/unscored";
 
 export type NewRunState = FormState;
 
@@ -88,18 +89,20 @@ export async function createRunAction(_prev: NewRunState, form: FormData): Promi
       target = `/eval/groups/${await startMatrix(h, userId, { chosen, claims, fileName, evidence, judge, debater, form, sampling, budget })}`;
     } else {
       if (chosen.length === 1 && chosen[0] !== "radar") return refuse(form, `A single run from this page is RADAR. Tick two or more methods to compare them, or run ${chosen[0]} alone with npx counterpoint eval --protocol ${chosen[0]}.`, "protocols", GROUPS);
-      const { created, executor } = await createAndQueueRun(h, {
+      const dataset = String(form.get("dataset") ?? "").trim() || fileName.replace(/\.(jsonl|ndjson)$/i, "");
+      const entry = {
         name: String(form.get("name") ?? "").trim() || undefined,
-        dataset: String(form.get("dataset") ?? "").trim() || fileName.replace(/\.(jsonl|ndjson)$/i, ""),
-        claims,
         evidence,
         protocol: "radar",
         config: { variant: String(form.get("variant") ?? "expertise") as never, earlyStopping: String(form.get("earlyStopping") ?? "on") as never },
         models,
-        sample: sampling,
         budget,
         source: fileName,
-      }, { admit: (selected) => admitWebRun(h.db, userId, selected) });
+      };
+      // Read and refused as the command line reads and refuses them (lib/eval/unscored.ts).
+      const single = planSingleRun({ dataset, claims, sample: sampling, entry, explicitLabels: false });
+      if (single.unscored.length) return refuse(form, unscoredMessage(single.unscored), "claims", GROUPS);
+      const { created, executor } = await createAndQueueRun(h, { ...entry, dataset, claims, sample: sampling, ...(single.scoring.scale ? { scoring: single.scoring } : {}) }, { admit: (selected) => admitWebRun(h.db, userId, selected) });
       runId = created.runId;
       await hostQueuedRun(executor, runId);
       target = `/eval/${runId}`;
@@ -145,6 +148,8 @@ async function startMatrix(
   const dataset = String(form.get("dataset") ?? "").trim() || input.fileName.replace(/\.(jsonl|ndjson)$/i, "");
   const plan = planMatrix({ dataset, claims: input.claims, sample: input.sampling, entries: entries.map((e) => ({ ...e, references: referencesFor(e.protocol, dataset) })) });
   if (plan.refused.length) throw new MatrixRefusal(plan.refused.map((r) => r.reason.replace(/,? or leave \S+ out of --protocols|; leave \S+ out of --protocols otherwise| Leave \S+ out of --protocols, or use a dataset with such labels\./, "")).join(" "));
+  const unscored = unscoredOf(plan);
+  if (unscored.length) throw new MatrixRefusal(unscoredMessage(unscored));
   // One admission for the whole matrix: every run's debates count against the web's size limit.
   await admitWebRun(h.db, userId, plan.selected.length * plan.runs.length, plan.runs.length);
   const made = await createMatrix(h, plan);

@@ -9,6 +9,7 @@ import { CHECK_COVID_SPLITS, CHECK_COVID_SUBSETS, type CheckCovidSplit, type Che
 import { LEXICAL_RANKINGS, SEARCH_MODES, type LexicalRanking, type SearchMode } from "@/lib/retrieval/search";
 import { dim, emit } from "../output";
 import { datasetName, oneOf, type DatasetName } from "./dataset";
+import { installedDataFor } from "@/lib/datasets/download";
 import { positiveInt } from "./search";
 
 function ingestionLine(i: RetrievalBenchReport["ingestion"]) {
@@ -33,7 +34,7 @@ export function register(program: Command) {
     .command("retrieval")
     .description("Recall@5/10/20, MRR, nDCG@20 and latency of dense, lexical and hybrid search on a dataset (ingests its corpus first if needed); or, with --scale, search latency on synthetic passages.")
     .option("--dataset <name>", "politifact-hidden | check-covid", datasetName)
-    .option("--data <dir>", "the dataset folder (as in ../shared/datasets)")
+    .option("--data <dir>", "the dataset folder (default: the installed copy, see `dataset download`)")
     .option("--k <n>", "results per query", positiveInt, 20)
     .option("--limit <n>", "only the first n claims of each claim set", positiveInt)
     .option("--corpus <name>", "corpus to ingest into and search (default bench-<dataset>)")
@@ -78,11 +79,11 @@ export function register(program: Command) {
           emit(!!opts.json, report, () => latencyHuman(report, handle.backend));
           return;
         }
-        if (!opts.dataset || !opts.data) throw new Error("bench retrieval needs --dataset and --data (or --scale <passages> for the latency benchmark)");
+        if (!opts.dataset) throw new Error("bench retrieval needs --dataset (its installed copy, or --data <dir>), or --scale <passages> for the latency benchmark");
         const modes = opts.mode?.map((m) => oneOf(SEARCH_MODES)(m) as SearchMode);
         const r = await runRetrievalBench(handle.db, {
           dataset: opts.dataset,
-          data: opts.data,
+          data: opts.data ?? installedDataFor(opts.dataset),
           k: opts.k,
           limit: opts.limit,
           corpus: opts.corpus,

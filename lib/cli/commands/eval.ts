@@ -25,6 +25,9 @@ import { createMatrix, estimateMatrix, planMatrix, referencesFor, type MatrixEnt
 import { buildLeaderboard, leaderboardCsv, leaderboardJson, leaderboardMarkdown } from "@/lib/eval/leaderboard";
 import { listMatrixGroups } from "@/db/queries/eval-matrix";
 import { PRODUCT_SCALE, PRODUCT_SCALE_SENTENCE } from "@/lib/eval/product-scale";
+import { planSingleRun, unscoredMessage, unscoredNotice, unscoredOf } from "@/lib/eval/unscored";
+import { applyLabelMap, readLabelMap } from "@/lib/datasets/label-map";
+import { installedDataFor } from "@/lib/datasets/download";
 import { bold, dim, emit, green, red, yellow } from "../output";
 import { healthCounts, healthWarning } from "@/lib/eval/verdict-health";
 import { CLAIM_DATASETS, convertDataset, oneOf, type ClaimDatasetName } from "./dataset";
@@ -187,22 +190,35 @@ type EvalOptions = {
   json?: boolean;
   protocols?: string[];
   presets?: PresetName[];
+  allowUnscored?: boolean;
+  labelMap?: string;
 };
 
 async function loadRunClaims(opts: EvalOptions, preset?: Preset): Promise<{ claims: ClaimRecord[]; dataset: string; source: string }> {
+  const loaded = await loadRunClaimsAsGiven(opts, preset);
+  return opts.labelMap ? { ...loaded, claims: applyLabelMap(loaded.claims, readLabelMap(opts.labelMap)) } : loaded;
+}
+
+async function loadRunClaimsAsGiven(opts: EvalOptions, preset?: Preset): Promise<{ claims: ClaimRecord[]; dataset: string; source: string }> {
   if (opts.claims) {
     const claims = await loadClaims(opts.claims);
     const fromMeta = claims.find((c) => typeof c.metadata?.dataset === "string")?.metadata?.dataset as string | undefined;
     return { claims, dataset: opts.dataset ?? fromMeta ?? path.basename(opts.claims).replace(/\.jsonl?$/, ""), source: path.resolve(opts.claims) };
   }
-  if (!opts.dataset || !opts.data) {
-    throw new Error(`Give the claims: --claims <file.jsonl>, or --dataset <name> --data <dir> to import them (or a --preset with --data).${preset?.dataHint ? ` ${preset.dataHint}` : ""}`);
+  if (!opts.dataset) throw new Error("Give the claims: --claims <file.jsonl>, or --dataset <name> (with --data <dir>, or installed with `npx counterpoint dataset download`), or a --preset.");
+  // Without --data, the installed copy (lib/datasets/download.ts); its error says how to install it.
+  if (!opts.data) {
+    try {
+      opts.data = installedDataFor(opts.dataset);
+    } catch (e) {
+      throw new Error(`${(e as Error).message}${preset?.dataHint ? `\n${preset.dataHint}` : ""}`);
+    }
   }
   // The preset's import settings apply to its own dataset only (AVeriTeC's 4 labels for Tool-MAD).
   const fromPreset = preset && preset.dataset === opts.dataset;
   let claims: ClaimRecord[];
   try {
-    claims = await convertDataset(opts.dataset, opts.data, { ...(fromPreset ? preset.convert : {}), ...(opts.nei ? { nei: opts.nei } : {}) });
+    claims = await convertDataset(opts.dataset, opts.data, { ...(fromPreset ? preset.convert : {}), ...(opts.nei ? { nei: opts.nei } : {}), onNote: (n) => process.stderr.write(`${yellow(n)}\n`) });
   } catch (e) {
     throw new Error(`${(e as Error).message}${fromPreset && preset.dataHint ? `\n${preset.dataHint}` : ""}`);
   }
@@ -326,6 +342,9 @@ export function matrixEstimateLines(plan: MatrixPlan): string {
 async function runMatrix(opts: EvalOptions) {
   const { plan, seed } = await matrixRequest(opts);
   if (plan.refused.length) throw new Error(`Not started: ${plural(plan.refused.length, "protocol")} cannot be scored on ${plan.dataset}.\n${plan.refused.map((r) => `- ${r.reason}`).join("\n")}`);
+  const unscored = unscoredOf(plan);
+  if (unscored.length && !opts.allowUnscored) throw new Error(unscoredMessage(unscored));
+  if (unscored.length) process.stderr.write(`${yellow(unscoredNotice(unscored))}\n`);
   const h = await getDb();
   const factory = installedResolverFactory();
   const log = (l: string) => process.stderr.write(`${dim(l)}\n`);
@@ -395,7 +414,7 @@ export function register(program: Command) {
     .description("Run an evaluation: every claim of a claims file becomes a stored debate; workers run them; prints accuracy, macro-F1, per-class scores with bootstrap intervals, cost and stop rounds.")
     .option("--claims <file>", "claims JSONL (see `dataset convert`)")
     .option("--dataset <name>", `import this dataset directly: ${CLAIM_DATASETS.join(" | ")}`, oneOf(CLAIM_DATASETS))
-    .option("--data <dir>", "with --dataset or --preset: the dataset folder")
+    .option("--data <dir>", "with --dataset or --preset: the dataset folder (default: the installed copy, see `dataset download`)")
     .option("--corpus <name>", "retrieve evidence from this corpus")
     .option("--k <n>", "with --corpus: passages per claim", positiveInt, 20)
     .option("--evidence <mode>", "gold (the claims' gold evidence) | supplied (evidence given in the claims file)", oneOf(["gold", "supplied"] as const))
@@ -423,12 +442,22 @@ export function register(program: Command) {
     .option("--executor <kind>", "pg-boss (PostgreSQL default) | in-process (embedded default)", oneOf(["pg-boss", "in-process"] as const))
     .option("--detach", "create and queue the run, then exit: `counterpoint worker` processes run it")
     .option("--resamples <n>", "bootstrap resamples for the intervals", positiveInt, 1000)
+    .option("--allow-unscored", "start even when some claims' gold labels cannot be scored by the method (they are counted before the start and reported outside the scores)")
+    .option("--label-map <file>", 'a JSON object mapping the file\'s gold labels to labels the method reads, e.g. {"Mostly Accurate":"TRUE"} (see `dataset validate`)')
     .option("--yes", "start without asking after the cost preview (never asked when stdin is not a terminal)")
     .option("--json", "print the report as JSON (progress goes to stderr)")
     .action(async (opts: EvalOptions) => {
       if (opts.protocols && opts.protocol) throw new Error("Give either --protocol (one run) or --protocols (a matrix of runs), not both.");
       if (opts.protocols) return runMatrix(opts);
-      const { input, preset, seed, repeats } = await runRequest(opts);
+      const { input: asked, preset, seed, repeats } = await runRequest(opts);
+      // Scored as a one-protocol matrix would be, and refused when claims would go unscored.
+      const { claims: _c, dataset: _d, sample: _s, ...entry } = asked;
+      const explicitLabels = !!(opts.config && "labels" in opts.config) || !!(preset && preset.protocol === asked.protocol && "labels" in preset.config);
+      const single = planSingleRun({ dataset: asked.dataset, claims: asked.claims, sample: asked.sample, entry, explicitLabels });
+      if (single.unscored.length && !opts.allowUnscored) throw new Error(unscoredMessage(single.unscored));
+      if (single.unscored.length) process.stderr.write(`${yellow(unscoredNotice(single.unscored))}\n`);
+      const input = { ...asked, config: single.config, ...(single.scoring.scale ? { scoring: single.scoring } : {}) };
+      if (single.scoring.scale) process.stderr.write(`${dim(`Scored ${single.scoring.how}. ${PRODUCT_SCALE_SENTENCE}`)}\n`);
       const h = await getDb();
       const named = input.evidence.mode === "tools" || input.evidence.mode === "retrieved" ? input.evidence.corpus : null;
       if (named && preset?.corpusHint && !(await findCorpus(h.db, named))) throw new Error(`There is no corpus named "${named}". ${preset.corpusHint}`);

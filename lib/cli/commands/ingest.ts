@@ -1,3 +1,4 @@
+import { installedDataFor } from "@/lib/datasets/download";
 import { Command, InvalidArgumentError } from "commander";
 import cliProgress from "cli-progress";
 import { getDb } from "@/db/client";
@@ -97,8 +98,8 @@ async function run(source: string | undefined, opts: Opts) {
     } else if (opts.sample) {
       summary = await ingestSample(handle.db, { ...common, corpus: opts.corpus });
     } else if (opts.dataset) {
-      if (!opts.data) throw new Error(`--dataset ${opts.dataset} needs --data <dir>, the folder holding the dataset's files`);
-      summary = await ingestDataset(handle.db, opts.dataset, opts.data, { ...common, corpus: opts.corpus });
+      // Without --data, the installed copy (`dataset download`); its error says how to install it.
+      summary = await ingestDataset(handle.db, opts.dataset, opts.data ?? installedDataFor(opts.dataset), { ...common, corpus: opts.corpus });
     } else {
       if (!opts.corpus) throw new Error("name the corpus to ingest into: --corpus <name>");
       summary = await ingestSource(handle.db, source!, { ...common, corpus: opts.corpus });
@@ -173,7 +174,7 @@ export function register(program: Command) {
     .option("--corpus <name>", "the corpus to add to (created if missing)")
     .option("--sample", "load the demo corpus (fictional news items) and its example claims")
     .option("--dataset <name>", `import a benchmark corpus: ${DATASET_IMPORTERS.join(", ")}`)
-    .option("--data <dir>", "the folder holding the dataset's files (with --dataset)")
+    .option("--data <dir>", "the folder holding the dataset's files (with --dataset; default: the installed copy, see `dataset download`)")
     .option("--strict", "stop at the first bad record instead of reporting it and going on")
     .option("--chunk-size <chars>", "largest passage, in characters (default 800)", int("--chunk-size"))
     .option("--overlap <sentences>", "sentences repeated at the start of the next passage (default 1)", int("--overlap"))

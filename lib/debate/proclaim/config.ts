@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /**
- * A PROClaim debate's configuration (shared/specs/proclaim.md §2, §6): every threshold of the
+ * A PROClaim debate's configuration (proclaim design decisions §2, §6): every threshold of the
  * paper with its default, the ablation toggles, and the presets the evaluation names.
  */
 export const proclaimConfigSchema = z.object({

@@ -1,5 +1,5 @@
 /**
- * PROClaim's arithmetic (shared/specs/proclaim.md §2), kept free of models and storage so each
+ * PROClaim's arithmetic (proclaim design decisions §2), kept free of models and storage so each
  * rule can be checked on its own numbers.
  */
 

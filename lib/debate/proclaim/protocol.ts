@@ -30,7 +30,7 @@ import { acceptNovel, admissibility, confidence, cosine, firstStop, novelty, plu
 import { PROCLAIM_LABELS } from "./labels";
 
 /**
- * PROClaim (shared/seeds/001; decisions in shared/specs/proclaim.md).
+ * PROClaim (Chowdhury et al., "Courtroom-Style Multi-Agent Debate with Progressive RAG and Role-Switching for Controversial Claim Verification", arXiv:2603.28488).
  *
  * A claim is tried like a court case. Before the trial the claim is split into premises, evidence
  * is discovered for each premise and for each side's own query, and an arbiter weighs every

@@ -1,5 +1,5 @@
 /**
- * RADAR's dual-threshold stopping rule (shared/specs/radar.md): at a checkpoint the stop agent's
+ * RADAR's dual-threshold stopping rule (radar design decisions): at a checkpoint the stop agent's
  * probabilities give the stop margin s = p_stop - p_continue, the round judge's give the
  * confidence c = max p(label); the debate stops iff s >= tau_s and c >= tau_v.
  */

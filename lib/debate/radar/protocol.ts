@@ -12,7 +12,7 @@ import { confidence, resolveThresholds, shouldStop, stopMargin, type Thresholds 
 import { estimateRadar } from "./estimate";
 
 /**
- * RADAR (shared/seeds/000, decisions in shared/specs/radar.md).
+ * RADAR (Tang, Zhang, Feng, Tung: "Debating the Unspoken", arXiv:2604.19005).
  *
  * Stage I, shared evidence, happens before the protocol runs: every agent gets the same numbered
  * pool. Stage II is the debate: an opening, n rebuttals and a closing, one "round" being every

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { LABEL_SCHEME_NAMES } from "./labels";
 
 /**
- * A Tool-MAD debate's configuration (shared/specs/tool-mad.md §6): the paper's defaults, its
+ * A Tool-MAD debate's configuration (tool-mad design decisions §6): the paper's defaults, its
  * ablations (agents, query formulation, gate, v1) and the label scheme of the dataset.
  */
 

@@ -1,7 +1,7 @@
 import { cosineSimilarity as cosine } from "@/lib/retrieval/fusion";
 
 /**
- * The stability scores and the gate (shared/specs/tool-mad.md §2, §9), as pure arithmetic so
+ * The stability scores and the gate (tool-mad design decisions §2, §9), as pure arithmetic so
  * the formulas are tested on their own.
  */
 

@@ -6,7 +6,7 @@ import type { Consistency } from "./consistency";
 import { meanOf } from "./gate";
 
 /**
- * What the judge reads (shared/specs/tool-mad.md §1): every round's queries, each agent's
+ * What the judge reads (tool-mad design decisions §1): every round's queries, each agent's
  * documents (the judge sees all of them), answers and labels, then the stability scores: per
  * round and their means (v2), or each agent's consistency score CS_A (v1).
  */

@@ -14,7 +14,7 @@ import { ALL_LABELS, labelList, labelSchemeFor, parseLabelled, UNPARSED } from "
 import { scoreAnswer } from "./scorer";
 
 /**
- * Tool-MAD (shared/seeds/004, v1 in seeds/002; decisions in shared/specs/tool-mad.md).
+ * Tool-MAD (Jeong, Choi, Kim, Jang: "Tool-MAD: A Multi-Agent Debate Framework for Fact Verification with Diverse Tool Augmentation and Adaptive Retrieval"; v1 as a setting).
  *
  * Agents that differ only in their tool (a RAG agent over the debate's corpus, a search agent on
  * the web or its offline stand-in) debate a claim for up to T rounds. In each round every agent,

@@ -8,7 +8,7 @@ import type { ToolMadConfig } from "./config";
 import { answerRelevance, cosine, faithfulness, sentences } from "./gate";
 
 /**
- * The stability scores of one answer (RAGAS-style, shared/specs/tool-mad.md §2 and §4):
+ * The stability scores of one answer (RAGAS-style, Tool-MAD design decisions §2 and §4):
  * faithfulness from atomic statements judged against the agent's own round documents, answer
  * relevance from questions generated from the answer and compared with the claim. Every step is
  * a stored turn whose phase names the agent, so two agents scored side by side replay correctly.

@@ -54,8 +54,8 @@ export const LINGUIST_DIMENSIONS = ["sentence", "word", "grammar", "emotion", "i
 export type LinguistDimension = (typeof LINGUIST_DIMENSIONS)[number];
 
 export const ZOFIA_PRESETS: Record<string, Record<string, unknown>> = {
-  // PolitiFact++ human-written and FakeNewsNet PolitiFact (shared/datasets/politifact_news); importer elsewhere.
+  // PolitiFact++ human-written and FakeNewsNet PolitiFact (dataset download politifact-news); importer elsewhere.
   "zofia-politifact": { maxRounds: 5, mmrPrevInit: "one" },
-  // GossipCop: importer only, no text in shared/datasets.
+  // GossipCop: importer only, its article text is not published.
   "zofia-gossipcop": { maxRounds: 5, mmrPrevInit: "one" },
 };

@@ -22,7 +22,7 @@ import { quoteVerified, relevantContext } from "./verifier-context";
 import { cutoffBefore, excludedDomains, hasEveryKeyword, leastSalient, webQuery } from "./web-query";
 
 /**
- * ZoFia (shared/seeds/003; decisions in shared/specs/zofia.md).
+ * ZoFia ("ZoFia: Zero-Shot Fake News Detection with Entity-Guided Retrieval and Multi-LLM Interaction", under review).
  *
  * Stage 1 finds what the article is about without a model: named entities above a confidence
  * threshold, their hierarchical salience, and SC-MMR's diverse, salient keywords; then one web

@@ -8,7 +8,7 @@ import { RULE_NER_LABEL, type EntityType, type NerProvider, type NerToken } from
  * before a name makes a person ("Governor Elena Marsh"), a head word an organisation or a place
  * ("Washington Post", "English Channel"), else compromise's person / organisation / place tags.
  * Its numbers are not probabilities: 1.0 for a typed span, 0.85 for an untyped multi-word span,
- * 0.6 for an untyped single word (spec zofia.md §4), and pages show them as guesses.
+ * 0.6 for an untyped single word (ZoFia's design decisions), and pages show them as guesses.
  * Measured by `npx counterpoint bench ner` (tests/fixtures/ner/).
  */
 export const RULE_CONFIDENCE = { typed: 1.0, multiWord: 0.85, singleWord: 0.6 } as const;
