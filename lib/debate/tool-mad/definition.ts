@@ -1,0 +1,82 @@
+import type { MethodDefinition } from "../definition";
+import { defaultPlainStep, readStep } from "../definition";
+import { plainWords, withoutMarkers } from "../plain-words";
+import { ALL_LABELS } from "./labels";
+import { gateValueSchema, toolMadStepSchemas } from "./steps";
+
+/** An agent by where it searches ("rag-agent-2" → "Corpus agent 2"), as the debate page names it. */
+export function toolMadAgentName(agent: string): string | null {
+  const m = /^(rag|search|vanilla)-agent(?:-(\d+))?$/.exec(agent);
+  if (!m) return null;
+  const base = m[1] === "rag" ? "Corpus agent" : m[1] === "search" ? "Search agent" : "No-tool agent";
+  return m[2] ? `${base} ${m[2]}` : base;
+}
+
+const pct = (x: number | null) => (x === null ? "not computed" : x.toFixed(2));
+
+/** Tool-MAD for every surface (client-safe): the run is ./protocol.ts, its steps' metadata ./steps.ts. */
+export const toolMadDefinition: MethodDefinition = {
+  name: "tool-mad",
+  title: "Tool-MAD",
+  description: "Two agents search on their own (the corpus and the web), answer, and have each answer checked against its documents; they stop when they agree, else a judge decides.",
+  input: "claim",
+  labels: {
+    ...ALL_LABELS,
+    words: {
+      SUPPORTS: "Supported by the evidence",
+      REFUTES: "Refuted by the evidence",
+      "NOT ENOUGH INFO": "Not enough information",
+      Supported: "Supported by the evidence",
+      Refuted: "Refuted by the evidence",
+      "Not Enough Evidence": "Not enough evidence",
+      "Conflicting Evidence/Cherrypicking": "Conflicting evidence or cherry-picking",
+      TRUE: "True",
+      "HALF-TRUE": "Half true",
+      FALSE: "False",
+    },
+  },
+  bringsOwnEvidence: true,
+  defaultSettingsTitle: "default settings",
+  roles: { scorer: "Checker", consensus: "Agreement check", judge: "Judge" },
+  roleName: (role) => toolMadAgentName(role),
+  metadataKey: "toolMad",
+  steps: toolMadStepSchemas,
+  plainStep(turn, ctx) {
+    const base = defaultPlainStep(toolMadDefinition, turn, ctx);
+    if (!base) return null;
+    const step = readStep(toolMadDefinition, turn.metadata);
+    if (turn.phase === "gate") {
+      const g = gateValueSchema.safeParse((turn.metadata as { value?: unknown } | null)?.value);
+      if (!g.success) return { ...base, text: "Could not read this step." };
+      const v = g.data;
+      return { speaker: "Checker", text: `${toolMadAgentName(v.agent) ?? v.agent}'s answer ${v.pass ? "passed" : "failed"} the checks: faithfulness to its documents ${pct(v.F)} (needs ${v.tauF}), relevance to the claim ${pct(v.AR)} (needs ${v.tauAR}).` };
+    }
+    if (turn.phase.startsWith("faithfulness-statements")) {
+      const list = safeJson<{ statements?: unknown }>(turn.content)?.statements;
+      return Array.isArray(list) ? { speaker: "Checker", text: `Split the answer into ${list.length} statement${list.length === 1 ? "" : "s"} to check: ${list.map(String).join("; ")}` } : { speaker: "Checker", text: plainWords(turn.content) };
+    }
+    if (turn.phase.startsWith("faithfulness-verdicts")) {
+      const list = safeJson<{ verdicts?: Array<{ verdict?: unknown }> }>(turn.content)?.verdicts;
+      if (Array.isArray(list)) {
+        const backed = list.filter((v) => Number(v?.verdict) === 1).length;
+        return { speaker: "Checker", text: `${backed} of ${list.length} statement${list.length === 1 ? " is" : "s are"} backed by the agent's documents.` };
+      }
+      return { speaker: "Checker", text: plainWords(turn.content) };
+    }
+    if (step.step === "query" || turn.phase === "query") {
+      const q = /QUERY\s*\**\s*[:：]\s*(.*)$/im.exec(turn.content)?.[1]?.trim();
+      return { ...base, text: q ? `Searches for: ${q}` : withoutMarkers(turn.content) };
+    }
+    return base;
+  },
+  reasonFrom: "verdict",
+  paperCost: () => "spec §8: 10 ≤ LLM calls ≤ 31 at T = 3 (5 per agent-round + judge); the paper reports no token figures",
+};
+
+function safeJson<T>(text: string): T | null {
+  try {
+    return JSON.parse(text.trim().replace(/^```(?:json)?\s*/i, "").replace(/\s*```$/, "")) as T;
+  } catch {
+    return null;
+  }
+}
