@@ -2,6 +2,7 @@ import { and, desc, eq, inArray, lt, or, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import * as s from "@/db/schema";
 import { productLabel } from "@/lib/debate/protocols";
+import { findMethod, peopleVerdict } from "@/lib/debate/methods";
 import { ensembleVote } from "@/lib/compare/ensemble";
 import { agreementOf } from "@/lib/compare/agreement";
 import { methodTitle } from "@/lib/compare/titles";
@@ -78,6 +79,12 @@ function durationOf(d: { status: s.DebateStatus; startedAt: Date | null; finishe
   return end === null ? null : Math.max(0, end - d.startedAt.getTime());
 }
 
+function verdictOf(protocol: string, v: { label: string; reason: string | null; confidence: number | null }, decidedBy: string | null, turns: Array<{ role: string; kind: string; phase: string; content: string; status: string }>): NonNullable<ComparisonMember["verdict"]> {
+  const people = peopleVerdict(protocol, v, turns);
+  const fromTurns = !v.reason?.trim() && people.reasonNote ? (findMethod(protocol)?.reasonFromTurns?.(v, turns)?.text ?? null) : null;
+  return { label: v.label, productLabel: productLabel(protocol, v.label), confidence: v.confidence, reason: v.reason?.trim() ? v.reason : fromTurns, reasonNote: people.reasonNote, decidedBy };
+}
+
 /** Everything the comparison page shows, computed from the debates as they are now (live while they run). */
 export async function getComparisonView(db: Database, id: string): Promise<ComparisonView | null> {
   if (!/^[0-9a-f-]{36}$/i.test(id)) return null;
@@ -96,6 +103,16 @@ export async function getComparisonView(db: Database, id: string): Promise<Compa
     .where(eq(s.debates.comparisonId, id))
     .orderBy(s.debates.createdAt);
   const usage = await usageByDebate(db, rows.map((r) => r.debate.id));
+  // A method whose verdict carries no reason (ZoFia's judge answers with a label) gives it from its
+  // turns: read only for those finished debates, only their spoken turns.
+  const needTurns = rows.filter((r) => r.verdict && !r.verdict.reason?.trim() && findMethod(r.debate.protocol)?.reasonFromTurns).map((r) => r.debate.id);
+  const spoken = needTurns.length
+    ? await db
+        .select({ debateId: s.turns.debateId, role: s.turns.role, kind: s.turns.kind, phase: s.turns.phase, content: s.turns.content, status: s.turns.status })
+        .from(s.turns)
+        .where(and(inArray(s.turns.debateId, needTurns), eq(s.turns.kind, "speech")))
+        .orderBy(s.turns.seq)
+    : [];
   // The order the methods were asked for; a debate the request does not name (none expected) comes last.
   const position = new Map(comparison.methods.map((m, i) => [m.debateId, i] as const));
   rows.sort((a, b) => (position.get(a.debate.id) ?? 1e9) - (position.get(b.debate.id) ?? 1e9));
@@ -110,7 +127,7 @@ export async function getComparisonView(db: Database, id: string): Promise<Compa
       preset,
       title: methodTitle(d.protocol, preset),
       status: d.status,
-      verdict: v ? { label: v.label, productLabel: productLabel(d.protocol, v.label), confidence: v.confidence, reason: v.reason, decidedBy } : null,
+      verdict: v ? verdictOf(d.protocol, v, decidedBy, spoken.filter((t) => t.debateId === d.id)) : null,
       tokens: { prompt: u.promptTokens, completion: u.completionTokens },
       calls: u.calls,
       costUsd: u.costUsd,

@@ -1,8 +1,10 @@
-import { and, desc, eq, gte, ilike, lt, sql } from "drizzle-orm";
+import { and, desc, eq, gte, ilike, inArray, lt, or, sql, type SQL } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import * as s from "@/db/schema";
+import { labelsReadingAs, PRODUCT_LABELS } from "@/lib/debate/methods";
+import type { ProductLabel } from "@/lib/debate/types";
 
-export type DebateFilters = { q?: string; status?: string; verdict?: string; variant?: string; corpus?: string; from?: string; to?: string; limit?: number };
+export type DebateFilters = { q?: string; status?: string; verdict?: string; method?: string; variant?: string; corpus?: string; from?: string; to?: string; limit?: number };
 
 function day(v?: string) {
   if (!v || !/^\d{4}-\d{2}-\d{2}$/.test(v)) return undefined;
@@ -10,7 +12,18 @@ function day(v?: string) {
   return Number.isNaN(d.getTime()) ? undefined : d;
 }
 
-/** The debates list: filters on status, verdict, variant, corpus and creation date, text search on claims. */
+/**
+ * A verdict filter: a label on the product's scale finds every method's own labels that read as it
+ * (FALSE finds RADAR's FALSE, ZoFia's FAKE, PROClaim's NOT SUPPORTED, Tool-MAD's REFUTES), from
+ * the method definitions; any other value is matched as stored (UNPARSED).
+ */
+function verdictIs(v: string): SQL | undefined {
+  if (!(PRODUCT_LABELS as readonly string[]).includes(v)) return eq(s.verdicts.label, v);
+  const pairs = labelsReadingAs(v as ProductLabel).map((x) => and(eq(s.debates.protocol, x.method), inArray(s.verdicts.label, x.labels)));
+  return pairs.length ? or(...pairs) : sql`false`;
+}
+
+/** The debates list: filters on status, verdict (on the product's scale), method, variant, corpus and creation date, text search on claims. */
 export async function searchDebates(db: Database, f: DebateFilters) {
   const from = day(f.from);
   const to = day(f.to);
@@ -18,6 +31,7 @@ export async function searchDebates(db: Database, f: DebateFilters) {
     .select({
       id: s.debates.id,
       status: s.debates.status,
+      protocol: s.debates.protocol,
       variant: s.debates.variant,
       createdAt: s.debates.createdAt,
       claim: s.claims.text,
@@ -32,7 +46,8 @@ export async function searchDebates(db: Database, f: DebateFilters) {
       and(
         f.q ? ilike(s.claims.text, `%${f.q.replace(/[%_\\]/g, (c) => `\\${c}`)}%`) : undefined,
         f.status ? eq(s.debates.status, f.status as s.DebateStatus) : undefined,
-        f.verdict ? eq(s.verdicts.label, f.verdict) : undefined,
+        f.verdict ? verdictIs(f.verdict) : undefined,
+        f.method ? eq(s.debates.protocol, f.method) : undefined,
         f.variant ? eq(s.debates.variant, f.variant) : undefined,
         f.corpus ? eq(s.corpora.name, f.corpus) : undefined,
         from ? gte(s.debates.createdAt, from) : undefined,
@@ -45,5 +60,7 @@ export async function searchDebates(db: Database, f: DebateFilters) {
 
 export async function debateFilterOptions(db: Database) {
   const corpora = await db.execute<{ name: string }>(sql`select name from corpora order by name`);
-  return { corpora: corpora.rows.map((r) => r.name) };
+  // Every method's variants that exist, not one method's list.
+  const variants = await db.execute<{ variant: string }>(sql`select distinct variant from debates where variant is not null order by variant`);
+  return { corpora: corpora.rows.map((r) => r.name), variants: variants.rows.map((r) => r.variant) };
 }

@@ -46,6 +46,8 @@ export type MethodDefinition = {
   bringsOwnEvidence: boolean;
   /** How the settings a debate starts with (no preset chosen) are called on forms and titles. */
   defaultSettingsTitle: string;
+  /** Presets in words where the preset's own name does not read well (ablations). */
+  presetTitles?: Record<string, string>;
   /** Role display names; `roleName` handles roles that carry a number or depend on the debate. */
   roles: Record<string, string>;
   roleName?(role: string, ctx: { domain?: string | null }): string | null;

@@ -37,6 +37,13 @@ export const proclaimDefinition: MethodDefinition = {
   labels: { ...PROCLAIM_LABELS, words: { SUPPORTED: "Supported", "NOT SUPPORTED": "Not supported", INCONCLUSIVE: "Inconclusive" } },
   bringsOwnEvidence: true,
   defaultSettingsTitle: "full method",
+  presetTitles: {
+    "no-switch": "without the role switch",
+    "single-judge": "one judge instead of three",
+    "no-prag": "without progressive retrieval",
+    "no-reflection": "without self-reflection",
+    "standard-mad": "standard debate baseline",
+  },
   roles: {
     plaintiff: "Plaintiff (for the claim)",
     defense: "Defence (against the claim)",

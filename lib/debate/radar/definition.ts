@@ -43,7 +43,6 @@ export const radarDefinition: MethodDefinition = {
     }
     return base;
   },
-  reasonFrom: "verdict",
   speaksProductScale: true,
   datasetAdvice: "RADAR needs claims labelled TRUE / HALF-TRUE / FALSE (e.g. politifact-hidden, or check-covid converted with RADAR labels); leave radar out of --protocols otherwise.",
   paperCost: (preset) => (preset === "radar-expertise" ? "paper (Llama-3-8B, retrieved): 1,835 tokens/claim over 3 rounds, 1,551 with early stopping" : null),

@@ -69,7 +69,6 @@ export const toolMadDefinition: MethodDefinition = {
     }
     return base;
   },
-  reasonFrom: "verdict",
   paperCost: () => "spec §8: 10 ≤ LLM calls ≤ 31 at T = 3 (5 per agent-round + judge); the paper reports no token figures",
 };
 
