@@ -3,7 +3,7 @@
 import { CitedText } from "./cited-text";
 import { agentName, decidedByWords, productLabelOf, schemeName, stopReasonWords } from "./tool-mad/words";
 import type { StepTurn } from "@/lib/debate/definition";
-import { findMethod, labelWords, methodTitle, peopleVerdict, PRODUCT_WORDS } from "@/lib/debate/methods";
+import { findMethod, labelWords, methodTitle, peopleVerdict } from "@/lib/debate/methods";
 import { withoutMarkers } from "@/lib/debate/plain-words";
 
 /** The product-scale label first, the method's own label in its words beside it, and whose label it is. */
@@ -12,7 +12,7 @@ export function MethodLabel({ method, label }: { method: string; label: string }
   const own = labelWords(method, label);
   return (
     <span className="inline-flex flex-wrap items-center gap-2" data-testid="verdict-label" data-product={product ?? ""}>
-      <span className={`rounded px-3 py-1 text-lg font-bold tracking-wide ${product ? LABEL_STYLE[product] : LABEL_STYLE.UNPARSED}`}>{product ? PRODUCT_WORDS[product].toUpperCase() : own}</span>
+      <span className={`rounded px-3 py-1 text-lg font-bold tracking-wide ${product ? LABEL_STYLE[product] : LABEL_STYLE.UNPARSED}`}>{product ?? own}</span>
       {product && product === label ? null : (
         <span className="text-sm text-black/70">
           {product ? (

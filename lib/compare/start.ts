@@ -1,3 +1,4 @@
+import { findMethod } from "@/lib/debate/methods";
 import { z } from "zod";
 import type { Database } from "@/db/client";
 import { findCorpus } from "@/db/queries/corpus";
@@ -62,8 +63,8 @@ export function memberRequest(req: z.output<typeof compareRequestSchema>, m: { p
   const protocol = getProtocol(m.protocol);
   const config = m.preset ? { ...protocol.presets[m.preset] } : {};
   const corpus = req.corpus?.trim();
-  // ZoFia may run on the web alone; every other method needs the corpus (the request check says so).
-  const evidence: StartDebateInput["evidence"] = corpus ? { mode: "retrieved", corpus, k: 20 } : m.protocol === "zofia" ? { mode: "none" } : { mode: "retrieved", corpus: "", k: 20 };
+  // A method that may run on its own search alone (ZoFia) needs no corpus; every other one does (the request check says so).
+  const evidence: StartDebateInput["evidence"] = corpus ? { mode: "retrieved", corpus, k: 20 } : findMethod(m.protocol)?.corpusOptional ? { mode: "none" } : { mode: "retrieved", corpus: "", k: 20 };
   return {
     protocol: m.protocol,
     claim: req.claim,

@@ -12,6 +12,27 @@ import { plainWords } from "./plain-words";
 
 export type InputKind = "claim" | "article";
 
+/** `seed`: the file the product was built from; `year` only when the paper gives it. */
+export type Paper = { title: string; authors: string; year?: number; where: string; seed: string };
+
+/** A method in plain words for the /methods page (lib/debate/<method>/about.ts). */
+export type MethodAbout = {
+  name: string;
+  /** One sentence: what it is good at. */
+  bestFor: string;
+  /** What a fact-checker gives it. */
+  input: string;
+  /** Who does what, in order. */
+  steps: string[];
+  /** When it ends, in words. */
+  stops: string;
+  /** The answers it can give, and how the product reads them. */
+  answers: string;
+  /** What to keep in mind before trusting a result. */
+  caveats: string[];
+  papers: Paper[];
+};
+
 /** A stored step as the surfaces read it (a page's turn, an export's turn, a live turn). */
 export type StepTurn = { role: string; kind: string; phase: string; content: string; status?: string; metadata?: Record<string, unknown> | null };
 
@@ -35,6 +56,8 @@ export type CostWords = {
 export type MethodDefinition = {
   /** Stored in `debates.protocol`; the key every registry uses. */
   name: string;
+  /** The /methods page's text; without it the page describes the method from this definition. */
+  about?: MethodAbout;
   /** Its short name for people ("RADAR"). */
   title: string;
   /** One line: what it does. */
@@ -46,6 +69,15 @@ export type MethodDefinition = {
   bringsOwnEvidence: boolean;
   /** How the settings a debate starts with (no preset chosen) are called on forms and titles. */
   defaultSettingsTitle: string;
+  /**
+   * The form's flat fields as this method's configuration: a preset first, then what the user
+   * changed on top of it. Numbers that do not parse are passed on as typed, so validation names the field.
+   */
+  configFromForm(fields: Record<string, string>): Record<string, unknown>;
+  /** The presets the form offers, in words. */
+  formPresets?: ReadonlyArray<{ name: string; title: string }>;
+  /** May run with no corpus at all (its own web search, or nothing found, said on the page). */
+  corpusOptional?: boolean;
   /** Presets in words where the preset's own name does not read well (ablations). */
   presetTitles?: Record<string, string>;
   /** Role display names; `roleName` handles roles that carry a number or depend on the debate. */
@@ -75,9 +107,21 @@ export type MethodDefinition = {
   paperCost?(preset: string): string | null;
   /** Bench: the paper's tokens per claim under a preset, where the paper gives them. */
   paperTokens?(preset: string): number | null;
+  /**
+   * An evaluation run's settings in words for its header (RADAR: "early stopping on · 1 rebuttal"),
+   * from the run's stored configuration (`config[<method>]`); null: nothing to add.
+   */
+  runSettingsWords?(methodConfig: Record<string, unknown> | undefined): string | null;
   /** Whether this method's stored reports speak the product scale directly (its labels are TRUE / HALF-TRUE / FALSE). */
   speaksProductScale?: boolean;
 };
+
+/** A form number: undefined when empty, the typed text when it does not parse (validation then names the field). */
+export function formNumber(v: string | undefined): number | undefined {
+  if (v === undefined || v.trim() === "") return undefined;
+  const n = Number(v);
+  return Number.isFinite(n) ? n : (v as unknown as number);
+}
 
 /** A role's name in words, from the definition's table, else the role id made readable. */
 export function roleDisplayName(def: MethodDefinition | undefined, role: string, ctx: { domain?: string | null } = {}): string {

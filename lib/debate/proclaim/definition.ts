@@ -1,6 +1,8 @@
 import { z } from "zod";
+import { proclaimAbout } from "./about";
 import type { MethodDefinition } from "../definition";
-import { defaultPlainStep, readStep } from "../definition";
+import { defaultPlainStep, formNumber as num, readStep } from "../definition";
+import { PRESETS } from "./config";
 import { jsonInWords, plainWords } from "../plain-words";
 import { PROCLAIM_LABELS } from "./labels";
 
@@ -22,6 +24,15 @@ export const PROCLAIM_PAPER_TOKENS: Record<string, number> = {
   "no-reflection": 247_300,
 };
 
+/** PROClaim's ablations as the form offers them (the full method is the default, no preset). */
+export const PROCLAIM_FORM_PRESETS = [
+  { name: "no-switch", title: "Without the role switch" },
+  { name: "single-judge", title: "One judge instead of three" },
+  { name: "no-prag", title: "Without progressive retrieval (3 fixed rounds)" },
+  { name: "no-reflection", title: "Without self-reflection" },
+  { name: "standard-mad", title: "Standard debate (baseline: 3 rounds, one judge)" },
+] as const;
+
 const negotiation = z.object({ disclose: z.array(z.coerce.string()).default([]), challenge: z.array(z.coerce.string()).default([]), note: z.string().optional() });
 
 function listed(xs: string[]) {
@@ -30,6 +41,7 @@ function listed(xs: string[]) {
 
 /** PROClaim for every surface (client-safe): the run is ./protocol.ts. */
 export const proclaimDefinition: MethodDefinition = {
+  about: proclaimAbout,
   name: "proclaim",
   title: "PROClaim",
   description: "A courtroom: a plaintiff and a defence argue with evidence they search for as the trial goes on, swap sides, and three judges vote.",
@@ -37,6 +49,14 @@ export const proclaimDefinition: MethodDefinition = {
   labels: { ...PROCLAIM_LABELS, words: { SUPPORTED: "Supported", "NOT SUPPORTED": "Not supported", INCONCLUSIVE: "Inconclusive" } },
   bringsOwnEvidence: true,
   defaultSettingsTitle: "full method",
+  // The full method is the default (no preset); the form offers the ablations.
+  formPresets: PROCLAIM_FORM_PRESETS,
+  configFromForm(f) {
+    const presetName = f.proclaimPreset?.trim();
+    const config: Record<string, unknown> = presetName && PRESETS[presetName] ? { ...PRESETS[presetName] } : {};
+    if (num(f.maxRounds) !== undefined) config.maxRounds = num(f.maxRounds);
+    return config;
+  },
   presetTitles: {
     "no-switch": "without the role switch",
     "single-judge": "one judge instead of three",

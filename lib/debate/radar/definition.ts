@@ -1,5 +1,6 @@
 import type { MethodDefinition } from "../definition";
-import { defaultPlainStep } from "../definition";
+import { radarAbout } from "./about";
+import { defaultPlainStep, formNumber as num } from "../definition";
 import { VERDICT_LABELS } from "../verdict";
 import { withoutMarkers } from "../plain-words";
 
@@ -8,6 +9,7 @@ import { withoutMarkers } from "../plain-words";
  * own; its step metadata is none beyond the checkpoints table, so it declares no step schemas.
  */
 export const radarDefinition: MethodDefinition = {
+  about: radarAbout,
   name: "radar",
   title: "RADAR",
   description: "Role-played debate over shared evidence (a politician and a scientist), stopping early once a judge is confident.",
@@ -19,6 +21,17 @@ export const radarDefinition: MethodDefinition = {
   },
   bringsOwnEvidence: false,
   defaultSettingsTitle: "default settings",
+  configFromForm(f) {
+    const config: Record<string, unknown> = {};
+    if (f.variant) config.variant = f.variant;
+    if (num(f.rebuttals) !== undefined) config.rebuttals = num(f.rebuttals);
+    if (f.earlyStopping) config.earlyStopping = f.earlyStopping;
+    if (f.context) config.context = f.context;
+    const tauS = num(f.tauS);
+    const tauV = num(f.tauV);
+    if (tauS !== undefined || tauV !== undefined) config.thresholds = { tauS, tauV };
+    return config;
+  },
   roles: {
     politician: "Politician",
     scientist: "Scientist",
@@ -44,6 +57,10 @@ export const radarDefinition: MethodDefinition = {
     return base;
   },
   speaksProductScale: true,
+  runSettingsWords(c) {
+    const rebuttals = typeof c?.rebuttals === "number" ? c.rebuttals : 1;
+    return `early stopping ${typeof c?.earlyStopping === "string" ? c.earlyStopping : "on"} · ${rebuttals} ${rebuttals === 1 ? "rebuttal" : "rebuttals"}`;
+  },
   datasetAdvice: "RADAR needs claims labelled TRUE / HALF-TRUE / FALSE (e.g. politifact-hidden, or check-covid converted with RADAR labels); leave radar out of --protocols otherwise.",
   paperCost: (preset) => (preset === "radar-expertise" ? "paper (Llama-3-8B, retrieved): 1,835 tokens/claim over 3 rounds, 1,551 with early stopping" : null),
 };

@@ -1,8 +1,13 @@
 import type { MethodDefinition } from "../definition";
-import { defaultPlainStep, readStep } from "../definition";
+import { toolMadAbout } from "./about";
+import { defaultPlainStep, formNumber as num, readStep } from "../definition";
+import { PRESETS } from "./config";
 import { plainWords, withoutMarkers } from "../plain-words";
 import { ALL_LABELS } from "./labels";
 import { gateValueSchema, toolMadStepSchemas } from "./steps";
+
+/** Tool-MAD's presets as the form offers them (./config.ts holds the values). */
+export const TOOL_MAD_FORM_PRESETS = ["toolmad-fever", "toolmad-feverous", "toolmad-averitec", "toolmad-faviq"] as const;
 
 /** An agent by where it searches ("rag-agent-2" → "Corpus agent 2"), as the debate page names it. */
 export function toolMadAgentName(agent: string): string | null {
@@ -16,6 +21,7 @@ const pct = (x: number | null) => (x === null ? "not computed" : x.toFixed(2));
 
 /** Tool-MAD for every surface (client-safe): the run is ./protocol.ts, its steps' metadata ./steps.ts. */
 export const toolMadDefinition: MethodDefinition = {
+  about: toolMadAbout,
   name: "tool-mad",
   title: "Tool-MAD",
   description: "Two agents search on their own (the corpus and the web), answer, and have each answer checked against its documents; they stop when they agree, else a judge decides.",
@@ -37,6 +43,20 @@ export const toolMadDefinition: MethodDefinition = {
   },
   bringsOwnEvidence: true,
   defaultSettingsTitle: "default settings",
+  formPresets: TOOL_MAD_FORM_PRESETS.map((name) => ({ name, title: name })),
+  // `agent_3` may be "none"; agents are sent as chosen, so the protocol's schema names a wrong pair.
+  configFromForm(f) {
+    const presetName = f.preset?.trim();
+    const config: Record<string, unknown> = presetName && PRESETS[presetName] ? { ...PRESETS[presetName] } : {};
+    if (num(f.rounds) !== undefined) config.rounds = num(f.rounds);
+    if (f.gate) config.gate = f.gate;
+    if (f.labels) config.labels = f.labels;
+    if (f.queryFormulation) config.queryFormulation = f.queryFormulation;
+    if (f.toolMadVariant) config.variant = f.toolMadVariant;
+    const agents = [f.agent_1, f.agent_2, f.agent_3].map((a) => a?.trim()).filter((a): a is string => !!a && a !== "none");
+    if (agents.length) config.agents = agents;
+    return config;
+  },
   roles: { scorer: "Checker", consensus: "Agreement check", judge: "Judge" },
   roleName: (role) => toolMadAgentName(role),
   metadataKey: "toolMad",

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { zofiaAbout } from "./about";
 import type { MethodDefinition } from "../definition";
 import { defaultPlainStep, readStep } from "../definition";
 import { plainWords } from "../plain-words";
@@ -11,13 +12,17 @@ const JUDGE_ANSWER = { R: "real", F: "fake", I: "not decided yet" } as const;
 
 /** ZoFia for every surface (client-safe): the run is ./protocol.ts. */
 export const zofiaDefinition: MethodDefinition = {
+  about: zofiaAbout,
   name: "zofia",
   title: "ZoFia",
   description: "Reads a whole news article: finds its key names, searches for them, has analysts read it, then a pro and a con agent argue and a judge rules real or fake.",
   input: "article",
   labels: { labels: ZOFIA_LABELS, toProduct: { REAL: "TRUE", FAKE: "FALSE" }, words: { REAL: "Real news", FAKE: "Fake news" } },
   bringsOwnEvidence: true,
+  corpusOptional: true,
   defaultSettingsTitle: "default settings",
+  // The form sets only the corpus (its evidence), nothing of the configuration.
+  configFromForm: () => ({}),
   roles: {
     ner: "Names and places",
     keywords: "Keyword picker",
