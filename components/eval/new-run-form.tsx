@@ -3,15 +3,12 @@
 import { useActionState, useState } from "react";
 import { createRunAction, type NewRunState } from "@/app/eval/new/actions";
 import { RADAR_VARIANTS } from "@/lib/debate/radar/variants";
+import { DEFAULT_METHOD, methodDefinitions } from "@/lib/debate/methods";
 import { ModelSelect } from "@/components/debate/model-select";
 import { formatFileLimit, MAX_CLAIMS_FILE_BYTES } from "@/lib/eval/limits";
 
-const PROTOCOL_CHOICES = [
-  ["radar", "RADAR"],
-  ["tool-mad", "Tool-MAD"],
-  ["zofia", "ZoFia (news articles)"],
-  ["proclaim", "PROClaim"],
-] as const;
+/** Every registered method, in its definition's words. */
+const PROTOCOL_CHOICES = methodDefinitions().map((d) => [d.name, d.input === "article" ? `${d.title} (news articles)` : d.title] as const);
 
 const input = "mt-1 w-full min-w-0 rounded-md border border-black/20 bg-white p-2";
 
@@ -36,7 +33,7 @@ async function uploadThenCreate(prev: NewRunState, form: FormData): Promise<NewR
 export function NewRunForm({ corpora, models = [], defaultModel }: { corpora: string[]; models?: string[]; defaultModel?: string }) {
   const [state, action, pending] = useActionState<NewRunState, FormData>(uploadThenCreate, {});
   const [evidence, setEvidence] = useState("gold");
-  const [protocols, setProtocols] = useState<string[]>(["radar"]);
+  const [protocols, setProtocols] = useState<string[]>([DEFAULT_METHOD]);
   return (
     <form action={action} className="grid max-w-3xl gap-4 sm:grid-cols-2">
       {state.error ? (

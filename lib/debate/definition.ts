@@ -75,7 +75,7 @@ export type MethodDefinition = {
    */
   configFromForm(fields: Record<string, string>): Record<string, unknown>;
   /** The presets the form offers, in words. */
-  formPresets?: ReadonlyArray<{ name: string; title: string }>;
+  formPresets?: ReadonlyArray<{ name: string; title: string; labels?: string }>;
   /** May run with no corpus at all (its own web search, or nothing found, said on the page). */
   corpusOptional?: boolean;
   /** Presets in words where the preset's own name does not read well (ablations). */

@@ -43,7 +43,7 @@ export const toolMadDefinition: MethodDefinition = {
   },
   bringsOwnEvidence: true,
   defaultSettingsTitle: "default settings",
-  formPresets: TOOL_MAD_FORM_PRESETS.map((name) => ({ name, title: name })),
+  formPresets: TOOL_MAD_FORM_PRESETS.filter((name) => PRESETS[name]).map((name) => ({ name, title: name, labels: String(PRESETS[name]!.labels ?? "fever") })),
   // `agent_3` may be "none"; agents are sent as chosen, so the protocol's schema names a wrong pair.
   configFromForm(f) {
     const presetName = f.preset?.trim();
