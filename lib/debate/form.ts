@@ -4,7 +4,21 @@ import { modelIdForRole } from "@/lib/ai/registry";
 import { getConfig } from "@/lib/config";
 import { getProtocol, modelForRole, PROTOCOL_NAMES } from "./protocols";
 import { formNumber } from "./definition";
-import { DEFAULT_METHOD, findMethod, getMethod, methodTitle } from "./methods";
+import { DEFAULT_METHOD, findMethod, getMethod, methodDefinitions, methodTitle } from "./methods";
+
+/**
+ * The methods the form and the compare picker offer: every registered method this server can run,
+ * the default first, each in its definition's words, with the presets its definition offers.
+ */
+export function formMethodChoices(): Array<{ name: string; title: string; blurb: string; presets: NonNullable<ReturnType<typeof getMethod>["formPresets"]> }> {
+  const defs = methodDefinitions().filter((d) => PROTOCOL_NAMES.includes(d.name));
+  return [...defs.filter((d) => d.name === DEFAULT_METHOD), ...defs.filter((d) => d.name !== DEFAULT_METHOD)].map((d) => ({
+    name: d.name,
+    title: `${d.title}${d.name === DEFAULT_METHOD ? " (default)" : d.input === "article" ? " (news articles)" : ""}`,
+    blurb: d.description,
+    presets: d.formPresets ?? [],
+  }));
+}
 
 /**
  * Turns the submission form's flat fields into the request that createDebate validates; each

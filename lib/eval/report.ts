@@ -406,6 +406,14 @@ function runSettings(run: { protocol: string; config: unknown }): string | null 
   return findMethod(run.protocol)?.runSettingsWords?.(cfg?.[run.protocol] as Record<string, unknown> | undefined) ?? null;
 }
 
+/** The line under a report's title: the run's method and only its own settings (a Tool-MAD run shows no early stopping). */
+export function runHeaderLine(r: Pick<EvalReport, "run" | "scheme" | "labels" | "product">): string {
+  const cfg = r.run.config as { evidence?: { mode: string; corpus?: string | null } };
+  return (
+    `Run \`${r.run.id}\` · ${methodTitle(r.run.protocol)}${r.run.variant ? ` (${r.run.variant})` : ""} · dataset ${r.run.dataset ?? "—"} · evidence ${cfg.evidence?.mode ?? "—"}${cfg.evidence?.corpus ? ` (${cfg.evidence.corpus})` : cfg.evidence?.mode === "tools" ? " (RAG over every corpus)" : ""}${runSettings(r.run) ? ` · ${runSettings(r.run)}` : ""}${r.scheme && r.scheme !== PRODUCT_SCHEME ? ` · labels ${r.scheme} (${r.labels.join(" / ")})` : !r.scheme && r.product ? ` · labels ${r.labels.join(" / ")}` : ""} · status **${r.run.status}**${r.run.status_reason ? ` (${r.run.status_reason})` : ""}`
+  );
+}
+
 export function reportMarkdown(r: EvalReport): string {
   const m = r.metrics;
   const p = r.progress;
@@ -413,7 +421,7 @@ export function reportMarkdown(r: EvalReport): string {
   const lines = [
     `# ${r.run.name}`,
     "",
-    `Run \`${r.run.id}\` · ${methodTitle(r.run.protocol)}${r.run.variant ? ` (${r.run.variant})` : ""} · dataset ${r.run.dataset ?? "—"} · evidence ${cfg.evidence?.mode ?? "—"}${cfg.evidence?.corpus ? ` (${cfg.evidence.corpus})` : cfg.evidence?.mode === "tools" ? " (RAG over every corpus)" : ""}${runSettings(r.run) ? ` · ${runSettings(r.run)}` : ""}${r.scheme && r.scheme !== PRODUCT_SCHEME ? ` · labels ${r.scheme} (${r.labels.join(" / ")})` : !r.scheme && r.product ? ` · labels ${r.labels.join(" / ")}` : ""} · status **${r.run.status}**${r.run.status_reason ? ` (${r.run.status_reason})` : ""}`,
+    runHeaderLine(r),
     "",
     `Models: ${Object.entries(cfg.models ?? {}).map(([role, id]) => `${role}=${id}`).join(", ")}`,
     "",

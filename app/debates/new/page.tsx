@@ -6,7 +6,7 @@ import { webSelectableModels } from "@/lib/ai/web-models";
 import { DebateForm } from "@/components/debate/debate-form";
 import { SAMPLE_CLAIMS } from "@/lib/corpus/sample";
 import { PROTOCOL_NAMES, getProtocol } from "@/lib/debate/protocols";
-import { DEFAULT_METHOD, methodDefinitions } from "@/lib/debate/methods";
+import { formMethodChoices } from "@/lib/debate/form";
 import { searchToolSnapshot } from "@/lib/tools";
 
 export const dynamic = "force-dynamic";
@@ -18,13 +18,8 @@ export default async function NewDebatePage({ searchParams }: { searchParams: Pr
   const { db } = await getDb();
   const config = getConfig();
   const corpora = await listCorpora(db);
-  // Every registered method that can run here, the default first, each in its definition's words.
-  const defs = methodDefinitions().filter((d) => PROTOCOL_NAMES.includes(d.name));
-  const protocols = [...defs.filter((d) => d.name === DEFAULT_METHOD), ...defs.filter((d) => d.name !== DEFAULT_METHOD)].map((d) => ({
-    name: d.name,
-    title: `${d.title}${d.name === DEFAULT_METHOD ? " (default)" : d.input === "article" ? " (news articles)" : ""}`,
-    blurb: d.description,
-  }));
+  const choices = formMethodChoices();
+  const protocols = choices.map(({ name, title, blurb }) => ({ name, title, blurb }));
   const search = searchToolSnapshot(config.search, null);
   return (
     <div className="space-y-6">
@@ -36,7 +31,7 @@ export default async function NewDebatePage({ searchParams }: { searchParams: Pr
         examples={SAMPLE_CLAIMS.map((c) => c.text)}
         initialClaim={typeof claim === "string" ? claim : undefined}
         protocols={protocols}
-        methodPresets={Object.fromEntries(defs.map((d) => [d.name, d.formPresets ?? []]))}
+        methodPresets={Object.fromEntries(choices.map((c) => [c.name, c.presets]))}
         search={{ label: search.label, live: search.live }}
         comparePresets={Object.fromEntries(PROTOCOL_NAMES.map((n) => [n, Object.keys(getProtocol(n).presets)]))}
       />
