@@ -67,7 +67,7 @@ export function parseDebateForm(f: Record<string, string>): StartDebateInput {
 }
 
 export type FormEstimate =
-  | { ok: true; llmCalls: number; toolCalls: number; promptTokens: number; completionTokens: number; costUsd: number | null; unpriced: string[]; byRole: Array<{ role: string; model: string; calls: number; tokens: number; costUsd: number | null }>; note: string | null }
+  | { ok: true; llmCalls: number; worst: { llmCalls: number; tokens: number } | null; toolCalls: number; promptTokens: number; completionTokens: number; costUsd: number | null; unpriced: string[]; byRole: Array<{ role: string; model: string; calls: number; tokens: number; costUsd: number | null }>; note: string | null }
   | { ok: false; message: string };
 
 /**
@@ -111,5 +111,5 @@ export function estimateFromForm(f: Record<string, string>, preset?: string): Fo
   // The priced roles' sum; `unpriced` names the models left out of it.
   const priced = byRole.filter((r) => r.costUsd !== null);
   const costUsd = priced.length ? priced.reduce((a, r) => a + r.costUsd!, 0) : null;
-  return { ok: true, llmCalls: est.llmCalls, toolCalls: est.toolCalls, promptTokens: est.promptTokens, completionTokens: est.completionTokens, costUsd, unpriced, byRole, note: est.note ?? null };
+  return { ok: true, llmCalls: est.llmCalls, worst: est.worst ?? null, toolCalls: est.toolCalls, promptTokens: est.promptTokens, completionTokens: est.completionTokens, costUsd, unpriced, byRole, note: est.note ?? null };
 }
