@@ -1,4 +1,4 @@
-import { findMethod } from "@/lib/debate/methods";
+import { findMethod, methodTitle as methodShortTitle } from "@/lib/debate/methods";
 import { z } from "zod";
 import type { Database } from "@/db/client";
 import { findCorpus } from "@/db/queries/corpus";
@@ -49,7 +49,7 @@ export const compareRequestSchema = z
       const presets = getProtocol(m.protocol).presets;
       if (m.preset && !presets[m.preset]) {
         const names = Object.keys(presets);
-        ctx.addIssue({ code: "custom", message: `${getProtocol(m.protocol).title.split(" (")[0]} has no preset "${m.preset}"${names.length ? `; choose one of: ${names.join(", ")}, or none` : ""}.`, path: ["methods", i, "preset"] });
+        ctx.addIssue({ code: "custom", message: `${methodShortTitle(m.protocol)} has no preset "${m.preset}"${names.length ? `; choose one of: ${names.join(", ")}, or none` : ""}.`, path: ["methods", i, "preset"] });
       }
       const key = `${m.protocol}:${m.preset ?? ""}`;
       if (seen.has(key)) ctx.addIssue({ code: "custom", message: `${m.protocol}${m.preset ? ` (${m.preset})` : ""} is chosen twice; choose each method once.`, path: ["methods", i, "protocol"] });
@@ -92,7 +92,7 @@ export function checkCompareRequest(raw: unknown): z.output<typeof compareReques
     const one = startDebateSchema.safeParse(memberRequest(req, m));
     if (!one.success) {
       const issue = one.error.issues[0]!;
-      const title = getProtocol(m.protocol).title.split(" (")[0];
+      const title = methodShortTitle(m.protocol);
       const field = issue.path[0] === "evidence" ? "corpus" : issue.path.join(".");
       const message = issue.path[0] === "evidence" && !req.corpus?.trim() ? `${title} reads evidence from a corpus: choose one.` : `${title}: ${issue.message}`;
       throw new DebateRequestError(message, field || `methods.${i}`);
@@ -103,7 +103,7 @@ export function checkCompareRequest(raw: unknown): z.output<typeof compareReques
   return req;
 }
 
-const title = (protocol: string) => getProtocol(protocol).title.split(" (")[0]!;
+const title = (protocol: string) => methodShortTitle(protocol);
 
 /**
  * Stores the claim once, the comparison, and one debate per method (queued, not started). If any
