@@ -19,10 +19,10 @@ test("a new user picks PROClaim, sees its cost, watches the trial and the three 
   await page.getByLabel("Claim", { exact: true }).fill(CLAIM);
   await expect(page.getByTestId("proclaim-fields")).toContainText("Corpus the court searches");
   // The method's weakness is shown before starting: the full method's estimate, then the short trial's.
-  await expect(page.getByTestId("cost-estimate")).toContainText("Up to 114 model calls", { timeout: 15_000 });
+  await expect(page.getByTestId("cost-estimate")).toContainText(/About 114 model calls expected \(worst case \d{3}, about [\d,]+ tokens\)/, { timeout: 15_000 });
   await expect(page.getByTestId("cost-estimate")).toContainText("210,900 tokens per claim");
   await page.getByLabel("Rounds per trial at most").fill("2");
-  await expect(page.getByTestId("cost-estimate")).toContainText("Up to 89 model calls", { timeout: 15_000 });
+  await expect(page.getByTestId("cost-estimate")).toContainText("At most 89 model calls (every round run)", { timeout: 15_000 });
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.screenshot({ path: "test-results/proclaim-form-1280.png", fullPage: true });
   await page.setViewportSize({ width: 375, height: 800 });

@@ -86,6 +86,29 @@ test("a journalist compares four methods on one claim: they stream side by side,
   // Why: one reason per method.
   await expect(page.getByTestId("compare-reason")).toHaveCount(4);
 
+  // No machine output on the page: the steps are in each method's plain words.
+  expect(await page.locator("main").innerText()).not.toMatch(/\{"|\[(REASON|ANSWER|VERDICT)\]|DECISION:|QUERY:|Embedded \d+ texts?/);
+
+  // /debates filtered by False (the product's scale) lists every method that said false here,
+  // in whatever words it said it (FALSE, FAKE, NOT SUPPORTED, REFUTES), and none that did not.
+  const saidFalse = new Set<string>();
+  for (let i = 0; i < 4; i++) {
+    const row = rows.nth(i);
+    if ((await row.getAttribute("data-product")) === "FALSE") saidFalse.add((await row.getByRole("link").first().getAttribute("href"))!);
+  }
+  expect(saidFalse.size).toBeGreaterThan(0);
+  await page.goto(`/debates?${new URLSearchParams({ verdict: "FALSE", q: CLAIM })}`);
+  const listed = page.getByTestId("debate-list").getByRole("link");
+  const hrefs = new Set(await listed.evaluateAll((as) => as.map((a) => a.getAttribute("href"))));
+  expect(hrefs).toEqual(saidFalse);
+  for (const product of await page.getByTestId("debate-verdict").evaluateAll((xs) => xs.map((x) => x.getAttribute("data-product")))) expect(product).toBe("FALSE");
+  await page.screenshot({ path: "test-results/debates-false-1280.png", fullPage: true });
+  await page.setViewportSize({ width: 375, height: 740 });
+  expect(await noSidewaysScroll(page)).toBeLessThanOrEqual(0);
+  await page.screenshot({ path: "test-results/debates-false-375.png", fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto(url);
+
   // Each method's name opens its own debate, which is one of this comparison's.
   const href = await rows.first().getByRole("link").getAttribute("href");
   expect(href).toMatch(/^\/debates\/[0-9a-f-]{36}$/);

@@ -22,7 +22,7 @@ export async function startToolMad(page: Page, claim: string, opts: { screenshot
   await expect(page.getByTestId("search-provider")).toContainText("offline stand-in for web search");
   await page.getByLabel("Rounds at most").fill("2");
   // The estimate follows the settings: 2 rounds of 2 agents (query, answer, 3 scorer calls each) and the judge.
-  await expect(page.getByTestId("cost-estimate")).toContainText("Up to 21 model calls and 4 searches", { timeout: 15_000 });
+  await expect(page.getByTestId("cost-estimate")).toContainText("At most 21 model calls (every round run) and 4 searches", { timeout: 15_000 });
   if (opts.screenshots) {
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.screenshot({ path: "test-results/tool-mad-form-1280.png", fullPage: true });

@@ -3,8 +3,9 @@ import { getDb } from "@/db/client";
 import { pageReadDebates } from "@/lib/auth/server";
 import { can } from "@/lib/auth/policy";
 import { debateVisibility, seesEverything, settledAmong, viewerPolicy } from "@/lib/auth/visibility";
-import { searchDebates, debateFilterOptions } from "@/db/queries/debate-list";
-import { RADAR_VARIANTS } from "@/lib/debate/radar/variants";
+import { debateFilterOptions } from "@/db/queries/debate-list";
+import { searchDebates } from "@/lib/debate/debate-list";
+import { labelWords, methodDefinitions, methodTitle, PRODUCT_LABELS, PRODUCT_WORDS, productLabelOf } from "@/lib/debate/methods";
 import { DEBATE_STATUSES } from "@/db/schema";
 
 export const dynamic = "force-dynamic";
@@ -20,6 +21,7 @@ export default async function DebatesPage({ searchParams }: { searchParams: Prom
     q: one(sp.q),
     status: one(sp.status),
     verdict: one(sp.verdict),
+    method: one(sp.method),
     variant: one(sp.variant),
     corpus: one(sp.corpus),
     from: one(sp.from),
@@ -34,16 +36,19 @@ export default async function DebatesPage({ searchParams }: { searchParams: Prom
   const [found, options] = await Promise.all([searchDebates(db, filters), debateFilterOptions(db)]);
   const settled = judgeHidden ? await settledAmong(db, policy, found.map((r) => r.id)) : null;
   const rows = settled ? found.map((r) => (debateVisibility(policy, settled.has(r.id)).verdict ? r : { ...r, label: null })) : found;
-  const select = (name: keyof typeof filters, label: string, values: readonly string[]) => (
+  const select = (name: keyof typeof filters, label: string, values: ReadonlyArray<string | readonly [string, string]>) => (
     <label className="flex flex-col text-xs">
       {label}
       <select name={name} defaultValue={filters[name] ?? ""} className="mt-1 rounded-md border border-black/20 bg-white p-1.5 text-sm">
         <option value="">any</option>
-        {values.map((v) => (
-          <option key={v} value={v}>
-            {v}
-          </option>
-        ))}
+        {values.map((v) => {
+          const [value, words] = typeof v === "string" ? [v, v] : v;
+          return (
+            <option key={value} value={value}>
+              {words}
+            </option>
+          );
+        })}
       </select>
     </label>
   );
@@ -74,8 +79,10 @@ export default async function DebatesPage({ searchParams }: { searchParams: Prom
           <input name="q" defaultValue={filters.q} className="mt-1 rounded-md border border-black/20 p-1.5 text-sm" />
         </label>
         {select("status", "Status", DEBATE_STATUSES)}
-        {judgeHidden ? null : select("verdict", "Verdict", ["TRUE", "HALF-TRUE", "FALSE", "UNPARSED"])}
-        {select("variant", "Variant", RADAR_VARIANTS)}
+        {/* On the product's scale: "False" finds every method's own label that reads as false. */}
+        {judgeHidden ? null : select("verdict", "Verdict", [...PRODUCT_LABELS.map((l) => [l, PRODUCT_WORDS[l]] as const), ["UNPARSED", "Answer could not be read"] as const])}
+        {select("method", "Method", methodDefinitions().map((d) => [d.name, d.title] as const))}
+        {select("variant", "Variant", options.variants)}
         {select("corpus", "Corpus", options.corpora)}
         <label className="flex flex-col text-xs">
           From
@@ -96,9 +103,10 @@ export default async function DebatesPage({ searchParams }: { searchParams: Prom
               <Link href={`/debates/${r.id}`} className="flex flex-col gap-1 p-3 hover:bg-black/[.03] sm:flex-row sm:items-center sm:gap-4">
                 <span className="min-w-0 flex-1 break-words">{r.claim}</span>
                 <span className="flex shrink-0 flex-wrap gap-2 text-xs text-black/60">
-                  <span className="font-semibold text-black">{r.label ?? "—"}</span>
+                  <VerdictWords method={r.protocol} label={r.label} />
+                  <span data-testid="debate-method">{methodTitle(r.protocol)}</span>
                   <span>{r.status}</span>
-                  <span>{r.variant}</span>
+                  {r.variant ? <span>{r.variant}</span> : null}
                   {r.corpus ? <span>{r.corpus}</span> : null}
                   <time dateTime={r.createdAt.toISOString()}>{r.createdAt.toISOString().slice(0, 16).replace("T", " ")}</time>
                 </span>
@@ -108,5 +116,19 @@ export default async function DebatesPage({ searchParams }: { searchParams: Prom
         </ul>
       )}
     </div>
+  );
+}
+
+/** The verdict on the product's scale first, the method's own label beside it when it differs. */
+function VerdictWords({ method, label }: { method: string; label: string | null }) {
+  if (!label) return <span className="font-semibold text-black">—</span>;
+  const product = productLabelOf(method, label);
+  const own = labelWords(method, label);
+  return (
+    <span data-testid="debate-verdict" data-product={product ?? ""} data-label={label}>
+      <span className="font-semibold text-black">{product ? PRODUCT_WORDS[product] : own}</span>
+      {product && label !== product ? <span> ({own === label ? label : `${label}: ${own}`})</span> : null}
+      {!product && label !== "UNPARSED" ? <span> (not on the true–false scale)</span> : null}
+    </span>
   );
 }

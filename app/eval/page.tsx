@@ -1,3 +1,4 @@
+import { methodTitle } from "@/lib/debate/methods";
 import Link from "next/link";
 import { getDb } from "@/db/client";
 import { pageReadDebates } from "@/lib/auth/server";
@@ -30,7 +31,7 @@ export default async function EvalListPage() {
         Start a run with <Link className="underline" href="/eval/new">New run</Link> or from the command line, e.g. <code className="rounded bg-black/5 px-1">npx counterpoint eval --preset radar-politifact-gold --model judge=openai:gpt-4o-mini</code> (after <code className="rounded bg-black/5 px-1">npx counterpoint dataset download politifact-hidden</code>). On PostgreSQL, any number of{" "}
         <code className="rounded bg-black/5 px-1">npx counterpoint worker</code> processes share a run. Every claim becomes a debate you can open and annotate.
       </p>
-      {groups.length ? <ul className="space-y-1 text-sm" data-testid="matrix-groups">{groups.map((g) => <li key={g.group}><Link className="underline" href={`/eval/groups/${g.group}`}>Methods compared on {g.dataset ?? "a dataset"}: {g.runs.map((r) => r.protocol).join(", ")}</Link> <span className="text-xs text-black/50">{g.created_at.slice(0, 16).replace("T", " ")}</span></li>)}</ul> : null}
+      {groups.length ? <ul className="space-y-1 text-sm" data-testid="matrix-groups">{groups.map((g) => <li key={g.group}><Link className="underline" href={`/eval/groups/${g.group}`}>Methods compared on {g.dataset ?? "a dataset"}: {g.runs.map((r) => methodTitle(r.protocol)).join(", ")}</Link> <span className="text-xs text-black/50">{g.created_at.slice(0, 16).replace("T", " ")}</span></li>)}</ul> : null}
       {runs.length === 0 ? (
         <p className="text-black/60">No evaluation runs yet.</p>
       ) : (

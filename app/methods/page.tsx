@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { pageReadDebates } from "@/lib/auth/server";
 import { MethodSection, dollars } from "@/components/methods/method-section";
-import { METHODS } from "@/lib/methods/catalog";
+import { methodTexts } from "@/lib/methods/catalog";
 import { methodFacts, PRICED_WITH } from "@/lib/methods/facts";
 
 export const dynamic = "force-dynamic";
@@ -9,7 +9,7 @@ export const metadata = { title: "How the methods work" };
 
 export default async function MethodsPage() {
   await pageReadDebates("/methods");
-  const methods = METHODS.map((text) => ({ text, facts: methodFacts(text.protocol) }));
+  const methods = methodTexts().map((text) => ({ text, facts: methodFacts(text.protocol) }));
   return (
     <div className="space-y-6">
       <header className="space-y-2">

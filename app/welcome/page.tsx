@@ -18,7 +18,7 @@ const MODEL_RECIPES: Array<{ title: string; lines: string[] }> = [
     title: "A model on your own server (Ollama, vLLM, llama.cpp: anything that speaks the OpenAI API)",
     lines: ["DEFAULT_MODEL=openai-compatible:ollama", "OPENAI_COMPATIBLE_OLLAMA_BASE_URL=http://127.0.0.1:11434/v1", "OPENAI_COMPATIBLE_OLLAMA_MODEL=llama3.1:8b"],
   },
-  { title: "A small model on this machine (downloaded on first use)", lines: ["DEFAULT_MODEL=local:qwen2.5-1.5b-instruct-q4_k_m"] },
+  { title: "A small model on the server itself (downloaded on first use)", lines: ["DEFAULT_MODEL=local:qwen2.5-1.5b-instruct-q4_k_m"] },
 ];
 
 function Step({ n, title, done, children }: { n: number; title: string; done: boolean; children: React.ReactNode }) {

@@ -9,6 +9,16 @@ import { EvidencePanel } from "@/components/debate/evidence-panel";
 import { VerdictCard } from "@/components/debate/verdict-card";
 import { revealJudgeAction, saveAnnotationAction, skipAction, type SaveResult } from "@/app/annotate/actions";
 import type { JudgeParts } from "@/lib/annotation/judge-reveal";
+import { plainStep, type MethodDefinition } from "@/lib/debate/definition";
+import { findMethod } from "@/lib/debate/methods";
+
+/** A judge's working in its method's plain words (no answer markers); bookkeeping steps left out. */
+function plainTurns(def: MethodDefinition | undefined, turns: JudgeParts["working"], domain: string | null) {
+  return turns.flatMap((t) => {
+    const plain = plainStep(def, t, { domain });
+    return plain ? [{ ...t, content: plain.text, speaker: plain.speaker }] : [];
+  });
+}
 
 export const GOLD = ["TRUE", "HALF-TRUE", "FALSE"] as const;
 const FLAGS = [
@@ -233,7 +243,17 @@ export function AnnotateTask({
     return () => window.removeEventListener("keydown", onKey);
   }, [save, skip, update, judge]);
 
-  const speeches = view.turns.filter((t) => t.kind === "speech");
+  // Each turn in its method's plain words and role names, as the debate page names them.
+  const def = findMethod(view.protocol);
+  const speeches = useMemo(
+    () =>
+      view.turns.flatMap((t) => {
+        if (t.kind !== "speech") return [];
+        const plain = plainStep(def, t, { domain: view.domain });
+        return plain ? [{ ...t, content: plain.text, speaker: plain.speaker }] : [];
+      }),
+    [view.turns, view.domain, def],
+  );
   const citedBy = useMemo(() => {
     const map = new Map<number, number[]>();
     for (const t of speeches) for (const r of t.citations) map.set(r, [...(map.get(r) ?? []), t.seq]);
@@ -248,7 +268,7 @@ export function AnnotateTask({
     <div className="space-y-4" data-testid="annotate-task" data-debate={view.id} data-keys-ready={keysReady ? "true" : undefined}>
       <header className="space-y-1">
         <p className="text-xs uppercase tracking-wide text-black/50">
-          Claim {dataset ? `· from ${dataset}` : ""} · {view.variant}
+          {[def?.input === "article" ? "Article" : "Claim", dataset ? `from ${dataset}` : null, def?.title ?? view.protocol, view.variant].filter(Boolean).join(" · ")}
         </p>
         <h2 className="text-xl font-semibold" data-testid="task-claim">{view.claim.text}</h2>
         {previous ? <p className="text-sm text-black/60">You labelled this before (version {previous.version}); saving creates version {previous.version + 1}.</p> : null}
@@ -265,7 +285,7 @@ export function AnnotateTask({
           <h3 className="text-sm font-semibold uppercase tracking-wide text-black/50">Debate</h3>
           {speeches.map((t) => (
             <div key={t.seq} className="space-y-1">
-              <TurnCard turn={t as TurnLike} onCite={setSelected} />
+              <TurnCard turn={t as TurnLike} onCite={setSelected} speaker={t.speaker} />
               <fieldset className="flex flex-wrap gap-3 pl-2 text-xs text-black/70">
                 <legend className="sr-only">Flags for turn {t.seq}</legend>
                 {FLAGS.map(([flag, words]) => (
@@ -288,8 +308,8 @@ export function AnnotateTask({
           ))}
           {judge ? (
             <div id="judge" className="space-y-3">
-              {judge.verdict ? <VerdictCard verdict={judge.verdict} onCite={setSelected} /> : null}
-              <JudgeWorking turns={judge.working as TurnLike[]} onCite={setSelected} />
+              {judge.verdict ? <VerdictCard verdict={judge.verdict} onCite={setSelected} method={view.protocol} turns={view.turns} /> : null}
+              <JudgeWorking turns={plainTurns(def, judge.working, view.domain) as TurnLike[]} onCite={setSelected} />
             </div>
           ) : (
             <p className="rounded-lg border border-dashed border-black/20 p-4 text-sm text-black/60" data-testid="verdict-hidden">

@@ -1,11 +1,12 @@
 "use client";
 
-import { memo, useEffect, useRef } from "react";
+import { memo, useEffect, useMemo, useRef } from "react";
 import Link from "next/link";
 import type { LiveTurn } from "@/lib/debate/events";
 import type { DebateView } from "@/lib/debate/view";
-import { retryNote, roleName } from "@/components/debate/turn-card";
-import { agentName } from "@/components/debate/tool-mad/words";
+import { retryNote } from "@/components/debate/turn-card";
+import { plainStep, roleDisplayName } from "@/lib/debate/definition";
+import { findMethod } from "@/lib/debate/methods";
 import { firstSentence } from "@/components/debate/verdict-summary";
 import type { Connection } from "./use-debate-streams";
 import { statusWords } from "./words";
@@ -13,10 +14,9 @@ import { statusWords } from "./words";
 /** How much of a turn being written the column shows: its newest words, where the text grows. */
 const TAIL = 420;
 
+/** A speaker by the method's own names for its roles, as its debate page names them. */
 function speaker(t: { role: string; kind: string }, protocol: string, domain: string | null) {
-  // Tool-MAD names its agents for where they search (corpus, web), as its own page does.
-  // ZoFia's first step is named for what it finds, not its acronym ("Ner").
-  const who = protocol === "tool-mad" ? agentName(t.role) : t.role === "ner" ? "Names and places" : roleName(t.role, domain);
+  const who = roleDisplayName(findMethod(protocol), t.role, { domain });
   return t.kind === "tool" ? `${who} (search)` : who;
 }
 
@@ -26,7 +26,16 @@ function speaker(t: { role: string; kind: string }, protocol: string, domain: st
  */
 /** Memoised: a delta for one debate re-renders that debate's column only. */
 export const MemberColumn = memo(function MemberColumn({ name, href, view, live, connection }: { name: string; href: string | null; view: DebateView; live: LiveTurn[]; connection: Connection | undefined }) {
-  const finished = view.turns.filter((t) => t.status === "completed" || t.status === "failed");
+  // Each finished step in the method's plain words: no JSON, no answer markers, no bookkeeping steps.
+  // Memoised on the stored turns: a streamed token changes `live`, not these.
+  const finished = useMemo(() => {
+    const def = findMethod(view.protocol);
+    return view.turns.flatMap((t) => {
+      if (t.status !== "completed" && t.status !== "failed") return [];
+      const plain = plainStep(def, t, { domain: view.domain });
+      return plain ? [{ ...t, plain }] : [];
+    });
+  }, [view.turns, view.protocol, view.domain]);
   const running = view.status === "running" || view.status === "queued";
   // While the debate runs, the newest finished turn stays in sight at the foot of its list.
   const list = useRef<HTMLOListElement>(null);
@@ -46,7 +55,7 @@ export const MemberColumn = memo(function MemberColumn({ name, href, view, live,
         {finished.length === 0 ? <li className="text-black/50">No finished turn yet.</li> : null}
         {finished.map((t) => (
           <li key={t.seq} data-testid="finished-turn" data-seq={t.seq} className="min-w-0 break-words">
-            <span className="font-medium">{speaker(t, view.protocol, view.domain)}:</span> <span className="text-black/70">{t.status === "failed" ? "failed" : firstSentence(t.content, 140) || "—"}</span>
+            <span className="font-medium">{t.plain.speaker}:</span> <span className="text-black/70">{t.status === "failed" ? "failed" : firstSentence(t.plain.text, 140) || "—"}</span>
           </li>
         ))}
       </ol>

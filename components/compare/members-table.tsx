@@ -47,6 +47,7 @@ export function MembersTable({ members, ensemble, hrefFor }: { members: Comparis
           data-testid="compare-row"
           data-protocol={m.protocol}
           data-status={m.status}
+          data-product={m.status === "completed" ? (m.verdict?.productLabel ?? "") : ""}
           className={`grid grid-cols-2 gap-x-4 rounded-lg border border-black/10 bg-white p-3 text-sm md:rounded-none md:border-0 md:border-b md:bg-transparent md:px-0 md:py-2 ${GRID}`}
         >
           <div className="col-span-2 mb-1 font-semibold md:col-span-1 md:mb-0">

@@ -2,6 +2,7 @@ import type { ComparisonMember } from "@/lib/compare/types";
 import { firstSentence } from "@/components/debate/verdict-summary";
 import { VerdictBadge } from "./members-table";
 import { memberName, noLabelWords } from "./words";
+import { withoutMarkers } from "@/lib/debate/plain-words";
 
 /** Why each method decided as it did: its judge's reason in a line, the whole reason on request. */
 export function Reasons({ members }: { members: ComparisonMember[] }) {
@@ -12,7 +13,8 @@ export function Reasons({ members }: { members: ComparisonMember[] }) {
       </h2>
       <ul className="space-y-2">
         {members.map((m) => {
-          const reason = m.verdict?.reason?.trim() ?? "";
+          // Answer markers ("[REASON]:") are the prompt's format, not the method's words.
+          const reason = withoutMarkers(m.verdict?.reason?.trim() ?? "");
           const line = reason ? firstSentence(reason, 200) : null;
           return (
             <li key={m.debateId} data-testid="compare-reason" data-protocol={m.protocol} className="min-w-0 rounded-lg border border-black/10 bg-white p-3 text-sm">
@@ -20,6 +22,7 @@ export function Reasons({ members }: { members: ComparisonMember[] }) {
                 <span className="font-semibold">{memberName(m, members)}</span>
                 <VerdictBadge m={m} />
               </div>
+              {line && m.verdict?.reasonNote ? <p className="mb-1 text-xs text-black/60" data-testid="reason-note">{m.verdict.reasonNote}</p> : null}
               {!line ? (
                 <p className="text-black/60">{m.verdict ? "No reason given." : `No verdict yet: it ${noLabelWords(m)}.`}</p>
               ) : line.length >= reason.replace(/\s+/g, " ").length ? (

@@ -1,14 +1,14 @@
 import type { ComparisonMember, ComparisonView } from "@/lib/compare/types";
 import { FREE_WORDS } from "@/lib/cost-words";
 import type { ProductLabel } from "@/lib/debate/types";
+import { methodTitle } from "@/lib/debate/methods";
 
 /*
  * The comparison page in words: what a journalist reads before any number. Pure functions, so the
  * sentences are tested without a browser (tests/compare/page-words.test.ts).
  */
 
-const PROTOCOL_NAMES: Record<string, string> = { radar: "RADAR", "tool-mad": "Tool-MAD", zofia: "ZoFia", proclaim: "PROClaim" };
-export const protocolName = (p: string) => PROTOCOL_NAMES[p] ?? p;
+export const protocolName = (p: string) => methodTitle(p);
 
 const LABEL_WORDS: Record<ProductLabel, string> = { TRUE: "True", "HALF-TRUE": "Half true", FALSE: "False" };
 export const labelWords = (l: ProductLabel) => LABEL_WORDS[l];

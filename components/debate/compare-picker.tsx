@@ -1,5 +1,6 @@
 "use client";
 
+import { findMethod } from "@/lib/debate/methods";
 import { usdWords } from "@/lib/cost-words";
 import { useEffect, useRef, useState } from "react";
 import { useServerForm } from "@/components/forms/use-server-form";
@@ -95,7 +96,7 @@ export function ComparePicker({
                   <label className="mt-2 block text-xs">
                     Preset<span className="sr-only"> for {p.title}</span>
                     <select name={`preset_${p.name}`} defaultValue={v[`preset_${p.name}`] ?? ""} className="mt-1 block w-full max-w-full rounded-md border border-black/20 bg-white p-1.5 text-sm">
-                      <option value="">{p.name === "proclaim" ? "full method (default)" : "default settings"}</option>
+                      <option value="">{`${findMethod(p.name)?.defaultSettingsTitle ?? "default settings"}${findMethod(p.name)?.defaultSettingsTitle === "default settings" ? "" : " (default)"}`}</option>
                       {names.map((n) => (
                         <option key={n} value={n}>
                           {n}

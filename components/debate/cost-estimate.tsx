@@ -42,7 +42,16 @@ export function CostEstimate({ revision }: { revision: number }) {
       ) : (
         <>
           <p className="mt-1">
-            Up to <strong>{fmt(est.llmCalls)} model calls</strong> and {fmt(est.toolCalls)} {est.toolCalls === 1 ? "search" : "searches"}, about {fmt(est.promptTokens + est.completionTokens)} tokens ·{" "}
+            {/* One number said as what it is: the expected case with its worst case, or the worst case alone. */}
+            {est.worst ? (
+              <>
+                About <strong>{fmt(est.llmCalls)} model calls</strong> expected (worst case {fmt(est.worst.llmCalls)}, about {fmt(est.worst.tokens)} tokens) and {fmt(est.toolCalls)} {est.toolCalls === 1 ? "search" : "searches"}, about {fmt(est.promptTokens + est.completionTokens)} tokens expected ·{" "}
+              </>
+            ) : (
+              <>
+                At most <strong>{fmt(est.llmCalls)} model calls</strong> (every round run) and {fmt(est.toolCalls)} {est.toolCalls === 1 ? "search" : "searches"}, about {fmt(est.promptTokens + est.completionTokens)} tokens ·{" "}
+              </>
+            )}
             {est.costUsd === null ? <strong>price unknown</strong> : est.costUsd === 0 && est.unpriced.length === 0 ? <strong>{FREE_WORDS}</strong> : <strong>${est.costUsd.toFixed(4)}</strong>}
             {est.costUsd !== null && est.unpriced.length ? " for the priced models" : ""}
             {est.unpriced.length ? <span className="text-black/70"> (price unknown for {est.unpriced.join(", ")})</span> : null}

@@ -4,10 +4,9 @@ import { useState } from "react";
 import { useServerForm } from "@/components/forms/use-server-form";
 import { startDebateAction, type StartState } from "@/app/debates/actions";
 import { CostEstimate } from "./cost-estimate";
-import { ToolMadFields, type ToolMadFormInfo } from "./tool-mad/tool-mad-fields";
 import { ArticleInput } from "./article-input";
-import { ZofiaFields } from "./zofia/zofia-fields";
-import { ProclaimFields } from "./proclaim/proclaim-fields";
+import { methodViews, type MethodFormProps } from "./method-views";
+import { DEFAULT_METHOD, findMethod } from "@/lib/debate/methods";
 import { RADAR_VARIANTS } from "@/lib/debate/radar/variants";
 import { ModelSelect } from "./model-select";
 import { claimCount, claimLengthError, normaliseClaim } from "@/lib/debate/claim-length";
@@ -76,8 +75,8 @@ function SingleDebateForm({
   examples,
   initialClaim,
   protocols = [],
-  toolMad,
-  proclaimPresets = [],
+  methodPresets = {},
+  search = { label: "web search", live: false },
 }: {
   corpora: Array<{ name: string; passages: number }>;
   models: string[];
@@ -87,22 +86,24 @@ function SingleDebateForm({
   initialClaim?: string;
   /** The protocols offered (RADAR first, the default). */
   protocols?: Array<{ name: string; title: string; blurb: string }>;
-  toolMad?: ToolMadFormInfo;
-  /** PROClaim's ablations offered beside the full method. */
-  proclaimPresets?: Array<{ name: string; title: string }>;
+  /** Each method's presets the form offers, by method (its definition's `formPresets`). */
+  methodPresets?: Record<string, MethodFormProps["presets"]>;
+  search?: MethodFormProps["search"];
 }) {
   const { state, pending, formProps } = useServerForm<StartState>(startDebateAction, {});
   const v = state.values ?? {};
   const [claim, setClaim] = useState(v.claim ?? initialClaim ?? "");
   const [mode, setMode] = useState<"retrieved" | "gold">((v.evidenceMode as "gold") ?? (corpora.length ? "retrieved" : "gold"));
   const [variant, setVariant] = useState(v.variant ?? "expertise");
-  const [protocol, setProtocol] = useState(v.protocol || "radar");
-  const isToolMad = protocol === "tool-mad" && !!toolMad;
+  const [protocol, setProtocol] = useState(v.protocol || DEFAULT_METHOD);
+  // What the chosen method asks for comes from its definition and its views, never its name.
+  const def = findMethod(protocol);
+  const views = methodViews(protocol);
   // Bumped on every change, so the cost preview recomputes from the form as it stands.
   const [revision, setRevision] = useState(0);
   // Live, as the user types or pastes; the server refuses with the same words.
   const tooLong = claimLengthError(claim);
-  const fieldError = state.field && !["claim", "claimDate", "corpus", "evidence", "models", "budget", ...(isToolMad ? ["config.rounds", "config.labels", "config.gate", "config.agents"] : []), ...(protocol === "proclaim" ? ["config.maxRounds"] : [])].some((f) => state.field!.startsWith(f));
+  const fieldError = state.field && !["claim", "claimDate", "corpus", "evidence", "models", "budget", ...(views.formErrorFields ?? [])].some((f) => state.field!.startsWith(f));
 
   return (
     <form {...formProps} className="space-y-6" noValidate onChange={() => setRevision((n) => n + 1)}>
@@ -129,10 +130,10 @@ function SingleDebateForm({
           <FieldError state={state} field="protocol" />
         </fieldset>
       ) : (
-        <input type="hidden" name="protocol" value="radar" />
+        <input type="hidden" name="protocol" value={DEFAULT_METHOD} />
       )}
 
-      {protocol === "zofia" ? <ArticleInput initial={v} error={state.error ? { field: state.field, message: state.error } : undefined} /> : (<>
+      {def?.input === "article" ? <ArticleInput initial={v} error={state.error ? { field: state.field, message: state.error } : undefined} /> : (<>
       <div>
         <label htmlFor="claim" className="block font-medium">
           Claim
@@ -182,10 +183,8 @@ function SingleDebateForm({
       </div>
       </>)}
 
-      {protocol === "zofia" ? <ZofiaFields corpora={corpora} defaultCorpus={v.corpus} /> : protocol === "proclaim" ? (
-        <ProclaimFields corpora={corpora} presets={proclaimPresets} values={v} renderError={(field) => <FieldError state={state} field={field} />} />
-      ) : isToolMad ? (
-        <ToolMadFields info={toolMad!} corpora={corpora} models={models} defaults={defaults} values={v} renderError={(field) => <FieldError state={state} field={field} />} />
+      {views.FormFields ? (
+        <views.FormFields corpora={corpora} models={models} defaults={defaults} values={v} renderError={(field) => <FieldError state={state} field={field} />} presets={methodPresets[protocol] ?? []} search={search} />
       ) : (
         <>
       <fieldset>
@@ -341,7 +340,8 @@ function SingleDebateForm({
         </div>
       </details>
 
-      <CostEstimate revision={revision + (isToolMad ? 0.5 : protocol === "proclaim" ? 0.25 : 0)} />
+      {/* A method switch changes the estimate too: its position in the list is part of the revision. */}
+      <CostEstimate revision={revision + (protocols.findIndex((p) => p.name === protocol) + 1) / 100} />
 
       <button type="submit" disabled={pending} className="rounded-md bg-ink px-4 py-2 font-medium text-white hover:bg-black disabled:opacity-60">
         {pending ? "Starting…" : "Start debate"}

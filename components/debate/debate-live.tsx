@@ -11,11 +11,10 @@ import { EvidencePanel } from "./evidence-panel";
 import { JudgeWorking } from "./judge-working";
 import { retryNote, TurnCard, type TurnLike } from "./turn-card";
 import { ToolMadTranscript } from "./tool-mad/tool-mad-transcript";
-import { toolMadHeadline } from "./tool-mad/words";
 import { VerdictCard } from "./verdict-card";
 import { VerdictSummary } from "./verdict-summary";
-import { ZofiaDebate } from "./zofia/zofia-debate";
-import { ProclaimDebate } from "./proclaim/proclaim-debate";
+import { methodViews } from "./method-views";
+import { methodTitle } from "@/lib/debate/methods";
 
 /** Turns being written right now (several at once when agents speak in parallel), by seq. */
 type Live = LiveTurn[];
@@ -193,14 +192,15 @@ export function DebateLive({ initial, initialLive = [], canControl = false, shar
   const now = useNow(!view.finishedAt && view.status === "running");
   const end = view.finishedAt ? Date.parse(view.finishedAt) : now;
   const totalMs = view.startedAt && end !== null ? end - Date.parse(view.startedAt) : null;
-  // Tool-MAD's zero-token steps (gates, consensus, embeddings) are turns too, but not model calls.
-  const toolMad = view.protocol === "tool-mad";
+  // A method's own views, from the components registry (components/debate/method-views.tsx).
+  const views = methodViews(view.protocol);
+  // Agents side by side per round (Tool-MAD), whose zero-token steps (gates, consensus, embeddings) are turns too, but not model calls.
+  const toolMad = views.transcript === "agent-columns";
   const searches = done.filter((t) => t.kind === "tool").length;
   const modelCalls = done.filter((t) => t.kind !== "tool" && ((t.promptTokens ?? 0) > 0 || (t.completionTokens ?? 0) > 0)).length;
   const costText = done.length === 0 ? "no cost yet" : unpriced === done.length ? "cost unknown (no price for this model)" : `cost ${usdWords(cost)}${unpriced ? ` (price unknown for ${unpriced} ${unpriced === 1 ? "turn" : "turns"})` : ""}`;
 
-  if (view.protocol === "zofia") return <ZofiaDebate view={view} live={live} connection={connection} canControl={canControl} extra={extra} />;
-  if (view.protocol === "proclaim") return <ProclaimDebate view={view} live={live} connection={connection} canControl={canControl} extra={extra} />;
+  if (views.Debate) return <views.Debate view={view} live={live} connection={connection} canControl={canControl} extra={extra} />;
   return (
     <div className="space-y-6">
       <header className="space-y-3">
@@ -209,12 +209,11 @@ export function DebateLive({ initial, initialLive = [], canControl = false, shar
             {STATUS_WORDS[view.status] ?? view.status}
           </span>
           <span className="text-black/60">
-            {toolMad ? (
-              toolMadHeadline(view.config as Record<string, unknown> | null)
+            {views.headline ? (
+              views.headline(view)
             ) : (
               <>
-                {view.protocol.toUpperCase()} · {view.variant}
-                {view.domain ? ` (${view.domain} expert)` : ""} · {view.evidenceMode} evidence
+                {[methodTitle(view.protocol), view.variant ? `${view.variant}${view.domain ? ` (${view.domain} expert)` : ""}` : null, `${view.evidenceMode} evidence`].filter(Boolean).join(" · ")}
               </>
             )}
           </span>
@@ -224,7 +223,7 @@ export function DebateLive({ initial, initialLive = [], canControl = false, shar
         </div>
         <h1 className="text-2xl font-semibold tracking-tight break-words">{view.claim.text}</h1>
         {view.claim.date ? <p className="text-sm text-black/60">Claim made on {view.claim.date.slice(0, 10)}</p> : null}
-        {view.verdict ? <VerdictSummary verdict={view.verdict} turns={toolMad ? modelCalls : done.length} turnsUnit={toolMad ? "model call" : "turn"} scheme={toolMad ? ((view.config as { labels?: string } | null)?.labels ?? null) : null} cost={costText} onCite={setSelected} /> : null}
+        {view.verdict ? <VerdictSummary verdict={view.verdict} turns={views.countsModelCalls ? modelCalls : done.length} turnsUnit={views.countsModelCalls ? "model call" : "turn"} scheme={toolMad ? ((view.config as { labels?: string } | null)?.labels ?? null) : null} cost={costText} onCite={setSelected} /> : null}
         {canControl ? <DebateControls id={view.id} status={view.status} /> : null}
         {extra}
         {view.error ? (
@@ -243,7 +242,7 @@ export function DebateLive({ initial, initialLive = [], canControl = false, shar
             claim={view.claim.text}
             selected={selected}
             onSelect={setSelected}
-            verdict={view.verdict ? <VerdictCard verdict={view.verdict} onCite={setSelected} /> : null}
+            verdict={view.verdict ? <VerdictCard verdict={view.verdict} onCite={setSelected} method={view.protocol} turns={view.turns} /> : null}
           />
           <p className="text-sm text-black/60" data-testid="debate-totals">
             {modelCalls} model {modelCalls === 1 ? "call" : "calls"} · {searches} {searches === 1 ? "search" : "searches"} · {tokens} tokens · {costText}
@@ -277,7 +276,7 @@ export function DebateLive({ initial, initialLive = [], canControl = false, shar
                 {l.retry ? ` (${retryNote(l.retry)})` : ""}
               </p>
             ))}
-          {view.verdict ? <VerdictCard verdict={view.verdict} onCite={setSelected} /> : null}
+          {view.verdict ? <VerdictCard verdict={view.verdict} onCite={setSelected} method={view.protocol} turns={view.turns} /> : null}
           <JudgeWorking turns={working} onCite={setSelected} />
           <p className="text-sm text-black/60" data-testid="debate-totals">
             {done.length} {done.length === 1 ? "turn" : "turns"} · {tokens} tokens · {costText}

@@ -45,7 +45,8 @@ export function retryNote(r: { attempt: number; maxAttempts: number; reason: str
   return `retrying (${r.attempt} of ${r.maxAttempts - 1}) after ${r.reason}`;
 }
 
-export function TurnCard({ turn, onCite, compact = false, domain }: { turn: TurnLike; onCite: (rank: number) => void; compact?: boolean; domain?: string | null }) {
+/** `speaker`: the role's name from the method's definition, where the caller has it. */
+export function TurnCard({ turn, onCite, compact = false, domain, speaker }: { turn: TurnLike; onCite: (rank: number) => void; compact?: boolean; domain?: string | null; speaker?: string }) {
   const streaming = turn.status === "streaming";
   const stopped = turn.status === "stopped";
   return (
@@ -60,7 +61,7 @@ export function TurnCard({ turn, onCite, compact = false, domain }: { turn: Turn
     >
       <header className="mb-2 flex flex-wrap items-baseline justify-between gap-2">
         <h3 className="font-semibold">
-          {roleName(turn.role, domain)} <span className="font-normal text-black/50">· {turn.phase.replace(/-/g, " ")}</span>
+          {speaker ?? roleName(turn.role, domain)} <span className="font-normal text-black/50">· {turn.phase.replace(/-/g, " ")}</span>
         </h3>
         {streaming ? (
           <span className={`text-xs ${turn.retry ? "font-medium text-amber-800" : "text-black/50"}`} aria-live="polite">

@@ -2,6 +2,34 @@
 
 import { CitedText } from "./cited-text";
 import { agentName, decidedByWords, productLabelOf, schemeName, stopReasonWords } from "./tool-mad/words";
+import type { StepTurn } from "@/lib/debate/definition";
+import { findMethod, labelWords, methodTitle, peopleVerdict } from "@/lib/debate/methods";
+import { withoutMarkers } from "@/lib/debate/plain-words";
+
+/** The product-scale label first, the method's own label in its words beside it, and whose label it is. */
+export function MethodLabel({ method, label }: { method: string; label: string }) {
+  const product = findMethod(method)?.labels.toProduct[label] ?? null;
+  const own = labelWords(method, label);
+  return (
+    <span className="inline-flex flex-wrap items-center gap-2" data-testid="verdict-label" data-product={product ?? ""}>
+      <span className={`rounded px-3 py-1 text-lg font-bold tracking-wide ${product ? LABEL_STYLE[product] : LABEL_STYLE.UNPARSED}`}>{product ?? own}</span>
+      {product && product === label ? null : (
+        <span className="text-sm text-black/70">
+          {product ? (
+            <>
+              {methodTitle(method)} said <strong>{label}</strong>
+              {own !== label ? ` (${own})` : ""}
+            </>
+          ) : label === "UNPARSED" ? (
+            "no readable label"
+          ) : (
+            <>{methodTitle(method)}&apos;s label; no rating on the true / half-true / false scale</>
+          )}
+        </span>
+      )}
+    </span>
+  );
+}
 
 export const LABEL_STYLE: Record<string, string> = {
   TRUE: "bg-emerald-700 text-white",
@@ -85,13 +113,21 @@ function JudgeScores({ details }: { details?: Record<string, unknown> | null }) 
   );
 }
 
-export function VerdictCard({ verdict, onCite }: { verdict: Verdict; onCite: (rank: number) => void }) {
+/**
+ * `method` given: the label is read through the method's definition (product scale first, its own
+ * label beside it), and a method whose verdict has no reason of its own takes it from `turns`,
+ * saying where it came from.
+ */
+export function VerdictCard({ verdict, onCite, method, turns }: { verdict: Verdict; onCite: (rank: number) => void; method?: string; turns?: readonly StepTurn[] }) {
   const scheme = typeof verdict.details?.labelScheme === "string" ? verdict.details.labelScheme : null;
+  const people = method ? peopleVerdict(method, verdict, turns ?? []) : null;
+  const reasonNote = !verdict.reason && people?.reasonNote ? people.reasonNote : null;
+  const reasonText = verdict.reason ? withoutMarkers(verdict.reason) : reasonNote && method ? (findMethod(method)?.reasonFromTurns?.(verdict, turns ?? [])?.text ?? null) : null;
   const stopReason = typeof verdict.details?.stopReason === "string" ? verdict.details.stopReason : null;
   return (
     <section id="verdict" tabIndex={-1} aria-label="Verdict" data-testid="verdict" className="scroll-mt-4 rounded-lg border-2 border-black/80 bg-white p-5">
       <div className="flex flex-wrap items-center gap-3">
-        {scheme ? <ProductAndScheme label={verdict.label} scheme={scheme} /> : <span className={`rounded px-3 py-1 text-lg font-bold tracking-wide ${LABEL_STYLE[verdict.label] ?? LABEL_STYLE.UNPARSED}`}>{verdict.label}</span>}
+        {scheme ? <ProductAndScheme label={verdict.label} scheme={scheme} /> : method ? <MethodLabel method={method} label={verdict.label} /> : <span className={`rounded px-3 py-1 text-lg font-bold tracking-wide ${LABEL_STYLE[verdict.label] ?? LABEL_STYLE.UNPARSED}`}>{verdict.label}</span>}
         {verdict.confidence !== null ? <span className="text-sm text-black/70">confidence {(verdict.confidence * 100).toFixed(0)}%</span> : null}
         <span className="text-sm text-black/60">
           {verdict.stoppedEarly && !stopReason ? `stopped early after the ${verdict.stopAfter?.replace(/-/g, " ")}` : `after ${verdict.roundsCompleted ?? "?"} ${verdict.roundsCompleted === 1 ? "round" : "rounds"}`}
@@ -99,9 +135,10 @@ export function VerdictCard({ verdict, onCite }: { verdict: Verdict; onCite: (ra
       </div>
       <DecidedBy details={verdict.details} />
       {verdict.label === "UNPARSED" ? <p className="mt-3 text-sm">The judge did not give a verdict in the required format, even when asked again. No label was guessed.</p> : null}
-      {verdict.reason ? (
+      {reasonText ? (
         <div className="mt-3">
-          <CitedText text={verdict.reason} onCite={onCite} />
+          {reasonNote ? <p className="mb-1 text-xs text-black/60" data-testid="reason-note">{reasonNote}</p> : null}
+          <CitedText text={reasonText} onCite={onCite} />
         </div>
       ) : null}
       {verdict.labelProbs ? (

@@ -3,18 +3,15 @@
 import { useRef, useState } from "react";
 import { createRunAction, type NewRunState } from "@/app/eval/new/actions";
 import { RADAR_VARIANTS } from "@/lib/debate/radar/variants";
+import { DEFAULT_METHOD, methodDefinitions } from "@/lib/debate/methods";
 import { ModelSelect } from "@/components/debate/model-select";
 import { formatFileLimit, MAX_CLAIMS_FILE_BYTES } from "@/lib/eval/limits";
 import { formEntries } from "@/lib/forms/state";
 import { useServerForm } from "@/components/forms/use-server-form";
 import { ChooseFileAgain, FieldError, FormError } from "@/components/forms/form-errors";
 
-const PROTOCOL_CHOICES = [
-  ["radar", "RADAR"],
-  ["tool-mad", "Tool-MAD"],
-  ["zofia", "ZoFia (news articles)"],
-  ["proclaim", "PROClaim"],
-] as const;
+/** Every registered method, in its definition's words. */
+const PROTOCOL_CHOICES = methodDefinitions().map((d) => [d.name, d.input === "article" ? `${d.title} (news articles)` : d.title] as const);
 
 const input = "mt-1 w-full min-w-0 rounded-md border border-black/20 bg-white p-2";
 /** The fields that show their own refusal; any other refusal is shown above the form. */
@@ -47,7 +44,7 @@ export function NewRunForm({ corpora, models = [], defaultModel }: { corpora: st
   const { state, pending, formProps } = useServerForm<NewRunState>(uploadThenCreate, {});
   const v = state.values ?? {};
   const [evidence, setEvidence] = useState(v.evidence ?? "gold");
-  const [protocols, setProtocols] = useState<string[]>(state.lists?.protocols ?? ["radar"]);
+  const [protocols, setProtocols] = useState<string[]>(state.lists?.protocols ?? [DEFAULT_METHOD]);
   const file = useRef<HTMLInputElement>(null);
   return (
     <form {...formProps} className="grid max-w-3xl gap-4 sm:grid-cols-2" noValidate data-testid="eval-form">

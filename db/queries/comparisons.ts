@@ -95,6 +95,16 @@ export async function readComparison(db: Database, id: string) {
   return { ...head, rows, usage };
 }
 
+/** The spoken turns of these debates, in order (a method that gives its reason from its turns reads them). */
+export async function spokenTurns(db: Database, debateIds: string[]) {
+  if (!debateIds.length) return [];
+  return db
+    .select({ debateId: s.turns.debateId, role: s.turns.role, kind: s.turns.kind, phase: s.turns.phase, content: s.turns.content, status: s.turns.status })
+    .from(s.turns)
+    .where(and(inArray(s.turns.debateId, debateIds), eq(s.turns.kind, "speech")))
+    .orderBy(s.turns.seq);
+}
+
 export type ComparisonListHead = { id: string; createdAt: Date; claim: string; ensemble: EnsembleMethod | null; methods: ComparisonMethod[] };
 export type ComparisonListDebate = { id: string; comparisonId: string | null; protocol: string; status: s.DebateStatus; label: string | null; confidence: number | null };
 

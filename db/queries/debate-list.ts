@@ -1,8 +1,10 @@
-import { and, desc, eq, gte, ilike, lt, sql } from "drizzle-orm";
+import { and, desc, eq, gte, ilike, inArray, lt, or, sql, type SQL } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import * as s from "@/db/schema";
 
-export type DebateFilters = { q?: string; status?: string; verdict?: string; variant?: string; corpus?: string; from?: string; to?: string; limit?: number };
+export type DebateFilters = { q?: string; status?: string; verdict?: string; method?: string; variant?: string; corpus?: string; from?: string; to?: string; limit?: number };
+/** A verdict filter as the query runs it: a stored label, or each method's own labels that read as one product label. */
+export type VerdictMatch = { label: string } | { anyOf: Array<{ method: string; labels: string[] }> };
 
 function day(v?: string) {
   if (!v || !/^\d{4}-\d{2}-\d{2}$/.test(v)) return undefined;
@@ -10,14 +12,21 @@ function day(v?: string) {
   return Number.isNaN(d.getTime()) ? undefined : d;
 }
 
-/** The debates list: filters on status, verdict, variant, corpus and creation date, text search on claims. */
-export async function searchDebates(db: Database, f: DebateFilters) {
+function verdictIs(v: VerdictMatch): SQL | undefined {
+  if ("label" in v) return eq(s.verdicts.label, v.label);
+  const pairs = v.anyOf.map((x) => and(eq(s.debates.protocol, x.method), inArray(s.verdicts.label, x.labels)));
+  return pairs.length ? or(...pairs) : sql`false`;
+}
+
+/** The debates list's rows: filters on status, verdict (as lib/debate/debate-list.ts reads it), method, variant, corpus and creation date, text search on claims. */
+export async function searchDebateRows(db: Database, f: Omit<DebateFilters, "verdict"> & { verdict?: VerdictMatch }) {
   const from = day(f.from);
   const to = day(f.to);
   return db
     .select({
       id: s.debates.id,
       status: s.debates.status,
+      protocol: s.debates.protocol,
       variant: s.debates.variant,
       createdAt: s.debates.createdAt,
       claim: s.claims.text,
@@ -32,7 +41,8 @@ export async function searchDebates(db: Database, f: DebateFilters) {
       and(
         f.q ? ilike(s.claims.text, `%${f.q.replace(/[%_\\]/g, (c) => `\\${c}`)}%`) : undefined,
         f.status ? eq(s.debates.status, f.status as s.DebateStatus) : undefined,
-        f.verdict ? eq(s.verdicts.label, f.verdict) : undefined,
+        f.verdict ? verdictIs(f.verdict) : undefined,
+        f.method ? eq(s.debates.protocol, f.method) : undefined,
         f.variant ? eq(s.debates.variant, f.variant) : undefined,
         f.corpus ? eq(s.corpora.name, f.corpus) : undefined,
         from ? gte(s.debates.createdAt, from) : undefined,
@@ -45,5 +55,7 @@ export async function searchDebates(db: Database, f: DebateFilters) {
 
 export async function debateFilterOptions(db: Database) {
   const corpora = await db.execute<{ name: string }>(sql`select name from corpora order by name`);
-  return { corpora: corpora.rows.map((r) => r.name) };
+  // Every method's variants that exist, not one method's list.
+  const variants = await db.execute<{ variant: string }>(sql`select distinct variant from debates where variant is not null order by variant`);
+  return { corpora: corpora.rows.map((r) => r.name), variants: variants.rows.map((r) => r.variant) };
 }

@@ -135,8 +135,9 @@ const percentile = (xs: number[], p: number) => {
  * each one appears on /compare/<id>. Both clocks are the local computer's.
  */
 export async function benchCompareBrowser(opts: { port?: number; fakePort?: number; chromium?: string; tokenDelayMs?: number; protocols: string[] }) {
-  const port = opts.port ?? 3343;
-  const fakePort = opts.fakePort ?? 3344;
+  // E2E_PORT / FAKE_OPENAI_PORT: the ports a machine shared by several checkouts gives this one.
+  const port = opts.port ?? (Number(process.env.E2E_PORT) || 3343);
+  const fakePort = opts.fakePort ?? (Number(process.env.FAKE_OPENAI_PORT) || 3344);
   const chromium = opts.chromium ?? process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
   if (!fs.existsSync(chromium)) throw new Error(`No Chromium at ${chromium}: install Debian's chromium package or set CHROMIUM_PATH.`);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "cp-bench-compare-"));

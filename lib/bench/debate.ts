@@ -1,3 +1,4 @@
+import { DEFAULT_METHOD } from "@/lib/debate/methods";
 import { eq } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import * as s from "@/db/schema";
@@ -31,7 +32,7 @@ const EVIDENCE: DebateEvidence[] = Array.from({ length: 20 }, (_, i) => ({
 async function newDebate(db: Database, config: RadarConfig) {
   return createDebateRecord(db, {
     claim: { text: "The boxer sold his Olympic medal to help children in the 2022 war." },
-    protocol: "radar",
+    protocol: DEFAULT_METHOD,
     variant: config.variant,
     config,
     models: Object.fromEntries(radarProtocol.roles(config).map((r) => [r, "openai:gpt-4o-mini"])),

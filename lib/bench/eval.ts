@@ -1,3 +1,4 @@
+import { DEFAULT_METHOD } from "@/lib/debate/methods";
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { eq } from "drizzle-orm";
@@ -80,7 +81,7 @@ export async function benchEval(h: DbHandle, opts: { claims?: number; latencyMs?
     (
       await createEvalRun(
         h.db,
-        { name: `bench eval · ${n} worker(s)${tag === "warm" ? " · warm-up" : ""}`, dataset: "bench-eval", claims: benchClaims(claims, `w${n}-${tag}-${Date.now()}`), evidence: { mode: "gold" }, protocol: "radar", config: { variant: "expertise", earlyStopping: "off" }, models: MODELS, executor: h.backend === "postgres" ? "pg-boss" : "in-process" },
+        { name: `bench eval · ${n} worker(s)${tag === "warm" ? " · warm-up" : ""}`, dataset: "bench-eval", claims: benchClaims(claims, `w${n}-${tag}-${Date.now()}`), evidence: { mode: "gold" }, protocol: DEFAULT_METHOD, config: { variant: "expertise", earlyStopping: "off" }, models: MODELS, executor: h.backend === "postgres" ? "pg-boss" : "in-process" },
         { validateModel: () => {} },
       )
     ).runId;

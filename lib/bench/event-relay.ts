@@ -1,3 +1,4 @@
+import { DEFAULT_METHOD } from "@/lib/debate/methods";
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { simulateReadableStream } from "ai";
@@ -65,7 +66,7 @@ export async function createRelayDebate(db: Database): Promise<string> {
   const models = Object.fromEntries(radarProtocol.roles(config).map((r) => [r, r === "politician" ? LONG_MODEL : "openai:gpt-4o-mini"]));
   return createDebateRecord(db, {
     claim: { text: "The boxer sold his medal to help children in the 2022 war." },
-    protocol: "radar",
+    protocol: DEFAULT_METHOD,
     variant: config.variant,
     config,
     models,

@@ -1,3 +1,4 @@
+import { findMethod } from "@/lib/debate/methods";
 import { and, eq, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import * as s from "@/db/schema";
@@ -79,37 +80,16 @@ export const TOOL_MAD_SCRIPTS: Record<string, ToolMadScript> = {
   "toolmad-faviq": { rounds: [{ labels: { rag: 1, search: 0 } }, { labels: { rag: 1, search: 1 } }] },
 };
 
-/**
- * PROClaim's tokens per claim in the paper (spec §7, Check-COVID, full system and each ablation);
- * the four dataset presets run the full system.
- */
-export const PROCLAIM_PAPER_TOKENS: Record<string, number> = {
-  "proclaim-checkcovid": 210_900,
-  "proclaim-healthver": 210_900,
-  "proclaim-feverous": 210_900,
-  "proclaim-scifact": 210_900,
-  "standard-mad": 18_900,
-  "no-switch": 147_251,
-  "single-judge": 195_895,
-  "no-prag": 188_875,
-  "no-reflection": 247_300,
-};
+export { PROCLAIM_PAPER_TOKENS } from "@/lib/debate/proclaim/definition";
 
 /** The paper's tokens per claim for a preset, where the paper gives them. */
 export function paperTokensPerClaim(protocol: string, preset: string): number | null {
-  return protocol === "proclaim" ? (PROCLAIM_PAPER_TOKENS[preset] ?? null) : null;
+  return findMethod(protocol)?.paperTokens?.(preset) ?? null;
 }
 
 /** What the papers and specs say a debate should cost, where they say anything. */
 function paperReference(protocol: string, preset: string): string | null {
-  if (protocol === "proclaim") {
-    const t = paperTokensPerClaim(protocol, preset);
-    return t === null ? null : `paper §7 (Check-COVID): ${t.toLocaleString("en-US")} tokens/claim, ${preset.startsWith("proclaim-") ? "full system" : `ablation ${preset}`}`;
-  }
-  if (protocol === "tool-mad") return "spec §8: 10 ≤ LLM calls ≤ 31 at T = 3 (5 per agent-round + judge); the paper reports no token figures";
-  if (protocol === "zofia") return "spec §8: 14–28 LLM calls per article (domain, expert, 5 linguists, claims, 3–5 verifications, 3 per round); paper: output budget 400–1,200 tokens per article";
-  if (protocol === "radar" && preset === "radar-expertise") return "paper (Llama-3-8B, retrieved): 1,835 tokens/claim over 3 rounds, 1,551 with early stopping";
-  return null;
+  return findMethod(protocol)?.paperCost?.(preset) ?? null;
 }
 
 export type ProtocolRow = {
@@ -197,7 +177,8 @@ export async function createPresetDebate(db: Database, protocolName: string, pre
   const upfront = protocol.upfrontEvidence !== false;
   const corpus = await findCorpus(db, BENCH_CORPUS);
   // ZoFia reads a news article with its headline and date; the other protocols the claim.
-  const claim = protocol.name === "zofia" ? { text: BENCH_ARTICLE.text, claimDate: new Date(`${BENCH_ARTICLE.date}T00:00:00Z`), metadata: { title: BENCH_ARTICLE.title } } : { text: BENCH_CLAIM };
+  // A method that reads articles gets the bench's article, the others its claim.
+  const claim = findMethod(protocol.name)?.input === "article" ? { text: BENCH_ARTICLE.text, claimDate: new Date(`${BENCH_ARTICLE.date}T00:00:00Z`), metadata: { title: BENCH_ARTICLE.title } } : { text: BENCH_CLAIM };
   return createDebateRecord(db, {
     claim,
     protocol: protocol.name,

@@ -1,3 +1,4 @@
+import { DEFAULT_METHOD } from "@/lib/debate/methods";
 import { randomBytes } from "node:crypto";
 import { eq, inArray } from "drizzle-orm";
 import type { Database } from "@/db/client";
@@ -24,7 +25,7 @@ export async function createBenchDebates(db: Database, n: number, opts: { model:
     ids.push(
       await createDebateRecord(db, {
         claim: { text: `Benchmark claim (${opts.tag} ${i + 1}): the boxer sold his Olympic medal to help children in the 2022 war.`, dataset: "bench-scale" },
-        protocol: "radar",
+        protocol: DEFAULT_METHOD,
         variant: BENCH_CONFIG.variant,
         config: BENCH_CONFIG,
         models: Object.fromEntries(radarProtocol.roles(BENCH_CONFIG).map((r) => [r, opts.model])),

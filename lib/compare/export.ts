@@ -1,3 +1,4 @@
+import { withoutMarkers } from "@/lib/debate/plain-words";
 import type { Database } from "@/db/client";
 import { getComparisonView } from "./view";
 import { exportDebates, type ExportedDebate } from "@/lib/export/debates";
@@ -49,7 +50,7 @@ export function comparisonCsvRows(view: ComparisonView): CsvRow[] {
     label: m.verdict?.label ?? null,
     product_label: m.verdict?.productLabel ?? null,
     confidence: m.verdict?.confidence ?? null,
-    reason: m.verdict?.reason ?? null,
+    reason: m.verdict?.reason ? withoutMarkers(m.verdict.reason) : null,
     llm_calls: m.calls,
     prompt_tokens: m.tokens.prompt,
     completion_tokens: m.tokens.completion,

@@ -29,10 +29,10 @@ export type CompareEstimate =
  */
 export function estimateComparison(values: Record<string, string>, methods: string[]): CompareEstimate {
   if (!methods.length) return { ok: false, message: "Tick the methods to compare to see what they cost together." };
-  // The single form reads PROClaim's preset from `proclaimPreset` and Tool-MAD's from `preset`.
+  // Each member's preset is its configuration, as memberRequest (./start.ts) creates it.
   const perMethod = methods.map((protocol) => {
     const preset = values[`preset_${protocol}`] ?? "";
-    return { protocol, estimate: estimateFromForm({ protocol, corpus: values.corpus ?? "", ...(protocol === "proclaim" ? { proclaimPreset: preset } : { preset }), ...(protocol === "radar" && preset.startsWith("radar-") ? { variant: preset.slice(6) } : {}) }) };
+    return { protocol, estimate: estimateFromForm({ protocol, corpus: values.corpus ?? "" }, preset || undefined) };
   });
   const ok = perMethod.filter((m) => m.estimate.ok) as Array<{ protocol: string; estimate: Extract<FormEstimate, { ok: true }> }>;
   const missing = perMethod.filter((m) => !m.estimate.ok).map((m) => m.protocol);

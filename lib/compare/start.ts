@@ -1,3 +1,4 @@
+import { findMethod, methodTitle as methodShortTitle } from "@/lib/debate/methods";
 import { z } from "zod";
 import type { Database } from "@/db/client";
 import { findCorpus } from "@/db/queries/corpus";
@@ -48,7 +49,7 @@ export const compareRequestSchema = z
       const presets = getProtocol(m.protocol).presets;
       if (m.preset && !presets[m.preset]) {
         const names = Object.keys(presets);
-        ctx.addIssue({ code: "custom", message: `${getProtocol(m.protocol).title.split(" (")[0]} has no preset "${m.preset}"${names.length ? `; choose one of: ${names.join(", ")}, or none` : ""}.`, path: ["methods", i, "preset"] });
+        ctx.addIssue({ code: "custom", message: `${methodShortTitle(m.protocol)} has no preset "${m.preset}"${names.length ? `; choose one of: ${names.join(", ")}, or none` : ""}.`, path: ["methods", i, "preset"] });
       }
       const key = `${m.protocol}:${m.preset ?? ""}`;
       if (seen.has(key)) ctx.addIssue({ code: "custom", message: `${m.protocol}${m.preset ? ` (${m.preset})` : ""} is chosen twice; choose each method once.`, path: ["methods", i, "protocol"] });
@@ -62,8 +63,8 @@ export function memberRequest(req: z.output<typeof compareRequestSchema>, m: { p
   const protocol = getProtocol(m.protocol);
   const config = m.preset ? { ...protocol.presets[m.preset] } : {};
   const corpus = req.corpus?.trim();
-  // ZoFia may run on the web alone; every other method needs the corpus (the request check says so).
-  const evidence: StartDebateInput["evidence"] = corpus ? { mode: "retrieved", corpus, k: 20 } : m.protocol === "zofia" ? { mode: "none" } : { mode: "retrieved", corpus: "", k: 20 };
+  // A method that may run on its own search alone (ZoFia) needs no corpus; every other one does (the request check says so).
+  const evidence: StartDebateInput["evidence"] = corpus ? { mode: "retrieved", corpus, k: 20 } : findMethod(m.protocol)?.corpusOptional ? { mode: "none" } : { mode: "retrieved", corpus: "", k: 20 };
   return {
     protocol: m.protocol,
     claim: req.claim,
@@ -91,7 +92,7 @@ export function checkCompareRequest(raw: unknown): z.output<typeof compareReques
     const one = startDebateSchema.safeParse(memberRequest(req, m));
     if (!one.success) {
       const issue = one.error.issues[0]!;
-      const title = getProtocol(m.protocol).title.split(" (")[0];
+      const title = methodShortTitle(m.protocol);
       const field = issue.path[0] === "evidence" ? "corpus" : issue.path.join(".");
       const message = issue.path[0] === "evidence" && !req.corpus?.trim() ? `${title} reads evidence from a corpus: choose one.` : `${title}: ${issue.message}`;
       throw new DebateRequestError(message, field || `methods.${i}`);
@@ -102,7 +103,7 @@ export function checkCompareRequest(raw: unknown): z.output<typeof compareReques
   return req;
 }
 
-const title = (protocol: string) => getProtocol(protocol).title.split(" (")[0]!;
+const title = (protocol: string) => methodShortTitle(protocol);
 
 /**
  * Stores the claim once, the comparison, and one debate per method (queued, not started). If any

@@ -23,6 +23,8 @@ export type ComparisonMember = {
     productLabel: ProductLabel | null;
     confidence: number | null;
     reason: string | null;
+    /** Where the reason came from when the method's verdict has none (ZoFia: the side its judge agreed with). */
+    reasonNote?: string | null;
     decidedBy: string | null;
   } | null;
   tokens: { prompt: number; completion: number };

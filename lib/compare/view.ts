@@ -1,7 +1,8 @@
 import type { Database } from "@/db/client";
-import { listComparisonRows, readComparison } from "@/db/queries/comparisons";
+import { listComparisonRows, readComparison, spokenTurns } from "@/db/queries/comparisons";
 import type { DebateStatus } from "@/db/schema";
 import { productLabel } from "@/lib/debate/protocols";
+import { findMethod, peopleVerdict } from "@/lib/debate/methods";
 import { agreementOf } from "./agreement";
 import { ensembleVote } from "./ensemble";
 import { methodTitle } from "./titles";
@@ -15,11 +16,21 @@ function durationOf(d: { status: DebateStatus; startedAt: Date | null; finishedA
   return end === null ? null : Math.max(0, end - d.startedAt.getTime());
 }
 
+function verdictOf(protocol: string, v: { label: string; reason: string | null; confidence: number | null }, decidedBy: string | null, turns: Array<{ role: string; kind: string; phase: string; content: string; status: string }>): NonNullable<ComparisonMember["verdict"]> {
+  const people = peopleVerdict(protocol, v, turns);
+  const fromTurns = !v.reason?.trim() && people.reasonNote ? (findMethod(protocol)?.reasonFromTurns?.(v, turns)?.text ?? null) : null;
+  return { label: v.label, productLabel: productLabel(protocol, v.label), confidence: v.confidence, reason: v.reason?.trim() ? v.reason : fromTurns, reasonNote: people.reasonNote, decidedBy };
+}
+
 /** Everything the comparison page shows, computed from the debates as they are now (live while they run). */
 export async function getComparisonView(db: Database, id: string): Promise<ComparisonView | null> {
   const read = await readComparison(db, id);
   if (!read) return null;
   const { comparison, rows, usage } = read;
+  // A method whose verdict carries no reason (ZoFia's judge answers with a label) gives it from its
+  // turns: read only for those finished debates, only their spoken turns.
+  const needTurns = rows.filter((r) => r.verdict && !r.verdict.reason?.trim() && findMethod(r.debate.protocol)?.reasonFromTurns).map((r) => r.debate.id);
+  const spoken = await spokenTurns(db, needTurns);
   const now = Date.now();
   const members: ComparisonMember[] = rows.map(({ debate: d, verdict: v }) => {
     const preset = comparison.methods.find((m) => m.debateId === d.id)?.preset ?? null;
@@ -31,7 +42,7 @@ export async function getComparisonView(db: Database, id: string): Promise<Compa
       preset,
       title: methodTitle(d.protocol, preset),
       status: d.status,
-      verdict: v ? { label: v.label, productLabel: productLabel(d.protocol, v.label), confidence: v.confidence, reason: v.reason, decidedBy } : null,
+      verdict: v ? verdictOf(d.protocol, v, decidedBy, spoken.filter((t) => t.debateId === d.id)) : null,
       tokens: { prompt: u.promptTokens, completion: u.completionTokens },
       calls: u.calls,
       costUsd: u.costUsd,

@@ -15,6 +15,8 @@ export const LABEL_SCHEMES = {
 } as const satisfies Record<string, readonly string[]>;
 
 export type LabelSchemeName = keyof typeof LABEL_SCHEMES;
+/** The scheme that is the product's own scale (TRUE / HALF-TRUE / FALSE); named "radar" for where it came from, not the method. */
+export const PRODUCT_SCHEME: LabelSchemeName = "radar";
 export const LABEL_SCHEME_NAMES = Object.keys(LABEL_SCHEMES) as LabelSchemeName[];
 
 export function isLabelScheme(v: unknown): v is LabelSchemeName {

@@ -3,68 +3,33 @@ import { costOf, loadPriceTable } from "@/lib/ai/prices";
 import { modelIdForRole } from "@/lib/ai/registry";
 import { getConfig } from "@/lib/config";
 import { getProtocol, modelForRole, PROTOCOL_NAMES } from "./protocols";
+import { formNumber } from "./definition";
+import { DEFAULT_METHOD, findMethod, getMethod, methodDefinitions, methodTitle } from "./methods";
 
 /**
- * Turns the submission form's flat fields into the request that createDebate validates. Numbers
- * that do not parse are passed on as they are, so validation names the field instead of a default
- * silently replacing what the user typed.
+ * The methods the form and the compare picker offer: every registered method this server can run,
+ * the default first, each in its definition's words, with the presets its definition offers.
+ */
+export function formMethodChoices(): Array<{ name: string; title: string; blurb: string; presets: NonNullable<ReturnType<typeof getMethod>["formPresets"]> }> {
+  const defs = methodDefinitions().filter((d) => PROTOCOL_NAMES.includes(d.name));
+  return [...defs.filter((d) => d.name === DEFAULT_METHOD), ...defs.filter((d) => d.name !== DEFAULT_METHOD)].map((d) => ({
+    name: d.name,
+    title: `${d.title}${d.name === DEFAULT_METHOD ? " (default)" : d.input === "article" ? " (news articles)" : ""}`,
+    blurb: d.description,
+    presets: d.formPresets ?? [],
+  }));
+}
+
+/**
+ * Turns the submission form's flat fields into the request that createDebate validates; each
+ * method's fields become its configuration through its definition (lib/debate/<method>/definition.ts).
  */
 function num(v: string | undefined): number | undefined {
-  if (v === undefined || v.trim() === "") return undefined;
-  const n = Number(v);
-  return Number.isFinite(n) ? n : (v as unknown as number);
+  return formNumber(v);
 }
 
-/** Tool-MAD's presets as the form offers them (lib/debate/tool-mad/config.ts holds the values). */
-export const TOOL_MAD_FORM_PRESETS = ["toolmad-fever", "toolmad-feverous", "toolmad-averitec", "toolmad-faviq"] as const;
-
-/**
- * Tool-MAD's fields: a preset first, then what the user changed on top of it. `agent_3` may be
- * "none"; agents are sent as chosen, so the protocol's schema names a wrong pair.
- */
-function toolMadConfig(f: Record<string, string>): Record<string, unknown> {
-  const presetName = f.preset?.trim();
-  const presets = getProtocol("tool-mad").presets;
-  const config: Record<string, unknown> = presetName && presets[presetName] ? { ...presets[presetName] } : {};
-  if (num(f.rounds) !== undefined) config.rounds = num(f.rounds);
-  if (f.gate) config.gate = f.gate;
-  if (f.labels) config.labels = f.labels;
-  if (f.queryFormulation) config.queryFormulation = f.queryFormulation;
-  if (f.toolMadVariant) config.variant = f.toolMadVariant;
-  const agents = [f.agent_1, f.agent_2, f.agent_3].map((a) => a?.trim()).filter((a): a is string => !!a && a !== "none");
-  if (agents.length) config.agents = agents;
-  return config;
-}
-
-/** PROClaim's ablations as the form offers them (the full method is the default, no preset). */
-export const PROCLAIM_FORM_PRESETS = [
-  { name: "no-switch", title: "Without the role switch" },
-  { name: "single-judge", title: "One judge instead of three" },
-  { name: "no-prag", title: "Without progressive retrieval (3 fixed rounds)" },
-  { name: "no-reflection", title: "Without self-reflection" },
-  { name: "standard-mad", title: "Standard debate (baseline: 3 rounds, one judge)" },
-] as const;
-
-/** PROClaim's fields: a preset (an ablation) first, then the round cap typed on top of it. */
-function proclaimConfig(f: Record<string, string>): Record<string, unknown> {
-  const presetName = f.proclaimPreset?.trim();
-  const presets = getProtocol("proclaim").presets;
-  const config: Record<string, unknown> = presetName && presets[presetName] ? { ...presets[presetName] } : {};
-  if (num(f.maxRounds) !== undefined) config.maxRounds = num(f.maxRounds);
-  return config;
-}
-
-function radarConfig(f: Record<string, string>): Record<string, unknown> {
-  const config: Record<string, unknown> = {};
-  if (f.variant) config.variant = f.variant;
-  if (num(f.rebuttals) !== undefined) config.rebuttals = num(f.rebuttals);
-  if (f.earlyStopping) config.earlyStopping = f.earlyStopping;
-  if (f.context) config.context = f.context;
-  const tauS = num(f.tauS);
-  const tauV = num(f.tauV);
-  if (tauS !== undefined || tauV !== undefined) config.thresholds = { tauS, tauV };
-  return config;
-}
+export { TOOL_MAD_FORM_PRESETS } from "./tool-mad/definition";
+export { PROCLAIM_FORM_PRESETS } from "./proclaim/definition";
 
 /**
  * Protocols that search during the debate (Tool-MAD, ZoFia) never take pasted passages: their corpus
@@ -73,15 +38,16 @@ function radarConfig(f: Record<string, string>): Record<string, unknown> {
  */
 function evidenceOf(protocol: string | undefined, f: Record<string, string>): StartDebateInput["evidence"] {
   const corpus = f.corpus?.trim() ?? "";
-  const searchesItself = protocol === "tool-mad" || protocol === "zofia" || protocol === "proclaim";
-  if (!searchesItself && f.evidenceMode === "gold") return { mode: "gold", text: f.goldEvidence ?? "" };
-  if (protocol === "zofia" && !corpus) return { mode: "none" };
+  const def = findMethod(protocol ?? DEFAULT_METHOD);
+  if (!def?.bringsOwnEvidence && f.evidenceMode === "gold") return { mode: "gold", text: f.goldEvidence ?? "" };
+  if (def?.corpusOptional && !corpus) return { mode: "none" };
   return { mode: "retrieved", corpus, k: num(f.k) ?? 20 };
 }
 
 export function parseDebateForm(f: Record<string, string>): StartDebateInput {
   const protocol = f.protocol?.trim() || undefined;
-  const toolMad = protocol === "tool-mad";
+  // An unknown method is refused by createDebate; its fields are read as the default method's meanwhile.
+  const def = findMethod(protocol ?? DEFAULT_METHOD) ?? getMethod(DEFAULT_METHOD);
   const models: Record<string, string> = {};
   for (const [k, v] of Object.entries(f)) if (k.startsWith("model_") && v.trim()) models[k.slice(6)] = v.trim();
   const budgetTokens = num(f.budgetTokens);
@@ -94,14 +60,14 @@ export function parseDebateForm(f: Record<string, string>): StartDebateInput {
     title: f.title?.trim() || undefined,
     url: f.url?.trim() || undefined,
     evidence: evidenceOf(protocol, f),
-    config: (toolMad ? toolMadConfig(f) : protocol === "proclaim" ? proclaimConfig(f) : radarConfig(f)) as NonNullable<StartDebateInput["config"]>,
+    config: def.configFromForm(f) as NonNullable<StartDebateInput["config"]>,
     models,
     ...(budget ? { budget: budget as NonNullable<StartDebateInput["budget"]> } : {}),
   };
 }
 
 export type FormEstimate =
-  | { ok: true; llmCalls: number; toolCalls: number; promptTokens: number; completionTokens: number; costUsd: number | null; unpriced: string[]; byRole: Array<{ role: string; model: string; calls: number; tokens: number; costUsd: number | null }>; note: string | null }
+  | { ok: true; llmCalls: number; worst: { llmCalls: number; tokens: number } | null; toolCalls: number; promptTokens: number; completionTokens: number; costUsd: number | null; unpriced: string[]; byRole: Array<{ role: string; model: string; calls: number; tokens: number; costUsd: number | null }>; note: string | null }
   | { ok: false; message: string };
 
 /**
@@ -109,13 +75,14 @@ export type FormEstimate =
  * tokens, priced per role with that role's model. A model with no known price is named, never
  * counted as free.
  */
-export function estimateFromForm(f: Record<string, string>): FormEstimate {
-  const name = f.protocol?.trim() || "radar";
+export function estimateFromForm(f: Record<string, string>, preset?: string): FormEstimate {
+  const name = f.protocol?.trim() || DEFAULT_METHOD;
   if (!PROTOCOL_NAMES.includes(name)) return { ok: false, message: `There is no debate protocol "${name}".` };
   const protocol = getProtocol(name);
-  if (!protocol.estimate) return { ok: false, message: `${protocol.title.split(" (")[0]} gives no estimate before starting; the cost is shown as the debate runs.` };
+  if (!protocol.estimate) return { ok: false, message: `${methodTitle(name)} gives no estimate before starting; the cost is shown as the debate runs.` };
   const input = parseDebateForm(f);
-  const parsed = protocol.configSchema.safeParse(input.config ?? {});
+  // A named preset (the comparison form's per-method choice) is the configuration as it stands.
+  const parsed = protocol.configSchema.safeParse(preset ? { ...protocol.presets[preset] } : (input.config ?? {}));
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     return { ok: false, message: `No estimate until the settings are valid: ${issue.path.join(".") || "configuration"}: ${issue.message}.` };
@@ -144,5 +111,5 @@ export function estimateFromForm(f: Record<string, string>): FormEstimate {
   // The priced roles' sum; `unpriced` names the models left out of it.
   const priced = byRole.filter((r) => r.costUsd !== null);
   const costUsd = priced.length ? priced.reduce((a, r) => a + r.costUsd!, 0) : null;
-  return { ok: true, llmCalls: est.llmCalls, toolCalls: est.toolCalls, promptTokens: est.promptTokens, completionTokens: est.completionTokens, costUsd, unpriced, byRole, note: est.note ?? null };
+  return { ok: true, llmCalls: est.llmCalls, worst: est.worst ?? null, toolCalls: est.toolCalls, promptTokens: est.promptTokens, completionTokens: est.completionTokens, costUsd, unpriced, byRole, note: est.note ?? null };
 }

@@ -245,6 +245,11 @@ export type CostEstimate = {
   /** Per role, to price each role with its own model. */
   byRole?: Record<string, { calls: number; promptTokens: number; completionTokens: number }>;
   note?: string;
+  /**
+   * Set when `llmCalls` and the tokens are the expected case (PROClaim's mean rounds): the worst
+   * case, every round run. Absent: the numbers are the worst case themselves.
+   */
+  worst?: { llmCalls: number; tokens: number };
 };
 
 export type RoleSpec = {

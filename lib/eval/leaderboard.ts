@@ -1,6 +1,6 @@
+import { methodTitle } from "@/lib/debate/methods";
 import type { Database } from "@/db/client";
 import { matrixGroupRuns } from "@/db/queries/eval-matrix";
-import { getProtocol } from "@/lib/debate/protocols";
 import { isMatrixInfo, type MatrixInfo, type MatrixScoring } from "./matrix";
 import { mcnemarExact, type BootstrapOptions, type WithCI } from "./metrics";
 import type { ReferenceRow } from "./presets";
@@ -98,7 +98,7 @@ function rowOf(r: EvalReport, info: MatrixInfo | null): LeaderboardRow {
   const cfg = r.run.config as { models?: Record<string, string>; preset?: string | null; caveat?: unknown };
   let title = r.run.protocol;
   try {
-    title = getProtocol(r.run.protocol).title.split(" (")[0]!;
+    title = methodTitle(r.run.protocol);
   } catch {
     // A protocol this build does not know keeps its name.
   }

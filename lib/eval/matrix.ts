@@ -1,3 +1,4 @@
+import { findMethod } from "@/lib/debate/methods";
 import { randomUUID } from "node:crypto";
 import type { DbHandle } from "@/db/client";
 import type { ClaimRecord } from "@/lib/datasets/claims";
@@ -86,9 +87,9 @@ const list = (xs: readonly string[]) => xs.join(" / ");
 
 /** Why a protocol whose labels read none of the gold labels is refused, with what would work. */
 function refusal(protocol: string, dataset: string, gold: string[], labels: string[], product: string[]): string {
-  const base = `${getProtocol(protocol).title.split(" (")[0]} cannot be scored on ${dataset}: it answers ${list(labels)}, none of the dataset's gold labels (${list(gold)}) reads as one, and none reads as a product label it can give (${list(product)}) either.`;
-  if (protocol === "zofia") return `${base} ZoFia judges whole news articles labelled REAL / FAKE: use an article dataset (--dataset politifact-news or gossipcop), or leave zofia out of --protocols.`;
-  if (protocol === "radar") return `${base} RADAR needs claims labelled TRUE / HALF-TRUE / FALSE (e.g. politifact-hidden, or check-covid converted with RADAR labels); leave radar out of --protocols otherwise.`;
+  const def = findMethod(protocol);
+  const base = `${def?.title ?? protocol} cannot be scored on ${dataset}: it answers ${list(labels)}, none of the dataset's gold labels (${list(gold)}) reads as one, and none reads as a product label it can give (${list(product)}) either.`;
+  if (def?.datasetAdvice) return `${base} ${def.datasetAdvice}`;
   return `${base} Leave ${protocol} out of --protocols, or use a dataset with such labels.`;
 }
 
@@ -137,7 +138,7 @@ export function planMatrix(input: { dataset: string; claims: readonly ClaimRecor
       }
       const mapping = native.labels.map((l) => `${l} → ${productLabel(entry.protocol, l) ?? "none"}`).join(", ");
       const left = Object.entries(s.unscored);
-      const article = entry.protocol === "zofia" ? "; each claim is read as a one-paragraph article (the claim text as its body, no headline unless the dataset gives one), while the paper judges whole articles" : "";
+      const article = findMethod(entry.protocol)?.matrixNote ?? "";
       runs.push({
         entry: { ...entry, config },
         scoring: {

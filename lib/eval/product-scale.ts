@@ -1,4 +1,4 @@
-import { normaliseLabel } from "@/lib/datasets/label-schemes";
+import { normaliseLabel, PRODUCT_SCHEME } from "@/lib/datasets/label-schemes";
 import { productLabel } from "@/lib/debate/protocols";
 import { VERDICT_LABELS } from "@/lib/debate/verdict";
 
@@ -36,7 +36,7 @@ export function isProductScale(config: Record<string, unknown> | null | undefine
 export function goldOnProductScale(gold: string | null | undefined, native: string | null = null): string | null {
   for (const g of [gold, native]) {
     if (!g) continue;
-    const radar = normaliseLabel("radar", g);
+    const radar = normaliseLabel(PRODUCT_SCHEME, g);
     if (radar) return radar;
     const fever = normaliseLabel("fever", g);
     if (fever === "SUPPORTS") return "TRUE";

@@ -3,7 +3,8 @@ import { plural } from "@/lib/plural";
 import * as q from "@/db/queries/eval";
 import { VERDICT_LABELS } from "@/lib/debate/verdict";
 import { getProtocol, productLabel } from "@/lib/debate/protocols";
-import { goldInScheme, isLabelScheme, LABEL_SCHEMES, type LabelSchemeName } from "@/lib/datasets/label-schemes";
+import { goldInScheme, isLabelScheme, LABEL_SCHEMES, PRODUCT_SCHEME, type LabelSchemeName } from "@/lib/datasets/label-schemes";
+import { findMethod, methodTitle } from "@/lib/debate/methods";
 import { comparePaired, distribution, excludedItems, summarize, summarizeWithCI, UNPARSED, type LabeledItem, type BootstrapOptions, type Distribution, type PairedComparison, type Summary, type SummaryWithCI } from "./metrics";
 import type { ReferenceRow } from "./presets";
 import { aggregateRepeats, isRepeatInfo, type RepeatsSummary } from "./repeats";
@@ -163,7 +164,7 @@ type RunLike = { protocol: string; config: Record<string, unknown> | null | unde
  * RADAR's are the product's.
  */
 export function runLabels(run: RunLike | undefined): { scheme: LabelSchemeName | null; labels: readonly string[]; abstention?: Abstention; product?: boolean } {
-  if (!run) return { scheme: "radar", labels: VERDICT_LABELS };
+  if (!run) return { scheme: PRODUCT_SCHEME, labels: VERDICT_LABELS };
   if (isProductScale(run.config)) {
     // The matrix chose the product scale: the labels are those the method's own labels map to.
     const own = runLabels({ protocol: run.protocol, config: { ...run.config, matrix: undefined, scoring: undefined } });
@@ -287,7 +288,7 @@ export async function buildReport(db: Database, runId: string, opts: BootstrapOp
   const labels = opts.labels ?? own.labels;
   const items = rows.map((r) => toItem(r, run.protocol, own.scheme, own.abstention ? { abstention: own.abstention, policy } : null, !!own.product));
   const labeled = own.labeled;
-  const alreadyProduct = !!own.product || own.scheme === "radar" || (labels.length === VERDICT_LABELS.length && VERDICT_LABELS.every((l) => labels.includes(l)));
+  const alreadyProduct = !!own.product || own.scheme === PRODUCT_SCHEME || (labels.length === VERDICT_LABELS.length && VERDICT_LABELS.every((l) => labels.includes(l)));
   const references = Array.isArray(run.config?.references) ? (run.config.references as ReferenceRow[]) : [];
   const metrics = summarizeWithCI(labeled, labels, opts);
   const finished = items.filter((i) => i.status === "done");
@@ -403,6 +404,20 @@ const pct = (x: number | null | undefined) => (x === null || x === undefined ? "
 const ci = (w: { value: number | null; ci: { low: number; high: number } | null }) => (w.value === null ? "—" : `${pct(w.value)} [${pct(w.ci?.low)}, ${pct(w.ci?.high)}]`);
 const num = (x: number | null | undefined, d = 0) => (x === null || x === undefined ? "—" : x.toFixed(d));
 
+/** The run's own method's settings in words (RADAR's early stopping); nothing for a method without any. */
+function runSettings(run: { protocol: string; config: unknown }): string | null {
+  const cfg = run.config as Record<string, unknown> | null;
+  return findMethod(run.protocol)?.runSettingsWords?.(cfg?.[run.protocol] as Record<string, unknown> | undefined) ?? null;
+}
+
+/** The line under a report's title: the run's method and only its own settings (a Tool-MAD run shows no early stopping). */
+export function runHeaderLine(r: Pick<EvalReport, "run" | "scheme" | "labels" | "product">): string {
+  const cfg = r.run.config as { evidence?: { mode: string; corpus?: string | null } };
+  return (
+    `Run \`${r.run.id}\` · ${methodTitle(r.run.protocol)}${r.run.variant ? ` (${r.run.variant})` : ""} · dataset ${r.run.dataset ?? "—"} · evidence ${cfg.evidence?.mode ?? "—"}${cfg.evidence?.corpus ? ` (${cfg.evidence.corpus})` : cfg.evidence?.mode === "tools" ? " (RAG over every corpus)" : ""}${runSettings(r.run) ? ` · ${runSettings(r.run)}` : ""}${r.scheme && r.scheme !== PRODUCT_SCHEME ? ` · labels ${r.scheme} (${r.labels.join(" / ")})` : !r.scheme && r.product ? ` · labels ${r.labels.join(" / ")}` : ""} · status **${r.run.status}**${r.run.status_reason ? ` (${r.run.status_reason})` : ""}`
+  );
+}
+
 export function reportMarkdown(r: EvalReport): string {
   const m = r.metrics;
   const p = r.progress;
@@ -410,7 +425,7 @@ export function reportMarkdown(r: EvalReport): string {
   const lines = [
     `# ${r.run.name}`,
     "",
-    `Run \`${r.run.id}\` · ${r.run.protocol}/${r.run.variant} · dataset ${r.run.dataset ?? "—"} · evidence ${cfg.evidence?.mode ?? "—"}${cfg.evidence?.corpus ? ` (${cfg.evidence.corpus})` : cfg.evidence?.mode === "tools" ? " (RAG over every corpus)" : ""}${r.run.protocol === "radar" ? ` · early stopping ${cfg.radar?.earlyStopping ?? "—"}` : ""}${r.scheme && r.scheme !== "radar" ? ` · labels ${r.scheme} (${r.labels.join(" / ")})` : !r.scheme && r.product ? ` · labels ${r.labels.join(" / ")}` : ""} · status **${r.run.status}**${r.run.status_reason ? ` (${r.run.status_reason})` : ""}`,
+    runHeaderLine(r),
     "",
     `Models: ${Object.entries(cfg.models ?? {}).map(([role, id]) => `${role}=${id}`).join(", ")}`,
     "",
@@ -419,7 +434,7 @@ export function reportMarkdown(r: EvalReport): string {
     ...(healthWarning(r.verdicts) ? [`**${r.verdicts.unreadable ? "Warning" : "Note"}:** ${healthWarning(r.verdicts)}`, ""] : []),
     `## Metrics (${plural(m.n, "scored claim")}, ${plural(m.unparsed, "unparsed verdict")} counted as wrong; ${Math.round(m.bootstrap.level * 100)}% bootstrap intervals, ${m.bootstrap.resamples} resamples, seed ${m.bootstrap.seed})`,
     "",
-    ...(r.scheme && r.scheme !== "radar" ? [`Accuracy is exact match on the protocol's own labels (${r.labels.join(" / ")}), as the paper reports it; the gold labels were read into that scheme.`, ""] : []),
+    ...(r.scheme && r.scheme !== PRODUCT_SCHEME ? [`Accuracy is exact match on the protocol's own labels (${r.labels.join(" / ")}), as the paper reports it; the gold labels were read into that scheme.`, ""] : []),
     // A protocol with labels of its own that no scheme shares (ZoFia's REAL / FAKE): scored on them as they are.
     ...(!r.scheme && r.product && !r.inconclusive ? [`Accuracy and macro-F1 are on the protocol's own labels (${r.labels.join(" / ")}), as the paper reports them; the product scale follows below.`, ""] : []),
     ...(r.scale === "product" ? [`${PRODUCT_SCALE_SENTENCE} Labels scored: ${r.labels.join(" / ")}; claims whose gold has no product label, or one this method never gives, are not scored.${r.inconclusive ? ` ${policySentence(r.inconclusive)}` : ""}`, ""] : []),

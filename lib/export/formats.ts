@@ -1,5 +1,12 @@
 import type { ExportedDebate } from "./debates";
 import { majority } from "@/lib/annotation/agreement";
+import { methodTitle, peopleVerdict, type PeopleVerdict } from "@/lib/debate/methods";
+
+/** The verdict as people read it (product scale, the method's own label, a plain reason), the same for every method. */
+export function verdictForPeople(d: ExportedDebate): PeopleVerdict | null {
+  if (!d.verdict) return null;
+  return peopleVerdict(d.protocol, d.verdict, d.turns, d.evidence);
+}
 
 export type ExportFormat = "jsonl" | "csv" | "claimreview";
 export const EXPORT_FORMATS: readonly ExportFormat[] = ["jsonl", "csv", "claimreview"];
@@ -24,6 +31,7 @@ export const CSV_COLUMNS = [
   "native_label",
   "dataset_gold_label",
   "label",
+  "method_label",
   "confidence",
   "reason",
   "time",
@@ -32,6 +40,7 @@ export const CSV_COLUMNS = [
   "rounds",
   "stopped_early",
   "protocol",
+  "method",
   "variant",
   "corpus",
   "eval_run",
@@ -56,6 +65,7 @@ export function latestLabels(d: ExportedDebate): string[] {
 
 export function csvRow(d: ExportedDebate): string {
   const labels = latestLabels(d);
+  const people = verdictForPeople(d);
   const cells = [
     d.id,
     d.claim.text,
@@ -64,15 +74,18 @@ export function csvRow(d: ExportedDebate): string {
     d.claim.datasetClaimId,
     d.claim.nativeLabel,
     d.claim.goldLabel,
+    // On the product's scale (what OpenFactCheck compares); the method's own label beside it.
+    people?.product ?? null,
     d.verdict?.label ?? null,
     d.verdict?.confidence ?? null,
-    d.verdict?.reason ?? null,
+    people?.reason ?? null,
     d.totals.seconds,
     d.totals.costUsd,
     d.totals.tokens,
     d.verdict?.roundsCompleted ?? null,
     d.verdict ? d.verdict.stoppedEarly : null,
     d.protocol,
+    methodTitle(d.protocol),
     d.variant,
     d.corpus,
     d.evalRun?.name ?? null,
@@ -87,7 +100,11 @@ export function csvRow(d: ExportedDebate): string {
 export const CLAIMREVIEW_NEEDS_URL =
   "A ClaimReview export needs the public address of the debate pages (search engines require each review's url). Set PUBLIC_URL, e.g. PUBLIC_URL=https://factcheck.example.org, or pass --app-url.";
 
-/** TRUE / HALF-TRUE / FALSE on a 1-3 scale; alternateName carries the label in words. */
+/**
+ * TRUE / HALF-TRUE / FALSE on a 1-3 scale, for every method (its own label read on the product's
+ * scale); alternateName carries the label in words, `name` the method's own label. A label with no
+ * place on the scale (not enough information, inconclusive) is a textual rating only.
+ */
 const RATINGS: Record<string, { value: number; name: string }> = {
   FALSE: { value: 1, name: "False" },
   "HALF-TRUE": { value: 2, name: "Half true" },
@@ -105,8 +122,9 @@ export function debateUrl(appUrl: string, debateId: string) {
  * records know (see exportDebates for where speaker and appearance come from).
  */
 export function claimReview(d: ExportedDebate, org: { name: string; url?: string }, appUrl: string) {
-  if (!d.verdict || !RATINGS[d.verdict.label]) return null;
-  const rating = RATINGS[d.verdict.label]!;
+  const people = verdictForPeople(d);
+  if (!d.verdict || !people || d.verdict.label === "UNPARSED") return null;
+  const rating = people.product ? RATINGS[people.product]! : null;
   const appearance = d.claim.appearanceUrl ? { "@type": "CreativeWork", url: d.claim.appearanceUrl } : undefined;
   return {
     "@context": "https://schema.org",
@@ -118,11 +136,9 @@ export function claimReview(d: ExportedDebate, org: { name: string; url?: string
     author: { "@type": "Organization", name: org.name, ...(org.url ? { url: org.url } : {}) },
     reviewRating: {
       "@type": "Rating",
-      ratingValue: rating.value,
-      bestRating: 3,
-      worstRating: 1,
-      alternateName: rating.name,
-      ...(d.verdict.reason ? { ratingExplanation: d.verdict.reason } : {}),
+      ...(rating ? { ratingValue: rating.value, bestRating: 3, worstRating: 1, alternateName: rating.name } : { alternateName: people.labelWords }),
+      name: `${people.methodTitle}: ${people.label === people.labelWords ? people.label : `${people.label} (${people.labelWords})`}`,
+      ...(people.reason ? { ratingExplanation: people.reason } : {}),
     },
     itemReviewed: {
       "@type": "Claim",
@@ -145,7 +161,8 @@ export async function* serialise(debates: AsyncIterable<ExportedDebate>, format:
     return;
   }
   if (format === "jsonl") {
-    for await (const d of debates) yield `${JSON.stringify(d)}\n`;
+    // `people`: the verdict as every page shows it, beside the stored one.
+    for await (const d of debates) yield `${JSON.stringify({ ...d, people: verdictForPeople(d) })}\n`;
     return;
   }
   yield '{"@context":"https://schema.org","@graph":[\n';

@@ -19,10 +19,14 @@ describe("PROClaim on the new-debate form", () => {
     const full = estimateFromForm({ protocol: "proclaim", claim: "x" });
     if (!full.ok) throw new Error(full.message);
     expect(full.llmCalls).toBe(114);
+    // The 114 is the expected case; the worst case is said beside it, as such.
+    expect(full.worst!.llmCalls).toBeGreaterThan(300);
     expect(full.note).toContain("210,900");
     const short = estimateFromForm({ protocol: "proclaim", claim: "x", maxRounds: "2" });
     if (!short.ok) throw new Error(short.message);
     expect(short.llmCalls).toBeLessThan(full.llmCalls);
+    // Two rounds of each trial are both the expected and the worst case: one number.
+    expect(short.worst).toBeNull();
     const bad = estimateFromForm({ protocol: "proclaim", claim: "x", maxRounds: "50" });
     expect(bad.ok).toBe(false);
     if (!bad.ok) expect(bad.message).toContain("maxRounds");

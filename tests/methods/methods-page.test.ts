@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { PROTOCOL_NAMES, getProtocol } from "@/lib/debate/protocols";
-import { METHODS } from "@/lib/methods/catalog";
+import { methodTexts } from "@/lib/methods/catalog";
+const METHODS = methodTexts();
 import { methodFacts } from "@/lib/methods/facts";
 import { PRESETS } from "@/lib/eval/presets";
 

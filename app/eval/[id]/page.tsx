@@ -1,3 +1,4 @@
+import { findMethod, methodTitle } from "@/lib/debate/methods";
 import Link from "next/link";
 import { plural } from "@/lib/plural";
 import { notFound } from "next/navigation";
@@ -50,6 +51,7 @@ export default async function EvalRunPage({ params }: { params: Promise<{ id: st
   }
   const { report: r, calibration } = view;
   const m = r.metrics;
+  const settingsWords = findMethod(r.run.protocol)?.runSettingsWords?.((r.run.config as Record<string, unknown> | null)?.[r.run.protocol] as Record<string, unknown> | undefined) ?? null;
   const cfg = r.run.config as { models?: Record<string, string>; evidence?: { mode: string; corpus?: string }; radar?: { earlyStopping?: string; rebuttals?: number }; preset?: string | null; skipped?: Array<{ id: string; reason: string }> };
   const c = r.cost.per_claim;
   return (
@@ -63,8 +65,10 @@ export default async function EvalRunPage({ params }: { params: Promise<{ id: st
         </p>
         <h1 className="text-2xl font-semibold tracking-tight [overflow-wrap:anywhere]">{r.run.name}</h1>
         <p className="text-sm text-black/70">
-          {r.run.protocol}/{r.run.variant} · dataset {r.run.dataset ?? "—"} · evidence {cfg.evidence?.mode}
-          {cfg.evidence?.corpus ? ` (${cfg.evidence.corpus})` : ""} · early stopping {cfg.radar?.earlyStopping} · {plural(cfg.radar?.rebuttals ?? 0, "rebuttal")}{cfg.preset ? ` · preset ${cfg.preset}` : ""} · executor {r.run.executor} ·{" "}
+          {methodTitle(r.run.protocol)}{r.run.variant ? ` (${r.run.variant})` : ""} · dataset {r.run.dataset ?? "—"} · evidence {cfg.evidence?.mode}
+          {cfg.evidence?.corpus ? ` (${cfg.evidence.corpus})` : ""}
+          {/* Only the run's own method's settings: a Tool-MAD run has no early stopping to show. */}
+          {settingsWords ? ` · ${settingsWords}` : ""}{cfg.preset ? ` · preset ${cfg.preset}` : ""} · executor {r.run.executor} ·{" "}
           <span className="font-medium">{r.run.status}</span>
         </p>
         {r.run.status_reason ? <p className="rounded-md bg-amber-50 p-2 text-sm text-amber-900">{r.run.status_reason}</p> : null}

@@ -1,5 +1,6 @@
 "use server";
 
+import { DEFAULT_METHOD, getMethod, methodTitle } from "@/lib/debate/methods";
 import { redirect } from "next/navigation";
 import { getDb } from "@/db/client";
 import type { ClaimRecord } from "@/lib/datasets/claims";
@@ -88,13 +89,14 @@ export async function createRunAction(_prev: NewRunState, form: FormData): Promi
       // Several methods: an evaluation matrix over the same claims (lib/eval/matrix.ts), shown on its group page.
       target = `/eval/groups/${await startMatrix(h, userId, { chosen, claims, fileName, evidence, judge, debater, form, sampling, budget })}`;
     } else {
-      if (chosen.length === 1 && chosen[0] !== "radar") return refuse(form, `A single run from this page is RADAR. Tick two or more methods to compare them, or run ${chosen[0]} alone with npx counterpoint eval --protocol ${chosen[0]}.`, "protocols", GROUPS);
+      // A single run from this page is the default method's, with its form settings.
+      if (chosen.length === 1 && chosen[0] !== DEFAULT_METHOD) return refuse(form, `A single run from this page is ${methodTitle(DEFAULT_METHOD)}. Tick two or more methods to compare them, or run ${chosen[0]} alone with npx counterpoint eval --protocol ${chosen[0]}.`, "protocols", GROUPS);
       const dataset = String(form.get("dataset") ?? "").trim() || fileName.replace(/\.(jsonl|ndjson)$/i, "");
       const entry = {
         name: String(form.get("name") ?? "").trim() || undefined,
         evidence,
-        protocol: "radar",
-        config: { variant: String(form.get("variant") ?? "expertise") as never, earlyStopping: String(form.get("earlyStopping") ?? "on") as never },
+        protocol: DEFAULT_METHOD,
+        config: getMethod(DEFAULT_METHOD).configFromForm(formFields(form)) as never,
         models,
         budget,
         source: fileName,
@@ -118,6 +120,11 @@ export async function createRunAction(_prev: NewRunState, form: FormData): Promi
 /** A method the matrix cannot run on these claims: shown beside the methods. */
 class MatrixRefusal extends Error {}
 
+/** The page's method settings as form fields, for each method's definition to read. */
+function formFields(form: FormData): Record<string, string> {
+  return { variant: String(form.get("variant") ?? "expertise"), earlyStopping: String(form.get("earlyStopping") ?? "on") };
+}
+
 async function startMatrix(
   h: Awaited<ReturnType<typeof getDb>>,
   userId: string,
@@ -127,7 +134,8 @@ async function startMatrix(
   const corpus = evidence.mode === "retrieved" ? evidence.corpus : null;
   const entries: MatrixEntry[] = chosen.map((protocol) => {
     const p = getProtocol(protocol);
-    const config = protocol === "radar" ? { variant: String(form.get("variant") ?? "expertise"), earlyStopping: String(form.get("earlyStopping") ?? "on") } : {};
+    // Each method reads the page's settings as its own form would (the variant and early stopping are RADAR's).
+    const config = getMethod(protocol).configFromForm(formFields(form));
     // The judge's model for every judging role, the debaters' for the rest; roles left out use the server's defaults.
     const models: Record<string, string> = {};
     for (const role of p.roles(p.parseConfig(config))) {

@@ -118,7 +118,7 @@ export function ProclaimDebate({ view, live, connection, canControl = false, ext
 
         <div className="min-w-0 rounded-md border border-black/10 bg-white p-3 text-sm" data-testid="proclaim-token-meter" aria-live="polite">
           <p>
-            <strong>{fmt(tokens)}</strong> tokens used so far{budget ? ` of a ${fmt(budget)} budget` : ""} · the paper reports ~{fmt(PAPER_TOKENS)} per claim
+            <strong>{fmt(tokens)}</strong> tokens {view.status === "running" || view.status === "queued" ? "used so far" : "used"}{budget ? ` of a ${fmt(budget)} budget` : ""} · the paper reports ~{fmt(PAPER_TOKENS)} per claim
           </p>
           {budget ? (
             <div className="mt-1 h-2 w-full overflow-hidden rounded bg-black/10" role="meter" aria-valuemin={0} aria-valuemax={budget} aria-valuenow={Math.min(tokens, budget)} aria-label="Tokens used of the budget">

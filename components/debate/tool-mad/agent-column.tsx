@@ -2,7 +2,8 @@
 
 import { CitedText } from "../cited-text";
 import { retryNote, TurnCard } from "../turn-card";
-import { answerLabelOf, answerReason, queryDiff, queryOf, toolCallOf, valueOf, type AgentRound, type ConsistencyValue, type GateValue, type ToolMadTurn } from "./rounds";
+import { gateValueSchema } from "@/lib/debate/tool-mad/steps";
+import { answerLabelOf, answerReason, queryDiff, queryOf, toolCallOf, valueOf, type AgentRound, type ConsistencyValue, type ToolMadTurn } from "./rounds";
 import { ScoreGauge } from "./score-gauge";
 import { agentName, agentRoleLine, AR_HELP, F_HELP, schemeLabelStyle } from "./words";
 
@@ -148,8 +149,11 @@ function AnswerBlock({ turn, onCite }: { turn: ToolMadTurn | null; onCite: (rank
 function GateBlock({ cell, onCite }: { cell: AgentRound; onCite: (rank: number) => void }) {
   const liveScoring = cell.scoring.find((t) => t.status === "streaming");
   const failedScoring = cell.scoring.find((t) => t.status === "failed");
-  const gate = valueOf<GateValue>(cell.gate);
+  // Read with the schema the protocol writes through; an old or damaged row says so instead of drawing nonsense.
+  const gateRead = cell.gate && cell.gate.status === "completed" ? gateValueSchema.safeParse(valueOf<unknown>(cell.gate)) : null;
+  const gate = gateRead?.success ? gateRead.data : null;
   const cs = valueOf<ConsistencyValue>(cell.consistency);
+  if (gateRead && !gateRead.success) return <p className="text-xs text-amber-800" data-testid="step-unread">Could not read this step (the gate&apos;s stored scores are not in the form this version reads).</p>;
   if (!gate) {
     if (liveScoring) return <LiveStep turn={liveScoring} title="Checking the answer against its documents" />;
     if (failedScoring) return <Failed turn={failedScoring} onCite={onCite} />;

@@ -10,24 +10,8 @@ export type ToolMadTurn = TurnLike & { metadata?: Record<string, unknown> | null
 
 export type QueryInfo = { text: string; previous: string | null; changed: boolean };
 
-export type GateValue = {
-  agent: string;
-  F: number | null;
-  AR: number | null;
-  pass: boolean;
-  tauF: number;
-  tauAR: number;
-  gateCompare: "gte" | "gt";
-  statements: Array<{ statement: string; verdict: 0 | 1; reason?: string }>;
-  questions: Array<{ question: string; cosine: number }>;
-  embedder: string | null;
-  scorerKind: "llm" | "embedding";
-  /** Said wherever F is shown when it is the embedding approximation. */
-  scorerNote?: string | null;
-  uncalibrated: boolean;
-  /** What could not be scored and why (an unreadable scorer answer). */
-  problems?: string[];
-};
+/** One schema for the gate the protocol stores and the page reads (lib/debate/tool-mad/steps.ts). */
+export type { GateValue } from "@/lib/debate/tool-mad/steps";
 
 export type ConsistencyValue = { agent: string; cs: number | null; method: string };
 

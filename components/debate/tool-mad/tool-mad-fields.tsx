@@ -5,6 +5,14 @@ import { ModelSelect } from "../model-select";
 import { agentName } from "./words";
 
 /** What the page tells the form about Tool-MAD on this server. */
+/** The label schemes the form offers, in words. */
+export const TOOL_MAD_SCHEME_CHOICES = [
+  { name: "fever", title: "FEVER: SUPPORTS / REFUTES / NOT ENOUGH INFO" },
+  { name: "faviq", title: "FaVIQ: SUPPORTS / REFUTES" },
+  { name: "averitec", title: "AVeriTeC: Supported / Refuted / Not Enough Evidence / Conflicting" },
+  { name: "radar", title: "RADAR: TRUE / HALF-TRUE / FALSE" },
+];
+
 export type ToolMadFormInfo = {
   presets: Array<{ name: string; labels: string }>;
   schemes: Array<{ name: string; title: string }>;

@@ -1,23 +1,13 @@
-/**
- * Tool-MAD in a journalist's words. The label mapping mirrors the protocol's (SUPPORTS → TRUE, ...)
- * but lives here because the page is a client component and the protocol module reads prompt
- * files from disk.
- */
+import { toolMadDefinition } from "@/lib/debate/tool-mad/definition";
 
-const TO_PRODUCT: Record<string, "TRUE" | "HALF-TRUE" | "FALSE"> = {
-  SUPPORTS: "TRUE",
-  Supported: "TRUE",
-  REFUTES: "FALSE",
-  Refuted: "FALSE",
-  "Conflicting Evidence/Cherrypicking": "HALF-TRUE",
-  TRUE: "TRUE",
-  "HALF-TRUE": "HALF-TRUE",
-  FALSE: "FALSE",
-};
+/**
+ * Tool-MAD in a journalist's words. The label mapping is the method definition's (client-safe),
+ * the one the protocol and every export read.
+ */
 
 /** The product's TRUE / HALF-TRUE / FALSE for a scheme label; null for "not enough info" and UNPARSED. */
 export function productLabelOf(label: string): "TRUE" | "HALF-TRUE" | "FALSE" | null {
-  return TO_PRODUCT[label] ?? null;
+  return toolMadDefinition.labels.toProduct[label] ?? null;
 }
 
 /** Colour of a scheme label by what it means on the product scale (not enough info: neutral). */

@@ -4,6 +4,7 @@ import { useMemo, useState } from "react";
 import type { LiveTurn } from "@/lib/debate/events";
 import type { DebateView } from "@/lib/debate/view";
 import { CitedText } from "../cited-text";
+import { zofiaDefinition } from "@/lib/debate/zofia/definition";
 import { DebateControls } from "../debate-controls";
 import { mergeLive, PageSection, type ProtocolPageProps } from "../protocol-page";
 import { EvidencePanel } from "../evidence-panel";
@@ -62,6 +63,7 @@ export function ZofiaDebate({ view, live, connection, canControl = false, extra 
   for (const e of view.evidence) if (typeof e.addedSeq === "number") keptBySeq.set(e.addedSeq, (keptBySeq.get(e.addedSeq) ?? 0) + 1);
   const wikiPassages = view.evidence.filter((e) => origin(e) === "tool:wikipedia").length;
   const verdict = view.verdict;
+  const reasonFromTurns = verdict ? (zofiaDefinition.reasonFromTurns?.(verdict, view.turns) ?? null) : null;
   const details = asObj(verdict?.details);
   const stopReason = typeof details.stopReason === "string" ? details.stopReason : null;
   const probs = verdict?.labelProbs ? Object.entries(verdict.labelProbs as Record<string, number>).filter(([, p]) => typeof p === "number") : [];
@@ -126,6 +128,13 @@ export function ZofiaDebate({ view, live, connection, canControl = false, extra 
               {stopReason ? `: ${STOP_WORDS[stopReason] ?? stopReason}` : ""}. This is a model&apos;s reading of the article, not a fact-check: read how it got there below.
             </p>
             {/* The judge answers one letter; only a longer answer (a repaired or wordy one) is worth opening. */}
+            {/* The reason people read, from the definition: the last argument of the side the judge agreed with, said as such. */}
+            {!verdict.reason?.trim() && reasonFromTurns ? (
+              <div className="mt-2 text-sm" data-testid="zofia-reason">
+                <p className="text-xs text-black/60" data-testid="reason-note">{reasonFromTurns.note}</p>
+                <CitedText text={reasonFromTurns.text} onCite={setSelected} />
+              </div>
+            ) : null}
             {verdict.reason && verdict.reason.trim().length > 2 ? (
               <details className="mt-2 text-sm">
                 <summary className="cursor-pointer font-medium">The judge&apos;s last words</summary>

@@ -1,3 +1,4 @@
+import { findMethod } from "@/lib/debate/methods";
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import { plural } from "@/lib/plural";
@@ -266,12 +267,16 @@ function evidenceFor(opts: EvalOptions, preset: Preset | undefined, protocolName
 function runSettings(opts: EvalOptions, preset: Preset | undefined, protocolName: string, extraConfig: Record<string, unknown> | undefined) {
   const own = preset && preset.protocol === protocolName;
   const config: Record<string, unknown> = { ...(own ? preset.config : {}), ...(extraConfig ?? {}) };
-  // RADAR's own flags; in a matrix they reach RADAR only.
-  if (protocolName === "radar" || !opts.protocols) {
+  // --variant, --early-stopping, --rebuttals, --tau-s, --tau-v: one method's flags. Alone they reach the
+  // run as given; in a matrix each method reads them as its form would (RADAR's only, today).
+  if (!opts.protocols) {
     if (opts.variant) config.variant = opts.variant;
     if (opts.earlyStopping) config.earlyStopping = opts.earlyStopping;
     if (opts.rebuttals !== undefined) config.rebuttals = opts.rebuttals;
     if (opts.tauS !== undefined || opts.tauV !== undefined) config.thresholds = { tauS: opts.tauS, tauV: opts.tauV };
+  } else {
+    const text = (v: unknown) => (v === undefined || v === null ? "" : String(v));
+    Object.assign(config, findMethod(protocolName)?.configFromForm({ variant: text(opts.variant), earlyStopping: text(opts.earlyStopping), rebuttals: text(opts.rebuttals), tauS: text(opts.tauS), tauV: text(opts.tauV) }) ?? {});
   }
   return {
     name: opts.name,

@@ -52,7 +52,8 @@ export function estimateProclaim(config: ProclaimConfig): CostEstimate {
     promptTokens: e.totals.p,
     completionTokens: e.totals.c,
     byRole: Object.fromEntries(Object.entries(e.byRole).map(([k, v]) => [k, { ...v, calls: Math.round(v.calls * 10) / 10 }])),
-    note: `Expected case at ${expected.toFixed(2)} rounds over ${trials === 2 ? "both trials" : "one trial"}${config.fixedRounds === null && config.adaptiveStop ? " (the paper's mean)" : ""}; worst case, every round run: ~${Math.round(w.totals.calls)} model calls, ~${Math.round((w.totals.p + w.totals.c) / 1000)}k tokens. Token counts are guesses per call kind; the paper reports ~210,900 tokens per claim for the full method (18,900 for standard MAD).`,
+    ...(worst > expected ? { worst: { llmCalls: Math.round(w.totals.calls), tokens: Math.round(w.totals.p + w.totals.c) } } : {}),
+    note: `Expected case at ${expected.toFixed(2)} rounds over ${trials === 2 ? "both trials" : "one trial"}${config.fixedRounds === null && config.adaptiveStop ? " (the paper's mean)" : ""}; the worst case runs every round of ${trials === 2 ? "both trials" : "the trial"}. Token counts are guesses per call kind; the paper reports ~210,900 tokens per claim for the full method (18,900 for standard MAD).`,
   };
 }
 

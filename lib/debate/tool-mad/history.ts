@@ -11,23 +11,8 @@ import { meanOf } from "./gate";
  * round and their means (v2), or each agent's consistency score CS_A (v1).
  */
 
-export type GateValue = {
-  agent: string;
-  F: number | null;
-  AR: number | null;
-  pass: boolean;
-  tauF: number;
-  tauAR: number;
-  gateCompare: "gte" | "gt";
-  statements: Array<{ statement: string; verdict: 0 | 1; reason: string }>;
-  questions: Array<{ question: string; cosine: number }>;
-  embedder: string | null;
-  scorerKind: "llm" | "embedding";
-  scorerNote?: string | null;
-  uncalibrated: boolean;
-  noncommittal?: boolean | null;
-  problems?: string[];
-};
+import type { GateValue } from "./steps";
+export type { GateValue };
 
 export type AgentRound = {
   agent: string;

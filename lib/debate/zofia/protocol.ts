@@ -35,7 +35,8 @@ import { cutoffBefore, excludedDomains, hasEveryKeyword, leastSalient, webQuery 
  * decide.
  */
 
-export const ZOFIA_LABELS = ["REAL", "FAKE"] as const;
+export { ZOFIA_LABELS } from "./definition";
+import { ZOFIA_LABELS } from "./definition";
 /** The paper's encoder: λ, γ and θ_sim were set on its similarities. */
 const PAPER_ENCODER = "local:minilm-l6";
 /** all-MiniLM-L6-v2 reads at most 256 word pieces; the article vector covers its start only. */

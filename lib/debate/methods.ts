@@ -1,0 +1,129 @@
+import type { MethodDefinition, StepTurn } from "./definition";
+import { radarDefinition } from "./radar/definition";
+import { toolMadDefinition } from "./tool-mad/definition";
+import { zofiaDefinition } from "./zofia/definition";
+import { proclaimDefinition } from "./proclaim/definition";
+import type { ProductLabel } from "./types";
+import { citedRanks, oneSentence, withoutCitationMarkers, withoutMarkers } from "./plain-words";
+
+/**
+ * The registry of method definitions (client-safe): every page, export, report, the CLI and the
+ * benchmarks learn what a method is here, by its name, and never compare a name themselves.
+ * Adding a method: its folder lib/debate/<method>/ (definition.ts + protocol.ts), one line here,
+ * one in lib/debate/protocols.ts (the server-side run) and one in components/debate/method-views.tsx.
+ */
+const DEFINITIONS: MethodDefinition[] = [radarDefinition, toolMadDefinition, zofiaDefinition, proclaimDefinition];
+
+/** The method a request that names none runs. */
+export const DEFAULT_METHOD = radarDefinition.name;
+
+export function methodDefinitions(): readonly MethodDefinition[] {
+  return DEFINITIONS;
+}
+
+export function methodNames(): string[] {
+  return DEFINITIONS.map((d) => d.name);
+}
+
+export function findMethod(name: string | null | undefined): MethodDefinition | undefined {
+  return name ? DEFINITIONS.find((d) => d.name === name) : undefined;
+}
+
+export function getMethod(name: string): MethodDefinition {
+  const d = findMethod(name);
+  if (!d) throw new Error(`Unknown method "${name}"; choose one of: ${methodNames().join(", ")}.`);
+  return d;
+}
+
+/**
+ * Adds a definition at run time: for tests (a method defined in a test fixture) and plugins. A
+ * name already taken is refused.
+ */
+export function registerMethod(def: MethodDefinition): void {
+  if (findMethod(def.name)) throw new Error(`A method named "${def.name}" is already registered.`);
+  DEFINITIONS.push(def);
+}
+
+/** A method's short name for people; the stored name when the method is not known (an old row). */
+export function methodTitle(name: string): string {
+  return findMethod(name)?.title ?? name;
+}
+
+/** A stored label on the product's scale; null for one the method does not map (not enough info, UNPARSED). */
+export function productLabelOf(method: string, label: string | null | undefined): ProductLabel | null {
+  if (!label) return null;
+  return findMethod(method)?.labels.toProduct[label] ?? null;
+}
+
+/** The words shown for a method's own label ("FAKE" → "Fake news"). */
+export function labelWords(method: string, label: string): string {
+  if (label === "UNPARSED") return "Answer could not be read";
+  return findMethod(method)?.labels.words?.[label] ?? label;
+}
+
+/** Every (method, own label) pair that reads as `product` on the product's scale: what ?verdict=FALSE finds. */
+export function labelsReadingAs(product: ProductLabel): Array<{ method: string; labels: string[] }> {
+  return DEFINITIONS.map((d) => ({ method: d.name, labels: Object.entries(d.labels.toProduct).filter(([, p]) => p === product).map(([l]) => l) })).filter((x) => x.labels.length > 0);
+}
+
+export const PRODUCT_LABELS: readonly ProductLabel[] = ["TRUE", "HALF-TRUE", "FALSE"];
+export const PRODUCT_WORDS: Record<ProductLabel, string> = { TRUE: "True", "HALF-TRUE": "Half true", FALSE: "False" };
+
+type EvidenceRef = { rank: number; title?: string | null; url?: string | null };
+
+/**
+ * A verdict as people read it, the same for every method: the product-scale label, the method's
+ * own label and words, the method, confidence where it has one, and one plain sentence of reason
+ * with the evidence it rests on (citation markers resolved to titles and links).
+ */
+export type PeopleVerdict = {
+  method: string;
+  methodTitle: string;
+  product: ProductLabel | null;
+  productWords: string | null;
+  label: string;
+  labelWords: string;
+  confidence: number | null;
+  /** One sentence, no citation markers, no answer markers. */
+  reason: string | null;
+  /** Where the reason came from when the method's verdict has none of its own (said on the page). */
+  reasonNote: string | null;
+  evidence: Array<{ rank: number; title: string; url: string | null }>;
+};
+
+export function peopleVerdict(
+  method: string,
+  verdict: { label: string; reason: string | null; confidence: number | null },
+  turns: readonly StepTurn[] = [],
+  evidence: readonly EvidenceRef[] = [],
+): PeopleVerdict {
+  const def = findMethod(method);
+  const product = productLabelOf(method, verdict.label);
+  let raw = verdict.reason?.trim() || null;
+  let note: string | null = null;
+  if (!raw && def?.reasonFromTurns) {
+    const r = def.reasonFromTurns(verdict, turns);
+    if (r) {
+      raw = r.text;
+      note = r.note;
+    }
+  }
+  const plain = raw ? withoutMarkers(raw) : null;
+  const ranks = plain ? citedRanks(plain) : [];
+  const byRank = new Map(evidence.map((e) => [e.rank, e]));
+  return {
+    method,
+    methodTitle: def?.title ?? method,
+    product,
+    productWords: product ? PRODUCT_WORDS[product] : null,
+    label: verdict.label,
+    labelWords: labelWords(method, verdict.label),
+    confidence: verdict.confidence,
+    reason: plain ? oneSentence(withoutCitationMarkers(plain)) || null : null,
+    reasonNote: note,
+    evidence: ranks.flatMap((r) => {
+      const e = byRank.get(r);
+      return e ? [{ rank: r, title: e.title?.trim() || `Passage ${r}`, url: e.url ?? null }] : [];
+    }),
+  };
+}

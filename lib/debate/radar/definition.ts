@@ -1,0 +1,66 @@
+import type { MethodDefinition } from "../definition";
+import { radarAbout } from "./about";
+import { defaultPlainStep, formNumber as num } from "../definition";
+import { VERDICT_LABELS } from "../verdict";
+import { withoutMarkers } from "../plain-words";
+
+/**
+ * RADAR for every surface (client-safe): the run is ./protocol.ts. Its labels are the product's
+ * own; its step metadata is none beyond the checkpoints table, so it declares no step schemas.
+ */
+export const radarDefinition: MethodDefinition = {
+  about: radarAbout,
+  name: "radar",
+  title: "RADAR",
+  description: "Role-played debate over shared evidence (a politician and a scientist), stopping early once a judge is confident.",
+  input: "claim",
+  labels: {
+    labels: VERDICT_LABELS,
+    toProduct: { TRUE: "TRUE", "HALF-TRUE": "HALF-TRUE", FALSE: "FALSE" },
+    words: { TRUE: "True", "HALF-TRUE": "Half true", FALSE: "False" },
+  },
+  bringsOwnEvidence: false,
+  defaultSettingsTitle: "default settings",
+  configFromForm(f) {
+    const config: Record<string, unknown> = {};
+    if (f.variant) config.variant = f.variant;
+    if (num(f.rebuttals) !== undefined) config.rebuttals = num(f.rebuttals);
+    if (f.earlyStopping) config.earlyStopping = f.earlyStopping;
+    if (f.context) config.context = f.context;
+    const tauS = num(f.tauS);
+    const tauV = num(f.tauV);
+    if (tauS !== undefined || tauV !== undefined) config.thresholds = { tauS, tauV };
+    return config;
+  },
+  roles: {
+    politician: "Politician",
+    scientist: "Scientist",
+    advocate: "Advocate",
+    critic: "Critic",
+    journalist: "Journalist",
+    "domain-expert": "Domain expert",
+    "stop-agent": "Stop agent",
+    "round-judge": "Provisional judge",
+    judge: "Judge",
+  },
+  roleName: (role, { domain }) => (role === "domain-expert" && domain ? `${domain} expert` : null),
+  steps: {},
+  plainStep(turn, ctx) {
+    const base = defaultPlainStep(radarDefinition, turn, ctx);
+    if (!base) return null;
+    // The stop agent answers "DECISION: STOP|CONTINUE" with its reasons above.
+    if (turn.role === "stop-agent") {
+      const stop = /DECISION\s*[:：]\s*\**\s*STOP/i.test(turn.content);
+      const why = withoutMarkers(turn.content.replace(/^.*DECISION\s*[:：].*$/gim, "")).trim();
+      return { ...base, text: `${stop ? "Says the question is settled: stop here." : "Says the question is still open: keep debating."}${why ? ` ${why}` : ""}` };
+    }
+    return base;
+  },
+  speaksProductScale: true,
+  runSettingsWords(c) {
+    const rebuttals = typeof c?.rebuttals === "number" ? c.rebuttals : 1;
+    return `early stopping ${typeof c?.earlyStopping === "string" ? c.earlyStopping : "on"} · ${rebuttals} ${rebuttals === 1 ? "rebuttal" : "rebuttals"}`;
+  },
+  datasetAdvice: "RADAR needs claims labelled TRUE / HALF-TRUE / FALSE (e.g. politifact-hidden, or check-covid converted with RADAR labels); leave radar out of --protocols otherwise.",
+  paperCost: (preset) => (preset === "radar-expertise" ? "paper (Llama-3-8B, retrieved): 1,835 tokens/claim over 3 rounds, 1,551 with early stopping" : null),
+};
