@@ -20,10 +20,10 @@ const EVIDENCE_OBJECTS: Record<string, string> = {
 };
 
 const FIELD_WORDS: Record<string, string> = {
-  id: 'every line needs an "id" written as text in quotes, unique in the file, e.g. "id": "c1"',
+  id: 'every line needs an "id", text or a number, unique in the file, e.g. "id": "c1"',
   claim: 'every line needs the "claim" as text, e.g. "claim": "The bridge cost $48 million."',
   label: 'write the "label" as text, e.g. "label": "HALF-TRUE" (or your dataset\'s own labels)',
-  date: 'write the "date" as YYYY-MM-DD, e.g. "date": "2024-05-01" (a date-time needs its offset: "2024-05-01T09:00:00Z")',
+  date: 'expected an ISO 8601 date: write the "date" as YYYY-MM-DD, e.g. "date": "2024-05-01", or a date-time such as "2024-05-01T09:00:00Z" (one without an offset is read as UTC)',
   gold_evidence_ids: 'write "gold_evidence_ids" as a list of passage ids in quotes, e.g. "gold_evidence_ids": ["budget-2024#0"]',
   metadata: 'write "metadata" as an object, e.g. "metadata": {"source": "PolitiFact"}',
 };
@@ -43,5 +43,6 @@ export function claimIssueWords(issue: z.core.$ZodIssue): string {
   if (!words) return `${issue.path.join(".")}: ${issue.message}`;
   const missing = issue.code === "invalid_type" && /received undefined/.test(issue.message);
   const empty = issue.code === "too_small";
-  return `${top}: ${missing ? "missing; " : empty ? "empty; " : ""}${words}`;
+  const blank = empty && top === "claim" ? "blank claim (no text after trimming spaces); " : empty ? "empty; " : "";
+  return `${top}: ${missing ? "missing; " : blank}${words}`;
 }
