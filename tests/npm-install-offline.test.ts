@@ -36,8 +36,10 @@ function scratchProject(withRepoNpmrc: boolean): string {
 }
 
 /** The environment without npm's settings of the run that started vitest, or the scratch project's own would not count. */
-function cleanEnv(): Record<string, string | undefined> {
-  return Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(npm_|ONNXRUNTIME_)/i.test(k)));
+function cleanEnv(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const k of Object.keys(env)) if (/^(npm_|ONNXRUNTIME_)/i.test(k)) delete env[k];
+  return env;
 }
 
 function rebuild(dir: string): { status: number | null; attempts: string[]; output: string } {
