@@ -93,6 +93,19 @@ describe("MiniLM on onnxruntime-node", () => {
   });
 });
 
+describe("local:minilm-l6-int8", () => {
+  it("is a variant of the same model: vectors close to fp32's but not equal (so a model id of its own)", { timeout: 300_000 }, async () => {
+    const int8 = await startOnnxEngine({ variant: "int8", cacheDir });
+    engines.push(int8);
+    expect(int8.kind).toBe("onnx-int8");
+    const sample = passages.filter((_, i) => i % 20 === 0);
+    const q = await int8.embed(sample.map((p) => p.text));
+    const cosines = q.map((v, i) => dot(v, reference[passages.indexOf(sample[i]!)]!));
+    expect(Math.min(...cosines)).toBeGreaterThan(0.95);
+    expect(Math.min(...cosines)).toBeLessThan(0.9999);
+  });
+});
+
 describe("when the native runtime cannot load", () => {
   it("local:minilm-l6 falls back to the WebAssembly engine, says so once, and embeds the same vectors", async () => {
     const config = parseConfig({ LOCAL_MODEL_CACHE_DIR: cacheDir }, process.cwd());
