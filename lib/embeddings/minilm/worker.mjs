@@ -16,10 +16,10 @@ const port = /** @type {import("node:worker_threads").MessagePort} */ (parentPor
 
 async function start() {
   const started = performance.now();
+  // The runtime first: where it cannot load, the graph is not built for nothing.
   const runtime = await import(opts.runtimeModule);
   const ort = runtime.default ?? runtime;
-  const { Tokenizer } = await import("@huggingface/tokenizers");
-  const graph = await ensureGraph(opts);
+  const [{ Tokenizer }, graph] = await Promise.all([import("@huggingface/tokenizers"), ensureGraph(opts)]);
   const session = await ort.InferenceSession.create(graph.path, {
     graphOptimizationLevel: "all",
     intraOpNumThreads: opts.threads,
