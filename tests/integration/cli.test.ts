@@ -43,7 +43,8 @@ describe(`counterpoint CLI on ${backend}`, () => {
     const byName = Object.fromEntries(report.checks.map((c: { name: string }) => [c.name, c]));
     expect(byName.database.status).toBe("ok");
     expect(byName.database.detail).toMatch(/pgvector 0\.\d/);
-    expect(byName["embedding local:minilm-l6"]).toMatchObject({ status: "ok", detail: "384 dimensions" });
+    // Which engine runs, and that the graph built from the npm weights has the checksum recorded for it.
+    expect(byName["embedding local:minilm-l6"]).toMatchObject({ status: "ok", detail: expect.stringMatching(/^384 dimensions; runs on onnxruntime-node \(CPU, fp32 graph .*minilm-l6-fp32.*\), SHA-256 [0-9a-f]{12}… as recorded$/) });
     expect(report.missing.join("\n")).toMatch(/DEFAULT_MODEL/);
   });
 

@@ -5,6 +5,7 @@ import { registerScale } from "./bench-scale";
 import { benchCompare, compareBenchMarkdown } from "@/lib/bench/compare";
 import { runRetrievalBench, retrievalMarkdown, type RetrievalBenchReport } from "@/lib/bench/retrieval";
 import { latencyMarkdown, runSearchLatencyBench, type LatencyBenchReport } from "@/lib/bench/search-latency";
+import { BENCH_ENGINES, benchOneEngine, embedBenchMarkdown, runEmbedBench } from "@/lib/bench/embed";
 import { CHECK_COVID_SPLITS, CHECK_COVID_SUBSETS, type CheckCovidSplit, type CheckCovidSubset } from "@/lib/datasets/check-covid-claims";
 import { LEXICAL_RANKINGS, SEARCH_MODES, type LexicalRanking, type SearchMode } from "@/lib/retrieval/search";
 import { dim, emit } from "../output";
@@ -105,6 +106,27 @@ export function register(program: Command) {
         );
       },
     );
+
+  bench
+    .command("embed")
+    .description("The local MiniLM engines (WebAssembly, onnxruntime fp32 and int8), each in a fresh process: cold load, query embedding p50/p95, passages per second, peak memory.")
+    .option("--data <dir>", "PolitiFact-Hidden's folder, for its sentences and claims (default: the demo corpus's text)")
+    .option("--queries <n>", "single claims embedded one at a time", positiveInt, 100)
+    .option("--sentences <n>", "one-sentence passages", positiveInt, 512)
+    .option("--long <n>", "passages of about 500 characters", positiveInt, 128)
+    .option("--engine <engine>", `only this engine, in this process: ${BENCH_ENGINES.join(" | ")}`, oneOf(BENCH_ENGINES))
+    .option("--json", "print JSON")
+    .action(async (opts: { data?: string; queries: number; sentences: number; long: number; engine?: (typeof BENCH_ENGINES)[number]; json?: boolean }) => {
+      if (opts.engine) {
+        const row = await benchOneEngine(opts.engine, opts);
+        emit(!!opts.json, row, () => embedBenchMarkdown({ engines: [row], graph_build_ms: {}, cpus: 0, load_average: [], source: "", notes: [] }));
+        return;
+      }
+      const r = await runEmbedBench({ ...opts, log: log(!!opts.json) });
+      emit(!!opts.json, r, () =>
+        [embedBenchMarkdown(r), "", `texts: ${r.source}; ${r.cpus} CPUs; load average at the end ${r.load_average.join(", ")}`, ...Object.entries(r.graph_build_ms).map(([v, ms]) => `built the ${v} graph in ${ms} ms (once)`), ...r.notes.map((n) => dim(n))].join("\n"),
+      );
+    });
 
   bench
     .command("search-latency")
