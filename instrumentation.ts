@@ -28,12 +28,17 @@ export async function register() {
       if (worker.enabled) {
         const { startInProcessWorker } = await import("@/lib/debate/queue");
         startInProcessWorker(handle, worker.concurrency);
-        console.log(`[counterpoint] in-process debates worker: up to ${worker.concurrency} at once (IN_PROCESS_WORKER=false to leave debates to \`counterpoint worker\`)`);
+        console.log(
+          `[counterpoint] in-process debates worker: up to ${worker.concurrency} at once (IN_PROCESS_WORKER=false to leave debates to \`counterpoint worker\`)`,
+        );
       }
     } else {
       const { recoverOrphans } = await import("@/lib/debate/runner");
       const interrupted = await recoverOrphans(handle.db, handle.backend);
-      if (interrupted.length) console.log(`[counterpoint] ${interrupted.length} debate(s) were interrupted by a restart; they can be resumed from their pages`);
+      if (interrupted.length)
+        console.log(
+          `[counterpoint] ${interrupted.length} debate(s) were interrupted by a restart; they can be resumed from their pages`,
+        );
     }
     const { markOrphanedJobsInterrupted } = await import("@/lib/corpus/ingest");
     const jobs = await markOrphanedJobsInterrupted(handle.db);

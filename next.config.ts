@@ -35,8 +35,14 @@ const config: NextConfig = {
     const always = Object.entries(STATIC_SECURITY_HEADERS).map(([key, value]) => ({ key, value }));
     return [
       { source: "/:path*", headers: always },
-      { source: "/_next/static/:path*", headers: [{ key: "Content-Security-Policy", value: contentSecurityPolicy("asset", null) }] },
-      { source: "/api/corpora/:name/uploads", headers: [{ key: "Content-Security-Policy", value: contentSecurityPolicy("route", null) }] },
+      {
+        source: "/_next/static/:path*",
+        headers: [{ key: "Content-Security-Policy", value: contentSecurityPolicy("asset", null) }],
+      },
+      {
+        source: "/api/corpora/:name/uploads",
+        headers: [{ key: "Content-Security-Policy", value: contentSecurityPolicy("route", null) }],
+      },
     ];
   },
 };

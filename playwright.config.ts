@@ -8,16 +8,26 @@ const FAKE_OPENAI_PORT = Number(process.env.FAKE_OPENAI_PORT ?? 3291);
 // A fresh embedded database for every run: the app must create and migrate it at start-up.
 const DATA_DIR = path.resolve(".test-data/e2e");
 // The signed-in browser states of the previous run belong to accounts that no longer exist.
-if (!process.env.E2E_KEEP_DATA && process.env.TEST_WORKER_INDEX === undefined) fs.rmSync(AUTH_DIR, { recursive: true, force: true });
+if (!process.env.E2E_KEEP_DATA && process.env.TEST_WORKER_INDEX === undefined)
+  fs.rmSync(AUTH_DIR, { recursive: true, force: true });
 // Workers load this file too, while the server is running: only the main process may wipe the data.
-if (!process.env.E2E_KEEP_DATA && process.env.TEST_WORKER_INDEX === undefined) fs.rmSync(DATA_DIR, { recursive: true, force: true });
+if (!process.env.E2E_KEEP_DATA && process.env.TEST_WORKER_INDEX === undefined)
+  fs.rmSync(DATA_DIR, { recursive: true, force: true });
 
 const browserUse = {
   ...devices["Desktop Chrome"],
   // Debian's chromium: Playwright must never download a browser here.
   launchOptions: {
     executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+    ],
   },
 };
 
@@ -43,7 +53,12 @@ export default defineConfig({
       use: { ...browserUse, storageState: USERS.admin.state },
     },
     // Kills and replaces the server Playwright started, so it runs after every other spec.
-    { name: "server-restart", dependencies: ["chromium"], testMatch: /server-restart\.spec\.ts/, use: { ...browserUse, storageState: USERS.admin.state } },
+    {
+      name: "server-restart",
+      dependencies: ["chromium"],
+      testMatch: /server-restart\.spec\.ts/,
+      use: { ...browserUse, storageState: USERS.admin.state },
+    },
     // Two app servers and two workers of its own on PostgreSQL (E2E_POSTGRES_URL), on the production
     // build the others used; late, so its processes do not compete with the other specs.
     { name: "multi-server", dependencies: ["chromium"], testMatch: /multi-server\.spec\.ts/, use: { ...browserUse } },

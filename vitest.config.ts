@@ -5,7 +5,15 @@ export default defineConfig({
   resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
   test: {
     // Nothing in the test suite may reach the network; a configured key in .env must not leak in.
-    env: { OPENAI_API_KEY: "", ANTHROPIC_API_KEY: "", DEFAULT_MODEL: "", ROLE_MODELS: "", WEB_SEARCH_PROVIDER: "", TAVILY_API_KEY: "", BRAVE_API_KEY: "" },
+    env: {
+      OPENAI_API_KEY: "",
+      ANTHROPIC_API_KEY: "",
+      DEFAULT_MODEL: "",
+      ROLE_MODELS: "",
+      WEB_SEARCH_PROVIDER: "",
+      TAVILY_API_KEY: "",
+      BRAVE_API_KEY: "",
+    },
     projects: [
       {
         extends: true,
@@ -14,7 +22,13 @@ export default defineConfig({
       {
         extends: true,
         // One database per file, files one after another: PGlite is single-process and CPU-bound.
-        test: { name: "integration", include: ["tests/integration/**/*.test.ts"], fileParallelism: false, testTimeout: 120_000, hookTimeout: 120_000 },
+        test: {
+          name: "integration",
+          include: ["tests/integration/**/*.test.ts"],
+          fileParallelism: false,
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+        },
       },
     ],
   },

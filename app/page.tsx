@@ -45,18 +45,26 @@ function GetStarted({ corpora, me }: { corpora: CorpusSummary[]; me: Principal |
   if (corpora.length === 0 && !writes) {
     return (
       <p className="rounded-lg border border-black/10 bg-white p-4 text-sm" data-testid="no-corpus-yet">
-        There is no evidence corpus yet. A fact-checker or an admin adds one; {can(me, "annotate") ? "debates to label appear on the Annotate page once debates have run." : "debates appear here once they have run."}
+        There is no evidence corpus yet. A fact-checker or an admin adds one;{" "}
+        {can(me, "annotate")
+          ? "debates to label appear on the Annotate page once debates have run."
+          : "debates appear here once they have run."}
       </p>
     );
   }
   if (corpora.length === 0) {
     return (
-      <section className="flex flex-col gap-3 rounded-lg border-2 border-accent/40 bg-white p-5 sm:flex-row sm:items-center sm:justify-between" aria-labelledby="start-title">
+      <section
+        className="flex flex-col gap-3 rounded-lg border-2 border-accent/40 bg-white p-5 sm:flex-row sm:items-center sm:justify-between"
+        aria-labelledby="start-title"
+      >
         <div>
           <h2 id="start-title" className="font-semibold">
             Start with the demo corpus
           </h2>
-          <p className="mt-1 text-sm text-black/70">Thirty short fictional news items and four example claims, loaded in seconds.</p>
+          <p className="mt-1 text-sm text-black/70">
+            Thirty short fictional news items and four example claims, loaded in seconds.
+          </p>
         </div>
         <LoadDemoButton />
       </section>
@@ -65,7 +73,11 @@ function GetStarted({ corpora, me }: { corpora: CorpusSummary[]; me: Principal |
   if (demo && demo.passages === 0) {
     return (
       <p className="rounded-lg border border-black/10 bg-white p-4 text-sm">
-        The demo corpus is loading. <Link href={`/corpora/${SAMPLE_CORPUS_NAME}`} className="underline">Follow its progress</Link>.
+        The demo corpus is loading.{" "}
+        <Link href={`/corpora/${SAMPLE_CORPUS_NAME}`} className="underline">
+          Follow its progress
+        </Link>
+        .
       </p>
     );
   }
@@ -77,7 +89,10 @@ function GetStarted({ corpora, me }: { corpora: CorpusSummary[]; me: Principal |
       {demo && checks ? <p className="mt-1 text-black/70">Try this claim: “{SAMPLE_CLAIMS[0]!.text}”</p> : null}
       <p className="mt-2 flex flex-wrap gap-x-4 gap-y-1">
         {checks ? (
-          <Link href={demo ? `/debates/new?claim=${encodeURIComponent(SAMPLE_CLAIMS[0]!.text)}` : "/debates/new"} className="font-medium underline">
+          <Link
+            href={demo ? `/debates/new?claim=${encodeURIComponent(SAMPLE_CLAIMS[0]!.text)}` : "/debates/new"}
+            className="font-medium underline"
+          >
             {demo ? "Check this claim" : "Check a claim"}
           </Link>
         ) : null}
@@ -115,28 +130,41 @@ async function principalOrNull(): Promise<Principal | null> {
 }
 
 export default async function Home() {
-  const [health, corpora, setup, me] = await Promise.all([getHealth(), corporaOrNull(), needsSetup(), principalOrNull()]);
+  const [health, corpora, setup, me] = await Promise.all([
+    getHealth(),
+    corporaOrNull(),
+    needsSetup(),
+    principalOrNull(),
+  ]);
   return (
     <div className="space-y-10">
       <section className="space-y-3">
         <h1 className="text-3xl font-semibold tracking-tight sm:text-4xl">Check claims with debating AI agents.</h1>
         <p className="max-w-2xl text-lg text-black/70">
-          Counterpoint is for fact-checkers, journalists and annotators: submit a claim, watch agents debate it over your own
-          evidence, and review the verdict. Half-truths, literally accurate but misleading, are what it is built to catch.
+          Counterpoint is for fact-checkers, journalists and annotators: submit a claim, watch agents debate it over
+          your own evidence, and review the verdict. Half-truths, literally accurate but misleading, are what it is
+          built to catch.
         </p>
       </section>
       {setup ? (
         <section className="rounded-lg border-2 border-accent/40 bg-white p-5" data-testid="first-run">
           <h2 className="font-semibold">Welcome: create the first admin account</h2>
           <p className="mt-1 text-sm text-black/70">
-            Nobody has an account yet. <Link href="/setup" className="font-medium underline">Set up Counterpoint</Link> with the setup code printed in the server&apos;s console.
+            Nobody has an account yet.{" "}
+            <Link href="/setup" className="font-medium underline">
+              Set up Counterpoint
+            </Link>{" "}
+            with the setup code printed in the server&apos;s console.
           </p>
         </section>
       ) : corpora && me ? (
         <GetStarted corpora={corpora} me={me} />
       ) : corpora ? (
         <p className="rounded-lg border border-black/10 bg-white p-4 text-sm">
-          <Link href="/signin" className="font-medium underline">Sign in</Link> with the account your newsroom gave you to check claims, read debates or label them.
+          <Link href="/signin" className="font-medium underline">
+            Sign in
+          </Link>{" "}
+          with the account your newsroom gave you to check claims, read debates or label them.
         </p>
       ) : null}
       <ol className="grid gap-4 sm:grid-cols-3">

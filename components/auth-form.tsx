@@ -35,7 +35,11 @@ export function AuthForm({
           </label>
           <input
             id={`auth-${f.name}`}
-            aria-describedby={[f.hint ? `auth-${f.name}-hint` : "", errorFor(state, f.name) ? errorId(f.name) : ""].filter(Boolean).join(" ") || undefined}
+            aria-describedby={
+              [f.hint ? `auth-${f.name}-hint` : "", errorFor(state, f.name) ? errorId(f.name) : ""]
+                .filter(Boolean)
+                .join(" ") || undefined
+            }
             aria-invalid={errorFor(state, f.name) ? true : undefined}
             name={f.name}
             type={f.type ?? "text"}
@@ -53,8 +57,16 @@ export function AuthForm({
           <FieldError state={state} field={f.name} className="mt-1 text-sm font-normal text-red-800" />
         </div>
       ))}
-      <FormError state={state} shown={fields.map((f) => f.name)} className="rounded-md bg-red-50 p-2 text-sm text-red-900" />
-      <button type="submit" disabled={pending} className="rounded-md bg-ink px-4 py-2 text-sm font-medium text-white hover:bg-black disabled:opacity-60">
+      <FormError
+        state={state}
+        shown={fields.map((f) => f.name)}
+        className="rounded-md bg-red-50 p-2 text-sm text-red-900"
+      />
+      <button
+        type="submit"
+        disabled={pending}
+        className="rounded-md bg-ink px-4 py-2 text-sm font-medium text-white hover:bg-black disabled:opacity-60"
+      >
         {pending ? "Working…" : submit}
       </button>
     </form>

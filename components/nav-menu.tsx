@@ -7,7 +7,19 @@ import { usePathname } from "next/navigation";
  * A header drop-down that works without JavaScript (<details>) and closes when a link in it is
  * followed: the root layout is kept across navigations, so an open menu would otherwise stay open.
  */
-export function NavMenu({ summary, label, className, panelClassName, children }: { summary: React.ReactNode; label: string; className?: string; panelClassName?: string; children: React.ReactNode }) {
+export function NavMenu({
+  summary,
+  label,
+  className,
+  panelClassName,
+  children,
+}: {
+  summary: React.ReactNode;
+  label: string;
+  className?: string;
+  panelClassName?: string;
+  children: React.ReactNode;
+}) {
   const ref = useRef<HTMLDetailsElement>(null);
   const pathname = usePathname();
   useEffect(() => {
@@ -28,10 +40,17 @@ export function NavMenu({ summary, label, className, panelClassName, children }:
   }, []);
   return (
     <details ref={ref} className={`relative ${className ?? ""}`}>
-      <summary aria-label={label} className="flex cursor-pointer list-none items-center gap-1 rounded-md px-2 py-1 text-sm text-black/70 hover:bg-black/5 hover:text-black [&::-webkit-details-marker]:hidden">
+      <summary
+        aria-label={label}
+        className="flex cursor-pointer list-none items-center gap-1 rounded-md px-2 py-1 text-sm text-black/70 hover:bg-black/5 hover:text-black [&::-webkit-details-marker]:hidden"
+      >
         {summary}
       </summary>
-      <div className={`absolute right-0 z-30 mt-2 rounded-lg border border-black/10 bg-white p-2 shadow-lg ${panelClassName ?? ""}`}>{children}</div>
+      <div
+        className={`absolute right-0 z-30 mt-2 rounded-lg border border-black/10 bg-white p-2 shadow-lg ${panelClassName ?? ""}`}
+      >
+        {children}
+      </div>
     </details>
   );
 }

@@ -10,7 +10,9 @@ export type BadgeTone = keyof typeof STYLES;
 /** Status is said in words as well as colour, for colour-blind readers and screen readers. */
 export function StatusBadge({ tone, children }: { tone: BadgeTone; children: React.ReactNode }) {
   return (
-    <span className={`inline-flex items-center rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${STYLES[tone]}`}>
+    <span
+      className={`inline-flex items-center rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${STYLES[tone]}`}
+    >
       {children}
     </span>
   );

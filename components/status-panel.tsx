@@ -1,7 +1,17 @@
 import type { Health } from "@/lib/health";
 import { StatusBadge } from "./status-badge";
 
-function Row({ label, tone, value, detail }: { label: string; tone: "ok" | "error" | "missing" | "degraded"; value: string; detail?: string }) {
+function Row({
+  label,
+  tone,
+  value,
+  detail,
+}: {
+  label: string;
+  tone: "ok" | "error" | "missing" | "degraded";
+  value: string;
+  detail?: string;
+}) {
   return (
     <div className="flex flex-col gap-1 py-3 sm:flex-row sm:items-baseline sm:gap-4">
       <dt className="w-40 shrink-0 text-sm font-medium text-black/60">{label}</dt>
@@ -22,7 +32,8 @@ function Row({ label, tone, value, detail }: { label: string; tone: "ok" | "erro
  * "Language models: none configured" is misled: here a missing step reads as what it is.
  */
 export function statusHeadline(health: Health): { tone: "ok" | "error" | "missing" | "degraded"; words: string } {
-  if (health.status !== "ok") return { tone: health.status, words: health.status === "error" ? "not working" : "partly working" };
+  if (health.status !== "ok")
+    return { tone: health.status, words: health.status === "error" ? "not working" : "partly working" };
   if (health.llms.length === 0) return { tone: "missing", words: "setup needed: debates cannot run yet" };
   if (health.missing.length > 0) return { tone: "missing", words: "setup needed" };
   return { tone: "ok", words: "ready" };
@@ -78,7 +89,9 @@ export function StatusPanel({ health }: { health: Health }) {
           <p className="font-medium">What to set up next</p>
           <ul className="mt-2 list-disc space-y-1 pl-5">
             {health.missing.map((m) => (
-              <li key={m} className="break-words">{m}</li>
+              <li key={m} className="break-words">
+                {m}
+              </li>
             ))}
           </ul>
           <p className="mt-2">

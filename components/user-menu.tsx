@@ -16,7 +16,14 @@ type NavLink = { href: string; label: string };
 export function navLinks(me: Principal | null, readable: boolean): NavLink[] {
   const links: NavLink[] = [];
   if (can(me, "debate:start")) links.push({ href: "/debates/new", label: "Check a claim" });
-  if (readable) links.push({ href: "/debates", label: "Debates" }, { href: "/compare", label: "Compare" }, { href: "/corpora", label: "Corpora" }, { href: "/eval", label: "Evaluation" }, { href: "/methods", label: "Methods" });
+  if (readable)
+    links.push(
+      { href: "/debates", label: "Debates" },
+      { href: "/compare", label: "Compare" },
+      { href: "/corpora", label: "Corpora" },
+      { href: "/eval", label: "Evaluation" },
+      { href: "/methods", label: "Methods" },
+    );
   if (can(me, "annotate")) links.push({ href: "/annotate", label: "Annotate" });
   if (can(me, "agreement:read")) links.push({ href: "/agreement", label: "Agreement" });
   return links;
@@ -79,11 +86,22 @@ export async function SiteNav() {
         ))}
       </div>
       {readable ? (
-        <form action="/search" method="get" role="search" className="ml-auto flex min-w-0 flex-1 justify-end lg:flex-none">
+        <form
+          action="/search"
+          method="get"
+          role="search"
+          className="ml-auto flex min-w-0 flex-1 justify-end lg:flex-none"
+        >
           <label htmlFor="nav-search" className="sr-only">
             Search passages
           </label>
-          <input id="nav-search" name="q" type="search" placeholder="Search" className="w-full min-w-0 max-w-48 rounded-md border border-black/20 bg-white px-2 py-1 text-sm" />
+          <input
+            id="nav-search"
+            name="q"
+            type="search"
+            placeholder="Search"
+            className="w-full min-w-0 max-w-48 rounded-md border border-black/20 bg-white px-2 py-1 text-sm"
+          />
         </form>
       ) : (
         <span className="ml-auto" />
@@ -115,7 +133,17 @@ export async function SiteNav() {
           </Link>
         </span>
       )}
-      <NavMenu className="lg:hidden" label="Menu" panelClassName="w-60" summary={<><span>Menu</span><span aria-hidden>▾</span></>}>
+      <NavMenu
+        className="lg:hidden"
+        label="Menu"
+        panelClassName="w-60"
+        summary={
+          <>
+            <span>Menu</span>
+            <span aria-hidden>▾</span>
+          </>
+        }
+      >
         <div data-testid="compact-menu">
           {me ? <p className="truncate px-3 py-1 text-xs text-black/60">{me.email}</p> : null}
           {links.map((l) => (

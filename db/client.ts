@@ -120,7 +120,9 @@ async function openPostgres(url: string): Promise<DbHandle> {
     await pool.query("select 1");
   } catch (e) {
     await pool.end();
-    throw new Error(`Cannot connect to PostgreSQL at ${redact(url)}: ${(e as Error).message}. Check DATABASE_URL, or unset it to use the embedded database.`);
+    throw new Error(
+      `Cannot connect to PostgreSQL at ${redact(url)}: ${(e as Error).message}. Check DATABASE_URL, or unset it to use the embedded database.`,
+    );
   }
   return {
     db: drizzle(pool, { schema }),
@@ -209,6 +211,8 @@ export async function closeDb() {
 }
 
 export async function pgvectorVersion(db: Database): Promise<string | null> {
-  const res = await db.execute<{ extversion: string }>(sql`select extversion from pg_extension where extname = 'vector'`);
+  const res = await db.execute<{ extversion: string }>(
+    sql`select extversion from pg_extension where extname = 'vector'`,
+  );
   return res.rows[0]?.extversion ?? null;
 }

@@ -17,7 +17,9 @@ export type MigrationStatus = {
 
 function checkDir(migrationsDir: string) {
   if (!fs.existsSync(`${migrationsDir}/meta/_journal.json`)) {
-    throw new Error(`No migrations found in ${migrationsDir}. Run Counterpoint from the project directory, or set MIGRATIONS_DIR.`);
+    throw new Error(
+      `No migrations found in ${migrationsDir}. Run Counterpoint from the project directory, or set MIGRATIONS_DIR.`,
+    );
   }
 }
 

@@ -55,7 +55,9 @@ export type UserRole = (typeof USER_ROLES)[number];
 export const userRoles = pgTable(
   "user_roles",
   {
-    userId: uuid("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     role: text("role").$type<UserRole>().notNull(),
     grantedAt: createdAt(),
   },
@@ -89,7 +91,9 @@ export const ingestJobs = pgTable(
   "ingest_jobs",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    corpusId: uuid("corpus_id").notNull().references(() => corpora.id, { onDelete: "cascade" }),
+    corpusId: uuid("corpus_id")
+      .notNull()
+      .references(() => corpora.id, { onDelete: "cascade" }),
     /** A path, URL, upload name or `dataset:<name>`, as the user gave it. */
     source: text("source").notNull(),
     /** `file`, `directory`, `url`, `sample`, `dataset:<name>`, `records` ... */
@@ -109,7 +113,12 @@ export const ingestJobs = pgTable(
     errors: integer("errors").notNull().default(0),
     recentErrors: jsonb("recent_errors").$type<Array<{ line?: number; message: string }>>().notNull().default([]),
     /** Source fingerprint and the last committed record, so a resume skips what is already in. */
-    resume: jsonb("resume").$type<{ fingerprint?: string; recordsCommitted: number; bytesCommitted?: number; lineCommitted?: number }>(),
+    resume: jsonb("resume").$type<{
+      fingerprint?: string;
+      recordsCommitted: number;
+      bytesCommitted?: number;
+      lineCommitted?: number;
+    }>(),
     /** Which process runs it: a restarted server marks its own orphans interrupted. */
     runnerId: text("runner_id"),
     heartbeatAt: timestamp("heartbeat_at", { withTimezone: true }),
@@ -121,7 +130,10 @@ export const ingestJobs = pgTable(
   (t) => [
     index("ingest_jobs_corpus_idx").on(t.corpusId, t.createdAt),
     index("ingest_jobs_status_idx").on(t.status),
-    check("ingest_jobs_status_check", sql`${t.status} in ('running', 'completed', 'failed', 'cancelled', 'interrupted')`),
+    check(
+      "ingest_jobs_status_check",
+      sql`${t.status} in ('running', 'completed', 'failed', 'cancelled', 'interrupted')`,
+    ),
   ],
 );
 
@@ -129,7 +141,9 @@ export const documents = pgTable(
   "documents",
   {
     id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
-    corpusId: uuid("corpus_id").notNull().references(() => corpora.id, { onDelete: "cascade" }),
+    corpusId: uuid("corpus_id")
+      .notNull()
+      .references(() => corpora.id, { onDelete: "cascade" }),
     /** The id the newsroom's own file gives the document; re-ingesting matches on it. */
     externalId: text("external_id").notNull(),
     title: text("title"),
@@ -152,7 +166,9 @@ export const passages = pgTable(
       .notNull()
       .references(() => documents.id, { onDelete: "cascade" }),
     /** Denormalised from the document so filtered searches need no join. */
-    corpusId: uuid("corpus_id").notNull().references(() => corpora.id, { onDelete: "cascade" }),
+    corpusId: uuid("corpus_id")
+      .notNull()
+      .references(() => corpora.id, { onDelete: "cascade" }),
     publishedAt: timestamp("published_at", { withTimezone: true }),
     /** Stable id within the corpus (a dataset's sentence id, or `<document id>#<ordinal>`). */
     externalId: text("external_id").notNull(),
@@ -161,9 +177,7 @@ export const passages = pgTable(
     charStart: integer("char_start"),
     charEnd: integer("char_end"),
     /** English stemming for lexical search; lexical queries must use the same configuration. */
-    tsv: tsvector("tsv")
-      .notNull()
-      .generatedAlwaysAs(sql`to_tsvector('english'::regconfig, "text")`),
+    tsv: tsvector("tsv").notNull().generatedAlwaysAs(sql`to_tsvector('english'::regconfig, "text")`),
     createdAt: createdAt(),
   },
   (t) => [
@@ -251,7 +265,9 @@ export const comparisons = pgTable(
   "comparisons",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    claimId: uuid("claim_id").notNull().references(() => claims.id, { onDelete: "cascade" }),
+    claimId: uuid("claim_id")
+      .notNull()
+      .references(() => claims.id, { onDelete: "cascade" }),
     /** Null when no method retrieves from a corpus (ZoFia alone, pasted evidence). */
     corpusId: uuid("corpus_id").references(() => corpora.id, { onDelete: "set null" }),
     /** What was asked for, in order (the page lists them so), each with the debate answering it once created. */
@@ -264,7 +280,10 @@ export const comparisons = pgTable(
   (t) => [
     index("comparisons_created_idx").on(t.createdAt),
     index("comparisons_created_by_idx").on(t.createdBy, t.createdAt),
-    check("comparisons_ensemble_check", sql`${t.ensemble} is null or ${t.ensemble} in ('majority', 'confidence-weighted')`),
+    check(
+      "comparisons_ensemble_check",
+      sql`${t.ensemble} is null or ${t.ensemble} in ('majority', 'confidence-weighted')`,
+    ),
   ],
 );
 
@@ -272,7 +291,9 @@ export const debates = pgTable(
   "debates",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    claimId: uuid("claim_id").notNull().references(() => claims.id, { onDelete: "cascade" }),
+    claimId: uuid("claim_id")
+      .notNull()
+      .references(() => claims.id, { onDelete: "cascade" }),
     /** e.g. `radar`, `proclaim`, `tool-mad`, `zofia`. */
     protocol: text("protocol").notNull(),
     /** Protocol-specific variant, e.g. RADAR's `expertise`, `position`, `single`, `cot`. */
@@ -315,7 +336,9 @@ export const debates = pgTable(
 export const debateEvidence = pgTable(
   "debate_evidence",
   {
-    debateId: uuid("debate_id").notNull().references(() => debates.id, { onDelete: "cascade" }),
+    debateId: uuid("debate_id")
+      .notNull()
+      .references(() => debates.id, { onDelete: "cascade" }),
     /** 1-based; the agents cite it as [E<rank>]. */
     rank: integer("rank").notNull(),
     passageId: bigint("passage_id", { mode: "number" }).references(() => passages.id, { onDelete: "set null" }),
@@ -349,7 +372,9 @@ export const turns = pgTable(
   "turns",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    debateId: uuid("debate_id").notNull().references(() => debates.id, { onDelete: "cascade" }),
+    debateId: uuid("debate_id")
+      .notNull()
+      .references(() => debates.id, { onDelete: "cascade" }),
     seq: integer("seq").notNull(),
     round: integer("round").notNull(),
     phase: text("phase").notNull(),
@@ -378,7 +403,9 @@ export const turns = pgTable(
 export const checkpoints = pgTable(
   "checkpoints",
   {
-    debateId: uuid("debate_id").notNull().references(() => debates.id, { onDelete: "cascade" }),
+    debateId: uuid("debate_id")
+      .notNull()
+      .references(() => debates.id, { onDelete: "cascade" }),
     /** e.g. `opening`, `rebuttal-1`. */
     after: text("after").notNull(),
     round: integer("round").notNull(),
@@ -404,7 +431,9 @@ export const verdicts = pgTable(
   "verdicts",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    debateId: uuid("debate_id").notNull().references(() => debates.id, { onDelete: "cascade" }),
+    debateId: uuid("debate_id")
+      .notNull()
+      .references(() => debates.id, { onDelete: "cascade" }),
     /** The debate's verdict; other rows are e.g. individual members of a judge panel. */
     isFinal: boolean("is_final").notNull().default(true),
     judgeRole: text("judge_role").notNull().default("judge"),
@@ -455,8 +484,12 @@ export const annotations = pgTable(
   "annotations",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    debateId: uuid("debate_id").notNull().references(() => debates.id, { onDelete: "cascade" }),
-    annotatorId: uuid("annotator_id").notNull().references(() => users.id, { onDelete: "restrict" }),
+    debateId: uuid("debate_id")
+      .notNull()
+      .references(() => debates.id, { onDelete: "cascade" }),
+    annotatorId: uuid("annotator_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "restrict" }),
     version: integer("version").notNull().default(1),
     supersedesId: uuid("supersedes_id"),
     goldLabel: text("gold_label"),
@@ -478,8 +511,12 @@ export const evalItems = pgTable(
   "eval_items",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    runId: uuid("run_id").notNull().references(() => evalRuns.id, { onDelete: "cascade" }),
-    claimId: uuid("claim_id").notNull().references(() => claims.id, { onDelete: "cascade" }),
+    runId: uuid("run_id")
+      .notNull()
+      .references(() => evalRuns.id, { onDelete: "cascade" }),
+    claimId: uuid("claim_id")
+      .notNull()
+      .references(() => claims.id, { onDelete: "cascade" }),
     debateId: uuid("debate_id").references(() => debates.id, { onDelete: "set null" }),
     /** pending, running, done, failed. */
     status: text("status").notNull().default("pending"),
@@ -497,7 +534,10 @@ export const evalItems = pgTable(
     startedAt: timestamp("started_at", { withTimezone: true }),
     finishedAt: timestamp("finished_at", { withTimezone: true }),
   },
-  (t) => [uniqueIndex("eval_items_run_claim_idx").on(t.runId, t.claimId), index("eval_items_run_status_idx").on(t.runId, t.status, t.position)],
+  (t) => [
+    uniqueIndex("eval_items_run_claim_idx").on(t.runId, t.claimId),
+    index("eval_items_run_status_idx").on(t.runId, t.status, t.position),
+  ],
 );
 
 /** Early-stopping thresholds per model; calibrated values override the spec's defaults. */
@@ -558,7 +598,9 @@ export const sessions = pgTable(
   "sessions",
   {
     idHash: text("id_hash").primaryKey(),
-    userId: uuid("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
     lastSeenAt: timestamp("last_seen_at", { withTimezone: true }).notNull().defaultNow(),
     userAgent: text("user_agent"),
@@ -589,7 +631,9 @@ export const debateShares = pgTable(
   "debate_shares",
   {
     token: text("token").primaryKey(),
-    debateId: uuid("debate_id").notNull().references(() => debates.id, { onDelete: "cascade" }),
+    debateId: uuid("debate_id")
+      .notNull()
+      .references(() => debates.id, { onDelete: "cascade" }),
     createdBy: uuid("created_by").references(() => users.id, { onDelete: "set null" }),
     revokedAt: timestamp("revoked_at", { withTimezone: true }),
     createdAt: createdAt(),
@@ -602,7 +646,9 @@ export const comparisonShares = pgTable(
   "comparison_shares",
   {
     token: text("token").primaryKey(),
-    comparisonId: uuid("comparison_id").notNull().references(() => comparisons.id, { onDelete: "cascade" }),
+    comparisonId: uuid("comparison_id")
+      .notNull()
+      .references(() => comparisons.id, { onDelete: "cascade" }),
     createdBy: uuid("created_by").references(() => users.id, { onDelete: "set null" }),
     /**
      * Whoever made the link chose to let its holders read each method's whole transcript (each
@@ -625,8 +671,12 @@ export type AssignmentStatus = (typeof ASSIGNMENT_STATUSES)[number];
 export const annotationAssignments = pgTable(
   "annotation_assignments",
   {
-    debateId: uuid("debate_id").notNull().references(() => debates.id, { onDelete: "cascade" }),
-    annotatorId: uuid("annotator_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    debateId: uuid("debate_id")
+      .notNull()
+      .references(() => debates.id, { onDelete: "cascade" }),
+    annotatorId: uuid("annotator_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     status: text("status").$type<AssignmentStatus>().notNull().default("assigned"),
     assignedAt: createdAt(),
     finishedAt: timestamp("finished_at", { withTimezone: true }),
@@ -643,8 +693,12 @@ export const annotationAudit = pgTable(
   "annotation_audit",
   {
     id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
-    annotationId: uuid("annotation_id").notNull().references(() => annotations.id, { onDelete: "cascade" }),
-    debateId: uuid("debate_id").notNull().references(() => debates.id, { onDelete: "cascade" }),
+    annotationId: uuid("annotation_id")
+      .notNull()
+      .references(() => annotations.id, { onDelete: "cascade" }),
+    debateId: uuid("debate_id")
+      .notNull()
+      .references(() => debates.id, { onDelete: "cascade" }),
     actorId: uuid("actor_id").references(() => users.id, { onDelete: "set null" }),
     /** `create`, `edit` or `import`. */
     action: text("action").notNull(),

@@ -14,7 +14,8 @@ async function keysReady(page: Page) {
 test.describe.configure({ mode: "serial" });
 
 const CLAIM = "The boxer sold his medal to help children, annotators agree.";
-const EVIDENCE = "The boxer auctioned his Olympic medal in 2012 to fund a children's hospital.\n\nIn 2022 the war displaced millions of children.";
+const EVIDENCE =
+  "The boxer auctioned his Olympic medal in 2012 to fund a children's hospital.\n\nIn 2022 the war displaced millions of children.";
 const RATIONALE_1 = "E1 says 2012 and a hospital, not the 2022 war.";
 
 /*
@@ -31,7 +32,9 @@ async function as(browser: Browser, who: keyof typeof USERS): Promise<Page> {
   return context.newPage();
 }
 
-test("a fact-checker's finished debate is labelled with the keyboard, kept as a draft, saved, and edited as a new version", async ({ browser }) => {
+test("a fact-checker's finished debate is labelled with the keyboard, kept as a draft, saved, and edited as a new version", async ({
+  browser,
+}) => {
   const fc = await as(browser, "factchecker");
   await fc.goto("/debates/new");
   await fc.getByLabel("Claim", { exact: true }).fill(CLAIM);
@@ -55,7 +58,9 @@ test("a fact-checker's finished debate is labelled with the keyboard, kept as a 
   const sent = await page.content();
   expect(sent).not.toContain("labelProbs");
   expect(sent).not.toContain("stoppedEarly");
-  await expect(page.getByTestId("turn").filter({ has: page.locator("[data-kind]:not([data-kind=speech])") })).toHaveCount(0);
+  await expect(
+    page.getByTestId("turn").filter({ has: page.locator("[data-kind]:not([data-kind=speech])") }),
+  ).toHaveCount(0);
   // The label form stays beside the transcript wherever one reads in it.
   const saveButton = page.getByRole("button", { name: /Save and next/ });
   await expect(saveButton).toBeInViewport();
@@ -65,7 +70,9 @@ test("a fact-checker's finished debate is labelled with the keyboard, kept as a 
   await expect(page.getByRole("radiogroup", { name: "Gold label" })).toBeInViewport();
   await page.screenshot({ path: "test-results/annotate-1280-before-label.png" });
   // Columns start on the same line.
-  const tops = await Promise.all([page.getByTestId("transcript"), page.getByTestId("label-panel")].map(async (l) => (await l.boundingBox())!.y));
+  const tops = await Promise.all(
+    [page.getByTestId("transcript"), page.getByTestId("label-panel")].map(async (l) => (await l.boundingBox())!.y),
+  );
   expect(Math.abs(tops[0]! - tops[1]!)).toBeLessThan(2);
   await expect(page.getByTestId("guidelines")).toContainText("Annotation guidelines");
   await expect(page.getByTestId("shortcuts")).toContainText("save and next");
@@ -78,7 +85,9 @@ test("a fact-checker's finished debate is labelled with the keyboard, kept as a 
   await expect(page.getByTestId("verdict")).toContainText("HALF-TRUE");
   await keysReady(page);
   await page.keyboard.press("y");
-  await expect(page.getByRole("radiogroup", { name: "Was the judge right?" }).getByRole("radio", { name: /Yes/ })).toHaveAttribute("aria-checked", "true");
+  await expect(
+    page.getByRole("radiogroup", { name: "Was the judge right?" }).getByRole("radio", { name: /Yes/ }),
+  ).toHaveAttribute("aria-checked", "true");
   // Typing in the rationale: digits and Enter are text there, not shortcuts.
   const rationale = page.getByLabel("Rationale");
   await rationale.click();
@@ -119,7 +128,10 @@ test("a fact-checker's finished debate is labelled with the keyboard, kept as a 
   await done(page);
 });
 
-test("in blind mode the second annotator gets the same debate without the first's label, and sees it after submitting", async ({ browser, allowConsoleError }) => {
+test("in blind mode the second annotator gets the same debate without the first's label, and sees it after submitting", async ({
+  browser,
+  allowConsoleError,
+}) => {
   // The save is cut off on purpose below; the browser logs each aborted POST.
   allowConsoleError(/net::ERR_FAILED/);
   const page = await as(browser, "annotator2");
@@ -145,7 +157,9 @@ test("in blind mode the second annotator gets the same debate without the first'
   await page.getByTestId("turn").nth(1).scrollIntoViewIfNeeded();
   await expect(page.getByRole("button", { name: /Save and next/ })).toBeInViewport();
   await expect(page.getByRole("radiogroup", { name: "Gold label" })).toBeInViewport();
-  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+  expect(
+    await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
+  ).toBeLessThanOrEqual(0);
   await page.screenshot({ path: "test-results/annotate-375.png" });
   await page.getByRole("button", { name: "More ▴" }).click();
   await page.screenshot({ path: "test-results/annotate-375-more.png" });
@@ -162,13 +176,18 @@ test("in blind mode the second annotator gets the same debate without the first'
   await keysReady(page);
   await page.keyboard.press("n");
   // A save that cannot reach the server is retried, then reported, and nothing typed is lost.
-  const refuse = (route: import("./fixtures").Route) => (route.request().method() === "POST" ? route.abort() : route.continue());
+  const refuse = (route: import("./fixtures").Route) =>
+    route.request().method() === "POST" ? route.abort() : route.continue();
   await page.route(/\/annotate/, refuse);
   await keysReady(page);
   await page.keyboard.press("Enter");
   await expect(page.getByTestId("save-status")).toContainText("trying again");
-  await expect(page.getByTestId("save-status")).toContainText("Not saved: the server could not be reached", { timeout: 15_000 });
-  await expect(page.getByRole("radiogroup", { name: "Gold label" }).getByRole("radio", { name: /^TRUE/ })).toHaveAttribute("aria-checked", "true");
+  await expect(page.getByTestId("save-status")).toContainText("Not saved: the server could not be reached", {
+    timeout: 15_000,
+  });
+  await expect(
+    page.getByRole("radiogroup", { name: "Gold label" }).getByRole("radio", { name: /^TRUE/ }),
+  ).toHaveAttribute("aria-checked", "true");
   await page.unroute(/\/annotate/, refuse);
   await keysReady(page);
   await page.keyboard.press("Enter");
@@ -178,19 +197,31 @@ test("in blind mode the second annotator gets the same debate without the first'
   await done(page);
 });
 
-test("the agreement page shows the statistics of the two labels, and only the right roles open /annotate", async ({ page, browser }) => {
+test("the agreement page shows the statistics of the two labels, and only the right roles open /annotate", async ({
+  page,
+  browser,
+}) => {
   await page.goto("/agreement");
-  await expect(page.getByTestId("agreement-counts")).toContainText("1 debate (1 with two or more labels, which agreement is measured on) · 2 labels · 2 annotators");
+  await expect(page.getByTestId("agreement-counts")).toContainText(
+    "1 debate (1 with two or more labels, which agreement is measured on) · 2 labels · 2 annotators",
+  );
   await expect(page.getByTestId("pairs")).toContainText(`${USERS.annotator1.email} · ${USERS.annotator2.email}`);
   await expect(page.getByTestId("pairs")).toContainText("100%");
   // Both said TRUE where the judge said HALF-TRUE.
   await expect(page.locator('[data-testid=confusion] td[data-judge="HALF-TRUE"][data-gold="TRUE"]')).toHaveText("1");
   await expect(page.getByTestId("judge-accuracy")).toContainText("0.00");
-  await expect(page.locator(`[data-testid=annotators] tr[data-annotator="${USERS.annotator2.email}"]`)).toContainText("100% of 1");
-  await expect(page.getByTestId("export-links").getByRole("link", { name: "CSV" })).toHaveAttribute("href", "/api/export?format=csv");
+  await expect(page.locator(`[data-testid=annotators] tr[data-annotator="${USERS.annotator2.email}"]`)).toContainText(
+    "100% of 1",
+  );
+  await expect(page.getByTestId("export-links").getByRole("link", { name: "CSV" })).toHaveAttribute(
+    "href",
+    "/api/export?format=csv",
+  );
   await page.screenshot({ path: "test-results/agreement.png", fullPage: true });
   await page.setViewportSize({ width: 375, height: 800 });
-  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+  expect(
+    await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
+  ).toBeLessThanOrEqual(0);
   await page.screenshot({ path: "test-results/agreement-375.png", fullPage: true });
   await page.setViewportSize({ width: 1280, height: 720 });
   // An admin is not an annotator.

@@ -35,7 +35,9 @@ setup("first admin through /setup, other roles through invitations", async ({ pa
   await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
   await page.getByLabel("Password again").fill(PASSWORD);
   await page.getByRole("button", { name: "Create admin account" }).click();
-  await expect(page.locator("[data-field-error=code]")).toHaveText("That setup code is not the one printed by the server.");
+  await expect(page.locator("[data-field-error=code]")).toHaveText(
+    "That setup code is not the one printed by the server.",
+  );
   await expect(page.getByLabel("Your name")).toHaveValue("Ada Admin");
   await expect(page.getByLabel("Email")).toHaveValue(USERS.admin.email);
   await expect(page.getByLabel("Password again")).toHaveValue(PASSWORD);
@@ -47,7 +49,9 @@ setup("first admin through /setup, other roles through invitations", async ({ pa
   await expect(page).toHaveURL(/\/welcome$/);
   await expect(page.getByTestId("welcome-step-1")).toHaveAttribute("data-done", "false");
   await expect(page.getByTestId("welcome-step-1").getByRole("button", { name: "Load the demo corpus" })).toBeVisible();
-  await expect(page.getByTestId("welcome-step-1").getByRole("link", { name: "Create a corpus and upload documents" })).toHaveAttribute("href", "/corpora");
+  await expect(
+    page.getByTestId("welcome-step-1").getByRole("link", { name: "Create a corpus and upload documents" }),
+  ).toHaveAttribute("href", "/corpora");
   // The e2e server has its model configured: the step says which one.
   await expect(page.getByTestId("welcome-step-2")).toHaveAttribute("data-done", "true");
   await expect(page.getByTestId("welcome-step-2")).toContainText("openai-compatible:scripted");
@@ -60,7 +64,9 @@ setup("first admin through /setup, other roles through invitations", async ({ pa
     const u = USERS[key];
     await page.getByLabel("Email").fill(u.email);
     for (const role of ["admin", "fact-checker", "journalist", "annotator"]) {
-      const box = page.locator("form", { has: page.getByRole("button", { name: "Create invitation link" }) }).getByLabel(role, { exact: true });
+      const box = page
+        .locator("form", { has: page.getByRole("button", { name: "Create invitation link" }) })
+        .getByLabel(role, { exact: true });
       if ((await box.isChecked()) !== u.roles.includes(role)) await box.click();
     }
     await page.getByRole("button", { name: "Create invitation link" }).click();

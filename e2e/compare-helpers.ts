@@ -10,8 +10,15 @@ export const columns = (page: Page): Promise<ColumnSample[]> =>
     cols.map((c) => ({
       protocol: c.getAttribute("data-protocol") ?? "",
       status: c.getAttribute("data-status") ?? "",
-      live: Object.fromEntries([...c.querySelectorAll("[data-testid=live-turn]")].map((t) => [t.getAttribute("data-seq") ?? "", Number(t.getAttribute("data-length"))])),
-      finished: [...c.querySelectorAll("[data-testid=finished-turn]")].map((t) => `${t.getAttribute("data-seq")}|${t.textContent}`),
+      live: Object.fromEntries(
+        [...c.querySelectorAll("[data-testid=live-turn]")].map((t) => [
+          t.getAttribute("data-seq") ?? "",
+          Number(t.getAttribute("data-length")),
+        ]),
+      ),
+      finished: [...c.querySelectorAll("[data-testid=finished-turn]")].map(
+        (t) => `${t.getAttribute("data-seq")}|${t.textContent}`,
+      ),
     })),
   );
 
@@ -21,7 +28,12 @@ export const columns = (page: Page): Promise<ColumnSample[]> =>
  * strict), while no method has finished yet. Returns the protocols seen growing; throws if a
  * method finished first or `timeoutMs` passed.
  */
-export async function watchGrowing(page: Page, n: number, timeoutMs: number, { windowMs = 10_000, allowFinished = false } = {}): Promise<string[]> {
+export async function watchGrowing(
+  page: Page,
+  n: number,
+  timeoutMs: number,
+  { windowMs = 10_000, allowFinished = false } = {},
+): Promise<string[]> {
   const seen = new Map<string, number>();
   const lastGrew = new Map<string, number>();
   const recent = () => [...lastGrew].filter(([, t]) => Date.now() - t <= windowMs).map(([p]) => p);
@@ -29,7 +41,10 @@ export async function watchGrowing(page: Page, n: number, timeoutMs: number, { w
   while (Date.now() < deadline) {
     const cols = await columns(page);
     const done = cols.filter((c) => !["queued", "running"].includes(c.status));
-    if (done.length && !allowFinished) throw new Error(`${done.map((c) => c.protocol).join(", ")} finished before ${n} methods were seen writing at once (growing: ${recent().join(", ") || "none"})`);
+    if (done.length && !allowFinished)
+      throw new Error(
+        `${done.map((c) => c.protocol).join(", ")} finished before ${n} methods were seen writing at once (growing: ${recent().join(", ") || "none"})`,
+      );
     for (const c of cols) {
       for (const [seq, len] of Object.entries(c.live)) {
         const key = `${c.protocol}|${seq}`;
@@ -41,5 +56,7 @@ export async function watchGrowing(page: Page, n: number, timeoutMs: number, { w
     if (recent().length >= n) return recent();
     await page.waitForTimeout(150);
   }
-  throw new Error(`at most ${recent().length} methods were seen writing at once (${[...lastGrew.keys()].join(", ")} wrote at some point)`);
+  throw new Error(
+    `at most ${recent().length} methods were seen writing at once (${[...lastGrew.keys()].join(", ")} wrote at some point)`,
+  );
 }

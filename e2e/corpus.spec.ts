@@ -6,7 +6,8 @@ import { USERS } from "./users";
  * with no corpus, and leaves the demo corpus loaded for the suites after it.
  */
 
-const noSidewaysScroll = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+const noSidewaysScroll = (page: Page) =>
+  page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 
 // Specs run one file at a time in name order: this one must sort before every spec that loads the demo
 // corpus (debate, side-by-side, tool-mad ...), since it checks what an empty install offers.
@@ -22,7 +23,9 @@ test("an empty install offers the demo corpus, and its load streams to completed
   await expect(job).toContainText("demo corpus");
   await expect(job).toHaveAttribute("data-status", "completed", { timeout: 90_000 });
   const seconds = (Date.now() - started) / 1000;
-  test.info().annotations.push({ type: "demo corpus load", description: `${seconds.toFixed(1)} s from click to completed` });
+  test
+    .info()
+    .annotations.push({ type: "demo corpus load", description: `${seconds.toFixed(1)} s from click to completed` });
   console.log(`[e2e] demo corpus: ${seconds.toFixed(1)} s from click to completed`);
   await expect(job).toContainText("completed");
   await expect(job.getByTestId("job-counts")).toContainText("30 added");
@@ -41,13 +44,18 @@ test("an empty install offers the demo corpus, and its load streams to completed
   await page.goto("/");
   await expect(page.getByRole("heading", { name: "The demo corpus is loaded" })).toBeVisible();
   // With the demo loaded, the home page offers its sample claim pre-filled in the form.
-  await expect(page.getByRole("main").getByRole("link", { name: "Check this claim" })).toHaveAttribute("href", /^\/debates\/new\?claim=/);
+  await expect(page.getByRole("main").getByRole("link", { name: "Check this claim" })).toHaveAttribute(
+    "href",
+    /^\/debates\/new\?claim=/,
+  );
   await page.goto("/corpora");
   await expect(page.getByTestId("corpus-list")).toContainText("demo");
   await expect(page.getByTestId("corpus-list")).toContainText("local:minilm-l6");
 });
 
-test("people who cannot add evidence are not offered the forms: an annotator and a journalist see no upload area, demo loader or 'Create corpus'", async ({ browser }) => {
+test("people who cannot add evidence are not offered the forms: an annotator and a journalist see no upload area, demo loader or 'Create corpus'", async ({
+  browser,
+}) => {
   for (const who of ["annotator1", "journalist"] as const) {
     const context = await browser.newContext({ storageState: USERS[who].state });
     const page = await context.newPage();
@@ -66,7 +74,10 @@ test("people who cannot add evidence are not offered the forms: an annotator and
   }
 });
 
-test("an uploaded JSONL is ingested on the server with its bad line reported, and unknown types are refused", async ({ page, allowConsoleError }) => {
+test("an uploaded JSONL is ingested on the server with its bad line reported, and unknown types are refused", async ({
+  page,
+  allowConsoleError,
+}) => {
   // The browser logs the refused upload's HTTP 415 as a failed resource load; that refusal is the point.
   allowConsoleError(/status of 415/);
   await page.goto("/corpora");
@@ -80,12 +91,31 @@ test("an uploaded JSONL is ingested on the server with its bad line reported, an
   await expect(page.getByText("No documents yet.")).toBeVisible();
 
   const lines = [
-    JSON.stringify({ id: "minutes-1", title: "Council minutes, March", text: "The council approved the harbour dredging contract by five votes to two.", published_at: "2025-03-04" }),
-    JSON.stringify({ id: "minutes-2", title: "Council minutes, April", text: "The council postponed the vote on the parking levy until June." }),
+    JSON.stringify({
+      id: "minutes-1",
+      title: "Council minutes, March",
+      text: "The council approved the harbour dredging contract by five votes to two.",
+      published_at: "2025-03-04",
+    }),
+    JSON.stringify({
+      id: "minutes-2",
+      title: "Council minutes, April",
+      text: "The council postponed the vote on the parking levy until June.",
+    }),
     '{"id": "broken", "text": "this line is cut off',
-    JSON.stringify({ id: "minutes-3", title: "Council minutes, May", text: "The parking levy passed on its second reading." }),
+    JSON.stringify({
+      id: "minutes-3",
+      title: "Council minutes, May",
+      text: "The parking levy passed on its second reading.",
+    }),
   ];
-  await page.getByLabel("Files to upload").setInputFiles({ name: "minutes.jsonl", mimeType: "application/x-ndjson", buffer: Buffer.from(lines.join("\n") + "\n") });
+  await page
+    .getByLabel("Files to upload")
+    .setInputFiles({
+      name: "minutes.jsonl",
+      mimeType: "application/x-ndjson",
+      buffer: Buffer.from(lines.join("\n") + "\n"),
+    });
   const job = page.getByTestId("ingest-job").first();
   await expect(job).toContainText("minutes.jsonl");
   await expect(job).toHaveAttribute("data-status", "completed", { timeout: 60_000 });
@@ -98,17 +128,31 @@ test("an uploaded JSONL is ingested on the server with its bad line reported, an
   await expect(docs).toContainText("Council minutes, May");
   await expect(docs.locator("li")).toHaveCount(3);
 
-  await page.getByLabel("Files to upload").setInputFiles({ name: "minutes.docx", mimeType: "application/octet-stream", buffer: Buffer.from("PK not a supported file") });
+  await page
+    .getByLabel("Files to upload")
+    .setInputFiles({
+      name: "minutes.docx",
+      mimeType: "application/octet-stream",
+      buffer: Buffer.from("PK not a supported file"),
+    });
   const refused = page.getByTestId("upload-status").locator("li[data-state=refused]");
-  await expect(refused).toContainText('minutes.docx: refused: ".docx" files are not accepted. Accepted: .jsonl, .ndjson, .csv');
+  await expect(refused).toContainText(
+    'minutes.docx: refused: ".docx" files are not accepted. Accepted: .jsonl, .ndjson, .csv',
+  );
   await expect(page.getByTestId("ingest-job")).toHaveCount(1);
   await page.screenshot({ path: "test-results/corpus-upload.png", fullPage: true });
 
   // The same refusals for API clients, before a byte is stored.
-  const unknown = await page.request.post("/api/corpora/e2e-uploads/uploads?filename=notes.exe", { headers: { Origin: new URL(page.url()).origin }, data: Buffer.from("x") });
+  const unknown = await page.request.post("/api/corpora/e2e-uploads/uploads?filename=notes.exe", {
+    headers: { Origin: new URL(page.url()).origin },
+    data: Buffer.from("x"),
+  });
   expect(unknown.status()).toBe(415);
   expect((await unknown.json()).error).toContain("Accepted: .jsonl");
-  const missing = await page.request.post("/api/corpora/no-such-corpus/uploads?filename=a.txt", { headers: { Origin: new URL(page.url()).origin }, data: Buffer.from("hello") });
+  const missing = await page.request.post("/api/corpora/no-such-corpus/uploads?filename=a.txt", {
+    headers: { Origin: new URL(page.url()).origin },
+    data: Buffer.from("hello"),
+  });
   expect(missing.status()).toBe(404);
 });
 
@@ -118,13 +162,25 @@ test("a running upload streams its progress live, and can be cancelled and resum
   test.setTimeout(240_000);
   await page.goto("/corpora/e2e-uploads");
   const rows = Array.from({ length: 250 }, (_, i) =>
-    JSON.stringify({ id: `bulk-${i}`, title: `Bulletin ${i}`, text: `Bulletin ${i}: the harbour office logged ${i * 7} ship movements and ${i % 13} delays in week ${i}.` }),
+    JSON.stringify({
+      id: `bulk-${i}`,
+      title: `Bulletin ${i}`,
+      text: `Bulletin ${i}: the harbour office logged ${i * 7} ship movements and ${i % 13} delays in week ${i}.`,
+    }),
   );
-  await page.getByLabel("Files to upload").setInputFiles({ name: "bulk.jsonl", mimeType: "application/x-ndjson", buffer: Buffer.from(rows.join("\n") + "\n") });
+  await page
+    .getByLabel("Files to upload")
+    .setInputFiles({
+      name: "bulk.jsonl",
+      mimeType: "application/x-ndjson",
+      buffer: Buffer.from(rows.join("\n") + "\n"),
+    });
   const job = page.locator("[data-testid=ingest-job]").filter({ hasText: "bulk.jsonl" });
   // Counts moving while the status is still "running" can only come from the event stream.
   await expect(job).toHaveAttribute("data-status", "running");
-  await expect(job.getByTestId("job-counts")).toContainText(/KiB of [\d.]+ KiB · (64|128|192) records/, { timeout: 90_000 });
+  await expect(job.getByTestId("job-counts")).toContainText(/KiB of [\d.]+ KiB · (64|128|192) records/, {
+    timeout: 90_000,
+  });
   await expect(job).toHaveAttribute("data-status", "running");
   await expect(job.getByRole("progressbar")).toBeVisible();
   await job.getByRole("button", { name: "Cancel" }).click();
@@ -136,7 +192,9 @@ test("a running upload streams its progress live, and can be cancelled and resum
   await expect(job.getByTestId("job-counts")).toContainText("250 records · 250 added");
 });
 
-test("searching the demo corpus shows highlighted words, the ranks behind each score, and opens the passage in its document", async ({ page }) => {
+test("searching the demo corpus shows highlighted words, the ranks behind each score, and opens the passage in its document", async ({
+  page,
+}) => {
   await page.goto("/");
   await page.getByLabel("Search passages").fill("toll for trucks on the Tollgate Bridge");
   await page.getByLabel("Search passages").press("Enter");
@@ -148,7 +206,9 @@ test("searching the demo corpus shows highlighted words, the ranks behind each s
   await expect(first.locator("mark").first()).toBeVisible();
   const marked = (await first.locator("mark").allTextContents()).map((t) => t.toLowerCase());
   expect(marked).toEqual(expect.arrayContaining(["toll", "trucks"]));
-  await expect(first.getByTestId("hit-scores")).toHaveText(/dense #\d+ \(cosine [\d.]+\) · lexical #\d+ \(BM25 [\d.]+\) · RRF 0\.\d{4}/);
+  await expect(first.getByTestId("hit-scores")).toHaveText(
+    /dense #\d+ \(cosine [\d.]+\) · lexical #\d+ \(BM25 [\d.]+\) · RRF 0\.\d{4}/,
+  );
   await expect(first.getByTestId("weak-match")).toHaveCount(0);
   await page.screenshot({ path: "test-results/search.png", fullPage: true });
 
@@ -173,7 +233,9 @@ test("searching the demo corpus shows highlighted words, the ranks behind each s
   await expect(target).toContainText("trucks with five or more axles pay $15");
 });
 
-test("a nonsense query's hits are marked weak, and the words searched are the user's own, not stems", async ({ page }) => {
+test("a nonsense query's hits are marked weak, and the words searched are the user's own, not stems", async ({
+  page,
+}) => {
   await page.goto(`/search?q=${encodeURIComponent("Xyzzy plugh frobnicating")}&corpus=demo`);
   const hits = page.getByTestId("search-hit");
   await expect(hits).not.toHaveCount(0);
@@ -184,7 +246,9 @@ test("a nonsense query's hits are marked weak, and the words searched are the us
   await expect(heading).not.toContainText("xyzzi");
   await page.setViewportSize({ width: 375, height: 800 });
   await page.screenshot({ path: "test-results/search-weak-375.png", fullPage: true });
-  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+  expect(
+    await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
+  ).toBeLessThanOrEqual(0);
 });
 
 test("search problems are messages, not crashes", async ({ page }) => {

@@ -20,7 +20,10 @@ test("an over-long claim is kept, counted and refused in the same words", async 
   // The model fields are a choice among the server's models, not free text.
   const judge = page.locator("select#model_judge");
   await expect(judge).toBeVisible();
-  expect(await judge.locator("option").allTextContents()).toEqual(["default (openai-compatible:scripted)", "openai-compatible:scripted"]);
+  expect(await judge.locator("option").allTextContents()).toEqual([
+    "default (openai-compatible:scripted)",
+    "openai-compatible:scripted",
+  ]);
   await page.getByLabel("Paste gold evidence").check();
   await page.getByLabel(/Evidence passages, one per paragraph/).fill("A passage.");
   await page.screenshot({ path: "test-results/debate-new-1280.png", fullPage: true });
@@ -39,6 +42,8 @@ test("the new-debate form fits a 375 px phone", async ({ page }) => {
   await page.getByLabel("Claim", { exact: true }).fill(LONG);
   await page.locator("summary", { hasText: "Advanced" }).click();
   await page.screenshot({ path: "test-results/debate-new-375.png", fullPage: true });
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  const overflow = await page.evaluate(
+    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  );
   expect(overflow).toBeLessThanOrEqual(0);
 });

@@ -6,7 +6,8 @@ import { expect, test, type Page } from "./fixtures";
  * "settle early" makes the judge stop after the opening, "INJECT" puts HTML into agent output.
  */
 
-const EVIDENCE = "The boxer auctioned his Olympic medal in 2012 to fund a children's hospital.\n\nIn 2022 the war displaced millions of children.";
+const EVIDENCE =
+  "The boxer auctioned his Olympic medal in 2012 to fund a children's hospital.\n\nIn 2022 the war displaced millions of children.";
 
 async function submit(page: Page, claim: string, opts: { variant?: string } = {}) {
   await page.goto("/debates/new");
@@ -19,17 +20,24 @@ async function submit(page: Page, claim: string, opts: { variant?: string } = {}
   return page.url();
 }
 
-const turnTexts = (page: Page) => page.locator('[data-testid=turn][data-status=completed]').evaluateAll((els) => els.map((e) => `${e.getAttribute("data-seq")}|${e.textContent}`));
+const turnTexts = (page: Page) =>
+  page
+    .locator("[data-testid=turn][data-status=completed]")
+    .evaluateAll((els) => els.map((e) => `${e.getAttribute("data-seq")}|${e.textContent}`));
 
 test("a submitted claim streams into a debate with checkpoints, a verdict and linked evidence", async ({ page }) => {
   await submit(page, "The boxer sold his medal to help children in the 2022 war.");
   // Text appears while a turn is being written, before it is finished.
-  await expect(page.locator("[data-testid=turn][data-status=streaming]").first()).toContainText("Speaking as", { timeout: 15_000 });
+  await expect(page.locator("[data-testid=turn][data-status=streaming]").first()).toContainText("Speaking as", {
+    timeout: 15_000,
+  });
   const verdict = page.getByTestId("verdict");
   await expect(verdict).toContainText("HALF-TRUE", { timeout: 60_000 });
   await expect(verdict).toContainText("confidence 85%");
   await expect(page.getByTestId("debate-status")).toHaveText("completed");
-  const roles = await page.locator("[data-testid=turn][data-status=completed]").evaluateAll((els) => els.map((e) => e.getAttribute("data-role")));
+  const roles = await page
+    .locator("[data-testid=turn][data-status=completed]")
+    .evaluateAll((els) => els.map((e) => e.getAttribute("data-role")));
   expect(roles.slice(0, 6)).toEqual(["politician", "scientist", "politician", "scientist", "politician", "scientist"]);
   // Stop margin 0.1 - 0.9 stays below the threshold: two checkpoints, both "continue".
   await expect(page.getByTestId("checkpoint")).toHaveCount(2);
@@ -78,11 +86,15 @@ test("closing the tab does not stop the debate", async ({ page, browser }) => {
   await later.close();
 });
 
-test("Stop keeps the half-written turn, marked stopped, and Resume continues from the last finished turn", async ({ page }) => {
+test("Stop keeps the half-written turn, marked stopped, and Resume continues from the last finished turn", async ({
+  page,
+}) => {
   await submit(page, "SLOW: stop me after the first statement about the medal.");
   await expect(page.locator("[data-testid=turn][data-status=completed]").first()).toBeVisible({ timeout: 30_000 });
   // Stop while the second speaker is part-way through.
-  await expect(page.locator("[data-testid=turn][data-status=streaming]")).toContainText("Speaking as", { timeout: 15_000 });
+  await expect(page.locator("[data-testid=turn][data-status=streaming]")).toContainText("Speaking as", {
+    timeout: 15_000,
+  });
   await page.getByRole("button", { name: "Stop debate" }).click();
   await expect(page.getByTestId("debate-status")).toContainText("stopped", { timeout: 15_000 });
   await page.reload();
@@ -101,18 +113,25 @@ test("Stop keeps the half-written turn, marked stopped, and Resume continues fro
   await expect(page.getByTestId("debate-status")).toContainText("completed");
   await page.reload();
   // The finished turns were kept, the stopped one stays as it was, and the debate ran to the end once.
-  const roles = await page.locator("[data-testid=turn][data-kind=speech][data-status=completed]").evaluateAll((els) => els.map((e) => e.getAttribute("data-role")));
+  const roles = await page
+    .locator("[data-testid=turn][data-kind=speech][data-status=completed]")
+    .evaluateAll((els) => els.map((e) => e.getAttribute("data-role")));
   expect(roles).toEqual(["politician", "scientist", "politician", "scientist", "politician", "scientist"]);
   await expect(page.locator("[data-testid=turn][data-status=stopped]")).toHaveCount(1);
 });
 
-test("a running debate shows one card per turn after a reload, and the page logs no errors", async ({ page, browser }) => {
+test("a running debate shows one card per turn after a reload, and the page logs no errors", async ({
+  page,
+  browser,
+}) => {
   const url = await submit(page, "SLOW: one card per turn while the medal debate runs.");
   await expect(page.locator("[data-testid=turn][data-status=completed]").first()).toBeVisible({ timeout: 30_000 });
   for (const p of [page, await browser.newPage()]) {
     if (p === page) await p.reload();
     else await p.goto(url);
-    await expect(p.locator("[data-testid=turn][data-status=streaming]")).toContainText("Speaking as", { timeout: 15_000 });
+    await expect(p.locator("[data-testid=turn][data-status=streaming]")).toContainText("Speaking as", {
+      timeout: 15_000,
+    });
     const seqs = await p.locator("[data-testid=turn]").evaluateAll((els) => els.map((e) => e.getAttribute("data-seq")));
     expect(seqs.length).toBeGreaterThanOrEqual(2);
     expect(new Set(seqs).size).toBe(seqs.length);
@@ -128,7 +147,9 @@ test("a running debate shows one card per turn after a reload, and the page logs
 test("model retries show on the turn as they happen", async ({ page }) => {
   // The scripted server answers the first speech of a "RATE LIMITED" claim with 429 and retry-after.
   await submit(page, "RATE LIMITED: the boxer's medal sale is checked while the provider throttles.");
-  await expect(page.locator("[data-testid=turn]").first()).toContainText(/retrying \(1 of \d+\) after a rate limit/, { timeout: 15_000 });
+  await expect(page.locator("[data-testid=turn]").first()).toContainText(/retrying \(1 of \d+\) after a rate limit/, {
+    timeout: 15_000,
+  });
   await expect(page.getByTestId("verdict")).toBeVisible({ timeout: 60_000 });
 });
 
@@ -168,7 +189,10 @@ for (const [width, height] of [
   test(`a finished debate reads verdict first at ${width} px, without sideways scrolling`, async ({ page }) => {
     await page.setViewportSize({ width, height });
     await page.goto("/debates?verdict=HALF-TRUE");
-    await page.getByTestId("debate-list").getByRole("link", { name: /The boxer sold his medal to help children in the 2022 war/ }).click();
+    await page
+      .getByTestId("debate-list")
+      .getByRole("link", { name: /The boxer sold his medal to help children in the 2022 war/ })
+      .click();
     const summary = page.getByTestId("verdict-summary");
     await expect(summary).toContainText("HALF-TRUE");
     await expect(summary).toContainText("85%");
@@ -188,7 +212,9 @@ for (const [width, height] of [
     await expect(cp).not.toContainText("stop margin s");
     await expect(cp).not.toContainText("top-logprobs");
     await expect(cp.locator('[title*="stop margin"]').first()).toBeAttached();
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
     expect(overflow).toBeLessThanOrEqual(0);
     await page.screenshot({ path: `test-results/debate-finished-${width}.png`, fullPage: true });
   });
@@ -196,7 +222,9 @@ for (const [width, height] of [
 
 test("the four-agent debate names the domain expert's field", async ({ page }) => {
   await submit(page, "The boxer's medal auction in 2012 helped children in the 2022 war.", { variant: "four-agent" });
-  await expect(page.locator("[data-testid=turn][data-role=domain-expert]").first()).toContainText(/Economy expert/, { timeout: 30_000 });
+  await expect(page.locator("[data-testid=turn][data-role=domain-expert]").first()).toContainText(/Economy expert/, {
+    timeout: 30_000,
+  });
 });
 
 test("a share link is shown in full and can be copied", async ({ page, context, baseURL }) => {

@@ -9,14 +9,24 @@ import { expect, test, type Page } from "./fixtures";
  * a 375 px screen.
  */
 
-const noSidewaysScroll = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+const noSidewaysScroll = (page: Page) =>
+  page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 const LABELS = ["TRUE", "HALF-TRUE", "FALSE"];
 
-test("RADAR and Tool-MAD ticked on /eval/new make a group page with the leaderboard and the frontier; it fits 375 px", async ({ page }) => {
+test("RADAR and Tool-MAD ticked on /eval/new make a group page with the leaderboard and the frontier; it fits 375 px", async ({
+  page,
+}) => {
   test.setTimeout(300_000);
   const file = path.resolve("test-results/e2e-matrix-claims.jsonl");
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  const lines = Array.from({ length: 3 }, (_, i) => JSON.stringify({ id: `mx${i}`, claim: `Governor Marsh said the flood relief fund paid out claim ${i} in full.`, label: LABELS[i % 3], gold_evidence: [{ id: "g", text: "The flood relief fund paid $850,000 so far." }] }));
+  const lines = Array.from({ length: 3 }, (_, i) =>
+    JSON.stringify({
+      id: `mx${i}`,
+      claim: `Governor Marsh said the flood relief fund paid out claim ${i} in full.`,
+      label: LABELS[i % 3],
+      gold_evidence: [{ id: "g", text: "The flood relief fund paid $850,000 so far." }],
+    }),
+  );
   fs.writeFileSync(file, lines.join("\n") + "\n");
 
   await page.goto("/eval/new");

@@ -9,15 +9,23 @@ import { expect, test, type Page } from "./fixtures";
  * run's page. The three evaluation pages fit a 375 px screen.
  */
 
-const noSidewaysScroll = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+const noSidewaysScroll = (page: Page) =>
+  page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 const LABELS = ["TRUE", "HALF-TRUE", "FALSE"];
 
-test("a 1.7 MB claims file starts a run from /eval/new; the list and the run page agree; the pages fit 375 px", async ({ page }) => {
+test("a 1.7 MB claims file starts a run from /eval/new; the list and the run page agree; the pages fit 375 px", async ({
+  page,
+}) => {
   test.setTimeout(180_000);
   const file = path.resolve("test-results/e2e-web-claims.jsonl");
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const lines = Array.from({ length: 2000 }, (_, i) =>
-    JSON.stringify({ id: `w${i}`, claim: `Governor Marsh said the flood relief fund paid out claim ${i} in full.`, label: LABELS[i % 3], gold_evidence: [{ id: "g", text: `The flood relief fund paid $850,000 so far. ${"Context. ".repeat(90)}` }] }),
+    JSON.stringify({
+      id: `w${i}`,
+      claim: `Governor Marsh said the flood relief fund paid out claim ${i} in full.`,
+      label: LABELS[i % 3],
+      gold_evidence: [{ id: "g", text: `The flood relief fund paid $850,000 so far. ${"Context. ".repeat(90)}` }],
+    }),
   );
   fs.writeFileSync(file, lines.join("\n") + "\n");
   expect(fs.statSync(file).size).toBeGreaterThan(1_600_000);
@@ -33,7 +41,13 @@ test("a 1.7 MB claims file starts a run from /eval/new; the list and the run pag
   const runUrl = page.url();
   await expect(page.getByTestId("run-progress")).toContainText("3 done", { timeout: 120_000 });
   await page.reload();
-  const accuracy = (await page.getByTestId("headline-metrics").locator("dd").first().locator("span").first().textContent())!.trim();
+  const accuracy = (await page
+    .getByTestId("headline-metrics")
+    .locator("dd")
+    .first()
+    .locator("span")
+    .first()
+    .textContent())!.trim();
   expect(accuracy).toMatch(/^\d+\.\d$/);
   await page.screenshot({ path: "test-results/eval-run-1280.png", fullPage: true });
 

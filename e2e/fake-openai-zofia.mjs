@@ -31,13 +31,23 @@ export function zofiaAnswer(user, _system, slow) {
       return {
         slow,
         speech: true,
-        pieces: words("- Knowledge concordance: the sums match a 2019 hospital gala, not any flood fundraiser on record.\n- Logical integrity: the article moves the 2019 auction to 2025 without saying how."),
+        pieces: words(
+          "- Knowledge concordance: the sums match a 2019 hospital gala, not any flood fundraiser on record.\n- Logical integrity: the article moves the 2019 auction to 2025 without saying how.",
+        ),
         alts: [],
       };
     case "claims":
       return {
         slow,
-        pieces: [JSON.stringify({ core: "Governor Elena Marsh raised $2.4 million at a charity auction for Cedar River flood families.", sub: ["The auction took place after the Cedar River floods.", "The money went to families whose homes flooded."] })],
+        pieces: [
+          JSON.stringify({
+            core: "Governor Elena Marsh raised $2.4 million at a charity auction for Cedar River flood families.",
+            sub: [
+              "The auction took place after the Cedar River floods.",
+              "The money went to families whose homes flooded.",
+            ],
+          }),
+        ],
         alts: [],
       };
     case "verify": {
@@ -46,7 +56,9 @@ export function zofiaAnswer(user, _system, slow) {
       const quote = first.split(/\s+/).slice(0, 8).join(" ");
       return {
         slow,
-        pieces: words(`[LABEL]: REFUTES\n[REASON]: The context ties the $2.4 million to a 2019 hospital gala.\n[QUOTES]:\n${quote}\nMarsh held a flood auction in April`),
+        pieces: words(
+          `[LABEL]: REFUTES\n[REASON]: The context ties the $2.4 million to a 2019 hospital gala.\n[QUOTES]:\n${quote}\nMarsh held a flood auction in April`,
+        ),
         alts: [],
       };
     }
@@ -62,11 +74,41 @@ export function zofiaAnswer(user, _system, slow) {
     case "judge": {
       // "round N of at most M": continue after round 1, fake after that.
       const round = Number(last(user, /round (\d+) of at most/g)?.[1] ?? 1);
-      if (round < 2) return { slow, pieces: ["I"], alts: [[["I", 0.6], ["F", 0.3], ["R", 0.1]]] };
-      return { slow, pieces: ["F"], alts: [[["F", 0.85], ["I", 0.1], ["R", 0.05]]] };
+      if (round < 2)
+        return {
+          slow,
+          pieces: ["I"],
+          alts: [
+            [
+              ["I", 0.6],
+              ["F", 0.3],
+              ["R", 0.1],
+            ],
+          ],
+        };
+      return {
+        slow,
+        pieces: ["F"],
+        alts: [
+          [
+            ["F", 0.85],
+            ["I", 0.1],
+            ["R", 0.05],
+          ],
+        ],
+      };
     }
     case "judge-final":
-      return { slow, pieces: ["F"], alts: [[["F", 0.7], ["R", 0.3]]] };
+      return {
+        slow,
+        pieces: ["F"],
+        alts: [
+          [
+            ["F", 0.7],
+            ["R", 0.3],
+          ],
+        ],
+      };
     default:
       return null;
   }

@@ -14,7 +14,12 @@ type Problem = { page: string; kind: "console" | "pageerror"; text: string };
 
 function watchPage(page: Page, problems: Problem[]) {
   page.on("console", (msg) => {
-    if (msg.type() === "error") problems.push({ page: page.url(), kind: "console", text: `${msg.text()}${msg.location().url ? ` (${msg.location().url})` : ""}` });
+    if (msg.type() === "error")
+      problems.push({
+        page: page.url(),
+        kind: "console",
+        text: `${msg.text()}${msg.location().url ? ` (${msg.location().url})` : ""}`,
+      });
   });
   page.on("pageerror", (err) => problems.push({ page: page.url(), kind: "pageerror", text: err.stack ?? err.message }));
 }
@@ -44,7 +49,10 @@ export const test = base.extend<{ allowConsoleError: (pattern: RegExp) => void }
         browser.newContext = newContext;
       }
       const unexpected = problems.filter((p) => !allowed.some((re) => re.test(p.text)));
-      expect(unexpected.map((p) => `[${p.kind}] ${p.page}: ${p.text}`), "the browser logged errors during this test").toEqual([]);
+      expect(
+        unexpected.map((p) => `[${p.kind}] ${p.page}: ${p.text}`),
+        "the browser logged errors during this test",
+      ).toEqual([]);
     },
     { auto: true, scope: "test" },
   ],

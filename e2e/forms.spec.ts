@@ -30,14 +30,19 @@ test("sign-in keeps the email and password after a refusal", async ({ browser })
   await page.getByLabel("Email").fill("forms-nobody@e2e.test");
   await page.getByLabel("Password").fill("not the password 1");
   await submit(page, page.getByRole("button", { name: "Sign in" }));
-  await expect(page.getByRole("main").getByRole("alert")).toHaveText("That email and password do not match an account.");
+  await expect(page.getByRole("main").getByRole("alert")).toHaveText(
+    "That email and password do not match an account.",
+  );
   await expect(page.getByLabel("Email")).toHaveValue("forms-nobody@e2e.test");
   await expect(page.getByLabel("Password")).toHaveValue("not the password 1");
   await shoot(page, "signin");
   await context.close();
 });
 
-test("the invitation form and the invitation page keep what was entered, each refusal beside its field", async ({ page, browser }) => {
+test("the invitation form and the invitation page keep what was entered, each refusal beside its field", async ({
+  page,
+  browser,
+}) => {
   await page.goto("/admin");
   const form = page.locator("form", { has: page.getByRole("button", { name: "Create invitation link" }) });
   await form.getByLabel("Email").fill("not-an-email");
@@ -77,9 +82,13 @@ test("admin settings and roles keep every change after a refusal, and save none 
   await settings.getByLabel("Annotators per debate (overlap)").fill("30");
   await settings.getByLabel(/Annotation guidelines/).fill("Label the claim as it was made, not as it was meant.");
   await submit(page, settings.getByRole("button", { name: "Save settings" }));
-  await expect(settings.locator("[data-field-error=annotation_overlap]")).toHaveText("Annotators per debate must be a whole number from 1 to 20.");
+  await expect(settings.locator("[data-field-error=annotation_overlap]")).toHaveText(
+    "Annotators per debate must be a whole number from 1 to 20.",
+  );
   await expect(settings.getByLabel("Annotators per debate (overlap)")).toHaveValue("30");
-  await expect(settings.getByLabel(/Annotation guidelines/)).toHaveValue("Label the claim as it was made, not as it was meant.");
+  await expect(settings.getByLabel(/Annotation guidelines/)).toHaveValue(
+    "Label the claim as it was made, not as it was meant.",
+  );
   await expect(publicReading).toBeChecked({ checked: !wasPublic });
   await expect(settings.getByRole("status")).toHaveCount(0);
 
@@ -93,15 +102,23 @@ test("admin settings and roles keep every change after a refusal, and save none 
   await shoot(page, "admin");
   // Nothing was saved: a fresh page shows the settings as they were.
   await page.reload();
-  await expect(page.locator("form", { has: page.getByRole("button", { name: "Save settings" }) }).getByRole("checkbox", { name: /Public newsroom page/ })).toBeChecked({ checked: wasPublic });
-  await expect(page.locator(`[data-testid=user-row][data-email="${USERS.admin.email}"]`).getByLabel("admin", { exact: true })).toBeChecked();
+  await expect(
+    page
+      .locator("form", { has: page.getByRole("button", { name: "Save settings" }) })
+      .getByRole("checkbox", { name: /Public newsroom page/ }),
+  ).toBeChecked({ checked: wasPublic });
+  await expect(
+    page.locator(`[data-testid=user-row][data-email="${USERS.admin.email}"]`).getByLabel("admin", { exact: true }),
+  ).toBeChecked();
 });
 
 test("the debate form keeps every field and choice after a refusal, shown beside the field", async ({ page }) => {
   await page.goto("/debates/new");
   await page.getByLabel("Claim", { exact: true }).fill("The boxer sold his medal to help children in the war.");
   await page.getByLabel("Paste gold evidence").check();
-  await page.getByLabel(/Evidence passages, one per paragraph/).fill("The boxer auctioned his medal in 2012.\n\nThe war began in 2022.");
+  await page
+    .getByLabel(/Evidence passages, one per paragraph/)
+    .fill("The boxer auctioned his medal in 2012.\n\nThe war began in 2022.");
   await page.getByLabel("Debate", { exact: true }).selectOption("position");
   await page.locator("summary", { hasText: "Advanced" }).click();
   await page.getByLabel("Rebuttal rounds").fill("2");
@@ -112,9 +129,13 @@ test("the debate form keeps every field and choice after a refusal, shown beside
   await submit(page, page.getByRole("button", { name: "Start debate" }));
   await expect(page.locator('[id="budget.maxCalls-error"]')).toContainText("at least two model calls");
   await expect(page).toHaveURL(/\/debates\/new$/);
-  await expect(page.getByLabel("Claim", { exact: true })).toHaveValue("The boxer sold his medal to help children in the war.");
+  await expect(page.getByLabel("Claim", { exact: true })).toHaveValue(
+    "The boxer sold his medal to help children in the war.",
+  );
   await expect(page.getByLabel("Paste gold evidence")).toBeChecked();
-  await expect(page.getByLabel(/Evidence passages, one per paragraph/)).toHaveValue("The boxer auctioned his medal in 2012.\n\nThe war began in 2022.");
+  await expect(page.getByLabel(/Evidence passages, one per paragraph/)).toHaveValue(
+    "The boxer auctioned his medal in 2012.\n\nThe war began in 2022.",
+  );
   await expect(page.getByLabel("Debate", { exact: true })).toHaveValue("position");
   // The position debate's roles, not the default's: the model fields follow the kept choice.
   await expect(page.locator("select#model_advocate")).toBeVisible();
@@ -125,7 +146,9 @@ test("the debate form keeps every field and choice after a refusal, shown beside
   await shoot(page, "debate");
 });
 
-test("the compare form keeps both ticked methods, their presets and the claim after a refusal, and its button and estimate agree", async ({ page }) => {
+test("the compare form keeps both ticked methods, their presets and the claim after a refusal, and its button and estimate agree", async ({
+  page,
+}) => {
   const claim = "The council cut the budget. ".repeat(400).slice(0, 10_000);
   await page.goto("/debates/new?compare=1");
   const form = page.getByTestId("compare-form");
@@ -149,12 +172,21 @@ test("the compare form keeps both ticked methods, their presets and the claim af
   await shoot(page, "compare");
 });
 
-test("/eval/new keeps the run name, both ticked methods and the chosen file after a refusal, and says what to write instead", async ({ page }) => {
+test("/eval/new keeps the run name, both ticked methods and the chosen file after a refusal, and says what to write instead", async ({
+  page,
+}) => {
   await page.goto("/eval/new");
   await expect(page.getByTestId("claims-format")).toContainText('"gold_evidence": [{"text":');
   const form = page.getByTestId("eval-form");
-  const line = JSON.stringify({ id: "b1", claim: "The mayor cut the budget.", label: "FALSE", gold_evidence: ["The council raised it."] });
-  await form.getByLabel(/Claims file/).setInputFiles({ name: "bad.jsonl", mimeType: "application/jsonl", buffer: Buffer.from(`${line}\n`) });
+  const line = JSON.stringify({
+    id: "b1",
+    claim: "The mayor cut the budget.",
+    label: "FALSE",
+    gold_evidence: ["The council raised it."],
+  });
+  await form
+    .getByLabel(/Claims file/)
+    .setInputFiles({ name: "bad.jsonl", mimeType: "application/jsonl", buffer: Buffer.from(`${line}\n`) });
   await form.getByRole("checkbox", { name: "Tool-MAD" }).check();
   await form.getByLabel("Run name").fill("Tuesday's run");
   await form.getByLabel("Limit (claims)").fill("1");
@@ -162,14 +194,20 @@ test("/eval/new keeps the run name, both ticked methods and the chosen file afte
   await expect(form.getByRole("button", { name: "Compare 2 methods" })).toBeVisible();
   await submit(page, form.getByRole("button", { name: "Compare 2 methods" }));
   const error = form.locator("[data-field-error=claims]");
-  await expect(error).toContainText('bad.jsonl:1: gold_evidence: passage 1 is not an object: write each passage as an object with its text, e.g. "gold_evidence": [{"text":');
+  await expect(error).toContainText(
+    'bad.jsonl:1: gold_evidence: passage 1 is not an object: write each passage as an object with its text, e.g. "gold_evidence": [{"text":',
+  );
   await expect(error).not.toContainText("expected");
   await expect(form.getByLabel("Run name")).toHaveValue("Tuesday's run");
   await expect(form.getByLabel("Limit (claims)")).toHaveValue("1");
   await expect(form.getByLabel("Sample")).toHaveValue("random");
   await expect(form.getByRole("checkbox", { name: "RADAR" })).toBeChecked();
   await expect(form.getByRole("checkbox", { name: "Tool-MAD" })).toBeChecked();
-  expect(await form.getByLabel(/Claims file/).evaluate((el) => [...((el as HTMLInputElement).files ?? [])].map((f) => f.name))).toEqual(["bad.jsonl"]);
+  expect(
+    await form
+      .getByLabel(/Claims file/)
+      .evaluate((el) => [...((el as HTMLInputElement).files ?? [])].map((f) => f.name)),
+  ).toEqual(["bad.jsonl"]);
   await expect(form.getByTestId("claims-choose-again")).toHaveCount(0);
   await expect(form.getByRole("button", { name: "Compare 2 methods" })).toBeVisible();
   await shoot(page, "eval");
@@ -186,7 +224,9 @@ test("corpus forms keep what was typed beside their refusal, and an empty search
   const url = page.getByLabel("Or add a web page or file by its address");
   await url.fill("www.example");
   await submit(page, page.getByRole("button", { name: "Fetch and add" }));
-  await expect(page.getByRole("alert").filter({ hasText: "Enter a web address starting with http:// or https://." })).toBeVisible();
+  await expect(
+    page.getByRole("alert").filter({ hasText: "Enter a web address starting with http:// or https://." }),
+  ).toBeVisible();
   await expect(url).toHaveValue("www.example");
   await shoot(page, "corpus-url");
 
@@ -195,7 +235,9 @@ test("corpus forms keep what was typed beside their refusal, and an empty search
   await expect(page.getByTestId("search-empty")).toContainText("Type what to look for first");
 });
 
-test("the labelling form keeps the rationale when the label is missing, and says so beside the label", async ({ browser }) => {
+test("the labelling form keeps the rationale when the label is missing, and says so beside the label", async ({
+  browser,
+}) => {
   const context = await browser.newContext({ storageState: USERS.annotator2.state });
   const page = await context.newPage();
   await page.goto("/annotate");

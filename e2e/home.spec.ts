@@ -9,7 +9,9 @@ test("a fresh install serves a healthy app on the embedded database", async ({ r
   expect(health.database).toMatchObject({ ok: true, backend: "pglite", migrations: { pending: 0 } });
   expect(health.database.pgvector).toMatch(/^0\.\d+/);
   expect(health.embedding).toMatchObject({ id: "local:minilm-l6", ready: true, dim: 384 });
-  expect(health.llms).toEqual([{ id: "openai-compatible:scripted", provider: "openai-compatible", ready: true, scoring: "top-logprobs" }]);
+  expect(health.llms).toEqual([
+    { id: "openai-compatible:scripted", provider: "openai-compatible", ready: true, scoring: "top-logprobs" },
+  ]);
   expect(health.missing).toEqual([]);
 });
 
@@ -26,7 +28,11 @@ test("the home page explains the product and shows the system status, using no o
   await expect(panel).toContainText("local:minilm-l6");
   await expect(panel).toContainText("openai-compatible:scripted");
   // The self-hosted font must actually be in use (no CDN, no fallback).
-  expect(await page.evaluate(() => document.fonts.check("16px Inter") || [...document.fonts].some((f) => f.status === "loaded"))).toBe(true);
+  expect(
+    await page.evaluate(
+      () => document.fonts.check("16px Inter") || [...document.fonts].some((f) => f.status === "loaded"),
+    ),
+  ).toBe(true);
   await page.screenshot({ path: "test-results/home.png", fullPage: true });
   expect(outside).toEqual([]);
 });
@@ -41,7 +47,9 @@ test("the status page fits a 375 px phone and is reachable by keyboard", async (
   await page.getByTestId("compact-menu").getByRole("link", { name: "System status" }).click();
   await expect(page).toHaveURL(/\/status$/);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("System status");
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  const overflow = await page.evaluate(
+    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  );
   expect(overflow).toBeLessThanOrEqual(0);
 });
 
@@ -60,26 +68,34 @@ async function headerOf(browser: Browser, who: keyof typeof USERS, width: number
   return { page, context };
 }
 
-test("each role's header offers its own pages only, on one line at 1280 px and in a compact menu at 375 px", async ({ browser }) => {
+test("each role's header offers its own pages only, on one line at 1280 px and in a compact menu at 375 px", async ({
+  browser,
+}) => {
   for (const who of Object.keys(NAV) as Array<keyof typeof USERS>) {
     const { page, context } = await headerOf(browser, who, 1280);
     const links = page.getByTestId("nav-links");
     for (const name of NAV[who].has) await expect(links.getByRole("link", { name, exact: true })).toBeVisible();
     for (const name of NAV[who].hasNot) await expect(links.getByRole("link", { name, exact: true })).toHaveCount(0);
     // The home page makes the same offers as the header.
-    if (NAV[who].hasNot.includes("Check a claim")) await expect(page.getByRole("main").getByRole("link", { name: /Check (this|a) claim/ })).toHaveCount(0);
+    if (NAV[who].hasNot.includes("Check a claim"))
+      await expect(page.getByRole("main").getByRole("link", { name: /Check (this|a) claim/ })).toHaveCount(0);
     const nav = page.getByRole("navigation", { name: "Main" });
     const box = (await nav.boundingBox())!;
     // One line: the bar is as tall as one row of controls (about 55 px), not two.
     expect(box.height).toBeLessThan(70);
-    await page.screenshot({ path: `test-results/header-${who}-1280.png`, clip: { x: 0, y: 0, width: 1280, height: 120 } });
+    await page.screenshot({
+      path: `test-results/header-${who}-1280.png`,
+      clip: { x: 0, y: 0, width: 1280, height: 120 },
+    });
     await page.setViewportSize({ width: 375, height: 800 });
     await expect(page.getByTestId("nav-links")).toBeHidden();
     await page.getByLabel("Menu").click();
     const menu = page.getByTestId("compact-menu");
     for (const name of NAV[who].has) await expect(menu.getByRole("link", { name, exact: true })).toBeVisible();
     for (const name of NAV[who].hasNot) await expect(menu.getByRole("link", { name, exact: true })).toHaveCount(0);
-    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+    expect(
+      await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
+    ).toBeLessThanOrEqual(0);
     await page.screenshot({ path: `test-results/header-${who}-375.png` });
     await page.goto("/");
     await page.screenshot({ path: `test-results/home-${who}-375.png`, fullPage: true });

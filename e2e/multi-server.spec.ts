@@ -25,7 +25,8 @@ const EMAIL = "multi-admin@e2e.test";
 const PASSWORD = "e2e password 123";
 /** Short, so the takeover after a SIGKILL comes within seconds (the same value in every process). */
 const LEASE_SECONDS = 5;
-const EVIDENCE = "The boxer auctioned his Olympic medal in 2012 to fund a children's hospital.\n\nIn 2022 the war displaced millions of children.";
+const EVIDENCE =
+  "The boxer auctioned his Olympic medal in 2012 to fund a children's hospital.\n\nIn 2022 the war displaced millions of children.";
 
 const children: { name: string; proc: ChildProcess; log: string[] }[] = [];
 let db: pg.Client | null = null;
@@ -63,16 +64,48 @@ function start(name: string, args: string[], extra: Record<string, string>): Chi
 }
 
 const appServer = (name: string, port: number) =>
-  start(name, [path.join(ROOT, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"], { PORT: String(port), HOST: "127.0.0.1", IN_PROCESS_WORKER: "false" });
+  start(name, [path.join(ROOT, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"], {
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    IN_PROCESS_WORKER: "false",
+  });
 const worker = (name: string, healthPort: number) =>
-  start(name, [path.join(ROOT, "bin/counterpoint.mjs"), "worker", "--debates-concurrency", "2", "--concurrency", "1", "--health-port", String(healthPort), "--json"], {});
+  start(
+    name,
+    [
+      path.join(ROOT, "bin/counterpoint.mjs"),
+      "worker",
+      "--debates-concurrency",
+      "2",
+      "--concurrency",
+      "1",
+      "--health-port",
+      String(healthPort),
+      "--json",
+    ],
+    {},
+  );
 
 async function up(url: string) {
-  await expect.poll(() => fetch(url).then((r) => r.status, () => 0), { timeout: 120_000, intervals: [500] }).toBe(200);
+  await expect
+    .poll(
+      () =>
+        fetch(url).then(
+          (r) => r.status,
+          () => 0,
+        ),
+      { timeout: 120_000, intervals: [500] },
+    )
+    .toBe(200);
 }
 
 function logs() {
-  return children.map((c) => `--- ${c.name} (pid ${c.proc.pid}, exit ${c.proc.exitCode ?? c.proc.signalCode ?? "running"})\n${c.log.join("\n")}`).join("\n");
+  return children
+    .map(
+      (c) =>
+        `--- ${c.name} (pid ${c.proc.pid}, exit ${c.proc.exitCode ?? c.proc.signalCode ?? "running"})\n${c.log.join("\n")}`,
+    )
+    .join("\n");
 }
 
 test.beforeAll(async () => {
@@ -83,13 +116,20 @@ test.beforeAll(async () => {
     );
   }
   const dbName = decodeURIComponent(new URL(URL_ENV).pathname.slice(1));
-  if (!/e2e/i.test(dbName)) throw new Error(`E2E_POSTGRES_URL names the database "${dbName}": this spec wipes the database it is given, so its name must contain "e2e" (e.g. counterpoint_e2e).`);
+  if (!/e2e/i.test(dbName))
+    throw new Error(
+      `E2E_POSTGRES_URL names the database "${dbName}": this spec wipes the database it is given, so its name must contain "e2e" (e.g. counterpoint_e2e).`,
+    );
   db = new pg.Client({ connectionString: URL_ENV });
   await db.connect();
   // Everything the app role made (tables, the pg-boss and migration schemas); pgvector belongs to the superuser and stays.
   await db.query("drop owned by current_user cascade");
   // Migrated once, before several processes open the database at the same time.
-  execFileSync(process.execPath, [path.join(ROOT, "bin/counterpoint.mjs"), "user", "create", "--email", EMAIL, "--admin", "--password-stdin"], { cwd: ROOT, env: env({}), input: `${PASSWORD}\n`, stdio: ["pipe", "pipe", "pipe"] });
+  execFileSync(
+    process.execPath,
+    [path.join(ROOT, "bin/counterpoint.mjs"), "user", "create", "--email", EMAIL, "--admin", "--password-stdin"],
+    { cwd: ROOT, env: env({}), input: `${PASSWORD}\n`, stdio: ["pipe", "pipe", "pipe"] },
+  );
 
   appServer("app A", PORTS.a);
   appServer("app B", PORTS.b);
@@ -109,7 +149,10 @@ test.afterAll(async () => {
 });
 
 async function signedIn(browser: Browser, width: number): Promise<Page> {
-  const context = await browser.newContext({ storageState: { cookies: [], origins: [] }, viewport: { width, height: 900 } });
+  const context = await browser.newContext({
+    storageState: { cookies: [], origins: [] },
+    viewport: { width, height: 900 },
+  });
   const page = await context.newPage();
   await page.goto(`http://127.0.0.1:${PORTS.a}/signin?next=%2Fdebates`);
   await page.getByLabel("Email").fill(EMAIL);
@@ -120,7 +163,10 @@ async function signedIn(browser: Browser, width: number): Promise<Page> {
   return page;
 }
 
-const turnTexts = (page: Page) => page.locator("[data-testid=turn][data-status=completed]").evaluateAll((els) => els.map((e) => `${e.getAttribute("data-seq")}|${e.textContent}`));
+const turnTexts = (page: Page) =>
+  page
+    .locator("[data-testid=turn][data-status=completed]")
+    .evaluateAll((els) => els.map((e) => `${e.getAttribute("data-seq")}|${e.textContent}`));
 
 type DebateRow = { status: string; runner_id: string | null };
 async function debateRow(id: string): Promise<DebateRow> {
@@ -130,12 +176,16 @@ async function debateRow(id: string): Promise<DebateRow> {
 /** The process id in a runner token (`host:pid:random/run`). */
 const pidOf = (runner: string | null) => Number(runner?.split(":")[1] ?? NaN);
 
-test("two app servers and two workers: a browser on B watches a debate started on A, a killed worker is taken over, nothing is lost", async ({ browser }) => {
+test("two app servers and two workers: a browser on B watches a debate started on A, a killed worker is taken over, nothing is lost", async ({
+  browser,
+}) => {
   test.setTimeout(420_000);
   // Server A: the form, as a user starts a debate. "SLOW" makes the scripted model stream 8x slower.
   const pageA = await signedIn(browser, 1280);
   await pageA.goto(`http://127.0.0.1:${PORTS.a}/debates/new`);
-  await pageA.getByLabel("Claim", { exact: true }).fill("SLOW: the boxer's 2012 auction helped children in the 2022 war, say two servers.");
+  await pageA
+    .getByLabel("Claim", { exact: true })
+    .fill("SLOW: the boxer's 2012 auction helped children in the 2022 war, say two servers.");
   await pageA.getByLabel("Paste gold evidence").check();
   await pageA.getByLabel(/Evidence passages, one per paragraph/).fill(EVIDENCE);
   await pageA.getByRole("button", { name: "Start debate" }).click();
@@ -145,7 +195,9 @@ test("two app servers and two workers: a browser on B watches a debate started o
 
   // Neither app server runs debates: one of the two workers claims it.
   const workerPids = children.filter((c) => c.name.startsWith("worker")).map((c) => c.proc.pid!);
-  await expect.poll(async () => pidOf((await debateRow(id)).runner_id), { timeout: 30_000, message: logs() }).toBeGreaterThan(0);
+  await expect
+    .poll(async () => pidOf((await debateRow(id)).runner_id), { timeout: 30_000, message: logs() })
+    .toBeGreaterThan(0);
   const firstRunner = pidOf((await debateRow(id)).runner_id);
   expect(workerPids, "the debate's runner is one of the two workers").toContain(firstRunner);
 
@@ -161,9 +213,14 @@ test("two app servers and two workers: a browser on B watches a debate started o
     const seq = await streaming.getAttribute("data-seq");
     const turnB = pageB.locator(`[data-testid=turn][data-seq='${seq}']`);
     const before = ((await turnB.textContent()) ?? "").length;
-    await expect.poll(async () => ((await turnB.textContent()) ?? "").length, { timeout: 30_000 }).toBeGreaterThan(before);
+    await expect
+      .poll(async () => ((await turnB.textContent()) ?? "").length, { timeout: 30_000 })
+      .toBeGreaterThan(before);
     const stillStreaming = (await turnB.getAttribute("data-status")) === "streaming";
-    const stored = await db!.query<{ status: string }>("select status from turns where debate_id = $1 and seq = $2", [id, Number(seq)]);
+    const stored = await db!.query<{ status: string }>("select status from turns where debate_id = $1 and seq = $2", [
+      id,
+      Number(seq),
+    ]);
     grewLive = stillStreaming && stored.rows[0]?.status !== "completed";
     if (grewLive) await pageB.screenshot({ path: "test-results/multi-server-live-1280.png", fullPage: true });
   }
@@ -173,22 +230,42 @@ test("two app servers and two workers: a browser on B watches a debate started o
   await expect(pageB.locator("[data-testid=turn][data-status=completed]").first()).toBeVisible({ timeout: 90_000 });
   await expect(pageB.locator("[data-testid=turn][data-status=streaming]").first()).toBeVisible({ timeout: 60_000 });
   const runner = pidOf((await debateRow(id)).runner_id);
-  const health = await Promise.all([PORTS.w1, PORTS.w2].map((p) => fetch(`http://127.0.0.1:${p}/health`).then((r) => r.json() as Promise<{ worker: string; debates: { debates: string[] } | null }>)));
+  const health = await Promise.all(
+    [PORTS.w1, PORTS.w2].map((p) =>
+      fetch(`http://127.0.0.1:${p}/health`).then(
+        (r) => r.json() as Promise<{ worker: string; debates: { debates: string[] } | null }>,
+      ),
+    ),
+  );
   const holder = health.find((h) => h.debates?.debates.includes(id));
-  expect(pidOf(holder?.worker ?? null), "the worker whose health lists the debate is the one the database names").toBe(runner);
+  expect(pidOf(holder?.worker ?? null), "the worker whose health lists the debate is the one the database names").toBe(
+    runner,
+  );
   const victim = children.find((c) => c.proc.pid === runner)!;
   const survivor = children.find((c) => c.name.startsWith("worker") && c !== victim)!;
-  const finishedBeforeKill = (await db!.query<{ n: number }>("select count(*)::int as n from turns where debate_id = $1 and status = 'completed'", [id])).rows[0]!.n;
+  const finishedBeforeKill = (
+    await db!.query<{ n: number }>(
+      "select count(*)::int as n from turns where debate_id = $1 and status = 'completed'",
+      [id],
+    )
+  ).rows[0]!.n;
   victim.proc.kill("SIGKILL");
 
   // The other worker takes it over once the lease lapses, and B follows the new run to the end.
-  await expect.poll(async () => pidOf((await debateRow(id)).runner_id), { timeout: 60_000, message: logs() }).toBe(survivor.proc.pid);
+  await expect
+    .poll(async () => pidOf((await debateRow(id)).runner_id), { timeout: 60_000, message: logs() })
+    .toBe(survivor.proc.pid);
   await expect(pageB.getByTestId("verdict")).toBeVisible({ timeout: 240_000 });
   await expect(pageB.getByTestId("debate-status")).toHaveText("completed");
   expect((await debateRow(id)).status).toBe("completed");
 
   // Every turn stored once: no step twice, numbers without holes, nothing finished before the kill lost.
-  const turns = (await db!.query<{ seq: number; round: number; phase: string; role: string; kind: string; status: string }>("select seq, round, phase, role, kind, status from turns where debate_id = $1 order by seq", [id])).rows;
+  const turns = (
+    await db!.query<{ seq: number; round: number; phase: string; role: string; kind: string; status: string }>(
+      "select seq, round, phase, role, kind, status from turns where debate_id = $1 order by seq",
+      [id],
+    )
+  ).rows;
   expect(turns.length).toBeGreaterThan(finishedBeforeKill);
   expect(turns.every((t) => t.status === "completed")).toBe(true);
   expect(turns.map((t) => t.seq)).toEqual(turns.map((_, i) => i + 1));

@@ -10,7 +10,9 @@ import { completedTurns, ensureDemoCorpus, noSidewaysScroll, streamingRoles } fr
 
 const CLAIM = "Governor Elena Marsh raised $2.4 million at a charity auction for the Cedar River flood families.";
 
-test("a new user picks PROClaim, sees its cost, watches the trial and the three judges at once, reloads mid-trial, and reads the verdict with its confidence", async ({ page }) => {
+test("a new user picks PROClaim, sees its cost, watches the trial and the three judges at once, reloads mid-trial, and reads the verdict with its confidence", async ({
+  page,
+}) => {
   test.setTimeout(240_000);
   await ensureDemoCorpus(page);
   await page.goto("/debates/new");
@@ -19,10 +21,15 @@ test("a new user picks PROClaim, sees its cost, watches the trial and the three 
   await page.getByLabel("Claim", { exact: true }).fill(CLAIM);
   await expect(page.getByTestId("proclaim-fields")).toContainText("Corpus the court searches");
   // The method's weakness is shown before starting: the full method's estimate, then the short trial's.
-  await expect(page.getByTestId("cost-estimate")).toContainText(/About 114 model calls expected \(worst case \d{3}, about [\d,]+ tokens\)/, { timeout: 15_000 });
+  await expect(page.getByTestId("cost-estimate")).toContainText(
+    /About 114 model calls expected \(worst case \d{3}, about [\d,]+ tokens\)/,
+    { timeout: 15_000 },
+  );
   await expect(page.getByTestId("cost-estimate")).toContainText("210,900 tokens per claim");
   await page.getByLabel("Rounds per trial at most").fill("2");
-  await expect(page.getByTestId("cost-estimate")).toContainText("At most 89 model calls (every round run)", { timeout: 15_000 });
+  await expect(page.getByTestId("cost-estimate")).toContainText("At most 89 model calls (every round run)", {
+    timeout: 15_000,
+  });
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.screenshot({ path: "test-results/proclaim-form-1280.png", fullPage: true });
   await page.setViewportSize({ width: 375, height: 800 });
@@ -35,11 +42,18 @@ test("a new user picks PROClaim, sees its cost, watches the trial and the three 
   // The pre-trial: premises, then passages admitted and refused with their weights.
   await expect(page.getByTestId("proclaim-premise")).toHaveCount(3, { timeout: 60_000 });
   await expect(page.getByTestId("proclaim-premises")).toContainText("The money went to Cedar River flood families.");
-  await expect(page.locator("[data-testid=proclaim-evidence-row][data-status=admitted]").first()).toContainText("weight 0.72", { timeout: 60_000 });
-  await expect(page.locator("[data-testid=proclaim-evidence-row][data-status=discarded]").first()).toContainText("refused");
+  await expect(page.locator("[data-testid=proclaim-evidence-row][data-status=admitted]").first()).toContainText(
+    "weight 0.72",
+    { timeout: 60_000 },
+  );
+  await expect(page.locator("[data-testid=proclaim-evidence-row][data-status=discarded]").first()).toContainText(
+    "refused",
+  );
 
   // Reload mid-trial once counsel have argued: every finished turn is still there, with the same text.
-  await expect(page.locator("[data-testid=turn][data-status=completed][data-role=plaintiff]").first()).toBeVisible({ timeout: 60_000 });
+  await expect(page.locator("[data-testid=turn][data-status=completed][data-role=plaintiff]").first()).toBeVisible({
+    timeout: 60_000,
+  });
   await expect(page.getByTestId("debate-status")).toHaveText("running");
   const before = await completedTurns(page);
   expect(before.length).toBeGreaterThanOrEqual(1);
@@ -56,7 +70,9 @@ test("a new user picks PROClaim, sees its cost, watches the trial and the three 
   await expect(page.getByTestId("proclaim-trial-switched")).toContainText("Round 1", { timeout: 90_000 });
 
   // The panel's three judges are writing at the same moment.
-  await expect.poll(async () => new Set(await streamingRoles(page)), { timeout: 90_000, intervals: [100] }).toEqual(new Set(["judge-1", "judge-2", "judge-3"]));
+  await expect
+    .poll(async () => new Set(await streamingRoles(page)), { timeout: 90_000, intervals: [100] })
+    .toEqual(new Set(["judge-1", "judge-2", "judge-3"]));
   await page.screenshot({ path: "test-results/proclaim-panel-live-1280.png", fullPage: true });
 
   const verdict = page.getByTestId("proclaim-verdict");
@@ -64,7 +80,9 @@ test("a new user picks PROClaim, sees its cost, watches the trial and the three 
   await expect(page.getByTestId("proclaim-verdict-label")).toHaveText("Not supported");
   await expect(verdict).toContainText("reads as FALSE");
   await expect(page.getByTestId("proclaim-confidence")).toContainText(/court's confidence \d+%/);
-  await expect(page.getByTestId("proclaim-confidence-steps")).toContainText("The judges voted 1 supported, 2 not supported");
+  await expect(page.getByTestId("proclaim-confidence-steps")).toContainText(
+    "The judges voted 1 supported, 2 not supported",
+  );
   await expect(page.getByTestId("proclaim-stop")).toContainText("stopped getting stronger");
   await expect(page.getByTestId("ballot-label")).toHaveCount(3);
   await expect(page.getByTestId("proclaim-reflections").first()).toContainText("Round 2");

@@ -6,13 +6,17 @@ const anonymous = { storageState: { cookies: [], origins: [] } };
 test.describe("without an account", () => {
   test.use(anonymous);
 
-  test("debates and corpora lead to sign-in; a wrong password is refused; the right one returns to the page", async ({ page }) => {
+  test("debates and corpora lead to sign-in; a wrong password is refused; the right one returns to the page", async ({
+    page,
+  }) => {
     await page.goto("/debates");
     await expect(page).toHaveURL(/\/signin\?next=%2Fdebates$/);
     await page.getByLabel("Email").fill(USERS.journalist.email);
     await page.getByLabel("Password").fill("not the password");
     await page.getByRole("button", { name: "Sign in" }).click();
-    await expect(page.getByRole("main").getByRole("alert")).toHaveText("That email and password do not match an account.");
+    await expect(page.getByRole("main").getByRole("alert")).toHaveText(
+      "That email and password do not match an account.",
+    );
     await page.getByLabel("Password").fill(PASSWORD);
     await page.getByRole("button", { name: "Sign in" }).click();
     await expect(page).toHaveURL(/\/debates$/);
@@ -40,7 +44,10 @@ test.describe("a journalist", () => {
     await page.goto("/debates");
     await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
     // Sent with the app's own Origin, as its pages do, so the refusal is the role's and not the origin check's.
-    const upload = await page.request.post("/api/corpora/demo/uploads?filename=a.txt", { data: "x", headers: { Origin: new URL(page.url()).origin } });
+    const upload = await page.request.post("/api/corpora/demo/uploads?filename=a.txt", {
+      data: "x",
+      headers: { Origin: new URL(page.url()).origin },
+    });
     expect(upload.status()).toBe(403);
     expect((await upload.json()).error).toMatch(/role|Only a fact-checker/);
   });

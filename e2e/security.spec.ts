@@ -27,7 +27,10 @@ let documentPath = "";
 async function otherOrigin(html: string) {
   const server = http.createServer((_, res) => res.writeHead(200, { "content-type": "text/html" }).end(html));
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise((r) => server.close(r)) };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise((r) => server.close(r)),
+  };
 }
 
 async function as(browser: Browser, who: keyof typeof USERS | "anonymous") {
@@ -39,7 +42,9 @@ test("an admin stores a document (the upload from the app's own page passes the 
   await page.getByLabel("New corpus name").fill(CORPUS);
   await page.getByRole("button", { name: "Create corpus" }).click();
   await page.waitForURL(new RegExp(`/corpora/${CORPUS}$`));
-  await page.getByLabel("Files to upload").setInputFiles({ name: "memo.txt", mimeType: "text/plain", buffer: Buffer.from(SECRET + "\n") });
+  await page
+    .getByLabel("Files to upload")
+    .setInputFiles({ name: "memo.txt", mimeType: "text/plain", buffer: Buffer.from(SECRET + "\n") });
   const job = page.getByTestId("ingest-job").first();
   await expect(job).toHaveAttribute("data-status", "completed", { timeout: 60_000 });
   await page.reload();
@@ -74,11 +79,23 @@ const CASES: Array<[string, Record<Who, Outcome>]> = [
   ["/api/health", { anonymous: 200, journalist: 200, factchecker: 200, annotator1: 200, admin: 200 }],
   ["/debates", { anonymous: "sign-in", journalist: 200, factchecker: 200, annotator1: 200, admin: 200 }],
   ["/corpora", { anonymous: "sign-in", journalist: 200, factchecker: 200, annotator1: 200, admin: 200 }],
-  ["/debates/new", { anonymous: "sign-in", journalist: "forbidden", factchecker: 200, annotator1: "forbidden", admin: 200 }],
-  ["/eval/new", { anonymous: "sign-in", journalist: "forbidden", factchecker: 200, annotator1: "forbidden", admin: 200 }],
-  ["/annotate", { anonymous: "sign-in", journalist: "forbidden", factchecker: "forbidden", annotator1: 200, admin: "forbidden" }],
+  [
+    "/debates/new",
+    { anonymous: "sign-in", journalist: "forbidden", factchecker: 200, annotator1: "forbidden", admin: 200 },
+  ],
+  [
+    "/eval/new",
+    { anonymous: "sign-in", journalist: "forbidden", factchecker: 200, annotator1: "forbidden", admin: 200 },
+  ],
+  [
+    "/annotate",
+    { anonymous: "sign-in", journalist: "forbidden", factchecker: "forbidden", annotator1: 200, admin: "forbidden" },
+  ],
   ["/agreement", { anonymous: "sign-in", journalist: "forbidden", factchecker: 200, annotator1: 200, admin: 200 }],
-  ["/admin", { anonymous: "sign-in", journalist: "forbidden", factchecker: "forbidden", annotator1: "forbidden", admin: 200 }],
+  [
+    "/admin",
+    { anonymous: "sign-in", journalist: "forbidden", factchecker: "forbidden", annotator1: "forbidden", admin: 200 },
+  ],
   ["/api/export", { anonymous: 401, journalist: 403, factchecker: 200, annotator1: 200, admin: 200 }],
   ["/no-such-page", { anonymous: 404, journalist: 404, factchecker: 404, annotator1: 404, admin: 404 }],
 ];
@@ -135,21 +152,37 @@ test("malformed ids are 404, not 500", async ({ browser, allowConsoleError }) =>
   await ctx.close();
 });
 
-test("a page on another origin of the same site cannot upload with the admin's cookie", async ({ page, baseURL, allowConsoleError }) => {
+test("a page on another origin of the same site cannot upload with the admin's cookie", async ({
+  page,
+  baseURL,
+  allowConsoleError,
+}) => {
   // The browser logs the refused cross-origin upload as a failed load: that refusal is the point.
   allowConsoleError(/status of 403/);
   const evil = await otherOrigin("<!doctype html><title>elsewhere</title><p>another origin</p>");
   await page.goto(evil.url);
   const uploadUrl = `${baseURL}/api/corpora/${CORPUS}/uploads?filename=planted.txt`;
   const answered = page.waitForResponse((r) => r.url() === uploadUrl);
-  await page.evaluate((url) => fetch(url, { method: "POST", body: "planted by another origin", credentials: "include", mode: "no-cors" }).catch(() => null), uploadUrl);
+  await page.evaluate(
+    (url) =>
+      fetch(url, { method: "POST", body: "planted by another origin", credentials: "include", mode: "no-cors" }).catch(
+        () => null,
+      ),
+    uploadUrl,
+  );
   expect((await answered).status()).toBe(403);
 
   // The same refusal for any client that says where it comes from, on every state-changing method.
-  const forged = await page.request.post(`/api/corpora/${CORPUS}/uploads?filename=forged.txt`, { data: "x", headers: { Origin: evil.url } });
+  const forged = await page.request.post(`/api/corpora/${CORPUS}/uploads?filename=forged.txt`, {
+    data: "x",
+    headers: { Origin: evil.url },
+  });
   expect(forged.status()).toBe(403);
   expect((await forged.json()).error).toContain("another origin");
-  const sameSite = await page.request.post(`/api/corpora/${CORPUS}/uploads?filename=forged.txt`, { data: "x", headers: { "Sec-Fetch-Site": "same-site" } });
+  const sameSite = await page.request.post(`/api/corpora/${CORPUS}/uploads?filename=forged.txt`, {
+    data: "x",
+    headers: { "Sec-Fetch-Site": "same-site" },
+  });
   expect(sameSite.status()).toBe(403);
   const noOrigin = await page.request.post(`/api/corpora/${CORPUS}/uploads?filename=forged.txt`, { data: "x" });
   expect(noOrigin.status()).toBe(403);
@@ -163,7 +196,9 @@ test("a page on another origin of the same site cannot upload with the admin's c
   await expect(page.getByRole("main")).not.toContainText("forged.txt");
 });
 
-test("pages, route handlers and static files carry the security headers; page nonces change per request", async ({ request }) => {
+test("pages, route handlers and static files carry the security headers; page nonces change per request", async ({
+  request,
+}) => {
   const home = await request.get("/");
   const html = await home.text();
   const asset = /<script[^>]+src="(\/_next\/static\/[^"]+\.js)"/.exec(html)?.[1];
@@ -192,7 +227,18 @@ test("pages load under the content security policy without a violation", async (
     if (m.type() === "error") problems.push(m.text());
   });
   page.on("pageerror", (e) => problems.push(e.message));
-  for (const path of ["/", "/debates", "/corpora", `/corpora/${CORPUS}`, documentPath, "/search", "/admin", "/debates/new", "/eval", "/status"]) {
+  for (const path of [
+    "/",
+    "/debates",
+    "/corpora",
+    `/corpora/${CORPUS}`,
+    documentPath,
+    "/search",
+    "/admin",
+    "/debates/new",
+    "/eval",
+    "/status",
+  ]) {
     await page.goto(path);
     await expect(page.getByRole("heading", { level: 1 }).first()).toBeVisible();
   }
@@ -205,7 +251,9 @@ test("pages load under the content security policy without a violation", async (
 test("/admin does not render inside another origin's frame", async ({ page, baseURL, allowConsoleError }) => {
   // The browser reports the refused frame in the console: that refusal is the point.
   allowConsoleError(/frame-ancestors|Refused to (display|frame)/);
-  const evil = await otherOrigin(`<!doctype html><title>framer</title><iframe id="f" src="${baseURL}/admin" onload="document.title='frame loaded'"></iframe>`);
+  const evil = await otherOrigin(
+    `<!doctype html><title>framer</title><iframe id="f" src="${baseURL}/admin" onload="document.title='frame loaded'"></iframe>`,
+  );
   const admin = page.waitForResponse((r) => r.url() === `${baseURL}/admin`);
   await page.goto(evil.url);
   expect((await admin).status()).toBe(200);

@@ -21,12 +21,20 @@ function serverPid(port: number): number {
   return Number(m[1]);
 }
 
-test("a server restart mid-round loses nothing, and the resumed debate repeats no search", async ({ page, baseURL }) => {
+test("a server restart mid-round loses nothing, and the resumed debate repeats no search", async ({
+  page,
+  baseURL,
+}) => {
   test.setTimeout(300_000);
   await ensureDemoCorpus(page);
-  const url = await startToolMad(page, "SLOW DISAGREE: the restarted server finds Governor Elena Marsh's auction again.");
+  const url = await startToolMad(
+    page,
+    "SLOW DISAGREE: the restarted server finds Governor Elena Marsh's auction again.",
+  );
   await expect.poll(async () => (await searches(page)).length, { timeout: 60_000 }).toBe(2);
-  await expect(page.locator("[data-testid=turn][data-status=streaming][data-phase=answer]").first()).toBeVisible({ timeout: 30_000 });
+  await expect(page.locator("[data-testid=turn][data-status=streaming][data-phase=answer]").first()).toBeVisible({
+    timeout: 30_000,
+  });
   const stored = await searches(page);
   const finished = await completedTurns(page);
   // Leave the page first: a page whose server vanishes logs connection errors, which would fail the test.
@@ -34,7 +42,16 @@ test("a server restart mid-round loses nothing, and the resumed debate repeats n
 
   const port = Number(new URL(baseURL!).port);
   process.kill(serverPid(port), "SIGKILL");
-  await expect.poll(() => fetch(`${baseURL}/api/health`).then(() => "up", () => "down"), { timeout: 15_000 }).toBe("down");
+  await expect
+    .poll(
+      () =>
+        fetch(`${baseURL}/api/health`).then(
+          () => "up",
+          () => "down",
+        ),
+      { timeout: 15_000 },
+    )
+    .toBe("down");
   restarted = spawn(process.execPath, ["scripts/start.mjs"], {
     cwd: path.resolve("."),
     stdio: "ignore",
@@ -54,7 +71,16 @@ test("a server restart mid-round loses nothing, and the resumed debate repeats n
       DEBATE_RATE_LIMIT: "100/hour",
     },
   });
-  await expect.poll(() => fetch(`${baseURL}/api/health`).then((r) => r.status, () => 0), { timeout: 120_000, intervals: [500] }).toBe(200);
+  await expect
+    .poll(
+      () =>
+        fetch(`${baseURL}/api/health`).then(
+          (r) => r.status,
+          () => 0,
+        ),
+      { timeout: 120_000, intervals: [500] },
+    )
+    .toBe(200);
 
   await page.goto(url);
   await expect(page.getByTestId("debate-status")).toHaveText("interrupted");

@@ -7,7 +7,8 @@ import { ensureDemoCorpus, noSidewaysScroll } from "./tool-mad-helpers";
  * the claim, each method and the ensemble. The comparison page itself is e2e/side-by-side.spec.ts's.
  */
 
-const CLAIM = "Governor Elena Marsh raised $2.4 million at a charity auction to help families as the Cedar River floods forced thousands from their homes.";
+const CLAIM =
+  "Governor Elena Marsh raised $2.4 million at a charity auction to help families as the Cedar River floods forced thousands from their homes.";
 
 test("a fact-checker compares two methods on one claim, and finds the comparison in the list", async ({ page }) => {
   test.setTimeout(300_000);

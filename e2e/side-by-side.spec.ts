@@ -11,7 +11,9 @@ import { ensureDemoCorpus, noSidewaysScroll } from "./tool-mad-helpers";
 const CLAIM = "SLOW: Governor Elena Marsh raised $2.4 million at a charity auction for the Cedar River flood families.";
 const METHODS = ["radar", "tool-mad", "zofia", "proclaim"];
 
-test("a journalist compares four methods on one claim: they stream side by side, a reload loses nothing, then each row shows its verdict, tokens and cost beside the ensemble", async ({ page }) => {
+test("a journalist compares four methods on one claim: they stream side by side, a reload loses nothing, then each row shows its verdict, tokens and cost beside the ensemble", async ({
+  page,
+}) => {
   test.setTimeout(900_000);
   await ensureDemoCorpus(page);
   await page.goto("/debates/new?compare=1");
@@ -38,11 +40,18 @@ test("a journalist compares four methods on one claim: they stream side by side,
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.screenshot({ path: "test-results/compare-running-1280.png", fullPage: true });
   // Side by side on a wide screen: the four columns start at the same height.
-  const tops = await page.getByTestId("compare-column").evaluateAll((els) => els.map((e) => Math.round(e.getBoundingClientRect().top)));
+  const tops = await page
+    .getByTestId("compare-column")
+    .evaluateAll((els) => els.map((e) => Math.round(e.getBoundingClientRect().top)));
   expect(new Set(tops).size).toBe(1);
 
   // Reload mid-stream: every finished turn is still there, and live text resumes.
-  await expect.poll(async () => (await columns(page)).some((c) => c.finished.length > 0 && ["queued", "running"].includes(c.status)), { timeout: 120_000 }).toBe(true);
+  await expect
+    .poll(
+      async () => (await columns(page)).some((c) => c.finished.length > 0 && ["queued", "running"].includes(c.status)),
+      { timeout: 120_000 },
+    )
+    .toBe(true);
   const before = await columns(page);
   expect(before.some((c) => ["queued", "running"].includes(c.status))).toBe(true);
   await page.reload();
@@ -55,14 +64,18 @@ test("a journalist compares four methods on one claim: they stream side by side,
   await page.setViewportSize({ width: 375, height: 740 });
   expect(await noSidewaysScroll(page)).toBeLessThanOrEqual(0);
   // Stacked on a phone: each column below the one before.
-  const stacked = await page.getByTestId("compare-column").evaluateAll((els) => els.map((e) => Math.round(e.getBoundingClientRect().top)));
+  const stacked = await page
+    .getByTestId("compare-column")
+    .evaluateAll((els) => els.map((e) => Math.round(e.getBoundingClientRect().top)));
   expect(stacked).toEqual([...stacked].sort((x, y) => x - y));
   expect(new Set(stacked).size).toBe(stacked.length);
   await page.screenshot({ path: "test-results/compare-running-375.png", fullPage: true });
   await page.setViewportSize({ width: 1280, height: 900 });
 
   // All four finish; each row updates by itself (no reload) with its verdict, tokens and cost.
-  await expect(page.locator("[data-testid=compare-row][data-status=running], [data-testid=compare-row][data-status=queued]")).toHaveCount(0, { timeout: 720_000 });
+  await expect(
+    page.locator("[data-testid=compare-row][data-status=running], [data-testid=compare-row][data-status=queued]"),
+  ).toHaveCount(0, { timeout: 720_000 });
   await expect(page.getByTestId("compare-outcome")).toHaveAttribute("data-provisional", "false", { timeout: 30_000 });
   await expect(page.getByTestId("compare-provisional")).toHaveCount(0);
   const rows = page.getByTestId("compare-row");
@@ -87,21 +100,27 @@ test("a journalist compares four methods on one claim: they stream side by side,
   await expect(page.getByTestId("compare-reason")).toHaveCount(4);
 
   // No machine output on the page: the steps are in each method's plain words.
-  expect(await page.locator("main").innerText()).not.toMatch(/\{"|\[(REASON|ANSWER|VERDICT)\]|DECISION:|QUERY:|Embedded \d+ texts?/);
+  expect(await page.locator("main").innerText()).not.toMatch(
+    /\{"|\[(REASON|ANSWER|VERDICT)\]|DECISION:|QUERY:|Embedded \d+ texts?/,
+  );
 
   // /debates filtered by False (the product's scale) lists every method that said false here,
   // in whatever words it said it (FALSE, FAKE, NOT SUPPORTED, REFUTES), and none that did not.
   const saidFalse = new Set<string>();
   for (let i = 0; i < 4; i++) {
     const row = rows.nth(i);
-    if ((await row.getAttribute("data-product")) === "FALSE") saidFalse.add((await row.getByRole("link").first().getAttribute("href"))!);
+    if ((await row.getAttribute("data-product")) === "FALSE")
+      saidFalse.add((await row.getByRole("link").first().getAttribute("href"))!);
   }
   expect(saidFalse.size).toBeGreaterThan(0);
   await page.goto(`/debates?${new URLSearchParams({ verdict: "FALSE", q: CLAIM })}`);
   const listed = page.getByTestId("debate-list").getByRole("link");
   const hrefs = new Set(await listed.evaluateAll((as) => as.map((a) => a.getAttribute("href"))));
   expect(hrefs).toEqual(saidFalse);
-  for (const product of await page.getByTestId("debate-verdict").evaluateAll((xs) => xs.map((x) => x.getAttribute("data-product")))) expect(product).toBe("FALSE");
+  for (const product of await page
+    .getByTestId("debate-verdict")
+    .evaluateAll((xs) => xs.map((x) => x.getAttribute("data-product"))))
+    expect(product).toBe("FALSE");
   await page.screenshot({ path: "test-results/debates-false-1280.png", fullPage: true });
   await page.setViewportSize({ width: 375, height: 740 });
   expect(await noSidewaysScroll(page)).toBeLessThanOrEqual(0);

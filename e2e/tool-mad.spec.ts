@@ -1,5 +1,12 @@
 import { expect, test } from "./fixtures";
-import { completedTurns, ensureDemoCorpus, noSidewaysScroll, searches, startToolMad, streamingRoles } from "./tool-mad-helpers";
+import {
+  completedTurns,
+  ensureDemoCorpus,
+  noSidewaysScroll,
+  searches,
+  startToolMad,
+  streamingRoles,
+} from "./tool-mad-helpers";
 
 /*
  * Tool-MAD end to end, as a new user with no search key: the search agent searches the corpus
@@ -9,27 +16,44 @@ import { completedTurns, ensureDemoCorpus, noSidewaysScroll, searches, startTool
  * watched writing at the same time.
  */
 
-test("a new user runs Tool-MAD with no search key: both agents stream at once, the stand-in is labelled, a reload loses nothing, and they reach a verdict", async ({ page }) => {
+test("a new user runs Tool-MAD with no search key: both agents stream at once, the stand-in is labelled, a reload loses nothing, and they reach a verdict", async ({
+  page,
+}) => {
   test.setTimeout(240_000);
   await ensureDemoCorpus(page);
-  await startToolMad(page, "SLOW: Governor Elena Marsh raised $2.4 million at a charity auction for the Cedar River flood families.", { screenshots: true });
+  await startToolMad(
+    page,
+    "SLOW: Governor Elena Marsh raised $2.4 million at a charity auction for the Cedar River flood families.",
+    { screenshots: true },
+  );
 
   // Both agents' turns are being written at the same moment: two running cards side by side.
-  await expect.poll(async () => new Set(await streamingRoles(page)), { timeout: 30_000, intervals: [100] }).toEqual(new Set(["rag-agent", "search-agent"]));
+  await expect
+    .poll(async () => new Set(await streamingRoles(page)), { timeout: 30_000, intervals: [100] })
+    .toEqual(new Set(["rag-agent", "search-agent"]));
   // The screenshot shows answers being written once the documents are in.
-  await expect(page.locator("[data-testid=turn][data-status=streaming][data-phase=answer]").first()).toContainText("Claim checked", { timeout: 30_000 });
+  await expect(page.locator("[data-testid=turn][data-status=streaming][data-phase=answer]").first()).toContainText(
+    "Claim checked",
+    { timeout: 30_000 },
+  );
   await page.screenshot({ path: "test-results/tool-mad-live-1280.png", fullPage: true });
 
   // The search agent's documents come from the corpus stand-in, and say so on every result.
   const searchColumn = page.locator("[data-testid=agent-column][data-agent=search-agent]").first();
-  await expect(searchColumn.getByTestId("provider-badge")).toContainText("offline stand-in for web search", { timeout: 30_000 });
+  await expect(searchColumn.getByTestId("provider-badge")).toContainText("offline stand-in for web search", {
+    timeout: 30_000,
+  });
   const docs = searchColumn.getByTestId("tool-mad-doc");
   const n = await docs.count();
   for (let i = 0; i < n; i++) await expect(docs.nth(i)).toContainText("offline stand-in for web search");
-  await expect(page.locator("[data-testid=agent-column][data-agent=rag-agent]").first().getByTestId("provider-badge")).toContainText("newsroom corpus");
+  await expect(
+    page.locator("[data-testid=agent-column][data-agent=rag-agent]").first().getByTestId("provider-badge"),
+  ).toContainText("newsroom corpus");
 
   // Reload mid-debate: every finished turn is still there, with the same text.
-  await expect(page.locator("[data-testid=turn][data-status=completed][data-role=rag-agent]").first()).toBeVisible({ timeout: 30_000 });
+  await expect(page.locator("[data-testid=turn][data-status=completed][data-role=rag-agent]").first()).toBeVisible({
+    timeout: 30_000,
+  });
   const before = await completedTurns(page);
   expect(before.length).toBeGreaterThanOrEqual(1);
   await page.reload();
@@ -57,7 +81,9 @@ test("a new user runs Tool-MAD with no search key: both agents stream at once, t
   await expect(gate).toContainText("0.75 · passes");
   await expect(gate.getByTestId("unsupported-statement")).toContainText("The money paid for flood relief.");
   // The round-2 query shows how it changed from round 1.
-  await expect(page.locator("[data-testid=tool-mad-round][data-round='2'] [data-testid=query-diff]").first()).toContainText("2019");
+  await expect(
+    page.locator("[data-testid=tool-mad-round][data-round='2'] [data-testid=query-diff]").first(),
+  ).toContainText("2019");
   // One search per agent per round.
   expect((await searches(page)).length).toBe(4);
 
@@ -71,20 +97,29 @@ test("a new user runs Tool-MAD with no search key: both agents stream at once, t
     expect(await noSidewaysScroll(page)).toBeLessThanOrEqual(0);
     if (width === 1280) {
       // Side by side on a wide screen, stacked on a phone.
-      const [a, b] = await page.locator("[data-testid=tool-mad-round][data-round='1'] [data-testid=agent-column]").evaluateAll((els) => els.map((e) => e.getBoundingClientRect().top));
+      const [a, b] = await page
+        .locator("[data-testid=tool-mad-round][data-round='1'] [data-testid=agent-column]")
+        .evaluateAll((els) => els.map((e) => e.getBoundingClientRect().top));
       expect(a).toBe(b);
     }
     await page.screenshot({ path: `test-results/tool-mad-finished-${width}.png`, fullPage: true });
   }
 });
 
-test("Tool-MAD stopped mid-round resumes without searching again, and the judge decides when they never agree", async ({ page }) => {
+test("Tool-MAD stopped mid-round resumes without searching again, and the judge decides when they never agree", async ({
+  page,
+}) => {
   test.setTimeout(240_000);
   await ensureDemoCorpus(page);
-  await startToolMad(page, "SLOW DISAGREE: Governor Elena Marsh raised $2.4 million at a charity auction for flood families.");
+  await startToolMad(
+    page,
+    "SLOW DISAGREE: Governor Elena Marsh raised $2.4 million at a charity auction for flood families.",
+  );
   // Stop while round 1's answers are being written, after both searches are stored.
   await expect.poll(async () => (await searches(page)).length, { timeout: 60_000 }).toBe(2);
-  await expect(page.locator("[data-testid=turn][data-status=streaming][data-phase=answer]").first()).toBeVisible({ timeout: 30_000 });
+  await expect(page.locator("[data-testid=turn][data-status=streaming][data-phase=answer]").first()).toBeVisible({
+    timeout: 30_000,
+  });
   const stored = await searches(page);
   await page.getByRole("button", { name: "Stop debate" }).click();
   await expect(page.getByTestId("debate-status")).toContainText("stopped", { timeout: 15_000 });

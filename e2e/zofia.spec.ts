@@ -16,9 +16,16 @@ const ARTICLE = [
   "Critics in Port Avery have stayed silent. Nobody else has done as much for the victims of the Cedar River floods, supporters say. SLOW",
 ].join("\n\n");
 
-const completedArguments = (page: Page) => page.locator("[data-testid=turn][data-status=completed]").evaluateAll((els) => els.map((e) => `${e.getAttribute("data-seq")}|${e.getAttribute("data-role")}|${e.textContent}`));
+const completedArguments = (page: Page) =>
+  page
+    .locator("[data-testid=turn][data-status=completed]")
+    .evaluateAll((els) =>
+      els.map((e) => `${e.getAttribute("data-seq")}|${e.getAttribute("data-role")}|${e.textContent}`),
+    );
 
-test("a journalist pastes an article, picks ZoFia, watches the pipeline and the debate, reloads mid-debate and gets a verdict", async ({ page }) => {
+test("a journalist pastes an article, picks ZoFia, watches the pipeline and the debate, reloads mid-debate and gets a verdict", async ({
+  page,
+}) => {
   test.setTimeout(300_000);
   await ensureDemoCorpus(page);
 
@@ -32,7 +39,9 @@ test("a journalist pastes an article, picks ZoFia, watches the pipeline and the 
   await expect(page.getByTestId("article-count")).toHaveText("20,001 / 20,000 characters");
   await expect(input).toContainText("The article is 1 character over the 20,000-character limit");
   await body.fill(ARTICLE);
-  await expect(page.getByTestId("article-count")).toHaveText(`${ARTICLE.length.toLocaleString("en-US")} / 20,000 characters`);
+  await expect(page.getByTestId("article-count")).toHaveText(
+    `${ARTICLE.length.toLocaleString("en-US")} / 20,000 characters`,
+  );
   await page.getByLabel("Headline").fill(HEADLINE);
   await page.getByLabel("Publication date").fill("2025-05-02");
   // Fetching refuses an address on this server's own network, in words, and keeps what was pasted.
@@ -61,14 +70,18 @@ test("a journalist pastes an article, picks ZoFia, watches the pipeline and the 
   await expect(page.getByText("Published 2025-05-02 · web evidence up to 2025-05-01")).toBeVisible();
 
   // Stage 1: entities (rule-based, labelled heuristic), keywords step by step, the query sent, no encyclopedia.
-  await expect(page.getByTestId("zofia-ner")).toContainText("rule-based NER, heuristic confidence", { timeout: 60_000 });
+  await expect(page.getByTestId("zofia-ner")).toContainText("rule-based NER, heuristic confidence", {
+    timeout: 60_000,
+  });
   await expect(page.getByTestId("zofia-ner")).toContainText("Elena Marsh");
   await expect(page.getByTestId("zofia-mmr-step").first()).toContainText("k = ", { timeout: 60_000 });
   await expect(page.getByTestId("zofia-keywords")).toContainText("Keywords:");
   await expect(page.getByTestId("zofia-query").first()).toContainText("Query:", { timeout: 60_000 });
   await expect(page.getByTestId("zofia-query").first()).toContainText("offline stand-in for web search");
   await expect(page.getByTestId("zofia-wiki")).toContainText("encyclopedia lookup unavailable");
-  await expect(page.locator("[data-testid=zofia-matrix] [data-agent=pro]")).toContainText("encyclopedia lookup unavailable");
+  await expect(page.locator("[data-testid=zofia-matrix] [data-agent=pro]")).toContainText(
+    "encyclopedia lookup unavailable",
+  );
 
   // The debate streams: an argument is being written; reload mid-debate loses nothing finished.
   await expect(page.locator("[data-testid=turn][data-status=streaming]").first()).toBeVisible({ timeout: 120_000 });

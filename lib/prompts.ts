@@ -39,10 +39,16 @@ function loadTemplate(name: string): Template {
       throw new Error(`Prompt template ${name} not found at ${file}`);
     }
     const m = DECLARATION.exec(raw);
-    const trusted = new Set((m?.[1] ?? "").split(",").map((x) => x.trim()).filter(Boolean));
+    const trusted = new Set(
+      (m?.[1] ?? "")
+        .split(",")
+        .map((x) => x.trim())
+        .filter(Boolean),
+    );
     const text = m ? raw.slice(m[0].length) : raw;
     const unknown = [...trusted].filter((p) => !placeholders(text).includes(p));
-    if (unknown.length) throw new Error(`Prompt ${name} declares trusted placeholders it does not have: ${unknown.join(", ")}`);
+    if (unknown.length)
+      throw new Error(`Prompt ${name} declares trusted placeholders it does not have: ${unknown.join(", ")}`);
     t = { text, trusted };
     cache.set(name, t);
   }
@@ -76,7 +82,10 @@ export function renderPrompt(name: string, vars: Record<string, PromptText | num
 export function renderSystem(name: string, vars: Record<string, Trusted | number>): SystemText {
   const kinds = placeholderKinds(name);
   const fenced = Object.keys(kinds).filter((k) => kinds[k] === "fenced");
-  if (fenced.length) throw new Error(`Prompt ${name} is a system prompt, so its placeholders must all be trusted (not ${fenced.join(", ")})`);
+  if (fenced.length)
+    throw new Error(
+      `Prompt ${name} is a system prompt, so its placeholders must all be trusted (not ${fenced.join(", ")})`,
+    );
   return asTrusted(fill(name, vars));
 }
 
@@ -92,7 +101,8 @@ function fill(name: string, vars: Record<string, string | number>): string {
   }
   for (const key of trusted) {
     // The fence rule names the markers to describe them; it is the program's own text (fence.rule).
-    if (key !== "fence_rule" && FENCE_MARKER.test(String(vars[key]))) throw new Error(`Prompt ${name}: ${key} is a trusted placeholder but was given fenced (untrusted) text`);
+    if (key !== "fence_rule" && FENCE_MARKER.test(String(vars[key])))
+      throw new Error(`Prompt ${name}: ${key} is a trusted placeholder but was given fenced (untrusted) text`);
   }
   // One pass over the template: a value that itself contains "{{x}}" is left as it is.
   return template.replace(PLACEHOLDER, (_, key: string) => String(vars[key]!));

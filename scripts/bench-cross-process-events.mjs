@@ -14,5 +14,9 @@ const arg = (name, dflt) => {
   return i === -1 ? dflt : Number(process.argv[i + 1]);
 };
 const { benchRelay } = await import(path.join(root, "lib/bench/event-relay.ts"));
-const result = await benchRelay({ runs: arg("--runs", 3), chars: arg("--chars", 4000), perTokenMs: arg("--per-token-ms", 2) });
+const result = await benchRelay({
+  runs: arg("--runs", 3),
+  chars: arg("--chars", 4000),
+  perTokenMs: arg("--per-token-ms", 2),
+});
 console.log(JSON.stringify(result, null, 2));

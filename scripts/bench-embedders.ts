@@ -19,7 +19,9 @@ let current = "";
 for (const line of fs.readFileSync(file, "utf8").split("\n")) {
   if (passages.length >= count) break;
   if (!line.trim()) continue;
-  current = current ? `${current} ${(JSON.parse(line) as { text: string }).text}` : (JSON.parse(line) as { text: string }).text;
+  current = current
+    ? `${current} ${(JSON.parse(line) as { text: string }).text}`
+    : (JSON.parse(line) as { text: string }).text;
   if (current.length >= 500) {
     passages.push(current.slice(0, 500));
     current = "";
@@ -36,6 +38,15 @@ for (const id of ids) {
   for (let i = 0; i < passages.length; i += e.batchSize) await e.embed(passages.slice(i, i + e.batchSize));
   const s = (performance.now() - t1) / 1000;
   console.log(
-    JSON.stringify({ model: id, passages: passages.length, avg_chars: Math.round(chars), load_ms: Math.round(load), seconds: +s.toFixed(1), passages_per_s: +(passages.length / s).toFixed(1), loadavg_1m: +os.loadavg()[0]!.toFixed(2), cores: os.cpus().length }),
+    JSON.stringify({
+      model: id,
+      passages: passages.length,
+      avg_chars: Math.round(chars),
+      load_ms: Math.round(load),
+      seconds: +s.toFixed(1),
+      passages_per_s: +(passages.length / s).toFixed(1),
+      loadavg_1m: +os.loadavg()[0]!.toFixed(2),
+      cores: os.cpus().length,
+    }),
   );
 }

@@ -20,9 +20,14 @@ import { resolveEmbedder, type Embedder } from "@/lib/embeddings/registry";
 const [mode = "records", arg1, arg2] = process.argv.slice(2).filter((a) => !a.startsWith("--"));
 const real = process.argv.includes("--real");
 const url = process.env.DATABASE_URL;
-const db = await openDatabase(url ? { backend: "postgres", url } : { backend: "pglite", dataDir: fs.mkdtempSync(path.join(os.tmpdir(), "cp-bench-")) }, {
-  migrationsDir: path.resolve("db/migrations"),
-});
+const db = await openDatabase(
+  url
+    ? { backend: "postgres", url }
+    : { backend: "pglite", dataDir: fs.mkdtempSync(path.join(os.tmpdir(), "cp-bench-")) },
+  {
+    migrationsDir: path.resolve("db/migrations"),
+  },
+);
 const corpus = `bench-${Date.now()}`;
 
 let peakRss = 0;
@@ -43,7 +48,10 @@ function hashEmbedder(dim: number): Embedder {
   };
 }
 
-const words = "council budget bridge toll harbour festival unemployment county crime report flood relief auction hospital governor senator".split(" ");
+const words =
+  "council budget bridge toll harbour festival unemployment county crime report flood relief auction hospital governor senator".split(
+    " ",
+  );
 function sentence(i: number, j: number) {
   return `The ${words[(i + j) % words.length]} ${words[(i * 7 + j) % words.length]} was discussed on day ${i} in item ${j} of the record.`;
 }
@@ -61,7 +69,13 @@ if (mode === "records") {
       yield { kind: "document", document: { id: `doc-${i}`, text, passages: [{ id: `p-${i}`, text, embedding }] } };
     }
   }
-  summary = await ingestRecords(db.db, records(), { corpus, embedder, source: "bench", kind: "records", batchSize: 256 });
+  summary = await ingestRecords(db.db, records(), {
+    corpus,
+    embedder,
+    source: "bench",
+    kind: "records",
+    batchSize: 256,
+  });
 } else if (mode === "file") {
   const mb = Number(arg1 ?? 200);
   const file = path.join(os.tmpdir(), `cp-bench-${mb}mb.jsonl`);
@@ -80,11 +94,18 @@ if (mode === "records") {
   summary = await ingestSource(db.db, file, {
     corpus,
     embedder: hashEmbedder(16),
-    onProgress: (p) => process.stderr.write(`\r${(p.bytesDone / 1024 ** 2).toFixed(0)} MiB, ${p.passagesAdded} passages, rss ${(process.memoryUsage().rss / 1024 ** 2).toFixed(0)} MiB   `),
+    onProgress: (p) =>
+      process.stderr.write(
+        `\r${(p.bytesDone / 1024 ** 2).toFixed(0)} MiB, ${p.passagesAdded} passages, rss ${(process.memoryUsage().rss / 1024 ** 2).toFixed(0)} MiB   `,
+      ),
   });
   process.stderr.write("\n");
 } else if (mode === "dataset") {
-  summary = await ingestDataset(db.db, arg1!, arg2!, { corpus, embedder: real ? resolveEmbedder("local:use-lite") : hashEmbedder(512), batchSize: 256 });
+  summary = await ingestDataset(db.db, arg1!, arg2!, {
+    corpus,
+    embedder: real ? resolveEmbedder("local:use-lite") : hashEmbedder(512),
+    batchSize: 256,
+  });
 } else {
   throw new Error(`unknown mode ${mode}`);
 }

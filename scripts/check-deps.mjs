@@ -33,7 +33,8 @@ const known = new Set(files);
 function resolve(from, spec) {
   let base;
   if (spec.startsWith("@/")) base = spec.slice(2);
-  else if (spec.startsWith("./") || spec.startsWith("../")) base = path.posix.normalize(path.posix.join(path.posix.dirname(from), spec));
+  else if (spec.startsWith("./") || spec.startsWith("../"))
+    base = path.posix.normalize(path.posix.join(path.posix.dirname(from), spec));
   else return null; // a package
   const candidates = [base, ...EXTS.map((e) => base + e), ...EXTS.map((e) => `${base}/index${e}`)];
   if (/\.(m?js)$/.test(base)) candidates.push(base.replace(/\.m?js$/, ".ts"));
@@ -43,7 +44,11 @@ function resolve(from, spec) {
 /** Every import of a file with whether it survives compilation (type-only imports do not). */
 function importsOf(file) {
   const text = fs.readFileSync(path.join(root, file), "utf8");
-  const kind = file.endsWith(".tsx") ? ts.ScriptKind.TSX : file.endsWith(".ts") || file.endsWith(".mts") ? ts.ScriptKind.TS : ts.ScriptKind.JS;
+  const kind = file.endsWith(".tsx")
+    ? ts.ScriptKind.TSX
+    : file.endsWith(".ts") || file.endsWith(".mts")
+      ? ts.ScriptKind.TS
+      : ts.ScriptKind.JS;
   const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false, kind);
   const out = [];
   const add = (spec, typeOnly) => {
@@ -56,13 +61,26 @@ function importsOf(file) {
       const allTypes =
         !!c &&
         (c.isTypeOnly ||
-          (!c.name && !!c.namedBindings && ts.isNamedImports(c.namedBindings) && c.namedBindings.elements.length > 0 && c.namedBindings.elements.every((e) => e.isTypeOnly)));
+          (!c.name &&
+            !!c.namedBindings &&
+            ts.isNamedImports(c.namedBindings) &&
+            c.namedBindings.elements.length > 0 &&
+            c.namedBindings.elements.every((e) => e.isTypeOnly)));
       add(node.moduleSpecifier.text, allTypes);
     } else if (ts.isExportDeclaration(node) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
       add(node.moduleSpecifier.text, node.isTypeOnly);
-    } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0] && ts.isStringLiteral(node.arguments[0])) {
+    } else if (
+      ts.isCallExpression(node) &&
+      node.expression.kind === ts.SyntaxKind.ImportKeyword &&
+      node.arguments[0] &&
+      ts.isStringLiteral(node.arguments[0])
+    ) {
       add(node.arguments[0].text, false);
-    } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) {
+    } else if (
+      ts.isImportTypeNode(node) &&
+      ts.isLiteralTypeNode(node.argument) &&
+      ts.isStringLiteral(node.argument.literal)
+    ) {
       add(node.argument.literal.text, true);
     }
     ts.forEachChild(node, visit);
@@ -86,7 +104,9 @@ for (const [file, imports] of graph) {
 }
 
 // Circles: strongly connected components of the run-time import graph (Tarjan, iterative enough for this tree).
-const runtime = new Map([...graph].map(([f, imps]) => [f, [...new Set(imps.filter((i) => !i.typeOnly).map((i) => i.target))]]));
+const runtime = new Map(
+  [...graph].map(([f, imps]) => [f, [...new Set(imps.filter((i) => !i.typeOnly).map((i) => i.target))]]),
+);
 let index = 0;
 const idx = new Map();
 const low = new Map();
@@ -122,7 +142,10 @@ for (const f of files) if (!idx.has(f)) strong(f);
 const KNOWN_CIRCLES = [];
 const key = (comp) => comp.join(" ");
 for (const known of KNOWN_CIRCLES) {
-  if (!components.some((c) => key(c) === key([...known].sort()))) problems.push(`the known circle ${known.join(" <-> ")} is gone: remove it from KNOWN_CIRCLES in scripts/check-deps.mjs`);
+  if (!components.some((c) => key(c) === key([...known].sort())))
+    problems.push(
+      `the known circle ${known.join(" <-> ")} is gone: remove it from KNOWN_CIRCLES in scripts/check-deps.mjs`,
+    );
 }
 for (const comp of components.filter((c) => !KNOWN_CIRCLES.some((k) => key([...k].sort()) === key(c)))) {
   // One concrete cycle inside the component, so the message shows which imports to cut.
@@ -155,4 +178,6 @@ if (problems.length) {
   console.error(`\n${problems.length} dependency rule(s) broken in ${files.length} files.`);
   process.exit(1);
 }
-console.log(`dependency rules hold in ${files.length} files: db/ below lib/, lib/ below app/ and the CLI, no import circles.`);
+console.log(
+  `dependency rules hold in ${files.length} files: db/ below lib/, lib/ below app/ and the CLI, no import circles.`,
+);

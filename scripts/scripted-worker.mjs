@@ -23,7 +23,10 @@ installResolverFactory(
     perTokenMs: Number(process.env.SCRIPTED_PER_TOKEN_MS ?? 0),
     limitKey: process.env.SCRIPTED_LIMIT_KEY || undefined,
     // One line per call, written in one append (atomic for short lines), after the call ended.
-    onCallEnd: callLog ? (t0, t1) => appendFileSync(callLog, `${performance.timeOrigin + t0} ${performance.timeOrigin + t1} ${process.pid}\n`) : undefined,
+    onCallEnd: callLog
+      ? (t0, t1) =>
+          appendFileSync(callLog, `${performance.timeOrigin + t0} ${performance.timeOrigin + t1} ${process.pid}\n`)
+      : undefined,
   }),
 );
 await import(path.join(root, "lib/cli/main.ts"));

@@ -10,7 +10,18 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 process.chdir(root);
 process.env.NEXT_TELEMETRY_DISABLED = "1";
 
-const SOURCES = ["app", "components", "lib", "db", "prompts", "public", "next.config.ts", "package.json", "instrumentation.ts", "postcss.config.mjs"];
+const SOURCES = [
+  "app",
+  "components",
+  "lib",
+  "db",
+  "prompts",
+  "public",
+  "next.config.ts",
+  "package.json",
+  "instrumentation.ts",
+  "postcss.config.mjs",
+];
 
 function newestMtime(p) {
   if (!fs.existsSync(p)) return 0;
@@ -24,14 +35,24 @@ function newestMtime(p) {
 const buildId = path.join(root, ".next", "BUILD_ID");
 const built = fs.existsSync(buildId) ? fs.statSync(buildId).mtimeMs : 0;
 if (built === 0 || SOURCES.some((s) => newestMtime(path.join(root, s)) > built)) {
-  console.log(built === 0 ? "Building Counterpoint (first start, about a minute)..." : "Sources changed since the last build; rebuilding...");
-  const r = spawnSync(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "build"], { stdio: "inherit" });
+  console.log(
+    built === 0
+      ? "Building Counterpoint (first start, about a minute)..."
+      : "Sources changed since the last build; rebuilding...",
+  );
+  const r = spawnSync(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "build"], {
+    stdio: "inherit",
+  });
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
 
 const port = process.env.PORT ?? "3000";
 const host = process.env.HOST ?? "0.0.0.0";
 console.log(`Starting Counterpoint on http://localhost:${port}`);
-const server = spawn(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "start", "-p", port, "-H", host], { stdio: "inherit" });
+const server = spawn(
+  process.execPath,
+  [path.join(root, "node_modules/next/dist/bin/next"), "start", "-p", port, "-H", host],
+  { stdio: "inherit" },
+);
 for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => server.kill(sig));
 server.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

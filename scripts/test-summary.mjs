@@ -10,27 +10,41 @@ let failed = 0;
 let skipped = 0;
 const rows = [];
 
-for (const exitFile of fs.readdirSync(dir).filter((f) => f.endsWith(".exit")).sort()) {
+for (const exitFile of fs
+  .readdirSync(dir)
+  .filter((f) => f.endsWith(".exit"))
+  .sort()) {
   const name = exitFile.replace(/\.exit$/, "");
   const exit = Number(fs.readFileSync(path.join(dir, exitFile), "utf8").trim());
-  let p = 0, f = 0, s = 0, reported = false;
+  let p = 0,
+    f = 0,
+    s = 0,
+    reported = false;
   const vitest = path.join(dir, `${name}.vitest.json`);
   const playwright = path.join(dir, `${name}.playwright.json`);
   if (fs.existsSync(vitest)) {
     const r = JSON.parse(fs.readFileSync(vitest, "utf8"));
-    p = r.numPassedTests; f = r.numFailedTests; s = r.numPendingTests + r.numTodoTests;
+    p = r.numPassedTests;
+    f = r.numFailedTests;
+    s = r.numPendingTests + r.numTodoTests;
     reported = true;
   } else if (fs.existsSync(playwright)) {
     const r = JSON.parse(fs.readFileSync(playwright, "utf8")).stats;
-    p = r.expected; f = r.unexpected + r.flaky; s = r.skipped;
+    p = r.expected;
+    f = r.unexpected + r.flaky;
+    s = r.skipped;
     reported = true;
   } else if (exit === 0) {
     p = 1; // a check without test cases (typecheck) that succeeded
   }
   if (exit !== 0 && f === 0) f = 1;
   if (!reported && exit !== 0) f = 1;
-  rows.push(`${name.padEnd(22)} ${String(p).padStart(4)} passed ${String(f).padStart(4)} failed${s ? ` ${s} skipped` : ""}`);
-  passed += p; failed += f; skipped += s;
+  rows.push(
+    `${name.padEnd(22)} ${String(p).padStart(4)} passed ${String(f).padStart(4)} failed${s ? ` ${s} skipped` : ""}`,
+  );
+  passed += p;
+  failed += f;
+  skipped += s;
 }
 
 console.log(rows.join("\n"));

@@ -129,7 +129,13 @@ describe("callModel", () => {
   });
 
   it("treats a stalled stream as a timeout and retries it", async () => {
-    const r = await callModel({ model: resolvedMock(scripted(["hang", "ok"])), purpose: "t", messages, timeoutMs: 100, baseDelayMs: 1 });
+    const r = await callModel({
+      model: resolvedMock(scripted(["hang", "ok"])),
+      purpose: "t",
+      messages,
+      timeoutMs: 100,
+      baseDelayMs: 1,
+    });
     expect(r.text).toBe("The claim holds.");
     expect(r.attempts).toBe(2);
   });
@@ -162,7 +168,9 @@ describe("callModel", () => {
     });
     // The limit is keyed by provider: "openai" is 8 by default, so use a provider whose limit is 1.
     const resolved = resolvedMock(model, { limitKey: "local", provider: "local", id: "local:test.gguf" });
-    const results = await Promise.all(Array.from({ length: 5 }, () => callModel({ model: resolved, purpose: "t", messages })));
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () => callModel({ model: resolved, purpose: "t", messages })),
+    );
     expect(results.map((r) => r.text)).toEqual(Array(5).fill("ok"));
     expect(peak).toBe(1);
   });

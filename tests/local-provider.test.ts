@@ -450,7 +450,11 @@ describe("resolveLocalModelFile", { timeout: 60_000 }, () => {
   it("with downloads disabled, says so and names LOCAL_MODEL_PATH without touching the network", async () => {
     const before = server.requests.length;
     await expect(
-      resolveLocalModelFile("local:tiny", { cacheDir: path.join(dir, "nodl"), allowDownload: false, presets: preset() }),
+      resolveLocalModelFile("local:tiny", {
+        cacheDir: path.join(dir, "nodl"),
+        allowDownload: false,
+        presets: preset(),
+      }),
     ).rejects.toThrow(/LOCAL_MODEL_DOWNLOAD=false.*LOCAL_MODEL_PATH=/);
     expect(server.requests.length).toBe(before);
   });
@@ -472,7 +476,8 @@ describe("resolveLocalModelFile", { timeout: 60_000 }, () => {
     expect(server.requests.length).toBe(before + 1);
 
     expect(progress.length).toBeGreaterThan(3);
-    for (let i = 1; i < progress.length; i++) expect(progress[i]!.received).toBeGreaterThanOrEqual(progress[i - 1]!.received);
+    for (let i = 1; i < progress.length; i++)
+      expect(progress[i]!.received).toBeGreaterThanOrEqual(progress[i - 1]!.received);
     expect(progress.at(-1)).toEqual({ received: payload.length, total: payload.length });
 
     // Second resolve is served from the cache: no new request.
@@ -496,9 +501,11 @@ describe("resolveLocalModelFile", { timeout: 60_000 }, () => {
   it("deletes the partial file and errors on a checksum mismatch", async () => {
     const cacheDir = path.join(dir, "badsum");
     const wrong = "0".repeat(64);
-    const err = await resolveLocalModelFile("tiny", { cacheDir, allowDownload: true, presets: preset({ sha256: wrong }) }).catch(
-      (e: unknown) => e as Error,
-    );
+    const err = await resolveLocalModelFile("tiny", {
+      cacheDir,
+      allowDownload: true,
+      presets: preset({ sha256: wrong }),
+    }).catch((e: unknown) => e as Error);
     expect((err as Error).message).toMatch(new RegExp(`Checksum mismatch.*${payloadSha}.*expected ${wrong}`));
     expect((err as Error).message).toContain("LOCAL_MODEL_PATH=");
     expect(await readdir(cacheDir)).toEqual([]);

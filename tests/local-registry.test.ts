@@ -66,6 +66,8 @@ describe("local models through the registry", () => {
   it("names LOCAL_MODEL_PATH when a model file is missing", async () => {
     const config = parseConfig({ LOCAL_THREADS: "1" });
     const model = resolveModel("local:/nonexistent/model.gguf", config);
-    await expect(callModel({ model, purpose: "t", messages: [{ role: "user", content: "hi" }], maxRetries: 0 })).rejects.toThrow(/Local model file not found: \/nonexistent\/model\.gguf.*set LOCAL_MODEL_PATH/);
+    await expect(
+      callModel({ model, purpose: "t", messages: [{ role: "user", content: "hi" }], maxRetries: 0 }),
+    ).rejects.toThrow(/Local model file not found: \/nonexistent\/model\.gguf.*set LOCAL_MODEL_PATH/);
   });
 });

@@ -27,10 +27,19 @@ function scratchProject(withRepoNpmrc: boolean): string {
   cpSync(path.join(real, "package.json"), path.join(pkg, "package.json"));
   cpSync(path.join(real, "script"), path.join(pkg, "script"), { recursive: true });
   // What the install script itself requires, resolved from the real install.
-  for (const dep of ["global-agent", "adm-zip"]) symlinkSync(path.join(ROOT, "node_modules", dep), path.join(dir, "node_modules", dep));
+  for (const dep of ["global-agent", "adm-zip"])
+    symlinkSync(path.join(ROOT, "node_modules", dep), path.join(dir, "node_modules", dep));
   const version = (JSON.parse(readFileSync(path.join(real, "package.json"), "utf8")) as { version: string }).version;
   // allowScripts approves the script, as npm 10 (Node 20's own npm) runs every script anyway.
-  writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: "scratch", version: "1.0.0", dependencies: { "onnxruntime-node": version }, allowScripts: { "onnxruntime-node": true } }));
+  writeFileSync(
+    path.join(dir, "package.json"),
+    JSON.stringify({
+      name: "scratch",
+      version: "1.0.0",
+      dependencies: { "onnxruntime-node": version },
+      allowScripts: { "onnxruntime-node": true },
+    }),
+  );
   if (withRepoNpmrc) cpSync(path.join(ROOT, ".npmrc"), path.join(dir, ".npmrc"));
   return dir;
 }
@@ -51,7 +60,11 @@ function rebuild(dir: string): { status: number | null; attempts: string[]; outp
     timeout: 60_000,
     env: { ...cleanEnv(), NODE_OPTIONS: `--require ${TRAP}`, NETWORK_TRAP_LOG: log },
   });
-  return { status: run.status, attempts: readFileSync(log, "utf8").trim().split("\n").filter(Boolean), output: `${run.stdout}${run.stderr}` };
+  return {
+    status: run.status,
+    attempts: readFileSync(log, "utf8").trim().split("\n").filter(Boolean),
+    output: `${run.stdout}${run.stderr}`,
+  };
 }
 
 afterAll(() => {

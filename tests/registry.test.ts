@@ -10,8 +10,15 @@ const base = parseConfig({}, "/srv/cp");
 describe("model ids", () => {
   it("parses every provider's form", () => {
     expect(parseModelId("openai:gpt-4o-mini")).toMatchObject({ provider: "openai", name: "gpt-4o-mini" });
-    expect(parseModelId("openai-compatible:ollama")).toMatchObject({ provider: "openai-compatible", server: "ollama", name: "" });
-    expect(parseModelId("openai-compatible:ollama/llama3.1:8b")).toMatchObject({ server: "ollama", name: "llama3.1:8b" });
+    expect(parseModelId("openai-compatible:ollama")).toMatchObject({
+      provider: "openai-compatible",
+      server: "ollama",
+      name: "",
+    });
+    expect(parseModelId("openai-compatible:ollama/llama3.1:8b")).toMatchObject({
+      server: "ollama",
+      name: "llama3.1:8b",
+    });
     expect(parseModelId("local:/models/q.gguf")).toMatchObject({ provider: "local", name: "/models/q.gguf" });
   });
 
@@ -42,10 +49,15 @@ describe("registry", () => {
     );
     expect(resolveModel("openai:gpt-4o-mini", config).scoring).toBe("top-logprobs");
     expect(resolveModel("anthropic:claude-haiku-4-5", config).scoring).toBe("none");
-    expect(resolveModel("openai-compatible:vllm/qwen", config)).toMatchObject({ scoring: "top-logprobs", limitKey: "openai-compatible:vllm" });
+    expect(resolveModel("openai-compatible:vllm/qwen", config)).toMatchObject({
+      scoring: "top-logprobs",
+      limitKey: "openai-compatible:vllm",
+    });
     expect(resolveModel("openai-compatible:lms/qwen", config).scoring).toBe("none");
     expect(resolveModel("local:qwen2.5-1.5b-instruct-q4_k_m", config).scoring).toBe("next-token");
-    expect(resolveModel("openai-compatible:vllm/qwen", config).logprobsOptions?.(5)).toEqual({ "compat-vllm": { logprobs: true, top_logprobs: 5 } });
+    expect(resolveModel("openai-compatible:vllm/qwen", config).logprobsOptions?.(5)).toEqual({
+      "compat-vllm": { logprobs: true, top_logprobs: 5 },
+    });
   });
 
   it("requires a model name for an OpenAI-compatible server without a default", () => {
@@ -68,7 +80,9 @@ describe("openai-compatible logprobs", () => {
   const content = [{ token: "STOP", logprob: -0.1, top_logprobs: [{ token: "STOP", logprob: -0.1 }] }];
 
   it("keeps logprobs from a whole response", async () => {
-    expect(await extractor.extractMetadata({ parsedBody: { choices: [{ logprobs: { content } }] } })).toEqual({ "compat-vllm": { logprobs: content } });
+    expect(await extractor.extractMetadata({ parsedBody: { choices: [{ logprobs: { content } }] } })).toEqual({
+      "compat-vllm": { logprobs: content },
+    });
     expect(await extractor.extractMetadata({ parsedBody: { choices: [{}] } })).toBeUndefined();
   });
 
@@ -89,7 +103,8 @@ describe("embedding registry", () => {
       "Last year the jobless rate dropped to three and a half percent.",
       "The recipe needs two cups of flour.",
     ]);
-    const cos = (x: number[], y: number[]) => x.reduce((s, v, i) => s + v * y[i]!, 0) / Math.hypot(...x) / Math.hypot(...y);
+    const cos = (x: number[], y: number[]) =>
+      x.reduce((s, v, i) => s + v * y[i]!, 0) / Math.hypot(...x) / Math.hypot(...y);
     expect(a).toHaveLength(512);
     expect(cos(a!, b!)).toBeGreaterThan(cos(a!, c!) + 0.3);
   });

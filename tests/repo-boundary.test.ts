@@ -34,13 +34,17 @@ function* walk(dir: string): Generator<string> {
 
 describe("the repository speaks only of itself", () => {
   it("no test, product file or README line names a path outside the repository", () => {
-    const files = [...DIRS.flatMap((d) => (fs.existsSync(path.join(ROOT, d)) ? [...walk(path.join(ROOT, d))] : [])), ...FILES.map((f) => path.join(ROOT, f)).filter((f) => fs.existsSync(f))];
+    const files = [
+      ...DIRS.flatMap((d) => (fs.existsSync(path.join(ROOT, d)) ? [...walk(path.join(ROOT, d))] : [])),
+      ...FILES.map((f) => path.join(ROOT, f)).filter((f) => fs.existsSync(f)),
+    ];
     expect(files.length).toBeGreaterThan(100);
     const hits: string[] = [];
     for (const f of files) {
       const lines = fs.readFileSync(f, "utf8").split("\n");
       lines.forEach((line, i) => {
-        if (FORBIDDEN.some((re) => re.test(line))) hits.push(`${path.relative(ROOT, f)}:${i + 1}: ${line.trim().slice(0, 120)}`);
+        if (FORBIDDEN.some((re) => re.test(line)))
+          hits.push(`${path.relative(ROOT, f)}:${i + 1}: ${line.trim().slice(0, 120)}`);
       });
     }
     expect(hits).toEqual([]);

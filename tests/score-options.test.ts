@@ -19,7 +19,11 @@ function openAILogprobs(tokens: Array<[token: string, alts: Alt[]]>) {
 
 function logprobModel(tokens: Array<[string, Alt[]]>) {
   const model = new MockLanguageModelV3({
-    doStream: async () => textStream(tokens.map(([t]) => t), { providerMetadata: { openai: { logprobs: openAILogprobs(tokens) as never } } }),
+    doStream: async () =>
+      textStream(
+        tokens.map(([t]) => t),
+        { providerMetadata: { openai: { logprobs: openAILogprobs(tokens) as never } } },
+      ),
   });
   return resolvedMock(model, {
     scoring: "top-logprobs",
@@ -69,10 +73,24 @@ describe("scoreOptions", () => {
     const model = logprobModel([
       ["[REASON]: E2 omits the date.\n", [["[REASON]: E2 omits the date.\n", 1]]],
       ["[VERDICT]:", [["[VERDICT]:", 1]]],
-      [" HALF", [[" HALF", 0.6], [" TRUE", 0.25], [" FALSE", 0.1], [" The", 0.05]]],
+      [
+        " HALF",
+        [
+          [" HALF", 0.6],
+          [" TRUE", 0.25],
+          [" FALSE", 0.1],
+          [" The", 0.05],
+        ],
+      ],
       ["-TRUE", [["-TRUE", 0.99]]],
     ]);
-    const { call, scores } = await scoreOptions({ model, purpose: "judge", messages, options: LABELS, marker: "[VERDICT]:" });
+    const { call, scores } = await scoreOptions({
+      model,
+      purpose: "judge",
+      messages,
+      options: LABELS,
+      marker: "[VERDICT]:",
+    });
     expect(call.text).toBe("[REASON]: E2 omits the date.\n[VERDICT]: HALF-TRUE");
     expect(scores.status).toBe("scored");
     if (scores.status !== "scored") return;
@@ -86,9 +104,22 @@ describe("scoreOptions", () => {
   it("handles a marker that ends inside the answer's token", async () => {
     const model = logprobModel([
       ["DECISION", [["DECISION", 1]]],
-      [": STOP", [[": STOP", 0.7], [": CONTINUE", 0.2], [": Let", 0.1]]],
+      [
+        ": STOP",
+        [
+          [": STOP", 0.7],
+          [": CONTINUE", 0.2],
+          [": Let", 0.1],
+        ],
+      ],
     ]);
-    const { scores } = await scoreOptions({ model, purpose: "stop", messages, options: ["STOP", "CONTINUE"], marker: "DECISION:" });
+    const { scores } = await scoreOptions({
+      model,
+      purpose: "stop",
+      messages,
+      options: ["STOP", "CONTINUE"],
+      marker: "DECISION:",
+    });
     expect(scores).toMatchObject({ status: "scored", emitted: "STOP" });
     if (scores.status === "scored") expect(scores.probs.STOP).toBeCloseTo(0.7 / 0.9);
   });
@@ -100,8 +131,17 @@ describe("scoreOptions", () => {
   });
 
   it("reports unsupported for a provider without probabilities", async () => {
-    const model = resolvedMock(new MockLanguageModelV3({ doStream: async () => textStream(["DECISION: STOP"]) }), { scoring: "none", provider: "anthropic" });
-    const { scores } = await scoreOptions({ model, purpose: "stop", messages, options: ["STOP", "CONTINUE"], marker: "DECISION:" });
+    const model = resolvedMock(new MockLanguageModelV3({ doStream: async () => textStream(["DECISION: STOP"]) }), {
+      scoring: "none",
+      provider: "anthropic",
+    });
+    const { scores } = await scoreOptions({
+      model,
+      purpose: "stop",
+      messages,
+      options: ["STOP", "CONTINUE"],
+      marker: "DECISION:",
+    });
     expect(scores).toEqual({ status: "unsupported", reason: "anthropic returns no token probabilities" });
   });
 
@@ -120,24 +160,33 @@ describe("scoreOptions", () => {
     });
     expect(samples).toHaveLength(4);
     expect(mock.doStreamCalls.slice(1).every((c) => c.temperature === 1)).toBe(true);
-    expect(scores).toMatchObject({ status: "scored", method: "sampling-5", emitted: "STOP", probs: { STOP: 0.75, CONTINUE: 0.25 }, mass: 0.8 });
+    expect(scores).toMatchObject({
+      status: "scored",
+      method: "sampling-5",
+      emitted: "STOP",
+      probs: { STOP: 0.75, CONTINUE: 0.25 },
+      mass: 0.8,
+    });
   });
 
   it("teacher-forces a local model up to the answer and reads its next-token distribution", async () => {
     const seen: string[] = [];
-    const model = resolvedMock(new MockLanguageModelV3({ doStream: async () => textStream(["[REASON]: fine.\n[VERDICT]: ", "FALSE"]) }), {
-      provider: "local",
-      scoring: "next-token",
-      nextTokenDistribution: async (_prompt, prefix) => {
-        seen.push(prefix);
-        return [
-          { token: "F", prob: 0.5 },
-          { token: "T", prob: 0.2 },
-          { token: "H", prob: 0.1 },
-          { token: "\n", prob: 0.2 },
-        ];
+    const model = resolvedMock(
+      new MockLanguageModelV3({ doStream: async () => textStream(["[REASON]: fine.\n[VERDICT]: ", "FALSE"]) }),
+      {
+        provider: "local",
+        scoring: "next-token",
+        nextTokenDistribution: async (_prompt, prefix) => {
+          seen.push(prefix);
+          return [
+            { token: "F", prob: 0.5 },
+            { token: "T", prob: 0.2 },
+            { token: "H", prob: 0.1 },
+            { token: "\n", prob: 0.2 },
+          ];
+        },
       },
-    });
+    );
     const { scores } = await scoreOptions({ model, purpose: "judge", messages, options: LABELS, marker: "[VERDICT]:" });
     expect(seen).toEqual(["[REASON]: fine.\n[VERDICT]: "]);
     expect(scores).toMatchObject({ status: "scored", method: "next-token", emitted: "FALSE" });

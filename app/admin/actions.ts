@@ -14,7 +14,13 @@ import { refuse, type FormState } from "@/lib/forms/state";
 
 export type AdminState = FormState & { link?: string };
 
-const rolesFrom = (form: FormData) => parseRoles(form.getAll("role").map(String).filter((r) => (USER_ROLES as readonly string[]).includes(r)));
+const rolesFrom = (form: FormData) =>
+  parseRoles(
+    form
+      .getAll("role")
+      .map(String)
+      .filter((r) => (USER_ROLES as readonly string[]).includes(r)),
+  );
 
 async function guard(): Promise<{ me: Awaited<ReturnType<typeof requirePermission>> } | { error: string }> {
   try {
@@ -30,9 +36,16 @@ export async function inviteAction(_prev: AdminState, form: FormData): Promise<A
   if ("error" in g) return refuse(form, g.error, undefined, ["role"]);
   const { db } = await getDb();
   try {
-    const { token, expiresAt } = await createInvite(db, { email: String(form.get("email") ?? ""), roles: rolesFrom(form), createdBy: g.me.id });
+    const { token, expiresAt } = await createInvite(db, {
+      email: String(form.get("email") ?? ""),
+      roles: rolesFrom(form),
+      createdBy: g.me.id,
+    });
     revalidatePath("/admin");
-    return { message: `Send this link to ${String(form.get("email"))}; it works once, until ${expiresAt.toISOString().slice(0, 10)}.`, link: `${getConfig().publicUrl ?? ""}/invite/${token}` };
+    return {
+      message: `Send this link to ${String(form.get("email"))}; it works once, until ${expiresAt.toISOString().slice(0, 10)}.`,
+      link: `${getConfig().publicUrl ?? ""}/invite/${token}`,
+    };
   } catch (e) {
     if (e instanceof InviteError) return refuse(form, e.message, e.field, ["role"]);
     throw e;
@@ -58,7 +71,9 @@ export async function setRolesAction(_prev: AdminState, form: FormData): Promise
   const roles: UserRole[] = rolesFrom(form);
   // The last admin removing their own role would lock everyone out of this page.
   if (user.roles.includes("admin") && !roles.includes("admin") && (await activeAdminCount(db)) <= 1) {
-    return refuse(form, "This is the only admin; make someone else admin first, then remove this role.", "role", ["role"]);
+    return refuse(form, "This is the only admin; make someone else admin first, then remove this role.", "role", [
+      "role",
+    ]);
   }
   await setRoles(db, user.id, roles);
   revalidatePath("/admin");
@@ -81,9 +96,15 @@ export async function settingsAction(_prev: AdminState, form: FormData): Promise
   const { db } = await getDb();
   const overlap = Number(form.get("annotation_overlap"));
   // Every field is checked before anything is saved: a refused form saves nothing, rather than half of it.
-  if (!Number.isInteger(overlap) || overlap < 1 || overlap > 20) return refuse(form, "Annotators per debate must be a whole number from 1 to 20.", "annotation_overlap");
+  if (!Number.isInteger(overlap) || overlap < 1 || overlap > 20)
+    return refuse(form, "Annotators per debate must be a whole number from 1 to 20.", "annotation_overlap");
   const guidelines = String(form.get("annotation_guidelines") ?? "");
-  if (guidelines.length > 50_000) return refuse(form, `The guidelines are ${guidelines.length.toLocaleString("en-US")} characters; the limit is 50,000. Shorten them or link to a longer document.`, "annotation_guidelines");
+  if (guidelines.length > 50_000)
+    return refuse(
+      form,
+      `The guidelines are ${guidelines.length.toLocaleString("en-US")} characters; the limit is 50,000. Shorten them or link to a longer document.`,
+      "annotation_guidelines",
+    );
   await setSetting(db, "public_reading", form.get("public_reading") === "on");
   await setSetting(db, "blind_annotation", form.get("blind_annotation") === "on");
   await setSetting(db, "show_verdict_before_label", form.get("show_verdict_before_label") === "on");

@@ -22,7 +22,11 @@ export default async function AdminPage() {
       <div className="space-y-1">
         <h1 className="text-2xl font-semibold tracking-tight">Admin</h1>
         <p className="text-sm text-black/70">
-          Just set up? <Link href="/welcome" className="underline">The first steps</Link>: evidence, a language model, a first debate.
+          Just set up?{" "}
+          <Link href="/welcome" className="underline">
+            The first steps
+          </Link>
+          : evidence, a language model, a first debate.
         </p>
       </div>
 
@@ -41,7 +45,12 @@ export default async function AdminPage() {
             </thead>
             <tbody>
               {users.map((u) => (
-                <tr key={u.id} className="border-t border-black/10 align-top" data-testid="user-row" data-email={u.email}>
+                <tr
+                  key={u.id}
+                  className="border-t border-black/10 align-top"
+                  data-testid="user-row"
+                  data-email={u.email}
+                >
                   <td className="py-2 pr-4">
                     <div className="font-medium">{u.email}</div>
                     {u.name ? <div className="text-black/60">{u.name}</div> : null}

@@ -24,7 +24,10 @@ function Est({ e, testId }: { e: Estimate; testId?: string }) {
   return (
     <span data-testid={testId}>
       <span className="font-semibold tabular-nums">{num(e.value)}</span>
-      <span className="text-xs text-black/60"> {e.ci ? `[${num(e.ci.low)}, ${num(e.ci.high)}]` : "no interval"} · n={e.n}</span>
+      <span className="text-xs text-black/60">
+        {" "}
+        {e.ci ? `[${num(e.ci.low)}, ${num(e.ci.high)}]` : "no interval"} · n={e.n}
+      </span>
     </span>
   );
 }
@@ -48,17 +51,25 @@ export default async function AgreementPage({ searchParams }: { searchParams: Pr
   const query = new URLSearchParams(Object.entries(filters).filter((e): e is [string, string] => !!e[1])).toString();
   const me = await pagePermission("agreement:read", query ? `/agreement?${query}` : "/agreement");
   const { db } = await getDb();
-  const [all, options, settings] = await Promise.all([loadAnnotatedItems(db, filters), annotationFilterOptions(db), getSettings(db)]);
+  const [all, options, settings] = await Promise.all([
+    loadAnnotatedItems(db, filters),
+    annotationFilterOptions(db),
+    getSettings(db),
+  ]);
   // The visibility policy (lib/auth/visibility.ts): someone who may not see verdicts or others' labels
   // of debates they could still label gets statistics only of debates settled for them.
   const restricted = !seesEverything(viewerPolicyFrom(me, settings));
-  const report = agreementReport(restricted ? blindSafeItems(all, me.email, settings.annotation_overlap) : all, GOLD_LABELS);
+  const report = agreementReport(
+    restricted ? blindSafeItems(all, me.email, settings.annotation_overlap) : all,
+    GOLD_LABELS,
+  );
   const labels = report.labels;
   const judgeLabels = Object.keys(report.judge.confusion);
   const maxCell = Math.max(1, ...judgeLabels.flatMap((j) => labels.map((g) => report.judge.confusion[j]?.[g] ?? 0)));
   const maxCount = Math.max(1, ...report.annotators.map((a) => a.count));
   const maxSecs = Math.max(1, ...report.annotators.map((a) => a.medianSeconds ?? 0));
-  const exportHref = (format: string) => `/api/export?${new URLSearchParams({ format, ...Object.fromEntries(Object.entries(filters).filter(([, v]) => v)) }).toString()}`;
+  const exportHref = (format: string) =>
+    `/api/export?${new URLSearchParams({ format, ...Object.fromEntries(Object.entries(filters).filter(([, v]) => v)) }).toString()}`;
 
   return (
     <div className="space-y-8">
@@ -75,10 +86,18 @@ export default async function AgreementPage({ searchParams }: { searchParams: Pr
           </p>
         ) : null}
       </div>
-      <form className="flex flex-wrap items-end gap-3 rounded-lg border border-black/10 bg-white p-3" role="search" aria-label="Agreement filters">
+      <form
+        className="flex flex-wrap items-end gap-3 rounded-lg border border-black/10 bg-white p-3"
+        role="search"
+        aria-label="Agreement filters"
+      >
         <label className="flex flex-col text-xs">
           Corpus
-          <select name="corpus" defaultValue={filters.corpus ?? ""} className="mt-1 rounded-md border border-black/20 bg-white p-1.5 text-sm">
+          <select
+            name="corpus"
+            defaultValue={filters.corpus ?? ""}
+            className="mt-1 rounded-md border border-black/20 bg-white p-1.5 text-sm"
+          >
             <option value="">any</option>
             {options.corpora.map((c) => (
               <option key={c}>{c}</option>
@@ -87,7 +106,11 @@ export default async function AgreementPage({ searchParams }: { searchParams: Pr
         </label>
         <label className="flex flex-col text-xs">
           Evaluation run
-          <select name="run" defaultValue={filters.run ?? ""} className="mt-1 rounded-md border border-black/20 bg-white p-1.5 text-sm">
+          <select
+            name="run"
+            defaultValue={filters.run ?? ""}
+            className="mt-1 rounded-md border border-black/20 bg-white p-1.5 text-sm"
+          >
             <option value="">any</option>
             {options.runs.map((r) => (
               <option key={r.id} value={r.id}>
@@ -100,49 +123,66 @@ export default async function AgreementPage({ searchParams }: { searchParams: Pr
       </form>
 
       <p className="text-sm text-black/70" data-testid="agreement-counts">
-        {plural(report.items, "debate")} ({report.multiplyLabelled} with two or more labels, which agreement is measured on) · {plural(report.annotations, "label")} · {plural(report.annotators.length, "annotator")}.
-        {restricted ? ` Blind mode: only debates you have labelled and debates whose ${settings.annotation_overlap} labels are all in (${plural(all.length - report.items, "other")} hidden).` : ""} Intervals: {Math.round(report.bootstrap.level * 100)}% bootstrap ({report.bootstrap.method}, {report.bootstrap.resamples} resamples).
+        {plural(report.items, "debate")} ({report.multiplyLabelled} with two or more labels, which agreement is measured
+        on) · {plural(report.annotations, "label")} · {plural(report.annotators.length, "annotator")}.
+        {restricted
+          ? ` Blind mode: only debates you have labelled and debates whose ${settings.annotation_overlap} labels are all in (${plural(all.length - report.items, "other")} hidden).`
+          : ""}{" "}
+        Intervals: {Math.round(report.bootstrap.level * 100)}% bootstrap ({report.bootstrap.method},{" "}
+        {report.bootstrap.resamples} resamples).
       </p>
 
       <section aria-labelledby="overall" className="space-y-2">
-        <h2 id="overall" className="text-lg font-semibold">All annotators</h2>
+        <h2 id="overall" className="text-lg font-semibold">
+          All annotators
+        </h2>
         <dl className="grid gap-2 sm:grid-cols-2">
           <div className="rounded-md border border-black/10 bg-white p-3">
             <dt className="text-sm text-black/60">Fleiss&apos; kappa</dt>
-            <dd><Est e={report.fleissKappa} testId="fleiss" /></dd>
+            <dd>
+              <Est e={report.fleissKappa} testId="fleiss" />
+            </dd>
           </div>
           <div className="rounded-md border border-black/10 bg-white p-3">
             <dt className="text-sm text-black/60">Krippendorff&apos;s alpha (nominal)</dt>
-            <dd><Est e={report.krippendorffAlpha} testId="alpha" /></dd>
+            <dd>
+              <Est e={report.krippendorffAlpha} testId="alpha" />
+            </dd>
           </div>
         </dl>
       </section>
 
       <section aria-labelledby="pairs" className="space-y-2">
-        <h2 id="pairs" className="text-lg font-semibold">Annotator pairs (Cohen&apos;s kappa)</h2>
+        <h2 id="pairs" className="text-lg font-semibold">
+          Annotator pairs (Cohen&apos;s kappa)
+        </h2>
         {report.pairs.length ? (
           // A wide table scrolls inside its own box on a phone instead of widening the page.
           <div className="overflow-x-auto">
-          <table className="w-full text-sm" data-testid="pairs">
-            <thead className="text-left text-black/60">
-              <tr>
-                <th className="py-1 pr-4">Pair</th>
-                <th className="py-1 pr-4">Debates</th>
-                <th className="py-1 pr-4">Agreement</th>
-                <th className="py-1">Cohen&apos;s kappa [CI]</th>
-              </tr>
-            </thead>
-            <tbody>
-              {report.pairs.map((p) => (
-                <tr key={`${p.a}|${p.b}`} className="border-t border-black/10">
-                  <td className="break-all py-1 pr-4">{p.a} · {p.b}</td>
-                  <td className="py-1 pr-4 tabular-nums">{p.n}</td>
-                  <td className="py-1 pr-4 tabular-nums">{pct(p.percentAgreement)}</td>
-                  <td className="py-1"><Est e={p.cohenKappa} /></td>
+            <table className="w-full text-sm" data-testid="pairs">
+              <thead className="text-left text-black/60">
+                <tr>
+                  <th className="py-1 pr-4">Pair</th>
+                  <th className="py-1 pr-4">Debates</th>
+                  <th className="py-1 pr-4">Agreement</th>
+                  <th className="py-1">Cohen&apos;s kappa [CI]</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {report.pairs.map((p) => (
+                  <tr key={`${p.a}|${p.b}`} className="border-t border-black/10">
+                    <td className="break-all py-1 pr-4">
+                      {p.a} · {p.b}
+                    </td>
+                    <td className="py-1 pr-4 tabular-nums">{p.n}</td>
+                    <td className="py-1 pr-4 tabular-nums">{pct(p.percentAgreement)}</td>
+                    <td className="py-1">
+                      <Est e={p.cohenKappa} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
           </div>
         ) : (
           <p className="text-sm text-black/60">No debate has two annotators yet.</p>
@@ -150,71 +190,96 @@ export default async function AgreementPage({ searchParams }: { searchParams: Pr
       </section>
 
       <section aria-labelledby="judge" className="space-y-2">
-        <h2 id="judge" className="text-lg font-semibold">The judge against the annotators&apos; majority</h2>
+        <h2 id="judge" className="text-lg font-semibold">
+          The judge against the annotators&apos; majority
+        </h2>
         <p className="text-sm">
-          Accuracy <Est e={report.judge.accuracy} testId="judge-accuracy" /> · Cohen&apos;s kappa <Est e={report.judge.cohenKappa} />
+          Accuracy <Est e={report.judge.accuracy} testId="judge-accuracy" /> · Cohen&apos;s kappa{" "}
+          <Est e={report.judge.cohenKappa} />
         </p>
         <div className="overflow-x-auto">
-        <table className="text-sm" data-testid="confusion">
-          <caption className="pb-1 text-left text-xs text-black/60">Rows: the judge&apos;s verdict. Columns: the annotators&apos; majority. Darker cells hold more debates.</caption>
-          <thead>
-            <tr>
-              <th />
-              {labels.map((g) => (
-                <th key={g} scope="col" className="px-2 py-1 text-xs font-medium">{g}</th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {judgeLabels.map((j) => (
-              <tr key={j}>
-                <th scope="row" className="pr-2 text-right text-xs font-medium">{j}</th>
-                {labels.map((g) => {
-                  const n = report.judge.confusion[j]?.[g] ?? 0;
-                  const share = n / maxCell;
-                  return (
-                    <td
-                      key={g}
-                      data-judge={j}
-                      data-gold={g}
-                      className={`h-12 w-16 border border-white text-center tabular-nums ${j === g ? "ring-1 ring-inset ring-black/30" : ""} ${share > 0.5 ? "text-white" : ""}`}
-                      style={{ backgroundColor: `rgba(28, 25, 23, ${n ? 0.1 + 0.8 * share : 0.03})` }}
-                    >
-                      {n}
-                    </td>
-                  );
-                })}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-        </div>
-      </section>
-
-      <section aria-labelledby="people" className="space-y-2">
-        <h2 id="people" className="text-lg font-semibold">Per annotator</h2>
-        {report.annotators.length ? (
-          <div className="overflow-x-auto">
-          <table className="w-full text-sm" data-testid="annotators">
-            <thead className="text-left text-black/60">
+          <table className="text-sm" data-testid="confusion">
+            <caption className="pb-1 text-left text-xs text-black/60">
+              Rows: the judge&apos;s verdict. Columns: the annotators&apos; majority. Darker cells hold more debates.
+            </caption>
+            <thead>
               <tr>
-                <th className="py-1 pr-4">Annotator</th>
-                <th className="py-1 pr-4">Labels</th>
-                <th className="py-1 pr-4">Median time</th>
-                <th className="py-1">Agreement with the others&apos; majority</th>
+                <th />
+                {labels.map((g) => (
+                  <th key={g} scope="col" className="px-2 py-1 text-xs font-medium">
+                    {g}
+                  </th>
+                ))}
               </tr>
             </thead>
             <tbody>
-              {report.annotators.map((a) => (
-                <tr key={a.annotator} className="border-t border-black/10" data-annotator={a.annotator}>
-                  <td className="break-all py-1 pr-4">{a.annotator}</td>
-                  <td className="py-1 pr-4"><Bar value={a.count} max={maxCount} text={String(a.count)} /></td>
-                  <td className="py-1 pr-4"><Bar value={a.medianSeconds} max={maxSecs} text={a.medianSeconds === null ? "—" : `${Math.round(a.medianSeconds)} s`} /></td>
-                  <td className="py-1"><Bar value={a.agreementWithOthers} max={1} text={`${pct(a.agreementWithOthers)} of ${a.comparable}`} /></td>
+              {judgeLabels.map((j) => (
+                <tr key={j}>
+                  <th scope="row" className="pr-2 text-right text-xs font-medium">
+                    {j}
+                  </th>
+                  {labels.map((g) => {
+                    const n = report.judge.confusion[j]?.[g] ?? 0;
+                    const share = n / maxCell;
+                    return (
+                      <td
+                        key={g}
+                        data-judge={j}
+                        data-gold={g}
+                        className={`h-12 w-16 border border-white text-center tabular-nums ${j === g ? "ring-1 ring-inset ring-black/30" : ""} ${share > 0.5 ? "text-white" : ""}`}
+                        style={{ backgroundColor: `rgba(28, 25, 23, ${n ? 0.1 + 0.8 * share : 0.03})` }}
+                      >
+                        {n}
+                      </td>
+                    );
+                  })}
                 </tr>
               ))}
             </tbody>
           </table>
+        </div>
+      </section>
+
+      <section aria-labelledby="people" className="space-y-2">
+        <h2 id="people" className="text-lg font-semibold">
+          Per annotator
+        </h2>
+        {report.annotators.length ? (
+          <div className="overflow-x-auto">
+            <table className="w-full text-sm" data-testid="annotators">
+              <thead className="text-left text-black/60">
+                <tr>
+                  <th className="py-1 pr-4">Annotator</th>
+                  <th className="py-1 pr-4">Labels</th>
+                  <th className="py-1 pr-4">Median time</th>
+                  <th className="py-1">Agreement with the others&apos; majority</th>
+                </tr>
+              </thead>
+              <tbody>
+                {report.annotators.map((a) => (
+                  <tr key={a.annotator} className="border-t border-black/10" data-annotator={a.annotator}>
+                    <td className="break-all py-1 pr-4">{a.annotator}</td>
+                    <td className="py-1 pr-4">
+                      <Bar value={a.count} max={maxCount} text={String(a.count)} />
+                    </td>
+                    <td className="py-1 pr-4">
+                      <Bar
+                        value={a.medianSeconds}
+                        max={maxSecs}
+                        text={a.medianSeconds === null ? "—" : `${Math.round(a.medianSeconds)} s`}
+                      />
+                    </td>
+                    <td className="py-1">
+                      <Bar
+                        value={a.agreementWithOthers}
+                        max={1}
+                        text={`${pct(a.agreementWithOthers)} of ${a.comparable}`}
+                      />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
           </div>
         ) : (
           <p className="text-sm text-black/60">No labels yet.</p>

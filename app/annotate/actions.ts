@@ -1,13 +1,22 @@
 "use server";
 
 import { getDb } from "@/db/client";
-import { AnnotationError, assignmentOf, saveAnnotation, skipTask, undoSkip, type AnnotationInput } from "@/db/queries/annotations";
+import {
+  AnnotationError,
+  assignmentOf,
+  saveAnnotation,
+  skipTask,
+  undoSkip,
+  type AnnotationInput,
+} from "@/db/queries/annotations";
 import { AuthError } from "@/lib/auth/policy";
 import { requirePermission } from "@/lib/auth/server";
 import { debateView } from "@/lib/debate/view";
 import { judgeParts, type JudgeParts } from "@/lib/annotation/judge-reveal";
 
-export type SaveResult = { ok: true; version: number } | { ok: false; error: string; field?: "goldLabel" | "rationale" };
+export type SaveResult =
+  | { ok: true; version: number }
+  | { ok: false; error: string; field?: "goldLabel" | "rationale" };
 
 const UUID = /^[0-9a-f-]{36}$/i;
 
@@ -24,9 +33,15 @@ export async function saveAnnotationAction(debateId: string, input: AnnotationIn
       nativeLabel: input.nativeLabel ? String(input.nativeLabel).slice(0, 100) : null,
       judgeCorrect: typeof input.judgeCorrect === "boolean" ? input.judgeCorrect : null,
       rationale: input.rationale ? String(input.rationale) : null,
-      turnFlags: Array.isArray(input.turnFlags) ? input.turnFlags.slice(0, 500).map((f) => ({ turnId: String(f.turnId), flag: String(f.flag) })) : [],
-      evidenceFlags: Array.isArray(input.evidenceFlags) ? input.evidenceFlags.slice(0, 500).map((f) => ({ rank: Number(f.rank), relevant: f.relevant === true })) : [],
-      durationSeconds: Number.isFinite(input.durationSeconds) ? Math.max(0, Math.round(Number(input.durationSeconds))) : null,
+      turnFlags: Array.isArray(input.turnFlags)
+        ? input.turnFlags.slice(0, 500).map((f) => ({ turnId: String(f.turnId), flag: String(f.flag) }))
+        : [],
+      evidenceFlags: Array.isArray(input.evidenceFlags)
+        ? input.evidenceFlags.slice(0, 500).map((f) => ({ rank: Number(f.rank), relevant: f.relevant === true }))
+        : [],
+      durationSeconds: Number.isFinite(input.durationSeconds)
+        ? Math.max(0, Math.round(Number(input.durationSeconds)))
+        : null,
     });
     return { ok: true, version: row.version };
   } catch (e) {
@@ -42,7 +57,8 @@ export async function skipAction(debateId: string): Promise<SaveResult> {
     const me = await requirePermission("annotate");
     if (!UUID.test(debateId)) return { ok: false, error: "There is no such debate." };
     const { db } = await getDb();
-    if (!(await skipTask(db, debateId, me.id))) return { ok: false, error: "Only a debate the queue gave you, and that you have not labelled, can be skipped." };
+    if (!(await skipTask(db, debateId, me.id)))
+      return { ok: false, error: "Only a debate the queue gave you, and that you have not labelled, can be skipped." };
     return { ok: true, version: 0 };
   } catch (e) {
     if (e instanceof AuthError) return { ok: false, error: e.message };
@@ -55,7 +71,8 @@ export async function undoSkipAction(debateId: string): Promise<SaveResult> {
     const me = await requirePermission("annotate");
     if (!UUID.test(debateId)) return { ok: false, error: "There is no such debate." };
     const { db } = await getDb();
-    if (!(await undoSkip(db, debateId, me.id))) return { ok: false, error: "This skip cannot be undone: the debate now has all the annotators it takes." };
+    if (!(await undoSkip(db, debateId, me.id)))
+      return { ok: false, error: "This skip cannot be undone: the debate now has all the annotators it takes." };
     return { ok: true, version: 0 };
   } catch (e) {
     if (e instanceof AuthError) return { ok: false, error: e.message };

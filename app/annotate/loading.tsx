@@ -1,3 +1,7 @@
 export default function Loading() {
-  return <p className="text-black/60" role="status">Loading the next task…</p>;
+  return (
+    <p className="text-black/60" role="status">
+      Loading the next task…
+    </p>
+  );
 }

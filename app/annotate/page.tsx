@@ -2,7 +2,19 @@ import Link from "next/link";
 import { redirect } from "next/navigation";
 import { getDb } from "@/db/client";
 import { debateVisibility, viewerPolicyFrom } from "@/lib/auth/visibility";
-import { annotationFilterOptions, assignmentOf, auditTrail, claimNextTask, claimTask, latestOwnAnnotation, myRecentAnnotations, peekNextTask, queueSummary, taskContext, type QueueFilters } from "@/db/queries/annotations";
+import {
+  annotationFilterOptions,
+  assignmentOf,
+  auditTrail,
+  claimNextTask,
+  claimTask,
+  latestOwnAnnotation,
+  myRecentAnnotations,
+  peekNextTask,
+  queueSummary,
+  taskContext,
+  type QueueFilters,
+} from "@/db/queries/annotations";
 import { visibleAnnotations } from "@/lib/auth/visibility";
 import { getSettings } from "@/db/queries/settings";
 import { judgeParts, withoutJudge } from "@/lib/annotation/judge-reveal";
@@ -26,45 +38,78 @@ function href(f: QueueFilters, extra: Record<string, string> = {}) {
   return s ? `/annotate?${s}` : "/annotate";
 }
 
-type Snapshot = { version?: number; goldLabel?: string; judgeCorrect?: boolean | null; rationale?: string | null } | null;
-const summary = (v: Snapshot) => (v ? `${v.goldLabel ?? "?"}${v.judgeCorrect === true ? ", judge right" : v.judgeCorrect === false ? ", judge wrong" : ""}${v.rationale ? ` — “${v.rationale.slice(0, 80)}”` : ""}` : "—");
+type Snapshot = {
+  version?: number;
+  goldLabel?: string;
+  judgeCorrect?: boolean | null;
+  rationale?: string | null;
+} | null;
+const summary = (v: Snapshot) =>
+  v
+    ? `${v.goldLabel ?? "?"}${v.judgeCorrect === true ? ", judge right" : v.judgeCorrect === false ? ", judge wrong" : ""}${v.rationale ? ` — “${v.rationale.slice(0, 80)}”` : ""}`
+    : "—";
 
 export default async function AnnotatePage({ searchParams }: { searchParams: Promise<Search> }) {
   const sp = await searchParams;
-  const filters: QueueFilters = { corpus: one(sp.corpus), verdict: one(sp.verdict), variant: one(sp.variant), run: one(sp.run) };
+  const filters: QueueFilters = {
+    corpus: one(sp.corpus),
+    verdict: one(sp.verdict),
+    variant: one(sp.variant),
+    run: one(sp.run),
+  };
   const me = await pagePermission("annotate", href(filters));
   const { db } = await getDb();
   const requested = one(sp.debate);
   let debateId: string | null;
   if (requested) {
     // A named debate (the prefetched next one, or an earlier label to edit) opens only within the queue's rules.
-    if (!/^[0-9a-f-]{36}$/i.test(requested) || !(await claimTask(db, me.id, requested, filters))) redirect(href(filters));
+    if (!/^[0-9a-f-]{36}$/i.test(requested) || !(await claimTask(db, me.id, requested, filters)))
+      redirect(href(filters));
     debateId = requested;
   } else {
     debateId = await claimNextTask(db, me.id, filters);
   }
-  const [options, settings, queue, recent] = await Promise.all([annotationFilterOptions(db), getSettings(db), queueSummary(db, me.id, filters), myRecentAnnotations(db, me.id, 10)]);
+  const [options, settings, queue, recent] = await Promise.all([
+    annotationFilterOptions(db),
+    getSettings(db),
+    queueSummary(db, me.id, filters),
+    myRecentAnnotations(db, me.id, 10),
+  ]);
   const guidelines = settings.annotation_guidelines;
   const skippedId = one(sp.skipped);
   // Offered only for the caller's own skip: the id in the address names nothing else.
-  const skipped = skippedId && /^[0-9a-f-]{36}$/i.test(skippedId) && (await assignmentOf(db, skippedId, me.id))?.status === "skipped" ? await debateView(db, skippedId) : null;
+  const skipped =
+    skippedId && /^[0-9a-f-]{36}$/i.test(skippedId) && (await assignmentOf(db, skippedId, me.id))?.status === "skipped"
+      ? await debateView(db, skippedId)
+      : null;
   const savedId = one(sp.saved);
   const saved = savedId ? recent.find((r) => r.debateId === savedId) : undefined;
 
   const view = debateId ? await debateView(db, debateId) : null;
   const [ctx, previous, trail, others, nextId] = debateId
-    ? await Promise.all([taskContext(db, debateId), latestOwnAnnotation(db, debateId, me.id), auditTrail(db, debateId, me.id), visibleAnnotations(db, me, debateId), peekNextTask(db, me.id, filters)])
+    ? await Promise.all([
+        taskContext(db, debateId),
+        latestOwnAnnotation(db, debateId, me.id),
+        auditTrail(db, debateId, me.id),
+        visibleAnnotations(db, me, debateId),
+        peekNextTask(db, me.id, filters),
+      ])
     : [null, null, [], [], null];
   // Never sent before the annotator's own label exists, whatever the blind setting says.
   const othersShown = previous ? others.filter((a) => a.annotatorId !== me.id) : [];
   // The judge's opinion is left out of what is sent until the annotator's own label exists, unless an
   // admin chose otherwise: the visibility policy, for someone labelling this debate now.
-  const judgeUpfront = !!view && debateVisibility({ ...viewerPolicyFrom(me, settings), labelling: true }, !!previous).verdict;
+  const judgeUpfront =
+    !!view && debateVisibility({ ...viewerPolicyFrom(me, settings), labelling: true }, !!previous).verdict;
 
   const select = (name: keyof QueueFilters, label: string, values: Array<{ value: string; label: string }>) => (
     <label className="flex flex-col text-xs">
       {label}
-      <select name={name} defaultValue={filters[name] ?? ""} className="mt-1 rounded-md border border-black/20 bg-white p-1.5 text-sm">
+      <select
+        name={name}
+        defaultValue={filters[name] ?? ""}
+        className="mt-1 rounded-md border border-black/20 bg-white p-1.5 text-sm"
+      >
         <option value="">any</option>
         {values.map((v) => (
           <option key={v.value} value={v.value}>
@@ -81,21 +126,37 @@ export default async function AnnotatePage({ searchParams }: { searchParams: Pro
       <div className="flex flex-wrap items-baseline justify-between gap-3">
         <h1 className="text-2xl font-semibold tracking-tight">Annotate</h1>
         <p className="text-sm text-black/60" data-testid="queue-summary">
-          {plural(queue.forMe, "debate")} for you · {queue.open} of {queue.eligible} still need labels from someone · {queue.overlap} annotators each · you have labelled {queue.submittedByMe}
+          {plural(queue.forMe, "debate")} for you · {queue.open} of {queue.eligible} still need labels from someone ·{" "}
+          {queue.overlap} annotators each · you have labelled {queue.submittedByMe}
           {queue.skippedByMe ? ` and skipped ${queue.skippedByMe}` : ""}
         </p>
       </div>
-      {skipped ? <SkipNotice debateId={skipped.id} claim={skipped.claim.text} href={href(filters, { debate: skipped.id })} /> : null}
+      {skipped ? (
+        <SkipNotice debateId={skipped.id} claim={skipped.claim.text} href={href(filters, { debate: skipped.id })} />
+      ) : null}
       {/* Folded while a task is open, so the task (and its label form) starts near the top of the screen. */}
-      <details className="rounded-lg border border-black/10 bg-white" open={!view || Object.values(filters).some(Boolean)}>
-        <summary className="cursor-pointer px-3 py-2 text-sm font-medium">Filter the queue{Object.values(filters).some(Boolean) ? " (filtered)" : ""}</summary>
-      <form className="flex flex-wrap items-end gap-3 border-t border-black/10 p-3" role="search" aria-label="Queue filters">
-        {select("corpus", "Corpus", plain(options.corpora))}
-        {select("verdict", "Judge's verdict", plain(["TRUE", "HALF-TRUE", "FALSE", "UNPARSED"]))}
-        {select("variant", "Variant", plain(options.variants))}
-        {select("run", "Evaluation run", options.runs.map((r) => ({ value: r.id, label: r.name })))}
-        <button className="rounded-md border border-black/20 px-3 py-1.5 text-sm">Filter</button>
-      </form>
+      <details
+        className="rounded-lg border border-black/10 bg-white"
+        open={!view || Object.values(filters).some(Boolean)}
+      >
+        <summary className="cursor-pointer px-3 py-2 text-sm font-medium">
+          Filter the queue{Object.values(filters).some(Boolean) ? " (filtered)" : ""}
+        </summary>
+        <form
+          className="flex flex-wrap items-end gap-3 border-t border-black/10 p-3"
+          role="search"
+          aria-label="Queue filters"
+        >
+          {select("corpus", "Corpus", plain(options.corpora))}
+          {select("verdict", "Judge's verdict", plain(["TRUE", "HALF-TRUE", "FALSE", "UNPARSED"]))}
+          {select("variant", "Variant", plain(options.variants))}
+          {select(
+            "run",
+            "Evaluation run",
+            options.runs.map((r) => ({ value: r.id, label: r.name })),
+          )}
+          <button className="rounded-md border border-black/20 px-3 py-1.5 text-sm">Filter</button>
+        </form>
       </details>
       {saved ? (
         <p role="status" className="rounded-md bg-emerald-50 p-2 text-sm text-emerald-900" data-testid="saved-notice">
@@ -116,16 +177,32 @@ export default async function AnnotatePage({ searchParams }: { searchParams: Pro
                 dataset={ctx.dataset}
                 nativeLabels={ctx.nativeLabels}
                 turnIds={ctx.turnIds}
-                previous={previous ? { version: previous.version, goldLabel: previous.goldLabel ?? "", nativeLabel: previous.nativeLabel, judgeCorrect: previous.judgeCorrect, rationale: previous.rationale, turnFlags: previous.turnFlags ?? [], evidenceFlags: previous.evidenceFlags ?? [] } : null}
+                previous={
+                  previous
+                    ? {
+                        version: previous.version,
+                        goldLabel: previous.goldLabel ?? "",
+                        nativeLabel: previous.nativeLabel,
+                        judgeCorrect: previous.judgeCorrect,
+                        rationale: previous.rationale,
+                        turnFlags: previous.turnFlags ?? [],
+                        evidenceFlags: previous.evidenceFlags ?? [],
+                      }
+                    : null
+                }
                 nextHref={nextId ? href(filters, { debate: nextId }) : href(filters)}
               />
               {trail.length ? (
                 <section aria-labelledby="history" className="space-y-2">
-                  <h2 id="history" className="text-lg font-semibold">Your versions</h2>
+                  <h2 id="history" className="text-lg font-semibold">
+                    Your versions
+                  </h2>
                   <ol className="space-y-1 text-sm" data-testid="version-history">
                     {trail.map((t) => (
                       <li key={t.audit.id} className="rounded-md border border-black/10 bg-white p-2">
-                        <span className="font-medium">{t.audit.action}</span> by {t.email ?? "a deleted account"} at {t.audit.createdAt.toISOString().replace("T", " ").slice(0, 19)} UTC: {summary(t.audit.oldValue as Snapshot)} → {summary(t.audit.newValue as Snapshot)}
+                        <span className="font-medium">{t.audit.action}</span> by {t.email ?? "a deleted account"} at{" "}
+                        {t.audit.createdAt.toISOString().replace("T", " ").slice(0, 19)} UTC:{" "}
+                        {summary(t.audit.oldValue as Snapshot)} → {summary(t.audit.newValue as Snapshot)}
                       </li>
                     ))}
                   </ol>
@@ -133,7 +210,9 @@ export default async function AnnotatePage({ searchParams }: { searchParams: Pro
               ) : null}
               {othersShown.length ? (
                 <section aria-labelledby="others" className="space-y-2">
-                  <h2 id="others" className="text-lg font-semibold">Other annotators</h2>
+                  <h2 id="others" className="text-lg font-semibold">
+                    Other annotators
+                  </h2>
                   <ul className="text-sm" data-testid="other-labels">
                     {othersShown.map((a) => (
                       <li key={a.id}>
@@ -146,17 +225,27 @@ export default async function AnnotatePage({ searchParams }: { searchParams: Pro
             </>
           ) : (
             <div className="rounded-lg border border-black/10 bg-white p-6" data-testid="queue-empty">
-              <p className="font-medium">Nothing left for you to label{Object.values(filters).some(Boolean) ? " with these filters" : ""}.</p>
+              <p className="font-medium">
+                Nothing left for you to label{Object.values(filters).some(Boolean) ? " with these filters" : ""}.
+              </p>
               <p className="text-sm text-black/60">
-                {queue.open ? `${plural(queue.open, "debate")} still ${queue.open === 1 ? "needs" : "need"} labels, from annotators who have not seen ${queue.open === 1 ? "it" : "them"} yet${queue.skippedByMe ? `; you skipped ${queue.skippedByMe}` : ""}. ` : ""}
-                Finished debates join the queue as they complete; debates that already have {queue.overlap} annotators are not offered again.
+                {queue.open
+                  ? `${plural(queue.open, "debate")} still ${queue.open === 1 ? "needs" : "need"} labels, from annotators who have not seen ${queue.open === 1 ? "it" : "them"} yet${queue.skippedByMe ? `; you skipped ${queue.skippedByMe}` : ""}. `
+                  : ""}
+                Finished debates join the queue as they complete; debates that already have {queue.overlap} annotators
+                are not offered again.
               </p>
             </div>
           )}
           {recent.length ? (
             <section aria-labelledby="recent" className="space-y-2">
-              <h2 id="recent" className="text-lg font-semibold">Your recent labels</h2>
-              <ul className="divide-y divide-black/10 rounded-lg border border-black/10 bg-white text-sm" data-testid="recent-labels">
+              <h2 id="recent" className="text-lg font-semibold">
+                Your recent labels
+              </h2>
+              <ul
+                className="divide-y divide-black/10 rounded-lg border border-black/10 bg-white text-sm"
+                data-testid="recent-labels"
+              >
                 {recent.map((r) => (
                   <li key={r.debateId} className="flex flex-wrap items-baseline gap-3 p-2">
                     <span className="font-semibold">{r.goldLabel}</span>

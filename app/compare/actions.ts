@@ -27,7 +27,9 @@ export type CompareState = { error?: string; field?: string; values?: Record<str
  * PGlite: run in this process, all at once). Each debate counts against the start limit.
  */
 export async function startComparisonAction(_prev: CompareState, form: FormData): Promise<CompareState> {
-  const values = Object.fromEntries([...form.entries()].filter(([k, v]) => typeof v === "string" && k !== "method")) as Record<string, string>;
+  const values = Object.fromEntries(
+    [...form.entries()].filter(([k, v]) => typeof v === "string" && k !== "method"),
+  ) as Record<string, string>;
   const methods = form.getAll("method").filter((m): m is string => typeof m === "string");
   let id: string;
   try {
@@ -46,7 +48,11 @@ export async function startComparisonAction(_prev: CompareState, form: FormData)
     const rate = await admit(db, key, methods.length, limit, windowSeconds, now);
     if (!rate.allowed) {
       const left = Math.max(0, limit - rate.used);
-      return { error: `Comparing ${methods.length} methods starts ${methods.length} debates, and you have ${left} of ${limit} left in this period. Choose fewer methods or try again later (DEBATE_RATE_LIMIT sets the limit).`, values, methods };
+      return {
+        error: `Comparing ${methods.length} methods starts ${methods.length} debates, and you have ${left} of ${limit} left in this period. Choose fewer methods or try again later (DEBATE_RATE_LIMIT sets the limit).`,
+        values,
+        methods,
+      };
     }
     let created;
     try {
@@ -69,11 +75,17 @@ export async function startComparisonAction(_prev: CompareState, form: FormData)
 }
 
 /** The combined cost preview: each chosen method's own estimate, added up. Nothing is stored. */
-export async function estimateComparisonAction(values: Record<string, string>, methods: string[]): Promise<CompareEstimate> {
+export async function estimateComparisonAction(
+  values: Record<string, string>,
+  methods: string[],
+): Promise<CompareEstimate> {
   try {
     await requirePermission("debate:start");
     const clean = Object.fromEntries(Object.entries(values ?? {}).filter(([, v]) => typeof v === "string"));
-    return estimateComparison(clean, (methods ?? []).filter((m) => typeof m === "string"));
+    return estimateComparison(
+      clean,
+      (methods ?? []).filter((m) => typeof m === "string"),
+    );
   } catch (e) {
     if (e instanceof AuthError) return { ok: false, message: e.message };
     return { ok: false, message: `No estimate: ${(e as Error).message}` };
@@ -100,7 +112,8 @@ export async function revokeComparisonShareAction(form: FormData) {
     const token = String(form.get("token") ?? "");
     const comparisonId = String(form.get("comparisonId") ?? "");
     const { db } = await getDb();
-    if (!(await revokeComparisonShare(db, token, comparisonId, { id: user.id, admin: user.roles.includes("admin") }))) throw new AuthError(REVOKE_REFUSAL, 403);
+    if (!(await revokeComparisonShare(db, token, comparisonId, { id: user.id, admin: user.roles.includes("admin") })))
+      throw new AuthError(REVOKE_REFUSAL, 403);
     announceRevoked(token);
     revalidatePath(`/compare/${comparisonId}`);
   });

@@ -24,7 +24,10 @@ export default async function ComparisonsPage({ searchParams }: { searchParams: 
   const principal = await pageReadDebates("/compare");
   const { before } = await searchParams;
   const { db } = await getDb();
-  const rows = await listComparisons(db, { limit: PAGE, before: parseBefore(typeof before === "string" ? before : undefined) });
+  const rows = await listComparisons(db, {
+    limit: PAGE,
+    before: parseBefore(typeof before === "string" ? before : undefined),
+  });
   const last = rows.at(-1);
   return (
     <div className="space-y-6">
@@ -36,18 +39,35 @@ export default async function ComparisonsPage({ searchParams }: { searchParams: 
           </Link>
         ) : null}
       </div>
-      <p className="text-sm text-black/70">One claim checked by several methods at once. Each method&apos;s verdict is its own; the ensemble, where asked for, is a vote over them.</p>
+      <p className="text-sm text-black/70">
+        One claim checked by several methods at once. Each method&apos;s verdict is its own; the ensemble, where asked
+        for, is a vote over them.
+      </p>
       {rows.length === 0 ? (
         <p className="text-black/60">
-          No comparisons yet. On <Link className="underline" href="/debates/new?compare=1">Check a claim</Link>, tick &ldquo;Compare methods&rdquo; and choose two to four.
+          No comparisons yet. On{" "}
+          <Link className="underline" href="/debates/new?compare=1">
+            Check a claim
+          </Link>
+          , tick &ldquo;Compare methods&rdquo; and choose two to four.
         </p>
       ) : (
-        <ul className="divide-y divide-black/10 rounded-lg border border-black/10 bg-white" data-testid="comparison-list">
+        <ul
+          className="divide-y divide-black/10 rounded-lg border border-black/10 bg-white"
+          data-testid="comparison-list"
+        >
           {rows.map((r) => {
             const ensemble = r.ensemble
               ? ensembleVote(
                   r.ensemble,
-                  r.methods.map((m) => ({ debateId: m.debateId, protocol: m.protocol, productLabel: m.status === "completed" ? (m.productLabel as "TRUE" | "HALF-TRUE" | "FALSE" | null) : null, confidence: m.confidence, pending: !TERMINAL.has(m.status) })),
+                  r.methods.map((m) => ({
+                    debateId: m.debateId,
+                    protocol: m.protocol,
+                    productLabel:
+                      m.status === "completed" ? (m.productLabel as "TRUE" | "HALF-TRUE" | "FALSE" | null) : null,
+                    confidence: m.confidence,
+                    pending: !TERMINAL.has(m.status),
+                  })),
                 )
               : null;
             return (
@@ -57,18 +77,26 @@ export default async function ComparisonsPage({ searchParams }: { searchParams: 
                   <span className="flex flex-wrap gap-x-4 gap-y-1 text-xs text-black/70">
                     {r.methods.map((m) => (
                       <span key={m.debateId} className="min-w-0 break-words">
-                        {methodTitle(m.protocol, m.preset)}: <strong className="text-black">{m.status === "completed" ? (m.productLabel ?? m.label ?? "—") : m.status}</strong>
+                        {methodTitle(m.protocol, m.preset)}:{" "}
+                        <strong className="text-black">
+                          {m.status === "completed" ? (m.productLabel ?? m.label ?? "—") : m.status}
+                        </strong>
                       </span>
                     ))}
                   </span>
                   <span className="flex flex-wrap gap-x-4 gap-y-1 text-xs text-black/60">
                     {ensemble ? (
                       <span>
-                        Ensemble ({ensemble.method}): <strong className="text-black">{ensemble.label ?? (ensemble.tie ? "tie" : ensemble.noMajority ? "no majority" : "—")}</strong>
+                        Ensemble ({ensemble.method}):{" "}
+                        <strong className="text-black">
+                          {ensemble.label ?? (ensemble.tie ? "tie" : ensemble.noMajority ? "no majority" : "—")}
+                        </strong>
                         {ensemble.pending ? " (provisional)" : ""}
                       </span>
                     ) : null}
-                    <time dateTime={r.createdAt.toISOString()}>{r.createdAt.toISOString().slice(0, 16).replace("T", " ")}</time>
+                    <time dateTime={r.createdAt.toISOString()}>
+                      {r.createdAt.toISOString().slice(0, 16).replace("T", " ")}
+                    </time>
                   </span>
                 </Link>
               </li>
@@ -77,7 +105,10 @@ export default async function ComparisonsPage({ searchParams }: { searchParams: 
         </ul>
       )}
       {rows.length === PAGE && last ? (
-        <Link className="text-sm underline" href={`/compare?before=${encodeURIComponent(`${last.createdAt.toISOString()}_${last.id}`)}`}>
+        <Link
+          className="text-sm underline"
+          href={`/compare?before=${encodeURIComponent(`${last.createdAt.toISOString()}_${last.id}`)}`}
+        >
           Older comparisons
         </Link>
       ) : null}

@@ -7,7 +7,15 @@ import { redirect } from "next/navigation";
 import { getDb } from "@/db/client";
 import { findCorpus } from "@/db/queries/corpus";
 import { getConfig } from "@/lib/config";
-import { cancelIngestJob, ensureCorpus, getIngestJob, ingestSample, listIngestJobs, resumeIngestJob, startIngest } from "@/lib/corpus/ingest";
+import {
+  cancelIngestJob,
+  ensureCorpus,
+  getIngestJob,
+  ingestSample,
+  listIngestJobs,
+  resumeIngestJob,
+  startIngest,
+} from "@/lib/corpus/ingest";
 import { isUrl } from "@/lib/corpus/formats";
 import { corpusNameProblem } from "@/lib/corpus/names";
 import { SAMPLE_CORPUS_NAME } from "@/lib/corpus/sample";
@@ -61,7 +69,8 @@ export async function loadDemoAction() {
           },
         );
       });
-      if (failure && !(await findCorpus(db, SAMPLE_CORPUS_NAME))) throw new Error(`Could not load the demo corpus: ${failure.message}`);
+      if (failure && !(await findCorpus(db, SAMPLE_CORPUS_NAME)))
+        throw new Error(`Could not load the demo corpus: ${failure.message}`);
     }
     revalidatePath("/");
     revalidatePath("/corpora");
@@ -159,10 +168,16 @@ export async function reembedCorpusAction(_prev: FormState, form: FormData): Pro
   const refused = await refusal(form);
   if (refused) return refused;
   const parsed = ReembedForm.safeParse({ corpus: form.get("corpus") ?? "", model: form.get("model") ?? "" });
-  if (!parsed.success) return refuse(form, `Could not start re-embedding: ${parsed.error.issues.map((i) => i.message).join("; ")}.`, "model");
+  if (!parsed.success)
+    return refuse(
+      form,
+      `Could not start re-embedding: ${parsed.error.issues.map((i) => i.message).join("; ")}.`,
+      "model",
+    );
   const { corpus, model } = parsed.data;
   const choices = reembedChoices();
-  if (!choices.includes(model)) return refuse(form, `${model} is not offered here; choose one of ${choices.join(", ")}.`, "model");
+  if (!choices.includes(model))
+    return refuse(form, `${model} is not offered here; choose one of ${choices.join(", ")}.`, "model");
   try {
     const { db } = await getDb();
     if (!(await findCorpus(db, corpus))) return refuse(form, `There is no corpus named "${corpus}".`);

@@ -19,8 +19,8 @@ export default async function CorporaPage() {
     <div className="space-y-6">
       <h1 className="text-2xl font-semibold tracking-tight">Corpora</h1>
       <p className="max-w-2xl text-black/70">
-        A corpus is a collection of documents that debates and searches draw evidence from. Documents are cut into passages and each
-        passage is embedded, so it can be found by meaning as well as by its words.
+        A corpus is a collection of documents that debates and searches draw evidence from. Documents are cut into
+        passages and each passage is embedded, so it can be found by meaning as well as by its words.
       </p>
       {corpora.length === 0 ? (
         <section className="space-y-3 rounded-lg border-2 border-accent/40 bg-white p-5" aria-labelledby="empty-title">
@@ -30,13 +30,15 @@ export default async function CorporaPage() {
           {writes ? (
             <>
               <p className="text-sm text-black/70">
-                Load the demo corpus (thirty short fictional news items written for Counterpoint) to try search and a debate in a minute, or
-                create a corpus below and upload your own documents.
+                Load the demo corpus (thirty short fictional news items written for Counterpoint) to try search and a
+                debate in a minute, or create a corpus below and upload your own documents.
               </p>
               <LoadDemoButton />
             </>
           ) : (
-            <p className="text-sm text-black/70">A fact-checker or an admin creates corpora and adds documents; they will be listed here.</p>
+            <p className="text-sm text-black/70">
+              A fact-checker or an admin creates corpora and adds documents; they will be listed here.
+            </p>
           )}
         </section>
       ) : (
@@ -44,11 +46,21 @@ export default async function CorporaPage() {
           <table className="w-full text-left text-sm" data-testid="corpus-list">
             <thead className="border-b border-black/10 text-xs text-black/60">
               <tr>
-                <th scope="col" className="p-3 font-medium">Name</th>
-                <th scope="col" className="p-3 text-right font-medium">Documents</th>
-                <th scope="col" className="p-3 text-right font-medium">Passages</th>
-                <th scope="col" className="hidden p-3 font-medium sm:table-cell">Embedding model</th>
-                <th scope="col" className="hidden p-3 font-medium sm:table-cell">Created</th>
+                <th scope="col" className="p-3 font-medium">
+                  Name
+                </th>
+                <th scope="col" className="p-3 text-right font-medium">
+                  Documents
+                </th>
+                <th scope="col" className="p-3 text-right font-medium">
+                  Passages
+                </th>
+                <th scope="col" className="hidden p-3 font-medium sm:table-cell">
+                  Embedding model
+                </th>
+                <th scope="col" className="hidden p-3 font-medium sm:table-cell">
+                  Created
+                </th>
               </tr>
             </thead>
             <tbody className="divide-y divide-black/10">

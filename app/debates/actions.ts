@@ -20,7 +20,10 @@ export type StartState = { error?: string; field?: string; values?: Record<strin
  * PostgreSQL, queued for a worker) and the browser is sent to its page; from then on it runs whether or not anyone is watching.
  */
 export async function startDebateAction(_prev: StartState, form: FormData): Promise<StartState> {
-  const values = Object.fromEntries([...form.entries()].filter(([, v]) => typeof v === "string")) as Record<string, string>;
+  const values = Object.fromEntries([...form.entries()].filter(([, v]) => typeof v === "string")) as Record<
+    string,
+    string
+  >;
   let id: string;
   try {
     const user = await requirePermission("debate:start");
@@ -34,7 +37,10 @@ export async function startDebateAction(_prev: StartState, form: FormData): Prom
     const { limit, windowSeconds } = getConfig().rateLimits.debateStarts;
     const rate = await admit(db, `debate-start:user:${user.id}`, 1, limit, windowSeconds);
     if (!rate.allowed) {
-      return { error: `You have started ${limit} debates in this period. Try again in ${Math.ceil(rate.retryAfterSeconds / 60)} minutes (DEBATE_RATE_LIMIT sets the limit).`, values };
+      return {
+        error: `You have started ${limit} debates in this period. Try again in ${Math.ceil(rate.retryAfterSeconds / 60)} minutes (DEBATE_RATE_LIMIT sets the limit).`,
+        values,
+      };
     }
     id = await createDebate(db, input, { createdBy: user.id });
     // PostgreSQL: queued for a worker (any process); PGlite: run here, as always.

@@ -5,7 +5,14 @@ import { can } from "@/lib/auth/policy";
 import { debateVisibility, seesEverything, settledAmong, viewerPolicy } from "@/lib/auth/visibility";
 import { debateFilterOptions } from "@/db/queries/debate-list";
 import { searchDebates } from "@/lib/debate/debate-list";
-import { labelWords, methodDefinitions, methodTitle, PRODUCT_LABELS, PRODUCT_WORDS, productLabelOf } from "@/lib/debate/methods";
+import {
+  labelWords,
+  methodDefinitions,
+  methodTitle,
+  PRODUCT_LABELS,
+  PRODUCT_WORDS,
+  productLabelOf,
+} from "@/lib/debate/methods";
 import { DEBATE_STATUSES } from "@/db/schema";
 
 export const dynamic = "force-dynamic";
@@ -34,12 +41,28 @@ export default async function DebatesPage({ searchParams }: { searchParams: Prom
   const judgeHidden = !seesEverything(policy);
   if (judgeHidden) filters.verdict = undefined;
   const [found, options] = await Promise.all([searchDebates(db, filters), debateFilterOptions(db)]);
-  const settled = judgeHidden ? await settledAmong(db, policy, found.map((r) => r.id)) : null;
-  const rows = settled ? found.map((r) => (debateVisibility(policy, settled.has(r.id)).verdict ? r : { ...r, label: null })) : found;
-  const select = (name: keyof typeof filters, label: string, values: ReadonlyArray<string | readonly [string, string]>) => (
+  const settled = judgeHidden
+    ? await settledAmong(
+        db,
+        policy,
+        found.map((r) => r.id),
+      )
+    : null;
+  const rows = settled
+    ? found.map((r) => (debateVisibility(policy, settled.has(r.id)).verdict ? r : { ...r, label: null }))
+    : found;
+  const select = (
+    name: keyof typeof filters,
+    label: string,
+    values: ReadonlyArray<string | readonly [string, string]>,
+  ) => (
     <label className="flex flex-col text-xs">
       {label}
-      <select name={name} defaultValue={filters[name] ?? ""} className="mt-1 rounded-md border border-black/20 bg-white p-1.5 text-sm">
+      <select
+        name={name}
+        defaultValue={filters[name] ?? ""}
+        className="mt-1 rounded-md border border-black/20 bg-white p-1.5 text-sm"
+      >
         <option value="">any</option>
         {values.map((v) => {
           const [value, words] = typeof v === "string" ? [v, v] : v;
@@ -62,7 +85,12 @@ export default async function DebatesPage({ searchParams }: { searchParams: Prom
               Export
               {/* The export takes corpus and run filters; the list's corpus filter carries over. */}
               {(["jsonl", "csv", "claimreview"] as const).map((f) => (
-                <a key={f} className="underline" download href={`/api/export?${new URLSearchParams({ format: f, ...(filters.corpus ? { corpus: filters.corpus } : {}) }).toString()}`}>
+                <a
+                  key={f}
+                  className="underline"
+                  download
+                  href={`/api/export?${new URLSearchParams({ format: f, ...(filters.corpus ? { corpus: filters.corpus } : {}) }).toString()}`}
+                >
                   {f === "claimreview" ? "ClaimReview" : f.toUpperCase()}
                 </a>
               ))}
@@ -80,27 +108,55 @@ export default async function DebatesPage({ searchParams }: { searchParams: Prom
         </label>
         {select("status", "Status", DEBATE_STATUSES)}
         {/* On the product's scale: "False" finds every method's own label that reads as false. */}
-        {judgeHidden ? null : select("verdict", "Verdict", [...PRODUCT_LABELS.map((l) => [l, PRODUCT_WORDS[l]] as const), ["UNPARSED", "Answer could not be read"] as const])}
-        {select("method", "Method", methodDefinitions().map((d) => [d.name, d.title] as const))}
+        {judgeHidden
+          ? null
+          : select("verdict", "Verdict", [
+              ...PRODUCT_LABELS.map((l) => [l, PRODUCT_WORDS[l]] as const),
+              ["UNPARSED", "Answer could not be read"] as const,
+            ])}
+        {select(
+          "method",
+          "Method",
+          methodDefinitions().map((d) => [d.name, d.title] as const),
+        )}
         {select("variant", "Variant", options.variants)}
         {select("corpus", "Corpus", options.corpora)}
         <label className="flex flex-col text-xs">
           From
-          <input type="date" name="from" defaultValue={filters.from} className="mt-1 rounded-md border border-black/20 p-1.5 text-sm" />
+          <input
+            type="date"
+            name="from"
+            defaultValue={filters.from}
+            className="mt-1 rounded-md border border-black/20 p-1.5 text-sm"
+          />
         </label>
         <label className="flex flex-col text-xs">
           To
-          <input type="date" name="to" defaultValue={filters.to} className="mt-1 rounded-md border border-black/20 p-1.5 text-sm" />
+          <input
+            type="date"
+            name="to"
+            defaultValue={filters.to}
+            className="mt-1 rounded-md border border-black/20 p-1.5 text-sm"
+          />
         </label>
         <button className="rounded-md border border-black/20 px-3 py-1.5 text-sm">Filter</button>
       </form>
       {rows.length === 0 ? (
-        <p className="text-black/60">No debates match. <Link className="underline" href="/debates/new">Check a claim</Link> to start one.</p>
+        <p className="text-black/60">
+          No debates match.{" "}
+          <Link className="underline" href="/debates/new">
+            Check a claim
+          </Link>{" "}
+          to start one.
+        </p>
       ) : (
         <ul className="divide-y divide-black/10 rounded-lg border border-black/10 bg-white" data-testid="debate-list">
           {rows.map((r) => (
             <li key={r.id}>
-              <Link href={`/debates/${r.id}`} className="flex flex-col gap-1 p-3 hover:bg-black/[.03] sm:flex-row sm:items-center sm:gap-4">
+              <Link
+                href={`/debates/${r.id}`}
+                className="flex flex-col gap-1 p-3 hover:bg-black/[.03] sm:flex-row sm:items-center sm:gap-4"
+              >
                 <span className="min-w-0 flex-1 break-words">{r.claim}</span>
                 <span className="flex shrink-0 flex-wrap gap-2 text-xs text-black/60">
                   <VerdictWords method={r.protocol} label={r.label} />
@@ -108,7 +164,9 @@ export default async function DebatesPage({ searchParams }: { searchParams: Prom
                   <span>{r.status}</span>
                   {r.variant ? <span>{r.variant}</span> : null}
                   {r.corpus ? <span>{r.corpus}</span> : null}
-                  <time dateTime={r.createdAt.toISOString()}>{r.createdAt.toISOString().slice(0, 16).replace("T", " ")}</time>
+                  <time dateTime={r.createdAt.toISOString()}>
+                    {r.createdAt.toISOString().slice(0, 16).replace("T", " ")}
+                  </time>
                 </span>
               </Link>
             </li>

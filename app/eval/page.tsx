@@ -28,10 +28,30 @@ export default async function EvalListPage() {
         </Link>
       </div>
       <p className="max-w-3xl text-sm text-black/70">
-        Start a run with <Link className="underline" href="/eval/new">New run</Link> or from the command line, e.g. <code className="rounded bg-black/5 px-1">npx counterpoint eval --preset radar-politifact-gold --model judge=openai:gpt-4o-mini</code> (after <code className="rounded bg-black/5 px-1">npx counterpoint dataset download politifact-hidden</code>). On PostgreSQL, any number of{" "}
-        <code className="rounded bg-black/5 px-1">npx counterpoint worker</code> processes share a run. Every claim becomes a debate you can open and annotate.
+        Start a run with{" "}
+        <Link className="underline" href="/eval/new">
+          New run
+        </Link>{" "}
+        or from the command line, e.g.{" "}
+        <code className="rounded bg-black/5 px-1">
+          npx counterpoint eval --preset radar-politifact-gold --model judge=openai:gpt-4o-mini
+        </code>{" "}
+        (after <code className="rounded bg-black/5 px-1">npx counterpoint dataset download politifact-hidden</code>). On
+        PostgreSQL, any number of <code className="rounded bg-black/5 px-1">npx counterpoint worker</code> processes
+        share a run. Every claim becomes a debate you can open and annotate.
       </p>
-      {groups.length ? <ul className="space-y-1 text-sm" data-testid="matrix-groups">{groups.map((g) => <li key={g.group}><Link className="underline" href={`/eval/groups/${g.group}`}>Methods compared on {g.dataset ?? "a dataset"}: {g.runs.map((r) => methodTitle(r.protocol)).join(", ")}</Link> <span className="text-xs text-black/50">{g.created_at.slice(0, 16).replace("T", " ")}</span></li>)}</ul> : null}
+      {groups.length ? (
+        <ul className="space-y-1 text-sm" data-testid="matrix-groups">
+          {groups.map((g) => (
+            <li key={g.group}>
+              <Link className="underline" href={`/eval/groups/${g.group}`}>
+                Methods compared on {g.dataset ?? "a dataset"}: {g.runs.map((r) => methodTitle(r.protocol)).join(", ")}
+              </Link>{" "}
+              <span className="text-xs text-black/50">{g.created_at.slice(0, 16).replace("T", " ")}</span>
+            </li>
+          ))}
+        </ul>
+      ) : null}
       {runs.length === 0 ? (
         <p className="text-black/60">No evaluation runs yet.</p>
       ) : (
@@ -46,7 +66,9 @@ export default async function EvalListPage() {
                   <th className="p-2">progress</th>
                   <th className="p-2 text-right">accuracy</th>
                   <th className="p-2 text-right">
-                    macro-<wbr />F1
+                    macro-
+                    <wbr />
+                    F1
                   </th>
                   <th className="hidden p-2 text-right sm:table-cell">tokens / claim</th>
                 </tr>
@@ -69,17 +91,25 @@ export default async function EvalListPage() {
                       {r.progress.failed ? <span className="text-red-700"> ({r.progress.failed} failed)</span> : null}
                     </td>
                     <td className="p-2 text-right tabular-nums">
-                      <span className={r.verdicts.unreadable ? "text-black/40 line-through" : undefined}>{pct(r.accuracy)}</span>
+                      <span className={r.verdicts.unreadable ? "text-black/40 line-through" : undefined}>
+                        {pct(r.accuracy)}
+                      </span>
                       {r.verdicts.unreadable ? (
-                        <div className="text-xs font-medium text-red-800" data-testid="run-unreadable">all {r.verdicts.scored} unparsed</div>
+                        <div className="text-xs font-medium text-red-800" data-testid="run-unreadable">
+                          all {r.verdicts.scored} unparsed
+                        </div>
                       ) : r.verdicts.unparsed ? (
                         <div className="text-xs text-amber-800">{r.verdicts.unparsed} unparsed</div>
                       ) : null}
                     </td>
                     <td className="p-2 text-right tabular-nums">
-                      <span className={r.verdicts.unreadable ? "text-black/40 line-through" : undefined}>{pct(r.macro_f1)}</span>
+                      <span className={r.verdicts.unreadable ? "text-black/40 line-through" : undefined}>
+                        {pct(r.macro_f1)}
+                      </span>
                     </td>
-                    <td className="hidden p-2 text-right tabular-nums sm:table-cell">{r.avg_tokens === null ? "—" : Math.round(r.avg_tokens).toLocaleString("en")}</td>
+                    <td className="hidden p-2 text-right tabular-nums sm:table-cell">
+                      {r.avg_tokens === null ? "—" : Math.round(r.avg_tokens).toLocaleString("en")}
+                    </td>
                   </tr>
                 ))}
               </tbody>
@@ -87,7 +117,17 @@ export default async function EvalListPage() {
           </div>
           <section>
             <h2 className="mb-2 font-semibold">Accuracy vs tokens per claim</h2>
-            <AccuracyTokens label="Accuracy against average tokens per claim, one point per run" points={runs.filter((r) => r.avg_tokens !== null && r.accuracy !== null && !r.verdicts.unreadable).map((r) => ({ label: r.name.slice(0, 40), tokens: r.avg_tokens!, accuracy: r.accuracy, n: r.progress.done }))} />
+            <AccuracyTokens
+              label="Accuracy against average tokens per claim, one point per run"
+              points={runs
+                .filter((r) => r.avg_tokens !== null && r.accuracy !== null && !r.verdicts.unreadable)
+                .map((r) => ({
+                  label: r.name.slice(0, 40),
+                  tokens: r.avg_tokens!,
+                  accuracy: r.accuracy,
+                  n: r.progress.done,
+                }))}
+            />
           </section>
         </>
       )}

@@ -14,7 +14,9 @@ export default async function ForbiddenPage({ searchParams }: { searchParams: Pr
       <h1 className="text-2xl font-semibold tracking-tight">Your account cannot open this page</h1>
       <p className="text-sm text-black/70">
         {roles ? `It needs the role ${roles}. ` : ""}
-        {me ? `You are signed in as ${me.email} with ${me.roles.length ? `the role${me.roles.length > 1 ? "s" : ""} ${me.roles.join(", ")}` : "no role"}. ` : ""}
+        {me
+          ? `You are signed in as ${me.email} with ${me.roles.length ? `the role${me.roles.length > 1 ? "s" : ""} ${me.roles.join(", ")}` : "no role"}. `
+          : ""}
         An admin can change roles on the admin page.
       </p>
       <Link href="/" className="text-sm underline">

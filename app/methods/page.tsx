@@ -15,7 +15,9 @@ export default async function MethodsPage() {
       <header className="space-y-2">
         <h1 className="text-2xl font-semibold tracking-tight">How the methods work</h1>
         <p className="max-w-3xl text-sm text-black/70">
-          Counterpoint checks a claim by having AI agents argue over evidence and a judge decide. Four published methods do this in different ways. They differ in what they suit, how long they argue and what they cost. You can run several on the same claim and compare them.
+          Counterpoint checks a claim by having AI agents argue over evidence and a judge decide. Four published methods
+          do this in different ways. They differ in what they suit, how long they argue and what they cost. You can run
+          several on the same claim and compare them.
         </p>
       </header>
 
@@ -27,13 +29,21 @@ export default async function MethodsPage() {
             </a>
             <p className="mt-1 text-sm text-black/80">{text.bestFor}</p>
             <p className="mt-2 text-xs text-black/60">
-              {facts.cost ? `About ${facts.cost.llmCalls} model calls per claim, ${dollars(facts.cost.usd)}` : "Cost counted as it runs"}
+              {facts.cost
+                ? `About ${facts.cost.llmCalls} model calls per claim, ${dollars(facts.cost.usd)}`
+                : "Cost counted as it runs"}
             </p>
           </li>
         ))}
       </ul>
       <p className="text-xs text-black/60">
-        Costs are each method&apos;s own estimate at its default settings (every round run; for PROClaim, its paper&apos;s average length), priced with {PRICED_WITH.split(":")[1]} for every role; the form shows the estimate for the models you pick. <Link className="underline" href="/debates/new">Check a claim</Link>.
+        Costs are each method&apos;s own estimate at its default settings (every round run; for PROClaim, its
+        paper&apos;s average length), priced with {PRICED_WITH.split(":")[1]} for every role; the form shows the
+        estimate for the models you pick.{" "}
+        <Link className="underline" href="/debates/new">
+          Check a claim
+        </Link>
+        .
       </p>
 
       {methods.map(({ text, facts }) => (

@@ -14,15 +14,27 @@ export const metadata = { title: "Search" };
 type Search = Record<string, string | string[] | undefined>;
 const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v)?.trim() || undefined;
 
-const MODE_LABELS: Record<SearchMode, string> = { hybrid: "Hybrid (meaning and words)", dense: "Dense (meaning)", lexical: "Lexical (words, BM25)" };
+const MODE_LABELS: Record<SearchMode, string> = {
+  hybrid: "Hybrid (meaning and words)",
+  dense: "Dense (meaning)",
+  lexical: "Lexical (words, BM25)",
+};
 const K_CHOICES = [5, 10, 20, 50];
 
 const num = (n: number, digits: number) => (Math.abs(n) >= 100 ? n.toFixed(0) : n.toFixed(digits));
 
 /** Where a hit's score comes from, in one line: "dense #3 (0.61) · lexical #12 (4.2) · RRF 0.0312". */
 function scoreLine(mode: SearchMode, hit: SearchResponse["hits"][number]) {
-  const dense = hit.dense ? `dense #${hit.dense.rank} (cosine ${num(hit.dense.score, 2)})` : mode === "lexical" ? null : "dense: not in top candidates";
-  const lexical = hit.lexical ? `lexical #${hit.lexical.rank} (BM25 ${num(hit.lexical.score, 2)})` : mode === "dense" ? null : "lexical: no matching words";
+  const dense = hit.dense
+    ? `dense #${hit.dense.rank} (cosine ${num(hit.dense.score, 2)})`
+    : mode === "lexical"
+      ? null
+      : "dense: not in top candidates";
+  const lexical = hit.lexical
+    ? `lexical #${hit.lexical.rank} (BM25 ${num(hit.lexical.score, 2)})`
+    : mode === "dense"
+      ? null
+      : "lexical: no matching words";
   const fused = mode === "hybrid" ? `RRF ${hit.score.toFixed(4)}` : null;
   return [dense, lexical, fused].filter(Boolean).join(" · ");
 }
@@ -56,11 +68,19 @@ export default async function SearchPage({ searchParams }: { searchParams: Promi
     const chosen = corpora.find((c) => c.name === corpus);
     if (corpora.length === 0) problem = "There is no corpus to search yet.";
     else if (corpus && !chosen) problem = `There is no corpus named "${corpus}".`;
-    else if (chosen && chosen.passages === 0) problem = `The corpus "${corpus}" has no passages yet: add documents to it first.`;
+    else if (chosen && chosen.passages === 0)
+      problem = `The corpus "${corpus}" has no passages yet: add documents to it first.`;
     else if (before && !/^\d{4}-\d{2}-\d{2}$/.test(before)) problem = `"${before}" is not a date (use YYYY-MM-DD).`;
     else {
       try {
-        result = await search(db, { text: q, corpus: corpus || undefined, mode, k, before: before ? `${before}T00:00:00Z` : undefined, mmr });
+        result = await search(db, {
+          text: q,
+          corpus: corpus || undefined,
+          mode,
+          k,
+          before: before ? `${before}T00:00:00Z` : undefined,
+          mmr,
+        });
       } catch (e) {
         if (e instanceof SearchError) problem = e.message[0]!.toUpperCase() + e.message.slice(1) + ".";
         else {
@@ -79,17 +99,35 @@ export default async function SearchPage({ searchParams }: { searchParams: Promi
       <h1 className="text-2xl font-semibold tracking-tight">Search the evidence</h1>
       {corpora.length === 0 ? (
         <p className="rounded-md bg-amber-50 p-3 text-sm text-amber-950">
-          No corpus yet. <Link href="/corpora" className="font-medium underline">Load the demo corpus or add documents</Link> first.
+          No corpus yet.{" "}
+          <Link href="/corpora" className="font-medium underline">
+            Load the demo corpus or add documents
+          </Link>{" "}
+          first.
         </p>
       ) : null}
-      <form action="/search" method="get" role="search" className="grid gap-3 rounded-lg border border-black/10 bg-white p-3 sm:grid-cols-[minmax(0,1fr)_auto]">
+      <form
+        action="/search"
+        method="get"
+        role="search"
+        className="grid gap-3 rounded-lg border border-black/10 bg-white p-3 sm:grid-cols-[minmax(0,1fr)_auto]"
+      >
         <label className="flex flex-col text-sm sm:col-span-2">
           Query
-          <input name="q" type="search" defaultValue={q} placeholder="A claim or a question" aria-invalid={emptyQuery || undefined} aria-describedby={emptyQuery ? "q-error" : undefined} className={`${field} text-base`} />
+          <input
+            name="q"
+            type="search"
+            defaultValue={q}
+            placeholder="A claim or a question"
+            aria-invalid={emptyQuery || undefined}
+            aria-describedby={emptyQuery ? "q-error" : undefined}
+            className={`${field} text-base`}
+          />
         </label>
         {emptyQuery ? (
           <p id="q-error" role="alert" className="text-sm text-red-800 sm:col-span-2" data-testid="search-empty">
-            Type what to look for first: a claim, a question or a few words (for example a name and a number), then press Search.
+            Type what to look for first: a claim, a question or a few words (for example a name and a number), then
+            press Search.
           </p>
         ) : null}
         <div className="flex flex-wrap items-end gap-3 sm:col-span-2">
@@ -117,11 +155,13 @@ export default async function SearchPage({ searchParams }: { searchParams: Promi
           <label className="flex flex-col text-xs">
             Results
             <select name="k" defaultValue={String(k)} className={field}>
-              {[...new Set([...K_CHOICES, k])].sort((a, b) => a - b).map((n) => (
-                <option key={n} value={n}>
-                  {n}
-                </option>
-              ))}
+              {[...new Set([...K_CHOICES, k])]
+                .sort((a, b) => a - b)
+                .map((n) => (
+                  <option key={n} value={n}>
+                    {n}
+                  </option>
+                ))}
             </select>
           </label>
           <label className="flex flex-col text-xs">
@@ -161,20 +201,32 @@ export default async function SearchPage({ searchParams }: { searchParams: Promi
           ) : null}
           <ol className="space-y-3" data-testid="search-results">
             {result.hits.map((hit) => (
-              <li key={hit.passageId} className={`rounded-lg border bg-white p-4 ${result.mode !== "lexical" && isWeakMatch(hit) ? "border-dashed border-black/20 text-black/70" : "border-black/10"}`} data-testid="search-hit">
+              <li
+                key={hit.passageId}
+                className={`rounded-lg border bg-white p-4 ${result.mode !== "lexical" && isWeakMatch(hit) ? "border-dashed border-black/20 text-black/70" : "border-black/10"}`}
+                data-testid="search-hit"
+              >
                 <div className="mb-2 flex flex-wrap items-baseline gap-x-3 gap-y-1">
                   <span className="text-sm font-semibold text-black/50">{hit.rank}.</span>
                   {result.mode !== "lexical" && isWeakMatch(hit) ? (
-                    <span className="rounded bg-amber-100 px-1.5 py-0.5 text-xs font-medium text-amber-900" data-testid="weak-match" title="No word of the query is in this passage, and its meaning is only distantly related.">
+                    <span
+                      className="rounded bg-amber-100 px-1.5 py-0.5 text-xs font-medium text-amber-900"
+                      data-testid="weak-match"
+                      title="No word of the query is in this passage, and its meaning is only distantly related."
+                    >
                       weak match
                     </span>
                   ) : null}
                   {/* A plain link: the document page marks the passage with :target, which client-side navigation does not update. */}
-                  <a href={`/corpora/${encodeURIComponent(hit.corpus.name)}/documents/${hit.document.id}#p${hit.ordinal}`} className="min-w-0 break-words font-medium underline-offset-2 hover:underline">
+                  <a
+                    href={`/corpora/${encodeURIComponent(hit.corpus.name)}/documents/${hit.document.id}#p${hit.ordinal}`}
+                    className="min-w-0 break-words font-medium underline-offset-2 hover:underline"
+                  >
                     {hit.document.title ?? hit.document.externalId}
                   </a>
                   <span className="text-xs text-black/60">
-                    {hit.document.publishedAt ? hit.document.publishedAt.slice(0, 10) : "undated"} · passage {hit.ordinal + 1}
+                    {hit.document.publishedAt ? hit.document.publishedAt.slice(0, 10) : "undated"} · passage{" "}
+                    {hit.ordinal + 1}
                     {corpus ? "" : ` · ${hit.corpus.name}`}
                   </span>
                 </div>

@@ -22,9 +22,10 @@ export default async function SetupPage() {
     <div className="space-y-6">
       <h1 className="text-2xl font-semibold tracking-tight">Create the first admin</h1>
       <p className="max-w-prose text-sm text-black/70">
-        Nobody has an account yet. The setup code is printed in the terminal where the server runs (look for
-        “First-run setup code”) and saved in <code>{setupCodeFile(config.dataDir)}</code>; asking for it means only
-        whoever runs the server can claim this instance. You can also run <code>npx counterpoint user create --admin --email you@example.org</code> with the server stopped.
+        Nobody has an account yet. The setup code is printed in the terminal where the server runs (look for “First-run
+        setup code”) and saved in <code>{setupCodeFile(config.dataDir)}</code>; asking for it means only whoever runs
+        the server can claim this instance. You can also run{" "}
+        <code>npx counterpoint user create --admin --email you@example.org</code> with the server stopped.
       </p>
       <AuthForm
         action={setupAction}
@@ -32,7 +33,13 @@ export default async function SetupPage() {
           { name: "code", label: "Setup code", autoComplete: "off" },
           { name: "name", label: "Your name", autoComplete: "name", required: false },
           { name: "email", label: "Email", type: "email", autoComplete: "username" },
-          { name: "password", label: "Password", type: "password", autoComplete: "new-password", hint: `At least ${MIN_PASSWORD_LENGTH} characters.` },
+          {
+            name: "password",
+            label: "Password",
+            type: "password",
+            autoComplete: "new-password",
+            hint: `At least ${MIN_PASSWORD_LENGTH} characters.`,
+          },
           { name: "confirm", label: "Password again", type: "password", autoComplete: "new-password" },
         ]}
         submit="Create admin account"

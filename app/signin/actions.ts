@@ -27,7 +27,12 @@ export async function signInAction(_prev: AuthFormState, form: FormData): Promis
   const email = String(form.get("email") ?? "").trim();
   const password = String(form.get("password") ?? "");
   const { db } = await getDb();
-  const result = await signIn(db, { email, password, address: await clientAddress(), userAgent: (await headers()).get("user-agent") });
+  const result = await signIn(db, {
+    email,
+    password,
+    address: await clientAddress(),
+    userAgent: (await headers()).get("user-agent"),
+  });
   // Which of the two was wrong is not said (it would tell a stranger which emails have accounts).
   if (!result.ok) return refuse(form, result.error);
   await setSessionCookie(result.token, result.expiresAt);
@@ -48,10 +53,16 @@ export async function setupAction(_prev: AuthFormState, form: FormData): Promise
   if (emailWrong) return refuse(form, emailWrong, "email");
   const passwordWrong = passwordProblem(password);
   if (passwordWrong) return refuse(form, passwordWrong, "password");
-  if (password !== String(form.get("confirm") ?? "")) return refuse(form, "The two passwords differ: type the same password in both fields.", "confirm");
+  if (password !== String(form.get("confirm") ?? ""))
+    return refuse(form, "The two passwords differ: type the same password in both fields.", "confirm");
   const { db } = await getDb();
   try {
-    const user = await createFirstAdmin(db, getConfig().dataDir, { code: String(form.get("code") ?? ""), email, name: String(form.get("name") ?? "").trim() || null, password });
+    const user = await createFirstAdmin(db, getConfig().dataDir, {
+      code: String(form.get("code") ?? ""),
+      email,
+      name: String(form.get("name") ?? "").trim() || null,
+      password,
+    });
     const session = await createSession(db, user.id, { userAgent: (await headers()).get("user-agent") });
     await setSessionCookie(session.token, session.expiresAt);
   } catch (e) {
@@ -64,7 +75,8 @@ export async function setupAction(_prev: AuthFormState, form: FormData): Promise
 
 export async function acceptInviteAction(_prev: AuthFormState, form: FormData): Promise<AuthFormState> {
   const password = String(form.get("password") ?? "");
-  if (password !== String(form.get("confirm") ?? "")) return refuse(form, "The two passwords differ: type the same password in both fields.", "confirm");
+  if (password !== String(form.get("confirm") ?? ""))
+    return refuse(form, "The two passwords differ: type the same password in both fields.", "confirm");
   const { db } = await getDb();
   try {
     const r = await acceptInvite(db, {

@@ -25,7 +25,10 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
         submit="Sign in"
       />
       <p className="text-sm text-black/60">
-        No account? An admin invites you by email link. Lost your password? An admin can send a new invitation. <Link href="/" className="underline">Home</Link>
+        No account? An admin invites you by email link. Lost your password? An admin can send a new invitation.{" "}
+        <Link href="/" className="underline">
+          Home
+        </Link>
       </p>
     </div>
   );

@@ -15,7 +15,11 @@ export default async function StatusPage() {
       <h1 className="text-2xl font-semibold tracking-tight">System status</h1>
       <StatusPanel health={health} />
       <p className="text-sm text-black/60">
-        Machine-readable: <a className="underline" href="/api/health">/api/health</a> · version {health.version}
+        Machine-readable:{" "}
+        <a className="underline" href="/api/health">
+          /api/health
+        </a>{" "}
+        · version {health.version}
       </p>
     </div>
   );

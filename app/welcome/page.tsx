@@ -16,14 +16,25 @@ const MODEL_RECIPES: Array<{ title: string; lines: string[] }> = [
   { title: "Anthropic", lines: ["DEFAULT_MODEL=anthropic:claude-haiku-4-5", "ANTHROPIC_API_KEY=sk-ant-..."] },
   {
     title: "A model on your own server (Ollama, vLLM, llama.cpp: anything that speaks the OpenAI API)",
-    lines: ["DEFAULT_MODEL=openai-compatible:ollama", "OPENAI_COMPATIBLE_OLLAMA_BASE_URL=http://127.0.0.1:11434/v1", "OPENAI_COMPATIBLE_OLLAMA_MODEL=llama3.1:8b"],
+    lines: [
+      "DEFAULT_MODEL=openai-compatible:ollama",
+      "OPENAI_COMPATIBLE_OLLAMA_BASE_URL=http://127.0.0.1:11434/v1",
+      "OPENAI_COMPATIBLE_OLLAMA_MODEL=llama3.1:8b",
+    ],
   },
-  { title: "A small model on the server itself (downloaded on first use)", lines: ["DEFAULT_MODEL=local:qwen2.5-1.5b-instruct-q4_k_m"] },
+  {
+    title: "A small model on the server itself (downloaded on first use)",
+    lines: ["DEFAULT_MODEL=local:qwen2.5-1.5b-instruct-q4_k_m"],
+  },
 ];
 
 function Step({ n, title, done, children }: { n: number; title: string; done: boolean; children: React.ReactNode }) {
   return (
-    <li className={`rounded-lg border bg-white p-4 ${done ? "border-emerald-600/30" : "border-2 border-accent/40"}`} data-testid={`welcome-step-${n}`} data-done={done}>
+    <li
+      className={`rounded-lg border bg-white p-4 ${done ? "border-emerald-600/30" : "border-2 border-accent/40"}`}
+      data-testid={`welcome-step-${n}`}
+      data-done={done}
+    >
       <p className="text-sm font-medium text-accent">
         Step {n} · {done ? <span className="text-emerald-800">done</span> : <span>to do</span>}
       </p>
@@ -54,7 +65,8 @@ export default async function WelcomePage() {
         <Step n={1} title="Give it evidence: load the demo corpus or upload your own documents" done={evidenceDone}>
           {evidenceDone ? (
             <p>
-              {plural(ready.length, "corpus", "corpora")} with passages: {ready.map((c) => `${c.name} (${plural(c.passages, "passage")})`).join(", ")}.{" "}
+              {plural(ready.length, "corpus", "corpora")} with passages:{" "}
+              {ready.map((c) => `${c.name} (${plural(c.passages, "passage")})`).join(", ")}.{" "}
               <Link href="/corpora" className="underline">
                 Add more on the Corpora page
               </Link>
@@ -70,7 +82,10 @@ export default async function WelcomePage() {
             </p>
           ) : (
             <>
-              <p>Debates argue over passages from a corpus. The demo (thirty short fictional news items) loads in seconds; your own documents (PDF, HTML, Markdown, text, CSV, JSON Lines) go on the Corpora page.</p>
+              <p>
+                Debates argue over passages from a corpus. The demo (thirty short fictional news items) loads in
+                seconds; your own documents (PDF, HTML, Markdown, text, CSV, JSON Lines) go on the Corpora page.
+              </p>
               <div className="flex flex-wrap items-center gap-4">
                 <LoadDemoButton />
                 <Link href="/corpora" className="font-medium underline">
@@ -84,7 +99,8 @@ export default async function WelcomePage() {
         <Step n={2} title="Configure a language model" done={modelDone}>
           {modelDone ? (
             <p>
-              Ready: <code className="break-all">{models.map((m) => m.id).join(", ")}</code>. To offer more models in the forms, list them in <code>WEB_MODELS</code> (comma-separated) and restart the server.
+              Ready: <code className="break-all">{models.map((m) => m.id).join(", ")}</code>. To offer more models in
+              the forms, list them in <code>WEB_MODELS</code> (comma-separated) and restart the server.
             </p>
           ) : (
             <>
@@ -100,13 +116,16 @@ export default async function WelcomePage() {
                 <p>No language model is configured, so debates cannot run yet.</p>
               )}
               <p>
-                Set these variables in the server&apos;s environment (or in a <code>.env</code> file where it starts), then restart it. Choose one:
+                Set these variables in the server&apos;s environment (or in a <code>.env</code> file where it starts),
+                then restart it. Choose one:
               </p>
               <ul className="space-y-2">
                 {MODEL_RECIPES.map((r) => (
                   <li key={r.title}>
                     <p className="font-medium">{r.title}</p>
-                    <code className="mt-0.5 block whitespace-pre-wrap break-all rounded bg-black/5 p-1.5 font-mono text-xs">{r.lines.join("\n")}</code>
+                    <code className="mt-0.5 block whitespace-pre-wrap break-all rounded bg-black/5 p-1.5 font-mono text-xs">
+                      {r.lines.join("\n")}
+                    </code>
                   </li>
                 ))}
               </ul>
@@ -120,14 +139,27 @@ export default async function WelcomePage() {
         <Step n={3} title="Start a first debate" done={false}>
           {evidenceDone && modelDone ? (
             <>
-              <p>{claim ? <>Try the demo&apos;s claim: “{claim}” The form opens with it filled in; the debate streams live and ends with a verdict.</> : "Write a claim, choose the corpus and start; the debate streams live and ends with a verdict."}</p>
-              <Link href={claim ? `/debates/new?claim=${encodeURIComponent(claim)}` : "/debates/new"} className="inline-block rounded-md bg-ink px-4 py-2 font-medium text-white hover:bg-black">
+              <p>
+                {claim ? (
+                  <>
+                    Try the demo&apos;s claim: “{claim}” The form opens with it filled in; the debate streams live and
+                    ends with a verdict.
+                  </>
+                ) : (
+                  "Write a claim, choose the corpus and start; the debate streams live and ends with a verdict."
+                )}
+              </p>
+              <Link
+                href={claim ? `/debates/new?claim=${encodeURIComponent(claim)}` : "/debates/new"}
+                className="inline-block rounded-md bg-ink px-4 py-2 font-medium text-white hover:bg-black"
+              >
                 Start a first debate
               </Link>
             </>
           ) : (
             <p>
-              Once {!evidenceDone && !modelDone ? "steps 1 and 2 are" : !evidenceDone ? "step 1 is" : "step 2 is"} done, this opens the debate form{evidenceDone ? "" : " (or paste evidence into the form yourself)"}.{" "}
+              Once {!evidenceDone && !modelDone ? "steps 1 and 2 are" : !evidenceDone ? "step 1 is" : "step 2 is"} done,
+              this opens the debate form{evidenceDone ? "" : " (or paste evidence into the form yourself)"}.{" "}
               <Link href="/debates/new" className="underline">
                 The debate form
               </Link>
@@ -136,8 +168,15 @@ export default async function WelcomePage() {
         </Step>
       </ol>
       <p className="text-sm text-black/70">
-        Afterwards: <Link href="/admin" className="underline">invite colleagues</Link> (journalists, fact-checkers, annotators) and set who may read what on the Admin page, or{" "}
-        <Link href="/methods" className="underline">read how the four methods differ</Link>.
+        Afterwards:{" "}
+        <Link href="/admin" className="underline">
+          invite colleagues
+        </Link>{" "}
+        (journalists, fact-checkers, annotators) and set who may read what on the Admin page, or{" "}
+        <Link href="/methods" className="underline">
+          read how the four methods differ
+        </Link>
+        .
       </p>
     </div>
   );

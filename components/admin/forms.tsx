@@ -19,7 +19,9 @@ function Feedback({ state, shown = [] }: { state: AdminState; shown?: string[] }
           <>
             {" "}
             <code data-testid="invite-link" className="break-all rounded bg-black/5 px-1">
-              {typeof window === "undefined" || !state.link.startsWith("/") ? state.link : `${window.location.origin}${state.link}`}
+              {typeof window === "undefined" || !state.link.startsWith("/")
+                ? state.link
+                : `${window.location.origin}${state.link}`}
             </code>
           </>
         ) : null}
@@ -58,7 +60,14 @@ export function InviteForm({ allRoles }: { allRoles: string[] }) {
     <form {...formProps} className="space-y-2" noValidate>
       <label className="block text-sm font-medium">
         Email
-        <input name="email" type="email" required defaultValue={state.values?.email} aria-invalid={state.field === "email" || undefined} className="mt-1 block w-full max-w-sm rounded-md border border-black/20 bg-white px-2 py-1.5 font-normal" />
+        <input
+          name="email"
+          type="email"
+          required
+          defaultValue={state.values?.email}
+          aria-invalid={state.field === "email" || undefined}
+          className="mt-1 block w-full max-w-sm rounded-md border border-black/20 bg-white px-2 py-1.5 font-normal"
+        />
       </label>
       <FieldError state={state} field="email" />
       <fieldset className="flex flex-wrap gap-3 text-sm">
@@ -84,31 +93,65 @@ export function SettingsForm({ settings }: { settings: Settings }) {
   return (
     <form {...formProps} className="max-w-2xl space-y-3 text-sm" noValidate>
       <label className="flex items-start gap-2">
-        <input type="checkbox" name="public_reading" defaultChecked={state.values ? state.values.public_reading === "on" : settings.public_reading} className="mt-1" />
+        <input
+          type="checkbox"
+          name="public_reading"
+          defaultChecked={state.values ? state.values.public_reading === "on" : settings.public_reading}
+          className="mt-1"
+        />
         <span>
-          <strong>Public newsroom page</strong>: anyone can read debates and corpora without signing in. Off: only signed-in people (and holders of a share link).
+          <strong>Public newsroom page</strong>: anyone can read debates and corpora without signing in. Off: only
+          signed-in people (and holders of a share link).
         </span>
       </label>
       <label className="flex items-start gap-2">
-        <input type="checkbox" name="blind_annotation" defaultChecked={state.values ? state.values.blind_annotation === "on" : settings.blind_annotation} className="mt-1" />
+        <input
+          type="checkbox"
+          name="blind_annotation"
+          defaultChecked={state.values ? state.values.blind_annotation === "on" : settings.blind_annotation}
+          className="mt-1"
+        />
         <span>
-          <strong>Blind annotation</strong>: annotators see nobody else&apos;s labels on a debate until they have submitted their own.
+          <strong>Blind annotation</strong>: annotators see nobody else&apos;s labels on a debate until they have
+          submitted their own.
         </span>
       </label>
       <label className="flex items-start gap-2">
-        <input type="checkbox" name="show_verdict_before_label" defaultChecked={state.values ? state.values.show_verdict_before_label === "on" : settings.show_verdict_before_label} className="mt-1" />
+        <input
+          type="checkbox"
+          name="show_verdict_before_label"
+          defaultChecked={
+            state.values ? state.values.show_verdict_before_label === "on" : settings.show_verdict_before_label
+          }
+          className="mt-1"
+        />
         <span>
-          <strong>Show the AI verdict before labelling</strong>: annotators see the judge&apos;s verdict while choosing their own label. Off (recommended): it appears once they have picked a label, so it cannot anchor it.
+          <strong>Show the AI verdict before labelling</strong>: annotators see the judge&apos;s verdict while choosing
+          their own label. Off (recommended): it appears once they have picked a label, so it cannot anchor it.
         </span>
       </label>
       <label className="block">
         Annotators per debate (overlap)
-        <input name="annotation_overlap" type="number" min={1} max={20} defaultValue={state.values?.annotation_overlap ?? settings.annotation_overlap} aria-invalid={state.field === "annotation_overlap" || undefined} className="ml-2 w-20 rounded-md border border-black/20 px-2 py-1" />
+        <input
+          name="annotation_overlap"
+          type="number"
+          min={1}
+          max={20}
+          defaultValue={state.values?.annotation_overlap ?? settings.annotation_overlap}
+          aria-invalid={state.field === "annotation_overlap" || undefined}
+          className="ml-2 w-20 rounded-md border border-black/20 px-2 py-1"
+        />
       </label>
       <FieldError state={state} field="annotation_overlap" />
       <label className="block">
         Annotation guidelines (markdown; shown beside every labeling task)
-        <textarea name="annotation_guidelines" defaultValue={state.values?.annotation_guidelines ?? settings.annotation_guidelines} rows={12} aria-invalid={state.field === "annotation_guidelines" || undefined} className="mt-1 block w-full rounded-md border border-black/20 p-2 font-mono text-xs" />
+        <textarea
+          name="annotation_guidelines"
+          defaultValue={state.values?.annotation_guidelines ?? settings.annotation_guidelines}
+          rows={12}
+          aria-invalid={state.field === "annotation_guidelines" || undefined}
+          className="mt-1 block w-full rounded-md border border-black/20 p-2 font-mono text-xs"
+        />
       </label>
       <FieldError state={state} field="annotation_guidelines" />
       <button type="submit" disabled={pending} className={button}>

@@ -38,7 +38,15 @@ type Draft = {
   evidence: Record<number, boolean>;
 };
 
-export type Previous = { version: number; goldLabel: string; nativeLabel: string | null; judgeCorrect: boolean | null; rationale: string | null; turnFlags: Array<{ turnId: string; flag: string }>; evidenceFlags: Array<{ rank: number; relevant: boolean }> } | null;
+export type Previous = {
+  version: number;
+  goldLabel: string;
+  nativeLabel: string | null;
+  judgeCorrect: boolean | null;
+  rationale: string | null;
+  turnFlags: Array<{ turnId: string; flag: string }>;
+  evidenceFlags: Array<{ rank: number; relevant: boolean }>;
+} | null;
 
 const RETRIES = 3;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -67,9 +75,19 @@ export function AnnotateTask({
 }) {
   const router = useRouter();
   const draftKey = `counterpoint:annotation-draft:${userId}:${view.id}`;
-  const seqOf = useMemo(() => Object.fromEntries(Object.entries(turnIds).map(([seq, id]) => [id, Number(seq)])), [turnIds]);
+  const seqOf = useMemo(
+    () => Object.fromEntries(Object.entries(turnIds).map(([seq, id]) => [id, Number(seq)])),
+    [turnIds],
+  );
   const initial = useMemo<Draft>(() => {
-    const d: Draft = { goldLabel: null, nativeLabel: "", judgeCorrect: null, rationale: "", turnFlags: {}, evidence: {} };
+    const d: Draft = {
+      goldLabel: null,
+      nativeLabel: "",
+      judgeCorrect: null,
+      rationale: "",
+      turnFlags: {},
+      evidence: {},
+    };
     if (previous) {
       d.goldLabel = previous.goldLabel;
       d.nativeLabel = previous.nativeLabel ?? "";
@@ -86,7 +104,11 @@ export function AnnotateTask({
   const [draft, setDraft] = useState<Draft>(initial);
   const [restored, setRestored] = useState(false);
   // `field`: the part of the form a refusal is about; it is shown there rather than under the button.
-  const [status, setStatus] = useState<{ kind: "idle" | "saving" | "retrying" | "error" | "saved"; text: string; field?: "goldLabel" | "rationale" }>({ kind: "idle", text: "" });
+  const [status, setStatus] = useState<{
+    kind: "idle" | "saving" | "retrying" | "error" | "saved";
+    text: string;
+    field?: "goldLabel" | "rationale";
+  }>({ kind: "idle", text: "" });
   const [selected, setSelected] = useState<number | null>(null);
   const [judge, setJudge] = useState<JudgeParts | null>(judgeShown);
   const [judgeError, setJudgeError] = useState<string | null>(null);
@@ -154,7 +176,11 @@ export function AnnotateTask({
   const save = useCallback(async () => {
     if (busy.current) return;
     if (!draft.goldLabel) {
-      setStatus({ kind: "error", text: "Choose a gold label first (1, 2 or 3). Your other answers are kept.", field: "goldLabel" });
+      setStatus({
+        kind: "error",
+        text: "Choose a gold label first (1, 2 or 3). Your other answers are kept.",
+        field: "goldLabel",
+      });
       return;
     }
     busy.current = true;
@@ -163,13 +189,19 @@ export function AnnotateTask({
       nativeLabel: draft.nativeLabel || null,
       judgeCorrect: draft.judgeCorrect,
       rationale: draft.rationale,
-      turnFlags: Object.entries(draft.turnFlags).flatMap(([seq, flags]) => (turnIds[Number(seq)] ? flags.map((flag) => ({ turnId: turnIds[Number(seq)]!, flag })) : [])),
+      turnFlags: Object.entries(draft.turnFlags).flatMap(([seq, flags]) =>
+        turnIds[Number(seq)] ? flags.map((flag) => ({ turnId: turnIds[Number(seq)]!, flag })) : [],
+      ),
       evidenceFlags: Object.entries(draft.evidence).map(([rank, relevant]) => ({ rank: Number(rank), relevant })),
       durationSeconds: Math.round((Date.now() - started.current) / 1000),
     };
     let result: SaveResult | null = null;
     for (let attempt = 1; attempt <= RETRIES && !result; attempt++) {
-      setStatus(attempt === 1 ? { kind: "saving", text: "Saving…" } : { kind: "retrying", text: `Saving failed; trying again (attempt ${attempt} of ${RETRIES})…` });
+      setStatus(
+        attempt === 1
+          ? { kind: "saving", text: "Saving…" }
+          : { kind: "retrying", text: `Saving failed; trying again (attempt ${attempt} of ${RETRIES})…` },
+      );
       try {
         result = await saveAnnotationAction(view.id, input);
       } catch {
@@ -178,7 +210,10 @@ export function AnnotateTask({
     }
     busy.current = false;
     if (!result) {
-      setStatus({ kind: "error", text: "Not saved: the server could not be reached. Your answers are kept here and in this browser; press Ctrl+Enter to try again." });
+      setStatus({
+        kind: "error",
+        text: "Not saved: the server could not be reached. Your answers are kept here and in this browser; press Ctrl+Enter to try again.",
+      });
       return;
     }
     if (!result.ok) {
@@ -213,7 +248,12 @@ export function AnnotateTask({
     const onKey = (e: KeyboardEvent) => {
       const t = e.target as HTMLElement | null;
       // A ticked checkbox or radio keeps focus; the shortcuts must still work from there.
-      const typing = !!t && (t.tagName === "TEXTAREA" || t.tagName === "SELECT" || t.isContentEditable || (t.tagName === "INPUT" && !["checkbox", "radio"].includes((t as HTMLInputElement).type)));
+      const typing =
+        !!t &&
+        (t.tagName === "TEXTAREA" ||
+          t.tagName === "SELECT" ||
+          t.isContentEditable ||
+          (t.tagName === "INPUT" && !["checkbox", "radio"].includes((t as HTMLInputElement).type)));
       if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
         // Ctrl+Enter saves from anywhere, the rationale included: it is not something one types.
         e.preventDefault();
@@ -260,19 +300,42 @@ export function AnnotateTask({
     return map;
   }, [speeches]);
 
-  const choice = (active: boolean) => `rounded-md border px-3 py-1.5 text-sm font-medium ${active ? "border-ink bg-ink text-white" : "border-black/20 bg-white"}`;
+  const choice = (active: boolean) =>
+    `rounded-md border px-3 py-1.5 text-sm font-medium ${active ? "border-ink bg-ink text-white" : "border-black/20 bg-white"}`;
 
   const more = expanded ? "" : "hidden lg:block";
 
   return (
-    <div className="space-y-4" data-testid="annotate-task" data-debate={view.id} data-keys-ready={keysReady ? "true" : undefined}>
+    <div
+      className="space-y-4"
+      data-testid="annotate-task"
+      data-debate={view.id}
+      data-keys-ready={keysReady ? "true" : undefined}
+    >
       <header className="space-y-1">
         <p className="text-xs uppercase tracking-wide text-black/50">
-          {[def?.input === "article" ? "Article" : "Claim", dataset ? `from ${dataset}` : null, def?.title ?? view.protocol, view.variant].filter(Boolean).join(" · ")}
+          {[
+            def?.input === "article" ? "Article" : "Claim",
+            dataset ? `from ${dataset}` : null,
+            def?.title ?? view.protocol,
+            view.variant,
+          ]
+            .filter(Boolean)
+            .join(" · ")}
         </p>
-        <h2 className="text-xl font-semibold" data-testid="task-claim">{view.claim.text}</h2>
-        {previous ? <p className="text-sm text-black/60">You labelled this before (version {previous.version}); saving creates version {previous.version + 1}.</p> : null}
-        {restored ? <p className="text-sm text-amber-800" role="status">Restored your unsaved draft from this browser.</p> : null}
+        <h2 className="text-xl font-semibold" data-testid="task-claim">
+          {view.claim.text}
+        </h2>
+        {previous ? (
+          <p className="text-sm text-black/60">
+            You labelled this before (version {previous.version}); saving creates version {previous.version + 1}.
+          </p>
+        ) : null}
+        {restored ? (
+          <p className="text-sm text-amber-800" role="status">
+            Restored your unsaved draft from this browser.
+          </p>
+        ) : null}
       </header>
 
       {/*
@@ -281,7 +344,11 @@ export function AnnotateTask({
         sticky column between them. Every column starts on the same line.
       */}
       <div className="grid items-stretch gap-6 lg:grid-cols-[minmax(0,1fr)_20rem] xl:grid-cols-[minmax(0,1fr)_19rem_20rem]">
-        <section aria-label="Debate transcript" className="min-w-0 space-y-3 lg:col-start-1 lg:row-start-1" data-testid="transcript">
+        <section
+          aria-label="Debate transcript"
+          className="min-w-0 space-y-3 lg:col-start-1 lg:row-start-1"
+          data-testid="transcript"
+        >
           <h3 className="text-sm font-semibold uppercase tracking-wide text-black/50">Debate</h3>
           {speeches.map((t) => (
             <div key={t.seq} className="space-y-1">
@@ -296,7 +363,10 @@ export function AnnotateTask({
                       onChange={(e) =>
                         update((d) => {
                           const cur = (d.turnFlags[t.seq] ?? []).filter((f) => f !== flag);
-                          return { ...d, turnFlags: { ...d.turnFlags, [t.seq]: e.target.checked ? [...cur, flag] : cur } };
+                          return {
+                            ...d,
+                            turnFlags: { ...d.turnFlags, [t.seq]: e.target.checked ? [...cur, flag] : cur },
+                          };
                         })
                       }
                     />
@@ -308,11 +378,16 @@ export function AnnotateTask({
           ))}
           {judge ? (
             <div id="judge" className="space-y-3">
-              {judge.verdict ? <VerdictCard verdict={judge.verdict} onCite={setSelected} method={view.protocol} turns={view.turns} /> : null}
+              {judge.verdict ? (
+                <VerdictCard verdict={judge.verdict} onCite={setSelected} method={view.protocol} turns={view.turns} />
+              ) : null}
               <JudgeWorking turns={plainTurns(def, judge.working, view.domain) as TurnLike[]} onCite={setSelected} />
             </div>
           ) : (
-            <p className="rounded-lg border border-dashed border-black/20 p-4 text-sm text-black/60" data-testid="verdict-hidden">
+            <p
+              className="rounded-lg border border-dashed border-black/20 p-4 text-sm text-black/60"
+              data-testid="verdict-hidden"
+            >
               The AI judge&apos;s verdict is shown once you have chosen your own label, so that it does not sway it.
             </p>
           )}
@@ -336,13 +411,25 @@ export function AnnotateTask({
             <fieldset>
               <legend className="mb-2 flex w-full items-center justify-between text-sm font-semibold">
                 Your label
-                <button type="button" className="rounded-md border border-black/20 px-2 py-0.5 text-xs font-normal lg:hidden" aria-expanded={expanded} onClick={() => setExpanded((x) => !x)}>
+                <button
+                  type="button"
+                  className="rounded-md border border-black/20 px-2 py-0.5 text-xs font-normal lg:hidden"
+                  aria-expanded={expanded}
+                  onClick={() => setExpanded((x) => !x)}
+                >
                   {expanded ? "Less ▾" : "More ▴"}
                 </button>
               </legend>
               <div className="flex flex-wrap gap-2" role="radiogroup" aria-label="Gold label">
                 {GOLD.map((l, i) => (
-                  <button key={l} type="button" role="radio" aria-checked={draft.goldLabel === l} className={choice(draft.goldLabel === l)} onClick={() => update((d) => ({ ...d, goldLabel: l }))}>
+                  <button
+                    key={l}
+                    type="button"
+                    role="radio"
+                    aria-checked={draft.goldLabel === l}
+                    className={choice(draft.goldLabel === l)}
+                    onClick={() => update((d) => ({ ...d, goldLabel: l }))}
+                  >
                     {l} <kbd className="ml-1 hidden text-xs opacity-60 sm:inline">{i + 1}</kbd>
                   </button>
                 ))}
@@ -360,19 +447,41 @@ export function AnnotateTask({
                 {judge?.verdict ? (
                   <p className="text-sm" data-testid="judge-said">
                     The AI judge said <strong>{judge.verdict.label}</strong>
-                    {judge.verdict.confidence !== null ? ` (confidence ${Math.round(judge.verdict.confidence * 100)}%)` : ""}.{" "}
+                    {judge.verdict.confidence !== null
+                      ? ` (confidence ${Math.round(judge.verdict.confidence * 100)}%)`
+                      : ""}
+                    .{" "}
                     <a href="#judge" className="underline">
                       Its reasons
                     </a>
                   </p>
                 ) : (
-                  <p className="text-xs text-black/60">{judgeError ?? (hasLabel ? "Loading the judge's verdict…" : "Choose your label first; the judge's verdict appears then.")}</p>
+                  <p className="text-xs text-black/60">
+                    {judgeError ??
+                      (hasLabel
+                        ? "Loading the judge's verdict…"
+                        : "Choose your label first; the judge's verdict appears then.")}
+                  </p>
                 )}
                 <div className="flex gap-2" role="radiogroup" aria-label="Was the judge right?">
-                  <button type="button" role="radio" disabled={!judge} aria-checked={draft.judgeCorrect === true} className={`${choice(draft.judgeCorrect === true)} disabled:opacity-40`} onClick={() => update((d) => ({ ...d, judgeCorrect: true }))}>
+                  <button
+                    type="button"
+                    role="radio"
+                    disabled={!judge}
+                    aria-checked={draft.judgeCorrect === true}
+                    className={`${choice(draft.judgeCorrect === true)} disabled:opacity-40`}
+                    onClick={() => update((d) => ({ ...d, judgeCorrect: true }))}
+                  >
                     Yes <kbd className="ml-1 text-xs opacity-60">y</kbd>
                   </button>
-                  <button type="button" role="radio" disabled={!judge} aria-checked={draft.judgeCorrect === false} className={`${choice(draft.judgeCorrect === false)} disabled:opacity-40`} onClick={() => update((d) => ({ ...d, judgeCorrect: false }))}>
+                  <button
+                    type="button"
+                    role="radio"
+                    disabled={!judge}
+                    aria-checked={draft.judgeCorrect === false}
+                    className={`${choice(draft.judgeCorrect === false)} disabled:opacity-40`}
+                    onClick={() => update((d) => ({ ...d, judgeCorrect: false }))}
+                  >
                     No <kbd className="ml-1 text-xs opacity-60">n</kbd>
                   </button>
                 </div>
@@ -380,24 +489,43 @@ export function AnnotateTask({
             </div>
 
             <div className="flex flex-wrap items-center gap-2">
-              <button type="submit" className="rounded-md bg-ink px-4 py-2 text-sm font-medium text-white" disabled={status.kind === "saving" || status.kind === "retrying"}>
+              <button
+                type="submit"
+                className="rounded-md bg-ink px-4 py-2 text-sm font-medium text-white"
+                disabled={status.kind === "saving" || status.kind === "retrying"}
+              >
                 Save and next <kbd className="ml-1 hidden text-xs opacity-70 sm:inline">Enter</kbd>
               </button>
-              <button type="button" className="rounded-md border border-black/20 px-3 py-2 text-sm" onClick={() => void skip()}>
+              <button
+                type="button"
+                className="rounded-md border border-black/20 px-3 py-2 text-sm"
+                onClick={() => void skip()}
+              >
                 Skip <kbd className="ml-1 hidden text-xs opacity-60 sm:inline">s</kbd>
               </button>
             </div>
-            <p role="status" aria-live="polite" data-testid="save-status" className={`text-sm empty:hidden ${status.kind === "error" ? "text-red-800" : status.kind === "retrying" ? "text-amber-800" : "text-black/60"}`}>
+            <p
+              role="status"
+              aria-live="polite"
+              data-testid="save-status"
+              className={`text-sm empty:hidden ${status.kind === "error" ? "text-red-800" : status.kind === "retrying" ? "text-amber-800" : "text-black/60"}`}
+            >
               {status.field ? "" : status.text}
             </p>
             <div className={`space-y-4 ${more}`}>
               {dataset ? (
                 <label className="block text-sm">
                   Label in {dataset}&apos;s own scheme
-                  <select value={draft.nativeLabel} onChange={(e) => update((d) => ({ ...d, nativeLabel: e.target.value }))} className="ml-2 rounded-md border border-black/20 bg-white p-1">
+                  <select
+                    value={draft.nativeLabel}
+                    onChange={(e) => update((d) => ({ ...d, nativeLabel: e.target.value }))}
+                    className="ml-2 rounded-md border border-black/20 bg-white p-1"
+                  >
                     <option value="">—</option>
                     {nativeLabels.map((l) => (
-                      <option key={l} value={l}>{l}</option>
+                      <option key={l} value={l}>
+                        {l}
+                      </option>
                     ))}
                   </select>
                 </label>
@@ -425,13 +553,28 @@ export function AnnotateTask({
                 <fieldset className="space-y-1 text-xs">
                   <legend className="mb-1 text-sm font-semibold">Evidence relevance</legend>
                   {view.evidence.map((e) => (
-                    <div key={e.rank} className="flex items-center gap-3" data-testid="evidence-flag" data-rank={e.rank}>
-                      <button type="button" className="w-8 text-left font-semibold underline-offset-2 hover:underline" onClick={() => setSelected(e.rank)} title="Show this passage">
+                    <div
+                      key={e.rank}
+                      className="flex items-center gap-3"
+                      data-testid="evidence-flag"
+                      data-rank={e.rank}
+                    >
+                      <button
+                        type="button"
+                        className="w-8 text-left font-semibold underline-offset-2 hover:underline"
+                        onClick={() => setSelected(e.rank)}
+                        title="Show this passage"
+                      >
                         E{e.rank}
                       </button>
                       {([true, false] as const).map((rel) => (
                         <label key={String(rel)} className="flex items-center gap-1">
-                          <input type="radio" name={`evidence-${e.rank}`} checked={draft.evidence[e.rank] === rel} onChange={() => update((d) => ({ ...d, evidence: { ...d.evidence, [e.rank]: rel } }))} />
+                          <input
+                            type="radio"
+                            name={`evidence-${e.rank}`}
+                            checked={draft.evidence[e.rank] === rel}
+                            onChange={() => update((d) => ({ ...d, evidence: { ...d.evidence, [e.rank]: rel } }))}
+                          />
                           {rel ? "relevant" : "irrelevant"}
                         </label>
                       ))}
@@ -443,7 +586,9 @@ export function AnnotateTask({
 
             <div className={`space-y-3 ${more}`}>
               <p className="text-xs text-black/50" data-testid="shortcuts">
-                Keys: <kbd>1</kbd>/<kbd>2</kbd>/<kbd>3</kbd> gold label · <kbd>y</kbd>/<kbd>n</kbd> judge right · <kbd>s</kbd> skip (you can undo it) · <kbd>Enter</kbd> save and next (outside the rationale) · <kbd>Ctrl+Enter</kbd> save from anywhere · <kbd>Esc</kbd> leave the rationale
+                Keys: <kbd>1</kbd>/<kbd>2</kbd>/<kbd>3</kbd> gold label · <kbd>y</kbd>/<kbd>n</kbd> judge right ·{" "}
+                <kbd>s</kbd> skip (you can undo it) · <kbd>Enter</kbd> save and next (outside the rationale) ·{" "}
+                <kbd>Ctrl+Enter</kbd> save from anywhere · <kbd>Esc</kbd> leave the rationale
               </p>
               <details className="rounded-md border border-black/10 p-2 text-sm">
                 <summary className="cursor-pointer font-semibold">Guidelines</summary>

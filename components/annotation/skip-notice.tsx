@@ -9,7 +9,11 @@ export function SkipNotice({ debateId, claim, href }: { debateId: string; claim:
   const router = useRouter();
   const [state, setState] = useState<{ busy: boolean; error: string | null }>({ busy: false, error: null });
   return (
-    <p role="status" className="flex flex-wrap items-center gap-x-3 gap-y-1 rounded-md bg-amber-50 p-2 text-sm text-amber-950" data-testid="skip-notice">
+    <p
+      role="status"
+      className="flex flex-wrap items-center gap-x-3 gap-y-1 rounded-md bg-amber-50 p-2 text-sm text-amber-950"
+      data-testid="skip-notice"
+    >
       <span className="min-w-0 break-words">Skipped “{claim.length > 80 ? `${claim.slice(0, 80)}…` : claim}”.</span>
       <button
         type="button"

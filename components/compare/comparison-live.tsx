@@ -28,8 +28,17 @@ function withLiveNumbers(m: ComparisonMember, v: DebateView | undefined, now: nu
     ...m,
     status,
     tokens: { prompt: Math.max(prompt, m.tokens.prompt), completion: Math.max(completion, m.tokens.completion) },
-    calls: Math.max(m.calls, done.filter((t) => t.kind !== "tool" && ((t.promptTokens ?? 0) > 0 || (t.completionTokens ?? 0) > 0)).length),
-    costUsd: done.length && priced.length === 0 ? m.costUsd : Math.max(m.costUsd ?? 0, priced.reduce((a, t) => a + (t.costUsd ?? 0), 0)),
+    calls: Math.max(
+      m.calls,
+      done.filter((t) => t.kind !== "tool" && ((t.promptTokens ?? 0) > 0 || (t.completionTokens ?? 0) > 0)).length,
+    ),
+    costUsd:
+      done.length && priced.length === 0
+        ? m.costUsd
+        : Math.max(
+            m.costUsd ?? 0,
+            priced.reduce((a, t) => a + (t.costUsd ?? 0), 0),
+          ),
     durationMs: now !== null && v.startedAt ? Math.max(m.durationMs ?? 0, now - Date.parse(v.startedAt)) : m.durationMs,
   };
 }
@@ -39,7 +48,19 @@ function withLiveNumbers(m: ComparisonMember, v: DebateView | undefined, now: nu
  * debate streaming side by side, then each method's reason. On a shared link (`shareToken`) the
  * members' own pages are not open to the reader, so their names link nowhere.
  */
-export function ComparisonLive({ view, starts, shareToken, shareTranscripts = false, controls }: { view: ComparisonView; starts: MemberStart[]; shareToken?: string; shareTranscripts?: boolean; controls?: React.ReactNode }) {
+export function ComparisonLive({
+  view,
+  starts,
+  shareToken,
+  shareTranscripts = false,
+  controls,
+}: {
+  view: ComparisonView;
+  starts: MemberStart[];
+  shareToken?: string;
+  shareTranscripts?: boolean;
+  controls?: React.ReactNode;
+}) {
   const router = useRouter();
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   // Several members may finish within moments of each other: one re-read of the comparison for all.
@@ -65,18 +86,35 @@ export function ComparisonLive({ view, starts, shareToken, shareTranscripts = fa
   // Deltas change only a member's live text, not its numbers: the rows keep their identity until a
   // turn ends (a new view) or the clock ticks, so the table and the outcome do not re-render per token.
   const views = view.members.map((m) => state[m.debateId]?.view);
-  const last = useRef<{ views: typeof views; base: ComparisonView["members"]; now: number | null; members: ComparisonView["members"] } | null>(null);
+  const last = useRef<{
+    views: typeof views;
+    base: ComparisonView["members"];
+    now: number | null;
+    members: ComparisonView["members"];
+  } | null>(null);
   const prev = last.current;
-  const same = prev !== null && prev.base === view.members && prev.now === now && prev.views.length === views.length && prev.views.every((v, i) => v === views[i]);
+  const same =
+    prev !== null &&
+    prev.base === view.members &&
+    prev.now === now &&
+    prev.views.length === views.length &&
+    prev.views.every((v, i) => v === views[i]);
   const members = same ? prev.members : view.members.map((m, i) => withLiveNumbers(m, views[i], now));
   useEffect(() => {
     last.current = { views, base: view.members, now, members };
   });
   // On a shared link a method's transcript opens only if the link's maker included the transcripts.
-  const hrefFor = useCallback((id: string) => (shareToken ? (shareTranscripts ? `/share/compare/${shareToken}/debates/${id}` : null) : `/debates/${id}`), [shareToken, shareTranscripts]);
+  const hrefFor = useCallback(
+    (id: string) =>
+      shareToken ? (shareTranscripts ? `/share/compare/${shareToken}/debates/${id}` : null) : `/debates/${id}`,
+    [shareToken, shareTranscripts],
+  );
   // The same elements while the rows are the same: React skips them when only live text moved.
   const outcome = useMemo(() => <OutcomePanel members={members} ensemble={view.ensemble} />, [members, view.ensemble]);
-  const table = useMemo(() => <MembersTable members={members} ensemble={view.ensemble} hrefFor={hrefFor} />, [members, view.ensemble, hrefFor]);
+  const table = useMemo(
+    () => <MembersTable members={members} ensemble={view.ensemble} hrefFor={hrefFor} />,
+    [members, view.ensemble, hrefFor],
+  );
   const reasons = useMemo(() => <Reasons members={members} />, [members]);
   const n = members.length;
   const anyRunning = members.some(isActive);
@@ -96,7 +134,9 @@ export function ComparisonLive({ view, starts, shareToken, shareTranscripts = fa
       {table}
       {shareToken ? (
         <p className="text-sm text-black/60" data-testid="shared-transcripts-note">
-          {shareTranscripts ? "Each method's name opens its whole debate, read-only: every turn, the evidence and the judge's scores." : "Whoever shared this comparison did not include each method's full transcript; ask them for a link that does."}
+          {shareTranscripts
+            ? "Each method's name opens its whole debate, read-only: every turn, the evidence and the judge's scores."
+            : "Whoever shared this comparison did not include each method's full transcript; ask them for a link that does."}
         </p>
       ) : null}
 
@@ -104,10 +144,22 @@ export function ComparisonLive({ view, starts, shareToken, shareTranscripts = fa
         <h2 id="compare-live" className="text-lg font-semibold">
           {anyRunning ? "Watch them argue" : "How each debate went"}
         </h2>
-        <div className="grid grid-cols-1 gap-3 lg:grid-cols-[repeat(var(--n),minmax(0,1fr))]" style={{ "--n": Math.min(n, 4) } as React.CSSProperties}>
+        <div
+          className="grid grid-cols-1 gap-3 lg:grid-cols-[repeat(var(--n),minmax(0,1fr))]"
+          style={{ "--n": Math.min(n, 4) } as React.CSSProperties}
+        >
           {members.map((m) => {
             const s = state[m.debateId];
-            return s ? <MemberColumn key={m.debateId} name={memberName(m, members)} href={hrefFor(m.debateId)} view={s.view} live={s.live} connection={connections[m.debateId]} /> : null;
+            return s ? (
+              <MemberColumn
+                key={m.debateId}
+                name={memberName(m, members)}
+                href={hrefFor(m.debateId)}
+                view={s.view}
+                live={s.live}
+                connection={connections[m.debateId]}
+              />
+            ) : null;
           })}
         </div>
       </section>

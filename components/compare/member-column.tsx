@@ -25,7 +25,19 @@ function speaker(t: { role: string; kind: string }, protocol: string, domain: st
  * then each turn being written now with its text growing. The full transcript is one link away.
  */
 /** Memoised: a delta for one debate re-renders that debate's column only. */
-export const MemberColumn = memo(function MemberColumn({ name, href, view, live, connection }: { name: string; href: string | null; view: DebateView; live: LiveTurn[]; connection: Connection | undefined }) {
+export const MemberColumn = memo(function MemberColumn({
+  name,
+  href,
+  view,
+  live,
+  connection,
+}: {
+  name: string;
+  href: string | null;
+  view: DebateView;
+  live: LiveTurn[];
+  connection: Connection | undefined;
+}) {
   // Each finished step in the method's plain words: no JSON, no answer markers, no bookkeeping steps.
   // Memoised on the stored turns: a streamed token changes `live`, not these.
   const finished = useMemo(() => {
@@ -43,7 +55,13 @@ export const MemberColumn = memo(function MemberColumn({ name, href, view, live,
     if (running && list.current) list.current.scrollTop = list.current.scrollHeight;
   }, [running, finished.length]);
   return (
-    <section aria-label={`${name} live`} data-testid="compare-column" data-protocol={view.protocol} data-status={view.status} className="flex min-w-0 flex-col gap-3 rounded-lg border border-black/10 bg-white p-3">
+    <section
+      aria-label={`${name} live`}
+      data-testid="compare-column"
+      data-protocol={view.protocol}
+      data-status={view.status}
+      className="flex min-w-0 flex-col gap-3 rounded-lg border border-black/10 bg-white p-3"
+    >
       <header className="flex flex-wrap items-baseline justify-between gap-x-2 gap-y-1">
         <h3 className="font-semibold">{name}</h3>
         <span className="text-xs text-black/60">
@@ -51,16 +69,31 @@ export const MemberColumn = memo(function MemberColumn({ name, href, view, live,
           {running ? (connection === "live" ? " · ● live" : " · connecting…") : ""}
         </span>
       </header>
-      <ol ref={list} aria-label="Finished turns" className="max-h-72 space-y-1.5 overflow-y-auto text-sm" data-testid="finished-turns" data-count={finished.length}>
+      <ol
+        ref={list}
+        aria-label="Finished turns"
+        className="max-h-72 space-y-1.5 overflow-y-auto text-sm"
+        data-testid="finished-turns"
+        data-count={finished.length}
+      >
         {finished.length === 0 ? <li className="text-black/50">No finished turn yet.</li> : null}
         {finished.map((t) => (
           <li key={t.seq} data-testid="finished-turn" data-seq={t.seq} className="min-w-0 break-words">
-            <span className="font-medium">{t.plain.speaker}:</span> <span className="text-black/70">{t.status === "failed" ? "failed" : firstSentence(t.plain.text, 140) || "—"}</span>
+            <span className="font-medium">{t.plain.speaker}:</span>{" "}
+            <span className="text-black/70">
+              {t.status === "failed" ? "failed" : firstSentence(t.plain.text, 140) || "—"}
+            </span>
           </li>
         ))}
       </ol>
       {live.map((l) => (
-        <div key={l.turn.seq} data-testid="live-turn" data-seq={l.turn.seq} data-length={l.text.length} className="min-w-0 rounded-md border-l-4 border-l-sky-600 bg-sky-50/70 p-2 text-sm">
+        <div
+          key={l.turn.seq}
+          data-testid="live-turn"
+          data-seq={l.turn.seq}
+          data-length={l.text.length}
+          className="min-w-0 rounded-md border-l-4 border-l-sky-600 bg-sky-50/70 p-2 text-sm"
+        >
           <p className="text-xs font-semibold text-sky-900">
             {speaker(l.turn, view.protocol, view.domain)} is writing…{l.retry ? ` (${retryNote(l.retry)})` : ""}
           </p>
@@ -71,7 +104,10 @@ export const MemberColumn = memo(function MemberColumn({ name, href, view, live,
       ))}
       {view.error ? <p className="text-sm text-red-800">{view.error}</p> : null}
       {href ? (
-        <Link href={href} className="mt-auto text-sm underline decoration-black/30 underline-offset-2 hover:decoration-black">
+        <Link
+          href={href}
+          className="mt-auto text-sm underline decoration-black/30 underline-offset-2 hover:decoration-black"
+        >
           Read the full debate
         </Link>
       ) : null}

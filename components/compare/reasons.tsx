@@ -17,14 +17,25 @@ export function Reasons({ members }: { members: ComparisonMember[] }) {
           const reason = withoutMarkers(m.verdict?.reason?.trim() ?? "");
           const line = reason ? firstSentence(reason, 200) : null;
           return (
-            <li key={m.debateId} data-testid="compare-reason" data-protocol={m.protocol} className="min-w-0 rounded-lg border border-black/10 bg-white p-3 text-sm">
+            <li
+              key={m.debateId}
+              data-testid="compare-reason"
+              data-protocol={m.protocol}
+              className="min-w-0 rounded-lg border border-black/10 bg-white p-3 text-sm"
+            >
               <div className="mb-1 flex flex-wrap items-baseline gap-2">
                 <span className="font-semibold">{memberName(m, members)}</span>
                 <VerdictBadge m={m} />
               </div>
-              {line && m.verdict?.reasonNote ? <p className="mb-1 text-xs text-black/60" data-testid="reason-note">{m.verdict.reasonNote}</p> : null}
+              {line && m.verdict?.reasonNote ? (
+                <p className="mb-1 text-xs text-black/60" data-testid="reason-note">
+                  {m.verdict.reasonNote}
+                </p>
+              ) : null}
               {!line ? (
-                <p className="text-black/60">{m.verdict ? "No reason given." : `No verdict yet: it ${noLabelWords(m)}.`}</p>
+                <p className="text-black/60">
+                  {m.verdict ? "No reason given." : `No verdict yet: it ${noLabelWords(m)}.`}
+                </p>
               ) : line.length >= reason.replace(/\s+/g, " ").length ? (
                 <p className="break-words">{reason}</p>
               ) : (

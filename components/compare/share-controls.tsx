@@ -4,7 +4,15 @@ import { createComparisonShareAction, revokeComparisonShareAction } from "@/app/
 import { ShareLinks, type ShareLink } from "@/components/debate/share-controls";
 
 /** Read-only links to the whole comparison (every method's debate streams on it), as a debate's share links. */
-export function CompareShareControls({ comparisonId, shares, base }: { comparisonId: string; shares: Array<ShareLink & { transcripts: boolean }>; base?: string | null }) {
+export function CompareShareControls({
+  comparisonId,
+  shares,
+  base,
+}: {
+  comparisonId: string;
+  shares: Array<ShareLink & { transcripts: boolean }>;
+  base?: string | null;
+}) {
   return (
     <ShareLinks
       field="comparisonId"
@@ -12,11 +20,16 @@ export function CompareShareControls({ comparisonId, shares, base }: { compariso
       path="/share/compare/"
       tokens={shares.map(({ token, revocable }) => ({ token, revocable }))}
       base={base}
-      notes={Object.fromEntries(shares.map((s) => [s.token, s.transcripts ? "with each method's transcript" : "verdicts and reasons only"]))}
+      notes={Object.fromEntries(
+        shares.map((s) => [s.token, s.transcripts ? "with each method's transcript" : "verdicts and reasons only"]),
+      )}
       createOptions={
         <label className="flex items-start gap-2">
           <input type="checkbox" name="transcripts" className="mt-1" />
-          <span>Let the link&apos;s holders read each method&apos;s full transcript too (every turn and the evidence), not only the verdicts and reasons</span>
+          <span>
+            Let the link&apos;s holders read each method&apos;s full transcript too (every turn and the evidence), not
+            only the verdicts and reasons
+          </span>
         </label>
       }
       create={createComparisonShareAction}

@@ -15,7 +15,9 @@ type Item = { id: string; action: OneAction };
 function reduceOne(state: All, a: Item): All {
   const cur = state[a.id];
   if (!cur && a.action.kind !== "snapshot") return state;
-  const next = cur ? reduce(cur, a.action) : reduce({ view: (a.action as { view: DebateView }).view, live: [] }, a.action);
+  const next = cur
+    ? reduce(cur, a.action)
+    : reduce({ view: (a.action as { view: DebateView }).view, live: [] }, a.action);
   return next === cur ? state : { ...state, [a.id]: next };
 }
 
@@ -35,13 +37,23 @@ export type MemberStart = { view: DebateView; live: LiveTurn[] };
  * `onChange` fires when a member's status or verdict changes: the page then re-reads the
  * comparison (verdicts on the product scale, tokens, cost) from the server.
  */
-export function useDebateStreams(starts: MemberStart[], { shareToken, onChange }: { shareToken?: string; onChange?: (debateId: string) => void } = {}) {
-  const [state, dispatch] = useReducer(reduceAll, starts, (s) => Object.fromEntries(s.map((m) => [m.view.id, { view: m.view, live: m.live }])));
+export function useDebateStreams(
+  starts: MemberStart[],
+  { shareToken, onChange }: { shareToken?: string; onChange?: (debateId: string) => void } = {},
+) {
+  const [state, dispatch] = useReducer(reduceAll, starts, (s) =>
+    Object.fromEntries(s.map((m) => [m.view.id, { view: m.view, live: m.live }])),
+  );
   const [connections, setConnections] = useState<Record<string, Connection>>({});
   // Streams open once per member, from the first render: a refresh after a member finishes brings
   // new props, and must not close and reopen the streams of the members still running.
   const [ids] = useState(() => starts.map((s) => s.view.id).join(","));
-  const [finishedAtStart] = useState(() => starts.filter((s) => TERMINAL.has(s.view.status) && s.view.status !== "interrupted" && s.live.length === 0).map((s) => s.view.id).join(","));
+  const [finishedAtStart] = useState(() =>
+    starts
+      .filter((s) => TERMINAL.has(s.view.status) && s.view.status !== "interrupted" && s.live.length === 0)
+      .map((s) => s.view.id)
+      .join(","),
+  );
   // Four debates can send hundreds of deltas a second between them: the page renders them once a
   // frame, not once a delta, or a busy machine falls seconds behind the text.
   const queue = useRef<Item[]>([]);
@@ -72,7 +84,9 @@ export function useDebateStreams(starts: MemberStart[], { shareToken, onChange }
         set(id, "closed");
         continue;
       }
-      const es = new EventSource(`/api/debates/${id}/events${shareToken ? `?share=${encodeURIComponent(shareToken)}` : ""}`);
+      const es = new EventSource(
+        `/api/debates/${id}/events${shareToken ? `?share=${encodeURIComponent(shareToken)}` : ""}`,
+      );
       sources.push(es);
       es.addEventListener("open", () => set(id, "live"));
       es.addEventListener("snapshot", (m) => {

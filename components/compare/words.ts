@@ -71,7 +71,8 @@ export function outcome(view: Pick<ComparisonView, "members">): Outcome {
   const parts: string[] = [];
   groups.forEach(([label, ms], i) => {
     const names = list(ms.map((m) => memberName(m, all)));
-    if (i === 0 && ms.length === total) parts.push(total === 1 ? `${names} says ${labelWords(label)}` : `All ${total} methods say ${labelWords(label)}`);
+    if (i === 0 && ms.length === total)
+      parts.push(total === 1 ? `${names} says ${labelWords(label)}` : `All ${total} methods say ${labelWords(label)}`);
     else if (i === 0 && ms.length > 1) parts.push(`${ms.length} of ${methods(total)} say ${labelWords(label)}`);
     else parts.push(`${names} ${ms.length === 1 ? "says" : "say"} ${labelWords(label)}`);
   });
@@ -86,7 +87,12 @@ export function outcome(view: Pick<ComparisonView, "members">): Outcome {
     parts.push(`${list(names)} ${plural ? why.replace(/^is /, "are ").replace(/^was /, "were ") : why}`);
   }
   const sentence = parts.length ? `${parts.join("; ")}.` : "No method has started yet.";
-  return { sentence: sentence.charAt(0).toUpperCase() + sentence.slice(1), provisional: running > 0, running, allAgree: groups.length === 1 && groups[0]![1].length === total };
+  return {
+    sentence: sentence.charAt(0).toUpperCase() + sentence.slice(1),
+    provisional: running > 0,
+    running,
+    allAgree: groups.length === 1 && groups[0]![1].length === total,
+  };
 }
 
 export function tokensWords(t: { prompt: number; completion: number }): string {
@@ -112,5 +118,12 @@ export function confidenceWords(c: number | null | undefined): string {
   return c === null || c === undefined ? "—" : `${Math.round(c * 100)}%`;
 }
 
-const STATUS_WORDS: Record<string, string> = { queued: "waiting", running: "running", completed: "finished", failed: "failed", cancelled: "stopped", interrupted: "interrupted" };
+const STATUS_WORDS: Record<string, string> = {
+  queued: "waiting",
+  running: "running",
+  completed: "finished",
+  failed: "failed",
+  cancelled: "stopped",
+  interrupted: "interrupted",
+};
 export const statusWords = (s: string) => STATUS_WORDS[s] ?? s;

@@ -22,7 +22,11 @@ export function CreateCorpusForm() {
           className="mt-1 rounded-md border border-black/20 bg-white p-1.5"
         />
       </label>
-      <button type="submit" disabled={pending} className="rounded-md bg-ink px-3 py-1.5 text-sm font-medium text-white hover:bg-black disabled:opacity-60">
+      <button
+        type="submit"
+        disabled={pending}
+        className="rounded-md bg-ink px-3 py-1.5 text-sm font-medium text-white hover:bg-black disabled:opacity-60"
+      >
         Create corpus
       </button>
       <p id="corpus-name-help" className="w-full text-xs text-black/60">

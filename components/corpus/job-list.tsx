@@ -3,10 +3,23 @@
 import { useActionState, useEffect, useState } from "react";
 import { useRouter } from "next/navigation";
 import { cancelJobAction, resumeJobAction, type FormState } from "@/app/corpora/actions";
-import { describeErrors, etaSeconds, formatDuration, passagesPerSecond, plural, type JobView } from "@/lib/corpus/job-view";
+import {
+  describeErrors,
+  etaSeconds,
+  formatDuration,
+  passagesPerSecond,
+  plural,
+  type JobView,
+} from "@/lib/corpus/job-view";
 import { StatusBadge, type BadgeTone } from "@/components/status-badge";
 
-const TONE: Record<JobView["status"], BadgeTone> = { running: "degraded", completed: "ok", failed: "error", cancelled: "missing", interrupted: "error" };
+const TONE: Record<JobView["status"], BadgeTone> = {
+  running: "degraded",
+  completed: "ok",
+  failed: "error",
+  cancelled: "missing",
+  interrupted: "error",
+};
 
 function bytes(n: number) {
   if (n < 1024) return `${n} B`;
@@ -24,7 +37,11 @@ function ResumeButton({ id, onResumed }: { id: string; onResumed: () => void }) 
   return (
     <form action={action} className="flex flex-wrap items-center gap-2">
       <input type="hidden" name="id" value={id} />
-      <button type="submit" disabled={pending} className="rounded-md bg-ink px-3 py-1 text-sm font-medium text-white hover:bg-black disabled:opacity-60">
+      <button
+        type="submit"
+        disabled={pending}
+        className="rounded-md bg-ink px-3 py-1 text-sm font-medium text-white hover:bg-black disabled:opacity-60"
+      >
         {pending ? "Resuming…" : "Resume"}
       </button>
       {state.error ? (
@@ -73,23 +90,26 @@ function JobRow({ initial }: { initial: JobView }) {
   const eta = now !== null ? etaSeconds(job, now) : null;
   const errors = describeErrors(job);
   // A re-embed counts passages, not bytes: bytesDone/bytesTotal hold passages with the new vector / all passages.
-  const parts = job.kind === "reembed" ? [
-    `${job.bytesDone.toLocaleString("en")} of ${plural(job.bytesTotal ?? 0, "passage")} have its vectors`,
-    `${job.passagesAdded.toLocaleString("en")} embedded by this job`,
-    errors,
-    rate !== null ? `${rate.toFixed(rate < 10 ? 1 : 0)} passages/s` : null,
-    eta !== null ? `about ${formatDuration(eta)} left` : null,
-  ].filter(Boolean) : [
-    job.bytesTotal ? `${bytes(job.bytesDone)} of ${bytes(job.bytesTotal)}` : null,
-    plural(job.recordsDone, "record"),
-    `${job.docsAdded} added`,
-    `${job.docsUpdated} updated`,
-    `${job.docsUnchanged} unchanged`,
-    `${job.docsSkippedEmpty} empty`,
-    errors ?? "no errors",
-    `${plural(job.passagesAdded, "passage")}${rate !== null ? ` (${rate.toFixed(rate < 10 ? 1 : 0)} passages/s)` : ""}`,
-    eta !== null ? `about ${formatDuration(eta)} left` : null,
-  ].filter(Boolean);
+  const parts =
+    job.kind === "reembed"
+      ? [
+          `${job.bytesDone.toLocaleString("en")} of ${plural(job.bytesTotal ?? 0, "passage")} have its vectors`,
+          `${job.passagesAdded.toLocaleString("en")} embedded by this job`,
+          errors,
+          rate !== null ? `${rate.toFixed(rate < 10 ? 1 : 0)} passages/s` : null,
+          eta !== null ? `about ${formatDuration(eta)} left` : null,
+        ].filter(Boolean)
+      : [
+          job.bytesTotal ? `${bytes(job.bytesDone)} of ${bytes(job.bytesTotal)}` : null,
+          plural(job.recordsDone, "record"),
+          `${job.docsAdded} added`,
+          `${job.docsUpdated} updated`,
+          `${job.docsUnchanged} unchanged`,
+          `${job.docsSkippedEmpty} empty`,
+          errors ?? "no errors",
+          `${plural(job.passagesAdded, "passage")}${rate !== null ? ` (${rate.toFixed(rate < 10 ? 1 : 0)} passages/s)` : ""}`,
+          eta !== null ? `about ${formatDuration(eta)} left` : null,
+        ].filter(Boolean);
 
   return (
     <li className="space-y-2 p-3" data-testid="ingest-job" data-status={job.status} data-job-id={job.id}>
@@ -101,15 +121,27 @@ function JobRow({ initial }: { initial: JobView }) {
         </time>
       </div>
       {job.status === "running" && job.bytesTotal ? (
-        <progress className="h-2 w-full accent-accent" max={job.bytesTotal} value={job.bytesDone} aria-label={`Progress of ${job.label}`} />
+        <progress
+          className="h-2 w-full accent-accent"
+          max={job.bytesTotal}
+          value={job.bytesDone}
+          aria-label={`Progress of ${job.label}`}
+        />
       ) : null}
-      <p className="text-sm text-black/70" aria-live={job.status === "running" ? "polite" : undefined} data-testid="job-counts">
+      <p
+        className="text-sm text-black/70"
+        aria-live={job.status === "running" ? "polite" : undefined}
+        data-testid="job-counts"
+      >
         {parts.join(" · ")}
       </p>
       {job.error && job.status !== "completed" ? <p className="text-sm text-red-800">{job.error}</p> : null}
       {job.recentErrors.length ? (
         <details className="text-sm">
-          <summary className="cursor-pointer text-black/70">Problems ({job.recentErrors.length === job.errors ? job.errors : `last ${job.recentErrors.length} of ${job.errors}`})</summary>
+          <summary className="cursor-pointer text-black/70">
+            Problems (
+            {job.recentErrors.length === job.errors ? job.errors : `last ${job.recentErrors.length} of ${job.errors}`})
+          </summary>
           <ul className="mt-1 list-disc space-y-0.5 pl-5 font-mono text-xs break-words">
             {job.recentErrors.map((e, i) => (
               <li key={i}>{e.message}</li>
@@ -121,12 +153,17 @@ function JobRow({ initial }: { initial: JobView }) {
         {job.status === "running" ? (
           <form action={cancelJobAction}>
             <input type="hidden" name="id" value={job.id} />
-            <button type="submit" className="rounded-md border border-black/20 bg-white px-3 py-1 text-sm font-medium hover:bg-black/5">
+            <button
+              type="submit"
+              className="rounded-md border border-black/20 bg-white px-3 py-1 text-sm font-medium hover:bg-black/5"
+            >
               Cancel
             </button>
           </form>
         ) : null}
-        {job.resumable && !running ? <ResumeButton id={job.id} onResumed={() => setJob((j) => ({ ...j, status: "running", error: null }))} /> : null}
+        {job.resumable && !running ? (
+          <ResumeButton id={job.id} onResumed={() => setJob((j) => ({ ...j, status: "running", error: null }))} />
+        ) : null}
       </div>
     </li>
   );

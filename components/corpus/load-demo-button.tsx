@@ -6,7 +6,11 @@ import { loadDemoAction } from "@/app/corpora/actions";
 function Submit() {
   const { pending } = useFormStatus();
   return (
-    <button type="submit" disabled={pending} className="rounded-md bg-accent px-4 py-2 font-medium text-white hover:bg-accent/90 disabled:opacity-60">
+    <button
+      type="submit"
+      disabled={pending}
+      className="rounded-md bg-accent px-4 py-2 font-medium text-white hover:bg-accent/90 disabled:opacity-60"
+    >
       {pending ? "Starting…" : "Load the demo corpus"}
     </button>
   );

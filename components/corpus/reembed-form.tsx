@@ -13,14 +13,23 @@ export function ReembedForm({ corpus, models }: { corpus: string; models: string
       <label htmlFor="reembed-model" className="text-black/70">
         Re-embed with
       </label>
-      <select id="reembed-model" name="model" defaultValue={state.values?.model ?? models[0]} className="max-w-full rounded-md border border-black/20 bg-white px-2 py-1 font-mono text-xs">
+      <select
+        id="reembed-model"
+        name="model"
+        defaultValue={state.values?.model ?? models[0]}
+        className="max-w-full rounded-md border border-black/20 bg-white px-2 py-1 font-mono text-xs"
+      >
         {models.map((m) => (
           <option key={m} value={m}>
             {m}
           </option>
         ))}
       </select>
-      <button type="submit" disabled={pending} className="rounded-md bg-ink px-3 py-1 font-medium text-white hover:bg-black disabled:opacity-60">
+      <button
+        type="submit"
+        disabled={pending}
+        className="rounded-md bg-ink px-3 py-1 font-medium text-white hover:bg-black disabled:opacity-60"
+      >
         {pending ? "Starting…" : "Re-embed"}
       </button>
       {state.error ? (

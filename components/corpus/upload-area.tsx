@@ -7,9 +7,22 @@ import { ingestUrlAction, type FormState } from "@/app/corpora/actions";
 import type { UploadRule } from "@/lib/corpus/upload";
 import { announceJob } from "./job-list";
 
-type Item = { key: string; name: string; state: "uploading" | "started" | "refused"; percent: number; message?: string };
+type Item = {
+  key: string;
+  name: string;
+  state: "uploading" | "started" | "refused";
+  percent: number;
+  message?: string;
+};
 
-const FORMAT_NAMES: Record<UploadRule["format"], string> = { jsonl: "JSON Lines", csv: "CSV", markdown: "Markdown", text: "Plain text", html: "HTML", pdf: "PDF" };
+const FORMAT_NAMES: Record<UploadRule["format"], string> = {
+  jsonl: "JSON Lines",
+  csv: "CSV",
+  markdown: "Markdown",
+  text: "Plain text",
+  html: "HTML",
+  pdf: "PDF",
+};
 
 const INITIAL: FormState = {};
 
@@ -18,7 +31,11 @@ function size(n: number) {
 }
 
 /** XMLHttpRequest rather than fetch: it reports upload progress, which matters for large files. */
-function send(corpus: string, file: File, onProgress: (percent: number) => void): Promise<{ ok: boolean; message: string; jobId?: string }> {
+function send(
+  corpus: string,
+  file: File,
+  onProgress: (percent: number) => void,
+): Promise<{ ok: boolean; message: string; jobId?: string }> {
   return new Promise((resolve) => {
     const xhr = new XMLHttpRequest();
     xhr.open("POST", `/api/corpora/${encodeURIComponent(corpus)}/uploads?filename=${encodeURIComponent(file.name)}`);
@@ -38,7 +55,11 @@ function send(corpus: string, file: File, onProgress: (percent: number) => void)
       );
     };
     // The server stops reading a body over the limit, which some browsers report as a network error.
-    xhr.onerror = () => resolve({ ok: false, message: "the upload was interrupted (the connection closed; was the file over the limit?)" });
+    xhr.onerror = () =>
+      resolve({
+        ok: false,
+        message: "the upload was interrupted (the connection closed; was the file over the limit?)",
+      });
     xhr.send(file);
   });
 }
@@ -49,13 +70,21 @@ export function UploadArea({ corpus, rules }: { corpus: string; rules: UploadRul
   const input = useRef<HTMLInputElement>(null);
   const [items, setItems] = useState<Item[]>([]);
   const [dragging, setDragging] = useState(false);
-  const { state: urlState, pending: urlPending, formProps: urlForm } = useServerForm<FormState>(ingestUrlAction, INITIAL, { clearOnSuccess: true });
+  const {
+    state: urlState,
+    pending: urlPending,
+    formProps: urlForm,
+  } = useServerForm<FormState>(ingestUrlAction, INITIAL, { clearOnSuccess: true });
   const accept = rules.flatMap((r) => r.extensions).join(",");
 
-  const update = (key: string, patch: Partial<Item>) => setItems((all) => all.map((i) => (i.key === key ? { ...i, ...patch } : i)));
+  const update = (key: string, patch: Partial<Item>) =>
+    setItems((all) => all.map((i) => (i.key === key ? { ...i, ...patch } : i)));
 
   async function uploadAll(files: File[]) {
-    const batch = files.map((f, i) => ({ file: f, item: { key: `${Date.now()}-${i}-${f.name}`, name: f.name, state: "uploading" as const, percent: 0 } }));
+    const batch = files.map((f, i) => ({
+      file: f,
+      item: { key: `${Date.now()}-${i}-${f.name}`, name: f.name, state: "uploading" as const, percent: 0 },
+    }));
     setItems((all) => [...batch.map((b) => b.item), ...all]);
     // One at a time: parallel uploads would compete for the same disk and embedding CPU anyway.
     for (const { file, item } of batch) {
@@ -63,7 +92,10 @@ export function UploadArea({ corpus, rules }: { corpus: string; rules: UploadRul
       const rule = rules.find((r) => r.extensions.includes(ext));
       // Checked here too so a file over the limit is not sent only to be refused at the end.
       if (rule && file.size > rule.maxBytes) {
-        update(item.key, { state: "refused", message: `larger than the ${size(rule.maxBytes)} limit for ${rule.format} files` });
+        update(item.key, {
+          state: "refused",
+          message: `larger than the ${size(rule.maxBytes)} limit for ${rule.format} files`,
+        });
         continue;
       }
       const res = await send(corpus, file, (percent) => update(item.key, { percent }));
@@ -116,7 +148,10 @@ export function UploadArea({ corpus, rules }: { corpus: string; rules: UploadRul
               {FORMAT_NAMES[r.format]} ({r.extensions.join(", ")}): up to {size(r.maxBytes)}
             </li>
           ))}
-          <li>JSON Lines: one object per line with id and text (title, url, published_at, metadata optional). CSV: a header row with the same columns.</li>
+          <li>
+            JSON Lines: one object per line with id and text (title, url, published_at, metadata optional). CSV: a
+            header row with the same columns.
+          </li>
         </ul>
       </div>
 
@@ -125,7 +160,11 @@ export function UploadArea({ corpus, rules }: { corpus: string; rules: UploadRul
           {items.map((i) => (
             <li key={i.key} data-state={i.state} className={i.state === "refused" ? "text-red-800" : "text-black/80"}>
               <span className="font-medium break-all">{i.name}</span>:{" "}
-              {i.state === "uploading" ? `uploading, ${i.percent}%` : i.state === "refused" ? `refused: ${i.message}` : i.message}
+              {i.state === "uploading"
+                ? `uploading, ${i.percent}%`
+                : i.state === "refused"
+                  ? `refused: ${i.message}`
+                  : i.message}
             </li>
           ))}
         </ul>
@@ -135,9 +174,21 @@ export function UploadArea({ corpus, rules }: { corpus: string; rules: UploadRul
         <input type="hidden" name="corpus" value={corpus} />
         <label className="flex min-w-0 flex-1 flex-col text-sm">
           Or add a web page or file by its address
-          <input name="url" type="url" inputMode="url" placeholder="https://" defaultValue={urlState.values?.url} aria-invalid={urlState.field === "url" || undefined} className="mt-1 rounded-md border border-black/20 bg-white p-1.5" />
+          <input
+            name="url"
+            type="url"
+            inputMode="url"
+            placeholder="https://"
+            defaultValue={urlState.values?.url}
+            aria-invalid={urlState.field === "url" || undefined}
+            className="mt-1 rounded-md border border-black/20 bg-white p-1.5"
+          />
         </label>
-        <button type="submit" disabled={urlPending} className="rounded-md border border-black/20 bg-white px-3 py-1.5 text-sm font-medium hover:bg-black/5 disabled:opacity-60">
+        <button
+          type="submit"
+          disabled={urlPending}
+          className="rounded-md border border-black/20 bg-white px-3 py-1.5 text-sm font-medium hover:bg-black/5 disabled:opacity-60"
+        >
           {urlPending ? "Fetching…" : "Fetch and add"}
         </button>
         {urlState.error ? (

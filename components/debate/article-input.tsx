@@ -27,7 +27,12 @@ export type ArticleInputProps = {
 
 const fmt = (n: number) => n.toLocaleString("en-US");
 
-export function ArticleInput({ initial = {}, error, fetchArticle = fetchArticleAction, maxChars = ARTICLE_MAX_CHARS }: ArticleInputProps) {
+export function ArticleInput({
+  initial = {},
+  error,
+  fetchArticle = fetchArticleAction,
+  maxChars = ARTICLE_MAX_CHARS,
+}: ArticleInputProps) {
   const [url, setUrl] = useState(initial.url ?? "");
   const [title, setTitle] = useState(initial.title ?? "");
   const [body, setBody] = useState(initial.claim ?? "");
@@ -79,31 +84,49 @@ export function ArticleInput({ initial = {}, error, fetchArticle = fetchArticleA
             aria-describedby="article-url-help article-fetch-status"
             className="min-w-0 flex-1 rounded-md border border-black/20 bg-white p-2"
           />
-          <button type="button" onClick={onFetch} disabled={pending || !url.trim()} className="shrink-0 rounded-md border border-black/20 bg-white px-3 py-2 text-sm font-medium hover:bg-black/5 disabled:opacity-60">
+          <button
+            type="button"
+            onClick={onFetch}
+            disabled={pending || !url.trim()}
+            className="shrink-0 rounded-md border border-black/20 bg-white px-3 py-2 text-sm font-medium hover:bg-black/5 disabled:opacity-60"
+          >
             {pending ? "Fetching…" : "Fetch from address"}
           </button>
         </div>
         <p id="article-url-help" className="mt-1 text-xs text-black/60">
-          Fetching fills in the headline, text and date from the page; check them before starting. Or paste the article below.
+          Fetching fills in the headline, text and date from the page; check them before starting. Or paste the article
+          below.
         </p>
         <div id="article-fetch-status" aria-live="polite">
           {fetched && !fetched.ok ? (
-            <p role="alert" className="mt-2 rounded-md bg-red-50 p-2 text-sm text-red-900" data-testid="article-fetch-error">
+            <p
+              role="alert"
+              className="mt-2 rounded-md bg-red-50 p-2 text-sm text-red-900"
+              data-testid="article-fetch-error"
+            >
               {fetched.error}
             </p>
           ) : null}
           {fetched && fetched.ok ? (
-            <div className="mt-2 space-y-1 rounded-md bg-emerald-50 p-2 text-sm text-emerald-950" data-testid="article-fetch-done">
+            <div
+              className="mt-2 space-y-1 rounded-md bg-emerald-50 p-2 text-sm text-emerald-950"
+              data-testid="article-fetch-done"
+            >
               <p>
                 Read {fmt(fetched.text.length)} characters from {hostOf(fetched.finalUrl)}
                 {fetched.siteName ? ` (${fetched.siteName})` : ""}.
               </p>
               {fetched.truncated ? (
                 <p className="font-medium text-amber-900">
-                  The article has {fmt(fetched.originalChars)} characters; only the first {fmt(fetched.text.length)} were kept (the limit is {fmt(maxChars)}). Check where it ends.
+                  The article has {fmt(fetched.originalChars)} characters; only the first {fmt(fetched.text.length)}{" "}
+                  were kept (the limit is {fmt(maxChars)}). Check where it ends.
                 </p>
               ) : null}
-              {!fetched.publishedDate ? <p className="font-medium text-amber-900">The page does not state when it was published: enter the date below.</p> : null}
+              {!fetched.publishedDate ? (
+                <p className="font-medium text-amber-900">
+                  The page does not state when it was published: enter the date below.
+                </p>
+              ) : null}
             </div>
           ) : null}
         </div>
@@ -114,7 +137,15 @@ export function ArticleInput({ initial = {}, error, fetchArticle = fetchArticleA
         <label htmlFor="article-title" className="block font-medium">
           Headline
         </label>
-        <input id="article-title" name="title" type="text" maxLength={500} value={title} onChange={(e) => setTitle(e.target.value)} className="mt-1 w-full rounded-md border border-black/20 bg-white p-2" />
+        <input
+          id="article-title"
+          name="title"
+          type="text"
+          maxLength={500}
+          value={title}
+          onChange={(e) => setTitle(e.target.value)}
+          className="mt-1 w-full rounded-md border border-black/20 bg-white p-2"
+        />
         {fieldError("title") ? <FieldMessage id="article-title-error" text={fieldError("title")!} /> : null}
       </div>
 
@@ -134,19 +165,38 @@ export function ArticleInput({ initial = {}, error, fetchArticle = fetchArticleA
           className={`mt-1 w-full rounded-md border bg-white p-2 text-sm leading-relaxed ${over ? "border-red-700" : "border-black/20"}`}
         />
         <p id="article-body-help" className="mt-1 text-xs text-black/60">
-          <span data-testid="article-count" aria-live="polite" className={over ? "font-medium text-red-800" : undefined}>
+          <span
+            data-testid="article-count"
+            aria-live="polite"
+            className={over ? "font-medium text-red-800" : undefined}
+          >
             {fmt(chars)} / {fmt(maxChars)} characters
           </span>
           . The whole article as published, without comments or related links.
         </p>
-        {over ? <FieldMessage id="article-body-error" text={`The article is ${fmt(chars - maxChars)} ${chars - maxChars === 1 ? "character" : "characters"} over the ${fmt(maxChars)}-character limit; shorten it or keep the first part.`} /> : fieldError("claim") ? <FieldMessage id="article-body-error" text={fieldError("claim")!} /> : null}
+        {over ? (
+          <FieldMessage
+            id="article-body-error"
+            text={`The article is ${fmt(chars - maxChars)} ${chars - maxChars === 1 ? "character" : "characters"} over the ${fmt(maxChars)}-character limit; shorten it or keep the first part.`}
+          />
+        ) : fieldError("claim") ? (
+          <FieldMessage id="article-body-error" text={fieldError("claim")!} />
+        ) : null}
       </div>
 
       <div>
         <label htmlFor="article-date" className="block font-medium">
           Publication date
         </label>
-        <input id="article-date" name="claimDate" type="date" value={date} onChange={(e) => setDate(e.target.value)} aria-describedby="article-date-help" className="mt-1 rounded-md border border-black/20 bg-white p-2" />
+        <input
+          id="article-date"
+          name="claimDate"
+          type="date"
+          value={date}
+          onChange={(e) => setDate(e.target.value)}
+          aria-describedby="article-date-help"
+          className="mt-1 rounded-md border border-black/20 bg-white p-2"
+        />
         <p id="article-date-help" className="mt-1 text-xs text-black/60">
           Web evidence is taken only from before this day, so later fact-checks of the story cannot decide it.
         </p>

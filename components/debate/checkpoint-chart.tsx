@@ -17,7 +17,14 @@ const signed = (x: number) => (x < 0 ? `−${Math.abs(x).toFixed(2)}` : x.toFixe
  */
 export function stopWords(value: number | null, threshold: number): string {
   if (value === null) return "The stop agent's answer could not be scored.";
-  const lean = value >= 0.5 ? "is sure the debate can stop" : value > 0 ? "leans towards stopping" : value > -0.5 ? "leans towards more debate" : "wants more debate";
+  const lean =
+    value >= 0.5
+      ? "is sure the debate can stop"
+      : value > 0
+        ? "leans towards stopping"
+        : value > -0.5
+          ? "leans towards more debate"
+          : "wants more debate";
   return `The stop agent ${lean} (${signed(value)} on a scale from −1, go on, to +1, stop); stopping needs ${signed(threshold)} or more: ${value >= threshold ? "reached" : "not reached"}.`;
 }
 
@@ -26,20 +33,49 @@ export function confidenceWords(value: number | null, threshold: number, verdict
   return `The judge is ${Math.round(value * 100)}% sure of ${verdict ? `its leaning, ${verdict}` : "its leaning"}; stopping needs ${Math.round(threshold * 100)}%: ${value >= threshold ? "reached" : "not reached"}.`;
 }
 
-function Bar({ label, technical, value, min, max, threshold, words }: { label: string; technical: string; value: number | null; min: number; max: number; threshold: number; words: string }) {
+function Bar({
+  label,
+  technical,
+  value,
+  min,
+  max,
+  threshold,
+  words,
+}: {
+  label: string;
+  technical: string;
+  value: number | null;
+  min: number;
+  max: number;
+  threshold: number;
+  words: string;
+}) {
   const pos = (x: number) => `${(((Math.min(max, Math.max(min, x)) - min) / (max - min)) * 100).toFixed(1)}%`;
   const ok = value !== null && value >= threshold;
   return (
     <div className="text-xs" title={technical}>
       <div className="flex items-center gap-2">
-      <span className="w-32 shrink-0 text-black/70">{label}</span>
-      <div className="relative h-3 min-w-0 flex-1 rounded bg-black/10" role="img" aria-label={`${label} ${value === null ? "not scored" : value.toFixed(2)}, needs ${threshold}`}>
-        {value !== null ? <div className={`absolute inset-y-0 left-0 rounded ${ok ? "bg-emerald-600" : "bg-stone-500"}`} style={{ width: pos(value) }} /> : null}
-        <div className="absolute -inset-y-1 w-0.5 bg-black" style={{ left: pos(threshold) }} title={`needs ${threshold}`} />
-      </div>
-      <span className="w-20 shrink-0 text-right tabular-nums" aria-hidden>
-        {value === null ? "—" : signed(value)} / {signed(threshold)}
-      </span>
+        <span className="w-32 shrink-0 text-black/70">{label}</span>
+        <div
+          className="relative h-3 min-w-0 flex-1 rounded bg-black/10"
+          role="img"
+          aria-label={`${label} ${value === null ? "not scored" : value.toFixed(2)}, needs ${threshold}`}
+        >
+          {value !== null ? (
+            <div
+              className={`absolute inset-y-0 left-0 rounded ${ok ? "bg-emerald-600" : "bg-stone-500"}`}
+              style={{ width: pos(value) }}
+            />
+          ) : null}
+          <div
+            className="absolute -inset-y-1 w-0.5 bg-black"
+            style={{ left: pos(threshold) }}
+            title={`needs ${threshold}`}
+          />
+        </div>
+        <span className="w-20 shrink-0 text-right tabular-nums" aria-hidden>
+          {value === null ? "—" : signed(value)} / {signed(threshold)}
+        </span>
       </div>
       <Words>{words}</Words>
     </div>
@@ -58,13 +94,22 @@ export function CheckpointChart({ checkpoint: c }: { checkpoint: Checkpoint }) {
   const method = c.scoringMethod ? `scored by ${[...new Set(c.scoringMethod.split("+"))].join(" and ")}` : "not scored";
   return (
     <figure data-testid="checkpoint" className="rounded-md border border-dashed border-black/20 bg-white p-3">
-      <figcaption className="mb-2 text-xs font-medium" title={`Early-stopping checkpoint (${method}). The debate stops when both signals reach their thresholds.`}>
+      <figcaption
+        className="mb-2 text-xs font-medium"
+        title={`Early-stopping checkpoint (${method}). The debate stops when both signals reach their thresholds.`}
+      >
         After the {c.after.replace(/-/g, " ")}:{" "}
         <span className={c.decision === "stop" ? "text-emerald-800" : "text-black/70"}>
-          {c.decision === "stop" ? "stop here" : c.decision === "continue" ? "continue" : "could not be scored, continue"}
+          {c.decision === "stop"
+            ? "stop here"
+            : c.decision === "continue"
+              ? "continue"
+              : "could not be scored, continue"}
         </span>
         {c.verdict ? ` · leaning ${c.verdict}` : ""}
-        <span className="block font-normal text-black/60">The debate stops early only when both bars reach their black line.</span>
+        <span className="block font-normal text-black/60">
+          The debate stops early only when both bars reach their black line.
+        </span>
       </figcaption>
       <Bar
         label="Ready to stop?"

@@ -18,7 +18,12 @@ export function CitedText({ text, onCite }: { text: string; onCite: (rank: numbe
             {ranks.map((r, j) => (
               <span key={r}>
                 {j > 0 ? ", " : ""}
-                <button type="button" className="font-medium text-accent underline decoration-dotted underline-offset-2 hover:decoration-solid" onClick={() => onCite(r)} aria-label={`Show evidence E${r}`}>
+                <button
+                  type="button"
+                  className="font-medium text-accent underline decoration-dotted underline-offset-2 hover:decoration-solid"
+                  onClick={() => onCite(r)}
+                  aria-label={`Show evidence E${r}`}
+                >
                   E{r}
                 </button>
               </span>

@@ -53,7 +53,9 @@ export function ComparePicker({
     const n = ++asked.current;
     const t = setTimeout(async () => {
       const data = new FormData(form);
-      const values = Object.fromEntries([...data.entries()].filter(([k, x]) => typeof x === "string" && k !== "method")) as Record<string, string>;
+      const values = Object.fromEntries(
+        [...data.entries()].filter(([k, x]) => typeof x === "string" && k !== "method"),
+      ) as Record<string, string>;
       const methods = data.getAll("method").filter((m): m is string => typeof m === "string");
       try {
         const out = await estimateComparisonAction(values, methods);
@@ -65,11 +67,24 @@ export function ComparePicker({
     return () => clearTimeout(t);
   }, [revision]);
 
-  const toggle = (name: string, on: boolean) => setChosen((c) => (on ? [...c.filter((x) => x !== name), name] : c.filter((x) => x !== name)));
-  const general = state.error && (!state.field || !["claim", "title", "claimDate", "corpus", "methods", "ensemble"].some((f) => state.field === f || state.field!.startsWith(`${f}.`)));
+  const toggle = (name: string, on: boolean) =>
+    setChosen((c) => (on ? [...c.filter((x) => x !== name), name] : c.filter((x) => x !== name)));
+  const general =
+    state.error &&
+    (!state.field ||
+      !["claim", "title", "claimDate", "corpus", "methods", "ensemble"].some(
+        (f) => state.field === f || state.field!.startsWith(`${f}.`),
+      ));
 
   return (
-    <form ref={formRef} {...formProps} className="space-y-6" noValidate onChange={() => setRevision((n) => n + 1)} data-testid="compare-form">
+    <form
+      ref={formRef}
+      {...formProps}
+      className="space-y-6"
+      noValidate
+      onChange={() => setRevision((n) => n + 1)}
+      data-testid="compare-form"
+    >
       {general ? (
         <p role="alert" className="rounded-md bg-red-50 p-3 text-sm text-red-900">
           {state.error}
@@ -78,15 +93,28 @@ export function ComparePicker({
 
       <fieldset>
         <legend className="font-medium">Methods to compare</legend>
-        <p className="text-xs text-black/60">Choose two to four. Each runs its own debate on the same claim and corpus, all at once.</p>
+        <p className="text-xs text-black/60">
+          Choose two to four. Each runs its own debate on the same claim and corpus, all at once.
+        </p>
         <div className="mt-2 grid gap-2 sm:grid-cols-2">
           {protocols.map((p) => {
             const on = chosen.includes(p.name);
             const names = presets[p.name] ?? [];
             return (
-              <div key={p.name} className={`min-w-0 rounded-md border p-3 text-sm ${on ? "border-ink bg-white" : "border-black/15 bg-white/60"}`}>
+              <div
+                key={p.name}
+                className={`min-w-0 rounded-md border p-3 text-sm ${on ? "border-ink bg-white" : "border-black/15 bg-white/60"}`}
+              >
                 <label className="flex cursor-pointer gap-2">
-                  <input type="checkbox" name="method" value={p.name} checked={on} disabled={!on && chosen.length >= MAX} onChange={(e) => toggle(p.name, e.target.checked)} className="mt-1" />
+                  <input
+                    type="checkbox"
+                    name="method"
+                    value={p.name}
+                    checked={on}
+                    disabled={!on && chosen.length >= MAX}
+                    onChange={(e) => toggle(p.name, e.target.checked)}
+                    className="mt-1"
+                  />
                   <span className="min-w-0">
                     <span className="block font-medium">{p.title}</span>
                     <span className="block text-xs text-black/60">{p.blurb}</span>
@@ -95,7 +123,11 @@ export function ComparePicker({
                 {on && names.length ? (
                   <label className="mt-2 block text-xs">
                     Preset<span className="sr-only"> for {p.title}</span>
-                    <select name={`preset_${p.name}`} defaultValue={v[`preset_${p.name}`] ?? ""} className="mt-1 block w-full max-w-full rounded-md border border-black/20 bg-white p-1.5 text-sm">
+                    <select
+                      name={`preset_${p.name}`}
+                      defaultValue={v[`preset_${p.name}`] ?? ""}
+                      className="mt-1 block w-full max-w-full rounded-md border border-black/20 bg-white p-1.5 text-sm"
+                    >
                       <option value="">{`${findMethod(p.name)?.defaultSettingsTitle ?? "default settings"}${findMethod(p.name)?.defaultSettingsTitle === "default settings" ? "" : " (default)"}`}</option>
                       {names.map((n) => (
                         <option key={n} value={n}>
@@ -129,10 +161,15 @@ export function ComparePicker({
           className={`mt-1 w-full rounded-md border bg-white p-2 ${tooLong ? "border-red-700" : "border-black/20"}`}
         />
         <p id="compare-claim-help" className="mt-1 text-xs text-black/60">
-          <span data-testid="compare-claim-count" aria-live="polite" className={tooLong ? "font-medium text-red-800" : undefined}>
+          <span
+            data-testid="compare-claim-count"
+            aria-live="polite"
+            className={tooLong ? "font-medium text-red-800" : undefined}
+          >
             {claimCount(claim)}
           </span>
-          . Quote the statement as it was made. ZoFia checks news articles: it reads your claim as a one-paragraph article (with the headline below, if you give one).
+          . Quote the statement as it was made. ZoFia checks news articles: it reads your claim as a one-paragraph
+          article (with the headline below, if you give one).
         </p>
         {/* Live as the user types; the server's word holds only for the text it saw. */}
         {tooLong ? (
@@ -149,14 +186,25 @@ export function ComparePicker({
           <label htmlFor="compare-title" className="block text-sm">
             Headline <span className="text-black/60">(optional, read by ZoFia)</span>
           </label>
-          <input id="compare-title" name="title" defaultValue={v.title} className="mt-1 w-full rounded-md border border-black/20 bg-white p-2" />
+          <input
+            id="compare-title"
+            name="title"
+            defaultValue={v.title}
+            className="mt-1 w-full rounded-md border border-black/20 bg-white p-2"
+          />
           <FieldError state={state} field="title" />
         </div>
         <div>
           <label htmlFor="compare-claimDate" className="block text-sm">
             Claim date <span className="text-black/60">(optional: evidence published later is left out)</span>
           </label>
-          <input id="compare-claimDate" name="claimDate" type="date" defaultValue={v.claimDate} className="mt-1 rounded-md border border-black/20 bg-white p-2" />
+          <input
+            id="compare-claimDate"
+            name="claimDate"
+            type="date"
+            defaultValue={v.claimDate}
+            className="mt-1 rounded-md border border-black/20 bg-white p-2"
+          />
           <FieldError state={state} field="claimDate" />
         </div>
       </div>
@@ -165,8 +213,15 @@ export function ComparePicker({
         <label htmlFor="compare-corpus" className="block font-medium">
           Corpus
         </label>
-        <p className="text-xs text-black/60">Every method that reads evidence reads this one corpus. Only ZoFia can run without one (on web search).</p>
-        <select id="compare-corpus" name="corpus" defaultValue={v.corpus ?? corpora[0]?.name ?? ""} className="mt-1 w-full max-w-full rounded-md border border-black/20 bg-white p-2 sm:w-auto">
+        <p className="text-xs text-black/60">
+          Every method that reads evidence reads this one corpus. Only ZoFia can run without one (on web search).
+        </p>
+        <select
+          id="compare-corpus"
+          name="corpus"
+          defaultValue={v.corpus ?? corpora[0]?.name ?? ""}
+          className="mt-1 w-full max-w-full rounded-md border border-black/20 bg-white p-2 sm:w-auto"
+        >
           <option value="">no corpus</option>
           {corpora.map((c) => (
             <option key={c.name} value={c.name}>
@@ -179,7 +234,9 @@ export function ComparePicker({
 
       <fieldset>
         <legend className="font-medium">Ensemble verdict (optional)</legend>
-        <p className="text-xs text-black/60">A vote over the methods&apos; verdicts, shown as its own row. It never replaces what each method said.</p>
+        <p className="text-xs text-black/60">
+          A vote over the methods&apos; verdicts, shown as its own row. It never replaces what each method said.
+        </p>
         <div className="mt-2 flex flex-col gap-2 text-sm sm:flex-row sm:flex-wrap sm:gap-4">
           {[
             ["", "No ensemble"],
@@ -195,7 +252,11 @@ export function ComparePicker({
         <FieldError state={state} field="ensemble" />
       </fieldset>
 
-      <div data-testid="compare-estimate" aria-live="polite" className="rounded-md border border-black/10 bg-white p-4 text-sm">
+      <div
+        data-testid="compare-estimate"
+        aria-live="polite"
+        className="rounded-md border border-black/10 bg-white p-4 text-sm"
+      >
         <p className="font-medium">Estimated cost of all methods together</p>
         {!est ? (
           <p className="mt-1 text-black/60">Estimating…</p>
@@ -204,15 +265,26 @@ export function ComparePicker({
         ) : (
           <>
             <p className="mt-1">
-              Up to <strong>{fmt(est.llmCalls)} model calls</strong> and {fmt(est.toolCalls)} searches, about {fmt(est.tokens)} tokens ·{" "}
+              Up to <strong>{fmt(est.llmCalls)} model calls</strong> and {fmt(est.toolCalls)} searches, about{" "}
+              {fmt(est.tokens)} tokens ·{" "}
               {est.costUsd === null ? <strong>price unknown</strong> : <strong>{usdWords(est.costUsd)}</strong>}
-              {est.unpriced.length ? <span className="text-black/70"> (price unknown for {est.unpriced.join(", ")})</span> : null}
+              {est.unpriced.length ? (
+                <span className="text-black/70"> (price unknown for {est.unpriced.join(", ")})</span>
+              ) : null}
             </p>
-            {est.missing.length ? <p className="mt-1 text-xs text-black/60">No estimate before starting for {est.missing.join(", ")}: not counted above, so the total is a lower bound.</p> : null}
+            {est.missing.length ? (
+              <p className="mt-1 text-xs text-black/60">
+                No estimate before starting for {est.missing.join(", ")}: not counted above, so the total is a lower
+                bound.
+              </p>
+            ) : null}
             <ul className="mt-1 text-xs text-black/70">
               {est.perMethod.map((m) => (
                 <li key={m.protocol} className="break-words">
-                  {protocols.find((p) => p.name === m.protocol)?.title ?? m.protocol}: {m.estimate.ok ? `${fmt(m.estimate.llmCalls)} calls, ~${fmt(m.estimate.promptTokens + m.estimate.completionTokens)} tokens, ${m.estimate.costUsd === null ? "price unknown" : usdWords(m.estimate.costUsd, { short: true })}` : m.estimate.message}
+                  {protocols.find((p) => p.name === m.protocol)?.title ?? m.protocol}:{" "}
+                  {m.estimate.ok
+                    ? `${fmt(m.estimate.llmCalls)} calls, ~${fmt(m.estimate.promptTokens + m.estimate.completionTokens)} tokens, ${m.estimate.costUsd === null ? "price unknown" : usdWords(m.estimate.costUsd, { short: true })}`
+                    : m.estimate.message}
                 </li>
               ))}
             </ul>
@@ -220,7 +292,11 @@ export function ComparePicker({
         )}
       </div>
 
-      <button type="submit" disabled={pending} className="rounded-md bg-ink px-4 py-2 font-medium text-white hover:bg-black disabled:opacity-60">
+      <button
+        type="submit"
+        disabled={pending}
+        className="rounded-md bg-ink px-4 py-2 font-medium text-white hover:bg-black disabled:opacity-60"
+      >
         {pending ? "Starting…" : chosen.length >= 2 ? `Start ${chosen.length} debates` : "Start the comparison"}
       </button>
     </form>

@@ -20,7 +20,9 @@ export function CostEstimate({ revision }: { revision: number }) {
     if (!form) return;
     const n = ++asked.current;
     const t = setTimeout(async () => {
-      const values = Object.fromEntries([...new FormData(form).entries()].filter(([, x]) => typeof x === "string")) as Record<string, string>;
+      const values = Object.fromEntries(
+        [...new FormData(form).entries()].filter(([, x]) => typeof x === "string"),
+      ) as Record<string, string>;
       try {
         const out = await estimateDebateAction(values);
         // An answer to an older version of the form is dropped.
@@ -33,7 +35,12 @@ export function CostEstimate({ revision }: { revision: number }) {
   }, [revision]);
 
   return (
-    <div ref={box} data-testid="cost-estimate" aria-live="polite" className="rounded-md border border-black/10 bg-white p-4 text-sm">
+    <div
+      ref={box}
+      data-testid="cost-estimate"
+      aria-live="polite"
+      className="rounded-md border border-black/10 bg-white p-4 text-sm"
+    >
       <p className="font-medium">Estimated cost before starting</p>
       {!est ? (
         <p className="mt-1 text-black/60">Estimating…</p>
@@ -45,23 +52,37 @@ export function CostEstimate({ revision }: { revision: number }) {
             {/* One number said as what it is: the expected case with its worst case, or the worst case alone. */}
             {est.worst ? (
               <>
-                About <strong>{fmt(est.llmCalls)} model calls</strong> expected (worst case {fmt(est.worst.llmCalls)}, about {fmt(est.worst.tokens)} tokens) and {fmt(est.toolCalls)} {est.toolCalls === 1 ? "search" : "searches"}, about {fmt(est.promptTokens + est.completionTokens)} tokens expected ·{" "}
+                About <strong>{fmt(est.llmCalls)} model calls</strong> expected (worst case {fmt(est.worst.llmCalls)},
+                about {fmt(est.worst.tokens)} tokens) and {fmt(est.toolCalls)}{" "}
+                {est.toolCalls === 1 ? "search" : "searches"}, about {fmt(est.promptTokens + est.completionTokens)}{" "}
+                tokens expected ·{" "}
               </>
             ) : (
               <>
-                At most <strong>{fmt(est.llmCalls)} model calls</strong> (every round run) and {fmt(est.toolCalls)} {est.toolCalls === 1 ? "search" : "searches"}, about {fmt(est.promptTokens + est.completionTokens)} tokens ·{" "}
+                At most <strong>{fmt(est.llmCalls)} model calls</strong> (every round run) and {fmt(est.toolCalls)}{" "}
+                {est.toolCalls === 1 ? "search" : "searches"}, about {fmt(est.promptTokens + est.completionTokens)}{" "}
+                tokens ·{" "}
               </>
             )}
-            {est.costUsd === null ? <strong>price unknown</strong> : est.costUsd === 0 && est.unpriced.length === 0 ? <strong>{FREE_WORDS}</strong> : <strong>${est.costUsd.toFixed(4)}</strong>}
+            {est.costUsd === null ? (
+              <strong>price unknown</strong>
+            ) : est.costUsd === 0 && est.unpriced.length === 0 ? (
+              <strong>{FREE_WORDS}</strong>
+            ) : (
+              <strong>${est.costUsd.toFixed(4)}</strong>
+            )}
             {est.costUsd !== null && est.unpriced.length ? " for the priced models" : ""}
-            {est.unpriced.length ? <span className="text-black/70"> (price unknown for {est.unpriced.join(", ")})</span> : null}
+            {est.unpriced.length ? (
+              <span className="text-black/70"> (price unknown for {est.unpriced.join(", ")})</span>
+            ) : null}
           </p>
           <details className="mt-1 text-xs text-black/70">
             <summary className="cursor-pointer">Per role</summary>
             <ul className="mt-1">
               {est.byRole.map((r) => (
                 <li key={r.role} className="break-words">
-                  {r.role.replace(/-/g, " ")} ({r.model}): {r.calls} {r.calls === 1 ? "call" : "calls"}, ~{fmt(r.tokens)} tokens, {r.costUsd === null ? "price unknown" : usdWords(r.costUsd, { short: true })}
+                  {r.role.replace(/-/g, " ")} ({r.model}): {r.calls} {r.calls === 1 ? "call" : "calls"}, ~
+                  {fmt(r.tokens)} tokens, {r.costUsd === null ? "price unknown" : usdWords(r.costUsd, { short: true })}
                 </li>
               ))}
             </ul>

@@ -14,7 +14,11 @@ export function DebateControls({ id, status }: { id: string; status: string }) {
         {status === "running" || status === "queued" ? (
           <form action={stop}>
             <input type="hidden" name="id" value={id} />
-            <button type="submit" disabled={stopping} className="rounded-md border border-black/20 bg-white px-3 py-1.5 text-sm font-medium hover:bg-black/5 disabled:opacity-60">
+            <button
+              type="submit"
+              disabled={stopping}
+              className="rounded-md border border-black/20 bg-white px-3 py-1.5 text-sm font-medium hover:bg-black/5 disabled:opacity-60"
+            >
               {stopping ? "Stopping…" : "Stop debate"}
             </button>
           </form>
@@ -22,7 +26,11 @@ export function DebateControls({ id, status }: { id: string; status: string }) {
         {status === "interrupted" || status === "failed" || status === "cancelled" ? (
           <form action={resume}>
             <input type="hidden" name="id" value={id} />
-            <button type="submit" disabled={resuming} className="rounded-md bg-ink px-3 py-1.5 text-sm font-medium text-white hover:bg-black disabled:opacity-60">
+            <button
+              type="submit"
+              disabled={resuming}
+              className="rounded-md bg-ink px-3 py-1.5 text-sm font-medium text-white hover:bg-black disabled:opacity-60"
+            >
               {resuming ? "Resuming…" : "Resume from the last finished turn"}
             </button>
           </form>

@@ -32,7 +32,8 @@ function upsertTurn(turns: DebateView["turns"], turn: DebateView["turns"][number
 }
 
 const without = (live: Live, seq: number) => live.filter((l) => l.turn.seq !== seq);
-const update = (live: Live, seq: number, f: (l: LiveTurn) => LiveTurn) => live.map((l) => (l.turn.seq === seq ? f(l) : l));
+const update = (live: Live, seq: number, f: (l: LiveTurn) => LiveTurn) =>
+  live.map((l) => (l.turn.seq === seq ? f(l) : l));
 
 /**
  * A delta joins the turn's text at its offset: text the snapshot already holds is not added twice.
@@ -53,40 +54,88 @@ export function reduce(state: State, action: Action): State {
     case "turn-start":
       // A turn the snapshot already holds as finished (a replayed event) is not started again.
       if (v.turns.some((t) => t.seq === e.turn.seq && t.status !== "streaming")) return state;
-      return { ...state, live: [...without(state.live, e.turn.seq), { turn: e.turn, text: "" }].sort((a, b) => a.turn.seq - b.turn.seq) };
+      return {
+        ...state,
+        live: [...without(state.live, e.turn.seq), { turn: e.turn, text: "" }].sort((a, b) => a.turn.seq - b.turn.seq),
+      };
     case "delta":
       // A turn the snapshot already holds as finished must not grow again.
       if (v.turns.some((t) => t.seq === e.seq && t.status === "completed")) return state;
       return { ...state, live: update(state.live, e.seq, (l) => ({ turn: l.turn, text: joinDelta(l.text, e) })) };
     case "turn-reset":
-      return { ...state, live: update(state.live, e.seq, (l) => ({ ...l, text: "", retry: { attempt: e.attempt, maxAttempts: e.maxAttempts, reason: e.reason } })) };
+      return {
+        ...state,
+        live: update(state.live, e.seq, (l) => ({
+          ...l,
+          text: "",
+          retry: { attempt: e.attempt, maxAttempts: e.maxAttempts, reason: e.reason },
+        })),
+      };
     case "domain":
       return { ...state, view: { ...v, domain: e.domain } };
     case "turn-end": {
       const t = e.turn;
       const turn = { ...t, status: "completed", error: null, scores: t.scores };
-      return { view: { ...v, turns: upsertTurn(v.turns, turn as DebateView["turns"][number]) }, live: without(state.live, t.seq) };
+      return {
+        view: { ...v, turns: upsertTurn(v.turns, turn as DebateView["turns"][number]) },
+        live: without(state.live, t.seq),
+      };
     }
     case "turn-error": {
       const live = state.live.find((l) => l.turn.seq === e.seq);
       const failed = live
-        ? ({ ...live.turn, status: e.status, content: e.content, error: e.error, promptTokens: null, completionTokens: null, costUsd: null, latencyMs: null, citations: [], scores: null, metadata: null } as DebateView["turns"][number])
+        ? ({
+            ...live.turn,
+            status: e.status,
+            content: e.content,
+            error: e.error,
+            promptTokens: null,
+            completionTokens: null,
+            costUsd: null,
+            latencyMs: null,
+            citations: [],
+            scores: null,
+            metadata: null,
+          } as DebateView["turns"][number])
         : null;
       return { view: failed ? { ...v, turns: upsertTurn(v.turns, failed) } : v, live: without(state.live, e.seq) };
     }
     case "evidence": {
       const have = new Set(v.evidence.map((x) => x.rank));
       const added = e.evidence.filter((x) => !have.has(x.rank)) as unknown as DebateView["evidence"];
-      return added.length ? { ...state, view: { ...v, evidence: [...v.evidence, ...added].sort((a, b) => a.rank - b.rank) } } : state;
+      return added.length
+        ? { ...state, view: { ...v, evidence: [...v.evidence, ...added].sort((a, b) => a.rank - b.rank) } }
+        : state;
     }
     case "checkpoint": {
       const others = v.checkpoints.filter((c) => c.after !== e.checkpoint.after);
       return { ...state, view: { ...v, checkpoints: [...others, e.checkpoint].sort((a, b) => a.round - b.round) } };
     }
     case "verdict":
-      return { ...state, view: { ...v, verdict: { ...e.verdict, details: { ...(e.verdict.decidedBy ? { decidedBy: e.verdict.decidedBy } : {}), ...(e.verdict.stopReason ? { stopReason: e.verdict.stopReason } : {}), ...e.verdict.details } } } };
+      return {
+        ...state,
+        view: {
+          ...v,
+          verdict: {
+            ...e.verdict,
+            details: {
+              ...(e.verdict.decidedBy ? { decidedBy: e.verdict.decidedBy } : {}),
+              ...(e.verdict.stopReason ? { stopReason: e.verdict.stopReason } : {}),
+              ...e.verdict.details,
+            },
+          },
+        },
+      };
     case "status":
-      return { ...state, live: e.status === "running" ? state.live : [], view: { ...v, status: e.status as DebateView["status"], error: e.error ?? (e.status === "running" ? null : v.error) } };
+      return {
+        ...state,
+        live: e.status === "running" ? state.live : [],
+        view: {
+          ...v,
+          status: e.status as DebateView["status"],
+          error: e.error ?? (e.status === "running" ? null : v.error),
+        },
+      };
   }
 }
 
@@ -119,7 +168,11 @@ function useNow(active: boolean) {
   return now;
 }
 
-const PHASE_TITLES: Record<string, string> = { opening: "Opening statements", closing: "Closing statements", verdict: "Verdict" };
+const PHASE_TITLES: Record<string, string> = {
+  opening: "Opening statements",
+  closing: "Closing statements",
+  verdict: "Verdict",
+};
 function phaseTitle(phase: string) {
   const m = /^rebuttal-(\d+)$/.exec(phase);
   if (m) return `Rebuttals${m[1] === "1" ? "" : `, round ${m[1]}`}`;
@@ -130,7 +183,19 @@ function phaseTitle(phase: string) {
  * `canControl` only hides the stop and resume buttons; the actions check the role themselves.
  * `shareToken` lets a share link's reader open the event stream without an account.
  */
-export function DebateLive({ initial, initialLive = [], canControl = false, shareToken, extra }: { initial: DebateView; initialLive?: Live; canControl?: boolean; shareToken?: string; extra?: React.ReactNode }) {
+export function DebateLive({
+  initial,
+  initialLive = [],
+  canControl = false,
+  shareToken,
+  extra,
+}: {
+  initial: DebateView;
+  initialLive?: Live;
+  canControl?: boolean;
+  shareToken?: string;
+  extra?: React.ReactNode;
+}) {
   const [state, dispatch] = useReducer(reduce, { view: initial, live: initialLive });
   const [selected, setSelected] = useState<number | null>(null);
   const [connection, setConnection] = useState<"connecting" | "live" | "closed">("connecting");
@@ -141,7 +206,9 @@ export function DebateLive({ initial, initialLive = [], canControl = false, shar
       setConnection("closed");
       return;
     }
-    const es = new EventSource(`/api/debates/${initial.id}/events${shareToken ? `?share=${encodeURIComponent(shareToken)}` : ""}`);
+    const es = new EventSource(
+      `/api/debates/${initial.id}/events${shareToken ? `?share=${encodeURIComponent(shareToken)}` : ""}`,
+    );
     es.addEventListener("open", () => setConnection("live"));
     es.addEventListener("snapshot", (m) => {
       const data = JSON.parse((m as MessageEvent).data) as { debate: DebateView; live: Live };
@@ -180,7 +247,8 @@ export function DebateLive({ initial, initialLive = [], canControl = false, shar
   }, [speeches]);
   const citedBy = useMemo(() => {
     const map = new Map<number, number[]>();
-    for (const t of speeches) if (t.status === "completed") for (const r of t.citations) map.set(r, [...(map.get(r) ?? []), t.seq]);
+    for (const t of speeches)
+      if (t.status === "completed") for (const r of t.citations) map.set(r, [...(map.get(r) ?? []), t.seq]);
     return map;
   }, [speeches]);
 
@@ -197,10 +265,18 @@ export function DebateLive({ initial, initialLive = [], canControl = false, shar
   // Agents side by side per round (Tool-MAD), whose zero-token steps (gates, consensus, embeddings) are turns too, but not model calls.
   const toolMad = views.transcript === "agent-columns";
   const searches = done.filter((t) => t.kind === "tool").length;
-  const modelCalls = done.filter((t) => t.kind !== "tool" && ((t.promptTokens ?? 0) > 0 || (t.completionTokens ?? 0) > 0)).length;
-  const costText = done.length === 0 ? "no cost yet" : unpriced === done.length ? "cost unknown (no price for this model)" : `cost ${usdWords(cost)}${unpriced ? ` (price unknown for ${unpriced} ${unpriced === 1 ? "turn" : "turns"})` : ""}`;
+  const modelCalls = done.filter(
+    (t) => t.kind !== "tool" && ((t.promptTokens ?? 0) > 0 || (t.completionTokens ?? 0) > 0),
+  ).length;
+  const costText =
+    done.length === 0
+      ? "no cost yet"
+      : unpriced === done.length
+        ? "cost unknown (no price for this model)"
+        : `cost ${usdWords(cost)}${unpriced ? ` (price unknown for ${unpriced} ${unpriced === 1 ? "turn" : "turns"})` : ""}`;
 
-  if (views.Debate) return <views.Debate view={view} live={live} connection={connection} canControl={canControl} extra={extra} />;
+  if (views.Debate)
+    return <views.Debate view={view} live={live} connection={connection} canControl={canControl} extra={extra} />;
   return (
     <div className="space-y-6">
       <header className="space-y-3">
@@ -213,7 +289,13 @@ export function DebateLive({ initial, initialLive = [], canControl = false, shar
               views.headline(view)
             ) : (
               <>
-                {[methodTitle(view.protocol), view.variant ? `${view.variant}${view.domain ? ` (${view.domain} expert)` : ""}` : null, `${view.evidenceMode} evidence`].filter(Boolean).join(" · ")}
+                {[
+                  methodTitle(view.protocol),
+                  view.variant ? `${view.variant}${view.domain ? ` (${view.domain} expert)` : ""}` : null,
+                  `${view.evidenceMode} evidence`,
+                ]
+                  .filter(Boolean)
+                  .join(" · ")}
               </>
             )}
           </span>
@@ -223,7 +305,16 @@ export function DebateLive({ initial, initialLive = [], canControl = false, shar
         </div>
         <h1 className="text-2xl font-semibold tracking-tight break-words">{view.claim.text}</h1>
         {view.claim.date ? <p className="text-sm text-black/60">Claim made on {view.claim.date.slice(0, 10)}</p> : null}
-        {view.verdict ? <VerdictSummary verdict={view.verdict} turns={views.countsModelCalls ? modelCalls : done.length} turnsUnit={views.countsModelCalls ? "model call" : "turn"} scheme={toolMad ? ((view.config as { labels?: string } | null)?.labels ?? null) : null} cost={costText} onCite={setSelected} /> : null}
+        {view.verdict ? (
+          <VerdictSummary
+            verdict={view.verdict}
+            turns={views.countsModelCalls ? modelCalls : done.length}
+            turnsUnit={views.countsModelCalls ? "model call" : "turn"}
+            scheme={toolMad ? ((view.config as { labels?: string } | null)?.labels ?? null) : null}
+            cost={costText}
+            onCite={setSelected}
+          />
+        ) : null}
         {canControl ? <DebateControls id={view.id} status={view.status} /> : null}
         {extra}
         {view.error ? (
@@ -242,49 +333,60 @@ export function DebateLive({ initial, initialLive = [], canControl = false, shar
             claim={view.claim.text}
             selected={selected}
             onSelect={setSelected}
-            verdict={view.verdict ? <VerdictCard verdict={view.verdict} onCite={setSelected} method={view.protocol} turns={view.turns} /> : null}
+            verdict={
+              view.verdict ? (
+                <VerdictCard verdict={view.verdict} onCite={setSelected} method={view.protocol} turns={view.turns} />
+              ) : null
+            }
           />
           <p className="text-sm text-black/60" data-testid="debate-totals">
-            {modelCalls} model {modelCalls === 1 ? "call" : "calls"} · {searches} {searches === 1 ? "search" : "searches"} · {tokens} tokens · {costText}
+            {modelCalls} model {modelCalls === 1 ? "call" : "calls"} · {searches}{" "}
+            {searches === 1 ? "search" : "searches"} · {tokens} tokens · {costText}
             {totalMs !== null ? ` · ${(totalMs / 1000).toFixed(1)} s` : ""}
           </p>
         </>
       ) : (
-      <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]">
-        <section aria-label="Debate transcript" className="min-w-0 space-y-6">
-          {phases.map((phase) => (
-            <div key={phase} className="space-y-3">
-              <h2 className="text-sm font-semibold uppercase tracking-wide text-black/50">{phaseTitle(phase)}</h2>
-              {speeches
-                .filter((t) => t.phase === phase)
-                .map((t) => (
-                  <TurnCard key={t.seq} turn={t} onCite={setSelected} domain={view.domain} />
-                ))}
-              {view.checkpoints
-                .filter((c) => c.after === phase)
-                .map((c) => (
-                  <CheckpointChart key={c.after} checkpoint={c} />
-                ))}
-            </div>
-          ))}
-          {live
-            .filter((l) => l.turn.kind !== "speech")
-            .slice(0, 1)
-            .map((l) => (
-              <p key={l.turn.seq} className="text-sm text-black/60" aria-live="polite">
-                {l.turn.role === "stop-agent" ? "The judge is deciding whether to stop…" : l.turn.role === "round-judge" ? "The judge is weighing a provisional verdict…" : "The judge is deciding…"}
-                {l.retry ? ` (${retryNote(l.retry)})` : ""}
-              </p>
+        <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]">
+          <section aria-label="Debate transcript" className="min-w-0 space-y-6">
+            {phases.map((phase) => (
+              <div key={phase} className="space-y-3">
+                <h2 className="text-sm font-semibold uppercase tracking-wide text-black/50">{phaseTitle(phase)}</h2>
+                {speeches
+                  .filter((t) => t.phase === phase)
+                  .map((t) => (
+                    <TurnCard key={t.seq} turn={t} onCite={setSelected} domain={view.domain} />
+                  ))}
+                {view.checkpoints
+                  .filter((c) => c.after === phase)
+                  .map((c) => (
+                    <CheckpointChart key={c.after} checkpoint={c} />
+                  ))}
+              </div>
             ))}
-          {view.verdict ? <VerdictCard verdict={view.verdict} onCite={setSelected} method={view.protocol} turns={view.turns} /> : null}
-          <JudgeWorking turns={working} onCite={setSelected} />
-          <p className="text-sm text-black/60" data-testid="debate-totals">
-            {done.length} {done.length === 1 ? "turn" : "turns"} · {tokens} tokens · {costText}
-            {totalMs !== null ? ` · ${(totalMs / 1000).toFixed(1)} s` : ""}
-          </p>
-        </section>
-        <EvidencePanel evidence={view.evidence} selected={selected} onSelect={setSelected} citedBy={citedBy} />
-      </div>
+            {live
+              .filter((l) => l.turn.kind !== "speech")
+              .slice(0, 1)
+              .map((l) => (
+                <p key={l.turn.seq} className="text-sm text-black/60" aria-live="polite">
+                  {l.turn.role === "stop-agent"
+                    ? "The judge is deciding whether to stop…"
+                    : l.turn.role === "round-judge"
+                      ? "The judge is weighing a provisional verdict…"
+                      : "The judge is deciding…"}
+                  {l.retry ? ` (${retryNote(l.retry)})` : ""}
+                </p>
+              ))}
+            {view.verdict ? (
+              <VerdictCard verdict={view.verdict} onCite={setSelected} method={view.protocol} turns={view.turns} />
+            ) : null}
+            <JudgeWorking turns={working} onCite={setSelected} />
+            <p className="text-sm text-black/60" data-testid="debate-totals">
+              {done.length} {done.length === 1 ? "turn" : "turns"} · {tokens} tokens · {costText}
+              {totalMs !== null ? ` · ${(totalMs / 1000).toFixed(1)} s` : ""}
+            </p>
+          </section>
+          <EvidencePanel evidence={view.evidence} selected={selected} onSelect={setSelected} citedBy={citedBy} />
+        </div>
       )}
     </div>
   );

@@ -58,14 +58,21 @@ export function EvidencePanel({
               data-selected={selected === e.rank}
               className={`rounded-md border p-3 text-sm transition-colors ${selected === e.rank ? "border-accent bg-orange-50" : "border-black/10 bg-white"}`}
             >
-              <button type="button" className="mb-1 text-left font-semibold" onClick={() => onSelect(selected === e.rank ? null : e.rank)} aria-pressed={selected === e.rank}>
+              <button
+                type="button"
+                className="mb-1 text-left font-semibold"
+                onClick={() => onSelect(selected === e.rank ? null : e.rank)}
+                aria-pressed={selected === e.rank}
+              >
                 E{e.rank}
                 {e.title ? <span className="font-normal text-black/60"> · {e.title}</span> : null}
               </button>
               <p className="whitespace-pre-wrap break-words">{e.text}</p>
               <p className="mt-1 text-xs text-black/50">
                 {foundBy(e) ?? e.source}
-                {e.denseRank != null || e.lexicalRank != null ? ` · dense #${e.denseRank ?? "–"}, lexical #${e.lexicalRank ?? "–"}` : ""}
+                {e.denseRank != null || e.lexicalRank != null
+                  ? ` · dense #${e.denseRank ?? "–"}, lexical #${e.lexicalRank ?? "–"}`
+                  : ""}
                 {turns.length ? ` · cited by turn${turns.length > 1 ? "s" : ""} ${turns.join(", ")}` : " · not cited"}
                 {e.url && /^https?:\/\//i.test(e.url) ? (
                   <>

@@ -49,13 +49,36 @@ const VIEWS: Record<string, MethodViews> = {
     transcript: "agent-columns",
     headline: (v) => toolMadHeadline(v.config as Record<string, unknown> | null),
     countsModelCalls: true,
-    FormFields: (p) => <ToolMadFields info={{ presets: p.presets.map((x) => ({ name: x.name, labels: x.labels ?? "fever" })), schemes: TOOL_MAD_SCHEME_CHOICES, search: p.search }} corpora={p.corpora} models={p.models} defaults={p.defaults} values={p.values} renderError={p.renderError} />,
+    FormFields: (p) => (
+      <ToolMadFields
+        info={{
+          presets: p.presets.map((x) => ({ name: x.name, labels: x.labels ?? "fever" })),
+          schemes: TOOL_MAD_SCHEME_CHOICES,
+          search: p.search,
+        }}
+        corpora={p.corpora}
+        models={p.models}
+        defaults={p.defaults}
+        values={p.values}
+        renderError={p.renderError}
+      />
+    ),
     formErrorFields: ["config.rounds", "config.labels", "config.gate", "config.agents"],
   },
-  zofia: { Debate: ZofiaDebate, FormFields: (p) => <ZofiaFields corpora={p.corpora} defaultCorpus={p.values.corpus} /> },
+  zofia: {
+    Debate: ZofiaDebate,
+    FormFields: (p) => <ZofiaFields corpora={p.corpora} defaultCorpus={p.values.corpus} />,
+  },
   proclaim: {
     Debate: ProclaimDebate,
-    FormFields: (p) => <ProclaimFields corpora={p.corpora} presets={p.presets.map((x) => ({ name: x.name, title: x.title }))} values={p.values} renderError={p.renderError} />,
+    FormFields: (p) => (
+      <ProclaimFields
+        corpora={p.corpora}
+        presets={p.presets.map((x) => ({ name: x.name, title: x.title }))}
+        values={p.values}
+        renderError={p.renderError}
+      />
+    ),
     formErrorFields: ["config.maxRounds"],
   },
 };

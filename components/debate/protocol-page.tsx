@@ -11,7 +11,10 @@ export type ProtocolPageProps = {
 };
 
 /** Finished turns with the ones being written laid over them (several at once), so a page opened mid-step shows each once. */
-export function mergeLive<T extends { seq: number; status: string; content: string }>(turns: DebateView["turns"], live: LiveTurn[]): T[] {
+export function mergeLive<T extends { seq: number; status: string; content: string }>(
+  turns: DebateView["turns"],
+  live: LiveTurn[],
+): T[] {
   let out = turns as unknown as T[];
   for (const l of live) {
     const i = out.findIndex((t) => t.seq === l.turn.seq);
@@ -23,7 +26,19 @@ export function mergeLive<T extends { seq: number; status: string; content: stri
 }
 
 /** A titled part of a protocol's page; `testId` where tests find the part itself. */
-export function PageSection({ title, help, children, id, testId }: { title: string; help?: string; children: React.ReactNode; id: string; testId?: string }) {
+export function PageSection({
+  title,
+  help,
+  children,
+  id,
+  testId,
+}: {
+  title: string;
+  help?: string;
+  children: React.ReactNode;
+  id: string;
+  testId?: string;
+}) {
   return (
     <section aria-labelledby={`${id}-h`} className="min-w-0 space-y-2" data-testid={testId}>
       <h2 id={`${id}-h`} className="text-sm font-semibold uppercase tracking-wide text-black/50">

@@ -7,7 +7,11 @@ const noSubscribe = () => () => {};
 
 /** The link as the reader will paste it: this site's address in full (the server renders the path until the page is live). */
 export function useOrigin() {
-  return useSyncExternalStore(noSubscribe, () => window.location.origin, () => "");
+  return useSyncExternalStore(
+    noSubscribe,
+    () => window.location.origin,
+    () => "",
+  );
 }
 
 export function CopyButton({ text }: { text: string }) {
@@ -99,6 +103,27 @@ export function ShareLinks(p: {
 }
 
 /** Read-only links for people without an account, e.g. an editor outside the newsroom. */
-export function ShareControls({ debateId, tokens, base }: { debateId: string; tokens: ShareLink[]; base?: string | null }) {
-  return <ShareLinks field="debateId" id={debateId} path="/share/" tokens={tokens} base={base} create={createShareAction} revoke={revokeShareAction} summary="Share a read-only link" testId="share-controls" linkTestId="share-link" />;
+export function ShareControls({
+  debateId,
+  tokens,
+  base,
+}: {
+  debateId: string;
+  tokens: ShareLink[];
+  base?: string | null;
+}) {
+  return (
+    <ShareLinks
+      field="debateId"
+      id={debateId}
+      path="/share/"
+      tokens={tokens}
+      base={base}
+      create={createShareAction}
+      revoke={revokeShareAction}
+      summary="Share a read-only link"
+      testId="share-controls"
+      linkTestId="share-link"
+    />
+  );
 }

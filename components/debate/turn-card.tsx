@@ -46,7 +46,19 @@ export function retryNote(r: { attempt: number; maxAttempts: number; reason: str
 }
 
 /** `speaker`: the role's name from the method's definition, where the caller has it. */
-export function TurnCard({ turn, onCite, compact = false, domain, speaker }: { turn: TurnLike; onCite: (rank: number) => void; compact?: boolean; domain?: string | null; speaker?: string }) {
+export function TurnCard({
+  turn,
+  onCite,
+  compact = false,
+  domain,
+  speaker,
+}: {
+  turn: TurnLike;
+  onCite: (rank: number) => void;
+  compact?: boolean;
+  domain?: string | null;
+  speaker?: string;
+}) {
   const streaming = turn.status === "streaming";
   const stopped = turn.status === "stopped";
   return (
@@ -61,19 +73,26 @@ export function TurnCard({ turn, onCite, compact = false, domain, speaker }: { t
     >
       <header className="mb-2 flex flex-wrap items-baseline justify-between gap-2">
         <h3 className="font-semibold">
-          {speaker ?? roleName(turn.role, domain)} <span className="font-normal text-black/50">· {turn.phase.replace(/-/g, " ")}</span>
+          {speaker ?? roleName(turn.role, domain)}{" "}
+          <span className="font-normal text-black/50">· {turn.phase.replace(/-/g, " ")}</span>
         </h3>
         {streaming ? (
           <span className={`text-xs ${turn.retry ? "font-medium text-amber-800" : "text-black/50"}`} aria-live="polite">
             {turn.retry ? retryNote(turn.retry) : "writing…"}
           </span>
         ) : null}
-        {stopped ? <span className="rounded bg-stone-300 px-1.5 py-0.5 text-xs font-medium text-black/70">stopped</span> : null}
+        {stopped ? (
+          <span className="rounded bg-stone-300 px-1.5 py-0.5 text-xs font-medium text-black/70">stopped</span>
+        ) : null}
       </header>
       <div className={compact ? "text-sm" : ""}>
         <CitedText text={turn.content || (streaming ? "…" : "")} onCite={onCite} />
       </div>
-      {stopped ? <p className="mt-2 text-xs">Stopped by a user before this turn was finished. Kept as written; the agents after it did not hear it.</p> : null}
+      {stopped ? (
+        <p className="mt-2 text-xs">
+          Stopped by a user before this turn was finished. Kept as written; the agents after it did not hear it.
+        </p>
+      ) : null}
       {turn.status === "failed" ? (
         <p role="alert" className="mt-2 text-sm text-red-800">
           This turn failed: {turn.error}

@@ -12,7 +12,11 @@ export function MethodLabel({ method, label }: { method: string; label: string }
   const own = labelWords(method, label);
   return (
     <span className="inline-flex flex-wrap items-center gap-2" data-testid="verdict-label" data-product={product ?? ""}>
-      <span className={`rounded px-3 py-1 text-lg font-bold tracking-wide ${product ? LABEL_STYLE[product] : LABEL_STYLE.UNPARSED}`}>{product ?? own}</span>
+      <span
+        className={`rounded px-3 py-1 text-lg font-bold tracking-wide ${product ? LABEL_STYLE[product] : LABEL_STYLE.UNPARSED}`}
+      >
+        {product ?? own}
+      </span>
       {product && product === label ? null : (
         <span className="text-sm text-black/70">
           {product ? (
@@ -57,7 +61,11 @@ export function ProductAndScheme({ label, scheme }: { label: string; scheme: str
   const product = productLabelOf(label);
   return (
     <span className="inline-flex flex-wrap items-center gap-2" data-testid="verdict-label">
-      <span className={`rounded px-3 py-1 text-lg font-bold tracking-wide ${product ? LABEL_STYLE[product] : LABEL_STYLE.UNPARSED}`}>{product ?? label}</span>
+      <span
+        className={`rounded px-3 py-1 text-lg font-bold tracking-wide ${product ? LABEL_STYLE[product] : LABEL_STYLE.UNPARSED}`}
+      >
+        {product ?? label}
+      </span>
       {product && product === label ? null : (
         <span className="text-sm text-black/70">
           {product ? (
@@ -82,7 +90,8 @@ export function DecidedBy({ details }: { details?: Record<string, unknown> | nul
   if (!decidedBy && !stopReason) return null;
   const by = decidedByWords(decidedBy);
   // Consensus is its own reason; anything else says why the debate ended where it did.
-  const why = stopReason && !(decidedBy === "consensus" && stopReason === "consensus") ? stopReasonWords(stopReason) : null;
+  const why =
+    stopReason && !(decidedBy === "consensus" && stopReason === "consensus") ? stopReasonWords(stopReason) : null;
   return (
     <p className="mt-2 text-sm" data-testid="decided-by">
       {by ? <strong>{by}</strong> : null}
@@ -101,11 +110,14 @@ function JudgeScores({ details }: { details?: Record<string, unknown> | null }) 
   const fmt = (x: number | null | undefined) => (x == null ? "n/a" : x.toFixed(2));
   return (
     <div className="mt-3 text-xs text-black/70">
-      <p className="font-medium">{details?.decidedBy === "judge" ? "Scores the judge weighed (mean over rounds)" : "Mean scores over rounds"}</p>
+      <p className="font-medium">
+        {details?.decidedBy === "judge" ? "Scores the judge weighed (mean over rounds)" : "Mean scores over rounds"}
+      </p>
       <ul>
         {Object.entries(means).map(([agent, m]) => (
           <li key={agent}>
-            {agentName(agent)}: {m.CS !== undefined ? `consistency ${fmt(m.CS)}` : `faithfulness ${fmt(m.F)}, relevance ${fmt(m.AR)}`}
+            {agentName(agent)}:{" "}
+            {m.CS !== undefined ? `consistency ${fmt(m.CS)}` : `faithfulness ${fmt(m.F)}, relevance ${fmt(m.AR)}`}
           </li>
         ))}
       </ul>
@@ -118,26 +130,68 @@ function JudgeScores({ details }: { details?: Record<string, unknown> | null }) 
  * label beside it), and a method whose verdict has no reason of its own takes it from `turns`,
  * saying where it came from.
  */
-export function VerdictCard({ verdict, onCite, method, turns }: { verdict: Verdict; onCite: (rank: number) => void; method?: string; turns?: readonly StepTurn[] }) {
+export function VerdictCard({
+  verdict,
+  onCite,
+  method,
+  turns,
+}: {
+  verdict: Verdict;
+  onCite: (rank: number) => void;
+  method?: string;
+  turns?: readonly StepTurn[];
+}) {
   const scheme = typeof verdict.details?.labelScheme === "string" ? verdict.details.labelScheme : null;
   const people = method ? peopleVerdict(method, verdict, turns ?? []) : null;
   const reasonNote = !verdict.reason && people?.reasonNote ? people.reasonNote : null;
-  const reasonText = verdict.reason ? withoutMarkers(verdict.reason) : reasonNote && method ? (findMethod(method)?.reasonFromTurns?.(verdict, turns ?? [])?.text ?? null) : null;
+  const reasonText = verdict.reason
+    ? withoutMarkers(verdict.reason)
+    : reasonNote && method
+      ? (findMethod(method)?.reasonFromTurns?.(verdict, turns ?? [])?.text ?? null)
+      : null;
   const stopReason = typeof verdict.details?.stopReason === "string" ? verdict.details.stopReason : null;
   return (
-    <section id="verdict" tabIndex={-1} aria-label="Verdict" data-testid="verdict" className="scroll-mt-4 rounded-lg border-2 border-black/80 bg-white p-5">
+    <section
+      id="verdict"
+      tabIndex={-1}
+      aria-label="Verdict"
+      data-testid="verdict"
+      className="scroll-mt-4 rounded-lg border-2 border-black/80 bg-white p-5"
+    >
       <div className="flex flex-wrap items-center gap-3">
-        {scheme ? <ProductAndScheme label={verdict.label} scheme={scheme} /> : method ? <MethodLabel method={method} label={verdict.label} /> : <span className={`rounded px-3 py-1 text-lg font-bold tracking-wide ${LABEL_STYLE[verdict.label] ?? LABEL_STYLE.UNPARSED}`}>{verdict.label}</span>}
-        {verdict.confidence !== null ? <span className="text-sm text-black/70">confidence {(verdict.confidence * 100).toFixed(0)}%</span> : null}
+        {scheme ? (
+          <ProductAndScheme label={verdict.label} scheme={scheme} />
+        ) : method ? (
+          <MethodLabel method={method} label={verdict.label} />
+        ) : (
+          <span
+            className={`rounded px-3 py-1 text-lg font-bold tracking-wide ${LABEL_STYLE[verdict.label] ?? LABEL_STYLE.UNPARSED}`}
+          >
+            {verdict.label}
+          </span>
+        )}
+        {verdict.confidence !== null ? (
+          <span className="text-sm text-black/70">confidence {(verdict.confidence * 100).toFixed(0)}%</span>
+        ) : null}
         <span className="text-sm text-black/60">
-          {verdict.stoppedEarly && !stopReason ? `stopped early after the ${verdict.stopAfter?.replace(/-/g, " ")}` : `after ${verdict.roundsCompleted ?? "?"} ${verdict.roundsCompleted === 1 ? "round" : "rounds"}`}
+          {verdict.stoppedEarly && !stopReason
+            ? `stopped early after the ${verdict.stopAfter?.replace(/-/g, " ")}`
+            : `after ${verdict.roundsCompleted ?? "?"} ${verdict.roundsCompleted === 1 ? "round" : "rounds"}`}
         </span>
       </div>
       <DecidedBy details={verdict.details} />
-      {verdict.label === "UNPARSED" ? <p className="mt-3 text-sm">The judge did not give a verdict in the required format, even when asked again. No label was guessed.</p> : null}
+      {verdict.label === "UNPARSED" ? (
+        <p className="mt-3 text-sm">
+          The judge did not give a verdict in the required format, even when asked again. No label was guessed.
+        </p>
+      ) : null}
       {reasonText ? (
         <div className="mt-3">
-          {reasonNote ? <p className="mb-1 text-xs text-black/60" data-testid="reason-note">{reasonNote}</p> : null}
+          {reasonNote ? (
+            <p className="mb-1 text-xs text-black/60" data-testid="reason-note">
+              {reasonNote}
+            </p>
+          ) : null}
           <CitedText text={reasonText} onCite={onCite} />
         </div>
       ) : null}

@@ -44,11 +44,27 @@ export function VerdictSummary({
 }) {
   const rounds = verdict.roundsCompleted ?? 0;
   return (
-    <section aria-label="Verdict summary" data-testid="verdict-summary" className="rounded-lg border-2 border-black/80 bg-white p-4">
+    <section
+      aria-label="Verdict summary"
+      data-testid="verdict-summary"
+      className="rounded-lg border-2 border-black/80 bg-white p-4"
+    >
       <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
         <span className="text-sm font-medium text-black/60">Verdict</span>
-        {scheme ? <ProductAndScheme label={verdict.label} scheme={scheme} /> : <span className={`rounded px-3 py-1 text-lg font-bold tracking-wide ${LABEL_STYLE[verdict.label] ?? LABEL_STYLE.UNPARSED}`}>{verdict.label}</span>}
-        {verdict.confidence !== null ? <span className="text-sm text-black/80">judge&apos;s confidence {(verdict.confidence * 100).toFixed(0)}%</span> : null}
+        {scheme ? (
+          <ProductAndScheme label={verdict.label} scheme={scheme} />
+        ) : (
+          <span
+            className={`rounded px-3 py-1 text-lg font-bold tracking-wide ${LABEL_STYLE[verdict.label] ?? LABEL_STYLE.UNPARSED}`}
+          >
+            {verdict.label}
+          </span>
+        )}
+        {verdict.confidence !== null ? (
+          <span className="text-sm text-black/80">
+            judge&apos;s confidence {(verdict.confidence * 100).toFixed(0)}%
+          </span>
+        ) : null}
       </div>
       <DecidedBy details={verdict.details} />
       {verdict.reason ? (
@@ -60,7 +76,10 @@ export function VerdictSummary({
       ) : null}
       <p className="mt-2 text-sm text-black/60">
         {rounds} {rounds === 1 ? "round" : "rounds"}
-        {verdict.stoppedEarly && !verdict.details?.stopReason ? ` (stopped early after the ${verdict.stopAfter?.replace(/-/g, " ")})` : ""} · {turns} {turns === 1 ? turnsUnit : `${turnsUnit}s`} · {cost}
+        {verdict.stoppedEarly && !verdict.details?.stopReason
+          ? ` (stopped early after the ${verdict.stopAfter?.replace(/-/g, " ")})`
+          : ""}{" "}
+        · {turns} {turns === 1 ? turnsUnit : `${turnsUnit}s`} · {cost}
       </p>
       <a href="#verdict" className="mt-2 inline-block text-sm font-medium text-accent underline underline-offset-2">
         {verdict.details?.decidedBy === "consensus" ? "See how the agents agreed ↓" : "Read the judge's reasoning ↓"}

@@ -11,7 +11,9 @@ export function ConfusionHeatmap({ metrics, labels }: { metrics: SummaryWithCI; 
   return (
     <div className="max-w-full overflow-x-auto">
       <table className="border-collapse text-xs" data-testid="confusion">
-        <caption className="mb-1 text-left text-black/60">Rows: gold label · columns: verdict · cells: claims [95% CI]</caption>
+        <caption className="mb-1 text-left text-black/60">
+          Rows: gold label · columns: verdict · cells: claims [95% CI]
+        </caption>
         <thead>
           <tr>
             <th className="p-1" />
@@ -35,9 +37,16 @@ export function ConfusionHeatmap({ metrics, labels }: { metrics: SummaryWithCI; 
                   const cell = row[c]!;
                   const share = total ? (cell.value ?? 0) / total : 0;
                   return (
-                    <td key={c} className="h-14 w-14 border border-white p-1 text-center tabular-nums sm:w-20" style={heat(share)} title={`${cell.value} of ${total} ${g} claims`}>
+                    <td
+                      key={c}
+                      className="h-14 w-14 border border-white p-1 text-center tabular-nums sm:w-20"
+                      style={heat(share)}
+                      title={`${cell.value} of ${total} ${g} claims`}
+                    >
                       <div className="text-sm font-semibold">{cell.value}</div>
-                      <div className="opacity-75">{cell.ci ? `${Math.round(cell.ci.low)}–${Math.round(cell.ci.high)}` : ""}</div>
+                      <div className="opacity-75">
+                        {cell.ci ? `${Math.round(cell.ci.low)}–${Math.round(cell.ci.high)}` : ""}
+                      </div>
                     </td>
                   );
                 })}
@@ -65,7 +74,12 @@ export function ClassBars({ metrics, labels }: { metrics: SummaryWithCI; labels:
   const labelW = 92;
   const x = (v: number) => x0 + v * (W - x0 - labelW);
   return (
-    <svg viewBox={`0 0 ${W} ${groupH * labels.length + 20}`} className="w-full max-w-xl" role="img" aria-label="Per-class precision, recall and F1">
+    <svg
+      viewBox={`0 0 ${W} ${groupH * labels.length + 20}`}
+      className="w-full max-w-xl"
+      role="img"
+      aria-label="Per-class precision, recall and F1"
+    >
       {labels.map((l, gi) => {
         const c = metrics.per_class[l]!;
         return (
@@ -79,7 +93,16 @@ export function ClassBars({ metrics, labels }: { metrics: SummaryWithCI; labels:
               return (
                 <g key={k}>
                   <rect x={x0} y={y} width={x(w.value ?? 0) - x0} height={rowH - 3} fill={color} />
-                  {w.ci ? <line x1={x(w.ci.low)} x2={x(w.ci.high)} y1={y + (rowH - 3) / 2} y2={y + (rowH - 3) / 2} stroke="#111827" strokeWidth={1} /> : null}
+                  {w.ci ? (
+                    <line
+                      x1={x(w.ci.low)}
+                      x2={x(w.ci.high)}
+                      y1={y + (rowH - 3) / 2}
+                      y2={y + (rowH - 3) / 2}
+                      stroke="#111827"
+                      strokeWidth={1}
+                    />
+                  ) : null}
                   <text x={x(1) + 4} y={y + rowH - 4} fontSize={9} fill="#374151">
                     {k} {pct(w.value)}
                   </text>
@@ -95,7 +118,13 @@ export function ClassBars({ metrics, labels }: { metrics: SummaryWithCI; labels:
 }
 
 /** Points (average tokens per claim, accuracy); used for stop-round groups of one run and for runs. */
-export function AccuracyTokens({ points, label }: { points: Array<{ label: string; tokens: number; accuracy: number | null; n?: number; href?: string }>; label: string }) {
+export function AccuracyTokens({
+  points,
+  label,
+}: {
+  points: Array<{ label: string; tokens: number; accuracy: number | null; n?: number; href?: string }>;
+  label: string;
+}) {
   const pts = points.filter((p) => p.accuracy !== null);
   if (!pts.length) return <p className="text-sm text-black/60">No finished claims yet.</p>;
   const W = 420;
@@ -118,11 +147,22 @@ export function AccuracyTokens({ points, label }: { points: Array<{ label: strin
       </text>
       {pts.map((p) => (
         <g key={p.label}>
-          <circle cx={x(p.tokens)} cy={y(p.accuracy!)} r={4 + Math.min(6, Math.sqrt(p.n ?? 1))} fill="#b4471f" fillOpacity={0.7}>
+          <circle
+            cx={x(p.tokens)}
+            cy={y(p.accuracy!)}
+            r={4 + Math.min(6, Math.sqrt(p.n ?? 1))}
+            fill="#b4471f"
+            fillOpacity={0.7}
+          >
             <title>{`${p.label}: accuracy ${pct(p.accuracy)}%, ${plural(Math.round(p.tokens), "token")}${p.n ? `, ${plural(p.n, "claim")}` : ""}`}</title>
           </circle>
           {/* Labels of points near the right edge go to their left, so they are not cut. */}
-          <text x={x(p.tokens) > W * 0.7 ? x(p.tokens) - 8 : x(p.tokens) + 8} y={y(p.accuracy!) + 3} fontSize={9} textAnchor={x(p.tokens) > W * 0.7 ? "end" : "start"}>
+          <text
+            x={x(p.tokens) > W * 0.7 ? x(p.tokens) - 8 : x(p.tokens) + 8}
+            y={y(p.accuracy!) + 3}
+            fontSize={9}
+            textAnchor={x(p.tokens) > W * 0.7 ? "end" : "start"}
+          >
             {p.label}
           </text>
         </g>
@@ -132,7 +172,13 @@ export function AccuracyTokens({ points, label }: { points: Array<{ label: strin
 }
 
 /** The calibration grid: tau_v rows (high at top), tau_s columns; shade = metric; the chosen pair outlined. */
-export function CalibrationHeatmap({ result, saved }: { result: CalibrationResult; saved?: { tauS: number; tauV: number } | null }) {
+export function CalibrationHeatmap({
+  result,
+  saved,
+}: {
+  result: CalibrationResult;
+  saved?: { tauS: number; tauV: number } | null;
+}) {
   const tauS = [...new Set(result.grid.map((c) => c.tau_s))].sort((a, b) => a - b);
   const tauV = [...new Set(result.grid.map((c) => c.tau_v))].sort((a, b) => b - a);
   const score = (c: (typeof result.grid)[number]) => (result.metric === "accuracy" ? c.accuracy : c.macro_f1) ?? 0;
@@ -145,13 +191,26 @@ export function CalibrationHeatmap({ result, saved }: { result: CalibrationResul
   const at = new Map(result.grid.map((c) => [`${c.tau_s}|${c.tau_v}`, c]));
   return (
     <figure>
-      <svg viewBox={`0 0 ${W} ${H}`} className="w-full max-w-2xl" role="img" aria-label={`Calibration grid of ${result.metric}; best tau_s ${result.best.tau_s}, tau_v ${result.best.tau_v}`} data-testid="calibration-heatmap">
+      <svg
+        viewBox={`0 0 ${W} ${H}`}
+        className="w-full max-w-2xl"
+        role="img"
+        aria-label={`Calibration grid of ${result.metric}; best tau_s ${result.best.tau_s}, tau_v ${result.best.tau_v}`}
+        data-testid="calibration-heatmap"
+      >
         {tauV.map((v, yi) =>
           tauS.map((sv, xi) => {
             const c = at.get(`${sv}|${v}`)!;
             const t = hi > lo ? (score(c) - lo) / (hi - lo) : 1;
             return (
-              <rect key={`${sv}|${v}`} x={m.l + xi * cell} y={m.t + yi * cell} width={cell} height={cell} fill={heat(t).background}>
+              <rect
+                key={`${sv}|${v}`}
+                x={m.l + xi * cell}
+                y={m.t + yi * cell}
+                width={cell}
+                height={cell}
+                fill={heat(t).background}
+              >
                 <title>{`tau_s ${sv}, tau_v ${v}: accuracy ${pct(c.accuracy)}, macro-F1 ${pct(c.macro_f1)}, ${c.avg_rounds?.toFixed(2)} rounds, ${c.avg_tokens === null ? "—" : Math.round(c.avg_tokens)} tokens`}</title>
               </rect>
             );
@@ -161,24 +220,47 @@ export function CalibrationHeatmap({ result, saved }: { result: CalibrationResul
           const xi = tauS.findIndex((v) => Math.abs(v - b.tau_s) < 1e-6);
           const yi = tauV.findIndex((v) => Math.abs(v - b.tau_v) < 1e-6);
           if (xi < 0 || yi < 0) return null;
-          return <rect key={i} x={m.l + xi * cell} y={m.t + yi * cell} width={cell} height={cell} fill="none" stroke={i === 0 ? "#111827" : "#2563eb"} strokeWidth={2} strokeDasharray={i === 0 ? undefined : "2 2"} />;
+          return (
+            <rect
+              key={i}
+              x={m.l + xi * cell}
+              y={m.t + yi * cell}
+              width={cell}
+              height={cell}
+              fill="none"
+              stroke={i === 0 ? "#111827" : "#2563eb"}
+              strokeWidth={2}
+              strokeDasharray={i === 0 ? undefined : "2 2"}
+            />
+          );
         })}
-        {tauV.filter((_, i) => i % 4 === 0).map((v) => (
-          <text key={v} x={m.l - 3} y={m.t + tauV.indexOf(v) * cell + cell - 2} fontSize={8} textAnchor="end">
-            {v.toFixed(2)}
-          </text>
-        ))}
-        {tauS.filter((_, i) => i % 5 === 0).map((sv) => (
-          <text key={sv} x={m.l + tauS.indexOf(sv) * cell + cell / 2} y={H - m.b + 10} fontSize={8} textAnchor="middle">
-            {sv}
-          </text>
-        ))}
+        {tauV
+          .filter((_, i) => i % 4 === 0)
+          .map((v) => (
+            <text key={v} x={m.l - 3} y={m.t + tauV.indexOf(v) * cell + cell - 2} fontSize={8} textAnchor="end">
+              {v.toFixed(2)}
+            </text>
+          ))}
+        {tauS
+          .filter((_, i) => i % 5 === 0)
+          .map((sv) => (
+            <text
+              key={sv}
+              x={m.l + tauS.indexOf(sv) * cell + cell / 2}
+              y={H - m.b + 10}
+              fontSize={8}
+              textAnchor="middle"
+            >
+              {sv}
+            </text>
+          ))}
         <text x={m.l + (tauS.length * cell) / 2} y={H - 4} fontSize={9} textAnchor="middle">
           tau_s (stop margin) → · rows: tau_v (confidence)
         </text>
       </svg>
       <figcaption className="mt-1 text-xs text-black/60">
-        {result.metric} from {pct(lo)}% (light) to {pct(hi)}% (dark) over {plural(result.n, "claim")}. Black outline: best pair (tau_s {result.best.tau_s}, tau_v {result.best.tau_v}); ties: {result.tie_break}.
+        {result.metric} from {pct(lo)}% (light) to {pct(hi)}% (dark) over {plural(result.n, "claim")}. Black outline:
+        best pair (tau_s {result.best.tau_s}, tau_v {result.best.tau_v}); ties: {result.tie_break}.
         {saved ? ` Dashed blue: thresholds stored for the judge model (tau_s ${saved.tauS}, tau_v ${saved.tauV}).` : ""}
       </figcaption>
     </figure>

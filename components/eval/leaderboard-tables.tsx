@@ -30,19 +30,27 @@ export function LeaderboardTable({ lb }: { lb: Leaderboard }) {
                 <Link href={`/eval/${r.run_id}`} className="font-medium underline underline-offset-2">
                   {r.title}
                 </Link>
-                {onFrontier.has(r.protocol) ? <span className="ml-1 rounded bg-orange-100 px-1 text-xs text-orange-900">frontier</span> : null}
+                {onFrontier.has(r.protocol) ? (
+                  <span className="ml-1 rounded bg-orange-100 px-1 text-xs text-orange-900">frontier</span>
+                ) : null}
                 <div className="text-xs text-black/50">
                   {r.n} scored · {r.status} ({r.done + r.failed}/{r.total})
                 </div>
                 {healthCounts(r) ? (
-                  <div className={`text-xs ${r.unreadable ? "font-medium text-red-800" : "text-amber-800"}`} data-testid="leaderboard-health">
+                  <div
+                    className={`text-xs ${r.unreadable ? "font-medium text-red-800" : "text-amber-800"}`}
+                    data-testid="leaderboard-health"
+                  >
                     {r.unreadable ? `all ${r.n} verdicts unparsed: left out of the comparison` : healthCounts(r)}
                     {r.unreadable && r.failed ? ` · ${r.failed} failed` : ""}
                   </div>
                 ) : null}
               </td>
               <td className="p-2 text-right tabular-nums">
-                <span className={r.unreadable ? "text-black/40 line-through" : "font-semibold"} title={r.unreadable ? "No verdict could be read: this is not the method's accuracy" : undefined}>
+                <span
+                  className={r.unreadable ? "text-black/40 line-through" : "font-semibold"}
+                  title={r.unreadable ? "No verdict could be read: this is not the method's accuracy" : undefined}
+                >
                   {pct(r.accuracy.value)}
                 </span>
                 {r.unreadable ? <div className="text-xs text-red-800">not comparable</div> : null}
@@ -95,7 +103,10 @@ export function PairsTable({ lb }: { lb: Leaderboard }) {
                 {title(p.a)} vs {title(p.b)}
                 <div className="text-xs text-black/50">
                   {unreadable.has(p.a) || unreadable.has(p.b)
-                    ? `not comparable: ${[p.a, p.b].filter((x) => unreadable.has(x)).map(title).join(" and ")} gave no verdict that could be read`
+                    ? `not comparable: ${[p.a, p.b]
+                        .filter((x) => unreadable.has(x))
+                        .map(title)
+                        .join(" and ")} gave no verdict that could be read`
                     : p.shared === 0
                       ? "no claim scored by both yet"
                       : p.p_value < 0.05
@@ -117,7 +128,12 @@ export function PairsTable({ lb }: { lb: Leaderboard }) {
 
 /** The papers' own numbers, never ours: each with its paper, dataset, model and n. */
 export function ReferencesTable({ lb }: { lb: Leaderboard }) {
-  if (!lb.references.length) return <p className="text-sm text-black/60">No paper reports a number for these methods on {lb.dataset ?? "this dataset"}.</p>;
+  if (!lb.references.length)
+    return (
+      <p className="text-sm text-black/60">
+        No paper reports a number for these methods on {lb.dataset ?? "this dataset"}.
+      </p>
+    );
   return (
     <div className="max-w-full overflow-x-auto rounded-lg">
       <table className="w-full border-collapse bg-amber-50/60 text-sm" data-testid="paper-rows">
@@ -127,7 +143,9 @@ export function ReferencesTable({ lb }: { lb: Leaderboard }) {
             <th className="p-2">dataset · model</th>
             <th className="p-2 text-right">accuracy</th>
             <th className="p-2 text-right">
-              macro-<wbr />F1
+              macro-
+              <wbr />
+              F1
             </th>
           </tr>
         </thead>

@@ -11,11 +11,27 @@ import { useServerForm } from "@/components/forms/use-server-form";
 import { ChooseFileAgain, FieldError, FormError } from "@/components/forms/form-errors";
 
 /** Every registered method, in its definition's words. */
-const PROTOCOL_CHOICES = methodDefinitions().map((d) => [d.name, d.input === "article" ? `${d.title} (news articles)` : d.title] as const);
+const PROTOCOL_CHOICES = methodDefinitions().map(
+  (d) => [d.name, d.input === "article" ? `${d.title} (news articles)` : d.title] as const,
+);
 
 const input = "mt-1 w-full min-w-0 rounded-md border border-black/20 bg-white p-2";
 /** The fields that show their own refusal; any other refusal is shown above the form. */
-const SHOWN = ["claims", "protocols", "name", "dataset", "evidence", "corpus", "k", "model_judge", "model_debaters", "limit", "seed", "budgetTokens", "budgetUsd"];
+const SHOWN = [
+  "claims",
+  "protocols",
+  "name",
+  "dataset",
+  "evidence",
+  "corpus",
+  "k",
+  "model_judge",
+  "model_debaters",
+  "limit",
+  "seed",
+  "budgetTokens",
+  "budgetUsd",
+];
 
 /**
  * The claims file goes to the upload route first (streamed to disk; server action bodies are
@@ -27,11 +43,21 @@ async function uploadThenCreate(prev: NewRunState, form: FormData): Promise<NewR
   const chosen = file instanceof File && file.size > 0 ? file : null;
   const refused = (error: string): NewRunState => ({ error, field: "claims", ...formEntries(form, ["protocols"]) });
   if (chosen) {
-    if (chosen.size > MAX_CLAIMS_FILE_BYTES) return refused(`${chosen.name} is larger than the ${formatFileLimit()} limit for claims files. Split it, or run it with npx counterpoint eval --claims <file>.`);
-    const res = await fetch(`/api/eval/uploads?filename=${encodeURIComponent(chosen.name)}`, { method: "POST", body: chosen }).catch(() => null);
-    if (!res) return refused("The claims file could not be sent: the server did not answer. Check the connection and try again.");
+    if (chosen.size > MAX_CLAIMS_FILE_BYTES)
+      return refused(
+        `${chosen.name} is larger than the ${formatFileLimit()} limit for claims files. Split it, or run it with npx counterpoint eval --claims <file>.`,
+      );
+    const res = await fetch(`/api/eval/uploads?filename=${encodeURIComponent(chosen.name)}`, {
+      method: "POST",
+      body: chosen,
+    }).catch(() => null);
+    if (!res)
+      return refused(
+        "The claims file could not be sent: the server did not answer. Check the connection and try again.",
+      );
     const body = (await res.json().catch(() => ({}))) as { upload?: string; error?: string };
-    if (!res.ok || !body.upload) return refused(body.error ?? `The claims file could not be stored (HTTP ${res.status}).`);
+    if (!res.ok || !body.upload)
+      return refused(body.error ?? `The claims file could not be stored (HTTP ${res.status}).`);
     form.delete("claims");
     form.set("upload", body.upload);
   }
@@ -40,7 +66,15 @@ async function uploadThenCreate(prev: NewRunState, form: FormData): Promise<NewR
   return chosen ? { ...state, files: { ...state.files, claims: chosen.name } } : state;
 }
 
-export function NewRunForm({ corpora, models = [], defaultModel }: { corpora: string[]; models?: string[]; defaultModel?: string }) {
+export function NewRunForm({
+  corpora,
+  models = [],
+  defaultModel,
+}: {
+  corpora: string[];
+  models?: string[];
+  defaultModel?: string;
+}) {
   const { state, pending, formProps } = useServerForm<NewRunState>(uploadThenCreate, {});
   const v = state.values ?? {};
   const [evidence, setEvidence] = useState(v.evidence ?? "gold");
@@ -48,20 +82,46 @@ export function NewRunForm({ corpora, models = [], defaultModel }: { corpora: st
   const file = useRef<HTMLInputElement>(null);
   return (
     <form {...formProps} className="grid max-w-3xl gap-4 sm:grid-cols-2" noValidate data-testid="eval-form">
-      <FormError state={state} shown={SHOWN} className="rounded-md bg-red-50 p-3 text-sm text-red-900 sm:col-span-2" testId="eval-error" />
+      <FormError
+        state={state}
+        shown={SHOWN}
+        className="rounded-md bg-red-50 p-3 text-sm text-red-900 sm:col-span-2"
+        testId="eval-error"
+      />
       <div className="text-sm sm:col-span-2">
         <label htmlFor="eval-claims">Claims file (JSONL, up to {formatFileLimit()})</label>
-        <input ref={file} id="eval-claims" name="claims" type="file" accept=".jsonl,application/jsonl,application/x-ndjson" required aria-invalid={state.field === "claims" || undefined} className={input} />
+        <input
+          ref={file}
+          id="eval-claims"
+          name="claims"
+          type="file"
+          accept=".jsonl,application/jsonl,application/x-ndjson"
+          required
+          aria-invalid={state.field === "claims" || undefined}
+          className={input}
+        />
         <ChooseFileAgain state={state} field="claims" input={file} />
         <FieldError state={state} field="claims" className="mt-1 break-words text-sm text-red-800" />
       </div>
       <fieldset className="text-sm sm:col-span-2" data-testid="eval-protocols">
         <legend>Methods</legend>
-        <p className="text-xs text-black/60">RADAR alone makes one run. Tick two or more to compare them: one run each over the same claims, then a page that ranks them by accuracy and cost. Methods that search for their own evidence (Tool-MAD, ZoFia, PROClaim) search the corpus chosen below, or every corpus.</p>
+        <p className="text-xs text-black/60">
+          RADAR alone makes one run. Tick two or more to compare them: one run each over the same claims, then a page
+          that ranks them by accuracy and cost. Methods that search for their own evidence (Tool-MAD, ZoFia, PROClaim)
+          search the corpus chosen below, or every corpus.
+        </p>
         <div className="mt-1 flex flex-wrap gap-x-4 gap-y-1">
           {PROTOCOL_CHOICES.map(([value, label]) => (
             <label key={value} className="inline-flex items-center gap-1">
-              <input type="checkbox" name="protocols" value={value} checked={protocols.includes(value)} onChange={(e) => setProtocols((xs) => (e.target.checked ? [...xs, value] : xs.filter((x) => x !== value)))} />
+              <input
+                type="checkbox"
+                name="protocols"
+                value={value}
+                checked={protocols.includes(value)}
+                onChange={(e) =>
+                  setProtocols((xs) => (e.target.checked ? [...xs, value] : xs.filter((x) => x !== value)))
+                }
+              />
               {label}
             </label>
           ))}
@@ -76,7 +136,8 @@ export function NewRunForm({ corpora, models = [], defaultModel }: { corpora: st
       </div>
       <div className="text-sm">
         <label>
-          Dataset name <input name="dataset" defaultValue={v.dataset} placeholder="from the file name" className={input} />
+          Dataset name{" "}
+          <input name="dataset" defaultValue={v.dataset} placeholder="from the file name" className={input} />
         </label>
         <FieldError state={state} field="dataset" />
       </div>
@@ -126,13 +187,29 @@ export function NewRunForm({ corpora, models = [], defaultModel }: { corpora: st
       </label>
       <div className="text-sm">
         <label>
-          Judge model <ModelSelect id="model_judge" name="model_judge" allowed={models} fallback={defaultModel} defaultValue={v.model_judge} className={input} />
+          Judge model{" "}
+          <ModelSelect
+            id="model_judge"
+            name="model_judge"
+            allowed={models}
+            fallback={defaultModel}
+            defaultValue={v.model_judge}
+            className={input}
+          />
         </label>
         <FieldError state={state} field="model_judge" />
       </div>
       <div className="text-sm">
         <label>
-          Debaters&apos; model <ModelSelect id="model_debaters" name="model_debaters" allowed={models} fallback={defaultModel} defaultValue={v.model_debaters} className={input} />
+          Debaters&apos; model{" "}
+          <ModelSelect
+            id="model_debaters"
+            name="model_debaters"
+            allowed={models}
+            fallback={defaultModel}
+            defaultValue={v.model_debaters}
+            className={input}
+          />
         </label>
         <FieldError state={state} field="model_debaters" />
       </div>
@@ -146,7 +223,14 @@ export function NewRunForm({ corpora, models = [], defaultModel }: { corpora: st
       ).map(([name, label, attrs]) => (
         <div key={name} className="text-sm">
           <label>
-            {label} <input name={name} {...attrs} defaultValue={v[name] ?? (name === "seed" ? "1" : undefined)} aria-invalid={state.field === name || undefined} className={input} />
+            {label}{" "}
+            <input
+              name={name}
+              {...attrs}
+              defaultValue={v[name] ?? (name === "seed" ? "1" : undefined)}
+              aria-invalid={state.field === name || undefined}
+              className={input}
+            />
           </label>
           <FieldError state={state} field={name} />
         </div>
@@ -160,7 +244,11 @@ export function NewRunForm({ corpora, models = [], defaultModel }: { corpora: st
         </select>
       </label>
       <div className="sm:col-span-2">
-        <button type="submit" disabled={pending} className="rounded-md bg-ink px-4 py-2 font-medium text-white disabled:opacity-60">
+        <button
+          type="submit"
+          disabled={pending}
+          className="rounded-md bg-ink px-4 py-2 font-medium text-white disabled:opacity-60"
+        >
           {pending ? "Creating…" : protocols.length > 1 ? `Compare ${protocols.length} methods` : "Start the run"}
         </button>
       </div>

@@ -7,7 +7,15 @@ import { errorFor, formErrorOf, type FormState } from "@/lib/forms/state";
 export const errorId = (field: string) => `${field.replace(/[^A-Za-z0-9_-]/g, "-")}-error`;
 
 /** The refusal beside the field it concerns (or any field under it: `budget` shows `budget.maxCalls`). */
-export function FieldError({ state, field, className = "mt-1 text-sm text-red-800" }: { state: FormState; field: string; className?: string }) {
+export function FieldError({
+  state,
+  field,
+  className = "mt-1 text-sm text-red-800",
+}: {
+  state: FormState;
+  field: string;
+  className?: string;
+}) {
   const message = errorFor(state, field);
   if (!message) return null;
   return (
@@ -18,7 +26,17 @@ export function FieldError({ state, field, className = "mt-1 text-sm text-red-80
 }
 
 /** The refusal at the top of the form when no field shows it: a refusal of the whole form, or one about a field not shown beside a field. */
-export function FormError({ state, shown, className = "rounded-md bg-red-50 p-3 text-sm text-red-900", testId }: { state: FormState; shown: readonly string[]; className?: string; testId?: string }) {
+export function FormError({
+  state,
+  shown,
+  className = "rounded-md bg-red-50 p-3 text-sm text-red-900",
+  testId,
+}: {
+  state: FormState;
+  shown: readonly string[];
+  className?: string;
+  testId?: string;
+}) {
   const message = formErrorOf(state, shown);
   if (!message) return null;
   return (
@@ -32,7 +50,15 @@ export function FormError({ state, shown, className = "rounded-md bg-red-50 p-3 
  * After a refusal, a file input that no longer holds the file the user had chosen (the page was
  * rebuilt, or the browser cleared it) says so by name, instead of leaving a silent blank.
  */
-export function ChooseFileAgain({ state, field, input }: { state: FormState; field: string; input: RefObject<HTMLInputElement | null> }) {
+export function ChooseFileAgain({
+  state,
+  field,
+  input,
+}: {
+  state: FormState;
+  field: string;
+  input: RefObject<HTMLInputElement | null>;
+}) {
   const chosen = state.files?.[field];
   const [lost, setLost] = useState(false);
   useEffect(() => {
@@ -46,7 +72,8 @@ export function ChooseFileAgain({ state, field, input }: { state: FormState; fie
   if (!chosen || !lost) return null;
   return (
     <p className="mt-1 text-sm text-amber-900" data-testid={`${field}-choose-again`}>
-      Choose {chosen} again: for your safety the browser does not let a page keep a file you chose once the form was sent.
+      Choose {chosen} again: for your safety the browser does not let a page keep a file you chose once the form was
+      sent.
     </p>
   );
 }

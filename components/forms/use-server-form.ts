@@ -17,7 +17,10 @@ export function useServerForm<S extends FormState>(
   /** Forms that stay on the page after success (add a URL, invite someone) empty themselves for the next entry. */
   { clearOnSuccess = false }: { clearOnSuccess?: boolean } = {},
 ) {
-  const [state, dispatch, pending] = useActionState<S, FormData>(action as (prev: Awaited<S>, form: FormData) => Promise<S>, initial as Awaited<S>);
+  const [state, dispatch, pending] = useActionState<S, FormData>(
+    action as (prev: Awaited<S>, form: FormData) => Promise<S>,
+    initial as Awaited<S>,
+  );
   const form = useRef<HTMLFormElement | null>(null);
   useEffect(() => {
     if (clearOnSuccess && state !== initial && !state.error) form.current?.reset();

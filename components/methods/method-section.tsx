@@ -4,7 +4,8 @@ import { PRICED_WITH, type MethodFacts } from "@/lib/methods/facts";
 import type { ReferenceRow } from "@/lib/eval/presets";
 
 const thousands = (n: number) => Math.round(n).toLocaleString("en-US");
-export const dollars = (usd: number | null) => (usd === null ? "price unknown" : usd < 0.01 ? `under 1 cent` : `about $${usd.toFixed(2)}`);
+export const dollars = (usd: number | null) =>
+  usd === null ? "price unknown" : usd < 0.01 ? `under 1 cent` : `about $${usd.toFixed(2)}`;
 const pct = (v: number) => `${(v * 100).toFixed(1)}%`;
 const metricName = (m: ReferenceRow["metric"]) => (m === "accuracy" ? "accuracy" : "macro-F1");
 
@@ -35,7 +36,8 @@ function restKinds(rest: ReferenceRow[]): string {
 }
 
 function ReferenceList({ rows, name }: { rows: ReferenceRow[]; name: string }) {
-  if (rows.length === 0) return <p className="text-sm text-black/60">The paper gives no number for the benchmarks this product ships.</p>;
+  if (rows.length === 0)
+    return <p className="text-sm text-black/60">The paper gives no number for the benchmarks this product ships.</p>;
   const own = (r: ReferenceRow) => r.system.toLowerCase().startsWith(name.toLowerCase()) && r.metric === "accuracy";
   const headline: ReferenceRow[] = [];
   for (const r of rows) if (own(r) && !headline.some((h) => h.dataset === r.dataset)) headline.push(r);
@@ -49,7 +51,9 @@ function ReferenceList({ rows, name }: { rows: ReferenceRow[]; name: string }) {
       </ul>
       {headline.length && rest.length ? (
         <details>
-          <summary className="cursor-pointer text-black/70">All {rows.length} numbers from the paper: {restKinds(rest)}</summary>
+          <summary className="cursor-pointer text-black/70">
+            All {rows.length} numbers from the paper: {restKinds(rest)}
+          </summary>
           <ul className="mt-1 space-y-1">
             {rest.map((r, i) => (
               <ReferenceLine key={i} r={r} />
@@ -63,7 +67,12 @@ function ReferenceList({ rows, name }: { rows: ReferenceRow[]; name: string }) {
 
 export function MethodSection({ text, facts }: { text: MethodText; facts: MethodFacts }) {
   return (
-    <section id={text.protocol} aria-labelledby={`${text.protocol}-title`} className="scroll-mt-20 space-y-4 rounded-lg border border-black/10 bg-white p-4 sm:p-6" data-testid={`method-${text.protocol}`}>
+    <section
+      id={text.protocol}
+      aria-labelledby={`${text.protocol}-title`}
+      className="scroll-mt-20 space-y-4 rounded-lg border border-black/10 bg-white p-4 sm:p-6"
+      data-testid={`method-${text.protocol}`}
+    >
       <header className="space-y-1">
         <h2 id={`${text.protocol}-title`} className="text-xl font-semibold tracking-tight">
           {text.name}
@@ -99,7 +108,10 @@ export function MethodSection({ text, facts }: { text: MethodText; facts: Method
             <h3 className="text-sm font-semibold">What it costs</h3>
             {facts.cost ? (
               <p className="text-sm text-black/80" data-testid="method-cost">
-                About {thousands(facts.cost.llmCalls)} model calls{facts.cost.toolCalls ? ` and ${thousands(facts.cost.toolCalls)} searches` : ""} per claim, about {thousands(facts.cost.tokens)} tokens: {dollars(facts.cost.usd)} with {PRICED_WITH.split(":")[1]} for every role.
+                About {thousands(facts.cost.llmCalls)} model calls
+                {facts.cost.toolCalls ? ` and ${thousands(facts.cost.toolCalls)} searches` : ""} per claim, about{" "}
+                {thousands(facts.cost.tokens)} tokens: {dollars(facts.cost.usd)} with {PRICED_WITH.split(":")[1]} for
+                every role.
                 {facts.cost.note ? <span className="mt-1 block text-xs text-black/60">{facts.cost.note}</span> : null}
               </p>
             ) : (
@@ -119,7 +131,8 @@ export function MethodSection({ text, facts }: { text: MethodText; facts: Method
           <div>
             <h3 className="text-sm font-semibold">Settings</h3>
             <p className="text-sm text-black/80">
-              On the form and with <code className="rounded bg-black/5 px-1">debate --preset</code>: {facts.debatePresets.map((p, i) => (
+              On the form and with <code className="rounded bg-black/5 px-1">debate --preset</code>:{" "}
+              {facts.debatePresets.map((p, i) => (
                 <span key={p}>
                   {i ? ", " : ""}
                   <code className="whitespace-nowrap rounded bg-black/5 px-1">{p}</code>
@@ -129,11 +142,15 @@ export function MethodSection({ text, facts }: { text: MethodText; facts: Method
             </p>
             {facts.evalPresets.length ? (
               <details className="mt-1 text-sm">
-                <summary className="cursor-pointer text-black/70">Benchmarks ({facts.evalPresets.length}), for <code className="rounded bg-black/5 px-1">eval --preset</code></summary>
+                <summary className="cursor-pointer text-black/70">
+                  Benchmarks ({facts.evalPresets.length}), for{" "}
+                  <code className="rounded bg-black/5 px-1">eval --preset</code>
+                </summary>
                 <ul className="mt-1 space-y-1">
                   {facts.evalPresets.map((p) => (
                     <li key={p.name} className="break-words">
-                      <code className="whitespace-nowrap rounded bg-black/5 px-1">{p.name}</code> <span className="text-black/70">{p.description}</span>
+                      <code className="whitespace-nowrap rounded bg-black/5 px-1">{p.name}</code>{" "}
+                      <span className="text-black/70">{p.description}</span>
                     </li>
                   ))}
                 </ul>
@@ -146,7 +163,14 @@ export function MethodSection({ text, facts }: { text: MethodText; facts: Method
               {text.papers.map((p) => (
                 <li key={p.title} className="break-words">
                   <cite>{p.title}</cite>. {p.authors}
-                  {p.year ? `, ${p.year}` : ""}. {p.link ? <a className="underline" href={p.link} rel="noreferrer">{p.venue}</a> : p.venue}
+                  {p.year ? `, ${p.year}` : ""}.{" "}
+                  {p.link ? (
+                    <a className="underline" href={p.link} rel="noreferrer">
+                      {p.venue}
+                    </a>
+                  ) : (
+                    p.venue
+                  )}
                   {p.note ? ` (${p.note})` : ""}.
                 </li>
               ))}
@@ -157,7 +181,13 @@ export function MethodSection({ text, facts }: { text: MethodText; facts: Method
 
       <div>
         <h3 className="text-sm font-semibold">The paper&apos;s results</h3>
-        <p className="mb-1 text-xs text-black/60">The papers&apos; own numbers, with their models and data, not results of this product. Your runs are under <Link className="underline" href="/eval">Evaluation</Link>.</p>
+        <p className="mb-1 text-xs text-black/60">
+          The papers&apos; own numbers, with their models and data, not results of this product. Your runs are under{" "}
+          <Link className="underline" href="/eval">
+            Evaluation
+          </Link>
+          .
+        </p>
         <ReferenceList rows={facts.references} name={text.name} />
       </div>
 

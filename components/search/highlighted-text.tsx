@@ -2,8 +2,16 @@
  * Text with ranges marked, built from React elements: passages come from uploaded documents and
  * must never be interpreted as HTML.
  */
-export function HighlightedText({ text, highlights }: { text: string; highlights: Array<{ start: number; end: number }> }) {
-  const ranges = highlights.filter((h) => h.start >= 0 && h.end <= text.length && h.start < h.end).sort((a, b) => a.start - b.start);
+export function HighlightedText({
+  text,
+  highlights,
+}: {
+  text: string;
+  highlights: Array<{ start: number; end: number }>;
+}) {
+  const ranges = highlights
+    .filter((h) => h.start >= 0 && h.end <= text.length && h.start < h.end)
+    .sort((a, b) => a.start - b.start);
   const parts: React.ReactNode[] = [];
   let at = 0;
   for (const r of ranges) {

@@ -21,7 +21,10 @@ export type AnnotationInput = {
 
 /** `field` names the part of the labelling form the refusal is about (`goldLabel`, `rationale`), so the form shows it there. */
 export class AnnotationError extends Error {
-  constructor(message: string, readonly field?: "goldLabel" | "rationale") {
+  constructor(
+    message: string,
+    readonly field?: "goldLabel" | "rationale",
+  ) {
     super(message);
   }
 }
@@ -31,11 +34,17 @@ const STALE_ASSIGNMENT_MS = 2 * 3600_000;
 
 /** Finished debates with a final verdict, narrowed by the queue's filters. */
 function eligible(f: QueueFilters): SQL {
-  const conds: SQL[] = [eq(s.debates.status, "completed"), sql`exists (select 1 from ${s.verdicts} v where v.debate_id = ${s.debates.id} and v.is_final)`];
+  const conds: SQL[] = [
+    eq(s.debates.status, "completed"),
+    sql`exists (select 1 from ${s.verdicts} v where v.debate_id = ${s.debates.id} and v.is_final)`,
+  ];
   if (f.corpus) conds.push(sql`${s.debates.corpusId} = (select id from ${s.corpora} where name = ${f.corpus})`);
   if (f.variant) conds.push(eq(s.debates.variant, f.variant));
   if (f.run) conds.push(sql`${s.debates.evalRunId}::text = ${f.run}`);
-  if (f.verdict) conds.push(sql`exists (select 1 from ${s.verdicts} v where v.debate_id = ${s.debates.id} and v.is_final and v.label = ${f.verdict})`);
+  if (f.verdict)
+    conds.push(
+      sql`exists (select 1 from ${s.verdicts} v where v.debate_id = ${s.debates.id} and v.is_final and v.label = ${f.verdict})`,
+    );
   return and(...conds)!;
 }
 
@@ -48,7 +57,12 @@ const slotsTaken = (now: Date) => sql<number>`(select count(*)::int from ${s.ann
  * (assigned, submitted or skipped), never one whose overlap target is met, and debates that already
  * have some annotators first, so targets are reached before new debates are started.
  */
-export async function peekNextTask(db: Database, annotatorId: string, f: QueueFilters = {}, now = new Date()): Promise<string | null> {
+export async function peekNextTask(
+  db: Database,
+  annotatorId: string,
+  f: QueueFilters = {},
+  now = new Date(),
+): Promise<string | null> {
   const overlap = await getSetting(db, "annotation_overlap");
   const taken = slotsTaken(now);
   const [row] = await db
@@ -57,7 +71,17 @@ export async function peekNextTask(db: Database, annotatorId: string, f: QueueFi
     .where(
       and(
         eligible(f),
-        notExists(db.select({ x: sql`1` }).from(s.annotationAssignments).where(and(eq(s.annotationAssignments.debateId, s.debates.id), eq(s.annotationAssignments.annotatorId, annotatorId)))),
+        notExists(
+          db
+            .select({ x: sql`1` })
+            .from(s.annotationAssignments)
+            .where(
+              and(
+                eq(s.annotationAssignments.debateId, s.debates.id),
+                eq(s.annotationAssignments.annotatorId, annotatorId),
+              ),
+            ),
+        ),
         sql`${taken} < ${overlap}`,
       ),
     )
@@ -67,12 +91,23 @@ export async function peekNextTask(db: Database, annotatorId: string, f: QueueFi
 }
 
 /** The annotator's open task (assigned, not submitted) if any, else a new one, claimed. */
-export async function claimNextTask(db: Database, annotatorId: string, f: QueueFilters = {}, now = new Date()): Promise<string | null> {
+export async function claimNextTask(
+  db: Database,
+  annotatorId: string,
+  f: QueueFilters = {},
+  now = new Date(),
+): Promise<string | null> {
   const [open] = await db
     .select({ id: s.annotationAssignments.debateId })
     .from(s.annotationAssignments)
     .innerJoin(s.debates, eq(s.debates.id, s.annotationAssignments.debateId))
-    .where(and(eq(s.annotationAssignments.annotatorId, annotatorId), eq(s.annotationAssignments.status, "assigned"), eligible(f)))
+    .where(
+      and(
+        eq(s.annotationAssignments.annotatorId, annotatorId),
+        eq(s.annotationAssignments.status, "assigned"),
+        eligible(f),
+      ),
+    )
     .orderBy(asc(s.annotationAssignments.assignedAt))
     .limit(1);
   if (open) return open.id;
@@ -80,14 +115,21 @@ export async function claimNextTask(db: Database, annotatorId: string, f: QueueF
     const id = await peekNextTask(db, annotatorId, f, now);
     if (!id) return null;
     // The primary key makes a second claim of the same pair a no-op, so two tabs cannot double it.
-    const inserted = await db.insert(s.annotationAssignments).values({ debateId: id, annotatorId }).onConflictDoNothing().returning();
+    const inserted = await db
+      .insert(s.annotationAssignments)
+      .values({ debateId: id, annotatorId })
+      .onConflictDoNothing()
+      .returning();
     if (inserted.length) return id;
   }
   return null;
 }
 
 export async function assignmentOf(db: Database, debateId: string, annotatorId: string) {
-  const [a] = await db.select().from(s.annotationAssignments).where(and(eq(s.annotationAssignments.debateId, debateId), eq(s.annotationAssignments.annotatorId, annotatorId)));
+  const [a] = await db
+    .select()
+    .from(s.annotationAssignments)
+    .where(and(eq(s.annotationAssignments.debateId, debateId), eq(s.annotationAssignments.annotatorId, annotatorId)));
   return a ?? null;
 }
 
@@ -100,13 +142,24 @@ export async function skipTask(db: Database, debateId: string, annotatorId: stri
   const rows = await db
     .update(s.annotationAssignments)
     .set({ status: "skipped", finishedAt: new Date() })
-    .where(and(eq(s.annotationAssignments.debateId, debateId), eq(s.annotationAssignments.annotatorId, annotatorId), eq(s.annotationAssignments.status, "assigned")))
+    .where(
+      and(
+        eq(s.annotationAssignments.debateId, debateId),
+        eq(s.annotationAssignments.annotatorId, annotatorId),
+        eq(s.annotationAssignments.status, "assigned"),
+      ),
+    )
     .returning();
   return rows.length > 0;
 }
 
 /** Annotators other than `annotatorId` holding a slot on the debate (submitted, or assigned and fresh). */
-async function othersHoldingSlots(db: Pick<Database, "select">, debateId: string, annotatorId: string, now = new Date()): Promise<number> {
+async function othersHoldingSlots(
+  db: Pick<Database, "select">,
+  debateId: string,
+  annotatorId: string,
+  now = new Date(),
+): Promise<number> {
   const [row] = await db
     .select({ n: sql<number>`count(*)::int` })
     .from(s.annotationAssignments)
@@ -124,12 +177,20 @@ async function othersHoldingSlots(db: Pick<Database, "select">, debateId: string
  * Takes back the caller's own skip, as the queue would hand the debate out: only while its overlap
  * target is not met by others. Returns whether the task is the caller's again.
  */
-export async function undoSkip(db: Database, debateId: string, annotatorId: string, now = new Date()): Promise<boolean> {
+export async function undoSkip(
+  db: Database,
+  debateId: string,
+  annotatorId: string,
+  now = new Date(),
+): Promise<boolean> {
   const overlap = await getSetting(db, "annotation_overlap");
   return db.transaction(async (tx) => {
     // One undo or first save per debate at a time, so two cannot both see a free slot.
     await tx.execute(sql`select id from ${s.debates} where id = ${debateId} for update`);
-    const [mine] = await tx.select().from(s.annotationAssignments).where(and(eq(s.annotationAssignments.debateId, debateId), eq(s.annotationAssignments.annotatorId, annotatorId)));
+    const [mine] = await tx
+      .select()
+      .from(s.annotationAssignments)
+      .where(and(eq(s.annotationAssignments.debateId, debateId), eq(s.annotationAssignments.annotatorId, annotatorId)));
     if (mine?.status !== "skipped") return false;
     if ((await othersHoldingSlots(tx, debateId, annotatorId, now)) >= overlap) return false;
     await tx
@@ -141,9 +202,16 @@ export async function undoSkip(db: Database, debateId: string, annotatorId: stri
 }
 
 function validate(input: AnnotationInput) {
-  if (!(GOLD_LABELS as readonly string[]).includes(input.goldLabel)) throw new AnnotationError(`The gold label must be one of ${GOLD_LABELS.join(", ")}.`, "goldLabel");
-  for (const f of input.turnFlags ?? []) if (!(TURN_FLAGS as readonly string[]).includes(f.flag)) throw new AnnotationError(`Unknown turn flag "${f.flag}".`);
-  if ((input.rationale ?? "").length > 20_000) throw new AnnotationError(`The rationale is ${(input.rationale ?? "").length.toLocaleString("en-US")} characters; the limit is 20,000. Keep the reasons that decided your label.`, "rationale");
+  if (!(GOLD_LABELS as readonly string[]).includes(input.goldLabel))
+    throw new AnnotationError(`The gold label must be one of ${GOLD_LABELS.join(", ")}.`, "goldLabel");
+  for (const f of input.turnFlags ?? [])
+    if (!(TURN_FLAGS as readonly string[]).includes(f.flag))
+      throw new AnnotationError(`Unknown turn flag "${f.flag}".`);
+  if ((input.rationale ?? "").length > 20_000)
+    throw new AnnotationError(
+      `The rationale is ${(input.rationale ?? "").length.toLocaleString("en-US")} characters; the limit is 20,000. Keep the reasons that decided your label.`,
+      "rationale",
+    );
 }
 
 const snapshot = (a: typeof s.annotations.$inferSelect) => ({
@@ -172,10 +240,19 @@ export async function latestOwnAnnotation(db: Database, debateId: string, annota
  * value before and after. The annotator is always the caller: there is no way to write a version
  * for someone else. A first annotation needs the debate to be theirs (claimed) or still open.
  */
-export async function saveAnnotation(db: Database, annotator: Principal, debateId: string, input: AnnotationInput, opts: { action?: "create" | "edit" | "import"; createdAt?: Date } = {}) {
+export async function saveAnnotation(
+  db: Database,
+  annotator: Principal,
+  debateId: string,
+  input: AnnotationInput,
+  opts: { action?: "create" | "edit" | "import"; createdAt?: Date } = {},
+) {
   if (!annotator.roles.includes("annotator")) throw new AnnotationError("Only annotators can label debates.");
   validate(input);
-  const [debate] = await db.select({ id: s.debates.id, status: s.debates.status }).from(s.debates).where(eq(s.debates.id, debateId));
+  const [debate] = await db
+    .select({ id: s.debates.id, status: s.debates.status })
+    .from(s.debates)
+    .where(eq(s.debates.id, debateId));
   if (!debate) throw new AnnotationError("There is no such debate.");
   if (debate.status !== "completed") throw new AnnotationError("Only finished debates can be labelled.");
   const overlap = await getSetting(db, "annotation_overlap");
@@ -190,9 +267,17 @@ export async function saveAnnotation(db: Database, annotator: Principal, debateI
       .limit(1);
     if (!prev) {
       // The overlap rule is checked here, where a label is written, not only where tasks are handed out.
-      const [mine] = await tx.select({ status: s.annotationAssignments.status }).from(s.annotationAssignments).where(and(eq(s.annotationAssignments.debateId, debateId), eq(s.annotationAssignments.annotatorId, annotator.id)));
+      const [mine] = await tx
+        .select({ status: s.annotationAssignments.status })
+        .from(s.annotationAssignments)
+        .where(
+          and(eq(s.annotationAssignments.debateId, debateId), eq(s.annotationAssignments.annotatorId, annotator.id)),
+        );
       if (mine?.status === "skipped") throw new AnnotationError("You skipped this debate; undo the skip to label it.");
-      if ((await othersHoldingSlots(tx, debateId, annotator.id)) >= overlap) throw new AnnotationError(`This debate already has ${overlap} annotators, the most it takes; take the next one from the queue.`);
+      if ((await othersHoldingSlots(tx, debateId, annotator.id)) >= overlap)
+        throw new AnnotationError(
+          `This debate already has ${overlap} annotators, the most it takes; take the next one from the queue.`,
+        );
     }
     const [row] = await tx
       .insert(s.annotations)
@@ -222,7 +307,10 @@ export async function saveAnnotation(db: Database, annotator: Principal, debateI
     await tx
       .insert(s.annotationAssignments)
       .values({ debateId, annotatorId: annotator.id, status: "submitted", finishedAt: new Date() })
-      .onConflictDoUpdate({ target: [s.annotationAssignments.debateId, s.annotationAssignments.annotatorId], set: { status: "submitted", finishedAt: new Date() } });
+      .onConflictDoUpdate({
+        target: [s.annotationAssignments.debateId, s.annotationAssignments.annotatorId],
+        set: { status: "submitted", finishedAt: new Date() },
+      });
     return row!;
   });
 }
@@ -248,7 +336,12 @@ export async function auditTrail(db: Database, debateId: string, annotatorId?: s
     .from(s.annotationAudit)
     .innerJoin(s.annotations, eq(s.annotations.id, s.annotationAudit.annotationId))
     .leftJoin(s.users, eq(s.users.id, s.annotationAudit.actorId))
-    .where(and(eq(s.annotationAudit.debateId, debateId), annotatorId ? eq(s.annotations.annotatorId, annotatorId) : undefined))
+    .where(
+      and(
+        eq(s.annotationAudit.debateId, debateId),
+        annotatorId ? eq(s.annotations.annotatorId, annotatorId) : undefined,
+      ),
+    )
     .orderBy(asc(s.annotationAudit.id));
 }
 
@@ -285,7 +378,13 @@ export async function queueSummary(db: Database, annotatorId: string, f: QueueFi
  * an earlier label can be edited), or claimed now when it is eligible and its overlap target is not
  * met. A URL must not let anyone jump past the overlap rule or take a debate the queue would not give.
  */
-export async function claimTask(db: Database, annotatorId: string, debateId: string, f: QueueFilters = {}, now = new Date()): Promise<boolean> {
+export async function claimTask(
+  db: Database,
+  annotatorId: string,
+  debateId: string,
+  f: QueueFilters = {},
+  now = new Date(),
+): Promise<boolean> {
   if (await assignmentOf(db, debateId, annotatorId)) return true;
   const overlap = await getSetting(db, "annotation_overlap");
   const [open] = await db
@@ -319,8 +418,16 @@ export async function taskContext(db: Database, debateId: string) {
           .limit(50)
       ).map((r) => r.l!)
     : [];
-  const turns = await db.select({ id: s.turns.id, seq: s.turns.seq }).from(s.turns).where(eq(s.turns.debateId, debateId)).orderBy(asc(s.turns.seq));
-  return { dataset: row.dataset, nativeLabels, turnIds: Object.fromEntries(turns.map((t) => [t.seq, t.id])) as Record<number, string> };
+  const turns = await db
+    .select({ id: s.turns.id, seq: s.turns.seq })
+    .from(s.turns)
+    .where(eq(s.turns.debateId, debateId))
+    .orderBy(asc(s.turns.seq));
+  return {
+    dataset: row.dataset,
+    nativeLabels,
+    turnIds: Object.fromEntries(turns.map((t) => [t.seq, t.id])) as Record<number, string>,
+  };
 }
 
 /** The annotator's own latest labels, newest first, for the queue page's "done" list. */
@@ -333,7 +440,13 @@ export async function myRecentAnnotations(db: Database, annotatorId: string, lim
     .where(eq(s.annotations.annotatorId, annotatorId))
     .orderBy(s.annotations.debateId, desc(s.annotations.version));
   return latest
-    .map((r) => ({ debateId: r.a.debateId, version: r.a.version, goldLabel: r.a.goldLabel, createdAt: r.a.createdAt, claim: r.claim }))
+    .map((r) => ({
+      debateId: r.a.debateId,
+      version: r.a.version,
+      goldLabel: r.a.goldLabel,
+      createdAt: r.a.createdAt,
+      claim: r.claim,
+    }))
     .sort((x, y) => y.createdAt.getTime() - x.createdAt.getTime())
     .slice(0, limit);
 }
@@ -342,8 +455,20 @@ export async function myRecentAnnotations(db: Database, annotatorId: string, lim
 export async function annotationFilterOptions(db: Database) {
   const [corpora, variants, runs] = await Promise.all([
     db.selectDistinct({ name: s.corpora.name }).from(s.corpora).orderBy(s.corpora.name),
-    db.selectDistinct({ v: s.debates.variant }).from(s.debates).where(eq(s.debates.status, "completed")).orderBy(s.debates.variant),
-    db.select({ id: s.evalRuns.id, name: s.evalRuns.name }).from(s.evalRuns).orderBy(desc(s.evalRuns.createdAt)).limit(100),
+    db
+      .selectDistinct({ v: s.debates.variant })
+      .from(s.debates)
+      .where(eq(s.debates.status, "completed"))
+      .orderBy(s.debates.variant),
+    db
+      .select({ id: s.evalRuns.id, name: s.evalRuns.name })
+      .from(s.evalRuns)
+      .orderBy(desc(s.evalRuns.createdAt))
+      .limit(100),
   ]);
-  return { corpora: corpora.map((c) => c.name), variants: variants.map((v) => v.v).filter((v): v is string => !!v), runs };
+  return {
+    corpora: corpora.map((c) => c.name),
+    variants: variants.map((v) => v.v).filter((v): v is string => !!v),
+    runs,
+  };
 }

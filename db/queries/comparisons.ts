@@ -21,11 +21,23 @@ export async function insertComparison(
   return db.transaction(async (tx) => {
     const [claim] = await tx
       .insert(s.claims)
-      .values({ text: input.claim.text, claimDate: input.claim.claimDate ?? null, appearanceUrl: input.claim.appearanceUrl ?? null, metadata: input.claim.metadata, createdBy: input.createdBy })
+      .values({
+        text: input.claim.text,
+        claimDate: input.claim.claimDate ?? null,
+        appearanceUrl: input.claim.appearanceUrl ?? null,
+        metadata: input.claim.metadata,
+        createdBy: input.createdBy,
+      })
       .returning({ id: s.claims.id });
     const [row] = await tx
       .insert(s.comparisons)
-      .values({ claimId: claim!.id, corpusId: input.corpusId, methods: input.methods, ensemble: input.ensemble, createdBy: input.createdBy })
+      .values({
+        claimId: claim!.id,
+        corpusId: input.corpusId,
+        methods: input.methods,
+        ensemble: input.ensemble,
+        createdBy: input.createdBy,
+      })
       .returning({ id: s.comparisons.id });
     return { id: row!.id, claimId: claim!.id };
   });
@@ -53,7 +65,8 @@ export async function getComparison(db: Database, id: string) {
 
 /** Calls, tokens and money per debate from every recorded model call, as the debate page's totals count them. */
 async function usageByDebate(db: Database, debateIds: string[]) {
-  if (!debateIds.length) return new Map<string, { calls: number; promptTokens: number; completionTokens: number; costUsd: number | null }>();
+  if (!debateIds.length)
+    return new Map<string, { calls: number; promptTokens: number; completionTokens: number; costUsd: number | null }>();
   const rows = await db
     .select({
       debateId: s.llmCalls.debateId,
@@ -65,7 +78,17 @@ async function usageByDebate(db: Database, debateIds: string[]) {
     .from(s.llmCalls)
     .where(inArray(s.llmCalls.debateId, debateIds))
     .groupBy(s.llmCalls.debateId);
-  return new Map(rows.map((r) => [r.debateId!, { calls: r.calls, promptTokens: r.promptTokens, completionTokens: r.completionTokens, costUsd: r.costUsd === null ? null : Number(r.costUsd) }]));
+  return new Map(
+    rows.map((r) => [
+      r.debateId!,
+      {
+        calls: r.calls,
+        promptTokens: r.promptTokens,
+        completionTokens: r.completionTokens,
+        costUsd: r.costUsd === null ? null : Number(r.costUsd),
+      },
+    ]),
+  );
 }
 
 /**
@@ -76,7 +99,11 @@ async function usageByDebate(db: Database, debateIds: string[]) {
 export async function readComparison(db: Database, id: string) {
   if (!/^[0-9a-f-]{36}$/i.test(id)) return null;
   const [head] = await db
-    .select({ comparison: s.comparisons, claim: { id: s.claims.id, text: s.claims.text }, corpus: { id: s.corpora.id, name: s.corpora.name } })
+    .select({
+      comparison: s.comparisons,
+      claim: { id: s.claims.id, text: s.claims.text },
+      corpus: { id: s.corpora.id, name: s.corpora.name },
+    })
     .from(s.comparisons)
     .innerJoin(s.claims, eq(s.claims.id, s.comparisons.claimId))
     .leftJoin(s.corpora, eq(s.corpora.id, s.comparisons.corpusId))
@@ -88,7 +115,10 @@ export async function readComparison(db: Database, id: string) {
     .leftJoin(s.verdicts, and(eq(s.verdicts.debateId, s.debates.id), eq(s.verdicts.isFinal, true)))
     .where(eq(s.debates.comparisonId, id))
     .orderBy(s.debates.createdAt);
-  const usage = await usageByDebate(db, rows.map((r) => r.debate.id));
+  const usage = await usageByDebate(
+    db,
+    rows.map((r) => r.debate.id),
+  );
   // The order the methods were asked for; a debate the request does not name (none expected) comes last.
   const position = new Map(head.comparison.methods.map((m, i) => [m.debateId, i] as const));
   rows.sort((a, b) => (position.get(a.debate.id) ?? 1e9) - (position.get(b.debate.id) ?? 1e9));
@@ -99,14 +129,34 @@ export async function readComparison(db: Database, id: string) {
 export async function spokenTurns(db: Database, debateIds: string[]) {
   if (!debateIds.length) return [];
   return db
-    .select({ debateId: s.turns.debateId, role: s.turns.role, kind: s.turns.kind, phase: s.turns.phase, content: s.turns.content, status: s.turns.status })
+    .select({
+      debateId: s.turns.debateId,
+      role: s.turns.role,
+      kind: s.turns.kind,
+      phase: s.turns.phase,
+      content: s.turns.content,
+      status: s.turns.status,
+    })
     .from(s.turns)
     .where(and(inArray(s.turns.debateId, debateIds), eq(s.turns.kind, "speech")))
     .orderBy(s.turns.seq);
 }
 
-export type ComparisonListHead = { id: string; createdAt: Date; claim: string; ensemble: EnsembleMethod | null; methods: ComparisonMethod[] };
-export type ComparisonListDebate = { id: string; comparisonId: string | null; protocol: string; status: s.DebateStatus; label: string | null; confidence: number | null };
+export type ComparisonListHead = {
+  id: string;
+  createdAt: Date;
+  claim: string;
+  ensemble: EnsembleMethod | null;
+  methods: ComparisonMethod[];
+};
+export type ComparisonListDebate = {
+  id: string;
+  comparisonId: string | null;
+  protocol: string;
+  status: s.DebateStatus;
+  label: string | null;
+  confidence: number | null;
+};
 
 /** Newest first; `before` (a created-at and id) pages on without skipping rows created at the same instant. */
 export async function listComparisonRows(
@@ -116,19 +166,50 @@ export async function listComparisonRows(
   const limit = Math.min(Math.max(opts.limit ?? 50, 1), 200);
   const b = opts.before;
   const heads = await db
-    .select({ id: s.comparisons.id, createdAt: s.comparisons.createdAt, ensemble: s.comparisons.ensemble, methods: s.comparisons.methods, claim: s.claims.text })
+    .select({
+      id: s.comparisons.id,
+      createdAt: s.comparisons.createdAt,
+      ensemble: s.comparisons.ensemble,
+      methods: s.comparisons.methods,
+      claim: s.claims.text,
+    })
     .from(s.comparisons)
     .innerJoin(s.claims, eq(s.claims.id, s.comparisons.claimId))
-    .where(b ? or(lt(s.comparisons.createdAt, b.createdAt), and(eq(s.comparisons.createdAt, b.createdAt), lt(s.comparisons.id, b.id))) : undefined)
+    .where(
+      b
+        ? or(
+            lt(s.comparisons.createdAt, b.createdAt),
+            and(eq(s.comparisons.createdAt, b.createdAt), lt(s.comparisons.id, b.id)),
+          )
+        : undefined,
+    )
     .orderBy(desc(s.comparisons.createdAt), desc(s.comparisons.id))
     .limit(limit);
   if (!heads.length) return { heads: [], debates: [] };
   const debates = await db
-    .select({ id: s.debates.id, comparisonId: s.debates.comparisonId, protocol: s.debates.protocol, status: s.debates.status, label: s.verdicts.label, confidence: s.verdicts.confidence })
+    .select({
+      id: s.debates.id,
+      comparisonId: s.debates.comparisonId,
+      protocol: s.debates.protocol,
+      status: s.debates.status,
+      label: s.verdicts.label,
+      confidence: s.verdicts.confidence,
+    })
     .from(s.debates)
     .leftJoin(s.verdicts, and(eq(s.verdicts.debateId, s.debates.id), eq(s.verdicts.isFinal, true)))
-    .where(inArray(s.debates.comparisonId, heads.map((h) => h.id)));
+    .where(
+      inArray(
+        s.debates.comparisonId,
+        heads.map((h) => h.id),
+      ),
+    );
   return { heads: heads.map((h) => ({ ...h, ensemble: h.ensemble ?? null })), debates };
 }
 
-export { comparisonForShare, insertComparisonShare, debateInSharedComparison, listComparisonShares, revokeComparisonShare } from "./comparison-shares";
+export {
+  comparisonForShare,
+  insertComparisonShare,
+  debateInSharedComparison,
+  listComparisonShares,
+  revokeComparisonShare,
+} from "./comparison-shares";

@@ -23,12 +23,21 @@ export async function insertCorpusIfMissing(
 ): Promise<CorpusRow> {
   await db
     .insert(corpora)
-    .values({ name: c.name, description: c.description ?? null, embeddingModel: c.embeddingModel, chunking: c.chunking ?? null })
+    .values({
+      name: c.name,
+      description: c.description ?? null,
+      embeddingModel: c.embeddingModel,
+      chunking: c.chunking ?? null,
+    })
     .onConflictDoNothing({ target: corpora.name });
   return (await findCorpus(db, c.name))!;
 }
 
-export async function updateCorpus(db: Executor, id: string, set: { embeddingModel?: string; chunking?: ChunkingOptions; description?: string }) {
+export async function updateCorpus(
+  db: Executor,
+  id: string,
+  set: { embeddingModel?: string; chunking?: ChunkingOptions; description?: string },
+) {
   await db.update(corpora).set(set).where(eq(corpora.id, id));
 }
 
@@ -75,7 +84,10 @@ export async function listCorpora(db: Executor | Database): Promise<CorpusSummar
     embeddingModel: r.embedding_model,
     documents: Number(r.documents),
     passages: Number(r.passages),
-    vectorModels: (typeof r.vector_models === "string" ? (JSON.parse(r.vector_models) as Array<{ model: string; passages: number }>) : (r.vector_models ?? [])).map((m) => ({
+    vectorModels: (typeof r.vector_models === "string"
+      ? (JSON.parse(r.vector_models) as Array<{ model: string; passages: number }>)
+      : (r.vector_models ?? [])
+    ).map((m) => ({
       model: m.model,
       passages: Number(m.passages),
     })),
@@ -85,7 +97,11 @@ export async function listCorpora(db: Executor | Database): Promise<CorpusSummar
 
 export type ExistingDocument = { id: number; contentHash: string };
 
-export async function existingDocuments(db: Executor, corpusId: string, externalIds: string[]): Promise<Map<string, ExistingDocument>> {
+export async function existingDocuments(
+  db: Executor,
+  corpusId: string,
+  externalIds: string[],
+): Promise<Map<string, ExistingDocument>> {
   const out = new Map<string, ExistingDocument>();
   if (externalIds.length === 0) return out;
   const rows = await db
@@ -136,7 +152,11 @@ export async function writeDocuments(
   corpusId: string,
   model: string,
   docs: DocumentToWrite[],
-): Promise<{ passagesAdded: number; passagesRemoved: number; conflicts: Array<{ document: string; passage: string }> }> {
+): Promise<{
+  passagesAdded: number;
+  passagesRemoved: number;
+  conflicts: Array<{ document: string; passage: string }>;
+}> {
   if (docs.length === 0) return { passagesAdded: 0, passagesRemoved: 0, conflicts: [] };
   let passagesRemoved = 0;
   const replaced = docs.flatMap((d) => (d.replacesDocumentId !== undefined ? [d.replacesDocumentId] : []));
@@ -149,7 +169,17 @@ export async function writeDocuments(
   for (const part of chunks(docs, ROWS_PER_STATEMENT)) {
     const rows = await tx
       .insert(documents)
-      .values(part.map((d) => ({ corpusId, externalId: d.externalId, title: d.title, url: d.url, publishedAt: d.publishedAt, metadata: d.metadata, contentHash: d.contentHash })))
+      .values(
+        part.map((d) => ({
+          corpusId,
+          externalId: d.externalId,
+          title: d.title,
+          url: d.url,
+          publishedAt: d.publishedAt,
+          metadata: d.metadata,
+          contentHash: d.contentHash,
+        })),
+      )
       .onConflictDoUpdate({
         target: [documents.corpusId, documents.externalId],
         set: {

@@ -2,7 +2,17 @@ import { and, desc, eq, gte, ilike, inArray, lt, or, sql, type SQL } from "drizz
 import type { Database } from "@/db/client";
 import * as s from "@/db/schema";
 
-export type DebateFilters = { q?: string; status?: string; verdict?: string; method?: string; variant?: string; corpus?: string; from?: string; to?: string; limit?: number };
+export type DebateFilters = {
+  q?: string;
+  status?: string;
+  verdict?: string;
+  method?: string;
+  variant?: string;
+  corpus?: string;
+  from?: string;
+  to?: string;
+  limit?: number;
+};
 /** A verdict filter as the query runs it: a stored label, or each method's own labels that read as one product label. */
 export type VerdictMatch = { label: string } | { anyOf: Array<{ method: string; labels: string[] }> };
 
@@ -56,6 +66,8 @@ export async function searchDebateRows(db: Database, f: Omit<DebateFilters, "ver
 export async function debateFilterOptions(db: Database) {
   const corpora = await db.execute<{ name: string }>(sql`select name from corpora order by name`);
   // Every method's variants that exist, not one method's list.
-  const variants = await db.execute<{ variant: string }>(sql`select distinct variant from debates where variant is not null order by variant`);
+  const variants = await db.execute<{ variant: string }>(
+    sql`select distinct variant from debates where variant is not null order by variant`,
+  );
   return { corpora: corpora.rows.map((r) => r.name), variants: variants.rows.map((r) => r.variant) };
 }

@@ -6,7 +6,12 @@ import type { CheckpointRecord, DebateEvidence, VerdictRecord } from "@/lib/deba
 
 /** Everything the runner and the pages read and write about debates. */
 
-type DriverClient = { query: (text: string | { name: string; text: string; values: unknown[] }, values?: unknown[]) => Promise<{ rows: unknown[] }> };
+type DriverClient = {
+  query: (
+    text: string | { name: string; text: string; values: unknown[] },
+    values?: unknown[],
+  ) => Promise<{ rows: unknown[] }>;
+};
 
 /**
  * A statement the runner sends on every turn, handed straight to the driver: its text is fixed, so
@@ -18,12 +23,25 @@ type DriverClient = { query: (text: string | { name: string; text: string; value
  */
 async function hot<T>(db: Database, name: string, text: string, values: unknown[]): Promise<T[]> {
   const client = (db as unknown as { $client: DriverClient & { execProtocol?: unknown } }).$client;
-  const res = typeof client.execProtocol === "function" ? await client.query(text, values) : await client.query({ name, text, values });
+  const res =
+    typeof client.execProtocol === "function"
+      ? await client.query(text, values)
+      : await client.query({ name, text, values });
   return res.rows as T[];
 }
 
 export type NewDebate = {
-  claim: { text: string; claimDate?: Date | null; appearanceUrl?: string | null; dataset?: string; datasetClaimId?: string; goldLabel?: string; nativeLabel?: string; goldEvidence?: Array<{ id?: string; text: string }>; metadata?: Record<string, unknown> };
+  claim: {
+    text: string;
+    claimDate?: Date | null;
+    appearanceUrl?: string | null;
+    dataset?: string;
+    datasetClaimId?: string;
+    goldLabel?: string;
+    nativeLabel?: string;
+    goldEvidence?: Array<{ id?: string; text: string }>;
+    metadata?: Record<string, unknown>;
+  };
   protocol: string;
   variant: string | null;
   config: Record<string, unknown>;
@@ -70,21 +88,23 @@ export async function addDebateEvidence(db: Database, debateId: string, evidence
 /** Claim, debate and its evidence pool in one transaction: a debate never exists half-made. */
 export async function createDebateRecord(db: Database, input: NewDebate): Promise<string> {
   return db.transaction(async (tx) => {
-    const [claim] = input.claimId ? [{ id: input.claimId }] : await tx
-      .insert(s.claims)
-      .values({
-        text: input.claim.text,
-        claimDate: input.claim.claimDate ?? null,
-        appearanceUrl: input.claim.appearanceUrl ?? null,
-        dataset: input.claim.dataset,
-        datasetClaimId: input.claim.datasetClaimId,
-        goldLabel: input.claim.goldLabel,
-        nativeLabel: input.claim.nativeLabel,
-        goldEvidence: input.claim.goldEvidence,
-        metadata: input.claim.metadata,
-        createdBy: input.createdBy ?? null,
-      })
-      .returning({ id: s.claims.id });
+    const [claim] = input.claimId
+      ? [{ id: input.claimId }]
+      : await tx
+          .insert(s.claims)
+          .values({
+            text: input.claim.text,
+            claimDate: input.claim.claimDate ?? null,
+            appearanceUrl: input.claim.appearanceUrl ?? null,
+            dataset: input.claim.dataset,
+            datasetClaimId: input.claim.datasetClaimId,
+            goldLabel: input.claim.goldLabel,
+            nativeLabel: input.claim.nativeLabel,
+            goldEvidence: input.claim.goldEvidence,
+            metadata: input.claim.metadata,
+            createdBy: input.createdBy ?? null,
+          })
+          .returning({ id: s.claims.id });
     const [debate] = await tx
       .insert(s.debates)
       .values({
@@ -120,7 +140,10 @@ export async function loadDebate(db: Database, id: string) {
     db.select().from(s.debateEvidence).where(eq(s.debateEvidence.debateId, id)).orderBy(asc(s.debateEvidence.rank)),
     db.select().from(s.turns).where(eq(s.turns.debateId, id)).orderBy(asc(s.turns.seq)),
     db.select().from(s.checkpoints).where(eq(s.checkpoints.debateId, id)).orderBy(asc(s.checkpoints.round)),
-    db.select().from(s.verdicts).where(and(eq(s.verdicts.debateId, id), eq(s.verdicts.isFinal, true))),
+    db
+      .select()
+      .from(s.verdicts)
+      .where(and(eq(s.verdicts.debateId, id), eq(s.verdicts.isFinal, true))),
   ]);
   return { ...row, evidence, turns, checkpoints, verdict: verdicts[0] ?? null };
 }
@@ -134,7 +157,11 @@ export async function loadForRun(db: Database, id: string) {
   const p = runQueries(db);
   // All three at once: on PostgreSQL they run side by side on the pool (one round trip's wait
   // instead of two); the embedded database runs them in turn either way.
-  const [[row], evidence, turns] = await Promise.all([p.debate.execute({ id }), p.evidence.execute({ id }), p.turns.execute({ id })]);
+  const [[row], evidence, turns] = await Promise.all([
+    p.debate.execute({ id }),
+    p.evidence.execute({ id }),
+    p.turns.execute({ id }),
+  ]);
   if (!row) return null;
   return { ...row, evidence, turns };
 }
@@ -143,9 +170,24 @@ export async function loadForRun(db: Database, id: string) {
 function prepareRunQueries(db: Database) {
   const id = sql.placeholder("id");
   return {
-    debate: db.select({ debate: s.debates, claim: s.claims }).from(s.debates).innerJoin(s.claims, eq(s.claims.id, s.debates.claimId)).where(eq(s.debates.id, id)).prepare("counterpoint_run_debate"),
-    evidence: db.select().from(s.debateEvidence).where(eq(s.debateEvidence.debateId, id)).orderBy(asc(s.debateEvidence.rank)).prepare("counterpoint_run_evidence"),
-    turns: db.select().from(s.turns).where(eq(s.turns.debateId, id)).orderBy(asc(s.turns.seq)).prepare("counterpoint_run_turns"),
+    debate: db
+      .select({ debate: s.debates, claim: s.claims })
+      .from(s.debates)
+      .innerJoin(s.claims, eq(s.claims.id, s.debates.claimId))
+      .where(eq(s.debates.id, id))
+      .prepare("counterpoint_run_debate"),
+    evidence: db
+      .select()
+      .from(s.debateEvidence)
+      .where(eq(s.debateEvidence.debateId, id))
+      .orderBy(asc(s.debateEvidence.rank))
+      .prepare("counterpoint_run_evidence"),
+    turns: db
+      .select()
+      .from(s.turns)
+      .where(eq(s.turns.debateId, id))
+      .orderBy(asc(s.turns.seq))
+      .prepare("counterpoint_run_turns"),
   };
 }
 const preparedRunQueries = new WeakMap<Database, ReturnType<typeof prepareRunQueries>>();
@@ -197,13 +239,26 @@ export async function claimForRun(
 ): Promise<boolean> {
   const rows = await db
     .update(s.debates)
-    .set({ status: "running", runnerId: runToken, heartbeatAt: sql`now()`, startedAt: sql`coalesce(${s.debates.startedAt}, now())`, error: null, finishedAt: null })
+    .set({
+      status: "running",
+      runnerId: runToken,
+      heartbeatAt: sql`now()`,
+      startedAt: sql`coalesce(${s.debates.startedAt}, now())`,
+      error: null,
+      finishedAt: null,
+    })
     .where(
       and(
         eq(s.debates.id, id),
         or(
           inArray(s.debates.status, from),
-          and(eq(s.debates.status, "running"), or(isNull(s.debates.heartbeatAt), lt(s.debates.heartbeatAt, sql`now() - make_interval(secs => ${leaseMs / 1000}::float8)`))),
+          and(
+            eq(s.debates.status, "running"),
+            or(
+              isNull(s.debates.heartbeatAt),
+              lt(s.debates.heartbeatAt, sql`now() - make_interval(secs => ${leaseMs / 1000}::float8)`),
+            ),
+          ),
         ),
       ),
     )
@@ -266,7 +321,10 @@ export async function requeueDebate(db: Database, id: string): Promise<boolean> 
  * or queued for longer than `queuedForMs` (their job was lost). Evaluation debates are left to
  * their items' own leases (lib/eval/executor.ts).
  */
-export async function debatesToRequeue(db: Database, opts: { leaseMs: number; queuedForMs: number }): Promise<string[]> {
+export async function debatesToRequeue(
+  db: Database,
+  opts: { leaseMs: number; queuedForMs: number },
+): Promise<string[]> {
   const rows = await db
     .select({ id: s.debates.id })
     .from(s.debates)
@@ -274,8 +332,17 @@ export async function debatesToRequeue(db: Database, opts: { leaseMs: number; qu
       and(
         isNull(s.debates.evalRunId),
         or(
-          and(eq(s.debates.status, "running"), or(isNull(s.debates.heartbeatAt), lt(s.debates.heartbeatAt, sql`now() - make_interval(secs => ${opts.leaseMs / 1000}::float8)`))),
-          and(eq(s.debates.status, "queued"), lt(s.debates.createdAt, sql`now() - make_interval(secs => ${opts.queuedForMs / 1000}::float8)`)),
+          and(
+            eq(s.debates.status, "running"),
+            or(
+              isNull(s.debates.heartbeatAt),
+              lt(s.debates.heartbeatAt, sql`now() - make_interval(secs => ${opts.leaseMs / 1000}::float8)`),
+            ),
+          ),
+          and(
+            eq(s.debates.status, "queued"),
+            lt(s.debates.createdAt, sql`now() - make_interval(secs => ${opts.queuedForMs / 1000}::float8)`),
+          ),
         ),
       ),
     )
@@ -289,7 +356,12 @@ export async function heartbeat(db: Database, runs: Array<{ id: string; token: s
   const held = await db
     .update(s.debates)
     .set({ heartbeatAt: sql`now()` })
-    .where(and(or(...runs.map((r) => and(eq(s.debates.id, r.id), eq(s.debates.runnerId, r.token)))), eq(s.debates.status, "running")))
+    .where(
+      and(
+        or(...runs.map((r) => and(eq(s.debates.id, r.id), eq(s.debates.runnerId, r.token)))),
+        eq(s.debates.status, "running"),
+      ),
+    )
     .returning({ id: s.debates.id });
   const ok = new Set(held.map((r) => r.id));
   return runs.filter((r) => !ok.has(r.id)).map((r) => r.id);
@@ -301,7 +373,10 @@ export async function heartbeat(db: Database, runs: Array<{ id: string; token: s
  * alive, so only debates whose heartbeat stopped are. `exceptRunner` is this process's id: its
  * runs' tokens start with it.
  */
-export async function markOrphansInterrupted(db: Database, opts: { allRunning: boolean; staleAfterMs: number; exceptRunner: string; message: string }) {
+export async function markOrphansInterrupted(
+  db: Database,
+  opts: { allRunning: boolean; staleAfterMs: number; exceptRunner: string; message: string },
+) {
   const stale = new Date(Date.now() - opts.staleAfterMs);
   const rows = await db
     .update(s.debates)
@@ -315,12 +390,24 @@ export async function markOrphansInterrupted(db: Database, opts: { allRunning: b
     )
     .returning({ id: s.debates.id });
   // Their unfinished turns are not evidence of anything; finished ones, and what stopped turns wrote, stay.
-  if (rows.length) await db.delete(s.turns).where(and(inArray(s.turns.debateId, rows.map((r) => r.id)), notInArray(s.turns.status, KEPT_TURN_STATUSES)));
+  if (rows.length)
+    await db.delete(s.turns).where(
+      and(
+        inArray(
+          s.turns.debateId,
+          rows.map((r) => r.id),
+        ),
+        notInArray(s.turns.status, KEPT_TURN_STATUSES),
+      ),
+    );
   return rows.map((r) => r.id);
 }
 
 export async function getDebateStatus(db: Database, id: string) {
-  const [row] = await db.select({ status: s.debates.status, runnerId: s.debates.runnerId }).from(s.debates).where(eq(s.debates.id, id));
+  const [row] = await db
+    .select({ status: s.debates.status, runnerId: s.debates.runnerId })
+    .from(s.debates)
+    .where(eq(s.debates.id, id));
   return row ?? null;
 }
 
@@ -374,7 +461,16 @@ export async function finishTurn(
   db: Database,
   turnId: string,
   debateId: string,
-  t: { content: string; promptTokens: number; completionTokens: number; costUsd: number | null; latencyMs: number; citations: number[]; scores?: Record<string, unknown> | null; metadata?: Record<string, unknown> | null },
+  t: {
+    content: string;
+    promptTokens: number;
+    completionTokens: number;
+    costUsd: number | null;
+    latencyMs: number;
+    citations: number[];
+    scores?: Record<string, unknown> | null;
+    metadata?: Record<string, unknown> | null;
+  },
   calls: CallRecord[],
 ) {
   const values: unknown[] = [
@@ -399,7 +495,19 @@ export async function finishTurn(
   const rows = calls.map((c) => {
     const r = callRow(debateId, turnId, c);
     const at = values.length;
-    values.push(r.debateId, r.turnId, r.model, r.purpose, r.promptTokens, r.completionTokens, r.cachedPromptTokens, r.costUsd, Math.round(r.latencyMs), r.attempts, r.error);
+    values.push(
+      r.debateId,
+      r.turnId,
+      r.model,
+      r.purpose,
+      r.promptTokens,
+      r.completionTokens,
+      r.cachedPromptTokens,
+      r.costUsd,
+      Math.round(r.latencyMs),
+      r.attempts,
+      r.error,
+    );
     const p = (i: number) => `$${at + i}`;
     return `(${p(1)}::uuid, ${p(2)}::uuid, ${p(3)}::text, ${p(4)}::text, ${p(5)}::int, ${p(6)}::int, ${p(7)}::int, ${p(8)}::float8, ${p(9)}::int, ${p(10)}::int, ${p(11)}::text)`;
   });
@@ -419,9 +527,20 @@ export async function finishTurn(
  * A turn that did not finish, with what it had written: `failed` (regenerated on resume) or
  * `stopped` by a user (kept, marked, never fed to later agents).
  */
-export async function failTurn(db: Database, turnId: string, debateId: string, error: string, partial: string, calls: CallRecord[], status: "failed" | "stopped" = "failed") {
+export async function failTurn(
+  db: Database,
+  turnId: string,
+  debateId: string,
+  error: string,
+  partial: string,
+  calls: CallRecord[],
+  status: "failed" | "stopped" = "failed",
+) {
   await db.transaction(async (tx) => {
-    await tx.update(s.turns).set({ status, error, content: partial, finishedAt: new Date() }).where(eq(s.turns.id, turnId));
+    await tx
+      .update(s.turns)
+      .set({ status, error, content: partial, finishedAt: new Date() })
+      .where(eq(s.turns.id, turnId));
     if (calls.length) await tx.insert(s.llmCalls).values(calls.map((c) => callRow(debateId, turnId, c)));
   });
 }
@@ -454,7 +573,22 @@ export async function insertStepTurn(
     "counterpoint_insert_step_turn",
     `insert into turns (debate_id, seq, round, phase, role, kind, model, status, content, latency_ms, started_at, finished_at, metadata, error, prompt_tokens, completion_tokens, cost_usd, citations)
       values ($1::uuid, $2::int, $3::int, $4::text, $5::text, $6::text, $7::text, $8::text, $9::text, $10::int, $11::timestamptz, $12::timestamptz, $13::jsonb, $14::text, 0, 0, 0, '[]'::jsonb)`,
-    [t.debateId, t.seq, t.round, t.phase, t.role, t.kind, t.model, t.status, t.content, Math.round(t.latencyMs), t.startedAt.toISOString(), t.finishedAt.toISOString(), JSON.stringify(t.metadata), t.error],
+    [
+      t.debateId,
+      t.seq,
+      t.round,
+      t.phase,
+      t.role,
+      t.kind,
+      t.model,
+      t.status,
+      t.content,
+      Math.round(t.latencyMs),
+      t.startedAt.toISOString(),
+      t.finishedAt.toISOString(),
+      JSON.stringify(t.metadata),
+      t.error,
+    ],
   );
 }
 
@@ -464,7 +598,10 @@ export async function recordCall(db: Database, debateId: string, turnId: string 
 
 export async function saveCheckpoint(db: Database, debateId: string, c: CheckpointRecord) {
   const values = { debateId, ...c };
-  await db.insert(s.checkpoints).values(values).onConflictDoUpdate({ target: [s.checkpoints.debateId, s.checkpoints.after], set: c });
+  await db
+    .insert(s.checkpoints)
+    .values(values)
+    .onConflictDoUpdate({ target: [s.checkpoints.debateId, s.checkpoints.after], set: c });
 }
 
 type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
@@ -474,9 +611,25 @@ async function writeVerdict(tx: Tx, debateId: string, judgeRole: string, v: Verd
   await tx.delete(s.verdicts).where(eq(s.verdicts.debateId, debateId));
   const { decidedBy, stopReason, details, panel, ...row } = v;
   const extra = { ...(decidedBy ? { decidedBy } : {}), ...(stopReason ? { stopReason } : {}), ...details };
-  const ballots = (panel ?? []).map((b) => ({ debateId, isFinal: false, judgeRole: b.judgeRole, label: b.label, reason: b.reason, rawText: b.rawText, confidence: b.confidence, labelProbs: b.labelProbs, details: b.details ?? null, roundsCompleted: v.roundsCompleted }));
+  const ballots = (panel ?? []).map((b) => ({
+    debateId,
+    isFinal: false,
+    judgeRole: b.judgeRole,
+    label: b.label,
+    reason: b.reason,
+    rawText: b.rawText,
+    confidence: b.confidence,
+    labelProbs: b.labelProbs,
+    details: b.details ?? null,
+    roundsCompleted: v.roundsCompleted,
+  }));
   // The final verdict and the panel's ballots in one insert.
-  await tx.insert(s.verdicts).values([{ debateId, judgeRole, isFinal: true, ...row, details: Object.keys(extra).length ? extra : null }, ...ballots]);
+  await tx
+    .insert(s.verdicts)
+    .values([
+      { debateId, judgeRole, isFinal: true, ...row, details: Object.keys(extra).length ? extra : null },
+      ...ballots,
+    ]);
 }
 
 export async function saveVerdict(db: Database, debateId: string, judgeRole: string, v: VerdictRecord) {
@@ -491,15 +644,47 @@ export async function saveVerdict(db: Database, debateId: string, judgeRole: str
  * from the delete (`where ... from removed`), so the old final verdict is gone before the new one
  * meets its unique index.
  */
-export async function completeWithVerdict(db: Database, debateId: string, runToken: string, judgeRole: string, v: VerdictRecord) {
+export async function completeWithVerdict(
+  db: Database,
+  debateId: string,
+  runToken: string,
+  judgeRole: string,
+  v: VerdictRecord,
+) {
   const { decidedBy, stopReason, details, panel, ...row } = v;
   const extra = { ...(decidedBy ? { decidedBy } : {}), ...(stopReason ? { stopReason } : {}), ...details };
   const json = (x: unknown) => (x === null || x === undefined ? null : JSON.stringify(x));
   const rows = [
-    { isFinal: true, judgeRole, label: row.label, reason: row.reason, rawText: row.rawText, confidence: row.confidence, labelProbs: row.labelProbs, stoppedEarly: row.stoppedEarly, stopAfter: row.stopAfter, roundsCompleted: row.roundsCompleted, details: Object.keys(extra).length ? extra : null },
-    ...(panel ?? []).map((b) => ({ isFinal: false, judgeRole: b.judgeRole, label: b.label, reason: b.reason, rawText: b.rawText, confidence: b.confidence, labelProbs: b.labelProbs, stoppedEarly: false, stopAfter: null, roundsCompleted: v.roundsCompleted, details: b.details ?? null })),
+    {
+      isFinal: true,
+      judgeRole,
+      label: row.label,
+      reason: row.reason,
+      rawText: row.rawText,
+      confidence: row.confidence,
+      labelProbs: row.labelProbs,
+      stoppedEarly: row.stoppedEarly,
+      stopAfter: row.stopAfter,
+      roundsCompleted: row.roundsCompleted,
+      details: Object.keys(extra).length ? extra : null,
+    },
+    ...(panel ?? []).map((b) => ({
+      isFinal: false,
+      judgeRole: b.judgeRole,
+      label: b.label,
+      reason: b.reason,
+      rawText: b.rawText,
+      confidence: b.confidence,
+      labelProbs: b.labelProbs,
+      stoppedEarly: false,
+      stopAfter: null,
+      roundsCompleted: v.roundsCompleted,
+      details: b.details ?? null,
+    })),
   ].map(
-    (r) => sql`(${debateId}::uuid, ${r.isFinal}::boolean, ${r.judgeRole}::text, ${r.label}::text, ${r.reason ?? null}::text, ${r.rawText ?? null}::text, ${r.confidence ?? null}::real,
+    (
+      r,
+    ) => sql`(${debateId}::uuid, ${r.isFinal}::boolean, ${r.judgeRole}::text, ${r.label}::text, ${r.reason ?? null}::text, ${r.rawText ?? null}::text, ${r.confidence ?? null}::real,
       ${json(r.labelProbs)}::jsonb, ${r.stoppedEarly}::boolean, ${r.stopAfter ?? null}::text, ${r.roundsCompleted ?? null}::int, ${json(r.details)}::jsonb)`,
   );
   await db.execute(sql`with removed as (delete from verdicts where debate_id = ${debateId}::uuid returning 1),

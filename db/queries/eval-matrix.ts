@@ -18,13 +18,34 @@ export async function matrixGroupRuns(db: Database, group: string) {
 /** Every matrix group, newest first, with its dataset and protocols. */
 export async function listMatrixGroups(db: Database, limit = 50) {
   const rows = await db
-    .select({ id: s.evalRuns.id, protocol: s.evalRuns.protocol, status: s.evalRuns.status, dataset: s.evalRuns.dataset, createdAt: s.evalRuns.createdAt, group: sql<string>`${s.evalRuns.config}->'matrix'->>'group'`, index: sql<number>`(${s.evalRuns.config}->'matrix'->>'index')::int` })
+    .select({
+      id: s.evalRuns.id,
+      protocol: s.evalRuns.protocol,
+      status: s.evalRuns.status,
+      dataset: s.evalRuns.dataset,
+      createdAt: s.evalRuns.createdAt,
+      group: sql<string>`${s.evalRuns.config}->'matrix'->>'group'`,
+      index: sql<number>`(${s.evalRuns.config}->'matrix'->>'index')::int`,
+    })
     .from(s.evalRuns)
     .where(sql`${s.evalRuns.config}->'matrix'->>'group' is not null`)
     .orderBy(desc(s.evalRuns.createdAt));
-  const groups = new Map<string, { group: string; dataset: string | null; created_at: string; runs: Array<{ id: string; protocol: string; status: string; index: number }> }>();
+  const groups = new Map<
+    string,
+    {
+      group: string;
+      dataset: string | null;
+      created_at: string;
+      runs: Array<{ id: string; protocol: string; status: string; index: number }>;
+    }
+  >();
   for (const r of rows) {
-    const g = groups.get(r.group) ?? { group: r.group, dataset: r.dataset, created_at: r.createdAt.toISOString(), runs: [] };
+    const g = groups.get(r.group) ?? {
+      group: r.group,
+      dataset: r.dataset,
+      created_at: r.createdAt.toISOString(),
+      runs: [],
+    };
     g.runs.push({ id: r.id, protocol: r.protocol, status: r.status, index: Number(r.index) });
     // In the order the matrix named its protocols.
     g.runs.sort((a, b) => a.index - b.index);

@@ -7,7 +7,10 @@ import type { Database } from "@/db/client";
  * so a run being queued right now is left to its own enqueue. Reads pg-boss's job table (schema
  * `pgboss`, the library's default), which exists once a pg-boss client has started.
  */
-export async function pendingItemsWithoutJob(db: Database, opts: { queue: string; olderThanMs: number; limit?: number }): Promise<Array<{ id: string; run_id: string }>> {
+export async function pendingItemsWithoutJob(
+  db: Database,
+  opts: { queue: string; olderThanMs: number; limit?: number },
+): Promise<Array<{ id: string; run_id: string }>> {
   const res = await db.execute<{ id: string; run_id: string }>(sql`
     select i.id, i.run_id from eval_items i join eval_runs r on r.id = i.run_id
     where r.status in ('queued', 'running') and i.status = 'pending'

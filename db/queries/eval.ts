@@ -29,7 +29,10 @@ export async function upsertClaim(db: Database, dataset: string, rec: ClaimRecor
     goldLabel: rec.label ?? null,
     nativeLabel: native,
     goldEvidence: rec.gold_evidence ?? null,
-    metadata: { ...(rec.metadata ?? {}), ...(rec.gold_evidence_ids ? { gold_evidence_ids: rec.gold_evidence_ids } : {}) },
+    metadata: {
+      ...(rec.metadata ?? {}),
+      ...(rec.gold_evidence_ids ? { gold_evidence_ids: rec.gold_evidence_ids } : {}),
+    },
   };
   const [row] = await db
     .insert(s.claims)
@@ -73,14 +76,26 @@ export async function insertEvalItem(db: Database, d: NewEvalDebate): Promise<{ 
       })
       .returning({ id: s.debates.id });
     if (d.evidence.length) await tx.insert(s.debateEvidence).values(evidenceRows(debate!.id, d.evidence));
-    const [item] = await tx.insert(s.evalItems).values({ runId: d.runId, claimId: d.claimId, debateId: debate!.id, position: d.position }).returning({ id: s.evalItems.id });
+    const [item] = await tx
+      .insert(s.evalItems)
+      .values({ runId: d.runId, claimId: d.claimId, debateId: debate!.id, position: d.position })
+      .returning({ id: s.evalItems.id });
     return { itemId: item!.id, debateId: debate!.id };
   });
 }
 
 // --- the queue -------------------------------------------------------------------------------
 
-type RawItem = { id: string; run_id: string; claim_id: string; debate_id: string | null; status: string; attempts: number; worker_id: string | null; position: number };
+type RawItem = {
+  id: string;
+  run_id: string;
+  claim_id: string;
+  debate_id: string | null;
+  status: string;
+  attempts: number;
+  worker_id: string | null;
+  position: number;
+};
 
 const takeable = (leaseMs: number) =>
   sql`(i.status = 'pending' or (i.status = 'running' and (i.heartbeat_at is null or i.heartbeat_at < now() - make_interval(secs => ${leaseMs / 1000}))))`;
@@ -89,7 +104,10 @@ const takeable = (leaseMs: number) =>
  * Takes one item for `workerId`: a pending one, or one whose worker stopped beating for longer
  * than the lease (it died). Row locks with SKIP LOCKED keep two workers from taking the same row.
  */
-export async function leaseItem(db: Database, opts: { workerId: string; leaseMs: number; itemId?: string; runId?: string }): Promise<RawItem | null> {
+export async function leaseItem(
+  db: Database,
+  opts: { workerId: string; leaseMs: number; itemId?: string; runId?: string },
+): Promise<RawItem | null> {
   const res = await db.execute<RawItem>(sql`
     update eval_items set status = 'running', worker_id = ${opts.workerId}, heartbeat_at = now(),
       started_at = coalesce(started_at, now()), attempts = attempts + 1, error = null
@@ -113,11 +131,21 @@ export async function leaseItem(db: Database, opts: { workerId: string; leaseMs:
 }
 
 export async function heartbeatItems(db: Database, ids: string[], workerId: string) {
-  if (ids.length) await db.update(s.evalItems).set({ heartbeatAt: new Date() }).where(and(inArray(s.evalItems.id, ids), eq(s.evalItems.workerId, workerId), eq(s.evalItems.status, "running")));
+  if (ids.length)
+    await db
+      .update(s.evalItems)
+      .set({ heartbeatAt: new Date() })
+      .where(and(inArray(s.evalItems.id, ids), eq(s.evalItems.workerId, workerId), eq(s.evalItems.status, "running")));
 }
 
 /** Only the lease holder may finish an item: a worker whose lease was taken over writes nothing. */
-export async function finishItem(db: Database, itemId: string, workerId: string, status: "done" | "failed", error?: string | null): Promise<boolean> {
+export async function finishItem(
+  db: Database,
+  itemId: string,
+  workerId: string,
+  status: "done" | "failed",
+  error?: string | null,
+): Promise<boolean> {
   const rows = await db
     .update(s.evalItems)
     .set({ status, error: error ?? null, finishedAt: new Date(), heartbeatAt: null })
@@ -130,7 +158,12 @@ export async function finishItem(db: Database, itemId: string, workerId: string,
 export async function releaseItem(db: Database, itemId: string, workerId: string) {
   await db
     .update(s.evalItems)
-    .set({ status: "pending", workerId: null, heartbeatAt: null, attempts: sql`greatest(${s.evalItems.attempts} - 1, 0)` })
+    .set({
+      status: "pending",
+      workerId: null,
+      heartbeatAt: null,
+      attempts: sql`greatest(${s.evalItems.attempts} - 1, 0)`,
+    })
     .where(and(eq(s.evalItems.id, itemId), eq(s.evalItems.workerId, workerId), eq(s.evalItems.status, "running")));
 }
 
@@ -147,11 +180,17 @@ export async function releaseStaleItems(db: Database, leaseMs: number): Promise<
 
 /** On the embedded database this process is the only one: any running item is an orphan. */
 export async function releaseAllRunning(db: Database, exceptWorker: string) {
-  await db.execute(sql`update eval_items set status = 'pending', worker_id = null where status = 'running' and (worker_id is null or worker_id <> ${exceptWorker})`);
+  await db.execute(
+    sql`update eval_items set status = 'pending', worker_id = null where status = 'running' and (worker_id is null or worker_id <> ${exceptWorker})`,
+  );
 }
 
 export async function pendingItemIds(db: Database, runId: string): Promise<string[]> {
-  const rows = await db.select({ id: s.evalItems.id }).from(s.evalItems).where(and(eq(s.evalItems.runId, runId), eq(s.evalItems.status, "pending"))).orderBy(asc(s.evalItems.position));
+  const rows = await db
+    .select({ id: s.evalItems.id })
+    .from(s.evalItems)
+    .where(and(eq(s.evalItems.runId, runId), eq(s.evalItems.status, "pending")))
+    .orderBy(asc(s.evalItems.position));
   return rows.map((r) => r.id);
 }
 
@@ -165,7 +204,13 @@ export async function completeRunIfDone(db: Database, runId: string): Promise<bo
   return res.rows.length === 1;
 }
 
-export async function setRunStatus(db: Database, runId: string, status: "paused" | "running" | "cancelled" | "queued", reason: string | null, onlyFrom?: string[]) {
+export async function setRunStatus(
+  db: Database,
+  runId: string,
+  status: "paused" | "running" | "cancelled" | "queued",
+  reason: string | null,
+  onlyFrom?: string[],
+) {
   const rows = await db
     .update(s.evalRuns)
     .set({ status, statusReason: reason, finishedAt: status === "cancelled" ? new Date() : null })
@@ -179,7 +224,13 @@ export async function resetFailedItems(db: Database, runId: string, itemIds?: st
   const rows = await db
     .update(s.evalItems)
     .set({ status: "pending", error: null, workerId: null, finishedAt: null })
-    .where(and(eq(s.evalItems.runId, runId), eq(s.evalItems.status, "failed"), itemIds?.length ? inArray(s.evalItems.id, itemIds) : undefined))
+    .where(
+      and(
+        eq(s.evalItems.runId, runId),
+        eq(s.evalItems.status, "failed"),
+        itemIds?.length ? inArray(s.evalItems.id, itemIds) : undefined,
+      ),
+    )
     .returning({ id: s.evalItems.id });
   if (rows.length) await setRunStatus(db, runId, "running", null, ["completed", "paused", "queued", "running"]);
   return rows.map((r) => r.id);
@@ -207,7 +258,13 @@ export async function listRuns(db: Database, limit = 100) {
 
 /** Tokens, money and calls spent by a run's debates so far (every recorded call, retries included). */
 export async function runUsage(db: Database, runId: string) {
-  const res = await db.execute<{ calls: number; prompt_tokens: number; completion_tokens: number; cost_usd: number | null; unpriced_calls: number }>(sql`
+  const res = await db.execute<{
+    calls: number;
+    prompt_tokens: number;
+    completion_tokens: number;
+    cost_usd: number | null;
+    unpriced_calls: number;
+  }>(sql`
     select count(*)::int as calls,
       coalesce(sum(c.prompt_tokens), 0)::int as prompt_tokens,
       coalesce(sum(c.completion_tokens), 0)::int as completion_tokens,
@@ -216,7 +273,13 @@ export async function runUsage(db: Database, runId: string) {
     from llm_calls c join debates d on d.id = c.debate_id
     where d.eval_run_id = ${runId}`);
   const r = res.rows[0]!;
-  return { calls: Number(r.calls), promptTokens: Number(r.prompt_tokens), completionTokens: Number(r.completion_tokens), costUsd: r.cost_usd === null ? null : Number(r.cost_usd), unpricedCalls: Number(r.unpriced_calls) };
+  return {
+    calls: Number(r.calls),
+    promptTokens: Number(r.prompt_tokens),
+    completionTokens: Number(r.completion_tokens),
+    costUsd: r.cost_usd === null ? null : Number(r.cost_usd),
+    unpricedCalls: Number(r.unpriced_calls),
+  };
 }
 
 export async function itemCounts(db: Database, runId: string) {
@@ -277,14 +340,29 @@ export async function runItemRows(db: Database, runId: string) {
     ) u on true
     where i.run_id = ${runId}
     order by i.position`);
-  return res.rows.map((r) => ({ ...r, position: Number(r.position), calls: Number(r.calls), prompt_tokens: Number(r.prompt_tokens), completion_tokens: Number(r.completion_tokens), cost_usd: r.cost_usd === null ? null : Number(r.cost_usd), unpriced_calls: Number(r.unpriced_calls) }));
+  return res.rows.map((r) => ({
+    ...r,
+    position: Number(r.position),
+    calls: Number(r.calls),
+    prompt_tokens: Number(r.prompt_tokens),
+    completion_tokens: Number(r.completion_tokens),
+    cost_usd: r.cost_usd === null ? null : Number(r.cost_usd),
+    unpriced_calls: Number(r.unpriced_calls),
+  }));
 }
 export type RunItemRow = Awaited<ReturnType<typeof runItemRows>>[number];
 
 /** Checkpoints of every finished debate of a run, with the tokens calibration needs. */
 export async function runCheckpointRows(db: Database, runId: string) {
   const debates = await db
-    .select({ debateId: s.debates.id, config: s.debates.config, gold: s.claims.goldLabel, claimId: s.claims.datasetClaimId, claimUuid: s.claims.id, label: s.verdicts.label })
+    .select({
+      debateId: s.debates.id,
+      config: s.debates.config,
+      gold: s.claims.goldLabel,
+      claimId: s.claims.datasetClaimId,
+      claimUuid: s.claims.id,
+      label: s.verdicts.label,
+    })
     .from(s.evalItems)
     .innerJoin(s.debates, eq(s.debates.id, s.evalItems.debateId))
     .innerJoin(s.claims, eq(s.claims.id, s.evalItems.claimId))
@@ -295,13 +373,28 @@ export async function runCheckpointRows(db: Database, runId: string) {
   const [cps, turns] = ids.length
     ? await Promise.all([
         db.select().from(s.checkpoints).where(inArray(s.checkpoints.debateId, ids)).orderBy(asc(s.checkpoints.round)),
-        db.select({ debateId: s.turns.debateId, role: s.turns.role, phase: s.turns.phase, promptTokens: s.turns.promptTokens, completionTokens: s.turns.completionTokens }).from(s.turns).where(inArray(s.turns.debateId, ids)),
+        db
+          .select({
+            debateId: s.turns.debateId,
+            role: s.turns.role,
+            phase: s.turns.phase,
+            promptTokens: s.turns.promptTokens,
+            completionTokens: s.turns.completionTokens,
+          })
+          .from(s.turns)
+          .where(inArray(s.turns.debateId, ids)),
       ])
     : [[], []];
   return { debates, checkpoints: cps, turns };
 }
 
-export async function saveModelThresholds(db: Database, t: { model: string; tauS: number; tauV: number; metric: string; score: number | null; evalRunId: string | null }) {
+export async function saveModelThresholds(
+  db: Database,
+  t: { model: string; tauS: number; tauV: number; metric: string; score: number | null; evalRunId: string | null },
+) {
   const values = { ...t, createdAt: new Date() };
-  await db.insert(s.modelThresholds).values(values).onConflictDoUpdate({ target: s.modelThresholds.model, set: values });
+  await db
+    .insert(s.modelThresholds)
+    .values(values)
+    .onConflictDoUpdate({ target: s.modelThresholds.model, set: values });
 }

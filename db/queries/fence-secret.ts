@@ -18,6 +18,7 @@ export async function ensureFenceSecret(db: Database): Promise<string> {
     .onConflictDoNothing({ target: s.settings.key });
   const [row] = await db.select().from(s.settings).where(eq(s.settings.key, KEY));
   const secret = (row?.value as { secret?: unknown } | undefined)?.secret;
-  if (typeof secret !== "string" || secret.length < 32) throw new Error(`the settings row "${KEY}" holds no usable secret; delete it and a new one is made`);
+  if (typeof secret !== "string" || secret.length < 32)
+    throw new Error(`the settings row "${KEY}" holds no usable secret; delete it and a new one is made`);
   return secret;
 }

@@ -18,11 +18,24 @@ export const RECENT_ERRORS_CAP = 50;
 
 export async function createIngestJob(
   db: Executor,
-  job: { corpusId: string; source: string; kind: string; options: Record<string, unknown>; bytesTotal?: number; runnerId: string },
+  job: {
+    corpusId: string;
+    source: string;
+    kind: string;
+    options: Record<string, unknown>;
+    bytesTotal?: number;
+    runnerId: string;
+  },
 ): Promise<IngestJobRow> {
   const [row] = await db
     .insert(ingestJobs)
-    .values({ ...job, status: "running", startedAt: new Date(), heartbeatAt: new Date(), resume: { recordsCommitted: 0 } })
+    .values({
+      ...job,
+      status: "running",
+      startedAt: new Date(),
+      heartbeatAt: new Date(),
+      resume: { recordsCommitted: 0 },
+    })
     .returning();
   return row!;
 }
@@ -38,7 +51,12 @@ export type JobProgressUpdate = IngestCounts & {
  * Records a committed batch. Only a running job of this runner is updated: zero rows means
  * someone cancelled the job (or another process took it over), and the caller rolls back.
  */
-export async function recordJobProgress(db: Executor, id: string, runnerId: string, p: JobProgressUpdate): Promise<boolean> {
+export async function recordJobProgress(
+  db: Executor,
+  id: string,
+  runnerId: string,
+  p: JobProgressUpdate,
+): Promise<boolean> {
   const rows = await db
     .update(ingestJobs)
     .set({ ...p, recentErrors: p.recentErrors.slice(-RECENT_ERRORS_CAP), heartbeatAt: new Date() })
@@ -63,7 +81,13 @@ export async function finishIngestJob(
 ): Promise<IngestJobRow | undefined> {
   const [row] = await db
     .update(ingestJobs)
-    .set({ status: end.status, error: end.error ?? null, finishedAt: new Date(), heartbeatAt: new Date(), ...(end.bytesTotal !== undefined ? { bytesTotal: end.bytesTotal } : {}) })
+    .set({
+      status: end.status,
+      error: end.error ?? null,
+      finishedAt: new Date(),
+      heartbeatAt: new Date(),
+      ...(end.bytesTotal !== undefined ? { bytesTotal: end.bytesTotal } : {}),
+    })
     .where(and(eq(ingestJobs.id, id), eq(ingestJobs.status, "running"), eq(ingestJobs.runnerId, runnerId)))
     .returning();
   return row ?? (await getIngestJobRow(db, id));
@@ -83,7 +107,13 @@ export async function requestIngestJobCancel(db: Executor, id: string): Promise<
  * both run. A `running` job counts as stopped when its runner is known to be gone or its
  * heartbeat is older than `staleMs`.
  */
-export async function claimIngestJob(db: Executor, id: string, runnerId: string, staleMs: number, goneRunners: string[] = []): Promise<IngestJobRow | undefined> {
+export async function claimIngestJob(
+  db: Executor,
+  id: string,
+  runnerId: string,
+  staleMs: number,
+  goneRunners: string[] = [],
+): Promise<IngestJobRow | undefined> {
   const staleBefore = new Date(Date.now() - staleMs);
   const [row] = await db
     .update(ingestJobs)
@@ -95,7 +125,11 @@ export async function claimIngestJob(db: Executor, id: string, runnerId: string,
           inArray(ingestJobs.status, ["interrupted", "failed", "cancelled"]),
           and(
             eq(ingestJobs.status, "running"),
-            or(lt(ingestJobs.heartbeatAt, staleBefore), sql`${ingestJobs.heartbeatAt} is null`, ...(goneRunners.length ? [inArray(ingestJobs.runnerId, goneRunners)] : [])),
+            or(
+              lt(ingestJobs.heartbeatAt, staleBefore),
+              sql`${ingestJobs.heartbeatAt} is null`,
+              ...(goneRunners.length ? [inArray(ingestJobs.runnerId, goneRunners)] : []),
+            ),
           ),
         ),
       ),
@@ -104,27 +138,42 @@ export async function claimIngestJob(db: Executor, id: string, runnerId: string,
   return row;
 }
 
-export const ORPHAN_REASON = "the process running this job stopped before it finished; resume it to continue from the last committed batch";
+export const ORPHAN_REASON =
+  "the process running this job stopped before it finished; resume it to continue from the last committed batch";
 
 /** Running jobs of other runners, with what it takes to judge whether their process is alive. */
-export async function listRunningJobs(db: Executor | Database, runnerId: string): Promise<Array<{ id: string; runnerId: string | null; heartbeatAt: Date | null }>> {
+export async function listRunningJobs(
+  db: Executor | Database,
+  runnerId: string,
+): Promise<Array<{ id: string; runnerId: string | null; heartbeatAt: Date | null }>> {
   return db
     .select({ id: ingestJobs.id, runnerId: ingestJobs.runnerId, heartbeatAt: ingestJobs.heartbeatAt })
     .from(ingestJobs)
-    .where(and(eq(ingestJobs.status, "running"), or(ne(ingestJobs.runnerId, runnerId), sql`${ingestJobs.runnerId} is null`)));
+    .where(
+      and(eq(ingestJobs.status, "running"), or(ne(ingestJobs.runnerId, runnerId), sql`${ingestJobs.runnerId} is null`)),
+    );
 }
 
 /**
  * Marks the given running jobs interrupted, each only if it is still running under the runner
  * it was judged by (a job resumed meanwhile is left alone).
  */
-export async function markJobsInterrupted(db: Executor | Database, jobs: Array<{ id: string; runnerId: string | null }>): Promise<number> {
+export async function markJobsInterrupted(
+  db: Executor | Database,
+  jobs: Array<{ id: string; runnerId: string | null }>,
+): Promise<number> {
   let n = 0;
   for (const j of jobs) {
     const rows = await db
       .update(ingestJobs)
       .set({ status: "interrupted", finishedAt: new Date(), error: ORPHAN_REASON })
-      .where(and(eq(ingestJobs.id, j.id), eq(ingestJobs.status, "running"), j.runnerId === null ? sql`${ingestJobs.runnerId} is null` : eq(ingestJobs.runnerId, j.runnerId)))
+      .where(
+        and(
+          eq(ingestJobs.id, j.id),
+          eq(ingestJobs.status, "running"),
+          j.runnerId === null ? sql`${ingestJobs.runnerId} is null` : eq(ingestJobs.runnerId, j.runnerId),
+        ),
+      )
       .returning({ id: ingestJobs.id });
     n += rows.length;
   }
@@ -145,6 +194,15 @@ export async function getIngestJobRow(db: Executor | Database, id: string): Prom
   return row;
 }
 
-export async function listIngestJobRows(db: Executor | Database, corpusId: string, limit = 50): Promise<IngestJobRow[]> {
-  return db.select().from(ingestJobs).where(eq(ingestJobs.corpusId, corpusId)).orderBy(desc(ingestJobs.createdAt)).limit(limit);
+export async function listIngestJobRows(
+  db: Executor | Database,
+  corpusId: string,
+  limit = 50,
+): Promise<IngestJobRow[]> {
+  return db
+    .select()
+    .from(ingestJobs)
+    .where(eq(ingestJobs.corpusId, corpusId))
+    .orderBy(desc(ingestJobs.createdAt))
+    .limit(limit);
 }

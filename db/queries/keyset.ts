@@ -28,13 +28,19 @@ export function keysetAfter(at: AnyColumn, id: AnyColumn, cursor: Cursor | null)
  * Every row, one page at a time: `fetch(after)` returns the next page in (at, id) order, and
  * `cursorOf` says where a row sits. Stops on an empty page; throws if a page does not advance.
  */
-export async function* keysetPages<T>(fetch: (after: Cursor | null) => Promise<T[]>, cursorOf: (row: T) => Cursor): AsyncGenerator<T[]> {
+export async function* keysetPages<T>(
+  fetch: (after: Cursor | null) => Promise<T[]>,
+  cursorOf: (row: T) => Cursor,
+): AsyncGenerator<T[]> {
   let after: Cursor | null = null;
   for (;;) {
     const page = await fetch(after);
     if (page.length === 0) return;
     const next = cursorOf(page.at(-1)!);
-    if (after && next.at === after.at && next.id === after.id) throw new Error(`Keyset paging did not advance past (${next.at}, ${next.id}); stopping instead of repeating the page.`);
+    if (after && next.at === after.at && next.id === after.id)
+      throw new Error(
+        `Keyset paging did not advance past (${next.at}, ${next.id}); stopping instead of repeating the page.`,
+      );
     yield page;
     after = next;
   }

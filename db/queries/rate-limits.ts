@@ -11,7 +11,8 @@ export type RateDecision = { allowed: boolean; count: number; limit: number; ret
 export const MAX_WINDOW_SECONDS = 60 * 86_400;
 
 function windowOf(windowSeconds: number, now: Date) {
-  if (!(windowSeconds > 0 && windowSeconds <= MAX_WINDOW_SECONDS)) throw new Error(`Rate-limit window must be 1 s to ${MAX_WINDOW_SECONDS} s, got ${windowSeconds}.`);
+  if (!(windowSeconds > 0 && windowSeconds <= MAX_WINDOW_SECONDS))
+    throw new Error(`Rate-limit window must be 1 s to ${MAX_WINDOW_SECONDS} s, got ${windowSeconds}.`);
   const windowMs = windowSeconds * 1000;
   return { windowMs, windowStart: new Date(Math.floor(now.getTime() / windowMs) * windowMs) };
 }
@@ -23,18 +24,32 @@ function windowOf(windowSeconds: number, now: Date) {
  * an attacker's refused guesses keep the window shut); for starting work, where a refusal should
  * cost nothing, use `admit`.
  */
-export async function hit(db: Database, key: string, limit: number, windowSeconds: number, now = new Date()): Promise<RateDecision> {
+export async function hit(
+  db: Database,
+  key: string,
+  limit: number,
+  windowSeconds: number,
+  now = new Date(),
+): Promise<RateDecision> {
   const { windowMs, windowStart } = windowOf(windowSeconds, now);
   const [row] = await db
     .insert(s.rateLimits)
     .values({ key, windowStart, count: 1 })
-    .onConflictDoUpdate({ target: [s.rateLimits.key, s.rateLimits.windowStart], set: { count: sql`${s.rateLimits.count} + 1` } })
+    .onConflictDoUpdate({
+      target: [s.rateLimits.key, s.rateLimits.windowStart],
+      set: { count: sql`${s.rateLimits.count} + 1` },
+    })
     .returning({ count: s.rateLimits.count });
   const count = row!.count;
   // Only this key's own old windows: each key has its own window length, so another key's
   // "old" is not ours (a 60-second sign-in window once wiped hour-long debate limits).
   if (count === 1) await pruneOldWindows(db, key, windowStart, now);
-  return { allowed: count <= limit, count, limit, retryAfterSeconds: Math.ceil((windowStart.getTime() + windowMs - now.getTime()) / 1000) };
+  return {
+    allowed: count <= limit,
+    count,
+    limit,
+    retryAfterSeconds: Math.ceil((windowStart.getTime() + windowMs - now.getTime()) / 1000),
+  };
 }
 
 /**
@@ -45,7 +60,14 @@ export async function hit(db: Database, key: string, limit: number, windowSecond
  * condition on the row it locked), and a refusal counts nothing. `used` is the count the window
  * held when the statement ran (for the refusal's message, never for the decision).
  */
-export async function admit(db: Database, key: string, n: number, limit: number, windowSeconds: number, now = new Date()): Promise<RateDecision & { used: number }> {
+export async function admit(
+  db: Database,
+  key: string,
+  n: number,
+  limit: number,
+  windowSeconds: number,
+  now = new Date(),
+): Promise<RateDecision & { used: number }> {
   if (!Number.isInteger(n) || n < 1) throw new Error(`A rate-limit admission counts 1 or more units, got ${n}.`);
   const { windowMs, windowStart } = windowOf(windowSeconds, now);
   const retryAfterSeconds = Math.ceil((windowStart.getTime() + windowMs - now.getTime()) / 1000);
@@ -65,7 +87,10 @@ export async function admit(db: Database, key: string, n: number, limit: number,
     // The statement's snapshot may predate the competing request that filled the window: the
     // refusal's message then reads the count again (the decision was already made, atomically).
     if (used + n <= limit && n <= limit) {
-      const [now2] = await db.select({ count: s.rateLimits.count }).from(s.rateLimits).where(and(eq(s.rateLimits.key, key), eq(s.rateLimits.windowStart, windowStart)));
+      const [now2] = await db
+        .select({ count: s.rateLimits.count })
+        .from(s.rateLimits)
+        .where(and(eq(s.rateLimits.key, key), eq(s.rateLimits.windowStart, windowStart)));
       used = Math.max(used, now2?.count ?? 0);
     }
     return { allowed: false, count: used, used, limit, retryAfterSeconds };
@@ -76,7 +101,9 @@ export async function admit(db: Database, key: string, n: number, limit: number,
 
 async function pruneOldWindows(db: Database, key: string, windowStart: Date, now: Date) {
   await db.delete(s.rateLimits).where(and(eq(s.rateLimits.key, key), lt(s.rateLimits.windowStart, windowStart)));
-  await db.delete(s.rateLimits).where(lt(s.rateLimits.windowStart, new Date(now.getTime() - 2 * MAX_WINDOW_SECONDS * 1000)));
+  await db
+    .delete(s.rateLimits)
+    .where(lt(s.rateLimits.windowStart, new Date(now.getTime() - 2 * MAX_WINDOW_SECONDS * 1000)));
 }
 
 /** Takes back `n` units counted in the current window (an attempt that turned out fine, work that was never created). */
@@ -93,7 +120,9 @@ export async function seenWithin(db: Database, key: string, withinSeconds: numbe
   const [row] = await db
     .select({ one: sql<number>`1` })
     .from(s.rateLimits)
-    .where(and(eq(s.rateLimits.key, key), gte(s.rateLimits.windowStart, new Date(now.getTime() - withinSeconds * 1000))))
+    .where(
+      and(eq(s.rateLimits.key, key), gte(s.rateLimits.windowStart, new Date(now.getTime() - withinSeconds * 1000))),
+    )
     .limit(1);
   return !!row;
 }

@@ -4,7 +4,12 @@ import { ingestJobs, passageEmbeddings } from "@/db/schema";
 import type { Executor } from "./ingest-jobs";
 
 /** Passages of a corpus that have no vector of `model` yet, oldest first, so a resume continues where it stopped. */
-export async function passagesWithoutVector(db: Executor | Database, corpusId: string, model: string, limit: number): Promise<Array<{ id: number; text: string }>> {
+export async function passagesWithoutVector(
+  db: Executor | Database,
+  corpusId: string,
+  model: string,
+  limit: number,
+): Promise<Array<{ id: number; text: string }>> {
   const res = await db.execute<{ id: string | number; text: string }>(sql`
     select p.id, p.text from passages p
     where p.corpus_id = ${corpusId}
@@ -13,7 +18,11 @@ export async function passagesWithoutVector(db: Executor | Database, corpusId: s
   return res.rows.map((r) => ({ id: Number(r.id), text: r.text }));
 }
 
-export async function countPassagesWithoutVector(db: Executor | Database, corpusId: string, model: string): Promise<number> {
+export async function countPassagesWithoutVector(
+  db: Executor | Database,
+  corpusId: string,
+  model: string,
+): Promise<number> {
   const res = await db.execute<{ n: string | number }>(sql`
     select count(*) as n from passages p
     where p.corpus_id = ${corpusId}
@@ -25,14 +34,29 @@ export async function countPassagesWithoutVector(db: Executor | Database, corpus
  * Adds vectors of one model to existing passages. A passage deleted meanwhile (its document was
  * re-ingested) is skipped rather than failing the batch; a vector already there is kept.
  */
-export async function addPassageVectors(tx: Executor, model: string, rows: Array<{ passageId: number; embedding: number[] }>): Promise<number> {
+export async function addPassageVectors(
+  tx: Executor,
+  model: string,
+  rows: Array<{ passageId: number; embedding: number[] }>,
+): Promise<number> {
   if (rows.length === 0) return 0;
   const ids = rows.map((r) => r.passageId);
-  const live = await tx.execute<{ id: string | number }>(sql`select id from passages where id in (${sql.join(ids.map((i) => sql`${i}`), sql`, `)})`);
+  const live = await tx.execute<{ id: string | number }>(
+    sql`select id from passages where id in (${sql.join(
+      ids.map((i) => sql`${i}`),
+      sql`, `,
+    )})`,
+  );
   const keep = new Set(live.rows.map((r) => Number(r.id)));
-  const values = rows.filter((r) => keep.has(r.passageId)).map((r) => ({ passageId: r.passageId, model, dim: r.embedding.length, embedding: r.embedding }));
+  const values = rows
+    .filter((r) => keep.has(r.passageId))
+    .map((r) => ({ passageId: r.passageId, model, dim: r.embedding.length, embedding: r.embedding }));
   if (values.length === 0) return 0;
-  const inserted = await tx.insert(passageEmbeddings).values(values).onConflictDoNothing().returning({ id: passageEmbeddings.passageId });
+  const inserted = await tx
+    .insert(passageEmbeddings)
+    .values(values)
+    .onConflictDoNothing()
+    .returning({ id: passageEmbeddings.passageId });
   return inserted.length;
 }
 

@@ -158,13 +158,17 @@ export async function lexicalCandidates(db: Database, p: LexicalParams): Promise
 
 /** The query's lexemes as Postgres stems them (english), for showing what the lexical side looked for. */
 export async function queryLexemes(db: Database, text: string): Promise<string[]> {
-  const res = await db.execute<{ l: string }>(sql`select unnest(tsvector_to_array(to_tsvector('english', ${text}))) as l`);
+  const res = await db.execute<{ l: string }>(
+    sql`select unnest(tsvector_to_array(to_tsvector('english', ${text}))) as l`,
+  );
   return res.rows.map((r) => r.l);
 }
 
 /** Each query word as the user typed it, with the stems the lexical side searches for it. */
 export async function queryWordStems(db: Database, text: string): Promise<Array<{ word: string; lexemes: string[] }>> {
-  const res = await db.execute<{ token: string; lexemes: string[] }>(sql`select token, lexemes from ts_debug('english', ${text}) where lexemes is not null and cardinality(lexemes) > 0`);
+  const res = await db.execute<{ token: string; lexemes: string[] }>(
+    sql`select token, lexemes from ts_debug('english', ${text}) where lexemes is not null and cardinality(lexemes) > 0`,
+  );
   return res.rows.map((r) => ({ word: r.token, lexemes: r.lexemes }));
 }
 
@@ -197,7 +201,11 @@ function toDate(v: unknown): Date | null {
 }
 
 /** The hits' passage, document and corpus fields, plus the highlighted text for the query. */
-export async function passagesByIds(db: Database, ids: number[], highlightQuery?: string): Promise<Map<number, PassageRow>> {
+export async function passagesByIds(
+  db: Database,
+  ids: number[],
+  highlightQuery?: string,
+): Promise<Map<number, PassageRow>> {
   const out = new Map<number, PassageRow>();
   if (ids.length === 0) return out;
   const headline = highlightQuery
@@ -275,12 +283,16 @@ export async function storedDimension(db: Database, model: string): Promise<numb
 
 /** Every passage external id of a corpus: a benchmark scores only gold ids the corpus can return. */
 export async function corpusPassageExternalIds(db: Database, corpusId: string): Promise<Set<string>> {
-  const res = await db.execute<{ external_id: string }>(sql`select external_id from passages where corpus_id = ${corpusId}`);
+  const res = await db.execute<{ external_id: string }>(
+    sql`select external_id from passages where corpus_id = ${corpusId}`,
+  );
   return new Set(res.rows.map((r) => r.external_id));
 }
 
 export async function corpusPassageCount(db: Database, corpusId: string): Promise<number> {
-  const res = await db.execute<{ n: number | string }>(sql`select count(*) as n from passages where corpus_id = ${corpusId}`);
+  const res = await db.execute<{ n: number | string }>(
+    sql`select count(*) as n from passages where corpus_id = ${corpusId}`,
+  );
   return Number(res.rows[0]?.n ?? 0);
 }
 
@@ -310,7 +322,9 @@ export type LexemeStats = {
 export async function lexemeStats(db: Database, corpusIds?: string[]): Promise<LexemeStats> {
   for (const id of corpusIds ?? []) if (!UUID.test(id)) throw new Error(`not a corpus id: ${id}`);
   // ts_stat takes its query as text, so the (validated) ids are inlined.
-  const inner = corpusIds ? `select tsv from passages where corpus_id in (${corpusIds.map((id) => `'${id}'`).join(", ") || "null"})` : "select tsv from passages";
+  const inner = corpusIds
+    ? `select tsv from passages where corpus_id in (${corpusIds.map((id) => `'${id}'`).join(", ") || "null"})`
+    : "select tsv from passages";
   const [stat, count] = await Promise.all([
     db.execute<{ word: string; ndoc: number | string }>(sql`select word, ndoc from ts_stat(${inner})`),
     db.execute<{ n: number | string; len: number | string | null }>(

@@ -30,7 +30,13 @@ export const SETTING_DEFAULTS = {
   ].join("\n"),
 } as const;
 
-export type Settings = { -readonly [K in keyof typeof SETTING_DEFAULTS]: (typeof SETTING_DEFAULTS)[K] extends boolean ? boolean : (typeof SETTING_DEFAULTS)[K] extends number ? number : string };
+export type Settings = {
+  -readonly [K in keyof typeof SETTING_DEFAULTS]: (typeof SETTING_DEFAULTS)[K] extends boolean
+    ? boolean
+    : (typeof SETTING_DEFAULTS)[K] extends number
+      ? number
+      : string;
+};
 export type SettingKey = keyof Settings;
 
 export async function getSettings(db: Database): Promise<Settings> {
@@ -47,7 +53,9 @@ export async function getSettings(db: Database): Promise<Settings> {
 
 export async function getSetting<K extends SettingKey>(db: Database, key: K): Promise<Settings[K]> {
   const [row] = await db.select().from(s.settings).where(eq(s.settings.key, key));
-  return row && typeof row.value === typeof SETTING_DEFAULTS[key] ? (row.value as Settings[K]) : (SETTING_DEFAULTS[key] as Settings[K]);
+  return row && typeof row.value === typeof SETTING_DEFAULTS[key]
+    ? (row.value as Settings[K])
+    : (SETTING_DEFAULTS[key] as Settings[K]);
 }
 
 export async function setSetting<K extends SettingKey>(db: Database, key: K, value: Settings[K]) {

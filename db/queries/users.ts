@@ -14,7 +14,8 @@ export function emailProblem(email: string): string | null {
 
 export function parseRoles(values: readonly string[]): UserRole[] {
   const bad = values.filter((v) => !(USER_ROLES as readonly string[]).includes(v));
-  if (bad.length) throw new Error(`Unknown role ${bad.map((b) => `"${b}"`).join(", ")}; roles are ${USER_ROLES.join(", ")}.`);
+  if (bad.length)
+    throw new Error(`Unknown role ${bad.map((b) => `"${b}"`).join(", ")}; roles are ${USER_ROLES.join(", ")}.`);
   return [...new Set(values as UserRole[])].sort();
 }
 
@@ -24,12 +25,19 @@ export async function countUsers(db: Executor): Promise<number> {
 }
 
 export async function rolesOf(db: Database, userId: string): Promise<UserRole[]> {
-  const rows = await db.select({ role: s.userRoles.role }).from(s.userRoles).where(eq(s.userRoles.userId, userId)).orderBy(asc(s.userRoles.role));
+  const rows = await db
+    .select({ role: s.userRoles.role })
+    .from(s.userRoles)
+    .where(eq(s.userRoles.userId, userId))
+    .orderBy(asc(s.userRoles.role));
   return rows.map((r) => r.role);
 }
 
 export async function findUserByEmail(db: Database, email: string) {
-  const [u] = await db.select().from(s.users).where(eq(s.users.email, normaliseEmail(email)));
+  const [u] = await db
+    .select()
+    .from(s.users)
+    .where(eq(s.users.email, normaliseEmail(email)));
   return u ?? null;
 }
 
@@ -47,7 +55,11 @@ export async function createUser(
   tx: Executor = db,
 ) {
   const email = normaliseEmail(input.email);
-  const [u] = await tx.insert(s.users).values({ email, name: input.name ?? null, passwordHash: input.passwordHash }).onConflictDoNothing().returning();
+  const [u] = await tx
+    .insert(s.users)
+    .values({ email, name: input.name ?? null, passwordHash: input.passwordHash })
+    .onConflictDoNothing()
+    .returning();
   if (!u) throw new UserExistsError(`There is already an account for ${email}.`);
   if (input.roles.length) await tx.insert(s.userRoles).values(input.roles.map((role) => ({ userId: u.id, role })));
   return u;
@@ -65,15 +77,34 @@ export async function setPassword(db: Database, userId: string, passwordHash: st
 }
 
 export async function setDisabled(db: Database, userId: string, disabled: boolean) {
-  await db.update(s.users).set({ disabledAt: disabled ? new Date() : null }).where(eq(s.users.id, userId));
+  await db
+    .update(s.users)
+    .set({ disabledAt: disabled ? new Date() : null })
+    .where(eq(s.users.id, userId));
   // A disabled account must lose its open sessions at once, not when they expire.
   if (disabled) await db.delete(s.sessions).where(eq(s.sessions.userId, userId));
 }
 
 export async function listUsers(db: Database) {
   const users = await db.select().from(s.users).orderBy(asc(s.users.email));
-  const roles = users.length ? await db.select().from(s.userRoles).where(inArray(s.userRoles.userId, users.map((u) => u.id))) : [];
-  return users.map((u) => ({ ...u, roles: roles.filter((r) => r.userId === u.id).map((r) => r.role).sort() }));
+  const roles = users.length
+    ? await db
+        .select()
+        .from(s.userRoles)
+        .where(
+          inArray(
+            s.userRoles.userId,
+            users.map((u) => u.id),
+          ),
+        )
+    : [];
+  return users.map((u) => ({
+    ...u,
+    roles: roles
+      .filter((r) => r.userId === u.id)
+      .map((r) => r.role)
+      .sort(),
+  }));
 }
 
 /** Admins who can still sign in; the last one may not remove their own admin role. */

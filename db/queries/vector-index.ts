@@ -24,12 +24,19 @@ function literal(s: string) {
 }
 
 /** Creates the model's HNSW (cosine) index if it is missing. Cheap when it exists. */
-export async function ensureVectorIndex(db: Database, model: string, dim: number, opts: { buildMemory?: string } = {}): Promise<string> {
+export async function ensureVectorIndex(
+  db: Database,
+  model: string,
+  dim: number,
+  opts: { buildMemory?: string } = {},
+): Promise<string> {
   const name = vectorIndexName(model);
   await db.transaction(async (tx) => {
     // pgvector builds an HNSW graph many times faster when it fits in maintenance_work_mem (64 MB by
     // default, about 60k vectors of 512 dimensions); the setting lasts for this transaction only.
-    await tx.execute(sql.raw(`set local maintenance_work_mem = '${(opts.buildMemory ?? "512MB").replace(/[^0-9A-Za-z]/g, "")}'`));
+    await tx.execute(
+      sql.raw(`set local maintenance_work_mem = '${(opts.buildMemory ?? "512MB").replace(/[^0-9A-Za-z]/g, "")}'`),
+    );
     await tx.execute(
       sql.raw(
         `create index if not exists ${name} on passage_embeddings using hnsw ((embedding::vector(${Number(dim)})) vector_cosine_ops) ` +
@@ -41,7 +48,9 @@ export async function ensureVectorIndex(db: Database, model: string, dim: number
 }
 
 export async function vectorIndexExists(db: Database, model: string): Promise<boolean> {
-  const r = await db.execute<{ n: number }>(sql`select count(*)::int as n from pg_indexes where indexname = ${vectorIndexName(model)}`);
+  const r = await db.execute<{ n: number }>(
+    sql`select count(*)::int as n from pg_indexes where indexname = ${vectorIndexName(model)}`,
+  );
   return (r.rows[0]?.n ?? 0) > 0;
 }
 
@@ -52,6 +61,8 @@ export async function vectorIndexExists(db: Database, model: string): Promise<bo
  */
 export async function canDeferVectorIndex(db: Database, model: string): Promise<boolean> {
   if (await vectorIndexExists(db, model)) return false;
-  const r = await db.execute<{ any: boolean }>(sql`select exists(select 1 from passage_embeddings where model = ${model}) as any`);
+  const r = await db.execute<{ any: boolean }>(
+    sql`select exists(select 1 from passage_embeddings where model = ${model}) as any`,
+  );
   return !r.rows[0]?.any;
 }

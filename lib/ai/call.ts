@@ -1,4 +1,11 @@
-import { APICallError, type LanguageModelV3, type LanguageModelV3Prompt, type LanguageModelV3StreamPart, type SharedV3ProviderMetadata, type SharedV3ProviderOptions } from "@ai-sdk/provider";
+import {
+  APICallError,
+  type LanguageModelV3,
+  type LanguageModelV3Prompt,
+  type LanguageModelV3StreamPart,
+  type SharedV3ProviderMetadata,
+  type SharedV3ProviderOptions,
+} from "@ai-sdk/provider";
 import { streamText, type LanguageModelUsage, type ModelMessage } from "ai";
 import { getConfig } from "@/lib/config";
 import { runLimited } from "./concurrency";
@@ -126,10 +133,14 @@ function sleep(ms: number, signal?: AbortSignal) {
   return new Promise<void>((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
     const t = setTimeout(resolve, ms);
-    signal?.addEventListener("abort", () => {
-      clearTimeout(t);
-      reject(signal.reason);
-    }, { once: true });
+    signal?.addEventListener(
+      "abort",
+      () => {
+        clearTimeout(t);
+        reject(signal.reason);
+      },
+      { once: true },
+    );
   });
 }
 
@@ -143,21 +154,35 @@ const ZERO: TokenUsage = { promptTokens: 0, completionTokens: 0, cachedPromptTok
  * does for a turn, and none of it is used here. Anything else (files, images, older model specs)
  * still goes through `streamText`.
  */
-function directPrompt(model: ResolvedModel["model"], opts: CallOptions): { model: LanguageModelV3; prompt: LanguageModelV3Prompt } | null {
-  if (typeof model !== "object" || model === null || (model as { specificationVersion?: string }).specificationVersion !== "v3") return null;
+function directPrompt(
+  model: ResolvedModel["model"],
+  opts: CallOptions,
+): { model: LanguageModelV3; prompt: LanguageModelV3Prompt } | null {
+  if (
+    typeof model !== "object" ||
+    model === null ||
+    (model as { specificationVersion?: string }).specificationVersion !== "v3"
+  )
+    return null;
   const prompt: LanguageModelV3Prompt = [];
   if (opts.system) prompt.push({ role: "system", content: opts.system });
   for (const m of opts.messages) {
     if (typeof m.content !== "string") return null;
     if (m.role === "system") prompt.push({ role: "system", content: m.content });
-    else if (m.role === "user" || m.role === "assistant") prompt.push({ role: m.role, content: [{ type: "text", text: m.content }] });
+    else if (m.role === "user" || m.role === "assistant")
+      prompt.push({ role: m.role, content: [{ type: "text", text: m.content }] });
     else return null;
   }
   return { model: model as LanguageModelV3, prompt };
 }
 
 /** One attempt straight on the model's stream: text deltas, then the finish part's usage, reason and provider metadata. */
-async function streamDirect(direct: { model: LanguageModelV3; prompt: LanguageModelV3Prompt }, opts: CallOptions, signal: AbortSignal, arm: () => void) {
+async function streamDirect(
+  direct: { model: LanguageModelV3; prompt: LanguageModelV3Prompt },
+  opts: CallOptions,
+  signal: AbortSignal,
+  arm: () => void,
+) {
   const { stream } = await direct.model.doStream({
     prompt: direct.prompt,
     maxOutputTokens: opts.maxOutputTokens,
@@ -247,7 +272,9 @@ async function attemptOnce(resolved: ResolvedModel, opts: CallOptions, timeoutMs
     // One pass over the full stream: the text and the step's finish (usage, reason, provider
     // metadata) come from the same parts. Reading `textStream` and then `result.usage` would make
     // the SDK tee the stream a second time and replay every buffered part once more, on every call.
-    let finished: { usage: LanguageModelUsage; finishReason: string; providerMetadata?: SharedV3ProviderMetadata } | undefined;
+    let finished:
+      | { usage: LanguageModelUsage; finishReason: string; providerMetadata?: SharedV3ProviderMetadata }
+      | undefined;
     for await (const part of result.fullStream) {
       if (part.type === "text-delta") {
         arm();
@@ -262,7 +289,9 @@ async function attemptOnce(resolved: ResolvedModel, opts: CallOptions, timeoutMs
     }
     if (streamError) throw streamError;
     // No step finished (nothing else expected with one step and no tools): ask the result, as before.
-    const [usage, finishReason, providerMetadata] = finished ? [finished.usage, finished.finishReason, finished.providerMetadata] : await Promise.all([result.usage, result.finishReason, result.providerMetadata]);
+    const [usage, finishReason, providerMetadata] = finished
+      ? [finished.usage, finished.finishReason, finished.providerMetadata]
+      : await Promise.all([result.usage, result.finishReason, result.providerMetadata]);
     return {
       text,
       finishReason,
@@ -324,7 +353,13 @@ export async function callModel(opts: CallOptions): Promise<CallResult> {
       // Exponential backoff with full jitter, never sooner than the provider asked for.
       const backoff = Math.random() * baseDelay * 2 ** (attempts - 1);
       const delayMs = Math.max(backoff, retryAfterMs(error) ?? 0);
-      opts.onRetry?.({ attempt: attempts, maxAttempts: maxRetries + 1, reason: retryReason(error), error: error as Error, delayMs });
+      opts.onRetry?.({
+        attempt: attempts,
+        maxAttempts: maxRetries + 1,
+        reason: retryReason(error),
+        error: error as Error,
+        delayMs,
+      });
       await sleep(delayMs, opts.abortSignal).catch(() => undefined);
     }
   }

@@ -44,7 +44,13 @@ type G = typeof globalThis & { [globalKey]?: Global };
  * never on PGlite, which one process only opens.
  */
 export function useGlobalProviderSlots(db: Database, opts: { leaseMs?: number } = {}) {
-  (globalThis as G)[globalKey] = { db, holder: `${os.hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`, seq: 0, seeded: new Set(), leaseMs: opts.leaseMs ?? SLOT_LEASE_MS };
+  (globalThis as G)[globalKey] = {
+    db,
+    holder: `${os.hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`,
+    seq: 0,
+    seeded: new Set(),
+    leaseMs: opts.leaseMs ?? SLOT_LEASE_MS,
+  };
 }
 
 /** Back to per-process limits (tests that turned global slots on for one database). */
@@ -60,7 +66,9 @@ async function acquireSlot(g: Global, key: string, concurrency: number): Promise
   const seedKey = `${key}\u0000${concurrency}`;
   if (!g.seeded.has(seedKey)) {
     // The rows exist once per key and slot; a lowered limit leaves the higher slots unused (slot < n below).
-    await g.db.execute(sql`insert into provider_slots (key, slot) select ${key}, g from generate_series(0, ${concurrency - 1}::int) g on conflict do nothing`);
+    await g.db.execute(
+      sql`insert into provider_slots (key, slot) select ${key}, g from generate_series(0, ${concurrency - 1}::int) g on conflict do nothing`,
+    );
     g.seeded.add(seedKey);
   }
   const holder = `${g.holder}/${++g.seq}`;
@@ -89,15 +97,26 @@ export function runLimited<T>(key: string, concurrency: number, fn: () => Promis
     const g = (globalThis as G)[globalKey];
     if (!g) return fn();
     const { slot, holder } = await acquireSlot(g, key, concurrency);
-    const renew = setInterval(() => {
-      void g.db.execute(sql`update provider_slots set leased_until = now() + make_interval(secs => ${g.leaseMs / 1000}::float8) where key = ${key} and slot = ${slot}::int and holder = ${holder}`).catch(() => undefined);
-    }, Math.max(1000, Math.floor(g.leaseMs / 3)));
+    const renew = setInterval(
+      () => {
+        void g.db
+          .execute(
+            sql`update provider_slots set leased_until = now() + make_interval(secs => ${g.leaseMs / 1000}::float8) where key = ${key} and slot = ${slot}::int and holder = ${holder}`,
+          )
+          .catch(() => undefined);
+      },
+      Math.max(1000, Math.floor(g.leaseMs / 3)),
+    );
     renew.unref();
     try {
       return await fn();
     } finally {
       clearInterval(renew);
-      await g.db.execute(sql`update provider_slots set holder = null, leased_until = null where key = ${key} and slot = ${slot}::int and holder = ${holder}`).catch((e) => console.error(`[providers] could not give back slot ${slot} of ${key}: ${(e as Error).message}`));
+      await g.db
+        .execute(
+          sql`update provider_slots set holder = null, leased_until = null where key = ${key} and slot = ${slot}::int and holder = ${holder}`,
+        )
+        .catch((e) => console.error(`[providers] could not give back slot ${slot} of ${key}: ${(e as Error).message}`));
     }
   });
 }

@@ -40,7 +40,9 @@ export function loadPriceTable(pricesFile?: string): Record<string, Price> {
   const parsed = priceFileSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    throw new Error(`PRICES_FILE ${pricesFile}: at ${issue.path.join(".")}: ${issue.message}. Expected {"openai:gpt-4o-mini": {"input": 0.15, "output": 0.6}}`);
+    throw new Error(
+      `PRICES_FILE ${pricesFile}: at ${issue.path.join(".")}: ${issue.message}. Expected {"openai:gpt-4o-mini": {"input": 0.15, "output": 0.6}}`,
+    );
   }
   return { ...BUILT_IN, ...parsed.data };
 }
@@ -49,7 +51,8 @@ export type TokenUsage = { promptTokens: number; completionTokens: number; cache
 
 /** Cost in US dollars, or null when the model's price is unknown. */
 export function costOf(modelId: string, usage: TokenUsage, table: Record<string, Price>): number | null {
-  if (modelId.startsWith("local:") || modelId.startsWith("openai-compatible:")) return table[modelId] ? compute(table[modelId]!, usage) : 0;
+  if (modelId.startsWith("local:") || modelId.startsWith("openai-compatible:"))
+    return table[modelId] ? compute(table[modelId]!, usage) : 0;
   const price = table[modelId] ?? table[modelId.replace(/-\d{4}-\d{2}-\d{2}$/, "")];
   return price ? compute(price, usage) : null;
 }
@@ -57,5 +60,7 @@ export function costOf(modelId: string, usage: TokenUsage, table: Record<string,
 function compute(price: Price, usage: TokenUsage) {
   const cached = Math.min(usage.cachedPromptTokens ?? 0, usage.promptTokens);
   const fresh = usage.promptTokens - cached;
-  return (fresh * price.input + cached * (price.cachedInput ?? price.input) + usage.completionTokens * price.output) / 1e6;
+  return (
+    (fresh * price.input + cached * (price.cachedInput ?? price.input) + usage.completionTokens * price.output) / 1e6
+  );
 }

@@ -1,7 +1,12 @@
 import { createAnthropic } from "@ai-sdk/anthropic";
 import { createOpenAI } from "@ai-sdk/openai";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
-import type { LanguageModelV3, LanguageModelV3Prompt, SharedV3ProviderMetadata, SharedV3ProviderOptions } from "@ai-sdk/provider";
+import type {
+  LanguageModelV3,
+  LanguageModelV3Prompt,
+  SharedV3ProviderMetadata,
+  SharedV3ProviderOptions,
+} from "@ai-sdk/provider";
 import { getConfig, type AppConfig } from "@/lib/config";
 import { parseModelId, type ModelRef, type ProviderKind } from "./model-id";
 import { lazyLocalModel } from "./local/lazy";
@@ -34,7 +39,10 @@ export type ResolvedModel = {
   /** top-logprobs only: the per-token alternatives from a response's provider metadata. */
   readLogprobs?: (metadata: SharedV3ProviderMetadata | undefined) => TokenLogprob[] | undefined;
   /** next-token only: the distribution after the chat prompt and the start of an assistant reply. */
-  nextTokenDistribution?: (prompt: LanguageModelV3Prompt, assistantPrefix: string) => Promise<Array<{ token: string; prob: number }>>;
+  nextTokenDistribution?: (
+    prompt: LanguageModelV3Prompt,
+    assistantPrefix: string,
+  ) => Promise<Array<{ token: string; prob: number }>>;
 };
 
 export class ModelConfigError extends Error {
@@ -46,7 +54,9 @@ export class ModelConfigError extends Error {
 
 function resolveOpenAI(ref: ModelRef, config: AppConfig): ResolvedModel {
   if (!config.openai.apiKey) {
-    throw new ModelConfigError(`${ref.id}: OPENAI_API_KEY is not set. Set it in .env (or the environment) to use OpenAI models.`);
+    throw new ModelConfigError(
+      `${ref.id}: OPENAI_API_KEY is not set. Set it in .env (or the environment) to use OpenAI models.`,
+    );
   }
   const provider = createOpenAI({ apiKey: config.openai.apiKey, baseURL: config.openai.baseURL });
   return {
@@ -64,7 +74,9 @@ function resolveOpenAI(ref: ModelRef, config: AppConfig): ResolvedModel {
 
 function resolveAnthropic(ref: ModelRef, config: AppConfig): ResolvedModel {
   if (!config.anthropic.apiKey) {
-    throw new ModelConfigError(`${ref.id}: ANTHROPIC_API_KEY is not set. Set it in .env (or the environment) to use Anthropic models.`);
+    throw new ModelConfigError(
+      `${ref.id}: ANTHROPIC_API_KEY is not set. Set it in .env (or the environment) to use Anthropic models.`,
+    );
   }
   const provider = createAnthropic({ apiKey: config.anthropic.apiKey, baseURL: config.anthropic.baseURL });
   return { id: ref.id, ref, provider: "anthropic", limitKey: "anthropic", model: provider(ref.name), scoring: "none" };
@@ -83,7 +95,9 @@ function resolveCompatible(ref: ModelRef, config: AppConfig): ResolvedModel {
   }
   const modelName = ref.name || server.model;
   if (!modelName) {
-    throw new ModelConfigError(`${ref.id}: no model given. Use openai-compatible:${server.name}/<model> or set ${envName}_MODEL.`);
+    throw new ModelConfigError(
+      `${ref.id}: no model given. Use openai-compatible:${server.name}/<model> or set ${envName}_MODEL.`,
+    );
   }
   // The provider name doubles as the providerOptions / providerMetadata key.
   const providerName = `compat-${server.name}`;

@@ -118,11 +118,15 @@ function toPrompt(system: string | undefined, messages: ModelMessage[]): Languag
 function fromTopLogprobs(resolved: ResolvedModel, call: CallResult, input: ScoreOptionsInput): OptionScores {
   const tokens = resolved.readLogprobs?.(call.providerMetadata);
   if (!tokens || tokens.length === 0) {
-    return { status: "unsupported", reason: `${resolved.id} returned no logprobs (does the server support top_logprobs?)` };
+    return {
+      status: "unsupported",
+      reason: `${resolved.id} returned no logprobs (does the server support top_logprobs?)`,
+    };
   }
   const text = tokens.map((t) => t.token).join("");
   const start = answerStart(text, input.marker);
-  if (start === -1) return { status: "not-found", reason: `no answer after "${input.marker ?? "(start)"}" in the reply` };
+  if (start === -1)
+    return { status: "not-found", reason: `no answer after "${input.marker ?? "(start)"}" in the reply` };
   let offset = 0;
   for (const t of tokens) {
     if (offset + t.token.length > start) {
@@ -132,21 +136,43 @@ function fromTopLogprobs(resolved: ResolvedModel, call: CallResult, input: Score
         .filter((a) => a.token.toUpperCase().startsWith(shared.toUpperCase()))
         .map((a) => ({ token: a.token.slice(shared.length), prob: Math.exp(a.logprob) }));
       const scored = distributionToOptions(alternatives, input.options);
-      if (!scored) return { status: "not-found", reason: `none of ${input.options.join(", ")} among the top ${t.top.length} tokens` };
-      return { status: "scored", method: "top-logprobs", ...scored, emitted: optionFor(text.slice(start), input.options) };
+      if (!scored)
+        return {
+          status: "not-found",
+          reason: `none of ${input.options.join(", ")} among the top ${t.top.length} tokens`,
+        };
+      return {
+        status: "scored",
+        method: "top-logprobs",
+        ...scored,
+        emitted: optionFor(text.slice(start), input.options),
+      };
     }
     offset += t.token.length;
   }
   return { status: "not-found", reason: "answer position beyond the returned tokens" };
 }
 
-async function fromNextToken(resolved: ResolvedModel, call: CallResult, input: ScoreOptionsInput): Promise<OptionScores> {
+async function fromNextToken(
+  resolved: ResolvedModel,
+  call: CallResult,
+  input: ScoreOptionsInput,
+): Promise<OptionScores> {
   const start = answerStart(call.text, input.marker);
-  if (start === -1) return { status: "not-found", reason: `no answer after "${input.marker ?? "(start)"}" in the reply` };
-  const distribution = await resolved.nextTokenDistribution!(toPrompt(input.system, input.messages), call.text.slice(0, start));
+  if (start === -1)
+    return { status: "not-found", reason: `no answer after "${input.marker ?? "(start)"}" in the reply` };
+  const distribution = await resolved.nextTokenDistribution!(
+    toPrompt(input.system, input.messages),
+    call.text.slice(0, start),
+  );
   const scored = distributionToOptions(distribution, input.options);
   if (!scored) return { status: "not-found", reason: `no probability on ${input.options.join(", ")} at the answer` };
-  return { status: "scored", method: "next-token", ...scored, emitted: optionFor(call.text.slice(start), input.options) };
+  return {
+    status: "scored",
+    method: "next-token",
+    ...scored,
+    emitted: optionFor(call.text.slice(start), input.options),
+  };
 }
 
 async function bySampling(
@@ -158,7 +184,12 @@ async function bySampling(
   // The first (already generated) answer counts as one sample.
   const samples = await Promise.all(
     Array.from({ length: Math.max(0, fallback.samples - 1) }, (_, i) =>
-      callModel({ ...base, purpose: `${input.purpose}:sample-${i + 2}`, temperature: fallback.temperature ?? 1, onTextDelta: undefined }),
+      callModel({
+        ...base,
+        purpose: `${input.purpose}:sample-${i + 2}`,
+        temperature: fallback.temperature ?? 1,
+        onTextDelta: undefined,
+      }),
     ),
   );
   const counts: Record<string, number> = Object.fromEntries(input.options.map((o) => [o, 0]));

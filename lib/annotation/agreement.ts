@@ -109,7 +109,11 @@ function percentile(samples: number[], level: number): Interval | null {
  * replacement, and recomputes the statistic. Seeded (xoroshiro128+), so a report is reproducible.
  * Resamples where the statistic is undefined are left out of the interval.
  */
-export function bootstrap<T>(items: readonly T[], stat: (sample: readonly T[]) => number | null, opts: BootstrapOptions = {}): Estimate {
+export function bootstrap<T>(
+  items: readonly T[],
+  stat: (sample: readonly T[]) => number | null,
+  opts: BootstrapOptions = {},
+): Estimate {
   const value = stat(items);
   const resamples = opts.resamples ?? 1000;
   if (value === null || items.length < 2 || resamples === 0) return { value, ci: null, n: items.length };
@@ -143,13 +147,29 @@ export type AgreementReport = {
   krippendorffAlpha: Estimate;
   pairs: Array<{ a: string; b: string; n: number; cohenKappa: Estimate; percentAgreement: number }>;
   judge: { n: number; accuracy: Estimate; cohenKappa: Estimate; confusion: Record<string, Record<string, number>> };
-  annotators: Array<{ annotator: string; count: number; medianSeconds: number | null; agreementWithOthers: number | null; comparable: number }>;
+  annotators: Array<{
+    annotator: string;
+    count: number;
+    medianSeconds: number | null;
+    agreementWithOthers: number | null;
+    comparable: number;
+  }>;
   bootstrap: { resamples: number; seed: number; level: number; method: "percentile, items resampled" };
 };
 
-const median = (xs: number[]) => (xs.length ? quantileSorted([...xs].sort((a, b) => a - b), 0.5) : null);
+const median = (xs: number[]) =>
+  xs.length
+    ? quantileSorted(
+        [...xs].sort((a, b) => a - b),
+        0.5,
+      )
+    : null;
 
-export function agreementReport(items: readonly AnnotatedItem[], labels: readonly string[], opts: BootstrapOptions = {}): AgreementReport {
+export function agreementReport(
+  items: readonly AnnotatedItem[],
+  labels: readonly string[],
+  opts: BootstrapOptions = {},
+): AgreementReport {
   const boot = { resamples: opts.resamples ?? 1000, seed: opts.seed ?? 1, level: opts.level ?? 0.95 };
   const labelLists = items.map((it) => it.labels.map((l) => l.label));
   // A debate with one label carries no agreement information: counting it in n (and resampling it)
@@ -169,7 +189,13 @@ export function agreementReport(items: readonly AnnotatedItem[], labels: readonl
         if (la && lb) both.push([la.label, lb.label]);
       }
       if (both.length === 0) continue;
-      pairs.push({ a, b, n: both.length, cohenKappa: bootstrap(both, cohenKappa, boot), percentAgreement: both.filter(([x, y]) => x === y).length / both.length });
+      pairs.push({
+        a,
+        b,
+        n: both.length,
+        cohenKappa: bootstrap(both, cohenKappa, boot),
+        percentAgreement: both.filter(([x, y]) => x === y).length / both.length,
+      });
     }
   }
 
@@ -195,7 +221,13 @@ export function agreementReport(items: readonly AnnotatedItem[], labels: readonl
       if (others === l.label) agree++;
     }
     const secs = mine.map(({ l }) => l.durationSeconds).filter((x): x is number => typeof x === "number");
-    return { annotator, count: mine.length, medianSeconds: median(secs), agreementWithOthers: comparable ? agree / comparable : null, comparable };
+    return {
+      annotator,
+      count: mine.length,
+      medianSeconds: median(secs),
+      agreementWithOthers: comparable ? agree / comparable : null,
+      comparable,
+    };
   });
 
   return {

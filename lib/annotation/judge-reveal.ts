@@ -1,7 +1,11 @@
 import type { DebateView } from "@/lib/debate/view";
 
 /** What the judge said about a debate: its verdict, its scoring turns and its checkpoints. */
-export type JudgeParts = { verdict: DebateView["verdict"]; working: DebateView["turns"]; checkpoints: DebateView["checkpoints"] };
+export type JudgeParts = {
+  verdict: DebateView["verdict"];
+  working: DebateView["turns"];
+  checkpoints: DebateView["checkpoints"];
+};
 
 /**
  * The debate as an annotator sees it before labelling: the debaters' speeches and the evidence,
@@ -18,5 +22,9 @@ export function withoutJudge(view: DebateView): DebateView {
 }
 
 export function judgeParts(view: DebateView): JudgeParts {
-  return { verdict: view.verdict, working: view.turns.filter((t) => t.kind !== "speech" && t.status === "completed"), checkpoints: view.checkpoints };
+  return {
+    verdict: view.verdict,
+    working: view.turns.filter((t) => t.kind !== "speech" && t.status === "completed"),
+    checkpoints: view.checkpoints,
+  };
 }

@@ -13,7 +13,10 @@ export type AgreementFilters = { corpus?: string; run?: string };
 export async function loadAnnotatedItems(db: Database, f: AgreementFilters = {}): Promise<AnnotatedItem[]> {
   const conds: SQL[] = [];
   if (f.corpus) conds.push(sql`${s.debates.corpusId} = (select id from ${s.corpora} where name = ${f.corpus})`);
-  if (f.run) conds.push(sql`${s.debates.evalRunId} in (select id from ${s.evalRuns} where id::text = ${f.run} or name = ${f.run})`);
+  if (f.run)
+    conds.push(
+      sql`${s.debates.evalRunId} in (select id from ${s.evalRuns} where id::text = ${f.run} or name = ${f.run})`,
+    );
   const rows = await db
     .selectDistinctOn([s.annotations.debateId, s.annotations.annotatorId], {
       debateId: s.annotations.debateId,
@@ -33,13 +36,22 @@ export async function loadAnnotatedItems(db: Database, f: AgreementFilters = {})
   for (const r of rows) {
     if (!r.label) continue;
     const item = byDebate.get(r.debateId) ?? { debateId: r.debateId, judge: r.judge, labels: [] };
-    item.labels.push({ annotator: r.annotator, label: r.label, judgeCorrect: r.judgeCorrect, durationSeconds: r.durationSeconds });
+    item.labels.push({
+      annotator: r.annotator,
+      label: r.label,
+      judgeCorrect: r.judgeCorrect,
+      durationSeconds: r.durationSeconds,
+    });
     byDebate.set(r.debateId, item);
   }
   return [...byDebate.values()];
 }
 
-export async function agreementFor(db: Database, f: AgreementFilters = {}, opts: BootstrapOptions = {}): Promise<AgreementReport & { filters: AgreementFilters }> {
+export async function agreementFor(
+  db: Database,
+  f: AgreementFilters = {},
+  opts: BootstrapOptions = {},
+): Promise<AgreementReport & { filters: AgreementFilters }> {
   const items = await loadAnnotatedItems(db, f);
   return { filters: f, ...agreementReport(items, GOLD_LABELS, opts) };
 }

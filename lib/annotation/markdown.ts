@@ -5,7 +5,10 @@
  */
 
 export type Inline = { kind: "text" | "strong" | "em" | "code"; text: string };
-export type Block = { kind: "heading"; level: 1 | 2 | 3; inline: Inline[] } | { kind: "paragraph"; inline: Inline[] } | { kind: "list"; ordered: boolean; items: Inline[][] };
+export type Block =
+  | { kind: "heading"; level: 1 | 2 | 3; inline: Inline[] }
+  | { kind: "paragraph"; inline: Inline[] }
+  | { kind: "list"; ordered: boolean; items: Inline[][] };
 
 export function parseInline(text: string): Inline[] {
   const out: Inline[] = [];
@@ -40,7 +43,11 @@ export function parseMarkdown(source: string): Block[] {
     if (!line) flush();
     else if (heading) {
       flush();
-      blocks.push({ kind: "heading", level: Math.min(heading[1]!.length, 3) as 1 | 2 | 3, inline: parseInline(heading[2]!) });
+      blocks.push({
+        kind: "heading",
+        level: Math.min(heading[1]!.length, 3) as 1 | 2 | 3,
+        inline: parseInline(heading[2]!),
+      });
     } else if (bullet || numbered) {
       const ordered = !bullet;
       if (para.length || (list && list.ordered !== ordered)) flush();

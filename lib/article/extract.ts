@@ -82,7 +82,10 @@ function pageDate(document: Document, readabilityDate: string | null | undefined
 export function extractArticle(html: string, pageUrl: string, max = ARTICLE_MAX_CHARS): ExtractedArticle {
   const { document } = parseHTML(html);
   // Readability changes the document it reads; the date is taken first from the untouched page.
-  const fallbackTitle = clean(document.querySelector('meta[property="og:title"]')?.getAttribute("content") ?? document.querySelector("title")?.textContent);
+  const fallbackTitle = clean(
+    document.querySelector('meta[property="og:title"]')?.getAttribute("content") ??
+      document.querySelector("title")?.textContent,
+  );
   const fallbackDate = pageDate(document, null);
   let parsed: ReturnType<Readability<string>["parse"]> = null;
   try {
@@ -94,7 +97,9 @@ export function extractArticle(html: string, pageUrl: string, max = ARTICLE_MAX_
   }
   const text = parsed?.content ? paragraphs(parsed.content) : "";
   if (!parsed || text.length < 200) {
-    throw new ArticleError(`${hostOf(pageUrl)}: no article text was found on this page (it may be a front page, a video, or behind a login). Open the article itself, or paste its text into the form`);
+    throw new ArticleError(
+      `${hostOf(pageUrl)}: no article text was found on this page (it may be a front page, a video, or behind a login). Open the article itself, or paste its text into the form`,
+    );
   }
   const cut = cutText(text, max);
   return {

@@ -40,13 +40,24 @@ export async function fetchArticle(url: string, opts: FetchArticleOptions = {}):
     const host = new URL(res.url).host;
     if (res.status < 200 || res.status > 299) {
       res.cancel();
-      const why = res.status === 404 ? " (no such page)" : res.status === 401 || res.status === 403 ? " (the page is not public, or the site refuses automated readers)" : res.status >= 500 ? " (the site has a problem; try again later)" : "";
-      throw new ArticleError(`${host}: the site answered ${res.status}${res.statusText ? ` ${res.statusText}` : ""}${why}. Paste the article's text instead`);
+      const why =
+        res.status === 404
+          ? " (no such page)"
+          : res.status === 401 || res.status === 403
+            ? " (the page is not public, or the site refuses automated readers)"
+            : res.status >= 500
+              ? " (the site has a problem; try again later)"
+              : "";
+      throw new ArticleError(
+        `${host}: the site answered ${res.status}${res.statusText ? ` ${res.statusText}` : ""}${why}. Paste the article's text instead`,
+      );
     }
     const type = (res.headers["content-type"] ?? "").toLowerCase();
     if (type && !/^(text\/html|application\/xhtml\+xml)/.test(type)) {
       res.cancel();
-      throw new ArticleError(`${host}: this address is not a web page but ${type.split(";")[0]}; only news pages (HTML) can be read. For a PDF, copy its text into the form`);
+      throw new ArticleError(
+        `${host}: this address is not a web page but ${type.split(";")[0]}; only news pages (HTML) can be read. For a PDF, copy its text into the form`,
+      );
     }
     const data = await res.body();
     const declared = /charset\s*=\s*"?([\w.:-]+)/i.exec(type)?.[1] ?? htmlDeclaredCharset(data);
@@ -55,10 +66,14 @@ export async function fetchArticle(url: string, opts: FetchArticleOptions = {}):
     if (e instanceof ArticleError) throw e;
     if (e instanceof FetchError) {
       if (e.detail) console.warn(`[article] ${url}: ${e.reason} (${e.detail})`);
-      if (e.reason === "too-large") throw new ArticleError(`${safeHost(url)}: the page is larger than ${sizeText(maxBytes)}, far more than a news article; paste the article's text instead`);
+      if (e.reason === "too-large")
+        throw new ArticleError(
+          `${safeHost(url)}: the page is larger than ${sizeText(maxBytes)}, far more than a news article; paste the article's text instead`,
+        );
       throw new ArticleError(e.message);
     }
-    if (e instanceof NotTextError) throw new ArticleError(`${safeHost(url)}: the page is not readable text; paste the article's text instead`);
+    if (e instanceof NotTextError)
+      throw new ArticleError(`${safeHost(url)}: the page is not readable text; paste the article's text instead`);
     throw e;
   }
   return { ...extractArticle(html, finalUrl, opts.maxChars ?? ARTICLE_MAX_CHARS), url, finalUrl };

@@ -9,11 +9,18 @@ export const ARTICLE_TIMEOUT_MS = 20_000;
  * Cuts `text` to at most `max` characters at the last paragraph, sentence or word end that keeps
  * at least four fifths of it, so a cut article never ends mid-word.
  */
-export function cutText(text: string, max = ARTICLE_MAX_CHARS): { text: string; truncated: boolean; originalChars: number } {
+export function cutText(
+  text: string,
+  max = ARTICLE_MAX_CHARS,
+): { text: string; truncated: boolean; originalChars: number } {
   const originalChars = text.length;
   if (text.length <= max) return { text, truncated: false, originalChars };
   const head = text.slice(0, max);
   const floor = Math.floor(max * 0.8);
-  const at = [head.lastIndexOf("\n\n"), Math.max(head.lastIndexOf(". "), head.lastIndexOf(".\n")) + 1, head.lastIndexOf(" ")].find((i) => i >= floor);
+  const at = [
+    head.lastIndexOf("\n\n"),
+    Math.max(head.lastIndexOf(". "), head.lastIndexOf(".\n")) + 1,
+    head.lastIndexOf(" "),
+  ].find((i) => i >= floor);
   return { text: (at !== undefined ? head.slice(0, at) : head).trimEnd(), truncated: true, originalChars };
 }

@@ -15,13 +15,23 @@ export async function canReadDebates(db: Database, principal: Principal | null):
 /** The debate a share token opens, or null for an unknown or revoked token. */
 export async function debateForShare(db: Database, token: string | null | undefined): Promise<string | null> {
   if (!token || !/^[A-Za-z0-9_-]{20,80}$/.test(token)) return null;
-  const [row] = await db.select({ debateId: s.debateShares.debateId }).from(s.debateShares).where(and(eq(s.debateShares.token, token), isNull(s.debateShares.revokedAt)));
+  const [row] = await db
+    .select({ debateId: s.debateShares.debateId })
+    .from(s.debateShares)
+    .where(and(eq(s.debateShares.token, token), isNull(s.debateShares.revokedAt)));
   return row?.debateId ?? null;
 }
 
-export async function canReadDebate(db: Database, principal: Principal | null, debateId: string, shareToken?: string | null): Promise<boolean> {
+export async function canReadDebate(
+  db: Database,
+  principal: Principal | null,
+  debateId: string,
+  shareToken?: string | null,
+): Promise<boolean> {
   if (await canReadDebates(db, principal)) return true;
-  return (await debateForShare(db, shareToken)) === debateId || (await debateInSharedComparison(db, shareToken, debateId));
+  return (
+    (await debateForShare(db, shareToken)) === debateId || (await debateInSharedComparison(db, shareToken, debateId))
+  );
 }
 
 export async function createShare(db: Database, debateId: string, createdBy: string) {
@@ -31,10 +41,14 @@ export async function createShare(db: Database, debateId: string, createdBy: str
 }
 
 export async function listShares(db: Database, debateId: string) {
-  return db.select().from(s.debateShares).where(and(eq(s.debateShares.debateId, debateId), isNull(s.debateShares.revokedAt)));
+  return db
+    .select()
+    .from(s.debateShares)
+    .where(and(eq(s.debateShares.debateId, debateId), isNull(s.debateShares.revokedAt)));
 }
 
-export const REVOKE_REFUSAL = "Only the person who made this link, or an admin, can revoke it, and only from the page it belongs to.";
+export const REVOKE_REFUSAL =
+  "Only the person who made this link, or an admin, can revoke it, and only from the page it belongs to.";
 
 /**
  * Revokes the link `token` to debate `debateId` when `by` made it or is an admin; anything else
@@ -48,7 +62,14 @@ export async function revokeShare(db: Database, token: string, debateId: string,
   const rows = await db
     .update(s.debateShares)
     .set({ revokedAt: new Date() })
-    .where(and(eq(s.debateShares.token, token), eq(s.debateShares.debateId, debateId), isNull(s.debateShares.revokedAt), mine))
+    .where(
+      and(
+        eq(s.debateShares.token, token),
+        eq(s.debateShares.debateId, debateId),
+        isNull(s.debateShares.revokedAt),
+        mine,
+      ),
+    )
     .returning({ token: s.debateShares.token });
   if (!rows.length) throw new AuthError(REVOKE_REFUSAL, 403);
   return token;

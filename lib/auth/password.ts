@@ -9,7 +9,8 @@ import { hash, verify } from "@node-rs/argon2";
 export const MIN_PASSWORD_LENGTH = 10;
 
 export function passwordProblem(password: string): string | null {
-  if (password.length < MIN_PASSWORD_LENGTH) return `The password must be at least ${MIN_PASSWORD_LENGTH} characters long.`;
+  if (password.length < MIN_PASSWORD_LENGTH)
+    return `The password must be at least ${MIN_PASSWORD_LENGTH} characters long.`;
   if (password.length > 1024) return "The password is longer than 1024 characters.";
   return null;
 }

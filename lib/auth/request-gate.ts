@@ -36,10 +36,15 @@ export function crossOriginRefusal(request: Request): string | null {
   if (!STATE_CHANGING.has(method)) return null;
   const origin = request.headers.get("origin");
   if (origin !== null) {
-    return originHost(origin) === ownHost(request) ? null : `A ${method} from another origin (${origin.slice(0, 200)}) is refused.`;
+    return originHost(origin) === ownHost(request)
+      ? null
+      : `A ${method} from another origin (${origin.slice(0, 200)}) is refused.`;
   }
   const site = request.headers.get("sec-fetch-site");
-  if (site !== null) return site === "same-origin" ? null : `A ${method} from another site (Sec-Fetch-Site: ${site.slice(0, 40)}) is refused.`;
+  if (site !== null)
+    return site === "same-origin"
+      ? null
+      : `A ${method} from another site (Sec-Fetch-Site: ${site.slice(0, 40)}) is refused.`;
   if (readCookie(request.headers.get("cookie"), SESSION_COOKIE)) {
     return `A ${method} with a session cookie but no Origin header is refused; send the header Origin with this server's address.`;
   }
@@ -62,7 +67,8 @@ function originHost(origin: string): string | null {
  * TLS-terminating proxy that does not send X-Forwarded-Proto still works.
  */
 function ownHost(request: Request): string {
-  const host = first(request.headers.get("x-forwarded-host")) ?? first(request.headers.get("host")) ?? new URL(request.url).host;
+  const host =
+    first(request.headers.get("x-forwarded-host")) ?? first(request.headers.get("host")) ?? new URL(request.url).host;
   // URL drops a default port (":80", ":443") as the Origin header does.
   const proto = first(request.headers.get("x-forwarded-proto")) === "https" ? "https" : "http";
   try {
@@ -93,14 +99,27 @@ export async function gate(request: Request): Promise<GateResult> {
   const url = new URL(request.url);
   const asset = isAsset(url.pathname);
   const match = asset ? null : matchRoute(url.pathname);
-  const kind: RequestKind = asset ? "asset" : match!.status === "none" ? kindOfPath(url.pathname) : match!.entry.type === "page" ? "page" : "route";
+  const kind: RequestKind = asset
+    ? "asset"
+    : match!.status === "none"
+      ? kindOfPath(url.pathname)
+      : match!.entry.type === "page"
+        ? "page"
+        : "route";
 
   const csrf = crossOriginRefusal(request);
   if (csrf) return { outcome: "refuse", kind, response: refusal(kind, 403, csrf) };
   if (!match) return { outcome: "allow", kind };
   if (match.status !== "ok") {
     if (kind === "page") return { outcome: "refuse", kind, response: notFoundPage() };
-    return { outcome: "refuse", kind, response: Response.json({ error: "Not found: no route has this address, or its id is malformed." }, { status: 404 }) };
+    return {
+      outcome: "refuse",
+      kind,
+      response: Response.json(
+        { error: "Not found: no route has this address, or its id is malformed." },
+        { status: 404 },
+      ),
+    };
   }
   if (match.entry.rule.kind === "public") return { outcome: "allow", kind };
 
@@ -115,11 +134,21 @@ export async function gate(request: Request): Promise<GateResult> {
   if (verdict.action === "sign-in") {
     if (kind !== "page") return { outcome: "refuse", kind, response: refusal(kind, 401, "Sign in first.") };
     // Before the first account exists nobody can sign in: set-up is the way in.
-    const to = (await countUsers(db)) === 0 ? "/setup" : `/signin?next=${encodeURIComponent(url.pathname + url.search)}`;
+    const to =
+      (await countUsers(db)) === 0 ? "/setup" : `/signin?next=${encodeURIComponent(url.pathname + url.search)}`;
     return { outcome: "refuse", kind, response: redirectTo(request, to) };
   }
-  if (kind !== "page") return { outcome: "refuse", kind, response: refusal(kind, 403, "Your account does not have a role that may do this.") };
-  return { outcome: "refuse", kind, response: redirectTo(request, verdict.need ? `/forbidden?need=${encodeURIComponent(verdict.need)}` : "/forbidden") };
+  if (kind !== "page")
+    return {
+      outcome: "refuse",
+      kind,
+      response: refusal(kind, 403, "Your account does not have a role that may do this."),
+    };
+  return {
+    outcome: "refuse",
+    kind,
+    response: redirectTo(request, verdict.need ? `/forbidden?need=${encodeURIComponent(verdict.need)}` : "/forbidden"),
+  };
 }
 
 /** Unknown paths under /api answer in JSON like the routes there; the rest as pages. */
@@ -128,7 +157,8 @@ function kindOfPath(pathname: string): "page" | "route" {
 }
 
 function refusal(kind: RequestKind, status: 401 | 403, message: string): Response {
-  if (kind === "page" || kind === "asset") return new Response(`${message}\n`, { status, headers: { "content-type": "text/plain; charset=utf-8" } });
+  if (kind === "page" || kind === "asset")
+    return new Response(`${message}\n`, { status, headers: { "content-type": "text/plain; charset=utf-8" } });
   return Response.json({ error: message }, { status });
 }
 

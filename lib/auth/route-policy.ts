@@ -70,7 +70,12 @@ export const ROUTES: readonly RouteEntry[] = [
   { pattern: "/compare/[id]", type: "page", rule: readDebates, params: { id: "uuid" } },
   { pattern: "/corpora", type: "page", rule: readDebates },
   { pattern: "/corpora/[name]", type: "page", rule: readDebates, params: { name: "corpus-name" } },
-  { pattern: "/corpora/[name]/documents/[id]", type: "page", rule: readDebates, params: { name: "corpus-name", id: "document-id" } },
+  {
+    pattern: "/corpora/[name]/documents/[id]",
+    type: "page",
+    rule: readDebates,
+    params: { name: "corpus-name", id: "document-id" },
+  },
   { pattern: "/search", type: "page", rule: readDebates },
   { pattern: "/methods", type: "page", rule: readDebates },
   { pattern: "/eval", type: "page", rule: readDebates },
@@ -81,7 +86,12 @@ export const ROUTES: readonly RouteEntry[] = [
   { pattern: "/compare/[id]/export", type: "route", rule: readDebates, params: { id: "uuid" } },
   { pattern: "/api/eval/[id]/progress", type: "route", rule: readDebates, params: { id: "uuid" } },
   { pattern: "/api/ingest-jobs/[id]/events", type: "route", rule: readDebates, params: { id: "uuid" } },
-  { pattern: "/api/debates/[id]/events", type: "route", rule: { kind: "read-debate", param: "id", shareQuery: "share" }, params: { id: "uuid" } },
+  {
+    pattern: "/api/debates/[id]/events",
+    type: "route",
+    rule: { kind: "read-debate", param: "id", shareQuery: "share" },
+    params: { id: "uuid" },
+  },
 
   // Roles.
   { pattern: "/debates/new", type: "page", rule: perm("debate:start") },
@@ -91,7 +101,12 @@ export const ROUTES: readonly RouteEntry[] = [
   { pattern: "/admin", type: "page", rule: perm("admin") },
   { pattern: "/welcome", type: "page", rule: perm("admin") },
   { pattern: "/api/export", type: "route", rule: perm("annotation:export") },
-  { pattern: "/api/corpora/[name]/uploads", type: "route", rule: perm("corpus:write"), params: { name: "corpus-name" } },
+  {
+    pattern: "/api/corpora/[name]/uploads",
+    type: "route",
+    rule: perm("corpus:write"),
+    params: { name: "corpus-name" },
+  },
   { pattern: "/api/eval/uploads", type: "route", rule: perm("debate:start") },
 ];
 
@@ -192,7 +207,13 @@ export type RuleContext = {
   comparisonShareOpens?(token: string, debateId: string): Promise<boolean>;
 };
 
-export async function decide(rule: Rule, principal: Principal | null, params: Record<string, string>, search: URLSearchParams, ctx: RuleContext): Promise<Verdict> {
+export async function decide(
+  rule: Rule,
+  principal: Principal | null,
+  params: Record<string, string>,
+  search: URLSearchParams,
+  ctx: RuleContext,
+): Promise<Verdict> {
   switch (rule.kind) {
     case "public":
       return { action: "allow" };
@@ -207,9 +228,16 @@ export async function decide(rule: Rule, principal: Principal | null, params: Re
       if (principal || (await ctx.publicReading())) return { action: "allow" };
       const token = search.get(rule.shareQuery);
       const id = params[rule.param];
-      if (token && SEGMENT_SHAPES.token.test(token) && id && (await ctx.debateForShare(token)) === id.toLowerCase()) return { action: "allow" };
+      if (token && SEGMENT_SHAPES.token.test(token) && id && (await ctx.debateForShare(token)) === id.toLowerCase())
+        return { action: "allow" };
       // A shared comparison streams each of its debates with the comparison's token.
-      if (token && SEGMENT_SHAPES.token.test(token) && id && (await ctx.comparisonShareOpens?.(token, id.toLowerCase()))) return { action: "allow" };
+      if (
+        token &&
+        SEGMENT_SHAPES.token.test(token) &&
+        id &&
+        (await ctx.comparisonShareOpens?.(token, id.toLowerCase()))
+      )
+        return { action: "allow" };
       return { action: "sign-in" };
     }
   }

@@ -9,8 +9,13 @@
 
 export type RequestKind = "page" | "route" | "asset";
 
-export function contentSecurityPolicy(kind: RequestKind, nonce: string | null, dev = process.env.NODE_ENV === "development"): string {
-  if (kind !== "page" || !nonce) return "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+export function contentSecurityPolicy(
+  kind: RequestKind,
+  nonce: string | null,
+  dev = process.env.NODE_ENV === "development",
+): string {
+  if (kind !== "page" || !nonce)
+    return "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
   return [
     "default-src 'self'",
     // React rebuilds server error stacks with eval in development only.
@@ -35,7 +40,11 @@ export const STATIC_SECURITY_HEADERS: Readonly<Record<string, string>> = {
   "Cross-Origin-Opener-Policy": "same-origin",
 };
 
-export function withSecurityHeaders<T extends Response>(response: T, kind: RequestKind, nonce: string | null = null): T {
+export function withSecurityHeaders<T extends Response>(
+  response: T,
+  kind: RequestKind,
+  nonce: string | null = null,
+): T {
   for (const [k, v] of Object.entries(STATIC_SECURITY_HEADERS)) response.headers.set(k, v);
   response.headers.set("Content-Security-Policy", contentSecurityPolicy(kind, nonce));
   return response;

@@ -40,7 +40,11 @@ export async function pagePermission(permission: Permission, returnTo: string): 
 }
 
 /** For pages that list or show debates. */
-export async function pageReadDebates(returnTo: string, debateId?: string, shareToken?: string | null): Promise<Principal | null> {
+export async function pageReadDebates(
+  returnTo: string,
+  debateId?: string,
+  shareToken?: string | null,
+): Promise<Principal | null> {
   const principal = await currentPrincipal();
   const { db } = await getDb();
   const ok = debateId ? await canReadDebate(db, principal, debateId, shareToken) : await canReadDebates(db, principal);

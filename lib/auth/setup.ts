@@ -46,7 +46,10 @@ export async function startupSetupCode(db: Database, dataDir: string): Promise<s
 
 /** `field` names the form field the refusal is about, so the form shows it there. */
 export class SetupError extends Error {
-  constructor(message: string, readonly field?: string) {
+  constructor(
+    message: string,
+    readonly field?: string,
+  ) {
     super(message);
   }
 }
@@ -58,12 +61,14 @@ export async function createFirstAdmin(
 ) {
   const [row] = await db.select().from(s.settings).where(eq(s.settings.key, CODE_KEY));
   const stored = (row?.value as { hash?: string } | undefined)?.hash;
-  if (!stored || !sameSecret(stored, sha256(input.code.trim()))) throw new SetupError("That setup code is not the one printed by the server.", "code");
+  if (!stored || !sameSecret(stored, sha256(input.code.trim())))
+    throw new SetupError("That setup code is not the one printed by the server.", "code");
   const passwordHash = await hashPassword(input.password);
   const user = await db.transaction(async (tx) => {
     // Deleting the code row is the claim: of two simultaneous submissions only one deletes it.
     const claimed = await tx.delete(s.settings).where(eq(s.settings.key, CODE_KEY)).returning();
-    if (claimed.length === 0 || (await countUsers(tx)) > 0) throw new SetupError("Set-up is already done; sign in instead.");
+    if (claimed.length === 0 || (await countUsers(tx)) > 0)
+      throw new SetupError("Set-up is already done; sign in instead.");
     return createUser(db, { email: input.email, name: input.name, passwordHash, roles: ["admin"] }, tx);
   });
   fs.rmSync(setupCodeFile(dataDir), { force: true });

@@ -10,7 +10,13 @@ export const RECHECK_MS = 2000;
  * opens it: at once when revoked in this process, within RECHECK_MS when revoked in another (or
  * when the debate leaves the shared comparison). Returns the stop function.
  */
-export function watchShare(db: Database, token: string, debateId: string, end: () => void, recheckMs = RECHECK_MS): () => void {
+export function watchShare(
+  db: Database,
+  token: string,
+  debateId: string,
+  end: () => void,
+  recheckMs = RECHECK_MS,
+): () => void {
   let stopped = false;
   const stop = () => {
     stopped = true;

@@ -30,16 +30,25 @@ export const SIGNIN_LIMITS = {
   knownClient: { markWindowSeconds: 30 * 86_400, withinSeconds: 60 * 86_400 },
 };
 
-export type SignInResult = { ok: true; token: string; expiresAt: Date; userId: string } | { ok: false; error: string; retryAfterSeconds?: number };
+export type SignInResult =
+  | { ok: true; token: string; expiresAt: Date; userId: string }
+  | { ok: false; error: string; retryAfterSeconds?: number };
 
 const WRONG = "That email and password do not match an account.";
 
 function tooMany(d: RateDecision): SignInResult {
   const minutes = Math.max(1, Math.ceil(d.retryAfterSeconds / 60));
-  return { ok: false, error: `Too many sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`, retryAfterSeconds: d.retryAfterSeconds };
+  return {
+    ok: false,
+    error: `Too many sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
+    retryAfterSeconds: d.retryAfterSeconds,
+  };
 }
 
-export async function signIn(db: Database, input: { email: string; password: string; address: string; userAgent?: string | null }): Promise<SignInResult> {
+export async function signIn(
+  db: Database,
+  input: { email: string; password: string; address: string; userAgent?: string | null },
+): Promise<SignInResult> {
   const email = normaliseEmail(input.email);
   const L = SIGNIN_LIMITS;
   const client = await hit(db, `signin:client:${input.address}`, L.perClient.limit, L.perClient.windowSeconds);

@@ -42,7 +42,10 @@ export type ViewerPolicy = {
   overlap: number;
 };
 
-export function viewerPolicyFrom(principal: Principal | null, settings: Pick<Settings, "blind_annotation" | "show_verdict_before_label" | "annotation_overlap">): ViewerPolicy {
+export function viewerPolicyFrom(
+  principal: Principal | null,
+  settings: Pick<Settings, "blind_annotation" | "show_verdict_before_label" | "annotation_overlap">,
+): ViewerPolicy {
   return {
     viewerId: principal?.id ?? null,
     labelling: !!principal && principal.roles.includes("annotator") && !principal.roles.includes("admin"),
@@ -59,7 +62,12 @@ export async function viewerPolicy(db: Database, principal: Principal | null): P
 /** THE rule. `settled`: the viewer has labelled the debate, or its overlap target is met. */
 export function debateVisibility(p: ViewerPolicy, settled: boolean): DebateVisibility {
   if (!p.labelling) return { verdict: true, goldLabels: true, otherLabels: true, people: p.viewerId !== null };
-  return { verdict: p.verdictBeforeLabel || settled, goldLabels: !p.blind, otherLabels: !p.blind || settled, people: true };
+  return {
+    verdict: p.verdictBeforeLabel || settled,
+    goldLabels: !p.blind,
+    otherLabels: !p.blind || settled,
+    people: true,
+  };
 }
 
 /** Whether every part of a debate is visible to this viewer whatever its labels (then no per-debate lookup is needed). */
@@ -90,7 +98,11 @@ export async function settledFor(db: Database, p: ViewerPolicy, debateId: string
 }
 
 /** What `principal` may see of `debateId`. */
-export async function visibilityOf(db: Database, principal: Principal | null, debateId: string): Promise<DebateVisibility> {
+export async function visibilityOf(
+  db: Database,
+  principal: Principal | null,
+  debateId: string,
+): Promise<DebateVisibility> {
   const p = await viewerPolicy(db, principal);
   if (seesEverything(p)) return debateVisibility(p, true);
   return debateVisibility(p, await settledFor(db, p, debateId));
@@ -104,7 +116,9 @@ export async function settledAmong(db: Database, p: ViewerPolicy, debateIds: str
     .from(s.annotations)
     .where(inArray(s.annotations.debateId, debateIds))
     .groupBy(s.annotations.debateId)
-    .having(sql`bool_or(${s.annotations.annotatorId} = ${p.viewerId}) or count(distinct ${s.annotations.annotatorId}) >= ${p.overlap}`);
+    .having(
+      sql`bool_or(${s.annotations.annotatorId} = ${p.viewerId}) or count(distinct ${s.annotations.annotatorId}) >= ${p.overlap}`,
+    );
   return new Set(rows.map((r) => r.id));
 }
 

@@ -24,7 +24,8 @@ import os from "node:os";
 
 const MODEL = "openai:gpt-4o-mini";
 /** A sentence with names the rule NER finds, so ZoFia reads it as a one-paragraph article like the others read a claim. */
-export const COMPARE_CLAIM = "Olympic champion Oleksandr Petrenko sold his gold medal in Kyiv to help children displaced by the 2022 war.";
+export const COMPARE_CLAIM =
+  "Olympic champion Oleksandr Petrenko sold his gold medal in Kyiv to help children displaced by the 2022 war.";
 
 export type CompareBenchRow = {
   protocol: string;
@@ -74,7 +75,11 @@ async function oneRun(h: DbHandle, protocols: string[], latency: Pick<Script, "f
   const { db } = h;
   const corpus = await db.select({ id: s.corpora.id }).from(s.corpora).where(eq(s.corpora.name, BENCH_CORPUS));
   const { id, claimId } = await insertComparison(db, {
-    claim: { text: COMPARE_CLAIM, claimDate: new Date(`${BENCH_ARTICLE.date}T00:00:00Z`), metadata: { title: BENCH_ARTICLE.title } },
+    claim: {
+      text: COMPARE_CLAIM,
+      claimDate: new Date(`${BENCH_ARTICLE.date}T00:00:00Z`),
+      metadata: { title: BENCH_ARTICLE.title },
+    },
     corpusId: corpus[0]?.id ?? null,
     methods: protocols.map((protocol) => ({ protocol, preset: null })),
     ensemble: "majority",
@@ -83,13 +88,23 @@ async function oneRun(h: DbHandle, protocols: string[], latency: Pick<Script, "f
   // Created as the bench creates every protocol debate (offline tools, the scripted encoder), linked to the comparison.
   const debateIds: string[] = [];
   for (const p of protocols) debateIds.push(await createPresetDebate(db, p, "", { claimId, comparisonId: id }));
-  await setComparisonMethods(db, id, protocols.map((protocol, i) => ({ protocol, preset: null, debateId: debateIds[i] })));
+  await setComparisonMethods(
+    db,
+    id,
+    protocols.map((protocol, i) => ({ protocol, preset: null, debateId: debateIds[i] })),
+  );
   const embedder = scriptedEmbedder();
   const search = { config: parseConfig({}, process.cwd()).search, deps: { db, embedder } };
   const t0 = performance.now();
   await Promise.all(
     debateIds.map((debateId, i) => {
-      const m = scriptedModel(MODEL, { ...latency, pStop: 0.2, verdict: "FALSE", verdictProb: 0.9, toolMad: { claim: COMPARE_CLAIM, ...TOOL_MAD_SCRIPTS["toolmad-fever"] } });
+      const m = scriptedModel(MODEL, {
+        ...latency,
+        pStop: 0.2,
+        verdict: "FALSE",
+        verdictProb: 0.9,
+        toolMad: { claim: COMPARE_CLAIM, ...TOOL_MAD_SCRIPTS["toolmad-fever"] },
+      });
       void i;
       return runDebate(db, debateId, { resolve: () => m.resolved, embedder, search });
     }),
@@ -98,7 +113,10 @@ async function oneRun(h: DbHandle, protocols: string[], latency: Pick<Script, "f
   const view = (await getComparisonView(db, id))!;
   const rows: CompareBenchRow[] = [];
   for (const m of view.members) {
-    const tools = await db.select({ id: s.turns.id }).from(s.turns).where(and(eq(s.turns.debateId, m.debateId), eq(s.turns.kind, "tool"), eq(s.turns.status, "completed")));
+    const tools = await db
+      .select({ id: s.turns.id })
+      .from(s.turns)
+      .where(and(eq(s.turns.debateId, m.debateId), eq(s.turns.kind, "tool"), eq(s.turns.status, "completed")));
     rows.push({
       protocol: m.protocol,
       status: m.status,
@@ -119,7 +137,8 @@ const ROOT = process.env.COUNTERPOINT_ROOT ?? process.cwd();
 
 /** Why the browser number cannot be measured here, or null when it can. */
 function browserBlocker(): string | null {
-  if (!fs.existsSync(path.join(ROOT, "app/compare/[id]/page.tsx"))) return "the comparison page (app/compare/[id]) is not in this build: it comes from branch h/comparepage; measured once both are merged";
+  if (!fs.existsSync(path.join(ROOT, "app/compare/[id]/page.tsx")))
+    return "the comparison page (app/compare/[id]) is not in this build: it comes from branch h/comparepage; measured once both are merged";
   return null;
 }
 
@@ -134,14 +153,25 @@ const percentile = (xs: number[], p: number) => {
  * spoken token carries the time it was sent; a MutationObserver in headless Chromium records when
  * each one appears on /compare/<id>. Both clocks are the local computer's.
  */
-export async function benchCompareBrowser(opts: { port?: number; fakePort?: number; chromium?: string; tokenDelayMs?: number; protocols: string[] }) {
+export async function benchCompareBrowser(opts: {
+  port?: number;
+  fakePort?: number;
+  chromium?: string;
+  tokenDelayMs?: number;
+  protocols: string[];
+}) {
   // E2E_PORT / FAKE_OPENAI_PORT: the ports a machine shared by several checkouts gives this one.
   const port = opts.port ?? (Number(process.env.E2E_PORT) || 3343);
   const fakePort = opts.fakePort ?? (Number(process.env.FAKE_OPENAI_PORT) || 3344);
   const chromium = opts.chromium ?? process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-  if (!fs.existsSync(chromium)) throw new Error(`No Chromium at ${chromium}: install Debian's chromium package or set CHROMIUM_PATH.`);
+  if (!fs.existsSync(chromium))
+    throw new Error(`No Chromium at ${chromium}: install Debian's chromium package or set CHROMIUM_PATH.`);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "cp-bench-compare-"));
-  const fake = start(process.execPath, [path.join(ROOT, "e2e/fake-openai.mjs")], { FAKE_OPENAI_PORT: String(fakePort), FAKE_OPENAI_TIMESTAMPS: "1", FAKE_OPENAI_DELAY_MS: String(opts.tokenDelayMs ?? 20) });
+  const fake = start(process.execPath, [path.join(ROOT, "e2e/fake-openai.mjs")], {
+    FAKE_OPENAI_PORT: String(fakePort),
+    FAKE_OPENAI_TIMESTAMPS: "1",
+    FAKE_OPENAI_DELAY_MS: String(opts.tokenDelayMs ?? 20),
+  });
   const server = start(process.execPath, [path.join(ROOT, "scripts/start.mjs")], {
     PORT: String(port),
     HOST: "127.0.0.1",
@@ -156,12 +186,27 @@ export async function benchCompareBrowser(opts: { port?: number; fakePort?: numb
     BRAVE_API_KEY: "",
   });
   const { chromium: pw } = await import("@playwright/test");
-  const browser = await pw.launch({ executablePath: chromium, args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"] });
+  const browser = await pw.launch({
+    executablePath: chromium,
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+    ],
+  });
   try {
     await waitFor(`http://127.0.0.1:${fakePort}/`, 30_000);
     await Promise.race([
       waitFor(`http://127.0.0.1:${port}/api/health`, 900_000),
-      new Promise((_, reject) => server.once("exit", (code) => reject(new Error(`the app server exited (${code}) before it was ready:\n${server.tail()}`)))),
+      new Promise((_, reject) =>
+        server.once("exit", (code) =>
+          reject(new Error(`the app server exited (${code}) before it was ready:\n${server.tail()}`)),
+        ),
+      ),
     ]);
     const page = await browser.newPage();
     // A string, not a function: tsx compiles functions with helpers that do not exist in the page.
@@ -202,7 +247,9 @@ export async function benchCompareBrowser(opts: { port?: number; fakePort?: numb
     await page.goto(`${base}/debates/new?compare=1`);
     const form = page.getByTestId("compare-form");
     for (const p of opts.protocols) await form.locator(`input[name=method][value=${p}]`).check();
-    await form.getByLabel("Claim", { exact: true }).fill("Governor Elena Marsh raised $2.4 million at a charity auction for the Cedar River flood families.");
+    await form
+      .getByLabel("Claim", { exact: true })
+      .fill("Governor Elena Marsh raised $2.4 million at a charity auction for the Cedar River flood families.");
     await form.getByLabel("Corpus", { exact: true }).selectOption("demo");
     await form.getByRole("button", { name: `Start ${opts.protocols.length} debates` }).click();
     await page.waitForURL(/\/compare\/[0-9a-f-]{36}$/, { timeout: 120_000 });
@@ -212,7 +259,14 @@ export async function benchCompareBrowser(opts: { port?: number; fakePort?: numb
     await page.waitForFunction(
       (n) => {
         const cols = [...document.querySelectorAll("[data-testid=compare-column]")];
-        return cols.length === n && cols.every((c) => !["queued", "running"].includes(c.getAttribute("data-status") ?? "") || (c.textContent ?? "").includes("● live"));
+        return (
+          cols.length === n &&
+          cols.every(
+            (c) =>
+              !["queued", "running"].includes(c.getAttribute("data-status") ?? "") ||
+              (c.textContent ?? "").includes("● live"),
+          )
+        );
       },
       opts.protocols.length,
       { timeout: 120_000 },
@@ -221,14 +275,18 @@ export async function benchCompareBrowser(opts: { port?: number; fakePort?: numb
     const t0 = Date.now();
     // Until every method has its verdict (or stopped): the page streams all of them at once.
     for (;;) {
-      const statuses = await page.locator("[data-testid=compare-column]").evaluateAll((cols) => cols.map((c) => c.getAttribute("data-status") ?? ""));
+      const statuses = await page
+        .locator("[data-testid=compare-column]")
+        .evaluateAll((cols) => cols.map((c) => c.getAttribute("data-status") ?? ""));
       if (statuses.length === opts.protocols.length && statuses.every((x) => !["queued", "running"].includes(x))) break;
-      if (Date.now() - t0 > 900_000) throw new Error(`the methods did not all finish within 15 minutes (${statuses.join(", ")})`);
+      if (Date.now() - t0 > 900_000)
+        throw new Error(`the methods did not all finish within 15 minutes (${statuses.join(", ")})`);
       await page.waitForTimeout(500);
     }
     const shown = (await page.evaluate("[...window.__tokenTimes.entries()]")) as Array<[string, number]>;
     const latencies = shown.filter(([sent]) => Number(sent) >= liveAt).map(([sent, at]) => at - Number(sent));
-    const excluded = ((await page.evaluate("window.__tokensBefore.size")) as number) + (shown.length - latencies.length);
+    const excluded =
+      ((await page.evaluate("window.__tokensBefore.size")) as number) + (shown.length - latencies.length);
     if (latencies.length === 0) throw new Error("no timestamped token reached the comparison page");
     return { p50: percentile(latencies, 50), p95: percentile(latencies, 95), samples: latencies.length, excluded };
   } finally {
@@ -239,7 +297,17 @@ export async function benchCompareBrowser(opts: { port?: number; fakePort?: numb
   }
 }
 
-export async function benchCompare(h: DbHandle, opts: { runs?: number; firstTokenMs?: number; perTokenMs?: number; protocols?: string[]; browser?: boolean; log?: (line: string) => void } = {}): Promise<CompareBenchReport> {
+export async function benchCompare(
+  h: DbHandle,
+  opts: {
+    runs?: number;
+    firstTokenMs?: number;
+    perTokenMs?: number;
+    protocols?: string[];
+    browser?: boolean;
+    log?: (line: string) => void;
+  } = {},
+): Promise<CompareBenchReport> {
   const runs = opts.runs ?? 3;
   const latency = { firstDelayMs: opts.firstTokenMs ?? 50, delayMs: opts.perTokenMs ?? 2 };
   const protocols = opts.protocols ?? [...PROTOCOL_NAMES];
@@ -254,11 +322,23 @@ export async function benchCompare(h: DbHandle, opts: { runs?: number; firstToke
     sums.push(last.sum);
   }
   const view = last!.view;
-  const ballots = view.members.map((m) => ({ debateId: m.debateId, protocol: m.protocol, productLabel: m.verdict?.productLabel ?? null, confidence: m.verdict?.confidence ?? null, pending: false }));
+  const ballots = view.members.map((m) => ({
+    debateId: m.debateId,
+    protocol: m.protocol,
+    productLabel: m.verdict?.productLabel ?? null,
+    confidence: m.verdict?.confidence ?? null,
+    pending: false,
+  }));
   const majority = ensembleVote("majority", ballots);
   const weighted = ensembleVote("confidence-weighted", ballots);
   const round = (x: number) => Math.round(x);
-  let browser: { p95: number | null; p50: number | null; samples: number; excluded: number; note: string | null } = { p95: null, p50: null, samples: 0, excluded: 0, note: opts.browser === false ? "skipped (--no-browser)" : browserBlocker() };
+  let browser: { p95: number | null; p50: number | null; samples: number; excluded: number; note: string | null } = {
+    p95: null,
+    p50: null,
+    samples: 0,
+    excluded: 0,
+    note: opts.browser === false ? "skipped (--no-browser)" : browserBlocker(),
+  };
   if (!browser.note) {
     opts.log?.("bench compare: token-to-browser on the comparison page (builds and starts the production server)");
     try {
@@ -277,7 +357,10 @@ export async function benchCompare(h: DbHandle, opts: { runs?: number; firstToke
     wall_ms_p50: round(median(walls)),
     sum_of_debates_ms_p50: round(median(sums)),
     rows: last!.rows,
-    totals: { llm_calls: last!.rows.reduce((a, r) => a + r.llm_calls, 0), tokens: last!.rows.reduce((a, r) => a + r.tokens, 0) },
+    totals: {
+      llm_calls: last!.rows.reduce((a, r) => a + r.llm_calls, 0),
+      tokens: last!.rows.reduce((a, r) => a + r.tokens, 0),
+    },
     ensemble: { majority: majority.label, confidence_weighted: weighted.label, explanation: majority.explanation },
     token_to_browser_ms_p95: browser.p95,
     token_to_browser_ms_p50: browser.p50,
@@ -295,7 +378,10 @@ export function compareBenchMarkdown(r: CompareBenchReport): string {
     "",
     "| protocol | verdict | LLM calls | tool calls | prompt tokens | completion tokens | own time ms |",
     "|---|---|---|---|---|---|---|",
-    ...r.rows.map((x) => `| ${x.protocol} | ${x.label ?? x.status}${x.product_label && x.product_label !== x.label ? ` (${x.product_label})` : ""} | ${x.llm_calls} | ${x.tool_calls} | ${x.prompt_tokens} | ${x.completion_tokens} | ${x.duration_ms ?? "—"} |`),
+    ...r.rows.map(
+      (x) =>
+        `| ${x.protocol} | ${x.label ?? x.status}${x.product_label && x.product_label !== x.label ? ` (${x.product_label})` : ""} | ${x.llm_calls} | ${x.tool_calls} | ${x.prompt_tokens} | ${x.completion_tokens} | ${x.duration_ms ?? "—"} |`,
+    ),
     `| total | majority: ${r.ensemble.majority ?? "none"} | ${r.totals.llm_calls} | | | ${r.totals.tokens} tokens | |`,
     "",
     `token-to-browser on the comparison page while all stream: ${r.token_to_browser_ms_p95 === null ? `not measured (${r.token_to_browser_note})` : `p95 ${r.token_to_browser_ms_p95} ms, p50 ${r.token_to_browser_ms_p50} ms (${r.token_to_browser_samples} tokens)`}`,

@@ -19,7 +19,10 @@ export function statementKind(text: string): string {
   if (t.startsWith("set ") || /\bts_(debug|stat)\b|\bpassages\b|\bembedding/.test(t)) return "corpus search (tool)";
   if (t.startsWith("begin") || t.startsWith("commit") || t.startsWith("rollback")) return "transaction begin/commit";
   const verb = /^(insert into|update|delete from|select)\b/.exec(t)?.[1] ?? t.split(" ")[0]!;
-  const table = verb === "select" ? /\bfrom "?([a-z_]+)"?/.exec(t)?.[1] : /^(?:insert into|update|delete from) "?([a-z_]+)"?/.exec(t)?.[1];
+  const table =
+    verb === "select"
+      ? /\bfrom "?([a-z_]+)"?/.exec(t)?.[1]
+      : /^(?:insert into|update|delete from) "?([a-z_]+)"?/.exec(t)?.[1];
   const names: Record<string, string> = {
     "insert into turns": "beginTurn / step turn insert",
     "update debates": "claim / finish / heartbeat (debates update)",
@@ -39,7 +42,10 @@ export function statementKind(text: string): string {
   return names[key] ?? key;
 }
 
-type Client = { query: (...args: unknown[]) => Promise<unknown>; transaction?: (fn: (tx: unknown) => Promise<unknown>) => Promise<unknown> };
+type Client = {
+  query: (...args: unknown[]) => Promise<unknown>;
+  transaction?: (fn: (tx: unknown) => Promise<unknown>) => Promise<unknown>;
+};
 
 /** Starts timing every statement on `db`; `stop()` restores the driver and returns the totals. */
 export function profileStatements(db: Database): { snapshot(): StatementStats[]; reset(): void; stop(): void } {
@@ -71,7 +77,7 @@ export function profileStatements(db: Database): { snapshot(): StatementStats[];
       try {
         return await query.apply(self, args);
       } finally {
-        const text = typeof args[0] === "string" ? args[0] : (args[0] as { text?: string })?.text ?? "";
+        const text = typeof args[0] === "string" ? args[0] : ((args[0] as { text?: string })?.text ?? "");
         add(text, performance.now() - t0);
       }
     };
@@ -87,7 +93,8 @@ export function profileStatements(db: Database): { snapshot(): StatementStats[];
       });
   }
   return {
-    snapshot: () => [...byKind().values()].sort((a, b) => b.ms - a.ms).map((s) => ({ ...s, ms: Math.round(s.ms * 10) / 10 })),
+    snapshot: () =>
+      [...byKind().values()].sort((a, b) => b.ms - a.ms).map((s) => ({ ...s, ms: Math.round(s.ms * 10) / 10 })),
     reset: () => byText.clear(),
     stop() {
       client.query = originalQuery;

@@ -9,7 +9,13 @@ import { runDebate } from "@/lib/debate/runner";
 import { promptsHash } from "@/lib/prompts";
 import type { DebateEvidence } from "@/lib/debate/types";
 import { scriptedModel } from "./scripted-model";
-import { benchProtocols, breakdownMarkdown, protocolsMarkdown, type ProtocolBreakdown, type ProtocolRow } from "./protocols";
+import {
+  benchProtocols,
+  breakdownMarkdown,
+  protocolsMarkdown,
+  type ProtocolBreakdown,
+  type ProtocolRow,
+} from "./protocols";
 
 /**
  * `counterpoint bench debate`: what a debate costs in calls and tokens per variant, with and
@@ -67,7 +73,14 @@ export type DebateBenchReport = {
   overhead_ms_p50: number;
   overhead_ms_p95: number;
   overhead_samples: number;
-  concurrent: { debates: number; completed: number; turns_expected: number; turns_stored: number; lost_turns: number; wall_ms: number };
+  concurrent: {
+    debates: number;
+    completed: number;
+    turns_expected: number;
+    turns_stored: number;
+    lost_turns: number;
+    wall_ms: number;
+  };
   token_to_browser_ms_p50?: number;
   token_to_browser_ms_p95?: number;
   token_to_browser_samples?: number;
@@ -87,7 +100,14 @@ async function timedDebate(db: Database, config: RadarConfig, script: Parameters
 
 export async function benchDebate(
   db: Database,
-  opts: { firstTokenMs?: number; perTokenMs?: number; overheadRuns?: number; concurrent?: number; protocolRuns?: number; log?: (line: string) => void } = {},
+  opts: {
+    firstTokenMs?: number;
+    perTokenMs?: number;
+    overheadRuns?: number;
+    concurrent?: number;
+    protocolRuns?: number;
+    log?: (line: string) => void;
+  } = {},
 ): Promise<DebateBenchReport> {
   const firstTokenMs = opts.firstTokenMs ?? 50;
   const perTokenMs = opts.perTokenMs ?? 2;
@@ -103,7 +123,13 @@ export async function benchDebate(
     for (const early of [true, false]) {
       if ((variant === "single" || variant === "cot") && !early) continue;
       const config = radarConfigSchema.parse({ variant, earlyStopping: early ? "on" : "off" });
-      const { id } = await timedDebate(db, config, { ...script, firstDelayMs: 0, delayMs: 0, pStop: 0.9, verdictProb: 0.9 });
+      const { id } = await timedDebate(db, config, {
+        ...script,
+        firstDelayMs: 0,
+        delayMs: 0,
+        pStop: 0.9,
+        verdictProb: 0.9,
+      });
       const totals = await debateTotals(db, id);
       const d = await loadDebate(db, id);
       variants.push({
@@ -118,7 +144,12 @@ export async function benchDebate(
   }
 
   // Every protocol preset in the registry, with the overhead per preset.
-  const protocols = await benchProtocols(db, { runs: opts.protocolRuns ?? opts.overheadRuns ?? 10, firstTokenMs, perTokenMs, log: opts.log });
+  const protocols = await benchProtocols(db, {
+    runs: opts.protocolRuns ?? opts.overheadRuns ?? 10,
+    firstTokenMs,
+    perTokenMs,
+    log: opts.log,
+  });
   notes.push(
     "Protocol rows: one debate per preset counted from its stored rows (llm_calls, tool turns, the verdict); overhead is wall time during which no model call, search or encoder was working, p50/p95 over the runs.",
     "Tool-MAD rows search a 40-passage corpus through the offline corpus stand-in with a word-hash encoder; the scripted agents follow a fixed per-preset plan (lib/bench/protocols.ts TOOL_MAD_SCRIPTS): disagreement, gates failing on an unsupported statement or an off-topic answer, consensus or the judge.",
@@ -179,7 +210,10 @@ export function debateBenchMarkdown(r: DebateBenchReport): string {
   const lines = [
     "| variant | early stopping | LLM calls | prompt tokens | completion tokens | stopped after |",
     "|---|---|---|---|---|---|",
-    ...r.variants.map((v) => `| ${v.variant} | ${v.early_stopping ? "on" : "off"} | ${v.llm_calls} | ${v.prompt_tokens} | ${v.completion_tokens} | ${v.stopped_after ?? "—"} |`),
+    ...r.variants.map(
+      (v) =>
+        `| ${v.variant} | ${v.early_stopping ? "on" : "off"} | ${v.llm_calls} | ${v.prompt_tokens} | ${v.completion_tokens} | ${v.stopped_after ?? "—"} |`,
+    ),
     "",
     "| measure | value |",
     "|---|---|",
@@ -187,7 +221,9 @@ export function debateBenchMarkdown(r: DebateBenchReport): string {
     `| ${r.concurrent.debates} concurrent debates: completed, turns stored / expected | ${r.concurrent.completed}, ${r.concurrent.turns_stored} / ${r.concurrent.turns_expected} (${r.concurrent.wall_ms} ms) |`,
   ];
   if (r.token_to_browser_ms_p50 !== undefined) {
-    lines.push(`| token emitted by the model → visible in the browser, p50 / p95 (${r.token_to_browser_samples} tokens) | ${r.token_to_browser_ms_p50} / ${r.token_to_browser_ms_p95} ms |`);
+    lines.push(
+      `| token emitted by the model → visible in the browser, p50 / p95 (${r.token_to_browser_samples} tokens) | ${r.token_to_browser_ms_p50} / ${r.token_to_browser_ms_p95} ms |`,
+    );
   }
   lines.push("", protocolsMarkdown(r.protocols), "", breakdownMarkdown(r.overhead_breakdown));
   return lines.join("\n");

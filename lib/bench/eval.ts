@@ -37,15 +37,27 @@ const ROOT = process.env.COUNTERPOINT_ROOT ?? process.cwd();
 const MODELS = { politician: "openai:gpt-4o-mini", scientist: "openai:gpt-4o-mini", judge: "openai:gpt-4o-mini" };
 
 function benchClaims(n: number, tag: string): ClaimRecord[] {
-  return Array.from({ length: n }, (_, i) => ({ id: `${tag}-${i}`, claim: `Benchmark claim ${i}: the boxer sold his medal to help children in the 2022 war.`, label: ["TRUE", "HALF-TRUE", "FALSE"][i % 3], gold_evidence: [{ text: "The boxer auctioned his Olympic medal in 2012." }, { text: "In 2022 the war displaced millions of children." }] }));
+  return Array.from({ length: n }, (_, i) => ({
+    id: `${tag}-${i}`,
+    claim: `Benchmark claim ${i}: the boxer sold his medal to help children in the 2022 war.`,
+    label: ["TRUE", "HALF-TRUE", "FALSE"][i % 3],
+    gold_evidence: [
+      { text: "The boxer auctioned his Olympic medal in 2012." },
+      { text: "In 2022 the war displaced millions of children." },
+    ],
+  }));
 }
 
 function startWorker(url: string, latencyMs: number): { child: ChildProcess; ready: Promise<void> } {
-  const child = spawn(process.execPath, [path.join(ROOT, "scripts/scripted-worker.mjs"), "worker", "--concurrency", "1", "--json"], {
-    cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: url, SCRIPTED_FIRST_TOKEN_MS: String(latencyMs) },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawn(
+    process.execPath,
+    [path.join(ROOT, "scripts/scripted-worker.mjs"), "worker", "--concurrency", "1", "--json"],
+    {
+      cwd: ROOT,
+      env: { ...process.env, DATABASE_URL: url, SCRIPTED_FIRST_TOKEN_MS: String(latencyMs) },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   let out = "";
   const ready = new Promise<void>((resolve, reject) => {
     child.stdout!.on("data", (d) => {
@@ -68,7 +80,10 @@ async function waitCompleted(h: DbHandle, runId: string) {
   }
 }
 
-export async function benchEval(h: DbHandle, opts: { claims?: number; latencyMs?: number; workers?: number[]; log?: (l: string) => void } = {}): Promise<EvalBenchReport> {
+export async function benchEval(
+  h: DbHandle,
+  opts: { claims?: number; latencyMs?: number; workers?: number[]; log?: (l: string) => void } = {},
+): Promise<EvalBenchReport> {
   const claimsPerRun = opts.claims ?? 32;
   const latencyMs = opts.latencyMs ?? 150;
   const counts = opts.workers ?? [1, 2, 4];
@@ -81,7 +96,16 @@ export async function benchEval(h: DbHandle, opts: { claims?: number; latencyMs?
     (
       await createEvalRun(
         h.db,
-        { name: `bench eval · ${n} worker(s)${tag === "warm" ? " · warm-up" : ""}`, dataset: "bench-eval", claims: benchClaims(claims, `w${n}-${tag}-${Date.now()}`), evidence: { mode: "gold" }, protocol: DEFAULT_METHOD, config: { variant: "expertise", earlyStopping: "off" }, models: MODELS, executor: h.backend === "postgres" ? "pg-boss" : "in-process" },
+        {
+          name: `bench eval · ${n} worker(s)${tag === "warm" ? " · warm-up" : ""}`,
+          dataset: "bench-eval",
+          claims: benchClaims(claims, `w${n}-${tag}-${Date.now()}`),
+          evidence: { mode: "gold" },
+          protocol: DEFAULT_METHOD,
+          config: { variant: "expertise", earlyStopping: "off" },
+          models: MODELS,
+          executor: h.backend === "postgres" ? "pg-boss" : "in-process",
+        },
         { validateModel: () => {} },
       )
     ).runId;
@@ -106,12 +130,19 @@ export async function benchEval(h: DbHandle, opts: { claims?: number; latencyMs?
       } finally {
         await queue.close();
         for (const w of workers) w.child.kill("SIGTERM");
-        await Promise.all(workers.map((w) => (w.child.exitCode !== null ? null : new Promise((r) => w.child.once("exit", r)))));
+        await Promise.all(
+          workers.map((w) => (w.child.exitCode !== null ? null : new Promise((r) => w.child.once("exit", r)))),
+        );
       }
     } else {
       const runId = await newRun(n, claimsPerRun, "timed");
       const t0 = performance.now();
-      await new InProcessExecutor(h.db, { backend: h.backend }).work({ concurrency: n, runId, untilRunDone: true, resolverFor: scriptedEvalResolver({ firstTokenMs: latencyMs }) });
+      await new InProcessExecutor(h.db, { backend: h.backend }).work({
+        concurrency: n,
+        runId,
+        untilRunDone: true,
+        resolverFor: scriptedEvalResolver({ firstTokenMs: latencyMs }),
+      });
       seconds = (performance.now() - t0) / 1000;
     }
     const cpm = (claimsPerRun / seconds) * 60;
@@ -119,7 +150,8 @@ export async function benchEval(h: DbHandle, opts: { claims?: number; latencyMs?
     log(`${n} worker(s): ${claimsPerRun} claims in ${seconds.toFixed(1)} s = ${cpm.toFixed(1)} claims/min`);
   }
   const base = runs.find((r) => r.workers === 1)?.claims_per_minute ?? NaN;
-  const speed = (n: number) => Math.round(((runs.find((r) => r.workers === n)?.claims_per_minute ?? NaN) / base) * 100) / 100;
+  const speed = (n: number) =>
+    Math.round(((runs.find((r) => r.workers === n)?.claims_per_minute ?? NaN) / base) * 100) / 100;
   const ideal = (callsPerClaim * latencyMs) / 1000;
   return {
     backend: h.backend,

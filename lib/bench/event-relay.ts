@@ -23,7 +23,12 @@ export const LONG_MODEL = "openai:long-speech";
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
 /** A model that speaks `chars` characters in tokens of about `tokenChars`, one every `perTokenMs`. */
-export function longModel(opts: { chars: number; tokenChars?: number; perTokenMs?: number; firstTokenMs?: number }): ResolvedModel {
+export function longModel(opts: {
+  chars: number;
+  tokenChars?: number;
+  perTokenMs?: number;
+  firstTokenMs?: number;
+}): ResolvedModel {
   const size = opts.tokenChars ?? 4;
   const words = "The medal [E1] was auctioned in 2012 — for a children's hospital, not the war of 2022 😀. ";
   let text = "";
@@ -49,7 +54,10 @@ export function longModel(opts: { chars: number; tokenChars?: number; perTokenMs
           {
             type: "finish" as const,
             finishReason: { unified: "stop" as const, raw: "stop" },
-            usage: { inputTokens: { total: 100, noCache: 100, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: chunks.length, text: chunks.length, reasoning: 0 } },
+            usage: {
+              inputTokens: { total: 100, noCache: 100, cacheRead: 0, cacheWrite: 0 },
+              outputTokens: { total: chunks.length, text: chunks.length, reasoning: 0 },
+            },
           },
         ],
         initialDelayInMs: opts.firstTokenMs ?? 0,
@@ -57,13 +65,22 @@ export function longModel(opts: { chars: number; tokenChars?: number; perTokenMs
       }),
     }),
   });
-  return { id: LONG_MODEL, ref: parseModelId(LONG_MODEL), provider: "openai", limitKey: `relay-long-${Math.random()}`, model, scoring: "none" };
+  return {
+    id: LONG_MODEL,
+    ref: parseModelId(LONG_MODEL),
+    provider: "openai",
+    limitKey: `relay-long-${Math.random()}`,
+    model,
+    scoring: "none",
+  };
 }
 
 /** A RADAR debate (expertise, one rebuttal round, early stopping off) whose politician uses the long model. */
 export async function createRelayDebate(db: Database): Promise<string> {
   const config = radarConfigSchema.parse({ variant: "expertise", earlyStopping: "off" });
-  const models = Object.fromEntries(radarProtocol.roles(config).map((r) => [r, r === "politician" ? LONG_MODEL : "openai:gpt-4o-mini"]));
+  const models = Object.fromEntries(
+    radarProtocol.roles(config).map((r) => [r, r === "politician" ? LONG_MODEL : "openai:gpt-4o-mini"]),
+  );
   return createDebateRecord(db, {
     claim: { text: "The boxer sold his medal to help children in the 2022 war." },
     protocol: DEFAULT_METHOD,
@@ -99,7 +116,11 @@ export async function runRelayChild() {
   const unsubscribe = subscribe(id, (e) => {
     if (e.type === "delta") published.push([e.seq, e.offset ?? 0, e.text.length, now()]);
   });
-  const long = longModel({ chars: Number(process.env.RELAY_CHARS ?? 20_000), perTokenMs: Number(process.env.RELAY_PER_TOKEN_MS ?? 1), tokenChars: Number(process.env.RELAY_TOKEN_CHARS ?? 4) });
+  const long = longModel({
+    chars: Number(process.env.RELAY_CHARS ?? 20_000),
+    perTokenMs: Number(process.env.RELAY_PER_TOKEN_MS ?? 1),
+    tokenChars: Number(process.env.RELAY_TOKEN_CHARS ?? 4),
+  });
   const scripted = scriptedModel("openai:gpt-4o-mini", { delayMs: Number(process.env.RELAY_PER_TOKEN_MS ?? 1) });
   const outcome = await runDebate(db, id, { resolve: (m) => (m === LONG_MODEL ? long : scripted.resolved) });
   unsubscribe();
@@ -122,7 +143,12 @@ export type RelayWatch = {
  * first speech have arrived, joins a second watcher the way the event stream does (follow, then
  * snapshot and subscribe in one tick). Resolves when the child has finished and reported.
  */
-export async function watchRelay(db: Database, url: string, debateId: string, opts: { joinAfterChars?: number; chars?: number; perTokenMs?: number; tokenChars?: number } = {}): Promise<RelayWatch> {
+export async function watchRelay(
+  db: Database,
+  url: string,
+  debateId: string,
+  opts: { joinAfterChars?: number; chars?: number; perTokenMs?: number; tokenChars?: number } = {},
+): Promise<RelayWatch> {
   const events: DebateEvent[] = [];
   const received: DeltaTime[] = [];
   let late: RelayWatch["late"];
@@ -167,7 +193,11 @@ export async function watchRelay(db: Database, url: string, debateId: string, op
 export type RelayReport = { outcome: { status: string }; published: DeltaTime[] };
 
 /** Starts the child that runs the debate; `done` resolves with its report once it has exited. */
-export function spawnRelayChild(url: string, debateId: string, opts: { chars?: number; perTokenMs?: number; tokenChars?: number } = {}): { done: Promise<RelayReport>; kill: () => void } {
+export function spawnRelayChild(
+  url: string,
+  debateId: string,
+  opts: { chars?: number; perTokenMs?: number; tokenChars?: number } = {},
+): { done: Promise<RelayReport>; kill: () => void } {
   const child = spawn(process.execPath, [path.join(ROOT, "scripts/event-relay-child.mjs")], {
     cwd: ROOT,
     env: {
@@ -202,7 +232,11 @@ export function relayLatencies(published: DeltaTime[], received: DeltaTime[]): n
   for (const [seq, offset, , at] of published) {
     // Both lists are in order per turn; search forward from the last match.
     let k = j;
-    while (k < received.length && !(received[k]![0] === seq && received[k]![1] <= offset && offset < received[k]![1] + received[k]![2])) k++;
+    while (
+      k < received.length &&
+      !(received[k]![0] === seq && received[k]![1] <= offset && offset < received[k]![1] + received[k]![2])
+    )
+      k++;
     if (k === received.length) continue;
     j = k;
     out.push(received[k]![3] - at);
@@ -219,17 +253,24 @@ const pct = (xs: number[], p: number) => {
  * `node scripts/bench-cross-process-events.mjs`: model token (published in the runner's process)
  * to event received by a subscriber in another process, over PostgreSQL at DATABASE_URL.
  */
-export async function benchRelay(opts: { runs?: number; chars?: number; perTokenMs?: number; tokenChars?: number } = {}) {
+export async function benchRelay(
+  opts: { runs?: number; chars?: number; perTokenMs?: number; tokenChars?: number } = {},
+) {
   (await import("@/lib/process/services")).installProcessServices();
   const { getDb, closeDb } = await import("@/db/client");
   const url = process.env.DATABASE_URL;
-  if (!url) throw new Error("Set DATABASE_URL to a PostgreSQL database: the benchmark measures the cross-process path.");
+  if (!url)
+    throw new Error("Set DATABASE_URL to a PostgreSQL database: the benchmark measures the cross-process path.");
   const { db } = await getDb();
   const all: number[] = [];
   let tokens = 0;
   for (let i = 0; i < (opts.runs ?? 3); i++) {
     const id = await createRelayDebate(db);
-    const w = await watchRelay(db, url, id, { chars: opts.chars ?? 4000, perTokenMs: opts.perTokenMs ?? 2, tokenChars: opts.tokenChars ?? 4 });
+    const w = await watchRelay(db, url, id, {
+      chars: opts.chars ?? 4000,
+      perTokenMs: opts.perTokenMs ?? 2,
+      tokenChars: opts.tokenChars ?? 4,
+    });
     if (w.child.outcome.status !== "completed") throw new Error(`debate ${id} ended ${w.child.outcome.status}`);
     const lat = relayLatencies(w.child.published, w.received);
     tokens += w.child.published.length;
@@ -237,5 +278,12 @@ export async function benchRelay(opts: { runs?: number; chars?: number; perToken
   }
   await closeDb();
   const round = (x: number) => Math.round(x * 10) / 10;
-  return { runs: opts.runs ?? 3, tokens, measured: all.length, cross_process_token_to_subscriber_ms_p50: round(pct(all, 50)), cross_process_token_to_subscriber_ms_p95: round(pct(all, 95)), max_ms: round(Math.max(...all)) };
+  return {
+    runs: opts.runs ?? 3,
+    tokens,
+    measured: all.length,
+    cross_process_token_to_subscriber_ms_p50: round(pct(all, 50)),
+    cross_process_token_to_subscriber_ms_p95: round(pct(all, 95)),
+    max_ms: round(Math.max(...all)),
+  };
 }

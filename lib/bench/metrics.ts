@@ -79,7 +79,9 @@ export type RetrievalScores = {
 };
 
 /** Macro averages over claims; claims without gold ids must be dropped by the caller. */
-export function scoreRuns(runs: ReadonlyArray<{ ranked: ReadonlyArray<string>; gold: ReadonlyArray<string> }>): RetrievalScores {
+export function scoreRuns(
+  runs: ReadonlyArray<{ ranked: ReadonlyArray<string>; gold: ReadonlyArray<string> }>,
+): RetrievalScores {
   const per = runs.map(({ ranked, gold }) => {
     const g = new Set(gold);
     return {

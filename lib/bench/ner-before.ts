@@ -54,7 +54,11 @@ function spans(text: string): Span[] {
     // A span already found with a type keeps it: the capitalised-span pass only adds new ones.
     if (found.some((f) => f.start < end && start < f.end)) return;
     const words = text.slice(start, end).split(/\s+/).length;
-    const confidence = type ? RULE_CONFIDENCE.typed : words > 1 ? RULE_CONFIDENCE.multiWord : RULE_CONFIDENCE.singleWord;
+    const confidence = type
+      ? RULE_CONFIDENCE.typed
+      : words > 1
+        ? RULE_CONFIDENCE.multiWord
+        : RULE_CONFIDENCE.singleWord;
     found.push({ start, end, type: type ?? "MISC", confidence });
   };
   take(doc.people(), "PER");
@@ -76,7 +80,13 @@ export function ruleNerBeforeIssue22(): NerProvider {
         let first = true;
         for (const m of text.slice(s.start, s.end).matchAll(/\S+/g)) {
           const start = s.start + m.index!;
-          tokens.push({ text: m[0], tag: `${first ? "B" : "I"}-${s.type}`, confidence: s.confidence, start, end: start + m[0].length });
+          tokens.push({
+            text: m[0],
+            tag: `${first ? "B" : "I"}-${s.type}`,
+            confidence: s.confidence,
+            start,
+            end: start + m[0].length,
+          });
           first = false;
         }
       }

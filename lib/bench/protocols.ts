@@ -41,10 +41,22 @@ export const BENCH_ARTICLE = {
 /** The corpus Tool-MAD's RAG agent and the search stand-in read: a few dozen short news passages. */
 function corpusRecords() {
   const topics = [
-    ["Medal auction", "The boxer auctioned his Olympic gold medal in 2012 and gave the proceeds to a children's hospital.", "2012-06-01"],
+    [
+      "Medal auction",
+      "The boxer auctioned his Olympic gold medal in 2012 and gave the proceeds to a children's hospital.",
+      "2012-06-01",
+    ],
     ["Displaced", "In 2022 the war displaced millions of children; aid agencies appealed for donations.", "2022-03-01"],
-    ["Fact check", "Fact check: the medal auction was in 2012, years before the 2022 war, and funded a hospital.", "2023-01-10"],
-    ["Charity sale", "Several athletes sold medals for charity; one boxer's medal fetched a record price at auction.", "2015-09-12"],
+    [
+      "Fact check",
+      "Fact check: the medal auction was in 2012, years before the 2022 war, and funded a hospital.",
+      "2023-01-10",
+    ],
+    [
+      "Charity sale",
+      "Several athletes sold medals for charity; one boxer's medal fetched a record price at auction.",
+      "2015-09-12",
+    ],
   ] as const;
   const filler = Array.from({ length: 36 }, (_, i) => [
     `Background ${i + 1}`,
@@ -53,10 +65,27 @@ function corpusRecords() {
   ]);
   // What ZoFia's keywords find in the stand-in, published before the article; after the 20 supplied to RADAR, so its pool is unchanged.
   const article = [
-    ["Petrenko auction", "Oleksandr Petrenko auctioned his Olympic gold medal in Kyiv in 2012; the Red Cross children's fund received the money.", "2012-07-01"],
-    ["Red Cross appeal", "The Red Cross appealed in Kyiv for children displaced by the 2022 war; Oleksandr Petrenko was not mentioned.", "2022-04-01"],
+    [
+      "Petrenko auction",
+      "Oleksandr Petrenko auctioned his Olympic gold medal in Kyiv in 2012; the Red Cross children's fund received the money.",
+      "2012-07-01",
+    ],
+    [
+      "Red Cross appeal",
+      "The Red Cross appealed in Kyiv for children displaced by the 2022 war; Oleksandr Petrenko was not mentioned.",
+      "2022-04-01",
+    ],
   ] as const;
-  return [...topics, ...filler, ...article].map(([title, text, date], i) => ({ kind: "document" as const, document: { id: `bench-${i + 1}`, title, text, url: `https://news.example.org/${i + 1}`, publishedAt: new Date(date) } }));
+  return [...topics, ...filler, ...article].map(([title, text, date], i) => ({
+    kind: "document" as const,
+    document: {
+      id: `bench-${i + 1}`,
+      title,
+      text,
+      url: `https://news.example.org/${i + 1}`,
+      publishedAt: new Date(date),
+    },
+  }));
 }
 
 /** The 20 passages supplied to protocols that take their evidence up front (RADAR). */
@@ -73,7 +102,10 @@ export const TOOL_MAD_SCRIPTS: Record<string, ToolMadScript> = {
   // Round 1 the labels differ; round 2 they agree but the search agent states something its documents do not support; round 3 consensus.
   "toolmad-fever": { rounds: [{ labels: { rag: 0, search: 1 } }, { unfaithful: ["search"] }, {}] },
   // Agreement in round 1 with an off-topic RAG answer, then disagreement to the end: the judge decides.
-  "toolmad-feverous": { rounds: [{ offTopic: ["rag"] }, { labels: { rag: 0, search: 1 } }, { labels: { rag: 1, search: 0 } }], judge: 1 },
+  "toolmad-feverous": {
+    rounds: [{ offTopic: ["rag"] }, { labels: { rag: 0, search: 1 } }, { labels: { rag: 1, search: 0 } }],
+    judge: 1,
+  },
   // Everyone agrees and every gate passes at once: consensus in round 1, no judge.
   "toolmad-averitec": { rounds: [{}] },
   // Disagreement, then consensus in round 2.
@@ -138,14 +170,27 @@ const OUTPUT_BUDGET: Record<string, { min: number; max: number }> = { zofia: { m
 export function outputBudget(protocol: string, completionTokens: number): ProtocolRow["output_budget"] {
   const b = OUTPUT_BUDGET[protocol];
   if (!b) return null;
-  return { ...b, completion_tokens: completionTokens, position: completionTokens < b.min ? "below" : completionTokens > b.max ? "above" : "within" };
+  return {
+    ...b,
+    completion_tokens: completionTokens,
+    position: completionTokens < b.min ? "below" : completionTokens > b.max ? "above" : "within",
+  };
 }
 
-export type ProtocolBreakdown = { protocol: string; debates: number; overhead_ms_mean: number; db_ms_mean: number; statements: StatementStats[] };
+export type ProtocolBreakdown = {
+  protocol: string;
+  debates: number;
+  overhead_ms_mean: number;
+  db_ms_mean: number;
+  statements: StatementStats[];
+};
 
 /** The length of the union of intervals, clipped to [from, to]. */
 export function busyMs(intervals: Array<[number, number]>, from: number, to: number): number {
-  const xs = intervals.map(([a, b]) => [Math.max(a, from), Math.min(b, to)] as [number, number]).filter(([a, b]) => b > a).sort((x, y) => x[0] - y[0]);
+  const xs = intervals
+    .map(([a, b]) => [Math.max(a, from), Math.min(b, to)] as [number, number])
+    .filter(([a, b]) => b > a)
+    .sort((x, y) => x[0] - y[0]);
   let total = 0;
   let end = -Infinity;
   for (const [a, b] of xs) {
@@ -162,23 +207,42 @@ const offlineSearch = () => parseConfig({}, process.cwd()).search;
 /** The bench corpus, ingested once per database with the word-hash encoder. */
 export async function ensureBenchCorpus(db: Database) {
   const embedder = scriptedEmbedder();
-  if (!(await findCorpus(db, BENCH_CORPUS))) await ingestRecords(db, corpusRecords(), { corpus: BENCH_CORPUS, embedder, source: "bench", kind: "records" });
+  if (!(await findCorpus(db, BENCH_CORPUS)))
+    await ingestRecords(db, corpusRecords(), { corpus: BENCH_CORPUS, embedder, source: "bench", kind: "records" });
 }
 
 /** Creates one debate of a preset as the form would (config prepared by its protocol), with the offline tools. */
-export async function createPresetDebate(db: Database, protocolName: string, preset: string, link?: { claimId: string; comparisonId: string }) {
+export async function createPresetDebate(
+  db: Database,
+  protocolName: string,
+  preset: string,
+  link?: { claimId: string; comparisonId: string },
+) {
   const protocol = getProtocol(protocolName);
   const config = protocol.parseConfig(protocol.presets[preset] ?? {});
   const models = Object.fromEntries(protocol.roles(config).map((r) => [r, MODEL]));
   const prepared = await prepareConfig(db, protocol, config, models, BENCH_CORPUS);
   const stored = { ...(prepared.config as Record<string, unknown>) };
   if (protocol.embeds) stored.embedder = scriptedEmbedder().id;
-  if (protocol.tools) stored.tools = Object.fromEntries(Object.entries(protocol.tools).map(([name, source]) => [name, source === "corpus" ? corpusToolSnapshot(BENCH_CORPUS) : searchToolSnapshot(offlineSearch(), BENCH_CORPUS)]));
+  if (protocol.tools)
+    stored.tools = Object.fromEntries(
+      Object.entries(protocol.tools).map(([name, source]) => [
+        name,
+        source === "corpus" ? corpusToolSnapshot(BENCH_CORPUS) : searchToolSnapshot(offlineSearch(), BENCH_CORPUS),
+      ]),
+    );
   const upfront = protocol.upfrontEvidence !== false;
   const corpus = await findCorpus(db, BENCH_CORPUS);
   // ZoFia reads a news article with its headline and date; the other protocols the claim.
   // A method that reads articles gets the bench's article, the others its claim.
-  const claim = findMethod(protocol.name)?.input === "article" ? { text: BENCH_ARTICLE.text, claimDate: new Date(`${BENCH_ARTICLE.date}T00:00:00Z`), metadata: { title: BENCH_ARTICLE.title } } : { text: BENCH_CLAIM };
+  const claim =
+    findMethod(protocol.name)?.input === "article"
+      ? {
+          text: BENCH_ARTICLE.text,
+          claimDate: new Date(`${BENCH_ARTICLE.date}T00:00:00Z`),
+          metadata: { title: BENCH_ARTICLE.title },
+        }
+      : { text: BENCH_CLAIM };
   return createDebateRecord(db, {
     claim,
     protocol: protocol.name,
@@ -196,9 +260,20 @@ export async function createPresetDebate(db: Database, protocolName: string, pre
 }
 
 /** Runs one preset debate with the scripted model; returns its id and the overhead in ms. */
-export async function runPresetDebate(db: Database, protocolName: string, preset: string, latency: Pick<Script, "firstDelayMs" | "delayMs">, profile?: () => { stop(): void }) {
+export async function runPresetDebate(
+  db: Database,
+  protocolName: string,
+  preset: string,
+  latency: Pick<Script, "firstDelayMs" | "delayMs">,
+  profile?: () => { stop(): void },
+) {
   const id = await createPresetDebate(db, protocolName, preset);
-  const script: Script = { ...latency, pStop: 0.2, verdictProb: 0.9, toolMad: { claim: BENCH_CLAIM, ...TOOL_MAD_SCRIPTS[preset] } };
+  const script: Script = {
+    ...latency,
+    pStop: 0.2,
+    verdictProb: 0.9,
+    toolMad: { claim: BENCH_CLAIM, ...TOOL_MAD_SCRIPTS[preset] },
+  };
   const m = scriptedModel(MODEL, script);
   const embedder = scriptedEmbedder();
   // Only the run is profiled and timed: creating the debate is the form's work, not the runner's.
@@ -206,31 +281,72 @@ export async function runPresetDebate(db: Database, protocolName: string, preset
   // CPU time of this process (PGlite runs in it): what the run costs whatever else the machine is doing.
   const cpu0 = process.cpuUsage();
   const started = performance.now();
-  const outcome = await runDebate(db, id, { resolve: () => m.resolved, embedder, search: { config: offlineSearch(), deps: { db, embedder } } }).finally(() => profiling?.stop());
+  const outcome = await runDebate(db, id, {
+    resolve: () => m.resolved,
+    embedder,
+    search: { config: offlineSearch(), deps: { db, embedder } },
+  }).finally(() => profiling?.stop());
   const ended = performance.now();
   const cpu = process.cpuUsage(cpu0);
   if (outcome.status !== "completed") throw new Error(`debate ${id} ended ${outcome.status}: ${outcome.error}`);
   // Searches are the tools' time, like a model's: read from their stored turns (wall-clock ms).
-  const toolTurns = await db.select({ startedAt: s.turns.startedAt, finishedAt: s.turns.finishedAt }).from(s.turns).where(and(eq(s.turns.debateId, id), eq(s.turns.kind, "tool")));
+  const toolTurns = await db
+    .select({ startedAt: s.turns.startedAt, finishedAt: s.turns.finishedAt })
+    .from(s.turns)
+    .where(and(eq(s.turns.debateId, id), eq(s.turns.kind, "tool")));
   const toPerf = (d: Date) => d.getTime() - performance.timeOrigin;
   const busy = busyMs(
-    [...m.intervals(), ...embedder.intervals, ...toolTurns.filter((t) => t.startedAt && t.finishedAt).map((t) => [toPerf(t.startedAt!), toPerf(t.finishedAt!)] as [number, number])],
+    [
+      ...m.intervals(),
+      ...embedder.intervals,
+      ...toolTurns
+        .filter((t) => t.startedAt && t.finishedAt)
+        .map((t) => [toPerf(t.startedAt!), toPerf(t.finishedAt!)] as [number, number]),
+    ],
     started,
     ended,
   );
   // Steps stored (every turn row: model turns, records, embeddings, searches), for the CPU per step.
-  const [{ steps }] = (await db.select({ steps: sql<number>`count(*)::int` }).from(s.turns).where(eq(s.turns.debateId, id))) as [{ steps: number }];
-  return { id, overheadMs: ended - started - busy, cpuMs: (cpu.user + cpu.system) / 1000, toolCalls: toolTurns.length, steps };
+  const [{ steps }] = (await db
+    .select({ steps: sql<number>`count(*)::int` })
+    .from(s.turns)
+    .where(eq(s.turns.debateId, id))) as [{ steps: number }];
+  return {
+    id,
+    overheadMs: ended - started - busy,
+    cpuMs: (cpu.user + cpu.system) / 1000,
+    toolCalls: toolTurns.length,
+    steps,
+  };
 }
 
 const percentile = (xs: number[], p: number) => {
   const sorted = [...xs].sort((a, b) => a - b);
-  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]! : NaN;
+  return sorted.length
+    ? sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!
+    : NaN;
 };
 const round1 = (x: number) => Math.round(x * 10) / 10;
 
 /** The row of one finished debate: counted from what was stored, not from what the runner said. */
-export async function protocolRowOf(db: Database, id: string, protocol: string, preset: string): Promise<Omit<ProtocolRow, "overhead_ms_p50" | "overhead_ms_p95" | "overhead_samples" | "cpu_ms_p50" | "runner_cpu_ms_per_step_p50" | "runner_cpu_ms_per_step_p95" | "db_statements" | "db_ms">> {
+export async function protocolRowOf(
+  db: Database,
+  id: string,
+  protocol: string,
+  preset: string,
+): Promise<
+  Omit<
+    ProtocolRow,
+    | "overhead_ms_p50"
+    | "overhead_ms_p95"
+    | "overhead_samples"
+    | "cpu_ms_p50"
+    | "runner_cpu_ms_per_step_p50"
+    | "runner_cpu_ms_per_step_p95"
+    | "db_statements"
+    | "db_ms"
+  >
+> {
   const totals = await debateTotals(db, id);
   const d = await loadDebate(db, id);
   const details = (d?.verdict?.details ?? null) as { decidedBy?: string; poolSize?: unknown } | null;
@@ -262,7 +378,10 @@ export function benchedPresets(protocolName: string): Array<{ preset: string; sa
   const protocol = getProtocol(protocolName);
   const first = new Map<string, string>();
   return Object.keys(protocol.presets).map((preset) => {
-    const key = JSON.stringify([protocol.parseConfig(protocol.presets[preset] ?? {}), TOOL_MAD_SCRIPTS[preset] ?? null]);
+    const key = JSON.stringify([
+      protocol.parseConfig(protocol.presets[preset] ?? {}),
+      TOOL_MAD_SCRIPTS[preset] ?? null,
+    ]);
     const sameAs = first.get(key);
     if (!sameAs) first.set(key, preset);
     return sameAs ? { preset, sameAs } : { preset };
@@ -271,7 +390,13 @@ export function benchedPresets(protocolName: string): Array<{ preset: string; sa
 
 export async function benchProtocols(
   db: Database,
-  opts: { runs?: number; firstTokenMs?: number; perTokenMs?: number; protocols?: string[]; log?: (line: string) => void } = {},
+  opts: {
+    runs?: number;
+    firstTokenMs?: number;
+    perTokenMs?: number;
+    protocols?: string[];
+    log?: (line: string) => void;
+  } = {},
 ): Promise<{ rows: ProtocolRow[]; breakdown: ProtocolBreakdown[] }> {
   const runs = opts.runs ?? 10;
   const latency = { firstDelayMs: opts.firstTokenMs ?? 50, delayMs: opts.perTokenMs ?? 2 };
@@ -327,7 +452,30 @@ export async function benchProtocols(
           db_ms: round1(dbMs / runs),
         });
       } catch (e) {
-        rows.push({ protocol: name, preset, llm_calls: 0, tool_calls: 0, prompt_tokens: 0, completion_tokens: 0, rounds: null, decided_by: null, label: null, overhead_ms_p50: NaN, overhead_ms_p95: NaN, overhead_samples: 0, cpu_ms_p50: NaN, runner_cpu_ms_per_step_p50: NaN, runner_cpu_ms_per_step_p95: NaN, db_statements: 0, db_ms: 0, paper: paperReference(name, preset), paper_tokens_per_claim: paperTokensPerClaim(name, preset), pool_size: null, output_budget: null, error: (e as Error).message });
+        rows.push({
+          protocol: name,
+          preset,
+          llm_calls: 0,
+          tool_calls: 0,
+          prompt_tokens: 0,
+          completion_tokens: 0,
+          rounds: null,
+          decided_by: null,
+          label: null,
+          overhead_ms_p50: NaN,
+          overhead_ms_p95: NaN,
+          overhead_samples: 0,
+          cpu_ms_p50: NaN,
+          runner_cpu_ms_per_step_p50: NaN,
+          runner_cpu_ms_per_step_p95: NaN,
+          db_statements: 0,
+          db_ms: 0,
+          paper: paperReference(name, preset),
+          paper_tokens_per_claim: paperTokensPerClaim(name, preset),
+          pool_size: null,
+          output_budget: null,
+          error: (e as Error).message,
+        });
       }
     }
     const n = allOverheads.length;
@@ -337,7 +485,9 @@ export async function benchProtocols(
         debates: n,
         overhead_ms_mean: round1(allOverheads.reduce((a, x) => a + x, 0) / n),
         db_ms_mean: round1(allDb / n),
-        statements: [...stats.values()].sort((a, b) => b.ms - a.ms).map((st) => ({ statement: st.statement, count: round1(st.count / n), ms: round1(st.ms / n) })),
+        statements: [...stats.values()]
+          .sort((a, b) => b.ms - a.ms)
+          .map((st) => ({ statement: st.statement, count: round1(st.count / n), ms: round1(st.ms / n) })),
       });
     }
   }

@@ -4,7 +4,12 @@ import { corpusPassageCount, corpusPassageExternalIds, findCorpora } from "@/db/
 import { ingestRecords } from "@/lib/corpus/ingest";
 import type { SourceRecord } from "@/lib/corpus/types";
 import type { ClaimRecord } from "@/lib/datasets/claims";
-import { checkCovidDir, convertCheckCovid, type CheckCovidSplit, type CheckCovidSubset } from "@/lib/datasets/check-covid-claims";
+import {
+  checkCovidDir,
+  convertCheckCovid,
+  type CheckCovidSplit,
+  type CheckCovidSubset,
+} from "@/lib/datasets/check-covid-claims";
 import { convertPolitifactHidden, politifactDir } from "@/lib/datasets/politifact-hidden-claims";
 import { resolveEmbedder, type Embedder } from "@/lib/embeddings/registry";
 import { invalidateLexemeStats } from "@/lib/retrieval/lexical-stats";
@@ -60,7 +65,17 @@ export type RetrievalBenchReport = {
   corpus_passages: number;
   embedding_model: string;
   k: number;
-  config: { candidates?: number; rrf_k?: number; mmr: boolean; lexical_ranking: string; dense_weight?: number; bm25_b?: number; match_budget?: number; split?: string; subset?: string };
+  config: {
+    candidates?: number;
+    rrf_k?: number;
+    mmr: boolean;
+    lexical_ranking: string;
+    dense_weight?: number;
+    bm25_b?: number;
+    match_budget?: number;
+    split?: string;
+    subset?: string;
+  };
   ingestion: { reused: boolean; passages_added: number; seconds: number; passages_per_second: number | null };
   query_embedding: { claims: number; seconds: number; ms_per_claim: number };
   rows: RetrieverRow[];
@@ -79,7 +94,9 @@ async function corpusRecords(dataset: BenchDataset, data: string): Promise<Async
 }
 
 function corpusFile(dataset: BenchDataset, data: string) {
-  return dataset === "politifact-hidden" ? `${politifactDir(data)}/corpus_partial.jsonl` : `${checkCovidDir(data)}/corpus.json`;
+  return dataset === "politifact-hidden"
+    ? `${politifactDir(data)}/corpus_partial.jsonl`
+    : `${checkCovidDir(data)}/corpus.json`;
 }
 
 /**
@@ -93,7 +110,10 @@ function claimSets(dataset: BenchDataset, claims: ClaimRecord[], inCorpus: Set<s
   if (dataset === "politifact-hidden") {
     return [
       { name: "gold-resolvable", claims: resolvable },
-      { name: "gold-complete", claims: resolvable.filter((c) => c.claim.metadata?.gold_evidence_text_complete === true) },
+      {
+        name: "gold-complete",
+        claims: resolvable.filter((c) => c.claim.metadata?.gold_evidence_text_complete === true),
+      },
     ];
   }
   return [
@@ -121,7 +141,8 @@ export async function runRetrievalBench(db: Database, opts: RetrievalBenchOption
     data: opts.data,
     batchSize: 256,
     onProgress: (p) => {
-      if (p.recordsDone % 2000 === 0 && p.recordsDone > 0) log(`  ${p.recordsDone} records, ${p.passagesAdded} passages added`);
+      if (p.recordsDone % 2000 === 0 && p.recordsDone > 0)
+        log(`  ${p.recordsDone} records, ${p.passagesAdded} passages added`);
     },
   });
   const reused = ingest.passagesAdded === 0;
@@ -132,7 +153,11 @@ export async function runRetrievalBench(db: Database, opts: RetrievalBenchOption
     await analyzeRetrievalTables(db);
     invalidateLexemeStats(db);
   }
-  log(reused ? `corpus reused: ${passages} passages` : `ingested ${ingest.passagesAdded} passages in ${ingest.seconds.toFixed(1)} s`);
+  log(
+    reused
+      ? `corpus reused: ${passages} passages`
+      : `ingested ${ingest.passagesAdded} passages in ${ingest.seconds.toFixed(1)} s`,
+  );
 
   // 2. Claims, in our claims format.
   const claims =
@@ -140,7 +165,10 @@ export async function runRetrievalBench(db: Database, opts: RetrievalBenchOption
       ? await convertPolitifactHidden(opts.data)
       : await convertCheckCovid(opts.data, { split: opts.split ?? "test", subset: opts.subset ?? "composed" });
   const inCorpus = await corpusPassageExternalIds(db, corpus.id);
-  const sets = claimSets(opts.dataset, claims, inCorpus).map((s) => ({ ...s, claims: opts.limit ? s.claims.slice(0, opts.limit) : s.claims }));
+  const sets = claimSets(opts.dataset, claims, inCorpus).map((s) => ({
+    ...s,
+    claims: opts.limit ? s.claims.slice(0, opts.limit) : s.claims,
+  }));
   const toRun = new Map<string, { claim: ClaimRecord; gold: string[] }>();
   for (const s of sets) for (const c of s.claims) toRun.set(c.claim.id, c);
   const list = [...toRun.values()];
@@ -182,7 +210,10 @@ export async function runRetrievalBench(db: Database, opts: RetrievalBenchOption
         bm25B: opts.bm25B,
         matchBudget: opts.matchBudget,
       });
-      ranked[mode]!.set(c.claim.id, res.hits.map((h) => h.passageExternalId));
+      ranked[mode]!.set(
+        c.claim.id,
+        res.hits.map((h) => h.passageExternalId),
+      );
       latency[mode]!.set(c.claim.id, res.timings.totalMs - res.timings.embedMs);
     }
   }
@@ -237,14 +268,27 @@ export async function runRetrievalBench(db: Database, opts: RetrievalBenchOption
     corpus_passages: passages,
     embedding_model: embedder.id,
     k,
-    config: { candidates: opts.candidates, rrf_k: opts.rrfK, mmr: !!opts.mmr, lexical_ranking: opts.lexicalRanking ?? "bm25", dense_weight: opts.denseWeight, bm25_b: opts.bm25B, match_budget: opts.matchBudget, ...(opts.dataset === "check-covid" ? { split: opts.split ?? "test", subset: opts.subset ?? "composed" } : {}) },
+    config: {
+      candidates: opts.candidates,
+      rrf_k: opts.rrfK,
+      mmr: !!opts.mmr,
+      lexical_ranking: opts.lexicalRanking ?? "bm25",
+      dense_weight: opts.denseWeight,
+      bm25_b: opts.bm25B,
+      match_budget: opts.matchBudget,
+      ...(opts.dataset === "check-covid" ? { split: opts.split ?? "test", subset: opts.subset ?? "composed" } : {}),
+    },
     ingestion: {
       reused,
       passages_added: ingest.passagesAdded,
       seconds: round(ingest.seconds, 2),
       passages_per_second: reused || ingest.seconds <= 0 ? null : round(ingest.passagesAdded / ingest.seconds, 1),
     },
-    query_embedding: { claims: vectors.size, seconds: round(embedSeconds, 2), ms_per_claim: vectors.size ? round((embedSeconds * 1000) / vectors.size, 2) : 0 },
+    query_embedding: {
+      claims: vectors.size,
+      seconds: round(embedSeconds, 2),
+      ms_per_claim: vectors.size ? round((embedSeconds * 1000) / vectors.size, 2) : 0,
+    },
     rows,
     notes,
   };
@@ -258,7 +302,8 @@ function round(x: number, digits: number) {
 const pct = (x: number) => (x * 100).toFixed(1);
 
 export function retrievalMarkdown(rows: RetrieverRow[]): string {
-  const head = "| dataset | claims | retriever | n | R@5 | R@10 | R@20 | hit@20 | MRR | nDCG@20 | p50 ms | p95 ms |\n|---|---|---|---|---|---|---|---|---|---|---|---|";
+  const head =
+    "| dataset | claims | retriever | n | R@5 | R@10 | R@20 | hit@20 | MRR | nDCG@20 | p50 ms | p95 ms |\n|---|---|---|---|---|---|---|---|---|---|---|---|";
   const body = rows.map(
     (r) =>
       `| ${r.dataset} | ${r.claim_set} | ${r.retriever} | ${r.claims} | ${pct(r.recall_at_5)} | ${pct(r.recall_at_10)} | ${pct(r.recall_at_20)} | ${pct(r.hit_at_20)} | ${r.mrr.toFixed(3)} | ${r.ndcg_at_20.toFixed(3)} | ${r.latency_ms_p50 ?? "–"} | ${r.latency_ms_p95 ?? "–"} |`,

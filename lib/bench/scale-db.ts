@@ -19,12 +19,19 @@ import { promptsHash } from "@/lib/prompts";
 export const BENCH_CONFIG = radarConfigSchema.parse({ variant: "expertise", earlyStopping: "off" });
 export const BENCH_PRESET = "RADAR, expertise roles, one rebuttal round, early stopping off";
 
-export async function createBenchDebates(db: Database, n: number, opts: { model: string; tag: string }): Promise<string[]> {
+export async function createBenchDebates(
+  db: Database,
+  n: number,
+  opts: { model: string; tag: string },
+): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < n; i++) {
     ids.push(
       await createDebateRecord(db, {
-        claim: { text: `Benchmark claim (${opts.tag} ${i + 1}): the boxer sold his Olympic medal to help children in the 2022 war.`, dataset: "bench-scale" },
+        claim: {
+          text: `Benchmark claim (${opts.tag} ${i + 1}): the boxer sold his Olympic medal to help children in the 2022 war.`,
+          dataset: "bench-scale",
+        },
         protocol: DEFAULT_METHOD,
         variant: BENCH_CONFIG.variant,
         config: BENCH_CONFIG,
@@ -32,8 +39,16 @@ export async function createBenchDebates(db: Database, n: number, opts: { model:
         promptsHash: promptsHash(radarProtocol.templates(BENCH_CONFIG)),
         evidenceMode: "gold",
         evidence: [
-          { rank: 1, source: "gold", text: "The boxer auctioned his Olympic gold medal in 2012 and gave the proceeds to a children's hospital." },
-          { rank: 2, source: "gold", text: "In 2022 the war displaced millions of children; aid agencies appealed for donations." },
+          {
+            rank: 1,
+            source: "gold",
+            text: "The boxer auctioned his Olympic gold medal in 2012 and gave the proceeds to a children's hospital.",
+          },
+          {
+            rank: 2,
+            source: "gold",
+            text: "In 2022 the war displaced millions of children; aid agencies appealed for donations.",
+          },
         ],
       }),
     );
@@ -45,14 +60,22 @@ export type DebateState = { id: string; status: string; error: unknown };
 
 export async function debateStates(db: Database, ids: string[]): Promise<DebateState[]> {
   if (ids.length === 0) return [];
-  return db.select({ id: s.debates.id, status: s.debates.status, error: s.debates.error }).from(s.debates).where(inArray(s.debates.id, ids));
+  return db
+    .select({ id: s.debates.id, status: s.debates.status, error: s.debates.error })
+    .from(s.debates)
+    .where(inArray(s.debates.id, ids));
 }
 
 /**
  * Polls until every debate is completed; a failed or cancelled one, or the time running out, ends
  * the wait with an error naming it. Returns the time the last one was seen completed.
  */
-export async function waitAllCompleted(db: Database, ids: string[], timeoutMs: number, onProgress?: (done: number) => void): Promise<number> {
+export async function waitAllCompleted(
+  db: Database,
+  ids: string[],
+  timeoutMs: number,
+  onProgress?: (done: number) => void,
+): Promise<number> {
   const until = performance.now() + timeoutMs;
   let last = -1;
   for (;;) {
@@ -63,7 +86,10 @@ export async function waitAllCompleted(db: Database, ids: string[], timeoutMs: n
     if (done === ids.length) return performance.now();
     const bad = states.find((d) => d.status === "failed" || d.status === "cancelled");
     if (bad) throw new Error(`benchmark debate ${bad.id} ended ${bad.status}: ${JSON.stringify(bad.error)}`);
-    if (performance.now() > until) throw new Error(`only ${done} of ${ids.length} benchmark debates completed within ${Math.round(timeoutMs / 1000)} s`);
+    if (performance.now() > until)
+      throw new Error(
+        `only ${done} of ${ids.length} benchmark debates completed within ${Math.round(timeoutMs / 1000)} s`,
+      );
     await new Promise((r) => setTimeout(r, 100));
   }
 }
@@ -77,12 +103,32 @@ export async function deleteBenchDebates(db: Database, ids: string[]): Promise<v
   if (claimIds.length) await db.delete(s.claims).where(inArray(s.claims.id, claimIds));
 }
 
-export type TurnRow = { id: string; debateId: string; seq: number; round: number; phase: string; role: string; kind: string; status: string; content: string };
+export type TurnRow = {
+  id: string;
+  debateId: string;
+  seq: number;
+  round: number;
+  phase: string;
+  role: string;
+  kind: string;
+  status: string;
+  content: string;
+};
 
 export async function turnsOf(db: Database, ids: string[]): Promise<TurnRow[]> {
   if (ids.length === 0) return [];
   return db
-    .select({ id: s.turns.id, debateId: s.turns.debateId, seq: s.turns.seq, round: s.turns.round, phase: s.turns.phase, role: s.turns.role, kind: s.turns.kind, status: s.turns.status, content: s.turns.content })
+    .select({
+      id: s.turns.id,
+      debateId: s.turns.debateId,
+      seq: s.turns.seq,
+      round: s.turns.round,
+      phase: s.turns.phase,
+      role: s.turns.role,
+      kind: s.turns.kind,
+      status: s.turns.status,
+      content: s.turns.content,
+    })
     .from(s.turns)
     .where(inArray(s.turns.debateId, ids));
 }
@@ -111,7 +157,12 @@ export function compareTurns(before: TurnRow[], after: TurnRow[]): { missing: nu
 
 /** A throwaway account with no roles (any account may read debates) and a session for the watcher. */
 export async function benchViewer(db: Database): Promise<{ userId: string; sessionToken: string }> {
-  const user = await createUser(db, { email: `bench-scale-${randomBytes(6).toString("hex")}@counterpoint.invalid`, name: "bench scale", passwordHash: null, roles: [] });
+  const user = await createUser(db, {
+    email: `bench-scale-${randomBytes(6).toString("hex")}@counterpoint.invalid`,
+    name: "bench scale",
+    passwordHash: null,
+    roles: [],
+  });
   const { token } = await createSession(db, user.id, { userAgent: "counterpoint bench scale" });
   return { userId: user.id, sessionToken: token };
 }

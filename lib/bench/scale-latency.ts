@@ -23,15 +23,33 @@ const STAMP = /\u27E6(\d+)\u27E7/g;
 export function latencyPrerequisite(browser: boolean, chromium: string): string | null {
   if (!fs.existsSync(path.join(ROOT, ".next", "BUILD_ID")))
     return `No production build in ${path.join(ROOT, ".next")}: the latency measurement watches from a production app server (\`next start\`). Run \`npm run build\` first (a few minutes), or pass --no-token-latency to measure only throughput and lost turns.`;
-  if (browser && !fs.existsSync(chromium)) return `No Chromium at ${chromium}: install Debian's chromium package, set CHROMIUM_PATH, or pass --no-browser to measure to an SSE client instead.`;
+  if (browser && !fs.existsSync(chromium))
+    return `No Chromium at ${chromium}: install Debian's chromium package, set CHROMIUM_PATH, or pass --no-browser to measure to an SSE client instead.`;
   return null;
 }
 
-export type LatencyResult = { samples: number; p50: number; p95: number; debates: number; watcher: "browser" | "sse-client" };
+export type LatencyResult = {
+  samples: number;
+  p50: number;
+  p95: number;
+  debates: number;
+  watcher: "browser" | "sse-client";
+};
 
 export async function benchCrossProcessLatency(
   db: Database,
-  opts: { url: string; appPort: number; fakePort: number; workerHealthPort: number; perTokenMs: number; debates: number; keepDebates: boolean; browser: boolean; chromium: string; log: (l: string) => void },
+  opts: {
+    url: string;
+    appPort: number;
+    fakePort: number;
+    workerHealthPort: number;
+    perTokenMs: number;
+    debates: number;
+    keepDebates: boolean;
+    browser: boolean;
+    chromium: string;
+    log: (l: string) => void;
+  },
 ): Promise<LatencyResult> {
   const started: Proc[] = [];
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "cp-bench-scale-"));
@@ -41,23 +59,49 @@ export async function benchCrossProcessLatency(
   let browser: import("@playwright/test").Browser | null = null;
   try {
     const base = `http://127.0.0.1:${opts.fakePort}/v1`;
-    const providerEnv = { DEFAULT_MODEL: "openai-compatible:scripted", ROLE_MODELS: "", OPENAI_COMPATIBLE_SCRIPTED_BASE_URL: base, OPENAI_COMPATIBLE_SCRIPTED_MODEL: "scripted", OPENAI_API_KEY: "", ANTHROPIC_API_KEY: "" };
-    const fake = startProcess([path.join(ROOT, "e2e/fake-openai.mjs")], { FAKE_OPENAI_PORT: String(opts.fakePort), FAKE_OPENAI_TIMESTAMPS: "1", FAKE_OPENAI_DELAY_MS: String(opts.perTokenMs) });
+    const providerEnv = {
+      DEFAULT_MODEL: "openai-compatible:scripted",
+      ROLE_MODELS: "",
+      OPENAI_COMPATIBLE_SCRIPTED_BASE_URL: base,
+      OPENAI_COMPATIBLE_SCRIPTED_MODEL: "scripted",
+      OPENAI_API_KEY: "",
+      ANTHROPIC_API_KEY: "",
+    };
+    const fake = startProcess([path.join(ROOT, "e2e/fake-openai.mjs")], {
+      FAKE_OPENAI_PORT: String(opts.fakePort),
+      FAKE_OPENAI_TIMESTAMPS: "1",
+      FAKE_OPENAI_DELAY_MS: String(opts.perTokenMs),
+    });
     started.push(fake);
     const worker = startProcess(
-      [path.join(ROOT, "bin/counterpoint.mjs"), "worker", "--concurrency", "1", "--debates-concurrency", "1", "--health-port", String(opts.workerHealthPort), "--json"],
+      [
+        path.join(ROOT, "bin/counterpoint.mjs"),
+        "worker",
+        "--concurrency",
+        "1",
+        "--debates-concurrency",
+        "1",
+        "--health-port",
+        String(opts.workerHealthPort),
+        "--json",
+      ],
       { DATABASE_URL: opts.url, DATA_DIR: dataDir, ...providerEnv },
     );
     started.push(worker);
-    opts.log(`latency: starting the production app server on :${opts.appPort} (IN_PROCESS_WORKER=0) and a worker process`);
-    const app = startProcess([path.join(ROOT, "node_modules/next/dist/bin/next"), "start", "-p", String(opts.appPort), "-H", "127.0.0.1"], {
-      NODE_ENV: "production",
-      NEXT_TELEMETRY_DISABLED: "1",
-      DATABASE_URL: opts.url,
-      DATA_DIR: dataDir,
-      IN_PROCESS_WORKER: "0",
-      ...providerEnv,
-    });
+    opts.log(
+      `latency: starting the production app server on :${opts.appPort} (IN_PROCESS_WORKER=0) and a worker process`,
+    );
+    const app = startProcess(
+      [path.join(ROOT, "node_modules/next/dist/bin/next"), "start", "-p", String(opts.appPort), "-H", "127.0.0.1"],
+      {
+        NODE_ENV: "production",
+        NEXT_TELEMETRY_DISABLED: "1",
+        DATABASE_URL: opts.url,
+        DATA_DIR: dataDir,
+        IN_PROCESS_WORKER: "0",
+        ...providerEnv,
+      },
+    );
     started.push(app);
     await waitHealthy(`http://127.0.0.1:${opts.fakePort}/`, fake, "the scripted model server", 30_000);
     await waitHealthy(`http://127.0.0.1:${opts.workerHealthPort}/health`, worker, "the worker", 120_000);
@@ -65,22 +109,44 @@ export async function benchCrossProcessLatency(
 
     if (opts.browser) {
       const { chromium } = await import("@playwright/test");
-      browser = await chromium.launch({ executablePath: opts.chromium, args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"] });
+      browser = await chromium.launch({
+        executablePath: opts.chromium,
+        args: [
+          "--headless",
+          "--no-sandbox",
+          "--disable-gpu",
+          "--disable-background-networking",
+          "--disable-component-update",
+          "--disable-sync",
+          "--no-first-run",
+        ],
+      });
     }
     const all: number[] = [];
     for (let i = 0; i < opts.debates; i++) {
       const [id] = await createBenchDebates(db, 1, { model: "openai-compatible:scripted", tag: `latency ${i + 1}` });
       ids.push(id!);
-      const watch = browser ? await watchInBrowser(browser, opts.appPort, viewer.sessionToken, id!) : await watchWithSse(opts.appPort, viewer.sessionToken, id!);
+      const watch = browser
+        ? await watchInBrowser(browser, opts.appPort, viewer.sessionToken, id!)
+        : await watchWithSse(opts.appPort, viewer.sessionToken, id!);
       // The watcher is subscribed before the debate is queued, so every token reaches it live.
       await queue.enqueue(id!);
       await waitAllCompleted(db, [id!], 300_000);
       const latencies = await watch.finish();
-      if (latencies.length === 0) throw new Error(`no stamped token of debate ${id} reached the ${browser ? "browser" : "SSE client"}`);
+      if (latencies.length === 0)
+        throw new Error(`no stamped token of debate ${id} reached the ${browser ? "browser" : "SSE client"}`);
       all.push(...latencies);
-      opts.log(`latency: debate ${i + 1}/${opts.debates}: ${latencies.length} tokens, p50 ${percentile(latencies, 50)} ms, p95 ${percentile(latencies, 95)} ms`);
+      opts.log(
+        `latency: debate ${i + 1}/${opts.debates}: ${latencies.length} tokens, p50 ${percentile(latencies, 50)} ms, p95 ${percentile(latencies, 95)} ms`,
+      );
     }
-    return { samples: all.length, p50: percentile(all, 50), p95: percentile(all, 95), debates: opts.debates, watcher: browser ? "browser" : "sse-client" };
+    return {
+      samples: all.length,
+      p50: percentile(all, 50),
+      p95: percentile(all, 95),
+      debates: opts.debates,
+      watcher: browser ? "browser" : "sse-client",
+    };
   } finally {
     await browser?.close().catch(() => undefined);
     opts.log("latency: stopping the app server, the worker and the model server");
@@ -95,7 +161,12 @@ export async function benchCrossProcessLatency(
 type Watch = { finish: () => Promise<number[]> };
 
 /** Opens the debate's page and waits until its event stream has delivered the start-up snapshot. */
-async function watchInBrowser(browser: import("@playwright/test").Browser, port: number, sessionToken: string, id: string): Promise<Watch> {
+async function watchInBrowser(
+  browser: import("@playwright/test").Browser,
+  port: number,
+  sessionToken: string,
+  id: string,
+): Promise<Watch> {
   const context = await browser.newContext();
   await context.addCookies([{ name: "cp_session", value: sessionToken, url: `http://127.0.0.1:${port}` }]);
   const page = await context.newPage();
@@ -123,7 +194,8 @@ async function watchInBrowser(browser: import("@playwright/test").Browser, port:
   // Polled through evaluate: waitForFunction with a string evaluates it in the page, which the app's CSP refuses.
   const until = Date.now() + 60_000;
   while (!((await page.evaluate("window.__snapshots || 0")) as number)) {
-    if (Date.now() > until) throw new Error(`the debate page of ${id} got no snapshot from its event stream within 60 s`);
+    if (Date.now() > until)
+      throw new Error(`the debate page of ${id} got no snapshot from its event stream within 60 s`);
     await new Promise((r) => setTimeout(r, 50));
   }
   return {
@@ -139,8 +211,14 @@ async function watchInBrowser(browser: import("@playwright/test").Browser, port:
 /** Reads the debate's event stream with fetch, as a browser's EventSource would; resolves once the snapshot has arrived. */
 async function watchWithSse(port: number, sessionToken: string, id: string): Promise<Watch> {
   const controller = new AbortController();
-  const res = await fetch(`http://127.0.0.1:${port}/api/debates/${id}/events`, { headers: { cookie: `cp_session=${sessionToken}`, accept: "text/event-stream" }, signal: controller.signal });
-  if (!res.ok || !res.body) throw new Error(`the app server refused the event stream of debate ${id}: ${res.status} ${await res.text().catch(() => "")}`);
+  const res = await fetch(`http://127.0.0.1:${port}/api/debates/${id}/events`, {
+    headers: { cookie: `cp_session=${sessionToken}`, accept: "text/event-stream" },
+    signal: controller.signal,
+  });
+  if (!res.ok || !res.body)
+    throw new Error(
+      `the app server refused the event stream of debate ${id}: ${res.status} ${await res.text().catch(() => "")}`,
+    );
   const latencies: number[] = [];
   const seen = new Set<string>();
   let snapshot: () => void = () => {};
@@ -186,7 +264,12 @@ async function watchWithSse(port: number, sessionToken: string, id: string): Pro
 async function within(p: Promise<unknown>, ms: number, error: string | null): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   try {
-    await Promise.race([p, new Promise<void>((resolve, reject) => (timer = setTimeout(() => (error ? reject(new Error(error)) : resolve()), ms)))]);
+    await Promise.race([
+      p,
+      new Promise<void>(
+        (resolve, reject) => (timer = setTimeout(() => (error ? reject(new Error(error)) : resolve()), ms)),
+      ),
+    ]);
   } finally {
     clearTimeout(timer);
   }

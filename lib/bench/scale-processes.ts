@@ -12,7 +12,11 @@ export const ROOT = process.env.COUNTERPOINT_ROOT ?? process.cwd();
 export type Proc = ChildProcess & { tail: () => string; exited: Promise<number | null> };
 
 export function startProcess(args: string[], env: Record<string, string | undefined>): Proc {
-  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   const lines: string[] = [];
   const keep = (d: Buffer) => {
     lines.push(...d.toString().split("\n").filter(Boolean));
@@ -30,7 +34,8 @@ export async function waitHealthy(url: string, proc: Proc, what: string, timeout
   let exited = false;
   void proc.exited.then(() => (exited = true));
   while (Date.now() < until) {
-    if (exited) throw new Error(`${what} exited (${proc.exitCode ?? proc.signalCode}) before it was ready:\n${proc.tail()}`);
+    if (exited)
+      throw new Error(`${what} exited (${proc.exitCode ?? proc.signalCode}) before it was ready:\n${proc.tail()}`);
     try {
       const r = await fetch(url, { signal: AbortSignal.timeout(2000) });
       if (r.ok) return;
@@ -56,10 +61,30 @@ export async function stopProcess(proc: Proc, graceMs = 15_000): Promise<void> {
  * (`--debates-concurrency 1`) and a health port, so the benchmark knows when it is ready and which
  * debate it holds.
  */
-export function startScriptedWorker(opts: { url: string; healthPort: number; firstTokenMs: number; perTokenMs: number; debatesConcurrency?: number }): Proc {
+export function startScriptedWorker(opts: {
+  url: string;
+  healthPort: number;
+  firstTokenMs: number;
+  perTokenMs: number;
+  debatesConcurrency?: number;
+}): Proc {
   return startProcess(
-    [path.join(ROOT, "scripts/scripted-worker.mjs"), "worker", "--concurrency", "1", "--debates-concurrency", String(opts.debatesConcurrency ?? 1), "--health-port", String(opts.healthPort), "--json"],
-    { DATABASE_URL: opts.url, SCRIPTED_FIRST_TOKEN_MS: String(opts.firstTokenMs), SCRIPTED_PER_TOKEN_MS: String(opts.perTokenMs) },
+    [
+      path.join(ROOT, "scripts/scripted-worker.mjs"),
+      "worker",
+      "--concurrency",
+      "1",
+      "--debates-concurrency",
+      String(opts.debatesConcurrency ?? 1),
+      "--health-port",
+      String(opts.healthPort),
+      "--json",
+    ],
+    {
+      DATABASE_URL: opts.url,
+      SCRIPTED_FIRST_TOKEN_MS: String(opts.firstTokenMs),
+      SCRIPTED_PER_TOKEN_MS: String(opts.perTokenMs),
+    },
   );
 }
 

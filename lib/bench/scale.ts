@@ -3,7 +3,15 @@ import type { DbHandle } from "@/db/client";
 import { getConfig } from "@/lib/config";
 import { plural } from "@/lib/plural";
 import { DebateQueue } from "@/lib/debate/queue";
-import { BENCH_PRESET, compareTurns, createBenchDebates, debateStates, deleteBenchDebates, turnsOf, waitAllCompleted } from "./scale-db";
+import {
+  BENCH_PRESET,
+  compareTurns,
+  createBenchDebates,
+  debateStates,
+  deleteBenchDebates,
+  turnsOf,
+  waitAllCompleted,
+} from "./scale-db";
 import { benchCrossProcessLatency, latencyPrerequisite } from "./scale-latency";
 import { startScriptedWorker, stopProcess, waitHealthy, workerDebates, type Proc } from "./scale-processes";
 
@@ -39,7 +47,12 @@ export type ScaleOptions = {
   log?: (line: string) => void;
 };
 
-export type ScaleRun = { workers: number; seconds: number; debates_per_minute: number; load_average_1m_at_start: number };
+export type ScaleRun = {
+  workers: number;
+  seconds: number;
+  debates_per_minute: number;
+  load_average_1m_at_start: number;
+};
 
 export type ScaleReport = {
   backend: "postgres";
@@ -96,14 +109,17 @@ export async function benchScale(h: DbHandle, opts: ScaleOptions = {}): Promise<
   const chromium = opts.chromium ?? process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
   const wantLatency = opts.latency ?? true;
   const browser = opts.browser ?? true;
-  if (counts.some((n) => n < 1 || n > 4)) throw new Error(`--workers takes counts from 1 to 4 (one health port each), got ${counts.join(",")}`);
+  if (counts.some((n) => n < 1 || n > 4))
+    throw new Error(`--workers takes counts from 1 to 4 (one health port each), got ${counts.join(",")}`);
   // Fail before minutes of throughput runs, not after them.
   if (wantLatency) {
     const problem = latencyPrerequisite(browser, chromium);
     if (problem) throw new Error(problem);
   }
   const machineStart = loadavg();
-  log(`bench scale on ${os.cpus().length} CPU core(s), load average ${machineStart.join(" / ")}: throughput with ${counts.join(", ")} worker(s)${opts.kill === false ? "" : ", a SIGKILL"}${wantLatency ? `, token latency to ${browser ? "a browser" : "an SSE client"}` : ""}`);
+  log(
+    `bench scale on ${os.cpus().length} CPU core(s), load average ${machineStart.join(" / ")}: throughput with ${counts.join(", ")} worker(s)${opts.kill === false ? "" : ", a SIGKILL"}${wantLatency ? `, token latency to ${browser ? "a browser" : "an SSE client"}` : ""}`,
+  );
   const notes: string[] = [];
   const workerPorts = [portBase + 4, portBase + 5, portBase + 6, portBase + 7];
 
@@ -122,7 +138,9 @@ export async function benchScale(h: DbHandle, opts: ScaleOptions = {}): Promise<
       fresh.push([p, i]);
     }
     if (fresh.length) log(`starting ${fresh.length} worker process${fresh.length > 1 ? "es" : ""} (${n} in all)`);
-    await Promise.all(fresh.map(([p, i]) => waitHealthy(`http://127.0.0.1:${workerPorts[i]}/health`, p, `worker ${i + 1}`, 180_000)));
+    await Promise.all(
+      fresh.map(([p, i]) => waitHealthy(`http://127.0.0.1:${workerPorts[i]}/health`, p, `worker ${i + 1}`, 180_000)),
+    );
   };
   const discard = (ids: string[]) => (opts.keepDebates ? Promise.resolve() : deleteBenchDebates(h.db, ids));
   const queue = new DebateQueue(h.db, url);
@@ -144,10 +162,19 @@ export async function benchScale(h: DbHandle, opts: ScaleOptions = {}): Promise<
       log(`throughput: ${n} worker(s), ${plural(debates, "debate")} queued (load average ${load})`);
       const t0 = performance.now();
       for (const id of ids) await queue.enqueue(id);
-      const t1 = await waitAllCompleted(h.db, ids, 900_000, (done) => log(`throughput: ${n} worker(s): ${done}/${debates} completed`));
+      const t1 = await waitAllCompleted(h.db, ids, 900_000, (done) =>
+        log(`throughput: ${n} worker(s): ${done}/${debates} completed`),
+      );
       const seconds = (t1 - t0) / 1000;
-      runs.push({ workers: n, seconds: round(seconds, 2), debates_per_minute: round((debates / seconds) * 60), load_average_1m_at_start: load });
-      log(`throughput: ${n} worker(s): ${plural(debates, "debate")} in ${seconds.toFixed(1)} s = ${((debates / seconds) * 60).toFixed(1)} debates/min`);
+      runs.push({
+        workers: n,
+        seconds: round(seconds, 2),
+        debates_per_minute: round((debates / seconds) * 60),
+        load_average_1m_at_start: load,
+      });
+      log(
+        `throughput: ${n} worker(s): ${plural(debates, "debate")} in ${seconds.toFixed(1)} s = ${((debates / seconds) * 60).toFixed(1)} debates/min`,
+      );
       turnsPerDebate.push((await turnsOf(h.db, ids)).filter((t) => t.status === "completed").length / ids.length);
       await discard(ids);
     }
@@ -178,7 +205,9 @@ export async function benchScale(h: DbHandle, opts: ScaleOptions = {}): Promise<
     }
 
     // Measured, not assumed: finished turns per debate of the timed batches (one model call each).
-    const callsPerDebate = turnsPerDebate.length ? round(turnsPerDebate.reduce((a, b) => a + b, 0) / turnsPerDebate.length) : 0;
+    const callsPerDebate = turnsPerDebate.length
+      ? round(turnsPerDebate.reduce((a, b) => a + b, 0) / turnsPerDebate.length)
+      : 0;
     const rate = (n: number) => runs.find((r) => r.workers === n)?.debates_per_minute ?? null;
     const base = rate(1);
     const speedup = (n: number) => (base && rate(n) ? round(rate(n)! / base, 2) : null);
@@ -191,12 +220,18 @@ export async function benchScale(h: DbHandle, opts: ScaleOptions = {}): Promise<
       notes.push(
         `Latency: ${latency.samples} stamped tokens over ${plural(latency.debates, "debate")} run by a real worker process against the scripted OpenAI-compatible server (${perTokenMs} ms per token, no first-token delay), watched by ${latency.watcher === "browser" ? "headless Chromium (MutationObserver)" : "an SSE client reading /api/debates/<id>/events"} on a production app server with IN_PROCESS_WORKER=0.`,
       );
-    if (kill) notes.push(`Lost turns: ${kill.debates} debates on 2 workers; one was SIGKILLed, once a quarter of the batch was done, while holding a debate with finished turns; lease ${getConfig().debateLeaseMs / 1000} s (DEBATE_LEASE_SECONDS). lost_turns = turns finished before the kill that are missing or changed afterwards plus extra copies of a finished step; debates not completed are counted apart.`);
+    if (kill)
+      notes.push(
+        `Lost turns: ${kill.debates} debates on 2 workers; one was SIGKILLed, once a quarter of the batch was done, while holding a debate with finished turns; lease ${getConfig().debateLeaseMs / 1000} s (DEBATE_LEASE_SECONDS). lost_turns = turns finished before the kill that are missing or changed afterwards plus extra copies of a finished step; debates not completed are counted apart.`,
+      );
     const lat = (p: "p50" | "p95") => (latency ? latency[p] : null);
     const watcherFields =
       browser || !wantLatency
         ? { cross_process_token_to_browser_ms_p50: lat("p50"), cross_process_token_to_browser_ms_p95: lat("p95") }
-        : { cross_process_token_to_sse_client_ms_p50: lat("p50"), cross_process_token_to_sse_client_ms_p95: lat("p95") };
+        : {
+            cross_process_token_to_sse_client_ms_p50: lat("p50"),
+            cross_process_token_to_sse_client_ms_p95: lat("p95"),
+          };
     return {
       backend: "postgres",
       debates_per_minute_1_worker: base,
@@ -233,7 +268,13 @@ async function killPhase(
   h: DbHandle,
   queue: DebateQueue,
   /** `procs`: the two running workers; the one killed is removed from it. */
-  ctx: { debates: number; discard: (ids: string[]) => Promise<void>; procs: Proc[]; workerPorts: number[]; log: (l: string) => void },
+  ctx: {
+    debates: number;
+    discard: (ids: string[]) => Promise<void>;
+    procs: Proc[];
+    workerPorts: number[];
+    log: (l: string) => void;
+  },
 ): Promise<NonNullable<ScaleReport["kill"]>> {
   const { debates, log, procs } = ctx;
   const ids = await createBenchDebates(h.db, debates, { model: "openai:gpt-4o-mini", tag: "kill" });
@@ -250,12 +291,16 @@ async function killPhase(
           // Mid-debate: still running here (not just finished, its handler not yet returned), with a finished turn to lose.
           const [state] = await debateStates(h.db, [id]);
           const turns = await turnsOf(h.db, [id]);
-          if (state?.status === "running" && turns.some((t) => t.status === "completed")) victim = { index: i, debateId: id };
+          if (state?.status === "running" && turns.some((t) => t.status === "completed"))
+            victim = { index: i, debateId: id };
         }
       }
       if (!victim) {
         const states = await debateStates(h.db, ids);
-        if (states.every((d) => d.status === "completed")) throw new Error("every debate finished before a worker could be killed mid-debate: raise --debates or --latency");
+        if (states.every((d) => d.status === "completed"))
+          throw new Error(
+            "every debate finished before a worker could be killed mid-debate: raise --debates or --latency",
+          );
         await new Promise((r) => setTimeout(r, 50));
       }
     }
@@ -265,17 +310,25 @@ async function killPhase(
     const killedAt = performance.now();
     await procs[victim.index]!.exited;
     const finishedBefore = before.filter((t) => t.status === "completed").length;
-    log(`lost turns: SIGKILLed worker ${victim.index + 1} while it held debate ${victim.debateId} (${finishedBefore} turns finished across the batch); the other takes over after the ${getConfig().debateLeaseMs / 1000} s lease`);
+    log(
+      `lost turns: SIGKILLed worker ${victim.index + 1} while it held debate ${victim.debateId} (${finishedBefore} turns finished across the batch); the other takes over after the ${getConfig().debateLeaseMs / 1000} s lease`,
+    );
     let takeover: number | null = null;
     const deadline = performance.now() + 60_000 + getConfig().debateLeaseMs * 2 + debates * 15_000;
     let last = -1;
     for (;;) {
       const states = await debateStates(h.db, ids);
       const done = states.filter((d) => d.status === "completed").length;
-      if (takeover === null && states.find((d) => d.id === victim.debateId)?.status === "completed") takeover = round((performance.now() - killedAt) / 1000, 2);
+      if (takeover === null && states.find((d) => d.id === victim.debateId)?.status === "completed")
+        takeover = round((performance.now() - killedAt) / 1000, 2);
       if (done !== last) log(`lost turns: ${done}/${debates} completed`);
       last = done;
-      if (done === ids.length || performance.now() > deadline || states.some((d) => d.status === "failed" || d.status === "cancelled")) break;
+      if (
+        done === ids.length ||
+        performance.now() > deadline ||
+        states.some((d) => d.status === "failed" || d.status === "cancelled")
+      )
+        break;
       await new Promise((r) => setTimeout(r, 200));
     }
     const after = await turnsOf(h.db, ids);
@@ -298,7 +351,8 @@ async function killPhase(
   }
 }
 
-const fmt = (x: number | null | undefined, unit = "") => (x === null || x === undefined ? "not measured" : `${x}${unit}`);
+const fmt = (x: number | null | undefined, unit = "") =>
+  x === null || x === undefined ? "not measured" : `${x}${unit}`;
 
 /** The small table printed without --json. */
 export function scaleMarkdown(r: ScaleReport): string {
@@ -324,6 +378,9 @@ export function scaleMarkdown(r: ScaleReport): string {
     `machine: ${r.machine.cpus} CPU core(s), load average ${r.machine.load_average_start.join(" / ")} at start, ${r.machine.load_average_end.join(" / ")} at end (1 / 5 / 15 min)`,
     `runs: ${r.runs.map((x) => `${x.workers} worker(s) ${x.seconds} s = ${x.debates_per_minute} debates/min (load ${x.load_average_1m_at_start})`).join("; ")}`,
   ];
-  if (r.kill) lines.push(`kill: ${r.kill.completed}/${r.kill.debates} debates completed, ${r.kill.turns_finished_before_kill} turns finished before the kill, ${r.kill.missing_turns} missing, ${r.kill.duplicated_turns} duplicated, killed debate completed ${fmt(r.kill.takeover_seconds, " s")} after the kill`);
+  if (r.kill)
+    lines.push(
+      `kill: ${r.kill.completed}/${r.kill.debates} debates completed, ${r.kill.turns_finished_before_kill} turns finished before the kill, ${r.kill.missing_turns} missing, ${r.kill.duplicated_turns} duplicated, killed debate completed ${fmt(r.kill.takeover_seconds, " s")} after the kill`,
+    );
   return [...lines, "", ...r.notes].join("\n");
 }

@@ -7,7 +7,9 @@ import type { Embedder } from "@/lib/embeddings/registry";
  * off-topic one near 0). Instant and deterministic, so a benchmark measures the runner, not an
  * encoder; it records when it ran so that time is not counted as orchestration.
  */
-export function scriptedEmbedder(opts: { id?: string; dim?: number } = {}): Embedder & { intervals: Array<[number, number]> } {
+export function scriptedEmbedder(
+  opts: { id?: string; dim?: number } = {},
+): Embedder & { intervals: Array<[number, number]> } {
   const dim = opts.dim ?? 64;
   const intervals: Array<[number, number]> = [];
   return {
@@ -19,7 +21,8 @@ export function scriptedEmbedder(opts: { id?: string; dim?: number } = {}): Embe
       const t0 = performance.now();
       const out = texts.map((t) => {
         const v = new Array<number>(dim).fill(0);
-        for (const w of t.toLowerCase().match(/[a-z0-9]+/g) ?? []) v[createHash("md5").update(w).digest().readUInt16BE(0) % dim]! += 1;
+        for (const w of t.toLowerCase().match(/[a-z0-9]+/g) ?? [])
+          v[createHash("md5").update(w).digest().readUInt16BE(0) % dim]! += 1;
         const norm = Math.hypot(...v) || 1;
         return v.map((x) => x / norm);
       });

@@ -5,7 +5,15 @@ import { scriptedModel } from "./scripted-model";
  * Scripted models for evaluation workers in tests and `bench eval`: a fixed latency per call and a
  * verdict that depends on the item's position, so a run has right and wrong answers to count.
  */
-export function scriptedEvalResolver(opts: { firstTokenMs?: number; perTokenMs?: number; pStop?: number; limitKey?: string; onCallEnd?: (t0: number, t1: number) => void } = {}): ResolverFactory {
+export function scriptedEvalResolver(
+  opts: {
+    firstTokenMs?: number;
+    perTokenMs?: number;
+    pStop?: number;
+    limitKey?: string;
+    onCallEnd?: (t0: number, t1: number) => void;
+  } = {},
+): ResolverFactory {
   // Not aligned with any label order, so a balanced run gets some right and some wrong.
   const verdicts = ["FALSE", "FALSE", "TRUE", "HALF-TRUE", "FALSE"] as const;
   return ({ position }) => {

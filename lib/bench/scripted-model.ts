@@ -11,7 +11,16 @@ import { parseModelId } from "@/lib/ai/model-id";
  * instrument for tests and benchmarks: nothing in the app can select it.
  */
 
-function textStream(chunks: string[], opts: { input: number; output: number; providerMetadata?: SharedV3ProviderMetadata; delayMs?: number; firstDelayMs?: number }) {
+function textStream(
+  chunks: string[],
+  opts: {
+    input: number;
+    output: number;
+    providerMetadata?: SharedV3ProviderMetadata;
+    delayMs?: number;
+    firstDelayMs?: number;
+  },
+) {
   const parts: LanguageModelV3StreamPart[] = [
     { type: "stream-start", warnings: [] },
     { type: "text-start", id: "t" },
@@ -20,11 +29,20 @@ function textStream(chunks: string[], opts: { input: number; output: number; pro
     {
       type: "finish",
       finishReason: { unified: "stop", raw: "stop" },
-      usage: { inputTokens: { total: opts.input, noCache: opts.input, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: opts.output, text: opts.output, reasoning: 0 } },
+      usage: {
+        inputTokens: { total: opts.input, noCache: opts.input, cacheRead: 0, cacheWrite: 0 },
+        outputTokens: { total: opts.output, text: opts.output, reasoning: 0 },
+      },
       providerMetadata: opts.providerMetadata,
     },
   ];
-  return { stream: simulateReadableStream({ chunks: parts, initialDelayInMs: opts.firstDelayMs ?? null, chunkDelayInMs: opts.delayMs ?? null }) };
+  return {
+    stream: simulateReadableStream({
+      chunks: parts,
+      initialDelayInMs: opts.firstDelayMs ?? null,
+      chunkDelayInMs: opts.delayMs ?? null,
+    }),
+  };
 }
 export type Script = {
   /** Probability the stop agent puts on STOP (the rest on CONTINUE). */
@@ -114,7 +132,10 @@ export function scriptedModel(id: string, script: Script = {}) {
       seen.push(p);
       let pieces: string[];
       let alternatives: Array<Array<[string, number]>> = [];
-      const toolMad = toolMadAnswer(p, script.toolMad ?? {}, answersSoFar) ?? zofiaAnswer(p, script.zofia ?? {}) ?? proclaimAnswer(p, proclaimSoFar);
+      const toolMad =
+        toolMadAnswer(p, script.toolMad ?? {}, answersSoFar) ??
+        zofiaAnswer(p, script.zofia ?? {}) ??
+        proclaimAnswer(p, proclaimSoFar);
       if (toolMad) {
         pieces = toolMad.pieces;
         alternatives = toolMad.alternatives ?? [];
@@ -122,7 +143,13 @@ export function scriptedModel(id: string, script: Script = {}) {
         const pStop = script.pStop ?? 0.5;
         const choice = pStop >= 0.5 ? " STOP" : " CONTINUE";
         pieces = ["DECISION:", choice];
-        alternatives = [[["DECISION:", 1]], [[" STOP", pStop], [" CONTINUE", 1 - pStop]]];
+        alternatives = [
+          [["DECISION:", 1]],
+          [
+            [" STOP", pStop],
+            [" CONTINUE", 1 - pStop],
+          ],
+        ];
       } else if (p.user.includes("[VERDICT]: <TRUE, FALSE or HALF-TRUE>") && !p.user.includes("Your previous answer")) {
         const label = script.verdict ?? "HALF-TRUE";
         const prob = script.verdictProb ?? 0.8;
@@ -132,7 +159,11 @@ export function scriptedModel(id: string, script: Script = {}) {
           pieces = tokens(script.judgeText);
         } else {
           pieces = [reason, "[VERDICT]:", ` ${label}`];
-          alternatives = [[[reason, 1]], [["[VERDICT]:", 1]], [[` ${label}`, prob], ...others.map((o) => [` ${o}`, (1 - prob) / 2] as [string, number])]];
+          alternatives = [
+            [[reason, 1]],
+            [["[VERDICT]:", 1]],
+            [[` ${label}`, prob], ...others.map((o) => [` ${o}`, (1 - prob) / 2] as [string, number])],
+          ];
         }
       } else if (p.user.includes("Your previous answer")) {
         pieces = tokens(script.repairText ?? "[REASON]: restated.\n[VERDICT]: FALSE");
@@ -146,9 +177,19 @@ export function scriptedModel(id: string, script: Script = {}) {
         ? undefined
         : pieces.map((tok, i) => {
             const alts = alternatives[i] ?? [[tok, 1]];
-            return { token: tok, logprob: Math.log(alts.find(([t]) => t === tok)?.[1] ?? 1), top_logprobs: alts.map(([t, pr]) => ({ token: t, logprob: Math.log(pr) })) };
+            return {
+              token: tok,
+              logprob: Math.log(alts.find(([t]) => t === tok)?.[1] ?? 1),
+              top_logprobs: alts.map(([t, pr]) => ({ token: t, logprob: Math.log(pr) })),
+            };
           });
-      const { stream } = textStream(pieces, { input: Math.ceil(p.user.length / 4), output: pieces.length, delayMs: script.delayMs, firstDelayMs: script.firstDelayMs, providerMetadata: logprobs ? { openai: { logprobs: logprobs as never } } : undefined });
+      const { stream } = textStream(pieces, {
+        input: Math.ceil(p.user.length / 4),
+        output: pieces.length,
+        delayMs: script.delayMs,
+        firstDelayMs: script.firstDelayMs,
+        providerMetadata: logprobs ? { openai: { logprobs: logprobs as never } } : undefined,
+      });
       return {
         stream: stream.pipeThrough(
           new TransformStream({
@@ -196,7 +237,11 @@ const OFF_TOPIC = "(scripted: off topic)";
  * scorer's JSON (statements, verdicts, questions) and the judge. Deterministic: an agent's answer
  * in round r follows `script.rounds[r-1]`, and the scorer reads the scripted tags in the answer.
  */
-function toolMadAnswer(p: { system: string; user: string }, script: ToolMadScript, counts: Map<string, number>): { pieces: string[]; alternatives?: Array<Array<[string, number]>> } | null {
+function toolMadAnswer(
+  p: { system: string; user: string },
+  script: ToolMadScript,
+  counts: Map<string, number>,
+): { pieces: string[]; alternatives?: Array<Array<[string, number]>> } | null {
   const format = /Format \(tool-mad\/([a-z-]+)\):/.exec(p.user)?.[1];
   if (!format) return null;
   const labels = offeredLabels(p.user);
@@ -211,7 +256,9 @@ function toolMadAnswer(p: { system: string; user: string }, script: ToolMadScrip
       const kind = agentKind(p.system);
       const r = next(`query:${kind}`);
       // The query changes from round to round, as an agent chasing what is still open would.
-      return { pieces: tokens(`QUERY: boxer Olympic medal ${["sold", "auction 2012", "children war 2022"][(r - 1) % 3]}`) };
+      return {
+        pieces: tokens(`QUERY: boxer Olympic medal ${["sold", "auction 2012", "children war 2022"][(r - 1) % 3]}`),
+      };
     }
     case "answer": {
       const kind = agentKind(p.system);
@@ -219,11 +266,21 @@ function toolMadAnswer(p: { system: string; user: string }, script: ToolMadScrip
       const rounds = script.rounds ?? [];
       const plan = rounds[Math.min(r, rounds.length) - 1] ?? {};
       const label = labels[Math.min(labels.length - 1, plan.labels?.[kind] ?? 0)]!;
-      const tags = [plan.unfaithful?.includes(kind) ? UNSUPPORTED : "", plan.offTopic?.includes(kind) ? OFF_TOPIC : ""].filter(Boolean).join(" ");
-      return { pieces: tokens(`[REASON]: In round ${r} the ${kind} agent reads that the medal was auctioned in 2012 [E1]. ${tags}\n[ANSWER]: ${label}`) };
+      const tags = [plan.unfaithful?.includes(kind) ? UNSUPPORTED : "", plan.offTopic?.includes(kind) ? OFF_TOPIC : ""]
+        .filter(Boolean)
+        .join(" ");
+      return {
+        pieces: tokens(
+          `[REASON]: In round ${r} the ${kind} agent reads that the medal was auctioned in 2012 [E1]. ${tags}\n[ANSWER]: ${label}`,
+        ),
+      };
     }
     case "repair-label":
-      return { pieces: tokens(`[REASON]: restated.\n${/last line "(\[[A-Z]+\]:) </.exec(p.user)?.[1] ?? "[ANSWER]:"} ${labels[0]}`) };
+      return {
+        pieces: tokens(
+          `[REASON]: restated.\n${/last line "(\[[A-Z]+\]:) </.exec(p.user)?.[1] ?? "[ANSWER]:"} ${labels[0]}`,
+        ),
+      };
     case "statements": {
       const statements = ["The medal was auctioned in 2012.", "The proceeds went to a children's hospital."];
       if (p.user.includes(UNSUPPORTED)) statements[1] = `The sale paid for aid in the 2022 war. UNSUPPORTED`;
@@ -231,13 +288,21 @@ function toolMadAnswer(p: { system: string; user: string }, script: ToolMadScrip
     }
     case "verdicts": {
       const listed = [...p.user.matchAll(/^\d+\. (.*)$/gm)].map((m) => m[1]!.trim());
-      const verdicts = listed.map((statement) => ({ statement, verdict: statement.includes("UNSUPPORTED") ? 0 : 1, reason: statement.includes("UNSUPPORTED") ? "No document says so." : "Document [E1] says so." }));
+      const verdicts = listed.map((statement) => ({
+        statement,
+        verdict: statement.includes("UNSUPPORTED") ? 0 : 1,
+        reason: statement.includes("UNSUPPORTED") ? "No document says so." : "Document [E1] says so.",
+      }));
       return { pieces: tokens(JSON.stringify(verdicts)) };
     }
     case "questions": {
       const n = Number(/write (\d+) different questions/.exec(p.user)?.[1] ?? 3);
       const off = p.user.includes(OFF_TOPIC);
-      const questions = Array.from({ length: n }, (_, i) => (off ? ["What is the weather in Paris today?", "Which team won the cup final?", "How tall is the tower?"][i % 3]! : `${claim}${"?".repeat(i + 1)}`));
+      const questions = Array.from({ length: n }, (_, i) =>
+        off
+          ? ["What is the weather in Paris today?", "Which team won the cup final?", "How tall is the tower?"][i % 3]!
+          : `${claim}${"?".repeat(i + 1)}`,
+      );
       return { pieces: tokens(JSON.stringify({ questions, noncommittal: false })) };
     }
     case "judge": {
@@ -246,7 +311,11 @@ function toolMadAnswer(p: { system: string; user: string }, script: ToolMadScrip
       const others = labels.filter((l) => l !== label);
       return {
         pieces: [reason, "[VERDICT]:", ` ${label}`],
-        alternatives: [[[reason, 1]], [["[VERDICT]:", 1]], [[` ${label}`, 0.8], ...others.map((o) => [` ${o}`, 0.2 / others.length] as [string, number])]],
+        alternatives: [
+          [[reason, 1]],
+          [["[VERDICT]:", 1]],
+          [[` ${label}`, 0.8], ...others.map((o) => [` ${o}`, 0.2 / others.length] as [string, number])],
+        ],
       };
     }
     default:
@@ -268,10 +337,21 @@ const ZOFIA_LINGUIST: Record<string, [string, "REAL" | "FAKE" | "UNCLEAR"]> = {
  * budget): five linguists, the domain and expert, the claims JSON, verifications quoting the first
  * context sentence word for word, debaters, and a judge that follows `script.judge` per round.
  */
-function zofiaAnswer(p: { system: string; user: string }, script: ZofiaScript): { pieces: string[]; alternatives?: Array<Array<[string, number]>> } | null {
+function zofiaAnswer(
+  p: { system: string; user: string },
+  script: ZofiaScript,
+): { pieces: string[]; alternatives?: Array<Array<[string, number]>> } | null {
   const format = [...p.user.matchAll(/Format \(zofia\/([a-z-]+)\):/g)].at(-1)?.[1];
   if (!format) return null;
-  const letter = (chosen: string, options: string[]) => ({ pieces: [chosen], alternatives: [[[chosen, 0.8] as [string, number], ...options.filter((o) => o !== chosen).map((o) => [o, 0.2 / (options.length - 1)] as [string, number])]] });
+  const letter = (chosen: string, options: string[]) => ({
+    pieces: [chosen],
+    alternatives: [
+      [
+        [chosen, 0.8] as [string, number],
+        ...options.filter((o) => o !== chosen).map((o) => [o, 0.2 / (options.length - 1)] as [string, number]),
+      ],
+    ],
+  });
   switch (format) {
     case "linguist": {
       const dim = [...p.user.matchAll(/DIMENSION:\s*([a-z-]+)/g)].at(-1)?.[1] ?? "sentence";
@@ -289,17 +369,28 @@ function zofiaAnswer(p: { system: string; user: string }, script: ZofiaScript): 
     case "claims":
       return {
         pieces: tokens(
-          JSON.stringify({ core: "Oleksandr Petrenko sold his Olympic gold medal to help children displaced by the 2022 war.", sub: ["The sale took place in Kyiv.", "The Red Cross received the money.", "The medal was sold in 2022."] }),
+          JSON.stringify({
+            core: "Oleksandr Petrenko sold his Olympic gold medal to help children displaced by the 2022 war.",
+            sub: ["The sale took place in Kyiv.", "The Red Cross received the money.", "The medal was sold in 2022."],
+          }),
         ),
       };
     case "verify": {
       const first = [...p.user.matchAll(/^\s*1\.\s+(.+)$/gm)].at(-1)?.[1]?.trim() ?? "";
-      return { pieces: tokens(`[LABEL]: REFUTES\n[REASON]: The context dates the auction to 2012, years before the war.\n[QUOTES]:\n${first}`) };
+      return {
+        pieces: tokens(
+          `[LABEL]: REFUTES\n[REASON]: The context dates the auction to 2012, years before the war.\n[QUOTES]:\n${first}`,
+        ),
+      };
     }
     case "debater": {
       const side = [...p.user.matchAll(/SIDE:\s*(REAL|FAKE)/g)].at(-1)?.[1] ?? "REAL";
       const later = [...p.user.matchAll(/TURN:\s*(\w+)/g)].at(-1)?.[1] !== "first";
-      const rebuttal = later ? (side === "REAL" ? "My opponent treats a missing date as proof of invention; the sale and the appeal are both on record.\n" : "The advocate never shows a sale in 2022; the only dated auction is from 2012.\n") : "";
+      const rebuttal = later
+        ? side === "REAL"
+          ? "My opponent treats a missing date as proof of invention; the sale and the appeal are both on record.\n"
+          : "The advocate never shows a sale in 2022; the only dated auction is from 2012.\n"
+        : "";
       const points =
         side === "REAL"
           ? "- The boxer did auction his Olympic medal for children (web [E1]): the core of the article is true.\n- The Red Cross appealed for displaced children in 2022 (web [E2]): the cause the article names existed."
@@ -322,7 +413,13 @@ function zofiaAnswer(p: { system: string; user: string }, script: ZofiaScript): 
 const PROCLAIM_ADMIT = /Fact check|auctioned his Olympic gold medal/;
 const PROCLAIM_DISCARD = /Background passage/;
 /** P-RAG's needs and queries in the order asked: each a different angle, so some results are new to the pool and some are not. */
-const PROCLAIM_QUERIES = ["boxer Olympic medal auction date", "children displaced 2022 war donations", "athletes sold medals for charity record price", "Red Cross Kyiv appeal children 2022", "medal auction proceeds hospital"];
+const PROCLAIM_QUERIES = [
+  "boxer Olympic medal auction date",
+  "children displaced 2022 war donations",
+  "athletes sold medals for charity record price",
+  "Red Cross Kyiv appeal children 2022",
+  "medal auction proceeds hospital",
+];
 
 /**
  * PROClaim's prompts, recognised by their last `Format (proclaim/...)` line, answered as a short
@@ -333,7 +430,10 @@ const PROCLAIM_QUERIES = ["boxer Olympic medal auction date", "children displace
  * 2 (ΔS 0) and both trials stop there; the court closes in round 2 where no reflection stops it
  * (no-reflection); two judges find NOT SUPPORTED and the third INCONCLUSIVE.
  */
-function proclaimAnswer(p: { system: string; user: string }, counts: Map<string, number>): { pieces: string[]; alternatives?: Array<Array<[string, number]>> } | null {
+function proclaimAnswer(
+  p: { system: string; user: string },
+  counts: Map<string, number>,
+): { pieces: string[]; alternatives?: Array<Array<[string, number]>> } | null {
   const format = [...p.user.matchAll(/Format \(proclaim\/([a-z-]+)\):/g)].at(-1)?.[1];
   if (!format) return null;
   const n = (counts.get(format) ?? 0) + 1;
@@ -342,21 +442,46 @@ function proclaimAnswer(p: { system: string; user: string }, counts: Map<string,
   const json = (v: unknown) => ({ pieces: tokens(JSON.stringify(v)) });
   switch (format) {
     case "premises":
-      return { pieces: tokens("The boxer sold his Olympic medal.\nThe money from the sale helped children affected by the 2022 war.") };
+      return {
+        pieces: tokens(
+          "The boxer sold his Olympic medal.\nThe money from the sale helped children affected by the 2022 war.",
+        ),
+      };
     case "stance-query":
-      return { pieces: tokens(forSide ? "The sale and the war appeal are the points to establish.\nQUERY: boxer sold Olympic medal children war" : "The date of the sale decides the claim.\nQUERY: medal auction 2012 hospital") };
+      return {
+        pieces: tokens(
+          forSide
+            ? "The sale and the war appeal are the points to establish.\nQUERY: boxer sold Olympic medal children war"
+            : "The date of the sale decides the claim.\nQUERY: medal auction 2012 hospital",
+        ),
+      };
     case "negotiation":
-      return json({ disclose: ["C1"], challenge: ["C2"], note: forSide ? "the charity sale supports our case" : "the fact check dates the auction" });
+      return json({
+        disclose: ["C1"],
+        challenge: ["C2"],
+        note: forSide ? "the charity sale supports our case" : "the fact check dates the auction",
+      });
     case "admissibility": {
       // Only the passage under weighing is in this prompt: its words decide relevance and credibility.
-      if (PROCLAIM_ADMIT.test(p.user)) return json({ relevance: 0.9, credibility: 0.8, reason: "A dated report of the medal sale itself." });
-      if (PROCLAIM_DISCARD.test(p.user)) return json({ relevance: 0.2, credibility: 0.4, reason: "General background that does not mention this sale." });
+      if (PROCLAIM_ADMIT.test(p.user))
+        return json({ relevance: 0.9, credibility: 0.8, reason: "A dated report of the medal sale itself." });
+      if (PROCLAIM_DISCARD.test(p.user))
+        return json({
+          relevance: 0.2,
+          credibility: 0.4,
+          reason: "General background that does not mention this sale.",
+        });
       return json({ relevance: 0.6, credibility: 0.6, reason: "Related to the claim's context but not to the sale." });
     }
     case "gap":
       // Two gaps a round (one per side): round 1's retrieval fills the need, so round 2 asks for nothing (and skips P-RAG).
-      if (Math.ceil(n / 2) % 2 === 0) return { pieces: tokens("The record now holds what this side needs.\nNEED: NONE") };
-      return { pieces: tokens(`The record lacks ${forSide ? "a source tying the sale to the war" : "the auction's exact date"}.\nNEED: ${PROCLAIM_QUERIES[(n - 1) % PROCLAIM_QUERIES.length]}`) };
+      if (Math.ceil(n / 2) % 2 === 0)
+        return { pieces: tokens("The record now holds what this side needs.\nNEED: NONE") };
+      return {
+        pieces: tokens(
+          `The record lacks ${forSide ? "a source tying the sale to the war" : "the auction's exact date"}.\nNEED: ${PROCLAIM_QUERIES[(n - 1) % PROCLAIM_QUERIES.length]}`,
+        ),
+      };
     case "prag-query":
       return { pieces: tokens(`QUERY: ${PROCLAIM_QUERIES[(n - 1) % PROCLAIM_QUERIES.length]}`) };
     case "refine":
@@ -367,34 +492,85 @@ function proclaimAnswer(p: { system: string; user: string }, counts: Map<string,
         pieces: tokens(
           forSide
             ? "The boxer did sell his Olympic medal, and the proceeds went to children [E1]. Aid agencies appealed for children displaced by the 2022 war [E2], which is the cause the claim names.\n\nNothing in the record says the boxer never gave to that appeal; the claim's core, a medal sold to help children, stands."
-            : "The only dated sale is the 2012 auction that funded a children's hospital [E1]. The 2022 war came ten years later [E2], so the sale cannot have helped its children.\n\nThe claim moves a real charity sale into a later war: its core date is wrong."
+            : "The only dated sale is the 2012 auction that funded a children's hospital [E1]. The 2022 war came ten years later [E2], so the sale cannot have helped its children.\n\nThe claim moves a real charity sale into a later war: its core date is wrong.",
         ),
       };
     case "expert-request":
-      return n === 1 ? json({ expert_type: "sports memorabilia auction historian", reasoning: "to date the medal sale from auction records" }) : { pieces: ["NONE"] };
+      return n === 1
+        ? json({
+            expert_type: "sports memorabilia auction historian",
+            reasoning: "to date the medal sale from auction records",
+          })
+        : { pieces: ["NONE"] };
     case "expert-ruling":
       return { pieces: tokens("The date of the sale is the question the claim turns on.\nRULING: GRANTED") };
     case "expert-persona":
-      return json({ role: "Auction historian", expertise: ["sports memorabilia", "auction records", "charity sales"], system_prompt: "You are an auction historian who dates sales from catalogues and press reports." });
+      return json({
+        role: "Auction historian",
+        expertise: ["sports memorabilia", "auction records", "charity sales"],
+        system_prompt: "You are an auction historian who dates sales from catalogues and press reports.",
+      });
     case "testimony":
-      return { pieces: tokens("Auction records place the boxer's medal sale in 2012 [E1]; I know of no later sale of the same medal. The proceeds went to a children's hospital, not to a war appeal.") };
+      return {
+        pieces: tokens(
+          "Auction records place the boxer's medal sale in 2012 [E1]; I know of no later sale of the same medal. The proceeds went to a children's hospital, not to a war appeal.",
+        ),
+      };
     case "reflection":
-      return json({ scores: { logic: 0.7, novelty: 0.5, rebuttal: 0.6 }, flaws_identified: ["did not address the sale's date directly"], discovery_need: forSide ? "a report linking the sale to the 2022 appeal" : "the auction house's record of the sale date", refined_stance: forSide ? "The sale helped children, whatever its date." : "The sale predates the war by ten years." });
+      return json({
+        scores: { logic: 0.7, novelty: 0.5, rebuttal: 0.6 },
+        flaws_identified: ["did not address the sale's date directly"],
+        discovery_need: forSide
+          ? "a report linking the sale to the 2022 appeal"
+          : "the auction house's record of the sale date",
+        refined_stance: forSide
+          ? "The sale helped children, whatever its date."
+          : "The sale predates the war by ten years.",
+      });
     case "critic":
       return json({
         plaintiff: { logic: 6, evidence: 5, rebuttal: 5, reasoning: "Relies on the cause, not the date." },
         defense: { logic: 7, evidence: 7, rebuttal: 6, reasoning: "The dated auction is on record." },
         unresolved_premises: ["P2"],
-        recommendations: { plaintiff: "find a 2022 source", defense: "cite the fact check", queries: ["medal sale 2022 war"] },
+        recommendations: {
+          plaintiff: "find a 2022 source",
+          defense: "cite the fact check",
+          queries: ["medal sale 2022 war"],
+        },
         debate_resolved: false,
       });
     case "court-close":
-      return { pieces: ["The record on the sale's date is complete.\n", "DECISION:", " CLOSE"], alternatives: [[["The record on the sale's date is complete.\n", 1]], [["DECISION:", 1]], [[" CLOSE", 0.7], [" CONTINUE", 0.3]]] };
+      return {
+        pieces: ["The record on the sale's date is complete.\n", "DECISION:", " CLOSE"],
+        alternatives: [
+          [["The record on the sale's date is complete.\n", 1]],
+          [["DECISION:", 1]],
+          [
+            [" CLOSE", 0.7],
+            [" CONTINUE", 0.3],
+          ],
+        ],
+      };
     case "consistency":
-      return json({ agent_a_analysis: "Argued the dated auction on both sides without contradiction.", agent_b_analysis: "Relied on the appeal's cause on both sides.", contradictions: [], score: 7 });
+      return json({
+        agent_a_analysis: "Argued the dated auction on both sides without contradiction.",
+        agent_b_analysis: "Relied on the appeal's cause on both sides.",
+        contradictions: [],
+        score: 7,
+      });
     case "panel-judge": {
       const verdict = n % 3 === 0 ? "INCONCLUSIVE" : "NOT SUPPORTED";
-      return json({ claim_summary: "A boxer sold his Olympic medal to help children in the 2022 war.", evidence_strength: 7, argument_validity: 7, scientific_reliability: 6, verdict, reasoning: verdict === "INCONCLUSIVE" ? "The sale is real but the record cannot rule out a second gift." : "The only dated sale is the 2012 auction, ten years before the war [E1]." });
+      return json({
+        claim_summary: "A boxer sold his Olympic medal to help children in the 2022 war.",
+        evidence_strength: 7,
+        argument_validity: 7,
+        scientific_reliability: 6,
+        verdict,
+        reasoning:
+          verdict === "INCONCLUSIVE"
+            ? "The sale is real but the record cannot rule out a second gift."
+            : "The only dated sale is the 2012 auction, ten years before the war [E1].",
+      });
     }
     default:
       return null;

@@ -70,8 +70,10 @@ claim claims according official officials former current week month months day d
   .split(/\s+/)
   .filter(Boolean);
 
-const SYLLABLES = "ba be bi bo bu ca co cu da de di do fa fe fi fo ga ge go ha he hi ho ka ke ki ko la le li lo lu ma me mi mo mu na ne ni no nu pa pe pi po pu ra re ri ro ru sa se si so su ta te ti to tu va ve vi vo za ze zi zo"
-  .split(" ");
+const SYLLABLES =
+  "ba be bi bo bu ca co cu da de di do fa fe fi fo ga ge go ha he hi ho ka ke ki ko la le li lo lu ma me mi mo mu na ne ni no nu pa pe pi po pu ra re ri ro ru sa se si so su ta te ti to tu va ve vi vo za ze zi zo".split(
+    " ",
+  );
 
 /** A vocabulary of `size` words: the common list, then invented words for the long tail. */
 export function vocabulary(size = 20_000, seed = 7): string[] {
@@ -200,7 +202,9 @@ export async function runSearchLatencyBench(db: Database, opts: LatencyBenchOpti
     onProgress: (p) => {
       if (p.recordsDone - lastLog >= 1000) {
         lastLog = p.recordsDone;
-        log(`  ${p.recordsDone * 10} passages read, ${p.passagesAdded} added${p.passagesPerSecond ? `, ${p.passagesPerSecond}/s` : ""}`);
+        log(
+          `  ${p.recordsDone * 10} passages read, ${p.passagesAdded} added${p.passagesPerSecond ? `, ${p.passagesPerSecond}/s` : ""}`,
+        );
       }
     },
   });
@@ -225,12 +229,27 @@ export async function runSearchLatencyBench(db: Database, opts: LatencyBenchOpti
     candidates: opts.candidates,
   });
 
-  const configs: Array<{ retriever: string; plan: LatencyRow["plan"]; filter: LatencyRow["filter"]; q: (x: (typeof queries)[number]) => SearchQuery }> = [
+  const configs: Array<{
+    retriever: string;
+    plan: LatencyRow["plan"];
+    filter: LatencyRow["filter"];
+    q: (x: (typeof queries)[number]) => SearchQuery;
+  }> = [
     { retriever: "hybrid", plan: "hnsw", filter: "none", q: (x) => ({ ...base(x), mode: "hybrid" }) },
-    { retriever: "hybrid", plan: "exact", filter: "none", q: (x) => ({ ...base(x), mode: "hybrid", densePlan: "exact" }) },
+    {
+      retriever: "hybrid",
+      plan: "exact",
+      filter: "none",
+      q: (x) => ({ ...base(x), mode: "hybrid", densePlan: "exact" }),
+    },
     { retriever: "hybrid", plan: "hnsw", filter: "before-date", q: (x) => ({ ...base(x), mode: "hybrid", before }) },
     { retriever: "dense", plan: "hnsw", filter: "none", q: (x) => ({ ...base(x), mode: "dense" }) },
-    { retriever: "dense", plan: "exact", filter: "none", q: (x) => ({ ...base(x), mode: "dense", densePlan: "exact" }) },
+    {
+      retriever: "dense",
+      plan: "exact",
+      filter: "none",
+      q: (x) => ({ ...base(x), mode: "dense", densePlan: "exact" }),
+    },
     { retriever: "lexical", plan: "gin", filter: "none", q: (x) => ({ ...base(x), mode: "lexical" }) },
   ];
 
@@ -295,6 +314,9 @@ function round(x: number, digits = 2) {
 
 export function latencyMarkdown(r: LatencyBenchReport, label: string): string {
   const head = `| backend | passages | retriever | dense plan | filter | p50 ms | p95 ms | mean ms |\n|---|---|---|---|---|---|---|---|`;
-  const body = r.rows.map((x) => `| ${label} | ${r.passages} | ${x.retriever} | ${x.plan} | ${x.filter} | ${x.latency_ms_p50} | ${x.latency_ms_p95} | ${x.latency_ms_mean} |`);
+  const body = r.rows.map(
+    (x) =>
+      `| ${label} | ${r.passages} | ${x.retriever} | ${x.plan} | ${x.filter} | ${x.latency_ms_p50} | ${x.latency_ms_p95} | ${x.latency_ms_mean} |`,
+  );
   return [head, ...body].join("\n");
 }

@@ -44,11 +44,14 @@ function percentile(xs: number[], p: number) {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
 }
 
-export async function benchTokenToBrowser(opts: { port?: number; fakePort?: number; chromium?: string; tokenDelayMs?: number } = {}) {
+export async function benchTokenToBrowser(
+  opts: { port?: number; fakePort?: number; chromium?: string; tokenDelayMs?: number } = {},
+) {
   const port = opts.port ?? 3297;
   const fakePort = opts.fakePort ?? 3298;
   const chromium = opts.chromium ?? process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-  if (!fs.existsSync(chromium)) throw new Error(`No Chromium at ${chromium}: install Debian's chromium package or set CHROMIUM_PATH.`);
+  if (!fs.existsSync(chromium))
+    throw new Error(`No Chromium at ${chromium}: install Debian's chromium package or set CHROMIUM_PATH.`);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "cp-bench-browser-"));
   const fake = start(process.execPath, [path.join(ROOT, "e2e/fake-openai.mjs")], {
     FAKE_OPENAI_PORT: String(fakePort),
@@ -66,12 +69,27 @@ export async function benchTokenToBrowser(opts: { port?: number; fakePort?: numb
     OPENAI_COMPATIBLE_SCRIPTED_MODEL: "scripted",
   });
   const { chromium: pw } = await import("@playwright/test");
-  const browser = await pw.launch({ executablePath: chromium, args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"] });
+  const browser = await pw.launch({
+    executablePath: chromium,
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+    ],
+  });
   try {
     await waitFor(`http://127.0.0.1:${fakePort}/`, 30_000);
     await Promise.race([
       waitFor(`http://127.0.0.1:${port}/api/health`, 600_000),
-      new Promise((_, reject) => server.once("exit", (code) => reject(new Error(`the app server exited (${code}) before it was ready:\n${server.tail()}`)))),
+      new Promise((_, reject) =>
+        server.once("exit", (code) =>
+          reject(new Error(`the app server exited (${code}) before it was ready:\n${server.tail()}`)),
+        ),
+      ),
     ]);
     const page = await browser.newPage();
     // A string, not a function: tsx compiles functions with helpers that do not exist in the page.
@@ -99,13 +117,19 @@ export async function benchTokenToBrowser(opts: { port?: number; fakePort?: numb
     await page.goto(`http://127.0.0.1:${port}/debates/new`);
     await page.getByLabel("Claim", { exact: true }).fill("The boxer sold his medal to help children in the 2022 war.");
     await page.getByLabel("Paste gold evidence").check();
-    await page.getByLabel(/Evidence passages, one per paragraph/).fill("The medal was auctioned in 2012.\n\nThe war began in 2022.");
+    await page
+      .getByLabel(/Evidence passages, one per paragraph/)
+      .fill("The medal was auctioned in 2012.\n\nThe war began in 2022.");
     await page.getByRole("button", { name: "Start debate" }).click();
     await page.waitForURL(/\/debates\/[0-9a-f-]{36}$/);
     await page.getByTestId("verdict").waitFor({ timeout: 300_000 });
     const latencies = (await page.evaluate("[...window.__tokenTimes.values()]")) as number[];
     if (latencies.length === 0) throw new Error("no timestamped token reached the page");
-    return { token_to_browser_ms_p50: percentile(latencies, 50), token_to_browser_ms_p95: percentile(latencies, 95), token_to_browser_samples: latencies.length };
+    return {
+      token_to_browser_ms_p50: percentile(latencies, 50),
+      token_to_browser_ms_p95: percentile(latencies, 95),
+      token_to_browser_samples: latencies.length,
+    };
   } finally {
     await browser.close();
     server.kill("SIGTERM");

@@ -33,7 +33,24 @@ const program = new Command()
   .exitOverride();
 
 // One module per command; each adds itself to the program.
-for (const command of [migrate, doctor, ingest, search, debate, bench, benchDebate, benchNer, dataset, evalCommand, worker, calibrate, user, agreement, exportCommand]) command.register(program);
+for (const command of [
+  migrate,
+  doctor,
+  ingest,
+  search,
+  debate,
+  bench,
+  benchDebate,
+  benchNer,
+  dataset,
+  evalCommand,
+  worker,
+  calibrate,
+  user,
+  agreement,
+  exportCommand,
+])
+  command.register(program);
 
 async function main() {
   try {

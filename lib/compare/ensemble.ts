@@ -42,7 +42,12 @@ const say = (n: number) => (n === 1 ? "says" : "say");
 const fmt = (w: number) => (Math.round(w * 100) / 100).toString();
 
 export function ensembleVote(method: EnsembleMethod, ballots: readonly Ballot[]): EnsembleResult {
-  const votes = ballots.map((b) => ({ debateId: b.debateId, protocol: b.protocol, productLabel: b.productLabel, weight: weightOf(method, b) }));
+  const votes = ballots.map((b) => ({
+    debateId: b.debateId,
+    protocol: b.protocol,
+    productLabel: b.productLabel,
+    weight: weightOf(method, b),
+  }));
   const pending = ballots.filter((b) => b.pending).length;
   const voting = votes.filter((v) => v.productLabel !== null);
   const abstaining = ballots.filter((b) => b.productLabel === null && !b.pending).length;
@@ -61,20 +66,34 @@ export function ensembleVote(method: EnsembleMethod, ballots: readonly Ballot[])
   // Every voter weighing 0 (all confidences 0) decides nothing: that is a tie among all of them, not a win.
   const tie = leaders.length > 1 || (voting.length > 0 && topWeight <= EPS);
   // A majority is more than half of the votes cast: 2 of 4 is the most votes, not a majority.
-  const noMajority = method === "majority" && voting.length > 0 && (tie || totals.get(top!)!.count * 2 <= voting.length);
+  const noMajority =
+    method === "majority" && voting.length > 0 && (tie || totals.get(top!)!.count * 2 <= voting.length);
   const label = top && !tie && !noMajority ? top : null;
 
   const parts: string[] = [];
   if (voting.length === 0) {
-    parts.push(pending ? "No method has reached a verdict yet." : "No method reached a usable verdict, so there is nothing to vote on.");
+    parts.push(
+      pending
+        ? "No method has reached a verdict yet."
+        : "No method reached a usable verdict, so there is nothing to vote on.",
+    );
   } else if (method === "majority") {
     if (tie) {
-      parts.push(`Tie: ${leaders.map((l) => `${methods(totals.get(l)!.count)} ${say(totals.get(l)!.count)} ${l}`).join(", ")}; no majority.`);
+      parts.push(
+        `Tie: ${leaders.map((l) => `${methods(totals.get(l)!.count)} ${say(totals.get(l)!.count)} ${l}`).join(", ")}; no majority.`,
+      );
     } else if (noMajority) {
-      const counts = ranked.map((l, i) => `${i === 0 ? `${totals.get(l)!.count} of ${methods(voting.length)}` : totals.get(l)!.count} ${say(totals.get(l)!.count)} ${l}`).join(", ");
+      const counts = ranked
+        .map(
+          (l, i) =>
+            `${i === 0 ? `${totals.get(l)!.count} of ${methods(voting.length)}` : totals.get(l)!.count} ${say(totals.get(l)!.count)} ${l}`,
+        )
+        .join(", ");
       parts.push(`No majority: ${counts}; no label has more than half of the votes.`);
     } else {
-      parts.push(`${totals.get(label!)!.count} of ${methods(voting.length)} ${say(totals.get(label!)!.count)} ${label}.`);
+      parts.push(
+        `${totals.get(label!)!.count} of ${methods(voting.length)} ${say(totals.get(label!)!.count)} ${label}.`,
+      );
     }
   } else {
     const sums = ranked.map((l) => `${fmt(totals.get(l)!.weight)} for ${l}`).join(", ");

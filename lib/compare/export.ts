@@ -89,7 +89,12 @@ export function comparisonCsvRows(view: ComparisonView): CsvRow[] {
 }
 
 /** `forViewer`: the comparison as the person downloading may see it (lib/compare/visible.ts); the CLI exports it whole. */
-export async function comparisonExportRows(db: Database, id: string, scope?: LabelScope, forViewer?: (view: ComparisonView) => Promise<ComparisonView>): Promise<ComparisonExport | null> {
+export async function comparisonExportRows(
+  db: Database,
+  id: string,
+  scope?: LabelScope,
+  forViewer?: (view: ComparisonView) => Promise<ComparisonView>,
+): Promise<ComparisonExport | null> {
   const full = await getComparisonView(db, id);
   if (!full) return null;
   const comparison = forViewer ? await forViewer(full) : full;
@@ -99,11 +104,19 @@ export async function comparisonExportRows(db: Database, id: string, scope?: Lab
 }
 
 export function comparisonCsv(rows: CsvRow[]): string {
-  const lines = [COMPARISON_CSV_COLUMNS.join(","), ...rows.map((r) => COMPARISON_CSV_COLUMNS.map((c) => csvCell(r[c])).join(","))];
+  const lines = [
+    COMPARISON_CSV_COLUMNS.join(","),
+    ...rows.map((r) => COMPARISON_CSV_COLUMNS.map((c) => csvCell(r[c])).join(",")),
+  ];
   return lines.join("\r\n") + "\r\n";
 }
 
 export function comparisonJsonl(e: ComparisonExport): string {
   const head = { type: "comparison", ...e.comparison, createdAt: e.comparison.createdAt.toISOString() };
-  return [JSON.stringify(head), ...e.debates.map((d) => JSON.stringify({ type: "debate", comparisonId: e.comparison.id, ...d }))].join("\n") + "\n";
+  return (
+    [
+      JSON.stringify(head),
+      ...e.debates.map((d) => JSON.stringify({ type: "debate", comparisonId: e.comparison.id, ...d })),
+    ].join("\n") + "\n"
+  );
 }

@@ -20,7 +20,16 @@ export function parseCompareForm(values: Record<string, string>, methods: string
 }
 
 export type CompareEstimate =
-  | { ok: true; perMethod: Array<{ protocol: string; estimate: FormEstimate }>; llmCalls: number; toolCalls: number; tokens: number; costUsd: number | null; unpriced: string[]; missing: string[] }
+  | {
+      ok: true;
+      perMethod: Array<{ protocol: string; estimate: FormEstimate }>;
+      llmCalls: number;
+      toolCalls: number;
+      tokens: number;
+      costUsd: number | null;
+      unpriced: string[];
+      missing: string[];
+    }
   | { ok: false; message: string };
 
 /**
@@ -34,7 +43,10 @@ export function estimateComparison(values: Record<string, string>, methods: stri
     const preset = values[`preset_${protocol}`] ?? "";
     return { protocol, estimate: estimateFromForm({ protocol, corpus: values.corpus ?? "" }, preset || undefined) };
   });
-  const ok = perMethod.filter((m) => m.estimate.ok) as Array<{ protocol: string; estimate: Extract<FormEstimate, { ok: true }> }>;
+  const ok = perMethod.filter((m) => m.estimate.ok) as Array<{
+    protocol: string;
+    estimate: Extract<FormEstimate, { ok: true }>;
+  }>;
   const missing = perMethod.filter((m) => !m.estimate.ok).map((m) => m.protocol);
   const costs = ok.map((m) => m.estimate.costUsd);
   return {

@@ -2,7 +2,12 @@ import { findMethod, methodTitle as methodShortTitle } from "@/lib/debate/method
 import { z } from "zod";
 import type { Database } from "@/db/client";
 import { findCorpus } from "@/db/queries/corpus";
-import { discardComparison, insertComparison, setComparisonMethods, type ComparisonMethod } from "@/db/queries/comparisons";
+import {
+  discardComparison,
+  insertComparison,
+  setComparisonMethods,
+  type ComparisonMethod,
+} from "@/db/queries/comparisons";
 import { createDebate, DebateRequestError, startDebateSchema, type StartDebateInput } from "@/lib/debate/start";
 import { getProtocol, PROTOCOL_NAMES } from "@/lib/debate/protocols";
 import type { Embedder } from "@/lib/embeddings/registry";
@@ -20,7 +25,11 @@ import type { EnsembleMethod } from "./types";
 export const MIN_METHODS = 2;
 export const MAX_METHODS = 4;
 
-const isoDate = z.string().trim().regex(/^\d{4}-\d{2}-\d{2}$/, "use the form YYYY-MM-DD").refine((d) => !Number.isNaN(Date.parse(d)), "not a real date");
+const isoDate = z
+  .string()
+  .trim()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, "use the form YYYY-MM-DD")
+  .refine((d) => !Number.isNaN(Date.parse(d)), "not a real date");
 
 export const compareRequestSchema = z
   .object({
@@ -35,7 +44,11 @@ export const compareRequestSchema = z
       .array(z.object({ protocol: z.string().trim().min(1, "Choose a method."), preset: z.string().trim().optional() }))
       .min(MIN_METHODS, `Choose at least ${MIN_METHODS} methods to compare (one method is an ordinary debate).`)
       .max(MAX_METHODS, `Choose at most ${MAX_METHODS} methods.`),
-    ensemble: z.enum(ENSEMBLE_METHODS as [EnsembleMethod, ...EnsembleMethod[]], { message: `The ensemble is "majority", "confidence-weighted" or none.` }).optional(),
+    ensemble: z
+      .enum(ENSEMBLE_METHODS as [EnsembleMethod, ...EnsembleMethod[]], {
+        message: `The ensemble is "majority", "confidence-weighted" or none.`,
+      })
+      .optional(),
     /** Model id per role, for every method (a role a method does not have is ignored by it). */
     models: z.record(z.string(), z.string().trim()).default({}),
   })
@@ -43,28 +56,48 @@ export const compareRequestSchema = z
     const seen = new Set<string>();
     req.methods.forEach((m, i) => {
       if (!PROTOCOL_NAMES.includes(m.protocol)) {
-        ctx.addIssue({ code: "custom", message: `There is no method "${m.protocol}". Choose from: ${PROTOCOL_NAMES.join(", ")}.`, path: ["methods", i, "protocol"] });
+        ctx.addIssue({
+          code: "custom",
+          message: `There is no method "${m.protocol}". Choose from: ${PROTOCOL_NAMES.join(", ")}.`,
+          path: ["methods", i, "protocol"],
+        });
         return;
       }
       const presets = getProtocol(m.protocol).presets;
       if (m.preset && !presets[m.preset]) {
         const names = Object.keys(presets);
-        ctx.addIssue({ code: "custom", message: `${methodShortTitle(m.protocol)} has no preset "${m.preset}"${names.length ? `; choose one of: ${names.join(", ")}, or none` : ""}.`, path: ["methods", i, "preset"] });
+        ctx.addIssue({
+          code: "custom",
+          message: `${methodShortTitle(m.protocol)} has no preset "${m.preset}"${names.length ? `; choose one of: ${names.join(", ")}, or none` : ""}.`,
+          path: ["methods", i, "preset"],
+        });
       }
       const key = `${m.protocol}:${m.preset ?? ""}`;
-      if (seen.has(key)) ctx.addIssue({ code: "custom", message: `${m.protocol}${m.preset ? ` (${m.preset})` : ""} is chosen twice; choose each method once.`, path: ["methods", i, "protocol"] });
+      if (seen.has(key))
+        ctx.addIssue({
+          code: "custom",
+          message: `${m.protocol}${m.preset ? ` (${m.preset})` : ""} is chosen twice; choose each method once.`,
+          path: ["methods", i, "protocol"],
+        });
       seen.add(key);
     });
   });
 export type CompareRequest = z.input<typeof compareRequestSchema>;
 
 /** The request one method's debate is created from: the shared claim and corpus, the method's preset. */
-export function memberRequest(req: z.output<typeof compareRequestSchema>, m: { protocol: string; preset?: string }): StartDebateInput {
+export function memberRequest(
+  req: z.output<typeof compareRequestSchema>,
+  m: { protocol: string; preset?: string },
+): StartDebateInput {
   const protocol = getProtocol(m.protocol);
   const config = m.preset ? { ...protocol.presets[m.preset] } : {};
   const corpus = req.corpus?.trim();
   // A method that may run on its own search alone (ZoFia) needs no corpus; every other one does (the request check says so).
-  const evidence: StartDebateInput["evidence"] = corpus ? { mode: "retrieved", corpus, k: 20 } : findMethod(m.protocol)?.corpusOptional ? { mode: "none" } : { mode: "retrieved", corpus: "", k: 20 };
+  const evidence: StartDebateInput["evidence"] = corpus
+    ? { mode: "retrieved", corpus, k: 20 }
+    : findMethod(m.protocol)?.corpusOptional
+      ? { mode: "none" }
+      : { mode: "retrieved", corpus: "", k: 20 };
   return {
     protocol: m.protocol,
     claim: req.claim,
@@ -94,11 +127,15 @@ export function checkCompareRequest(raw: unknown): z.output<typeof compareReques
       const issue = one.error.issues[0]!;
       const title = methodShortTitle(m.protocol);
       const field = issue.path[0] === "evidence" ? "corpus" : issue.path.join(".");
-      const message = issue.path[0] === "evidence" && !req.corpus?.trim() ? `${title} reads evidence from a corpus: choose one.` : `${title}: ${issue.message}`;
+      const message =
+        issue.path[0] === "evidence" && !req.corpus?.trim()
+          ? `${title} reads evidence from a corpus: choose one.`
+          : `${title}: ${issue.message}`;
       throw new DebateRequestError(message, field || `methods.${i}`);
     }
     const cfg = getProtocol(m.protocol).configSchema.safeParse(memberRequest(req, m).config ?? {});
-    if (!cfg.success) throw new DebateRequestError(`${title(m.protocol)}: ${cfg.error.issues[0]!.message}`, `methods.${i}.preset`);
+    if (!cfg.success)
+      throw new DebateRequestError(`${title(m.protocol)}: ${cfg.error.issues[0]!.message}`, `methods.${i}.preset`);
   });
   return req;
 }
@@ -118,7 +155,11 @@ export async function createComparison(
   const req = checkCompareRequest(raw);
   const corpusName = req.corpus?.trim();
   const corpus = corpusName ? await findCorpus(db, corpusName) : null;
-  if (corpusName && !corpus) throw new DebateRequestError(`There is no corpus named "${corpusName}". Load documents first, or choose another corpus.`, "corpus");
+  if (corpusName && !corpus)
+    throw new DebateRequestError(
+      `There is no corpus named "${corpusName}". Load documents first, or choose another corpus.`,
+      "corpus",
+    );
   const methods: ComparisonMethod[] = req.methods.map((m) => ({ protocol: m.protocol, preset: m.preset || null }));
   const { id, claimId } = await insertComparison(db, {
     claim: {
@@ -136,9 +177,17 @@ export async function createComparison(
   try {
     for (const [i, m] of req.methods.entries()) {
       try {
-        debateIds.push(await createDebate(db, memberRequest(req, m), { createdBy: opts.createdBy ?? null, embedder: opts.embedder, claimId, comparisonId: id }));
+        debateIds.push(
+          await createDebate(db, memberRequest(req, m), {
+            createdBy: opts.createdBy ?? null,
+            embedder: opts.embedder,
+            claimId,
+            comparisonId: id,
+          }),
+        );
       } catch (e) {
-        if (e instanceof DebateRequestError) throw new DebateRequestError(`${title(m.protocol)}: ${e.message}`, e.field ?? `methods.${i}`);
+        if (e instanceof DebateRequestError)
+          throw new DebateRequestError(`${title(m.protocol)}: ${e.message}`, e.field ?? `methods.${i}`);
         throw e;
       }
     }
@@ -146,6 +195,10 @@ export async function createComparison(
     await discardComparison(db, id);
     throw e;
   }
-  await setComparisonMethods(db, id, methods.map((m, i) => ({ ...m, debateId: debateIds[i] })));
+  await setComparisonMethods(
+    db,
+    id,
+    methods.map((m, i) => ({ ...m, debateId: debateIds[i] })),
+  );
   return { id, claimId, debateIds };
 }

@@ -10,16 +10,32 @@ import type { ComparisonMember, ComparisonView, EnsembleMethod } from "./types";
 
 /** What the comparison pages, the CLI and exports show: the stored rows read through db/, the comparison's own logic applied here. */
 
-function durationOf(d: { status: DebateStatus; startedAt: Date | null; finishedAt: Date | null; heartbeatAt: Date | null }, now: number): number | null {
+function durationOf(
+  d: { status: DebateStatus; startedAt: Date | null; finishedAt: Date | null; heartbeatAt: Date | null },
+  now: number,
+): number | null {
   if (!d.startedAt) return null;
   const end = d.status === "running" ? now : (d.finishedAt?.getTime() ?? d.heartbeatAt?.getTime() ?? null);
   return end === null ? null : Math.max(0, end - d.startedAt.getTime());
 }
 
-function verdictOf(protocol: string, v: { label: string; reason: string | null; confidence: number | null }, decidedBy: string | null, turns: Array<{ role: string; kind: string; phase: string; content: string; status: string }>): NonNullable<ComparisonMember["verdict"]> {
+function verdictOf(
+  protocol: string,
+  v: { label: string; reason: string | null; confidence: number | null },
+  decidedBy: string | null,
+  turns: Array<{ role: string; kind: string; phase: string; content: string; status: string }>,
+): NonNullable<ComparisonMember["verdict"]> {
   const people = peopleVerdict(protocol, v, turns);
-  const fromTurns = !v.reason?.trim() && people.reasonNote ? (findMethod(protocol)?.reasonFromTurns?.(v, turns)?.text ?? null) : null;
-  return { label: v.label, productLabel: productLabel(protocol, v.label), confidence: v.confidence, reason: v.reason?.trim() ? v.reason : fromTurns, reasonNote: people.reasonNote, decidedBy };
+  const fromTurns =
+    !v.reason?.trim() && people.reasonNote ? (findMethod(protocol)?.reasonFromTurns?.(v, turns)?.text ?? null) : null;
+  return {
+    label: v.label,
+    productLabel: productLabel(protocol, v.label),
+    confidence: v.confidence,
+    reason: v.reason?.trim() ? v.reason : fromTurns,
+    reasonNote: people.reasonNote,
+    decidedBy,
+  };
 }
 
 /** Everything the comparison page shows, computed from the debates as they are now (live while they run). */
@@ -29,7 +45,9 @@ export async function getComparisonView(db: Database, id: string): Promise<Compa
   const { comparison, rows, usage } = read;
   // A method whose verdict carries no reason (ZoFia's judge answers with a label) gives it from its
   // turns: read only for those finished debates, only their spoken turns.
-  const needTurns = rows.filter((r) => r.verdict && !r.verdict.reason?.trim() && findMethod(r.debate.protocol)?.reasonFromTurns).map((r) => r.debate.id);
+  const needTurns = rows
+    .filter((r) => r.verdict && !r.verdict.reason?.trim() && findMethod(r.debate.protocol)?.reasonFromTurns)
+    .map((r) => r.debate.id);
   const spoken = await spokenTurns(db, needTurns);
   const now = Date.now();
   const members: ComparisonMember[] = rows.map(({ debate: d, verdict: v }) => {
@@ -42,7 +60,14 @@ export async function getComparisonView(db: Database, id: string): Promise<Compa
       preset,
       title: methodTitle(d.protocol, preset),
       status: d.status,
-      verdict: v ? verdictOf(d.protocol, v, decidedBy, spoken.filter((t) => t.debateId === d.id)) : null,
+      verdict: v
+        ? verdictOf(
+            d.protocol,
+            v,
+            decidedBy,
+            spoken.filter((t) => t.debateId === d.id),
+          )
+        : null,
       tokens: { prompt: u.promptTokens, completion: u.completionTokens },
       calls: u.calls,
       costUsd: u.costUsd,
@@ -50,11 +75,20 @@ export async function getComparisonView(db: Database, id: string): Promise<Compa
       error: d.error?.message ?? null,
     };
   });
-  const labelled = members.map((m) => ({ protocol: m.protocol, productLabel: m.status === "completed" ? (m.verdict?.productLabel ?? null) : null }));
+  const labelled = members.map((m) => ({
+    protocol: m.protocol,
+    productLabel: m.status === "completed" ? (m.verdict?.productLabel ?? null) : null,
+  }));
   const ensemble = comparison.ensemble
     ? ensembleVote(
         comparison.ensemble,
-        members.map((m, i) => ({ debateId: m.debateId, protocol: m.protocol, productLabel: labelled[i]!.productLabel, confidence: m.verdict?.confidence ?? null, pending: m.status === "queued" || m.status === "running" })),
+        members.map((m, i) => ({
+          debateId: m.debateId,
+          protocol: m.protocol,
+          productLabel: labelled[i]!.productLabel,
+          confidence: m.verdict?.confidence ?? null,
+          pending: m.status === "queued" || m.status === "running",
+        })),
       )
     : null;
   return {
@@ -73,11 +107,22 @@ export type ComparisonListRow = {
   createdAt: Date;
   claim: string;
   ensemble: EnsembleMethod | null;
-  methods: Array<{ debateId: string; protocol: string; preset: string | null; status: DebateStatus; label: string | null; productLabel: string | null; confidence: number | null }>;
+  methods: Array<{
+    debateId: string;
+    protocol: string;
+    preset: string | null;
+    status: DebateStatus;
+    label: string | null;
+    productLabel: string | null;
+    confidence: number | null;
+  }>;
 };
 
 /** Newest first; `before` (a created-at and id) pages on without skipping rows created at the same instant. */
-export async function listComparisons(db: Database, opts: { limit?: number; before?: { createdAt: Date; id: string } } = {}): Promise<ComparisonListRow[]> {
+export async function listComparisons(
+  db: Database,
+  opts: { limit?: number; before?: { createdAt: Date; id: string } } = {},
+): Promise<ComparisonListRow[]> {
   const { heads, debates } = await listComparisonRows(db, opts);
   return heads.map((h) => ({
     id: h.id,
@@ -87,7 +132,17 @@ export async function listComparisons(db: Database, opts: { limit?: number; befo
     methods: h.methods.flatMap((m) => {
       const d = debates.find((x) => x.id === m.debateId);
       if (!d) return [];
-      return [{ debateId: d.id, protocol: d.protocol, preset: m.preset, status: d.status, label: d.label, productLabel: d.label ? productLabel(d.protocol, d.label) : null, confidence: d.confidence }];
+      return [
+        {
+          debateId: d.id,
+          protocol: d.protocol,
+          preset: m.preset,
+          status: d.status,
+          label: d.label,
+          productLabel: d.label ? productLabel(d.protocol, d.label) : null,
+          confidence: d.confidence,
+        },
+      ];
     }),
   }));
 }

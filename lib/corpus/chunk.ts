@@ -116,10 +116,16 @@ function hardSplit(text: string, s: Span, maxChars: number): Span[] {
 }
 
 export function resolveChunking(partial?: Partial<ChunkingOptions>): ChunkingOptions {
-  const o = { ...DEFAULT_CHUNKING, ...Object.fromEntries(Object.entries(partial ?? {}).filter(([, v]) => v !== undefined)) };
-  if (!Number.isInteger(o.maxChars) || o.maxChars < 50) throw new Error(`chunk size must be an integer of at least 50 characters (got ${o.maxChars})`);
-  if (!Number.isInteger(o.overlapSentences) || o.overlapSentences < 0) throw new Error(`overlap must be a whole number of sentences (got ${o.overlapSentences})`);
-  if (!Number.isInteger(o.minChars) || o.minChars < 0 || o.minChars >= o.maxChars) throw new Error(`minimum passage size must be between 0 and the chunk size (got ${o.minChars})`);
+  const o = {
+    ...DEFAULT_CHUNKING,
+    ...Object.fromEntries(Object.entries(partial ?? {}).filter(([, v]) => v !== undefined)),
+  };
+  if (!Number.isInteger(o.maxChars) || o.maxChars < 50)
+    throw new Error(`chunk size must be an integer of at least 50 characters (got ${o.maxChars})`);
+  if (!Number.isInteger(o.overlapSentences) || o.overlapSentences < 0)
+    throw new Error(`overlap must be a whole number of sentences (got ${o.overlapSentences})`);
+  if (!Number.isInteger(o.minChars) || o.minChars < 0 || o.minChars >= o.maxChars)
+    throw new Error(`minimum passage size must be between 0 and the chunk size (got ${o.minChars})`);
   return o;
 }
 
@@ -131,7 +137,9 @@ export function resolveChunking(partial?: Partial<ChunkingOptions>): ChunkingOpt
  */
 export function chunkText(text: string, options?: Partial<ChunkingOptions>): Span[] {
   const { maxChars, overlapSentences, minChars } = resolveChunking(options);
-  const sentences = splitSentences(text).flatMap((s) => (s.text.length > maxChars ? hardSplit(text, s, maxChars) : [s]));
+  const sentences = splitSentences(text).flatMap((s) =>
+    s.text.length > maxChars ? hardSplit(text, s, maxChars) : [s],
+  );
   if (sentences.length === 0) return [];
   const span = (from: number, to: number): Span => {
     const start = sentences[from]!.start;

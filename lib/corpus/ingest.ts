@@ -36,7 +36,15 @@ import { CsvHeaderError } from "./formats/csv";
 import { NoTextLayerError } from "./formats/documents";
 import { runnerIsGone } from "./runner";
 import { IngestError, ORPHAN_AFTER_MS, RUNNER_ID, failureReason, localRuns, registerLocalRun } from "./jobs";
-import type { ChunkingOptions, DocumentInput, IngestCounts, IngestOptions, IngestProgress, IngestSummary, SourceRecord } from "./types";
+import type {
+  ChunkingOptions,
+  DocumentInput,
+  IngestCounts,
+  IngestOptions,
+  IngestProgress,
+  IngestSummary,
+  SourceRecord,
+} from "./types";
 
 // Shared with re-embed jobs (jobs.ts); re-exported so callers keep one import for ingest jobs.
 export { IngestError, ORPHAN_AFTER_MS, RUNNER_ID, failureReason, registerLocalRun };
@@ -127,7 +135,14 @@ function stable(value: unknown): unknown {
 type Prepared = {
   input: DocumentInput;
   hash: string;
-  passages: Array<{ externalId: string; ordinal: number; text: string; charStart: number | null; charEnd: number | null; embedding?: number[] }>;
+  passages: Array<{
+    externalId: string;
+    ordinal: number;
+    text: string;
+    charStart: number | null;
+    charEnd: number | null;
+    embedding?: number[];
+  }>;
 };
 
 /** Null when the document has no text at all. */
@@ -141,10 +156,23 @@ export function prepareDocument(doc: DocumentInput, chunking: ChunkingOptions): 
         // Offsets into the document when the passage is a verbatim piece of it.
         const at = doc.text.indexOf(p.text, cursor);
         if (at >= 0) cursor = at + p.text.length;
-        return { externalId: p.id, ordinal: i, text: p.text, charStart: at >= 0 ? at : null, charEnd: at >= 0 ? at + p.text.length : null, embedding: p.embedding };
+        return {
+          externalId: p.id,
+          ordinal: i,
+          text: p.text,
+          charStart: at >= 0 ? at : null,
+          charEnd: at >= 0 ? at + p.text.length : null,
+          embedding: p.embedding,
+        };
       });
   } else {
-    passages = chunkText(doc.text, chunking).map((s, i) => ({ externalId: `${doc.id}#${i}`, ordinal: i, text: s.text, charStart: s.start, charEnd: s.end }));
+    passages = chunkText(doc.text, chunking).map((s, i) => ({
+      externalId: `${doc.id}#${i}`,
+      ordinal: i,
+      text: s.text,
+      charStart: s.start,
+      charEnd: s.end,
+    }));
   }
   if (passages.length === 0) return null;
   const hash = createHash("sha256")
@@ -192,9 +220,10 @@ async function markFailed(db: Database, jobId: string, runnerId: string, reason:
     await finishIngestJob(db, jobId, runnerId, { status: "failed", error: reason });
   } catch (e) {
     console.error(`[ingest] job ${jobId}: recording the failure failed: ${failureReason(e)}`);
-    await finishIngestJob(db, jobId, runnerId, { status: "failed", error: "the ingest stopped because of an internal error; the server log has the details" }).catch((e2) =>
-      console.error(`[ingest] job ${jobId}: could not mark it failed: ${failureReason(e2)}`),
-    );
+    await finishIngestJob(db, jobId, runnerId, {
+      status: "failed",
+      error: "the ingest stopped because of an internal error; the server log has the details",
+    }).catch((e2) => console.error(`[ingest] job ${jobId}: could not mark it failed: ${failureReason(e2)}`));
   }
 }
 
@@ -280,7 +309,11 @@ export async function getIngestJob(db: Database, id: string): Promise<IngestJob 
   return row && toJob(await settle(db, row));
 }
 
-export async function listIngestJobs(db: Database, corpusId: string, opts: { limit?: number } = {}): Promise<IngestJob[]> {
+export async function listIngestJobs(
+  db: Database,
+  corpusId: string,
+  opts: { limit?: number } = {},
+): Promise<IngestJob[]> {
   const rows = await listIngestJobRows(db, corpusId, opts.limit);
   return (await Promise.all(rows.map((r) => settle(db, r)))).map(toJob);
 }
@@ -289,16 +322,28 @@ export async function listIngestJobs(db: Database, corpusId: string, opts: { lim
  * Call once at server start: jobs whose process died are shown as interrupted, ready to resume.
  * A process on this host that no longer exists is recognised at once; others by their heartbeat.
  */
-export async function markOrphanedJobsInterrupted(db: Database, runnerId: string = RUNNER_ID, opts: { staleMs?: number } = {}): Promise<number> {
+export async function markOrphanedJobsInterrupted(
+  db: Database,
+  runnerId: string = RUNNER_ID,
+  opts: { staleMs?: number } = {},
+): Promise<number> {
   const staleBefore = Date.now() - (opts.staleMs ?? ORPHAN_AFTER_MS);
   const running = await listRunningJobs(db, runnerId);
-  const orphans = running.filter((j) => !j.heartbeatAt || j.heartbeatAt.getTime() < staleBefore || runnerIsGone(j.runnerId, runnerId));
+  const orphans = running.filter(
+    (j) => !j.heartbeatAt || j.heartbeatAt.getTime() < staleBefore || runnerIsGone(j.runnerId, runnerId),
+  );
   return markJobsInterrupted(db, orphans);
 }
 
 /** Failures a resume would only repeat: the source itself is the problem. */
 function isPermanent(e: unknown): boolean {
-  return e instanceof IngestError || e instanceof SourceError || e instanceof NotTextError || e instanceof CsvHeaderError || e instanceof NoTextLayerError;
+  return (
+    e instanceof IngestError ||
+    e instanceof SourceError ||
+    e instanceof NotTextError ||
+    e instanceof CsvHeaderError ||
+    e instanceof NoTextLayerError
+  );
 }
 
 // Jobs started by this process, so a cancel reaches the running loop at once.
@@ -339,7 +384,8 @@ async function embedMissing(embedder: Embedder, docs: Prepared[], signal?: Abort
       part.map((p) => p.text),
       signal,
     );
-    if (vectors.length !== part.length) throw new Error(`${embedder.id} returned ${vectors.length} vectors for ${part.length} texts`);
+    if (vectors.length !== part.length)
+      throw new Error(`${embedder.id} returned ${vectors.length} vectors for ${part.length} texts`);
     part.forEach((p, j) => (p.embedding = vectors[j]));
   }
   let dim: number | undefined;
@@ -347,7 +393,9 @@ async function embedMissing(embedder: Embedder, docs: Prepared[], signal?: Abort
     for (const p of d.passages) {
       dim ??= p.embedding!.length;
       if (p.embedding!.length !== dim || (embedder.dim !== undefined && dim !== embedder.dim)) {
-        throw new Error(`passage ${p.externalId}: a ${p.embedding!.length}-dimensional vector where ${embedder.id} has ${embedder.dim ?? dim}`);
+        throw new Error(
+          `passage ${p.externalId}: a ${p.embedding!.length}-dimensional vector where ${embedder.id} has ${embedder.dim ?? dim}`,
+        );
       }
     }
   return dim ?? embedder.dim ?? 0;
@@ -360,7 +408,10 @@ async function runJob(ctx: RunContext, records: AsyncIterable<SourceRecord>): Pr
   // Counts continue from what the job had committed before (a resume adds to them).
   const counts = countsOf(ctx.job);
   const recentErrors = [...ctx.job.recentErrors];
-  let resume: ResumeState = { ...(ctx.job.resume ?? { recordsCommitted: 0 }), fingerprint: ctx.fingerprint ?? ctx.job.resume?.fingerprint };
+  let resume: ResumeState = {
+    ...(ctx.job.resume ?? { recordsCommitted: 0 }),
+    fingerprint: ctx.fingerprint ?? ctx.job.resume?.fingerprint,
+  };
   let bytesDone = ctx.job.bytesDone;
   let recordsDone = ctx.job.recordsDone;
   let passagesThisRun = 0;
@@ -392,7 +443,13 @@ async function runJob(ctx: RunContext, records: AsyncIterable<SourceRecord>): Pr
   // What has been read but not committed; dropped as a whole if the batch fails.
   let batch: Prepared[] = [];
   let batchIds = new Set<string>();
-  let pending = { counts: zeroCounts(), errors: [] as Array<{ line?: number; file?: string; message: string }>, records: 0, bytesEnd: undefined as number | undefined, line: undefined as number | undefined };
+  let pending = {
+    counts: zeroCounts(),
+    errors: [] as Array<{ line?: number; file?: string; message: string }>,
+    records: 0,
+    bytesEnd: undefined as number | undefined,
+    line: undefined as number | undefined,
+  };
   const resetPending = () => {
     batch = [];
     batchIds = new Set();
@@ -433,7 +490,9 @@ async function runJob(ctx: RunContext, records: AsyncIterable<SourceRecord>): Pr
     for (const d of toWrite) {
       d.passages = d.passages.filter((p) => {
         if (!passageIds.has(p.externalId)) return passageIds.add(p.externalId);
-        mine.pending.errors.push({ message: `document ${d.input.id}: passage id ${p.externalId} repeats one earlier in the batch; passage skipped` });
+        mine.pending.errors.push({
+          message: `document ${d.input.id}: passage id ${p.externalId} repeats one earlier in the batch; passage skipped`,
+        });
         batchCounts.errors++;
         return false;
       });
@@ -454,7 +513,12 @@ async function runJob(ctx: RunContext, records: AsyncIterable<SourceRecord>): Pr
     writing.catch(() => {});
   };
 
-  const commit = async (batchPending: typeof pending, toWrite: Prepared[], existing: Awaited<ReturnType<typeof existingDocuments>>, batchCounts: IngestCounts) => {
+  const commit = async (
+    batchPending: typeof pending,
+    toWrite: Prepared[],
+    existing: Awaited<ReturnType<typeof existingDocuments>>,
+    batchCounts: IngestCounts,
+  ) => {
     const docs: DocumentToWrite[] = toWrite.map((d) => ({
       externalId: d.input.id,
       title: d.input.title ?? null,
@@ -476,7 +540,9 @@ async function runJob(ctx: RunContext, records: AsyncIterable<SourceRecord>): Pr
     const written = await db.transaction(async (tx) => {
       const w = await writeDocuments(tx, corpus.id, embedder.id, docs);
       for (const c of w.conflicts) {
-        batchErrors.push({ message: `document ${c.document}: passage id ${c.passage} already belongs to another document; passage skipped` });
+        batchErrors.push({
+          message: `document ${c.document}: passage id ${c.passage} already belongs to another document; passage skipped`,
+        });
       }
       for (const d of toWrite) {
         if (existing.has(d.input.id)) batchCounts.docsUpdated++;
@@ -531,7 +597,11 @@ async function runJob(ctx: RunContext, records: AsyncIterable<SourceRecord>): Pr
         if (clean.removed) {
           const where = rec.line !== undefined ? `line ${rec.line}: ` : rec.file ? `${rec.file}: ` : "";
           pending.counts.errors++;
-          pending.errors.push({ line: rec.line, file: rec.file, message: `${where}document ${clean.document.id}: removed ${clean.removed} NUL character${clean.removed === 1 ? "" : "s"} (the database cannot store them); the rest was ingested` });
+          pending.errors.push({
+            line: rec.line,
+            file: rec.file,
+            message: `${where}document ${clean.document.id}: removed ${clean.removed} NUL character${clean.removed === 1 ? "" : "s"} (the database cannot store them); the rest was ingested`,
+          });
         }
         const prepared = prepareDocument(clean.document, stored.chunking);
         if (!prepared) {
@@ -555,11 +625,15 @@ async function runJob(ctx: RunContext, records: AsyncIterable<SourceRecord>): Pr
     await writing?.catch(() => {});
     const cancelled = e instanceof CancelledError || (ctx.signal?.aborted ?? false);
     if (cancelled) {
-      await finishIngestJob(db, jobId, runnerId, { status: "cancelled", error: "cancelled; committed batches were kept" }).catch(() => {});
+      await finishIngestJob(db, jobId, runnerId, {
+        status: "cancelled",
+        error: "cancelled; committed batches were kept",
+      }).catch(() => {});
       return summarize(ctx, "cancelled", progress, started);
     }
     const message = failureReason(e);
-    if (!(e instanceof IngestError) && !(e instanceof SourceError) && !(e instanceof NotTextError)) console.error(`[ingest] job ${jobId} failed:`, e);
+    if (!(e instanceof IngestError) && !(e instanceof SourceError) && !(e instanceof NotTextError))
+      console.error(`[ingest] job ${jobId} failed:`, e);
     await markFailed(db, jobId, runnerId, message);
     const resumable = !isPermanent(e);
     if (!resumable) await markJobNotResumable(db, jobId).catch(() => {});
@@ -567,7 +641,9 @@ async function runJob(ctx: RunContext, records: AsyncIterable<SourceRecord>): Pr
   } finally {
     clearInterval(heartbeat);
     // A failed or cancelled first load still leaves committed vectors that searches need indexed.
-    await buildDeferredIndex().catch((e) => console.error(`[ingest] building the vector index failed: ${(e as Error).message}`));
+    await buildDeferredIndex().catch((e) =>
+      console.error(`[ingest] building the vector index failed: ${(e as Error).message}`),
+    );
   }
 }
 
@@ -583,7 +659,12 @@ function addCounts(a: IngestCounts, b: IngestCounts): IngestCounts {
   };
 }
 
-function summarize(ctx: RunContext, status: IngestProgress["status"], progress: (s: IngestProgress["status"]) => IngestProgress, started: number): IngestSummary {
+function summarize(
+  ctx: RunContext,
+  status: IngestProgress["status"],
+  progress: (s: IngestProgress["status"]) => IngestProgress,
+  started: number,
+): IngestSummary {
   const p = progress(status);
   const summary = { ...p, corpusId: ctx.corpus.id, seconds: Math.round((Date.now() - started) / 100) / 10 };
   ctx.onProgress?.(summary);
@@ -595,16 +676,33 @@ async function prepareRun(db: Database, opts: RunOptions & { data?: string }) {
   // An existing corpus keeps its own model (it may predate a change of EMBEDDING_MODEL's default).
   const embedder = opts.embedder ?? resolveEmbedder(existing?.embeddingModel);
   if (existing) {
-    const reembed = (await listIngestJobRows(db, existing.id, 20)).find((j) => j.kind === "reembed" && j.status === "running" && !(j.heartbeatAt && j.heartbeatAt.getTime() < Date.now() - ORPHAN_AFTER_MS) && !runnerIsGone(j.runnerId, RUNNER_ID));
-    if (reembed) throw new IngestError(`corpus "${existing.name}" is being re-embedded with ${reembed.source} (job ${reembed.id}); add documents when it has finished, or cancel it`);
+    const reembed = (await listIngestJobRows(db, existing.id, 20)).find(
+      (j) =>
+        j.kind === "reembed" &&
+        j.status === "running" &&
+        !(j.heartbeatAt && j.heartbeatAt.getTime() < Date.now() - ORPHAN_AFTER_MS) &&
+        !runnerIsGone(j.runnerId, RUNNER_ID),
+    );
+    if (reembed)
+      throw new IngestError(
+        `corpus "${existing.name}" is being re-embedded with ${reembed.source} (job ${reembed.id}); add documents when it has finished, or cancel it`,
+      );
   }
   const chunking = resolveChunking({ ...(existing?.chunking ?? {}), ...(opts.chunking ?? {}) });
   const batchSize = opts.batchSize ?? DEFAULT_BATCH_SIZE;
-  if (!Number.isInteger(batchSize) || batchSize < 1) throw new IngestError(`batch size must be a positive whole number (got ${batchSize})`);
+  if (!Number.isInteger(batchSize) || batchSize < 1)
+    throw new IngestError(`batch size must be a positive whole number (got ${batchSize})`);
   const corpus = await ensureCorpus(db, opts.corpus, { embeddingModel: embedder.id, description: opts.description });
   // Only plain limits are stored; the allow-list is the server's configuration at resume time.
   const { signal: _signal, allow: _allow, resolve: _resolve, ...read } = opts.read ?? {};
-  const stored: StoredOptions = { chunking, strict: !!opts.strict, batchSize, embeddingModel: embedder.id, ...(opts.data ? { data: opts.data } : {}), ...(Object.keys(read).length ? { read } : {}) };
+  const stored: StoredOptions = {
+    chunking,
+    strict: !!opts.strict,
+    batchSize,
+    embeddingModel: embedder.id,
+    ...(opts.data ? { data: opts.data } : {}),
+    ...(Object.keys(read).length ? { read } : {}),
+  };
   return { embedder, corpus, stored };
 }
 
@@ -633,11 +731,33 @@ async function withJob(
     if (!row) throw new IngestError(`no ingest job ${opts.jobId}`);
     job = row;
   } else {
-    job = await createIngestJob(db, { corpusId: corpus.id, source: meta.source, kind: meta.kind, options: stored, bytesTotal: meta.bytesTotal, runnerId });
+    job = await createIngestJob(db, {
+      corpusId: corpus.id,
+      source: meta.source,
+      kind: meta.kind,
+      options: stored,
+      bytesTotal: meta.bytesTotal,
+      runnerId,
+    });
   }
   const controller = new AbortController();
   const signal = opts.signal ? AbortSignal.any([opts.signal, controller.signal]) : controller.signal;
-  return asLocalRun(job.id, controller, () => runJob({ db, corpus, embedder, stored, job, runnerId, signal, onProgress: opts.onProgress, fingerprint: meta.fingerprint }, records));
+  return asLocalRun(job.id, controller, () =>
+    runJob(
+      {
+        db,
+        corpus,
+        embedder,
+        stored,
+        job,
+        runnerId,
+        signal,
+        onProgress: opts.onProgress,
+        fingerprint: meta.fingerprint,
+      },
+      records,
+    ),
+  );
 }
 
 /**
@@ -662,7 +782,12 @@ export function ingestRecords(
 /** A file, a folder (recursively) or an http(s) URL. */
 export async function ingestSource(db: Database, source: string, opts: RunOptions): Promise<IngestSummary> {
   const opened = await openSource(source, { ...opts.read, signal: opts.signal });
-  return withJob(db, opts, { source: opened.source, kind: opened.kind, bytesTotal: opened.bytesTotal, fingerprint: opened.fingerprint }, opened.records());
+  return withJob(
+    db,
+    opts,
+    { source: opened.source, kind: opened.kind, bytesTotal: opened.bytesTotal, fingerprint: opened.fingerprint },
+    opened.records(),
+  );
 }
 
 /**
@@ -670,12 +795,28 @@ export async function ingestSource(db: Database, source: string, opts: RunOption
  * with the job id and lets the UI follow `getIngestJob` (or onProgress) while the run continues
  * in the server process, even after the page is closed.
  */
-export async function startIngest(db: Database, source: string, opts: RunOptions): Promise<{ jobId: string; done: Promise<IngestSummary> }> {
+export async function startIngest(
+  db: Database,
+  source: string,
+  opts: RunOptions,
+): Promise<{ jobId: string; done: Promise<IngestSummary> }> {
   const opened = await openSource(source, { ...opts.read, signal: opts.signal });
   const { corpus, stored } = await prepareRun(db, opts);
   const runnerId = opts.runnerId ?? RUNNER_ID;
-  const job = await createIngestJob(db, { corpusId: corpus.id, source: opened.source, kind: opened.kind, options: stored, bytesTotal: opened.bytesTotal, runnerId });
-  const done = withJob(db, { ...opts, jobId: job.id, runnerId }, { source: opened.source, kind: opened.kind, bytesTotal: opened.bytesTotal, fingerprint: opened.fingerprint }, opened.records());
+  const job = await createIngestJob(db, {
+    corpusId: corpus.id,
+    source: opened.source,
+    kind: opened.kind,
+    options: stored,
+    bytesTotal: opened.bytesTotal,
+    runnerId,
+  });
+  const done = withJob(
+    db,
+    { ...opts, jobId: job.id, runnerId },
+    { source: opened.source, kind: opened.kind, bytesTotal: opened.bytesTotal, fingerprint: opened.fingerprint },
+    opened.records(),
+  );
   // The caller may never await `done`; the failure is in the job row, not an unhandled rejection.
   done.catch(() => {});
   return { jobId: job.id, done };
@@ -703,19 +844,28 @@ export async function resumeIngestJob(
   if (row.status === "completed") throw new IngestError(`job ${jobId} already completed`);
   if (row.kind === "reembed") return (await import("./reembed")).resumeReembedJob(db, row, opts);
   if (row.status === "failed" && row.options.resumable === false) {
-    throw new IngestError(`job ${jobId} failed because of its source (${row.error ?? "see the job"}); resuming would fail the same way. Fix the source and ingest it again (unchanged documents are skipped)`);
+    throw new IngestError(
+      `job ${jobId} failed because of its source (${row.error ?? "see the job"}); resuming would fail the same way. Fix the source and ingest it again (unchanged documents are skipped)`,
+    );
   }
   const stored = row.options as StoredOptions;
-  const from: ResumePoint = { recordsCommitted: row.resume?.recordsCommitted ?? 0, bytesCommitted: row.resume?.bytesCommitted, lineCommitted: row.resume?.lineCommitted };
+  const from: ResumePoint = {
+    recordsCommitted: row.resume?.recordsCommitted ?? 0,
+    bytesCommitted: row.resume?.bytesCommitted,
+    lineCommitted: row.resume?.lineCommitted,
+  };
   const embedder = opts.embedder ?? resolveEmbedder(stored.embeddingModel);
-  if (embedder.id !== stored.embeddingModel) throw new IngestError(`job ${jobId} embeds with ${stored.embeddingModel}, not ${embedder.id}`);
+  if (embedder.id !== stored.embeddingModel)
+    throw new IngestError(`job ${jobId} embeds with ${stored.embeddingModel}, not ${embedder.id}`);
 
   let records: AsyncIterable<SourceRecord> | null = null;
   let fingerprint: string | undefined;
   if (row.kind === "file" || row.kind === "directory" || row.kind === "url") {
     const opened: OpenedSource = await openSource(row.source, { ...stored.read, signal: opts.signal });
     if (row.resume?.fingerprint && opened.fingerprint !== row.resume.fingerprint) {
-      throw new IngestError(`${row.source} changed since job ${jobId} started; ingest it again instead (unchanged documents are skipped)`);
+      throw new IngestError(
+        `${row.source} changed since job ${jobId} started; ingest it again instead (unchanged documents are skipped)`,
+      );
     }
     fingerprint = opened.fingerprint;
     records = opened.records(from);
@@ -724,15 +874,22 @@ export async function resumeIngestJob(
     const all = await reopenRecords(row.kind, row.source, stored.data);
     if (all) records = await skip(all, from.recordsCommitted);
   }
-  if (!records) throw new IngestError(`job ${jobId} (${row.kind}) read records its caller supplied; run that ingest again instead (unchanged documents are skipped)`);
+  if (!records)
+    throw new IngestError(
+      `job ${jobId} (${row.kind}) read records its caller supplied; run that ingest again instead (unchanged documents are skipped)`,
+    );
 
   const runnerId = opts.runnerId ?? RUNNER_ID;
   // A cancel marks the job at once, but this process's run may still be embedding its last batch;
   // claiming now would let that run's closing write ("cancelled") land on top of the resumed one.
   const windingDown = running.get(jobId);
   if (windingDown) {
-    const settled = await Promise.race([windingDown.settled.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), WIND_DOWN_MS).unref())]);
-    if (!settled) throw new IngestError(`job ${jobId} is still finishing the batch it was cancelled in; try again in a minute`);
+    const settled = await Promise.race([
+      windingDown.settled.then(() => true),
+      new Promise<boolean>((r) => setTimeout(() => r(false), WIND_DOWN_MS).unref()),
+    ]);
+    if (!settled)
+      throw new IngestError(`job ${jobId} is still finishing the batch it was cancelled in; try again in a minute`);
   }
   const gone = row.runnerId && runnerIsGone(row.runnerId, runnerId) ? [row.runnerId] : [];
   const claimed = await claimIngestJob(db, jobId, runnerId, opts.staleMs ?? ORPHAN_AFTER_MS, gone);
@@ -741,13 +898,27 @@ export async function resumeIngestJob(
   if (!c) throw new IngestError(`the corpus of job ${jobId} no longer exists`);
   const controller = new AbortController();
   const signal = opts.signal ? AbortSignal.any([opts.signal, controller.signal]) : controller.signal;
-  return asLocalRun(jobId, controller, () => runJob({ db, corpus: c, embedder, stored, job: claimed, runnerId, signal, onProgress: opts.onProgress, fingerprint }, records));
+  return asLocalRun(jobId, controller, () =>
+    runJob(
+      { db, corpus: c, embedder, stored, job: claimed, runnerId, signal, onProgress: opts.onProgress, fingerprint },
+      records,
+    ),
+  );
 }
 
 /** Loads the demo corpus (see sample.ts). */
-export async function ingestSample(db: Database, opts: Omit<RunOptions, "corpus"> & { corpus?: string } = {}): Promise<IngestSummary> {
+export async function ingestSample(
+  db: Database,
+  opts: Omit<RunOptions, "corpus"> & { corpus?: string } = {},
+): Promise<IngestSummary> {
   const { SAMPLE_CORPUS_NAME, SAMPLE_CORPUS_DESCRIPTION, sampleRecords } = await import("./sample");
-  return ingestRecords(db, sampleRecords(), { ...opts, corpus: opts.corpus ?? SAMPLE_CORPUS_NAME, description: opts.description ?? SAMPLE_CORPUS_DESCRIPTION, source: "sample", kind: "sample" });
+  return ingestRecords(db, sampleRecords(), {
+    ...opts,
+    corpus: opts.corpus ?? SAMPLE_CORPUS_NAME,
+    description: opts.description ?? SAMPLE_CORPUS_DESCRIPTION,
+    source: "sample",
+    kind: "sample",
+  });
 }
 
 /**
@@ -764,5 +935,11 @@ export async function ingestDataset(
   const { datasetRecords } = await import("./reopen");
   const abs = path.resolve(dataDir);
   const records = await datasetRecords(name, abs);
-  return ingestRecords(db, records, { ...opts, corpus: opts.corpus ?? name, source: `dataset:${name}:${abs}`, kind: `dataset:${name}`, data: abs });
+  return ingestRecords(db, records, {
+    ...opts,
+    corpus: opts.corpus ?? name,
+    source: `dataset:${name}:${abs}`,
+    kind: `dataset:${name}`,
+    data: abs,
+  });
 }

@@ -30,7 +30,13 @@ export type JobView = {
 
 // Records a caller supplied (kind "records") cannot be read again, so there is nothing to resume from.
 // A re-embed reads its work from the database, so it can always continue.
-const REREADABLE = (kind: string) => kind === "file" || kind === "directory" || kind === "url" || kind === "sample" || kind === "reembed" || kind.startsWith("dataset:");
+const REREADABLE = (kind: string) =>
+  kind === "file" ||
+  kind === "directory" ||
+  kind === "url" ||
+  kind === "sample" ||
+  kind === "reembed" ||
+  kind.startsWith("dataset:");
 
 export function canResume(job: Pick<IngestJob, "status" | "kind" | "options">): boolean {
   if (job.status === "running" || job.status === "completed") return false;
@@ -71,7 +77,17 @@ export function toJobView(job: IngestJob): JobView {
 
 /** What changes while a job runs; the event stream pushes only when this does. */
 export function jobVersion(v: JobView): string {
-  return [v.status, v.bytesDone, v.recordsDone, v.passagesAdded, v.docsUnchanged, v.docsSkippedEmpty, v.errors, v.finishedAt, v.error].join("|");
+  return [
+    v.status,
+    v.bytesDone,
+    v.recordsDone,
+    v.passagesAdded,
+    v.docsUnchanged,
+    v.docsSkippedEmpty,
+    v.errors,
+    v.finishedAt,
+    v.error,
+  ].join("|");
 }
 
 export function elapsedSeconds(v: JobView, now: number): number | null {
@@ -107,6 +123,8 @@ export function describeErrors(v: JobView): string | null {
   if (v.errors === 0) return null;
   const lines = [...new Set(v.recentErrors.map((e) => e.line).filter((l): l is number => l !== undefined))];
   const shown = lines.slice(0, 8);
-  const where = shown.length ? `, ${shown.length === 1 ? "line" : "lines"} ${shown.join(", ")}${lines.length > shown.length || v.errors > v.recentErrors.length ? ", …" : ""}` : "";
+  const where = shown.length
+    ? `, ${shown.length === 1 ? "line" : "lines"} ${shown.join(", ")}${lines.length > shown.length || v.errors > v.recentErrors.length ? ", …" : ""}`
+    : "";
   return `${plural(v.errors, "error")}${where}`;
 }

@@ -68,4 +68,3 @@ export function failureReason(e: unknown): string {
   const clean = message.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, "").trim() || "unknown error";
   return clean.length > 1000 ? `${clean.slice(0, 1000)}…` : clean;
 }
-

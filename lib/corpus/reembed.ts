@@ -9,7 +9,12 @@ import {
   recordJobProgress,
   type IngestJobRow,
 } from "@/db/queries/ingest-jobs";
-import { addPassageVectors, countPassagesWithoutVector, passagesWithoutVector, setJobPassageTotal } from "@/db/queries/reembed";
+import {
+  addPassageVectors,
+  countPassagesWithoutVector,
+  passagesWithoutVector,
+  setJobPassageTotal,
+} from "@/db/queries/reembed";
 import { canDeferVectorIndex, ensureVectorIndex } from "@/db/queries/vector-index";
 import { corpusPassageCount } from "@/db/queries/retrieval";
 import { resolveEmbedder, type Embedder } from "@/lib/embeddings/registry";
@@ -58,10 +63,16 @@ function embedderFor(opts: ReembedOptions): Embedder {
 /** One job at a time per corpus: an ingest running beside a re-embed would add passages with the old model only. */
 async function refuseIfBusy(db: Database, corpus: CorpusRow, except?: string) {
   const busy = (await listIngestJobRows(db, corpus.id, 20)).find(
-    (j) => j.status === "running" && j.id !== except && !(j.heartbeatAt && j.heartbeatAt.getTime() < Date.now() - ORPHAN_AFTER_MS) && !runnerIsGone(j.runnerId, RUNNER_ID),
+    (j) =>
+      j.status === "running" &&
+      j.id !== except &&
+      !(j.heartbeatAt && j.heartbeatAt.getTime() < Date.now() - ORPHAN_AFTER_MS) &&
+      !runnerIsGone(j.runnerId, RUNNER_ID),
   );
   if (busy) {
-    throw new IngestError(`corpus "${corpus.name}" has a running ${busy.kind === REEMBED_KIND ? `re-embed (${busy.source})` : "ingest"} job ${busy.id}; wait for it to finish or cancel it, then re-embed`);
+    throw new IngestError(
+      `corpus "${corpus.name}" has a running ${busy.kind === REEMBED_KIND ? `re-embed (${busy.source})` : "ingest"} job ${busy.id}; wait for it to finish or cancel it, then re-embed`,
+    );
   }
 }
 
@@ -70,7 +81,8 @@ async function prepare(db: Database, corpusName: string, opts: ReembedOptions) {
   if (!corpus) throw new IngestError(`there is no corpus named "${corpusName}"; see npx counterpoint corpus list`);
   const embedder = embedderFor(opts);
   const batchSize = opts.batchSize ?? DEFAULT_REEMBED_BATCH;
-  if (!Number.isInteger(batchSize) || batchSize < 1) throw new IngestError(`batch size must be a positive whole number (got ${batchSize})`);
+  if (!Number.isInteger(batchSize) || batchSize < 1)
+    throw new IngestError(`batch size must be a positive whole number (got ${batchSize})`);
   await refuseIfBusy(db, corpus);
   const stored: StoredReembed = { embeddingModel: embedder.id, batchSize, previousModel: corpus.embeddingModel };
   return { corpus, embedder, stored };
@@ -80,26 +92,46 @@ async function prepare(db: Database, corpusName: string, opts: ReembedOptions) {
  * Creates the job and returns at once with its id; the work goes on in this process (the page
  * follows it like any ingest job). `done` settles when the job ends.
  */
-export async function startReembed(db: Database, corpusName: string, opts: ReembedOptions = {}): Promise<{ jobId: string; done: Promise<IngestSummary> }> {
+export async function startReembed(
+  db: Database,
+  corpusName: string,
+  opts: ReembedOptions = {},
+): Promise<{ jobId: string; done: Promise<IngestSummary> }> {
   const { corpus, embedder, stored } = await prepare(db, corpusName, opts);
   const runnerId = opts.runnerId ?? RUNNER_ID;
   const total = await corpusPassageCount(db, corpus.id);
-  const job = await createIngestJob(db, { corpusId: corpus.id, source: embedder.id, kind: REEMBED_KIND, options: stored, bytesTotal: total, runnerId });
+  const job = await createIngestJob(db, {
+    corpusId: corpus.id,
+    source: embedder.id,
+    kind: REEMBED_KIND,
+    options: stored,
+    bytesTotal: total,
+    runnerId,
+  });
   const done = run(db, corpus, embedder, stored, job, runnerId, opts);
   done.catch(() => {});
   return { jobId: job.id, done };
 }
 
 /** Re-embeds a corpus and waits for the end (the CLI). */
-export async function reembedCorpus(db: Database, corpusName: string, opts: ReembedOptions = {}): Promise<IngestSummary> {
+export async function reembedCorpus(
+  db: Database,
+  corpusName: string,
+  opts: ReembedOptions = {},
+): Promise<IngestSummary> {
   return (await startReembed(db, corpusName, opts)).done;
 }
 
 /** Continues a stopped re-embed job under the same id (called by resumeIngestJob). */
-export async function resumeReembedJob(db: Database, row: IngestJobRow, opts: Omit<ReembedOptions, "model" | "batchSize"> & { staleMs?: number } = {}): Promise<IngestSummary> {
+export async function resumeReembedJob(
+  db: Database,
+  row: IngestJobRow,
+  opts: Omit<ReembedOptions, "model" | "batchSize"> & { staleMs?: number } = {},
+): Promise<IngestSummary> {
   const stored = row.options as StoredReembed;
   const embedder = opts.embedder ?? embedderFor({ model: stored.embeddingModel });
-  if (embedder.id !== stored.embeddingModel) throw new IngestError(`job ${row.id} embeds with ${stored.embeddingModel}, not ${embedder.id}`);
+  if (embedder.id !== stored.embeddingModel)
+    throw new IngestError(`job ${row.id} embeds with ${stored.embeddingModel}, not ${embedder.id}`);
   const corpus = await findCorpusById(db, row.corpusId);
   if (!corpus) throw new IngestError(`the corpus of job ${row.id} no longer exists`);
   await refuseIfBusy(db, corpus, row.id);
@@ -110,7 +142,15 @@ export async function resumeReembedJob(db: Database, row: IngestJobRow, opts: Om
   return run(db, corpus, embedder, stored, claimed, runnerId, opts);
 }
 
-async function run(db: Database, corpus: CorpusRow, embedder: Embedder, stored: StoredReembed, job: IngestJobRow, runnerId: string, opts: ReembedOptions): Promise<IngestSummary> {
+async function run(
+  db: Database,
+  corpus: CorpusRow,
+  embedder: Embedder,
+  stored: StoredReembed,
+  job: IngestJobRow,
+  runnerId: string,
+  opts: ReembedOptions,
+): Promise<IngestSummary> {
   const controller = new AbortController();
   const signal = opts.signal ? AbortSignal.any([opts.signal, controller.signal]) : controller.signal;
   const unregister = registerLocalRun(job.id, controller);
@@ -156,7 +196,13 @@ async function run(db: Database, corpus: CorpusRow, embedder: Embedder, stored: 
     total = await corpusPassageCount(db, corpus.id);
     done = total - (await countPassagesWithoutVector(db, corpus.id, embedder.id));
     // Passages that already have the vector (an earlier run, or a switch back) count as done from the start.
-    if (!(await recordJobProgress(db, job.id, runnerId, { ...progress("running"), resume: { recordsCommitted: embedded } }))) throw new CancelledError();
+    if (
+      !(await recordJobProgress(db, job.id, runnerId, {
+        ...progress("running"),
+        resume: { recordsCommitted: embedded },
+      }))
+    )
+      throw new CancelledError();
     await setJobPassageTotal(db, job.id, total);
     opts.onProgress?.(progress("running"));
     for (;;) {
@@ -167,10 +213,14 @@ async function run(db: Database, corpus: CorpusRow, embedder: Embedder, stored: 
         batch.map((p) => p.text),
         signal,
       );
-      if (vectors.length !== batch.length) throw new Error(`${embedder.id} returned ${vectors.length} vectors for ${batch.length} texts`);
+      if (vectors.length !== batch.length)
+        throw new Error(`${embedder.id} returned ${vectors.length} vectors for ${batch.length} texts`);
       const dim = vectors[0]!.length;
       for (const v of vectors) {
-        if (v.length !== dim || (embedder.dim !== undefined && v.length !== embedder.dim)) throw new Error(`${embedder.id} returned a ${v.length}-dimensional vector where it has ${embedder.dim ?? dim}`);
+        if (v.length !== dim || (embedder.dim !== undefined && v.length !== embedder.dim))
+          throw new Error(
+            `${embedder.id} returned a ${v.length}-dimensional vector where it has ${embedder.dim ?? dim}`,
+          );
       }
       if (!indexChecked) {
         // As in an ingest: the first load of a model inserts first and builds its index once at the end.
@@ -217,7 +267,10 @@ async function run(db: Database, corpus: CorpusRow, embedder: Embedder, stored: 
     return summary("completed");
   } catch (e) {
     if (e instanceof CancelledError || signal.aborted) {
-      await finishIngestJob(db, job.id, runnerId, { status: "cancelled", error: "cancelled; committed batches were kept" }).catch(() => {});
+      await finishIngestJob(db, job.id, runnerId, {
+        status: "cancelled",
+        error: "cancelled; committed batches were kept",
+      }).catch(() => {});
       return summary("cancelled");
     }
     const message = failureReason(e);
@@ -228,6 +281,9 @@ async function run(db: Database, corpus: CorpusRow, embedder: Embedder, stored: 
     clearInterval(heartbeat);
     unregister();
     // A stopped first load still leaves committed vectors that a later search of this model needs indexed.
-    if (deferredIndexDim !== undefined) await ensureVectorIndex(db, embedder.id, deferredIndexDim).catch((e) => console.error(`[reembed] building the vector index failed: ${(e as Error).message}`));
+    if (deferredIndexDim !== undefined)
+      await ensureVectorIndex(db, embedder.id, deferredIndexDim).catch((e) =>
+        console.error(`[reembed] building the vector index failed: ${(e as Error).message}`),
+      );
   }
 }

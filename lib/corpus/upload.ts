@@ -49,7 +49,10 @@ export function uploadRules(): UploadRule[] {
 export function safeFileName(name: string): string {
   const base = name.replace(/\\/g, "/").split("/").pop() ?? "";
   // eslint-disable-next-line no-control-regex
-  const clean = base.replace(/[\u0000-\u001f\u007f<>:"|?*]/g, "").trim().slice(-200);
+  const clean = base
+    .replace(/[\u0000-\u001f\u007f<>:"|?*]/g, "")
+    .trim()
+    .slice(-200);
   if (!clean || clean.startsWith(".")) throw new UploadError(`"${name}" is not a usable file name`, 400);
   return clean;
 }
@@ -59,7 +62,10 @@ export function checkUpload(fileName: string, declaredBytes?: number): { format:
   const format = formatOf(fileName);
   if (!format) {
     const ext = path.extname(fileName);
-    throw new UploadError(`${fileName}: ${ext ? `"${ext}" files are not accepted` : "a file without an extension is not accepted"}. Accepted: ${SUPPORTED_EXTENSIONS.join(", ")}`, 415);
+    throw new UploadError(
+      `${fileName}: ${ext ? `"${ext}" files are not accepted` : "a file without an extension is not accepted"}. Accepted: ${SUPPORTED_EXTENSIONS.join(", ")}`,
+      415,
+    );
   }
   const maxBytes = maxBytesFor(format);
   if (declaredBytes !== undefined && declaredBytes > maxBytes) throw tooLarge(fileName, format, maxBytes);
@@ -83,7 +89,8 @@ export async function saveUpload(
   const fileName = safeFileName(opts.fileName);
   const checked = checkUpload(fileName, opts.declaredBytes);
   const maxBytes = opts.maxBytes ?? checked.maxBytes;
-  if (opts.declaredBytes !== undefined && opts.declaredBytes > maxBytes) throw tooLarge(fileName, checked.format, maxBytes);
+  if (opts.declaredBytes !== undefined && opts.declaredBytes > maxBytes)
+    throw tooLarge(fileName, checked.format, maxBytes);
   const dir = path.join(opts.uploadsDir, randomUUID());
   fs.mkdirSync(dir, { recursive: true });
   const file = path.join(dir, fileName);
@@ -123,9 +130,14 @@ export function removeUpload(uploadsDir: string, file: string): Promise<void> {
  * A completed job no longer needs its upload, nor does one that failed because of the file itself
  * (a resume would fail the same way). An interrupted or cancelled job keeps it so it can resume.
  */
-export function removeUploadWhenCompleted(uploadsDir: string, file: string, done: Promise<IngestSummary>): Promise<void> {
+export function removeUploadWhenCompleted(
+  uploadsDir: string,
+  file: string,
+  done: Promise<IngestSummary>,
+): Promise<void> {
   return done.then(
     (s) => (s.status === "completed" ? removeUpload(uploadsDir, file) : undefined),
-    (e: { summary?: IngestSummary }) => (e?.summary?.status === "failed" && e.summary.resumable === false ? removeUpload(uploadsDir, file) : undefined),
+    (e: { summary?: IngestSummary }) =>
+      e?.summary?.status === "failed" && e.summary.resumable === false ? removeUpload(uploadsDir, file) : undefined,
   );
 }

@@ -35,7 +35,8 @@ export const AVERITEC_FILE = "dev.json";
 
 export function averitecFile(dir: string): string {
   if (dir.endsWith(".json") && fs.existsSync(dir)) return dir;
-  for (const p of [path.join(dir, AVERITEC_FILE), path.join(dir, "averitec", AVERITEC_FILE)]) if (fs.existsSync(p)) return p;
+  for (const p of [path.join(dir, AVERITEC_FILE), path.join(dir, "averitec", AVERITEC_FILE)])
+    if (fs.existsSync(p)) return p;
   throw new Error(`${dir}: no ${AVERITEC_FILE} here or in averitec/ (expected the AVeriTeC folder)`);
 }
 
@@ -48,7 +49,9 @@ export function averitecDate(raw: string | null | undefined): string | undefined
 }
 
 /** One passage per answer; a yes/no answer keeps its explanation, which carries the content. */
-export function averitecEvidence(questions: z.infer<typeof claimSchema>["questions"]): Array<{ id: string; text: string }> {
+export function averitecEvidence(
+  questions: z.infer<typeof claimSchema>["questions"],
+): Array<{ id: string; text: string }> {
   const out: Array<{ id: string; text: string }> = [];
   questions.forEach((q, qi) =>
     q.answers.forEach((a, ai) => {

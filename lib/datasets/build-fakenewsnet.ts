@@ -15,7 +15,10 @@ const KEYS = ["title", "text", "url", "source"] as const;
 export function spacedJson(v: unknown): string {
   if (v === null || v === undefined) return "null";
   if (Array.isArray(v)) return `[${v.map(spacedJson).join(", ")}]`;
-  if (typeof v === "object") return `{${Object.entries(v as Record<string, unknown>).map(([k, x]) => `${JSON.stringify(k)}: ${spacedJson(x)}`).join(", ")}}`;
+  if (typeof v === "object")
+    return `{${Object.entries(v as Record<string, unknown>)
+      .map(([k, x]) => `${JSON.stringify(k)}: ${spacedJson(x)}`)
+      .join(", ")}}`;
   return JSON.stringify(v);
 }
 

@@ -25,7 +25,13 @@ export type CatalogueFile = {
   bytes: number;
   sha256: string;
   /** Assembled from these source files (in the given repository and commit) by `builder`. */
-  built?: { repo: string; commit: string; builder: "fakenewsnet-v1-politifact" | null; how: string; sources: readonly SourceFile[] };
+  built?: {
+    repo: string;
+    commit: string;
+    builder: "fakenewsnet-v1-politifact" | null;
+    how: string;
+    sources: readonly SourceFile[];
+  };
 };
 
 export type CatalogueEntry = {
@@ -46,14 +52,49 @@ export type CatalogueEntry = {
 export const CATALOGUE: readonly CatalogueEntry[] = [
   {
     name: "politifact-hidden",
-    title: "PolitiFact-Hidden (RADAR's benchmark): 2,000 test claims, a part of the 41,952-sentence corpus, the balanced 150-claim subset",
-    purpose: "RADAR presets (radar-politifact-gold, radar-politifact-retrieved); bench retrieval --dataset politifact-hidden; ingest --dataset politifact-hidden",
+    title:
+      "PolitiFact-Hidden (RADAR's benchmark): 2,000 test claims, a part of the 41,952-sentence corpus, the balanced 150-claim subset",
+    purpose:
+      "RADAR presets (radar-politifact-gold, radar-politifact-retrieved); bench retrieval --dataset politifact-hidden; ingest --dataset politifact-hidden",
     serves: ["politifact-hidden", "politifact-hidden-150"],
     licence: "none stated; PolitiFact text, research use only",
     files: [
-      { path: "test_claims.jsonl", bytes: 2238290, sha256: "08e0d377e0d4af994df64d0271074316e301739065f89e89583728a7728ca0c4", built: { repo: "tangyixuan/RADAR", commit: "65153c8b49388bed110a8e3456423e8b23fe9e1d", builder: null, how: "the RADAR authors' test claims, gold evidence ids and top-20 bge-base retrieval (data/original_data.json, data/retrieved_evidence_bgebase.json), one line per claim", sources: [] } },
-      { path: "corpus_partial.jsonl", bytes: 3166759, sha256: "c435e36324862da07c7608758fc621a30efc6d9222c084fca029297848dd5c43", built: { repo: "rebeccazyr/mad", commit: "647447204d652334e8ca3db9d0e16f3fa29cd4a9", builder: null, how: "the corpus sentences whose text is public (chroma/evidence_id_to_text.json), aligned by id with RADAR's", sources: [] } },
-      { path: "subset150_balanced.jsonl", bytes: 1286761, sha256: "e578e8f124f2936ccb4cae02b95d83f69c90d1a5b9db6fa15988f95284c361f2", built: { repo: "tangyixuan/RADAR", commit: "65153c8b49388bed110a8e3456423e8b23fe9e1d", builder: null, how: "the balanced 150 (50 per label) with gold and retrieved evidence text (data/full_evidence.json and the retrieval above)", sources: [] } },
+      {
+        path: "test_claims.jsonl",
+        bytes: 2238290,
+        sha256: "08e0d377e0d4af994df64d0271074316e301739065f89e89583728a7728ca0c4",
+        built: {
+          repo: "tangyixuan/RADAR",
+          commit: "65153c8b49388bed110a8e3456423e8b23fe9e1d",
+          builder: null,
+          how: "the RADAR authors' test claims, gold evidence ids and top-20 bge-base retrieval (data/original_data.json, data/retrieved_evidence_bgebase.json), one line per claim",
+          sources: [],
+        },
+      },
+      {
+        path: "corpus_partial.jsonl",
+        bytes: 3166759,
+        sha256: "c435e36324862da07c7608758fc621a30efc6d9222c084fca029297848dd5c43",
+        built: {
+          repo: "rebeccazyr/mad",
+          commit: "647447204d652334e8ca3db9d0e16f3fa29cd4a9",
+          builder: null,
+          how: "the corpus sentences whose text is public (chroma/evidence_id_to_text.json), aligned by id with RADAR's",
+          sources: [],
+        },
+      },
+      {
+        path: "subset150_balanced.jsonl",
+        bytes: 1286761,
+        sha256: "e578e8f124f2936ccb4cae02b95d83f69c90d1a5b9db6fa15988f95284c361f2",
+        built: {
+          repo: "tangyixuan/RADAR",
+          commit: "65153c8b49388bed110a8e3456423e8b23fe9e1d",
+          builder: null,
+          how: "the balanced 150 (50 per label) with gold and retrieved evidence text (data/full_evidence.json and the retrieval above)",
+          sources: [],
+        },
+      },
     ],
     manual:
       "PolitiFact-Hidden is assembled from two public repositories, github.com/tangyixuan/RADAR and github.com/rebeccazyr/mad, joined by claim and sentence id; this version cannot assemble it yet. Install a copy you have with: npx counterpoint dataset download politifact-hidden --from <folder holding test_claims.jsonl> (it is checked against the checksums listed here).",
@@ -67,43 +108,120 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     repo: "MichSchli/AVeriTeC",
     commit: "7c62d1ec8df3fb560d6efe2b85fa191135636f81",
     files: [
-      { path: "dev.json", from: "data/dev.json", bytes: 1785475, sha256: "499793726b4a5406780928a3d9dedc48d6dd53de778f22437d129cacdb08e300" },
+      {
+        path: "dev.json",
+        from: "data/dev.json",
+        bytes: 1785475,
+        sha256: "499793726b4a5406780928a3d9dedc48d6dd53de778f22437d129cacdb08e300",
+      },
     ],
   },
   {
     name: "check-covid",
     title: "Check-COVID: 1,504 COVID-19 claims (train / dev / test) and the 347 abstracts holding their evidence",
-    purpose: "the closed-world corpus of the proclaim-* presets (ingest --dataset check-covid); bench retrieval --dataset check-covid; eval --dataset check-covid",
+    purpose:
+      "the closed-world corpus of the proclaim-* presets (ingest --dataset check-covid); bench retrieval --dataset check-covid; eval --dataset check-covid",
     serves: ["check-covid"],
     licence: "MIT",
     repo: "posuer/Check-COVID",
     commit: "3ae70f8cac4df13a3ce56878e20d8e76790e422d",
     files: [
-      { path: "corpus.json", from: "Check-COVID/corpus.json", bytes: 635536, sha256: "2a56084b933f28ec02781a9e501082683ca4b9c4c1c6c8530190d6fb0002ce42" },
-      { path: "train/covidCheck_train_composed.json", from: "Check-COVID/train/covidCheck_train_composed.json", bytes: 238847, sha256: "7af449be57bd23c997816a4a55ec4f63594513db67c7eefa99b1d1eb6b85ca06" },
-      { path: "train/covidCheck_train_extracted.json", from: "Check-COVID/train/covidCheck_train_extracted.json", bytes: 78567, sha256: "77e336d0d6247cdfae3e5242e5eaa8223ea74885c977bb10cde0039675150585" },
-      { path: "train/covidCheck_train_composed+extracted.json", from: "Check-COVID/train/covidCheck_train_composed+extracted.json", bytes: 317414, sha256: "1af4b5e364129631b49a9132cadcd4f1b4937c90bef22ba0c08242be1630858b" },
-      { path: "dev/covidCheck_dev_composed.json", from: "Check-COVID/dev/covidCheck_dev_composed.json", bytes: 44398, sha256: "ba71f3fdd6d48b2879374319a636e32c1b167835774f16fafab4e66dd7bac801" },
-      { path: "dev/covidCheck_dev_extracted.json", from: "Check-COVID/dev/covidCheck_dev_extracted.json", bytes: 16076, sha256: "c74fedf44f8446d52c93eafa7631c074796b0a1de47c981e931f15422eeacab5" },
-      { path: "dev/covidCheck_dev_composed+extracted.json", from: "Check-COVID/dev/covidCheck_dev_composed+extracted.json", bytes: 60287, sha256: "e64723a546c0ace6a6e1b022120664f36fe4c481e4a9f2d24e5dddc044bee717" },
-      { path: "test/covidCheck_test_composed.json", from: "Check-COVID/test/covidCheck_test_composed.json", bytes: 50897, sha256: "24e51eef9c9741c7766fd9df60d03faca7494eae695d59d99135067f9916b440" },
-      { path: "test/covidCheck_test_extracted.json", from: "Check-COVID/test/covidCheck_test_extracted.json", bytes: 18431, sha256: "4e9a903d3e55d1d7121bdf1c82e28d1490bccbe64e4e06b2b8990b900a7b4985" },
-      { path: "LICENSE", from: "LICENSE", bytes: 1076, sha256: "ead1a5b6c71fc912da18df21ba3a0a6b713da2b13939cbb2f02fb97c06fb99eb" },
+      {
+        path: "corpus.json",
+        from: "Check-COVID/corpus.json",
+        bytes: 635536,
+        sha256: "2a56084b933f28ec02781a9e501082683ca4b9c4c1c6c8530190d6fb0002ce42",
+      },
+      {
+        path: "train/covidCheck_train_composed.json",
+        from: "Check-COVID/train/covidCheck_train_composed.json",
+        bytes: 238847,
+        sha256: "7af449be57bd23c997816a4a55ec4f63594513db67c7eefa99b1d1eb6b85ca06",
+      },
+      {
+        path: "train/covidCheck_train_extracted.json",
+        from: "Check-COVID/train/covidCheck_train_extracted.json",
+        bytes: 78567,
+        sha256: "77e336d0d6247cdfae3e5242e5eaa8223ea74885c977bb10cde0039675150585",
+      },
+      {
+        path: "train/covidCheck_train_composed+extracted.json",
+        from: "Check-COVID/train/covidCheck_train_composed+extracted.json",
+        bytes: 317414,
+        sha256: "1af4b5e364129631b49a9132cadcd4f1b4937c90bef22ba0c08242be1630858b",
+      },
+      {
+        path: "dev/covidCheck_dev_composed.json",
+        from: "Check-COVID/dev/covidCheck_dev_composed.json",
+        bytes: 44398,
+        sha256: "ba71f3fdd6d48b2879374319a636e32c1b167835774f16fafab4e66dd7bac801",
+      },
+      {
+        path: "dev/covidCheck_dev_extracted.json",
+        from: "Check-COVID/dev/covidCheck_dev_extracted.json",
+        bytes: 16076,
+        sha256: "c74fedf44f8446d52c93eafa7631c074796b0a1de47c981e931f15422eeacab5",
+      },
+      {
+        path: "dev/covidCheck_dev_composed+extracted.json",
+        from: "Check-COVID/dev/covidCheck_dev_composed+extracted.json",
+        bytes: 60287,
+        sha256: "e64723a546c0ace6a6e1b022120664f36fe4c481e4a9f2d24e5dddc044bee717",
+      },
+      {
+        path: "test/covidCheck_test_composed.json",
+        from: "Check-COVID/test/covidCheck_test_composed.json",
+        bytes: 50897,
+        sha256: "24e51eef9c9741c7766fd9df60d03faca7494eae695d59d99135067f9916b440",
+      },
+      {
+        path: "test/covidCheck_test_extracted.json",
+        from: "Check-COVID/test/covidCheck_test_extracted.json",
+        bytes: 18431,
+        sha256: "4e9a903d3e55d1d7121bdf1c82e28d1490bccbe64e4e06b2b8990b900a7b4985",
+      },
+      {
+        path: "LICENSE",
+        from: "LICENSE",
+        bytes: 1076,
+        sha256: "ead1a5b6c71fc912da18df21ba3a0a6b713da2b13939cbb2f02fb97c06fb99eb",
+      },
     ],
   },
   {
     name: "proclaim-subsets",
-    title: "PROClaim's evaluation subsets: the 121 composed Check-COVID test claims; 100 each of FEVEROUS, HealthVer, SciFact",
+    title:
+      "PROClaim's evaluation subsets: the 121 composed Check-COVID test claims; 100 each of FEVEROUS, HealthVer, SciFact",
     purpose: "proclaim-checkcovid (and its ablations), proclaim-healthver, proclaim-feverous, proclaim-scifact",
     serves: ["proclaim-checkcovid", "proclaim-healthver", "proclaim-feverous", "proclaim-scifact"],
     licence: "none stated (the authors' repository); the upstream datasets' terms apply",
     repo: "mnc13/PROClaim",
     commit: "d8500955aa9bb5c7871571c5fdee0fa695b930cf",
     files: [
-      { path: "checkcovid_test_composed_121.jsonl", from: "Check-COVID/test/covidCheck_test_data.json", bytes: 34944, sha256: "b26a736e2a955060a00bb96946bbb2837eba29614951eebb492c59040fe44ff8" },
-      { path: "feverous_sample_100.jsonl", from: "Other-datasets/feverous_sample_100.jsonl", bytes: 52018, sha256: "07c7a3cc41fb964018f29061b64099e61d667b366f075f216d73926a33915745" },
-      { path: "healthver_sample_100.jsonl", from: "Other-datasets/healthver_sample_100.jsonl", bytes: 15559, sha256: "89c4cbef0c8c90c6771a852354bff28f8f56fbe5a7fe156653a00fb346ad71f9" },
-      { path: "scifact_sample_100.jsonl", from: "Other-datasets/scifact_sample_100.jsonl", bytes: 23723, sha256: "1eff95e7885a1a93aaaf938b1a40d3b88b69f436dd5c0ea3d20277d9e698b4a7" },
+      {
+        path: "checkcovid_test_composed_121.jsonl",
+        from: "Check-COVID/test/covidCheck_test_data.json",
+        bytes: 34944,
+        sha256: "b26a736e2a955060a00bb96946bbb2837eba29614951eebb492c59040fe44ff8",
+      },
+      {
+        path: "feverous_sample_100.jsonl",
+        from: "Other-datasets/feverous_sample_100.jsonl",
+        bytes: 52018,
+        sha256: "07c7a3cc41fb964018f29061b64099e61d667b366f075f216d73926a33915745",
+      },
+      {
+        path: "healthver_sample_100.jsonl",
+        from: "Other-datasets/healthver_sample_100.jsonl",
+        bytes: 15559,
+        sha256: "89c4cbef0c8c90c6771a852354bff28f8f56fbe5a7fe156653a00fb346ad71f9",
+      },
+      {
+        path: "scifact_sample_100.jsonl",
+        from: "Other-datasets/scifact_sample_100.jsonl",
+        bytes: 23723,
+        sha256: "1eff95e7885a1a93aaaf938b1a40d3b88b69f436dd5c0ea3d20277d9e698b4a7",
+      },
     ],
   },
   {
@@ -115,7 +233,12 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     repo: "wait22065/fact_verification",
     commit: "e959552d4bc394b7b2217f1f1858566823991af0",
     files: [
-      { path: "fever_labelled_dev.json", from: "data/fever_labelled_dev.json", bytes: 3376935, sha256: "e22861bba3ee8489b3f2a8f854f4de6122a1e790eb887a772143b0ab3c6f51be" },
+      {
+        path: "fever_labelled_dev.json",
+        from: "data/fever_labelled_dev.json",
+        bytes: 3376935,
+        sha256: "e22861bba3ee8489b3f2a8f854f4de6122a1e790eb887a772143b0ab3c6f51be",
+      },
     ],
   },
   {
@@ -127,20 +250,36 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     repo: "teacherpeterpan/ProgramFC",
     commit: "5957016c1556dc5a2a6ea92c7b1ab68d289f8911",
     files: [
-      { path: "feverous_s_dev.json", from: "datasets/FEVEROUS/claims/dev.json", bytes: 2000571, sha256: "ace38f60e2fee1e6cbd1254bc10d22f57cd3502e8b9b1a704fbbeccbc1577325" },
+      {
+        path: "feverous_s_dev.json",
+        from: "datasets/FEVEROUS/claims/dev.json",
+        bytes: 2000571,
+        sha256: "ace38f60e2fee1e6cbd1254bc10d22f57cd3502e8b9b1a704fbbeccbc1577325",
+      },
     ],
   },
   {
     name: "politifact-news",
-    title: "PolitiFact news articles, fake and real: PolitiFact++ human-written (97 / 194) and FakeNewsNet v1 PolitiFact (120 / 120)",
+    title:
+      "PolitiFact news articles, fake and real: PolitiFact++ human-written (97 / 194) and FakeNewsNet v1 PolitiFact (120 / 120)",
     purpose: "zofia-politifact; eval --dataset politifact-news (--source politifact-pp | fakenewsnet-v1)",
     serves: ["politifact-news"],
     licence: "none stated; research use",
     repo: "mbzuai-nlp/Fakenews-dataset",
     commit: "fcb97e4666f2e9b0340527dc299a9c3eca50b2ae",
     files: [
-      { path: "politifact_pp/HF.json", from: "Dataset/PolitiFact++/HF.json", bytes: 279901, sha256: "6cbd400f6ba6cd987810c5174d116dd863603a12349dce40f91b1c82468ae9a2" },
-      { path: "politifact_pp/HR.json", from: "Dataset/PolitiFact++/HR.json", bytes: 3421703, sha256: "f84806b59e2474fd935f1a0fa8689b652dcb3d0324f30c5cfc0034172e01697e" },
+      {
+        path: "politifact_pp/HF.json",
+        from: "Dataset/PolitiFact++/HF.json",
+        bytes: 279901,
+        sha256: "6cbd400f6ba6cd987810c5174d116dd863603a12349dce40f91b1c82468ae9a2",
+      },
+      {
+        path: "politifact_pp/HR.json",
+        from: "Dataset/PolitiFact++/HR.json",
+        bytes: 3421703,
+        sha256: "f84806b59e2474fd935f1a0fa8689b652dcb3d0324f30c5cfc0034172e01697e",
+      },
       {
         path: "fakenewsnet_v1/politifact_v1_240.jsonl",
         bytes: 852782,
@@ -150,7 +289,11 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
           commit: "15f35bd0769cbb850249a9011fc8dd34c1cd62d6",
           builder: "fakenewsnet-v1-politifact",
           how: "the 240 article files Data/PolitiFact/{Fake,Real}NewsContent/PolitiFact_{Fake,Real}_<n>-Webpage.json joined into one line each: {id, label: fake|real, title, text, url, source, publish_date, authors, src_path}",
-          sources: (fnnSources as Array<[string, number, string]>).map(([path, bytes, sha256]) => ({ path, bytes, sha256 })),
+          sources: (fnnSources as Array<[string, number, string]>).map(([path, bytes, sha256]) => ({
+            path,
+            bytes,
+            sha256,
+          })),
         },
       },
     ],
@@ -179,7 +322,10 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
 
 export function catalogueEntry(name: string): CatalogueEntry {
   const e = CATALOGUE.find((x) => x.name === name);
-  if (!e) throw new Error(`There is no dataset named "${name}". The datasets: ${CATALOGUE.map((x) => x.name).join(", ")} (npx counterpoint dataset list).`);
+  if (!e)
+    throw new Error(
+      `There is no dataset named "${name}". The datasets: ${CATALOGUE.map((x) => x.name).join(", ")} (npx counterpoint dataset list).`,
+    );
   return e;
 }
 

@@ -74,7 +74,11 @@ export async function convertCheckCovid(dir: string, opts: CheckCovidClaimOption
     }
     const d = r.data;
     const abstract = abstracts.get(d.cord_id);
-    const evidence = d.evidence_set.map((e) => ({ id: checkCovidEvidenceId(d.cord_id, e.sent_index), text: abstract?.[e.sent_index], type: e.type }));
+    const evidence = d.evidence_set.map((e) => ({
+      id: checkCovidEvidenceId(d.cord_id, e.sent_index),
+      text: abstract?.[e.sent_index],
+      type: e.type,
+    }));
     out.push({
       id: String(d.id),
       claim: d.claim,

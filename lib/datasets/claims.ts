@@ -24,7 +24,9 @@ export const claimRecordSchema = z.object({
    * later is excluded. A date-time without an offset is read as UTC (stored with "Z").
    */
   date: z
-    .union([z.iso.date(), z.iso.datetime({ offset: true, local: true })], { error: "expected an ISO 8601 date (2020-03-01) or date-time (2020-03-01T12:00:00, with or without an offset)" })
+    .union([z.iso.date(), z.iso.datetime({ offset: true, local: true })], {
+      error: "expected an ISO 8601 date (2020-03-01) or date-time (2020-03-01T12:00:00, with or without an offset)",
+    })
     .transform((d) => (dateReadAsUtc(d) ? `${d}Z` : d))
     .optional(),
   /** Passage external ids in the corpus the claim is checked against. */
@@ -34,7 +36,9 @@ export const claimRecordSchema = z.object({
    * Evidence that comes with the claim from elsewhere, in rank order, e.g. the RADAR authors' own
    * top-20 retrieval: an evaluation with `--evidence supplied` debates over exactly this.
    */
-  supplied_evidence: z.array(z.object({ id: z.string().optional(), text: z.string(), score: z.number().optional() })).optional(),
+  supplied_evidence: z
+    .array(z.object({ id: z.string().optional(), text: z.string(), score: z.number().optional() }))
+    .optional(),
   metadata: z.record(z.string(), z.unknown()).optional(),
 });
 
@@ -57,7 +61,11 @@ export function parseClaimLine(text: string, file = "<claims>", line = 1): Claim
   try {
     raw = JSON.parse(text);
   } catch (e) {
-    throw new ClaimsFileError(file, line, `not JSON (${(e as Error).message}); each line must be one JSON object, e.g. {"id": "c1", "claim": "The bridge cost $48 million.", "label": "TRUE"}`);
+    throw new ClaimsFileError(
+      file,
+      line,
+      `not JSON (${(e as Error).message}); each line must be one JSON object, e.g. {"id": "c1", "claim": "The bridge cost $48 million.", "label": "TRUE"}`,
+    );
   }
   const parsed = claimRecordSchema.safeParse(raw);
   if (!parsed.success) {

@@ -8,7 +8,9 @@ import path from "node:path";
 export function findDatasetFile(given: string, fileName: string, folderName: string, what: string): string {
   if (fs.existsSync(given) && fs.statSync(given).isFile()) return given;
   for (const p of [path.join(given, fileName), path.join(given, folderName, fileName)]) if (fs.existsSync(p)) return p;
-  throw new Error(`${given}: no ${fileName} here or in ${folderName}/ (expected the ${what} folder, the folder holding ${folderName}/, or the file itself; installed datasets need no --data: npx counterpoint dataset list)`);
+  throw new Error(
+    `${given}: no ${fileName} here or in ${folderName}/ (expected the ${what} folder, the folder holding ${folderName}/, or the file itself; installed datasets need no --data: npx counterpoint dataset list)`,
+  );
 }
 
 /** Reads a JSON array file; anything else is refused with what was expected. */

@@ -6,7 +6,15 @@ import type { AllowList } from "@/lib/net/address-policy";
 import { FetchError, safeFetch, type Resolver } from "@/lib/net/safe-fetch";
 import { allowConfiguredHost } from "@/lib/tools/http";
 import { buildFakeNewsNetV1 } from "./build-fakenewsnet";
-import { catalogueEntry, CATALOGUE, entryServing, RAW_BASE_URL, sourceUrl, type CatalogueEntry, type CatalogueFile } from "./catalogue";
+import {
+  catalogueEntry,
+  CATALOGUE,
+  entryServing,
+  RAW_BASE_URL,
+  sourceUrl,
+  type CatalogueEntry,
+  type CatalogueFile,
+} from "./catalogue";
 
 /**
  * Installing a dataset under DATA_DIR/datasets/<name>: every file fetched through the guarded
@@ -28,7 +36,13 @@ export type InstallOptions = {
   /** The entry to install instead of the catalogue's own (tests serve small fixture files). */
   entry?: CatalogueEntry;
 };
-export type Installed = { name: string; dir: string; files: Array<{ path: string; bytes: number; sha256: string }>; from: string; installed_at: string };
+export type Installed = {
+  name: string;
+  dir: string;
+  files: Array<{ path: string; bytes: number; sha256: string }>;
+  from: string;
+  installed_at: string;
+};
 
 const MARKER = ".installed.json";
 
@@ -60,10 +74,15 @@ export function installed(name: string, dataDir?: string): Installed | null {
  */
 export function installedDataFor(dataset: string, dataDir?: string): string {
   const entry = entryServing(dataset);
-  if (!entry) throw new Error(`--dataset ${dataset} needs --data <folder or file>: it is not in the dataset catalogue (npx counterpoint dataset list).`);
+  if (!entry)
+    throw new Error(
+      `--dataset ${dataset} needs --data <folder or file>: it is not in the dataset catalogue (npx counterpoint dataset list).`,
+    );
   const got = installed(entry.name, dataDir);
   if (got) return got.dir;
-  const how = entry.files.some((f) => !f.built || f.built.builder) ? `Install it with: npx counterpoint dataset download ${entry.name} (or --from <folder> for a copy you have), or pass --data <folder>.` : (entry.manual ?? "");
+  const how = entry.files.some((f) => !f.built || f.built.builder)
+    ? `Install it with: npx counterpoint dataset download ${entry.name} (or --from <folder> for a copy you have), or pass --data <folder>.`
+    : (entry.manual ?? "");
   throw new Error(`${entry.title} is not installed. ${how}`);
 }
 
@@ -80,12 +99,19 @@ async function verify(file: string, want: { sha256: string; bytes: number }, nam
   const got = await sha256File(file);
   if (got !== want.sha256) {
     fs.rmSync(file, { force: true });
-    throw new ChecksumError(`${name}: checksum mismatch (expected SHA-256 ${want.sha256}, got ${got}${size !== want.bytes ? `; ${size} bytes instead of ${want.bytes}` : ""}). The file was not installed; the source may have changed or the copy is damaged.`);
+    throw new ChecksumError(
+      `${name}: checksum mismatch (expected SHA-256 ${want.sha256}, got ${got}${size !== want.bytes ? `; ${size} bytes instead of ${want.bytes}` : ""}). The file was not installed; the source may have changed or the copy is damaged.`,
+    );
   }
 }
 
 /** Fetches one file to `dest` (resuming a `.part` left by an earlier try) and checks it. */
-export async function downloadFile(url: string, dest: string, want: { sha256: string; bytes: number }, opts: InstallOptions & { label?: string } = {}): Promise<void> {
+export async function downloadFile(
+  url: string,
+  dest: string,
+  want: { sha256: string; bytes: number },
+  opts: InstallOptions & { label?: string } = {},
+): Promise<void> {
   const label = opts.label ?? path.basename(dest);
   if (fs.existsSync(dest) && (await sha256File(dest)) === want.sha256) return;
   fs.mkdirSync(path.dirname(dest), { recursive: true });
@@ -98,9 +124,18 @@ export async function downloadFile(url: string, dest: string, want: { sha256: st
   const retries = opts.retries ?? 3;
   for (let attempt = 0; have < want.bytes; attempt++) {
     // Byte offsets must be the file's own: no compression on the wire.
-    const headers: Record<string, string> = { "accept-encoding": "identity", ...(have > 0 ? { range: `bytes=${have}-` } : {}) };
+    const headers: Record<string, string> = {
+      "accept-encoding": "identity",
+      ...(have > 0 ? { range: `bytes=${have}-` } : {}),
+    };
     try {
-      const res = await safeFetch(url, { allow: opts.allow, resolve: opts.resolve, headers, maxBytes: want.bytes + 1, timeoutMs: 15 * 60_000 });
+      const res = await safeFetch(url, {
+        allow: opts.allow,
+        resolve: opts.resolve,
+        headers,
+        maxBytes: want.bytes + 1,
+        timeoutMs: 15 * 60_000,
+      });
       if (res.status === 416 && have > 0) {
         res.cancel();
         // The server has nothing past what we hold: start over rather than trust a wrong length.
@@ -128,7 +163,9 @@ export async function downloadFile(url: string, dest: string, want: { sha256: st
     } catch (e) {
       if (!(e instanceof FetchError) || e.reason !== "unreachable" || attempt >= retries) {
         const kept = fs.existsSync(part) ? fs.statSync(part).size : 0;
-        throw new Error(`${(e as Error).message}${kept ? ` (${mb(kept)} of ${mb(want.bytes)} kept: run the same command again to continue from there)` : ""}`);
+        throw new Error(
+          `${(e as Error).message}${kept ? ` (${mb(kept)} of ${mb(want.bytes)} kept: run the same command again to continue from there)` : ""}`,
+        );
       }
       have = fs.existsSync(part) ? fs.statSync(part).size : 0;
     }
@@ -147,7 +184,13 @@ function commit(entry: CatalogueEntry, staging: string, from: string, dataDir?: 
   fs.rmSync(path.join(staging, ".sources"), { recursive: true, force: true });
   fs.rmSync(dir, { recursive: true, force: true });
   fs.renameSync(staging, dir);
-  const record: Installed = { name: entry.name, dir, files: entry.files.map((f) => ({ path: f.path, bytes: f.bytes, sha256: f.sha256 })), from, installed_at: new Date().toISOString() };
+  const record: Installed = {
+    name: entry.name,
+    dir,
+    files: entry.files.map((f) => ({ path: f.path, bytes: f.bytes, sha256: f.sha256 })),
+    from,
+    installed_at: new Date().toISOString(),
+  };
   fs.writeFileSync(path.join(dir, MARKER), `${JSON.stringify(record, null, 2)}\n`);
   return record;
 }
@@ -155,7 +198,11 @@ function commit(entry: CatalogueEntry, staging: string, from: string, dataDir?: 
 async function buildFile(f: CatalogueFile, staging: string, base: string, opts: InstallOptions): Promise<void> {
   const b = f.built!;
   const sources = path.join(staging, ".sources");
-  for (const s of b.sources) await downloadFile(sourceUrl(b.repo, b.commit, s.path, base), path.join(sources, s.path), s, { ...opts, label: `${f.path} ← ${s.path}` });
+  for (const s of b.sources)
+    await downloadFile(sourceUrl(b.repo, b.commit, s.path, base), path.join(sources, s.path), s, {
+      ...opts,
+      label: `${f.path} ← ${s.path}`,
+    });
   const text = b.builder === "fakenewsnet-v1-politifact" ? buildFakeNewsNetV1(sources, b.sources.length / 2) : null;
   if (text === null) throw new Error(`${f.path}: no builder`);
   const dest = path.join(staging, f.path);
@@ -174,7 +221,12 @@ export async function downloadDataset(name: string, opts: InstallOptions = {}): 
   const staging = stagingDir(name, opts.dataDir);
   for (const f of entry.files) {
     if (f.built) await buildFile(f, staging, base, { ...opts, allow });
-    else await downloadFile(sourceUrl(entry.repo!, entry.commit!, f.from!, base), path.join(staging, f.path), f, { ...opts, allow, label: f.path });
+    else
+      await downloadFile(sourceUrl(entry.repo!, entry.commit!, f.from!, base), path.join(staging, f.path), f, {
+        ...opts,
+        allow,
+        label: f.path,
+      });
   }
   return commit(entry, staging, base, opts.dataDir);
 }
@@ -182,17 +234,28 @@ export async function downloadDataset(name: string, opts: InstallOptions = {}): 
 /** Where a catalogue file is in a folder the user gave: at its own path, or by its name alone. */
 function findIn(from: string, f: CatalogueFile, only: boolean): string | null {
   if (fs.statSync(from).isFile()) return only || path.basename(from) === path.basename(f.path) ? from : null;
-  for (const p of [path.join(from, f.path), path.join(from, path.basename(f.path))]) if (fs.existsSync(p) && fs.statSync(p).isFile()) return p;
+  for (const p of [path.join(from, f.path), path.join(from, path.basename(f.path))])
+    if (fs.existsSync(p) && fs.statSync(p).isFile()) return p;
   return null;
 }
 
 /** `dataset download <name> --from <folder or file>`: a copy at hand, checked like a download. */
-export async function installFrom(name: string, from: string, opts: Pick<InstallOptions, "dataDir" | "entry"> = {}): Promise<Installed> {
+export async function installFrom(
+  name: string,
+  from: string,
+  opts: Pick<InstallOptions, "dataDir" | "entry"> = {},
+): Promise<Installed> {
   const entry = opts.entry ?? catalogueEntry(name);
-  if (!entry.files.length) throw new Error(`${entry.title} has no files in the catalogue to check a copy against. ${entry.manual ?? ""}`.trim());
+  if (!entry.files.length)
+    throw new Error(
+      `${entry.title} has no files in the catalogue to check a copy against. ${entry.manual ?? ""}`.trim(),
+    );
   if (!fs.existsSync(from)) throw new Error(`--from ${from}: no such file or folder`);
   const missing = entry.files.filter((f) => !findIn(from, f, entry.files.length === 1));
-  if (missing.length) throw new Error(`--from ${from}: ${missing.map((f) => f.path).join(", ")} not found there (expected the ${entry.name} files at these paths, or by name in that folder); nothing was installed.`);
+  if (missing.length)
+    throw new Error(
+      `--from ${from}: ${missing.map((f) => f.path).join(", ")} not found there (expected the ${entry.name} files at these paths, or by name in that folder); nothing was installed.`,
+    );
   const staging = stagingDir(name, opts.dataDir);
   fs.rmSync(staging, { recursive: true, force: true });
   try {
@@ -209,14 +272,29 @@ export async function installFrom(name: string, from: string, opts: Pick<Install
   return commit(entry, staging, path.resolve(from), opts.dataDir);
 }
 
-export function listDatasets(dataDir?: string): Array<{ name: string; title: string; purpose: string; licence: string; installed: Installed | null; download: "direct" | "built" | "manual"; bytes: number }> {
+export function listDatasets(
+  dataDir?: string,
+): Array<{
+  name: string;
+  title: string;
+  purpose: string;
+  licence: string;
+  installed: Installed | null;
+  download: "direct" | "built" | "manual";
+  bytes: number;
+}> {
   return CATALOGUE.map((e) => ({
     name: e.name,
     title: e.title,
     purpose: e.purpose,
     licence: e.licence,
     installed: installed(e.name, dataDir),
-    download: !e.files.length || e.files.some((f) => f.built && !f.built.builder) ? "manual" : e.files.some((f) => f.built) ? "built" : "direct",
+    download:
+      !e.files.length || e.files.some((f) => f.built && !f.built.builder)
+        ? "manual"
+        : e.files.some((f) => f.built)
+          ? "built"
+          : "direct",
     bytes: e.files.reduce((a, f) => a + f.bytes, 0),
   }));
 }

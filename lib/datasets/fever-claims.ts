@@ -31,7 +31,9 @@ export function convertFever(given: string, opts: { limit?: number } = {}): Clai
     const r = claimSchema.safeParse(raw[i]);
     if (!r.success) {
       const issue = r.error.issues[0]!;
-      throw new Error(`${file}: claim ${i}: ${issue.path.join(".") || "(record)"}: ${issue.message}; expected {id, claim, label, evidence_pages}`);
+      throw new Error(
+        `${file}: claim ${i}: ${issue.path.join(".") || "(record)"}: ${issue.message}; expected {id, claim, label, evidence_pages}`,
+      );
     }
     const d = r.data;
     out.push({

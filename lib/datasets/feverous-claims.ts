@@ -59,7 +59,9 @@ export function readFeverous(given: string): { file: string; rows: FeverousRow[]
     const r = claimSchema.safeParse(value);
     if (!r.success) {
       const issue = r.error.issues[0]!;
-      throw new Error(`${file}: claim ${i}: ${issue.path.join(".") || "(record)"}: ${issue.message}; expected {id, claim, label, challenge, evidence}`);
+      throw new Error(
+        `${file}: claim ${i}: ${issue.path.join(".") || "(record)"}: ${issue.message}; expected {id, claim, label, challenge, evidence}`,
+      );
     }
     return r.data;
   });
@@ -79,7 +81,14 @@ export function convertFeverous(given: string, opts: { limit?: number } = {}): C
       gold_evidence_ids: sentences.map((s) => s.id),
       // The title is part of what the sentence says ("He was born in 1950" needs its page).
       gold_evidence: sentences.map((s) => ({ id: s.id, text: s.title ? `${s.title}: ${s.text}` : s.text })),
-      metadata: { dataset: "feverous", split: "dev", subset: "FEVEROUS-S", native_label: d.label, challenge: d.challenge ?? null, pages: [...new Set(sentences.map((s) => s.title))] },
+      metadata: {
+        dataset: "feverous",
+        split: "dev",
+        subset: "FEVEROUS-S",
+        native_label: d.label,
+        challenge: d.challenge ?? null,
+        pages: [...new Set(sentences.map((s) => s.title))],
+      },
     });
   }
   return out;

@@ -30,7 +30,9 @@ function evidenceKey(c: ClaimRecord): string {
   return typeof cord === "string" ? `doc:${cord}` : "";
 }
 
-export function contradictions(claims: readonly ClaimRecord[]): Array<{ claim: string; labels: Record<string, string[]> }> {
+export function contradictions(
+  claims: readonly ClaimRecord[],
+): Array<{ claim: string; labels: Record<string, string[]> }> {
   const groups = new Map<string, { claim: string; labels: Map<string, string[]> }>();
   for (const c of claims) {
     if (!c.label) continue;
@@ -38,24 +40,42 @@ export function contradictions(claims: readonly ClaimRecord[]): Array<{ claim: s
     const g = groups.get(k) ?? groups.set(k, { claim: c.claim, labels: new Map() }).get(k)!;
     (g.labels.get(c.label) ?? g.labels.set(c.label, []).get(c.label)!).push(c.id);
   }
-  return [...groups.values()].filter((g) => g.labels.size > 1).map((g) => ({ claim: g.claim, labels: Object.fromEntries(g.labels) }));
+  return [...groups.values()]
+    .filter((g) => g.labels.size > 1)
+    .map((g) => ({ claim: g.claim, labels: Object.fromEntries(g.labels) }));
 }
 
 /** Throws when the file cannot be the dataset; returns what a person should be told otherwise. */
-export function checkImport(dataset: string, file: string, claims: readonly ClaimRecord[], opts: { limited: boolean }): string[] {
+export function checkImport(
+  dataset: string,
+  file: string,
+  claims: readonly ClaimRecord[],
+  opts: { limited: boolean },
+): string[] {
   const notes: string[] = [];
   const promised = PROMISED_CLAIMS[dataset];
   if (promised !== undefined && !opts.limited) {
     if (claims.length > promised) {
-      throw new Error(`${file}: ${claims.length.toLocaleString("en")} claims, where ${dataset} has ${promised.toLocaleString("en")}: this is not that dataset's file (a file with one row per claim-evidence pair, or another release?). Nothing was imported; convert it to claims JSONL yourself and check it with: npx counterpoint dataset validate <file>`);
+      throw new Error(
+        `${file}: ${claims.length.toLocaleString("en")} claims, where ${dataset} has ${promised.toLocaleString("en")}: this is not that dataset's file (a file with one row per claim-evidence pair, or another release?). Nothing was imported; convert it to claims JSONL yourself and check it with: npx counterpoint dataset validate <file>`,
+      );
     }
-    if (claims.length < promised) notes.push(`${file}: ${claims.length.toLocaleString("en")} of the ${promised.toLocaleString("en")} claims ${dataset} has (a part of it).`);
+    if (claims.length < promised)
+      notes.push(
+        `${file}: ${claims.length.toLocaleString("en")} of the ${promised.toLocaleString("en")} claims ${dataset} has (a part of it).`,
+      );
   }
   const bad = contradictions(claims);
   if (bad.length) {
     const eg = bad[0]!;
     notes.push(
-      `${bad.length.toLocaleString("en")} claim text${bad.length === 1 ? " carries" : "s carry"} contradictory gold labels with the same evidence (e.g. "${eg.claim.slice(0, 80)}": ${Object.entries(eg.labels).map(([l, ids]) => `${l} in ${ids.slice(0, 3).join(", ")}`).join("; ")}); they are kept as the dataset has them. See every case with: npx counterpoint dataset validate <the converted file>`,
+      `${bad.length.toLocaleString("en")} claim text${bad.length === 1 ? " carries" : "s carry"} contradictory gold labels with the same evidence (e.g. "${eg.claim.slice(0, 80)}": ${Object.entries(
+        eg.labels,
+      )
+        .map(([l, ids]) => `${l} in ${ids.slice(0, 3).join(", ")}`)
+        .join(
+          "; ",
+        )}); they are kept as the dataset has them. See every case with: npx counterpoint dataset validate <the converted file>`,
     );
   }
   return notes;

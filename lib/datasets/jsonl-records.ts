@@ -13,7 +13,9 @@ export async function* jsonlDocuments<T>(
   schema: z.ZodType<T>,
   opts: { expected: string; maxLineBytes: number; toDocument: (value: T) => DocumentInput },
 ): AsyncGenerator<SourceRecord> {
-  for await (const l of readLines(fs.createReadStream(file, { highWaterMark: 1024 * 1024 }), { maxLineBytes: opts.maxLineBytes })) {
+  for await (const l of readLines(fs.createReadStream(file, { highWaterMark: 1024 * 1024 }), {
+    maxLineBytes: opts.maxLineBytes,
+  })) {
     if ("tooLong" in l) {
       yield { kind: "error", line: l.line, bytesEnd: l.bytesEnd, message: `line ${l.line}: too long; skipped` };
       continue;
@@ -23,7 +25,12 @@ export async function* jsonlDocuments<T>(
     try {
       parsed = schema.safeParse(JSON.parse(l.text));
     } catch (e) {
-      yield { kind: "error", line: l.line, bytesEnd: l.bytesEnd, message: `line ${l.line}: not valid JSON (${(e as Error).message})` };
+      yield {
+        kind: "error",
+        line: l.line,
+        bytesEnd: l.bytesEnd,
+        message: `line ${l.line}: not valid JSON (${(e as Error).message})`,
+      };
       continue;
     }
     if (!parsed.success) {

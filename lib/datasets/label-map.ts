@@ -19,17 +19,22 @@ export function readLabelMap(file: string): LabelMap {
   try {
     raw = JSON.parse(fs.readFileSync(file, "utf8"));
   } catch (e) {
-    throw new Error(`--label-map ${file}: ${(e as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : `not JSON (${(e as Error).message})`}; expected a JSON object such as {"Mostly Accurate": "TRUE"}`);
+    throw new Error(
+      `--label-map ${file}: ${(e as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : `not JSON (${(e as Error).message})`}; expected a JSON object such as {"Mostly Accurate": "TRUE"}`,
+    );
   }
   const parsed = labelMapSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    throw new Error(`--label-map ${file}: ${issue.path.length ? `"${issue.path.join(".")}" ` : ""}${issue.message}; expected a JSON object from the file's labels to labels, such as {"Mostly Accurate": "TRUE"}`);
+    throw new Error(
+      `--label-map ${file}: ${issue.path.length ? `"${issue.path.join(".")}" ` : ""}${issue.message}; expected a JSON object from the file's labels to labels, such as {"Mostly Accurate": "TRUE"}`,
+    );
   }
   const out = new Map<string, string>();
   for (const [from, to] of Object.entries(parsed.data)) {
     const k = labelKey(from);
-    if (out.has(k) && out.get(k) !== to) throw new Error(`--label-map ${file}: "${from}" is mapped twice, to "${out.get(k)}" and "${to}"`);
+    if (out.has(k) && out.get(k) !== to)
+      throw new Error(`--label-map ${file}: "${from}" is mapped twice, to "${out.get(k)}" and "${to}"`);
     out.set(k, to);
   }
   return out;

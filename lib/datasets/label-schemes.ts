@@ -24,7 +24,11 @@ export function isLabelScheme(v: unknown): v is LabelSchemeName {
 }
 
 /** Case, spaces, underscores and hyphens do not distinguish labels ("supports", "NOT_ENOUGH_INFO"). */
-export const labelKey = (label: string) => label.trim().toLowerCase().replace(/[\s_-]+/g, " ");
+export const labelKey = (label: string) =>
+  label
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_-]+/g, " ");
 
 /**
  * The label families of public fact-checking data, one declared table each: every spelling a
@@ -45,16 +49,43 @@ export const LABEL_FAMILIES = {
     },
   },
   /** FEVER, FEVEROUS (lower case), Check-COVID (SUPPORT / NOTENOUGHINFO). */
-  fever: { scheme: "fever", labels: { SUPPORTS: ["supports", "support", "supported"], REFUTES: ["refutes", "refute", "refuted"], "NOT ENOUGH INFO": ["not enough info", "not enough information", "notenoughinfo", "nei", "not enough evidence", "nee"] } },
+  fever: {
+    scheme: "fever",
+    labels: {
+      SUPPORTS: ["supports", "support", "supported"],
+      REFUTES: ["refutes", "refute", "refuted"],
+      "NOT ENOUGH INFO": [
+        "not enough info",
+        "not enough information",
+        "notenoughinfo",
+        "nei",
+        "not enough evidence",
+        "nee",
+      ],
+    },
+  },
   /** SciFact (SUPPORT / CONTRADICT / NEI) and HealthVer (Supports / Refutes / Neutral): the not-enough-info class under its other names. */
-  "support-refute-neutral": { scheme: "fever", labels: { SUPPORTS: ["supports", "support"], REFUTES: ["contradict", "contradicts", "contradiction"], "NOT ENOUGH INFO": ["neutral", "no info", "noinfo", "nei"] } },
+  "support-refute-neutral": {
+    scheme: "fever",
+    labels: {
+      SUPPORTS: ["supports", "support"],
+      REFUTES: ["contradict", "contradicts", "contradiction"],
+      "NOT ENOUGH INFO": ["neutral", "no info", "noinfo", "nei"],
+    },
+  },
   averitec: {
     scheme: "averitec",
     labels: {
       Supported: ["supported", "supports", "support"],
       Refuted: ["refuted", "refutes", "refute", "contradict"],
       "Not Enough Evidence": ["not enough evidence", "not enough info", "notenoughinfo", "nei", "nee", "neutral"],
-      "Conflicting Evidence/Cherrypicking": ["conflicting evidence/cherrypicking", "conflicting evidence", "conflicting", "cherrypicking", "cherry picking"],
+      "Conflicting Evidence/Cherrypicking": [
+        "conflicting evidence/cherrypicking",
+        "conflicting evidence",
+        "conflicting",
+        "cherrypicking",
+        "cherry picking",
+      ],
     },
   },
 } as const satisfies Record<string, { scheme: LabelSchemeName; labels: Record<string, readonly string[]> }>;
@@ -63,14 +94,26 @@ export type LabelFamilyName = keyof typeof LABEL_FAMILIES;
 
 /** Each scheme reads the spellings of every family declared for it; FaVIQ's is FEVER's without NEI. */
 const ALIASES: Record<LabelSchemeName, Record<string, readonly string[]>> = (() => {
-  const out = Object.fromEntries(LABEL_SCHEME_NAMES.map((s) => [s, {} as Record<string, string[]>])) as Record<LabelSchemeName, Record<string, string[]>>;
-  for (const f of Object.values(LABEL_FAMILIES)) for (const [label, names] of Object.entries(f.labels)) (out[f.scheme][label] ??= []).push(...names);
+  const out = Object.fromEntries(LABEL_SCHEME_NAMES.map((s) => [s, {} as Record<string, string[]>])) as Record<
+    LabelSchemeName,
+    Record<string, string[]>
+  >;
+  for (const f of Object.values(LABEL_FAMILIES))
+    for (const [label, names] of Object.entries(f.labels)) (out[f.scheme][label] ??= []).push(...names);
   out.faviq = { SUPPORTS: out.fever.SUPPORTS!, REFUTES: out.fever.REFUTES! };
   return out;
 })();
 
 const LOOKUP: Record<LabelSchemeName, Map<string, string>> = Object.fromEntries(
-  LABEL_SCHEME_NAMES.map((s) => [s, new Map(Object.entries(ALIASES[s]).flatMap(([label, names]) => [[labelKey(label), label] as const, ...names.map((n) => [labelKey(n), label] as const)]))]),
+  LABEL_SCHEME_NAMES.map((s) => [
+    s,
+    new Map(
+      Object.entries(ALIASES[s]).flatMap(([label, names]) => [
+        [labelKey(label), label] as const,
+        ...names.map((n) => [labelKey(n), label] as const),
+      ]),
+    ),
+  ]),
 ) as Record<LabelSchemeName, Map<string, string>>;
 
 /** The scheme's spelling of `label`, or null when the scheme has no such class. */
@@ -91,6 +134,7 @@ export function goldInScheme(scheme: LabelSchemeName, gold: string | null, nativ
 /** Like normaliseLabel, for an importer: an unknown label is an error that names what was expected. */
 export function requireLabel(scheme: LabelSchemeName, label: string, where: string): string {
   const out = normaliseLabel(scheme, label);
-  if (out === null) throw new Error(`${where}: unknown label "${label}"; expected one of ${LABEL_SCHEMES[scheme].join(", ")}`);
+  if (out === null)
+    throw new Error(`${where}: unknown label "${label}"; expected one of ${LABEL_SCHEMES[scheme].join(", ")}`);
   return out;
 }

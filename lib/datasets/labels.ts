@@ -39,10 +39,15 @@ export const CHECK_COVID_TO_RADAR: Readonly<Record<string, RadarLabel | null>> =
   NOTENOUGHINFO: null,
 };
 
-export const LABEL_TABLES = { "politifact-hidden": POLITIFACT_TO_RADAR, averitec: AVERITEC_TO_RADAR, "check-covid": CHECK_COVID_TO_RADAR } as const;
+export const LABEL_TABLES = {
+  "politifact-hidden": POLITIFACT_TO_RADAR,
+  averitec: AVERITEC_TO_RADAR,
+  "check-covid": CHECK_COVID_TO_RADAR,
+} as const;
 
 /** Maps a native label; an unknown label is an error (a new label in a dataset must be decided, not guessed). */
 export function mapLabel(table: Readonly<Record<string, RadarLabel | null>>, native: string): RadarLabel | null {
-  if (!Object.hasOwn(table, native)) throw new Error(`unknown label "${native}"; expected one of ${Object.keys(table).join(", ")}`);
+  if (!Object.hasOwn(table, native))
+    throw new Error(`unknown label "${native}"; expected one of ${Object.keys(table).join(", ")}`);
   return table[native]!;
 }

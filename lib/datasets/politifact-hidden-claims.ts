@@ -28,7 +28,9 @@ export function politifactDir(dir: string): string {
   if (fs.existsSync(path.join(dir, POLITIFACT_CLAIMS_FILE))) return dir;
   const nested = path.join(dir, "politifact_hidden");
   if (fs.existsSync(path.join(nested, POLITIFACT_CLAIMS_FILE))) return nested;
-  throw new Error(`${dir}: no ${POLITIFACT_CLAIMS_FILE} here or in politifact_hidden/ (expected the PolitiFact-Hidden folder)`);
+  throw new Error(
+    `${dir}: no ${POLITIFACT_CLAIMS_FILE} here or in politifact_hidden/ (expected the PolitiFact-Hidden folder)`,
+  );
 }
 
 export async function loadPolitifactSentences(dir: string): Promise<Map<string, string>> {
@@ -89,7 +91,9 @@ const subsetLineSchema = z.object({
   claim: z.string().min(1),
   label: z.enum(["TRUE", "HALF-TRUE", "FALSE"]),
   gold_evidence: z.array(z.object({ id: z.union([z.number(), z.string()]), text: z.string() })),
-  retrieved_top20_bgebase: z.array(z.object({ id: z.union([z.number(), z.string()]), distance: z.number(), text: z.string() })),
+  retrieved_top20_bgebase: z.array(
+    z.object({ id: z.union([z.number(), z.string()]), distance: z.number(), text: z.string() }),
+  ),
 });
 
 /**
@@ -117,7 +121,11 @@ export async function convertPolitifactSubset150(dir: string, opts: { limit?: nu
       gold_evidence: d.gold_evidence.map((e) => ({ id: String(e.id), text: e.text })),
       // Lower distance is closer; the score is kept as the distance the authors reported.
       supplied_evidence: retrieved.map((e) => ({ id: String(e.id), text: e.text, score: e.distance })),
-      metadata: { dataset: "politifact-hidden-150", subset: "balanced-150", supplied_retriever: "BAAI/bge-base-en-v1.5 top-20 (RADAR authors)" },
+      metadata: {
+        dataset: "politifact-hidden-150",
+        subset: "balanced-150",
+        supplied_retriever: "BAAI/bge-base-en-v1.5 top-20 (RADAR authors)",
+      },
     });
     if (opts.limit !== undefined && out.length >= opts.limit) break;
   }

@@ -18,7 +18,9 @@ export function politifactCorpusPath(dataDir: string): string {
   const nested = path.join(dataDir, "politifact_hidden", POLITIFACT_CORPUS_FILE);
   if (fs.existsSync(direct)) return direct;
   if (fs.existsSync(nested)) return nested;
-  throw new Error(`${dataDir}: no ${POLITIFACT_CORPUS_FILE} here (expected the politifact_hidden folder of the datasets)`);
+  throw new Error(
+    `${dataDir}: no ${POLITIFACT_CORPUS_FILE} here (expected the politifact_hidden folder of the datasets)`,
+  );
 }
 
 export function politifactHiddenCorpus(dataDir: string): AsyncGenerator<SourceRecord> {

@@ -26,9 +26,16 @@ export type PolitifactNewsSource = (typeof POLITIFACT_NEWS_SOURCES)[number];
 
 export type NewsOptions = { source?: PolitifactNewsSource; limit?: number; maxChars?: number };
 
-const ppEntry = z.object({ id: z.string().min(1), title: z.string().nullable().optional(), text: z.string().nullable().optional(), description: z.string().nullable().optional() });
+const ppEntry = z.object({
+  id: z.string().min(1),
+  title: z.string().nullable().optional(),
+  text: z.string().nullable().optional(),
+  description: z.string().nullable().optional(),
+});
 
-const epochDate = z.union([z.object({ $date: z.union([z.number(), z.string()]) }), z.number(), z.string(), z.null()]).optional();
+const epochDate = z
+  .union([z.object({ $date: z.union([z.number(), z.string()]) }), z.number(), z.string(), z.null()])
+  .optional();
 const fnnRow = z.object({
   id: z.union([z.string().min(1), z.number()]).transform(String),
   label: z.enum(["fake", "real"], { error: 'label must be "fake" or "real"' }),
@@ -56,7 +63,18 @@ export function fakeNewsNetDate(raw: z.infer<typeof epochDate>): string | undefi
 }
 
 /** The article as a claim record: body cut to the limit; an article without a body keeps its headline, flagged. */
-function article(id: string, label: NewsLabel, fields: { title?: string | null; text?: string | null; url?: string | null; date?: string; extra?: Record<string, unknown> }, maxChars: number): ClaimRecord {
+function article(
+  id: string,
+  label: NewsLabel,
+  fields: {
+    title?: string | null;
+    text?: string | null;
+    url?: string | null;
+    date?: string;
+    extra?: Record<string, unknown>;
+  },
+  maxChars: number,
+): ClaimRecord {
   const title = (fields.title ?? "").trim();
   const body = (fields.text ?? "").replace(/\r\n?/g, "\n").trim();
   const cut = cutText(body || title, maxChars);
@@ -88,25 +106,45 @@ function readJson(file: string): unknown {
 
 function firstExisting(candidates: string[], what: string, dir: string): string {
   const hit = candidates.find((p) => fs.existsSync(p));
-  if (!hit) throw new Error(`${dir}: no ${what} here (looked for ${candidates.map((c) => path.relative(dir, c) || c).join(", ")}); pass the politifact_news folder`);
+  if (!hit)
+    throw new Error(
+      `${dir}: no ${what} here (looked for ${candidates.map((c) => path.relative(dir, c) || c).join(", ")}); pass the politifact_news folder`,
+    );
   return hit;
 }
 
 /** PolitiFact++ human-written: every fake article (HF.json), then every real one (HR.json). */
 export function convertPolitifactPlusPlus(dir: string, opts: NewsOptions = {}): ClaimRecord[] {
-  const folder = path.dirname(firstExisting([path.join(dir, "politifact_pp", "HF.json"), path.join(dir, "HF.json")], "PolitiFact++ HF.json", dir));
+  const folder = path.dirname(
+    firstExisting([path.join(dir, "politifact_pp", "HF.json"), path.join(dir, "HF.json")], "PolitiFact++ HF.json", dir),
+  );
   const out: ClaimRecord[] = [];
-  for (const [file, label] of [["HF.json", "FAKE"], ["HR.json", "REAL"]] as const) {
+  for (const [file, label] of [
+    ["HF.json", "FAKE"],
+    ["HR.json", "REAL"],
+  ] as const) {
     const full = path.join(folder, file);
-    if (!fs.existsSync(full)) throw new Error(`${full}: missing; PolitiFact++ needs both HF.json (fake) and HR.json (real)`);
+    if (!fs.existsSync(full))
+      throw new Error(`${full}: missing; PolitiFact++ needs both HF.json (fake) and HR.json (real)`);
     const raw = readJson(full);
-    if (!raw || typeof raw !== "object" || Array.isArray(raw)) throw new Error(`${full}: expected an object of articles keyed by index`);
+    if (!raw || typeof raw !== "object" || Array.isArray(raw))
+      throw new Error(`${full}: expected an object of articles keyed by index`);
     // Keyed "0", "1", … "10": numeric order, so --limit takes the same articles every time.
     const keys = Object.keys(raw).sort((a, b) => Number(a) - Number(b) || a.localeCompare(b));
     for (const key of keys) {
       const r = ppEntry.safeParse((raw as Record<string, unknown>)[key]);
-      if (!r.success) throw new Error(`${full}: article "${key}": ${r.error.issues[0]!.path.join(".") || "(record)"}: ${r.error.issues[0]!.message}`);
-      out.push(article(r.data.id, label, { title: r.data.title, text: r.data.text, extra: { dataset: "politifact-pp" } }, opts.maxChars ?? ARTICLE_MAX_CHARS));
+      if (!r.success)
+        throw new Error(
+          `${full}: article "${key}": ${r.error.issues[0]!.path.join(".") || "(record)"}: ${r.error.issues[0]!.message}`,
+        );
+      out.push(
+        article(
+          r.data.id,
+          label,
+          { title: r.data.title, text: r.data.text, extra: { dataset: "politifact-pp" } },
+          opts.maxChars ?? ARTICLE_MAX_CHARS,
+        ),
+      );
     }
   }
   return limitBalanced(out, opts.limit);
@@ -127,23 +165,48 @@ export function fakeNewsNetJsonl(file: string, dataset: string, maxChars = ARTIC
         throw new Error(`${file}:${i + 1}: not JSON (${(e as Error).message})`);
       }
       const r = fnnRow.safeParse(raw);
-      if (!r.success) throw new Error(`${file}:${i + 1}: ${r.error.issues[0]!.path.join(".") || "(record)"}: ${r.error.issues[0]!.message}`);
+      if (!r.success)
+        throw new Error(
+          `${file}:${i + 1}: ${r.error.issues[0]!.path.join(".") || "(record)"}: ${r.error.issues[0]!.message}`,
+        );
       const d = r.data;
       if (seen.has(d.id)) throw new Error(`${file}:${i + 1}: duplicate id ${d.id}`);
       seen.add(d.id);
-      out.push(article(d.id, NEWS_LABELS[d.label], { title: d.title, text: d.text, url: d.url, date: fakeNewsNetDate(d.publish_date), extra: { dataset, ...(d.source ? { source: d.source } : {}) } }, maxChars));
+      out.push(
+        article(
+          d.id,
+          NEWS_LABELS[d.label],
+          {
+            title: d.title,
+            text: d.text,
+            url: d.url,
+            date: fakeNewsNetDate(d.publish_date),
+            extra: { dataset, ...(d.source ? { source: d.source } : {}) },
+          },
+          maxChars,
+        ),
+      );
     });
   return out;
 }
 
 /** FakeNewsNet v1 PolitiFact, 120 fake / 120 real, with publication dates where the crawl found one. */
 export function convertFakeNewsNetV1(dir: string, opts: NewsOptions = {}): ClaimRecord[] {
-  const file = dir.endsWith(".jsonl") && fs.existsSync(dir) ? dir : firstExisting([path.join(dir, "fakenewsnet_v1", "politifact_v1_240.jsonl"), path.join(dir, "politifact_v1_240.jsonl")], "fakenewsnet_v1/politifact_v1_240.jsonl", dir);
+  const file =
+    dir.endsWith(".jsonl") && fs.existsSync(dir)
+      ? dir
+      : firstExisting(
+          [path.join(dir, "fakenewsnet_v1", "politifact_v1_240.jsonl"), path.join(dir, "politifact_v1_240.jsonl")],
+          "fakenewsnet_v1/politifact_v1_240.jsonl",
+          dir,
+        );
   return limitBalanced(fakeNewsNetJsonl(file, "fakenewsnet-v1", opts.maxChars), opts.limit);
 }
 
 export function convertPolitifactNews(dir: string, opts: NewsOptions = {}): ClaimRecord[] {
-  return (opts.source ?? "politifact-pp") === "politifact-pp" ? convertPolitifactPlusPlus(dir, opts) : convertFakeNewsNetV1(dir, opts);
+  return (opts.source ?? "politifact-pp") === "politifact-pp"
+    ? convertPolitifactPlusPlus(dir, opts)
+    : convertFakeNewsNetV1(dir, opts);
 }
 
 /**
@@ -152,12 +215,25 @@ export function convertPolitifactNews(dir: string, opts: NewsOptions = {}): Clai
  */
 export function convertGossipcop(dir: string, opts: NewsOptions = {}): ClaimRecord[] {
   const maxChars = opts.maxChars ?? ARTICLE_MAX_CHARS;
-  if (dir.endsWith(".jsonl") && fs.existsSync(dir)) return limitBalanced(fakeNewsNetJsonl(dir, "gossipcop", maxChars), opts.limit);
+  if (dir.endsWith(".jsonl") && fs.existsSync(dir))
+    return limitBalanced(fakeNewsNetJsonl(dir, "gossipcop", maxChars), opts.limit);
   if (!fs.existsSync(dir)) throw new Error(`${dir}: no such folder`);
-  const jsonl = fs.readdirSync(dir).filter((f) => /^gossipcop.*\.jsonl$/i.test(f)).sort();
-  if (jsonl.length) return limitBalanced(jsonl.flatMap((f) => fakeNewsNetJsonl(path.join(dir, f), "gossipcop", maxChars)), opts.limit);
-  const root = [path.join(dir, "gossipcop"), dir].find((d) => fs.existsSync(path.join(d, "fake")) || fs.existsSync(path.join(d, "real")));
-  if (!root) throw new Error(`${dir}: no GossipCop articles here: expected gossipcop*.jsonl, or FakeNewsNet's gossipcop/{fake,real}/<id>/news content.json folders`);
+  const jsonl = fs
+    .readdirSync(dir)
+    .filter((f) => /^gossipcop.*\.jsonl$/i.test(f))
+    .sort();
+  if (jsonl.length)
+    return limitBalanced(
+      jsonl.flatMap((f) => fakeNewsNetJsonl(path.join(dir, f), "gossipcop", maxChars)),
+      opts.limit,
+    );
+  const root = [path.join(dir, "gossipcop"), dir].find(
+    (d) => fs.existsSync(path.join(d, "fake")) || fs.existsSync(path.join(d, "real")),
+  );
+  if (!root)
+    throw new Error(
+      `${dir}: no GossipCop articles here: expected gossipcop*.jsonl, or FakeNewsNet's gossipcop/{fake,real}/<id>/news content.json folders`,
+    );
   const out: ClaimRecord[] = [];
   let empty = 0;
   for (const native of ["fake", "real"] as const) {
@@ -171,12 +247,26 @@ export function convertGossipcop(dir: string, opts: NewsOptions = {}): ClaimReco
         continue;
       }
       const r = fnnContent.safeParse(readJson(file));
-      if (!r.success) throw new Error(`${file}: ${r.error.issues[0]!.path.join(".") || "(record)"}: ${r.error.issues[0]!.message}`);
+      if (!r.success)
+        throw new Error(`${file}: ${r.error.issues[0]!.path.join(".") || "(record)"}: ${r.error.issues[0]!.message}`);
       if (!(r.data.text ?? "").trim() && !(r.data.title ?? "").trim()) {
         empty++;
         continue;
       }
-      out.push(article(id, NEWS_LABELS[native], { title: r.data.title, text: r.data.text, url: r.data.url, date: fakeNewsNetDate(r.data.publish_date), extra: { dataset: "gossipcop", ...(r.data.source ? { source: r.data.source } : {}) } }, maxChars));
+      out.push(
+        article(
+          id,
+          NEWS_LABELS[native],
+          {
+            title: r.data.title,
+            text: r.data.text,
+            url: r.data.url,
+            date: fakeNewsNetDate(r.data.publish_date),
+            extra: { dataset: "gossipcop", ...(r.data.source ? { source: r.data.source } : {}) },
+          },
+          maxChars,
+        ),
+      );
     }
   }
   if (!out.length) throw new Error(`${root}: no article with text in fake/ or real/ (${empty} empty folders)`);

@@ -18,14 +18,39 @@ import { findDatasetFile } from "./dataset-file";
  */
 
 export const PROCLAIM_SUBSETS = {
-  "proclaim-checkcovid": { file: "checkcovid_test_composed_121.jsonl", title: "Check-COVID composed test, non-NEI", expected: 121, source: "check-covid" },
-  "proclaim-healthver": { file: "healthver_sample_100.jsonl", title: "HealthVer 100-claim sample", expected: 100, source: "healthver" },
-  "proclaim-feverous": { file: "feverous_sample_100.jsonl", title: "FEVEROUS 100-claim sample", expected: 100, source: "feverous" },
-  "proclaim-scifact": { file: "scifact_sample_100.jsonl", title: "SciFact 100-claim sample", expected: 100, source: "scifact" },
+  "proclaim-checkcovid": {
+    file: "checkcovid_test_composed_121.jsonl",
+    title: "Check-COVID composed test, non-NEI",
+    expected: 121,
+    source: "check-covid",
+  },
+  "proclaim-healthver": {
+    file: "healthver_sample_100.jsonl",
+    title: "HealthVer 100-claim sample",
+    expected: 100,
+    source: "healthver",
+  },
+  "proclaim-feverous": {
+    file: "feverous_sample_100.jsonl",
+    title: "FEVEROUS 100-claim sample",
+    expected: 100,
+    source: "feverous",
+  },
+  "proclaim-scifact": {
+    file: "scifact_sample_100.jsonl",
+    title: "SciFact 100-claim sample",
+    expected: 100,
+    source: "scifact",
+  },
 } as const;
 
 export type ProclaimSubset = keyof typeof PROCLAIM_SUBSETS;
-export const PROCLAIM_SUBSET_NAMES = ["proclaim-checkcovid", "proclaim-healthver", "proclaim-feverous", "proclaim-scifact"] as const satisfies readonly ProclaimSubset[];
+export const PROCLAIM_SUBSET_NAMES = [
+  "proclaim-checkcovid",
+  "proclaim-healthver",
+  "proclaim-feverous",
+  "proclaim-scifact",
+] as const satisfies readonly ProclaimSubset[];
 
 /** PROClaim's verdict labels for a gold SUPPORT / REFUTE, and the product scale's. */
 export const PROCLAIM_GOLD = { SUPPORT: "SUPPORTED", REFUTE: "NOT SUPPORTED" } as const;
@@ -37,12 +62,19 @@ const lineSchema = z.object({
   // The subsets are balanced SUPPORT / REFUTE; an NEI row would be a different benchmark, so it is refused, not mapped.
   label: z.enum(["SUPPORT", "REFUTE"]),
   cord_id: z.union([z.string(), z.number()]).optional(),
-  evidence_set: z.array(z.object({ sent_index: z.union([z.number(), z.string()]), type: z.string().optional() })).optional(),
+  evidence_set: z
+    .array(z.object({ sent_index: z.union([z.number(), z.string()]), type: z.string().optional() }))
+    .optional(),
   is_auth: z.boolean().optional(),
 });
 
 export function proclaimSubsetFile(given: string, subset: ProclaimSubset): string {
-  return findDatasetFile(given, PROCLAIM_SUBSETS[subset].file, "proclaim_subsets", `PROClaim subsets (${PROCLAIM_SUBSETS[subset].title})`);
+  return findDatasetFile(
+    given,
+    PROCLAIM_SUBSETS[subset].file,
+    "proclaim_subsets",
+    `PROClaim subsets (${PROCLAIM_SUBSETS[subset].title})`,
+  );
 }
 
 /** Check-COVID's abstracts, when the Check-COVID folder sits beside the subsets (installed as check-covid, or named check_covid). */
@@ -54,7 +86,11 @@ async function siblingAbstracts(file: string): Promise<Map<string, string[]> | n
   return null;
 }
 
-export async function convertProclaimSubset(given: string, subset: ProclaimSubset, opts: { limit?: number; labels?: "native" | "radar" } = {}): Promise<ClaimRecord[]> {
+export async function convertProclaimSubset(
+  given: string,
+  subset: ProclaimSubset,
+  opts: { limit?: number; labels?: "native" | "radar" } = {},
+): Promise<ClaimRecord[]> {
   const file = proclaimSubsetFile(given, subset);
   const spec = PROCLAIM_SUBSETS[subset];
   const abstracts = subset === "proclaim-checkcovid" ? await siblingAbstracts(file) : null;
@@ -64,7 +100,11 @@ export async function convertProclaimSubset(given: string, subset: ProclaimSubse
     const r = lineSchema.safeParse(value);
     if (!r.success) {
       const issue = r.error.issues[0]!;
-      throw new ClaimsFileError(file, line, `${issue.path.join(".") || "(record)"}: ${issue.message}; expected {id, claim, label: SUPPORT|REFUTE, cord_id?, evidence_set?}`);
+      throw new ClaimsFileError(
+        file,
+        line,
+        `${issue.path.join(".") || "(record)"}: ${issue.message}; expected {id, claim, label: SUPPORT|REFUTE, cord_id?, evidence_set?}`,
+      );
     }
     const d = r.data;
     const id = String(d.id);
@@ -74,7 +114,8 @@ export async function convertProclaimSubset(given: string, subset: ProclaimSubse
     const record: ClaimRecord = {
       id,
       claim: d.claim,
-      label: opts.labels === "native" ? d.label : opts.labels === "radar" ? PRODUCT_GOLD[d.label] : PROCLAIM_GOLD[d.label],
+      label:
+        opts.labels === "native" ? d.label : opts.labels === "radar" ? PRODUCT_GOLD[d.label] : PROCLAIM_GOLD[d.label],
       metadata: {
         dataset: subset,
         source_dataset: spec.source,
@@ -91,7 +132,12 @@ export async function convertProclaimSubset(given: string, subset: ProclaimSubse
       record.gold_evidence_ids = [...new Set(ids)];
       const abstract = abstracts?.get(cordId);
       if (abstract) {
-        const gold = d.evidence_set.filter((e) => abstract[Number(e.sent_index)] !== undefined).map((e) => ({ id: checkCovidEvidenceId(cordId, Number(e.sent_index)), text: abstract[Number(e.sent_index)]! }));
+        const gold = d.evidence_set
+          .filter((e) => abstract[Number(e.sent_index)] !== undefined)
+          .map((e) => ({
+            id: checkCovidEvidenceId(cordId, Number(e.sent_index)),
+            text: abstract[Number(e.sent_index)]!,
+          }));
         if (gold.length) record.gold_evidence = gold;
       }
     }

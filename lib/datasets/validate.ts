@@ -16,7 +16,14 @@ import { LABEL_SCHEME_NAMES, LABEL_SCHEMES, normaliseLabel, type LabelSchemeName
 export const VALIDATE_SCHEMES = ["product", ...LABEL_SCHEME_NAMES] as const;
 export type ValidateScheme = (typeof VALIDATE_SCHEMES)[number];
 
-export type LabelReading = { label: string; count: number; mapped_to?: string; reads_as: string | null; product: string | null; lines: number[] };
+export type LabelReading = {
+  label: string;
+  count: number;
+  mapped_to?: string;
+  reads_as: string | null;
+  product: string | null;
+  lines: number[];
+};
 
 export type ValidationReport = {
   file: string;
@@ -42,7 +49,10 @@ function readIn(scheme: ValidateScheme, label: string): string | null {
   return scheme === "product" ? goldOnProductScale(label) : normaliseLabel(scheme as LabelSchemeName, label);
 }
 
-export async function validateClaimsFile(file: string, opts: { scheme?: ValidateScheme; labelMap?: LabelMap } = {}): Promise<ValidationReport> {
+export async function validateClaimsFile(
+  file: string,
+  opts: { scheme?: ValidateScheme; labelMap?: LabelMap } = {},
+): Promise<ValidationReport> {
   const scheme = opts.scheme ?? "product";
   const rl = readline.createInterface({ input: fs.createReadStream(file, "utf8"), crlfDelay: Infinity });
   const errors: ValidationReport["errors"] = [];
@@ -93,14 +103,26 @@ export async function validateClaimsFile(file: string, opts: { scheme?: Validate
   const labels: LabelReading[] = [...byLabel.entries()]
     .map(([label, lines]) => {
       const mapped = opts.labelMap ? mapOneLabel(opts.labelMap, label) : label;
-      return { label, count: lines.length, ...(mapped !== label ? { mapped_to: mapped } : {}), reads_as: readIn(scheme, mapped!), product: goldOnProductScale(mapped), lines: lines.slice(0, MAX_LINES) };
+      return {
+        label,
+        count: lines.length,
+        ...(mapped !== label ? { mapped_to: mapped } : {}),
+        reads_as: readIn(scheme, mapped!),
+        product: goldOnProductScale(mapped),
+        lines: lines.slice(0, MAX_LINES),
+      };
     })
     .sort((a, b) => b.count - a.count);
   const unscored = labels.filter((l) => l.reads_as === null).reduce((a, l) => a + l.count, 0);
-  const duplicates = [...ids.entries()].filter(([, l]) => l.length > 1).map(([id, l]) => ({ id, lines: l.slice(0, MAX_LINES) }));
+  const duplicates = [...ids.entries()]
+    .filter(([, l]) => l.length > 1)
+    .map(([id, l]) => ({ id, lines: l.slice(0, MAX_LINES) }));
   const contradictions = [...texts.values()]
     .filter((t) => t.labels.size > 1)
-    .map((t) => ({ claim: t.claim, labels: Object.fromEntries([...t.labels.entries()].map(([l, ls]) => [l, ls.slice(0, MAX_LINES)])) }));
+    .map((t) => ({
+      claim: t.claim,
+      labels: Object.fromEntries([...t.labels.entries()].map(([l, ls]) => [l, ls.slice(0, MAX_LINES)])),
+    }));
   return {
     file,
     scheme,
@@ -123,14 +145,45 @@ const lines = (ls: number[], more = false) => `line${ls.length > 1 ? "s" : ""} $
 
 /** The report as a person reads it: counts first, then each problem with where it is. */
 export function validationText(r: ValidationReport): string {
-  const out = [`${r.file}: ${r.rows} rows, ${r.valid} valid claims${r.unlabelled ? ` (${r.unlabelled} without a label)` : ""}; labels read in the ${r.scheme} scheme (${r.scheme_labels.join(" / ")}):`];
-  for (const l of r.labels) out.push(`  ${l.label}${l.mapped_to ? ` (mapped to ${l.mapped_to})` : ""}: ${l.count} → ${l.reads_as ?? "NO READING (would go unscored)"}${r.scheme !== "product" ? `; product label ${l.product ?? "none"}` : ""}`);
-  if (r.unscored) out.push(`${plural(r.unscored, "claim")} ${r.unscored === 1 ? "has" : "have"} a label the ${r.scheme} scheme cannot read: rename the labels, choose another --scheme, or give --label-map <file.json> (a JSON object such as {"Mostly Accurate": "TRUE"}).`);
-  if (r.errors.length) out.push(`${plural(r.errors.length, "line")} refused:`, ...r.errors.slice(0, 20).map((e) => `  line ${e.line}: ${e.message}`), ...(r.errors.length > 20 ? [`  … and ${r.errors.length - 20} more`] : []));
-  if (r.duplicates.length) out.push(`${plural(r.duplicates.length, "id")} used more than once (a run refuses the file):`, ...r.duplicates.slice(0, 20).map((d) => `  ${d.id}: ${lines(d.lines)}`));
-  if (r.contradictions.length) out.push(`${plural(r.contradictions.length, "claim text")} with contradictory gold labels:`, ...r.contradictions.slice(0, 20).map((c) => `  "${c.claim.length > 80 ? `${c.claim.slice(0, 79)}…` : c.claim}": ${Object.entries(c.labels).map(([l, ls]) => `${l} on ${lines(ls)}`).join("; ")}`));
-  if (r.dates_read_as_utc.length) out.push(`${plural(r.dates_read_as_utc.length, "date-time")} without an offset, read as UTC (${lines(r.dates_read_as_utc.slice(0, MAX_LINES), r.dates_read_as_utc.length > MAX_LINES)}).`);
+  const out = [
+    `${r.file}: ${r.rows} rows, ${r.valid} valid claims${r.unlabelled ? ` (${r.unlabelled} without a label)` : ""}; labels read in the ${r.scheme} scheme (${r.scheme_labels.join(" / ")}):`,
+  ];
+  for (const l of r.labels)
+    out.push(
+      `  ${l.label}${l.mapped_to ? ` (mapped to ${l.mapped_to})` : ""}: ${l.count} → ${l.reads_as ?? "NO READING (would go unscored)"}${r.scheme !== "product" ? `; product label ${l.product ?? "none"}` : ""}`,
+    );
+  if (r.unscored)
+    out.push(
+      `${plural(r.unscored, "claim")} ${r.unscored === 1 ? "has" : "have"} a label the ${r.scheme} scheme cannot read: rename the labels, choose another --scheme, or give --label-map <file.json> (a JSON object such as {"Mostly Accurate": "TRUE"}).`,
+    );
+  if (r.errors.length)
+    out.push(
+      `${plural(r.errors.length, "line")} refused:`,
+      ...r.errors.slice(0, 20).map((e) => `  line ${e.line}: ${e.message}`),
+      ...(r.errors.length > 20 ? [`  … and ${r.errors.length - 20} more`] : []),
+    );
+  if (r.duplicates.length)
+    out.push(
+      `${plural(r.duplicates.length, "id")} used more than once (a run refuses the file):`,
+      ...r.duplicates.slice(0, 20).map((d) => `  ${d.id}: ${lines(d.lines)}`),
+    );
+  if (r.contradictions.length)
+    out.push(
+      `${plural(r.contradictions.length, "claim text")} with contradictory gold labels:`,
+      ...r.contradictions.slice(0, 20).map(
+        (c) =>
+          `  "${c.claim.length > 80 ? `${c.claim.slice(0, 79)}…` : c.claim}": ${Object.entries(c.labels)
+            .map(([l, ls]) => `${l} on ${lines(ls)}`)
+            .join("; ")}`,
+      ),
+    );
+  if (r.dates_read_as_utc.length)
+    out.push(
+      `${plural(r.dates_read_as_utc.length, "date-time")} without an offset, read as UTC (${lines(r.dates_read_as_utc.slice(0, MAX_LINES), r.dates_read_as_utc.length > MAX_LINES)}).`,
+    );
   if (r.numeric_ids) out.push(`${plural(r.numeric_ids, "numeric id")}, read as strings.`);
-  out.push(r.ok ? "✔ every claim can be read and scored." : "✘ not every claim can be read and scored as it is (see above).");
+  out.push(
+    r.ok ? "✔ every claim can be read and scored." : "✘ not every claim can be read and scored as it is (see above).",
+  );
   return out.join("\n");
 }

@@ -3,12 +3,14 @@ import { getDebateStatus } from "@/db/queries/debates";
 
 /** What a person pressing Start or Resume reads when the debate cannot be taken, in words they can act on. */
 
-export const ALREADY_RUNNING = "This debate is already running (another run took it a moment ago); its page follows it live. Stop it first to start it again.";
+export const ALREADY_RUNNING =
+  "This debate is already running (another run took it a moment ago); its page follows it live. Stop it first to start it again.";
 
 export const STILL_STOPPING = "This debate is still stopping; try again in a moment.";
 
 /** Stored on a debate whose process died while running it (shown on its page). */
-export const INTERRUPTED_BY_RESTART = "The server stopped while this debate was running. Resume it to continue from the last finished turn.";
+export const INTERRUPTED_BY_RESTART =
+  "The server stopped while this debate was running. Resume it to continue from the last finished turn.";
 
 /** Why a claim was refused. */
 export async function claimRefusal(db: Database, id: string): Promise<string> {

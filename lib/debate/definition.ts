@@ -39,7 +39,14 @@ export type MethodAbout = {
 };
 
 /** A stored step as the surfaces read it (a page's turn, an export's turn, a live turn). */
-export type StepTurn = { role: string; kind: string; phase: string; content: string; status?: string; metadata?: Record<string, unknown> | null };
+export type StepTurn = {
+  role: string;
+  kind: string;
+  phase: string;
+  content: string;
+  status?: string;
+  metadata?: Record<string, unknown> | null;
+};
 
 /** A step for people: who did it and what they said or found, in words; no JSON, no answer markers. */
 export type PlainStep = { speaker: string; text: string };
@@ -129,16 +136,26 @@ export function formNumber(v: string | undefined): number | undefined {
 }
 
 /** A role's name in words, from the definition's table, else the role id made readable. */
-export function roleDisplayName(def: MethodDefinition | undefined, role: string, ctx: { domain?: string | null } = {}): string {
+export function roleDisplayName(
+  def: MethodDefinition | undefined,
+  role: string,
+  ctx: { domain?: string | null } = {},
+): string {
   const special = def?.roleName?.(role, ctx);
   if (special) return special;
   const named = def?.roles[role];
   if (named) return named;
-  return role.replace(/[-_:]+/g, " ").trim().replace(/^./, (c) => c.toUpperCase());
+  return role
+    .replace(/[-_:]+/g, " ")
+    .trim()
+    .replace(/^./, (c) => c.toUpperCase());
 }
 
 /** The metadata a step wrote under the method's key, with its step name; null when it has none. */
-export function stepMetadata(def: MethodDefinition | undefined, metadata: Record<string, unknown> | null | undefined): { step: string; value: Record<string, unknown> } | null {
+export function stepMetadata(
+  def: MethodDefinition | undefined,
+  metadata: Record<string, unknown> | null | undefined,
+): { step: string; value: Record<string, unknown> } | null {
   if (!def?.metadataKey || !metadata) return null;
   const v = metadata[def.metadataKey];
   if (!v || typeof v !== "object") return null;
@@ -150,7 +167,10 @@ export function stepMetadata(def: MethodDefinition | undefined, metadata: Record
  * A step's metadata read with the method's schema for that step: `ok` with the value, or `unread`
  * (an old row, or a step the method no longer writes) so the page can say "could not read this step".
  */
-export function readStep<T = Record<string, unknown>>(def: MethodDefinition | undefined, metadata: Record<string, unknown> | null | undefined): { step: string; ok: true; value: T } | { step: string | null; ok: false } {
+export function readStep<T = Record<string, unknown>>(
+  def: MethodDefinition | undefined,
+  metadata: Record<string, unknown> | null | undefined,
+): { step: string; ok: true; value: T } | { step: string | null; ok: false } {
   const m = stepMetadata(def, metadata);
   if (!m) return { step: null, ok: false };
   const schema = def!.steps[m.step];
@@ -161,17 +181,31 @@ export function readStep<T = Record<string, unknown>>(def: MethodDefinition | un
 
 /** Sentence-vector steps: bookkeeping, not something a reader needs. */
 export function isInternalStep(turn: StepTurn): boolean {
-  return turn.kind === "analysis" && !!turn.metadata && typeof turn.metadata === "object" && "embedder" in turn.metadata && "texts" in turn.metadata;
+  return (
+    turn.kind === "analysis" &&
+    !!turn.metadata &&
+    typeof turn.metadata === "object" &&
+    "embedder" in turn.metadata &&
+    "texts" in turn.metadata
+  );
 }
 
 /** Every method's fallback: the speaker by the definition's names, the text with JSON and markers turned into words. */
-export function defaultPlainStep(def: MethodDefinition | undefined, turn: StepTurn, ctx: { domain?: string | null } = {}): PlainStep | null {
+export function defaultPlainStep(
+  def: MethodDefinition | undefined,
+  turn: StepTurn,
+  ctx: { domain?: string | null } = {},
+): PlainStep | null {
   if (isInternalStep(turn)) return null;
   const who = roleDisplayName(def, turn.role, ctx);
   return { speaker: turn.kind === "tool" ? `${who} (search)` : who, text: plainWords(turn.content) };
 }
 
 /** A step in plain words through its method's definition. */
-export function plainStep(def: MethodDefinition | undefined, turn: StepTurn, ctx: { domain?: string | null } = {}): PlainStep | null {
+export function plainStep(
+  def: MethodDefinition | undefined,
+  turn: StepTurn,
+  ctx: { domain?: string | null } = {},
+): PlainStep | null {
   return def?.plainStep ? def.plainStep(turn, ctx) : defaultPlainStep(def, turn, ctx);
 }

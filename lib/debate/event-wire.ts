@@ -48,7 +48,13 @@ export function splitByBytes(s: string, maxBytes: number): string[] {
  */
 export const wireSchema = z.union([
   // Strict, so a piece is never read as a whole message whose `m` is missing.
-  z.strictObject({ o: z.string(), k: z.number().int(), i: z.number().int().min(0), n: z.number().int().min(1), p: z.string() }),
+  z.strictObject({
+    o: z.string(),
+    k: z.number().int(),
+    i: z.number().int().min(0),
+    n: z.number().int().min(1),
+    p: z.string(),
+  }),
   z.strictObject({ o: z.string(), q: z.literal("sync") }),
   z.strictObject({ o: z.string(), k: z.number().int(), m: z.unknown() }),
 ]);

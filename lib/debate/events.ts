@@ -24,7 +24,15 @@ export type DebateEvent =
    * A failed attempt is being retried: the text of turn `seq` starts again from nothing. `attempt`
    * failed out of `maxAttempts`; `reason` says why in words (e.g. "a rate limit").
    */
-  | { type: "turn-reset"; seq: number; attempt: number; maxAttempts: number; reason: string; delayMs: number; error: string }
+  | {
+      type: "turn-reset";
+      seq: number;
+      attempt: number;
+      maxAttempts: number;
+      reason: string;
+      delayMs: number;
+      error: string;
+    }
   | {
       type: "turn-end";
       turn: TurnInfo & {
@@ -160,7 +168,9 @@ export function receiveRemote(debateId: string, event: DebateEvent): "ok" | "gap
 export function receiveSync(debateId: string, turns: LiveTurn[]) {
   const l = live(debateId);
   if (l.active) return;
-  l.running = new Map(turns.map((t) => [t.turn.seq, { turn: t.turn, text: t.text, ...(t.retry ? { retry: t.retry } : {}) }]));
+  l.running = new Map(
+    turns.map((t) => [t.turn.seq, { turn: t.turn, text: t.text, ...(t.retry ? { retry: t.retry } : {}) }]),
+  );
 }
 
 /**
@@ -219,14 +229,20 @@ function forget(debateId: string) {
 export function liveTurns(debateId: string): LiveTurn[] {
   const running = registry().get(debateId)?.running;
   if (!running) return [];
-  return [...running.values()].sort((a, b) => a.turn.seq - b.turn.seq).map((c) => ({ turn: c.turn, text: c.text, ...(c.retry ? { retry: c.retry } : {}) }));
+  return [...running.values()]
+    .sort((a, b) => a.turn.seq - b.turn.seq)
+    .map((c) => ({ turn: c.turn, text: c.text, ...(c.retry ? { retry: c.retry } : {}) }));
 }
 
 /**
  * Subscribes before the caller reads the database, so nothing falls between the snapshot and the
  * live events; the caller drops events for turns the snapshot already holds.
  */
-export function subscribe(debateId: string, listener: (e: DebateEvent) => void, opts: { onResync?: () => void } = {}): () => void {
+export function subscribe(
+  debateId: string,
+  listener: (e: DebateEvent) => void,
+  opts: { onResync?: () => void } = {},
+): () => void {
   const l = live(debateId);
   l.emitter.on("event", listener);
   if (opts.onResync) l.emitter.on("resync", opts.onResync);

@@ -10,14 +10,21 @@ import { DEFAULT_METHOD, findMethod, getMethod, methodDefinitions, methodTitle }
  * The methods the form and the compare picker offer: every registered method this server can run,
  * the default first, each in its definition's words, with the presets its definition offers.
  */
-export function formMethodChoices(): Array<{ name: string; title: string; blurb: string; presets: NonNullable<ReturnType<typeof getMethod>["formPresets"]> }> {
+export function formMethodChoices(): Array<{
+  name: string;
+  title: string;
+  blurb: string;
+  presets: NonNullable<ReturnType<typeof getMethod>["formPresets"]>;
+}> {
   const defs = methodDefinitions().filter((d) => PROTOCOL_NAMES.includes(d.name));
-  return [...defs.filter((d) => d.name === DEFAULT_METHOD), ...defs.filter((d) => d.name !== DEFAULT_METHOD)].map((d) => ({
-    name: d.name,
-    title: `${d.title}${d.name === DEFAULT_METHOD ? " (default)" : d.input === "article" ? " (news articles)" : ""}`,
-    blurb: d.description,
-    presets: d.formPresets ?? [],
-  }));
+  return [...defs.filter((d) => d.name === DEFAULT_METHOD), ...defs.filter((d) => d.name !== DEFAULT_METHOD)].map(
+    (d) => ({
+      name: d.name,
+      title: `${d.title}${d.name === DEFAULT_METHOD ? " (default)" : d.input === "article" ? " (news articles)" : ""}`,
+      blurb: d.description,
+      presets: d.formPresets ?? [],
+    }),
+  );
 }
 
 /**
@@ -52,7 +59,10 @@ export function parseDebateForm(f: Record<string, string>): StartDebateInput {
   for (const [k, v] of Object.entries(f)) if (k.startsWith("model_") && v.trim()) models[k.slice(6)] = v.trim();
   const budgetTokens = num(f.budgetTokens);
   const maxCalls = num(f.maxCalls);
-  const budget = budgetTokens !== undefined || maxCalls !== undefined ? { ...(budgetTokens !== undefined ? { budgetTokens } : {}), ...(maxCalls !== undefined ? { maxCalls } : {}) } : undefined;
+  const budget =
+    budgetTokens !== undefined || maxCalls !== undefined
+      ? { ...(budgetTokens !== undefined ? { budgetTokens } : {}), ...(maxCalls !== undefined ? { maxCalls } : {}) }
+      : undefined;
   return {
     protocol,
     claim: f.claim ?? "",
@@ -67,7 +77,18 @@ export function parseDebateForm(f: Record<string, string>): StartDebateInput {
 }
 
 export type FormEstimate =
-  | { ok: true; llmCalls: number; worst: { llmCalls: number; tokens: number } | null; toolCalls: number; promptTokens: number; completionTokens: number; costUsd: number | null; unpriced: string[]; byRole: Array<{ role: string; model: string; calls: number; tokens: number; costUsd: number | null }>; note: string | null }
+  | {
+      ok: true;
+      llmCalls: number;
+      worst: { llmCalls: number; tokens: number } | null;
+      toolCalls: number;
+      promptTokens: number;
+      completionTokens: number;
+      costUsd: number | null;
+      unpriced: string[];
+      byRole: Array<{ role: string; model: string; calls: number; tokens: number; costUsd: number | null }>;
+      note: string | null;
+    }
   | { ok: false; message: string };
 
 /**
@@ -79,13 +100,20 @@ export function estimateFromForm(f: Record<string, string>, preset?: string): Fo
   const name = f.protocol?.trim() || DEFAULT_METHOD;
   if (!PROTOCOL_NAMES.includes(name)) return { ok: false, message: `There is no debate protocol "${name}".` };
   const protocol = getProtocol(name);
-  if (!protocol.estimate) return { ok: false, message: `${methodTitle(name)} gives no estimate before starting; the cost is shown as the debate runs.` };
+  if (!protocol.estimate)
+    return {
+      ok: false,
+      message: `${methodTitle(name)} gives no estimate before starting; the cost is shown as the debate runs.`,
+    };
   const input = parseDebateForm(f);
   // A named preset (the comparison form's per-method choice) is the configuration as it stands.
   const parsed = protocol.configSchema.safeParse(preset ? { ...protocol.presets[preset] } : (input.config ?? {}));
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    return { ok: false, message: `No estimate until the settings are valid: ${issue.path.join(".") || "configuration"}: ${issue.message}.` };
+    return {
+      ok: false,
+      message: `No estimate until the settings are valid: ${issue.path.join(".") || "configuration"}: ${issue.message}.`,
+    };
   }
   const est = protocol.estimate(parsed.data);
   const table = loadPriceTable(getConfig().pricesFile);
@@ -104,12 +132,25 @@ export function estimateFromForm(f: Record<string, string>, preset?: string): Fo
     } catch {
       model = "";
     }
-    const costUsd = model ? costOf(model, { promptTokens: r.promptTokens, completionTokens: r.completionTokens }, table) : null;
+    const costUsd = model
+      ? costOf(model, { promptTokens: r.promptTokens, completionTokens: r.completionTokens }, table)
+      : null;
     return { role, model: model || "no model", calls: r.calls, tokens: r.promptTokens + r.completionTokens, costUsd };
   });
   const unpriced = [...new Set(byRole.filter((r) => r.costUsd === null).map((r) => r.model))];
   // The priced roles' sum; `unpriced` names the models left out of it.
   const priced = byRole.filter((r) => r.costUsd !== null);
   const costUsd = priced.length ? priced.reduce((a, r) => a + r.costUsd!, 0) : null;
-  return { ok: true, llmCalls: est.llmCalls, worst: est.worst ?? null, toolCalls: est.toolCalls, promptTokens: est.promptTokens, completionTokens: est.completionTokens, costUsd, unpriced, byRole, note: est.note ?? null };
+  return {
+    ok: true,
+    llmCalls: est.llmCalls,
+    worst: est.worst ?? null,
+    toolCalls: est.toolCalls,
+    promptTokens: est.promptTokens,
+    completionTokens: est.completionTokens,
+    costUsd,
+    unpriced,
+    byRole,
+    note: est.note ?? null,
+  };
 }

@@ -62,7 +62,10 @@ export async function answerWithRepair<T, R extends TurnResult>(opts: {
 }
 
 /** A search result as a passage for the debate's pool (`ctx.addEvidence` items), with the caller's metadata. */
-export function resultAsEvidence(r: SearchResult, metadata: Record<string, unknown>): Omit<DebateEvidence, "rank" | "origin" | "addedSeq" | "visibleTo"> {
+export function resultAsEvidence(
+  r: SearchResult,
+  metadata: Record<string, unknown>,
+): Omit<DebateEvidence, "rank" | "origin" | "addedSeq" | "visibleTo"> {
   return {
     text: r.text,
     source: "tool",

@@ -63,7 +63,12 @@ export function labelWords(method: string, label: string): string {
 
 /** Every (method, own label) pair that reads as `product` on the product's scale: what ?verdict=FALSE finds. */
 export function labelsReadingAs(product: ProductLabel): Array<{ method: string; labels: string[] }> {
-  return DEFINITIONS.map((d) => ({ method: d.name, labels: Object.entries(d.labels.toProduct).filter(([, p]) => p === product).map(([l]) => l) })).filter((x) => x.labels.length > 0);
+  return DEFINITIONS.map((d) => ({
+    method: d.name,
+    labels: Object.entries(d.labels.toProduct)
+      .filter(([, p]) => p === product)
+      .map(([l]) => l),
+  })).filter((x) => x.labels.length > 0);
 }
 
 export const PRODUCT_LABELS: readonly ProductLabel[] = ["TRUE", "HALF-TRUE", "FALSE"];

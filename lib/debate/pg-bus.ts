@@ -2,7 +2,17 @@ import os from "node:os";
 import type { Client } from "pg";
 import { z } from "zod";
 import { encodeMessage, PIECE_BYTES, Reassembler, splitByBytes, wireSchema } from "./event-wire";
-import { liveTurns, receiveRemote, receiveSync, resync, runsHere, setEventBus, type DebateEvent, type EventBus, type LiveTurn } from "./events";
+import {
+  liveTurns,
+  receiveRemote,
+  receiveSync,
+  resync,
+  runsHere,
+  setEventBus,
+  type DebateEvent,
+  type EventBus,
+  type LiveTurn,
+} from "./events";
 
 /**
  * Debate events across processes on PostgreSQL, with LISTEN/NOTIFY: the process running a debate
@@ -39,15 +49,47 @@ const channelOf = (debateId: string) => {
 
 const syncSchema = z.object({
   type: z.literal("sync"),
-  turns: z.array(z.object({ turn: z.object({ seq: z.number().int(), round: z.number(), phase: z.string(), role: z.string(), kind: z.string(), model: z.string() }), text: z.string(), retry: z.object({ attempt: z.number(), maxAttempts: z.number(), reason: z.string() }).optional() })),
+  turns: z.array(
+    z.object({
+      turn: z.object({
+        seq: z.number().int(),
+        round: z.number(),
+        phase: z.string(),
+        role: z.string(),
+        kind: z.string(),
+        model: z.string(),
+      }),
+      text: z.string(),
+      retry: z.object({ attempt: z.number(), maxAttempts: z.number(), reason: z.string() }).optional(),
+    }),
+  ),
 });
 /** Events are this project's own, sent by another of its processes; their shape is checked as far as receivers rely on it. */
 const eventSchema = z.union([
   z.object({ type: z.literal("delta"), seq: z.number().int(), text: z.string(), offset: z.number().int().min(0) }),
-  z.looseObject({ type: z.enum(["status", "turn-start", "turn-reset", "turn-end", "turn-error", "checkpoint", "evidence", "verdict", "domain"]) }),
+  z.looseObject({
+    type: z.enum([
+      "status",
+      "turn-start",
+      "turn-reset",
+      "turn-end",
+      "turn-error",
+      "checkpoint",
+      "evidence",
+      "verdict",
+      "domain",
+    ]),
+  }),
 ]);
 
-type Channel = { debateId: string; refs: number; listening?: Promise<void>; synced: boolean; syncRequested: boolean; waiters: Array<() => void> };
+type Channel = {
+  debateId: string;
+  refs: number;
+  listening?: Promise<void>;
+  synced: boolean;
+  syncRequested: boolean;
+  waiters: Array<() => void>;
+};
 type Outgoing = { debateId: string; message: unknown };
 
 export type PgBusStats = { sent: number; maxPayloadBytes: number; received: number; gaps: number };
@@ -85,7 +127,8 @@ export class PgEventBus implements EventBus {
       if (p && p.offset + p.text.length === event.offset) p.text += event.text;
       else {
         // Not contiguous (a retry started the text again): the older batch goes first.
-        if (p) this.outbox.push({ debateId, message: { type: "delta", seq: event.seq, offset: p.offset, text: p.text } });
+        if (p)
+          this.outbox.push({ debateId, message: { type: "delta", seq: event.seq, offset: p.offset, text: p.text } });
         turns.set(event.seq, { offset: event.offset ?? 0, text: event.text });
       }
       if ((turns.get(event.seq)?.text.length ?? 0) >= FLUSH_CHARS) this.schedule(0);
@@ -127,7 +170,9 @@ export class PgEventBus implements EventBus {
     this.outbox = [];
     if (batch.length === 0) return this.sending;
     const payloads: Array<[string, string]> = [];
-    for (const o of batch) for (const p of encodeMessage(this.origin, ++this.messageKey, o.message)) payloads.push([channelOf(o.debateId), p]);
+    for (const o of batch)
+      for (const p of encodeMessage(this.origin, ++this.messageKey, o.message))
+        payloads.push([channelOf(o.debateId), p]);
     return this.enqueue(payloads);
   }
 
@@ -153,8 +198,12 @@ export class PgEventBus implements EventBus {
         const part = payloads.slice(i, i + PER_STATEMENT);
         // One statement, one transaction: its notifications are delivered in the order of the
         // select list. A receiver checks offsets anyway and resynchronises on any gap.
-        await client.query(`select ${part.map((_, j) => `pg_notify($${2 * j + 1}, $${2 * j + 2})`).join(", ")}`, part.flat());
-        for (const [, p] of part) this.stats.maxPayloadBytes = Math.max(this.stats.maxPayloadBytes, Buffer.byteLength(p));
+        await client.query(
+          `select ${part.map((_, j) => `pg_notify($${2 * j + 1}, $${2 * j + 2})`).join(", ")}`,
+          part.flat(),
+        );
+        for (const [, p] of part)
+          this.stats.maxPayloadBytes = Math.max(this.stats.maxPayloadBytes, Buffer.byteLength(p));
         this.stats.sent += part.length;
       }
     });
@@ -186,7 +235,8 @@ export class PgEventBus implements EventBus {
     this.channels.delete(debateId);
     this.byName.delete(channelOf(debateId));
     for (const w of ch.waiters) w();
-    if (this.client && !this.closed) void this.serial(`stop listening for debate ${debateId}`, (c) => c.query(`unlisten ${channelOf(debateId)}`));
+    if (this.client && !this.closed)
+      void this.serial(`stop listening for debate ${debateId}`, (c) => c.query(`unlisten ${channelOf(debateId)}`));
   }
 
   private listen(ch: Channel) {
@@ -303,7 +353,9 @@ export class PgEventBus implements EventBus {
           await client.connect();
         } catch (e) {
           if (this.closed) throw e;
-          console.error(`[debate events] cannot connect to PostgreSQL: ${(e as Error).message}; retrying in ${this.backoffMs} ms`);
+          console.error(
+            `[debate events] cannot connect to PostgreSQL: ${(e as Error).message}; retrying in ${this.backoffMs} ms`,
+          );
           await new Promise((r) => setTimeout(r, this.backoffMs));
           this.backoffMs = Math.min(this.backoffMs * 2, 5000);
           continue;

@@ -7,7 +7,8 @@
  */
 
 /** `[REASON]: x` and `**ANSWER**: y` as the words after them, markers named in plain words where they carry a value. */
-const MARKER = /^[\s>*#_-]*\[?\s*\**\s*(REASON|ANSWER|VERDICT|DECISION|QUERY|NEED|RULING|CONFIDENCE|STANCE|LABEL|SEARCH)\s*\**\s*\]?\s*\**\s*[:：]\s*\**\s*/i;
+const MARKER =
+  /^[\s>*#_-]*\[?\s*\**\s*(REASON|ANSWER|VERDICT|DECISION|QUERY|NEED|RULING|CONFIDENCE|STANCE|LABEL|SEARCH)\s*\**\s*\]?\s*\**\s*[:：]\s*\**\s*/i;
 const MARKER_WORDS: Record<string, string> = {
   REASON: "",
   ANSWER: "Answer: ",
@@ -43,7 +44,12 @@ export function withoutMarkers(text: string): string {
     .trim();
 }
 
-const humanKey = (k: string) => k.replace(/([a-z])([A-Z])/g, "$1 $2").replace(/[_-]+/g, " ").trim().replace(/^./, (c) => c.toUpperCase());
+const humanKey = (k: string) =>
+  k
+    .replace(/([a-z])([A-Z])/g, "$1 $2")
+    .replace(/[_-]+/g, " ")
+    .trim()
+    .replace(/^./, (c) => c.toUpperCase());
 
 function valueWords(v: unknown, depth: number): string | null {
   if (v === null || v === undefined || v === "") return null;
@@ -68,7 +74,10 @@ function valueWords(v: unknown, depth: number): string | null {
 
 /** A JSON object as "Key: value." sentences; null when the text is not a JSON object or array. */
 export function jsonInWords(text: string): string | null {
-  const t = text.trim().replace(/^```(?:json)?\s*/i, "").replace(/\s*```$/, "");
+  const t = text
+    .trim()
+    .replace(/^```(?:json)?\s*/i, "")
+    .replace(/\s*```$/, "");
   if (!/^[[{]/.test(t)) return null;
   let value: unknown;
   try {
@@ -107,7 +116,12 @@ export function citedRanks(text: string): number[] {
   for (const m of text.matchAll(/\[(E\d+(?:\s*[-–,]\s*E?\d+)*)\]/g)) {
     for (const part of m[1]!.split(",")) {
       const range = /E?(\d+)\s*[-–]\s*E?(\d+)/.exec(part);
-      const nums = range ? Array.from({ length: Math.max(0, Math.min(50, Number(range[2]) - Number(range[1]) + 1)) }, (_, i) => Number(range[1]) + i) : [Number(/\d+/.exec(part)![0])];
+      const nums = range
+        ? Array.from(
+            { length: Math.max(0, Math.min(50, Number(range[2]) - Number(range[1]) + 1)) },
+            (_, i) => Number(range[1]) + i,
+          )
+        : [Number(/\d+/.exec(part)![0])];
       for (const n of nums) if (!out.includes(n)) out.push(n);
     }
   }

@@ -61,7 +61,12 @@ export function getProtocol(name: string): Registered {
  * The model id a role uses: its own, else the role it is an alias of (RADAR's stop agent speaks
  * with the judge's model), else the judge's, as debates stored before roles were declared expect.
  */
-export function modelForRole(protocol: Registered, config: unknown, models: Record<string, string>, role: string): string {
+export function modelForRole(
+  protocol: Registered,
+  config: unknown,
+  models: Record<string, string>,
+  role: string,
+): string {
   const alias = protocol.roleSpecs(config).find((r) => r.role === role)?.usesModelOf;
   const id = models[role] ?? (alias ? models[alias] : undefined) ?? models.judge;
   if (!id) throw new Error(`no model configured for role ${role}`);
@@ -86,5 +91,7 @@ export function registerProtocol<C>(p: Protocol<C>): void {
 
 /** The claim limit of the protocol a request names; RADAR's for none. An unknown name is refused later, by createDebate. */
 export function claimLimitFor(name: string | undefined): number {
-  return PROTOCOLS[name?.trim() || DEFAULT_PROTOCOL]?.limits.claimChars ?? PROTOCOLS[DEFAULT_PROTOCOL]!.limits.claimChars;
+  return (
+    PROTOCOLS[name?.trim() || DEFAULT_PROTOCOL]?.limits.claimChars ?? PROTOCOLS[DEFAULT_PROTOCOL]!.limits.claimChars
+  );
 }

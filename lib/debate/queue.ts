@@ -57,7 +57,12 @@ export class DebateQueue {
     private readonly db: Database,
     url: string,
   ) {
-    this.boss = new PgBoss({ connectionString: url, max: 3, schedule: false, application_name: "counterpoint-debates" });
+    this.boss = new PgBoss({
+      connectionString: url,
+      max: 3,
+      schedule: false,
+      application_name: "counterpoint-debates",
+    });
     this.boss.on("error", (e) => console.error(`[pg-boss] ${e.message}`));
   }
 
@@ -70,7 +75,14 @@ export class DebateQueue {
       // process) may create queues together, which PostgreSQL can answer with a deadlock: tried again.
       for (let attempt = 1; ; attempt++) {
         try {
-          if (!(await this.boss.getQueue(DEBATE_QUEUE))) await this.boss.createQueue(DEBATE_QUEUE, { name: DEBATE_QUEUE, policy: "short", expireInSeconds: 6 * 3600, retryLimit: 3, retryDelay: 5 });
+          if (!(await this.boss.getQueue(DEBATE_QUEUE)))
+            await this.boss.createQueue(DEBATE_QUEUE, {
+              name: DEBATE_QUEUE,
+              policy: "short",
+              expireInSeconds: 6 * 3600,
+              retryLimit: 3,
+              retryDelay: 5,
+            });
           return;
         } catch (e) {
           if (attempt >= 5) throw e;
@@ -92,7 +104,12 @@ export class DebateQueue {
   }
 
   status(): DebateWorkerStatus {
-    return { running: this.workingSince !== null, concurrency: this.concurrency, debates: [...this.inHand], startedAt: this.workingSince?.toISOString() ?? null };
+    return {
+      running: this.workingSince !== null,
+      concurrency: this.concurrency,
+      debates: [...this.inHand],
+      startedAt: this.workingSince?.toISOString() ?? null,
+    };
   }
 
   /** Runs debates from the queue until `signal` aborts; then hands back the ones in hand and returns. */
@@ -114,12 +131,17 @@ export class DebateQueue {
           const { debateId } = parsed.data;
           this.inHand.add(debateId);
           try {
-            const outcome = await runDebate(this.db, debateId, { claimFrom: ["queued"], checkClaimEachTurn: true, resolve: opts.resolverFor?.(debateId) });
+            const outcome = await runDebate(this.db, debateId, {
+              claimFrom: ["queued"],
+              checkClaimEachTurn: true,
+              resolve: opts.resolverFor?.(debateId),
+            });
             // Skipped: finished, stopped, or held by a live run elsewhere (the sweep re-offers it if that run's lease lapses).
             if (outcome.status === "released") {
               await this.enqueue(debateId);
               opts.log?.(`handed debate ${debateId} back to the queue`);
-            } else if (outcome.status !== "skipped") opts.log?.(`debate ${debateId} ${outcome.status}${outcome.error ? `: ${outcome.error}` : ""}`);
+            } else if (outcome.status !== "skipped")
+              opts.log?.(`debate ${debateId} ${outcome.status}${outcome.error ? `: ${outcome.error}` : ""}`);
           } finally {
             this.inHand.delete(debateId);
           }
@@ -129,12 +151,20 @@ export class DebateQueue {
       }
     };
     const workers: string[] = [];
-    for (let i = 0; i < this.concurrency; i++) workers.push(await this.boss.work(DEBATE_QUEUE, { batchSize: 1, pollingIntervalSeconds: opts.pollingIntervalSeconds ?? 0.5 }, handler));
+    for (let i = 0; i < this.concurrency; i++)
+      workers.push(
+        await this.boss.work(
+          DEBATE_QUEUE,
+          { batchSize: 1, pollingIntervalSeconds: opts.pollingIntervalSeconds ?? 0.5 },
+          handler,
+        ),
+      );
 
     const sweep = async () => {
       const ids = await q.debatesToRequeue(this.db, { leaseMs, queuedForMs: QUEUED_RESEND_MS });
       for (const id of ids) await this.enqueue(id);
-      if (ids.length) opts.log?.(`offered ${plural(ids.length, "debate")} again (a worker stopped, or its job was lost)`);
+      if (ids.length)
+        opts.log?.(`offered ${plural(ids.length, "debate")} again (a worker stopped, or its job was lost)`);
     };
     const sweepEvery = Math.floor(leaseMs / 3);
     let lastSweep = 0;
@@ -173,9 +203,11 @@ type G = typeof globalThis & { [key]?: AppQueue };
 /** This process's connection to the debates queue (PostgreSQL only). */
 export function debateQueue(h: DbHandle): DebateQueue {
   const database = getConfig().database;
-  if (h.backend !== "postgres" || database.backend !== "postgres") throw new Error("The debates queue needs PostgreSQL (DATABASE_URL).");
+  if (h.backend !== "postgres" || database.backend !== "postgres")
+    throw new Error("The debates queue needs PostgreSQL (DATABASE_URL).");
   const g = globalThis as G;
-  if (!g[key] || g[key].url !== database.url) g[key] = { queue: new DebateQueue(h.db, database.url), url: database.url };
+  if (!g[key] || g[key].url !== database.url)
+    g[key] = { queue: new DebateQueue(h.db, database.url), url: database.url };
   return g[key].queue;
 }
 
@@ -210,7 +242,9 @@ export function startInProcessWorker(h: DbHandle, concurrency: number): void {
   const g = (globalThis as G)[key]!;
   if (g.worker) return;
   const controller = new AbortController();
-  const done = queue.work({ concurrency, signal: controller.signal, log: (l) => console.log(`[debates worker] ${l}`) }).catch((e) => console.error(`[debates worker] stopped: ${(e as Error).message}`));
+  const done = queue
+    .work({ concurrency, signal: controller.signal, log: (l) => console.log(`[debates worker] ${l}`) })
+    .catch((e) => console.error(`[debates worker] stopped: ${(e as Error).message}`));
   g.worker = { controller, done };
   // A deploy stops the app with SIGTERM: its debates go back to the queue (and their watchers are
   // told) before Next.js's own handler exits the process, so another worker resumes them at once

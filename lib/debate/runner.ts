@@ -24,7 +24,8 @@ import { budgetLimits, DebateCancelled, Spending, type Run, type RunOptions, typ
  * bundle in one process, so the id lives on globalThis: one process, one id.
  */
 const idKey = Symbol.for("counterpoint.debate-runner-id");
-export const RUNNER_ID: string = ((globalThis as Record<symbol, string | undefined>)[idKey] ??= `${os.hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`);
+export const RUNNER_ID: string = ((globalThis as Record<symbol, string | undefined>)[idKey] ??=
+  `${os.hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`);
 
 const key = Symbol.for("counterpoint.debate-runner");
 type RunnerState = { controllers: Map<string, Run>; timer?: NodeJS.Timeout; runs: number };
@@ -68,7 +69,9 @@ export async function runDebate(db: Database, debateId: string, opts: RunOptions
 export async function startDebateRun(db: Database, debateId: string, opts: RunOptions = {}): Promise<Claim> {
   const claim = await claimDebate(db, debateId);
   if (claim.ok) {
-    runClaimed(db, debateId, claim.token, opts).catch((e) => console.error(`[debate ${debateId}] runner crashed: ${(e as Error).message}`));
+    runClaimed(db, debateId, claim.token, opts).catch((e) =>
+      console.error(`[debate ${debateId}] runner crashed: ${(e as Error).message}`),
+    );
   }
   return claim;
 }
@@ -152,7 +155,11 @@ async function runClaimed(db: Database, debateId: string, token: string, opts: R
     }
     const err = e as Error & { turnSeq?: number; turnLabel?: string };
     const message = err.turnLabel ? `Turn ${err.turnSeq} (${err.turnLabel}) failed: ${err.message}` : err.message;
-    await q.finishClaimedDebate(db, debateId, token, "failed", { message, turnSeq: err.turnSeq, retryable: e instanceof ModelCallError ? e.retryable : undefined });
+    await q.finishClaimedDebate(db, debateId, token, "failed", {
+      message,
+      turnSeq: err.turnSeq,
+      retryable: e instanceof ModelCallError ? e.retryable : undefined,
+    });
     publish(debateId, { type: "status", status: "failed", error: message });
     return { status: "failed", error: message };
   } finally {
@@ -246,5 +253,10 @@ function startHeartbeat(db: Database) {
 
 /** At start-up: debates a dead process left running become `interrupted`, resumable by a user. */
 export async function recoverOrphans(db: Database, backend: "pglite" | "postgres") {
-  return q.markOrphansInterrupted(db, { allRunning: backend === "pglite", staleAfterMs: 6 * HEARTBEAT_MS, exceptRunner: RUNNER_ID, message: INTERRUPTED_BY_RESTART });
+  return q.markOrphansInterrupted(db, {
+    allRunning: backend === "pglite",
+    staleAfterMs: 6 * HEARTBEAT_MS,
+    exceptRunner: RUNNER_ID,
+    message: INTERRUPTED_BY_RESTART,
+  });
 }

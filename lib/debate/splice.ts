@@ -2,7 +2,10 @@
  * How a delta that carries its character offset joins the text a receiver holds. Shared by the
  * server's buffers (events.ts) and the browser's reducer (debate-live.tsx), so it has no imports.
  */
-export type Splice = { kind: "append"; text: string; added: string } | { kind: "duplicate" } | { kind: "gap"; missing: number };
+export type Splice =
+  | { kind: "append"; text: string; added: string }
+  | { kind: "duplicate" }
+  | { kind: "gap"; missing: number };
 
 /**
  * Joins a delta that starts at character `offset` (UTF-16 units, JS string length) to `text`:

@@ -38,11 +38,19 @@ export const startDebateSchema = z
     evidence: z.discriminatedUnion("mode", [
       /** No starting pool: for protocols that find their own evidence with tools (upfrontEvidence false). */
       z.object({ mode: z.literal("none") }),
-      z.object({ mode: z.literal("retrieved"), corpus: z.string().trim().min(1, "Choose a corpus."), k: z.number().int().min(1).max(50).default(20) }),
+      z.object({
+        mode: z.literal("retrieved"),
+        corpus: z.string().trim().min(1, "Choose a corpus."),
+        k: z.number().int().min(1).max(50).default(20),
+      }),
       z.object({
         mode: z.literal("gold"),
         /** One passage per paragraph (blank-line separated). */
-        text: z.string().trim().min(1, "Paste the evidence, one passage per paragraph.").max(100_000, "Evidence text is limited to 100,000 characters."),
+        text: z
+          .string()
+          .trim()
+          .min(1, "Paste the evidence, one passage per paragraph.")
+          .max(100_000, "Evidence text is limited to 100,000 characters."),
       }),
     ]),
     protocol: z.string().trim().default(DEFAULT_PROTOCOL),
@@ -53,7 +61,11 @@ export const startDebateSchema = z
     /** Spending limits for this debate: past them the protocol wraps up (goes to its judge) with stop reason `budget`. */
     budget: z
       .object({
-        budgetTokens: z.number().int().min(1_000, "A token budget below 1,000 cannot fit one turn and a verdict.").optional(),
+        budgetTokens: z
+          .number()
+          .int()
+          .min(1_000, "A token budget below 1,000 cannot fit one turn and a verdict.")
+          .optional(),
         maxCalls: z.number().int().min(2, "A debate needs at least two model calls (a turn and a verdict).").optional(),
       })
       .strict()
@@ -62,7 +74,11 @@ export const startDebateSchema = z
   .superRefine((req, ctx) => {
     // Checked against the registry as it is now (tests and plugins may register protocols after this module loads).
     if (!PROTOCOL_NAMES.includes(req.protocol)) {
-      ctx.addIssue({ code: "custom", message: `There is no debate protocol "${req.protocol}". Choose a protocol: ${PROTOCOL_NAMES.join(", ")}.`, path: ["protocol"] });
+      ctx.addIssue({
+        code: "custom",
+        message: `There is no debate protocol "${req.protocol}". Choose a protocol: ${PROTOCOL_NAMES.join(", ")}.`,
+        path: ["protocol"],
+      });
       return;
     }
     // The protocol's limit, with the same words as the form's live count (lib/debate/claim-length.ts), for the CLI and evaluation runs too.
@@ -70,7 +86,11 @@ export const startDebateSchema = z
     const problem = claimLengthError(req.claim, protocol.limits.claimChars);
     if (problem) ctx.addIssue({ code: "custom", message: problem, path: ["claim"] });
     if (req.evidence.mode === "none" && protocol.upfrontEvidence !== false) {
-      ctx.addIssue({ code: "custom", message: `${protocol.title} debates over evidence: choose a corpus or paste the evidence.`, path: ["evidence", "mode"] });
+      ctx.addIssue({
+        code: "custom",
+        message: `${protocol.title} debates over evidence: choose a corpus or paste the evidence.`,
+        path: ["evidence", "mode"],
+      });
     }
   });
 export type StartDebateInput = z.input<typeof startDebateSchema>;
@@ -96,13 +116,28 @@ export function splitGoldEvidence(text: string): DebateEvidence[] {
 
 async function corpusIdOf(db: Database, corpusName: string): Promise<string> {
   const corpus = await findCorpus(db, corpusName);
-  if (!corpus) throw new DebateRequestError(`There is no corpus named "${corpusName}". Load documents first, or paste gold evidence.`, "corpus");
+  if (!corpus)
+    throw new DebateRequestError(
+      `There is no corpus named "${corpusName}". Load documents first, or paste gold evidence.`,
+      "corpus",
+    );
   return corpus.id;
 }
 
-async function retrieveEvidence(db: Database, claim: string, corpusName: string, k: number, before?: string, embedder?: Embedder): Promise<{ corpusId: string; evidence: DebateEvidence[] }> {
+async function retrieveEvidence(
+  db: Database,
+  claim: string,
+  corpusName: string,
+  k: number,
+  before?: string,
+  embedder?: Embedder,
+): Promise<{ corpusId: string; evidence: DebateEvidence[] }> {
   const corpus = await findCorpus(db, corpusName);
-  if (!corpus) throw new DebateRequestError(`There is no corpus named "${corpusName}". Load documents first, or paste gold evidence.`, "corpus");
+  if (!corpus)
+    throw new DebateRequestError(
+      `There is no corpus named "${corpusName}". Load documents first, or paste gold evidence.`,
+      "corpus",
+    );
   let hits;
   try {
     hits = (await search(db, { text: claim, corpus: corpus.id, k, before, highlight: false, embedder })).hits;
@@ -111,7 +146,10 @@ async function retrieveEvidence(db: Database, claim: string, corpusName: string,
     throw e;
   }
   if (hits.length === 0) {
-    throw new DebateRequestError(`Corpus "${corpusName}" has no passages for this claim${before ? ` published before ${before}` : ""}. Add documents, or paste gold evidence.`, "corpus");
+    throw new DebateRequestError(
+      `Corpus "${corpusName}" has no passages for this claim${before ? ` published before ${before}` : ""}. Add documents, or paste gold evidence.`,
+      "corpus",
+    );
   }
   return {
     corpusId: corpus.id,
@@ -135,17 +173,35 @@ async function retrieveEvidence(db: Database, claim: string, corpusName: string,
  * The protocol's `prepare` hook, given what it may read (calibrated thresholds per model), and the
  * tools it declared, frozen into `config.tools` so a resumed debate searches with what it started with.
  */
-export async function prepareConfig(db: Database, protocol: ReturnType<typeof getProtocol>, config: unknown, models: Record<string, string>, corpus?: string | null) {
+export async function prepareConfig(
+  db: Database,
+  protocol: ReturnType<typeof getProtocol>,
+  config: unknown,
+  models: Record<string, string>,
+  corpus?: string | null,
+) {
   let prepared = await prepareProtocol(db, protocol, config, models);
-  if (protocol.embeds) prepared = { ...prepared, config: { ...(prepared.config as Record<string, unknown>), embedder: getConfig().embeddingModel } };
+  if (protocol.embeds)
+    prepared = {
+      ...prepared,
+      config: { ...(prepared.config as Record<string, unknown>), embedder: getConfig().embeddingModel },
+    };
   if (!protocol.tools) return prepared;
   const tools = Object.fromEntries(
-    Object.entries(protocol.tools).map(([name, source]) => [name, source === "corpus" ? corpusToolSnapshot(corpus ?? null) : searchToolSnapshot(getConfig().search, corpus ?? null)]),
+    Object.entries(protocol.tools).map(([name, source]) => [
+      name,
+      source === "corpus" ? corpusToolSnapshot(corpus ?? null) : searchToolSnapshot(getConfig().search, corpus ?? null),
+    ]),
   );
   return { ...prepared, config: { ...(prepared.config as Record<string, unknown>), tools } };
 }
 
-async function prepareProtocol(db: Database, protocol: ReturnType<typeof getProtocol>, config: unknown, models: Record<string, string>) {
+async function prepareProtocol(
+  db: Database,
+  protocol: ReturnType<typeof getProtocol>,
+  config: unknown,
+  models: Record<string, string>,
+) {
   if (!protocol.prepare) return { config, variant: null, thresholds: null };
   return protocol.prepare(config, {
     models,
@@ -161,7 +217,13 @@ export async function createDebate(
   raw: unknown,
   /** `embedder` overrides the corpus's own embedding model for retrieval (tests, benchmarks). */
   /** `claimId` and `comparisonId`: one of a comparison's debates, on the claim the comparison stored once. */
-  opts: { createdBy?: string | null; evalRunId?: string | null; embedder?: Embedder; claimId?: string; comparisonId?: string | null } = {},
+  opts: {
+    createdBy?: string | null;
+    evalRunId?: string | null;
+    embedder?: Embedder;
+    claimId?: string;
+    comparisonId?: string | null;
+  } = {},
 ): Promise<string> {
   const parsed = startDebateSchema.safeParse(raw);
   if (!parsed.success) {
@@ -173,7 +235,10 @@ export async function createDebate(
   const parsedConfig = protocol.configSchema.safeParse(input.config);
   if (!parsedConfig.success) {
     const issue = parsedConfig.error.issues[0]!;
-    throw new DebateRequestError(`${protocol.title}: ${issue.path.join(".") || "configuration"}: ${issue.message}`, ["config", ...issue.path].join("."));
+    throw new DebateRequestError(
+      `${protocol.title}: ${issue.path.join(".") || "configuration"}: ${issue.message}`,
+      ["config", ...issue.path].join("."),
+    );
   }
   const config = parsedConfig.data;
 
@@ -199,14 +264,27 @@ export async function createDebate(
     }
   }
 
-  const prepared = await prepareConfig(db, protocol, config, models, input.evidence.mode === "retrieved" ? input.evidence.corpus : null);
+  const prepared = await prepareConfig(
+    db,
+    protocol,
+    config,
+    models,
+    input.evidence.mode === "retrieved" ? input.evidence.corpus : null,
+  );
 
   // A protocol that searches during the debate (Tool-MAD) starts with no pool: its corpus is only checked and remembered.
   const { corpusId, evidence } =
     input.evidence.mode === "retrieved"
       ? protocol.upfrontEvidence === false
         ? { corpusId: await corpusIdOf(db, input.evidence.corpus), evidence: [] }
-        : await retrieveEvidence(db, input.claim, input.evidence.corpus, input.evidence.k, input.claimDate, opts.embedder)
+        : await retrieveEvidence(
+            db,
+            input.claim,
+            input.evidence.corpus,
+            input.evidence.k,
+            input.claimDate,
+            opts.embedder,
+          )
       : input.evidence.mode === "gold"
         ? { corpusId: null, evidence: splitGoldEvidence(input.evidence.text) }
         : { corpusId: null, evidence: [] };
@@ -222,7 +300,10 @@ export async function createDebate(
     },
     protocol: protocol.name,
     variant: prepared.variant,
-    config: { ...(prepared.config as Record<string, unknown>), ...(input.budget && Object.keys(input.budget).length ? { budget: input.budget } : {}) },
+    config: {
+      ...(prepared.config as Record<string, unknown>),
+      ...(input.budget && Object.keys(input.budget).length ? { budget: input.budget } : {}),
+    },
     models,
     // The thresholds in force for this debate and where they came from (configured, calibrated, paper, default).
     thresholds: prepared.thresholds ?? null,

@@ -92,7 +92,8 @@ export type TurnResult = {
  * its one repair both failed the schema (the turn is stored with `metadata.unparsed`, never a
  * default standing in for what the model said).
  */
-export type JsonTurnResult<T> = TurnResult & ({ value: T; unparsed: null } | { value: null; unparsed: { error: string } });
+export type JsonTurnResult<T> = TurnResult &
+  ({ value: T; unparsed: null } | { value: null; unparsed: { error: string } });
 
 /** A step that calls no model (a gate, a score, a vote): its result is stored once and replayed. */
 export type RecordSpec<T> = {
@@ -136,10 +137,21 @@ export type ToolResult = {
 };
 
 /** Sentence vectors (answer relevance, novelty, SC-MMR): computed once with the debate's frozen encoder, replayed on resume. */
-export type EmbedSpec = { round: number; phase: string; role: string; texts: string[]; metadata?: Record<string, unknown> };
+export type EmbedSpec = {
+  round: number;
+  phase: string;
+  role: string;
+  texts: string[];
+  metadata?: Record<string, unknown>;
+};
 export type EmbedResult = { seq: number; vectors: number[][]; embedder: string; replayed: boolean };
 
-export type ScoredTurnSpec = TurnSpec & { options: readonly string[]; marker?: string; fallback?: Fallback; metadataFromScored?: (text: string, scores: OptionScores) => Record<string, unknown> };
+export type ScoredTurnSpec = TurnSpec & {
+  options: readonly string[];
+  marker?: string;
+  fallback?: Fallback;
+  metadataFromScored?: (text: string, scores: OptionScores) => Record<string, unknown>;
+};
 export type ScoredTurnResult = TurnResult & { scores: OptionScores };
 
 export type CheckpointRecord = {
@@ -175,7 +187,15 @@ export type VerdictRecord = {
   /** Protocol-specific parts of the verdict (votes, confidence parts, stability scores), stored as JSON. */
   details?: Record<string, unknown>;
   /** A panel's individual ballots, stored as non-final verdict rows beside the final one. */
-  panel?: Array<{ judgeRole: string; label: string; reason: string | null; rawText: string; confidence: number | null; labelProbs: Record<string, number> | null; details?: Record<string, unknown> }>;
+  panel?: Array<{
+    judgeRole: string;
+    label: string;
+    reason: string | null;
+    rawText: string;
+    confidence: number | null;
+    labelProbs: Record<string, number> | null;
+    details?: Record<string, unknown>;
+  }>;
 };
 
 /** What a debate has spent, against the limits it was started with (`config.budget`). */
@@ -293,7 +313,13 @@ export type Protocol<C> = {
    * Fills in what depends on the chosen models before the debate is stored (RADAR: calibrated
    * thresholds for the judge's model); `variant` and `thresholds` go in their own columns.
    */
-  prepare?(config: C, env: { models: Record<string, string>; calibratedFor(model: string): Promise<{ tauS: number; tauV: number } | undefined> }): Promise<{ config: C; variant: string | null; thresholds?: Record<string, unknown> | null }>;
+  prepare?(
+    config: C,
+    env: {
+      models: Record<string, string>;
+      calibratedFor(model: string): Promise<{ tauS: number; tauV: number } | undefined>;
+    },
+  ): Promise<{ config: C; variant: string | null; thresholds?: Record<string, unknown> | null }>;
   /** Roles that need a model under this configuration, in speaking order. */
   roles(config: C): string[];
   /** Every prompt template this configuration uses, for the debate's prompts hash. */

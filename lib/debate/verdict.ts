@@ -17,7 +17,11 @@ const VERDICT_LINE = /^\[?\s*verdict\s*\]?\s*[:：-]\s*(.*)$/i;
 const QUOTED = /<<\s*([a-z][a-z-]*)-([0-9a-f]{8,32})\s*>>[\s\S]*?(?:<<\s*\/\s*\1-\2\s*>>|$)/gi;
 
 export function labelFrom(raw: string): VerdictLabel | null {
-  const s = raw.toUpperCase().replace(/[*_`"'“”.!()[\]]/g, " ").replace(/\s+/g, " ").trim();
+  const s = raw
+    .toUpperCase()
+    .replace(/[*_`"'“”.!()[\]]/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
   if (/^HALF[\s_-]*TRUE\b/.test(s)) return "HALF-TRUE";
   if (/^TRUE\b/.test(s)) return "TRUE";
   if (/^FALSE\b/.test(s)) return "FALSE";

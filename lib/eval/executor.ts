@@ -22,7 +22,11 @@ import type { ExecutorKind } from "./run";
 export const WORKER_ID = `${os.hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
 
 /** How a worker turns model ids into models for one item: the registry by default; tests and benchmarks inject scripted models. */
-export type ResolverFactory = (item: { itemId: string; claimId: string; position: number }) => ((id: string) => ResolvedModel) | undefined;
+export type ResolverFactory = (item: {
+  itemId: string;
+  claimId: string;
+  position: number;
+}) => ((id: string) => ResolvedModel) | undefined;
 
 export type WorkOptions = {
   /** Items this process runs at once. */
@@ -63,10 +67,15 @@ export async function withinBudget(db: Database, runId: string): Promise<boolean
   const u = await q.runUsage(db, runId);
   const tokens = u.promptTokens + u.completionTokens;
   let reason: string | null = null;
-  if (b.maxTokens !== undefined && tokens >= b.maxTokens) reason = `token budget reached: ${tokens} of ${b.maxTokens} tokens used`;
-  if (b.maxCostUsd !== undefined && (u.costUsd ?? 0) >= b.maxCostUsd) reason = `cost budget reached: $${(u.costUsd ?? 0).toFixed(4)} of $${b.maxCostUsd} spent`;
+  if (b.maxTokens !== undefined && tokens >= b.maxTokens)
+    reason = `token budget reached: ${tokens} of ${b.maxTokens} tokens used`;
+  if (b.maxCostUsd !== undefined && (u.costUsd ?? 0) >= b.maxCostUsd)
+    reason = `cost budget reached: $${(u.costUsd ?? 0).toFixed(4)} of $${b.maxCostUsd} spent`;
   if (!reason) return true;
-  await q.setRunStatus(db, runId, "paused", `${reason}. Raise the budget and resume the run to continue.`, ["queued", "running"]);
+  await q.setRunStatus(db, runId, "paused", `${reason}. Raise the budget and resume the run to continue.`, [
+    "queued",
+    "running",
+  ]);
   return false;
 }
 
@@ -75,7 +84,19 @@ export async function withinBudget(db: Database, runId: string): Promise<boolean
  * the outcome. Returns "skipped" when there was nothing to take: the item is finished, held by a
  * live worker, or its run is paused.
  */
-export async function processItem(db: Database, opts: { workerId?: string; itemId?: string; runId?: string; leaseMs?: number; heartbeatMs?: number; resolverFor?: ResolverFactory; runOptions?: WorkOptions["runOptions"]; log?: (l: string) => void }): Promise<{ outcome: ItemOutcome; itemId?: string; runId?: string }> {
+export async function processItem(
+  db: Database,
+  opts: {
+    workerId?: string;
+    itemId?: string;
+    runId?: string;
+    leaseMs?: number;
+    heartbeatMs?: number;
+    resolverFor?: ResolverFactory;
+    runOptions?: WorkOptions["runOptions"];
+    log?: (l: string) => void;
+  },
+): Promise<{ outcome: ItemOutcome; itemId?: string; runId?: string }> {
   const workerId = opts.workerId ?? WORKER_ID;
   const leaseMs = opts.leaseMs ?? DEFAULT_LEASE_MS;
   if (opts.runId && !(await withinBudget(db, opts.runId))) return { outcome: "paused", runId: opts.runId };
@@ -86,7 +107,10 @@ export async function processItem(db: Database, opts: { workerId?: string; itemI
     await q.releaseItem(db, item.id, workerId);
     return { outcome: "paused", runId: item.run_id };
   }
-  const beat = setInterval(() => void q.heartbeatItems(db, [item.id], workerId).catch(() => undefined), opts.heartbeatMs ?? DEFAULT_HEARTBEAT_MS);
+  const beat = setInterval(
+    () => void q.heartbeatItems(db, [item.id], workerId).catch(() => undefined),
+    opts.heartbeatMs ?? DEFAULT_HEARTBEAT_MS,
+  );
   beat.unref();
   try {
     if (!item.debate_id) {
@@ -155,7 +179,15 @@ export class InProcessExecutor implements EvalExecutor {
     if (this.opts.backend === "pglite") await q.releaseAllRunning(this.db, workerId);
     const slot = async () => {
       while (!opts.signal?.aborted) {
-        const r = await processItem(this.db, { workerId, runId: opts.runId, leaseMs: opts.leaseMs, heartbeatMs: opts.heartbeatMs, resolverFor: opts.resolverFor, runOptions: opts.runOptions, log: opts.log });
+        const r = await processItem(this.db, {
+          workerId,
+          runId: opts.runId,
+          leaseMs: opts.leaseMs,
+          heartbeatMs: opts.heartbeatMs,
+          resolverFor: opts.resolverFor,
+          runOptions: opts.runOptions,
+          log: opts.log,
+        });
         if (r.outcome !== "skipped" && r.outcome !== "paused") continue;
         if (opts.untilRunDone && opts.runId && (await runFinished(this.db, opts.runId))) return;
         if (r.outcome === "paused" && opts.untilRunDone) return;

@@ -8,7 +8,10 @@ export async function openExecutor(handle: DbHandle, kind?: ExecutorKind): Promi
   const chosen = kind ?? (handle.backend === "postgres" ? "pg-boss" : "in-process");
   if (chosen === "pg-boss") {
     const database = getConfig().database;
-    if (database.backend !== "postgres") throw new Error("The pg-boss executor needs PostgreSQL (DATABASE_URL); the embedded database runs evaluations in-process.");
+    if (database.backend !== "postgres")
+      throw new Error(
+        "The pg-boss executor needs PostgreSQL (DATABASE_URL); the embedded database runs evaluations in-process.",
+      );
     const { PgBossExecutor } = await import("./pgboss");
     return new PgBossExecutor(handle.db, database.url);
   }

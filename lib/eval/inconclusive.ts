@@ -36,7 +36,17 @@ export const ABSTENTIONS: Readonly<Record<string, Abstention>> = {
     label: "INCONCLUSIVE",
     support: "SUPPORTED",
     refute: "NOT SUPPORTED",
-    goldAliases: { SUPPORTED: "SUPPORTED", SUPPORT: "SUPPORTED", SUPPORTS: "SUPPORTED", TRUE: "SUPPORTED", "NOT SUPPORTED": "NOT SUPPORTED", REFUTE: "NOT SUPPORTED", REFUTES: "NOT SUPPORTED", REFUTED: "NOT SUPPORTED", FALSE: "NOT SUPPORTED" },
+    goldAliases: {
+      SUPPORTED: "SUPPORTED",
+      SUPPORT: "SUPPORTED",
+      SUPPORTS: "SUPPORTED",
+      TRUE: "SUPPORTED",
+      "NOT SUPPORTED": "NOT SUPPORTED",
+      REFUTE: "NOT SUPPORTED",
+      REFUTES: "NOT SUPPORTED",
+      REFUTED: "NOT SUPPORTED",
+      FALSE: "NOT SUPPORTED",
+    },
   },
 };
 
@@ -82,7 +92,11 @@ export type PolicyOutcome = {
 };
 
 /** Applies the policy to scored items (gold already read); excluded items are dropped and counted. */
-export function applyPolicy(a: Abstention, policy: InconclusivePolicy, items: readonly LabeledItem[]): { items: LabeledItem[]; outcome: PolicyOutcome } {
+export function applyPolicy(
+  a: Abstention,
+  policy: InconclusivePolicy,
+  items: readonly LabeledItem[],
+): { items: LabeledItem[]; outcome: PolicyOutcome } {
   const out: LabeledItem[] = [];
   let verdicts = 0;
   let excluded = 0;
@@ -95,7 +109,10 @@ export function applyPolicy(a: Abstention, policy: InconclusivePolicy, items: re
     }
     out.push({ gold: it.gold, predicted: counted });
   }
-  return { items: out, outcome: { policy, label: a.label, counted_as: countedAs(a, policy, a.label), verdicts, excluded } };
+  return {
+    items: out,
+    outcome: { policy, label: a.label, counted_as: countedAs(a, policy, a.label), verdicts, excluded },
+  };
 }
 
 export function policySentence(o: PolicyOutcome): string {

@@ -39,15 +39,33 @@ export type MatrixScoring = {
   why?: Record<string, string>;
 };
 
-export type MatrixInfo = { group: string; protocol: string; index: number; of: number; dataset: string; claims: number; sample: SampleOptions; scoring: MatrixScoring };
+export type MatrixInfo = {
+  group: string;
+  protocol: string;
+  index: number;
+  of: number;
+  dataset: string;
+  claims: number;
+  sample: SampleOptions;
+  scoring: MatrixScoring;
+};
 
 export function isMatrixInfo(v: unknown): v is MatrixInfo {
   const m = v as MatrixInfo | null;
-  return !!m && typeof m === "object" && typeof m.group === "string" && typeof m.protocol === "string" && Number.isInteger(m.index) && Number.isInteger(m.of);
+  return (
+    !!m &&
+    typeof m === "object" &&
+    typeof m.group === "string" &&
+    typeof m.protocol === "string" &&
+    Number.isInteger(m.index) &&
+    Number.isInteger(m.of)
+  );
 }
 
 /** One protocol's run, before the shared claims are given to it. */
-export type MatrixEntry = Omit<CreateRunInput, "executor" | "claims" | "dataset" | "sample" | "repeat"> & { executor?: CreateRunInput["executor"] };
+export type MatrixEntry = Omit<CreateRunInput, "executor" | "claims" | "dataset" | "sample" | "repeat"> & {
+  executor?: CreateRunInput["executor"];
+};
 
 export type MatrixPlan = {
   dataset: string;
@@ -66,8 +84,16 @@ const nativeOf = (rec: ClaimRecord): string | null => {
 };
 
 /** What the run's report will score, read claim by claim with the report's own code (scoreRun), so the plan and the report cannot disagree. */
-function scoringOf(protocol: string, config: Record<string, unknown>, claims: readonly ClaimRecord[], product = false): { labels: string[]; scored: number; unscored: Record<string, number>; abstention: boolean } {
-  const run = { protocol, config: { [protocol]: config, ...(product ? { matrix: { scoring: { scale: PRODUCT_SCALE } } } : {}) } };
+function scoringOf(
+  protocol: string,
+  config: Record<string, unknown>,
+  claims: readonly ClaimRecord[],
+  product = false,
+): { labels: string[]; scored: number; unscored: Record<string, number>; abstention: boolean } {
+  const run = {
+    protocol,
+    config: { [protocol]: config, ...(product ? { matrix: { scoring: { scale: PRODUCT_SCALE } } } : {}) },
+  };
   const unscored: Record<string, number> = {};
   let scored = 0;
   let labels: readonly string[] = [];
@@ -102,10 +128,17 @@ const TOOL_MAD_SCHEMES = [...LABEL_SCHEME_NAMES].sort((a, b) => LABEL_SCHEMES[a]
  * reads every gold label (else the one reading most); `explicitLabels` lists the protocols whose
  * setting was chosen by the user or a preset and is kept as it is.
  */
-export function planMatrix(input: { dataset: string; claims: readonly ClaimRecord[]; sample?: SampleOptions; entries: MatrixEntry[]; explicitLabels?: ReadonlySet<string> }): MatrixPlan {
+export function planMatrix(input: {
+  dataset: string;
+  claims: readonly ClaimRecord[];
+  sample?: SampleOptions;
+  entries: MatrixEntry[];
+  explicitLabels?: ReadonlySet<string>;
+}): MatrixPlan {
   const seen = new Set<string>();
   for (const e of input.entries) {
-    if (seen.has(e.protocol)) throw new Error(`--protocols names ${e.protocol} twice; each protocol runs once in a matrix.`);
+    if (seen.has(e.protocol))
+      throw new Error(`--protocols names ${e.protocol} twice; each protocol runs once in a matrix.`);
     seen.add(e.protocol);
   }
   const sample = input.sample ?? {};
@@ -119,8 +152,16 @@ export function planMatrix(input: { dataset: string; claims: readonly ClaimRecor
     let config = protocol.parseConfig(entry.config) as Record<string, unknown>;
     const hasScheme = "labels" in config && LABEL_SCHEME_NAMES.includes(config.labels as LabelSchemeName);
     if (hasScheme && !input.explicitLabels?.has(entry.protocol)) {
-      const tries = TOOL_MAD_SCHEMES.map((scheme) => ({ scheme, s: scoringOf(entry.protocol, protocol.parseConfig({ ...entry.config, labels: scheme }) as Record<string, unknown>, selected) }));
-      const best = tries.find((t) => t.s.scored === selected.length) ?? [...tries].sort((a, b) => b.s.scored - a.s.scored)[0]!;
+      const tries = TOOL_MAD_SCHEMES.map((scheme) => ({
+        scheme,
+        s: scoringOf(
+          entry.protocol,
+          protocol.parseConfig({ ...entry.config, labels: scheme }) as Record<string, unknown>,
+          selected,
+        ),
+      }));
+      const best =
+        tries.find((t) => t.s.scored === selected.length) ?? [...tries].sort((a, b) => b.s.scored - a.s.scored)[0]!;
       config = protocol.parseConfig({ ...entry.config, labels: best.scheme }) as Record<string, unknown>;
     }
     const native = scoringOf(entry.protocol, config, selected);
@@ -128,7 +169,10 @@ export function planMatrix(input: { dataset: string; claims: readonly ClaimRecor
       // Its labels read none of the gold: scored on the product scale, refused only if that scores nothing either.
       const s = scoringOf(entry.protocol, config, selected, true);
       if (s.scored === 0) {
-        refused.push({ protocol: entry.protocol, reason: refusal(entry.protocol, input.dataset, gold, native.labels, s.labels) });
+        refused.push({
+          protocol: entry.protocol,
+          reason: refusal(entry.protocol, input.dataset, gold, native.labels, s.labels),
+        });
         continue;
       }
       const why: Record<string, string> = {};
@@ -161,15 +205,38 @@ export function planMatrix(input: { dataset: string; claims: readonly ClaimRecor
     const left = Object.entries(s.unscored);
     runs.push({
       entry: { ...entry, config },
-      scoring: { labels: s.labels, scored: s.scored, unscored: s.unscored, how: left.length ? `${how}; not scored: ${left.map(([g, n]) => `${n} ${g}`).join(", ")} (no reading in these labels)` : how },
+      scoring: {
+        labels: s.labels,
+        scored: s.scored,
+        unscored: s.unscored,
+        how: left.length
+          ? `${how}; not scored: ${left.map(([g, n]) => `${n} ${g}`).join(", ")} (no reading in these labels)`
+          : how,
+      },
     });
   }
   return { dataset: input.dataset, sample, claimsInFile: input.claims.length, selected, runs, refused };
 }
 
 /** The cost preview of a whole matrix: each run's own preview, summed (null cost when any is unknown). */
-export function estimateMatrix(plan: MatrixPlan): { perRun: Array<{ protocol: string; estimate: RunEstimate | null }>; llmCalls: number; toolCalls: number; tokens: number; costUsd: number | null; unknown: string[] } {
-  const perRun = plan.runs.map((r) => ({ protocol: r.entry.protocol, estimate: estimateRun({ protocol: r.entry.protocol, config: r.entry.config, models: r.entry.models, claims: plan.selected, sample: {} }) }));
+export function estimateMatrix(plan: MatrixPlan): {
+  perRun: Array<{ protocol: string; estimate: RunEstimate | null }>;
+  llmCalls: number;
+  toolCalls: number;
+  tokens: number;
+  costUsd: number | null;
+  unknown: string[];
+} {
+  const perRun = plan.runs.map((r) => ({
+    protocol: r.entry.protocol,
+    estimate: estimateRun({
+      protocol: r.entry.protocol,
+      config: r.entry.config,
+      models: r.entry.models,
+      claims: plan.selected,
+      sample: {},
+    }),
+  }));
   let cost: number | null = 0;
   const unknown: string[] = [];
   for (const r of perRun) {
@@ -205,16 +272,32 @@ export function referencesFor(protocol: string, dataset: string): ReferenceRow[]
   return rows;
 }
 
-export type CreatedMatrix = { group: string; runs: Array<{ protocol: string; created: CreatedRun; executor: EvalExecutor }> };
+export type CreatedMatrix = {
+  group: string;
+  runs: Array<{ protocol: string; created: CreatedRun; executor: EvalExecutor }>;
+};
 
 /** Creates and queues one run per planned protocol, all over `plan.selected`; refuses the matrix if any protocol was refused. */
-export async function createMatrix(h: DbHandle, plan: MatrixPlan, opts: Parameters<typeof createAndQueueRun>[2] & { group?: string } = {}): Promise<CreatedMatrix> {
+export async function createMatrix(
+  h: DbHandle,
+  plan: MatrixPlan,
+  opts: Parameters<typeof createAndQueueRun>[2] & { group?: string } = {},
+): Promise<CreatedMatrix> {
   if (plan.refused.length) throw new Error(plan.refused.map((r) => r.reason).join("\n"));
   const group = opts.group ?? randomUUID();
   const runs: CreatedMatrix["runs"] = [];
   const of = plan.runs.length;
   for (const [i, r] of plan.runs.entries()) {
-    const matrix: MatrixInfo = { group, protocol: r.entry.protocol, index: i + 1, of, dataset: plan.dataset, claims: plan.selected.length, sample: plan.sample, scoring: r.scoring };
+    const matrix: MatrixInfo = {
+      group,
+      protocol: r.entry.protocol,
+      index: i + 1,
+      of,
+      dataset: plan.dataset,
+      claims: plan.selected.length,
+      sample: plan.sample,
+      scoring: r.scoring,
+    };
     const made = await createAndQueueRun(
       h,
       {

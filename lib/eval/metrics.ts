@@ -20,7 +20,13 @@ export const UNPARSED = "UNPARSED";
 
 export type LabeledItem = { gold: string; predicted: string | null };
 
-export type ClassMetrics = { precision: number | null; recall: number | null; f1: number | null; support: number; predicted: number };
+export type ClassMetrics = {
+  precision: number | null;
+  recall: number | null;
+  f1: number | null;
+  support: number;
+  predicted: number;
+};
 
 export type Summary = {
   n: number;
@@ -143,7 +149,11 @@ export type SummaryWithCI = {
  * metrics come from the same resamples. A metric undefined in a resample (e.g. precision of a
  * class nothing was predicted as) is left out of that metric's distribution.
  */
-export function summarizeWithCI(items: readonly LabeledItem[], labels: readonly string[], opts: BootstrapOptions = {}): SummaryWithCI {
+export function summarizeWithCI(
+  items: readonly LabeledItem[],
+  labels: readonly string[],
+  opts: BootstrapOptions = {},
+): SummaryWithCI {
   const resamples = opts.resamples ?? 1000;
   const seed = opts.seed ?? 1;
   const level = opts.level ?? 0.95;
@@ -153,14 +163,21 @@ export function summarizeWithCI(items: readonly LabeledItem[], labels: readonly 
   const acc: number[] = [];
   const accP: number[] = [];
   const mf1: number[] = [];
-  const cls: Record<string, { p: number[]; r: number[]; f: number[] }> = Object.fromEntries(labels.map((l) => [l, { p: [], r: [], f: [] }]));
-  const cells: Record<string, Record<string, number[]>> = Object.fromEntries(labels.map((gl) => [gl, Object.fromEntries([...labels, UNPARSED].map((p) => [p, [] as number[]]))]));
+  const cls: Record<string, { p: number[]; r: number[]; f: number[] }> = Object.fromEntries(
+    labels.map((l) => [l, { p: [], r: [], f: [] }]),
+  );
+  const cells: Record<string, Record<string, number[]>> = Object.fromEntries(
+    labels.map((gl) => [gl, Object.fromEntries([...labels, UNPARSED].map((p) => [p, [] as number[]]))]),
+  );
   const push = (arr: number[], v: number | null) => {
     if (v !== null) arr.push(v);
   };
   if (scored.length > 0) {
     for (let b = 0; b < resamples; b++) {
-      const s = summarize(resample(scored.length, g).map((i) => scored[i]!), labels);
+      const s = summarize(
+        resample(scored.length, g).map((i) => scored[i]!),
+        labels,
+      );
       push(acc, s.accuracy);
       push(accP, s.accuracy_parsed);
       push(mf1, s.macro_f1);
@@ -172,7 +189,10 @@ export function summarizeWithCI(items: readonly LabeledItem[], labels: readonly 
       }
     }
   }
-  const w = (value: number | null, samples: number[]): WithCI => ({ value, ci: value === null ? null : interval(samples, level) });
+  const w = (value: number | null, samples: number[]): WithCI => ({
+    value,
+    ci: value === null ? null : interval(samples, level),
+  });
   return {
     n: point.n,
     unparsed: point.unparsed,
@@ -182,10 +202,24 @@ export function summarizeWithCI(items: readonly LabeledItem[], labels: readonly 
     per_class: Object.fromEntries(
       labels.map((l) => {
         const c = point.per_class[l]!;
-        return [l, { precision: w(c.precision, cls[l]!.p), recall: w(c.recall, cls[l]!.r), f1: w(c.f1, cls[l]!.f), support: c.support, predicted: c.predicted }];
+        return [
+          l,
+          {
+            precision: w(c.precision, cls[l]!.p),
+            recall: w(c.recall, cls[l]!.r),
+            f1: w(c.f1, cls[l]!.f),
+            support: c.support,
+            predicted: c.predicted,
+          },
+        ];
       }),
     ),
-    confusion: Object.fromEntries(labels.map((gl) => [gl, Object.fromEntries([...labels, UNPARSED].map((p) => [p, w(point.confusion[gl]![p]!, cells[gl]![p]!)]))])),
+    confusion: Object.fromEntries(
+      labels.map((gl) => [
+        gl,
+        Object.fromEntries([...labels, UNPARSED].map((p) => [p, w(point.confusion[gl]![p]!, cells[gl]![p]!)])),
+      ]),
+    ),
     bootstrap: { resamples, seed, level, method: "percentile" },
   };
 }
@@ -228,13 +262,25 @@ function bootstrapP(samples: number[]): number | null {
   return Math.min(1, 2 * Math.min(le, ge));
 }
 
-export function comparePaired(items: readonly PairedItem[], labels: readonly string[], opts: BootstrapOptions = {}): PairedComparison {
+export function comparePaired(
+  items: readonly PairedItem[],
+  labels: readonly string[],
+  opts: BootstrapOptions = {},
+): PairedComparison {
   const resamples = opts.resamples ?? 1000;
   const seed = opts.seed ?? 1;
   const level = opts.level ?? 0.95;
   const scored = items.filter((it) => labels.includes(it.gold));
-  const sa = (xs: readonly PairedItem[]) => summarize(xs.map((x) => ({ gold: x.gold, predicted: x.a })), labels);
-  const sb = (xs: readonly PairedItem[]) => summarize(xs.map((x) => ({ gold: x.gold, predicted: x.b })), labels);
+  const sa = (xs: readonly PairedItem[]) =>
+    summarize(
+      xs.map((x) => ({ gold: x.gold, predicted: x.a })),
+      labels,
+    );
+  const sb = (xs: readonly PairedItem[]) =>
+    summarize(
+      xs.map((x) => ({ gold: x.gold, predicted: x.b })),
+      labels,
+    );
   const A = sa(scored);
   const B = sb(scored);
   let onlyA = 0;
@@ -259,7 +305,11 @@ export function comparePaired(items: readonly PairedItem[], labels: readonly str
   }
   const diff = (x: number | null, y: number | null, samples: number[]) => {
     const value = x === null || y === null ? null : x - y;
-    return { value, ci: value === null ? null : interval(samples, level), p_value: value === null ? null : bootstrapP(samples) };
+    return {
+      value,
+      ci: value === null ? null : interval(samples, level),
+      p_value: value === null ? null : bootstrapP(samples),
+    };
   };
   return {
     n: scored.length,

@@ -4,7 +4,15 @@ import type { Database } from "@/db/client";
 import * as q from "@/db/queries/eval";
 import { pendingItemsWithoutJob } from "@/db/queries/eval-queue";
 import { plural } from "@/lib/plural";
-import { DEFAULT_HEARTBEAT_MS, DEFAULT_LEASE_MS, processItem, runFinished, WORKER_ID, type EvalExecutor, type WorkOptions } from "./executor";
+import {
+  DEFAULT_HEARTBEAT_MS,
+  DEFAULT_LEASE_MS,
+  processItem,
+  runFinished,
+  WORKER_ID,
+  type EvalExecutor,
+  type WorkOptions,
+} from "./executor";
 
 /**
  * The PostgreSQL executor: one pg-boss job per item in the `eval-items` queue, so every
@@ -45,7 +53,14 @@ export class PgBossExecutor implements EvalExecutor {
       // Processes starting together (a worker makes this queue and the debates queue at once) may deadlock creating queues: tried again.
       for (let attempt = 1; ; attempt++) {
         try {
-          if (!(await this.boss.getQueue(EVAL_QUEUE))) await this.boss.createQueue(EVAL_QUEUE, { name: EVAL_QUEUE, expireInSeconds: 6 * 3600, retryLimit: 5, retryDelay: 5, retryBackoff: true });
+          if (!(await this.boss.getQueue(EVAL_QUEUE)))
+            await this.boss.createQueue(EVAL_QUEUE, {
+              name: EVAL_QUEUE,
+              expireInSeconds: 6 * 3600,
+              retryLimit: 5,
+              retryDelay: 5,
+              retryBackoff: true,
+            });
           break;
         } catch (e) {
           if (attempt >= 5) throw e;
@@ -60,7 +75,9 @@ export class PgBossExecutor implements EvalExecutor {
     await this.start();
     const ids = itemIds ?? (await q.pendingItemIds(this.db, runId));
     for (let i = 0; i < ids.length; i += 500) {
-      await this.boss.insert(ids.slice(i, i + 500).map((itemId) => ({ name: EVAL_QUEUE, data: { runId, itemId } satisfies JobData })));
+      await this.boss.insert(
+        ids.slice(i, i + 500).map((itemId) => ({ name: EVAL_QUEUE, data: { runId, itemId } satisfies JobData })),
+      );
     }
     return ids.length;
   }
@@ -75,7 +92,15 @@ export class PgBossExecutor implements EvalExecutor {
       inFlight++;
       try {
         for (const job of jobs) {
-          await processItem(this.db, { workerId, itemId: job.data.itemId, runId: job.data.runId, leaseMs, heartbeatMs: opts.heartbeatMs ?? DEFAULT_HEARTBEAT_MS, resolverFor: opts.resolverFor, log: opts.log });
+          await processItem(this.db, {
+            workerId,
+            itemId: job.data.itemId,
+            runId: job.data.runId,
+            leaseMs,
+            heartbeatMs: opts.heartbeatMs ?? DEFAULT_HEARTBEAT_MS,
+            resolverFor: opts.resolverFor,
+            log: opts.log,
+          });
         }
       } finally {
         inFlight--;
@@ -83,7 +108,8 @@ export class PgBossExecutor implements EvalExecutor {
     };
     const pollingIntervalSeconds = this.opts.pollingIntervalSeconds ?? 0.5;
     const workers: string[] = [];
-    for (let i = 0; i < Math.max(1, opts.concurrency); i++) workers.push(await this.boss.work<JobData>(EVAL_QUEUE, { batchSize: 1, pollingIntervalSeconds }, handler));
+    for (let i = 0; i < Math.max(1, opts.concurrency); i++)
+      workers.push(await this.boss.work<JobData>(EVAL_QUEUE, { batchSize: 1, pollingIntervalSeconds }, handler));
 
     // Items whose worker died: back to pending and into the queue again. And pending items no job
     // will ever deliver (a run made or resumed without queueing): queued now, so no run waits forever.
@@ -93,7 +119,9 @@ export class PgBossExecutor implements EvalExecutor {
       if (released.length) opts.log?.(`re-queued ${plural(released.length, "item")} of a worker that stopped`);
       const orphans = await pendingItemsWithoutJob(this.db, { queue: EVAL_QUEUE, olderThanMs: leaseMs });
       if (orphans.length) {
-        await this.boss.insert(orphans.map((r) => ({ name: EVAL_QUEUE, data: { runId: r.run_id, itemId: r.id } satisfies JobData })));
+        await this.boss.insert(
+          orphans.map((r) => ({ name: EVAL_QUEUE, data: { runId: r.run_id, itemId: r.id } satisfies JobData })),
+        );
         opts.log?.(`queued ${plural(orphans.length, "pending item")} that had no job`);
       }
     };

@@ -81,11 +81,44 @@ export type Preset = {
   repeats?: number;
 };
 
-const RADAR_3_ROUNDS: Partial<RadarConfig> = { variant: "expertise", rebuttals: 1, earlyStopping: "on", context: "paper" };
+const RADAR_3_ROUNDS: Partial<RadarConfig> = {
+  variant: "expertise",
+  rebuttals: 1,
+  earlyStopping: "on",
+  context: "paper",
+};
 
-const radarRef = (dataset: string, n: number | null, accuracy: number, macroF1: number | null, note: string): ReferenceRow[] => [
-  { source: "RADAR paper", system: "RADAR-multi", model: "gpt-4o-mini", dataset, n, metric: "accuracy", value: accuracy, note },
-  ...(macroF1 === null ? [] : [{ source: "RADAR paper", system: "RADAR-multi", model: "gpt-4o-mini", dataset, n, metric: "macro_f1" as const, value: macroF1, note }]),
+const radarRef = (
+  dataset: string,
+  n: number | null,
+  accuracy: number,
+  macroF1: number | null,
+  note: string,
+): ReferenceRow[] => [
+  {
+    source: "RADAR paper",
+    system: "RADAR-multi",
+    model: "gpt-4o-mini",
+    dataset,
+    n,
+    metric: "accuracy",
+    value: accuracy,
+    note,
+  },
+  ...(macroF1 === null
+    ? []
+    : [
+        {
+          source: "RADAR paper",
+          system: "RADAR-multi",
+          model: "gpt-4o-mini",
+          dataset,
+          n,
+          metric: "macro_f1" as const,
+          value: macroF1,
+          note,
+        },
+      ]),
 ];
 
 /** The fixed seed of every Tool-MAD preset's 200-claim draw (the paper's own seed is not published). */
@@ -94,15 +127,51 @@ const TOOLMAD_SAMPLE: SampleOptions = { sample: "random", limit: 200, seed: TOOL
 const TOOLMAD_SOURCE = "Tool-MAD v2 paper (Jeong, Choi, Kim, Jang), Table III";
 
 /** Table III, exact match, 200 random claims per dataset. */
-const TOOLMAD_TABLE: Record<"FEVER" | "FEVEROUS" | "FaVIQ" | "AVeriTeC", Array<[system: string, model: string, value: number]>> = {
-  FEVER: [["Tool-MAD v2", "gpt-4o-mini", 73.0], ["Tool-MAD v2", "Llama-3.3-70B", 74.0], ["Tool-MAD v1", "gpt-4o-mini", 72.0], ["MADKE", "gpt-4o-mini", 72.0], ["single model", "gpt-4o-mini", 62.0]],
-  FEVEROUS: [["Tool-MAD v2", "gpt-4o-mini", 71.5], ["Tool-MAD v2", "Llama-3.3-70B", 77.0], ["Tool-MAD v1", "gpt-4o-mini", 72.0], ["MADKE", "gpt-4o-mini", 66.0], ["single model", "gpt-4o-mini", 37.0]],
-  FaVIQ: [["Tool-MAD v2", "gpt-4o-mini", 77.5], ["Tool-MAD v2", "Llama-3.3-70B", 78.5], ["Tool-MAD v1", "gpt-4o-mini", 76.5], ["MADKE", "gpt-4o-mini", 75.5], ["single model", "gpt-4o-mini", 56.0]],
-  AVeriTeC: [["Tool-MAD v2", "gpt-4o-mini", 62.0], ["Tool-MAD v2", "Llama-3.3-70B", 66.5], ["Tool-MAD v1", "gpt-4o-mini", 64.5], ["MADKE", "gpt-4o-mini", 58.5], ["single model", "gpt-4o-mini", 33.0]],
+const TOOLMAD_TABLE: Record<
+  "FEVER" | "FEVEROUS" | "FaVIQ" | "AVeriTeC",
+  Array<[system: string, model: string, value: number]>
+> = {
+  FEVER: [
+    ["Tool-MAD v2", "gpt-4o-mini", 73.0],
+    ["Tool-MAD v2", "Llama-3.3-70B", 74.0],
+    ["Tool-MAD v1", "gpt-4o-mini", 72.0],
+    ["MADKE", "gpt-4o-mini", 72.0],
+    ["single model", "gpt-4o-mini", 62.0],
+  ],
+  FEVEROUS: [
+    ["Tool-MAD v2", "gpt-4o-mini", 71.5],
+    ["Tool-MAD v2", "Llama-3.3-70B", 77.0],
+    ["Tool-MAD v1", "gpt-4o-mini", 72.0],
+    ["MADKE", "gpt-4o-mini", 66.0],
+    ["single model", "gpt-4o-mini", 37.0],
+  ],
+  FaVIQ: [
+    ["Tool-MAD v2", "gpt-4o-mini", 77.5],
+    ["Tool-MAD v2", "Llama-3.3-70B", 78.5],
+    ["Tool-MAD v1", "gpt-4o-mini", 76.5],
+    ["MADKE", "gpt-4o-mini", 75.5],
+    ["single model", "gpt-4o-mini", 56.0],
+  ],
+  AVeriTeC: [
+    ["Tool-MAD v2", "gpt-4o-mini", 62.0],
+    ["Tool-MAD v2", "Llama-3.3-70B", 66.5],
+    ["Tool-MAD v1", "gpt-4o-mini", 64.5],
+    ["MADKE", "gpt-4o-mini", 58.5],
+    ["single model", "gpt-4o-mini", 33.0],
+  ],
 };
 
 const toolMadRefs = (dataset: keyof typeof TOOLMAD_TABLE, note?: string): ReferenceRow[] =>
-  TOOLMAD_TABLE[dataset].map(([system, model, value]) => ({ source: TOOLMAD_SOURCE, system, model, dataset, n: 200, metric: "accuracy" as const, value: value / 100, note: note ?? "exact match on the dataset's labels" }));
+  TOOLMAD_TABLE[dataset].map(([system, model, value]) => ({
+    source: TOOLMAD_SOURCE,
+    system,
+    model,
+    dataset,
+    n: 200,
+    metric: "accuracy" as const,
+    value: value / 100,
+    note: note ?? "exact match on the dataset's labels",
+  }));
 
 const RAG_CORPUS_CAVEAT =
   "The paper's RAG agent searched a Wikipedia dump; here it searches the corpus named with --corpus (without one, every corpus in the database). Name what it searched beside any number.";
@@ -110,7 +179,10 @@ const RAG_CORPUS_CAVEAT =
 const ZOFIA_SOURCE = "ZoFia paper (anonymous ACL submission), Table 1";
 
 /** Table 1, accuracy / macro-F1 in %; the paper names no n (whole test sets) and no model for the baselines it cites. */
-const ZOFIA_TABLE: Record<"PolitiFact" | "GossipCop", Array<[system: string, model: string, accuracy: number, macroF1: number, note?: string]>> = {
+const ZOFIA_TABLE: Record<
+  "PolitiFact" | "GossipCop",
+  Array<[system: string, model: string, accuracy: number, macroF1: number, note?: string]>
+> = {
   PolitiFact: [
     ["ZoFia", "DeepSeek-V3", 91.52, 87.88],
     ["ZoFia", "gpt-4o-mini", 75.28, 75.19],
@@ -135,8 +207,26 @@ const zofiaRefs = (dataset: keyof typeof ZOFIA_TABLE): ReferenceRow[] =>
     // Percent to a fraction without float noise (87.88 / 100 is 0.8787999…).
     const fraction = (pct: number) => Math.round(pct * 100) / 10_000;
     return [
-      { source: ZOFIA_SOURCE, system, model, dataset, n: null, metric: "accuracy" as const, value: fraction(accuracy), note },
-      { source: ZOFIA_SOURCE, system, model, dataset, n: null, metric: "macro_f1" as const, value: fraction(macroF1), note },
+      {
+        source: ZOFIA_SOURCE,
+        system,
+        model,
+        dataset,
+        n: null,
+        metric: "accuracy" as const,
+        value: fraction(accuracy),
+        note,
+      },
+      {
+        source: ZOFIA_SOURCE,
+        system,
+        model,
+        dataset,
+        n: null,
+        metric: "macro_f1" as const,
+        value: fraction(macroF1),
+        note,
+      },
     ];
   });
 
@@ -152,10 +242,18 @@ const ZOFIA_CAVEAT =
 
 const PROCLAIM_SOURCE = "PROClaim paper (Chowdhury et al., arXiv:2603.28488), Tables 2, 5, 13";
 /** §6's mixed panel of models (the paper's): named in every PROClaim row, since our runs use what --model gives. */
-const PROCLAIM_MODELS = "paper's mix (gpt-5-mini plaintiff, DeepSeek-V3.2 defense, Qwen3-235B court, R1 / Hermes-3 / Qwen3 judges)";
+const PROCLAIM_MODELS =
+  "paper's mix (gpt-5-mini plaintiff, DeepSeek-V3.2 defense, Qwen3-235B court, R1 / Hermes-3 / Qwen3 judges)";
 const MF1_NOTE = "macro-F1 from the authors' repo audit (the paper's m-F1 column is missing from the seed text)";
 
-const proclaimRow = (system: string, dataset: string, n: number, metric: ReferenceRow["metric"], pct: number, extra: Partial<ReferenceRow> = {}): ReferenceRow => ({
+const proclaimRow = (
+  system: string,
+  dataset: string,
+  n: number,
+  metric: ReferenceRow["metric"],
+  pct: number,
+  extra: Partial<ReferenceRow> = {},
+): ReferenceRow => ({
   source: PROCLAIM_SOURCE,
   system,
   model: PROCLAIM_MODELS,
@@ -169,13 +267,31 @@ const proclaimRow = (system: string, dataset: string, n: number, metric: Referen
 
 /** Check-COVID test (the paper's 120 claims; we run the authors' 121, §9). */
 const PROCLAIM_FULL: ReferenceRow[] = [
-  proclaimRow("PROClaim, majority of 3 runs", "Check-COVID", 120, "accuracy", 81.7, { aggregate: "majority", tokensPerClaim: 210_900, note: "the paper's main setting" }),
-  proclaimRow("PROClaim, best-of-3 (oracle)", "Check-COVID", 120, "accuracy", 95.8, { aggregate: "best-of", note: "right in any of 3 runs: an upper bound" }),
-  { source: PROCLAIM_SOURCE, system: "single model, one call", model: "gpt-5-mini", dataset: "Check-COVID", n: 120, metric: "accuracy", value: 0.858 },
+  proclaimRow("PROClaim, majority of 3 runs", "Check-COVID", 120, "accuracy", 81.7, {
+    aggregate: "majority",
+    tokensPerClaim: 210_900,
+    note: "the paper's main setting",
+  }),
+  proclaimRow("PROClaim, best-of-3 (oracle)", "Check-COVID", 120, "accuracy", 95.8, {
+    aggregate: "best-of",
+    note: "right in any of 3 runs: an upper bound",
+  }),
+  {
+    source: PROCLAIM_SOURCE,
+    system: "single model, one call",
+    model: "gpt-5-mini",
+    dataset: "Check-COVID",
+    n: 120,
+    metric: "accuracy",
+    value: 0.858,
+  },
 ];
 
 /** Table 5 / 13 per ablation: accuracy, macro-F1 (repo audit), tokens per claim. */
-const PROCLAIM_ABLATION_ROWS: Record<"standard-mad" | "no-switch" | "single-judge" | "no-prag" | "no-reflection", [system: string, acc: number, mf1: number, tokens: number]> = {
+const PROCLAIM_ABLATION_ROWS: Record<
+  "standard-mad" | "no-switch" | "single-judge" | "no-prag" | "no-reflection",
+  [system: string, acc: number, mf1: number, tokens: number]
+> = {
   "standard-mad": ["Standard MAD (seed top-5, 3 rounds, one judge)", 71.7, 70.7, 18_900],
   "no-switch": ["PROClaim without role switch", 77.5, 77.5, 147_251],
   "single-judge": ["PROClaim with a single judge", 78.3, 78.2, 195_895],
@@ -186,14 +302,19 @@ const PROCLAIM_ABLATION_ROWS: Record<"standard-mad" | "no-switch" | "single-judg
 const ablationRefs = (name: keyof typeof PROCLAIM_ABLATION_ROWS): ReferenceRow[] => {
   const [system, acc, mf1, tokens] = PROCLAIM_ABLATION_ROWS[name];
   return [
-    proclaimRow(system, "Check-COVID", 120, "accuracy", acc, { tokensPerClaim: tokens, note: "runs per claim not stated by the paper" }),
+    proclaimRow(system, "Check-COVID", 120, "accuracy", acc, {
+      tokensPerClaim: tokens,
+      note: "runs per claim not stated by the paper",
+    }),
     proclaimRow(system, "Check-COVID", 120, "macro_f1", mf1, { tokensPerClaim: tokens, note: MF1_NOTE }),
     PROCLAIM_FULL[0]!,
   ];
 };
 
-const CHECK_COVID_CORPUS_HINT = "Load Check-COVID's 347 abstracts as that corpus first: npx counterpoint dataset download check-covid, then npx counterpoint ingest --dataset check-covid";
-const PROCLAIM_DATA_HINT = "PROClaim's subsets come from github.com/mnc13/PROClaim: npx counterpoint dataset download proclaim-subsets (and check-covid, for the Check-COVID abstracts), or pass --data <the folder holding the subsets>.";
+const CHECK_COVID_CORPUS_HINT =
+  "Load Check-COVID's 347 abstracts as that corpus first: npx counterpoint dataset download check-covid, then npx counterpoint ingest --dataset check-covid";
+const PROCLAIM_DATA_HINT =
+  "PROClaim's subsets come from github.com/mnc13/PROClaim: npx counterpoint dataset download proclaim-subsets (and check-covid, for the Check-COVID abstracts), or pass --data <the folder holding the subsets>.";
 const CLOSED_WORLD =
   "closed-world corpus, not comparable: the paper retrieved from a PubMed index of COVID abstracts (2020–2024, not shipped); here P-RAG searches Check-COVID's own 347 abstracts, which hold every claim's gold evidence. The paper's models are a mix of six (a different model per role); pass --model role=id for each role. The paper scored 120 claims, the authors' file has 121: n is reported.";
 const OPEN_CORPUS =
@@ -231,7 +352,8 @@ export const PRESETS = {
     references: radarRef("PolitiFact-Hidden", 2000, 0.836, 0.708, "gold evidence, on the full test set"),
   },
   "radar-politifact-retrieved": {
-    description: "PolitiFact-Hidden balanced 150, the authors' top-20 retrieved evidence, RADAR expertise, 3 rounds, early stopping",
+    description:
+      "PolitiFact-Hidden balanced 150, the authors' top-20 retrieved evidence, RADAR expertise, 3 rounds, early stopping",
     protocol: "radar",
     dataset: "politifact-hidden-150",
     evidence: { mode: "supplied" },
@@ -247,18 +369,21 @@ export const PRESETS = {
     references: radarRef("AVeriTeC", null, 0.7409, 0.5787, "AVeriTeC retrieved"),
   },
   "toolmad-fever": {
-    description: "FEVER dev, 200 random claims (fixed seed), Tool-MAD v2 (RAG + search), FEVER labels (SUPPORTS / REFUTES / NOT ENOUGH INFO)",
+    description:
+      "FEVER dev, 200 random claims (fixed seed), Tool-MAD v2 (RAG + search), FEVER labels (SUPPORTS / REFUTES / NOT ENOUGH INFO)",
     protocol: "tool-mad",
     dataset: "fever",
     evidence: { mode: "tools", corpus: null },
     config: { labels: "fever" },
     sample: TOOLMAD_SAMPLE,
     references: toolMadRefs("FEVER"),
-    dataHint: "FEVER dev comes from github.com/wait22065/fact_verification (data/fever_labelled_dev.json): npx counterpoint dataset download fever, or pass --data <the folder holding fever_labelled_dev.json>.",
+    dataHint:
+      "FEVER dev comes from github.com/wait22065/fact_verification (data/fever_labelled_dev.json): npx counterpoint dataset download fever, or pass --data <the folder holding fever_labelled_dev.json>.",
     caveat: RAG_CORPUS_CAVEAT,
   },
   "toolmad-feverous": {
-    description: "FEVEROUS-S dev, 200 random claims (fixed seed), Tool-MAD v2, the RAG agent over FEVEROUS-S's gold sentences as a closed corpus, FEVER labels",
+    description:
+      "FEVEROUS-S dev, 200 random claims (fixed seed), Tool-MAD v2, the RAG agent over FEVEROUS-S's gold sentences as a closed corpus, FEVER labels",
     protocol: "tool-mad",
     dataset: "feverous",
     evidence: { mode: "tools", corpus: "feverous-gold" },
@@ -269,8 +394,10 @@ export const PRESETS = {
     config: { labels: "fever" },
     sample: TOOLMAD_SAMPLE,
     references: toolMadRefs("FEVEROUS"),
-    dataHint: "FEVEROUS-S dev comes from github.com/teacherpeterpan/ProgramFC (datasets/FEVEROUS/claims/dev.json): npx counterpoint dataset download feverous, or pass --data <the folder holding feverous_s_dev.json>.",
-    corpusHint: "Load FEVEROUS-S's gold sentences as that corpus first: npx counterpoint ingest --dataset feverous-gold --corpus feverous-gold (after npx counterpoint dataset download feverous)",
+    dataHint:
+      "FEVEROUS-S dev comes from github.com/teacherpeterpan/ProgramFC (datasets/FEVEROUS/claims/dev.json): npx counterpoint dataset download feverous, or pass --data <the folder holding feverous_s_dev.json>.",
+    corpusHint:
+      "Load FEVEROUS-S's gold sentences as that corpus first: npx counterpoint ingest --dataset feverous-gold --corpus feverous-gold (after npx counterpoint dataset download feverous)",
     caveat:
       "The RAG corpus is FEVEROUS-S's own gold sentences (closed-world: every claim's evidence is in it), not the paper's Wikipedia; the paper's FEVEROUS numbers are on full FEVEROUS, ours on its sentence-evidence subset.",
   },
@@ -284,7 +411,8 @@ export const PRESETS = {
     config: { labels: "averitec" },
     sample: TOOLMAD_SAMPLE,
     references: toolMadRefs("AVeriTeC", "exact match on the 4 labels; 95% CI .56–.69"),
-    dataHint: "AVeriTeC dev comes from github.com/MichSchli/AVeriTeC (data/dev.json): npx counterpoint dataset download averitec, or pass --data <the folder holding dev.json>.",
+    dataHint:
+      "AVeriTeC dev comes from github.com/MichSchli/AVeriTeC (data/dev.json): npx counterpoint dataset download averitec, or pass --data <the folder holding dev.json>.",
     caveat: RAG_CORPUS_CAVEAT,
   },
   "toolmad-faviq": {
@@ -300,7 +428,8 @@ export const PRESETS = {
     caveat: RAG_CORPUS_CAVEAT,
   },
   "zofia-politifact": {
-    description: "PolitiFact++ human-written news articles (97 fake / 194 real), ZoFia with the paper's defaults, REAL / FAKE (read as TRUE / FALSE)",
+    description:
+      "PolitiFact++ human-written news articles (97 fake / 194 real), ZoFia with the paper's defaults, REAL / FAKE (read as TRUE / FALSE)",
     protocol: "zofia",
     dataset: "politifact-news",
     convert: { source: "politifact-pp" },
@@ -313,7 +442,8 @@ export const PRESETS = {
     caveat: ZOFIA_CAVEAT,
   },
   "zofia-gossipcop": {
-    description: "GossipCop news articles (FakeNewsNet), ZoFia with the paper's defaults, REAL / FAKE (read as TRUE / FALSE)",
+    description:
+      "GossipCop news articles (FakeNewsNet), ZoFia with the paper's defaults, REAL / FAKE (read as TRUE / FALSE)",
     protocol: "zofia",
     dataset: "gossipcop",
     evidence: { mode: "tools", corpus: null },
@@ -325,7 +455,8 @@ export const PRESETS = {
     caveat: ZOFIA_CAVEAT,
   },
   "proclaim-checkcovid": {
-    description: "Check-COVID composed test, the authors' 121 non-NEI claims, PROClaim full pipeline, 3 runs with the majority over runs, P-RAG over the Check-COVID corpus (closed-world)",
+    description:
+      "Check-COVID composed test, the authors' 121 non-NEI claims, PROClaim full pipeline, 3 runs with the majority over runs, P-RAG over the Check-COVID corpus (closed-world)",
     protocol: "proclaim",
     dataset: "proclaim-checkcovid",
     evidence: { mode: "tools", corpus: "check-covid" },
@@ -352,12 +483,17 @@ export const PRESETS = {
     dataset: "proclaim-feverous",
     evidence: { mode: "tools", corpus: null },
     config: {},
-    references: [proclaimRow("PROClaim, one run (Wikipedia retriever)", "FEVEROUS", 60, "accuracy", 78.3, { note: "the paper scored 60 claims of the sample" })],
+    references: [
+      proclaimRow("PROClaim, one run (Wikipedia retriever)", "FEVEROUS", 60, "accuracy", 78.3, {
+        note: "the paper scored 60 claims of the sample",
+      }),
+    ],
     dataHint: PROCLAIM_DATA_HINT,
     caveat: OPEN_CORPUS,
   },
   "proclaim-scifact": {
-    description: "SciFact, the authors' 100-claim sample (50 / 50), PROClaim full pipeline, one run (the spec gives no paper number)",
+    description:
+      "SciFact, the authors' 100-claim sample (50 / 50), PROClaim full pipeline, one run (the spec gives no paper number)",
     protocol: "proclaim",
     dataset: "proclaim-scifact",
     evidence: { mode: "tools", corpus: null },

@@ -51,12 +51,18 @@ export function goldOnProductScale(gold: string | null | undefined, native: stri
 
 /** The product labels a method answering in `labels` can give, in the product's order (ZoFia: TRUE / FALSE). */
 export function productLabelsOf(protocol: string, labels: readonly string[]): string[] {
-  const given = new Set(labels.map((l) => productLabel(protocol, l)).filter((l): l is NonNullable<typeof l> => l !== null));
+  const given = new Set(
+    labels.map((l) => productLabel(protocol, l)).filter((l): l is NonNullable<typeof l> => l !== null),
+  );
   return VERDICT_LABELS.filter((l) => given.has(l));
 }
 
 /** Why a claim is not scored on the product scale, or null when it is. */
-export function whyNotScored(productLabels: readonly string[], gold: string | null | undefined, native: string | null = null): string | null {
+export function whyNotScored(
+  productLabels: readonly string[],
+  gold: string | null | undefined,
+  native: string | null = null,
+): string | null {
   const p = goldOnProductScale(gold, native);
   if (p === null) return `its gold label (${gold ?? "none"}) has no product label`;
   if (!productLabels.includes(p)) return `the method never answers ${p}`;

@@ -10,7 +10,11 @@ import { createEvalRun, type CreateRunInput, type CreatedRun, type ExecutorKind 
  * eval_items rows themselves on the embedded database). A path that skipped this left a web-made
  * run pending forever on PostgreSQL, with workers running and no job to take.
  */
-export async function queueRun(h: DbHandle, runId: string, opts: { itemIds?: string[]; executor?: ExecutorKind } = {}): Promise<{ executor: EvalExecutor; queued: number }> {
+export async function queueRun(
+  h: DbHandle,
+  runId: string,
+  opts: { itemIds?: string[]; executor?: ExecutorKind } = {},
+): Promise<{ executor: EvalExecutor; queued: number }> {
   const executor = await openExecutor(h, opts.executor);
   try {
     const queued = await executor.enqueue(runId, opts.itemIds);
@@ -34,7 +38,9 @@ export async function createAndQueueRun(
     return { created, executor: open, queued };
   } catch (e) {
     // The run and its debates are stored; only the queueing failed, and it can be repeated.
-    throw new Error(`Run ${created.runId} was created but could not be queued: ${(e as Error).message}. Queue it again with: npx counterpoint eval resume ${created.runId}`);
+    throw new Error(
+      `Run ${created.runId} was created but could not be queued: ${(e as Error).message}. Queue it again with: npx counterpoint eval resume ${created.runId}`,
+    );
   }
 }
 

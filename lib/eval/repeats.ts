@@ -18,7 +18,9 @@ export type RepeatInfo = { group: string; index: number; of: number };
 
 export function isRepeatInfo(v: unknown): v is RepeatInfo {
   const r = v as RepeatInfo | null;
-  return !!r && typeof r === "object" && typeof r.group === "string" && Number.isInteger(r.index) && Number.isInteger(r.of);
+  return (
+    !!r && typeof r === "object" && typeof r.group === "string" && Number.isInteger(r.index) && Number.isInteger(r.of)
+  );
 }
 
 export function majorityLabel(votes: ReadonlyArray<string | null>, tieLabel: string): { label: string; tie: boolean } {
@@ -60,7 +62,15 @@ export type RepeatClaim = {
 export type RepeatsSummary = {
   group: string;
   of: number;
-  runs: Array<{ run_id: string; index: number; status: string; n: number; accuracy: number | null; macro_f1: number | null; mean_tokens_per_claim: number | null }>;
+  runs: Array<{
+    run_id: string;
+    index: number;
+    status: string;
+    n: number;
+    accuracy: number | null;
+    macro_f1: number | null;
+    mean_tokens_per_claim: number | null;
+  }>;
   labels: readonly string[];
   policy: InconclusivePolicy | null;
   tie_label: string;
@@ -76,18 +86,34 @@ export type RepeatsSummary = {
 
 const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null);
 
-export function aggregateRepeats(group: string, of: number, runs: readonly RepeatRun[], ctx: { labels: readonly string[]; abstention: Abstention | null; policy: InconclusivePolicy | null }): RepeatsSummary {
+export function aggregateRepeats(
+  group: string,
+  of: number,
+  runs: readonly RepeatRun[],
+  ctx: { labels: readonly string[]; abstention: Abstention | null; policy: InconclusivePolicy | null },
+): RepeatsSummary {
   const tieLabel = ctx.abstention?.label ?? UNPARSED;
-  const count = (p: string | null) => (p === null ? null : ctx.abstention && ctx.policy ? countedAs(ctx.abstention, ctx.policy, p) : p);
+  const count = (p: string | null) =>
+    p === null ? null : ctx.abstention && ctx.policy ? countedAs(ctx.abstention, ctx.policy, p) : p;
   const ordered = [...runs].sort((a, b) => a.index - b.index);
   const inLabels = (g: string | null): g is string => g !== null && ctx.labels.includes(g);
 
   const perRun = ordered.map((r) => {
-    const scored = r.items.filter((i) => i.status === "done" && inLabels(i.gold)).map((i) => ({ gold: i.gold!, predicted: count(i.predicted) }));
+    const scored = r.items
+      .filter((i) => i.status === "done" && inLabels(i.gold))
+      .map((i) => ({ gold: i.gold!, predicted: count(i.predicted) }));
     const kept = scored.filter((x): x is { gold: string; predicted: string } => x.predicted !== null);
     const s = summarize(kept, ctx.labels);
     const done = r.items.filter((i) => i.status === "done");
-    return { run_id: r.run_id, index: r.index, status: r.status, n: s.n, accuracy: s.accuracy, macro_f1: s.macro_f1, mean_tokens_per_claim: mean(done.map((i) => i.tokens)) };
+    return {
+      run_id: r.run_id,
+      index: r.index,
+      status: r.status,
+      n: s.n,
+      accuracy: s.accuracy,
+      macro_f1: s.macro_f1,
+      mean_tokens_per_claim: mean(done.map((i) => i.tokens)),
+    };
   });
 
   const byClaim = new Map<string, { gold: string | null; votes: Array<string | null> }>();
@@ -111,7 +137,16 @@ export function aggregateRepeats(group: string, of: number, runs: readonly Repea
     const { label, tie } = majorityLabel(c.votes, tieLabel);
     const counted = finished.length ? count(label) : null;
     const anyCorrect = inLabels(c.gold) && c.votes.some((v) => v !== null && count(v) === c.gold);
-    claims.push({ claim_id, gold: c.gold, votes: c.votes, majority: finished.length ? label : UNPARSED, tie, counted_as: counted, correct: finished.length && inLabels(c.gold) && counted !== null ? counted === c.gold : null, any_correct: anyCorrect });
+    claims.push({
+      claim_id,
+      gold: c.gold,
+      votes: c.votes,
+      majority: finished.length ? label : UNPARSED,
+      tie,
+      counted_as: counted,
+      correct: finished.length && inLabels(c.gold) && counted !== null ? counted === c.gold : null,
+      any_correct: anyCorrect,
+    });
     if (!finished.length || !inLabels(c.gold)) continue;
     if (finished.length < of) incomplete++;
     if (tie) ties++;
@@ -141,7 +176,10 @@ export function aggregateRepeats(group: string, of: number, runs: readonly Repea
     best_of: { n: oracleN, accuracy: oracleN ? oracleRight / oracleN : null },
     mean_run_accuracy: mean(accs),
     incomplete,
-    tokens: { per_debate: mean(done.map((i) => i.tokens)), per_claim_all_runs: started ? done.reduce((a, i) => a + i.tokens, 0) / started : null },
+    tokens: {
+      per_debate: mean(done.map((i) => i.tokens)),
+      per_claim_all_runs: started ? done.reduce((a, i) => a + i.tokens, 0) / started : null,
+    },
     claims,
   };
 }

@@ -3,14 +3,51 @@ import { plural } from "@/lib/plural";
 import * as q from "@/db/queries/eval";
 import { VERDICT_LABELS } from "@/lib/debate/verdict";
 import { getProtocol, productLabel } from "@/lib/debate/protocols";
-import { goldInScheme, isLabelScheme, LABEL_SCHEMES, PRODUCT_SCHEME, type LabelSchemeName } from "@/lib/datasets/label-schemes";
+import {
+  goldInScheme,
+  isLabelScheme,
+  LABEL_SCHEMES,
+  PRODUCT_SCHEME,
+  type LabelSchemeName,
+} from "@/lib/datasets/label-schemes";
 import { findMethod, methodTitle } from "@/lib/debate/methods";
-import { comparePaired, distribution, excludedItems, summarize, summarizeWithCI, UNPARSED, type LabeledItem, type BootstrapOptions, type Distribution, type PairedComparison, type Summary, type SummaryWithCI } from "./metrics";
+import {
+  comparePaired,
+  distribution,
+  excludedItems,
+  summarize,
+  summarizeWithCI,
+  UNPARSED,
+  type LabeledItem,
+  type BootstrapOptions,
+  type Distribution,
+  type PairedComparison,
+  type Summary,
+  type SummaryWithCI,
+} from "./metrics";
 import type { ReferenceRow } from "./presets";
 import { aggregateRepeats, isRepeatInfo, type RepeatsSummary } from "./repeats";
-import { goldOnProductScale, isProductScale, NO_PRODUCT_LABEL, PRODUCT_SCALE_SENTENCE, productLabelsOf } from "./product-scale";
+import {
+  goldOnProductScale,
+  isProductScale,
+  NO_PRODUCT_LABEL,
+  PRODUCT_SCALE_SENTENCE,
+  productLabelsOf,
+} from "./product-scale";
 import { countUnparsed, healthWarning, verdictHealth, type VerdictHealth } from "./verdict-health";
-import { abstentionFor, abstentionGold, applyPolicy, countedAs, DEFAULT_INCONCLUSIVE_POLICY, isInconclusivePolicy, policySentence, scoredLabels, type Abstention, type InconclusivePolicy, type PolicyOutcome } from "./inconclusive";
+import {
+  abstentionFor,
+  abstentionGold,
+  applyPolicy,
+  countedAs,
+  DEFAULT_INCONCLUSIVE_POLICY,
+  isInconclusivePolicy,
+  policySentence,
+  scoredLabels,
+  type Abstention,
+  type InconclusivePolicy,
+  type PolicyOutcome,
+} from "./inconclusive";
 
 /**
  * What a run produced, computed from the database whenever it is asked for (so a report of a run
@@ -40,7 +77,12 @@ export async function runProgress(db: Database, runId: string): Promise<Progress
   const finished = counts.done + counts.failed;
   const remaining = counts.pending + counts.running;
   // Throughput so far, applied to what is left; none until something finished.
-  const eta = elapsed && finished > 0 && remaining > 0 && run?.status === "running" ? (elapsed / finished) * remaining : remaining === 0 ? 0 : null;
+  const eta =
+    elapsed && finished > 0 && remaining > 0 && run?.status === "running"
+      ? (elapsed / finished) * remaining
+      : remaining === 0
+        ? 0
+        : null;
   return {
     ...counts,
     elapsed_seconds: elapsed === null ? null : Math.round(elapsed * 10) / 10,
@@ -120,7 +162,14 @@ export type EvalReport = {
   /** Finished items with a gold label outside `labels` (e.g. Not Enough Evidence), by gold and prediction. */
   excluded: Record<string, Record<string, number>>;
   cost: {
-    per_claim: { llm_calls: Distribution; prompt_tokens: Distribution; completion_tokens: Distribution; tokens: Distribution; cost_usd: Distribution | null; latency_ms: Distribution };
+    per_claim: {
+      llm_calls: Distribution;
+      prompt_tokens: Distribution;
+      completion_tokens: Distribution;
+      tokens: Distribution;
+      cost_usd: Distribution | null;
+      latency_ms: Distribution;
+    };
     unpriced_calls: number;
   };
   /** How many finished debates ended after each number of rounds, and how many stopped early. */
@@ -132,7 +181,12 @@ export type EvalReport = {
    * The same verdicts on the product's scale, when the protocol's labels are not already it: claims
    * whose gold has no product label (NEI) are left out and counted; a prediction with none is wrong.
    */
-  product: { labels: readonly string[]; metrics: Summary; excluded_gold_without_product_label: number; predicted_without_product_label: number } | null;
+  product: {
+    labels: readonly string[];
+    metrics: Summary;
+    excluded_gold_without_product_label: number;
+    predicted_without_product_label: number;
+  } | null;
   /** The paper's numbers for this setting (from the preset), always printed as the paper's, never as ours. */
   references: ReferenceRow[];
   /** For a run made with `eval --repeats N`: majority over the group's runs, best-of-runs, each run. */
@@ -146,10 +200,18 @@ export type EvalReport = {
  * UNPARSED. The report (with intervals) and the run list (point values) both score these with
  * `summarize`, so the two pages cannot show different numbers for the same run.
  */
-export function scoreItems(rows: ReadonlyArray<{ status: string; gold: string | null; native_label?: string | null; label: string | null }>, scheme: LabelSchemeName | null = null, abstention: Abstention | null = null): LabeledItem[] {
+export function scoreItems(
+  rows: ReadonlyArray<{ status: string; gold: string | null; native_label?: string | null; label: string | null }>,
+  scheme: LabelSchemeName | null = null,
+  abstention: Abstention | null = null,
+): LabeledItem[] {
   const out: LabeledItem[] = [];
   for (const r of rows) {
-    const gold = abstention ? abstentionGold(abstention, r.gold, r.native_label ?? null) : scheme ? goldInScheme(scheme, r.gold, r.native_label ?? null) : r.gold;
+    const gold = abstention
+      ? abstentionGold(abstention, r.gold, r.native_label ?? null)
+      : scheme
+        ? goldInScheme(scheme, r.gold, r.native_label ?? null)
+        : r.gold;
     if (r.status === "done" && gold !== null) out.push({ gold, predicted: r.label ?? UNPARSED });
   }
   return out;
@@ -163,15 +225,26 @@ type RunLike = { protocol: string; config: Record<string, unknown> | null | unde
  * classes its reporting policy scores, else the protocol's own labels, else the product's.
  * RADAR's are the product's.
  */
-export function runLabels(run: RunLike | undefined): { scheme: LabelSchemeName | null; labels: readonly string[]; abstention?: Abstention; product?: boolean } {
+export function runLabels(run: RunLike | undefined): {
+  scheme: LabelSchemeName | null;
+  labels: readonly string[];
+  abstention?: Abstention;
+  product?: boolean;
+} {
   if (!run) return { scheme: PRODUCT_SCHEME, labels: VERDICT_LABELS };
   if (isProductScale(run.config)) {
     // The matrix chose the product scale: the labels are those the method's own labels map to.
     const own = runLabels({ protocol: run.protocol, config: { ...run.config, matrix: undefined, scoring: undefined } });
-    return { scheme: null, labels: productLabelsOf(run.protocol, own.labels), abstention: own.abstention, product: true };
+    return {
+      scheme: null,
+      labels: productLabelsOf(run.protocol, own.labels),
+      abstention: own.abstention,
+      product: true,
+    };
   }
   const protocolConfig = run.config?.[run.protocol] as { labels?: unknown } | undefined;
-  if (isLabelScheme(protocolConfig?.labels)) return { scheme: protocolConfig.labels, labels: LABEL_SCHEMES[protocolConfig.labels] };
+  if (isLabelScheme(protocolConfig?.labels))
+    return { scheme: protocolConfig.labels, labels: LABEL_SCHEMES[protocolConfig.labels] };
   const abstention = abstentionFor(run.protocol);
   if (abstention) return { scheme: null, labels: scoredLabels(abstention), abstention };
   let own: readonly string[] = VERDICT_LABELS;
@@ -192,7 +265,11 @@ export function runPolicy(run: RunLike | undefined): InconclusivePolicy {
 }
 
 /** The items a run is scored on with its policy applied, and what the policy did. */
-export function scoreRun(rows: Parameters<typeof scoreItems>[0], run: RunLike | undefined, policy?: InconclusivePolicy) {
+export function scoreRun(
+  rows: Parameters<typeof scoreItems>[0],
+  run: RunLike | undefined,
+  policy?: InconclusivePolicy,
+) {
   const own = runLabels(run);
   if (own.product && run) {
     // Gold read on the product scale; the verdict read by the policy first (INCONCLUSIVE), then through the protocol's mapping.
@@ -200,8 +277,14 @@ export function scoreRun(rows: Parameters<typeof scoreItems>[0], run: RunLike | 
       const gold = goldOnProductScale(r.gold, r.native_label ?? null);
       return r.status === "done" && gold !== null ? [{ gold, predicted: r.label ?? UNPARSED }] : [];
     });
-    const applied = own.abstention ? applyPolicy(own.abstention, policy ?? runPolicy(run), raw) : { items: raw, outcome: null };
-    return { ...own, labeled: applied.items.map((i) => ({ gold: i.gold, predicted: onProductScale(run.protocol, i.predicted)! })), inconclusive: applied.outcome };
+    const applied = own.abstention
+      ? applyPolicy(own.abstention, policy ?? runPolicy(run), raw)
+      : { items: raw, outcome: null };
+    return {
+      ...own,
+      labeled: applied.items.map((i) => ({ gold: i.gold, predicted: onProductScale(run.protocol, i.predicted)! })),
+      inconclusive: applied.outcome,
+    };
   }
   const raw = scoreItems(rows, own.scheme, own.abstention ?? null);
   if (!own.abstention) return { ...own, labeled: raw, inconclusive: null };
@@ -232,25 +315,45 @@ function productSummary(items: readonly ReportItem[]): NonNullable<EvalReport["p
   const done = items.filter((i) => i.status === "done" && i.gold !== null && i.counted_as !== null);
   const scored = done.filter((i) => i.gold_product !== null);
   const metrics = summarize(
-    scored.map((i) => ({ gold: i.gold_product!, predicted: i.predicted_product ?? (i.predicted === UNPARSED ? UNPARSED : NO_PRODUCT_LABEL) })),
+    scored.map((i) => ({
+      gold: i.gold_product!,
+      predicted: i.predicted_product ?? (i.predicted === UNPARSED ? UNPARSED : NO_PRODUCT_LABEL),
+    })),
     VERDICT_LABELS,
   );
   return {
     labels: VERDICT_LABELS,
     metrics,
     excluded_gold_without_product_label: done.length - scored.length,
-    predicted_without_product_label: scored.filter((i) => i.predicted_product === null && i.predicted !== UNPARSED).length,
+    predicted_without_product_label: scored.filter((i) => i.predicted_product === null && i.predicted !== UNPARSED)
+      .length,
   };
 }
 
-function toItem(r: q.RunItemRow, protocol: string, scheme: LabelSchemeName | null, reading: { abstention: Abstention; policy: InconclusivePolicy } | null = null, product = false): ReportItem {
+function toItem(
+  r: q.RunItemRow,
+  protocol: string,
+  scheme: LabelSchemeName | null,
+  reading: { abstention: Abstention; policy: InconclusivePolicy } | null = null,
+  product = false,
+): ReportItem {
   const finished = r.status === "done";
   const predicted = finished ? (r.label ?? UNPARSED) : null;
-  const gold = product ? goldOnProductScale(r.gold, r.native_label) : reading ? abstentionGold(reading.abstention, r.gold, r.native_label) : scheme ? goldInScheme(scheme, r.gold, r.native_label) : r.gold;
-  const policyRead = predicted === null ? null : reading ? countedAs(reading.abstention, reading.policy, predicted) : predicted;
+  const gold = product
+    ? goldOnProductScale(r.gold, r.native_label)
+    : reading
+      ? abstentionGold(reading.abstention, r.gold, r.native_label)
+      : scheme
+        ? goldInScheme(scheme, r.gold, r.native_label)
+        : r.gold;
+  const policyRead =
+    predicted === null ? null : reading ? countedAs(reading.abstention, reading.policy, predicted) : predicted;
   // On the product scale the verdict is scored as its product label, as scoreRun scores it.
   const counted = product ? onProductScale(protocol, policyRead) : policyRead;
-  const latency = r.started_at && r.finished_at && finished ? new Date(r.finished_at).getTime() - new Date(r.started_at).getTime() : null;
+  const latency =
+    r.started_at && r.finished_at && finished
+      ? new Date(r.finished_at).getTime() - new Date(r.started_at).getTime()
+      : null;
   return {
     position: r.position,
     item_id: r.item_id,
@@ -279,21 +382,31 @@ function toItem(r: q.RunItemRow, protocol: string, scheme: LabelSchemeName | nul
   };
 }
 
-export async function buildReport(db: Database, runId: string, opts: BootstrapOptions & { labels?: readonly string[]; inconclusive?: InconclusivePolicy } = {}): Promise<EvalReport | null> {
+export async function buildReport(
+  db: Database,
+  runId: string,
+  opts: BootstrapOptions & { labels?: readonly string[]; inconclusive?: InconclusivePolicy } = {},
+): Promise<EvalReport | null> {
   const run = await q.getRun(db, runId);
   if (!run) return null;
   const policy = opts.inconclusive ?? runPolicy(run);
   const [progress, rows] = await Promise.all([runProgress(db, runId), q.runItemRows(db, runId)]);
   const own = scoreRun(rows, run, policy);
   const labels = opts.labels ?? own.labels;
-  const items = rows.map((r) => toItem(r, run.protocol, own.scheme, own.abstention ? { abstention: own.abstention, policy } : null, !!own.product));
+  const items = rows.map((r) =>
+    toItem(r, run.protocol, own.scheme, own.abstention ? { abstention: own.abstention, policy } : null, !!own.product),
+  );
   const labeled = own.labeled;
-  const alreadyProduct = !!own.product || own.scheme === PRODUCT_SCHEME || (labels.length === VERDICT_LABELS.length && VERDICT_LABELS.every((l) => labels.includes(l)));
+  const alreadyProduct =
+    !!own.product ||
+    own.scheme === PRODUCT_SCHEME ||
+    (labels.length === VERDICT_LABELS.length && VERDICT_LABELS.every((l) => labels.includes(l)));
   const references = Array.isArray(run.config?.references) ? (run.config.references as ReferenceRow[]) : [];
   const metrics = summarizeWithCI(labeled, labels, opts);
   const finished = items.filter((i) => i.status === "done");
   const stop_rounds: Record<string, number> = {};
-  for (const i of finished) if (i.rounds !== null) stop_rounds[String(i.rounds)] = (stop_rounds[String(i.rounds)] ?? 0) + 1;
+  for (const i of finished)
+    if (i.rounds !== null) stop_rounds[String(i.rounds)] = (stop_rounds[String(i.rounds)] ?? 0) + 1;
   const byRounds = new Map<number, ReportItem[]>();
   for (const i of finished) {
     if (i.rounds === null) continue;
@@ -344,18 +457,36 @@ export async function buildReport(db: Database, runId: string, opts: BootstrapOp
       .sort((a, b) => a[0] - b[0])
       .map(([rounds, xs]) => {
         const scored = xs.filter((x) => x.gold && labels.includes(x.gold));
-        return { rounds, n: xs.length, accuracy: scored.length ? scored.filter((x) => x.correct).length / scored.length : null, avg_tokens: xs.reduce((a, x) => a + x.prompt_tokens + x.completion_tokens, 0) / xs.length };
+        return {
+          rounds,
+          n: xs.length,
+          accuracy: scored.length ? scored.filter((x) => x.correct).length / scored.length : null,
+          avg_tokens: xs.reduce((a, x) => a + x.prompt_tokens + x.completion_tokens, 0) / xs.length,
+        };
       }),
     product: alreadyProduct ? null : productSummary(items),
     references,
     repeats,
     items,
-    failed: items.filter((i) => i.status === "failed").map((i) => ({ item_id: i.item_id, claim_id: i.claim_id, claim: i.claim, error: i.error, attempts: i.attempts, debate_id: i.debate_id })),
+    failed: items
+      .filter((i) => i.status === "failed")
+      .map((i) => ({
+        item_id: i.item_id,
+        claim_id: i.claim_id,
+        claim: i.claim,
+        error: i.error,
+        attempts: i.attempts,
+        debate_id: i.debate_id,
+      })),
   };
 }
 
 /** The repeat group a run belongs to, aggregated; every run of the group reads the same way. */
-async function repeatsOf(db: Database, run: NonNullable<Awaited<ReturnType<typeof q.getRun>>>, policy: InconclusivePolicy): Promise<RepeatsSummary | null> {
+async function repeatsOf(
+  db: Database,
+  run: NonNullable<Awaited<ReturnType<typeof q.getRun>>>,
+  policy: InconclusivePolicy,
+): Promise<RepeatsSummary | null> {
   const info = run.config?.repeat;
   if (!isRepeatInfo(info)) return null;
   const own = runLabels(run);
@@ -368,26 +499,50 @@ async function repeatsOf(db: Database, run: NonNullable<Awaited<ReturnType<typeo
       status: r.status,
       items: (await q.runItemRows(db, r.id)).map((row) => {
         const it = toItem(row, r.protocol, own.scheme, reading);
-        return { claim_id: it.claim_id, gold: it.gold, status: it.status, predicted: it.predicted, tokens: it.prompt_tokens + it.completion_tokens };
+        return {
+          claim_id: it.claim_id,
+          gold: it.gold,
+          status: it.status,
+          predicted: it.predicted,
+          tokens: it.prompt_tokens + it.completion_tokens,
+        };
       }),
     })),
   );
-  return aggregateRepeats(info.group, info.of, list, { labels: own.labels, abstention: own.abstention ?? null, policy: own.abstention ? policy : null });
+  return aggregateRepeats(info.group, info.of, list, {
+    labels: own.labels,
+    abstention: own.abstention ?? null,
+    policy: own.abstention ? policy : null,
+  });
 }
 
 // --- comparison ----------------------------------------------------------------------------
 
-export type RunComparison = { a: { id: string; name: string }; b: { id: string; name: string }; shared: number; only_a: number; only_b: number; paired: PairedComparison };
+export type RunComparison = {
+  a: { id: string; name: string };
+  b: { id: string; name: string };
+  shared: number;
+  only_a: number;
+  only_b: number;
+  paired: PairedComparison;
+};
 
 /** Two runs on the claims both finished (matched on the stored claim), with paired tests. */
-export async function compareRuns(db: Database, aId: string, bId: string, opts: BootstrapOptions = {}): Promise<RunComparison> {
+export async function compareRuns(
+  db: Database,
+  aId: string,
+  bId: string,
+  opts: BootstrapOptions = {},
+): Promise<RunComparison> {
   const [a, b] = await Promise.all([buildReport(db, aId, { resamples: 1 }), buildReport(db, bId, { resamples: 1 })]);
   if (!a) throw new Error(`no evaluation run ${aId}`);
   if (!b) throw new Error(`no evaluation run ${bId}`);
   const key = (i: ReportItem) => `${a.run.dataset === b.run.dataset ? "" : "x"}${i.claim_id}`;
   const doneA = new Map(a.items.filter((i) => i.status === "done" && i.gold).map((i) => [key(i), i]));
   const doneB = new Map(b.items.filter((i) => i.status === "done" && i.gold).map((i) => [key(i), i]));
-  const pairs = [...doneA.entries()].filter(([k]) => doneB.has(k)).map(([k, ia]) => ({ gold: ia.gold!, a: ia.counted_as, b: doneB.get(k)!.counted_as }));
+  const pairs = [...doneA.entries()]
+    .filter(([k]) => doneB.has(k))
+    .map(([k, ia]) => ({ gold: ia.gold!, a: ia.counted_as, b: doneB.get(k)!.counted_as }));
   return {
     a: { id: a.run.id, name: a.run.name },
     b: { id: b.run.id, name: b.run.name },
@@ -401,44 +556,73 @@ export async function compareRuns(db: Database, aId: string, bId: string, opts: 
 // --- exports -------------------------------------------------------------------------------
 
 const pct = (x: number | null | undefined) => (x === null || x === undefined ? "—" : (x * 100).toFixed(1));
-const ci = (w: { value: number | null; ci: { low: number; high: number } | null }) => (w.value === null ? "—" : `${pct(w.value)} [${pct(w.ci?.low)}, ${pct(w.ci?.high)}]`);
+const ci = (w: { value: number | null; ci: { low: number; high: number } | null }) =>
+  w.value === null ? "—" : `${pct(w.value)} [${pct(w.ci?.low)}, ${pct(w.ci?.high)}]`;
 const num = (x: number | null | undefined, d = 0) => (x === null || x === undefined ? "—" : x.toFixed(d));
 
 /** The run's own method's settings in words (RADAR's early stopping); nothing for a method without any. */
 function runSettings(run: { protocol: string; config: unknown }): string | null {
   const cfg = run.config as Record<string, unknown> | null;
-  return findMethod(run.protocol)?.runSettingsWords?.(cfg?.[run.protocol] as Record<string, unknown> | undefined) ?? null;
+  return (
+    findMethod(run.protocol)?.runSettingsWords?.(cfg?.[run.protocol] as Record<string, unknown> | undefined) ?? null
+  );
 }
 
 /** The line under a report's title: the run's method and only its own settings (a Tool-MAD run shows no early stopping). */
 export function runHeaderLine(r: Pick<EvalReport, "run" | "scheme" | "labels" | "product">): string {
   const cfg = r.run.config as { evidence?: { mode: string; corpus?: string | null } };
-  return (
-    `Run \`${r.run.id}\` · ${methodTitle(r.run.protocol)}${r.run.variant ? ` (${r.run.variant})` : ""} · dataset ${r.run.dataset ?? "—"} · evidence ${cfg.evidence?.mode ?? "—"}${cfg.evidence?.corpus ? ` (${cfg.evidence.corpus})` : cfg.evidence?.mode === "tools" ? " (RAG over every corpus)" : ""}${runSettings(r.run) ? ` · ${runSettings(r.run)}` : ""}${r.scheme && r.scheme !== PRODUCT_SCHEME ? ` · labels ${r.scheme} (${r.labels.join(" / ")})` : !r.scheme && r.product ? ` · labels ${r.labels.join(" / ")}` : ""} · status **${r.run.status}**${r.run.status_reason ? ` (${r.run.status_reason})` : ""}`
-  );
+  return `Run \`${r.run.id}\` · ${methodTitle(r.run.protocol)}${r.run.variant ? ` (${r.run.variant})` : ""} · dataset ${r.run.dataset ?? "—"} · evidence ${cfg.evidence?.mode ?? "—"}${cfg.evidence?.corpus ? ` (${cfg.evidence.corpus})` : cfg.evidence?.mode === "tools" ? " (RAG over every corpus)" : ""}${runSettings(r.run) ? ` · ${runSettings(r.run)}` : ""}${r.scheme && r.scheme !== PRODUCT_SCHEME ? ` · labels ${r.scheme} (${r.labels.join(" / ")})` : !r.scheme && r.product ? ` · labels ${r.labels.join(" / ")}` : ""} · status **${r.run.status}**${r.run.status_reason ? ` (${r.run.status_reason})` : ""}`;
 }
 
 export function reportMarkdown(r: EvalReport): string {
   const m = r.metrics;
   const p = r.progress;
-  const cfg = r.run.config as { models?: Record<string, string>; evidence?: { mode: string; corpus?: string | null }; radar?: { earlyStopping?: string; rebuttals?: number } };
+  const cfg = r.run.config as {
+    models?: Record<string, string>;
+    evidence?: { mode: string; corpus?: string | null };
+    radar?: { earlyStopping?: string; rebuttals?: number };
+  };
   const lines = [
     `# ${r.run.name}`,
     "",
     runHeaderLine(r),
     "",
-    `Models: ${Object.entries(cfg.models ?? {}).map(([role, id]) => `${role}=${id}`).join(", ")}`,
+    `Models: ${Object.entries(cfg.models ?? {})
+      .map(([role, id]) => `${role}=${id}`)
+      .join(", ")}`,
     "",
     `Progress: ${p.done} done, ${p.failed} failed, ${p.running} running, ${p.pending} pending of ${p.total}; ${plural(p.calls, "LLM call")}, ${plural(p.tokens, "token")}, cost ${p.cost_usd === null ? "unknown" : `$${p.cost_usd.toFixed(4)}`}${p.unpriced_calls ? ` (${plural(p.unpriced_calls, "call")} unpriced)` : ""}.`,
     "",
-    ...(healthWarning(r.verdicts) ? [`**${r.verdicts.unreadable ? "Warning" : "Note"}:** ${healthWarning(r.verdicts)}`, ""] : []),
+    ...(healthWarning(r.verdicts)
+      ? [`**${r.verdicts.unreadable ? "Warning" : "Note"}:** ${healthWarning(r.verdicts)}`, ""]
+      : []),
     `## Metrics (${plural(m.n, "scored claim")}, ${plural(m.unparsed, "unparsed verdict")} counted as wrong; ${Math.round(m.bootstrap.level * 100)}% bootstrap intervals, ${m.bootstrap.resamples} resamples, seed ${m.bootstrap.seed})`,
     "",
-    ...(r.scheme && r.scheme !== PRODUCT_SCHEME ? [`Accuracy is exact match on the protocol's own labels (${r.labels.join(" / ")}), as the paper reports it; the gold labels were read into that scheme.`, ""] : []),
+    ...(r.scheme && r.scheme !== PRODUCT_SCHEME
+      ? [
+          `Accuracy is exact match on the protocol's own labels (${r.labels.join(" / ")}), as the paper reports it; the gold labels were read into that scheme.`,
+          "",
+        ]
+      : []),
     // A protocol with labels of its own that no scheme shares (ZoFia's REAL / FAKE): scored on them as they are.
-    ...(!r.scheme && r.product && !r.inconclusive ? [`Accuracy and macro-F1 are on the protocol's own labels (${r.labels.join(" / ")}), as the paper reports them; the product scale follows below.`, ""] : []),
-    ...(r.scale === "product" ? [`${PRODUCT_SCALE_SENTENCE} Labels scored: ${r.labels.join(" / ")}; claims whose gold has no product label, or one this method never gives, are not scored.${r.inconclusive ? ` ${policySentence(r.inconclusive)}` : ""}`, ""] : []),
-    ...(r.inconclusive && r.scale !== "product" ? [`Accuracy and macro-F1 are on ${r.labels.join(" / ")}, as the paper reports them. ${policySentence(r.inconclusive)}`, ""] : []),
+    ...(!r.scheme && r.product && !r.inconclusive
+      ? [
+          `Accuracy and macro-F1 are on the protocol's own labels (${r.labels.join(" / ")}), as the paper reports them; the product scale follows below.`,
+          "",
+        ]
+      : []),
+    ...(r.scale === "product"
+      ? [
+          `${PRODUCT_SCALE_SENTENCE} Labels scored: ${r.labels.join(" / ")}; claims whose gold has no product label, or one this method never gives, are not scored.${r.inconclusive ? ` ${policySentence(r.inconclusive)}` : ""}`,
+          "",
+        ]
+      : []),
+    ...(r.inconclusive && r.scale !== "product"
+      ? [
+          `Accuracy and macro-F1 are on ${r.labels.join(" / ")}, as the paper reports them. ${policySentence(r.inconclusive)}`,
+          "",
+        ]
+      : []),
     "| metric | value |",
     "|---|---|",
     `| accuracy | ${ci(m.accuracy)} |`,
@@ -456,10 +640,23 @@ export function reportMarkdown(r: EvalReport): string {
     "",
     `| gold \\ predicted | ${[...r.labels, UNPARSED].join(" | ")} |`,
     `|---|${[...r.labels, UNPARSED].map(() => "---").join("|")}|`,
-    ...r.labels.map((g) => `| ${g} | ${[...r.labels, UNPARSED].map((pl) => `${m.confusion[g]![pl]!.value} [${num(m.confusion[g]![pl]!.ci?.low)}, ${num(m.confusion[g]![pl]!.ci?.high)}]`).join(" | ")} |`),
+    ...r.labels.map(
+      (g) =>
+        `| ${g} | ${[...r.labels, UNPARSED].map((pl) => `${m.confusion[g]![pl]!.value} [${num(m.confusion[g]![pl]!.ci?.low)}, ${num(m.confusion[g]![pl]!.ci?.high)}]`).join(" | ")} |`,
+    ),
   ];
   if (Object.keys(r.excluded).length) {
-    lines.push("", "Outside the label set (not scored):", "", ...Object.entries(r.excluded).map(([g, preds]) => `- ${g}: ${Object.entries(preds).map(([pl, n]) => `${pl} ${n}`).join(", ")}`));
+    lines.push(
+      "",
+      "Outside the label set (not scored):",
+      "",
+      ...Object.entries(r.excluded).map(
+        ([g, preds]) =>
+          `- ${g}: ${Object.entries(preds)
+            .map(([pl, n]) => `${pl} ${n}`)
+            .join(", ")}`,
+      ),
+    );
   }
   lines.push(...referenceLines(r), ...repeatLines(r), ...productLines(r));
   const c = r.cost.per_claim;
@@ -475,10 +672,24 @@ export function reportMarkdown(r: EvalReport): string {
     `| cost (USD) | ${c.cost_usd ? num(c.cost_usd.mean, 5) : "unknown"} | ${c.cost_usd ? num(c.cost_usd.median, 5) : "—"} | ${c.cost_usd ? num(c.cost_usd.p95, 5) : "—"} | ${c.cost_usd ? num(c.cost_usd.total, 4) : "—"} |`,
     `| latency (ms) | ${num(c.latency_ms.mean)} | ${num(c.latency_ms.median)} | ${num(c.latency_ms.p95)} | — |`,
     "",
-    `Debates ending after n rounds: ${Object.entries(r.stop_rounds).map(([k, v]) => `${k}: ${v}`).join(", ") || "—"} (${r.stopped_early} stopped early).`,
+    `Debates ending after n rounds: ${
+      Object.entries(r.stop_rounds)
+        .map(([k, v]) => `${k}: ${v}`)
+        .join(", ") || "—"
+    } (${r.stopped_early} stopped early).`,
   );
   if (r.failed.length) {
-    lines.push("", `## Failed items (${r.failed.length})`, "", "| claim | error | attempts | debate |", "|---|---|---|---|", ...r.failed.map((f) => `| ${f.claim_id} | ${(f.error ?? "").replace(/\|/g, "\\|").replace(/\n/g, " ")} | ${f.attempts} | ${f.debate_id ?? "—"} |`));
+    lines.push(
+      "",
+      `## Failed items (${r.failed.length})`,
+      "",
+      "| claim | error | attempts | debate |",
+      "|---|---|---|---|",
+      ...r.failed.map(
+        (f) =>
+          `| ${f.claim_id} | ${(f.error ?? "").replace(/\|/g, "\\|").replace(/\n/g, " ")} | ${f.attempts} | ${f.debate_id ?? "—"} |`,
+      ),
+    );
   }
   return lines.join("\n") + "\n";
 }
@@ -489,7 +700,30 @@ function csvCell(v: unknown): string {
   return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
-export const CSV_COLUMNS = ["position", "claim_id", "claim", "gold", "native_label", "predicted", "counted_as", "correct", "status", "error", "attempts", "debate_id", "rounds", "stopped_early", "stop_after", "llm_calls", "prompt_tokens", "completion_tokens", "cost_usd", "latency_ms", "gold_product", "predicted_product"] as const;
+export const CSV_COLUMNS = [
+  "position",
+  "claim_id",
+  "claim",
+  "gold",
+  "native_label",
+  "predicted",
+  "counted_as",
+  "correct",
+  "status",
+  "error",
+  "attempts",
+  "debate_id",
+  "rounds",
+  "stopped_early",
+  "stop_after",
+  "llm_calls",
+  "prompt_tokens",
+  "completion_tokens",
+  "cost_usd",
+  "latency_ms",
+  "gold_product",
+  "predicted_product",
+] as const;
 
 /**
  * One row per claim: what spreadsheets and other tools need to recompute anything. The paper's
@@ -497,9 +731,23 @@ export const CSV_COLUMNS = ["position", "claim_id", "claim", "gold", "native_lab
  * the rows mistakes them for claims.
  */
 export function reportCsv(r: EvalReport): string {
-  const refs = r.references.map((x) => `# paper's number, not this run: ${x.source} · ${x.system} · ${x.model} · ${x.dataset} · n=${x.n ?? "?"} · ${x.metric} ${pct(x.value)}${x.note ? ` · ${x.note}` : ""}`);
-  const ours = r.references.length ? [`# this run: accuracy ${pct(r.metrics.accuracy.value)} · macro-F1 ${pct(r.metrics.macro_f1.value)} · n=${r.metrics.n}`] : [];
-  return [CSV_COLUMNS.join(","), ...r.items.map((i) => CSV_COLUMNS.map((c) => csvCell(i[c])).join(",")), ...ours, ...refs].join("\n") + "\n";
+  const refs = r.references.map(
+    (x) =>
+      `# paper's number, not this run: ${x.source} · ${x.system} · ${x.model} · ${x.dataset} · n=${x.n ?? "?"} · ${x.metric} ${pct(x.value)}${x.note ? ` · ${x.note}` : ""}`,
+  );
+  const ours = r.references.length
+    ? [
+        `# this run: accuracy ${pct(r.metrics.accuracy.value)} · macro-F1 ${pct(r.metrics.macro_f1.value)} · n=${r.metrics.n}`,
+      ]
+    : [];
+  return (
+    [
+      CSV_COLUMNS.join(","),
+      ...r.items.map((i) => CSV_COLUMNS.map((c) => csvCell(i[c])).join(",")),
+      ...ours,
+      ...refs,
+    ].join("\n") + "\n"
+  );
 }
 
 /** The paper's rows beside ours, each marked as the paper's with its dataset, model and n. */
@@ -519,11 +767,15 @@ function referenceLines(r: EvalReport): string[] {
     `| who | system | model | dataset | n | accuracy | macro-F1 |${tokens ? " tokens per claim |" : ""}`,
     `|---|---|---|---|---|---|---|${tokens ? "---|" : ""}`,
     `| **this run** | ${r.run.protocol}${r.run.variant ? `/${r.run.variant}` : ""} | ${models} | ${r.run.dataset ?? "—"} | ${r.metrics.n} | ${pct(r.metrics.accuracy.value)} | ${pct(r.metrics.macro_f1.value)} |${tokens ? ` ${tokensCell(ours)} |` : ""}`,
-    ...r.references.map((x) => `| paper: ${x.source} | ${x.system} | ${x.model} | ${x.dataset} | ${x.n ?? "?"} | ${x.metric === "accuracy" ? pct(x.value) : "—"} | ${x.metric === "macro_f1" ? pct(x.value) : "—"} |${tokens ? ` ${tokensCell(x.tokensPerClaim)} |` : ""}${x.note ? ` ${x.note}` : ""}`),
+    ...r.references.map(
+      (x) =>
+        `| paper: ${x.source} | ${x.system} | ${x.model} | ${x.dataset} | ${x.n ?? "?"} | ${x.metric === "accuracy" ? pct(x.value) : "—"} | ${x.metric === "macro_f1" ? pct(x.value) : "—"} |${tokens ? ` ${tokensCell(x.tokensPerClaim)} |` : ""}${x.note ? ` ${x.note}` : ""}`,
+    ),
   ];
 }
 
-const tokensCell = (x: number | null | undefined) => (x === null || x === undefined ? "—" : Math.round(x).toLocaleString("en-US"));
+const tokensCell = (x: number | null | undefined) =>
+  x === null || x === undefined ? "—" : Math.round(x).toLocaleString("en-US");
 
 /** The group of repeated runs: majority (the paper's main setting), best-of (oracle), each run, tokens per claim. */
 function repeatLines(r: EvalReport): string[] {
@@ -532,7 +784,9 @@ function repeatLines(r: EvalReport): string[] {
   const paper = (aggregate: string) => r.references.find((x) => x.aggregate === aggregate && x.metric === "accuracy");
   const maj = paper("majority");
   const best = paper("best-of");
-  const tie = g.policy ? `ties (${g.majority.ties}) are ${g.tie_label}, then read by the policy "${g.policy}"` : `ties (${g.majority.ties}) count as ${g.tie_label}`;
+  const tie = g.policy
+    ? `ties (${g.majority.ties}) are ${g.tie_label}, then read by the policy "${g.policy}"`
+    : `ties (${g.majority.ties}) count as ${g.tie_label}`;
   return [
     "",
     `## Over ${g.of} runs of the same claims (repeat group \`${g.group}\`)`,
@@ -543,7 +797,10 @@ function repeatLines(r: EvalReport): string[] {
     "|---|---|---|---|---|---|---|",
     `| majority of ${g.of} runs | ${g.majority.n} | ${pct(g.majority.accuracy)} | ${pct(g.majority.macro_f1)} | ${tokensCell(g.tokens.per_debate)} | ${maj ? pct(maj.value) : "—"} | ${tokensCell(maj?.tokensPerClaim)} |`,
     `| best of ${g.of} (oracle) | ${g.best_of.n} | ${pct(g.best_of.accuracy)} | — | — | ${best ? pct(best.value) : "—"} | — |`,
-    ...g.runs.map((x) => `| run ${x.index} (\`${x.run_id}\`, ${x.status}) | ${x.n} | ${pct(x.accuracy)} | ${pct(x.macro_f1)} | ${tokensCell(x.mean_tokens_per_claim)} | — | — |`),
+    ...g.runs.map(
+      (x) =>
+        `| run ${x.index} (\`${x.run_id}\`, ${x.status}) | ${x.n} | ${pct(x.accuracy)} | ${pct(x.macro_f1)} | ${tokensCell(x.mean_tokens_per_claim)} | — | — |`,
+    ),
     `| mean of runs | — | ${pct(g.mean_run_accuracy)} | — | — | — | — |`,
     "",
     `Tokens: ${tokensCell(g.tokens.per_debate)} per claim per run, ${tokensCell(g.tokens.per_claim_all_runs)} per claim over all ${g.of} runs.`,
@@ -574,16 +831,18 @@ function productLines(r: EvalReport): string[] {
 
 export function comparisonMarkdown(c: RunComparison): string {
   const p = c.paired;
-  return [
-    `# ${c.a.name} vs ${c.b.name}`,
-    "",
-    `${plural(c.shared, "claim")} finished in both runs (${c.only_a} only in A, ${c.only_b} only in B).`,
-    "",
-    "| | A | B | A − B [95% paired bootstrap] | p |",
-    "|---|---|---|---|---|",
-    `| accuracy | ${pct(p.accuracy_a)} | ${pct(p.accuracy_b)} | ${ci(p.accuracy_diff)} | ${num(p.accuracy_diff.p_value, 3)} |`,
-    `| macro-F1 | ${pct(p.macro_f1_a)} | ${pct(p.macro_f1_b)} | ${ci(p.macro_f1_diff)} | ${num(p.macro_f1_diff.p_value, 3)} |`,
-    "",
-    `McNemar (exact): ${plural(p.only_a_correct, "claim")} only A got right, ${p.only_b_correct} only B; p = ${p.mcnemar.p_value.toFixed(4)}.`,
-  ].join("\n") + "\n";
+  return (
+    [
+      `# ${c.a.name} vs ${c.b.name}`,
+      "",
+      `${plural(c.shared, "claim")} finished in both runs (${c.only_a} only in A, ${c.only_b} only in B).`,
+      "",
+      "| | A | B | A − B [95% paired bootstrap] | p |",
+      "|---|---|---|---|---|",
+      `| accuracy | ${pct(p.accuracy_a)} | ${pct(p.accuracy_b)} | ${ci(p.accuracy_diff)} | ${num(p.accuracy_diff.p_value, 3)} |`,
+      `| macro-F1 | ${pct(p.macro_f1_a)} | ${pct(p.macro_f1_b)} | ${ci(p.macro_f1_diff)} | ${num(p.macro_f1_diff.p_value, 3)} |`,
+      "",
+      `McNemar (exact): ${plural(p.only_a_correct, "claim")} only A got right, ${p.only_b_correct} only B; p = ${p.mcnemar.p_value.toFixed(4)}.`,
+    ].join("\n") + "\n"
+  );
 }

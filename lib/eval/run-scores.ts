@@ -13,11 +13,16 @@ export async function scoresFromRun(db: Database, runId: string): Promise<Scored
   const run = await getRun(db, runId);
   if (!run) throw new Error(`no evaluation run ${runId}`);
   const { debates, checkpoints, turns } = await runCheckpointRows(db, runId);
-  const notScoreOnly = debates.filter((d) => (d.config as { earlyStopping?: string }).earlyStopping !== "score-only").length;
+  const notScoreOnly = debates.filter(
+    (d) => (d.config as { earlyStopping?: string }).earlyStopping !== "score-only",
+  ).length;
   if (notScoreOnly) {
-    throw new Error(`${notScoreOnly} of the run's debates were not run with early stopping "score-only": a debate that stopped has no later checkpoints to replay. Run the dev set with --early-stopping score-only.`);
+    throw new Error(
+      `${notScoreOnly} of the run's debates were not run with early stopping "score-only": a debate that stopped has no later checkpoints to replay. Run the dev set with --early-stopping score-only.`,
+    );
   }
-  const tok = (t: { promptTokens: number | null; completionTokens: number | null }) => (t.promptTokens ?? 0) + (t.completionTokens ?? 0);
+  const tok = (t: { promptTokens: number | null; completionTokens: number | null }) =>
+    (t.promptTokens ?? 0) + (t.completionTokens ?? 0);
   return debates.map((d) => {
     const mine = turns.filter((t) => t.debateId === d.debateId);
     const cps = checkpoints.filter((c) => c.debateId === d.debateId);

@@ -32,7 +32,11 @@ import { selectClaims, type SampleOptions } from "./sample";
  * `corpus` (null: every corpus) is frozen into its corpus tools. A protocol that searches itself
  * given `retrieved` is treated the same way: its corpus is checked and frozen, nothing retrieved.
  */
-export type EvidenceSpec = { mode: "gold" } | { mode: "supplied" } | { mode: "retrieved"; corpus: string; k: number } | { mode: "tools"; corpus: string | null };
+export type EvidenceSpec =
+  | { mode: "gold" }
+  | { mode: "supplied" }
+  | { mode: "retrieved"; corpus: string; k: number }
+  | { mode: "tools"; corpus: string | null };
 export type ExecutorKind = "pg-boss" | "in-process";
 
 export type CreateRunInput = {
@@ -74,7 +78,13 @@ function evidenceFor(rec: ClaimRecord, mode: "gold" | "supplied"): DebateEvidenc
   const list = mode === "gold" ? rec.gold_evidence : rec.supplied_evidence;
   return (list ?? [])
     .filter((e) => e.text.trim())
-    .map((e, i) => ({ rank: i + 1, text: e.text, source: mode, externalId: e.id, score: "score" in e ? (e.score as number | undefined) : undefined }));
+    .map((e, i) => ({
+      rank: i + 1,
+      text: e.text,
+      source: mode,
+      externalId: e.id,
+      score: "score" in e ? (e.score as number | undefined) : undefined,
+    }));
 }
 
 export async function createEvalRun(
@@ -85,7 +95,12 @@ export async function createEvalRun(
    * `admit`: told how many claims were selected once the request is valid and before anything is
    * stored; throwing refuses the run (the web's size and rate policy).
    */
-  opts: { embedder?: Embedder; validateModel?: (id: string) => void; onProgress?: (done: number, total: number) => void; admit?: (selected: number) => Promise<void> } = {},
+  opts: {
+    embedder?: Embedder;
+    validateModel?: (id: string) => void;
+    onProgress?: (done: number, total: number) => void;
+    admit?: (selected: number) => Promise<void>;
+  } = {},
 ): Promise<CreatedRun> {
   const protocol = getProtocol(input.protocol);
   const config = protocol.parseConfig(input.config) as Record<string, unknown>;
@@ -97,16 +112,20 @@ export async function createEvalRun(
   }
   const searchesItself = protocol.upfrontEvidence === false;
   if (input.evidence.mode === "tools" && !searchesItself) {
-    throw new Error(`${protocol.title} debates over evidence it is given, not evidence it searches for: use --corpus <name> (retrieved), or --evidence gold|supplied.`);
+    throw new Error(
+      `${protocol.title} debates over evidence it is given, not evidence it searches for: use --corpus <name> (retrieved), or --evidence gold|supplied.`,
+    );
   }
-  const corpusName = input.evidence.mode === "retrieved" || input.evidence.mode === "tools" ? input.evidence.corpus : null;
+  const corpusName =
+    input.evidence.mode === "retrieved" || input.evidence.mode === "tools" ? input.evidence.corpus : null;
   const prepared = await prepareConfig(db, protocol, config, models, corpusName);
   const fullConfig = prepared.config as Record<string, unknown>;
   const thresholds = prepared.thresholds ?? null;
   const variant = prepared.variant;
 
   const corpus = corpusName ? await findCorpus(db, corpusName) : null;
-  if (corpusName && !corpus) throw new Error(`There is no corpus named "${corpusName}". See the corpora with: npx counterpoint corpus list`);
+  if (corpusName && !corpus)
+    throw new Error(`There is no corpus named "${corpusName}". See the corpora with: npx counterpoint corpus list`);
   // The protocol retrieves during the debate: nothing is retrieved now, the debate starts with no pool.
   const toolsOnly = searchesItself && (input.evidence.mode === "retrieved" || input.evidence.mode === "tools");
 
@@ -116,14 +135,34 @@ export async function createEvalRun(
   const [run] = await db
     .insert(s.evalRuns)
     .values({
-      name: input.name ?? `${input.dataset} · ${variant ?? protocol.name} · ${toolsOnly ? `tools${corpusName ? ` over ${corpusName}` : ""}` : input.evidence.mode === "retrieved" ? `corpus ${input.evidence.corpus}` : `${input.evidence.mode} evidence`}`,
+      name:
+        input.name ??
+        `${input.dataset} · ${variant ?? protocol.name} · ${toolsOnly ? `tools${corpusName ? ` over ${corpusName}` : ""}` : input.evidence.mode === "retrieved" ? `corpus ${input.evidence.corpus}` : `${input.evidence.mode} evidence`}`,
       dataset: input.dataset,
       protocol: protocol.name,
       variant,
-      config: { [protocol.name]: fullConfig, models, thresholds, evidence: input.evidence, sample: input.sample ?? {}, preset: input.preset ?? null, source: input.source ?? null, claims_in_file: input.claims.length, references: input.references ?? [], ...(input.reporting?.inconclusive ? { reporting: input.reporting } : {}), ...(input.repeat ? { repeat: input.repeat } : {}), ...(input.matrix ? { matrix: input.matrix } : {}), ...(input.scoring ? { scoring: input.scoring } : {}), ...(input.caveat ? { caveat: input.caveat } : {}) },
+      config: {
+        [protocol.name]: fullConfig,
+        models,
+        thresholds,
+        evidence: input.evidence,
+        sample: input.sample ?? {},
+        preset: input.preset ?? null,
+        source: input.source ?? null,
+        claims_in_file: input.claims.length,
+        references: input.references ?? [],
+        ...(input.reporting?.inconclusive ? { reporting: input.reporting } : {}),
+        ...(input.repeat ? { repeat: input.repeat } : {}),
+        ...(input.matrix ? { matrix: input.matrix } : {}),
+        ...(input.scoring ? { scoring: input.scoring } : {}),
+        ...(input.caveat ? { caveat: input.caveat } : {}),
+      },
       status: "queued",
       executor: input.executor,
-      budget: input.budget && (input.budget.maxTokens !== undefined || input.budget.maxCostUsd !== undefined) ? input.budget : null,
+      budget:
+        input.budget && (input.budget.maxTokens !== undefined || input.budget.maxCostUsd !== undefined)
+          ? input.budget
+          : null,
     })
     .returning({ id: s.evalRuns.id });
   const runId = run!.id;
@@ -136,13 +175,39 @@ export async function createEvalRun(
     if (toolsOnly) {
       evidence = [];
     } else if (input.evidence.mode === "retrieved") {
-      const hits = (await search(db, { text: rec.claim, corpus: corpus!.id, k: input.evidence.k, before: rec.date?.slice(0, 10), highlight: false, embedder: opts.embedder })).hits;
-      evidence = hits.map((h) => ({ rank: h.rank, text: h.text, source: "retrieved", title: h.document.title ?? undefined, url: h.document.url ?? undefined, passageId: h.passageId, externalId: h.passageExternalId, score: h.score, denseRank: h.dense?.rank, lexicalRank: h.lexical?.rank }));
+      const hits = (
+        await search(db, {
+          text: rec.claim,
+          corpus: corpus!.id,
+          k: input.evidence.k,
+          before: rec.date?.slice(0, 10),
+          highlight: false,
+          embedder: opts.embedder,
+        })
+      ).hits;
+      evidence = hits.map((h) => ({
+        rank: h.rank,
+        text: h.text,
+        source: "retrieved",
+        title: h.document.title ?? undefined,
+        url: h.document.url ?? undefined,
+        passageId: h.passageId,
+        externalId: h.passageExternalId,
+        score: h.score,
+        denseRank: h.dense?.rank,
+        lexicalRank: h.lexical?.rank,
+      }));
     } else {
       evidence = evidenceFor(rec, input.evidence.mode as "gold" | "supplied");
     }
     if (evidence.length === 0 && !toolsOnly) {
-      skipped.push({ id: rec.id, reason: input.evidence.mode === "retrieved" ? "the corpus has no passage for it" : `no ${input.evidence.mode} evidence in the claims file` });
+      skipped.push({
+        id: rec.id,
+        reason:
+          input.evidence.mode === "retrieved"
+            ? "the corpus has no passage for it"
+            : `no ${input.evidence.mode} evidence in the claims file`,
+      });
       continue;
     }
     const tooMuch = evidenceCountProblem(evidence.length);
@@ -170,7 +235,10 @@ export async function createEvalRun(
     opts.onProgress?.(position + skipped.length, selected.length);
   }
   if (skipped.length) {
-    await db.update(s.evalRuns).set({ config: { ...(await runConfig(db, runId)), skipped } }).where(eq(s.evalRuns.id, runId));
+    await db
+      .update(s.evalRuns)
+      .set({ config: { ...(await runConfig(db, runId)), skipped } })
+      .where(eq(s.evalRuns.id, runId));
   }
   if (position === 0) throw new Error(`none of the ${selected.length} claims has evidence (${skipped[0]?.reason})`);
   return { runId, items: position, skipped };
@@ -202,7 +270,10 @@ export type RunEstimate = {
  * selected, each role priced with its own model (lib/ai/prices.ts; PRICES_FILE extends it). Null
  * when the protocol gives no estimate. Model ids are only named, never resolved: nothing is loaded.
  */
-export function estimateRun(input: Pick<CreateRunInput, "protocol" | "config" | "models" | "claims" | "sample">, prices: Record<string, Price> = loadPriceTable(getConfig().pricesFile)): RunEstimate | null {
+export function estimateRun(
+  input: Pick<CreateRunInput, "protocol" | "config" | "models" | "claims" | "sample">,
+  prices: Record<string, Price> = loadPriceTable(getConfig().pricesFile),
+): RunEstimate | null {
   const protocol = getProtocol(input.protocol);
   if (!protocol.estimate) return null;
   const config = protocol.parseConfig(input.config);
@@ -218,10 +289,15 @@ export function estimateRun(input: Pick<CreateRunInput, "protocol" | "config" | 
     else if (usd !== null) usd += c;
   };
   if (perClaim.byRole && Object.keys(perClaim.byRole).length) {
-    for (const [role, u] of Object.entries(perClaim.byRole)) price(modelForRole(protocol, config, models, role), u.promptTokens * claims, u.completionTokens * claims);
+    for (const [role, u] of Object.entries(perClaim.byRole))
+      price(modelForRole(protocol, config, models, role), u.promptTokens * claims, u.completionTokens * claims);
   } else {
     // No split by role: priced with the judge's model (every protocol has one), as a single figure.
-    price(models.judge ?? Object.values(models)[0]!, perClaim.promptTokens * claims, perClaim.completionTokens * claims);
+    price(
+      models.judge ?? Object.values(models)[0]!,
+      perClaim.promptTokens * claims,
+      perClaim.completionTokens * claims,
+    );
   }
   return {
     claims,

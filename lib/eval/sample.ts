@@ -39,7 +39,9 @@ export function selectClaims<T extends { label?: string }>(claims: readonly T[],
   const per = opts.limit === undefined ? smallest : Math.min(smallest, Math.floor(opts.limit / labels.length));
   if (opts.limit !== undefined && per * labels.length < opts.limit && per === smallest) {
     // Asked for more than a balanced sample can give: say so rather than unbalance it.
-    throw new Error(`a balanced sample of ${opts.limit} needs ${Math.ceil(opts.limit / labels.length)} claims per label, but "${labels.find((l) => byLabel.get(l)!.length === smallest)}" has ${smallest}`);
+    throw new Error(
+      `a balanced sample of ${opts.limit} needs ${Math.ceil(opts.limit / labels.length)} claims per label, but "${labels.find((l) => byLabel.get(l)!.length === smallest)}" has ${smallest}`,
+    );
   }
   const shuffled = labels.map((l, i) => shuffle(byLabel.get(l)!, seed + i).slice(0, per));
   const out: T[] = [];

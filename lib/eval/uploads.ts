@@ -22,16 +22,28 @@ function userDir(userId: string) {
 }
 
 function tooLarge(fileName: string) {
-  return new UploadError(`${fileName} is larger than the ${formatFileLimit()} limit for claims files. Split it, use "Limit (claims)" on a smaller file, or run it with npx counterpoint eval --claims <file>.`, 413);
+  return new UploadError(
+    `${fileName} is larger than the ${formatFileLimit()} limit for claims files. Split it, use "Limit (claims)" on a smaller file, or run it with npx counterpoint eval --claims <file>.`,
+    413,
+  );
 }
 
-export async function saveClaimsUpload(body: AsyncIterable<Uint8Array>, opts: { userId: string; fileName: string; declaredBytes?: number }): Promise<{ upload: string; fileName: string; bytes: number }> {
-  if (!/\.(jsonl|ndjson)$/i.test(opts.fileName)) throw new UploadError(`${opts.fileName || "The file"}: claims files are JSONL, one claim per line (.jsonl).`, 415);
+export async function saveClaimsUpload(
+  body: AsyncIterable<Uint8Array>,
+  opts: { userId: string; fileName: string; declaredBytes?: number },
+): Promise<{ upload: string; fileName: string; bytes: number }> {
+  if (!/\.(jsonl|ndjson)$/i.test(opts.fileName))
+    throw new UploadError(`${opts.fileName || "The file"}: claims files are JSONL, one claim per line (.jsonl).`, 415);
   if (opts.declaredBytes !== undefined && opts.declaredBytes > MAX_CLAIMS_FILE_BYTES) throw tooLarge(opts.fileName);
   const dir = userDir(opts.userId);
   removeStale(dir);
   try {
-    const saved = await saveUpload(body, { uploadsDir: dir, fileName: opts.fileName, declaredBytes: opts.declaredBytes, maxBytes: MAX_CLAIMS_FILE_BYTES });
+    const saved = await saveUpload(body, {
+      uploadsDir: dir,
+      fileName: opts.fileName,
+      declaredBytes: opts.declaredBytes,
+      maxBytes: MAX_CLAIMS_FILE_BYTES,
+    });
     return { upload: path.basename(path.dirname(saved.file)), fileName: path.basename(saved.file), bytes: saved.bytes };
   } catch (e) {
     if (e instanceof UploadError && e.status === 413) throw tooLarge(opts.fileName);
@@ -44,18 +56,26 @@ function uploadedFile(userId: string, upload: string): string {
   if (!UPLOAD_ID.test(upload)) throw new UploadError("The claims upload id is not valid; choose the file again.", 400);
   const dir = path.join(userDir(userId), upload);
   const names = fs.existsSync(dir) ? fs.readdirSync(dir).filter((n) => !n.endsWith(".part")) : [];
-  if (names.length !== 1) throw new UploadError("The uploaded claims file is gone (it is kept for a day, and once per run); choose the file again.", 404);
+  if (names.length !== 1)
+    throw new UploadError(
+      "The uploaded claims file is gone (it is kept for a day, and once per run); choose the file again.",
+      404,
+    );
   return path.join(dir, names[0]!);
 }
 
 /** Reads an upload's claims (a malformed line is named with its number) and removes the upload. */
-export async function takeClaimsUpload(userId: string, upload: string): Promise<{ fileName: string; claims: ClaimRecord[] }> {
+export async function takeClaimsUpload(
+  userId: string,
+  upload: string,
+): Promise<{ fileName: string; claims: ClaimRecord[] }> {
   const file = uploadedFile(userId, upload);
   try {
     return { fileName: path.basename(file), claims: await loadClaims(file) };
   } catch (e) {
     // The message names the line; the server's folder is nobody's business.
-    if (e instanceof ClaimsFileError) throw new ClaimsFileError(path.basename(file), e.line, e.message.slice(`${e.file}:${e.line}: `.length));
+    if (e instanceof ClaimsFileError)
+      throw new ClaimsFileError(path.basename(file), e.line, e.message.slice(`${e.file}:${e.line}: `.length));
     throw e;
   } finally {
     fs.rmSync(path.dirname(file), { recursive: true, force: true });
@@ -64,7 +84,11 @@ export async function takeClaimsUpload(userId: string, upload: string): Promise<
 
 /** A claims file sent with the form itself (small files; the route takes large ones): stored the same way, so it is read the same way. */
 export async function takeClaimsFile(userId: string, file: File): Promise<{ fileName: string; claims: ClaimRecord[] }> {
-  const saved = await saveClaimsUpload(file.stream() as unknown as AsyncIterable<Uint8Array>, { userId, fileName: file.name, declaredBytes: file.size });
+  const saved = await saveClaimsUpload(file.stream() as unknown as AsyncIterable<Uint8Array>, {
+    userId,
+    fileName: file.name,
+    declaredBytes: file.size,
+  });
   return takeClaimsUpload(userId, saved.upload);
 }
 

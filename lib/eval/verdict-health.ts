@@ -34,7 +34,10 @@ export function healthWarning(h: VerdictHealth): string | null {
   if (h.unreadable) {
     return `No verdict could be read: all ${plural(h.scored, "scored verdict")} ${h.scored === 1 ? "is" : "are"} unparsed, so the accuracy of 0 measures a broken run (the model's answers did not match the expected format), not the method. Open the claims to see what the model answered.${failed ? ` ${failed}` : ""}`;
   }
-  const parts = [h.unparsed ? `${plural(h.unparsed, "verdict")} of ${h.scored} unparsed and counted as wrong.` : "", failed].filter(Boolean);
+  const parts = [
+    h.unparsed ? `${plural(h.unparsed, "verdict")} of ${h.scored} unparsed and counted as wrong.` : "",
+    failed,
+  ].filter(Boolean);
   return parts.length ? parts.join(" ") : null;
 }
 

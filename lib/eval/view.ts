@@ -30,7 +30,10 @@ export type RunListRow = {
 
 export async function evalRunList(db: Database): Promise<RunListRow[]> {
   const runs = await listRuns(db);
-  const verdicts = await itemVerdicts(db, runs.map((r) => r.id));
+  const verdicts = await itemVerdicts(
+    db,
+    runs.map((r) => r.id),
+  );
   const byRun = new Map<string, typeof verdicts>();
   for (const v of verdicts) {
     const list = byRun.get(v.run_id);
@@ -68,7 +71,11 @@ export type RunView = {
   savedThresholds: { tauS: number; tauV: number; evalRunId: string | null } | null;
 };
 
-export async function evalRunView(db: Database, runId: string, opts: { resamples?: number } = {}): Promise<RunView | null> {
+export async function evalRunView(
+  db: Database,
+  runId: string,
+  opts: { resamples?: number } = {},
+): Promise<RunView | null> {
   const report = await buildReport(db, runId, { resamples: opts.resamples ?? 1000 });
   if (!report) return null;
   const radar = (report.run.config as { radar?: { earlyStopping?: string }; models?: Record<string, string> }) ?? {};
@@ -83,7 +90,12 @@ export async function evalRunView(db: Database, runId: string, opts: { resamples
   }
   const judge = radar.models?.judge;
   const [saved] = judge ? await db.select().from(s.modelThresholds).where(eq(s.modelThresholds.model, judge)) : [];
-  return { report, calibration, calibrationError, savedThresholds: saved ? { tauS: saved.tauS, tauV: saved.tauV, evalRunId: saved.evalRunId } : null };
+  return {
+    report,
+    calibration,
+    calibrationError,
+    savedThresholds: saved ? { tauS: saved.tauS, tauV: saved.tauV, evalRunId: saved.evalRunId } : null,
+  };
 }
 
 /** White to accent for 0..1 (heatmaps): readable text colour chosen with it. */
@@ -91,7 +103,10 @@ export function heat(t: number): { background: string; color: string } {
   const x = Math.max(0, Math.min(1, Number.isFinite(t) ? t : 0));
   // Interpolate paper (#fafaf7) to accent (#b4471f).
   const mix = (a: number, b: number) => Math.round(a + (b - a) * x);
-  return { background: `rgb(${mix(250, 180)}, ${mix(250, 71)}, ${mix(247, 31)})`, color: x > 0.55 ? "#fff" : "#111827" };
+  return {
+    background: `rgb(${mix(250, 180)}, ${mix(250, 71)}, ${mix(247, 31)})`,
+    color: x > 0.55 ? "#fff" : "#111827",
+  };
 }
 
 export function formatDuration(sec: number | null): string {

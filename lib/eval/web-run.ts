@@ -32,9 +32,16 @@ export async function admitWebRun(db: Database, userId: string, claims: number, 
   const rate = await admit(db, `eval-run-start:user:${userId}`, runs, limits.runs.limit, limits.runs.windowSeconds);
   if (!rate.allowed) {
     if (runs > 1 && rate.used + runs > limits.runs.limit && rate.used < limits.runs.limit) {
-      throw new WebRunLimitError(`This matrix starts ${runs} evaluation runs and you have ${limits.runs.limit - rate.used} of ${limits.runs.limit} left in this period (limit ${limits.runs.spec}). Choose fewer methods or try again later; an admin can raise the limit with EVAL_WEB_RUN_LIMIT.`);
+      throw new WebRunLimitError(
+        `This matrix starts ${runs} evaluation runs and you have ${limits.runs.limit - rate.used} of ${limits.runs.limit} left in this period (limit ${limits.runs.spec}). Choose fewer methods or try again later; an admin can raise the limit with EVAL_WEB_RUN_LIMIT.`,
+      );
     }
-    const wait = rate.retryAfterSeconds >= 5400 ? `${Math.ceil(rate.retryAfterSeconds / 3600)} hours` : `${Math.max(1, Math.ceil(rate.retryAfterSeconds / 60))} minutes`;
-    throw new WebRunLimitError(`You have started ${limits.runs.limit} evaluation runs in this period (limit ${limits.runs.spec}). Try again in ${wait}; an admin can raise the limit with EVAL_WEB_RUN_LIMIT.`);
+    const wait =
+      rate.retryAfterSeconds >= 5400
+        ? `${Math.ceil(rate.retryAfterSeconds / 3600)} hours`
+        : `${Math.max(1, Math.ceil(rate.retryAfterSeconds / 60))} minutes`;
+    throw new WebRunLimitError(
+      `You have started ${limits.runs.limit} evaluation runs in this period (limit ${limits.runs.spec}). Try again in ${wait}; an admin can raise the limit with EVAL_WEB_RUN_LIMIT.`,
+    );
   }
 }

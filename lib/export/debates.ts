@@ -44,7 +44,19 @@ export type ExportedDebate = {
     goldLabel: string | null;
   };
   /** The starting pool (origin `claim`) and what tools added during the debate (origin `tool:<provider>`, the turn that added it, who could read it). */
-  evidence: Array<{ rank: number; id: string | null; source: string; title: string | null; url: string | null; text: string; origin?: string; addedSeq?: number | null; visibleTo?: string[] | null; publishedAt?: string | null; metadata?: Record<string, unknown> | null }>;
+  evidence: Array<{
+    rank: number;
+    id: string | null;
+    source: string;
+    title: string | null;
+    url: string | null;
+    text: string;
+    origin?: string;
+    addedSeq?: number | null;
+    visibleTo?: string[] | null;
+    publishedAt?: string | null;
+    metadata?: Record<string, unknown> | null;
+  }>;
   turns: Array<{
     id: string;
     seq: number;
@@ -63,7 +75,17 @@ export type ExportedDebate = {
     /** The protocol's signals (queries, labels, scores, tool calls); sentence vectors are left out (recomputable, and large). */
     metadata?: Record<string, unknown> | null;
   }>;
-  checkpoints: Array<{ after: string; round: number; pStop: number | null; pContinue: number | null; stopMargin: number | null; labelProbs: Record<string, number> | null; confidence: number | null; verdict: string | null; decision: string }>;
+  checkpoints: Array<{
+    after: string;
+    round: number;
+    pStop: number | null;
+    pContinue: number | null;
+    stopMargin: number | null;
+    labelProbs: Record<string, number> | null;
+    confidence: number | null;
+    verdict: string | null;
+    decision: string;
+  }>;
   verdict: {
     label: string;
     reason: string | null;
@@ -74,7 +96,13 @@ export type ExportedDebate = {
     /** How it was reached (decidedBy, stopReason) and the protocol's parts. */
     details?: Record<string, unknown> | null;
     /** A panel's individual ballots. */
-    panel?: Array<{ judgeRole: string; label: string; reason: string | null; confidence: number | null; details: Record<string, unknown> | null }>;
+    panel?: Array<{
+      judgeRole: string;
+      label: string;
+      reason: string | null;
+      confidence: number | null;
+      details: Record<string, unknown> | null;
+    }>;
   } | null;
   totals: { tokens: number; costUsd: number | null; seconds: number | null };
   /** Every version of every annotator's label, oldest first: the export loses no history. */
@@ -115,7 +143,10 @@ function where(f: ExportFilters, after: Cursor | null): SQL | undefined {
   const conds: SQL[] = f.comparison && !f.status ? [] : [sql`${s.debates.status} = ${f.status ?? "completed"}`];
   if (f.comparison) conds.push(sql`${s.debates.comparisonId} = ${f.comparison}`);
   if (f.corpus) conds.push(sql`${s.debates.corpusId} = (select id from ${s.corpora} where name = ${f.corpus})`);
-  if (f.run) conds.push(sql`${s.debates.evalRunId} in (select id from ${s.evalRuns} where id::text = ${f.run} or name = ${f.run})`);
+  if (f.run)
+    conds.push(
+      sql`${s.debates.evalRunId} in (select id from ${s.evalRuns} where id::text = ${f.run} or name = ${f.run})`,
+    );
   const scope = f.scope ?? EVERYTHING;
   if (scope.blind) {
     conds.push(sql`(exists (select 1 from ${s.annotations} a where a.debate_id = ${s.debates.id} and a.annotator_id = ${scope.annotatorId})
@@ -140,14 +171,24 @@ function withoutVectors(m: Record<string, unknown> | null): Record<string, unkno
   return rest;
 }
 
-export async function* exportDebates(db: Database, f: ExportFilters = {}, pageSize = 500): AsyncGenerator<ExportedDebate> {
+export async function* exportDebates(
+  db: Database,
+  f: ExportFilters = {},
+  pageSize = 500,
+): AsyncGenerator<ExportedDebate> {
   const scope = f.scope ?? EVERYTHING;
   const hideGold = scope.blind && scope.hideGold;
   const anonymous = !scope.blind && !!scope.anonymous;
   const pages = keysetPages<PageRow>(
     (after) =>
       db
-        .select({ d: s.debates, c: s.claims, corpus: s.corpora.name, run: { id: s.evalRuns.id, name: s.evalRuns.name }, cursorAt: cursorAt(s.debates.createdAt) })
+        .select({
+          d: s.debates,
+          c: s.claims,
+          corpus: s.corpora.name,
+          run: { id: s.evalRuns.id, name: s.evalRuns.name },
+          cursorAt: cursorAt(s.debates.createdAt),
+        })
         .from(s.debates)
         .innerJoin(s.claims, eq(s.claims.id, s.debates.claimId))
         .leftJoin(s.corpora, eq(s.corpora.id, s.debates.corpusId))
@@ -160,9 +201,17 @@ export async function* exportDebates(db: Database, f: ExportFilters = {}, pageSi
   for await (const page of pages) {
     const ids = page.map((r) => r.d.id);
     const [evidence, turns, checkpoints, verdicts, annotations] = await Promise.all([
-      db.select().from(s.debateEvidence).where(inArray(s.debateEvidence.debateId, ids)).orderBy(asc(s.debateEvidence.debateId), asc(s.debateEvidence.rank)),
+      db
+        .select()
+        .from(s.debateEvidence)
+        .where(inArray(s.debateEvidence.debateId, ids))
+        .orderBy(asc(s.debateEvidence.debateId), asc(s.debateEvidence.rank)),
       db.select().from(s.turns).where(inArray(s.turns.debateId, ids)).orderBy(asc(s.turns.debateId), asc(s.turns.seq)),
-      db.select().from(s.checkpoints).where(inArray(s.checkpoints.debateId, ids)).orderBy(asc(s.checkpoints.debateId), asc(s.checkpoints.round), asc(s.checkpoints.after)),
+      db
+        .select()
+        .from(s.checkpoints)
+        .where(inArray(s.checkpoints.debateId, ids))
+        .orderBy(asc(s.checkpoints.debateId), asc(s.checkpoints.round), asc(s.checkpoints.after)),
       db.select().from(s.verdicts).where(inArray(s.verdicts.debateId, ids)).orderBy(asc(s.verdicts.judgeRole)),
       db
         .select({ a: s.annotations, email: s.users.email })
@@ -209,7 +258,19 @@ export async function* exportDebates(db: Database, f: ExportFilters = {}, pageSi
           nativeLabel: hideGold ? null : c.nativeLabel,
           goldLabel: hideGold ? null : c.goldLabel,
         },
-        evidence: (ev.get(d.id) ?? []).map((e) => ({ rank: e.rank, id: e.externalId, source: e.source, title: e.title, url: e.url, text: e.text, origin: e.origin, addedSeq: e.addedSeq, visibleTo: e.visibleTo, publishedAt: e.publishedAt, metadata: e.metadata })),
+        evidence: (ev.get(d.id) ?? []).map((e) => ({
+          rank: e.rank,
+          id: e.externalId,
+          source: e.source,
+          title: e.title,
+          url: e.url,
+          text: e.text,
+          origin: e.origin,
+          addedSeq: e.addedSeq,
+          visibleTo: e.visibleTo,
+          publishedAt: e.publishedAt,
+          metadata: e.metadata,
+        })),
         turns: ts.map((t) => ({
           id: t.id,
           seq: t.seq,
@@ -227,7 +288,17 @@ export async function* exportDebates(db: Database, f: ExportFilters = {}, pageSi
           citations: t.citations ?? [],
           metadata: withoutVectors(t.metadata),
         })),
-        checkpoints: (cp.get(d.id) ?? []).map((k) => ({ after: k.after, round: k.round, pStop: k.pStop, pContinue: k.pContinue, stopMargin: k.stopMargin, labelProbs: k.labelProbs, confidence: k.confidence, verdict: k.verdict, decision: k.decision })),
+        checkpoints: (cp.get(d.id) ?? []).map((k) => ({
+          after: k.after,
+          round: k.round,
+          pStop: k.pStop,
+          pContinue: k.pContinue,
+          stopMargin: k.stopMargin,
+          labelProbs: k.labelProbs,
+          confidence: k.confidence,
+          verdict: k.verdict,
+          decision: k.decision,
+        })),
         verdict: v
           ? {
               label: v.label,
@@ -237,7 +308,13 @@ export async function* exportDebates(db: Database, f: ExportFilters = {}, pageSi
               roundsCompleted: v.roundsCompleted,
               createdAt: v.createdAt.toISOString(),
               details: v.details,
-              panel: (ballots.get(d.id) ?? []).map((b) => ({ judgeRole: b.judgeRole, label: b.label, reason: b.reason, confidence: b.confidence, details: b.details })),
+              panel: (ballots.get(d.id) ?? []).map((b) => ({
+                judgeRole: b.judgeRole,
+                label: b.label,
+                reason: b.reason,
+                confidence: b.confidence,
+                details: b.details,
+              })),
             }
           : null,
         totals: {

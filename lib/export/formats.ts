@@ -136,7 +136,9 @@ export function claimReview(d: ExportedDebate, org: { name: string; url?: string
     author: { "@type": "Organization", name: org.name, ...(org.url ? { url: org.url } : {}) },
     reviewRating: {
       "@type": "Rating",
-      ...(rating ? { ratingValue: rating.value, bestRating: 3, worstRating: 1, alternateName: rating.name } : { alternateName: people.labelWords }),
+      ...(rating
+        ? { ratingValue: rating.value, bestRating: 3, worstRating: 1, alternateName: rating.name }
+        : { alternateName: people.labelWords }),
       name: `${people.methodTitle}: ${people.label === people.labelWords ? people.label : `${people.label} (${people.labelWords})`}`,
       ...(people.reason ? { ratingExplanation: people.reason } : {}),
     },
@@ -153,7 +155,12 @@ export function claimReview(d: ExportedDebate, org: { name: string; url?: string
  * The chosen format as chunks of text, written as the debates arrive: nothing accumulates but the
  * current page of rows.
  */
-export async function* serialise(debates: AsyncIterable<ExportedDebate>, format: ExportFormat, org: { name: string; url?: string }, appUrl?: string): AsyncGenerator<string> {
+export async function* serialise(
+  debates: AsyncIterable<ExportedDebate>,
+  format: ExportFormat,
+  org: { name: string; url?: string },
+  appUrl?: string,
+): AsyncGenerator<string> {
   if (format === "claimreview" && !appUrl) throw new Error(CLAIMREVIEW_NEEDS_URL);
   if (format === "csv") {
     yield `${CSV_COLUMNS.join(",")}\r\n`;

@@ -4,7 +4,13 @@ import * as s from "@/db/schema";
 import { findUserByEmail, createUser } from "@/db/queries/users";
 import type { ExportedDebate } from "./debates";
 
-export type ImportSummary = { debates: number; debatesAdded: number; annotationVersionsAdded: number; annotatorsCreated: number; lines: number };
+export type ImportSummary = {
+  debates: number;
+  debatesAdded: number;
+  annotationVersionsAdded: number;
+  annotatorsCreated: number;
+  lines: number;
+};
 
 const date = (x: string | null) => (x ? new Date(x) : null);
 
@@ -15,8 +21,18 @@ const date = (x: string | null) => (x ? new Date(x) : null);
  * `import` audit row. Annotators are matched by email; unknown ones get an account without a
  * password (an admin invites them to set one).
  */
-export async function importJsonl(db: Database, lines: AsyncIterable<string>, opts: { actorId?: string | null } = {}): Promise<ImportSummary> {
-  const summary: ImportSummary = { debates: 0, debatesAdded: 0, annotationVersionsAdded: 0, annotatorsCreated: 0, lines: 0 };
+export async function importJsonl(
+  db: Database,
+  lines: AsyncIterable<string>,
+  opts: { actorId?: string | null } = {},
+): Promise<ImportSummary> {
+  const summary: ImportSummary = {
+    debates: 0,
+    debatesAdded: 0,
+    annotationVersionsAdded: 0,
+    annotatorsCreated: 0,
+    lines: 0,
+  };
   const users = new Map<string, string>();
   for await (const raw of lines) {
     summary.lines++;
@@ -28,7 +44,8 @@ export async function importJsonl(db: Database, lines: AsyncIterable<string>, op
     } catch (e) {
       throw new Error(`Line ${summary.lines} is not JSON: ${(e as Error).message}`);
     }
-    if (typeof d.id !== "string" || !d.claim) throw new Error(`Line ${summary.lines} is not a Counterpoint debate export (no id or claim).`);
+    if (typeof d.id !== "string" || !d.claim)
+      throw new Error(`Line ${summary.lines} is not a Counterpoint debate export (no id or claim).`);
     summary.debates++;
     await db.transaction(async (tx) => {
       const [exists] = await tx.select({ id: s.debates.id }).from(s.debates).where(eq(s.debates.id, d.id));
@@ -41,12 +58,32 @@ export async function importJsonl(db: Database, lines: AsyncIterable<string>, op
         }
         if (d.evalRun) {
           // A stand-in for a run from another instance: enough to group its debates again.
-          await tx.insert(s.evalRuns).values({ id: d.evalRun.id, name: d.evalRun.name, protocol: d.protocol, variant: d.variant, config: { imported: true }, status: "completed" }).onConflictDoNothing();
+          await tx
+            .insert(s.evalRuns)
+            .values({
+              id: d.evalRun.id,
+              name: d.evalRun.name,
+              protocol: d.protocol,
+              variant: d.variant,
+              config: { imported: true },
+              status: "completed",
+            })
+            .onConflictDoNothing();
         }
         const c = d.claim;
         await tx
           .insert(s.claims)
-          .values({ id: c.id, text: c.text, claimDate: date(c.date), speaker: c.speaker, appearanceUrl: c.appearanceUrl, dataset: c.dataset, datasetClaimId: c.datasetClaimId, nativeLabel: c.nativeLabel, goldLabel: c.goldLabel })
+          .values({
+            id: c.id,
+            text: c.text,
+            claimDate: date(c.date),
+            speaker: c.speaker,
+            appearanceUrl: c.appearanceUrl,
+            dataset: c.dataset,
+            datasetClaimId: c.datasetClaimId,
+            nativeLabel: c.nativeLabel,
+            goldLabel: c.goldLabel,
+          })
           .onConflictDoNothing();
         await tx.insert(s.debates).values({
           id: d.id,
@@ -64,17 +101,56 @@ export async function importJsonl(db: Database, lines: AsyncIterable<string>, op
           finishedAt: date(d.finishedAt),
         });
         if (d.evidence.length) {
-          await tx.insert(s.debateEvidence).values(
-            d.evidence.map((e) => ({ debateId: d.id, rank: e.rank, source: e.source, externalId: e.id, title: e.title, url: e.url, text: e.text, origin: e.origin ?? "claim", addedSeq: e.addedSeq ?? null, visibleTo: e.visibleTo ?? null, publishedAt: e.publishedAt ?? null, metadata: e.metadata ?? null })),
-          );
+          await tx
+            .insert(s.debateEvidence)
+            .values(
+              d.evidence.map((e) => ({
+                debateId: d.id,
+                rank: e.rank,
+                source: e.source,
+                externalId: e.id,
+                title: e.title,
+                url: e.url,
+                text: e.text,
+                origin: e.origin ?? "claim",
+                addedSeq: e.addedSeq ?? null,
+                visibleTo: e.visibleTo ?? null,
+                publishedAt: e.publishedAt ?? null,
+                metadata: e.metadata ?? null,
+              })),
+            );
         }
         if (d.turns.length) await tx.insert(s.turns).values(d.turns.map((t) => ({ ...t, debateId: d.id })));
-        if (d.checkpoints.length) await tx.insert(s.checkpoints).values(d.checkpoints.map((k) => ({ ...k, debateId: d.id })));
+        if (d.checkpoints.length)
+          await tx.insert(s.checkpoints).values(d.checkpoints.map((k) => ({ ...k, debateId: d.id })));
         if (d.verdict) {
           const v = d.verdict;
-          await tx.insert(s.verdicts).values({ debateId: d.id, label: v.label, reason: v.reason, confidence: v.confidence, stoppedEarly: v.stoppedEarly, roundsCompleted: v.roundsCompleted, details: v.details ?? null, createdAt: new Date(v.createdAt) });
+          await tx
+            .insert(s.verdicts)
+            .values({
+              debateId: d.id,
+              label: v.label,
+              reason: v.reason,
+              confidence: v.confidence,
+              stoppedEarly: v.stoppedEarly,
+              roundsCompleted: v.roundsCompleted,
+              details: v.details ?? null,
+              createdAt: new Date(v.createdAt),
+            });
           for (const b of v.panel ?? []) {
-            await tx.insert(s.verdicts).values({ debateId: d.id, isFinal: false, judgeRole: b.judgeRole, label: b.label, reason: b.reason, confidence: b.confidence, details: b.details, roundsCompleted: v.roundsCompleted, createdAt: new Date(v.createdAt) });
+            await tx
+              .insert(s.verdicts)
+              .values({
+                debateId: d.id,
+                isFinal: false,
+                judgeRole: b.judgeRole,
+                label: b.label,
+                reason: b.reason,
+                confidence: b.confidence,
+                details: b.details,
+                roundsCompleted: v.roundsCompleted,
+                createdAt: new Date(v.createdAt),
+              });
           }
         }
       }
@@ -93,7 +169,13 @@ export async function importJsonl(db: Database, lines: AsyncIterable<string>, op
         const [have] = await tx
           .select({ id: s.annotations.id })
           .from(s.annotations)
-          .where(and(eq(s.annotations.debateId, d.id), eq(s.annotations.annotatorId, userId), eq(s.annotations.version, a.version)));
+          .where(
+            and(
+              eq(s.annotations.debateId, d.id),
+              eq(s.annotations.annotatorId, userId),
+              eq(s.annotations.version, a.version),
+            ),
+          );
         if (have) {
           previous.set(a.annotator, have.id);
           continue;
@@ -109,9 +191,25 @@ export async function importJsonl(db: Database, lines: AsyncIterable<string>, op
         };
         const [row] = await tx
           .insert(s.annotations)
-          .values({ debateId: d.id, annotatorId: userId, version: a.version, supersedesId: previous.get(a.annotator) ?? null, createdAt: new Date(a.createdAt), ...values })
+          .values({
+            debateId: d.id,
+            annotatorId: userId,
+            version: a.version,
+            supersedesId: previous.get(a.annotator) ?? null,
+            createdAt: new Date(a.createdAt),
+            ...values,
+          })
           .returning({ id: s.annotations.id });
-        await tx.insert(s.annotationAudit).values({ annotationId: row!.id, debateId: d.id, actorId: opts.actorId ?? null, action: "import", oldValue: null, newValue: { version: a.version, annotator: a.annotator, ...values } });
+        await tx
+          .insert(s.annotationAudit)
+          .values({
+            annotationId: row!.id,
+            debateId: d.id,
+            actorId: opts.actorId ?? null,
+            action: "import",
+            oldValue: null,
+            newValue: { version: a.version, annotator: a.annotator, ...values },
+          });
         await tx
           .insert(s.annotationAssignments)
           .values({ debateId: d.id, annotatorId: userId, status: "submitted", finishedAt: new Date(a.createdAt) })

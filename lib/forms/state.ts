@@ -30,7 +30,10 @@ const SECRET_FIELDS = new Set(["password", "confirm"]);
 const internal = (key: string) => key.startsWith("$ACTION") || SECRET_FIELDS.has(key);
 
 /** The user's entries in a submitted form, as plain data that can go back to the browser. */
-export function formEntries(form: FormData, groups: readonly string[] = []): Required<Pick<FormState, "values" | "lists" | "files">> {
+export function formEntries(
+  form: FormData,
+  groups: readonly string[] = [],
+): Required<Pick<FormState, "values" | "lists" | "files">> {
   const values: Record<string, string> = {};
   const lists: Record<string, string[]> = {};
   const files: Record<string, string> = {};

@@ -21,7 +21,9 @@ export function methodTexts(): MethodText[] {
       input: d.input === "article" ? "A news article." : "A claim.",
       steps: [d.description],
       stops: "As the method decides.",
-      answers: d.labels.labels.map((l) => (d.labels.toProduct[l] ? `${l} (read as ${d.labels.toProduct[l]})` : l)).join(", "),
+      answers: d.labels.labels
+        .map((l) => (d.labels.toProduct[l] ? `${l} (read as ${d.labels.toProduct[l]})` : l))
+        .join(", "),
       caveats: [],
       papers: [],
     }),

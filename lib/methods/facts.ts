@@ -26,7 +26,9 @@ export function methodFacts(protocolName: string): MethodFacts {
   if (est) {
     const table = loadPriceTable(getConfig().pricesFile);
     const models = Object.fromEntries(protocol.roles(config).map((r) => [r, PRICED_WITH]));
-    const parts = Object.entries(est.byRole ?? { judge: est }).map(([role, u]) => costOf(modelForRole(protocol, config, models, role), u, table));
+    const parts = Object.entries(est.byRole ?? { judge: est }).map(([role, u]) =>
+      costOf(modelForRole(protocol, config, models, role), u, table),
+    );
     usd = parts.some((p) => p === null) ? null : parts.reduce<number>((a, p) => a + p!, 0);
   }
   const evalPresets = Object.entries(PRESETS)
@@ -47,7 +49,15 @@ export function methodFacts(protocolName: string): MethodFacts {
     title: protocol.title,
     debatePresets: Object.keys(protocol.presets),
     evalPresets,
-    cost: est ? { llmCalls: est.llmCalls, toolCalls: est.toolCalls, tokens: est.promptTokens + est.completionTokens, usd, note: est.note ?? null } : null,
+    cost: est
+      ? {
+          llmCalls: est.llmCalls,
+          toolCalls: est.toolCalls,
+          tokens: est.promptTokens + est.completionTokens,
+          usd,
+          note: est.note ?? null,
+        }
+      : null,
     references,
   };
 }

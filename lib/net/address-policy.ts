@@ -33,7 +33,10 @@ const HOST_NAME = /^\.?(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0
 export function parseAllowList(raw: string): AllowList {
   const out: AllowList = { hosts: [], ranges: [] };
   const bad: string[] = [];
-  for (const entry of raw.split(",").map((e) => e.trim().toLowerCase()).filter(Boolean)) {
+  for (const entry of raw
+    .split(",")
+    .map((e) => e.trim().toLowerCase())
+    .filter(Boolean)) {
     const bare = entry.replace(/^\[(.*)\]$/, "$1");
     if (ipaddr.isValidCIDR(bare)) out.ranges.push(ipaddr.parseCIDR(bare));
     else if (ipaddr.isValid(bare) && /^[\d.]+$|:/.test(bare)) {
@@ -42,7 +45,10 @@ export function parseAllowList(raw: string): AllowList {
     } else if (HOST_NAME.test(entry) && !/^\.?[\d.]+$/.test(entry)) out.hosts.push(entry.replace(/\.$/, ""));
     else bad.push(entry);
   }
-  if (bad.length) throw new Error(`not a host name, address or CIDR range: ${bad.map((b) => `"${b}"`).join(", ")} (use e.g. wiki.intranet, .intranet.example, 10.0.0.0/8)`);
+  if (bad.length)
+    throw new Error(
+      `not a host name, address or CIDR range: ${bad.map((b) => `"${b}"`).join(", ")} (use e.g. wiki.intranet, .intranet.example, 10.0.0.0/8)`,
+    );
   return out;
 }
 
@@ -131,7 +137,10 @@ export function addressRefusal(address: string, allow: AllowList = EMPTY_ALLOW_L
   const parsed = parseAddress(address);
   if (!parsed) return "not an address";
   // An IPv4-mapped address (::ffff:a.b.c.d) is that IPv4 address to the socket: judged, and allow-listed, as it.
-  const addr = parsed.kind() === "ipv6" && (parsed as ipaddr.IPv6).isIPv4MappedAddress() ? (parsed as ipaddr.IPv6).toIPv4Address() : parsed;
+  const addr =
+    parsed.kind() === "ipv6" && (parsed as ipaddr.IPv6).isIPv4MappedAddress()
+      ? (parsed as ipaddr.IPv6).toIPv4Address()
+      : parsed;
   if (allow.ranges.some((r) => inRange(addr, r))) return null;
   return addr.kind() === "ipv4" ? v4Refusal(addr as ipaddr.IPv4) : v6Refusal(addr as ipaddr.IPv6);
 }

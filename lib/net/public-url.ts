@@ -16,9 +16,14 @@ export function publicOrigin(request?: { headers: Headers; url?: string } | null
   const configured = getConfig().publicUrl;
   if (configured) return configured;
   if (!request) return null;
-  const host = first(request.headers.get("x-forwarded-host")) ?? first(request.headers.get("host")) ?? (request.url ? new URL(request.url).host : null);
+  const host =
+    first(request.headers.get("x-forwarded-host")) ??
+    first(request.headers.get("host")) ??
+    (request.url ? new URL(request.url).host : null);
   if (!host || UNSPECIFIED.test(host) || !/^[A-Za-z0-9.\-[\]:]+$/.test(host)) return null;
-  const proto = first(request.headers.get("x-forwarded-proto")) ?? (request.url ? new URL(request.url).protocol.replace(":", "") : "http");
+  const proto =
+    first(request.headers.get("x-forwarded-proto")) ??
+    (request.url ? new URL(request.url).protocol.replace(":", "") : "http");
   if (proto !== "http" && proto !== "https") return null;
   try {
     return new URL(`${proto}://${host}`).origin;

@@ -39,7 +39,17 @@ export type SafeFetchOptions = {
   resolve?: Resolver;
 };
 
-export type FetchFailure = "scheme" | "refused-address" | "no-such-host" | "unreachable" | "timeout" | "tls" | "redirects" | "too-large" | "protocol" | "aborted";
+export type FetchFailure =
+  | "scheme"
+  | "refused-address"
+  | "no-such-host"
+  | "unreachable"
+  | "timeout"
+  | "tls"
+  | "redirects"
+  | "too-large"
+  | "protocol"
+  | "aborted";
 
 /** A fetch that did not produce an answer, with a reason a journalist can act on. */
 export class FetchError extends Error {
@@ -77,15 +87,20 @@ function mib(n: number) {
 }
 
 /** Checks a URL's scheme and every address its host resolves to; returns the address to connect to. */
-export async function checkUrl(raw: string, opts: Pick<SafeFetchOptions, "allow" | "resolve"> = {}): Promise<{ url: URL; address: ResolvedAddress }> {
+export async function checkUrl(
+  raw: string,
+  opts: Pick<SafeFetchOptions, "allow" | "resolve"> = {},
+): Promise<{ url: URL; address: ResolvedAddress }> {
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
     throw new FetchError(raw, "scheme", `${raw} is not a web address`);
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw new FetchError(raw, "scheme", `${raw}: only http:// and https:// addresses can be fetched`);
-  if (url.username || url.password) throw new FetchError(raw, "scheme", `${raw}: addresses with a user name or password cannot be fetched`);
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    throw new FetchError(raw, "scheme", `${raw}: only http:// and https:// addresses can be fetched`);
+  if (url.username || url.password)
+    throw new FetchError(raw, "scheme", `${raw}: addresses with a user name or password cannot be fetched`);
   const allow = opts.allow ?? EMPTY_ALLOW_LIST;
   // WHATWG URL parsing already turned 2130706433, 0x7f000001, 0177.0.0.1 and 0 into dotted form.
   const host = url.hostname.replace(/^\[(.*)\]$/, "$1");
@@ -103,9 +118,19 @@ export async function checkUrl(raw: string, opts: Pick<SafeFetchOptions, "allow"
     try {
       addresses = await (opts.resolve ?? systemResolver)(host);
     } catch (e) {
-      throw new FetchError(raw, "no-such-host", `${url.host}: no such site (the name does not resolve); check the address for typos`, (e as NodeJS.ErrnoException).code);
+      throw new FetchError(
+        raw,
+        "no-such-host",
+        `${url.host}: no such site (the name does not resolve); check the address for typos`,
+        (e as NodeJS.ErrnoException).code,
+      );
     }
-    if (addresses.length === 0) throw new FetchError(raw, "no-such-host", `${url.host}: no such site (the name does not resolve); check the address for typos`);
+    if (addresses.length === 0)
+      throw new FetchError(
+        raw,
+        "no-such-host",
+        `${url.host}: no such site (the name does not resolve); check the address for typos`,
+      );
   }
   const byName = !isAddressLiteral(host) && hostAllowed(host, allow);
   // Every answer is checked, not only the first: a name may list a public and a private address.
@@ -119,19 +144,38 @@ export async function checkUrl(raw: string, opts: Pick<SafeFetchOptions, "allow"
 /** Network-level failures all read the same, so the answer cannot tell an open port from a closed one. */
 function networkError(url: string, host: string, e: NodeJS.ErrnoException): FetchError {
   const code = e.code ?? "";
-  if (/^(CERT_|ERR_TLS_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|ERR_SSL)/.test(code) || /certificate|altnames/i.test(e.message)) {
-    return new FetchError(url, "tls", `${host}: the site's security certificate is not valid for this address, so the page was not fetched`, code || e.message);
+  if (
+    /^(CERT_|ERR_TLS_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|ERR_SSL)/.test(code) ||
+    /certificate|altnames/i.test(e.message)
+  ) {
+    return new FetchError(
+      url,
+      "tls",
+      `${host}: the site's security certificate is not valid for this address, so the page was not fetched`,
+      code || e.message,
+    );
   }
   if (code === "HPE_INVALID_CONSTANT" || code.startsWith("HPE_") || code === "ERR_INVALID_HTTP_RESPONSE") {
     return new FetchError(url, "protocol", `${host}: the site did not answer with a valid web page`, code);
   }
-  return new FetchError(url, "unreachable", `${host}: the site could not be reached (it may be down, or the address may be wrong)`, code || e.message);
+  return new FetchError(
+    url,
+    "unreachable",
+    `${host}: the site could not be reached (it may be down, or the address may be wrong)`,
+    code || e.message,
+  );
 }
 
-function requestOnce(url: URL, address: ResolvedAddress, opts: SafeFetchOptions, signal: AbortSignal): Promise<http.IncomingMessage> {
+function requestOnce(
+  url: URL,
+  address: ResolvedAddress,
+  opts: SafeFetchOptions,
+  signal: AbortSignal,
+): Promise<http.IncomingMessage> {
   const lookup: LookupFunction = (_hostname, options, callback) => {
     // Node asks for all addresses when it tries IPv4 and IPv6 in parallel (autoSelectFamily).
-    if ((options as { all?: boolean }).all) (callback as unknown as (e: null, a: ResolvedAddress[]) => void)(null, [address]);
+    if ((options as { all?: boolean }).all)
+      (callback as unknown as (e: null, a: ResolvedAddress[]) => void)(null, [address]);
     else callback(null, address.address, address.family);
   };
   const mod = url.protocol === "https:" ? https : http;
@@ -144,7 +188,11 @@ function requestOnce(url: URL, address: ResolvedAddress, opts: SafeFetchOptions,
         port: url.port || undefined,
         path: `${url.pathname}${url.search}`,
         method: opts.method ?? "GET",
-        headers: { "accept-encoding": "gzip, deflate, br", "user-agent": "Counterpoint/1 (+fact-checking)", ...opts.headers },
+        headers: {
+          "accept-encoding": "gzip, deflate, br",
+          "user-agent": "Counterpoint/1 (+fact-checking)",
+          ...opts.headers,
+        },
         lookup,
         // Certificate and SNI checks stay on the host name, not the address connected to.
         ...(url.protocol === "https:" && !isAddressLiteral(host) ? { servername: host } : {}),
@@ -184,7 +232,14 @@ export async function safeFetch(raw: string, opts: SafeFetchOptions = {}): Promi
   const deadline = AbortSignal.timeout(timeoutMs);
   const signal = opts.signal ? AbortSignal.any([deadline, opts.signal]) : deadline;
   const timedOut = (url: string, host: string) =>
-    opts.signal?.aborted ? new FetchError(url, "aborted", `${host}: the fetch was cancelled`) : new FetchError(url, "timeout", `${host}: the site could not be reached (no complete answer within ${timeoutMs / 1000} s)`, "timeout");
+    opts.signal?.aborted
+      ? new FetchError(url, "aborted", `${host}: the fetch was cancelled`)
+      : new FetchError(
+          url,
+          "timeout",
+          `${host}: the site could not be reached (no complete answer within ${timeoutMs / 1000} s)`,
+          "timeout",
+        );
 
   let current = raw;
   for (let hop = 0; ; hop++) {
@@ -196,7 +251,13 @@ export async function safeFetch(raw: string, opts: SafeFetchOptions = {}): Promi
     } catch (e) {
       // No answer in time reads like a refused connection: a filtered port must look like a closed one.
       if (opts.signal?.aborted) throw timedOut(current, url.host);
-      if (signal.aborted) throw new FetchError(current, "unreachable", `${url.host}: the site could not be reached (it may be down, or the address may be wrong)`, "timeout");
+      if (signal.aborted)
+        throw new FetchError(
+          current,
+          "unreachable",
+          `${url.host}: the site could not be reached (it may be down, or the address may be wrong)`,
+          "timeout",
+        );
       throw networkError(current, url.host, e as NodeJS.ErrnoException);
     }
     const status = res.statusCode ?? 0;
@@ -205,7 +266,12 @@ export async function safeFetch(raw: string, opts: SafeFetchOptions = {}): Promi
       res.resume();
       res.destroy();
       opts = { ...opts, method: "GET", body: undefined };
-      if (hop >= maxRedirects) throw new FetchError(raw, "redirects", `${new URL(raw).host}: more than ${maxRedirects} redirects; open the page in a browser and paste its final address`);
+      if (hop >= maxRedirects)
+        throw new FetchError(
+          raw,
+          "redirects",
+          `${new URL(raw).host}: more than ${maxRedirects} redirects; open the page in a browser and paste its final address`,
+        );
       try {
         current = new URL(location, url).toString();
       } catch {
@@ -213,7 +279,9 @@ export async function safeFetch(raw: string, opts: SafeFetchOptions = {}): Promi
       }
       continue;
     }
-    const headers = Object.fromEntries(Object.entries(res.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(", ") : (v ?? "")]));
+    const headers = Object.fromEntries(
+      Object.entries(res.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(", ") : (v ?? "")]),
+    );
     const finalUrl = url.toString();
     return {
       status,
@@ -228,21 +296,34 @@ export async function safeFetch(raw: string, opts: SafeFetchOptions = {}): Promi
             size += chunk.length;
             if (size > maxBytes) {
               res.destroy();
-              throw new FetchError(finalUrl, "too-large", `${url.host}: the file is more than ${mib(maxBytes)}, over the limit for downloads`);
+              throw new FetchError(
+                finalUrl,
+                "too-large",
+                `${url.host}: the file is more than ${mib(maxBytes)}, over the limit for downloads`,
+              );
             }
             yield chunk;
           }
         } catch (e) {
           if (e instanceof FetchError) throw e;
           if (signal.aborted) throw timedOut(finalUrl, url.host);
-          throw new FetchError(finalUrl, "unreachable", `${url.host}: the download broke off before it was complete`, (e as NodeJS.ErrnoException).code);
+          throw new FetchError(
+            finalUrl,
+            "unreachable",
+            `${url.host}: the download broke off before it was complete`,
+            (e as NodeJS.ErrnoException).code,
+          );
         }
       },
       async body() {
         const declared = Number(headers["content-length"]);
         if (!headers["content-encoding"] && declared > maxBytes) {
           res.destroy();
-          throw new FetchError(finalUrl, "too-large", `${url.host}: the file is ${mib(declared)}, over the ${mib(maxBytes)} limit for downloads; nothing was stored`);
+          throw new FetchError(
+            finalUrl,
+            "too-large",
+            `${url.host}: the file is ${mib(declared)}, over the ${mib(maxBytes)} limit for downloads; nothing was stored`,
+          );
         }
         const chunks: Buffer[] = [];
         let size = 0;
@@ -252,14 +333,23 @@ export async function safeFetch(raw: string, opts: SafeFetchOptions = {}): Promi
             // The header can lie or be absent, and compressed bodies grow: count what arrives.
             if (size > maxBytes) {
               res.destroy();
-              throw new FetchError(finalUrl, "too-large", `${url.host}: the file is more than ${mib(maxBytes)}, over the limit for downloads; nothing was stored`);
+              throw new FetchError(
+                finalUrl,
+                "too-large",
+                `${url.host}: the file is more than ${mib(maxBytes)}, over the limit for downloads; nothing was stored`,
+              );
             }
             chunks.push(chunk);
           }
         } catch (e) {
           if (e instanceof FetchError) throw e;
           if (signal.aborted) throw timedOut(finalUrl, url.host);
-          throw new FetchError(finalUrl, "unreachable", `${url.host}: the download broke off before it was complete`, (e as NodeJS.ErrnoException).code);
+          throw new FetchError(
+            finalUrl,
+            "unreachable",
+            `${url.host}: the download broke off before it was complete`,
+            (e as NodeJS.ErrnoException).code,
+          );
         }
         return Buffer.concat(chunks);
       },

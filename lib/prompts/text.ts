@@ -71,12 +71,19 @@ export function trustedText(strings: TemplateStringsArray, ...values: Array<Trus
 }
 
 /** Joins prompt parts with a program-written separator. */
-export function joinPrompt<const S extends string>(parts: readonly PromptText[], separator: string extends S ? never : S): PromptText {
+export function joinPrompt<const S extends string>(
+  parts: readonly PromptText[],
+  separator: string extends S ? never : S,
+): PromptText {
   return parts.join(separator) as PromptText;
 }
 
 /** `parts` joined, or `empty` when there are none. */
-export function joinOr<const S extends string>(parts: readonly PromptText[], separator: string extends S ? never : S, empty: PromptText): PromptText {
+export function joinOr<const S extends string>(
+  parts: readonly PromptText[],
+  separator: string extends S ? never : S,
+  empty: PromptText,
+): PromptText {
   return parts.length ? joinPrompt(parts, separator) : empty;
 }
 

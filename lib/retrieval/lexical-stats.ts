@@ -68,7 +68,9 @@ export function idf(stats: LexemeStats, lexeme: string): number {
  * they only stop pulling in thousands of candidates that could never rank.
  */
 export function matchLexemes(stats: LexemeStats, lexemes: string[], budget: number): string[] {
-  const byRarity = [...new Set(lexemes)].sort((a, b) => (stats.df.get(a) ?? 0) - (stats.df.get(b) ?? 0) || a.localeCompare(b));
+  const byRarity = [...new Set(lexemes)].sort(
+    (a, b) => (stats.df.get(a) ?? 0) - (stats.df.get(b) ?? 0) || a.localeCompare(b),
+  );
   const out: string[] = [];
   let rows = 0;
   for (const l of byRarity) {

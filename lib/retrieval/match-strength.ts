@@ -16,7 +16,10 @@ export function isWeakMatch(hit: Pick<SearchHit, "dense" | "lexical">): boolean 
  * The query's words as the user wrote them and in their order, for the searched stems: "xyzzi" is
  * shown as "Xyzzy". A stem no typed word produced (should not happen) is shown as itself, last.
  */
-export function wordsForStems(stems: readonly string[], words: ReadonlyArray<{ word: string; lexemes: readonly string[] }>): string[] {
+export function wordsForStems(
+  stems: readonly string[],
+  words: ReadonlyArray<{ word: string; lexemes: readonly string[] }>,
+): string[] {
   const wanted = new Set(stems);
   const covered = new Set<string>();
   const out: string[] = [];

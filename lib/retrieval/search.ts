@@ -145,7 +145,10 @@ function toDate(v: Date | string | undefined): Date | undefined {
 }
 
 /** Splits ts_headline output back into the original text and the offsets of its highlighted words. */
-export function parseHeadline(headline: string, text: string): { terms: string[]; highlights: Array<{ start: number; end: number }> } {
+export function parseHeadline(
+  headline: string,
+  text: string,
+): { terms: string[]; highlights: Array<{ start: number; end: number }> } {
   const highlights: Array<{ start: number; end: number }> = [];
   const terms: string[] = [];
   let plain = "";
@@ -170,7 +173,11 @@ export function parseHeadline(headline: string, text: string): { terms: string[]
  * corpus embedded before the default changed has no vectors of the new default, and a dense
  * search with it would find nothing without saying why.
  */
-async function resolveModel(db: Database, q: SearchQuery, given: Array<{ name: string; embeddingModel: string }> | null) {
+async function resolveModel(
+  db: Database,
+  q: SearchQuery,
+  given: Array<{ name: string; embeddingModel: string }> | null,
+) {
   if (q.embedder) return q.embedder;
   const corpora = given ?? (await corporaWithPassages(db));
   const models = new Set(corpora.map((c) => c.embeddingModel));
@@ -194,7 +201,8 @@ export async function search(db: Database, q: SearchQuery): Promise<SearchRespon
   const mode = q.mode ?? "hybrid";
   if (!SEARCH_MODES.includes(mode)) throw new SearchError(`unknown mode ${mode}; use ${SEARCH_MODES.join(", ")}`);
   const k = q.k ?? DEFAULT_K;
-  if (!Number.isInteger(k) || k < 1 || k > 1000) throw new SearchError(`k must be a whole number from 1 to 1000, got ${k}`);
+  if (!Number.isInteger(k) || k < 1 || k > 1000)
+    throw new SearchError(`k must be a whole number from 1 to 1000, got ${k}`);
   const before = toDate(q.before);
 
   let corpora: Awaited<ReturnType<typeof findCorpora>> | null = null;
@@ -207,7 +215,9 @@ export async function search(db: Database, q: SearchQuery): Promise<SearchRespon
   const filter = { corpusIds: corpora?.map((c) => c.id), documentIds: q.documentIds, before };
 
   const mmrOpt = q.mmr ? (q.mmr === true ? {} : q.mmr) : null;
-  const mmr = mmrOpt ? { lambda: mmrOpt.lambda ?? DEFAULT_MMR_LAMBDA, pool: Math.max(k, mmrOpt.pool ?? Math.max(3 * k, 50)) } : null;
+  const mmr = mmrOpt
+    ? { lambda: mmrOpt.lambda ?? DEFAULT_MMR_LAMBDA, pool: Math.max(k, mmrOpt.pool ?? Math.max(3 * k, 50)) }
+    : null;
   // Fusion needs depth beyond k; a single retriever needs only what is shown (or what MMR re-ranks).
   const depth = Math.max(mode === "hybrid" ? (q.candidates ?? DEFAULT_CANDIDATES) : k, mmr?.pool ?? 0);
 
@@ -253,7 +263,16 @@ export async function search(db: Database, q: SearchQuery): Promise<SearchRespon
     mode === "lexical"
       ? ([] as Candidate[])
       : timed(
-          () => denseCandidates(db, { ...filter, model: model!, dim: dim!, vector: vector!, limit: depth, efSearch: q.efSearch, plan: q.densePlan }),
+          () =>
+            denseCandidates(db, {
+              ...filter,
+              model: model!,
+              dim: dim!,
+              vector: vector!,
+              limit: depth,
+              efSearch: q.efSearch,
+              plan: q.densePlan,
+            }),
           (ms) => (denseMs = ms),
         ),
     mode === "dense" ? ([] as Candidate[]) : timed(runLexical, (ms) => (lexicalMs = ms)),
@@ -277,7 +296,13 @@ export async function search(db: Database, q: SearchQuery): Promise<SearchRespon
 
   if (mmr && ranked.length > 1) {
     const pool = ranked.slice(0, mmr.pool);
-    const vectors = model ? await passageVectors(db, model, pool.map((p) => p.id)) : new Map<number, number[]>();
+    const vectors = model
+      ? await passageVectors(
+          db,
+          model,
+          pool.map((p) => p.id),
+        )
+      : new Map<number, number[]>();
     const tm = now();
     const relevance = normalizeScores(pool.map((p) => p.score));
     const order = maximalMarginalRelevance(

@@ -40,7 +40,8 @@ export function finish(request: SearchRequest, candidates: Candidate[], provider
     else kept.push(c);
   }
   let dateBound: DateBound = "none-requested";
-  if (request.before) dateBound = providerBound ? (dropped.afterCutoff > 0 ? "provider+filtered" : "provider") : "filtered";
+  if (request.before)
+    dateBound = providerBound ? (dropped.afterCutoff > 0 ? "provider+filtered" : "provider") : "filtered";
   return { results: kept.slice(0, request.k).map((c, i) => ({ ...c, rank: i + 1 })), dateBound, dropped };
 }
 

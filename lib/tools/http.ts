@@ -85,7 +85,8 @@ function hintFor(provider: SearchProviderName, status: number): string {
   if (status === 401 || status === 403) {
     if (provider === "tavily") return " Check TAVILY_API_KEY.";
     if (provider === "brave") return " Check BRAVE_API_KEY.";
-    if (provider === "searxng") return " The instance must allow the JSON format (search.formats: [html, json] in its settings.yml).";
+    if (provider === "searxng")
+      return " The instance must allow the JSON format (search.formats: [html, json] in its settings.yml).";
   }
   return "";
 }
@@ -94,7 +95,12 @@ function hintFor(provider: SearchProviderName, status: number): string {
  * GET or POST a JSON API and validate the answer. Throws SearchToolError naming the provider:
  * `unavailable` after the retries, `rejected` at once for answers retrying cannot change.
  */
-export async function requestJson<S extends z.ZodType>(provider: SearchProviderName, req: JsonRequest, schema: S, deps: HttpDeps = {}): Promise<z.output<S>> {
+export async function requestJson<S extends z.ZodType>(
+  provider: SearchProviderName,
+  req: JsonRequest,
+  schema: S,
+  deps: HttpDeps = {},
+): Promise<z.output<S>> {
   const name = PROVIDER_NAMES[provider];
   const sleep = deps.sleep ?? defaultSleep;
   const secrets = Object.values(req.headers ?? {}).flatMap((v) => [v, v.replace(/^Bearer /i, "")]);
@@ -106,7 +112,11 @@ export async function requestJson<S extends z.ZodType>(provider: SearchProviderN
       const res = await safeFetch(req.url, {
         method: req.method ?? "GET",
         body: req.body === undefined ? undefined : JSON.stringify(req.body),
-        headers: { accept: "application/json", ...(req.body === undefined ? {} : { "content-type": "application/json" }), ...req.headers },
+        headers: {
+          accept: "application/json",
+          ...(req.body === undefined ? {} : { "content-type": "application/json" }),
+          ...req.headers,
+        },
         allow: deps.allow,
         timeoutMs: deps.timeoutMs ?? 20_000,
         maxBytes: MAX_BYTES,
@@ -120,7 +130,12 @@ export async function requestJson<S extends z.ZodType>(provider: SearchProviderN
         try {
           json = JSON.parse(body.toString("utf8"));
         } catch {
-          throw new SearchToolError(provider, "invalid-response", `${name} answered with something that is not JSON (${res.headers["content-type"] || "no content type"}); no results were used. Check the provider's address.`, { status: res.status, attempts: attempt });
+          throw new SearchToolError(
+            provider,
+            "invalid-response",
+            `${name} answered with something that is not JSON (${res.headers["content-type"] || "no content type"}); no results were used. Check the provider's address.`,
+            { status: res.status, attempts: attempt },
+          );
         }
         const parsed = schema.safeParse(json);
         if (!parsed.success) {
@@ -128,10 +143,15 @@ export async function requestJson<S extends z.ZodType>(provider: SearchProviderN
             .slice(0, 3)
             .map((i) => `${i.path.join(".") || "(top level)"}: ${i.message}`)
             .join("; ");
-          throw new SearchToolError(provider, "invalid-response", `${name} answered in an unexpected format (${where}); no results were used. The API may have changed, or the address points at something else.`, {
-            status: res.status,
-            attempts: attempt,
-          });
+          throw new SearchToolError(
+            provider,
+            "invalid-response",
+            `${name} answered in an unexpected format (${where}); no results were used. The API may have changed, or the address points at something else.`,
+            {
+              status: res.status,
+              attempts: attempt,
+            },
+          );
         }
         return parsed.data;
       }
@@ -141,30 +161,54 @@ export async function requestJson<S extends z.ZodType>(provider: SearchProviderN
         lastProblem = `answered ${status}${providerSays(body, secrets)}`;
         const asked = retryAfterMs(res.headers["retry-after"]);
         if (asked !== null && asked > MAX_WAIT_MS) {
-          throw new SearchToolError(provider, "unavailable", `${name} search failed: it ${lastProblem} and asks to wait ${Math.ceil(asked / 1000)} s before trying again. No results were used; try again later.`, { status: res.status, attempts: attempt });
+          throw new SearchToolError(
+            provider,
+            "unavailable",
+            `${name} search failed: it ${lastProblem} and asks to wait ${Math.ceil(asked / 1000)} s before trying again. No results were used; try again later.`,
+            { status: res.status, attempts: attempt },
+          );
         }
         if (asked !== null) wait = Math.max(asked, 0);
       } else {
-        throw new SearchToolError(provider, "rejected", `${name} search failed: it answered ${status}${providerSays(body, secrets)}; no results were used.${hintFor(provider, res.status)}`, { status: res.status, attempts: attempt });
+        throw new SearchToolError(
+          provider,
+          "rejected",
+          `${name} search failed: it answered ${status}${providerSays(body, secrets)}; no results were used.${hintFor(provider, res.status)}`,
+          { status: res.status, attempts: attempt },
+        );
       }
     } catch (e) {
       if (e instanceof SearchToolError) throw e;
       if (!(e instanceof FetchError)) throw e;
-      if (e.reason === "aborted") throw new SearchToolError(provider, "aborted", `${name} search was cancelled`, { attempts: attempt });
-      if (e.reason === "refused-address" || e.reason === "scheme") throw new SearchToolError(provider, "refused", `${name} search was not sent: ${e.message}`, { attempts: attempt });
+      if (e.reason === "aborted")
+        throw new SearchToolError(provider, "aborted", `${name} search was cancelled`, { attempts: attempt });
+      if (e.reason === "refused-address" || e.reason === "scheme")
+        throw new SearchToolError(provider, "refused", `${name} search was not sent: ${e.message}`, {
+          attempts: attempt,
+        });
       if (e.reason !== "unreachable" && e.reason !== "timeout" && e.reason !== "protocol") {
         throw new SearchToolError(provider, "rejected", `${name} search failed: ${e.message}`, { attempts: attempt });
       }
       // safeFetch's wording already names the host; the provider's name says enough here.
-      lastProblem = e.reason === "timeout" ? `did not answer within ${(deps.timeoutMs ?? 20_000) / 1000} s` : e.reason === "protocol" ? "did not answer with valid HTTP" : "could not be reached";
+      lastProblem =
+        e.reason === "timeout"
+          ? `did not answer within ${(deps.timeoutMs ?? 20_000) / 1000} s`
+          : e.reason === "protocol"
+            ? "did not answer with valid HTTP"
+            : "could not be reached";
       lastStatus = undefined;
     }
     if (attempt <= MAX_RETRIES) await sleep(wait);
   }
-  throw new SearchToolError(provider, "unavailable", `${name} search failed after ${MAX_RETRIES + 1} attempts: it ${lastProblem}. No results were used; try again later, or set WEB_SEARCH_PROVIDER=corpus to use the offline stand-in.`, {
-    status: lastStatus,
-    attempts: MAX_RETRIES + 1,
-  });
+  throw new SearchToolError(
+    provider,
+    "unavailable",
+    `${name} search failed after ${MAX_RETRIES + 1} attempts: it ${lastProblem}. No results were used; try again later, or set WEB_SEARCH_PROVIDER=corpus to use the offline stand-in.`,
+    {
+      status: lastStatus,
+      attempts: MAX_RETRIES + 1,
+    },
+  );
 }
 
 /**

@@ -1,6 +1,13 @@
 import { z } from "zod";
 import { PROVIDER_NAMES, SearchToolError } from "./errors";
-import { DATE_BOUNDS, SEARCH_PROVIDER_IDS, searchRequestSchema, searchResultSchema, type SearchProvider, type SearchRequestInput } from "./types";
+import {
+  DATE_BOUNDS,
+  SEARCH_PROVIDER_IDS,
+  searchRequestSchema,
+  searchResultSchema,
+  type SearchProvider,
+  type SearchRequestInput,
+} from "./types";
 
 /**
  * What a tool call leaves behind, stored as a `tool` turn's metadata by the runner. It holds
@@ -40,7 +47,12 @@ export const toolCallRecordSchema = z.discriminatedUnion("status", [
   z.object({
     ...base,
     status: z.literal("failed"),
-    error: z.object({ message: z.string(), failure: z.string(), status: z.number().int().optional(), attempts: z.number().int().optional() }),
+    error: z.object({
+      message: z.string(),
+      failure: z.string(),
+      status: z.number().int().optional(),
+      attempts: z.number().int().optional(),
+    }),
   }),
 ]);
 export type ToolCallRecord = z.infer<typeof toolCallRecordSchema>;
@@ -81,7 +93,12 @@ export async function callSearch(
     });
   }
   const request = parsed.data;
-  const requestRec = { query: request.query, k: request.k, before: request.before ?? null, excludeDomains: request.excludeDomains };
+  const requestRec = {
+    query: request.query,
+    k: request.k,
+    before: request.before ?? null,
+    excludeDomains: request.excludeDomains,
+  };
   const t0 = now();
   try {
     const outcome = await provider.search(request, { signal: opts.signal });
@@ -91,7 +108,14 @@ export async function callSearch(
       e instanceof SearchToolError
         ? { message: e.message, failure: e.failure, status: e.details.status, attempts: e.details.attempts }
         : { message: `${PROVIDER_NAMES[provider.id]} search failed: ${(e as Error).message}`, failure: "internal" };
-    throw new ToolCallFailed({ ...who, request: requestRec, startedAt, latencyMs: Math.round(now() - t0), status: "failed", error: err });
+    throw new ToolCallFailed({
+      ...who,
+      request: requestRec,
+      startedAt,
+      latencyMs: Math.round(now() - t0),
+      status: "failed",
+      error: err,
+    });
   }
 }
 
@@ -99,10 +123,18 @@ export async function callSearch(
  * A stored call, read back on resume. Refuses a record that is not one (wrong shape) or that
  * answered a different request, since replaying it would give the agent someone else's evidence.
  */
-export function replaySearch(stored: unknown, expected?: { provider: string; request: SearchRequestInput }): ToolCallRecord {
+export function replaySearch(
+  stored: unknown,
+  expected?: { provider: string; request: SearchRequestInput },
+): ToolCallRecord {
   const parsed = toolCallRecordSchema.safeParse(stored);
   if (!parsed.success) {
-    throw new Error(`the stored tool call cannot be replayed: ${parsed.error.issues.slice(0, 3).map((i) => `${i.path.join(".") || "(record)"}: ${i.message}`).join("; ")}`);
+    throw new Error(
+      `the stored tool call cannot be replayed: ${parsed.error.issues
+        .slice(0, 3)
+        .map((i) => `${i.path.join(".") || "(record)"}: ${i.message}`)
+        .join("; ")}`,
+    );
   }
   const record = parsed.data;
   if (expected) {
@@ -113,7 +145,10 @@ export function replaySearch(stored: unknown, expected?: { provider: string; req
       record.request.k === want.k &&
       record.request.before === (want.before ?? null) &&
       record.request.excludeDomains.join(",") === want.excludeDomains.join(",");
-    if (!same) throw new Error(`the stored tool call (${record.provider}: "${record.request.query}") does not match the call being resumed (${expected.provider}: "${want.query}"); the debate's history changed`);
+    if (!same)
+      throw new Error(
+        `the stored tool call (${record.provider}: "${record.request.query}") does not match the call being resumed (${expected.provider}: "${want.query}"); the debate's history changed`,
+      );
   }
   return record;
 }

@@ -10,7 +10,13 @@ import { corpusProvider, corpusStandInProvider } from "./providers/corpus";
 import { searxngProvider } from "./providers/searxng";
 import { tavilyProvider } from "./providers/tavily";
 import { wikipediaProvider } from "./providers/wikipedia";
-import { PROVIDER_LABELS, SEARCH_PROVIDER_IDS, STAND_IN_LABEL, type SearchProvider, type SearchProviderName } from "./types";
+import {
+  PROVIDER_LABELS,
+  SEARCH_PROVIDER_IDS,
+  STAND_IN_LABEL,
+  type SearchProvider,
+  type SearchProviderName,
+} from "./types";
 
 /**
  * Configuration → the provider a debate searches with. The choice is frozen into the debate's
@@ -44,7 +50,8 @@ export function corpusToolSnapshot(corpus: string | null): SearchToolSnapshot {
 /** What a new debate will search with; `debateCorpus` is the stand-in's corpus when SEARCH_CORPUS is unset. */
 export function searchToolSnapshot(cfg: SearchConfig, debateCorpus?: string | null): SearchToolSnapshot {
   const id = PROVIDER_ID[cfg.provider];
-  if (id === "corpus-standin") return { provider: id, live: false, label: STAND_IN_LABEL, corpus: cfg.corpus ?? debateCorpus ?? null };
+  if (id === "corpus-standin")
+    return { provider: id, live: false, label: STAND_IN_LABEL, corpus: cfg.corpus ?? debateCorpus ?? null };
   return { provider: id, live: true, label: PROVIDER_LABELS[id] };
 }
 
@@ -69,15 +76,24 @@ export class SearchConfigError extends Error {
  * (its key, its address): nothing here contacts a provider that was not configured.
  */
 export function providerFor(snapshot: SearchToolSnapshot, cfg: SearchConfig, deps: ResolveDeps = {}): SearchProvider {
-  const http: HttpDeps = { allow: deps.allow, timeoutMs: deps.timeoutMs ?? cfg.timeoutMs, sleep: deps.sleep, resolve: deps.resolve };
+  const http: HttpDeps = {
+    allow: deps.allow,
+    timeoutMs: deps.timeoutMs ?? cfg.timeoutMs,
+    sleep: deps.sleep,
+    resolve: deps.resolve,
+  };
   const missing = (what: string) =>
-    new SearchConfigError(`This debate searches with ${PROVIDER_NAMES[snapshot.provider]}, but ${what} is not set on this server; set it again to continue, or start a new debate (WEB_SEARCH_PROVIDER=corpus searches the offline stand-in).`);
+    new SearchConfigError(
+      `This debate searches with ${PROVIDER_NAMES[snapshot.provider]}, but ${what} is not set on this server; set it again to continue, or start a new debate (WEB_SEARCH_PROVIDER=corpus searches the offline stand-in).`,
+    );
   switch (snapshot.provider) {
     case "corpus-standin":
     case "corpus": {
       if (!deps.db) throw new SearchConfigError("corpus search needs the database handle");
       const corpusCfg = { corpus: snapshot.corpus ?? undefined, mode: deps.corpusMode, embedder: deps.embedder };
-      return snapshot.provider === "corpus" ? corpusProvider(deps.db, corpusCfg) : corpusStandInProvider(deps.db, corpusCfg);
+      return snapshot.provider === "corpus"
+        ? corpusProvider(deps.db, corpusCfg)
+        : corpusStandInProvider(deps.db, corpusCfg);
     }
     case "tavily":
       if (!cfg.tavily.apiKey) throw missing("TAVILY_API_KEY");
@@ -94,6 +110,12 @@ export function providerFor(snapshot: SearchToolSnapshot, cfg: SearchConfig, dep
 }
 
 /** The configured provider, for callers that have no frozen snapshot (the CLI, a new debate). */
-export function resolveSearchProvider(config: Pick<AppConfig, "search" | "fetch">, deps: ResolveDeps & { debateCorpus?: string | null } = {}): SearchProvider {
-  return providerFor(searchToolSnapshot(config.search, deps.debateCorpus), config.search, { ...deps, allow: deps.allow ?? config.fetch.allow });
+export function resolveSearchProvider(
+  config: Pick<AppConfig, "search" | "fetch">,
+  deps: ResolveDeps & { debateCorpus?: string | null } = {},
+): SearchProvider {
+  return providerFor(searchToolSnapshot(config.search, deps.debateCorpus), config.search, {
+    ...deps,
+    allow: deps.allow ?? config.fetch.allow,
+  });
 }

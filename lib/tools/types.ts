@@ -28,8 +28,18 @@ export const searchRequestSchema = z.object({
   query: z
     .string()
     .transform((q) => q.trim())
-    .pipe(z.string().min(1, "the search query is empty").max(MAX_QUERY_CHARS, `the search query is over ${MAX_QUERY_CHARS} characters; shorten it`)),
-  k: z.number().int("k must be a whole number").min(1, "k must be at least 1").max(MAX_K, `k must be at most ${MAX_K}`).default(5),
+    .pipe(
+      z
+        .string()
+        .min(1, "the search query is empty")
+        .max(MAX_QUERY_CHARS, `the search query is over ${MAX_QUERY_CHARS} characters; shorten it`),
+    ),
+  k: z
+    .number()
+    .int("k must be a whole number")
+    .min(1, "k must be at least 1")
+    .max(MAX_K, `k must be at most ${MAX_K}`)
+    .default(5),
   /** The claim's date: results published after it are dropped (undated ones are kept). ISO 8601 once parsed. */
   before: isoDate.optional(),
   /** Host names whose results are dropped, subdomains included (e.g. politifact.com, the claim's own fact-check). */
@@ -51,8 +61,19 @@ export const searchResultSchema = z.object({
   /** Where it came from, for the evidence pool and the provider badge. */
   source: z.discriminatedUnion("kind", [
     z.object({ kind: z.literal("web") }),
-    z.object({ kind: z.literal("wikipedia"), pageId: z.number().int(), revision: z.string().nullable(), lastEdited: z.string().nullable() }),
-    z.object({ kind: z.literal("corpus"), corpus: z.string(), passageId: z.number().int(), passageExternalId: z.string(), documentId: z.number().int() }),
+    z.object({
+      kind: z.literal("wikipedia"),
+      pageId: z.number().int(),
+      revision: z.string().nullable(),
+      lastEdited: z.string().nullable(),
+    }),
+    z.object({
+      kind: z.literal("corpus"),
+      corpus: z.string(),
+      passageId: z.number().int(),
+      passageExternalId: z.string(),
+      documentId: z.number().int(),
+    }),
   ]),
 });
 export type SearchResult = z.infer<typeof searchResultSchema>;

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { agreementReport, bootstrap, cohenKappa, fleissKappa, krippendorffAlphaNominal, majority } from "@/lib/annotation/agreement";
+import {
+  agreementReport,
+  bootstrap,
+  cohenKappa,
+  fleissKappa,
+  krippendorffAlphaNominal,
+  majority,
+} from "@/lib/annotation/agreement";
 
 /** Expand a table of counts (rows: items, columns: categories) into label lists. */
 const fromCounts = (rows: number[][]) => rows.map((r) => r.flatMap((c, j) => Array<string>(c).fill(`c${j + 1}`)));
@@ -14,8 +21,18 @@ describe("Cohen's kappa", () => {
     expect(cohenKappa(pairsFrom({ "Y/Y": 45, "Y/N": 15, "N/Y": 25, "N/N": 15 }))).toBeCloseTo(0.06 / 0.46, 12);
   });
   it("is 1 for perfect agreement and undefined when both always say the same single label", () => {
-    expect(cohenKappa([["A", "A"], ["B", "B"]])).toBe(1);
-    expect(cohenKappa([["A", "A"], ["A", "A"]])).toBeNull();
+    expect(
+      cohenKappa([
+        ["A", "A"],
+        ["B", "B"],
+      ]),
+    ).toBe(1);
+    expect(
+      cohenKappa([
+        ["A", "A"],
+        ["A", "A"],
+      ]),
+    ).toBeNull();
     expect(cohenKappa([])).toBeNull();
   });
 });
@@ -66,7 +83,12 @@ describe("Krippendorff's alpha, nominal", () => {
       [_, 3, 3, 3, 2, 3, 4, 2, 2, 5, 1, _],
       [1, 2, 3, 3, 2, 4, 4, 1, 2, 5, 1, _],
     ];
-    const units = obs[0]!.map((_x, u) => obs.map((o) => o[u]).filter((v) => v !== null).map(String));
+    const units = obs[0]!.map((_x, u) =>
+      obs
+        .map((o) => o[u])
+        .filter((v) => v !== null)
+        .map(String),
+    );
     expect(krippendorffAlphaNominal(units)).toBeCloseTo(0.743, 3);
   });
 });
@@ -93,7 +115,12 @@ describe("the agreement report", () => {
       labels: labels.map((label, i) => ({ annotator: ["ann", "bob", "cat"][i]!, label, durationSeconds: secs + i })),
     });
     const r = agreementReport(
-      [item("1", "TRUE", ["TRUE", "TRUE", "TRUE"]), item("2", "FALSE", ["FALSE", "FALSE", "HALF-TRUE"]), item("3", "TRUE", ["HALF-TRUE", "HALF-TRUE", "FALSE"]), item("4", "FALSE", ["TRUE", "FALSE", "HALF-TRUE"])],
+      [
+        item("1", "TRUE", ["TRUE", "TRUE", "TRUE"]),
+        item("2", "FALSE", ["FALSE", "FALSE", "HALF-TRUE"]),
+        item("3", "TRUE", ["HALF-TRUE", "HALF-TRUE", "FALSE"]),
+        item("4", "FALSE", ["TRUE", "FALSE", "HALF-TRUE"]),
+      ],
       L,
       { resamples: 200 },
     );
@@ -104,22 +131,42 @@ describe("the agreement report", () => {
     expect(r.judge.n).toBe(3);
     expect(r.judge.accuracy.value).toBeCloseTo(2 / 3, 12);
     expect(r.judge.confusion.TRUE).toEqual({ TRUE: 1, "HALF-TRUE": 1, FALSE: 0 });
-    expect(r.annotators.find((a) => a.annotator === "cat")).toMatchObject({ count: 4, medianSeconds: 32, comparable: 3, agreementWithOthers: 1 / 3 });
+    expect(r.annotators.find((a) => a.annotator === "cat")).toMatchObject({
+      count: 4,
+      medianSeconds: 32,
+      comparable: 3,
+      agreementWithOthers: 1 / 3,
+    });
     expect(majority(["A", "B"])).toBeNull();
   });
 });
 
 describe("how many debates each figure rests on", () => {
   it("counts for Fleiss and Krippendorff only the debates with two or more labels (3 of 4 here, not 4)", () => {
-    const two = (id: string, x: string, y: string) => ({ debateId: id, judge: "TRUE", labels: [{ annotator: "ann", label: x }, { annotator: "bob", label: y }] });
-    const items = [two("1", "TRUE", "TRUE"), two("2", "FALSE", "FALSE"), two("3", "TRUE", "FALSE"), { debateId: "4", judge: "TRUE", labels: [{ annotator: "ann", label: "HALF-TRUE" }] }];
+    const two = (id: string, x: string, y: string) => ({
+      debateId: id,
+      judge: "TRUE",
+      labels: [
+        { annotator: "ann", label: x },
+        { annotator: "bob", label: y },
+      ],
+    });
+    const items = [
+      two("1", "TRUE", "TRUE"),
+      two("2", "FALSE", "FALSE"),
+      two("3", "TRUE", "FALSE"),
+      { debateId: "4", judge: "TRUE", labels: [{ annotator: "ann", label: "HALF-TRUE" }] },
+    ];
     const r = agreementReport(items, ["TRUE", "HALF-TRUE", "FALSE"], { resamples: 50 });
     expect(r.items).toBe(4);
     expect(r.multiplyLabelled).toBe(3);
     expect(r.fleissKappa.n).toBe(3);
     expect(r.krippendorffAlpha.n).toBe(3);
     // Leaving the single-label debate out does not change the statistic itself.
-    expect(r.fleissKappa.value).toBeCloseTo(fleissKappa(items.slice(0, 3).map((it) => it.labels.map((l) => l.label)))!, 12);
+    expect(r.fleissKappa.value).toBeCloseTo(
+      fleissKappa(items.slice(0, 3).map((it) => it.labels.map((l) => l.label)))!,
+      12,
+    );
     expect(r.pairs[0]!.n).toBe(3);
   });
 });

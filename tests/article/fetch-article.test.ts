@@ -16,7 +16,8 @@ const fixture = (name: string) => fs.readFileSync(path.join(import.meta.dirname,
 const allow = parseAllowList("127.0.0.1");
 
 function longArticle(paragraphs: number) {
-  const p = (i: number) => `<p>Paragraph ${i}: the regional transport authority published its annual figures on ferry and bridge traffic, and the council discussed them at length without reaching a decision.</p>`;
+  const p = (i: number) =>
+    `<p>Paragraph ${i}: the regional transport authority published its annual figures on ferry and bridge traffic, and the council discussed them at length without reaching a decision.</p>`;
   return `<!doctype html><html><head><title>Long report</title></head><body><article><h1>Long report</h1>${Array.from({ length: paragraphs }, (_, i) => p(i + 1)).join("")}</article></body></html>`;
 }
 
@@ -44,7 +45,16 @@ beforeAll(async () => {
       case "/huge":
         return send(200, "text/html", `<html><body>${"<p>filler text</p>".repeat(20_000)}</body></html>`);
       case "/latin1":
-        return send(200, "text/html; charset=iso-8859-1", Buffer.from(fixture("news-article.html").replace("Maria Jensen", "Søren Møller").replace(/<meta charset="utf-8">/, ""), "latin1"));
+        return send(
+          200,
+          "text/html; charset=iso-8859-1",
+          Buffer.from(
+            fixture("news-article.html")
+              .replace("Maria Jensen", "Søren Møller")
+              .replace(/<meta charset="utf-8">/, ""),
+            "latin1",
+          ),
+        );
       default:
         return send(404, "text/plain", "not found");
     }
@@ -63,7 +73,8 @@ describe("fetchArticle", () => {
     expect(a.text).toContain("The council approved the plan by 27 votes to 12.");
     expect(a.text).toContain('"We have waited long enough," said one resident');
     expect(a.text.split("\n\n").length).toBeGreaterThanOrEqual(6);
-    for (const chrome of ["Subscribe now", "Most read", "All rights reserved", "Privacy"]) expect(a.text).not.toContain(chrome);
+    for (const chrome of ["Subscribe now", "Most read", "All rights reserved", "Privacy"])
+      expect(a.text).not.toContain(chrome);
     expect(a.truncated).toBe(false);
     expect(a.originalChars).toBe(a.text.length);
   });
@@ -91,21 +102,31 @@ describe("fetchArticle", () => {
   });
 
   it("refuses what is not a news page, in words that say what to do", async () => {
-    await expect(fetchArticle(`${base}/report.pdf`, { allow })).rejects.toThrow(/not a web page but application\/pdf.*copy its text into the form/);
+    await expect(fetchArticle(`${base}/report.pdf`, { allow })).rejects.toThrow(
+      /not a web page but application\/pdf.*copy its text into the form/,
+    );
     await expect(fetchArticle(`${base}/front`, { allow })).rejects.toThrow(/no article text was found on this page/);
-    await expect(fetchArticle(`${base}/missing`, { allow })).rejects.toThrow(/answered 404 Not Found \(no such page\)\. Paste the article's text instead/);
-    await expect(fetchArticle("ftp://example.org/a.html", { allow })).rejects.toThrow(/only http:\/\/ and https:\/\/ addresses can be fetched/);
+    await expect(fetchArticle(`${base}/missing`, { allow })).rejects.toThrow(
+      /answered 404 Not Found \(no such page\)\. Paste the article's text instead/,
+    );
+    await expect(fetchArticle("ftp://example.org/a.html", { allow })).rejects.toThrow(
+      /only http:\/\/ and https:\/\/ addresses can be fetched/,
+    );
     await expect(fetchArticle("not an address", { allow })).rejects.toBeInstanceOf(ArticleError);
   });
 
   it("refuses a page larger than the cap without reading it all", async () => {
-    await expect(fetchArticle(`${base}/huge`, { allow, maxBytes: 100_000 })).rejects.toThrow(/the page is larger than 98 KiB, far more than a news article; paste the article's text instead/);
+    await expect(fetchArticle(`${base}/huge`, { allow, maxBytes: 100_000 })).rejects.toThrow(
+      /the page is larger than 98 KiB, far more than a news article; paste the article's text instead/,
+    );
   });
 
   it("goes through the address check: loopback is refused unless allow-listed", async () => {
     const refused = await fetchArticle(`${base}/news/bridge`).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(ArticleError);
-    expect((refused as Error).message).toMatch(/is on a private or local network \(or this server itself\), which is not fetched for safety/);
+    expect((refused as Error).message).toMatch(
+      /is on a private or local network \(or this server itself\), which is not fetched for safety/,
+    );
   });
 
   it("refuses a name that resolves to a private address, before connecting (DNS stubbed)", async () => {
@@ -114,20 +135,26 @@ describe("fetchArticle", () => {
       asked.push(host);
       return [{ address: "10.1.2.3", family: 4 as const }];
     };
-    await expect(fetchArticle("http://intranet-news.example/story", { resolve })).rejects.toThrow(/intranet-news\.example is on a private or local network/);
+    await expect(fetchArticle("http://intranet-news.example/story", { resolve })).rejects.toThrow(
+      /intranet-news\.example is on a private or local network/,
+    );
     // A name listing a public and a metadata-service address is refused too: every answer is checked.
     const mixed = async () => [
       { address: "93.184.216.34", family: 4 as const },
       { address: "169.254.169.254", family: 4 as const },
     ];
-    await expect(fetchArticle("http://mixed.example/story", { resolve: mixed })).rejects.toThrow(/not fetched for safety/);
+    await expect(fetchArticle("http://mixed.example/story", { resolve: mixed })).rejects.toThrow(
+      /not fetched for safety/,
+    );
     expect(asked).toEqual(["intranet-news.example"]);
   });
 });
 
 describe("extractArticle", () => {
   it("takes the date from a <time datetime> when no meta tag states it", () => {
-    const html = fixture("news-article.html").replace(/<meta property="article:published_time"[^>]*>/, "").replace("<p class=\"byline\">", '<p class="byline"><time datetime="2023-11-02">2 November</time> ');
+    const html = fixture("news-article.html")
+      .replace(/<meta property="article:published_time"[^>]*>/, "")
+      .replace('<p class="byline">', '<p class="byline"><time datetime="2023-11-02">2 November</time> ');
     expect(extractArticle(html, "https://courier.example/a").publishedDate).toBe("2023-11-02");
   });
 

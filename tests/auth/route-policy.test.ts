@@ -44,9 +44,23 @@ const { found: FOUND, metadata: METADATA } = walk(APP);
 // sign in, an API answers 401; "forbidden": /forbidden for a page, 403 for an API.
 type Outcome = "ok" | "sign-in" | "forbidden";
 type Visitor = "anonymous" | "anonymous, public instance" | UserRole;
-const VISITORS: Visitor[] = ["anonymous", "anonymous, public instance", "admin", "fact-checker", "journalist", "annotator"];
+const VISITORS: Visitor[] = [
+  "anonymous",
+  "anonymous, public instance",
+  "admin",
+  "fact-checker",
+  "journalist",
+  "annotator",
+];
 
-const everyone = { anonymous: "ok", "anonymous, public instance": "ok", admin: "ok", "fact-checker": "ok", journalist: "ok", annotator: "ok" } as const;
+const everyone = {
+  anonymous: "ok",
+  "anonymous, public instance": "ok",
+  admin: "ok",
+  "fact-checker": "ok",
+  journalist: "ok",
+  annotator: "ok",
+} as const;
 const readers = { ...everyone, anonymous: "sign-in" } as const;
 const only = (...roles: UserRole[]): Record<Visitor, Outcome> => ({
   anonymous: "sign-in",
@@ -114,7 +128,8 @@ function principal(role: UserRole): Principal {
 
 async function outcome(entry: RouteEntry, visitor: Visitor): Promise<Outcome> {
   const match = matchRoute(sampleUrl(entry));
-  if (match.status !== "ok" || match.entry !== entry) throw new Error(`${sampleUrl(entry)} does not match its own entry`);
+  if (match.status !== "ok" || match.entry !== entry)
+    throw new Error(`${sampleUrl(entry)} does not match its own entry`);
   const who = visitor.startsWith("anonymous") ? null : principal(visitor as UserRole);
   const verdict = await decide(entry.rule, who, match.params, new URLSearchParams(), {
     publicReading: async () => visitor === "anonymous, public instance",
@@ -130,12 +145,16 @@ describe("the route table covers app/", () => {
   });
 
   it("has an entry of the right type for every page and route handler", () => {
-    const missing = FOUND.filter((f) => !ROUTES.some((r) => r.pattern === f.pattern && r.type === f.type)).map((f) => `${f.type} ${f.pattern} (${path.relative(ROOT, f.file)})`);
+    const missing = FOUND.filter((f) => !ROUTES.some((r) => r.pattern === f.pattern && r.type === f.type)).map(
+      (f) => `${f.type} ${f.pattern} (${path.relative(ROOT, f.file)})`,
+    );
     expect(missing, "add these to ROUTES in lib/auth/route-policy.ts, with a rule").toEqual([]);
   });
 
   it("names no route that does not exist", () => {
-    const stale = ROUTES.filter((r) => !FOUND.some((f) => f.pattern === r.pattern && f.type === r.type)).map((r) => r.pattern);
+    const stale = ROUTES.filter((r) => !FOUND.some((f) => f.pattern === r.pattern && f.type === r.type)).map(
+      (r) => r.pattern,
+    );
     expect(stale).toEqual([]);
   });
 
@@ -150,7 +169,12 @@ describe("the route table covers app/", () => {
 
   it("serves metadata files (the icon) and public/ files as assets", () => {
     const publicDir = path.join(ROOT, "public");
-    const publicFiles = fs.existsSync(publicDir) ? fs.readdirSync(publicDir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => "/" + path.relative(publicDir, path.join(e.parentPath, e.name))) : [];
+    const publicFiles = fs.existsSync(publicDir)
+      ? fs
+          .readdirSync(publicDir, { recursive: true, withFileTypes: true })
+          .filter((e) => e.isFile())
+          .map((e) => "/" + path.relative(publicDir, path.join(e.parentPath, e.name)))
+      : [];
     for (const file of [...METADATA, ...publicFiles]) expect(isAsset(file), file).toBe(true);
     expect(isAsset("/_next/static/chunks/app.js")).toBe(true);
     expect(isAsset("/admin")).toBe(false);
@@ -178,8 +202,12 @@ describe("what each visitor gets", () => {
   it("opens one debate's event stream to a share token for that debate, and no other", async () => {
     const entry = ROUTES.find((r) => r.pattern === "/api/debates/[id]/events")!;
     const id = SAMPLE.uuid!;
-    const ctx = { publicReading: async () => false, debateForShare: async (t: string) => (t === SAMPLE.token ? id : null) };
-    const ask = (debate: string, token: string) => decide(entry.rule, null, { id: debate }, new URLSearchParams({ share: token }), ctx);
+    const ctx = {
+      publicReading: async () => false,
+      debateForShare: async (t: string) => (t === SAMPLE.token ? id : null),
+    };
+    const ask = (debate: string, token: string) =>
+      decide(entry.rule, null, { id: debate }, new URLSearchParams({ share: token }), ctx);
     expect((await ask(id, SAMPLE.token!)).action).toBe("allow");
     expect((await ask("00000000-0000-4000-8000-000000000000", SAMPLE.token!)).action).toBe("sign-in");
     expect((await ask(id, "wrong-token-wrong-token-wrong")).action).toBe("sign-in");
@@ -188,8 +216,13 @@ describe("what each visitor gets", () => {
   it("opens a debate's event stream to a comparison's share token when the debate is one of its methods", async () => {
     const entry = ROUTES.find((r) => r.pattern === "/api/debates/[id]/events")!;
     const id = SAMPLE.uuid!;
-    const ctx = { publicReading: async () => false, debateForShare: async () => null, comparisonShareOpens: async (t: string, d: string) => t === SAMPLE.token && d === id };
-    const ask = (debate: string, token: string) => decide(entry.rule, null, { id: debate }, new URLSearchParams({ share: token }), ctx);
+    const ctx = {
+      publicReading: async () => false,
+      debateForShare: async () => null,
+      comparisonShareOpens: async (t: string, d: string) => t === SAMPLE.token && d === id,
+    };
+    const ask = (debate: string, token: string) =>
+      decide(entry.rule, null, { id: debate }, new URLSearchParams({ share: token }), ctx);
     expect((await ask(id, SAMPLE.token!)).action).toBe("allow");
     expect((await ask("00000000-0000-4000-8000-000000000000", SAMPLE.token!)).action).toBe("sign-in");
   });
@@ -197,11 +230,25 @@ describe("what each visitor gets", () => {
 
 describe("paths", () => {
   it("denies what no entry names", () => {
-    for (const p of ["/nope", "/admin/users", "/api", "/api/nope", "/debates/new/extra", "/corpora/demo/documents"]) expect(matchRoute(p).status, p).toBe("none");
+    for (const p of ["/nope", "/admin/users", "/api", "/api/nope", "/debates/new/extra", "/corpora/demo/documents"])
+      expect(matchRoute(p).status, p).toBe("none");
   });
 
   it("calls a route with a malformed segment malformed, so the proxy answers 404", () => {
-    for (const p of ["/debates/not-a-uuid", "/debates/------------------------------------", "/corpora/x/documents/abc", "/corpora/x/documents/0", "/corpora/x/documents/99999999999999999999", "/corpora/a%20b", "/eval/zzz", "/eval/zzz/export", "/api/debates/bad/events", "/api/ingest-jobs/zzz/events", "/invite/short", "/share/has%2Fslash-aaaaaaaaaaaaaaaaa"]) {
+    for (const p of [
+      "/debates/not-a-uuid",
+      "/debates/------------------------------------",
+      "/corpora/x/documents/abc",
+      "/corpora/x/documents/0",
+      "/corpora/x/documents/99999999999999999999",
+      "/corpora/a%20b",
+      "/eval/zzz",
+      "/eval/zzz/export",
+      "/api/debates/bad/events",
+      "/api/ingest-jobs/zzz/events",
+      "/invite/short",
+      "/share/has%2Fslash-aaaaaaaaaaaaaaaaa",
+    ]) {
       expect(matchRoute(p).status, p).toBe("malformed");
     }
   });
@@ -217,9 +264,18 @@ describe("paths", () => {
 
 describe("the proxy sees every route", () => {
   it("matches every route but the streamed uploads, and the upload routes run the same gate themselves", () => {
-    const unseen = ROUTES.filter((r) => !unstable_doesMiddlewareMatch({ config: proxyConfig, url: sampleUrl(r) })).map((r) => r.pattern);
+    const unseen = ROUTES.filter((r) => !unstable_doesMiddlewareMatch({ config: proxyConfig, url: sampleUrl(r) })).map(
+      (r) => r.pattern,
+    );
     expect(unseen.sort()).toEqual(["/api/corpora/[name]/uploads", "/api/eval/uploads"]);
-    for (const p of ["/", "/_next/static/chunks/a.js", "/icon.svg", "/no-such-page", "/api/corpora/demo/uploadsx", "/api/eval/uploadsx"]) {
+    for (const p of [
+      "/",
+      "/_next/static/chunks/a.js",
+      "/icon.svg",
+      "/no-such-page",
+      "/api/corpora/demo/uploadsx",
+      "/api/eval/uploadsx",
+    ]) {
       expect(unstable_doesMiddlewareMatch({ config: proxyConfig, url: p }), p).toBe(true);
     }
     for (const file of ["api/corpora/[name]/uploads/route.ts", "api/eval/uploads/route.ts"]) {

@@ -17,12 +17,19 @@ describe("--protocols and --presets", () => {
   });
 
   it("refuses a preset list of the wrong length and says how to write it", () => {
-    expect(() => parseMethods("radar,proclaim", "single-judge")).toThrow(/one entry per protocol, in the same order \(2: radar, proclaim\); write - for a protocol's defaults/);
+    expect(() => parseMethods("radar,proclaim", "single-judge")).toThrow(
+      /one entry per protocol, in the same order \(2: radar, proclaim\); write - for a protocol's defaults/,
+    );
   });
 });
 
 describe("the printed comparison", () => {
-  const member = (protocol: string, label: string, productLabel: "TRUE" | "FALSE" | null, over: Partial<ComparisonView["members"][number]> = {}): ComparisonView["members"][number] => ({
+  const member = (
+    protocol: string,
+    label: string,
+    productLabel: "TRUE" | "FALSE" | null,
+    over: Partial<ComparisonView["members"][number]> = {},
+  ): ComparisonView["members"][number] => ({
     debateId: `00000000-0000-4000-8000-00000000000${protocol.length}`,
     protocol,
     preset: null,
@@ -42,14 +49,30 @@ describe("the printed comparison", () => {
       createdAt: new Date(0),
       claim: { id: "k", text: "A claim." },
       corpus: null,
-      members: [member("radar", "FALSE", "FALSE"), member("tool-mad", "SUPPORTS", "TRUE"), member("proclaim", "NOT SUPPORTED", "FALSE", { costUsd: null, status: "failed", verdict: null, error: "model refused" })],
+      members: [
+        member("radar", "FALSE", "FALSE"),
+        member("tool-mad", "SUPPORTS", "TRUE"),
+        member("proclaim", "NOT SUPPORTED", "FALSE", {
+          costUsd: null,
+          status: "failed",
+          verdict: null,
+          error: "model refused",
+        }),
+      ],
       // One FALSE against one TRUE, the third failed: no majority, whatever the order.
       ensemble: ensembleVote("majority", [
         { debateId: "d-radar", protocol: "radar", productLabel: "FALSE", confidence: 0.8, pending: false },
         { debateId: "d-tool-mad", protocol: "tool-mad", productLabel: "TRUE", confidence: 0.8, pending: false },
         { debateId: "d-proclaim", protocol: "proclaim", productLabel: null, confidence: null, pending: false },
       ]),
-      agreement: { allAgree: false, groups: [{ productLabel: "FALSE", protocols: ["radar"] }, { productLabel: "TRUE", protocols: ["tool-mad"] }, { productLabel: null, protocols: ["proclaim"] }] },
+      agreement: {
+        allAgree: false,
+        groups: [
+          { productLabel: "FALSE", protocols: ["radar"] },
+          { productLabel: "TRUE", protocols: ["tool-mad"] },
+          { productLabel: null, protocols: ["proclaim"] },
+        ],
+      },
     };
     const text = comparisonText(view);
     expect(text).toContain("radar (default settings): FALSE (80%)");
@@ -57,7 +80,9 @@ describe("the printed comparison", () => {
     expect(text).toContain("3 calls · 120 tokens · $0.0012 · 4.2 s");
     expect(text).toContain("proclaim (default settings): failed");
     expect(text).toContain("model refused");
-    expect(text).toContain("Ensemble (majority): tie · Tie: 1 method says TRUE, 1 method says FALSE; no majority. 1 method gave no usable verdict and did not vote.");
+    expect(text).toContain(
+      "Ensemble (majority): tie · Tie: 1 method says TRUE, 1 method says FALSE; no majority. 1 method gave no usable verdict and did not vote.",
+    );
     expect(text).toContain("Groups: FALSE: radar | TRUE: tool-mad | no verdict: proclaim");
   });
 });

@@ -4,7 +4,13 @@ import type { ProductLabel } from "@/lib/debate/types";
 import { costWords, durationWords, memberName, outcome } from "@/components/compare/words";
 
 let n = 0;
-function member(protocol: string, status: ComparisonMember["status"], label?: string, productLabel?: ProductLabel | null, preset: string | null = null): ComparisonMember {
+function member(
+  protocol: string,
+  status: ComparisonMember["status"],
+  label?: string,
+  productLabel?: ProductLabel | null,
+  preset: string | null = null,
+): ComparisonMember {
   n += 1;
   return {
     debateId: `00000000-0000-4000-8000-${String(n).padStart(12, "0")}`,
@@ -12,7 +18,9 @@ function member(protocol: string, status: ComparisonMember["status"], label?: st
     preset,
     title: `${protocol} (${preset ?? "default settings"})`,
     status,
-    verdict: label ? { label, productLabel: productLabel ?? null, confidence: 0.8, reason: "Because.", decidedBy: null } : null,
+    verdict: label
+      ? { label, productLabel: productLabel ?? null, confidence: 0.8, reason: "Because.", decidedBy: null }
+      : null,
     tokens: { prompt: 10, completion: 5 },
     calls: 2,
     costUsd: null,
@@ -24,7 +32,12 @@ function member(protocol: string, status: ComparisonMember["status"], label?: st
 describe("the comparison's outcome in words", () => {
   it("names the majority, then the method that found not enough evidence", () => {
     const o = outcome({
-      members: [member("radar", "completed", "FALSE", "FALSE"), member("zofia", "completed", "FALSE", "FALSE"), member("proclaim", "completed", "REFUTE", "FALSE"), member("tool-mad", "completed", "NOT ENOUGH INFO", null)],
+      members: [
+        member("radar", "completed", "FALSE", "FALSE"),
+        member("zofia", "completed", "FALSE", "FALSE"),
+        member("proclaim", "completed", "REFUTE", "FALSE"),
+        member("tool-mad", "completed", "NOT ENOUGH INFO", null),
+      ],
     });
     expect(o.sentence).toBe("3 of 4 methods say False; Tool-MAD found not enough evidence.");
     expect(o.provisional).toBe(false);
@@ -32,22 +45,38 @@ describe("the comparison's outcome in words", () => {
   });
 
   it("says when all agree", () => {
-    const o = outcome({ members: [member("radar", "completed", "TRUE", "TRUE"), member("tool-mad", "completed", "SUPPORTS", "TRUE"), member("zofia", "completed", "TRUE", "TRUE")] });
+    const o = outcome({
+      members: [
+        member("radar", "completed", "TRUE", "TRUE"),
+        member("tool-mad", "completed", "SUPPORTS", "TRUE"),
+        member("zofia", "completed", "TRUE", "TRUE"),
+      ],
+    });
     expect(o.sentence).toBe("All 3 methods say True.");
     expect(o.allAgree).toBe(true);
   });
 
   it("is provisional while methods run, and names the minority by name", () => {
     const o = outcome({
-      members: [member("radar", "completed", "FALSE", "FALSE"), member("zofia", "completed", "FALSE", "FALSE"), member("tool-mad", "completed", "SUPPORTS", "TRUE"), member("proclaim", "running"), member("radar", "queued", undefined, undefined, "x")],
+      members: [
+        member("radar", "completed", "FALSE", "FALSE"),
+        member("zofia", "completed", "FALSE", "FALSE"),
+        member("tool-mad", "completed", "SUPPORTS", "TRUE"),
+        member("proclaim", "running"),
+        member("radar", "queued", undefined, undefined, "x"),
+      ],
     });
     expect(o.provisional).toBe(true);
     expect(o.running).toBe(2);
-    expect(o.sentence).toBe("2 of 5 methods say False; Tool-MAD says True; PROClaim is still arguing; radar (x) is waiting to start.");
+    expect(o.sentence).toBe(
+      "2 of 5 methods say False; Tool-MAD says True; PROClaim is still arguing; radar (x) is waiting to start.",
+    );
   });
 
   it("groups members without a verdict by why, and never counts a running member's early verdict", () => {
-    const o = outcome({ members: [member("radar", "running", "TRUE", "TRUE"), member("zofia", "running"), member("proclaim", "failed")] });
+    const o = outcome({
+      members: [member("radar", "running", "TRUE", "TRUE"), member("zofia", "running"), member("proclaim", "failed")],
+    });
     expect(o.sentence).toBe("RADAR and ZoFia are still arguing; PROClaim failed.");
   });
 
@@ -55,7 +84,9 @@ describe("the comparison's outcome in words", () => {
     const a = member("proclaim", "completed", "SUPPORT", "TRUE", null);
     const b = member("proclaim", "completed", "REFUTE", "FALSE", "no-switch");
     expect(memberName(a, [a, b])).toBe("proclaim (default settings)");
-    expect(outcome({ members: [a, b] }).sentence).toBe("Proclaim (default settings) says True; proclaim (no-switch) says False.");
+    expect(outcome({ members: [a, b] }).sentence).toBe(
+      "Proclaim (default settings) says True; proclaim (no-switch) says False.",
+    );
   });
 });
 

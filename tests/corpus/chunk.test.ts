@@ -5,7 +5,10 @@ const texts = (t: string) => splitSentences(t).map((s) => s.text);
 
 describe("splitSentences", () => {
   it("does not split at abbreviations, initials, initialisms before names, or decimals", () => {
-    expect(texts("Dr. Quinn met Mr. Reyes at St. Brigid's. They spoke for 3.5 hours.")).toEqual(["Dr. Quinn met Mr. Reyes at St. Brigid's.", "They spoke for 3.5 hours."]);
+    expect(texts("Dr. Quinn met Mr. Reyes at St. Brigid's. They spoke for 3.5 hours.")).toEqual([
+      "Dr. Quinn met Mr. Reyes at St. Brigid's.",
+      "They spoke for 3.5 hours.",
+    ]);
     expect(texts("Data from the U.S. Energy Information Administration show it. J. R. Smith agreed.")).toEqual([
       "Data from the U.S. Energy Information Administration show it.",
       "J. R. Smith agreed.",
@@ -14,12 +17,25 @@ describe("splitSentences", () => {
   });
 
   it("splits after an initialism when the next word opens a sentence", () => {
-    expect(texts("He moved to the U.S. The weather was bad.")).toEqual(["He moved to the U.S.", "The weather was bad."]);
+    expect(texts("He moved to the U.S. The weather was bad.")).toEqual([
+      "He moved to the U.S.",
+      "The weather was bad.",
+    ]);
   });
 
   it("keeps closing quotes with their sentence and does not split before a lower-case continuation", () => {
-    expect(texts('He said "Stop." Then he left. "Is it?" she asked. Really?! Yes.')).toEqual(['He said "Stop."', "Then he left.", '"Is it?" she asked.', "Really?!", "Yes."]);
-    expect(texts("“We won,” she said. “It is over.” The crowd cheered.")).toEqual(["“We won,” she said.", "“It is over.”", "The crowd cheered."]);
+    expect(texts('He said "Stop." Then he left. "Is it?" she asked. Really?! Yes.')).toEqual([
+      'He said "Stop."',
+      "Then he left.",
+      '"Is it?" she asked.',
+      "Really?!",
+      "Yes.",
+    ]);
+    expect(texts("“We won,” she said. “It is over.” The crowd cheered.")).toEqual([
+      "“We won,” she said.",
+      "“It is over.”",
+      "The crowd cheered.",
+    ]);
   });
 
   it("ends a sentence at a blank line and returns exact offsets", () => {
@@ -35,7 +51,10 @@ describe("splitSentences", () => {
 });
 
 describe("chunkText", () => {
-  const long = Array.from({ length: 40 }, (_, i) => `Sentence ${String(i).padStart(2, "0")} is about one council meeting.`).join(" ");
+  const long = Array.from(
+    { length: 40 },
+    (_, i) => `Sentence ${String(i).padStart(2, "0")} is about one council meeting.`,
+  ).join(" ");
 
   it("keeps a short document as one passage", () => {
     const t = "A single sentence. And another short one.";

@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { canResume, describeErrors, etaSeconds, formatDuration, jobLabel, jobVersion, passagesPerSecond, type JobView } from "@/lib/corpus/job-view";
+import {
+  canResume,
+  describeErrors,
+  etaSeconds,
+  formatDuration,
+  jobLabel,
+  jobVersion,
+  passagesPerSecond,
+  type JobView,
+} from "@/lib/corpus/job-view";
 import { corpusNameProblem } from "@/lib/corpus/names";
 
 const view = (over: Partial<JobView> = {}): JobView => ({
@@ -41,10 +50,24 @@ describe("job view", () => {
 
   it("names the lines of bad records", () => {
     expect(describeErrors(view())).toBeNull();
-    expect(describeErrors(view({ errors: 1, recentErrors: [{ line: 3, message: "line 3: not valid JSON" }] }))).toBe("1 error, line 3");
-    expect(describeErrors(view({ errors: 2, recentErrors: [{ line: 3, message: "a" }, { line: 9, message: "b" }] }))).toBe("2 errors, lines 3, 9");
+    expect(describeErrors(view({ errors: 1, recentErrors: [{ line: 3, message: "line 3: not valid JSON" }] }))).toBe(
+      "1 error, line 3",
+    );
+    expect(
+      describeErrors(
+        view({
+          errors: 2,
+          recentErrors: [
+            { line: 3, message: "a" },
+            { line: 9, message: "b" },
+          ],
+        }),
+      ),
+    ).toBe("2 errors, lines 3, 9");
     // Older errors are only counted, so the list says it is not complete.
-    expect(describeErrors(view({ errors: 60, recentErrors: [{ line: 70, message: "a" }] }))).toBe("60 errors, line 70, …");
+    expect(describeErrors(view({ errors: 60, recentErrors: [{ line: 70, message: "a" }] }))).toBe(
+      "60 errors, line 70, …",
+    );
     expect(describeErrors(view({ errors: 1, recentErrors: [{ message: "passage id repeats" }] }))).toBe("1 error");
   });
 
@@ -77,7 +100,8 @@ describe("corpus names", () => {
 
 describe("resume", () => {
   it("is offered only where it can succeed", () => {
-    const job = (status: JobView["status"], kind = "file", options: Record<string, unknown> = {}) => canResume({ status, kind, options });
+    const job = (status: JobView["status"], kind = "file", options: Record<string, unknown> = {}) =>
+      canResume({ status, kind, options });
     expect(job("interrupted")).toBe(true);
     expect(job("cancelled", "url")).toBe(true);
     expect(job("failed", "file")).toBe(true);

@@ -12,7 +12,9 @@ const page = `<html><head><title>Minutes</title></head><body>${para.repeat(Math.
 let server: http.Server;
 let base = "";
 beforeAll(async () => {
-  server = http.createServer((_req, res) => res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(page));
+  server = http.createServer((_req, res) =>
+    res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(page),
+  );
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });

@@ -54,7 +54,9 @@ describe("saveUpload", () => {
   it("refuses a declared length over the format's limit before reading anything", async () => {
     const dir = tmp();
     const { iterable, state } = body(1, 10);
-    const e = await refusal(saveUpload(iterable, { uploadsDir: dir, fileName: "report.pdf", declaredBytes: 51 * 1024 ** 2 }));
+    const e = await refusal(
+      saveUpload(iterable, { uploadsDir: dir, fileName: "report.pdf", declaredBytes: 51 * 1024 ** 2 }),
+    );
     expect(e.status).toBe(413);
     expect(e.message).toContain("50 MiB limit for pdf files");
     expect(state.pulled).toBe(0);
@@ -67,7 +69,9 @@ describe("saveUpload", () => {
     expect(e.status).toBe(415);
     expect(e.message).toBe(`notes.docx: ".docx" files are not accepted. Accepted: ${SUPPORTED_EXTENSIONS.join(", ")}`);
     expect(state.pulled).toBe(0);
-    expect((await refusal(saveUpload(body(1, 1).iterable, { uploadsDir: tmp(), fileName: "README" }))).message).toContain("without an extension");
+    expect(
+      (await refusal(saveUpload(body(1, 1).iterable, { uploadsDir: tmp(), fileName: "README" }))).message,
+    ).toContain("without an extension");
   });
 
   it("refuses an empty body", async () => {

@@ -7,7 +7,14 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CatalogueEntry } from "@/lib/datasets/catalogue";
 import { buildFakeNewsNetV1, fakeNewsNetSourcePath } from "@/lib/datasets/build-fakenewsnet";
-import { ChecksumError, downloadDataset, installed, installedDataFor, installFrom, type Progress } from "@/lib/datasets/download";
+import {
+  ChecksumError,
+  downloadDataset,
+  installed,
+  installedDataFor,
+  installFrom,
+  type Progress,
+} from "@/lib/datasets/download";
 
 /**
  * Dataset downloads against a scripted HTTP server on 127.0.0.1 serving fixture bytes, through
@@ -34,7 +41,10 @@ beforeAll(async () => {
     const m = /^bytes=(\d+)-$/.exec(req.headers.range ?? "");
     const start = m ? Number(m[1]) : 0;
     const part = body.subarray(start);
-    res.writeHead(m ? 206 : 200, { "content-length": part.length, ...(m ? { "content-range": `bytes ${start}-${body.length - 1}/${body.length}` } : {}) });
+    res.writeHead(m ? 206 : 200, {
+      "content-length": part.length,
+      ...(m ? { "content-range": `bytes ${start}-${body.length - 1}/${body.length}` } : {}),
+    });
     if (cutOnce.delete(url)) {
       // Half the bytes, then the connection drops.
       res.write(part.subarray(0, Math.floor(part.length / 2)), () => res.socket?.destroy());
@@ -59,14 +69,23 @@ function fixtureEntry(name: string, files: Record<string, Buffer>, opts: { wrong
     licence: "test data",
     repo,
     commit,
-    files: Object.entries(files).map(([p, b]) => ({ path: p, from: `src/${p}`, bytes: b.length, sha256: p === opts.wrong ? sha("something else") : sha(b) })),
+    files: Object.entries(files).map(([p, b]) => ({
+      path: p,
+      from: `src/${p}`,
+      bytes: b.length,
+      sha256: p === opts.wrong ? sha("something else") : sha(b),
+    })),
   };
 }
 
 describe("dataset download", () => {
   it("fetches every file with progress, checks it and installs it where the importers find it by name", async () => {
     const dataDir = tmp();
-    const claims = Buffer.from(Array.from({ length: 400 }, (_, i) => JSON.stringify({ id: String(i), claim: `claim ${i}`, label: "TRUE" })).join("\n") + "\n");
+    const claims = Buffer.from(
+      Array.from({ length: 400 }, (_, i) => JSON.stringify({ id: String(i), claim: `claim ${i}`, label: "TRUE" })).join(
+        "\n",
+      ) + "\n",
+    );
     const entry = fixtureEntry("fx-a", { "claims.jsonl": claims, "split/b.json": Buffer.from("[]") });
     const seen: Progress[] = [];
     const got = await downloadDataset("fx-a", { entry, dataDir, baseUrl: base, onProgress: (p) => seen.push(p) });
@@ -97,9 +116,15 @@ describe("dataset download", () => {
 
   it("refuses a file whose checksum does not match: nothing is installed and the bad bytes are gone", async () => {
     const dataDir = tmp();
-    const entry = fixtureEntry("fx-c", { "good.txt": Buffer.from("good\n"), "bad.txt": Buffer.from("tampered\n") }, { wrong: "bad.txt" });
+    const entry = fixtureEntry(
+      "fx-c",
+      { "good.txt": Buffer.from("good\n"), "bad.txt": Buffer.from("tampered\n") },
+      { wrong: "bad.txt" },
+    );
     await expect(downloadDataset("fx-c", { entry, dataDir, baseUrl: base })).rejects.toThrow(ChecksumError);
-    await expect(downloadDataset("fx-c", { entry, dataDir, baseUrl: base })).rejects.toThrow(/bad\.txt: checksum mismatch .*The file was not installed/);
+    await expect(downloadDataset("fx-c", { entry, dataDir, baseUrl: base })).rejects.toThrow(
+      /bad\.txt: checksum mismatch .*The file was not installed/,
+    );
     expect(installed("fx-c", dataDir)).toBeNull();
     expect(fs.existsSync(path.join(dataDir, "datasets", "fx-c"))).toBe(false);
     const leftovers = fs.readdirSync(path.join(dataDir, "datasets", ".partial", "fx-c"));
@@ -123,12 +148,16 @@ describe("dataset download", () => {
     fs.mkdirSync(path.join(other, "sub"));
     fs.writeFileSync(path.join(other, "sub", "b.json"), "{}");
     await expect(installFrom("fx-d", other, { entry, dataDir: tmp() })).rejects.toThrow(/a\.jsonl: checksum mismatch/);
-    await expect(installFrom("fx-d", tmp(), { entry, dataDir: tmp() })).rejects.toThrow(/a\.jsonl, sub\/b\.json not found there.*nothing was installed/);
+    await expect(installFrom("fx-d", tmp(), { entry, dataDir: tmp() })).rejects.toThrow(
+      /a\.jsonl, sub\/b\.json not found there.*nothing was installed/,
+    );
   });
 
   it("without --data, an importer is told where the installed copy is, or how to install it", () => {
     const dataDir = tmp();
-    expect(() => installedDataFor("fever", dataDir)).toThrow(/is not installed\. Install it with: npx counterpoint dataset download fever/);
+    expect(() => installedDataFor("fever", dataDir)).toThrow(
+      /is not installed\. Install it with: npx counterpoint dataset download fever/,
+    );
     expect(() => installedDataFor("faviq", dataDir)).toThrow(/faviq_a_set_v1\.2\.zip/);
   });
 });
@@ -148,7 +177,24 @@ describe("a file built from several sources", () => {
       purpose: "tests",
       serves: ["fx-built"],
       licence: "research use",
-      files: [{ path: "fakenewsnet_v1/four.jsonl", bytes: expected.length, sha256: sha(expected), built: { repo, commit, builder: "fakenewsnet-v1-politifact", how: "joined", sources: sources.map((p) => ({ path: p, bytes: fs.statSync(path.join(FNN, p)).size, sha256: sha(fs.readFileSync(path.join(FNN, p))) })) } }],
+      files: [
+        {
+          path: "fakenewsnet_v1/four.jsonl",
+          bytes: expected.length,
+          sha256: sha(expected),
+          built: {
+            repo,
+            commit,
+            builder: "fakenewsnet-v1-politifact",
+            how: "joined",
+            sources: sources.map((p) => ({
+              path: p,
+              bytes: fs.statSync(path.join(FNN, p)).size,
+              sha256: sha(fs.readFileSync(path.join(FNN, p))),
+            })),
+          },
+        },
+      ],
     };
     const got = await downloadDataset("fx-built", { entry, dataDir, baseUrl: base });
     expect(fs.readFileSync(path.join(got.dir, "fakenewsnet_v1", "four.jsonl"))).toEqual(expected);

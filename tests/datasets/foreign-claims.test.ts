@@ -21,15 +21,23 @@ const jsonl = (rows: object[]) => rows.map((r) => JSON.stringify(r)).join("\n") 
 
 describe("a claims line", () => {
   it("refuses a claim of only spaces, naming the line", () => {
-    expect(() => parseClaimLine(JSON.stringify({ id: "a", claim: "   " }), "f.jsonl", 4)).toThrow(/f\.jsonl:4: claim: blank claim/);
+    expect(() => parseClaimLine(JSON.stringify({ id: "a", claim: "   " }), "f.jsonl", 4)).toThrow(
+      /f\.jsonl:4: claim: blank claim/,
+    );
     expect(parseClaimLine(JSON.stringify({ id: "a", claim: "  x " })).claim).toBe("x");
   });
 
   it("accepts a date-time without an offset, read as UTC, and one with an offset as given", () => {
-    expect(parseClaimLine(JSON.stringify({ id: "a", claim: "x", date: "2020-03-01T12:00:00" })).date).toBe("2020-03-01T12:00:00Z");
-    expect(parseClaimLine(JSON.stringify({ id: "a", claim: "x", date: "2020-03-01T12:00:00+02:00" })).date).toBe("2020-03-01T12:00:00+02:00");
+    expect(parseClaimLine(JSON.stringify({ id: "a", claim: "x", date: "2020-03-01T12:00:00" })).date).toBe(
+      "2020-03-01T12:00:00Z",
+    );
+    expect(parseClaimLine(JSON.stringify({ id: "a", claim: "x", date: "2020-03-01T12:00:00+02:00" })).date).toBe(
+      "2020-03-01T12:00:00+02:00",
+    );
     expect(parseClaimLine(JSON.stringify({ id: "a", claim: "x", date: "2020-03-01" })).date).toBe("2020-03-01");
-    expect(() => parseClaimLine(JSON.stringify({ id: "a", claim: "x", date: "01-03-2020" }))).toThrow(/date: expected an ISO 8601 date/);
+    expect(() => parseClaimLine(JSON.stringify({ id: "a", claim: "x", date: "01-03-2020" }))).toThrow(
+      /date: expected an ISO 8601 date/,
+    );
   });
 
   it("reads a numeric id as a string", () => {
@@ -39,7 +47,15 @@ describe("a claims line", () => {
 
 describe("label families, one declared table each", () => {
   it("reads PolitiFact's six labels in every spelling, barely-true as Mostly False", () => {
-    for (const l of ["pants-fire", "pants on fire", "Pants on Fire!".replace("!", ""), "barely-true", "Mostly False", "false"]) expect(normaliseLabel("radar", l)).toBe("FALSE");
+    for (const l of [
+      "pants-fire",
+      "pants on fire",
+      "Pants on Fire!".replace("!", ""),
+      "barely-true",
+      "Mostly False",
+      "false",
+    ])
+      expect(normaliseLabel("radar", l)).toBe("FALSE");
     for (const l of ["mostly-true", "Mostly True", "half-true"]) expect(normaliseLabel("radar", l)).toBe("HALF-TRUE");
     expect(normaliseLabel("radar", "true")).toBe("TRUE");
     expect(goldOnProductScale("barely-true")).toBe("FALSE");
@@ -53,7 +69,9 @@ describe("label families, one declared table each", () => {
   });
 
   it("maps any other family with a label map file, keeping the file's own label", () => {
-    const map = readLabelMap(tmpFile("m.json", JSON.stringify({ "Mostly Accurate": "TRUE", Unproven: "NOT ENOUGH INFO" })));
+    const map = readLabelMap(
+      tmpFile("m.json", JSON.stringify({ "Mostly Accurate": "TRUE", Unproven: "NOT ENOUGH INFO" })),
+    );
     const [a] = applyLabelMap([{ id: "1", claim: "x", label: "mostly accurate" }], map);
     expect(a).toMatchObject({ label: "TRUE", metadata: { native_label: "mostly accurate" } });
     expect(() => readLabelMap(tmpFile("m.json", "[1]"))).toThrow(/--label-map .*expected a JSON object/);
@@ -89,13 +107,27 @@ describe("dataset validate", () => {
   });
 
   it("passes a clean file", async () => {
-    const r = await validateClaimsFile(tmpFile("ok.jsonl", jsonl([{ id: "a", claim: "x", label: "SUPPORTS" }, { id: "b", claim: "y", label: "Neutral" }])), { scheme: "fever" });
+    const r = await validateClaimsFile(
+      tmpFile(
+        "ok.jsonl",
+        jsonl([
+          { id: "a", claim: "x", label: "SUPPORTS" },
+          { id: "b", claim: "y", label: "Neutral" },
+        ]),
+      ),
+      { scheme: "fever" },
+    );
     expect(r.ok).toBe(true);
   });
 });
 
 describe("an evaluation whose claims would go unscored", () => {
-  const entry = { protocol: "radar", config: { variant: "expertise" }, models: {}, evidence: { mode: "gold" as const } };
+  const entry = {
+    protocol: "radar",
+    config: { variant: "expertise" },
+    models: {},
+    evidence: { mode: "gold" as const },
+  };
 
   it("is refused with the labels named and the fix, unless allowed; the count is known before the start", () => {
     const claims = [
@@ -104,9 +136,13 @@ describe("an evaluation whose claims would go unscored", () => {
       { id: "3", claim: "c", label: "TURE" },
     ];
     const plan = planSingleRun({ dataset: "d", claims, entry, explicitLabels: false });
-    expect(plan.unscored).toEqual([{ protocols: ["radar"], count: 2, of: 3, byLabel: { TURE: 2 }, labels: ["TRUE", "HALF-TRUE", "FALSE"] }]);
+    expect(plan.unscored).toEqual([
+      { protocols: ["radar"], count: 2, of: 3, byLabel: { TURE: 2 }, labels: ["TRUE", "HALF-TRUE", "FALSE"] },
+    ]);
     const msg = unscoredMessage(plan.unscored);
-    expect(msg).toMatch(/Not started: 2 claims of 3 would go unscored by RADAR: the gold label "TURE" \(2\) has no reading/);
+    expect(msg).toMatch(
+      /Not started: 2 claims of 3 would go unscored by RADAR: the gold label "TURE" \(2\) has no reading/,
+    );
     expect(msg).toMatch(/dataset validate .*--label-map .*--allow-unscored/);
   });
 
@@ -121,19 +157,32 @@ describe("an evaluation whose claims would go unscored", () => {
   });
 
   it("a six-way PolitiFact file is scored whole", () => {
-    const claims = ["pants-fire", "barely-true", "mostly-true", "half-true", "true", "false"].map((label, i) => ({ id: String(i), claim: `c${i}`, label }));
+    const claims = ["pants-fire", "barely-true", "mostly-true", "half-true", "true", "false"].map((label, i) => ({
+      id: String(i),
+      claim: `c${i}`,
+      label,
+    }));
     const plan = planSingleRun({ dataset: "liar", claims, entry, explicitLabels: false });
     expect(plan.unscored).toEqual([]);
     expect(plan.scoring.scored).toBe(6);
   });
 
   it("in a matrix, a claim one method cannot read is scored by the others; a label none reads stops the start", () => {
-    const entries = [entry, { protocol: "tool-mad", config: {}, models: {}, evidence: { mode: "tools" as const, corpus: null } }];
-    const fever = ["SUPPORTS", "REFUTES", "NOT ENOUGH INFO"].map((label, i) => ({ id: String(i), claim: `c${i}`, label }));
+    const entries = [
+      entry,
+      { protocol: "tool-mad", config: {}, models: {}, evidence: { mode: "tools" as const, corpus: null } },
+    ];
+    const fever = ["SUPPORTS", "REFUTES", "NOT ENOUGH INFO"].map((label, i) => ({
+      id: String(i),
+      claim: `c${i}`,
+      label,
+    }));
     expect(unscoredOf(planMatrix({ dataset: "d", claims: fever, entries }))).toEqual([]);
     const typo = [...fever, { id: "9", claim: "c9", label: "SUPORTS" }];
     const u = unscoredOf(planMatrix({ dataset: "d", claims: typo, entries }));
     expect(u).toMatchObject([{ protocols: ["radar", "tool-mad"], count: 1, byLabel: { SUPORTS: 1 } }]);
-    expect(unscoredMessage(u)).toMatch(/1 claim of 4 would go unscored by any of RADAR, Tool-MAD: the gold label "SUPORTS" \(1\) has no reading in their labels/);
+    expect(unscoredMessage(u)).toMatch(
+      /1 claim of 4 would go unscored by any of RADAR, Tool-MAD: the gold label "SUPORTS" \(1\) has no reading in their labels/,
+    );
   });
 });

@@ -4,7 +4,13 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { convertDataset } from "@/lib/cli/commands/dataset";
 import { formatClaims, loadClaims, writeClaims } from "@/lib/datasets/claims";
-import { convertFakeNewsNetV1, convertGossipcop, convertPolitifactNews, convertPolitifactPlusPlus, fakeNewsNetDate } from "@/lib/datasets/politifact-news";
+import {
+  convertFakeNewsNetV1,
+  convertGossipcop,
+  convertPolitifactNews,
+  convertPolitifactPlusPlus,
+  fakeNewsNetDate,
+} from "@/lib/datasets/politifact-news";
 
 const FIX = path.join(import.meta.dirname, "../fixtures/politifact-news");
 
@@ -19,16 +25,26 @@ describe("PolitiFact++ human-written (HF.json fake, HR.json real)", () => {
       ["politifact8010", "REAL"],
     ]);
     const first = claims[0]!;
-    expect(first.claim).toBe("Sources close to the senator say the harbour was sold in secret last week.\nNobody in the press has dared to report it.");
-    expect(first.metadata).toMatchObject({ title: "Senator Secretly Sold Harbour To Foreign Buyers", nativeLabel: "fake", dataset: "politifact-pp" });
+    expect(first.claim).toBe(
+      "Sources close to the senator say the harbour was sold in secret last week.\nNobody in the press has dared to report it.",
+    );
+    expect(first.metadata).toMatchObject({
+      title: "Senator Secretly Sold Harbour To Foreign Buyers",
+      nativeLabel: "fake",
+      dataset: "politifact-pp",
+    });
     expect(first.date).toBeUndefined();
     // Windows line ends become plain newlines.
-    expect(claims[4]!.claim).toBe("The governor signed a bill on Tuesday that funds repairs to the state's water pipes.\nThe bill passed with support from both parties.");
+    expect(claims[4]!.claim).toBe(
+      "The governor signed a bill on Tuesday that funds repairs to the state's water pipes.\nThe bill passed with support from both parties.",
+    );
   });
 
   it("accepts the politifact_pp folder itself, and names what is missing", () => {
     expect(convertPolitifactPlusPlus(path.join(FIX, "politifact_pp"))).toHaveLength(5);
-    expect(() => convertPolitifactPlusPlus(path.join(FIX, "gossipcop"))).toThrow(/no PolitiFact\+\+ HF\.json here.*pass the politifact_news folder/);
+    expect(() => convertPolitifactPlusPlus(path.join(FIX, "gossipcop"))).toThrow(
+      /no PolitiFact\+\+ HF\.json here.*pass the politifact_news folder/,
+    );
   });
 
   it("cuts a body over the limit and records that it did", () => {
@@ -53,7 +69,11 @@ describe("FakeNewsNet v1 PolitiFact (JSON Lines with dates)", () => {
       ["PolitiFact_Real_1", "REAL", "2016-11-25"],
       ["PolitiFact_Real_2", "REAL", null],
     ]);
-    expect(claims[0]!.metadata).toMatchObject({ url: "http://www.example-partisan.com/schools", title: "Schools To Check Children Before Bathroom", dataset: "fakenewsnet-v1" });
+    expect(claims[0]!.metadata).toMatchObject({
+      url: "http://www.example-partisan.com/schools",
+      title: "Schools To Check Children Before Bathroom",
+      dataset: "fakenewsnet-v1",
+    });
     expect(claims[1]).toMatchObject({ claim: "Home", metadata: { textMissing: true } });
     expect(claims[0]!.metadata!.textMissing).toBeUndefined();
   });
@@ -61,8 +81,13 @@ describe("FakeNewsNet v1 PolitiFact (JSON Lines with dates)", () => {
   it("stops at a bad line and names it", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pfnews-"));
     const file = path.join(dir, "politifact_v1_240.jsonl");
-    fs.writeFileSync(file, `${fs.readFileSync(path.join(FIX, "fakenewsnet_v1/politifact_v1_240.jsonl"), "utf8")}{"id":"x","label":"satire","text":"t"}\n`);
-    expect(() => convertFakeNewsNetV1(file)).toThrow(/politifact_v1_240\.jsonl:6: label: label must be "fake" or "real"/);
+    fs.writeFileSync(
+      file,
+      `${fs.readFileSync(path.join(FIX, "fakenewsnet_v1/politifact_v1_240.jsonl"), "utf8")}{"id":"x","label":"satire","text":"t"}\n`,
+    );
+    expect(() => convertFakeNewsNetV1(file)).toThrow(
+      /politifact_v1_240\.jsonl:6: label: label must be "fake" or "real"/,
+    );
   });
 
   it("reads epoch milliseconds, epoch seconds and ISO strings as the same day", () => {
@@ -81,7 +106,11 @@ describe("GossipCop (FakeNewsNet layout; no data in this repository)", () => {
       ["gossipcop-101", "FAKE", "2017-10-05"],
       ["gossipcop-201", "REAL", null],
     ]);
-    expect(claims[0]!.metadata).toMatchObject({ title: "Star Couple Splits After Party Fight", url: "https://gossip.example/star-split", dataset: "gossipcop" });
+    expect(claims[0]!.metadata).toMatchObject({
+      title: "Star Couple Splits After Party Fight",
+      url: "https://gossip.example/star-split",
+      dataset: "gossipcop",
+    });
   });
 
   it("reads gossipcop*.jsonl rows the way FakeNewsNet v1 is read", () => {

@@ -5,7 +5,21 @@ import { toolMadConfigSchema } from "@/lib/debate/tool-mad/config";
 
 describe("the new-debate form", () => {
   it("turns Tool-MAD's fields into a preset plus the user's changes, a corpus and a budget", () => {
-    const input = parseDebateForm({ protocol: "tool-mad", claim: "A claim to check here.", preset: "toolmad-averitec", rounds: "2", gate: "off", agent_1: "rag", agent_2: "rag", agent_3: "none", evidenceMode: "gold", goldEvidence: "ignored", corpus: "demo", budgetTokens: "5000", maxCalls: "" });
+    const input = parseDebateForm({
+      protocol: "tool-mad",
+      claim: "A claim to check here.",
+      preset: "toolmad-averitec",
+      rounds: "2",
+      gate: "off",
+      agent_1: "rag",
+      agent_2: "rag",
+      agent_3: "none",
+      evidenceMode: "gold",
+      goldEvidence: "ignored",
+      corpus: "demo",
+      budgetTokens: "5000",
+      maxCalls: "",
+    });
     expect(input.protocol).toBe("tool-mad");
     expect(input.config).toEqual({ labels: "averitec", rounds: 2, gate: "off", agents: ["rag", "rag"] });
     // Tool-MAD's evidence is the corpus its agent searches, never pasted passages.
@@ -14,7 +28,14 @@ describe("the new-debate form", () => {
   });
 
   it("keeps RADAR's fields as they were, with no budget when none is given", () => {
-    const input = parseDebateForm({ claim: "A claim to check here.", evidenceMode: "gold", goldEvidence: "p", variant: "position", rebuttals: "2", tauS: "0.1" });
+    const input = parseDebateForm({
+      claim: "A claim to check here.",
+      evidenceMode: "gold",
+      goldEvidence: "p",
+      variant: "position",
+      rebuttals: "2",
+      tauS: "0.1",
+    });
     expect(input.protocol).toBeUndefined();
     expect(input.config).toEqual({ variant: "position", rebuttals: 2, thresholds: { tauS: 0.1, tauV: undefined } });
     expect(input.evidence).toEqual({ mode: "gold", text: "p" });
@@ -22,7 +43,14 @@ describe("the new-debate form", () => {
   });
 
   it("prices the protocol's estimate per role with that role's model, and names a model with no price", () => {
-    const f = { protocol: "tool-mad", claim: "x", rounds: "2", "model_rag-agent": "openai:gpt-4o-mini", "model_search-agent": "openai-compatible:mystery", model_judge: "openai:gpt-4o" };
+    const f = {
+      protocol: "tool-mad",
+      claim: "x",
+      rounds: "2",
+      "model_rag-agent": "openai:gpt-4o-mini",
+      "model_search-agent": "openai-compatible:mystery",
+      model_judge: "openai:gpt-4o",
+    };
     const est = estimateFromForm(f);
     if (!est.ok) throw new Error(est.message);
     const expected = estimateToolMad(toolMadConfigSchema.parse({ rounds: 2 }));

@@ -1,7 +1,22 @@
 import { describe, expect, it } from "vitest";
-import { encodeMessage, NOTIFY_LIMIT_BYTES, Reassembler, spliceDelta, splitByBytes, wireSchema } from "@/lib/debate/event-wire";
+import {
+  encodeMessage,
+  NOTIFY_LIMIT_BYTES,
+  Reassembler,
+  spliceDelta,
+  splitByBytes,
+  wireSchema,
+} from "@/lib/debate/event-wire";
 import { joinDelta } from "@/components/debate/debate-live";
-import { liveTurns, publish, receiveRemote, receiveSync, setRunning, subscribe, type DebateEvent } from "@/lib/debate/events";
+import {
+  liveTurns,
+  publish,
+  receiveRemote,
+  receiveSync,
+  setRunning,
+  subscribe,
+  type DebateEvent,
+} from "@/lib/debate/events";
 
 describe("spliceDelta: a delta at its offset joins the text held", () => {
   it("appends a delta that starts where the text ends", () => {

@@ -18,7 +18,9 @@ function child(opts: { theirs: boolean }) {
     console.log("ready");
     setInterval(() => {}, 1000);
   `;
-  const proc = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { cwd: path.resolve(import.meta.dirname, "../..") });
+  const proc = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+    cwd: path.resolve(import.meta.dirname, "../.."),
+  });
   let out = "";
   proc.stdout.on("data", (d) => (out += d));
   proc.stderr.on("data", (d) => (out += d));
@@ -33,7 +35,9 @@ function child(opts: { theirs: boolean }) {
 }
 
 describe("handing debates back before the process exits", () => {
-  it("runs the hand-back first, then the handler that was there before (Next.js's exit)", { timeout: 30_000 }, async () => {
+  it("runs the hand-back first, then the handler that was there before (Next.js's exit)", {
+    timeout: 30_000,
+  }, async () => {
     const c = child({ theirs: true });
     await c.ready;
     c.proc.kill("SIGTERM");
@@ -41,7 +45,9 @@ describe("handing debates back before the process exits", () => {
     expect(c.lines()).toEqual(["ready", "handing", "handed", "theirs"]);
   });
 
-  it("exits with SIGTERM's code after the hand-back when nothing else handles the signal", { timeout: 30_000 }, async () => {
+  it("exits with SIGTERM's code after the hand-back when nothing else handles the signal", {
+    timeout: 30_000,
+  }, async () => {
     const c = child({ theirs: false });
     await c.ready;
     c.proc.kill("SIGTERM");

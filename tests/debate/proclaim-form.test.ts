@@ -4,14 +4,25 @@ import { PRESETS } from "@/lib/debate/proclaim/config";
 
 describe("PROClaim on the new-debate form", () => {
   it("sends an ablation preset plus the round cap, the corpus it searches (never pasted passages) and the token budget", () => {
-    const input = parseDebateForm({ protocol: "proclaim", claim: "A claim to check here.", proclaimPreset: "no-switch", maxRounds: "2", evidenceMode: "gold", goldEvidence: "ignored", corpus: "demo", budgetTokens: "50000" });
+    const input = parseDebateForm({
+      protocol: "proclaim",
+      claim: "A claim to check here.",
+      proclaimPreset: "no-switch",
+      maxRounds: "2",
+      evidenceMode: "gold",
+      goldEvidence: "ignored",
+      corpus: "demo",
+      budgetTokens: "50000",
+    });
     expect(input.config).toEqual({ roleSwitch: false, maxRounds: 2 });
     expect(input.evidence).toMatchObject({ mode: "retrieved", corpus: "demo" });
     expect(input.budget).toEqual({ budgetTokens: 50000 });
     // The full method is no preset: nothing but the cap typed.
     expect(parseDebateForm({ protocol: "proclaim", claim: "x", proclaimPreset: "", maxRounds: "" }).config).toEqual({});
     // A cap that is not a number reaches validation as typed, so the error names the field.
-    expect(parseDebateForm({ protocol: "proclaim", claim: "x", maxRounds: "lots" }).config).toEqual({ maxRounds: "lots" });
+    expect(parseDebateForm({ protocol: "proclaim", claim: "x", maxRounds: "lots" }).config).toEqual({
+      maxRounds: "lots",
+    });
     for (const p of PROCLAIM_FORM_PRESETS) expect(PRESETS[p.name]).toBeDefined();
   });
 

@@ -3,10 +3,29 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadPrompt } from "@/lib/prompts";
 import { getProtocol, productLabel } from "@/lib/debate/protocols";
-import { judgeSchema, readDecision, readNeed, readPremises, readQuery, readRuling, declinesExpert } from "@/lib/debate/proclaim/answers";
+import {
+  judgeSchema,
+  readDecision,
+  readNeed,
+  readPremises,
+  readQuery,
+  readRuling,
+  declinesExpert,
+} from "@/lib/debate/proclaim/answers";
 import { PRESETS, proclaimConfigSchema } from "@/lib/debate/proclaim/config";
 import { estimateProclaim } from "@/lib/debate/proclaim/estimate";
-import { admissibility, confidence, deltaRs, firstStop, novelty, plurality, pragDiagnostics, reflectionScore, type Ballot, type RoundSignals } from "@/lib/debate/proclaim/formulas";
+import {
+  admissibility,
+  confidence,
+  deltaRs,
+  firstStop,
+  novelty,
+  plurality,
+  pragDiagnostics,
+  reflectionScore,
+  type Ballot,
+  type RoundSignals,
+} from "@/lib/debate/proclaim/formulas";
 import { proclaimProtocol } from "@/lib/debate/proclaim/protocol";
 
 const cfg = (c: Record<string, unknown> = {}) => proclaimConfigSchema.parse(c);
@@ -33,7 +52,15 @@ describe("PROClaim novelty η", () => {
     expect(novelty([1, 0], [[0.81, Math.sqrt(1 - 0.81 ** 2)]]) < 0.2).toBe(true);
     expect(novelty([1, 0], [])).toBe(1);
     // The nearest pool item decides.
-    expect(novelty([1, 0], [[0, 1], [1, 0]])).toBe(0);
+    expect(
+      novelty(
+        [1, 0],
+        [
+          [0, 1],
+          [1, 0],
+        ],
+      ),
+    ).toBe(0);
   });
 });
 
@@ -46,7 +73,12 @@ describe("PROClaim reflection score", () => {
 });
 
 describe("PROClaim stopping rules", () => {
-  const r = (round: number, S: number | null, criticResolved = false, meanEta: number | null = 0.5): RoundSignals => ({ round, S, criticResolved, meanEta });
+  const r = (round: number, S: number | null, criticResolved = false, meanEta: number | null = 0.5): RoundSignals => ({
+    round,
+    S,
+    criticResolved,
+    meanEta,
+  });
   it("never stops in round 1, even when the critic calls it resolved and nothing was new", () => {
     expect(firstStop([r(1, 1.0, true, 0)]).reason).toBeNull();
   });
@@ -77,18 +109,37 @@ describe("PROClaim stopping rules", () => {
 });
 
 describe("PROClaim panel", () => {
-  const b = (label: Ballot["label"], s = 8): Ballot => ({ label, scores: label === "UNPARSED" ? null : { evidence: s, validity: s, reliability: s }, gamma: null });
+  const b = (label: Ballot["label"], s = 8): Ballot => ({
+    label,
+    scores: label === "UNPARSED" ? null : { evidence: s, validity: s, reliability: s },
+    gamma: null,
+  });
   it("S, S, N → SUPPORTED with σ 2/3", () => {
     const v = plurality([b("SUPPORTED"), b("SUPPORTED"), b("NOT SUPPORTED")]);
     expect(v).toMatchObject({ label: "SUPPORTED", winningVotes: 2, tieBreak: false });
-    expect(confidence({ winningVotes: 2, panelSize: 3, ballots: [b("SUPPORTED"), b("SUPPORTED"), b("NOT SUPPORTED")], gamma: null, winnerDelta: null }).sigma).toBeCloseTo(2 / 3, 5);
+    expect(
+      confidence({
+        winningVotes: 2,
+        panelSize: 3,
+        ballots: [b("SUPPORTED"), b("SUPPORTED"), b("NOT SUPPORTED")],
+        gamma: null,
+        winnerDelta: null,
+      }).sigma,
+    ).toBeCloseTo(2 / 3, 5);
   });
   it("S, N, I → judge-1's label (the chief justice breaks the tie)", () => {
-    expect(plurality([b("NOT SUPPORTED"), b("SUPPORTED"), b("INCONCLUSIVE")])).toMatchObject({ label: "NOT SUPPORTED", tieBreak: true, winningVotes: 1 });
+    expect(plurality([b("NOT SUPPORTED"), b("SUPPORTED"), b("INCONCLUSIVE")])).toMatchObject({
+      label: "NOT SUPPORTED",
+      tieBreak: true,
+      winningVotes: 1,
+    });
     expect(plurality([b("INCONCLUSIVE"), b("SUPPORTED"), b("NOT SUPPORTED")]).label).toBe("INCONCLUSIVE");
   });
   it("an abstaining judge does not vote; all abstaining gives UNPARSED", () => {
-    expect(plurality([b("UNPARSED"), b("SUPPORTED"), b("SUPPORTED")])).toMatchObject({ label: "SUPPORTED", votes: { SUPPORTED: 2, "NOT SUPPORTED": 0, INCONCLUSIVE: 0 } });
+    expect(plurality([b("UNPARSED"), b("SUPPORTED"), b("SUPPORTED")])).toMatchObject({
+      label: "SUPPORTED",
+      votes: { SUPPORTED: 2, "NOT SUPPORTED": 0, INCONCLUSIVE: 0 },
+    });
     expect(plurality([b("UNPARSED"), b("UNPARSED"), b("UNPARSED")]).label).toBe("UNPARSED");
   });
   it("δ_rs is +0.10 at γ 7, 0 at 6.9 and 5, −0.05 at 4.9", () => {
@@ -108,7 +159,13 @@ describe("PROClaim panel", () => {
     // 0.8 × 2/3 = 0.533; q 0; δ_rs −0.05; δ_ref −0.15 → 0.333.
     expect(c.deltaRef).toBe(-0.15);
     expect(c.cFinal).toBeCloseTo(0.333333, 5);
-    const low = confidence({ winningVotes: 1, panelSize: 3, ballots: [b("SUPPORTED", 0), b("NOT SUPPORTED", 0), b("INCONCLUSIVE", 0)], gamma: 0, winnerDelta: -0.3 });
+    const low = confidence({
+      winningVotes: 1,
+      panelSize: 3,
+      ballots: [b("SUPPORTED", 0), b("NOT SUPPORTED", 0), b("INCONCLUSIVE", 0)],
+      gamma: 0,
+      winnerDelta: -0.3,
+    });
     // 0.8/3 − 0.05 − 0.15 = 0.0667: σ 1/3, no floor.
     expect(low.cFinal).toBeCloseTo(0.066667, 5);
     // A forced case where σ = 2/3 but everything else drags it down: the floor holds it at 0.10.
@@ -118,8 +175,12 @@ describe("PROClaim panel", () => {
   it("floor: a 2/3 majority whose sum falls under 0.10 is lifted to exactly 0.10; a 1/3 plurality is not", () => {
     const ballots = [b("SUPPORTED", 0), b("SUPPORTED", 0), b("NOT SUPPORTED", 0)];
     // With a small σ weight: 0.1 × 2/3 − 0.05 − 0.15 < 0 → clamped to 0 → floored to 0.10.
-    expect(confidence({ winningVotes: 2, panelSize: 3, ballots, gamma: 0, winnerDelta: -0.3, sigmaWeight: 0.1 }).cFinal).toBe(0.1);
-    expect(confidence({ winningVotes: 1, panelSize: 3, ballots, gamma: 0, winnerDelta: -0.3, sigmaWeight: 0.1 }).cFinal).toBe(0);
+    expect(
+      confidence({ winningVotes: 2, panelSize: 3, ballots, gamma: 0, winnerDelta: -0.3, sigmaWeight: 0.1 }).cFinal,
+    ).toBe(0.1);
+    expect(
+      confidence({ winningVotes: 1, panelSize: 3, ballots, gamma: 0, winnerDelta: -0.3, sigmaWeight: 0.1 }).cFinal,
+    ).toBe(0);
   });
 });
 
@@ -132,15 +193,28 @@ describe("PROClaim answers", () => {
     expect(readRuling("The request is fine.\nRULING: GRANTED")).toBe("GRANTED");
     expect(readDecision("DECISION: CLOSE")).toBe("CLOSE");
     expect(readDecision("maybe")).toBeNull();
-    expect(readPremises("1. Masks were worn.\n- Transmission fell.\n\nP3: The fall was caused by masks.")).toEqual(["Masks were worn.", "Transmission fell.", "The fall was caused by masks."]);
+    expect(readPremises("1. Masks were worn.\n- Transmission fell.\n\nP3: The fall was caused by masks.")).toEqual([
+      "Masks were worn.",
+      "Transmission fell.",
+      "The fall was caused by masks.",
+    ]);
     expect(readPremises(Array.from({ length: 15 }, (_, i) => `premise ${i}`).join("\n"))).toHaveLength(12);
     expect(declinesExpert("NONE")).toBe(true);
     expect(declinesExpert('{"expert_type":"virologist","reasoning":"x"}')).toBe(false);
   });
   it("the judge schema normalises verdict spellings and refuses others", () => {
-    const ok = judgeSchema.safeParse({ evidence_strength: 7, argument_validity: 6, scientific_reliability: 8, verdict: "not_supported", reasoning: "r" });
+    const ok = judgeSchema.safeParse({
+      evidence_strength: 7,
+      argument_validity: 6,
+      scientific_reliability: 8,
+      verdict: "not_supported",
+      reasoning: "r",
+    });
     expect(ok.success && ok.data.verdict).toBe("NOT SUPPORTED");
-    expect(judgeSchema.safeParse({ evidence_strength: 7, argument_validity: 6, scientific_reliability: 8, verdict: "TRUE" }).success).toBe(false);
+    expect(
+      judgeSchema.safeParse({ evidence_strength: 7, argument_validity: 6, scientific_reliability: 8, verdict: "TRUE" })
+        .success,
+    ).toBe(false);
   });
 });
 
@@ -153,10 +227,25 @@ describe("PROClaim protocol surface", () => {
     expect(productLabel("proclaim", "UNPARSED")).toBeNull();
   });
   it("has the contract's presets and every template it names exists", () => {
-    expect(Object.keys(PRESETS).sort()).toEqual(["no-prag", "no-reflection", "no-switch", "proclaim-checkcovid", "proclaim-feverous", "proclaim-healthver", "proclaim-scifact", "single-judge", "standard-mad"]);
-    for (const p of Object.values(PRESETS)) for (const t of proclaimProtocol.templates(cfg(p))) expect(() => loadPrompt(t)).not.toThrow();
-    const files = fs.readdirSync(path.resolve("prompts/proclaim")).filter((f) => f.endsWith(".md") && f !== "README.md");
-    const formats = files.map((f) => /Format \(proclaim\/([a-z-]+)\):/.exec(loadPrompt(`proclaim/${f.slice(0, -3)}`))?.[1]).filter(Boolean);
+    expect(Object.keys(PRESETS).sort()).toEqual([
+      "no-prag",
+      "no-reflection",
+      "no-switch",
+      "proclaim-checkcovid",
+      "proclaim-feverous",
+      "proclaim-healthver",
+      "proclaim-scifact",
+      "single-judge",
+      "standard-mad",
+    ]);
+    for (const p of Object.values(PRESETS))
+      for (const t of proclaimProtocol.templates(cfg(p))) expect(() => loadPrompt(t)).not.toThrow();
+    const files = fs
+      .readdirSync(path.resolve("prompts/proclaim"))
+      .filter((f) => f.endsWith(".md") && f !== "README.md");
+    const formats = files
+      .map((f) => /Format \(proclaim\/([a-z-]+)\):/.exec(loadPrompt(`proclaim/${f.slice(0, -3)}`))?.[1])
+      .filter(Boolean);
     // Every non-system template ends with its own unique format line.
     expect(new Set(formats).size).toBe(formats.length);
     expect(formats.length).toBe(files.filter((f) => !f.startsWith("system-")).length);
@@ -170,8 +259,16 @@ describe("PROClaim protocol surface", () => {
     expect(full.note).toMatch(/210,900/);
   });
   it("P-RAG diagnostics fire on redundancy above 0.70 and on 10 calls", () => {
-    expect(pragDiagnostics({ cosinesToPool: [0.9, 0.9, 0.9], meanScore: null, previousMeanScore: null, round: 1, calls: 1 })).toMatchObject({ redundancy: 1, fires: true });
-    expect(pragDiagnostics({ cosinesToPool: [0.9, 0.2, 0.3], meanScore: null, previousMeanScore: null, round: 1, calls: 1 }).fires).toBe(false);
-    expect(pragDiagnostics({ cosinesToPool: [], meanScore: null, previousMeanScore: null, round: 3, calls: 10 }).tooManyCalls).toBe(true);
+    expect(
+      pragDiagnostics({ cosinesToPool: [0.9, 0.9, 0.9], meanScore: null, previousMeanScore: null, round: 1, calls: 1 }),
+    ).toMatchObject({ redundancy: 1, fires: true });
+    expect(
+      pragDiagnostics({ cosinesToPool: [0.9, 0.2, 0.3], meanScore: null, previousMeanScore: null, round: 1, calls: 1 })
+        .fires,
+    ).toBe(false);
+    expect(
+      pragDiagnostics({ cosinesToPool: [], meanScore: null, previousMeanScore: null, round: 3, calls: 10 })
+        .tooManyCalls,
+    ).toBe(true);
   });
 });

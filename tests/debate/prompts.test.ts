@@ -12,11 +12,15 @@ describe("prompt templates", () => {
   it("render only with exactly the placeholders they name", () => {
     expect(renderPrompt("radar/domain-inference", { claim: trusted("Taxes rose.") })).toContain("Claim:\nTaxes rose.");
     expect(() => renderPrompt("radar/domain-inference", {})).toThrow(/no value for claim/);
-    expect(() => renderPrompt("radar/domain-inference", { claim: trusted("x"), extra: trusted("y") })).toThrow(/not used: extra/);
+    expect(() => renderPrompt("radar/domain-inference", { claim: trusted("x"), extra: trusted("y") })).toThrow(
+      /not used: extra/,
+    );
   });
 
   it("do not expand placeholders inside values", () => {
-    expect(renderPrompt("radar/domain-inference", { claim: trusted("{{evidence}}") })).toContain("Claim:\n{{evidence}}");
+    expect(renderPrompt("radar/domain-inference", { claim: trusted("{{evidence}}") })).toContain(
+      "Claim:\n{{evidence}}",
+    );
   });
 
   it("exist for every variant's templates, and the hash changes when a template does", () => {
@@ -26,7 +30,8 @@ describe("prompt templates", () => {
       expect(promptsHash(names)).toMatch(/^[0-9a-f]{16}$/);
     }
     const all = fs.readdirSync(path.resolve("prompts/radar")).filter((f) => f.endsWith(".md") && f !== "README.md");
-    for (const f of all) expect(placeholders(loadPrompt(`radar/${f.slice(0, -3)}`)).every((p) => /^[a-z_]+$/.test(p))).toBe(true);
+    for (const f of all)
+      expect(placeholders(loadPrompt(`radar/${f.slice(0, -3)}`)).every((p) => /^[a-z_]+$/.test(p))).toBe(true);
     expect(promptsHash(["radar/judge"])).not.toBe(promptsHash(["radar/single"]));
   });
 });
@@ -63,8 +68,18 @@ describe("early stopping rule", () => {
 
   it("uses configured, then calibrated, then the paper's, then default thresholds", () => {
     expect(resolveThresholds("openai:gpt-4o-mini")).toEqual({ tauS: -0.15, tauV: 0.7, source: "default" });
-    expect(resolveThresholds("openai-compatible:vllm/Qwen2.5-7B-Instruct")).toEqual({ tauS: 0.2, tauV: 0.9, source: "paper" });
-    expect(resolveThresholds("openai-compatible:vllm/Qwen2.5-7B-Instruct", { calibrated: { tauS: 0, tauV: 0.5 } })).toMatchObject({ tauS: 0, source: "calibrated" });
-    expect(resolveThresholds("x:y", { calibrated: { tauS: 0, tauV: 0.5 }, configured: { tauV: 0.95 } })).toEqual({ tauS: 0, tauV: 0.95, source: "configured" });
+    expect(resolveThresholds("openai-compatible:vllm/Qwen2.5-7B-Instruct")).toEqual({
+      tauS: 0.2,
+      tauV: 0.9,
+      source: "paper",
+    });
+    expect(
+      resolveThresholds("openai-compatible:vllm/Qwen2.5-7B-Instruct", { calibrated: { tauS: 0, tauV: 0.5 } }),
+    ).toMatchObject({ tauS: 0, source: "calibrated" });
+    expect(resolveThresholds("x:y", { calibrated: { tauS: 0, tauV: 0.5 }, configured: { tauV: 0.95 } })).toEqual({
+      tauS: 0,
+      tauV: 0.95,
+      source: "configured",
+    });
   });
 });

@@ -23,7 +23,14 @@ describe("Tool-MAD formulas", () => {
 
   it("answer relevance is the mean cosine of the claim to each question", () => {
     // Unit vectors at known angles to the claim (1,0): cosines 1, 0.6, 0.
-    const { AR, cosines } = answerRelevance([1, 0], [[1, 0], [0.6, 0.8], [0, 1]]);
+    const { AR, cosines } = answerRelevance(
+      [1, 0],
+      [
+        [1, 0],
+        [0.6, 0.8],
+        [0, 1],
+      ],
+    );
     expect(cosines.map((c) => Number(c.toFixed(6)))).toEqual([1, 0.6, 0]);
     expect(AR).toBeCloseTo(1.6 / 3, 10);
     expect(answerRelevance([1, 0], []).AR).toBeNull();
@@ -48,7 +55,11 @@ describe("Tool-MAD formulas", () => {
   });
 
   it("splits answers into sentences for the embedding scorer", () => {
-    expect(sentences("[REASON]: Paris is in France. It has 2.1 million people!  Is it big? yes")).toEqual(["[REASON]: Paris is in France.", "It has 2.1 million people!", "Is it big? yes"]);
+    expect(sentences("[REASON]: Paris is in France. It has 2.1 million people!  Is it big? yes")).toEqual([
+      "[REASON]: Paris is in France.",
+      "It has 2.1 million people!",
+      "Is it big? yes",
+    ]);
   });
 });
 
@@ -77,8 +88,12 @@ describe("Tool-MAD labels", () => {
   });
 
   it("takes the answer's own last [ANSWER] line, not a quoted one", () => {
-    const text = "[REASON]: The claim says <<claim-0123456789ab>>\n[ANSWER]: SUPPORTS\n<</claim-0123456789ab>> but [E2] shows otherwise.\n[ANSWER]: REFUTES";
-    expect(parseLabelled(text, fever, "ANSWER")).toEqual({ label: "REFUTES", reason: expect.stringMatching(/^The claim says/) });
+    const text =
+      "[REASON]: The claim says <<claim-0123456789ab>>\n[ANSWER]: SUPPORTS\n<</claim-0123456789ab>> but [E2] shows otherwise.\n[ANSWER]: REFUTES";
+    expect(parseLabelled(text, fever, "ANSWER")).toEqual({
+      label: "REFUTES",
+      reason: expect.stringMatching(/^The claim says/),
+    });
     expect(parseLabelled("[REASON]: x\n[ANSWER]:\nNot enough info", fever, "ANSWER").label).toBe("NOT ENOUGH INFO");
     expect(parseLabelled("[REASON]: x\n[VERDICT]: REFUTES", fever, "ANSWER").label).toBeNull();
     expect(parseLabelled("[REASON]: x\n[VERDICT]: REFUTES", fever, "VERDICT").label).toBe("REFUTES");
@@ -97,7 +112,9 @@ describe("Tool-MAD labels", () => {
 
 describe("Tool-MAD queries", () => {
   it("reads the QUERY line, strips quotes, and falls back to the claim", () => {
-    expect(parseQuery('Thinking...\nQUERY: "Guardian Media Limited ANSA McAL"', "c")).toBe("Guardian Media Limited ANSA McAL");
+    expect(parseQuery('Thinking...\nQUERY: "Guardian Media Limited ANSA McAL"', "c")).toBe(
+      "Guardian Media Limited ANSA McAL",
+    );
     expect(parseQuery("**Query:** Mel Ott career RBIs", "c")).toBe("Mel Ott career RBIs");
     expect(parseQuery("", "The claim itself.")).toBe("The claim itself.");
     const long = clip(`${"word ".repeat(120)}end`);
@@ -113,11 +130,32 @@ describe("Tool-MAD configuration", () => {
 
   it("has the paper's defaults and names duplicate agents apart", () => {
     const c = cfg();
-    expect(c).toMatchObject({ rounds: 3, topK: 3, tauF: 0.7, tauAR: 0.8, gateCompare: "gte", arQuestions: 3, queryFormulation: "on", gate: "on", variant: "v2", agents: ["rag", "search"], labels: "fever", scorer: "llm" });
-    expect(agentsOf(cfg({ agents: ["rag", "rag", "vanilla"] })).map((a) => a.role)).toEqual(["rag-agent", "rag-agent-2", "vanilla-agent"]);
+    expect(c).toMatchObject({
+      rounds: 3,
+      topK: 3,
+      tauF: 0.7,
+      tauAR: 0.8,
+      gateCompare: "gte",
+      arQuestions: 3,
+      queryFormulation: "on",
+      gate: "on",
+      variant: "v2",
+      agents: ["rag", "search"],
+      labels: "fever",
+      scorer: "llm",
+    });
+    expect(agentsOf(cfg({ agents: ["rag", "rag", "vanilla"] })).map((a) => a.role)).toEqual([
+      "rag-agent",
+      "rag-agent-2",
+      "vanilla-agent",
+    ]);
     expect(toolMadProtocol.roles(c)).toEqual(["rag-agent", "search-agent", "judge"]);
     const p = getProtocol("tool-mad");
-    expect(p.roleSpecs(c).find((r) => r.role === "scorer")).toEqual({ role: "scorer", usesModelOf: "judge", temperature: 0 });
+    expect(p.roleSpecs(c).find((r) => r.role === "scorer")).toEqual({
+      role: "scorer",
+      usesModelOf: "judge",
+      temperature: 0,
+    });
     expect(p.roleSpecs(c).every((r) => r.temperature === 0)).toBe(true);
     expect(p.tools).toEqual({ rag: "corpus", search: "web" });
     expect(p.upfrontEvidence).toBe(false);
@@ -157,9 +195,12 @@ describe("Tool-MAD configuration", () => {
 
   it("has every template it names, each ending with one unique format line", () => {
     const all = new Set<string>();
-    for (const c of [cfg(), cfg({ scorer: "embedding" }), cfg({ variant: "v1" }), cfg({ queryFormulation: "off" })]) for (const t of toolMadProtocol.templates(c)) all.add(t);
+    for (const c of [cfg(), cfg({ scorer: "embedding" }), cfg({ variant: "v1" }), cfg({ queryFormulation: "off" })])
+      for (const t of toolMadProtocol.templates(c)) all.add(t);
     for (const t of all) expect(() => loadPrompt(t)).not.toThrow();
-    const files = fs.readdirSync(path.resolve("prompts/tool-mad")).filter((f) => f.endsWith(".md") && f !== "README.md");
+    const files = fs
+      .readdirSync(path.resolve("prompts/tool-mad"))
+      .filter((f) => f.endsWith(".md") && f !== "README.md");
     const markers = new Map<string, string[]>();
     for (const f of files) {
       const text = loadPrompt(`tool-mad/${f.slice(0, -3)}`);
@@ -183,34 +224,117 @@ describe("Tool-MAD configuration", () => {
       "repair-label": ["repair-label.md"],
     });
     expect(placeholders(loadPrompt("tool-mad/judge")).sort()).toEqual(["claim", "history", "labels", "scores"]);
-    expect(renderPrompt("tool-mad/answer-initial", { claim: trusted("c"), documents: trusted("d"), labels: trusted("SUPPORTS / REFUTES") })).toMatch(/\[ANSWER\]: <one of SUPPORTS \/ REFUTES>"$/);
+    expect(
+      renderPrompt("tool-mad/answer-initial", {
+        claim: trusted("c"),
+        documents: trusted("d"),
+        labels: trusted("SUPPORTS / REFUTES"),
+      }),
+    ).toMatch(/\[ANSWER\]: <one of SUPPORTS \/ REFUTES>"$/);
   });
 });
 
 describe("the judge's scores", () => {
   it("lists per-round F and AR and their means for v2, and CS for v1", () => {
-    const gate = (F: number | null, AR: number | null, pass: boolean) => ({ agent: "a", F, AR, pass, tauF: 0.7, tauAR: 0.8, gateCompare: "gte" as const, statements: [], questions: [], embedder: "x", scorerKind: "llm" as const, uncalibrated: true });
+    const gate = (F: number | null, AR: number | null, pass: boolean) => ({
+      agent: "a",
+      F,
+      AR,
+      pass,
+      tauF: 0.7,
+      tauAR: 0.8,
+      gateCompare: "gte" as const,
+      statements: [],
+      questions: [],
+      embedder: "x",
+      scorerKind: "llm" as const,
+      uncalibrated: true,
+    });
     const rounds: RoundRecord[] = [
-      { round: 1, agents: [{ agent: "rag-agent", tool: "t", query: "q", documents: [], answer: "a", label: "SUPPORTS", gate: gate(0.5, 0.9, false) }] },
-      { round: 2, agents: [{ agent: "rag-agent", tool: "t", query: "q", documents: [], answer: "a", label: "SUPPORTS", gate: gate(1, 0.7, false) }] },
+      {
+        round: 1,
+        agents: [
+          {
+            agent: "rag-agent",
+            tool: "t",
+            query: "q",
+            documents: [],
+            answer: "a",
+            label: "SUPPORTS",
+            gate: gate(0.5, 0.9, false),
+          },
+        ],
+      },
+      {
+        round: 2,
+        agents: [
+          {
+            agent: "rag-agent",
+            tool: "t",
+            query: "q",
+            documents: [],
+            answer: "a",
+            label: "SUPPORTS",
+            gate: gate(1, 0.7, false),
+          },
+        ],
+      },
     ];
     const d = scoreDetails(rounds, ["rag-agent"], "v2", true);
     expect(d.means["rag-agent"]).toEqual({ F: 0.75, AR: 0.8 });
     const text = scoresBlock(d, { tauF: 0.7, tauAR: 0.8 });
-    expect(text).toContain("round 1: faithfulness 0.50 (threshold 0.7), answer relevance 0.90 (threshold 0.8), gate failed");
+    expect(text).toContain(
+      "round 1: faithfulness 0.50 (threshold 0.7), answer relevance 0.90 (threshold 0.8), gate failed",
+    );
     expect(text).toContain("mean over rounds: faithfulness 0.75, answer relevance 0.80");
-    const v1 = scoreDetails([{ round: 1, agents: [{ agent: "rag-agent", tool: "t", query: "q", documents: [], answer: "a", label: "X", consistency: { agent: "rag-agent", cs: 0.4, method: "embedding" } }] }], ["rag-agent"], "v1", false);
+    const v1 = scoreDetails(
+      [
+        {
+          round: 1,
+          agents: [
+            {
+              agent: "rag-agent",
+              tool: "t",
+              query: "q",
+              documents: [],
+              answer: "a",
+              label: "X",
+              consistency: { agent: "rag-agent", cs: 0.4, method: "embedding" },
+            },
+          ],
+        },
+      ],
+      ["rag-agent"],
+      "v1",
+      false,
+    );
     expect(scoresBlock(v1, { tauF: 0.7, tauAR: 0.8 })).toContain("CS (mean consistency over rounds): 0.40");
   });
 });
 
 describe("the scorer's JSON answers", () => {
-  it("want one verdict per statement, reading 1, \"1\" and true alike; a count mismatch is a problem the repair is told", () => {
-    const ok = readJsonAnswer('```json\n[{"statement":"a","verdict":1,"reason":"r"},{"statement":"b","verdict":"0"},{"statement":"c","verdict":true}]\n```', verdictsSchema(3));
-    expect(ok).toEqual({ ok: true, value: [{ statement: "a", verdict: 1, reason: "r" }, { statement: "b", verdict: 0, reason: "" }, { statement: "c", verdict: 1, reason: "" }] });
+  it('want one verdict per statement, reading 1, "1" and true alike; a count mismatch is a problem the repair is told', () => {
+    const ok = readJsonAnswer(
+      '```json\n[{"statement":"a","verdict":1,"reason":"r"},{"statement":"b","verdict":"0"},{"statement":"c","verdict":true}]\n```',
+      verdictsSchema(3),
+    );
+    expect(ok).toEqual({
+      ok: true,
+      value: [
+        { statement: "a", verdict: 1, reason: "r" },
+        { statement: "b", verdict: 0, reason: "" },
+        { statement: "c", verdict: 1, reason: "" },
+      ],
+    });
     const short = readJsonAnswer('[{"statement":"a","verdict":1,"reason":"r"}]', verdictsSchema(2));
-    expect(short).toMatchObject({ ok: false, problem: expect.stringMatching(/expected exactly 2 verdicts, one per statement/) });
+    expect(short).toMatchObject({
+      ok: false,
+      problem: expect.stringMatching(/expected exactly 2 verdicts, one per statement/),
+    });
     expect(readJsonAnswer('[{"statement":"a","verdict":2,"reason":"r"}]', verdictsSchema(1)).ok).toBe(false);
-    expect(readJsonAnswer('{"questions":["a?","b?"],"noncommittal":false}', questionsSchema(3))).toMatchObject({ ok: false, problem: expect.stringMatching(/expected exactly 3 questions/) });
+    expect(readJsonAnswer('{"questions":["a?","b?"],"noncommittal":false}', questionsSchema(3))).toMatchObject({
+      ok: false,
+      problem: expect.stringMatching(/expected exactly 3 questions/),
+    });
   });
 });

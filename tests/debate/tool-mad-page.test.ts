@@ -1,9 +1,22 @@
 import { describe, expect, it } from "vitest";
-import { answerLabelOf, answerReason, layoutToolMad, queryDiff, queryOf, type ToolMadTurn } from "@/components/debate/tool-mad/rounds";
+import {
+  answerLabelOf,
+  answerReason,
+  layoutToolMad,
+  queryDiff,
+  queryOf,
+  type ToolMadTurn,
+} from "@/components/debate/tool-mad/rounds";
 import { productLabelOf, stopReasonWords, toolMadHeadline } from "@/components/debate/tool-mad/words";
 
 let seq = 0;
-const turn = (round: number, phase: string, role: string, kind: string, extra: Partial<ToolMadTurn> = {}): ToolMadTurn => ({
+const turn = (
+  round: number,
+  phase: string,
+  role: string,
+  kind: string,
+  extra: Partial<ToolMadTurn> = {},
+): ToolMadTurn => ({
   seq: ++seq,
   round,
   phase,
@@ -21,13 +34,17 @@ describe("Tool-MAD page layout", () => {
   it("puts each step in its agent's column per round, the scorer by its phase suffix, consensus under the round, the judge apart", () => {
     seq = 0;
     const turns = [
-      turn(1, "query", "search-agent", "analysis", { metadata: { toolMad: { query: { text: "marsh auction", previous: null, changed: false } } } }),
+      turn(1, "query", "search-agent", "analysis", {
+        metadata: { toolMad: { query: { text: "marsh auction", previous: null, changed: false } } },
+      }),
       turn(1, "query", "rag-agent", "analysis"),
       turn(1, "retrieve", "rag-agent", "tool"),
       turn(1, "answer", "rag-agent", "speech", { content: "[REASON]: yes [E1]\n[ANSWER]: SUPPORTS" }),
       turn(1, "faithfulness-statements:search-agent", "scorer", "analysis"),
       turn(1, "gate", "rag-agent", "analysis", { metadata: { value: { pass: true } } }),
-      turn(1, "consensus", "consensus", "analysis", { metadata: { value: { labels: {}, agreed: false, gatesPassed: false, label: null } } }),
+      turn(1, "consensus", "consensus", "analysis", {
+        metadata: { value: { labels: {}, agreed: false, gatesPassed: false, label: null } },
+      }),
       turn(2, "answer-repair", "search-agent", "speech"),
       turn(2, "verdict", "judge", "judge"),
       turn(2, "mystery", "someone", "analysis"),
@@ -50,14 +67,33 @@ describe("Tool-MAD page layout", () => {
   });
 
   it("reads the query from metadata, or from a streaming turn's QUERY line", () => {
-    expect(queryOf(turn(2, "query", "rag-agent", "analysis", { metadata: { toolMad: { query: { text: "b", previous: "a", changed: true } } } }))).toEqual({ text: "b", previous: "a", changed: true });
-    expect(queryOf(turn(1, "query", "rag-agent", "analysis", { status: "streaming", content: "QUERY: marsh gala" }))?.text).toBe("marsh gala");
+    expect(
+      queryOf(
+        turn(2, "query", "rag-agent", "analysis", {
+          metadata: { toolMad: { query: { text: "b", previous: "a", changed: true } } },
+        }),
+      ),
+    ).toEqual({ text: "b", previous: "a", changed: true });
+    expect(
+      queryOf(turn(1, "query", "rag-agent", "analysis", { status: "streaming", content: "QUERY: marsh gala" }))?.text,
+    ).toBe("marsh gala");
   });
 
   it("takes the stored label, else the final ANSWER line of a finished answer, and strips it from the reasoning", () => {
-    expect(answerLabelOf(turn(1, "answer", "rag-agent", "speech", { metadata: { toolMad: { label: "UNPARSED" } }, content: "[ANSWER]: SUPPORTS" }))).toBe("UNPARSED");
-    expect(answerLabelOf(turn(1, "answer", "rag-agent", "speech", { content: "[REASON]: x\n[ANSWER]: REFUTES" }))).toBe("REFUTES");
-    expect(answerLabelOf(turn(1, "answer", "rag-agent", "speech", { status: "streaming", content: "[ANSWER]: REF" }))).toBeNull();
+    expect(
+      answerLabelOf(
+        turn(1, "answer", "rag-agent", "speech", {
+          metadata: { toolMad: { label: "UNPARSED" } },
+          content: "[ANSWER]: SUPPORTS",
+        }),
+      ),
+    ).toBe("UNPARSED");
+    expect(answerLabelOf(turn(1, "answer", "rag-agent", "speech", { content: "[REASON]: x\n[ANSWER]: REFUTES" }))).toBe(
+      "REFUTES",
+    );
+    expect(
+      answerLabelOf(turn(1, "answer", "rag-agent", "speech", { status: "streaming", content: "[ANSWER]: REF" })),
+    ).toBeNull();
     expect(answerReason("[REASON]: the sale was in 2019 [E1].\n[ANSWER]: REFUTES")).toBe("the sale was in 2019 [E1].");
   });
 
@@ -76,6 +112,8 @@ describe("Tool-MAD page layout", () => {
     expect(productLabelOf("NOT ENOUGH INFO")).toBeNull();
     expect(productLabelOf("UNPARSED")).toBeNull();
     expect(stopReasonWords("budget:calls")).toContain("model-call budget");
-    expect(toolMadHeadline({ agents: ["rag", "rag"], rounds: 2, labels: "averitec", gate: "off" })).toBe("Tool-MAD · corpus agent vs corpus agent 2 · up to 2 rounds · AVeriTeC labels · no answer checks");
+    expect(toolMadHeadline({ agents: ["rag", "rag"], rounds: 2, labels: "averitec", gate: "off" })).toBe(
+      "Tool-MAD · corpus agent vs corpus agent 2 · up to 2 rounds · AVeriTeC labels · no answer checks",
+    );
   });
 });

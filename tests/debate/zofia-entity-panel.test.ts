@@ -12,7 +12,19 @@ const step = (heuristic: boolean, confidence: number): NerStep => ({
   tauSteps: [0.8],
   units: [{ text: "Governor Elena Marsh", type: "PER", confidence, sentence: 0, kept: true }],
 });
-const render = (ner: NerStep) => renderToStaticMarkup(createElement(EntityPipeline, { ner, salience: null, keywords: null, web: [], wiki: [], wikiOff: null, gamma: 0.5, cutoff: null }));
+const render = (ner: NerStep) =>
+  renderToStaticMarkup(
+    createElement(EntityPipeline, {
+      ner,
+      salience: null,
+      keywords: null,
+      web: [],
+      wiki: [],
+      wikiOff: null,
+      gamma: 0.5,
+      cutoff: null,
+    }),
+  );
 
 describe("ZoFia's entity panel", () => {
   it("shows a rule-based recogniser's 1.00 as a guess, and a model's probability as a number", () => {

@@ -53,7 +53,10 @@ describe("NER threshold (spec §2: τ from 0.8 down in whole tenths until one un
       text,
       splitSentences(text),
     );
-    expect(units.map((u) => [u.text, u.type])).toEqual([["Barack Obama", "PER"], ["Washington", "LOC"]]);
+    expect(units.map((u) => [u.text, u.type])).toEqual([
+      ["Barack Obama", "PER"],
+      ["Washington", "LOC"],
+    ]);
     expect(units[0]!.confidence).toBeCloseTo(0.8, 10);
     expect(units[1]!.confidence).toBeCloseTo(0.7, 10);
   });
@@ -79,7 +82,16 @@ describe("hierarchical salience and λ_k (to 1e-4)", () => {
     const s = splitSentences("One here. Two there. Three everywhere. Four at last.");
     expect(localContext(s, 0)).toBe("One here. Two there.");
     expect(localContext(s, 2)).toBe("Two there. Three everywhere. Four at last.");
-    expect(bestMentions([{ text: "Obama", sHier: 0.2 }, { text: "obama", sHier: 0.5 }, { text: "Kenya", sHier: 0.1 }])).toEqual([{ text: "obama", sHier: 0.5 }, { text: "Kenya", sHier: 0.1 }]);
+    expect(
+      bestMentions([
+        { text: "Obama", sHier: 0.2 },
+        { text: "obama", sHier: 0.5 },
+        { text: "Kenya", sHier: 0.1 },
+      ]),
+    ).toEqual([
+      { text: "obama", sHier: 0.5 },
+      { text: "Kenya", sHier: 0.1 },
+    ]);
   });
 });
 
@@ -136,9 +148,18 @@ describe("SC-MMR on a five-entity fixture", () => {
 describe("Wikipedia sense choice", () => {
   it("replaces the mention with each candidate's description and picks the most similar context", () => {
     const context = "Jordan scored 40 points for the Bulls last night.";
-    expect(replaceMention(context, "Jordan", "American basketball player")).toBe("American basketball player scored 40 points for the Bulls last night.");
+    expect(replaceMention(context, "Jordan", "American basketball player")).toBe(
+      "American basketball player scored 40 points for the Bulls last night.",
+    );
     // Scripted vectors: the basketball sense points the same way as the context, the country does not.
-    const r = chooseSense([1, 0, 0], [[0, 1, 0], [0.9, 0.1, 0], [0.5, 0.5, 0.5]]);
+    const r = chooseSense(
+      [1, 0, 0],
+      [
+        [0, 1, 0],
+        [0.9, 0.1, 0],
+        [0.5, 0.5, 0.5],
+      ],
+    );
     expect(r.index).toBe(1);
     expect(r.similarities[0]).toBeCloseTo(0, 6);
   });
@@ -159,19 +180,39 @@ describe("web query and relaxation", () => {
   });
 
   it("a result counts offline only when it holds every keyword; the least salient keyword is dropped first", () => {
-    expect(hasEveryKeyword({ title: "Senate", text: "Elizabeth Warren visited Kenya." }, ["Elizabeth Warren", "Kenya"])).toBe(true);
-    expect(hasEveryKeyword({ title: "Senate", text: "Warren visited Nairobi." }, ["Elizabeth Warren", "Kenya"])).toBe(false);
-    expect(leastSalient(["A", "B", "C"], new Map([["A", 0.5], ["B", 0.1], ["C", 0.3]]))).toBe("B");
+    expect(
+      hasEveryKeyword({ title: "Senate", text: "Elizabeth Warren visited Kenya." }, ["Elizabeth Warren", "Kenya"]),
+    ).toBe(true);
+    expect(hasEveryKeyword({ title: "Senate", text: "Warren visited Nairobi." }, ["Elizabeth Warren", "Kenya"])).toBe(
+      false,
+    );
+    expect(
+      leastSalient(
+        ["A", "B", "C"],
+        new Map([
+          ["A", 0.5],
+          ["B", 0.1],
+          ["C", 0.3],
+        ]),
+      ),
+    ).toBe("B");
   });
 });
 
 describe("verifier context (θ_sim) and quotes", () => {
   it("keeps the top-k sentences and drops those with cosine under 0.1", () => {
     const sentences = ["close", "far", "orthogonal", "near"];
-    const vectors = [[1, 0], [0.05, 1], [0, 1], [0.8, 0.6]];
+    const vectors = [
+      [1, 0],
+      [0.05, 1],
+      [0, 1],
+      [0.8, 0.6],
+    ];
     const ctx = relevantContext([1, 0], sentences, vectors, { verifyTopK: 5, thetaSim: 0.1 });
     expect(ctx.map((c) => c.text)).toEqual(["close", "near"]);
-    expect(relevantContext([1, 0], sentences, vectors, { verifyTopK: 1, thetaSim: 0.1 }).map((c) => c.text)).toEqual(["close"]);
+    expect(relevantContext([1, 0], sentences, vectors, { verifyTopK: 1, thetaSim: 0.1 }).map((c) => c.text)).toEqual([
+      "close",
+    ]);
     expect(relevantContext([1, 0], ["far"], [[0, 1]], { verifyTopK: 5, thetaSim: 0.1 })).toEqual([]);
   });
 
@@ -194,7 +235,11 @@ describe("answer readings", () => {
     expect(parseJudge("CONTINUE", ["R", "F", "I"])).toBe("I");
     expect(parseJudge("I", ["R", "F"])).toBeNull();
     expect(parseJudge("Maybe", ["R", "F", "I"])).toBeNull();
-    expect(parseVerify("[LABEL]: REFUTES\n[REASON]: The date differs.\n[QUOTES]:\n- The senator visited Nairobi in March 2018.\n- \"made up\"")).toEqual({
+    expect(
+      parseVerify(
+        '[LABEL]: REFUTES\n[REASON]: The date differs.\n[QUOTES]:\n- The senator visited Nairobi in March 2018.\n- "made up"',
+      ),
+    ).toEqual({
       label: "REFUTES",
       reason: "The date differs.",
       quotes: ["The senator visited Nairobi in March 2018.", "made up"],

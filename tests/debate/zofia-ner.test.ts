@@ -51,7 +51,9 @@ describe("NER endpoint (NER_URL)", () => {
       ]);
       const ner = httpNer({ url: `${server.url}/ner` });
       expect(ner.heuristic).toBe(false);
-      expect(await ner.recognise("Visiting Kenya today")).toEqual([{ text: "Kenya", tag: "B-LOC", confidence: 0.93, start: 10, end: 15 }]);
+      expect(await ner.recognise("Visiting Kenya today")).toEqual([
+        { text: "Kenya", tag: "B-LOC", confidence: 0.93, start: 10, end: 15 },
+      ]);
       expect(server.requests[0]!.body).toEqual({ inputs: "Visiting Kenya today" });
       await expect(ner.recognise("x")).rejects.toThrow(/answered 503/);
       await expect(ner.recognise("x")).rejects.toThrow(/unexpected format .*score/);

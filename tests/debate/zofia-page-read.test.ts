@@ -8,23 +8,135 @@ import { dayBefore, productWord, readZofia, seesByAgent, type ZTurn } from "@/co
  */
 
 let seq = 0;
-const t = (round: number, phase: string, role: string, kind: string, metadata: unknown, content = "", status = "completed"): ZTurn => ({ seq: ++seq, round, phase, role, kind, status, content, metadata });
+const t = (
+  round: number,
+  phase: string,
+  role: string,
+  kind: string,
+  metadata: unknown,
+  content = "",
+  status = "completed",
+): ZTurn => ({ seq: ++seq, round, phase, role, kind, status, content, metadata });
 
 const turns: ZTurn[] = [
-  t(0, "ner", "ner", "analysis", { zofia: { step: "ner" }, value: { provider: "rule", label: "rule-based NER, heuristic confidence", heuristic: true, units: [{ text: "Thomas Berg", type: "PER", confidence: 1 }, { text: "Riverside", type: "LOC", confidence: 0.6 }], tau: 0.8, kept: [0], tauSteps: [0.8] } }),
-  t(0, "salience", "keywords", "analysis", { value: { units: [{ text: "Thomas Berg", local: 0.7, global: 0.6, sHier: 0.42 }], embedder: "local:minilm-l6", truncated: false, uncalibrated: false } }),
-  t(0, "keywords", "keywords", "analysis", { value: { steps: [{ k: 0, lambda: null, candidates: [], pick: "Thomas Berg", stop: false }, { k: 1, lambda: 0.8892, candidates: [{ text: "Riverside", mmr: 0.2 }], pick: null, stop: true }], keywords: ["Thomas Berg"], mmrPrevInit: "one" } }),
-  t(0, "web", "web-search", "tool", { tool: { label: "offline stand-in for web search", live: false, request: { query: '"Thomas Berg" "harbour bridge"', before: "2024-03-13", excludeDomains: ["wikipedia.org"], k: 10 }, results: [] } }),
-  t(0, "web-relax-1", "web-search", "tool", { zofia: { dropped: "harbour bridge" }, tool: { label: "offline stand-in for web search", live: false, request: { query: '"Thomas Berg"', before: "2024-03-13", excludeDomains: [], k: 10 }, results: [{ rank: 1, title: "Budget", text: "The council approved 48 million euros." }] } }),
+  t(0, "ner", "ner", "analysis", {
+    zofia: { step: "ner" },
+    value: {
+      provider: "rule",
+      label: "rule-based NER, heuristic confidence",
+      heuristic: true,
+      units: [
+        { text: "Thomas Berg", type: "PER", confidence: 1 },
+        { text: "Riverside", type: "LOC", confidence: 0.6 },
+      ],
+      tau: 0.8,
+      kept: [0],
+      tauSteps: [0.8],
+    },
+  }),
+  t(0, "salience", "keywords", "analysis", {
+    value: {
+      units: [{ text: "Thomas Berg", local: 0.7, global: 0.6, sHier: 0.42 }],
+      embedder: "local:minilm-l6",
+      truncated: false,
+      uncalibrated: false,
+    },
+  }),
+  t(0, "keywords", "keywords", "analysis", {
+    value: {
+      steps: [
+        { k: 0, lambda: null, candidates: [], pick: "Thomas Berg", stop: false },
+        { k: 1, lambda: 0.8892, candidates: [{ text: "Riverside", mmr: 0.2 }], pick: null, stop: true },
+      ],
+      keywords: ["Thomas Berg"],
+      mmrPrevInit: "one",
+    },
+  }),
+  t(0, "web", "web-search", "tool", {
+    tool: {
+      label: "offline stand-in for web search",
+      live: false,
+      request: {
+        query: '"Thomas Berg" "harbour bridge"',
+        before: "2024-03-13",
+        excludeDomains: ["wikipedia.org"],
+        k: 10,
+      },
+      results: [],
+    },
+  }),
+  t(0, "web-relax-1", "web-search", "tool", {
+    zofia: { dropped: "harbour bridge" },
+    tool: {
+      label: "offline stand-in for web search",
+      live: false,
+      request: { query: '"Thomas Berg"', before: "2024-03-13", excludeDomains: [], k: 10 },
+      results: [{ rank: 1, title: "Budget", text: "The council approved 48 million euros." }],
+    },
+  }),
   t(0, "wiki", "wiki", "analysis", { value: { provider: "none", note: "encyclopedia lookup unavailable" } }),
-  t(0, "linguist:emotion", "linguist", "analysis", { zofia: { dimension: "emotion", lean: "REAL", words: 12, flagged: false } }, "Measured tone."),
-  t(0, "linguist:sentence", "linguist", "analysis", { zofia: { dimension: "sentence", lean: "FAKE", words: 30, flagged: true } }, "Exclamations throughout.\nLEANS: FAKE"),
+  t(
+    0,
+    "linguist:emotion",
+    "linguist",
+    "analysis",
+    { zofia: { dimension: "emotion", lean: "REAL", words: 12, flagged: false } },
+    "Measured tone.",
+  ),
+  t(
+    0,
+    "linguist:sentence",
+    "linguist",
+    "analysis",
+    { zofia: { dimension: "sentence", lean: "FAKE", words: 30, flagged: true } },
+    "Exclamations throughout.\nLEANS: FAKE",
+  ),
   t(0, "domain", "expert", "analysis", { zofia: { expertRole: "journalist", parsed: false } }, "a finance person"),
-  t(0, "domain:repair", "expert", "analysis", { zofia: { expertRole: "municipal finance analyst", parsed: true, repairOf: "domain" } }, "ROLE: municipal finance analyst"),
-  t(0, "expert", "expert", "analysis", { zofia: { expertRole: "municipal finance analyst" } }, "- Consistent with known budgets."),
-  t(0, "claims", "extractor", "analysis", { zofia: { step: "claims" }, json: { core: "The council approved 48 million euros.", sub: ["The vote was 27 to 12.", "Construction starts in 2025."] } }),
-  t(0, "verify:1", "verifier", "analysis", { zofia: { claim: "The council approved 48 million euros.", label: "SUPPORTS", quotes: [{ text: "approved 48 million euros", verified: true }, { text: "invented", verified: false }], context: [{ text: "The council approved 48 million euros.", cosine: 0.8 }], called: true } }, "[LABEL]: SUPPORTS"),
-  t(0, "verify:2", "verifier", "analysis", { value: { claim: "The vote was 27 to 12.", label: "NOT ENOUGH INFORMATION", quotes: [], context: [], called: false } }),
+  t(
+    0,
+    "domain:repair",
+    "expert",
+    "analysis",
+    { zofia: { expertRole: "municipal finance analyst", parsed: true, repairOf: "domain" } },
+    "ROLE: municipal finance analyst",
+  ),
+  t(
+    0,
+    "expert",
+    "expert",
+    "analysis",
+    { zofia: { expertRole: "municipal finance analyst" } },
+    "- Consistent with known budgets.",
+  ),
+  t(0, "claims", "extractor", "analysis", {
+    zofia: { step: "claims" },
+    json: {
+      core: "The council approved 48 million euros.",
+      sub: ["The vote was 27 to 12.", "Construction starts in 2025."],
+    },
+  }),
+  t(
+    0,
+    "verify:1",
+    "verifier",
+    "analysis",
+    {
+      zofia: {
+        claim: "The council approved 48 million euros.",
+        label: "SUPPORTS",
+        quotes: [
+          { text: "approved 48 million euros", verified: true },
+          { text: "invented", verified: false },
+        ],
+        context: [{ text: "The council approved 48 million euros.", cosine: 0.8 }],
+        called: true,
+      },
+    },
+    "[LABEL]: SUPPORTS",
+  ),
+  t(0, "verify:2", "verifier", "analysis", {
+    value: { claim: "The vote was 27 to 12.", label: "NOT ENOUGH INFORMATION", quotes: [], context: [], called: false },
+  }),
   t(1, "argument", "pro", "speech", { zofia: {} }, "Real: the budget matches [E1]."),
   t(1, "argument", "con", "speech", { zofia: {} }, "Fake: the quote is unsourced."),
   t(1, "judge", "judge", "judge", { zofia: { answer: "I", probs: { R: 0.3, F: 0.2, I: 0.5 } } }, "I"),
@@ -64,7 +176,11 @@ describe("readZofia", () => {
     expect(s.expert?.role).toBe("municipal finance analyst");
     // The repaired answer is the one used, shown once.
     expect(s.domain).toMatchObject({ role: "municipal finance analyst", parsed: true });
-    expect(s.claims).toMatchObject({ core: "The council approved 48 million euros.", sub: ["The vote was 27 to 12.", "Construction starts in 2025."], unparsed: false });
+    expect(s.claims).toMatchObject({
+      core: "The council approved 48 million euros.",
+      sub: ["The vote was 27 to 12.", "Construction starts in 2025."],
+      unparsed: false,
+    });
     expect(s.verify.map((v) => [v.label, v.called, v.quotes.map((q) => q.verified)])).toEqual([
       ["SUPPORTS", true, [true, false]],
       ["NOT ENOUGH INFORMATION", false, []],
@@ -92,14 +208,22 @@ describe("readZofia", () => {
   });
 
   it("reads a judge-final without a debate (debate off) as the one call", () => {
-    const solo = readZofia([t(1, "judge-final", "judge", "judge", { zofia: { answer: "F", probs: { R: 0.1, F: 0.9 } } }, "F")]);
+    const solo = readZofia([
+      t(1, "judge-final", "judge", "judge", { zofia: { answer: "F", probs: { R: 0.1, F: 0.9 } } }, "F"),
+    ]);
     expect(solo.exchanges).toEqual([]);
     expect(solo.soloFinal).toMatchObject({ answer: "F", final: true });
   });
 
   it("draws a debate with nothing stored yet as waiting, not as an error", () => {
     const empty = readZofia([]);
-    expect([empty.ner, empty.salience, empty.keywords, empty.claims, empty.expert]).toEqual([null, null, null, null, null]);
+    expect([empty.ner, empty.salience, empty.keywords, empty.claims, empty.expert]).toEqual([
+      null,
+      null,
+      null,
+      null,
+      null,
+    ]);
     expect(empty.web).toEqual([]);
   });
 });
@@ -107,9 +231,15 @@ describe("readZofia", () => {
 describe("seesByAgent", () => {
   it("takes what each agent was given from the protocol's record on its turns", () => {
     const sees = seesByAgent([
-      t(0, "verify:1", "verifier", "analysis", { zofia: { sees: { article: false, web: true, wikipedia: false, llm: true } } }),
-      t(0, "domain", "expert", "analysis", { zofia: { sees: { article: true, web: false, wikipedia: false, llm: true } } }),
-      t(0, "expert", "expert", "analysis", { zofia: { sees: { article: true, web: false, wikipedia: true, llm: true } } }),
+      t(0, "verify:1", "verifier", "analysis", {
+        zofia: { sees: { article: false, web: true, wikipedia: false, llm: true } },
+      }),
+      t(0, "domain", "expert", "analysis", {
+        zofia: { sees: { article: true, web: false, wikipedia: false, llm: true } },
+      }),
+      t(0, "expert", "expert", "analysis", {
+        zofia: { sees: { article: true, web: false, wikipedia: true, llm: true } },
+      }),
       t(1, "argument", "con", "speech", { zofia: { sees: { article: true, web: true, wikipedia: true, llm: true } } }),
     ]);
     expect(sees).toEqual({

@@ -2,7 +2,15 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { calibrate, compareCells, loadScoresFile, simulate, TAU_S_GRID, TAU_V_GRID, type ScoredClaim } from "@/lib/eval/calibrate";
+import {
+  calibrate,
+  compareCells,
+  loadScoresFile,
+  simulate,
+  TAU_S_GRID,
+  TAU_V_GRID,
+  type ScoredClaim,
+} from "@/lib/eval/calibrate";
 
 const FILE = path.resolve(import.meta.dirname, "../fixtures/calibration-scores.jsonl");
 
@@ -31,7 +39,10 @@ describe("calibration on a hand-checked scores file", () => {
     expect(r.best.avg_rounds).toBeCloseTo(5 / 3, 12);
     expect(r.best.avg_tokens).toBeCloseTo(500 / 3, 12);
     const perfect = r.grid.filter((c) => c.accuracy === 1).map((c) => [c.tau_s, c.tau_v]);
-    const expected = TAU_S_GRID.filter((s) => s <= 0).flatMap((s) => [[s, 0.65], [s, 0.7]]);
+    const expected = TAU_S_GRID.filter((s) => s <= 0).flatMap((s) => [
+      [s, 0.65],
+      [s, 0.7],
+    ]);
     expect(perfect.sort()).toEqual(expected.sort());
   });
 
@@ -52,11 +63,32 @@ describe("calibration on a hand-checked scores file", () => {
   it("breaks ties by fewest rounds, then highest tau_v, then highest tau_s", () => {
     // One claim right at every pair: the best pairs stop at the opening (tau_s <= .5, tau_v <= .9).
     const one: ScoredClaim[] = [
-      { id: "x", gold: "FALSE", final_verdict: "FALSE", checkpoints: [{ after: "opening", p_stop: 0.75, p_continue: 0.25, label_probs: { TRUE: 0.05, "HALF-TRUE": 0.05, FALSE: 0.9 }, verdict: "FALSE" }] },
+      {
+        id: "x",
+        gold: "FALSE",
+        final_verdict: "FALSE",
+        checkpoints: [
+          {
+            after: "opening",
+            p_stop: 0.75,
+            p_continue: 0.25,
+            label_probs: { TRUE: 0.05, "HALF-TRUE": 0.05, FALSE: 0.9 },
+            verdict: "FALSE",
+          },
+        ],
+      },
     ];
     const r = calibrate(one);
     expect(r.best).toMatchObject({ tau_s: 0.5, tau_v: 0.9, accuracy: 1, avg_rounds: 1, avg_tokens: null });
-    const cell = (tau_s: number, tau_v: number, avg_rounds: number) => ({ tau_s, tau_v, accuracy: 0.5, macro_f1: 0.5, avg_rounds, avg_tokens: null, stopped_early: 0 });
+    const cell = (tau_s: number, tau_v: number, avg_rounds: number) => ({
+      tau_s,
+      tau_v,
+      accuracy: 0.5,
+      macro_f1: 0.5,
+      avg_rounds,
+      avg_tokens: null,
+      stopped_early: 0,
+    });
     expect(compareCells(cell(0, 0.5, 1.5), cell(0.5, 0.9, 2), "accuracy")).toBeLessThan(0);
     expect(compareCells(cell(0, 0.9, 2), cell(0.5, 0.5, 2), "accuracy")).toBeLessThan(0);
     expect(compareCells(cell(0.5, 0.9, 2), cell(0, 0.9, 2), "accuracy")).toBeLessThan(0);
@@ -83,7 +115,16 @@ describe("scores file validation", () => {
       id: "A",
       gold: "FALSE",
       final_verdict: "FALSE",
-      checkpoints: [{ after: "opening", p_stop: 0.8, p_continue: 0.2, label_probs: { TRUE: 0.05, "HALF-TRUE": 0.05, FALSE: 0.9 }, verdict: "FALSE", ...cp }],
+      checkpoints: [
+        {
+          after: "opening",
+          p_stop: 0.8,
+          p_continue: 0.2,
+          label_probs: { TRUE: 0.05, "HALF-TRUE": 0.05, FALSE: 0.9 },
+          verdict: "FALSE",
+          ...cp,
+        },
+      ],
       ...over,
     });
   const write = (lines: string[]) => {
@@ -108,15 +149,27 @@ describe("scores file validation", () => {
   });
 
   it("rejects label keys outside the scheme", async () => {
-    const file = write([good({}, { label_probs: { TRUE: 0.05, "HALF-TRUE": 0.05, FALSE: 0.4, "PANTS-ON-FIRE": 0.5 } })]);
-    await expect(loadScoresFile(file)).rejects.toThrow(/:1: checkpoints\.0\.label_probs: .*"PANTS-ON-FIRE".*TRUE, HALF-TRUE, FALSE/);
+    const file = write([
+      good({}, { label_probs: { TRUE: 0.05, "HALF-TRUE": 0.05, FALSE: 0.4, "PANTS-ON-FIRE": 0.5 } }),
+    ]);
+    await expect(loadScoresFile(file)).rejects.toThrow(
+      /:1: checkpoints\.0\.label_probs: .*"PANTS-ON-FIRE".*TRUE, HALF-TRUE, FALSE/,
+    );
   });
 
   it("reads lowercase labels and verdicts as the scheme's labels, so they score right", async () => {
-    const file = write([good({ gold: "half-true", final_verdict: "half true" }, { label_probs: { true: 0.05, "half-true": 0.9, false: 0.05 }, verdict: "Half-True" })]);
+    const file = write([
+      good(
+        { gold: "half-true", final_verdict: "half true" },
+        { label_probs: { true: 0.05, "half-true": 0.9, false: 0.05 }, verdict: "Half-True" },
+      ),
+    ]);
     const claims = await loadScoresFile(file);
     expect(claims[0]).toMatchObject({ gold: "HALF-TRUE", final_verdict: "HALF-TRUE" });
-    expect(claims[0]!.checkpoints[0]).toMatchObject({ verdict: "HALF-TRUE", label_probs: { TRUE: 0.05, "HALF-TRUE": 0.9, FALSE: 0.05 } });
+    expect(claims[0]!.checkpoints[0]).toMatchObject({
+      verdict: "HALF-TRUE",
+      label_probs: { TRUE: 0.05, "HALF-TRUE": 0.9, FALSE: 0.05 },
+    });
     expect(calibrate(claims).best.accuracy).toBe(1);
   });
 

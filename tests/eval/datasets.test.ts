@@ -13,11 +13,24 @@ const jsonl = (rows: unknown[]) => rows.map((r) => JSON.stringify(r)).join("\n")
 
 describe("label mapping tables", () => {
   it("AVeriTeC as the RADAR paper maps it", () => {
-    expect(AVERITEC_TO_RADAR).toEqual({ Supported: "TRUE", Refuted: "FALSE", "Conflicting Evidence/Cherrypicking": "HALF-TRUE", "Not Enough Evidence": null });
+    expect(AVERITEC_TO_RADAR).toEqual({
+      Supported: "TRUE",
+      Refuted: "FALSE",
+      "Conflicting Evidence/Cherrypicking": "HALF-TRUE",
+      "Not Enough Evidence": null,
+    });
   });
   it("PolitiFact's six ratings into three", () => {
-    expect(Object.entries(POLITIFACT_TO_RADAR).filter(([, v]) => v === "HALF-TRUE").map(([k]) => k)).toEqual(["mostly-true", "half-true"]);
-    expect(Object.entries(POLITIFACT_TO_RADAR).filter(([, v]) => v === "FALSE").map(([k]) => k)).toEqual(["mostly-false", "barely-true", "false", "pants-fire"]);
+    expect(
+      Object.entries(POLITIFACT_TO_RADAR)
+        .filter(([, v]) => v === "HALF-TRUE")
+        .map(([k]) => k),
+    ).toEqual(["mostly-true", "half-true"]);
+    expect(
+      Object.entries(POLITIFACT_TO_RADAR)
+        .filter(([, v]) => v === "FALSE")
+        .map(([k]) => k),
+    ).toEqual(["mostly-false", "barely-true", "false", "pants-fire"]);
     expect(POLITIFACT_TO_RADAR.true).toBe("TRUE");
   });
   it("Check-COVID ends of the scale, NEI outside", () => {
@@ -38,8 +51,17 @@ const averitecClaim = (label: string, extra: Record<string, unknown> = {}) => ({
   claim_types: ["Event/Property Claim"],
   fact_checking_strategies: ["Written Evidence"],
   questions: [
-    { question: "Where was it published?", answers: [{ answer: "On a satire site", answer_type: "Abstractive", source_url: "https://x" }] },
-    { question: "Did he say it?", answers: [{ answer: "No", answer_type: "Boolean", boolean_explanation: "The letter is fake" }, { answer: "", answer_type: "Extractive" }] },
+    {
+      question: "Where was it published?",
+      answers: [{ answer: "On a satire site", answer_type: "Abstractive", source_url: "https://x" }],
+    },
+    {
+      question: "Did he say it?",
+      answers: [
+        { answer: "No", answer_type: "Boolean", boolean_explanation: "The letter is fake" },
+        { answer: "", answer_type: "Extractive" },
+      ],
+    },
   ],
   ...extra,
 });
@@ -48,7 +70,15 @@ describe("AVeriTeC importer", () => {
   it("maps labels, turns QA answers into gold evidence, and leaves NEE out of the 3-way set", () => {
     const dir = path.join(tmp(), "averitec");
     fs.mkdirSync(dir);
-    fs.writeFileSync(path.join(dir, "dev.json"), JSON.stringify([averitecClaim("Refuted"), averitecClaim("Not Enough Evidence"), averitecClaim("Conflicting Evidence/Cherrypicking"), averitecClaim("Supported")]));
+    fs.writeFileSync(
+      path.join(dir, "dev.json"),
+      JSON.stringify([
+        averitecClaim("Refuted"),
+        averitecClaim("Not Enough Evidence"),
+        averitecClaim("Conflicting Evidence/Cherrypicking"),
+        averitecClaim("Supported"),
+      ]),
+    );
     const claims = convertAveritec(path.dirname(dir));
     expect(claims.map((c) => [c.id, c.label, c.metadata!.native_label])).toEqual([
       ["0", "FALSE", "Refuted"],
@@ -80,7 +110,10 @@ describe("PolitiFact-Hidden balanced 150 importer", () => {
           example_id: "12994",
           claim: "Gas prices were WAY higher in 2008.",
           label: "HALF-TRUE",
-          gold_evidence: [{ id: 0, text: "Gold one." }, { id: 1, text: "Gold two." }],
+          gold_evidence: [
+            { id: 0, text: "Gold one." },
+            { id: 1, text: "Gold two." },
+          ],
           retrieved_top20_bgebase: [
             { id: 77, distance: 0.4, text: "Second." },
             { id: 12, distance: 0.1, text: "First." },
@@ -89,8 +122,18 @@ describe("PolitiFact-Hidden balanced 150 importer", () => {
       ]),
     );
     const [c] = await convertPolitifactSubset150(dir);
-    expect(c).toMatchObject({ id: "12994", label: "HALF-TRUE", gold_evidence: [{ id: "0", text: "Gold one." }, { id: "1", text: "Gold two." }] });
-    expect(c!.supplied_evidence).toEqual([{ id: "12", text: "First.", score: 0.1 }, { id: "77", text: "Second.", score: 0.4 }]);
+    expect(c).toMatchObject({
+      id: "12994",
+      label: "HALF-TRUE",
+      gold_evidence: [
+        { id: "0", text: "Gold one." },
+        { id: "1", text: "Gold two." },
+      ],
+    });
+    expect(c!.supplied_evidence).toEqual([
+      { id: "12", text: "First.", score: 0.1 },
+      { id: "77", text: "Second.", score: 0.4 },
+    ]);
     const file = path.join(dir, "out.jsonl");
     await writeClaims(file, [c!]);
     expect(await loadClaims(file)).toEqual([c]);
@@ -105,7 +148,13 @@ describe("Check-COVID with RADAR labels", () => {
     fs.writeFileSync(
       path.join(dir, "test", "covidCheck_test_composed.json"),
       jsonl([
-        { id: 1, claim: "Masks work.", cord_id: "c1", label: "SUPPORT", evidence_set: [{ sent_index: 1, type: "PRIMARY" }] },
+        {
+          id: 1,
+          claim: "Masks work.",
+          cord_id: "c1",
+          label: "SUPPORT",
+          evidence_set: [{ sent_index: 1, type: "PRIMARY" }],
+        },
         { id: 2, claim: "Masks fail.", cord_id: "c1", label: "REFUTE", evidence_set: [] },
         { id: 3, claim: "Masks maybe.", cord_id: "c1", label: "NOTENOUGHINFO", evidence_set: [] },
       ]),

@@ -33,7 +33,8 @@ describe("gold labels into a protocol's scheme", () => {
   });
 
   it("has the same labels as the Tool-MAD protocol's schemes, each mapped to the product scale as the contract says", () => {
-    for (const name of LABEL_SCHEME_NAMES) expect([...labelSchemeFor({ labels: name }).labels]).toEqual([...LABEL_SCHEMES[name]]);
+    for (const name of LABEL_SCHEME_NAMES)
+      expect([...labelSchemeFor({ labels: name }).labels]).toEqual([...LABEL_SCHEMES[name]]);
     expect(productLabel("tool-mad", "SUPPORTS")).toBe("TRUE");
     expect(productLabel("tool-mad", "Refuted")).toBe("FALSE");
     expect(productLabel("tool-mad", "Conflicting Evidence/Cherrypicking")).toBe("HALF-TRUE");

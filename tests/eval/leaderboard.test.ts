@@ -13,12 +13,23 @@ describe("pairwise McNemar in the leaderboard", () => {
     const b = [...Array(3).fill(true), ...Array(8).fill(false), ...Array(2).fill(true), false];
     const onlyInA = new Map([...right(a), ["extra", true]]);
     const p = pairOf({ protocol: "radar", correct: onlyInA }, { protocol: "tool-mad", correct: right(b) });
-    expect(p).toMatchObject({ a: "radar", b: "tool-mad", shared: 14, both_right: 3, only_a_right: 8, only_b_right: 2, both_wrong: 1 });
+    expect(p).toMatchObject({
+      a: "radar",
+      b: "tool-mad",
+      shared: 14,
+      both_right: 3,
+      only_a_right: 8,
+      only_b_right: 2,
+      both_wrong: 1,
+    });
     expect(p.p_value).toBeCloseTo(112 / 1024, 12);
   });
 
   it("gives p = 1 when the two never disagree", () => {
-    const m = new Map([["x", true], ["y", false]]);
+    const m = new Map([
+      ["x", true],
+      ["y", false],
+    ]);
     expect(pairOf({ protocol: "a", correct: m }, { protocol: "b", correct: new Map(m) }).p_value).toBe(1);
   });
 });
@@ -41,7 +52,14 @@ describe("the cost/accuracy frontier", () => {
   });
 
   it("keeps both of two identical points (neither beats the other)", () => {
-    expect(frontier([{ id: "p", x: 1, y: 0.5 }, { id: "q", x: 1, y: 0.5 }]).map((p) => p.id).sort()).toEqual(["p", "q"]);
+    expect(
+      frontier([
+        { id: "p", x: 1, y: 0.5 },
+        { id: "q", x: 1, y: 0.5 },
+      ])
+        .map((p) => p.id)
+        .sort(),
+    ).toEqual(["p", "q"]);
   });
 });
 
@@ -51,13 +69,24 @@ describe("planning a matrix", () => {
     { id: "2", claim: "Two.", label: "REFUTES" },
     { id: "3", claim: "Three.", label: "NOT ENOUGH INFO" },
   ];
-  const entry = (protocol: string, config: Record<string, unknown> = {}) => ({ protocol, config, models: {}, evidence: { mode: "tools" as const, corpus: null }, references: [] });
+  const entry = (protocol: string, config: Record<string, unknown> = {}) => ({
+    protocol,
+    config,
+    models: {},
+    evidence: { mode: "tools" as const, corpus: null },
+    references: [],
+  });
 
   it("gives Tool-MAD the label scheme that reads every gold label, unless one was set explicitly", () => {
     const plan = planMatrix({ dataset: "fever", claims, entries: [entry("tool-mad", { labels: "faviq" })] });
     expect(plan.runs[0]!.entry.config.labels).toBe("fever");
     expect(plan.runs[0]!.scoring).toMatchObject({ scored: 3, unscored: {} });
-    const kept = planMatrix({ dataset: "fever", claims, entries: [entry("tool-mad", { labels: "faviq" })], explicitLabels: new Set(["tool-mad"]) });
+    const kept = planMatrix({
+      dataset: "fever",
+      claims,
+      entries: [entry("tool-mad", { labels: "faviq" })],
+      explicitLabels: new Set(["tool-mad"]),
+    });
     expect(kept.runs[0]!.entry.config.labels).toBe("faviq");
     expect(kept.runs[0]!.scoring).toMatchObject({ scored: 2, unscored: { "NOT ENOUGH INFO": 1 } });
   });
@@ -65,8 +94,19 @@ describe("planning a matrix", () => {
   it("scores RADAR on SUPPORTS / REFUTES gold through the product scale instead of refusing it, and refuses a protocol named twice", () => {
     const plan = planMatrix({ dataset: "fever", claims, entries: [entry("radar"), entry("proclaim")] });
     expect(plan.refused).toEqual([]);
-    expect(plan.runs[0]!.scoring).toMatchObject({ scale: "product", labels: ["TRUE", "HALF-TRUE", "FALSE"], scored: 2, unscored: { "NOT ENOUGH INFO": 1 } });
-    expect(plan.runs[1]!.scoring).toMatchObject({ labels: ["SUPPORTED", "NOT SUPPORTED"], scored: 2, unscored: { "NOT ENOUGH INFO": 1 } });
-    expect(() => planMatrix({ dataset: "fever", claims, entries: [entry("proclaim"), entry("proclaim")] })).toThrow(/names proclaim twice/);
+    expect(plan.runs[0]!.scoring).toMatchObject({
+      scale: "product",
+      labels: ["TRUE", "HALF-TRUE", "FALSE"],
+      scored: 2,
+      unscored: { "NOT ENOUGH INFO": 1 },
+    });
+    expect(plan.runs[1]!.scoring).toMatchObject({
+      labels: ["SUPPORTED", "NOT SUPPORTED"],
+      scored: 2,
+      unscored: { "NOT ENOUGH INFO": 1 },
+    });
+    expect(() => planMatrix({ dataset: "fever", claims, entries: [entry("proclaim"), entry("proclaim")] })).toThrow(
+      /names proclaim twice/,
+    );
   });
 });

@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { comparePaired, distribution, excludedItems, mcnemarExact, quantileSorted, summarize, summarizeWithCI, type LabeledItem } from "@/lib/eval/metrics";
+import {
+  comparePaired,
+  distribution,
+  excludedItems,
+  mcnemarExact,
+  quantileSorted,
+  summarize,
+  summarizeWithCI,
+  type LabeledItem,
+} from "@/lib/eval/metrics";
 
 const L = ["TRUE", "HALF-TRUE", "FALSE"] as const;
 
@@ -45,7 +54,13 @@ describe("summarize", () => {
   });
 
   it("never folds an unparsed or unknown verdict into a class", () => {
-    const s = summarize([{ gold: "FALSE", predicted: null }, { gold: "FALSE", predicted: "MOSTLY-FALSE" }], L);
+    const s = summarize(
+      [
+        { gold: "FALSE", predicted: null },
+        { gold: "FALSE", predicted: "MOSTLY-FALSE" },
+      ],
+      L,
+    );
     expect(s.unparsed).toBe(2);
     expect(s.per_class.FALSE).toEqual({ precision: null, recall: 0, f1: 0, support: 2, predicted: 0 });
     // TRUE and HALF-TRUE neither occur nor are predicted: no F1, left out of the macro average.
@@ -75,7 +90,8 @@ describe("bootstrap intervals", () => {
   });
 
   it("shrinks with more claims", () => {
-    const mk = (n: number) => Array.from({ length: n }, (_, i) => ({ gold: "FALSE", predicted: i % 4 === 0 ? "TRUE" : "FALSE" }));
+    const mk = (n: number) =>
+      Array.from({ length: n }, (_, i) => ({ gold: "FALSE", predicted: i % 4 === 0 ? "TRUE" : "FALSE" }));
     const small = summarizeWithCI(mk(20), L, { resamples: 500 });
     const large = summarizeWithCI(mk(400), L, { resamples: 500 });
     const width = (s: typeof small) => s.accuracy.ci!.high - s.accuracy.ci!.low;

@@ -23,7 +23,12 @@ describe("PROClaim subsets importer (fixtures)", () => {
     expect(claims[2]!.gold_evidence).toHaveLength(1);
     expect(claims[2]!.gold_evidence![0]!.id).toBe("4mp1iu55:11");
     expect(claims[2]!.gold_evidence![0]!.text.length).toBeGreaterThan(20);
-    expect(claims[0]!.metadata).toMatchObject({ dataset: "proclaim-checkcovid", source_dataset: "check-covid", cord_id: "ci6mv72z", is_auth: false });
+    expect(claims[0]!.metadata).toMatchObject({
+      dataset: "proclaim-checkcovid",
+      source_dataset: "check-covid",
+      cord_id: "ci6mv72z",
+      is_auth: false,
+    });
   });
 
   it("HealthVer's rows have only id, claim and label: numeric ids become strings, nothing is invented", async () => {
@@ -52,8 +57,14 @@ describe("PROClaim subsets importer (fixtures)", () => {
   });
 
   it("labels radar writes the product's TRUE / FALSE, native the file's SUPPORT / REFUTE", async () => {
-    expect((await convertDataset("proclaim-scifact", SUBSETS, { labels: "radar" })).map((c) => c.label)).toEqual(["TRUE", "FALSE"]);
-    expect((await convertDataset("proclaim-scifact", SUBSETS, { labels: "native" })).map((c) => c.label)).toEqual(["SUPPORT", "REFUTE"]);
+    expect((await convertDataset("proclaim-scifact", SUBSETS, { labels: "radar" })).map((c) => c.label)).toEqual([
+      "TRUE",
+      "FALSE",
+    ]);
+    expect((await convertDataset("proclaim-scifact", SUBSETS, { labels: "native" })).map((c) => c.label)).toEqual([
+      "SUPPORT",
+      "REFUTE",
+    ]);
   });
 
   it("writes a claims file the evaluation reads back unchanged", async () => {
@@ -66,10 +77,20 @@ describe("PROClaim subsets importer (fixtures)", () => {
 
   it("refuses an NEI row and a missing file, saying what was expected and where", async () => {
     const dir = tmp();
-    fs.writeFileSync(path.join(dir, "scifact_sample_100.jsonl"), `${JSON.stringify({ id: "1", claim: "x", label: "SUPPORT" })}\n${JSON.stringify({ id: "2", claim: "y", label: "NOTENOUGHINFO" })}\n`);
-    await expect(convertProclaimSubset(dir, "proclaim-scifact")).rejects.toThrow(/scifact_sample_100\.jsonl:2: label: .*expected \{id, claim, label: SUPPORT\|REFUTE/);
-    await expect(convertProclaimSubset(dir, "proclaim-healthver")).rejects.toThrow(/no healthver_sample_100\.jsonl here or in proclaim_subsets\//);
-    fs.writeFileSync(path.join(dir, "scifact_sample_100.jsonl"), `${JSON.stringify({ id: "1", claim: "x", label: "SUPPORT" })}\n${JSON.stringify({ id: 1, claim: "y", label: "REFUTE" })}\n`);
+    fs.writeFileSync(
+      path.join(dir, "scifact_sample_100.jsonl"),
+      `${JSON.stringify({ id: "1", claim: "x", label: "SUPPORT" })}\n${JSON.stringify({ id: "2", claim: "y", label: "NOTENOUGHINFO" })}\n`,
+    );
+    await expect(convertProclaimSubset(dir, "proclaim-scifact")).rejects.toThrow(
+      /scifact_sample_100\.jsonl:2: label: .*expected \{id, claim, label: SUPPORT\|REFUTE/,
+    );
+    await expect(convertProclaimSubset(dir, "proclaim-healthver")).rejects.toThrow(
+      /no healthver_sample_100\.jsonl here or in proclaim_subsets\//,
+    );
+    fs.writeFileSync(
+      path.join(dir, "scifact_sample_100.jsonl"),
+      `${JSON.stringify({ id: "1", claim: "x", label: "SUPPORT" })}\n${JSON.stringify({ id: 1, claim: "y", label: "REFUTE" })}\n`,
+    );
     await expect(convertProclaimSubset(dir, "proclaim-scifact")).rejects.toThrow(/:2: duplicate id 1/);
   });
 });
@@ -77,14 +98,23 @@ describe("PROClaim subsets importer (fixtures)", () => {
 describe("PROClaim subsets importer: the counts it promises", () => {
   const write = (rows: object[]) => {
     const dir = tmp();
-    fs.writeFileSync(path.join(dir, "healthver_sample_100.jsonl"), rows.map((r) => JSON.stringify(r)).join("\n") + "\n");
+    fs.writeFileSync(
+      path.join(dir, "healthver_sample_100.jsonl"),
+      rows.map((r) => JSON.stringify(r)).join("\n") + "\n",
+    );
     return dir;
   };
 
   it("refuses a file with more claims than the sample has (one row per claim-evidence pair), importing nothing", async () => {
     // 1,096 rows where the sample has 100: the shape of HealthVer's claim-evidence pairs.
-    const rows = Array.from({ length: 1096 }, (_, i) => ({ id: String(i), claim: `claim ${i % 548}`, label: i % 2 ? "SUPPORT" : "REFUTE" }));
-    await expect(convertDataset("proclaim-healthver", write(rows))).rejects.toThrow(/1,096 claims, where proclaim-healthver has 100: this is not that dataset's file.*Nothing was imported/);
+    const rows = Array.from({ length: 1096 }, (_, i) => ({
+      id: String(i),
+      claim: `claim ${i % 548}`,
+      label: i % 2 ? "SUPPORT" : "REFUTE",
+    }));
+    await expect(convertDataset("proclaim-healthver", write(rows))).rejects.toThrow(
+      /1,096 claims, where proclaim-healthver has 100: this is not that dataset's file.*Nothing was imported/,
+    );
   });
 
   it("says when a file holds part of the sample, and reports contradictory gold with examples", async () => {
@@ -97,7 +127,9 @@ describe("PROClaim subsets importer: the counts it promises", () => {
     const claims = await convertDataset("proclaim-healthver", write(rows), { onNote: (n) => notes.push(n) });
     expect(claims).toHaveLength(3);
     expect(notes[0]).toMatch(/3 of the 100 claims proclaim-healthver has/);
-    expect(notes[1]).toMatch(/1 claim text carries contradictory gold labels .*"Masks work\.": SUPPORTED in a; NOT SUPPORTED in b/);
+    expect(notes[1]).toMatch(
+      /1 claim text carries contradictory gold labels .*"Masks work\.": SUPPORTED in a; NOT SUPPORTED in b/,
+    );
   });
 
   it("the committed fixtures convert with their labels and unique ids", async () => {
@@ -105,7 +137,10 @@ describe("PROClaim subsets importer: the counts it promises", () => {
       const claims = await convertDataset(name, SUBSETS);
       expect(claims.length, name).toBeGreaterThan(0);
       expect(new Set(claims.map((c) => c.id)).size, name).toBe(claims.length);
-      expect(Object.keys(labelCounts(claims)).every((l) => ["SUPPORTED", "NOT SUPPORTED"].includes(l)), name).toBe(true);
+      expect(
+        Object.keys(labelCounts(claims)).every((l) => ["SUPPORTED", "NOT SUPPORTED"].includes(l)),
+        name,
+      ).toBe(true);
     }
   });
 });

@@ -50,8 +50,12 @@ describe("the INCONCLUSIVE reporting policy", () => {
     const exc = applyPolicy(A, "exclude", items);
     expect(exc.items).toHaveLength(2);
     expect(exc.outcome).toMatchObject({ counted_as: null, verdicts: 2, excluded: 2 });
-    expect(policySentence(exc.outcome)).toMatch(/INCONCLUSIVE verdicts: 2, left out \(2 claims\) under the reporting policy "exclude".*stored verdicts keep their label/);
-    expect(policySentence(sup.outcome)).toMatch(/counted as SUPPORTED under the reporting policy "support" \(the paper's burden of refutation/);
+    expect(policySentence(exc.outcome)).toMatch(
+      /INCONCLUSIVE verdicts: 2, left out \(2 claims\) under the reporting policy "exclude".*stored verdicts keep their label/,
+    );
+    expect(policySentence(sup.outcome)).toMatch(
+      /counted as SUPPORTED under the reporting policy "support" \(the paper's burden of refutation/,
+    );
   });
 
   it("a PROClaim run is scored on SUPPORTED / NOT SUPPORTED with the run's stored policy; other protocols are untouched", () => {
@@ -62,20 +66,40 @@ describe("the INCONCLUSIVE reporting policy", () => {
       { status: "done", gold: S, native_label: "SUPPORT", label: null },
       { status: "pending", gold: S, native_label: "SUPPORT", label: null },
     ];
-    const run = (reporting?: unknown) => ({ protocol: "proclaim", config: { proclaim: {}, ...(reporting ? { reporting } : {}) } });
+    const run = (reporting?: unknown) => ({
+      protocol: "proclaim",
+      config: { proclaim: {}, ...(reporting ? { reporting } : {}) },
+    });
     expect(runLabels(run())).toMatchObject({ scheme: null, labels: [S, N] });
     // Default support: the first INCONCLUSIVE is right, the second wrong, the missing verdict is UNPARSED (wrong).
     expect(headlineScores(rows, run())).toMatchObject({ n: 4, accuracy: 0.5 });
     expect(headlineScores(rows, run({ inconclusive: "refute" }))).toMatchObject({ n: 4, accuracy: 0.5 });
     expect(headlineScores(rows, run({ inconclusive: "exclude" }))).toMatchObject({ n: 2, accuracy: 0.5 });
     // An explicit policy (eval report --inconclusive) wins over the stored one.
-    expect(scoreRun(rows, run({ inconclusive: "exclude" }), "support").inconclusive).toMatchObject({ policy: "support", verdicts: 2, excluded: 0 });
-    expect(scoreRun(rows.slice(0, 3), { protocol: "tool-mad", config: { "tool-mad": { labels: "faviq" } } }).inconclusive).toBeNull();
+    expect(scoreRun(rows, run({ inconclusive: "exclude" }), "support").inconclusive).toMatchObject({
+      policy: "support",
+      verdicts: 2,
+      excluded: 0,
+    });
+    expect(
+      scoreRun(rows.slice(0, 3), { protocol: "tool-mad", config: { "tool-mad": { labels: "faviq" } } }).inconclusive,
+    ).toBeNull();
   });
 });
 
-const item = (claim_id: string, gold: string, predicted: string | null, tokens = 100, status = "done") => ({ claim_id, gold, status, predicted: status === "done" ? (predicted ?? UNPARSED) : null, tokens });
-const runOf = (index: number, items: RepeatRun["items"]): RepeatRun => ({ run_id: `r${index}`, index, status: "completed", items });
+const item = (claim_id: string, gold: string, predicted: string | null, tokens = 100, status = "done") => ({
+  claim_id,
+  gold,
+  status,
+  predicted: status === "done" ? (predicted ?? UNPARSED) : null,
+  tokens,
+});
+const runOf = (index: number, items: RepeatRun["items"]): RepeatRun => ({
+  run_id: `r${index}`,
+  index,
+  status: "completed",
+  items,
+});
 
 describe("majority over repeated runs", () => {
   it("takes the most frequent label; a tie is the tie label; unparsed is no vote; nothing finished is UNPARSED", () => {
@@ -117,7 +141,10 @@ describe("majority over repeated runs", () => {
   });
 
   it("scores a claim over the runs that finished it and says how many were incomplete", () => {
-    const runs = [runOf(1, [item("c1", S, S), item("c2", N, N)]), runOf(2, [item("c1", S, N), item("c2", N, null, 0, "pending")])];
+    const runs = [
+      runOf(1, [item("c1", S, S), item("c2", N, N)]),
+      runOf(2, [item("c1", S, N), item("c2", N, null, 0, "pending")]),
+    ];
     const g = aggregateRepeats("g", 2, runs, { labels: [S, N], abstention: A, policy: "support" });
     expect(g.claims.find((c) => c.claim_id === "c2")).toMatchObject({ votes: [N, null], majority: N, correct: true });
     // c1 is S vs N over two runs: a tie.
@@ -138,15 +165,25 @@ describe("majority over repeated runs", () => {
 describe("PROClaim presets", () => {
   it("the four datasets: the shared subsets, 3 runs with the majority only for Check-COVID over the closed-world corpus, §7's rows", () => {
     const cc: Preset = PRESETS["proclaim-checkcovid"];
-    expect(cc).toMatchObject({ protocol: "proclaim", dataset: "proclaim-checkcovid", evidence: { mode: "tools", corpus: "check-covid" }, config: {}, repeats: 3 });
+    expect(cc).toMatchObject({
+      protocol: "proclaim",
+      dataset: "proclaim-checkcovid",
+      evidence: { mode: "tools", corpus: "check-covid" },
+      config: {},
+      repeats: 3,
+    });
     expect(cc.caveat).toMatch(/^closed-world corpus, not comparable/);
     expect(cc.corpusHint).toMatch(/dataset download check-covid, then npx counterpoint ingest --dataset check-covid/);
     const maj = cc.references.find((r) => r.aggregate === "majority")!;
     expect(maj).toMatchObject({ metric: "accuracy", value: 0.817, n: 120, tokensPerClaim: 210_900 });
     expect(cc.references.find((r) => r.aggregate === "best-of")).toMatchObject({ metric: "accuracy", value: 0.958 });
     expect(cc.references.find((r) => r.model === "gpt-5-mini")).toMatchObject({ value: 0.858 });
-    expect(PRESETS["proclaim-healthver"].references).toEqual([expect.objectContaining({ dataset: "HealthVer", n: 100, value: 0.72 })]);
-    expect(PRESETS["proclaim-feverous"].references).toEqual([expect.objectContaining({ dataset: "FEVEROUS", n: 60, value: 0.783 })]);
+    expect(PRESETS["proclaim-healthver"].references).toEqual([
+      expect.objectContaining({ dataset: "HealthVer", n: 100, value: 0.72 }),
+    ]);
+    expect(PRESETS["proclaim-feverous"].references).toEqual([
+      expect.objectContaining({ dataset: "FEVEROUS", n: 60, value: 0.783 }),
+    ]);
     expect(PRESETS["proclaim-scifact"].references).toEqual([]);
     for (const name of ["proclaim-healthver", "proclaim-feverous", "proclaim-scifact"] as const) {
       const p: Preset = PRESETS[name];
@@ -164,16 +201,36 @@ describe("PROClaim presets", () => {
       "proclaim-no-prag": [0.742, 0.741, 188_875],
       "proclaim-no-reflection": [0.808, 0.808, 247_300],
     } as const;
-    expect(PRESET_NAMES.filter((n) => n.startsWith("proclaim-") && !["proclaim-checkcovid", "proclaim-healthver", "proclaim-feverous", "proclaim-scifact"].includes(n)).sort()).toEqual(Object.keys(expected).sort());
+    expect(
+      PRESET_NAMES.filter(
+        (n) =>
+          n.startsWith("proclaim-") &&
+          !["proclaim-checkcovid", "proclaim-healthver", "proclaim-feverous", "proclaim-scifact"].includes(n),
+      ).sort(),
+    ).toEqual(Object.keys(expected).sort());
     for (const [name, [acc, mf1, tokens]] of Object.entries(expected)) {
       const p: Preset = PRESETS[name as keyof typeof expected];
-      expect(p).toMatchObject({ protocol: "proclaim", dataset: "proclaim-checkcovid", evidence: { mode: "tools", corpus: "check-covid" } });
+      expect(p).toMatchObject({
+        protocol: "proclaim",
+        dataset: "proclaim-checkcovid",
+        evidence: { mode: "tools", corpus: "check-covid" },
+      });
       expect(p.caveat).toMatch(/^closed-world corpus, not comparable/);
       const own = p.references.filter((r) => r.aggregate === undefined);
       expect(Object.fromEntries(own.map((r) => [r.metric, r.value]))).toEqual({ accuracy: acc, macro_f1: mf1 });
       expect(own.every((r) => r.tokensPerClaim === tokens)).toBe(true);
     }
-    expect(PRESETS["proclaim-standard-mad"].config).toEqual({ mode: "standard-mad", fixedRounds: 3, prag: false, roleSwitch: false, experts: false, reflection: false, critic: false, adaptiveStop: false, panelSize: 1 });
+    expect(PRESETS["proclaim-standard-mad"].config).toEqual({
+      mode: "standard-mad",
+      fixedRounds: 3,
+      prag: false,
+      roleSwitch: false,
+      experts: false,
+      reflection: false,
+      critic: false,
+      adaptiveStop: false,
+      panelSize: 1,
+    });
     expect(PRESETS["proclaim-no-switch"].config).toEqual({ roleSwitch: false });
     expect(PRESETS["proclaim-single-judge"].config).toEqual({ panelSize: 1 });
     expect(PRESETS["proclaim-no-prag"].config).toEqual({ prag: false, fixedRounds: 3 });

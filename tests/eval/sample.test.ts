@@ -21,6 +21,8 @@ describe("claim sampling", () => {
     const b = selectClaims(claims, { sample: "balanced", seed: 1, limit: 6 });
     expect(b.map((c) => c.label)).toEqual(["FALSE", "HALF-TRUE", "TRUE", "FALSE", "HALF-TRUE", "TRUE"]);
     expect(selectClaims(claims, { sample: "balanced" })).toHaveLength(9);
-    expect(() => selectClaims(claims, { sample: "balanced", limit: 12 })).toThrow(/needs 4 claims per label, but "TRUE" has 3/);
+    expect(() => selectClaims(claims, { sample: "balanced", limit: 12 })).toThrow(
+      /needs 4 claims per label, but "TRUE" has 3/,
+    );
   });
 });

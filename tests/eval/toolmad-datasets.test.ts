@@ -27,19 +27,33 @@ describe("FEVER importer", () => {
       ["105", "NOT ENOUGH INFO"],
       ["106", "NOT ENOUGH INFO"],
     ]);
-    expect(claims[0]).toMatchObject({ metadata: { dataset: "fever", split: "dev", native_label: "SUPPORTS", evidence_pages: ["Nikolaj_Coster-Waldau", "Fox_Broadcasting_Company"] } });
+    expect(claims[0]).toMatchObject({
+      metadata: {
+        dataset: "fever",
+        split: "dev",
+        native_label: "SUPPORTS",
+        evidence_pages: ["Nikolaj_Coster-Waldau", "Fox_Broadcasting_Company"],
+      },
+    });
     // FEVER has no dates and no evidence text: the agents must find it.
     expect(claims.every((c) => c.date === undefined && c.gold_evidence === undefined)).toBe(true);
   });
 
   it("says which file it expected when given the wrong folder", () => {
-    expect(() => convertFever(path.join(FIX, "feverous"))).toThrow(/no fever_labelled_dev\.json here or in fever\/ \(expected the FEVER folder/);
+    expect(() => convertFever(path.join(FIX, "feverous"))).toThrow(
+      /no fever_labelled_dev\.json here or in fever\/ \(expected the FEVER folder/,
+    );
   });
 
   it("refuses a label that is not FEVER's, naming the claim and the labels it knows", () => {
     const dir = tmp();
-    fs.writeFileSync(path.join(dir, "fever_labelled_dev.json"), JSON.stringify([{ id: 1, claim: "x is y", label: "MOSTLY TRUE", evidence_pages: [] }]));
-    expect(() => convertFever(dir)).toThrow(/claim 0: unknown label "MOSTLY TRUE"; expected one of SUPPORTS, REFUTES, NOT ENOUGH INFO/);
+    fs.writeFileSync(
+      path.join(dir, "fever_labelled_dev.json"),
+      JSON.stringify([{ id: 1, claim: "x is y", label: "MOSTLY TRUE", evidence_pages: [] }]),
+    );
+    expect(() => convertFever(dir)).toThrow(
+      /claim 0: unknown label "MOSTLY TRUE"; expected one of SUPPORTS, REFUTES, NOT ENOUGH INFO/,
+    );
     fs.writeFileSync(path.join(dir, "fever_labelled_dev.json"), JSON.stringify({ claims: [] }));
     expect(() => convertFever(dir)).toThrow(/expected a JSON array/);
   });
@@ -47,7 +61,11 @@ describe("FEVER importer", () => {
 
 describe("FEVEROUS-S importer", () => {
   it("reduces wiki links to their text", () => {
-    expect(stripWikiLinks("a [[Plantation_house|plantation house]] near [[Pittsview,_Alabama|Pittsview]] and [[Millbrook_Lighthouse]].")).toBe("a plantation house near Pittsview and Millbrook Lighthouse.");
+    expect(
+      stripWikiLinks(
+        "a [[Plantation_house|plantation house]] near [[Pittsview,_Alabama|Pittsview]] and [[Millbrook_Lighthouse]].",
+      ),
+    ).toBe("a plantation house near Pittsview and Millbrook Lighthouse.");
   });
 
   it("turns the gold sentences into gold evidence with the page title, labels into FEVER's, the native label kept", () => {
@@ -65,12 +83,16 @@ describe("FEVEROUS-S importer", () => {
     expect(claims.flatMap((c) => c.gold_evidence!.map((e) => e.text)).join(" ")).not.toMatch(/\[\[|\]\]/);
     // The same sentence under two claims has one id.
     expect(claims[1]!.gold_evidence_ids).toEqual([claims[0]!.gold_evidence_ids![0]]);
-    expect(claims[2]!.metadata).toMatchObject({ challenge: "Multi-hop Reasoning", pages: ["Tollgate Bridge", "Vell River"] });
+    expect(claims[2]!.metadata).toMatchObject({
+      challenge: "Multi-hop Reasoning",
+      pages: ["Tollgate Bridge", "Vell River"],
+    });
   });
 
   it("the gold-sentence corpus has one document per page, each distinct sentence once, and every claim's gold ids resolve to its passages", async () => {
     const docs: DocumentInput[] = [];
-    for await (const r of feverousGoldCorpus(path.join(FIX, "feverous"))) if (r.kind === "document") docs.push(r.document);
+    for await (const r of feverousGoldCorpus(path.join(FIX, "feverous")))
+      if (r.kind === "document") docs.push(r.document);
     expect(docs.map((d) => d.title)).toEqual(["Millbrook Lighthouse", "Tollgate Bridge", "Vell River", "Cape Harrow"]);
     const passages = new Map(docs.flatMap((d) => d.passages!.map((p) => [p.id, p.text] as const)));
     expect(passages.size).toBe(5);
@@ -80,7 +102,9 @@ describe("FEVEROUS-S importer", () => {
   });
 
   it("keeps a line without a title", () => {
-    expect(feverousSentences("no tab here [[A|b]]")).toEqual([expect.objectContaining({ title: "", text: "no tab here b" })]);
+    expect(feverousSentences("no tab here [[A|b]]")).toEqual([
+      expect.objectContaining({ title: "", text: "no tab here b" }),
+    ]);
   });
 });
 
@@ -104,15 +128,25 @@ describe("FaVIQ importer (public jsonl format; FaVIQ ships as a zip, so the fixt
   it("says where FaVIQ comes from when it is missing, and names the line of a bad label", async () => {
     await expect(convertFaviq(tmp())).rejects.toThrow(/no FaVIQ dev\.jsonl .* github\.com\/faviq\/faviq/);
     const file = path.join(tmp(), "dev.jsonl");
-    fs.writeFileSync(file, `${JSON.stringify({ id: "1", claim: "a", label: "SUPPORTS" })}\n${JSON.stringify({ id: "2", claim: "b", label: "NOT ENOUGH INFO" })}\n`);
-    await expect(convertFaviq(file)).rejects.toThrow(/dev\.jsonl:2: label: unknown label "NOT ENOUGH INFO"; expected one of SUPPORTS, REFUTES/);
+    fs.writeFileSync(
+      file,
+      `${JSON.stringify({ id: "1", claim: "a", label: "SUPPORTS" })}\n${JSON.stringify({ id: "2", claim: "b", label: "NOT ENOUGH INFO" })}\n`,
+    );
+    await expect(convertFaviq(file)).rejects.toThrow(
+      /dev\.jsonl:2: label: unknown label "NOT ENOUGH INFO"; expected one of SUPPORTS, REFUTES/,
+    );
   });
 });
 
 describe("AVeriTeC for Tool-MAD", () => {
   it("keeps the four labels (Not Enough Evidence included) with labels: native; the RADAR mapping stays the default", () => {
     const native = convertAveritec(path.join(FIX, "averitec"), { labels: "native" });
-    expect(native.map((c) => c.label)).toEqual(["Supported", "Refuted", "Not Enough Evidence", "Conflicting Evidence/Cherrypicking"]);
+    expect(native.map((c) => c.label)).toEqual([
+      "Supported",
+      "Refuted",
+      "Not Enough Evidence",
+      "Conflicting Evidence/Cherrypicking",
+    ]);
     expect(native[0]!.date).toBe("2020-03-15");
     expect(convertAveritec(path.join(FIX, "averitec")).map((c) => c.label)).toEqual(["TRUE", "FALSE", "HALF-TRUE"]);
   });
@@ -123,7 +157,11 @@ describe("dataset convert --sample n --seed s", () => {
     const all = await convertDataset("fever", path.join(FIX, "fever"));
     const a = sampleClaims(all, 3, 7);
     expect(sampleClaims(all, 3, 7)).toEqual(a);
-    const others = [8, 9, 10, 11].map((s) => sampleClaims(all, 3, s).map((c) => c.id).join());
+    const others = [8, 9, 10, 11].map((s) =>
+      sampleClaims(all, 3, s)
+        .map((c) => c.id)
+        .join(),
+    );
     expect(others.some((ids) => ids !== a.map((c) => c.id).join())).toBe(true);
     expect(a.every((c) => (c.metadata as { sample: unknown }).sample !== undefined)).toBe(true);
     expect(a[0]!.metadata).toMatchObject({ sample: { method: "random", n: 3, of: 6, seed: 7 } });

@@ -6,7 +6,9 @@ describe("verdict health of a run", () => {
   it("a run with every scored verdict unparsed is unreadable, and the warning says the 0 is not the method's", () => {
     const h = verdictHealth({ scored: 20, unparsed: 20, failed: 0 });
     expect(h.unreadable).toBe(true);
-    expect(healthWarning(h)).toMatch(/^No verdict could be read: all 20 scored verdicts are unparsed, so the accuracy of 0 measures a broken run/);
+    expect(healthWarning(h)).toMatch(
+      /^No verdict could be read: all 20 scored verdicts are unparsed, so the accuracy of 0 measures a broken run/,
+    );
     expect(healthCounts(h)).toBe("20 unparsed");
   });
 

@@ -36,7 +36,9 @@ describe("refuse: what a refused form sends back", () => {
   });
 
   it("returns a checkbox group as a list with one box or none ticked, so 'none ticked' is not 'never sent'", () => {
-    expect(refuse(form([["protocols", "radar"]]), "x", undefined, ["protocols"]).lists).toEqual({ protocols: ["radar"] });
+    expect(refuse(form([["protocols", "radar"]]), "x", undefined, ["protocols"]).lists).toEqual({
+      protocols: ["radar"],
+    });
     const none = refuse(form([["name", "a"]]), "x", undefined, ["protocols"]);
     expect(none.lists).toEqual({ protocols: [] });
     expect(listOf(none, "protocols")).toEqual([]);

@@ -26,7 +26,10 @@ export function usage(input: number, output: number) {
 }
 
 /** The stream parts a provider sends for `chunks` of text. */
-export function textStream(chunks: string[], opts: { input?: number; output?: number; providerMetadata?: SharedV3ProviderMetadata; delayMs?: number } = {}) {
+export function textStream(
+  chunks: string[],
+  opts: { input?: number; output?: number; providerMetadata?: SharedV3ProviderMetadata; delayMs?: number } = {},
+) {
   const parts: LanguageModelV3StreamPart[] = [
     { type: "stream-start", warnings: [] },
     { type: "text-start", id: "t" },

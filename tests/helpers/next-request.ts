@@ -68,6 +68,7 @@ export function httpRequest(url: string, init: RequestInit = {}) {
   if (token) headers.set("cookie", `cp_session=${token}`);
   const target = new URL(url, "http://127.0.0.1");
   // As a browser does on the app's own pages; the origin check refuses writes without it.
-  if (init.method && !["GET", "HEAD"].includes(init.method.toUpperCase()) && !headers.has("origin")) headers.set("origin", target.origin);
+  if (init.method && !["GET", "HEAD"].includes(init.method.toUpperCase()) && !headers.has("origin"))
+    headers.set("origin", target.origin);
   return new Request(target, { ...init, headers });
 }

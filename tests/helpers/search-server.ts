@@ -47,17 +47,32 @@ export async function startSearchServer(): Promise<SearchServer> {
       } catch {
         // Kept as text.
       }
-      const logged: LoggedRequest = { method: req.method ?? "", path: decodeURIComponent(url.pathname), query: Object.fromEntries(url.searchParams), headers: req.headers, body };
+      const logged: LoggedRequest = {
+        method: req.method ?? "",
+        path: decodeURIComponent(url.pathname),
+        query: Object.fromEntries(url.searchParams),
+        headers: req.headers,
+        body,
+      };
       requests.push(logged);
-      const route = routes.get(`${logged.method} ${logged.path}`) ?? [...routes.entries()].find(([k]) => k.endsWith("*") && `${logged.method} ${logged.path}`.startsWith(k.slice(0, -1)))?.[1];
-      const answer: ScriptedAnswer = route ? route(logged) : { status: 404, json: { error: `no script for ${logged.method} ${logged.path}` } };
+      const route =
+        routes.get(`${logged.method} ${logged.path}`) ??
+        [...routes.entries()].find(
+          ([k]) => k.endsWith("*") && `${logged.method} ${logged.path}`.startsWith(k.slice(0, -1)),
+        )?.[1];
+      const answer: ScriptedAnswer = route
+        ? route(logged)
+        : { status: 404, json: { error: `no script for ${logged.method} ${logged.path}` } };
       if ("hangUp" in answer) {
         req.socket.destroy();
         return;
       }
       const isJson = "json" in answer;
       const payload = isJson ? JSON.stringify(answer.json) : answer.text;
-      res.writeHead(answer.status ?? 200, { "content-type": isJson ? "application/json" : "text/html", ...answer.headers });
+      res.writeHead(answer.status ?? 200, {
+        "content-type": isJson ? "application/json" : "text/html",
+        ...answer.headers,
+      });
       res.end(payload);
     });
   });
@@ -92,7 +107,14 @@ export const tavilyAnswer = (query: string, pages: Page[]) => ({
   follow_up_questions: null,
   answer: null,
   images: [],
-  results: pages.map((p, i) => ({ title: p.title, url: p.url, content: p.text, score: 0.9 - i * 0.1, raw_content: null, ...(p.published ? { published_date: p.published } : {}) })),
+  results: pages.map((p, i) => ({
+    title: p.title,
+    url: p.url,
+    content: p.text,
+    score: 0.9 - i * 0.1,
+    raw_content: null,
+    ...(p.published ? { published_date: p.published } : {}),
+  })),
   response_time: 0.42,
 });
 
@@ -104,7 +126,16 @@ export const braveAnswer = (query: string, pages: Page[]) => ({
   web: {
     type: "search",
     family_friendly: true,
-    results: pages.map((p) => ({ type: "search_result", title: p.title, url: p.url, is_source_local: false, description: p.text, language: "en", ...(p.published ? { page_age: p.published, age: "some time ago" } : {}), profile: { name: new URL(p.url).hostname } })),
+    results: pages.map((p) => ({
+      type: "search_result",
+      title: p.title,
+      url: p.url,
+      is_source_local: false,
+      description: p.text,
+      language: "en",
+      ...(p.published ? { page_age: p.published, age: "some time ago" } : {}),
+      profile: { name: new URL(p.url).hostname },
+    })),
   },
 });
 
@@ -112,7 +143,17 @@ export const braveAnswer = (query: string, pages: Page[]) => ({
 export const searxAnswer = (query: string, pages: Page[]) => ({
   query,
   number_of_results: 0,
-  results: pages.map((p, i) => ({ url: p.url, title: p.title, content: p.text, engine: "duckduckgo", engines: ["duckduckgo"], positions: [i + 1], score: 1 / (i + 1), category: "general", publishedDate: p.published ?? null })),
+  results: pages.map((p, i) => ({
+    url: p.url,
+    title: p.title,
+    content: p.text,
+    engine: "duckduckgo",
+    engines: ["duckduckgo"],
+    positions: [i + 1],
+    score: 1 / (i + 1),
+    category: "general",
+    publishedDate: p.published ?? null,
+  })),
   answers: [],
   corrections: [],
   infoboxes: [],
@@ -122,11 +163,22 @@ export const searxAnswer = (query: string, pages: Page[]) => ({
 
 /** MediaWiki REST GET /w/rest.php/v1/search/page. */
 export const wikiSearchAnswer = (pages: Array<{ id: number; key: string; title: string }>) => ({
-  pages: pages.map((p) => ({ id: p.id, key: p.key, title: p.title, excerpt: `<span class="searchmatch">${p.title}</span> is a page`, matched_title: null, description: "a test page", thumbnail: null })),
+  pages: pages.map((p) => ({
+    id: p.id,
+    key: p.key,
+    title: p.title,
+    excerpt: `<span class="searchmatch">${p.title}</span> is a page`,
+    matched_title: null,
+    description: "a test page",
+    thumbnail: null,
+  })),
 });
 
 /** Wikimedia REST GET /api/rest_v1/page/summary/{title}. */
-export const wikiSummary = (base: string, p: { id: number; key: string; title: string; extract: string; revision: string; timestamp: string }) => ({
+export const wikiSummary = (
+  base: string,
+  p: { id: number; key: string; title: string; extract: string; revision: string; timestamp: string },
+) => ({
   type: "standard",
   title: p.title,
   displaytitle: p.title,

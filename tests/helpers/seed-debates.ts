@@ -65,8 +65,20 @@ export async function seedDebates(db: Database, opts: SeedOptions): Promise<stri
         finishedAt: new Date(created.getTime() + 30_000),
       });
       evidence.push(
-        { debateId, rank: 1, source: "gold", externalId: `e${i}-1`, text: `The council's 2023 budget lists ${i % 97} million for roads.` },
-        { debateId, rank: 2, source: "gold", externalId: `e${i}-2`, text: "Half of the road budget was carried over from 2022." },
+        {
+          debateId,
+          rank: 1,
+          source: "gold",
+          externalId: `e${i}-1`,
+          text: `The council's 2023 budget lists ${i % 97} million for roads.`,
+        },
+        {
+          debateId,
+          rank: 2,
+          source: "gold",
+          externalId: `e${i}-2`,
+          text: "Half of the road budget was carried over from 2022.",
+        },
       );
       const roles = ["politician", "scientist", "politician", "scientist"];
       roles.forEach((role, seq) =>
@@ -86,9 +98,27 @@ export async function seedDebates(db: Database, opts: SeedOptions): Promise<stri
           citations: [(seq % 2) + 1],
         }),
       );
-      checkpoints.push({ debateId, after: "opening", round: 0, pStop: 0.3, pContinue: 0.7, stopMargin: -0.4, labelProbs: { TRUE: 0.2, "HALF-TRUE": 0.6, FALSE: 0.2 }, confidence: 0.6, verdict: "HALF-TRUE", decision: "continue", scoringMethod: "logprobs" });
+      checkpoints.push({
+        debateId,
+        after: "opening",
+        round: 0,
+        pStop: 0.3,
+        pContinue: 0.7,
+        stopMargin: -0.4,
+        labelProbs: { TRUE: 0.2, "HALF-TRUE": 0.6, FALSE: 0.2 },
+        confidence: 0.6,
+        verdict: "HALF-TRUE",
+        decision: "continue",
+        scoringMethod: "logprobs",
+      });
       const label = opts.label ? opts.label(i) : LABELS[i % 3]!;
-      verdicts.push({ debateId, label, reason: `The evidence shows claim ${i} is ${label}.`, confidence: 0.8, roundsCompleted: 2 });
+      verdicts.push({
+        debateId,
+        label,
+        reason: `The evidence shows claim ${i} is ${label}.`,
+        confidence: 0.8,
+        roundsCompleted: 2,
+      });
     }
     await db.insert(s.claims).values(claims);
     await db.insert(s.debates).values(debates);

@@ -28,7 +28,12 @@ function serverActionModules(dir: string): string[] {
   return out;
 }
 
-type Outcome = { kind: "interrupt"; status: number } | { kind: "redirect"; url: string } | { kind: "state"; text: string } | { kind: "threw"; error: string } | { kind: "nothing" };
+type Outcome =
+  | { kind: "interrupt"; status: number }
+  | { kind: "redirect"; url: string }
+  | { kind: "state"; text: string }
+  | { kind: "threw"; error: string }
+  | { kind: "nothing" };
 
 async function outcome(fn: (...a: unknown[]) => Promise<unknown>): Promise<Outcome> {
   const form = new FormData();
@@ -54,7 +59,13 @@ beforeAll(async () => {
   noRole = (await createSession(h.db, u.id)).token;
   for (const file of serverActionModules(path.resolve("app"))) {
     const mod = (await import(file)) as Record<string, unknown>;
-    for (const [name, fn] of Object.entries(mod)) if (typeof fn === "function") actions.push({ name, file: path.relative(process.cwd(), file), fn: fn as (...a: unknown[]) => Promise<unknown> });
+    for (const [name, fn] of Object.entries(mod))
+      if (typeof fn === "function")
+        actions.push({
+          name,
+          file: path.relative(process.cwd(), file),
+          fn: fn as (...a: unknown[]) => Promise<unknown>,
+        });
   }
 });
 afterAll(async () => {
@@ -64,7 +75,17 @@ afterAll(async () => {
 describe(`every server action refuses with 401/403 or a sentence, never a 500 (${backend})`, () => {
   it("finds the actions", () => {
     const names = actions.map((a) => a.name);
-    for (const n of ["cancelJobAction", "createShareAction", "revokeShareAction", "createComparisonShareAction", "revokeComparisonShareAction", "retryFailedAction", "loadDemoAction", "startDebateAction"]) expect(names).toContain(n);
+    for (const n of [
+      "cancelJobAction",
+      "createShareAction",
+      "revokeShareAction",
+      "createComparisonShareAction",
+      "revokeComparisonShareAction",
+      "retryFailedAction",
+      "loadDemoAction",
+      "startDebateAction",
+    ])
+      expect(names).toContain(n);
   });
 
   it("signed out: 401, a sign-in redirect or a state that says to sign in", async () => {
@@ -72,7 +93,10 @@ describe(`every server action refuses with 401/403 or a sentence, never a 500 ($
     const bad: string[] = [];
     for (const a of actions.filter((a) => !PUBLIC.has(a.name))) {
       const o = await outcome(a.fn);
-      const ok = (o.kind === "interrupt" && o.status === 401) || (o.kind === "redirect" && /^\/(signin|setup)\b/.test(o.url)) || (o.kind === "state" && /sign in/i.test(o.text));
+      const ok =
+        (o.kind === "interrupt" && o.status === 401) ||
+        (o.kind === "redirect" && /^\/(signin|setup)\b/.test(o.url)) ||
+        (o.kind === "state" && /sign in/i.test(o.text));
       if (!ok) bad.push(`${a.file} ${a.name}: ${JSON.stringify(o)}`);
     }
     expect(bad).toEqual([]);

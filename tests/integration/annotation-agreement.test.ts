@@ -25,7 +25,12 @@ describe("the agreement page's counts", () => {
       people.push({ id: u.id, email: `${n}@x.org`, name: null, roles: ["annotator"] });
     }
     const debates = await seedDebates(h.db, { count: 4 });
-    const labels: Array<[string, string | null]> = [["TRUE", "TRUE"], ["FALSE", "FALSE"], ["TRUE", "HALF-TRUE"], ["FALSE", null]];
+    const labels: Array<[string, string | null]> = [
+      ["TRUE", "TRUE"],
+      ["FALSE", "FALSE"],
+      ["TRUE", "HALF-TRUE"],
+      ["FALSE", null],
+    ];
     for (const [i, pair] of labels.entries()) {
       for (const [j, label] of pair.entries()) {
         if (!label) continue;

@@ -2,7 +2,17 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DbHandle } from "@/db/client";
 import { createUser } from "@/db/queries/users";
 import { setSetting } from "@/db/queries/settings";
-import { AnnotationError, assignmentOf, claimNextTask, claimTask, currentAnnotations, queueSummary, saveAnnotation, skipTask, undoSkip } from "@/db/queries/annotations";
+import {
+  AnnotationError,
+  assignmentOf,
+  claimNextTask,
+  claimTask,
+  currentAnnotations,
+  queueSummary,
+  saveAnnotation,
+  skipTask,
+  undoSkip,
+} from "@/db/queries/annotations";
 import type { Principal } from "@/lib/auth/policy";
 import { seedDebates } from "../helpers/seed-debates";
 import { freshDatabase } from "./test-db";

@@ -3,7 +3,15 @@ import type { DbHandle } from "@/db/client";
 import type { UserRole } from "@/db/schema";
 import { createUser } from "@/db/queries/users";
 import { setSetting } from "@/db/queries/settings";
-import { annotationFilterOptions, claimNextTask, claimTask, myRecentAnnotations, saveAnnotation, skipTask, taskContext } from "@/db/queries/annotations";
+import {
+  annotationFilterOptions,
+  claimNextTask,
+  claimTask,
+  myRecentAnnotations,
+  saveAnnotation,
+  skipTask,
+  taskContext,
+} from "@/db/queries/annotations";
 import type { Principal } from "@/lib/auth/policy";
 import { seedDebates } from "../helpers/seed-debates";
 import { freshDatabase } from "./test-db";

@@ -5,7 +5,14 @@ import * as s from "@/db/schema";
 import type { UserRole } from "@/db/schema";
 import { createUser } from "@/db/queries/users";
 import { setSetting } from "@/db/queries/settings";
-import { auditTrail, claimNextTask, currentAnnotations, peekNextTask, saveAnnotation, skipTask } from "@/db/queries/annotations";
+import {
+  auditTrail,
+  claimNextTask,
+  currentAnnotations,
+  peekNextTask,
+  saveAnnotation,
+  skipTask,
+} from "@/db/queries/annotations";
 import { visibleAnnotations } from "@/lib/auth/visibility";
 import type { Principal } from "@/lib/auth/policy";
 import { seedDebates } from "../helpers/seed-debates";
@@ -85,7 +92,11 @@ describe("labels", () => {
     const a = people["a@x.org"]!;
     const d = debates[2]!;
     const v1 = await saveAnnotation(h.db, a, d, label);
-    const v2 = await saveAnnotation(h.db, a, d, { ...label, goldLabel: "TRUE", rationale: "On reflection, E1 settles it." });
+    const v2 = await saveAnnotation(h.db, a, d, {
+      ...label,
+      goldLabel: "TRUE",
+      rationale: "On reflection, E1 settles it.",
+    });
     expect(v2).toMatchObject({ version: 2, supersedesId: v1.id, goldLabel: "TRUE" });
     const trail = await auditTrail(h.db, d, a.id);
     expect(trail.map((t) => t.audit.action)).toEqual(["create", "edit"]);

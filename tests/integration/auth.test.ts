@@ -68,17 +68,43 @@ const DEBATE_FORM = { claim: "The boxer sold his medal.", evidenceMode: "gold", 
 
 describe("a refused set-up form", () => {
   it("comes back with the code, name and email as typed, the refusal on the code, and never the password", async () => {
-    const state = await setupAction({}, form({ code: "not-the-code", name: "Ada Admin", email: "ada@x.org", password: "a long password 1", confirm: "a long password 1" }));
-    expect(state).toMatchObject({ field: "code", error: "That setup code is not the one printed by the server.", values: { code: "not-the-code", name: "Ada Admin", email: "ada@x.org" } });
+    const state = await setupAction(
+      {},
+      form({
+        code: "not-the-code",
+        name: "Ada Admin",
+        email: "ada@x.org",
+        password: "a long password 1",
+        confirm: "a long password 1",
+      }),
+    );
+    expect(state).toMatchObject({
+      field: "code",
+      error: "That setup code is not the one printed by the server.",
+      values: { code: "not-the-code", name: "Ada Admin", email: "ada@x.org" },
+    });
     expect(JSON.stringify(state)).not.toContain("a long password 1");
-    const differ = await setupAction({}, form({ code: "x", name: "Ada Admin", email: "ada@x.org", password: "a long password 1", confirm: "a long password 2" }));
+    const differ = await setupAction(
+      {},
+      form({
+        code: "x",
+        name: "Ada Admin",
+        email: "ada@x.org",
+        password: "a long password 1",
+        confirm: "a long password 2",
+      }),
+    );
     expect(differ).toMatchObject({ field: "confirm", values: { name: "Ada Admin", email: "ada@x.org" } });
   });
 });
 
 describe("signing in", () => {
   it("accepts the right password, refuses a wrong one and an unknown email with the same message", async () => {
-    await createUser(h.db, { email: "Person@X.org", passwordHash: await hashPassword("a long password"), roles: ["journalist"] });
+    await createUser(h.db, {
+      email: "Person@X.org",
+      passwordHash: await hashPassword("a long password"),
+      roles: ["journalist"],
+    });
     const ok = await signIn(h.db, { email: " person@x.org ", password: "a long password", address: "10.0.0.1" });
     expect(ok.ok).toBe(true);
     const wrong = await signIn(h.db, { email: "person@x.org", password: "wrong password", address: "10.0.0.1" });
@@ -89,13 +115,18 @@ describe("signing in", () => {
   });
 
   it("throttles guessing without locking the owner out: the guessing client is blocked, the owner's right password still works", async () => {
-    await createUser(h.db, { email: "target@x.org", passwordHash: await hashPassword("the right password"), roles: ["journalist"] });
+    await createUser(h.db, {
+      email: "target@x.org",
+      passwordHash: await hashPassword("the right password"),
+      roles: ["journalist"],
+    });
     const attempt = (password: string, address: string) => signIn(h.db, { email: "target@x.org", password, address });
     expect((await attempt("the right password", "192.0.2.10")).ok).toBe(true);
     // Four attacking addresses, each until it is blocked: twice the failures the old per-email lockout allowed.
     for (let a = 1; a <= SIGNIN_LIMITS.accountUnderAttack.failures / SIGNIN_LIMITS.perAccountClient.limit; a++) {
       const results = [];
-      for (let i = 0; i < SIGNIN_LIMITS.perAccountClient.limit + 2; i++) results.push(await attempt(`guess ${a}-${i}`, `203.0.113.${a}`));
+      for (let i = 0; i < SIGNIN_LIMITS.perAccountClient.limit + 2; i++)
+        results.push(await attempt(`guess ${a}-${i}`, `203.0.113.${a}`));
       expect(results.filter((r) => !r.ok && /Too many sign-in attempts/.test(r.error))).toHaveLength(2);
       // Blocked means blocked: even the right password from the guessing client gets no answer.
       const right = await attempt("the right password", `203.0.113.${a}`);
@@ -105,7 +136,10 @@ describe("signing in", () => {
     expect((await attempt("the right password", "192.0.2.10")).ok).toBe(true);
     expect((await attempt("the right password", "198.51.100.77")).ok).toBe(true);
     // A new address gets one guess per slow-down period while the account is under attack, not a fresh allowance.
-    expect(await attempt("another guess", "203.0.113.200")).toEqual({ ok: false, error: "That email and password do not match an account." });
+    expect(await attempt("another guess", "203.0.113.200")).toEqual({
+      ok: false,
+      error: "That email and password do not match an account.",
+    });
     const second = await attempt("yet another guess", "203.0.113.200");
     expect(second.ok ? "" : second.error).toMatch(/Too many sign-in attempts/);
   });
@@ -114,7 +148,9 @@ describe("signing in", () => {
     const outcomes: string[] = [];
     for (let i = 0; i <= SIGNIN_LIMITS.perClient.limit; i++) {
       request.headers = new Headers({ [PEER_HEADER]: "203.0.113.50", "x-forwarded-for": `198.51.100.${i}` });
-      outcomes.push((await signInAction({}, form({ email: `nobody${i}@x.org`, password: "wrong password" }))).error ?? "");
+      outcomes.push(
+        (await signInAction({}, form({ email: `nobody${i}@x.org`, password: "wrong password" }))).error ?? "",
+      );
     }
     request.headers = new Headers();
     expect(outcomes.slice(0, -1).every((e) => /do not match/.test(e))).toBe(true);
@@ -122,11 +158,20 @@ describe("signing in", () => {
   });
 
   it("sets an HttpOnly, SameSite=Lax cookie, Secure only behind https", async () => {
-    await createUser(h.db, { email: "cookie@x.org", passwordHash: await hashPassword("cookie password"), roles: ["journalist"] });
+    await createUser(h.db, {
+      email: "cookie@x.org",
+      passwordHash: await hashPassword("cookie password"),
+      roles: ["journalist"],
+    });
     request.set.length = 0;
     request.headers = new Headers({ "x-forwarded-proto": "https", "x-forwarded-for": "10.3.0.1" });
-    await expect(signInAction({}, form({ email: "cookie@x.org", password: "cookie password", next: "//evil.example" }))).rejects.toThrow(Redirect);
-    expect(request.set[0]).toMatchObject({ name: "cp_session", options: { httpOnly: true, sameSite: "lax", secure: true, path: "/" } });
+    await expect(
+      signInAction({}, form({ email: "cookie@x.org", password: "cookie password", next: "//evil.example" })),
+    ).rejects.toThrow(Redirect);
+    expect(request.set[0]).toMatchObject({
+      name: "cp_session",
+      options: { httpOnly: true, sameSite: "lax", secure: true, path: "/" },
+    });
     request.headers = new Headers();
     try {
       await signInAction({}, form({ email: "cookie@x.org", password: "cookie password", next: "//evil.example" }));
@@ -152,8 +197,12 @@ describe("roles are checked on the server", () => {
       signedInAs(who ? tokens[who]! : null);
       const state = await startDebateAction({}, form(DEBATE_FORM));
       expect(state.error).toMatch(who ? /Only a fact-checker or an admin/ : /Sign in first/);
-      expect((await cancelDebateAction({}, form({ id: debateId }))).error).toMatch(who ? /Only a fact-checker/ : /Sign in/);
-      expect((await resumeDebateAction({}, form({ id: debateId }))).error).toMatch(who ? /Only a fact-checker/ : /Sign in/);
+      expect((await cancelDebateAction({}, form({ id: debateId }))).error).toMatch(
+        who ? /Only a fact-checker/ : /Sign in/,
+      );
+      expect((await resumeDebateAction({}, form({ id: debateId }))).error).toMatch(
+        who ? /Only a fact-checker/ : /Sign in/,
+      );
     }
     expect(await debateCount()).toBe(before);
     const [d] = await h.db.select().from(s.debates).where(eq(s.debates.id, debateId));
@@ -164,17 +213,27 @@ describe("roles are checked on the server", () => {
     for (const who of ["journalist@x.org", "annotator@x.org"]) {
       signedInAs(tokens[who]!);
       expect((await createCorpusAction({}, form({ name: "secret" }))).error).toMatch(/Only a fact-checker/);
-      expect((await ingestUrlAction({}, form({ corpus: "secret", url: "https://example.org" }))).error).toMatch(/Only a fact-checker/);
+      expect((await ingestUrlAction({}, form({ corpus: "secret", url: "https://example.org" }))).error).toMatch(
+        /Only a fact-checker/,
+      );
       await expect(loadDemoAction()).rejects.toMatchObject({ status: 403 });
-      const res = await upload(httpRequest("/api/corpora/secret/uploads?filename=a.txt", { method: "POST", body: "hello" }), { params: Promise.resolve({ name: "secret" }) });
+      const res = await upload(
+        httpRequest("/api/corpora/secret/uploads?filename=a.txt", { method: "POST", body: "hello" }),
+        { params: Promise.resolve({ name: "secret" }) },
+      );
       expect(res.status).toBe(403);
     }
     signedInAs(null);
-    const anon = await upload(httpRequest("/api/corpora/secret/uploads?filename=a.txt", { method: "POST", body: "hello" }), { params: Promise.resolve({ name: "secret" }) });
+    const anon = await upload(
+      httpRequest("/api/corpora/secret/uploads?filename=a.txt", { method: "POST", body: "hello" }),
+      { params: Promise.resolve({ name: "secret" }) },
+    );
     expect(anon.status).toBe(401);
     expect(await corpusCount()).toBe(0);
     signedInAs(tokens["checker@x.org"]!);
-    await expect(createCorpusAction({}, form({ name: "newsroom" }))).rejects.toThrow(/NEXT_REDIRECT \/corpora\/newsroom/);
+    await expect(createCorpusAction({}, form({ name: "newsroom" }))).rejects.toThrow(
+      /NEXT_REDIRECT \/corpora\/newsroom/,
+    );
     expect(await corpusCount()).toBe(1);
   });
 
@@ -183,13 +242,17 @@ describe("roles are checked on the server", () => {
     const f = form({});
     f.set("claims", new File(['{"id":"1","claim":"x","label":"TRUE"}\n'], "claims.jsonl"));
     expect((await createRunAction({}, f)).error).toMatch(/Only a fact-checker or an admin/);
-    await expect(retryFailedAction(form({ run: "00000000-0000-0000-0000-000000000000" }))).rejects.toMatchObject({ status: 403 });
+    await expect(retryFailedAction(form({ run: "00000000-0000-0000-0000-000000000000" }))).rejects.toMatchObject({
+      status: 403,
+    });
     expect((await h.db.select({ n: count() }).from(s.evalRuns))[0]!.n).toBe(0);
   });
 
   it("the event stream follows the public setting, and a share link opens exactly one debate", async () => {
     const call = async (query = "") => {
-      const res = await events(httpRequest(`/api/debates/${debateId}/events${query}`), { params: Promise.resolve({ id: debateId }) });
+      const res = await events(httpRequest(`/api/debates/${debateId}/events${query}`), {
+        params: Promise.resolve({ id: debateId }),
+      });
       await res.body?.cancel();
       return res.status;
     };
@@ -198,7 +261,9 @@ describe("roles are checked on the server", () => {
     const token = await createShare(h.db, debateId, (await h.db.select().from(s.users).limit(1))[0]!.id);
     expect(await call(`?share=${token}`)).toBe(200);
     const [other] = await seedDebates(h.db, { count: 1 });
-    const res = await events(httpRequest(`/api/debates/${other}/events?share=${token}`), { params: Promise.resolve({ id: other! }) });
+    const res = await events(httpRequest(`/api/debates/${other}/events?share=${token}`), {
+      params: Promise.resolve({ id: other! }),
+    });
     expect(res.status).toBe(401);
     signedInAs(tokens["journalist@x.org"]!);
     expect(await call()).toBe(200);
@@ -212,11 +277,22 @@ describe("roles are checked on the server", () => {
 describe("invitations", () => {
   it("an invitation creates an account with its roles once, and not after it expires", async () => {
     const admin = (await h.db.select().from(s.users).where(eq(s.users.email, "admin@x.org")))[0]!;
-    const inv = await createInvite(h.db, { email: "new@x.org", roles: ["annotator", "journalist"], createdBy: admin.id });
+    const inv = await createInvite(h.db, {
+      email: "new@x.org",
+      roles: ["annotator", "journalist"],
+      createdBy: admin.id,
+    });
     const r = await acceptInvite(h.db, { token: inv.token, password: "my new password" });
     expect((await validateSession(h.db, r.token))?.roles).toEqual(["annotator", "journalist"]);
-    await expect(acceptInvite(h.db, { token: inv.token, password: "my new password" })).rejects.toThrow(/expired or was already used/);
-    const old = await createInvite(h.db, { email: "late@x.org", roles: ["journalist"], createdBy: admin.id, now: new Date(Date.now() - 8 * 86_400_000) });
+    await expect(acceptInvite(h.db, { token: inv.token, password: "my new password" })).rejects.toThrow(
+      /expired or was already used/,
+    );
+    const old = await createInvite(h.db, {
+      email: "late@x.org",
+      roles: ["journalist"],
+      createdBy: admin.id,
+      now: new Date(Date.now() - 8 * 86_400_000),
+    });
     await expect(acceptInvite(h.db, { token: old.token, password: "my new password" })).rejects.toThrow(/expired/);
   });
 });
@@ -247,11 +323,15 @@ describe("the client's address", () => {
 
   it("is stamped from the socket on every request, overwriting a header of the same name the client sent", async () => {
     stampPeerAddresses();
-    const server = http.createServer((req, res) => res.end(clientIpFrom(new Headers(req.headers as Record<string, string>), [])));
+    const server = http.createServer((req, res) =>
+      res.end(clientIpFrom(new Headers(req.headers as Record<string, string>), [])),
+    );
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     try {
       const { port } = server.address() as { port: number };
-      const res = await fetch(`http://127.0.0.1:${port}/`, { headers: { [PEER_HEADER]: "6.6.6.6", "x-forwarded-for": "6.6.6.6" } });
+      const res = await fetch(`http://127.0.0.1:${port}/`, {
+        headers: { [PEER_HEADER]: "6.6.6.6", "x-forwarded-for": "6.6.6.6" },
+      });
       expect(await res.text()).toBe("127.0.0.1");
     } finally {
       await new Promise((resolve) => server.close(resolve));

@@ -2,7 +2,17 @@ import { and, eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as s from "@/db/schema";
 import { loadDebate } from "@/db/queries/debates";
-import { BENCH_ARTICLE, benchedPresets, ensureBenchCorpus, outputBudget, PROCLAIM_PAPER_TOKENS, protocolRowOf, protocolsMarkdown, runPresetDebate, TOOL_MAD_SCRIPTS } from "@/lib/bench/protocols";
+import {
+  BENCH_ARTICLE,
+  benchedPresets,
+  ensureBenchCorpus,
+  outputBudget,
+  PROCLAIM_PAPER_TOKENS,
+  protocolRowOf,
+  protocolsMarkdown,
+  runPresetDebate,
+  TOOL_MAD_SCRIPTS,
+} from "@/lib/bench/protocols";
 import { getProtocol } from "@/lib/debate/protocols";
 import { freshDatabase } from "./test-db";
 
@@ -25,7 +35,10 @@ const noLatency = { firstDelayMs: 0, delayMs: 0 };
 
 async function stored(id: string) {
   const d = (await loadDebate(h.db, id))!;
-  const calls = await h.db.select({ turnId: s.llmCalls.turnId, promptTokens: s.llmCalls.promptTokens }).from(s.llmCalls).where(eq(s.llmCalls.debateId, id));
+  const calls = await h.db
+    .select({ turnId: s.llmCalls.turnId, promptTokens: s.llmCalls.promptTokens })
+    .from(s.llmCalls)
+    .where(eq(s.llmCalls.debateId, id));
   return { d, calls };
 }
 
@@ -45,7 +58,10 @@ describe("bench protocols rows", () => {
   });
 
   it("a preset that repeats an earlier one's debate is benched once: ZoFia's GossipCop preset is PolitiFact's configuration", () => {
-    expect(benchedPresets("zofia")).toEqual([{ preset: "zofia-politifact" }, { preset: "zofia-gossipcop", sameAs: "zofia-politifact" }]);
+    expect(benchedPresets("zofia")).toEqual([
+      { preset: "zofia-politifact" },
+      { preset: "zofia-gossipcop", sameAs: "zofia-politifact" },
+    ]);
     expect(benchedPresets("radar").every((p) => !p.sameAs)).toBe(true);
   });
 
@@ -72,7 +88,9 @@ describe("bench protocols rows", () => {
       // One search per agent per round, through the offline tools (never the web).
       expect(row.tool_calls).toBe(2 * want.rounds);
       const tools = d.turns.filter((t) => t.kind === "tool");
-      expect(tools.map((t) => t.model).sort()).toEqual([...Array(want.rounds).fill("corpus"), ...Array(want.rounds).fill("corpus-standin")].sort());
+      expect(tools.map((t) => t.model).sort()).toEqual(
+        [...Array(want.rounds).fill("corpus"), ...Array(want.rounds).fill("corpus-standin")].sort(),
+      );
 
       expect(row.prompt_tokens).toBe(calls.reduce((a, c) => a + (c.promptTokens ?? 0), 0));
       expect(row.prompt_tokens).toBe(d.turns.reduce((a, t) => a + (t.promptTokens ?? 0), 0));
@@ -88,7 +106,13 @@ describe("bench protocols rows", () => {
       d.turns
         .filter((t) => t.phase === phase)
         .sort((a, b) => a.round - b.round || a.seq - b.seq)
-        .map((t) => ({ round: t.round, ...(t.metadata as { value: Record<string, unknown> }).value }) as Record<string, unknown> & { round: number });
+        .map(
+          (t) =>
+            ({ round: t.round, ...(t.metadata as { value: Record<string, unknown> }).value }) as Record<
+              string,
+              unknown
+            > & { round: number },
+        );
     const consensus = value("consensus");
     // Round 1 disagrees; round 2 agrees but a gate fails; round 3 agrees with every gate passed.
     expect(consensus.map((c) => [c.round, c.agreed, c.gatesPassed])).toEqual([
@@ -140,7 +164,19 @@ describe("bench protocols rows", () => {
     expect(outputBudget("zofia", 400)!.position).toBe("within");
     expect(outputBudget("zofia", 1201)!.position).toBe("above");
     expect(outputBudget("tool-mad", 500)).toBeNull();
-    const md = protocolsMarkdown([{ ...row, overhead_ms_p50: 1, overhead_ms_p95: 2, overhead_samples: 1, cpu_ms_p50: 1, runner_cpu_ms_per_step_p50: 1, runner_cpu_ms_per_step_p95: 1, db_statements: 1, db_ms: 1 }]);
+    const md = protocolsMarkdown([
+      {
+        ...row,
+        overhead_ms_p50: 1,
+        overhead_ms_p95: 2,
+        overhead_samples: 1,
+        cpu_ms_p50: 1,
+        runner_cpu_ms_per_step_p50: 1,
+        runner_cpu_ms_per_step_p95: 1,
+        db_statements: 1,
+        db_ms: 1,
+      },
+    ]);
     expect(md).toContain(`output ${row.completion_tokens} tokens: ${row.output_budget!.position} 400–1200`);
   });
 
@@ -149,19 +185,27 @@ describe("bench protocols rows", () => {
     const row = await protocolRowOf(h.db, id, "radar", "radar-expertise");
     const { d, calls } = await stored(id);
     expect(row.llm_calls).toBe(calls.length);
-    expect(row.llm_calls).toBeGreaterThanOrEqual(d.turns.filter((t) => t.status === "completed" && t.kind !== "tool").length);
+    expect(row.llm_calls).toBeGreaterThanOrEqual(
+      d.turns.filter((t) => t.status === "completed" && t.kind !== "tool").length,
+    );
     expect(row.rounds).toBe(d.verdict!.roundsCompleted);
     expect(row.decided_by).toBe("judge");
     expect(row.tool_calls).toBe(0);
     // The verdict and the completed status were written together.
-    const [debate] = await h.db.select({ status: s.debates.status }).from(s.debates).where(and(eq(s.debates.id, id), inArray(s.debates.status, ["completed"])));
+    const [debate] = await h.db
+      .select({ status: s.debates.status })
+      .from(s.debates)
+      .where(and(eq(s.debates.id, id), inArray(s.debates.status, ["completed"])));
     expect(debate?.status).toBe("completed");
   });
 });
 
 describe("bench protocols rows: PROClaim", () => {
   // The scripted trial per benched preset (lib/bench/scripted-model.ts proclaimAnswer): rounds of the primary trial, why it stopped, who decided.
-  const expected: Record<string, { rounds: number; stop: string; switched: string | null; decidedBy: "panel" | "judge-1"; prag: boolean }> = {
+  const expected: Record<
+    string,
+    { rounds: number; stop: string; switched: string | null; decidedBy: "panel" | "judge-1"; prag: boolean }
+  > = {
     "proclaim-checkcovid": { rounds: 2, stop: "plateau", switched: "plateau", decidedBy: "panel", prag: true },
     "standard-mad": { rounds: 3, stop: "rounds", switched: null, decidedBy: "judge-1", prag: false },
     "no-switch": { rounds: 2, stop: "plateau", switched: null, decidedBy: "panel", prag: true },
@@ -181,7 +225,12 @@ describe("bench protocols rows: PROClaim", () => {
       { preset: "proclaim-scifact", sameAs: "proclaim-checkcovid" },
       ...["standard-mad", "no-switch", "single-judge", "no-prag", "no-reflection"].map((preset) => ({ preset })),
     ]);
-    expect(Object.keys(expected).sort()).toEqual(benchedPresets("proclaim").filter((p) => !p.sameAs).map((p) => p.preset).sort());
+    expect(Object.keys(expected).sort()).toEqual(
+      benchedPresets("proclaim")
+        .filter((p) => !p.sameAs)
+        .map((p) => p.preset)
+        .sort(),
+    );
     // Every preset has the paper's tokens per claim (spec §7).
     expect(Object.keys(PROCLAIM_PAPER_TOKENS).sort()).toEqual(Object.keys(getProtocol("proclaim").presets).sort());
   });
@@ -191,12 +240,19 @@ describe("bench protocols rows: PROClaim", () => {
       const { id, toolCalls } = await runPresetDebate(h.db, "proclaim", preset, noLatency);
       const row = await protocolRowOf(h.db, id, "proclaim", preset);
       const { d, calls } = await stored(id);
-      const details = d.verdict!.details as { poolSize: number; stopReasons: { primary: string; switched: string | null }; votes: Record<string, number>; rounds: { primary: number; switched: number | null } };
+      const details = d.verdict!.details as {
+        poolSize: number;
+        stopReasons: { primary: string; switched: string | null };
+        votes: Record<string, number>;
+        rounds: { primary: number; switched: number | null };
+      };
       const completed = d.turns.filter((t) => t.status === "completed");
 
       // Every answer was read: no scripted prompt fell through to an unparsed turn or a repair.
       expect(d.turns.every((t) => t.status === "completed")).toBe(true);
-      expect(completed.filter((t) => /repair/.test(t.phase) || JSON.stringify(t.metadata ?? {}).includes('"unparsed":{'))).toEqual([]);
+      expect(
+        completed.filter((t) => /repair/.test(t.phase) || JSON.stringify(t.metadata ?? {}).includes('"unparsed":{')),
+      ).toEqual([]);
 
       expect(row.rounds).toBe(want.rounds);
       expect(row.rounds).toBe(d.verdict!.roundsCompleted);
@@ -204,11 +260,18 @@ describe("bench protocols rows: PROClaim", () => {
       expect(row.decided_by).toBe(want.decidedBy);
       const ballots = completed.filter((t) => t.phase === "panel");
       expect(ballots).toHaveLength(want.decidedBy === "panel" ? 3 : 1);
-      const panelRows = await h.db.select({ judgeRole: s.verdicts.judgeRole }).from(s.verdicts).where(and(eq(s.verdicts.debateId, id), eq(s.verdicts.isFinal, false)));
+      const panelRows = await h.db
+        .select({ judgeRole: s.verdicts.judgeRole })
+        .from(s.verdicts)
+        .where(and(eq(s.verdicts.debateId, id), eq(s.verdicts.isFinal, false)));
       expect(panelRows.map((r) => r.judgeRole).sort()).toEqual(ballots.map((t) => t.role).sort());
       // Two judges find NOT SUPPORTED, the third INCONCLUSIVE: the plurality decides.
       expect(row.label).toBe("NOT SUPPORTED");
-      expect(details.votes).toEqual(want.decidedBy === "panel" ? { SUPPORTED: 0, "NOT SUPPORTED": 2, INCONCLUSIVE: 1 } : { SUPPORTED: 0, "NOT SUPPORTED": 1, INCONCLUSIVE: 0 });
+      expect(details.votes).toEqual(
+        want.decidedBy === "panel"
+          ? { SUPPORTED: 0, "NOT SUPPORTED": 2, INCONCLUSIVE: 1 }
+          : { SUPPORTED: 0, "NOT SUPPORTED": 1, INCONCLUSIVE: 0 },
+      );
 
       // Every model call is stored against a completed turn, and every model step made exactly one.
       expect(row.llm_calls).toBe(calls.length);
@@ -232,9 +295,12 @@ describe("bench protocols rows: PROClaim", () => {
       expect(row.label).toBe(d.verdict!.label);
 
       // Pool size: the admitted passages (or standard MAD's seed) plus what P-RAG accepted in the primary trial, counted from the stored evidence.
-      const meta = (e: (typeof d.evidence)[number]) => (e.metadata ?? {}) as { status?: string; accepted?: boolean; debate?: string };
+      const meta = (e: (typeof d.evidence)[number]) =>
+        (e.metadata ?? {}) as { status?: string; accepted?: boolean; debate?: string };
       const admitted = d.evidence.filter((e) => meta(e).status === "admitted").length;
-      const pragAccepted = d.evidence.filter((e) => meta(e).debate === "primary" && meta(e).status === "accepted").length;
+      const pragAccepted = d.evidence.filter(
+        (e) => meta(e).debate === "primary" && meta(e).status === "accepted",
+      ).length;
       expect(row.pool_size).toBe(preset === "standard-mad" ? d.evidence.length : admitted + pragAccepted);
       expect(row.pool_size).toBe(details.poolSize);
       expect(row.paper_tokens_per_claim).toBe(PROCLAIM_PAPER_TOKENS[preset]);
@@ -242,14 +308,26 @@ describe("bench protocols rows: PROClaim", () => {
 
       if (preset !== "standard-mad") {
         // The arbiter's screen shows all three outcomes; P-RAG, where it runs, accepts some passages and rejects others.
-        const screen = (completed.find((t) => t.phase === "admitted")!.metadata as { value: { admitted: number; disputed: number; discarded: number; unparsed: number } }).value;
+        const screen = (
+          completed.find((t) => t.phase === "admitted")!.metadata as {
+            value: { admitted: number; disputed: number; discarded: number; unparsed: number };
+          }
+        ).value;
         expect(screen.admitted).toBe(admitted);
-        expect([screen.admitted > 0, screen.disputed > 0, screen.discarded > 0, screen.unparsed]).toEqual([true, true, true, 0]);
+        expect([screen.admitted > 0, screen.disputed > 0, screen.discarded > 0, screen.unparsed]).toEqual([
+          true,
+          true,
+          true,
+          0,
+        ]);
         const pragEvidence = d.evidence.filter((e) => meta(e).debate === "primary" || meta(e).debate === "switched");
-        if (want.prag) expect(new Set(pragEvidence.map((e) => meta(e).status))).toEqual(new Set(["accepted", "rejected"]));
+        if (want.prag)
+          expect(new Set(pragEvidence.map((e) => meta(e).status))).toEqual(new Set(["accepted", "rejected"]));
         else expect(pragEvidence).toEqual([]);
         // One expert was called and testified, in the primary trial's first round.
-        expect(completed.filter((t) => /testimony$/.test(t.phase)).map((t) => [t.phase, t.round])).toEqual([["testimony", 1]]);
+        expect(completed.filter((t) => /testimony$/.test(t.phase)).map((t) => [t.phase, t.round])).toEqual([
+          ["testimony", 1],
+        ]);
       }
     });
   }
@@ -258,9 +336,35 @@ describe("bench protocols rows: PROClaim", () => {
     const { id } = await runPresetDebate(h.db, "tool-mad", "toolmad-averitec", noLatency);
     const other = await protocolRowOf(h.db, id, "tool-mad", "toolmad-averitec");
     expect([other.pool_size, other.paper_tokens_per_claim]).toEqual([null, null]);
-    const base = { protocol: "proclaim", preset: "no-switch", llm_calls: 44, tool_calls: 7, prompt_tokens: 1, completion_tokens: 1, rounds: 2, decided_by: "panel", label: "NOT SUPPORTED", pool_size: 9, paper_tokens_per_claim: 147_251, paper: "paper §7 (Check-COVID): 147,251 tokens/claim, ablation no-switch", output_budget: null, overhead_ms_p50: 1, overhead_ms_p95: 2, overhead_samples: 1, cpu_ms_p50: 1, runner_cpu_ms_per_step_p50: 1, runner_cpu_ms_per_step_p95: 1, db_statements: 1, db_ms: 1 };
+    const base = {
+      protocol: "proclaim",
+      preset: "no-switch",
+      llm_calls: 44,
+      tool_calls: 7,
+      prompt_tokens: 1,
+      completion_tokens: 1,
+      rounds: 2,
+      decided_by: "panel",
+      label: "NOT SUPPORTED",
+      pool_size: 9,
+      paper_tokens_per_claim: 147_251,
+      paper: "paper §7 (Check-COVID): 147,251 tokens/claim, ablation no-switch",
+      output_budget: null,
+      overhead_ms_p50: 1,
+      overhead_ms_p95: 2,
+      overhead_samples: 1,
+      cpu_ms_p50: 1,
+      runner_cpu_ms_per_step_p50: 1,
+      runner_cpu_ms_per_step_p95: 1,
+      db_statements: 1,
+      db_ms: 1,
+    };
     const [header, , line] = protocolsMarkdown([base]).split("\n");
-    const cells = (l: string) => l!.split("|").slice(1, -1).map((c) => c.trim());
+    const cells = (l: string) =>
+      l!
+        .split("|")
+        .slice(1, -1)
+        .map((c) => c.trim());
     expect(cells(line!)[cells(header!).indexOf("pool size")]).toBe("9");
     expect(line).toContain("147,251 tokens/claim");
     // A failed row keeps the table's columns.

@@ -27,10 +27,26 @@ type Report = {
   cross_process_token_to_sse_client_ms_p95?: number | null;
   cross_process_token_to_browser_ms_p50?: number | null;
   lost_turns: number;
-  parameters: { debates: number; workers: number[]; model_latency_ms_per_call: number; model_ms_per_token: number; lease_ms: number; calls_per_debate: number; latency_watcher: string };
+  parameters: {
+    debates: number;
+    workers: number[];
+    model_latency_ms_per_call: number;
+    model_ms_per_token: number;
+    lease_ms: number;
+    calls_per_debate: number;
+    latency_watcher: string;
+  };
   machine: { cpus: number; load_average_start: number[] };
   runs: Array<{ workers: number; seconds: number; debates_per_minute: number }>;
-  kill: { debates: number; completed: number; debates_not_completed: number; turns_finished_before_kill: number; missing_turns: number; duplicated_turns: number; killed_while_holding: string };
+  kill: {
+    debates: number;
+    completed: number;
+    debates_not_completed: number;
+    turns_finished_before_kill: number;
+    missing_turns: number;
+    duplicated_turns: number;
+    killed_while_holding: string;
+  };
 };
 
 describe(`bench scale on ${backend}`, () => {
@@ -46,9 +62,31 @@ describe(`bench scale on ${backend}`, () => {
     return;
   }
 
-  it("times 1 and 2 worker processes, loses no turn when one is SIGKILLed, and every debate is completed in the database", { timeout: 240_000 }, async () => {
-    const env: Record<string, string> = { ...(await freshCliEnv()), DEBATE_LEASE_SECONDS: "3", NEXT_TELEMETRY_DISABLED: "1" };
-    const args = ["bench", "scale", "--debates", "2", "--workers", "1,2", "--call-ms", "20", "--token-ms", "1", "--latency-debates", "1", "--no-browser", "--keep-debates", "--json"];
+  it("times 1 and 2 worker processes, loses no turn when one is SIGKILLed, and every debate is completed in the database", {
+    timeout: 240_000,
+  }, async () => {
+    const env: Record<string, string> = {
+      ...(await freshCliEnv()),
+      DEBATE_LEASE_SECONDS: "3",
+      NEXT_TELEMETRY_DISABLED: "1",
+    };
+    const args = [
+      "bench",
+      "scale",
+      "--debates",
+      "2",
+      "--workers",
+      "1,2",
+      "--call-ms",
+      "20",
+      "--token-ms",
+      "1",
+      "--latency-debates",
+      "1",
+      "--no-browser",
+      "--keep-debates",
+      "--json",
+    ];
     if (!built) {
       // No production build: the latency part cannot run, and the command says so before starting anything.
       const refused = await runCli(args, env);
@@ -61,7 +99,13 @@ describe(`bench scale on ${backend}`, () => {
     expect(r.stderr).toMatch(/throughput: 2 worker\(s\): 2 debates in/);
     const report = JSON.parse(r.stdout) as Report;
 
-    expect(report.parameters).toMatchObject({ debates: 2, workers: [1, 2], model_latency_ms_per_call: 20, model_ms_per_token: 1, lease_ms: 3000 });
+    expect(report.parameters).toMatchObject({
+      debates: 2,
+      workers: [1, 2],
+      model_latency_ms_per_call: 20,
+      model_ms_per_token: 1,
+      lease_ms: 3000,
+    });
     // RADAR expertise, one rebuttal round, no early stopping: 2 openings, 2 rebuttals, 2 closings, the judge.
     expect(report.parameters.calls_per_debate).toBe(7);
     expect(report.runs.map((x) => x.workers)).toEqual([1, 2]);
@@ -73,13 +117,21 @@ describe(`bench scale on ${backend}`, () => {
     expect(report.machine.load_average_start).toHaveLength(3);
 
     expect(report.lost_turns).toBe(0);
-    expect(report.kill).toMatchObject({ debates: 2, completed: 2, debates_not_completed: 0, missing_turns: 0, duplicated_turns: 0 });
+    expect(report.kill).toMatchObject({
+      debates: 2,
+      completed: 2,
+      debates_not_completed: 0,
+      missing_turns: 0,
+      duplicated_turns: 0,
+    });
     expect(report.kill.turns_finished_before_kill).toBeGreaterThan(0);
 
     if (built) {
       expect(report.parameters.latency_watcher).toBe("sse-client");
       expect(report.cross_process_token_to_sse_client_ms_p50).toBeGreaterThanOrEqual(0);
-      expect(report.cross_process_token_to_sse_client_ms_p95).toBeGreaterThanOrEqual(report.cross_process_token_to_sse_client_ms_p50!);
+      expect(report.cross_process_token_to_sse_client_ms_p95).toBeGreaterThanOrEqual(
+        report.cross_process_token_to_sse_client_ms_p50!,
+      );
       expect(report).not.toHaveProperty("cross_process_token_to_browser_ms_p50");
     } else {
       expect(report.parameters.latency_watcher).toBe("none");
@@ -98,7 +150,15 @@ describe(`bench scale on ${backend}`, () => {
       expect(debates.length).toBe(2 + 4 + 2 * 2 + 2 + (built ? 1 : 0));
       expect(debates.filter((d) => d.status !== "completed")).toEqual([]);
       expect(debates.map((d) => d.id)).toContain(report.kill.killed_while_holding);
-      const turns = await h.db.select({ debateId: s.turns.debateId, status: s.turns.status, round: s.turns.round, phase: s.turns.phase, role: s.turns.role }).from(s.turns);
+      const turns = await h.db
+        .select({
+          debateId: s.turns.debateId,
+          status: s.turns.status,
+          round: s.turns.round,
+          phase: s.turns.phase,
+          role: s.turns.role,
+        })
+        .from(s.turns);
       for (const d of debates) {
         const done = turns.filter((t) => t.debateId === d.id && t.status === "completed");
         expect(done, `debate ${d.id}`).toHaveLength(7);

@@ -27,7 +27,11 @@ beforeAll(async () => {
   vi.stubEnv("OPENAI_API_KEY", "sk-test");
   vi.stubEnv("DEBATE_RATE_LIMIT", "1/hour");
   resetConfigForTests();
-  const u = await createUser(h.db, { email: "checker@x.org", passwordHash: await hashPassword("correct horse battery"), roles: ["fact-checker"] });
+  const u = await createUser(h.db, {
+    email: "checker@x.org",
+    passwordHash: await hashPassword("correct horse battery"),
+    roles: ["fact-checker"],
+  });
   signedInAs((await createSession(h.db, u.id)).token);
 });
 afterAll(async () => {
@@ -46,8 +50,13 @@ describe("an over-long claim", () => {
   it("is refused with the form's words, the text kept for editing, and no debate or rate-limit use", async () => {
     const claim = `${"The boxer sold his medal to help children. ".repeat(50)}`.trim();
     expect(claim.length).toBe(2149);
-    const state = await startDebateAction({}, form({ claim, evidenceMode: "gold", goldEvidence: "A passage.", variant: "single" }));
-    expect(state.error).toBe("The claim is 2,149 characters; the limit is 2,000. Shorten it by 149: quote only the part to check.");
+    const state = await startDebateAction(
+      {},
+      form({ claim, evidenceMode: "gold", goldEvidence: "A passage.", variant: "single" }),
+    );
+    expect(state.error).toBe(
+      "The claim is 2,149 characters; the limit is 2,000. Shorten it by 149: quote only the part to check.",
+    );
     expect(state.error).toBe(claimLengthError(claim));
     expect(state.field).toBe("claim");
     expect(state.values?.claim).toBe(claim);

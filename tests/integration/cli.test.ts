@@ -44,7 +44,12 @@ describe(`counterpoint CLI on ${backend}`, () => {
     expect(byName.database.status).toBe("ok");
     expect(byName.database.detail).toMatch(/pgvector 0\.\d/);
     // Which engine runs, and that the graph built from the npm weights has the checksum recorded for it.
-    expect(byName["embedding local:minilm-l6"]).toMatchObject({ status: "ok", detail: expect.stringMatching(/^384 dimensions; runs on onnxruntime-node \(CPU, fp32 graph .*minilm-l6-fp32.*\), SHA-256 [0-9a-f]{12}… as recorded$/) });
+    expect(byName["embedding local:minilm-l6"]).toMatchObject({
+      status: "ok",
+      detail: expect.stringMatching(
+        /^384 dimensions; runs on onnxruntime-node \(CPU, fp32 graph .*minilm-l6-fp32.*\), SHA-256 [0-9a-f]{12}… as recorded$/,
+      ),
+    });
     expect(report.missing.join("\n")).toMatch(/DEFAULT_MODEL/);
   });
 
@@ -56,7 +61,11 @@ describe(`counterpoint CLI on ${backend}`, () => {
 
   it("doctor does not download a local model, and names LOCAL_MODEL_PATH", async () => {
     const cache = fs.mkdtempSync(path.join(os.tmpdir(), "cp-models-"));
-    const r = await cli(["doctor", "--json"], { ...dbEnv, DEFAULT_MODEL: "local:qwen2.5-1.5b-instruct-q4_k_m", LOCAL_MODEL_CACHE_DIR: cache });
+    const r = await cli(["doctor", "--json"], {
+      ...dbEnv,
+      DEFAULT_MODEL: "local:qwen2.5-1.5b-instruct-q4_k_m",
+      LOCAL_MODEL_CACHE_DIR: cache,
+    });
     expect(r.code).toBe(1);
     const check = JSON.parse(r.stdout).checks.find((c: { name: string }) => c.name.startsWith("model local:"));
     expect(check.status).toBe("missing");

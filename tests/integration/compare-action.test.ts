@@ -23,7 +23,8 @@ let checker = "";
 let annotator = "";
 let racer = "";
 const BENCH_CORPUS = "newsroom";
-const CLAIM = "Olympic champion Oleksandr Petrenko sold his gold medal in Kyiv to help children displaced by the 2022 war.";
+const CLAIM =
+  "Olympic champion Oleksandr Petrenko sold his gold medal in Kyiv to help children displaced by the 2022 war.";
 
 function form(values: Record<string, string>, methods: string[]) {
   const f = new FormData();
@@ -58,11 +59,27 @@ beforeAll(async () => {
     "Fact check: the medal auction was in 2012, years before the 2022 war.",
     "Collectors in London bid for Olympic medals online.",
   ];
-  await ingestRecords(h.db, docs.map((text, i) => ({ kind: "document" as const, document: { id: `n${i}`, title: `News ${i}`, text } })), { corpus: BENCH_CORPUS, source: "t", kind: "records" });
-  const c = await createUser(h.db, { email: "checker@x.org", passwordHash: await hashPassword("correct horse battery"), roles: ["fact-checker"] });
-  const a = await createUser(h.db, { email: "annotator@x.org", passwordHash: await hashPassword("correct horse battery"), roles: ["annotator"] });
+  await ingestRecords(
+    h.db,
+    docs.map((text, i) => ({ kind: "document" as const, document: { id: `n${i}`, title: `News ${i}`, text } })),
+    { corpus: BENCH_CORPUS, source: "t", kind: "records" },
+  );
+  const c = await createUser(h.db, {
+    email: "checker@x.org",
+    passwordHash: await hashPassword("correct horse battery"),
+    roles: ["fact-checker"],
+  });
+  const a = await createUser(h.db, {
+    email: "annotator@x.org",
+    passwordHash: await hashPassword("correct horse battery"),
+    roles: ["annotator"],
+  });
   checker = (await createSession(h.db, c.id)).token;
-  const r = await createUser(h.db, { email: "racer@x.org", passwordHash: await hashPassword("correct horse battery"), roles: ["fact-checker"] });
+  const r = await createUser(h.db, {
+    email: "racer@x.org",
+    passwordHash: await hashPassword("correct horse battery"),
+    roles: ["fact-checker"],
+  });
   racer = (await createSession(h.db, r.id)).token;
   annotator = (await createSession(h.db, a.id)).token;
 });
@@ -83,18 +100,29 @@ describe(`starting a comparison from the form (${backend})`, () => {
   it("refuses with the field and the reason, keeps what was typed, and stores and counts nothing", async () => {
     const before = await counts();
     signedInAs(annotator);
-    expect((await startComparisonAction({}, form({ claim: CLAIM, corpus: BENCH_CORPUS }, ["radar", "proclaim"]))).error).toMatch(/fact-checker or an admin/);
+    expect(
+      (await startComparisonAction({}, form({ claim: CLAIM, corpus: BENCH_CORPUS }, ["radar", "proclaim"]))).error,
+    ).toMatch(/fact-checker or an admin/);
 
     signedInAs(checker);
-    const one = await startComparisonAction({}, form({ claim: CLAIM, corpus: BENCH_CORPUS, title: "A headline" }, ["radar"]));
+    const one = await startComparisonAction(
+      {},
+      form({ claim: CLAIM, corpus: BENCH_CORPUS, title: "A headline" }, ["radar"]),
+    );
     expect(one).toMatchObject({ field: "methods", methods: ["radar"] });
     expect(one.error).toMatch(/at least 2 methods/);
     expect(one.values).toMatchObject({ claim: CLAIM, title: "A headline", corpus: BENCH_CORPUS });
 
-    const five = await startComparisonAction({}, form({ claim: CLAIM, corpus: BENCH_CORPUS }, ["radar", "proclaim", "zofia", "tool-mad", "radar"]));
+    const five = await startComparisonAction(
+      {},
+      form({ claim: CLAIM, corpus: BENCH_CORPUS }, ["radar", "proclaim", "zofia", "tool-mad", "radar"]),
+    );
     expect(five.error).toMatch(/at most 4 methods/);
 
-    const short = await startComparisonAction({}, form({ claim: "Too short", corpus: BENCH_CORPUS }, ["radar", "proclaim"]));
+    const short = await startComparisonAction(
+      {},
+      form({ claim: "Too short", corpus: BENCH_CORPUS }, ["radar", "proclaim"]),
+    );
     expect(short.field).toBe("claim");
     expect(short.error).toMatch(/at least 10 characters/);
 
@@ -102,15 +130,24 @@ describe(`starting a comparison from the form (${backend})`, () => {
     expect(noCorpus.field).toBe("corpus");
     expect(noCorpus.error).toMatch(/PROClaim reads evidence from a corpus: choose one/);
 
-    const preset = await startComparisonAction({}, form({ claim: CLAIM, corpus: BENCH_CORPUS, preset_proclaim: "fastest" }, ["radar", "proclaim"]));
+    const preset = await startComparisonAction(
+      {},
+      form({ claim: CLAIM, corpus: BENCH_CORPUS, preset_proclaim: "fastest" }, ["radar", "proclaim"]),
+    );
     expect(preset.field).toBe("methods.1.preset");
     expect(preset.error).toMatch(/PROClaim has no preset "fastest"; choose one of: .*single-judge/);
 
-    const ensemble = await startComparisonAction({}, form({ claim: CLAIM, corpus: BENCH_CORPUS, ensemble: "average" }, ["radar", "proclaim"]));
+    const ensemble = await startComparisonAction(
+      {},
+      form({ claim: CLAIM, corpus: BENCH_CORPUS, ensemble: "average" }, ["radar", "proclaim"]),
+    );
     expect(ensemble.field).toBe("ensemble");
     expect(ensemble.error).toMatch(/"majority", "confidence-weighted" or none/);
 
-    const date = await startComparisonAction({}, form({ claim: CLAIM, corpus: BENCH_CORPUS, claimDate: "last week" }, ["radar", "proclaim"]));
+    const date = await startComparisonAction(
+      {},
+      form({ claim: CLAIM, corpus: BENCH_CORPUS, claimDate: "last week" }, ["radar", "proclaim"]),
+    );
     expect(date.field).toBe("claimDate");
 
     expect(await counts()).toEqual(before);
@@ -121,7 +158,14 @@ describe(`starting a comparison from the form (${backend})`, () => {
     const before = await counts();
     let to = "";
     try {
-      await startComparisonAction({}, form({ claim: CLAIM, corpus: BENCH_CORPUS, ensemble: "majority", preset_proclaim: "single-judge" }, ["radar", "tool-mad", "proclaim"]));
+      await startComparisonAction(
+        {},
+        form({ claim: CLAIM, corpus: BENCH_CORPUS, ensemble: "majority", preset_proclaim: "single-judge" }, [
+          "radar",
+          "tool-mad",
+          "proclaim",
+        ]),
+      );
     } catch (e) {
       if (!(e instanceof Redirect)) throw e;
       to = e.url;
@@ -130,7 +174,11 @@ describe(`starting a comparison from the form (${backend})`, () => {
     expect(id, `redirected to ${to}`).toBeTruthy();
     const [cmp] = await h.db.select().from(s.comparisons).where(eq(s.comparisons.id, id!));
     expect(cmp!.ensemble).toBe("majority");
-    expect(cmp!.methods.map((m) => [m.protocol, m.preset])).toEqual([["radar", null], ["tool-mad", null], ["proclaim", "single-judge"]]);
+    expect(cmp!.methods.map((m) => [m.protocol, m.preset])).toEqual([
+      ["radar", null],
+      ["tool-mad", null],
+      ["proclaim", "single-judge"],
+    ]);
     const debates = await h.db.select().from(s.debates).where(eq(s.debates.comparisonId, id!));
     expect(debates).toHaveLength(3);
     expect(new Set(debates.map((d) => d.claimId))).toEqual(new Set([cmp!.claimId]));
@@ -144,7 +192,10 @@ describe(`starting a comparison from the form (${backend})`, () => {
     expect(after.hits - before.hits).toBe(3);
 
     // 3 of 4 used: two more debates would pass the limit; nothing is stored or counted.
-    const refused = await startComparisonAction({}, form({ claim: CLAIM, corpus: BENCH_CORPUS }, ["radar", "proclaim"]));
+    const refused = await startComparisonAction(
+      {},
+      form({ claim: CLAIM, corpus: BENCH_CORPUS }, ["radar", "proclaim"]),
+    );
     expect(refused.error).toMatch(/starts 2 debates, and you have 1 of 4 left/);
     expect(await counts()).toEqual(after);
   });
@@ -165,9 +216,13 @@ describe(`starting a comparison from the form (${backend})`, () => {
     );
     const started = results.filter((r) => "started" in r);
     expect(started).toHaveLength(2);
-    for (const r of results.filter((r) => !("started" in r))) expect((r as { error?: string }).error).toMatch(/starts 2 debates, and you have 0 of 4 left/);
+    for (const r of results.filter((r) => !("started" in r)))
+      expect((r as { error?: string }).error).toMatch(/starts 2 debates, and you have 0 of 4 left/);
     expect(await h.db.select().from(s.debates).where(eq(s.debates.createdBy, racerId))).toHaveLength(4);
-    const [row] = await h.db.select().from(s.rateLimits).where(eq(s.rateLimits.key, `debate-start:user:${racerId}`));
+    const [row] = await h.db
+      .select()
+      .from(s.rateLimits)
+      .where(eq(s.rateLimits.key, `debate-start:user:${racerId}`));
     expect(row!.count).toBe(4);
   });
 

@@ -26,7 +26,8 @@ import { backend, freshDatabase } from "./test-db";
  * and corpus, and what getComparisonView and the export say equals what each debate stored.
  */
 
-const CLAIM = "Olympic champion Oleksandr Petrenko sold his gold medal in Kyiv to help children displaced by the 2022 war.";
+const CLAIM =
+  "Olympic champion Oleksandr Petrenko sold his gold medal in Kyiv to help children displaced by the 2022 war.";
 const embedder = scriptedEmbedder();
 let h: DbHandle;
 
@@ -51,8 +52,17 @@ async function runAll(debateIds: string[]) {
   // One scripted model per debate, all running at once as on the server.
   const outcomes = await Promise.all(
     debateIds.map((id) => {
-      const m = scriptedModel("openai-compatible:lab", { verdict: "FALSE", verdictProb: 0.9, pStop: 0.2, toolMad: { claim: CLAIM, ...TOOL_MAD_SCRIPTS["toolmad-fever"] } });
-      return runDebate(h.db, id, { resolve: () => m.resolved, embedder, search: { config: parseConfig({}, process.cwd()).search, deps: { db: h.db, embedder } } });
+      const m = scriptedModel("openai-compatible:lab", {
+        verdict: "FALSE",
+        verdictProb: 0.9,
+        pStop: 0.2,
+        toolMad: { claim: CLAIM, ...TOOL_MAD_SCRIPTS["toolmad-fever"] },
+      });
+      return runDebate(h.db, id, {
+        resolve: () => m.resolved,
+        embedder,
+        search: { config: parseConfig({}, process.cwd()).search, deps: { db: h.db, embedder } },
+      });
     }),
   );
   return outcomes;
@@ -62,7 +72,17 @@ describe(`a comparison of all four methods on one claim (${backend})`, () => {
   it("stores one claim, one debate per method linked to the comparison on the same corpus, and reads back each debate's own numbers", async () => {
     const { id, claimId, debateIds } = await createComparison(
       h.db,
-      { claim: CLAIM, corpus: BENCH_CORPUS, methods: [{ protocol: "radar" }, { protocol: "tool-mad", preset: "toolmad-fever" }, { protocol: "zofia" }, { protocol: "proclaim", preset: "single-judge" }], ensemble: "majority" },
+      {
+        claim: CLAIM,
+        corpus: BENCH_CORPUS,
+        methods: [
+          { protocol: "radar" },
+          { protocol: "tool-mad", preset: "toolmad-fever" },
+          { protocol: "zofia" },
+          { protocol: "proclaim", preset: "single-judge" },
+        ],
+        ensemble: "majority",
+      },
       { embedder },
     );
     expect(debateIds).toHaveLength(4);
@@ -110,7 +130,12 @@ describe(`a comparison of all four methods on one claim (${backend})`, () => {
     expect(view.ensemble!.label).toBe(majority);
     expect(view.ensemble!.votes.filter((v) => v.productLabel !== null).every((v) => v.weight === 1)).toBe(true);
     // Agreement covers every method exactly once.
-    expect(view.agreement.groups.flatMap((g) => g.protocols).sort()).toEqual(["proclaim", "radar", "tool-mad", "zofia"]);
+    expect(view.agreement.groups.flatMap((g) => g.protocols).sort()).toEqual([
+      "proclaim",
+      "radar",
+      "tool-mad",
+      "zofia",
+    ]);
     expect(view.agreement.allAgree).toBe(counts.size === 1 && labels.length === 4);
 
     // The export holds the comparison, every debate with its turns, and the ensemble row.
@@ -126,11 +151,25 @@ describe(`a comparison of all four methods on one claim (${backend})`, () => {
 
     const list = await listComparisons(h.db);
     expect(list.map((c) => c.id)).toContain(id);
-    expect(list.find((c) => c.id === id)!.methods.map((m) => m.protocol)).toEqual(["radar", "tool-mad", "zofia", "proclaim"]);
+    expect(list.find((c) => c.id === id)!.methods.map((m) => m.protocol)).toEqual([
+      "radar",
+      "tool-mad",
+      "zofia",
+      "proclaim",
+    ]);
   });
 
   it("weighs each method's vote by its confidence when asked, with the same debates' stored confidences", async () => {
-    const { id, debateIds } = await createComparison(h.db, { claim: CLAIM, corpus: BENCH_CORPUS, methods: [{ protocol: "radar" }, { protocol: "tool-mad", preset: "toolmad-fever" }, { protocol: "proclaim" }], ensemble: "confidence-weighted" }, { embedder });
+    const { id, debateIds } = await createComparison(
+      h.db,
+      {
+        claim: CLAIM,
+        corpus: BENCH_CORPUS,
+        methods: [{ protocol: "radar" }, { protocol: "tool-mad", preset: "toolmad-fever" }, { protocol: "proclaim" }],
+        ensemble: "confidence-weighted",
+      },
+      { embedder },
+    );
     await runAll(debateIds);
     const view = (await getComparisonView(h.db, id))!;
     const sums = new Map<ProductLabel, number>();
@@ -152,14 +191,22 @@ describe(`a comparison of all four methods on one claim (${backend})`, () => {
   it("refuses a request that cannot run, names the field, and stores nothing", async () => {
     const before = (await h.db.select().from(s.comparisons)).length;
     const claimsBefore = (await h.db.select().from(s.claims)).length;
-    const attempt = (raw: unknown) => createComparison(h.db, raw, { embedder }).then(() => null, (e: unknown) => e as DebateRequestError);
+    const attempt = (raw: unknown) =>
+      createComparison(h.db, raw, { embedder }).then(
+        () => null,
+        (e: unknown) => e as DebateRequestError,
+      );
 
     const one = await attempt({ claim: CLAIM, corpus: BENCH_CORPUS, methods: [{ protocol: "radar" }] });
     expect(one).toBeInstanceOf(DebateRequestError);
     expect(one!.field).toBe("methods");
     expect(one!.message).toMatch(/at least 2 methods/);
 
-    const unknownPreset = await attempt({ claim: CLAIM, corpus: BENCH_CORPUS, methods: [{ protocol: "radar" }, { protocol: "proclaim", preset: "nope" }] });
+    const unknownPreset = await attempt({
+      claim: CLAIM,
+      corpus: BENCH_CORPUS,
+      methods: [{ protocol: "radar" }, { protocol: "proclaim", preset: "nope" }],
+    });
     expect(unknownPreset!.field).toBe("methods.1.preset");
     expect(unknownPreset!.message).toMatch(/no preset "nope"/);
 
@@ -167,13 +214,26 @@ describe(`a comparison of all four methods on one claim (${backend})`, () => {
     expect(noCorpus!.field).toBe("corpus");
     expect(noCorpus!.message).toMatch(/RADAR reads evidence from a corpus/);
 
-    const missingCorpus = await attempt({ claim: CLAIM, corpus: "no-such-corpus", methods: [{ protocol: "zofia" }, { protocol: "radar" }] });
+    const missingCorpus = await attempt({
+      claim: CLAIM,
+      corpus: "no-such-corpus",
+      methods: [{ protocol: "zofia" }, { protocol: "radar" }],
+    });
     expect(missingCorpus!.field).toBe("corpus");
 
-    const twice = await attempt({ claim: CLAIM, corpus: BENCH_CORPUS, methods: [{ protocol: "radar" }, { protocol: "radar" }] });
+    const twice = await attempt({
+      claim: CLAIM,
+      corpus: BENCH_CORPUS,
+      methods: [{ protocol: "radar" }, { protocol: "radar" }],
+    });
     expect(twice!.message).toMatch(/chosen twice/);
 
-    const badEnsemble = await attempt({ claim: CLAIM, corpus: BENCH_CORPUS, methods: [{ protocol: "radar" }, { protocol: "proclaim" }], ensemble: "average" });
+    const badEnsemble = await attempt({
+      claim: CLAIM,
+      corpus: BENCH_CORPUS,
+      methods: [{ protocol: "radar" }, { protocol: "proclaim" }],
+      ensemble: "average",
+    });
     expect(badEnsemble!.field).toBe("ensemble");
 
     expect((await h.db.select().from(s.comparisons)).length).toBe(before);
@@ -181,8 +241,16 @@ describe(`a comparison of all four methods on one claim (${backend})`, () => {
   });
 
   it("a comparison's read-only link opens the comparison and each of its debates, nothing else, until revoked", async () => {
-    const a = await createComparison(h.db, { claim: CLAIM, corpus: BENCH_CORPUS, methods: [{ protocol: "radar" }, { protocol: "proclaim" }] }, { embedder });
-    const b = await createComparison(h.db, { claim: CLAIM, corpus: BENCH_CORPUS, methods: [{ protocol: "radar" }, { protocol: "tool-mad" }] }, { embedder });
+    const a = await createComparison(
+      h.db,
+      { claim: CLAIM, corpus: BENCH_CORPUS, methods: [{ protocol: "radar" }, { protocol: "proclaim" }] },
+      { embedder },
+    );
+    const b = await createComparison(
+      h.db,
+      { claim: CLAIM, corpus: BENCH_CORPUS, methods: [{ protocol: "radar" }, { protocol: "tool-mad" }] },
+      { embedder },
+    );
     const [user] = await h.db.insert(s.users).values({ email: "share@x.org" }).returning();
     const token = await createComparisonShare(h.db, a.id, user!.id);
     expect(await comparisonForShare(h.db, token)).toBe(a.id);

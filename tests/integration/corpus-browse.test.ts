@@ -27,16 +27,31 @@ const doc = (i: number, sentences = 1): SourceRecord => ({
     id: `doc-${i}`,
     title: i % 2 ? `Title ${i}` : undefined,
     publishedAt: i % 3 ? new Date(Date.UTC(2024, 0, i)) : undefined,
-    text: Array.from({ length: sentences }, (_, s) => `Sentence ${s} of document ${i} is about the harbour budget and nothing else at all, repeated for length.`).join(" "),
+    text: Array.from(
+      { length: sentences },
+      (_, s) =>
+        `Sentence ${s} of document ${i} is about the harbour budget and nothing else at all, repeated for length.`,
+    ).join(" "),
   },
 });
 
 describe(`corpus browsing on ${backend}`, () => {
   it("lists documents newest first, page by page, with their passage counts", async () => {
-    await ingestRecords(h.db, [doc(1), doc(2), doc(3)], { corpus: "browse", embedder, source: "first", kind: "records" });
+    await ingestRecords(h.db, [doc(1), doc(2), doc(3)], {
+      corpus: "browse",
+      embedder,
+      source: "first",
+      kind: "records",
+    });
     // A later ingest: its documents come first although their ids sort after.
     await new Promise((r) => setTimeout(r, 20));
-    await ingestRecords(h.db, [doc(4, 30), doc(5)], { corpus: "browse", embedder, source: "second", kind: "records", chunking: { maxChars: 300 } });
+    await ingestRecords(h.db, [doc(4, 30), doc(5)], {
+      corpus: "browse",
+      embedder,
+      source: "second",
+      kind: "records",
+      chunking: { maxChars: 300 },
+    });
     const corpus = (await findCorpus(h.db, "browse"))!;
     const first = await listDocuments(h.db, corpus.id, { page: 1, pageSize: 2 });
     expect(first.total).toBe(5);
@@ -67,7 +82,11 @@ describe(`corpus browsing on ${backend}`, () => {
 
   it("ingests a streamed upload as a job that reports its bad line, then removes the stored file", async () => {
     const uploadsDir = fs.mkdtempSync(path.join(os.tmpdir(), "cp-uploads-"));
-    const lines = [JSON.stringify({ id: "u1", text: "The ferry stops in June." }), "{not json", JSON.stringify({ id: "u2", text: "The bridge opened in February." })];
+    const lines = [
+      JSON.stringify({ id: "u1", text: "The ferry stops in June." }),
+      "{not json",
+      JSON.stringify({ id: "u2", text: "The bridge opened in February." }),
+    ];
     const body = (async function* () {
       for (const l of lines) yield new TextEncoder().encode(`${l}\n`);
     })();
@@ -77,7 +96,12 @@ describe(`corpus browsing on ${backend}`, () => {
     const summary = await done;
     expect(summary).toMatchObject({ status: "completed", docsAdded: 2, errors: 1 });
     const view = toJobView((await getIngestJob(h.db, jobId))!);
-    expect(view).toMatchObject({ label: "up.jsonl", bytesTotal: saved.bytes, bytesDone: saved.bytes, status: "completed" });
+    expect(view).toMatchObject({
+      label: "up.jsonl",
+      bytesTotal: saved.bytes,
+      bytesDone: saved.bytes,
+      status: "completed",
+    });
     expect(describeErrors(view)).toBe("1 error, line 2");
     // The removal runs after `done` settles, on its own schedule: wait for it (a loaded machine is slow), never forever.
     await vi.waitFor(() => expect(fs.readdirSync(uploadsDir)).toEqual([]), { timeout: 5_000, interval: 20 });

@@ -48,7 +48,14 @@ async function newDebate(config: Partial<RadarConfig> = {}) {
 
 const speechKeys = (turns: Array<{ kind: string; role: string; phase: string; status: string }>) =>
   turns.filter((t) => t.kind === "speech" && t.status === "completed").map((t) => `${t.phase}:${t.role}`);
-const FULL = ["opening:politician", "opening:scientist", "rebuttal-1:politician", "rebuttal-1:scientist", "closing:politician", "closing:scientist"];
+const FULL = [
+  "opening:politician",
+  "opening:scientist",
+  "rebuttal-1:politician",
+  "rebuttal-1:scientist",
+  "closing:politician",
+  "closing:scientist",
+];
 
 async function until(what: string, fn: () => Promise<boolean>, timeoutMs = 20_000) {
   const t0 = Date.now();
@@ -64,7 +71,10 @@ describe("claiming a debate", () => {
     await h.db.update(s.debates).set({ status: "interrupted" }).where(eq(s.debates.id, id));
     const a = scriptedModel("openai:gpt-4o-mini", { delayMs: 2 });
     const b = scriptedModel("openai:gpt-4o-mini", { delayMs: 2 });
-    const outcomes = await Promise.all([runDebate(h.db, id, { resolve: () => a.resolved }), runDebate(h.db, id, { resolve: () => b.resolved })]);
+    const outcomes = await Promise.all([
+      runDebate(h.db, id, { resolve: () => a.resolved }),
+      runDebate(h.db, id, { resolve: () => b.resolved }),
+    ]);
     expect(outcomes.map((o) => o.status).sort()).toEqual(["completed", "skipped"]);
     expect(outcomes.find((o) => o.status === "skipped")!.error).toMatch(/already running/);
     const d = (await loadDebate(h.db, id))!;
@@ -77,7 +87,14 @@ describe("claiming a debate", () => {
       h.db,
       {
         dataset: "race",
-        claims: [{ id: "c1", claim: "The boxer sold his medal to help children in the 2022 war.", label: "HALF-TRUE", gold_evidence: [{ id: "g1", text: "The sale was in 2012." }] }],
+        claims: [
+          {
+            id: "c1",
+            claim: "The boxer sold his medal to help children in the 2022 war.",
+            label: "HALF-TRUE",
+            gold_evidence: [{ id: "g1", text: "The sale was in 2012." }],
+          },
+        ],
         evidence: { mode: "gold" },
         protocol: "radar",
         config: { variant: "expertise", earlyStopping: "off" },
@@ -89,15 +106,27 @@ describe("claiming a debate", () => {
     const [item] = await h.db.select().from(s.evalItems).where(eq(s.evalItems.runId, runId));
     const debateId = item!.debateId!;
     // After a restart: the worker that held the item is gone, its debate is interrupted.
-    await h.db.update(s.evalItems).set({ status: "running", workerId: "dead:1", heartbeatAt: new Date(Date.now() - 120_000), attempts: 1 }).where(eq(s.evalItems.id, item!.id));
+    await h.db
+      .update(s.evalItems)
+      .set({ status: "running", workerId: "dead:1", heartbeatAt: new Date(Date.now() - 120_000), attempts: 1 })
+      .where(eq(s.evalItems.id, item!.id));
     await h.db.update(s.debates).set({ status: "interrupted" }).where(eq(s.debates.id, debateId));
 
     // A user presses Resume; the debate is running when a worker takes the item.
     const page = scriptedModel("openai:gpt-4o-mini", { delayMs: 3 });
     const resumed = runDebate(h.db, debateId, { resolve: () => page.resolved });
-    await until("the resumed debate to start a turn", async () => (await h.db.select().from(s.turns).where(eq(s.turns.debateId, debateId))).length > 0);
+    await until(
+      "the resumed debate to start a turn",
+      async () => (await h.db.select().from(s.turns).where(eq(s.turns.debateId, debateId))).length > 0,
+    );
     const worker = scriptedModel("openai:gpt-4o-mini", { delayMs: 3 });
-    const taken = processItem(h.db, { workerId: "w2", itemId: item!.id, leaseMs: 5_000, heartbeatMs: 50, resolverFor: () => () => worker.resolved });
+    const taken = processItem(h.db, {
+      workerId: "w2",
+      itemId: item!.id,
+      leaseMs: 5_000,
+      heartbeatMs: 50,
+      resolverFor: () => () => worker.resolved,
+    });
 
     const [r1, r2] = await Promise.all([resumed, taken]);
     expect(r1.status).toBe("completed");
@@ -111,12 +140,18 @@ describe("claiming a debate", () => {
 
   it("takes over a debate whose run stopped beating, but not one whose run is alive", async () => {
     const id = await newDebate({ variant: "single" });
-    await h.db.update(s.debates).set({ status: "running", runnerId: "other-host:1:x/1", heartbeatAt: new Date() }).where(eq(s.debates.id, id));
+    await h.db
+      .update(s.debates)
+      .set({ status: "running", runnerId: "other-host:1:x/1", heartbeatAt: new Date() })
+      .where(eq(s.debates.id, id));
     const m = scriptedModel("openai:gpt-4o-mini", {});
     const refused = await runDebate(h.db, id, { resolve: () => m.resolved });
     expect(refused).toMatchObject({ status: "skipped", error: expect.stringMatching(/already running/) });
     expect(m.calls()).toBe(0);
-    await h.db.update(s.debates).set({ heartbeatAt: new Date(Date.now() - 60_000) }).where(eq(s.debates.id, id));
+    await h.db
+      .update(s.debates)
+      .set({ heartbeatAt: new Date(Date.now() - 60_000) })
+      .where(eq(s.debates.id, id));
     expect((await runDebate(h.db, id, { resolve: () => m.resolved })).status).toBe("completed");
   });
 });
@@ -137,7 +172,11 @@ describe("stopping and resuming", () => {
     unsubscribe();
     let d = (await loadDebate(h.db, id))!;
     expect(d.debate.status).toBe("cancelled");
-    expect(d.turns.map((t) => [t.seq, t.status])).toEqual([[1, "completed"], [2, "completed"], [3, "stopped"]]);
+    expect(d.turns.map((t) => [t.seq, t.status])).toEqual([
+      [1, "completed"],
+      [2, "completed"],
+      [3, "stopped"],
+    ]);
     const stopped = d.turns[2]!;
     expect(stopped.content.length).toBeGreaterThan(20);
     expect(streamed.startsWith(stopped.content)).toBe(true);

@@ -26,14 +26,23 @@ import { freshDatabase } from "./test-db";
  * the final verdict.
  */
 
-const config = z.object({ rounds: z.number().int().default(1), obeyBudget: z.boolean().default(true), panel: z.boolean().default(false) });
+const config = z.object({
+  rounds: z.number().int().default(1),
+  obeyBudget: z.boolean().default(true),
+  panel: z.boolean().default(false),
+});
 type Config = z.infer<typeof config>;
 
 const AGENTS = ["agent-a", "agent-b"] as const;
 
 /** One agent's chain in one round: its own search, then an answer over its own documents. */
 async function chain(ctx: DebateContext<Config>, agent: string, round: number) {
-  const found = await ctx.tool({ round, phase: "retrieve", role: agent, request: { query: `${agent} round ${round}`, k: 2 } });
+  const found = await ctx.tool({
+    round,
+    phase: "retrieve",
+    role: agent,
+    request: { query: `${agent} round ${round}`, k: 2 },
+  });
   const answer = await ctx.speak({
     round,
     phase: "answer",
@@ -68,7 +77,15 @@ const parallelProtocol: Protocol<Config> = {
       await ctx.parallel(AGENTS.map((a) => () => chain(ctx, a, r)));
       rounds = r;
     }
-    const judge = await ctx.speak({ round: rounds + 1, phase: "verdict", role: "judge", kind: "judge", wrapUp: true, system: trusted("You are the judge."), prompt: trusted("FORMAT: VERDICT") });
+    const judge = await ctx.speak({
+      round: rounds + 1,
+      phase: "verdict",
+      role: "judge",
+      kind: "judge",
+      wrapUp: true,
+      system: trusted("You are the judge."),
+      prompt: trusted("FORMAT: VERDICT"),
+    });
     return {
       label: "NO",
       reason: judge.text,
@@ -84,7 +101,15 @@ const parallelProtocol: Protocol<Config> = {
       panel: ctx.config.panel
         ? [
             { judgeRole: "judge-1", label: "NO", reason: "one", rawText: "one", confidence: 0.9, labelProbs: null },
-            { judgeRole: "judge-2", label: "YES", reason: "two", rawText: "two", confidence: 0.6, labelProbs: null, details: { abstained: false } },
+            {
+              judgeRole: "judge-2",
+              label: "YES",
+              reason: "two",
+              rawText: "two",
+              confidence: 0.6,
+              labelProbs: null,
+              details: { abstained: false },
+            },
           ]
         : undefined,
     };
@@ -106,7 +131,8 @@ function scripted(opts: { barrier?: boolean; failFor?: string; onBothLive?: () =
   const model = new MockLanguageModelV3({
     doStream: async (call: LanguageModelV3CallOptions) => {
       const last = call.prompt.at(-1)!;
-      const text = typeof last.content === "string" ? last.content : last.content.map((p) => ("text" in p ? p.text : "")).join("");
+      const text =
+        typeof last.content === "string" ? last.content : last.content.map((p) => ("text" in p ? p.text : "")).join("");
       const format = /FORMAT: (.+)$/m.exec(text)![1]!;
       seen.push(format);
       if (format.startsWith("ANSWER") && opts.barrier) {
@@ -116,7 +142,8 @@ function scripted(opts: { barrier?: boolean; failFor?: string; onBothLive?: () =
         }
         await both;
       }
-      if (opts.failFor && format === `ANSWER ${opts.failFor}`) throw Object.assign(new Error("the model refused"), { statusCode: 400 });
+      if (opts.failFor && format === `ANSWER ${opts.failFor}`)
+        throw Object.assign(new Error("the model refused"), { statusCode: 400 });
       // Each agent cites its own first document and the other agent's first one ([E2], [E4] with ranks 2..5).
       return textStream([`${format} says NO `, "[E2] [E4]"], { input: 30, output: 10 });
     },
@@ -131,7 +158,15 @@ let searchConfig: SearchConfig;
 beforeAll(async () => {
   h = await freshDatabase();
   server = await startSearchServer();
-  searchConfig = { provider: "tavily", chosenBy: "WEB_SEARCH_PROVIDER", tavily: { apiKey: "tvly-test-key", baseURL: server.url }, brave: {}, searxng: {}, wikipedia: {}, timeoutMs: 5_000 };
+  searchConfig = {
+    provider: "tavily",
+    chosenBy: "WEB_SEARCH_PROVIDER",
+    tavily: { apiKey: "tvly-test-key", baseURL: server.url },
+    brave: {},
+    searxng: {},
+    wikipedia: {},
+    timeoutMs: 5_000,
+  };
 });
 afterAll(async () => {
   await server?.close();
@@ -141,10 +176,12 @@ beforeEach(() => {
   server.requests.length = 0;
   server.script("POST /search", (req) => {
     const q = String((req.body as { query: string }).query);
-    return { json: tavilyAnswer(q, [
-      { title: `${q} one`, url: `https://example.org/${encodeURIComponent(q)}/1`, text: `First page for ${q}.` },
-      { title: `${q} two`, url: `https://example.org/${encodeURIComponent(q)}/2`, text: `Second page for ${q}.` },
-    ]) };
+    return {
+      json: tavilyAnswer(q, [
+        { title: `${q} one`, url: `https://example.org/${encodeURIComponent(q)}/1`, text: `First page for ${q}.` },
+        { title: `${q} two`, url: `https://example.org/${encodeURIComponent(q)}/2`, text: `Second page for ${q}.` },
+      ]),
+    };
   });
 });
 
@@ -153,7 +190,11 @@ async function newDebate(cfg: Partial<Config> = {}, budget?: Record<string, numb
     claim: { text: "The bridge opened in 1932." },
     protocol: "engine-parallel-test",
     variant: null,
-    config: { ...config.parse(cfg), tools: { search: searchToolSnapshot(searchConfig) }, ...(budget ? { budget } : {}) },
+    config: {
+      ...config.parse(cfg),
+      tools: { search: searchToolSnapshot(searchConfig) },
+      ...(budget ? { budget } : {}),
+    },
     models: { "agent-a": "openai:gpt-4o-mini", "agent-b": "openai:gpt-4o-mini", judge: "openai:gpt-4o-mini" },
     promptsHash: "test",
     evidenceMode: "gold",
@@ -161,21 +202,31 @@ async function newDebate(cfg: Partial<Config> = {}, budget?: Record<string, numb
   });
 }
 
-const run = (id: string, m: Script) => runDebate(h.db, id, { resolve: () => m.resolved, search: { config: searchConfig, deps: { sleep: async () => {} } } });
+const run = (id: string, m: Script) =>
+  runDebate(h.db, id, { resolve: () => m.resolved, search: { config: searchConfig, deps: { sleep: async () => {} } } });
 
-const evidenceRows = (id: string) => h.db.select().from(s.debateEvidence).where(eq(s.debateEvidence.debateId, id)).orderBy(asc(s.debateEvidence.rank));
+const evidenceRows = (id: string) =>
+  h.db.select().from(s.debateEvidence).where(eq(s.debateEvidence.debateId, id)).orderBy(asc(s.debateEvidence.rank));
 
 describe("parallel turns", () => {
   it("runs both agents' answers at the same time, and a watcher sees both turns live at once", async () => {
     const id = await newDebate();
     let liveAtOnce: string[] = [];
-    const m = scripted({ barrier: true, onBothLive: () => (liveAtOnce = liveTurns(id).map((l) => `${l.turn.role}:${l.turn.phase}`)) });
+    const m = scripted({
+      barrier: true,
+      onBothLive: () => (liveAtOnce = liveTurns(id).map((l) => `${l.turn.role}:${l.turn.phase}`)),
+    });
     expect(await run(id, m)).toEqual({ status: "completed" });
     expect(liveAtOnce.sort()).toEqual(["agent-a:answer", "agent-b:answer"]);
     const d = (await loadDebate(h.db, id))!;
     // Every step stored once, numbered without gaps.
     expect(d.turns.map((t) => t.seq)).toEqual([1, 2, 3, 4, 5]);
-    expect(d.turns.filter((t) => t.phase === "answer").map((t) => t.role).sort()).toEqual(["agent-a", "agent-b"]);
+    expect(
+      d.turns
+        .filter((t) => t.phase === "answer")
+        .map((t) => t.role)
+        .sort(),
+    ).toEqual(["agent-a", "agent-b"]);
   });
 });
 
@@ -222,7 +273,13 @@ describe("resume by step identity", () => {
     const d = (await loadDebate(h.db, id))!;
     const done = d.turns.filter((t) => t.status === "completed");
     // One finished turn per step: two searches, two answers, the verdict.
-    expect(done.map((t) => `${t.role}:${t.phase}`).sort()).toEqual(["agent-a:answer", "agent-a:retrieve", "agent-b:answer", "agent-b:retrieve", "judge:verdict"]);
+    expect(done.map((t) => `${t.role}:${t.phase}`).sort()).toEqual([
+      "agent-a:answer",
+      "agent-a:retrieve",
+      "agent-b:answer",
+      "agent-b:retrieve",
+      "judge:verdict",
+    ]);
     // The replayed searches did not add their results again.
     expect(await evidenceRows(id)).toHaveLength(5);
   });
@@ -237,7 +294,11 @@ describe("budgets", () => {
     expect(m.seen.filter((f) => f.startsWith("ANSWER"))).toHaveLength(2);
     expect(m.seen).toContain("VERDICT");
     const d = (await loadDebate(h.db, id))!;
-    expect(d.verdict).toMatchObject({ roundsCompleted: 1, stoppedEarly: true, details: { stopReason: "budget:calls" } });
+    expect(d.verdict).toMatchObject({
+      roundsCompleted: 1,
+      stoppedEarly: true,
+      details: { stopReason: "budget:calls" },
+    });
   });
 
   it("a protocol that goes on past its budget is stopped at the next turn, and the debate says which budget was spent", async () => {
@@ -255,7 +316,15 @@ describe("panels", () => {
     expect((await run(id, scripted())).status).toBe("completed");
     const rows = await h.db.select().from(s.verdicts).where(eq(s.verdicts.debateId, id));
     expect(rows.filter((v) => v.isFinal)).toHaveLength(1);
-    expect(rows.filter((v) => !v.isFinal).map((v) => [v.judgeRole, v.label]).sort()).toEqual([["judge-1", "NO"], ["judge-2", "YES"]]);
+    expect(
+      rows
+        .filter((v) => !v.isFinal)
+        .map((v) => [v.judgeRole, v.label])
+        .sort(),
+    ).toEqual([
+      ["judge-1", "NO"],
+      ["judge-2", "YES"],
+    ]);
     expect(rows.find((v) => v.judgeRole === "judge-2")!.details).toEqual({ abstained: false });
     expect(rows.find((v) => v.isFinal)!.details).toMatchObject({ decidedBy: "panel" });
   });
@@ -263,12 +332,22 @@ describe("panels", () => {
 
 describe("requests for protocols that find their own evidence", () => {
   it("takes an article's headline and address with no starting pool, and the protocol reads them; RADAR refuses to start without evidence", async () => {
-    const request = { claim: "The bridge opened in 1932, the city's paper reported on its front page.", claimDate: "2024-03-02", title: "Bridge turns 92", url: "https://news.example.org/bridge", evidence: { mode: "none" } };
+    const request = {
+      claim: "The bridge opened in 1932, the city's paper reported on its front page.",
+      claimDate: "2024-03-02",
+      title: "Bridge turns 92",
+      url: "https://news.example.org/bridge",
+      evidence: { mode: "none" },
+    };
     const err = (await createDebate(h.db, request).catch((e) => e)) as DebateRequestError;
     expect(err).toBeInstanceOf(DebateRequestError);
     expect(err.field).toBe("evidence.mode");
     expect(err.message).toMatch(/RADAR.*choose a corpus or paste the evidence/i);
-    const bad = (await createDebate(h.db, { ...request, protocol: "engine-parallel-test", url: "news.example.org/bridge" }).catch((e) => e)) as DebateRequestError;
+    const bad = (await createDebate(h.db, {
+      ...request,
+      protocol: "engine-parallel-test",
+      url: "news.example.org/bridge",
+    }).catch((e) => e)) as DebateRequestError;
     expect(bad.field).toBe("url");
 
     // A configured model (never called: the run below uses the scripted one).
@@ -283,11 +362,21 @@ describe("requests for protocols that find their own evidence", () => {
       vi.unstubAllEnvs();
       resetConfigForTests();
     }
-    await h.db.update(s.debates).set({ config: { ...config.parse({}), tools: { search: searchToolSnapshot(searchConfig) } } }).where(eq(s.debates.id, id));
+    await h.db
+      .update(s.debates)
+      .set({ config: { ...config.parse({}), tools: { search: searchToolSnapshot(searchConfig) } } })
+      .where(eq(s.debates.id, id));
     expect((await run(id, scripted())).status).toBe("completed");
     const d = (await loadDebate(h.db, id))!;
-    expect(d.claim).toMatchObject({ appearanceUrl: "https://news.example.org/bridge", metadata: { title: "Bridge turns 92" } });
+    expect(d.claim).toMatchObject({
+      appearanceUrl: "https://news.example.org/bridge",
+      metadata: { title: "Bridge turns 92" },
+    });
     expect(d.debate.evidenceMode).toBe("none");
-    expect(d.verdict!.details).toMatchObject({ title: "Bridge turns 92", url: "https://news.example.org/bridge", pool: 4 });
+    expect(d.verdict!.details).toMatchObject({
+      title: "Bridge turns 92",
+      url: "https://news.example.org/bridge",
+      pool: 4,
+    });
   });
 });

@@ -44,7 +44,10 @@ const testProtocol: Protocol<TestConfig> = {
   name: "engine-test",
   title: "Engine test protocol",
   configSchema: testConfigSchema,
-  labels: { labels: ["SUPPORTED", "REFUTED", "NEI"], toProduct: { SUPPORTED: "TRUE", REFUTED: "FALSE", NEI: "HALF-TRUE" } },
+  labels: {
+    labels: ["SUPPORTED", "REFUTED", "NEI"],
+    toProduct: { SUPPORTED: "TRUE", REFUTED: "FALSE", NEI: "HALF-TRUE" },
+  },
   roles: () => ["agent", "judge"],
   roleSpecs: () => [
     { role: "agent", temperature: 0.3 },
@@ -57,7 +60,13 @@ const testProtocol: Protocol<TestConfig> = {
   embeds: true,
   templates: () => [],
   async run(ctx): Promise<VerdictRecord> {
-    const search = await ctx.tool({ round: 1, phase: "search", role: "agent", request: { query: ctx.config.query, k: ctx.config.k }, metadata: { agent: "search" } });
+    const search = await ctx.tool({
+      round: 1,
+      phase: "search",
+      role: "agent",
+      request: { query: ctx.config.query, k: ctx.config.k },
+      metadata: { agent: "search" },
+    });
     const answer = await ctx.speakJson(
       {
         round: 1,
@@ -85,11 +94,23 @@ const testProtocol: Protocol<TestConfig> = {
       content: (g) => (g.pass ? "gate: pass" : "gate: fail"),
     });
     // Answer relevance's ingredient: claim and answer as vectors, from the debate's frozen encoder.
-    const relevance = await ctx.embed({ round: 1, phase: "relevance", role: "gate", texts: [ctx.claim.text, answer.value?.reason ?? answer.text] });
+    const relevance = await ctx.embed({
+      round: 1,
+      phase: "relevance",
+      role: "gate",
+      texts: [ctx.claim.text, answer.value?.reason ?? answer.text],
+    });
     relevanceDims = relevance.vectors.map((v) => v.length);
     if (crashAfterGate) throw new Error("simulated crash after the gate");
     const verdict = await ctx.speakJson(
-      { round: 2, phase: "verdict", role: "judge", kind: "judge", system: trusted("You are the judge."), prompt: p`Gate passed: ${gate.value.pass ? trusted("true") : trusted("false")}\nFORMAT: VERDICT-JSON` },
+      {
+        round: 2,
+        phase: "verdict",
+        role: "judge",
+        kind: "judge",
+        system: trusted("You are the judge."),
+        prompt: p`Gate passed: ${gate.value.pass ? trusted("true") : trusted("false")}\nFORMAT: VERDICT-JSON`,
+      },
       answerSchema,
     );
     return {
@@ -117,7 +138,10 @@ function scripted(answers: Record<string, string[]>) {
         role: m.role,
         text: typeof m.content === "string" ? m.content : m.content.map((p) => ("text" in p ? p.text : "")).join(""),
       }));
-      const formats = messages.filter((m) => m.role === "user").map((m) => /FORMAT: (\S+)/.exec(m.text)?.[1]).filter(Boolean) as string[];
+      const formats = messages
+        .filter((m) => m.role === "user")
+        .map((m) => /FORMAT: (\S+)/.exec(m.text)?.[1])
+        .filter(Boolean) as string[];
       // A repair is asked for in the last message; the format is the original turn's.
       const format = formats[0]!;
       seen.push({ format, temperature: opts.temperature, messages });
@@ -136,7 +160,15 @@ let searchConfig: SearchConfig;
 beforeAll(async () => {
   h = await freshDatabase();
   server = await startSearchServer();
-  searchConfig = { provider: "tavily", chosenBy: "WEB_SEARCH_PROVIDER", tavily: { apiKey: "tvly-test-key", baseURL: server.url }, brave: {}, searxng: {}, wikipedia: {}, timeoutMs: 5_000 };
+  searchConfig = {
+    provider: "tavily",
+    chosenBy: "WEB_SEARCH_PROVIDER",
+    tavily: { apiKey: "tvly-test-key", baseURL: server.url },
+    brave: {},
+    searxng: {},
+    wikipedia: {},
+    timeoutMs: 5_000,
+  };
 });
 afterAll(async () => {
   await server?.close();
@@ -148,10 +180,16 @@ beforeEach(() => {
   relevanceDims = [];
   embedder.calls = 0;
   server.requests.length = 0;
-  server.script("POST /search", (req) => ({ json: tavilyAnswer(String((req.body as { query: string }).query), [
-    { title: "Medal auction", url: "https://example.org/auction", text: "The boxer auctioned his Olympic medal in 2012." },
-    { title: "War", url: "https://example.org/war", text: "In 2022 the war displaced millions of children." },
-  ]) }));
+  server.script("POST /search", (req) => ({
+    json: tavilyAnswer(String((req.body as { query: string }).query), [
+      {
+        title: "Medal auction",
+        url: "https://example.org/auction",
+        text: "The boxer auctioned his Olympic medal in 2012.",
+      },
+      { title: "War", url: "https://example.org/war", text: "In 2022 the war displaced millions of children." },
+    ]),
+  }));
 });
 
 async function newDebate(config: Partial<TestConfig> = {}, tools: Record<string, unknown> | undefined = undefined) {
@@ -167,7 +205,12 @@ async function newDebate(config: Partial<TestConfig> = {}, tools: Record<string,
   });
 }
 
-const run = (id: string, m: ReturnType<typeof scripted>) => runDebate(h.db, id, { resolve: () => m.resolved, embedder, search: { config: searchConfig, deps: { sleep: async () => {} } } });
+const run = (id: string, m: ReturnType<typeof scripted>) =>
+  runDebate(h.db, id, {
+    resolve: () => m.resolved,
+    embedder,
+    search: { config: searchConfig, deps: { sleep: async () => {} } },
+  });
 
 const GOOD = '```json\n{"label": "REFUTED", "reason": "The auction was in 2012, not for the 2022 war."}\n```';
 const VERDICT = '{"label": "REFUTED", "reason": "Wrong war."}';
@@ -182,9 +225,20 @@ describe("structured turns (speakJson, metadata, messages)", () => {
     const m = scripted({ "ANSWER-JSON": [GOOD], "VERDICT-JSON": [VERDICT] });
     expect(await run(id, m)).toEqual({ status: "completed" });
     const d = (await loadDebate(h.db, id))!;
-    expect(d.turns.map((t) => `${t.kind}:${t.phase}`)).toEqual(["tool:search", "speech:answer", "analysis:gate", "analysis:relevance", "judge:verdict"]);
+    expect(d.turns.map((t) => `${t.kind}:${t.phase}`)).toEqual([
+      "tool:search",
+      "speech:answer",
+      "analysis:gate",
+      "analysis:relevance",
+      "judge:verdict",
+    ]);
     const answer = d.turns[1]!;
-    expect(answer.metadata).toEqual({ query: "boxer medal auction", documents: 2, json: { label: "REFUTED", reason: "The auction was in 2012, not for the 2022 war." }, repaired: false });
+    expect(answer.metadata).toEqual({
+      query: "boxer medal auction",
+      documents: 2,
+      json: { label: "REFUTED", reason: "The auction was in 2012, not for the 2022 war." },
+      repaired: false,
+    });
     expect(d.verdict).toMatchObject({ label: "REFUTED", reason: "Wrong war." });
     // The protocol's own label is stored; the registry reads it on the product's scale.
     expect(productLabel(d.debate.protocol, d.verdict!.label)).toBe("FALSE");
@@ -214,12 +268,21 @@ describe("structured turns (speakJson, metadata, messages)", () => {
 
   it("records an answer that fails its repair too as unparsed, never a default label", async () => {
     const id = await newDebate();
-    const m = scripted({ "ANSWER-JSON": [GOOD], "VERDICT-JSON": ['{"label": "MOSTLY TRUE", "reason": "x"}', "REFUTED, I said."] });
+    const m = scripted({
+      "ANSWER-JSON": [GOOD],
+      "VERDICT-JSON": ['{"label": "MOSTLY TRUE", "reason": "x"}', "REFUTED, I said."],
+    });
     expect((await run(id, m)).status).toBe("completed");
     const d = (await loadDebate(h.db, id))!;
     const judge = d.turns[4]!;
-    expect(judge.metadata).toMatchObject({ json: null, repaired: true, unparsed: { firstAnswer: '{"label": "MOSTLY TRUE", "reason": "x"}' } });
-    expect((judge.metadata as { unparsed: { firstProblem: string; problem: string } }).unparsed.firstProblem).toMatch(/label/);
+    expect(judge.metadata).toMatchObject({
+      json: null,
+      repaired: true,
+      unparsed: { firstAnswer: '{"label": "MOSTLY TRUE", "reason": "x"}' },
+    });
+    expect((judge.metadata as { unparsed: { firstProblem: string; problem: string } }).unparsed.firstProblem).toMatch(
+      /label/,
+    );
     expect((judge.metadata as { unparsed: { problem: string } }).unparsed.problem).toMatch(/no JSON object/);
     expect(d.verdict).toMatchObject({ label: "UNPARSED", reason: null });
   });
@@ -232,18 +295,42 @@ describe("computed steps and tool turns", () => {
     await run(id, m);
     const d = (await loadDebate(h.db, id))!;
     const [tool, , gate] = d.turns;
-    expect(tool).toMatchObject({ kind: "tool", status: "completed", model: "tavily", promptTokens: 0, completionTokens: 0 });
+    expect(tool).toMatchObject({
+      kind: "tool",
+      status: "completed",
+      model: "tavily",
+      promptTokens: 0,
+      completionTokens: 0,
+    });
     const record = (tool!.metadata as { tool: Record<string, unknown>; agent: string }).tool;
-    expect(record).toMatchObject({ provider: "tavily", live: true, request: { query: "boxer medal auction", k: 2 }, status: "ok" });
+    expect(record).toMatchObject({
+      provider: "tavily",
+      live: true,
+      request: { query: "boxer medal auction", k: 2 },
+      status: "ok",
+    });
     expect((record.results as unknown[]).length).toBe(2);
     expect(tool!.metadata).toMatchObject({ agent: "search" });
     expect(tool!.content).toMatch(/^Search \(Tavily web search\): "boxer medal auction"/);
     expect(server.requests).toHaveLength(1);
     expect(server.requests[0]!.body).toMatchObject({ query: "boxer medal auction", max_results: 2 });
-    expect(gate).toMatchObject({ kind: "analysis", status: "completed", promptTokens: 0, completionTokens: 0, model: null, content: "gate: pass", metadata: { value: { pass: true, documents: 2 } } });
+    expect(gate).toMatchObject({
+      kind: "analysis",
+      status: "completed",
+      promptTokens: 0,
+      completionTokens: 0,
+      model: null,
+      content: "gate: pass",
+      metadata: { value: { pass: true, documents: 2 } },
+    });
     expect(await llmCalls(gate!.id)).toEqual([]);
     const relevance = d.turns[3]!;
-    expect(relevance).toMatchObject({ kind: "analysis", model: "test:hash-8", promptTokens: 0, metadata: { embedder: "test:hash-8", texts: [d.claim.text, "The auction was in 2012, not for the 2022 war."] } });
+    expect(relevance).toMatchObject({
+      kind: "analysis",
+      model: "test:hash-8",
+      promptTokens: 0,
+      metadata: { embedder: "test:hash-8", texts: [d.claim.text, "The auction was in 2012, not for the 2022 war."] },
+    });
     expect((relevance.metadata as { vectors: number[][] }).vectors.map((v) => v.length)).toEqual([8, 8]);
   });
 
@@ -269,7 +356,13 @@ describe("computed steps and tool turns", () => {
     // The replayed gate value reached the judge's prompt.
     expect(second.seen[0]!.messages.at(-1)!.text).toMatch(/Gate passed: true/);
     const d = (await loadDebate(h.db, id))!;
-    expect(d.turns.map((t) => `${t.seq}:${t.kind}`)).toEqual(["1:tool", "2:speech", "3:analysis", "4:analysis", "5:judge"]);
+    expect(d.turns.map((t) => `${t.seq}:${t.kind}`)).toEqual([
+      "1:tool",
+      "2:speech",
+      "3:analysis",
+      "4:analysis",
+      "5:judge",
+    ]);
     expect(d.verdict!.label).toBe("REFUTED");
   });
 
@@ -294,7 +387,10 @@ describe("a tool the debate was not created with", () => {
   it("fails the debate saying which tool is missing, and sends nothing", async () => {
     const id = await newDebate({}, {});
     const outcome = await run(id, scripted({}));
-    expect(outcome).toMatchObject({ status: "failed", error: expect.stringMatching(/no tool "search" in its stored set-up \(config\.tools\.search\)/) });
+    expect(outcome).toMatchObject({
+      status: "failed",
+      error: expect.stringMatching(/no tool "search" in its stored set-up \(config\.tools\.search\)/),
+    });
     expect(server.requests).toHaveLength(0);
   });
 });
@@ -318,7 +414,12 @@ describe("protocol-owned requests", () => {
     const long = `The boxer sold his medal. ${"x".repeat(3000)}`;
     // RADAR's one-sentence limit, refused in its words; the test protocol reads longer input.
     await expect(createDebate(h.db, { claim: long, evidence: gold })).rejects.toThrow(/the limit is 2,000/);
-    const id = await createDebate(h.db, { claim: long, evidence: gold, protocol: "engine-test", config: { query: "medal" } });
+    const id = await createDebate(h.db, {
+      claim: long,
+      evidence: gold,
+      protocol: "engine-test",
+      config: { query: "medal" },
+    });
     const d = (await loadDebate(h.db, id))!;
     expect(d.debate.protocol).toBe("engine-test");
     expect(d.debate.config).toEqual({
@@ -337,11 +438,20 @@ describe("protocol-owned requests", () => {
   });
 
   it("refuses an unknown protocol and a configuration its protocol does not accept, naming the field", async () => {
-    const err = (await createDebate(h.db, { claim: "The boxer sold his medal for the war.", evidence: gold, protocol: "tool-madd" }).catch((e) => e)) as DebateRequestError;
+    const err = (await createDebate(h.db, {
+      claim: "The boxer sold his medal for the war.",
+      evidence: gold,
+      protocol: "tool-madd",
+    }).catch((e) => e)) as DebateRequestError;
     expect(err).toBeInstanceOf(DebateRequestError);
     expect(err.field).toBe("protocol");
     expect(err.message).toMatch(/Choose a protocol: radar, .*engine-test/);
-    const bad = (await createDebate(h.db, { claim: "The boxer sold his medal for the war.", evidence: gold, protocol: "engine-test", config: { k: "two" } }).catch((e) => e)) as DebateRequestError;
+    const bad = (await createDebate(h.db, {
+      claim: "The boxer sold his medal for the war.",
+      evidence: gold,
+      protocol: "engine-test",
+      config: { k: "two" },
+    }).catch((e) => e)) as DebateRequestError;
     expect(bad.field).toBe("config.k");
     expect(bad.message).toMatch(/^Engine test protocol: k:/);
   });
@@ -351,7 +461,14 @@ describe("protocol-owned requests", () => {
       h.db,
       {
         dataset: "engine-test-set",
-        claims: [{ id: "c1", claim: "The boxer sold his medal for the war.", label: "FALSE", gold_evidence: [{ id: "e1", text: "The medal auction was in 2012." }] }] as never,
+        claims: [
+          {
+            id: "c1",
+            claim: "The boxer sold his medal for the war.",
+            label: "FALSE",
+            gold_evidence: [{ id: "e1", text: "The medal auction was in 2012." }],
+          },
+        ] as never,
         evidence: { mode: "gold" },
         protocol: "engine-test",
         config: { k: 1 },
@@ -362,6 +479,10 @@ describe("protocol-owned requests", () => {
     );
     const [item] = await h.db.select().from(s.debates).where(eq(s.debates.evalRunId, created.runId));
     expect(item).toMatchObject({ protocol: "engine-test", variant: null });
-    expect(item!.config).toMatchObject({ query: "boxer medal auction", k: 1, tools: { search: { provider: "corpus-standin" } } });
+    expect(item!.config).toMatchObject({
+      query: "boxer medal auction",
+      k: 1,
+      tools: { search: { provider: "corpus-standin" } },
+    });
   });
 });

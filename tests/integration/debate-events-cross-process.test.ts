@@ -67,7 +67,8 @@ describe.skipIf(backend !== "postgres")("debate events across processes (Postgre
 
     // The first watcher saw the debate from its start: deltas rebuild every speech exactly.
     const rebuilt = rebuild(new Map(), watch.events);
-    for (const t of stored.filter((t) => t.kind === "speech")) expect(rebuilt.get(t.seq), `turn ${t.seq} (${t.role}, ${t.phase})`).toBe(t.content);
+    for (const t of stored.filter((t) => t.kind === "speech"))
+      expect(rebuilt.get(t.seq), `turn ${t.seq} (${t.role}, ${t.phase})`).toBe(t.content);
     // Every delta the child published arrived, in order (the child's pieces are smaller than ours).
     const publishedChars = watch.child.published.filter((d) => d[0] === long.seq).reduce((a, d) => a + d[2], 0);
     expect(publishedChars).toBe(20_000);
@@ -94,7 +95,10 @@ describe.skipIf(backend !== "postgres")("debate events across processes (Postgre
     try {
       // Nothing here listens to this debate until its first speech is being written.
       for (let i = 0; ; i++) {
-        const [row] = await h.db.select({ status: s.turns.status }).from(s.turns).where(and(eq(s.turns.debateId, id), eq(s.turns.seq, 1)));
+        const [row] = await h.db
+          .select({ status: s.turns.status })
+          .from(s.turns)
+          .where(and(eq(s.turns.debateId, id), eq(s.turns.seq, 1)));
         if (row?.status === "streaming") break;
         if (i > 600) throw new Error("the first speech never started");
         await new Promise((r) => setTimeout(r, 50));
@@ -124,7 +128,8 @@ describe.skipIf(backend !== "postgres")("debate events across processes (Postgre
       expect(snap!.text.length).toBeLessThan(20_000);
       const rebuilt = rebuild(new Map(live.map((l) => [l.turn.seq, l.text])), events);
       expect(rebuilt.get(1)).toBe(first.content);
-      for (const t of stored.filter((t) => t.kind === "speech" && t.seq > 1)) expect(rebuilt.get(t.seq)).toBe(t.content);
+      for (const t of stored.filter((t) => t.kind === "speech" && t.seq > 1))
+        expect(rebuilt.get(t.seq)).toBe(t.content);
     } finally {
       child.kill();
     }
@@ -182,7 +187,12 @@ describe.skipIf(backend !== "postgres")("debate events across processes (Postgre
       const stored = (await loadDebate(h.db, id))!.turns.filter((t) => t.kind === "speech");
       const rebuilt = rebuild(new Map(live.map((l) => [l.turn.seq, l.text])), events);
       // Every speech that started after the fresh snapshot, and the one running at it, is exact.
-      for (const t of stored) if (live.some((l) => l.turn.seq === t.seq) || events.some((e) => e.type === "turn-start" && e.turn.seq === t.seq)) expect(rebuilt.get(t.seq)).toBe(t.content);
+      for (const t of stored)
+        if (
+          live.some((l) => l.turn.seq === t.seq) ||
+          events.some((e) => e.type === "turn-start" && e.turn.seq === t.seq)
+        )
+          expect(rebuilt.get(t.seq)).toBe(t.content);
       expect(resyncs).toBe(0);
     } finally {
       child.kill();

@@ -62,7 +62,10 @@ describe.skipIf(backend !== "postgres")("the event stream of a debate run by ano
     const child = spawnRelayChild(url!, id, { chars: 12_000, perTokenMs: 1 });
     try {
       for (let i = 0; ; i++) {
-        const [row] = await h.db.select({ status: s.turns.status }).from(s.turns).where(and(eq(s.turns.debateId, id), eq(s.turns.seq, 1)));
+        const [row] = await h.db
+          .select({ status: s.turns.status })
+          .from(s.turns)
+          .where(and(eq(s.turns.debateId, id), eq(s.turns.seq, 1)));
         if (row?.status === "streaming") break;
         if (i > 600) throw new Error("the first speech never started");
         await new Promise((r) => setTimeout(r, 50));

@@ -41,7 +41,10 @@ async function newDebate() {
   });
 }
 
-const fenceIds = (seen: Array<{ system: string; user: string }>) => new Set(seen.flatMap((c) => [...`${c.system}\n${c.user}`.matchAll(/<<\/?[a-z-]+-([0-9a-f]{12})>>/g)].map((m) => m[1]!)));
+const fenceIds = (seen: Array<{ system: string; user: string }>) =>
+  new Set(
+    seen.flatMap((c) => [...`${c.system}\n${c.user}`.matchAll(/<<\/?[a-z-]+-([0-9a-f]{12})>>/g)].map((m) => m[1]!)),
+  );
 
 describe("a debate's fence", () => {
   it("is the same in a resumed run, derived from the debate's id and the install's secret", async () => {

@@ -25,12 +25,25 @@ beforeAll(async () => {
   vi.stubEnv("DEFAULT_MODEL", "openai-compatible:lab");
   vi.stubEnv("WEB_SEARCH_PROVIDER", "");
   resetConfigForTests();
-  await ingestRecords(h.db, [{ kind: "document", document: { id: "auction", text: "The boxer auctioned his Olympic medal in 2012 for a children's hospital.", publishedAt: new Date("2012-06-01") } }], {
-    corpus: "news",
-    embedder,
-    source: "t",
-    kind: "records",
-  });
+  await ingestRecords(
+    h.db,
+    [
+      {
+        kind: "document",
+        document: {
+          id: "auction",
+          text: "The boxer auctioned his Olympic medal in 2012 for a children's hospital.",
+          publishedAt: new Date("2012-06-01"),
+        },
+      },
+    ],
+    {
+      corpus: "news",
+      embedder,
+      source: "t",
+      kind: "records",
+    },
+  );
 });
 afterAll(async () => {
   vi.unstubAllEnvs();
@@ -52,21 +65,48 @@ const base = { protocol: "tool-mad", claim: CLAIM, corpus: "news", preset: "tool
 
 describe("the form's Tool-MAD request", () => {
   it("stores protocol, preset plus changes, budget, frozen tools, and no upfront evidence", async () => {
-    const id = await createDebate(h.db, parseDebateForm({ ...base, rounds: "2", gate: "on", agent_1: "rag", agent_2: "search", agent_3: "none", budgetTokens: "20000", maxCalls: "30" }));
+    const id = await createDebate(
+      h.db,
+      parseDebateForm({
+        ...base,
+        rounds: "2",
+        gate: "on",
+        agent_1: "rag",
+        agent_2: "search",
+        agent_3: "none",
+        budgetTokens: "20000",
+        maxCalls: "30",
+      }),
+    );
     const d = (await loadDebate(h.db, id))!;
     expect(d.debate.protocol).toBe("tool-mad");
     const config = d.debate.config as Record<string, unknown>;
-    expect(config).toMatchObject({ labels: "averitec", rounds: 2, gate: "on", agents: ["rag", "search"], budget: { budgetTokens: 20000, maxCalls: 30 } });
+    expect(config).toMatchObject({
+      labels: "averitec",
+      rounds: 2,
+      gate: "on",
+      agents: ["rag", "search"],
+      budget: { budgetTokens: 20000, maxCalls: 30 },
+    });
     // No key configured: the search agent's tool is the labelled corpus stand-in.
     expect(config.tools).toMatchObject({ search: { live: false, label: STAND_IN_LABEL }, rag: { provider: "corpus" } });
     expect(d.evidence).toEqual([]);
-    expect(Object.keys(d.debate.models as Record<string, string>).sort()).toEqual(["judge", "rag-agent", "search-agent"]);
+    expect(Object.keys(d.debate.models as Record<string, string>).sort()).toEqual([
+      "judge",
+      "rag-agent",
+      "search-agent",
+    ]);
   });
 
   it("names the field of a refused setting, so the form can show it there", async () => {
     expect(await fieldOf({ ...base, rounds: "9" })).toMatchObject({ field: "config.rounds" });
-    expect(await fieldOf({ ...base, agent_1: "rag", agent_2: "none", agent_3: "none" })).toMatchObject({ field: "config.agents" });
-    expect(await fieldOf({ ...base, budgetTokens: "10" })).toMatchObject({ field: "budget.budgetTokens", message: expect.stringContaining("1,000") });
+    expect(await fieldOf({ ...base, agent_1: "rag", agent_2: "none", agent_3: "none" })).toMatchObject({
+      field: "config.agents",
+    });
+    expect(await fieldOf({ ...base, budgetTokens: "10" })).toMatchObject({
+      field: "budget.budgetTokens",
+      message: expect.stringContaining("1,000"),
+    });
     expect(await fieldOf({ ...base, corpus: "missing" })).toMatchObject({ field: "corpus" });
   });
 });

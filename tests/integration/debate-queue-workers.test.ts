@@ -43,13 +43,44 @@ afterAll(async () => {
   await h?.close();
 });
 
-type Worker = { child: ChildProcess; pid: number; ready: Promise<void>; output: () => string; exited: Promise<unknown> };
+type Worker = {
+  child: ChildProcess;
+  pid: number;
+  ready: Promise<void>;
+  output: () => string;
+  exited: Promise<unknown>;
+};
 
-function startWorker(name: string, env: Record<string, string> = {}, debatesConcurrency = 2, extra: string[] = []): Worker {
-  const child = spawn(process.execPath, [path.join(ROOT, "scripts/scripted-worker.mjs"), "worker", "--concurrency", "1", "--debates-concurrency", String(debatesConcurrency), "--json", ...extra], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: "production", DATABASE_URL: url, SCRIPTED_FIRST_TOKEN_MS: "250", ...env } as NodeJS.ProcessEnv,
-  });
+function startWorker(
+  name: string,
+  env: Record<string, string> = {},
+  debatesConcurrency = 2,
+  extra: string[] = [],
+): Worker {
+  const child = spawn(
+    process.execPath,
+    [
+      path.join(ROOT, "scripts/scripted-worker.mjs"),
+      "worker",
+      "--concurrency",
+      "1",
+      "--debates-concurrency",
+      String(debatesConcurrency),
+      "--json",
+      ...extra,
+    ],
+    {
+      cwd: ROOT,
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        NODE_ENV: "production",
+        DATABASE_URL: url,
+        SCRIPTED_FIRST_TOKEN_MS: "250",
+        ...env,
+      } as NodeJS.ProcessEnv,
+    },
+  );
   children.push(child);
   let out = "";
   const exited = new Promise((r) => child.once("exit", r));
@@ -120,7 +151,9 @@ const midDebate = (id: string) =>
   });
 
 describe.skipIf(backend !== "postgres")("debates through the queue, two worker processes on PostgreSQL", () => {
-  it("runs a queued debate in a worker; a worker killed mid-debate is taken over after its lease, every turn stored once", { timeout: 60_000 }, async () => {
+  it("runs a queued debate in a worker; a worker killed mid-debate is taken over after its lease, every turn stored once", {
+    timeout: 60_000,
+  }, async () => {
     const port = 20_000 + Math.floor(Math.random() * 20_000);
     const a = startWorker("worker A", {}, 2, ["--health-port", String(port)]);
     await a.ready;
@@ -133,9 +166,11 @@ describe.skipIf(backend !== "postgres")("debates through the queue, two worker p
       return res.status === 200 && body.debates.debates.includes(first) ? body : null;
     });
     expect(health).toMatchObject({ status: "ok", debates: { running: true, concurrency: 2 } });
-    await until("the first debate to complete", async () => (await debateRow(first)).status === "completed").catch(async (e) => {
-      throw new Error(`${(e as Error).message}: ${JSON.stringify(await debateRow(first))}\n${a.output()}`);
-    });
+    await until("the first debate to complete", async () => (await debateRow(first)).status === "completed").catch(
+      async (e) => {
+        throw new Error(`${(e as Error).message}: ${JSON.stringify(await debateRow(first))}\n${a.output()}`);
+      },
+    );
     expect(holderPid((await debateRow(first)).runnerId)).toBe(a.pid);
     await expectEveryTurnOnce(first);
 
@@ -155,7 +190,9 @@ describe.skipIf(backend !== "postgres")("debates through the queue, two worker p
     for (const id of before.finishedTurnIds) expect(turns.map((t) => t.id)).toContain(id);
   });
 
-  it("a worker stopped with SIGTERM hands its debate back and another worker finishes it", { timeout: 60_000 }, async () => {
+  it("a worker stopped with SIGTERM hands its debate back and another worker finishes it", {
+    timeout: 60_000,
+  }, async () => {
     const c = startWorker("worker C");
     const d = startWorker("worker D");
     await Promise.all([c.ready, d.ready]);
@@ -181,7 +218,9 @@ describe.skipIf(backend !== "postgres")("debates through the queue, two worker p
       const handedBack = seen.findIndex((x) => x.event.type === "status" && x.event.status === "queued");
       expect(handedBack, "the watcher heard the debate go back to the queue").toBeGreaterThan(-1);
       expect(seen[handedBack]!.liveAfter).toBe(0);
-      expect(seen.slice(handedBack + 1).some((x) => x.event.type === "status" && x.event.status === "running")).toBe(true);
+      expect(seen.slice(handedBack + 1).some((x) => x.event.type === "status" && x.event.status === "running")).toBe(
+        true,
+      );
       await finishSigtermCheck(id, before, other.pid);
     } finally {
       unfollow();
@@ -196,7 +235,9 @@ describe.skipIf(backend !== "postgres")("debates through the queue, two worker p
     for (const t of before.finishedTurnIds) expect(turns.map((x) => x.id)).toContain(t);
   }
 
-  it("Stop from another process reaches the worker's run; Resume queues it and a worker finishes it", { timeout: 60_000 }, async () => {
+  it("Stop from another process reaches the worker's run; Resume queues it and a worker finishes it", {
+    timeout: 60_000,
+  }, async () => {
     const g = startWorker("worker G");
     await g.ready;
     const id = await newDebate();
@@ -227,7 +268,12 @@ describe.skipIf(backend !== "postgres")("debates through the queue, two worker p
   it("holds a provider limit across two worker processes", { timeout: 60_000 }, async () => {
     const log = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "cp-slots-")), "calls.log");
     // Each process alone would allow 2 calls at once (its in-process queue); 3 debates each, so without the shared limit 4 would overlap.
-    const env = { SCRIPTED_LIMIT_KEY: "scripted-shared", PROVIDER_CONCURRENCY: "scripted-shared=2", SCRIPTED_CALL_LOG: log, SCRIPTED_FIRST_TOKEN_MS: "150" };
+    const env = {
+      SCRIPTED_LIMIT_KEY: "scripted-shared",
+      PROVIDER_CONCURRENCY: "scripted-shared=2",
+      SCRIPTED_CALL_LOG: log,
+      SCRIPTED_FIRST_TOKEN_MS: "150",
+    };
     const e = startWorker("worker E", env, 3);
     const f = startWorker("worker F", env, 3);
     await Promise.all([e.ready, f.ready]);
@@ -246,7 +292,9 @@ describe.skipIf(backend !== "postgres")("debates through the queue, two worker p
     // Both processes made calls.
     expect(new Set(calls.map((c) => c[2])).size).toBe(2);
     // Most calls at once: sweep the starts and ends in time order (an end before a start at the same instant).
-    const events = calls.flatMap(([t0, t1]) => [[t0, 1] as const, [t1, -1] as const]).sort((x, y) => x[0] - y[0] || x[1] - y[1]);
+    const events = calls
+      .flatMap(([t0, t1]) => [[t0, 1] as const, [t1, -1] as const])
+      .sort((x, y) => x[0] - y[0] || x[1] - y[1]);
     let now = 0;
     let most = 0;
     for (const [, d] of events) most = Math.max(most, (now += d));

@@ -49,7 +49,9 @@ afterAll(async () => {
 
 describe("MiniLM on onnxruntime-node", () => {
   // Seconds on an idle machine; minutes when the two cores are shared with other work.
-  it("gives the WebAssembly engine's vectors on 1,000 real passages (cosine ≥ 0.9999 each)", { timeout: 600_000 }, async () => {
+  it("gives the WebAssembly engine's vectors on 1,000 real passages (cosine ≥ 0.9999 each)", {
+    timeout: 600_000,
+  }, async () => {
     expect(passages).toHaveLength(1000);
     const onnx = await startOnnxEngine({ variant: "fp32", cacheDir });
     engines.push(onnx);
@@ -64,7 +66,9 @@ describe("MiniLM on onnxruntime-node", () => {
     for (const v of a) expect(Math.hypot(...v)).toBeCloseTo(1, 4);
   });
 
-  it("the stored WebAssembly vectors are the engine's today (a sample of both kinds, recomputed)", { timeout: 300_000 }, async () => {
+  it("the stored WebAssembly vectors are the engine's today (a sample of both kinds, recomputed)", {
+    timeout: 300_000,
+  }, async () => {
     // 1,000 passages on the WebAssembly engine take minutes on two busy cores, so its vectors are
     // stored (scripts/encoder-reference.ts); a sample recomputed here keeps them honest.
     const sample = [...passages.entries()].filter(([i]) => i % 50 === 0);
@@ -94,7 +98,9 @@ describe("MiniLM on onnxruntime-node", () => {
 });
 
 describe("local:minilm-l6-int8", () => {
-  it("is a variant of the same model: vectors close to fp32's but not equal (so a model id of its own)", { timeout: 300_000 }, async () => {
+  it("is a variant of the same model: vectors close to fp32's but not equal (so a model id of its own)", {
+    timeout: 300_000,
+  }, async () => {
     const int8 = await startOnnxEngine({ variant: "int8", cacheDir });
     engines.push(int8);
     expect(int8.kind).toBe("onnx-int8");
@@ -132,6 +138,8 @@ describe("when the native runtime cannot load", () => {
   it("local:minilm-l6-int8 refuses with a reason (no other engine computes its vectors)", async () => {
     const config = parseConfig({ LOCAL_MODEL_CACHE_DIR: cacheDir }, process.cwd());
     const embedder = miniLmEmbedder("int8", config, { runtimeModule: UNLOADABLE });
-    await expect(embedder.embed(["x"])).rejects.toThrow(/minilm-l6-int8 runs only on onnxruntime-node.*libonnxruntime.*use local:minilm-l6/);
+    await expect(embedder.embed(["x"])).rejects.toThrow(
+      /minilm-l6-int8 runs only on onnxruntime-node.*libonnxruntime.*use local:minilm-l6/,
+    );
   });
 });

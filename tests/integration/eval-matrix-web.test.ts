@@ -31,7 +31,11 @@ beforeAll(async () => {
   vi.stubEnv("DEFAULT_MODEL", "openai-compatible:lab");
   if (backend === "postgres") vi.stubEnv("DATABASE_URL", process.env.TEST_DATABASE_URL!);
   resetConfigForTests();
-  const u = await createUser(h.db, { email: "checker@x.org", passwordHash: await hashPassword("correct horse battery"), roles: ["fact-checker"] });
+  const u = await createUser(h.db, {
+    email: "checker@x.org",
+    passwordHash: await hashPassword("correct horse battery"),
+    roles: ["fact-checker"],
+  });
   token = (await createSession(h.db, u.id)).token;
 });
 afterAll(async () => {
@@ -45,11 +49,28 @@ afterAll(async () => {
 });
 
 const LABELS = ["TRUE", "HALF-TRUE", "FALSE"] as const;
-const jsonl = (n: number) => Array.from({ length: n }, (_, i) => JSON.stringify({ id: `c${i}`, claim: `Claim ${i} about the medal auction.`, label: LABELS[i % 3], gold_evidence: [{ id: "g", text: `Gold passage ${i}.` }] })).join("\n") + "\n";
+const jsonl = (n: number) =>
+  Array.from({ length: n }, (_, i) =>
+    JSON.stringify({
+      id: `c${i}`,
+      claim: `Claim ${i} about the medal auction.`,
+      label: LABELS[i % 3],
+      gold_evidence: [{ id: "g", text: `Gold passage ${i}.` }],
+    }),
+  ).join("\n") + "\n";
 
 function form(protocols: string[], extra: Record<string, string> = {}, text = jsonl(6)) {
   const f = new FormData();
-  for (const [k, v] of Object.entries({ evidence: "gold", variant: "expertise", earlyStopping: "on", seed: "3", limit: "4", sample: "random", ...extra })) f.set(k, v);
+  for (const [k, v] of Object.entries({
+    evidence: "gold",
+    variant: "expertise",
+    earlyStopping: "on",
+    seed: "3",
+    limit: "4",
+    sample: "random",
+    ...extra,
+  }))
+    f.set(k, v);
   for (const p of protocols) f.append("protocols", p);
   f.set("claims", new File([text], "web-matrix.jsonl"));
   return f;
@@ -79,16 +100,29 @@ describe(`/eval/new with several methods on ${backend}`, () => {
     const ids = reports.map((r) => r!.items.map((i) => i.claim_id));
     expect(ids[0]).toHaveLength(4);
     expect(ids[1]).toEqual(ids[0]);
-    expect(runs[1]!.config).toMatchObject({ evidence: { mode: "tools", corpus: null }, matrix: { group, of: 2, protocol: "proclaim" } });
+    expect(runs[1]!.config).toMatchObject({
+      evidence: { mode: "tools", corpus: null },
+      matrix: { group, of: 2, protocol: "proclaim" },
+    });
   });
 
   it("refuses a method none of whose claims can be scored even on the product scale, saying why, and starts nothing", async () => {
     signedInAs(token);
     const before = (await h.db.select().from(s.evalRuns)).length;
     // Only HALF-TRUE gold: ZoFia's REAL / FAKE read as TRUE / FALSE and never as HALF-TRUE.
-    const halfTrue = Array.from({ length: 4 }, (_, i) => JSON.stringify({ id: `h${i}`, claim: `Claim ${i} about the medal auction.`, label: "HALF-TRUE", gold_evidence: [{ id: "g", text: `Gold passage ${i}.` }] })).join("\n") + "\n";
+    const halfTrue =
+      Array.from({ length: 4 }, (_, i) =>
+        JSON.stringify({
+          id: `h${i}`,
+          claim: `Claim ${i} about the medal auction.`,
+          label: "HALF-TRUE",
+          gold_evidence: [{ id: "g", text: `Gold passage ${i}.` }],
+        }),
+      ).join("\n") + "\n";
     const { error } = await submit(form(["radar", "zofia"], {}, halfTrue));
-    expect(error).toMatch(/ZoFia cannot be scored on web-matrix: it answers REAL \/ FAKE, none of the dataset's gold labels \(HALF-TRUE\) reads as one, and none reads as a product label it can give \(TRUE \/ FALSE\) either\..*ZoFia judges whole news articles/);
+    expect(error).toMatch(
+      /ZoFia cannot be scored on web-matrix: it answers REAL \/ FAKE, none of the dataset's gold labels \(HALF-TRUE\) reads as one, and none reads as a product label it can give \(TRUE \/ FALSE\) either\..*ZoFia judges whole news articles/,
+    );
     expect(error).not.toMatch(/--protocols/);
     expect((await h.db.select().from(s.evalRuns)).length).toBe(before);
   });
@@ -100,6 +134,8 @@ describe(`/eval/new with several methods on ${backend}`, () => {
     const none = await submit(form([]));
     expect(none.url).toMatch(/^\/eval\/[0-9a-f-]{36}$/);
     const other = await submit(form(["tool-mad"]));
-    expect(other.error).toMatch(/A single run from this page is RADAR\. Tick two or more methods to compare them, or run tool-mad alone with npx counterpoint eval --protocol tool-mad\./);
+    expect(other.error).toMatch(
+      /A single run from this page is RADAR\. Tick two or more methods to compare them, or run tool-mad alone with npx counterpoint eval --protocol tool-mad\./,
+    );
   });
 });

@@ -9,7 +9,14 @@ import { scriptedEmbedder } from "@/lib/bench/scripted-embedder";
 import { scriptedModel } from "@/lib/bench/scripted-model";
 import { parseConfig, resetConfigForTests } from "@/lib/config";
 import type { ClaimRecord } from "@/lib/datasets/claims";
-import { buildLeaderboard, leaderboardCsv, leaderboardJson, leaderboardMarkdown, LEADERBOARD_CSV_COLUMNS, type Leaderboard } from "@/lib/eval/leaderboard";
+import {
+  buildLeaderboard,
+  leaderboardCsv,
+  leaderboardJson,
+  leaderboardMarkdown,
+  LEADERBOARD_CSV_COLUMNS,
+  type Leaderboard,
+} from "@/lib/eval/leaderboard";
 import { createMatrix, planMatrix, type MatrixEntry } from "@/lib/eval/matrix";
 import { mcnemarExact } from "@/lib/eval/metrics";
 import { buildReport, reportMarkdown, type EvalReport } from "@/lib/eval/report";
@@ -67,13 +74,22 @@ describe(`an evaluation matrix on ${backend}`, () => {
   let group: string;
 
   it("runs every protocol on exactly the same claims and records how each was scored", async () => {
-    const plan = planMatrix({ dataset: "matrix-fixture", claims, sample: { limit: 6, sample: "random", seed: 4 }, entries: entries(["radar", "tool-mad", "proclaim"]) });
+    const plan = planMatrix({
+      dataset: "matrix-fixture",
+      claims,
+      sample: { limit: 6, sample: "random", seed: 4 },
+      entries: entries(["radar", "tool-mad", "proclaim"]),
+    });
     expect(plan.refused).toEqual([]);
     // Tool-MAD given no label setting gets the scheme that reads every gold label: RADAR's three.
     expect(plan.runs.find((r) => r.entry.protocol === "tool-mad")!.entry.config.labels).toBe("radar");
     const proclaim = plan.runs.find((r) => r.entry.protocol === "proclaim")!.scoring;
     const halfTrue = plan.selected.filter((c) => c.label === "HALF-TRUE").length;
-    expect(proclaim).toMatchObject({ labels: ["SUPPORTED", "NOT SUPPORTED"], scored: 6 - halfTrue, unscored: halfTrue ? { "HALF-TRUE": halfTrue } : {} });
+    expect(proclaim).toMatchObject({
+      labels: ["SUPPORTED", "NOT SUPPORTED"],
+      scored: 6 - halfTrue,
+      unscored: halfTrue ? { "HALF-TRUE": halfTrue } : {},
+    });
 
     const made = await createMatrix(h, plan, { validateModel: () => {} });
     group = made.group;
@@ -88,7 +104,12 @@ describe(`an evaluation matrix on ${backend}`, () => {
         resolverFor: ({ position }) => {
           const c = plan.selected[position]!;
           const k = (position + m.protocol.length) % 3;
-          const model = scriptedModel("openai:gpt-4o-mini", { pStop: 0.9, verdict: (["TRUE", "FALSE", "HALF-TRUE"] as const)[k], verdictProb: 0.9, toolMad: { claim: c.claim, rounds: [{ labels: { rag: k, search: k } }] } });
+          const model = scriptedModel("openai:gpt-4o-mini", {
+            pStop: 0.9,
+            verdict: (["TRUE", "FALSE", "HALF-TRUE"] as const)[k],
+            verdictProb: 0.9,
+            toolMad: { claim: c.claim, rounds: [{ labels: { rag: k, search: k } }] },
+          });
           return () => model.resolved;
         },
         runOptions: { embedder, search },
@@ -119,7 +140,9 @@ describe(`an evaluation matrix on ${backend}`, () => {
       expect(row.tokens_per_claim).toBeGreaterThan(0);
     }
     // PROClaim scores only the claims whose gold reads as SUPPORTED / NOT SUPPORTED.
-    expect(lb.rows.find((x) => x.protocol === "proclaim")!.n).toBe(reports.find((r) => r.run.protocol === "proclaim")!.items.filter((i) => i.gold !== null).length);
+    expect(lb.rows.find((x) => x.protocol === "proclaim")!.n).toBe(
+      reports.find((r) => r.run.protocol === "proclaim")!.items.filter((i) => i.gold !== null).length,
+    );
     // Best first.
     const accs = lb.rows.map((r) => r.accuracy.value ?? -1);
     expect([...accs].sort((a, b) => b - a)).toEqual(accs);
@@ -130,19 +153,27 @@ describe(`an evaluation matrix on ${backend}`, () => {
     for (const p of lb.pairs) {
       const ra = reports.find((r) => r.run.protocol === p.a)!;
       const rb = reports.find((r) => r.run.protocol === p.b)!;
-      const right = (r: EvalReport) => new Map(r.items.filter((i) => i.correct !== null).map((i) => [i.claim_id, i.correct!]));
+      const right = (r: EvalReport) =>
+        new Map(r.items.filter((i) => i.correct !== null).map((i) => [i.claim_id, i.correct!]));
       const a = right(ra);
       const b = right(rb);
       const shared = [...a.keys()].filter((k) => b.has(k));
       const onlyA = shared.filter((k) => a.get(k) && !b.get(k)).length;
       const onlyB = shared.filter((k) => !a.get(k) && b.get(k)).length;
-      expect(p).toMatchObject({ shared: shared.length, only_a_right: onlyA, only_b_right: onlyB, p_value: mcnemarExact(onlyA, onlyB) });
+      expect(p).toMatchObject({
+        shared: shared.length,
+        only_a_right: onlyA,
+        only_b_right: onlyB,
+        p_value: mcnemarExact(onlyA, onlyB),
+      });
     }
   });
 
   it("md, csv and json say the same numbers", () => {
     const json = JSON.parse(leaderboardJson(lb)) as Leaderboard;
-    expect(json.rows.map((r) => [r.protocol, r.accuracy.value, r.macro_f1.value, r.n])).toEqual(lb.rows.map((r) => [r.protocol, r.accuracy.value, r.macro_f1.value, r.n]));
+    expect(json.rows.map((r) => [r.protocol, r.accuracy.value, r.macro_f1.value, r.n])).toEqual(
+      lb.rows.map((r) => [r.protocol, r.accuracy.value, r.macro_f1.value, r.n]),
+    );
     const csv = leaderboardCsv(lb).trim().split("\n");
     expect(csv[0]).toBe(LEADERBOARD_CSV_COLUMNS.join(","));
     const ours = csv.filter((l) => l.startsWith("ours,"));
@@ -159,10 +190,13 @@ describe(`an evaluation matrix on ${backend}`, () => {
     const md = leaderboardMarkdown(lb);
     for (const r of lb.rows) {
       const pct = (x: number | null | undefined) => (x === null || x === undefined ? "—" : (x * 100).toFixed(1));
-      expect(md).toContain(`| ${r.protocol} | \`${r.run_id}\` | ${r.status} (6/6) | ${r.n} | ${r.unparsed} / ${r.failed} | ${pct(r.accuracy.value)} [${pct(r.accuracy.ci?.low)}, ${pct(r.accuracy.ci?.high)}] | ${pct(r.macro_f1.value)} [`);
+      expect(md).toContain(
+        `| ${r.protocol} | \`${r.run_id}\` | ${r.status} (6/6) | ${r.n} | ${r.unparsed} / ${r.failed} | ${pct(r.accuracy.value)} [${pct(r.accuracy.ci?.low)}, ${pct(r.accuracy.ci?.high)}] | ${pct(r.macro_f1.value)} [`,
+      );
     }
     expect(md).toContain("## The papers' numbers (reported by the papers, not reproduced here)");
-    for (const p of lb.pairs) expect(md).toContain(`| ${p.a} | ${p.b} | ${p.shared} | ${p.only_a_right} | ${p.only_b_right} |`);
+    for (const p of lb.pairs)
+      expect(md).toContain(`| ${p.a} | ${p.b} | ${p.shared} | ${p.only_a_right} | ${p.only_b_right} |`);
     // The scripted example, kept for reading (test-results/ is not committed).
     fs.mkdirSync("test-results", { recursive: true });
     fs.writeFileSync(`test-results/eval-matrix-leaderboard-${backend}.md`, md);
@@ -175,12 +209,22 @@ describe(`an evaluation matrix on ${backend}`, () => {
   });
 
   it("runs all four methods on the same FEVER claims, RADAR and ZoFia on the product scale, and the leaderboard is still each run's report", async () => {
-    const plan = planMatrix({ dataset: "matrix-fever", claims: feverClaims, sample: { limit: 6, sample: "random", seed: 4 }, entries: entries(["radar", "tool-mad", "zofia", "proclaim"]) });
+    const plan = planMatrix({
+      dataset: "matrix-fever",
+      claims: feverClaims,
+      sample: { limit: 6, sample: "random", seed: 4 },
+      entries: entries(["radar", "tool-mad", "zofia", "proclaim"]),
+    });
     expect(plan.refused).toEqual([]);
     const scoring = Object.fromEntries(plan.runs.map((r) => [r.entry.protocol, r.scoring]));
     const nei = plan.selected.filter((c) => c.label === "NOT ENOUGH INFO").length;
     expect(nei).toBeGreaterThan(0);
-    expect(scoring.radar).toMatchObject({ scale: "product", labels: ["TRUE", "HALF-TRUE", "FALSE"], scored: 6 - nei, unscored: { "NOT ENOUGH INFO": nei } });
+    expect(scoring.radar).toMatchObject({
+      scale: "product",
+      labels: ["TRUE", "HALF-TRUE", "FALSE"],
+      scored: 6 - nei,
+      unscored: { "NOT ENOUGH INFO": nei },
+    });
     expect(scoring.zofia).toMatchObject({ scale: "product", labels: ["TRUE", "FALSE"], scored: 6 - nei });
     expect(scoring.zofia!.how).toMatch(/read as a one-paragraph article .*the paper judges whole articles/);
     expect(scoring["tool-mad"]!.scale).toBeUndefined();
@@ -198,7 +242,13 @@ describe(`an evaluation matrix on ${backend}`, () => {
           const c = plan.selected[position]!;
           const k = (position + m.protocol.length) % 3;
           const letter = (["R", "F", "R"] as const)[k]!;
-          const model = scriptedModel("openai:gpt-4o-mini", { pStop: 0.9, verdict: (["TRUE", "FALSE", "HALF-TRUE"] as const)[k], verdictProb: 0.9, toolMad: { claim: c.claim, rounds: [{ labels: { rag: k, search: k } }] }, zofia: { judge: [letter], final: letter } });
+          const model = scriptedModel("openai:gpt-4o-mini", {
+            pStop: 0.9,
+            verdict: (["TRUE", "FALSE", "HALF-TRUE"] as const)[k],
+            verdictProb: 0.9,
+            toolMad: { claim: c.claim, rounds: [{ labels: { rag: k, search: k } }] },
+            zofia: { judge: [letter], final: letter },
+          });
           return () => model.resolved;
         },
         runOptions: { embedder, search },
@@ -218,16 +268,29 @@ describe(`an evaluation matrix on ${backend}`, () => {
       expect(r.scale).toBe("product");
       expect(r.metrics.n).toBe(6 - nei);
       for (const i of r.items) {
-        const gold = { SUPPORTS: "TRUE", REFUTES: "FALSE", "NOT ENOUGH INFO": null }[plan.selected.find((c) => c.id === i.claim_id)!.label as (typeof FEVER_LABELS)[number]];
+        const gold = { SUPPORTS: "TRUE", REFUTES: "FALSE", "NOT ENOUGH INFO": null }[
+          plan.selected.find((c) => c.id === i.claim_id)!.label as (typeof FEVER_LABELS)[number]
+        ];
         expect(i.gold).toBe(gold);
         if (gold !== null) expect(i.correct).toBe(i.counted_as === gold);
       }
     }
     expect(byProtocol.zofia!.items.every((i) => i.predicted === "REAL" || i.predicted === "FAKE")).toBe(true);
-    expect(byProtocol.zofia!.items.map((i) => i.counted_as)).toEqual(byProtocol.zofia!.items.map((i) => (i.predicted === "REAL" ? "TRUE" : "FALSE")));
+    expect(byProtocol.zofia!.items.map((i) => i.counted_as)).toEqual(
+      byProtocol.zofia!.items.map((i) => (i.predicted === "REAL" ? "TRUE" : "FALSE")),
+    );
     // ZoFia read each claim as a one-paragraph article: the claim text as its body, no headline, link or date (the fixture has none).
     for (const i of byProtocol.zofia!.items) {
-      const [row] = await h.db.select({ text: s.claims.text, metadata: s.claims.metadata, url: s.claims.appearanceUrl, date: s.claims.claimDate }).from(s.debates).innerJoin(s.claims, eq(s.debates.claimId, s.claims.id)).where(eq(s.debates.id, i.debate_id!));
+      const [row] = await h.db
+        .select({
+          text: s.claims.text,
+          metadata: s.claims.metadata,
+          url: s.claims.appearanceUrl,
+          date: s.claims.claimDate,
+        })
+        .from(s.debates)
+        .innerJoin(s.claims, eq(s.debates.claimId, s.claims.id))
+        .where(eq(s.debates.id, i.debate_id!));
       expect(row).toMatchObject({ text: plan.selected.find((c) => c.id === i.claim_id)!.claim, url: null, date: null });
       expect((row!.metadata as Record<string, unknown> | null)?.title).toBeUndefined();
     }
@@ -245,7 +308,9 @@ describe(`an evaluation matrix on ${backend}`, () => {
     }
     expect(board.pairs).toHaveLength(6);
     const md = leaderboardMarkdown(board);
-    expect(md).toMatch(/RADAR, ZoFia: Scored on the product scale: this method's own labels cannot be compared with the dataset's|ZoFia, RADAR: Scored on the product scale/);
+    expect(md).toMatch(
+      /RADAR, ZoFia: Scored on the product scale: this method's own labels cannot be compared with the dataset's|ZoFia, RADAR: Scored on the product scale/,
+    );
     expect(reportMarkdown(byProtocol.zofia!)).toContain("Scored on the product scale");
     fs.writeFileSync(`test-results/eval-matrix-four-${backend}.md`, md);
   });

@@ -32,7 +32,12 @@ afterAll(async () => {
 type Outcome = { label: string | null; tokens: number } | "pending";
 
 /** One stored run of the group: a run row, and per claim an item whose debate ended with `label` after `tokens`. */
-async function storedRun(index: number, claims: Awaited<ReturnType<typeof convertProclaimSubset>>, outcomes: Outcome[], reporting?: Record<string, unknown>) {
+async function storedRun(
+  index: number,
+  claims: Awaited<ReturnType<typeof convertProclaimSubset>>,
+  outcomes: Outcome[],
+  reporting?: Record<string, unknown>,
+) {
   const preset = PRESETS["proclaim-checkcovid"];
   const [run] = await h.db
     .insert(s.evalRuns)
@@ -41,7 +46,16 @@ async function storedRun(index: number, claims: Awaited<ReturnType<typeof conver
       dataset: preset.dataset,
       protocol: "proclaim",
       variant: null,
-      config: { proclaim: {}, models: { judge: "m" }, evidence: preset.evidence, preset: "proclaim-checkcovid", references: preset.references, caveat: preset.caveat, repeat: { group: GROUP, index, of: 3 }, ...(reporting ? { reporting } : {}) },
+      config: {
+        proclaim: {},
+        models: { judge: "m" },
+        evidence: preset.evidence,
+        preset: "proclaim-checkcovid",
+        references: preset.references,
+        caveat: preset.caveat,
+        repeat: { group: GROUP, index, of: 3 },
+        ...(reporting ? { reporting } : {}),
+      },
       status: outcomes.includes("pending") ? "running" : "completed",
       executor: "in-process",
     })
@@ -49,12 +63,30 @@ async function storedRun(index: number, claims: Awaited<ReturnType<typeof conver
   const runId = run!.id;
   for (const [position, rec] of claims.entries()) {
     const claimId = await upsertClaim(h.db, preset.dataset, rec);
-    const { itemId, debateId } = await insertEvalItem(h.db, { runId, claimId, position, protocol: "proclaim", variant: null, config: {}, models: { judge: "m" }, thresholds: null, promptsHash: "test", evidenceMode: "retrieved", corpusId: null, evidence: [] });
+    const { itemId, debateId } = await insertEvalItem(h.db, {
+      runId,
+      claimId,
+      position,
+      protocol: "proclaim",
+      variant: null,
+      config: {},
+      models: { judge: "m" },
+      thresholds: null,
+      promptsHash: "test",
+      evidenceMode: "retrieved",
+      corpusId: null,
+      evidence: [],
+    });
     const o = outcomes[position]!;
     if (o === "pending") continue;
     await h.db.update(s.debates).set({ status: "completed" }).where(eq(s.debates.id, debateId));
-    if (o.label !== null) await h.db.insert(s.verdicts).values({ debateId, label: o.label, isFinal: true, judgeRole: "judge-1", roundsCompleted: 4 });
-    await h.db.insert(s.llmCalls).values({ debateId, model: "m", purpose: "turn", promptTokens: o.tokens - 100, completionTokens: 100 });
+    if (o.label !== null)
+      await h.db
+        .insert(s.verdicts)
+        .values({ debateId, label: o.label, isFinal: true, judgeRole: "judge-1", roundsCompleted: 4 });
+    await h.db
+      .insert(s.llmCalls)
+      .values({ debateId, model: "m", purpose: "turn", promptTokens: o.tokens - 100, completionTokens: 100 });
     await h.db.update(s.evalItems).set({ status: "done" }).where(eq(s.evalItems.id, itemId));
   }
   return runId;
@@ -69,8 +101,16 @@ describe(`PROClaim repeats over stored runs on ${backend}`, () => {
     const S = "SUPPORTED";
     const I = "INCONCLUSIVE";
     // c0: N, N, S → N right. c1: I, N, S → tie → INCONCLUSIVE → (support) S right. c2: I, I, pending → I → S wrong; oracle: wrong too under support.
-    const r1 = await storedRun(1, claims, [{ label: N, tokens: 1000 }, { label: I, tokens: 2000 }, { label: I, tokens: 3000 }]);
-    const r2 = await storedRun(2, claims, [{ label: N, tokens: 1000 }, { label: N, tokens: 2000 }, { label: I, tokens: 3000 }]);
+    const r1 = await storedRun(1, claims, [
+      { label: N, tokens: 1000 },
+      { label: I, tokens: 2000 },
+      { label: I, tokens: 3000 },
+    ]);
+    const r2 = await storedRun(2, claims, [
+      { label: N, tokens: 1000 },
+      { label: N, tokens: 2000 },
+      { label: I, tokens: 3000 },
+    ]);
     const r3 = await storedRun(3, claims, [{ label: S, tokens: 1000 }, { label: S, tokens: 2000 }, "pending"]);
 
     expect((await repeatGroupRuns(h.db, GROUP)).map((r) => r.id)).toEqual([r1, r2, r3]);
@@ -110,7 +150,9 @@ describe(`PROClaim repeats over stored runs on ${backend}`, () => {
     expect(fromRun3.repeats!.majority).toEqual(g.majority);
 
     const md = reportMarkdown(rep);
-    expect(md).toMatch(/INCONCLUSIVE verdicts: 2, counted as SUPPORTED under the reporting policy "support" \(the paper's burden of refutation/);
+    expect(md).toMatch(
+      /INCONCLUSIVE verdicts: 2, counted as SUPPORTED under the reporting policy "support" \(the paper's burden of refutation/,
+    );
     expect(md).toMatch(/## Over 3 runs of the same claims/);
     expect(md).toMatch(/Not the paper's setting: closed-world corpus, not comparable/);
     expect(md).toMatch(/ties \(1\) are INCONCLUSIVE, then read by the policy "support"/);
@@ -140,14 +182,27 @@ describe(`PROClaim repeats over stored runs on ${backend}`, () => {
 
   it("a run created with --inconclusive refute reports by it unless a report asks otherwise", async () => {
     const claims = (await convertProclaimSubset(SUBSETS, "proclaim-checkcovid")).slice(0, 2);
-    const id = await storedRun(1, claims, [{ label: "INCONCLUSIVE", tokens: 500 }, { label: "INCONCLUSIVE", tokens: 500 }], { inconclusive: "refute" });
+    const id = await storedRun(
+      1,
+      claims,
+      [
+        { label: "INCONCLUSIVE", tokens: 500 },
+        { label: "INCONCLUSIVE", tokens: 500 },
+      ],
+      { inconclusive: "refute" },
+    );
     // A group of its own would mix with the first test's; read the run alone through its policy.
-    await h.db.update(s.evalRuns).set({ config: { proclaim: {}, models: {}, reporting: { inconclusive: "refute" } } }).where(eq(s.evalRuns.id, id));
+    await h.db
+      .update(s.evalRuns)
+      .set({ config: { proclaim: {}, models: {}, reporting: { inconclusive: "refute" } } })
+      .where(eq(s.evalRuns.id, id));
     const r = (await buildReport(h.db, id, { resamples: 20 }))!;
     expect(r.repeats).toBeNull();
     expect(r.inconclusive).toMatchObject({ policy: "refute", counted_as: "NOT SUPPORTED" });
     // Gold NOT SUPPORTED then SUPPORTED: one right.
     expect(r.metrics.accuracy.value).toBe(0.5);
-    expect((await buildReport(h.db, id, { resamples: 20, inconclusive: "support" }))!.inconclusive).toMatchObject({ policy: "support" });
+    expect((await buildReport(h.db, id, { resamples: 20, inconclusive: "support" }))!.inconclusive).toMatchObject({
+      policy: "support",
+    });
   });
 });

@@ -39,9 +39,30 @@ beforeAll(async () => {
   await ingestRecords(
     h.db,
     [
-      { kind: "document", document: { id: "c1", title: "Stroke in young COVID-19 patients", text: "A 2020 report described young patients with COVID-19 who had strokes with few or no prior risk factors." } },
-      { kind: "document", document: { id: "c2", title: "Stroke risk factors", text: "Most strokes in COVID-19 patients occurred in those with hypertension or diabetes, a 2021 cohort found." } },
-      { kind: "document", document: { id: "c3", title: "Background", text: "Stroke is a medical emergency; the brain's blood supply is interrupted." } },
+      {
+        kind: "document",
+        document: {
+          id: "c1",
+          title: "Stroke in young COVID-19 patients",
+          text: "A 2020 report described young patients with COVID-19 who had strokes with few or no prior risk factors.",
+        },
+      },
+      {
+        kind: "document",
+        document: {
+          id: "c2",
+          title: "Stroke risk factors",
+          text: "Most strokes in COVID-19 patients occurred in those with hypertension or diabetes, a 2021 cohort found.",
+        },
+      },
+      {
+        kind: "document",
+        document: {
+          id: "c3",
+          title: "Background",
+          text: "Stroke is a medical emergency; the brain's blood supply is interrupted.",
+        },
+      },
     ],
     { corpus: "check-covid", embedder, source: "t", kind: "records" },
   );
@@ -64,7 +85,19 @@ describe(`a PROClaim evaluation with --repeats 3 (proclaim-checkcovid's setting)
     for (let k = 1; k <= 3; k++) {
       const { runId, items } = await createEvalRun(
         h.db,
-        { dataset: preset.dataset, claims, evidence: preset.evidence, protocol: preset.protocol, config: preset.config, models: {}, executor: "in-process", preset: "proclaim-checkcovid", references: preset.references, caveat: preset.caveat, repeat: { group, index: k, of: 3 } },
+        {
+          dataset: preset.dataset,
+          claims,
+          evidence: preset.evidence,
+          protocol: preset.protocol,
+          config: preset.config,
+          models: {},
+          executor: "in-process",
+          preset: "proclaim-checkcovid",
+          references: preset.references,
+          caveat: preset.caveat,
+          repeat: { group, index: k, of: 3 },
+        },
         { validateModel: () => {} },
       );
       expect(items).toBe(2);
@@ -104,7 +137,10 @@ describe(`a PROClaim evaluation with --repeats 3 (proclaim-checkcovid's setting)
       .innerJoin(s.claims, eq(s.claims.id, s.evalItems.claimId))
       .where(inArray(s.evalItems.runId, runIds));
     expect(stored).toHaveLength(6);
-    const finals = await h.db.select({ debateId: s.verdicts.debateId, label: s.verdicts.label }).from(s.verdicts).where(eq(s.verdicts.isFinal, true));
+    const finals = await h.db
+      .select({ debateId: s.verdicts.debateId, label: s.verdicts.label })
+      .from(s.verdicts)
+      .where(eq(s.verdicts.isFinal, true));
     const labelOf = new Map(finals.map((f) => [f.debateId, f.label]));
     const gold = new Map(claims.map((c) => [c.id, c.label]));
     let majorityRight = 0;

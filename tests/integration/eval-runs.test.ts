@@ -34,14 +34,32 @@ const MODELS = { politician: "openai:gpt-4o-mini", scientist: "openai:gpt-4o-min
 const noValidation = { validateModel: () => {} };
 
 async function newRun(extra: Partial<Parameters<typeof createEvalRun>[1]> = {}) {
-  return createEvalRun(h.db, { dataset: "test-set", claims: CLAIMS, evidence: { mode: "gold" }, protocol: "radar", config: { variant: "expertise" }, models: MODELS, executor: "in-process", ...extra }, noValidation);
+  return createEvalRun(
+    h.db,
+    {
+      dataset: "test-set",
+      claims: CLAIMS,
+      evidence: { mode: "gold" },
+      protocol: "radar",
+      config: { variant: "expertise" },
+      models: MODELS,
+      executor: "in-process",
+      ...extra,
+    },
+    noValidation,
+  );
 }
 
 describe("evaluation runs, in-process executor", () => {
   it("runs every claim once as a stored debate and reports metrics, cost and stop rounds", async () => {
     const { runId, items } = await newRun({ evidence: { mode: "supplied" } });
     expect(items).toBe(6);
-    await new InProcessExecutor(h.db).work({ concurrency: 3, runId, untilRunDone: true, resolverFor: scriptedEvalResolver() });
+    await new InProcessExecutor(h.db).work({
+      concurrency: 3,
+      runId,
+      untilRunDone: true,
+      resolverFor: scriptedEvalResolver(),
+    });
     const r = (await buildReport(h.db, runId, { resamples: 200 }))!;
     expect(r.run.status).toBe("completed");
     expect(r.progress).toMatchObject({ total: 6, done: 6, failed: 0, pending: 0, running: 0 });
@@ -52,9 +70,15 @@ describe("evaluation runs, in-process executor", () => {
     expect(r.cost.per_claim.llm_calls.mean).toBeGreaterThan(5);
     expect(r.stop_rounds).toEqual({ "3": 6 });
     // Every item's debate is a debate like any other, with the supplied evidence frozen.
-    const evidence = await h.db.select().from(s.debateEvidence).where(eq(s.debateEvidence.debateId, r.items[0]!.debate_id!));
+    const evidence = await h.db
+      .select()
+      .from(s.debateEvidence)
+      .where(eq(s.debateEvidence.debateId, r.items[0]!.debate_id!));
     expect(evidence.map((e) => [e.source, e.text])).toEqual([["supplied", "Retrieved passage for claim 0."]]);
-    const debates = await h.db.select({ status: s.debates.status }).from(s.debates).where(eq(s.debates.evalRunId, runId));
+    const debates = await h.db
+      .select({ status: s.debates.status })
+      .from(s.debates)
+      .where(eq(s.debates.evalRunId, runId));
     expect(debates.every((d) => d.status === "completed")).toBe(true);
     expect(reportMarkdown(r)).toMatch(/\| accuracy \| 16\.7 \[/);
     const csv = reportCsv(r).trim().split("\n");
@@ -67,7 +91,12 @@ describe("evaluation runs, in-process executor", () => {
     let n = 0;
     // The second item's model fails for good; the others succeed.
     const resolver: ResolverFactory = (item) => {
-      const m = scriptedModel("openai:gpt-4o-mini", item.position === 1 ? { failOnCall: { n: 1, error: Object.assign(new Error("invalid api key"), { statusCode: 401 }) } } : {});
+      const m = scriptedModel(
+        "openai:gpt-4o-mini",
+        item.position === 1
+          ? { failOnCall: { n: 1, error: Object.assign(new Error("invalid api key"), { statusCode: 401 }) } }
+          : {},
+      );
       n++;
       return () => m.resolved;
     };
@@ -93,7 +122,12 @@ describe("evaluation runs, in-process executor", () => {
 
     const retried = await resetFailedItems(h.db, runId, [r.failed[0]!.item_id]);
     expect(retried).toHaveLength(1);
-    await new InProcessExecutor(h.db).work({ concurrency: 1, runId, untilRunDone: true, resolverFor: scriptedEvalResolver() });
+    await new InProcessExecutor(h.db).work({
+      concurrency: 1,
+      runId,
+      untilRunDone: true,
+      resolverFor: scriptedEvalResolver(),
+    });
     r = (await buildReport(h.db, runId, { resamples: 10 }))!;
     expect(r.progress).toMatchObject({ done: 6, failed: 0 });
     expect(r.items.find((i) => i.claim_id === "c1")!.attempts).toBe(2);
@@ -104,9 +138,18 @@ describe("evaluation runs, in-process executor", () => {
     const { runId } = await newRun({ claims: CLAIMS.slice(0, 1) });
     const [item] = await h.db.select().from(s.evalItems).where(eq(s.evalItems.runId, runId));
     // A worker that leased it and died: no heartbeat for a minute, its debate left running.
-    await h.db.update(s.evalItems).set({ status: "running", workerId: "dead:1", heartbeatAt: new Date(Date.now() - 60_000), attempts: 1 }).where(eq(s.evalItems.id, item!.id));
+    await h.db
+      .update(s.evalItems)
+      .set({ status: "running", workerId: "dead:1", heartbeatAt: new Date(Date.now() - 60_000), attempts: 1 })
+      .where(eq(s.evalItems.id, item!.id));
     await h.db.update(s.debates).set({ status: "running" }).where(eq(s.debates.id, item!.debateId!));
-    await new InProcessExecutor(h.db).work({ concurrency: 1, runId, untilRunDone: true, leaseMs: 5_000, resolverFor: scriptedEvalResolver() });
+    await new InProcessExecutor(h.db).work({
+      concurrency: 1,
+      runId,
+      untilRunDone: true,
+      leaseMs: 5_000,
+      resolverFor: scriptedEvalResolver(),
+    });
     const [after] = await h.db.select().from(s.evalItems).where(eq(s.evalItems.id, item!.id));
     expect(after).toMatchObject({ status: "done", attempts: 2 });
     const [d] = await h.db.select().from(s.debates).where(eq(s.debates.id, item!.debateId!));
@@ -115,7 +158,12 @@ describe("evaluation runs, in-process executor", () => {
 
   it("calibrates on a score-only run's stored checkpoints and compares two runs on shared claims", async () => {
     const { runId } = await newRun({ config: { variant: "expertise", earlyStopping: "score-only" } });
-    await new InProcessExecutor(h.db).work({ concurrency: 2, runId, untilRunDone: true, resolverFor: scriptedEvalResolver({ pStop: 0.7 }) });
+    await new InProcessExecutor(h.db).work({
+      concurrency: 2,
+      runId,
+      untilRunDone: true,
+      resolverFor: scriptedEvalResolver({ pStop: 0.7 }),
+    });
     const scores = await scoresFromRun(h.db, runId);
     expect(scores).toHaveLength(6);
     expect(scores[0]!.checkpoints.map((c) => c.after)).toEqual(["opening", "rebuttal-1"]);
@@ -128,7 +176,12 @@ describe("evaluation runs, in-process executor", () => {
     expect(result.best.accuracy).toBeCloseTo(1 / 6, 12);
 
     const other = await newRun({ config: { variant: "single" } });
-    await new InProcessExecutor(h.db).work({ concurrency: 2, runId: other.runId, untilRunDone: true, resolverFor: scriptedEvalResolver() });
+    await new InProcessExecutor(h.db).work({
+      concurrency: 2,
+      runId: other.runId,
+      untilRunDone: true,
+      resolverFor: scriptedEvalResolver(),
+    });
     const c = await compareRuns(h.db, runId, other.runId, { resamples: 100 });
     expect(c.shared).toBe(6);
     expect(c.paired.only_a_correct + c.paired.only_b_correct).toBe(0);
@@ -142,7 +195,9 @@ describe("evaluation runs, in-process executor", () => {
     const scoreOnly = list.find((r) => r.name.includes("expertise"))!;
     expect(scoreOnly.avg_tokens).toBeGreaterThan(0);
     const runs = await h.db.select().from(s.evalRuns);
-    const calibrated = runs.find((r) => (r.config as { radar?: { earlyStopping?: string } }).radar?.earlyStopping === "score-only")!;
+    const calibrated = runs.find(
+      (r) => (r.config as { radar?: { earlyStopping?: string } }).radar?.earlyStopping === "score-only",
+    )!;
     const view = (await evalRunView(h.db, calibrated.id, { resamples: 50 }))!;
     expect(view.report.progress.done).toBe(6);
     expect(view.calibration!.grid).toHaveLength(861);
@@ -155,10 +210,17 @@ describe("evaluation runs, in-process executor", () => {
   });
 
   it("skips a claim with 16,000 evidence paragraphs, saying why, and runs the others", async () => {
-    const huge: ClaimRecord = { id: "huge", claim: "A claim with far too much evidence.", label: "TRUE", gold_evidence: Array.from({ length: 16_000 }, (_, i) => ({ id: `e${i}`, text: `Passage ${i}.` })) };
+    const huge: ClaimRecord = {
+      id: "huge",
+      claim: "A claim with far too much evidence.",
+      label: "TRUE",
+      gold_evidence: Array.from({ length: 16_000 }, (_, i) => ({ id: `e${i}`, text: `Passage ${i}.` })),
+    };
     const { runId, items, skipped } = await newRun({ claims: [huge, ...CLAIMS.slice(0, 2)] });
     expect(items).toBe(2);
-    expect(skipped).toEqual([{ id: "huge", reason: expect.stringMatching(/The evidence has 16,000 passages; a debate takes at most 300/) }]);
+    expect(skipped).toEqual([
+      { id: "huge", reason: expect.stringMatching(/The evidence has 16,000 passages; a debate takes at most 300/) },
+    ]);
     const r = (await buildReport(h.db, runId, { resamples: 10 }))!;
     expect(r.items.map((i) => i.claim_id)).toEqual(["c0", "c1"]);
   });

@@ -39,11 +39,16 @@ function scripted(claims: readonly ClaimRecord[], plan: Plan) {
   const calls: Array<{ format: string; claimId: string }> = [];
   const model = new MockLanguageModelV3({
     doStream: async (opts: LanguageModelV3CallOptions) => {
-      const messages = opts.prompt.map((m) => ({ role: m.role, text: typeof m.content === "string" ? m.content : m.content.map((p) => ("text" in p ? p.text : "")).join("") }));
+      const messages = opts.prompt.map((m) => ({
+        role: m.role,
+        text: typeof m.content === "string" ? m.content : m.content.map((p) => ("text" in p ? p.text : "")).join(""),
+      }));
       const system = messages.find((m) => m.role === "system")?.text ?? "";
       const user = messages.filter((m) => m.role === "user").at(-1)!.text;
       const all = messages.map((m) => m.text).join("\n");
-      const format = /Format \(tool-mad\/([a-z-]+)\):/.exec(user)?.[1] ?? (/FORMAT: JSON/.test(user) ? "repair-json" : "repair-label");
+      const format =
+        /Format \(tool-mad\/([a-z-]+)\):/.exec(user)?.[1] ??
+        (/FORMAT: JSON/.test(user) ? "repair-json" : "repair-label");
       // The scorer's prompts show an answer or its statements, not the claim: those carry its id.
       const tagged = /claim #(\S+?)\./.exec(all)?.[1];
       const claim = claims.find((c) => all.includes(c.claim)) ?? claims.find((c) => c.id === tagged);
@@ -58,14 +63,22 @@ function scripted(claims: readonly ClaimRecord[], plan: Plan) {
           case "answer":
             return `[REASON]: The documents [E1] settle claim #${claim.id}.\n[ANSWER]: ${p[agent]}`;
           case "statements":
-            return JSON.stringify({ statements: [`A first statement about claim #${claim.id}.`, `A second statement about claim #${claim.id}.`] });
+            return JSON.stringify({
+              statements: [
+                `A first statement about claim #${claim.id}.`,
+                `A second statement about claim #${claim.id}.`,
+              ],
+            });
           case "verdicts":
             return JSON.stringify([
               { statement: `A first statement about claim #${claim.id}.`, verdict: 1, reason: "in [E1]" },
               { statement: `A second statement about claim #${claim.id}.`, verdict: 1, reason: "in [E1]" },
             ]);
           case "questions":
-            return JSON.stringify({ questions: ["Question cos=0.950?", "Question cos=0.900?", "Question cos=0.850?"], noncommittal: false });
+            return JSON.stringify({
+              questions: ["Question cos=0.950?", "Question cos=0.900?", "Question cos=0.850?"],
+              noncommittal: false,
+            });
           case "judge":
             return p.judge ?? "[REASON]: No idea.\n[VERDICT]: REFUTES";
           default:
@@ -107,7 +120,10 @@ beforeAll(async () => {
   vi.stubEnv("TAVILY_API_KEY", "");
   vi.stubEnv("BRAVE_API_KEY", "");
   resetConfigForTests();
-  const loaded = await ingestDataset(h.db, "feverous-gold", path.join(FIX, "feverous"), { corpus: "feverous-gold", embedder: corpusEmbedder });
+  const loaded = await ingestDataset(h.db, "feverous-gold", path.join(FIX, "feverous"), {
+    corpus: "feverous-gold",
+    embedder: corpusEmbedder,
+  });
   expect(loaded).toMatchObject({ status: "completed" });
 });
 afterAll(async () => {
@@ -123,7 +139,10 @@ async function work(runId: string, claims: readonly ClaimRecord[], plan: Plan) {
     runId,
     untilRunDone: true,
     resolverFor: () => m.resolve,
-    runOptions: { embedder: scriptedEncoder(claims), search: { config: getConfig().search, deps: { embedder: corpusEmbedder, sleep: async () => {} } } },
+    runOptions: {
+      embedder: scriptedEncoder(claims),
+      search: { config: getConfig().search, deps: { embedder: corpusEmbedder, sleep: async () => {} } },
+    },
   });
   return m;
 }
@@ -134,23 +153,48 @@ describe("a Tool-MAD evaluation run (toolmad-feverous's setting, 4 fixture claim
     const claims = convertFeverous(path.join(FIX, "feverous"));
     const { runId, items, skipped } = await createEvalRun(
       h.db,
-      { dataset: "feverous", claims, evidence: preset.evidence, protocol: preset.protocol, config: preset.config, models: {}, sample: { sample: "random", limit: 4, seed: 3 }, executor: "in-process", references: preset.references },
+      {
+        dataset: "feverous",
+        claims,
+        evidence: preset.evidence,
+        protocol: preset.protocol,
+        config: preset.config,
+        models: {},
+        sample: { sample: "random", limit: 4, seed: 3 },
+        executor: "in-process",
+        references: preset.references,
+      },
       { validateModel: () => {} },
     );
     expect({ items, skipped }).toEqual({ items: 4, skipped: [] });
     // The debates start with no pool: the agents search. The corpus is frozen into the RAG tool.
-    const debates = await h.db.select({ id: s.debates.id, config: s.debates.config, corpusId: s.debates.corpusId }).from(s.debates).where(eq(s.debates.evalRunId, runId));
+    const debates = await h.db
+      .select({ id: s.debates.id, config: s.debates.config, corpusId: s.debates.corpusId })
+      .from(s.debates)
+      .where(eq(s.debates.evalRunId, runId));
     expect(debates).toHaveLength(4);
-    expect((debates[0]!.config as { tools: { rag: { provider: string; corpus: string } } }).tools.rag).toMatchObject({ provider: "corpus", corpus: "feverous-gold" });
+    expect((debates[0]!.config as { tools: { rag: { provider: string; corpus: string } } }).tools.rag).toMatchObject({
+      provider: "corpus",
+      corpus: "feverous-gold",
+    });
 
     // 7001 agree and right; 7002 agree on NEI (wrong, no product label); 7003 disagree, judge unreadable (UNPARSED); 7004 disagree, judge right.
     const m = await work(runId, claims, {
       "7001": { rag: "SUPPORTS", search: "SUPPORTS" },
       "7002": { rag: "NOT ENOUGH INFO", search: "NOT ENOUGH INFO" },
       "7003": { rag: "SUPPORTS", search: "REFUTES", judge: "I cannot tell which is right." },
-      "7004": { rag: "REFUTES", search: "SUPPORTS", judge: "[REASON]: The page names the lighthouse.\n[VERDICT]: REFUTES" },
+      "7004": {
+        rag: "REFUTES",
+        search: "SUPPORTS",
+        judge: "[REASON]: The page names the lighthouse.\n[VERDICT]: REFUTES",
+      },
     });
-    expect(m.calls.filter((c) => c.format === "judge").map((c) => c.claimId).sort()).toEqual(["7003", "7004"]);
+    expect(
+      m.calls
+        .filter((c) => c.format === "judge")
+        .map((c) => c.claimId)
+        .sort(),
+    ).toEqual(["7003", "7004"]);
 
     const r = (await buildReport(h.db, runId, { resamples: 50 }))!;
     expect(r.run.status).toBe("completed");
@@ -158,8 +202,21 @@ describe("a Tool-MAD evaluation run (toolmad-feverous's setting, 4 fixture claim
     expect(r.labels).toEqual(["SUPPORTS", "REFUTES", "NOT ENOUGH INFO"]);
     const byClaim = Object.fromEntries(r.items.map((i) => [i.claim_id, i]));
     // Stored as the protocol said it; the gold read into the same scheme from FEVEROUS's "supports".
-    expect(byClaim["7001"]).toMatchObject({ gold: "SUPPORTS", native_label: "supports", predicted: "SUPPORTS", correct: true, gold_product: "TRUE", predicted_product: "TRUE" });
-    expect(byClaim["7002"]).toMatchObject({ gold: "REFUTES", predicted: "NOT ENOUGH INFO", correct: false, gold_product: "FALSE", predicted_product: null });
+    expect(byClaim["7001"]).toMatchObject({
+      gold: "SUPPORTS",
+      native_label: "supports",
+      predicted: "SUPPORTS",
+      correct: true,
+      gold_product: "TRUE",
+      predicted_product: "TRUE",
+    });
+    expect(byClaim["7002"]).toMatchObject({
+      gold: "REFUTES",
+      predicted: "NOT ENOUGH INFO",
+      correct: false,
+      gold_product: "FALSE",
+      predicted_product: null,
+    });
     expect(byClaim["7003"]).toMatchObject({ predicted: "UNPARSED", correct: false });
     expect(byClaim["7004"]).toMatchObject({ predicted: "REFUTES", correct: true });
     const stored = await h.db.select({ label: s.verdicts.label }).from(s.verdicts).where(eq(s.verdicts.isFinal, true));
@@ -180,7 +237,12 @@ describe("a Tool-MAD evaluation run (toolmad-feverous's setting, 4 fixture claim
     expect(listed).toMatchObject({ n: 4, accuracy: 0.5 });
 
     // The paper's rows, marked as the paper's, with dataset, model and n.
-    expect(r.references.find((x) => x.system === "Tool-MAD v2" && x.model === "gpt-4o-mini")).toMatchObject({ dataset: "FEVEROUS", n: 200, metric: "accuracy", value: 0.715 });
+    expect(r.references.find((x) => x.system === "Tool-MAD v2" && x.model === "gpt-4o-mini")).toMatchObject({
+      dataset: "FEVEROUS",
+      n: 200,
+      metric: "accuracy",
+      value: 0.715,
+    });
     const md = reportMarkdown(r);
     expect(md).toMatch(/evidence tools \(feverous-gold\) · labels fever \(SUPPORTS \/ REFUTES \/ NOT ENOUGH INFO\)/);
     expect(md).toMatch(/Accuracy is exact match on the protocol's own labels/);
@@ -191,12 +253,23 @@ describe("a Tool-MAD evaluation run (toolmad-feverous's setting, 4 fixture claim
     const csv = reportCsv(r).trim().split("\n");
     expect(csv[0]).toMatch(/,gold_product,predicted_product$/);
     expect(csv.filter((l) => !l.startsWith("#"))).toHaveLength(5);
-    expect(csv.find((l) => l.startsWith("# paper's number, not this run:") && l.includes("gpt-4o-mini") && l.includes("n=200") && l.includes("71.5"))).toBeDefined();
+    expect(
+      csv.find(
+        (l) =>
+          l.startsWith("# paper's number, not this run:") &&
+          l.includes("gpt-4o-mini") &&
+          l.includes("n=200") &&
+          l.includes("71.5"),
+      ),
+    ).toBeDefined();
     const json = JSON.parse(JSON.stringify(r)) as typeof r;
     expect(json.references.length).toBe(preset.references.length);
 
     // The RAG agent searched the closed corpus: what it added to the pool is FEVEROUS gold sentences.
-    const ragRows = await h.db.select({ text: s.debateEvidence.text, origin: s.debateEvidence.origin }).from(s.debateEvidence).where(eq(s.debateEvidence.debateId, byClaim["7001"]!.debate_id!));
+    const ragRows = await h.db
+      .select({ text: s.debateEvidence.text, origin: s.debateEvidence.origin })
+      .from(s.debateEvidence)
+      .where(eq(s.debateEvidence.debateId, byClaim["7001"]!.debate_id!));
     const goldTexts = new Set(claims.flatMap((c) => c.gold_evidence!.map((e) => e.text)));
     const fromCorpus = ragRows.filter((x) => x.origin === "tool:corpus");
     expect(fromCorpus.length).toBeGreaterThan(0);
@@ -207,7 +280,15 @@ describe("a Tool-MAD evaluation run (toolmad-feverous's setting, 4 fixture claim
     const claims = convertAveritec(path.join(FIX, "averitec"), { labels: "native" });
     const { runId } = await createEvalRun(
       h.db,
-      { dataset: "averitec-4way", claims, evidence: { mode: "tools", corpus: "feverous-gold" }, protocol: "tool-mad", config: { labels: "averitec", rounds: 1 }, models: {}, executor: "in-process" },
+      {
+        dataset: "averitec-4way",
+        claims,
+        evidence: { mode: "tools", corpus: "feverous-gold" },
+        protocol: "tool-mad",
+        config: { labels: "averitec", rounds: 1 },
+        models: {},
+        executor: "in-process",
+      },
       { validateModel: () => {} },
     );
     const [c0, c1, c2, c3] = claims.map((c) => c.id);
@@ -236,13 +317,38 @@ describe("a Tool-MAD evaluation run (toolmad-feverous's setting, 4 fixture claim
 
   it("previews the cost: claims selected × the protocol's estimate, priced per role", () => {
     const claims = convertFeverous(path.join(FIX, "feverous"));
-    const e = estimateRun({ protocol: "tool-mad", config: { labels: "fever" }, models: { "rag-agent": "openai:gpt-4o-mini", "search-agent": "openai:gpt-4o-mini", judge: "openai:gpt-4o-mini" }, claims, sample: { sample: "random", limit: 3, seed: 1 } }, { "openai:gpt-4o-mini": { input: 1, output: 2 } })!;
+    const e = estimateRun(
+      {
+        protocol: "tool-mad",
+        config: { labels: "fever" },
+        models: {
+          "rag-agent": "openai:gpt-4o-mini",
+          "search-agent": "openai:gpt-4o-mini",
+          judge: "openai:gpt-4o-mini",
+        },
+        claims,
+        sample: { sample: "random", limit: 3, seed: 1 },
+      },
+      { "openai:gpt-4o-mini": { input: 1, output: 2 } },
+    )!;
     expect(e.claims).toBe(3);
     expect(e.llmCalls).toBe(e.perClaim.llmCalls * 3);
     expect(e.perClaim.llmCalls).toBeLessThanOrEqual(31);
     // $1 per million prompt tokens and $2 per million completion tokens, every role on the same model.
     expect(e.costUsd).toBeCloseTo((e.promptTokens * 1 + e.completionTokens * 2) / 1e6, 9);
-    const unpriced = estimateRun({ protocol: "tool-mad", config: {}, models: { judge: "openai:some-new-model", "rag-agent": "openai:gpt-4o-mini", "search-agent": "openai:gpt-4o-mini" }, claims }, { "openai:gpt-4o-mini": { input: 1, output: 2 } })!;
+    const unpriced = estimateRun(
+      {
+        protocol: "tool-mad",
+        config: {},
+        models: {
+          judge: "openai:some-new-model",
+          "rag-agent": "openai:gpt-4o-mini",
+          "search-agent": "openai:gpt-4o-mini",
+        },
+        claims,
+      },
+      { "openai:gpt-4o-mini": { input: 1, output: 2 } },
+    )!;
     expect(unpriced).toMatchObject({ costUsd: null, unpricedModels: ["openai:some-new-model"] });
   });
 });

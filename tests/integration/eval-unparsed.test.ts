@@ -3,7 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DbHandle } from "@/db/client";
 import * as s from "@/db/schema";
 import { insertEvalItem, upsertClaim } from "@/db/queries/eval";
-import { bestSentence, buildLeaderboard, leaderboardCsv, leaderboardMarkdown, LEADERBOARD_CSV_COLUMNS } from "@/lib/eval/leaderboard";
+import {
+  bestSentence,
+  buildLeaderboard,
+  leaderboardCsv,
+  leaderboardMarkdown,
+  LEADERBOARD_CSV_COLUMNS,
+} from "@/lib/eval/leaderboard";
 import { buildReport, reportMarkdown } from "@/lib/eval/report";
 import { evalRunList } from "@/lib/eval/view";
 import { backend, freshDatabase } from "./test-db";
@@ -45,7 +51,11 @@ async function storedRun(protocol: string, index: number, outcomes: Outcome[], t
       protocol,
       variant: null,
       // Every run is scored on TRUE / HALF-TRUE / FALSE: Tool-MAD and ZoFia through their `labels` setting.
-      config: { [protocol]: { labels: "radar" }, models: { judge: "m" }, matrix: { group: GROUP, protocol, index, of: 3, dataset: "unparsed-fixture", claims: 4, sample: {}, scoring } },
+      config: {
+        [protocol]: { labels: "radar" },
+        models: { judge: "m" },
+        matrix: { group: GROUP, protocol, index, of: 3, dataset: "unparsed-fixture", claims: 4, sample: {}, scoring },
+      },
       status: "completed",
       executor: "in-process",
     })
@@ -53,16 +63,37 @@ async function storedRun(protocol: string, index: number, outcomes: Outcome[], t
   const runId = run!.id;
   for (const [position, rec] of CLAIMS.entries()) {
     const claimId = await upsertClaim(h.db, "unparsed-fixture", rec);
-    const { itemId, debateId } = await insertEvalItem(h.db, { runId, claimId, position, protocol, variant: null, config: {}, models: { judge: "m" }, thresholds: null, promptsHash: "test", evidenceMode: "retrieved", corpusId: null, evidence: [] });
+    const { itemId, debateId } = await insertEvalItem(h.db, {
+      runId,
+      claimId,
+      position,
+      protocol,
+      variant: null,
+      config: {},
+      models: { judge: "m" },
+      thresholds: null,
+      promptsHash: "test",
+      evidenceMode: "retrieved",
+      corpusId: null,
+      evidence: [],
+    });
     const o = outcomes[position]!;
-    await h.db.insert(s.llmCalls).values({ debateId, model: "m", purpose: "turn", promptTokens: tokens - 100, completionTokens: 100 });
+    await h.db
+      .insert(s.llmCalls)
+      .values({ debateId, model: "m", purpose: "turn", promptTokens: tokens - 100, completionTokens: 100 });
     if (o === "failed") {
       await h.db.update(s.debates).set({ status: "failed" }).where(eq(s.debates.id, debateId));
-      await h.db.update(s.evalItems).set({ status: "failed", error: "model unreachable" }).where(eq(s.evalItems.id, itemId));
+      await h.db
+        .update(s.evalItems)
+        .set({ status: "failed", error: "model unreachable" })
+        .where(eq(s.evalItems.id, itemId));
       continue;
     }
     await h.db.update(s.debates).set({ status: "completed" }).where(eq(s.debates.id, debateId));
-    if (o.label !== null) await h.db.insert(s.verdicts).values({ debateId, label: o.label, isFinal: true, judgeRole: "judge", roundsCompleted: 3 });
+    if (o.label !== null)
+      await h.db
+        .insert(s.verdicts)
+        .values({ debateId, label: o.label, isFinal: true, judgeRole: "judge", roundsCompleted: 3 });
     await h.db.update(s.evalItems).set({ status: "done" }).where(eq(s.evalItems.id, itemId));
   }
   return runId;
@@ -73,9 +104,24 @@ describe(`unparsed and failed verdicts in reports and the leaderboard on ${backe
   beforeAll(async () => {
     ids = {
       // Two stored as UNPARSED, one with no verdict row at all (also unparsed), one failed.
-      zofia: await storedRun("zofia", 0, [{ label: "UNPARSED" }, { label: null }, { label: "UNPARSED" }, "failed"], 200),
-      radar: await storedRun("radar", 1, [{ label: "TRUE" }, { label: "FALSE" }, { label: "UNPARSED" }, { label: "HALF-TRUE" }]),
-      "tool-mad": await storedRun("tool-mad", 2, [{ label: "FALSE" }, { label: "TRUE" }, { label: "TRUE" }, { label: "TRUE" }]),
+      zofia: await storedRun(
+        "zofia",
+        0,
+        [{ label: "UNPARSED" }, { label: null }, { label: "UNPARSED" }, "failed"],
+        200,
+      ),
+      radar: await storedRun("radar", 1, [
+        { label: "TRUE" },
+        { label: "FALSE" },
+        { label: "UNPARSED" },
+        { label: "HALF-TRUE" },
+      ]),
+      "tool-mad": await storedRun("tool-mad", 2, [
+        { label: "FALSE" },
+        { label: "TRUE" },
+        { label: "TRUE" },
+        { label: "TRUE" },
+      ]),
     };
   });
 
@@ -119,7 +165,10 @@ describe(`unparsed and failed verdicts in reports and the leaderboard on ${backe
     expect(leaderboardMarkdown(lb)).toMatch(/\| 3 \| 3 \/ 1 \| 0\.0 \[[^\]]*\] \(all unparsed: not comparable\) \|/);
     const header = leaderboardCsv(lb).split("\n")[0]!.split(",");
     expect(header).toEqual([...LEADERBOARD_CSV_COLUMNS]);
-    const zofia = leaderboardCsv(lb).split("\n").find((l) => l.startsWith("ours,zofia,"))!.split(",");
+    const zofia = leaderboardCsv(lb)
+      .split("\n")
+      .find((l) => l.startsWith("ours,zofia,"))!
+      .split(",");
     expect(zofia.slice(-3)).toEqual(["3", "1", "true"]);
   });
 

@@ -29,9 +29,14 @@ describe(`eval with labels the method cannot score, on ${backend}`, () => {
     ]);
     const r = await runCli(["eval", "--claims", f, "--evidence", "gold", "--detach", "--json"], env);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/Not started: 1 claim of 3 would go unscored by RADAR: the gold label "TURE" \(1\) has no reading/);
+    expect(r.stderr).toMatch(
+      /Not started: 1 claim of 3 would go unscored by RADAR: the gold label "TURE" \(1\) has no reading/,
+    );
     expect(r.stderr).toMatch(/--allow-unscored/);
-    const ok = await runCli(["eval", "--claims", f, "--evidence", "gold", "--detach", "--json", "--allow-unscored"], env);
+    const ok = await runCli(
+      ["eval", "--claims", f, "--evidence", "gold", "--detach", "--json", "--allow-unscored"],
+      env,
+    );
     expect(ok.code).toBe(0);
     expect(ok.stderr).toMatch(/radar: 1 claim of 3 will not be scored \("TURE" \(1\)\)/);
     expect(JSON.parse(ok.stdout)).toMatchObject({ items: 3 });

@@ -34,10 +34,20 @@ afterAll(async () => {
 });
 
 function startWorker(name: string) {
-  const child = spawn(process.execPath, [path.join(ROOT, "scripts/scripted-worker.mjs"), "worker", "--concurrency", "2", "--lease-seconds", "3", "--json"], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: "production", DATABASE_URL: url, SCRIPTED_FIRST_TOKEN_MS: "120" } as NodeJS.ProcessEnv,
-  });
+  const child = spawn(
+    process.execPath,
+    [path.join(ROOT, "scripts/scripted-worker.mjs"), "worker", "--concurrency", "2", "--lease-seconds", "3", "--json"],
+    {
+      cwd: ROOT,
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        NODE_ENV: "production",
+        DATABASE_URL: url,
+        SCRIPTED_FIRST_TOKEN_MS: "120",
+      } as NodeJS.ProcessEnv,
+    },
+  );
   children.push(child);
   let out = "";
   const ready = new Promise<void>((resolve, reject) => {
@@ -63,9 +73,26 @@ async function until<T>(what: string, fn: () => Promise<T | null | undefined | f
 
 describe.skipIf(backend !== "postgres")("pg-boss workers on PostgreSQL", () => {
   it("loses no claim and runs none twice when a worker is killed mid-debate", async () => {
-    const claims: ClaimRecord[] = Array.from({ length: 8 }, (_, i) => ({ id: `k${i}`, claim: `Claim ${i}: the medal was sold for the 2022 war.`, label: "FALSE", gold_evidence: [{ text: `Evidence ${i}.` }] }));
+    const claims: ClaimRecord[] = Array.from({ length: 8 }, (_, i) => ({
+      id: `k${i}`,
+      claim: `Claim ${i}: the medal was sold for the 2022 war.`,
+      label: "FALSE",
+      gold_evidence: [{ text: `Evidence ${i}.` }],
+    }));
     const models = { politician: "openai:gpt-4o-mini", scientist: "openai:gpt-4o-mini", judge: "openai:gpt-4o-mini" };
-    const { runId } = await createEvalRun(h.db, { dataset: "kill-test", claims, evidence: { mode: "gold" }, protocol: "radar", config: {}, models, executor: "pg-boss" }, { validateModel: () => {} });
+    const { runId } = await createEvalRun(
+      h.db,
+      {
+        dataset: "kill-test",
+        claims,
+        evidence: { mode: "gold" },
+        protocol: "radar",
+        config: {},
+        models,
+        executor: "pg-boss",
+      },
+      { validateModel: () => {} },
+    );
     const queue = new PgBossExecutor(h.db, url!);
     expect(await queue.enqueue(runId)).toBe(8);
     await queue.close();
@@ -74,10 +101,17 @@ describe.skipIf(backend !== "postgres")("pg-boss workers on PostgreSQL", () => {
     await a.ready;
     // Kill A once it holds an item whose debate has finished turns but not all of them.
     const victim = await until("a debate in progress on worker A", async () => {
-      const rows = await h.db.select().from(s.evalItems).where(and(eq(s.evalItems.runId, runId), eq(s.evalItems.status, "running")));
+      const rows = await h.db
+        .select()
+        .from(s.evalItems)
+        .where(and(eq(s.evalItems.runId, runId), eq(s.evalItems.status, "running")));
       for (const r of rows) {
-        const turns = await h.db.select({ id: s.turns.id, status: s.turns.status }).from(s.turns).where(eq(s.turns.debateId, r.debateId!));
-        if (turns.filter((t) => t.status === "completed").length >= 2) return { item: r, finishedTurnIds: turns.filter((t) => t.status === "completed").map((t) => t.id) };
+        const turns = await h.db
+          .select({ id: s.turns.id, status: s.turns.status })
+          .from(s.turns)
+          .where(eq(s.turns.debateId, r.debateId!));
+        if (turns.filter((t) => t.status === "completed").length >= 2)
+          return { item: r, finishedTurnIds: turns.filter((t) => t.status === "completed").map((t) => t.id) };
       }
       return null;
     });
@@ -89,7 +123,10 @@ describe.skipIf(backend !== "postgres")("pg-boss workers on PostgreSQL", () => {
     const b = startWorker("worker B");
     const c = startWorker("worker C");
     await Promise.all([b.ready, c.ready]);
-    await until("the run to complete", async () => (await h.db.select().from(s.evalRuns).where(eq(s.evalRuns.id, runId)))[0]?.status === "completed");
+    await until(
+      "the run to complete",
+      async () => (await h.db.select().from(s.evalRuns).where(eq(s.evalRuns.id, runId)))[0]?.status === "completed",
+    );
 
     const p = await runProgress(h.db, runId);
     expect(p).toMatchObject({ total: 8, done: 8, failed: 0, pending: 0, running: 0 });
@@ -99,13 +136,19 @@ describe.skipIf(backend !== "postgres")("pg-boss workers on PostgreSQL", () => {
     expect(new Set(debateIds).size).toBe(8);
     const debates = await h.db.select().from(s.debates).where(inArray(s.debates.id, debateIds));
     expect(debates.every((d) => d.status === "completed")).toBe(true);
-    const verdicts = await h.db.select().from(s.verdicts).where(and(inArray(s.verdicts.debateId, debateIds), eq(s.verdicts.isFinal, true)));
+    const verdicts = await h.db
+      .select()
+      .from(s.verdicts)
+      .where(and(inArray(s.verdicts.debateId, debateIds), eq(s.verdicts.isFinal, true)));
     expect(verdicts).toHaveLength(8);
     // The killed debate was taken over (a second lease) and resumed: the turns finished before the kill are the same rows.
     const taken = items.find((i) => i.id === victim.item.id)!;
     expect(taken.attempts).toBeGreaterThanOrEqual(2);
     expect(taken.workerId).not.toBe(victim.item.workerId);
-    const turnsAfter = await h.db.select({ id: s.turns.id, status: s.turns.status }).from(s.turns).where(eq(s.turns.debateId, victim.item.debateId!));
+    const turnsAfter = await h.db
+      .select({ id: s.turns.id, status: s.turns.status })
+      .from(s.turns)
+      .where(eq(s.turns.debateId, victim.item.debateId!));
     for (const id of victim.finishedTurnIds) expect(turnsAfter.map((t) => t.id)).toContain(id);
     expect(turnsAfter.every((t) => t.status === "completed")).toBe(true);
     // Both surviving workers took part.
@@ -113,7 +156,9 @@ describe.skipIf(backend !== "postgres")("pg-boss workers on PostgreSQL", () => {
     expect(workers.size).toBeGreaterThanOrEqual(2);
 
     for (const w of [b, c]) w.child.kill("SIGTERM");
-    await Promise.all([b, c].map((w) => new Promise((r) => (w.child.exitCode !== null ? r(null) : w.child.once("exit", r)))));
+    await Promise.all(
+      [b, c].map((w) => new Promise((r) => (w.child.exitCode !== null ? r(null) : w.child.once("exit", r)))),
+    );
     expect(b.output()).toContain('"event":"stopped"');
   });
 });

@@ -37,10 +37,13 @@ function scripted(claims: readonly ClaimRecord[], plan: Plan) {
   const seen: Array<{ format: string; claimId: string; text: string }> = [];
   const model = new MockLanguageModelV3({
     doStream: async (opts: LanguageModelV3CallOptions) => {
-      const messages = opts.prompt.map((m) => (typeof m.content === "string" ? m.content : m.content.map((p) => ("text" in p ? p.text : "")).join("")));
+      const messages = opts.prompt.map((m) =>
+        typeof m.content === "string" ? m.content : m.content.map((p) => ("text" in p ? p.text : "")).join(""),
+      );
       const all = messages.join("\n");
       const last = opts.prompt.filter((m) => m.role === "user").at(-1)!;
-      const user = typeof last.content === "string" ? last.content : last.content.map((p) => ("text" in p ? p.text : "")).join("");
+      const user =
+        typeof last.content === "string" ? last.content : last.content.map((p) => ("text" in p ? p.text : "")).join("");
       const format = /Format \(zofia\/([a-z-]+)\):/.exec(user)?.[1] ?? "unknown";
       // Analysts and debaters read the article; the verifier and the judge see only claims and
       // arguments, which carry the article's id as `#id#`.
@@ -56,7 +59,10 @@ function scripted(claims: readonly ClaimRecord[], plan: Plan) {
           case "expert":
             return `- Knowledge concordance: nothing known contradicts #${claim.id}#.\n- Logical integrity: holds.`;
           case "claims":
-            return JSON.stringify({ core: `The core claim of #${claim.id}#`, sub: [`A first detail of #${claim.id}#`, `A second detail of #${claim.id}#`] });
+            return JSON.stringify({
+              core: `The core claim of #${claim.id}#`,
+              sub: [`A first detail of #${claim.id}#`, `A second detail of #${claim.id}#`],
+            });
           case "verify":
             return `[LABEL]: NOT ENOUGH INFORMATION\n[REASON]: Nothing about #${claim.id}#.\n[QUOTES]:\n(none)`;
           case "debater": {
@@ -96,8 +102,24 @@ beforeAll(async () => {
   await ingestRecords(
     h.db,
     [
-      { kind: "document", document: { id: "n1", title: "Park news", text: "Mayor Hannah Brooks opened Riverside Park's new playground; Northwind Oil was not involved.", publishedAt: new Date("2017-05-01") } },
-      { kind: "document", document: { id: "n2", title: "Bridge vote", text: "Governor Lisa Chen asked lawmakers for money to repair the Harbor Bridge in Portland.", publishedAt: new Date("2016-02-01") } },
+      {
+        kind: "document",
+        document: {
+          id: "n1",
+          title: "Park news",
+          text: "Mayor Hannah Brooks opened Riverside Park's new playground; Northwind Oil was not involved.",
+          publishedAt: new Date("2017-05-01"),
+        },
+      },
+      {
+        kind: "document",
+        document: {
+          id: "n2",
+          title: "Bridge vote",
+          text: "Governor Lisa Chen asked lawmakers for money to repair the Harbor Bridge in Portland.",
+          publishedAt: new Date("2016-02-01"),
+        },
+      },
     ],
     { corpus: "zofia-eval-news", embedder: corpusEmbedder, source: "t", kind: "records" },
   );
@@ -115,7 +137,10 @@ async function work(runId: string, claims: readonly ClaimRecord[], plan: Plan) {
     runId,
     untilRunDone: true,
     resolverFor: () => m.resolve,
-    runOptions: { embedder: scriptedEmbedder(), search: { config: getConfig().search, deps: { embedder: corpusEmbedder, sleep: async () => {} } } },
+    runOptions: {
+      embedder: scriptedEmbedder(),
+      search: { config: getConfig().search, deps: { embedder: corpusEmbedder, sleep: async () => {} } },
+    },
   });
   return m;
 }
@@ -127,22 +152,47 @@ describe("a ZoFia evaluation run (zofia-politifact's setting, 4 fixture articles
     expect(claims.map((c) => c.label)).toEqual(["FAKE", "FAKE", "REAL", "REAL"]);
     const { runId, items, skipped } = await createEvalRun(
       h.db,
-      { dataset: preset.dataset, claims, evidence: preset.evidence, protocol: preset.protocol, config: preset.config, models: {}, sample: preset.sample, executor: "in-process", preset: "zofia-politifact", references: preset.references },
+      {
+        dataset: preset.dataset,
+        claims,
+        evidence: preset.evidence,
+        protocol: preset.protocol,
+        config: preset.config,
+        models: {},
+        sample: preset.sample,
+        executor: "in-process",
+        preset: "zofia-politifact",
+        references: preset.references,
+      },
       { validateModel: () => {} },
     );
     expect({ items, skipped }).toEqual({ items: 4, skipped: [] });
     // No pool up front: ZoFia searches; the offline web is the corpus stand-in.
-    const debates = await h.db.select({ id: s.debates.id, config: s.debates.config }).from(s.debates).where(eq(s.debates.evalRunId, runId));
+    const debates = await h.db
+      .select({ id: s.debates.id, config: s.debates.config })
+      .from(s.debates)
+      .where(eq(s.debates.evalRunId, runId));
     expect(debates).toHaveLength(4);
-    expect((debates[0]!.config as { tools: { search: { provider: string } } }).tools.search.provider).toBe("corpus-standin");
-    expect(await h.db.select().from(s.debateEvidence).where(eq(s.debateEvidence.debateId, debates[0]!.id))).toHaveLength(0);
+    expect((debates[0]!.config as { tools: { search: { provider: string } } }).tools.search.provider).toBe(
+      "corpus-standin",
+    );
+    expect(
+      await h.db.select().from(s.debateEvidence).where(eq(s.debateEvidence.debateId, debates[0]!.id)),
+    ).toHaveLength(0);
 
     // 9101 fake, judged F: right. 9102 fake, judged R: wrong. 8101 real, R: right. 8102 real, I then R: right after two rounds.
-    const m = await work(runId, claims, { politifact9101: ["F"], politifact9102: ["R"], politifact8101: ["R"], politifact8102: ["I", "R"] });
+    const m = await work(runId, claims, {
+      politifact9101: ["F"],
+      politifact9102: ["R"],
+      politifact8101: ["R"],
+      politifact8102: ["I", "R"],
+    });
 
     // The headline then the body, as one article, in what the analysts read.
     const linguist = m.seen.find((x) => x.format === "linguist" && x.claimId === "politifact9101")!;
-    expect(linguist.text).toContain("Mayor Hannah Brooks Sold Riverside Park To Oil Company\n\nMayor Hannah Brooks secretly sold Riverside Park");
+    expect(linguist.text).toContain(
+      "Mayor Hannah Brooks Sold Riverside Park To Oil Company\n\nMayor Hannah Brooks secretly sold Riverside Park",
+    );
     expect(m.seen.filter((x) => x.format === "linguist")).toHaveLength(4 * 5);
 
     const r = (await buildReport(h.db, runId, { resamples: 50, seed: 1 }))!;
@@ -150,7 +200,14 @@ describe("a ZoFia evaluation run (zofia-politifact's setting, 4 fixture articles
     expect(r.scheme).toBeNull();
     expect(r.labels).toEqual(["REAL", "FAKE"]);
     const byId = Object.fromEntries(r.items.map((i) => [i.claim_id, i]));
-    expect(Object.fromEntries(Object.entries(byId).map(([id, i]) => [id, [i.gold, i.predicted, i.gold_product, i.predicted_product, i.rounds]]))).toEqual({
+    expect(
+      Object.fromEntries(
+        Object.entries(byId).map(([id, i]) => [
+          id,
+          [i.gold, i.predicted, i.gold_product, i.predicted_product, i.rounds],
+        ]),
+      ),
+    ).toEqual({
       politifact9101: ["FAKE", "FAKE", "FALSE", "FALSE", 1],
       politifact9102: ["FAKE", "REAL", "FALSE", "TRUE", 1],
       politifact8101: ["REAL", "REAL", "TRUE", "TRUE", 1],
@@ -182,7 +239,15 @@ describe("a ZoFia evaluation run (zofia-politifact's setting, 4 fixture articles
     const claims = convertPolitifactNews(FIX, { source: "fakenewsnet-v1" });
     const { runId } = await createEvalRun(
       h.db,
-      { dataset: "politifact-news-v1", claims, evidence: preset.evidence, protocol: preset.protocol, config: preset.config, models: {}, executor: "in-process" },
+      {
+        dataset: "politifact-news-v1",
+        claims,
+        evidence: preset.evidence,
+        protocol: preset.protocol,
+        config: preset.config,
+        models: {},
+        executor: "in-process",
+      },
       { validateModel: () => {} },
     );
     await work(runId, claims, { PolitiFact_Fake_91: ["F"], PolitiFact_Real_91: ["R"] });

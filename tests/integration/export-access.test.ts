@@ -32,13 +32,21 @@ async function person(email: string, roles: UserRole[]) {
   people[email] = { id: u.id, email, name: null, roles };
 }
 
-type Line = { id: string; claim: { goldLabel: string | null; nativeLabel: string | null }; annotations: Array<{ annotator: string; goldLabel: string; rationale: string | null }> };
+type Line = {
+  id: string;
+  claim: { goldLabel: string | null; nativeLabel: string | null };
+  annotations: Array<{ annotator: string; goldLabel: string; rationale: string | null }>;
+};
 
 async function jsonl(who: string): Promise<Line[]> {
   signedInAs(tokens[who]!);
   const res = await exportRoute(httpRequest("/api/export?format=jsonl"));
   expect(res.status).toBe(200);
-  return (await res.text()).trim().split("\n").filter(Boolean).map((l) => JSON.parse(l) as Line);
+  return (await res.text())
+    .trim()
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Line);
 }
 
 beforeAll(async () => {
@@ -49,14 +57,20 @@ beforeAll(async () => {
   await person("newcomer@x.org", ["annotator"]);
   await person("admin@x.org", ["admin"]);
   await person("checker@x.org", ["fact-checker"]);
-  const [run] = await h.db.insert(s.evalRuns).values({ name: "blind-run", protocol: "radar", config: {}, status: "completed" }).returning();
+  const [run] = await h.db
+    .insert(s.evalRuns)
+    .values({ name: "blind-run", protocol: "radar", config: {}, status: "completed" })
+    .returning();
   runId = run!.id;
   debates = await seedDebates(h.db, { count: 3, dataset: "politifact", evalRunId: runId });
   await h.db.update(s.claims).set({ goldLabel: "TRUE" });
   // Debate 0: both annotators have labelled (overlap 2 met). Debate 1: only the first has.
   await saveAnnotation(h.db, people["first@x.org"]!, debates[0]!, { goldLabel: "TRUE", rationale: "first on 0" });
   await saveAnnotation(h.db, people["second@x.org"]!, debates[0]!, { goldLabel: "FALSE", rationale: "second on 0" });
-  await saveAnnotation(h.db, people["first@x.org"]!, debates[1]!, { goldLabel: "HALF-TRUE", rationale: "first's secret reasoning on 1" });
+  await saveAnnotation(h.db, people["first@x.org"]!, debates[1]!, {
+    goldLabel: "HALF-TRUE",
+    rationale: "first's secret reasoning on 1",
+  });
 });
 afterAll(async () => {
   await h?.close();
@@ -99,7 +113,9 @@ describe("exports in blind mode", () => {
   it("annotators never get the dataset's gold or native labels, in JSONL or CSV", async () => {
     for (const l of await jsonl("first@x.org")) expect(l.claim).toMatchObject({ goldLabel: null, nativeLabel: null });
     signedInAs(tokens["first@x.org"]!);
-    const csv = parse(await (await exportRoute(httpRequest("/api/export?format=csv"))).text(), { columns: true }) as Array<Record<string, string>>;
+    const csv = parse(await (await exportRoute(httpRequest("/api/export?format=csv"))).text(), {
+      columns: true,
+    }) as Array<Record<string, string>>;
     expect(csv.length).toBeGreaterThan(0);
     for (const row of csv) expect(row).toMatchObject({ dataset_gold_label: "", native_label: "" });
   });
@@ -107,20 +123,36 @@ describe("exports in blind mode", () => {
   it("evaluation reports (gold labels, per-claim results) are refused to annotators while blind mode is on", async () => {
     for (const format of ["md", "csv", "json"]) {
       signedInAs(tokens["second@x.org"]!);
-      const refused = await evalExportRoute(httpRequest(`/eval/${runId}/export?format=${format}`), { params: Promise.resolve({ id: runId }) });
+      const refused = await evalExportRoute(httpRequest(`/eval/${runId}/export?format=${format}`), {
+        params: Promise.resolve({ id: runId }),
+      });
       expect(refused.status).toBe(403);
       expect(await refused.text()).not.toContain("TRUE");
       signedInAs(tokens["checker@x.org"]!);
-      const ok = await evalExportRoute(httpRequest(`/eval/${runId}/export?format=${format}`), { params: Promise.resolve({ id: runId }) });
+      const ok = await evalExportRoute(httpRequest(`/eval/${runId}/export?format=${format}`), {
+        params: Promise.resolve({ id: runId }),
+      });
       expect(ok.status).toBe(200);
     }
     await setSetting(h.db, "blind_annotation", false);
     try {
       signedInAs(tokens["second@x.org"]!);
       // Per-claim verdicts are still the judge's opinion on debates they may be given.
-      expect((await evalExportRoute(httpRequest(`/eval/${runId}/export?format=json`), { params: Promise.resolve({ id: runId }) })).status).toBe(403);
+      expect(
+        (
+          await evalExportRoute(httpRequest(`/eval/${runId}/export?format=json`), {
+            params: Promise.resolve({ id: runId }),
+          })
+        ).status,
+      ).toBe(403);
       await setSetting(h.db, "show_verdict_before_label", true);
-      expect((await evalExportRoute(httpRequest(`/eval/${runId}/export?format=json`), { params: Promise.resolve({ id: runId }) })).status).toBe(200);
+      expect(
+        (
+          await evalExportRoute(httpRequest(`/eval/${runId}/export?format=json`), {
+            params: Promise.resolve({ id: runId }),
+          })
+        ).status,
+      ).toBe(200);
     } finally {
       await setSetting(h.db, "blind_annotation", true);
       await setSetting(h.db, "show_verdict_before_label", false);
@@ -129,11 +161,16 @@ describe("exports in blind mode", () => {
 
   it("ClaimReview downloads link each review to its debate page: PUBLIC_URL when set, else the address the browser used, never the listen address", async () => {
     signedInAs(tokens["checker@x.org"]!);
-    const urls = async (init?: RequestInit, url = "/api/export?format=claimreview") => (JSON.parse(await (await exportRoute(httpRequest(url, init))).text())["@graph"] as Array<{ url: string }>).map((r) => r.url);
+    const urls = async (init?: RequestInit, url = "/api/export?format=claimreview") =>
+      (JSON.parse(await (await exportRoute(httpRequest(url, init))).text())["@graph"] as Array<{ url: string }>).map(
+        (r) => r.url,
+      );
     expect(await urls()).toEqual(expect.arrayContaining([`http://127.0.0.1/debates/${debates[0]}`]));
     // As `next start` hands it over: request.url names the listen address; Host names the site.
     const listen = "http://0.0.0.0:3100/api/export?format=claimreview";
-    expect(await urls({ headers: { host: "checks.newsroom.example:8443", "x-forwarded-proto": "https" } }, listen)).toEqual(expect.arrayContaining([`https://checks.newsroom.example:8443/debates/${debates[0]}`]));
+    expect(
+      await urls({ headers: { host: "checks.newsroom.example:8443", "x-forwarded-proto": "https" } }, listen),
+    ).toEqual(expect.arrayContaining([`https://checks.newsroom.example:8443/debates/${debates[0]}`]));
     const noHost = await exportRoute(httpRequest(listen));
     expect(noHost.status).toBe(400);
     expect((await noHost.json()).error).toMatch(/Set PUBLIC_URL/);

@@ -37,22 +37,77 @@ beforeAll(async () => {
   await seedDebates(h.db, { count: 7, dataset: "politifact" });
   const debates: string[] = [];
   for await (const d of exportDebates(h.db)) debates.push(d.id);
-  const who = async (email: string, roles: UserRole[]): Promise<Principal> => ({ id: (await createUser(h.db, { email, passwordHash: null, roles })).id, email, name: null, roles });
+  const who = async (email: string, roles: UserRole[]): Promise<Principal> => ({
+    id: (await createUser(h.db, { email, passwordHash: null, roles })).id,
+    email,
+    name: null,
+    roles,
+  });
   const a = await who("a@x.org", ["annotator"]);
   const b = await who("b@x.org", ["annotator"]);
-  await saveAnnotation(h.db, a, debates[0]!, { goldLabel: "TRUE", judgeCorrect: true, rationale: 'Says "yes", with, commas\nand a newline', evidenceFlags: [{ rank: 1, relevant: true }], durationSeconds: 40 });
-  await saveAnnotation(h.db, a, debates[0]!, { goldLabel: "HALF-TRUE", judgeCorrect: false, rationale: "=cmd|' /C calc'!A0", durationSeconds: 12 });
-  await saveAnnotation(h.db, b, debates[0]!, { goldLabel: "HALF-TRUE", nativeLabel: "half-true", judgeCorrect: false, durationSeconds: 20 });
+  await saveAnnotation(h.db, a, debates[0]!, {
+    goldLabel: "TRUE",
+    judgeCorrect: true,
+    rationale: 'Says "yes", with, commas\nand a newline',
+    evidenceFlags: [{ rank: 1, relevant: true }],
+    durationSeconds: 40,
+  });
+  await saveAnnotation(h.db, a, debates[0]!, {
+    goldLabel: "HALF-TRUE",
+    judgeCorrect: false,
+    rationale: "=cmd|' /C calc'!A0",
+    durationSeconds: 12,
+  });
+  await saveAnnotation(h.db, b, debates[0]!, {
+    goldLabel: "HALF-TRUE",
+    nativeLabel: "half-true",
+    judgeCorrect: false,
+    durationSeconds: 20,
+  });
   await saveAnnotation(h.db, b, debates[3]!, { goldLabel: "FALSE", durationSeconds: 20 });
   // A tool-using debate's parts: a search result added during the debate, a turn's signals (with
   // sentence vectors, which the export leaves out), how the verdict was reached, a panel ballot.
   const tooled = debates[1]!;
-  const [{ maxRank }] = (await h.db.execute(sql`select max(rank)::int as "maxRank" from debate_evidence where debate_id = ${tooled}`)).rows as [{ maxRank: number }];
-  await h.db.insert(s.debateEvidence).values({ debateId: tooled, rank: maxRank + 1, source: "tool", text: "A page the search agent found.", title: "Found", url: "https://example.org/found", origin: "tool:tavily", addedSeq: 2, visibleTo: ["search-agent"], publishedAt: "2021-05-01", metadata: { provider: "tavily", live: true } });
+  const [{ maxRank }] = (
+    await h.db.execute(sql`select max(rank)::int as "maxRank" from debate_evidence where debate_id = ${tooled}`)
+  ).rows as [{ maxRank: number }];
+  await h.db
+    .insert(s.debateEvidence)
+    .values({
+      debateId: tooled,
+      rank: maxRank + 1,
+      source: "tool",
+      text: "A page the search agent found.",
+      title: "Found",
+      url: "https://example.org/found",
+      origin: "tool:tavily",
+      addedSeq: 2,
+      visibleTo: ["search-agent"],
+      publishedAt: "2021-05-01",
+      metadata: { provider: "tavily", live: true },
+    });
   const [turn] = await h.db.select().from(s.turns).where(eq(s.turns.debateId, tooled)).limit(1);
-  await h.db.update(s.turns).set({ metadata: { embedder: "local:minilm-l6", vectors: [[0.1, 0.2]], toolMad: { step: "answer", label: "SUPPORTS" } } }).where(eq(s.turns.id, turn!.id));
-  await h.db.update(s.verdicts).set({ details: { decidedBy: "consensus", stopReason: "consensus" } }).where(eq(s.verdicts.debateId, tooled));
-  await h.db.insert(s.verdicts).values({ debateId: tooled, isFinal: false, judgeRole: "judge-2", label: "FALSE", reason: "Ballot two.", confidence: 0.7, details: { abstained: false } });
+  await h.db
+    .update(s.turns)
+    .set({
+      metadata: { embedder: "local:minilm-l6", vectors: [[0.1, 0.2]], toolMad: { step: "answer", label: "SUPPORTS" } },
+    })
+    .where(eq(s.turns.id, turn!.id));
+  await h.db
+    .update(s.verdicts)
+    .set({ details: { decidedBy: "consensus", stopReason: "consensus" } })
+    .where(eq(s.verdicts.debateId, tooled));
+  await h.db
+    .insert(s.verdicts)
+    .values({
+      debateId: tooled,
+      isFinal: false,
+      judgeRole: "judge-2",
+      label: "FALSE",
+      reason: "Ballot two.",
+      confidence: 0.7,
+      details: { abstained: false },
+    });
 });
 afterAll(async () => {
   await h?.close();
@@ -67,7 +122,9 @@ describe("exports", () => {
     expect(first.turns).toHaveLength(4);
     expect(first.checkpoints[0]).toMatchObject({ after: "opening", decision: "continue" });
     expect(first.verdict.label).toBe("TRUE");
-    expect(first.annotations.map((a: { annotator: string; version: number }) => `${a.annotator}#${a.version}`)).toEqual(["a@x.org#1", "a@x.org#2", "b@x.org#1"]);
+    expect(first.annotations.map((a: { annotator: string; version: number }) => `${a.annotator}#${a.version}`)).toEqual(
+      ["a@x.org#1", "a@x.org#2", "b@x.org#1"],
+    );
     // Paging by 3 gives the same lines as one page.
     expect(await text(h.db, "jsonl", 100)).toBe(`${lines.join("\n")}\n`);
   });
@@ -76,7 +133,14 @@ describe("exports", () => {
     const rows = parse(await text(h.db, "csv"), { columns: true }) as Array<Record<string, string>>;
     expect(rows).toHaveLength(7);
     expect(Object.keys(rows[0]!)).toEqual(expect.arrayContaining(["label", "time", "cost"]));
-    expect(rows[0]).toMatchObject({ label: "TRUE", time: "30", cost: "0.0004", annotators: "2", gold_majority: "HALF-TRUE", native_label: "true" });
+    expect(rows[0]).toMatchObject({
+      label: "TRUE",
+      time: "30",
+      cost: "0.0004",
+      annotators: "2",
+      gold_majority: "HALF-TRUE",
+      native_label: "true",
+    });
   });
 
   it("ClaimReview: label mapped to a 1-3 rating with alternateName, claim date and appearance, author from configuration", async () => {
@@ -93,7 +157,11 @@ describe("exports", () => {
       url: `${APP_URL}/debates/${(await first)!.id}`,
       author: { "@type": "Organization", name: "Test Newsroom", url: "https://news.example.org" },
       reviewRating: { "@type": "Rating", ratingValue: 3, bestRating: 3, worstRating: 1, alternateName: "True" },
-      itemReviewed: { "@type": "Claim", datePublished: "2023-12-31", appearance: { "@type": "CreativeWork", url: "https://example.org/speech/0" } },
+      itemReviewed: {
+        "@type": "Claim",
+        datePublished: "2023-12-31",
+        appearance: { "@type": "CreativeWork", url: "https://example.org/speech/0" },
+      },
     });
     expect(review.claimReviewed).toMatch(/^Claim number 0/);
     for (const item of doc["@graph"] as Array<{ url: string; itemReviewed: Record<string, unknown> }>) {
@@ -107,9 +175,20 @@ describe("exports", () => {
     for await (const d of exportDebates(h.db)) ids.push(d.id);
     // Claim 3 has a speaker and an appearance; claim 1 a speaker only; claim 2 has them only in the dataset's metadata.
     const [claim2] = await h.db.select({ claimId: s.debates.claimId }).from(s.debates).where(eq(s.debates.id, ids[2]!));
-    await h.db.update(s.claims).set({ speaker: null, appearanceUrl: null, metadata: { speaker: "B. Senator", original_claim_url: "https://example.org/post/2" } }).where(eq(s.claims.id, claim2!.claimId));
+    await h.db
+      .update(s.claims)
+      .set({
+        speaker: null,
+        appearanceUrl: null,
+        metadata: { speaker: "B. Senator", original_claim_url: "https://example.org/post/2" },
+      })
+      .where(eq(s.claims.id, claim2!.claimId));
     const byId = new Map<string, Record<string, unknown>>();
-    for (const item of JSON.parse(await text(h.db, "claimreview"))["@graph"] as Array<{ identifier: string; itemReviewed: Record<string, unknown> }>) byId.set(item.identifier, item.itemReviewed);
+    for (const item of JSON.parse(await text(h.db, "claimreview"))["@graph"] as Array<{
+      identifier: string;
+      itemReviewed: Record<string, unknown>;
+    }>)
+      byId.set(item.identifier, item.itemReviewed);
     expect(byId.get(ids[3]!)).toEqual({
       "@type": "Claim",
       datePublished: "2023-12-31",
@@ -118,22 +197,42 @@ describe("exports", () => {
       firstAppearance: { "@type": "CreativeWork", url: "https://example.org/speech/3" },
     });
     expect(byId.get(ids[1]!)).toMatchObject({ author: { "@type": "Person", name: "A. Politician" } });
-    expect(byId.get(ids[2]!)).toMatchObject({ author: { "@type": "Person", name: "B. Senator" }, appearance: { "@type": "CreativeWork", url: "https://example.org/post/2" } });
+    expect(byId.get(ids[2]!)).toMatchObject({
+      author: { "@type": "Person", name: "B. Senator" },
+      appearance: { "@type": "CreativeWork", url: "https://example.org/post/2" },
+    });
   });
 
   it("round trip: export, import into an empty database, export again, byte for byte the same", async () => {
     const before = await text(h.db, "jsonl");
     const empty = await freshDatabase();
     try {
-      const tooled = before.split("\n").map((l) => l && JSON.parse(l)).find((d) => d && d.evidence.some((e: { origin?: string }) => e.origin === "tool:tavily"));
-      expect(tooled.evidence.at(-1)).toMatchObject({ origin: "tool:tavily", addedSeq: 2, visibleTo: ["search-agent"], metadata: { provider: "tavily" } });
-      expect(tooled.turns.find((t: { metadata?: object }) => t.metadata)?.metadata).toEqual({ embedder: "local:minilm-l6", toolMad: { step: "answer", label: "SUPPORTS" } });
-      expect(tooled.verdict).toMatchObject({ details: { decidedBy: "consensus" }, panel: [{ judgeRole: "judge-2", label: "FALSE", confidence: 0.7 }] });
+      const tooled = before
+        .split("\n")
+        .map((l) => l && JSON.parse(l))
+        .find((d) => d && d.evidence.some((e: { origin?: string }) => e.origin === "tool:tavily"));
+      expect(tooled.evidence.at(-1)).toMatchObject({
+        origin: "tool:tavily",
+        addedSeq: 2,
+        visibleTo: ["search-agent"],
+        metadata: { provider: "tavily" },
+      });
+      expect(tooled.turns.find((t: { metadata?: object }) => t.metadata)?.metadata).toEqual({
+        embedder: "local:minilm-l6",
+        toolMad: { step: "answer", label: "SUPPORTS" },
+      });
+      expect(tooled.verdict).toMatchObject({
+        details: { decidedBy: "consensus" },
+        panel: [{ judgeRole: "judge-2", label: "FALSE", confidence: 0.7 }],
+      });
       const summary = await importJsonl(empty.db, linesOf(before));
       expect(summary).toMatchObject({ debates: 7, debatesAdded: 7, annotationVersionsAdded: 4, annotatorsCreated: 2 });
       expect(await text(empty.db, "jsonl")).toBe(before);
       // Importing again adds nothing: versions are never duplicated or overwritten.
-      expect(await importJsonl(empty.db, linesOf(before))).toMatchObject({ debatesAdded: 0, annotationVersionsAdded: 0 });
+      expect(await importJsonl(empty.db, linesOf(before))).toMatchObject({
+        debatesAdded: 0,
+        annotationVersionsAdded: 0,
+      });
       expect(await text(empty.db, "jsonl")).toBe(before);
     } finally {
       await empty.close();
@@ -149,7 +248,9 @@ describe("the CLI's ClaimReview export", () => {
     expect(r.code).not.toBe(0);
     expect(r.stderr).toMatch(/Set APP_URL.*or pass --app-url/);
     expect(fs.existsSync(out)).toBe(false);
-    const bad = await runCli(["export", "--format", "claimreview", "--app-url", "factcheck.example.org"], { DATA_DIR: dir });
+    const bad = await runCli(["export", "--format", "claimreview", "--app-url", "factcheck.example.org"], {
+      DATA_DIR: dir,
+    });
     expect(bad.stderr).toMatch(/--app-url must be an http\(s\) address/);
   });
 });
@@ -163,7 +264,9 @@ describe("export paging on exact keys", () => {
       await db2.db.execute(sql`
         update debates d set created_at = timestamptz '2025-03-01 12:00:00.000001+00' + ((n.rn / 2) * interval '1 microsecond')
         from (select id, row_number() over (order by id) as rn from debates) n where n.id = d.id`);
-      const expected = (await db2.db.execute<{ id: string }>(sql`select id from debates order by created_at, id`)).rows.map((r) => r.id);
+      const expected = (
+        await db2.db.execute<{ id: string }>(sql`select id from debates order by created_at, id`)
+      ).rows.map((r) => r.id);
       const seen: string[] = [];
       // Bounded: the old cursor repeated the last page forever; stop well past the real count.
       for await (const d of exportDebates(db2.db, {}, 3)) {

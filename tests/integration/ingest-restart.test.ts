@@ -5,7 +5,14 @@ import path from "node:path";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as s from "@/db/schema";
-import { getIngestJob, ingestSource, listIngestJobs, markOrphanedJobsInterrupted, resumeIngestJob, startIngest } from "@/lib/corpus/ingest";
+import {
+  getIngestJob,
+  ingestSource,
+  listIngestJobs,
+  markOrphanedJobsInterrupted,
+  resumeIngestJob,
+  startIngest,
+} from "@/lib/corpus/ingest";
 import { toJobView } from "@/lib/corpus/job-view";
 import { removeUploadWhenCompleted, saveUpload } from "@/lib/corpus/upload";
 import { fakeEmbedder } from "../helpers/fake-embedder";
@@ -26,7 +33,12 @@ afterAll(async () => {
 
 function writeJsonl(name: string, count: number) {
   const file = path.join(tmp, name);
-  fs.writeFileSync(file, Array.from({ length: count }, (_, i) => JSON.stringify({ id: `d${i}`, text: `Document ${i} says the ferry ran on day ${i}.` })).join("\n") + "\n");
+  fs.writeFileSync(
+    file,
+    Array.from({ length: count }, (_, i) =>
+      JSON.stringify({ id: `d${i}`, text: `Document ${i} says the ferry ran on day ${i}.` }),
+    ).join("\n") + "\n",
+  );
   return file;
 }
 
@@ -41,8 +53,18 @@ async function jobLeftRunningBy(runnerId: string) {
   const corpus = corpusName();
   const file = writeJsonl(`${corpus}.jsonl`, 12);
   const controller = new AbortController();
-  const first = await ingestSource(h.db, file, { corpus, embedder, batchSize: 4, signal: controller.signal, runnerId, onProgress: (p) => p.docsAdded >= 4 && controller.abort() });
-  await h.db.update(s.ingestJobs).set({ status: "running", heartbeatAt: new Date(), finishedAt: null, error: null }).where(eq(s.ingestJobs.id, first.jobId));
+  const first = await ingestSource(h.db, file, {
+    corpus,
+    embedder,
+    batchSize: 4,
+    signal: controller.signal,
+    runnerId,
+    onProgress: (p) => p.docsAdded >= 4 && controller.abort(),
+  });
+  await h.db
+    .update(s.ingestJobs)
+    .set({ status: "running", heartbeatAt: new Date(), finishedAt: null, error: null })
+    .where(eq(s.ingestJobs.id, first.jobId));
   return first.jobId;
 }
 
@@ -54,13 +76,19 @@ describe("after a restart", () => {
     expect(job.status).toBe("interrupted");
     expect(job.error).toMatch(/process running this job stopped/);
     expect(toJobView(job).resumable).toBe(true);
-    await expect(resumeIngestJob(h.db, jobId, { embedder })).resolves.toMatchObject({ status: "completed", docsAdded: 12 });
+    await expect(resumeIngestJob(h.db, jobId, { embedder })).resolves.toMatchObject({
+      status: "completed",
+      docsAdded: 12,
+    });
   });
 
   it("treats this process's own pid under an earlier id as a previous life (a container restarts as the same pid)", async () => {
     const jobId = await jobLeftRunningBy(`${os.hostname()}:${process.pid}:deadbeef`);
     // Resumed straight away, without the startup sweep: the claim itself sees the runner is gone.
-    await expect(resumeIngestJob(h.db, jobId, { embedder })).resolves.toMatchObject({ status: "completed", docsAdded: 12 });
+    await expect(resumeIngestJob(h.db, jobId, { embedder })).resolves.toMatchObject({
+      status: "completed",
+      docsAdded: 12,
+    });
   });
 
   it("leaves a job of a live process alone", async () => {
@@ -92,7 +120,9 @@ describe("a job that failed because of its file", () => {
     const job = (await getIngestJob(h.db, jobId))!;
     expect(job.status).toBe("failed");
     expect(toJobView(job).resumable).toBe(false);
-    await expect(resumeIngestJob(h.db, jobId, { embedder })).rejects.toThrow(/because of its source .*binary file.*ingest it again/);
+    await expect(resumeIngestJob(h.db, jobId, { embedder })).rejects.toThrow(
+      /because of its source .*binary file.*ingest it again/,
+    );
     expect(fs.readdirSync(uploadsDir)).toEqual([]);
   });
 
@@ -102,12 +132,19 @@ describe("a job that failed because of its file", () => {
       yield new Uint8Array(fs.readFileSync(writeJsonl("ok.jsonl", 10)));
     })();
     const saved = await saveUpload(body, { uploadsDir, fileName: "ok.jsonl" });
-    const { jobId, done } = await startIngest(h.db, saved.file, { corpus: corpusName(), embedder: fakeEmbedder({ failAfter: 1 }), batchSize: 4 });
+    const { jobId, done } = await startIngest(h.db, saved.file, {
+      corpus: corpusName(),
+      embedder: fakeEmbedder({ failAfter: 1 }),
+      batchSize: 4,
+    });
     await removeUploadWhenCompleted(uploadsDir, saved.file, done);
     const job = (await getIngestJob(h.db, jobId))!;
     expect(job.status).toBe("failed");
     expect(toJobView(job).resumable).toBe(true);
     expect(fs.existsSync(saved.file)).toBe(true);
-    await expect(resumeIngestJob(h.db, jobId, { embedder })).resolves.toMatchObject({ status: "completed", docsAdded: 10 });
+    await expect(resumeIngestJob(h.db, jobId, { embedder })).resolves.toMatchObject({
+      status: "completed",
+      docsAdded: 10,
+    });
   });
 });

@@ -33,7 +33,9 @@ afterAll(async () => {
 async function passagesOf(corpus: string) {
   const [c] = await h.db.select().from(s.corpora).where(eq(s.corpora.name, corpus));
   if (!c) return [];
-  return (await h.db.select({ text: s.passages.text }).from(s.passages).where(eq(s.passages.corpusId, c.id))).map((p) => p.text);
+  return (await h.db.select({ text: s.passages.text }).from(s.passages).where(eq(s.passages.corpusId, c.id))).map(
+    (p) => p.text,
+  );
 }
 
 /** Runs an ingest the way the upload route does and waits for its job to end. */
@@ -45,7 +47,8 @@ async function runJob(file: string, corpus: string) {
 
 describe("ingestion robustness", () => {
   it("decodes text in a legacy encoding instead of storing mojibake", async () => {
-    const text = "Le conseil municipal a voté la réforme. Les élus ont débattu trois heures à propos de l'école et du théâtre.";
+    const text =
+      "Le conseil municipal a voté la réforme. Les élus ont débattu trois heures à propos de l'école et du théâtre.";
     const corpus = corpusName();
     const job = await runJob(write("latin1.txt", iconv.encode(text, "latin1")), corpus);
     expect(job.status).toBe("completed");
@@ -74,16 +77,22 @@ describe("ingestion robustness", () => {
     const job = await runJob(write("nul.jsonl", rows.map((r) => JSON.stringify(r)).join("\n") + "\n"), corpus);
     expect(job.status).toBe("completed");
     expect(job.docsAdded).toBe(3);
-    expect((await passagesOf(corpus)).sort()).toEqual(["The bridge cost four million.", "The council approved the budget.", "The mayor opened the bridge in May."]);
+    expect((await passagesOf(corpus)).sort()).toEqual([
+      "The bridge cost four million.",
+      "The council approved the budget.",
+      "The mayor opened the bridge in May.",
+    ]);
     expect(job.recentErrors.map((e) => e.message).join("\n")).toMatch(/line 2: .*NUL/);
   });
 
-
   it("marks the job failed with its reason even when the error itself holds characters the database refuses", async () => {
     const corpus = corpusName();
-    const crashing = { ...embedder, async embed(): Promise<number[][]> {
-      throw new Error("model server said \u0000\u0000 overloaded");
-    } };
+    const crashing = {
+      ...embedder,
+      async embed(): Promise<number[][]> {
+        throw new Error("model server said \u0000\u0000 overloaded");
+      },
+    };
     const file = write("crash.jsonl", JSON.stringify({ id: "x", text: "Some text about the harbour." }) + "\n");
     const { jobId, done } = await startIngest(h.db, file, { corpus, embedder: crashing });
     await done.catch(() => {});
@@ -98,7 +107,11 @@ describe("URL ingestion", () => {
   let server: http.Server;
   let base = "";
   beforeAll(async () => {
-    server = http.createServer((_req, res) => res.writeHead(200, { "content-type": "text/plain" }).end("Internal admin page: the database password is hunter2."));
+    server = http.createServer((_req, res) =>
+      res
+        .writeHead(200, { "content-type": "text/plain" })
+        .end("Internal admin page: the database password is hunter2."),
+    );
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });

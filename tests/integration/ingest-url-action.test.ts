@@ -33,10 +33,16 @@ beforeAll(async () => {
   useDatabase(h);
   vi.stubEnv("DATA_DIR", dataDir);
   resetConfigForTests();
-  const u = await createUser(h.db, { email: "checker@x.org", passwordHash: await hashPassword("correct horse battery"), roles: ["fact-checker"] });
+  const u = await createUser(h.db, {
+    email: "checker@x.org",
+    passwordHash: await hashPassword("correct horse battery"),
+    roles: ["fact-checker"],
+  });
   signedInAs((await createSession(h.db, u.id)).token);
   await createCorpusAction({}, form({ name: "web" })).catch(() => {});
-  server = http.createServer((_req, res) => res.writeHead(200, { "content-type": "text/plain" }).end("Internal admin page: the database password is hunter2."));
+  server = http.createServer((_req, res) =>
+    res.writeHead(200, { "content-type": "text/plain" }).end("Internal admin page: the database password is hunter2."),
+  );
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const probe = http.createServer();
@@ -53,9 +59,16 @@ afterAll(async () => {
 });
 
 it("refuses this server's own network in plain words and stores nothing", async () => {
-  for (const url of [`${base}/`, `http://2130706433:${base.split(":")[2]}/`, "http://[::ffff:127.0.0.1]/", "http://169.254.169.254/latest/meta-data/"]) {
+  for (const url of [
+    `${base}/`,
+    `http://2130706433:${base.split(":")[2]}/`,
+    "http://[::ffff:127.0.0.1]/",
+    "http://169.254.169.254/latest/meta-data/",
+  ]) {
     const state = await ingestUrlAction({}, form({ corpus: "web", url }));
-    expect(state.error).toMatch(/is on a private or local network \(or this server itself\), which is not fetched for safety\. An administrator can allow intranet hosts with FETCH_ALLOW_HOSTS\./);
+    expect(state.error).toMatch(
+      /is on a private or local network \(or this server itself\), which is not fetched for safety\. An administrator can allow intranet hosts with FETCH_ALLOW_HOSTS\./,
+    );
   }
   expect((await h.db.select({ n: count() }).from(s.ingestJobs))[0]!.n).toBe(0);
   expect((await h.db.select({ n: count() }).from(s.passages))[0]!.n).toBe(0);
@@ -66,7 +79,9 @@ it("says a site could not be reached, without Node's error codes and the same wa
   resetConfigForTests();
   try {
     const state = await ingestUrlAction({}, form({ corpus: "web", url: `http://127.0.0.1:${closedPort}/` }));
-    expect(state.error).toBe(`127.0.0.1:${closedPort}: the site could not be reached (it may be down, or the address may be wrong)`);
+    expect(state.error).toBe(
+      `127.0.0.1:${closedPort}: the site could not be reached (it may be down, or the address may be wrong)`,
+    );
   } finally {
     vi.stubEnv("FETCH_ALLOW_HOSTS", "");
     resetConfigForTests();

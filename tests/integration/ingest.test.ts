@@ -48,18 +48,30 @@ function writeJsonl(name: string, rows: Array<Record<string, unknown> | string>)
 }
 
 const docs = (count: number, prefix = "d") =>
-  Array.from({ length: count }, (_, i) => ({ id: `${prefix}${i}`, text: `Document ${i} says the council met on day ${i}. The vote was ${i} to ${count - i}.`, title: `Title ${i}` }));
+  Array.from({ length: count }, (_, i) => ({
+    id: `${prefix}${i}`,
+    text: `Document ${i} says the council met on day ${i}. The vote was ${i} to ${count - i}.`,
+    title: `Title ${i}`,
+  }));
 
 async function corpusState(corpus: string) {
   const [c] = await h.db.select().from(s.corpora).where(eq(s.corpora.name, corpus));
   if (!c) return { documents: [], passages: [], embeddings: 0 };
-  const documents = await h.db.select({ id: s.documents.externalId, hash: s.documents.contentHash }).from(s.documents).where(eq(s.documents.corpusId, c.id)).orderBy(s.documents.externalId);
+  const documents = await h.db
+    .select({ id: s.documents.externalId, hash: s.documents.contentHash })
+    .from(s.documents)
+    .where(eq(s.documents.corpusId, c.id))
+    .orderBy(s.documents.externalId);
   const passages = await h.db
     .select({ id: s.passages.externalId, text: s.passages.text, start: s.passages.charStart, end: s.passages.charEnd })
     .from(s.passages)
     .where(eq(s.passages.corpusId, c.id))
     .orderBy(s.passages.externalId);
-  const [{ count }] = (await h.db.execute<{ count: string }>(sql`select count(*) as count from passage_embeddings e join passages p on p.id = e.passage_id where p.corpus_id = ${c.id}`)).rows as [{ count: string }];
+  const [{ count }] = (
+    await h.db.execute<{ count: string }>(
+      sql`select count(*) as count from passage_embeddings e join passages p on p.id = e.passage_id where p.corpus_id = ${c.id}`,
+    )
+  ).rows as [{ count: string }];
   return { documents, passages, embeddings: Number(count) };
 }
 
@@ -67,19 +79,39 @@ describe(`ingestion on ${backend}`, () => {
   it("ingests JSONL into documents, passages and vectors, copying published_at and creating the model's index", async () => {
     const corpus = corpusName();
     const file = writeJsonl("basic.jsonl", [
-      { id: "a", text: "The mayor opened the bridge. It cost $412 million.", title: "Bridge", url: "https://example.org/a", published_at: "2025-02-18", metadata: { section: "local" } },
+      {
+        id: "a",
+        text: "The mayor opened the bridge. It cost $412 million.",
+        title: "Bridge",
+        url: "https://example.org/a",
+        published_at: "2025-02-18",
+        metadata: { section: "local" },
+      },
       { id: "b", text: "Short sentence-level record." },
     ]);
     const summary = await ingestSource(h.db, file, { corpus, embedder });
-    expect(summary).toMatchObject({ status: "completed", docsAdded: 2, passagesAdded: 2, errors: 0, bytesDone: fs.statSync(file).size });
+    expect(summary).toMatchObject({
+      status: "completed",
+      docsAdded: 2,
+      passagesAdded: 2,
+      errors: 0,
+      bytesDone: fs.statSync(file).size,
+    });
     const [doc] = await h.db.select().from(s.documents).where(eq(s.documents.externalId, "a"));
     expect(doc).toMatchObject({ title: "Bridge", url: "https://example.org/a", metadata: { section: "local" } });
     const [p] = await h.db.select().from(s.passages).where(eq(s.passages.documentId, doc!.id));
-    expect(p).toMatchObject({ externalId: "a#0", ordinal: 0, charStart: 0, text: "The mayor opened the bridge. It cost $412 million." });
+    expect(p).toMatchObject({
+      externalId: "a#0",
+      ordinal: 0,
+      charStart: 0,
+      text: "The mayor opened the bridge. It cost $412 million.",
+    });
     expect(p!.publishedAt?.toISOString()).toBe("2025-02-18T00:00:00.000Z");
     const [e] = await h.db.select().from(s.passageEmbeddings).where(eq(s.passageEmbeddings.passageId, p!.id));
     expect(e).toMatchObject({ model: embedder.id, dim: 16 });
-    const idx = await h.db.execute<{ indexname: string }>(sql`select indexname from pg_indexes where tablename = 'passage_embeddings' and indexname like 'passage_embeddings_hnsw_%'`);
+    const idx = await h.db.execute<{ indexname: string }>(
+      sql`select indexname from pg_indexes where tablename = 'passage_embeddings' and indexname like 'passage_embeddings_hnsw_%'`,
+    );
     expect(idx.rows.length).toBeGreaterThan(0);
     const job = await getIngestJob(h.db, summary.jobId);
     expect(job).toMatchObject({ status: "completed", kind: "file", docsAdded: 2, recordsDone: 2 });
@@ -91,7 +123,12 @@ describe(`ingestion on ${backend}`, () => {
 
   it("reports a malformed line with its line number and ingests the rest", async () => {
     const corpus = corpusName();
-    const file = writeJsonl("malformed.jsonl", [{ id: "1", text: "First good line." }, "{not json", { id: "3" }, { id: "4", text: "Fourth line is fine." }]);
+    const file = writeJsonl("malformed.jsonl", [
+      { id: "1", text: "First good line." },
+      "{not json",
+      { id: "3" },
+      { id: "4", text: "Fourth line is fine." },
+    ]);
     const summary = await ingestSource(h.db, file, { corpus, embedder });
     expect(summary.status).toBe("completed");
     expect(summary.docsAdded).toBe(2);
@@ -134,13 +171,25 @@ describe(`ingestion on ${backend}`, () => {
     const calls = embedder.calls;
 
     const second = await ingestSource(h.db, file, { corpus, embedder, batchSize: 3 });
-    expect(second).toMatchObject({ docsAdded: 0, docsUpdated: 0, docsUnchanged: 10, passagesAdded: 0, passagesRemoved: 0 });
+    expect(second).toMatchObject({
+      docsAdded: 0,
+      docsUpdated: 0,
+      docsUnchanged: 10,
+      passagesAdded: 0,
+      passagesRemoved: 0,
+    });
     expect(await corpusState(corpus)).toEqual(before);
     expect(embedder.calls).toBe(calls);
 
     rows[4] = { ...rows[4]!, text: "A rewritten fourth document. It now has different words entirely." };
     const third = await ingestSource(h.db, writeJsonl("again.jsonl", rows), { corpus, embedder, batchSize: 3 });
-    expect(third).toMatchObject({ docsAdded: 0, docsUpdated: 1, docsUnchanged: 9, passagesAdded: 1, passagesRemoved: 1 });
+    expect(third).toMatchObject({
+      docsAdded: 0,
+      docsUpdated: 1,
+      docsUnchanged: 9,
+      passagesAdded: 1,
+      passagesRemoved: 1,
+    });
     const after = await corpusState(corpus);
     expect(after.passages.filter((p) => p.id.startsWith("d4#")).map((p) => p.text)).toEqual([rows[4]!.text]);
     expect(after.passages).toHaveLength(10);
@@ -149,7 +198,11 @@ describe(`ingestion on ${backend}`, () => {
 
   it("counts empty texts and skips them", async () => {
     const corpus = corpusName();
-    const file = writeJsonl("empty.jsonl", [{ id: "e1", text: "" }, { id: "e2", text: "   \n " }, { id: "ok", text: "Something." }]);
+    const file = writeJsonl("empty.jsonl", [
+      { id: "e1", text: "" },
+      { id: "e2", text: "   \n " },
+      { id: "ok", text: "Something." },
+    ]);
     const summary = await ingestSource(h.db, file, { corpus, embedder });
     expect(summary).toMatchObject({ docsAdded: 1, docsSkippedEmpty: 2, errors: 0 });
     expect((await corpusState(corpus)).documents.map((d) => d.id)).toEqual(["ok"]);
@@ -158,9 +211,13 @@ describe(`ingestion on ${backend}`, () => {
   it("refuses an unknown file type and a file over the size limit with the reason", async () => {
     const exe = path.join(tmp, "program.exe");
     fs.writeFileSync(exe, "MZ");
-    await expect(ingestSource(h.db, exe, { corpus: corpusName(), embedder })).rejects.toThrow(/unknown file type "\.exe"/);
+    await expect(ingestSource(h.db, exe, { corpus: corpusName(), embedder })).rejects.toThrow(
+      /unknown file type "\.exe"/,
+    );
     const big = writeJsonl("big.jsonl", docs(50));
-    await expect(ingestSource(h.db, big, { corpus: corpusName(), embedder, read: { maxFileBytes: 1000 } })).rejects.toThrow(/over the 1000 bytes limit/);
+    await expect(
+      ingestSource(h.db, big, { corpus: corpusName(), embedder, read: { maxFileBytes: 1000 } }),
+    ).rejects.toThrow(/over the 1000 bytes limit/);
   });
 
   it("says so when a PDF has no text layer, and reads one that has", async () => {
@@ -179,7 +236,10 @@ describe(`ingestion on ${backend}`, () => {
     const dir = fs.mkdtempSync(path.join(tmp, "folder-"));
     fs.mkdirSync(path.join(dir, "sub"));
     fs.writeFileSync(path.join(dir, "a.md"), "# Harbour report\n\nThe harbour festival drew 45,000 people.");
-    fs.writeFileSync(path.join(dir, "sub", "b.html"), "<html><head><title>Ferry ends</title></head><body><p>The ferry stops in June.</p></body></html>");
+    fs.writeFileSync(
+      path.join(dir, "sub", "b.html"),
+      "<html><head><title>Ferry ends</title></head><body><p>The ferry stops in June.</p></body></html>",
+    );
     fs.writeFileSync(path.join(dir, "c.txt"), "Plain text note about water rates.");
     fs.writeFileSync(path.join(dir, "d.csv"), "id,text,title\nrow1,CSV row about wind farms.,Wind\n");
     fs.writeFileSync(path.join(dir, "e.pdf"), tinyPdf("A PDF about the levee."));
@@ -214,7 +274,9 @@ describe(`ingestion on ${backend}`, () => {
     const corpus = corpusName();
     // One embedding call per batch (batch of 5 docs x 1 passage < batchSize 8): dies on batch 3.
     const crashing = fakeEmbedder({ failAfter: 2 });
-    const failed = await ingestSource(h.db, file, { corpus, embedder: crashing, batchSize: 5 }).catch((e: IngestError) => e);
+    const failed = await ingestSource(h.db, file, { corpus, embedder: crashing, batchSize: 5 }).catch(
+      (e: IngestError) => e,
+    );
     expect(failed).toBeInstanceOf(IngestError);
     const jobId = (failed as IngestError).summary!.jobId;
     const stopped = await getIngestJob(h.db, jobId);
@@ -223,7 +285,14 @@ describe(`ingestion on ${backend}`, () => {
     expect((await corpusState(corpus)).documents).toHaveLength(10);
 
     const resumed = await resumeIngestJob(h.db, jobId, { embedder: fakeEmbedder() });
-    expect(resumed).toMatchObject({ jobId, status: "completed", docsAdded: 23, docsUnchanged: 0, recordsDone: 23, bytesDone: fs.statSync(file).size });
+    expect(resumed).toMatchObject({
+      jobId,
+      status: "completed",
+      docsAdded: 23,
+      docsUnchanged: 0,
+      recordsDone: 23,
+      bytesDone: fs.statSync(file).size,
+    });
     const a = await corpusState(clean);
     const b = await corpusState(corpus);
     expect(b).toEqual(a);
@@ -245,9 +314,21 @@ describe(`ingestion on ${backend}`, () => {
       runnerId: "dead-runner",
       onProgress: (p) => p.docsAdded >= 4 && controller.abort(),
     });
-    await h.db.update(s.ingestJobs).set({ status: "running", heartbeatAt: new Date(Date.now() - 10 * 60_000), finishedAt: null }).where(eq(s.ingestJobs.id, first.jobId));
-    const live = await ingestRecords(h.db, [], { corpus, embedder, source: "live", kind: "records", runnerId: "other-live" });
-    await h.db.update(s.ingestJobs).set({ status: "running", heartbeatAt: new Date() }).where(eq(s.ingestJobs.id, live.jobId));
+    await h.db
+      .update(s.ingestJobs)
+      .set({ status: "running", heartbeatAt: new Date(Date.now() - 10 * 60_000), finishedAt: null })
+      .where(eq(s.ingestJobs.id, first.jobId));
+    const live = await ingestRecords(h.db, [], {
+      corpus,
+      embedder,
+      source: "live",
+      kind: "records",
+      runnerId: "other-live",
+    });
+    await h.db
+      .update(s.ingestJobs)
+      .set({ status: "running", heartbeatAt: new Date() })
+      .where(eq(s.ingestJobs.id, live.jobId));
 
     expect(await markOrphanedJobsInterrupted(h.db, "new-runner")).toBeGreaterThanOrEqual(1);
     expect((await getIngestJob(h.db, first.jobId))!.status).toBe("interrupted");
@@ -263,16 +344,28 @@ describe(`ingestion on ${backend}`, () => {
   it("refuses to resume when the file changed since the job started", async () => {
     const file = writeJsonl("changing.jsonl", docs(6, "x"));
     const corpus = corpusName();
-    const failed = await ingestSource(h.db, file, { corpus, embedder: fakeEmbedder({ failAfter: 1 }), batchSize: 3 }).catch((e: IngestError) => e);
+    const failed = await ingestSource(h.db, file, {
+      corpus,
+      embedder: fakeEmbedder({ failAfter: 1 }),
+      batchSize: 3,
+    }).catch((e: IngestError) => e);
     writeJsonl("changing.jsonl", docs(7, "y"));
-    await expect(resumeIngestJob(h.db, (failed as IngestError).summary!.jobId, { embedder })).rejects.toThrow(/changed since/);
+    await expect(resumeIngestJob(h.db, (failed as IngestError).summary!.jobId, { embedder })).rejects.toThrow(
+      /changed since/,
+    );
   });
 
   it("cancellation keeps the committed batches and marks the job cancelled", async () => {
     const corpus = corpusName();
     const file = writeJsonl("cancel.jsonl", docs(20, "k"));
     const controller = new AbortController();
-    const summary = await ingestSource(h.db, file, { corpus, embedder, batchSize: 5, signal: controller.signal, onProgress: (p) => p.docsAdded >= 10 && controller.abort() });
+    const summary = await ingestSource(h.db, file, {
+      corpus,
+      embedder,
+      batchSize: 5,
+      signal: controller.signal,
+      onProgress: (p) => p.docsAdded >= 10 && controller.abort(),
+    });
     expect(summary.status).toBe("cancelled");
     expect((await corpusState(corpus)).documents).toHaveLength(10);
     expect((await getIngestJob(h.db, summary.jobId))!.status).toBe("cancelled");
@@ -284,7 +377,12 @@ describe(`ingestion on ${backend}`, () => {
     // The batch in flight when the cancel arrives takes a second more to embed, so the cancelled run
     // is still winding down when Resume is pressed.
     let stall: Promise<unknown> | undefined;
-    const slow = { ...embedder, embed: async (texts: string[]) => (await new Promise((r) => setTimeout(r, 50)), await stall, embedder.embed(texts)) };
+    const slow = {
+      ...embedder,
+      embed: async (texts: string[]) => (
+        await new Promise((r) => setTimeout(r, 50)), await stall, embedder.embed(texts)
+      ),
+    };
     let jobId = "";
     let resumed: Promise<Awaited<ReturnType<typeof resumeIngestJob>>> | undefined;
     const started = await startIngest(h.db, file, {
@@ -348,8 +446,15 @@ describe(`ingestion on ${backend}`, () => {
 
   it("keeps one embedding model per corpus", async () => {
     const corpus = corpusName();
-    await ingestRecords(h.db, [{ kind: "document", document: { id: "1", text: "Text." } }], { corpus, embedder, source: "t", kind: "records" });
-    await expect(ensureCorpus(h.db, corpus, { embeddingModel: "test:other" })).rejects.toThrow(/embedded with test:hash-16/);
+    await ingestRecords(h.db, [{ kind: "document", document: { id: "1", text: "Text." } }], {
+      corpus,
+      embedder,
+      source: "t",
+      kind: "records",
+    });
+    await expect(ensureCorpus(h.db, corpus, { embeddingModel: "test:other" })).rejects.toThrow(
+      /embedded with test:hash-16/,
+    );
   });
 
   it("loads the sample corpus, which holds the missing context of its half-truth", async () => {
@@ -370,18 +475,32 @@ describe(`ingestion on ${backend}`, () => {
     const pf = fs.mkdtempSync(path.join(tmp, "pf-"));
     fs.writeFileSync(
       path.join(pf, "corpus_partial.jsonl"),
-      [{ id: 0, text: "Gas prices were higher in 2008." }, { id: 17, text: "The claim omits inflation." }, { id: 42, text: "" }].map((r) => JSON.stringify(r)).join("\n") + "\n",
+      [
+        { id: 0, text: "Gas prices were higher in 2008." },
+        { id: 17, text: "The claim omits inflation." },
+        { id: 42, text: "" },
+      ]
+        .map((r) => JSON.stringify(r))
+        .join("\n") + "\n",
     );
     const pfSummary = await ingestDataset(h.db, "politifact-hidden", pf, { embedder, corpus: corpusName() });
     expect(pfSummary).toMatchObject({ docsAdded: 2, docsSkippedEmpty: 1, passagesAdded: 2 });
     const [{ corpusId }] = [pfSummary];
-    const pfPassages = await h.db.select({ id: s.passages.externalId }).from(s.passages).where(eq(s.passages.corpusId, corpusId)).orderBy(s.passages.externalId);
+    const pfPassages = await h.db
+      .select({ id: s.passages.externalId })
+      .from(s.passages)
+      .where(eq(s.passages.corpusId, corpusId))
+      .orderBy(s.passages.externalId);
     expect(pfPassages.map((p) => p.id)).toEqual(["0", "17"]);
 
     const cc = fs.mkdtempSync(path.join(tmp, "cc-"));
     fs.writeFileSync(
       path.join(cc, "corpus.json"),
-      JSON.stringify({ cord_id: "abc123", title: "Saliva tests", abstract: ["Saliva works.", "", "Sensitivity was 97%."] }) + "\n",
+      JSON.stringify({
+        cord_id: "abc123",
+        title: "Saliva tests",
+        abstract: ["Saliva works.", "", "Sensitivity was 97%."],
+      }) + "\n",
     );
     const ccSummary = await ingestDataset(h.db, "check-covid", cc, { embedder, corpus: corpusName() });
     expect(ccSummary).toMatchObject({ docsAdded: 1, passagesAdded: 2 });
@@ -402,14 +521,21 @@ describe(`ingestion on ${backend}`, () => {
     const summary = await ingestRecords(
       h.db,
       [
-        { kind: "document", document: { id: "1", text: "The bridge toll for passenger cars is three dollars and fifty cents." } },
+        {
+          kind: "document",
+          document: { id: "1", text: "The bridge toll for passenger cars is three dollars and fifty cents." },
+        },
         { kind: "document", document: { id: "2", text: "The library reopened after a long renovation." } },
       ],
       { corpus, embedder: real, source: "t", kind: "records" },
     );
     expect(summary.passagesAdded).toBe(2);
     const rows = await h.db
-      .select({ model: s.passageEmbeddings.model, dim: s.passageEmbeddings.dim, embedding: s.passageEmbeddings.embedding })
+      .select({
+        model: s.passageEmbeddings.model,
+        dim: s.passageEmbeddings.dim,
+        embedding: s.passageEmbeddings.embedding,
+      })
       .from(s.passageEmbeddings)
       .innerJoin(s.passages, eq(s.passages.id, s.passageEmbeddings.passageId))
       .where(and(eq(s.passages.corpusId, summary.corpusId)));
@@ -444,7 +570,11 @@ describe(`counterpoint ingest on ${backend}`, () => {
   });
 
   it("ingests a file, reports bad lines with their numbers as JSON, and lists the corpus", async () => {
-    const file = writeJsonl("cli.jsonl", [{ id: "1", text: "The ferry stops running in June." }, "oops", { id: "3", text: "" }]);
+    const file = writeJsonl("cli.jsonl", [
+      { id: "1", text: "The ferry stops running in June." },
+      "oops",
+      { id: "3", text: "" },
+    ]);
     const r = await cli(["ingest", file, "--corpus", "cli-corpus", "--json"], env);
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
@@ -452,7 +582,11 @@ describe(`counterpoint ingest on ${backend}`, () => {
     expect(out).toMatchObject({ status: "completed", docsAdded: 1, docsSkippedEmpty: 1, errors: 1 });
     expect(out.recentErrors[0]).toMatchObject({ line: 2 });
     const list = await cli(["corpus", "list", "--json"], env);
-    expect(JSON.parse(list.stdout).find((c: { name: string }) => c.name === "cli-corpus")).toMatchObject({ documents: 1, passages: 1, embeddingModel: "local:minilm-l6" });
+    expect(JSON.parse(list.stdout).find((c: { name: string }) => c.name === "cli-corpus")).toMatchObject({
+      documents: 1,
+      passages: 1,
+      embeddingModel: "local:minilm-l6",
+    });
   });
 
   it("fails with the reason on a refused file, and with --strict on a bad line", async () => {

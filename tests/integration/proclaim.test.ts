@@ -53,7 +53,9 @@ function scripted(plan: Plan = {}) {
       case "premises":
         return "1. Masks were worn at home.\n2. Household transmission fell where masks were worn.";
       case "stance-query":
-        return c.system.includes("plaintiff counsel") ? "QUERY: masks reduce household transmission" : "QUERY: masks no effect on transmission";
+        return c.system.includes("plaintiff counsel")
+          ? "QUERY: masks reduce household transmission"
+          : "QUERY: masks no effect on transmission";
       case "negotiation":
         return JSON.stringify({ disclose: ["C1"], challenge: ["C3"], note: "trial A is the best evidence" });
       case "admissibility":
@@ -76,7 +78,8 @@ function scripted(plan: Plan = {}) {
         return `Counsel ${c.model.split("/")[1]} argues round ${roundIn(c.user)} from [E1] and [E2].`;
       case "expert-request":
         if (trialOf(c) === "primary" && c.system.includes("plaintiff counsel")) {
-          if (roundIn(c.user) === 1) return JSON.stringify({ expert_type: "epidemiologist", reasoning: "to read the trial's design" });
+          if (roundIn(c.user) === 1)
+            return JSON.stringify({ expert_type: "epidemiologist", reasoning: "to read the trial's design" });
           // Round 2: an answer that is neither NONE nor JSON, repaired once, still unreadable.
           if (roundIn(c.user) === 2) return "An expert on masks would help {";
         }
@@ -84,14 +87,23 @@ function scripted(plan: Plan = {}) {
       case "expert-ruling":
         return "The expert bears on premise 2.\nRULING: GRANTED";
       case "expert-persona":
-        return JSON.stringify({ role: "Epidemiologist", expertise: ["trials", "transmission", "statistics"], system_prompt: "You are an epidemiologist PERSONA-MARK." });
+        return JSON.stringify({
+          role: "Epidemiologist",
+          expertise: ["trials", "transmission", "statistics"],
+          system_prompt: "You are an epidemiologist PERSONA-MARK.",
+        });
       case "testimony":
         return "As an epidemiologist, trial A [E1] is well designed.";
       case "reflection": {
         const r = roundIn(c.user);
         // Primary: S 1.3 then 1.3 (plateau in round 2). Switched: 1.3 then 2.0 (no plateau; the court closes).
         const high = trialOf(c) === "switched" && r === 2;
-        return JSON.stringify({ scores: high ? { logic: 1, novelty: 1, rebuttal: 1 } : { logic: 0.8, novelty: 0.5, rebuttal: 0.6 }, flaws_identified: ["thin"], discovery_need: "more trials", refined_stance: "same" });
+        return JSON.stringify({
+          scores: high ? { logic: 1, novelty: 1, rebuttal: 1 } : { logic: 0.8, novelty: 0.5, rebuttal: 0.6 },
+          flaws_identified: ["thin"],
+          discovery_need: "more trials",
+          refined_stance: "same",
+        });
       }
       case "critic":
         return JSON.stringify({
@@ -104,11 +116,40 @@ function scripted(plan: Plan = {}) {
       case "court-close":
         return "The record is complete.\nDECISION: CLOSE";
       case "consistency":
-        return JSON.stringify({ agent_a_analysis: "consistent", agent_b_analysis: "consistent", contradictions: [], score: 8 });
+        return JSON.stringify({
+          agent_a_analysis: "consistent",
+          agent_b_analysis: "consistent",
+          contradictions: [],
+          score: 8,
+        });
       case "panel-judge":
-        if (c.model === M["judge-1"]) return JSON.stringify({ claim_summary: "masks", evidence_strength: 8, argument_validity: 8, scientific_reliability: 8, verdict: "SUPPORTED", reasoning: "JUDGE-ONE trial A holds" });
-        if (c.model === M["judge-2"]) return JSON.stringify({ claim_summary: "masks", evidence_strength: 7, argument_validity: 7, scientific_reliability: 7, verdict: "SUPPORTED", reasoning: "JUDGE-TWO" });
-        if (plan.judge3 === "supported") return JSON.stringify({ claim_summary: "masks", evidence_strength: 6, argument_validity: 6, scientific_reliability: 6, verdict: "NOT SUPPORTED", reasoning: "JUDGE-THREE" });
+        if (c.model === M["judge-1"])
+          return JSON.stringify({
+            claim_summary: "masks",
+            evidence_strength: 8,
+            argument_validity: 8,
+            scientific_reliability: 8,
+            verdict: "SUPPORTED",
+            reasoning: "JUDGE-ONE trial A holds",
+          });
+        if (c.model === M["judge-2"])
+          return JSON.stringify({
+            claim_summary: "masks",
+            evidence_strength: 7,
+            argument_validity: 7,
+            scientific_reliability: 7,
+            verdict: "SUPPORTED",
+            reasoning: "JUDGE-TWO",
+          });
+        if (plan.judge3 === "supported")
+          return JSON.stringify({
+            claim_summary: "masks",
+            evidence_strength: 6,
+            argument_validity: 6,
+            scientific_reliability: 6,
+            verdict: "NOT SUPPORTED",
+            reasoning: "JUDGE-THREE",
+          });
         return "I find the matter too close to call.";
       default:
         throw new Error(`no script for format ${c.format} (${c.model})`);
@@ -120,11 +161,17 @@ function scripted(plan: Plan = {}) {
     if (!m) {
       m = new MockLanguageModelV3({
         doStream: async (opts: LanguageModelV3CallOptions) => {
-          const messages = opts.prompt.map((x) => ({ role: x.role, text: typeof x.content === "string" ? x.content : x.content.map((p) => ("text" in p ? p.text : "")).join("") }));
+          const messages = opts.prompt.map((x) => ({
+            role: x.role,
+            text:
+              typeof x.content === "string" ? x.content : x.content.map((p) => ("text" in p ? p.text : "")).join(""),
+          }));
           const system = messages.find((x) => x.role === "system")?.text ?? "";
           const users = messages.filter((x) => x.role === "user");
           const user = users.at(-1)!.text;
-          const format = /Format \(proclaim\/([a-z-]+)\):/.exec(user)?.[1] ?? (/FORMAT: JSON/.test(user) ? "repair-json" : "unknown");
+          const format =
+            /Format \(proclaim\/([a-z-]+)\):/.exec(user)?.[1] ??
+            (/FORMAT: JSON/.test(user) ? "repair-json" : "unknown");
           const call: Call = { model: id, format, system, user, allUser: users.map((u) => u.text).join("\n") };
           calls.push(call);
           plan.onCall?.(call);
@@ -135,7 +182,11 @@ function scripted(plan: Plan = {}) {
     }
     return m;
   };
-  return { calls, resolve: (id: string) => resolvedMock(modelFor(id), { id }), of: (format: string, model?: string) => calls.filter((c) => c.format === format && (!model || c.model === model)) };
+  return {
+    calls,
+    resolve: (id: string) => resolvedMock(modelFor(id), { id }),
+    of: (format: string, model?: string) => calls.filter((c) => c.format === format && (!model || c.model === model)),
+  };
 }
 
 /** Vectors chosen so η is known: A and B are the admitted pool; the blog is new (η 1), the gym note sits at cos 0.8 to A (η 0.20, accepted), the appendix at cos 0.81 to B (η 0.19, rejected). */
@@ -173,7 +224,10 @@ beforeAll(async () => {
   vi.stubEnv("DEFAULT_MODEL", SHARED);
   vi.stubEnv("WEB_SEARCH_PROVIDER", "");
   resetConfigForTests();
-  const doc = (id: string, text: string) => ({ kind: "document" as const, document: { id, title: id, text, publishedAt: new Date("2021-01-01") } });
+  const doc = (id: string, text: string) => ({
+    kind: "document" as const,
+    document: { id, title: id, text, publishedAt: new Date("2021-01-01") },
+  });
   await ingestRecords(
     h.db,
     [
@@ -196,22 +250,43 @@ afterAll(async () => {
 const ALL5 = { seedK: 5, discoveryK: 5, pragTopK: 5 };
 
 async function newDebate(config: Record<string, unknown> = {}, budget?: { maxCalls?: number; budgetTokens?: number }) {
-  return createDebate(h.db, { claim: CLAIM, claimDate: CLAIM_DATE, evidence: { mode: "retrieved", corpus: "health" }, protocol: "proclaim", config: { ...ALL5, ...config }, models: M, ...(budget ? { budget } : {}) });
+  return createDebate(h.db, {
+    claim: CLAIM,
+    claimDate: CLAIM_DATE,
+    evidence: { mode: "retrieved", corpus: "health" },
+    protocol: "proclaim",
+    config: { ...ALL5, ...config },
+    models: M,
+    ...(budget ? { budget } : {}),
+  });
 }
 
 function run(id: string, m: ReturnType<typeof scripted>, signal?: AbortSignal) {
-  return runDebate(h.db, id, { resolve: m.resolve, embedder: scriptedEmbedder(), signal, search: { config: getConfig().search, deps: { embedder: corpusEmbedder, sleep: async () => {} } } });
+  return runDebate(h.db, id, {
+    resolve: m.resolve,
+    embedder: scriptedEmbedder(),
+    signal,
+    search: { config: getConfig().search, deps: { embedder: corpusEmbedder, sleep: async () => {} } },
+  });
 }
 
 type Loaded = NonNullable<Awaited<ReturnType<typeof loadDebate>>>;
 type Turn = Loaded["turns"][number];
 const pc = (t: Turn) => (t.metadata as { proclaim?: Record<string, unknown> } | null)?.proclaim ?? {};
-const valueOf = <T,>(t: Turn) => (t.metadata as { value: T }).value;
+const valueOf = <T>(t: Turn) => (t.metadata as { value: T }).value;
 const em = (e: Loaded["evidence"][number]) => (e.metadata ?? {}) as Record<string, unknown>;
-type PragValue = { side: string; refined: string; results: Array<{ title: string; eta: number; accepted: boolean }>; meanEta: number };
+type PragValue = {
+  side: string;
+  refined: string;
+  results: Array<{ title: string; eta: number; accepted: boolean }>;
+  meanEta: number;
+};
 
 async function ballots(id: string) {
-  return h.db.select().from(s.verdicts).where(and(eq(s.verdicts.debateId, id), eq(s.verdicts.isFinal, false)));
+  return h.db
+    .select()
+    .from(s.verdicts)
+    .where(and(eq(s.verdicts.debateId, id), eq(s.verdicts.isFinal, false)));
 }
 
 /** The corpus requires a claim date-free corpus pick: the debate names its corpus through the tool snapshot. */
@@ -244,12 +319,17 @@ describe("PROClaim: a whole trial", () => {
     expect(adm).toHaveLength(5);
     expect(adm.filter((t) => (t.metadata as { unparsed?: unknown }).unparsed)).toHaveLength(1);
     const premises = d.turns.find((t) => t.phase === "premises")!;
-    expect(pc(premises).premises).toEqual(["Masks were worn at home.", "Household transmission fell where masks were worn."]);
+    expect(pc(premises).premises).toEqual([
+      "Masks were worn at home.",
+      "Household transmission fell where masks were worn.",
+    ]);
     // Seed shown only; discovery per premise; a stance query per side; negotiation recorded.
     expect(d.turns.filter((t) => t.phase === "seed" && t.kind === "tool")).toHaveLength(1);
     expect(d.turns.filter((t) => t.phase === "discovery" && t.kind === "tool")).toHaveLength(2);
     expect(d.turns.filter((t) => t.phase === "stance-retrieve").map((t) => t.role)).toEqual(["plaintiff", "defense"]);
-    expect(d.turns.filter((t) => t.phase === "negotiation").map((t) => (t.metadata as { json: unknown }).json)).toHaveLength(2);
+    expect(
+      d.turns.filter((t) => t.phase === "negotiation").map((t) => (t.metadata as { json: unknown }).json),
+    ).toHaveLength(2);
   });
 
   it("P-RAG admits only novel passages: the blog (η 1) and the gym note (η 0.20), not the appendix (η 0.19) or duplicates", () => {
@@ -261,7 +341,10 @@ describe("PROClaim: a whole trial", () => {
     expect(eta["appendix"]).toMatchObject({ eta: 0.19, accepted: false });
     expect(eta["trial-a"]).toMatchObject({ eta: 0, accepted: false });
     expect(first.meanEta).toBe(0.6);
-    expect(valueOf<{ embedder: string; badge: string }>(d.turns.find((t) => t.phase === "prag")!)).toMatchObject({ embedder: "test:scripted", badge: expect.stringContaining("test:scripted (paper: PubMed index") });
+    expect(valueOf<{ embedder: string; badge: string }>(d.turns.find((t) => t.phase === "prag")!)).toMatchObject({
+      embedder: "test:scripted",
+      badge: expect.stringContaining("test:scripted (paper: PubMed index"),
+    });
     // The second search of the same trial finds nothing new: the pool already holds it.
     expect(prag[1]!.results.every((r) => !r.accepted)).toBe(true);
     // The query chain: counsel's need → the query writer → the court's refinement → the search.
@@ -269,7 +352,12 @@ describe("PROClaim: a whole trial", () => {
     const retrieve = d.turns.find((t) => t.phase === "retrieve")!;
     expect(pc(retrieve)).toMatchObject({ query: "refined for query 1", side: "for" });
     const rows = d.evidence.filter((e) => em(e).debate === "primary");
-    expect(rows.filter((e) => em(e).accepted === true).map((e) => e.title).sort()).toEqual(["blog", "gyms"]);
+    expect(
+      rows
+        .filter((e) => em(e).accepted === true)
+        .map((e) => e.title)
+        .sort(),
+    ).toEqual(["blog", "gyms"]);
   });
 
   it("records experts, reflections with s_ref and δ, the critic, and the convergence rules; stops on the plateau in round 2", () => {
@@ -277,7 +365,9 @@ describe("PROClaim: a whole trial", () => {
     expect((persona.metadata as { json: { role: string } }).json.role).toBe("Epidemiologist");
     // The persona is a model's answer: quoted in the testimony's user turn, never its system prompt (issue 20, item 2).
     expect(m.of("testimony")[0]!.system).not.toContain("PERSONA-MARK");
-    expect(m.of("testimony")[0]!.user).toMatch(/<<answer-[0-9a-f]{12}>>\nEpidemiologist; expertise: trials, transmission, statistics\.\nYou are an epidemiologist PERSONA-MARK\.\n<<\/answer-[0-9a-f]{12}>>/);
+    expect(m.of("testimony")[0]!.user).toMatch(
+      /<<answer-[0-9a-f]{12}>>\nEpidemiologist; expertise: trials, transmission, statistics\.\nYou are an epidemiologist PERSONA-MARK\.\n<<\/answer-[0-9a-f]{12}>>/,
+    );
     expect(d.turns.filter((t) => t.phase === "testimony")).toHaveLength(1);
     // An unreadable request is repaired once, then recorded unparsed: no expert is invented for it.
     const repaired = d.turns.filter((t) => t.phase === "expert-request-repair");
@@ -286,8 +376,15 @@ describe("PROClaim: a whole trial", () => {
     expect(d.turns.filter((t) => t.phase === "expert-ruling")).toHaveLength(1);
     const refl = d.turns.filter((t) => t.phase === "reflection");
     expect(refl).toHaveLength(4);
-    const conv = d.turns.filter((t) => t.phase === "convergence").map((t) => valueOf<{ S: number; deltaS: number | null; stopReason: string | null; meanEta: number }>(t));
-    expect(conv[0]).toMatchObject({ reflections: { for: { role: "plaintiff", sRef: 0.65, delta: 0.09, need: "more trials" }, against: { role: "defense", sRef: 0.65 } } });
+    const conv = d.turns
+      .filter((t) => t.phase === "convergence")
+      .map((t) => valueOf<{ S: number; deltaS: number | null; stopReason: string | null; meanEta: number }>(t));
+    expect(conv[0]).toMatchObject({
+      reflections: {
+        for: { role: "plaintiff", sRef: 0.65, delta: 0.09, need: "more trials" },
+        against: { role: "defense", sRef: 0.65 },
+      },
+    });
     expect(conv).toEqual([
       expect.objectContaining({ S: 1.3, deltaS: null, stopReason: null, meanEta: 0.6 }),
       expect.objectContaining({ S: 1.3, deltaS: 0, stopReason: "plateau", meanEta: 0 }),
@@ -307,15 +404,24 @@ describe("PROClaim: a whole trial", () => {
       [2, "plaintiff", "against"],
     ]);
     // The defense's model spoke for the claim under the plaintiff's instructions.
-    const forCalls = m.calls.filter((c) => c.format === "argument" && c.model === M.defense && c.system.includes("plaintiff counsel"));
+    const forCalls = m.calls.filter(
+      (c) => c.format === "argument" && c.model === M.defense && c.system.includes("plaintiff counsel"),
+    );
     expect(forCalls).toHaveLength(2);
     // Reset: the switched trial's first search admits the blog and the gym note again.
     const prag = sw.filter((t) => t.phase === "switched:prag").map((t) => valueOf<PragValue>(t));
-    expect(prag[0]!.results.filter((r) => r.accepted).map((r) => r.title).sort()).toEqual(["blog", "gyms"]);
+    expect(
+      prag[0]!.results
+        .filter((r) => r.accepted)
+        .map((r) => r.title)
+        .sort(),
+    ).toEqual(["blog", "gyms"]);
     expect(pc(args[0]!).poolSize).toBe(4);
     const close = sw.find((t) => t.phase === "switched:court-close")!;
     expect(pc(close)).toMatchObject({ decision: "CLOSE" });
-    expect(sw.filter((t) => t.phase === "switched:convergence").map((t) => valueOf<{ S: number }>(t).S)).toEqual([1.3, 2]);
+    expect(sw.filter((t) => t.phase === "switched:convergence").map((t) => valueOf<{ S: number }>(t).S)).toEqual([
+      1.3, 2,
+    ]);
   });
 
   it("the panel votes in parallel, judge-3 abstains unparsed, and the confidence follows the formula", async () => {
@@ -356,7 +462,10 @@ describe("PROClaim: a whole trial", () => {
       ["judge-2", "SUPPORTED"],
       ["judge-3", "UNPARSED"],
     ]);
-    expect(rows.find((r) => r.judgeRole === "judge-1")!.details).toMatchObject({ scores: { evidence: 8, validity: 8, reliability: 8 }, reasoning: "JUDGE-ONE trial A holds" });
+    expect(rows.find((r) => r.judgeRole === "judge-1")!.details).toMatchObject({
+      scores: { evidence: 8, validity: 8, reliability: 8 },
+      reasoning: "JUDGE-ONE trial A holds",
+    });
     // The panel reads the primary trial's record with the consistency analysis.
     const judgePrompt = m.of("panel-judge", M["judge-1"])[0]!.user;
     expect(judgePrompt).toContain("agent_a_analysis");
@@ -384,7 +493,8 @@ describe("PROClaim: resume mid-round", () => {
     // Stopped as the defense argues in primary round 2: both round-2 searches are already done.
     const first = scripted({
       onCall: (c) => {
-        if (c.format === "argument" && c.model === M.defense && trialOf(c) === "primary" && roundIn(c.user) === 2) controller.abort();
+        if (c.format === "argument" && c.model === M.defense && trialOf(c) === "primary" && roundIn(c.user) === 2)
+          controller.abort();
       },
     });
     expect((await run(id, first, controller.signal)).status).toBe("cancelled");
@@ -410,7 +520,10 @@ describe("PROClaim: resume mid-round", () => {
     for (const e of d.evidence) perSeq.set(e.addedSeq!, (perSeq.get(e.addedSeq!) ?? 0) + 1);
     expect([...perSeq.values()].every((n) => n === 5)).toBe(true);
     expect(perSeq.size).toBe(1 + 8);
-    expect(d.verdict).toMatchObject({ label: "SUPPORTED", details: { stopReasons: { primary: "plateau", switched: "court" }, cFinal: 0.948334 } });
+    expect(d.verdict).toMatchObject({
+      label: "SUPPORTED",
+      details: { stopReasons: { primary: "plateau", switched: "court" }, cFinal: 0.948334 },
+    });
   });
 });
 
@@ -418,7 +531,9 @@ describe("PROClaim: resume in the panel", () => {
   it("a debate stopped while the judges deliberate resumes with the trial replayed and each judge's ballot stored once", async () => {
     const id = await newDebate();
     const controller = new AbortController();
-    const first = scripted({ onCall: (c) => c.format === "panel-judge" && c.model === M["judge-2"] && controller.abort() });
+    const first = scripted({
+      onCall: (c) => c.format === "panel-judge" && c.model === M["judge-2"] && controller.abort(),
+    });
     expect((await run(id, first, controller.signal)).status).toBe("cancelled");
     const searchedBefore = searched.length;
     const second = scripted();
@@ -432,7 +547,10 @@ describe("PROClaim: resume in the panel", () => {
     const d = (await loadDebate(h.db, id))!;
     const panel = d.turns.filter((t) => t.phase === "panel" && t.status === "completed");
     expect(panel.map((t) => t.role).sort()).toEqual(["judge-1", "judge-2", "judge-3"]);
-    expect(d.verdict).toMatchObject({ label: "SUPPORTED", details: { votes: { SUPPORTED: 2 }, abstained: ["judge-3"] } });
+    expect(d.verdict).toMatchObject({
+      label: "SUPPORTED",
+      details: { votes: { SUPPORTED: 2 }, abstained: ["judge-3"] },
+    });
     expect((await ballots(id)).map((b) => b.judgeRole).sort()).toEqual(["judge-1", "judge-2", "judge-3"]);
   });
 });
@@ -445,7 +563,10 @@ describe("PROClaim: budget and ablations", () => {
     const d = (await loadDebate(h.db, id))!;
     expect(d.turns.some((t) => t.phase.startsWith("switched:"))).toBe(false);
     expect(d.turns.filter((t) => t.phase === "panel")).toHaveLength(3);
-    expect(d.verdict).toMatchObject({ label: "SUPPORTED", details: { stopReason: "budget:calls", votes: { SUPPORTED: 2, "NOT SUPPORTED": 1 }, gamma: null, deltaRs: 0 } });
+    expect(d.verdict).toMatchObject({
+      label: "SUPPORTED",
+      details: { stopReason: "budget:calls", votes: { SUPPORTED: 2, "NOT SUPPORTED": 1 }, gamma: null, deltaRs: 0 },
+    });
   });
 
   it("a spent token budget in the pre-trial goes to the panel with stop reason budget:tokens, premises kept", async () => {
@@ -455,7 +576,13 @@ describe("PROClaim: budget and ablations", () => {
     const d = (await loadDebate(h.db, id))!;
     expect(d.turns.some((t) => t.round > 0 && t.phase !== "panel")).toBe(false);
     expect(d.turns.filter((t) => t.phase === "panel" && t.kind === "judge")).toHaveLength(3);
-    expect(d.verdict).toMatchObject({ details: { stopReason: "budget:tokens", rounds: { primary: 0, switched: null }, premises: ["Masks were worn at home.", "Household transmission fell where masks were worn."] } });
+    expect(d.verdict).toMatchObject({
+      details: {
+        stopReason: "budget:tokens",
+        rounds: { primary: 0, switched: null },
+        premises: ["Masks were worn at home.", "Household transmission fell where masks were worn."],
+      },
+    });
   });
 
   it("no P-RAG, no switch, one judge: three fixed rounds without gap, query or novelty steps, decided by judge-1", async () => {
@@ -464,21 +591,57 @@ describe("PROClaim: budget and ablations", () => {
     expect(await run(id, m)).toEqual({ status: "completed" });
     const d = (await loadDebate(h.db, id))!;
     const phases = new Set(d.turns.map((t) => t.phase));
-    for (const p of ["gap", "prag-query", "refine", "retrieve", "novelty", "prag", "court-close", "consistency", "embed-pool"]) expect(phases.has(p)).toBe(false);
+    for (const p of [
+      "gap",
+      "prag-query",
+      "refine",
+      "retrieve",
+      "novelty",
+      "prag",
+      "court-close",
+      "consistency",
+      "embed-pool",
+    ])
+      expect(phases.has(p)).toBe(false);
     expect([...phases].some((p) => p.startsWith("switched:"))).toBe(false);
     expect(d.turns.filter((t) => t.phase === "argument").map((t) => t.round)).toEqual([1, 1, 2, 2, 3, 3]);
     expect(d.turns.filter((t) => t.phase === "reflection")).toHaveLength(6);
     // Fixed rounds: each round's record keeps the reflections but checks no stopping rule.
-    const conv = d.turns.filter((t) => t.phase === "convergence").map((t) => valueOf<{ adaptive: boolean; stopReason: string | null; S: number }>(t));
+    const conv = d.turns
+      .filter((t) => t.phase === "convergence")
+      .map((t) => valueOf<{ adaptive: boolean; stopReason: string | null; S: number }>(t));
     expect(conv).toHaveLength(3);
     expect(conv.every((c) => !c.adaptive && c.stopReason === null && c.S === 1.3)).toBe(true);
     expect(d.turns.filter((t) => t.phase === "panel").map((t) => t.role)).toEqual(["judge-1"]);
     // σ 1 (one judge), q 0.8, no role switch (δ_rs 0), δ_ref +0.09: 0.8 + 0.24 + 0.09 → clamped to 1.
-    expect(d.verdict).toMatchObject({ label: "SUPPORTED", roundsCompleted: 3, details: { decidedBy: "judge-1", stopReason: "rounds", sigma: 1, q: 0.8, gamma: null, deltaRs: 0, cFinal: 1, poolSize: 2 } });
+    expect(d.verdict).toMatchObject({
+      label: "SUPPORTED",
+      roundsCompleted: 3,
+      details: {
+        decidedBy: "judge-1",
+        stopReason: "rounds",
+        sigma: 1,
+        q: 0.8,
+        gamma: null,
+        deltaRs: 0,
+        cFinal: 1,
+        poolSize: 2,
+      },
+    });
   });
 
   it("standard MAD: the seed passages are the pool, three fixed rounds of two counsel, one judge", async () => {
-    const id = await newDebate({ mode: "standard-mad", fixedRounds: 3, prag: false, roleSwitch: false, experts: false, reflection: false, critic: false, adaptiveStop: false, panelSize: 1 });
+    const id = await newDebate({
+      mode: "standard-mad",
+      fixedRounds: 3,
+      prag: false,
+      roleSwitch: false,
+      experts: false,
+      reflection: false,
+      critic: false,
+      adaptiveStop: false,
+      panelSize: 1,
+    });
     const m = scripted();
     expect(await run(id, m)).toEqual({ status: "completed" });
     const d = (await loadDebate(h.db, id))!;
@@ -493,6 +656,10 @@ describe("PROClaim: budget and ablations", () => {
       "3:panel:judge-1",
     ]);
     expect(d.evidence).toHaveLength(5);
-    expect(d.verdict).toMatchObject({ label: "SUPPORTED", roundsCompleted: 3, details: { decidedBy: "judge-1", stopReason: "rounds", sigma: 1 } });
+    expect(d.verdict).toMatchObject({
+      label: "SUPPORTED",
+      roundsCompleted: 3,
+      details: { decidedBy: "judge-1", stopReason: "rounds", sigma: 1 },
+    });
   });
 });

@@ -26,7 +26,9 @@ const slots = (key: string) => h.db.select().from(s.providerSlots).where(eq(s.pr
 
 describe.skipIf(backend !== "postgres")("provider slots in PostgreSQL", () => {
   it("takes over a dead process's slot once its lease lapses, and gives its own back", async () => {
-    await h.db.execute(sql`insert into provider_slots (key, slot, holder, leased_until) values ('dead-key', 0, 'gone:1:x/1', now() + interval '1 second')`);
+    await h.db.execute(
+      sql`insert into provider_slots (key, slot, holder, leased_until) values ('dead-key', 0, 'gone:1:x/1', now() + interval '1 second')`,
+    );
     let heldBy: string | null | undefined;
     const out = await runLimited("dead-key", 1, async () => {
       heldBy = (await slots("dead-key"))[0]?.holder;
@@ -39,14 +41,24 @@ describe.skipIf(backend !== "postgres")("provider slots in PostgreSQL", () => {
   });
 
   it("gives the slot back when the call fails, and never holds more slots than the limit", async () => {
-    await expect(runLimited("fail-key", 2, async () => Promise.reject(new Error("provider down")))).rejects.toThrow("provider down");
+    await expect(runLimited("fail-key", 2, async () => Promise.reject(new Error("provider down")))).rejects.toThrow(
+      "provider down",
+    );
     expect((await slots("fail-key")).every((r) => r.holder === null)).toBe(true);
     let most = 0;
     const held = async () => {
       const n = (await slots("busy-key")).filter((r) => r.holder !== null).length;
       most = Math.max(most, n);
     };
-    await Promise.all(Array.from({ length: 6 }, () => runLimited("busy-key", 2, async () => { await held(); await new Promise((r) => setTimeout(r, 50)); await held(); })));
+    await Promise.all(
+      Array.from({ length: 6 }, () =>
+        runLimited("busy-key", 2, async () => {
+          await held();
+          await new Promise((r) => setTimeout(r, 50));
+          await held();
+        }),
+      ),
+    );
     expect(most).toBe(2);
     expect((await slots("busy-key")).filter((r) => r.holder === null)).toHaveLength(2);
   });

@@ -47,7 +47,8 @@ describe(`rate limits stored in the database (${backend})`, () => {
     const t0 = new Date("2026-11-22T00:00:00Z");
     await hit(h.db, "prune:a", 5, 60, t0);
     await hit(h.db, "prune:a", 5, 60, new Date(t0.getTime() + 5 * 60_000));
-    const rowsOf = async (key: string) => (await h.db.select().from(s.rateLimits).where(eq(s.rateLimits.key, key))).length;
+    const rowsOf = async (key: string) =>
+      (await h.db.select().from(s.rateLimits).where(eq(s.rateLimits.key, key))).length;
     expect(await rowsOf("prune:a")).toBe(1);
     await hit(h.db, "prune:b", 5, 60, new Date(t0.getTime() + 200 * 86_400_000));
     expect(await rowsOf("prune:a")).toBe(0);
@@ -67,7 +68,8 @@ describe(`rate limits stored in the database (${backend})`, () => {
     expect(admitted).toBeLessThanOrEqual(20);
     // Greedy admission fills the window: no request that fits was refused with room left for it.
     expect(20 - admitted).toBeLessThan(2);
-    for (const r of results.filter((r) => !r.allowed)) expect(r).toMatchObject({ allowed: false, limit: 20, retryAfterSeconds: 3600 });
+    for (const r of results.filter((r) => !r.allowed))
+      expect(r).toMatchObject({ allowed: false, limit: 20, retryAfterSeconds: 3600 });
     // More units than the limit at all: refused without counting.
     expect((await admit(h.db, "debate-start:user:big", 21, 20, 3600, now)).allowed).toBe(false);
     expect(await h.db.select().from(s.rateLimits).where(eq(s.rateLimits.key, "debate-start:user:big"))).toHaveLength(0);
@@ -80,10 +82,16 @@ describe(`rate limits stored in the database (${backend})`, () => {
       const user = "00000000-0000-4000-8000-00000000abcd";
       const outcomes = await Promise.allSettled(Array.from({ length: 6 }, () => admitWebRun(h.db, user, 6, 3)));
       expect(outcomes.filter((o) => o.status === "fulfilled")).toHaveLength(1);
-      for (const o of outcomes.filter((o) => o.status === "rejected")) expect((o as PromiseRejectedResult).reason).toBeInstanceOf(WebRunLimitError);
-      const [row] = await h.db.select().from(s.rateLimits).where(eq(s.rateLimits.key, `eval-run-start:user:${user}`));
+      for (const o of outcomes.filter((o) => o.status === "rejected"))
+        expect((o as PromiseRejectedResult).reason).toBeInstanceOf(WebRunLimitError);
+      const [row] = await h.db
+        .select()
+        .from(s.rateLimits)
+        .where(eq(s.rateLimits.key, `eval-run-start:user:${user}`));
       expect(row!.count).toBe(3);
-      await expect(admitWebRun(h.db, user, 6, 3)).rejects.toThrow(/This matrix starts 3 evaluation runs and you have 2 of 5 left/);
+      await expect(admitWebRun(h.db, user, 6, 3)).rejects.toThrow(
+        /This matrix starts 3 evaluation runs and you have 2 of 5 left/,
+      );
       await admitWebRun(h.db, user, 2, 2);
       await expect(admitWebRun(h.db, user, 2, 1)).rejects.toThrow(/You have started 5 evaluation runs/);
     } finally {

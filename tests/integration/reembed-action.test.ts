@@ -25,11 +25,21 @@ const form = (values: Record<string, string>) => {
 beforeAll(async () => {
   h = await freshDatabase();
   useDatabase(h);
-  const c = await createUser(h.db, { email: "checker@x.org", passwordHash: await hashPassword("correct horse battery"), roles: ["fact-checker"] });
-  const a = await createUser(h.db, { email: "annotator@x.org", passwordHash: await hashPassword("correct horse battery"), roles: ["annotator"] });
+  const c = await createUser(h.db, {
+    email: "checker@x.org",
+    passwordHash: await hashPassword("correct horse battery"),
+    roles: ["fact-checker"],
+  });
+  const a = await createUser(h.db, {
+    email: "annotator@x.org",
+    passwordHash: await hashPassword("correct horse battery"),
+    roles: ["annotator"],
+  });
   checker = (await createSession(h.db, c.id)).token;
   annotator = (await createSession(h.db, a.id)).token;
-  const records = ["The ferry budget passed.", "The council met on Tuesday.", "Gas prices rose in 2008."].map((text, i) => ({ kind: "document" as const, document: { id: `d${i}`, text } }));
+  const records = ["The ferry budget passed.", "The council met on Tuesday.", "Gas prices rose in 2008."].map(
+    (text, i) => ({ kind: "document" as const, document: { id: `d${i}`, text } }),
+  );
   await ingestRecords(h.db, records, { corpus: "old", embedder: fakeEmbedder(), source: "t", kind: "records" });
 });
 afterAll(async () => {
@@ -38,13 +48,19 @@ afterAll(async () => {
 
 it("refuses an annotator, and a model the server does not offer, starting nothing", async () => {
   signedInAs(annotator);
-  expect((await reembedCorpusAction({}, form({ corpus: "old", model: "local:minilm-l6" }))).error).toMatch(/fact-checker or an admin/);
-  signedInAs(checker);
-  expect((await reembedCorpusAction({}, form({ corpus: "old", model: "openai:text-embedding-3-small" }))).error).toMatch(
-    /openai:text-embedding-3-small is not offered here; choose one of local:minilm-l6, local:use-lite/,
+  expect((await reembedCorpusAction({}, form({ corpus: "old", model: "local:minilm-l6" }))).error).toMatch(
+    /fact-checker or an admin/,
   );
-  expect((await reembedCorpusAction({}, form({ corpus: "old", model: "" }))).error).toMatch(/choose an embedding model/);
-  expect((await reembedCorpusAction({}, form({ corpus: "gone", model: "local:minilm-l6" }))).error).toMatch(/no corpus named "gone"/);
+  signedInAs(checker);
+  expect(
+    (await reembedCorpusAction({}, form({ corpus: "old", model: "openai:text-embedding-3-small" }))).error,
+  ).toMatch(/openai:text-embedding-3-small is not offered here; choose one of local:minilm-l6, local:use-lite/);
+  expect((await reembedCorpusAction({}, form({ corpus: "old", model: "" }))).error).toMatch(
+    /choose an embedding model/,
+  );
+  expect((await reembedCorpusAction({}, form({ corpus: "gone", model: "local:minilm-l6" }))).error).toMatch(
+    /no corpus named "gone"/,
+  );
   const corpus = (await findCorpus(h.db, "old"))!;
   expect(await listIngestJobs(h.db, corpus.id)).toHaveLength(1); // only the ingest
 });

@@ -2,7 +2,13 @@ import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as s from "@/db/schema";
 import { listCorpora } from "@/db/queries/corpus";
-import { getIngestJob, ingestRecords, IngestError, markOrphanedJobsInterrupted, resumeIngestJob } from "@/lib/corpus/ingest";
+import {
+  getIngestJob,
+  ingestRecords,
+  IngestError,
+  markOrphanedJobsInterrupted,
+  resumeIngestJob,
+} from "@/lib/corpus/ingest";
 import { reembedCorpus, startReembed } from "@/lib/corpus/reembed";
 import { getConfig } from "@/lib/config";
 import { resolveEmbedder } from "@/lib/embeddings/registry";
@@ -21,7 +27,10 @@ afterAll(async () => {
 const docs = (count: number, prefix: string) =>
   Array.from({ length: count }, (_, i) => ({
     kind: "document" as const,
-    document: { id: `${prefix}${i}`, text: `Document ${i} says the harbour council met on day ${i} and voted on the ferry budget.` },
+    document: {
+      id: `${prefix}${i}`,
+      text: `Document ${i} says the harbour council met on day ${i} and voted on the ferry budget.`,
+    },
   }));
 
 async function vectorModels(corpus: string) {
@@ -58,7 +67,14 @@ describe(`re-embedding on ${backend}`, () => {
     const failed = await reembedCorpus(h.db, "re", { embedder: crashing, batchSize: 5 }).catch((e: IngestError) => e);
     expect(failed).toBeInstanceOf(IngestError);
     const jobId = (failed as IngestError).summary!.jobId;
-    expect(await getIngestJob(h.db, jobId)).toMatchObject({ kind: "reembed", source: "test:hash-24", status: "failed", recordsDone: 10, bytesTotal: 23, bytesDone: 10 });
+    expect(await getIngestJob(h.db, jobId)).toMatchObject({
+      kind: "reembed",
+      source: "test:hash-24",
+      status: "failed",
+      recordsDone: 10,
+      bytesTotal: 23,
+      bytesDone: 10,
+    });
     // Half done: the corpus still searches with its complete old vectors.
     expect(await corpusModel("re")).toBe("test:hash-16");
     expect(await vectorModels("re")).toEqual([
@@ -100,11 +116,17 @@ describe(`re-embedding on ${backend}`, () => {
       onProgress: (p) => p.recordsDone >= 4 && controller.abort(),
     });
     expect(first.status).toBe("cancelled");
-    await h.db.update(s.ingestJobs).set({ status: "running", heartbeatAt: new Date(Date.now() - 10 * 60_000), finishedAt: null }).where(eq(s.ingestJobs.id, first.jobId));
+    await h.db
+      .update(s.ingestJobs)
+      .set({ status: "running", heartbeatAt: new Date(Date.now() - 10 * 60_000), finishedAt: null })
+      .where(eq(s.ingestJobs.id, first.jobId));
     expect(await markOrphanedJobsInterrupted(h.db, "new-runner")).toBeGreaterThanOrEqual(1);
     expect(await getIngestJob(h.db, first.jobId)).toMatchObject({ status: "interrupted", recordsDone: 4 });
 
-    const done = await resumeIngestJob(h.db, first.jobId, { embedder: fakeEmbedder({ id: "test:hash-24", dim: 24 }), runnerId: "new-runner" });
+    const done = await resumeIngestJob(h.db, first.jobId, {
+      embedder: fakeEmbedder({ id: "test:hash-24", dim: 24 }),
+      runnerId: "new-runner",
+    });
     expect(done).toMatchObject({ status: "completed", recordsDone: 12 });
     expect(await corpusModel("orphan")).toBe("test:hash-24");
   });
@@ -120,11 +142,17 @@ describe(`re-embedding on ${backend}`, () => {
       return inner(texts);
     };
     const { jobId, done } = await startReembed(h.db, "busy", { embedder: slow });
-    await expect(ingestRecords(h.db, docs(1, "late"), { corpus: "busy", embedder: fakeEmbedder(), source: "t", kind: "records" })).rejects.toThrow(/being re-embedded with test:hash-24/);
-    await expect(reembedCorpus(h.db, "busy", { embedder: fakeEmbedder({ id: "test:hash-32", dim: 32 }) })).rejects.toThrow(new RegExp(`running re-embed .*${jobId}`));
+    await expect(
+      ingestRecords(h.db, docs(1, "late"), { corpus: "busy", embedder: fakeEmbedder(), source: "t", kind: "records" }),
+    ).rejects.toThrow(/being re-embedded with test:hash-24/);
+    await expect(
+      reembedCorpus(h.db, "busy", { embedder: fakeEmbedder({ id: "test:hash-32", dim: 32 }) }),
+    ).rejects.toThrow(new RegExp(`running re-embed .*${jobId}`));
     release();
     expect((await done).status).toBe("completed");
-    await expect(reembedCorpus(h.db, "busy", { model: "local:bge-base" })).rejects.toThrow(/available: local:minilm-l6, (.*, )?local:use-lite/);
+    await expect(reembedCorpus(h.db, "busy", { model: "local:bge-base" })).rejects.toThrow(
+      /available: local:minilm-l6, (.*, )?local:use-lite/,
+    );
     await expect(reembedCorpus(h.db, "nope", { model: "local:minilm-l6" })).rejects.toThrow(/no corpus named "nope"/);
   });
 

@@ -35,7 +35,10 @@ async function person(name: string, roles: UserRole[]) {
 }
 
 /** A request as the browser sends it to the app at APP. */
-function req(pathAndQuery: string, opts: { who?: string; method?: string; origin?: string | null; site?: string; body?: string } = {}) {
+function req(
+  pathAndQuery: string,
+  opts: { who?: string; method?: string; origin?: string | null; site?: string; body?: string } = {},
+) {
   const headers = new Headers({ host: "127.0.0.1:3000" });
   if (opts.who) headers.set("cookie", `theme=light; cp_session=${tokens[opts.who]}`);
   const method = opts.method ?? "GET";
@@ -51,7 +54,9 @@ async function answer(r: Request) {
   const res = g.response;
   const location = res.headers.get("location")?.replace("http://localhost:3000", "");
   if (res.status === 404 && res.headers.get("content-type")?.startsWith("text/html")) return "404 page";
-  return location ? `${res.status} → ${location}` : `${res.status} ${JSON.stringify(await res.json().catch(() => null))?.slice(0, 60)}`;
+  return location
+    ? `${res.status} → ${location}`
+    : `${res.status} ${JSON.stringify(await res.json().catch(() => null))?.slice(0, 60)}`;
 }
 
 beforeAll(async () => {
@@ -82,7 +87,9 @@ describe("with accounts", () => {
   });
 
   it("sends anonymous visitors of a corpus document to sign in, and lets them in on a public instance", async () => {
-    expect(await answer(req("/corpora/newsroom/documents/1"))).toBe("307 → /signin?next=%2Fcorpora%2Fnewsroom%2Fdocuments%2F1");
+    expect(await answer(req("/corpora/newsroom/documents/1"))).toBe(
+      "307 → /signin?next=%2Fcorpora%2Fnewsroom%2Fdocuments%2F1",
+    );
     expect(await answer(req("/api/export"))).toMatch(/^401 /);
     await setSetting(h.db, "public_reading", true);
     expect(await answer(req("/corpora/newsroom/documents/1"))).toBe("allow");
@@ -131,7 +138,8 @@ describe("with accounts", () => {
   });
 
   it("refuses state-changing requests from other origins, even another port of the same host", async () => {
-    const post = (o: Parameters<typeof req>[1]) => answer(req("/api/corpora/newsroom/uploads?filename=a.txt", { method: "POST", who: "checker", ...o }));
+    const post = (o: Parameters<typeof req>[1]) =>
+      answer(req("/api/corpora/newsroom/uploads?filename=a.txt", { method: "POST", who: "checker", ...o }));
     expect(await post({})).toBe("allow");
     expect(await post({ origin: "http://127.0.0.1:3001" })).toMatch(/^403 .*another origin/);
     expect(await post({ origin: "https://127.0.0.1:3000.evil.test" })).toMatch(/^403 /);
@@ -140,21 +148,39 @@ describe("with accounts", () => {
     expect(await post({ origin: null, site: "same-origin" })).toBe("allow");
     // No browser headers but a session cookie: refused; without the cookie it acts as nobody.
     expect(await post({ origin: null })).toMatch(/^403 .*no Origin/);
-    expect(await answer(req("/api/corpora/newsroom/uploads?filename=a.txt", { method: "POST", origin: null }))).toMatch(/^401 /);
+    expect(await answer(req("/api/corpora/newsroom/uploads?filename=a.txt", { method: "POST", origin: null }))).toMatch(
+      /^401 /,
+    );
     // A server action is a POST to a page: the same check.
-    expect(await answer(req("/admin", { method: "POST", who: "admin", origin: "http://127.0.0.1:3001" }))).toMatch(/^403 /);
+    expect(await answer(req("/admin", { method: "POST", who: "admin", origin: "http://127.0.0.1:3001" }))).toMatch(
+      /^403 /,
+    );
     // Behind a reverse proxy the browser's host is in X-Forwarded-Host.
-    const proxied = req("/api/corpora/newsroom/uploads?filename=a.txt", { method: "POST", who: "checker", origin: "https://news.example" });
+    const proxied = req("/api/corpora/newsroom/uploads?filename=a.txt", {
+      method: "POST",
+      who: "checker",
+      origin: "https://news.example",
+    });
     proxied.headers.set("x-forwarded-host", "news.example");
     proxied.headers.set("x-forwarded-proto", "https");
     expect(await answer(proxied)).toBe("allow");
   });
 
   it("the upload route, which the proxy does not see, refuses a cross-origin upload before storing a byte", async () => {
-    const res = await upload(req("/api/corpora/newsroom/uploads?filename=planted.txt", { method: "POST", who: "checker", origin: "http://127.0.0.1:3001", body: "planted" }), { params: Promise.resolve({ name: "newsroom" }) });
+    const res = await upload(
+      req("/api/corpora/newsroom/uploads?filename=planted.txt", {
+        method: "POST",
+        who: "checker",
+        origin: "http://127.0.0.1:3001",
+        body: "planted",
+      }),
+      { params: Promise.resolve({ name: "newsroom" }) },
+    );
     expect(res.status).toBe(403);
     expect(res.headers.get("x-frame-options")).toBe("DENY");
     expect((await h.db.select({ n: count() }).from(s.ingestJobs))[0]!.n).toBe(0);
-    expect(fs.existsSync(path.join(dataDir, "uploads")) ? fs.readdirSync(path.join(dataDir, "uploads")) : []).toEqual([]);
+    expect(fs.existsSync(path.join(dataDir, "uploads")) ? fs.readdirSync(path.join(dataDir, "uploads")) : []).toEqual(
+      [],
+    );
   });
 });

@@ -38,12 +38,28 @@ function runOptions() {
   const model = scriptedModel("openai:gpt-4o-mini", { pStop: 0.2, verdictProb: 0.9 });
   const embedder = scriptedEmbedder();
   const search = parseConfig({}, process.cwd()).search;
-  return { model, opts: { resolve: () => model.resolved, embedder, search: { config: search, deps: { db: h.db, embedder } } } satisfies RunOptions };
+  return {
+    model,
+    opts: {
+      resolve: () => model.resolved,
+      embedder,
+      search: { config: search, deps: { db: h.db, embedder } },
+    } satisfies RunOptions,
+  };
 }
 
 async function transcript(debateId: string) {
   const rows = await h.db
-    .select({ id: s.turns.id, seq: s.turns.seq, round: s.turns.round, phase: s.turns.phase, role: s.turns.role, kind: s.turns.kind, status: s.turns.status, content: s.turns.content })
+    .select({
+      id: s.turns.id,
+      seq: s.turns.seq,
+      round: s.turns.round,
+      phase: s.turns.phase,
+      role: s.turns.role,
+      kind: s.turns.kind,
+      status: s.turns.status,
+      content: s.turns.content,
+    })
     .from(s.turns)
     .where(eq(s.turns.debateId, debateId))
     .orderBy(asc(s.turns.seq));
@@ -54,15 +70,25 @@ async function transcript(debateId: string) {
  * Sorted: branches that run side by side (ctx.parallel) may finish, and so be numbered, in another order.
  */
 const said = (rows: Awaited<ReturnType<typeof transcript>>, withText = true) =>
-  rows.map(({ round, phase, role, kind, status, content }) => JSON.stringify({ round, phase, role, kind, status, ...(withText ? { content } : {}) })).sort();
+  rows
+    .map(({ round, phase, role, kind, status, content }) =>
+      JSON.stringify({ round, phase, role, kind, status, ...(withText ? { content } : {}) }),
+    )
+    .sort();
 
 async function modelCalls(debateId: string) {
-  const [r] = await h.db.select({ n: sql<number>`count(*)::int` }).from(s.llmCalls).where(eq(s.llmCalls.debateId, debateId));
+  const [r] = await h.db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(s.llmCalls)
+    .where(eq(s.llmCalls.debateId, debateId));
   return r!.n;
 }
 
 async function verdictOf(debateId: string) {
-  const [v] = await h.db.select({ label: s.verdicts.label, confidence: s.verdicts.confidence, reason: s.verdicts.reason }).from(s.verdicts).where(and(eq(s.verdicts.debateId, debateId), eq(s.verdicts.isFinal, true)));
+  const [v] = await h.db
+    .select({ label: s.verdicts.label, confidence: s.verdicts.confidence, reason: s.verdicts.reason })
+    .from(s.verdicts)
+    .where(and(eq(s.verdicts.debateId, debateId), eq(s.verdicts.isFinal, true)));
   return v ?? null;
 }
 
@@ -104,11 +130,14 @@ describe.each(PROTOCOL_NAMES)("%s resumed at every step boundary", (name) => {
       else expect(said(after, false), `${name}: steps after a cut at step ${k}`).toEqual(said(expected, false));
       // The steps stored before the cut are the same rows: replayed, never run again.
       const ids = new Set(after.map((t) => t.id));
-      for (const t of stored) expect(ids.has(t.id), `${name}: step ${t.seq} (${t.role}, ${t.phase}) kept after a cut at ${k}`).toBe(true);
+      for (const t of stored)
+        expect(ids.has(t.id), `${name}: step ${t.seq} (${t.role}, ${t.phase}) kept after a cut at ${k}`).toBe(true);
       // Every model call recorded once over both runs; the resumed run makes exactly the calls that
       // were not stored (a parallel branch's call cut mid-stream is made again, as it must be).
       expect(await modelCalls(id), `${name}: model calls after a cut at ${k}`).toBe(expectedCalls);
-      expect(first.model.calls() - before, `${name}: model calls made by the run resumed after step ${k}`).toBe(expectedCalls - callsStored);
+      expect(first.model.calls() - before, `${name}: model calls made by the run resumed after step ${k}`).toBe(
+        expectedCalls - callsStored,
+      );
       if (wasted === 0) expect(await verdictOf(id)).toEqual(await verdictOf(whole));
     }
   });

@@ -63,7 +63,14 @@ type P = { key: string; text: string; vec?: number[]; other?: number[]; publishe
 async function addDocument(corpusId: string, externalId: string, published: string | null, ps: P[]) {
   const [doc] = await h.db
     .insert(s.documents)
-    .values({ corpusId, externalId, title: `Title ${externalId}`, url: `https://example.org/${externalId}`, publishedAt: published ? new Date(published) : null, contentHash: externalId })
+    .values({
+      corpusId,
+      externalId,
+      title: `Title ${externalId}`,
+      url: `https://example.org/${externalId}`,
+      publishedAt: published ? new Date(published) : null,
+      contentHash: externalId,
+    })
     .returning();
   const rows = await h.db
     .insert(s.passages)
@@ -120,15 +127,27 @@ beforeAll(async () => {
     ...Array.from({ length: 6 }, (_, i) => ({ key: `common-${i}`, text: `The report number ${i} was filed.` })),
     { key: "rare", text: "A zeppelin was filed." },
   ]);
-  await addDocument(other!.id, "arch-1", "2020-01-01", [{ key: "a1", text: "Gas prices in 2008 according to the archive.", vec: [1, 0, 0, 0] }]);
+  await addDocument(other!.id, "arch-1", "2020-01-01", [
+    { key: "a1", text: "Gas prices in 2008 according to the archive.", vec: [1, 0, 0, 0] },
+  ]);
 
   // 300 passages close to the probe published after the cutoff, 30 farther away before it: an
   // index scan that stopped at ef_search neighbours would find none of the early ones.
   const rand = rng(42);
   const late: P[] = [];
   const early: P[] = [];
-  for (let i = 0; i < 300; i++) late.push({ key: `late-${i}`, text: `Later report number ${i}.`, vec: [rand() * 0.1, rand() * 0.1, rand() * 0.1, 1] });
-  for (let i = 0; i < 30; i++) early.push({ key: `early-${i}`, text: `Earlier report number ${i}.`, vec: [0.6 + rand(), 0.6 + rand(), 0.6 + rand(), 0.3] });
+  for (let i = 0; i < 300; i++)
+    late.push({
+      key: `late-${i}`,
+      text: `Later report number ${i}.`,
+      vec: [rand() * 0.1, rand() * 0.1, rand() * 0.1, 1],
+    });
+  for (let i = 0; i < 30; i++)
+    early.push({
+      key: `early-${i}`,
+      text: `Earlier report number ${i}.`,
+      vec: [0.6 + rand(), 0.6 + rand(), 0.6 + rand(), 0.3],
+    });
   await addDocument(dated!.id, "late", "2023-01-01", late);
   await addDocument(dated!.id, "early", "2019-01-01", early);
   await ensureVectorIndex(h.db, MODEL, DIM);
@@ -163,14 +182,24 @@ describe(`retrieval on ${backend}`, () => {
     expect(keysOf(r)).toHaveLength(3);
     expect(r.model).toBeNull();
     // Not one passage contains every word of this query: an AND query would match nothing.
-    const long = await search(h.db, { text: "Were gas prices higher in 2008 than the vaccine mandate on Social Security?", corpus: "news", mode: "lexical" });
+    const long = await search(h.db, {
+      text: "Were gas prices higher in 2008 than the vaccine mandate on Social Security?",
+      corpus: "news",
+      mode: "lexical",
+    });
     expect(keysOf(long)).toEqual(expect.arrayContaining(["g3", "g4", "g5", "v1"]));
   });
 
   it("BM25 weighs a rare stem above a common one; ts_rank_cd, without IDF, does not", async () => {
     const bm25 = await search(h.db, { text: "report zeppelin", corpus: "idf", mode: "lexical", k: 3 });
     expect(keysOf(bm25)[0]).toBe("rare");
-    const cd = await search(h.db, { text: "report zeppelin", corpus: "idf", mode: "lexical", k: 3, lexicalRanking: "ts_rank_cd" });
+    const cd = await search(h.db, {
+      text: "report zeppelin",
+      corpus: "idf",
+      mode: "lexical",
+      k: 3,
+      lexicalRanking: "ts_rank_cd",
+    });
     expect(keysOf(cd)[0]).toMatch(/^common-/);
     // A stem in every passage still counts, but cannot outrank the rare one.
     const both = await search(h.db, { text: "filed zeppelin", corpus: "idf", mode: "lexical", k: 7 });
@@ -194,7 +223,13 @@ describe(`retrieval on ${backend}`, () => {
   it("returns what the search box needs: document, offsets, matched terms", async () => {
     const r = await search(h.db, { text: "gas prices 2008", corpus: "news", mode: "hybrid", k: 5, embedder: fake });
     const g4 = r.hits.find((x) => x.passageExternalId === "g4")!;
-    expect(g4.document).toMatchObject({ id: doc1, externalId: "doc-gas", title: "Title doc-gas", url: "https://example.org/doc-gas", publishedAt: "2021-06-01T00:00:00.000Z" });
+    expect(g4.document).toMatchObject({
+      id: doc1,
+      externalId: "doc-gas",
+      title: "Title doc-gas",
+      url: "https://example.org/doc-gas",
+      publishedAt: "2021-06-01T00:00:00.000Z",
+    });
     expect(g4.corpus).toEqual({ id: newsId, name: "news" });
     expect(g4).toMatchObject({ charStart: 300, charEnd: 300 + g4.text.length, ordinal: 3 });
     expect(g4.matchedTerms).toEqual(["gas", "prices", "2008"]);
@@ -207,11 +242,24 @@ describe(`retrieval on ${backend}`, () => {
   it("filters by corpus and by document", async () => {
     const all = await search(h.db, { text: "gas prices 2008", mode: "dense", k: 3, embedder: fake });
     expect(keysOf(all)).toContain("a1");
-    const archive = await search(h.db, { text: "gas prices 2008", corpus: "archive", mode: "hybrid", k: 10, embedder: fake });
+    const archive = await search(h.db, {
+      text: "gas prices 2008",
+      corpus: "archive",
+      mode: "hybrid",
+      k: 10,
+      embedder: fake,
+    });
     expect(keysOf(archive)).toEqual(["a1"]);
     const both = await search(h.db, { text: "gas prices 2008", corpus: ["archive", "news"], mode: "lexical", k: 10 });
     expect(new Set(both.hits.map((x) => x.corpus.name))).toEqual(new Set(["archive", "news"]));
-    const inDoc = await search(h.db, { text: "gas prices 2008", corpus: "news", documentIds: [doc2], mode: "hybrid", k: 10, embedder: fake });
+    const inDoc = await search(h.db, {
+      text: "gas prices 2008",
+      corpus: "news",
+      documentIds: [doc2],
+      mode: "hybrid",
+      k: 10,
+      embedder: fake,
+    });
     expect(inDoc.hits.every((x) => x.document.id === doc2)).toBe(true);
     expect(keysOf(inDoc)).toContain("m3");
     await expect(search(h.db, { text: "gas", corpus: "nope", mode: "lexical" })).rejects.toThrow(SearchError);
@@ -219,15 +267,37 @@ describe(`retrieval on ${backend}`, () => {
 
   it("keeps passages published after the claim date out", async () => {
     const corpus = ["news", "archive"];
-    const r = await search(h.db, { text: "gas prices 2008", corpus, mode: "hybrid", k: 10, before: "2021-01-01", embedder: fake });
+    const r = await search(h.db, {
+      text: "gas prices 2008",
+      corpus,
+      mode: "hybrid",
+      k: 10,
+      before: "2021-01-01",
+      embedder: fake,
+    });
     expect(keysOf(r)).toEqual(["a1"]);
-    const later = await search(h.db, { text: "gas prices 2008", corpus, mode: "hybrid", k: 10, before: new Date("2021-07-01"), embedder: fake });
+    const later = await search(h.db, {
+      text: "gas prices 2008",
+      corpus,
+      mode: "hybrid",
+      k: 10,
+      before: new Date("2021-07-01"),
+      embedder: fake,
+    });
     expect(keysOf(later)).toEqual(expect.arrayContaining(["a1", "g1", "g5"]));
     expect(keysOf(later)).not.toContain("v1");
   });
 
   it("still returns k results through the HNSW index when the nearest neighbours are all filtered out", async () => {
-    const params = { model: MODEL, dim: DIM, vector: QUERY_VECTORS["filler probe"]!, limit: 20, corpusIds: undefined, before: new Date("2020-01-01"), plan: "index" as const };
+    const params = {
+      model: MODEL,
+      dim: DIM,
+      vector: QUERY_VECTORS["filler probe"]!,
+      limit: 20,
+      corpusIds: undefined,
+      before: new Date("2020-01-01"),
+      plan: "index" as const,
+    };
     const plan = await explainDense(h.db, params);
     expect(plan).toContain(vectorIndexName(MODEL));
     // Without the iterative scan the index yields ef_search neighbours, all later than the cutoff.
@@ -236,7 +306,15 @@ describe(`retrieval on ${backend}`, () => {
     const hits = await denseCandidates(h.db, params);
     expect(hits).toHaveLength(20);
     for (let i = 1; i < hits.length; i++) expect(hits[i]!.score).toBeLessThanOrEqual(hits[i - 1]!.score);
-    const r = await search(h.db, { text: "filler probe", corpus: "dated", mode: "dense", k: 20, before: "2020-01-01", embedder: fake, densePlan: "index" });
+    const r = await search(h.db, {
+      text: "filler probe",
+      corpus: "dated",
+      mode: "dense",
+      k: 20,
+      before: "2020-01-01",
+      embedder: fake,
+      densePlan: "index",
+    });
     expect(r.hits).toHaveLength(20);
     expect(r.hits.every((x) => x.passageExternalId.startsWith("early-"))).toBe(true);
   });
@@ -249,9 +327,22 @@ describe(`retrieval on ${backend}`, () => {
   });
 
   it("MMR moves a near-duplicate below a different passage", async () => {
-    const plain = await search(h.db, { text: "medal auction children", corpus: "news", mode: "dense", k: 3, embedder: fake });
+    const plain = await search(h.db, {
+      text: "medal auction children",
+      corpus: "news",
+      mode: "dense",
+      k: 3,
+      embedder: fake,
+    });
     expect(keysOf(plain)).toEqual(["m1", "m2", "m3"]);
-    const diverse = await search(h.db, { text: "medal auction children", corpus: "news", mode: "dense", k: 3, embedder: fake, mmr: true });
+    const diverse = await search(h.db, {
+      text: "medal auction children",
+      corpus: "news",
+      mode: "dense",
+      k: 3,
+      embedder: fake,
+      mmr: true,
+    });
     expect(keysOf(diverse)).toEqual(["m1", "m3", "m2"]);
     expect(diverse.mmr).toEqual({ lambda: 0.7, pool: 50 });
   });

@@ -20,14 +20,17 @@ describe("first run", () => {
     {
       const code = (await ensureSetupCode(empty.db, dataDir))!;
       expect(fs.readFileSync(setupCodeFile(dataDir), "utf8").trim()).toBe(code);
-      await expect(createFirstAdmin(empty.db, dataDir, { code: "guess", email: "a@x.org", password: "long enough pw" })).rejects.toThrow(/setup code/);
+      await expect(
+        createFirstAdmin(empty.db, dataDir, { code: "guess", email: "a@x.org", password: "long enough pw" }),
+      ).rejects.toThrow(/setup code/);
       const admin = await createFirstAdmin(empty.db, dataDir, { code, email: "a@x.org", password: "long enough pw" });
       expect(admin.email).toBe("a@x.org");
       expect(fs.existsSync(setupCodeFile(dataDir))).toBe(false);
-      await expect(createFirstAdmin(empty.db, dataDir, { code, email: "b@x.org", password: "long enough pw" })).rejects.toThrow();
+      await expect(
+        createFirstAdmin(empty.db, dataDir, { code, email: "b@x.org", password: "long enough pw" }),
+      ).rejects.toThrow();
     }
   });
-
 });
 
 describe("the setup code at start-up", () => {
@@ -36,7 +39,11 @@ describe("the setup code at start-up", () => {
     const { closeDb, getDb } = await import("@/db/client");
     const { resetConfigForTests } = await import("@/lib/config");
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cp-start-"));
-    const saved = { DATA_DIR: process.env.DATA_DIR, DATABASE_URL: process.env.DATABASE_URL, NEXT_RUNTIME: process.env.NEXT_RUNTIME };
+    const saved = {
+      DATA_DIR: process.env.DATA_DIR,
+      DATABASE_URL: process.env.DATABASE_URL,
+      NEXT_RUNTIME: process.env.NEXT_RUNTIME,
+    };
     Object.assign(process.env, { DATA_DIR: dir, DATABASE_URL: "", NEXT_RUNTIME: "nodejs" });
     const lines: string[] = [];
     const log = vi.spyOn(console, "log").mockImplementation((...a: unknown[]) => void lines.push(a.join(" ")));
@@ -59,8 +66,9 @@ describe("the setup code at start-up", () => {
     } finally {
       log.mockRestore();
       await closeDb();
-      for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
+      for (const [k, v] of Object.entries(saved))
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
       resetConfigForTests();
     }
   });

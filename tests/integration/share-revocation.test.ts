@@ -44,12 +44,20 @@ const refusal = async (p: Promise<unknown>) => {
     return e instanceof AccessInterrupt ? e.status : `threw ${(e as Error).message}`;
   }
 };
-const active = async (token: string) => (await h.db.select().from(s.debateShares).where(and(eq(s.debateShares.token, token), isNull(s.debateShares.revokedAt)))).length === 1;
+const active = async (token: string) =>
+  (
+    await h.db
+      .select()
+      .from(s.debateShares)
+      .where(and(eq(s.debateShares.token, token), isNull(s.debateShares.revokedAt)))
+  ).length === 1;
 
 /** Opens the debate's event stream with a share link (signed out) and resolves when the server ends it. */
 async function openStream(id: string, token: string) {
   signedInAs(null);
-  const res = await events(httpRequest(`/api/debates/${id}/events?share=${token}`), { params: Promise.resolve({ id }) });
+  const res = await events(httpRequest(`/api/debates/${id}/events?share=${token}`), {
+    params: Promise.resolve({ id }),
+  });
   expect(res.status).toBe(200);
   const reader = res.body!.getReader();
   const decoder = new TextDecoder();
@@ -67,7 +75,8 @@ async function openStream(id: string, token: string) {
 }
 
 /** Waits for the stream to end, bounded so a stream that never ends fails the test instead of hanging it. */
-const endsWithin = (ended: Promise<string>, ms: number) => Promise.race([ended, new Promise<string>((r) => setTimeout(() => r("STILL OPEN"), ms))]);
+const endsWithin = (ended: Promise<string>, ms: number) =>
+  Promise.race([ended, new Promise<string>((r) => setTimeout(() => r("STILL OPEN"), ms))]);
 
 beforeAll(async () => {
   h = await freshDatabase();
@@ -81,7 +90,14 @@ beforeAll(async () => {
   // Running debates: their streams stay open until something ends them.
   await h.db.update(s.debates).set({ status: "running" });
   const [d] = await h.db.select().from(s.debates).where(eq(s.debates.id, debateId));
-  const [c] = await h.db.insert(s.comparisons).values({ claimId: d!.claimId, methods: [{ protocol: d!.protocol, preset: null, debateId }], createdBy: people["maker@x.org"]!.id }).returning();
+  const [c] = await h.db
+    .insert(s.comparisons)
+    .values({
+      claimId: d!.claimId,
+      methods: [{ protocol: d!.protocol, preset: null, debateId }],
+      createdBy: people["maker@x.org"]!.id,
+    })
+    .returning();
   comparisonId = c!.id;
   await h.db.update(s.debates).set({ comparisonId }).where(eq(s.debates.id, debateId));
 });
@@ -113,11 +129,19 @@ describe(`share links (${backend})`, () => {
 
   it("the same for a comparison's link", async () => {
     const token = await createComparisonShare(h.db, comparisonId, people["maker@x.org"]!.id);
-    const open = async () => (await h.db.select().from(s.comparisonShares).where(and(eq(s.comparisonShares.token, token), isNull(s.comparisonShares.revokedAt)))).length === 1;
+    const open = async () =>
+      (
+        await h.db
+          .select()
+          .from(s.comparisonShares)
+          .where(and(eq(s.comparisonShares.token, token), isNull(s.comparisonShares.revokedAt)))
+      ).length === 1;
     signedInAs(people["other@x.org"]!.token);
     expect(await refusal(revokeComparisonShareAction(form({ token, comparisonId })))).toBe(403);
     signedInAs(people["maker@x.org"]!.token);
-    expect(await refusal(revokeComparisonShareAction(form({ token, comparisonId: "00000000-0000-4000-8000-000000000000" })))).toBe(403);
+    expect(
+      await refusal(revokeComparisonShareAction(form({ token, comparisonId: "00000000-0000-4000-8000-000000000000" }))),
+    ).toBe(403);
     expect(await open()).toBe(true);
     expect(await refusal(revokeComparisonShareAction(form({ token, comparisonId })))).toBe("done");
     expect(await open()).toBe(false);
@@ -132,7 +156,13 @@ describe(`share links (${backend})`, () => {
     expect(text).toMatch(/event: revoked/);
     // And it cannot be opened again.
     signedInAs(null);
-    expect((await events(httpRequest(`/api/debates/${debateId}/events?share=${token}`), { params: Promise.resolve({ id: debateId }) })).status).toBe(401);
+    expect(
+      (
+        await events(httpRequest(`/api/debates/${debateId}/events?share=${token}`), {
+          params: Promise.resolve({ id: debateId }),
+        })
+      ).status,
+    ).toBe(401);
   });
 
   it("a link revoked on another app server (only the database knows) ends this server's streams within seconds, comparison links too", async () => {
@@ -142,7 +172,10 @@ describe(`share links (${backend})`, () => {
     const b = await openStream(debateId, comparisonToken);
     // What another server's revoke leaves behind: the rows, and no event in this process.
     await h.db.update(s.debateShares).set({ revokedAt: new Date() }).where(eq(s.debateShares.token, debateToken));
-    await h.db.update(s.comparisonShares).set({ revokedAt: new Date() }).where(eq(s.comparisonShares.token, comparisonToken));
+    await h.db
+      .update(s.comparisonShares)
+      .set({ revokedAt: new Date() })
+      .where(eq(s.comparisonShares.token, comparisonToken));
     expect(await endsWithin(a.ended, 10_000)).toMatch(/event: revoked/);
     expect(await endsWithin(b.ended, 10_000)).toMatch(/event: revoked/);
   });

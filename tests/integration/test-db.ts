@@ -12,7 +12,11 @@ import type { AppConfig } from "@/lib/config";
 export const backend: "pglite" | "postgres" = process.env.TEST_DATABASE_URL ? "postgres" : "pglite";
 export const MIGRATIONS = path.resolve(import.meta.dirname, "../../db/migrations");
 /** The newest migration shipped, read from drizzle's journal so new migrations need no test edits. */
-export const LATEST_MIGRATION: string = (JSON.parse(fs.readFileSync(path.join(MIGRATIONS, "meta/_journal.json"), "utf8")) as { entries: Array<{ tag: string }> }).entries.at(-1)!.tag;
+export const LATEST_MIGRATION: string = (
+  JSON.parse(fs.readFileSync(path.join(MIGRATIONS, "meta/_journal.json"), "utf8")) as {
+    entries: Array<{ tag: string }>;
+  }
+).entries.at(-1)!.tag;
 
 export function testDatabaseConfig(): AppConfig["database"] {
   if (process.env.TEST_DATABASE_URL) return { backend: "postgres", url: process.env.TEST_DATABASE_URL };
@@ -24,7 +28,9 @@ async function wipePostgres(url: string) {
   const h = await openDatabase({ backend: "postgres", url }, { migrate: false });
   try {
     await h.db.execute(sql`drop schema if exists drizzle cascade`);
-    const tables = await h.db.execute<{ tablename: string }>(sql`select tablename from pg_tables where schemaname = 'public'`);
+    const tables = await h.db.execute<{ tablename: string }>(
+      sql`select tablename from pg_tables where schemaname = 'public'`,
+    );
     for (const { tablename } of tables.rows) await h.db.execute(sql.raw(`drop table if exists "${tablename}" cascade`));
   } finally {
     await h.close();

@@ -21,8 +21,18 @@ beforeAll(async () => {
   fs.writeFileSync(
     corpusFile,
     [
-      { id: "a", title: "Medal auction", text: "The boxer auctioned his Olympic medal in 2012 for a children's hospital.", published_at: "2012-06-01" },
-      { id: "b", title: "Hospital", text: "The children's hospital opened a wing in 2013.", published_at: "2013-02-01" },
+      {
+        id: "a",
+        title: "Medal auction",
+        text: "The boxer auctioned his Olympic medal in 2012 for a children's hospital.",
+        published_at: "2012-06-01",
+      },
+      {
+        id: "b",
+        title: "Hospital",
+        text: "The children's hospital opened a wing in 2013.",
+        published_at: "2013-02-01",
+      },
     ]
       .map((r) => JSON.stringify(r))
       .join("\n"),
@@ -40,28 +50,68 @@ describe(`counterpoint debate --preset on ${backend}`, () => {
     const ingest = await runCli(["ingest", corpusFile, "--corpus", "news"], env);
     expect(ingest.code).toBe(0);
     const r = await runCli(
-      ["debate", "The boxer sold his Olympic medal in 2012 to fund a children's hospital.", "--corpus", "news", "--preset", "toolmad-faviq", "--config", '{"rounds":1,"gate":"off","queryFormulation":"off"}', "--json"],
+      [
+        "debate",
+        "The boxer sold his Olympic medal in 2012 to fund a children's hospital.",
+        "--corpus",
+        "news",
+        "--preset",
+        "toolmad-faviq",
+        "--config",
+        '{"rounds":1,"gate":"off","queryFormulation":"off"}',
+        "--json",
+      ],
       env,
     );
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     const result = JSON.parse(r.stdout.trim().split("\n").at(-1)!).result;
-    expect(result).toMatchObject({ status: "completed", protocol: "tool-mad", config: { labels: "faviq", rounds: 1, gate: "off", queryFormulation: "off", tools: { rag: { provider: "corpus" }, search: { provider: "corpus-standin", live: false } } } });
+    expect(result).toMatchObject({
+      status: "completed",
+      protocol: "tool-mad",
+      config: {
+        labels: "faviq",
+        rounds: 1,
+        gate: "off",
+        queryFormulation: "off",
+        tools: { rag: { provider: "corpus" }, search: { provider: "corpus-standin", live: false } },
+      },
+    });
     const steps = result.turns.map((t: { round: number; phase: string; role: string }) => `${t.phase}:${t.role}`);
-    expect(steps).toEqual(expect.arrayContaining(["retrieve:rag-agent", "retrieve:search-agent", "answer:rag-agent", "answer:search-agent", "consensus:consensus", "verdict:judge"]));
+    expect(steps).toEqual(
+      expect.arrayContaining([
+        "retrieve:rag-agent",
+        "retrieve:search-agent",
+        "answer:rag-agent",
+        "answer:search-agent",
+        "consensus:consensus",
+        "verdict:judge",
+      ]),
+    );
     expect(steps.some((s: string) => s.startsWith("query:"))).toBe(false);
     expect(result.verdict.details).toMatchObject({ decidedBy: "judge", stopReason: "rounds", labelScheme: "faviq" });
   });
 
   it("refuses a preset the protocol does not have, naming the ones it has, and --config that is not a JSON object", async () => {
     const claim = "The boxer sold his Olympic medal in 2012 to fund a children's hospital.";
-    const wrong = await runCli(["debate", claim, "--corpus", "news", "--protocol", "radar", "--preset", "toolmad-fever"], env);
+    const wrong = await runCli(
+      ["debate", claim, "--corpus", "news", "--protocol", "radar", "--preset", "toolmad-fever"],
+      env,
+    );
     expect(wrong.code).toBe(1);
-    expect(wrong.stderr).toMatch(/--preset: protocol radar has no preset "toolmad-fever"; choose one of: radar-expertise/);
-    const bad = await runCli(["debate", claim, "--corpus", "news", "--preset", "toolmad-fever", "--config", "[1]"], env);
+    expect(wrong.stderr).toMatch(
+      /--preset: protocol radar has no preset "toolmad-fever"; choose one of: radar-expertise/,
+    );
+    const bad = await runCli(
+      ["debate", claim, "--corpus", "news", "--preset", "toolmad-fever", "--config", "[1]"],
+      env,
+    );
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/--config must be a JSON object/);
-    const field = await runCli(["debate", claim, "--corpus", "news", "--preset", "toolmad-fever", "--config", '{"tauF":2}'], env);
+    const field = await runCli(
+      ["debate", claim, "--corpus", "news", "--preset", "toolmad-fever", "--config", '{"tauF":2}'],
+      env,
+    );
     expect(field.code).toBe(1);
     expect(field.stderr).toMatch(/config\.tauF: Tool-MAD/);
   });

@@ -1,7 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseConfig } from "@/lib/config";
 import { ingestRecords } from "@/lib/corpus/ingest";
-import { callSearch, corpusToolSnapshot, providerFor, replaySearch, resolveSearchProvider, STAND_IN_LABEL, ToolCallFailed } from "@/lib/tools";
+import {
+  callSearch,
+  corpusToolSnapshot,
+  providerFor,
+  replaySearch,
+  resolveSearchProvider,
+  STAND_IN_LABEL,
+  ToolCallFailed,
+} from "@/lib/tools";
 import { fakeEmbedder } from "../helpers/fake-embedder";
 import { startSearchServer, type SearchServer } from "../helpers/search-server";
 import { freshDatabase } from "./test-db";
@@ -22,18 +30,57 @@ beforeAll(async () => {
   await ingestRecords(
     h.db,
     [
-      { kind: "document", document: { id: "auction", title: "Medal auction", url: "https://news.example.org/auction", text: "The boxer auctioned his Olympic medal in 2012 for a children's hospital.", publishedAt: new Date("2012-06-01") } },
-      { kind: "document", document: { id: "war", title: "Displaced", text: "In 2022 the war displaced millions of children.", publishedAt: new Date("2022-03-01") } },
-      { kind: "document", document: { id: "check", title: "Fact check", url: "https://www.politifact.com/medal", text: "Fact check: the medal auction was in 2012, not for the 2022 war.", publishedAt: new Date("2023-01-10") } },
+      {
+        kind: "document",
+        document: {
+          id: "auction",
+          title: "Medal auction",
+          url: "https://news.example.org/auction",
+          text: "The boxer auctioned his Olympic medal in 2012 for a children's hospital.",
+          publishedAt: new Date("2012-06-01"),
+        },
+      },
+      {
+        kind: "document",
+        document: {
+          id: "war",
+          title: "Displaced",
+          text: "In 2022 the war displaced millions of children.",
+          publishedAt: new Date("2022-03-01"),
+        },
+      },
+      {
+        kind: "document",
+        document: {
+          id: "check",
+          title: "Fact check",
+          url: "https://www.politifact.com/medal",
+          text: "Fact check: the medal auction was in 2012, not for the 2022 war.",
+          publishedAt: new Date("2023-01-10"),
+        },
+      },
     ],
     { corpus: "news", embedder, source: "t", kind: "records" },
   );
-  await ingestRecords(h.db, [{ kind: "document", document: { id: "other", text: "An Olympic medal from another corpus entirely.", publishedAt: new Date("2011-01-01") } }], {
-    corpus: "archive",
-    embedder,
-    source: "t",
-    kind: "records",
-  });
+  await ingestRecords(
+    h.db,
+    [
+      {
+        kind: "document",
+        document: {
+          id: "other",
+          text: "An Olympic medal from another corpus entirely.",
+          publishedAt: new Date("2011-01-01"),
+        },
+      },
+    ],
+    {
+      corpus: "archive",
+      embedder,
+      source: "t",
+      kind: "records",
+    },
+  );
 });
 afterAll(async () => {
   await server?.close();
@@ -41,7 +88,16 @@ afterAll(async () => {
 });
 
 // Provider addresses point at the scripted server, but no provider was chosen and no key given.
-const config = () => parseConfig({ TAVILY_BASE_URL: server.url, BRAVE_BASE_URL: server.url, SEARXNG_BASE_URL: server.url, WIKIPEDIA_BASE_URL: server.url }, "/tmp");
+const config = () =>
+  parseConfig(
+    {
+      TAVILY_BASE_URL: server.url,
+      BRAVE_BASE_URL: server.url,
+      SEARXNG_BASE_URL: server.url,
+      WIKIPEDIA_BASE_URL: server.url,
+    },
+    "/tmp",
+  );
 
 describe("corpus stand-in", () => {
   it("answers from the debate's corpus, labelled and not live, with corpus passages as results", async () => {
@@ -51,13 +107,29 @@ describe("corpus stand-in", () => {
     // Lexical, as the spec wires it, so the stand-in differs from a dense RAG agent on the same corpus.
     expect(embedder.calls).toBe(calls);
 
-    expect(record).toMatchObject({ provider: "corpus-standin", live: false, label: STAND_IN_LABEL, status: "ok", dateBound: "none-requested" });
+    expect(record).toMatchObject({
+      provider: "corpus-standin",
+      live: false,
+      label: STAND_IN_LABEL,
+      status: "ok",
+      dateBound: "none-requested",
+    });
     expect(record.results.length).toBeGreaterThan(0);
     // Only the debate's corpus: the archive's passage never appears.
     expect(record.results.every((r) => r.source.kind === "corpus" && r.source.corpus === "news")).toBe(true);
     const auction = record.results.find((r) => r.url === "https://news.example.org/auction");
-    expect(auction).toMatchObject({ title: "Medal auction", text: "The boxer auctioned his Olympic medal in 2012 for a children's hospital.", publishedAt: "2012-06-01T00:00:00.000Z" });
-    expect(auction!.source).toMatchObject({ kind: "corpus", corpus: "news", passageExternalId: expect.any(String), passageId: expect.any(Number), documentId: expect.any(Number) });
+    expect(auction).toMatchObject({
+      title: "Medal auction",
+      text: "The boxer auctioned his Olympic medal in 2012 for a children's hospital.",
+      publishedAt: "2012-06-01T00:00:00.000Z",
+    });
+    expect(auction!.source).toMatchObject({
+      kind: "corpus",
+      corpus: "news",
+      passageExternalId: expect.any(String),
+      passageId: expect.any(Number),
+      documentId: expect.any(Number),
+    });
     expect(record.results.map((r) => r.rank)).toEqual(record.results.map((_, i) => i + 1));
     expect(server.requests).toHaveLength(0);
   });
@@ -68,27 +140,39 @@ describe("corpus stand-in", () => {
     expect(dated.results.map((r) => r.title)).not.toContain("Fact check");
     expect(dated.dateBound).toBe("provider");
 
-    const excluded = await callSearch(provider, { query: "medal auction war children", k: 5, excludeDomains: ["politifact.com"] });
+    const excluded = await callSearch(provider, {
+      query: "medal auction war children",
+      k: 5,
+      excludeDomains: ["politifact.com"],
+    });
     expect(excluded.results.map((r) => r.title)).not.toContain("Fact check");
     expect(excluded.dropped.excludedDomain).toBe(1);
     expect(server.requests).toHaveLength(0);
   });
 
   it("SEARCH_CORPUS names the stand-in's corpus, and a missing one fails the call visibly", async () => {
-    const archive = resolveSearchProvider(parseConfig({ SEARCH_CORPUS: "archive" }, "/tmp"), { db: h.db, debateCorpus: "news" });
+    const archive = resolveSearchProvider(parseConfig({ SEARCH_CORPUS: "archive" }, "/tmp"), {
+      db: h.db,
+      debateCorpus: "news",
+    });
     const record = await callSearch(archive, { query: "Olympic medal", k: 5 });
     expect(record.results.map((r) => r.source.kind === "corpus" && r.source.corpus)).toEqual(["archive"]);
 
     const missing = resolveSearchProvider(parseConfig({ SEARCH_CORPUS: "nope" }, "/tmp"), { db: h.db });
     const failed = await callSearch(missing, { query: "Olympic medal" }).catch((e: unknown) => e);
     expect(failed).toBeInstanceOf(ToolCallFailed);
-    expect((failed as ToolCallFailed).record.error.message).toMatch(/The corpus stand-in could not search: no corpus named "nope"/);
+    expect((failed as ToolCallFailed).record.error.message).toMatch(
+      /The corpus stand-in could not search: no corpus named "nope"/,
+    );
   });
 
   it("its record replays after a round trip through JSON with the stand-in label intact", async () => {
     const provider = resolveSearchProvider(config(), { db: h.db, debateCorpus: "news" });
     const record = await callSearch(provider, { query: "Olympic medal auction", k: 3 });
-    const replayed = replaySearch(JSON.parse(JSON.stringify(record)), { provider: "corpus-standin", request: { query: "Olympic medal auction", k: 3 } });
+    const replayed = replaySearch(JSON.parse(JSON.stringify(record)), {
+      provider: "corpus-standin",
+      request: { query: "Olympic medal auction", k: 3 },
+    });
     expect(replayed).toEqual(record);
     expect(replayed).toMatchObject({ live: false, label: "offline stand-in for web search" });
   });

@@ -71,23 +71,33 @@ function walk(node: unknown, out: { props: Record<string, unknown>[]; text: stri
   return out;
 }
 /** Each element's props as JSON (nested elements appear in their own entry), functions left out. */
-const json = (node: unknown) => walk(node).props.map((p) => JSON.stringify(p, (_k, v) => (typeof v === "function" ? undefined : isValidElement(v) ? "[element]" : v))).join("\n");
+const json = (node: unknown) =>
+  walk(node)
+    .props.map((p) =>
+      JSON.stringify(p, (_k, v) => (typeof v === "function" ? undefined : isValidElement(v) ? "[element]" : v)),
+    )
+    .join("\n");
 
 async function surfaces(who: string) {
   signedInAs(people[who]!.token);
-  const params = <T,>(p: T) => ({ params: Promise.resolve(p) });
+  const params = <T>(p: T) => ({ params: Promise.resolve(p) });
   const events = await eventsRoute(httpRequest(`/api/debates/${debateId}/events`), params({ id: debateId }));
   const reader = events.body!.getReader();
   let stream = "";
   while (!stream.includes("event: snapshot")) stream += new TextDecoder().decode((await reader.read()).value);
   await reader.cancel();
-  const sharedEvents = await eventsRoute(httpRequest(`/api/debates/${debateId}/events?share=${debateShare}`), params({ id: debateId }));
+  const sharedEvents = await eventsRoute(
+    httpRequest(`/api/debates/${debateId}/events?share=${debateShare}`),
+    params({ id: debateId }),
+  );
   const r2 = sharedEvents.body!.getReader();
   let shared = "";
   while (!shared.includes("event: snapshot")) shared += new TextDecoder().decode((await r2.read()).value);
   await r2.cancel();
   const jsonl = await (await exportRoute(httpRequest("/api/export?format=jsonl"))).text();
-  const compareExport = await (await compareExportRoute(httpRequest(`/compare/${comparisonId}/export?format=jsonl`), params({ id: comparisonId }))).text();
+  const compareExport = await (
+    await compareExportRoute(httpRequest(`/compare/${comparisonId}/export?format=jsonl`), params({ id: comparisonId }))
+  ).text();
   const evalExport = await evalExportRoute(httpRequest(`/eval/${runId}/export?format=json`), params({ id: runId }));
   return {
     "event stream": stream,
@@ -112,11 +122,33 @@ beforeAll(async () => {
   await person("annotator@x.org", ["annotator"]);
   await person("checker@x.org", ["fact-checker"]);
   // One run of a one-method matrix, so its group page (/eval/groups/<id>) is walked too.
-  const [run] = await h.db.insert(s.evalRuns).values({ name: "visibility-run", protocol: "radar", config: { matrix: { group: GROUP, protocol: "radar", index: 1, of: 1, dataset: "politifact", claims: 1, sample: {}, scoring: null } }, status: "completed" }).returning();
+  const [run] = await h.db
+    .insert(s.evalRuns)
+    .values({
+      name: "visibility-run",
+      protocol: "radar",
+      config: {
+        matrix: {
+          group: GROUP,
+          protocol: "radar",
+          index: 1,
+          of: 1,
+          dataset: "politifact",
+          claims: 1,
+          sample: {},
+          scoring: null,
+        },
+      },
+      status: "completed",
+    })
+    .returning();
   runId = run!.id;
   [debateId] = (await seedDebates(h.db, { count: 1, dataset: "politifact", evalRunId: runId })) as [string];
   const [d] = await h.db.select().from(s.debates).where(eq(s.debates.id, debateId));
-  const [c] = await h.db.insert(s.comparisons).values({ claimId: d!.claimId, methods: [{ protocol: d!.protocol, preset: null, debateId }], ensemble: "majority" }).returning();
+  const [c] = await h.db
+    .insert(s.comparisons)
+    .values({ claimId: d!.claimId, methods: [{ protocol: d!.protocol, preset: null, debateId }], ensemble: "majority" })
+    .returning();
   comparisonId = c!.id;
   await h.db.update(s.debates).set({ comparisonId }).where(eq(s.debates.id, debateId));
   debateShare = await createShare(h.db, debateId, people["checker@x.org"]!.id);
@@ -137,53 +169,74 @@ describe(`one visibility policy on every surface (${backend})`, () => {
     [false, false],
     [true, true],
     [false, true],
-  ])("blind %s, verdict before label %s: an annotator sees exactly what the policy allows; a fact-checker sees everything", async (blind, verdictFirst) => {
-    await settings(blind, verdictFirst);
-    const annotator = await surfaces("annotator@x.org");
-    const checker = await surfaces("checker@x.org");
-    for (const [surface, text] of Object.entries(checker)) {
-      if (surface.startsWith("/eval")) continue;
-      expect(text, `fact-checker on ${surface}`).toContain(surface === "/debates list" ? "TRUE" : REASON.slice(0, 20));
-    }
-    expect(checker["/eval/X"]).toContain("headline-metrics");
-    expect(checker["/eval/groups/X"]).not.toContain("results-hidden");
-    expect(checker["/eval/groups/X"]).toContain('"lb":');
-    expect(checker["/eval/X/export"]).toMatch(/^200 /);
-
-    const verdictVisible = verdictFirst;
-    const goldVisible = !blind;
-    for (const surface of ["event stream", "event stream via share link", "/debates/X", "/share/X", "/compare/X", "/share/compare/X", "/api/export", "/compare/X/export"] as const) {
-      // In blind mode the debates download holds only debates settled for them (others' labels ride along).
-      if (verdictVisible && !(blind && surface === "/api/export")) expect(annotator[surface], `annotator on ${surface}`).toContain(REASON.slice(0, 20));
-      else {
-        const at = annotator[surface].indexOf(REASON.slice(0, 20));
-        expect(annotator[surface], `annotator on ${surface}: ${annotator[surface].slice(Math.max(0, at - 300), at + 40)}`).not.toContain(REASON.slice(0, 20));
+  ])(
+    "blind %s, verdict before label %s: an annotator sees exactly what the policy allows; a fact-checker sees everything",
+    async (blind, verdictFirst) => {
+      await settings(blind, verdictFirst);
+      const annotator = await surfaces("annotator@x.org");
+      const checker = await surfaces("checker@x.org");
+      for (const [surface, text] of Object.entries(checker)) {
+        if (surface.startsWith("/eval")) continue;
+        expect(text, `fact-checker on ${surface}`).toContain(
+          surface === "/debates list" ? "TRUE" : REASON.slice(0, 20),
+        );
       }
-    }
-    expect(annotator["/debates list"].includes('"children":"TRUE"')).toBe(verdictVisible);
-    // Evaluation pages and reports are gold labels and per-claim verdicts together.
-    if (verdictVisible && goldVisible) {
-      expect(annotator["/eval/X"]).toContain("headline-metrics");
-      expect(annotator["/eval/X/export"]).toMatch(/^200 /);
-      expect(annotator["/eval/groups/X"]).toContain('"lb":');
-    } else {
-      expect(annotator["/eval/groups/X"]).toContain("results-hidden");
-      expect(annotator["/eval/groups/X"]).not.toContain('"lb":');
-      expect(annotator["/eval/X"]).toContain("results-hidden");
-      expect(annotator["/eval/X"]).not.toContain("headline-metrics");
-      expect(annotator["/eval/X/export"]).toMatch(/^403 /);
-      expect(annotator["/eval"]).not.toMatch(/"accuracy":\s*\d/);
-    }
-    // The dataset's gold label is never in an annotator's download while blind mode is on.
-    if (blind) for (const surface of ["/api/export", "/compare/X/export"] as const) expect(annotator[surface]).not.toContain('"nativeLabel":"true"');
-    expect(checker["/api/export"]).toContain('"nativeLabel":"true"');
-  });
+      expect(checker["/eval/X"]).toContain("headline-metrics");
+      expect(checker["/eval/groups/X"]).not.toContain("results-hidden");
+      expect(checker["/eval/groups/X"]).toContain('"lb":');
+      expect(checker["/eval/X/export"]).toMatch(/^200 /);
+
+      const verdictVisible = verdictFirst;
+      const goldVisible = !blind;
+      for (const surface of [
+        "event stream",
+        "event stream via share link",
+        "/debates/X",
+        "/share/X",
+        "/compare/X",
+        "/share/compare/X",
+        "/api/export",
+        "/compare/X/export",
+      ] as const) {
+        // In blind mode the debates download holds only debates settled for them (others' labels ride along).
+        if (verdictVisible && !(blind && surface === "/api/export"))
+          expect(annotator[surface], `annotator on ${surface}`).toContain(REASON.slice(0, 20));
+        else {
+          const at = annotator[surface].indexOf(REASON.slice(0, 20));
+          expect(
+            annotator[surface],
+            `annotator on ${surface}: ${annotator[surface].slice(Math.max(0, at - 300), at + 40)}`,
+          ).not.toContain(REASON.slice(0, 20));
+        }
+      }
+      expect(annotator["/debates list"].includes('"children":"TRUE"')).toBe(verdictVisible);
+      // Evaluation pages and reports are gold labels and per-claim verdicts together.
+      if (verdictVisible && goldVisible) {
+        expect(annotator["/eval/X"]).toContain("headline-metrics");
+        expect(annotator["/eval/X/export"]).toMatch(/^200 /);
+        expect(annotator["/eval/groups/X"]).toContain('"lb":');
+      } else {
+        expect(annotator["/eval/groups/X"]).toContain("results-hidden");
+        expect(annotator["/eval/groups/X"]).not.toContain('"lb":');
+        expect(annotator["/eval/X"]).toContain("results-hidden");
+        expect(annotator["/eval/X"]).not.toContain("headline-metrics");
+        expect(annotator["/eval/X/export"]).toMatch(/^403 /);
+        expect(annotator["/eval"]).not.toMatch(/"accuracy":\s*\d/);
+      }
+      // The dataset's gold label is never in an annotator's download while blind mode is on.
+      if (blind)
+        for (const surface of ["/api/export", "/compare/X/export"] as const)
+          expect(annotator[surface]).not.toContain('"nativeLabel":"true"');
+      expect(checker["/api/export"]).toContain('"nativeLabel":"true"');
+    },
+  );
 
   it("after the annotator's own label the verdict is theirs to see (gold labels stay hidden in blind mode)", async () => {
     await settings(true, false);
     await saveAnnotation(h.db, people["annotator@x.org"]!, debateId, { goldLabel: "TRUE", rationale: "mine" });
     const annotator = await surfaces("annotator@x.org");
-    for (const surface of ["event stream", "/debates/X", "/share/X", "/compare/X", "/api/export"] as const) expect(annotator[surface], surface).toContain(REASON.slice(0, 20));
+    for (const surface of ["event stream", "/debates/X", "/share/X", "/compare/X", "/api/export"] as const)
+      expect(annotator[surface], surface).toContain(REASON.slice(0, 20));
     expect(annotator["/api/export"]).toContain('"nativeLabel":null,"goldLabel":null');
     expect(annotator["/eval/X/export"]).toMatch(/^403 /);
   });
@@ -191,7 +244,10 @@ describe(`one visibility policy on every surface (${backend})`, () => {
   it("signed out: no account ids or addresses on shared pages and downloads, and no server internals in the health report", async () => {
     await settings(true, false);
     const [c] = await h.db.select().from(s.comparisons).where(eq(s.comparisons.id, comparisonId));
-    await h.db.update(s.comparisons).set({ createdBy: people["checker@x.org"]!.id }).where(eq(s.comparisons.id, comparisonId));
+    await h.db
+      .update(s.comparisons)
+      .set({ createdBy: people["checker@x.org"]!.id })
+      .where(eq(s.comparisons.id, comparisonId));
     expect(c).toBeTruthy();
     signedInAs(null);
     const ids = [people["checker@x.org"]!.id, people["annotator@x.org"]!.id, "annotator@x.org", "checker@x.org"];
@@ -199,7 +255,11 @@ describe(`one visibility policy on every surface (${backend})`, () => {
     const sharedDebate = json(await SharedDebatePage({ params: Promise.resolve({ token: debateShare }) }));
     await setSetting(h.db, "public_reading", true);
     try {
-      const exported = await (await compareExportRoute(httpRequest(`/compare/${comparisonId}/export?format=jsonl`), { params: Promise.resolve({ id: comparisonId }) })).text();
+      const exported = await (
+        await compareExportRoute(httpRequest(`/compare/${comparisonId}/export?format=jsonl`), {
+          params: Promise.resolve({ id: comparisonId }),
+        })
+      ).text();
       expect(exported).toContain(REASON);
       for (const text of [sharedCompare, sharedDebate, exported]) for (const id of ids) expect(text).not.toContain(id);
     } finally {

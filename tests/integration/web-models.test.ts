@@ -41,7 +41,11 @@ beforeAll(async () => {
     fetches.push(String(url));
     throw new Error("no network in this test");
   });
-  const u = await createUser(h.db, { email: "checker@x.org", passwordHash: await hashPassword("correct horse battery"), roles: ["fact-checker"] });
+  const u = await createUser(h.db, {
+    email: "checker@x.org",
+    passwordHash: await hashPassword("correct horse battery"),
+    roles: ["fact-checker"],
+  });
   token = (await createSession(h.db, u.id)).token;
 });
 afterEach(() => {
@@ -85,7 +89,16 @@ describe("models picked on the web", () => {
     it(`refuses ${what} for a debate, storing and running nothing`, async () => {
       signedInAs(token);
       const before = await debates();
-      const state = await startDebateAction({}, form({ claim: "The boxer sold his medal.", evidenceMode: "gold", goldEvidence: "A passage.", variant: "single", model_judge: id }));
+      const state = await startDebateAction(
+        {},
+        form({
+          claim: "The boxer sold his medal.",
+          evidenceMode: "gold",
+          goldEvidence: "A passage.",
+          variant: "single",
+          model_judge: id,
+        }),
+      );
       expectRefusal(state.error, id);
       expect(state.field).toBe("models.judge");
       expect(await debates()).toBe(before);
@@ -93,7 +106,17 @@ describe("models picked on the web", () => {
 
     it(`refuses ${what} for an evaluation run, storing and running nothing`, async () => {
       signedInAs(token);
-      const claims = new File([JSON.stringify({ id: "c1", claim: "The boxer sold his medal.", label: "FALSE", gold_evidence: [{ text: "A passage." }] }) + "\n"], "claims.jsonl");
+      const claims = new File(
+        [
+          JSON.stringify({
+            id: "c1",
+            claim: "The boxer sold his medal.",
+            label: "FALSE",
+            gold_evidence: [{ text: "A passage." }],
+          }) + "\n",
+        ],
+        "claims.jsonl",
+      );
       for (const field of ["model_judge", "model_debaters"]) {
         const state = await createRunAction({}, form({ claims, evidence: "gold", variant: "expertise", [field]: id }));
         expectRefusal(state.error, id);
@@ -104,8 +127,26 @@ describe("models picked on the web", () => {
 
   it("gives the same answer for a file that exists and one that does not", async () => {
     signedInAs(token);
-    const a = await startDebateAction({}, form({ claim: "The boxer sold his medal.", evidenceMode: "gold", goldEvidence: "A passage.", variant: "single", model_judge: "local:/etc/passwd" }));
-    const b = await startDebateAction({}, form({ claim: "The boxer sold his medal.", evidenceMode: "gold", goldEvidence: "A passage.", variant: "single", model_judge: "local:/etc/nonexistent" }));
+    const a = await startDebateAction(
+      {},
+      form({
+        claim: "The boxer sold his medal.",
+        evidenceMode: "gold",
+        goldEvidence: "A passage.",
+        variant: "single",
+        model_judge: "local:/etc/passwd",
+      }),
+    );
+    const b = await startDebateAction(
+      {},
+      form({
+        claim: "The boxer sold his medal.",
+        evidenceMode: "gold",
+        goldEvidence: "A passage.",
+        variant: "single",
+        model_judge: "local:/etc/nonexistent",
+      }),
+    );
     expect(a.error!.replace("/etc/passwd", "X")).toBe(b.error!.replace("/etc/nonexistent", "X"));
   });
 });

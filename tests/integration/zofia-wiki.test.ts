@@ -13,9 +13,26 @@ beforeAll(async () => {
   await ingestRecords(
     h.db,
     [
-      { kind: "document", document: { id: "ew", title: "Elizabeth Warren", text: "Elizabeth Warren is an American politician. She is a senator from Massachusetts. She taught law. She ran for president." } },
-      { kind: "document", document: { id: "wc", title: "Warren (comics)", text: "Warren is a fictional character in comics. He first appeared in 1970." } },
-      { kind: "document", document: { id: "nb", title: "Nairobi", text: "Nairobi is the capital of Kenya, where Warren once spoke." } },
+      {
+        kind: "document",
+        document: {
+          id: "ew",
+          title: "Elizabeth Warren",
+          text: "Elizabeth Warren is an American politician. She is a senator from Massachusetts. She taught law. She ran for president.",
+        },
+      },
+      {
+        kind: "document",
+        document: {
+          id: "wc",
+          title: "Warren (comics)",
+          text: "Warren is a fictional character in comics. He first appeared in 1970.",
+        },
+      },
+      {
+        kind: "document",
+        document: { id: "nb", title: "Nairobi", text: "Nairobi is the capital of Kenya, where Warren once spoke." },
+      },
     ],
     { corpus: "encyclo", embedder: fakeEmbedder(), source: "t", kind: "records" },
   );
@@ -31,11 +48,15 @@ describe("encyclopedia corpus", () => {
     const senses = await wiki.candidates("Warren");
     // Nairobi mentions Warren in its text, but its title is not a sense of "Warren".
     expect(senses.map((s) => s.title).sort()).toEqual(["Elizabeth Warren", "Warren (comics)"]);
-    expect(senses.find((s) => s.title === "Elizabeth Warren")!.description).toBe("Elizabeth Warren is an American politician.");
+    expect(senses.find((s) => s.title === "Elizabeth Warren")!.description).toBe(
+      "Elizabeth Warren is an American politician.",
+    );
     const summary = await wiki.summary(senses.find((s) => s.title === "Warren (comics)")!);
     expect(summary.extract).toBe("Warren is a fictional character in comics. He first appeared in 1970.");
     // A fresh provider (a resumed debate) finds the entry's text again from its title.
-    const again = await wikiProviderFor("corpus", { corpus: "encyclo", db: h.db })!.summary(senses.find((s) => s.title === "Elizabeth Warren")!);
+    const again = await wikiProviderFor("corpus", { corpus: "encyclo", db: h.db })!.summary(
+      senses.find((s) => s.title === "Elizabeth Warren")!,
+    );
     expect(again.extract).toMatch(/^Elizabeth Warren is an American politician\./);
     expect(await wiki.candidates("Atlantis")).toEqual([]);
   });

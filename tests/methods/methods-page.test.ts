@@ -23,7 +23,10 @@ describe("the methods page's facts", () => {
       }
     }
     const radar = METHODS.find((m) => m.protocol === "radar")!.papers[0]!;
-    expect(radar).toMatchObject({ venue: expect.stringContaining("arXiv:2604.19005"), link: "https://arxiv.org/abs/2604.19005" });
+    expect(radar).toMatchObject({
+      venue: expect.stringContaining("arXiv:2604.19005"),
+      link: "https://arxiv.org/abs/2604.19005",
+    });
   });
 
   it("takes the cost from the protocol's own estimate, priced with gpt-4o-mini for every role", () => {
@@ -40,7 +43,13 @@ describe("the methods page's facts", () => {
     const facts = methodFacts("proclaim");
     const main = facts.references.filter((r) => r.system === "PROClaim, majority of 3 runs" && r.metric === "accuracy");
     // Every ablation preset quotes the main setting beside its own row.
-    expect(Object.values(PRESETS).filter((p) => p.protocol === "proclaim" && (p.references as readonly { system: string }[]).some((r) => r.system === "PROClaim, majority of 3 runs")).length).toBeGreaterThan(1);
+    expect(
+      Object.values(PRESETS).filter(
+        (p) =>
+          p.protocol === "proclaim" &&
+          (p.references as readonly { system: string }[]).some((r) => r.system === "PROClaim, majority of 3 runs"),
+      ).length,
+    ).toBeGreaterThan(1);
     expect(main).toHaveLength(1);
     expect(main[0]!.value).toBeCloseTo(0.817, 10);
     // Tool-MAD: five systems on each of four datasets.
@@ -49,6 +58,11 @@ describe("the methods page's facts", () => {
 
   it("names the presets a user can actually pick", () => {
     expect(methodFacts("zofia").debatePresets).toEqual(Object.keys(getProtocol("zofia").presets));
-    expect(methodFacts("tool-mad").evalPresets.map((p) => p.name)).toEqual(["toolmad-fever", "toolmad-feverous", "toolmad-averitec", "toolmad-faviq"]);
+    expect(methodFacts("tool-mad").evalPresets.map((p) => p.name)).toEqual([
+      "toolmad-fever",
+      "toolmad-feverous",
+      "toolmad-averitec",
+      "toolmad-faviq",
+    ]);
   });
 });

@@ -18,7 +18,12 @@ const SCANNED = ["app", "components", "lib", "db"];
  * server-side runs, of view components, and of evaluation presets (each a paper's replication,
  * naming the method it replicates).
  */
-const REGISTRIES = ["lib/debate/methods.ts", "lib/debate/protocols.ts", "components/debate/method-views.tsx", "lib/eval/presets.ts"];
+const REGISTRIES = [
+  "lib/debate/methods.ts",
+  "lib/debate/protocols.ts",
+  "components/debate/method-views.tsx",
+  "lib/eval/presets.ts",
+];
 function allowedFile(rel: string, names: readonly string[]): boolean {
   if (names.some((n) => rel.startsWith(`lib/debate/${n}/`) || rel.startsWith(`components/debate/${n}/`))) return true;
   return REGISTRIES.includes(rel);
@@ -29,7 +34,14 @@ function allowedFile(rel: string, names: readonly string[]): boolean {
  * HALF-TRUE / FALSE) in the dataset converters' `--labels` option, which predates the product
  * scale's own name and is part of the CLI.
  */
-const LABEL_SCHEME_FILES = new Set(["lib/datasets/label-schemes.ts", "lib/datasets/check-covid-claims.ts", "lib/datasets/proclaim-subsets.ts", "lib/datasets/averitec-claims.ts", "lib/datasets/convert.ts", "lib/cli/commands/dataset.ts"]);
+const LABEL_SCHEME_FILES = new Set([
+  "lib/datasets/label-schemes.ts",
+  "lib/datasets/check-covid-claims.ts",
+  "lib/datasets/proclaim-subsets.ts",
+  "lib/datasets/averitec-claims.ts",
+  "lib/datasets/convert.ts",
+  "lib/cli/commands/dataset.ts",
+]);
 
 /** A comment names methods to explain; only code can compare. */
 const COMMENT = /^\s*(\/\/|\/?\*)/;
@@ -44,7 +56,10 @@ function sources(dir: string): string[] {
   return out;
 }
 
-export function methodNameUses(names: readonly string[], files: ReadonlyArray<{ rel: string; text: string }>): string[] {
+export function methodNameUses(
+  names: readonly string[],
+  files: ReadonlyArray<{ rel: string; text: string }>,
+): string[] {
   const literal = new RegExp(`(["'\`])(${names.map((n) => n.replace(/[-]/g, "\\-")).join("|")})\\1`, "g");
   const found: string[] = [];
   for (const { rel, text } of files) {
@@ -62,7 +77,10 @@ export function methodNameUses(names: readonly string[], files: ReadonlyArray<{ 
 
 describe("no file outside a method folder or a registry names a method", () => {
   const names = methodNames();
-  const files = SCANNED.flatMap((d) => sources(path.join(ROOT, d))).map((f) => ({ rel: path.relative(ROOT, f).split(path.sep).join("/"), text: fs.readFileSync(f, "utf8") }));
+  const files = SCANNED.flatMap((d) => sources(path.join(ROOT, d))).map((f) => ({
+    rel: path.relative(ROOT, f).split(path.sep).join("/"),
+    text: fs.readFileSync(f, "utf8"),
+  }));
 
   it("finds none in the source tree", () => {
     expect(methodNameUses(names, files)).toEqual([]);
@@ -74,6 +92,9 @@ describe("no file outside a method folder or a registry names a method", () => {
       { rel: "lib/eval/report.ts", text: `const x = { protocol: 'proclaim' };` },
       { rel: "lib/debate/zofia/protocol.ts", text: `name: "zofia"` },
     ];
-    expect(methodNameUses(names, planted)).toEqual([`app/debates/page.tsx:1: if (protocol === "zofia") return null;`, `lib/eval/report.ts:1: const x = { protocol: 'proclaim' };`]);
+    expect(methodNameUses(names, planted)).toEqual([
+      `app/debates/page.tsx:1: if (protocol === "zofia") return null;`,
+      `lib/eval/report.ts:1: const x = { protocol: 'proclaim' };`,
+    ]);
   });
 });

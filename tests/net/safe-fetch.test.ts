@@ -67,7 +67,10 @@ describe("the address check", () => {
     ["http://240.0.0.1/", "reserved"],
     ["http://192.0.2.1/", "documentation"],
   ])("refuses %s (%s) without any DNS or connection", async (url) => {
-    expect(await refusedReason(url)).toMatchObject({ reason: "refused-address", message: expect.stringMatching(/private or local network.*FETCH_ALLOW_HOSTS/) });
+    expect(await refusedReason(url)).toMatchObject({
+      reason: "refused-address",
+      message: expect.stringMatching(/private or local network.*FETCH_ALLOW_HOSTS/),
+    });
   });
 
   it.each([
@@ -105,7 +108,8 @@ describe("the address check", () => {
       fine: ["2606:4700::1111", "93.184.216.34"],
       sixtofourpublic: ["2002:5db8:d822::1"],
     });
-    for (const host of ["compat", "nat64", "sixtofour", "teredo"]) expect(await refusedReason(`http://${host}/`, resolve)).toMatchObject({ reason: "refused-address" });
+    for (const host of ["compat", "nat64", "sixtofour", "teredo"])
+      expect(await refusedReason(`http://${host}/`, resolve)).toMatchObject({ reason: "refused-address" });
     expect(await refusedReason("http://fine/", resolve)).toBeNull();
     // 6to4 of a public IPv4 address is as public as that address.
     expect(await refusedReason("http://sixtofourpublic/", resolve)).toBeNull();
@@ -114,35 +118,60 @@ describe("the address check", () => {
   });
 
   it("refuses names that resolve to a refused address, including when only one of several answers is", async () => {
-    expect(await refusedReason("http://localhost/", stub({ localhost: ["127.0.0.1", "::1"] }))).toMatchObject({ reason: "refused-address" });
-    expect(await refusedReason("http://metadata.example/", stub({ "metadata.example": ["169.254.169.254"] }))).toMatchObject({ reason: "refused-address" });
-    expect(await refusedReason("http://split.example/", stub({ "split.example": ["93.184.216.34", "10.0.0.5"] }))).toMatchObject({ reason: "refused-address" });
-    expect(await refusedReason("http://mapped.example/", stub({ "mapped.example": ["::ffff:127.0.0.1"] }))).toMatchObject({ reason: "refused-address" });
+    expect(await refusedReason("http://localhost/", stub({ localhost: ["127.0.0.1", "::1"] }))).toMatchObject({
+      reason: "refused-address",
+    });
+    expect(
+      await refusedReason("http://metadata.example/", stub({ "metadata.example": ["169.254.169.254"] })),
+    ).toMatchObject({ reason: "refused-address" });
+    expect(
+      await refusedReason("http://split.example/", stub({ "split.example": ["93.184.216.34", "10.0.0.5"] })),
+    ).toMatchObject({ reason: "refused-address" });
+    expect(
+      await refusedReason("http://mapped.example/", stub({ "mapped.example": ["::ffff:127.0.0.1"] })),
+    ).toMatchObject({ reason: "refused-address" });
   });
 
   it("accepts public addresses and names, and says what went wrong with other schemes and unknown names", async () => {
     expect(await refusedReason("https://93.184.216.34/")).toBeNull();
     expect(await refusedReason("https://[2606:4700::1111]/")).toBeNull();
     expect(await refusedReason("https://news.example/", stub({ "news.example": ["93.184.216.34"] }))).toBeNull();
-    expect(await refusedReason("file:///etc/passwd")).toMatchObject({ reason: "scheme", message: expect.stringMatching(/only http:\/\/ and https:\/\//) });
+    expect(await refusedReason("file:///etc/passwd")).toMatchObject({
+      reason: "scheme",
+      message: expect.stringMatching(/only http:\/\/ and https:\/\//),
+    });
     expect(await refusedReason("gopher://127.0.0.1/")).toMatchObject({ reason: "scheme" });
-    expect(await refusedReason("http://nope.example/", stub({}))).toMatchObject({ reason: "no-such-host", message: expect.stringMatching(/no such site/) });
+    expect(await refusedReason("http://nope.example/", stub({}))).toMatchObject({
+      reason: "no-such-host",
+      message: expect.stringMatching(/no such site/),
+    });
   });
 
   it("lets an administrator allow intranet hosts and networks, and nothing else", async () => {
     const allow = parseAllowList("wiki.intranet.example, .archive.example, 10.20.0.0/16, 192.168.1.7");
-    const resolve = stub({ "wiki.intranet.example": ["10.99.0.1"], "old.archive.example": ["172.16.0.3"], "other.example": ["10.20.3.4"], "evil.example": ["10.21.0.1"] });
+    const resolve = stub({
+      "wiki.intranet.example": ["10.99.0.1"],
+      "old.archive.example": ["172.16.0.3"],
+      "other.example": ["10.20.3.4"],
+      "evil.example": ["10.21.0.1"],
+    });
     await expect(checkUrl("http://wiki.intranet.example/", { allow, resolve })).resolves.toBeTruthy();
     await expect(checkUrl("http://old.archive.example/", { allow, resolve })).resolves.toBeTruthy();
     await expect(checkUrl("http://other.example/", { allow, resolve })).resolves.toBeTruthy();
     await expect(checkUrl("http://192.168.1.7/", { allow, resolve })).resolves.toBeTruthy();
-    await expect(checkUrl("http://evil.example/", { allow, resolve })).rejects.toMatchObject({ reason: "refused-address" });
-    await expect(checkUrl("http://192.168.1.8/", { allow, resolve })).rejects.toMatchObject({ reason: "refused-address" });
+    await expect(checkUrl("http://evil.example/", { allow, resolve })).rejects.toMatchObject({
+      reason: "refused-address",
+    });
+    await expect(checkUrl("http://192.168.1.8/", { allow, resolve })).rejects.toMatchObject({
+      reason: "refused-address",
+    });
     expect(addressRefusal("::ffff:10.20.0.9", allow)).toBeNull();
   });
 
   it("validates FETCH_ALLOW_HOSTS at start-up with the bad entry named", () => {
-    expect(() => parseConfig({ FETCH_ALLOW_HOSTS: "wiki.intranet, 10.0.0.0/33, bad host" })).toThrow(/FETCH_ALLOW_HOSTS: not a host name, address or CIDR range: "10.0.0.0\/33", "bad host"/);
+    expect(() => parseConfig({ FETCH_ALLOW_HOSTS: "wiki.intranet, 10.0.0.0/33, bad host" })).toThrow(
+      /FETCH_ALLOW_HOSTS: not a host name, address or CIDR range: "10.0.0.0\/33", "bad host"/,
+    );
     expect(parseConfig({ FETCH_ALLOW_HOSTS: "wiki.intranet,10.0.0.0/8" }).fetch.allow.hosts).toEqual(["wiki.intranet"]);
     expect(parseConfig({}).fetch.allow).toEqual({ hosts: [], ranges: [] });
   });
@@ -164,7 +193,8 @@ describe("fetching", () => {
       const m = /^\/hop\/(\d+)$/.exec(req.url ?? "");
       if (req.url === "/page") res.writeHead(200, { "content-type": "text/plain" }).end("public page");
       else if (req.url === "/to-internal") res.writeHead(302, { location: `http://127.0.0.2:${port}/secret` }).end();
-      else if (req.url === "/to-metadata") res.writeHead(301, { location: "http://169.254.169.254/latest/meta-data/" }).end();
+      else if (req.url === "/to-metadata")
+        res.writeHead(301, { location: "http://169.254.169.254/latest/meta-data/" }).end();
       else if (req.url === "/to-localhost") res.writeHead(307, { location: `http://localhost:${port}/secret` }).end();
       else if (req.url === "/relative") res.writeHead(302, { location: "/page" }).end();
       else if (m) res.writeHead(302, { location: `/hop/${Number(m[1]) + 1}` }).end();
@@ -194,7 +224,9 @@ describe("fetching", () => {
 
   it("refuses loopback that is not allow-listed, before connecting", async () => {
     served.length = 0;
-    await expect(safeFetch(`http://127.0.0.1:${port}/page`, { resolve: noDns })).rejects.toMatchObject({ reason: "refused-address" });
+    await expect(safeFetch(`http://127.0.0.1:${port}/page`, { resolve: noDns })).rejects.toMatchObject({
+      reason: "refused-address",
+    });
     expect(served).toEqual([]);
   });
 
@@ -203,14 +235,22 @@ describe("fetching", () => {
     expect((await ok.body()).toString()).toBe("public page");
     expect(ok.url).toBe(`http://127.0.0.1:${port}/page`);
     served.length = 0;
-    await expect(safeFetch(`http://127.0.0.1:${port}/to-internal`, { allow, resolve: noDns })).rejects.toMatchObject({ reason: "refused-address" });
-    await expect(safeFetch(`http://127.0.0.1:${port}/to-metadata`, { allow, resolve: noDns })).rejects.toMatchObject({ reason: "refused-address" });
-    await expect(safeFetch(`http://127.0.0.1:${port}/to-localhost`, { allow, resolve: stub({ localhost: ["::1", "127.0.0.1"] }) })).rejects.toMatchObject({ reason: "refused-address" });
+    await expect(safeFetch(`http://127.0.0.1:${port}/to-internal`, { allow, resolve: noDns })).rejects.toMatchObject({
+      reason: "refused-address",
+    });
+    await expect(safeFetch(`http://127.0.0.1:${port}/to-metadata`, { allow, resolve: noDns })).rejects.toMatchObject({
+      reason: "refused-address",
+    });
+    await expect(
+      safeFetch(`http://127.0.0.1:${port}/to-localhost`, { allow, resolve: stub({ localhost: ["::1", "127.0.0.1"] }) }),
+    ).rejects.toMatchObject({ reason: "refused-address" });
     expect(served.filter((s) => s.startsWith("internal"))).toEqual([]);
   });
 
   it("caps redirects", async () => {
-    await expect(safeFetch(`http://127.0.0.1:${port}/hop/0`, { allow, resolve: noDns, maxRedirects: 3 })).rejects.toMatchObject({ reason: "redirects", message: expect.stringMatching(/more than 3 redirects/) });
+    await expect(
+      safeFetch(`http://127.0.0.1:${port}/hop/0`, { allow, resolve: noDns, maxRedirects: 3 }),
+    ).rejects.toMatchObject({ reason: "redirects", message: expect.stringMatching(/more than 3 redirects/) });
   });
 
   it("connects to the address it checked, so DNS rebinding cannot switch the target", async () => {
@@ -222,19 +262,28 @@ describe("fetching", () => {
     expect((await res.body()).toString()).toBe("public page");
     expect(served).toEqual(["allowed /page"]);
     // And a name that resolves to the internal address is refused outright.
-    await expect(safeFetch(`http://rebind.test:${port}/page`, { allow, resolve: rebinding })).rejects.toMatchObject({ reason: "refused-address" });
+    await expect(safeFetch(`http://rebind.test:${port}/page`, { allow, resolve: rebinding })).rejects.toMatchObject({
+      reason: "refused-address",
+    });
   });
 
   it("reports the size cap instead of cutting the body", async () => {
     const res = await safeFetch(`http://127.0.0.1:${port}/big`, { allow, resolve: noDns, maxBytes: 1000 });
-    await expect(res.body()).rejects.toMatchObject({ reason: "too-large", message: expect.stringMatching(/over the 1000 bytes limit|more than 1000 bytes/) });
+    await expect(res.body()).rejects.toMatchObject({
+      reason: "too-large",
+      message: expect.stringMatching(/over the 1000 bytes limit|more than 1000 bytes/),
+    });
   });
 
   it("says the same thing for a closed port as for an unreachable site, in words", async () => {
-    const err = (await safeFetch(`http://127.0.0.1:${closedPort}/`, { allow, resolve: noDns }).catch((e) => e)) as FetchError;
+    const err = (await safeFetch(`http://127.0.0.1:${closedPort}/`, { allow, resolve: noDns }).catch(
+      (e) => e,
+    )) as FetchError;
     expect(err).toBeInstanceOf(FetchError);
     expect(err.reason).toBe("unreachable");
-    expect(err.message).toBe(`127.0.0.1:${closedPort}: the site could not be reached (it may be down, or the address may be wrong)`);
+    expect(err.message).toBe(
+      `127.0.0.1:${closedPort}: the site could not be reached (it may be down, or the address may be wrong)`,
+    );
     expect(err.message).not.toMatch(/ECONN|refused/i);
   });
 });
@@ -247,7 +296,14 @@ describe("TLS", () => {
   const sni: string[] = [];
   beforeAll(async () => {
     const context = tls.createSecureContext({ key: fixture("key.pem"), cert: fixture("cert.pem") });
-    server = https.createServer({ key: fixture("key.pem"), cert: fixture("cert.pem"), SNICallback: (name, cb) => (sni.push(name), cb(null, context)) }, (_req, res) => res.end("secret"));
+    server = https.createServer(
+      {
+        key: fixture("key.pem"),
+        cert: fixture("cert.pem"),
+        SNICallback: (name, cb) => (sni.push(name), cb(null, context)),
+      },
+      (_req, res) => res.end("secret"),
+    );
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
     port = (server.address() as AddressInfo).port;
   });
@@ -259,11 +315,18 @@ describe("TLS", () => {
   it("checks the certificate against the host name it was asked for, and says so in words", async () => {
     const allow = parseAllowList("127.0.0.1");
     const resolve = stub({ "other.test": ["127.0.0.1"], "news.test": ["127.0.0.1"] });
-    const wrongName = (await safeFetch(`https://other.test:${port}/`, { allow, resolve }).catch((e) => e)) as FetchError;
-    expect(wrongName).toMatchObject({ reason: "tls", message: `other.test:${port}: the site's security certificate is not valid for this address, so the page was not fetched` });
+    const wrongName = (await safeFetch(`https://other.test:${port}/`, { allow, resolve }).catch(
+      (e) => e,
+    )) as FetchError;
+    expect(wrongName).toMatchObject({
+      reason: "tls",
+      message: `other.test:${port}: the site's security certificate is not valid for this address, so the page was not fetched`,
+    });
     expect(wrongName.message).not.toMatch(/altnames|ERR_|CERT/);
     // Connected to the checked address, yet the name sent (SNI) and verified is the host name.
-    const selfSigned = (await safeFetch(`https://news.test:${port}/`, { allow, resolve }).catch((e) => e)) as FetchError;
+    const selfSigned = (await safeFetch(`https://news.test:${port}/`, { allow, resolve }).catch(
+      (e) => e,
+    )) as FetchError;
     expect(selfSigned.reason).toBe("tls");
     expect(sni).toEqual(["other.test", "news.test"]);
   });

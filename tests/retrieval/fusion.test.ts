@@ -1,9 +1,20 @@
 import { describe, expect, it } from "vitest";
-import { cosineSimilarity, maximalMarginalRelevance, normalizeScores, reciprocalRankFusion } from "@/lib/retrieval/fusion";
+import {
+  cosineSimilarity,
+  maximalMarginalRelevance,
+  normalizeScores,
+  reciprocalRankFusion,
+} from "@/lib/retrieval/fusion";
 
 describe("reciprocal rank fusion", () => {
   it("sums 1/(k+rank) over lists and records each list's rank", () => {
-    const fused = reciprocalRankFusion([["a", "b", "c"], ["c", "a", "d"]], { k: 60 });
+    const fused = reciprocalRankFusion(
+      [
+        ["a", "b", "c"],
+        ["c", "a", "d"],
+      ],
+      { k: 60 },
+    );
     const byId = Object.fromEntries(fused.map((f) => [f.id, f]));
     expect(byId.a!.score).toBeCloseTo(1 / 61 + 1 / 62, 12);
     expect(byId.c!.score).toBeCloseTo(1 / 63 + 1 / 61, 12);
@@ -14,13 +25,19 @@ describe("reciprocal rank fusion", () => {
   });
 
   it("prefers an item found by both lists over one ranked first by a single list", () => {
-    const fused = reciprocalRankFusion([["solo", "x", "both"], ["y", "z", "both"]]);
+    const fused = reciprocalRankFusion([
+      ["solo", "x", "both"],
+      ["y", "z", "both"],
+    ]);
     // both: 2/63 = 0.0317 > solo: 1/61 = 0.0164
     expect(fused[0]!.id).toBe("both");
   });
 
   it("breaks ties deterministically by best rank, then first appearance", () => {
-    const fused = reciprocalRankFusion([["a", "b"], ["b", "a"]]);
+    const fused = reciprocalRankFusion([
+      ["a", "b"],
+      ["b", "a"],
+    ]);
     expect(fused.map((f) => f.id)).toEqual(["a", "b"]);
     const fused2 = reciprocalRankFusion([["p"], ["q"]]);
     expect(fused2.map((f) => f.id)).toEqual(["p", "q"]);

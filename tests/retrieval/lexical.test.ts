@@ -2,7 +2,16 @@ import { describe, expect, it } from "vitest";
 import { idf, matchLexemes } from "@/lib/retrieval/lexical-stats";
 import { parseHeadline } from "@/lib/retrieval/search";
 
-const stats = { n: 1000, avgLength: 10, df: new Map([["covid", 900], ["vaccin", 300], ["stroke", 12], ["ivermectin", 2]]) };
+const stats = {
+  n: 1000,
+  avgLength: 10,
+  df: new Map([
+    ["covid", 900],
+    ["vaccin", 300],
+    ["stroke", 12],
+    ["ivermectin", 2],
+  ]),
+};
 
 describe("lexical statistics", () => {
   it("BM25 IDF: rarer is heavier, unseen is heaviest, and a stem in almost every passage stays positive", () => {
@@ -14,7 +23,11 @@ describe("lexical statistics", () => {
   });
 
   it("matches on the rarest stems within the row budget, always at least one", () => {
-    expect(matchLexemes(stats, ["covid", "stroke", "ivermectin", "vaccin"], 400)).toEqual(["ivermectin", "stroke", "vaccin"]);
+    expect(matchLexemes(stats, ["covid", "stroke", "ivermectin", "vaccin"], 400)).toEqual([
+      "ivermectin",
+      "stroke",
+      "vaccin",
+    ]);
     expect(matchLexemes(stats, ["covid", "stroke", "ivermectin"], 10)).toEqual(["ivermectin"]);
     expect(matchLexemes(stats, ["covid"], 10)).toEqual(["covid"]);
     expect(matchLexemes(stats, ["stroke", "stroke"], 1000)).toEqual(["stroke"]);

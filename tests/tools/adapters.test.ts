@@ -4,7 +4,16 @@ import { searxngProvider } from "@/lib/tools/providers/searxng";
 import { tavilyProvider } from "@/lib/tools/providers/tavily";
 import { wikipediaProvider } from "@/lib/tools/providers/wikipedia";
 import { searchRequestSchema, type SearchRequestInput } from "@/lib/tools/types";
-import { braveAnswer, searxAnswer, startSearchServer, tavilyAnswer, wikiSearchAnswer, wikiSummary, type Page, type SearchServer } from "../helpers/search-server";
+import {
+  braveAnswer,
+  searxAnswer,
+  startSearchServer,
+  tavilyAnswer,
+  wikiSearchAnswer,
+  wikiSummary,
+  type Page,
+  type SearchServer,
+} from "../helpers/search-server";
 
 /** Each adapter against the scripted server speaking that provider's real format: what it sent, and what it made of the answer. */
 
@@ -14,9 +23,24 @@ const deps = { sleep: async (ms: number) => void sleeps.push(ms) };
 const req = (r: SearchRequestInput) => searchRequestSchema.parse(r);
 
 const PAGES: Page[] = [
-  { title: "Gas prices in 2008", url: "https://news.example.org/gas-2008", text: "Gas <strong>prices</strong> peaked in July 2008 &amp; fell.", published: "2008-07-14T00:00:00Z" },
-  { title: "Fact check: gas", url: "https://www.politifact.com/gas", text: "Our ruling on gas prices.", published: "2010-01-05T00:00:00Z" },
-  { title: "A later retrospective", url: "https://later.example.org/retro", text: "Looking back at 2008 from 2024.", published: "2024-03-01T00:00:00Z" },
+  {
+    title: "Gas prices in 2008",
+    url: "https://news.example.org/gas-2008",
+    text: "Gas <strong>prices</strong> peaked in July 2008 &amp; fell.",
+    published: "2008-07-14T00:00:00Z",
+  },
+  {
+    title: "Fact check: gas",
+    url: "https://www.politifact.com/gas",
+    text: "Our ruling on gas prices.",
+    published: "2010-01-05T00:00:00Z",
+  },
+  {
+    title: "A later retrospective",
+    url: "https://later.example.org/retro",
+    text: "Looking back at 2008 from 2024.",
+    published: "2024-03-01T00:00:00Z",
+  },
   { title: "Undated page", url: "https://undated.example.org/", text: "Prices and more prices." },
 ];
 
@@ -35,7 +59,9 @@ describe("tavily", () => {
   it("POSTs /search with the key as a bearer token, k as max_results, the claim date as end_date and the excluded domains", async () => {
     server.script("POST /search", (r) => ({ json: tavilyAnswer((r.body as { query: string }).query, PAGES) }));
     const p = tavilyProvider({ apiKey: "tvly-secret", baseURL: server.url }, deps);
-    const out = await p.search(req({ query: "  gas prices 2008 ", k: 3, before: "2022-05-01", excludeDomains: ["politifact.com"] }));
+    const out = await p.search(
+      req({ query: "  gas prices 2008 ", k: 3, before: "2022-05-01", excludeDomains: ["politifact.com"] }),
+    );
 
     expect(server.requests).toHaveLength(1);
     const sent = server.requests[0]!;
@@ -43,10 +69,18 @@ describe("tavily", () => {
     expect(sent.path).toBe("/search");
     expect(sent.headers.authorization).toBe("Bearer tvly-secret");
     expect(sent.headers["content-type"]).toBe("application/json");
-    expect(sent.body).toMatchObject({ query: "gas prices 2008", max_results: 3, end_date: "2022-05-01", exclude_domains: ["politifact.com"] });
+    expect(sent.body).toMatchObject({
+      query: "gas prices 2008",
+      max_results: 3,
+      end_date: "2022-05-01",
+      exclude_domains: ["politifact.com"],
+    });
 
     // The provider ignored the domain and date filters here; the adapter does not trust it to have applied them.
-    expect(out.results.map((r) => r.url)).toEqual(["https://news.example.org/gas-2008", "https://undated.example.org/"]);
+    expect(out.results.map((r) => r.url)).toEqual([
+      "https://news.example.org/gas-2008",
+      "https://undated.example.org/",
+    ]);
     expect(out.results[0]).toEqual({
       rank: 1,
       title: "Gas prices in 2008",
@@ -117,7 +151,11 @@ describe("searxng", () => {
     expect(sent.query).toMatchObject({ q: "gas prices 2008", format: "json" });
     expect(sent.headers).not.toHaveProperty("authorization");
     // The duplicate is gone, the 2024 page is dropped, the undated page is kept.
-    expect(out.results.map((r) => r.url)).toEqual(["https://news.example.org/gas-2008", "https://www.politifact.com/gas", "https://undated.example.org/"]);
+    expect(out.results.map((r) => r.url)).toEqual([
+      "https://news.example.org/gas-2008",
+      "https://www.politifact.com/gas",
+      "https://undated.example.org/",
+    ]);
     expect(out.dateBound).toBe("filtered");
     expect(out.dropped.afterCutoff).toBe(1);
   });
@@ -132,12 +170,30 @@ describe("searxng", () => {
 describe("wikipedia", () => {
   it("searches, then reads each page's summary, recording the revision because the claim date cannot bound an article", async () => {
     const pages = [
-      { id: 11, key: "Gas_prices", title: "Gas prices", extract: "Gas prices are what drivers pay.", revision: "1200", timestamp: "2025-01-02T03:04:05Z" },
-      { id: 12, key: "2008_oil_spike", title: "2008 oil spike", extract: "In 2008 oil <b>spiked</b>.", revision: "1300", timestamp: "2025-02-02T03:04:05Z" },
+      {
+        id: 11,
+        key: "Gas_prices",
+        title: "Gas prices",
+        extract: "Gas prices are what drivers pay.",
+        revision: "1200",
+        timestamp: "2025-01-02T03:04:05Z",
+      },
+      {
+        id: 12,
+        key: "2008_oil_spike",
+        title: "2008 oil spike",
+        extract: "In 2008 oil <b>spiked</b>.",
+        revision: "1300",
+        timestamp: "2025-02-02T03:04:05Z",
+      },
     ];
     server.script("GET /w/rest.php/v1/search/page", [{ json: wikiSearchAnswer(pages) }]);
-    server.script("GET /api/rest_v1/page/summary/*", (r) => ({ json: wikiSummary(server.url, pages.find((p) => r.path.endsWith(p.key))!) }));
-    const out = await wikipediaProvider({ baseURL: server.url }, deps).search(req({ query: "gas prices 2008", k: 2, before: "2022-05-01" }));
+    server.script("GET /api/rest_v1/page/summary/*", (r) => ({
+      json: wikiSummary(server.url, pages.find((p) => r.path.endsWith(p.key))!),
+    }));
+    const out = await wikipediaProvider({ baseURL: server.url }, deps).search(
+      req({ query: "gas prices 2008", k: 2, before: "2022-05-01" }),
+    );
 
     expect(server.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
       "GET /w/rest.php/v1/search/page",

@@ -41,7 +41,11 @@ async function failure(p: Promise<unknown>): Promise<SearchToolError> {
 
 describe("retries", () => {
   it("retries 503 with growing backoff and returns the answer that finally came", async () => {
-    server.script("POST /search", [{ status: 503, json: { detail: "busy" } }, { status: 502, text: "bad gateway" }, { json: tavilyAnswer("q", PAGE) }]);
+    server.script("POST /search", [
+      { status: 503, json: { detail: "busy" } },
+      { status: 502, text: "bad gateway" },
+      { json: tavilyAnswer("q", PAGE) },
+    ]);
     const out = await tavilyProvider({ apiKey: "k", baseURL: server.url }, deps).search(req);
     expect(server.requests).toHaveLength(3);
     expect(sleeps).toEqual([1000, 2000]);
@@ -49,14 +53,23 @@ describe("retries", () => {
   });
 
   it("waits as long as a 429's retry-after asks", async () => {
-    server.script("GET /res/v1/web/search", [{ status: 429, headers: { "retry-after": "7" }, json: { type: "ErrorResponse", error: { detail: "Rate limit" } } }, { json: braveAnswer("q", PAGE) }]);
+    server.script("GET /res/v1/web/search", [
+      {
+        status: 429,
+        headers: { "retry-after": "7" },
+        json: { type: "ErrorResponse", error: { detail: "Rate limit" } },
+      },
+      { json: braveAnswer("q", PAGE) },
+    ]);
     const out = await braveProvider({ apiKey: "k", baseURL: server.url }, deps).search(req);
     expect(sleeps).toEqual([7000]);
     expect(out.results[0]!.url).toBe("https://news.example.org/gas");
   });
 
   it("gives up after two retries with an error naming the provider and what it said, and the call records a failure, not results", async () => {
-    server.script("GET /res/v1/web/search", [{ status: 503, json: { type: "ErrorResponse", error: { detail: "Service overloaded" } } }]);
+    server.script("GET /res/v1/web/search", [
+      { status: 503, json: { type: "ErrorResponse", error: { detail: "Service overloaded" } } },
+    ]);
     const p = braveProvider({ apiKey: "brave-secret", baseURL: server.url }, deps);
     let thrown: unknown;
     try {
@@ -67,8 +80,15 @@ describe("retries", () => {
     expect(thrown).toBeInstanceOf(ToolCallFailed);
     const record = (thrown as ToolCallFailed).record;
     expect(server.requests).toHaveLength(3);
-    expect(record).toMatchObject({ status: "failed", provider: "brave", live: true, error: { failure: "unavailable", status: 503, attempts: 3 } });
-    expect(record.error.message).toMatch(/^Brave Search search failed after 3 attempts: it answered 503.*"Service overloaded"/);
+    expect(record).toMatchObject({
+      status: "failed",
+      provider: "brave",
+      live: true,
+      error: { failure: "unavailable", status: 503, attempts: 3 },
+    });
+    expect(record.error.message).toMatch(
+      /^Brave Search search failed after 3 attempts: it answered 503.*"Service overloaded"/,
+    );
     expect(record).not.toHaveProperty("results");
     expect(JSON.stringify(record)).not.toContain("brave-secret");
   });
@@ -82,7 +102,9 @@ describe("retries", () => {
   });
 
   it("does not wait out a retry-after longer than 30 s: it fails at once", async () => {
-    server.script("POST /search", [{ status: 429, headers: { "retry-after": "3600" }, json: { detail: { error: "quota" } } }]);
+    server.script("POST /search", [
+      { status: 429, headers: { "retry-after": "3600" }, json: { detail: { error: "quota" } } },
+    ]);
     const e = await failure(tavilyProvider({ apiKey: "k", baseURL: server.url }, deps).search(req));
     expect(server.requests).toHaveLength(1);
     expect(sleeps).toEqual([]);
@@ -90,7 +112,9 @@ describe("retries", () => {
   });
 
   it("does not retry a refused key, says which variable to check, and never repeats the key even when the provider echoes it", async () => {
-    server.script("POST /search", [{ status: 401, json: { detail: { error: "Unauthorized: invalid API key tvly-wrong." } } }]);
+    server.script("POST /search", [
+      { status: 401, json: { detail: { error: "Unauthorized: invalid API key tvly-wrong." } } },
+    ]);
     const e = await failure(tavilyProvider({ apiKey: "tvly-wrong", baseURL: server.url }, deps).search(req));
     expect(server.requests).toHaveLength(1);
     expect(e.failure).toBe("rejected");
@@ -145,7 +169,9 @@ describe("address checks", () => {
 
   it("an intranet address the operator did not configure stays refused even with FETCH_ALLOW_HOSTS for another host", async () => {
     const resolve = async () => [{ address: "192.168.0.10", family: 4 as const }];
-    const e = await failure(braveProvider({ apiKey: "k" }, { ...deps, resolve, allow: parseAllowList("wiki.intranet") }).search(req));
+    const e = await failure(
+      braveProvider({ apiKey: "k" }, { ...deps, resolve, allow: parseAllowList("wiki.intranet") }).search(req),
+    );
     expect(e.failure).toBe("refused");
   });
 });

@@ -2,7 +2,13 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_NER_FIXTURE, loadNerFixture, predictedSpans, scoreRecogniser, type NerSentence } from "@/lib/bench/ner";
+import {
+  DEFAULT_NER_FIXTURE,
+  loadNerFixture,
+  predictedSpans,
+  scoreRecogniser,
+  type NerSentence,
+} from "@/lib/bench/ner";
 import { ruleNer, type NerProvider } from "@/lib/tools/ner";
 
 /**
@@ -22,7 +28,8 @@ describe("the offline recogniser on the annotated news sentences", () => {
     expect(sentences).toHaveLength(50);
     for (const s of sentences) {
       for (const u of await found(s)) {
-        for (const w of u.text.split(/\s+/)) expect(/^\p{Lu}|^\p{N}/u.test(w) || CONNECTOR.test(w), `${s.id}: "${w}" in "${u.text}"`).toBe(true);
+        for (const w of u.text.split(/\s+/))
+          expect(/^\p{Lu}|^\p{N}/u.test(w) || CONNECTOR.test(w), `${s.id}: "${w}" in "${u.text}"`).toBe(true);
         expect(u.text, s.id).not.toMatch(/['’]s$/);
       }
     }
@@ -36,7 +43,8 @@ describe("the offline recogniser on the annotated news sentences", () => {
       ["pf-37", "President Trump"],
       ["pf-48", "President Trump"],
     ] as const;
-    for (const [id, name] of persons) expect(await found(byId(id)), id).toContainEqual(expect.objectContaining({ text: name, type: "PER" }));
+    for (const [id, name] of persons)
+      expect(await found(byId(id)), id).toContainEqual(expect.objectContaining({ text: name, type: "PER" }));
     // The place before the title is its own name.
     expect(await found(byId("pf-36"))).toContainEqual(expect.objectContaining({ text: "New York City", type: "LOC" }));
     // A title with no name after it names nobody.
@@ -58,7 +66,8 @@ describe("the offline recogniser on the annotated news sentences", () => {
   });
 
   it("fixes the issue's own example: the verb is no person, the governor no place", async () => {
-    const text = "Governor Elena Marsh drew criticism on Tuesday, and the bill drew support from Gov. Elena Marsh's office.";
+    const text =
+      "Governor Elena Marsh drew criticism on Tuesday, and the bill drew support from Gov. Elena Marsh's office.";
     const units = await predictedSpans(ner, text);
     expect(units.map((u) => [u.text, u.type])).toEqual([
       ["Governor Elena Marsh", "PER"],
@@ -70,7 +79,16 @@ describe("the offline recogniser on the annotated news sentences", () => {
 describe("bench ner scoring", () => {
   it("counts exact span-and-type matches, ignores MISC, and counts a wrong type as both a miss and a wrong name", async () => {
     const text = "Ann Lee met Bob Ray in Paris.";
-    const gold: NerSentence = { id: "t1", source: "hand", text, entities: [{ start: 0, end: 7, text: "Ann Lee", type: "PER" }, { start: 12, end: 19, text: "Bob Ray", type: "PER" }, { start: 23, end: 28, text: "Paris", type: "LOC" }] };
+    const gold: NerSentence = {
+      id: "t1",
+      source: "hand",
+      text,
+      entities: [
+        { start: 0, end: 7, text: "Ann Lee", type: "PER" },
+        { start: 12, end: 19, text: "Bob Ray", type: "PER" },
+        { start: 23, end: 28, text: "Paris", type: "LOC" },
+      ],
+    };
     // Scripted answers: Ann Lee right, Bob Ray typed as a place, Paris left untyped (MISC).
     const scripted: NerProvider = {
       id: "rule",
@@ -96,7 +114,10 @@ describe("bench ner scoring", () => {
 
   it("names the file and line of a malformed sentence", () => {
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "ner-fx-")), "bad.jsonl");
-    fs.writeFileSync(file, `${JSON.stringify({ id: "a", source: "x", text: "Paris.", entities: [] })}\n${JSON.stringify({ id: "b", source: "x", text: "Paris.", entities: [{ start: 0, end: 4, text: "Paris", type: "LOC" }] })}\n`);
+    fs.writeFileSync(
+      file,
+      `${JSON.stringify({ id: "a", source: "x", text: "Paris.", entities: [] })}\n${JSON.stringify({ id: "b", source: "x", text: "Paris.", entities: [{ start: 0, end: 4, text: "Paris", type: "LOC" }] })}\n`,
+    );
     expect(() => loadNerFixture(file)).toThrow(/bad\.jsonl:2: entities\.0: offsets 0-4 read "Pari", not "Paris"/);
   });
 });

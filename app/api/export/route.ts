@@ -1,7 +1,13 @@
 import { getDb } from "@/db/client";
 import { getConfig } from "@/lib/config";
 import { exportDebates } from "@/lib/export/debates";
-import { CLAIMREVIEW_NEEDS_URL, CONTENT_TYPES, EXPORT_FORMATS, serialise, type ExportFormat } from "@/lib/export/formats";
+import {
+  CLAIMREVIEW_NEEDS_URL,
+  CONTENT_TYPES,
+  EXPORT_FORMATS,
+  serialise,
+  type ExportFormat,
+} from "@/lib/export/formats";
 import { publicOrigin } from "@/lib/net/public-url";
 import { AuthError, demand } from "@/lib/auth/policy";
 import { authErrorResponse, principalFromRequest } from "@/lib/auth/server";
@@ -24,9 +30,14 @@ export async function GET(request: Request) {
   }
   const url = new URL(request.url);
   const format = url.searchParams.get("format") ?? "jsonl";
-  if (!(EXPORT_FORMATS as readonly string[]).includes(format)) return Response.json({ error: `format must be one of ${EXPORT_FORMATS.join(", ")}` }, { status: 400 });
+  if (!(EXPORT_FORMATS as readonly string[]).includes(format))
+    return Response.json({ error: `format must be one of ${EXPORT_FORMATS.join(", ")}` }, { status: 400 });
   const { db } = await getDb();
-  const filters = { corpus: url.searchParams.get("corpus") || undefined, run: url.searchParams.get("run") || undefined, scope: await labelScopeFor(db, principal) };
+  const filters = {
+    corpus: url.searchParams.get("corpus") || undefined,
+    run: url.searchParams.get("run") || undefined,
+    scope: await labelScopeFor(db, principal),
+  };
   const config = getConfig();
   // PUBLIC_URL, else the address this request came to as the browser named it (never the listen address).
   const appUrl = publicOrigin(request) ?? undefined;

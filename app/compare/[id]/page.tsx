@@ -41,7 +41,13 @@ export default async function ComparisonPage({ params }: { params: Promise<{ id:
   const { view, judgeHidden } = await comparisonForViewer(db, principal, full);
   const starts = await memberStarts(db, view, judgeHidden);
   const admin = !!principal?.roles.includes("admin");
-  const shares = can(principal, "debate:share") ? (await listComparisonShares(db, id)).map((s) => ({ token: s.token, transcripts: s.transcripts, revocable: admin || s.createdBy === principal?.id })) : null;
+  const shares = can(principal, "debate:share")
+    ? (await listComparisonShares(db, id)).map((s) => ({
+        token: s.token,
+        transcripts: s.transcripts,
+        revocable: admin || s.createdBy === principal?.id,
+      }))
+    : null;
   return (
     <ComparisonLive
       view={view}
@@ -49,7 +55,9 @@ export default async function ComparisonPage({ params }: { params: Promise<{ id:
       controls={
         <footer className="space-y-3 border-t border-black/10 pt-4">
           <ExportLinks id={view.id} />
-          {shares ? <CompareShareControls comparisonId={view.id} shares={shares} base={getConfig().publicUrl ?? null} /> : null}
+          {shares ? (
+            <CompareShareControls comparisonId={view.id} shares={shares} base={getConfig().publicUrl ?? null} />
+          ) : null}
         </footer>
       }
     />

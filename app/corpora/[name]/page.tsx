@@ -24,7 +24,13 @@ export async function generateMetadata({ params }: { params: Promise<Params> }) 
   return { title: `Corpus ${(await params).name}` };
 }
 
-export default async function CorpusPage({ params, searchParams }: { params: Promise<Params>; searchParams: Promise<Search> }) {
+export default async function CorpusPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<Params>;
+  searchParams: Promise<Search>;
+}) {
   const { name } = await params;
   const me = await pageReadDebates(`/corpora/${encodeURIComponent(name)}`);
   const sp = await searchParams;
@@ -32,7 +38,10 @@ export default async function CorpusPage({ params, searchParams }: { params: Pro
   const corpus = (await listCorpora(db)).find((c) => c.name === name);
   if (!corpus) notFound();
   const page = Math.max(1, Number.parseInt(String(sp.page ?? "1"), 10) || 1);
-  const [docs, jobs] = await Promise.all([listDocuments(db, corpus.id, { page }), listIngestJobs(db, corpus.id, { limit: 20 })]);
+  const [docs, jobs] = await Promise.all([
+    listDocuments(db, corpus.id, { page }),
+    listIngestJobs(db, corpus.id, { limit: 20 }),
+  ]);
   const pages = Math.max(1, Math.ceil(docs.total / DOCUMENTS_PAGE_SIZE));
   const isDemo = corpus.name === SAMPLE_CORPUS_NAME;
 
@@ -67,7 +76,11 @@ export default async function CorpusPage({ params, searchParams }: { params: Pro
                   <span key={m.model}>
                     {i > 0 ? ", " : null}
                     <span className="font-mono text-xs">{m.model}</span>{" "}
-                    <span className="text-black/60">{m.passages === corpus.passages ? "(all passages)" : `(${m.passages.toLocaleString("en")} of ${corpus.passages.toLocaleString("en")})`}</span>
+                    <span className="text-black/60">
+                      {m.passages === corpus.passages
+                        ? "(all passages)"
+                        : `(${m.passages.toLocaleString("en")} of ${corpus.passages.toLocaleString("en")})`}
+                    </span>
                   </span>
                 ))}
               </dd>
@@ -103,7 +116,9 @@ export default async function CorpusPage({ params, searchParams }: { params: Pro
           Ingest jobs
         </h2>
         <JobList jobs={jobs.map(toJobView)} />
-        {can(me, "corpus:write") && corpus.passages > 0 ? <ReembedForm corpus={corpus.name} models={reembedChoices().filter((m) => m !== corpus.embeddingModel)} /> : null}
+        {can(me, "corpus:write") && corpus.passages > 0 ? (
+          <ReembedForm corpus={corpus.name} models={reembedChoices().filter((m) => m !== corpus.embeddingModel)} />
+        ) : null}
       </section>
 
       {can(me, "corpus:write") ? (
@@ -112,8 +127,8 @@ export default async function CorpusPage({ params, searchParams }: { params: Pro
             Add documents
           </h2>
           <p className="text-sm text-black/70">
-            Files are stored and ingested on the server: a large file keeps going if you close this page. Documents whose id is already in the
-            corpus are updated when their content changed and skipped when it did not.
+            Files are stored and ingested on the server: a large file keeps going if you close this page. Documents
+            whose id is already in the corpus are updated when their content changed and skipped when it did not.
           </p>
           <UploadArea corpus={corpus.name} rules={uploadRules()} />
         </section>
@@ -121,20 +136,35 @@ export default async function CorpusPage({ params, searchParams }: { params: Pro
 
       <section className="space-y-3" aria-labelledby="docs-title">
         <h2 id="docs-title" className="text-lg font-semibold">
-          Documents <span className="text-sm font-normal text-black/60">({docs.total.toLocaleString("en")}, newest first)</span>
+          Documents{" "}
+          <span className="text-sm font-normal text-black/60">({docs.total.toLocaleString("en")}, newest first)</span>
         </h2>
         {docs.items.length === 0 ? (
           <p className="text-sm text-black/60">No documents yet.</p>
         ) : (
-          <ul className="divide-y divide-black/10 rounded-lg border border-black/10 bg-white" data-testid="document-list">
+          <ul
+            className="divide-y divide-black/10 rounded-lg border border-black/10 bg-white"
+            data-testid="document-list"
+          >
             {docs.items.map((d) => (
               <li key={d.id}>
-                <Link href={`/corpora/${corpus.name}/documents/${d.id}`} className="flex flex-col gap-1 p-3 hover:bg-black/[.03] sm:flex-row sm:items-baseline sm:gap-4">
+                <Link
+                  href={`/corpora/${corpus.name}/documents/${d.id}`}
+                  className="flex flex-col gap-1 p-3 hover:bg-black/[.03] sm:flex-row sm:items-baseline sm:gap-4"
+                >
                   <span className="min-w-0 flex-1 break-words font-medium">{d.title ?? d.externalId}</span>
                   <span className="flex shrink-0 flex-wrap gap-x-3 text-xs text-black/60">
                     <span className="break-all font-mono">{d.externalId}</span>
                     <span>{plural(d.passages, "passage")}</span>
-                    <span>{d.publishedAt ? <time dateTime={d.publishedAt.toISOString()}>published {d.publishedAt.toISOString().slice(0, 10)}</time> : "no date"}</span>
+                    <span>
+                      {d.publishedAt ? (
+                        <time dateTime={d.publishedAt.toISOString()}>
+                          published {d.publishedAt.toISOString().slice(0, 10)}
+                        </time>
+                      ) : (
+                        "no date"
+                      )}
+                    </span>
                   </span>
                 </Link>
               </li>

@@ -30,7 +30,8 @@ export async function cancelDebateAction(_prev: ControlState, form: FormData): P
   if ("error" in target) return target;
   const { id } = target;
   const { db } = await getDb();
-  if (!(await cancelDebate(db, id))) return { error: "This debate is not running any more; reload the page to see where it ended." };
+  if (!(await cancelDebate(db, id)))
+    return { error: "This debate is not running any more; reload the page to see where it ended." };
   revalidatePath(`/debates/${id}`);
   return {};
 }

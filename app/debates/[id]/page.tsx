@@ -36,7 +36,9 @@ export default async function DebatePage({ params }: { params: Promise<{ id: str
   // Someone who may still label it sees the debaters, not the judge (lib/auth/visibility.ts).
   const view = (await visibilityOf(db, principal, id)).verdict ? full : withoutJudge(full);
   const admin = !!principal?.roles.includes("admin");
-  const shares = can(principal, "debate:share") ? (await listShares(db, id)).map((s) => ({ token: s.token, revocable: admin || s.createdBy === principal?.id })) : null;
+  const shares = can(principal, "debate:share")
+    ? (await listShares(db, id)).map((s) => ({ token: s.token, revocable: admin || s.createdBy === principal?.id }))
+    : null;
   const comparisonId = await comparisonOfDebate(db, id);
   return (
     <DebateLive
@@ -44,7 +46,12 @@ export default async function DebatePage({ params }: { params: Promise<{ id: str
       initial={view}
       initialLive={view === full ? liveTurns(view.id) : liveTurns(view.id).filter((t) => t.turn.kind === "speech")}
       canControl={can(principal, "debate:control")}
-      extra={<>{comparisonId ? <ComparisonBackLink comparisonId={comparisonId} /> : null}{shares ? <ShareControls debateId={id} tokens={shares} base={getConfig().publicUrl ?? null} /> : null}</>}
+      extra={
+        <>
+          {comparisonId ? <ComparisonBackLink comparisonId={comparisonId} /> : null}
+          {shares ? <ShareControls debateId={id} tokens={shares} base={getConfig().publicUrl ?? null} /> : null}
+        </>
+      }
     />
   );
 }

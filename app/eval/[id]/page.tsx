@@ -18,7 +18,12 @@ const pct = (x: number | null | undefined) => (x === null || x === undefined ? "
 const ci = (w: { value: number | null; ci: { low: number; high: number } | null }) => (
   <>
     <span className="font-semibold">{pct(w.value)}</span>
-    {w.ci ? <span className="text-black/50"> [{pct(w.ci.low)}, {pct(w.ci.high)}]</span> : null}
+    {w.ci ? (
+      <span className="text-black/50">
+        {" "}
+        [{pct(w.ci.low)}, {pct(w.ci.high)}]
+      </span>
+    ) : null}
   </>
 );
 
@@ -51,8 +56,17 @@ export default async function EvalRunPage({ params }: { params: Promise<{ id: st
   }
   const { report: r, calibration } = view;
   const m = r.metrics;
-  const settingsWords = findMethod(r.run.protocol)?.runSettingsWords?.((r.run.config as Record<string, unknown> | null)?.[r.run.protocol] as Record<string, unknown> | undefined) ?? null;
-  const cfg = r.run.config as { models?: Record<string, string>; evidence?: { mode: string; corpus?: string }; radar?: { earlyStopping?: string; rebuttals?: number }; preset?: string | null; skipped?: Array<{ id: string; reason: string }> };
+  const settingsWords =
+    findMethod(r.run.protocol)?.runSettingsWords?.(
+      (r.run.config as Record<string, unknown> | null)?.[r.run.protocol] as Record<string, unknown> | undefined,
+    ) ?? null;
+  const cfg = r.run.config as {
+    models?: Record<string, string>;
+    evidence?: { mode: string; corpus?: string };
+    radar?: { earlyStopping?: string; rebuttals?: number };
+    preset?: string | null;
+    skipped?: Array<{ id: string; reason: string }>;
+  };
   const c = r.cost.per_claim;
   return (
     <div className="space-y-8">
@@ -65,15 +79,22 @@ export default async function EvalRunPage({ params }: { params: Promise<{ id: st
         </p>
         <h1 className="text-2xl font-semibold tracking-tight [overflow-wrap:anywhere]">{r.run.name}</h1>
         <p className="text-sm text-black/70">
-          {methodTitle(r.run.protocol)}{r.run.variant ? ` (${r.run.variant})` : ""} · dataset {r.run.dataset ?? "—"} · evidence {cfg.evidence?.mode}
+          {methodTitle(r.run.protocol)}
+          {r.run.variant ? ` (${r.run.variant})` : ""} · dataset {r.run.dataset ?? "—"} · evidence {cfg.evidence?.mode}
           {cfg.evidence?.corpus ? ` (${cfg.evidence.corpus})` : ""}
           {/* Only the run's own method's settings: a Tool-MAD run has no early stopping to show. */}
-          {settingsWords ? ` · ${settingsWords}` : ""}{cfg.preset ? ` · preset ${cfg.preset}` : ""} · executor {r.run.executor} ·{" "}
+          {settingsWords ? ` · ${settingsWords}` : ""}
+          {cfg.preset ? ` · preset ${cfg.preset}` : ""} · executor {r.run.executor} ·{" "}
           <span className="font-medium">{r.run.status}</span>
         </p>
-        {r.run.status_reason ? <p className="rounded-md bg-amber-50 p-2 text-sm text-amber-900">{r.run.status_reason}</p> : null}
+        {r.run.status_reason ? (
+          <p className="rounded-md bg-amber-50 p-2 text-sm text-amber-900">{r.run.status_reason}</p>
+        ) : null}
         {cfg.skipped?.length ? (
-          <details className="rounded-md bg-amber-50 p-2 text-sm text-amber-900 [overflow-wrap:anywhere]" data-testid="skipped-claims">
+          <details
+            className="rounded-md bg-amber-50 p-2 text-sm text-amber-900 [overflow-wrap:anywhere]"
+            data-testid="skipped-claims"
+          >
             <summary>{plural(cfg.skipped.length, "claim")} of the file left out of this run</summary>
             <ul className="mt-1 list-disc pl-5 text-xs">
               {cfg.skipped.slice(0, 20).map((x) => (
@@ -84,8 +105,23 @@ export default async function EvalRunPage({ params }: { params: Promise<{ id: st
             </ul>
           </details>
         ) : null}
-        {(cfg as { matrix?: { group?: string; of?: number } }).matrix?.group ? <p className="text-sm"><Link className="underline" data-testid="matrix-link" href={`/eval/groups/${(cfg as { matrix: { group: string } }).matrix.group}`}>One of {(cfg as { matrix: { of: number } }).matrix.of} methods run on the same claims: see them compared</Link></p> : null}
-        <p className="text-xs text-black/60 [overflow-wrap:anywhere]">Models: {Object.entries(cfg.models ?? {}).map(([role, mid]) => `${role} ${mid}`).join(" · ")}</p>
+        {(cfg as { matrix?: { group?: string; of?: number } }).matrix?.group ? (
+          <p className="text-sm">
+            <Link
+              className="underline"
+              data-testid="matrix-link"
+              href={`/eval/groups/${(cfg as { matrix: { group: string } }).matrix.group}`}
+            >
+              One of {(cfg as { matrix: { of: number } }).matrix.of} methods run on the same claims: see them compared
+            </Link>
+          </p>
+        ) : null}
+        <p className="text-xs text-black/60 [overflow-wrap:anywhere]">
+          Models:{" "}
+          {Object.entries(cfg.models ?? {})
+            .map(([role, mid]) => `${role} ${mid}`)
+            .join(" · ")}
+        </p>
         <RunProgress runId={r.run.id} initial={r.progress} status={r.run.status} />
         <p className="flex flex-wrap gap-3 text-sm">
           Export:
@@ -100,13 +136,23 @@ export default async function EvalRunPage({ params }: { params: Promise<{ id: st
       <section className="space-y-3">
         <h2 className="text-lg font-semibold">Metrics</h2>
         {healthWarning(r.verdicts) ? (
-          <p role={r.verdicts.unreadable ? "alert" : undefined} data-testid="verdict-health" className={`max-w-3xl rounded-lg p-3 text-sm ${r.verdicts.unreadable ? "border border-red-300 bg-red-50 font-medium text-red-900" : "bg-amber-50 text-amber-900"}`}>
+          <p
+            role={r.verdicts.unreadable ? "alert" : undefined}
+            data-testid="verdict-health"
+            className={`max-w-3xl rounded-lg p-3 text-sm ${r.verdicts.unreadable ? "border border-red-300 bg-red-50 font-medium text-red-900" : "bg-amber-50 text-amber-900"}`}
+          >
             {healthWarning(r.verdicts)}
           </p>
         ) : null}
         <p className="text-xs text-black/60">
-          {plural(m.n, "scored claim")}; {plural(m.unparsed, "unparsed verdict")} {m.unparsed === 1 ? "counts" : "count"} as wrong and are never a class. {Math.round(m.bootstrap.level * 100)}% percentile bootstrap intervals ({m.bootstrap.resamples} resamples, seed {m.bootstrap.seed}).
-          {Object.keys(r.excluded).length ? ` Not scored (gold outside ${r.labels.join("/")}): ${Object.entries(r.excluded).map(([g, p]) => `${g} ${Object.values(p).reduce((a, b) => a + b, 0)}`).join(", ")}.` : ""}
+          {plural(m.n, "scored claim")}; {plural(m.unparsed, "unparsed verdict")}{" "}
+          {m.unparsed === 1 ? "counts" : "count"} as wrong and are never a class. {Math.round(m.bootstrap.level * 100)}%
+          percentile bootstrap intervals ({m.bootstrap.resamples} resamples, seed {m.bootstrap.seed}).
+          {Object.keys(r.excluded).length
+            ? ` Not scored (gold outside ${r.labels.join("/")}): ${Object.entries(r.excluded)
+                .map(([g, p]) => `${g} ${Object.values(p).reduce((a, b) => a + b, 0)}`)
+                .join(", ")}.`
+            : ""}
         </p>
         <dl className="grid max-w-2xl grid-cols-1 gap-3 text-sm sm:grid-cols-3" data-testid="headline-metrics">
           <div className="rounded-lg bg-white p-3">
@@ -169,9 +215,21 @@ export default async function EvalRunPage({ params }: { params: Promise<{ id: st
           </table>
         </div>
         <p className="text-sm">
-          Debates ending after n rounds: {Object.entries(r.stop_rounds).map(([k, v]) => `${k}: ${v}`).join(" · ") || "—"} ({r.stopped_early} stopped early).
+          Debates ending after n rounds:{" "}
+          {Object.entries(r.stop_rounds)
+            .map(([k, v]) => `${k}: ${v}`)
+            .join(" · ") || "—"}{" "}
+          ({r.stopped_early} stopped early).
         </p>
-        <AccuracyTokens label="Accuracy against tokens per claim, by the round the debate ended in" points={r.by_rounds.map((b) => ({ label: `${b.rounds} round${b.rounds > 1 ? "s" : ""}`, tokens: b.avg_tokens, accuracy: b.accuracy, n: b.n }))} />
+        <AccuracyTokens
+          label="Accuracy against tokens per claim, by the round the debate ended in"
+          points={r.by_rounds.map((b) => ({
+            label: `${b.rounds} round${b.rounds > 1 ? "s" : ""}`,
+            tokens: b.avg_tokens,
+            accuracy: b.accuracy,
+            n: b.n,
+          }))}
+        />
       </section>
 
       {calibration || view.calibrationError ? (
@@ -180,7 +238,9 @@ export default async function EvalRunPage({ params }: { params: Promise<{ id: st
           {calibration ? (
             <>
               <p className="text-sm">
-                Best on these checkpoints: tau_s <b>{calibration.best.tau_s}</b>, tau_v <b>{calibration.best.tau_v}</b> — accuracy {pct(calibration.best.accuracy)}, macro-F1 {pct(calibration.best.macro_f1)}, {calibration.best.avg_rounds?.toFixed(2)} rounds per claim. Save it for the judge model with{" "}
+                Best on these checkpoints: tau_s <b>{calibration.best.tau_s}</b>, tau_v <b>{calibration.best.tau_v}</b>{" "}
+                — accuracy {pct(calibration.best.accuracy)}, macro-F1 {pct(calibration.best.macro_f1)},{" "}
+                {calibration.best.avg_rounds?.toFixed(2)} rounds per claim. Save it for the judge model with{" "}
                 <code className="rounded bg-black/5 px-1">npx counterpoint calibrate --run {r.run.id} --save</code>.
               </p>
               <CalibrationHeatmap result={calibration} saved={view.savedThresholds} />
@@ -252,7 +312,11 @@ export default async function EvalRunPage({ params }: { params: Promise<{ id: st
                     )}
                   </td>
                   <td className="p-1">{i.gold}</td>
-                  <td className={`p-1 font-medium ${i.correct === true ? "text-emerald-800" : i.correct === false ? "text-red-800" : ""}`}>{i.predicted ?? "—"}</td>
+                  <td
+                    className={`p-1 font-medium ${i.correct === true ? "text-emerald-800" : i.correct === false ? "text-red-800" : ""}`}
+                  >
+                    {i.predicted ?? "—"}
+                  </td>
                   <td className="p-1">{i.rounds ?? "—"}</td>
                   <td className="p-1 text-right tabular-nums">{i.prompt_tokens + i.completion_tokens}</td>
                   <td className="p-1">{i.status}</td>
@@ -261,7 +325,9 @@ export default async function EvalRunPage({ params }: { params: Promise<{ id: st
             </tbody>
           </table>
         </div>
-        {r.items.length > 500 ? <p className="text-xs text-black/60">First 500 of {r.items.length}; the CSV export has them all.</p> : null}
+        {r.items.length > 500 ? (
+          <p className="text-xs text-black/60">First 500 of {r.items.length}; the CSV export has them all.</p>
+        ) : null}
       </section>
     </div>
   );

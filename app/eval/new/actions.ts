@@ -40,7 +40,8 @@ function num(form: FormData, field: string, what: string): number | undefined {
   const s = typeof v === "string" ? v.trim() : "";
   if (!s) return undefined;
   const n = Number(s);
-  if (!Number.isFinite(n)) throw new FieldProblem(field, `${what}: "${s}" is not a number; write digits only, or leave it empty.`);
+  if (!Number.isFinite(n))
+    throw new FieldProblem(field, `${what}: "${s}" is not a number; write digits only, or leave it empty.`);
   return n;
 }
 
@@ -69,20 +70,39 @@ export async function createRunAction(_prev: NewRunState, form: FormData): Promi
     if (typeof upload === "string" && upload) ({ claims, fileName } = await takeClaimsUpload(userId, upload));
     else if (file instanceof File && file.size > 0) ({ claims, fileName } = await takeClaimsFile(userId, file));
     else return refuse(form, "Choose a claims JSONL file (one claim per line).", "claims", GROUPS);
-    if (claims.length === 0) return refuse(form, `${fileName} has no claims: write one claim per line (see the examples above).`, "claims", GROUPS);
+    if (claims.length === 0)
+      return refuse(
+        form,
+        `${fileName} has no claims: write one claim per line (see the examples above).`,
+        "claims",
+        GROUPS,
+      );
     const mode = String(form.get("evidence") ?? "gold");
     const evidence: EvidenceSpec =
-      mode === "retrieved" ? { mode: "retrieved", corpus: String(form.get("corpus") ?? ""), k: num(form, "k", "Passages (top-k)") ?? 20 } : mode === "supplied" ? { mode: "supplied" } : { mode: "gold" };
+      mode === "retrieved"
+        ? { mode: "retrieved", corpus: String(form.get("corpus") ?? ""), k: num(form, "k", "Passages (top-k)") ?? 20 }
+        : mode === "supplied"
+          ? { mode: "supplied" }
+          : { mode: "gold" };
     const models: Record<string, string> = {};
     const judge = String(form.get("model_judge") ?? "").trim();
     const debater = String(form.get("model_debaters") ?? "").trim();
     if (judge) models.judge = judge;
     // One model for every debating role the variant has; roles it lacks are ignored.
-    if (debater) for (const role of ["politician", "scientist", "advocate", "critic", "journalist", "domain-expert"]) models[role] = debater;
+    if (debater)
+      for (const role of ["politician", "scientist", "advocate", "critic", "journalist", "domain-expert"])
+        models[role] = debater;
     assertWebModels({ judge, debaters: debater });
     const sample = form.get("sample");
-    const sampling = { limit: num(form, "limit", "Limit (claims)"), sample: sample === "balanced" || sample === "random" ? sample : undefined, seed: num(form, "seed", "Seed") } as const;
-    const budget = { maxTokens: num(form, "budgetTokens", "Budget: tokens"), maxCostUsd: num(form, "budgetUsd", "Budget: US dollars") };
+    const sampling = {
+      limit: num(form, "limit", "Limit (claims)"),
+      sample: sample === "balanced" || sample === "random" ? sample : undefined,
+      seed: num(form, "seed", "Seed"),
+    } as const;
+    const budget = {
+      maxTokens: num(form, "budgetTokens", "Budget: tokens"),
+      maxCostUsd: num(form, "budgetUsd", "Budget: US dollars"),
+    };
     const h = await getDb();
     const chosen = form.getAll("protocols").map(String);
     if (chosen.length > 1) {
@@ -90,7 +110,13 @@ export async function createRunAction(_prev: NewRunState, form: FormData): Promi
       target = `/eval/groups/${await startMatrix(h, userId, { chosen, claims, fileName, evidence, judge, debater, form, sampling, budget })}`;
     } else {
       // A single run from this page is the default method's, with its form settings.
-      if (chosen.length === 1 && chosen[0] !== DEFAULT_METHOD) return refuse(form, `A single run from this page is ${methodTitle(DEFAULT_METHOD)}. Tick two or more methods to compare them, or run ${chosen[0]} alone with npx counterpoint eval --protocol ${chosen[0]}.`, "protocols", GROUPS);
+      if (chosen.length === 1 && chosen[0] !== DEFAULT_METHOD)
+        return refuse(
+          form,
+          `A single run from this page is ${methodTitle(DEFAULT_METHOD)}. Tick two or more methods to compare them, or run ${chosen[0]} alone with npx counterpoint eval --protocol ${chosen[0]}.`,
+          "protocols",
+          GROUPS,
+        );
       const dataset = String(form.get("dataset") ?? "").trim() || fileName.replace(/\.(jsonl|ndjson)$/i, "");
       const entry = {
         name: String(form.get("name") ?? "").trim() || undefined,
@@ -104,14 +130,26 @@ export async function createRunAction(_prev: NewRunState, form: FormData): Promi
       // Read and refused as the command line reads and refuses them (lib/eval/unscored.ts).
       const single = planSingleRun({ dataset, claims, sample: sampling, entry, explicitLabels: false });
       if (single.unscored.length) return refuse(form, unscoredMessage(single.unscored), "claims", GROUPS);
-      const { created, executor } = await createAndQueueRun(h, { ...entry, dataset, claims, sample: sampling, ...(single.scoring.scale ? { scoring: single.scoring } : {}) }, { admit: (selected) => admitWebRun(h.db, userId, selected) });
+      const { created, executor } = await createAndQueueRun(
+        h,
+        { ...entry, dataset, claims, sample: sampling, ...(single.scoring.scale ? { scoring: single.scoring } : {}) },
+        { admit: (selected) => admitWebRun(h.db, userId, selected) },
+      );
       runId = created.runId;
       await hostQueuedRun(executor, runId);
       target = `/eval/${runId}`;
     }
   } catch (e) {
     const field =
-      e instanceof FieldProblem ? e.field : e instanceof ClaimsFileError || e instanceof UploadError ? "claims" : e instanceof ModelNotAllowedError ? `model_${e.role}` : e instanceof MatrixRefusal ? "protocols" : undefined;
+      e instanceof FieldProblem
+        ? e.field
+        : e instanceof ClaimsFileError || e instanceof UploadError
+          ? "claims"
+          : e instanceof ModelNotAllowedError
+            ? `model_${e.role}`
+            : e instanceof MatrixRefusal
+              ? "protocols"
+              : undefined;
     return refuse(form, (e as Error).message, field, GROUPS);
   }
   redirect(target);
@@ -122,13 +160,26 @@ class MatrixRefusal extends Error {}
 
 /** The page's method settings as form fields, for each method's definition to read. */
 function formFields(form: FormData): Record<string, string> {
-  return { variant: String(form.get("variant") ?? "expertise"), earlyStopping: String(form.get("earlyStopping") ?? "on") };
+  return {
+    variant: String(form.get("variant") ?? "expertise"),
+    earlyStopping: String(form.get("earlyStopping") ?? "on"),
+  };
 }
 
 async function startMatrix(
   h: Awaited<ReturnType<typeof getDb>>,
   userId: string,
-  input: { chosen: string[]; claims: ClaimRecord[]; fileName: string; evidence: EvidenceSpec; judge: string; debater: string; form: FormData; sampling: SampleOptions; budget: { maxTokens?: number; maxCostUsd?: number } },
+  input: {
+    chosen: string[];
+    claims: ClaimRecord[];
+    fileName: string;
+    evidence: EvidenceSpec;
+    judge: string;
+    debater: string;
+    form: FormData;
+    sampling: SampleOptions;
+    budget: { maxTokens?: number; maxCostUsd?: number };
+  },
 ): Promise<string> {
   const { chosen, evidence, judge, debater, form } = input;
   const corpus = evidence.mode === "retrieved" ? evidence.corpus : null;
@@ -154,8 +205,23 @@ async function startMatrix(
     };
   });
   const dataset = String(form.get("dataset") ?? "").trim() || input.fileName.replace(/\.(jsonl|ndjson)$/i, "");
-  const plan = planMatrix({ dataset, claims: input.claims, sample: input.sampling, entries: entries.map((e) => ({ ...e, references: referencesFor(e.protocol, dataset) })) });
-  if (plan.refused.length) throw new MatrixRefusal(plan.refused.map((r) => r.reason.replace(/,? or leave \S+ out of --protocols|; leave \S+ out of --protocols otherwise| Leave \S+ out of --protocols, or use a dataset with such labels\./, "")).join(" "));
+  const plan = planMatrix({
+    dataset,
+    claims: input.claims,
+    sample: input.sampling,
+    entries: entries.map((e) => ({ ...e, references: referencesFor(e.protocol, dataset) })),
+  });
+  if (plan.refused.length)
+    throw new MatrixRefusal(
+      plan.refused
+        .map((r) =>
+          r.reason.replace(
+            /,? or leave \S+ out of --protocols|; leave \S+ out of --protocols otherwise| Leave \S+ out of --protocols, or use a dataset with such labels\./,
+            "",
+          ),
+        )
+        .join(" "),
+    );
   const unscored = unscoredOf(plan);
   if (unscored.length) throw new MatrixRefusal(unscoredMessage(unscored));
   // One admission for the whole matrix: every run's debates count against the web's size limit.

@@ -15,7 +15,9 @@ export default async function InvitePage({ params }: { params: Promise<{ token: 
     return (
       <div className="space-y-4">
         <h1 className="text-2xl font-semibold tracking-tight">This invitation cannot be used</h1>
-        <p className="text-sm text-black/70">It has expired, was revoked, or was already used. Ask an admin for a new link.</p>
+        <p className="text-sm text-black/70">
+          It has expired, was revoked, or was already used. Ask an admin for a new link.
+        </p>
       </div>
     );
   }
@@ -23,15 +25,22 @@ export default async function InvitePage({ params }: { params: Promise<{ token: 
     <div className="space-y-6">
       <h1 className="text-2xl font-semibold tracking-tight">Welcome to Counterpoint</h1>
       <p className="text-sm text-black/70">
-        You are invited as <strong>{invite.email}</strong> with the role{invite.roles.length > 1 ? "s" : ""} {invite.roles.join(", ")}. Choose a password to
-        create your account. The link works once, until {invite.expiresAt.toISOString().slice(0, 10)}.
+        You are invited as <strong>{invite.email}</strong> with the role{invite.roles.length > 1 ? "s" : ""}{" "}
+        {invite.roles.join(", ")}. Choose a password to create your account. The link works once, until{" "}
+        {invite.expiresAt.toISOString().slice(0, 10)}.
       </p>
       <AuthForm
         action={acceptInviteAction}
         hidden={{ token }}
         fields={[
           { name: "name", label: "Your name", autoComplete: "name", required: false },
-          { name: "password", label: "Password", type: "password", autoComplete: "new-password", hint: `At least ${MIN_PASSWORD_LENGTH} characters.` },
+          {
+            name: "password",
+            label: "Password",
+            type: "password",
+            autoComplete: "new-password",
+            hint: `At least ${MIN_PASSWORD_LENGTH} characters.`,
+          },
           { name: "confirm", label: "Password again", type: "password", autoComplete: "new-password" },
         ]}
         submit="Create my account"

@@ -7,7 +7,15 @@ function StreamingBallot({ text }: { text: string }) {
   const p = partialBallot(text);
   return (
     <div className="text-black/70" data-testid="ballot-streaming">
-      <p>{p.verdict ? <>Leaning: <strong>{verdictWords(p.verdict).word}</strong></> : "Reading the trial and marking the evidence…"}</p>
+      <p>
+        {p.verdict ? (
+          <>
+            Leaning: <strong>{verdictWords(p.verdict).word}</strong>
+          </>
+        ) : (
+          "Reading the trial and marking the evidence…"
+        )}
+      </p>
       {p.reasoning ? <p className="mt-1 break-words">{p.reasoning}</p> : null}
       <p className="mt-1 text-xs text-black/50">{p.chars.toLocaleString("en-US")} characters written</p>
     </div>
@@ -39,7 +47,13 @@ export function PanelBallots({ ballots, onCite }: { ballots: Ballot[]; onCite: (
           >
             <header className="mb-2 flex flex-wrap items-baseline justify-between gap-2">
               <h3 className="font-semibold">Judge {b.role.replace(/\D/g, "") || b.role}</h3>
-              {streaming ? <span className="text-xs text-black/50" aria-live="polite">writing…</span> : b.status === "waiting" ? <span className="text-xs text-black/50">waiting for the trial</span> : null}
+              {streaming ? (
+                <span className="text-xs text-black/50" aria-live="polite">
+                  writing…
+                </span>
+              ) : b.status === "waiting" ? (
+                <span className="text-xs text-black/50">waiting for the trial</span>
+              ) : null}
             </header>
             {w && !streaming ? (
               <>
@@ -62,7 +76,9 @@ export function PanelBallots({ ballots, onCite }: { ballots: Ballot[]; onCite: (
                     </div>
                   </dl>
                 ) : (
-                  <p className="mt-2 text-xs text-black/60">This ballot could not be read even after one repair: the judge abstains, nothing is guessed.</p>
+                  <p className="mt-2 text-xs text-black/60">
+                    This ballot could not be read even after one repair: the judge abstains, nothing is guessed.
+                  </p>
                 )}
                 {b.reasoning ? (
                   <div className="mt-2">

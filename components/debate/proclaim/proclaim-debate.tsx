@@ -9,7 +9,19 @@ import { mergeLive, PageSection, type ProtocolPageProps } from "../protocol-page
 import { EvidenceTable } from "./evidence-table";
 import { PanelBallots } from "./panel-ballots";
 import { TrialSection } from "./trial-section";
-import { asObj, confidenceSteps, evidenceRows, judgesOfConfig, panelBallots, premiseChecklist, readTrial, stopWords, tokensUsed, verdictWords, type PTurn } from "./read";
+import {
+  asObj,
+  confidenceSteps,
+  evidenceRows,
+  judgesOfConfig,
+  panelBallots,
+  premiseChecklist,
+  readTrial,
+  stopWords,
+  tokensUsed,
+  verdictWords,
+  type PTurn,
+} from "./read";
 
 /**
  * The page of a PROClaim debate (spec §5, issue 13 "The page"): the verdict and how sure the court
@@ -40,7 +52,8 @@ export function ProclaimDebate({ view, live, connection, canControl = false, ext
   const stopReason = typeof details.stopReason === "string" ? details.stopReason : null;
   const switchedStop = asObj(details.stopReasons).switched;
   const tokens = tokensUsed(turns);
-  const budget = typeof asObj(config.budget).budgetTokens === "number" ? (asObj(config.budget).budgetTokens as number) : null;
+  const budget =
+    typeof asObj(config.budget).budgetTokens === "number" ? (asObj(config.budget).budgetTokens as number) : null;
   const consistency = turns.find((t) => t.phase === "consistency" && t.status === "completed");
   const gamma = asObj(asObj(consistency?.metadata).json).score;
   const admitted = rows.pretrial.filter((r) => r.status === "admitted").length;
@@ -56,7 +69,15 @@ export function ProclaimDebate({ view, live, connection, canControl = false, ext
   // The ballots sit under the verdict once the judges start; before that, the trial comes first.
   const panelStarted = ballots.some((b) => b.status !== "waiting");
   const panel = (
-    <Section id="proclaim-panel-section" title={ballots.length > 1 ? "The three judges" : "The judge"} help={ballots.length > 1 ? "Three judges read the trial and vote independently, at the same time; the majority decides, a tie goes to the chief justice." : "One judge reads the trial and decides."}>
+    <Section
+      id="proclaim-panel-section"
+      title={ballots.length > 1 ? "The three judges" : "The judge"}
+      help={
+        ballots.length > 1
+          ? "Three judges read the trial and vote independently, at the same time; the majority decides, a tie goes to the chief justice."
+          : "One judge reads the trial and decides."
+      }
+    >
       <PanelBallots ballots={ballots} onCite={onCite} />
     </Section>
   );
@@ -76,13 +97,26 @@ export function ProclaimDebate({ view, live, connection, canControl = false, ext
         <h1 className="break-words text-2xl font-semibold tracking-tight">{view.claim.text}</h1>
 
         {verdict && w ? (
-          <section aria-label="Verdict" data-testid="proclaim-verdict" className="min-w-0 rounded-lg border-2 border-black/80 bg-white p-4">
+          <section
+            aria-label="Verdict"
+            data-testid="proclaim-verdict"
+            className="min-w-0 rounded-lg border-2 border-black/80 bg-white p-4"
+          >
             <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
               <span className="text-sm font-medium text-black/60">Verdict</span>
-              <span data-testid="proclaim-verdict-label" className={`rounded px-3 py-1 text-lg font-bold tracking-wide ${w.style}`}>
+              <span
+                data-testid="proclaim-verdict-label"
+                className={`rounded px-3 py-1 text-lg font-bold tracking-wide ${w.style}`}
+              >
                 {w.word}
               </span>
-              <span className="text-sm text-black/70">{w.product ? `reads as ${w.product} on the claim scale` : verdict.label === "INCONCLUSIVE" ? "no TRUE or FALSE: the court could not decide" : ""}</span>
+              <span className="text-sm text-black/70">
+                {w.product
+                  ? `reads as ${w.product} on the claim scale`
+                  : verdict.label === "INCONCLUSIVE"
+                    ? "no TRUE or FALSE: the court could not decide"
+                    : ""}
+              </span>
               {verdict.confidence !== null ? (
                 <span className="text-sm font-medium" data-testid="proclaim-confidence">
                   court&apos;s confidence {Math.round(verdict.confidence * 100)}%
@@ -116,18 +150,35 @@ export function ProclaimDebate({ view, live, connection, canControl = false, ext
           </section>
         ) : null}
 
-        <div className="min-w-0 rounded-md border border-black/10 bg-white p-3 text-sm" data-testid="proclaim-token-meter" aria-live="polite">
+        <div
+          className="min-w-0 rounded-md border border-black/10 bg-white p-3 text-sm"
+          data-testid="proclaim-token-meter"
+          aria-live="polite"
+        >
           <p>
-            <strong>{fmt(tokens)}</strong> tokens {view.status === "running" || view.status === "queued" ? "used so far" : "used"}{budget ? ` of a ${fmt(budget)} budget` : ""} · the paper reports ~{fmt(PAPER_TOKENS)} per claim
+            <strong>{fmt(tokens)}</strong> tokens{" "}
+            {view.status === "running" || view.status === "queued" ? "used so far" : "used"}
+            {budget ? ` of a ${fmt(budget)} budget` : ""} · the paper reports ~{fmt(PAPER_TOKENS)} per claim
           </p>
           {budget ? (
-            <div className="mt-1 h-2 w-full overflow-hidden rounded bg-black/10" role="meter" aria-valuemin={0} aria-valuemax={budget} aria-valuenow={Math.min(tokens, budget)} aria-label="Tokens used of the budget">
-              <div className={`h-full ${tokens >= budget ? "bg-red-700" : "bg-ink"}`} style={{ width: `${Math.min(100, (tokens / budget) * 100)}%` }} />
+            <div
+              className="mt-1 h-2 w-full overflow-hidden rounded bg-black/10"
+              role="meter"
+              aria-valuemin={0}
+              aria-valuemax={budget}
+              aria-valuenow={Math.min(tokens, budget)}
+              aria-label="Tokens used of the budget"
+            >
+              <div
+                className={`h-full ${tokens >= budget ? "bg-red-700" : "bg-ink"}`}
+                style={{ width: `${Math.min(100, (tokens / budget) * 100)}%` }}
+              />
             </div>
           ) : null}
           {working && view.status === "running" ? (
             <p className="mt-1 text-xs text-black/60" data-testid="proclaim-working">
-              Now: {working.turn.role.replace(/-/g, " ")} · {working.turn.phase.replace(/^switched:/, "sides switched, ").replace(/-/g, " ")}…
+              Now: {working.turn.role.replace(/-/g, " ")} ·{" "}
+              {working.turn.phase.replace(/^switched:/, "sides switched, ").replace(/-/g, " ")}…
             </p>
           ) : null}
         </div>
@@ -143,12 +194,21 @@ export function ProclaimDebate({ view, live, connection, canControl = false, ext
 
       {panelStarted ? panel : null}
 
-      <Section id="proclaim-premises" title="1 · What has to be true" help="The claim split into premises. The critic marks the ones still open after each round.">
+      <Section
+        id="proclaim-premises"
+        title="1 · What has to be true"
+        help="The claim split into premises. The critic marks the ones still open after each round."
+      >
         {premises.premises.length ? (
           <ul className="space-y-1 text-sm">
             {premises.premises.map((p, i) => (
               <li key={i} className="flex min-w-0 gap-2" data-testid="proclaim-premise">
-                <span aria-hidden className={p.unresolved ? "text-amber-700" : premises.criticSeen ? "text-emerald-700" : "text-black/40"}>
+                <span
+                  aria-hidden
+                  className={
+                    p.unresolved ? "text-amber-700" : premises.criticSeen ? "text-emerald-700" : "text-black/40"
+                  }
+                >
                   {p.unresolved ? "○" : premises.criticSeen ? "✓" : "•"}
                 </span>
                 <span className="min-w-0 break-words">
@@ -159,11 +219,19 @@ export function ProclaimDebate({ view, live, connection, canControl = false, ext
             ))}
           </ul>
         ) : (
-          <p className="text-sm text-black/50">{premises.unparsed ? "The premises could not be read; the trial goes on over the claim as a whole." : "Not yet split."}</p>
+          <p className="text-sm text-black/50">
+            {premises.unparsed
+              ? "The premises could not be read; the trial goes on over the claim as a whole."
+              : "Not yet split."}
+          </p>
         )}
       </Section>
 
-      <Section id="proclaim-evidence-section" title="2 · Evidence admitted and refused" help={`Each passage found in the corpus is scored for relevance and credibility; weight = relevance × credibility. Above ${asObj(config).admitW ?? 0.5} it is admitted, at or below ${asObj(config).discardW ?? 0.1} refused, in between disputed (shown, not argued from).`}>
+      <Section
+        id="proclaim-evidence-section"
+        title="2 · Evidence admitted and refused"
+        help={`Each passage found in the corpus is scored for relevance and credibility; weight = relevance × credibility. Above ${asObj(config).admitW ?? 0.5} it is admitted, at or below ${asObj(config).discardW ?? 0.1} refused, in between disputed (shown, not argued from).`}
+      >
         {rows.pretrial.length ? (
           <p className="text-sm">
             {admitted} admitted · {disputed} disputed · {refused} refused
@@ -172,7 +240,9 @@ export function ProclaimDebate({ view, live, connection, canControl = false, ext
         <EvidenceTable rows={rows.pretrial} selected={selected} onSelect={setSelected} />
         {rows.prag.length ? (
           <details className="text-sm">
-            <summary className="cursor-pointer font-medium">Passages found during the trial ({rows.prag.length})</summary>
+            <summary className="cursor-pointer font-medium">
+              Passages found during the trial ({rows.prag.length})
+            </summary>
             <div className="mt-2">
               <EvidenceTable rows={rows.prag} selected={selected} onSelect={setSelected} />
             </div>
@@ -180,21 +250,34 @@ export function ProclaimDebate({ view, live, connection, canControl = false, ext
         ) : null}
       </Section>
 
-      <Section id="proclaim-trial" title="3 · The trial" help="Counsel A argues for the claim, counsel B against. Each round they may search the corpus for something new and call an expert witness; then each rates its own argument and an independent critic reviews both.">
+      <Section
+        id="proclaim-trial"
+        title="3 · The trial"
+        help="Counsel A argues for the claim, counsel B against. Each round they may search the corpus for something new and call an expert witness; then each rates its own argument and an independent critic reviews both."
+      >
         <TrialSection trial={primary} onCite={onCite} />
       </Section>
 
       {switchOff ? null : (
-        <Section id="proclaim-switched" title="4 · The same trial with sides switched" help="The counsel swap sides and argue again from the same admitted evidence. If a side argues just as well for the opposite view, its first arguments weigh less.">
+        <Section
+          id="proclaim-switched"
+          title="4 · The same trial with sides switched"
+          help="The counsel swap sides and argue again from the same admitted evidence. If a side argues just as well for the opposite view, its first arguments weigh less."
+        >
           <TrialSection trial={switched} onCite={onCite} />
           {typeof gamma === "number" ? (
             <p className="text-sm" data-testid="proclaim-consistency">
-              Consistency across the switch: <strong>{gamma}/10</strong> (an analyst compared both trials; 7 or more adds 0.10 to the confidence, under 5 takes 0.05 off).
+              Consistency across the switch: <strong>{gamma}/10</strong> (an analyst compared both trials; 7 or more
+              adds 0.10 to the confidence, under 5 takes 0.05 off).
             </p>
           ) : null}
         </Section>
       )}
-      {panelStarted ? null : <p className="text-sm text-black/50">The judges vote once the trial{switchOff ? "" : "s"} end{switchOff ? "s" : ""}.</p>}
+      {panelStarted ? null : (
+        <p className="text-sm text-black/50">
+          The judges vote once the trial{switchOff ? "" : "s"} end{switchOff ? "s" : ""}.
+        </p>
+      )}
     </div>
   );
 }

@@ -21,7 +21,10 @@ export function ProclaimFields({
     <fieldset className="space-y-4" data-testid="proclaim-fields">
       <legend className="font-medium">The trial</legend>
       <p className="text-sm text-black/70">
-        PROClaim tries the claim like a court case. The claim is split into premises; passages from the corpus are weighed and either admitted as evidence or refused; counsel for and against argue over rounds, may call expert witnesses and search for new passages; then they swap sides and argue again, and three judges vote. It is thorough and expensive: check the estimate below before starting.
+        PROClaim tries the claim like a court case. The claim is split into premises; passages from the corpus are
+        weighed and either admitted as evidence or refused; counsel for and against argue over rounds, may call expert
+        witnesses and search for new passages; then they swap sides and argue again, and three judges vote. It is
+        thorough and expensive: check the estimate below before starting.
       </p>
       {corpora.length ? (
         <div className="min-w-0 max-w-full">
@@ -29,7 +32,12 @@ export function ProclaimFields({
           <label htmlFor="proclaim-corpus" className="block text-sm">
             Corpus the court searches during the trial
           </label>
-          <select id="proclaim-corpus" name="corpus" defaultValue={values.corpus} className="mt-1 w-full max-w-full rounded-md border border-black/20 bg-white p-2 sm:w-auto">
+          <select
+            id="proclaim-corpus"
+            name="corpus"
+            defaultValue={values.corpus}
+            className="mt-1 w-full max-w-full rounded-md border border-black/20 bg-white p-2 sm:w-auto"
+          >
             {corpora.map((c) => (
               <option key={c.name} value={c.name}>
                 {c.name} ({c.passages} passages)
@@ -39,14 +47,21 @@ export function ProclaimFields({
           {renderError("corpus")}
         </div>
       ) : (
-        <p className="text-sm text-red-800">No corpus yet: PROClaim needs one to search. Load the demo corpus or your documents on the Corpora page.</p>
+        <p className="text-sm text-red-800">
+          No corpus yet: PROClaim needs one to search. Load the demo corpus or your documents on the Corpora page.
+        </p>
       )}
       <div className="flex flex-wrap gap-4">
         <div className="min-w-0 max-w-full">
           <label htmlFor="proclaimPreset" className="block text-sm">
             Setting
           </label>
-          <select id="proclaimPreset" name="proclaimPreset" defaultValue={values.proclaimPreset ?? ""} className="mt-1 w-full max-w-full rounded-md border border-black/20 bg-white p-2 sm:w-auto">
+          <select
+            id="proclaimPreset"
+            name="proclaimPreset"
+            defaultValue={values.proclaimPreset ?? ""}
+            className="mt-1 w-full max-w-full rounded-md border border-black/20 bg-white p-2 sm:w-auto"
+          >
             <option value="">Full method (the paper&apos;s)</option>
             {presets.map((p) => (
               <option key={p.name} value={p.name}>
@@ -59,11 +74,22 @@ export function ProclaimFields({
           <label htmlFor="maxRounds" className="block text-sm">
             Rounds per trial at most
           </label>
-          <input id="maxRounds" name="maxRounds" type="number" min={1} max={20} defaultValue={values.maxRounds ?? "10"} className="mt-1 w-24 rounded-md border border-black/20 bg-white p-2" />
+          <input
+            id="maxRounds"
+            name="maxRounds"
+            type="number"
+            min={1}
+            max={20}
+            defaultValue={values.maxRounds ?? "10"}
+            className="mt-1 w-24 rounded-md border border-black/20 bg-white p-2"
+          />
           {renderError("config.maxRounds")}
         </div>
       </div>
-      <p className="text-xs text-black/60">A token budget (below) caps the cost: once it is spent the trial stops and goes straight to the three judges, and the verdict says so.</p>
+      <p className="text-xs text-black/60">
+        A token budget (below) caps the cost: once it is spent the trial stops and goes straight to the three judges,
+        and the verdict says so.
+      </p>
     </fieldset>
   );
 }

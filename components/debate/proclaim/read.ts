@@ -7,7 +7,8 @@ type Obj = Record<string, unknown>;
 export const asObj = (v: unknown): Obj => (v && typeof v === "object" && !Array.isArray(v) ? (v as Obj) : {});
 const num = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) ? v : null);
 const str = (v: unknown): string | null => (typeof v === "string" && v.trim() ? v : null);
-const strs = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === "string" && x.trim() !== "") : []);
+const strs = (v: unknown): string[] =>
+  Array.isArray(v) ? v.filter((x): x is string => typeof x === "string" && x.trim() !== "") : [];
 
 export type PTurn = {
   seq: number;
@@ -25,13 +26,22 @@ export type PTurn = {
   error?: string | null;
 };
 
-export type PEvidence = { rank: number; text: string; title?: string | null; url?: string | null; origin?: string | null; metadata?: unknown };
+export type PEvidence = {
+  rank: number;
+  text: string;
+  title?: string | null;
+  url?: string | null;
+  origin?: string | null;
+  metadata?: unknown;
+};
 
 export type Trial = "primary" | "switched";
 
 /** The trial a phase belongs to and the phase's own name without the `switched:` prefix. */
 export function splitPhase(phase: string): { trial: Trial; step: string } {
-  return phase.startsWith("switched:") ? { trial: "switched", step: phase.slice("switched:".length) } : { trial: "primary", step: phase };
+  return phase.startsWith("switched:")
+    ? { trial: "switched", step: phase.slice("switched:".length) }
+    : { trial: "primary", step: phase };
 }
 
 const pc = (t: PTurn): Obj => asObj(asObj(t.metadata).proclaim);
@@ -76,18 +86,45 @@ export function stopWords(reason: string | null | undefined): string {
 }
 
 /** The premises the claim was split into, with the ones the critic last called unresolved marked. */
-export function premiseChecklist(turns: PTurn[]): { premises: Array<{ text: string; unresolved: boolean }>; criticSeen: boolean; unparsed: boolean } {
+export function premiseChecklist(turns: PTurn[]): {
+  premises: Array<{ text: string; unresolved: boolean }>;
+  criticSeen: boolean;
+  unparsed: boolean;
+} {
   const p = [...turns].reverse().find((t) => t.phase.startsWith("premises") && t.status === "completed");
   const premises = strs(p ? pc(p).premises : undefined);
   const critics = turns.filter((t) => splitPhase(t.phase).step === "critic" && t.status === "completed" && json(t));
   const last = critics.at(-1);
   const open = strs(last ? json(last)!.unresolved_premises : undefined).map((x) => x.toLowerCase().trim());
   // The critic names premises in its own words: a premise is open when either text contains the other.
-  const isOpen = (text: string) => open.some((o) => o.includes(text.toLowerCase().trim()) || text.toLowerCase().includes(o) || /^p?\d+$/i.test(o) && premises.indexOf(text) === Number(o.replace(/\D/g, "")) - 1);
-  return { premises: premises.map((text) => ({ text, unresolved: isOpen(text) })), criticSeen: !!last, unparsed: !!p && premises.length === 0 };
+  const isOpen = (text: string) =>
+    open.some(
+      (o) =>
+        o.includes(text.toLowerCase().trim()) ||
+        text.toLowerCase().includes(o) ||
+        (/^p?\d+$/i.test(o) && premises.indexOf(text) === Number(o.replace(/\D/g, "")) - 1),
+    );
+  return {
+    premises: premises.map((text) => ({ text, unresolved: isOpen(text) })),
+    criticSeen: !!last,
+    unparsed: !!p && premises.length === 0,
+  };
 }
 
-export type EvidenceRow = { rank: number; title: string; text: string; url: string | null; r: number | null; c: number | null; w: number | null; status: string; reason: string | null; trial: string; eta: number | null; side: string | null };
+export type EvidenceRow = {
+  rank: number;
+  title: string;
+  text: string;
+  url: string | null;
+  r: number | null;
+  c: number | null;
+  w: number | null;
+  status: string;
+  reason: string | null;
+  trial: string;
+  eta: number | null;
+  side: string | null;
+};
 
 /** Every candidate the court weighed before the trial (admitted, disputed, discarded, unread) and each P-RAG passage. */
 export function evidenceRows(evidence: PEvidence[]): { pretrial: EvidenceRow[]; prag: EvidenceRow[] } {
@@ -108,7 +145,10 @@ export function evidenceRows(evidence: PEvidence[]): { pretrial: EvidenceRow[]; 
       side: str(m.side),
     };
   });
-  return { pretrial: rows.filter((r) => r.trial === "pre-trial"), prag: rows.filter((r) => r.trial !== "pre-trial" && r.trial !== "") };
+  return {
+    pretrial: rows.filter((r) => r.trial === "pre-trial"),
+    prag: rows.filter((r) => r.trial !== "pre-trial" && r.trial !== ""),
+  };
 }
 
 export const STATUS_WORDS: Record<string, string> = {
@@ -120,9 +160,29 @@ export const STATUS_WORDS: Record<string, string> = {
   rejected: "repeat: not added",
 };
 
-export type PragRow = { seq: number; round: number; side: string; need: string | null; query: string | null; refined: string | null; results: Array<{ rank: number; title: string | null; eta: number; accepted: boolean }>; meanEta: number | null; etaMin: number | null; badge: string | null };
+export type PragRow = {
+  seq: number;
+  round: number;
+  side: string;
+  need: string | null;
+  query: string | null;
+  refined: string | null;
+  results: Array<{ rank: number; title: string | null; eta: number; accepted: boolean }>;
+  meanEta: number | null;
+  etaMin: number | null;
+  badge: string | null;
+};
 
-export type RoundRow = { round: number; S: number | null; deltaS: number | null; meanEta: number | null; stopReason: string | null; for: { sRef: number | null; logic: number | null; novelty: number | null; rebuttal: number | null } | null; against: { sRef: number | null; logic: number | null; novelty: number | null; rebuttal: number | null } | null; close: { decision: string | null; pClose: number | null } | null };
+export type RoundRow = {
+  round: number;
+  S: number | null;
+  deltaS: number | null;
+  meanEta: number | null;
+  stopReason: string | null;
+  for: { sRef: number | null; logic: number | null; novelty: number | null; rebuttal: number | null } | null;
+  against: { sRef: number | null; logic: number | null; novelty: number | null; rebuttal: number | null } | null;
+  close: { decision: string | null; pClose: number | null } | null;
+};
 
 export type TrialView = {
   trial: Trial;
@@ -132,7 +192,15 @@ export type TrialView = {
   prag: PragRow[];
   reflections: RoundRow[];
   critic: Array<{ round: number; seq: number; notes: Obj | null; text: string }>;
-  experts: Array<{ round: number; side: string | null; request: string | null; reasoning: string | null; ruling: string | null; expert: string | null; testimony: PTurn | null }>;
+  experts: Array<{
+    round: number;
+    side: string | null;
+    request: string | null;
+    reasoning: string | null;
+    ruling: string | null;
+    expert: string | null;
+    testimony: PTurn | null;
+  }>;
   stopReason: string | null;
 };
 
@@ -145,26 +213,61 @@ const scoresOf = (refl: unknown) => {
 
 /** One trial's course: arguments, searches with η, reflections and stop signals per round, critic, experts. */
 export function readTrial(turns: PTurn[], trial: Trial): TrialView {
-  const mine = turns.filter((t) => splitPhase(t.phase).trial === trial && t.round >= 1 && t.phase !== "panel" && t.phase !== "consistency");
+  const mine = turns.filter(
+    (t) => splitPhase(t.phase).trial === trial && t.round >= 1 && t.phase !== "panel" && t.phase !== "consistency",
+  );
   const step = (t: PTurn) => splitPhase(t.phase).step;
   const speeches = mine.filter((t) => step(t) === "argument" || step(t) === "testimony");
   const prag: PragRow[] = mine
     .filter((t) => step(t) === "prag" && t.status === "completed")
     .map((t) => {
       const v = value(t);
-      const results = Array.isArray(v.results) ? (v.results as unknown[]).map(asObj).map((r) => ({ rank: num(r.rank) ?? 0, title: str(r.title), eta: num(r.eta) ?? 0, accepted: r.accepted === true })) : [];
-      return { seq: t.seq, round: t.round, side: str(v.side) ?? "", need: str(v.need), query: str(v.query), refined: str(v.refined), results, meanEta: num(v.meanEta), etaMin: num(v.etaMin), badge: str(v.badge) };
+      const results = Array.isArray(v.results)
+        ? (v.results as unknown[])
+            .map(asObj)
+            .map((r) => ({
+              rank: num(r.rank) ?? 0,
+              title: str(r.title),
+              eta: num(r.eta) ?? 0,
+              accepted: r.accepted === true,
+            }))
+        : [];
+      return {
+        seq: t.seq,
+        round: t.round,
+        side: str(v.side) ?? "",
+        need: str(v.need),
+        query: str(v.query),
+        refined: str(v.refined),
+        results,
+        meanEta: num(v.meanEta),
+        etaMin: num(v.etaMin),
+        badge: str(v.badge),
+      };
     });
   const closes = new Map<number, { decision: string | null; pClose: number | null }>();
-  for (const t of mine) if (step(t) === "court-close" && t.status === "completed") closes.set(t.round, { decision: str(pc(t).decision), pClose: num(pc(t).pClose) });
+  for (const t of mine)
+    if (step(t) === "court-close" && t.status === "completed")
+      closes.set(t.round, { decision: str(pc(t).decision), pClose: num(pc(t).pClose) });
   const reflections: RoundRow[] = mine
     .filter((t) => step(t) === "convergence" && t.status === "completed")
     .map((t) => {
       const v = value(t);
       const refl = asObj(v.reflections);
-      return { round: t.round, S: num(v.S), deltaS: num(v.deltaS), meanEta: num(v.meanEta), stopReason: str(v.stopReason), for: scoresOf(refl.for), against: scoresOf(refl.against), close: closes.get(t.round) ?? null };
+      return {
+        round: t.round,
+        S: num(v.S),
+        deltaS: num(v.deltaS),
+        meanEta: num(v.meanEta),
+        stopReason: str(v.stopReason),
+        for: scoresOf(refl.for),
+        against: scoresOf(refl.against),
+        close: closes.get(t.round) ?? null,
+      };
     });
-  const critic = mine.filter((t) => step(t) === "critic" && t.status === "completed").map((t) => ({ round: t.round, seq: t.seq, notes: json(t), text: t.content }));
+  const critic = mine
+    .filter((t) => step(t) === "critic" && t.status === "completed")
+    .map((t) => ({ round: t.round, seq: t.seq, notes: json(t), text: t.content }));
   const experts: TrialView["experts"] = [];
   for (const t of mine) {
     const s = step(t);
@@ -174,14 +277,33 @@ export function readTrial(turns: PTurn[], trial: Trial): TrialView {
       if (!Object.keys(req).length) continue;
       const side = str(m.side);
       const existing = experts.find((e) => e.round === t.round && e.side === side);
-      const row = { round: t.round, side, request: str(req.expert_type), reasoning: str(req.reasoning), ruling: null, expert: null, testimony: null };
+      const row = {
+        round: t.round,
+        side,
+        request: str(req.expert_type),
+        reasoning: str(req.reasoning),
+        ruling: null,
+        expert: null,
+        testimony: null,
+      };
       if (existing) Object.assign(existing, { request: row.request, reasoning: row.reasoning });
       else experts.push(row);
     } else if (s === "expert-ruling" || s === "testimony") {
       const m = pc(t);
       const side = str(m.side);
       let e = experts.find((x) => x.round === t.round && x.side === side);
-      if (!e) experts.push((e = { round: t.round, side, request: str(m.expertType), reasoning: null, ruling: null, expert: null, testimony: null }));
+      if (!e)
+        experts.push(
+          (e = {
+            round: t.round,
+            side,
+            request: str(m.expertType),
+            reasoning: null,
+            ruling: null,
+            expert: null,
+            testimony: null,
+          }),
+        );
       if (s === "expert-ruling") e.ruling = str(m.ruling) ?? (t.status === "completed" ? "unread" : null);
       else {
         e.testimony = t;
@@ -194,7 +316,15 @@ export function readTrial(turns: PTurn[], trial: Trial): TrialView {
   return { trial, rounds, speeches, prag, reflections, critic, experts, stopReason: stop };
 }
 
-export type Ballot = { role: string; seq: number | null; status: string; label: string | null; scores: { evidence: number | null; validity: number | null; reliability: number | null } | null; reasoning: string | null; text: string };
+export type Ballot = {
+  role: string;
+  seq: number | null;
+  status: string;
+  label: string | null;
+  scores: { evidence: number | null; validity: number | null; reliability: number | null } | null;
+  reasoning: string | null;
+  text: string;
+};
 
 /** The panel's ballots from the judge turns (streaming text while they write, the read answer once done). */
 export function panelBallots(turns: PTurn[], judges: string[] = ["judge-1", "judge-2", "judge-3"]): Ballot[] {
@@ -208,7 +338,13 @@ export function panelBallots(turns: PTurn[], judges: string[] = ["judge-1", "jud
       seq: t.seq,
       status: t.status,
       label,
-      scores: j ? { evidence: num(j.evidence_strength), validity: num(j.argument_validity), reliability: num(j.scientific_reliability) } : null,
+      scores: j
+        ? {
+            evidence: num(j.evidence_strength),
+            validity: num(j.argument_validity),
+            reliability: num(j.scientific_reliability),
+          }
+        : null,
       reasoning: j ? str(j.reasoning) : null,
       text: t.content,
     };
@@ -237,7 +373,10 @@ const sign = (x: number) => `${x >= 0 ? "+" : "−"}${Math.abs(x).toFixed(2)}`;
  * How the calibrated confidence was reached, one plain sentence per step with its number
  * (formulas.ts confidence: c_base = 0.8σ + 0.3q, plus δ_rs and δ_ref, clamped to 0..1).
  */
-export function confidenceSteps(label: string, details: unknown): Array<{ name: string; value: string; words: string }> {
+export function confidenceSteps(
+  label: string,
+  details: unknown,
+): Array<{ name: string; value: string; words: string }> {
   const d = asObj(details);
   const votes = asObj(d.votes);
   const sigma = num(d.sigma);
@@ -254,17 +393,55 @@ export function confidenceSteps(label: string, details: unknown): Array<{ name: 
     .filter(([, v]) => (num(v) ?? 0) > 0)
     .map(([k, v]) => `${v} ${verdictWords(k).word.toLowerCase()}`)
     .join(", ");
-  if (total || abstained.length) out.push({ name: "Votes", value: `${num(votes[label]) ?? 0} of ${total + abstained.length}`, words: `${tally ? `The judges voted ${tally}` : "No judge voted"}${abstained.length ? ` (${abstained.join(", ")} gave no readable ballot)` : ""}${d.tieBreak === true ? "; the votes were tied, so the chief justice's ballot decided" : ""}.` });
-  if (sigma !== null) out.push({ name: "Agreement σ", value: sigma.toFixed(2), words: `Share of the panel behind "${verdictWords(label).word.toLowerCase()}".` });
-  if (q !== null) out.push({ name: "Quality q", value: q.toFixed(2), words: "The judges' average marks for strength of evidence, soundness of the arguments and scientific reliability, scaled to 0–1." });
-  if (cBase !== null) out.push({ name: "Base c_base", value: cBase.toFixed(2), words: "0.8 × agreement + 0.3 × quality." });
-  if (dRs !== null) out.push({ name: "Role switch δ_rs", value: sign(dRs), words: gamma === null ? "No role-switch check in this run: no adjustment." : `When the counsel swapped sides, their arguments stayed consistent ${gamma}/10: ${dRs > 0 ? "a bonus" : dRs < 0 ? "a penalty" : "no change"}.` });
-  if (dRef !== null) out.push({ name: "Self-assessment δ_ref", value: sign(dRef), words: "How the winning side's counsel rated their own last argument, against the middle of the scale (never below −0.15)." });
-  if (cFinal !== null) out.push({ name: "Confidence c_final", value: pct(cFinal), words: "Base plus both adjustments, kept between 0 and 100%." });
+  if (total || abstained.length)
+    out.push({
+      name: "Votes",
+      value: `${num(votes[label]) ?? 0} of ${total + abstained.length}`,
+      words: `${tally ? `The judges voted ${tally}` : "No judge voted"}${abstained.length ? ` (${abstained.join(", ")} gave no readable ballot)` : ""}${d.tieBreak === true ? "; the votes were tied, so the chief justice's ballot decided" : ""}.`,
+    });
+  if (sigma !== null)
+    out.push({
+      name: "Agreement σ",
+      value: sigma.toFixed(2),
+      words: `Share of the panel behind "${verdictWords(label).word.toLowerCase()}".`,
+    });
+  if (q !== null)
+    out.push({
+      name: "Quality q",
+      value: q.toFixed(2),
+      words:
+        "The judges' average marks for strength of evidence, soundness of the arguments and scientific reliability, scaled to 0–1.",
+    });
+  if (cBase !== null)
+    out.push({ name: "Base c_base", value: cBase.toFixed(2), words: "0.8 × agreement + 0.3 × quality." });
+  if (dRs !== null)
+    out.push({
+      name: "Role switch δ_rs",
+      value: sign(dRs),
+      words:
+        gamma === null
+          ? "No role-switch check in this run: no adjustment."
+          : `When the counsel swapped sides, their arguments stayed consistent ${gamma}/10: ${dRs > 0 ? "a bonus" : dRs < 0 ? "a penalty" : "no change"}.`,
+    });
+  if (dRef !== null)
+    out.push({
+      name: "Self-assessment δ_ref",
+      value: sign(dRef),
+      words:
+        "How the winning side's counsel rated their own last argument, against the middle of the scale (never below −0.15).",
+    });
+  if (cFinal !== null)
+    out.push({
+      name: "Confidence c_final",
+      value: pct(cFinal),
+      words: "Base plus both adjustments, kept between 0 and 100%.",
+    });
   return out;
 }
 
 /** Tokens spent so far: finished turns' usage (each includes its retries). */
 export function tokensUsed(turns: PTurn[]): number {
-  return turns.filter((t) => t.status === "completed").reduce((a, t) => a + (t.promptTokens ?? 0) + (t.completionTokens ?? 0), 0);
+  return turns
+    .filter((t) => t.status === "completed")
+    .reduce((a, t) => a + (t.promptTokens ?? 0) + (t.completionTokens ?? 0), 0);
 }

@@ -15,7 +15,12 @@ export type { GateValue } from "@/lib/debate/tool-mad/steps";
 
 export type ConsistencyValue = { agent: string; cs: number | null; method: string };
 
-export type ConsensusValue = { labels: Record<string, string>; gatesPassed: boolean; agreed: boolean; label: string | null };
+export type ConsensusValue = {
+  labels: Record<string, string>;
+  gatesPassed: boolean;
+  agreed: boolean;
+  label: string | null;
+};
 
 export type ToolCall = {
   provider: string;
@@ -78,7 +83,20 @@ export function layoutToolMad(turns: readonly ToolMadTurn[], configuredAgents?: 
   const roundOf = (n: number) => {
     let r = rounds.get(n);
     if (!r) {
-      r = { round: n, agents: agents.map((agent) => ({ agent, query: null, retrieve: null, answer: null, answerRepair: null, scoring: [], gate: null, consistency: null })), consensus: null };
+      r = {
+        round: n,
+        agents: agents.map((agent) => ({
+          agent,
+          query: null,
+          retrieve: null,
+          answer: null,
+          answerRepair: null,
+          scoring: [],
+          gate: null,
+          consistency: null,
+        })),
+        consensus: null,
+      };
       rounds.set(n, r);
     }
     return r;
@@ -114,13 +132,15 @@ export function layoutToolMad(turns: readonly ToolMadTurn[], configuredAgents?: 
   return { agents, rounds: [...rounds.values()].sort((a, b) => a.round - b.round), judge, other };
 }
 
-const obj = (x: unknown): Record<string, unknown> | null => (x && typeof x === "object" && !Array.isArray(x) ? (x as Record<string, unknown>) : null);
+const obj = (x: unknown): Record<string, unknown> | null =>
+  x && typeof x === "object" && !Array.isArray(x) ? (x as Record<string, unknown>) : null;
 const toolMadMeta = (t: ToolMadTurn | null) => obj(obj(t?.metadata)?.toolMad);
 
 /** The query an agent searched with: from the turn's metadata, else (a streaming turn) the `QUERY:` line written so far. */
 export function queryOf(t: ToolMadTurn | null): QueryInfo | null {
   const q = obj(toolMadMeta(t)?.query);
-  if (q && typeof q.text === "string") return { text: q.text, previous: typeof q.previous === "string" ? q.previous : null, changed: q.changed !== false };
+  if (q && typeof q.text === "string")
+    return { text: q.text, previous: typeof q.previous === "string" ? q.previous : null, changed: q.changed !== false };
   if (!t?.content) return null;
   const m = /QUERY:\s*(.+)/i.exec(t.content);
   return m ? { text: m[1]!.trim(), previous: null, changed: true } : null;
@@ -161,7 +181,12 @@ export function queryDiff(previous: string, next: string): Array<{ text: string;
   const b = next.split(/\s+/).filter(Boolean);
   // Longest common subsequence over words: queries are short, so the quadratic table is tiny.
   const lcs = Array.from({ length: a.length + 1 }, () => new Array<number>(b.length + 1).fill(0));
-  for (let i = a.length - 1; i >= 0; i--) for (let j = b.length - 1; j >= 0; j--) lcs[i]![j] = a[i]!.toLowerCase() === b[j]!.toLowerCase() ? lcs[i + 1]![j + 1]! + 1 : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!);
+  for (let i = a.length - 1; i >= 0; i--)
+    for (let j = b.length - 1; j >= 0; j--)
+      lcs[i]![j] =
+        a[i]!.toLowerCase() === b[j]!.toLowerCase()
+          ? lcs[i + 1]![j + 1]! + 1
+          : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!);
   const out: Array<{ text: string; op: "same" | "added" | "removed" }> = [];
   let i = 0;
   let j = 0;

@@ -4,7 +4,21 @@
  * A score against its threshold: a bar with a tick at the threshold, and pass or fail in words
  * (never colour alone). `null` means the score could not be computed (no statements), which fails.
  */
-export function ScoreGauge({ name, help, value, threshold, compare, note }: { name: string; help: string; value: number | null; threshold: number; compare: "gte" | "gt"; note?: string | null }) {
+export function ScoreGauge({
+  name,
+  help,
+  value,
+  threshold,
+  compare,
+  note,
+}: {
+  name: string;
+  help: string;
+  value: number | null;
+  threshold: number;
+  compare: "gte" | "gt";
+  note?: string | null;
+}) {
   const pass = value !== null && (compare === "gt" ? value > threshold : value >= threshold);
   const pct = value === null ? 0 : Math.max(0, Math.min(1, value)) * 100;
   const need = `${compare === "gt" ? "above" : "at least"} ${threshold.toFixed(2)}`;
@@ -18,7 +32,12 @@ export function ScoreGauge({ name, help, value, threshold, compare, note }: { na
           {value === null ? "not computed" : value.toFixed(2)} · {pass ? "passes" : "fails"} (needs {need})
         </span>
       </div>
-      <div title={help} className="relative mt-1 h-2 rounded-full bg-black/10" role="img" aria-label={`${name} ${value === null ? "not computed" : value.toFixed(2)}, threshold ${threshold.toFixed(2)}, ${pass ? "passes" : "fails"}`}>
+      <div
+        title={help}
+        className="relative mt-1 h-2 rounded-full bg-black/10"
+        role="img"
+        aria-label={`${name} ${value === null ? "not computed" : value.toFixed(2)}, threshold ${threshold.toFixed(2)}, ${pass ? "passes" : "fails"}`}
+      >
         <div className={`h-2 rounded-full ${pass ? "bg-emerald-600" : "bg-red-600"}`} style={{ width: `${pct}%` }} />
         <div className="absolute -top-0.5 h-3 w-0.5 bg-black" style={{ left: `${threshold * 100}%` }} aria-hidden />
       </div>

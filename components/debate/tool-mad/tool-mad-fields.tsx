@@ -76,7 +76,9 @@ export function ToolMadFields({
       <input type="hidden" name="evidenceMode" value="retrieved" />
       <fieldset>
         <legend className="font-medium">Evidence</legend>
-        <p className="mt-1 text-xs text-black/60">The agents find their own documents as they debate; nothing is retrieved in advance.</p>
+        <p className="mt-1 text-xs text-black/60">
+          The agents find their own documents as they debate; nothing is retrieved in advance.
+        </p>
         {corpora.length ? (
           <div className="mt-2 min-w-0 max-w-full">
             <label htmlFor="corpus" className="block text-sm">
@@ -95,14 +97,19 @@ export function ToolMadFields({
             Tool-MAD needs a corpus for its corpus agent: load the demo corpus or your documents on the Corpora page.
           </p>
         )}
-        <p data-testid="search-provider" className={`mt-2 rounded-md p-2 text-sm ${info.search.live ? "bg-black/5" : "bg-amber-50 text-amber-950"}`}>
+        <p
+          data-testid="search-provider"
+          className={`mt-2 rounded-md p-2 text-sm ${info.search.live ? "bg-black/5" : "bg-amber-50 text-amber-950"}`}
+        >
           {info.search.live ? (
             <>
               The search agent searches the web with <strong>{info.search.label}</strong>.
             </>
           ) : (
             <>
-              <strong>No web search configured:</strong> the search agent searches this corpus instead, and every result it finds is labelled “{info.search.label}”. An admin sets WEB_SEARCH_PROVIDER (and its key) to search the web.
+              <strong>No web search configured:</strong> the search agent searches this corpus instead, and every result
+              it finds is labelled “{info.search.label}”. An admin sets WEB_SEARCH_PROVIDER (and its key) to search the
+              web.
             </>
           )}
           {searchUsed ? null : " (No search agent in this line-up.)"}
@@ -140,7 +147,13 @@ export function ToolMadFields({
             <label htmlFor="labels" className="block text-sm">
               Labels the agents answer with
             </label>
-            <select id="labels" name="labels" value={labels} onChange={(e) => setLabels(e.target.value)} className={input}>
+            <select
+              id="labels"
+              name="labels"
+              value={labels}
+              onChange={(e) => setLabels(e.target.value)}
+              className={input}
+            >
               {info.schemes.map((s) => (
                 <option key={s.name} value={s.name}>
                   {s.title}
@@ -153,8 +166,19 @@ export function ToolMadFields({
             <label htmlFor="rounds" className="block text-sm">
               Rounds at most
             </label>
-            <input id="rounds" name="rounds" type="number" min={1} max={6} defaultValue={v.rounds ?? "3"} aria-describedby="config.rounds-error" className="mt-1 w-24 rounded-md border border-black/20 bg-white p-2" />
-            <p className="mt-1 text-xs text-black/60">They stop earlier as soon as they agree and both answers pass the checks; otherwise the judge decides.</p>
+            <input
+              id="rounds"
+              name="rounds"
+              type="number"
+              min={1}
+              max={6}
+              defaultValue={v.rounds ?? "3"}
+              aria-describedby="config.rounds-error"
+              className="mt-1 w-24 rounded-md border border-black/20 bg-white p-2"
+            />
+            <p className="mt-1 text-xs text-black/60">
+              They stop earlier as soon as they agree and both answers pass the checks; otherwise the judge decides.
+            </p>
             {renderError("config.rounds")}
           </div>
           <div className="min-w-0">
@@ -202,7 +226,8 @@ export function ToolMadFields({
       <fieldset>
         <legend className="font-medium">Models</legend>
         <p id="models-help" className="text-xs text-black/60">
-          The models this server offers. The answer checks use the judge&apos;s model. An admin adds one with WEB_MODELS (or DEFAULT_MODEL / ROLE_MODELS).
+          The models this server offers. The answer checks use the judge&apos;s model. An admin adds one with WEB_MODELS
+          (or DEFAULT_MODEL / ROLE_MODELS).
         </p>
         <div className="mt-2 grid gap-3 sm:grid-cols-2">
           {roles.map((role) => (

@@ -17,9 +17,17 @@ function ConsensusMarker({ round, lastRound }: { round: Round; lastRound: boolea
   let text: string;
   if (c.agreed) text = `Both agents agree: ${c.label} — no judge needed`;
   else if (sameLabel && !c.gatesPassed) text = `Both said ${labels[0]}, but an answer failed its checks — ${next}`;
-  else text = `They disagree (${Object.entries(c.labels).map(([a, l]) => `${agentName(a)}: ${l}`).join(", ")}) — ${next}`;
+  else
+    text = `They disagree (${Object.entries(c.labels)
+      .map(([a, l]) => `${agentName(a)}: ${l}`)
+      .join(", ")}) — ${next}`;
   return (
-    <p data-testid="consensus-marker" data-agreed={c.agreed} role="status" className={`rounded-md px-3 py-2 text-sm font-medium ${c.agreed ? "bg-emerald-100 text-emerald-950" : "bg-stone-100 text-black/80"}`}>
+    <p
+      data-testid="consensus-marker"
+      data-agreed={c.agreed}
+      role="status"
+      className={`rounded-md px-3 py-2 text-sm font-medium ${c.agreed ? "bg-emerald-100 text-emerald-950" : "bg-stone-100 text-black/80"}`}
+    >
       {c.agreed ? "✓ " : "↻ "}
       {text}
     </p>
@@ -51,7 +59,10 @@ export function ToolMadTranscript({
   const agents = Array.isArray(config?.agents) ? (config.agents as string[]) : undefined;
   // The configuration names agent kinds ("rag"); duplicates in ablations get -2.
   const configuredKey = agents?.map((a, i) => `${a}-agent${agents.slice(0, i).includes(a) ? "-2" : ""}`).join(",");
-  const layout = useMemo(() => layoutToolMad(turns, configuredKey ? configuredKey.split(",") : undefined), [turns, configuredKey]);
+  const layout = useMemo(
+    () => layoutToolMad(turns, configuredKey ? configuredKey.split(",") : undefined),
+    [turns, configuredKey],
+  );
   const maxRounds = typeof config?.rounds === "number" ? config.rounds : null;
   const judgeStarted = layout.judge.length > 0;
   const search = (config?.tools as { search?: { live?: boolean } } | undefined)?.search;
@@ -60,7 +71,9 @@ export function ToolMadTranscript({
 
   useEffect(() => {
     if (selected === null) return;
-    document.querySelector(`[data-testid=tool-mad-doc][data-rank="${selected}"]`)?.scrollIntoView({ block: "nearest", behavior: "smooth" });
+    document
+      .querySelector(`[data-testid=tool-mad-doc][data-rank="${selected}"]`)
+      ?.scrollIntoView({ block: "nearest", behavior: "smooth" });
   }, [selected]);
 
   const judgeLive = layout.judge.filter((t) => t.status === "streaming");
@@ -73,7 +86,10 @@ export function ToolMadTranscript({
           <p className="font-medium text-black/80">How each answer is checked before agreement counts</p>
           <p>{F_HELP}</p>
           <p>{AR_HELP}</p>
-          <p>The agents stop when they give the same label and every answer passes both checks; otherwise the next round starts, and after the last one a judge decides.</p>
+          <p>
+            The agents stop when they give the same label and every answer passes both checks; otherwise the next round
+            starts, and after the last one a judge decides.
+          </p>
         </div>
       ) : null}
       {layout.rounds.length === 0 ? <p className="text-sm text-black/60">The agents are starting…</p> : null}
@@ -85,10 +101,23 @@ export function ToolMadTranscript({
           </h2>
           <div className={`grid gap-3 ${cols}`}>
             {r.agents.map((cell) => (
-              <AgentColumn key={cell.agent} cell={cell} claim={claim} pool={evidence} selected={selected} onSelect={onSelect} searchStandIn={searchStandIn} />
+              <AgentColumn
+                key={cell.agent}
+                cell={cell}
+                claim={claim}
+                pool={evidence}
+                selected={selected}
+                onSelect={onSelect}
+                searchStandIn={searchStandIn}
+              />
             ))}
           </div>
-          <ConsensusMarker round={r} lastRound={(maxRounds !== null && r.round >= maxRounds) || (judgeStarted && r.round === layout.rounds.at(-1)!.round)} />
+          <ConsensusMarker
+            round={r}
+            lastRound={
+              (maxRounds !== null && r.round >= maxRounds) || (judgeStarted && r.round === layout.rounds.at(-1)!.round)
+            }
+          />
         </div>
       ))}
       {layout.other.length ? (
@@ -101,7 +130,11 @@ export function ToolMadTranscript({
       {judgeLive.map((t) => (
         <TurnCard key={t.seq} turn={{ ...t, content: t.content }} onCite={(n) => onSelect(n)} />
       ))}
-      {judgeDone.some((t) => t.status === "failed") ? judgeDone.filter((t) => t.status === "failed").map((t) => <TurnCard key={t.seq} turn={t} onCite={(n) => onSelect(n)} />) : null}
+      {judgeDone.some((t) => t.status === "failed")
+        ? judgeDone
+            .filter((t) => t.status === "failed")
+            .map((t) => <TurnCard key={t.seq} turn={t} onCite={(n) => onSelect(n)} />)
+        : null}
       {verdict}
       <JudgeWorking turns={judgeDone.filter((t) => t.status === "completed")} onCite={(n) => onSelect(n)} />
     </section>

@@ -30,7 +30,10 @@ export function agentName(agent: string): string {
 /** One line on what the agent does, so "RAG" needs no explanation. */
 export function agentRoleLine(agent: string, searchStandIn = false): string {
   if (agent.startsWith("rag")) return "searches the newsroom corpus";
-  if (agent.startsWith("search")) return searchStandIn ? "searches the corpus as a stand-in for the web (no web search configured)" : "searches the web";
+  if (agent.startsWith("search"))
+    return searchStandIn
+      ? "searches the corpus as a stand-in for the web (no web search configured)"
+      : "searches the web";
   return "answers from its own knowledge, no search";
 }
 
@@ -55,16 +58,20 @@ export function decidedByWords(decidedBy: string | undefined | null): string | n
 }
 
 export const F_HELP = "Faithfulness (F): the share of the answer's statements that its own documents back up.";
-export const AR_HELP = "Relevance (AR): how closely the answer addresses the claim (questions the answer would answer, compared with the claim).";
+export const AR_HELP =
+  "Relevance (AR): how closely the answer addresses the claim (questions the answer would answer, compared with the claim).";
 
 const SCHEME_NAMES: Record<string, string> = { fever: "FEVER", faviq: "FaVIQ", averitec: "AVeriTeC", radar: "RADAR" };
-export const schemeName = (scheme: string | null | undefined) => (scheme ? (SCHEME_NAMES[scheme] ?? scheme) : "its own");
+export const schemeName = (scheme: string | null | undefined) =>
+  scheme ? (SCHEME_NAMES[scheme] ?? scheme) : "its own";
 
 /** The header line under the status: what kind of debate this is, in words. */
 export function toolMadHeadline(config: Record<string, unknown> | null): string {
   const c = config ?? {};
   const agents = Array.isArray(c.agents) ? (c.agents as string[]) : ["rag", "search"];
-  const names = agents.map((a, i) => agentName(`${a}-agent${agents.slice(0, i).includes(a) ? "-2" : ""}`).toLowerCase());
+  const names = agents.map((a, i) =>
+    agentName(`${a}-agent${agents.slice(0, i).includes(a) ? "-2" : ""}`).toLowerCase(),
+  );
   const parts = [
     `Tool-MAD${c.variant === "v1" ? " v1" : ""}`,
     names.join(" vs "),

@@ -42,10 +42,26 @@ function Linguist({ steps }: { steps: LinguistStep[] }) {
             <li key={d} className="min-w-0" data-dimension={d}>
               <p className="flex flex-wrap items-center gap-2">
                 <span className="font-medium">{DIMENSION_NAMES[d]}</span>
-                {s && !pending(s.status) ? <span className={`rounded px-1.5 text-xs font-semibold ${LEAN_STYLE[s.lean ?? "UNCLEAR"] ?? LEAN_STYLE.UNCLEAR}`}>leans {(s.lean ?? "unclear").toLowerCase()}</span> : null}
+                {s && !pending(s.status) ? (
+                  <span
+                    className={`rounded px-1.5 text-xs font-semibold ${LEAN_STYLE[s.lean ?? "UNCLEAR"] ?? LEAN_STYLE.UNCLEAR}`}
+                  >
+                    leans {(s.lean ?? "unclear").toLowerCase()}
+                  </span>
+                ) : null}
                 {s?.flagged ? <span className="text-xs text-amber-900">longer than the 25 words asked for</span> : null}
               </p>
-              <p className="break-words text-black/80">{!s ? <span className="text-black/40">waiting</span> : pending(s.status) ? s.text || "reading…" : s.status === "failed" ? "this reading failed" : s.text}</p>
+              <p className="break-words text-black/80">
+                {!s ? (
+                  <span className="text-black/40">waiting</span>
+                ) : pending(s.status) ? (
+                  s.text || "reading…"
+                ) : s.status === "failed" ? (
+                  "this reading failed"
+                ) : (
+                  s.text
+                )}
+              </p>
             </li>
           );
         })}
@@ -60,15 +76,29 @@ function Verify({ v }: { v: VerifyStep | undefined }) {
   return (
     <div className="mt-1 space-y-1">
       <p className="flex flex-wrap items-center gap-2">
-        <span className={`rounded px-1.5 text-xs font-semibold ${VERIFY_STYLE[v.label ?? ""] ?? "bg-stone-200"}`}>{(v.label ?? "unreadable").toLowerCase()}</span>
-        {!v.called ? <span className="text-xs text-black/60">no web sentence was close enough to this claim, so no model was asked</span> : <span className="text-xs text-black/60">from {v.context.length} web {v.context.length === 1 ? "sentence" : "sentences"}</span>}
+        <span className={`rounded px-1.5 text-xs font-semibold ${VERIFY_STYLE[v.label ?? ""] ?? "bg-stone-200"}`}>
+          {(v.label ?? "unreadable").toLowerCase()}
+        </span>
+        {!v.called ? (
+          <span className="text-xs text-black/60">
+            no web sentence was close enough to this claim, so no model was asked
+          </span>
+        ) : (
+          <span className="text-xs text-black/60">
+            from {v.context.length} web {v.context.length === 1 ? "sentence" : "sentences"}
+          </span>
+        )}
       </p>
       {v.quotes.length ? (
         <ul className="space-y-1">
           {v.quotes.map((q, i) => (
             <li key={i} className="break-words border-l-2 border-black/20 pl-2 text-xs">
               “{q.text}”{" "}
-              {q.verified ? <span className="font-medium text-emerald-800">quote found in the source</span> : <span className="font-medium text-red-800">not found in the source: do not rely on it</span>}
+              {q.verified ? (
+                <span className="font-medium text-emerald-800">quote found in the source</span>
+              ) : (
+                <span className="font-medium text-red-800">not found in the source: do not rely on it</span>
+              )}
             </li>
           ))}
         </ul>
@@ -91,12 +121,22 @@ export function AnalysisCards({ steps, disabled }: { steps: ZofiaSteps; disabled
           title={
             <>
               Domain expert
-              {steps.expert?.role ?? steps.domain?.role ? <span className="font-normal text-black/60">: {steps.expert?.role ?? steps.domain?.role}</span> : null}
+              {(steps.expert?.role ?? steps.domain?.role) ? (
+                <span className="font-normal text-black/60">: {steps.expert?.role ?? steps.domain?.role}</span>
+              ) : null}
             </>
           }
         >
-          {steps.domain && !steps.domain.parsed ? <p className="mb-1 text-xs text-amber-900">The field could not be read from the model&apos;s answer; a journalist&apos;s view was used.</p> : null}
-          {!steps.expert ? <p className="text-black/40">{steps.domain ? "writing…" : "choosing the field…"}</p> : <p className="whitespace-pre-wrap break-words">{steps.expert.text || "writing…"}</p>}
+          {steps.domain && !steps.domain.parsed ? (
+            <p className="mb-1 text-xs text-amber-900">
+              The field could not be read from the model&apos;s answer; a journalist&apos;s view was used.
+            </p>
+          ) : null}
+          {!steps.expert ? (
+            <p className="text-black/40">{steps.domain ? "writing…" : "choosing the field…"}</p>
+          ) : (
+            <p className="whitespace-pre-wrap break-words">{steps.expert.text || "writing…"}</p>
+          )}
         </Card>
       )}
       {disabled.has("extractor") ? null : (
@@ -104,7 +144,9 @@ export function AnalysisCards({ steps, disabled }: { steps: ZofiaSteps; disabled
           {!claims ? (
             <p className="text-black/40">extracting the claims…</p>
           ) : claims.unparsed ? (
-            <p className="text-amber-900">The claims could not be read from the model&apos;s answer; none were checked.</p>
+            <p className="text-amber-900">
+              The claims could not be read from the model&apos;s answer; none were checked.
+            </p>
           ) : pending(claims.status) ? (
             <p className="text-black/50">extracting the claims…</p>
           ) : (
@@ -112,7 +154,9 @@ export function AnalysisCards({ steps, disabled }: { steps: ZofiaSteps; disabled
               {list.map((c, i) => (
                 <li key={i} className="min-w-0" data-testid="zofia-claim">
                   <p className="break-words">
-                    <span className="mr-1 text-xs font-semibold uppercase text-black/50">{i === 0 ? "core" : `sub ${i}`}</span>
+                    <span className="mr-1 text-xs font-semibold uppercase text-black/50">
+                      {i === 0 ? "core" : `sub ${i}`}
+                    </span>
                     {c}
                   </p>
                   {disabled.has("verifier") ? null : <Verify v={verifyFor(c, i)} />}

@@ -12,7 +12,14 @@ function Argument({ turn, onCite }: { turn: ZTurn; onCite: (rank: number) => voi
   const s = SIDE[turn.role]!;
   const streaming = turn.status === "streaming";
   return (
-    <article data-testid="turn" data-seq={turn.seq} data-role={turn.role} data-status={turn.status} aria-busy={streaming} className={`min-w-0 rounded-lg border border-black/10 border-l-4 p-3 ${s.style}`}>
+    <article
+      data-testid="turn"
+      data-seq={turn.seq}
+      data-role={turn.role}
+      data-status={turn.status}
+      aria-busy={streaming}
+      className={`min-w-0 rounded-lg border border-black/10 border-l-4 p-3 ${s.style}`}
+    >
       <header className="mb-1 flex flex-wrap items-baseline justify-between gap-2">
         <h4 className="text-sm font-semibold">{s.name}</h4>
         {streaming ? <span className="text-xs text-black/50">writing…</span> : null}
@@ -30,13 +37,23 @@ const PROB_NAME: Record<string, string> = { R: "real", F: "fake", I: "continue" 
 
 /** The judge's call after an exchange, with the probability it gave each answer. */
 export function JudgeCallLine({ call }: { call: JudgeCall }) {
-  if (call.status === "streaming") return <p className="text-sm text-black/60" aria-live="polite">The judge is deciding whether the debate has settled it…</p>;
+  if (call.status === "streaming")
+    return (
+      <p className="text-sm text-black/60" aria-live="polite">
+        The judge is deciding whether the debate has settled it…
+      </p>
+    );
   const probs = ORDER.filter((k) => call.probs[k] !== undefined);
   const ends = call.answer === "R" || call.answer === "F";
   return (
-    <div data-testid="zofia-judge-call" data-answer={call.answer ?? ""} className={`rounded-md border px-3 py-2 text-sm ${ends ? "border-black/60 bg-white" : "border-black/10 bg-stone-50"}`}>
+    <div
+      data-testid="zofia-judge-call"
+      data-answer={call.answer ?? ""}
+      className={`rounded-md border px-3 py-2 text-sm ${ends ? "border-black/60 bg-white" : "border-black/10 bg-stone-50"}`}
+    >
       <p>
-        <span className="font-semibold">Judge{call.final ? " (final call, must choose)" : ""}:</span> {callWord(call.answer)}
+        <span className="font-semibold">Judge{call.final ? " (final call, must choose)" : ""}:</span>{" "}
+        {callWord(call.answer)}
         {ends ? " — the debate ends here" : call.final ? "" : " — another round"}
       </p>
       {probs.length ? (
@@ -45,7 +62,10 @@ export function JudgeCallLine({ call }: { call: JudgeCall }) {
             <span key={k} className="flex items-center gap-1">
               <span className="w-14">{PROB_NAME[k]}</span>
               <span className="inline-block h-1.5 w-16 rounded bg-black/10" aria-hidden>
-                <span className="block h-1.5 rounded bg-black/70" style={{ width: `${Math.round((call.probs[k] ?? 0) * 100)}%` }} />
+                <span
+                  className="block h-1.5 rounded bg-black/70"
+                  style={{ width: `${Math.round((call.probs[k] ?? 0) * 100)}%` }}
+                />
               </span>
               <span className="tabular-nums">{((call.probs[k] ?? 0) * 100).toFixed(0)}%</span>
             </span>

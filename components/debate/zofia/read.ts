@@ -42,22 +42,55 @@ export function payload(t: ZTurn | undefined): Obj | null {
  */
 function withRepairs(turns: readonly ZTurn[]): ZTurn[] {
   const repairs = new Map<string, ZTurn>();
-  for (const t of turns) if (t.phase.endsWith(":repair") && t.status === "completed") repairs.set(`${t.round}|${t.role}|${t.phase.slice(0, -":repair".length)}`, t);
+  for (const t of turns)
+    if (t.phase.endsWith(":repair") && t.status === "completed")
+      repairs.set(`${t.round}|${t.role}|${t.phase.slice(0, -":repair".length)}`, t);
   return turns
     .filter((t) => !t.phase.endsWith(":repair"))
     .map((t) => {
       const r = repairs.get(`${t.round}|${t.role}|${t.phase}`);
-      return r ? { ...t, content: r.content, metadata: { ...(obj(t.metadata) ?? {}), ...(obj(r.metadata) ?? {}) }, repaired: true } : t;
+      return r
+        ? {
+            ...t,
+            content: r.content,
+            metadata: { ...(obj(t.metadata) ?? {}), ...(obj(r.metadata) ?? {}) },
+            repaired: true,
+          }
+        : t;
     });
 }
 
 export type NerUnit = { text: string; type: string; confidence: number | null; sentence: number | null; kept: boolean };
-export type NerStep = { provider: string; label: string | null; heuristic: boolean; tau: number | null; tauSteps: number[]; units: NerUnit[] };
+export type NerStep = {
+  provider: string;
+  label: string | null;
+  heuristic: boolean;
+  tau: number | null;
+  tauSteps: number[];
+  units: NerUnit[];
+};
 export type SalienceUnit = { text: string; local: number | null; global: number | null; sHier: number | null };
-export type SalienceStep = { units: SalienceUnit[]; embedder: string | null; truncated: boolean; uncalibrated: boolean };
-export type MmrStep = { k: number | null; lambda: number | null; candidates: Array<{ text: string; mmr: number | null }>; pick: string | null; stop: boolean };
+export type SalienceStep = {
+  units: SalienceUnit[];
+  embedder: string | null;
+  truncated: boolean;
+  uncalibrated: boolean;
+};
+export type MmrStep = {
+  k: number | null;
+  lambda: number | null;
+  candidates: Array<{ text: string; mmr: number | null }>;
+  pick: string | null;
+  stop: boolean;
+};
 export type KeywordStep = { steps: MmrStep[]; keywords: string[]; mmrPrevInit: string | null };
-export type SearchResult = { rank: number | null; title: string; text: string; url: string | null; publishedAt: string | null };
+export type SearchResult = {
+  rank: number | null;
+  title: string;
+  text: string;
+  url: string | null;
+  publishedAt: string | null;
+};
 export type WebStep = {
   seq: number;
   phase: string;
@@ -73,27 +106,75 @@ export type WebStep = {
   /** Why no search was sent (web off, or no keywords). */
   skipped: string | null;
 };
-export type WikiStep = { keyword: string | null; provider: string; note: string | null; candidates: Array<{ title: string; description: string | null; similarity: number | null }>; chosen: string | null; summary: string | null };
-export type LinguistStep = { dimension: string; lean: string | null; words: number | null; flagged: boolean; text: string; status: string };
-export type VerifyStep = { n: number; claim: string | null; label: string | null; quotes: Array<{ text: string; verified: boolean }>; context: Array<{ text: string; cosine: number | null }>; called: boolean; reason: string; status: string };
-export type JudgeCall = { answer: string | null; probs: Record<string, number>; final: boolean; text: string; status: string; seq: number };
-export type Exchange = { round: number; pro: ZTurn | null; con: ZTurn | null; judge: JudgeCall | null; final: JudgeCall | null };
+export type WikiStep = {
+  keyword: string | null;
+  provider: string;
+  note: string | null;
+  candidates: Array<{ title: string; description: string | null; similarity: number | null }>;
+  chosen: string | null;
+  summary: string | null;
+};
+export type LinguistStep = {
+  dimension: string;
+  lean: string | null;
+  words: number | null;
+  flagged: boolean;
+  text: string;
+  status: string;
+};
+export type VerifyStep = {
+  n: number;
+  claim: string | null;
+  label: string | null;
+  quotes: Array<{ text: string; verified: boolean }>;
+  context: Array<{ text: string; cosine: number | null }>;
+  called: boolean;
+  reason: string;
+  status: string;
+};
+export type JudgeCall = {
+  answer: string | null;
+  probs: Record<string, number>;
+  final: boolean;
+  text: string;
+  status: string;
+  seq: number;
+};
+export type Exchange = {
+  round: number;
+  pro: ZTurn | null;
+  con: ZTurn | null;
+  judge: JudgeCall | null;
+  final: JudgeCall | null;
+};
 
 export const LINGUIST_DIMENSIONS = ["sentence", "word", "grammar", "emotion", "information-quality"] as const;
 
 function ner(t: ZTurn | undefined): NerStep | null {
   const v = payload(t);
   if (!v) return null;
-  const kept = new Set(arr(v.kept).map(num).filter((n): n is number => n !== null));
+  const kept = new Set(
+    arr(v.kept)
+      .map(num)
+      .filter((n): n is number => n !== null),
+  );
   return {
     provider: str(v.provider) ?? "unknown",
     label: str(v.label),
     heuristic: bool(v.heuristic),
     tau: num(v.tau),
-    tauSteps: arr(v.tauSteps).map(num).filter((n): n is number => n !== null),
+    tauSteps: arr(v.tauSteps)
+      .map(num)
+      .filter((n): n is number => n !== null),
     units: arr(v.units).map((u, i) => {
       const o = obj(u) ?? {};
-      return { text: str(o.text) ?? "", type: str(o.type) ?? "", confidence: num(o.confidence), sentence: num(o.sentence), kept: kept.has(i) };
+      return {
+        text: str(o.text) ?? "",
+        type: str(o.type) ?? "",
+        confidence: num(o.confidence),
+        sentence: num(o.sentence),
+        kept: kept.has(i),
+      };
     }),
   };
 }
@@ -126,7 +207,9 @@ function keywords(t: ZTurn | undefined): KeywordStep | null {
         stop: bool(o.stop),
       };
     }),
-    keywords: arr(v.keywords).map(str).filter((s): s is string => !!s),
+    keywords: arr(v.keywords)
+      .map(str)
+      .filter((s): s is string => !!s),
     mmrPrevInit: v.mmrPrevInit === undefined ? null : String(v.mmrPrevInit),
   };
 }
@@ -145,10 +228,18 @@ function web(t: ZTurn): WebStep {
     label: str(tool.label),
     live: typeof tool.live === "boolean" ? tool.live : null,
     before: str(request.before),
-    excludeDomains: arr(request.excludeDomains).map(str).filter((s): s is string => !!s),
+    excludeDomains: arr(request.excludeDomains)
+      .map(str)
+      .filter((s): s is string => !!s),
     results: arr(tool.results).map((r) => {
       const o = obj(r) ?? {};
-      return { rank: num(o.rank), title: str(o.title) ?? "", text: str(o.text) ?? "", url: str(o.url), publishedAt: str(o.publishedAt) };
+      return {
+        rank: num(o.rank),
+        title: str(o.title) ?? "",
+        text: str(o.text) ?? "",
+        url: str(o.url),
+        publishedAt: str(o.publishedAt),
+      };
     }),
     error: t.error ?? null,
     skipped: obj(m.value)?.skipped ? (str(obj(m.value)!.reason) ?? "skipped") : null,
@@ -175,8 +266,16 @@ function wiki(t: ZTurn): WikiStep | null {
 function judgeCall(t: ZTurn): JudgeCall {
   const v = payload(t) ?? {};
   const probs: Record<string, number> = {};
-  for (const [k, p] of Object.entries(obj(v.probs) ?? obj((obj(t.metadata) ?? {}).labelProbs) ?? {})) if (typeof p === "number") probs[k] = p;
-  return { answer: str(v.answer), probs, final: t.phase === "judge-final", text: t.content, status: t.status, seq: t.seq };
+  for (const [k, p] of Object.entries(obj(v.probs) ?? obj((obj(t.metadata) ?? {}).labelProbs) ?? {}))
+    if (typeof p === "number") probs[k] = p;
+  return {
+    answer: str(v.answer),
+    probs,
+    final: t.phase === "judge-final",
+    text: t.content,
+    status: t.status,
+    seq: t.seq,
+  };
 }
 
 /** The agent each step's turn speaks for on the information matrix. */
@@ -191,13 +290,21 @@ const MATRIX_AGENT: Array<[(t: ZTurn) => boolean, string]> = [
 ];
 
 /** What each agent was given, as the protocol recorded it on its turns (`metadata.zofia.sees`). */
-export function seesByAgent(turns: readonly ZTurn[]): Record<string, { article?: boolean; web?: boolean; wikipedia?: boolean; llm?: boolean }> {
+export function seesByAgent(
+  turns: readonly ZTurn[],
+): Record<string, { article?: boolean; web?: boolean; wikipedia?: boolean; llm?: boolean }> {
   const out: Record<string, { article?: boolean; web?: boolean; wikipedia?: boolean; llm?: boolean }> = {};
   for (const t of turns) {
     const sees = obj(obj(obj(t.metadata)?.zofia)?.sees);
     if (!sees) continue;
     const agent = MATRIX_AGENT.find(([match]) => match(t))?.[1];
-    if (agent && !out[agent]) out[agent] = { article: bool(sees.article), web: bool(sees.web), wikipedia: bool(sees.wikipedia), llm: bool(sees.llm) };
+    if (agent && !out[agent])
+      out[agent] = {
+        article: bool(sees.article),
+        web: bool(sees.web),
+        wikipedia: bool(sees.wikipedia),
+        llm: bool(sees.llm),
+      };
   }
   return out;
 }
@@ -222,7 +329,8 @@ export type ZofiaSteps = {
 
 export function readZofia(stored: readonly ZTurn[]): ZofiaSteps {
   const turns = withRepairs(stored);
-  const by = (phase: string, role?: string) => turns.find((t) => t.phase === phase && (!role || t.role === role) && t.status === "completed");
+  const by = (phase: string, role?: string) =>
+    turns.find((t) => t.phase === phase && (!role || t.role === role) && t.status === "completed");
   const nerTurn = by("ner") ?? null;
   const linguist = turns
     .filter((t) => t.role === "linguist" && t.phase.startsWith("linguist:"))
@@ -230,9 +338,18 @@ export function readZofia(stored: readonly ZTurn[]): ZofiaSteps {
       const v = payload(t) ?? {};
       // The lean is shown as a badge; the answer's own "LEANS: …" line would say it twice.
       const text = t.content.replace(/\n?\s*LEANS?\s*[:：]\s*(REAL|FAKE|UNCLEAR)\s*$/i, "").trim();
-      return { dimension: str(v.dimension) ?? t.phase.slice("linguist:".length), lean: str(v.lean), words: num(v.words), flagged: bool(v.flagged), text, status: t.status };
+      return {
+        dimension: str(v.dimension) ?? t.phase.slice("linguist:".length),
+        lean: str(v.lean),
+        words: num(v.words),
+        flagged: bool(v.flagged),
+        text,
+        status: t.status,
+      };
     })
-    .sort((a, b) => LINGUIST_DIMENSIONS.indexOf(a.dimension as never) - LINGUIST_DIMENSIONS.indexOf(b.dimension as never));
+    .sort(
+      (a, b) => LINGUIST_DIMENSIONS.indexOf(a.dimension as never) - LINGUIST_DIMENSIONS.indexOf(b.dimension as never),
+    );
   const domainTurn = turns.find((t) => t.phase === "domain" && t.role === "expert");
   const expertTurn = turns.find((t) => t.phase === "expert" && t.role === "expert");
   const claimsTurn = turns.find((t) => t.phase === "claims" && t.role === "extractor");
@@ -255,7 +372,8 @@ export function readZofia(stored: readonly ZTurn[]): ZofiaSteps {
     .sort((a, b) => a.n - b.n);
 
   const rounds = new Map<number, Exchange>();
-  const ex = (r: number) => rounds.get(r) ?? rounds.set(r, { round: r, pro: null, con: null, judge: null, final: null }).get(r)!;
+  const ex = (r: number) =>
+    rounds.get(r) ?? rounds.set(r, { round: r, pro: null, con: null, judge: null, final: null }).get(r)!;
   let soloFinal: JudgeCall | null = null;
   for (const t of turns) {
     if (t.phase === "argument" && (t.role === "pro" || t.role === "con")) ex(t.round)[t.role] = t;
@@ -272,19 +390,38 @@ export function readZofia(stored: readonly ZTurn[]): ZofiaSteps {
     nerTurn: nerTurn ?? null,
     salience: salience(by("salience")),
     keywords: keywords(by("keywords")),
-    web: turns.filter((t) => t.role === "web-search" && (t.phase === "web" || t.phase.startsWith("web-relax"))).map(web),
-    wiki: turns.filter((t) => t.role === "wiki" && t.phase.startsWith("wiki:") && t.status === "completed").map(wiki).filter((w): w is WikiStep => !!w),
+    web: turns
+      .filter((t) => t.role === "web-search" && (t.phase === "web" || t.phase.startsWith("web-relax")))
+      .map(web),
+    wiki: turns
+      .filter((t) => t.role === "wiki" && t.phase.startsWith("wiki:") && t.status === "completed")
+      .map(wiki)
+      .filter((w): w is WikiStep => !!w),
     wikiOff: (() => {
       const t = turns.find((x) => x.role === "wiki" && x.phase === "wiki" && x.status === "completed");
       return t ? wiki(t) : null;
     })(),
     linguist,
-    domain: domainTurn ? { role: str(payload(domainTurn)?.expertRole), parsed: payload(domainTurn)?.parsed !== false, status: domainTurn.status } : null,
-    expert: expertTurn ? { role: str(payload(expertTurn)?.expertRole) ?? str(payload(domainTurn)?.expertRole), text: expertTurn.content, status: expertTurn.status } : null,
+    domain: domainTurn
+      ? {
+          role: str(payload(domainTurn)?.expertRole),
+          parsed: payload(domainTurn)?.parsed !== false,
+          status: domainTurn.status,
+        }
+      : null,
+    expert: expertTurn
+      ? {
+          role: str(payload(expertTurn)?.expertRole) ?? str(payload(domainTurn)?.expertRole),
+          text: expertTurn.content,
+          status: expertTurn.status,
+        }
+      : null,
     claims: claimsTurn
       ? {
           core: str(claimsValue?.core),
-          sub: arr(claimsValue?.sub).map(str).filter((s): s is string => !!s),
+          sub: arr(claimsValue?.sub)
+            .map(str)
+            .filter((s): s is string => !!s),
           status: claimsTurn.status,
           unparsed: claimsTurn.status === "completed" && !str(claimsValue?.core),
         }
@@ -302,7 +439,13 @@ export function productWord(label: string | null | undefined): string | null {
 
 /** The judge's one-letter call in words. */
 export function callWord(answer: string | null): string {
-  return answer === "R" ? "real" : answer === "F" ? "fake" : answer === "I" ? "continue" : "unreadable (read as continue)";
+  return answer === "R"
+    ? "real"
+    : answer === "F"
+      ? "fake"
+      : answer === "I"
+        ? "continue"
+        : "unreadable (read as continue)";
 }
 
 /** The web cutoff is the day before publication (spec §1: nothing published after the article). */

@@ -29,7 +29,11 @@ const STOP_WORDS: Record<string, string> = {
   "budget:calls": "the call budget ran out, and the judge chose",
 };
 
-const VERDICT_STYLE: Record<string, string> = { REAL: "bg-emerald-700 text-white", FAKE: "bg-red-700 text-white", UNPARSED: "bg-stone-300 text-black" };
+const VERDICT_STYLE: Record<string, string> = {
+  REAL: "bg-emerald-700 text-white",
+  FAKE: "bg-red-700 text-white",
+  UNPARSED: "bg-stone-300 text-black",
+};
 
 type Obj = Record<string, unknown>;
 const asObj = (v: unknown): Obj => (v && typeof v === "object" && !Array.isArray(v) ? (v as Obj) : {});
@@ -58,18 +62,24 @@ export function ZofiaDebate({ view, live, connection, canControl = false, extra 
   const gamma = typeof config.gamma === "number" ? config.gamma : 0.5;
   // Counted in the pool the agents read (and the evidence panel lists), not in the raw search answers.
   const origin = (e: { origin?: unknown }) => (typeof e.origin === "string" ? e.origin : "");
-  const webResults = view.evidence.filter((e) => origin(e).startsWith("tool:") && origin(e) !== "tool:wikipedia").length;
+  const webResults = view.evidence.filter(
+    (e) => origin(e).startsWith("tool:") && origin(e) !== "tool:wikipedia",
+  ).length;
   const keptBySeq = new Map<number, number>();
-  for (const e of view.evidence) if (typeof e.addedSeq === "number") keptBySeq.set(e.addedSeq, (keptBySeq.get(e.addedSeq) ?? 0) + 1);
+  for (const e of view.evidence)
+    if (typeof e.addedSeq === "number") keptBySeq.set(e.addedSeq, (keptBySeq.get(e.addedSeq) ?? 0) + 1);
   const wikiPassages = view.evidence.filter((e) => origin(e) === "tool:wikipedia").length;
   const verdict = view.verdict;
   const reasonFromTurns = verdict ? (zofiaDefinition.reasonFromTurns?.(verdict, view.turns) ?? null) : null;
   const details = asObj(verdict?.details);
   const stopReason = typeof details.stopReason === "string" ? details.stopReason : null;
-  const probs = verdict?.labelProbs ? Object.entries(verdict.labelProbs as Record<string, number>).filter(([, p]) => typeof p === "number") : [];
+  const probs = verdict?.labelProbs
+    ? Object.entries(verdict.labelProbs as Record<string, number>).filter(([, p]) => typeof p === "number")
+    : [];
   const citedBy = useMemo(() => {
     const map = new Map<number, number[]>();
-    for (const t of turns) if (t.status === "completed") for (const r of t.citations ?? []) map.set(r, [...(map.get(r) ?? []), t.seq]);
+    for (const t of turns)
+      if (t.status === "completed") for (const r of t.citations ?? []) map.set(r, [...(map.get(r) ?? []), t.seq]);
     return map;
   }, [turns]);
   const done = view.turns.filter((t) => t.status === "completed");
@@ -91,11 +101,18 @@ export function ZofiaDebate({ view, live, connection, canControl = false, extra 
         </div>
         <h1 className="break-words text-2xl font-semibold tracking-tight">{claim.title || "Untitled article"}</h1>
         <p className="text-sm text-black/60">
-          {date ? `Published ${date} · web evidence up to ${cutoff}` : "No publication date given: web evidence is not limited by date"}
+          {date
+            ? `Published ${date} · web evidence up to ${cutoff}`
+            : "No publication date given: web evidence is not limited by date"}
           {claim.url ? (
             <>
               {" · "}
-              <a href={claim.url} rel="noopener noreferrer nofollow" target="_blank" className="break-all underline underline-offset-2">
+              <a
+                href={claim.url}
+                rel="noopener noreferrer nofollow"
+                target="_blank"
+                className="break-all underline underline-offset-2"
+              >
                 {claim.url}
               </a>
             </>
@@ -103,35 +120,52 @@ export function ZofiaDebate({ view, live, connection, canControl = false, extra 
         </p>
 
         {verdict ? (
-          <section aria-label="Verdict" data-testid="zofia-verdict" className="rounded-lg border-2 border-black/80 bg-white p-4">
+          <section
+            aria-label="Verdict"
+            data-testid="zofia-verdict"
+            className="rounded-lg border-2 border-black/80 bg-white p-4"
+          >
             <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
               <span className="text-sm font-medium text-black/60">Verdict</span>
-              <span data-testid="zofia-verdict-label" className={`rounded px-3 py-1 text-lg font-bold tracking-wide ${VERDICT_STYLE[verdict.label] ?? VERDICT_STYLE.UNPARSED}`}>
+              <span
+                data-testid="zofia-verdict-label"
+                className={`rounded px-3 py-1 text-lg font-bold tracking-wide ${VERDICT_STYLE[verdict.label] ?? VERDICT_STYLE.UNPARSED}`}
+              >
                 {verdict.label}
               </span>
-              {productWord(verdict.label) ? <span className="text-sm text-black/70">reads as {productWord(verdict.label)} on the claim scale</span> : null}
+              {productWord(verdict.label) ? (
+                <span className="text-sm text-black/70">reads as {productWord(verdict.label)} on the claim scale</span>
+              ) : null}
             </div>
-            {verdict.label === "UNPARSED" ? <p className="mt-2 text-sm">The judge&apos;s final answer could not be read as real or fake; no label was guessed.</p> : null}
+            {verdict.label === "UNPARSED" ? (
+              <p className="mt-2 text-sm">
+                The judge&apos;s final answer could not be read as real or fake; no label was guessed.
+              </p>
+            ) : null}
             {probs.length ? (
               <p className="mt-2 text-sm text-black/80">
                 The judge&apos;s last call, real against fake:{" "}
                 {probs.map(([k, p], i) => (
                   <span key={k}>
                     {i ? " · " : ""}
-                    {k === "R" ? "real" : k === "F" ? "fake" : k === "I" ? "continue" : k.toLowerCase()} {(p * 100).toFixed(0)}%
+                    {k === "R" ? "real" : k === "F" ? "fake" : k === "I" ? "continue" : k.toLowerCase()}{" "}
+                    {(p * 100).toFixed(0)}%
                   </span>
                 ))}
               </p>
             ) : null}
             <p className="mt-1 text-sm text-black/60">
               Decided in round {verdict.roundsCompleted ?? "?"}
-              {stopReason ? `: ${STOP_WORDS[stopReason] ?? stopReason}` : ""}. This is a model&apos;s reading of the article, not a fact-check: read how it got there below.
+              {stopReason ? `: ${STOP_WORDS[stopReason] ?? stopReason}` : ""}. This is a model&apos;s reading of the
+              article, not a fact-check: read how it got there below.
             </p>
             {/* The judge answers one letter; only a longer answer (a repaired or wordy one) is worth opening. */}
             {/* The reason people read, from the definition: the last argument of the side the judge agreed with, said as such. */}
             {!verdict.reason?.trim() && reasonFromTurns ? (
               <div className="mt-2 text-sm" data-testid="zofia-reason">
-                <p className="text-xs text-black/60" data-testid="reason-note">{reasonFromTurns.note}</p>
+                <p className="text-xs text-black/60" data-testid="reason-note">
+                  {reasonFromTurns.note}
+                </p>
                 <CitedText text={reasonFromTurns.text} onCite={setSelected} />
               </div>
             ) : null}
@@ -152,27 +186,66 @@ export function ZofiaDebate({ view, live, connection, canControl = false, extra 
           </p>
         ) : null}
         <details className="rounded-md border border-black/10 bg-white p-3 text-sm">
-          <summary className="cursor-pointer font-medium">The article ({view.claim.text.length.toLocaleString("en-US")} characters)</summary>
-          <p className="mt-2 max-h-96 overflow-y-auto whitespace-pre-wrap break-words leading-relaxed">{view.claim.text}</p>
+          <summary className="cursor-pointer font-medium">
+            The article ({view.claim.text.length.toLocaleString("en-US")} characters)
+          </summary>
+          <p className="mt-2 max-h-96 overflow-y-auto whitespace-pre-wrap break-words leading-relaxed">
+            {view.claim.text}
+          </p>
         </details>
       </header>
 
       <div className="grid min-w-0 gap-6 lg:grid-cols-[minmax(0,1fr)_20rem]">
         <div className="min-w-0 space-y-8">
-          <Section id="zofia-pipeline" title="1 · From entities to evidence" help="No language model here: the article's names are scored for how central they are, the most salient non-redundant ones become keywords, and one search is sent with all of them.">
-            <EntityPipeline ner={steps.ner} salience={steps.salience} keywords={steps.keywords} web={steps.web} wiki={steps.wiki} wikiOff={steps.wikiOff} gamma={gamma} cutoff={cutoff} keptBySeq={keptBySeq} />
+          <Section
+            id="zofia-pipeline"
+            title="1 · From entities to evidence"
+            help="No language model here: the article's names are scored for how central they are, the most salient non-redundant ones become keywords, and one search is sent with all of them."
+          >
+            <EntityPipeline
+              ner={steps.ner}
+              salience={steps.salience}
+              keywords={steps.keywords}
+              web={steps.web}
+              wiki={steps.wiki}
+              wikiOff={steps.wikiOff}
+              gamma={gamma}
+              cutoff={cutoff}
+              keptBySeq={keptBySeq}
+            />
           </Section>
 
-          <Section id="zofia-matrix" title="2 · What each agent was given" help="In the article, from the web, from the model's own knowledge, from the encyclopedia.">
-            <InformationMatrix webOn={webOn} wikiOn={wikiOn} webResults={webResults} wikiEntries={wikiPassages} disabled={disabled} sees={sees} />
+          <Section
+            id="zofia-matrix"
+            title="2 · What each agent was given"
+            help="In the article, from the web, from the model's own knowledge, from the encyclopedia."
+          >
+            <InformationMatrix
+              webOn={webOn}
+              wikiOn={wikiOn}
+              webResults={webResults}
+              wikiEntries={wikiPassages}
+              disabled={disabled}
+              sees={sees}
+            />
           </Section>
 
-          <Section id="zofia-analyses" title="3 · Analyses" help="Written independently, before the debate; the debaters read all of them.">
+          <Section
+            id="zofia-analyses"
+            title="3 · Analyses"
+            help="Written independently, before the debate; the debaters read all of them."
+          >
             <AnalysisCards steps={steps} disabled={disabled} />
           </Section>
 
-          <Section id="zofia-debate" title="4 · Debate" help="An advocate and a critic argue; after each exchange the judge says real, fake, or continue. It ends the debate only when quite sure, and must choose after round 5.">
-            {steps.exchanges.length === 0 && !steps.soloFinal ? <p className="text-sm text-black/50">Starts when the analyses are done.</p> : null}
+          <Section
+            id="zofia-debate"
+            title="4 · Debate"
+            help="An advocate and a critic argue; after each exchange the judge says real, fake, or continue. It ends the debate only when quite sure, and must choose after round 5."
+          >
+            {steps.exchanges.length === 0 && !steps.soloFinal ? (
+              <p className="text-sm text-black/50">Starts when the analyses are done.</p>
+            ) : null}
             <DebateRounds exchanges={steps.exchanges} onCite={setSelected} />
             {steps.soloFinal ? <JudgeCallLine call={steps.soloFinal} /> : null}
           </Section>

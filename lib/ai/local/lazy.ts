@@ -4,7 +4,10 @@ import type { AppConfig } from "@/lib/config";
 type LocalConfig = AppConfig["local"];
 
 export type LazyLocalModel = LanguageModelV3 & {
-  nextTokenDistribution(prompt: LanguageModelV3Prompt, assistantPrefix: string): Promise<Array<{ token: string; prob: number }>>;
+  nextTokenDistribution(
+    prompt: LanguageModelV3Prompt,
+    assistantPrefix: string,
+  ): Promise<Array<{ token: string; prob: number }>>;
 };
 
 /**

@@ -89,7 +89,10 @@ const HINT =
 
 /** Strips an optional `local:` prefix; empty or `default` means the default preset. */
 export function normalizeLocalSpec(spec: string): string {
-  const s = spec.trim().replace(/^local:/i, "").trim();
+  const s = spec
+    .trim()
+    .replace(/^local:/i, "")
+    .trim();
   return s === "" || s.toLowerCase() === "default" ? DEFAULT_LOCAL_PRESET : s;
 }
 
@@ -179,9 +182,7 @@ export async function resolveLocalModelFile(spec: string, opts: ResolveLocalMode
   const found = presets[name];
   if (!found) {
     const known = Object.keys(presets).join(", ");
-    throw new LocalModelFileError(
-      `Unknown local model preset "${name}". Known presets: ${known}. ${HINT}`,
-    );
+    throw new LocalModelFileError(`Unknown local model preset "${name}". Known presets: ${known}. ${HINT}`);
   }
   const preset: LocalModelPreset = opts.urlOverride ? { ...found, url: opts.urlOverride } : found;
   const cacheDir = path.resolve(baseDir, opts.cacheDir);

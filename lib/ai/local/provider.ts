@@ -148,9 +148,12 @@ function loadModel(modelPath: string): Promise<LlamaModel> {
       .then((llama) => llama.loadModel({ modelPath }))
       .catch((err: unknown) => {
         modelPromises.delete(modelPath);
-        throw new Error(`Could not load local model ${modelPath}: ${err instanceof Error ? err.message : String(err)}`, {
-          cause: err,
-        });
+        throw new Error(
+          `Could not load local model ${modelPath}: ${err instanceof Error ? err.message : String(err)}`,
+          {
+            cause: err,
+          },
+        );
       });
     modelPromises.set(modelPath, p);
   }
@@ -169,7 +172,15 @@ function getRuntime(modelPath: string, contextSize: number, threads: number): Pr
       const sequence = context.getSequence();
       const scoreSequence = context.getSequence();
       const chat = new LlamaChat({ contextSequence: sequence, autoDisposeSequence: false });
-      return { model, context, sequence, scoreSequence, chat, contextSize: context.contextSize, queue: new SerialQueue() };
+      return {
+        model,
+        context,
+        sequence,
+        scoreSequence,
+        chat,
+        contextSize: context.contextSize,
+        queue: new SerialQueue(),
+      };
     })().catch((err: unknown) => {
       runtimePromises.delete(key);
       throw err;
@@ -211,7 +222,11 @@ function toChatHistory(prompt: LanguageModelV3Prompt, warnings: SharedV3Warning[
   let warnedFiles = false;
   const fileWarning = () => {
     if (!warnedFiles) {
-      warnings.push({ type: "unsupported", feature: "file parts", details: "local models are text-only; files were dropped" });
+      warnings.push({
+        type: "unsupported",
+        feature: "file parts",
+        details: "local models are text-only; files were dropped",
+      });
       warnedFiles = true;
     }
   };
@@ -365,7 +380,11 @@ class NodeLlamaCppLanguageModel implements LocalLanguageModel {
   ): Promise<GenerationOutcome> {
     const warnings: SharedV3Warning[] = [];
     if (options.tools && options.tools.length > 0) {
-      warnings.push({ type: "unsupported", feature: "tools", details: "local models do not call tools; tools were ignored" });
+      warnings.push({
+        type: "unsupported",
+        feature: "tools",
+        details: "local models do not call tools; tools were ignored",
+      });
     }
     const history = toChatHistory(options.prompt, warnings);
     const last = history[history.length - 1];
@@ -459,7 +478,11 @@ class NodeLlamaCppLanguageModel implements LocalLanguageModel {
             });
             if (textStarted) emit({ type: "text-end", id: textId });
             emit({ type: "response-metadata", modelId: this.modelId, timestamp: new Date() });
-            emit({ type: "finish", finishReason: finishReason(out.stopReason), usage: usage(out.inputTokens, out.outputTokens) });
+            emit({
+              type: "finish",
+              finishReason: finishReason(out.stopReason),
+              usage: usage(out.inputTokens, out.outputTokens),
+            });
           } catch (error) {
             emit({ type: "error", error });
           } finally {

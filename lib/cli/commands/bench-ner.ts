@@ -8,7 +8,9 @@ export function register(program: Command) {
   if (!bench) throw new Error("the bench command must be registered first");
   bench
     .command("ner")
-    .description("Precision and recall of ZoFia's offline entity recogniser (PERSON / LOC / ORG) on hand-annotated news sentences, before issue 22's fixes and now.")
+    .description(
+      "Precision and recall of ZoFia's offline entity recogniser (PERSON / LOC / ORG) on hand-annotated news sentences, before issue 22's fixes and now.",
+    )
     .option("--fixture <file>", "sentences to score, JSON Lines (default tests/fixtures/ner/politifact-50.jsonl)")
     .option("--errors", "list every missed and wrong entity of the current recogniser")
     .option("--json", "print JSON")
@@ -16,7 +18,13 @@ export function register(program: Command) {
       const r = await benchNer({ fixture: opts.fixture });
       emit(!!opts.json, r, () => {
         const now = r.recognisers.at(-1)!;
-        const errors = opts.errors ? ["", `Errors of "${now.title}":`, ...now.errors.map((e) => `${e.sentence}  ${e.kind.padEnd(6)} ${e.type} ${e.text}`)] : [];
+        const errors = opts.errors
+          ? [
+              "",
+              `Errors of "${now.title}":`,
+              ...now.errors.map((e) => `${e.sentence}  ${e.kind.padEnd(6)} ${e.type} ${e.text}`),
+            ]
+          : [];
         return [nerBenchMarkdown(r), ...errors].join("\n");
       });
     });

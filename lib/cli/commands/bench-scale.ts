@@ -13,7 +13,8 @@ const workerCounts = z
 
 function workersList(v: string): number[] {
   const r = workerCounts.safeParse(v);
-  if (!r.success) throw new InvalidArgumentError(`expected worker counts from 1 to 4 separated by commas (e.g. 1,2,4), got "${v}"`);
+  if (!r.success)
+    throw new InvalidArgumentError(`expected worker counts from 1 to 4 separated by commas (e.g. 1,2,4), got "${v}"`);
   return r.data;
 }
 
@@ -32,18 +33,46 @@ export function registerScale(bench: Command) {
     )
     .option("--database-url <url>", "the PostgreSQL database to use (default DATABASE_URL)")
     .option("--debates <n>", "debates per timed batch (and in the kill phase)", positiveInt, 16)
-    .addOption(new Option("--workers <counts>", "worker process counts to time, comma-separated, each 1 to 4").argParser(workersList).default([1, 2, 4], "1,2,4"))
+    .addOption(
+      new Option("--workers <counts>", "worker process counts to time, comma-separated, each 1 to 4")
+        .argParser(workersList)
+        .default([1, 2, 4], "1,2,4"),
+    )
     .option("--call-ms <n>", "scripted model: time before the first token of every call", nonNegative, 200)
     .option("--token-ms <n>", "scripted model: time per token after the first", nonNegative, 3)
     .option("--latency-debates <n>", "debates watched for the token latency", positiveInt, 3)
     .option("--no-token-latency", "skip the token-to-watcher latency (needs no production build then)")
-    .option("--no-browser", "measure token latency to an SSE client instead of headless Chromium (fields ..._to_sse_client_ms_...)")
+    .option(
+      "--no-browser",
+      "measure token latency to an SSE client instead of headless Chromium (fields ..._to_sse_client_ms_...)",
+    )
     .option("--no-kill", "skip the SIGKILL / lost-turns phase")
-    .option("--keep-debates", "keep the benchmark's debates afterwards, to inspect them (the table is then not emptied between phases)")
-    .option("--ports <first>", "first of 8 loopback ports used (app server, model server, worker health checks)", positiveInt, 3320)
+    .option(
+      "--keep-debates",
+      "keep the benchmark's debates afterwards, to inspect them (the table is then not emptied between phases)",
+    )
+    .option(
+      "--ports <first>",
+      "first of 8 loopback ports used (app server, model server, worker health checks)",
+      positiveInt,
+      3320,
+    )
     .option("--json", "print JSON")
     .action(
-      async (opts: { databaseUrl?: string; debates: number; workers: number[]; callMs: number; tokenMs: number; latencyDebates: number; tokenLatency: boolean; browser: boolean; kill: boolean; keepDebates?: boolean; ports: number; json?: boolean }) => {
+      async (opts: {
+        databaseUrl?: string;
+        debates: number;
+        workers: number[];
+        callMs: number;
+        tokenMs: number;
+        latencyDebates: number;
+        tokenLatency: boolean;
+        browser: boolean;
+        kill: boolean;
+        keepDebates?: boolean;
+        ports: number;
+        json?: boolean;
+      }) => {
         if (opts.databaseUrl) {
           process.env.DATABASE_URL = opts.databaseUrl;
           resetConfigForTests();
@@ -66,7 +95,6 @@ export function registerScale(bench: Command) {
           log: (line) => process.stderr.write(`[${new Date().toISOString().slice(11, 19)}] ${line}\n`),
         });
         emit(!!opts.json, report, () => scaleMarkdown(report));
-
       },
     );
 }

@@ -12,10 +12,15 @@ import type { ComparisonView } from "@/lib/compare/types";
  * verdict and the ensemble printed. Presets line up with the protocols by position (`-` for none).
  */
 export function parseMethods(protocols: string, presets?: string): Array<{ protocol: string; preset?: string }> {
-  const names = protocols.split(",").map((p) => p.trim()).filter(Boolean);
+  const names = protocols
+    .split(",")
+    .map((p) => p.trim())
+    .filter(Boolean);
   const chosen = presets === undefined ? [] : presets.split(",").map((p) => p.trim());
   if (presets !== undefined && chosen.length !== names.length) {
-    throw new Error(`--presets needs one entry per protocol, in the same order (${names.length}: ${names.join(", ")}); write - for a protocol's defaults, e.g. --presets -,toolmad-fever,-,single-judge.`);
+    throw new Error(
+      `--presets needs one entry per protocol, in the same order (${names.length}: ${names.join(", ")}); write - for a protocol's defaults, e.g. --presets -,toolmad-fever,-,single-judge.`,
+    );
   }
   return names.map((protocol, i) => ({ protocol, ...(chosen[i] && chosen[i] !== "-" ? { preset: chosen[i] } : {}) }));
 }
@@ -25,20 +30,42 @@ const pct = (c: number | null | undefined) => (c === null || c === undefined ? "
 export function comparisonText(view: ComparisonView): string {
   const lines = [bold(`Comparison ${view.id}`), dim(view.claim.text), ""];
   for (const m of view.members) {
-    const verdict = m.verdict ? `${m.verdict.label}${m.verdict.productLabel && m.verdict.productLabel !== m.verdict.label ? ` = ${m.verdict.productLabel}` : ""}${pct(m.verdict.confidence)}` : m.status;
+    const verdict = m.verdict
+      ? `${m.verdict.label}${m.verdict.productLabel && m.verdict.productLabel !== m.verdict.label ? ` = ${m.verdict.productLabel}` : ""}${pct(m.verdict.confidence)}`
+      : m.status;
     const money = m.costUsd === null ? "" : ` · $${m.costUsd.toFixed(4)}`;
     const time = m.durationMs === null ? "" : ` · ${(m.durationMs / 1000).toFixed(1)} s`;
-    lines.push(`${m.status === "completed" ? green("✔") : yellow("•")} ${m.title}: ${bold(verdict)} ${dim(`· ${m.calls} calls · ${m.tokens.prompt + m.tokens.completion} tokens${money}${time} · debate ${m.debateId}`)}`);
+    lines.push(
+      `${m.status === "completed" ? green("✔") : yellow("•")} ${m.title}: ${bold(verdict)} ${dim(`· ${m.calls} calls · ${m.tokens.prompt + m.tokens.completion} tokens${money}${time} · debate ${m.debateId}`)}`,
+    );
     if (m.error) lines.push(`  ${yellow(m.error)}`);
   }
-  if (view.ensemble) lines.push("", `${bold(`Ensemble (${view.ensemble.method})`)}: ${bold(view.ensemble.label ?? (view.ensemble.tie ? "tie" : view.ensemble.noMajority ? "no majority" : "none"))} · ${view.ensemble.explanation}`);
-  lines.push(view.agreement.allAgree ? "All methods agree." : `Groups: ${view.agreement.groups.map((g) => `${g.productLabel ?? "no verdict"}: ${g.protocols.join(", ")}`).join(" | ")}`);
+  if (view.ensemble)
+    lines.push(
+      "",
+      `${bold(`Ensemble (${view.ensemble.method})`)}: ${bold(view.ensemble.label ?? (view.ensemble.tie ? "tie" : view.ensemble.noMajority ? "no majority" : "none"))} · ${view.ensemble.explanation}`,
+    );
+  lines.push(
+    view.agreement.allAgree
+      ? "All methods agree."
+      : `Groups: ${view.agreement.groups.map((g) => `${g.productLabel ?? "no verdict"}: ${g.protocols.join(", ")}`).join(" | ")}`,
+  );
   return lines.join("\n") + "\n";
 }
 
 export async function compareCommand(
   handle: DbHandle,
-  request: { claim: string; title?: string; claimDate?: string; url?: string; corpus?: string; protocols: string; presets?: string; ensemble?: string; models: Record<string, string> },
+  request: {
+    claim: string;
+    title?: string;
+    claimDate?: string;
+    url?: string;
+    corpus?: string;
+    protocols: string;
+    presets?: string;
+    ensemble?: string;
+    models: Record<string, string>;
+  },
   opts: { queue?: boolean; json?: boolean },
 ): Promise<ComparisonView> {
   const { db } = handle;
@@ -67,7 +94,8 @@ export async function compareCommand(
       await queue.close();
     }
   } else {
-    if (!opts.json) process.stdout.write(dim(`comparison ${created.id}: ${created.debateIds.length} debates running at once\n`));
+    if (!opts.json)
+      process.stdout.write(dim(`comparison ${created.id}: ${created.debateIds.length} debates running at once\n`));
     await Promise.all(
       created.debateIds.map(async (id) => {
         const outcome = await runDebate(db, id, { checkClaimEachTurn: handle.backend === "postgres" });
@@ -76,6 +104,12 @@ export async function compareCommand(
     );
   }
   const view = (await getComparisonView(db, created.id))!;
-  process.stdout.write(opts.json ? `${JSON.stringify({ type: opts.queue ? "queued" : "comparison", comparison: view })}\n` : opts.queue ? `comparison ${view.id} queued (${view.members.length} debates)\n` : comparisonText(view));
+  process.stdout.write(
+    opts.json
+      ? `${JSON.stringify({ type: opts.queue ? "queued" : "comparison", comparison: view })}\n`
+      : opts.queue
+        ? `comparison ${view.id} queued (${view.members.length} debates)\n`
+        : comparisonText(view),
+  );
   return view;
 }

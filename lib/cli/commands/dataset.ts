@@ -19,13 +19,15 @@ export { CLAIM_DATASETS, convertDataset, type ClaimDatasetName, type ConvertOpti
 export type DatasetName = (typeof DATASETS)[number];
 
 export function datasetName(v: string): DatasetName {
-  if (!(DATASETS as readonly string[]).includes(v)) throw new InvalidArgumentError(`expected one of ${DATASETS.join(", ")}`);
+  if (!(DATASETS as readonly string[]).includes(v))
+    throw new InvalidArgumentError(`expected one of ${DATASETS.join(", ")}`);
   return v as DatasetName;
 }
 
 export function oneOf<T extends string>(values: readonly T[]) {
   return (v: string): T => {
-    if (!(values as readonly string[]).includes(v)) throw new InvalidArgumentError(`expected one of ${values.join(", ")}`);
+    if (!(values as readonly string[]).includes(v))
+      throw new InvalidArgumentError(`expected one of ${values.join(", ")}`);
     return v as T;
   };
 }
@@ -38,28 +40,83 @@ export function register(program: Command) {
     .requiredOption("--dataset <name>", CLAIM_DATASETS.join(" | "), oneOf(CLAIM_DATASETS))
     .option("--data <dir>", "the dataset folder or file (default: the installed copy, see `dataset download`)")
     .requiredOption("--out <file>", "where to write the claims JSONL")
-    .option("--split <split>", `Check-COVID split: ${CHECK_COVID_SPLITS.join(" | ")}`, oneOf(CHECK_COVID_SPLITS), "test")
-    .option("--subset <subset>", `Check-COVID claims: ${CHECK_COVID_SUBSETS.join(" | ")}`, oneOf(CHECK_COVID_SUBSETS), "composed")
-    .option("--labels <scheme>", "Check-COVID (default native): native | radar (SUPPORT→TRUE, REFUTE→FALSE, NEI kept native); AVeriTeC (default radar): radar | native (the 4 labels, for Tool-MAD); proclaim-* (default PROClaim's SUPPORTED / NOT SUPPORTED): radar (TRUE / FALSE) | native (SUPPORT / REFUTE)", oneOf(["native", "radar"] as const))
-    .option("--faviq-set <set>", `FaVIQ: ${FAVIQ_SETS.join(" | ")} (the A or R set's dev.jsonl)`, oneOf(FAVIQ_SETS), "a")
-    .option("--sample <n>", "write n claims drawn at random with --seed (recorded in each claim's metadata)", positiveInt)
+    .option(
+      "--split <split>",
+      `Check-COVID split: ${CHECK_COVID_SPLITS.join(" | ")}`,
+      oneOf(CHECK_COVID_SPLITS),
+      "test",
+    )
+    .option(
+      "--subset <subset>",
+      `Check-COVID claims: ${CHECK_COVID_SUBSETS.join(" | ")}`,
+      oneOf(CHECK_COVID_SUBSETS),
+      "composed",
+    )
+    .option(
+      "--labels <scheme>",
+      "Check-COVID (default native): native | radar (SUPPORT→TRUE, REFUTE→FALSE, NEI kept native); AVeriTeC (default radar): radar | native (the 4 labels, for Tool-MAD); proclaim-* (default PROClaim's SUPPORTED / NOT SUPPORTED): radar (TRUE / FALSE) | native (SUPPORT / REFUTE)",
+      oneOf(["native", "radar"] as const),
+    )
+    .option(
+      "--faviq-set <set>",
+      `FaVIQ: ${FAVIQ_SETS.join(" | ")} (the A or R set's dev.jsonl)`,
+      oneOf(FAVIQ_SETS),
+      "a",
+    )
+    .option(
+      "--sample <n>",
+      "write n claims drawn at random with --seed (recorded in each claim's metadata)",
+      positiveInt,
+    )
     .option("--seed <s>", "seed for --sample", positiveInt, 1)
-    .option("--nei <what>", "AVeriTeC Not Enough Evidence: exclude (3-way) | keep (reported separately)", oneOf(["exclude", "keep"] as const), "exclude")
-    .option("--source <name>", `politifact-news articles: ${POLITIFACT_NEWS_SOURCES.join(" | ")} (PolitiFact++ human-written, ZoFia's benchmark; or FakeNewsNet v1 with dates)`, oneOf(POLITIFACT_NEWS_SOURCES), "politifact-pp")
+    .option(
+      "--nei <what>",
+      "AVeriTeC Not Enough Evidence: exclude (3-way) | keep (reported separately)",
+      oneOf(["exclude", "keep"] as const),
+      "exclude",
+    )
+    .option(
+      "--source <name>",
+      `politifact-news articles: ${POLITIFACT_NEWS_SOURCES.join(" | ")} (PolitiFact++ human-written, ZoFia's benchmark; or FakeNewsNet v1 with dates)`,
+      oneOf(POLITIFACT_NEWS_SOURCES),
+      "politifact-pp",
+    )
     .option("--complete-only", "PolitiFact-Hidden: only claims whose gold evidence text is complete")
     .option("--limit <n>", "at most n claims", positiveInt)
     .option("--json", "print JSON")
-    .action(async (opts: { dataset: ClaimDatasetName; data?: string; out: string; json?: boolean; sample?: number; seed: number } & ConvertOptions) => {
-      const all = await convertDataset(opts.dataset, opts.data ?? installedDataFor(opts.dataset), { ...opts, onNote: (n) => process.stderr.write(`${yellow(n)}\n`) });
-      const claims = sampleClaims(all, opts.sample, opts.seed);
-      const out = path.resolve(opts.out);
-      const n = await writeClaims(out, claims);
-      const labels = labelCounts(claims);
-      const sample = opts.sample === undefined ? null : { n: claims.length, of: all.length, seed: opts.seed, method: "random" };
-      emit(!!opts.json, { dataset: opts.dataset, out, claims: n, labels, sample }, () =>
-        `${green("✔")} ${n} claims written to ${out} (${Object.entries(labels).map(([l, c]) => `${l} ${c}`).join(", ")})${sample ? `; a random sample of ${sample.n} of ${sample.of} with seed ${sample.seed}` : ""}`,
-      );
-    });
+    .action(
+      async (
+        opts: {
+          dataset: ClaimDatasetName;
+          data?: string;
+          out: string;
+          json?: boolean;
+          sample?: number;
+          seed: number;
+        } & ConvertOptions,
+      ) => {
+        const all = await convertDataset(opts.dataset, opts.data ?? installedDataFor(opts.dataset), {
+          ...opts,
+          onNote: (n) => process.stderr.write(`${yellow(n)}\n`),
+        });
+        const claims = sampleClaims(all, opts.sample, opts.seed);
+        const out = path.resolve(opts.out);
+        const n = await writeClaims(out, claims);
+        const labels = labelCounts(claims);
+        const sample =
+          opts.sample === undefined ? null : { n: claims.length, of: all.length, seed: opts.seed, method: "random" };
+        emit(
+          !!opts.json,
+          { dataset: opts.dataset, out, claims: n, labels, sample },
+          () =>
+            `${green("✔")} ${n} claims written to ${out} (${Object.entries(labels)
+              .map(([l, c]) => `${l} ${c}`)
+              .join(
+                ", ",
+              )})${sample ? `; a random sample of ${sample.n} of ${sample.of} with seed ${sample.seed}` : ""}`,
+        );
+      },
+    );
   registerValidate(dataset);
   registerDownload(dataset);
 }
@@ -85,13 +142,24 @@ function registerDownload(dataset: Command) {
   const names = CATALOGUE.map((e) => e.name);
   dataset
     .command("download")
-    .description("Install a dataset the presets and benchmarks use under DATA_DIR/datasets/<name>: fetched from its public source (an interrupted transfer continues where it stopped), every file checked against its SHA-256 in the catalogue; a file that does not match is not installed.")
+    .description(
+      "Install a dataset the presets and benchmarks use under DATA_DIR/datasets/<name>: fetched from its public source (an interrupted transfer continues where it stopped), every file checked against its SHA-256 in the catalogue; a file that does not match is not installed.",
+    )
     .argument("<name>", names.join(" | "), oneOf(names))
-    .option("--from <path>", "install a copy you already have (a folder or a file) after the same checks, without network")
+    .option(
+      "--from <path>",
+      "install a copy you already have (a folder or a file) after the same checks, without network",
+    )
     .option("--json", "print JSON")
     .action(async (name: string, opts: { from?: string; json?: boolean }) => {
-      const done = opts.from ? await installFrom(name, opts.from) : await downloadDataset(name, { onProgress: progressPrinter() });
-      emit(!!opts.json, done, () => `${green("✔")} ${name} installed in ${done.dir} (${done.files.length} files, checksums verified)`);
+      const done = opts.from
+        ? await installFrom(name, opts.from)
+        : await downloadDataset(name, { onProgress: progressPrinter() });
+      emit(
+        !!opts.json,
+        done,
+        () => `${green("✔")} ${name} installed in ${done.dir} (${done.files.length} files, checksums verified)`,
+      );
     });
   dataset
     .command("list")
@@ -118,16 +186,31 @@ function registerDownload(dataset: Command) {
 function registerValidate(dataset: Command) {
   dataset
     .command("validate")
-    .description("Check a claims JSONL file without starting a run: rows, labels and how the chosen scheme reads each, refused lines, duplicate ids and contradictory gold, with line numbers. Exits 1 when any claim could not be read or scored.")
+    .description(
+      "Check a claims JSONL file without starting a run: rows, labels and how the chosen scheme reads each, refused lines, duplicate ids and contradictory gold, with line numbers. Exits 1 when any claim could not be read or scored.",
+    )
     .argument("<file>", "the claims JSONL")
-    .option("--scheme <name>", `${VALIDATE_SCHEMES.join(" | ")} (product: TRUE / HALF-TRUE / FALSE; the others are the methods' label schemes)`, oneOf(VALIDATE_SCHEMES), "product")
-    .option("--label-map <file>", 'a JSON object mapping the file\'s labels to the scheme\'s, e.g. {"Mostly Accurate":"TRUE"}')
+    .option(
+      "--scheme <name>",
+      `${VALIDATE_SCHEMES.join(" | ")} (product: TRUE / HALF-TRUE / FALSE; the others are the methods' label schemes)`,
+      oneOf(VALIDATE_SCHEMES),
+      "product",
+    )
+    .option(
+      "--label-map <file>",
+      'a JSON object mapping the file\'s labels to the scheme\'s, e.g. {"Mostly Accurate":"TRUE"}',
+    )
     .option("--json", "print JSON")
-    .action(async (file: string, opts: { scheme: (typeof VALIDATE_SCHEMES)[number]; labelMap?: string; json?: boolean }) => {
-      const report = await validateClaimsFile(file, { scheme: opts.scheme, labelMap: opts.labelMap ? readLabelMap(opts.labelMap) : undefined });
-      emit(!!opts.json, report, () => validationText(report));
-      if (!report.ok) process.exitCode = 1;
-    });
+    .action(
+      async (file: string, opts: { scheme: (typeof VALIDATE_SCHEMES)[number]; labelMap?: string; json?: boolean }) => {
+        const report = await validateClaimsFile(file, {
+          scheme: opts.scheme,
+          labelMap: opts.labelMap ? readLabelMap(opts.labelMap) : undefined,
+        });
+        emit(!!opts.json, report, () => validationText(report));
+        if (!report.ok) process.exitCode = 1;
+      },
+    );
 }
 
 export function labelCounts(claims: readonly ClaimRecord[]): Record<string, number> {
@@ -144,5 +227,8 @@ export function labelCounts(claims: readonly ClaimRecord[]): Record<string, numb
 export function sampleClaims(claims: readonly ClaimRecord[], n: number | undefined, seed: number): ClaimRecord[] {
   if (n === undefined) return [...claims];
   if (n > claims.length) throw new Error(`--sample ${n}: the dataset has only ${claims.length} claims`);
-  return selectClaims(claims, { sample: "random", limit: n, seed }).map((c) => ({ ...c, metadata: { ...(c.metadata ?? {}), sample: { method: "random", n, of: claims.length, seed } } }));
+  return selectClaims(claims, { sample: "random", limit: n, seed }).map((c) => ({
+    ...c,
+    metadata: { ...(c.metadata ?? {}), sample: { method: "random", n, of: claims.length, seed } },
+  }));
 }

@@ -45,7 +45,8 @@ function printer() {
   return (e: DebateEvent) => {
     switch (e.type) {
       case "turn-start":
-        if (e.turn.kind === "speech") process.stdout.write(`\n${bold(e.turn.role.toUpperCase())} ${dim(`· ${e.turn.phase}`)}\n`);
+        if (e.turn.kind === "speech")
+          process.stdout.write(`\n${bold(e.turn.role.toUpperCase())} ${dim(`· ${e.turn.phase}`)}\n`);
         else process.stdout.write(dim(`\n[${e.turn.role} · ${e.turn.phase}] `));
         open = true;
         break;
@@ -56,7 +57,12 @@ function printer() {
         process.stdout.write(yellow(`\n(retrying after: ${e.error})\n`));
         break;
       case "turn-end":
-        if (open) process.stdout.write(dim(`\n  ${e.turn.promptTokens + e.turn.completionTokens} tokens · ${(e.turn.latencyMs / 1000).toFixed(1)} s\n`));
+        if (open)
+          process.stdout.write(
+            dim(
+              `\n  ${e.turn.promptTokens + e.turn.completionTokens} tokens · ${(e.turn.latencyMs / 1000).toFixed(1)} s\n`,
+            ),
+          );
         open = false;
         break;
       case "turn-error":
@@ -65,11 +71,15 @@ function printer() {
       case "checkpoint": {
         const c = e.checkpoint;
         const num = (x: number | null) => (x === null ? "—" : x.toFixed(2));
-        process.stdout.write(`\n${bold("checkpoint")} after ${c.after}: s=${num(c.stopMargin)} (τs ${c.tauS}), c=${num(c.confidence)} (τv ${c.tauV}) → ${c.decision}\n`);
+        process.stdout.write(
+          `\n${bold("checkpoint")} after ${c.after}: s=${num(c.stopMargin)} (τs ${c.tauS}), c=${num(c.confidence)} (τv ${c.tauV}) → ${c.decision}\n`,
+        );
         break;
       }
       case "verdict":
-        process.stdout.write(`\n${bold("VERDICT")} ${e.verdict.label}${e.verdict.confidence !== null ? ` (${(e.verdict.confidence * 100).toFixed(0)}%)` : ""}${e.verdict.stoppedEarly ? dim(` · stopped after ${e.verdict.stopAfter}`) : ""}\n${e.verdict.reason ?? ""}\n`);
+        process.stdout.write(
+          `\n${bold("VERDICT")} ${e.verdict.label}${e.verdict.confidence !== null ? ` (${(e.verdict.confidence * 100).toFixed(0)}%)` : ""}${e.verdict.stoppedEarly ? dim(` · stopped after ${e.verdict.stopAfter}`) : ""}\n${e.verdict.reason ?? ""}\n`,
+        );
         break;
       case "status":
         if (e.error) process.stdout.write(red(`\n${e.error}\n`));
@@ -83,9 +93,13 @@ function presetConfig(opts: Options): { protocol: string; config: Record<string,
   let protocol = opts.protocol ?? DEFAULT_PROTOCOL;
   let config: Record<string, unknown> = {};
   if (opts.preset) {
-    const owner = opts.protocol ?? PROTOCOL_NAMES.find((n) => opts.preset! in getProtocol(n).presets) ?? DEFAULT_PROTOCOL;
+    const owner =
+      opts.protocol ?? PROTOCOL_NAMES.find((n) => opts.preset! in getProtocol(n).presets) ?? DEFAULT_PROTOCOL;
     const presets = PROTOCOL_NAMES.includes(owner) ? getProtocol(owner).presets : {};
-    if (!(opts.preset in presets)) throw new Error(`--preset: protocol ${owner} has no preset "${opts.preset}"; choose one of: ${Object.keys(presets).join(", ") || "(none)"}.`);
+    if (!(opts.preset in presets))
+      throw new Error(
+        `--preset: protocol ${owner} has no preset "${opts.preset}"; choose one of: ${Object.keys(presets).join(", ") || "(none)"}.`,
+      );
     protocol = owner;
     config = { ...presets[opts.preset] };
   }
@@ -96,7 +110,8 @@ function presetConfig(opts: Options): { protocol: string; config: Record<string,
     } catch (e) {
       throw new Error(`--config must be a JSON object, e.g. '{"rounds":2}': ${(e as Error).message}`);
     }
-    if (!extra || typeof extra !== "object" || Array.isArray(extra)) throw new Error(`--config must be a JSON object, e.g. '{"rounds":2}'.`);
+    if (!extra || typeof extra !== "object" || Array.isArray(extra))
+      throw new Error(`--config must be a JSON object, e.g. '{"rounds":2}'.`);
     config = { ...config, ...(extra as Record<string, unknown>) };
   }
   return { protocol, config };
@@ -114,30 +129,53 @@ export function register(program: Command) {
     .option("--title <text>", "ZoFia: the article's headline")
     .option("--url <address>", "the address where the claim or article appeared (stored with it)")
     .option("--k <n>", "passages to retrieve", "20")
-    .option("--protocol <name>", `debate protocol: ${PROTOCOL_NAMES.join(", ")} (default ${DEFAULT_PROTOCOL}, or the preset's)`)
+    .option(
+      "--protocol <name>",
+      `debate protocol: ${PROTOCOL_NAMES.join(", ")} (default ${DEFAULT_PROTOCOL}, or the preset's)`,
+    )
     .option("--preset <name>", "a protocol's named configuration, e.g. toolmad-fever or radar-position")
     .option("--config <json>", `protocol settings as a JSON object over the preset, e.g. '{"rounds":2,"gate":"off"}'`)
     .option("--variant <name>", `RADAR: one of ${RADAR_VARIANTS.join(", ")} (default expertise)`)
-    .option("--model <role=id>", "model for a role, e.g. judge=openai:gpt-4o (repeatable; default DEFAULT_MODEL)", collect, [])
+    .option(
+      "--model <role=id>",
+      "model for a role, e.g. judge=openai:gpt-4o (repeatable; default DEFAULT_MODEL)",
+      collect,
+      [],
+    )
     .option("--rebuttals <n>", "rebuttal rounds (default 1)")
     .option("--early-stopping <mode>", "on, off or score-only")
     .option("--tau-s <x>", "stop-margin threshold")
     .option("--tau-v <x>", "confidence threshold")
     .option("--context <mode>", "paper or full")
     .option("--resume <debateId>", "continue an interrupted or failed debate from its last finished turn")
-    .option("--queue", "PostgreSQL: store the debate and queue it for the workers (`counterpoint worker`, or an app server's in-process worker), print its id and return, instead of running it here")
+    .option(
+      "--queue",
+      "PostgreSQL: store the debate and queue it for the workers (`counterpoint worker`, or an app server's in-process worker), print its id and return, instead of running it here",
+    )
     .option("--json", "print the events as JSON lines, then the stored debate")
-    .option("--protocols <list>", "compare methods: run the claim through several protocols at once, e.g. radar,tool-mad,zofia,proclaim (stored as one comparison)")
-    .option("--presets <list>", "with --protocols: a preset per protocol, in order, - for its defaults, e.g. -,toolmad-fever,-,single-judge")
+    .option(
+      "--protocols <list>",
+      "compare methods: run the claim through several protocols at once, e.g. radar,tool-mad,zofia,proclaim (stored as one comparison)",
+    )
+    .option(
+      "--presets <list>",
+      "with --protocols: a preset per protocol, in order, - for its defaults, e.g. -,toolmad-fever,-,single-judge",
+    )
     .option("--ensemble <method>", "with --protocols: add an ensemble verdict, majority or confidence-weighted")
     .action(async (claim: string | undefined, opts: Options) => {
       const handle = await getDb();
       const { db } = handle;
-      if (opts.queue && handle.backend !== "postgres") throw new Error("--queue needs PostgreSQL (DATABASE_URL): on the embedded database only this process can run the debate, so run it without --queue.");
+      if (opts.queue && handle.backend !== "postgres")
+        throw new Error(
+          "--queue needs PostgreSQL (DATABASE_URL): on the embedded database only this process can run the debate, so run it without --queue.",
+        );
       // In the foreground on PostgreSQL this process's model calls count against the global provider limits too.
       if (handle.backend === "postgres") useGlobalProviderSlots(db);
       if (opts.protocols) {
-        if (opts.resume || opts.goldFile || opts.preset || opts.protocol) throw new Error("--protocols compares methods on one claim and a corpus; it does not take --resume, --gold-file, --protocol or --preset (use --presets).");
+        if (opts.resume || opts.goldFile || opts.preset || opts.protocol)
+          throw new Error(
+            "--protocols compares methods on one claim and a corpus; it does not take --resume, --gold-file, --protocol or --preset (use --presets).",
+          );
         if (opts.articleFile) {
           if (claim) throw new Error("Give the article either as the argument or with --article-file, not both.");
           claim = fs.readFileSync(opts.articleFile, "utf8");
@@ -149,11 +187,26 @@ export function register(program: Command) {
           if (eq < 1) throw new Error(`--model takes role=id, got "${m}"`);
           models[m.slice(0, eq)] = m.slice(eq + 1);
         }
-        const view = await compareCommand(handle, { claim, title: opts.title, claimDate: opts.date, url: opts.url, corpus: opts.corpus, protocols: opts.protocols, presets: opts.presets, ensemble: opts.ensemble, models }, { queue: opts.queue, json: opts.json });
+        const view = await compareCommand(
+          handle,
+          {
+            claim,
+            title: opts.title,
+            claimDate: opts.date,
+            url: opts.url,
+            corpus: opts.corpus,
+            protocols: opts.protocols,
+            presets: opts.presets,
+            ensemble: opts.ensemble,
+            models,
+          },
+          { queue: opts.queue, json: opts.json },
+        );
         if (!opts.queue && view.members.some((m) => m.status !== "completed")) process.exitCode = 1;
         return;
       }
-      if (opts.presets || opts.ensemble) throw new Error("--presets and --ensemble go with --protocols (comparing methods).");
+      if (opts.presets || opts.ensemble)
+        throw new Error("--presets and --ensemble go with --protocols (comparing methods).");
       let id = opts.resume;
       if (!id) {
         if (opts.articleFile) {
@@ -172,19 +225,25 @@ export function register(program: Command) {
         const { protocol, config } = presetConfig(opts);
         // Protocols that search during the debate (ZoFia) may start with no corpus; the others need evidence.
         const searchesItself = PROTOCOL_NAMES.includes(protocol) && getProtocol(protocol).upfrontEvidence === false;
-        if (!opts.corpus && !opts.goldFile && !searchesItself) throw new Error("Say where the evidence comes from: --corpus <name> or --gold-file <file>.");
+        if (!opts.corpus && !opts.goldFile && !searchesItself)
+          throw new Error("Say where the evidence comes from: --corpus <name> or --gold-file <file>.");
         if (opts.variant) config.variant = opts.variant;
         if (opts.rebuttals !== undefined) config.rebuttals = num(opts.rebuttals);
         if (opts.earlyStopping) config.earlyStopping = opts.earlyStopping;
         if (opts.context) config.context = opts.context;
-        if (opts.tauS !== undefined || opts.tauV !== undefined) config.thresholds = { tauS: num(opts.tauS), tauV: num(opts.tauV) };
+        if (opts.tauS !== undefined || opts.tauV !== undefined)
+          config.thresholds = { tauS: num(opts.tauS), tauV: num(opts.tauV) };
         try {
           id = await createDebate(db, {
             claim,
             claimDate: opts.date,
             title: opts.title,
             url: opts.url,
-            evidence: opts.goldFile ? { mode: "gold", text: fs.readFileSync(opts.goldFile, "utf8") } : opts.corpus ? { mode: "retrieved", corpus: opts.corpus, k: Number(opts.k) } : { mode: "none" },
+            evidence: opts.goldFile
+              ? { mode: "gold", text: fs.readFileSync(opts.goldFile, "utf8") }
+              : opts.corpus
+                ? { mode: "retrieved", corpus: opts.corpus, k: Number(opts.k) }
+                : { mode: "none" },
             protocol,
             config,
             models,
@@ -205,10 +264,14 @@ export function register(program: Command) {
         } finally {
           await queue.close();
         }
-        process.stdout.write(opts.json ? `${JSON.stringify({ debate: id, type: "queued" })}\n` : `debate ${id} queued\n`);
+        process.stdout.write(
+          opts.json ? `${JSON.stringify({ debate: id, type: "queued" })}\n` : `debate ${id} queued\n`,
+        );
         return;
       }
-      const print = opts.json ? (e: DebateEvent) => process.stdout.write(`${JSON.stringify({ debate: id, ...e })}\n`) : printer();
+      const print = opts.json
+        ? (e: DebateEvent) => process.stdout.write(`${JSON.stringify({ debate: id, ...e })}\n`)
+        : printer();
       if (!opts.json) process.stdout.write(dim(`debate ${id}\n`));
       const unsubscribe = subscribe(id, print);
       // Ctrl-C stops the debate cleanly: finished turns stay, the debate is marked cancelled.
@@ -221,7 +284,10 @@ export function register(program: Command) {
       if (outcome.status === "skipped") throw new Error(`Debate ${id} was not run: ${outcome.error}`);
       const view = await debateView(db, id);
       if (opts.json) process.stdout.write(`${JSON.stringify({ debate: id, type: "result", result: view })}\n`);
-      else process.stdout.write(`\n${outcome.status === "completed" ? green("✔ completed") : yellow(outcome.status)} · ${view?.totals.calls} model calls · ${(view?.totals.promptTokens ?? 0) + (view?.totals.completionTokens ?? 0)} tokens${view?.totals.costUsd != null ? ` · $${view.totals.costUsd.toFixed(4)}` : ""}\n`);
+      else
+        process.stdout.write(
+          `\n${outcome.status === "completed" ? green("✔ completed") : yellow(outcome.status)} · ${view?.totals.calls} model calls · ${(view?.totals.promptTokens ?? 0) + (view?.totals.completionTokens ?? 0)} tokens${view?.totals.costUsd != null ? ` · $${view.totals.costUsd.toFixed(4)}` : ""}\n`,
+        );
       if (outcome.status !== "completed") process.exitCode = 1;
     });
 }

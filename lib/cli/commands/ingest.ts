@@ -3,7 +3,14 @@ import { Command, InvalidArgumentError } from "commander";
 import cliProgress from "cli-progress";
 import { getDb } from "@/db/client";
 import { listCorpora } from "@/db/queries/corpus";
-import { ingestDataset, ingestSample, ingestSource, IngestError, resumeIngestJob, type RunOptions } from "@/lib/corpus/ingest";
+import {
+  ingestDataset,
+  ingestSample,
+  ingestSource,
+  IngestError,
+  resumeIngestJob,
+  type RunOptions,
+} from "@/lib/corpus/ingest";
 import { DATASET_IMPORTERS } from "@/lib/corpus/reopen";
 import { SAMPLE_CLAIMS } from "@/lib/corpus/sample";
 import type { IngestProgress, IngestSummary } from "@/lib/corpus/types";
@@ -29,14 +36,22 @@ const int = (name: string) => (v: string) => {
 };
 
 function bytes(n: number) {
-  return n >= 1024 ** 3 ? `${(n / 1024 ** 3).toFixed(2)} GB` : n >= 1024 ** 2 ? `${(n / 1024 ** 2).toFixed(1)} MB` : `${Math.round(n / 1024)} kB`;
+  return n >= 1024 ** 3
+    ? `${(n / 1024 ** 3).toFixed(2)} GB`
+    : n >= 1024 ** 2
+      ? `${(n / 1024 ** 2).toFixed(1)} MB`
+      : `${Math.round(n / 1024)} kB`;
 }
 
 /** A bar on a terminal; nothing otherwise, so logs and pipes stay clean. */
 function progressReporter(enabled: boolean) {
   if (!enabled || !process.stderr.isTTY) return { update: (_p: IngestProgress) => {}, stop: () => {} };
   const bar = new cliProgress.SingleBar(
-    { format: "{bar} {percentage}% | {done} | {docs} docs, {passages} passages, {errors} errors | {rate} passages/s", stream: process.stderr, hideCursor: true },
+    {
+      format: "{bar} {percentage}% | {done} | {docs} docs, {passages} passages, {errors} errors | {rate} passages/s",
+      stream: process.stderr,
+      hideCursor: true,
+    },
     cliProgress.Presets.shades_classic,
   );
   let started = false;
@@ -62,7 +77,11 @@ function progressReporter(enabled: boolean) {
 
 function human(s: IngestSummary): string {
   const head =
-    s.status === "completed" ? green(`✔ Ingested ${s.source}`) : s.status === "cancelled" ? yellow(`Cancelled ${s.source}; committed batches were kept`) : red(`✗ ${s.status}: ${s.source}`);
+    s.status === "completed"
+      ? green(`✔ Ingested ${s.source}`)
+      : s.status === "cancelled"
+        ? yellow(`Cancelled ${s.source}; committed batches were kept`)
+        : red(`✗ ${s.status}: ${s.source}`);
   const lines = [
     `${head} ${dim(`(job ${s.jobId}, ${s.seconds} s${s.passagesPerSecond ? `, ${s.passagesPerSecond} passages/s` : ""})`)}`,
     `  documents: ${s.docsAdded} added, ${s.docsUpdated} updated, ${s.docsUnchanged} unchanged, ${s.docsSkippedEmpty} empty (skipped)`,
@@ -70,14 +89,19 @@ function human(s: IngestSummary): string {
     `  errors:    ${s.errors}`,
   ];
   for (const e of s.recentErrors) lines.push(`    ${yellow("-")} ${e.message}`);
-  if (s.errors > s.recentErrors.length) lines.push(dim(`    (${s.errors - s.recentErrors.length} earlier errors not shown)`));
-  if (s.status === "cancelled" || (s.status === "failed" && s.resumable !== false)) lines.push(dim(`  Resume with: npx counterpoint ingest --resume ${s.jobId}`));
+  if (s.errors > s.recentErrors.length)
+    lines.push(dim(`    (${s.errors - s.recentErrors.length} earlier errors not shown)`));
+  if (s.status === "cancelled" || (s.status === "failed" && s.resumable !== false))
+    lines.push(dim(`  Resume with: npx counterpoint ingest --resume ${s.jobId}`));
   return lines.join("\n");
 }
 
 async function run(source: string | undefined, opts: Opts) {
   const modes = [!!source, !!opts.sample, !!opts.dataset, !!opts.resume].filter(Boolean).length;
-  if (modes !== 1) throw new Error("name exactly one of: a file, folder or URL; --sample; --dataset <name> --data <dir>; --resume <jobId>");
+  if (modes !== 1)
+    throw new Error(
+      "name exactly one of: a file, folder or URL; --sample; --dataset <name> --data <dir>; --resume <jobId>",
+    );
   const handle = await getDb();
   const bar = progressReporter(!opts.json);
   const controller = new AbortController();
@@ -87,19 +111,28 @@ async function run(source: string | undefined, opts: Opts) {
   const common: Omit<RunOptions, "corpus"> = {
     strict: opts.strict,
     batchSize: opts.batchSize,
-    chunking: opts.chunkSize !== undefined || opts.overlap !== undefined ? { maxChars: opts.chunkSize, overlapSentences: opts.overlap } : undefined,
+    chunking:
+      opts.chunkSize !== undefined || opts.overlap !== undefined
+        ? { maxChars: opts.chunkSize, overlapSentences: opts.overlap }
+        : undefined,
     signal: controller.signal,
     onProgress: (p) => bar.update(p),
   };
   let summary: IngestSummary;
   try {
     if (opts.resume) {
-      summary = await resumeIngestJob(handle.db, opts.resume, { signal: controller.signal, onProgress: (p) => bar.update(p) });
+      summary = await resumeIngestJob(handle.db, opts.resume, {
+        signal: controller.signal,
+        onProgress: (p) => bar.update(p),
+      });
     } else if (opts.sample) {
       summary = await ingestSample(handle.db, { ...common, corpus: opts.corpus });
     } else if (opts.dataset) {
       // Without --data, the installed copy (`dataset download`); its error says how to install it.
-      summary = await ingestDataset(handle.db, opts.dataset, opts.data ?? installedDataFor(opts.dataset), { ...common, corpus: opts.corpus });
+      summary = await ingestDataset(handle.db, opts.dataset, opts.data ?? installedDataFor(opts.dataset), {
+        ...common,
+        corpus: opts.corpus,
+      });
     } else {
       if (!opts.corpus) throw new Error("name the corpus to ingest into: --corpus <name>");
       summary = await ingestSource(handle.db, source!, { ...common, corpus: opts.corpus });
@@ -131,7 +164,16 @@ async function runReembed(opts: { corpus: string; model?: string; batchSize?: nu
   const onSigint = () => controller.abort();
   process.once("SIGINT", onSigint);
   const tty = !opts.json && process.stderr.isTTY;
-  const bar = tty ? new cliProgress.SingleBar({ format: "{bar} {percentage}% | {value}/{total} passages | {rate} passages/s", stream: process.stderr, hideCursor: true }, cliProgress.Presets.shades_classic) : null;
+  const bar = tty
+    ? new cliProgress.SingleBar(
+        {
+          format: "{bar} {percentage}% | {value}/{total} passages | {rate} passages/s",
+          stream: process.stderr,
+          hideCursor: true,
+        },
+        cliProgress.Presets.shades_classic,
+      )
+    : null;
   let started = false;
   let summary: IngestSummary;
   try {
@@ -159,7 +201,9 @@ async function runReembed(opts: { corpus: string; model?: string; batchSize?: nu
       summary.status === "completed"
         ? green(`✔ Corpus ${opts.corpus} now searches with ${summary.source}`)
         : summary.status === "cancelled"
-          ? yellow(`Cancelled; committed batches were kept. Continue with: npx counterpoint ingest --resume ${summary.jobId}`)
+          ? yellow(
+              `Cancelled; committed batches were kept. Continue with: npx counterpoint ingest --resume ${summary.jobId}`,
+            )
           : red(`✗ ${summary.status}`);
     return `${head} ${dim(`(job ${summary.jobId}, ${summary.recordsDone} passages embedded, ${summary.seconds} s${summary.passagesPerSecond ? `, ${summary.passagesPerSecond} passages/s` : ""})`)}`;
   });
@@ -174,10 +218,17 @@ export function register(program: Command) {
     .option("--corpus <name>", "the corpus to add to (created if missing)")
     .option("--sample", "load the demo corpus (fictional news items) and its example claims")
     .option("--dataset <name>", `import a benchmark corpus: ${DATASET_IMPORTERS.join(", ")}`)
-    .option("--data <dir>", "the folder holding the dataset's files (with --dataset; default: the installed copy, see `dataset download`)")
+    .option(
+      "--data <dir>",
+      "the folder holding the dataset's files (with --dataset; default: the installed copy, see `dataset download`)",
+    )
     .option("--strict", "stop at the first bad record instead of reporting it and going on")
     .option("--chunk-size <chars>", "largest passage, in characters (default 800)", int("--chunk-size"))
-    .option("--overlap <sentences>", "sentences repeated at the start of the next passage (default 1)", int("--overlap"))
+    .option(
+      "--overlap <sentences>",
+      "sentences repeated at the start of the next passage (default 1)",
+      int("--overlap"),
+    )
     .option("--batch-size <docs>", "documents per transaction (default 64)", int("--batch-size"))
     .option("--resume <jobId>", "continue a stopped job from its last committed batch")
     .option("--json", "print the summary as JSON")
@@ -198,7 +249,11 @@ export function register(program: Command) {
               ? "No corpus yet. Load the demo with: npx counterpoint ingest --sample"
               : corpora
                   .map((c) => {
-                    const others = c.vectorModels.filter((m) => m.model !== c.embeddingModel).map((m) => `${m.model} ${m.passages === c.passages ? "complete" : `${m.passages}/${c.passages}`}`);
+                    const others = c.vectorModels
+                      .filter((m) => m.model !== c.embeddingModel)
+                      .map(
+                        (m) => `${m.model} ${m.passages === c.passages ? "complete" : `${m.passages}/${c.passages}`}`,
+                      );
                     return `${c.name}: ${c.documents} documents, ${c.passages} passages, ${c.embeddingModel}${others.length ? dim(` (also vectors of ${others.join(", ")})`) : ""}${c.description ? dim(` — ${c.description}`) : ""}`;
                   })
                   .join("\n"),

@@ -13,8 +13,11 @@ export function register(program: Command) {
       const config = getConfig();
       const handle = await getDb();
       const status = await migrationStatus(handle, config.migrationsDir);
-      emit(!!opts.json, { backend: handle.backend, location: handle.location, ...status }, () =>
-        `${green("✔")} ${handle.backend === "pglite" ? "Embedded PGlite" : "PostgreSQL"} at ${handle.location}: ${status.applied}/${status.available} migrations applied (latest ${status.latest}).`,
+      emit(
+        !!opts.json,
+        { backend: handle.backend, location: handle.location, ...status },
+        () =>
+          `${green("✔")} ${handle.backend === "pglite" ? "Embedded PGlite" : "PostgreSQL"} at ${handle.location}: ${status.applied}/${status.available} migrations applied (latest ${status.latest}).`,
       );
     });
 }

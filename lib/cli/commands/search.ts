@@ -10,7 +10,8 @@ export function positiveInt(v: string) {
 }
 
 function mode(v: string): SearchMode {
-  if (!(SEARCH_MODES as readonly string[]).includes(v)) throw new InvalidArgumentError(`expected one of ${SEARCH_MODES.join(", ")}`);
+  if (!(SEARCH_MODES as readonly string[]).includes(v))
+    throw new InvalidArgumentError(`expected one of ${SEARCH_MODES.join(", ")}`);
   return v as SearchMode;
 }
 
@@ -44,33 +45,55 @@ export function register(program: Command) {
     .option("--mmr", "diversify the results (maximal marginal relevance)")
     .option("--candidates <n>", "candidates per retriever before fusion", positiveInt)
     .option("--json", "print JSON")
-    .action(async (query: string, opts: { corpus?: string[]; k: number; mode: SearchMode; before?: Date; document?: string[]; mmr?: boolean; candidates?: number; json?: boolean }) => {
-      const { db } = await getDb();
-      const documentIds = opts.document?.map((d) => {
-        const n = Number(d);
-        if (!Number.isInteger(n)) throw new InvalidArgumentError(`--document expects numeric document ids, got ${d}`);
-        return n;
-      });
-      const res = await search(db, {
-        text: query,
-        corpus: opts.corpus,
-        k: opts.k,
-        mode: opts.mode,
-        before: opts.before,
-        documentIds,
-        mmr: opts.mmr,
-        candidates: opts.candidates,
-      });
-      emit(!!opts.json, res, () => {
-        if (res.hits.length === 0) return `No passages found for "${res.query}".`;
-        const lines = res.hits.map((h) => {
-          const ranks = [h.dense ? `dense #${h.dense.rank}` : null, h.lexical ? `lexical #${h.lexical.rank}` : null].filter(Boolean).join(", ");
-          const doc = [h.document.title ?? h.document.externalId, h.document.publishedAt?.slice(0, 10)].filter(Boolean).join(", ");
-          return `${String(h.rank).padStart(2)}. ${highlighted(h)}\n    ${dim(`${doc} · passage ${h.passageExternalId} · score ${h.score.toFixed(4)}${ranks ? ` (${ranks})` : ""}`)}`;
+    .action(
+      async (
+        query: string,
+        opts: {
+          corpus?: string[];
+          k: number;
+          mode: SearchMode;
+          before?: Date;
+          document?: string[];
+          mmr?: boolean;
+          candidates?: number;
+          json?: boolean;
+        },
+      ) => {
+        const { db } = await getDb();
+        const documentIds = opts.document?.map((d) => {
+          const n = Number(d);
+          if (!Number.isInteger(n)) throw new InvalidArgumentError(`--document expects numeric document ids, got ${d}`);
+          return n;
         });
-        const t = res.timings;
-        lines.push(dim(`${res.mode}${res.model ? ` with ${res.model}` : ""}: ${res.hits.length} results in ${t.totalMs.toFixed(0)} ms (embedding ${t.embedMs.toFixed(0)} ms)`));
-        return lines.join("\n");
-      });
-    });
+        const res = await search(db, {
+          text: query,
+          corpus: opts.corpus,
+          k: opts.k,
+          mode: opts.mode,
+          before: opts.before,
+          documentIds,
+          mmr: opts.mmr,
+          candidates: opts.candidates,
+        });
+        emit(!!opts.json, res, () => {
+          if (res.hits.length === 0) return `No passages found for "${res.query}".`;
+          const lines = res.hits.map((h) => {
+            const ranks = [h.dense ? `dense #${h.dense.rank}` : null, h.lexical ? `lexical #${h.lexical.rank}` : null]
+              .filter(Boolean)
+              .join(", ");
+            const doc = [h.document.title ?? h.document.externalId, h.document.publishedAt?.slice(0, 10)]
+              .filter(Boolean)
+              .join(", ");
+            return `${String(h.rank).padStart(2)}. ${highlighted(h)}\n    ${dim(`${doc} · passage ${h.passageExternalId} · score ${h.score.toFixed(4)}${ranks ? ` (${ranks})` : ""}`)}`;
+          });
+          const t = res.timings;
+          lines.push(
+            dim(
+              `${res.mode}${res.model ? ` with ${res.model}` : ""}: ${res.hits.length} results in ${t.totalMs.toFixed(0)} ms (embedding ${t.embedMs.toFixed(0)} ms)`,
+            ),
+          );
+          return lines.join("\n");
+        });
+      },
+    );
 }

@@ -1,7 +1,15 @@
 import type { Command } from "commander";
 import { getDb } from "@/db/client";
 import { USER_ROLES } from "@/db/schema";
-import { createUser, emailProblem, findUserByEmail, listUsers, parseRoles, setPassword, setRoles } from "@/db/queries/users";
+import {
+  createUser,
+  emailProblem,
+  findUserByEmail,
+  listUsers,
+  parseRoles,
+  setPassword,
+  setRoles,
+} from "@/db/queries/users";
 import { hashPassword, passwordProblem } from "@/lib/auth/password";
 import { revokeUserSessions } from "@/lib/auth/sessions";
 import { emit, green } from "../output";
@@ -10,7 +18,9 @@ async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const c of process.stdin) chunks.push(c as Buffer);
   // One trailing newline is what `echo` and password managers add; it is not part of the password.
-  return Buffer.concat(chunks).toString("utf8").replace(/\r?\n$/, "");
+  return Buffer.concat(chunks)
+    .toString("utf8")
+    .replace(/\r?\n$/, "");
 }
 
 /** Reads a password from the terminal without echoing it. */
@@ -48,7 +58,9 @@ async function askPassword(stdin: boolean): Promise<string> {
 const collect = (v: string, prev: string[]) => [...prev, v];
 
 export function register(program: Command) {
-  const user = program.command("user").description("Manage accounts (with the server stopped when using the embedded database).");
+  const user = program
+    .command("user")
+    .description("Manage accounts (with the server stopped when using the embedded database).");
 
   user
     .command("create")
@@ -59,18 +71,37 @@ export function register(program: Command) {
     .option("--role <role>", `a role to give (${USER_ROLES.join(", ")}); repeatable`, collect, [])
     .option("--password-stdin", "read the password from standard input instead of asking")
     .option("--json", "print JSON")
-    .action(async (opts: { email: string; name?: string; admin?: boolean; role: string[]; passwordStdin?: boolean; json?: boolean }) => {
-      const problem = emailProblem(opts.email);
-      if (problem) throw new Error(problem);
-      const roles = parseRoles([...opts.role, ...(opts.admin ? ["admin"] : [])]);
-      if (roles.length === 0) throw new Error(`Give the account a role: --admin or --role <${USER_ROLES.join("|")}>.`);
-      const password = await askPassword(!!opts.passwordStdin);
-      const weak = passwordProblem(password);
-      if (weak) throw new Error(weak);
-      const { db } = await getDb();
-      const u = await createUser(db, { email: opts.email, name: opts.name, passwordHash: await hashPassword(password), roles });
-      emit(!!opts.json, { id: u.id, email: u.email, roles }, () => `${green("✔")} Created ${u.email} (${roles.join(", ")}). Sign in at /signin.`);
-    });
+    .action(
+      async (opts: {
+        email: string;
+        name?: string;
+        admin?: boolean;
+        role: string[];
+        passwordStdin?: boolean;
+        json?: boolean;
+      }) => {
+        const problem = emailProblem(opts.email);
+        if (problem) throw new Error(problem);
+        const roles = parseRoles([...opts.role, ...(opts.admin ? ["admin"] : [])]);
+        if (roles.length === 0)
+          throw new Error(`Give the account a role: --admin or --role <${USER_ROLES.join("|")}>.`);
+        const password = await askPassword(!!opts.passwordStdin);
+        const weak = passwordProblem(password);
+        if (weak) throw new Error(weak);
+        const { db } = await getDb();
+        const u = await createUser(db, {
+          email: opts.email,
+          name: opts.name,
+          passwordHash: await hashPassword(password),
+          roles,
+        });
+        emit(
+          !!opts.json,
+          { id: u.id, email: u.email, roles },
+          () => `${green("✔")} Created ${u.email} (${roles.join(", ")}). Sign in at /signin.`,
+        );
+      },
+    );
 
   user
     .command("list")
@@ -82,7 +113,12 @@ export function register(program: Command) {
       emit(
         !!opts.json,
         users.map((u) => ({ id: u.id, email: u.email, name: u.name, roles: u.roles, disabled: !!u.disabledAt })),
-        () => (users.length ? users.map((u) => `${u.email}\t${u.roles.join(",") || "(no role)"}${u.disabledAt ? "\tdisabled" : ""}`).join("\n") : "No accounts yet."),
+        () =>
+          users.length
+            ? users
+                .map((u) => `${u.email}\t${u.roles.join(",") || "(no role)"}${u.disabledAt ? "\tdisabled" : ""}`)
+                .join("\n")
+            : "No accounts yet.",
       );
     });
 
@@ -116,6 +152,10 @@ export function register(program: Command) {
       if (weak) throw new Error(weak);
       await setPassword(db, u.id, await hashPassword(password));
       await revokeUserSessions(db, u.id);
-      emit(!!opts.json, { email: u.email }, () => `${green("✔")} New password set for ${u.email}; their sessions were signed out.`);
+      emit(
+        !!opts.json,
+        { email: u.email },
+        () => `${green("✔")} New password set for ${u.email}; their sessions were signed out.`,
+      );
     });
 }

@@ -12,14 +12,18 @@ export class CsvHeaderError extends Error {}
  * Other columns are kept as metadata. Quoted fields may span lines, so a row's line number is the
  * line it starts on.
  */
-export async function* readCsv(input: AsyncIterable<Buffer | Uint8Array | string> | Iterable<Buffer | Uint8Array | string>): AsyncGenerator<SourceRecord> {
+export async function* readCsv(
+  input: AsyncIterable<Buffer | Uint8Array | string> | Iterable<Buffer | Uint8Array | string>,
+): AsyncGenerator<SourceRecord> {
   const skipped: SourceRecord[] = [];
   const parser = parse({
     bom: true,
     columns: (header: string[]) => {
       const cols = header.map((h) => h.trim().toLowerCase());
       if (!cols.includes("text")) {
-        throw new CsvHeaderError(`the header row must name a "text" column (and usually "id"); found: ${cols.join(", ") || "nothing"}`);
+        throw new CsvHeaderError(
+          `the header row must name a "text" column (and usually "id"); found: ${cols.join(", ") || "nothing"}`,
+        );
       }
       return cols;
     },
@@ -38,7 +42,10 @@ export async function* readCsv(input: AsyncIterable<Buffer | Uint8Array | string
 
   let recordNo = 0;
   try {
-    for await (const item of parser as AsyncIterable<{ record: Record<string, string>; info: { lines: number; bytes: number } }>) {
+    for await (const item of parser as AsyncIterable<{
+      record: Record<string, string>;
+      info: { lines: number; bytes: number };
+    }>) {
       recordNo++;
       const { record, info } = item;
       // The line the record ends on, minus the lines its quoted fields span, is the line it starts on.

@@ -52,17 +52,26 @@ export type Decoded = { text: string; encoding: string };
  * is almost never an accident.
  */
 export function decodeText(data: Buffer, name: string, declared?: string): Decoded {
-  if (data[0] === 0xef && data[1] === 0xbb && data[2] === 0xbf) return { text: data.subarray(3).toString("utf8"), encoding: "UTF-8" };
-  if (data[0] === 0xff && data[1] === 0xfe) return { text: iconv.decode(data.subarray(2), "utf-16le"), encoding: "UTF-16LE" };
-  if (data[0] === 0xfe && data[1] === 0xff) return { text: iconv.decode(data.subarray(2), "utf-16be"), encoding: "UTF-16BE" };
+  if (data[0] === 0xef && data[1] === 0xbb && data[2] === 0xbf)
+    return { text: data.subarray(3).toString("utf8"), encoding: "UTF-8" };
+  if (data[0] === 0xff && data[1] === 0xfe)
+    return { text: iconv.decode(data.subarray(2), "utf-16le"), encoding: "UTF-16LE" };
+  if (data[0] === 0xfe && data[1] === 0xff)
+    return { text: iconv.decode(data.subarray(2), "utf-16be"), encoding: "UTF-16BE" };
   if (looksBinary(data.subarray(0, SAMPLE))) {
-    throw new NotTextError(`${name}: this looks like a binary file (an image, archive or program), not text; nothing was stored. Save the document as .pdf, .html, .md or .txt and upload that`);
+    throw new NotTextError(
+      `${name}: this looks like a binary file (an image, archive or program), not text; nothing was stored. Save the document as .pdf, .html, .md or .txt and upload that`,
+    );
   }
   if (isUtf8(data)) return { text: data.toString("utf8"), encoding: "UTF-8" };
-  const candidates = [declared, chardet.detect(data.subarray(0, 1024 * 1024))].filter((e): e is string => !!e && !/^utf-?8$/i.test(e) && iconv.encodingExists(e));
+  const candidates = [declared, chardet.detect(data.subarray(0, 1024 * 1024))].filter(
+    (e): e is string => !!e && !/^utf-?8$/i.test(e) && iconv.encodingExists(e),
+  );
   const encoding = candidates[0];
   if (!encoding) {
-    throw new NotTextError(`${name}: the text is not UTF-8 and its encoding could not be recognised; nothing was stored. Save it as UTF-8 (in most editors: "Save as" → encoding UTF-8) and upload it again`);
+    throw new NotTextError(
+      `${name}: the text is not UTF-8 and its encoding could not be recognised; nothing was stored. Save it as UTF-8 (in most editors: "Save as" → encoding UTF-8) and upload it again`,
+    );
   }
   return { text: iconv.decode(data, encoding), encoding: encoding.toUpperCase() };
 }

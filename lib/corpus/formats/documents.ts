@@ -94,7 +94,10 @@ function htmlToTextPath(): string {
 /** readHtml for any size: large pages off the main thread, so the server keeps answering while they parse. */
 export async function readHtmlAsync(id: string, html: string): Promise<DocumentInput> {
   if (html.length < HTML_WORKER_THRESHOLD) return readHtml(id, html);
-  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { htmlToText: htmlToTextPath(), options: HTML_OPTIONS } });
+  const worker = new Worker(WORKER_SOURCE, {
+    eval: true,
+    workerData: { htmlToText: htmlToTextPath(), options: HTML_OPTIONS },
+  });
   try {
     const result = await new Promise<{ text?: string; title?: string; error?: string }>((resolve, reject) => {
       worker.once("message", resolve);

@@ -109,7 +109,8 @@ async function readWholeFile(format: SourceFormat, id: string, data: Buffer, cha
     const d = decodeText(data, id, declared);
     return { text: d.text, note: d.encoding === "UTF-8" ? undefined : { encoding: d.encoding } };
   };
-  const withNote = (doc: DocumentInput, note?: Record<string, unknown>): DocumentInput => (note ? { ...doc, metadata: { ...doc.metadata, ...note } } : doc);
+  const withNote = (doc: DocumentInput, note?: Record<string, unknown>): DocumentInput =>
+    note ? { ...doc, metadata: { ...doc.metadata, ...note } } : doc;
   switch (format) {
     case "markdown": {
       const d = decode(charset);
@@ -130,26 +131,55 @@ async function readWholeFile(format: SourceFormat, id: string, data: Buffer, cha
   }
 }
 
-function recordsOfBuffer(format: SourceFormat, id: string, data: Buffer, bytesBase: number, from?: { startByte?: number; startLine?: number }, maxLineBytes?: number, charset?: string): AsyncIterable<SourceRecord> {
+function recordsOfBuffer(
+  format: SourceFormat,
+  id: string,
+  data: Buffer,
+  bytesBase: number,
+  from?: { startByte?: number; startLine?: number },
+  maxLineBytes?: number,
+  charset?: string,
+): AsyncIterable<SourceRecord> {
   if (format === "jsonl") {
     const start = from?.startByte ?? 0;
-    return shift(readJsonl([data.subarray(start)], { startByte: start, startLine: from?.startLine, maxLineBytes }), bytesBase);
+    return shift(
+      readJsonl([data.subarray(start)], { startByte: start, startLine: from?.startLine, maxLineBytes }),
+      bytesBase,
+    );
   }
   if (format === "csv") return shift(readCsv([data]), bytesBase);
   return (async function* () {
-    yield { kind: "document", document: await readWholeFile(format, id, data, charset), bytesEnd: bytesBase + data.length } satisfies SourceRecord;
+    yield {
+      kind: "document",
+      document: await readWholeFile(format, id, data, charset),
+      bytesEnd: bytesBase + data.length,
+    } satisfies SourceRecord;
   })();
 }
 
 async function* shift(records: AsyncIterable<SourceRecord>, base: number, file?: string): AsyncGenerator<SourceRecord> {
-  for await (const r of records) yield { ...r, bytesEnd: r.bytesEnd === undefined ? undefined : base + r.bytesEnd, ...(file ? { file } : {}) };
+  for await (const r of records)
+    yield { ...r, bytesEnd: r.bytesEnd === undefined ? undefined : base + r.bytesEnd, ...(file ? { file } : {}) };
 }
 
-function fileRecords(abs: string, id: string, format: SourceFormat, bytesBase: number, size: number, opts: ReadSourceOptions, from?: { startByte?: number; startLine?: number }, file?: string): AsyncIterable<SourceRecord> {
+function fileRecords(
+  abs: string,
+  id: string,
+  format: SourceFormat,
+  bytesBase: number,
+  size: number,
+  opts: ReadSourceOptions,
+  from?: { startByte?: number; startLine?: number },
+  file?: string,
+): AsyncIterable<SourceRecord> {
   if (format === "jsonl") {
     const start = from?.startByte ?? 0;
     const stream = fs.createReadStream(abs, { start, highWaterMark: 1024 * 1024 });
-    return shift(readJsonl(stream, { startByte: start, startLine: from?.startLine, maxLineBytes: opts.maxLineBytes }), bytesBase, file);
+    return shift(
+      readJsonl(stream, { startByte: start, startLine: from?.startLine, maxLineBytes: opts.maxLineBytes }),
+      bytesBase,
+      file,
+    );
   }
   if (format === "csv") {
     return shift(
@@ -165,7 +195,12 @@ function fileRecords(abs: string, id: string, format: SourceFormat, bytesBase: n
   }
   return (async function* () {
     const doc = await readWholeFile(format, id, await fs.promises.readFile(abs));
-    yield { kind: "document", document: doc, bytesEnd: bytesBase + size, ...(file ? { file } : {}) } satisfies SourceRecord;
+    yield {
+      kind: "document",
+      document: doc,
+      bytesEnd: bytesBase + size,
+      ...(file ? { file } : {}),
+    } satisfies SourceRecord;
   })();
 }
 
@@ -205,7 +240,8 @@ function walk(dir: string): Array<{ abs: string; rel: string; size: number; mtim
       const abs = path.join(d, name);
       const st = fs.statSync(abs);
       if (st.isDirectory()) visit(abs);
-      else if (st.isFile()) out.push({ abs, rel: path.relative(dir, abs).split(path.sep).join("/"), size: st.size, mtimeMs: st.mtimeMs });
+      else if (st.isFile())
+        out.push({ abs, rel: path.relative(dir, abs).split(path.sep).join("/"), size: st.size, mtimeMs: st.mtimeMs });
     }
   };
   visit(dir);
@@ -252,7 +288,10 @@ function openPath(p: string, opts: ReadSourceOptions): OpenedSource {
       records(from) {
         const id = path.basename(abs);
         if (format === "jsonl" && from?.bytesCommitted !== undefined) {
-          return fileRecords(abs, id, format, 0, st.size, opts, { startByte: from.bytesCommitted, startLine: from.lineCommitted ?? 0 });
+          return fileRecords(abs, id, format, 0, st.size, opts, {
+            startByte: from.bytesCommitted,
+            startLine: from.lineCommitted ?? 0,
+          });
         }
         const all = fileRecords(abs, id, format, 0, st.size, opts);
         return from?.recordsCommitted ? skipRecords(all, from.recordsCommitted) : all;
@@ -281,7 +320,12 @@ function openPath(p: string, opts: ReadSourceOptions): OpenedSource {
                 yield r.kind === "error" ? { ...r, message: `${f.rel}: ${r.message}` } : r;
               }
             } catch (e) {
-              yield { kind: "error", file: f.rel, bytesEnd: base + f.size, message: `${f.rel}: ${(e as Error).message.replace(`${f.rel}: `, "")}` };
+              yield {
+                kind: "error",
+                file: f.rel,
+                bytesEnd: base + f.size,
+                message: `${f.rel}: ${(e as Error).message.replace(`${f.rel}: `, "")}`,
+              };
             }
           }
           base += f.size;
@@ -302,7 +346,10 @@ const CONTENT_TYPES: Array<[RegExp, SourceFormat]> = [
 ];
 
 /** Downloads a URL through the one guarded fetcher (lib/net), then reads it by content type (or extension). */
-export async function fetchUrl(url: string, opts: ReadSourceOptions = {}): Promise<{ format: SourceFormat; data: Buffer; finalUrl: string; charset?: string }> {
+export async function fetchUrl(
+  url: string,
+  opts: ReadSourceOptions = {},
+): Promise<{ format: SourceFormat; data: Buffer; finalUrl: string; charset?: string }> {
   const { maxDocumentBytes, timeoutMs } = limits(opts);
   try {
     const res = await safeFetch(url, {
@@ -311,17 +358,24 @@ export async function fetchUrl(url: string, opts: ReadSourceOptions = {}): Promi
       timeoutMs,
       maxBytes: maxDocumentBytes,
       signal: opts.signal,
-      headers: { accept: "text/html, application/pdf, text/plain, text/markdown, text/csv, application/x-ndjson;q=0.9, */*;q=0.5" },
+      headers: {
+        accept:
+          "text/html, application/pdf, text/plain, text/markdown, text/csv, application/x-ndjson;q=0.9, */*;q=0.5",
+      },
     });
     if (res.status < 200 || res.status > 299) {
       res.cancel();
-      throw new SourceError(`${url}: the site answered ${res.status}${res.statusText ? ` ${res.statusText}` : ""}${res.status === 404 ? " (no such page)" : res.status === 401 || res.status === 403 ? " (the page is not public)" : ""}`);
+      throw new SourceError(
+        `${url}: the site answered ${res.status}${res.statusText ? ` ${res.statusText}` : ""}${res.status === 404 ? " (no such page)" : res.status === 401 || res.status === 403 ? " (the page is not public)" : ""}`,
+      );
     }
     const type = (res.headers["content-type"] ?? "").toLowerCase();
     const format = CONTENT_TYPES.find(([re]) => re.test(type))?.[1] ?? formatOf(new URL(res.url).pathname);
     if (!format) {
       res.cancel();
-      throw new SourceError(`${url}: unsupported content type "${type || "none"}"; supported: HTML, PDF, plain text, Markdown, CSV, JSON Lines`);
+      throw new SourceError(
+        `${url}: unsupported content type "${type || "none"}"; supported: HTML, PDF, plain text, Markdown, CSV, JSON Lines`,
+      );
     }
     const charset = /charset\s*=\s*"?([\w.:-]+)/i.exec(type)?.[1];
     return { format, data: await res.body(), finalUrl: res.url, charset };
@@ -347,7 +401,9 @@ async function openUrl(url: string, opts: ReadSourceOptions): Promise<OpenedSour
       const all = (async function* (): AsyncGenerator<SourceRecord> {
         for await (const r of recordsOfBuffer(format, url, data, 0, undefined, opts.maxLineBytes, charset)) {
           // A web page's document keeps its address, so evidence links back to it.
-          yield r.kind === "document" && STREAMED.indexOf(format) < 0 ? { ...r, document: { ...r.document, url: r.document.url ?? finalUrl } } : r;
+          yield r.kind === "document" && STREAMED.indexOf(format) < 0
+            ? { ...r, document: { ...r.document, url: r.document.url ?? finalUrl } }
+            : r;
         }
       })();
       return from?.recordsCommitted ? skipRecords(all, from.recordsCommitted) : all;
@@ -366,7 +422,8 @@ export function isUrl(s: string) {
  */
 export async function openSource(pathOrUrl: string, opts: ReadSourceOptions = {}): Promise<OpenedSource> {
   if (isUrl(pathOrUrl)) return openUrl(pathOrUrl, opts);
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(pathOrUrl)) throw new SourceError(`${pathOrUrl}: only http and https URLs can be fetched`);
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(pathOrUrl))
+    throw new SourceError(`${pathOrUrl}: only http and https URLs can be fetched`);
   return openPath(pathOrUrl, opts);
 }
 

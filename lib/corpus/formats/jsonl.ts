@@ -4,9 +4,12 @@ import { readLines } from "./lines";
 
 const isoDate = z
   .string()
-  .refine((s) => /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(s.trim()) && !Number.isNaN(Date.parse(s)), {
-    message: "expected an ISO date such as 2024-03-01 or 2024-03-01T12:00:00Z",
-  });
+  .refine(
+    (s) => /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(s.trim()) && !Number.isNaN(Date.parse(s)),
+    {
+      message: "expected an ISO date such as 2024-03-01 or 2024-03-01T12:00:00Z",
+    },
+  );
 
 /** One corpus line. Numeric ids are accepted because several public corpora use them. */
 export const corpusLineSchema = z.object({
@@ -55,15 +58,28 @@ export function parseCorpusLine(text: string, line: number): SourceRecord | null
 export type JsonlOptions = { startByte?: number; startLine?: number; maxLineBytes?: number };
 
 /** Streams a corpus JSONL file; blank lines are ignored, bad lines become error records. */
-export async function* readJsonl(input: AsyncIterable<Buffer | Uint8Array | string> | Iterable<Buffer | Uint8Array | string>, opts: JsonlOptions = {}): AsyncGenerator<SourceRecord> {
+export async function* readJsonl(
+  input: AsyncIterable<Buffer | Uint8Array | string> | Iterable<Buffer | Uint8Array | string>,
+  opts: JsonlOptions = {},
+): AsyncGenerator<SourceRecord> {
   const maxLineBytes = opts.maxLineBytes ?? 16 * 1024 * 1024;
   for await (const l of readLines(input, { startByte: opts.startByte, startLine: opts.startLine, maxLineBytes })) {
     if ("tooLong" in l) {
-      yield { kind: "error", line: l.line, bytesEnd: l.bytesEnd, message: `line ${l.line}: longer than ${maxLineBytes} bytes; skipped` };
+      yield {
+        kind: "error",
+        line: l.line,
+        bytesEnd: l.bytesEnd,
+        message: `line ${l.line}: longer than ${maxLineBytes} bytes; skipped`,
+      };
       continue;
     }
     if (l.notUtf8) {
-      yield { kind: "error", line: l.line, bytesEnd: l.bytesEnd, message: `line ${l.line}: not UTF-8 text (JSON Lines must be UTF-8); line skipped. Save the file as UTF-8 and ingest it again` };
+      yield {
+        kind: "error",
+        line: l.line,
+        bytesEnd: l.bytesEnd,
+        message: `line ${l.line}: not UTF-8 text (JSON Lines must be UTF-8); line skipped. Save the file as UTF-8 and ingest it again`,
+      };
       continue;
     }
     const rec = parseCorpusLine(l.text, l.line);

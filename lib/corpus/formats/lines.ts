@@ -4,7 +4,9 @@
  * re-reading a gigabyte.
  */
 /** `notUtf8` marks a line that had to be decoded with replacement characters; readers decide whether to refuse it. */
-export type Line = { line: number; text: string; bytesEnd: number; notUtf8?: true } | { line: number; tooLong: true; bytesEnd: number };
+export type Line =
+  | { line: number; text: string; bytesEnd: number; notUtf8?: true }
+  | { line: number; tooLong: true; bytesEnd: number };
 
 // Fatal: a line in another encoding is reported, not stored with U+FFFD where its letters were.
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
@@ -48,7 +50,12 @@ export async function* readLines(
   };
 
   for await (const raw of input) {
-    const chunk = typeof raw === "string" ? Buffer.from(raw) : Buffer.isBuffer(raw) ? raw : Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
+    const chunk =
+      typeof raw === "string"
+        ? Buffer.from(raw)
+        : Buffer.isBuffer(raw)
+          ? raw
+          : Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
     let pos = 0;
     for (;;) {
       const nl = chunk.indexOf(10, pos);

@@ -12,13 +12,19 @@ export const proclaimAbout: MethodAbout = {
     "Then the two sides swap roles and argue the case again, to catch verdicts that depend on who argues which side.",
     "Three judges vote independently. The confidence combines their vote, the quality of the evidence and the reflections.",
   ],
-  stops: "Each trial ends when the arguments stop changing, the critic finds the question resolved, new evidence runs dry or the court closes it; at most 10 rounds per trial.",
+  stops:
+    "Each trial ends when the arguments stop changing, the critic finds the question resolved, new evidence runs dry or the court closes it; at most 10 rounds per trial.",
   answers: "SUPPORTED, NOT SUPPORTED or INCONCLUSIVE, read as TRUE, FALSE, or no verdict.",
-  caveats: ["By far the most expensive method: over a hundred model calls per claim.", "The paper ran each claim three times and took the majority; a single run is noisier."],
+  caveats: [
+    "By far the most expensive method: over a hundred model calls per claim.",
+    "The paper ran each claim three times and took the majority; a single run is noisier.",
+  ],
   papers: [
     {
-      title: "Courtroom-Style Multi-Agent Debate with Progressive RAG and Role-Switching for Controversial Claim Verification",
-      authors: "Masnun Nuha Chowdhury, Nusrat Jahan Beg, Umme Hunny Khan, Syed Rifat Raiyan, Md Kamrul Hasan, Hasan Mahmud",
+      title:
+        "Courtroom-Style Multi-Agent Debate with Progressive RAG and Role-Switching for Controversial Claim Verification",
+      authors:
+        "Masnun Nuha Chowdhury, Nusrat Jahan Beg, Umme Hunny Khan, Syed Rifat Raiyan, Md Kamrul Hasan, Hasan Mahmud",
       year: 2026,
       venue: "arXiv:2603.28488 [cs.CL]",
       link: "https://arxiv.org/abs/2603.28488",

@@ -35,7 +35,12 @@ export function readNeed(text: string): string | "none" | null {
 export function readPremises(text: string): string[] {
   return text
     .split(/\r?\n/)
-    .map((l) => l.trim().replace(/^(?:[-*•]+|\d+[.)]|P\d+[:.)])\s*/i, "").trim())
+    .map((l) =>
+      l
+        .trim()
+        .replace(/^(?:[-*•]+|\d+[.)]|P\d+[:.)])\s*/i, "")
+        .trim(),
+    )
     .filter((l) => l.length > 0 && !/^(premises?|format)\b.*:$/i.test(l) && !/^format \(/i.test(l))
     .slice(0, 12);
 }
@@ -60,10 +65,18 @@ export function declinesExpert(text: string): boolean {
 const unit = z.coerce.number().min(0).max(1);
 const ten = z.coerce.number().min(0).max(10);
 
-export const negotiationSchema = z.object({ disclose: z.array(z.coerce.string()).default([]), challenge: z.array(z.coerce.string()).default([]), note: z.string().optional() });
+export const negotiationSchema = z.object({
+  disclose: z.array(z.coerce.string()).default([]),
+  challenge: z.array(z.coerce.string()).default([]),
+  note: z.string().optional(),
+});
 export const admissibilitySchema = z.object({ relevance: unit, credibility: unit, reason: z.string().default("") });
 export const expertRequestSchema = z.object({ expert_type: z.string().min(1), reasoning: z.string().default("") });
-export const personaSchema = z.object({ role: z.string().min(1), expertise: z.array(z.string()).min(1).max(6), system_prompt: z.string().min(1) });
+export const personaSchema = z.object({
+  role: z.string().min(1),
+  expertise: z.array(z.string()).min(1).max(6),
+  system_prompt: z.string().min(1),
+});
 export const reflectionSchema = z.object({
   scores: z.object({ logic: unit, novelty: unit, rebuttal: unit }),
   flaws_identified: z.union([z.array(z.string()), z.string()]).default([]),
@@ -75,10 +88,21 @@ export const criticSchema = z.object({
   plaintiff: sideReview,
   defense: sideReview,
   unresolved_premises: z.array(z.string()).default([]),
-  recommendations: z.object({ plaintiff: z.string().default(""), defense: z.string().default(""), queries: z.array(z.string()).default([]) }).default({ plaintiff: "", defense: "", queries: [] }),
+  recommendations: z
+    .object({
+      plaintiff: z.string().default(""),
+      defense: z.string().default(""),
+      queries: z.array(z.string()).default([]),
+    })
+    .default({ plaintiff: "", defense: "", queries: [] }),
   debate_resolved: z.boolean(),
 });
-export const consistencySchema = z.object({ agent_a_analysis: z.string(), agent_b_analysis: z.string(), contradictions: z.array(z.string()).default([]), score: ten });
+export const consistencySchema = z.object({
+  agent_a_analysis: z.string(),
+  agent_b_analysis: z.string(),
+  contradictions: z.array(z.string()).default([]),
+  score: ten,
+});
 
 const verdictLabel = z
   .string()

@@ -6,7 +6,28 @@ import { PRESETS } from "./config";
 import { jsonInWords, plainWords } from "../plain-words";
 import { PROCLAIM_LABELS } from "./labels";
 
-export const PROCLAIM_STEPS = ["premises", "seed", "discovery", "stance-retrieve", "negotiation", "admissibility", "admitted", "embed-pool", "argument", "reflection", "critic", "convergence", "court-close", "retrieve", "novelty", "prag", "expert-persona", "testimony", "consistency", "panel"] as const;
+export const PROCLAIM_STEPS = [
+  "premises",
+  "seed",
+  "discovery",
+  "stance-retrieve",
+  "negotiation",
+  "admissibility",
+  "admitted",
+  "embed-pool",
+  "argument",
+  "reflection",
+  "critic",
+  "convergence",
+  "court-close",
+  "retrieve",
+  "novelty",
+  "prag",
+  "expert-persona",
+  "testimony",
+  "consistency",
+  "panel",
+] as const;
 
 /**
  * PROClaim's tokens per claim in the paper (spec §7, Check-COVID, full system and each ablation);
@@ -33,7 +54,11 @@ export const PROCLAIM_FORM_PRESETS = [
   { name: "standard-mad", title: "Standard debate (baseline: 3 rounds, one judge)" },
 ] as const;
 
-const negotiation = z.object({ disclose: z.array(z.coerce.string()).default([]), challenge: z.array(z.coerce.string()).default([]), note: z.string().optional() });
+const negotiation = z.object({
+  disclose: z.array(z.coerce.string()).default([]),
+  challenge: z.array(z.coerce.string()).default([]),
+  note: z.string().optional(),
+});
 
 function listed(xs: string[]) {
   return xs.length ? xs.join(", ") : "nothing";
@@ -44,9 +69,13 @@ export const proclaimDefinition: MethodDefinition = {
   about: proclaimAbout,
   name: "proclaim",
   title: "PROClaim",
-  description: "A courtroom: a plaintiff and a defence argue with evidence they search for as the trial goes on, swap sides, and three judges vote.",
+  description:
+    "A courtroom: a plaintiff and a defence argue with evidence they search for as the trial goes on, swap sides, and three judges vote.",
   input: "claim",
-  labels: { ...PROCLAIM_LABELS, words: { SUPPORTED: "Supported", "NOT SUPPORTED": "Not supported", INCONCLUSIVE: "Inconclusive" } },
+  labels: {
+    ...PROCLAIM_LABELS,
+    words: { SUPPORTED: "Supported", "NOT SUPPORTED": "Not supported", INCONCLUSIVE: "Inconclusive" },
+  },
   bringsOwnEvidence: true,
   defaultSettingsTitle: "full method",
   // The full method is the default (no preset); the form offers the ablations.
@@ -88,18 +117,31 @@ export const proclaimDefinition: MethodDefinition = {
     if (step.step === "negotiation" || turn.phase.startsWith("negotiation")) {
       let parsed: z.infer<typeof negotiation> | null = null;
       try {
-        const r = negotiation.safeParse(JSON.parse(turn.content.trim().replace(/^```(?:json)?\s*/i, "").replace(/\s*```$/, "")));
+        const r = negotiation.safeParse(
+          JSON.parse(
+            turn.content
+              .trim()
+              .replace(/^```(?:json)?\s*/i, "")
+              .replace(/\s*```$/, ""),
+          ),
+        );
         parsed = r.success ? r.data : null;
       } catch {
         parsed = null;
       }
-      if (parsed) return { ...base, text: `Discloses ${listed(parsed.disclose)}; challenges ${listed(parsed.challenge)}.${parsed.note ? ` ${parsed.note}` : ""}` };
+      if (parsed)
+        return {
+          ...base,
+          text: `Discloses ${listed(parsed.disclose)}; challenges ${listed(parsed.challenge)}.${parsed.note ? ` ${parsed.note}` : ""}`,
+        };
     }
     return { ...base, text: jsonInWords(turn.content) ?? plainWords(turn.content) };
   },
   paperTokens: (preset) => PROCLAIM_PAPER_TOKENS[preset] ?? null,
   paperCost(preset) {
     const t = PROCLAIM_PAPER_TOKENS[preset];
-    return t === undefined ? null : `paper §7 (Check-COVID): ${t.toLocaleString("en-US")} tokens/claim, ${preset.startsWith("proclaim-") ? "full system" : `ablation ${preset}`}`;
+    return t === undefined
+      ? null
+      : `paper §7 (Check-COVID): ${t.toLocaleString("en-US")} tokens/claim, ${preset.startsWith("proclaim-") ? "full system" : `ablation ${preset}`}`;
   },
 };

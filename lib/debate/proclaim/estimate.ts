@@ -15,7 +15,10 @@ const ENTRY_TOKENS = 400; // one argument or testimony
  */
 export function estimateProclaim(config: ProclaimConfig): CostEstimate {
   const trials = config.roleSwitch ? 2 : 1;
-  const expected = config.fixedRounds !== null || !config.adaptiveStop ? roundLimit(config) * trials : Math.min(PAPER_ROUNDS_PER_CLAIM * (trials / 2), roundLimit(config) * trials);
+  const expected =
+    config.fixedRounds !== null || !config.adaptiveStop
+      ? roundLimit(config) * trials
+      : Math.min(PAPER_ROUNDS_PER_CLAIM * (trials / 2), roundLimit(config) * trials);
   const worst = roundLimit(config) * trials;
   const perRound = callsPerRound(config);
   const build = (rounds: number) => {
@@ -37,11 +40,15 @@ export function estimateProclaim(config: ProclaimConfig): CostEstimate {
       add("arbiter", CANDIDATES, 550, 60);
       toolCalls += 4 + 2;
     }
-    for (const [role, calls, p, c] of perRound) add(role, calls * rounds, p + (role === "plaintiff" || role === "defense" ? pool * PASSAGE_TOKENS : 0), c);
+    for (const [role, calls, p, c] of perRound)
+      add(role, calls * rounds, p + (role === "plaintiff" || role === "defense" ? pool * PASSAGE_TOKENS : 0), c);
     if (config.prag) toolCalls += 2 * rounds;
     if (config.roleSwitch) add("consistency", 1, 600 + rounds * 2 * ENTRY_TOKENS, 500);
     for (const j of judgesOf(config)) add(j, 1, 1500 + 10 * PASSAGE_TOKENS + (rounds + 1) * 2 * ENTRY_TOKENS, 600);
-    const totals = Object.values(byRole).reduce((s, r) => ({ calls: s.calls + r.calls, p: s.p + r.promptTokens, c: s.c + r.completionTokens }), { calls: 0, p: 0, c: 0 });
+    const totals = Object.values(byRole).reduce(
+      (s, r) => ({ calls: s.calls + r.calls, p: s.p + r.promptTokens, c: s.c + r.completionTokens }),
+      { calls: 0, p: 0, c: 0 },
+    );
     return { byRole, toolCalls, totals };
   };
   const e = build(expected);
@@ -51,8 +58,12 @@ export function estimateProclaim(config: ProclaimConfig): CostEstimate {
     toolCalls: Math.round(e.toolCalls),
     promptTokens: e.totals.p,
     completionTokens: e.totals.c,
-    byRole: Object.fromEntries(Object.entries(e.byRole).map(([k, v]) => [k, { ...v, calls: Math.round(v.calls * 10) / 10 }])),
-    ...(worst > expected ? { worst: { llmCalls: Math.round(w.totals.calls), tokens: Math.round(w.totals.p + w.totals.c) } } : {}),
+    byRole: Object.fromEntries(
+      Object.entries(e.byRole).map(([k, v]) => [k, { ...v, calls: Math.round(v.calls * 10) / 10 }]),
+    ),
+    ...(worst > expected
+      ? { worst: { llmCalls: Math.round(w.totals.calls), tokens: Math.round(w.totals.p + w.totals.c) } }
+      : {}),
     note: `Expected case at ${expected.toFixed(2)} rounds over ${trials === 2 ? "both trials" : "one trial"}${config.fixedRounds === null && config.adaptiveStop ? " (the paper's mean)" : ""}; the worst case runs every round of ${trials === 2 ? "both trials" : "the trial"}. Token counts are guesses per call kind; the paper reports ~210,900 tokens per claim for the full method (18,900 for standard MAD).`,
   };
 }

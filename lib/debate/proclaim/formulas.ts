@@ -10,7 +10,11 @@ export const UNPARSED = "UNPARSED";
 export type EvidenceStatus = "admitted" | "disputed" | "discarded" | "unparsed";
 
 /** Admissibility: w = r × c; admitted above admitW, disputed above discardW, else discarded. */
-export function admissibility(r: number, c: number, t: { admitW: number; discardW: number } = { admitW: 0.5, discardW: 0.1 }): { w: number; status: Exclude<EvidenceStatus, "unparsed"> } {
+export function admissibility(
+  r: number,
+  c: number,
+  t: { admitW: number; discardW: number } = { admitW: 0.5, discardW: 0.1 },
+): { w: number; status: Exclude<EvidenceStatus, "unparsed"> } {
   // Rounded so that 0.5 × 1 and 1 × 0.5 land on the band edge exactly (binary fractions would not).
   const w = Math.round(r * c * 1e9) / 1e9;
   return { w, status: w > t.admitW ? "admitted" : w > t.discardW ? "disputed" : "discarded" };
@@ -40,7 +44,10 @@ export function acceptNovel(eta: number, etaMin = 0.2): boolean {
 }
 
 /** s_ref = 0.4·logic + 0.3·novelty + 0.3·rebuttal (each in [0,1]); δ = (s_ref − 0.5) × 0.6 ∈ [−0.3, 0.3]. */
-export function reflectionScore(s: { logic: number; novelty: number; rebuttal: number }): { sRef: number; delta: number } {
+export function reflectionScore(s: { logic: number; novelty: number; rebuttal: number }): {
+  sRef: number;
+  delta: number;
+} {
   const clamp01 = (x: number) => Math.min(1, Math.max(0, x));
   const sRef = round6(0.4 * clamp01(s.logic) + 0.3 * clamp01(s.novelty) + 0.3 * clamp01(s.rebuttal));
   return { sRef, delta: round6((sRef - 0.5) * 0.6) };
@@ -61,7 +68,14 @@ export type RoundSignals = {
  * The first of stops (i)–(iii) that fires after `rounds.at(-1)`, or null (then the court is asked,
  * stop iv). Nothing fires in round 1: every rule compares with an earlier round or needs two.
  */
-export function firstStop(rounds: readonly RoundSignals[], t: { plateauDelta: number; plateauRounds: number; noveltyStopEta: number } = { plateauDelta: 0.05, plateauRounds: 1, noveltyStopEta: 0.1 }): { reason: Exclude<StopReason, "court"> | null; deltaS: number | null } {
+export function firstStop(
+  rounds: readonly RoundSignals[],
+  t: { plateauDelta: number; plateauRounds: number; noveltyStopEta: number } = {
+    plateauDelta: 0.05,
+    plateauRounds: 1,
+    noveltyStopEta: 0.1,
+  },
+): { reason: Exclude<StopReason, "court"> | null; deltaS: number | null } {
   const cur = rounds.at(-1);
   if (!cur || cur.round < 2 || rounds.length < 2) return { reason: null, deltaS: null };
   const deltas: Array<number | null> = [];
@@ -71,17 +85,33 @@ export function firstStop(rounds: readonly RoundSignals[], t: { plateauDelta: nu
     deltas.push(a === null || b === null ? null : round6(Math.abs(a - b)));
   }
   const deltaS = deltas[0] ?? null;
-  if (deltas.length === t.plateauRounds && deltas.every((d) => d !== null && d < t.plateauDelta)) return { reason: "plateau", deltaS };
+  if (deltas.length === t.plateauRounds && deltas.every((d) => d !== null && d < t.plateauDelta))
+    return { reason: "plateau", deltaS };
   if (cur.criticResolved) return { reason: "critic", deltaS };
   const prev = rounds.at(-2)!;
-  if (cur.meanEta !== null && prev.meanEta !== null && cur.meanEta < t.noveltyStopEta && prev.meanEta < t.noveltyStopEta) return { reason: "novelty", deltaS };
+  if (
+    cur.meanEta !== null &&
+    prev.meanEta !== null &&
+    cur.meanEta < t.noveltyStopEta &&
+    prev.meanEta < t.noveltyStopEta
+  )
+    return { reason: "novelty", deltaS };
   return { reason: null, deltaS };
 }
 
-export type Ballot = { label: VerdictLabel | typeof UNPARSED; scores: { evidence: number; validity: number; reliability: number } | null; gamma: number | null };
+export type Ballot = {
+  label: VerdictLabel | typeof UNPARSED;
+  scores: { evidence: number; validity: number; reliability: number } | null;
+  gamma: number | null;
+};
 
 /** Plurality over the judges who answered; a tie goes to judge-1's label (the chief justice); nobody answered: UNPARSED. */
-export function plurality(ballots: readonly Ballot[]): { label: VerdictLabel | typeof UNPARSED; votes: Record<VerdictLabel, number>; winningVotes: number; tieBreak: boolean } {
+export function plurality(ballots: readonly Ballot[]): {
+  label: VerdictLabel | typeof UNPARSED;
+  votes: Record<VerdictLabel, number>;
+  winningVotes: number;
+  tieBreak: boolean;
+} {
   const votes = { SUPPORTED: 0, "NOT SUPPORTED": 0, INCONCLUSIVE: 0 } as Record<VerdictLabel, number>;
   for (const b of ballots) if (b.label !== UNPARSED) votes[b.label]++;
   const max = Math.max(...Object.values(votes));
@@ -100,7 +130,15 @@ export function deltaRs(gamma: number | null): number {
   return gamma >= 7 ? 0.1 : gamma >= 5 ? 0 : -0.05;
 }
 
-export type Confidence = { sigma: number; q: number; cBase: number; deltaRs: number; deltaRef: number; cFinal: number; gamma: number | null };
+export type Confidence = {
+  sigma: number;
+  q: number;
+  cBase: number;
+  deltaRs: number;
+  deltaRef: number;
+  cFinal: number;
+  gamma: number | null;
+};
 
 /**
  * σ = winning votes / panel size; q = (mean evidence + mean validity + mean reliability)/30 over
@@ -108,11 +146,20 @@ export type Confidence = { sigma: number; q: number; cBase: number; deltaRs: num
  * floored at 0.10 when σ ≥ 2/3. `sigmaWeight` is the paper's 0.8 (fitted by 5-fold CV on ECE); with it
  * a 2/3 majority cannot fall under 0.10, so the floor only bites for a smaller fitted weight.
  */
-export function confidence(input: { winningVotes: number; panelSize: number; ballots: readonly Ballot[]; gamma: number | null; winnerDelta: number | null; sigmaWeight?: number }): Confidence {
+export function confidence(input: {
+  winningVotes: number;
+  panelSize: number;
+  ballots: readonly Ballot[];
+  gamma: number | null;
+  winnerDelta: number | null;
+  sigmaWeight?: number;
+}): Confidence {
   const sigma = round6(input.winningVotes / input.panelSize);
   const scored = input.ballots.filter((b) => b.label !== UNPARSED && b.scores);
   const mean = (f: (b: Ballot) => number) => (scored.length ? scored.reduce((a, b) => a + f(b), 0) / scored.length : 0);
-  const q = round6((mean((b) => b.scores!.evidence) + mean((b) => b.scores!.validity) + mean((b) => b.scores!.reliability)) / 30);
+  const q = round6(
+    (mean((b) => b.scores!.evidence) + mean((b) => b.scores!.validity) + mean((b) => b.scores!.reliability)) / 30,
+  );
   const cBase = round6((input.sigmaWeight ?? 0.8) * sigma + 0.3 * q);
   const dRs = deltaRs(input.gamma);
   const dRef = input.winnerDelta === null ? 0 : Math.max(-0.15, input.winnerDelta);
@@ -122,11 +169,27 @@ export function confidence(input: { winningVotes: number; panelSize: number; bal
 }
 
 /** P-RAG's own stop diagnostics (App. I), logged (or enforced with pragStops "enforce"). */
-export function pragDiagnostics(input: { cosinesToPool: number[]; meanScore: number | null; previousMeanScore: number | null; round: number; calls: number }): { redundancy: number; redundant: boolean; relevanceGain: number | null; lowGain: boolean; tooManyCalls: boolean; fires: boolean } {
+export function pragDiagnostics(input: {
+  cosinesToPool: number[];
+  meanScore: number | null;
+  previousMeanScore: number | null;
+  round: number;
+  calls: number;
+}): {
+  redundancy: number;
+  redundant: boolean;
+  relevanceGain: number | null;
+  lowGain: boolean;
+  tooManyCalls: boolean;
+  fires: boolean;
+} {
   const n = input.cosinesToPool.length;
   const redundancy = n ? round6(input.cosinesToPool.filter((c) => c > 0.85).length / n) : 0;
   const redundant = redundancy > 0.7;
-  const relevanceGain = input.meanScore !== null && input.previousMeanScore !== null ? round6(input.meanScore - input.previousMeanScore) : null;
+  const relevanceGain =
+    input.meanScore !== null && input.previousMeanScore !== null
+      ? round6(input.meanScore - input.previousMeanScore)
+      : null;
   const lowGain = input.round >= 2 && relevanceGain !== null && relevanceGain < 0.05;
   const tooManyCalls = input.calls >= 10;
   return { redundancy, redundant, relevanceGain, lowGain, tooManyCalls, fires: redundant || lowGain || tooManyCalls };

@@ -26,7 +26,21 @@ import {
 } from "./answers";
 import { judgesOf, PRESETS, proclaimConfigSchema, roundLimit, type ProclaimConfig } from "./config";
 import { estimateProclaim } from "./estimate";
-import { acceptNovel, admissibility, confidence, cosine, firstStop, novelty, plurality, pragDiagnostics, reflectionScore, UNPARSED, type Ballot, type EvidenceStatus, type RoundSignals } from "./formulas";
+import {
+  acceptNovel,
+  admissibility,
+  confidence,
+  cosine,
+  firstStop,
+  novelty,
+  plurality,
+  pragDiagnostics,
+  reflectionScore,
+  UNPARSED,
+  type Ballot,
+  type EvidenceStatus,
+  type RoundSignals,
+} from "./formulas";
 import { PROCLAIM_LABELS } from "./labels";
 
 /**
@@ -54,10 +68,37 @@ const sideWord = (side: Side) => trusted(SIDE_WORDS[side]);
 export const PERSONA_MAX_CHARS = 800;
 const CORPUS_TOOL = "corpus";
 
-type Entry = { round: number; debate: DebateName; role: string; side: Side; kind: "argument" | "testimony"; text: string; expert?: string };
+type Entry = {
+  round: number;
+  debate: DebateName;
+  role: string;
+  side: Side;
+  kind: "argument" | "testimony";
+  text: string;
+  expert?: string;
+};
 type Pooled = DebateEvidence & { vector?: number[] };
-type Reflection = { round: number; role: string; side: Side; scores: { logic: number; novelty: number; rebuttal: number } | null; sRef: number | null; delta: number | null; need: string; unparsed: boolean };
-type PragStep = { round: number; role: string; side: Side; need: string | null; query: string | null; refined: string | null; results: Array<{ rank: number; title: string | null; eta: number; accepted: boolean; score: number | null }>; meanEta: number; diagnostics: ReturnType<typeof pragDiagnostics> | null };
+type Reflection = {
+  round: number;
+  role: string;
+  side: Side;
+  scores: { logic: number; novelty: number; rebuttal: number } | null;
+  sRef: number | null;
+  delta: number | null;
+  need: string;
+  unparsed: boolean;
+};
+type PragStep = {
+  round: number;
+  role: string;
+  side: Side;
+  need: string | null;
+  query: string | null;
+  refined: string | null;
+  results: Array<{ rank: number; title: string | null; eta: number; accepted: boolean; score: number | null }>;
+  meanEta: number;
+  diagnostics: ReturnType<typeof pragDiagnostics> | null;
+};
 
 export type TrialResult = {
   debate: DebateName;
@@ -72,10 +113,32 @@ export type TrialResult = {
 };
 
 function templatesFor(config: ProclaimConfig): string[] {
-  const t = ["proclaim/system-plaintiff", "proclaim/system-defense", "proclaim/system-judge", "proclaim/argument", "proclaim/panel-judge", "engine/repair-json"];
-  if (config.mode === "full") t.push("proclaim/system-analyst", "proclaim/premises", "proclaim/stance-query", "proclaim/negotiation", "proclaim/admissibility");
+  const t = [
+    "proclaim/system-plaintiff",
+    "proclaim/system-defense",
+    "proclaim/system-judge",
+    "proclaim/argument",
+    "proclaim/panel-judge",
+    "engine/repair-json",
+  ];
+  if (config.mode === "full")
+    t.push(
+      "proclaim/system-analyst",
+      "proclaim/premises",
+      "proclaim/stance-query",
+      "proclaim/negotiation",
+      "proclaim/admissibility",
+    );
   if (config.prag) t.push("proclaim/system-court", "proclaim/gap", "proclaim/prag-query", "proclaim/refine");
-  if (config.experts) t.push("proclaim/system-court", "proclaim/system-expert", "proclaim/expert-request", "proclaim/expert-ruling", "proclaim/expert-persona", "proclaim/testimony");
+  if (config.experts)
+    t.push(
+      "proclaim/system-court",
+      "proclaim/system-expert",
+      "proclaim/expert-request",
+      "proclaim/expert-ruling",
+      "proclaim/expert-persona",
+      "proclaim/testimony",
+    );
   if (config.reflection) t.push("proclaim/reflection");
   if (config.critic) t.push("proclaim/system-critic", "proclaim/critic");
   if (config.adaptiveStop && config.fixedRounds === null) t.push("proclaim/system-court", "proclaim/court-close");
@@ -89,12 +152,15 @@ function roleSpecsFor(config: ProclaimConfig): RoleSpec[] {
     { role: "plaintiff", temperature: 0.5 },
     { role: "defense", temperature: 0.5 },
   ];
-  if (config.mode === "full") specs.unshift({ role: "miner", temperature: 0.3 }, { role: "arbiter", usesModelOf: "miner", temperature: 0.3 });
+  if (config.mode === "full")
+    specs.unshift({ role: "miner", temperature: 0.3 }, { role: "arbiter", usesModelOf: "miner", temperature: 0.3 });
   if (config.prag) specs.push({ role: "prag", usesModelOf: "miner", temperature: 0.3 });
-  if (config.prag || config.experts || (config.adaptiveStop && config.fixedRounds === null)) specs.push({ role: "court", temperature: 0.2 });
+  if (config.prag || config.experts || (config.adaptiveStop && config.fixedRounds === null))
+    specs.push({ role: "court", temperature: 0.2 });
   if (config.experts) specs.push({ role: "expert", temperature: 0.5 });
   if (config.critic) specs.push({ role: "critic", temperature: 0.3 });
-  if (config.roleSwitch) specs.push({ role: "consistency", usesModelOf: config.critic ? "critic" : "judge-1", temperature: 0.3 });
+  if (config.roleSwitch)
+    specs.push({ role: "consistency", usesModelOf: config.critic ? "critic" : "judge-1", temperature: 0.3 });
   for (const j of judgesOf(config)) specs.push({ role: j, temperature: 0.3 });
   return specs;
 }
@@ -104,7 +170,10 @@ export const proclaimProtocol: Protocol<ProclaimConfig> = {
   title: "PROClaim (courtroom debate with progressive retrieval, role switch and a three-judge panel)",
   configSchema: proclaimConfigSchema,
   labels: PROCLAIM_LABELS,
-  roles: (config) => roleSpecsFor(config).filter((r) => !r.usesModelOf).map((r) => r.role),
+  roles: (config) =>
+    roleSpecsFor(config)
+      .filter((r) => !r.usesModelOf)
+      .map((r) => r.role),
   roleSpecs: roleSpecsFor,
   presets: PRESETS,
   tools: { [CORPUS_TOOL]: "corpus" },
@@ -123,12 +192,18 @@ function clipped(e: DebateEvidence, chars: number): DebateEvidence {
 }
 
 function passageKey(e: DebateEvidence): string {
-  return e.passageId !== undefined ? `p:${e.passageId}` : e.externalId ? `x:${e.externalId}` : `t:${e.text.replace(/\s+/g, " ").trim().toLowerCase()}`;
+  return e.passageId !== undefined
+    ? `p:${e.passageId}`
+    : e.externalId
+      ? `x:${e.externalId}`
+      : `t:${e.text.replace(/\s+/g, " ").trim().toLowerCase()}`;
 }
 
 /** The premises are the miner's words: quoted, numbered inside the fence. */
 function premiseList(fence: Fence, premises: readonly string[]): PromptText {
-  return premises.length ? fence.wrap("answer", premises.map((x, i) => `P${i + 1}. ${x}`).join("\n")) : trusted("(no premises could be read; test the claim as a whole)");
+  return premises.length
+    ? fence.wrap("answer", premises.map((x, i) => `P${i + 1}. ${x}`).join("\n"))
+    : trusted("(no premises could be read; test the claim as a whole)");
 }
 
 /**
@@ -136,8 +211,14 @@ function premiseList(fence: Fence, premises: readonly string[]): PromptText {
  * PERSONA_MAX_CHARS: the persona is a model's answer written after reading the claim and the
  * evidence, so it never becomes a system prompt and it cannot crowd out the question.
  */
-export function personaBlock(fence: Fence, persona: { role: string; expertise: readonly string[]; system_prompt: string } | null, expertType: string): PromptText {
-  const text = persona ? `${persona.role}; expertise: ${persona.expertise.join(", ")}.\n${persona.system_prompt}` : `An expert witness: ${expertType}.`;
+export function personaBlock(
+  fence: Fence,
+  persona: { role: string; expertise: readonly string[]; system_prompt: string } | null,
+  expertType: string,
+): PromptText {
+  const text = persona
+    ? `${persona.role}; expertise: ${persona.expertise.join(", ")}.\n${persona.system_prompt}`
+    : `An expert witness: ${expertType}.`;
   const flat = text.trim();
   return fence.wrap("answer", flat.length > PERSONA_MAX_CHARS ? `${flat.slice(0, PERSONA_MAX_CHARS - 1)}…` : flat);
 }
@@ -169,7 +250,10 @@ function openCourt(ctx: DebateContext<ProclaimConfig>): Court {
     base: { maxOutputTokens: config.maxTurnTokens },
     guard: budgetGuard(ctx),
     analyst: () => renderSystem("proclaim/system-analyst", { fence_rule: fence.rule }),
-    counselSystem: (side) => renderSystem(side === "for" ? "proclaim/system-plaintiff" : "proclaim/system-defense", { fence_rule: fence.rule }),
+    counselSystem: (side) =>
+      renderSystem(side === "for" ? "proclaim/system-plaintiff" : "proclaim/system-defense", {
+        fence_rule: fence.rule,
+      }),
     courtSystem: () => renderSystem("proclaim/system-court", { fence_rule: fence.rule }),
   };
 }
@@ -206,9 +290,14 @@ type TrialState = {
 export async function runProclaim(ctx: DebateContext<ProclaimConfig>): Promise<VerdictRecord> {
   const court = openCourt(ctx);
   const pre = await preTrial(court);
-  const primary = pre.budget ? emptyTrial("primary", pre.budget) : await trial(court, pre, "primary", { for: "plaintiff", against: "defense" });
+  const primary = pre.budget
+    ? emptyTrial("primary", pre.budget)
+    : await trial(court, pre, "primary", { for: "plaintiff", against: "defense" });
   // Models swap sides: the defense's model now argues for the claim, the plaintiff's against.
-  const switched = court.config.roleSwitch && !primary.budget ? await trial(court, pre, "switched", { for: "defense", against: "plaintiff" }) : null;
+  const switched =
+    court.config.roleSwitch && !primary.budget
+      ? await trial(court, pre, "switched", { for: "defense", against: "plaintiff" })
+      : null;
   const lastRound = Math.max(primary.rounds, switched?.rounds ?? 0, 1);
   const consistency = await roleSwitchConsistency(court, primary, switched, lastRound);
   return panel(court, pre, primary, switched, consistency, lastRound);
@@ -218,7 +307,10 @@ function recentBlock(fence: Fence, entries: readonly Entry[], n: number): Prompt
   const last = entries.slice(-n);
   if (!last.length) return trusted("(nothing yet)");
   return joinPrompt(
-    last.map((e) => p`${e.kind === "testimony" ? p`Expert witness called by the side ${sideWord(e.side)} the claim` : p`Counsel ${sideWord(e.side)} the claim`}, round ${e.round}:\n${quoteEntry(fence, e, "(no text)")}`),
+    last.map(
+      (e) =>
+        p`${e.kind === "testimony" ? p`Expert witness called by the side ${sideWord(e.side)} the claim` : p`Counsel ${sideWord(e.side)} the claim`}, round ${e.round}:\n${quoteEntry(fence, e, "(no text)")}`,
+    ),
     "\n\n",
   );
 }
@@ -231,7 +323,10 @@ function quoteEntry(fence: Fence, e: Entry, empty?: "(no text)"): PromptText {
 
 /** The trial's pool as counsel and experts read it. */
 function poolText(fence: Fence, pool: readonly Pooled[]) {
-  return evidenceBlock(pool.map((e) => clipped(e, 500)), fence);
+  return evidenceBlock(
+    pool.map((e) => clipped(e, 500)),
+    fence,
+  );
 }
 
 // --- round 0: premises, seed, discovery, negotiation, admissibility ---------------------------------
@@ -262,7 +357,13 @@ async function preTrial(court: Court): Promise<PreTrial> {
   }
   // Vectors of A0, once: both trials start from it and measure novelty against it.
   if (config.prag && pre.a0.length) {
-    const emb = await ctx.embed({ round: 0, phase: "embed-pool", role: "prag", texts: pre.a0.map((e) => e.text), metadata: { proclaim: { step: "embed-pool" } } });
+    const emb = await ctx.embed({
+      round: 0,
+      phase: "embed-pool",
+      role: "prag",
+      texts: pre.a0.map((e) => e.text),
+      metadata: { proclaim: { step: "embed-pool" } },
+    });
     pre.a0Vectors = emb.vectors;
   }
   return pre;
@@ -274,7 +375,17 @@ async function admitEvidence(court: Court, pre: PreTrial): Promise<DebateEvidenc
   guard();
   const prompt = renderPrompt("proclaim/premises", { claim });
   const read = await answerWithRepair({
-    ask: () => ctx.speak({ ...base, round: 0, phase: "premises", role: "miner", kind: "analysis", system: analyst(), prompt, metadataFrom: (t) => ({ proclaim: { step: "premises", premises: readPremises(t) } }) }),
+    ask: () =>
+      ctx.speak({
+        ...base,
+        round: 0,
+        phase: "premises",
+        role: "miner",
+        kind: "analysis",
+        system: analyst(),
+        prompt,
+        metadataFrom: (t) => ({ proclaim: { step: "premises", premises: readPremises(t) } }),
+      }),
     read: (t) => (readPremises(t).length ? readPremises(t) : null),
     repair: (said) => {
       guard();
@@ -290,7 +401,14 @@ async function admitEvidence(court: Court, pre: PreTrial): Promise<DebateEvidenc
           { role: "assistant", content: said.text },
         ],
         prompt: p`Your answer held no premises. ${prompt}`,
-        metadataFrom: (t) => ({ proclaim: { step: "premises", premises: readPremises(t), repaired: true, unparsed: readPremises(t).length === 0 } }),
+        metadataFrom: (t) => ({
+          proclaim: {
+            step: "premises",
+            premises: readPremises(t),
+            repaired: true,
+            unparsed: readPremises(t).length === 0,
+          },
+        }),
       });
     },
   });
@@ -333,7 +451,10 @@ async function admitEvidence(court: Court, pre: PreTrial): Promise<DebateEvidenc
     });
     collect(found, ps.length ? `P${i + 1}` : "claim");
   }
-  for (const [role, side] of [["plaintiff", "for"], ["defense", "against"]] as const) {
+  for (const [role, side] of [
+    ["plaintiff", "for"],
+    ["defense", "against"],
+  ] as const) {
     guard();
     const q = await ctx.speak({
       ...base,
@@ -344,32 +465,62 @@ async function admitEvidence(court: Court, pre: PreTrial): Promise<DebateEvidenc
       system: counselSystem(side),
       prompt: renderPrompt("proclaim/stance-query", { side: sideWord(side), claim, premises: premiseList(fence, ps) }),
       maxOutputTokens: Math.min(config.maxTurnTokens, 150),
-      metadataFrom: (t) => ({ proclaim: { step: "stance-query", side, query: readQuery(t), fellBackToClaim: readQuery(t) === null } }),
+      metadataFrom: (t) => ({
+        proclaim: { step: "stance-query", side, query: readQuery(t), fellBackToClaim: readQuery(t) === null },
+      }),
     });
     const found = await ctx.tool({
       round: 0,
       phase: "stance-retrieve",
       role,
       tool: CORPUS_TOOL,
-      request: { query: readQuery(q.text) ?? clipQuery(ctx.claim.text), k: config.discoveryK, ...(before ? { before } : {}) },
+      request: {
+        query: readQuery(q.text) ?? clipQuery(ctx.claim.text),
+        k: config.discoveryK,
+        ...(before ? { before } : {}),
+      },
       addEvidence: false,
       metadata: { proclaim: { step: "stance-retrieve", side } },
     });
     collect(found, `stance:${side}`);
   }
   const list = [...candidates.values()];
-  const candidateBlock = fence.wrap("evidence", list.map((c, i) => `[C${i + 1}]${c.title ? ` (${c.title})` : ""} ${c.text.replace(/\s+/g, " ").slice(0, 500)}`).join("\n"), { empty: trusted("(no candidates were found)") });
+  const candidateBlock = fence.wrap(
+    "evidence",
+    list
+      .map((c, i) => `[C${i + 1}]${c.title ? ` (${c.title})` : ""} ${c.text.replace(/\s+/g, " ").slice(0, 500)}`)
+      .join("\n"),
+    { empty: trusted("(no candidates were found)") },
+  );
 
   // Negotiation is recorded only: the code discards it and the paper gives no rule for it.
-  for (const [role, side] of [["plaintiff", "for"], ["defense", "against"]] as const) {
+  for (const [role, side] of [
+    ["plaintiff", "for"],
+    ["defense", "against"],
+  ] as const) {
     guard();
     await ctx.speakJson(
-      { ...base, round: 0, phase: "negotiation", role, kind: "speech", system: counselSystem(side), prompt: renderPrompt("proclaim/negotiation", { side: sideWord(side), claim, candidates: candidateBlock }), metadata: { proclaim: { step: "negotiation", side, recordedOnly: true } } },
+      {
+        ...base,
+        round: 0,
+        phase: "negotiation",
+        role,
+        kind: "speech",
+        system: counselSystem(side),
+        prompt: renderPrompt("proclaim/negotiation", { side: sideWord(side), claim, candidates: candidateBlock }),
+        metadata: { proclaim: { step: "negotiation", side, recordedOnly: true } },
+      },
       negotiationSchema,
     );
   }
 
-  type Weighed = Candidate & { r: number | null; c: number | null; w: number | null; status: EvidenceStatus; reason: string };
+  type Weighed = Candidate & {
+    r: number | null;
+    c: number | null;
+    w: number | null;
+    status: EvidenceStatus;
+    reason: string;
+  };
   const weighed: Weighed[] = [];
   for (let i = 0; i < list.length; i++) {
     guard();
@@ -382,7 +533,11 @@ async function admitEvidence(court: Court, pre: PreTrial): Promise<DebateEvidenc
         role: "arbiter",
         kind: "analysis",
         system: analyst(),
-        prompt: renderPrompt("proclaim/admissibility", { claim, premises: premiseList(fence, ps), passage: fence.wrap("evidence", `${c.title ? `(${c.title}) ` : ""}${c.text}`) }),
+        prompt: renderPrompt("proclaim/admissibility", {
+          claim,
+          premises: premiseList(fence, ps),
+          passage: fence.wrap("evidence", `${c.title ? `(${c.title}) ` : ""}${c.text}`),
+        }),
         maxOutputTokens: Math.min(config.maxTurnTokens, 200),
         metadata: { proclaim: { step: "admissibility", candidate: i + 1, title: c.title ?? null } },
       },
@@ -408,9 +563,17 @@ async function admitEvidence(court: Court, pre: PreTrial): Promise<DebateEvidenc
       disputed: weighed.filter((x) => x.status === "disputed").length,
       discarded: weighed.filter((x) => x.status === "discarded").length,
       unparsed: weighed.filter((x) => x.status === "unparsed").length,
-      items: weighed.map((x) => ({ title: x.title ?? null, r: x.r, c: x.c, w: x.w, status: x.status, foundBy: x.foundBy })),
+      items: weighed.map((x) => ({
+        title: x.title ?? null,
+        r: x.r,
+        c: x.c,
+        w: x.w,
+        status: x.status,
+        foundBy: x.foundBy,
+      })),
     }),
-    content: (v) => `Admissibility: ${v.admitted} admitted, ${v.disputed} disputed (shown only), ${v.discarded} discarded, ${v.unparsed} unread, of ${v.candidates} candidates.`,
+    content: (v) =>
+      `Admissibility: ${v.admitted} admitted, ${v.disputed} disputed (shown only), ${v.discarded} discarded, ${v.unparsed} unread, of ${v.candidates} candidates.`,
     metadata: { proclaim: { step: "admitted", admitW: config.admitW, discardW: config.discardW } },
   });
   // Every candidate is stored with its weighing so the page can show what was refused and why; only the admitted form A0.
@@ -426,7 +589,17 @@ async function admitEvidence(court: Court, pre: PreTrial): Promise<DebateEvidenc
       passageId: x.passageId,
       externalId: x.externalId,
       score: x.score,
-      metadata: { r: x.r, c: x.c, w: x.w, status: x.status, reason: x.reason, foundBy: x.foundBy, debate: "pre-trial", accepted: x.status === "admitted", eta: null },
+      metadata: {
+        r: x.r,
+        c: x.c,
+        w: x.w,
+        status: x.status,
+        reason: x.reason,
+        foundBy: x.foundBy,
+        debate: "pre-trial",
+        accepted: x.status === "admitted",
+        eta: null,
+      },
     })),
   });
   return rows.filter((e) => (e.metadata as { status?: string } | undefined)?.status === "admitted");
@@ -435,7 +608,17 @@ async function admitEvidence(court: Court, pre: PreTrial): Promise<DebateEvidenc
 // --- a trial: rounds of progressive retrieval, arguments, experts, reflection and the critic -------
 
 function emptyTrial(name: DebateName, which: "tokens" | "calls"): TrialResult {
-  return { debate: name, rounds: 0, stopReason: `budget:${which}`, entries: [], reflections: [], prag: [], critic: null, accepted: 0, budget: which };
+  return {
+    debate: name,
+    rounds: 0,
+    stopReason: `budget:${which}`,
+    entries: [],
+    reflections: [],
+    prag: [],
+    critic: null,
+    accepted: 0,
+    budget: which,
+  };
 }
 
 async function trial(court: Court, pre: PreTrial, name: DebateName, sides: Record<Side, string>): Promise<TrialResult> {
@@ -510,7 +693,13 @@ async function argue(court: Court, state: TrialState, t: number): Promise<number
       role,
       kind: "speech",
       system: counselSystem(side),
-      prompt: renderPrompt("proclaim/argument", { round: t, side: sideWord(side), claim, pool: poolText(fence, pool), recent: recentBlock(fence, entries, 5) }),
+      prompt: renderPrompt("proclaim/argument", {
+        round: t,
+        side: sideWord(side),
+        claim,
+        pool: poolText(fence, pool),
+        recent: recentBlock(fence, entries, 5),
+      }),
       metadata: { proclaim: { step: "argument", debate: name, side, poolSize: pool.length } },
     });
     entries.push({ round: t, debate: name, role, side, kind: "argument", text: arg.text });
@@ -535,13 +724,31 @@ async function reflect(court: Court, state: TrialState, t: number): Promise<Part
         role,
         kind: "analysis",
         system: counselSystem(side),
-        prompt: renderPrompt("proclaim/reflection", { round: t, side: sideWord(side), claim, recent: recentBlock(fence, entries.filter((e) => e.kind === "argument"), 4) }),
+        prompt: renderPrompt("proclaim/reflection", {
+          round: t,
+          side: sideWord(side),
+          claim,
+          recent: recentBlock(
+            fence,
+            entries.filter((e) => e.kind === "argument"),
+            4,
+          ),
+        }),
         metadata: { proclaim: { step: "reflection", debate: name, side } },
       },
       reflectionSchema,
     );
     const s = ans.value ? reflectionScore(ans.value.scores) : null;
-    const r: Reflection = { round: t, role, side, scores: ans.value?.scores ?? null, sRef: s?.sRef ?? null, delta: s?.delta ?? null, need: ans.value?.discovery_need ?? "", unparsed: ans.value === null };
+    const r: Reflection = {
+      round: t,
+      role,
+      side,
+      scores: ans.value?.scores ?? null,
+      sRef: s?.sRef ?? null,
+      delta: s?.delta ?? null,
+      need: ans.value?.discovery_need ?? "",
+      unparsed: ans.value === null,
+    };
     reflections.push(r);
     roundRefl[side] = r;
   }
@@ -565,7 +772,12 @@ async function review(court: Court, state: TrialState, t: number): Promise<void>
       role: "critic",
       kind: "analysis",
       system: renderSystem("proclaim/system-critic", { fence_rule: fence.rule }),
-      prompt: renderPrompt("proclaim/critic", { round: t, claim, premises: premiseList(fence, state.premises), recent: recentBlock(fence, entries, 4) }),
+      prompt: renderPrompt("proclaim/critic", {
+        round: t,
+        claim,
+        premises: premiseList(fence, state.premises),
+        recent: recentBlock(fence, entries, 4),
+      }),
       maxOutputTokens: Math.max(config.maxTurnTokens, 700),
       metadata: { proclaim: { step: "critic", debate: name } },
     },
@@ -581,12 +793,26 @@ async function review(court: Court, state: TrialState, t: number): Promise<void>
  * Fixed rounds (no-prag) check no rules; with neither rules nor reflections (standard MAD) there is
  * nothing to record.
  */
-async function closes(court: Court, state: TrialState, t: number, limit: number, roundRefl: Partial<Record<Side, Reflection>>, roundEtas: number[]): Promise<boolean> {
+async function closes(
+  court: Court,
+  state: TrialState,
+  t: number,
+  limit: number,
+  roundRefl: Partial<Record<Side, Reflection>>,
+  roundEtas: number[],
+): Promise<boolean> {
   const { ctx, config, fence, claim, base, guard, courtSystem } = court;
   const { name, px, entries, signals } = state;
   const sig = signals.at(-1)!;
-  sig.S = roundRefl.for?.sRef != null && roundRefl.against?.sRef != null ? Math.round((roundRefl.for.sRef + roundRefl.against.sRef) * 1e6) / 1e6 : null;
-  sig.meanEta = !config.prag ? null : roundEtas.length ? Math.round((roundEtas.reduce((a, b) => a + b, 0) / roundEtas.length) * 1e6) / 1e6 : 0;
+  sig.S =
+    roundRefl.for?.sRef != null && roundRefl.against?.sRef != null
+      ? Math.round((roundRefl.for.sRef + roundRefl.against.sRef) * 1e6) / 1e6
+      : null;
+  sig.meanEta = !config.prag
+    ? null
+    : roundEtas.length
+      ? Math.round((roundEtas.reduce((a, b) => a + b, 0) / roundEtas.length) * 1e6) / 1e6
+      : 0;
   state.rounds = t;
 
   const adaptive = config.adaptiveStop && config.fixedRounds === null;
@@ -599,11 +825,24 @@ async function closes(court: Court, state: TrialState, t: number, limit: number,
       const stop = adaptive ? firstStop(signals, config) : { reason: null, deltaS: null };
       const refl = (side: Side) => {
         const r = roundRefl[side];
-        return r ? { role: r.role, scores: r.scores, sRef: r.sRef, delta: r.delta, need: r.need, unparsed: r.unparsed } : null;
+        return r
+          ? { role: r.role, scores: r.scores, sRef: r.sRef, delta: r.delta, need: r.need, unparsed: r.unparsed }
+          : null;
       };
-      return { debate: name, round: t, adaptive, S: sig.S, deltaS: stop.deltaS, meanEta: sig.meanEta, criticResolved: sig.criticResolved, stopReason: stop.reason, reflections: { for: refl("for"), against: refl("against") } };
+      return {
+        debate: name,
+        round: t,
+        adaptive,
+        S: sig.S,
+        deltaS: stop.deltaS,
+        meanEta: sig.meanEta,
+        criticResolved: sig.criticResolved,
+        stopReason: stop.reason,
+        reflections: { for: refl("for"), against: refl("against") },
+      };
     },
-    content: (v) => `Round ${t}: S_t ${v.S ?? "n/a"}, ΔS ${v.deltaS ?? "n/a"}, mean η ${v.meanEta}${v.stopReason ? ` → stop (${v.stopReason})` : ""}.`,
+    content: (v) =>
+      `Round ${t}: S_t ${v.S ?? "n/a"}, ΔS ${v.deltaS ?? "n/a"}, mean η ${v.meanEta}${v.stopReason ? ` → stop (${v.stopReason})` : ""}.`,
     metadata: { proclaim: { step: "convergence", debate: name } },
   });
   if (conv.value.stopReason) {
@@ -620,13 +859,37 @@ async function closes(court: Court, state: TrialState, t: number, limit: number,
     role: "court",
     kind: "analysis",
     system: courtSystem(),
-    prompt: renderPrompt("proclaim/court-close", { round: t, claim, recent: recentBlock(fence, entries.filter((e) => e.round === t), 6), critic: critic ? fence.wrap("answer", JSON.stringify({ unresolved_premises: critic.unresolved_premises, debate_resolved: critic.debate_resolved })) : trusted("(no critic)") }),
+    prompt: renderPrompt("proclaim/court-close", {
+      round: t,
+      claim,
+      recent: recentBlock(
+        fence,
+        entries.filter((e) => e.round === t),
+        6,
+      ),
+      critic: critic
+        ? fence.wrap(
+            "answer",
+            JSON.stringify({
+              unresolved_premises: critic.unresolved_premises,
+              debate_resolved: critic.debate_resolved,
+            }),
+          )
+        : trusted("(no critic)"),
+    }),
     maxOutputTokens: Math.min(config.maxTurnTokens, 200),
     options: ["CONTINUE", "CLOSE"],
     marker: "DECISION:",
     fallback: { kind: "none" },
     metadata: { proclaim: { step: "court-close", debate: name } },
-    metadataFromScored: (text, scores) => ({ proclaim: { step: "court-close", debate: name, decision: readDecision(text), pClose: scores.status === "scored" ? (scores.probs.CLOSE ?? null) : null } }),
+    metadataFromScored: (text, scores) => ({
+      proclaim: {
+        step: "court-close",
+        debate: name,
+        decision: readDecision(text),
+        pClose: scores.status === "scored" ? (scores.probs.CLOSE ?? null) : null,
+      },
+    }),
   });
   if (readDecision(close.text) === "CLOSE") {
     state.stopReason = "court";
@@ -636,7 +899,13 @@ async function closes(court: Court, state: TrialState, t: number, limit: number,
 }
 
 /** Progressive retrieval for one side: the gap it names, a query written and refined, and only novel passages admitted. */
-async function pragStep(court: Court, state: TrialState, t: number, side: Side, role: string): Promise<PragStep | null> {
+async function pragStep(
+  court: Court,
+  state: TrialState,
+  t: number,
+  side: Side,
+  role: string,
+): Promise<PragStep | null> {
   const { ctx, config, fence, claim, before, base, guard, analyst, counselSystem, courtSystem } = court;
   const { name, px, pool, entries, reflections, prag } = state;
   guard();
@@ -652,9 +921,13 @@ async function pragStep(court: Court, state: TrialState, t: number, side: Side, 
       side: sideWord(side),
       claim,
       // A title is an uploaded record's or a fetched page's: quoted like the passages themselves.
-      pool: fence.wrap("evidence", pool.map((e) => `[E${e.rank}] ${e.title ?? e.text.slice(0, 80)}`).join("\n"), { empty: trusted("(none)") }),
+      pool: fence.wrap("evidence", pool.map((e) => `[E${e.rank}] ${e.title ?? e.text.slice(0, 80)}`).join("\n"), {
+        empty: trusted("(none)"),
+      }),
       recent: recentBlock(fence, entries, 4),
-      reflection_need: lastNeed ? p`Your last self-reflection said you still need: ${fence.wrap("answer", lastNeed)}` : trusted(""),
+      reflection_need: lastNeed
+        ? p`Your last self-reflection said you still need: ${fence.wrap("answer", lastNeed)}`
+        : trusted(""),
     }),
     maxOutputTokens: Math.min(config.maxTurnTokens, 200),
     metadataFrom: (text) => ({ proclaim: { step: "gap", debate: name, side, need: readNeed(text) } }),
@@ -672,9 +945,17 @@ async function pragStep(court: Court, state: TrialState, t: number, side: Side, 
     role: "prag",
     kind: "analysis",
     system: analyst(),
-    prompt: renderPrompt("proclaim/prag-query", { claim, side: sideWord(side), need: fence.wrap("answer", needText), previous_queries: fence.wrap("answer", previous.map((q) => `- ${q}`).join("\n"), { empty: trusted("(none)") }), recent: recentBlock(fence, entries, 4) }),
+    prompt: renderPrompt("proclaim/prag-query", {
+      claim,
+      side: sideWord(side),
+      need: fence.wrap("answer", needText),
+      previous_queries: fence.wrap("answer", previous.map((q) => `- ${q}`).join("\n"), { empty: trusted("(none)") }),
+      recent: recentBlock(fence, entries, 4),
+    }),
     maxOutputTokens: Math.min(config.maxTurnTokens, 150),
-    metadataFrom: (text) => ({ proclaim: { step: "prag-query", debate: name, side, need: needText, query: readQuery(text) } }),
+    metadataFrom: (text) => ({
+      proclaim: { step: "prag-query", debate: name, side, need: needText, query: readQuery(text) },
+    }),
   });
   const query = readQuery(written.text) ?? clipQuery(needText);
   guard();
@@ -685,9 +966,22 @@ async function pragStep(court: Court, state: TrialState, t: number, side: Side, 
     role: "court",
     kind: "analysis",
     system: courtSystem(),
-    prompt: renderPrompt("proclaim/refine", { claim, query: fence.wrap("answer", query), recent: recentBlock(fence, entries, 4) }),
+    prompt: renderPrompt("proclaim/refine", {
+      claim,
+      query: fence.wrap("answer", query),
+      recent: recentBlock(fence, entries, 4),
+    }),
     maxOutputTokens: Math.min(config.maxTurnTokens, 150),
-    metadataFrom: (text) => ({ proclaim: { step: "refine", debate: name, side, query, refined: readQuery(text) ?? query, kept: readQuery(text) === null } }),
+    metadataFrom: (text) => ({
+      proclaim: {
+        step: "refine",
+        debate: name,
+        side,
+        query,
+        refined: readQuery(text) ?? query,
+        kept: readQuery(text) === null,
+      },
+    }),
   });
   // An empty refinement keeps counsel's query.
   const refined = readQuery(refinedTurn.text) ?? query;
@@ -705,7 +999,13 @@ async function pragStep(court: Court, state: TrialState, t: number, side: Side, 
   let vectors: number[][] = [];
   let embedder: string | null = null;
   if (results.length) {
-    const emb = await ctx.embed({ round: t, phase: `${px}novelty`, role, texts: results.map((r) => r.text), metadata: { proclaim: { step: "novelty", debate: name, side } } });
+    const emb = await ctx.embed({
+      round: t,
+      phase: `${px}novelty`,
+      role,
+      texts: results.map((r) => r.text),
+      metadata: { proclaim: { step: "novelty", debate: name, side } },
+    });
     vectors = emb.vectors;
     embedder = emb.embedder;
   }
@@ -722,13 +1022,30 @@ async function pragStep(court: Court, state: TrialState, t: number, side: Side, 
   });
   // The search tools return ranks, not retriever scores, so the relevance-gain diagnostic has nothing to compare (logged as null).
   const meanScore: number | null = null;
-  const diagnostics = pragDiagnostics({ cosinesToPool: cosToPool, meanScore, previousMeanScore: state.lastMeanScore, round: t, calls: state.pragCalls });
+  const diagnostics = pragDiagnostics({
+    cosinesToPool: cosToPool,
+    meanScore,
+    previousMeanScore: state.lastMeanScore,
+    round: t,
+    calls: state.pragCalls,
+  });
   state.lastMeanScore = meanScore ?? state.lastMeanScore;
   const rows = results.length
     ? await ctx.addEvidence({
         origin: `tool:${found.record.provider}`,
         addedSeq: found.seq,
-        items: judged.map(({ r, eta, ok }) => resultAsEvidence(r, { eta, accepted: ok, status: ok ? "accepted" : "rejected", debate: name, side, query: refined, provider: found.record.provider, live: found.record.live })),
+        items: judged.map(({ r, eta, ok }) =>
+          resultAsEvidence(r, {
+            eta,
+            accepted: ok,
+            status: ok ? "accepted" : "rejected",
+            debate: name,
+            side,
+            query: refined,
+            provider: found.record.provider,
+            live: found.record.live,
+          }),
+        ),
       })
     : [];
   rows.forEach((row, i) => {
@@ -741,7 +1058,13 @@ async function pragStep(court: Court, state: TrialState, t: number, side: Side, 
     need: needText,
     query,
     refined,
-    results: rows.map((row, i) => ({ rank: row.rank, title: row.title ?? null, eta: judged[i]!.eta, accepted: judged[i]!.ok, score: null })),
+    results: rows.map((row, i) => ({
+      rank: row.rank,
+      title: row.title ?? null,
+      eta: judged[i]!.eta,
+      accepted: judged[i]!.ok,
+      score: null,
+    })),
     meanEta: 0,
     diagnostics,
   };
@@ -752,8 +1075,17 @@ async function pragStep(court: Court, state: TrialState, t: number, side: Side, 
     phase: `${px}prag`,
     role,
     // The page's badge: what searched and what measured novelty here, beside what the paper used.
-    compute: () => ({ ...step, etaMin: config.etaMin, pragStops: config.pragStops, embedder, provider: found.record.provider, live: found.record.live, badge: `${found.record.label} · ${embedder ?? "no embedder"} (paper: PubMed index, all-MiniLM-L6-v2)` }),
-    content: (v) => `P-RAG (${side} the claim): "${v.refined}" → ${v.results.filter((r) => r.accepted).length} of ${v.results.length} passages novel enough (η ≥ ${config.etaMin}).${v.diagnostics?.fires ? ` Diagnostics would stop P-RAG (${config.pragStops === "enforce" ? "enforced" : "logged only"}).` : ""}`,
+    compute: () => ({
+      ...step,
+      etaMin: config.etaMin,
+      pragStops: config.pragStops,
+      embedder,
+      provider: found.record.provider,
+      live: found.record.live,
+      badge: `${found.record.label} · ${embedder ?? "no embedder"} (paper: PubMed index, all-MiniLM-L6-v2)`,
+    }),
+    content: (v) =>
+      `P-RAG (${side} the claim): "${v.refined}" → ${v.results.filter((r) => r.accepted).length} of ${v.results.length} passages novel enough (η ≥ ${config.etaMin}).${v.diagnostics?.fires ? ` Diagnostics would stop P-RAG (${config.pragStops === "enforce" ? "enforced" : "logged only"}).` : ""}`,
     metadata: { proclaim: { step: "prag", debate: name, side } },
   });
   prag.push(step);
@@ -767,7 +1099,12 @@ async function expertStep(court: Court, state: TrialState, t: number, side: Side
   const { name, px, entries } = state;
   const lastArg = [...entries].reverse().find((e) => e.role === role && e.kind === "argument" && e.round === t);
   guard();
-  const requestPrompt = renderPrompt("proclaim/expert-request", { round: t, side: sideWord(side), claim, argument: fence.wrap("argument", lastArg?.text ?? "", { empty: trusted("(none)") }) });
+  const requestPrompt = renderPrompt("proclaim/expert-request", {
+    round: t,
+    side: sideWord(side),
+    claim,
+    argument: fence.wrap("argument", lastArg?.text ?? "", { empty: trusted("(none)") }),
+  });
   type Request = { declined: true } | { declined: false; value: z.output<typeof expertRequestSchema> };
   const asked = await answerWithRepair<Request, Awaited<ReturnType<typeof ctx.speak>>>({
     ask: () =>
@@ -783,7 +1120,15 @@ async function expertStep(court: Court, state: TrialState, t: number, side: Side
         metadataFrom: (text) => {
           if (declinesExpert(text)) return { proclaim: { step: "expert-request", debate: name, side, request: null } };
           const r = readJsonAnswer(text, expertRequestSchema);
-          return { proclaim: { step: "expert-request", debate: name, side, request: r.ok ? r.value : null, ...(r.ok ? {} : { unparsed: { problem: r.problem } }) } };
+          return {
+            proclaim: {
+              step: "expert-request",
+              debate: name,
+              side,
+              request: r.ok ? r.value : null,
+              ...(r.ok ? {} : { unparsed: { problem: r.problem } }),
+            },
+          };
         },
       }),
     // NONE (no expert wanted) is an answer; so is a request that fits the format.
@@ -812,7 +1157,16 @@ async function expertStep(court: Court, state: TrialState, t: number, side: Side
         maxOutputTokens: Math.min(config.maxTurnTokens, 200),
         metadataFrom: (text) => {
           const r = declinesExpert(text) ? null : readJsonAnswer(text, expertRequestSchema);
-          return { proclaim: { step: "expert-request", debate: name, side, repaired: true, request: r?.ok ? r.value : null, ...(r && !r.ok ? { unparsed: { problem: r.problem, firstProblem: problem } } : {}) } };
+          return {
+            proclaim: {
+              step: "expert-request",
+              debate: name,
+              side,
+              repaired: true,
+              request: r?.ok ? r.value : null,
+              ...(r && !r.ok ? { unparsed: { problem: r.problem, firstProblem: problem } } : {}),
+            },
+          };
         },
       });
     },
@@ -827,9 +1181,22 @@ async function expertStep(court: Court, state: TrialState, t: number, side: Side
     role: "court",
     kind: "analysis",
     system: courtSystem(),
-    prompt: renderPrompt("proclaim/expert-ruling", { side: sideWord(side), expert_type: fence.wrap("answer", granted.value.expert_type), reasoning: fence.wrap("answer", granted.value.reasoning), claim }),
+    prompt: renderPrompt("proclaim/expert-ruling", {
+      side: sideWord(side),
+      expert_type: fence.wrap("answer", granted.value.expert_type),
+      reasoning: fence.wrap("answer", granted.value.reasoning),
+      claim,
+    }),
     maxOutputTokens: Math.min(config.maxTurnTokens, 150),
-    metadataFrom: (text) => ({ proclaim: { step: "expert-ruling", debate: name, side, ruling: readRuling(text), expertType: granted.value.expert_type } }),
+    metadataFrom: (text) => ({
+      proclaim: {
+        step: "expert-ruling",
+        debate: name,
+        side,
+        ruling: readRuling(text),
+        expertType: granted.value.expert_type,
+      },
+    }),
   });
   if (readRuling(ruling.text) !== "GRANTED") return;
   guard();
@@ -841,7 +1208,10 @@ async function expertStep(court: Court, state: TrialState, t: number, side: Side
       role: "expert",
       kind: "analysis",
       system: analyst(),
-      prompt: renderPrompt("proclaim/expert-persona", { expert_type: fence.wrap("answer", granted.value.expert_type), claim }),
+      prompt: renderPrompt("proclaim/expert-persona", {
+        expert_type: fence.wrap("answer", granted.value.expert_type),
+        claim,
+      }),
       temperature: 0.7,
       metadata: { proclaim: { step: "expert-persona", debate: name, side, expertType: granted.value.expert_type } },
     },
@@ -857,23 +1227,53 @@ async function expertStep(court: Court, state: TrialState, t: number, side: Side
     role: "expert",
     kind: "speech",
     system: renderSystem("proclaim/system-expert", { fence_rule: fence.rule }),
-    prompt: renderPrompt("proclaim/testimony", { persona: personaBlock(fence, persona.value, granted.value.expert_type), side: sideWord(side), reasoning: fence.wrap("answer", granted.value.reasoning), claim, pool: poolText(fence, state.pool) }),
-    metadata: { proclaim: { step: "testimony", debate: name, side, expert: persona.value?.role ?? granted.value.expert_type, personaUnparsed: persona.value === null } },
+    prompt: renderPrompt("proclaim/testimony", {
+      persona: personaBlock(fence, persona.value, granted.value.expert_type),
+      side: sideWord(side),
+      reasoning: fence.wrap("answer", granted.value.reasoning),
+      claim,
+      pool: poolText(fence, state.pool),
+    }),
+    metadata: {
+      proclaim: {
+        step: "testimony",
+        debate: name,
+        side,
+        expert: persona.value?.role ?? granted.value.expert_type,
+        personaUnparsed: persona.value === null,
+      },
+    },
   });
-  entries.push({ round: t, debate: name, role: "expert", side, kind: "testimony", text: testimony.text, expert: persona.value?.role ?? granted.value.expert_type });
+  entries.push({
+    round: t,
+    debate: name,
+    role: "expert",
+    side,
+    kind: "testimony",
+    text: testimony.text,
+    expert: persona.value?.role ?? granted.value.expert_type,
+  });
 }
 
 // --- after the trials: the switch's consistency, and the panel ------------------------------------
 
 /** γ: how consistent each model stayed across the switch (when both trials ran). */
-async function roleSwitchConsistency(court: Court, primary: TrialResult, switched: TrialResult | null, lastRound: number): Promise<{ gamma: number | null; text: PromptText }> {
+async function roleSwitchConsistency(
+  court: Court,
+  primary: TrialResult,
+  switched: TrialResult | null,
+  lastRound: number,
+): Promise<{ gamma: number | null; text: PromptText }> {
   const { ctx, config, fence, claim, base, analyst } = court;
   let gamma: number | null = null;
   let consistencyText: PromptText = trusted("(no role switch in this configuration)");
   if (switched && !switched.budget && !ctx.budget().exhausted) {
     const transcript = (r: TrialResult) =>
       joinOr(
-        r.entries.map((e) => p`${e.kind === "testimony" ? trusted("Expert") : e.role === "plaintiff" ? trusted("Agent A") : trusted("Agent B")} (${sideWord(e.side)} the claim), round ${e.round}:\n${quoteEntry(fence, e)}`),
+        r.entries.map(
+          (e) =>
+            p`${e.kind === "testimony" ? trusted("Expert") : e.role === "plaintiff" ? trusted("Agent A") : trusted("Agent B")} (${sideWord(e.side)} the claim), round ${e.round}:\n${quoteEntry(fence, e)}`,
+        ),
         "\n\n",
         trusted("(no arguments)"),
       );
@@ -885,7 +1285,11 @@ async function roleSwitchConsistency(court: Court, primary: TrialResult, switche
         role: "consistency",
         kind: "analysis",
         system: analyst(),
-        prompt: renderPrompt("proclaim/consistency", { claim, primary: transcript(primary), switched: transcript(switched) }),
+        prompt: renderPrompt("proclaim/consistency", {
+          claim,
+          primary: transcript(primary),
+          switched: transcript(switched),
+        }),
         maxOutputTokens: Math.max(config.maxTurnTokens, 700),
         metadata: { proclaim: { step: "consistency" } },
       },
@@ -900,23 +1304,56 @@ async function roleSwitchConsistency(court: Court, primary: TrialResult, switche
 }
 
 /** Three judges vote independently on the primary trial; the plurality wins and a calibrated confidence is computed. */
-async function panel(court: Court, pre: PreTrial, primary: TrialResult, switched: TrialResult | null, consistency: { gamma: number | null; text: PromptText }, lastRound: number): Promise<VerdictRecord> {
+async function panel(
+  court: Court,
+  pre: PreTrial,
+  primary: TrialResult,
+  switched: TrialResult | null,
+  consistency: { gamma: number | null; text: PromptText },
+  lastRound: number,
+): Promise<VerdictRecord> {
   const { ctx, config, fence, claim } = court;
   const { gamma, text: consistencyText } = consistency;
   // The panel reads the primary trial's P-RAG log, critic and reflections (the code fed it the switched run's, a reset bug).
   const topAdmitted = [...pre.a0].sort((a, b) => wOf(b) - wOf(a)).slice(0, 10);
   // Spec §9: the panel reads the primary trial and the consistency analysis of the switch (the template), not both transcripts.
   const argumentsText = joinOr(
-    primary.entries.map((e) => p`${e.kind === "testimony" ? p`Expert witness, called by counsel ${sideWord(e.side)} the claim` : p`Counsel ${sideWord(e.side)} the claim (${e.role === "plaintiff" ? trusted("plaintiff") : trusted("defense")})`}, round ${e.round}:\n${quoteEntry(fence, e)}`),
+    primary.entries.map(
+      (e) =>
+        p`${e.kind === "testimony" ? p`Expert witness, called by counsel ${sideWord(e.side)} the claim` : p`Counsel ${sideWord(e.side)} the claim (${e.role === "plaintiff" ? trusted("plaintiff") : trusted("defense")})`}, round ${e.round}:\n${quoteEntry(fence, e)}`,
+    ),
     "\n\n",
     trusted("(no arguments: the trial was cut short)"),
   );
   // The P-RAG log and the reflections hold queries and needs the models wrote: quoted whole.
-  const pragText = primary.prag.length ? fence.wrap("answer", primary.prag.map((x) => `Round ${x.round}, ${x.side}: "${x.refined}" → ${x.results.map((r) => `[E${r.rank}] η=${r.eta.toFixed(2)}${r.accepted ? " admitted" : " rejected"}`).join(", ") || "no results"}`).join("\n")) : trusted("(no progressive retrieval)");
-  const reflText = primary.reflections.length ? fence.wrap("answer", primary.reflections.map((r) => `Round ${r.round}, ${r.side}: ${r.unparsed ? "unread" : `logic ${r.scores!.logic}, novelty ${r.scores!.novelty}, rebuttal ${r.scores!.rebuttal} (s_ref ${r.sRef})`}${r.need ? `; needs: ${r.need}` : ""}`).join("\n")) : trusted("(no self-reflections)");
+  const pragText = primary.prag.length
+    ? fence.wrap(
+        "answer",
+        primary.prag
+          .map(
+            (x) =>
+              `Round ${x.round}, ${x.side}: "${x.refined}" → ${x.results.map((r) => `[E${r.rank}] η=${r.eta.toFixed(2)}${r.accepted ? " admitted" : " rejected"}`).join(", ") || "no results"}`,
+          )
+          .join("\n"),
+      )
+    : trusted("(no progressive retrieval)");
+  const reflText = primary.reflections.length
+    ? fence.wrap(
+        "answer",
+        primary.reflections
+          .map(
+            (r) =>
+              `Round ${r.round}, ${r.side}: ${r.unparsed ? "unread" : `logic ${r.scores!.logic}, novelty ${r.scores!.novelty}, rebuttal ${r.scores!.rebuttal} (s_ref ${r.sRef})`}${r.need ? `; needs: ${r.need}` : ""}`,
+          )
+          .join("\n"),
+      )
+    : trusted("(no self-reflections)");
   const panelPrompt = renderPrompt("proclaim/panel-judge", {
     claim,
-    evidence: evidenceBlock(topAdmitted.map((e) => clipped(e, 500)), fence),
+    evidence: evidenceBlock(
+      topAdmitted.map((e) => clipped(e, 500)),
+      fence,
+    ),
     arguments: argumentsText,
     consistency: consistencyText,
     prag: pragText,
@@ -928,20 +1365,49 @@ async function panel(court: Court, pre: PreTrial, primary: TrialResult, switched
   const answers = await ctx.parallel(
     judges.map((j) => async () => {
       const ans = await ctx.speakJson(
-        { round: lastRound, phase: "panel", role: j, kind: "judge", system: judgeSystem, prompt: panelPrompt, maxOutputTokens: Math.max(config.maxTurnTokens, 900), wrapUp: true, metadata: { proclaim: { step: "panel", judge: j } } },
+        {
+          round: lastRound,
+          phase: "panel",
+          role: j,
+          kind: "judge",
+          system: judgeSystem,
+          prompt: panelPrompt,
+          maxOutputTokens: Math.max(config.maxTurnTokens, 900),
+          wrapUp: true,
+          metadata: { proclaim: { step: "panel", judge: j } },
+        },
         judgeSchema,
       );
       return { judge: j, value: ans.value as JudgeAnswer | null, text: ans.text, error: ans.unparsed?.error ?? null };
     }),
   );
   const ballots: Ballot[] = answers.map((a) =>
-    a.value ? { label: a.value.verdict, scores: { evidence: a.value.evidence_strength, validity: a.value.argument_validity, reliability: a.value.scientific_reliability }, gamma } : { label: UNPARSED, scores: null, gamma },
+    a.value
+      ? {
+          label: a.value.verdict,
+          scores: {
+            evidence: a.value.evidence_strength,
+            validity: a.value.argument_validity,
+            reliability: a.value.scientific_reliability,
+          },
+          gamma,
+        }
+      : { label: UNPARSED, scores: null, gamma },
   );
   const vote = plurality(ballots);
   // δ_ref: the winning side's last primary reflection (plaintiff if SUPPORTED, else defense).
   const winnerRole = vote.label === "SUPPORTED" ? "plaintiff" : "defense";
   const winnerRefl = [...primary.reflections].reverse().find((r) => r.role === winnerRole && r.delta !== null);
-  const conf = vote.label === UNPARSED ? null : confidence({ winningVotes: vote.winningVotes, panelSize: judges.length, ballots, gamma, winnerDelta: winnerRefl?.delta ?? null });
+  const conf =
+    vote.label === UNPARSED
+      ? null
+      : confidence({
+          winningVotes: vote.winningVotes,
+          panelSize: judges.length,
+          ballots,
+          gamma,
+          winnerDelta: winnerRefl?.delta ?? null,
+        });
   const chief = answers.find((a) => a.value && a.value.verdict === vote.label);
   const poolSize = pre.a0.length + primary.accepted;
   return {
@@ -979,7 +1445,13 @@ async function panel(court: Court, pre: PreTrial, primary: TrialResult, switched
       rawText: a.text,
       confidence: null,
       labelProbs: null,
-      details: { role: a.judge, label: ballots[i]!.label, scores: ballots[i]!.scores, reasoning: a.value?.reasoning ?? null, ...(a.error ? { unparsed: a.error } : {}) },
+      details: {
+        role: a.judge,
+        label: ballots[i]!.label,
+        scores: ballots[i]!.scores,
+        reasoning: a.value?.reasoning ?? null,
+        ...(a.error ? { unparsed: a.error } : {}),
+      },
     })),
   };
 }

@@ -13,7 +13,8 @@ export const radarAbout: MethodAbout = {
     "After the opening and after each answer, a stop agent and a provisional judge say whether the question is already settled.",
     "A judge reads the debate and the evidence and decides, with a reason that cites the evidence.",
   ],
-  stops: "Early, when both the stop agent and the provisional judge are confident enough (thresholds calibrated for the judge's model); otherwise after the closing statements.",
+  stops:
+    "Early, when both the stop agent and the provisional judge are confident enough (thresholds calibrated for the judge's model); otherwise after the closing statements.",
   answers: "TRUE, HALF-TRUE or FALSE.",
   caveats: ["It only knows the evidence it is given: a thin corpus gives a thin verdict."],
   papers: [

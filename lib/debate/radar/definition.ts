@@ -12,7 +12,8 @@ export const radarDefinition: MethodDefinition = {
   about: radarAbout,
   name: "radar",
   title: "RADAR",
-  description: "Role-played debate over shared evidence (a politician and a scientist), stopping early once a judge is confident.",
+  description:
+    "Role-played debate over shared evidence (a politician and a scientist), stopping early once a judge is confident.",
   input: "claim",
   labels: {
     labels: VERDICT_LABELS,
@@ -52,7 +53,10 @@ export const radarDefinition: MethodDefinition = {
     if (turn.role === "stop-agent") {
       const stop = /DECISION\s*[:：]\s*\**\s*STOP/i.test(turn.content);
       const why = withoutMarkers(turn.content.replace(/^.*DECISION\s*[:：].*$/gim, "")).trim();
-      return { ...base, text: `${stop ? "Says the question is settled: stop here." : "Says the question is still open: keep debating."}${why ? ` ${why}` : ""}` };
+      return {
+        ...base,
+        text: `${stop ? "Says the question is settled: stop here." : "Says the question is still open: keep debating."}${why ? ` ${why}` : ""}`,
+      };
     }
     return base;
   },
@@ -61,6 +65,10 @@ export const radarDefinition: MethodDefinition = {
     const rebuttals = typeof c?.rebuttals === "number" ? c.rebuttals : 1;
     return `early stopping ${typeof c?.earlyStopping === "string" ? c.earlyStopping : "on"} · ${rebuttals} ${rebuttals === 1 ? "rebuttal" : "rebuttals"}`;
   },
-  datasetAdvice: "RADAR needs claims labelled TRUE / HALF-TRUE / FALSE (e.g. politifact-hidden, or check-covid converted with RADAR labels); leave radar out of --protocols otherwise.",
-  paperCost: (preset) => (preset === "radar-expertise" ? "paper (Llama-3-8B, retrieved): 1,835 tokens/claim over 3 rounds, 1,551 with early stopping" : null),
+  datasetAdvice:
+    "RADAR needs claims labelled TRUE / HALF-TRUE / FALSE (e.g. politifact-hidden, or check-covid converted with RADAR labels); leave radar out of --protocols otherwise.",
+  paperCost: (preset) =>
+    preset === "radar-expertise"
+      ? "paper (Llama-3-8B, retrieved): 1,835 tokens/claim over 3 rounds, 1,551 with early stopping"
+      : null,
 };

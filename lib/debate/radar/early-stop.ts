@@ -21,9 +21,14 @@ export function paperThresholds(modelId: string): Thresholds | undefined {
 /** Explicit configuration beats a calibration, which beats the paper's values, which beat the default. */
 export function resolveThresholds(
   modelId: string,
-  opts: { configured?: Partial<Pick<Thresholds, "tauS" | "tauV">>; calibrated?: Pick<Thresholds, "tauS" | "tauV"> } = {},
+  opts: {
+    configured?: Partial<Pick<Thresholds, "tauS" | "tauV">>;
+    calibrated?: Pick<Thresholds, "tauS" | "tauV">;
+  } = {},
 ): Thresholds {
-  const base = opts.calibrated ? { ...opts.calibrated, source: "calibrated" as const } : (paperThresholds(modelId) ?? DEFAULT_THRESHOLDS);
+  const base = opts.calibrated
+    ? { ...opts.calibrated, source: "calibrated" as const }
+    : (paperThresholds(modelId) ?? DEFAULT_THRESHOLDS);
   if (opts.configured?.tauS !== undefined || opts.configured?.tauV !== undefined) {
     return { tauS: opts.configured.tauS ?? base.tauS, tauV: opts.configured.tauV ?? base.tauV, source: "configured" };
   }

@@ -44,7 +44,10 @@ export function estimateRadar(config: RadarConfig, debaters: readonly string[]):
     }
     add("judge", 1, 600 + EVIDENCE_TOKENS + rounds * n * say, config.maxJudgeTokens / 2);
   }
-  const totals = Object.values(byRole).reduce((s, r) => ({ calls: s.calls + r.calls, p: s.p + r.promptTokens, c: s.c + r.completionTokens }), { calls: 0, p: 0, c: 0 });
+  const totals = Object.values(byRole).reduce(
+    (s, r) => ({ calls: s.calls + r.calls, p: s.p + r.promptTokens, c: s.c + r.completionTokens }),
+    { calls: 0, p: 0, c: 0 },
+  );
   const sampling = config.scoringFallback.kind === "sampling" && config.earlyStopping !== "off" && debaters.length > 0;
   return {
     llmCalls: totals.calls,
@@ -54,7 +57,9 @@ export function estimateRadar(config: RadarConfig, debaters: readonly string[]):
     byRole,
     note: [
       "Worst case: every round run, no repairs. Token counts are guesses per call kind.",
-      sampling ? `A provider without token probabilities asks each checkpoint question ${config.scoringFallback.kind === "sampling" ? config.scoringFallback.samples : 1} times.` : null,
+      sampling
+        ? `A provider without token probabilities asks each checkpoint question ${config.scoringFallback.kind === "sampling" ? config.scoringFallback.samples : 1} times.`
+        : null,
       "The paper: 1,835 tokens per claim (Llama-3-8B, retrieved evidence), 1,551 with early stopping.",
     ]
       .filter(Boolean)

@@ -32,12 +32,17 @@ export const radarConfigSchema = z.object({
   context: z.enum(["paper", "full"]).default("paper"),
   /** `score-only` scores every checkpoint but never stops: the runs calibration needs. */
   earlyStopping: z.enum(["on", "off", "score-only"]).default("on"),
-  thresholds: z.object({ tauS: z.number().min(-1).max(1).optional(), tauV: z.number().min(0).max(1).optional() }).optional(),
+  thresholds: z
+    .object({ tauS: z.number().min(-1).max(1).optional(), tauV: z.number().min(0).max(1).optional() })
+    .optional(),
   /** Calibrated thresholds for the judge's model, filled in by the caller from the database. */
   calibrated: z.object({ tauS: z.number(), tauV: z.number() }).optional(),
   /** For providers without token probabilities: sample the checkpoint answers k times and count. */
   scoringFallback: z
-    .union([z.object({ kind: z.literal("none") }), z.object({ kind: z.literal("sampling"), samples: z.number().int().min(2).max(20) })])
+    .union([
+      z.object({ kind: z.literal("none") }),
+      z.object({ kind: z.literal("sampling"), samples: z.number().int().min(2).max(20) }),
+    ])
     .default({ kind: "sampling", samples: 5 }),
   maxTurnTokens: z.number().int().min(50).max(4000).default(600),
   maxJudgeTokens: z.number().int().min(50).max(4000).default(500),
@@ -111,7 +116,11 @@ function label(d: Debater): Trusted {
 function formatRebuttals(fence: Fence, rebuttals: Statements[], order: Debater[]): PromptText {
   if (rebuttals.length === 0) return NOT_REACHED;
   return joinPrompt(
-    rebuttals.map((r, i) => (rebuttals.length > 1 ? p`Rebuttal round ${i + 1}:\n${formatSection(fence, r, order)}` : formatSection(fence, r, order))),
+    rebuttals.map((r, i) =>
+      rebuttals.length > 1
+        ? p`Rebuttal round ${i + 1}:\n${formatSection(fence, r, order)}`
+        : formatSection(fence, r, order),
+    ),
     "\n\n",
   );
 }
@@ -138,14 +147,21 @@ type Heard = { who: Trusted; text: string } | { transcript: PromptText };
 function argumentsBlock(fence: Fence, items: Heard[]): PromptText {
   if (items.length === 0) return trusted("");
   return p`\n${joinPrompt(
-    items.map((h) => ("transcript" in h ? p`The debate so far:\n${h.transcript}` : p`${h.who}'s argument:\n${quote(fence, h.text)}`)),
+    items.map((h) =>
+      "transcript" in h ? p`The debate so far:\n${h.transcript}` : p`${h.who}'s argument:\n${quote(fence, h.text)}`,
+    ),
     "\n\n",
   )}\n`;
 }
 
 export function parseDomain(text: string): string {
   const m = /DOMAIN\s*[:：]\s*\**\s*([A-Za-z][A-Za-z -]{0,40})/i.exec(text);
-  const word = (m?.[1] ?? text).trim().split(/\s+/).slice(0, 2).join(" ").replace(/[^A-Za-z -]/g, "");
+  const word = (m?.[1] ?? text)
+    .trim()
+    .split(/\s+/)
+    .slice(0, 2)
+    .join(" ")
+    .replace(/[^A-Za-z -]/g, "");
   // A domain the model would not name still needs an expert: "general" is honest about it.
   return word ? word.charAt(0).toUpperCase() + word.slice(1).toLowerCase() : "General";
 }
@@ -161,8 +177,10 @@ function templatesFor(config: RadarConfig): string[] {
     default: {
       const roles = debaters(config.variant).map((d) => `radar/system-${d}`);
       const phases = ["radar/opening", "radar/rebuttal", "radar/closing"];
-      if (config.variant === "three-agent" || config.variant === "four-agent") phases.push("radar/journalist-opening", "radar/journalist-rebuttal", "radar/journalist-closing");
-      if (config.variant === "four-agent") phases.push("radar/domain-inference", "radar/expert-opening", "radar/expert-rebuttal", "radar/expert-closing");
+      if (config.variant === "three-agent" || config.variant === "four-agent")
+        phases.push("radar/journalist-opening", "radar/journalist-rebuttal", "radar/journalist-closing");
+      if (config.variant === "four-agent")
+        phases.push("radar/domain-inference", "radar/expert-opening", "radar/expert-rebuttal", "radar/expert-closing");
       return [...roles, ...phases, ...judge, ...checkpoints];
     }
   }
@@ -179,10 +197,13 @@ export const radarProtocol: Protocol<RadarConfig> = {
   },
   roleSpecs(config) {
     const speakers = debaters(config.variant).map((role) => ({ role, temperature: config.debaterTemperature }));
-    const checkpoints = config.variant === "single" || config.variant === "cot" || config.earlyStopping === "off" ? [] : [
-      { role: "stop-agent", usesModelOf: "judge", temperature: 0 },
-      { role: "round-judge", usesModelOf: "judge", temperature: 0 },
-    ];
+    const checkpoints =
+      config.variant === "single" || config.variant === "cot" || config.earlyStopping === "off"
+        ? []
+        : [
+            { role: "stop-agent", usesModelOf: "judge", temperature: 0 },
+            { role: "round-judge", usesModelOf: "judge", temperature: 0 },
+          ];
     return [...speakers, ...checkpoints, { role: "judge", temperature: 0 }];
   },
   presets: Object.fromEntries(RADAR_VARIANTS.map((v) => [`radar-${v}`, { variant: v }])),
@@ -192,7 +213,11 @@ export const radarProtocol: Protocol<RadarConfig> = {
     // Calibrated thresholds for the judge's model, unless the request sets its own.
     const calibrated = await calibratedFor(models.judge!);
     const full = { ...config, calibrated };
-    return { config: full, variant: config.variant, thresholds: resolveThresholds(models.judge!, { configured: full.thresholds, calibrated }) };
+    return {
+      config: full,
+      variant: config.variant,
+      thresholds: resolveThresholds(models.judge!, { configured: full.thresholds, calibrated }),
+    };
   },
   templates: templatesFor,
   run: (ctx) => runRadar(ctx),
@@ -201,11 +226,28 @@ export const radarProtocol: Protocol<RadarConfig> = {
 async function judgeVerdict(
   ctx: DebateContext<RadarConfig>,
   fence: Fence,
-  spec: { round: number; phase: string; role: string; template: string; vars: Record<string, PromptText | number>; kind: "judge" | "checkpoint"; scored: boolean },
+  spec: {
+    round: number;
+    phase: string;
+    role: string;
+    template: string;
+    vars: Record<string, PromptText | number>;
+    kind: "judge" | "checkpoint";
+    scored: boolean;
+  },
 ): Promise<{ turn: TurnResult | ScoredTurnResult; label: VerdictLabel | null; reason: string | null; text: string }> {
   const system = renderSystem("radar/system-judge", { fence_rule: fence.rule });
   const prompt = renderPrompt(spec.template, spec.vars);
-  const base = { round: spec.round, phase: spec.phase, role: spec.role, kind: spec.kind, system, prompt, maxOutputTokens: ctx.config.maxJudgeTokens, temperature: 0 };
+  const base = {
+    round: spec.round,
+    phase: spec.phase,
+    role: spec.role,
+    kind: spec.kind,
+    system,
+    prompt,
+    maxOutputTokens: ctx.config.maxJudgeTokens,
+    temperature: 0,
+  };
   const { value, text, turn } = await answerWithRepair<ReturnType<typeof parseVerdict>, TurnResult | ScoredTurnResult>({
     ask: () =>
       spec.scored
@@ -239,7 +281,14 @@ function verdictRecord(
   stop: Pick<VerdictRecord, "stoppedEarly" | "stopAfter" | "roundsCompleted">,
 ): VerdictRecord {
   const probs = "scores" in v.turn && v.turn.scores.status === "scored" ? v.turn.scores.probs : null;
-  return { label: v.label ?? "UNPARSED", reason: v.reason, rawText: v.text, confidence: probs ? confidence(probs) : null, labelProbs: probs, ...stop };
+  return {
+    label: v.label ?? "UNPARSED",
+    reason: v.reason,
+    rawText: v.text,
+    confidence: probs ? confidence(probs) : null,
+    labelProbs: probs,
+    ...stop,
+  };
 }
 
 async function singleCall(ctx: DebateContext<RadarConfig>): Promise<VerdictRecord> {
@@ -271,7 +320,10 @@ async function runRadar(ctx: DebateContext<RadarConfig>): Promise<VerdictRecord>
   const q = (text: string) => quote(fence, text);
   const judgeSystem = renderSystem("radar/system-judge", { fence_rule: fence.rule });
   const t: Transcript = { opening: new Map(), rebuttals: [], closing: new Map() };
-  const thresholds: Thresholds = resolveThresholds(ctx.modelFor("judge"), { configured: config.thresholds, calibrated: config.calibrated });
+  const thresholds: Thresholds = resolveThresholds(ctx.modelFor("judge"), {
+    configured: config.thresholds,
+    calibrated: config.calibrated,
+  });
 
   // The domain is a model's answer: it is quoted (fenced) in the expert's prompts, never put in a system prompt.
   let domain: PromptText | undefined;
@@ -291,7 +343,16 @@ async function runRadar(ctx: DebateContext<RadarConfig>): Promise<VerdictRecord>
 
   const system = (d: Debater) => renderSystem(`radar/system-${d}`, { fence_rule: fence.rule });
   const say = async (d: Debater, round: number, phase: string, prompt: PromptText) => {
-    const turn = await ctx.speak({ round, phase, role: d, kind: "speech", system: system(d), prompt, maxOutputTokens: config.maxTurnTokens, temperature: config.debaterTemperature });
+    const turn = await ctx.speak({
+      round,
+      phase,
+      role: d,
+      kind: "speech",
+      system: system(d),
+      prompt,
+      maxOutputTokens: config.maxTurnTokens,
+      temperature: config.debaterTemperature,
+    });
     return turn.text;
   };
   const opponentOf = (d: Debater) => (d === first ? second : first);
@@ -309,7 +370,12 @@ async function runRadar(ctx: DebateContext<RadarConfig>): Promise<VerdictRecord>
           : t.opening.has("journalist")
             ? [{ who: label("journalist"), text: t.opening.get("journalist")! }]
             : [];
-      prompt = renderPrompt("radar/opening", { role_name: trusted(NAMES[d]), claim, evidence, other_arguments: argumentsBlock(fence, heard) });
+      prompt = renderPrompt("radar/opening", {
+        role_name: trusted(NAMES[d]),
+        claim,
+        evidence,
+        other_arguments: argumentsBlock(fence, heard),
+      });
     }
     t.opening.set(d, await say(d, 1, "opening", prompt));
   }
@@ -338,7 +404,13 @@ async function runRadar(ctx: DebateContext<RadarConfig>): Promise<VerdictRecord>
       phase: `checkpoint-${after}`,
       role: "round-judge",
       template: "radar/judge",
-      vars: { claim, evidence, opening: formatSection(fence, t.opening, order), rebuttals: formatRebuttals(fence, t.rebuttals, order), closing: NOT_REACHED },
+      vars: {
+        claim,
+        evidence,
+        opening: formatSection(fence, t.opening, order),
+        rebuttals: formatRebuttals(fence, t.rebuttals, order),
+        closing: NOT_REACHED,
+      },
       kind: "checkpoint",
       scored: true,
     });
@@ -370,7 +442,12 @@ async function runRadar(ctx: DebateContext<RadarConfig>): Promise<VerdictRecord>
 
   // --- rebuttals, with a checkpoint before each further round ----------------------------------
   let roundsCompleted = 1;
-  const upcomingAfter = (i: number): Trusted => (i < config.rebuttals ? (config.rebuttals > 1 ? trustedText`rebuttal ${i + 1}` : trusted("rebuttal")) : trusted("closing"));
+  const upcomingAfter = (i: number): Trusted =>
+    i < config.rebuttals
+      ? config.rebuttals > 1
+        ? trustedText`rebuttal ${i + 1}`
+        : trusted("rebuttal")
+      : trusted("closing");
   if (await checkpoint("opening", 1, upcomingAfter(0))) {
     stoppedEarly = true;
     stopAfter = "opening";
@@ -382,7 +459,12 @@ async function runRadar(ctx: DebateContext<RadarConfig>): Promise<VerdictRecord>
     for (const d of order) {
       let prompt: PromptText;
       if (d === "journalist") {
-        prompt = renderPrompt("radar/journalist-rebuttal", { claim, evidence, politician_argument: q(latest(t, "politician")), scientist_argument: q(latest(t, "scientist")) });
+        prompt = renderPrompt("radar/journalist-rebuttal", {
+          claim,
+          evidence,
+          politician_argument: q(latest(t, "politician")),
+          scientist_argument: q(latest(t, "scientist")),
+        });
       } else if (d === "domain-expert") {
         prompt = renderPrompt("radar/expert-rebuttal", {
           claim,
@@ -426,12 +508,22 @@ async function runRadar(ctx: DebateContext<RadarConfig>): Promise<VerdictRecord>
     for (const d of order) {
       let prompt: PromptText;
       if (d === "journalist") {
-        prompt = renderPrompt("radar/journalist-closing", { claim, evidence, politician_argument: q(latest(t, "politician")), scientist_argument: q(latest(t, "scientist")) });
+        prompt = renderPrompt("radar/journalist-closing", {
+          claim,
+          evidence,
+          politician_argument: q(latest(t, "politician")),
+          scientist_argument: q(latest(t, "scientist")),
+        });
       } else if (d === "domain-expert") {
         prompt = renderPrompt("radar/expert-closing", { claim, evidence, domain: domain! });
       } else {
         const heard: Heard[] = config.context === "full" ? [{ transcript: fullTranscript(fence, t, order) }] : [];
-        prompt = renderPrompt("radar/closing", { role_name: trusted(NAMES[d]), claim, evidence, other_arguments: argumentsBlock(fence, heard) });
+        prompt = renderPrompt("radar/closing", {
+          role_name: trusted(NAMES[d]),
+          claim,
+          evidence,
+          other_arguments: argumentsBlock(fence, heard),
+        });
       }
       t.closing.set(d, await say(d, round, "closing", prompt));
     }

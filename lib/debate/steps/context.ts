@@ -41,7 +41,13 @@ export function debateContext(scope: RunScope, claim: Loaded["claim"]): DebateCo
     addEvidence: (spec) => addEvidence(scope, spec),
     budget: () => {
       const { spending } = scope;
-      return { tokens: spending.tokens, calls: spending.calls, budgetTokens: spending.limits.budgetTokens, maxCalls: spending.limits.maxCalls, exhausted: spending.exhausted() };
+      return {
+        tokens: spending.tokens,
+        calls: spending.calls,
+        budgetTokens: spending.limits.budgetTokens,
+        maxCalls: spending.limits.maxCalls,
+        exhausted: spending.exhausted(),
+      };
     },
     async checkpoint(rec) {
       await q.saveCheckpoint(scope.db, scope.debateId, rec);

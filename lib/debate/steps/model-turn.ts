@@ -16,9 +16,20 @@ import { BudgetExhausted, checkNotStopped, checkStillHeld, DebateCancelled, visi
  * every model call it made before the protocol goes on.
  */
 
-type Generated = { text: string; usage: TurnResult["usage"]; costUsd: number | null; latencyMs: number; scores?: Record<string, unknown>; metadata?: Record<string, unknown> };
+type Generated = {
+  text: string;
+  usage: TurnResult["usage"];
+  costUsd: number | null;
+  latencyMs: number;
+  scores?: Record<string, unknown>;
+  metadata?: Record<string, unknown>;
+};
 
-async function modelTurn<T extends TurnSpec>(scope: RunScope, spec: T, generate: (info: TurnInfo, calls: CallRecord[]) => Promise<Generated>) {
+async function modelTurn<T extends TurnSpec>(
+  scope: RunScope,
+  spec: T,
+  generate: (info: TurnInfo, calls: CallRecord[]) => Promise<Generated>,
+) {
   const { db, debateId, run, spending } = scope;
   checkNotStopped(scope);
   const done = scope.journal.lookup(spec, spec.kind);
@@ -51,7 +62,14 @@ async function modelTurn<T extends TurnSpec>(scope: RunScope, spec: T, generate:
     }
   }
   const n = scope.journal.next();
-  const info: TurnInfo = { seq: n, round: spec.round, phase: spec.phase, role: spec.role, kind: spec.kind, model: scope.modelFor(spec.role) };
+  const info: TurnInfo = {
+    seq: n,
+    round: spec.round,
+    phase: spec.phase,
+    role: spec.role,
+    kind: spec.kind,
+    model: scope.modelFor(spec.role),
+  };
   // Citations count only passages this role could read when it spoke; a judge reads the whole pool.
   const citable = new Set(visibleTo(scope, spec.kind === "judge" ? undefined : spec.role).map((e) => e.rank));
   // The row is opened while the model starts, so its insert runs under the model's time to first
@@ -70,16 +88,40 @@ async function modelTurn<T extends TurnSpec>(scope: RunScope, spec: T, generate:
     const turnId = await opening;
     checkStillHeld(scope);
     const metadata = out.metadata ?? spec.metadata ?? null;
-    const finished = { content: out.text, promptTokens: out.usage.promptTokens, completionTokens: out.usage.completionTokens, costUsd: out.costUsd, latencyMs: out.latencyMs, citations, scores: out.scores ?? null, metadata };
+    const finished = {
+      content: out.text,
+      promptTokens: out.usage.promptTokens,
+      completionTokens: out.usage.completionTokens,
+      costUsd: out.costUsd,
+      latencyMs: out.latencyMs,
+      citations,
+      scores: out.scores ?? null,
+      metadata,
+    };
     // Written before the protocol may start the next turn: a crash loses at most the turn in progress.
     await q.finishTurn(db, turnId, debateId, finished, calls);
-    scope.journal.record({ seq: n, round: spec.round, phase: spec.phase, role: spec.role, kind: spec.kind, status: "completed" });
+    scope.journal.record({
+      seq: n,
+      round: spec.round,
+      phase: spec.phase,
+      role: spec.role,
+      kind: spec.kind,
+      status: "completed",
+    });
     spending.tokens += out.usage.promptTokens + out.usage.completionTokens;
     // Retries and repairs are calls too; a failed attempt spends as much as a good one.
     spending.calls += Math.max(1, calls.length);
     publish(debateId, { type: "turn-end", turn: { ...info, ...finished } });
     return {
-      result: { seq: n, text: out.text, model: info.model, usage: out.usage, costUsd: out.costUsd, latencyMs: out.latencyMs, replayed: false } satisfies TurnResult,
+      result: {
+        seq: n,
+        text: out.text,
+        model: info.model,
+        usage: out.usage,
+        costUsd: out.costUsd,
+        latencyMs: out.latencyMs,
+        replayed: false,
+      } satisfies TurnResult,
       scores: out.scores ?? null,
       metadata,
     };
@@ -91,8 +133,17 @@ async function modelTurn<T extends TurnSpec>(scope: RunScope, spec: T, generate:
     // What the turn had written so far is kept: a stopped turn's text is shown, marked stopped.
     const partial = scope.partials.get(n) ?? "";
     const turnId = await opening.catch(() => null);
-    if (turnId) await q.failTurn(db, turnId, debateId, message, partial, calls, stopped ? "stopped" : "failed").catch(() => undefined);
-    publish(debateId, { type: "turn-error", seq: n, error: message, status: stopped ? "stopped" : "failed", content: partial });
+    if (turnId)
+      await q
+        .failTurn(db, turnId, debateId, message, partial, calls, stopped ? "stopped" : "failed")
+        .catch(() => undefined);
+    publish(debateId, {
+      type: "turn-error",
+      seq: n,
+      error: message,
+      status: stopped ? "stopped" : "failed",
+      content: partial,
+    });
     if (stopped) throw new DebateCancelled();
     throw Object.assign(e as Error, { turnSeq: n, turnLabel: `${spec.role}, ${spec.phase}` });
   } finally {
@@ -120,7 +171,15 @@ function callOptions(scope: RunScope, info: TurnInfo, calls: CallRecord[], spec:
     },
     onRetry: ({ attempt, maxAttempts, reason, delayMs, error }: RetryInfo) => {
       partials.set(info.seq, "");
-      publish(debateId, { type: "turn-reset", seq: info.seq, attempt, maxAttempts, reason, delayMs: Math.round(delayMs), error: error.message });
+      publish(debateId, {
+        type: "turn-reset",
+        seq: info.seq,
+        attempt,
+        maxAttempts,
+        reason,
+        delayMs: Math.round(delayMs),
+        error: error.message,
+      });
     },
     onRecord: (rec: CallRecord) => void calls.push(rec),
   };
@@ -129,13 +188,17 @@ function callOptions(scope: RunScope, info: TurnInfo, calls: CallRecord[], spec:
 const temperatures = new WeakMap<RunScope, Map<string, number | undefined>>();
 function roleTemperature(scope: RunScope, role: string) {
   let m = temperatures.get(scope);
-  if (!m) temperatures.set(scope, (m = new Map(scope.protocol.roleSpecs(scope.config).map((r) => [r.role, r.temperature]))));
+  if (!m)
+    temperatures.set(scope, (m = new Map(scope.protocol.roleSpecs(scope.config).map((r) => [r.role, r.temperature]))));
   return m.get(role);
 }
 
 /** A finished model call's numbers, summed over the calls of one turn (an answer and its repair). */
 const sum = (cs: Array<{ usage: TurnResult["usage"]; costUsd: number | null; latencyMs: number }>) => ({
-  usage: { promptTokens: cs.reduce((a, c) => a + c.usage.promptTokens, 0), completionTokens: cs.reduce((a, c) => a + c.usage.completionTokens, 0) },
+  usage: {
+    promptTokens: cs.reduce((a, c) => a + c.usage.promptTokens, 0),
+    completionTokens: cs.reduce((a, c) => a + c.usage.completionTokens, 0),
+  },
   costUsd: cs.some((c) => c.costUsd === null) ? null : cs.reduce((a, c) => a + (c.costUsd ?? 0), 0),
   latencyMs: cs.reduce((a, c) => a + c.latencyMs, 0),
 });
@@ -151,7 +214,12 @@ export async function speak(scope: RunScope, spec: TurnSpec): Promise<TurnResult
 
 export async function speakScored(scope: RunScope, spec: ScoredTurnSpec): Promise<ScoredTurnResult> {
   const { result, scores } = await modelTurn(scope, spec, async (info, calls) => {
-    const r = await scoreOptions({ ...callOptions(scope, info, calls, spec), options: spec.options, marker: spec.marker, fallback: spec.fallback });
+    const r = await scoreOptions({
+      ...callOptions(scope, info, calls, spec),
+      options: spec.options,
+      marker: spec.marker,
+      fallback: spec.fallback,
+    });
     // Samples drawn for a fallback are calls of this turn too.
     const extra = r.samples ?? [];
     return {
@@ -160,40 +228,78 @@ export async function speakScored(scope: RunScope, spec: ScoredTurnSpec): Promis
         promptTokens: r.call.usage.promptTokens + extra.reduce((a, c) => a + c.usage.promptTokens, 0),
         completionTokens: r.call.usage.completionTokens + extra.reduce((a, c) => a + c.usage.completionTokens, 0),
       },
-      costUsd: [r.call, ...extra].some((c) => c.costUsd === null) ? null : [r.call, ...extra].reduce((a, c) => a + (c.costUsd ?? 0), 0),
+      costUsd: [r.call, ...extra].some((c) => c.costUsd === null)
+        ? null
+        : [r.call, ...extra].reduce((a, c) => a + (c.costUsd ?? 0), 0),
       latencyMs: r.call.latencyMs,
       scores: r.scores as unknown as Record<string, unknown>,
       // What the scored answer was read as (ZoFia's judge: R/F/I and its probabilities), stored with the turn.
-      ...(spec.metadataFromScored ? { metadata: { ...spec.metadata, ...spec.metadataFromScored(r.call.text, r.scores) } } : {}),
+      ...(spec.metadataFromScored
+        ? { metadata: { ...spec.metadata, ...spec.metadataFromScored(r.call.text, r.scores) } }
+        : {}),
     };
   });
   return { ...result, scores: scores as unknown as ScoredTurnResult["scores"] };
 }
 
-export async function speakJson<S extends z.ZodType>(scope: RunScope, spec: TurnSpec, schema: S): Promise<JsonTurnResult<z.output<S>>> {
+export async function speakJson<S extends z.ZodType>(
+  scope: RunScope,
+  spec: TurnSpec,
+  schema: S,
+): Promise<JsonTurnResult<z.output<S>>> {
   const { result, metadata } = await modelTurn(scope, spec, async (info, calls) => {
     const first = await callModel(callOptions(scope, info, calls, spec));
     const reading = readJsonAnswer(first.text, schema);
-    if (reading.ok) return { text: first.text, ...sum([first]), metadata: { ...spec.metadata, json: reading.value as unknown, repaired: false } };
+    if (reading.ok)
+      return {
+        text: first.text,
+        ...sum([first]),
+        metadata: { ...spec.metadata, json: reading.value as unknown, repaired: false },
+      };
     // One repair: the model sees its own answer and what was wrong with it.
     scope.partials.set(info.seq, "");
     const repairSpec: TurnSpec = {
       ...spec,
-      messages: [...(spec.messages ?? []), { role: "user", content: spec.prompt }, { role: "assistant", content: first.text }],
+      messages: [
+        ...(spec.messages ?? []),
+        { role: "user", content: spec.prompt },
+        { role: "assistant", content: first.text },
+      ],
       // The problem quotes the answer (a parse error shows its text): fenced like any model output.
       prompt: renderPrompt("engine/repair-json", { problem: scope.fence.wrap("answer", reading.problem) }),
     };
-    const second = await callModel({ ...callOptions(scope, info, calls, repairSpec), purpose: `${spec.phase}:${spec.role}:repair-json` });
+    const second = await callModel({
+      ...callOptions(scope, info, calls, repairSpec),
+      purpose: `${spec.phase}:${spec.role}:repair-json`,
+    });
     const again = readJsonAnswer(second.text, schema);
     const numbers = sum([first, second]);
-    if (again.ok) return { text: second.text, ...numbers, metadata: { ...spec.metadata, json: again.value as unknown, repaired: true } };
+    if (again.ok)
+      return {
+        text: second.text,
+        ...numbers,
+        metadata: { ...spec.metadata, json: again.value as unknown, repaired: true },
+      };
     // Recorded as it was said: no default stands in for an answer nobody could read.
-    return { text: second.text, ...numbers, metadata: { ...spec.metadata, json: null, repaired: true, unparsed: { problem: again.problem, firstProblem: reading.problem, firstAnswer: first.text } } };
+    return {
+      text: second.text,
+      ...numbers,
+      metadata: {
+        ...spec.metadata,
+        json: null,
+        repaired: true,
+        unparsed: { problem: again.problem, firstProblem: reading.problem, firstAnswer: first.text },
+      },
+    };
   });
   const m = (metadata ?? {}) as { json?: unknown; unparsed?: { problem: string } };
   // A replayed value is what the schema produced when the turn was first read (stored as JSON).
   if (m.unparsed || m.json === null || m.json === undefined) {
-    return { ...result, value: null, unparsed: { error: m.unparsed?.problem ?? "the stored turn has no parsed answer" } } as JsonTurnResult<never>;
+    return {
+      ...result,
+      value: null,
+      unparsed: { error: m.unparsed?.problem ?? "the stored turn has no parsed answer" },
+    } as JsonTurnResult<never>;
   }
   return { ...result, value: m.json, unparsed: null } as JsonTurnResult<never>;
 }

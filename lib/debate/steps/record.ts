@@ -17,11 +17,27 @@ export async function record<T>(scope: RunScope, spec: RecordSpec<T>): Promise<R
   try {
     value = await spec.compute();
   } catch (e) {
-    await writeStep(scope, n, step, { status: "failed", content: "", latencyMs: performance.now() - t0, startedAt, finishedAt: new Date(), metadata: { ...spec.metadata }, error: `computing ${spec.phase} failed: ${(e as Error).message}` });
+    await writeStep(scope, n, step, {
+      status: "failed",
+      content: "",
+      latencyMs: performance.now() - t0,
+      startedAt,
+      finishedAt: new Date(),
+      metadata: { ...spec.metadata },
+      error: `computing ${spec.phase} failed: ${(e as Error).message}`,
+    });
     throw e;
   }
   // Stored as JSON: what the protocol gets back on resume is what JSON keeps of the value.
   const content = spec.content ? spec.content(value) : JSON.stringify(value);
-  await writeStep(scope, n, step, { status: "completed", content, latencyMs: performance.now() - t0, startedAt, finishedAt: new Date(), metadata: { ...spec.metadata, value: value as unknown }, error: null });
+  await writeStep(scope, n, step, {
+    status: "completed",
+    content,
+    latencyMs: performance.now() - t0,
+    startedAt,
+    finishedAt: new Date(),
+    metadata: { ...spec.metadata, value: value as unknown },
+    error: null,
+  });
   return { seq: n, value, replayed: false };
 }

@@ -58,7 +58,11 @@ export function budgetLimits(config: unknown): Limits {
 /** A protocol went on past its budget without wrapping up: the turn is refused, the debate fails saying why. */
 export class BudgetExhausted extends Error {
   constructor(which: "tokens" | "calls", limits: Limits) {
-    super(which === "tokens" ? `the debate's token budget (${limits.budgetTokens?.toLocaleString("en")} tokens) is spent` : `the debate's call budget (${limits.maxCalls} model calls) is spent`);
+    super(
+      which === "tokens"
+        ? `the debate's token budget (${limits.budgetTokens?.toLocaleString("en")} tokens) is spent`
+        : `the debate's call budget (${limits.maxCalls} model calls) is spent`,
+    );
   }
 }
 
@@ -69,7 +73,11 @@ export class Spending {
   constructor(readonly limits: Limits) {}
   exhausted(): BudgetState["exhausted"] {
     const l = this.limits;
-    return l.budgetTokens !== null && this.tokens >= l.budgetTokens ? "tokens" : l.maxCalls !== null && this.calls >= l.maxCalls ? "calls" : null;
+    return l.budgetTokens !== null && this.tokens >= l.budgetTokens
+      ? "tokens"
+      : l.maxCalls !== null && this.calls >= l.maxCalls
+        ? "calls"
+        : null;
   }
 }
 
@@ -113,7 +121,15 @@ export function checkStillHeld(scope: RunScope) {
 }
 
 export type Step = { round: number; phase: string; role: string; kind: "analysis" | "tool"; model: string | null };
-export type StepRow = { status: "completed" | "failed"; content: string; latencyMs: number; startedAt: Date; finishedAt: Date; metadata: Record<string, unknown>; error: string | null };
+export type StepRow = {
+  status: "completed" | "failed";
+  content: string;
+  latencyMs: number;
+  startedAt: Date;
+  finishedAt: Date;
+  metadata: Record<string, unknown>;
+  error: string | null;
+};
 
 /**
  * Stores a step that called no model (a record, an embedding, a tool call), whole, in one insert,
@@ -121,16 +137,49 @@ export type StepRow = { status: "completed" | "failed"; content: string; latency
  */
 export async function writeStep(scope: RunScope, n: number, step: Step, row: StepRow) {
   const { db, debateId } = scope;
-  const info: TurnInfo = { seq: n, round: step.round, phase: step.phase, role: step.role, kind: step.kind, model: step.model ?? "" };
+  const info: TurnInfo = {
+    seq: n,
+    round: step.round,
+    phase: step.phase,
+    role: step.role,
+    kind: step.kind,
+    model: step.model ?? "",
+  };
   checkStillHeld(scope);
   await q.insertStepTurn(db, { debateId, seq: n, ...step, ...row });
-  scope.journal.record({ seq: n, round: step.round, phase: step.phase, role: step.role, kind: step.kind, status: row.status });
+  scope.journal.record({
+    seq: n,
+    round: step.round,
+    phase: step.phase,
+    role: step.role,
+    kind: step.kind,
+    status: row.status,
+  });
   publish(debateId, { type: "turn-start", turn: info });
   if (row.status === "failed") {
-    publish(debateId, { type: "turn-error", seq: n, error: row.error ?? "failed", status: "failed", content: row.content });
+    publish(debateId, {
+      type: "turn-error",
+      seq: n,
+      error: row.error ?? "failed",
+      status: "failed",
+      content: row.content,
+    });
     throw Object.assign(new Error(row.error ?? "failed"), { turnSeq: n, turnLabel: `${step.role}, ${step.phase}` });
   }
-  publish(debateId, { type: "turn-end", turn: { ...info, content: row.content, promptTokens: 0, completionTokens: 0, costUsd: 0, latencyMs: row.latencyMs, citations: [], scores: null, metadata: row.metadata } });
+  publish(debateId, {
+    type: "turn-end",
+    turn: {
+      ...info,
+      content: row.content,
+      promptTokens: 0,
+      completionTokens: 0,
+      costUsd: 0,
+      latencyMs: row.latencyMs,
+      citations: [],
+      scores: null,
+      metadata: row.metadata,
+    },
+  });
 }
 
 /** Adds passages to the pool (ranks continue); a step that added them in an earlier run gets the stored rows back. */
@@ -140,7 +189,13 @@ export async function addEvidence(scope: RunScope, spec: AddEvidenceSpec): Promi
   if (stored.length) return stored;
   checkStillHeld(scope);
   let rank = pool.reduce((m, e) => Math.max(m, e.rank), 0);
-  const added = spec.items.map((item) => ({ ...item, rank: ++rank, origin: spec.origin, addedSeq: spec.addedSeq, ...(spec.visibleTo ? { visibleTo: spec.visibleTo } : {}) }));
+  const added = spec.items.map((item) => ({
+    ...item,
+    rank: ++rank,
+    origin: spec.origin,
+    addedSeq: spec.addedSeq,
+    ...(spec.visibleTo ? { visibleTo: spec.visibleTo } : {}),
+  }));
   // In the pool before the write is awaited: a parallel branch adding at the same time takes the next ranks.
   pool.push(...added);
   await q.addDebateEvidence(scope.db, scope.debateId, added);

@@ -1,5 +1,13 @@
 import { getConfig } from "@/lib/config";
-import { callSearch, providerFor, searchToolSnapshotSchema, ToolCallFailed, toolRecordFromTurn, toolTurnFields, type SucceededToolCall } from "@/lib/tools";
+import {
+  callSearch,
+  providerFor,
+  searchToolSnapshotSchema,
+  ToolCallFailed,
+  toolRecordFromTurn,
+  toolTurnFields,
+  type SucceededToolCall,
+} from "@/lib/tools";
 import type { DebateEvidence, ToolResult, ToolSpec } from "../types";
 import { resultAsEvidence } from "../kit";
 import { addEvidence, checkNotStopped, DebateCancelled, writeStep, type RunScope } from "./scope";
@@ -11,17 +19,35 @@ import { addEvidence, checkNotStopped, DebateCancelled, writeStep, type RunScope
  */
 
 function searchTool(scope: RunScope, name: string) {
-  const frozenTools = ((scope.debate.config as { tools?: Record<string, unknown> }).tools ?? {}) as Record<string, unknown>;
+  const frozenTools = ((scope.debate.config as { tools?: Record<string, unknown> }).tools ?? {}) as Record<
+    string,
+    unknown
+  >;
   const parsed = searchToolSnapshotSchema.safeParse(frozenTools[name]);
   if (!parsed.success) {
-    throw new Error(`this debate has no tool "${name}" in its stored set-up (config.tools.${name}); protocol "${scope.protocol.name}" must declare it in \`tools\` so one is chosen when the debate is created`);
+    throw new Error(
+      `this debate has no tool "${name}" in its stored set-up (config.tools.${name}); protocol "${scope.protocol.name}" must declare it in \`tools\` so one is chosen when the debate is created`,
+    );
   }
   const search = scope.opts.search;
-  return { snapshot: parsed.data, provider: () => providerFor(parsed.data, search?.config ?? getConfig().search, { db: scope.db, allow: getConfig().fetch.allow, ...search?.deps }) };
+  return {
+    snapshot: parsed.data,
+    provider: () =>
+      providerFor(parsed.data, search?.config ?? getConfig().search, {
+        db: scope.db,
+        allow: getConfig().fetch.allow,
+        ...search?.deps,
+      }),
+  };
 }
 
 /** A search's results as pool passages (origin `tool:<provider>`), added once per tool turn. */
-async function toolEvidence(scope: RunScope, spec: ToolSpec, n: number, record: SucceededToolCall): Promise<DebateEvidence[]> {
+async function toolEvidence(
+  scope: RunScope,
+  spec: ToolSpec,
+  n: number,
+  record: SucceededToolCall,
+): Promise<DebateEvidence[]> {
   if (spec.addEvidence === false || record.results.length === 0) return [];
   const who = spec.addEvidence?.visibleTo;
   const visibleTo = who === "all" ? undefined : who && who.length ? who : [spec.role];
@@ -29,7 +55,15 @@ async function toolEvidence(scope: RunScope, spec: ToolSpec, n: number, record: 
     origin: `tool:${record.provider}`,
     addedSeq: n,
     visibleTo,
-    items: record.results.map((r) => resultAsEvidence(r, { provider: record.provider, live: record.live, label: record.label, query: record.request.query, resultRank: r.rank })),
+    items: record.results.map((r) =>
+      resultAsEvidence(r, {
+        provider: record.provider,
+        live: record.live,
+        label: record.label,
+        query: record.request.query,
+        resultRank: r.rank,
+      }),
+    ),
   });
 }
 
@@ -53,14 +87,53 @@ export async function tool(scope: RunScope, spec: ToolSpec): Promise<ToolResult>
     // Stored as a failed turn and the debate fails naming it (writeStep throws): never an empty result list.
     if (e instanceof ToolCallFailed) {
       const f = toolTurnFields(e.record);
-      await writeStep(scope, n, { ...step, model: snapshot.provider }, { status: "failed", content: f.content ?? "", latencyMs: f.latencyMs ?? 0, startedAt: f.startedAt!, finishedAt: f.finishedAt!, metadata: { ...spec.metadata, ...(f.metadata as Record<string, unknown>) }, error: f.error ?? e.message });
+      await writeStep(
+        scope,
+        n,
+        { ...step, model: snapshot.provider },
+        {
+          status: "failed",
+          content: f.content ?? "",
+          latencyMs: f.latencyMs ?? 0,
+          startedAt: f.startedAt!,
+          finishedAt: f.finishedAt!,
+          metadata: { ...spec.metadata, ...(f.metadata as Record<string, unknown>) },
+          error: f.error ?? e.message,
+        },
+      );
     }
     // The provider could not even be built (a key gone since the debate started): a failed turn that says so.
     const now = new Date();
-    await writeStep(scope, n, { ...step, model: snapshot.provider }, { status: "failed", content: `Search (${snapshot.label}): "${spec.request.query}"`, latencyMs: 0, startedAt: now, finishedAt: now, metadata: { ...spec.metadata, toolRequest: spec.request }, error: (e as Error).message });
+    await writeStep(
+      scope,
+      n,
+      { ...step, model: snapshot.provider },
+      {
+        status: "failed",
+        content: `Search (${snapshot.label}): "${spec.request.query}"`,
+        latencyMs: 0,
+        startedAt: now,
+        finishedAt: now,
+        metadata: { ...spec.metadata, toolRequest: spec.request },
+        error: (e as Error).message,
+      },
+    );
     throw e;
   }
   const f = toolTurnFields(record);
-  await writeStep(scope, n, { ...step, model: record.provider }, { status: "completed", content: f.content ?? "", latencyMs: f.latencyMs ?? 0, startedAt: f.startedAt!, finishedAt: f.finishedAt!, metadata: { ...spec.metadata, ...(f.metadata as Record<string, unknown>) }, error: null });
+  await writeStep(
+    scope,
+    n,
+    { ...step, model: record.provider },
+    {
+      status: "completed",
+      content: f.content ?? "",
+      latencyMs: f.latencyMs ?? 0,
+      startedAt: f.startedAt!,
+      finishedAt: f.finishedAt!,
+      metadata: { ...spec.metadata, ...(f.metadata as Record<string, unknown>) },
+      error: null,
+    },
+  );
   return { seq: n, record, evidence: await toolEvidence(scope, spec, n, record), replayed: false };
 }

@@ -37,7 +37,11 @@ export const toolMadConfigSchema = z.object({
   /** `v1`: the earlier paper: no gate, the judge gets each agent's consistency score instead. */
   variant: z.enum(["v2", "v1"]).default("v2"),
   /** The debaters, by tool; the same kind twice is an ablation pair (rag-agent, rag-agent-2). */
-  agents: z.array(z.enum(AGENT_KINDS)).min(2, "a debate needs at least two agents").max(3, "at most three agents").default(["rag", "search"]),
+  agents: z
+    .array(z.enum(AGENT_KINDS))
+    .min(2, "a debate needs at least two agents")
+    .max(3, "at most three agents")
+    .default(["rag", "search"]),
   labels: z.enum(LABEL_SCHEME_NAMES).default("fever"),
   /** `embedding`: a model-free approximation of faithfulness, labelled as not comparable with the paper. */
   scorer: z.enum(SCORERS).default(defaultScorer),

@@ -9,7 +9,13 @@ import { cosine } from "./gate";
  */
 export type Consistency = { agent: string; cs: number | null; method: "cross-encoder" | "embedding" };
 
-export async function consistencyOf(ctx: DebateContext<ToolMadConfig>, round: number, agent: string, answer: string, documents: readonly DebateEvidence[]): Promise<Consistency> {
+export async function consistencyOf(
+  ctx: DebateContext<ToolMadConfig>,
+  round: number,
+  agent: string,
+  answer: string,
+  documents: readonly DebateEvidence[],
+): Promise<Consistency> {
   let cs: number | null = null;
   // An agent without documents (vanilla) has nothing to be consistent with.
   if (documents.length) {
@@ -27,7 +33,8 @@ export async function consistencyOf(ctx: DebateContext<ToolMadConfig>, round: nu
     phase: "consistency",
     role: agent,
     compute: (): Consistency => ({ agent, cs, method: "embedding" }),
-    content: (v) => `Consistency of ${agent}'s answer with its documents: ${v.cs === null ? "none (no documents)" : v.cs.toFixed(3)} (consistency:embedding)`,
+    content: (v) =>
+      `Consistency of ${agent}'s answer with its documents: ${v.cs === null ? "none (no documents)" : v.cs.toFixed(3)} (consistency:embedding)`,
     metadata: { toolMad: { step: "consistency", agent } },
   });
   return rec.value;

@@ -7,7 +7,12 @@ import { ALL_LABELS } from "./labels";
 import { gateValueSchema, toolMadStepSchemas } from "./steps";
 
 /** Tool-MAD's presets as the form offers them (./config.ts holds the values). */
-export const TOOL_MAD_FORM_PRESETS = ["toolmad-fever", "toolmad-feverous", "toolmad-averitec", "toolmad-faviq"] as const;
+export const TOOL_MAD_FORM_PRESETS = [
+  "toolmad-fever",
+  "toolmad-feverous",
+  "toolmad-averitec",
+  "toolmad-faviq",
+] as const;
 
 /** An agent by where it searches ("rag-agent-2" → "Corpus agent 2"), as the debate page names it. */
 export function toolMadAgentName(agent: string): string | null {
@@ -24,7 +29,8 @@ export const toolMadDefinition: MethodDefinition = {
   about: toolMadAbout,
   name: "tool-mad",
   title: "Tool-MAD",
-  description: "Two agents search on their own (the corpus and the web), answer, and have each answer checked against its documents; they stop when they agree, else a judge decides.",
+  description:
+    "Two agents search on their own (the corpus and the web), answer, and have each answer checked against its documents; they stop when they agree, else a judge decides.",
   input: "claim",
   labels: {
     ...ALL_LABELS,
@@ -43,7 +49,11 @@ export const toolMadDefinition: MethodDefinition = {
   },
   bringsOwnEvidence: true,
   defaultSettingsTitle: "default settings",
-  formPresets: TOOL_MAD_FORM_PRESETS.filter((name) => PRESETS[name]).map((name) => ({ name, title: name, labels: String(PRESETS[name]!.labels ?? "fever") })),
+  formPresets: TOOL_MAD_FORM_PRESETS.filter((name) => PRESETS[name]).map((name) => ({
+    name,
+    title: name,
+    labels: String(PRESETS[name]!.labels ?? "fever"),
+  })),
   // `agent_3` may be "none"; agents are sent as chosen, so the protocol's schema names a wrong pair.
   configFromForm(f) {
     const presetName = f.preset?.trim();
@@ -53,7 +63,9 @@ export const toolMadDefinition: MethodDefinition = {
     if (f.labels) config.labels = f.labels;
     if (f.queryFormulation) config.queryFormulation = f.queryFormulation;
     if (f.toolMadVariant) config.variant = f.toolMadVariant;
-    const agents = [f.agent_1, f.agent_2, f.agent_3].map((a) => a?.trim()).filter((a): a is string => !!a && a !== "none");
+    const agents = [f.agent_1, f.agent_2, f.agent_3]
+      .map((a) => a?.trim())
+      .filter((a): a is string => !!a && a !== "none");
     if (agents.length) config.agents = agents;
     return config;
   },
@@ -69,17 +81,28 @@ export const toolMadDefinition: MethodDefinition = {
       const g = gateValueSchema.safeParse((turn.metadata as { value?: unknown } | null)?.value);
       if (!g.success) return { ...base, text: "Could not read this step." };
       const v = g.data;
-      return { speaker: "Checker", text: `${toolMadAgentName(v.agent) ?? v.agent}'s answer ${v.pass ? "passed" : "failed"} the checks: faithfulness to its documents ${pct(v.F)} (needs ${v.tauF}), relevance to the claim ${pct(v.AR)} (needs ${v.tauAR}).` };
+      return {
+        speaker: "Checker",
+        text: `${toolMadAgentName(v.agent) ?? v.agent}'s answer ${v.pass ? "passed" : "failed"} the checks: faithfulness to its documents ${pct(v.F)} (needs ${v.tauF}), relevance to the claim ${pct(v.AR)} (needs ${v.tauAR}).`,
+      };
     }
     if (turn.phase.startsWith("faithfulness-statements")) {
       const list = safeJson<{ statements?: unknown }>(turn.content)?.statements;
-      return Array.isArray(list) ? { speaker: "Checker", text: `Split the answer into ${list.length} statement${list.length === 1 ? "" : "s"} to check: ${list.map(String).join("; ")}` } : { speaker: "Checker", text: plainWords(turn.content) };
+      return Array.isArray(list)
+        ? {
+            speaker: "Checker",
+            text: `Split the answer into ${list.length} statement${list.length === 1 ? "" : "s"} to check: ${list.map(String).join("; ")}`,
+          }
+        : { speaker: "Checker", text: plainWords(turn.content) };
     }
     if (turn.phase.startsWith("faithfulness-verdicts")) {
       const list = safeJson<{ verdicts?: Array<{ verdict?: unknown }> }>(turn.content)?.verdicts;
       if (Array.isArray(list)) {
         const backed = list.filter((v) => Number(v?.verdict) === 1).length;
-        return { speaker: "Checker", text: `${backed} of ${list.length} statement${list.length === 1 ? " is" : "s are"} backed by the agent's documents.` };
+        return {
+          speaker: "Checker",
+          text: `${backed} of ${list.length} statement${list.length === 1 ? " is" : "s are"} backed by the agent's documents.`,
+        };
       }
       return { speaker: "Checker", text: plainWords(turn.content) };
     }
@@ -89,12 +112,18 @@ export const toolMadDefinition: MethodDefinition = {
     }
     return base;
   },
-  paperCost: () => "spec §8: 10 ≤ LLM calls ≤ 31 at T = 3 (5 per agent-round + judge); the paper reports no token figures",
+  paperCost: () =>
+    "spec §8: 10 ≤ LLM calls ≤ 31 at T = 3 (5 per agent-round + judge); the paper reports no token figures",
 };
 
 function safeJson<T>(text: string): T | null {
   try {
-    return JSON.parse(text.trim().replace(/^```(?:json)?\s*/i, "").replace(/\s*```$/, "")) as T;
+    return JSON.parse(
+      text
+        .trim()
+        .replace(/^```(?:json)?\s*/i, "")
+        .replace(/\s*```$/, ""),
+    ) as T;
   } catch {
     return null;
   }

@@ -15,7 +15,10 @@ export function faithfulness(verdicts: ReadonlyArray<0 | 1>): number | null {
 export { cosine };
 
 /** AR = mean cosine between the claim and each question generated from the answer; null without questions. */
-export function answerRelevance(claim: readonly number[], questions: ReadonlyArray<readonly number[]>): { AR: number | null; cosines: number[] } {
+export function answerRelevance(
+  claim: readonly number[],
+  questions: ReadonlyArray<readonly number[]>,
+): { AR: number | null; cosines: number[] } {
   const cosines = questions.map((q) => cosine(claim, q));
   return { AR: cosines.length ? cosines.reduce((a, c) => a + c, 0) / cosines.length : null, cosines };
 }

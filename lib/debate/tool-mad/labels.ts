@@ -21,7 +21,14 @@ type Scheme = LabelScheme & {
 
 const SUPPORTS_ALIASES = ["SUPPORTS", "SUPPORT", "SUPPORTED", "SUPPORTING"] as const;
 const REFUTES_ALIASES = ["REFUTES", "REFUTE", "REFUTED", "REFUTING"] as const;
-const NEI_ALIASES = ["NOT ENOUGH INFO", "NOT ENOUGH INFORMATION", "NOT ENOUGH EVIDENCE", "NEI", "INSUFFICIENT EVIDENCE", "INSUFFICIENT INFORMATION"] as const;
+const NEI_ALIASES = [
+  "NOT ENOUGH INFO",
+  "NOT ENOUGH INFORMATION",
+  "NOT ENOUGH EVIDENCE",
+  "NEI",
+  "INSUFFICIENT EVIDENCE",
+  "INSUFFICIENT INFORMATION",
+] as const;
 
 const SCHEMES: Record<LabelSchemeName, Scheme> = {
   fever: {
@@ -44,7 +51,14 @@ const SCHEMES: Record<LabelSchemeName, Scheme> = {
       Supported: SUPPORTS_ALIASES,
       Refuted: REFUTES_ALIASES,
       "Not Enough Evidence": NEI_ALIASES,
-      "Conflicting Evidence/Cherrypicking": ["CONFLICTING EVIDENCE CHERRYPICKING", "CONFLICTING EVIDENCE CHERRY PICKING", "CONFLICTING EVIDENCE", "CONFLICTING", "CHERRYPICKING", "CHERRY PICKING"],
+      "Conflicting Evidence/Cherrypicking": [
+        "CONFLICTING EVIDENCE CHERRYPICKING",
+        "CONFLICTING EVIDENCE CHERRY PICKING",
+        "CONFLICTING EVIDENCE",
+        "CONFLICTING",
+        "CHERRYPICKING",
+        "CHERRY PICKING",
+      ],
     },
   },
   radar: {
@@ -93,7 +107,8 @@ export function labelFromText(raw: string, scheme: Scheme): string | null {
   let best: { label: string; len: number } | null = null;
   for (const label of scheme.labels) {
     for (const alias of [normalise(label), ...scheme.aliases[label]!]) {
-      if ((s === alias || s.startsWith(`${alias} `)) && (!best || alias.length > best.len)) best = { label, len: alias.length };
+      if ((s === alias || s.startsWith(`${alias} `)) && (!best || alias.length > best.len))
+        best = { label, len: alias.length };
     }
   }
   return best?.label ?? null;
@@ -106,7 +121,11 @@ const QUOTED = /<<\s*([a-z][a-z-]*)-([0-9a-f]{8,32})\s*>>[\s\S]*?(?:<<\s*\/\s*\1
  * Reads `[REASON]: ...` and the last `[<marker>]: <label>` line of an answer (marker ANSWER for
  * agents, VERDICT for the judge); the label may also stand alone on the next line. Never guesses.
  */
-export function parseLabelled(answer: string, scheme: Scheme, marker: "ANSWER" | "VERDICT"): { label: string | null; reason: string | null } {
+export function parseLabelled(
+  answer: string,
+  scheme: Scheme,
+  marker: "ANSWER" | "VERDICT",
+): { label: string | null; reason: string | null } {
   const text = answer.replace(QUOTED, "");
   const lines = text.split(/\r?\n/).map((l) => l.replace(/^[\s>*#_-]+/, "").replace(/\*\*/g, ""));
   const line = new RegExp(`^\\[?\\s*${marker}\\s*\\]?\\s*[:：-]\\s*(.*)$`, "i");

@@ -58,7 +58,14 @@ export function clip(text: string): string {
 }
 
 function templatesFor(config: ToolMadConfig): string[] {
-  const t = ["tool-mad/system-debater", "tool-mad/answer-initial", "tool-mad/answer-debate", "tool-mad/repair-label", "tool-mad/system-judge", "tool-mad/judge"];
+  const t = [
+    "tool-mad/system-debater",
+    "tool-mad/answer-initial",
+    "tool-mad/answer-debate",
+    "tool-mad/repair-label",
+    "tool-mad/system-judge",
+    "tool-mad/judge",
+  ];
   if (config.queryFormulation === "on") t.push("tool-mad/query-initial", "tool-mad/query-update");
   if (gated(config)) {
     t.push("tool-mad/system-scorer", "tool-mad/relevance-questions", "engine/repair-json");
@@ -101,7 +108,10 @@ export function estimateToolMad(config: ToolMadConfig): CostEstimate {
     }
   }
   add("judge", 1, 700 + T * agents.length * (docs + 300), 300);
-  const totals = Object.values(byRole).reduce((s, r) => ({ calls: s.calls + r.calls, p: s.p + r.promptTokens, c: s.c + r.completionTokens }), { calls: 0, p: 0, c: 0 });
+  const totals = Object.values(byRole).reduce(
+    (s, r) => ({ calls: s.calls + r.calls, p: s.p + r.promptTokens, c: s.c + r.completionTokens }),
+    { calls: 0, p: 0, c: 0 },
+  );
   return {
     llmCalls: totals.calls,
     toolCalls,
@@ -119,7 +129,11 @@ export const toolMadProtocol: Protocol<ToolMadConfig> = {
   labels: ALL_LABELS,
   roles: (config) => [...agentsOf(config).map((a) => a.role), "judge"],
   roleSpecs(config): RoleSpec[] {
-    return [...agentsOf(config).map((a) => ({ role: a.role, temperature: 0 })), { role: "scorer", usesModelOf: "judge", temperature: 0 }, { role: "judge", temperature: 0 }];
+    return [
+      ...agentsOf(config).map((a) => ({ role: a.role, temperature: 0 })),
+      { role: "scorer", usesModelOf: "judge", temperature: 0 },
+      { role: "judge", temperature: 0 },
+    ];
   },
   presets: PRESETS,
   tools: { rag: "corpus", search: "web" },
@@ -135,7 +149,10 @@ function answersBlock(fence: Fence, answers: readonly AgentRound[]): PromptText 
   if (answers.length === 0) return trusted("(none)");
   // The agent's name is from the configuration and the label from the scheme; the answer is quoted.
   return joinPrompt(
-    answers.map((a) => p`${programWritten(a.agent)} answered ${programWritten(a.label ?? UNPARSED)}:\n${fence.wrap("argument", a.answer ?? "", { empty: trusted("(no answer)") })}`),
+    answers.map(
+      (a) =>
+        p`${programWritten(a.agent)} answered ${programWritten(a.label ?? UNPARSED)}:\n${fence.wrap("argument", a.answer ?? "", { empty: trusted("(no answer)") })}`,
+    ),
     "\n\n",
   );
 }
@@ -156,16 +173,34 @@ export async function runToolMad(ctx: DebateContext<ToolMadConfig>): Promise<Ver
   // Stops a branch before a model call once the budget is spent; the debate then goes to its judge.
   const guard = budgetGuard(ctx);
 
-  async function agentRound(a: Agent, r: number, prev: RoundRecord | undefined): Promise<{ rec: AgentRound; budget?: "tokens" | "calls" }> {
-    const rec: AgentRound = { agent: a.role, tool: a.kind === "vanilla" ? "no tool" : a.kind === "rag" ? "corpus (RAG)" : "search", query: null, documents: [], answer: null, label: null };
-    const system = renderSystem("tool-mad/system-debater", { tool_name: trusted(TOOL_NAMES[a.kind]), fence_rule: fence.rule });
+  async function agentRound(
+    a: Agent,
+    r: number,
+    prev: RoundRecord | undefined,
+  ): Promise<{ rec: AgentRound; budget?: "tokens" | "calls" }> {
+    const rec: AgentRound = {
+      agent: a.role,
+      tool: a.kind === "vanilla" ? "no tool" : a.kind === "rag" ? "corpus (RAG)" : "search",
+      query: null,
+      documents: [],
+      answer: null,
+      label: null,
+    };
+    const system = renderSystem("tool-mad/system-debater", {
+      tool_name: trusted(TOOL_NAMES[a.kind]),
+      fence_rule: fence.rule,
+    });
     const previousQuery = prev?.agents.find((x) => x.agent === a.role)?.query ?? null;
     const others = prev ? prev.agents.filter((x) => x.agent !== a.role && x.answer !== null) : [];
     try {
       // --- query and retrieval ---------------------------------------------------------------
       if (a.kind !== "vanilla") {
         let query: string;
-        const queryInfo = (text: string) => ({ text, previous: previousQuery, changed: previousQuery !== null && text !== previousQuery });
+        const queryInfo = (text: string) => ({
+          text,
+          previous: previousQuery,
+          changed: previousQuery !== null && text !== previousQuery,
+        });
         if (config.queryFormulation === "off") {
           query = clip(ctx.claim.text);
         } else {
@@ -173,7 +208,11 @@ export async function runToolMad(ctx: DebateContext<ToolMadConfig>): Promise<Ver
           const prompt =
             previousQuery === null
               ? renderPrompt("tool-mad/query-initial", { claim })
-              : renderPrompt("tool-mad/query-update", { claim, previous_query: fence.wrap("answer", previousQuery), opponent_answers: answersBlock(fence, others) });
+              : renderPrompt("tool-mad/query-update", {
+                  claim,
+                  previous_query: fence.wrap("answer", previousQuery),
+                  opponent_answers: answersBlock(fence, others),
+                });
           const turn = await ctx.speak({
             round: r,
             phase: "query",
@@ -184,7 +223,9 @@ export async function runToolMad(ctx: DebateContext<ToolMadConfig>): Promise<Ver
             maxOutputTokens: Math.min(config.maxTurnTokens, 120),
             temperature: 0,
             metadata: { toolMad: { step: "query", agent: a.role } },
-            metadataFrom: (text) => ({ toolMad: { step: "query", agent: a.role, query: queryInfo(parseQuery(text, ctx.claim.text)) } }),
+            metadataFrom: (text) => ({
+              toolMad: { step: "query", agent: a.role, query: queryInfo(parseQuery(text, ctx.claim.text)) },
+            }),
           });
           query = parseQuery(turn.text, ctx.claim.text);
         }
@@ -204,20 +245,48 @@ export async function runToolMad(ctx: DebateContext<ToolMadConfig>): Promise<Ver
 
       // --- answer ----------------------------------------------------------------------------
       guard();
-      const documents = a.kind === "vanilla" ? trusted("(you have no search tool: answer from what you know, and say where you are unsure)") : evidenceBlock(rec.documents, fence);
+      const documents =
+        a.kind === "vanilla"
+          ? trusted("(you have no search tool: answer from what you know, and say where you are unsure)")
+          : evidenceBlock(rec.documents, fence);
       const prompt =
         others.length === 0
           ? renderPrompt("tool-mad/answer-initial", { claim, documents, labels })
-          : renderPrompt("tool-mad/answer-debate", { claim, documents, opponent_answers: answersBlock(fence, others), labels });
+          : renderPrompt("tool-mad/answer-debate", {
+              claim,
+              documents,
+              opponent_answers: answersBlock(fence, others),
+              labels,
+            });
       const evidenceRanks = rec.documents.map((d) => d.rank);
       // An agent may cite only what it was given: its own documents, never another agent's.
       const own = new Set(ctx.evidenceFor(a.role).map((e) => e.rank));
       const answerMeta = (step: string) => (text: string) => ({
-        toolMad: { step, agent: a.role, label: parseLabelled(text, scheme, "ANSWER").label ?? UNPARSED, evidenceRanks, cited: citedRanks(text, Number.MAX_SAFE_INTEGER).filter((n) => own.has(n)) },
+        toolMad: {
+          step,
+          agent: a.role,
+          label: parseLabelled(text, scheme, "ANSWER").label ?? UNPARSED,
+          evidenceRanks,
+          cited: citedRanks(text, Number.MAX_SAFE_INTEGER).filter((n) => own.has(n)),
+        },
       });
-      const base = { round: r, role: a.role, kind: "speech" as const, system, maxOutputTokens: config.maxTurnTokens, temperature: 0 };
+      const base = {
+        round: r,
+        role: a.role,
+        kind: "speech" as const,
+        system,
+        maxOutputTokens: config.maxTurnTokens,
+        temperature: 0,
+      };
       const { value: label, text } = await answerWithRepair({
-        ask: () => ctx.speak({ ...base, phase: "answer", prompt, metadata: { toolMad: { step: "answer", agent: a.role, evidenceRanks } }, metadataFrom: answerMeta("answer") }),
+        ask: () =>
+          ctx.speak({
+            ...base,
+            phase: "answer",
+            prompt,
+            metadata: { toolMad: { step: "answer", agent: a.role, evidenceRanks } },
+            metadataFrom: answerMeta("answer"),
+          }),
         read: (t) => parseLabelled(t, scheme, "ANSWER").label,
         // One repair: the agent sees its own answer and is asked to restate it in the format.
         repair: (said) => {
@@ -240,7 +309,16 @@ export async function runToolMad(ctx: DebateContext<ToolMadConfig>): Promise<Ver
 
       // --- scores ----------------------------------------------------------------------------
       if (isGated) {
-        const s = await scoreAnswer({ ctx, fence, round: r, agent: a.role, answer: text, documents: rec.documents, system: scorerSystem, guard });
+        const s = await scoreAnswer({
+          ctx,
+          fence,
+          round: r,
+          agent: a.role,
+          answer: text,
+          documents: rec.documents,
+          system: scorerSystem,
+          guard,
+        });
         const gate = await ctx.record({
           round: r,
           phase: "gate",
@@ -262,7 +340,8 @@ export async function runToolMad(ctx: DebateContext<ToolMadConfig>): Promise<Ver
             noncommittal: s.noncommittal,
             problems: s.problems,
           }),
-          content: (g) => `Gate ${g.pass ? "passed" : "failed"} for ${g.agent}: faithfulness ${g.F === null ? "n/a" : g.F.toFixed(2)} (τ ${g.tauF}), answer relevance ${g.AR === null ? "n/a" : g.AR.toFixed(2)} (τ ${g.tauAR})`,
+          content: (g) =>
+            `Gate ${g.pass ? "passed" : "failed"} for ${g.agent}: faithfulness ${g.F === null ? "n/a" : g.F.toFixed(2)} (τ ${g.tauF}), answer relevance ${g.AR === null ? "n/a" : g.AR.toFixed(2)} (τ ${g.tauAR})`,
           metadata: { toolMad: { step: "gate", agent: a.role } },
         });
         rec.gate = gate.value;
@@ -306,12 +385,21 @@ export async function runToolMad(ctx: DebateContext<ToolMadConfig>): Promise<Ver
       content: (c) =>
         c.label !== null
           ? `Consensus in round ${r}: every agent answered ${c.label}${isGated ? " and every answer passed the gate" : ""}.`
-          : `No consensus in round ${r}: ${c.agreed ? "the labels agree but not every answer passed the gate" : "the labels differ"} (${Object.entries(c.labels).map(([k, v]) => `${k}: ${v}`).join(", ")}).`,
+          : `No consensus in round ${r}: ${c.agreed ? "the labels agree but not every answer passed the gate" : "the labels differ"} (${Object.entries(
+              c.labels,
+            )
+              .map(([k, v]) => `${k}: ${v}`)
+              .join(", ")}).`,
       metadata: { toolMad: { step: "consensus" } },
     });
     if (consensus.value.label !== null) {
       const label = consensus.value.label;
-      const details = scoreDetails(rounds, agents.map((a) => a.role), config.variant, isGated);
+      const details = scoreDetails(
+        rounds,
+        agents.map((a) => a.role),
+        config.variant,
+        isGated,
+      );
       return {
         label,
         reason: `Every agent answered ${label} in round ${r}${isGated ? ", and every answer passed the faithfulness and relevance gate" : ""}, so no judge was needed.`,
@@ -323,17 +411,35 @@ export async function runToolMad(ctx: DebateContext<ToolMadConfig>): Promise<Ver
         roundsCompleted: r,
         decidedBy: "consensus",
         stopReason: "consensus",
-        details: { labelScheme: scheme.name, variant: config.variant, gate: isGated, scorer: config.scorer, consensusRound: r, scores: details.perRound, means: details.means },
+        details: {
+          labelScheme: scheme.name,
+          variant: config.variant,
+          gate: isGated,
+          scorer: config.scorer,
+          consensusRound: r,
+          scores: details.perRound,
+          means: details.means,
+        },
       };
     }
   }
 
   // --- judge ---------------------------------------------------------------------------------
-  const details = scoreDetails(rounds, agents.map((a) => a.role), config.variant, isGated);
+  const details = scoreDetails(
+    rounds,
+    agents.map((a) => a.role),
+    config.variant,
+    isGated,
+  );
   const complete = rounds.filter((r) => r.agents.every((a) => a.answer !== null));
   const roundsCompleted = complete.length;
   const judgeRound = rounds.at(-1)?.round ?? 1;
-  const prompt = renderPrompt("tool-mad/judge", { claim, history: historyBlock(rounds, fence), scores: scoresBlock(details, config), labels });
+  const prompt = renderPrompt("tool-mad/judge", {
+    claim,
+    history: historyBlock(rounds, fence),
+    scores: scoresBlock(details, config),
+    labels,
+  });
   const base = {
     round: judgeRound,
     role: "judge",
@@ -343,8 +449,21 @@ export async function runToolMad(ctx: DebateContext<ToolMadConfig>): Promise<Ver
     temperature: 0,
     wrapUp: true,
   };
-  const { value: read, text: rawText, turn: judged } = await answerWithRepair({
-    ask: () => ctx.speakScored({ ...base, phase: "verdict", prompt, options: scheme.labels, marker: "[VERDICT]:", fallback: { kind: "none" }, metadata: { toolMad: { step: "verdict" } } }),
+  const {
+    value: read,
+    text: rawText,
+    turn: judged,
+  } = await answerWithRepair({
+    ask: () =>
+      ctx.speakScored({
+        ...base,
+        phase: "verdict",
+        prompt,
+        options: scheme.labels,
+        marker: "[VERDICT]:",
+        fallback: { kind: "none" },
+        metadata: { toolMad: { step: "verdict" } },
+      }),
     read: (t) => {
       const p = parseLabelled(t, scheme, "VERDICT");
       return p.label ? p : null;
@@ -376,6 +495,13 @@ export async function runToolMad(ctx: DebateContext<ToolMadConfig>): Promise<Ver
     roundsCompleted,
     decidedBy: "judge",
     stopReason,
-    details: { labelScheme: scheme.name, variant: config.variant, gate: isGated, scorer: config.scorer, scores: details.perRound, means: details.means },
+    details: {
+      labelScheme: scheme.name,
+      variant: config.variant,
+      gate: isGated,
+      scorer: config.scorer,
+      scores: details.perRound,
+      means: details.means,
+    },
   };
 }

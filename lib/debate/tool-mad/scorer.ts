@@ -38,13 +38,18 @@ export type Scored = {
 
 const statementsSchema = z.object({ statements: z.array(z.string().trim().min(1)) });
 /** 0 or 1; models also write "1" or true, which mean the same and are not worth a repair call. */
-const binary = z.union([z.literal(0), z.literal(1), z.literal("0"), z.literal("1"), z.boolean()]).transform((v): 0 | 1 => (v === 1 || v === "1" || v === true ? 1 : 0));
+const binary = z
+  .union([z.literal(0), z.literal(1), z.literal("0"), z.literal("1"), z.boolean()])
+  .transform((v): 0 | 1 => (v === 1 || v === "1" || v === true ? 1 : 0));
 export const verdictsSchema = (n: number) =>
   z
     .array(z.object({ statement: z.string(), verdict: binary, reason: z.string().default("") }))
     .length(n, `expected exactly ${n} verdicts, one per statement in the same order`);
 export const questionsSchema = (n: number) =>
-  z.object({ questions: z.array(z.string().trim().min(1)).length(n, `expected exactly ${n} questions`), noncommittal: z.boolean() });
+  z.object({
+    questions: z.array(z.string().trim().min(1)).length(n, `expected exactly ${n} questions`),
+    noncommittal: z.boolean(),
+  });
 
 type Input = {
   ctx: DebateContext<ToolMadConfig>;
@@ -63,7 +68,8 @@ const meta = (step: string, agent: string) => ({ toolMad: { step, agent } });
 export async function scoreAnswer(input: Input): Promise<Scored> {
   const { ctx } = input;
   const problems: string[] = [];
-  const { statements, F } = ctx.config.scorer === "embedding" ? await embeddingFaithfulness(input) : await llmFaithfulness(input, problems);
+  const { statements, F } =
+    ctx.config.scorer === "embedding" ? await embeddingFaithfulness(input) : await llmFaithfulness(input, problems);
   const relevance = await relevanceOf(input, problems);
   return {
     F,
@@ -79,7 +85,10 @@ export async function scoreAnswer(input: Input): Promise<Scored> {
   };
 }
 
-async function llmFaithfulness({ ctx, fence, round, agent, answer, documents, system, guard }: Input, problems: string[]) {
+async function llmFaithfulness(
+  { ctx, fence, round, agent, answer, documents, system, guard }: Input,
+  problems: string[],
+) {
   const max = ctx.config.maxTurnTokens;
   guard?.();
   const split = await ctx.speakJson(
@@ -89,7 +98,10 @@ async function llmFaithfulness({ ctx, fence, round, agent, answer, documents, sy
       role: "scorer",
       kind: "analysis",
       system,
-      prompt: renderPrompt("tool-mad/faithfulness-statements", { claim: fence.wrap("claim", ctx.claim.text), answer: fence.wrap("answer", answer) }),
+      prompt: renderPrompt("tool-mad/faithfulness-statements", {
+        claim: fence.wrap("claim", ctx.claim.text),
+        answer: fence.wrap("answer", answer),
+      }),
       maxOutputTokens: max,
       temperature: 0,
       metadata: meta("faithfulness-statements", agent),
@@ -125,25 +137,50 @@ async function llmFaithfulness({ ctx, fence, round, agent, answer, documents, sy
   );
   if (!judged.value) {
     problems.push(`statement verdicts could not be read: ${judged.unparsed.error}`);
-    return { statements: list.map((statement) => ({ statement, verdict: 0 as const, reason: "not judged (unreadable scorer answer)" })), F: null };
+    return {
+      statements: list.map((statement) => ({
+        statement,
+        verdict: 0 as const,
+        reason: "not judged (unreadable scorer answer)",
+      })),
+      F: null,
+    };
   }
   // The statements as split; the verdicts in their order (the model may reword a statement it repeats).
-  const statements = list.map((statement, i) => ({ statement, verdict: judged.value[i]!.verdict, reason: judged.value[i]!.reason }));
+  const statements = list.map((statement, i) => ({
+    statement,
+    verdict: judged.value[i]!.verdict,
+    reason: judged.value[i]!.reason,
+  }));
   return { statements, F: faithfulness(statements.map((s) => s.verdict)) };
 }
 
 /** No model: each sentence of the answer is supported iff it is close to some sentence of the documents. */
 async function embeddingFaithfulness({ ctx, round, agent, answer, documents }: Input) {
   // The label line is the agent's verdict, not a statement about the world.
-  const body = answer.replace(/^[\s*#>_-]*\[?\s*ANSWER\s*\]?\s*[:：].*$/gim, " ").replace(/\[\s*REASON\s*\]\s*[:：]/gi, " ");
+  const body = answer
+    .replace(/^[\s*#>_-]*\[?\s*ANSWER\s*\]?\s*[:：].*$/gim, " ")
+    .replace(/\[\s*REASON\s*\]\s*[:：]/gi, " ");
   const claimed = sentences(body);
   if (claimed.length === 0) return { statements: [], F: null };
   const docSentences = documents.flatMap((d) => sentences(d.text));
-  const { vectors } = await ctx.embed({ round, phase: `faithfulness-embed:${agent}`, role: "scorer", texts: [...claimed, ...docSentences], metadata: meta("faithfulness-embed", agent) });
+  const { vectors } = await ctx.embed({
+    round,
+    phase: `faithfulness-embed:${agent}`,
+    role: "scorer",
+    texts: [...claimed, ...docSentences],
+    metadata: meta("faithfulness-embed", agent),
+  });
   const statements = claimed.map((statement, i) => {
     const best = docSentences.reduce((m, _, j) => Math.max(m, cosine(vectors[i]!, vectors[claimed.length + j]!)), -1);
     const verdict: 0 | 1 = best >= EMBEDDING_SUPPORT_COSINE ? 1 : 0;
-    return { statement, verdict, reason: docSentences.length ? `closest document sentence: cosine ${best.toFixed(3)} (${EMBEDDING_SCORER_LABEL})` : "no documents" };
+    return {
+      statement,
+      verdict,
+      reason: docSentences.length
+        ? `closest document sentence: cosine ${best.toFixed(3)} (${EMBEDDING_SCORER_LABEL})`
+        : "no documents",
+    };
   });
   return { statements, F: faithfulness(statements.map((s) => s.verdict)) };
 }
@@ -170,7 +207,18 @@ async function relevanceOf({ ctx, fence, round, agent, answer, system, guard }: 
     return { AR: null, questions: [], noncommittal: null, embedder: null };
   }
   const qs = asked.value.questions;
-  const { vectors, embedder } = await ctx.embed({ round, phase: `relevance-embed:${agent}`, role: "scorer", texts: [ctx.claim.text, ...qs], metadata: meta("relevance-embed", agent) });
+  const { vectors, embedder } = await ctx.embed({
+    round,
+    phase: `relevance-embed:${agent}`,
+    role: "scorer",
+    texts: [ctx.claim.text, ...qs],
+    metadata: meta("relevance-embed", agent),
+  });
   const { AR, cosines } = answerRelevance(vectors[0]!, vectors.slice(1));
-  return { AR, questions: qs.map((question, i) => ({ question, cosine: cosines[i]! })), noncommittal: asked.value.noncommittal, embedder };
+  return {
+    AR,
+    questions: qs.map((question, i) => ({ question, cosine: cosines[i]! })),
+    noncommittal: asked.value.noncommittal,
+    embedder,
+  };
 }

@@ -6,11 +6,26 @@ import { z } from "zod";
  * these same schemas, so a change on one side is a type error on the other.
  */
 
-export const TOOL_MAD_STEPS = ["query", "retrieve", "answer", "answer-repair", "faithfulness-statements", "faithfulness-verdicts", "relevance-questions", "relevance-embed", "gate", "consensus", "verdict", "verdict-repair"] as const;
+export const TOOL_MAD_STEPS = [
+  "query",
+  "retrieve",
+  "answer",
+  "answer-repair",
+  "faithfulness-statements",
+  "faithfulness-verdicts",
+  "relevance-questions",
+  "relevance-embed",
+  "gate",
+  "consensus",
+  "verdict",
+  "verdict-repair",
+] as const;
 
 const envelope = (step: string) => z.looseObject({ step: z.literal(step), agent: z.string().optional() });
 
-export const toolMadStepSchemas: Record<string, z.ZodType> = Object.fromEntries(TOOL_MAD_STEPS.map((s) => [s, envelope(s)]));
+export const toolMadStepSchemas: Record<string, z.ZodType> = Object.fromEntries(
+  TOOL_MAD_STEPS.map((s) => [s, envelope(s)]),
+);
 
 /** A gate's stored value: the scores against their thresholds and what they were computed from. */
 export const gateValueSchema = z.object({
@@ -21,7 +36,9 @@ export const gateValueSchema = z.object({
   tauF: z.number(),
   tauAR: z.number(),
   gateCompare: z.enum(["gte", "gt"]),
-  statements: z.array(z.object({ statement: z.string(), verdict: z.union([z.literal(0), z.literal(1)]), reason: z.string().optional() })),
+  statements: z.array(
+    z.object({ statement: z.string(), verdict: z.union([z.literal(0), z.literal(1)]), reason: z.string().optional() }),
+  ),
   questions: z.array(z.object({ question: z.string(), cosine: z.number() })),
   embedder: z.string().nullable(),
   scorerKind: z.enum(["llm", "embedding"]),

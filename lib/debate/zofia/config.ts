@@ -8,7 +8,9 @@ const tenth = (min: number, max: number) =>
     .number()
     .min(min)
     .max(max)
-    .refine((x) => Math.abs(x * 10 - Math.round(x * 10)) < 1e-9, { message: "must be a multiple of 0.1 (τ is stepped in whole tenths)" });
+    .refine((x) => Math.abs(x * 10 - Math.round(x * 10)) < 1e-9, {
+      message: "must be a multiple of 0.1 (τ is stepped in whole tenths)",
+    });
 
 const onOff = z.boolean();
 
@@ -48,7 +50,10 @@ export const zofiaConfigSchema = z.object({
   ner: z.enum(NER_PROVIDER_IDS).optional(),
   wiki: z.enum(WIKI_PROVIDER_IDS).optional(),
 });
-export type ZofiaConfig = Omit<z.infer<typeof zofiaConfigSchema>, "ner" | "wiki"> & { ner: (typeof NER_PROVIDER_IDS)[number]; wiki: (typeof WIKI_PROVIDER_IDS)[number] };
+export type ZofiaConfig = Omit<z.infer<typeof zofiaConfigSchema>, "ner" | "wiki"> & {
+  ner: (typeof NER_PROVIDER_IDS)[number];
+  wiki: (typeof WIKI_PROVIDER_IDS)[number];
+};
 
 export const LINGUIST_DIMENSIONS = ["sentence", "word", "grammar", "emotion", "information-quality"] as const;
 export type LinguistDimension = (typeof LINGUIST_DIMENSIONS)[number];

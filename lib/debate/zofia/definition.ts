@@ -6,7 +6,20 @@ import { plainWords } from "../plain-words";
 
 export const ZOFIA_LABELS = ["REAL", "FAKE"] as const;
 
-export const ZOFIA_STEPS = ["ner", "embed-units", "salience", "keywords", "web", "expert", "claims", "verify-embed", "verify", "argument", "judge", "judge-final"] as const;
+export const ZOFIA_STEPS = [
+  "ner",
+  "embed-units",
+  "salience",
+  "keywords",
+  "web",
+  "expert",
+  "claims",
+  "verify-embed",
+  "verify",
+  "argument",
+  "judge",
+  "judge-final",
+] as const;
 
 const JUDGE_ANSWER = { R: "real", F: "fake", I: "not decided yet" } as const;
 
@@ -15,9 +28,14 @@ export const zofiaDefinition: MethodDefinition = {
   about: zofiaAbout,
   name: "zofia",
   title: "ZoFia",
-  description: "Reads a whole news article: finds its key names, searches for them, has analysts read it, then a pro and a con agent argue and a judge rules real or fake.",
+  description:
+    "Reads a whole news article: finds its key names, searches for them, has analysts read it, then a pro and a con agent argue and a judge rules real or fake.",
   input: "article",
-  labels: { labels: ZOFIA_LABELS, toProduct: { REAL: "TRUE", FAKE: "FALSE" }, words: { REAL: "Real news", FAKE: "Fake news" } },
+  labels: {
+    labels: ZOFIA_LABELS,
+    toProduct: { REAL: "TRUE", FAKE: "FALSE" },
+    words: { REAL: "Real news", FAKE: "Fake news" },
+  },
   bringsOwnEvidence: true,
   corpusOptional: true,
   defaultSettingsTitle: "default settings",
@@ -44,7 +62,13 @@ export const zofiaDefinition: MethodDefinition = {
     const step = readStep<{ answer?: string | null; round?: number }>(zofiaDefinition, turn.metadata);
     if (step.ok && (step.step === "judge" || step.step === "judge-final")) {
       const a = step.value.answer as keyof typeof JUDGE_ANSWER | null | undefined;
-      return { ...base, text: a && JUDGE_ANSWER[a] ? `Rules the article ${JUDGE_ANSWER[a]}${a === "I" ? "; the debate goes on" : ""}.` : `Gave an answer that could not be read: ${plainWords(turn.content)}` };
+      return {
+        ...base,
+        text:
+          a && JUDGE_ANSWER[a]
+            ? `Rules the article ${JUDGE_ANSWER[a]}${a === "I" ? "; the debate goes on" : ""}.`
+            : `Gave an answer that could not be read: ${plainWords(turn.content)}`,
+      };
     }
     return base;
   },
@@ -53,11 +77,22 @@ export const zofiaDefinition: MethodDefinition = {
   reasonFromTurns(verdict, turns) {
     const side = verdict.label === "REAL" ? "pro" : verdict.label === "FAKE" ? "con" : null;
     if (!side) return null;
-    const last = [...turns].reverse().find((t) => t.role === side && t.phase === "argument" && (t.status ?? "completed") === "completed" && t.content.trim());
+    const last = [...turns]
+      .reverse()
+      .find(
+        (t) =>
+          t.role === side && t.phase === "argument" && (t.status ?? "completed") === "completed" && t.content.trim(),
+      );
     if (!last) return null;
-    return { text: plainWords(last.content), note: `ZoFia's judge answers with a label only; this is the last argument of the side it agreed with (${side === "pro" ? "the agent arguing the article is real" : "the agent arguing the article is fake"}).` };
+    return {
+      text: plainWords(last.content),
+      note: `ZoFia's judge answers with a label only; this is the last argument of the side it agreed with (${side === "pro" ? "the agent arguing the article is real" : "the agent arguing the article is fake"}).`,
+    };
   },
-  datasetAdvice: "ZoFia judges whole news articles labelled REAL / FAKE: use an article dataset (--dataset politifact-news or gossipcop), or leave zofia out of --protocols.",
-  matrixNote: "; each claim is read as a one-paragraph article (the claim text as its body, no headline unless the dataset gives one), while the paper judges whole articles",
-  paperCost: () => "spec §8: 14–28 LLM calls per article (domain, expert, 5 linguists, claims, 3–5 verifications, 3 per round); paper: output budget 400–1,200 tokens per article",
+  datasetAdvice:
+    "ZoFia judges whole news articles labelled REAL / FAKE: use an article dataset (--dataset politifact-news or gossipcop), or leave zofia out of --protocols.",
+  matrixNote:
+    "; each claim is read as a one-paragraph article (the claim text as its body, no headline unless the dataset gives one), while the paper judges whole articles",
+  paperCost: () =>
+    "spec §8: 14–28 LLM calls per article (domain, expert, 5 linguists, claims, 3–5 verifications, 3 per round); paper: output budget 400–1,200 tokens per article",
 };

@@ -8,10 +8,15 @@ import { cosineSimilarity as cosine } from "@/lib/retrieval/fusion";
 export function replaceMention(context: string, mention: string, description: string): string {
   const i = context.toLowerCase().indexOf(mention.toLowerCase());
   // A mention not found verbatim (NER offsets over another spelling) is described after the context instead.
-  return i === -1 ? `${context} ${description}` : `${context.slice(0, i)}${description}${context.slice(i + mention.length)}`;
+  return i === -1
+    ? `${context} ${description}`
+    : `${context.slice(0, i)}${description}${context.slice(i + mention.length)}`;
 }
 
-export function chooseSense(vContext: readonly number[], vReplaced: ReadonlyArray<readonly number[]>): { index: number; similarities: number[] } {
+export function chooseSense(
+  vContext: readonly number[],
+  vReplaced: ReadonlyArray<readonly number[]>,
+): { index: number; similarities: number[] } {
   const similarities = vReplaced.map((v) => cosine(vContext, v));
   let index = -1;
   similarities.forEach((s, i) => {

@@ -32,13 +32,21 @@ export function parseJudge(text: string, allowed: readonly JudgeAnswer[]): Judge
 
 export function parseVerify(text: string): { label: VerifyLabel; reason: string; quotes: string[] } | null {
   const t = strip(text);
-  const label = /\[?LABEL\]?\s*[:：]\s*(SUPPORTS|REFUTES|NOT ENOUGH INFORMATION)/i.exec(t)?.[1]?.toUpperCase() as VerifyLabel | undefined;
+  const label = /\[?LABEL\]?\s*[:：]\s*(SUPPORTS|REFUTES|NOT ENOUGH INFORMATION)/i.exec(t)?.[1]?.toUpperCase() as
+    | VerifyLabel
+    | undefined;
   if (!label) return null;
   const reason = /\[?REASON\]?\s*[:：]\s*([\s\S]*?)(?=\[?QUOTES\]?\s*[:：]|$)/i.exec(t)?.[1]?.trim() ?? "";
   const quoteBlock = /\[?QUOTES\]?\s*[:：]\s*([\s\S]*)$/i.exec(t)?.[1] ?? "";
   const quotes = quoteBlock
     .split("\n")
-    .map((l) => l.trim().replace(/^[-•\d.)\s]+/, "").replace(/^["“']|["”']$/g, "").trim())
+    .map((l) =>
+      l
+        .trim()
+        .replace(/^[-•\d.)\s]+/, "")
+        .replace(/^["“']|["”']$/g, "")
+        .trim(),
+    )
     .filter((l) => l && !/^\(?none\)?\.?$/i.test(l));
   return { label, reason, quotes };
 }

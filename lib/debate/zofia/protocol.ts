@@ -11,10 +11,24 @@ import type { SearchResult } from "@/lib/tools";
 import { evidenceBlock } from "../evidence";
 import { answerWithRepair, budgetSpent, resultAsEvidence } from "../kit";
 import type { CostEstimate, DebateContext, Protocol, TurnSpec, VerdictRecord } from "../types";
-import { LINGUIST_DIMENSIONS, ZOFIA_PRESETS, zofiaConfigSchema, type LinguistDimension, type ZofiaConfig } from "./config";
+import {
+  LINGUIST_DIMENSIONS,
+  ZOFIA_PRESETS,
+  zofiaConfigSchema,
+  type LinguistDimension,
+  type ZofiaConfig,
+} from "./config";
 import { chooseSense, firstSentences, replaceMention } from "./disambiguation";
 import { groupUnits, thresholdUnits } from "./ner-units";
-import { parseJudge, parseLinguist, parseRole, parseVerify, type JudgeAnswer, type Lean, type VerifyLabel } from "./parse";
+import {
+  parseJudge,
+  parseLinguist,
+  parseRole,
+  parseVerify,
+  type JudgeAnswer,
+  type Lean,
+  type VerifyLabel,
+} from "./parse";
 import { bestMentions, hierarchicalSalience, localContext } from "./salience";
 import { scMmr, type MmrStep } from "./sc-mmr";
 import { splitSentences } from "./sentences";
@@ -46,7 +60,10 @@ const MINILM_TOKENS = 256;
  * What each agent was given, for the page's information matrix (in-news, web, LLM knowledge,
  * Wikipedia): every model brings its own knowledge; the rest is what its prompt held.
  */
-export const SEES: Record<string, { article: boolean; web: boolean; wikipedia: boolean; llm: true; reports?: boolean; debate?: boolean }> = {
+export const SEES: Record<
+  string,
+  { article: boolean; web: boolean; wikipedia: boolean; llm: true; reports?: boolean; debate?: boolean }
+> = {
   linguist: { article: true, web: false, wikipedia: false, llm: true },
   domain: { article: true, web: false, wikipedia: false, llm: true },
   expert: { article: true, web: false, wikipedia: true, llm: true },
@@ -69,12 +86,26 @@ export type NerValue = {
   tauSteps: Array<{ tau: number; kept: number }>;
 };
 export type SalienceValue = {
-  units: Array<{ text: string; type: string; confidence: number; sentence: number; local: number; global: number; sHier: number }>;
+  units: Array<{
+    text: string;
+    type: string;
+    confidence: number;
+    sentence: number;
+    local: number;
+    global: number;
+    sHier: number;
+  }>;
   embedder: string;
   truncated: boolean;
   uncalibrated: boolean;
 };
-export type KeywordsValue = { steps: MmrStep[]; keywords: string[]; mmrPrevInit: "one" | "seed"; mmrPrevStart: number | null; skipped?: string };
+export type KeywordsValue = {
+  steps: MmrStep[];
+  keywords: string[];
+  mmrPrevInit: "one" | "seed";
+  mmrPrevStart: number | null;
+  skipped?: string;
+};
 export type WikiValue = {
   keyword: string;
   provider: string;
@@ -84,7 +115,15 @@ export type WikiValue = {
   url: string | null;
   revision: string | null;
 };
-export type VerifyValue = { claim: string; label: VerifyLabel; quotes: Array<{ text: string; verified: boolean }>; context: Array<{ text: string; cosine: number }>; called: boolean; reason?: string; unparsed?: boolean };
+export type VerifyValue = {
+  claim: string;
+  label: VerifyLabel;
+  quotes: Array<{ text: string; verified: boolean }>;
+  context: Array<{ text: string; cosine: number }>;
+  called: boolean;
+  reason?: string;
+  unparsed?: boolean;
+};
 
 const claimsSchema = z.object({
   core: z.string().trim().min(1, "the core claim is empty"),
@@ -105,11 +144,17 @@ export function sourceFingerprint(value: string | undefined | null): string | nu
  */
 export const zofiaSchema = zofiaConfigSchema.extend({
   ner: z.enum(NER_PROVIDER_IDS).default(() => getConfig().zofia.ner.provider),
-  nerEndpoint: z.string().nullable().default(() => sourceFingerprint(getConfig().zofia.ner.url)),
+  nerEndpoint: z
+    .string()
+    .nullable()
+    .default(() => sourceFingerprint(getConfig().zofia.ner.url)),
   wiki: z.enum(WIKI_PROVIDER_IDS).default(() => getConfig().zofia.wiki.provider),
   wikiSource: z
     .object({ baseURL: z.string().nullable(), corpus: z.string().nullable() })
-    .default(() => ({ baseURL: sourceFingerprint(getConfig().search.wikipedia.baseURL), corpus: getConfig().zofia.wiki.corpus ?? null })),
+    .default(() => ({
+      baseURL: sourceFingerprint(getConfig().search.wikipedia.baseURL),
+      corpus: getConfig().zofia.wiki.corpus ?? null,
+    })),
   // The tools and encoder frozen at creation ride along so the query can be shaped for the provider.
   tools: z.record(z.string(), z.looseObject({ provider: z.string() })).optional(),
   embedder: z.string().optional(),
@@ -126,7 +171,13 @@ function templatesFor(c: ZofiaConfig): string[] {
 }
 
 function modelRoles(c: ZofiaConfig): string[] {
-  return [...(c.linguist ? ["linguist"] : []), ...(c.expert ? ["expert"] : []), ...(c.claimVerification ? ["extractor", "verifier"] : []), ...(c.debate ? ["pro", "con"] : []), "judge"];
+  return [
+    ...(c.linguist ? ["linguist"] : []),
+    ...(c.expert ? ["expert"] : []),
+    ...(c.claimVerification ? ["extractor", "verifier"] : []),
+    ...(c.debate ? ["pro", "con"] : []),
+    "judge",
+  ];
 }
 
 /**
@@ -194,7 +245,10 @@ export const zofiaProtocol: Protocol<ZofiaConfig> = {
 
 /** The debate's frozen web provider id (for the query's shape); the stand-in when none was frozen. */
 function webProvider(ctx: Ctx): string {
-  return (ctx.config as ZofiaConfig & { tools?: Record<string, { provider: string }> }).tools?.search?.provider ?? "corpus-standin";
+  return (
+    (ctx.config as ZofiaConfig & { tools?: Record<string, { provider: string }> }).tools?.search?.provider ??
+    "corpus-standin"
+  );
 }
 
 /**
@@ -204,17 +258,32 @@ function webProvider(ctx: Ctx): string {
  * Debates stored before these were frozen take today's settings.
  */
 function sources(ctx: Ctx) {
-  const c = ctx.config as ZofiaConfig & { nerEndpoint?: string | null; wikiSource?: { baseURL: string | null; corpus: string | null } };
+  const c = ctx.config as ZofiaConfig & {
+    nerEndpoint?: string | null;
+    wikiSource?: { baseURL: string | null; corpus: string | null };
+  };
   const live = getConfig();
-  const changed = (what: string) => new Error(`This debate was started with another ${what} than the one this server has now; set ${what} back to continue it, or start a new debate.`);
+  const changed = (what: string) =>
+    new Error(
+      `This debate was started with another ${what} than the one this server has now; set ${what} back to continue it, or start a new debate.`,
+    );
   return {
     nerUrl: live.zofia.ner.url,
-    wiki: { baseURL: live.search.wikipedia.baseURL, corpus: c.wikiSource ? (c.wikiSource.corpus ?? undefined) : live.zofia.wiki.corpus },
+    wiki: {
+      baseURL: live.search.wikipedia.baseURL,
+      corpus: c.wikiSource ? (c.wikiSource.corpus ?? undefined) : live.zofia.wiki.corpus,
+    },
     checkNer() {
-      if (c.nerEndpoint !== undefined && c.ner === "http" && sourceFingerprint(live.zofia.ner.url) !== c.nerEndpoint) throw changed("NER_URL");
+      if (c.nerEndpoint !== undefined && c.ner === "http" && sourceFingerprint(live.zofia.ner.url) !== c.nerEndpoint)
+        throw changed("NER_URL");
     },
     checkWiki() {
-      if (c.wikiSource && c.wiki === "wikipedia-rest" && sourceFingerprint(live.search.wikipedia.baseURL) !== c.wikiSource.baseURL) throw changed("WIKIPEDIA_BASE_URL");
+      if (
+        c.wikiSource &&
+        c.wiki === "wikipedia-rest" &&
+        sourceFingerprint(live.search.wikipedia.baseURL) !== c.wikiSource.baseURL
+      )
+        throw changed("WIKIPEDIA_BASE_URL");
     },
   };
 }
@@ -224,7 +293,13 @@ function embedderOf(ctx: Ctx): string | undefined {
 }
 
 /** A free-text turn whose format is read after the call; an unreadable answer gets one repair (spec §3). */
-async function speakRead<T>(ctx: Ctx, spec: TurnSpec, template: string, read: (text: string) => T | null, meta: (value: T | null, text: string) => Record<string, unknown>): Promise<{ value: T | null; text: string }> {
+async function speakRead<T>(
+  ctx: Ctx,
+  spec: TurnSpec,
+  template: string,
+  read: (text: string) => T | null,
+  meta: (value: T | null, text: string) => Record<string, unknown>,
+): Promise<{ value: T | null; text: string }> {
   const { value, text } = await answerWithRepair({
     ask: () => ctx.speak({ ...spec, metadataFrom: (t) => meta(read(t), t) }),
     read,
@@ -235,8 +310,15 @@ async function speakRead<T>(ctx: Ctx, spec: TurnSpec, template: string, read: (t
         : ctx.speak({
             ...spec,
             phase: `${spec.phase}:repair`,
-            messages: [...(spec.messages ?? []), { role: "user", content: spec.prompt }, { role: "assistant", content: first.text }],
-            prompt: renderPrompt("zofia/repair", { problem: trusted("it does not follow the answer format"), format: formatLineOf(template) }),
+            messages: [
+              ...(spec.messages ?? []),
+              { role: "user", content: spec.prompt },
+              { role: "assistant", content: first.text },
+            ],
+            prompt: renderPrompt("zofia/repair", {
+              problem: trusted("it does not follow the answer format"),
+              format: formatLineOf(template),
+            }),
             metadataFrom: (t) => ({ ...meta(read(t), t), repairOf: spec.phase }),
           }),
     onFailure: "repair",
@@ -246,7 +328,12 @@ async function speakRead<T>(ctx: Ctx, spec: TurnSpec, template: string, read: (t
 
 /** A template's format line, repeated word for word when its answer needs repairing (a template is program-written). */
 function formatLineOf(template: string): Trusted {
-  return programWritten(loadPrompt(template).split("\n").filter((l) => l.startsWith("Format (")).at(-1) ?? "");
+  return programWritten(
+    loadPrompt(template)
+      .split("\n")
+      .filter((l) => l.startsWith("Format ("))
+      .at(-1) ?? "",
+  );
 }
 
 /** Said when there is no encyclopedia text. */
@@ -275,10 +362,22 @@ async function runZofia(ctx: Ctx): Promise<VerdictRecord> {
       const provider = nerProviderFor(cfg.ner, { url: src.nerUrl, allow: getConfig().fetch.allow });
       const tokens = await provider.recognise(article, { signal: ctx.signal });
       const units = groupUnits(tokens, article, sentences);
-      const th = thresholdUnits(units.map((u) => u.confidence), cfg);
-      return { provider: provider.id, label: provider.label, heuristic: provider.heuristic, units, tau: th.tau, kept: th.kept, tauSteps: th.tauSteps };
+      const th = thresholdUnits(
+        units.map((u) => u.confidence),
+        cfg,
+      );
+      return {
+        provider: provider.id,
+        label: provider.label,
+        heuristic: provider.heuristic,
+        units,
+        tau: th.tau,
+        kept: th.kept,
+        tauSteps: th.tauSteps,
+      };
     },
-    content: (v) => `Entities (${v.label}): ${v.units.length} found, ${v.kept.length} kept at τ = ${v.tau.toFixed(1)}${v.kept.length ? `: ${v.kept.map((i) => v.units[i]!.text).join(", ")}` : ""}`,
+    content: (v) =>
+      `Entities (${v.label}): ${v.units.length} found, ${v.kept.length} kept at τ = ${v.tau.toFixed(1)}${v.kept.length ? `: ${v.kept.map((i) => v.units[i]!.text).join(", ")}` : ""}`,
     metadata: { zofia: { step: "ner" } },
   });
   const kept = ner.value.kept.map((i) => ner.value.units[i]!);
@@ -291,7 +390,13 @@ async function runZofia(ctx: Ctx): Promise<VerdictRecord> {
         round: 0,
         phase: "keywords",
         role: "keywords",
-        compute: () => ({ steps: [], keywords: [], mmrPrevInit: cfg.mmrPrevInit, mmrPrevStart: null, skipped: `no entity reached the NER floor (τ ${cfg.nerFloor}); retrieval skipped` }),
+        compute: () => ({
+          steps: [],
+          keywords: [],
+          mmrPrevInit: cfg.mmrPrevInit,
+          mmrPrevStart: null,
+          skipped: `no entity reached the NER floor (τ ${cfg.nerFloor}); retrieval skipped`,
+        }),
         content: (v) => `No keywords: ${v.skipped}`,
       })
     ).value;
@@ -299,7 +404,13 @@ async function runZofia(ctx: Ctx): Promise<VerdictRecord> {
     // One call for every vector stage 1 needs: the article, each sentence's local context, each unit.
     const contextIdx = [...new Set(kept.map((u) => u.sentence))];
     const contexts = contextIdx.map((j) => localContext(sentences, j));
-    const embedded = await ctx.embed({ round: 0, phase: "embed-units", role: "keywords", texts: [article, ...contexts, ...kept.map((u) => u.text)], metadata: { zofia: { step: "embed-units", contexts: contexts.length, units: kept.length } } });
+    const embedded = await ctx.embed({
+      round: 0,
+      phase: "embed-units",
+      role: "keywords",
+      texts: [article, ...contexts, ...kept.map((u) => u.text)],
+      metadata: { zofia: { step: "embed-units", contexts: contexts.length, units: kept.length } },
+    });
     const vT = embedded.vectors[0]!;
     const vC = (j: number) => embedded.vectors[1 + contextIdx.indexOf(j)]!;
     const vU = (i: number) => embedded.vectors[1 + contexts.length + i]!;
@@ -311,12 +422,21 @@ async function runZofia(ctx: Ctx): Promise<VerdictRecord> {
         phase: "salience",
         role: "keywords",
         compute: () => ({
-          units: best.map(({ text, type, confidence, sentence, local, global, sHier }) => ({ text, type, confidence, sentence, local, global, sHier })),
+          units: best.map(({ text, type, confidence, sentence, local, global, sHier }) => ({
+            text,
+            type,
+            confidence,
+            sentence,
+            local,
+            global,
+            sHier,
+          })),
           embedder: embedded.embedder,
           truncated: approxTokens(article) > MINILM_TOKENS,
           uncalibrated: embedded.embedder !== PAPER_ENCODER,
         }),
-        content: (v) => `Salience (${v.embedder}${v.uncalibrated ? ", thresholds uncalibrated" : ""}): ${v.units.map((u) => `${u.text} ${u.sHier.toFixed(3)}`).join(", ")}`,
+        content: (v) =>
+          `Salience (${v.embedder}${v.uncalibrated ? ", thresholds uncalibrated" : ""}): ${v.units.map((u) => `${u.text} ${u.sHier.toFixed(3)}`).join(", ")}`,
       })
     ).value;
     keywords = (
@@ -324,7 +444,11 @@ async function runZofia(ctx: Ctx): Promise<VerdictRecord> {
         round: 0,
         phase: "keywords",
         role: "keywords",
-        compute: () => scMmr(best.map((u) => ({ text: u.text, sHier: u.sHier, vector: vU(u.i) })), cfg),
+        compute: () =>
+          scMmr(
+            best.map((u) => ({ text: u.text, sHier: u.sHier, vector: vU(u.i) })),
+            cfg,
+          ),
         content: (v) => `Keywords (SC-MMR): ${v.keywords.join(", ")}`,
       })
     ).value;
@@ -335,7 +459,10 @@ async function runZofia(ctx: Ctx): Promise<VerdictRecord> {
     return u ? localContext(sentences, u.sentence) : article;
   };
 
-  const [web] = await ctx.parallel<SearchResult[] | null>([() => webSearch(ctx, keywords.keywords, sal), async () => (await wikiLookups(ctx, keywords.keywords, contextFor), null)]);
+  const [web] = await ctx.parallel<SearchResult[] | null>([
+    () => webSearch(ctx, keywords.keywords, sal),
+    async () => (await wikiLookups(ctx, keywords.keywords, contextFor), null),
+  ]);
   const webResults = web ?? [];
 
   // ---- Stage 2: independent analyses (parallel) ----
@@ -343,10 +470,17 @@ async function runZofia(ctx: Ctx): Promise<VerdictRecord> {
     () => linguistReports(ctx, fence, fencedArticle),
     () => expertReport(ctx, fence, fencedArticle),
     () => claimVerification(ctx, fence, fencedArticle, webResults),
-  ])) as [Array<{ dimension: LinguistDimension; lean: Lean; text: string }>, { role: string; text: string } | null, VerifyValue[]];
+  ])) as [
+    Array<{ dimension: LinguistDimension; lean: Lean; text: string }>,
+    { role: string; text: string } | null,
+    VerifyValue[],
+  ];
 
   const materials = materialsBlock(ctx, fence, fencedArticle, linguists, expert, verifications);
-  const details = { keywords: keywords.keywords, entities: kept.map((u) => ({ text: u.text, type: u.type, confidence: u.confidence })) };
+  const details = {
+    keywords: keywords.keywords,
+    entities: kept.map((u) => ({ text: u.text, type: u.type, confidence: u.confidence })),
+  };
 
   // ---- The debate ----
   const maxRounds = cfg.maxRounds;
@@ -387,19 +521,40 @@ async function runZofia(ctx: Ctx): Promise<VerdictRecord> {
         role: "judge",
         kind: "judge",
         system: judgeSystem,
-        prompt: renderPrompt("zofia/judge", { round: r, max_rounds: maxRounds, transcript: transcriptBlock(fence, transcript) }),
+        prompt: renderPrompt("zofia/judge", {
+          round: r,
+          max_rounds: maxRounds,
+          transcript: transcriptBlock(fence, transcript),
+        }),
         maxOutputTokens: Math.min(cfg.maxTurnTokens, 20),
         temperature: 0,
         options: ["R", "F", "I"],
         fallback: { kind: "none" },
         metadata: { zofia: { step: "judge", sees: SEES.judge, round: r } },
-        metadataFromScored: (text, scores) => ({ zofia: { step: "judge", sees: SEES.judge, round: r, answer: parseJudge(text, ["R", "F", "I"]), probs: scores.status === "scored" ? scores.probs : null, unparsed: parseJudge(text, ["R", "F", "I"]) === null } }),
+        metadataFromScored: (text, scores) => ({
+          zofia: {
+            step: "judge",
+            sees: SEES.judge,
+            round: r,
+            answer: parseJudge(text, ["R", "F", "I"]),
+            probs: scores.status === "scored" ? scores.probs : null,
+            unparsed: parseJudge(text, ["R", "F", "I"]) === null,
+          },
+        }),
       });
       // Unread counts as "continue", and the turn says so (metadata.zofia.unparsed).
       const answer = parseJudge(judged.text, ["R", "F", "I"]);
       transcript.at(-1)!.judge = answer;
       if (answer === "R" || answer === "F") {
-        return verdict(answer, judged.text, judged.scores.status === "scored" ? judged.scores.probs : null, "judge", r, details, transcript);
+        return verdict(
+          answer,
+          judged.text,
+          judged.scores.status === "scored" ? judged.scores.probs : null,
+          "judge",
+          r,
+          details,
+          transcript,
+        );
       }
     }
   }
@@ -415,37 +570,74 @@ async function runZofia(ctx: Ctx): Promise<VerdictRecord> {
     role: "judge",
     kind: "judge",
     system: judgeSystem,
-    prompt: renderPrompt("zofia/judge-final", { record: debated ? p`The debate record:\n${record}` : p`The reports on the article:\n${record}` }),
+    prompt: renderPrompt("zofia/judge-final", {
+      record: debated ? p`The debate record:\n${record}` : p`The reports on the article:\n${record}`,
+    }),
     maxOutputTokens: Math.min(cfg.maxTurnTokens, 20),
     temperature: 0,
     wrapUp: true,
   };
-  const { value: answer, text, turn: final } = await answerWithRepair({
+  const {
+    value: answer,
+    text,
+    turn: final,
+  } = await answerWithRepair({
     ask: () =>
       ctx.speakScored({
         ...finalSpec,
         options: ["R", "F"],
         fallback: { kind: "none" },
         metadata: { zofia: { step: "judge-final", sees: finalSees } },
-        metadataFromScored: (t, scores) => ({ zofia: { step: "judge-final", sees: finalSees, answer: parseJudge(t, ["R", "F"]), probs: scores.status === "scored" ? scores.probs : null } }),
+        metadataFromScored: (t, scores) => ({
+          zofia: {
+            step: "judge-final",
+            sees: finalSees,
+            answer: parseJudge(t, ["R", "F"]),
+            probs: scores.status === "scored" ? scores.probs : null,
+          },
+        }),
       }),
     read: (t) => parseJudge(t, ["R", "F"]),
     repair: (first) =>
       ctx.speak({
         ...finalSpec,
         phase: "judge-final:repair",
-        messages: [{ role: "user", content: finalSpec.prompt }, { role: "assistant", content: first.text }],
-        prompt: renderPrompt("zofia/repair", { problem: trusted("it is not R or F"), format: formatLineOf("zofia/judge-final") }),
-        metadataFrom: (t) => ({ zofia: { step: "judge-final", sees: finalSees, answer: parseJudge(t, ["R", "F"]), repairOf: "judge-final" } }),
+        messages: [
+          { role: "user", content: finalSpec.prompt },
+          { role: "assistant", content: first.text },
+        ],
+        prompt: renderPrompt("zofia/repair", {
+          problem: trusted("it is not R or F"),
+          format: formatLineOf("zofia/judge-final"),
+        }),
+        metadataFrom: (t) => ({
+          zofia: { step: "judge-final", sees: finalSees, answer: parseJudge(t, ["R", "F"]), repairOf: "judge-final" },
+        }),
       }),
     onFailure: "repair",
   });
   const reason = cfg.debate ? stopReason : (budgetStop() ?? "debate-off");
   const rounds = cfg.debate ? transcript.length : 0;
-  return verdict(answer, text, final.scores.status === "scored" ? final.scores.probs : null, reason, rounds, details, transcript);
+  return verdict(
+    answer,
+    text,
+    final.scores.status === "scored" ? final.scores.probs : null,
+    reason,
+    rounds,
+    details,
+    transcript,
+  );
 }
 
-function verdict(answer: JudgeAnswer | null, rawText: string, probs: Record<string, number> | null, stopReason: string, rounds: number, details: Record<string, unknown>, transcript: Array<{ round: number; judge: JudgeAnswer | null }>): VerdictRecord {
+function verdict(
+  answer: JudgeAnswer | null,
+  rawText: string,
+  probs: Record<string, number> | null,
+  stopReason: string,
+  rounds: number,
+  details: Record<string, unknown>,
+  transcript: Array<{ round: number; judge: JudgeAnswer | null }>,
+): VerdictRecord {
   const label = answer === "R" ? "REAL" : answer === "F" ? "FAKE" : "UNPARSED";
   const pr = probs?.R ?? 0;
   const pf = probs?.F ?? 0;
@@ -478,7 +670,10 @@ async function webSearch(ctx: Ctx, keywords: string[], salience: Map<string, num
       round: 0,
       phase: "web",
       role: "web-search",
-      compute: () => ({ skipped: true, reason: !cfg.web ? "web search is off in this configuration" : "no keywords: retrieval skipped" }),
+      compute: () => ({
+        skipped: true,
+        reason: !cfg.web ? "web search is off in this configuration" : "no keywords: retrieval skipped",
+      }),
       content: (v) => `Web search skipped: ${v.reason}`,
     });
     return null;
@@ -499,9 +694,16 @@ async function webSearch(ctx: Ctx, keywords: string[], salience: Map<string, num
       round: 0,
       phase: attempt === 0 ? "web" : `web-relax-${attempt}`,
       role: "web-search",
-      request: { query: webQuery(kws, provider), k: cfg.webMax, ...(cutoff ? { before: cutoff } : {}), excludeDomains: excludedDomains() },
+      request: {
+        query: webQuery(kws, provider),
+        k: cfg.webMax,
+        ...(cutoff ? { before: cutoff } : {}),
+        excludeDomains: excludedDomains(),
+      },
       addEvidence: false,
-      metadata: { zofia: { step: "web", keywords: kws, dropped, cutoff, attempt, ...(overLength.length ? { overLength } : {}) } },
+      metadata: {
+        zofia: { step: "web", keywords: kws, dropped, cutoff, attempt, ...(overLength.length ? { overLength } : {}) },
+      },
     });
     const standIn = !res.record.live;
     const found = standIn ? res.record.results.filter((r) => hasEveryKeyword(r, kws)) : res.record.results;
@@ -511,7 +713,16 @@ async function webSearch(ctx: Ctx, keywords: string[], salience: Map<string, num
         origin: `tool:${res.record.provider}`,
         addedSeq: res.seq,
         visibleTo: ["verifier", "pro", "con"],
-        items: found.map((r) => resultAsEvidence(r, { provider: res.record.provider, live: res.record.live, label: res.record.label, query: res.record.request.query, resultRank: r.rank, zofia: "web" })),
+        items: found.map((r) =>
+          resultAsEvidence(r, {
+            provider: res.record.provider,
+            live: res.record.live,
+            label: res.record.label,
+            query: res.record.request.query,
+            resultRank: r.rank,
+            zofia: "web",
+          }),
+        ),
       });
       return found;
     }
@@ -526,15 +737,35 @@ async function wikiLookups(ctx: Ctx, keywords: string[], contextFor: (k: string)
   const settings = getConfig();
   // Candidates and summaries are recorded steps, replayed on resume; where they are asked is frozen with the debate.
   const src = sources(ctx);
-  const provider = cfg.wikipedia ? wikiProviderFor(cfg.wiki, src.wiki, { allow: settings.fetch.allow, timeoutMs: settings.search.timeoutMs }) : null;
+  const provider = cfg.wikipedia
+    ? wikiProviderFor(cfg.wiki, src.wiki, { allow: settings.fetch.allow, timeoutMs: settings.search.timeoutMs })
+    : null;
   if (!provider || keywords.length === 0) {
-    const note = !cfg.wikipedia ? "Wikipedia is off in this configuration" : !provider ? WIKI_UNAVAILABLE : "no keywords: retrieval skipped";
-    await ctx.record({ round: 0, phase: "wiki", role: "wiki", compute: () => ({ provider: provider?.id ?? "none", note }), content: (v) => `Encyclopedia: ${v.note}` });
+    const note = !cfg.wikipedia
+      ? "Wikipedia is off in this configuration"
+      : !provider
+        ? WIKI_UNAVAILABLE
+        : "no keywords: retrieval skipped";
+    await ctx.record({
+      round: 0,
+      phase: "wiki",
+      role: "wiki",
+      compute: () => ({ provider: provider?.id ?? "none", note }),
+      content: (v) => `Encyclopedia: ${v.note}`,
+    });
     return;
   }
   await ctx.parallel(
     keywords.map((keyword) => async () => {
-      const found = await ctx.record({ round: 0, phase: `wiki-candidates:${keyword}`, role: "wiki", compute: () => (src.checkWiki(), provider.candidates(keyword, { signal: ctx.signal, limit: cfg.wikiCandidates })), content: (v) => `Senses of "${keyword}": ${v.map((c) => c.title).join("; ") || "none"}` });
+      const found = await ctx.record({
+        round: 0,
+        phase: `wiki-candidates:${keyword}`,
+        role: "wiki",
+        compute: () => (
+          src.checkWiki(), provider.candidates(keyword, { signal: ctx.signal, limit: cfg.wikiCandidates })
+        ),
+        content: (v) => `Senses of "${keyword}": ${v.map((c) => c.title).join("; ") || "none"}`,
+      });
       const candidates = found.value;
       let similarities: number[] = [];
       let index = -1;
@@ -555,21 +786,41 @@ async function wikiLookups(ctx: Ctx, keywords: string[], contextFor: (k: string)
           return {
             keyword,
             provider: provider.id,
-            candidates: candidates.map((c, i) => ({ title: c.title, description: c.description, similarity: similarities[i] ?? null })),
+            candidates: candidates.map((c, i) => ({
+              title: c.title,
+              description: c.description,
+              similarity: similarities[i] ?? null,
+            })),
             chosen: chosen?.title ?? null,
             summary: summary ? firstSentences(summary.extract, cfg.wikiSentences) : null,
             url: summary?.url ?? null,
             revision: summary?.revision ?? null,
           };
         },
-        content: (v) => (v.chosen ? `Encyclopedia, "${keyword}" → ${v.chosen}: ${v.summary}` : `Encyclopedia, "${keyword}": no entry`),
+        content: (v) =>
+          v.chosen ? `Encyclopedia, "${keyword}" → ${v.chosen}: ${v.summary}` : `Encyclopedia, "${keyword}": no entry`,
       });
       if (entry.value.summary) {
         await ctx.addEvidence({
           origin: "tool:wikipedia",
           addedSeq: entry.seq,
           visibleTo: ["expert", "pro", "con"],
-          items: [{ text: entry.value.summary, source: "tool", title: entry.value.chosen ?? undefined, url: entry.value.url ?? undefined, metadata: { provider: provider.id, live: provider.live, label: provider.label, keyword, revision: entry.value.revision, zofia: "wikipedia" } }],
+          items: [
+            {
+              text: entry.value.summary,
+              source: "tool",
+              title: entry.value.chosen ?? undefined,
+              url: entry.value.url ?? undefined,
+              metadata: {
+                provider: provider.id,
+                live: provider.live,
+                label: provider.label,
+                keyword,
+                revision: entry.value.revision,
+                zofia: "wikipedia",
+              },
+            },
+          ],
         });
       }
     }),
@@ -579,28 +830,62 @@ async function wikiLookups(ctx: Ctx, keywords: string[], contextFor: (k: string)
 async function linguistReports(ctx: Ctx, fence: Fence, article: PromptText) {
   if (!ctx.config.linguist || ctx.budget().exhausted) return [];
   const system = renderSystem("zofia/system-linguist", { fence_rule: fence.rule });
-  return ctx.parallel(
-    LINGUIST_DIMENSIONS.map((dimension) => async () => {
-      if (ctx.budget().exhausted) return null;
-      // Five isolated sessions: each call is the system prompt and this one question, nothing shared.
-      const { value, text } = await speakRead(
-        ctx,
-        { round: 0, phase: `linguist:${dimension}`, role: "linguist", kind: "analysis", system, prompt: renderPrompt("zofia/linguist", { dimension: trusted(dimension), article }), maxOutputTokens: ctx.config.maxTurnTokens, temperature: 0 },
-        "zofia/linguist",
-        parseLinguist,
-        (v) => ({ zofia: { step: "linguist", sees: SEES.linguist, dimension, lean: v?.lean ?? "UNCLEAR", words: v?.words ?? null, flagged: v ? v.words > 25 : false, unparsed: v === null } }),
-      );
-      return { dimension, lean: value?.lean ?? ("UNCLEAR" as Lean), text: value?.analysis ?? text };
-    }),
-  ).then((all) => all.filter((x) => x !== null));
+  return ctx
+    .parallel(
+      LINGUIST_DIMENSIONS.map((dimension) => async () => {
+        if (ctx.budget().exhausted) return null;
+        // Five isolated sessions: each call is the system prompt and this one question, nothing shared.
+        const { value, text } = await speakRead(
+          ctx,
+          {
+            round: 0,
+            phase: `linguist:${dimension}`,
+            role: "linguist",
+            kind: "analysis",
+            system,
+            prompt: renderPrompt("zofia/linguist", { dimension: trusted(dimension), article }),
+            maxOutputTokens: ctx.config.maxTurnTokens,
+            temperature: 0,
+          },
+          "zofia/linguist",
+          parseLinguist,
+          (v) => ({
+            zofia: {
+              step: "linguist",
+              sees: SEES.linguist,
+              dimension,
+              lean: v?.lean ?? "UNCLEAR",
+              words: v?.words ?? null,
+              flagged: v ? v.words > 25 : false,
+              unparsed: v === null,
+            },
+          }),
+        );
+        return { dimension, lean: value?.lean ?? ("UNCLEAR" as Lean), text: value?.analysis ?? text };
+      }),
+    )
+    .then((all) => all.filter((x) => x !== null));
 }
 
-async function expertReport(ctx: Ctx, fence: Fence, article: PromptText): Promise<{ role: string; text: string } | null> {
+async function expertReport(
+  ctx: Ctx,
+  fence: Fence,
+  article: PromptText,
+): Promise<{ role: string; text: string } | null> {
   if (!ctx.config.expert || ctx.budget().exhausted) return null;
   const system = renderSystem("zofia/system-analyst", { fence_rule: fence.rule });
   const domain = await speakRead(
     ctx,
-    { round: 0, phase: "domain", role: "expert", kind: "analysis", system, prompt: renderPrompt("zofia/domain", { article }), maxOutputTokens: Math.min(ctx.config.maxTurnTokens, 60), temperature: 0 },
+    {
+      round: 0,
+      phase: "domain",
+      role: "expert",
+      kind: "analysis",
+      system,
+      prompt: renderPrompt("zofia/domain", { article }),
+      maxOutputTokens: Math.min(ctx.config.maxTurnTokens, 60),
+      temperature: 0,
+    },
     "zofia/domain",
     parseRole,
     (v) => ({ zofia: { step: "domain", sees: SEES.domain, expertRole: v ?? "journalist", parsed: v !== null } }),
@@ -620,7 +905,11 @@ async function expertReport(ctx: Ctx, fence: Fence, article: PromptText): Promis
     kind: "analysis",
     system,
     // The role is the domain analyst's answer: quoted, never an instruction.
-    prompt: renderPrompt("zofia/expert", { expert_role: fence.wrap("answer", role), article, wikipedia: wiki ? fence.wrap("evidence", wiki) : NO_WIKI }),
+    prompt: renderPrompt("zofia/expert", {
+      expert_role: fence.wrap("answer", role),
+      article,
+      wikipedia: wiki ? fence.wrap("evidence", wiki) : NO_WIKI,
+    }),
     maxOutputTokens: ctx.config.maxTurnTokens,
     temperature: 0,
     metadata: { zofia: { step: "expert", sees: SEES.expert, expertRole: role } },
@@ -628,12 +917,27 @@ async function expertReport(ctx: Ctx, fence: Fence, article: PromptText): Promis
   return { role, text: turn.text };
 }
 
-async function claimVerification(ctx: Ctx, fence: Fence, article: PromptText, web: SearchResult[]): Promise<VerifyValue[]> {
+async function claimVerification(
+  ctx: Ctx,
+  fence: Fence,
+  article: PromptText,
+  web: SearchResult[],
+): Promise<VerifyValue[]> {
   const cfg = ctx.config;
   if (!cfg.claimVerification || ctx.budget().exhausted) return [];
   const system = renderSystem("zofia/system-analyst", { fence_rule: fence.rule });
   const extracted = await ctx.speakJson(
-    { round: 0, phase: "claims", role: "extractor", kind: "analysis", system, prompt: renderPrompt("zofia/claims", { article }), maxOutputTokens: cfg.maxTurnTokens, temperature: 0, metadata: { zofia: { step: "claims", sees: SEES.claims } } },
+    {
+      round: 0,
+      phase: "claims",
+      role: "extractor",
+      kind: "analysis",
+      system,
+      prompt: renderPrompt("zofia/claims", { article }),
+      maxOutputTokens: cfg.maxTurnTokens,
+      temperature: 0,
+      metadata: { zofia: { step: "claims", sees: SEES.claims } },
+    },
     claimsSchema,
   );
   if (!extracted.value || ctx.budget().exhausted) return [];
@@ -642,12 +946,22 @@ async function claimVerification(ctx: Ctx, fence: Fence, article: PromptText, we
   const webSentences = [...new Set(web.flatMap((r) => splitSentences(`${r.title}. ${r.text}`).map((s) => s.text)))];
   let vectors: number[][] = [];
   if (webSentences.length > 0) {
-    vectors = (await ctx.embed({ round: 0, phase: "verify-embed", role: "verifier", texts: [...claims, ...webSentences], metadata: { zofia: { step: "verify-embed", claims: claims.length, sentences: webSentences.length } } })).vectors;
+    vectors = (
+      await ctx.embed({
+        round: 0,
+        phase: "verify-embed",
+        role: "verifier",
+        texts: [...claims, ...webSentences],
+        metadata: { zofia: { step: "verify-embed", claims: claims.length, sentences: webSentences.length } },
+      })
+    ).vectors;
   }
   return ctx.parallel(
     claims.map((claim, i) => async (): Promise<VerifyValue> => {
       const n = i + 1;
-      const context = vectors.length ? relevantContext(vectors[i]!, webSentences, vectors.slice(claims.length), cfg) : [];
+      const context = vectors.length
+        ? relevantContext(vectors[i]!, webSentences, vectors.slice(claims.length), cfg)
+        : [];
       if (context.length === 0 || ctx.budget().exhausted) {
         // Nothing relevant to read: NOT ENOUGH INFORMATION, and no model is asked (spec §3).
         const v = await ctx.record<VerifyValue>({
@@ -655,56 +969,137 @@ async function claimVerification(ctx: Ctx, fence: Fence, article: PromptText, we
           phase: `verify:${n}`,
           role: "verifier",
           compute: () => ({ claim, label: "NOT ENOUGH INFORMATION", quotes: [], context, called: false }),
-          content: (x) => `Claim ${n}: ${x.label} (${context.length === 0 ? `no web sentence within θ_sim = ${cfg.thetaSim}` : "the budget is spent"}; the verifier was not asked)`,
-          metadata: { zofia: { step: "verify", sees: SEES.verify, claim, label: "NOT ENOUGH INFORMATION", quotes: [], context, called: false } },
+          content: (x) =>
+            `Claim ${n}: ${x.label} (${context.length === 0 ? `no web sentence within θ_sim = ${cfg.thetaSim}` : "the budget is spent"}; the verifier was not asked)`,
+          metadata: {
+            zofia: {
+              step: "verify",
+              sees: SEES.verify,
+              claim,
+              label: "NOT ENOUGH INFORMATION",
+              quotes: [],
+              context,
+              called: false,
+            },
+          },
         });
         return v.value;
       }
       const texts = context.map((c) => c.text);
       const read = (text: string) => parseVerify(text);
       const meta = (v: ReturnType<typeof parseVerify>) => ({
-        zofia: { step: "verify", sees: SEES.verify, claim, label: v?.label ?? "NOT ENOUGH INFORMATION", quotes: (v?.quotes ?? []).map((q) => ({ text: q, verified: quoteVerified(q, texts) })), context, called: true, unparsed: v === null },
+        zofia: {
+          step: "verify",
+          sees: SEES.verify,
+          claim,
+          label: v?.label ?? "NOT ENOUGH INFORMATION",
+          quotes: (v?.quotes ?? []).map((q) => ({ text: q, verified: quoteVerified(q, texts) })),
+          context,
+          called: true,
+          unparsed: v === null,
+        },
       });
       const { value } = await speakRead(
         ctx,
-        { round: 0, phase: `verify:${n}`, role: "verifier", kind: "analysis", system, prompt: renderPrompt("zofia/verify", { claim: fence.wrap("answer", claim), context: fence.wrap("evidence", texts.map((t, k) => `${k + 1}. ${t}`).join("\n")) }), maxOutputTokens: cfg.maxTurnTokens, temperature: 0 },
+        {
+          round: 0,
+          phase: `verify:${n}`,
+          role: "verifier",
+          kind: "analysis",
+          system,
+          prompt: renderPrompt("zofia/verify", {
+            claim: fence.wrap("answer", claim),
+            context: fence.wrap("evidence", texts.map((t, k) => `${k + 1}. ${t}`).join("\n")),
+          }),
+          maxOutputTokens: cfg.maxTurnTokens,
+          temperature: 0,
+        },
         "zofia/verify",
         read,
         meta,
       );
-      return { claim, label: value?.label ?? "NOT ENOUGH INFORMATION", reason: value?.reason, quotes: (value?.quotes ?? []).map((q) => ({ text: q, verified: quoteVerified(q, texts) })), context, called: true, unparsed: value === null };
+      return {
+        claim,
+        label: value?.label ?? "NOT ENOUGH INFORMATION",
+        reason: value?.reason,
+        quotes: (value?.quotes ?? []).map((q) => ({ text: q, verified: quoteVerified(q, texts) })),
+        context,
+        called: true,
+        unparsed: value === null,
+      };
     }),
   );
 }
 
-function materialsBlock(ctx: Ctx, fence: Fence, article: PromptText, linguists: Array<{ dimension: string; lean: Lean; text: string }>, expert: { role: string; text: string } | null, verifications: VerifyValue[]): PromptText {
+function materialsBlock(
+  ctx: Ctx,
+  fence: Fence,
+  article: PromptText,
+  linguists: Array<{ dimension: string; lean: Lean; text: string }>,
+  expert: { role: string; text: string } | null,
+  verifications: VerifyValue[],
+): PromptText {
   const pool = ctx.evidenceFor("pro");
   const web = pool.filter((e) => e.origin !== "tool:wikipedia");
   const wiki = pool.filter((e) => e.origin === "tool:wikipedia");
-  const section = <const T extends string>(title: string extends T ? never : T, body: PromptText) => p`${trusted(title)}:\n${body}`;
-  return joinPrompt([
-    section("The article", article),
-    section("Web passages (published before the article)", web.length ? evidenceBlock(web, fence) : trusted("(no web passages)")),
-    section("Encyclopedia passages", wiki.length ? evidenceBlock(wiki, fence) : NO_WIKI),
-    section("Linguist reports", linguists.length ? fence.wrap("answer", linguists.map((l) => `${l.dimension} (leans ${l.lean}): ${l.text}`).join("\n")) : trusted("(no linguist analysis)")),
-    section("Expert report", expert ? fence.wrap("answer", `${expert.role}:\n${expert.text}`) : trusted("(no expert analysis)")),
-    section(
-      "Claim verification",
-      verifications.length
-        ? fence.wrap("answer", verifications.map((v, i) => `${i + 1}. ${v.claim} → ${v.label}${v.reason ? `: ${v.reason}` : ""}${v.quotes.length ? ` Quotes: ${v.quotes.map((q) => `"${q.text}"${q.verified ? "" : " (not found in the context)"}`).join("; ")}` : ""}`).join("\n"))
-        : trusted("(no claims verified)"),
-    ),
-  ], "\n\n");
+  const section = <const T extends string>(title: string extends T ? never : T, body: PromptText) =>
+    p`${trusted(title)}:\n${body}`;
+  return joinPrompt(
+    [
+      section("The article", article),
+      section(
+        "Web passages (published before the article)",
+        web.length ? evidenceBlock(web, fence) : trusted("(no web passages)"),
+      ),
+      section("Encyclopedia passages", wiki.length ? evidenceBlock(wiki, fence) : NO_WIKI),
+      section(
+        "Linguist reports",
+        linguists.length
+          ? fence.wrap("answer", linguists.map((l) => `${l.dimension} (leans ${l.lean}): ${l.text}`).join("\n"))
+          : trusted("(no linguist analysis)"),
+      ),
+      section(
+        "Expert report",
+        expert ? fence.wrap("answer", `${expert.role}:\n${expert.text}`) : trusted("(no expert analysis)"),
+      ),
+      section(
+        "Claim verification",
+        verifications.length
+          ? fence.wrap(
+              "answer",
+              verifications
+                .map(
+                  (v, i) =>
+                    `${i + 1}. ${v.claim} → ${v.label}${v.reason ? `: ${v.reason}` : ""}${v.quotes.length ? ` Quotes: ${v.quotes.map((q) => `"${q.text}"${q.verified ? "" : " (not found in the context)"}`).join("; ")}` : ""}`,
+                )
+                .join("\n"),
+            )
+          : trusted("(no claims verified)"),
+      ),
+    ],
+    "\n\n",
+  );
 }
 
 /** A debater's turn in its own chat: its earlier turns as assistant messages, the opponent's as user messages. */
-async function debaterTurn(ctx: Ctx, fence: Fence, side: "pro" | "con", round: number, materials: PromptText, chat: Msg[], opponent: string | null): Promise<string> {
+async function debaterTurn(
+  ctx: Ctx,
+  fence: Fence,
+  side: "pro" | "con",
+  round: number,
+  materials: PromptText,
+  chat: Msg[],
+  opponent: string | null,
+): Promise<string> {
   const label = side === "pro" ? "REAL" : "FAKE";
   const first = chat.length === 0;
   const prompt = renderPrompt("zofia/debater", {
     side: trusted(label),
     turn: first ? trusted("first") : trusted("later"),
-    opponent: opponent === null ? trusted("") : p`Your opponent (arguing ${trusted(side === "pro" ? "FAKE" : "REAL")}) said:\n${fence.wrap("argument", opponent)}`,
+    opponent:
+      opponent === null
+        ? trusted("")
+        : p`Your opponent (arguing ${trusted(side === "pro" ? "FAKE" : "REAL")}) said:\n${fence.wrap("argument", opponent)}`,
     materials: first ? p`Materials:\n${materials}` : trusted("(the materials are in your first message above)"),
   });
   const turn = await ctx.speak({
@@ -712,7 +1107,10 @@ async function debaterTurn(ctx: Ctx, fence: Fence, side: "pro" | "con", round: n
     phase: "argument",
     role: side,
     kind: "speech",
-    system: renderSystem("zofia/system-debater", { side_name: side === "pro" ? trusted("that the article is REAL") : trusted("that the article is FAKE"), fence_rule: fence.rule }),
+    system: renderSystem("zofia/system-debater", {
+      side_name: side === "pro" ? trusted("that the article is REAL") : trusted("that the article is FAKE"),
+      fence_rule: fence.rule,
+    }),
     messages: [...chat],
     prompt,
     maxOutputTokens: ctx.config.maxTurnTokens,
@@ -723,7 +1121,10 @@ async function debaterTurn(ctx: Ctx, fence: Fence, side: "pro" | "con", round: n
   return turn.text;
 }
 
-function transcriptBlock(fence: Fence, t: Array<{ round: number; pro: string; con: string; judge: JudgeAnswer | null }>): PromptText {
+function transcriptBlock(
+  fence: Fence,
+  t: Array<{ round: number; pro: string; con: string; judge: JudgeAnswer | null }>,
+): PromptText {
   return joinPrompt(
     t.map((x) =>
       joinPrompt(
@@ -739,5 +1140,3 @@ function transcriptBlock(fence: Fence, t: Array<{ round: number; pro: string; co
     "\n\n",
   );
 }
-
-

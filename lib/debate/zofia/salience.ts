@@ -14,7 +14,11 @@ export function localContext(sentences: Sentence[], j: number): string {
     .join(" ");
 }
 
-export function hierarchicalSalience(vU: readonly number[], vC: readonly number[], vT: readonly number[]): { local: number; global: number; sHier: number } {
+export function hierarchicalSalience(
+  vU: readonly number[],
+  vC: readonly number[],
+  vT: readonly number[],
+): { local: number; global: number; sHier: number } {
   const local = cosine(vU, vC);
   const global = cosine(vC, vT);
   return { local, global, sHier: local * global };

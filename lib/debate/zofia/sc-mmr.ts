@@ -7,21 +7,47 @@ import { cosineSimilarity as cosine } from "@/lib/retrieval/fusion";
  * grows; the loop stops when the best MMR is no longer above γ·MMR_prev.
  */
 
-export type MmrConfig = { alpha: number; beta: number; gamma: number; lambdaMin: number; lambdaMax: number; mmrPrevInit: "one" | "seed" };
+export type MmrConfig = {
+  alpha: number;
+  beta: number;
+  gamma: number;
+  lambdaMin: number;
+  lambdaMax: number;
+  mmrPrevInit: "one" | "seed";
+};
 
 export function lambdaK(k: number, cfg: Pick<MmrConfig, "alpha" | "beta" | "lambdaMin" | "lambdaMax">): number {
   return Math.min(cfg.lambdaMax, Math.max(cfg.lambdaMin, 1 - Math.exp(cfg.alpha * k - cfg.beta)));
 }
 
 export type MmrCandidate = { text: string; sHier: number; vector: readonly number[] };
-export type MmrStep = { k: number; lambda: number | null; candidates: Array<{ text: string; mmr: number }>; pick: string | null; stop: boolean };
-export type MmrResult = { steps: MmrStep[]; keywords: string[]; mmrPrevInit: "one" | "seed"; mmrPrevStart: number | null };
+export type MmrStep = {
+  k: number;
+  lambda: number | null;
+  candidates: Array<{ text: string; mmr: number }>;
+  pick: string | null;
+  stop: boolean;
+};
+export type MmrResult = {
+  steps: MmrStep[];
+  keywords: string[];
+  mmrPrevInit: "one" | "seed";
+  mmrPrevStart: number | null;
+};
 
 export function scMmr(candidates: MmrCandidate[], cfg: MmrConfig): MmrResult {
   if (candidates.length === 0) return { steps: [], keywords: [], mmrPrevInit: cfg.mmrPrevInit, mmrPrevStart: null };
   const seed = candidates.reduce((best, c) => (c.sHier > best.sHier ? c : best), candidates[0]!);
   const selected = [seed];
-  const steps: MmrStep[] = [{ k: 0, lambda: null, candidates: candidates.map((c) => ({ text: c.text, mmr: c.sHier })), pick: seed.text, stop: false }];
+  const steps: MmrStep[] = [
+    {
+      k: 0,
+      lambda: null,
+      candidates: candidates.map((c) => ({ text: c.text, mmr: c.sHier })),
+      pick: seed.text,
+      stop: false,
+    },
+  ];
   // The paper's MMR_prev = 1.0 asks the second keyword for MMR > γ; `seed` starts from the seed's own score instead (spec §9).
   const start = cfg.mmrPrevInit === "one" ? 1.0 : lambdaK(0, cfg) * seed.sHier;
   let prev = start;
@@ -29,10 +55,19 @@ export function scMmr(candidates: MmrCandidate[], cfg: MmrConfig): MmrResult {
   while (rest.length > 0) {
     const k = selected.length;
     const lambda = lambdaK(k, cfg);
-    const scored = rest.map((c) => ({ c, mmr: lambda * c.sHier - (1 - lambda) * Math.max(...selected.map((s) => cosine(c.vector, s.vector))) }));
+    const scored = rest.map((c) => ({
+      c,
+      mmr: lambda * c.sHier - (1 - lambda) * Math.max(...selected.map((s) => cosine(c.vector, s.vector))),
+    }));
     const best = scored.reduce((b, s) => (s.mmr > b.mmr ? s : b), scored[0]!);
     const stop = best.mmr <= cfg.gamma * prev;
-    steps.push({ k, lambda, candidates: scored.map((s) => ({ text: s.c.text, mmr: s.mmr })), pick: stop ? null : best.c.text, stop });
+    steps.push({
+      k,
+      lambda,
+      candidates: scored.map((s) => ({ text: s.c.text, mmr: s.mmr })),
+      pick: stop ? null : best.c.text,
+      stop,
+    });
     if (stop) break;
     selected.push(best.c);
     prev = best.mmr;

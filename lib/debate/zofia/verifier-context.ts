@@ -4,7 +4,12 @@ import { cosineSimilarity as cosine } from "@/lib/retrieval/fusion";
  * The verifier's context for claim q: C_rel(q) = {c ∈ top-k(web sentences, q) : cos(v_q, v_c) ≥ θ_sim}.
  * An empty C_rel means the verifier is not asked at all (NOT ENOUGH INFORMATION, no call).
  */
-export function relevantContext(vq: readonly number[], sentences: string[], vectors: ReadonlyArray<readonly number[]>, cfg: { verifyTopK: number; thetaSim: number }): Array<{ text: string; cosine: number }> {
+export function relevantContext(
+  vq: readonly number[],
+  sentences: string[],
+  vectors: ReadonlyArray<readonly number[]>,
+  cfg: { verifyTopK: number; thetaSim: number },
+): Array<{ text: string; cosine: number }> {
   return sentences
     .map((text, i) => ({ text, cosine: cosine(vq, vectors[i]!) }))
     .sort((a, b) => b.cosine - a.cosine)

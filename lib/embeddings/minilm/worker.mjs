@@ -32,7 +32,11 @@ async function start() {
   if (cls === undefined || sep === undefined) throw new Error(`${opts.tokenizerPath} has no [CLS] or [SEP] token`);
 
   // As the WebAssembly engine does: [CLS] text [SEP], cut to maxTokens including the two markers.
-  const encode = (text) => [cls, ...tokenizer.encode(text, { add_special_tokens: false }).ids.slice(0, opts.maxTokens - 2), sep];
+  const encode = (text) => [
+    cls,
+    ...tokenizer.encode(text, { add_special_tokens: false }).ids.slice(0, opts.maxTokens - 2),
+    sep,
+  ];
 
   async function embed(texts) {
     const dim = 384;
@@ -69,7 +73,15 @@ async function start() {
       port.postMessage({ id: msg.id, error: e instanceof Error ? e.message : String(e) });
     }
   });
-  port.postMessage({ ready: { loadMs: Math.round(performance.now() - started), graphPath: graph.path, built: graph.built, sha256: graph.sha256, runtimeVersion: ort.env?.versions?.common ?? null } });
+  port.postMessage({
+    ready: {
+      loadMs: Math.round(performance.now() - started),
+      graphPath: graph.path,
+      built: graph.built,
+      sha256: graph.sha256,
+      runtimeVersion: ort.env?.versions?.common ?? null,
+    },
+  });
 }
 
 start().catch((e) => port.postMessage({ fatal: e instanceof Error ? e.message : String(e) }));

@@ -38,19 +38,37 @@ export function httpNer(cfg: { url: string; allow?: AllowList; timeoutMs?: numbe
         signal: opts.signal,
       });
       const body = (await res.body()).toString("utf8");
-      if (res.status < 200 || res.status >= 300) throw new NerError(`The NER endpoint (NER_URL) answered ${res.status}; check that it is running and accepts POST {"inputs": text}.`);
+      if (res.status < 200 || res.status >= 300)
+        throw new NerError(
+          `The NER endpoint (NER_URL) answered ${res.status}; check that it is running and accepts POST {"inputs": text}.`,
+        );
       let json: unknown;
       try {
         json = JSON.parse(body);
       } catch {
-        throw new NerError("The NER endpoint (NER_URL) answered with something that is not JSON; it must return [{word, entity, score, start, end}].");
+        throw new NerError(
+          "The NER endpoint (NER_URL) answered with something that is not JSON; it must return [{word, entity, score, start, end}].",
+        );
       }
       const parsed = answerSchema.safeParse(json);
       if (!parsed.success) {
-        const where = parsed.error.issues.slice(0, 3).map((i) => `${i.path.join(".") || "(top level)"}: ${i.message}`).join("; ");
-        throw new NerError(`The NER endpoint (NER_URL) answered in an unexpected format (${where}); it must return [{word, entity, score, start, end}].`);
+        const where = parsed.error.issues
+          .slice(0, 3)
+          .map((i) => `${i.path.join(".") || "(top level)"}: ${i.message}`)
+          .join("; ");
+        throw new NerError(
+          `The NER endpoint (NER_URL) answered in an unexpected format (${where}); it must return [{word, entity, score, start, end}].`,
+        );
       }
-      return parsed.data.map((t): NerToken => ({ text: t.word, tag: t.entity ?? (t.entity_group ? `B-${t.entity_group}` : "O"), confidence: t.score, start: t.start, end: t.end }));
+      return parsed.data.map(
+        (t): NerToken => ({
+          text: t.word,
+          tag: t.entity ?? (t.entity_group ? `B-${t.entity_group}` : "O"),
+          confidence: t.score,
+          start: t.start,
+          end: t.end,
+        }),
+      );
     },
   };
 }

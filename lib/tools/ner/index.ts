@@ -15,7 +15,10 @@ export function nerProviderFor(id: NerProviderId, settings: { url?: string; allo
     case "rule":
       return ruleNer();
     case "http":
-      if (!settings.url) throw new NerError("This debate recognises entities with an NER endpoint, but NER_URL is not set on this server; set it, or start a new debate with NER_PROVIDER=rule.");
+      if (!settings.url)
+        throw new NerError(
+          "This debate recognises entities with an NER endpoint, but NER_URL is not set on this server; set it, or start a new debate with NER_PROVIDER=rule.",
+        );
       return httpNer({ url: settings.url, allow: settings.allow });
   }
 }

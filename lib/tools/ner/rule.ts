@@ -13,40 +13,158 @@ import { RULE_NER_LABEL, type EntityType, type NerProvider, type NerToken } from
  */
 export const RULE_CONFIDENCE = { typed: 1.0, multiWord: 0.85, singleWord: 0.6 } as const;
 
-type Term = { text: string; pre: string; post: string; start: number; end: number; tags: Set<string>; sentenceStart: boolean };
+type Term = {
+  text: string;
+  pre: string;
+  post: string;
+  start: number;
+  end: number;
+  tags: Set<string>;
+  sentenceStart: boolean;
+};
 type Span = { start: number; end: number; type: EntityType; confidence: number };
 
-const NAME_TAGS = ["Person", "FirstName", "LastName", "MaleName", "FemaleName", "Place", "Country", "City", "Region", "Organization", "Company", "SportsTeam"];
+const NAME_TAGS = [
+  "Person",
+  "FirstName",
+  "LastName",
+  "MaleName",
+  "FemaleName",
+  "Place",
+  "Country",
+  "City",
+  "Region",
+  "Organization",
+  "Company",
+  "SportsTeam",
+];
 /** A capitalised word whose everyday use is one of these is not a name (headlines capitalise every word). */
-const FUNCTION_TAGS = ["Pronoun", "Determiner", "Preposition", "Conjunction", "QuestionWord", "Auxiliary", "Modal", "Copula", "Expression"];
+const FUNCTION_TAGS = [
+  "Pronoun",
+  "Determiner",
+  "Preposition",
+  "Conjunction",
+  "QuestionWord",
+  "Auxiliary",
+  "Modal",
+  "Copula",
+  "Expression",
+];
 /** Inflected verbs ("Continued", "Speaks"); a base form ("Report", "Fund") is as often a noun in a name. */
 const VERB_FORMS = ["PastTense", "PresentTense", "Gerund", "Participle", "PerfectTense"];
 const DATE_TAGS = ["Date", "WeekDay", "Month", "Holiday"];
 const PERSON_TAGS = ["Person", "FirstName", "LastName", "MaleName", "FemaleName"];
 const GIVEN_NAME_TAGS = ["FirstName", "MaleName", "FemaleName"];
 /** Words that put a person right after them ("his daughter Caylee") or right before them ("Pence argued"). */
-const KIN = new Set("wife husband son daughter mother father brother sister uncle aunt cousin nephew niece grandson granddaughter grandmother grandfather boyfriend girlfriend fiancé fiancee widow widower".split(" "));
-const SPEECH = new Set("said says told tells argued argues added adds wrote writes tweeted tweets asked asks acknowledged rejected explained explains claimed claims insisted stated noted announced replied testified admitted recalled warned urged".split(" "));
+const KIN = new Set(
+  "wife husband son daughter mother father brother sister uncle aunt cousin nephew niece grandson granddaughter grandmother grandfather boyfriend girlfriend fiancé fiancee widow widower".split(
+    " ",
+  ),
+);
+const SPEECH = new Set(
+  "said says told tells argued argues added adds wrote writes tweeted tweets asked asks acknowledged rejected explained explains claimed claims insisted stated noted announced replied testified admitted recalled warned urged".split(
+    " ",
+  ),
+);
 /** Function words compromise's lexicon files elsewhere ("against" as an adjective). */
-const FUNCTION_WORDS = new Set(["against", "about", "above", "across", "after", "before", "below", "between", "during", "into", "out", "over", "through", "under", "upon", "within", "without", "despite", "via", "amid", "also", "just", "not", "only", "very", "here", "there"]);
+const FUNCTION_WORDS = new Set([
+  "against",
+  "about",
+  "above",
+  "across",
+  "after",
+  "before",
+  "below",
+  "between",
+  "during",
+  "into",
+  "out",
+  "over",
+  "through",
+  "under",
+  "upon",
+  "within",
+  "without",
+  "despite",
+  "via",
+  "amid",
+  "also",
+  "just",
+  "not",
+  "only",
+  "very",
+  "here",
+  "there",
+]);
 /** Lowercase words that continue a name between two capitalised ones ("Bill de Blasio", "Office of Civil Rights"). */
-const CONNECTORS = new Set(["of", "de", "da", "del", "della", "di", "du", "van", "von", "der", "den", "la", "le", "bin", "al", "y"]);
+const CONNECTORS = new Set([
+  "of",
+  "de",
+  "da",
+  "del",
+  "della",
+  "di",
+  "du",
+  "van",
+  "von",
+  "der",
+  "den",
+  "la",
+  "le",
+  "bin",
+  "al",
+  "y",
+]);
 
 /** Offices and forms of address written before a name. "First" only in "First Lady". */
 const TITLES = new Set(
-  "president vice governor gov senator sen rep reps representative congressman congresswoman mayor judge justice secretary speaker leader majority minority sheriff chancellor minister prime attorney general commissioner chairman chairwoman chair mr mrs ms dr gen lt col sgt capt captain sergeant lieutenant officer detective pope king queen prince princess rev reverend lady chief ambassador councilman councilwoman professor prof supt superintendent director treasurer auditor comptroller deputy".split(" "),
+  "president vice governor gov senator sen rep reps representative congressman congresswoman mayor judge justice secretary speaker leader majority minority sheriff chancellor minister prime attorney general commissioner chairman chairwoman chair mr mrs ms dr gen lt col sgt capt captain sergeant lieutenant officer detective pope king queen prince princess rev reverend lady chief ambassador councilman councilwoman professor prof supt superintendent director treasurer auditor comptroller deputy".split(
+    " ",
+  ),
 );
 /** Abbreviations whose full stop does not end the name ("Gov. Elena Marsh", "Sen. Ted Cruz"). */
-const ABBREVIATIONS = new Set("gov sen rep reps mr mrs ms dr gen lt col sgt capt rev prof supt st ft mt jr sr".split(" "));
+const ABBREVIATIONS = new Set(
+  "gov sen rep reps mr mrs ms dr gen lt col sgt capt rev prof supt st ft mt jr sr".split(" "),
+);
 const ORG_HEADS = new Set(
-  "post times news journal mail press herald tribune gazette report review magazine network broadcasting agency administration department ministry office bureau commission committee council court fund foundation institute institution museum university college school academy association union party corporation corp inc co company group bank reserve board authority service services center centre congress senate parliament assembly league federation club church".split(" "),
+  "post times news journal mail press herald tribune gazette report review magazine network broadcasting agency administration department ministry office bureau commission committee council court fund foundation institute institution museum university college school academy association union party corporation corp inc co company group bank reserve board authority service services center centre congress senate parliament assembly league federation club church".split(
+    " ",
+  ),
 );
 /** Heads that make an organisation when they come first and "of" follows ("University of North Dakota"). */
-const ORG_FIRST = new Set("university department ministry office bureau bank college institute museum board court commission council church academy school".split(" "));
-const LOC_HEADS = new Set("city county state states river lake sea ocean channel island islands mountains mountain valley bay beach coast peninsula street avenue road square park province territory district gulf canyon desert".split(" "));
+const ORG_FIRST = new Set(
+  "university department ministry office bureau bank college institute museum board court commission council church academy school".split(
+    " ",
+  ),
+);
+const LOC_HEADS = new Set(
+  "city county state states river lake sea ocean channel island islands mountains mountain valley bay beach coast peninsula street avenue road square park province territory district gulf canyon desert".split(
+    " ",
+  ),
+);
 const LOC_FIRST = new Set(["district", "gulf", "bay", "lake", "mount", "port", "cape", "isle"]);
 /** "North Carolina", "New Jersey", "Port Avery", "Fort Worth": a place even when the word after is also a given name. */
-const COMPASS = new Set(["north", "south", "east", "west", "northern", "southern", "eastern", "western", "new", "upper", "lower", "port", "fort", "ft", "mount", "mt", "lake", "cape", "isle"]);
+const COMPASS = new Set([
+  "north",
+  "south",
+  "east",
+  "west",
+  "northern",
+  "southern",
+  "eastern",
+  "western",
+  "new",
+  "upper",
+  "lower",
+  "port",
+  "fort",
+  "ft",
+  "mount",
+  "mt",
+  "lake",
+  "cape",
+  "isle",
+]);
 
 const bare = (w: string) => w.toLowerCase().replace(/[.’']/g, "");
 const capitalised = (w: string) => /^\p{Lu}/u.test(w);
@@ -59,9 +177,13 @@ function everyday(word: string): Set<string> {
   const w = word.toLowerCase();
   let tags = everydayCache.get(w);
   if (!tags) {
-    const lex = (nlp as unknown as { model(): { one: { lexicon: Record<string, string | string[]> } } }).model().one.lexicon[w];
+    const lex = (nlp as unknown as { model(): { one: { lexicon: Record<string, string | string[]> } } }).model().one
+      .lexicon[w];
     const own = (nlp(w).json() as Array<{ terms: Array<{ tags: string[] }> }>)[0]?.terms[0]?.tags ?? [];
-    tags = new Set([...(lex === undefined ? [] : Array.isArray(lex) ? lex : [lex]), ...(lex === undefined ? own.filter((t) => t !== "Noun" && t !== "Singular") : [])]);
+    tags = new Set([
+      ...(lex === undefined ? [] : Array.isArray(lex) ? lex : [lex]),
+      ...(lex === undefined ? own.filter((t) => t !== "Noun" && t !== "Singular") : []),
+    ]);
     if (lex !== undefined) tags.add("Known");
     // Bounded: a long-running server sees an open vocabulary.
     if (everydayCache.size >= 20_000) everydayCache.clear();
@@ -92,12 +214,28 @@ function nameWord(t: Term, inRun = false): boolean {
 
 function terms(text: string): Term[] {
   const out: Term[] = [];
-  for (const s of nlp(text).json({ offset: true, terms: { offset: true } }) as Array<{ terms: Array<{ text: string; pre: string; post: string; tags: string[]; offset: { start: number; length: number } }> }>) {
+  for (const s of nlp(text).json({ offset: true, terms: { offset: true } }) as Array<{
+    terms: Array<{
+      text: string;
+      pre: string;
+      post: string;
+      tags: string[];
+      offset: { start: number; length: number };
+    }>;
+  }>) {
     s.terms.forEach((t, i) => {
       const prev = out.at(-1);
       // A sentence starts anew after a colon, a bar or an opening quote too (headlines and pull quotes).
       const sentenceStart = i === 0 || /[:|“"‘]/.test(`${prev?.post ?? ""}${t.pre}`);
-      out.push({ text: t.text, pre: t.pre, post: t.post, start: t.offset.start, end: t.offset.start + t.offset.length, tags: new Set(t.tags), sentenceStart });
+      out.push({
+        text: t.text,
+        pre: t.pre,
+        post: t.post,
+        start: t.offset.start,
+        end: t.offset.start + t.offset.length,
+        tags: new Set(t.tags),
+        sentenceStart,
+      });
     });
   }
   return out;
@@ -137,7 +275,14 @@ function runs(text: string, ts: Term[]): Term[][] {
     }
     const next = ts[i + 1];
     const connector = CONNECTORS.has(t.text.toLowerCase()) || (t.text === "Of" && !t.sentenceStart);
-    if (cur.length && connector && next && nameWord(next) && continues(text, cur.at(-1)!, t) && continues(text, t, next)) {
+    if (
+      cur.length &&
+      connector &&
+      next &&
+      nameWord(next) &&
+      continues(text, cur.at(-1)!, t) &&
+      continues(text, t, next)
+    ) {
       cur.push(t);
       continue;
     }
@@ -147,11 +292,13 @@ function runs(text: string, ts: Term[]): Term[][] {
   return out.flatMap(splitAtTitle);
 }
 
-const isTitle = (t: Term, next?: Term) => TITLES.has(bare(t.text)) || (bare(t.text) === "first" && next !== undefined && bare(next.text) === "lady");
+const isTitle = (t: Term, next?: Term) =>
+  TITLES.has(bare(t.text)) || (bare(t.text) === "first" && next !== undefined && bare(next.text) === "lady");
 /** Where a title starts inside a run with a name after it, the words before it are a name of their own. */
 function splitAtTitle(run: Term[]): Term[][] {
   for (let i = 1; i < run.length; i++) {
-    if (!isTitle(run[i]!, run[i + 1]) || isTitle(run[i - 1]!, run[i]) || run[i - 1]!.text.toLowerCase() === "of") continue;
+    if (!isTitle(run[i]!, run[i + 1]) || isTitle(run[i - 1]!, run[i]) || run[i - 1]!.text.toLowerCase() === "of")
+      continue;
     let j = i;
     while (j < run.length && (isTitle(run[j]!, run[j + 1]) || run[j]!.text === "of")) j++;
     if (j < run.length) return [run.slice(0, i), ...splitAtTitle(run.slice(i))];
@@ -169,7 +316,11 @@ function typeOf(run: Term[]): EntityType | null {
   const last = words.at(-1)!;
   const second = words[1];
   if (ORG_HEADS.has(last) || (ORG_FIRST.has(words[0]!) && second === "of")) return "ORG";
-  if (run.length > 1 && (LOC_HEADS.has(last) || (LOC_FIRST.has(words[0]!) && second === "of") || COMPASS.has(words[0]!))) return "LOC";
+  if (
+    run.length > 1 &&
+    (LOC_HEADS.has(last) || (LOC_FIRST.has(words[0]!) && second === "of") || COMPASS.has(words[0]!))
+  )
+    return "LOC";
   // What the lexicon knows the words as, before what compromise guessed from the sentence around them.
   const known = run.map((t) => everyday(t.text.replace(/['’]s$/i, "")));
   const lexPerson = known.some((k) => has(k, PERSON_TAGS));
@@ -188,7 +339,10 @@ function personByContext(ts: Term[], run: Term[]): boolean {
   const before = ts[at - 1];
   // "The Pentagon said", "The Independent wrote": an institution speaks too.
   if (before !== undefined && bare(before.text) === "the") return false;
-  return (before !== undefined && KIN.has(before.text.toLowerCase())) || (after !== undefined && SPEECH.has(after.text.toLowerCase()) && !/['’]s$/i.test(run.at(-1)!.text));
+  return (
+    (before !== undefined && KIN.has(before.text.toLowerCase())) ||
+    (after !== undefined && SPEECH.has(after.text.toLowerCase()) && !/['’]s$/i.test(run.at(-1)!.text))
+  );
 }
 
 function spans(text: string): Span[] {
@@ -205,13 +359,32 @@ function spans(text: string): Span[] {
     for (const t of f.run) if (!isTitle(t) && t.text !== "of") known.set(t.text.replace(/['’]s$/i, ""), "PER");
   }
   for (const f of found) {
-    if (f.type && f.run.length > 1) known.set(f.run.map((t) => t.text).join(" ").replace(/['’]s$/i, ""), f.type);
+    if (f.type && f.run.length > 1)
+      known.set(
+        f.run
+          .map((t) => t.text)
+          .join(" ")
+          .replace(/['’]s$/i, ""),
+        f.type,
+      );
   }
   for (const { run, type: own } of found) {
-    const type = own ?? known.get(run.map((t) => t.text).join(" ").replace(/['’]s$/i, "")) ?? null;
+    const type =
+      own ??
+      known.get(
+        run
+          .map((t) => t.text)
+          .join(" ")
+          .replace(/['’]s$/i, ""),
+      ) ??
+      null;
     const last = run.at(-1)!;
     const end = /['’]s$/i.test(last.text) ? last.end - 2 : last.end;
-    const confidence = type ? RULE_CONFIDENCE.typed : run.length > 1 ? RULE_CONFIDENCE.multiWord : RULE_CONFIDENCE.singleWord;
+    const confidence = type
+      ? RULE_CONFIDENCE.typed
+      : run.length > 1
+        ? RULE_CONFIDENCE.multiWord
+        : RULE_CONFIDENCE.singleWord;
     out.push({ start: run[0]!.start, end, type: type ?? "MISC", confidence });
   }
   return out;
@@ -229,7 +402,13 @@ export function ruleNer(): NerProvider {
         let first = true;
         for (const m of text.slice(s.start, s.end).matchAll(/\S+/g)) {
           const start = s.start + m.index!;
-          tokens.push({ text: m[0], tag: `${first ? "B" : "I"}-${s.type}`, confidence: s.confidence, start, end: start + m[0].length });
+          tokens.push({
+            text: m[0],
+            tag: `${first ? "B" : "I"}-${s.type}`,
+            confidence: s.confidence,
+            start,
+            end: start + m[0].length,
+          });
           first = false;
         }
       }

@@ -33,17 +33,32 @@ export function braveProvider(cfg: { apiKey: string; baseURL?: string }, deps: H
     live: true,
     label: PROVIDER_LABELS.brave,
     async search(request, opts = {}) {
-      const params = new URLSearchParams({ q: request.query, count: String(request.excludeDomains.length ? 20 : request.k), result_filter: "web", text_decorations: "false" });
+      const params = new URLSearchParams({
+        q: request.query,
+        count: String(request.excludeDomains.length ? 20 : request.k),
+        result_filter: "web",
+        text_decorations: "false",
+      });
       if (request.before) params.set("freshness", `${FRESHNESS_FROM}to${ymd(request.before)}`);
       const answer = await requestJson(
         "brave",
-        { url: `${joinUrl(base, "/res/v1/web/search")}?${params}`, headers: { "x-subscription-token": cfg.apiKey }, signal: opts.signal },
+        {
+          url: `${joinUrl(base, "/res/v1/web/search")}?${params}`,
+          headers: { "x-subscription-token": cfg.apiKey },
+          signal: opts.signal,
+        },
         braveAnswer,
         { ...deps, allow },
       );
       return finish(
         request,
-        (answer.web?.results ?? []).map((r) => ({ title: plainText(r.title), url: r.url, text: plainText(r.description), publishedAt: r.page_age ?? null, source: { kind: "web" as const } })),
+        (answer.web?.results ?? []).map((r) => ({
+          title: plainText(r.title),
+          url: r.url,
+          text: plainText(r.description),
+          publishedAt: r.page_age ?? null,
+          source: { kind: "web" as const },
+        })),
         true,
       );
     },

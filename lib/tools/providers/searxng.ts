@@ -25,12 +25,23 @@ export function searxngProvider(cfg: { baseURL: string }, deps: HttpDeps = {}): 
     label: PROVIDER_LABELS.searxng,
     async search(request, opts = {}) {
       const params = new URLSearchParams({ q: request.query, format: "json", safesearch: "0" });
-      const answer = await requestJson("searxng", { url: `${joinUrl(cfg.baseURL, "/search")}?${params}`, signal: opts.signal }, searxAnswer, { ...deps, allow });
+      const answer = await requestJson(
+        "searxng",
+        { url: `${joinUrl(cfg.baseURL, "/search")}?${params}`, signal: opts.signal },
+        searxAnswer,
+        { ...deps, allow },
+      );
       const seen = new Set<string>();
       const unique = answer.results.filter((r) => !seen.has(r.url) && seen.add(r.url));
       return finish(
         request,
-        unique.map((r) => ({ title: plainText(r.title) || r.url, url: r.url, text: plainText(r.content ?? ""), publishedAt: r.publishedDate ?? null, source: { kind: "web" as const } })),
+        unique.map((r) => ({
+          title: plainText(r.title) || r.url,
+          url: r.url,
+          text: plainText(r.content ?? ""),
+          publishedAt: r.publishedDate ?? null,
+          source: { kind: "web" as const },
+        })),
         false,
       );
     },

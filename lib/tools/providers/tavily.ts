@@ -49,7 +49,13 @@ export function tavilyProvider(cfg: { apiKey: string; baseURL?: string }, deps: 
       );
       return finish(
         request,
-        answer.results.map((r) => ({ title: plainText(r.title), url: r.url, text: plainText(r.content), publishedAt: r.published_date ?? null, source: { kind: "web" as const } })),
+        answer.results.map((r) => ({
+          title: plainText(r.title),
+          url: r.url,
+          text: plainText(r.content),
+          publishedAt: r.published_date ?? null,
+          source: { kind: "web" as const },
+        })),
         true,
       );
     },

@@ -7,7 +7,15 @@ export const WIKIPEDIA_DEFAULT_BASE_URL = "https://en.wikipedia.org";
 
 /** MediaWiki REST search (GET /w/rest.php/v1/search/page). */
 export const searchAnswer = z.object({
-  pages: z.array(z.object({ id: z.number().int(), key: z.string().min(1), title: z.string(), excerpt: z.string().nullish(), description: z.string().nullish() })),
+  pages: z.array(
+    z.object({
+      id: z.number().int(),
+      key: z.string().min(1),
+      title: z.string(),
+      excerpt: z.string().nullish(),
+      description: z.string().nullish(),
+    }),
+  ),
 });
 
 /** Wikimedia REST summary (GET /api/rest_v1/page/summary/{title}). */
@@ -34,16 +42,31 @@ export function wikipediaProvider(cfg: { baseURL?: string }, deps: HttpDeps = {}
     label: PROVIDER_LABELS.wikipedia,
     async search(request, opts = {}) {
       const params = new URLSearchParams({ q: request.query, limit: String(request.k) });
-      const found = await requestJson("wikipedia", { url: `${joinUrl(base, "/w/rest.php/v1/search/page")}?${params}`, signal: opts.signal }, searchAnswer, http);
+      const found = await requestJson(
+        "wikipedia",
+        { url: `${joinUrl(base, "/w/rest.php/v1/search/page")}?${params}`, signal: opts.signal },
+        searchAnswer,
+        http,
+      );
       const results = [];
       for (const page of found.pages.slice(0, request.k)) {
-        const summary = await requestJson("wikipedia", { url: joinUrl(base, `/api/rest_v1/page/summary/${encodeURIComponent(page.key)}`), signal: opts.signal }, summaryAnswer, http);
+        const summary = await requestJson(
+          "wikipedia",
+          { url: joinUrl(base, `/api/rest_v1/page/summary/${encodeURIComponent(page.key)}`), signal: opts.signal },
+          summaryAnswer,
+          http,
+        );
         results.push({
           title: summary.title,
           url: summary.content_urls?.desktop.page ?? joinUrl(base, `/wiki/${encodeURIComponent(page.key)}`),
           text: plainText(summary.extract) || plainText(page.excerpt ?? ""),
           publishedAt: null,
-          source: { kind: "wikipedia" as const, pageId: page.id, revision: summary.revision == null ? null : String(summary.revision), lastEdited: summary.timestamp ?? null },
+          source: {
+            kind: "wikipedia" as const,
+            pageId: page.id,
+            revision: summary.revision == null ? null : String(summary.revision),
+            lastEdited: summary.timestamp ?? null,
+          },
         });
       }
       const out = finish({ ...request, before: undefined }, results, false);

@@ -16,7 +16,8 @@ export function corpusWiki(db: Database | (() => Promise<Database>), cfg: { corp
     try {
       return (await search(await handle(), { text, corpus: cfg.corpus, k, mode: "lexical", highlight: false })).hits;
     } catch (e) {
-      if (e instanceof SearchError) throw new Error(`The encyclopedia corpus "${cfg.corpus}" (WIKI_CORPUS) could not be searched: ${e.message}`);
+      if (e instanceof SearchError)
+        throw new Error(`The encyclopedia corpus "${cfg.corpus}" (WIKI_CORPUS) could not be searched: ${e.message}`);
       throw e;
     }
   };
@@ -40,7 +41,8 @@ export function corpusWiki(db: Database | (() => Promise<Database>), cfg: { corp
     },
     async summary(c) {
       // A resumed debate may ask for the summary without having listed the senses in this run.
-      const text = texts.get(c.key) ?? (await lookup(c.title, 20)).find((h) => String(h.document.id) === c.key)?.text ?? "";
+      const text =
+        texts.get(c.key) ?? (await lookup(c.title, 20)).find((h) => String(h.document.id) === c.key)?.text ?? "";
       return { title: c.title, extract: text, url: null, revision: null, lastEdited: null };
     },
   };

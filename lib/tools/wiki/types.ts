@@ -7,7 +7,13 @@ export const WIKI_PROVIDER_IDS = ["none", "wikipedia-rest", "corpus"] as const;
 export type WikiProviderId = (typeof WIKI_PROVIDER_IDS)[number];
 
 export type WikiCandidate = { title: string; description: string; key: string };
-export type WikiSummary = { title: string; extract: string; url: string | null; revision: string | null; lastEdited: string | null };
+export type WikiSummary = {
+  title: string;
+  extract: string;
+  url: string | null;
+  revision: string | null;
+  lastEdited: string | null;
+};
 
 export interface WikiProvider {
   id: WikiProviderId;

@@ -17,11 +17,25 @@ export function wikipediaRestWiki(cfg: { baseURL?: string }, deps: HttpDeps = {}
     label: "Wikipedia (current revision)",
     async candidates(keyword, opts = {}) {
       const params = new URLSearchParams({ q: keyword, limit: String(opts.limit ?? 5) });
-      const found = await requestJson("wikipedia", { url: `${joinUrl(base, "/w/rest.php/v1/search/page")}?${params}`, signal: opts.signal }, searchAnswer, http);
-      return found.pages.map((p) => ({ title: p.title, key: p.key, description: plainText(p.description ?? "") || plainText(p.excerpt ?? "") }));
+      const found = await requestJson(
+        "wikipedia",
+        { url: `${joinUrl(base, "/w/rest.php/v1/search/page")}?${params}`, signal: opts.signal },
+        searchAnswer,
+        http,
+      );
+      return found.pages.map((p) => ({
+        title: p.title,
+        key: p.key,
+        description: plainText(p.description ?? "") || plainText(p.excerpt ?? ""),
+      }));
     },
     async summary(candidate, opts = {}) {
-      const s = await requestJson("wikipedia", { url: joinUrl(base, `/api/rest_v1/page/summary/${encodeURIComponent(candidate.key)}`), signal: opts.signal }, summaryAnswer, http);
+      const s = await requestJson(
+        "wikipedia",
+        { url: joinUrl(base, `/api/rest_v1/page/summary/${encodeURIComponent(candidate.key)}`), signal: opts.signal },
+        summaryAnswer,
+        http,
+      );
       return {
         title: s.title,
         extract: plainText(s.extract),

@@ -29,7 +29,11 @@ export async function POST(request: Request) {
   try {
     if (!fileName) throw new UploadError("The upload has no file name (?filename=...).", 400);
     if (!request.body) throw new UploadError(`${fileName} is empty`, 400);
-    const saved = await saveClaimsUpload(request.body as unknown as AsyncIterable<Uint8Array>, { userId, fileName, declaredBytes: declared });
+    const saved = await saveClaimsUpload(request.body as unknown as AsyncIterable<Uint8Array>, {
+      userId,
+      fileName,
+      declaredBytes: declared,
+    });
     return Response.json(saved, { status: 201 });
   } catch (e) {
     if (e instanceof UploadError) return Response.json({ error: e.message }, { status: e.status });

@@ -15,13 +15,25 @@ export const dynamic = "force-dynamic";
 export async function GET(req: Request, { params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
   const format = new URL(req.url).searchParams.get("format") ?? "jsonl";
-  if (format !== "jsonl" && format !== "csv") return Response.json({ error: "format must be jsonl or csv" }, { status: 400 });
+  if (format !== "jsonl" && format !== "csv")
+    return Response.json({ error: "format must be jsonl or csv" }, { status: 400 });
   const { db } = await getDb();
   const principal = await principalFromRequest(req);
   if (!(await canReadDebates(db, principal))) return Response.json({ error: "Sign in first." }, { status: 401 });
-  const exp = await comparisonExportRows(db, id, await labelScopeFor(db, principal), async (view) => (await comparisonForViewer(db, principal, view)).view);
+  const exp = await comparisonExportRows(
+    db,
+    id,
+    await labelScopeFor(db, principal),
+    async (view) => (await comparisonForViewer(db, principal, view)).view,
+  );
   if (!exp) return Response.json({ error: "There is no comparison with this id." }, { status: 404 });
   const body = format === "csv" ? comparisonCsv(exp.csvRows) : comparisonJsonl(exp);
   const type = format === "csv" ? "text/csv; charset=utf-8" : "application/x-ndjson; charset=utf-8";
-  return new Response(body, { headers: { "content-type": type, "content-disposition": `attachment; filename="comparison-${id.slice(0, 8)}.${format}"`, "cache-control": "no-store" } });
+  return new Response(body, {
+    headers: {
+      "content-type": type,
+      "content-disposition": `attachment; filename="comparison-${id.slice(0, 8)}.${format}"`,
+      "cache-control": "no-store",
+    },
+  });
 }

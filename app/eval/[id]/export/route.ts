@@ -19,5 +19,10 @@ export async function GET(req: Request, { params }: { params: Promise<{ id: stri
   if (!r) return new Response("no such run", { status: 404 });
   const body = format === "json" ? JSON.stringify(r, null, 2) : format === "csv" ? reportCsv(r) : reportMarkdown(r);
   const type = format === "json" ? "application/json" : format === "csv" ? "text/csv" : "text/markdown";
-  return new Response(body, { headers: { "content-type": `${type}; charset=utf-8`, "content-disposition": `attachment; filename="eval-${id.slice(0, 8)}.${format}"` } });
+  return new Response(body, {
+    headers: {
+      "content-type": `${type}; charset=utf-8`,
+      "content-disposition": `attachment; filename="eval-${id.slice(0, 8)}.${format}"`,
+    },
+  });
 }

@@ -36,8 +36,18 @@ export default async function EvalGroupPage({ params }: { params: Promise<{ id: 
       </div>
     );
   }
-  const x = (r: (typeof lb.rows)[number]) => (lb.frontier.axis === "cost_usd" ? r.cost_per_claim_usd : r.tokens_per_claim);
-  const points = lb.rows.filter((r) => r.accuracy.value !== null && !r.unreadable && x(r) !== null).map((r) => ({ id: r.protocol, label: r.title, x: x(r)!, y: r.accuracy.value!, low: r.accuracy.ci?.low ?? null, high: r.accuracy.ci?.high ?? null }));
+  const x = (r: (typeof lb.rows)[number]) =>
+    lb.frontier.axis === "cost_usd" ? r.cost_per_claim_usd : r.tokens_per_claim;
+  const points = lb.rows
+    .filter((r) => r.accuracy.value !== null && !r.unreadable && x(r) !== null)
+    .map((r) => ({
+      id: r.protocol,
+      label: r.title,
+      x: x(r)!,
+      y: r.accuracy.value!,
+      low: r.accuracy.ci?.low ?? null,
+      high: r.accuracy.ci?.high ?? null,
+    }));
   const caveats = lb.rows.filter((r) => r.caveat && lb.references.some((ref) => ref.protocol === r.protocol));
   return (
     <div className="space-y-8">
@@ -56,8 +66,11 @@ export default async function EvalGroupPage({ params }: { params: Promise<{ id: 
         </p>
         <p className="text-xs text-black/60 [overflow-wrap:anywhere]">
           Every number below is the run&apos;s own report (open a method for its claims and debates).{" "}
-          {lb.sample?.limit ? `Claims: ${lb.sample.sample ?? "first"} ${lb.sample.limit} of the file, seed ${lb.sample.seed ?? 1}. ` : ""}
-          From the command line: <code className="rounded bg-black/5 px-1">npx counterpoint eval leaderboard {lb.group} --format md</code>
+          {lb.sample?.limit
+            ? `Claims: ${lb.sample.sample ?? "first"} ${lb.sample.limit} of the file, seed ${lb.sample.seed ?? 1}. `
+            : ""}
+          From the command line:{" "}
+          <code className="rounded bg-black/5 px-1">npx counterpoint eval leaderboard {lb.group} --format md</code>
         </p>
       </header>
 
@@ -77,7 +90,11 @@ export default async function EvalGroupPage({ params }: { params: Promise<{ id: 
         </details>
         {lb.rows.some((r) => r.on_product_scale) ? (
           <p className="text-sm text-black/70">
-            {lb.rows.filter((r) => r.on_product_scale).map((r) => r.title).join(", ")}: {PRODUCT_SCALE_SENTENCE}
+            {lb.rows
+              .filter((r) => r.on_product_scale)
+              .map((r) => r.title)
+              .join(", ")}
+            : {PRODUCT_SCALE_SENTENCE}
           </p>
         ) : null}
       </section>
@@ -89,13 +106,19 @@ export default async function EvalGroupPage({ params }: { params: Promise<{ id: 
 
       <section className="space-y-3">
         <h2 className="text-lg font-semibold">Is the difference real? Each pair on the claims both scored</h2>
-        <p className="max-w-3xl text-xs text-black/60">McNemar&apos;s exact test looks only at the claims one method got right and the other wrong; a p below 0.05 means a split that lopsided would rarely happen if both were equally accurate.</p>
+        <p className="max-w-3xl text-xs text-black/60">
+          McNemar&apos;s exact test looks only at the claims one method got right and the other wrong; a p below 0.05
+          means a split that lopsided would rarely happen if both were equally accurate.
+        </p>
         <PairsTable lb={lb} />
       </section>
 
       <section className="space-y-3">
         <h2 className="text-lg font-semibold">The papers&apos; numbers</h2>
-        <p className="max-w-3xl text-xs text-black/60">Reported by each method&apos;s paper on its own dataset and model, not measured here: set beside ours for orientation, not as a result.</p>
+        <p className="max-w-3xl text-xs text-black/60">
+          Reported by each method&apos;s paper on its own dataset and model, not measured here: set beside ours for
+          orientation, not as a result.
+        </p>
         <ReferencesTable lb={lb} />
         {caveats.map((r) => (
           <p key={r.protocol} className="max-w-3xl text-xs text-black/60 [overflow-wrap:anywhere]">

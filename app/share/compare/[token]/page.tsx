@@ -23,5 +23,12 @@ export default async function SharedComparisonPage({ params }: { params: Promise
   const full = await getComparisonView(db, share.comparisonId);
   if (!full) notFound();
   const { view, judgeHidden } = await comparisonForViewer(db, await currentPrincipal(), full);
-  return <ComparisonLive view={view} starts={await memberStarts(db, view, judgeHidden)} shareToken={token} shareTranscripts={share.transcripts} />;
+  return (
+    <ComparisonLive
+      view={view}
+      starts={await memberStarts(db, view, judgeHidden)}
+      shareToken={token}
+      shareTranscripts={share.transcripts}
+    />
+  );
 }

@@ -39,7 +39,11 @@ export async function POST(request: Request, { params }: { params: Promise<{ nam
     if (!fileName) throw new UploadError("The upload has no file name (?filename=...).", 400);
     if (!request.body) throw new UploadError(`${fileName} is empty`, 400);
     const uploadsDir = path.join(getConfig().dataDir, "uploads");
-    const saved = await saveUpload(request.body as unknown as AsyncIterable<Uint8Array>, { uploadsDir, fileName, declaredBytes: declared });
+    const saved = await saveUpload(request.body as unknown as AsyncIterable<Uint8Array>, {
+      uploadsDir,
+      fileName,
+      declaredBytes: declared,
+    });
     let started: Awaited<ReturnType<typeof startIngest>>;
     try {
       started = await startIngest(db, saved.file, { corpus: corpus.name });

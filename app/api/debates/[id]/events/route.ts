@@ -50,10 +50,12 @@ export async function GET(request: Request, { params }: { params: Promise<{ id: 
         cleanup();
         controller.close();
       };
-      const unwatch = viaShare ? watchShare(db, share!, id, () => {
-        send("revoked", { message: "This share link was revoked." });
-        close();
-      }) : () => {};
+      const unwatch = viaShare
+        ? watchShare(db, share!, id, () => {
+            send("revoked", { message: "This share link was revoked." });
+            close();
+          })
+        : () => {};
       cleanup = unwatch;
       // Tells the browser to come back quickly after we close a stream that lost step.
       if (!closed) controller.enqueue(encoder.encode(`retry: 500\n\n`));
@@ -77,7 +79,11 @@ export async function GET(request: Request, { params }: { params: Promise<{ id: 
         if (!e) return;
         send("debate", e);
         // The page names the domain expert by the field the judge just inferred.
-        if (e.type === "turn-end" && e.turn.phase === "domain") send("debate", { type: "domain", domain: domainOf([{ ...e.turn, status: "completed" }]) ?? "General" } satisfies DebateEvent);
+        if (e.type === "turn-end" && e.turn.phase === "domain")
+          send("debate", {
+            type: "domain",
+            domain: domainOf([{ ...e.turn, status: "completed" }]) ?? "General",
+          } satisfies DebateEvent);
         if (e.type === "status" && TERMINAL.has(e.status)) close();
       };
       const unsubscribe = subscribe(

@@ -10,7 +10,8 @@ export const dynamic = "force-dynamic";
 export async function GET(req: Request, { params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
   const { db } = await getDb();
-  if (!(await canReadDebates(db, await principalFromRequest(req)))) return Response.json({ error: "Sign in first." }, { status: 401 });
+  if (!(await canReadDebates(db, await principalFromRequest(req))))
+    return Response.json({ error: "Sign in first." }, { status: 401 });
   const run = await getRun(db, id);
   if (!run) return Response.json({ error: "no such run" }, { status: 404 });
   return Response.json({ status: run.status, status_reason: run.statusReason, progress: await runProgress(db, id) });

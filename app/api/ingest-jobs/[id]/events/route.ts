@@ -17,7 +17,8 @@ export async function GET(request: Request, { params }: { params: Promise<{ id: 
   const { id } = await params;
   if (!/^[0-9a-f-]{36}$/i.test(id)) return Response.json({ error: "not an ingest job id" }, { status: 400 });
   const { db } = await getDb();
-  if (!(await canReadDebates(db, await principalFromRequest(request)))) return Response.json({ error: "Sign in first." }, { status: 401 });
+  if (!(await canReadDebates(db, await principalFromRequest(request))))
+    return Response.json({ error: "Sign in first." }, { status: 401 });
   const encoder = new TextEncoder();
   let stop = () => {};
 

@@ -43,7 +43,13 @@ export default async function DocumentPage({ params }: { params: Promise<Params>
           </div>
           <div>
             <dt className="inline text-black/60">Published </dt>
-            <dd className="inline">{doc.publishedAt ? <time dateTime={doc.publishedAt.toISOString()}>{doc.publishedAt.toISOString().slice(0, 10)}</time> : "unknown"}</dd>
+            <dd className="inline">
+              {doc.publishedAt ? (
+                <time dateTime={doc.publishedAt.toISOString()}>{doc.publishedAt.toISOString().slice(0, 10)}</time>
+              ) : (
+                "unknown"
+              )}
+            </dd>
           </div>
           <div>
             <dt className="inline text-black/60">Passages </dt>

@@ -17,7 +17,11 @@ export const metadata = { title: "Shared transcript", robots: { index: false } }
  * share link gives, opened with the comparison's link, and only when whoever made that link chose
  * to include the transcripts. Revoking the comparison's link ends it.
  */
-export default async function SharedComparisonTranscriptPage({ params }: { params: Promise<{ token: string; id: string }> }) {
+export default async function SharedComparisonTranscriptPage({
+  params,
+}: {
+  params: Promise<{ token: string; id: string }>;
+}) {
   const { token, id } = await params;
   const { db } = await getDb();
   const share = await comparisonShareOf(db, token);
