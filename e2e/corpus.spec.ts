@@ -109,13 +109,11 @@ test("an uploaded JSONL is ingested on the server with its bad line reported, an
       text: "The parking levy passed on its second reading.",
     }),
   ];
-  await page
-    .getByLabel("Files to upload")
-    .setInputFiles({
-      name: "minutes.jsonl",
-      mimeType: "application/x-ndjson",
-      buffer: Buffer.from(lines.join("\n") + "\n"),
-    });
+  await page.getByLabel("Files to upload").setInputFiles({
+    name: "minutes.jsonl",
+    mimeType: "application/x-ndjson",
+    buffer: Buffer.from(lines.join("\n") + "\n"),
+  });
   const job = page.getByTestId("ingest-job").first();
   await expect(job).toContainText("minutes.jsonl");
   await expect(job).toHaveAttribute("data-status", "completed", { timeout: 60_000 });
@@ -128,13 +126,11 @@ test("an uploaded JSONL is ingested on the server with its bad line reported, an
   await expect(docs).toContainText("Council minutes, May");
   await expect(docs.locator("li")).toHaveCount(3);
 
-  await page
-    .getByLabel("Files to upload")
-    .setInputFiles({
-      name: "minutes.docx",
-      mimeType: "application/octet-stream",
-      buffer: Buffer.from("PK not a supported file"),
-    });
+  await page.getByLabel("Files to upload").setInputFiles({
+    name: "minutes.docx",
+    mimeType: "application/octet-stream",
+    buffer: Buffer.from("PK not a supported file"),
+  });
   const refused = page.getByTestId("upload-status").locator("li[data-state=refused]");
   await expect(refused).toContainText(
     'minutes.docx: refused: ".docx" files are not accepted. Accepted: .jsonl, .ndjson, .csv',
@@ -168,13 +164,11 @@ test("a running upload streams its progress live, and can be cancelled and resum
       text: `Bulletin ${i}: the harbour office logged ${i * 7} ship movements and ${i % 13} delays in week ${i}.`,
     }),
   );
-  await page
-    .getByLabel("Files to upload")
-    .setInputFiles({
-      name: "bulk.jsonl",
-      mimeType: "application/x-ndjson",
-      buffer: Buffer.from(rows.join("\n") + "\n"),
-    });
+  await page.getByLabel("Files to upload").setInputFiles({
+    name: "bulk.jsonl",
+    mimeType: "application/x-ndjson",
+    buffer: Buffer.from(rows.join("\n") + "\n"),
+  });
   const job = page.locator("[data-testid=ingest-job]").filter({ hasText: "bulk.jsonl" });
   // Counts moving while the status is still "running" can only come from the event stream.
   await expect(job).toHaveAttribute("data-status", "running");

@@ -31,15 +31,13 @@ export async function createInvite(
   const token = randomToken();
   const now = input.now ?? new Date();
   const expiresAt = new Date(now.getTime() + (input.days ?? INVITE_DAYS) * 86_400_000);
-  await db
-    .insert(s.invites)
-    .values({
-      tokenHash: sha256(token),
-      email: normaliseEmail(input.email),
-      roles: input.roles,
-      createdBy: input.createdBy,
-      expiresAt,
-    });
+  await db.insert(s.invites).values({
+    tokenHash: sha256(token),
+    email: normaliseEmail(input.email),
+    roles: input.roles,
+    createdBy: input.createdBy,
+    expiresAt,
+  });
   return { token, expiresAt };
 }
 

@@ -17,15 +17,13 @@ export async function createSession(
   const now = opts.now ?? new Date();
   const token = randomToken();
   const expiresAt = new Date(now.getTime() + SESSION_DAYS * DAY);
-  await db
-    .insert(s.sessions)
-    .values({
-      idHash: sha256(token),
-      userId,
-      expiresAt,
-      lastSeenAt: now,
-      userAgent: opts.userAgent?.slice(0, 300) ?? null,
-    });
+  await db.insert(s.sessions).values({
+    idHash: sha256(token),
+    userId,
+    expiresAt,
+    lastSeenAt: now,
+    userAgent: opts.userAgent?.slice(0, 300) ?? null,
+  });
   // Expired rows are useless; clearing them on sign-in keeps the table small without a cron job.
   await db.delete(s.sessions).where(lt(s.sessions.expiresAt, now));
   return { token, expiresAt };

@@ -14,7 +14,7 @@ import { ensureGraph } from "@/lib/embeddings/minilm/graph-cache.mjs";
 import { percentile } from "./metrics";
 
 /**
- * `bench embed`: the MiniLM engines side by side on this machine. Each engine runs in a fresh
+ * `bench embed`: the MiniLM engines side by side on the machine it runs on. Each engine runs in a fresh
  * child process (so its load is cold and its peak memory is its own), one after another:
  * cold load, single-claim query latency in the warm process, and passages per second for
  * one-sentence and ~500-character passages, sent as an ingest sends them (64 per call).

@@ -272,9 +272,7 @@ export async function installFrom(
   return commit(entry, staging, path.resolve(from), opts.dataDir);
 }
 
-export function listDatasets(
-  dataDir?: string,
-): Array<{
+export function listDatasets(dataDir?: string): Array<{
   name: string;
   title: string;
   purpose: string;

@@ -101,56 +101,50 @@ export async function importJsonl(
           finishedAt: date(d.finishedAt),
         });
         if (d.evidence.length) {
-          await tx
-            .insert(s.debateEvidence)
-            .values(
-              d.evidence.map((e) => ({
-                debateId: d.id,
-                rank: e.rank,
-                source: e.source,
-                externalId: e.id,
-                title: e.title,
-                url: e.url,
-                text: e.text,
-                origin: e.origin ?? "claim",
-                addedSeq: e.addedSeq ?? null,
-                visibleTo: e.visibleTo ?? null,
-                publishedAt: e.publishedAt ?? null,
-                metadata: e.metadata ?? null,
-              })),
-            );
+          await tx.insert(s.debateEvidence).values(
+            d.evidence.map((e) => ({
+              debateId: d.id,
+              rank: e.rank,
+              source: e.source,
+              externalId: e.id,
+              title: e.title,
+              url: e.url,
+              text: e.text,
+              origin: e.origin ?? "claim",
+              addedSeq: e.addedSeq ?? null,
+              visibleTo: e.visibleTo ?? null,
+              publishedAt: e.publishedAt ?? null,
+              metadata: e.metadata ?? null,
+            })),
+          );
         }
         if (d.turns.length) await tx.insert(s.turns).values(d.turns.map((t) => ({ ...t, debateId: d.id })));
         if (d.checkpoints.length)
           await tx.insert(s.checkpoints).values(d.checkpoints.map((k) => ({ ...k, debateId: d.id })));
         if (d.verdict) {
           const v = d.verdict;
-          await tx
-            .insert(s.verdicts)
-            .values({
+          await tx.insert(s.verdicts).values({
+            debateId: d.id,
+            label: v.label,
+            reason: v.reason,
+            confidence: v.confidence,
+            stoppedEarly: v.stoppedEarly,
+            roundsCompleted: v.roundsCompleted,
+            details: v.details ?? null,
+            createdAt: new Date(v.createdAt),
+          });
+          for (const b of v.panel ?? []) {
+            await tx.insert(s.verdicts).values({
               debateId: d.id,
-              label: v.label,
-              reason: v.reason,
-              confidence: v.confidence,
-              stoppedEarly: v.stoppedEarly,
+              isFinal: false,
+              judgeRole: b.judgeRole,
+              label: b.label,
+              reason: b.reason,
+              confidence: b.confidence,
+              details: b.details,
               roundsCompleted: v.roundsCompleted,
-              details: v.details ?? null,
               createdAt: new Date(v.createdAt),
             });
-          for (const b of v.panel ?? []) {
-            await tx
-              .insert(s.verdicts)
-              .values({
-                debateId: d.id,
-                isFinal: false,
-                judgeRole: b.judgeRole,
-                label: b.label,
-                reason: b.reason,
-                confidence: b.confidence,
-                details: b.details,
-                roundsCompleted: v.roundsCompleted,
-                createdAt: new Date(v.createdAt),
-              });
           }
         }
       }
@@ -200,16 +194,14 @@ export async function importJsonl(
             ...values,
           })
           .returning({ id: s.annotations.id });
-        await tx
-          .insert(s.annotationAudit)
-          .values({
-            annotationId: row!.id,
-            debateId: d.id,
-            actorId: opts.actorId ?? null,
-            action: "import",
-            oldValue: null,
-            newValue: { version: a.version, annotator: a.annotator, ...values },
-          });
+        await tx.insert(s.annotationAudit).values({
+          annotationId: row!.id,
+          debateId: d.id,
+          actorId: opts.actorId ?? null,
+          action: "import",
+          oldValue: null,
+          newValue: { version: a.version, annotator: a.annotator, ...values },
+        });
         await tx
           .insert(s.annotationAssignments)
           .values({ debateId: d.id, annotatorId: userId, status: "submitted", finishedAt: new Date(a.createdAt) })

@@ -71,21 +71,19 @@ beforeAll(async () => {
   const [{ maxRank }] = (
     await h.db.execute(sql`select max(rank)::int as "maxRank" from debate_evidence where debate_id = ${tooled}`)
   ).rows as [{ maxRank: number }];
-  await h.db
-    .insert(s.debateEvidence)
-    .values({
-      debateId: tooled,
-      rank: maxRank + 1,
-      source: "tool",
-      text: "A page the search agent found.",
-      title: "Found",
-      url: "https://example.org/found",
-      origin: "tool:tavily",
-      addedSeq: 2,
-      visibleTo: ["search-agent"],
-      publishedAt: "2021-05-01",
-      metadata: { provider: "tavily", live: true },
-    });
+  await h.db.insert(s.debateEvidence).values({
+    debateId: tooled,
+    rank: maxRank + 1,
+    source: "tool",
+    text: "A page the search agent found.",
+    title: "Found",
+    url: "https://example.org/found",
+    origin: "tool:tavily",
+    addedSeq: 2,
+    visibleTo: ["search-agent"],
+    publishedAt: "2021-05-01",
+    metadata: { provider: "tavily", live: true },
+  });
   const [turn] = await h.db.select().from(s.turns).where(eq(s.turns.debateId, tooled)).limit(1);
   await h.db
     .update(s.turns)
@@ -97,17 +95,15 @@ beforeAll(async () => {
     .update(s.verdicts)
     .set({ details: { decidedBy: "consensus", stopReason: "consensus" } })
     .where(eq(s.verdicts.debateId, tooled));
-  await h.db
-    .insert(s.verdicts)
-    .values({
-      debateId: tooled,
-      isFinal: false,
-      judgeRole: "judge-2",
-      label: "FALSE",
-      reason: "Ballot two.",
-      confidence: 0.7,
-      details: { abstained: false },
-    });
+  await h.db.insert(s.verdicts).values({
+    debateId: tooled,
+    isFinal: false,
+    judgeRole: "judge-2",
+    label: "FALSE",
+    reason: "Ballot two.",
+    confidence: 0.7,
+    details: { abstained: false },
+  });
 });
 afterAll(async () => {
   await h?.close();

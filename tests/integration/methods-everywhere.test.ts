@@ -116,21 +116,19 @@ beforeAll(async () => {
     await h.db
       .insert(s.claims)
       .values({ id: claimId, text: `The council spent 40 million on roads (${seed.method}).`, createdAt: at });
-    await h.db
-      .insert(s.debates)
-      .values({
-        id: debateId,
-        claimId,
-        protocol: seed.method,
-        variant: null,
-        status: "completed",
-        config: {},
-        models: { judge: "openai:gpt-4o-mini" },
-        evidenceMode: "gold",
-        createdAt: at,
-        startedAt: at,
-        finishedAt: new Date(at.getTime() + 1000),
-      });
+    await h.db.insert(s.debates).values({
+      id: debateId,
+      claimId,
+      protocol: seed.method,
+      variant: null,
+      status: "completed",
+      config: {},
+      models: { judge: "openai:gpt-4o-mini" },
+      evidenceMode: "gold",
+      createdAt: at,
+      startedAt: at,
+      finishedAt: new Date(at.getTime() + 1000),
+    });
     await h.db.insert(s.debateEvidence).values([
       {
         debateId,
@@ -142,27 +140,23 @@ beforeAll(async () => {
       },
       { debateId, rank: 2, source: "gold", title: "Press release", text: "The council announced road works." },
     ]);
-    await h.db
-      .insert(s.turns)
-      .values(
-        seed.turns.map((t, k) => ({
-          debateId,
-          seq: k + 1,
-          round: 1,
-          ...t,
-          metadata: t.metadata ?? null,
-          citations: [],
-        })),
-      );
-    await h.db
-      .insert(s.verdicts)
-      .values({
+    await h.db.insert(s.turns).values(
+      seed.turns.map((t, k) => ({
         debateId,
-        label: seed.label,
-        reason: seed.reason,
-        confidence: seed.method === "radar" ? 0.8 : null,
-        roundsCompleted: 1,
-      });
+        seq: k + 1,
+        round: 1,
+        ...t,
+        metadata: t.metadata ?? null,
+        citations: [],
+      })),
+    );
+    await h.db.insert(s.verdicts).values({
+      debateId,
+      label: seed.label,
+      reason: seed.reason,
+      confidence: seed.method === "radar" ? 0.8 : null,
+      roundsCompleted: 1,
+    });
   }
 });
 

@@ -223,14 +223,12 @@ export function readTrial(turns: PTurn[], trial: Trial): TrialView {
     .map((t) => {
       const v = value(t);
       const results = Array.isArray(v.results)
-        ? (v.results as unknown[])
-            .map(asObj)
-            .map((r) => ({
-              rank: num(r.rank) ?? 0,
-              title: str(r.title),
-              eta: num(r.eta) ?? 0,
-              accepted: r.accepted === true,
-            }))
+        ? (v.results as unknown[]).map(asObj).map((r) => ({
+            rank: num(r.rank) ?? 0,
+            title: str(r.title),
+            eta: num(r.eta) ?? 0,
+            accepted: r.accepted === true,
+          }))
         : [];
       return {
         seq: t.seq,

@@ -346,9 +346,7 @@ async function loadRunClaimsAsGiven(
  * Everything a run needs, from the options and the preset: options given explicitly win, the
  * preset fills the rest (protocol, configuration, sample and seed, evidence, the paper's rows).
  */
-export async function runRequest(
-  opts: EvalOptions,
-): Promise<{
+export async function runRequest(opts: EvalOptions): Promise<{
   input: Omit<CreateRunInput, "executor"> & { executor?: ExecutorKind };
   preset?: Preset;
   seed: number;

@@ -149,12 +149,10 @@ export const zofiaSchema = zofiaConfigSchema.extend({
     .nullable()
     .default(() => sourceFingerprint(getConfig().zofia.ner.url)),
   wiki: z.enum(WIKI_PROVIDER_IDS).default(() => getConfig().zofia.wiki.provider),
-  wikiSource: z
-    .object({ baseURL: z.string().nullable(), corpus: z.string().nullable() })
-    .default(() => ({
-      baseURL: sourceFingerprint(getConfig().search.wikipedia.baseURL),
-      corpus: getConfig().zofia.wiki.corpus ?? null,
-    })),
+  wikiSource: z.object({ baseURL: z.string().nullable(), corpus: z.string().nullable() }).default(() => ({
+    baseURL: sourceFingerprint(getConfig().search.wikipedia.baseURL),
+    corpus: getConfig().zofia.wiki.corpus ?? null,
+  })),
   // The tools and encoder frozen at creation ride along so the query can be shaped for the provider.
   tools: z.record(z.string(), z.looseObject({ provider: z.string() })).optional(),
   embedder: z.string().optional(),
