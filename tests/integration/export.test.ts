@@ -240,9 +240,13 @@ describe("the CLI's ClaimReview export", () => {
   it("refuses before writing anything when it does not know the public address of the debate pages", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cp-export-cli-"));
     const out = path.join(dir, "reviews.jsonld");
-    const r = await runCli(["export", "--format", "claimreview", "--out", out], { DATA_DIR: dir, APP_URL: "" });
+    const r = await runCli(["export", "--format", "claimreview", "--out", out], {
+      DATA_DIR: dir,
+      APP_URL: "",
+      PUBLIC_URL: "",
+    });
     expect(r.code).not.toBe(0);
-    expect(r.stderr).toMatch(/Set APP_URL.*or pass --app-url/);
+    expect(r.stderr).toMatch(/Set PUBLIC_URL.*or pass --app-url/);
     expect(fs.existsSync(out)).toBe(false);
     const bad = await runCli(["export", "--format", "claimreview", "--app-url", "factcheck.example.org"], {
       DATA_DIR: dir,

@@ -209,7 +209,7 @@ describe(`one visibility policy on every surface (${backend})`, () => {
           ).not.toContain(REASON.slice(0, 20));
         }
       }
-      expect(annotator["/debates list"].includes('"children":"TRUE"')).toBe(verdictVisible);
+      expect(annotator["/debates list"].includes('"label":"TRUE"')).toBe(verdictVisible);
       // Evaluation pages and reports are gold labels and per-claim verdicts together.
       if (verdictVisible && goldVisible) {
         expect(annotator["/eval/X"]).toContain("headline-metrics");
