@@ -56,7 +56,7 @@ test("RADAR and Tool-MAD ticked on /eval/new make a group page with the leaderbo
   await page.getByTestId("matrix-link").click();
   await page.waitForURL(groupUrl);
   await page.goto("/eval");
-  await expect(page.getByTestId("matrix-groups")).toContainText("radar, tool-mad");
+  await expect(page.getByTestId("matrix-groups")).toContainText("RADAR, Tool-MAD");
 
   await page.setViewportSize({ width: 375, height: 800 });
   await page.goto(groupUrl);
