@@ -95,7 +95,15 @@ test("a journalist compares four methods on one claim: they stream side by side,
   const ensemble = page.getByTestId("compare-ensemble-row");
   await expect(ensemble).toContainText("majority vote of 4 methods, not a method of its own");
   await expect(ensemble).toContainText("final");
-  await expect(ensemble.getByTestId("compare-verdict")).toHaveText(/True|Half true|False|a tie/);
+  // A majority vote needs more than half of the votes cast; otherwise it says there is none.
+  const cast: string[] = [];
+  for (let i = 0; i < 4; i++) {
+    const product = await rows.nth(i).getAttribute("data-product");
+    if (product) cast.push(product);
+  }
+  const words: Record<string, string> = { TRUE: "True", "HALF-TRUE": "Half true", FALSE: "False" };
+  const winner = Object.keys(words).find((l) => cast.filter((c) => c === l).length * 2 > cast.length);
+  await expect(ensemble.getByTestId("compare-verdict")).toContainText(winner ? words[winner]! : "no majority");
   // Why: one reason per method.
   await expect(page.getByTestId("compare-reason")).toHaveCount(4);
 
