@@ -4,6 +4,7 @@ import { z } from "zod";
 import { ClaimsFileError, readJsonLines, type ClaimRecord } from "./claims";
 import { checkCovidEvidenceId, loadCheckCovidAbstracts } from "./check-covid-claims";
 import { findDatasetFile } from "./dataset-file";
+import { PRODUCT_SCHEME } from "./label-schemes";
 
 /**
  * PROClaim's own evaluation subsets (from the authors' repository, installed by `dataset download proclaim-subsets`):
@@ -115,7 +116,7 @@ export async function convertProclaimSubset(
       id,
       claim: d.claim,
       label:
-        opts.labels === "native" ? d.label : opts.labels === "radar" ? PRODUCT_GOLD[d.label] : PROCLAIM_GOLD[d.label],
+        opts.labels === "native" ? d.label : opts.labels === PRODUCT_SCHEME ? PRODUCT_GOLD[d.label] : PROCLAIM_GOLD[d.label],
       metadata: {
         dataset: subset,
         source_dataset: spec.source,
