@@ -116,7 +116,11 @@ export async function convertProclaimSubset(
       id,
       claim: d.claim,
       label:
-        opts.labels === "native" ? d.label : opts.labels === PRODUCT_SCHEME ? PRODUCT_GOLD[d.label] : PROCLAIM_GOLD[d.label],
+        opts.labels === "native"
+          ? d.label
+          : opts.labels === PRODUCT_SCHEME
+            ? PRODUCT_GOLD[d.label]
+            : PROCLAIM_GOLD[d.label],
       metadata: {
         dataset: subset,
         source_dataset: spec.source,
