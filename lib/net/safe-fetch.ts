@@ -283,38 +283,40 @@ export async function safeFetch(raw: string, opts: SafeFetchOptions = {}): Promi
       Object.entries(res.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(", ") : (v ?? "")]),
     );
     const finalUrl = url.toString();
+    /** The body as it arrives, counted against the cap (the header can lie or be absent, and compressed bodies grow). */
+    async function* readBody(afterLimit: string): AsyncGenerator<Buffer> {
+      let size = 0;
+      try {
+        for await (const chunk of decoded(res) as AsyncIterable<Buffer>) {
+          size += chunk.length;
+          if (size > maxBytes) {
+            res.destroy();
+            throw new FetchError(
+              finalUrl,
+              "too-large",
+              `${url.host}: the file is more than ${mib(maxBytes)}, over the limit for downloads${afterLimit}`,
+            );
+          }
+          yield chunk;
+        }
+      } catch (e) {
+        if (e instanceof FetchError) throw e;
+        if (signal.aborted) throw timedOut(finalUrl, url.host);
+        throw new FetchError(
+          finalUrl,
+          "unreachable",
+          `${url.host}: the download broke off before it was complete`,
+          (e as NodeJS.ErrnoException).code,
+        );
+      }
+    }
     return {
       status,
       statusText: res.statusMessage ?? "",
       headers,
       url: finalUrl,
       cancel: () => res.destroy(),
-      async *stream() {
-        let size = 0;
-        try {
-          for await (const chunk of decoded(res) as AsyncIterable<Buffer>) {
-            size += chunk.length;
-            if (size > maxBytes) {
-              res.destroy();
-              throw new FetchError(
-                finalUrl,
-                "too-large",
-                `${url.host}: the file is more than ${mib(maxBytes)}, over the limit for downloads`,
-              );
-            }
-            yield chunk;
-          }
-        } catch (e) {
-          if (e instanceof FetchError) throw e;
-          if (signal.aborted) throw timedOut(finalUrl, url.host);
-          throw new FetchError(
-            finalUrl,
-            "unreachable",
-            `${url.host}: the download broke off before it was complete`,
-            (e as NodeJS.ErrnoException).code,
-          );
-        }
-      },
+      stream: () => readBody(""),
       async body() {
         const declared = Number(headers["content-length"]);
         if (!headers["content-encoding"] && declared > maxBytes) {
@@ -326,31 +328,7 @@ export async function safeFetch(raw: string, opts: SafeFetchOptions = {}): Promi
           );
         }
         const chunks: Buffer[] = [];
-        let size = 0;
-        try {
-          for await (const chunk of decoded(res) as AsyncIterable<Buffer>) {
-            size += chunk.length;
-            // The header can lie or be absent, and compressed bodies grow: count what arrives.
-            if (size > maxBytes) {
-              res.destroy();
-              throw new FetchError(
-                finalUrl,
-                "too-large",
-                `${url.host}: the file is more than ${mib(maxBytes)}, over the limit for downloads; nothing was stored`,
-              );
-            }
-            chunks.push(chunk);
-          }
-        } catch (e) {
-          if (e instanceof FetchError) throw e;
-          if (signal.aborted) throw timedOut(finalUrl, url.host);
-          throw new FetchError(
-            finalUrl,
-            "unreachable",
-            `${url.host}: the download broke off before it was complete`,
-            (e as NodeJS.ErrnoException).code,
-          );
-        }
+        for await (const chunk of readBody("; nothing was stored")) chunks.push(chunk);
         return Buffer.concat(chunks);
       },
     };
