@@ -1,5 +1,3 @@
-import fs from "node:fs";
-import path from "node:path";
 import { and, eq } from "drizzle-orm";
 import type { DbHandle } from "@/db/client";
 import * as s from "@/db/schema";
@@ -12,8 +10,8 @@ import { runDebate } from "@/lib/debate/runner";
 import { BENCH_ARTICLE, BENCH_CORPUS, createPresetDebate, ensureBenchCorpus, TOOL_MAD_SCRIPTS } from "./protocols";
 import { scriptedEmbedder } from "./scripted-embedder";
 import { scriptedModel, type Script } from "./scripted-model";
-import { start, waitFor } from "./token-latency";
-import os from "node:os";
+import { launchChromium, type ScriptedApp, startScriptedApp } from "./browser-rig";
+import { percentile } from "./metrics";
 
 /**
  * `counterpoint bench compare`: one claim through every protocol at once, as "Compare methods"
@@ -133,20 +131,6 @@ async function oneRun(h: DbHandle, protocols: string[], latency: Pick<Script, "f
   return { id, view, rows, wall, sum: rows.reduce((a, r) => a + (r.duration_ms ?? 0), 0) };
 }
 
-const ROOT = process.env.COUNTERPOINT_ROOT ?? process.cwd();
-
-/** Why the browser number cannot be measured here, or null when it can. */
-function browserBlocker(): string | null {
-  if (!fs.existsSync(path.join(ROOT, "app/compare/[id]/page.tsx")))
-    return "the comparison page (app/compare/[id]) is not in this build: it comes from branch h/comparepage; measured once both are merged";
-  return null;
-}
-
-const percentile = (xs: number[], p: number) => {
-  const a = [...xs].sort((x, y) => x - y);
-  return a[Math.min(a.length - 1, Math.max(0, Math.ceil((p / 100) * a.length) - 1))]!;
-};
-
 /**
  * Token-to-browser on the comparison page while every method streams: the production server (built
  * first when sources changed) runs the four debates against e2e/fake-openai.mjs, whose every
@@ -163,51 +147,10 @@ export async function benchCompareBrowser(opts: {
   // E2E_PORT / FAKE_OPENAI_PORT: the ports a machine shared by several checkouts gives this one.
   const port = opts.port ?? (Number(process.env.E2E_PORT) || 3343);
   const fakePort = opts.fakePort ?? (Number(process.env.FAKE_OPENAI_PORT) || 3344);
-  const chromium = opts.chromium ?? process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-  if (!fs.existsSync(chromium))
-    throw new Error(`No Chromium at ${chromium}: install Debian's chromium package or set CHROMIUM_PATH.`);
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "cp-bench-compare-"));
-  const fake = start(process.execPath, [path.join(ROOT, "e2e/fake-openai.mjs")], {
-    FAKE_OPENAI_PORT: String(fakePort),
-    FAKE_OPENAI_TIMESTAMPS: "1",
-    FAKE_OPENAI_DELAY_MS: String(opts.tokenDelayMs ?? 20),
-  });
-  const server = start(process.execPath, [path.join(ROOT, "scripts/start.mjs")], {
-    PORT: String(port),
-    HOST: "127.0.0.1",
-    DATA_DIR: dataDir,
-    DATABASE_URL: "",
-    DEFAULT_MODEL: "openai-compatible:scripted",
-    ROLE_MODELS: "",
-    OPENAI_COMPATIBLE_SCRIPTED_BASE_URL: `http://127.0.0.1:${fakePort}/v1`,
-    OPENAI_COMPATIBLE_SCRIPTED_MODEL: "scripted",
-    WEB_SEARCH_PROVIDER: "",
-    TAVILY_API_KEY: "",
-    BRAVE_API_KEY: "",
-  });
-  const { chromium: pw } = await import("@playwright/test");
-  const browser = await pw.launch({
-    executablePath: chromium,
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--no-first-run",
-    ],
-  });
+  const browser = await launchChromium(opts.chromium ?? process.env.CHROMIUM_PATH ?? "/usr/bin/chromium");
+  let app: ScriptedApp | undefined;
   try {
-    await waitFor(`http://127.0.0.1:${fakePort}/`, 30_000);
-    await Promise.race([
-      waitFor(`http://127.0.0.1:${port}/api/health`, 900_000),
-      new Promise((_, reject) =>
-        server.once("exit", (code) =>
-          reject(new Error(`the app server exited (${code}) before it was ready:\n${server.tail()}`)),
-        ),
-      ),
-    ]);
+    app = await startScriptedApp({ port, fakePort, tokenDelayMs: opts.tokenDelayMs, healthTimeoutMs: 900_000 });
     const page = await browser.newPage();
     // A string, not a function: tsx compiles functions with helpers that do not exist in the page.
     await page.addInitScript(`
@@ -230,15 +173,8 @@ export async function benchCompareBrowser(opts: {
         for (const r of records) scan(r.target.textContent);
       }).observe(document, { subtree: true, childList: true, characterData: true });
     `);
-    const base = `http://127.0.0.1:${port}`;
-    await page.goto(`${base}/setup`);
-    const code = fs.readFileSync(path.join(dataDir, "setup-code"), "utf8").trim();
-    await page.getByLabel("Setup code").fill(code);
-    await page.getByLabel("Email").fill("bench@counterpoint.invalid");
-    await page.getByLabel("Password", { exact: true }).fill("bench-password-123456");
-    await page.getByLabel("Password again").fill("bench-password-123456");
-    await page.getByRole("button", { name: "Create admin account" }).click();
-    await page.waitForURL(/\/admin$/);
+    const base = app.base;
+    await app.createAdmin(page);
     // Every method reads the demo corpus.
     await page.goto(`${base}/corpora`);
     await page.getByRole("button", { name: "Load the demo corpus" }).click();
@@ -291,9 +227,7 @@ export async function benchCompareBrowser(opts: {
     return { p50: percentile(latencies, 50), p95: percentile(latencies, 95), samples: latencies.length, excluded };
   } finally {
     await browser.close();
-    server.kill("SIGTERM");
-    fake.kill("SIGTERM");
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    app?.stop();
   }
 }
 
@@ -337,7 +271,7 @@ export async function benchCompare(
     p50: null,
     samples: 0,
     excluded: 0,
-    note: opts.browser === false ? "skipped (--no-browser)" : browserBlocker(),
+    note: opts.browser === false ? "skipped (--no-browser)" : null,
   };
   if (!browser.note) {
     opts.log?.("bench compare: token-to-browser on the comparison page (builds and starts the production server)");

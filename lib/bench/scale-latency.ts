@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import type { Database } from "@/db/client";
 import { DebateQueue } from "@/lib/debate/queue";
+import { TOKEN_CLOCK_SCRIPT } from "./browser-rig";
 import { percentile } from "./metrics";
 import { benchViewer, createBenchDebates, deleteBenchDebates, removeBenchViewer, waitAllCompleted } from "./scale-db";
 import { ROOT, startProcess, stopProcess, waitHealthy, type Proc } from "./scale-processes";
@@ -170,18 +171,8 @@ async function watchInBrowser(
   const context = await browser.newContext();
   await context.addCookies([{ name: "cp_session", value: sessionToken, url: `http://127.0.0.1:${port}` }]);
   const page = await context.newPage();
-  // A string, not a function: tsx compiles functions with helpers that do not exist in the page.
+  await page.addInitScript(TOKEN_CLOCK_SCRIPT);
   await page.addInitScript(`
-    const seen = new Map();
-    window.__tokenTimes = seen;
-    const scan = (text) => {
-      if (!text) return;
-      const now = Date.now();
-      for (const m of text.matchAll(/\u27E6(\\d+)\u27E7/g)) if (!seen.has(m[1])) seen.set(m[1], now - Number(m[1]));
-    };
-    new MutationObserver((records) => {
-      for (const r of records) scan(r.target.textContent);
-    }).observe(document, { subtree: true, childList: true, characterData: true });
     const Native = window.EventSource;
     window.EventSource = class extends Native {
       constructor(...args) {

@@ -1,0 +1,147 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+/*
+ * What every browser benchmark stands on: the production server (built first when sources
+ * changed) on a fresh embedded database, talking to the scripted OpenAI-compatible server whose
+ * every spoken token carries the time it was sent, and Debian's headless Chromium.
+ */
+
+const ROOT = process.env.COUNTERPOINT_ROOT ?? process.cwd();
+
+/** Keeps the last lines a child printed, so a server that fails to start can say why. */
+export function start(cmd: string, args: string[], env: Record<string, string>): ChildProcess & { tail: () => string } {
+  const child = spawn(cmd, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  const lines: string[] = [];
+  const keep = (d: Buffer) => {
+    lines.push(...d.toString().split("\n").filter(Boolean));
+    lines.splice(0, Math.max(0, lines.length - 30));
+  };
+  child.stdout?.on("data", keep);
+  child.stderr?.on("data", keep);
+  return Object.assign(child, { tail: () => lines.join("\n") });
+}
+
+export async function waitFor(url: string, timeoutMs: number) {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    try {
+      const r = await fetch(url);
+      if (r.ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error(`${url} did not come up within ${timeoutMs / 1000} s`);
+}
+
+/** Headless Chromium from the system, never a downloaded one. */
+export async function launchChromium(executablePath: string) {
+  if (!fs.existsSync(executablePath))
+    throw new Error(`No Chromium at ${executablePath}: install Debian's chromium package or set CHROMIUM_PATH.`);
+  const { chromium } = await import("@playwright/test");
+  return chromium.launch({
+    executablePath,
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+    ],
+  });
+}
+
+export type ScriptedApp = {
+  base: string;
+  dataDir: string;
+  /** Creates the first admin through /setup with the code the server wrote, signed in on `page`. */
+  createAdmin(page: import("@playwright/test").Page): Promise<void>;
+  stop(): void;
+};
+
+/** Starts the scripted model server and the app on a fresh DATA_DIR, and waits until both answer. */
+export async function startScriptedApp(opts: {
+  port: number;
+  fakePort: number;
+  tokenDelayMs?: number;
+  healthTimeoutMs: number;
+}): Promise<ScriptedApp> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "cp-bench-browser-"));
+  const fake = start(process.execPath, [path.join(ROOT, "e2e/fake-openai.mjs")], {
+    FAKE_OPENAI_PORT: String(opts.fakePort),
+    FAKE_OPENAI_TIMESTAMPS: "1",
+    FAKE_OPENAI_DELAY_MS: String(opts.tokenDelayMs ?? 20),
+  });
+  const server = start(process.execPath, [path.join(ROOT, "scripts/start.mjs")], {
+    PORT: String(opts.port),
+    HOST: "127.0.0.1",
+    DATA_DIR: dataDir,
+    DATABASE_URL: "",
+    DEFAULT_MODEL: "openai-compatible:scripted",
+    ROLE_MODELS: "",
+    OPENAI_COMPATIBLE_SCRIPTED_BASE_URL: `http://127.0.0.1:${opts.fakePort}/v1`,
+    OPENAI_COMPATIBLE_SCRIPTED_MODEL: "scripted",
+    WEB_SEARCH_PROVIDER: "",
+    TAVILY_API_KEY: "",
+    BRAVE_API_KEY: "",
+  });
+  const base = `http://127.0.0.1:${opts.port}`;
+  const stop = () => {
+    server.kill("SIGTERM");
+    fake.kill("SIGTERM");
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+  try {
+    await waitFor(`http://127.0.0.1:${opts.fakePort}/`, 30_000);
+    await Promise.race([
+      waitFor(`${base}/api/health`, opts.healthTimeoutMs),
+      new Promise((_, reject) =>
+        server.once("exit", (code) =>
+          reject(new Error(`the app server exited (${code}) before it was ready:\n${server.tail()}`)),
+        ),
+      ),
+    ]);
+  } catch (e) {
+    stop();
+    throw e;
+  }
+  return {
+    base,
+    dataDir,
+    stop,
+    async createAdmin(page) {
+      await page.goto(`${base}/setup`);
+      const code = fs.readFileSync(path.join(dataDir, "setup-code"), "utf8").trim();
+      await page.getByLabel("Setup code").fill(code);
+      await page.getByLabel("Email").fill("bench@counterpoint.invalid");
+      await page.getByLabel("Password", { exact: true }).fill("bench-password-123456");
+      await page.getByLabel("Password again").fill("bench-password-123456");
+      await page.getByRole("button", { name: "Create admin account" }).click();
+      await page.waitForURL(/\/admin$/);
+    },
+  };
+}
+
+/**
+ * A page script that records, for every timestamped token (⟦sent-ms⟧) the moment it first shows,
+ * its latency in window.__tokenTimes. A string, not a function: tsx compiles functions with helpers
+ * that do not exist in the page.
+ */
+export const TOKEN_CLOCK_SCRIPT = `
+    const seen = new Map();
+    window.__tokenTimes = seen;
+    const scan = (text) => {
+      if (!text) return;
+      const now = Date.now();
+      for (const m of text.matchAll(/\u27E6(\\d+)\u27E7/g)) if (!seen.has(m[1])) seen.set(m[1], now - Number(m[1]));
+    };
+    new MutationObserver((records) => {
+      for (const r of records) scan(r.target.textContent);
+    }).observe(document, { subtree: true, childList: true, characterData: true });
+`;
