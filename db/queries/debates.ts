@@ -688,7 +688,9 @@ export async function completeWithVerdict(
     ) => sql`(${debateId}::uuid, ${r.isFinal}::boolean, ${r.judgeRole}::text, ${r.label}::text, ${r.reason ?? null}::text, ${r.rawText ?? null}::text, ${r.confidence ?? null}::real,
       ${json(r.labelProbs)}::jsonb, ${r.stoppedEarly}::boolean, ${r.stopAfter ?? null}::text, ${r.roundsCompleted ?? null}::int, ${json(r.details)}::jsonb)`,
   );
-  const done = await db.execute<{ completed: number }>(sql`with removed as (delete from verdicts where debate_id = ${debateId}::uuid returning 1),
+  const done = await db.execute<{
+    completed: number;
+  }>(sql`with removed as (delete from verdicts where debate_id = ${debateId}::uuid returning 1),
     completed as (update debates set status = 'completed', error = null, finished_at = ${new Date().toISOString()}::timestamptz
       where id = ${debateId}::uuid and runner_id = ${runToken} and status = 'running' returning 1)
     insert into verdicts (debate_id, is_final, judge_role, label, reason, raw_text, confidence, label_probs, stopped_early, stop_after, rounds_completed, details)

@@ -1,4 +1,4 @@
-import { and, arrayContains, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, arrayContains, arrayOverlaps, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import * as s from "@/db/schema";
 import type { WebhookEventType } from "@/db/schema";
@@ -76,6 +76,16 @@ export async function subscribersOf(db: Executor, type: WebhookEventType) {
     .where(and(eq(s.webhookSubscriptions.active, true), arrayContains(s.webhookSubscriptions.events, [type])));
 }
 
+/** Whether any active subscription wants one of `types`. */
+export async function anySubscriber(db: Executor, types: WebhookEventType[]): Promise<boolean> {
+  const [row] = await db
+    .select({ id: s.webhookSubscriptions.id })
+    .from(s.webhookSubscriptions)
+    .where(and(eq(s.webhookSubscriptions.active, true), arrayOverlaps(s.webhookSubscriptions.events, types)))
+    .limit(1);
+  return !!row;
+}
+
 // --- the outbox ------------------------------------------------------------------------------
 
 /** The event, once: null when an event with this key was already recorded. */
@@ -107,7 +117,11 @@ export async function dueDeliveries(
   db: Executor,
   limit: number,
 ): Promise<Array<{ id: string; attempts: number; resend: boolean }>> {
-  const r = await db.execute<{ id: string; attempts: number; resend: boolean }>(sql`select d.id, d.attempts, d.resend from webhook_deliveries d
+  const r = await db.execute<{
+    id: string;
+    attempts: number;
+    resend: boolean;
+  }>(sql`select d.id, d.attempts, d.resend from webhook_deliveries d
     join webhook_subscriptions w on w.id = d.subscription_id and w.active
     where d.status in ('pending', 'sending') and d.next_attempt_at <= now()
       and (d.status = 'pending' or d.lease_until < now())

@@ -1,5 +1,6 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import * as s from "@/db/schema";
+import * as q from "@/db/queries/webhooks";
 import type { Executor } from "@/db/queries/webhooks";
 import { productLabel } from "@/lib/debate/protocols";
 import { publicOrigin } from "@/lib/net/public-url";
@@ -40,6 +41,8 @@ type Tx = Executor & { transaction<T>(fn: (tx: Executor) => Promise<T>): Promise
  */
 export async function emitDebateFinished(tx: Tx, debateId: string): Promise<void> {
   try {
+    // The common case, nobody subscribed: one indexed read at the end of a debate, nothing more.
+    if (!(await q.anySubscriber(tx, ["debate.finished", "comparison.finished"]))) return;
     await tx.transaction((sp) => emitFinished(sp, debateId));
   } catch (e) {
     console.error(`[webhooks] debate ${debateId}: debate.finished not recorded: ${(e as Error).message}`);

@@ -68,9 +68,7 @@ export class InProcessWebhookWorker implements WebhookWorker {
         due = await q.dueDeliveries(this.db, concurrency);
         await Promise.all(
           due.map((d) =>
-            sendAndLog(this.db, d.id, opts).catch((e) =>
-              opts.log?.(`delivery ${d.id}: ${(e as Error).message}`),
-            ),
+            sendAndLog(this.db, d.id, opts).catch((e) => opts.log?.(`delivery ${d.id}: ${(e as Error).message}`)),
           ),
         );
       } catch (e) {
@@ -93,7 +91,12 @@ export class PgBossWebhookWorker implements WebhookWorker {
     private readonly db: Database,
     url: string,
   ) {
-    this.boss = new PgBoss({ connectionString: url, max: 2, schedule: false, application_name: "counterpoint-webhooks" });
+    this.boss = new PgBoss({
+      connectionString: url,
+      max: 2,
+      schedule: false,
+      application_name: "counterpoint-webhooks",
+    });
     this.boss.on("error", (e) => console.error(`[pg-boss] ${e.message}`));
   }
 

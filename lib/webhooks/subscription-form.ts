@@ -19,7 +19,10 @@ const target = z
     try {
       url = new URL(raw);
     } catch {
-      ctx.addIssue({ code: "custom", message: `"${raw}" is not a web address; it must start with https:// or http://.` });
+      ctx.addIssue({
+        code: "custom",
+        message: `"${raw}" is not a web address; it must start with https:// or http://.`,
+      });
       return;
     }
     if (url.protocol !== "https:" && url.protocol !== "http:")
@@ -27,7 +30,8 @@ const target = z
     else if (url.username || url.password)
       ctx.addIssue({
         code: "custom",
-        message: "Leave the user name and password out of the address; every delivery is signed with the secret instead.",
+        message:
+          "Leave the user name and password out of the address; every delivery is signed with the secret instead.",
       });
     else {
       const host = url.hostname.replace(/^\[(.*)\]$/, "$1");

@@ -246,7 +246,11 @@ describe(`webhooks (${backend}, ${backend === "postgres" ? "pg-boss" : "in-proce
     f.set("url", "http://10.20.0.7/in");
     f.append("event", "debate.finished");
     const refused = await createWebhookAction({}, f);
-    expect(refused).toMatchObject({ field: "url", values: { url: "http://10.20.0.7/in" }, lists: { event: ["debate.finished"] } });
+    expect(refused).toMatchObject({
+      field: "url",
+      values: { url: "http://10.20.0.7/in" },
+      lists: { event: ["debate.finished"] },
+    });
     expect(refused.error).toMatch(/private or local network/);
 
     const id = await radarDebate();
@@ -284,7 +288,9 @@ describe(`webhooks (${backend}, ${backend === "postgres" ? "pg-boss" : "in-proce
     expect(got).toHaveLength(1);
     const event = verified(sub.secret, got[0]!);
     expect(event.type).toBe("comparison.finished");
-    expect(event.data.comparison.debates.map((d: { id: string; verdict: { label: string } }) => [d.id, d.verdict.label])).toEqual([
+    expect(
+      event.data.comparison.debates.map((d: { id: string; verdict: { label: string } }) => [d.id, d.verdict.label]),
+    ).toEqual([
       [a, "FALSE"],
       [b, "HALF-TRUE"],
     ]);

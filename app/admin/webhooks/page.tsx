@@ -32,8 +32,8 @@ export default async function WebhooksPage() {
           Your other systems (a CMS, a tipline, a dashboard) hear about results without anyone clicking: each event is
           POSTed as JSON, signed as the Standard Webhooks specification says, to every active subscription that asked
           for it. A failed delivery is tried again{" "}
-          {waits.length ? `after ${waits.join(", ")}` : "never (WEBHOOK_MAX_ATTEMPTS=1)"}; then it is marked failed
-          and can be sent again from its log.
+          {waits.length ? `after ${waits.join(", ")}` : "never (WEBHOOK_MAX_ATTEMPTS=1)"}; then it is marked failed and
+          can be sent again from its log.
         </p>
       </div>
 
