@@ -57,3 +57,25 @@ export async function emitWebhookEvent<T extends WebhookEventType>(
   );
   return { eventId, deliveries: rows.length };
 }
+
+/** A transaction that can open a savepoint (drizzle's `tx.transaction` inside a transaction). */
+export type Transaction = Executor & { transaction<T>(fn: (tx: Executor) => Promise<T>): Promise<T> };
+
+/**
+ * For callers inside the transaction of a change that must happen whatever becomes of its event
+ * (a verdict, a publication): the event is written in a savepoint of that transaction, so it
+ * still commits with the change, but a failure to record it (a payload that breaks the contract,
+ * say) is logged and rolls back only the savepoint, never the change.
+ */
+export async function emitInSavepoint<T extends WebhookEventType>(
+  tx: Transaction,
+  type: T,
+  data: WebhookEventData[T],
+): Promise<Emitted> {
+  try {
+    return await tx.transaction((sp) => emitWebhookEvent({ db: sp }, type, data));
+  } catch (e) {
+    console.error(`[webhooks] ${type} not recorded: ${(e as Error).message}`);
+    return { eventId: null, deliveries: 0 };
+  }
+}

@@ -4,7 +4,7 @@ import * as q from "@/db/queries/webhooks";
 import type { Executor } from "@/db/queries/webhooks";
 import { productLabel } from "@/lib/debate/protocols";
 import { publicOrigin } from "@/lib/net/public-url";
-import { emitWebhookEvent } from "./emit";
+import { emitWebhookEvent, type Transaction } from "./emit";
 import type { WebhookEventData } from "./events";
 
 /*
@@ -32,14 +32,12 @@ async function finalVerdicts(db: Executor, debateIds: string[]) {
   return new Map(rows.map((r) => [r.debateId, r]));
 }
 
-type Tx = Executor & { transaction<T>(fn: (tx: Executor) => Promise<T>): Promise<T> };
-
 /**
  * Raises debate.finished for a debate just completed, and comparison.finished if it was its
  * comparison's last, inside the completing transaction. In a savepoint of its own: a webhook
  * problem is logged and never takes the verdict down with it.
  */
-export async function emitDebateFinished(tx: Tx, debateId: string): Promise<void> {
+export async function emitDebateFinished(tx: Transaction, debateId: string): Promise<void> {
   try {
     // The common case, nobody subscribed: one indexed read at the end of a debate, nothing more.
     if (!(await q.anySubscriber(tx, ["debate.finished", "comparison.finished"]))) return;

@@ -16,7 +16,7 @@ import { radarConfigSchema, radarProtocol } from "@/lib/debate/radar/protocol";
 import { runDebate } from "@/lib/debate/runner";
 import { promptsHash } from "@/lib/prompts";
 import type { Resolver } from "@/lib/net/safe-fetch";
-import { emitWebhookEvent } from "@/lib/webhooks/emit";
+import { emitInSavepoint, emitWebhookEvent } from "@/lib/webhooks/emit";
 import { openWebhookWorker, type WebhookWorker } from "@/lib/webhooks/queue";
 import { createWebhookAction, resendWebhookAction } from "@/app/admin/webhooks/actions";
 import { backend, freshDatabase } from "./test-db";
@@ -237,6 +237,17 @@ describe(`webhooks (${backend}, ${backend === "postgres" ? "pg-boss" : "in-proce
     const [d] = await settled(sub.id);
     expect(d!.status).toBe("failed");
     expect((await attemptsOf(d!.id)).map((a) => a.responseStatus)).toEqual([503, 503, 503]);
+  });
+
+  it("an event that cannot be recorded never takes the change it reports down with it", async () => {
+    const sub = await subscribe("/kept", ["fact_check.published"]);
+    await h.db.transaction(async (tx) => {
+      await tx.insert(s.users).values({ email: "kept@x.org" });
+      const r = await emitInSavepoint(tx, "fact_check.published", { factCheck: { id: "not-a-uuid" } } as never);
+      expect(r.eventId).toBeNull();
+    });
+    expect(await h.db.select().from(s.users).where(eq(s.users.email, "kept@x.org"))).toHaveLength(1);
+    expect(await deliveriesOf(sub.id)).toHaveLength(0);
   });
 
   it("a target whose name resolves to a private address is refused, logged, and not retried", async () => {
