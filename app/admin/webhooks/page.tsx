@@ -17,7 +17,8 @@ export default async function WebhooksPage() {
   const { db } = await getDb();
   const subscriptions = await listSubscriptions(db);
   const { retryBaseMs, maxAttempts } = getConfig().webhooks;
-  const waits = retrySchedule(retryBaseMs, maxAttempts).map(durationWords);
+  // "2 h 8 min" stays on one line.
+  const waits = retrySchedule(retryBaseMs, maxAttempts).map((ms) => durationWords(ms).replaceAll(" ", "\u00a0"));
   return (
     <div className="space-y-8">
       <div className="space-y-1">
