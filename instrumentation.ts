@@ -40,6 +40,10 @@ export async function register() {
           `[counterpoint] ${interrupted.length} debate(s) were interrupted by a restart; they can be resumed from their pages`,
         );
     }
+    // Webhook deliveries: on PostgreSQL with the debates worker (IN_PROCESS_WORKER; `counterpoint
+    // worker` sends them too), on PGlite always (only this process can open the database).
+    if (handle.backend !== "postgres" || getConfig().inProcessWorker.enabled)
+      (await import("@/lib/webhooks/queue")).startAppWebhookWorker(handle);
     const { markOrphanedJobsInterrupted } = await import("@/lib/corpus/ingest");
     const jobs = await markOrphanedJobsInterrupted(handle.db);
     if (jobs) console.log(`[counterpoint] ${jobs} ingest job(s) were interrupted by a restart; they can be resumed`);

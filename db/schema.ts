@@ -708,3 +708,118 @@ export const annotationAudit = pgTable(
   },
   (t) => [index("annotation_audit_debate_idx").on(t.debateId, t.createdAt)],
 );
+
+// --- webhooks (lib/webhooks) -----------------------------------------------------------------
+
+export const WEBHOOK_EVENT_TYPES = [
+  "debate.finished",
+  "comparison.finished",
+  "fact_check.published",
+  "fact_check.corrected",
+] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+/**
+ * A newsroom system that wants to hear about events: where to POST them, which ones, and the
+ * Standard Webhooks secret (`whsec_` + base64) they are signed with. The secret is kept as is,
+ * because signing needs it; the admin page shows it once, when made or replaced.
+ */
+export const webhookSubscriptions = pgTable(
+  "webhook_subscriptions",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    url: text("url").notNull(),
+    /** What the admin calls it ("CMS", "tipline bot"). */
+    description: text("description").notNull().default(""),
+    events: text("events").array().$type<WebhookEventType[]>().notNull(),
+    secret: text("secret").notNull(),
+    /** A disabled subscription gets no new deliveries; its pending ones wait until it is enabled again. */
+    active: boolean("active").notNull().default(true),
+    createdBy: uuid("created_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("webhook_subscriptions_active_idx").on(t.active)],
+);
+
+/**
+ * The outbox: one row per event, written in the same transaction as the change it reports, with
+ * the exact body every subscriber receives. `key` makes an event happen once (a comparison
+ * finishes once; a fact-check version is published once).
+ */
+export const webhookEvents = pgTable(
+  "webhook_events",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    type: text("type").$type<WebhookEventType>().notNull(),
+    key: text("key").notNull().unique(),
+    /** The JSON body as sent: `{ type, timestamp, data }`. */
+    body: text("body").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("webhook_events_created_idx").on(t.createdAt)],
+);
+
+export type WebhookDeliveryStatus = "pending" | "sending" | "delivered" | "failed";
+
+/**
+ * One event to one subscription: the unit the queue sends and retries. Its id is the message id
+ * (`webhook-id`), the same on every attempt, so a receiver can drop a repeat.
+ */
+export const webhookDeliveries = pgTable(
+  "webhook_deliveries",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    eventId: uuid("event_id")
+      .notNull()
+      .references(() => webhookEvents.id, { onDelete: "cascade" }),
+    subscriptionId: uuid("subscription_id")
+      .notNull()
+      .references(() => webhookSubscriptions.id, { onDelete: "cascade" }),
+    status: text("status").$type<WebhookDeliveryStatus>().notNull().default("pending"),
+    /** Attempts made so far (automatic and "send again"). */
+    attempts: integer("attempts").notNull().default(0),
+    /** The attempt after which a failure is final: the retry limit, or one more after "send again". */
+    lastAttempt: integer("last_attempt").notNull(),
+    /** An admin pressed "send again": the next attempt is theirs (the log marks it), not the schedule's. */
+    resend: boolean("resend").notNull().default(false),
+    nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }).notNull().defaultNow(),
+    /** While `sending`: the process sending it, and when its hold lapses (the process died). */
+    leasedBy: text("leased_by"),
+    leaseUntil: timestamp("lease_until", { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("webhook_deliveries_event_subscription_idx").on(t.eventId, t.subscriptionId),
+    index("webhook_deliveries_due_idx").on(t.nextAttemptAt).where(sql`${t.status} in ('pending', 'sending')`),
+    index("webhook_deliveries_subscription_idx").on(t.subscriptionId, t.createdAt),
+    check("webhook_deliveries_status_check", sql`${t.status} in ('pending', 'sending', 'delivered', 'failed')`),
+  ],
+);
+
+/** Every try, as the delivery log shows it; rows are never updated. */
+export const webhookAttempts = pgTable(
+  "webhook_attempts",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    deliveryId: uuid("delivery_id")
+      .notNull()
+      .references(() => webhookDeliveries.id, { onDelete: "cascade" }),
+    attempt: integer("attempt").notNull(),
+    /** `delivered` (2xx), `failed` (other answer, no answer, timeout) or `refused` (the address check said no). */
+    outcome: text("outcome").$type<"delivered" | "failed" | "refused">().notNull(),
+    responseStatus: integer("response_status"),
+    error: text("error"),
+    /** The first few hundred characters of the answer: untrusted text, shown as text only. */
+    responseExcerpt: text("response_excerpt"),
+    durationMs: integer("duration_ms").notNull(),
+    /** Sent because an admin pressed "send again". */
+    manual: boolean("manual").notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("webhook_attempts_delivery_idx").on(t.deliveryId, t.attempt),
+    check("webhook_attempts_outcome_check", sql`${t.outcome} in ('delivered', 'failed', 'refused')`),
+  ],
+);

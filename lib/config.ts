@@ -123,6 +123,15 @@ const envSchema = z.object({
       }
     })
     .optional(),
+  // --- Webhooks (lib/webhooks) ---
+  /** The first retry's wait; each next one waits four times longer (30 s, 2 min, 8 min, 32 min, 2 h 8 min). */
+  WEBHOOK_RETRY_BASE_SECONDS: z.coerce
+    .number()
+    .min(0.01, "must be at least 0.01 (seconds), e.g. 30")
+    .max(3600)
+    .default(30),
+  /** Attempts per delivery, the first included, before it is recorded as failed. */
+  WEBHOOK_MAX_ATTEMPTS: z.coerce.number().int().min(1, "must be at least 1, e.g. 6").max(20).default(6),
   // --- Search tools (lib/tools): nothing leaves this server unless one of these is set ---
   /** corpus (offline stand-in) | tavily | brave | searxng | wikipedia; unset: tavily or brave when its key is set, else corpus. */
   WEB_SEARCH_PROVIDER: z
@@ -251,6 +260,8 @@ export type AppConfig = {
   fenceSecret?: string;
   organisation: { name: string; url?: string };
   fetch: { allow: AllowList };
+  /** Delivery retries (lib/webhooks/schedule.ts). */
+  webhooks: { retryBaseMs: number; maxAttempts: number };
   /** `dataset download`: the host serving the raw files, when not the public one. */
   datasets: { baseURL?: string };
   /** The search tool's source (lib/tools/resolve.ts). Keys live here only; records never carry them. */
@@ -414,6 +425,7 @@ export function parseConfig(
     fenceSecret: e.FENCE_SECRET,
     organisation: { name: e.ORGANISATION_NAME, url: e.ORGANISATION_URL },
     fetch: { allow: e.FETCH_ALLOW_HOSTS ?? EMPTY_ALLOW_LIST },
+    webhooks: { retryBaseMs: Math.round(e.WEBHOOK_RETRY_BASE_SECONDS * 1000), maxAttempts: e.WEBHOOK_MAX_ATTEMPTS },
     datasets: { baseURL: e.DATASETS_BASE_URL },
     search: {
       ...(e.WEB_SEARCH_PROVIDER

@@ -26,7 +26,11 @@ export default async function AdminPage() {
           <Link href="/welcome" className="underline">
             The first steps
           </Link>
-          : evidence, a language model, a first debate.
+          : evidence, a language model, a first debate.{" "}
+          <Link href="/admin/webhooks" className="underline">
+            Webhooks
+          </Link>
+          : tell your other systems when a verdict is in.
         </p>
       </div>
 

@@ -644,8 +644,9 @@ export async function saveVerdict(db: Database, debateId: string, judgeRole: str
  * from the delete (`where ... from removed`), so the old final verdict is gone before the new one
  * meets its unique index.
  */
+/** True when this run completed the debate (it still held the claim); false when it had lost it. */
 export async function completeWithVerdict(
-  db: Database,
+  db: Pick<Database, "execute">,
   debateId: string,
   runToken: string,
   judgeRole: string,
@@ -687,12 +688,16 @@ export async function completeWithVerdict(
     ) => sql`(${debateId}::uuid, ${r.isFinal}::boolean, ${r.judgeRole}::text, ${r.label}::text, ${r.reason ?? null}::text, ${r.rawText ?? null}::text, ${r.confidence ?? null}::real,
       ${json(r.labelProbs)}::jsonb, ${r.stoppedEarly}::boolean, ${r.stopAfter ?? null}::text, ${r.roundsCompleted ?? null}::int, ${json(r.details)}::jsonb)`,
   );
-  await db.execute(sql`with removed as (delete from verdicts where debate_id = ${debateId}::uuid returning 1),
+  const done = await db.execute<{
+    completed: number;
+  }>(sql`with removed as (delete from verdicts where debate_id = ${debateId}::uuid returning 1),
     completed as (update debates set status = 'completed', error = null, finished_at = ${new Date().toISOString()}::timestamptz
       where id = ${debateId}::uuid and runner_id = ${runToken} and status = 'running' returning 1)
     insert into verdicts (debate_id, is_final, judge_role, label, reason, raw_text, confidence, label_probs, stopped_early, stop_after, rounds_completed, details)
     select v.* from (values ${sql.join(rows, sql`, `)}) as v(debate_id, is_final, judge_role, label, reason, raw_text, confidence, label_probs, stopped_early, stop_after, rounds_completed, details)
-    where (select count(*) from removed) >= 0`);
+    where (select count(*) from removed) >= 0
+    returning (select count(*) from completed)::int as completed`);
+  return Number(done.rows[0]?.completed ?? 0) > 0;
 }
 
 /** Totals across every recorded model call of a debate (including repairs, retries and samples). */

@@ -99,6 +99,8 @@ export const ROUTES: readonly RouteEntry[] = [
   { pattern: "/annotate", type: "page", rule: perm("annotate") },
   { pattern: "/agreement", type: "page", rule: perm("agreement:read") },
   { pattern: "/admin", type: "page", rule: perm("admin") },
+  { pattern: "/admin/webhooks", type: "page", rule: perm("admin") },
+  { pattern: "/admin/webhooks/[id]", type: "page", rule: perm("admin"), params: { id: "uuid" } },
   { pattern: "/welcome", type: "page", rule: perm("admin") },
   { pattern: "/api/export", type: "route", rule: perm("annotation:export") },
   {

@@ -9,6 +9,7 @@ import { Journal } from "./journal";
 import { fenceForDebate } from "./fence";
 import type { Fence } from "@/lib/prompts/fence";
 import { getProtocol, modelForRole } from "./protocols";
+import { emitDebateFinished } from "@/lib/webhooks/finished";
 import { debateContext } from "./steps/context";
 import { budgetLimits, DebateCancelled, Spending, type Run, type RunOptions, type RunScope } from "./steps/scope";
 
@@ -131,8 +132,11 @@ async function runClaimed(db: Database, debateId: string, token: string, opts: R
   try {
     const verdict = await protocol.run(ctx);
     if (controller.signal.aborted) throw new DebateCancelled();
-    // Verdict and completion in one transaction: one commit at the end of every debate instead of two.
-    await q.completeWithVerdict(db, debateId, token, "judge", verdict);
+    // Verdict, completion and the webhook outbox in one transaction: one commit at the end of every
+    // debate, and a debate.finished that commits with the verdict or not at all.
+    await db.transaction(async (tx) => {
+      if (await q.completeWithVerdict(tx, debateId, token, "judge", verdict)) await emitDebateFinished(tx, debateId);
+    });
     publish(debateId, { type: "verdict", verdict });
     publish(debateId, { type: "status", status: "completed" });
     return { status: "completed" };

@@ -105,6 +105,8 @@ const EXPECTED: Record<string, Record<Visitor, Outcome>> = {
   "/annotate": only("annotator"),
   "/agreement": only("admin", "annotator", "fact-checker"),
   "/admin": only("admin"),
+  "/admin/webhooks": only("admin"),
+  "/admin/webhooks/[id]": only("admin"),
   "/welcome": only("admin"),
   "/api/export": only("admin", "annotator", "fact-checker"),
   "/api/corpora/[name]/uploads": only("fact-checker", "admin"),

@@ -6,6 +6,7 @@ import { DEFAULT_LEASE_MS, WORKER_ID } from "@/lib/eval/executor";
 import { openExecutor } from "@/lib/eval/executors";
 import { installedResolverFactory } from "@/lib/eval/model-override";
 import { DebateQueue } from "@/lib/debate/queue";
+import { openWebhookWorker } from "@/lib/webhooks/queue";
 import { getConfig } from "@/lib/config";
 import { dim, yellow } from "../output";
 import { positiveInt } from "./search";
@@ -14,7 +15,7 @@ export function register(program: Command) {
   program
     .command("worker")
     .description(
-      "Run queued work until stopped: evaluation claims, and on PostgreSQL debates started from the form, Resume or `debate --queue`. On PostgreSQL, start any number, on any machines with the same DATABASE_URL; on the embedded database it works the evaluation runs in this process.",
+      "Run queued work until stopped: evaluation claims, webhook deliveries, and on PostgreSQL debates started from the form, Resume or `debate --queue`. On PostgreSQL, start any number, on any machines with the same DATABASE_URL; on the embedded database it works the evaluation runs in this process.",
     )
     .option(
       "--concurrency <k>",
@@ -75,6 +76,8 @@ export function register(program: Command) {
         const debates =
           database.backend === "postgres" && opts.debatesConcurrency > 0 ? new DebateQueue(h.db, database.url) : null;
         if (database.backend === "postgres") useGlobalProviderSlots(h.db);
+        // Webhook deliveries go out from every worker (pg-boss on PostgreSQL, this process on PGlite).
+        const webhooks = openWebhookWorker(h);
 
         let health: http.Server | null = null;
         if (opts.healthPort) {
@@ -125,9 +128,10 @@ export function register(program: Command) {
                 : undefined,
               log: (l) => say("log", { message: l }),
             }),
+            webhooks.work({ signal: controller.signal, log: (l) => say("webhooks", { message: l }) }),
           ]);
         } finally {
-          await Promise.all([executor.close(), debates?.close()]);
+          await Promise.all([executor.close(), debates?.close(), webhooks.close()]);
           health?.close();
           say("stopped");
         }

@@ -1,0 +1,98 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { getDb } from "@/db/client";
+import * as q from "@/db/queries/webhooks";
+import { refusalsAsStatus } from "@/lib/auth/action-refusal";
+import { AuthError } from "@/lib/auth/policy";
+import { requirePermission } from "@/lib/auth/server";
+import { refuse, type FormState } from "@/lib/forms/state";
+import { newWebhookSecret } from "@/lib/webhooks/sign";
+import { subscriptionFromForm } from "@/lib/webhooks/subscription-form";
+
+/** A form's outcome; `secret` is the signing secret, shown this once (made, or replaced). */
+export type WebhookFormState = FormState & { secret?: string; id?: string };
+
+const GROUPS = ["event"];
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+async function admin(): Promise<{ id: string } | { error: string }> {
+  try {
+    return await requirePermission("admin");
+  } catch (e) {
+    if (e instanceof AuthError) return { error: e.message };
+    throw e;
+  }
+}
+
+function invalid(form: FormData, parsed: ReturnType<typeof subscriptionFromForm>): WebhookFormState {
+  const issue = parsed.error!.issues[0]!;
+  return refuse(form, issue.message, String(issue.path[0] ?? ""), GROUPS);
+}
+
+export async function createWebhookAction(_prev: WebhookFormState, form: FormData): Promise<WebhookFormState> {
+  const me = await admin();
+  if ("error" in me) return refuse(form, me.error, undefined, GROUPS);
+  const parsed = subscriptionFromForm(form);
+  if (!parsed.success) return invalid(form, parsed);
+  const secret = newWebhookSecret();
+  const row = await q.insertSubscription((await getDb()).db, { ...parsed.data, secret, createdBy: me.id });
+  revalidatePath("/admin/webhooks");
+  return {
+    id: row.id,
+    secret,
+    message: `Subscribed ${row.url}. Copy the signing secret now: it is not shown again (you can replace it later).`,
+  };
+}
+
+export async function updateWebhookAction(_prev: WebhookFormState, form: FormData): Promise<WebhookFormState> {
+  const me = await admin();
+  if ("error" in me) return refuse(form, me.error, undefined, GROUPS);
+  const id = String(form.get("id") ?? "");
+  const parsed = subscriptionFromForm(form);
+  if (!parsed.success) return invalid(form, parsed);
+  if (!UUID.test(id) || !(await q.updateSubscription((await getDb()).db, id, parsed.data)))
+    return refuse(form, "This subscription no longer exists; it may have been deleted.", undefined, GROUPS);
+  revalidatePath("/admin/webhooks");
+  revalidatePath(`/admin/webhooks/${id}`);
+  return { message: parsed.data.active ? "Saved." : "Saved. The subscription is disabled: nothing is sent to it." };
+}
+
+export async function replaceWebhookSecretAction(_prev: WebhookFormState, form: FormData): Promise<WebhookFormState> {
+  const me = await admin();
+  if ("error" in me) return refuse(form, me.error);
+  const id = String(form.get("id") ?? "");
+  const secret = newWebhookSecret();
+  if (!UUID.test(id) || !(await q.setSubscriptionSecret((await getDb()).db, id, secret)))
+    return refuse(form, "This subscription no longer exists; it may have been deleted.");
+  return {
+    secret,
+    message:
+      "New secret made; deliveries from now on are signed with it. Copy it now into the receiver: it is not shown again.",
+  };
+}
+
+export async function setWebhookActiveAction(form: FormData) {
+  return refusalsAsStatus(async () => {
+    await requirePermission("admin");
+    const id = String(form.get("id") ?? "");
+    if (!UUID.test(id)) return;
+    await q.setSubscriptionActive((await getDb()).db, id, form.get("active") === "true");
+    revalidatePath("/admin/webhooks");
+    revalidatePath(`/admin/webhooks/${id}`);
+  });
+}
+
+/** "Send again": one more attempt of a delivery, now, with the same message id. */
+export async function resendWebhookAction(form: FormData) {
+  return refusalsAsStatus(async () => {
+    await requirePermission("admin");
+    const id = String(form.get("deliveryId") ?? "");
+    if (!UUID.test(id)) return;
+    const { db } = await getDb();
+    const delivery = await q.getDelivery(db, id);
+    if (!delivery) return;
+    await q.resendDelivery(db, id);
+    revalidatePath(`/admin/webhooks/${delivery.subscriptionId}`);
+  });
+}

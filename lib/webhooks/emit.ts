@@ -1,0 +1,81 @@
+import * as q from "@/db/queries/webhooks";
+import type { Executor } from "@/db/queries/webhooks";
+import { getConfig } from "@/lib/config";
+import { EVENT_DATA, EVENT_KEY, type WebhookEventData, type WebhookEventType } from "./events";
+
+export type WebhookDeps = {
+  /**
+   * The transaction that makes the change the event reports (the outbox: the event and its
+   * deliveries commit with the change or not at all), or the database.
+   */
+  db: Executor;
+  /** The envelope's timestamp; default now. */
+  now?: Date;
+};
+
+export type Emitted = {
+  /** Null when no active subscription wants this event, or it was already emitted (same key). */
+  eventId: string | null;
+  deliveries: number;
+};
+
+export class WebhookPayloadError extends Error {
+  constructor(type: string, detail: string) {
+    super(`webhook event ${type}: the data does not match its contract (lib/webhooks/events.ts): ${detail}`);
+    this.name = "WebhookPayloadError";
+  }
+}
+
+/**
+ * The one way anything raises a webhook event. Records the event once (its key, EVENT_KEY) with
+ * the exact body subscribers receive, and one pending delivery per active subscription to `type`;
+ * the delivery worker (lib/webhooks/queue.ts) sends them. Nothing is sent from here: called inside
+ * the transaction of the change, nothing is lost if the process dies before sending, and nothing
+ * is announced that did not commit. With no subscriber nothing is recorded.
+ */
+export async function emitWebhookEvent<T extends WebhookEventType>(
+  deps: WebhookDeps,
+  type: T,
+  data: WebhookEventData[T],
+): Promise<Emitted> {
+  const parsed = EVENT_DATA[type].safeParse(data);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new WebhookPayloadError(type, `${issue.path.join(".") || "(data)"}: ${issue.message}`);
+  }
+  const subscribers = await q.subscribersOf(deps.db, type);
+  if (!subscribers.length) return { eventId: null, deliveries: 0 };
+  const body = JSON.stringify({ type, timestamp: (deps.now ?? new Date()).toISOString(), data: parsed.data });
+  const key = (EVENT_KEY[type] as (d: WebhookEventData[T]) => string)(parsed.data as WebhookEventData[T]);
+  const eventId = await q.insertEvent(deps.db, { type, key, body });
+  if (!eventId) return { eventId: null, deliveries: 0 };
+  const rows = await q.insertDeliveries(
+    deps.db,
+    eventId,
+    subscribers.map((s) => s.id),
+    getConfig().webhooks.maxAttempts,
+  );
+  return { eventId, deliveries: rows.length };
+}
+
+/** A transaction that can open a savepoint (drizzle's `tx.transaction` inside a transaction). */
+export type Transaction = Executor & { transaction<T>(fn: (tx: Executor) => Promise<T>): Promise<T> };
+
+/**
+ * For callers inside the transaction of a change that must happen whatever becomes of its event
+ * (a verdict, a publication): the event is written in a savepoint of that transaction, so it
+ * still commits with the change, but a failure to record it (a payload that breaks the contract,
+ * say) is logged and rolls back only the savepoint, never the change.
+ */
+export async function emitInSavepoint<T extends WebhookEventType>(
+  tx: Transaction,
+  type: T,
+  data: WebhookEventData[T],
+): Promise<Emitted> {
+  try {
+    return await tx.transaction((sp) => emitWebhookEvent({ db: sp }, type, data));
+  } catch (e) {
+    console.error(`[webhooks] ${type} not recorded: ${(e as Error).message}`);
+    return { eventId: null, deliveries: 0 };
+  }
+}

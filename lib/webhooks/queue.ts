@@ -1,0 +1,206 @@
+import os from "node:os";
+import { setTimeout as sleep } from "node:timers/promises";
+import PgBoss from "pg-boss";
+import { z } from "zod";
+import type { Database, DbHandle } from "@/db/client";
+import * as q from "@/db/queries/webhooks";
+import { getConfig } from "@/lib/config";
+import type { Resolver } from "@/lib/net/safe-fetch";
+import { deliverOnce } from "./deliver";
+
+/*
+ * Sending webhook deliveries. The webhook_deliveries rows are the truth (the outbox the emitter
+ * writes in the change's own transaction); a worker takes a due row, sends one attempt and
+ * records it (lib/webhooks/deliver.ts). Two ways to run workers, as for evaluations:
+ * - PostgreSQL: pg-boss jobs in the `webhook-deliveries` queue, so every app server and every
+ *   `counterpoint worker` shares the sending, and a retry is a job scheduled for its time. A sweep
+ *   offers a job for every due row (new events, "send again", a job lost with its process); the
+ *   job's key (delivery, attempt) keeps one waiting job per attempt, and the row's hold makes a
+ *   second job for the same attempt do nothing.
+ * - PGlite (one process): this process polls the rows.
+ */
+
+export const WEBHOOK_QUEUE = "webhook-deliveries";
+const jobData = z.object({ deliveryId: z.uuid() });
+
+export const WEBHOOK_HOLDER = `${os.hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
+
+export type WebhookWorkOptions = {
+  signal: AbortSignal;
+  /** Deliveries sent at once by this process. */
+  concurrency?: number;
+  /** How often due rows are looked for; default 1 s. */
+  pollMs?: number;
+  /** Tests: name resolution for the address check. */
+  resolve?: Resolver;
+  log?: (line: string) => void;
+};
+
+export interface WebhookWorker {
+  readonly kind: "pg-boss" | "in-process";
+  work(opts: WebhookWorkOptions): Promise<void>;
+  close(): Promise<void>;
+}
+
+const jobKey = (d: { id: string; attempts: number; resend: boolean }) =>
+  `${d.id}:${d.attempts}${d.resend ? ":again" : ""}`;
+
+async function sendAndLog(db: Database, id: string, opts: WebhookWorkOptions) {
+  const r = await deliverOnce(db, id, { holder: WEBHOOK_HOLDER, resolve: opts.resolve });
+  if (r.status !== "skipped" && r.status !== "delivered")
+    opts.log?.(
+      `delivery ${id} attempt ${r.attempt} ${r.status}${r.retryAt ? `; next try ${r.retryAt.toISOString()}` : ""}`,
+    );
+  return r;
+}
+
+/** PGlite: this process works the rows. */
+export class InProcessWebhookWorker implements WebhookWorker {
+  readonly kind = "in-process" as const;
+  constructor(private readonly db: Database) {}
+
+  async work(opts: WebhookWorkOptions) {
+    const concurrency = Math.max(1, opts.concurrency ?? 4);
+    const pollMs = opts.pollMs ?? 1000;
+    while (!opts.signal.aborted) {
+      let due: Awaited<ReturnType<typeof q.dueDeliveries>> = [];
+      try {
+        due = await q.dueDeliveries(this.db, concurrency);
+        await Promise.all(
+          due.map((d) =>
+            sendAndLog(this.db, d.id, opts).catch((e) => opts.log?.(`delivery ${d.id}: ${(e as Error).message}`)),
+          ),
+        );
+      } catch (e) {
+        opts.log?.(`looking for deliveries failed: ${(e as Error).message}`);
+      }
+      if (due.length < concurrency) await sleep(pollMs, undefined, { signal: opts.signal }).catch(() => undefined);
+    }
+  }
+
+  async close() {}
+}
+
+/** PostgreSQL: pg-boss jobs, shared by every process on the database. */
+export class PgBossWebhookWorker implements WebhookWorker {
+  readonly kind = "pg-boss" as const;
+  private boss: PgBoss;
+  private started: Promise<unknown> | null = null;
+
+  constructor(
+    private readonly db: Database,
+    url: string,
+  ) {
+    this.boss = new PgBoss({
+      connectionString: url,
+      max: 2,
+      schedule: false,
+      application_name: "counterpoint-webhooks",
+    });
+    this.boss.on("error", (e) => console.error(`[pg-boss] ${e.message}`));
+  }
+
+  private async start() {
+    this.started ??= (async () => {
+      await this.boss.start();
+      // Processes starting together may deadlock creating queues (see lib/debate/queue.ts): tried again.
+      for (let attempt = 1; ; attempt++) {
+        try {
+          if (!(await this.boss.getQueue(WEBHOOK_QUEUE)))
+            await this.boss.createQueue(WEBHOOK_QUEUE, {
+              name: WEBHOOK_QUEUE,
+              // One waiting job per key (delivery and attempt); retries are ours (the row's schedule), not pg-boss's.
+              policy: "short",
+              retryLimit: 0,
+              expireInSeconds: 120,
+            });
+          return;
+        } catch (e) {
+          if (attempt >= 5) throw e;
+          await sleep(100 * attempt + Math.random() * 200);
+        }
+      }
+    })();
+    await this.started.catch((e) => {
+      this.started = null;
+      throw e;
+    });
+  }
+
+  private async offer(d: { id: string; attempts: number; resend: boolean }, startAfter?: Date) {
+    await this.boss.send(WEBHOOK_QUEUE, { deliveryId: d.id }, { singletonKey: jobKey(d), startAfter });
+  }
+
+  async work(opts: WebhookWorkOptions) {
+    await this.start();
+    const pollMs = opts.pollMs ?? 2000;
+    let inFlight = 0;
+    const handler = async (jobs: PgBoss.Job<unknown>[]) => {
+      inFlight++;
+      try {
+        for (const job of jobs) {
+          const parsed = jobData.safeParse(job.data);
+          if (!parsed.success) continue;
+          const id = parsed.data.deliveryId;
+          const r = await sendAndLog(this.db, id, opts);
+          if (r.status !== "skipped" && r.retryAt)
+            await this.offer({ id, attempts: r.attempt, resend: false }, r.retryAt);
+        }
+      } finally {
+        inFlight--;
+      }
+    };
+    const workers: string[] = [];
+    for (let i = 0; i < Math.max(1, opts.concurrency ?? 4); i++)
+      workers.push(
+        await this.boss.work(
+          WEBHOOK_QUEUE,
+          { batchSize: 1, pollingIntervalSeconds: Math.max(0.5, pollMs / 1000) },
+          handler,
+        ),
+      );
+    try {
+      while (!opts.signal.aborted) {
+        try {
+          for (const d of await q.dueDeliveries(this.db, 200)) await this.offer(d);
+        } catch (e) {
+          opts.log?.(`sweep failed: ${(e as Error).message}`);
+        }
+        await sleep(pollMs, undefined, { signal: opts.signal }).catch(() => undefined);
+      }
+    } finally {
+      for (const id of workers) await this.boss.offWork({ id }).catch(() => undefined);
+      while (inFlight > 0) await sleep(50);
+    }
+  }
+
+  async close() {
+    if (this.started) await this.boss.stop({ graceful: true, wait: true, timeout: 10_000 }).catch(() => undefined);
+  }
+}
+
+/** pg-boss on PostgreSQL, this process on PGlite. */
+export function openWebhookWorker(h: DbHandle): WebhookWorker {
+  const database = getConfig().database;
+  if (h.backend === "postgres") {
+    if (database.backend !== "postgres") throw new Error("Webhook delivery on PostgreSQL needs DATABASE_URL.");
+    return new PgBossWebhookWorker(h.db, database.url);
+  }
+  return new InProcessWebhookWorker(h.db);
+}
+
+const key = Symbol.for("counterpoint.webhook-worker");
+type G = typeof globalThis & { [key]?: { controller: AbortController; done: Promise<void> } };
+
+/** The app server's own sender; once per process. It stops when the process does. */
+export function startAppWebhookWorker(h: DbHandle): void {
+  const g = globalThis as G;
+  if (g[key]) return;
+  const worker = openWebhookWorker(h);
+  const controller = new AbortController();
+  const done = worker
+    .work({ signal: controller.signal, log: (l) => console.log(`[webhooks] ${l}`) })
+    .catch((e) => console.error(`[webhooks] stopped: ${(e as Error).message}`))
+    .finally(() => worker.close());
+  g[key] = { controller, done };
+}

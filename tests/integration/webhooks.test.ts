@@ -1,0 +1,309 @@
+import { signedInAs, useDatabase } from "../helpers/next-request";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { eq } from "drizzle-orm";
+import { Webhook } from "standardwebhooks";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import type { DbHandle } from "@/db/client";
+import * as s from "@/db/schema";
+import { createDebateRecord } from "@/db/queries/debates";
+import { insertComparison, setComparisonMethods } from "@/db/queries/comparisons";
+import { createUser } from "@/db/queries/users";
+import { createSession } from "@/lib/auth/sessions";
+import { resetConfigForTests } from "@/lib/config";
+import { scriptedModel } from "@/lib/bench/scripted-model";
+import { radarConfigSchema, radarProtocol } from "@/lib/debate/radar/protocol";
+import { runDebate } from "@/lib/debate/runner";
+import { promptsHash } from "@/lib/prompts";
+import type { Resolver } from "@/lib/net/safe-fetch";
+import { emitInSavepoint, emitWebhookEvent } from "@/lib/webhooks/emit";
+import { openWebhookWorker, type WebhookWorker } from "@/lib/webhooks/queue";
+import { createWebhookAction, resendWebhookAction } from "@/app/admin/webhooks/actions";
+import { backend, freshDatabase } from "./test-db";
+
+/*
+ * Webhooks end to end below the browser: an event raised where the state changes (a debate's
+ * completion, the emitter called directly for a fact-check), sent by the real queue worker of the
+ * backend (pg-boss on PostgreSQL, the in-process loop on PGlite) to receivers on 127.0.0.1, which
+ * check the signature with the Standard Webhooks library. FETCH_ALLOW_HOSTS lets 127.0.0.1 through,
+ * as a newsroom's intranet receiver would be; the refused target's name resolves through a stub
+ * to a private address, so no packet leaves loopback.
+ */
+
+type Received = { path: string; headers: Record<string, string>; body: string };
+
+let h: DbHandle;
+let admin = "";
+let worker: WebhookWorker;
+const stop = new AbortController();
+let working: Promise<void>;
+let server: http.Server;
+let base = "";
+const received: Received[] = [];
+/** Answers per path, in order; then 204. */
+const script = new Map<string, number[]>();
+
+// Only the refused target's name resolves; the receivers are address literals (no DNS asked).
+const resolve: Resolver = async (host) => {
+  if (host === "hooks.newsroom.example") return [{ address: "10.20.0.7", family: 4 }];
+  throw Object.assign(new Error("no such host"), { code: "ENOTFOUND" });
+};
+
+beforeAll(async () => {
+  h = await freshDatabase();
+  useDatabase(h);
+  vi.stubEnv("FETCH_ALLOW_HOSTS", "127.0.0.1");
+  vi.stubEnv("WEBHOOK_RETRY_BASE_SECONDS", "0.05");
+  vi.stubEnv("WEBHOOK_MAX_ATTEMPTS", "3");
+  vi.stubEnv("PUBLIC_URL", "https://counterpoint.newsroom.example");
+  if (backend === "postgres") vi.stubEnv("DATABASE_URL", process.env.TEST_DATABASE_URL!);
+  resetConfigForTests();
+  server = http.createServer((req, res) => {
+    let body = "";
+    req.on("data", (c: Buffer) => (body += c.toString("utf8")));
+    req.on("end", () => {
+      received.push({ path: req.url ?? "", headers: req.headers as Record<string, string>, body });
+      const code = script.get(req.url ?? "")?.shift() ?? 204;
+      res.writeHead(code, { "content-type": "text/plain" }).end(code >= 400 ? "<b>busy</b>\u0007 try later" : "");
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const u = await createUser(h.db, { email: "admin@x.org", passwordHash: null, roles: ["admin"] });
+  admin = (await createSession(h.db, u.id)).token;
+  worker = openWebhookWorker(h);
+  working = worker.work({ signal: stop.signal, pollMs: 100, resolve });
+});
+
+afterAll(async () => {
+  stop.abort();
+  await working;
+  await worker?.close();
+  server?.close();
+  vi.unstubAllEnvs();
+  resetConfigForTests();
+  await h?.close();
+});
+
+async function subscribe(path: string, events: string[], url = `${base}${path}`) {
+  signedInAs(admin);
+  const f = new FormData();
+  f.set("url", url);
+  f.set("description", path);
+  f.set("active", "on");
+  for (const e of events) f.append("event", e);
+  const r = await createWebhookAction({}, f);
+  expect(r.error).toBeUndefined();
+  return { id: r.id!, secret: r.secret! };
+}
+
+const deliveriesOf = (subscriptionId: string) =>
+  h.db.select().from(s.webhookDeliveries).where(eq(s.webhookDeliveries.subscriptionId, subscriptionId));
+const attemptsOf = async (deliveryId: string) =>
+  (await h.db.select().from(s.webhookAttempts).where(eq(s.webhookAttempts.deliveryId, deliveryId))).sort(
+    (a, b) => a.attempt - b.attempt,
+  );
+/** The one delivery of a subscription once it is no longer waiting (bounded: the test fails after 20 s). */
+async function settled(subscriptionId: string, count = 1) {
+  return vi.waitFor(
+    async () => {
+      const rows = await deliveriesOf(subscriptionId);
+      if (rows.length !== count || rows.some((d) => d.status === "pending" || d.status === "sending"))
+        throw new Error(`deliveries: ${rows.map((d) => d.status).join(", ") || "none"}`);
+      return rows;
+    },
+    { timeout: 20_000, interval: 50 },
+  );
+}
+const verified = (secret: string, r: Received) =>
+  new Webhook(secret).verify(r.body, {
+    "webhook-id": r.headers["webhook-id"]!,
+    "webhook-timestamp": r.headers["webhook-timestamp"]!,
+    "webhook-signature": r.headers["webhook-signature"]!,
+  }) as { type: string; timestamp: string; data: Record<string, any> };
+
+async function radarDebate(comparisonId?: string, claimId?: string) {
+  const config = radarConfigSchema.parse({});
+  return createDebateRecord(h.db, {
+    claim: { text: "The boxer sold his medal to help children in the 2022 war." },
+    ...(claimId ? { claimId } : {}),
+    protocol: "radar",
+    variant: config.variant,
+    config,
+    models: Object.fromEntries(radarProtocol.roles(config).map((r) => [r, "openai:gpt-4o-mini"])),
+    promptsHash: promptsHash(radarProtocol.templates(config)),
+    evidenceMode: "gold",
+    evidence: [{ rank: 1, text: "The boxer auctioned his Olympic medal in 2012.", source: "gold" }],
+    comparisonId: comparisonId ?? null,
+  });
+}
+const finish = (id: string, verdict: "TRUE" | "FALSE" | "HALF-TRUE" = "FALSE") =>
+  runDebate(h.db, id, { resolve: () => scriptedModel("openai:gpt-4o-mini", { pStop: 0.9, verdict }).resolved });
+
+describe(`webhooks (${backend}, ${backend === "postgres" ? "pg-boss" : "in-process"} queue)`, () => {
+  it("a finished debate reaches the receiver as debate.finished, signed so the library verifies it", async () => {
+    const sub = await subscribe("/debates", ["debate.finished"]);
+    expect(sub.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    const id = await radarDebate();
+    expect(await finish(id)).toEqual({ status: "completed" });
+    const [d] = await settled(sub.id);
+    expect(d!.status).toBe("delivered");
+    const got = received.filter((r) => r.path === "/debates");
+    expect(got).toHaveLength(1);
+    const event = verified(sub.secret, got[0]!);
+    expect(event.type).toBe("debate.finished");
+    expect(event.data.debate).toMatchObject({
+      id,
+      url: `https://counterpoint.newsroom.example/debates/${id}`,
+      method: "radar",
+      verdict: { label: "FALSE", productLabel: "FALSE" },
+    });
+    // A body changed on the way, or signed with another secret, does not verify.
+    expect(() => verified(sub.secret, { ...got[0]!, body: got[0]!.body.replace("FALSE", "TRUE") })).toThrow();
+    const attempts = await attemptsOf(d!.id);
+    expect(attempts.map((a) => [a.outcome, a.responseStatus])).toEqual([["delivered", 204]]);
+
+    // "Send again": the same message (same webhook-id, so the receiver can tell), signed afresh, logged as sent again.
+    const f = new FormData();
+    f.set("deliveryId", d!.id);
+    await resendWebhookAction(f);
+    await vi.waitFor(
+      async () => {
+        if ((await attemptsOf(d!.id)).length < 2) throw new Error("not sent again yet");
+      },
+      { timeout: 20_000, interval: 50 },
+    );
+    const again = received.filter((r) => r.path === "/debates");
+    expect(again).toHaveLength(2);
+    expect(again[1]!.headers["webhook-id"]).toBe(again[0]!.headers["webhook-id"]);
+    expect(verified(sub.secret, again[1]!).data.debate.id).toBe(id);
+    const log = await attemptsOf(d!.id);
+    expect(log.map((a) => [a.attempt, a.outcome, a.manual])).toEqual([
+      [1, "delivered", false],
+      [2, "delivered", true],
+    ]);
+  });
+
+  it("a receiver that answers 500 twice gets the third try; the log keeps every answer", async () => {
+    const sub = await subscribe("/flaky", ["fact_check.published"]);
+    script.set("/flaky", [500, 500]);
+    await emitWebhookEvent({ db: h.db }, "fact_check.published", {
+      factCheck: {
+        id: "6f0c8f5e-8f7b-4a49-9d0e-0d8f7b1f6a10",
+        slug: "boxer-medal-2022",
+        url: "https://counterpoint.newsroom.example/fact-checks/boxer-medal-2022",
+        version: 1,
+        claim: { text: "The boxer sold his medal in 2022.", speaker: null, appearanceUrl: null },
+        rating: { productLabel: "FALSE", textualRating: "False" },
+        debateId: null,
+        comparisonId: null,
+        publishedAt: new Date().toISOString(),
+      },
+    });
+    const [d] = await settled(sub.id);
+    expect(d!.status).toBe("delivered");
+    const got = received.filter((r) => r.path === "/flaky");
+    expect(got).toHaveLength(3);
+    expect(new Set(got.map((r) => r.headers["webhook-id"])).size).toBe(1);
+    for (const r of got) expect(verified(sub.secret, r).type).toBe("fact_check.published");
+    const log = await attemptsOf(d!.id);
+    expect(log.map((a) => [a.attempt, a.outcome, a.responseStatus])).toEqual([
+      [1, "failed", 500],
+      [2, "failed", 500],
+      [3, "delivered", 204],
+    ]);
+    // The receiver's answer is kept as a short, printable excerpt (never rendered as HTML).
+    expect(log[0]!.responseExcerpt).toBe("<b>busy</b> try later");
+    expect(log[0]!.error).toMatch(/answered 500/);
+  });
+
+  it("a receiver that never succeeds is recorded as failed after the last attempt", async () => {
+    const sub = await subscribe("/down", ["fact_check.corrected"]);
+    script.set("/down", [503, 503, 503]);
+    await emitWebhookEvent({ db: h.db }, "fact_check.corrected", {
+      factCheck: {
+        id: "6f0c8f5e-8f7b-4a49-9d0e-0d8f7b1f6a10",
+        slug: "boxer-medal-2022",
+        url: null,
+        version: 2,
+        claim: { text: "The boxer sold his medal in 2022.", speaker: null, appearanceUrl: null },
+        rating: { productLabel: "FALSE", textualRating: "False" },
+        debateId: null,
+        comparisonId: null,
+        publishedAt: new Date().toISOString(),
+      },
+      correction: { note: "The auction was in 2012, not 2011.", correctedAt: new Date().toISOString() },
+    });
+    const [d] = await settled(sub.id);
+    expect(d!.status).toBe("failed");
+    expect((await attemptsOf(d!.id)).map((a) => a.responseStatus)).toEqual([503, 503, 503]);
+  });
+
+  it("an event that cannot be recorded never takes the change it reports down with it", async () => {
+    const sub = await subscribe("/kept", ["fact_check.published"]);
+    await h.db.transaction(async (tx) => {
+      await tx.insert(s.users).values({ email: "kept@x.org" });
+      const r = await emitInSavepoint(tx, "fact_check.published", { factCheck: { id: "not-a-uuid" } } as never);
+      expect(r.eventId).toBeNull();
+    });
+    expect(await h.db.select().from(s.users).where(eq(s.users.email, "kept@x.org"))).toHaveLength(1);
+    expect(await deliveriesOf(sub.id)).toHaveLength(0);
+  });
+
+  it("a target whose name resolves to a private address is refused, logged, and not retried", async () => {
+    const sub = await subscribe("/private", ["debate.finished"], "https://hooks.newsroom.example/in");
+    // The form refuses a private address written as such before anything is saved.
+    const f = new FormData();
+    f.set("url", "http://10.20.0.7/in");
+    f.append("event", "debate.finished");
+    const refused = await createWebhookAction({}, f);
+    expect(refused).toMatchObject({
+      field: "url",
+      values: { url: "http://10.20.0.7/in" },
+      lists: { event: ["debate.finished"] },
+    });
+    expect(refused.error).toMatch(/private or local network/);
+
+    const id = await radarDebate();
+    expect(await finish(id, "TRUE")).toEqual({ status: "completed" });
+    const [d] = await settled(sub.id);
+    expect(d!.status).toBe("failed");
+    const log = await attemptsOf(d!.id);
+    expect(log.map((a) => [a.outcome, a.responseStatus])).toEqual([["refused", null]]);
+    expect(log[0]!.error).toMatch(/private or local network.*FETCH_ALLOW_HOSTS/);
+  });
+
+  it("a comparison is announced once, when the last of its methods completes", async () => {
+    const sub = await subscribe("/comparisons", ["comparison.finished"]);
+    const cmp = await insertComparison(h.db, {
+      claim: { text: "The boxer sold his medal to help children in the 2022 war." },
+      corpusId: null,
+      methods: [
+        { protocol: "radar", preset: null },
+        { protocol: "radar", preset: "single" },
+      ],
+      ensemble: null,
+      createdBy: null,
+    });
+    const a = await radarDebate(cmp.id, cmp.claimId);
+    const b = await radarDebate(cmp.id, cmp.claimId);
+    await setComparisonMethods(h.db, cmp.id, [
+      { protocol: "radar", preset: null, debateId: a },
+      { protocol: "radar", preset: "single", debateId: b },
+    ]);
+    await finish(a, "FALSE");
+    expect(await deliveriesOf(sub.id)).toHaveLength(0);
+    await finish(b, "HALF-TRUE");
+    await settled(sub.id);
+    const got = received.filter((r) => r.path === "/comparisons");
+    expect(got).toHaveLength(1);
+    const event = verified(sub.secret, got[0]!);
+    expect(event.type).toBe("comparison.finished");
+    expect(
+      event.data.comparison.debates.map((d: { id: string; verdict: { label: string } }) => [d.id, d.verdict.label]),
+    ).toEqual([
+      [a, "FALSE"],
+      [b, "HALF-TRUE"],
+    ]);
+  });
+});
