@@ -33,7 +33,10 @@ export function serve(e: Endpoint) {
       const body = e.body ? valid(e.body, await jsonBody(request), "body") : undefined;
       const reply = await e.handle({ db, handle, principal, params, query, body, request });
       if (reply instanceof Response) return reply;
-      return json(reply.status, reply.json, reply.headers);
+      // The body is written through the documented schema: what the document says is what is sent
+      // (fields it does not name are left out), and a handler that breaks its promise fails here.
+      const documented = e.responses[reply.status]?.schema;
+      return json(reply.status, documented ? documented.parse(reply.json) : reply.json, reply.headers);
     } catch (err) {
       if (err instanceof ApiError) return errorResponse(err);
       if (err instanceof AuthError)

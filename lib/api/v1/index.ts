@@ -27,7 +27,13 @@ const openApi = endpoint({
   responses: {
     200: {
       description: "The OpenAPI 3.1 document of this API.",
-      schema: z.object({ openapi: z.string(), info: z.object({ title: z.string(), version: z.string() }), paths: z.record(z.string(), z.unknown()) }).meta({ id: "OpenApiDocument" }),
+      schema: z
+        .looseObject({
+          openapi: z.string(),
+          info: z.looseObject({ title: z.string(), version: z.string() }),
+          paths: z.record(z.string(), z.unknown()),
+        })
+        .meta({ id: "OpenApiDocument" }),
     },
   },
   async handle() {
