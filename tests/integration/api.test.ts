@@ -51,7 +51,7 @@ async function freePort(): Promise<number> {
 beforeAll(async () => {
   const port = await freePort();
   fake = spawn(process.execPath, [path.join(ROOT, "e2e/fake-openai.mjs")], {
-    env: { PATH: process.env.PATH, FAKE_OPENAI_PORT: String(port), FAKE_OPENAI_DELAY_MS: "0" },
+    env: { PATH: process.env.PATH ?? "", NODE_ENV: "test", FAKE_OPENAI_PORT: String(port), FAKE_OPENAI_DELAY_MS: "0" },
     stdio: ["ignore", "pipe", "inherit"],
   });
   await new Promise<void>((resolve, reject) => {
@@ -77,9 +77,11 @@ beforeAll(async () => {
   ).token;
   const j = await createUser(h.db, { email: "reader@x.org", passwordHash: null, roles: ["journalist"] });
   journalist = (await createApiToken(h.db, { id: j.id, email: "reader@x.org", name: null, roles: ["journalist"] }, { name: "read" })).token;
-  [runId] = (
-    await h.db.insert(s.evalRuns).values({ name: "api run", protocol: "radar", config: {}, status: "completed" }).returning({ id: s.evalRuns.id })
-  ).map((r) => r.id);
+  const [run] = await h.db
+    .insert(s.evalRuns)
+    .values({ name: "api run", protocol: "radar", config: {}, status: "completed" })
+    .returning({ id: s.evalRuns.id });
+  runId = run!.id;
   await seedDebates(h.db, { count: 2, evalRunId: runId });
   // A comparison reads one corpus for every method, embedded with the server's own encoder as the app's are.
   await ingestRecords(
