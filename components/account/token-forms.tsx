@@ -59,7 +59,13 @@ export function CreateTokenForm({
         {scopes.length === 0 ? <p className="text-black/60">Your roles allow reading only.</p> : null}
         {scopes.map((s) => (
           <label key={s.name} className="flex items-start gap-2">
-            <input type="checkbox" name="scope" value={s.name} defaultChecked={ticked.includes(s.name)} className="mt-1" />
+            <input
+              type="checkbox"
+              name="scope"
+              value={s.name}
+              defaultChecked={ticked.includes(s.name)}
+              className="mt-1"
+            />
             <span>
               {s.words} <code className="text-xs text-black/60">{s.name}</code>
             </span>
@@ -87,8 +93,11 @@ export function CreateTokenForm({
             {state.token}
           </code>
           <p>
-            Send it as <code className="break-all">Authorization: Bearer {"<token>"}</code>; the API is described
-            at <a className="underline" href="/api/v1/openapi.json">/api/v1/openapi.json</a>.
+            Send it as <code className="break-all">Authorization: Bearer {"<token>"}</code>; the API is described at{" "}
+            <a className="underline" href="/api/v1/openapi.json">
+              /api/v1/openapi.json
+            </a>
+            .
           </p>
         </div>
       ) : null}

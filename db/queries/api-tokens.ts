@@ -61,11 +61,7 @@ export async function revokeApiTokenRow(
     .update(s.apiTokens)
     .set({ revokedAt: now, revokedBy: by })
     .where(
-      and(
-        eq(s.apiTokens.id, id),
-        isNull(s.apiTokens.revokedAt),
-        ownerId ? eq(s.apiTokens.userId, ownerId) : undefined,
-      ),
+      and(eq(s.apiTokens.id, id), isNull(s.apiTokens.revokedAt), ownerId ? eq(s.apiTokens.userId, ownerId) : undefined),
     )
     .returning();
   return row ?? null;

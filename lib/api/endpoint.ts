@@ -124,8 +124,7 @@ export function routePattern(path: string): string {
 /** The access rule the route table gives this endpoint's address; an address it lacks is an error in the program. */
 export function ruleOf(e: Pick<Endpoint, "path">): Rule {
   const entry = ROUTES.find((r) => r.pattern === routePattern(e.path) && r.type === "route");
-  if (!entry)
-    throw new Error(`${e.path} has no entry in lib/auth/route-policy.ts; add one saying who may call it.`);
+  if (!entry) throw new Error(`${e.path} has no entry in lib/auth/route-policy.ts; add one saying who may call it.`);
   return entry.rule;
 }
 

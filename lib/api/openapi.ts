@@ -52,7 +52,9 @@ export function openApiDocument(endpoints: readonly Endpoint[], version: string)
       tags: [e.tag],
       summary: e.summary,
       ...(e.description ? { description: e.description } : {}),
-      ...(e.params || e.query ? { requestParams: { ...(e.params ? { path: e.params } : {}), ...(e.query ? { query: e.query } : {}) } } : {}),
+      ...(e.params || e.query
+        ? { requestParams: { ...(e.params ? { path: e.params } : {}), ...(e.query ? { query: e.query } : {}) } }
+        : {}),
       ...(e.body ? { requestBody: { required: true, content: { "application/json": { schema: e.body } } } } : {}),
       responses: responses as ZodOpenApiOperationObject["responses"],
       // A public route needs no token; every other accepts a token (or a session cookie).

@@ -56,11 +56,19 @@ export function serve(e: Endpoint) {
 async function jsonBody(request: Request): Promise<unknown> {
   const text = await request.text();
   if (!text.trim())
-    throw new ApiError(400, "invalid_request", "The request has no body; send a JSON object (Content-Type: application/json).");
+    throw new ApiError(
+      400,
+      "invalid_request",
+      "The request has no body; send a JSON object (Content-Type: application/json).",
+    );
   try {
     return JSON.parse(text);
   } catch {
-    throw new ApiError(400, "invalid_request", "The body is not valid JSON; send a JSON object (Content-Type: application/json).");
+    throw new ApiError(
+      400,
+      "invalid_request",
+      "The body is not valid JSON; send a JSON object (Content-Type: application/json).",
+    );
   }
 }
 

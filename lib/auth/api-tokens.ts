@@ -150,7 +150,12 @@ export async function resolveBearer(
 ): Promise<BearerResult> {
   const now = opts.now ?? new Date();
   if (!TOKEN_SHAPE.test(token))
-    return { ok: false, status: 401, code: "token_invalid", message: `This is not a Counterpoint API token. ${MAKE_ONE}` };
+    return {
+      ok: false,
+      status: 401,
+      code: "token_invalid",
+      message: `This is not a Counterpoint API token. ${MAKE_ONE}`,
+    };
   const row = await apiTokenByHash(db, sha256(token));
   if (!row)
     return { ok: false, status: 401, code: "token_invalid", message: `This API token is not known here. ${MAKE_ONE}` };

@@ -10,7 +10,10 @@ import { routePattern } from "@/lib/api/endpoint";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
-type RouteModule = Record<string, (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>>;
+type RouteModule = Record<
+  string,
+  (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>
+>;
 
 /** The route module for an OpenAPI path (`/api/v1/debates/{id}`). */
 async function routeModule(openApiPath: string): Promise<RouteModule> {
@@ -29,7 +32,9 @@ export type ApiCall = {
 };
 
 export async function callApi(call: ApiCall): Promise<Response> {
-  const filled = call.path.replace(/\{([A-Za-z0-9_]+)\}/g, (_, k: string) => encodeURIComponent(call.params?.[k] ?? ""));
+  const filled = call.path.replace(/\{([A-Za-z0-9_]+)\}/g, (_, k: string) =>
+    encodeURIComponent(call.params?.[k] ?? ""),
+  );
   const url = new URL(filled, "http://127.0.0.1:3000");
   for (const [k, v] of Object.entries(call.query ?? {})) url.searchParams.set(k, v);
   const headers = new Headers(call.headers);

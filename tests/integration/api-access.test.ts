@@ -43,7 +43,12 @@ beforeAll(async () => {
   const revoked = await createApiToken(h.db, checker, { name: "old", scopes: ["debate:start"] });
   await revokeApiToken(h.db, checker, revoked.row.id);
   tokens.revoked = revoked.token;
-  const expired = await createApiToken(h.db, checker, { name: "expired", scopes: ["debate:start"], expires: "30" }, new Date(now.getTime() - 31 * 86_400_000));
+  const expired = await createApiToken(
+    h.db,
+    checker,
+    { name: "expired", scopes: ["debate:start"], expires: "30" },
+    new Date(now.getTime() - 31 * 86_400_000),
+  );
   tokens.expired = expired.token;
   // A well-formed token nobody made.
   tokens.unknown = `cp_${"A".repeat(43)}`;
@@ -65,7 +70,13 @@ async function errorOf(res: Response) {
 describe(`every /api/v1 route against the route table (${backend})`, () => {
   it("walks all the endpoints the document lists", () => {
     expect(ENDPOINTS.map((e) => `${e.method} ${e.path}`)).toEqual(
-      expect.arrayContaining(["POST /api/v1/debates", "GET /api/v1/debates/{id}", "GET /api/v1/debates/{id}/events", "POST /api/v1/comparisons", "GET /api/v1/eval-runs/{id}"]),
+      expect.arrayContaining([
+        "POST /api/v1/debates",
+        "GET /api/v1/debates/{id}",
+        "GET /api/v1/debates/{id}/events",
+        "POST /api/v1/comparisons",
+        "GET /api/v1/eval-runs/{id}",
+      ]),
     );
   });
 
@@ -101,7 +112,8 @@ describe(`every /api/v1 route against the route table (${backend})`, () => {
         const status = res.status;
         if (status >= 400) await errorOf(res);
         else await res.body?.cancel();
-        const outcome = status === 401 || status === 403 ? String(status) : status >= 500 ? `broken ${status}` : "allowed";
+        const outcome =
+          status === 401 || status === 403 ? String(status) : status >= 500 ? `broken ${status}` : "allowed";
         got.push(`${e.method} ${e.path} ${who}: ${outcome}`);
         const role: UserRole | null = who === "none" ? null : who === "scopeless" ? "fact-checker" : who;
         let expected: string;

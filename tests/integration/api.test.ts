@@ -73,10 +73,16 @@ beforeAll(async () => {
   checkerSession = (await createSession(h.db, checker.id)).token;
   const a = await createUser(h.db, { email: "admin@x.org", passwordHash: null, roles: ["admin", "fact-checker"] });
   admin = (
-    await createApiToken(h.db, { id: a.id, email: "admin@x.org", name: null, roles: ["admin", "fact-checker"] }, { name: "all", scopes: ["debate:start"] })
+    await createApiToken(
+      h.db,
+      { id: a.id, email: "admin@x.org", name: null, roles: ["admin", "fact-checker"] },
+      { name: "all", scopes: ["debate:start"] },
+    )
   ).token;
   const j = await createUser(h.db, { email: "reader@x.org", passwordHash: null, roles: ["journalist"] });
-  journalist = (await createApiToken(h.db, { id: j.id, email: "reader@x.org", name: null, roles: ["journalist"] }, { name: "read" })).token;
+  journalist = (
+    await createApiToken(h.db, { id: j.id, email: "reader@x.org", name: null, roles: ["journalist"] }, { name: "read" })
+  ).token;
   const [run] = await h.db
     .insert(s.evalRuns)
     .values({ name: "api run", protocol: "radar", config: {}, status: "completed" })
@@ -86,14 +92,20 @@ beforeAll(async () => {
   // A comparison reads one corpus for every method, embedded with the server's own encoder as the app's are.
   await ingestRecords(
     h.db,
-    EVIDENCE.split("\n\n").map((text, i) => ({ kind: "document" as const, document: { id: `d${i}`, title: `Report ${i}`, text } })),
+    EVIDENCE.split("\n\n").map((text, i) => ({
+      kind: "document" as const,
+      document: { id: `d${i}`, title: `Report ${i}`, text },
+    })),
     { corpus: "newsroom", source: "t", kind: "records" },
   );
 });
 afterAll(async () => {
   // Debates the conformance checks started run on; let them end before the database closes.
   for (let i = 0; i < 300; i++) {
-    const busy = await h.db.select({ id: s.debates.id }).from(s.debates).where(inArray(s.debates.status, ["queued", "running"]));
+    const busy = await h.db
+      .select({ id: s.debates.id })
+      .from(s.debates)
+      .where(inArray(s.debates.status, ["queued", "running"]));
     if (!busy.length) break;
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -121,7 +133,12 @@ describe(`a script drives a debate through the API with a token (${backend})`, (
     expect(row!.tokenHash).not.toContain(token.slice(3));
     expect(token.startsWith(row!.prefix)).toBe(true);
 
-    const started = await callApi({ method: "POST", path: "/api/v1/debates", token, body: { claim: CLAIM, evidence: EVIDENCE } });
+    const started = await callApi({
+      method: "POST",
+      path: "/api/v1/debates",
+      token,
+      body: { claim: CLAIM, evidence: EVIDENCE },
+    });
     expect(started.status).toBe(201);
     const { id, links } = (await started.json()) as { id: string; links: { events: string } };
     expect(links.events).toBe(`/api/v1/debates/${id}/events`);
@@ -158,17 +175,32 @@ describe(`a script drives a debate through the API with a token (${backend})`, (
 
   it("refuses a bad request with the field and what to do, and starts nothing", async () => {
     const before = (await h.db.select().from(s.debates)).length;
-    const res = await callApi({ method: "POST", path: "/api/v1/debates", token: admin, body: { claim: CLAIM, method: "astrology", evidence: EVIDENCE } });
+    const res = await callApi({
+      method: "POST",
+      path: "/api/v1/debates",
+      token: admin,
+      body: { claim: CLAIM, method: "astrology", evidence: EVIDENCE },
+    });
     expect(res.status).toBe(400);
-    expect(await res.json()).toMatchObject({ error: { code: "invalid_request", field: "method", message: expect.stringMatching(/choose one of: .*radar/) } });
-    const typo = await callApi({ method: "POST", path: "/api/v1/debates", token: admin, body: { claim: CLAIM, protocol: "radar" } });
+    expect(await res.json()).toMatchObject({
+      error: { code: "invalid_request", field: "method", message: expect.stringMatching(/choose one of: .*radar/) },
+    });
+    const typo = await callApi({
+      method: "POST",
+      path: "/api/v1/debates",
+      token: admin,
+      body: { claim: CLAIM, protocol: "radar" },
+    });
     expect(((await typo.json()) as { error: { message: string } }).error.message).toMatch(/unknown field "protocol"/);
     expect((await h.db.select().from(s.debates)).length).toBe(before);
   });
 });
 
 type Doc = {
-  paths: Record<string, Record<string, { operationId: string; responses: Record<string, { content?: Record<string, unknown> }> }>>;
+  paths: Record<
+    string,
+    Record<string, { operationId: string; responses: Record<string, { content?: Record<string, unknown> }> }>
+  >;
 };
 
 /** A request each operation should answer with its success status; a new operation needs one here. */
@@ -178,7 +210,13 @@ function goodRequest(operationId: string): Omit<ApiCall, "method" | "path"> {
     startDebate: { body: { claim: CLAIM, evidence: EVIDENCE, preset: "radar-expertise" } },
     readDebate: { params: { id: finishedDebate } },
     debateEvents: { params: { id: finishedDebate } },
-    startComparison: { body: { claim: CLAIM, corpus: "newsroom", methods: [{ method: "radar" }, { method: "radar", preset: "radar-three-agent" }] } },
+    startComparison: {
+      body: {
+        claim: CLAIM,
+        corpus: "newsroom",
+        methods: [{ method: "radar" }, { method: "radar", preset: "radar-three-agent" }],
+      },
+    },
     listEvalRuns: { query: { limit: "5" } },
     readEvalRun: { params: { id: runId } },
     openApi: {},
@@ -213,8 +251,22 @@ describe(`the OpenAPI document (${backend})`, () => {
         const base = { method: method.toUpperCase() as "GET" | "POST", path: p };
         const good = goodRequest(op.operationId);
         const asks: Array<[string, ApiCall]> = [[success, { ...base, ...good, token: admin }]];
-        if (documented.includes("400")) asks.push(["400", { ...base, ...good, token: admin, body: good.body ? { claim: 7 } : undefined, query: good.query ? { limit: "lots" } : undefined }]);
-        if (documented.includes("404")) asks.push(["404", { ...base, ...good, token: admin, params: { id: "00000000-0000-4000-8000-000000000000" } }]);
+        if (documented.includes("400"))
+          asks.push([
+            "400",
+            {
+              ...base,
+              ...good,
+              token: admin,
+              body: good.body ? { claim: 7 } : undefined,
+              query: good.query ? { limit: "lots" } : undefined,
+            },
+          ]);
+        if (documented.includes("404"))
+          asks.push([
+            "404",
+            { ...base, ...good, token: admin, params: { id: "00000000-0000-4000-8000-000000000000" } },
+          ]);
         if (documented.includes("403")) asks.push(["403", { ...base, ...good, token: journalist }]);
         asks.push(["401", { ...base, ...good, token: `cp_${"B".repeat(43)}` }]);
         for (const [want, req] of asks) {
@@ -227,7 +279,9 @@ describe(`the OpenAPI document (${backend})`, () => {
             await res.body?.cancel();
           } else {
             expect(Object.keys(content)).toContain("application/json");
-            const validate = ajv.getSchema(pointer("paths", p, method, "responses", want, "content", "application/json", "schema"))!;
+            const validate = ajv.getSchema(
+              pointer("paths", p, method, "responses", want, "content", "application/json", "schema"),
+            )!;
             const body = await res.json();
             expect(validate(body) ? [] : validate.errors, `${method} ${p} ${want}`).toEqual([]);
           }
@@ -235,6 +289,14 @@ describe(`the OpenAPI document (${backend})`, () => {
         }
       }
     }
-    expect(checked).toEqual(expect.arrayContaining(["startDebate 201", "readDebate 200", "readDebate 404", "startDebate 403", "listEvalRuns 400"]));
+    expect(checked).toEqual(
+      expect.arrayContaining([
+        "startDebate 201",
+        "readDebate 200",
+        "readDebate 404",
+        "startDebate 403",
+        "listEvalRuns 400",
+      ]),
+    );
   });
 });

@@ -32,7 +32,8 @@ export async function createTokenAction(_prev: TokenFormState, form: FormData): 
       message: `Token “${row.name}” made. Copy it now: it is shown only this once.`,
     };
   } catch (e) {
-    if (e instanceof TokenRequestError) return refuse(form, e.message, e.field === "scopes" ? "scope" : e.field, ["scope"]);
+    if (e instanceof TokenRequestError)
+      return refuse(form, e.message, e.field === "scopes" ? "scope" : e.field, ["scope"]);
     if (e instanceof AuthError) return refuse(form, e.message, undefined, ["scope"]);
     throw e;
   }

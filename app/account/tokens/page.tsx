@@ -35,7 +35,8 @@ function TokenList({ tokens, owners }: { tokens: ApiTokenListRow[]; owners: bool
               {owners ? <p className="break-all text-black/70">acts for {t.ownerEmail}</p> : null}
               <p className="text-black/70">{t.scopes.length ? t.scopes.join(", ") : "reading only"}</p>
               <p className="text-black/60">
-                {state(t, now)} · made {day(t.createdAt)} · {t.lastUsedAt ? `last used ${day(t.lastUsedAt)}` : "never used"}
+                {state(t, now)} · made {day(t.createdAt)} ·{" "}
+                {t.lastUsedAt ? `last used ${day(t.lastUsedAt)}` : "never used"}
               </p>
             </div>
             {usable ? (
@@ -77,8 +78,8 @@ export default async function TokensPage() {
           <a className="underline" href="/api/v1/openapi.json">
             the API
           </a>
-          . It can read whatever you can read, and do only what its scopes name. Keep it secret; revoke it when it
-          leaks or is no longer used.
+          . It can read whatever you can read, and do only what its scopes name. Keep it secret; revoke it when it leaks
+          or is no longer used.
         </p>
       </header>
       <section className="space-y-3">

@@ -7,7 +7,10 @@ import { ModelNotAllowedError } from "@/lib/ai/web-models";
 /** Schemas and helpers several endpoints share. */
 
 export const uuidParam = z.object({
-  id: z.string().uuid().meta({ description: "The id Counterpoint gave it.", example: "3f1c2a4e-8b7d-4c1e-9a2f-0e5d6c7b8a91" }),
+  id: z
+    .string()
+    .uuid()
+    .meta({ description: "The id Counterpoint gave it.", example: "3f1c2a4e-8b7d-4c1e-9a2f-0e5d6c7b8a91" }),
 });
 
 export const isoDate = z
@@ -26,14 +29,11 @@ export function strictObject<S extends z.ZodRawShape>(shape: S) {
   });
 }
 
-export const modelsField = z
-  .record(z.string(), z.string().trim())
-  .optional()
-  .meta({
-    description:
-      "Model id per role (e.g. `judge`); roles left out use the server's ROLE_MODELS, then DEFAULT_MODEL. Only models the server names are accepted.",
-    example: {},
-  });
+export const modelsField = z.record(z.string(), z.string().trim()).optional().meta({
+  description:
+    "Model id per role (e.g. `judge`); roles left out use the server's ROLE_MODELS, then DEFAULT_MODEL. Only models the server names are accepted.",
+  example: {},
+});
 
 /** A refusal from starting a debate or comparison, said as the API's 400 with the API's field names. */
 export function startRefusal(e: unknown, fields: Record<string, string> = {}): never {

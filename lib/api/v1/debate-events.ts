@@ -20,7 +20,11 @@ export const debateEvents = endpoint({
   },
   async handle({ db, principal, params, request }) {
     if (!(await getDebateStatus(db, params.id)))
-      throw new ApiError(404, "not_found", "There is no debate with this id; check the id your start request returned.");
+      throw new ApiError(
+        404,
+        "not_found",
+        "There is no debate with this id; check the id your start request returned.",
+      );
     return debateEventStream(db, request, params.id, principal, null);
   },
 });

@@ -23,7 +23,10 @@ const runHead = z.object({
 
 const withCI = z.object({
   value: z.number().nullable(),
-  ci: z.object({ low: z.number(), high: z.number() }).nullable().meta({ description: "95% bootstrap interval over claims." }),
+  ci: z
+    .object({ low: z.number(), high: z.number() })
+    .nullable()
+    .meta({ description: "95% bootstrap interval over claims." }),
 });
 
 export const evalRunListSchema = z.object({ runs: z.array(runHead) }).meta({ id: "EvalRunList" });
@@ -41,7 +44,10 @@ export const evalRunSchema = runHead
     metrics: z
       .object({ labels: z.array(z.string()), n: z.number().int(), accuracy: withCI, macroF1: withCI })
       .nullable()
-      .meta({ description: "Scores against the dataset's gold labels over finished claims; null while they are hidden from you (blind annotation)." }),
+      .meta({
+        description:
+          "Scores against the dataset's gold labels over finished claims; null while they are hidden from you (blind annotation).",
+      }),
   })
   .meta({ id: "EvalRun" });
 
@@ -92,7 +98,12 @@ export const readEvalRun = endpoint({
   responses: { 200: { description: "The run.", schema: evalRunSchema } },
   async handle({ db, principal, params }) {
     const run = await getRun(db, params.id);
-    if (!run) throw new ApiError(404, "not_found", "There is no evaluation run with this id; GET /api/v1/eval-runs lists them.");
+    if (!run)
+      throw new ApiError(
+        404,
+        "not_found",
+        "There is no evaluation run with this id; GET /api/v1/eval-runs lists them.",
+      );
     const showScores = runVisibility(await viewerPolicy(db, principal)).goldLabels;
     const report = showScores ? await buildReport(db, run.id, { resamples: 200 }) : null;
     const p = report?.progress ?? (await runProgress(db, run.id));

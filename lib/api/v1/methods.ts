@@ -8,15 +8,24 @@ export const methodListSchema = z
   .object({
     methods: z.array(
       z.object({
-        name: z.string().meta({ description: "What to send as `method`.", example: "radar" }),
+        name: z.string().meta({ description: "What to send as `method`.", example: DEFAULT_METHOD }),
         title: z.string(),
         description: z.string(),
         default: z.boolean().meta({ description: "The method a request that names none runs." }),
         input: z.string().meta({ description: "`claim` (one sentence) or `article` (a news article's body)." }),
-        findsOwnEvidence: z.boolean().meta({ description: "Searches while it runs: a corpus is optional or read by its tools, pasted evidence is refused." }),
+        findsOwnEvidence: z
+          .boolean()
+          .meta({
+            description:
+              "Searches while it runs: a corpus is optional or read by its tools, pasted evidence is refused.",
+          }),
         corpusOptional: z.boolean(),
-        presets: z.array(z.object({ name: z.string(), title: z.string() })).meta({ description: "What to send as `preset`." }),
-        labels: z.record(z.string(), z.string().nullable()).meta({ description: "Each of its own labels on the product's scale (null: no place on it)." }),
+        presets: z
+          .array(z.object({ name: z.string(), title: z.string() }))
+          .meta({ description: "What to send as `preset`." }),
+        labels: z
+          .record(z.string(), z.string().nullable())
+          .meta({ description: "Each of its own labels on the product's scale (null: no place on it)." }),
       }),
     ),
   })
@@ -32,7 +41,10 @@ export const listMethods = endpoint({
   responses: { 200: { description: "The methods, the default first.", schema: methodListSchema } },
   async handle() {
     const defs = methodDefinitions().filter((d) => PROTOCOL_NAMES.includes(d.name));
-    const ordered = [...defs.filter((d) => d.name === DEFAULT_METHOD), ...defs.filter((d) => d.name !== DEFAULT_METHOD)];
+    const ordered = [
+      ...defs.filter((d) => d.name === DEFAULT_METHOD),
+      ...defs.filter((d) => d.name !== DEFAULT_METHOD),
+    ];
     return {
       status: 200,
       json: {
@@ -50,9 +62,7 @@ export const listMethods = endpoint({
               name,
               title: titles.get(name) ?? d.presetTitles?.[name] ?? name,
             })),
-            labels: Object.fromEntries(
-              Object.keys(d.labels.toProduct).map((l) => [l, d.labels.toProduct[l] ?? null]),
-            ),
+            labels: Object.fromEntries(Object.keys(d.labels.toProduct).map((l) => [l, d.labels.toProduct[l] ?? null])),
           };
         }),
       },

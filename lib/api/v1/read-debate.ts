@@ -9,14 +9,22 @@ import { debateLinks, linksSchema, uuidParam } from "./common";
 
 export const verdictSchema = z
   .object({
-    product: z.enum(PRODUCT_LABELS as [string, ...string[]]).nullable().meta({ description: "On the product's scale (TRUE, HALF-TRUE, FALSE); null for a label with no place on it." }),
+    product: z
+      .enum(PRODUCT_LABELS as [string, ...string[]])
+      .nullable()
+      .meta({ description: "On the product's scale (TRUE, HALF-TRUE, FALSE); null for a label with no place on it." }),
     productWords: z.string().nullable().meta({ example: "Half true" }),
     label: z.string().meta({ description: "The method's own label.", example: "HALF-TRUE" }),
     labelWords: z.string(),
     confidence: z.number().nullable(),
     reason: z.string().nullable().meta({ description: "One plain sentence, without citation markers." }),
-    reasonNote: z.string().nullable().meta({ description: "Where the reason came from when the method's verdict has none of its own." }),
-    evidence: z.array(z.object({ rank: z.number().int(), title: z.string(), url: z.string().nullable() })).meta({ description: "The passages the reason cites." }),
+    reasonNote: z
+      .string()
+      .nullable()
+      .meta({ description: "Where the reason came from when the method's verdict has none of its own." }),
+    evidence: z
+      .array(z.object({ rank: z.number().int(), title: z.string(), url: z.string().nullable() }))
+      .meta({ description: "The passages the reason cites." }),
   })
   .meta({ id: "Verdict" });
 
@@ -30,10 +38,24 @@ export const debateSchema = z
     createdAt: z.string().nullable(),
     startedAt: z.string().nullable(),
     finishedAt: z.string().nullable(),
-    claim: z.object({ text: z.string(), title: z.string().nullable(), date: z.string().nullable(), url: z.string().nullable() }),
-    verdict: verdictSchema.nullable().meta({ description: "Null until the judge has decided, or while it is hidden from you (verdictHidden)." }),
-    verdictHidden: z.boolean().meta({ description: "True when you may still be asked to label this debate: the verdict and the judging are withheld until then." }),
-    evidence: z.array(z.object({ rank: z.number().int(), title: z.string().nullable(), url: z.string().nullable(), text: z.string() })),
+    claim: z.object({
+      text: z.string(),
+      title: z.string().nullable(),
+      date: z.string().nullable(),
+      url: z.string().nullable(),
+    }),
+    verdict: verdictSchema
+      .nullable()
+      .meta({ description: "Null until the judge has decided, or while it is hidden from you (verdictHidden)." }),
+    verdictHidden: z
+      .boolean()
+      .meta({
+        description:
+          "True when you may still be asked to label this debate: the verdict and the judging are withheld until then.",
+      }),
+    evidence: z.array(
+      z.object({ rank: z.number().int(), title: z.string().nullable(), url: z.string().nullable(), text: z.string() }),
+    ),
     turns: z.array(
       z.object({
         seq: z.number().int(),
@@ -61,7 +83,12 @@ export const readDebate = endpoint({
   responses: { 200: { description: "The debate.", schema: debateSchema } },
   async handle({ db, principal, params }) {
     const full = await debateView(db, params.id);
-    if (!full) throw new ApiError(404, "not_found", "There is no debate with this id; check the id your start request returned.");
+    if (!full)
+      throw new ApiError(
+        404,
+        "not_found",
+        "There is no debate with this id; check the id your start request returned.",
+      );
     const hidden = !(await visibilityOf(db, principal, params.id)).verdict;
     const view = hidden ? withoutJudge(full) : full;
     const body: z.input<typeof debateSchema> = {
@@ -79,7 +106,15 @@ export const readDebate = endpoint({
       evidence: view.evidence.map((e) => ({ rank: e.rank, title: e.title ?? null, url: e.url ?? null, text: e.text })),
       turns: view.turns
         .filter((t) => t.status === "completed" || t.status === "stopped")
-        .map((t) => ({ seq: t.seq, round: t.round, role: t.role, phase: t.phase, kind: t.kind, status: t.status, content: t.content })),
+        .map((t) => ({
+          seq: t.seq,
+          round: t.round,
+          role: t.role,
+          phase: t.phase,
+          kind: t.kind,
+          status: t.status,
+          content: t.content,
+        })),
       links: debateLinks(view.id),
     };
     return { status: 200, json: body };

@@ -5,8 +5,15 @@ import { assertWebModels } from "@/lib/ai/web-models";
 import { demand } from "@/lib/auth/policy";
 import { getConfig } from "@/lib/config";
 import { ENSEMBLE_METHODS } from "@/lib/compare/ensemble";
-import { checkCompareRequest, createComparison, MAX_METHODS, MIN_METHODS, type CompareRequest } from "@/lib/compare/start";
+import {
+  checkCompareRequest,
+  createComparison,
+  MAX_METHODS,
+  MIN_METHODS,
+  type CompareRequest,
+} from "@/lib/compare/start";
 import { normaliseClaim } from "@/lib/debate/claim-length";
+import { DEFAULT_METHOD, methodNames } from "@/lib/debate/methods";
 import { startOrEnqueue } from "@/lib/debate/queue";
 import { ApiError, endpoint } from "../endpoint";
 import { debateLinks, isoDate, linksSchema, modelsField, startRefusal, strictObject } from "./common";
@@ -18,24 +25,47 @@ export const startComparisonBody = strictObject({
   methods: z
     .array(
       strictObject({
-        method: z.string({ error: "name the method (GET /api/v1/methods)" }).trim().meta({ example: "radar" }),
-        preset: z.string().trim().optional().meta({ description: "One of the method's presets; its defaults when left out." }),
+        method: z.string({ error: "name the method (GET /api/v1/methods)" }).trim().meta({ example: DEFAULT_METHOD }),
+        preset: z
+          .string()
+          .trim()
+          .optional()
+          .meta({ description: "One of the method's presets; its defaults when left out." }),
       }),
       { error: `methods is required: a list of ${MIN_METHODS} to ${MAX_METHODS} {method, preset}` },
     )
-    .meta({ description: `${MIN_METHODS} to ${MAX_METHODS} methods, each run as its own debate on the claim.`, example: [{ method: "radar" }, { method: "tool-mad" }] }),
-  corpus: z.string().trim().optional().meta({ description: "The corpus every method that retrieves reads.", example: "newsroom" }),
-  title: z.string().trim().max(500).optional().meta({ description: "A headline, for methods that read news articles." }),
+    .meta({
+      description: `${MIN_METHODS} to ${MAX_METHODS} methods, each run as its own debate on the claim.`,
+      example: methodNames()
+        .slice(0, 2)
+        .map((method) => ({ method })),
+    }),
+  corpus: z
+    .string()
+    .trim()
+    .optional()
+    .meta({ description: "The corpus every method that retrieves reads.", example: "newsroom" }),
+  title: z
+    .string()
+    .trim()
+    .max(500)
+    .optional()
+    .meta({ description: "A headline, for methods that read news articles." }),
   claimDate: isoDate.optional(),
   url: z.string().trim().url("give the full address, starting with https://").max(2_000).optional(),
-  ensemble: z.enum(ENSEMBLE_METHODS as [string, ...string[]]).optional().meta({ description: "How the methods' verdicts are combined into one row; none when left out." }),
+  ensemble: z
+    .enum(ENSEMBLE_METHODS as [string, ...string[]])
+    .optional()
+    .meta({ description: "How the methods' verdicts are combined into one row; none when left out." }),
   models: modelsField,
 }).meta({ id: "StartComparison" });
 
 export const startedComparisonSchema = z
   .object({
     id: z.string().uuid(),
-    debates: z.array(z.object({ id: z.string().uuid(), method: z.string(), preset: z.string().nullable(), links: linksSchema })),
+    debates: z.array(
+      z.object({ id: z.string().uuid(), method: z.string(), preset: z.string().nullable(), links: linksSchema }),
+    ),
     links: z.object({ page: z.string() }),
   })
   .meta({ id: "StartedComparison" });
@@ -49,7 +79,9 @@ export const startComparison = endpoint({
   description:
     "Stores the claim once and queues one debate per method; each debate is read and followed like any other. Every debate counts against DEBATE_RATE_LIMIT, all admitted or none. Needs the scope `debate:start`.",
   body: startComparisonBody,
-  responses: { 201: { description: "The comparison and its debates are stored and queued.", schema: startedComparisonSchema } },
+  responses: {
+    201: { description: "The comparison and its debates are stored and queued.", schema: startedComparisonSchema },
+  },
   async handle({ db, handle, principal, body }) {
     const user = demand(principal, "debate:start");
     const request: CompareRequest = {

@@ -15,29 +15,41 @@ import { debateLinks, isoDate, linksSchema, modelsField, startRefusal, strictObj
 export const startDebateBody = strictObject({
   claim: z
     .string({ error: "claim is required: write the claim to check as a full sentence" })
-    .meta({ description: "The claim to check (a news article's body for a method that reads articles).", example: "The city's new bridge cost twice what was promised." }),
+    .meta({
+      description: "The claim to check (a news article's body for a method that reads articles).",
+      example: "The city's new bridge cost twice what was promised.",
+    }),
   method: z
     .string()
     .trim()
     .optional()
-    .meta({ description: "The method's name from GET /api/v1/methods; the default method when left out.", example: "radar" }),
+    .meta({
+      description: "The method's name from GET /api/v1/methods; the default method when left out.",
+      example: DEFAULT_METHOD,
+    }),
   preset: z
     .string()
     .trim()
     .optional()
-    .meta({ description: "One of the method's presets (GET /api/v1/methods); its default settings when left out.", example: "radar-expertise" }),
-  corpus: z.string().trim().optional().meta({ description: "The corpus to retrieve evidence from.", example: "newsroom" }),
-  evidence: z
+    .meta({ description: "One of the method's presets (GET /api/v1/methods); its default settings when left out." }),
+  corpus: z
     .string()
-    .max(100_000, "evidence is limited to 100,000 characters")
+    .trim()
     .optional()
-    .meta({
-      description:
-        "Evidence pasted instead of a corpus: one passage per paragraph, paragraphs separated by a blank line. Not for methods that find their own evidence.",
-    }),
+    .meta({ description: "The corpus to retrieve evidence from.", example: "newsroom" }),
+  evidence: z.string().max(100_000, "evidence is limited to 100,000 characters").optional().meta({
+    description:
+      "Evidence pasted instead of a corpus: one passage per paragraph, paragraphs separated by a blank line. Not for methods that find their own evidence.",
+  }),
   title: z.string().trim().max(500).optional().meta({ description: "A news article's headline." }),
   claimDate: isoDate.optional(),
-  url: z.string().trim().url("give the full address, starting with https://").max(2_000).optional().meta({ description: "Where the claim was published." }),
+  url: z
+    .string()
+    .trim()
+    .url("give the full address, starting with https://")
+    .max(2_000)
+    .optional()
+    .meta({ description: "Where the claim was published." }),
   models: modelsField,
 }).meta({ id: "StartDebate" });
 
@@ -54,15 +66,30 @@ export const startedDebateSchema = z
 function debateRequest(body: z.output<typeof startDebateBody>): StartDebateInput {
   const method = body.method || DEFAULT_METHOD;
   if (!PROTOCOL_NAMES.includes(method))
-    throw new ApiError(400, "invalid_request", `There is no method "${method}"; choose one of: ${PROTOCOL_NAMES.join(", ")} (GET /api/v1/methods).`, "method");
+    throw new ApiError(
+      400,
+      "invalid_request",
+      `There is no method "${method}"; choose one of: ${PROTOCOL_NAMES.join(", ")} (GET /api/v1/methods).`,
+      "method",
+    );
   const protocol = getProtocol(method);
   const def = findMethod(method);
   if (body.preset && !protocol.presets[body.preset]) {
     const names = Object.keys(protocol.presets);
-    throw new ApiError(400, "invalid_request", `${protocol.title} has no preset "${body.preset}"; ${names.length ? `choose one of: ${names.join(", ")}, or none` : "leave preset out"}.`, "preset");
+    throw new ApiError(
+      400,
+      "invalid_request",
+      `${protocol.title} has no preset "${body.preset}"; ${names.length ? `choose one of: ${names.join(", ")}, or none` : "leave preset out"}.`,
+      "preset",
+    );
   }
   if (body.evidence !== undefined && def?.bringsOwnEvidence)
-    throw new ApiError(400, "invalid_request", `${protocol.title} finds its own evidence; leave out evidence and name a corpus.`, "evidence");
+    throw new ApiError(
+      400,
+      "invalid_request",
+      `${protocol.title} finds its own evidence; leave out evidence and name a corpus.`,
+      "evidence",
+    );
   if (body.evidence !== undefined && body.corpus)
     throw new ApiError(400, "invalid_request", "Send either a corpus or pasted evidence, not both.", "evidence");
   const evidence: StartDebateInput["evidence"] =
