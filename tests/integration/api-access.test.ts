@@ -1,5 +1,5 @@
 import { useDatabase } from "../helpers/next-request";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { eq } from "drizzle-orm";
 import type { DbHandle } from "@/db/client";
 import * as s from "@/db/schema";
@@ -8,6 +8,7 @@ import { createUser } from "@/db/queries/users";
 import { createApiToken, revokeApiToken } from "@/lib/auth/api-tokens";
 import { PERMISSIONS, permissionsOf, type Principal } from "@/lib/auth/policy";
 import { ruleOf, type Endpoint } from "@/lib/api/endpoint";
+import { resetConfigForTests } from "@/lib/config";
 import { ENDPOINTS } from "@/lib/api/v1";
 import { callApi } from "../helpers/api";
 import { backend, freshDatabase } from "./test-db";
@@ -141,5 +142,31 @@ describe(`every /api/v1 route against the route table (${backend})`, () => {
     const [unused] = await h.db.select().from(s.apiTokens).where(eq(s.apiTokens.name, "old"));
     expect(used!.lastUsedAt).toBeInstanceOf(Date);
     expect(unused!.lastUsedAt).toBeNull();
+  });
+
+  it("holds each token to its own request limit, and says when to come back", async () => {
+    // A day's window, so the test never straddles a window's end.
+    vi.stubEnv("API_TOKEN_RATE_LIMIT", "3/day");
+    resetConfigForTests();
+    try {
+      const p = await person("busy@x.org", ["journalist"]);
+      const busy = (await createApiToken(h.db, p, { name: "busy" })).token;
+      const methods = ENDPOINTS.find((e) => e.id === "listMethods")!;
+      const statuses: number[] = [];
+      for (let i = 0; i < 4; i++) statuses.push((await call(methods, busy)).status);
+      expect(statuses).toEqual([200, 200, 200, 429]);
+      const refused = await call(methods, busy);
+      expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+      expect(await errorOf(refused)).toMatchObject({
+        code: "rate_limited",
+        message: expect.stringMatching(/API_TOKEN_RATE_LIMIT/),
+      });
+      // Another token of the same person has its own count.
+      const other = (await createApiToken(h.db, p, { name: "other" })).token;
+      expect((await call(methods, other)).status).toBe(200);
+    } finally {
+      vi.unstubAllEnvs();
+      resetConfigForTests();
+    }
   });
 });
