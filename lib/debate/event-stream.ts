@@ -26,6 +26,11 @@ export async function debateEventStream(
   id: string,
   principal: Principal | null,
   share: string | null,
+  /**
+   * What else the stream lives only as long as: an API token (lib/auth/api-token-watch.ts). It
+   * calls `end` with the sentence the client gets in a last `revoked` event; returns its stop.
+   */
+  watch?: (end: (message: string) => void) => () => void,
 ): Promise<Response> {
   // Opened only by the share link: it lives as long as the link does.
   const viaShare = !!share && !(await canReadDebates(db, principal));
@@ -51,7 +56,12 @@ export async function debateEventStream(
             send("revoked", { message: "This share link was revoked." });
             close();
           })
-        : () => {};
+        : watch
+          ? watch((message) => {
+              send("revoked", { message });
+              close();
+            })
+          : () => {};
       cleanup = unwatch;
       // Tells the browser to come back quickly after we close a stream that lost step.
       if (!closed) controller.enqueue(encoder.encode(`retry: 500\n\n`));

@@ -9,6 +9,8 @@ import { createApiToken, revokeApiToken } from "@/lib/auth/api-tokens";
 import { PERMISSIONS, permissionsOf, type Principal } from "@/lib/auth/policy";
 import { ruleOf, type Endpoint } from "@/lib/api/endpoint";
 import { resetConfigForTests } from "@/lib/config";
+import { watchApiToken } from "@/lib/auth/api-token-watch";
+import { announceRevoked } from "@/lib/auth/revocations";
 import { ENDPOINTS } from "@/lib/api/v1";
 import { callApi } from "../helpers/api";
 import { backend, freshDatabase } from "./test-db";
@@ -168,5 +170,22 @@ describe(`every /api/v1 route against the route table (${backend})`, () => {
       vi.unstubAllEnvs();
       resetConfigForTests();
     }
+  });
+
+  it("ends what a token opened once it is revoked: at once here, by re-checking when revoked elsewhere", async () => {
+    const p = await person("watcher@x.org", ["journalist"]);
+    const here = await createApiToken(h.db, p, { name: "here" });
+    const elsewhere = await createApiToken(h.db, p, { name: "elsewhere" });
+    const ended: string[] = [];
+    watchApiToken(h.db, here.token, here.row.id, (m) => ended.push(`here: ${m}`), 60_000);
+    const stop = watchApiToken(h.db, elsewhere.token, elsewhere.row.id, (m) => ended.push(`elsewhere: ${m}`), 50);
+    await revokeApiToken(h.db, p, here.row.id);
+    announceRevoked(`api-token:${here.row.id}`);
+    expect(ended).toEqual(["here: This API token was revoked."]);
+    // Revoked without an announcement reaching this process: the next re-check ends it.
+    await revokeApiToken(h.db, p, elsewhere.row.id);
+    await vi.waitFor(() => expect(ended).toHaveLength(2), { timeout: 10_000 });
+    expect(ended[1]).toMatch(/^elsewhere: This API token was revoked on /);
+    stop();
   });
 });

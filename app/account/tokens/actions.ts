@@ -4,6 +4,7 @@ import { revalidatePath } from "next/cache";
 import { getDb } from "@/db/client";
 import { createApiToken, revokeApiToken, TokenRequestError, type CreateTokenInput } from "@/lib/auth/api-tokens";
 import { refusalsAsStatus } from "@/lib/auth/action-refusal";
+import { announceRevoked } from "@/lib/auth/revocations";
 import { AuthError, demand } from "@/lib/auth/policy";
 import { currentPrincipal } from "@/lib/auth/server";
 import { refuse, type FormState } from "@/lib/forms/state";
@@ -46,7 +47,9 @@ export async function revokeTokenAction(form: FormData) {
     if (!me) throw new AuthError("Sign in first.", 401);
     const { db } = await getDb();
     try {
-      await revokeApiToken(db, me, String(form.get("id") ?? ""));
+      const row = await revokeApiToken(db, me, String(form.get("id") ?? ""));
+      // Streams opened with it in this process end now; elsewhere within a few seconds (api-token-watch).
+      announceRevoked(`api-token:${row.id}`);
     } catch (e) {
       if (e instanceof TokenRequestError) throw new AuthError(e.message, 403);
       throw e;
