@@ -220,6 +220,8 @@ function goodRequest(operationId: string): Omit<ApiCall, "method" | "path"> {
     listEvalRuns: { query: { limit: "5" } },
     readEvalRun: { params: { id: runId } },
     openApi: {},
+    // POST /api/v1/match, once the matcher is wired in (lib/api/v1/match-claim.ts).
+    matchClaim: { body: { claim: CLAIM } },
   };
   const r = examples[operationId];
   if (!r) throw new Error(`Add a good request for the operation "${operationId}" to this test.`);
