@@ -51,6 +51,11 @@ function AccountItems({ me }: { me: Principal | null }) {
           Admin
         </Link>
       ) : null}
+      {me ? (
+        <Link href="/account/tokens" className={item}>
+          API tokens
+        </Link>
+      ) : null}
       <Link href="/status" className={item}>
         System status
       </Link>

@@ -823,3 +823,32 @@ export const webhookAttempts = pgTable(
     check("webhook_attempts_outcome_check", sql`${t.outcome} in ('delivered', 'failed', 'refused')`),
   ],
 );
+
+/**
+ * Tokens other systems use for /api/v1 (`Authorization: Bearer cp_...`). Only the token's SHA-256
+ * is kept, like sessions; `prefix` (its first characters) is shown so people can tell tokens apart.
+ * A token acts as its owner, limited to `scopes` (permission names from lib/auth/policy.ts, never
+ * more than the owner's roles grant when it is used); reading debates needs no scope, as for any
+ * account. Revoked rows are kept, so a refused request can say the token was revoked and when.
+ */
+export const apiTokens = pgTable(
+  "api_tokens",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    prefix: text("prefix").notNull(),
+    tokenHash: text("token_hash").notNull().unique(),
+    scopes: jsonb("scopes").$type<string[]>().notNull(),
+    /** An admin may make a token for someone else; null once that admin's account is deleted. */
+    createdBy: uuid("created_by").references(() => users.id, { onDelete: "set null" }),
+    expiresAt: timestamp("expires_at", { withTimezone: true }),
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
+    revokedAt: timestamp("revoked_at", { withTimezone: true }),
+    revokedBy: uuid("revoked_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+  },
+  (t) => [index("api_tokens_user_idx").on(t.userId, t.createdAt)],
+);

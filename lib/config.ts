@@ -86,6 +86,11 @@ const envSchema = z.object({
     .string()
     .regex(/^\d+\/(minute|hour|day)$/, "use N/minute, N/hour or N/day, e.g. 20/hour")
     .default("20/hour"),
+  /** Requests one API token may make per window (each token counted on its own), e.g. 600/hour. */
+  API_TOKEN_RATE_LIMIT: z
+    .string()
+    .regex(/^\d+\/(minute|hour|day)$/, "use N/minute, N/hour or N/day, e.g. 600/hour")
+    .default("600/hour"),
   /** Debates one evaluation run started from the web may create (after its limit and sample); the CLI has no cap. */
   EVAL_WEB_MAX_CLAIMS: z.coerce.number().int().positive("must be a whole number above 0, e.g. 500").default(500),
   /** Evaluation runs one person may start from the web per window, e.g. 10/day. */
@@ -248,7 +253,10 @@ export type AppConfig = {
   embeddingModel: string;
   llm: { maxRetries: number; timeoutMs: number; concurrency: Record<string, number> };
   pricesFile?: string;
-  rateLimits: { debateStarts: { limit: number; windowSeconds: number } };
+  rateLimits: {
+    debateStarts: { limit: number; windowSeconds: number };
+    apiTokenRequests: { limit: number; windowSeconds: number };
+  };
   /** What a run started from the web may be (lib/eval/web-run.ts). */
   evalWeb: { maxClaims: number; runs: { limit: number; windowSeconds: number; spec: string } };
   cookieSecure: boolean;
@@ -417,7 +425,7 @@ export function parseConfig(
     embeddingModel: e.EMBEDDING_MODEL,
     llm: { maxRetries: e.LLM_MAX_RETRIES, timeoutMs: e.LLM_TIMEOUT_MS, concurrency },
     pricesFile: e.PRICES_FILE ? path.resolve(cwd, e.PRICES_FILE) : undefined,
-    rateLimits: { debateStarts: rate(e.DEBATE_RATE_LIMIT) },
+    rateLimits: { debateStarts: rate(e.DEBATE_RATE_LIMIT), apiTokenRequests: rate(e.API_TOKEN_RATE_LIMIT) },
     evalWeb: { maxClaims: e.EVAL_WEB_MAX_CLAIMS, runs: { ...rate(e.EVAL_WEB_RUN_LIMIT), spec: e.EVAL_WEB_RUN_LIMIT } },
     cookieSecure: e.COOKIE_SECURE,
     inProcessWorker: { enabled: e.IN_PROCESS_WORKER, concurrency: e.IN_PROCESS_WORKER_CONCURRENCY },

@@ -1,7 +1,17 @@
 import type { UserRole } from "@/db/schema";
 
-/** The signed-in person as every check sees it. */
-export type Principal = { id: string; email: string; name: string | null; roles: UserRole[] };
+/**
+ * The signed-in person as every check sees it. A request made with an API token acts as the
+ * token's owner with `scopes`: only those permissions, and only while the owner's roles still
+ * grant them (lib/auth/api-tokens.ts).
+ */
+export type Principal = {
+  id: string;
+  email: string;
+  name: string | null;
+  roles: UserRole[];
+  scopes?: readonly Permission[];
+};
 
 /*
  * One table of what each role may do, so pages, actions, routes and tests all ask the same
@@ -20,9 +30,16 @@ export const PERMISSIONS = {
 } as const satisfies Record<string, readonly UserRole[]>;
 
 export type Permission = keyof typeof PERMISSIONS;
+export const PERMISSION_NAMES = Object.keys(PERMISSIONS) as [Permission, ...Permission[]];
+
+/** The permissions `roles` grant: what a token of their holder may be scoped to. */
+export function permissionsOf(roles: readonly UserRole[]): Permission[] {
+  return PERMISSION_NAMES.filter((p) => roles.some((r) => (PERMISSIONS[p] as readonly UserRole[]).includes(r)));
+}
 
 export function can(principal: Principal | null, permission: Permission): boolean {
   if (!principal) return false;
+  if (principal.scopes && !principal.scopes.includes(permission)) return false;
   const allowed: readonly UserRole[] = PERMISSIONS[permission];
   return principal.roles.some((r) => allowed.includes(r));
 }
@@ -51,6 +68,11 @@ const ROLE_WORDS: Record<Permission, string> = {
 
 export function demand(principal: Principal | null, permission: Permission): Principal {
   if (!principal) throw new AuthError("Sign in first.", 401);
+  if (principal.scopes && !principal.scopes.includes(permission) && can({ ...principal, scopes: undefined }, permission))
+    throw new AuthError(
+      `This API token lacks the scope "${permission}"; create a token with that scope at /account/tokens.`,
+      403,
+    );
   if (!can(principal, permission)) throw new AuthError(`Only ${ROLE_WORDS[permission]} can do this.`, 403);
   return principal;
 }

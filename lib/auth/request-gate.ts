@@ -4,10 +4,11 @@ import { countUsers } from "@/db/queries/users";
 import { debateForShare } from "./access";
 import { debateInSharedComparison } from "@/db/queries/comparison-shares";
 import { readCookie } from "./cookies";
-import type { Principal } from "./policy";
+import { can, type Permission, type Principal } from "./policy";
 import { decide, isAsset, matchRoute } from "./route-policy";
 import { SESSION_COOKIE, validateSession } from "./sessions";
 import type { RequestKind } from "./security-headers";
+import { bearerToken, resolveBearer } from "./api-tokens";
 
 export { contentSecurityPolicy, withSecurityHeaders } from "./security-headers";
 
@@ -83,8 +84,24 @@ function first(header: string | null): string | undefined {
   return v ? v : undefined;
 }
 
-/** The session behind the request's cookie, or null: one query (see validateSession). */
+/** The public API, where API tokens are accepted and every answer is JSON `{error: {code, message}}`. */
+export const API_V1 = "/api/v1";
+export function isApiV1(pathname: string): boolean {
+  return pathname === API_V1 || pathname.startsWith(`${API_V1}/`);
+}
+
+/**
+ * Who makes the request: on /api/v1 the API token in `Authorization: Bearer` when one is sent
+ * (an unusable token is nobody; the gate has already refused it with its reason), else the
+ * session behind the cookie, or null. One query either way.
+ */
 export async function requestPrincipal(request: Request): Promise<Principal | null> {
+  const bearer = isApiV1(new URL(request.url).pathname) ? bearerToken(request) : null;
+  if (bearer !== null) {
+    const { db } = await getDb();
+    const r = await resolveBearer(db, bearer);
+    return r.ok ? r.principal : null;
+  }
   const token = readCookie(request.headers.get("cookie"), SESSION_COOKIE);
   if (!token) return null;
   const { db } = await getDb();
@@ -107,23 +124,35 @@ export async function gate(request: Request): Promise<GateResult> {
         ? "page"
         : "route";
 
+  const api = isApiV1(url.pathname);
   const csrf = crossOriginRefusal(request);
-  if (csrf) return { outcome: "refuse", kind, response: refusal(kind, 403, csrf) };
+  if (csrf) return { outcome: "refuse", kind, response: refusal(kind, 403, csrf, api && "cross_origin") };
   if (!match) return { outcome: "allow", kind };
   if (match.status !== "ok") {
     if (kind === "page") return { outcome: "refuse", kind, response: notFoundPage() };
-    return {
-      outcome: "refuse",
-      kind,
-      response: Response.json(
-        { error: "Not found: no route has this address, or its id is malformed." },
-        { status: 404 },
-      ),
-    };
+    const message = api
+      ? "Not found: no API route has this address, or its id is malformed; /api/v1/openapi.json lists the routes."
+      : "Not found: no route has this address, or its id is malformed.";
+    return { outcome: "refuse", kind, response: jsonError(404, message, api && "not_found") };
+  }
+
+  // An API token is checked on every /api/v1 request that sends one, public routes included: a
+  // revoked, expired or unknown token is refused with its reason rather than read as nobody.
+  const bearer = api ? bearerToken(request) : null;
+  let principal: Principal | null = null;
+  if (bearer !== null) {
+    const { db } = await getDb();
+    const r = await resolveBearer(db, bearer, { record: true });
+    if (!r.ok) {
+      const response = jsonError(r.status, r.message, r.code);
+      if (r.retryAfterSeconds !== undefined) response.headers.set("retry-after", String(r.retryAfterSeconds));
+      return { outcome: "refuse", kind, response };
+    }
+    principal = r.principal;
   }
   if (match.entry.rule.kind === "public") return { outcome: "allow", kind };
 
-  const principal = await requestPrincipal(request);
+  principal ??= await requestPrincipal(request);
   const { db } = await getDb();
   const verdict = await decide(match.entry.rule, principal, match.params, url.searchParams, {
     publicReading: () => getSetting(db, "public_reading"),
@@ -132,7 +161,18 @@ export async function gate(request: Request): Promise<GateResult> {
   });
   if (verdict.action === "allow") return { outcome: "allow", kind };
   if (verdict.action === "sign-in") {
-    if (kind !== "page") return { outcome: "refuse", kind, response: refusal(kind, 401, "Sign in first.") };
+    if (kind !== "page")
+      return {
+        outcome: "refuse",
+        kind,
+        response: api
+          ? jsonError(
+              401,
+              "This route needs an API token: send `Authorization: Bearer <token>`; create one at /account/tokens.",
+              "unauthorized",
+            )
+          : refusal(kind, 401, "Sign in first."),
+      };
     // Before the first account exists nobody can sign in: set-up is the way in.
     const to =
       (await countUsers(db)) === 0 ? "/setup" : `/signin?next=${encodeURIComponent(url.pathname + url.search)}`;
@@ -142,7 +182,9 @@ export async function gate(request: Request): Promise<GateResult> {
     return {
       outcome: "refuse",
       kind,
-      response: refusal(kind, 403, "Your account does not have a role that may do this."),
+      response: api
+        ? jsonError(403, forbiddenWords(principal, verdict.need), "forbidden")
+        : refusal(kind, 403, "Your account does not have a role that may do this."),
     };
   return {
     outcome: "refuse",
@@ -156,10 +198,23 @@ function kindOfPath(pathname: string): "page" | "route" {
   return pathname === "/api" || pathname.startsWith("/api/") ? "route" : "page";
 }
 
-function refusal(kind: RequestKind, status: 401 | 403, message: string): Response {
+function refusal(kind: RequestKind, status: 401 | 403, message: string, apiCode: string | false = false): Response {
   if (kind === "page" || kind === "asset")
     return new Response(`${message}\n`, { status, headers: { "content-type": "text/plain; charset=utf-8" } });
-  return Response.json({ error: message }, { status });
+  return jsonError(status, message, apiCode);
+}
+
+/** The API's error shape, `{error: {code, message}}`, when `code` is given; other routes' `{error: message}`. */
+function jsonError(status: number, message: string, code: string | false): Response {
+  return Response.json(code ? { error: { code, message } } : { error: message }, { status });
+}
+
+/** Why a signed-in caller or token is refused, and what to do: a missing scope reads differently from a missing role. */
+function forbiddenWords(principal: Principal | null, need: Permission | undefined): string {
+  if (!need) return "Your account does not have a role that may do this; ask an admin.";
+  if (principal?.scopes && !principal.scopes.includes(need) && can({ ...principal, scopes: undefined }, need))
+    return `This API token lacks the scope "${need}"; create a token with it at /account/tokens.`;
+  return `This needs the permission "${need}", which your account's roles do not grant; ask an admin.`;
 }
 
 function redirectTo(request: Request, to: string): Response {

@@ -102,6 +102,8 @@ export const ROUTES: readonly RouteEntry[] = [
   { pattern: "/admin/webhooks", type: "page", rule: perm("admin") },
   { pattern: "/admin/webhooks/[id]", type: "page", rule: perm("admin"), params: { id: "uuid" } },
   { pattern: "/welcome", type: "page", rule: perm("admin") },
+  // One's own API tokens (admins see and revoke everyone's on /admin).
+  { pattern: "/account/tokens", type: "page", rule: { kind: "signed-in" } },
   { pattern: "/api/export", type: "route", rule: perm("annotation:export") },
   {
     pattern: "/api/corpora/[name]/uploads",
@@ -110,6 +112,17 @@ export const ROUTES: readonly RouteEntry[] = [
     params: { name: "corpus-name" },
   },
   { pattern: "/api/eval/uploads", type: "route", rule: perm("debate:start") },
+
+  // The public API (lib/api/v1/): an API token (Authorization: Bearer) or a session. Reading is
+  // read-debates, as the pages; a token's scopes limit what its permissions rules allow.
+  { pattern: "/api/v1/openapi.json", type: "route", rule: pub },
+  { pattern: "/api/v1/methods", type: "route", rule: readDebates },
+  { pattern: "/api/v1/debates", type: "route", rule: perm("debate:start") },
+  { pattern: "/api/v1/debates/[id]", type: "route", rule: readDebates, params: { id: "uuid" } },
+  { pattern: "/api/v1/debates/[id]/events", type: "route", rule: readDebates, params: { id: "uuid" } },
+  { pattern: "/api/v1/comparisons", type: "route", rule: perm("debate:start") },
+  { pattern: "/api/v1/eval-runs", type: "route", rule: readDebates },
+  { pattern: "/api/v1/eval-runs/[id]", type: "route", rule: readDebates, params: { id: "uuid" } },
 ];
 
 /*

@@ -109,6 +109,17 @@ const EXPECTED: Record<string, Record<Visitor, Outcome>> = {
   "/admin/webhooks/[id]": only("admin"),
   "/welcome": only("admin"),
   "/api/export": only("admin", "annotator", "fact-checker"),
+  // The public API: tokens and sessions alike (tests/integration/api-access.test.ts walks it with tokens).
+  "/api/v1/openapi.json": everyone,
+  "/api/v1/methods": readers,
+  "/api/v1/debates": only("admin", "fact-checker"),
+  "/api/v1/debates/[id]": readers,
+  "/api/v1/debates/[id]/events": readers,
+  "/api/v1/comparisons": only("admin", "fact-checker"),
+  "/api/v1/eval-runs": readers,
+  "/api/v1/eval-runs/[id]": readers,
+  // Anyone's own tokens; the admin's view of everyone's is on /admin.
+  "/account/tokens": { ...everyone, anonymous: "sign-in", "anonymous, public instance": "sign-in" },
   "/api/corpora/[name]/uploads": only("fact-checker", "admin"),
   "/api/eval/uploads": only("fact-checker", "admin"),
 };

@@ -1,0 +1,53 @@
+import { z } from "zod";
+import "zod-openapi";
+import { endpoint, type Endpoint } from "../endpoint";
+import { openApiDocument } from "../openapi";
+import { debateEvents } from "./debate-events";
+import { listEvalRuns, readEvalRun } from "./eval-runs";
+import { listMethods } from "./methods";
+import { readDebate } from "./read-debate";
+import { startComparison } from "./start-comparison";
+import { startDebate } from "./start-debate";
+
+/*
+ * Every endpoint of /api/v1, in the order the document lists them. Adding one: its file in this
+ * folder (an `endpoint({...})`), a line here, its route file under app/api/v1/ (`export const GET
+ * = serve(x)`) and its rule in lib/auth/route-policy.ts. The OpenAPI document, the access walk
+ * (tests/integration/api-access.test.ts) and the conformance test pick it up from this list.
+ */
+
+export const API_VERSION = "1.0.0";
+
+const openApi = endpoint({
+  id: "openApi",
+  method: "GET",
+  path: "/api/v1/openapi.json",
+  tag: "About",
+  summary: "This document (OpenAPI 3.1)",
+  responses: {
+    200: {
+      description: "The OpenAPI 3.1 document of this API.",
+      schema: z
+        .looseObject({
+          openapi: z.string(),
+          info: z.looseObject({ title: z.string(), version: z.string() }),
+          paths: z.record(z.string(), z.unknown()),
+        })
+        .meta({ id: "OpenApiDocument" }),
+    },
+  },
+  async handle() {
+    return { status: 200, json: openApiDocument(ENDPOINTS, API_VERSION) };
+  },
+});
+
+export const ENDPOINTS: readonly Endpoint[] = [
+  listMethods,
+  startDebate,
+  readDebate,
+  debateEvents,
+  startComparison,
+  listEvalRuns,
+  readEvalRun,
+  openApi,
+];

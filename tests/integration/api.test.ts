@@ -1,0 +1,304 @@
+import { signedInAs, useDatabase } from "../helpers/next-request";
+import { spawn, type ChildProcess } from "node:child_process";
+import net from "node:net";
+import path from "node:path";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import { Validator } from "@seriousme/openapi-schema-validator";
+import { eq, inArray } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import type { DbHandle } from "@/db/client";
+import * as s from "@/db/schema";
+import { createUser } from "@/db/queries/users";
+import { createSession } from "@/lib/auth/sessions";
+import { createApiToken } from "@/lib/auth/api-tokens";
+import { resetConfigForTests } from "@/lib/config";
+import { debateQueue, startInProcessWorker } from "@/lib/debate/queue";
+import { createTokenAction, revokeTokenAction } from "@/app/account/tokens/actions";
+import { callApi, readEvents, type ApiCall } from "../helpers/api";
+import { seedDebates } from "../helpers/seed-debates";
+import { ingestRecords } from "@/lib/corpus/ingest";
+import { backend, freshDatabase } from "./test-db";
+
+/*
+ * The API as another system uses it: a token made on the tokens page starts a debate on a
+ * scripted model (e2e/fake-openai.mjs, an OpenAI-compatible server on 127.0.0.1 reached through
+ * the real provider), follows its events to the end and reads the verdict; once revoked the token
+ * is refused. Then the OpenAPI document: valid OpenAPI 3.1, and every operation in it answers
+ * with the statuses and body shapes it documents.
+ */
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+let h: DbHandle;
+let fake: ChildProcess;
+let checkerSession = "";
+let admin = "";
+let journalist = "";
+let finishedDebate = "";
+let runId = "";
+const CLAIM = "Elena Marsh's charity auction raised $2.4 million for flood relief in 2019.";
+const EVIDENCE =
+  "Elena Marsh hosted a charity auction in 2019 that raised $2.4 million.\n\nThe money from the 2019 auction went to the city's children's hospital.";
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const srv = net.createServer().listen(0, "127.0.0.1", () => {
+      const port = (srv.address() as net.AddressInfo).port;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+beforeAll(async () => {
+  const port = await freePort();
+  fake = spawn(process.execPath, [path.join(ROOT, "e2e/fake-openai.mjs")], {
+    env: { PATH: process.env.PATH ?? "", NODE_ENV: "test", FAKE_OPENAI_PORT: String(port), FAKE_OPENAI_DELAY_MS: "0" },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  await new Promise<void>((resolve, reject) => {
+    fake.stdout!.on("data", (b: Buffer) => b.toString().includes("fake OpenAI") && resolve());
+    fake.on("exit", (code) => reject(new Error(`the scripted model server exited (${code})`)));
+  });
+  vi.stubEnv("DEFAULT_MODEL", "openai-compatible:scripted");
+  vi.stubEnv("OPENAI_COMPATIBLE_SCRIPTED_BASE_URL", `http://127.0.0.1:${port}/v1`);
+  vi.stubEnv("OPENAI_COMPATIBLE_SCRIPTED_MODEL", "scripted-debater");
+  vi.stubEnv("ROLE_MODELS", "");
+  vi.stubEnv("DEBATE_RATE_LIMIT", "100/hour");
+  if (backend === "postgres") vi.stubEnv("DATABASE_URL", process.env.TEST_DATABASE_URL!);
+  resetConfigForTests();
+  h = await freshDatabase();
+  useDatabase(h);
+  // On PostgreSQL the API queues the debate; this process's worker runs it, as the app's does.
+  if (backend === "postgres") startInProcessWorker(h, 2);
+  const checker = await createUser(h.db, { email: "desk@x.org", passwordHash: null, roles: ["fact-checker"] });
+  checkerSession = (await createSession(h.db, checker.id)).token;
+  const a = await createUser(h.db, { email: "admin@x.org", passwordHash: null, roles: ["admin", "fact-checker"] });
+  admin = (
+    await createApiToken(
+      h.db,
+      { id: a.id, email: "admin@x.org", name: null, roles: ["admin", "fact-checker"] },
+      { name: "all", scopes: ["debate:start"] },
+    )
+  ).token;
+  const j = await createUser(h.db, { email: "reader@x.org", passwordHash: null, roles: ["journalist"] });
+  journalist = (
+    await createApiToken(h.db, { id: j.id, email: "reader@x.org", name: null, roles: ["journalist"] }, { name: "read" })
+  ).token;
+  const [run] = await h.db
+    .insert(s.evalRuns)
+    .values({ name: "api run", protocol: "radar", config: {}, status: "completed" })
+    .returning({ id: s.evalRuns.id });
+  runId = run!.id;
+  await seedDebates(h.db, { count: 2, evalRunId: runId });
+  // A comparison reads one corpus for every method, embedded with the server's own encoder as the app's are.
+  await ingestRecords(
+    h.db,
+    EVIDENCE.split("\n\n").map((text, i) => ({
+      kind: "document" as const,
+      document: { id: `d${i}`, title: `Report ${i}`, text },
+    })),
+    { corpus: "newsroom", source: "t", kind: "records" },
+  );
+});
+afterAll(async () => {
+  // Debates the conformance checks started run on; let them end before the database closes.
+  for (let i = 0; i < 300; i++) {
+    const busy = await h.db
+      .select({ id: s.debates.id })
+      .from(s.debates)
+      .where(inArray(s.debates.status, ["queued", "running"]));
+    if (!busy.length) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  if (backend === "postgres") await debateQueue(h).close();
+  fake?.kill();
+  vi.unstubAllEnvs();
+  resetConfigForTests();
+  await h?.close();
+});
+
+describe(`a script drives a debate through the API with a token (${backend})`, () => {
+  let token = "";
+
+  it("starts a debate on the scripted model, follows it live, reads the verdict, and is refused once revoked", async () => {
+    // The token is made on the tokens page and shown once.
+    signedInAs(checkerSession);
+    const form = new FormData();
+    form.set("name", "newsroom CMS");
+    form.append("scope", "debate:start");
+    const made = await createTokenAction({}, form);
+    expect(made.error).toBeUndefined();
+    token = made.token!;
+    expect(token).toMatch(/^cp_/);
+    const [row] = await h.db.select().from(s.apiTokens).where(eq(s.apiTokens.name, "newsroom CMS"));
+    expect(row!.tokenHash).not.toContain(token.slice(3));
+    expect(token.startsWith(row!.prefix)).toBe(true);
+
+    const started = await callApi({
+      method: "POST",
+      path: "/api/v1/debates",
+      token,
+      body: { claim: CLAIM, evidence: EVIDENCE },
+    });
+    expect(started.status).toBe(201);
+    const { id, links } = (await started.json()) as { id: string; links: { events: string } };
+    expect(links.events).toBe(`/api/v1/debates/${id}/events`);
+
+    const stream = await callApi({ method: "GET", path: "/api/v1/debates/{id}/events", params: { id }, token });
+    expect(stream.headers.get("content-type")).toMatch(/text\/event-stream/);
+    const events = await readEvents(stream);
+    expect(events[0]!.event).toBe("snapshot");
+    const kinds = events.filter((e) => e.event === "debate").map((e) => (e.data as { type: string }).type);
+    expect(kinds).toContain("delta");
+    expect(events.at(-1)!.data).toMatchObject({ type: "status", status: "completed" });
+
+    const read = await callApi({ method: "GET", path: "/api/v1/debates/{id}", params: { id }, token });
+    expect(read.status).toBe(200);
+    const debate = (await read.json()) as {
+      status: string;
+      verdict: { product: string; reason: string } | null;
+      verdictHidden: boolean;
+      turns: unknown[];
+    };
+    expect(debate.status).toBe("completed");
+    expect(debate.verdictHidden).toBe(false);
+    expect(["TRUE", "HALF-TRUE", "FALSE"]).toContain(debate.verdict!.product);
+    expect(debate.turns.length).toBeGreaterThan(2);
+    finishedDebate = id;
+
+    const revoke = new FormData();
+    revoke.set("id", row!.id);
+    await revokeTokenAction(revoke);
+    const refused = await callApi({ method: "GET", path: "/api/v1/debates/{id}", params: { id }, token });
+    expect(refused.status).toBe(401);
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("token_revoked");
+  });
+
+  it("refuses a bad request with the field and what to do, and starts nothing", async () => {
+    const before = (await h.db.select().from(s.debates)).length;
+    const res = await callApi({
+      method: "POST",
+      path: "/api/v1/debates",
+      token: admin,
+      body: { claim: CLAIM, method: "astrology", evidence: EVIDENCE },
+    });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({
+      error: { code: "invalid_request", field: "method", message: expect.stringMatching(/choose one of: .*radar/) },
+    });
+    const typo = await callApi({
+      method: "POST",
+      path: "/api/v1/debates",
+      token: admin,
+      body: { claim: CLAIM, protocol: "radar" },
+    });
+    expect(((await typo.json()) as { error: { message: string } }).error.message).toMatch(/unknown field "protocol"/);
+    expect((await h.db.select().from(s.debates)).length).toBe(before);
+  });
+});
+
+type Doc = {
+  paths: Record<
+    string,
+    Record<string, { operationId: string; responses: Record<string, { content?: Record<string, unknown> }> }>
+  >;
+};
+
+/** A request each operation should answer with its success status; a new operation needs one here. */
+function goodRequest(operationId: string): Omit<ApiCall, "method" | "path"> {
+  const examples: Record<string, Omit<ApiCall, "method" | "path">> = {
+    listMethods: {},
+    startDebate: { body: { claim: CLAIM, evidence: EVIDENCE, preset: "radar-expertise" } },
+    readDebate: { params: { id: finishedDebate } },
+    debateEvents: { params: { id: finishedDebate } },
+    startComparison: {
+      body: {
+        claim: CLAIM,
+        corpus: "newsroom",
+        methods: [{ method: "radar" }, { method: "radar", preset: "radar-three-agent" }],
+      },
+    },
+    listEvalRuns: { query: { limit: "5" } },
+    readEvalRun: { params: { id: runId } },
+    openApi: {},
+    // POST /api/v1/match, once the matcher is wired in (lib/api/v1/match-claim.ts).
+    matchClaim: { body: { claim: CLAIM } },
+  };
+  const r = examples[operationId];
+  if (!r) throw new Error(`Add a good request for the operation "${operationId}" to this test.`);
+  return r;
+}
+
+describe(`the OpenAPI document (${backend})`, () => {
+  let doc: Doc;
+
+  it("is served at /api/v1/openapi.json without a token and is a valid OpenAPI 3.1 document", async () => {
+    const res = await callApi({ method: "GET", path: "/api/v1/openapi.json" });
+    expect(res.status).toBe(200);
+    doc = (await res.json()) as Doc;
+    const result = await new Validator().validate(doc as never);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+  });
+
+  it("describes what every operation answers: statuses and body shapes", async () => {
+    const ajv = new Ajv2020({ strict: false, validateFormats: false });
+    ajv.addSchema(doc, "doc");
+    const pointer = (...parts: string[]) =>
+      `doc#/${parts.map((p) => encodeURIComponent(p.replaceAll("~", "~0").replaceAll("/", "~1"))).join("/")}`;
+    const checked: string[] = [];
+    for (const [p, ops] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(ops)) {
+        const documented = Object.keys(op.responses);
+        const success = documented.find((c) => c.startsWith("2"))!;
+        const base = { method: method.toUpperCase() as "GET" | "POST", path: p };
+        const good = goodRequest(op.operationId);
+        const asks: Array<[string, ApiCall]> = [[success, { ...base, ...good, token: admin }]];
+        if (documented.includes("400"))
+          asks.push([
+            "400",
+            {
+              ...base,
+              ...good,
+              token: admin,
+              body: good.body ? { claim: 7 } : undefined,
+              query: good.query ? { limit: "lots" } : undefined,
+            },
+          ]);
+        if (documented.includes("404"))
+          asks.push([
+            "404",
+            { ...base, ...good, token: admin, params: { id: "00000000-0000-4000-8000-000000000000" } },
+          ]);
+        if (documented.includes("403")) asks.push(["403", { ...base, ...good, token: journalist }]);
+        asks.push(["401", { ...base, ...good, token: `cp_${"B".repeat(43)}` }]);
+        for (const [want, req] of asks) {
+          const res = await callApi(req);
+          expect(`${method} ${p}: ${res.status}`).toBe(`${method} ${p}: ${want}`);
+          const type = res.headers.get("content-type") ?? "";
+          const content = op.responses[want]!.content!;
+          if (type.includes("text/event-stream")) {
+            expect(Object.keys(content)).toContain("text/event-stream");
+            await res.body?.cancel();
+          } else {
+            expect(Object.keys(content)).toContain("application/json");
+            const validate = ajv.getSchema(
+              pointer("paths", p, method, "responses", want, "content", "application/json", "schema"),
+            )!;
+            const body = await res.json();
+            expect(validate(body) ? [] : validate.errors, `${method} ${p} ${want}`).toEqual([]);
+          }
+          checked.push(`${op.operationId} ${want}`);
+        }
+      }
+    }
+    expect(checked).toEqual(
+      expect.arrayContaining([
+        "startDebate 201",
+        "readDebate 200",
+        "readDebate 404",
+        "startDebate 403",
+        "listEvalRuns 400",
+      ]),
+    );
+  });
+});
