@@ -301,6 +301,19 @@ export async function installFrom(
   return commit(entry, staging, path.resolve(from), opts.dataDir);
 }
 
+/** What a download transfers: the direct files, and each source of the built files once. */
+function downloadBytes(e: CatalogueEntry): number {
+  const sources = new Map<string, number>();
+  let direct = 0;
+  for (const f of e.files) {
+    if (!f.built) direct += f.bytes;
+    else
+      for (const s of f.built.sources)
+        sources.set(`${s.repo ?? f.built.repo}/${s.commit ?? f.built.commit}/${s.path}`, s.bytes);
+  }
+  return direct + [...sources.values()].reduce((a, n) => a + n, 0);
+}
+
 export function listDatasets(dataDir?: string): Array<{
   name: string;
   title: string;
@@ -322,6 +335,6 @@ export function listDatasets(dataDir?: string): Array<{
         : e.files.some((f) => f.built)
           ? "built"
           : "direct",
-    bytes: e.files.reduce((a, f) => a + f.bytes, 0),
+    bytes: downloadBytes(e),
   }));
 }

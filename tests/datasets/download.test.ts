@@ -14,6 +14,7 @@ import {
   installed,
   installedDataFor,
   installFrom,
+  listDatasets,
   type Progress,
 } from "@/lib/datasets/download";
 
@@ -229,6 +230,10 @@ describe("a file built from several sources", () => {
       );
     // Each source fetched once although three files are built from it.
     expect(requests.length - before).toBe(17);
+    // `dataset list` states what the download transfers: each source once.
+    expect(listDatasets(dataDir).find((r) => r.name === "politifact-hidden")?.bytes).toBe(
+      POLITIFACT_HIDDEN_RECIPE.files.reduce((a, f) => a + f.bytes, 0),
+    );
     expect(fs.existsSync(path.join(got.dir, ".sources"))).toBe(false);
   });
 
