@@ -1,4 +1,5 @@
 import fnnSources from "./sources/fakenewsnet-v1-politifact.json";
+import pfhRecipe from "./sources/politifact-hidden.json";
 
 /**
  * Every dataset the presets and benchmarks use, in one place: where each file comes from (a public
@@ -15,7 +16,8 @@ import fnnSources from "./sources/fakenewsnet-v1-politifact.json";
 /** Where the raw files are served; DATASETS_BASE_URL replaces it (a mirror, or a scripted server in tests). */
 export const RAW_BASE_URL = "https://raw.githubusercontent.com";
 
-export type SourceFile = { path: string; bytes: number; sha256: string };
+/** A source file of a built file; `repo` / `commit` when it is not in the built file's own. */
+export type SourceFile = { path: string; bytes: number; sha256: string; repo?: string; commit?: string };
 
 export type CatalogueFile = {
   /** Where it is installed, relative to DATA_DIR/datasets/<name>. */
@@ -28,7 +30,7 @@ export type CatalogueFile = {
   built?: {
     repo: string;
     commit: string;
-    builder: "fakenewsnet-v1-politifact" | null;
+    builder: "fakenewsnet-v1-politifact" | "politifact-hidden" | null;
     how: string;
     sources: readonly SourceFile[];
   };
@@ -49,6 +51,14 @@ export type CatalogueEntry = {
   manual?: string;
 };
 
+/** PolitiFact-Hidden's sources: files of tangyixuan/RADAR and rebeccazyr/mad, each at the commit that holds it. */
+const PFH = {
+  repo: "rebeccazyr/mad",
+  commit: "11f0e958da9f028029d89fd029850b95003d4a5e",
+  builder: "politifact-hidden",
+  sources: pfhRecipe.files,
+} as const;
+
 export const CATALOGUE: readonly CatalogueEntry[] = [
   {
     name: "politifact-hidden",
@@ -58,17 +68,16 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
       "RADAR presets (radar-politifact-gold, radar-politifact-retrieved); bench retrieval --dataset politifact-hidden; ingest --dataset politifact-hidden",
     serves: ["politifact-hidden", "politifact-hidden-150"],
     licence: "none stated; PolitiFact text, research use only",
+    // All three are built from the same 17 files of the two repositories (lib/datasets/sources/politifact-hidden.json
+    // names each one's role); each is fetched once per download and checked against its own checksum.
     files: [
       {
         path: "test_claims.jsonl",
         bytes: 2238290,
         sha256: "08e0d377e0d4af994df64d0271074316e301739065f89e89583728a7728ca0c4",
         built: {
-          repo: "tangyixuan/RADAR",
-          commit: "65153c8b49388bed110a8e3456423e8b23fe9e1d",
-          builder: null,
-          how: "the RADAR authors' test claims, gold evidence ids and top-20 bge-base retrieval (data/original_data.json, data/retrieved_evidence_bgebase.json), one line per claim",
-          sources: [],
+          ...PFH,
+          how: "one line per test claim: the claim (chroma/example_to_claim.json) and label (train/data/GT_test_all.json), the gold evidence ids (chroma/evidence_map.json), the authors' bge-base top 20 with distances rounded to 6 decimals (chroma/20_retrieved_evidence_map_bgebase_score.json), and whether every gold sentence has a text in corpus_partial.jsonl",
         },
       },
       {
@@ -76,11 +85,8 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
         bytes: 3166759,
         sha256: "c435e36324862da07c7608758fc621a30efc6d9222c084fca029297848dd5c43",
         built: {
-          repo: "rebeccazyr/mad",
-          commit: "647447204d652334e8ca3db9d0e16f3fa29cd4a9",
-          builder: null,
-          how: "the corpus sentences whose text is public (chroma/evidence_id_to_text.json), aligned by id with RADAR's",
-          sources: [],
+          ...PFH,
+          how: "{id, text} for every corpus sentence whose text is published: files listing evidence texts per claim, aligned position by position with the files listing the same evidence's ids (8 such pairs across both repositories; 14,879 of 41,952 sentences; the authors' id-to-text file is not published)",
         },
       },
       {
@@ -88,16 +94,11 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
         bytes: 1286761,
         sha256: "e578e8f124f2936ccb4cae02b95d83f69c90d1a5b9db6fa15988f95284c361f2",
         built: {
-          repo: "tangyixuan/RADAR",
-          commit: "65153c8b49388bed110a8e3456423e8b23fe9e1d",
-          builder: null,
-          how: "the balanced 150 (50 per label) with gold and retrieved evidence text (data/full_evidence.json and the retrieval above)",
-          sources: [],
+          ...PFH,
+          how: "the balanced 150 (the claims of RADAR's data/retrieved_evidence_bgebase_20_veracity150.json) with the texts of their gold evidence and of their bge-base top 20",
         },
       },
     ],
-    manual:
-      "PolitiFact-Hidden is assembled from two public repositories, github.com/tangyixuan/RADAR and github.com/rebeccazyr/mad, joined by claim and sentence id; this version cannot assemble it yet. Install a copy you have with: npx counterpoint dataset download politifact-hidden --from <folder holding test_claims.jsonl> (it is checked against the checksums listed here).",
   },
   {
     name: "averitec",

@@ -6,6 +6,7 @@ import type { AllowList } from "@/lib/net/address-policy";
 import { FetchError, safeFetch, type Resolver } from "@/lib/net/safe-fetch";
 import { allowConfiguredHost } from "@/lib/tools/http";
 import { buildFakeNewsNetV1 } from "./build-fakenewsnet";
+import { buildPolitiFactHidden } from "./build-politifact-hidden";
 import {
   catalogueEntry,
   CATALOGUE,
@@ -14,6 +15,7 @@ import {
   sourceUrl,
   type CatalogueEntry,
   type CatalogueFile,
+  type SourceFile,
 } from "./catalogue";
 
 /**
@@ -195,20 +197,46 @@ function commit(entry: CatalogueEntry, staging: string, from: string, dataDir?: 
   return record;
 }
 
-async function buildFile(f: CatalogueFile, staging: string, base: string, opts: InstallOptions): Promise<void> {
+/** Outputs of a builder that makes several files at once, kept for the rest of one download. */
+type BuildCache = Map<string, Record<string, string>>;
+
+async function buildFile(
+  f: CatalogueFile,
+  staging: string,
+  base: string,
+  opts: InstallOptions,
+  cache: BuildCache,
+): Promise<void> {
   const b = f.built!;
   const sources = path.join(staging, ".sources");
+  // Sources may come from several repositories and commits: each is kept under its own.
+  const local = (s: SourceFile) => path.join(sources, s.repo ?? b.repo, s.commit ?? b.commit, s.path);
   for (const s of b.sources)
-    await downloadFile(sourceUrl(b.repo, b.commit, s.path, base), path.join(sources, s.path), s, {
+    await downloadFile(sourceUrl(s.repo ?? b.repo, s.commit ?? b.commit, s.path, base), local(s), s, {
       ...opts,
-      label: `${f.path} ← ${s.path}`,
+      label: `${f.path} ← ${s.repo ?? b.repo}/${s.path}`,
     });
-  const text = b.builder === "fakenewsnet-v1-politifact" ? buildFakeNewsNetV1(sources, b.sources.length / 2) : null;
-  if (text === null) throw new Error(`${f.path}: no builder`);
+  let text: string | undefined;
+  if (b.builder === "fakenewsnet-v1-politifact")
+    text = buildFakeNewsNetV1(path.join(sources, b.repo, b.commit), b.sources.length / 2);
+  else if (b.builder === "politifact-hidden") {
+    const byPath = new Map(b.sources.map((s) => [s.path, local(s)]));
+    const all =
+      cache.get(b.builder) ??
+      buildPolitiFactHidden((p) => {
+        const file = byPath.get(p);
+        if (!file) throw new Error(`${f.path}: the build reads ${p}, which the catalogue does not list as a source`);
+        return fs.readFileSync(file, "utf8");
+      });
+    cache.set(b.builder, all);
+    text = (all as Record<string, string>)[path.basename(f.path)];
+  }
+  if (text === undefined) throw new Error(`${f.path}: no builder`);
   const dest = path.join(staging, f.path);
   fs.mkdirSync(path.dirname(dest), { recursive: true });
   fs.writeFileSync(dest, text);
-  await verify(dest, f, `${f.path} (built from ${b.sources.length} files of ${b.repo} at ${b.commit.slice(0, 8)})`);
+  const repos = [...new Set(b.sources.map((s) => `${s.repo ?? b.repo} at ${(s.commit ?? b.commit).slice(0, 8)}`))];
+  await verify(dest, f, `${f.path} (built from ${b.sources.length} files of ${repos.join(", ")})`);
 }
 
 /** `dataset download <name>`: every file fetched (or built from its sources) and checked, then installed. */
@@ -219,8 +247,9 @@ export async function downloadDataset(name: string, opts: InstallOptions = {}): 
   const base = opts.baseUrl ?? getConfig().datasets.baseURL ?? RAW_BASE_URL;
   const allow = allowConfiguredHost(opts.allow ?? getConfig().fetch.allow, base === RAW_BASE_URL ? undefined : base);
   const staging = stagingDir(name, opts.dataDir);
+  const cache: BuildCache = new Map();
   for (const f of entry.files) {
-    if (f.built) await buildFile(f, staging, base, { ...opts, allow });
+    if (f.built) await buildFile(f, staging, base, { ...opts, allow }, cache);
     else
       await downloadFile(sourceUrl(entry.repo!, entry.commit!, f.from!, base), path.join(staging, f.path), f, {
         ...opts,
@@ -272,6 +301,19 @@ export async function installFrom(
   return commit(entry, staging, path.resolve(from), opts.dataDir);
 }
 
+/** What a download transfers: the direct files, and each source of the built files once. */
+function downloadBytes(e: CatalogueEntry): number {
+  const sources = new Map<string, number>();
+  let direct = 0;
+  for (const f of e.files) {
+    if (!f.built) direct += f.bytes;
+    else
+      for (const s of f.built.sources)
+        sources.set(`${s.repo ?? f.built.repo}/${s.commit ?? f.built.commit}/${s.path}`, s.bytes);
+  }
+  return direct + [...sources.values()].reduce((a, n) => a + n, 0);
+}
+
 export function listDatasets(dataDir?: string): Array<{
   name: string;
   title: string;
@@ -293,6 +335,6 @@ export function listDatasets(dataDir?: string): Array<{
         : e.files.some((f) => f.built)
           ? "built"
           : "direct",
-    bytes: e.files.reduce((a, f) => a + f.bytes, 0),
+    bytes: downloadBytes(e),
   }));
 }

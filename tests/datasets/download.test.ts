@@ -5,14 +5,16 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { CatalogueEntry } from "@/lib/datasets/catalogue";
+import { catalogueEntry, type CatalogueEntry } from "@/lib/datasets/catalogue";
 import { buildFakeNewsNetV1, fakeNewsNetSourcePath } from "@/lib/datasets/build-fakenewsnet";
+import { buildPolitiFactHidden, POLITIFACT_HIDDEN_RECIPE, pythonFloat } from "@/lib/datasets/build-politifact-hidden";
 import {
   ChecksumError,
   downloadDataset,
   installed,
   installedDataFor,
   installFrom,
+  listDatasets,
   type Progress,
 } from "@/lib/datasets/download";
 
@@ -22,6 +24,7 @@ import {
  */
 
 const FNN = path.resolve(import.meta.dirname, "..", "fixtures", "datasets", "fakenewsnet-v1");
+const PFH = path.resolve(import.meta.dirname, "..", "fixtures", "datasets", "politifact-hidden");
 const sha = (b: Buffer | string) => crypto.createHash("sha256").update(b).digest("hex");
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), "cp-dl-"));
 
@@ -199,5 +202,63 @@ describe("a file built from several sources", () => {
     const got = await downloadDataset("fx-built", { entry, dataDir, baseUrl: base });
     expect(fs.readFileSync(path.join(got.dir, "fakenewsnet_v1", "four.jsonl"))).toEqual(expected);
     expect(fs.existsSync(path.join(got.dir, ".sources"))).toBe(false);
+  });
+
+  it("PolitiFact-Hidden: 17 files of two repositories at three commits, each checked, built into the three published files", async () => {
+    const dataDir = tmp();
+    const real = catalogueEntry("politifact-hidden");
+    const at = (f: { repo: string; commit: string; path: string }) => `${f.repo}/${f.commit}/${f.path}`;
+    const sources = POLITIFACT_HIDDEN_RECIPE.files.map((f) => {
+      const bytes = fs.readFileSync(path.join(PFH, "sources", at(f)));
+      served.set(`/${at(f)}`, bytes);
+      return { ...f, bytes: bytes.length, sha256: sha(bytes) };
+    });
+    // The catalogue's own entry, with the fixture's sizes and checksums in place of the full files'.
+    const entry: CatalogueEntry = {
+      ...real,
+      name: "fx-pfh",
+      files: real.files.map((f) => {
+        const expected = fs.readFileSync(path.join(PFH, "expected", f.path));
+        return { ...f, bytes: expected.length, sha256: sha(expected), built: { ...f.built!, sources } };
+      }),
+    };
+    const before = requests.length;
+    const got = await downloadDataset("fx-pfh", { entry, dataDir, baseUrl: base });
+    for (const f of real.files)
+      expect(fs.readFileSync(path.join(got.dir, f.path), "utf8")).toBe(
+        fs.readFileSync(path.join(PFH, "expected", f.path), "utf8"),
+      );
+    // Each source fetched once although three files are built from it.
+    expect(requests.length - before).toBe(17);
+    // `dataset list` states what the download transfers: each source once.
+    expect(listDatasets(dataDir).find((r) => r.name === "politifact-hidden")?.bytes).toBe(
+      POLITIFACT_HIDDEN_RECIPE.files.reduce((a, f) => a + f.bytes, 0),
+    );
+    expect(fs.existsSync(path.join(got.dir, ".sources"))).toBe(false);
+  });
+
+  it("PolitiFact-Hidden: sources that disagree stop the build with the file and claim named", () => {
+    const read = (p: string) => {
+      const f = POLITIFACT_HIDDEN_RECIPE.files.find((x) => x.path === p)!;
+      const text = fs.readFileSync(path.join(PFH, "sources", f.repo, f.commit, p), "utf8");
+      if (p !== "chroma/evidence_map.json") return text;
+      // One gold id fewer than the texts listed for the same claim's gold evidence.
+      const gold = JSON.parse(text) as Record<string, number[]>;
+      gold["12994"]?.pop();
+      return JSON.stringify(gold);
+    };
+    expect(() => buildPolitiFactHidden(read)).toThrow(
+      /data\/matching_evidence_full\.json: claim 12994 lists 15 evidence texts but chroma\/evidence_map\.json lists 14 ids/,
+    );
+  });
+
+  it("PolitiFact-Hidden distances are written as the published file writes floats (44 of them round to 0.0)", () => {
+    expect([0, 1, 0.62643, 0.000015, 1.021826].map(pythonFloat)).toEqual([
+      "0.0",
+      "1.0",
+      "0.62643",
+      "1.5e-05",
+      "1.021826",
+    ]);
   });
 });
