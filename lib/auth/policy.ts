@@ -16,6 +16,8 @@ export const PERMISSIONS = {
   "annotation:export": ["admin", "annotator", "fact-checker"],
   "agreement:read": ["admin", "annotator", "fact-checker"],
   "debate:share": ["fact-checker", "admin", "journalist"],
+  /** Write, review, approve, publish and correct fact-checks in the newsroom's name. */
+  "fact-check:write": ["editor", "admin"],
   admin: ["admin"],
 } as const satisfies Record<string, readonly UserRole[]>;
 
@@ -46,6 +48,7 @@ const ROLE_WORDS: Record<Permission, string> = {
   "annotation:export": "an admin, annotator or fact-checker",
   "agreement:read": "an admin, annotator or fact-checker",
   "debate:share": "a fact-checker, journalist or admin",
+  "fact-check:write": "an editor or an admin",
   admin: "an admin",
 };
 
