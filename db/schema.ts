@@ -64,10 +64,7 @@ export const userRoles = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.userId, t.role] }),
-    check(
-      "user_roles_role_check",
-      sql`${t.role} in ('admin', 'fact-checker', 'journalist', 'annotator', 'editor')`,
-    ),
+    check("user_roles_role_check", sql`${t.role} in ('admin', 'fact-checker', 'journalist', 'annotator', 'editor')`),
   ],
 );
 

@@ -9,7 +9,14 @@ import { requirePermission } from "@/lib/auth/server";
 import { refuse, type FormState } from "@/lib/forms/state";
 import { parseContent, parseCorrectionNote } from "@/lib/fact-checks/input";
 import { loadSource, type SourceRef } from "@/lib/fact-checks/source";
-import { correct, createFactCheck, FactCheckError, publish, saveDraft, submitForReview } from "@/lib/fact-checks/workflow";
+import {
+  correct,
+  createFactCheck,
+  FactCheckError,
+  publish,
+  saveDraft,
+  submitForReview,
+} from "@/lib/fact-checks/workflow";
 
 /*
  * The editor's actions. Each checks the permission on the server first (demand, through
@@ -44,7 +51,8 @@ export async function createFactCheckAction(_prev: FormState, form: FormData): P
   try {
     const me = await requirePermission("fact-check:write");
     const ref = refOf(form);
-    if (!ref) return refuse(form, "Open a finished debate or comparison and choose “Write a fact-check”.", undefined, GROUPS);
+    if (!ref)
+      return refuse(form, "Open a finished debate or comparison and choose “Write a fact-check”.", undefined, GROUPS);
     const { db } = await getDb();
     const source = await loadSource(db, ref);
     if (!source) return refuse(form, "That debate or comparison no longer exists.", undefined, GROUPS);

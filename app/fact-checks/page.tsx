@@ -66,8 +66,14 @@ export default async function FactChecksPage({ searchParams }: { searchParams: P
         </Link>
       ) : null}
       <p className="text-sm text-black/60">
-        Feeds: <a href="/fact-checks/feed.json" className="underline">JSON Feed</a> ·{" "}
-        <a href="/fact-checks/datafeed.json" className="underline">schema.org DataFeed (ClaimReview)</a>
+        Feeds:{" "}
+        <a href="/fact-checks/feed.json" className="underline">
+          JSON Feed
+        </a>{" "}
+        ·{" "}
+        <a href="/fact-checks/datafeed.json" className="underline">
+          schema.org DataFeed (ClaimReview)
+        </a>
       </p>
     </div>
   );

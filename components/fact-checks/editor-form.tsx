@@ -190,7 +190,12 @@ export function EditorForm({
           <label className={labelText} htmlFor="fc-kind">
             A person or an organisation
           </label>
-          <select id="fc-kind" name="claimantKind" defaultValue={v("claimantKind", values.claimantKind)} className={input}>
+          <select
+            id="fc-kind"
+            name="claimantKind"
+            defaultValue={v("claimantKind", values.claimantKind)}
+            className={input}
+          >
             <option value="Person">A person</option>
             <option value="Organization">An organisation</option>
           </select>

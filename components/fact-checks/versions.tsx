@@ -29,7 +29,9 @@ export function VersionList({ versions }: { versions: VersionWithAuthor[] }) {
             <span className="text-black/60">
               · {v.textualRating} ({v.rating})
             </span>
-            {v.correctionNote ? <span className="w-full break-words text-black/80">Note: {v.correctionNote}</span> : null}
+            {v.correctionNote ? (
+              <span className="w-full break-words text-black/80">Note: {v.correctionNote}</span>
+            ) : null}
           </li>
         ))}
       </ol>

@@ -13,7 +13,10 @@ type Executor = Pick<Database, "select" | "selectDistinct" | "insert" | "update"
 export type FactCheckRow = typeof s.factChecks.$inferSelect;
 export type FactCheckVersionRow = typeof s.factCheckVersions.$inferSelect;
 /** What a version says: everything an editor writes, without who/when/which. */
-export type FactCheckContent = Omit<FactCheckVersionRow, "factCheckId" | "version" | "event" | "createdBy" | "createdAt">;
+export type FactCheckContent = Omit<
+  FactCheckVersionRow,
+  "factCheckId" | "version" | "event" | "createdBy" | "createdAt"
+>;
 export type VersionWithAuthor = FactCheckVersionRow & { authorName: string | null; authorEmail: string | null };
 
 export async function insertFactCheck(

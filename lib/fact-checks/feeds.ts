@@ -31,7 +31,10 @@ export function jsonFeed(items: PublishedFactCheck[], base: string, publisher: P
 }
 
 export function dataFeed(items: PublishedFactCheck[], base: string, publisher: Publisher) {
-  const newest = items.reduce<Date | null>((m, fc) => (!m || fc.version.createdAt > m ? fc.version.createdAt : m), null);
+  const newest = items.reduce<Date | null>(
+    (m, fc) => (!m || fc.version.createdAt > m ? fc.version.createdAt : m),
+    null,
+  );
   return {
     "@context": "https://schema.org",
     "@type": "DataFeed",

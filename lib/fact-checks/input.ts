@@ -30,7 +30,9 @@ const fields = z.object({
     .trim()
     .min(1, "Write the claim as it was made.")
     .max(1000, "The claim is at most 1,000 characters; quote its core."),
-  rating: z.enum(["TRUE", "HALF-TRUE", "FALSE"], { error: "Choose the rating on the scale: True, Half true or False." }),
+  rating: z.enum(["TRUE", "HALF-TRUE", "FALSE"], {
+    error: "Choose the rating on the scale: True, Half true or False.",
+  }),
   textualRating: z
     .string()
     .trim()
@@ -56,7 +58,10 @@ const fields = z.object({
   claimDate: z
     .string()
     .trim()
-    .refine((v) => !v || (/^\d{4}-\d{2}-\d{2}$/.test(v) && !Number.isNaN(Date.parse(v))), "Give the date as yyyy-mm-dd.")
+    .refine(
+      (v) => !v || (/^\d{4}-\d{2}-\d{2}$/.test(v) && !Number.isNaN(Date.parse(v))),
+      "Give the date as yyyy-mm-dd.",
+    )
     .refine((v) => !v || v <= new Date().toISOString().slice(0, 10), "The claim's date cannot be in the future.")
     .transform((v) => v || null),
   showDebateLink: z.boolean(),
@@ -79,7 +84,11 @@ const text = (form: FormData, name: string) => {
 };
 
 /** The form's fields as a version's content, or the first refusal with its field. */
-export function parseContent(form: FormData, citable: CitableEvidence, correctionNote: string | null = null): ParsedContent {
+export function parseContent(
+  form: FormData,
+  citable: CitableEvidence,
+  correctionNote: string | null = null,
+): ParsedContent {
   const parsed = fields.safeParse({
     claim: text(form, "claim"),
     rating: text(form, "rating"),

@@ -38,7 +38,9 @@ export function factCheckClaimReview(fc: PublishedFactCheck, base: string, publi
     },
     claim: {
       date: v.claimDate,
-      author: v.claimant ? { kind: v.claimantKind === "Organization" ? "Organization" : "Person", name: v.claimant } : null,
+      author: v.claimant
+        ? { kind: v.claimantKind === "Organization" ? "Organization" : "Person", name: v.claimant }
+        : null,
       appearance: v.appearanceUrl ? { url: v.appearanceUrl, name: v.whereSaid } : null,
     },
   });

@@ -31,7 +31,13 @@ export type SourceMaterial = {
 
 const day = (d: Date | null) => (d ? d.toISOString().slice(0, 10) : null);
 
-function claimOf(c: { text: string; speaker: string | null; claimDate: Date | null; appearanceUrl: string | null; metadata: Record<string, unknown> | null }) {
+function claimOf(c: {
+  text: string;
+  speaker: string | null;
+  claimDate: Date | null;
+  appearanceUrl: string | null;
+  metadata: Record<string, unknown> | null;
+}) {
   return {
     text: c.text,
     speaker: c.speaker,
@@ -79,7 +85,12 @@ export async function loadSource(db: Database, ref: SourceRef): Promise<SourceMa
           {
             debateId: m.debateId,
             verdict: {
-              ...peopleVerdict(m.protocol, m.verdict, [], evidence.filter((e) => e.debateId === m.debateId)),
+              ...peopleVerdict(
+                m.protocol,
+                m.verdict,
+                [],
+                evidence.filter((e) => e.debateId === m.debateId),
+              ),
               methodTitle: m.title,
             },
           },

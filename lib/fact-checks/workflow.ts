@@ -106,10 +106,7 @@ async function locked<T>(
   });
 }
 
-async function currentContent(
-  tx: Parameters<typeof insertVersion>[0],
-  fc: FactCheckRow,
-): Promise<FactCheckContent> {
+async function currentContent(tx: Parameters<typeof insertVersion>[0], fc: FactCheckRow): Promise<FactCheckContent> {
   const v = await getVersion(tx, fc.id, fc.currentVersion);
   if (!v) throw new Error(`fact-check ${fc.id} has no version ${fc.currentVersion}`);
   const { factCheckId: _f, version: _v, event: _e, createdBy: _c, createdAt: _a, ...content } = v;
@@ -148,7 +145,13 @@ export async function submitForReview(db: Database, principal: Principal | null,
   await locked(db, id, seenVersion, async (tx, fc) => {
     if (fc.state !== "draft") throw new FactCheckError(`This fact-check is ${words(fc.state)}, not a draft.`);
     const version = fc.currentVersion + 1;
-    await insertVersion(tx, { ...(await currentContent(tx, fc)), factCheckId: id, version, event: "submitted", createdBy: me.id });
+    await insertVersion(tx, {
+      ...(await currentContent(tx, fc)),
+      factCheckId: id,
+      version,
+      event: "submitted",
+      createdBy: me.id,
+    });
     await setFactCheckState(tx, id, { state: "in-review", currentVersion: version });
   });
 }
@@ -210,7 +213,8 @@ export async function correct(
   note: string,
 ): Promise<{ slug: string; version: number }> {
   const me = demand(principal, "fact-check:write");
-  if (!note.trim()) throw new FactCheckError("Say what the correction changes; readers see this note.", "correctionNote");
+  if (!note.trim())
+    throw new FactCheckError("Say what the correction changes; readers see this note.", "correctionNote");
   const out = await locked(db, id, seenVersion, async (tx, fc) => {
     if (!PUBLIC.includes(fc.state))
       throw new FactCheckError("Only a published fact-check is corrected; edit the draft instead.");
@@ -244,4 +248,3 @@ export function words(state: FactCheckState): string {
     state
   ];
 }
-

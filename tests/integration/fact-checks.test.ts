@@ -16,7 +16,14 @@ import {
 } from "@/db/queries/fact-checks";
 import { createSession } from "@/lib/auth/sessions";
 import { AuthError, type Principal } from "@/lib/auth/policy";
-import { correct, createFactCheck, FactCheckError, publish, saveDraft, submitForReview } from "@/lib/fact-checks/workflow";
+import {
+  correct,
+  createFactCheck,
+  FactCheckError,
+  publish,
+  saveDraft,
+  submitForReview,
+} from "@/lib/fact-checks/workflow";
 import { dataFeed, jsonFeed } from "@/lib/fact-checks/feeds";
 import { createFactCheckAction, saveFactCheckAction } from "@/app/fact-checks/actions";
 import { seedDebates } from "../helpers/seed-debates";
@@ -65,7 +72,9 @@ beforeAll(async () => {
   ann = await mk("ann@desk.test", ["editor"]);
   bea = await mk("bea@desk.test", ["editor"]);
   factChecker = await mk("fc@desk.test", ["fact-checker"]);
-  [debateId, runningDebate] = await seedDebates(h.db, { count: 2, label: () => "HALF-TRUE" });
+  const seeded = await seedDebates(h.db, { count: 2, label: () => "HALF-TRUE" });
+  debateId = seeded[0]!;
+  runningDebate = seeded[1]!;
   await h.db.update(s.debates).set({ status: "running" }).where(sql`${s.debates.id} = ${runningDebate}`);
 });
 afterAll(async () => {
@@ -143,7 +152,13 @@ describe(`fact-checks (${backend})`, () => {
   it("a reviewer who edits the text cannot approve it", async () => {
     const fc = await createFactCheck(h.db, ann, { debateId }, content({ claim: "A second claim about roads." }));
     await submitForReview(h.db, ann, fc.id, 1);
-    await saveDraft(h.db, bea, fc.id, 2, content({ claim: "A second claim about roads.", explanation: "Bea's words." }));
+    await saveDraft(
+      h.db,
+      bea,
+      fc.id,
+      2,
+      content({ claim: "A second claim about roads.", explanation: "Bea's words." }),
+    );
     await expect(publish(h.db, bea, fc.id, 3)).rejects.toThrow(FactCheckError);
     await expect(publish(h.db, ann, fc.id, 3)).rejects.toThrow(FactCheckError);
     const admin = principal(await createUser(h.db, { email: "root@desk.test", passwordHash: null, roles: ["admin"] }), [

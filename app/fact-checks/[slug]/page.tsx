@@ -56,7 +56,7 @@ export default async function FactCheckPage({ params }: { params: Promise<{ slug
         <script
           type="application/ld+json"
           data-testid="claim-review"
-          // biome-ignore lint/security/noDangerouslySetInnerHtml: JSON with < > & escaped (jsonForScript), so it cannot end the script element
+          // JSON with < > & escaped (jsonForScript), so nothing in it can end the script element.
           dangerouslySetInnerHTML={{ __html: jsonForScript(ld) }}
         />
       ) : null}
@@ -91,7 +91,10 @@ export default async function FactCheckPage({ params }: { params: Promise<{ slug
       </header>
 
       {corrections.length ? (
-        <aside aria-labelledby="corrections" className="rounded-md border-l-4 border-amber-500 bg-amber-50 p-3 print:bg-white">
+        <aside
+          aria-labelledby="corrections"
+          className="rounded-md border-l-4 border-amber-500 bg-amber-50 p-3 print:bg-white"
+        >
           <h2 id="corrections" className="font-semibold">
             {corrections.length === 1 ? "Correction" : "Corrections"}
           </h2>
@@ -109,7 +112,7 @@ export default async function FactCheckPage({ params }: { params: Promise<{ slug
         aria-label="Explanation"
         className="fact-check-prose space-y-3 break-words"
         data-testid="explanation"
-        // biome-ignore lint/security/noDangerouslySetInnerHtml: sanitised by lib/fact-checks/markdown.ts (sanitize-html allow-list)
+        // Sanitised by lib/fact-checks/markdown.ts (sanitize-html with an allow-list).
         dangerouslySetInnerHTML={{ __html: explanationHtml(v.explanation) }}
       />
 
@@ -138,7 +141,11 @@ export default async function FactCheckPage({ params }: { params: Promise<{ slug
 
       {share ? (
         <p className="text-sm print:hidden">
-          <Link href={fc.debateId ? `/share/${share}` : `/share/compare/${share}`} className="underline" data-testid="debate-link">
+          <Link
+            href={fc.debateId ? `/share/${share}` : `/share/compare/${share}`}
+            className="underline"
+            data-testid="debate-link"
+          >
             Read the AI debate this fact-check started from
           </Link>
         </p>

@@ -27,7 +27,9 @@ export default async function NewFactCheckPage({
       : q.comparison && UUID.test(q.comparison)
         ? { comparisonId: q.comparison.toLowerCase() }
         : null;
-  const back = ref ? `/fact-checks/new?${"debateId" in ref ? `debate=${ref.debateId}` : `comparison=${ref.comparisonId}`}` : "/fact-checks/new";
+  const back = ref
+    ? `/fact-checks/new?${"debateId" in ref ? `debate=${ref.debateId}` : `comparison=${ref.comparisonId}`}`
+    : "/fact-checks/new";
   await pagePermission("fact-check:write", back);
   if (!ref) notFound();
   const { db } = await getDb();

@@ -106,7 +106,6 @@ export default async function EditFactCheckPage({ params }: { params: Promise<{ 
               {published ? "Correct it" : "Your verdict"}
             </h2>
             <EditorForm
-              key={fc.currentVersion}
               mode={published ? "correct" : "edit"}
               hidden={{ id: fc.id, seenVersion: String(fc.currentVersion) }}
               suggestions={TEXTUAL_RATING_SUGGESTIONS}
