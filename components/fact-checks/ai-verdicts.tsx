@@ -2,13 +2,19 @@ import Link from "next/link";
 import type { SourceMaterial } from "@/lib/fact-checks/source";
 
 /** What the AI concluded, shown beside the editor's own rating so a disagreement is visible and kept. */
-export function AiVerdicts({ source }: { source: SourceMaterial }) {
+export function AiVerdicts({ source }: { source: SourceMaterial & { hidden?: number } }) {
   return (
     <section aria-labelledby="ai-verdict" className="space-y-3 rounded-lg border border-black/15 bg-black/[0.02] p-4">
       <h2 id="ai-verdict" className="text-lg font-semibold">
         The AI&apos;s verdict
       </h2>
-      {source.verdicts.length === 0 ? <p className="text-sm text-black/70">No verdict yet.</p> : null}
+      {source.hidden ? (
+        <p className="text-sm text-black/70">
+          Hidden from you while you may still be asked to label this debate, so it cannot anchor your label.
+        </p>
+      ) : source.verdicts.length === 0 ? (
+        <p className="text-sm text-black/70">No verdict yet.</p>
+      ) : null}
       <ul className="space-y-3">
         {source.verdicts.map(({ debateId, verdict: v }) => (
           <li key={debateId} className="space-y-1" data-testid="ai-verdict">

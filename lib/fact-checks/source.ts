@@ -3,6 +3,8 @@ import { comparisonClaim, debateForFactCheck, evidenceOf } from "@/db/queries/fa
 import { peopleVerdict, type PeopleVerdict } from "@/lib/debate/methods";
 import { getComparisonView } from "@/lib/compare/view";
 import type { ProductLabel } from "@/lib/debate/types";
+import type { Principal } from "@/lib/auth/policy";
+import { visibilityOf } from "@/lib/auth/visibility";
 
 /** What a fact-check is made from: one debate, or one comparison (all its methods' debates). */
 export type SourceRef = { debateId: string } | { comparisonId: string };
@@ -123,4 +125,22 @@ export function citableItems(source: SourceMaterial) {
     excerpt: e.text.replace(/\s+/g, " ").trim().slice(0, 240),
     method: several ? (methodOf.get(e.debateId) ?? null) : null,
   }));
+}
+
+/**
+ * The material as `principal` may see it: someone who may still be asked to label a debate does
+ * not get its AI verdict here either (lib/auth/visibility.ts), so writing a fact-check cannot
+ * anchor their label. `hidden` counts the verdicts left out.
+ */
+export async function sourceForViewer(
+  db: Database,
+  principal: Principal | null,
+  source: SourceMaterial,
+): Promise<SourceMaterial & { hidden: number }> {
+  const seen = await Promise.all(
+    source.verdicts.map(async (v) => (await visibilityOf(db, principal, v.debateId)).verdict),
+  );
+  const verdicts = source.verdicts.filter((_, i) => seen[i]);
+  const hidden = source.verdicts.length - verdicts.length;
+  return { ...source, verdicts, ensemble: hidden ? null : source.ensemble, hidden };
 }

@@ -4,7 +4,7 @@ import { getDb } from "@/db/client";
 import { factChecksOf } from "@/db/queries/fact-checks";
 import { pagePermission } from "@/lib/auth/server";
 import { TEXTUAL_RATING_SUGGESTIONS } from "@/lib/fact-checks/input";
-import { citableItems, loadSource, type SourceRef } from "@/lib/fact-checks/source";
+import { citableItems, loadSource, sourceForViewer, type SourceRef } from "@/lib/fact-checks/source";
 import { AiVerdicts } from "@/components/fact-checks/ai-verdicts";
 import { EditorForm } from "@/components/fact-checks/editor-form";
 import { PRODUCT_WORDS } from "@/lib/debate/methods";
@@ -30,11 +30,12 @@ export default async function NewFactCheckPage({
   const back = ref
     ? `/fact-checks/new?${"debateId" in ref ? `debate=${ref.debateId}` : `comparison=${ref.comparisonId}`}`
     : "/fact-checks/new";
-  await pagePermission("fact-check:write", back);
+  const me = await pagePermission("fact-check:write", back);
   if (!ref) notFound();
   const { db } = await getDb();
-  const source = await loadSource(db, ref);
-  if (!source) notFound();
+  const material = await loadSource(db, ref);
+  if (!material) notFound();
+  const source = await sourceForViewer(db, me, material);
   const existing = await factChecksOf(db, ref);
   const first = source.verdicts[0]?.verdict;
   const aiProduct = source.ensemble?.label ?? first?.product ?? null;

@@ -6,7 +6,7 @@ import { getSetting } from "@/db/queries/settings";
 import { pagePermission } from "@/lib/auth/server";
 import { TEXTUAL_RATING_SUGGESTIONS } from "@/lib/fact-checks/input";
 import { SLUG_SHAPE } from "@/lib/fact-checks/slug";
-import { citableItems, loadSource } from "@/lib/fact-checks/source";
+import { citableItems, loadSource, sourceForViewer } from "@/lib/fact-checks/source";
 import { words } from "@/lib/fact-checks/workflow";
 import { AiVerdicts } from "@/components/fact-checks/ai-verdicts";
 import { EditorForm, MoveButton } from "@/components/fact-checks/editor-form";
@@ -27,11 +27,12 @@ export default async function EditFactCheckPage({ params }: { params: Promise<{ 
   const { db } = await getDb();
   const fc = await getFactCheckBySlug(db, slug);
   if (!fc) notFound();
-  const [versions, source, needsApproval] = await Promise.all([
+  const [versions, material, needsApproval] = await Promise.all([
     listVersions(db, fc.id),
     loadSource(db, fc.debateId ? { debateId: fc.debateId } : { comparisonId: fc.comparisonId! }),
     getSetting(db, "fact_check_second_approval"),
   ]);
+  const source = material ? await sourceForViewer(db, me, material) : null;
   const current = versions.find((v) => v.version === fc.currentVersion)!;
   const published = fc.state === "published" || fc.state === "corrected";
   const sincePublished = versions.filter((v) => v.version > (fc.publishedVersion ?? 0));
