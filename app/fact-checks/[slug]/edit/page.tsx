@@ -20,8 +20,15 @@ export const metadata = { title: "Edit fact-check" };
  * The editor's view of one fact-check: the AI's verdict beside the newest version in the form,
  * what can be done next in its state, and every version with who made it and when.
  */
-export default async function EditFactCheckPage({ params }: { params: Promise<{ slug: string }> }) {
+export default async function EditFactCheckPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ slug: string }>;
+  searchParams: Promise<{ saved?: string }>;
+}) {
   const { slug } = await params;
+  const { saved } = await searchParams;
   if (!SLUG_SHAPE.test(slug)) notFound();
   const me = await pagePermission("fact-check:write", `/fact-checks/${slug}/edit`);
   const { db } = await getDb();
@@ -60,6 +67,12 @@ export default async function EditFactCheckPage({ params }: { params: Promise<{ 
           ) : null}
         </div>
       </div>
+
+      {saved && fc.currentVersion === 1 ? (
+        <p role="status" className="text-sm text-green-900">
+          Draft saved as version 1. Nobody outside the editors sees it until it is published.
+        </p>
+      ) : null}
 
       <section aria-label="Next step" className="flex flex-wrap gap-4 rounded-lg border border-black/10 p-4">
         {fc.state === "draft" ? (
