@@ -4,7 +4,10 @@ import type { SourceMaterial } from "@/lib/fact-checks/source";
 /** What the AI concluded, shown beside the editor's own rating so a disagreement is visible and kept. */
 export function AiVerdicts({ source }: { source: SourceMaterial & { hidden?: number } }) {
   return (
-    <section aria-labelledby="ai-verdict" className="space-y-3 rounded-lg border border-black/15 bg-black/[0.02] p-4">
+    <section
+      aria-labelledby="ai-verdict"
+      className="space-y-3 self-start rounded-lg border border-black/15 bg-black/[0.02] p-4"
+    >
       <h2 id="ai-verdict" className="text-lg font-semibold">
         The AI&apos;s verdict
       </h2>

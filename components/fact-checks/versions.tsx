@@ -21,11 +21,10 @@ export function VersionList({ versions }: { versions: VersionWithAuthor[] }) {
       <ol className="space-y-1 text-sm" data-testid="versions">
         {[...versions].reverse().map((v) => (
           <li key={v.version} className="flex flex-wrap gap-x-2 border-t border-black/10 pt-1">
-            <span className="font-medium">v{v.version}</span>
-            <span>{EVENT_WORDS[v.event] ?? v.event}</span>
+            <span className="font-medium">v{v.version}</span> <span>{EVENT_WORDS[v.event] ?? v.event}</span>{" "}
             <span className="text-black/60">
               by {v.authorName ?? v.authorEmail ?? "a deleted account"}, {when(v.createdAt)}
-            </span>
+            </span>{" "}
             <span className="text-black/60">
               · {v.textualRating} ({v.rating})
             </span>

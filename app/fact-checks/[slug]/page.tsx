@@ -129,7 +129,7 @@ export default async function FactCheckPage({ params }: { params: Promise<{ slug
                     {s.title || s.url}
                   </a>
                 ) : (
-                  <span className="font-medium">{s.title || "Passage"}</span>
+                  <span className="font-medium">{s.title || "Untitled passage"}</span>
                 )}
                 <span className="block text-black/70">{s.excerpt}</span>
                 {s.url ? <span className="hidden text-xs print:block">{s.url}</span> : null}
