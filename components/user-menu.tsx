@@ -26,6 +26,7 @@ export function navLinks(me: Principal | null, readable: boolean): NavLink[] {
     );
   if (can(me, "annotate")) links.push({ href: "/annotate", label: "Annotate" });
   if (can(me, "agreement:read")) links.push({ href: "/agreement", label: "Agreement" });
+  if (can(me, "fact-check:write")) links.push({ href: "/fact-checks/desk", label: "Fact-checks" });
   return links;
 }
 

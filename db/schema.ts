@@ -49,7 +49,8 @@ export const users = pgTable("users", {
   createdAt: createdAt(),
 });
 
-export const USER_ROLES = ["admin", "fact-checker", "journalist", "annotator"] as const;
+/** `editor`: writes, approves, publishes and corrects fact-checks in the newsroom's name (see README, "Fact-checks"). */
+export const USER_ROLES = ["admin", "fact-checker", "journalist", "annotator", "editor"] as const;
 export type UserRole = (typeof USER_ROLES)[number];
 
 export const userRoles = pgTable(
@@ -63,7 +64,7 @@ export const userRoles = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.userId, t.role] }),
-    check("user_roles_role_check", sql`${t.role} in ('admin', 'fact-checker', 'journalist', 'annotator')`),
+    check("user_roles_role_check", sql`${t.role} in ('admin', 'fact-checker', 'journalist', 'annotator', 'editor')`),
   ],
 );
 
@@ -851,4 +852,92 @@ export const apiTokens = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index("api_tokens_user_idx").on(t.userId, t.createdAt)],
+);
+
+// --- published fact-checks -------------------------------------------------------------------
+
+export const FACT_CHECK_STATES = ["draft", "in-review", "published", "corrected"] as const;
+export type FactCheckState = (typeof FACT_CHECK_STATES)[number];
+
+/**
+ * An editor's fact-check made from one debate or one comparison (exactly one of the two). The row
+ * holds only what identifies it and where it stands; what it says lives in fact_check_versions.
+ * `slug` is the public address (/fact-checks/<slug>) and never changes once made.
+ */
+export const factChecks = pgTable(
+  "fact_checks",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    slug: text("slug").notNull().unique(),
+    debateId: uuid("debate_id").references(() => debates.id, { onDelete: "restrict" }),
+    comparisonId: uuid("comparison_id").references(() => comparisons.id, { onDelete: "restrict" }),
+    state: text("state").$type<FactCheckState>().notNull().default("draft"),
+    /** The newest version (what the editor view shows). */
+    currentVersion: integer("current_version").notNull().default(1),
+    /** The version the public page shows; null until first published. */
+    publishedVersion: integer("published_version"),
+    /** When it was first published (ClaimReview datePublished); corrections keep it. */
+    publishedAt: timestamp("published_at", { withTimezone: true }),
+    createdBy: uuid("created_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("fact_checks_state_idx").on(t.state, t.publishedAt),
+    index("fact_checks_debate_idx").on(t.debateId),
+    index("fact_checks_comparison_idx").on(t.comparisonId),
+    check("fact_checks_state_check", sql`${t.state} in ('draft', 'in-review', 'published', 'corrected')`),
+    check("fact_checks_one_source_check", sql`(${t.debateId} is null) <> (${t.comparisonId} is null)`),
+  ],
+);
+
+/** A source the fact-check cites, copied from the debate's frozen evidence so a version reads alone. */
+export type FactCheckSource = {
+  debateId: string;
+  rank: number;
+  title: string | null;
+  url: string | null;
+  excerpt: string;
+};
+
+/**
+ * Every change to a fact-check is a new row (append-only: the database refuses UPDATE), with who
+ * made it, when and why (`event`). A correction is a version with a dated `correctionNote`.
+ */
+export const factCheckVersions = pgTable(
+  "fact_check_versions",
+  {
+    factCheckId: uuid("fact_check_id")
+      .notNull()
+      .references(() => factChecks.id, { onDelete: "cascade" }),
+    version: integer("version").notNull(),
+    /** `created`, `edited`, `submitted`, `approved`, `published`, `corrected`, `returned`. */
+    event: text("event").notNull(),
+    /** The claim as the fact-check words it (ClaimReview claimReviewed). */
+    claim: text("claim").notNull(),
+    /** TRUE / HALF-TRUE / FALSE: the product's scale, for ratingValue and for matching. */
+    rating: text("rating").notNull(),
+    /** The rating in the newsroom's words ("Mostly false", "Missing context"): alternateName. */
+    textualRating: text("textual_rating").notNull(),
+    /** Markdown as written; rendered through the sanitiser (lib/fact-checks/markdown.ts). */
+    explanation: text("explanation").notNull(),
+    sources: jsonb("sources").$type<FactCheckSource[]>().notNull().default([]),
+    claimant: text("claimant"),
+    /** `Person` or `Organization` (schema.org types for the claim's author). */
+    claimantKind: text("claimant_kind").notNull().default("Person"),
+    /** Where it was said, in words ("Interview on Radio 4") and as a link. */
+    whereSaid: text("where_said"),
+    appearanceUrl: text("appearance_url"),
+    /** When the claim was made (a date, yyyy-mm-dd). */
+    claimDate: text("claim_date"),
+    showDebateLink: boolean("show_debate_link").notNull().default(false),
+    /** What a correction changed, in words for readers; set only on correction versions. */
+    correctionNote: text("correction_note"),
+    createdBy: uuid("created_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.factCheckId, t.version] }),
+    check("fact_check_versions_rating_check", sql`${t.rating} in ('TRUE', 'HALF-TRUE', 'FALSE')`),
+  ],
 );

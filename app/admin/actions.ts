@@ -108,6 +108,7 @@ export async function settingsAction(_prev: AdminState, form: FormData): Promise
   await setSetting(db, "public_reading", form.get("public_reading") === "on");
   await setSetting(db, "blind_annotation", form.get("blind_annotation") === "on");
   await setSetting(db, "show_verdict_before_label", form.get("show_verdict_before_label") === "on");
+  await setSetting(db, "fact_check_second_approval", form.get("fact_check_second_approval") === "on");
   await setSetting(db, "annotation_overlap", overlap);
   await setSetting(db, "annotation_guidelines", guidelines);
   revalidatePath("/", "layout");

@@ -130,6 +130,20 @@ export function SettingsForm({ settings }: { settings: Settings }) {
           their own label. Off (recommended): it appears once they have picked a label, so it cannot anchor it.
         </span>
       </label>
+      <label className="flex items-start gap-2">
+        <input
+          type="checkbox"
+          name="fact_check_second_approval"
+          defaultChecked={
+            state.values ? state.values.fact_check_second_approval === "on" : settings.fact_check_second_approval
+          }
+          className="mt-1"
+        />
+        <span>
+          <strong>A second person approves every fact-check</strong>: an editor sends a fact-check for review and
+          another editor, who wrote none of it, approves and publishes it. Off: an editor publishes their own.
+        </span>
+      </label>
       <label className="block">
         Annotators per debate (overlap)
         <input

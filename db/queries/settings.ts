@@ -13,6 +13,11 @@ export const SETTING_DEFAULTS = {
    * default: seeing it first anchors the label, and the labels exist to check the judge.
    */
   show_verdict_before_label: false,
+  /**
+   * A fact-check goes to review before it is published, and someone other than its authors
+   * approves it (lib/fact-checks/workflow.ts). Off: an editor publishes their own.
+   */
+  fact_check_second_approval: false,
   /** How many annotators label each debate. */
   annotation_overlap: 2,
   annotation_guidelines: [

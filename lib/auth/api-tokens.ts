@@ -35,6 +35,7 @@ export const SCOPE_WORDS: Record<Permission, string> = {
   "annotation:export": "download exports",
   "agreement:read": "read agreement statistics",
   "debate:share": "make share links",
+  "fact-check:write": "write, approve, publish and correct fact-checks",
   admin: "administer the instance",
 };
 

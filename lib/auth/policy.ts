@@ -26,6 +26,8 @@ export const PERMISSIONS = {
   "annotation:export": ["admin", "annotator", "fact-checker"],
   "agreement:read": ["admin", "annotator", "fact-checker"],
   "debate:share": ["fact-checker", "admin", "journalist"],
+  /** Write, review, approve, publish and correct fact-checks in the newsroom's name. */
+  "fact-check:write": ["editor", "admin"],
   admin: ["admin"],
 } as const satisfies Record<string, readonly UserRole[]>;
 
@@ -63,12 +65,17 @@ const ROLE_WORDS: Record<Permission, string> = {
   "annotation:export": "an admin, annotator or fact-checker",
   "agreement:read": "an admin, annotator or fact-checker",
   "debate:share": "a fact-checker, journalist or admin",
+  "fact-check:write": "an editor or an admin",
   admin: "an admin",
 };
 
 export function demand(principal: Principal | null, permission: Permission): Principal {
   if (!principal) throw new AuthError("Sign in first.", 401);
-  if (principal.scopes && !principal.scopes.includes(permission) && can({ ...principal, scopes: undefined }, permission))
+  if (
+    principal.scopes &&
+    !principal.scopes.includes(permission) &&
+    can({ ...principal, scopes: undefined }, permission)
+  )
     throw new AuthError(
       `This API token lacks the scope "${permission}"; create a token with that scope at /account/tokens.`,
       403,

@@ -33,6 +33,8 @@ export const SEGMENT_SHAPES = {
   "corpus-name": /^[A-Za-z0-9_-]{1,64}$/,
   /** Invitation and share tokens: base64url from randomToken(). */
   token: /^[A-Za-z0-9_-]{20,100}$/,
+  /** Same rule as lib/fact-checks/slug.ts. */
+  "fact-check-slug": /^(?=.{1,80}$)[a-z0-9]+(?:-[a-z0-9]+)*$/,
 } as const;
 export type SegmentShape = keyof typeof SEGMENT_SHAPES;
 
@@ -63,6 +65,11 @@ export const ROUTES: readonly RouteEntry[] = [
   // A method's transcript from a shared comparison: the page itself checks the link allows it.
   { pattern: "/share/compare/[token]/debates/[id]", type: "page", rule: pub, params: { token: "token", id: "uuid" } },
   { pattern: "/api/health", type: "route", rule: pub },
+  // Published fact-checks and their feeds are for everyone (drafts answer 404 there).
+  { pattern: "/fact-checks", type: "page", rule: pub },
+  { pattern: "/fact-checks/[slug]", type: "page", rule: pub, params: { slug: "fact-check-slug" } },
+  { pattern: "/fact-checks/feed.json", type: "route", rule: pub },
+  { pattern: "/fact-checks/datafeed.json", type: "route", rule: pub },
 
   // Reading: any account, or everyone on a public instance.
   { pattern: "/debates", type: "page", rule: readDebates },
@@ -101,6 +108,14 @@ export const ROUTES: readonly RouteEntry[] = [
   { pattern: "/admin", type: "page", rule: perm("admin") },
   { pattern: "/admin/webhooks", type: "page", rule: perm("admin") },
   { pattern: "/admin/webhooks/[id]", type: "page", rule: perm("admin"), params: { id: "uuid" } },
+  { pattern: "/fact-checks/new", type: "page", rule: perm("fact-check:write") },
+  { pattern: "/fact-checks/desk", type: "page", rule: perm("fact-check:write") },
+  {
+    pattern: "/fact-checks/[slug]/edit",
+    type: "page",
+    rule: perm("fact-check:write"),
+    params: { slug: "fact-check-slug" },
+  },
   { pattern: "/welcome", type: "page", rule: perm("admin") },
   // One's own API tokens (admins see and revoke everyone's on /admin).
   { pattern: "/account/tokens", type: "page", rule: { kind: "signed-in" } },
@@ -166,7 +181,9 @@ const COMPILED = ROUTES.map(compile).sort((a, b) => {
     const lb = "literal" in b.segments[i]! ? 0 : 1;
     if (la !== lb) return la - lb;
   }
-  return 0;
+  // A total order (lexicographic, then by length): a comparator that calls unequal entries equal
+  // is not transitive, and the sort could then put `/fact-checks/[slug]` before `/fact-checks/new`.
+  return a.segments.length - b.segments.length;
 });
 
 function splitPath(pathname: string): string[] | null {

@@ -1,4 +1,5 @@
 import type { ExportedDebate } from "./debates";
+import { claimReviewLd } from "./claim-review";
 import { majority } from "@/lib/annotation/agreement";
 import { methodTitle, peopleVerdict, type PeopleVerdict } from "@/lib/debate/methods";
 
@@ -100,17 +101,6 @@ export function csvRow(d: ExportedDebate): string {
 export const CLAIMREVIEW_NEEDS_URL =
   "A ClaimReview export needs the public address of the debate pages (search engines require each review's url). Set PUBLIC_URL, e.g. PUBLIC_URL=https://factcheck.example.org, or pass --app-url.";
 
-/**
- * TRUE / HALF-TRUE / FALSE on a 1-3 scale, for every method (its own label read on the product's
- * scale); alternateName carries the label in words, `name` the method's own label. A label with no
- * place on the scale (not enough information, inconclusive) is a textual rating only.
- */
-const RATINGS: Record<string, { value: number; name: string }> = {
-  FALSE: { value: 1, name: "False" },
-  "HALF-TRUE": { value: 2, name: "Half true" },
-  TRUE: { value: 3, name: "True" },
-};
-
 /** The debate's page, where the review is published: `appUrl` is the site's public base address. */
 export function debateUrl(appUrl: string, debateId: string) {
   return `${appUrl.replace(/\/+$/, "")}/debates/${encodeURIComponent(debateId)}`;
@@ -124,31 +114,25 @@ export function debateUrl(appUrl: string, debateId: string) {
 export function claimReview(d: ExportedDebate, org: { name: string; url?: string }, appUrl: string) {
   const people = verdictForPeople(d);
   if (!d.verdict || !people || d.verdict.label === "UNPARSED") return null;
-  const rating = people.product ? RATINGS[people.product]! : null;
-  const appearance = d.claim.appearanceUrl ? { "@type": "CreativeWork", url: d.claim.appearanceUrl } : undefined;
-  return {
-    "@context": "https://schema.org",
-    "@type": "ClaimReview",
+  return claimReviewLd({
     identifier: d.id,
     url: debateUrl(appUrl, d.id),
     datePublished: d.verdict.createdAt.slice(0, 10),
     claimReviewed: d.claim.text,
-    author: { "@type": "Organization", name: org.name, ...(org.url ? { url: org.url } : {}) },
-    reviewRating: {
-      "@type": "Rating",
-      ...(rating
-        ? { ratingValue: rating.value, bestRating: 3, worstRating: 1, alternateName: rating.name }
-        : { alternateName: people.labelWords }),
+    publisher: org,
+    rating: {
+      product: people.product,
+      alternateName: people.product ? undefined : people.labelWords,
+      // The method's own label, e.g. "ZoFia: FAKE (Fake news)".
       name: `${people.methodTitle}: ${people.label === people.labelWords ? people.label : `${people.label} (${people.labelWords})`}`,
-      ...(people.reason ? { ratingExplanation: people.reason } : {}),
+      explanation: people.reason,
     },
-    itemReviewed: {
-      "@type": "Claim",
-      ...(d.claim.date ? { datePublished: d.claim.date.slice(0, 10) } : {}),
-      ...(d.claim.speaker ? { author: { "@type": "Person", name: d.claim.speaker } } : {}),
-      ...(appearance ? { appearance, firstAppearance: appearance } : {}),
+    claim: {
+      date: d.claim.date?.slice(0, 10) ?? null,
+      author: d.claim.speaker ? { kind: "Person", name: d.claim.speaker } : null,
+      appearance: d.claim.appearanceUrl ? { url: d.claim.appearanceUrl } : null,
     },
-  };
+  });
 }
 
 /**

@@ -51,6 +51,7 @@ const VISITORS: Visitor[] = [
   "fact-checker",
   "journalist",
   "annotator",
+  "editor",
 ];
 
 const everyone = {
@@ -60,6 +61,7 @@ const everyone = {
   "fact-checker": "ok",
   journalist: "ok",
   annotator: "ok",
+  editor: "ok",
 } as const;
 const readers = { ...everyone, anonymous: "sign-in" } as const;
 const only = (...roles: UserRole[]): Record<Visitor, Outcome> => ({
@@ -69,6 +71,7 @@ const only = (...roles: UserRole[]): Record<Visitor, Outcome> => ({
   "fact-checker": roles.includes("fact-checker") ? "ok" : "forbidden",
   journalist: roles.includes("journalist") ? "ok" : "forbidden",
   annotator: roles.includes("annotator") ? "ok" : "forbidden",
+  editor: roles.includes("editor") ? "ok" : "forbidden",
 });
 
 const EXPECTED: Record<string, Record<Visitor, Outcome>> = {
@@ -122,6 +125,13 @@ const EXPECTED: Record<string, Record<Visitor, Outcome>> = {
   "/account/tokens": { ...everyone, anonymous: "sign-in", "anonymous, public instance": "sign-in" },
   "/api/corpora/[name]/uploads": only("fact-checker", "admin"),
   "/api/eval/uploads": only("fact-checker", "admin"),
+  "/fact-checks": everyone,
+  "/fact-checks/[slug]": everyone,
+  "/fact-checks/feed.json": everyone,
+  "/fact-checks/datafeed.json": everyone,
+  "/fact-checks/new": only("editor", "admin"),
+  "/fact-checks/desk": only("editor", "admin"),
+  "/fact-checks/[slug]/edit": only("editor", "admin"),
 };
 
 const SAMPLE: Record<string, string> = {
@@ -129,6 +139,7 @@ const SAMPLE: Record<string, string> = {
   "document-id": "42",
   "corpus-name": "demo",
   token: "abcdefghijklmnopqrstuvwxyz012345",
+  "fact-check-slug": "the-rate-fell-by-half-in-2024",
 };
 
 function sampleUrl(entry: Pick<RouteEntry, "pattern" | "params">) {

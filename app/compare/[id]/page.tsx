@@ -11,6 +11,8 @@ import { can } from "@/lib/auth/policy";
 import { currentPrincipal, pageReadDebates } from "@/lib/auth/server";
 import { comparisonForViewer } from "@/lib/compare/visible";
 import { getConfig } from "@/lib/config";
+import { factChecksOf } from "@/db/queries/fact-checks";
+import { WriteFactCheckLink } from "@/components/fact-checks/write-link";
 
 export const dynamic = "force-dynamic";
 
@@ -48,6 +50,9 @@ export default async function ComparisonPage({ params }: { params: Promise<{ id:
         revocable: admin || s.createdBy === principal?.id,
       }))
     : null;
+  const finished = view.members.every((m) => m.status !== "queued" && m.status !== "running");
+  const factChecks =
+    can(principal, "fact-check:write") && finished ? await factChecksOf(db, { comparisonId: id }) : null;
   return (
     <ComparisonLive
       view={view}
@@ -55,6 +60,7 @@ export default async function ComparisonPage({ params }: { params: Promise<{ id:
       controls={
         <footer className="space-y-3 border-t border-black/10 pt-4">
           <ExportLinks id={view.id} />
+          {factChecks ? <WriteFactCheckLink source={{ comparison: view.id }} existing={factChecks} /> : null}
           {shares ? (
             <CompareShareControls comparisonId={view.id} shares={shares} base={getConfig().publicUrl ?? null} />
           ) : null}

@@ -12,6 +12,8 @@ import { currentPrincipal, pageReadDebates } from "@/lib/auth/server";
 import { visibilityOf } from "@/lib/auth/visibility";
 import { withoutJudge } from "@/lib/annotation/judge-reveal";
 import { getConfig } from "@/lib/config";
+import { factChecksOf } from "@/db/queries/fact-checks";
+import { WriteFactCheckLink } from "@/components/fact-checks/write-link";
 
 export const dynamic = "force-dynamic";
 
@@ -40,6 +42,9 @@ export default async function DebatePage({ params }: { params: Promise<{ id: str
     ? (await listShares(db, id)).map((s) => ({ token: s.token, revocable: admin || s.createdBy === principal?.id }))
     : null;
   const comparisonId = await comparisonOfDebate(db, id);
+  // Editors turn a finished debate into a fact-check (lib/fact-checks/workflow.ts).
+  const factChecks =
+    can(principal, "fact-check:write") && view.status === "completed" ? await factChecksOf(db, { debateId: id }) : null;
   return (
     <DebateLive
       key={`${view.id}:${view.status}`}
@@ -49,6 +54,7 @@ export default async function DebatePage({ params }: { params: Promise<{ id: str
       extra={
         <>
           {comparisonId ? <ComparisonBackLink comparisonId={comparisonId} /> : null}
+          {factChecks ? <WriteFactCheckLink source={{ debate: id }} existing={factChecks} /> : null}
           {shares ? <ShareControls debateId={id} tokens={shares} base={getConfig().publicUrl ?? null} /> : null}
         </>
       }

@@ -1,0 +1,138 @@
+import { z } from "zod";
+import type { FactCheckContent } from "@/db/queries/fact-checks";
+import type { FactCheckSource } from "@/db/schema";
+
+/*
+ * The editor's form, checked at the boundary: every field's rule and the sentence said when it
+ * is broken, with the field's name so the form shows it beside that field.
+ */
+
+export const TEXTUAL_RATING_SUGGESTIONS = [
+  "True",
+  "Mostly true",
+  "Half true",
+  "Missing context",
+  "Misleading",
+  "Mostly false",
+  "False",
+] as const;
+
+const optionalText = (max: number, what: string) =>
+  z
+    .string()
+    .trim()
+    .max(max, `${what} is at most ${max} characters.`)
+    .transform((v) => v || null);
+
+const fields = z.object({
+  claim: z
+    .string()
+    .trim()
+    .min(1, "Write the claim as it was made.")
+    .max(1000, "The claim is at most 1,000 characters; quote its core."),
+  rating: z.enum(["TRUE", "HALF-TRUE", "FALSE"], {
+    error: "Choose the rating on the scale: True, Half true or False.",
+  }),
+  textualRating: z
+    .string()
+    .trim()
+    .min(1, "Write the rating readers see, e.g. Mostly false.")
+    .max(80, "The rating readers see is at most 80 characters."),
+  explanation: z
+    .string()
+    .trim()
+    .min(1, "Write the explanation readers will see.")
+    .max(20_000, "The explanation is at most 20,000 characters."),
+  claimant: optionalText(200, "Who said it"),
+  claimantKind: z.enum(["Person", "Organization"], { error: "Say whether a person or an organisation said it." }),
+  whereSaid: optionalText(300, "Where it was said"),
+  appearanceUrl: z
+    .string()
+    .trim()
+    .max(2000, "The link is at most 2,000 characters.")
+    .refine(
+      (v) => !v || (URL.canParse(v) && /^https?:$/.test(new URL(v).protocol)),
+      "The link must start with http:// or https://, e.g. https://example.org/interview.",
+    )
+    .transform((v) => v || null),
+  claimDate: z
+    .string()
+    .trim()
+    .refine(
+      (v) => !v || (/^\d{4}-\d{2}-\d{2}$/.test(v) && !Number.isNaN(Date.parse(v))),
+      "Give the date as yyyy-mm-dd.",
+    )
+    .refine((v) => !v || v <= new Date().toISOString().slice(0, 10), "The claim's date cannot be in the future.")
+    .transform((v) => v || null),
+  showDebateLink: z.boolean(),
+});
+
+/** Evidence the form may cite: `<debate id>:<rank>` pairs from the debate's own evidence. */
+export type CitableEvidence = ReadonlyArray<{
+  debateId: string;
+  rank: number;
+  title: string | null;
+  url: string | null;
+  text: string;
+}>;
+
+export type ParsedContent = { ok: true; content: FactCheckContent } | { ok: false; field: string; message: string };
+
+const text = (form: FormData, name: string) => {
+  const v = form.get(name);
+  return typeof v === "string" ? v : "";
+};
+
+/** The form's fields as a version's content, or the first refusal with its field. */
+export function parseContent(
+  form: FormData,
+  citable: CitableEvidence,
+  correctionNote: string | null = null,
+): ParsedContent {
+  const parsed = fields.safeParse({
+    claim: text(form, "claim"),
+    rating: text(form, "rating"),
+    textualRating: text(form, "textualRating"),
+    explanation: text(form, "explanation"),
+    claimant: text(form, "claimant"),
+    claimantKind: text(form, "claimantKind") || "Person",
+    whereSaid: text(form, "whereSaid"),
+    appearanceUrl: text(form, "appearanceUrl"),
+    claimDate: text(form, "claimDate"),
+    showDebateLink: form.get("showDebateLink") === "on",
+  });
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    return { ok: false, field: String(issue.path[0] ?? ""), message: issue.message };
+  }
+  const sources: FactCheckSource[] = [];
+  for (const key of form.getAll("source").map(String)) {
+    const m = /^([0-9a-f-]{36}):(\d{1,6})$/i.exec(key);
+    const e = m ? citable.find((c) => c.debateId === m[1]!.toLowerCase() && c.rank === Number(m[2])) : undefined;
+    if (!e)
+      return {
+        ok: false,
+        field: "source",
+        message: "A chosen source is not part of this debate's evidence; choose sources from the list.",
+      };
+    if (sources.some((x) => x.debateId === e.debateId && x.rank === e.rank)) continue;
+    sources.push({ debateId: e.debateId, rank: e.rank, title: e.title, url: e.url, excerpt: excerpt(e.text) });
+  }
+  return { ok: true, content: { ...parsed.data, sources, correctionNote } };
+}
+
+/** A passage's opening, cut at a word, as the public page quotes it. */
+export function excerpt(text: string, max = 280): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  if (flat.length <= max) return flat;
+  const cut = flat.slice(0, max);
+  return `${cut.slice(0, cut.lastIndexOf(" ") > max / 2 ? cut.lastIndexOf(" ") : max)}…`;
+}
+
+/** A correction says what changed, for readers. */
+export function parseCorrectionNote(form: FormData): { ok: true; note: string } | { ok: false; message: string } {
+  const note = text(form, "correctionNote").trim();
+  if (!note) return { ok: false, message: "Say what the correction changes; readers see this note with its date." };
+  if (note.length > 2000) return { ok: false, message: "The correction note is at most 2,000 characters." };
+  return { ok: true, note };
+}

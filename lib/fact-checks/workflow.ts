@@ -1,0 +1,252 @@
+import type { Database } from "@/db/client";
+import {
+  authorsAfter,
+  getVersion,
+  insertFactCheck,
+  insertVersion,
+  liveShareToken,
+  lockFactCheck,
+  setFactCheckState,
+  slugExists,
+  type FactCheckContent,
+  type FactCheckRow,
+} from "@/db/queries/fact-checks";
+import { getSetting } from "@/db/queries/settings";
+import type { FactCheckState } from "@/db/schema";
+import { createShare } from "@/lib/auth/access";
+import { demand, type Principal } from "@/lib/auth/policy";
+import { createComparisonShare } from "@/lib/compare/shares";
+import { announcePublication } from "./announce";
+import { slugFor } from "./slug";
+import { loadSource, type SourceRef } from "./source";
+
+/*
+ * The fact-check's life: draft -> (in review ->) published -> corrected. Every move writes a new
+ * version (who, when, what) and nothing is rewritten; a published text changes only by a
+ * correction, which carries a dated note readers see. Each move locks the fact-check's row, so two
+ * editors acting at once are taken one after the other and the second is told what happened.
+ */
+
+/** A refusal in words, with the form field it concerns when there is one. */
+export class FactCheckError extends Error {
+  constructor(
+    message: string,
+    public readonly field?: string,
+  ) {
+    super(message);
+    this.name = "FactCheckError";
+  }
+}
+
+export type PublicationEvent = "fact_check.published" | "fact_check.corrected";
+
+/**
+ * Called once a publication or a correction is committed, for work that must not hold the row's
+ * lock (webhooks are announced inside the transaction, by announcePublication).
+ */
+export async function afterPublication(
+  _db: Database,
+  _event: PublicationEvent,
+  _factCheck: { id: string; slug: string; version: number },
+): Promise<void> {}
+
+const EDITABLE: readonly FactCheckState[] = ["draft", "in-review"];
+const PUBLIC: readonly FactCheckState[] = ["published", "corrected"];
+
+/** A new draft (version 1) from a finished debate or comparison. */
+export async function createFactCheck(
+  db: Database,
+  principal: Principal | null,
+  ref: SourceRef,
+  content: FactCheckContent,
+): Promise<FactCheckRow> {
+  const me = demand(principal, "fact-check:write");
+  const source = await loadSource(db, ref);
+  if (!source) throw new FactCheckError("That debate or comparison no longer exists.");
+  if (source.notReady) throw new FactCheckError(source.notReady);
+  return db.transaction(async (tx) => {
+    const slug = await slugFor(content.claim, (s) => slugExists(tx, s));
+    const fc = await insertFactCheck(tx, {
+      slug,
+      debateId: "debateId" in ref ? ref.debateId : null,
+      comparisonId: "comparisonId" in ref ? ref.comparisonId : null,
+      createdBy: me.id,
+    });
+    await insertVersion(tx, {
+      ...content,
+      correctionNote: null,
+      factCheckId: fc.id,
+      version: 1,
+      event: "created",
+      createdBy: me.id,
+    });
+    return fc;
+  });
+}
+
+/**
+ * Runs `body` with the fact-check locked, after checking that nobody moved it since the editor
+ * loaded it (`seenVersion`), so no one's change is silently overwritten.
+ */
+async function locked<T>(
+  db: Database,
+  id: string,
+  seenVersion: number | null,
+  body: (tx: Parameters<Parameters<Database["transaction"]>[0]>[0], fc: FactCheckRow) => Promise<T>,
+): Promise<T> {
+  return db.transaction(async (tx) => {
+    const fc = await lockFactCheck(tx, id);
+    if (!fc) throw new FactCheckError("That fact-check no longer exists.");
+    if (seenVersion !== null && fc.currentVersion !== seenVersion)
+      throw new FactCheckError(
+        `Someone saved version ${fc.currentVersion} while you had version ${seenVersion} open. Your text is still in the form: copy what you need, reload the page, and apply it to the newest version.`,
+      );
+    return body(tx, fc);
+  });
+}
+
+async function currentContent(tx: Parameters<typeof insertVersion>[0], fc: FactCheckRow): Promise<FactCheckContent> {
+  const v = await getVersion(tx, fc.id, fc.currentVersion);
+  if (!v) throw new Error(`fact-check ${fc.id} has no version ${fc.currentVersion}`);
+  const { factCheckId: _f, version: _v, event: _e, createdBy: _c, createdAt: _a, ...content } = v;
+  return { ...content, correctionNote: null };
+}
+
+/** Saves an edit of a draft or of a fact-check in review as a new version; the state stays. */
+export async function saveDraft(
+  db: Database,
+  principal: Principal | null,
+  id: string,
+  seenVersion: number,
+  content: FactCheckContent,
+): Promise<number> {
+  const me = demand(principal, "fact-check:write");
+  return locked(db, id, seenVersion, async (tx, fc) => {
+    if (!EDITABLE.includes(fc.state))
+      throw new FactCheckError("This fact-check is published; change it with a correction, which readers see.");
+    const version = fc.currentVersion + 1;
+    await insertVersion(tx, {
+      ...content,
+      correctionNote: null,
+      factCheckId: id,
+      version,
+      event: "edited",
+      createdBy: me.id,
+    });
+    await setFactCheckState(tx, id, { state: fc.state, currentVersion: version });
+    return version;
+  });
+}
+
+/** A draft goes to another editor for approval. */
+export async function submitForReview(db: Database, principal: Principal | null, id: string, seenVersion: number) {
+  const me = demand(principal, "fact-check:write");
+  await locked(db, id, seenVersion, async (tx, fc) => {
+    if (fc.state !== "draft") throw new FactCheckError(`This fact-check is ${words(fc.state)}, not a draft.`);
+    const version = fc.currentVersion + 1;
+    await insertVersion(tx, {
+      ...(await currentContent(tx, fc)),
+      factCheckId: id,
+      version,
+      event: "submitted",
+      createdBy: me.id,
+    });
+    await setFactCheckState(tx, id, { state: "in-review", currentVersion: version });
+  });
+}
+
+/**
+ * Publishes a draft (when the newsroom does not ask for a second person) or approves one in review
+ * (someone who wrote none of its text since the last publication).
+ */
+export async function publish(
+  db: Database,
+  principal: Principal | null,
+  id: string,
+  seenVersion: number,
+): Promise<{ slug: string; version: number }> {
+  const me = demand(principal, "fact-check:write");
+  const needsApproval = await getSetting(db, "fact_check_second_approval");
+  const out = await locked(db, id, seenVersion, async (tx, fc) => {
+    if (PUBLIC.includes(fc.state)) throw new FactCheckError("This fact-check is already published.");
+    if (needsApproval && fc.state === "draft")
+      throw new FactCheckError(
+        "This newsroom asks a second person to approve every fact-check: send it for review, and another editor approves it.",
+      );
+    if (fc.state === "in-review" && (await authorsAfter(tx, id, fc.publishedVersion ?? 0)).includes(me.id))
+      throw new FactCheckError(
+        "You wrote part of this text, so someone else must approve it: ask another editor to open it and approve.",
+      );
+    const version = fc.currentVersion + 1;
+    await insertVersion(tx, {
+      ...(await currentContent(tx, fc)),
+      factCheckId: id,
+      version,
+      event: fc.state === "in-review" ? "approved" : "published",
+      createdBy: me.id,
+    });
+    const publishedAt = new Date();
+    await setFactCheckState(tx, id, {
+      state: "published",
+      currentVersion: version,
+      publishedVersion: version,
+      publishedAt,
+    });
+    await announcePublication(tx, "fact_check.published", fc, version, publishedAt);
+    return { fc, version };
+  });
+  await ensureShareLink(db, out.fc, out.version, me);
+  await afterPublication(db, "fact_check.published", { id, slug: out.fc.slug, version: out.version });
+  return { slug: out.fc.slug, version: out.version };
+}
+
+/**
+ * Corrects a published fact-check: the new text and a note saying what changed become a new
+ * version, published at once (a correction should not wait; the note and every earlier version
+ * stay readable). The date of first publication stays.
+ */
+export async function correct(
+  db: Database,
+  principal: Principal | null,
+  id: string,
+  seenVersion: number,
+  content: FactCheckContent,
+  note: string,
+): Promise<{ slug: string; version: number }> {
+  const me = demand(principal, "fact-check:write");
+  if (!note.trim())
+    throw new FactCheckError("Say what the correction changes; readers see this note.", "correctionNote");
+  const out = await locked(db, id, seenVersion, async (tx, fc) => {
+    if (!PUBLIC.includes(fc.state))
+      throw new FactCheckError("Only a published fact-check is corrected; edit the draft instead.");
+    const version = fc.currentVersion + 1;
+    await insertVersion(tx, {
+      ...content,
+      correctionNote: note.trim(),
+      factCheckId: id,
+      version,
+      event: "corrected",
+      createdBy: me.id,
+    });
+    await setFactCheckState(tx, id, { state: "corrected", currentVersion: version, publishedVersion: version });
+    await announcePublication(tx, "fact_check.corrected", fc, version, fc.publishedAt ?? new Date());
+    return { fc, version };
+  });
+  await ensureShareLink(db, out.fc, out.version, me);
+  await afterPublication(db, "fact_check.corrected", { id, slug: out.fc.slug, version: out.version });
+  return { slug: out.fc.slug, version: out.version };
+}
+
+/** The public page links to the debate's read-only view when the editor chose so: make that link if none is live. */
+async function ensureShareLink(db: Database, fc: FactCheckRow, version: number, me: Principal) {
+  const v = await getVersion(db, fc.id, version);
+  if (!v?.showDebateLink || (await liveShareToken(db, fc))) return;
+  if (fc.debateId) await createShare(db, fc.debateId, me.id);
+  else if (fc.comparisonId) await createComparisonShare(db, fc.comparisonId, me.id, { transcripts: true });
+}
+
+export function words(state: FactCheckState): string {
+  return { draft: "a draft", "in-review": "in review", published: "published", corrected: "published and corrected" }[
+    state
+  ];
+}
