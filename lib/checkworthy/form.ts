@@ -1,0 +1,54 @@
+import type { FormState } from "@/lib/forms/state";
+import type { ScoredSentence, ScorerName } from "./types";
+import type { CheckedClaim } from "./start";
+
+/**
+ * The check-text page's two forms as plain data (client-safe): what "Find check-worthy sentences"
+ * returns, and how "Start debates" reads the picked claims from its flat fields.
+ */
+
+export type RankedView = {
+  sentences: ScoredSentence[];
+  /** Sentence indexes offered for picking, best first. */
+  top: number[];
+  threshold: number;
+  scorer: ScorerName;
+  scorerNote: string | null;
+  leftOver: number;
+  title: string | null;
+  /** YYYY-MM-DD: when it was said or published, as given or as found on the page. */
+  date: string | null;
+  transcript: boolean;
+};
+
+export type RankState = FormState & { ranked?: RankedView };
+
+export type StartedView = { debateId: string; claim: string };
+export type StartClaimsState = FormState & {
+  started?: StartedView[];
+  failed?: Array<{ claim: string; error: string }>;
+};
+
+/** How many sentences are offered for picking. */
+export const TOP_OFFERED = 10;
+
+/** Words that do not stand alone in a claim: whom "he" means and when "this year" was must be written out. */
+const NEEDS_CONTEXT =
+  /\b(he|she|they|him|her|them|his|hers|their|it|this|that|these|those|we|our|us|i|my|me|you|your|here|today|yesterday|tomorrow|now|this (?:year|month|week)|last (?:year|month|week)|next (?:year|month|week)|ago)\b/i;
+
+export function needsContext(sentence: string): boolean {
+  return NEEDS_CONTEXT.test(sentence);
+}
+
+/** The claim a picked sentence starts as: the speaker named, so "I" and "we" can be read. */
+export function claimDraft(s: { text: string; speaker: string | null }): string {
+  return s.speaker ? `${s.speaker} said: ${s.text}` : s.text;
+}
+
+/** The picked claims from the start form: `pick` lists sentence indexes, each with `claim_<i>` and `date_<i>`. */
+export function pickedClaims(values: Record<string, string>, picks: readonly string[]): CheckedClaim[] {
+  return picks.map((i) => ({
+    claim: values[`claim_${i}`] ?? "",
+    claimDate: values[`date_${i}`]?.trim() || undefined,
+  }));
+}
