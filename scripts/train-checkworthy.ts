@@ -27,7 +27,7 @@ function usage(): never {
 const args = process.argv.slice(2);
 const outAt = args.indexOf("--out");
 const out = outAt >= 0 ? args[outAt + 1] : path.join(process.cwd(), "models", "checkworthy");
-const files = args.filter((_, i) => i !== outAt && i !== outAt + 1);
+const files = outAt >= 0 ? args.filter((_, i) => i !== outAt && i !== outAt + 1) : args;
 if (files.length !== 2 || !out) usage();
 const [trainFile, devFile] = files as [string, string];
 

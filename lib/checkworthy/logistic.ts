@@ -100,9 +100,10 @@ export function positiveClassScores(c: Counts): PositiveClassScores {
 /** The threshold (in steps of 0.01) with the best F1 on held-out data. */
 export function bestThreshold(probs: readonly number[], labels: readonly number[]): { threshold: number; f1: number } {
   let best = { threshold: 0.5, f1: -1 };
-  for (let t = 0.05; t < 0.96; t += 0.01) {
-    const f1 = positiveClassScores(countsAt(probs, labels, t)).f1;
-    if (f1 > best.f1) best = { threshold: Math.round(t * 100) / 100, f1 };
+  // Whole hundredths, so the threshold stored is exactly the one measured.
+  for (let k = 5; k <= 95; k++) {
+    const f1 = positiveClassScores(countsAt(probs, labels, k / 100)).f1;
+    if (f1 > best.f1) best = { threshold: k / 100, f1 };
   }
   return best;
 }
