@@ -5,7 +5,7 @@ import { useState } from "react";
 import { rankTextAction, startClaimsAction } from "@/app/check-text/actions";
 import { FieldError, FormError, errorId } from "@/components/forms/form-errors";
 import { useServerForm } from "@/components/forms/use-server-form";
-import { claimDraft, needsContext, type RankedView, type RankState, type StartClaimsState } from "@/lib/checkworthy/form";
+import { claimDraft, needsContext, UPLOAD_MAX_BYTES, type RankedView, type RankState, type StartClaimsState } from "@/lib/checkworthy/form";
 import type { ScoredSentence } from "@/lib/checkworthy/types";
 import { listOf } from "@/lib/forms/state";
 
@@ -58,6 +58,7 @@ function HighlightedText({ ranked }: { ranked: RankedView }) {
 }
 
 function RankForm({ llmModel, onRanked }: { llmModel: string | null; onRanked: (s: RankState) => void }) {
+  const [tooBig, setTooBig] = useState<string | null>(null);
   const { state, pending, formProps } = useServerForm<RankState>(async (prev, form) => {
     const next = await rankTextAction(prev, form);
     onRanked(next);
@@ -90,7 +91,7 @@ function RankForm({ llmModel, onRanked }: { llmModel: string | null; onRanked: (
       <div className="grid gap-4 sm:grid-cols-2">
         <div className="min-w-0">
           <label htmlFor="file" className="block text-sm font-medium">
-            Or a file <span className="font-normal text-black/60">(.txt, .md, .html, .pdf)</span>
+            Or a file <span className="font-normal text-black/60">(.txt, .md, .html, .pdf; up to 900 KB)</span>
           </label>
           <input
             id="file"
@@ -98,7 +99,19 @@ function RankForm({ llmModel, onRanked }: { llmModel: string | null; onRanked: (
             type="file"
             accept=".txt,.md,.html,.htm,.pdf"
             className="mt-1 block w-full max-w-full text-sm"
+            onChange={(e) => {
+              const f = e.currentTarget.files?.[0];
+              if (f && f.size > UPLOAD_MAX_BYTES) {
+                setTooBig(`${f.name} is over 900 KB: paste the part you want ranked instead.`);
+                e.currentTarget.value = "";
+              } else setTooBig(null);
+            }}
           />
+          {tooBig ? (
+            <p role="alert" className="mt-1 text-sm text-red-800">
+              {tooBig}
+            </p>
+          ) : null}
           <FieldError state={state} field="file" />
         </div>
         <div className="min-w-0">

@@ -29,6 +29,9 @@ export type StartClaimsState = FormState & {
   failed?: Array<{ claim: string; error: string }>;
 };
 
+/** Server actions take at most 1 MB (next.config.ts); an uploaded file must fit with the form's other fields. */
+export const UPLOAD_MAX_BYTES = 900 * 1024;
+
 /** How many sentences are offered for picking. */
 export const TOP_OFFERED = 10;
 

@@ -1,5 +1,6 @@
 import { ArticleError, fetchArticle, type FetchArticleOptions } from "@/lib/article";
 import { decodeText, NotTextError } from "@/lib/corpus/formats/decode";
+import { UPLOAD_MAX_BYTES } from "./form";
 import { htmlToText, NoTextLayerError, readMarkdown, readPdf } from "@/lib/corpus/formats/documents";
 
 /**
@@ -10,7 +11,6 @@ import { htmlToText, NoTextLayerError, readMarkdown, readPdf } from "@/lib/corpu
 
 /** A long speech or debate transcript is 50,000-100,000 characters; more is cut at a sentence end. */
 export const TEXT_MAX_CHARS = 100_000;
-export const UPLOAD_MAX_BYTES = 10 * 1024 ** 2;
 export const UPLOAD_EXTENSIONS = [".txt", ".md", ".html", ".htm", ".pdf"] as const;
 
 export class TextInputError extends Error {}
@@ -24,7 +24,7 @@ export async function textFromUpload(name: string, bytes: Uint8Array): Promise<T
       `${name}: only ${UPLOAD_EXTENSIONS.join(", ")} files can be read. Save the document in one of these, or paste its text.`,
     );
   if (bytes.byteLength > UPLOAD_MAX_BYTES)
-    throw new TextInputError(`${name} is over ${UPLOAD_MAX_BYTES / 1024 ** 2} MB; paste the part you want ranked.`);
+    throw new TextInputError(`${name} is over ${UPLOAD_MAX_BYTES / 1024} KB; paste the part you want ranked.`);
   try {
     if (ext === ".pdf") {
       const doc = await readPdf(name, bytes);
