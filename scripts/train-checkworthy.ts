@@ -49,29 +49,64 @@ let best: { row: Row; model: ReturnType<typeof train> } | null = null;
 for (const epochs of [4, 8])
   for (const l2 of [1e-6, 1e-5])
     for (const positiveWeight of [1, 2]) {
-      const model = train(trainRows, trainLabels, { dims: DIMS, epochs, l2, learningRate: 0.2, positiveWeight, seed: 7 });
+      const model = train(trainRows, trainLabels, {
+        dims: DIMS,
+        epochs,
+        l2,
+        learningRate: 0.2,
+        positiveWeight,
+        seed: 7,
+      });
       const probs = devRows.map((r) => predict(model, r));
       const { threshold, f1 } = bestThreshold(probs, devLabels);
       const row = { epochs, l2, positiveWeight, threshold, f1 };
       grid.push(row);
-      console.log(`epochs ${epochs}  l2 ${l2}  positive weight ${positiveWeight}  → dev F1 ${f1.toFixed(3)} at ${threshold}`);
+      console.log(
+        `epochs ${epochs}  l2 ${l2}  positive weight ${positiveWeight}  → dev F1 ${f1.toFixed(3)} at ${threshold}`,
+      );
       if (!best || f1 > best.row.f1) best = { row, model };
     }
 const chosen = best!;
 const devScores = positiveClassScores(
-  countsAt(devRows.map((r) => predict(chosen.model, r)), devLabels, chosen.row.threshold),
+  countsAt(
+    devRows.map((r) => predict(chosen.model, r)),
+    devLabels,
+    chosen.row.threshold,
+  ),
 );
 const meta = writeModel(out, chosen.model, {
   threshold: chosen.row.threshold,
   training: {
     command: `npx tsx scripts/train-checkworthy.ts ${path.basename(trainFile)} ${path.basename(devFile)}`,
-    trainFile: { name: path.basename(trainFile), sentences: trainSet.length, positive: trainLabels.filter((y) => y === 1).length, sha256: sha(trainFile) },
-    devFile: { name: path.basename(devFile), sentences: devSet.length, positive: devLabels.filter((y) => y === 1).length, sha256: sha(devFile) },
-    chosen: { epochs: chosen.row.epochs, l2: chosen.row.l2, positiveWeight: chosen.row.positiveWeight, learningRate: 0.2, seed: 7 },
-    dev: { precision: +devScores.precision.toFixed(4), recall: +devScores.recall.toFixed(4), f1: +devScores.f1.toFixed(4) },
+    trainFile: {
+      name: path.basename(trainFile),
+      sentences: trainSet.length,
+      positive: trainLabels.filter((y) => y === 1).length,
+      sha256: sha(trainFile),
+    },
+    devFile: {
+      name: path.basename(devFile),
+      sentences: devSet.length,
+      positive: devLabels.filter((y) => y === 1).length,
+      sha256: sha(devFile),
+    },
+    chosen: {
+      epochs: chosen.row.epochs,
+      l2: chosen.row.l2,
+      positiveWeight: chosen.row.positiveWeight,
+      learningRate: 0.2,
+      seed: 7,
+    },
+    dev: {
+      precision: +devScores.precision.toFixed(4),
+      recall: +devScores.recall.toFixed(4),
+      f1: +devScores.f1.toFixed(4),
+    },
   },
 });
 console.log(
   `chosen: epochs ${chosen.row.epochs}, l2 ${chosen.row.l2}, positive weight ${chosen.row.positiveWeight}, threshold ${meta.threshold}; dev P ${devScores.precision.toFixed(3)} R ${devScores.recall.toFixed(3)} F1 ${devScores.f1.toFixed(3)}`,
 );
-console.log(`wrote ${out}/model.json and weights.bin (${(meta.dims * 4) / 1024 ** 2} MB) in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+console.log(
+  `wrote ${out}/model.json and weights.bin (${(meta.dims * 4) / 1024 ** 2} MB) in ${((performance.now() - t0) / 1000).toFixed(0)} s`,
+);

@@ -28,16 +28,19 @@ const FETCH_WINDOW_SECONDS = 10 * 60;
  */
 export async function rankTextAction(_prev: RankState, form: FormData): Promise<RankState> {
   const { values } = formEntries(form);
+  const file = form.get("file");
+  const url = values.url?.trim() ?? "";
+  // Which input a refusal to read it concerns: the file when one was chosen, else the address.
+  const origin = file instanceof File && file.size > 0 ? "file" : "url";
   try {
     const user = await requirePermission("debate:start");
-    const scorerName = values.scorer === "llm" ? "llm" : "offline";
-    const file = form.get("file");
     let source: TextSource;
-    const url = values.url?.trim() ?? "";
+    const scorerName = values.scorer === "llm" ? "llm" : "offline";
     if (file instanceof File && file.size > 0) {
       source = await textFromUpload(file.name, new Uint8Array(await file.arrayBuffer()));
     } else if (url) {
-      if (url.length > 2048) return refuse(form, "That address is over 2,048 characters; copy it again from the address bar.", "url");
+      if (url.length > 2048)
+        return refuse(form, "That address is over 2,048 characters; copy it again from the address bar.", "url");
       const { db } = await getDb();
       const rate = await hit(db, `article-fetch:user:${user.id}`, FETCH_LIMIT, FETCH_WINDOW_SECONDS);
       if (!rate.allowed)
@@ -83,9 +86,14 @@ export async function rankTextAction(_prev: RankState, form: FormData): Promise<
       },
     };
   } catch (e) {
-    if (e instanceof TextInputError) return refuse(form, e.message, values.url?.trim() && !(form.get("file") instanceof File && (form.get("file") as File).size > 0) ? "url" : "file");
+    if (e instanceof TextInputError) return refuse(form, e.message, origin);
     if (e instanceof ModelConfigError) return refuse(form, `${e.message} Or choose the offline scorer.`, "scorer");
-    if (e instanceof ModelCallError) return refuse(form, `The language model did not answer (${e.message}). Try again, or choose the offline scorer.`, "scorer");
+    if (e instanceof ModelCallError)
+      return refuse(
+        form,
+        `The language model did not answer (${e.message}). Try again, or choose the offline scorer.`,
+        "scorer",
+      );
     if (e instanceof AuthError) return refuse(form, e.message);
     console.error("[check-text] could not rank:", e);
     return refuse(form, `Could not rank the text: ${(e as Error).message}`);
@@ -106,7 +114,7 @@ export async function startClaimsAction(_prev: StartClaimsState, form: FormData)
     if (picks.length === 0) return refuse(form, "Tick at least one sentence to check.", "pick", groups);
     const claims = pickedClaims(values, picks);
     const settings = Object.fromEntries(
-      Object.entries(values).filter(([k]) => !/^(claim|date|sentence|speaker)_\d+$/.test(k) && k !== "pick"),
+      Object.entries(values).filter(([k]) => !/^(claim|date)_\d+$/.test(k) && k !== "pick" && k !== "ranked"),
     );
     const models = Object.fromEntries(
       Object.entries(settings)
@@ -141,7 +149,8 @@ export async function startClaimsAction(_prev: StartClaimsState, form: FormData)
     };
   } catch (e) {
     if (e instanceof CheckedClaimsError) {
-      const field = e.index !== undefined ? `claim_${picks[e.index]}` : e.field === "evidence.corpus" ? "corpus" : e.field;
+      const field =
+        e.index !== undefined ? `claim_${picks[e.index]}` : e.field === "evidence.corpus" ? "corpus" : e.field;
       return refuse(form, e.message, field, groups);
     }
     if (e instanceof ModelNotAllowedError) return refuse(form, e.message, undefined, groups);

@@ -17,7 +17,12 @@ export default async function CheckTextPage() {
   // Methods that check one claim (a method that reads whole articles has no use for a sentence).
   const methods = formMethodChoices()
     .filter((m) => findMethod(m.name)?.input !== "article")
-    .map((m) => ({ name: m.name, title: m.title, blurb: m.blurb, corpusOptional: !!findMethod(m.name)?.corpusOptional }));
+    .map((m) => ({
+      name: m.name,
+      title: m.title,
+      blurb: m.blurb,
+      corpusOptional: !!findMethod(m.name)?.corpusOptional,
+    }));
   const llmModel = config.models.roles.checkworthy ?? config.models.default ?? null;
   return (
     <div className="space-y-6">

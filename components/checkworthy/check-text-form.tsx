@@ -5,7 +5,15 @@ import { useState } from "react";
 import { rankTextAction, startClaimsAction } from "@/app/check-text/actions";
 import { FieldError, FormError, errorId } from "@/components/forms/form-errors";
 import { useServerForm } from "@/components/forms/use-server-form";
-import { claimDraft, needsContext, UPLOAD_MAX_BYTES, type RankedView, type RankState, type StartClaimsState } from "@/lib/checkworthy/form";
+import {
+  claimDraft,
+  needsContext,
+  rankedFromValues,
+  UPLOAD_MAX_BYTES,
+  type RankedView,
+  type RankState,
+  type StartClaimsState,
+} from "@/lib/checkworthy/form";
 import type { ScoredSentence } from "@/lib/checkworthy/types";
 import { listOf } from "@/lib/forms/state";
 
@@ -35,7 +43,10 @@ function HighlightedText({ ranked }: { ranked: RankedView }) {
   const blocks = new Map<number, ScoredSentence[]>();
   for (const s of ranked.sentences) blocks.set(s.block, [...(blocks.get(s.block) ?? []), s]);
   return (
-    <div className="space-y-3 rounded-md border border-black/10 bg-white p-4 text-sm leading-relaxed" data-testid="highlighted-text">
+    <div
+      className="space-y-3 rounded-md border border-black/10 bg-white p-4 text-sm leading-relaxed"
+      data-testid="highlighted-text"
+    >
       {[...blocks.values()].map((sentences) => (
         <p key={sentences[0]!.index} className="break-words">
           {sentences[0]!.speaker ? <span className="mr-1 font-semibold">{sentences[0]!.speaker}:</span> : null}
@@ -57,13 +68,9 @@ function HighlightedText({ ranked }: { ranked: RankedView }) {
   );
 }
 
-function RankForm({ llmModel, onRanked }: { llmModel: string | null; onRanked: (s: RankState) => void }) {
+function RankForm({ llmModel, rank }: { llmModel: string | null; rank: ReturnType<typeof useServerForm<RankState>> }) {
   const [tooBig, setTooBig] = useState<string | null>(null);
-  const { state, pending, formProps } = useServerForm<RankState>(async (prev, form) => {
-    const next = await rankTextAction(prev, form);
-    onRanked(next);
-    return next;
-  }, {});
+  const { state, pending, formProps } = rank;
   const v = state.values ?? {};
   return (
     <form {...formProps} className="space-y-4" noValidate encType="multipart/form-data">
@@ -170,8 +177,18 @@ function RankForm({ llmModel, onRanked }: { llmModel: string | null; onRanked: (
   );
 }
 
-function StartForm({ ranked, methods, corpora }: { ranked: RankedView; methods: Method[]; corpora: CheckTextProps["corpora"] }) {
-  const { state, pending, formProps } = useServerForm<StartClaimsState>(startClaimsAction, {});
+function StartForm({
+  ranked,
+  methods,
+  corpora,
+  start,
+}: {
+  ranked: RankedView;
+  methods: Method[];
+  corpora: CheckTextProps["corpora"];
+  start: ReturnType<typeof useServerForm<StartClaimsState>>;
+}) {
+  const { state, pending, formProps } = start;
   const v = state.values ?? {};
   const picked = new Set(listOf(state, "pick") ?? []);
   const [method, setMethod] = useState(v.protocol ?? methods[0]?.name ?? "");
@@ -187,6 +204,8 @@ function StartForm({ ranked, methods, corpora }: { ranked: RankedView; methods: 
       noValidate
       onChange={(e) => setCount(e.currentTarget.querySelectorAll('input[name="pick"]:checked').length)}
     >
+      {/* The ranking travels with the form, so that without JavaScript the page can show it again after the post. */}
+      <input type="hidden" name="ranked" value={JSON.stringify(ranked)} />
       <h2 className="text-lg font-semibold">The most check-worthy sentences</h2>
       <p className="text-sm text-black/70">
         Tick the ones to check, and make each a claim that stands alone: write out who “he” or “we” is and when “this
@@ -235,7 +254,9 @@ function StartForm({ ranked, methods, corpora }: { ranked: RankedView; methods: 
                     data-testid="claim-edit"
                   />
                   {needsContext(s.text) ? (
-                    <p className="mt-1 text-xs text-amber-900">Write out who and when, so the claim reads on its own.</p>
+                    <p className="mt-1 text-xs text-amber-900">
+                      Write out who and when, so the claim reads on its own.
+                    </p>
                   ) : null}
                   <FieldError state={state} field={`claim_${i}`} />
                 </div>
@@ -294,7 +315,11 @@ function StartForm({ ranked, methods, corpora }: { ranked: RankedView; methods: 
           </select>
           {corpora.length === 0 ? (
             <p className="mt-1 text-xs text-black/60">
-              No corpus yet: load documents on the <Link href="/corpora" className="underline">Corpora</Link> page.
+              No corpus yet: load documents on the{" "}
+              <Link href="/corpora" className="underline">
+                Corpora
+              </Link>{" "}
+              page.
             </p>
           ) : null}
           <FieldError state={state} field="corpus" />
@@ -306,7 +331,13 @@ function StartForm({ ranked, methods, corpora }: { ranked: RankedView; methods: 
         className="rounded-md bg-black px-4 py-2 text-sm font-medium text-white disabled:opacity-50"
         data-testid="start-submit"
       >
-        {pending ? "Starting…" : count > 1 ? `Start ${count} debates` : count === 1 ? "Start 1 debate" : "Start debates"}
+        {pending
+          ? "Starting…"
+          : count > 1
+            ? `Start ${count} debates`
+            : count === 1
+              ? "Start 1 debate"
+              : "Start debates"}
       </button>
       {state.started?.length ? (
         <div className="rounded-md bg-green-50 p-3 text-sm" role="status" data-testid="started">
@@ -341,11 +372,14 @@ function StartForm({ ranked, methods, corpora }: { ranked: RankedView; methods: 
 }
 
 export function CheckTextForm({ methods, corpora, llmModel }: CheckTextProps) {
-  const [ranked, setRanked] = useState<RankedView | null>(null);
+  const rank = useServerForm<RankState>(rankTextAction, {});
+  const start = useServerForm<StartClaimsState>(startClaimsAction, {});
+  // With JavaScript the ranking stays in this page's state; without it, it comes back with the start form's post.
+  const ranked = rank.state.ranked ?? rankedFromValues(start.state.values);
   const high = ranked ? ranked.sentences.filter((s) => s.checkworthy).length : 0;
   return (
     <div className="space-y-8">
-      <RankForm llmModel={llmModel} onRanked={(s) => s.ranked && setRanked(s.ranked)} />
+      <RankForm llmModel={llmModel} rank={rank} />
       {ranked ? (
         <section className="space-y-6" aria-label="Ranked sentences" key={JSON.stringify(ranked.top)}>
           <div>
@@ -362,7 +396,7 @@ export function CheckTextForm({ methods, corpora, llmModel }: CheckTextProps) {
               <span className={BAND_CLASS.low}>unlikely</span>
             </p>
           </div>
-          <StartForm ranked={ranked} methods={methods} corpora={corpora} />
+          <StartForm ranked={ranked} methods={methods} corpora={corpora} start={start} />
           <details open>
             <summary className="cursor-pointer text-sm font-medium">The whole text, highlighted</summary>
             <div className="mt-2">

@@ -42,7 +42,13 @@ export async function benchCheckworthy(
   const labels = rows.map((r) => r.label);
   const counts = countsAt(probs, labels, scorer.threshold);
   const s = positiveClassScores(counts);
-  const allPositive = positiveClassScores(countsAt(probs.map(() => 1), labels, 0.5));
+  const allPositive = positiveClassScores(
+    countsAt(
+      probs.map(() => 1),
+      labels,
+      0.5,
+    ),
+  );
   return {
     data: file,
     scorer: scorer.name,

@@ -46,14 +46,16 @@ export type SentenceFeatures = {
 };
 
 const ATTRIBUTION = /\b(according to|said|says|reported|reports|announced|claimed|stated|told)\b/i;
-const OPINION = /\b(i think|i believe|i feel|in my (view|opinion)|we (need|must|should|have to)|let me|let's|i want|i hope)\b/i;
+const OPINION =
+  /\b(i think|i believe|i feel|in my (view|opinion)|we (need|must|should|have to)|let me|let's|i want|i hope)\b/i;
 const MODAL = /\b(should|could|would|might|must|ought)\b/i;
 const FUTURE = /\b(will|going to|gonna|'ll)\b/i;
 const FIRST_PERSON = /^\s*(i|we)\b/i;
 const MONEY = /[$£€]\s?\d|\b\d[\d,.]*\s*(dollars|cents|billion|million|trillion)\b/i;
 const PERCENT = /\d\s?(%|percent\b|per cent\b)/i;
 const YEAR = /\b(1[89]\d\d|20\d\d)\b|\b(19|20)\d0s\b/;
-const NUMBER_WORDS = /\b(one|two|three|four|five|six|seven|eight|nine|ten|hundred|thousand|million|billion|trillion|half|twice|double|triple)\b/i;
+const NUMBER_WORDS =
+  /\b(one|two|three|four|five|six|seven|eight|nine|ten|hundred|thousand|million|billion|trillion|half|twice|double|triple)\b/i;
 
 /** A word as the model sees it: lower case, every digit run folded to "0". */
 function shape(word: string): string {

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import type { FormState } from "@/lib/forms/state";
 import type { ScoredSentence, ScorerName } from "./types";
 import type { CheckedClaim } from "./start";
@@ -54,4 +55,44 @@ export function pickedClaims(values: Record<string, string>, picks: readonly str
     claim: values[`claim_${i}`] ?? "",
     claimDate: values[`date_${i}`]?.trim() || undefined,
   }));
+}
+
+const rankedSchema = z.object({
+  sentences: z
+    .array(
+      z.object({
+        index: z.number().int().min(0),
+        text: z.string(),
+        speaker: z.string().nullable(),
+        block: z.number().int().min(0),
+        score: z.number().min(0).max(1),
+        checkworthy: z.boolean(),
+        reason: z.string(),
+        scoredBy: z.enum(["offline", "llm"]),
+      }),
+    )
+    .max(1_000),
+  top: z.array(z.number().int().min(0)).max(50),
+  threshold: z.number(),
+  scorer: z.enum(["offline", "llm"]),
+  scorerNote: z.string().nullable(),
+  leftOver: z.number().int().min(0),
+  title: z.string().nullable(),
+  date: z.string().nullable(),
+  transcript: z.boolean(),
+});
+
+/**
+ * The ranking the start form carried back (as its `ranked` field) after a post without
+ * JavaScript; null when absent or not a ranking. Only ever shown back to the person who posted it.
+ */
+export function rankedFromValues(values: Record<string, string> | undefined): RankedView | null {
+  const raw = values?.ranked;
+  if (!raw) return null;
+  try {
+    const parsed = rankedSchema.safeParse(JSON.parse(raw));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
 }

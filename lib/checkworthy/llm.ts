@@ -58,7 +58,9 @@ export class LlmScorer implements CheckworthyScorer {
 
   private async scoreBatch(batch: readonly Sentence[], opts: ScorerOptions): Promise<ScoredSentence[]> {
     const fence = newFence();
-    const numbered = batch.map((s, i) => `${i + 1}.${s.speaker ? ` (${s.speaker})` : ""} ${s.text.replace(/\s+/g, " ")}`);
+    const numbered = batch.map(
+      (s, i) => `${i + 1}.${s.speaker ? ` (${s.speaker})` : ""} ${s.text.replace(/\s+/g, " ")}`,
+    );
     const result = await callModel({
       model: this.model,
       purpose: "checkworthy:score",
@@ -82,7 +84,9 @@ export class LlmScorer implements CheckworthyScorer {
       const entry = byNumber.get(i + 1);
       if (!entry) {
         const off = this.fallback.scoreOne(s);
-        const why = reading.ok ? "the model left this sentence out" : `the model's answer could not be read: ${reading.problem}`;
+        const why = reading.ok
+          ? "the model left this sentence out"
+          : `the model's answer could not be read: ${reading.problem}`;
         return { ...off, reason: `Scored offline (${why}). ${off.reason}` };
       }
       const score = entry.score / 100;

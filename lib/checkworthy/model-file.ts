@@ -31,7 +31,11 @@ export function defaultModelDir(): string {
   return path.join(/*turbopackIgnore: true*/ process.env.COUNTERPOINT_ROOT ?? process.cwd(), "models", "checkworthy");
 }
 
-export function writeModel(dir: string, model: LogisticModel, meta: Omit<ModelMeta, "format" | "weightsSha256" | "featureVersion" | "bias" | "dims">) {
+export function writeModel(
+  dir: string,
+  model: LogisticModel,
+  meta: Omit<ModelMeta, "format" | "weightsSha256" | "featureVersion" | "bias" | "dims">,
+) {
   fs.mkdirSync(dir, { recursive: true });
   const bytes = Buffer.from(model.weights.buffer, model.weights.byteOffset, model.weights.byteLength);
   fs.writeFileSync(path.join(dir, "weights.bin"), bytes);
@@ -64,7 +68,9 @@ export function readModel(dir: string = defaultModelDir()): LoadedModel {
     );
   const bytes = fs.readFileSync(path.join(dir, "weights.bin"));
   if (createHash("sha256").update(bytes).digest("hex") !== meta.weightsSha256 || bytes.length !== meta.dims * 4)
-    throw new ModelFileError(`${path.join(dir, "weights.bin")} does not match model.json (its checksum differs): restore it from the repository or train again.`);
+    throw new ModelFileError(
+      `${path.join(dir, "weights.bin")} does not match model.json (its checksum differs): restore it from the repository or train again.`,
+    );
   // Copied into an aligned buffer: a Buffer from the pool may start at an offset that is not a multiple of 4.
   const weights = new Float32Array(meta.dims);
   new Uint8Array(weights.buffer).set(bytes);

@@ -31,7 +31,11 @@ const AGAINST: Array<[Cue, string]> = [
 
 function names(text: string): string[] {
   const doc = nlp(text);
-  const found = [...doc.people().out("array"), ...doc.places().out("array"), ...doc.organizations().out("array")] as string[];
+  const found = [
+    ...doc.people().out("array"),
+    ...doc.places().out("array"),
+    ...doc.organizations().out("array"),
+  ] as string[];
   return [...new Set(found.map((n) => n.replace(/[.,;:!?]+$/, "").trim()).filter(Boolean))].slice(0, 3);
 }
 

@@ -21,11 +21,24 @@ export type Sentence = {
 export const MAX_SENTENCES = 600;
 
 // "BIDEN: ...", "Mr. Smith: ...", "MODERATOR (Lester Holt): ...": a name of at most six words, then a colon.
-const SPEAKER_LINE = /^\s*([A-Z][A-Za-z.'’-]*(?:[ \t]+[A-Za-z.'’-]+){0,5}(?:[ \t]*\([^)\n]{1,60}\))?)[ \t]*:[ \t]+(\S.*)$/;
+const SPEAKER_LINE =
+  /^\s*([A-Z][A-Za-z.'’-]*(?:[ \t]+[A-Za-z.'’-]+){0,5}(?:[ \t]*\([^)\n]{1,60}\))?)[ \t]*:[ \t]+(\S.*)$/;
 // Stage directions in transcripts: "(APPLAUSE)", "[crosstalk]".
 const STAGE = /^\s*[[(][^\])]{1,60}[\])]\s*$/;
 // Words that open prose lines with a colon but are not speakers.
-const NOT_SPEAKERS = new Set(["note", "update", "source", "sources", "correction", "editor's note", "photo", "related", "read more", "see also", "warning"]);
+const NOT_SPEAKERS = new Set([
+  "note",
+  "update",
+  "source",
+  "sources",
+  "correction",
+  "editor's note",
+  "photo",
+  "related",
+  "read more",
+  "see also",
+  "warning",
+]);
 
 function speakerOf(line: string): { speaker: string; text: string } | null {
   const m = SPEAKER_LINE.exec(line);

@@ -87,7 +87,10 @@ export async function startCheckedClaims(
   const result: CheckedClaimsResult = { started: [], failed: [] };
   for (const [i, input] of inputs.entries()) {
     try {
-      const debateId = await createDebate(handle.db, input, { createdBy: opts.createdBy ?? null, embedder: opts.embedder });
+      const debateId = await createDebate(handle.db, input, {
+        createdBy: opts.createdBy ?? null,
+        embedder: opts.embedder,
+      });
       result.started.push({ index: i, debateId, claim: input.claim });
     } catch (e) {
       // The first claim refused for a shared reason (a model not configured) would refuse them all: nothing is started.

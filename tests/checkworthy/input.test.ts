@@ -34,17 +34,23 @@ describe("texts to rank", () => {
   it("refuses an address that resolves to a private network, before connecting (DNS stubbed)", async () => {
     const resolve = async () => [{ address: "10.0.0.7", family: 4 as const }];
     await expect(textFromUrl("http://intranet.example/speech", { resolve })).rejects.toThrow(TextInputError);
-    await expect(textFromUrl("http://intranet.example/speech", { resolve })).rejects.toThrow(/private or local network/);
+    await expect(textFromUrl("http://intranet.example/speech", { resolve })).rejects.toThrow(
+      /private or local network/,
+    );
   });
 
   it("reads uploaded text, Markdown and HTML, and refuses other kinds of file by name", async () => {
     const enc = (s: string) => new TextEncoder().encode(s);
     expect((await textFromUpload("speech.txt", enc("\uFEFFWe cut taxes."))).text).toBe("We cut taxes.");
-    expect((await textFromUpload("speech.md", enc("# Speech\n\nWe [cut](http://x) taxes."))).text).toContain("We cut taxes.");
-    expect((await textFromUpload("speech.html", enc("<p>We cut <b>taxes</b>.</p>"))).text).toBe("We cut taxes.");
-    await expect(textFromUpload("speech.docx", enc("x"))).rejects.toThrow(/speech.docx: only .txt, .md, .html, .htm, .pdf/);
-    await expect(textFromUpload("photo.txt", new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0, 1, 2, 3]))).rejects.toThrow(
-      TextInputError,
+    expect((await textFromUpload("speech.md", enc("# Speech\n\nWe [cut](http://x) taxes."))).text).toContain(
+      "We cut taxes.",
     );
+    expect((await textFromUpload("speech.html", enc("<p>We cut <b>taxes</b>.</p>"))).text).toBe("We cut taxes.");
+    await expect(textFromUpload("speech.docx", enc("x"))).rejects.toThrow(
+      /speech.docx: only .txt, .md, .html, .htm, .pdf/,
+    );
+    await expect(
+      textFromUpload("photo.txt", new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0, 1, 2, 3])),
+    ).rejects.toThrow(TextInputError);
   });
 });

@@ -82,7 +82,10 @@ describe("the shipped offline scorer", () => {
     expect(() => readModel(dir)).toThrow(/does not match model.json/);
     writeModel(dir, model, { threshold: 0.5, training: {} });
     const meta = JSON.parse(fs.readFileSync(path.join(dir, "model.json"), "utf8"));
-    fs.writeFileSync(path.join(dir, "model.json"), JSON.stringify({ ...meta, featureVersion: meta.featureVersion + 1 }));
+    fs.writeFileSync(
+      path.join(dir, "model.json"),
+      JSON.stringify({ ...meta, featureVersion: meta.featureVersion + 1 }),
+    );
     expect(() => readModel(dir)).toThrow(/Train it again/);
   });
 
@@ -96,7 +99,8 @@ describe("the shipped offline scorer", () => {
 
 describe("labelled sentence files", () => {
   it("reads the CheckThat! .tsv as published (quoted text included) and JSON Lines", () => {
-    const tsv = 'Sentence_id\tText\tclass_label\n26\t"You know, I saw a movie - ""Crocodile Dundee."""\tNo\n80\tWe\'re consuming 50 percent of the world\'s cocaine.\tYes';
+    const tsv =
+      'Sentence_id\tText\tclass_label\n26\t"You know, I saw a movie - ""Crocodile Dundee."""\tNo\n80\tWe\'re consuming 50 percent of the world\'s cocaine.\tYes';
     expect(parseLabelledSentences(tsv, "dev.tsv")).toEqual([
       { id: "26", text: 'You know, I saw a movie - "Crocodile Dundee."', label: 0 },
       { id: "80", text: "We're consuming 50 percent of the world's cocaine.", label: 1 },
@@ -107,9 +111,9 @@ describe("labelled sentence files", () => {
   });
 
   it("names the file and line of a bad record", () => {
-    expect(() => parseLabelledSentences('{"text": "ok", "label": 1}\n{"text": "x", "label": "Yes"}', "d.jsonl")).toThrow(
-      new DatasetFileError("d.jsonl, line 2: label must be 0 or 1"),
-    );
+    expect(() =>
+      parseLabelledSentences('{"text": "ok", "label": 1}\n{"text": "x", "label": "Yes"}', "d.jsonl"),
+    ).toThrow(new DatasetFileError("d.jsonl, line 2: label must be 0 or 1"));
     expect(() => parseLabelledSentences("Sentence_id\tText\tclass_label\n1\tHi.\tMaybe", "d.tsv")).toThrow(
       /d.tsv, row 2: class_label must be Yes or No/,
     );

@@ -26,7 +26,8 @@ describe("splitting a text into sentences", () => {
   });
 
   it("reads prose by paragraph, with no speakers, and does not take one 'Note:' line for a transcript", () => {
-    const text = "Note: figures are provisional.\n\nThe rate fell to 3.4% in January. Dr. Smith said so,\nand it was wrapped.";
+    const text =
+      "Note: figures are provisional.\n\nThe rate fell to 3.4% in January. Dr. Smith said so,\nand it was wrapped.";
     expect(isTranscript(text)).toBe(false);
     const s = splitSentences(text);
     expect(s.map((x) => [x.block, x.speaker, x.text])).toEqual([

@@ -21,7 +21,10 @@ const TRANSCRIPT = fs.readFileSync(
   path.resolve(import.meta.dirname, "../fixtures/checkworthy/debate-transcript.txt"),
   "utf8",
 );
-const SETTINGS = { evidenceMode: "gold", goldEvidence: "Ohio's jobless rate was 4.1 percent in 2023.\n\nThe state budget rose." };
+const SETTINGS = {
+  evidenceMode: "gold",
+  goldEvidence: "Ohio's jobless rate was 4.1 percent in 2023.\n\nThe state budget rose.",
+};
 
 let h: DbHandle;
 beforeAll(async () => {
@@ -73,7 +76,10 @@ describe("check-worthy sentences of a debate transcript", () => {
       expect(d.claim.text).toMatch(/^(SENATOR HALL|GOVERNOR REYES) said: /);
       expect(d.claim.claimDate?.toISOString().slice(0, 10)).toBe(claims[i]!.claimDate);
       expect(d.debate.status).toBe("queued");
-      expect(d.evidence.map((e) => e.text)).toEqual(["Ohio's jobless rate was 4.1 percent in 2023.", "The state budget rose."]);
+      expect(d.evidence.map((e) => e.text)).toEqual([
+        "Ohio's jobless rate was 4.1 percent in 2023.",
+        "The state budget rose.",
+      ]);
     }
   });
 
