@@ -16,7 +16,6 @@ type NavLink = { href: string; label: string };
 export function navLinks(me: Principal | null, readable: boolean): NavLink[] {
   const links: NavLink[] = [];
   if (can(me, "debate:start")) links.push({ href: "/debates/new", label: "Check a claim" });
-  if (can(me, "debate:start")) links.push({ href: "/check-text", label: "Find claims in a text" });
   if (readable)
     links.push(
       { href: "/debates", label: "Debates" },
