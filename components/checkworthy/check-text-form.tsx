@@ -229,8 +229,12 @@ function StartForm({
                 />
                 <span className="min-w-0">
                   <span className="block text-sm">
-                    <span className="mr-2 rounded bg-black/5 px-1.5 py-0.5 text-xs font-semibold tabular-nums">
-                      {rank + 1}. {pct(s.score)}
+                    <span className="mr-2 text-xs text-black/60 tabular-nums">#{rank + 1}</span>
+                    <span
+                      className="mr-2 rounded bg-amber-100 px-1.5 py-0.5 text-xs font-semibold tabular-nums"
+                      title="How check-worthy the scorer thinks it is"
+                    >
+                      {pct(s.score)}
                     </span>
                     {s.speaker ? <span className="font-semibold">{s.speaker}: </span> : null}
                     {s.text}
@@ -253,7 +257,7 @@ function StartForm({
                     className="mt-1 w-full rounded-md border border-black/20 bg-white p-2 text-sm"
                     data-testid="claim-edit"
                   />
-                  {needsContext(s.text) ? (
+                  {needsContext(s) ? (
                     <p className="mt-1 text-xs text-amber-900">
                       Write out who and when, so the claim reads on its own.
                     </p>

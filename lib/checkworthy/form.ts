@@ -36,12 +36,16 @@ export const UPLOAD_MAX_BYTES = 900 * 1024;
 /** How many sentences are offered for picking. */
 export const TOP_OFFERED = 10;
 
-/** Words that do not stand alone in a claim: whom "he" means and when "this year" was must be written out. */
+/**
+ * Words that do not stand alone in a claim: whom "he" means and when "this year" was must be
+ * written out. "I" and "we" count only when nobody is named as the speaker (the draft names them).
+ */
 const NEEDS_CONTEXT =
-  /\b(he|she|they|him|her|them|his|hers|their|it|this|that|these|those|we|our|us|i|my|me|you|your|here|today|yesterday|tomorrow|now|this (?:year|month|week)|last (?:year|month|week)|next (?:year|month|week)|ago)\b/i;
+  /\b(he|she|they|him|her|them|his|hers|their|today|yesterday|tomorrow|ago|my opponent|(?:this|last|next) (?:year|month|week))\b/i;
+const FIRST_PERSON = /\b(i|we|my|our|us|me)\b/i;
 
-export function needsContext(sentence: string): boolean {
-  return NEEDS_CONTEXT.test(sentence);
+export function needsContext(s: { text: string; speaker: string | null }): boolean {
+  return NEEDS_CONTEXT.test(s.text) || (!s.speaker && FIRST_PERSON.test(s.text));
 }
 
 /** The claim a picked sentence starts as: the speaker named, so "I" and "we" can be read. */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { claimDraft, needsContext } from "@/lib/checkworthy/form";
 import { isTranscript, splitSentences } from "@/lib/checkworthy/split";
 
 describe("splitting a text into sentences", () => {
@@ -39,5 +40,17 @@ describe("splitting a text into sentences", () => {
 
   it("gives nothing for a text without words", () => {
     expect(splitSentences(" \n\n ... \n")).toEqual([]);
+  });
+});
+
+describe("the first draft of a claim", () => {
+  it("names the speaker, and asks for who and when only where the sentence leaves them open", () => {
+    expect(claimDraft({ text: "We cut taxes by 12 percent.", speaker: "SENATOR HALL" })).toBe(
+      "SENATOR HALL said: We cut taxes by 12 percent.",
+    );
+    expect(needsContext({ text: "We cut taxes by 12 percent.", speaker: "SENATOR HALL" })).toBe(false);
+    expect(needsContext({ text: "We cut taxes by 12 percent.", speaker: null })).toBe(true);
+    expect(needsContext({ text: "He cut taxes this year.", speaker: "SENATOR HALL" })).toBe(true);
+    expect(needsContext({ text: "Ohio expanded Medicaid in 2014.", speaker: null })).toBe(false);
   });
 });
