@@ -102,6 +102,7 @@ export const ROUTES: readonly RouteEntry[] = [
 
   // Roles.
   { pattern: "/debates/new", type: "page", rule: perm("debate:start") },
+  { pattern: "/check-text", type: "page", rule: perm("debate:start") },
   { pattern: "/eval/new", type: "page", rule: perm("debate:start") },
   { pattern: "/annotate", type: "page", rule: perm("annotate") },
   { pattern: "/agreement", type: "page", rule: perm("agreement:read") },

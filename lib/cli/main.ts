@@ -13,6 +13,7 @@ import * as dataset from "./commands/dataset";
 import * as debate from "./commands/debate";
 import * as benchDebate from "./commands/bench-debate";
 import * as benchNer from "./commands/bench-ner";
+import * as benchCheckworthy from "./commands/bench-checkworthy";
 import * as evalCommand from "./commands/eval";
 import * as worker from "./commands/worker";
 import * as calibrate from "./commands/calibrate";
@@ -42,6 +43,7 @@ for (const command of [
   bench,
   benchDebate,
   benchNer,
+  benchCheckworthy,
   dataset,
   evalCommand,
   worker,

@@ -319,6 +319,37 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     manual:
       "FakeNewsNet publishes GossipCop as ids and URLs only; the article text must be crawled. Run FakeNewsNet's crawler (github.com/KaiDMML/FakeNewsNet, code/main.py with the gossipcop data) and pass the folder holding gossipcop/{fake,real}/<id>/news content.json, or a gossipcop*.jsonl of rows {id, label: fake|real, title, text, url, publish_date}: npx counterpoint eval --preset zofia-gossipcop --data <folder or file>.",
   },
+  {
+    name: "checkworthiness",
+    title:
+      "CLEF CheckThat! 2024 Task 1 (English): 24,851 sentences from US political debates and speeches, labelled check-worthy or not",
+    purpose:
+      "training the offline check-worthiness scorer (scripts/train-checkworthy.ts); bench checkworthy --data <folder>/CT24_checkworthy_english_dev-test.tsv",
+    serves: ["checkworthiness"],
+    licence: "none stated (the shared task's data as redistributed by a participating team's repository); research use",
+    repo: "kta86/Prompting",
+    commit: "05d08df83bc561a13c8881157d485e3206e87126",
+    files: [
+      {
+        path: "CT24_checkworthy_english_train.tsv",
+        from: "Data/CT24_checkworthy_english_train.tsv",
+        bytes: 2434889,
+        sha256: "e6a4b76c210dfd9eaaed917d29983ac8fe68cc99b29969677335639921d6df8f",
+      },
+      {
+        path: "CT24_checkworthy_english_dev.tsv",
+        from: "Data/CT24_checkworthy_english_dev.tsv",
+        bytes: 103178,
+        sha256: "693f75c07cb9f8ab00746e3cd7d447ebe676a00e3fd7bf317b1bd6544eaefa95",
+      },
+      {
+        path: "CT24_checkworthy_english_dev-test.tsv",
+        from: "Data/CT24_checkworthy_english_dev-test.tsv",
+        bytes: 25196,
+        sha256: "41aab60b5f06f3673e1263251a9e6e36f3dbc46a12e9c35cc816388201caa1d0",
+      },
+    ],
+  },
 ];
 
 export function catalogueEntry(name: string): CatalogueEntry {

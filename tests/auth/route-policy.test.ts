@@ -104,6 +104,7 @@ const EXPECTED: Record<string, Record<Visitor, Outcome>> = {
   "/api/ingest-jobs/[id]/events": readers,
   "/api/debates/[id]/events": readers,
   "/debates/new": only("fact-checker", "admin"),
+  "/check-text": only("fact-checker", "admin"),
   "/eval/new": only("fact-checker", "admin"),
   "/annotate": only("annotator"),
   "/agreement": only("admin", "annotator", "fact-checker"),

@@ -1,3 +1,4 @@
+import Link from "next/link";
 import { getDb } from "@/db/client";
 import { pagePermission } from "@/lib/auth/server";
 import { listCorpora } from "@/db/queries/corpus";
@@ -23,7 +24,16 @@ export default async function NewDebatePage({ searchParams }: { searchParams: Pr
   const search = searchToolSnapshot(config.search, null);
   return (
     <div className="space-y-6">
-      <h1 className="text-2xl font-semibold tracking-tight">Check a claim</h1>
+      <div>
+        <h1 className="text-2xl font-semibold tracking-tight">Check a claim</h1>
+        <p className="mt-1 text-sm text-black/70">
+          Have a speech, an article or a transcript?{" "}
+          <Link href="/check-text" className="underline">
+            Find the claims in it worth checking
+          </Link>
+          .
+        </p>
+      </div>
       <DebateForm
         corpora={corpora.map((c) => ({ name: c.name, passages: c.passages }))}
         models={webSelectableModels(config)}

@@ -1,0 +1,161 @@
+"use server";
+
+import { getDb } from "@/db/client";
+import { admit, forgive, hit } from "@/db/queries/rate-limits";
+import { assertWebModels, ModelNotAllowedError } from "@/lib/ai/web-models";
+import { ModelConfigError } from "@/lib/ai/registry";
+import { ModelCallError } from "@/lib/ai/call";
+import { AuthError } from "@/lib/auth/policy";
+import { requirePermission } from "@/lib/auth/server";
+import { isoDay } from "@/lib/article";
+import { isTranscript, rankText, scorerFor, topSentences } from "@/lib/checkworthy";
+import { pickedClaims, TOP_OFFERED, type RankState, type StartClaimsState } from "@/lib/checkworthy/form";
+import { TEXT_MAX_CHARS, textFromUpload, textFromUrl, TextInputError, type TextSource } from "@/lib/checkworthy/input";
+import { LlmScorer } from "@/lib/checkworthy/llm";
+import { CheckedClaimsError, startCheckedClaims } from "@/lib/checkworthy/start";
+import { getConfig } from "@/lib/config";
+import { formEntries, refuse } from "@/lib/forms/state";
+
+/** Page fetches per person per window: each is a request this server sends for them. */
+const FETCH_LIMIT = 30;
+const FETCH_WINDOW_SECONDS = 10 * 60;
+
+/**
+ * "Find check-worthy sentences" on /check-text: the text (pasted, uploaded, or fetched through the
+ * guarded fetcher) is split into sentences and scored. Nothing is stored. The page is open to
+ * those who may start debates (debate:start); the action checks again, since an action can be
+ * posted from any page.
+ */
+export async function rankTextAction(_prev: RankState, form: FormData): Promise<RankState> {
+  const { values } = formEntries(form);
+  const file = form.get("file");
+  const url = values.url?.trim() ?? "";
+  // Which input a refusal to read it concerns: the file when one was chosen, else the address.
+  const origin = file instanceof File && file.size > 0 ? "file" : "url";
+  try {
+    const user = await requirePermission("debate:start");
+    let source: TextSource;
+    const scorerName = values.scorer === "llm" ? "llm" : "offline";
+    if (file instanceof File && file.size > 0) {
+      source = await textFromUpload(file.name, new Uint8Array(await file.arrayBuffer()));
+    } else if (url) {
+      if (url.length > 2048)
+        return refuse(form, "That address is over 2,048 characters; copy it again from the address bar.", "url");
+      const { db } = await getDb();
+      const rate = await hit(db, `article-fetch:user:${user.id}`, FETCH_LIMIT, FETCH_WINDOW_SECONDS);
+      if (!rate.allowed)
+        return refuse(
+          form,
+          `You have fetched ${FETCH_LIMIT} pages in ten minutes. Try again in ${Math.ceil(rate.retryAfterSeconds / 60)} minutes, or paste the text.`,
+          "url",
+        );
+      source = await textFromUrl(url);
+    } else {
+      source = { text: values.text ?? "", title: null, date: null, url: null };
+    }
+    const text = source.text.trim();
+    if (!text) return refuse(form, "Paste a text, choose a file, or give a page's address.", "text");
+    if (text.length > TEXT_MAX_CHARS)
+      return refuse(
+        form,
+        `The text is ${text.length.toLocaleString("en")} characters; the limit is ${TEXT_MAX_CHARS.toLocaleString("en")}. Paste the part you want ranked.`,
+        "text",
+      );
+    const date = values.date?.trim() ? isoDay(values.date.trim()) : source.date;
+    if (values.date?.trim() && !date) return refuse(form, "Give the date as YYYY-MM-DD, or leave it empty.", "date");
+    const scorer = scorerFor(scorerName);
+    const ranked = await rankText(text, scorer);
+    if (ranked.sentences.length === 0) return refuse(form, "No sentences were found in this text.", "text");
+    const top = topSentences(ranked.sentences, TOP_OFFERED).map((s) => s.index);
+    // The text the sentences came from goes back into the text field, so a second pass works on it without fetching again.
+    return {
+      values: { ...values, text, url: "" },
+      ranked: {
+        sentences: ranked.sentences,
+        top,
+        threshold: ranked.threshold,
+        scorer: ranked.scorer,
+        scorerNote:
+          scorer instanceof LlmScorer
+            ? `Scored by ${scorer.modelId}${ranked.sentences.some((s) => s.scoredBy === "offline") ? "; sentences it left out were scored offline, as their reasons say" : ""}.`
+            : "Scored offline, with no model: a classifier trained on sentences fact-checkers chose in US political debates.",
+        leftOver: ranked.leftOver,
+        title: source.title,
+        date,
+        transcript: isTranscript(text),
+      },
+    };
+  } catch (e) {
+    if (e instanceof TextInputError) return refuse(form, e.message, origin);
+    if (e instanceof ModelConfigError) return refuse(form, `${e.message} Or choose the offline scorer.`, "scorer");
+    if (e instanceof ModelCallError)
+      return refuse(
+        form,
+        `The language model did not answer (${e.message}). Try again, or choose the offline scorer.`,
+        "scorer",
+      );
+    if (e instanceof AuthError) return refuse(form, e.message);
+    console.error("[check-text] could not rank:", e);
+    return refuse(form, `Could not rank the text: ${(e as Error).message}`);
+  }
+}
+
+/**
+ * "Start debates" on /check-text: every picked claim becomes a debate with the chosen method and
+ * corpus, through startCheckedClaims (the one way a batch starts). All of them count against the
+ * start limit at once, or none.
+ */
+export async function startClaimsAction(_prev: StartClaimsState, form: FormData): Promise<StartClaimsState> {
+  const groups = ["pick"];
+  const { values, lists } = formEntries(form, groups);
+  const picks = lists.pick ?? [];
+  try {
+    const user = await requirePermission("debate:start");
+    if (picks.length === 0) return refuse(form, "Tick at least one sentence to check.", "pick", groups);
+    const claims = pickedClaims(values, picks);
+    const settings = Object.fromEntries(
+      Object.entries(values).filter(([k]) => !/^(claim|date)_\d+$/.test(k) && k !== "pick" && k !== "ranked"),
+    );
+    const models = Object.fromEntries(
+      Object.entries(settings)
+        .filter(([k, v]) => k.startsWith("model_") && v.trim())
+        .map(([k, v]) => [k.slice(6), v.trim()]),
+    );
+    assertWebModels(models);
+    const handle = await getDb();
+    const { limit, windowSeconds } = getConfig().rateLimits.debateStarts;
+    const key = `debate-start:user:${user.id}`;
+    const now = new Date();
+    const rate = await admit(handle.db, key, claims.length, limit, windowSeconds, now);
+    if (!rate.allowed)
+      return refuse(
+        form,
+        `Checking ${claims.length} claims starts ${claims.length} debates, and you have ${Math.max(0, limit - rate.used)} of ${limit} left in this period. Pick fewer or try again later (DEBATE_RATE_LIMIT sets the limit).`,
+        "pick",
+        groups,
+      );
+    let result;
+    try {
+      result = await startCheckedClaims(handle, { claims, settings }, { createdBy: user.id });
+    } catch (e) {
+      await forgive(handle.db, key, windowSeconds, now, claims.length);
+      throw e;
+    }
+    if (result.failed.length) await forgive(handle.db, key, windowSeconds, now, result.failed.length);
+    return {
+      ...formEntries(form, groups),
+      started: result.started.map((s) => ({ debateId: s.debateId, claim: s.claim })),
+      failed: result.failed.map((f) => ({ claim: f.claim, error: f.error })),
+    };
+  } catch (e) {
+    if (e instanceof CheckedClaimsError) {
+      const field =
+        e.index !== undefined ? `claim_${picks[e.index]}` : e.field === "evidence.corpus" ? "corpus" : e.field;
+      return refuse(form, e.message, field, groups);
+    }
+    if (e instanceof ModelNotAllowedError) return refuse(form, e.message, undefined, groups);
+    if (e instanceof AuthError) return refuse(form, e.message, undefined, groups);
+    console.error("[check-text] could not start:", e);
+    return refuse(form, `Could not start the debates: ${(e as Error).message}`, undefined, groups);
+  }
+}

@@ -1,0 +1,414 @@
+"use client";
+
+import Link from "next/link";
+import { useState } from "react";
+import { rankTextAction, startClaimsAction } from "@/app/check-text/actions";
+import { FieldError, FormError, errorId } from "@/components/forms/form-errors";
+import { useServerForm } from "@/components/forms/use-server-form";
+import {
+  claimDraft,
+  needsContext,
+  rankedFromValues,
+  UPLOAD_MAX_BYTES,
+  type RankedView,
+  type RankState,
+  type StartClaimsState,
+} from "@/lib/checkworthy/form";
+import type { ScoredSentence } from "@/lib/checkworthy/types";
+import { listOf } from "@/lib/forms/state";
+
+type Method = { name: string; title: string; blurb: string; corpusOptional: boolean };
+
+export type CheckTextProps = {
+  methods: Method[];
+  corpora: Array<{ name: string; passages: number }>;
+  /** The language-model scorer's model, or null when none is configured (the offline scorer still works). */
+  llmModel: string | null;
+};
+
+const pct = (x: number) => `${Math.round(x * 100)}%`;
+
+/** Three bands people can tell apart: check-worthy, worth a look, and the rest. */
+function band(s: ScoredSentence, threshold: number): "high" | "mid" | "low" {
+  if (s.score >= threshold) return "high";
+  return s.score >= threshold / 2 ? "mid" : "low";
+}
+const BAND_CLASS = {
+  high: "bg-amber-200 text-black",
+  mid: "bg-amber-50 text-black/90",
+  low: "text-black/60",
+} as const;
+
+function HighlightedText({ ranked }: { ranked: RankedView }) {
+  const blocks = new Map<number, ScoredSentence[]>();
+  for (const s of ranked.sentences) blocks.set(s.block, [...(blocks.get(s.block) ?? []), s]);
+  return (
+    <div
+      className="space-y-3 rounded-md border border-black/10 bg-white p-4 text-sm leading-relaxed"
+      data-testid="highlighted-text"
+    >
+      {[...blocks.values()].map((sentences) => (
+        <p key={sentences[0]!.index} className="break-words">
+          {sentences[0]!.speaker ? <span className="mr-1 font-semibold">{sentences[0]!.speaker}:</span> : null}
+          {sentences.map((s) => (
+            <span key={s.index}>
+              <span
+                className={`rounded px-0.5 ${BAND_CLASS[band(s, ranked.threshold)]}`}
+                title={`${pct(s.score)}: ${s.reason}`}
+                data-score={s.score.toFixed(3)}
+                data-testid="sentence"
+              >
+                {s.text}
+              </span>{" "}
+            </span>
+          ))}
+        </p>
+      ))}
+    </div>
+  );
+}
+
+function RankForm({ llmModel, rank }: { llmModel: string | null; rank: ReturnType<typeof useServerForm<RankState>> }) {
+  const [tooBig, setTooBig] = useState<string | null>(null);
+  const { state, pending, formProps } = rank;
+  const v = state.values ?? {};
+  return (
+    <form {...formProps} className="space-y-4" noValidate encType="multipart/form-data">
+      <FormError state={state} shown={["text", "file", "url", "date", "scorer"]} />
+      <div>
+        <label htmlFor="text" className="block font-medium">
+          Text or transcript
+        </label>
+        <p id="text-help" className="mt-1 text-xs text-black/60">
+          A speech, an article or a debate. For a transcript, put each turn on its own line as “NAME: words”, and the
+          sentences keep who said them.
+        </p>
+        <textarea
+          id="text"
+          name="text"
+          rows={10}
+          defaultValue={v.text}
+          key={v.text ?? ""}
+          aria-describedby={state.field === "text" ? errorId("text") : "text-help"}
+          className="mt-1 w-full rounded-md border border-black/20 bg-white p-2 text-sm"
+          data-testid="text-input"
+        />
+        <FieldError state={state} field="text" />
+      </div>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <div className="min-w-0">
+          <label htmlFor="file" className="block text-sm font-medium">
+            Or a file <span className="font-normal text-black/60">(.txt, .md, .html, .pdf; up to 900 KB)</span>
+          </label>
+          <input
+            id="file"
+            name="file"
+            type="file"
+            accept=".txt,.md,.html,.htm,.pdf"
+            className="mt-1 block w-full max-w-full text-sm"
+            onChange={(e) => {
+              const f = e.currentTarget.files?.[0];
+              if (f && f.size > UPLOAD_MAX_BYTES) {
+                setTooBig(`${f.name} is over 900 KB: paste the part you want ranked instead.`);
+                e.currentTarget.value = "";
+              } else setTooBig(null);
+            }}
+          />
+          {tooBig ? (
+            <p role="alert" className="mt-1 text-sm text-red-800">
+              {tooBig}
+            </p>
+          ) : null}
+          <FieldError state={state} field="file" />
+        </div>
+        <div className="min-w-0">
+          <label htmlFor="url" className="block text-sm font-medium">
+            Or a web page’s address
+          </label>
+          <input
+            id="url"
+            name="url"
+            type="url"
+            placeholder="https://"
+            defaultValue={v.url}
+            className="mt-1 w-full rounded-md border border-black/20 bg-white p-2 text-sm"
+          />
+          <FieldError state={state} field="url" />
+        </div>
+      </div>
+      <div className="flex flex-wrap items-end gap-4">
+        <div>
+          <label htmlFor="date" className="block text-sm font-medium">
+            Said or published on <span className="font-normal text-black/60">(optional)</span>
+          </label>
+          <input
+            id="date"
+            name="date"
+            type="date"
+            defaultValue={v.date}
+            className="mt-1 rounded-md border border-black/20 bg-white p-2 text-sm"
+          />
+          <FieldError state={state} field="date" />
+        </div>
+        <fieldset className="min-w-0">
+          <legend className="text-sm font-medium">Scorer</legend>
+          <div className="mt-1 flex flex-wrap gap-3 text-sm">
+            <label className="flex items-center gap-2">
+              <input type="radio" name="scorer" value="offline" defaultChecked={v.scorer !== "llm"} />
+              Offline (no model, instant)
+            </label>
+            <label className={`flex items-center gap-2 ${llmModel ? "" : "text-black/40"}`}>
+              <input type="radio" name="scorer" value="llm" defaultChecked={v.scorer === "llm"} disabled={!llmModel} />
+              Language model{llmModel ? ` (${llmModel})` : ": none configured"}
+            </label>
+          </div>
+          <FieldError state={state} field="scorer" />
+        </fieldset>
+      </div>
+      <button
+        type="submit"
+        disabled={pending}
+        className="rounded-md bg-black px-4 py-2 text-sm font-medium text-white disabled:opacity-50"
+        data-testid="rank-submit"
+      >
+        {pending ? "Reading the text…" : "Find check-worthy sentences"}
+      </button>
+    </form>
+  );
+}
+
+function StartForm({
+  ranked,
+  methods,
+  corpora,
+  start,
+}: {
+  ranked: RankedView;
+  methods: Method[];
+  corpora: CheckTextProps["corpora"];
+  start: ReturnType<typeof useServerForm<StartClaimsState>>;
+}) {
+  const { state, pending, formProps } = start;
+  const v = state.values ?? {};
+  const picked = new Set(listOf(state, "pick") ?? []);
+  const [method, setMethod] = useState(v.protocol ?? methods[0]?.name ?? "");
+  const [count, setCount] = useState(picked.size);
+  const bySentence = new Map(ranked.sentences.map((s) => [s.index, s]));
+  const top = ranked.top.map((i) => bySentence.get(i)!).filter(Boolean);
+  const corpusOptional = methods.find((m) => m.name === method)?.corpusOptional ?? false;
+  const claimFields = top.map((s) => `claim_${s.index}`);
+  return (
+    <form
+      {...formProps}
+      className="space-y-4"
+      noValidate
+      onChange={(e) => setCount(e.currentTarget.querySelectorAll('input[name="pick"]:checked').length)}
+    >
+      {/* The ranking travels with the form, so that without JavaScript the page can show it again after the post. */}
+      <input type="hidden" name="ranked" value={JSON.stringify(ranked)} />
+      <h2 className="text-lg font-semibold">The most check-worthy sentences</h2>
+      <p className="text-sm text-black/70">
+        Tick the ones to check, and make each a claim that stands alone: write out who “he” or “we” is and when “this
+        year” was. Each starts its own debate.
+      </p>
+      <FormError state={state} shown={["pick", "corpus", ...claimFields]} />
+      <FieldError state={state} field="pick" />
+      <ol className="space-y-3" data-testid="top-sentences">
+        {top.map((s, rank) => {
+          const i = s.index;
+          return (
+            <li key={i} className="rounded-md border border-black/10 bg-white p-3" data-testid="top-sentence">
+              <label className="flex items-start gap-2">
+                <input
+                  type="checkbox"
+                  name="pick"
+                  value={String(i)}
+                  defaultChecked={picked.has(String(i))}
+                  className="mt-1"
+                  data-testid="pick"
+                />
+                <span className="min-w-0">
+                  <span className="block text-sm">
+                    <span className="mr-2 text-xs text-black/60 tabular-nums">#{rank + 1}</span>
+                    <span
+                      className="mr-2 rounded bg-amber-100 px-1.5 py-0.5 text-xs font-semibold tabular-nums"
+                      title="How check-worthy the scorer thinks it is"
+                    >
+                      {pct(s.score)}
+                    </span>
+                    {s.speaker ? <span className="font-semibold">{s.speaker}: </span> : null}
+                    {s.text}
+                  </span>
+                  <span className="mt-1 block text-xs text-black/60" data-testid="reason">
+                    {s.reason}
+                  </span>
+                </span>
+              </label>
+              <div className="mt-2 grid gap-2 sm:grid-cols-[1fr_auto]">
+                <div className="min-w-0">
+                  <label htmlFor={`claim_${i}`} className="block text-xs font-medium">
+                    Claim to check
+                  </label>
+                  <textarea
+                    id={`claim_${i}`}
+                    name={`claim_${i}`}
+                    rows={2}
+                    defaultValue={v[`claim_${i}`] ?? claimDraft(s)}
+                    className="mt-1 w-full rounded-md border border-black/20 bg-white p-2 text-sm"
+                    data-testid="claim-edit"
+                  />
+                  {needsContext(s) ? (
+                    <p className="mt-1 text-xs text-amber-900">
+                      Write out who and when, so the claim reads on its own.
+                    </p>
+                  ) : null}
+                  <FieldError state={state} field={`claim_${i}`} />
+                </div>
+                <div>
+                  <label htmlFor={`date_${i}`} className="block text-xs font-medium">
+                    Said on
+                  </label>
+                  <input
+                    id={`date_${i}`}
+                    name={`date_${i}`}
+                    type="date"
+                    defaultValue={v[`date_${i}`] ?? ranked.date ?? ""}
+                    className="mt-1 rounded-md border border-black/20 bg-white p-2 text-sm"
+                  />
+                </div>
+              </div>
+            </li>
+          );
+        })}
+      </ol>
+      <div className="flex flex-wrap gap-4">
+        <div className="min-w-0 max-w-full">
+          <label htmlFor="protocol" className="block text-sm font-medium">
+            Method
+          </label>
+          <select
+            id="protocol"
+            name="protocol"
+            value={method}
+            onChange={(e) => setMethod(e.target.value)}
+            className="mt-1 w-full max-w-full rounded-md border border-black/20 bg-white p-2 text-sm"
+          >
+            {methods.map((m) => (
+              <option key={m.name} value={m.name}>
+                {m.title}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="min-w-0 max-w-full">
+          <label htmlFor="corpus" className="block text-sm font-medium">
+            Evidence from corpus{corpusOptional ? " (optional)" : ""}
+          </label>
+          <select
+            id="corpus"
+            name="corpus"
+            defaultValue={v.corpus ?? corpora[0]?.name ?? ""}
+            className="mt-1 w-full max-w-full rounded-md border border-black/20 bg-white p-2 text-sm"
+          >
+            {corpusOptional ? <option value="">None</option> : null}
+            {corpora.map((c) => (
+              <option key={c.name} value={c.name}>
+                {c.name} ({c.passages.toLocaleString("en")} passages)
+              </option>
+            ))}
+          </select>
+          {corpora.length === 0 ? (
+            <p className="mt-1 text-xs text-black/60">
+              No corpus yet: load documents on the{" "}
+              <Link href="/corpora" className="underline">
+                Corpora
+              </Link>{" "}
+              page.
+            </p>
+          ) : null}
+          <FieldError state={state} field="corpus" />
+        </div>
+      </div>
+      <button
+        type="submit"
+        disabled={pending}
+        className="rounded-md bg-black px-4 py-2 text-sm font-medium text-white disabled:opacity-50"
+        data-testid="start-submit"
+      >
+        {pending
+          ? "Starting…"
+          : count > 1
+            ? `Start ${count} debates`
+            : count === 1
+              ? "Start 1 debate"
+              : "Start debates"}
+      </button>
+      {state.started?.length ? (
+        <div className="rounded-md bg-green-50 p-3 text-sm" role="status" data-testid="started">
+          <p className="font-medium">
+            Started {state.started.length} debate{state.started.length === 1 ? "" : "s"}:
+          </p>
+          <ul className="mt-1 list-disc space-y-1 pl-5">
+            {state.started.map((s) => (
+              <li key={s.debateId} className="break-words">
+                <Link href={`/debates/${s.debateId}`} className="underline" data-testid="started-link">
+                  {s.claim}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+      {state.failed?.length ? (
+        <div className="rounded-md bg-red-50 p-3 text-sm text-red-900" role="alert">
+          <p className="font-medium">Not started:</p>
+          <ul className="mt-1 list-disc space-y-1 pl-5">
+            {state.failed.map((f) => (
+              <li key={f.claim} className="break-words">
+                {f.claim}: {f.error}
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+    </form>
+  );
+}
+
+export function CheckTextForm({ methods, corpora, llmModel }: CheckTextProps) {
+  const rank = useServerForm<RankState>(rankTextAction, {});
+  const start = useServerForm<StartClaimsState>(startClaimsAction, {});
+  // With JavaScript the ranking stays in this page's state; without it, it comes back with the start form's post.
+  const ranked = rank.state.ranked ?? rankedFromValues(start.state.values);
+  const high = ranked ? ranked.sentences.filter((s) => s.checkworthy).length : 0;
+  return (
+    <div className="space-y-8">
+      <RankForm llmModel={llmModel} rank={rank} />
+      {ranked ? (
+        <section className="space-y-6" aria-label="Ranked sentences" key={JSON.stringify(ranked.top)}>
+          <div>
+            <h2 className="text-lg font-semibold" data-testid="rank-summary">
+              {high} of {ranked.sentences.length} sentences look check-worthy
+            </h2>
+            <p className="mt-1 text-xs text-black/60">
+              {ranked.scorerNote} {ranked.title ? `“${ranked.title}”. ` : ""}
+              {ranked.leftOver ? `The last ${ranked.leftOver} sentences were not scored (too long a text). ` : ""}
+            </p>
+            <p className="mt-2 flex flex-wrap gap-3 text-xs">
+              <span className={`rounded px-1 ${BAND_CLASS.high}`}>check-worthy</span>
+              <span className={`rounded px-1 ${BAND_CLASS.mid}`}>worth a look</span>
+              <span className={BAND_CLASS.low}>unlikely</span>
+            </p>
+          </div>
+          <StartForm ranked={ranked} methods={methods} corpora={corpora} start={start} />
+          <details open>
+            <summary className="cursor-pointer text-sm font-medium">The whole text, highlighted</summary>
+            <div className="mt-2">
+              <HighlightedText ranked={ranked} />
+            </div>
+          </details>
+        </section>
+      ) : null}
+    </div>
+  );
+}

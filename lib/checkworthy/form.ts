@@ -1,0 +1,102 @@
+import { z } from "zod";
+import type { FormState } from "@/lib/forms/state";
+import type { ScoredSentence, ScorerName } from "./types";
+import type { CheckedClaim } from "./start";
+
+/**
+ * The check-text page's two forms as plain data (client-safe): what "Find check-worthy sentences"
+ * returns, and how "Start debates" reads the picked claims from its flat fields.
+ */
+
+export type RankedView = {
+  sentences: ScoredSentence[];
+  /** Sentence indexes offered for picking, best first. */
+  top: number[];
+  threshold: number;
+  scorer: ScorerName;
+  scorerNote: string | null;
+  leftOver: number;
+  title: string | null;
+  /** YYYY-MM-DD: when it was said or published, as given or as found on the page. */
+  date: string | null;
+  transcript: boolean;
+};
+
+export type RankState = FormState & { ranked?: RankedView };
+
+export type StartedView = { debateId: string; claim: string };
+export type StartClaimsState = FormState & {
+  started?: StartedView[];
+  failed?: Array<{ claim: string; error: string }>;
+};
+
+/** Server actions take at most 1 MB (next.config.ts); an uploaded file must fit with the form's other fields. */
+export const UPLOAD_MAX_BYTES = 900 * 1024;
+
+/** How many sentences are offered for picking. */
+export const TOP_OFFERED = 10;
+
+/**
+ * Words that do not stand alone in a claim: whom "he" means and when "this year" was must be
+ * written out. "I" and "we" count only when nobody is named as the speaker (the draft names them).
+ */
+const NEEDS_CONTEXT =
+  /\b(he|she|they|him|her|them|his|hers|their|today|yesterday|tomorrow|ago|my opponent|(?:this|last|next) (?:year|month|week))\b/i;
+const FIRST_PERSON = /\b(i|we|my|our|us|me)\b/i;
+
+export function needsContext(s: { text: string; speaker: string | null }): boolean {
+  return NEEDS_CONTEXT.test(s.text) || (!s.speaker && FIRST_PERSON.test(s.text));
+}
+
+/** The claim a picked sentence starts as: the speaker named, so "I" and "we" can be read. */
+export function claimDraft(s: { text: string; speaker: string | null }): string {
+  return s.speaker ? `${s.speaker} said: ${s.text}` : s.text;
+}
+
+/** The picked claims from the start form: `pick` lists sentence indexes, each with `claim_<i>` and `date_<i>`. */
+export function pickedClaims(values: Record<string, string>, picks: readonly string[]): CheckedClaim[] {
+  return picks.map((i) => ({
+    claim: values[`claim_${i}`] ?? "",
+    claimDate: values[`date_${i}`]?.trim() || undefined,
+  }));
+}
+
+const rankedSchema = z.object({
+  sentences: z
+    .array(
+      z.object({
+        index: z.number().int().min(0),
+        text: z.string(),
+        speaker: z.string().nullable(),
+        block: z.number().int().min(0),
+        score: z.number().min(0).max(1),
+        checkworthy: z.boolean(),
+        reason: z.string(),
+        scoredBy: z.enum(["offline", "llm"]),
+      }),
+    )
+    .max(1_000),
+  top: z.array(z.number().int().min(0)).max(50),
+  threshold: z.number(),
+  scorer: z.enum(["offline", "llm"]),
+  scorerNote: z.string().nullable(),
+  leftOver: z.number().int().min(0),
+  title: z.string().nullable(),
+  date: z.string().nullable(),
+  transcript: z.boolean(),
+});
+
+/**
+ * The ranking the start form carried back (as its `ranked` field) after a post without
+ * JavaScript; null when absent or not a ranking. Only ever shown back to the person who posted it.
+ */
+export function rankedFromValues(values: Record<string, string> | undefined): RankedView | null {
+  const raw = values?.ranked;
+  if (!raw) return null;
+  try {
+    const parsed = rankedSchema.safeParse(JSON.parse(raw));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,42 @@
+import { LlmScorer } from "./llm";
+import { offlineScorer } from "./offline";
+import { MAX_SENTENCES, splitSentences, type Sentence } from "./split";
+import type { CheckworthyScorer, ScoredSentence, ScorerName } from "./types";
+
+export { splitSentences, isTranscript, MAX_SENTENCES, type Sentence } from "./split";
+export { SCORER_NAMES, type ScorerName, type ScoredSentence, type CheckworthyScorer } from "./types";
+
+/** The scorer by name; the language-model one takes `model` or the `checkworthy` role's model. */
+export function scorerFor(name: ScorerName, opts: { model?: string } = {}): CheckworthyScorer {
+  return name === "llm" ? new LlmScorer(offlineScorer(), { model: opts.model }) : offlineScorer();
+}
+
+export type RankedText = {
+  /** Every sentence in reading order, scored. */
+  sentences: ScoredSentence[];
+  /** Sentences left unscored past MAX_SENTENCES (0 when the text fitted). */
+  leftOver: number;
+  scorer: ScorerName;
+  threshold: number;
+};
+
+/** Splits a text and scores every sentence (up to MAX_SENTENCES). */
+export async function rankText(
+  text: string,
+  scorer: CheckworthyScorer,
+  opts: { signal?: AbortSignal } = {},
+): Promise<RankedText> {
+  const all: Sentence[] = splitSentences(text);
+  const sentences = await scorer.score(all.slice(0, MAX_SENTENCES), opts);
+  return {
+    sentences,
+    leftOver: Math.max(0, all.length - MAX_SENTENCES),
+    scorer: scorer.name,
+    threshold: scorer.threshold,
+  };
+}
+
+/** The `n` best-scoring sentences, highest first (ties in reading order). */
+export function topSentences(sentences: readonly ScoredSentence[], n: number): ScoredSentence[] {
+  return [...sentences].sort((a, b) => b.score - a.score || a.index - b.index).slice(0, n);
+}

@@ -1,0 +1,83 @@
+import nlp from "compromise";
+import { extractFeatures, type Cue } from "./features";
+import { predict } from "./logistic";
+import { readModel, type LoadedModel } from "./model-file";
+import type { Sentence } from "./split";
+import type { CheckworthyScorer, ScoredSentence } from "./types";
+
+/**
+ * The scorer that needs no model provider: logistic regression over hashed words, character
+ * n-grams, part-of-speech patterns and fact-checking cues, trained on debate sentences labelled in
+ * CLEF CheckThat! 2024 (models/checkworthy/README.md). Reasons are read from the cues.
+ */
+
+const FOR: Array<[Cue, string]> = [
+  ["percent", "gives a percentage"],
+  ["money", "gives an amount of money"],
+  ["year", "names a year"],
+  ["number", "gives a number"],
+  ["comparative", "makes a comparison"],
+  ["superlative", "claims a record (most, least, first)"],
+  ["attribution", "reports what someone said"],
+  ["past-tense", "states what happened"],
+];
+const AGAINST: Array<[Cue, string]> = [
+  ["question", "it is a question"],
+  ["opinion", "it gives an opinion or a wish"],
+  ["future", "it is about the future"],
+  ["modal", "it says what should or could be"],
+  ["short", "it is too short to state a fact"],
+];
+
+function names(text: string): string[] {
+  const doc = nlp(text);
+  const found = [
+    ...doc.people().out("array"),
+    ...doc.places().out("array"),
+    ...doc.organizations().out("array"),
+  ] as string[];
+  return [...new Set(found.map((n) => n.replace(/[.,;:!?]+$/, "").trim()).filter(Boolean))].slice(0, 3);
+}
+
+export function offlineReason(text: string, cues: ReadonlySet<Cue>, checkworthy: boolean): string {
+  const pro = FOR.filter(([c]) => cues.has(c)).map(([, w]) => w);
+  // "gives a number" says nothing more once a percentage or an amount has been named.
+  const said = pro.filter((w) => !(w === "gives a number" && (cues.has("percent") || cues.has("money"))));
+  const who = names(text);
+  if (who.length) said.unshift(`names ${who.join(", ")}`);
+  const con = AGAINST.filter(([c]) => cues.has(c)).map(([, w]) => w);
+  if (checkworthy)
+    return said.length
+      ? `Check-worthy: ${said.slice(0, 3).join("; ")}.`
+      : "Check-worthy: worded like the factual claims fact-checkers chose in past debates.";
+  if (con.length) return `Less check-worthy: ${con.slice(0, 2).join("; ")}.`;
+  return said.length
+    ? `Less check-worthy, though it ${said.slice(0, 2).join(" and ")}: worded like sentences fact-checkers passed over.`
+    : "Less check-worthy: no number, name or checkable event in it.";
+}
+
+export class OfflineScorer implements CheckworthyScorer {
+  readonly name = "offline" as const;
+  readonly threshold: number;
+  constructor(private readonly model: LoadedModel) {
+    this.threshold = model.meta.threshold;
+  }
+
+  scoreOne(s: Sentence): ScoredSentence {
+    const f = extractFeatures(s.text, this.model.meta.dims);
+    const score = predict(this.model, f);
+    const checkworthy = score >= this.threshold;
+    return { ...s, score, checkworthy, reason: offlineReason(s.text, f.cues, checkworthy), scoredBy: "offline" };
+  }
+
+  async score(sentences: readonly Sentence[]): Promise<ScoredSentence[]> {
+    return sentences.map((s) => this.scoreOne(s));
+  }
+}
+
+let shipped: OfflineScorer | null = null;
+/** The scorer with the committed model (read once per process). */
+export function offlineScorer(): OfflineScorer {
+  shipped ??= new OfflineScorer(readModel());
+  return shipped;
+}

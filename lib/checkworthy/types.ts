@@ -1,0 +1,26 @@
+import type { Sentence } from "./split";
+
+/** One sentence with its check-worthiness: a factual claim a reader would want verified scores high. */
+export type ScoredSentence = Sentence & {
+  /** In [0, 1]. */
+  score: number;
+  /** At or above the scorer's threshold. */
+  checkworthy: boolean;
+  /** Why, in a sentence a journalist reads. */
+  reason: string;
+  /** Which scorer gave this score (the language-model scorer falls back to the offline one for a sentence it skipped). */
+  scoredBy: ScorerName;
+};
+
+export const SCORER_NAMES = ["offline", "llm"] as const;
+export type ScorerName = (typeof SCORER_NAMES)[number];
+
+export type ScorerOptions = { signal?: AbortSignal };
+
+/** Both scorers, one shape: sentences in, the same sentences scored, in the same order. */
+export interface CheckworthyScorer {
+  readonly name: ScorerName;
+  /** Scores at or above it are check-worthy. */
+  readonly threshold: number;
+  score(sentences: readonly Sentence[], opts?: ScorerOptions): Promise<ScoredSentence[]>;
+}

@@ -1,0 +1,121 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { DatasetFileError, parseLabelledSentences } from "@/lib/checkworthy/dataset";
+import { extractFeatures } from "@/lib/checkworthy/features";
+import { bestThreshold, countsAt, positiveClassScores, predict, train } from "@/lib/checkworthy/logistic";
+import { defaultModelDir, ModelFileError, readModel, writeModel } from "@/lib/checkworthy/model-file";
+import { OfflineScorer, offlineScorer } from "@/lib/checkworthy/offline";
+
+const sentence = (index: number, text: string) => ({ index, text, speaker: null, block: 0 });
+
+describe("the logistic regression", () => {
+  it("learns a separable problem and scores by what it learned", () => {
+    const rows = [];
+    const labels = [];
+    for (let i = 0; i < 200; i++) {
+      const yes = i % 2 === 0;
+      const noise = 10 + (i % 7);
+      rows.push({ indices: new Uint32Array([yes ? 1 : 2, noise]), values: new Float32Array([1, 0.5]) });
+      labels.push(yes ? 1 : 0);
+    }
+    const model = train(rows, labels, { dims: 32, epochs: 5, l2: 1e-5, learningRate: 0.5, positiveWeight: 1, seed: 1 });
+    expect(predict(model, { indices: new Uint32Array([1]), values: new Float32Array([1]) })).toBeGreaterThan(0.9);
+    expect(predict(model, { indices: new Uint32Array([2]), values: new Float32Array([1]) })).toBeLessThan(0.1);
+    // Deterministic: the same data and seed give the same weights.
+    const again = train(rows, labels, { dims: 32, epochs: 5, l2: 1e-5, learningRate: 0.5, positiveWeight: 1, seed: 1 });
+    expect(Array.from(again.weights)).toEqual(Array.from(model.weights));
+  });
+
+  it("measures precision, recall and F1 of the positive class, and finds the best threshold", () => {
+    const probs = [0.9, 0.8, 0.6, 0.4, 0.2];
+    const labels = [1, 0, 1, 1, 0];
+    expect(countsAt(probs, labels, 0.5)).toEqual({ tp: 2, fp: 1, fn: 1, tn: 1 });
+    const s = positiveClassScores(countsAt(probs, labels, 0.5));
+    expect(s.precision).toBeCloseTo(2 / 3);
+    expect(s.recall).toBeCloseTo(2 / 3);
+    expect(s.f1).toBeCloseTo(2 / 3);
+    // From 0.21 to 0.40 the four highest are positive: P 3/4, R 1, F1 6/7 (at 0.20 the last one joins them).
+    expect(bestThreshold(probs, labels)).toEqual({ threshold: expect.closeTo(0.21, 2), f1: expect.closeTo(6 / 7, 5) });
+  });
+});
+
+describe("the shipped offline scorer", () => {
+  const scorer = offlineScorer();
+
+  it("ranks checkable statements above greetings, opinions and questions, with reasons", async () => {
+    const scored = await scorer.score([
+      sentence(0, "Thank you all for coming tonight."),
+      sentence(1, "Unemployment fell from 7.2 percent in 2019 to 4.1 percent last year."),
+      sentence(2, "I think we can do better."),
+      sentence(3, "What are you afraid of?"),
+      sentence(4, "My opponent voted against the budget three times."),
+    ]);
+    const [greeting, figure, opinion, question, vote] = scored;
+    for (const high of [figure!, vote!]) {
+      expect(high.checkworthy).toBe(true);
+      for (const low of [greeting!, opinion!, question!]) expect(high.score).toBeGreaterThan(low.score);
+    }
+    expect(greeting!.checkworthy || opinion!.checkworthy || question!.checkworthy).toBe(false);
+    expect(figure!.reason).toMatch(/percentage/);
+    expect(question!.reason).toMatch(/question/);
+    expect(opinion!.reason).toMatch(/opinion/);
+  });
+
+  it("is a file of at most a few MB whose threshold was tuned on the development split", () => {
+    const bytes = fs.statSync(path.join(defaultModelDir(), "weights.bin")).size;
+    expect(bytes).toBeLessThanOrEqual(4 * 1024 ** 2);
+    expect(scorer.threshold).toBeGreaterThan(0);
+    expect(scorer.threshold).toBeLessThan(1);
+  });
+
+  it("refuses a weights file that does not match its description, and a model trained on other features", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cw-model-"));
+    const model = { weights: new Float32Array(16).fill(0.25), bias: -1 };
+    writeModel(dir, model, { threshold: 0.5, training: {} });
+    const loaded = readModel(dir);
+    expect(Array.from(loaded.weights)).toEqual(Array.from(model.weights));
+    expect(new OfflineScorer(loaded).threshold).toBe(0.5);
+    fs.writeFileSync(path.join(dir, "weights.bin"), Buffer.alloc(64, 1));
+    expect(() => readModel(dir)).toThrow(ModelFileError);
+    expect(() => readModel(dir)).toThrow(/does not match model.json/);
+    writeModel(dir, model, { threshold: 0.5, training: {} });
+    const meta = JSON.parse(fs.readFileSync(path.join(dir, "model.json"), "utf8"));
+    fs.writeFileSync(
+      path.join(dir, "model.json"),
+      JSON.stringify({ ...meta, featureVersion: meta.featureVersion + 1 }),
+    );
+    expect(() => readModel(dir)).toThrow(/Train it again/);
+  });
+
+  it("hashes the same sentence to the same features every time", () => {
+    const a = extractFeatures("Crime rose 30 percent in 2021.", 1 << 18);
+    const b = extractFeatures("Crime rose 30 percent in 2021.", 1 << 18);
+    expect(Array.from(a.indices)).toEqual(Array.from(b.indices));
+    expect([...a.cues].sort()).toEqual(["number", "percent", "year"]);
+  });
+});
+
+describe("labelled sentence files", () => {
+  it("reads the CheckThat! .tsv as published (quoted text included) and JSON Lines", () => {
+    const tsv =
+      'Sentence_id\tText\tclass_label\n26\t"You know, I saw a movie - ""Crocodile Dundee."""\tNo\n80\tWe\'re consuming 50 percent of the world\'s cocaine.\tYes';
+    expect(parseLabelledSentences(tsv, "dev.tsv")).toEqual([
+      { id: "26", text: 'You know, I saw a movie - "Crocodile Dundee."', label: 0 },
+      { id: "80", text: "We're consuming 50 percent of the world's cocaine.", label: 1 },
+    ]);
+    expect(parseLabelledSentences('{"id": "7", "text": "Taxes rose.", "label": 1}\n', "a.jsonl")).toEqual([
+      { id: "7", text: "Taxes rose.", label: 1 },
+    ]);
+  });
+
+  it("names the file and line of a bad record", () => {
+    expect(() =>
+      parseLabelledSentences('{"text": "ok", "label": 1}\n{"text": "x", "label": "Yes"}', "d.jsonl"),
+    ).toThrow(new DatasetFileError("d.jsonl, line 2: label must be 0 or 1"));
+    expect(() => parseLabelledSentences("Sentence_id\tText\tclass_label\n1\tHi.\tMaybe", "d.tsv")).toThrow(
+      /d.tsv, row 2: class_label must be Yes or No/,
+    );
+  });
+});

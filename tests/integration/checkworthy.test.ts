@@ -1,0 +1,105 @@
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import type { DbHandle } from "@/db/client";
+import * as s from "@/db/schema";
+import { loadDebate } from "@/db/queries/debates";
+import { rankText, topSentences } from "@/lib/checkworthy";
+import { claimDraft } from "@/lib/checkworthy/form";
+import { offlineScorer } from "@/lib/checkworthy/offline";
+import { CheckedClaimsError, startCheckedClaims } from "@/lib/checkworthy/start";
+import { resetConfigForTests } from "@/lib/config";
+import { freshDatabase } from "./test-db";
+
+/*
+ * Issue 26, check-worthy sentences: a 30-sentence debate transcript (written for the tests, see
+ * tests/fixtures/checkworthy/README.md) is ranked by the offline scorer, and three picked claims
+ * start three debates through the one batch start (lib/checkworthy/start.ts).
+ */
+
+const TRANSCRIPT = fs.readFileSync(
+  path.resolve(import.meta.dirname, "../fixtures/checkworthy/debate-transcript.txt"),
+  "utf8",
+);
+const SETTINGS = {
+  evidenceMode: "gold",
+  goldEvidence: "Ohio's jobless rate was 4.1 percent in 2023.\n\nThe state budget rose.",
+};
+
+let h: DbHandle;
+beforeAll(async () => {
+  h = await freshDatabase();
+  // A model that is configured but never called: the debates are created here, not run.
+  vi.stubEnv("OPENAI_COMPATIBLE_LAB_BASE_URL", "http://127.0.0.1:9/v1");
+  vi.stubEnv("OPENAI_COMPATIBLE_LAB_MODEL", "lab-model");
+  vi.stubEnv("DEFAULT_MODEL", "openai-compatible:lab");
+  resetConfigForTests();
+});
+afterAll(async () => {
+  vi.unstubAllEnvs();
+  resetConfigForTests();
+  await h?.close();
+});
+
+const debateCount = async () => (await h.db.select({ id: s.debates.id }).from(s.debates)).length;
+
+describe("check-worthy sentences of a debate transcript", () => {
+  it("ranks the 30 sentences: figures and votes first, greetings and opinions last, speakers kept", async () => {
+    const ranked = await rankText(TRANSCRIPT, offlineScorer());
+    expect(ranked.sentences).toHaveLength(30);
+    expect(ranked.leftOver).toBe(0);
+    const order = topSentences(ranked.sentences, 30);
+    // The sentences written as checkable claims with a figure come before everything else.
+    const withFigures = ranked.sentences.filter((x) => /\d/.test(x.text));
+    expect(withFigures).toHaveLength(6);
+    expect(new Set(order.slice(0, 6).map((x) => x.index))).toEqual(new Set(withFigures.map((x) => x.index)));
+    const last = order.slice(-10).map((x) => x.text);
+    for (const t of ["Thank you.", "I think people are tired of excuses.", "What are you afraid of, Senator?"])
+      expect(last).toContain(t);
+    expect(ranked.sentences.find((x) => x.text.startsWith("Unemployment"))?.speaker).toBe("SENATOR HALL");
+    expect(ranked.sentences.find((x) => x.text.startsWith("Ohio expanded"))?.speaker).toBe("GOVERNOR REYES");
+    expect(order[0]!.checkworthy && order[0]!.reason.length > 0).toBe(true);
+  });
+
+  it("starts one debate per picked claim, each with its own words and date", async () => {
+    const ranked = await rankText(TRANSCRIPT, offlineScorer());
+    const picked = topSentences(ranked.sentences, 3);
+    const claims = picked.map((p, i) => ({ claim: claimDraft(p), claimDate: `2024-10-0${i + 1}` }));
+    const before = await debateCount();
+    const result = await startCheckedClaims(h, { claims, settings: SETTINGS }, { start: async () => {} });
+    expect(result.failed).toEqual([]);
+    expect(result.started).toHaveLength(3);
+    expect(await debateCount()).toBe(before + 3);
+    for (const [i, st] of result.started.entries()) {
+      const d = (await loadDebate(h.db, st.debateId))!;
+      expect(d.claim.text).toBe(claims[i]!.claim);
+      expect(d.claim.text).toMatch(/^(SENATOR HALL|GOVERNOR REYES) said: /);
+      expect(d.claim.claimDate?.toISOString().slice(0, 10)).toBe(claims[i]!.claimDate);
+      expect(d.debate.status).toBe("queued");
+      expect(d.evidence.map((e) => e.text)).toEqual([
+        "Ohio's jobless rate was 4.1 percent in 2023.",
+        "The state budget rose.",
+      ]);
+    }
+  });
+
+  it("refuses the whole batch, naming the claim, when one claim is not a sentence; nothing is started", async () => {
+    const before = await debateCount();
+    const err = await startCheckedClaims(
+      h,
+      {
+        claims: [
+          { claim: "Unemployment in Ohio fell to 4.1 percent in 2023." },
+          { claim: "He did." },
+          { claim: "Ohio expanded Medicaid in 2014." },
+        ],
+        settings: SETTINGS,
+      },
+      { start: async () => {} },
+    ).catch((e) => e);
+    expect(err).toBeInstanceOf(CheckedClaimsError);
+    expect(err.index).toBe(1);
+    expect(err.message).toMatch(/^Claim 2: Write the claim as a full sentence/);
+    expect(await debateCount()).toBe(before);
+  });
+});
