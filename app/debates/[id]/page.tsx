@@ -12,6 +12,7 @@ import { currentPrincipal, pageReadDebates } from "@/lib/auth/server";
 import { visibilityOf } from "@/lib/auth/visibility";
 import { withoutJudge } from "@/lib/annotation/judge-reveal";
 import { getConfig } from "@/lib/config";
+import { MatchedBeforeStart } from "@/components/matching/matched-before-start";
 
 export const dynamic = "force-dynamic";
 
@@ -48,6 +49,13 @@ export default async function DebatePage({ params }: { params: Promise<{ id: str
       canControl={can(principal, "debate:control")}
       extra={
         <>
+          {view.matchDecision ? (
+            <MatchedBeforeStart
+              decision={view.matchDecision}
+              claimDate={view.claim.date}
+              ratingHidden={view !== full}
+            />
+          ) : null}
           {comparisonId ? <ComparisonBackLink comparisonId={comparisonId} /> : null}
           {shares ? <ShareControls debateId={id} tokens={shares} base={getConfig().publicUrl ?? null} /> : null}
         </>

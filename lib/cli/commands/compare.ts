@@ -4,6 +4,7 @@ import { runDebate } from "@/lib/debate/runner";
 import { DebateRequestError } from "@/lib/debate/start";
 import { bold, dim, green, yellow } from "@/lib/cli/output";
 import { createComparison } from "@/lib/compare/start";
+import type { MatchDecision } from "@/lib/matching/types";
 import type { ComparisonView } from "@/lib/compare/types";
 
 /**
@@ -66,21 +67,26 @@ export async function compareCommand(
     ensemble?: string;
     models: Record<string, string>;
   },
-  opts: { queue?: boolean; json?: boolean },
+  /** `matchDecision`: claim matching's outcome (lib/cli/match-first.ts), stored with every method's debate. */
+  opts: { queue?: boolean; json?: boolean; matchDecision?: MatchDecision | null },
 ): Promise<ComparisonView> {
   const { db } = handle;
   let created;
   try {
-    created = await createComparison(db, {
-      claim: request.claim,
-      title: request.title,
-      claimDate: request.claimDate,
-      url: request.url,
-      corpus: request.corpus,
-      methods: parseMethods(request.protocols, request.presets),
-      ensemble: request.ensemble,
-      models: request.models,
-    });
+    created = await createComparison(
+      db,
+      {
+        claim: request.claim,
+        title: request.title,
+        claimDate: request.claimDate,
+        url: request.url,
+        corpus: request.corpus,
+        methods: parseMethods(request.protocols, request.presets),
+        ensemble: request.ensemble,
+        models: request.models,
+      },
+      { matchDecision: opts.matchDecision ?? null },
+    );
   } catch (e) {
     if (e instanceof DebateRequestError) throw new Error(`${e.field ? `${e.field}: ` : ""}${e.message}`);
     throw e;

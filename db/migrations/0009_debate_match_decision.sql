@@ -1,0 +1,1 @@
+ALTER TABLE "debates" ADD COLUMN "match_decision" jsonb;
