@@ -3,7 +3,7 @@
 import { redirect } from "next/navigation";
 import { getDb } from "@/db/client";
 import { startOrEnqueue } from "@/lib/debate/queue";
-import { createDebate, DebateRequestError, startDebateSchema } from "@/lib/debate/start";
+import { checkDebateRequest, createDebate, DebateRequestError } from "@/lib/debate/start";
 import { estimateFromForm, parseDebateForm, type FormEstimate } from "@/lib/debate/form";
 import { claimLimitFor } from "@/lib/debate/protocols";
 import { admit } from "@/db/queries/rate-limits";
@@ -35,11 +35,7 @@ export async function startDebateAction(_prev: StartState, form: FormData): Prom
     const input = parseDebateForm({ ...values, claim: normaliseClaim(values.claim ?? "") });
     assertWebModels(input.models ?? {});
     // The request's own problems first, so a claim is not matched (and a choice not asked for) that cannot start.
-    const checked = startDebateSchema.safeParse(input);
-    if (!checked.success) {
-      const issue = checked.error.issues[0]!;
-      throw new DebateRequestError(issue.message, issue.path.join("."));
-    }
+    checkDebateRequest(input);
     const handle = await getDb();
     const { db } = handle;
     // Matched before anything is counted, stored or spent (lib/matching/before-start.ts).

@@ -214,21 +214,11 @@ async function prepareProtocol(
   });
 }
 
-export async function createDebate(
-  db: Database,
-  raw: unknown,
-  /** `embedder` overrides the corpus's own embedding model for retrieval (tests, benchmarks). */
-  /** `claimId` and `comparisonId`: one of a comparison's debates, on the claim the comparison stored once. */
-  opts: {
-    createdBy?: string | null;
-    evalRunId?: string | null;
-    embedder?: Embedder;
-    claimId?: string;
-    comparisonId?: string | null;
-    /** Claim matching's outcome (lib/matching/before-start.ts): stored with the debate; attached checks join the pool. */
-    matchDecision?: MatchDecision | null;
-  } = {},
-): Promise<string> {
+/**
+ * The request's own problems (its fields, the protocol's settings), said per field before anything
+ * is looked up, stored or spent: the forms and the CLI ask this before matching the claim.
+ */
+export function checkDebateRequest(raw: unknown) {
   const parsed = startDebateSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
@@ -244,7 +234,25 @@ export async function createDebate(
       ["config", ...issue.path].join("."),
     );
   }
-  const config = parsedConfig.data;
+  return { input, protocol, config: parsedConfig.data };
+}
+
+export async function createDebate(
+  db: Database,
+  raw: unknown,
+  /** `embedder` overrides the corpus's own embedding model for retrieval (tests, benchmarks). */
+  /** `claimId` and `comparisonId`: one of a comparison's debates, on the claim the comparison stored once. */
+  opts: {
+    createdBy?: string | null;
+    evalRunId?: string | null;
+    embedder?: Embedder;
+    claimId?: string;
+    comparisonId?: string | null;
+    /** Claim matching's outcome (lib/matching/before-start.ts): stored with the debate; attached checks join the pool. */
+    matchDecision?: MatchDecision | null;
+  } = {},
+): Promise<string> {
+  const { input, protocol, config } = checkDebateRequest(raw);
 
   const models: Record<string, string> = {};
   for (const role of protocol.roles(config)) {

@@ -3,7 +3,7 @@ import { getComparisonView } from "@/lib/compare/view";
 import { runDebate } from "@/lib/debate/runner";
 import { DebateRequestError } from "@/lib/debate/start";
 import { bold, dim, green, yellow } from "@/lib/cli/output";
-import { createComparison } from "@/lib/compare/start";
+import { checkCompareRequest, createComparison } from "@/lib/compare/start";
 import type { MatchDecision } from "@/lib/matching/types";
 import type { ComparisonView } from "@/lib/compare/types";
 
@@ -67,26 +67,25 @@ export async function compareCommand(
     ensemble?: string;
     models: Record<string, string>;
   },
-  /** `matchDecision`: claim matching's outcome (lib/cli/match-first.ts), stored with every method's debate. */
-  opts: { queue?: boolean; json?: boolean; matchDecision?: MatchDecision | null },
+  /** `match`: claim matching (lib/cli/match-first.ts), asked once the request is valid; its outcome is stored with every method's debate. */
+  opts: { queue?: boolean; json?: boolean; match?: () => Promise<MatchDecision | null> },
 ): Promise<ComparisonView> {
   const { db } = handle;
   let created;
   try {
-    created = await createComparison(
-      db,
-      {
-        claim: request.claim,
-        title: request.title,
-        claimDate: request.claimDate,
-        url: request.url,
-        corpus: request.corpus,
-        methods: parseMethods(request.protocols, request.presets),
-        ensemble: request.ensemble,
-        models: request.models,
-      },
-      { matchDecision: opts.matchDecision ?? null },
-    );
+    const req = {
+      claim: request.claim,
+      title: request.title,
+      claimDate: request.claimDate,
+      url: request.url,
+      corpus: request.corpus,
+      methods: parseMethods(request.protocols, request.presets),
+      ensemble: request.ensemble,
+      models: request.models,
+    };
+    checkCompareRequest(req);
+    const matchDecision = opts.match ? await opts.match() : null;
+    created = await createComparison(db, req, { matchDecision });
   } catch (e) {
     if (e instanceof DebateRequestError) throw new Error(`${e.field ? `${e.field}: ` : ""}${e.message}`);
     throw e;

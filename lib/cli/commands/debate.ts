@@ -4,7 +4,7 @@ import { getDb } from "@/db/client";
 import { useGlobalProviderSlots } from "@/lib/ai/concurrency";
 import { subscribe, type DebateEvent } from "@/lib/debate/events";
 import { cancelDebate, runDebate } from "@/lib/debate/runner";
-import { createDebate, DebateRequestError } from "@/lib/debate/start";
+import { checkDebateRequest, createDebate, DebateRequestError } from "@/lib/debate/start";
 import { debateView } from "@/lib/debate/view";
 import { RADAR_VARIANTS } from "@/lib/debate/radar/variants";
 import { DEFAULT_PROTOCOL, getProtocol, PROTOCOL_NAMES } from "@/lib/debate/protocols";
@@ -187,7 +187,6 @@ export function register(program: Command) {
           claim = fs.readFileSync(opts.articleFile, "utf8");
         }
         if (!claim) throw new Error("Give the claim to check.");
-        const matchDecision = await matchFirst(db, claim, opts.date, opts, !!opts.json);
         const models: Record<string, string> = {};
         for (const m of opts.model) {
           const eq = m.indexOf("=");
@@ -207,7 +206,8 @@ export function register(program: Command) {
             ensemble: opts.ensemble,
             models,
           },
-          { queue: opts.queue, json: opts.json, matchDecision },
+          // Matched once the request is known to be valid, before anything is stored.
+          { queue: opts.queue, json: opts.json, match: () => matchFirst(db, claim!, opts.date, opts, !!opts.json) },
         );
         if (!opts.queue && view.members.some((m) => m.status !== "completed")) process.exitCode = 1;
         return;
@@ -240,26 +240,25 @@ export function register(program: Command) {
         if (opts.context) config.context = opts.context;
         if (opts.tauS !== undefined || opts.tauV !== undefined)
           config.thresholds = { tauS: num(opts.tauS), tauV: num(opts.tauV) };
-        const matchDecision = await matchFirst(db, claim, opts.date, opts, !!opts.json);
+        const request = {
+          claim,
+          claimDate: opts.date,
+          title: opts.title,
+          url: opts.url,
+          evidence: opts.goldFile
+            ? { mode: "gold" as const, text: fs.readFileSync(opts.goldFile, "utf8") }
+            : opts.corpus
+              ? { mode: "retrieved" as const, corpus: opts.corpus, k: Number(opts.k) }
+              : { mode: "none" as const },
+          protocol,
+          config,
+          models,
+        };
         try {
-          id = await createDebate(
-            db,
-            {
-              claim,
-              claimDate: opts.date,
-              title: opts.title,
-              url: opts.url,
-              evidence: opts.goldFile
-                ? { mode: "gold", text: fs.readFileSync(opts.goldFile, "utf8") }
-                : opts.corpus
-                  ? { mode: "retrieved", corpus: opts.corpus, k: Number(opts.k) }
-                  : { mode: "none" },
-              protocol,
-              config,
-              models,
-            },
-            { matchDecision },
-          );
+          // The request's own problems first; then the claim is matched, before anything is stored.
+          checkDebateRequest(request);
+          const matchDecision = await matchFirst(db, claim, opts.date, opts, !!opts.json);
+          id = await createDebate(db, request, { matchDecision });
         } catch (e) {
           if (e instanceof DebateRequestError) throw new Error(`${e.field ? `${e.field}: ` : ""}${e.message}`);
           throw e;
