@@ -46,14 +46,18 @@ function dice(a: Set<string>, b: Set<string>): number {
 /** Names (capitalised runs not at the start of a sentence) and numbers that both claims mention. */
 function reasonsFor(query: string, candidate: string): string[] {
   const numbers = (t: string) => new Set(t.match(/\d[\d,.]*/g)?.map((n) => n.replace(/[,.]$/, "")) ?? []);
+  // Compared without case, shown as the incoming claim wrote them.
   const names = (t: string) =>
-    new Set(
-      [...t.matchAll(/(?<![.!?]\s|^)\b\p{Lu}[\p{L}'-]+(?:\s+\p{Lu}[\p{L}'-]+)*/gu)].map((m) => m[0].toLowerCase()),
+    new Map(
+      [...t.matchAll(/(?<![.!?]\s|^)\b\p{Lu}[\p{L}'-]+(?:\s+\p{Lu}[\p{L}'-]+)*/gu)].map((m) => [
+        m[0].toLowerCase(),
+        m[0],
+      ]),
     );
   const qn = numbers(query);
   const sharedNumbers = [...numbers(candidate)].filter((n) => qn.has(n));
   const qe = names(query);
-  const sharedNames = [...names(candidate)].filter((n) => qe.has(n));
+  const sharedNames = [...names(candidate).keys()].filter((n) => qe.has(n)).map((n) => qe.get(n)!);
   const years = sharedNumbers.filter((n) => /^(1[89]|20)\d\d$/.test(n));
   const other = sharedNumbers.filter((n) => !years.includes(n));
   const out: string[] = [];
