@@ -10,7 +10,8 @@ import { noSidewaysScroll } from "./tool-mad-helpers";
 
 const EARLIER = "The Eiffel Tower in Paris is 330 metres tall, twice the height it had in 1889.";
 const PARAPHRASE = "Paris's Eiffel Tower stands 330 metres tall, double its height in 1889.";
-const EVIDENCE = "The tower was 312 metres tall when it opened in 1889.\n\nAn antenna added in 2022 made it 330 metres.";
+const EVIDENCE =
+  "The tower was 312 metres tall when it opened in 1889.\n\nAn antenna added in 2022 made it 330 metres.";
 const DEBATE_URL = /\/debates\/[0-9a-f-]{36}$/;
 
 async function fillForm(page: Page, claim: string) {
