@@ -16,6 +16,7 @@ import {
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
+import type { MatchDecision } from "../lib/matching/types";
 
 /*
  * The whole data model. Debate protocols differ in roles and phases (RADAR's Politician and
@@ -312,6 +313,12 @@ export const debates = pgTable(
     evalRunId: uuid("eval_run_id").references(() => evalRuns.id, { onDelete: "set null" }),
     /** The comparison this debate is one method of; null for a debate started on its own. */
     comparisonId: uuid("comparison_id").references(() => comparisons.id, { onDelete: "set null" }),
+    /**
+     * Claim matching before the start (lib/matching/types.ts MatchDecision): the earlier checks the
+     * claim matched and what the person chose (debate anyway, attach them as evidence), or
+     * `no-match`. Null: matching was not asked for (older debates, evaluation runs without it, `--no-match`).
+     */
+    matchDecision: jsonb("match_decision").$type<MatchDecision>(),
     error: jsonb("error").$type<{ message: string; code?: string; turnSeq?: number; retryable?: boolean }>(),
     createdBy: uuid("created_by").references(() => users.id, { onDelete: "set null" }),
     createdAt: createdAt(),

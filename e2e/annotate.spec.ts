@@ -1,5 +1,6 @@
 import { expect, test, type Browser, type Page } from "./fixtures";
 import { USERS } from "./users";
+import { startPastEarlierChecks } from "./match-helpers";
 
 /** Keyboard shortcuts attach when the labeling view hydrates; a key pressed before that is lost. */
 async function keysReady(page: Page) {
@@ -40,7 +41,7 @@ test("a fact-checker's finished debate is labelled with the keyboard, kept as a 
   await fc.getByLabel("Claim", { exact: true }).fill(CLAIM);
   await fc.getByLabel("Paste gold evidence").check();
   await fc.getByLabel(/Evidence passages, one per paragraph/).fill(EVIDENCE);
-  await fc.getByRole("button", { name: "Start debate" }).click();
+  await startPastEarlierChecks(fc, fc.getByRole("button", { name: "Start debate" }), /\/debates\/[0-9a-f-]{36}$/);
   await fc.waitForURL(/\/debates\/[0-9a-f-]{36}$/);
   await expect(fc.getByTestId("verdict")).toContainText("HALF-TRUE", { timeout: 60_000 });
   await done(fc);

@@ -1,4 +1,5 @@
 import { expect, test, type Page } from "./fixtures";
+import { startPastEarlierChecks } from "./match-helpers";
 
 /*
  * The app runs its real openai-compatible provider against e2e/fake-openai.mjs, a scripted server
@@ -15,7 +16,7 @@ async function submit(page: Page, claim: string, opts: { variant?: string } = {}
   await page.getByLabel("Paste gold evidence").check();
   await page.getByLabel(/Evidence passages, one per paragraph/).fill(EVIDENCE);
   if (opts.variant) await page.getByLabel("Debate", { exact: true }).selectOption(opts.variant);
-  await page.getByRole("button", { name: "Start debate" }).click();
+  await startPastEarlierChecks(page, page.getByRole("button", { name: "Start debate" }), /\/debates\/[0-9a-f-]{36}$/);
   await page.waitForURL(/\/debates\/[0-9a-f-]{36}$/);
   return page.url();
 }

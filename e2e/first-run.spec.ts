@@ -1,5 +1,6 @@
 import { expect, test } from "./fixtures";
 import { ensureDemoCorpus, noSidewaysScroll } from "./tool-mad-helpers";
+import { startPastEarlierChecks } from "./match-helpers";
 
 /*
  * The first run, after e2e/auth.setup.ts created the admin through /setup and checked that it lands
@@ -34,7 +35,7 @@ test("the welcome page's steps lead from an empty install to a first finished de
   await debate.getByRole("link", { name: "Start a first debate" }).click();
   await page.waitForURL(/\/debates\/new\?claim=/);
   await expect(page.getByLabel("Claim", { exact: true })).toHaveValue(/^Governor Elena Marsh raised \$2\.4 million/);
-  await page.getByRole("button", { name: "Start debate" }).click();
+  await startPastEarlierChecks(page, page.getByRole("button", { name: "Start debate" }), /\/debates\/[0-9a-f-]{36}$/);
   await page.waitForURL(/\/debates\/[0-9a-f-]{36}$/);
   await expect(page.getByTestId("verdict")).toBeVisible({ timeout: 120_000 });
   await expect(page.getByTestId("debate-status")).toHaveText("completed", { timeout: 60_000 });

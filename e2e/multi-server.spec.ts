@@ -2,6 +2,7 @@ import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import pg from "pg";
 import { expect, test, type Browser, type Page } from "./fixtures";
+import { startPastEarlierChecks } from "./match-helpers";
 
 /*
  * The README's "many machines" deployment on one machine: two app servers (A, B) with no debates
@@ -188,7 +189,7 @@ test("two app servers and two workers: a browser on B watches a debate started o
     .fill("SLOW: the boxer's 2012 auction helped children in the 2022 war, say two servers.");
   await pageA.getByLabel("Paste gold evidence").check();
   await pageA.getByLabel(/Evidence passages, one per paragraph/).fill(EVIDENCE);
-  await pageA.getByRole("button", { name: "Start debate" }).click();
+  await startPastEarlierChecks(pageA, pageA.getByRole("button", { name: "Start debate" }), /\/debates\/[0-9a-f-]{36}$/);
   await pageA.waitForURL(/\/debates\/[0-9a-f-]{36}$/);
   const id = pageA.url().split("/").at(-1)!;
   await pageA.goto("about:blank");

@@ -1,5 +1,6 @@
 import { expect, test } from "./fixtures";
 import { completedTurns, ensureDemoCorpus, noSidewaysScroll, streamingRoles } from "./tool-mad-helpers";
+import { startPastEarlierChecks } from "./match-helpers";
 
 /*
  * PROClaim end to end, as a new user: e2e/fake-openai-proclaim.mjs answers its prompts. The claim
@@ -36,7 +37,7 @@ test("a new user picks PROClaim, sees its cost, watches the trial and the three 
   expect(await noSidewaysScroll(page)).toBeLessThanOrEqual(0);
   await page.screenshot({ path: "test-results/proclaim-form-375.png", fullPage: true });
   await page.setViewportSize({ width: 1280, height: 900 });
-  await page.getByRole("button", { name: "Start debate" }).click();
+  await startPastEarlierChecks(page, page.getByRole("button", { name: "Start debate" }), /\/debates\/[0-9a-f-]{36}$/);
   await page.waitForURL(/\/debates\/[0-9a-f-]{36}$/);
 
   // The pre-trial: premises, then passages admitted and refused with their weights.

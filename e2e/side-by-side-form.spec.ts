@@ -1,5 +1,6 @@
 import { expect, test } from "./fixtures";
 import { ensureDemoCorpus, noSidewaysScroll } from "./tool-mad-helpers";
+import { startPastEarlierChecks } from "./match-helpers";
 
 /*
  * "Compare methods" on /debates/new and the /compare list: one method is refused with the reason and
@@ -35,7 +36,11 @@ test("a fact-checker compares two methods on one claim, and finds the comparison
   await page.screenshot({ path: "test-results/compare-form-375.png", fullPage: true });
   expect(await noSidewaysScroll(page)).toBeLessThanOrEqual(0);
 
-  await form.getByRole("button", { name: "Start 2 debates" }).click();
+  await startPastEarlierChecks(
+    page,
+    form.getByRole("button", { name: "Start 2 debates" }),
+    /\/compare\/[0-9a-f-]{36}$/,
+  );
   await page.waitForURL(/\/compare\/[0-9a-f-]{36}$/, { timeout: 60_000 });
 
   await page.setViewportSize({ width: 1280, height: 900 });

@@ -1,6 +1,7 @@
 import { expect, test } from "./fixtures";
 import { columns, watchGrowing } from "./compare-helpers";
 import { ensureDemoCorpus, noSidewaysScroll } from "./tool-mad-helpers";
+import { startPastEarlierChecks } from "./match-helpers";
 
 /*
  * One claim, four methods, one page. e2e/fake-openai.mjs answers every protocol's prompts (RADAR,
@@ -22,7 +23,11 @@ test("a journalist compares four methods on one claim: they stream side by side,
   await form.getByLabel("Claim", { exact: true }).fill(CLAIM);
   await form.getByLabel("Corpus", { exact: true }).selectOption("demo");
   await form.getByRole("radio", { name: "Majority vote" }).check();
-  await form.getByRole("button", { name: "Start 4 debates" }).click();
+  await startPastEarlierChecks(
+    page,
+    form.getByRole("button", { name: "Start 4 debates" }),
+    /\/compare\/[0-9a-f-]{36}$/,
+  );
   await page.waitForURL(/\/compare\/[0-9a-f-]{36}$/, { timeout: 60_000 });
   const url = page.url();
 

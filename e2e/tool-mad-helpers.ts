@@ -1,4 +1,5 @@
 import { expect, type Page } from "./fixtures";
+import { startPastEarlierChecks } from "./match-helpers";
 
 /** What the Tool-MAD and ZoFia specs do on the page (tool-mad, server-restart and zofia .spec.ts). */
 export const noSidewaysScroll = (page: Page) =>
@@ -37,7 +38,7 @@ export async function startToolMad(page: Page, claim: string, opts: { screenshot
     await page.screenshot({ path: "test-results/tool-mad-form-375.png", fullPage: true });
     await page.setViewportSize({ width: 1280, height: 900 });
   }
-  await page.getByRole("button", { name: "Start debate" }).click();
+  await startPastEarlierChecks(page, page.getByRole("button", { name: "Start debate" }), /\/debates\/[0-9a-f-]{36}$/);
   await page.waitForURL(/\/debates\/[0-9a-f-]{36}$/);
   return page.url();
 }

@@ -1,5 +1,6 @@
 import { expect, test, type Page } from "./fixtures";
 import { ensureDemoCorpus, noSidewaysScroll } from "./tool-mad-helpers";
+import { startPastEarlierChecks } from "./match-helpers";
 
 /*
  * ZoFia end to end, as a journalist with no search key and no encyclopedia: paste a news article,
@@ -61,7 +62,7 @@ test("a journalist pastes an article, picks ZoFia, watches the pipeline and the 
     await page.screenshot({ path: `test-results/zofia-form-${width}.png`, fullPage: true });
   }
   await page.setViewportSize({ width: 1280, height: 900 });
-  await page.getByRole("button", { name: "Start debate" }).click();
+  await startPastEarlierChecks(page, page.getByRole("button", { name: "Start debate" }), /\/debates\/[0-9a-f-]{36}$/);
   await page.waitForURL(/\/debates\/[0-9a-f-]{36}$/);
 
   // The page is ZoFia's, headed by the article, with the web cutoff the day before publication.

@@ -18,8 +18,16 @@ import { AuthError } from "@/lib/auth/policy";
 import { REVOKE_REFUSAL } from "@/lib/auth/access";
 import { refusalsAsStatus } from "@/lib/auth/action-refusal";
 import { announceRevoked } from "@/lib/auth/revocations";
+import { choiceFromForm, MatchChoiceError, matchBeforeStart, type MatchStep } from "@/lib/matching/before-start";
 
-export type CompareState = { error?: string; field?: string; values?: Record<string, string>; methods?: string[] };
+/** `match`: earlier checks of this claim were found; nothing is stored until the person chooses. */
+export type CompareState = {
+  error?: string;
+  field?: string;
+  values?: Record<string, string>;
+  methods?: string[];
+  match?: MatchStep;
+};
 
 /**
  * "Compare methods" on /debates/new posts here: the claim is stored once, then every chosen
@@ -40,6 +48,16 @@ export async function startComparisonAction(_prev: CompareState, form: FormData)
     assertWebModels({});
     const handle = await getDb();
     const { db } = handle;
+    // Matched once for all the methods, before anything is counted, stored or spent.
+    const outcome = await matchBeforeStart(
+      { db },
+      {
+        claim: request.claim,
+        claimDate: request.claimDate,
+        choice: choiceFromForm(form),
+      },
+    );
+    if (outcome.kind === "show") return { values, methods, match: outcome.step };
     const { limit, windowSeconds } = getConfig().rateLimits.debateStarts;
     const key = `debate-start:user:${user.id}`;
     // Every debate of the comparison admitted (and counted) at once, or none: one statement, so
@@ -56,7 +74,7 @@ export async function startComparisonAction(_prev: CompareState, form: FormData)
     }
     let created;
     try {
-      created = await createComparison(db, request, { createdBy: user.id });
+      created = await createComparison(db, request, { createdBy: user.id, matchDecision: outcome.decision });
     } catch (e) {
       // Nothing was created (createComparison takes back what it made): the debates are not counted.
       await forgive(db, key, windowSeconds, now, methods.length);
@@ -65,6 +83,8 @@ export async function startComparisonAction(_prev: CompareState, form: FormData)
     id = created.id;
     for (const debateId of created.debateIds) await startOrEnqueue(handle, debateId);
   } catch (e) {
+    if (e instanceof MatchChoiceError)
+      return { error: e.message, field: "matchChoice", values, methods, match: e.step };
     if (e instanceof DebateRequestError) return { error: e.message, field: e.field, values, methods };
     if (e instanceof ModelNotAllowedError) return { error: e.message, field: `models.${e.role}`, values, methods };
     if (e instanceof AuthError) return { error: e.message, values, methods };

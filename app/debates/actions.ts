@@ -3,7 +3,7 @@
 import { redirect } from "next/navigation";
 import { getDb } from "@/db/client";
 import { startOrEnqueue } from "@/lib/debate/queue";
-import { createDebate, DebateRequestError } from "@/lib/debate/start";
+import { checkDebateRequest, createDebate, DebateRequestError } from "@/lib/debate/start";
 import { estimateFromForm, parseDebateForm, type FormEstimate } from "@/lib/debate/form";
 import { claimLimitFor } from "@/lib/debate/protocols";
 import { admit } from "@/db/queries/rate-limits";
@@ -12,8 +12,10 @@ import { assertWebModels, ModelNotAllowedError } from "@/lib/ai/web-models";
 import { claimLengthError, normaliseClaim } from "@/lib/debate/claim-length";
 import { requirePermission } from "@/lib/auth/server";
 import { AuthError } from "@/lib/auth/policy";
+import { choiceFromForm, MatchChoiceError, matchBeforeStart, type MatchStep } from "@/lib/matching/before-start";
 
-export type StartState = { error?: string; field?: string; values?: Record<string, string> };
+/** `match`: earlier checks of this claim were found; the form shows them and nothing is stored until the person chooses. */
+export type StartState = { error?: string; field?: string; values?: Record<string, string>; match?: MatchStep };
 
 /**
  * The submission form posts here. The debate is stored, started on the server (or, on
@@ -32,8 +34,20 @@ export async function startDebateAction(_prev: StartState, form: FormData): Prom
     if (tooLong) return { error: tooLong, field: "claim", values };
     const input = parseDebateForm({ ...values, claim: normaliseClaim(values.claim ?? "") });
     assertWebModels(input.models ?? {});
+    // The request's own problems first, so a claim is not matched (and a choice not asked for) that cannot start.
+    checkDebateRequest(input);
     const handle = await getDb();
     const { db } = handle;
+    // Matched before anything is counted, stored or spent (lib/matching/before-start.ts).
+    const outcome = await matchBeforeStart(
+      { db },
+      {
+        claim: input.claim,
+        claimDate: input.claimDate,
+        choice: choiceFromForm(form),
+      },
+    );
+    if (outcome.kind === "show") return { values, match: outcome.step };
     const { limit, windowSeconds } = getConfig().rateLimits.debateStarts;
     const rate = await admit(db, `debate-start:user:${user.id}`, 1, limit, windowSeconds);
     if (!rate.allowed) {
@@ -42,10 +56,11 @@ export async function startDebateAction(_prev: StartState, form: FormData): Prom
         values,
       };
     }
-    id = await createDebate(db, input, { createdBy: user.id });
+    id = await createDebate(db, input, { createdBy: user.id, matchDecision: outcome.decision });
     // PostgreSQL: queued for a worker (any process); PGlite: run here, as always.
     await startOrEnqueue(handle, id);
   } catch (e) {
+    if (e instanceof MatchChoiceError) return { error: e.message, field: "matchChoice", values, match: e.step };
     if (e instanceof DebateRequestError) return { error: e.message, field: e.field, values };
     if (e instanceof ModelNotAllowedError) return { error: e.message, field: `models.${e.role}`, values };
     if (e instanceof AuthError) return { error: e.message, values };

@@ -7,6 +7,7 @@ import { useServerForm } from "@/components/forms/use-server-form";
 import { claimCount, claimLengthError } from "@/lib/debate/claim-length";
 import { estimateComparisonAction, startComparisonAction, type CompareState } from "@/app/compare/actions";
 import type { CompareEstimate } from "@/lib/compare/form";
+import { MatchStepNotice, MatchStepPanel } from "@/components/matching/match-step";
 
 const fmt = (n: number) => n.toLocaleString("en-US");
 const MAX = 4;
@@ -72,7 +73,7 @@ export function ComparePicker({
   const general =
     state.error &&
     (!state.field ||
-      !["claim", "title", "claimDate", "corpus", "methods", "ensemble"].some(
+      !["claim", "title", "claimDate", "corpus", "methods", "ensemble", "matchChoice"].some(
         (f) => state.field === f || state.field!.startsWith(`${f}.`),
       ));
 
@@ -90,6 +91,7 @@ export function ComparePicker({
           {state.error}
         </p>
       ) : null}
+      {state.match ? <MatchStepNotice count={state.match.matches.length} /> : null}
 
       <fieldset>
         <legend className="font-medium">Methods to compare</legend>
@@ -292,13 +294,22 @@ export function ComparePicker({
         )}
       </div>
 
-      <button
-        type="submit"
-        disabled={pending}
-        className="rounded-md bg-ink px-4 py-2 font-medium text-white hover:bg-black disabled:opacity-60"
-      >
-        {pending ? "Starting…" : chosen.length >= 2 ? `Start ${chosen.length} debates` : "Start the comparison"}
-      </button>
+      {state.match ? (
+        <MatchStepPanel
+          step={state.match}
+          claimDate={v.claimDate}
+          error={state.field === "matchChoice" ? state.error : undefined}
+          pending={pending}
+        />
+      ) : (
+        <button
+          type="submit"
+          disabled={pending}
+          className="rounded-md bg-ink px-4 py-2 font-medium text-white hover:bg-black disabled:opacity-60"
+        >
+          {pending ? "Starting…" : chosen.length >= 2 ? `Start ${chosen.length} debates` : "Start the comparison"}
+        </button>
+      )}
     </form>
   );
 }

@@ -12,6 +12,7 @@ import { ModelSelect } from "./model-select";
 import { claimCount, claimLengthError, normaliseClaim } from "@/lib/debate/claim-length";
 import { useSearchParams } from "next/navigation";
 import { ComparePicker } from "./compare-picker";
+import { MatchStepNotice, MatchStepPanel } from "@/components/matching/match-step";
 
 const VARIANT_HELP: Record<string, string> = {
   expertise: "Politician and Scientist debate (the paper's default)",
@@ -124,9 +125,16 @@ function SingleDebateForm({
   const tooLong = claimLengthError(claim);
   const fieldError =
     state.field &&
-    !["claim", "claimDate", "corpus", "evidence", "models", "budget", ...(views.formErrorFields ?? [])].some((f) =>
-      state.field!.startsWith(f),
-    );
+    ![
+      "claim",
+      "claimDate",
+      "corpus",
+      "evidence",
+      "models",
+      "budget",
+      "matchChoice",
+      ...(views.formErrorFields ?? []),
+    ].some((f) => state.field!.startsWith(f));
 
   return (
     <form {...formProps} className="space-y-6" noValidate onChange={() => setRevision((n) => n + 1)}>
@@ -135,6 +143,7 @@ function SingleDebateForm({
           {state.error}
         </p>
       ) : null}
+      {state.match ? <MatchStepNotice count={state.match.matches.length} /> : null}
 
       {protocols.length > 1 ? (
         <fieldset data-testid="protocol-picker">
@@ -508,13 +517,22 @@ function SingleDebateForm({
       {/* A method switch changes the estimate too: its position in the list is part of the revision. */}
       <CostEstimate revision={revision + (protocols.findIndex((p) => p.name === protocol) + 1) / 100} />
 
-      <button
-        type="submit"
-        disabled={pending}
-        className="rounded-md bg-ink px-4 py-2 font-medium text-white hover:bg-black disabled:opacity-60"
-      >
-        {pending ? "Starting…" : "Start debate"}
-      </button>
+      {state.match ? (
+        <MatchStepPanel
+          step={state.match}
+          claimDate={v.claimDate}
+          error={state.field === "matchChoice" ? state.error : undefined}
+          pending={pending}
+        />
+      ) : (
+        <button
+          type="submit"
+          disabled={pending}
+          className="rounded-md bg-ink px-4 py-2 font-medium text-white hover:bg-black disabled:opacity-60"
+        >
+          {pending ? "Starting…" : "Start debate"}
+        </button>
+      )}
     </form>
   );
 }

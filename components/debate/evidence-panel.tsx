@@ -69,12 +69,12 @@ export function EvidencePanel({
               </button>
               <p className="whitespace-pre-wrap break-words">{e.text}</p>
               <p className="mt-1 text-xs text-black/50">
-                {foundBy(e) ?? e.source}
+                {foundBy(e) ?? (e.source === "earlier-check" ? "earlier fact-check" : e.source)}
                 {e.denseRank != null || e.lexicalRank != null
                   ? ` · dense #${e.denseRank ?? "–"}, lexical #${e.lexicalRank ?? "–"}`
                   : ""}
                 {turns.length ? ` · cited by turn${turns.length > 1 ? "s" : ""} ${turns.join(", ")}` : " · not cited"}
-                {e.url && /^https?:\/\//i.test(e.url) ? (
+                {e.url && (/^https?:\/\//i.test(e.url) || (e.source === "earlier-check" && /^\/(?!\/)/.test(e.url))) ? (
                   <>
                     {" · "}
                     <a className="underline" href={e.url} rel="noopener noreferrer nofollow" target="_blank">

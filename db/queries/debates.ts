@@ -3,6 +3,7 @@ import type { Database } from "@/db/client";
 import * as s from "@/db/schema";
 import type { CallRecord } from "@/lib/ai/call";
 import type { CheckpointRecord, DebateEvidence, VerdictRecord } from "@/lib/debate/types";
+import type { MatchDecision } from "@/lib/matching/types";
 
 /** Everything the runner and the pages read and write about debates. */
 
@@ -56,6 +57,8 @@ export type NewDebate = {
   comparisonId?: string | null;
   createdBy?: string | null;
   evidence: DebateEvidence[];
+  /** What claim matching found before the start and what the person chose; none when matching was not asked for. */
+  matchDecision?: MatchDecision | null;
 };
 
 /** A debate's frozen evidence pool as rows; debates from the form and from evaluation runs share it. */
@@ -120,6 +123,7 @@ export async function createDebateRecord(db: Database, input: NewDebate): Promis
         evalRunId: input.evalRunId ?? null,
         comparisonId: input.comparisonId ?? null,
         createdBy: input.createdBy ?? null,
+        matchDecision: input.matchDecision ?? null,
       })
       .returning({ id: s.debates.id });
     if (input.evidence.length) await tx.insert(s.debateEvidence).values(evidenceRows(debate!.id, input.evidence));

@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
 import { evidenceRows } from "./debates";
 import type { Database } from "@/db/client";
+import type { MatchDecision } from "@/lib/matching/types";
 import * as s from "@/db/schema";
 import type { ClaimRecord } from "@/lib/datasets/claims";
 import type { DebateEvidence } from "@/lib/debate/types";
@@ -55,6 +56,8 @@ export type NewEvalDebate = {
   evidenceMode: "retrieved" | "gold" | "supplied";
   corpusId: string | null;
   evidence: DebateEvidence[];
+  /** Claim matching's outcome for this claim, when the run asked for matching. */
+  matchDecision?: MatchDecision | null;
 };
 
 /** A queued debate over an existing claim, its frozen evidence and its run item, together. */
@@ -73,6 +76,7 @@ export async function insertEvalItem(db: Database, d: NewEvalDebate): Promise<{ 
         evidenceMode: d.evidenceMode,
         corpusId: d.corpusId,
         evalRunId: d.runId,
+        matchDecision: d.matchDecision ?? null,
       })
       .returning({ id: s.debates.id });
     if (d.evidence.length) await tx.insert(s.debateEvidence).values(evidenceRows(debate!.id, d.evidence));

@@ -1,4 +1,6 @@
 import type { DebateView } from "@/lib/debate/view";
+import { decisionWithoutVerdicts, earlierCheckText } from "@/lib/matching/decision";
+import type { ClaimMatch } from "@/lib/matching/types";
 
 /** What the judge said about a debate: its verdict, its scoring turns and its checkpoints. */
 export type JudgeParts = {
@@ -18,6 +20,16 @@ export function withoutJudge(view: DebateView): DebateView {
     verdict: null,
     checkpoints: [],
     turns: view.turns.filter((t) => t.kind === "speech").map((t) => ({ ...t, scores: null })),
+    // An earlier check's rating is a verdict on this claim: matched before the start, or attached as evidence.
+    matchDecision: view.matchDecision ? decisionWithoutVerdicts(view.matchDecision) : null,
+    evidence: view.evidence.map((e) => {
+      if (e.source !== "earlier-check") return e;
+      const match = e.metadata?.match as ClaimMatch | undefined;
+      const text = match?.claim
+        ? earlierCheckText(match, { rating: false })
+        : "An earlier fact-check, hidden until you have labelled this debate.";
+      return { ...e, text, metadata: null };
+    }),
   };
 }
 

@@ -23,7 +23,11 @@ import type { Principal } from "./policy";
  */
 
 export type DebateVisibility = {
-  /** The judge's verdict and reason, its scoring turns, checkpoints, and anything derived (ensembles, agreement). */
+  /**
+   * The judge's verdict and reason, its scoring turns, checkpoints, and anything derived (ensembles,
+   * agreement); also the ratings of earlier checks the claim matched before the start, shown or
+   * attached as evidence (lib/annotation/judge-reveal.ts takes them out).
+   */
   verdict: boolean;
   /** Datasets' gold and native labels, and accuracy or other scores computed against them. */
   goldLabels: boolean;

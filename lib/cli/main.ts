@@ -2,6 +2,7 @@ import nextEnv from "@next/env";
 import { Command, CommanderError } from "commander";
 import { ConfigError } from "@/lib/config";
 import { closeDb } from "@/db/client";
+import { MatchedBeforeStart } from "./match-first";
 import { installProcessServices } from "@/lib/process/services";
 import { red } from "./output";
 import * as doctor from "./commands/doctor";
@@ -60,6 +61,10 @@ async function main() {
   } catch (e) {
     if (e instanceof CommanderError) {
       // --help and --version end here too, with exit code 0.
+      process.exitCode = e.exitCode;
+    } else if (e instanceof MatchedBeforeStart) {
+      // Not a failure: earlier checks matched and the person has to say what to do with them.
+      console.error(e.message);
       process.exitCode = e.exitCode;
     } else if (e instanceof ConfigError) {
       console.error(e.message);

@@ -13,6 +13,7 @@ import { getProtocol, PROTOCOL_NAMES } from "@/lib/debate/protocols";
 import type { Embedder } from "@/lib/embeddings/registry";
 import { ENSEMBLE_METHODS } from "./ensemble";
 import type { EnsembleMethod } from "./types";
+import type { MatchDecision } from "@/lib/matching/types";
 
 /**
  * One claim, several methods: the request, checked whole before anything is stored, then the claim
@@ -150,7 +151,8 @@ const title = (protocol: string) => methodShortTitle(protocol);
 export async function createComparison(
   db: Database,
   raw: unknown,
-  opts: { createdBy?: string | null; embedder?: Embedder } = {},
+  /** `matchDecision`: claim matching's outcome, stored with every method's debate (attached checks join each pool). */
+  opts: { createdBy?: string | null; embedder?: Embedder; matchDecision?: MatchDecision | null } = {},
 ): Promise<{ id: string; claimId: string; debateIds: string[] }> {
   const req = checkCompareRequest(raw);
   const corpusName = req.corpus?.trim();
@@ -183,6 +185,7 @@ export async function createComparison(
             embedder: opts.embedder,
             claimId,
             comparisonId: id,
+            matchDecision: opts.matchDecision ?? null,
           }),
         );
       } catch (e) {

@@ -14,6 +14,8 @@ import { DEFAULT_PROTOCOL, getProtocol, PROTOCOL_NAMES } from "./protocols";
 import { evidenceCountProblem } from "./evidence";
 import type { DebateEvidence } from "./types";
 import { claimLengthError } from "./claim-length";
+import type { MatchDecision } from "@/lib/matching/types";
+import { earlierCheckEvidence } from "@/lib/matching/decision";
 
 /**
  * Everything that happens between "submit" and the first turn: validate the request, resolve a
@@ -212,19 +214,11 @@ async function prepareProtocol(
   });
 }
 
-export async function createDebate(
-  db: Database,
-  raw: unknown,
-  /** `embedder` overrides the corpus's own embedding model for retrieval (tests, benchmarks). */
-  /** `claimId` and `comparisonId`: one of a comparison's debates, on the claim the comparison stored once. */
-  opts: {
-    createdBy?: string | null;
-    evalRunId?: string | null;
-    embedder?: Embedder;
-    claimId?: string;
-    comparisonId?: string | null;
-  } = {},
-): Promise<string> {
+/**
+ * The request's own problems (its fields, the protocol's settings), said per field before anything
+ * is looked up, stored or spent: the forms and the CLI ask this before matching the claim.
+ */
+export function checkDebateRequest(raw: unknown) {
   const parsed = startDebateSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
@@ -240,7 +234,25 @@ export async function createDebate(
       ["config", ...issue.path].join("."),
     );
   }
-  const config = parsedConfig.data;
+  return { input, protocol, config: parsedConfig.data };
+}
+
+export async function createDebate(
+  db: Database,
+  raw: unknown,
+  /** `embedder` overrides the corpus's own embedding model for retrieval (tests, benchmarks). */
+  /** `claimId` and `comparisonId`: one of a comparison's debates, on the claim the comparison stored once. */
+  opts: {
+    createdBy?: string | null;
+    evalRunId?: string | null;
+    embedder?: Embedder;
+    claimId?: string;
+    comparisonId?: string | null;
+    /** Claim matching's outcome (lib/matching/before-start.ts): stored with the debate; attached checks join the pool. */
+    matchDecision?: MatchDecision | null;
+  } = {},
+): Promise<string> {
+  const { input, protocol, config } = checkDebateRequest(raw);
 
   const models: Record<string, string> = {};
   for (const role of protocol.roles(config)) {
@@ -273,7 +285,7 @@ export async function createDebate(
   );
 
   // A protocol that searches during the debate (Tool-MAD) starts with no pool: its corpus is only checked and remembered.
-  const { corpusId, evidence } =
+  const { corpusId, evidence }: { corpusId: string | null; evidence: DebateEvidence[] } =
     input.evidence.mode === "retrieved"
       ? protocol.upfrontEvidence === false
         ? { corpusId: await corpusIdOf(db, input.evidence.corpus), evidence: [] }
@@ -288,6 +300,10 @@ export async function createDebate(
       : input.evidence.mode === "gold"
         ? { corpusId: null, evidence: splitGoldEvidence(input.evidence.text) }
         : { corpusId: null, evidence: [] };
+  // Earlier fact-checks the person chose to attach join the starting pool after what was retrieved or pasted.
+  const decision = opts.matchDecision ?? null;
+  if (decision?.choice === "attach-as-evidence")
+    evidence.push(...earlierCheckEvidence(decision.attached, evidence.length + 1));
   const tooMuch = evidenceCountProblem(evidence.length);
   if (tooMuch) throw new DebateRequestError(tooMuch, "evidence.text");
 
@@ -315,5 +331,6 @@ export async function createDebate(
     comparisonId: opts.comparisonId ?? null,
     createdBy: opts.createdBy ?? null,
     evidence,
+    matchDecision: decision,
   });
 }

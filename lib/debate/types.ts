@@ -15,7 +15,8 @@ export type DebateEvidence = {
   /** 1-based; cited as [E<rank>]. */
   rank: number;
   text: string;
-  source: "retrieved" | "gold" | "supplied" | "tool";
+  /** `earlier-check`: an earlier fact-check of this claim, attached by the person when matching found it before the start. */
+  source: "retrieved" | "gold" | "supplied" | "tool" | "earlier-check";
   title?: string;
   url?: string;
   publishedAt?: string;

@@ -1,6 +1,7 @@
 import type { Database } from "@/db/client";
 import { debateTotals, loadDebate } from "@/db/queries/debates";
 import { parseDomain } from "./radar/protocol";
+import { matchDecisionSchema } from "@/lib/matching/decision";
 
 /**
  * The debate as a watcher sees it: the plain-JSON shape the page renders and the event stream's
@@ -36,6 +37,8 @@ export async function debateView(db: Database, id: string) {
     createdAt: iso(d.debate.createdAt),
     startedAt: iso(d.debate.startedAt),
     finishedAt: iso(d.debate.finishedAt),
+    /** Claim matching before the start: what matched and what the person chose; null when matching was not asked for. */
+    matchDecision: d.debate.matchDecision ? (matchDecisionSchema.safeParse(d.debate.matchDecision).data ?? null) : null,
     claim: {
       text: d.claim.text,
       date: iso(d.claim.claimDate),

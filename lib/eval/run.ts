@@ -12,6 +12,7 @@ import type { RadarConfig } from "@/lib/debate/radar/protocol";
 import { prepareConfig } from "@/lib/debate/start";
 import { evidenceCountProblem } from "@/lib/debate/evidence";
 import type { CostEstimate, DebateEvidence } from "@/lib/debate/types";
+import type { MatchDecision } from "@/lib/matching/types";
 import type { Embedder } from "@/lib/embeddings/registry";
 import { promptsHash } from "@/lib/prompts";
 import { search } from "@/lib/retrieval/search";
@@ -19,6 +20,7 @@ import type { InconclusivePolicy } from "./inconclusive";
 import type { ReferenceRow } from "./presets";
 import type { RepeatInfo } from "./repeats";
 import { selectClaims, type SampleOptions } from "./sample";
+import { matchBeforeStart } from "@/lib/matching/before-start";
 
 /**
  * Creating an evaluation run: every selected claim becomes a queued debate with its evidence
@@ -70,9 +72,21 @@ export type CreateRunInput = {
    * record a matrix stores in `matrix.scoring`, so a single run reads gold labels as a matrix does.
    */
   scoring?: Record<string, unknown>;
+  /**
+   * Match every claim against earlier checks first (off by default): the result is stored with each
+   * claim's debate (as "debate anyway": a run debates every claim, and attaching an earlier verdict
+   * would grade the method on someone else's answer) and the run counts the claims that had one.
+   */
+  matchClaims?: boolean;
 };
 
-export type CreatedRun = { runId: string; items: number; skipped: Array<{ id: string; reason: string }> };
+export type CreatedRun = {
+  runId: string;
+  items: number;
+  skipped: Array<{ id: string; reason: string }>;
+  /** With `matchClaims`: of the claims queued, how many matched an earlier check. */
+  matching?: { claims: number; withEarlierChecks: number };
+};
 
 function evidenceFor(rec: ClaimRecord, mode: "gold" | "supplied"): DebateEvidence[] {
   const list = mode === "gold" ? rec.gold_evidence : rec.supplied_evidence;
@@ -168,6 +182,7 @@ export async function createEvalRun(
   const runId = run!.id;
 
   const skipped: CreatedRun["skipped"] = [];
+  let withEarlierChecks = 0;
   const hash = promptsHash(protocol.templates(config));
   let position = 0;
   for (const rec of selected) {
@@ -217,6 +232,13 @@ export async function createEvalRun(
       continue;
     }
     const claimId = await upsertClaim(db, input.dataset, rec);
+    let matchDecision: MatchDecision | null = null;
+    if (input.matchClaims) {
+      const outcome = await matchBeforeStart({ db }, { claim: rec.claim, claimDate: rec.date?.slice(0, 10) });
+      matchDecision =
+        outcome.kind === "go" ? outcome.decision : { choice: "debate-anyway", matches: outcome.step.matches };
+      if (matchDecision.choice !== "no-match") withEarlierChecks++;
+    }
     await insertEvalItem(db, {
       runId,
       claimId,
@@ -231,17 +253,25 @@ export async function createEvalRun(
       evidenceMode: input.evidence.mode === "tools" ? "retrieved" : input.evidence.mode,
       corpusId: corpus?.id ?? null,
       evidence,
+      matchDecision,
     });
     opts.onProgress?.(position + skipped.length, selected.length);
   }
-  if (skipped.length) {
+  const matching = input.matchClaims ? { claims: position, withEarlierChecks } : undefined;
+  if (skipped.length || matching) {
     await db
       .update(s.evalRuns)
-      .set({ config: { ...(await runConfig(db, runId)), skipped } })
+      .set({
+        config: {
+          ...(await runConfig(db, runId)),
+          ...(skipped.length ? { skipped } : {}),
+          ...(matching ? { matching } : {}),
+        },
+      })
       .where(eq(s.evalRuns.id, runId));
   }
   if (position === 0) throw new Error(`none of the ${selected.length} claims has evidence (${skipped[0]?.reason})`);
-  return { runId, items: position, skipped };
+  return { runId, items: position, skipped, ...(matching ? { matching } : {}) };
 }
 
 async function runConfig(db: Database, runId: string) {

@@ -14,6 +14,7 @@ import { withoutJudge } from "@/lib/annotation/judge-reveal";
 import { getConfig } from "@/lib/config";
 import { factChecksOf } from "@/db/queries/fact-checks";
 import { WriteFactCheckLink } from "@/components/fact-checks/write-link";
+import { MatchedBeforeStart } from "@/components/matching/matched-before-start";
 
 export const dynamic = "force-dynamic";
 
@@ -53,6 +54,13 @@ export default async function DebatePage({ params }: { params: Promise<{ id: str
       canControl={can(principal, "debate:control")}
       extra={
         <>
+          {view.matchDecision ? (
+            <MatchedBeforeStart
+              decision={view.matchDecision}
+              claimDate={view.claim.date}
+              ratingHidden={view !== full}
+            />
+          ) : null}
           {comparisonId ? <ComparisonBackLink comparisonId={comparisonId} /> : null}
           {factChecks ? <WriteFactCheckLink source={{ debate: id }} existing={factChecks} /> : null}
           {shares ? <ShareControls debateId={id} tokens={shares} base={getConfig().publicUrl ?? null} /> : null}

@@ -6,6 +6,7 @@ import { currentPrincipal } from "@/lib/auth/server";
 import { visibilityOf } from "@/lib/auth/visibility";
 import { withoutJudge } from "@/lib/annotation/judge-reveal";
 import { debateView } from "@/lib/debate/view";
+import { MatchedBeforeStart } from "@/components/matching/matched-before-start";
 import { liveTurns } from "@/lib/debate/events";
 
 export const dynamic = "force-dynamic";
@@ -23,5 +24,17 @@ export default async function SharedDebatePage({ params }: { params: Promise<{ t
   const showJudge = (await visibilityOf(db, await currentPrincipal(), debateId)).verdict;
   const view = showJudge ? full : withoutJudge(full);
   const live = liveTurns(view.id).filter((t) => showJudge || t.turn.kind === "speech");
-  return <DebateLive key={`${view.id}:${view.status}`} initial={view} initialLive={live} shareToken={token} />;
+  return (
+    <DebateLive
+      key={`${view.id}:${view.status}`}
+      initial={view}
+      initialLive={live}
+      shareToken={token}
+      extra={
+        view.matchDecision ? (
+          <MatchedBeforeStart decision={view.matchDecision} claimDate={view.claim.date} ratingHidden={!showJudge} />
+        ) : null
+      }
+    />
+  );
 }

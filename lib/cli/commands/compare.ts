@@ -3,7 +3,8 @@ import { getComparisonView } from "@/lib/compare/view";
 import { runDebate } from "@/lib/debate/runner";
 import { DebateRequestError } from "@/lib/debate/start";
 import { bold, dim, green, yellow } from "@/lib/cli/output";
-import { createComparison } from "@/lib/compare/start";
+import { checkCompareRequest, createComparison } from "@/lib/compare/start";
+import type { MatchDecision } from "@/lib/matching/types";
 import type { ComparisonView } from "@/lib/compare/types";
 
 /**
@@ -66,12 +67,13 @@ export async function compareCommand(
     ensemble?: string;
     models: Record<string, string>;
   },
-  opts: { queue?: boolean; json?: boolean },
+  /** `match`: claim matching (lib/cli/match-first.ts), asked once the request is valid; its outcome is stored with every method's debate. */
+  opts: { queue?: boolean; json?: boolean; match?: () => Promise<MatchDecision | null> },
 ): Promise<ComparisonView> {
   const { db } = handle;
   let created;
   try {
-    created = await createComparison(db, {
+    const req = {
       claim: request.claim,
       title: request.title,
       claimDate: request.claimDate,
@@ -80,7 +82,10 @@ export async function compareCommand(
       methods: parseMethods(request.protocols, request.presets),
       ensemble: request.ensemble,
       models: request.models,
-    });
+    };
+    checkCompareRequest(req);
+    const matchDecision = opts.match ? await opts.match() : null;
+    created = await createComparison(db, req, { matchDecision });
   } catch (e) {
     if (e instanceof DebateRequestError) throw new Error(`${e.field ? `${e.field}: ` : ""}${e.message}`);
     throw e;

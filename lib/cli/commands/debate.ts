@@ -4,14 +4,15 @@ import { getDb } from "@/db/client";
 import { useGlobalProviderSlots } from "@/lib/ai/concurrency";
 import { subscribe, type DebateEvent } from "@/lib/debate/events";
 import { cancelDebate, runDebate } from "@/lib/debate/runner";
-import { createDebate, DebateRequestError } from "@/lib/debate/start";
+import { checkDebateRequest, createDebate, DebateRequestError } from "@/lib/debate/start";
 import { debateView } from "@/lib/debate/view";
 import { RADAR_VARIANTS } from "@/lib/debate/radar/variants";
 import { DEFAULT_PROTOCOL, getProtocol, PROTOCOL_NAMES } from "@/lib/debate/protocols";
 import { bold, dim, green, red, yellow } from "../output";
 import { compareCommand } from "@/lib/cli/commands/compare";
+import { MATCH_FLAGS_HELP, matchFirst, type MatchFlags } from "../match-first";
 
-type Options = {
+type Options = MatchFlags & {
   corpus?: string;
   goldFile?: string;
   articleFile?: string;
@@ -162,6 +163,11 @@ export function register(program: Command) {
       "with --protocols: a preset per protocol, in order, - for its defaults, e.g. -,toolmad-fever,-,single-judge",
     )
     .option("--ensemble <method>", "with --protocols: add an ensemble verdict, majority or confidence-weighted")
+    // Claim matching first, as the forms do (lib/cli/match-first.ts).
+    .option("--no-match", MATCH_FLAGS_HELP.noMatch)
+    .option("--attach-matches", MATCH_FLAGS_HELP.attachMatches)
+    .option("--debate-anyway", MATCH_FLAGS_HELP.debateAnyway)
+    .option("--match-threshold <x>", MATCH_FLAGS_HELP.matchThreshold)
     .action(async (claim: string | undefined, opts: Options) => {
       const handle = await getDb();
       const { db } = handle;
@@ -200,7 +206,8 @@ export function register(program: Command) {
             ensemble: opts.ensemble,
             models,
           },
-          { queue: opts.queue, json: opts.json },
+          // Matched once the request is known to be valid, before anything is stored.
+          { queue: opts.queue, json: opts.json, match: () => matchFirst(db, claim!, opts.date, opts, !!opts.json) },
         );
         if (!opts.queue && view.members.some((m) => m.status !== "completed")) process.exitCode = 1;
         return;
@@ -233,21 +240,25 @@ export function register(program: Command) {
         if (opts.context) config.context = opts.context;
         if (opts.tauS !== undefined || opts.tauV !== undefined)
           config.thresholds = { tauS: num(opts.tauS), tauV: num(opts.tauV) };
+        const request = {
+          claim,
+          claimDate: opts.date,
+          title: opts.title,
+          url: opts.url,
+          evidence: opts.goldFile
+            ? { mode: "gold" as const, text: fs.readFileSync(opts.goldFile, "utf8") }
+            : opts.corpus
+              ? { mode: "retrieved" as const, corpus: opts.corpus, k: Number(opts.k) }
+              : { mode: "none" as const },
+          protocol,
+          config,
+          models,
+        };
         try {
-          id = await createDebate(db, {
-            claim,
-            claimDate: opts.date,
-            title: opts.title,
-            url: opts.url,
-            evidence: opts.goldFile
-              ? { mode: "gold", text: fs.readFileSync(opts.goldFile, "utf8") }
-              : opts.corpus
-                ? { mode: "retrieved", corpus: opts.corpus, k: Number(opts.k) }
-                : { mode: "none" },
-            protocol,
-            config,
-            models,
-          });
+          // The request's own problems first; then the claim is matched, before anything is stored.
+          checkDebateRequest(request);
+          const matchDecision = await matchFirst(db, claim, opts.date, opts, !!opts.json);
+          id = await createDebate(db, request, { matchDecision });
         } catch (e) {
           if (e instanceof DebateRequestError) throw new Error(`${e.field ? `${e.field}: ` : ""}${e.message}`);
           throw e;

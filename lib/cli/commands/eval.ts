@@ -286,6 +286,7 @@ type EvalOptions = {
   presets?: PresetName[];
   allowUnscored?: boolean;
   labelMap?: string;
+  matchClaims?: boolean;
 };
 
 async function loadRunClaims(
@@ -715,6 +716,10 @@ export function register(program: Command) {
       "--label-map <file>",
       'a JSON object mapping the file\'s gold labels to labels the method reads, e.g. {"Mostly Accurate":"TRUE"} (see `dataset validate`)',
     )
+    .option(
+      "--match-claims",
+      "match every claim against earlier checks first: stored with each claim's debate, and the run says how many had one (every claim is still debated)",
+    )
     .option("--yes", "start without asking after the cost preview (never asked when stdin is not a terminal)")
     .option("--json", "print the report as JSON (progress goes to stderr)")
     .action(async (opts: EvalOptions) => {
@@ -736,7 +741,12 @@ export function register(program: Command) {
       });
       if (single.unscored.length && !opts.allowUnscored) throw new Error(unscoredMessage(single.unscored));
       if (single.unscored.length) process.stderr.write(`${yellow(unscoredNotice(single.unscored))}\n`);
-      const input = { ...asked, config: single.config, ...(single.scoring.scale ? { scoring: single.scoring } : {}) };
+      const input = {
+        ...asked,
+        config: single.config,
+        ...(single.scoring.scale ? { scoring: single.scoring } : {}),
+        ...(opts.matchClaims ? { matchClaims: true } : {}),
+      };
       if (single.scoring.scale)
         process.stderr.write(`${dim(`Scored ${single.scoring.how}. ${PRODUCT_SCALE_SENTENCE}`)}\n`);
       const h = await getDb();
@@ -791,6 +801,10 @@ export function register(program: Command) {
         log(
           `run ${m.created.runId}: ${plural(m.created.items, "claim")} queued (${m.executor.kind})${group ? ` · repeat group ${group}` : ""}`,
         );
+      if (created.matching)
+        log(
+          `${created.matching.withEarlierChecks} of ${plural(created.matching.claims, "claim")} had earlier checks (stored with each claim's debate; all are debated)`,
+        );
       if (opts.detach) {
         for (const m of made) await m.executor.close();
         const runIds = made.map((m) => m.created.runId);
@@ -802,6 +816,7 @@ export function register(program: Command) {
             repeat_group: group,
             items: created.items,
             skipped: created.skipped,
+            ...(created.matching ? { matching: created.matching } : {}),
             executor: executor.kind,
           },
           () =>

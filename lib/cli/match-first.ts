@@ -1,0 +1,82 @@
+import type { Database } from "@/db/client";
+import { matchBeforeStart } from "@/lib/matching/before-start";
+import type { ClaimMatch, MatchDecision } from "@/lib/matching/types";
+import { bold, dim, yellow } from "./output";
+
+/*
+ * `counterpoint debate` matches the claim against earlier checks first, as the forms do. When
+ * something matches, nothing is started unless the person said what to do with it:
+ * --attach-matches (attach them all as evidence) or --debate-anyway; --no-match skips matching.
+ */
+
+/** Exit code when earlier checks matched and neither --attach-matches nor --debate-anyway was given. */
+export const MATCHED_EXIT_CODE = 3;
+
+export type MatchFlags = { match?: boolean; debateAnyway?: boolean; attachMatches?: boolean; matchThreshold?: string };
+
+export const MATCH_FLAGS_HELP = {
+  noMatch: "do not look for earlier checks of the claim before starting",
+  attachMatches: "when earlier checks match, attach them to the debate's evidence and start",
+  debateAnyway: "when earlier checks match, start without them (the choice is stored with the debate)",
+  matchThreshold: "similarity (0-1) an earlier check must reach to be shown",
+};
+
+/** Stops the command with MATCHED_EXIT_CODE; the matches were already printed. */
+export class MatchedBeforeStart extends Error {
+  readonly exitCode = MATCHED_EXIT_CODE;
+  constructor(count: number) {
+    super(
+      `${count === 1 ? "An earlier check" : `${count} earlier checks`} of this claim matched; nothing was started. Run again with --attach-matches to attach ${count === 1 ? "it" : "them"} as evidence, --debate-anyway to debate without ${count === 1 ? "it" : "them"}, or --no-match to skip matching.`,
+    );
+    this.name = "MatchedBeforeStart";
+  }
+}
+
+function describe(m: ClaimMatch, threshold: number, yourDate?: string): string {
+  const pct = (x: number) => `${Math.round(x * 100)}%`;
+  const lines = [
+    `${bold(m.rating ?? "no rating")}${m.scale && m.scale !== m.rating ? ` (${m.scale})` : ""} · by ${m.publisher ?? m.source}${m.reviewDate ? `, checked ${m.reviewDate.slice(0, 10)}` : ""}`,
+    `  “${m.claim.replace(/\s+/g, " ")}”`,
+    `  their claim made ${m.claimDate?.slice(0, 10) ?? "on an unknown date"}; yours ${yourDate ? `on ${yourDate}` : "has no date"}${m.outsideDateWindow ? yellow(" · the dates are far apart: maybe a different event") : ""}`,
+    `  ${pct(m.similarity)} similar (shown from ${pct(threshold)})${m.reasons.length ? `: ${m.reasons.join("; ")}` : ""}`,
+  ];
+  if (m.url) lines.push(dim(`  ${m.url}`));
+  return lines.join("\n");
+}
+
+/**
+ * The match decision to store with the debate (null with --no-match), or MatchedBeforeStart when
+ * earlier checks matched and no choice was given. Prints the matches (a `matches` JSON line with --json).
+ */
+export async function matchFirst(
+  db: Database,
+  claim: string,
+  claimDate: string | undefined,
+  flags: MatchFlags,
+  json: boolean,
+): Promise<MatchDecision | null> {
+  if (flags.match === false) {
+    if (flags.attachMatches || flags.debateAnyway)
+      throw new Error("--no-match skips matching: it does not go with --attach-matches or --debate-anyway.");
+    return null;
+  }
+  if (flags.attachMatches && flags.debateAnyway) throw new Error("Choose one: --attach-matches or --debate-anyway.");
+  let threshold: number | undefined;
+  if (flags.matchThreshold !== undefined) {
+    threshold = Number(flags.matchThreshold);
+    if (!Number.isFinite(threshold) || threshold < 0 || threshold > 1)
+      throw new Error(`--match-threshold takes a number from 0 to 1, e.g. 0.8; got "${flags.matchThreshold}".`);
+  }
+  const outcome = await matchBeforeStart({ db }, { claim, claimDate, threshold });
+  if (outcome.kind === "go") return outcome.decision;
+  const { matches } = outcome.step;
+  if (json)
+    process.stdout.write(`${JSON.stringify({ type: "matches", threshold: outcome.step.threshold, matches })}\n`);
+  else
+    process.stdout.write(
+      `${bold(matches.length === 1 ? "This claim was checked before:" : `This claim was checked ${matches.length} times before:`)}\n${matches.map((m) => describe(m, outcome.step.threshold, claimDate)).join("\n")}\n`,
+    );
+  if (flags.attachMatches) return { choice: "attach-as-evidence", matches, attached: matches };
+  if (flags.debateAnyway) return { choice: "debate-anyway", matches };
+  throw new MatchedBeforeStart(matches.length);
+}

@@ -1,0 +1,76 @@
+import { z } from "zod";
+import type { DebateEvidence } from "@/lib/debate/types";
+import type { ClaimMatch, MatchDecision } from "./types";
+import { matchKey } from "./keys";
+
+/*
+ * A stored match decision (debates.match_decision) as the pages read it, and the words of an
+ * attached earlier check. No database, no model: used by the debate view and the visibility rules.
+ */
+
+const day = (iso: string | null) => (iso ? iso.slice(0, 10) : null);
+
+/**
+ * An earlier check as a passage of the debate's evidence pool, labelled as an earlier fact-check.
+ * Its words (the other claim, the rating, the publisher) are someone else's: the pool is fenced in
+ * every prompt like any passage (lib/debate/evidence.ts) and rendered as text on the page.
+ * `rating: false` leaves the rating out (a viewer who may not see verdicts yet).
+ */
+export function earlierCheckText(m: ClaimMatch, opts: { rating?: boolean } = {}): string {
+  const by = m.publisher ? ` by ${m.publisher}` : "";
+  const published = day(m.reviewDate) ? `, published ${day(m.reviewDate)}` : "";
+  const made = day(m.claimDate) ? ` (made ${day(m.claimDate)})` : "";
+  const rating =
+    opts.rating === false
+      ? "Its rating is hidden until you have labelled this debate."
+      : m.rating
+        ? `It rated it: ${m.rating}${m.scale && m.scale !== m.rating ? ` (${m.scale} on this product's scale)` : ""}.`
+        : "It gives no rating.";
+  return `Earlier fact-check${by}${published}. It checked the claim “${m.claim}”${made}. ${rating}`;
+}
+
+/** The attached checks as the pool's passages, ranked from `firstRank` (after what was retrieved or pasted). */
+export function earlierCheckEvidence(attached: readonly ClaimMatch[], firstRank: number): DebateEvidence[] {
+  return attached.map((m, i) => ({
+    rank: firstRank + i,
+    text: earlierCheckText(m),
+    source: "earlier-check" as const,
+    title: `Earlier fact-check${m.publisher ? `: ${m.publisher}` : ""}`,
+    url: m.url ?? undefined,
+    publishedAt: m.reviewDate ?? undefined,
+    externalId: matchKey(m),
+    score: m.similarity,
+    metadata: { match: m },
+  }));
+}
+
+/** The decision without what would reveal a verdict (the matches' ratings), for a viewer who may not see verdicts. */
+export function decisionWithoutVerdicts(d: MatchDecision): MatchDecision {
+  const strip = (m: ClaimMatch): ClaimMatch => ({ ...m, rating: null, scale: null });
+  if (d.choice === "no-match") return d;
+  if (d.choice === "debate-anyway") return { ...d, matches: d.matches.map(strip) };
+  return { ...d, matches: d.matches.map(strip), attached: d.attached.map(strip) };
+}
+
+/** The decision read back from storage (jsonb): what does not fit the contract is dropped, not shown. */
+export const matchDecisionSchema: z.ZodType<MatchDecision> = (() => {
+  const match = z.object({
+    source: z.enum(["debate", "published", "imported", "factcheck-tools"]),
+    ref: z.string(),
+    claim: z.string(),
+    rating: z.string().nullable(),
+    scale: z.enum(["TRUE", "HALF-TRUE", "FALSE"]).nullable(),
+    publisher: z.string().nullable(),
+    url: z.string().nullable(),
+    claimDate: z.string().nullable(),
+    reviewDate: z.string().nullable(),
+    similarity: z.number(),
+    reasons: z.array(z.string()),
+    outsideDateWindow: z.boolean(),
+  });
+  return z.discriminatedUnion("choice", [
+    z.object({ choice: z.literal("no-match") }),
+    z.object({ choice: z.literal("debate-anyway"), matches: z.array(match) }),
+    z.object({ choice: z.literal("attach-as-evidence"), matches: z.array(match), attached: z.array(match) }),
+  ]);
+})();
