@@ -197,6 +197,12 @@ export function ZofiaDebate({ view, live, connection, canControl = false, extra 
 
       <div className="grid min-w-0 gap-6 lg:grid-cols-[minmax(0,1fr)_20rem]">
         <div className="min-w-0 space-y-8">
+          {steps.unread.length ? (
+            <p role="status" className="rounded-md bg-amber-50 p-3 text-sm text-amber-900" data-testid="zofia-unread">
+              Could not read {steps.unread.length === 1 ? "this step" : `${steps.unread.length} steps`} (stored by an
+              older version): {steps.unread.map((u) => u.phase).join(", ")}. The rest of the page is shown as stored.
+            </p>
+          ) : null}
           <Section
             id="zofia-pipeline"
             title="1 · From entities to evidence"
