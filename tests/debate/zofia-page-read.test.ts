@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { dayBefore, productWord, readZofia, seesByAgent, type ZTurn } from "@/components/debate/zofia/read";
+import { dayBefore, readZofia, seesByAgent, type ZTurn } from "@/components/debate/zofia/read";
+import { productLabelOf } from "@/lib/debate/methods";
 import { type KeywordsValue, type NerValue, type SalienceValue, zofiaStep } from "@/lib/debate/zofia/steps";
 
 /*
@@ -380,7 +381,11 @@ describe("seesByAgent", () => {
 
 describe("labels and dates", () => {
   it("reads REAL / FAKE as TRUE / FALSE and the web cutoff as the day before publication", () => {
-    expect([productWord("REAL"), productWord("FAKE"), productWord("UNPARSED")]).toEqual(["TRUE", "FALSE", null]);
+    expect([
+      productLabelOf("zofia", "REAL"),
+      productLabelOf("zofia", "FAKE"),
+      productLabelOf("zofia", "UNPARSED"),
+    ]).toEqual(["TRUE", "FALSE", null]);
     expect(dayBefore("2024-03-01")).toBe("2024-02-29");
     expect(dayBefore(null)).toBeNull();
   });

@@ -468,11 +468,6 @@ export function readZofia(stored: readonly ZTurn[]): ZofiaSteps {
   return { ...steps, unread: rd.unread.sort((a, b) => a.seq - b.seq) };
 }
 
-/** REAL / FAKE on the product's scale, for the reader who knows TRUE / FALSE from other debates. */
-export function productWord(label: string | null | undefined): string | null {
-  return label === "REAL" ? "TRUE" : label === "FAKE" ? "FALSE" : null;
-}
-
 /** The judge's one-letter call in words. */
 export function callWord(answer: string | null): string {
   return answer === "R"
