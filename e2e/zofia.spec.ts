@@ -97,7 +97,7 @@ test("a journalist pastes an article, picks ZoFia, watches the pipeline and the 
   // Verdict: FAKE, read as FALSE, after the judge said "continue" in round 1 and "fake" in round 2.
   const verdict = page.getByTestId("zofia-verdict");
   await expect(verdict).toBeVisible({ timeout: 180_000 });
-  await expect(page.getByTestId("zofia-verdict-label")).toHaveText("FAKE");
+  await expect(page.getByTestId("zofia-verdict-label")).toHaveText("Fake news");
   await expect(verdict).toContainText("reads as FALSE");
   await expect(verdict).toContainText("Decided in round 2");
   await expect(page.getByTestId("debate-status")).toHaveText("completed");

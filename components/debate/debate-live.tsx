@@ -310,7 +310,9 @@ export function DebateLive({
             verdict={view.verdict}
             turns={views.countsModelCalls ? modelCalls : done.length}
             turnsUnit={views.countsModelCalls ? "model call" : "turn"}
-            scheme={toolMad ? ((view.config as { labels?: string } | null)?.labels ?? null) : null}
+            method={view.protocol}
+            steps={view.turns}
+            evidence={view.evidence}
             cost={costText}
             onCite={setSelected}
           />

@@ -1,6 +1,8 @@
 "use client";
 
+import type { StepTurn } from "@/lib/debate/definition";
 import { CitedText } from "./cited-text";
+import { PeopleVerdictHead } from "./people-verdict";
 import { LABEL_STYLE, DecidedBy, ProductAndScheme } from "./verdict-card";
 
 type Verdict = {
@@ -33,6 +35,9 @@ export function VerdictSummary({
   onCite,
   turnsUnit = "turn",
   scheme = null,
+  method,
+  steps = [],
+  evidence = [],
 }: {
   verdict: Verdict;
   turns: number;
@@ -41,6 +46,10 @@ export function VerdictSummary({
   turnsUnit?: string;
   /** A protocol with its own label scheme (Tool-MAD's FEVER...): its label is shown beside the product's. */
   scheme?: string | null;
+  /** Given: the head is the one verdict shape every method shares (./people-verdict.tsx), read through the method's definition. */
+  method?: string;
+  steps?: readonly StepTurn[];
+  evidence?: ReadonlyArray<{ rank: number; title?: string | null; url?: string | null }>;
 }) {
   const rounds = verdict.roundsCompleted ?? 0;
   return (
@@ -49,31 +58,54 @@ export function VerdictSummary({
       data-testid="verdict-summary"
       className="rounded-lg border-2 border-black/80 bg-white p-4"
     >
-      <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
-        <span className="text-sm font-medium text-black/60">Verdict</span>
-        {scheme ? (
-          <ProductAndScheme label={verdict.label} scheme={scheme} />
-        ) : (
-          <span
-            className={`rounded px-3 py-1 text-lg font-bold tracking-wide ${LABEL_STYLE[verdict.label] ?? LABEL_STYLE.UNPARSED}`}
-          >
-            {verdict.label}
-          </span>
-        )}
-        {verdict.confidence !== null ? (
-          <span className="text-sm text-black/80">
-            judge&apos;s confidence {(verdict.confidence * 100).toFixed(0)}%
-          </span>
-        ) : null}
-      </div>
-      <DecidedBy details={verdict.details} />
-      {verdict.reason ? (
-        <div className="mt-2">
-          <CitedText text={firstSentence(verdict.reason)} onCite={onCite} />
-        </div>
-      ) : verdict.label === "UNPARSED" ? (
-        <p className="mt-2 text-sm">The judge did not give a verdict in the required format; no label was guessed.</p>
-      ) : null}
+      {method ? (
+        <>
+          <PeopleVerdictHead
+            method={method}
+            verdict={verdict}
+            turns={steps}
+            evidence={evidence}
+            onCite={onCite}
+            confidenceWords="judge's confidence"
+          />
+          <DecidedBy details={verdict.details} />
+          {verdict.label === "UNPARSED" ? (
+            <p className="mt-2 text-sm">
+              The judge did not give a verdict in the required format; no label was guessed.
+            </p>
+          ) : null}
+        </>
+      ) : (
+        <>
+          <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
+            <span className="text-sm font-medium text-black/60">Verdict</span>
+            {scheme ? (
+              <ProductAndScheme label={verdict.label} scheme={scheme} />
+            ) : (
+              <span
+                className={`rounded px-3 py-1 text-lg font-bold tracking-wide ${LABEL_STYLE[verdict.label] ?? LABEL_STYLE.UNPARSED}`}
+              >
+                {verdict.label}
+              </span>
+            )}
+            {verdict.confidence !== null ? (
+              <span className="text-sm text-black/80">
+                judge&apos;s confidence {(verdict.confidence * 100).toFixed(0)}%
+              </span>
+            ) : null}
+          </div>
+          <DecidedBy details={verdict.details} />
+          {verdict.reason ? (
+            <div className="mt-2">
+              <CitedText text={firstSentence(verdict.reason)} onCite={onCite} />
+            </div>
+          ) : verdict.label === "UNPARSED" ? (
+            <p className="mt-2 text-sm">
+              The judge did not give a verdict in the required format; no label was guessed.
+            </p>
+          ) : null}
+        </>
+      )}
       <p className="mt-2 text-sm text-black/60">
         {rounds} {rounds === 1 ? "round" : "rounds"}
         {verdict.stoppedEarly && !verdict.details?.stopReason

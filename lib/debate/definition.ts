@@ -201,11 +201,22 @@ export function defaultPlainStep(
   return { speaker: turn.kind === "tool" ? `${who} (search)` : who, text: plainWords(turn.content) };
 }
 
-/** A step in plain words through its method's definition. */
+/** A step in plain words through its method's definition; a finished step its schema cannot read says so. */
 export function plainStep(
   def: MethodDefinition | undefined,
   turn: StepTurn,
   ctx: { domain?: string | null } = {},
 ): PlainStep | null {
-  return def?.plainStep ? def.plainStep(turn, ctx) : defaultPlainStep(def, turn, ctx);
+  const plain = def?.plainStep ? def.plainStep(turn, ctx) : defaultPlainStep(def, turn, ctx);
+  if (!plain || !unreadStep(def, turn)) return plain;
+  return { ...plain, text: `${plain.text}${plain.text ? " " : ""}(${UNREAD_STEP_WORDS})` };
+}
+
+export const UNREAD_STEP_WORDS = "Could not read this step's details: it was stored by an older version.";
+
+/** A finished step that carries the method's metadata but does not parse with its schema (an old row). */
+export function unreadStep(def: MethodDefinition | undefined, turn: StepTurn): boolean {
+  if (!def?.metadataKey || (turn.status ?? "completed") !== "completed") return false;
+  if (!turn.metadata || !(def.metadataKey in turn.metadata)) return false;
+  return !readStep(def, turn.metadata).ok;
 }

@@ -27,7 +27,10 @@ export function budgetSpent(ctx: Pick<DebateContext<unknown>, "budget">): string
   return spent ? `budget:${spent}` : null;
 }
 
-export type Repaired<T, R extends TurnResult> = {
+/** Anything answered in words: a stored turn, or a single model call inside one (the runner's JSON repair). */
+type Answer = { text: string };
+
+export type Repaired<T, R extends Answer, Q extends Answer = TurnResult> = {
   /** What was read: from the answer, else from its repair; null when neither could be read. */
   value: T | null;
   /** The text the value was read from; when neither was readable, the first answer's or the repair's (`onFailure`). */
@@ -35,7 +38,7 @@ export type Repaired<T, R extends TurnResult> = {
   /** The first answer's turn (scored, for a scored turn). */
   turn: R;
   /** The repair's turn, when one was asked. */
-  repair: TurnResult | null;
+  repair: Q | null;
 };
 
 /**
@@ -43,13 +46,13 @@ export type Repaired<T, R extends TurnResult> = {
  * read ask once more with `repair` (which sees the first answer; it returns null when no repair
  * may be asked, e.g. the budget is spent). Nothing stands in for an answer nobody could read.
  */
-export async function answerWithRepair<T, R extends TurnResult>(opts: {
+export async function answerWithRepair<T, R extends Answer, Q extends Answer = TurnResult>(opts: {
   ask: () => Promise<R>;
   read: (text: string) => T | null;
-  repair: (first: R) => Promise<TurnResult> | null;
+  repair: (first: R) => Promise<Q> | null;
   /** Which text to keep when the repair could not be read either: the first answer's (default) or the repair's. */
   onFailure?: "first" | "repair";
-}): Promise<Repaired<T, R>> {
+}): Promise<Repaired<T, R, Q>> {
   const turn = await opts.ask();
   const value = opts.read(turn.text);
   if (value !== null) return { value, text: turn.text, turn, repair: null };

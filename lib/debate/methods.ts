@@ -114,7 +114,9 @@ export function peopleVerdict(
     }
   }
   const plain = raw ? withoutMarkers(raw) : null;
-  const ranks = plain ? citedRanks(plain) : [];
+  // The evidence is what the one sentence people read cites, not the rest of the reason.
+  const sentence = plain ? oneSentence(plain) : null;
+  const ranks = sentence ? citedRanks(sentence) : [];
   const byRank = new Map(evidence.map((e) => [e.rank, e]));
   return {
     method,
@@ -124,7 +126,7 @@ export function peopleVerdict(
     label: verdict.label,
     labelWords: labelWords(method, verdict.label),
     confidence: verdict.confidence,
-    reason: plain ? oneSentence(withoutCitationMarkers(plain)) || null : null,
+    reason: sentence ? withoutCitationMarkers(sentence).trim() || null : null,
     reasonNote: note,
     evidence: ranks.flatMap((r) => {
       const e = byRank.get(r);

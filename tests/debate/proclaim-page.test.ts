@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { proclaimStep } from "@/lib/debate/proclaim/steps";
 import {
   confidenceSteps,
   partialBallot,
@@ -39,7 +40,9 @@ describe("PROClaim page reading", () => {
   it("marks the premises the critic's last review left open, matching its words or a P# reference", () => {
     seq = 0;
     const premises = turn(0, "premises", "miner", "analysis", {
-      metadata: { proclaim: { premises: ["The auction took place.", "The money went to flood families."] } },
+      metadata: proclaimStep("premises", {
+        premises: ["The auction took place.", "The money went to flood families."],
+      }),
     });
     expect(premiseChecklist([premises]).premises.map((p) => p.unresolved)).toEqual([false, false]);
     expect(premiseChecklist([premises]).criticSeen).toBe(false);
@@ -52,8 +55,9 @@ describe("PROClaim page reading", () => {
     ]);
     // An empty premise answer is said to be unread, not shown as an empty checklist.
     expect(
-      premiseChecklist([turn(0, "premises", "miner", "analysis", { metadata: { proclaim: { premises: [] } } })])
-        .unparsed,
+      premiseChecklist([
+        turn(0, "premises", "miner", "analysis", { metadata: proclaimStep("premises", { premises: [] }) }),
+      ]).unparsed,
     ).toBe(true);
   });
 
@@ -118,14 +122,28 @@ describe("PROClaim page reading", () => {
       turn(1, "argument", "plaintiff", "speech", { content: "for [E1]" }),
       turn(1, "argument", "defense", "speech", { content: "against" }),
       turn(1, "expert-request", "plaintiff", "analysis", {
-        metadata: { proclaim: { side: "for", request: { expert_type: "auditor", reasoning: "accounts" } } },
+        metadata: proclaimStep("expert-request", {
+          debate: "primary",
+          side: "for",
+          request: { expert_type: "auditor", reasoning: "accounts" },
+        }),
       }),
       turn(1, "expert-ruling", "court", "analysis", {
-        metadata: { proclaim: { side: "for", ruling: "GRANTED", expertType: "auditor" } },
+        metadata: proclaimStep("expert-ruling", {
+          debate: "primary",
+          side: "for",
+          ruling: "GRANTED",
+          expertType: "auditor",
+        }),
       }),
       turn(1, "testimony", "expert", "speech", {
         content: "filings",
-        metadata: { proclaim: { side: "for", expert: "Charity auditor" } },
+        metadata: proclaimStep("testimony", {
+          debate: "primary",
+          side: "for",
+          expert: "Charity auditor",
+          personaUnparsed: false,
+        }),
       }),
       turn(2, "convergence", "court", "analysis", {
         metadata: {

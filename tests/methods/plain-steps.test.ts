@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { plainStep, readStep, type StepTurn } from "@/lib/debate/definition";
 import { findMethod, peopleVerdict } from "@/lib/debate/methods";
+import { zofiaStep } from "@/lib/debate/zofia/steps";
+
+const SEES = { article: true, web: true, wikipedia: true, llm: true };
 
 /*
  * What /annotate and the comparison page show of a debate: every step kind each method stores, in
@@ -118,37 +121,37 @@ const STEPS: Record<string, StepTurn[]> = {
       kind: "analysis",
       phase: "ner",
       content: '{"units":[{"text":"Kyiv","type":"LOC"}]}',
-      metadata: { zofia: { step: "ner" } },
+      metadata: zofiaStep("ner", {}),
     },
-    embed("keywords", { zofia: { step: "embed-units" } }),
+    embed("keywords", zofiaStep("embed-units", { contexts: 1, units: 1 })),
     { role: "linguist", kind: "analysis", phase: "linguist:tone", content: "The tone is alarmist." },
     {
       role: "extractor",
       kind: "analysis",
       phase: "claims",
       content: '{"core":"A medal was sold.","sub":["In Kyiv."]}',
-      metadata: { zofia: { step: "claims" } },
+      metadata: zofiaStep("claims", { sees: SEES }),
     },
     {
       role: "pro",
       kind: "speech",
       phase: "argument",
       content: "The article names its sources.",
-      metadata: { zofia: { step: "argument" } },
+      metadata: zofiaStep("argument", { sees: SEES, side: "REAL", round: 1 }),
     },
     {
       role: "judge",
       kind: "judge",
       phase: "judge",
       content: "I",
-      metadata: { zofia: { step: "judge", answer: "I", round: 1 } },
+      metadata: zofiaStep("judge", { sees: SEES, answer: "I", round: 1 }),
     },
     {
       role: "judge",
       kind: "judge",
       phase: "judge-final",
       content: "F",
-      metadata: { zofia: { step: "judge-final", answer: "F" } },
+      metadata: zofiaStep("judge-final", { sees: SEES, answer: "F" }),
     },
   ],
   proclaim: [
@@ -240,6 +243,13 @@ describe("every step of every method reads in plain words", () => {
       speaker: "Judge",
       text: "Rules the article fake.",
     });
+    // An older judge turn, from before the step recorded what the judge was given.
+    expect(
+      plainStep(findMethod("zofia")!, {
+        ...STEPS.zofia![6]!,
+        metadata: { zofia: { step: "judge-final", answer: "F" } },
+      })!.text,
+    ).toMatch(/Could not read this step's details/);
     expect(plainStep(findMethod("proclaim")!, STEPS.proclaim![1]!)).toEqual({
       speaker: "Plaintiff (for the claim)",
       text: "Discloses C1; challenges C2. C2 is an opinion piece.",

@@ -3,6 +3,7 @@
 import { useMemo, useState } from "react";
 import type { LiveTurn } from "@/lib/debate/events";
 import type { DebateView } from "@/lib/debate/view";
+import { PeopleVerdictHead } from "../people-verdict";
 import { CitedText } from "../cited-text";
 import { DebateControls } from "../debate-controls";
 import { mergeLive, PageSection, type ProtocolPageProps } from "../protocol-page";
@@ -102,31 +103,24 @@ export function ProclaimDebate({ view, live, connection, canControl = false, ext
             data-testid="proclaim-verdict"
             className="min-w-0 rounded-lg border-2 border-black/80 bg-white p-4"
           >
-            <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
-              <span className="text-sm font-medium text-black/60">Verdict</span>
-              <span
-                data-testid="proclaim-verdict-label"
-                className={`rounded px-3 py-1 text-lg font-bold tracking-wide ${w.style}`}
-              >
-                {w.word}
-              </span>
-              <span className="text-sm text-black/70">
-                {w.product
-                  ? `reads as ${w.product} on the claim scale`
-                  : verdict.label === "INCONCLUSIVE"
-                    ? "no TRUE or FALSE: the court could not decide"
-                    : ""}
-              </span>
-              {verdict.confidence !== null ? (
-                <span className="text-sm font-medium" data-testid="proclaim-confidence">
-                  court&apos;s confidence {Math.round(verdict.confidence * 100)}%
-                </span>
-              ) : null}
-            </div>
+            <PeopleVerdictHead
+              method={view.protocol}
+              verdict={verdict}
+              turns={view.turns}
+              evidence={view.evidence}
+              onCite={onCite}
+              confidenceWords="court's confidence"
+              ownLabelTestId="proclaim-verdict-label"
+              confidenceTestId="proclaim-confidence"
+            />
+            {verdict.label === "INCONCLUSIVE" ? (
+              <p className="mt-1 text-sm text-black/70">No TRUE or FALSE: the court could not decide.</p>
+            ) : null}
             {verdict.reason ? (
-              <div className="mt-2 text-sm">
+              <details className="mt-2 text-sm">
+                <summary className="cursor-pointer font-medium">The court&apos;s reasoning in full</summary>
                 <CitedText text={verdict.reason} onCite={onCite} />
-              </div>
+              </details>
             ) : null}
             <p className="mt-2 text-sm text-black/70" data-testid="proclaim-stop">
               {typeof switchedStop === "string" && switchedStop === stopReason

@@ -3,6 +3,8 @@
  * §5): pure functions, so the page stays a layout and the words are tested on their own.
  */
 
+import { readProclaimStep } from "@/lib/debate/proclaim/steps";
+
 type Obj = Record<string, unknown>;
 export const asObj = (v: unknown): Obj => (v && typeof v === "object" && !Array.isArray(v) ? (v as Obj) : {});
 const num = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) ? v : null);
@@ -44,7 +46,6 @@ export function splitPhase(phase: string): { trial: Trial; step: string } {
     : { trial: "primary", step: phase };
 }
 
-const pc = (t: PTurn): Obj => asObj(asObj(t.metadata).proclaim);
 const value = (t: PTurn): Obj => asObj(asObj(t.metadata).value);
 const json = (t: PTurn): Obj | null => {
   const j = asObj(t.metadata).json;
@@ -92,7 +93,7 @@ export function premiseChecklist(turns: PTurn[]): {
   unparsed: boolean;
 } {
   const p = [...turns].reverse().find((t) => t.phase.startsWith("premises") && t.status === "completed");
-  const premises = strs(p ? pc(p).premises : undefined);
+  const premises = strs(p ? readProclaimStep("premises", p.metadata)?.premises : undefined);
   const critics = turns.filter((t) => splitPhase(t.phase).step === "critic" && t.status === "completed" && json(t));
   const last = critics.at(-1);
   const open = strs(last ? json(last)!.unresolved_premises : undefined).map((x) => x.toLowerCase().trim());
@@ -245,8 +246,10 @@ export function readTrial(turns: PTurn[], trial: Trial): TrialView {
     });
   const closes = new Map<number, { decision: string | null; pClose: number | null }>();
   for (const t of mine)
-    if (step(t) === "court-close" && t.status === "completed")
-      closes.set(t.round, { decision: str(pc(t).decision), pClose: num(pc(t).pClose) });
+    if (step(t) === "court-close" && t.status === "completed") {
+      const m = readProclaimStep("court-close", t.metadata);
+      closes.set(t.round, { decision: m?.decision ?? null, pClose: m?.pClose ?? null });
+    }
   const reflections: RoundRow[] = mine
     .filter((t) => step(t) === "convergence" && t.status === "completed")
     .map((t) => {
@@ -270,10 +273,10 @@ export function readTrial(turns: PTurn[], trial: Trial): TrialView {
   for (const t of mine) {
     const s = step(t);
     if (s === "expert-request" || s === "expert-request-repair") {
-      const m = pc(t);
-      const req = asObj(m.request);
-      if (!Object.keys(req).length) continue;
-      const side = str(m.side);
+      const m = readProclaimStep("expert-request", t.metadata);
+      const req = m?.request;
+      if (!req) continue;
+      const side = m.side;
       const existing = experts.find((e) => e.round === t.round && e.side === side);
       const row = {
         round: t.round,
@@ -287,25 +290,26 @@ export function readTrial(turns: PTurn[], trial: Trial): TrialView {
       if (existing) Object.assign(existing, { request: row.request, reasoning: row.reasoning });
       else experts.push(row);
     } else if (s === "expert-ruling" || s === "testimony") {
-      const m = pc(t);
-      const side = str(m.side);
+      const m = s === "expert-ruling" ? readProclaimStep("expert-ruling", t.metadata) : null;
+      const tm = s === "testimony" ? readProclaimStep("testimony", t.metadata) : null;
+      const side = m?.side ?? tm?.side ?? null;
       let e = experts.find((x) => x.round === t.round && x.side === side);
       if (!e)
         experts.push(
           (e = {
             round: t.round,
             side,
-            request: str(m.expertType),
+            request: m?.expertType ?? null,
             reasoning: null,
             ruling: null,
             expert: null,
             testimony: null,
           }),
         );
-      if (s === "expert-ruling") e.ruling = str(m.ruling) ?? (t.status === "completed" ? "unread" : null);
+      if (s === "expert-ruling") e.ruling = str(m?.ruling) ?? (t.status === "completed" ? "unread" : null);
       else {
         e.testimony = t;
-        e.expert = str(m.expert);
+        e.expert = str(tm?.expert);
       }
     }
   }

@@ -1,8 +1,25 @@
+import type { z } from "zod";
+import { toolCallRecordSchema } from "@/lib/tools/record";
+import {
+  claimsAnswerSchema,
+  keywordsValueSchema,
+  nerValueSchema,
+  salienceValueSchema,
+  verifyValueSchema,
+  webSkippedValueSchema,
+  wikiOffValueSchema,
+  wikiValueSchema,
+  zofiaStepSchemas,
+  type ZofiaStepMeta,
+  type ZofiaStepName,
+} from "@/lib/debate/zofia/steps";
+
 /*
- * Reads a ZoFia debate's stored turns into the steps the page draws. The turns are the contract
- * of issue 12 (phase, role, kind; model turns carry `metadata.zofia`, computed steps their
- * `metadata.value`, JSON turns `metadata.json`); anything missing or malformed reads as "not yet"
- * rather than breaking the page, since the page also draws debates that are still running.
+ * Reads a ZoFia debate's stored turns into the steps the page draws, through the same schemas the
+ * protocol writes with (lib/debate/zofia/steps.ts): model turns carry `metadata.zofia`, computed
+ * steps their `metadata.value`, JSON turns `metadata.json`, tool turns `metadata.tool`. A step not
+ * stored yet reads as "not yet" (the page also draws running debates); a finished step whose
+ * metadata does not parse (an old row) is listed in `unread`, and the page says it could not read it.
  */
 
 export type ZTurn = {
@@ -23,17 +40,37 @@ export type ZTurn = {
 
 type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj | null => (v && typeof v === "object" && !Array.isArray(v) ? (v as Obj) : null);
-const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
-const num = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) ? v : null);
-const str = (v: unknown): string | null => (typeof v === "string" ? v : null);
-const bool = (v: unknown): boolean => v === true;
 
-/** What a step stored: a model turn's `zofia` metadata, a computed step's value, or a JSON turn's parse. */
-export function payload(t: ZTurn | undefined): Obj | null {
-  const m = obj(t?.metadata);
-  if (!m) return null;
-  const parts = [obj(m.json), obj(m.value), obj(m.zofia)].filter((x): x is Obj => !!x);
-  return parts.length ? Object.assign({}, ...parts) : null;
+/** A finished step the page could not read with its schema: named on the page, never guessed at. */
+export type UnreadStep = { seq: number; phase: string; role: string };
+
+/** Parses one part of a turn's metadata; a finished turn that does not parse is noted in `unread`. */
+class Reader {
+  readonly unread: UnreadStep[] = [];
+  private noted = new Set<number>();
+
+  part<S extends z.ZodType>(t: ZTurn | undefined, key: "value" | "json" | "tool", schema: S): z.infer<S> | null {
+    if (!t) return null;
+    const r = schema.safeParse(obj(t.metadata)?.[key]);
+    if (r.success) return r.data;
+    this.miss(t);
+    return null;
+  }
+
+  step<S extends ZofiaStepName>(t: ZTurn | undefined, step: S): ZofiaStepMeta<S> | null {
+    if (!t) return null;
+    const r = zofiaStepSchemas[step].safeParse(obj(t.metadata)?.zofia);
+    if (r.success) return r.data as ZofiaStepMeta<S>;
+    this.miss(t);
+    return null;
+  }
+
+  /** Only a finished turn can be unreadable: a running one has not written its metadata yet. */
+  private miss(t: ZTurn) {
+    if (t.status !== "completed" || this.noted.has(t.seq)) return;
+    this.noted.add(t.seq);
+    this.unread.push({ seq: t.seq, phase: t.phase, role: t.role });
+  }
 }
 
 /**
@@ -53,6 +90,7 @@ function withRepairs(turns: readonly ZTurn[]): ZTurn[] {
         ? {
             ...t,
             content: r.content,
+            status: r.status,
             metadata: { ...(obj(t.metadata) ?? {}), ...(obj(r.metadata) ?? {}) },
             repaired: true,
           }
@@ -150,161 +188,151 @@ export type Exchange = {
 
 export const LINGUIST_DIMENSIONS = ["sentence", "word", "grammar", "emotion", "information-quality"] as const;
 
-function ner(t: ZTurn | undefined): NerStep | null {
-  const v = payload(t);
+function ner(rd: Reader, t: ZTurn | undefined): NerStep | null {
+  const v = rd.part(t, "value", nerValueSchema);
   if (!v) return null;
-  const kept = new Set(
-    arr(v.kept)
-      .map(num)
-      .filter((n): n is number => n !== null),
-  );
+  const kept = new Set(v.kept);
   return {
-    provider: str(v.provider) ?? "unknown",
-    label: str(v.label),
-    heuristic: bool(v.heuristic),
-    tau: num(v.tau),
-    tauSteps: arr(v.tauSteps)
-      .map(num)
-      .filter((n): n is number => n !== null),
-    units: arr(v.units).map((u, i) => {
-      const o = obj(u) ?? {};
-      return {
-        text: str(o.text) ?? "",
-        type: str(o.type) ?? "",
-        confidence: num(o.confidence),
-        sentence: num(o.sentence),
-        kept: kept.has(i),
-      };
-    }),
+    provider: v.provider,
+    label: v.label,
+    heuristic: v.heuristic,
+    tau: v.tau,
+    tauSteps: v.tauSteps.map((s) => s.tau),
+    units: v.units.map((u, i) => ({
+      text: u.text,
+      type: u.type,
+      confidence: u.confidence,
+      sentence: u.sentence,
+      kept: kept.has(i),
+    })),
   };
 }
 
-function salience(t: ZTurn | undefined): SalienceStep | null {
-  const v = payload(t);
-  if (!v) return null;
-  return {
-    units: arr(v.units).map((u) => {
-      const o = obj(u) ?? {};
-      return { text: str(o.text) ?? "", local: num(o.local), global: num(o.global), sHier: num(o.sHier) };
-    }),
-    embedder: str(v.embedder),
-    truncated: bool(v.truncated),
-    uncalibrated: bool(v.uncalibrated),
-  };
+function salience(rd: Reader, t: ZTurn | undefined): SalienceStep | null {
+  const v = rd.part(t, "value", salienceValueSchema);
+  return v
+    ? {
+        units: v.units.map((u) => ({ text: u.text, local: u.local, global: u.global, sHier: u.sHier })),
+        embedder: v.embedder,
+        truncated: v.truncated,
+        uncalibrated: v.uncalibrated,
+      }
+    : null;
 }
 
-function keywords(t: ZTurn | undefined): KeywordStep | null {
-  const v = payload(t);
-  if (!v) return null;
-  return {
-    steps: arr(v.steps).map((s) => {
-      const o = obj(s) ?? {};
-      return {
-        k: num(o.k),
-        lambda: num(o.lambda),
-        candidates: arr(o.candidates).map((c) => ({ text: str(obj(c)?.text) ?? "", mmr: num(obj(c)?.mmr) })),
-        pick: str(o.pick),
-        stop: bool(o.stop),
-      };
-    }),
-    keywords: arr(v.keywords)
-      .map(str)
-      .filter((s): s is string => !!s),
-    mmrPrevInit: v.mmrPrevInit === undefined ? null : String(v.mmrPrevInit),
-  };
+function keywords(rd: Reader, t: ZTurn | undefined): KeywordStep | null {
+  const v = rd.part(t, "value", keywordsValueSchema);
+  return v ? { steps: v.steps, keywords: v.keywords, mmrPrevInit: v.mmrPrevInit } : null;
 }
 
-function web(t: ZTurn): WebStep {
+function web(rd: Reader, t: ZTurn): WebStep {
   const m = obj(t.metadata) ?? {};
-  const tool = obj(m.tool) ?? {};
-  const request = obj(tool.request) ?? obj(m.toolRequest) ?? {};
-  const z = obj(m.zofia) ?? {};
-  return {
+  const base = {
     seq: t.seq,
     phase: t.phase,
     status: t.status,
-    query: str(request.query),
-    dropped: str(z.dropped),
-    label: str(tool.label),
-    live: typeof tool.live === "boolean" ? tool.live : null,
-    before: str(request.before),
-    excludeDomains: arr(request.excludeDomains)
-      .map(str)
-      .filter((s): s is string => !!s),
-    results: arr(tool.results).map((r) => {
-      const o = obj(r) ?? {};
-      return {
-        rank: num(o.rank),
-        title: str(o.title) ?? "",
-        text: str(o.text) ?? "",
-        url: str(o.url),
-        publishedAt: str(o.publishedAt),
-      };
-    }),
     error: t.error ?? null,
-    skipped: obj(m.value)?.skipped ? (str(obj(m.value)!.reason) ?? "skipped") : null,
+    dropped: null as string | null,
+    label: null as string | null,
+    live: null as boolean | null,
+    before: null as string | null,
+    query: null as string | null,
+    excludeDomains: [] as string[],
+    results: [] as SearchResult[],
+    skipped: null as string | null,
+  };
+  // A search that was never sent (web off, no keywords) is a computed step.
+  if (t.kind === "analysis") {
+    const v = rd.part(t, "value", webSkippedValueSchema);
+    return { ...base, skipped: v?.reason ?? (t.status === "completed" ? "skipped" : null) };
+  }
+  const z = m.zofia === undefined ? null : rd.step(t, "web");
+  // A provider that could not be built leaves only the request it was given.
+  const tool = m.tool === undefined ? null : rd.part(t, "tool", toolCallRecordSchema);
+  const request = tool?.request ?? (obj(m.toolRequest) as { query?: string; before?: string } | null);
+  return {
+    ...base,
+    dropped: z?.dropped ?? null,
+    label: tool?.label ?? null,
+    live: tool?.live ?? null,
+    query: typeof request?.query === "string" ? request.query : null,
+    before: typeof request?.before === "string" ? request.before : null,
+    excludeDomains: tool?.request.excludeDomains ?? [],
+    results:
+      tool?.status === "ok"
+        ? tool.results.map((r) => ({
+            rank: r.rank,
+            title: r.title,
+            text: r.text,
+            url: r.url,
+            publishedAt: r.publishedAt,
+          }))
+        : [],
   };
 }
 
-function wiki(t: ZTurn): WikiStep | null {
-  const v = payload(t);
-  if (!v) return null;
-  return {
-    keyword: str(v.keyword) ?? (t.phase.startsWith("wiki:") ? t.phase.slice(5) : null),
-    provider: str(v.provider) ?? "unknown",
-    note: str(v.note),
-    candidates: arr(v.candidates).map((c) => {
-      const o = obj(c) ?? {};
-      return { title: str(o.title) ?? "", description: str(o.description), similarity: num(o.similarity) };
-    }),
-    chosen: str(v.chosen),
-    summary: str(v.summary),
-  };
+function wiki(rd: Reader, t: ZTurn): WikiStep | null {
+  const v = rd.part(t, "value", wikiValueSchema);
+  return v
+    ? {
+        keyword: v.keyword,
+        provider: v.provider,
+        note: null,
+        candidates: v.candidates.map((c) => ({
+          title: c.title,
+          description: c.description || null,
+          similarity: c.similarity,
+        })),
+        chosen: v.chosen,
+        summary: v.summary,
+      }
+    : null;
 }
 
-/** The answer a judge gave, read from its metadata; the label's first letter when only text is there. */
-function judgeCall(t: ZTurn): JudgeCall {
-  const v = payload(t) ?? {};
-  const probs: Record<string, number> = {};
-  for (const [k, p] of Object.entries(obj(v.probs) ?? obj((obj(t.metadata) ?? {}).labelProbs) ?? {}))
-    if (typeof p === "number") probs[k] = p;
+function wikiOff(rd: Reader, t: ZTurn): WikiStep | null {
+  const v = rd.part(t, "value", wikiOffValueSchema);
+  return v ? { keyword: null, provider: v.provider, note: v.note, candidates: [], chosen: null, summary: null } : null;
+}
+
+/** The answer a judge gave, read from its metadata. */
+function judgeCall(rd: Reader, t: ZTurn): JudgeCall {
+  const final = t.phase === "judge-final";
+  const v = final ? rd.step(t, "judge-final") : rd.step(t, "judge");
   return {
-    answer: str(v.answer),
-    probs,
-    final: t.phase === "judge-final",
+    answer: v?.answer ?? null,
+    probs: v?.probs ?? {},
+    final,
     text: t.content,
     status: t.status,
     seq: t.seq,
   };
 }
 
-/** The agent each step's turn speaks for on the information matrix. */
-const MATRIX_AGENT: Array<[(t: ZTurn) => boolean, string]> = [
-  [(t) => t.role === "linguist", "linguist"],
-  [(t) => t.role === "expert" && t.phase === "expert", "expert"],
-  [(t) => t.role === "extractor", "extractor"],
-  [(t) => t.role === "verifier" && t.phase.startsWith("verify:"), "verifier"],
-  [(t) => t.role === "pro", "pro"],
-  [(t) => t.role === "con", "con"],
-  [(t) => t.role === "judge" && t.phase === "judge", "judge"],
+/** The agent each step's turn speaks for on the information matrix, and the step its metadata is. */
+const MATRIX_AGENT: Array<[(t: ZTurn) => boolean, string, ZofiaStepName]> = [
+  [(t) => t.role === "linguist", "linguist", "linguist"],
+  [(t) => t.role === "expert" && t.phase === "expert", "expert", "expert"],
+  [(t) => t.role === "extractor", "extractor", "claims"],
+  [(t) => t.role === "verifier" && /^verify:\d+$/.test(t.phase), "verifier", "verify"],
+  [(t) => t.role === "pro", "pro", "argument"],
+  [(t) => t.role === "con", "con", "argument"],
+  [(t) => t.role === "judge" && t.phase === "judge", "judge", "judge"],
 ];
 
+type Sees = { article?: boolean; web?: boolean; wikipedia?: boolean; llm?: boolean };
+
 /** What each agent was given, as the protocol recorded it on its turns (`metadata.zofia.sees`). */
-export function seesByAgent(
-  turns: readonly ZTurn[],
-): Record<string, { article?: boolean; web?: boolean; wikipedia?: boolean; llm?: boolean }> {
-  const out: Record<string, { article?: boolean; web?: boolean; wikipedia?: boolean; llm?: boolean }> = {};
+export function seesByAgent(turns: readonly ZTurn[]): Record<string, Sees> {
+  const out: Record<string, Sees> = {};
+  const rd = new Reader();
   for (const t of turns) {
-    const sees = obj(obj(obj(t.metadata)?.zofia)?.sees);
-    if (!sees) continue;
-    const agent = MATRIX_AGENT.find(([match]) => match(t))?.[1];
-    if (agent && !out[agent])
-      out[agent] = {
-        article: bool(sees.article),
-        web: bool(sees.web),
-        wikipedia: bool(sees.wikipedia),
-        llm: bool(sees.llm),
-      };
+    const match = MATRIX_AGENT.find(([m]) => m(t));
+    if (!match || out[match[1]] || !obj(obj(t.metadata)?.zofia)) continue;
+    const meta = rd.step(t, match[2]) as { sees?: Sees } | null;
+    if (meta?.sees) {
+      const { article, web, wikipedia, llm } = meta.sees;
+      out[match[1]] = { article, web, wikipedia, llm };
+    }
   }
   return out;
 }
@@ -325,9 +353,12 @@ export type ZofiaSteps = {
   exchanges: Exchange[];
   /** The one judge-final call when the debate toggle is off (no exchanges). */
   soloFinal: JudgeCall | null;
+  /** Finished steps whose stored metadata this page cannot read (older rows): the page names them. */
+  unread: UnreadStep[];
 };
 
 export function readZofia(stored: readonly ZTurn[]): ZofiaSteps {
+  const rd = new Reader();
   const turns = withRepairs(stored);
   const by = (phase: string, role?: string) =>
     turns.find((t) => t.phase === phase && (!role || t.role === role) && t.status === "completed");
@@ -335,14 +366,14 @@ export function readZofia(stored: readonly ZTurn[]): ZofiaSteps {
   const linguist = turns
     .filter((t) => t.role === "linguist" && t.phase.startsWith("linguist:"))
     .map((t) => {
-      const v = payload(t) ?? {};
+      const v = t.status === "completed" ? rd.step(t, "linguist") : null;
       // The lean is shown as a badge; the answer's own "LEANS: …" line would say it twice.
       const text = t.content.replace(/\n?\s*LEANS?\s*[:：]\s*(REAL|FAKE|UNCLEAR)\s*$/i, "").trim();
       return {
-        dimension: str(v.dimension) ?? t.phase.slice("linguist:".length),
-        lean: str(v.lean),
-        words: num(v.words),
-        flagged: bool(v.flagged),
+        dimension: v?.dimension ?? t.phase.slice("linguist:".length),
+        lean: v?.lean ?? null,
+        words: v?.words ?? null,
+        flagged: v?.flagged ?? false,
         text,
         status: t.status,
       };
@@ -351,20 +382,30 @@ export function readZofia(stored: readonly ZTurn[]): ZofiaSteps {
       (a, b) => LINGUIST_DIMENSIONS.indexOf(a.dimension as never) - LINGUIST_DIMENSIONS.indexOf(b.dimension as never),
     );
   const domainTurn = turns.find((t) => t.phase === "domain" && t.role === "expert");
+  const domain = domainTurn?.status === "completed" ? rd.step(domainTurn, "domain") : null;
   const expertTurn = turns.find((t) => t.phase === "expert" && t.role === "expert");
+  const expertMeta = expertTurn ? rd.step(expertTurn, "expert") : null;
   const claimsTurn = turns.find((t) => t.phase === "claims" && t.role === "extractor");
-  const claimsValue = payload(claimsTurn);
+  // An answer that could not be read as claims is stored without `json`: said as unparsed, not unread.
+  const claimsValue =
+    claimsTurn && obj(claimsTurn.metadata)?.json !== undefined ? rd.part(claimsTurn, "json", claimsAnswerSchema) : null;
   const verify = turns
     .filter((t) => t.role === "verifier" && /^verify:\d+$/.test(t.phase))
     .map((t) => {
-      const v = payload(t) ?? {};
+      // A verifier that was not asked is a computed step (its value); one that was asked a model turn.
+      const v =
+        t.kind === "analysis" && obj(t.metadata)?.value !== undefined
+          ? rd.part(t, "value", verifyValueSchema)
+          : t.status === "completed"
+            ? rd.step(t, "verify")
+            : null;
       return {
         n: Number(t.phase.slice("verify:".length)),
-        claim: str(v.claim),
-        label: str(v.label),
-        quotes: arr(v.quotes).map((q) => ({ text: str(obj(q)?.text) ?? "", verified: bool(obj(q)?.verified) })),
-        context: arr(v.context).map((c) => ({ text: str(obj(c)?.text) ?? "", cosine: num(obj(c)?.cosine) })),
-        called: v.called === undefined ? true : bool(v.called),
+        claim: v?.claim ?? null,
+        label: v?.label ?? null,
+        quotes: v?.quotes ?? [],
+        context: v?.context ?? [],
+        called: v?.called ?? true,
         reason: t.content,
         status: t.status,
       };
@@ -378,63 +419,53 @@ export function readZofia(stored: readonly ZTurn[]): ZofiaSteps {
   for (const t of turns) {
     if (t.phase === "argument" && (t.role === "pro" || t.role === "con")) ex(t.round)[t.role] = t;
     else if (t.role === "judge" && (t.phase === "judge" || t.phase === "judge-final")) {
-      const call = judgeCall(t);
+      const call = judgeCall(rd, t);
       if (t.phase === "judge") ex(t.round).judge = call;
       else if (rounds.has(t.round)) ex(t.round).final = call;
       else soloFinal = call;
     }
   }
 
-  return {
-    ner: ner(nerTurn ?? undefined),
+  const steps: Omit<ZofiaSteps, "unread"> = {
+    ner: ner(rd, nerTurn ?? undefined),
     nerTurn: nerTurn ?? null,
-    salience: salience(by("salience")),
-    keywords: keywords(by("keywords")),
+    salience: salience(rd, by("salience")),
+    keywords: keywords(rd, by("keywords")),
     web: turns
       .filter((t) => t.role === "web-search" && (t.phase === "web" || t.phase.startsWith("web-relax")))
-      .map(web),
+      .map((t) => web(rd, t)),
     wiki: turns
       .filter((t) => t.role === "wiki" && t.phase.startsWith("wiki:") && t.status === "completed")
-      .map(wiki)
+      .map((t) => wiki(rd, t))
       .filter((w): w is WikiStep => !!w),
     wikiOff: (() => {
       const t = turns.find((x) => x.role === "wiki" && x.phase === "wiki" && x.status === "completed");
-      return t ? wiki(t) : null;
+      return t ? wikiOff(rd, t) : null;
     })(),
     linguist,
     domain: domainTurn
-      ? {
-          role: str(payload(domainTurn)?.expertRole),
-          parsed: payload(domainTurn)?.parsed !== false,
-          status: domainTurn.status,
-        }
+      ? { role: domain?.expertRole ?? null, parsed: domain?.parsed !== false, status: domainTurn.status }
       : null,
     expert: expertTurn
       ? {
-          role: str(payload(expertTurn)?.expertRole) ?? str(payload(domainTurn)?.expertRole),
+          role: expertMeta?.expertRole ?? domain?.expertRole ?? null,
           text: expertTurn.content,
           status: expertTurn.status,
         }
       : null,
     claims: claimsTurn
       ? {
-          core: str(claimsValue?.core),
-          sub: arr(claimsValue?.sub)
-            .map(str)
-            .filter((s): s is string => !!s),
+          core: claimsValue?.core ?? null,
+          sub: claimsValue?.sub ?? [],
           status: claimsTurn.status,
-          unparsed: claimsTurn.status === "completed" && !str(claimsValue?.core),
+          unparsed: claimsTurn.status === "completed" && !claimsValue?.core,
         }
       : null,
     verify,
     exchanges: [...rounds.values()].sort((a, b) => a.round - b.round),
     soloFinal,
   };
-}
-
-/** REAL / FAKE on the product's scale, for the reader who knows TRUE / FALSE from other debates. */
-export function productWord(label: string | null | undefined): string | null {
-  return label === "REAL" ? "TRUE" : label === "FAKE" ? "FALSE" : null;
+  return { ...steps, unread: rd.unread.sort((a, b) => a.seq - b.seq) };
 }
 
 /** The judge's one-letter call in words. */

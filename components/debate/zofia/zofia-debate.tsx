@@ -3,6 +3,7 @@
 import { useMemo, useState } from "react";
 import type { LiveTurn } from "@/lib/debate/events";
 import type { DebateView } from "@/lib/debate/view";
+import { PeopleVerdictHead } from "../people-verdict";
 import { CitedText } from "../cited-text";
 import { zofiaDefinition } from "@/lib/debate/zofia/definition";
 import { DebateControls } from "../debate-controls";
@@ -12,7 +13,7 @@ import { AnalysisCards } from "./analysis-cards";
 import { DebateRounds, JudgeCallLine } from "./debate-rounds";
 import { EntityPipeline } from "./entity-pipeline";
 import { InformationMatrix } from "./information-matrix";
-import { dayBefore, productWord, readZofia, seesByAgent, type ZTurn } from "./read";
+import { dayBefore, readZofia, seesByAgent, type ZTurn } from "./read";
 
 /**
  * The page of a ZoFia debate (spec §5, issue 12 "The page"): the verdict first, then how it was
@@ -125,18 +126,15 @@ export function ZofiaDebate({ view, live, connection, canControl = false, extra 
             data-testid="zofia-verdict"
             className="rounded-lg border-2 border-black/80 bg-white p-4"
           >
-            <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
-              <span className="text-sm font-medium text-black/60">Verdict</span>
-              <span
-                data-testid="zofia-verdict-label"
-                className={`rounded px-3 py-1 text-lg font-bold tracking-wide ${VERDICT_STYLE[verdict.label] ?? VERDICT_STYLE.UNPARSED}`}
-              >
-                {verdict.label}
-              </span>
-              {productWord(verdict.label) ? (
-                <span className="text-sm text-black/70">reads as {productWord(verdict.label)} on the claim scale</span>
-              ) : null}
-            </div>
+            <PeopleVerdictHead
+              method={view.protocol}
+              verdict={verdict}
+              turns={view.turns}
+              evidence={view.evidence}
+              onCite={setSelected}
+              confidenceWords="judge's confidence"
+              ownLabelTestId="zofia-verdict-label"
+            />
             {verdict.label === "UNPARSED" ? (
               <p className="mt-2 text-sm">
                 The judge&apos;s final answer could not be read as real or fake; no label was guessed.
@@ -162,12 +160,10 @@ export function ZofiaDebate({ view, live, connection, canControl = false, extra 
             {/* The judge answers one letter; only a longer answer (a repaired or wordy one) is worth opening. */}
             {/* The reason people read, from the definition: the last argument of the side the judge agreed with, said as such. */}
             {!verdict.reason?.trim() && reasonFromTurns ? (
-              <div className="mt-2 text-sm" data-testid="zofia-reason">
-                <p className="text-xs text-black/60" data-testid="reason-note">
-                  {reasonFromTurns.note}
-                </p>
+              <details className="mt-2 text-sm" data-testid="zofia-reason">
+                <summary className="cursor-pointer font-medium">That argument in full</summary>
                 <CitedText text={reasonFromTurns.text} onCite={setSelected} />
-              </div>
+              </details>
             ) : null}
             {verdict.reason && verdict.reason.trim().length > 2 ? (
               <details className="mt-2 text-sm">
@@ -197,6 +193,12 @@ export function ZofiaDebate({ view, live, connection, canControl = false, extra 
 
       <div className="grid min-w-0 gap-6 lg:grid-cols-[minmax(0,1fr)_20rem]">
         <div className="min-w-0 space-y-8">
+          {steps.unread.length ? (
+            <p role="status" className="rounded-md bg-amber-50 p-3 text-sm text-amber-900" data-testid="zofia-unread">
+              Could not read {steps.unread.length === 1 ? "this step" : `${steps.unread.length} steps`} (stored by an
+              older version): {steps.unread.map((u) => u.phase).join(", ")}. The rest of the page is shown as stored.
+            </p>
+          ) : null}
           <Section
             id="zofia-pipeline"
             title="1 · From entities to evidence"

@@ -11,6 +11,7 @@ import { DEFAULT_PROTOCOL, getProtocol, PROTOCOL_NAMES } from "@/lib/debate/prot
 import { bold, dim, green, red, yellow } from "../output";
 import { compareCommand } from "@/lib/cli/commands/compare";
 import { MATCH_FLAGS_HELP, matchFirst, type MatchFlags } from "../match-first";
+import { verdictText } from "../verdict-text";
 
 type Options = MatchFlags & {
   corpus?: string;
@@ -41,7 +42,7 @@ type Options = MatchFlags & {
 const collect = (value: string, previous: string[]) => [...previous, value];
 
 /** Human-readable rendering of the same events the browser receives. */
-function printer() {
+function printer(method: string) {
   let open = false;
   return (e: DebateEvent) => {
     switch (e.type) {
@@ -77,11 +78,14 @@ function printer() {
         );
         break;
       }
-      case "verdict":
+      case "verdict": {
+        // The head now; the reason with the evidence it rests on once the debate's evidence is read back.
+        const v = verdictText(method, e.verdict);
         process.stdout.write(
-          `\n${bold("VERDICT")} ${e.verdict.label}${e.verdict.confidence !== null ? ` (${(e.verdict.confidence * 100).toFixed(0)}%)` : ""}${e.verdict.stoppedEarly ? dim(` · stopped after ${e.verdict.stopAfter}`) : ""}\n${e.verdict.reason ?? ""}\n`,
+          `\n${bold("VERDICT")} ${v.head}${e.verdict.stoppedEarly ? dim(` · stopped after ${e.verdict.stopAfter}`) : ""}\n`,
         );
         break;
+      }
       case "status":
         if (e.error) process.stdout.write(red(`\n${e.error}\n`));
         break;
@@ -280,9 +284,10 @@ export function register(program: Command) {
         );
         return;
       }
+      const method = (await debateView(db, id))?.protocol ?? DEFAULT_PROTOCOL;
       const print = opts.json
         ? (e: DebateEvent) => process.stdout.write(`${JSON.stringify({ debate: id, ...e })}\n`)
-        : printer();
+        : printer(method);
       if (!opts.json) process.stdout.write(dim(`debate ${id}\n`));
       const unsubscribe = subscribe(id, print);
       // Ctrl-C stops the debate cleanly: finished turns stay, the debate is marked cancelled.
@@ -295,10 +300,16 @@ export function register(program: Command) {
       if (outcome.status === "skipped") throw new Error(`Debate ${id} was not run: ${outcome.error}`);
       const view = await debateView(db, id);
       if (opts.json) process.stdout.write(`${JSON.stringify({ debate: id, type: "result", result: view })}\n`);
-      else
+      else {
+        if (view?.verdict) {
+          const v = verdictText(view.protocol, view.verdict, view.turns, view.evidence);
+          if (v.reason) process.stdout.write(`\n${v.note ? `${dim(v.note)}\n` : ""}${v.reason}\n`);
+          if (v.restsOn.length) process.stdout.write(dim(`Rests on: ${v.restsOn.join("; ")}\n`));
+        }
         process.stdout.write(
           `\n${outcome.status === "completed" ? green("✔ completed") : yellow(outcome.status)} · ${view?.totals.calls} model calls · ${(view?.totals.promptTokens ?? 0) + (view?.totals.completionTokens ?? 0)} tokens${view?.totals.costUsd != null ? ` · $${view.totals.costUsd.toFixed(4)}` : ""}\n`,
         );
+      }
       if (outcome.status !== "completed") process.exitCode = 1;
     });
 }

@@ -5,29 +5,9 @@ import { defaultPlainStep, formNumber as num, readStep } from "../definition";
 import { PRESETS } from "./config";
 import { jsonInWords, plainWords } from "../plain-words";
 import { PROCLAIM_LABELS } from "./labels";
+import { proclaimStepSchemas } from "./steps";
 
-export const PROCLAIM_STEPS = [
-  "premises",
-  "seed",
-  "discovery",
-  "stance-retrieve",
-  "negotiation",
-  "admissibility",
-  "admitted",
-  "embed-pool",
-  "argument",
-  "reflection",
-  "critic",
-  "convergence",
-  "court-close",
-  "retrieve",
-  "novelty",
-  "prag",
-  "expert-persona",
-  "testimony",
-  "consistency",
-  "panel",
-] as const;
+export { PROCLAIM_STEPS } from "./steps";
 
 /**
  * PROClaim's tokens per claim in the paper (spec §7, Check-COVID, full system and each ablation);
@@ -109,7 +89,7 @@ export const proclaimDefinition: MethodDefinition = {
     return j ? `Judge ${j[1]}` : null;
   },
   metadataKey: "proclaim",
-  steps: Object.fromEntries(PROCLAIM_STEPS.map((s) => [s, z.looseObject({ step: z.literal(s) })])),
+  steps: proclaimStepSchemas,
   plainStep(turn, ctx) {
     const base = defaultPlainStep(proclaimDefinition, turn, ctx);
     if (!base) return null;

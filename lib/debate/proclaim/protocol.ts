@@ -42,6 +42,7 @@ import {
   type RoundSignals,
 } from "./formulas";
 import { PROCLAIM_LABELS } from "./labels";
+import { proclaimStep } from "./steps";
 
 /**
  * PROClaim (Chowdhury et al., "Courtroom-Style Multi-Agent Debate with Progressive RAG and Role-Switching for Controversial Claim Verification", arXiv:2603.28488).
@@ -384,7 +385,7 @@ async function admitEvidence(court: Court, pre: PreTrial): Promise<DebateEvidenc
         kind: "analysis",
         system: analyst(),
         prompt,
-        metadataFrom: (t) => ({ proclaim: { step: "premises", premises: readPremises(t) } }),
+        metadataFrom: (t) => proclaimStep("premises", { premises: readPremises(t) }),
       }),
     read: (t) => (readPremises(t).length ? readPremises(t) : null),
     repair: (said) => {
@@ -401,14 +402,12 @@ async function admitEvidence(court: Court, pre: PreTrial): Promise<DebateEvidenc
           { role: "assistant", content: said.text },
         ],
         prompt: p`Your answer held no premises. ${prompt}`,
-        metadataFrom: (t) => ({
-          proclaim: {
-            step: "premises",
+        metadataFrom: (t) =>
+          proclaimStep("premises", {
             premises: readPremises(t),
             repaired: true,
             unparsed: readPremises(t).length === 0,
-          },
-        }),
+          }),
       });
     },
   });
@@ -881,15 +880,13 @@ async function closes(
     options: ["CONTINUE", "CLOSE"],
     marker: "DECISION:",
     fallback: { kind: "none" },
-    metadata: { proclaim: { step: "court-close", debate: name } },
-    metadataFromScored: (text, scores) => ({
-      proclaim: {
-        step: "court-close",
+    metadata: proclaimStep("court-close", { debate: name }),
+    metadataFromScored: (text, scores) =>
+      proclaimStep("court-close", {
         debate: name,
         decision: readDecision(text),
         pClose: scores.status === "scored" ? (scores.probs.CLOSE ?? null) : null,
-      },
-    }),
+      }),
   });
   if (readDecision(close.text) === "CLOSE") {
     state.stopReason = "court";
@@ -1118,17 +1115,14 @@ async function expertStep(court: Court, state: TrialState, t: number, side: Side
         prompt: requestPrompt,
         maxOutputTokens: Math.min(config.maxTurnTokens, 200),
         metadataFrom: (text) => {
-          if (declinesExpert(text)) return { proclaim: { step: "expert-request", debate: name, side, request: null } };
+          if (declinesExpert(text)) return proclaimStep("expert-request", { debate: name, side, request: null });
           const r = readJsonAnswer(text, expertRequestSchema);
-          return {
-            proclaim: {
-              step: "expert-request",
-              debate: name,
-              side,
-              request: r.ok ? r.value : null,
-              ...(r.ok ? {} : { unparsed: { problem: r.problem } }),
-            },
-          };
+          return proclaimStep("expert-request", {
+            debate: name,
+            side,
+            request: r.ok ? r.value : null,
+            ...(r.ok ? {} : { unparsed: { problem: r.problem } }),
+          });
         },
       }),
     // NONE (no expert wanted) is an answer; so is a request that fits the format.
@@ -1157,16 +1151,13 @@ async function expertStep(court: Court, state: TrialState, t: number, side: Side
         maxOutputTokens: Math.min(config.maxTurnTokens, 200),
         metadataFrom: (text) => {
           const r = declinesExpert(text) ? null : readJsonAnswer(text, expertRequestSchema);
-          return {
-            proclaim: {
-              step: "expert-request",
-              debate: name,
-              side,
-              repaired: true,
-              request: r?.ok ? r.value : null,
-              ...(r && !r.ok ? { unparsed: { problem: r.problem, firstProblem: problem } } : {}),
-            },
-          };
+          return proclaimStep("expert-request", {
+            debate: name,
+            side,
+            repaired: true,
+            request: r?.ok ? r.value : null,
+            ...(r && !r.ok ? { unparsed: { problem: r.problem, firstProblem: problem } } : {}),
+          });
         },
       });
     },
@@ -1188,15 +1179,13 @@ async function expertStep(court: Court, state: TrialState, t: number, side: Side
       claim,
     }),
     maxOutputTokens: Math.min(config.maxTurnTokens, 150),
-    metadataFrom: (text) => ({
-      proclaim: {
-        step: "expert-ruling",
+    metadataFrom: (text) =>
+      proclaimStep("expert-ruling", {
         debate: name,
         side,
         ruling: readRuling(text),
         expertType: granted.value.expert_type,
-      },
-    }),
+      }),
   });
   if (readRuling(ruling.text) !== "GRANTED") return;
   guard();
@@ -1234,15 +1223,12 @@ async function expertStep(court: Court, state: TrialState, t: number, side: Side
       claim,
       pool: poolText(fence, state.pool),
     }),
-    metadata: {
-      proclaim: {
-        step: "testimony",
-        debate: name,
-        side,
-        expert: persona.value?.role ?? granted.value.expert_type,
-        personaUnparsed: persona.value === null,
-      },
-    },
+    metadata: proclaimStep("testimony", {
+      debate: name,
+      side,
+      expert: persona.value?.role ?? granted.value.expert_type,
+      personaUnparsed: persona.value === null,
+    }),
   });
   entries.push({
     round: t,

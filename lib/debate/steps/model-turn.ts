@@ -7,6 +7,7 @@ import { renderPrompt } from "@/lib/prompts";
 import { citedRanks } from "../evidence";
 import { publish, type TurnInfo } from "../events";
 import { readJsonAnswer } from "../json-answer";
+import { answerWithRepair } from "../kit";
 import type { JsonTurnResult, ScoredTurnResult, ScoredTurnSpec, TurnResult, TurnSpec } from "../types";
 import { BudgetExhausted, checkNotStopped, checkStillHeld, DebateCancelled, visibleTo, type RunScope } from "./scope";
 
@@ -248,47 +249,53 @@ export async function speakJson<S extends z.ZodType>(
   schema: S,
 ): Promise<JsonTurnResult<z.output<S>>> {
   const { result, metadata } = await modelTurn(scope, spec, async (info, calls) => {
-    const first = await callModel(callOptions(scope, info, calls, spec));
-    const reading = readJsonAnswer(first.text, schema);
-    if (reading.ok)
-      return {
-        text: first.text,
-        ...sum([first]),
-        metadata: { ...spec.metadata, json: reading.value as unknown, repaired: false },
-      };
-    // One repair: the model sees its own answer and what was wrong with it.
-    scope.partials.set(info.seq, "");
-    const repairSpec: TurnSpec = {
-      ...spec,
-      messages: [
-        ...(spec.messages ?? []),
-        { role: "user", content: spec.prompt },
-        { role: "assistant", content: first.text },
-      ],
-      // The problem quotes the answer (a parse error shows its text): fenced like any model output.
-      prompt: renderPrompt("engine/repair-json", { problem: scope.fence.wrap("answer", reading.problem) }),
+    // The kit's answer-then-repair-once, inside one stored turn: both calls are this step's.
+    const problems: string[] = [];
+    const read = (text: string) => {
+      const r = readJsonAnswer(text, schema);
+      if (r.ok) return { json: r.value as unknown };
+      problems.push(r.problem);
+      return null;
     };
-    const second = await callModel({
-      ...callOptions(scope, info, calls, repairSpec),
-      purpose: `${spec.phase}:${spec.role}:repair-json`,
+    const r = await answerWithRepair({
+      ask: () => callModel(callOptions(scope, info, calls, spec)),
+      read,
+      repair: (first) => {
+        // One repair: the model sees its own answer and what was wrong with it.
+        scope.partials.set(info.seq, "");
+        const repairSpec: TurnSpec = {
+          ...spec,
+          messages: [
+            ...(spec.messages ?? []),
+            { role: "user", content: spec.prompt },
+            { role: "assistant", content: first.text },
+          ],
+          // The problem quotes the answer (a parse error shows its text): fenced like any model output.
+          prompt: renderPrompt("engine/repair-json", { problem: scope.fence.wrap("answer", problems[0] ?? "") }),
+        };
+        return callModel({
+          ...callOptions(scope, info, calls, repairSpec),
+          purpose: `${spec.phase}:${spec.role}:repair-json`,
+        });
+      },
+      onFailure: "repair",
     });
-    const again = readJsonAnswer(second.text, schema);
-    const numbers = sum([first, second]);
-    if (again.ok)
+    const numbers = sum(r.repair ? [r.turn, r.repair] : [r.turn]);
+    if (r.value)
       return {
-        text: second.text,
+        text: r.text,
         ...numbers,
-        metadata: { ...spec.metadata, json: again.value as unknown, repaired: true },
+        metadata: { ...spec.metadata, json: r.value.json, repaired: r.repair !== null },
       };
     // Recorded as it was said: no default stands in for an answer nobody could read.
     return {
-      text: second.text,
+      text: r.text,
       ...numbers,
       metadata: {
         ...spec.metadata,
         json: null,
         repaired: true,
-        unparsed: { problem: again.problem, firstProblem: reading.problem, firstAnswer: first.text },
+        unparsed: { problem: problems[1] ?? "", firstProblem: problems[0] ?? "", firstAnswer: r.turn.text },
       },
     };
   });

@@ -13,12 +13,15 @@ export const TOOL_MAD_STEPS = [
   "answer-repair",
   "faithfulness-statements",
   "faithfulness-verdicts",
+  "faithfulness-embed",
   "relevance-questions",
   "relevance-embed",
   "gate",
   "consensus",
   "verdict",
   "verdict-repair",
+  "consistency-embed",
+  "consistency",
 ] as const;
 
 const envelope = (step: string) => z.looseObject({ step: z.literal(step), agent: z.string().optional() });

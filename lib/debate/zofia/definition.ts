@@ -1,25 +1,12 @@
-import { z } from "zod";
 import { zofiaAbout } from "./about";
 import type { MethodDefinition } from "../definition";
 import { defaultPlainStep, readStep } from "../definition";
 import { plainWords } from "../plain-words";
+import { type ZofiaStepMeta, zofiaStepSchemas } from "./steps";
 
 export const ZOFIA_LABELS = ["REAL", "FAKE"] as const;
 
-export const ZOFIA_STEPS = [
-  "ner",
-  "embed-units",
-  "salience",
-  "keywords",
-  "web",
-  "expert",
-  "claims",
-  "verify-embed",
-  "verify",
-  "argument",
-  "judge",
-  "judge-final",
-] as const;
+export { ZOFIA_STEPS } from "./steps";
 
 const JUDGE_ANSWER = { R: "real", F: "fake", I: "not decided yet" } as const;
 
@@ -55,11 +42,11 @@ export const zofiaDefinition: MethodDefinition = {
     judge: "Judge",
   },
   metadataKey: "zofia",
-  steps: Object.fromEntries(ZOFIA_STEPS.map((s) => [s, z.looseObject({ step: z.literal(s) })])),
+  steps: zofiaStepSchemas,
   plainStep(turn, ctx) {
     const base = defaultPlainStep(zofiaDefinition, turn, ctx);
     if (!base) return null;
-    const step = readStep<{ answer?: string | null; round?: number }>(zofiaDefinition, turn.metadata);
+    const step = readStep<ZofiaStepMeta<"judge"> | ZofiaStepMeta<"judge-final">>(zofiaDefinition, turn.metadata);
     if (step.ok && (step.step === "judge" || step.step === "judge-final")) {
       const a = step.value.answer as keyof typeof JUDGE_ANSWER | null | undefined;
       return {

@@ -20,18 +20,20 @@ import {
 } from "./config";
 import { chooseSense, firstSentences, replaceMention } from "./disambiguation";
 import { groupUnits, thresholdUnits } from "./ner-units";
-import {
-  parseJudge,
-  parseLinguist,
-  parseRole,
-  parseVerify,
-  type JudgeAnswer,
-  type Lean,
-  type VerifyLabel,
-} from "./parse";
+import { parseJudge, parseLinguist, parseRole, parseVerify, type JudgeAnswer, type Lean } from "./parse";
 import { bestMentions, hierarchicalSalience, localContext } from "./salience";
-import { scMmr, type MmrStep } from "./sc-mmr";
+import { scMmr } from "./sc-mmr";
 import { splitSentences } from "./sentences";
+import {
+  claimsAnswerSchema as claimsSchema,
+  zofiaStep,
+  type ZofiaStepMeta,
+  type KeywordsValue,
+  type NerValue,
+  type SalienceValue,
+  type VerifyValue,
+  type WikiValue,
+} from "./steps";
 import { quoteVerified, relevantContext } from "./verifier-context";
 import { cutoffBefore, excludedDomains, hasEveryKeyword, leastSalient, webQuery } from "./web-query";
 
@@ -60,10 +62,7 @@ const MINILM_TOKENS = 256;
  * What each agent was given, for the page's information matrix (in-news, web, LLM knowledge,
  * Wikipedia): every model brings its own knowledge; the rest is what its prompt held.
  */
-export const SEES: Record<
-  string,
-  { article: boolean; web: boolean; wikipedia: boolean; llm: true; reports?: boolean; debate?: boolean }
-> = {
+export const SEES = {
   linguist: { article: true, web: false, wikipedia: false, llm: true },
   domain: { article: true, web: false, wikipedia: false, llm: true },
   expert: { article: true, web: false, wikipedia: true, llm: true },
@@ -71,64 +70,10 @@ export const SEES: Record<
   verify: { article: false, web: true, wikipedia: false, llm: true },
   argument: { article: true, web: true, wikipedia: true, llm: true, reports: true },
   judge: { article: false, web: false, wikipedia: false, llm: true, debate: true },
-};
+} satisfies Record<string, ZofiaStepMeta<"argument">["sees"]>;
 
 type Ctx = DebateContext<ZofiaConfig>;
 type Msg = { role: "user"; content: PromptText } | { role: "assistant"; content: string };
-
-export type NerValue = {
-  provider: string;
-  label: string;
-  heuristic: boolean;
-  units: Array<{ text: string; type: string; confidence: number; sentence: number; start: number; end: number }>;
-  tau: number;
-  kept: number[];
-  tauSteps: Array<{ tau: number; kept: number }>;
-};
-export type SalienceValue = {
-  units: Array<{
-    text: string;
-    type: string;
-    confidence: number;
-    sentence: number;
-    local: number;
-    global: number;
-    sHier: number;
-  }>;
-  embedder: string;
-  truncated: boolean;
-  uncalibrated: boolean;
-};
-export type KeywordsValue = {
-  steps: MmrStep[];
-  keywords: string[];
-  mmrPrevInit: "one" | "seed";
-  mmrPrevStart: number | null;
-  skipped?: string;
-};
-export type WikiValue = {
-  keyword: string;
-  provider: string;
-  candidates: Array<{ title: string; description: string; similarity: number | null }>;
-  chosen: string | null;
-  summary: string | null;
-  url: string | null;
-  revision: string | null;
-};
-export type VerifyValue = {
-  claim: string;
-  label: VerifyLabel;
-  quotes: Array<{ text: string; verified: boolean }>;
-  context: Array<{ text: string; cosine: number }>;
-  called: boolean;
-  reason?: string;
-  unparsed?: boolean;
-};
-
-const claimsSchema = z.object({
-  core: z.string().trim().min(1, "the core claim is empty"),
-  sub: z.array(z.string().trim().min(1)).max(4, "give at most 4 sub-claims"),
-});
 
 /** A setting's fingerprint: enough to tell that it changed, without putting an internal address on the debate's page. */
 export function sourceFingerprint(value: string | undefined | null): string | null {
@@ -376,7 +321,7 @@ async function runZofia(ctx: Ctx): Promise<VerdictRecord> {
     },
     content: (v) =>
       `Entities (${v.label}): ${v.units.length} found, ${v.kept.length} kept at τ = ${v.tau.toFixed(1)}${v.kept.length ? `: ${v.kept.map((i) => v.units[i]!.text).join(", ")}` : ""}`,
-    metadata: { zofia: { step: "ner" } },
+    metadata: zofiaStep("ner", {}),
   });
   const kept = ner.value.kept.map((i) => ner.value.units[i]!);
 
@@ -396,6 +341,7 @@ async function runZofia(ctx: Ctx): Promise<VerdictRecord> {
           skipped: `no entity reached the NER floor (τ ${cfg.nerFloor}); retrieval skipped`,
         }),
         content: (v) => `No keywords: ${v.skipped}`,
+        metadata: zofiaStep("keywords", {}),
       })
     ).value;
   } else {
@@ -407,7 +353,7 @@ async function runZofia(ctx: Ctx): Promise<VerdictRecord> {
       phase: "embed-units",
       role: "keywords",
       texts: [article, ...contexts, ...kept.map((u) => u.text)],
-      metadata: { zofia: { step: "embed-units", contexts: contexts.length, units: kept.length } },
+      metadata: zofiaStep("embed-units", { contexts: contexts.length, units: kept.length }),
     });
     const vT = embedded.vectors[0]!;
     const vC = (j: number) => embedded.vectors[1 + contextIdx.indexOf(j)]!;
@@ -435,6 +381,7 @@ async function runZofia(ctx: Ctx): Promise<VerdictRecord> {
         }),
         content: (v) =>
           `Salience (${v.embedder}${v.uncalibrated ? ", thresholds uncalibrated" : ""}): ${v.units.map((u) => `${u.text} ${u.sHier.toFixed(3)}`).join(", ")}`,
+        metadata: zofiaStep("salience", {}),
       })
     ).value;
     keywords = (
@@ -448,6 +395,7 @@ async function runZofia(ctx: Ctx): Promise<VerdictRecord> {
             cfg,
           ),
         content: (v) => `Keywords (SC-MMR): ${v.keywords.join(", ")}`,
+        metadata: zofiaStep("keywords", {}),
       })
     ).value;
   }
@@ -528,17 +476,15 @@ async function runZofia(ctx: Ctx): Promise<VerdictRecord> {
         temperature: 0,
         options: ["R", "F", "I"],
         fallback: { kind: "none" },
-        metadata: { zofia: { step: "judge", sees: SEES.judge, round: r } },
-        metadataFromScored: (text, scores) => ({
-          zofia: {
-            step: "judge",
+        metadata: zofiaStep("judge", { sees: SEES.judge, round: r }),
+        metadataFromScored: (text, scores) =>
+          zofiaStep("judge", {
             sees: SEES.judge,
             round: r,
             answer: parseJudge(text, ["R", "F", "I"]),
             probs: scores.status === "scored" ? scores.probs : null,
             unparsed: parseJudge(text, ["R", "F", "I"]) === null,
-          },
-        }),
+          }),
       });
       // Unread counts as "continue", and the turn says so (metadata.zofia.unparsed).
       const answer = parseJudge(judged.text, ["R", "F", "I"]);
@@ -585,15 +531,13 @@ async function runZofia(ctx: Ctx): Promise<VerdictRecord> {
         ...finalSpec,
         options: ["R", "F"],
         fallback: { kind: "none" },
-        metadata: { zofia: { step: "judge-final", sees: finalSees } },
-        metadataFromScored: (t, scores) => ({
-          zofia: {
-            step: "judge-final",
+        metadata: zofiaStep("judge-final", { sees: finalSees }),
+        metadataFromScored: (t, scores) =>
+          zofiaStep("judge-final", {
             sees: finalSees,
             answer: parseJudge(t, ["R", "F"]),
             probs: scores.status === "scored" ? scores.probs : null,
-          },
-        }),
+          }),
       }),
     read: (t) => parseJudge(t, ["R", "F"]),
     repair: (first) =>
@@ -608,9 +552,8 @@ async function runZofia(ctx: Ctx): Promise<VerdictRecord> {
           problem: trusted("it is not R or F"),
           format: formatLineOf("zofia/judge-final"),
         }),
-        metadataFrom: (t) => ({
-          zofia: { step: "judge-final", sees: finalSees, answer: parseJudge(t, ["R", "F"]), repairOf: "judge-final" },
-        }),
+        metadataFrom: (t) =>
+          zofiaStep("judge-final", { sees: finalSees, answer: parseJudge(t, ["R", "F"]), repairOf: "judge-final" }),
       }),
     onFailure: "repair",
   });
@@ -673,6 +616,7 @@ async function webSearch(ctx: Ctx, keywords: string[], salience: Map<string, num
         reason: !cfg.web ? "web search is off in this configuration" : "no keywords: retrieval skipped",
       }),
       content: (v) => `Web search skipped: ${v.reason}`,
+      metadata: zofiaStep("web", { skipped: !cfg.web ? "web search is off" : "no keywords" }),
     });
     return null;
   }
@@ -699,9 +643,13 @@ async function webSearch(ctx: Ctx, keywords: string[], salience: Map<string, num
         excludeDomains: excludedDomains(),
       },
       addEvidence: false,
-      metadata: {
-        zofia: { step: "web", keywords: kws, dropped, cutoff, attempt, ...(overLength.length ? { overLength } : {}) },
-      },
+      metadata: zofiaStep("web", {
+        keywords: kws,
+        dropped,
+        cutoff,
+        attempt,
+        ...(overLength.length ? { overLength } : {}),
+      }),
     });
     const standIn = !res.record.live;
     const found = standIn ? res.record.results.filter((r) => hasEveryKeyword(r, kws)) : res.record.results;
@@ -750,6 +698,7 @@ async function wikiLookups(ctx: Ctx, keywords: string[], contextFor: (k: string)
       role: "wiki",
       compute: () => ({ provider: provider?.id ?? "none", note }),
       content: (v) => `Encyclopedia: ${v.note}`,
+      metadata: zofiaStep("wiki", {}),
     });
     return;
   }
@@ -763,6 +712,7 @@ async function wikiLookups(ctx: Ctx, keywords: string[], contextFor: (k: string)
           src.checkWiki(), provider.candidates(keyword, { signal: ctx.signal, limit: cfg.wikiCandidates })
         ),
         content: (v) => `Senses of "${keyword}": ${v.map((c) => c.title).join("; ") || "none"}`,
+        metadata: zofiaStep("wiki-candidates", { keyword }),
       });
       const candidates = found.value;
       let similarities: number[] = [];
@@ -797,6 +747,7 @@ async function wikiLookups(ctx: Ctx, keywords: string[], contextFor: (k: string)
         },
         content: (v) =>
           v.chosen ? `Encyclopedia, "${keyword}" → ${v.chosen}: ${v.summary}` : `Encyclopedia, "${keyword}": no entry`,
+        metadata: zofiaStep("wiki", {}),
       });
       if (entry.value.summary) {
         await ctx.addEvidence({
@@ -847,17 +798,15 @@ async function linguistReports(ctx: Ctx, fence: Fence, article: PromptText) {
           },
           "zofia/linguist",
           parseLinguist,
-          (v) => ({
-            zofia: {
-              step: "linguist",
+          (v) =>
+            zofiaStep("linguist", {
               sees: SEES.linguist,
               dimension,
               lean: v?.lean ?? "UNCLEAR",
               words: v?.words ?? null,
               flagged: v ? v.words > 25 : false,
               unparsed: v === null,
-            },
-          }),
+            }),
         );
         return { dimension, lean: value?.lean ?? ("UNCLEAR" as Lean), text: value?.analysis ?? text };
       }),
@@ -886,7 +835,7 @@ async function expertReport(
     },
     "zofia/domain",
     parseRole,
-    (v) => ({ zofia: { step: "domain", sees: SEES.domain, expertRole: v ?? "journalist", parsed: v !== null } }),
+    (v) => zofiaStep("domain", { sees: SEES.domain, expertRole: v ?? "journalist", parsed: v !== null }),
   );
   // An expert the model would not name is still needed: the paper's fallback is a journalist (recorded as unparsed).
   const role = domain.value ?? "journalist";
@@ -910,7 +859,7 @@ async function expertReport(
     }),
     maxOutputTokens: ctx.config.maxTurnTokens,
     temperature: 0,
-    metadata: { zofia: { step: "expert", sees: SEES.expert, expertRole: role } },
+    metadata: zofiaStep("expert", { sees: SEES.expert, expertRole: role }),
   });
   return { role, text: turn.text };
 }
@@ -934,7 +883,7 @@ async function claimVerification(
       prompt: renderPrompt("zofia/claims", { article }),
       maxOutputTokens: cfg.maxTurnTokens,
       temperature: 0,
-      metadata: { zofia: { step: "claims", sees: SEES.claims } },
+      metadata: zofiaStep("claims", { sees: SEES.claims }),
     },
     claimsSchema,
   );
@@ -950,7 +899,7 @@ async function claimVerification(
         phase: "verify-embed",
         role: "verifier",
         texts: [...claims, ...webSentences],
-        metadata: { zofia: { step: "verify-embed", claims: claims.length, sentences: webSentences.length } },
+        metadata: zofiaStep("verify-embed", { claims: claims.length, sentences: webSentences.length }),
       })
     ).vectors;
   }
@@ -969,25 +918,21 @@ async function claimVerification(
           compute: () => ({ claim, label: "NOT ENOUGH INFORMATION", quotes: [], context, called: false }),
           content: (x) =>
             `Claim ${n}: ${x.label} (${context.length === 0 ? `no web sentence within θ_sim = ${cfg.thetaSim}` : "the budget is spent"}; the verifier was not asked)`,
-          metadata: {
-            zofia: {
-              step: "verify",
-              sees: SEES.verify,
-              claim,
-              label: "NOT ENOUGH INFORMATION",
-              quotes: [],
-              context,
-              called: false,
-            },
-          },
+          metadata: zofiaStep("verify", {
+            sees: SEES.verify,
+            claim,
+            label: "NOT ENOUGH INFORMATION",
+            quotes: [],
+            context,
+            called: false,
+          }),
         });
         return v.value;
       }
       const texts = context.map((c) => c.text);
       const read = (text: string) => parseVerify(text);
-      const meta = (v: ReturnType<typeof parseVerify>) => ({
-        zofia: {
-          step: "verify",
+      const meta = (v: ReturnType<typeof parseVerify>) =>
+        zofiaStep("verify", {
           sees: SEES.verify,
           claim,
           label: v?.label ?? "NOT ENOUGH INFORMATION",
@@ -995,8 +940,7 @@ async function claimVerification(
           context,
           called: true,
           unparsed: v === null,
-        },
-      });
+        });
       const { value } = await speakRead(
         ctx,
         {
@@ -1113,7 +1057,7 @@ async function debaterTurn(
     prompt,
     maxOutputTokens: ctx.config.maxTurnTokens,
     temperature: 0,
-    metadata: { zofia: { step: "argument", sees: SEES.argument, side: label, round } },
+    metadata: zofiaStep("argument", { sees: SEES.argument, side: label, round }),
   });
   chat.push({ role: "user", content: prompt }, { role: "assistant", content: turn.text });
   return turn.text;
