@@ -141,11 +141,13 @@ export async function startClaimsAction(_prev: StartClaimsState, form: FormData)
       await forgive(handle.db, key, windowSeconds, now, claims.length);
       throw e;
     }
-    if (result.failed.length) await forgive(handle.db, key, windowSeconds, now, result.failed.length);
+    const notStarted = result.failed.length + result.matched.length;
+    if (notStarted) await forgive(handle.db, key, windowSeconds, now, notStarted);
     return {
       ...formEntries(form, groups),
       started: result.started.map((s) => ({ debateId: s.debateId, claim: s.claim })),
       failed: result.failed.map((f) => ({ claim: f.claim, error: f.error })),
+      matched: result.matched.map((m) => ({ claim: m.claim, claimDate: m.claimDate, matches: m.matches })),
     };
   } catch (e) {
     if (e instanceof CheckedClaimsError) {

@@ -1,6 +1,7 @@
 "use client";
 
 import Link from "next/link";
+import { MatchCard } from "@/components/matching/match-card";
 import { useState } from "react";
 import { rankTextAction, startClaimsAction } from "@/app/check-text/actions";
 import { FieldError, FormError, errorId } from "@/components/forms/form-errors";
@@ -357,6 +358,25 @@ function StartForm({
               </li>
             ))}
           </ul>
+        </div>
+      ) : null}
+      {state.matched?.length ? (
+        <div className="space-y-3 rounded-md bg-amber-50 p-3 text-sm" role="status" data-testid="matched">
+          <p className="font-medium">
+            Checked before, so not started ({state.matched.length}): open the earlier check, or decide on the debate
+            form whether to attach it or debate anyway.
+          </p>
+          {state.matched.map((m) => (
+            <div key={m.claim} className="min-w-0 space-y-2">
+              <p className="break-words font-medium">{m.claim}</p>
+              {m.matches.slice(0, 3).map((match) => (
+                <MatchCard key={`${match.source}:${match.ref}`} match={match} yourDate={m.claimDate} newTab />
+              ))}
+              <Link href={`/debates/new?claim=${encodeURIComponent(m.claim)}`} className="underline">
+                Decide on the debate form
+              </Link>
+            </div>
+          ))}
         </div>
       ) : null}
       {state.failed?.length ? (

@@ -1,3 +1,4 @@
+import type { ClaimMatch } from "@/lib/matching/types";
 import { z } from "zod";
 import type { FormState } from "@/lib/forms/state";
 import type { ScoredSentence, ScorerName } from "./types";
@@ -28,6 +29,8 @@ export type StartedView = { debateId: string; claim: string };
 export type StartClaimsState = FormState & {
   started?: StartedView[];
   failed?: Array<{ claim: string; error: string }>;
+  /** Claims checked before: not started; each with its earlier checks. */
+  matched?: Array<{ claim: string; claimDate: string | null; matches: ClaimMatch[] }>;
 };
 
 /** Server actions take at most 1 MB (next.config.ts); an uploaded file must fit with the form's other fields. */

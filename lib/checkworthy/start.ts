@@ -4,12 +4,15 @@ import { parseDebateForm } from "@/lib/debate/form";
 import { startOrEnqueue } from "@/lib/debate/queue";
 import { createDebate, DebateRequestError, startDebateSchema, type StartDebateInput } from "@/lib/debate/start";
 import type { Embedder } from "@/lib/embeddings/registry";
+import { matchBeforeStart } from "@/lib/matching/before-start";
+import type { ClaimMatch } from "@/lib/matching/types";
 
 /**
  * Starting debates for several claims picked from one text, all at once: the one way a batch from
- * the check-worthy page (and any later caller) starts. Issue 26 asks that each claim is matched
- * against earlier checks before it starts; that step belongs here, between "every claim is valid"
- * and "create the debates", so that no caller can skip it.
+ * the check-worthy page (and any later caller) starts. Each claim is matched against earlier checks
+ * before it starts (lib/matching/before-start.ts), here, between "every claim is valid" and "create
+ * the debates", so that no caller can skip it: a claim checked before is not started but handed
+ * back with its matches, for the person to open, attach or debate anyway on the debate form.
  *
  * Every claim is checked before anything is stored, so a refusal names the claim to fix and
  * nothing half-starts. Past that, a claim that still fails (its corpus has no passage for it) is
@@ -34,6 +37,8 @@ export type CheckedClaimsRequest = {
 export type CheckedClaimsResult = {
   started: Array<{ index: number; debateId: string; claim: string }>;
   failed: Array<{ index: number; claim: string; error: string }>;
+  /** Checked before: not started, nothing spent; the person decides on the debate form. */
+  matched: Array<{ index: number; claim: string; claimDate: string | null; matches: ClaimMatch[] }>;
 };
 
 /** A refusal of the whole batch before anything was stored; `index` is the claim's position (from 0) when it concerns one. */
@@ -84,12 +89,19 @@ export async function startCheckedClaims(
   } = {},
 ): Promise<CheckedClaimsResult> {
   const inputs = checkedClaimRequests(req);
-  const result: CheckedClaimsResult = { started: [], failed: [] };
+  const result: CheckedClaimsResult = { started: [], failed: [], matched: [] };
   for (const [i, input] of inputs.entries()) {
+    const claimDate = input.claimDate || null;
+    const outcome = await matchBeforeStart({ db: handle.db }, { claim: input.claim, claimDate });
+    if (outcome.kind === "show") {
+      result.matched.push({ index: i, claim: input.claim, claimDate, matches: outcome.step.matches });
+      continue;
+    }
     try {
       const debateId = await createDebate(handle.db, input, {
         createdBy: opts.createdBy ?? null,
         embedder: opts.embedder,
+        matchDecision: outcome.decision,
       });
       result.started.push({ index: i, debateId, claim: input.claim });
     } catch (e) {

@@ -1,3 +1,4 @@
+import { eq } from "drizzle-orm";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -81,6 +82,46 @@ describe("check-worthy sentences of a debate transcript", () => {
         "The state budget rose.",
       ]);
     }
+  });
+
+  it("matches each claim against earlier checks first: one checked before is handed back, not started", async () => {
+    // A debate finished earlier with a verdict, as the runner leaves one.
+    const [claim] = await h.db
+      .insert(s.claims)
+      .values({ text: "Ohio's unemployment rate fell to 4.1 percent in 2023, the lowest in twenty years." })
+      .returning({ id: s.claims.id });
+    const [earlier] = await h.db
+      .insert(s.debates)
+      .values({
+        claimId: claim!.id,
+        protocol: "radar",
+        variant: "single",
+        status: "completed",
+        config: {},
+        models: { judge: "openai-compatible:lab" },
+        evidenceMode: "gold",
+        finishedAt: new Date(),
+      })
+      .returning({ id: s.debates.id });
+    await h.db.insert(s.verdicts).values({ debateId: earlier!.id, label: "HALF-TRUE", reason: "It was 4.1 percent." });
+    const before = await debateCount();
+    const result = await startCheckedClaims(
+      h,
+      {
+        claims: [
+          { claim: "Unemployment in Ohio fell to 4.1 percent in 2023, its lowest level in twenty years." },
+          { claim: "The city of Leeds spent 12 million pounds on cycle lanes last spring." },
+        ],
+        settings: SETTINGS,
+      },
+      { start: async () => {} },
+    );
+    expect(result.matched.map((m) => m.index)).toEqual([0]);
+    expect(result.matched[0]!.matches[0]).toMatchObject({ source: "debate", ref: earlier!.id });
+    expect(result.started.map((x) => x.index)).toEqual([1]);
+    expect(await debateCount()).toBe(before + 1);
+    const started = (await h.db.select().from(s.debates).where(eq(s.debates.id, result.started[0]!.debateId)))[0]!;
+    expect(started.matchDecision).toEqual({ choice: "no-match" });
   });
 
   it("refuses the whole batch, naming the claim, when one claim is not a sentence; nothing is started", async () => {
