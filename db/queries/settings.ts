@@ -13,6 +13,13 @@ export const SETTING_DEFAULTS = {
    * default: seeing it first anchors the label, and the labels exist to check the judge.
    */
   show_verdict_before_label: false,
+  /**
+   * Claim matching: the lowest re-scored similarity (0..1) shown as an earlier check of a new claim.
+   * Chosen on the CheckThat! dev split (README, "Claim matching").
+   */
+  match_threshold: 0.5,
+  /** Claim matching: checks of claims further apart than this many days are shown flagged, with both dates. */
+  match_date_window_days: 365,
   /** How many annotators label each debate. */
   annotation_overlap: 2,
   annotation_guidelines: [
