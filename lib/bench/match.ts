@@ -10,6 +10,7 @@ import { rescoredCandidates } from "@/lib/matching/match";
 import { claimCandidates } from "@/lib/matching/retrieve";
 import { indexEmbedder } from "@/lib/matching/store";
 import { cleanClaimText } from "@/lib/matching/text";
+import { padMatchIndex } from "./match-scale";
 import { mean, percentile, recallAtK } from "./metrics";
 
 /**
@@ -58,6 +59,8 @@ export type MatchBenchReport = {
   model: string;
   stored_checks: number;
   import: { imported: number; duplicates: number; invalid: number; seconds: number };
+  /** Synthetic checks added for --scale in this run (0 when already there), and how long that took. */
+  scale: { synthetic_added: number; seconds: number } | null;
   /** Queries whose relevant candidates are not in the pool (left out of the scores). */
   skipped_queries: number;
   query_embedding_ms_per_query: number;
@@ -112,6 +115,8 @@ export async function runMatchBench(
     candidates: string;
     qrels: string;
     limit?: number;
+    /** Pad the index with synthetic checks to this many stored checks first (latency at scale). */
+    scale?: number;
     /** Writes every query's candidates with their features and relevance (JSON Lines), for fitting the re-scorer. */
     dumpFeatures?: string;
     onProgress?: (line: string) => void;
@@ -126,6 +131,8 @@ export async function runMatchBench(
   p.onProgress?.(
     `candidates: ${imp.imported} imported, ${imp.duplicates} already stored, ${imp.invalid.length} malformed, in ${importSeconds.toFixed(1)} s`,
   );
+
+  const scaled = p.scale ? await padMatchIndex(db, embedder.id, p.scale, p.onProgress) : null;
 
   // Candidate ids of the file -> index row ids, through the imported rows' source ids.
   const feed = path.basename(p.candidates);
@@ -205,7 +212,7 @@ export async function runMatchBench(
   ];
   if (stored > map.rows.length)
     notes.push(
-      `The index holds ${stored - map.rows.length} checks besides this pool (debates, other feeds): they compete with the pool, as they would in use.`,
+      `The index holds ${stored - map.rows.length} checks besides this pool (debates, other feeds${p.scale ? ", synthetic checks for --scale" : ""}): they compete with the pool, as they would in use.`,
     );
   return {
     queries_file: p.queries,
@@ -220,6 +227,7 @@ export async function runMatchBench(
       invalid: imp.invalid.length,
       seconds: round(importSeconds, 1),
     },
+    scale: scaled ? { synthetic_added: scaled.added, seconds: round(scaled.seconds, 1) } : null,
     skipped_queries: skipped,
     query_embedding_ms_per_query: round(embedMs, 1),
     rows,

@@ -21,6 +21,11 @@ export function register(program: Command) {
     )
     .requiredOption("--qrels <file>", "query_id<TAB>candidate_id per line")
     .option("--limit <n>", "only the first n queries", positiveInt)
+    .option(
+      "--scale <n>",
+      "pad the index with synthetic checks (mixed from the stored ones) to n stored checks first, for latency",
+      positiveInt,
+    )
     .option("--dump-features <file>", "write each query's candidates with the re-scorer's features (JSON Lines)")
     .option("--json", "print JSON")
     .action(
