@@ -113,44 +113,6 @@ export async function storeClaimVectors(
     });
 }
 
-/** The index rows for these ids (hydrating search candidates). */
-export async function claimIndexRows(db: Database, ids: number[]): Promise<Map<number, ClaimIndexRow>> {
-  const out = new Map<number, ClaimIndexRow>();
-  if (ids.length === 0) return out;
-  const rows = await db
-    .select({
-      id: s.claimIndex.id,
-      source: s.claimIndex.source,
-      sourceRef: s.claimIndex.sourceRef,
-      claim: s.claimIndex.claim,
-      matchText: s.claimIndex.matchText,
-      rating: s.claimIndex.rating,
-      scale: s.claimIndex.scale,
-      publisher: s.claimIndex.publisher,
-      url: s.claimIndex.url,
-      claimDate: s.claimIndex.claimDate,
-      reviewDate: s.claimIndex.reviewDate,
-    })
-    .from(s.claimIndex)
-    .where(inArray(s.claimIndex.id, ids));
-  for (const r of rows) out.set(r.id, r);
-  return out;
-}
-
-/** Stored vectors of `model` for these index rows (the re-scorer's cosine). */
-export async function claimVectors(db: Database, model: string, ids: number[]): Promise<Map<number, number[]>> {
-  const out = new Map<number, number[]>();
-  if (ids.length === 0) return out;
-  const res = await db.execute<{ claim_id: string | number; v: string }>(sql`
-    select claim_id, embedding::text as v from claim_index_embeddings
-    where model = ${model} and claim_id in (${sql.join(
-      ids.map((id) => sql`${id}`),
-      sql`, `,
-    )})`);
-  for (const r of res.rows) out.set(Number(r.claim_id), JSON.parse(r.v) as number[]);
-  return out;
-}
-
 export async function claimIndexSize(db: Database): Promise<number> {
   const r = await db.execute<{ n: number | string }>(sql`select count(*) as n from claim_index`);
   return Number(r.rows[0]?.n ?? 0);
@@ -208,21 +170,59 @@ export async function analyzeClaimIndex(db: Database): Promise<void> {
   await db.execute(sql`analyze claim_index_embeddings`);
 }
 
-/** Stems of each row's claim and of its whole searched text, as the lexical search sees them. */
-export async function claimLexemes(
+export type ClaimCandidateRow = ClaimIndexRow & {
+  /** Cosine similarity of the row's vector of `model` to the query vector; null when it has none. */
+  cosine: number | null;
+  claimLexemes: string[];
+  allLexemes: string[];
+};
+
+/**
+ * Everything the re-scorer needs about candidates in one round trip: the row, its cosine to the
+ * query (computed in the database, so vectors never travel) and the stems of its claim and text.
+ */
+export async function claimCandidateRows(
   db: Database,
   ids: number[],
-): Promise<Map<number, { claim: string[]; all: string[] }>> {
-  const out = new Map<number, { claim: string[]; all: string[] }>();
+  query: { model: string; vector: number[] },
+): Promise<Map<number, ClaimCandidateRow>> {
+  const out = new Map<number, ClaimCandidateRow>();
   if (ids.length === 0) return out;
-  const res = await db.execute<{ id: string | number; c: string[] | string; a: string[] | string }>(sql`
-    select id, array_to_json(tsvector_to_array(to_tsvector('english', claim))) as c,
-           array_to_json(tsvector_to_array(tsv)) as a
-    from claim_index where id in (${sql.join(
+  const dim = query.vector.length;
+  if (!Number.isInteger(dim) || dim < 1 || dim > 16_000) throw new Error(`invalid query vector dimension ${dim}`);
+  for (const x of query.vector) if (!Number.isFinite(x)) throw new Error("query vector contains a non-finite number");
+  const res = await db.execute<Record<string, unknown>>(sql`
+    select c.id, c.source, c.source_ref, c.claim, c.match_text, c.rating, c.scale, c.publisher, c.url,
+           c.claim_date, c.review_date,
+           1 - (e.embedding::vector(${sql.raw(String(dim))}) <=> ${`[${query.vector.join(",")}]`}::vector(${sql.raw(String(dim))})) as cosine,
+           array_to_json(tsvector_to_array(to_tsvector('english', c.claim))) as cl,
+           array_to_json(tsvector_to_array(c.tsv)) as al
+    from claim_index c
+    left join claim_index_embeddings e on e.claim_id = c.id and e.model = ${query.model} and e.dim = ${dim}
+    where c.id in (${sql.join(
       ids.map((id) => sql`${id}`),
       sql`, `,
     )})`);
-  const arr = (v: string[] | string) => (typeof v === "string" ? (JSON.parse(v) as string[]) : v);
-  for (const r of res.rows) out.set(Number(r.id), { claim: arr(r.c), all: arr(r.a) });
+  const arr = (v: unknown) => (typeof v === "string" ? (JSON.parse(v) as string[]) : ((v as string[] | null) ?? []));
+  const date = (v: unknown) => (v === null || v === undefined ? null : v instanceof Date ? v : new Date(String(v)));
+  for (const r of res.rows) {
+    const id = Number(r.id);
+    out.set(id, {
+      id,
+      source: r.source as ClaimIndexSource,
+      sourceRef: String(r.source_ref),
+      claim: String(r.claim),
+      matchText: String(r.match_text),
+      rating: (r.rating as string | null) ?? null,
+      scale: (r.scale as string | null) ?? null,
+      publisher: (r.publisher as string | null) ?? null,
+      url: (r.url as string | null) ?? null,
+      claimDate: date(r.claim_date),
+      reviewDate: date(r.review_date),
+      cosine: r.cosine === null || r.cosine === undefined ? null : Number(r.cosine),
+      claimLexemes: arr(r.cl),
+      allLexemes: arr(r.al),
+    });
+  }
   return out;
 }

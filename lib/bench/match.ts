@@ -1,5 +1,4 @@
 import fs from "node:fs/promises";
-import path from "node:path";
 import { sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Database } from "@/db/client";
@@ -134,12 +133,11 @@ export async function runMatchBench(
 
   const scaled = p.scale ? await padMatchIndex(db, embedder.id, p.scale, p.onProgress) : null;
 
-  // Candidate ids of the file -> index row ids, through the imported rows' source ids.
-  const feed = path.basename(p.candidates);
+  // Candidate ids of the file -> index row ids, through the imported rows' source ids (the feed's own ids).
   const map = await db.execute<{ ci: string | number; sid: string }>(sql`
     select ci.id as ci, f.source_id as sid from imported_fact_checks f
     join claim_index ci on ci.source = 'imported' and ci.source_ref = f.id::text
-    where f.source_feed = ${feed}`);
+    where f.source_id is not null`);
   const toExternal = new Map(map.rows.map((r) => [Number(r.ci), r.sid]));
   const known = new Set(toExternal.values());
 
@@ -163,6 +161,8 @@ export async function runMatchBench(
   const ms: Record<Ranker, number[]> = { lexical: [], dense: [], hybrid: [], rescored: [] };
   const dump = p.dumpFeatures ? await fs.open(p.dumpFeatures, "w") : null;
   const ext = (id: number) => toExternal.get(id) ?? `index:${id}`;
+  // One check imported twice (two feeds naming the same id) counts once, at its best rank.
+  const unique = (ids: string[]) => [...new Set(ids)];
   // Warm-up: the first query pays for statistics and plan caches.
   await rescoredCandidates(db, { text: cleaned[0]!, vector: vectors[0]!, model: embedder.id });
   for (const [i, q] of queries.entries()) {
@@ -173,13 +173,13 @@ export async function runMatchBench(
     ms.hybrid.push(performance.now() - th);
     ms.dense.push(c.timings.denseMs);
     ms.lexical.push(c.timings.lexicalMs);
-    ranked.lexical.push(c.lexical.map((x) => ext(x.passageId)));
-    ranked.dense.push(c.dense.map((x) => ext(x.passageId)));
-    ranked.hybrid.push(c.hybrid.map((x) => ext(x.id)));
+    ranked.lexical.push(unique(c.lexical.map((x) => ext(x.passageId))));
+    ranked.dense.push(unique(c.dense.map((x) => ext(x.passageId))));
+    ranked.hybrid.push(unique(c.hybrid.map((x) => ext(x.id))));
     const tr = performance.now();
     const r = await rescoredCandidates(db, { text, vector, model: embedder.id });
     ms.rescored.push(performance.now() - tr);
-    ranked.rescored.push(r.map((x) => ext(x.id)));
+    ranked.rescored.push(unique(r.map((x) => ext(x.id))));
     if (dump) {
       const rel = qrels.get(q.id)!;
       for (const x of r)

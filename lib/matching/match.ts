@@ -1,11 +1,11 @@
 import type { Database } from "@/db/client";
-import { claimIndexRows, claimLexemes, claimVectors, countClaimsMissingVectors } from "@/db/queries/claim-index";
+import { claimCandidateRows, countClaimsMissingVectors, type ClaimCandidateRow } from "@/db/queries/claim-index";
 import { queryLexemes } from "@/db/queries/retrieval";
 import { getSetting } from "@/db/queries/settings";
 import { getConfig, type AppConfig } from "@/lib/config";
 import type { Embedder } from "@/lib/embeddings/registry";
 import type { Resolver } from "@/lib/net/safe-fetch";
-import { RRF_K } from "@/lib/retrieval/fusion";
+import { cosineSimilarity, RRF_K } from "@/lib/retrieval/fusion";
 import { getLexemeStats, idf } from "@/lib/retrieval/lexical-stats";
 import { factCheckToolsConfigured, searchFactCheckTools } from "./factcheck-tools";
 import { claimCandidates, MATCH_CANDIDATES } from "./retrieve";
@@ -161,8 +161,7 @@ export async function matchClaimReport(
         const lex = await queryLexemes(db, [r.title, r.claim].filter(Boolean).join(" "));
         const claimLex = await queryLexemes(db, r.claim);
         const f = features({
-          queryVector,
-          storedVector: vectors[i],
+          cosine: vectors[i] ? cosineSimilarity(queryVector!, vectors[i]!) : null,
           queryLexemes: qLex,
           storedClaimLexemes: claimLex,
           storedAllLexemes: lex,
@@ -206,7 +205,7 @@ export async function matchClaimReport(
 
 export type RescoredCandidate = {
   id: number;
-  row: NonNullable<Awaited<ReturnType<typeof claimIndexRows>> extends Map<number, infer R> ? R : never>;
+  row: ClaimCandidateRow;
   features: RescoreFeatures;
   similarity: number;
   dense: number | null;
@@ -218,31 +217,30 @@ export async function rescoredCandidates(
   db: Database,
   p: { text: string; vector: number[]; model: string; depth?: number },
 ): Promise<RescoredCandidate[]> {
-  const cands = await claimCandidates(db, {
-    text: p.text,
-    vector: { model: p.model, values: p.vector },
-    depth: p.depth ?? MATCH_CANDIDATES,
-  });
-  const ids = cands.hybrid.map((h) => h.id);
-  const [rows, vectors, lexemes, qLex, stats] = await Promise.all([
-    claimIndexRows(db, ids),
-    claimVectors(db, p.model, ids),
-    claimLexemes(db, ids),
+  const [cands, qLex, stats] = await Promise.all([
+    claimCandidates(db, {
+      text: p.text,
+      vector: { model: p.model, values: p.vector },
+      depth: p.depth ?? MATCH_CANDIDATES,
+    }),
     queryLexemes(db, p.text),
     getLexemeStats(db, undefined, "claim_index"),
   ]);
+  const rows = await claimCandidateRows(
+    db,
+    cands.hybrid.map((h) => h.id),
+    { model: p.model, vector: p.vector },
+  );
   const out: RescoredCandidate[] = [];
   for (const h of cands.hybrid) {
     const row = rows.get(h.id);
     // Removed between search and hydration (an unpublished check): skipped, never invented.
     if (!row) continue;
-    const lx = lexemes.get(h.id) ?? { claim: [], all: [] };
     const f = features({
-      queryVector: p.vector,
-      storedVector: vectors.get(h.id),
+      cosine: row.cosine,
       queryLexemes: qLex,
-      storedClaimLexemes: lx.claim,
-      storedAllLexemes: lx.all,
+      storedClaimLexemes: row.claimLexemes,
+      storedAllLexemes: row.allLexemes,
       idf: (l) => idf(stats, l),
       rrfScore: h.score,
       rrfK: RRF_K,

@@ -64,8 +64,8 @@ export async function embedMissingClaims(
   if (done > 0) {
     if (dim) await ensureVectorIndex(db, embedder.id, dim, { table: "claim_index_embeddings" });
     await q.analyzeClaimIndex(db);
+    invalidateLexemeStats(db);
   }
-  invalidateLexemeStats(db);
   return { embedded: done, remaining: await q.countClaimsMissingVectors(db, embedder.id) };
 }
 
@@ -170,4 +170,5 @@ export async function indexImportedRows(
       reviewDate: r.reviewDate,
     })),
   );
+  if (rows.length) invalidateLexemeStats(db);
 }

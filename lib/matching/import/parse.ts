@@ -259,7 +259,9 @@ function readJsonLines(source: string, out: ParsedFeed) {
           // The author is the writer of the check; CheckThat! candidates are Snopes fact-checks.
           publisher: r.author ?? null,
           url: r.url,
-          reviewDate: r.date,
+          // The pool's `date` is free text on a few records ("The circulating text ..."): such a record
+          // is kept without a date rather than lost.
+          reviewDate: r.date && !Number.isNaN(new Date(r.date).getTime()) ? r.date : null,
           sourceId: String(r.id),
         },
         json,
