@@ -1,9 +1,11 @@
 import { randomUUID } from "node:crypto";
+import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DbHandle } from "@/db/client";
 import * as s from "@/db/schema";
 import { parseConfig } from "@/lib/config";
+import { parseAllowList } from "@/lib/net/address-policy";
 import { importFactChecks } from "@/lib/matching/import/run";
 import { matchClaim, matchClaimReport } from "@/lib/matching/match";
 import { fakeEmbedder } from "../helpers/fake-embedder";
@@ -81,6 +83,25 @@ describe("factchecks import", () => {
     );
     expect(matches[0]).toMatchObject({ source: "imported", rating: "Half True", scale: "HALF-TRUE" });
     expect(matches[0]!.reasons.join("; ")).toMatch(/Springfield/);
+  });
+});
+
+describe("factchecks import from a URL", () => {
+  it("fetches through the guarded fetcher: refused on loopback unless allowed, then imported", async () => {
+    server.script("GET /feeds/page.html", [
+      { headers: { "content-type": "text/html" }, text: fs.readFileSync(path.join(FIX, "page.html"), "utf8") },
+    ]);
+    const url = `${server.url}/feeds/page.html`;
+    await expect(
+      importFactChecks({ db: h.db, embedder, config: { fetch: { allow: parseAllowList("") } } }, url),
+    ).rejects.toThrow(/refused|not allowed|private|local/i);
+    const r = await importFactChecks(
+      { db: h.db, embedder, config: { fetch: { allow: parseAllowList("127.0.0.1") } } },
+      url,
+    );
+    expect(r).toMatchObject({ format: "jsonld-html", invalid: [] });
+    // The page's check was imported from the file before: the URL is the dedupe key.
+    expect(r.imported + r.duplicates).toBe(1);
   });
 });
 
