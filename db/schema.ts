@@ -948,3 +948,88 @@ export const factCheckVersions = pgTable(
     check("fact_check_versions_rating_check", sql`${t.rating} in ('TRUE', 'HALF-TRUE', 'FALSE')`),
   ],
 );
+
+// --- claim matching (issue 26): earlier checks a new claim is matched against ---------------
+
+/**
+ * Fact-checks imported from outside (a ClaimReview feed, JSON-LD pages, CSV, CheckThat JSONL).
+ * Deduplicated by URL, or by the feed's own id when a record has no URL. `raw` keeps the record
+ * exactly as read, so a later importer can read fields this one ignores.
+ */
+export const importedFactChecks = pgTable(
+  "imported_fact_checks",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    claim: text("claim").notNull(),
+    /** A headline for the check when the record has one (CheckThat's `title`), searched with the claim. */
+    title: text("title"),
+    /** A standfirst or summary (CheckThat's `subtitle`), searched with the claim. */
+    summary: text("summary"),
+    /** The rating in the publisher's words ("Mostly False"); null: the record has none (unknown). */
+    rating: text("rating"),
+    publisher: text("publisher"),
+    url: text("url").unique(),
+    claimDate: timestamp("claim_date", { withTimezone: true }),
+    reviewDate: timestamp("review_date", { withTimezone: true }),
+    language: text("language"),
+    /** Where it came from: the file name or URL given to `factchecks import`. */
+    sourceFeed: text("source_feed").notNull(),
+    /** The record's own id in its feed (CheckThat's `id`), the dedupe key when there is no URL. */
+    sourceId: text("source_id"),
+    raw: jsonb("raw").$type<unknown>().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("imported_fact_checks_source_idx").on(t.sourceFeed, t.sourceId)],
+);
+
+export const CLAIM_INDEX_SOURCES = ["debate", "published", "imported"] as const;
+
+/**
+ * The matching index: one row per earlier check of any source (finished debates, published
+ * fact-checks, imported fact-checks), with what a match result shows denormalised so a match
+ * reads one table. `match_text` (headline, summary and claim) is what lexical search reads; the
+ * claim's vectors are in claim_index_embeddings, searched like passages (lib/retrieval).
+ */
+export const claimIndex = pgTable(
+  "claim_index",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    source: text("source").$type<(typeof CLAIM_INDEX_SOURCES)[number]>().notNull(),
+    /** The debate id, published fact-check id or imported row id. */
+    sourceRef: text("source_ref").notNull(),
+    claim: text("claim").notNull(),
+    matchText: text("match_text").notNull(),
+    rating: text("rating"),
+    /** The rating on the product scale when it can be read (TRUE, HALF-TRUE, FALSE); null: unknown. */
+    scale: text("scale"),
+    publisher: text("publisher"),
+    url: text("url"),
+    claimDate: timestamp("claim_date", { withTimezone: true }),
+    reviewDate: timestamp("review_date", { withTimezone: true }),
+    /** English stemming, as passages.tsv: the BM25 of lib/retrieval runs over either table. */
+    tsv: tsvector("tsv").notNull().generatedAlwaysAs(sql`to_tsvector('english'::regconfig, "match_text")`),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("claim_index_source_idx").on(t.source, t.sourceRef),
+    index("claim_index_tsv_idx").using("gin", t.tsv),
+    check("claim_index_source_check", sql`${t.source} in ('debate', 'published', 'imported')`),
+  ],
+);
+
+/** Vectors of claim_index rows, per embedding model, like passage_embeddings (partial HNSW per model). */
+export const claimIndexEmbeddings = pgTable(
+  "claim_index_embeddings",
+  {
+    claimId: bigint("claim_id", { mode: "number" })
+      .notNull()
+      .references(() => claimIndex.id, { onDelete: "cascade" }),
+    model: text("model").notNull(),
+    dim: integer("dim").notNull(),
+    embedding: vector("embedding").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.claimId, t.model] }),
+    check("claim_index_embeddings_dim_check", sql`vector_dims(${t.embedding}) = ${t.dim}`),
+  ],
+);

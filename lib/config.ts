@@ -168,6 +168,18 @@ const envSchema = z.object({
   /** The corpus the offline stand-in searches; default: the debate's own corpus. */
   SEARCH_CORPUS: z.string().min(1).optional(),
   SEARCH_TIMEOUT_MS: positiveInt.default(20_000),
+  // --- Claim matching: Google Fact Check Tools claims:search (lib/matching/factcheck-tools.ts); no call unless a key is set ---
+  FACTCHECK_TOOLS_API_KEY: z.string().min(1).optional(),
+  FACTCHECK_TOOLS_BASE_URL: z
+    .url({ protocol: /^https?$/, error: "must be an http(s) address such as https://factchecktools.googleapis.com" })
+    .optional(),
+  /** BCP-47 language of the fact-checks asked for, e.g. en or de; "any" asks for every language. */
+  FACTCHECK_TOOLS_LANGUAGE: z
+    .string()
+    .regex(/^(any|[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*)$/, "use a language code such as en or pt-BR, or any")
+    .default("en"),
+  /** Only fact-checks published in the last N days; unset: any age. */
+  FACTCHECK_TOOLS_MAX_AGE_DAYS: positiveInt.optional(),
   // --- ZoFia's entity and encyclopedia tools (lib/tools/ner, lib/tools/wiki) ---
   NER_PROVIDER: z
     .enum(["rule", "http"], {
@@ -274,6 +286,8 @@ export type AppConfig = {
   datasets: { baseURL?: string };
   /** The search tool's source (lib/tools/resolve.ts). Keys live here only; records never carry them. */
   search: SearchConfig;
+  /** Google Fact Check Tools for claim matching; `apiKey` unset: never called. */
+  factcheckTools: { apiKey?: string; baseURL?: string; language: string; maxAgeDays?: number };
   /** ZoFia's NER and encyclopedia providers (NER_PROVIDER, NER_URL, WIKI_PROVIDER). */
   zofia: {
     ner: { provider: "rule" | "http"; url?: string };
@@ -449,6 +463,12 @@ export function parseConfig(
       wikipedia: { baseURL: e.WIKIPEDIA_BASE_URL },
       corpus: e.SEARCH_CORPUS,
       timeoutMs: e.SEARCH_TIMEOUT_MS,
+    },
+    factcheckTools: {
+      apiKey: e.FACTCHECK_TOOLS_API_KEY,
+      baseURL: e.FACTCHECK_TOOLS_BASE_URL,
+      language: e.FACTCHECK_TOOLS_LANGUAGE,
+      maxAgeDays: e.FACTCHECK_TOOLS_MAX_AGE_DAYS,
     },
     zofia: {
       ner: { provider: e.NER_PROVIDER, url: e.NER_URL },

@@ -14,6 +14,32 @@ CREATE TABLE "api_tokens" (
 	CONSTRAINT "api_tokens_token_hash_unique" UNIQUE("token_hash")
 );
 --> statement-breakpoint
+CREATE TABLE "claim_index" (
+	"id" bigint PRIMARY KEY GENERATED ALWAYS AS IDENTITY (sequence name "claim_index_id_seq" INCREMENT BY 1 MINVALUE 1 MAXVALUE 9223372036854775807 START WITH 1 CACHE 1),
+	"source" text NOT NULL,
+	"source_ref" text NOT NULL,
+	"claim" text NOT NULL,
+	"match_text" text NOT NULL,
+	"rating" text,
+	"scale" text,
+	"publisher" text,
+	"url" text,
+	"claim_date" timestamp with time zone,
+	"review_date" timestamp with time zone,
+	"tsv" "tsvector" GENERATED ALWAYS AS (to_tsvector('english'::regconfig, "match_text")) STORED NOT NULL,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "claim_index_source_check" CHECK ("claim_index"."source" in ('debate', 'published', 'imported'))
+);
+--> statement-breakpoint
+CREATE TABLE "claim_index_embeddings" (
+	"claim_id" bigint NOT NULL,
+	"model" text NOT NULL,
+	"dim" integer NOT NULL,
+	"embedding" vector NOT NULL,
+	CONSTRAINT "claim_index_embeddings_claim_id_model_pk" PRIMARY KEY("claim_id","model"),
+	CONSTRAINT "claim_index_embeddings_dim_check" CHECK (vector_dims("claim_index_embeddings"."embedding") = "claim_index_embeddings"."dim")
+);
+--> statement-breakpoint
 CREATE TABLE "fact_check_versions" (
 	"fact_check_id" uuid NOT NULL,
 	"version" integer NOT NULL,
@@ -51,6 +77,24 @@ CREATE TABLE "fact_checks" (
 	CONSTRAINT "fact_checks_slug_unique" UNIQUE("slug"),
 	CONSTRAINT "fact_checks_state_check" CHECK ("fact_checks"."state" in ('draft', 'in-review', 'published', 'corrected')),
 	CONSTRAINT "fact_checks_one_source_check" CHECK (("fact_checks"."debate_id" is null) <> ("fact_checks"."comparison_id" is null))
+);
+--> statement-breakpoint
+CREATE TABLE "imported_fact_checks" (
+	"id" bigint PRIMARY KEY GENERATED ALWAYS AS IDENTITY (sequence name "imported_fact_checks_id_seq" INCREMENT BY 1 MINVALUE 1 MAXVALUE 9223372036854775807 START WITH 1 CACHE 1),
+	"claim" text NOT NULL,
+	"title" text,
+	"summary" text,
+	"rating" text,
+	"publisher" text,
+	"url" text,
+	"claim_date" timestamp with time zone,
+	"review_date" timestamp with time zone,
+	"language" text,
+	"source_feed" text NOT NULL,
+	"source_id" text,
+	"raw" jsonb NOT NULL,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "imported_fact_checks_url_unique" UNIQUE("url")
 );
 --> statement-breakpoint
 CREATE TABLE "webhook_attempts" (
@@ -109,6 +153,7 @@ ALTER TABLE "debates" ADD COLUMN "match_decision" jsonb;--> statement-breakpoint
 ALTER TABLE "api_tokens" ADD CONSTRAINT "api_tokens_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "api_tokens" ADD CONSTRAINT "api_tokens_created_by_users_id_fk" FOREIGN KEY ("created_by") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "api_tokens" ADD CONSTRAINT "api_tokens_revoked_by_users_id_fk" FOREIGN KEY ("revoked_by") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "claim_index_embeddings" ADD CONSTRAINT "claim_index_embeddings_claim_id_claim_index_id_fk" FOREIGN KEY ("claim_id") REFERENCES "public"."claim_index"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "fact_check_versions" ADD CONSTRAINT "fact_check_versions_fact_check_id_fact_checks_id_fk" FOREIGN KEY ("fact_check_id") REFERENCES "public"."fact_checks"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "fact_check_versions" ADD CONSTRAINT "fact_check_versions_created_by_users_id_fk" FOREIGN KEY ("created_by") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "fact_checks" ADD CONSTRAINT "fact_checks_debate_id_debates_id_fk" FOREIGN KEY ("debate_id") REFERENCES "public"."debates"("id") ON DELETE restrict ON UPDATE no action;--> statement-breakpoint
@@ -119,9 +164,12 @@ ALTER TABLE "webhook_deliveries" ADD CONSTRAINT "webhook_deliveries_event_id_web
 ALTER TABLE "webhook_deliveries" ADD CONSTRAINT "webhook_deliveries_subscription_id_webhook_subscriptions_id_fk" FOREIGN KEY ("subscription_id") REFERENCES "public"."webhook_subscriptions"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "webhook_subscriptions" ADD CONSTRAINT "webhook_subscriptions_created_by_users_id_fk" FOREIGN KEY ("created_by") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "api_tokens_user_idx" ON "api_tokens" USING btree ("user_id","created_at");--> statement-breakpoint
+CREATE UNIQUE INDEX "claim_index_source_idx" ON "claim_index" USING btree ("source","source_ref");--> statement-breakpoint
+CREATE INDEX "claim_index_tsv_idx" ON "claim_index" USING gin ("tsv");--> statement-breakpoint
 CREATE INDEX "fact_checks_state_idx" ON "fact_checks" USING btree ("state","published_at");--> statement-breakpoint
 CREATE INDEX "fact_checks_debate_idx" ON "fact_checks" USING btree ("debate_id");--> statement-breakpoint
 CREATE INDEX "fact_checks_comparison_idx" ON "fact_checks" USING btree ("comparison_id");--> statement-breakpoint
+CREATE UNIQUE INDEX "imported_fact_checks_source_idx" ON "imported_fact_checks" USING btree ("source_feed","source_id");--> statement-breakpoint
 CREATE INDEX "webhook_attempts_delivery_idx" ON "webhook_attempts" USING btree ("delivery_id","attempt");--> statement-breakpoint
 CREATE UNIQUE INDEX "webhook_deliveries_event_subscription_idx" ON "webhook_deliveries" USING btree ("event_id","subscription_id");--> statement-breakpoint
 CREATE INDEX "webhook_deliveries_due_idx" ON "webhook_deliveries" USING btree ("next_attempt_at") WHERE "webhook_deliveries"."status" in ('pending', 'sending');--> statement-breakpoint

@@ -18,6 +18,17 @@ export type PassageFilter = {
 export type Candidate = { passageId: number; score: number };
 
 /**
+ * The rows a search runs over: corpus passages, or the claim-matching index (lib/matching), which
+ * has the same `id` and `tsv` columns and its own vectors table, so one BM25 and one dense query serve both.
+ * `passageId` in results is then the row id of that table.
+ */
+export type SearchTable = "passages" | "claim_index";
+const TABLES = {
+  passages: { rows: "passages", vectors: "passage_embeddings", key: "passage_id" },
+  claim_index: { rows: "claim_index", vectors: "claim_index_embeddings", key: "claim_id" },
+} as const;
+
+/**
  * How the dense query is planned: `auto` lets the planner choose (the HNSW index at any real size),
  * `index` forbids sequential scans so even a tiny table goes through the index (tests of the
  * iterative scan), `exact` forbids index scans: a brute-force cosine scan, the benchmark's baseline.
@@ -34,6 +45,8 @@ export type DenseParams = PassageFilter & {
   plan?: DensePlan;
   /** Default relaxed_order; `off` exists to show (in tests) what the iterative scan prevents. */
   iterativeScan?: "relaxed_order" | "strict_order" | "off";
+  /** Default `passages`. */
+  table?: SearchTable;
 };
 
 type Executor = Pick<Database, "execute">;
@@ -69,6 +82,7 @@ function where(clauses: SQL[]) {
 }
 
 function denseQuery(p: DenseParams) {
+  const t = TABLES[p.table ?? "passages"];
   const expr = denseExpression(p.dim);
   const q = vectorLiteral(p.vector, p.dim);
   // The model is inlined as a literal: the planner proves the partial index's predicate only
@@ -78,9 +92,9 @@ function denseQuery(p: DenseParams) {
   // index scan run (and keep scanning past filtered-out rows), then the outer query re-sorts exactly.
   return sql`
     with nn as materialized (
-      select pe.passage_id, ${expr} <=> ${q} as distance
-      from passage_embeddings pe
-      join passages p on p.id = pe.passage_id
+      select pe.${sql.raw(t.key)} as passage_id, ${expr} <=> ${q} as distance
+      from ${sql.raw(t.vectors)} pe
+      join ${sql.raw(t.rows)} p on p.id = pe.${sql.raw(t.key)}
       ${where(clauses)}
       order by ${expr} <=> ${q}
       limit ${sql.raw(String(Math.trunc(p.limit)))}
@@ -319,12 +333,17 @@ export type LexemeStats = {
  * Document frequency of every lexeme over the given corpora (all when omitted). One pass over the
  * tsvectors (ts_stat), so callers cache it: full-text search in Postgres has no IDF of its own.
  */
-export async function lexemeStats(db: Database, corpusIds?: string[]): Promise<LexemeStats> {
+export async function lexemeStats(
+  db: Database,
+  corpusIds?: string[],
+  table: SearchTable = "passages",
+): Promise<LexemeStats> {
   for (const id of corpusIds ?? []) if (!UUID.test(id)) throw new Error(`not a corpus id: ${id}`);
+  const rows = TABLES[table].rows;
   // ts_stat takes its query as text, so the (validated) ids are inlined.
   const inner = corpusIds
-    ? `select tsv from passages where corpus_id in (${corpusIds.map((id) => `'${id}'`).join(", ") || "null"})`
-    : "select tsv from passages";
+    ? `select tsv from ${rows} where corpus_id in (${corpusIds.map((id) => `'${id}'`).join(", ") || "null"})`
+    : `select tsv from ${rows}`;
   const [stat, count] = await Promise.all([
     db.execute<{ word: string; ndoc: number | string }>(sql`select word, ndoc from ts_stat(${inner})`),
     db.execute<{ n: number | string; len: number | string | null }>(
@@ -345,6 +364,8 @@ export type Bm25Params = PassageFilter & {
   limit: number;
   k1?: number;
   b?: number;
+  /** Default `passages`. */
+  table?: SearchTable;
 };
 
 function tsqueryLexeme(l: string) {
@@ -369,7 +390,7 @@ export async function bm25Candidates(db: Database, p: Bm25Params): Promise<Candi
   const res = await db.execute<{ passage_id: string | number; score: number | string }>(sql`
     select p.id as passage_id,
            (${weighted}) * (${k1}::float8 + 1) / (1 + ${k1}::float8 * (1 - ${b}::float8 + ${b}::float8 * length(p.tsv) / ${p.avgLength}::float8)) as score
-    from passages p
+    from ${sql.raw(TABLES[p.table ?? "passages"].rows)} p
     ${where([sql`p.tsv @@ ${matchQuery}::tsquery`, ...filterClauses(p)])}
     order by score desc, p.id
     limit ${sql.raw(String(Math.trunc(p.limit)))}`);

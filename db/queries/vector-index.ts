@@ -8,9 +8,12 @@ import type { Database } from "@/db/client";
  * exactly that expression and predicate (see `denseExpression`) for the planner to pick it.
  */
 
+/** The vector tables: corpus passages, and the claim-matching index (lib/matching). */
+export type VectorTable = "passage_embeddings" | "claim_index_embeddings";
+
 /** Index names are derived from the model id, so two processes agree without a registry table. */
-export function vectorIndexName(model: string): string {
-  return `passage_embeddings_hnsw_${createHash("sha256").update(model).digest("hex").slice(0, 12)}`;
+export function vectorIndexName(model: string, table: VectorTable = "passage_embeddings"): string {
+  return `${table}_hnsw_${createHash("sha256").update(model).digest("hex").slice(0, 12)}`;
 }
 
 /** The typed expression the index is built on; queries must repeat it verbatim. */
@@ -28,9 +31,10 @@ export async function ensureVectorIndex(
   db: Database,
   model: string,
   dim: number,
-  opts: { buildMemory?: string } = {},
+  opts: { buildMemory?: string; table?: VectorTable } = {},
 ): Promise<string> {
-  const name = vectorIndexName(model);
+  const table = opts.table ?? "passage_embeddings";
+  const name = vectorIndexName(model, table);
   await db.transaction(async (tx) => {
     // pgvector builds an HNSW graph many times faster when it fits in maintenance_work_mem (64 MB by
     // default, about 60k vectors of 512 dimensions); the setting lasts for this transaction only.
@@ -39,7 +43,7 @@ export async function ensureVectorIndex(
     );
     await tx.execute(
       sql.raw(
-        `create index if not exists ${name} on passage_embeddings using hnsw ((embedding::vector(${Number(dim)})) vector_cosine_ops) ` +
+        `create index if not exists ${name} on ${table} using hnsw ((embedding::vector(${Number(dim)})) vector_cosine_ops) ` +
           `with (m = 16, ef_construction = 64) where model = ${literal(model)}`,
       ),
     );
@@ -47,9 +51,13 @@ export async function ensureVectorIndex(
   return name;
 }
 
-export async function vectorIndexExists(db: Database, model: string): Promise<boolean> {
+export async function vectorIndexExists(
+  db: Database,
+  model: string,
+  table: VectorTable = "passage_embeddings",
+): Promise<boolean> {
   const r = await db.execute<{ n: number }>(
-    sql`select count(*)::int as n from pg_indexes where indexname = ${vectorIndexName(model)}`,
+    sql`select count(*)::int as n from pg_indexes where indexname = ${vectorIndexName(model, table)}`,
   );
   return (r.rows[0]?.n ?? 0) > 0;
 }

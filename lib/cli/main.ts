@@ -21,6 +21,9 @@ import * as calibrate from "./commands/calibrate";
 import * as user from "./commands/user";
 import * as agreement from "./commands/agreement";
 import * as exportCommand from "./commands/export";
+import * as match from "./commands/match";
+import * as factchecks from "./commands/factchecks";
+import * as benchMatch from "./commands/bench-match";
 
 // The same .env files, in the same order, as the Next.js server reads.
 nextEnv.loadEnvConfig(process.env.COUNTERPOINT_ROOT ?? process.cwd(), false, { info: () => {}, error: console.error });
@@ -52,6 +55,9 @@ for (const command of [
   user,
   agreement,
   exportCommand,
+  match,
+  factchecks,
+  benchMatch,
 ])
   command.register(program);
 

@@ -1,6 +1,7 @@
 import type { Database } from "@/db/client";
 import {
   authorsAfter,
+  getPublishedBySlug,
   getVersion,
   insertFactCheck,
   insertVersion,
@@ -16,6 +17,7 @@ import type { FactCheckState } from "@/db/schema";
 import { createShare } from "@/lib/auth/access";
 import { demand, type Principal } from "@/lib/auth/policy";
 import { createComparisonShare } from "@/lib/compare/shares";
+import { indexPublishedCheck } from "@/lib/matching/store";
 import { announcePublication } from "./announce";
 import { slugFor } from "./slug";
 import { loadSource, type SourceRef } from "./source";
@@ -45,10 +47,31 @@ export type PublicationEvent = "fact_check.published" | "fact_check.corrected";
  * lock (webhooks are announced inside the transaction, by announcePublication).
  */
 export async function afterPublication(
-  _db: Database,
+  db: Database,
   _event: PublicationEvent,
-  _factCheck: { id: string; slug: string; version: number },
-): Promise<void> {}
+  factCheck: { id: string; slug: string; version: number },
+): Promise<void> {
+  // Claim matching: the next claim like this one is told it was checked here (lib/matching).
+  // A failure to index must not read as a failed publication: it is logged (the next correction
+  // indexes the fact-check again).
+  try {
+    const published = await getPublishedBySlug(db, factCheck.slug);
+    if (!published) return;
+    const v = published.version;
+    const claimDate = v.claimDate ? new Date(`${v.claimDate.slice(0, 10)}T00:00:00Z`) : null;
+    await indexPublishedCheck(db, {
+      id: published.id,
+      claim: v.claim,
+      rating: v.textualRating,
+      scale: v.rating as "TRUE" | "HALF-TRUE" | "FALSE",
+      url: `/fact-checks/${published.slug}`,
+      claimDate: claimDate && !Number.isNaN(claimDate.getTime()) ? claimDate : null,
+      publishedAt: published.publishedAt,
+    });
+  } catch (e) {
+    console.error(`[fact-checks] ${factCheck.slug} published but not indexed for claim matching: ${(e as Error).message}`);
+  }
+}
 
 const EDITABLE: readonly FactCheckState[] = ["draft", "in-review"];
 const PUBLIC: readonly FactCheckState[] = ["published", "corrected"];

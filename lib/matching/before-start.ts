@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { DEFAULT_MATCH_THRESHOLD, matchClaim, type MatchDeps } from "./match";
+import { matchClaimReport, type MatchDeps } from "./match";
 import type { ClaimMatch, MatchDecision } from "./types";
 import { matchKey } from "./keys";
 export { earlierCheckEvidence } from "./decision";
@@ -30,11 +30,6 @@ export { matchKey };
 /** The claim as matched: a choice holds only for the claim and date it was made for. */
 export const matchedForKey = (claim: string, claimDate?: string | null) =>
   `${claim.replace(/\s+/g, " ").trim()}|${claimDate?.trim() ?? ""}`;
-
-/** The threshold in force when none is named (the matcher's own default). */
-export function matchThreshold(): number {
-  return DEFAULT_MATCH_THRESHOLD;
-}
 
 const choiceSchema = z.object({
   matchChoice: z
@@ -79,12 +74,13 @@ export async function matchBeforeStart(
   deps: MatchDeps,
   input: { claim: string; claimDate?: string | null; choice?: MatchChoice; threshold?: number },
 ): Promise<MatchOutcome> {
-  const threshold = input.threshold ?? matchThreshold();
   const date = input.claimDate ? new Date(`${input.claimDate}T00:00:00Z`) : null;
-  const matches = await matchClaim(deps, input.claim, {
-    threshold,
+  // The threshold is the instance's setting (match_threshold) unless the caller names one.
+  const report = await matchClaimReport(deps, input.claim, {
+    threshold: input.threshold,
     claimDate: date && !Number.isNaN(date.getTime()) ? date : null,
   });
+  const { matches, threshold } = report;
   if (!matches.length) return { kind: "go", decision: { choice: "no-match" } };
   const step: MatchStep = { matches, threshold, matchedFor: matchedForKey(input.claim, input.claimDate) };
   const choice = input.choice;

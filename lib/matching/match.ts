@@ -1,118 +1,258 @@
-import { and, desc, eq, isNull, ne } from "drizzle-orm";
 import type { Database } from "@/db/client";
-import * as s from "@/db/schema";
-import { productLabel } from "@/lib/debate/protocols";
-import { methodTitle } from "@/lib/debate/methods";
+import { claimCandidateRows, countClaimsMissingVectors, type ClaimCandidateRow } from "@/db/queries/claim-index";
+import { queryLexemes } from "@/db/queries/retrieval";
+import { getSetting } from "@/db/queries/settings";
+import { getConfig, type AppConfig } from "@/lib/config";
+import type { Embedder } from "@/lib/embeddings/registry";
+import type { Resolver } from "@/lib/net/safe-fetch";
+import { cosineSimilarity, RRF_K } from "@/lib/retrieval/fusion";
+import { getLexemeStats, idf } from "@/lib/retrieval/lexical-stats";
+import { factCheckToolsConfigured, searchFactCheckTools } from "./factcheck-tools";
+import { claimCandidates, MATCH_CANDIDATES } from "./retrieve";
+import { features, similarity, type RescoreFeatures } from "./rescore";
+import { ratingToScale } from "./scale";
+import { embedMissingClaims, indexEmbedder, indexFinishedDebates } from "./store";
+import { cleanClaimText, matchReasons, years } from "./text";
 import type { ClaimMatch, MatchOptions } from "./types";
 
-/*
- * PROVISIONAL (branch h/matchflow): a small lexical matcher over this instance's finished debates,
- * so the submission flow (forms, compare, CLI, evaluation) can be built and tested against the
- * contract in ./types.ts. The matcher of record (hybrid retrieval, re-scoring, published and imported
- * fact-checks, Fact Check Tools) replaces this file at merge; nothing outside it reads its internals.
+/**
+ * Has this claim been checked already? Retrieval over the matching index (hybrid: dense on the
+ * claim's vector, BM25 on its words), then re-scoring to a similarity in [0, 1], a threshold,
+ * a date window and reasons in words. Fact Check Tools is asked too, only when configured.
  */
 
-/** What the matcher reads: the database (the matcher of record may add an embedder and the configuration). */
-export type MatchDeps = { db: Database };
+export type MatchDeps = {
+  db: Database;
+  /** Default: the instance's embedding model (EMBEDDING_MODEL), the encoder the index was built with. */
+  embedder?: Embedder;
+  /** Default: getConfig(). */
+  config?: Pick<AppConfig, "factcheckTools" | "fetch" | "organisation" | "embeddingModel">;
+  /** DNS for the guarded fetcher (tests stub it). */
+  resolve?: Resolver;
+  signal?: AbortSignal;
+};
 
-/** The similarity a match must reach when the caller names none. */
-export const DEFAULT_MATCH_THRESHOLD = 0.5;
-/** Two claims whose dates are further apart than this are said to be outside the date window. */
-const DATE_WINDOW_DAYS = 365;
-const CANDIDATES = 2_000;
+export const DEFAULT_MATCH_LIMIT = 5;
+/** Rows the first match embeds on the spot (new debates, a model change); more waits for `factchecks reindex`. */
+const EMBED_ON_MATCH = 200;
 
-const STOP = new Set(
-  "a an and are as at be been but by did do does for from had has have he her his i in is it its of on or our she so that the their them they this to was were will with would you not no than then there these those which who what when where why how into about over after before said says".split(
-    " ",
-  ),
-);
+export type MatchReport = {
+  matches: ClaimMatch[];
+  /** The threshold applied (the setting, or the caller's). */
+  threshold: number;
+  dateWindowDays: number;
+  /** The incoming claim's date the window compared with, and where it came from. */
+  queryDate: { date: string; from: "given" | "year in the text" } | null;
+  /** Best candidates below the threshold, for "nothing matched; the closest was ...". */
+  belowThreshold: ClaimMatch[];
+  /** Things the user should know: a provider that failed, stored checks not yet searchable. */
+  warnings: string[];
+  sources: { index: number; factcheckTools: "not configured" | "asked" | "failed" };
+  timings: { totalMs: number; embedMs: number; retrieveMs: number; factcheckToolsMs: number };
+};
 
-/** Content words, lower-cased and crudely stemmed, so "sold his medals" and "sells the medal" share words. */
-function words(text: string): string[] {
-  return (text.toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}'.,]*[\p{L}\p{N}]|[\p{L}\p{N}]/gu) ?? [])
-    .map((w) => w.replace(/[,']/g, ""))
-    .filter((w) => !STOP.has(w))
-    .map((w) => (/^\d/.test(w) ? w : w.replace(/(ing|ed|es|s)$/u, "").replace(/(.)\1$/u, "$1")))
-    .filter((w) => w.length > 1 || /\d/.test(w));
+export class MatchError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "MatchError";
+  }
 }
 
-function dice(a: Set<string>, b: Set<string>): number {
-  if (!a.size || !b.size) return 0;
-  let shared = 0;
-  for (const w of a) if (b.has(w)) shared++;
-  return (2 * shared) / (a.size + b.size);
-}
-
-/** Names (capitalised runs not at the start of a sentence) and numbers that both claims mention. */
-function reasonsFor(query: string, candidate: string): string[] {
-  const numbers = (t: string) => new Set(t.match(/\d[\d,.]*/g)?.map((n) => n.replace(/[,.]$/, "")) ?? []);
-  // Compared without case, shown as the incoming claim wrote them.
-  const names = (t: string) =>
-    new Map(
-      [...t.matchAll(/(?<![.!?]\s|^)\b\p{Lu}[\p{L}'-]+(?:\s+\p{Lu}[\p{L}'-]+)*/gu)].map((m) => [
-        m[0].toLowerCase(),
-        m[0],
-      ]),
-    );
-  const qn = numbers(query);
-  const sharedNumbers = [...numbers(candidate)].filter((n) => qn.has(n));
-  const qe = names(query);
-  const sharedNames = [...names(candidate).keys()].filter((n) => qe.has(n)).map((n) => qe.get(n)!);
-  const years = sharedNumbers.filter((n) => /^(1[89]|20)\d\d$/.test(n));
-  const other = sharedNumbers.filter((n) => !years.includes(n));
-  const out: string[] = [];
-  if (sharedNames.length) out.push(`both name ${sharedNames.join(", ")}`);
-  if (years.length) out.push(`both are about ${years.join(", ")}`);
-  if (other.length) out.push(`both give the number${other.length > 1 ? "s" : ""} ${other.join(", ")}`);
-  if (!out.length) out.push("most of the words are the same");
-  return out;
-}
-
-const isoDay = (d: Date | null) => (d ? d.toISOString().slice(0, 10) : null);
-
+/** The contract (lib/matching/types.ts): matches at or above the threshold, best first. */
 export async function matchClaim(deps: MatchDeps, text: string, options: MatchOptions = {}): Promise<ClaimMatch[]> {
-  const threshold = options.threshold ?? DEFAULT_MATCH_THRESHOLD;
-  const limit = options.limit ?? 5;
-  const query = new Set(words(text));
-  if (!query.size) return [];
-  // Finished debates with a verdict a reader can use; evaluation runs' debates are benchmark items, not checks.
-  const rows = await deps.db
-    .select({
-      id: s.debates.id,
-      protocol: s.debates.protocol,
-      finishedAt: s.debates.finishedAt,
-      claim: s.claims.text,
-      claimDate: s.claims.claimDate,
-      label: s.verdicts.label,
-    })
-    .from(s.debates)
-    .innerJoin(s.claims, eq(s.claims.id, s.debates.claimId))
-    .innerJoin(s.verdicts, and(eq(s.verdicts.debateId, s.debates.id), eq(s.verdicts.isFinal, true)))
-    .where(and(eq(s.debates.status, "completed"), isNull(s.debates.evalRunId), ne(s.verdicts.label, "UNPARSED")))
-    .orderBy(desc(s.debates.finishedAt))
-    .limit(CANDIDATES);
-  const scored: ClaimMatch[] = [];
-  for (const r of rows) {
-    const similarity = Math.round(dice(query, new Set(words(r.claim))) * 1000) / 1000;
-    if (similarity < threshold) continue;
-    const outside =
-      !!options.claimDate &&
-      !!r.claimDate &&
-      Math.abs(options.claimDate.getTime() - r.claimDate.getTime()) > DATE_WINDOW_DAYS * 86_400_000;
-    scored.push({
-      source: "debate",
-      ref: r.id,
-      claim: r.claim,
-      rating: r.label,
-      scale: productLabel(r.protocol, r.label) as ClaimMatch["scale"],
-      publisher: `a debate on this server (${methodTitle(r.protocol)})`,
-      url: `/debates/${r.id}`,
-      claimDate: isoDay(r.claimDate),
-      reviewDate: isoDay(r.finishedAt),
-      similarity,
-      reasons: reasonsFor(text, r.claim),
-      outsideDateWindow: outside,
+  return (await matchClaimReport(deps, text, options)).matches;
+}
+
+function incomingDate(text: string, given: Date | null | undefined): MatchReport["queryDate"] {
+  if (given) {
+    if (Number.isNaN(given.getTime())) throw new MatchError("the claim's date is not a date");
+    return { date: given.toISOString(), from: "given" };
+  }
+  // A claim "about 2019" with no date given: the middle of that year stands for its date.
+  const ys = years(text);
+  if (ys.length === 1) return { date: new Date(Date.UTC(ys[0]!, 6, 1)).toISOString(), from: "year in the text" };
+  return null;
+}
+
+function outside(queryDate: MatchReport["queryDate"], m: Pick<ClaimMatch, "claimDate" | "reviewDate">, days: number) {
+  const stored = m.claimDate ?? m.reviewDate;
+  if (!queryDate || !stored) return false;
+  return Math.abs(new Date(stored).getTime() - new Date(queryDate.date).getTime()) > days * 86_400_000;
+}
+
+export async function matchClaimReport(
+  deps: MatchDeps,
+  text: string,
+  options: MatchOptions = {},
+): Promise<MatchReport> {
+  const t0 = performance.now();
+  const { db } = deps;
+  const config = deps.config ?? getConfig();
+  const cleaned = cleanClaimText(text);
+  if (!cleaned) throw new MatchError("the claim is empty");
+  const limit = options.limit ?? DEFAULT_MATCH_LIMIT;
+  if (!Number.isInteger(limit) || limit < 1 || limit > 100)
+    throw new MatchError(`limit must be a whole number from 1 to 100, got ${limit}`);
+  const threshold = options.threshold ?? (await getSetting(db, "match_threshold"));
+  if (!(threshold >= 0 && threshold <= 1)) throw new MatchError(`threshold must be within 0..1, got ${threshold}`);
+  const dateWindowDays = await getSetting(db, "match_date_window_days");
+  const queryDate = incomingDate(cleaned, options.claimDate);
+  const warnings: string[] = [];
+
+  const embedder = indexEmbedder(deps);
+  await indexFinishedDebates(db);
+  const missing = await countClaimsMissingVectors(db, embedder.id);
+  if (missing > 0 && missing <= EMBED_ON_MATCH) await embedMissingClaims({ db, embedder }, { signal: deps.signal });
+  else if (missing > EMBED_ON_MATCH)
+    warnings.push(
+      `${missing} stored checks have no ${embedder.id} vector yet and are found by their words only; run npx counterpoint factchecks reindex`,
+    );
+
+  // Fact Check Tools runs beside the local search, only when configured.
+  const ft0 = performance.now();
+  let ftMs = 0;
+  const remote = factCheckToolsConfigured(config)
+    ? searchFactCheckTools(config, cleaned, { resolve: deps.resolve, signal: deps.signal }).then(
+        (r) => ((ftMs = performance.now() - ft0), { ok: true as const, results: r }),
+        (e: Error) => ((ftMs = performance.now() - ft0), { ok: false as const, error: e.message }),
+      )
+    : null;
+
+  const te = performance.now();
+  const [queryVector] = await embedder.embed([cleaned], deps.signal);
+  const embedMs = performance.now() - te;
+  const tr = performance.now();
+  const scored = await rescoredCandidates(db, { text: cleaned, vector: queryVector!, model: embedder.id });
+  const retrieveMs = performance.now() - tr;
+
+  const all: ClaimMatch[] = scored.map((c) => ({
+    source: c.row.source,
+    ref: c.row.sourceRef,
+    claim: c.row.claim,
+    rating: c.row.rating,
+    scale: (c.row.scale as ClaimMatch["scale"]) ?? null,
+    publisher: c.row.publisher,
+    url: c.row.url,
+    claimDate: c.row.claimDate?.toISOString() ?? null,
+    reviewDate: c.row.reviewDate?.toISOString() ?? null,
+    similarity: c.similarity,
+    reasons: matchReasons(cleaned, c.row.matchText),
+    outsideDateWindow: false,
+    queryDate: queryDate?.date ?? null,
+  }));
+
+  let factcheckTools: MatchReport["sources"]["factcheckTools"] = "not configured";
+  if (remote) {
+    const got = await remote;
+    if (!got.ok) {
+      factcheckTools = "failed";
+      warnings.push(`${got.error}. Only this instance's checks are shown.`);
+    } else {
+      factcheckTools = "asked";
+      const vectors = got.results.length
+        ? await embedder.embed(
+            got.results.map((r) => r.claim),
+            deps.signal,
+          )
+        : [];
+      const stats = await getLexemeStats(db, undefined, "claim_index");
+      const qLex = await queryLexemes(db, cleaned);
+      for (const [i, r] of got.results.entries()) {
+        const lex = await queryLexemes(db, [r.title, r.claim].filter(Boolean).join(" "));
+        const claimLex = await queryLexemes(db, r.claim);
+        const f = features({
+          cosine: vectors[i] ? cosineSimilarity(queryVector!, vectors[i]!) : null,
+          queryLexemes: qLex,
+          storedClaimLexemes: claimLex,
+          storedAllLexemes: lex,
+          idf: (l) => idf(stats, l),
+          rrfScore: 0,
+          rrfK: RRF_K,
+        });
+        all.push({
+          source: "factcheck-tools",
+          ref: r.url,
+          claim: r.claim,
+          rating: r.rating,
+          scale: ratingToScale(r.rating),
+          publisher: r.publisher,
+          url: r.url,
+          claimDate: r.claimDate,
+          reviewDate: r.reviewDate,
+          similarity: similarity(f),
+          reasons: matchReasons(cleaned, `${r.title ?? ""} ${r.claim}`),
+          outsideDateWindow: false,
+          queryDate: queryDate?.date ?? null,
+        });
+      }
+    }
+  }
+  for (const m of all) m.outsideDateWindow = outside(queryDate, m, dateWindowDays);
+  all.sort((a, b) => b.similarity - a.similarity);
+  const matches = all.filter((m) => m.similarity >= threshold).slice(0, limit);
+  const belowThreshold = all.filter((m) => m.similarity < threshold).slice(0, 3);
+  return {
+    matches,
+    threshold,
+    dateWindowDays,
+    queryDate,
+    belowThreshold,
+    warnings,
+    sources: { index: scored.length, factcheckTools },
+    timings: { totalMs: performance.now() - t0, embedMs, retrieveMs, factcheckToolsMs: ftMs },
+  };
+}
+
+export type RescoredCandidate = {
+  id: number;
+  row: ClaimCandidateRow;
+  features: RescoreFeatures;
+  similarity: number;
+  dense: number | null;
+  lexical: number | null;
+};
+
+/** Hybrid candidates from the index, each with its features and re-scored similarity, best first. */
+export async function rescoredCandidates(
+  db: Database,
+  p: { text: string; vector: number[]; model: string; depth?: number },
+): Promise<RescoredCandidate[]> {
+  const [cands, qLex, stats] = await Promise.all([
+    claimCandidates(db, {
+      text: p.text,
+      vector: { model: p.model, values: p.vector },
+      depth: p.depth ?? MATCH_CANDIDATES,
+    }),
+    queryLexemes(db, p.text),
+    getLexemeStats(db, undefined, "claim_index"),
+  ]);
+  const rows = await claimCandidateRows(
+    db,
+    cands.hybrid.map((h) => h.id),
+    { model: p.model, vector: p.vector },
+  );
+  const out: RescoredCandidate[] = [];
+  for (const h of cands.hybrid) {
+    const row = rows.get(h.id);
+    // Removed between search and hydration (an unpublished check): skipped, never invented.
+    if (!row) continue;
+    const f = features({
+      cosine: row.cosine,
+      queryLexemes: qLex,
+      storedClaimLexemes: row.claimLexemes,
+      storedAllLexemes: row.allLexemes,
+      idf: (l) => idf(stats, l),
+      rrfScore: h.score,
+      rrfK: RRF_K,
+    });
+    out.push({
+      id: h.id,
+      row,
+      features: f,
+      similarity: similarity(f),
+      dense: h.ranks[0] ?? null,
+      lexical: h.ranks[1] ?? null,
     });
   }
-  return scored.sort((a, b) => b.similarity - a.similarity).slice(0, limit);
+  return out.sort((a, b) => b.similarity - a.similarity || a.id - b.id);
 }

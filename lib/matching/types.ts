@@ -38,6 +38,11 @@ export type ClaimMatch = {
   reasons: string[];
   /** True when the two claims' dates are further apart than the date window: shown, with both dates. */
   outsideDateWindow: boolean;
+  /**
+   * The incoming claim's date the window compared with (the one given, or the middle of the one
+   * year its text names); null or absent: unknown, so no window applied.
+   */
+  queryDate?: string | null;
 };
 
 export type MatchOptions = {

@@ -1,5 +1,5 @@
 import type { Database } from "@/db/client";
-import { lexemeStats, type LexemeStats } from "@/db/queries/retrieval";
+import { lexemeStats, type LexemeStats, type SearchTable } from "@/db/queries/retrieval";
 
 /**
  * Lexeme document frequencies per set of corpora, kept in memory: computing them scans every
@@ -14,17 +14,21 @@ type Entry = { stats: LexemeStats; at: number; refreshing?: Promise<LexemeStats>
 // Keyed by the database object first: tests and benchmarks open several databases in one process.
 const cache = new WeakMap<Database, Map<string, Entry>>();
 
-function keyOf(corpusIds?: string[]) {
-  return corpusIds ? [...corpusIds].sort().join(",") : "*";
+function keyOf(corpusIds: string[] | undefined, table: SearchTable) {
+  return `${table}:${corpusIds ? [...corpusIds].sort().join(",") : "*"}`;
 }
 
-export async function getLexemeStats(db: Database, corpusIds?: string[]): Promise<LexemeStats> {
+export async function getLexemeStats(
+  db: Database,
+  corpusIds?: string[],
+  table: SearchTable = "passages",
+): Promise<LexemeStats> {
   let perDb = cache.get(db);
   if (!perDb) cache.set(db, (perDb = new Map()));
-  const key = keyOf(corpusIds);
+  const key = keyOf(corpusIds, table);
   const hit = perDb.get(key);
   const load = () => {
-    const p = lexemeStats(db, corpusIds).then((stats) => {
+    const p = lexemeStats(db, corpusIds, table).then((stats) => {
       perDb!.set(key, { stats, at: Date.now() });
       return stats;
     });
