@@ -139,6 +139,8 @@ export const ROUTES: readonly RouteEntry[] = [
   { pattern: "/api/v1/comparisons", type: "route", rule: perm("debate:start") },
   { pattern: "/api/v1/eval-runs", type: "route", rule: readDebates },
   { pattern: "/api/v1/eval-runs/[id]", type: "route", rule: readDebates, params: { id: "uuid" } },
+  // Earlier checks carry verdicts: for those who start debates, like the form's match step.
+  { pattern: "/api/v1/match", type: "route", rule: perm("debate:start") },
 ];
 
 /*

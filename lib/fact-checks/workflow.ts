@@ -69,7 +69,9 @@ export async function afterPublication(
       publishedAt: published.publishedAt,
     });
   } catch (e) {
-    console.error(`[fact-checks] ${factCheck.slug} published but not indexed for claim matching: ${(e as Error).message}`);
+    console.error(
+      `[fact-checks] ${factCheck.slug} published but not indexed for claim matching: ${(e as Error).message}`,
+    );
   }
 }
 

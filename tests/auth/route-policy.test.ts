@@ -122,6 +122,7 @@ const EXPECTED: Record<string, Record<Visitor, Outcome>> = {
   "/api/v1/comparisons": only("admin", "fact-checker"),
   "/api/v1/eval-runs": readers,
   "/api/v1/eval-runs/[id]": readers,
+  "/api/v1/match": only("admin", "fact-checker"),
   // Anyone's own tokens; the admin's view of everyone's is on /admin.
   "/account/tokens": { ...everyone, anonymous: "sign-in", "anonymous, public instance": "sign-in" },
   "/api/corpora/[name]/uploads": only("fact-checker", "admin"),

@@ -1,9 +1,11 @@
 import { z } from "zod";
 import "zod-openapi";
+import { matchClaim } from "@/lib/matching/match";
 import { endpoint, type Endpoint } from "../endpoint";
 import { openApiDocument } from "../openapi";
 import { debateEvents } from "./debate-events";
 import { listEvalRuns, readEvalRun } from "./eval-runs";
+import { matchClaimEndpoint } from "./match-claim";
 import { listMethods } from "./methods";
 import { readDebate } from "./read-debate";
 import { startComparison } from "./start-comparison";
@@ -49,5 +51,6 @@ export const ENDPOINTS: readonly Endpoint[] = [
   startComparison,
   listEvalRuns,
   readEvalRun,
+  matchClaimEndpoint((db, claim, opts) => matchClaim({ db }, claim, opts)),
   openApi,
 ];

@@ -13,12 +13,9 @@ export const methodListSchema = z
         description: z.string(),
         default: z.boolean().meta({ description: "The method a request that names none runs." }),
         input: z.string().meta({ description: "`claim` (one sentence) or `article` (a news article's body)." }),
-        findsOwnEvidence: z
-          .boolean()
-          .meta({
-            description:
-              "Searches while it runs: a corpus is optional or read by its tools, pasted evidence is refused.",
-          }),
+        findsOwnEvidence: z.boolean().meta({
+          description: "Searches while it runs: a corpus is optional or read by its tools, pasted evidence is refused.",
+        }),
         corpusOptional: z.boolean(),
         presets: z
           .array(z.object({ name: z.string(), title: z.string() }))

@@ -47,12 +47,10 @@ export const debateSchema = z
     verdict: verdictSchema
       .nullable()
       .meta({ description: "Null until the judge has decided, or while it is hidden from you (verdictHidden)." }),
-    verdictHidden: z
-      .boolean()
-      .meta({
-        description:
-          "True when you may still be asked to label this debate: the verdict and the judging are withheld until then.",
-      }),
+    verdictHidden: z.boolean().meta({
+      description:
+        "True when you may still be asked to label this debate: the verdict and the judging are withheld until then.",
+    }),
     evidence: z.array(
       z.object({ rank: z.number().int(), title: z.string().nullable(), url: z.string().nullable(), text: z.string() }),
     ),

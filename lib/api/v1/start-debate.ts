@@ -13,20 +13,14 @@ import { ApiError, endpoint } from "../endpoint";
 import { debateLinks, isoDate, linksSchema, modelsField, startRefusal, strictObject } from "./common";
 
 export const startDebateBody = strictObject({
-  claim: z
-    .string({ error: "claim is required: write the claim to check as a full sentence" })
-    .meta({
-      description: "The claim to check (a news article's body for a method that reads articles).",
-      example: "The city's new bridge cost twice what was promised.",
-    }),
-  method: z
-    .string()
-    .trim()
-    .optional()
-    .meta({
-      description: "The method's name from GET /api/v1/methods; the default method when left out.",
-      example: DEFAULT_METHOD,
-    }),
+  claim: z.string({ error: "claim is required: write the claim to check as a full sentence" }).meta({
+    description: "The claim to check (a news article's body for a method that reads articles).",
+    example: "The city's new bridge cost twice what was promised.",
+  }),
+  method: z.string().trim().optional().meta({
+    description: "The method's name from GET /api/v1/methods; the default method when left out.",
+    example: DEFAULT_METHOD,
+  }),
   preset: z
     .string()
     .trim()
