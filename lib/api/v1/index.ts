@@ -4,6 +4,7 @@ import { endpoint, type Endpoint } from "../endpoint";
 import { openApiDocument } from "../openapi";
 import { debateEvents } from "./debate-events";
 import { listEvalRuns, readEvalRun } from "./eval-runs";
+import { listFactChecks, readFactCheck } from "./fact-checks";
 import { listMethods } from "./methods";
 import { readDebate } from "./read-debate";
 import { startComparison } from "./start-comparison";
@@ -49,5 +50,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
   startComparison,
   listEvalRuns,
   readEvalRun,
+  listFactChecks,
+  readFactCheck,
   openApi,
 ];
