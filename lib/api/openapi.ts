@@ -68,7 +68,7 @@ export function openApiDocument(endpoints: readonly Endpoint[], version: string)
       title: "Counterpoint API",
       version,
       description:
-        "Start debates and comparisons, follow them live, read verdicts and evaluation runs. Send an API token as `Authorization: Bearer <token>` (make one at /account/tokens). Every refusal is `{error: {code, message}}`, the message saying what to do.",
+        "Start debates and comparisons, follow them live, read verdicts, evaluation runs and published fact-checks. Send an API token as `Authorization: Bearer <token>` (make one at /account/tokens). Every refusal is `{error: {code, message}}`, the message saying what to do.",
     },
     servers: [{ url: "/", description: "This server" }],
     components: {

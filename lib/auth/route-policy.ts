@@ -132,6 +132,9 @@ export const ROUTES: readonly RouteEntry[] = [
   // The public API (lib/api/v1/): an API token (Authorization: Bearer) or a session. Reading is
   // read-debates, as the pages; a token's scopes limit what its permissions rules allow.
   { pattern: "/api/v1/openapi.json", type: "route", rule: pub },
+  // Published fact-checks are public pages; their API is as public (drafts answer 404 there too).
+  { pattern: "/api/v1/fact-checks", type: "route", rule: pub },
+  { pattern: "/api/v1/fact-checks/[slug]", type: "route", rule: pub, params: { slug: "fact-check-slug" } },
   { pattern: "/api/v1/methods", type: "route", rule: readDebates },
   { pattern: "/api/v1/debates", type: "route", rule: perm("debate:start") },
   { pattern: "/api/v1/debates/[id]", type: "route", rule: readDebates, params: { id: "uuid" } },

@@ -115,6 +115,8 @@ const EXPECTED: Record<string, Record<Visitor, Outcome>> = {
   "/api/export": only("admin", "annotator", "fact-checker"),
   // The public API: tokens and sessions alike (tests/integration/api-access.test.ts walks it with tokens).
   "/api/v1/openapi.json": everyone,
+  "/api/v1/fact-checks": everyone,
+  "/api/v1/fact-checks/[slug]": everyone,
   "/api/v1/methods": readers,
   "/api/v1/debates": only("admin", "fact-checker"),
   "/api/v1/debates/[id]": readers,

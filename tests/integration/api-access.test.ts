@@ -61,7 +61,13 @@ afterAll(async () => {
 });
 
 const call = (e: Endpoint, token?: string) =>
-  callApi({ method: e.method, path: e.path, params: { id: UNKNOWN_ID }, token, body: e.body ? {} : undefined });
+  callApi({
+    method: e.method,
+    path: e.path,
+    params: { id: UNKNOWN_ID, slug: "no-such-fact-check" },
+    token,
+    body: e.body ? {} : undefined,
+  });
 
 async function errorOf(res: Response) {
   expect(res.headers.get("content-type")).toMatch(/application\/json/);

@@ -17,6 +17,8 @@ import { createTokenAction, revokeTokenAction } from "@/app/account/tokens/actio
 import { callApi, readEvents, type ApiCall } from "../helpers/api";
 import { seedDebates } from "../helpers/seed-debates";
 import { ingestRecords } from "@/lib/corpus/ingest";
+import { correct, createFactCheck, publish } from "@/lib/fact-checks/workflow";
+import type { FactCheckContent } from "@/db/queries/fact-checks";
 import { backend, freshDatabase } from "./test-db";
 
 /*
@@ -35,6 +37,9 @@ let admin = "";
 let journalist = "";
 let finishedDebate = "";
 let runId = "";
+let factCheckSlug = "";
+let draftSlug = "";
+let laterSlug = "";
 const CLAIM = "Elena Marsh's charity auction raised $2.4 million for flood relief in 2019.";
 const EVIDENCE =
   "Elena Marsh hosted a charity auction in 2019 that raised $2.4 million.\n\nThe money from the 2019 auction went to the city's children's hospital.";
@@ -88,7 +93,33 @@ beforeAll(async () => {
     .values({ name: "api run", protocol: "radar", config: {}, status: "completed" })
     .returning({ id: s.evalRuns.id });
   runId = run!.id;
-  await seedDebates(h.db, { count: 2, evalRunId: runId });
+  const [seeded] = await seedDebates(h.db, { count: 2, evalRunId: runId });
+  // Fact-checks through the editors' workflow: one published then corrected, one left a draft.
+  const ed = await createUser(h.db, { email: "editor@x.org", passwordHash: null, roles: ["editor"] });
+  const editor = { id: ed.id, email: "editor@x.org", name: null, roles: ["editor" as const] };
+  const text = (claim: string, over: Partial<FactCheckContent> = {}): FactCheckContent => ({
+    claim,
+    rating: "FALSE",
+    textualRating: "Mostly false",
+    explanation: "The auction raised **$1.2 million**, and it went to a hospital.",
+    sources: [],
+    claimant: "E. Marsh",
+    claimantKind: "Person",
+    whereSaid: "Gala speech",
+    appearanceUrl: "https://example.org/speech",
+    claimDate: "2020-03-01",
+    showDebateLink: false,
+    correctionNote: null,
+    ...over,
+  });
+  const fc = await createFactCheck(h.db, editor, { debateId: seeded! }, text(CLAIM));
+  await publish(h.db, editor, fc.id, 1);
+  await correct(h.db, editor, fc.id, 2, text(CLAIM, { textualRating: "False" }), "The rating words were too mild.");
+  factCheckSlug = fc.slug;
+  const later = await createFactCheck(h.db, editor, { debateId: seeded! }, text("The auction was held in 2019."));
+  await publish(h.db, editor, later.id, 1);
+  laterSlug = later.slug;
+  draftSlug = (await createFactCheck(h.db, editor, { debateId: seeded! }, text("A draft nobody may read yet."))).slug;
   // A comparison reads one corpus for every method, embedded with the server's own encoder as the app's are.
   await ingestRecords(
     h.db,
@@ -196,6 +227,56 @@ describe(`a script drives a debate through the API with a token (${backend})`, (
   });
 });
 
+describe(`published fact-checks through the API (${backend})`, () => {
+  type Item = { slug: string; state: string; rating: { product: string; textual: string }; url: string | null };
+
+  it("lists them newest first without a token, page by page, and never a draft", async () => {
+    const first = await callApi({ method: "GET", path: "/api/v1/fact-checks", query: { limit: "1" } });
+    expect(first.status).toBe(200);
+    const p1 = (await first.json()) as { factChecks: Item[]; next: string | null };
+    expect(p1.factChecks.map((f) => f.slug)).toEqual([laterSlug]);
+    const next = new URL(p1.next!, "http://127.0.0.1:3000");
+    const second = await callApi({
+      method: "GET",
+      path: next.pathname,
+      query: Object.fromEntries(next.searchParams),
+    });
+    const p2 = (await second.json()) as { factChecks: Item[]; next: string | null };
+    expect(p2.factChecks.map((f) => [f.slug, f.state, f.rating.product, f.rating.textual])).toEqual([
+      [factCheckSlug, "corrected", "FALSE", "False"],
+    ]);
+    expect(p2.next).toBeNull();
+    const all = await callApi({ method: "GET", path: "/api/v1/fact-checks" });
+    expect(((await all.json()) as { factChecks: Item[] }).factChecks.map((f) => f.slug)).not.toContain(draftSlug);
+    const bad = await callApi({ method: "GET", path: "/api/v1/fact-checks", query: { before: "yesterday" } });
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toMatchObject({ error: { field: "before", message: expect.stringMatching(/next/) } });
+  });
+
+  it("reads the published version with its corrections and ClaimReview; a draft is not found", async () => {
+    const res = await callApi({ method: "GET", path: "/api/v1/fact-checks/{slug}", params: { slug: factCheckSlug } });
+    expect(res.status).toBe(200);
+    const fc = (await res.json()) as Item & {
+      claim: string;
+      claimant: string;
+      explanation: string;
+      corrections: Array<{ note: string }>;
+      claimReview: { "@type": string; url: string; reviewRating: { ratingValue: number; alternateName: string } };
+    };
+    expect(fc).toMatchObject({ claim: CLAIM, claimant: "E. Marsh", explanation: expect.stringContaining("**$1.2") });
+    expect(fc.corrections.map((c) => c.note)).toEqual(["The rating words were too mild."]);
+    expect(fc.url).toBe(`http://127.0.0.1:3000/fact-checks/${factCheckSlug}`);
+    expect(fc.claimReview).toMatchObject({
+      "@type": "ClaimReview",
+      url: fc.url,
+      reviewRating: { ratingValue: 1, alternateName: "False" },
+    });
+    const draft = await callApi({ method: "GET", path: "/api/v1/fact-checks/{slug}", params: { slug: draftSlug } });
+    expect(draft.status).toBe(404);
+    expect(((await draft.json()) as { error: { code: string } }).error.code).toBe("not_found");
+  });
+});
+
 type Doc = {
   paths: Record<
     string,
@@ -219,6 +300,8 @@ function goodRequest(operationId: string): Omit<ApiCall, "method" | "path"> {
     },
     listEvalRuns: { query: { limit: "5" } },
     readEvalRun: { params: { id: runId } },
+    listFactChecks: { query: { limit: "5" } },
+    readFactCheck: { params: { slug: factCheckSlug } },
     openApi: {},
     // POST /api/v1/match, once the matcher is wired in (lib/api/v1/match-claim.ts).
     matchClaim: { body: { claim: CLAIM } },
@@ -267,7 +350,12 @@ describe(`the OpenAPI document (${backend})`, () => {
         if (documented.includes("404"))
           asks.push([
             "404",
-            { ...base, ...good, token: admin, params: { id: "00000000-0000-4000-8000-000000000000" } },
+            {
+              ...base,
+              ...good,
+              token: admin,
+              params: { id: "00000000-0000-4000-8000-000000000000", slug: "no-such-fact-check" },
+            },
           ]);
         if (documented.includes("403")) asks.push(["403", { ...base, ...good, token: journalist }]);
         asks.push(["401", { ...base, ...good, token: `cp_${"B".repeat(43)}` }]);
@@ -298,6 +386,10 @@ describe(`the OpenAPI document (${backend})`, () => {
         "readDebate 404",
         "startDebate 403",
         "listEvalRuns 400",
+        "listFactChecks 200",
+        "listFactChecks 400",
+        "readFactCheck 200",
+        "readFactCheck 404",
       ]),
     );
   });

@@ -6,6 +6,7 @@ import { openApiDocument } from "../openapi";
 import { debateEvents } from "./debate-events";
 import { listEvalRuns, readEvalRun } from "./eval-runs";
 import { matchClaimEndpoint } from "./match-claim";
+import { listFactChecks, readFactCheck } from "./fact-checks";
 import { listMethods } from "./methods";
 import { readDebate } from "./read-debate";
 import { startComparison } from "./start-comparison";
@@ -52,5 +53,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
   listEvalRuns,
   readEvalRun,
   matchClaimEndpoint((db, claim, opts) => matchClaim({ db }, claim, opts)),
+  listFactChecks,
+  readFactCheck,
   openApi,
 ];
