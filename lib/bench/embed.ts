@@ -34,6 +34,8 @@ export type EngineBenchRow = {
   query_embed_ms_p50: number;
   query_embed_ms_p95: number;
   sentence_passages_per_second: number;
+  /** CPU time (every thread of the process) per one-sentence passage: less sensitive than wall time to other work on the machine. */
+  sentence_cpu_ms_per_passage: number;
   long_passages_per_second: number;
   peak_rss_mb: number;
   texts: {
@@ -116,9 +118,15 @@ export async function benchTexts(
 
 const mean = (xs: string[]) => Math.round(xs.reduce((s, x) => s + x.length, 0) / Math.max(1, xs.length));
 
+/** CPU time of this process (all its threads) per text during the last throughput run, ms. */
+let lastCpuMsPerText = 0;
+
 async function throughput(engine: MiniLmEngine, texts: string[]): Promise<number> {
   const started = performance.now();
+  const cpu = process.cpuUsage();
   for (let i = 0; i < texts.length; i += MINILM_BATCH) await engine.embed(texts.slice(i, i + MINILM_BATCH));
+  const used = process.cpuUsage(cpu);
+  lastCpuMsPerText = Math.round(((used.user + used.system) / 1000 / texts.length) * 10) / 10;
   return Math.round((texts.length / ((performance.now() - started) / 1000)) * 10) / 10;
 }
 
@@ -141,6 +149,7 @@ export async function benchOneEngine(kind: EngineKind, opts: EmbedBenchOptions):
       times.push(performance.now() - t);
     }
     const sentencePps = await throughput(engine, texts.sentences);
+    const sentenceCpu = lastCpuMsPerText;
     const longPps = await throughput(engine, texts.long);
     const round = (x: number) => Math.round(x * 10) / 10;
     return {
@@ -150,6 +159,7 @@ export async function benchOneEngine(kind: EngineKind, opts: EmbedBenchOptions):
       query_embed_ms_p50: round(percentile(times, 50)),
       query_embed_ms_p95: round(percentile(times, 95)),
       sentence_passages_per_second: sentencePps,
+      sentence_cpu_ms_per_passage: sentenceCpu,
       long_passages_per_second: longPps,
       // Linux reports the peak resident set of the whole process, worker threads included.
       peak_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024),
