@@ -11,13 +11,14 @@ import {
 import { sampleDocuments, SAMPLE_CLAIMS } from "@/lib/corpus/sample";
 import { startOnnxEngine, startWasmEngine, type EngineKind, type MiniLmEngine } from "@/lib/embeddings/minilm/engines";
 import { ensureGraph } from "@/lib/embeddings/minilm/graph-cache.mjs";
+import { MINILM_BATCH } from "@/lib/embeddings/registry";
 import { percentile } from "./metrics";
 
 /**
  * `bench embed`: the MiniLM engines side by side on the machine it runs on. Each engine runs in a fresh
  * child process (so its load is cold and its peak memory is its own), one after another:
  * cold load, single-claim query latency in the warm process, and passages per second for
- * one-sentence and ~500-character passages, sent as an ingest sends them (64 per call).
+ * one-sentence and ~500-character passages, sent as an ingest sends them (MINILM_BATCH per call).
  */
 
 export const BENCH_ENGINES: EngineKind[] = ["wasm", "onnx-fp32", "onnx-int8"];
@@ -25,9 +26,16 @@ export const BENCH_ENGINES: EngineKind[] = ["wasm", "onnx-fp32", "onnx-int8"];
 export type EngineBenchRow = {
   engine: EngineKind;
   cold_load_ms: number;
+  /**
+   * onnx only: whether this start built the graph, and whether its session came from the
+   * optimised copy an earlier start saved ("loaded", every later process) or saved it ("saved", the first).
+   */
+  graph?: { built: boolean; optimized: "loaded" | "saved" | "unavailable" };
   query_embed_ms_p50: number;
   query_embed_ms_p95: number;
   sentence_passages_per_second: number;
+  /** CPU time (every thread of the process) per one-sentence passage: less sensitive than wall time to other work on the machine. */
+  sentence_cpu_ms_per_passage: number;
   long_passages_per_second: number;
   peak_rss_mb: number;
   texts: {
@@ -110,9 +118,15 @@ export async function benchTexts(
 
 const mean = (xs: string[]) => Math.round(xs.reduce((s, x) => s + x.length, 0) / Math.max(1, xs.length));
 
+/** CPU time of this process (all its threads) per text during the last throughput run, ms. */
+let lastCpuMsPerText = 0;
+
 async function throughput(engine: MiniLmEngine, texts: string[]): Promise<number> {
   const started = performance.now();
-  for (let i = 0; i < texts.length; i += 64) await engine.embed(texts.slice(i, i + 64));
+  const cpu = process.cpuUsage();
+  for (let i = 0; i < texts.length; i += MINILM_BATCH) await engine.embed(texts.slice(i, i + MINILM_BATCH));
+  const used = process.cpuUsage(cpu);
+  lastCpuMsPerText = Math.round(((used.user + used.system) / 1000 / texts.length) * 10) / 10;
   return Math.round((texts.length / ((performance.now() - started) / 1000)) * 10) / 10;
 }
 
@@ -135,14 +149,17 @@ export async function benchOneEngine(kind: EngineKind, opts: EmbedBenchOptions):
       times.push(performance.now() - t);
     }
     const sentencePps = await throughput(engine, texts.sentences);
+    const sentenceCpu = lastCpuMsPerText;
     const longPps = await throughput(engine, texts.long);
     const round = (x: number) => Math.round(x * 10) / 10;
     return {
       engine: kind,
       cold_load_ms: coldLoad,
+      ...(engine.graph ? { graph: { built: engine.graph.built, optimized: engine.graph.optimized } } : {}),
       query_embed_ms_p50: round(percentile(times, 50)),
       query_embed_ms_p95: round(percentile(times, 95)),
       sentence_passages_per_second: sentencePps,
+      sentence_cpu_ms_per_passage: sentenceCpu,
       long_passages_per_second: longPps,
       // Linux reports the peak resident set of the whole process, worker threads included.
       peak_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024),
@@ -229,8 +246,8 @@ export async function runEmbedBench(opts: EmbedBenchOptions): Promise<EmbedBench
     load_average: os.loadavg().map((x) => Math.round(x * 100) / 100),
     source: texts.source,
     notes: [
-      "Each engine ran in its own process, one after another; cold_load_ms is the engine's start in a fresh process with the graph already built (graph_build_ms is the one-off build).",
-      "Passages are sent 64 per call, as an ingest sends them; queries one at a time in a warm process.",
+      "Each engine ran in its own process, one after another; cold_load_ms is the engine's start in a fresh process with the graph already built (graph_build_ms is the one-off build); graph.optimized says whether the session came from the optimised copy an earlier process saved (loaded) or this one saved it (saved).",
+      `Passages are sent ${MINILM_BATCH} per call, as an ingest sends them; queries one at a time in a warm process.`,
       "load_average is the machine's at the end: other work on the machine slows every number.",
     ],
   };

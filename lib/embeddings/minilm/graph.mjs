@@ -5,11 +5,15 @@
 // Plain JavaScript (not TypeScript) because it runs inside the embedding worker thread, which Node
 // starts from this folder in every setting (Next.js server, CLI, tests) without a compile step.
 //
-// The graph takes input_ids and attention_mask (int64, [batch, seq]) and returns the sentence
-// vector itself ([batch, 384]): mean pooling over the real tokens and L2 normalisation are part of
-// the graph, as in sentence-transformers' own pipeline. `int8` replaces every dense layer's fp32
-// weights by int8 with one scale per output column, multiplied by onnxruntime's
-// DynamicQuantizeMatMul (activations quantised per batch at run time).
+// The graph takes input_ids and attention_mask (int32, [batch, seq]; right-padded) and returns the
+// sentence vector itself ([batch, 384]): mean pooling over the real tokens and L2 normalisation are
+// part of the graph, as in sentence-transformers' own pipeline. It is written with onnxruntime's
+// fused CPU operators (EmbedLayerNormalization, Attention, BiasGelu, SkipLayerNormalization from
+// the com.microsoft domain): onnxruntime's optimiser does not recognise a hand-written BERT, and
+// the fused kernels run each layer in a few passes over memory instead of dozens of small ones.
+// `int8` replaces every dense layer's fp32 weights by int8 with one scale per output column,
+// multiplied by onnxruntime's DynamicQuantizeMatMul (activations quantised per batch at run time),
+// and runs attention itself in MultiHeadAttention.
 
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -19,9 +23,9 @@ const require = createRequire(import.meta.url);
 const onnx = require("onnx-proto").onnx;
 
 /** Changes to this file that change the graph bump this, so cached graphs are rebuilt. */
-export const GRAPH_BUILDER_VERSION = 1;
+export const GRAPH_BUILDER_VERSION = 2;
 
-const T = { FLOAT: 1, INT8: 3, INT64: 7 };
+const T = { FLOAT: 1, INT8: 3, INT32: 6, INT64: 7 };
 
 /** @param {Buffer} buf */
 export function readSafetensors(buf) {
@@ -60,7 +64,10 @@ function toFloat32(t) {
   }
   const n = t.data.byteLength / 2;
   const out = new Float32Array(n);
-  for (let i = 0; i < n; i++) out[i] = halfTable[t.data.readUInt16LE(i * 2)];
+  // Read as 16-bit words (little-endian, as x86 and ARM are); a tensor at an odd offset is copied first.
+  const bytes = t.data.byteOffset % 2 === 0 ? t.data : new Uint8Array(t.data);
+  const halves = new Uint16Array(bytes.buffer, bytes.byteOffset, n);
+  for (let i = 0; i < n; i++) out[i] = halfTable[halves[i]];
   return out;
 }
 
@@ -170,76 +177,104 @@ export function buildMiniLmGraph({ weightsPath, configPath, int8 = false }) {
     return scalars.get(name);
   };
 
-  /** x @ W^T + b for a PyTorch Linear of [out, inDim]. */
-  const dense = (x, prefix, inDim, out) => {
-    const w = transpose(get(`${prefix}.weight`), out, inDim);
-    const b = f32(`${prefix}.bias`, [out], get(`${prefix}.bias`));
-    if (!int8) return op("Add", [op("MatMul", [x, f32(`${prefix}.weight_t`, [inDim, out], w)]), b]);
+  const ms = (type, inputs, attrs = {}) => op(type, inputs, attrs, "com.microsoft");
+  const vector = (name) => f32(name, [get(name).length], get(name));
+  /** x @ W^T for a PyTorch Linear of [out, inDim] (the bias is added by the fused operator that follows). */
+  const matmul = (x, name, w, inDim, out) => {
+    if (!int8) return op("MatMul", [x, f32(`${name}.weight_t`, [inDim, out], w)]);
     const { q, scales } = quantizeColumns(w, inDim, out);
-    return op(
-      "DynamicQuantizeMatMul",
-      [x, init(`${prefix}.weight_q`, T.INT8, [inDim, out], q), f32(`${prefix}.weight_scale`, [out], scales), "", b],
-      {},
-      "com.microsoft",
-    );
+    return ms("DynamicQuantizeMatMul", [
+      x,
+      init(`${name}.weight_q`, T.INT8, [inDim, out], q),
+      f32(`${name}.weight_scale`, [out], scales),
+    ]);
   };
-  const layerNorm = (x, prefix) =>
-    op(
-      "LayerNormalization",
-      [x, f32(`${prefix}.weight`, [H], get(`${prefix}.weight`)), f32(`${prefix}.bias`, [H], get(`${prefix}.bias`))],
-      { axis: -1, epsilon: eps },
-    );
+  const weightT = (prefix, inDim, out) => transpose(get(`${prefix}.weight`), out, inDim);
+  /** LayerNorm(x + skip + bias), BERT's residual step, in one operator. */
+  const skipLayerNorm = (x, skip, bias, prefix) =>
+    ms("SkipLayerNormalization", [x, skip, vector(`${prefix}.weight`), vector(`${prefix}.bias`), vector(bias)], {
+      epsilon: eps,
+    });
 
-  // Embeddings: word + position + token type (a single sentence is all type 0).
-  const seqLen = op("Shape", ["input_ids"], { start: 1, end: 2 });
-  const positions = op("Slice", [
-    f32("position_embeddings", [config.max_position_embeddings, H], get("embeddings.position_embeddings.weight")),
-    i64("zero_1d", [0]),
-    seqLen,
-    i64("axis0", [0]),
-  ]);
-  const type0 = f32("token_type_0", [H], get("embeddings.token_type_embeddings.weight").subarray(0, H));
-  const words = op(
-    "Gather",
-    [f32("word_embeddings", [config.vocab_size, H], get("embeddings.word_embeddings.weight")), "input_ids"],
-    { axis: 0 },
+  // Embeddings: word + position + token type. A single sentence is all type 0, so that row is
+  // folded into the position table (the fused operator adds no token type without segment ids).
+  const pos = get("embeddings.position_embeddings.weight");
+  const type0 = get("embeddings.token_type_embeddings.weight").subarray(0, H);
+  const posType0 = pos.map((v, i) => v + type0[i % H]);
+  nodes.push(
+    onnx.NodeProto.create({
+      opType: "EmbedLayerNormalization",
+      domain: "com.microsoft",
+      name: "embeddings",
+      input: [
+        "input_ids",
+        "",
+        f32("word_embeddings", [config.vocab_size, H], get("embeddings.word_embeddings.weight")),
+        f32("position_embeddings", [config.max_position_embeddings, H], posType0),
+        "",
+        vector("embeddings.LayerNorm.weight"),
+        vector("embeddings.LayerNorm.bias"),
+        "attention_mask",
+      ],
+      // mask_index: each row's count of real tokens, which is how Attention reads right padding.
+      output: ["embedded", "mask_index"],
+      attribute: [attr("epsilon", eps)],
+    }),
   );
-  let x = layerNorm(op("Add", [op("Add", [words, positions]), type0]), "embeddings.LayerNorm");
-
-  // Padding positions get a large negative bias before the softmax (exp of it is exactly 0 in fp32).
-  const maskF = op("Cast", ["attention_mask"], { to: T.FLOAT });
-  const maskBias = op("Mul", [
-    op("Sub", [scalar("one", 1), op("Unsqueeze", [maskF, i64("axes_1_2", [1, 2])])]),
-    scalar("neg_large", -10000),
-  ]);
-  const headsShape = i64("heads_shape", [0, 0, heads, headDim]);
-  const hiddenShape = i64("hidden_shape", [0, 0, H]);
-  const scale = scalar("attn_scale", 1 / Math.sqrt(headDim));
-  const sqrtHalf = scalar("sqrt_half", Math.SQRT1_2);
-  const half = scalar("half", 0.5);
+  let x = "embedded";
 
   for (let l = 0; l < config.num_hidden_layers; l++) {
     const p = `encoder.layer.${l}`;
-    const split = (name, perm) =>
-      op("Transpose", [op("Reshape", [dense(x, `${p}.attention.self.${name}`, H, H), headsShape])], { perm });
-    const q = split("query", [0, 2, 1, 3]);
-    const k = split("key", [0, 2, 3, 1]);
-    const v = split("value", [0, 2, 1, 3]);
-    const probs = op("Softmax", [op("Add", [op("Mul", [op("MatMul", [q, k]), scale]), maskBias])], { axis: -1 });
-    const context = op("Reshape", [op("Transpose", [op("MatMul", [probs, v])], { perm: [0, 2, 1, 3] }), hiddenShape]);
-    x = layerNorm(
-      op("Add", [dense(context, `${p}.attention.output.dense`, H, H), x]),
-      `${p}.attention.output.LayerNorm`,
+    const a = `${p}.attention.self`;
+    // Query, key and value side by side in one [H, 3H] matrix: one multiplication instead of three.
+    const parts = ["query", "key", "value"].map((k) => weightT(`${a}.${k}`, H, H));
+    const qkv = new Float32Array(H * 3 * H);
+    for (let r = 0; r < H; r++) parts.forEach((w, k) => qkv.set(w.subarray(r * H, (r + 1) * H), r * 3 * H + k * H));
+    const qkvBias = new Float32Array(3 * H);
+    ["query", "key", "value"].forEach((k, i) => qkvBias.set(get(`${a}.${k}.bias`), i * H));
+    let context;
+    if (!int8) {
+      context = ms(
+        "Attention",
+        [x, f32(`${a}.qkv.weight_t`, [H, 3 * H], qkv), f32(`${a}.qkv.bias`, [3 * H], qkvBias), "mask_index"],
+        { num_heads: heads },
+      );
+    } else {
+      const projected = matmul(x, `${a}.qkv`, qkv, H, 3 * H);
+      const [q, k, v] = [0, 1, 2].map((i) => `${a}.qkv.${i}`);
+      nodes.push(
+        onnx.NodeProto.create({
+          opType: "Split",
+          input: [projected, i64(`${a}.qkv.split`, [H, H, H])],
+          output: [q, k, v],
+          name: `${a}.qkv.split`,
+          attribute: [attr("axis", 2)],
+        }),
+      );
+      context = ms("MultiHeadAttention", [q, k, v, f32(`${a}.qkv.bias`, [3 * H], qkvBias), "mask_index"], {
+        num_heads: heads,
+      });
+    }
+    const ao = `${p}.attention.output`;
+    x = skipLayerNorm(
+      matmul(context, `${ao}.dense`, weightT(`${ao}.dense`, H, H), H, H),
+      x,
+      `${ao}.dense.bias`,
+      `${ao}.LayerNorm`,
     );
-    const h = dense(x, `${p}.intermediate.dense`, H, inter);
-    // GELU as BERT defines it: 0.5 x (1 + erf(x / sqrt 2)).
-    const gelu = op("Mul", [
-      op("Mul", [h, half]),
-      op("Add", [op("Erf", [op("Mul", [h, sqrtHalf])]), scalar("one", 1)]),
-    ]);
-    x = layerNorm(op("Add", [dense(gelu, `${p}.output.dense`, inter, H), x]), `${p}.output.LayerNorm`);
+    const it = `${p}.intermediate.dense`;
+    // BERT's exact GELU, 0.5 x (1 + erf(x / sqrt 2)), with the bias added first.
+    const gelu = ms("BiasGelu", [matmul(x, it, weightT(it, H, inter), H, inter), vector(`${it}.bias`)]);
+    const o = `${p}.output`;
+    x = skipLayerNorm(
+      matmul(gelu, `${o}.dense`, weightT(`${o}.dense`, inter, H), inter, H),
+      x,
+      `${o}.dense.bias`,
+      `${o}.LayerNorm`,
+    );
   }
 
+  const maskF = op("Cast", ["attention_mask"], { to: T.FLOAT });
   // Mean over real tokens, then unit length.
   const m = op("Unsqueeze", [maskF, i64("axis_last", [-1])]);
   const sum = op("ReduceSum", [op("Mul", [x, m]), i64("axis_seq", [1])], { keepdims: 0 });
@@ -255,14 +290,17 @@ export function buildMiniLmGraph({ weightsPath, configPath, int8 = false }) {
     irVersion: 8,
     producerName: "counterpoint",
     producerVersion: String(GRAPH_BUILDER_VERSION),
-    opsetImport: [{ domain: "", version: 17 }, ...(int8 ? [{ domain: "com.microsoft", version: 1 }] : [])],
+    opsetImport: [
+      { domain: "", version: 17 },
+      { domain: "com.microsoft", version: 1 },
+    ],
     graph: {
       name: int8 ? "all-MiniLM-L6-v2-int8" : "all-MiniLM-L6-v2",
       node: nodes,
       initializer: inits,
       input: [
-        valueInfo("input_ids", T.INT64, ["batch", "seq"]),
-        valueInfo("attention_mask", T.INT64, ["batch", "seq"]),
+        valueInfo("input_ids", T.INT32, ["batch", "seq"]),
+        valueInfo("attention_mask", T.INT32, ["batch", "seq"]),
       ],
       output: [valueInfo("embeddings", T.FLOAT, ["batch", H])],
     },
