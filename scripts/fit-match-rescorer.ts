@@ -39,7 +39,7 @@ function solve(A: number[][], b: number[]): number[] {
 }
 
 /** Logistic regression by Newton's method (iteratively reweighted least squares), with a little L2. */
-function fit(rows: Row[], iterations = 25, l2 = 1e-3) {
+function fitWeights(rows: Row[], iterations = 25, l2 = 1e-3) {
   const d = FEATURES.length + 1;
   let w = new Array<number>(d).fill(0);
   const xs = rows.map((r) => [1, ...FEATURES.map((f) => r[f])]);
@@ -89,7 +89,7 @@ if (!train) {
   process.exit(2);
 }
 const rows = read(train);
-const w = fit(rows);
+const w = fitWeights(rows);
 console.log(
   JSON.stringify({
     bias: w[0],

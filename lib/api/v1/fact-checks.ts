@@ -147,13 +147,10 @@ export const readFactCheck = endpoint({
   description:
     "Public: no token needed. The version the public page shows: claim, claimant, rating, explanation, sources, corrections and its ClaimReview.",
   params: z.object({
-    slug: z
-      .string()
-      .regex(SEGMENT_SHAPES["fact-check-slug"])
-      .meta({
-        description: "The last part of its page's address.",
-        example: "the-council-spent-5-million-on-roads-in-2023",
-      }),
+    slug: z.string().regex(SEGMENT_SHAPES["fact-check-slug"]).meta({
+      description: "The last part of its page's address.",
+      example: "the-council-spent-5-million-on-roads-in-2023",
+    }),
   }),
   responses: { 200: { description: "The published fact-check.", schema: factCheckSchema } },
   async handle({ db, params, request }) {
