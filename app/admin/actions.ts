@@ -105,10 +105,25 @@ export async function settingsAction(_prev: AdminState, form: FormData): Promise
       `The guidelines are ${guidelines.length.toLocaleString("en-US")} characters; the limit is 50,000. Shorten them or link to a longer document.`,
       "annotation_guidelines",
     );
+  // Claim matching (lib/matching): a field left out of the post keeps its setting.
+  const threshold = form.get("match_threshold");
+  const matchThreshold = threshold === null ? null : Number(threshold);
+  if (matchThreshold !== null && !(String(threshold).trim() !== "" && matchThreshold >= 0 && matchThreshold <= 1))
+    return refuse(
+      form,
+      "The similarity an earlier check must reach is a number from 0 to 1, e.g. 0.4.",
+      "match_threshold",
+    );
+  const windowDays = form.get("match_date_window_days");
+  const matchWindow = windowDays === null ? null : Number(windowDays);
+  if (matchWindow !== null && !(Number.isInteger(matchWindow) && matchWindow >= 1 && matchWindow <= 36_500))
+    return refuse(form, "The date window is a whole number of days from 1 to 36,500.", "match_date_window_days");
   await setSetting(db, "public_reading", form.get("public_reading") === "on");
   await setSetting(db, "blind_annotation", form.get("blind_annotation") === "on");
   await setSetting(db, "show_verdict_before_label", form.get("show_verdict_before_label") === "on");
   await setSetting(db, "fact_check_second_approval", form.get("fact_check_second_approval") === "on");
+  if (matchThreshold !== null) await setSetting(db, "match_threshold", matchThreshold);
+  if (matchWindow !== null) await setSetting(db, "match_date_window_days", matchWindow);
   await setSetting(db, "annotation_overlap", overlap);
   await setSetting(db, "annotation_guidelines", guidelines);
   revalidatePath("/", "layout");

@@ -145,6 +145,33 @@ export function SettingsForm({ settings }: { settings: Settings }) {
         </span>
       </label>
       <label className="block">
+        Claim matching: how similar an earlier check must be to be shown before a debate starts (0 to 1)
+        <input
+          name="match_threshold"
+          type="number"
+          step="0.05"
+          min={0}
+          max={1}
+          defaultValue={state.values?.match_threshold ?? settings.match_threshold}
+          aria-invalid={state.field === "match_threshold" || undefined}
+          className="ml-2 w-24 rounded-md border border-black/20 px-2 py-1"
+        />
+      </label>
+      <FieldError state={state} field="match_threshold" />
+      <label className="block">
+        Claim matching: checks of claims more than this many days apart are flagged as possibly another event
+        <input
+          name="match_date_window_days"
+          type="number"
+          min={1}
+          max={36500}
+          defaultValue={state.values?.match_date_window_days ?? settings.match_date_window_days}
+          aria-invalid={state.field === "match_date_window_days" || undefined}
+          className="ml-2 w-24 rounded-md border border-black/20 px-2 py-1"
+        />
+      </label>
+      <FieldError state={state} field="match_date_window_days" />
+      <label className="block">
         Annotators per debate (overlap)
         <input
           name="annotation_overlap"
@@ -171,7 +198,10 @@ export function SettingsForm({ settings }: { settings: Settings }) {
       <button type="submit" disabled={pending} className={button}>
         Save settings
       </button>
-      <Feedback state={state} shown={["annotation_overlap", "annotation_guidelines"]} />
+      <Feedback
+        state={state}
+        shown={["match_threshold", "match_date_window_days", "annotation_overlap", "annotation_guidelines"]}
+      />
     </form>
   );
 }

@@ -17,6 +17,9 @@ import { withoutJudge } from "@/lib/annotation/judge-reveal";
 import { earlierCheckEvidence } from "@/lib/matching/decision";
 import { matchKey } from "@/lib/matching/keys";
 import { createEvalRun } from "@/lib/eval/run";
+import { settingsAction } from "@/app/admin/actions";
+import { getSetting, setSetting } from "@/db/queries/settings";
+import { matchClaimReport } from "@/lib/matching/match";
 import type { ClaimMatch } from "@/lib/matching/types";
 import { backend, freshDatabase } from "./test-db";
 
@@ -286,5 +289,27 @@ describe(`claim matching before a debate starts (${backend})`, () => {
     expect(byClaim[UNRELATED]).toEqual({ choice: "no-match" });
     const [run] = await h.db.select().from(s.evalRuns).where(eq(s.evalRuns.id, created.runId));
     expect(run!.config).toMatchObject({ matching: { claims: 2, withEarlierChecks: 1 } });
+  });
+
+  it("an admin sets the threshold and the date window on /admin; a bad value is refused and nothing is saved", async () => {
+    const admin = await createUser(h.db, {
+      email: "admin@x.org",
+      passwordHash: await hashPassword("correct horse battery"),
+      roles: ["admin"],
+    });
+    signedInAs((await createSession(h.db, admin.id)).token);
+    const settingsForm = (threshold: string, days: string) =>
+      form({ annotation_overlap: "2", match_threshold: threshold, match_date_window_days: days });
+    const refused = await settingsAction({}, settingsForm("1.5", "30"));
+    expect(refused.field).toBe("match_threshold");
+    expect(refused.values).toMatchObject({ match_threshold: "1.5", match_date_window_days: "30" });
+    expect(await getSetting(h.db, "match_date_window_days")).toBe(365);
+    expect((await settingsAction({}, settingsForm("0.7", "0"))).field).toBe("match_date_window_days");
+    expect((await settingsAction({}, settingsForm("0.7", "30"))).message).toBe("Settings saved.");
+    const report = await matchClaimReport({ db: h.db }, PARAPHRASE, {});
+    expect(report.threshold).toBe(0.7);
+    expect(report.dateWindowDays).toBe(30);
+    await setSetting(h.db, "match_threshold", 0.4);
+    await setSetting(h.db, "match_date_window_days", 365);
   });
 });
