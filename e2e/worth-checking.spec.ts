@@ -6,7 +6,8 @@ import { ensureDemoCorpus, noSidewaysScroll } from "./tool-mad-helpers";
 /*
  * Issue 26, check-worthy sentences in the browser: a pasted debate transcript is ranked by the
  * offline scorer, three of the top sentences are picked and edited into claims, and one click
- * starts three debates.
+ * starts three debates. It loads the demo corpus, so its name sorts after corpus.spec.ts, whose
+ * first test needs an install with no corpus yet (specs run one after another, by name).
  */
 
 const TRANSCRIPT = fs.readFileSync(path.resolve("tests/fixtures/checkworthy/debate-transcript.txt"), "utf8");
