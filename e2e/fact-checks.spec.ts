@@ -1,4 +1,5 @@
 import { expect, test, type Browser, type Page } from "./fixtures";
+import { startPastEarlierChecks } from "./match-helpers";
 import { PASSWORD } from "./users";
 import { noSidewaysScroll } from "./tool-mad-helpers";
 import { googleProblems, vocabularyProblems } from "../tests/helpers/claim-review-check";
@@ -63,7 +64,7 @@ test("a debate becomes a draft, a second editor approves it, the public reads it
   await admin.getByLabel("Claim", { exact: true }).fill(CLAIM);
   await admin.getByLabel("Paste gold evidence").check();
   await admin.getByLabel(/Evidence passages, one per paragraph/).fill(EVIDENCE);
-  await admin.getByRole("button", { name: "Start debate" }).click();
+  await startPastEarlierChecks(admin, admin.getByRole("button", { name: "Start debate" }), /\/debates\/[0-9a-f-]{36}$/);
   await admin.waitForURL(/\/debates\/[0-9a-f-]{36}$/);
   const debateUrl = admin.url();
   await expect(admin.getByTestId("debate-status")).toHaveText("completed", { timeout: 90_000 });
