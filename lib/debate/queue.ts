@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import PgBoss from "pg-boss";
+import { ensureQueue } from "@/lib/process/pg-boss-queue";
 import { z } from "zod";
 import type { Database, DbHandle } from "@/db/client";
 import * as q from "@/db/queries/debates";
@@ -71,24 +72,12 @@ export class DebateQueue {
       await this.boss.start();
       // `short`: at most one waiting job per debate (singletonKey), so the sweep can re-offer freely.
       // Liveness is the debate claim's lease, not the job's expiry: a debate may run for many minutes.
-      // Several processes starting at once (workers, app servers, the eval queue in the same
-      // process) may create queues together, which PostgreSQL can answer with a deadlock: tried again.
-      for (let attempt = 1; ; attempt++) {
-        try {
-          if (!(await this.boss.getQueue(DEBATE_QUEUE)))
-            await this.boss.createQueue(DEBATE_QUEUE, {
-              name: DEBATE_QUEUE,
-              policy: "short",
-              expireInSeconds: 6 * 3600,
-              retryLimit: 3,
-              retryDelay: 5,
-            });
-          return;
-        } catch (e) {
-          if (attempt >= 5) throw e;
-          await sleep(100 * attempt + Math.random() * 200);
-        }
-      }
+      await ensureQueue(this.boss, DEBATE_QUEUE, {
+        policy: "short",
+        expireInSeconds: 6 * 3600,
+        retryLimit: 3,
+        retryDelay: 5,
+      });
     })();
     // A start that failed is tried again by the next caller, not remembered as failed.
     await this.started.catch((e) => {

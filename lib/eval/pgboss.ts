@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import PgBoss from "pg-boss";
+import { ensureQueue } from "@/lib/process/pg-boss-queue";
 import type { Database } from "@/db/client";
 import * as q from "@/db/queries/eval";
 import { pendingItemsWithoutJob } from "@/db/queries/eval-queue";
@@ -50,23 +51,12 @@ export class PgBossExecutor implements EvalExecutor {
     this.started ??= (async () => {
       await this.boss.start();
       // A debate can take many minutes with a slow model; liveness is the item lease's job, not the job's expiry.
-      // Processes starting together (a worker makes this queue and the debates queue at once) may deadlock creating queues: tried again.
-      for (let attempt = 1; ; attempt++) {
-        try {
-          if (!(await this.boss.getQueue(EVAL_QUEUE)))
-            await this.boss.createQueue(EVAL_QUEUE, {
-              name: EVAL_QUEUE,
-              expireInSeconds: 6 * 3600,
-              retryLimit: 5,
-              retryDelay: 5,
-              retryBackoff: true,
-            });
-          break;
-        } catch (e) {
-          if (attempt >= 5) throw e;
-          await sleep(100 * attempt + Math.random() * 200);
-        }
-      }
+      await ensureQueue(this.boss, EVAL_QUEUE, {
+        expireInSeconds: 6 * 3600,
+        retryLimit: 5,
+        retryDelay: 5,
+        retryBackoff: true,
+      });
     })();
     await this.started;
   }

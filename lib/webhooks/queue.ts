@@ -1,6 +1,7 @@
 import os from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
 import PgBoss from "pg-boss";
+import { ensureQueue } from "@/lib/process/pg-boss-queue";
 import { z } from "zod";
 import type { Database, DbHandle } from "@/db/client";
 import * as q from "@/db/queries/webhooks";
@@ -103,23 +104,12 @@ export class PgBossWebhookWorker implements WebhookWorker {
   private async start() {
     this.started ??= (async () => {
       await this.boss.start();
-      // Processes starting together may deadlock creating queues (see lib/debate/queue.ts): tried again.
-      for (let attempt = 1; ; attempt++) {
-        try {
-          if (!(await this.boss.getQueue(WEBHOOK_QUEUE)))
-            await this.boss.createQueue(WEBHOOK_QUEUE, {
-              name: WEBHOOK_QUEUE,
-              // One waiting job per key (delivery and attempt); retries are ours (the row's schedule), not pg-boss's.
-              policy: "short",
-              retryLimit: 0,
-              expireInSeconds: 120,
-            });
-          return;
-        } catch (e) {
-          if (attempt >= 5) throw e;
-          await sleep(100 * attempt + Math.random() * 200);
-        }
-      }
+      await ensureQueue(this.boss, WEBHOOK_QUEUE, {
+        // One waiting job per key (delivery and attempt); retries are ours (the row's schedule), not pg-boss's.
+        policy: "short",
+        retryLimit: 0,
+        expireInSeconds: 120,
+      });
     })();
     await this.started.catch((e) => {
       this.started = null;
