@@ -87,6 +87,14 @@ async function checkEmbedding(config: AppConfig): Promise<Check> {
         variant: engine.engine === "onnx-int8" ? "int8" : "fp32",
       });
       const runs = `runs on onnxruntime-node (CPU, ${engine.engine === "onnx-int8" ? "int8" : "fp32"} graph ${engine.graph.path})`;
+      if (check.optimized.state === "mismatch")
+        return {
+          name: `embedding ${status.id}`,
+          status: "failed",
+          detail: `${dims}; ${runs}, but the optimised copy ${check.optimized.path} does not match the SHA-256 recorded when it was saved`,
+          fix: `Delete ${check.optimized.path}; it is made again at the next start.`,
+          ms,
+        };
       if (check.state !== "ok")
         return {
           name: `embedding ${status.id}`,

@@ -1,4 +1,15 @@
-import { mkdtempSync, readFileSync, rmSync, statSync, truncateSync } from "node:fs";
+import {
+  closeSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  readSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  utimesSync,
+  writeSync,
+} from "node:fs";
 import { createHash } from "node:crypto";
 import os from "node:os";
 import path from "node:path";
@@ -6,7 +17,7 @@ import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { parseConfig } from "@/lib/config";
 import { startOnnxEngine, startWasmEngine, type MiniLmEngine } from "@/lib/embeddings/minilm/engines";
-import { graphPaths } from "@/lib/embeddings/minilm/graph-cache.mjs";
+import { graphPaths, optimizedPaths, verifyGraph } from "@/lib/embeddings/minilm/graph-cache.mjs";
 import { miniLmEmbedder, miniLmEngineStatus } from "@/lib/embeddings/registry";
 import { halfToFloat } from "../fixtures/encoder/half";
 
@@ -94,6 +105,38 @@ describe("MiniLM on onnxruntime-node", () => {
     expect(rebuilt.graph!.built).toBe(true);
     expect(rebuilt.graph!.sha256).toBe(manifest.sha256);
     expect(await rebuilt.embed(["Masks reduce transmission."])).toEqual(before);
+  });
+});
+
+describe("the optimised copy onnxruntime saves", () => {
+  it("is used while its size and time are as saved, made again when not; verifyGraph re-hashes it", async () => {
+    const first = await startOnnxEngine({ variant: "fp32", cacheDir });
+    engines.push(first);
+    const again = await startOnnxEngine({ variant: "fp32", cacheDir });
+    engines.push(again);
+    expect(again.graph!.optimized).toBe("loaded");
+    const probe = ["Masks reduce transmission."];
+    const expected = await again.embed(probe);
+    const opt = optimizedPaths({ cacheDir, variant: "fp32" });
+    expect(verifyGraph({ cacheDir, variant: "fp32" }).optimized.state).toBe("ok");
+
+    // A byte changed in place, size and time kept: a start trusts the cheap check, doctor does not.
+    const { atime, mtime, size } = statSync(opt.model);
+    const fd = openSync(opt.model, "r+");
+    const middle = Buffer.alloc(1);
+    readSync(fd, middle, 0, 1, Math.floor(size / 2));
+    writeSync(fd, Buffer.from([middle[0]! ^ 0xff]), 0, 1, Math.floor(size / 2));
+    closeSync(fd);
+    utimesSync(opt.model, atime, mtime);
+    expect(verifyGraph({ cacheDir, variant: "fp32" }).optimized.state).toBe("mismatch");
+
+    // Touched since it was saved: the next start optimises the graph again and saves a good copy.
+    utimesSync(opt.model, new Date(), new Date());
+    const remade = await startOnnxEngine({ variant: "fp32", cacheDir });
+    engines.push(remade);
+    expect(remade.graph!.optimized).toBe("saved");
+    expect(verifyGraph({ cacheDir, variant: "fp32" }).optimized.state).toBe("ok");
+    expect(await remade.embed(probe)).toEqual(expected);
   });
 });
 

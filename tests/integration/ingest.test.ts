@@ -141,6 +141,35 @@ describe(`ingestion on ${backend}`, () => {
     expect((await getIngestJob(h.db, summary.jobId))!.recentErrors).toHaveLength(2);
   });
 
+  it("by default hands short documents to the encoder 256 at a time, and closes a batch of long ones at 512 passages", async () => {
+    const sizes: number[] = [];
+    const recording = fakeEmbedder({ batchSize: 10_000 });
+    const embed = recording.embed.bind(recording);
+    recording.embed = async (texts: string[]) => {
+      sizes.push(texts.length);
+      return embed(texts);
+    };
+    await ingestSource(h.db, writeJsonl("short.jsonl", docs(600, "s")), { corpus: corpusName(), embedder: recording });
+    expect(sizes).toEqual([256, 256, 88]);
+
+    // Three documents of 300 passages each: the cap closes the batch after the second (600 passages).
+    sizes.length = 0;
+    const sentence = (i: number, j: number) => `Paragraph ${j} of report ${i} lists figure ${j * 7} for the region.`;
+    const long = [0, 1, 2].map((i) => ({
+      id: `long${i}`,
+      text: Array.from({ length: 300 }, (_, j) => sentence(i, j)).join(" "),
+    }));
+    await ingestSource(h.db, writeJsonl("long.jsonl", long), {
+      corpus: corpusName(),
+      embedder: recording,
+      // One sentence per passage.
+      chunking: { maxChars: 100, overlapSentences: 0, minChars: 10 },
+    });
+    expect(sizes.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(900);
+    expect(sizes).toHaveLength(2);
+    expect(sizes[0]).toBeGreaterThanOrEqual(512);
+  });
+
   it("--strict stops at the first bad record and writes nothing of the batch it was in", async () => {
     const corpus = corpusName();
     const rows: Array<Record<string, unknown> | string> = docs(5);

