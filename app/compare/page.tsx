@@ -5,6 +5,7 @@ import { pageReadDebates } from "@/lib/auth/server";
 import { can } from "@/lib/auth/policy";
 import { ensembleVote } from "@/lib/compare/ensemble";
 import { methodTitle } from "@/lib/compare/titles";
+import type { ProductLabel } from "@/lib/debate/types";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Comparisons" };
@@ -63,8 +64,7 @@ export default async function ComparisonsPage({ searchParams }: { searchParams: 
                   r.methods.map((m) => ({
                     debateId: m.debateId,
                     protocol: m.protocol,
-                    productLabel:
-                      m.status === "completed" ? (m.productLabel as "TRUE" | "HALF-TRUE" | "FALSE" | null) : null,
+                    productLabel: m.status === "completed" ? (m.productLabel as ProductLabel | null) : null,
                     confidence: m.confidence,
                     pending: !TERMINAL.has(m.status),
                   })),

@@ -10,7 +10,7 @@ import { VerdictCard } from "@/components/debate/verdict-card";
 import { revealJudgeAction, saveAnnotationAction, skipAction, type SaveResult } from "@/app/annotate/actions";
 import type { JudgeParts } from "@/lib/annotation/judge-reveal";
 import { plainStep, type MethodDefinition } from "@/lib/debate/definition";
-import { findMethod } from "@/lib/debate/methods";
+import { findMethod, PRODUCT_LABELS } from "@/lib/debate/methods";
 
 /** A judge's working in its method's plain words (no answer markers); bookkeeping steps left out. */
 function plainTurns(def: MethodDefinition | undefined, turns: JudgeParts["working"], domain: string | null) {
@@ -20,7 +20,8 @@ function plainTurns(def: MethodDefinition | undefined, turns: JudgeParts["workin
   });
 }
 
-export const GOLD = ["TRUE", "HALF-TRUE", "FALSE"] as const;
+/** Annotators label on the product's scale. */
+export const GOLD = PRODUCT_LABELS;
 const FLAGS = [
   ["unsupported", "unsupported statement"],
   ["misread-evidence", "misread evidence"],

@@ -5,6 +5,7 @@ import { useServerForm } from "@/components/forms/use-server-form";
 import { errorId } from "@/components/forms/form-errors";
 import { FieldError, FormError } from "@/components/forms/form-errors";
 import { listOf, type FormState } from "@/lib/forms/state";
+import { PRODUCT_LABELS, PRODUCT_WORDS } from "@/lib/debate/methods";
 
 export type EditorValues = {
   claim: string;
@@ -99,9 +100,11 @@ export function EditorForm({
             {...invalid("rating")}
           >
             <option value="">Choose…</option>
-            <option value="TRUE">True</option>
-            <option value="HALF-TRUE">Half true</option>
-            <option value="FALSE">False</option>
+            {PRODUCT_LABELS.map((l) => (
+              <option key={l} value={l}>
+                {PRODUCT_WORDS[l]}
+              </option>
+            ))}
           </select>
           <FieldError state={state} field="rating" />
         </div>

@@ -125,15 +125,25 @@ export async function claimIndexSize(db: Database): Promise<number> {
 export async function unindexedFinishedDebates(
   db: Database,
   limit: number,
-): Promise<Array<{ debateId: string; claim: string; claimDate: Date | null; label: string; finishedAt: Date | null }>> {
+): Promise<
+  Array<{
+    debateId: string;
+    protocol: string;
+    claim: string;
+    claimDate: Date | null;
+    label: string;
+    finishedAt: Date | null;
+  }>
+> {
   const res = await db.execute<{
     id: string;
+    protocol: string;
     text: string;
     claim_date: string | Date | null;
     label: string;
     finished_at: string | Date | null;
   }>(sql`
-    select d.id, c.text, c.claim_date, v.label, d.finished_at
+    select d.id, d.protocol, c.text, c.claim_date, v.label, d.finished_at
     from debates d
     join claims c on c.id = d.claim_id
     join verdicts v on v.debate_id = d.id and v.is_final and v.label <> 'UNPARSED'
@@ -144,6 +154,7 @@ export async function unindexedFinishedDebates(
   const date = (v: string | Date | null) => (v === null ? null : v instanceof Date ? v : new Date(v));
   return res.rows.map((r) => ({
     debateId: r.id,
+    protocol: r.protocol,
     claim: r.text,
     claimDate: date(r.claim_date),
     label: r.label,

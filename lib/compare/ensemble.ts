@@ -1,5 +1,6 @@
 import type { ProductLabel } from "@/lib/debate/types";
 import type { EnsembleMethod, EnsembleResult } from "./types";
+import { PRODUCT_LABELS } from "@/lib/debate/methods";
 
 /**
  * The ensemble row: a vote over the members' verdicts on the product's scale (TRUE / HALF-TRUE /
@@ -25,7 +26,7 @@ export type Ballot = {
  */
 export const MISSING_CONFIDENCE_WEIGHT = 0.5;
 
-const ORDER: ProductLabel[] = ["TRUE", "HALF-TRUE", "FALSE"];
+const ORDER: readonly ProductLabel[] = PRODUCT_LABELS;
 /** Weighted sums are compared with a tolerance, so 0.1 + 0.2 against 0.3 is a tie, as a reader would count it. */
 const EPS = 1e-9;
 

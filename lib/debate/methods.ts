@@ -71,7 +71,8 @@ export function labelsReadingAs(product: ProductLabel): Array<{ method: string; 
   })).filter((x) => x.labels.length > 0);
 }
 
-export const PRODUCT_LABELS: readonly ProductLabel[] = ["TRUE", "HALF-TRUE", "FALSE"];
+/** The product's scale, from true to false: every verdict, rating and gold label reads onto it. */
+export const PRODUCT_LABELS = ["TRUE", "HALF-TRUE", "FALSE"] as const satisfies readonly ProductLabel[];
 export const PRODUCT_WORDS: Record<ProductLabel, string> = { TRUE: "True", "HALF-TRUE": "Half true", FALSE: "False" };
 
 type EvidenceRef = { rank: number; title?: string | null; url?: string | null };

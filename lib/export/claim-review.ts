@@ -1,4 +1,5 @@
 import type { ProductLabel } from "@/lib/debate/types";
+import { PRODUCT_WORDS } from "@/lib/debate/methods";
 
 /*
  * schema.org ClaimReview, as Google's fact-check guidelines ask for it: the one mapping used by the
@@ -10,9 +11,9 @@ import type { ProductLabel } from "@/lib/debate/types";
  * with no place on the scale (not enough information, inconclusive) is a textual rating only.
  */
 export const RATINGS: Record<ProductLabel, { value: number; name: string }> = {
-  FALSE: { value: 1, name: "False" },
-  "HALF-TRUE": { value: 2, name: "Half true" },
-  TRUE: { value: 3, name: "True" },
+  FALSE: { value: 1, name: PRODUCT_WORDS.FALSE },
+  "HALF-TRUE": { value: 2, name: PRODUCT_WORDS["HALF-TRUE"] },
+  TRUE: { value: 3, name: PRODUCT_WORDS.TRUE },
 };
 
 export type ClaimReviewInput = {

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { FactCheckContent } from "@/db/queries/fact-checks";
 import type { FactCheckSource } from "@/db/schema";
+import { PRODUCT_LABELS, PRODUCT_WORDS } from "@/lib/debate/methods";
 
 /*
  * The editor's form, checked at the boundary: every field's rule and the sentence said when it
@@ -17,6 +18,11 @@ export const TEXTUAL_RATING_SUGGESTIONS = [
   "False",
 ] as const;
 
+/** "True, Half true or False". */
+const SCALE_WORDS = PRODUCT_LABELS.map((l) => PRODUCT_WORDS[l])
+  .join(", ")
+  .replace(/, ([^,]*)$/, " or $1");
+
 const optionalText = (max: number, what: string) =>
   z
     .string()
@@ -30,8 +36,8 @@ const fields = z.object({
     .trim()
     .min(1, "Write the claim as it was made.")
     .max(1000, "The claim is at most 1,000 characters; quote its core."),
-  rating: z.enum(["TRUE", "HALF-TRUE", "FALSE"], {
-    error: "Choose the rating on the scale: True, Half true or False.",
+  rating: z.enum(PRODUCT_LABELS, {
+    error: `Choose the rating on the scale: ${SCALE_WORDS}.`,
   }),
   textualRating: z
     .string()

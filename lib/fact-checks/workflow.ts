@@ -21,6 +21,7 @@ import { indexPublishedCheck } from "@/lib/matching/store";
 import { announcePublication } from "./announce";
 import { slugFor } from "./slug";
 import { loadSource, type SourceRef } from "./source";
+import type { ProductLabel } from "@/lib/debate/types";
 
 /*
  * The fact-check's life: draft -> (in review ->) published -> corrected. Every move writes a new
@@ -63,7 +64,7 @@ export async function afterPublication(
       id: published.id,
       claim: v.claim,
       rating: v.textualRating,
-      scale: v.rating as "TRUE" | "HALF-TRUE" | "FALSE",
+      scale: v.rating as ProductLabel,
       url: `/fact-checks/${published.slug}`,
       claimDate: claimDate && !Number.isNaN(claimDate.getTime()) ? claimDate : null,
       publishedAt: published.publishedAt,

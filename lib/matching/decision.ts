@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { DebateEvidence } from "@/lib/debate/types";
 import type { ClaimMatch, MatchDecision } from "./types";
 import { matchKey } from "./keys";
+import { PRODUCT_LABELS } from "@/lib/debate/methods";
 
 /*
  * A stored match decision (debates.match_decision) as the pages read it, and the words of an
@@ -59,7 +60,7 @@ export const matchDecisionSchema: z.ZodType<MatchDecision> = (() => {
     ref: z.string(),
     claim: z.string(),
     rating: z.string().nullable(),
-    scale: z.enum(["TRUE", "HALF-TRUE", "FALSE"]).nullable(),
+    scale: z.enum(PRODUCT_LABELS).nullable(),
     publisher: z.string().nullable(),
     url: z.string().nullable(),
     claimDate: z.string().nullable(),

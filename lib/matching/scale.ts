@@ -23,8 +23,3 @@ export function ratingToScale(rating: string | null | undefined): ClaimMatch["sc
   if (TRUE_WORDS.test(r)) return "TRUE";
   return null;
 }
-
-/** A debate's verdict label, when it is on the product scale. */
-export function verdictToScale(label: string): ClaimMatch["scale"] {
-  return label === "TRUE" || label === "HALF-TRUE" || label === "FALSE" ? label : null;
-}

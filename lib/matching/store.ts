@@ -6,8 +6,10 @@ import * as s from "@/db/schema";
 import { getConfig } from "@/lib/config";
 import { resolveEmbedder, type Embedder } from "@/lib/embeddings/registry";
 import { invalidateLexemeStats } from "@/lib/retrieval/lexical-stats";
-import { ratingToScale, verdictToScale } from "./scale";
+import { labelWords, productLabelOf } from "@/lib/debate/methods";
+import { ratingToScale } from "./scale";
 import { matchTextOf } from "./text";
+import type { ProductLabel } from "@/lib/debate/types";
 
 /**
  * Keeping the matching index current. Every source writes rows through here: finished debates
@@ -86,8 +88,10 @@ export async function indexFinishedDebates(db: Database): Promise<number> {
         sourceRef: r.debateId,
         claim: r.claim,
         matchText: matchTextOf({ claim: r.claim }),
-        rating: r.label,
-        scale: verdictToScale(r.label),
+        // The method's own label read onto the product's scale, in the words its pages use:
+        // a ZoFia "FAKE" is a "Fake news" rated False, not an unknown rating.
+        rating: labelWords(r.protocol, r.label),
+        scale: productLabelOf(r.protocol, r.label),
         publisher: getConfig().organisation.name,
         url: `/debates/${r.debateId}`,
         claimDate: r.claimDate,
@@ -109,7 +113,7 @@ export type PublishedCheckInput = {
   /** The rating as published ("False", "Mostly true"). */
   rating: string | null;
   /** The editor's rating on the product scale, when known (else read from `rating`). */
-  scale?: "TRUE" | "HALF-TRUE" | "FALSE" | null;
+  scale?: ProductLabel | null;
   /** The public address of the fact-check (absolute URL or app path). */
   url: string | null;
   headline?: string | null;

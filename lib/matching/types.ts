@@ -1,3 +1,4 @@
+import type { ProductLabel } from "@/lib/debate/types";
 /*
  * Claim matching: "has this been checked already?" before a debate spends a token.
  * This file is the contract between the matcher (lib/matching/match.ts: retrieval over stored
@@ -25,7 +26,7 @@ export type ClaimMatch = {
   /** The check's rating in its own words ("Mostly False", "FAKE"); null when the record has none. */
   rating: string | null;
   /** The rating on the product scale when it can be read; null: unknown. */
-  scale: "TRUE" | "HALF-TRUE" | "FALSE" | null;
+  scale: ProductLabel | null;
   publisher: string | null;
   /** Where a person reads the check: an absolute URL, or an app path for this instance's debates. */
   url: string | null;

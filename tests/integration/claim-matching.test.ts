@@ -26,14 +26,19 @@ let server: SearchServer;
 const baseConfig = parseConfig({ DATA_DIR: "/tmp/unused" });
 const unconfigured = { ...baseConfig, factcheckTools: { ...baseConfig.factcheckTools, apiKey: undefined } };
 
-async function finishedDebate(claim: string, label: string, claimDate: Date | null = null): Promise<string> {
+async function finishedDebate(
+  claim: string,
+  label: string,
+  claimDate: Date | null = null,
+  protocol = "radar",
+): Promise<string> {
   const claimId = randomUUID();
   const debateId = randomUUID();
   await h.db.insert(s.claims).values({ id: claimId, text: claim, claimDate });
   await h.db.insert(s.debates).values({
     id: debateId,
     claimId,
-    protocol: "radar",
+    protocol,
     status: "completed",
     config: {},
     models: {},
@@ -113,13 +118,27 @@ describe("matchClaim", () => {
       { db: h.db, embedder, config: unconfigured },
       "Freedonia's governor slashed school funding by 40 percent",
     );
-    expect(top).toMatchObject({ source: "debate", ref: id, url: `/debates/${id}`, rating: "FALSE", scale: "FALSE" });
+    expect(top).toMatchObject({ source: "debate", ref: id, url: `/debates/${id}`, rating: "False", scale: "FALSE" });
     expect(top!.reasons.join("; ")).toMatch(/Freedonia.*40/);
     const unrelated = await matchClaim(
       { db: h.db, embedder, config: unconfigured },
       "Penguins can fly short distances in cold weather",
     );
     expect(unrelated.map((m) => m.ref)).not.toContain(id);
+  });
+
+  it("reads another method's own label onto the scale, in its words (a ZoFia FAKE is False)", async () => {
+    const id = await finishedDebate(
+      "Moonbase Alpha was sold to a private airline for one dollar.",
+      "FAKE",
+      null,
+      "zofia",
+    );
+    const [top] = await matchClaim(
+      { db: h.db, embedder, config: unconfigured },
+      "A private airline bought Moonbase Alpha for a single dollar",
+    );
+    expect(top).toMatchObject({ source: "debate", ref: id, rating: "Fake news", scale: "FALSE" });
   });
 
   it("shows a check of the same words from another year with both dates, flagged outside the window", async () => {

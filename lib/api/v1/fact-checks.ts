@@ -6,6 +6,8 @@ import { getConfig } from "@/lib/config";
 import { factCheckClaimReview, factCheckUrl } from "@/lib/fact-checks/json-ld";
 import { publicOrigin } from "@/lib/net/public-url";
 import { ApiError, endpoint } from "../endpoint";
+import { PRODUCT_LABELS } from "@/lib/debate/methods";
+import type { ProductLabel } from "@/lib/debate/types";
 
 /*
  * Published fact-checks, read as their public pages are: by anyone, only the version the public
@@ -14,7 +16,7 @@ import { ApiError, endpoint } from "../endpoint";
 
 const ratingSchema = z.object({
   product: z
-    .enum(["TRUE", "HALF-TRUE", "FALSE"])
+    .enum(PRODUCT_LABELS)
     .meta({ description: "The rating on the product's scale (as debate verdicts use it)." }),
   textual: z.string().meta({ description: "The rating in the newsroom's words readers see.", example: "Mostly false" }),
 });
@@ -86,7 +88,7 @@ function head(fc: PublishedFactCheck, base: string | null): z.input<typeof headS
     slug: fc.slug,
     claim: v.claim,
     claimant: v.claimant,
-    rating: { product: v.rating as "TRUE" | "HALF-TRUE" | "FALSE", textual: v.textualRating },
+    rating: { product: v.rating as ProductLabel, textual: v.textualRating },
     state: fc.state as "published" | "corrected",
     publishedAt: fc.publishedAt.toISOString(),
     updatedAt: v.createdAt.toISOString(),

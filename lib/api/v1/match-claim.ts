@@ -4,6 +4,7 @@ import type { Database } from "@/db/client";
 import type { ClaimMatch, MatchOptions } from "@/lib/matching/types";
 import { endpoint, type Endpoint } from "../endpoint";
 import { isoDate, strictObject } from "./common";
+import { PRODUCT_LABELS } from "@/lib/debate/methods";
 
 /*
  * "Has this been checked already?" for other systems: POST /api/v1/match. The matcher itself is
@@ -37,7 +38,7 @@ export const claimMatchSchema = z
     ref: z.string(),
     claim: z.string(),
     rating: z.string().nullable(),
-    scale: z.enum(["TRUE", "HALF-TRUE", "FALSE"]).nullable(),
+    scale: z.enum(PRODUCT_LABELS).nullable(),
     publisher: z.string().nullable(),
     url: z.string().nullable(),
     claimDate: z.string().nullable(),

@@ -10,7 +10,7 @@ import { debateLinks, linksSchema, uuidParam } from "./common";
 export const verdictSchema = z
   .object({
     product: z
-      .enum(PRODUCT_LABELS as [string, ...string[]])
+      .enum(PRODUCT_LABELS)
       .nullable()
       .meta({ description: "On the product's scale (TRUE, HALF-TRUE, FALSE); null for a label with no place on it." }),
     productWords: z.string().nullable().meta({ example: "Half true" }),

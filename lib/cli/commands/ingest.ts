@@ -229,7 +229,11 @@ export function register(program: Command) {
       "sentences repeated at the start of the next passage (default 1)",
       int("--overlap"),
     )
-    .option("--batch-size <docs>", "documents per transaction (default 256; a batch also closes at 512 passages)", int("--batch-size"))
+    .option(
+      "--batch-size <docs>",
+      "documents per transaction (default 256; a batch also closes at 512 passages)",
+      int("--batch-size"),
+    )
     .option("--resume <jobId>", "continue a stopped job from its last committed batch")
     .option("--json", "print the summary as JSON")
     .action(run);

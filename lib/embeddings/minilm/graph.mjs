@@ -289,7 +289,9 @@ export function buildMiniLmGraph({ weightsPath, configPath, int8 = false }) {
     op("Sqrt", [op("ReduceSum", [op("Mul", [mean, mean]), i64("axis_hidden", [-1])], { keepdims: 1 })]),
     scalar("min_norm", 1e-12),
   ]);
-  nodes.push(onnx().NodeProto.create({ opType: "Div", input: [mean, norm], output: ["embeddings"], name: "normalise" }));
+  nodes.push(
+    onnx().NodeProto.create({ opType: "Div", input: [mean, norm], output: ["embeddings"], name: "normalise" }),
+  );
 
   const model = onnx().ModelProto.create({
     irVersion: 8,
