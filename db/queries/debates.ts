@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, inArray, lt, notInArray, or, sql, isNull } from "drizzle-orm";
 import type { Database } from "@/db/client";
+import { isPglite, queryPrepared } from "@/db/pglite-prepared";
 import * as s from "@/db/schema";
 import type { CallRecord } from "@/lib/ai/call";
 import type { CheckpointRecord, DebateEvidence, VerdictRecord } from "@/lib/debate/types";
@@ -17,17 +18,16 @@ type DriverClient = {
 /**
  * A statement the runner sends on every turn, handed straight to the driver: its text is fixed, so
  * building it with the query builder each time (and PGlite's per-statement copy of its type
- * parsers that drizzle asks for) is CPU spent between two model calls for nothing. On PostgreSQL it
- * is a named prepared statement, parsed and planned once per connection. Parameters are passed as
- * text the statement casts (JSON already serialized, timestamps as ISO strings), so both drivers
- * send the same values.
+ * parsers that drizzle asks for) is CPU spent between two model calls for nothing. It is a named
+ * prepared statement, parsed and planned once per connection (on PGlite, once per handle).
+ * Parameters are passed as text the statement casts (JSON already serialized, timestamps as ISO
+ * strings), so both drivers send the same values.
  */
 async function hot<T>(db: Database, name: string, text: string, values: unknown[]): Promise<T[]> {
-  const client = (db as unknown as { $client: DriverClient & { execProtocol?: unknown } }).$client;
-  const res =
-    typeof client.execProtocol === "function"
-      ? await client.query(text, values)
-      : await client.query({ name, text, values });
+  const client = (db as unknown as { $client: DriverClient }).$client;
+  // PGlite: a named prepared statement too, through its protocol (db/pglite-prepared.ts).
+  if (isPglite(client)) return queryPrepared<T>(client, name, text, values);
+  const res = await client.query({ name, text, values });
   return res.rows as T[];
 }
 

@@ -1,4 +1,5 @@
 import type { Database } from "@/db/client";
+import { preparedStatementText } from "@/db/pglite-prepared";
 
 /**
  * Where a debate's database time goes: wraps the driver under a drizzle handle (PGlite's client
@@ -44,6 +45,8 @@ export function statementKind(text: string): string {
 
 type Client = {
   query: (...args: unknown[]) => Promise<unknown>;
+  /** PGlite: the runner's prepared statements go through its protocol (db/pglite-prepared.ts). */
+  execProtocol?: (...args: unknown[]) => Promise<unknown>;
   transaction?: (fn: (tx: unknown) => Promise<unknown>) => Promise<unknown>;
 };
 
@@ -82,6 +85,19 @@ export function profileStatements(db: Database): { snapshot(): StatementStats[];
       }
     };
   client.query = timed(originalQuery, client);
+  const originalProtocol = client.execProtocol;
+  if (originalProtocol) {
+    client.execProtocol = async function (...args: unknown[]) {
+      const t0 = performance.now();
+      try {
+        return await originalProtocol.apply(client, args);
+      } finally {
+        // Only the messages the prepared-statement helper built have a text; PGlite's own calls are timed through query().
+        const text = preparedStatementText(args[0] as Uint8Array);
+        if (text) add(text, performance.now() - t0);
+      }
+    };
+  }
   // PGlite runs a transaction's statements on a handle of its own: time those too.
   const originalTx = client.transaction;
   if (originalTx) {
@@ -98,6 +114,7 @@ export function profileStatements(db: Database): { snapshot(): StatementStats[];
     reset: () => byText.clear(),
     stop() {
       client.query = originalQuery;
+      if (originalProtocol) client.execProtocol = originalProtocol;
       if (originalTx) client.transaction = originalTx;
     },
   };

@@ -9,16 +9,20 @@ import type { Embedder } from "@/lib/embeddings/registry";
  */
 export function scriptedEmbedder(
   opts: { id?: string; dim?: number } = {},
-): Embedder & { intervals: Array<[number, number]> } {
+): Embedder & { intervals: Array<[number, number]>; cpuMs: () => number } {
   const dim = opts.dim ?? 64;
   const intervals: Array<[number, number]> = [];
+  // The encoder's CPU (ms): an encoder's work, which the bench takes out of the runner's CPU.
+  let cpuMs = 0;
   return {
     id: opts.id ?? `bench:hash-${dim}`,
     dim,
     batchSize: 64,
     intervals,
+    cpuMs: () => cpuMs,
     async embed(texts: string[]) {
       const t0 = performance.now();
+      const cpu0 = process.cpuUsage();
       const out = texts.map((t) => {
         const v = new Array<number>(dim).fill(0);
         for (const w of t.toLowerCase().match(/[a-z0-9]+/g) ?? [])
@@ -27,6 +31,8 @@ export function scriptedEmbedder(
         return v.map((x) => x / norm);
       });
       intervals.push([t0, performance.now()]);
+      const cpu = process.cpuUsage(cpu0);
+      cpuMs += (cpu.user + cpu.system) / 1000;
       return out;
     },
   };

@@ -116,6 +116,10 @@ export function scriptedModel(id: string, script: Script = {}) {
   let calls = 0;
   // Time spent inside the model (call to last chunk), so a benchmark can subtract it.
   let modelMs = 0;
+  // CPU (ms) this stand-in spent choosing and building its answers: a provider's work, done on its
+  // servers in production, so the bench takes it out of the runner's CPU. The stream's delivery
+  // (the AI SDK reading it) is left in: a real provider's stream costs the runner that too.
+  let ownCpuMs = 0;
   // Each call's [start, end] on performance.now()'s clock: overlapping calls (parallel branches) must not count twice.
   const intervals: Array<[number, number]> = [];
   const seen: Array<{ system: string; user: string }> = [];
@@ -126,6 +130,7 @@ export function scriptedModel(id: string, script: Script = {}) {
   const model = new MockLanguageModelV3({
     doStream: async (options) => {
       const t0 = performance.now();
+      const cpu0 = process.cpuUsage();
       calls++;
       if (script.failOnCall?.n === calls) throw script.failOnCall.error;
       const p = promptText(options);
@@ -190,6 +195,8 @@ export function scriptedModel(id: string, script: Script = {}) {
         firstDelayMs: script.firstDelayMs,
         providerMetadata: logprobs ? { openai: { logprobs: logprobs as never } } : undefined,
       });
+      const cpu = process.cpuUsage(cpu0);
+      ownCpuMs += (cpu.user + cpu.system) / 1000;
       return {
         stream: stream.pipeThrough(
           new TransformStream({
@@ -214,7 +221,14 @@ export function scriptedModel(id: string, script: Script = {}) {
     logprobsOptions: (k) => ({ openai: { logprobs: k } }),
     readLogprobs: (m) => readOpenAILogprobs(m?.openai?.logprobs),
   };
-  return { resolved, seen, calls: () => calls, modelMs: () => modelMs, intervals: () => intervals };
+  return {
+    resolved,
+    seen,
+    calls: () => calls,
+    modelMs: () => modelMs,
+    intervals: () => intervals,
+    ownCpuMs: () => ownCpuMs,
+  };
 }
 
 /** The labels a Tool-MAD prompt offers, from its format line ("<one of A / B / C>"). */

@@ -33,30 +33,33 @@ function balancedBlocks(text: string): string[] {
   return blocks;
 }
 
-function candidate(text: string): string | null {
+/** The answer's JSON text, with its value when it parsed (each block is parsed once). */
+function candidate(text: string): { raw: string; json?: unknown } | null {
   const fenced = /```(?:json)?\s*([\s\S]*?)```/i.exec(text);
-  if (fenced) return fenced[1]!.trim();
+  if (fenced) return { raw: fenced[1]!.trim() };
   const blocks = balancedBlocks(text);
   // The last block that is JSON at all; else the last block, so the parse error can be reported.
   for (let i = blocks.length - 1; i >= 0; i--) {
     try {
-      JSON.parse(blocks[i]!);
-      return blocks[i]!;
+      return { raw: blocks[i]!, json: JSON.parse(blocks[i]!) };
     } catch {
       // Not JSON: an earlier block may be.
     }
   }
-  return blocks.at(-1) ?? null;
+  const last = blocks.at(-1);
+  return last === undefined ? null : { raw: last };
 }
 
 export function readJsonAnswer<S extends z.ZodType>(text: string, schema: S): JsonReading<z.output<S>> {
-  const raw = candidate(text);
-  if (raw === null) return { ok: false, problem: "the answer contains no JSON object" };
-  let json: unknown;
-  try {
-    json = JSON.parse(raw);
-  } catch (e) {
-    return { ok: false, problem: `the JSON does not parse (${(e as Error).message})` };
+  const found = candidate(text);
+  if (found === null) return { ok: false, problem: "the answer contains no JSON object" };
+  let json: unknown = found.json;
+  if (!("json" in found)) {
+    try {
+      json = JSON.parse(found.raw);
+    } catch (e) {
+      return { ok: false, problem: `the JSON does not parse (${(e as Error).message})` };
+    }
   }
   const parsed = schema.safeParse(json);
   if (parsed.success) return { ok: true, value: parsed.data };

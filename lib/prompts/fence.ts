@@ -51,12 +51,27 @@ export function debateFence(debateId: string, secret: string): Fence {
   return newFence(createHmac("sha256", secret).update(`fence\0${debateId}`).digest("hex").slice(0, 12));
 }
 
+/** Texts a fence remembers having defused. */
+const DEFUSED_MEMO = 512;
+
 /** 48 random bits (tests, and text fenced outside any debate). */
 export function newFence(id: string = randomBytes(6).toString("hex")): Fence {
   if (!/^[0-9a-f]{8,32}$/.test(id)) throw new Error("fence id must be 8-32 lowercase hex digits");
   const open = (kind: FenceKind) => `<<${kind}-${id}>>`;
   const close = (kind: FenceKind) => `<</${kind}-${id}>>`;
-  const neutralise = (text: string) => defuse(text, id);
+  // A debate quotes the same passages and turns in prompt after prompt: each text is defused once
+  // per fence (a pure function of the text and the id), not once per prompt. Bounded: a long
+  // debate starts the memo again rather than growing it without end.
+  const defused = new Map<string, string>();
+  const neutralise = (text: string) => {
+    let out = defused.get(text);
+    if (out === undefined) {
+      if (defused.size >= DEFUSED_MEMO) defused.clear();
+      out = defuse(text, id);
+      defused.set(text, out);
+    }
+    return out;
+  };
   return {
     id,
     open,

@@ -12,6 +12,8 @@ function hostOf(url: string | null): string | null {
 }
 
 export function excludedBy(url: string | null, domains: string[]): boolean {
+  // Most searches exclude no domain: no URL is parsed for nothing (every result of every search).
+  if (domains.length === 0) return false;
   const host = hostOf(url);
   if (!host) return false;
   return domains.some((d) => {

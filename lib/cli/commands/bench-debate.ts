@@ -1,8 +1,15 @@
+import os from "node:os";
 import type { Command } from "commander";
 import { getDb } from "@/db/client";
 import { benchDebate, debateBenchMarkdown } from "@/lib/bench/debate";
+import { benchProtocols, breakdownMarkdown, protocolsMarkdown } from "@/lib/bench/protocols";
 import { benchTokenToBrowser } from "@/lib/bench/token-latency";
 import { emit } from "../output";
+
+/** The machine's load (1, 5 and 15 minute averages) and cores: CPU numbers mean little without them on a shared machine. */
+function machine() {
+  return { load_average: os.loadavg().map((x) => Math.round(x * 100) / 100), cpus: os.cpus().length };
+}
 
 /** `bench debate`: added to the `bench` command registered before it. */
 export function register(program: Command) {
@@ -17,6 +24,7 @@ export function register(program: Command) {
     .option("--per-token-ms <n>", "scripted model's time per token", "2")
     .option("--runs <n>", "debates measured for the overhead", "10")
     .option("--protocol-runs <n>", "debates per protocol preset for the protocols table (default: --runs)")
+    .option("--protocols-only", "only the protocols table and its statement breakdown (the runner's CPU per step)")
     .option("--concurrent <n>", "debates run at once", "20")
     .option("--no-browser", "skip the token-to-browser measurement (it builds and starts the production server)")
     .option("--json", "print JSON")
@@ -26,20 +34,47 @@ export function register(program: Command) {
         perTokenMs: string;
         runs: string;
         protocolRuns?: string;
+        protocolsOnly?: boolean;
         concurrent: string;
         browser: boolean;
         json?: boolean;
       }) => {
         const { db } = await getDb();
+        const before = machine();
+        // Progress goes to stderr so --json stays parseable.
+        const log = (line: string) => process.stderr.write(`${line}\n`);
+        const protocolRuns = opts.protocolRuns === undefined ? undefined : Number(opts.protocolRuns);
+        if (opts.protocolsOnly) {
+          const { rows, breakdown } = await benchProtocols(db, {
+            runs: protocolRuns ?? Number(opts.runs),
+            firstTokenMs: Number(opts.firstTokenMs),
+            perTokenMs: Number(opts.perTokenMs),
+            log,
+          });
+          const report = {
+            machine_before: before,
+            machine_after: machine(),
+            protocols: rows,
+            overhead_breakdown: breakdown,
+          };
+          emit(!!opts.json, report, () =>
+            [
+              `load average before ${before.load_average.join(" ")}, after ${report.machine_after.load_average.join(" ")} (${before.cpus} cores)`,
+              protocolsMarkdown(rows),
+              breakdownMarkdown(breakdown),
+            ].join("\n\n"),
+          );
+          return;
+        }
         const report = await benchDebate(db, {
           firstTokenMs: Number(opts.firstTokenMs),
           perTokenMs: Number(opts.perTokenMs),
           overheadRuns: Number(opts.runs),
           concurrent: Number(opts.concurrent),
-          protocolRuns: opts.protocolRuns === undefined ? undefined : Number(opts.protocolRuns),
-          // Progress goes to stderr so --json stays parseable.
-          log: (line) => process.stderr.write(`${line}\n`),
+          protocolRuns,
+          log,
         });
+        Object.assign(report, { machine_before: before, machine_after: machine() });
         if (opts.browser) Object.assign(report, await benchTokenToBrowser());
         emit(!!opts.json, report, () => debateBenchMarkdown(report));
       },
