@@ -4,6 +4,8 @@ import type { z } from "zod";
 import type { SearchRequestInput, ToolCallRecord } from "@/lib/tools";
 import type { Fence } from "@/lib/prompts/fence";
 import type { PromptText, SystemText } from "@/lib/prompts/text";
+import type { NerProvider, NerProviderId } from "@/lib/tools/ner/types";
+import type { WikiProvider, WikiProviderId } from "@/lib/tools/wiki/types";
 
 /**
  * The contract between the runner (persistence, streaming, cancellation, retries, resuming) and a
@@ -108,6 +110,23 @@ export type RecordSpec<T> = {
   metadata?: Record<string, unknown>;
 };
 export type RecordResult<T> = { seq: number; value: T; replayed: boolean };
+
+/**
+ * The entity recogniser and encyclopedia a debate froze when it was created (a protocol's
+ * `lookups` hook reads them from its stored configuration). Addresses are fingerprints
+ * (lib/tools/fingerprint.ts); `undefined`: a debate stored before they were frozen, which takes
+ * the server's setting.
+ */
+export type LookupSettings = {
+  ner?: { provider: NerProviderId; endpoint?: string | null };
+  encyclopedia?: { provider: WikiProviderId; baseURL?: string | null; corpus?: string | null };
+};
+
+/** The providers a lookup step may ask, built from the frozen settings only when the step really runs. */
+export type LookupTools = { ner(): NerProvider; encyclopedia(): WikiProvider | null };
+
+/** A computed step that asks an outside provider (entities, an encyclopedia): stored like `record`, replayed on resume. */
+export type LookupSpec<T> = Omit<RecordSpec<T>, "compute"> & { compute: (tools: LookupTools) => T | Promise<T> };
 
 /** A search through one of the debate's frozen tools (`config.tools[tool]`, default "search"). */
 export type ToolSpec = {
@@ -232,6 +251,11 @@ export type DebateContext<C> = {
   record<T>(spec: RecordSpec<T>): Promise<RecordResult<T>>;
   /** Embeds texts with the debate's encoder (`config.embedder`): a zero-token `analysis` turn recording the encoder id; replayed on resume. */
   embed(spec: EmbedSpec): Promise<EmbedResult>;
+  /**
+   * A computed step that asks the debate's frozen entity recogniser or encyclopedia (never the
+   * server's current setting): on resume its stored value is returned and no provider is asked.
+   */
+  lookup<T>(spec: LookupSpec<T>): Promise<RecordResult<T>>;
   /** A tool call (kind `tool`); on resume its stored results are returned and nothing is queried. Failure fails the turn. */
   tool(spec: ToolSpec): Promise<ToolResult>;
   /**
@@ -296,6 +320,8 @@ export type Protocol<C> = {
    * from the server's settings when a debate is created and frozen into `config.tools[name]`.
    */
   tools?: Record<string, ToolSource>;
+  /** The entity recogniser and encyclopedia this debate froze (`ctx.lookup`), read from its stored configuration. */
+  lookups?(config: C): LookupSettings;
   /** The protocol embeds sentences (`ctx.embed`): the server's embedding model is frozen into `config.embedder` at creation. */
   embeds?: boolean;
   /**

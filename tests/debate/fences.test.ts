@@ -73,6 +73,9 @@ function fakeContext(
     record: async () => {
       throw new Error("RADAR records no computed steps");
     },
+    lookup: async () => {
+      throw new Error("RADAR looks nothing up");
+    },
     parallel: (branches) => Promise.all(branches.map((b) => b())),
     evidenceFor: () => evidence,
     addEvidence: async () => {

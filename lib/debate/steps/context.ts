@@ -3,6 +3,7 @@ import { publish } from "../events";
 import type { DebateContext } from "../types";
 import { embed } from "./embed";
 import { speak, speakJson, speakScored } from "./model-turn";
+import { lookup } from "./lookup";
 import { record } from "./record";
 import { addEvidence, visibleTo, type Loaded, type RunScope } from "./scope";
 import { tool } from "./tool";
@@ -28,6 +29,7 @@ export function debateContext(scope: RunScope, claim: Loaded["claim"]): DebateCo
     speakJson: (spec, schema) => speakJson(scope, spec, schema),
     record: (spec) => record(scope, spec),
     embed: (spec) => embed(scope, spec),
+    lookup: (spec) => lookup(scope, spec),
     tool: (spec) => tool(scope, spec),
     // Every branch settles before the first failure is thrown: the run's outcome (failed, stopped,
     // handed back) is written only once none of its branches can still write a step.
