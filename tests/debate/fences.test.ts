@@ -65,7 +65,7 @@ function fakeContext(
     speakScored: async (spec) => (
       seen.push(spec), { ...result(reply(spec)), scores: { status: "unsupported", reason: "test" } }
     ),
-    checkpoint: async () => {},
+    note: async () => {},
     tokensSoFar: () => 0,
     speakJson: async () => {
       throw new Error("RADAR asks for no JSON turns");

@@ -224,7 +224,7 @@ function scriptedContext<C>(
     evidenceFor: (role) => pool.filter((e) => !role || !e.visibleTo || e.visibleTo.includes(role)),
     addEvidence,
     budget: () => ({ tokens: 0, calls: 0, budgetTokens: null, maxCalls: null, exhausted: null }),
-    checkpoint: async () => {},
+    note: async () => {},
     tokensSoFar: () => 0,
   };
 }

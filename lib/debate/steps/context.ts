@@ -1,4 +1,3 @@
-import * as q from "@/db/queries/debates";
 import { publish } from "../events";
 import type { DebateContext } from "../types";
 import { embed } from "./embed";
@@ -51,9 +50,12 @@ export function debateContext(scope: RunScope, claim: Loaded["claim"]): DebateCo
         exhausted: spending.exhausted(),
       };
     },
-    async checkpoint(rec) {
-      await q.saveCheckpoint(scope.db, scope.debateId, rec);
-      publish(scope.debateId, { type: "checkpoint", checkpoint: rec });
+    async note(name, value) {
+      const kept = scope.protocol.notes?.[name];
+      if (!kept) throw new Error(`protocol "${scope.protocol.name}" wrote a note "${name}" it does not declare in \`notes\``);
+      const checked = kept.schema.parse(value);
+      await kept.save(scope.db, scope.debateId, checked);
+      publish(scope.debateId, { type: "note", name, value: checked });
     },
   };
 }
