@@ -91,7 +91,8 @@ export async function debateEventStream(
           const found = Object.entries(viewExtras(protocol, [{ ...e.turn, status: "completed" }])).filter(
             ([, v]) => v !== null,
           );
-          if (found.length) send("debate", { type: "view-extras", extras: Object.fromEntries(found) } satisfies DebateEvent);
+          if (found.length)
+            send("debate", { type: "view-extras", extras: Object.fromEntries(found) } satisfies DebateEvent);
         }
         if (e.type === "status" && TERMINAL.has(e.status)) close();
       };

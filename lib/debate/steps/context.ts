@@ -52,7 +52,8 @@ export function debateContext(scope: RunScope, claim: Loaded["claim"]): DebateCo
     },
     async note(name, value) {
       const kept = scope.protocol.notes?.[name];
-      if (!kept) throw new Error(`protocol "${scope.protocol.name}" wrote a note "${name}" it does not declare in \`notes\``);
+      if (!kept)
+        throw new Error(`protocol "${scope.protocol.name}" wrote a note "${name}" it does not declare in \`notes\``);
       const checked = kept.schema.parse(value);
       await kept.save(scope.db, scope.debateId, checked);
       publish(scope.debateId, { type: "note", name, value: checked });
