@@ -14,7 +14,7 @@ import { ToolMadTranscript } from "./tool-mad/tool-mad-transcript";
 import { VerdictCard } from "./verdict-card";
 import { VerdictSummary } from "./verdict-summary";
 import { methodViews } from "./method-views";
-import { methodTitle } from "@/lib/debate/methods";
+import { findMethod, methodTitle } from "@/lib/debate/methods";
 
 /** Turns being written right now (several at once when agents speak in parallel), by seq. */
 type Live = LiveTurn[];
@@ -71,8 +71,8 @@ export function reduce(state: State, action: Action): State {
           retry: { attempt: e.attempt, maxAttempts: e.maxAttempts, reason: e.reason },
         })),
       };
-    case "domain":
-      return { ...state, view: { ...v, domain: e.domain } };
+    case "view-extras":
+      return { ...state, view: { ...v, ...e.extras } };
     case "turn-end": {
       const t = e.turn;
       const turn = { ...t, status: "completed", error: null, scores: t.scores };
@@ -107,9 +107,10 @@ export function reduce(state: State, action: Action): State {
         ? { ...state, view: { ...v, evidence: [...v.evidence, ...added].sort((a, b) => a.rank - b.rank) } }
         : state;
     }
-    case "checkpoint": {
-      const others = v.checkpoints.filter((c) => c.after !== e.checkpoint.after);
-      return { ...state, view: { ...v, checkpoints: [...others, e.checkpoint].sort((a, b) => a.round - b.round) } };
+    case "note": {
+      // The method's definition reads its own notes (RADAR: a checkpoint joins the chart).
+      const change = findMethod(v.protocol)?.view?.note?.(v, e.name, e.value);
+      return change ? { ...state, view: { ...v, ...(change as Partial<DebateView>) } } : state;
     }
     case "verdict":
       return {

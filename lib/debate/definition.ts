@@ -48,6 +48,15 @@ export type StepTurn = {
   metadata?: Record<string, unknown> | null;
 };
 
+/** Method-specific fields of a debate's view (lib/debate/view.ts), filled by a definition's `view.extras`. */
+export type MethodViewExtras = {
+  /** The field a domain expert speaks for (RADAR's four-agent variant); null until known. */
+  domain?: string | null;
+};
+
+/** The parts of a debate's view a method note may change (lib/debate/view.ts). */
+export type NoteTarget = { checkpoints: ReadonlyArray<{ after: string; round: number } & Record<string, unknown>> };
+
 /** A step for people: who did it and what they said or found, in words; no JSON, no answer markers. */
 export type PlainStep = { speaker: string; text: string };
 
@@ -124,6 +133,21 @@ export type MethodDefinition = {
    * from the run's stored configuration (`config[<method>]`); null: nothing to add.
    */
   runSettingsWords?(methodConfig: Record<string, unknown> | undefined): string | null;
+  /**
+   * What the debate page reads from the method's own steps beyond the transcript, recomputed from
+   * the stored steps for a snapshot and from each finished step while it runs (RADAR: the field its
+   * judge inferred, which names the domain expert). Generic code never looks for a method's phases.
+   */
+  view?: {
+    extras?(turns: ReadonlyArray<StepTurn>): MethodViewExtras;
+    /**
+     * A live method note (ctx.note; RADAR's checkpoint) folded into the page's view: the fields it
+     * changes, or null when the note is not one to show. Notes already stored reach the page with the snapshot.
+     */
+    note?(view: NoteTarget, name: string, value: unknown): Partial<NoteTarget> | null;
+  };
+  /** The terminal's line for a live method note (the `debate` command); null: not printed. */
+  noteWords?(name: string, value: unknown): string | null;
   /** Whether this method's stored reports speak the product scale directly (its labels are TRUE / HALF-TRUE / FALSE). */
   speaksProductScale?: boolean;
 };

@@ -1,7 +1,7 @@
 import type { Database } from "@/db/client";
 import { eventBus, follow, liveTurns, runsHere, subscribe, type DebateEvent } from "@/lib/debate/events";
 import { getDebateStatus } from "@/db/queries/debates";
-import { debateView, domainOf } from "@/lib/debate/view";
+import { debateView, viewExtras } from "@/lib/debate/view";
 import { canReadDebates } from "@/lib/auth/access";
 import { watchShare } from "@/lib/auth/share-watch";
 import { visibilityOf } from "@/lib/auth/visibility";
@@ -80,16 +80,20 @@ export async function debateEventStream(
       const buffered: DebateEvent[] = [];
       let ready = false;
       let filter: ReturnType<typeof judgeFreeFilter> | null = null;
+      // Known from the snapshot, before any buffered event is forwarded.
+      let protocol: string | null = null;
       const forward = (raw: DebateEvent) => {
         const e = filter ? filter.pass(raw) : raw;
         if (!e) return;
         send("debate", e);
-        // The page names the domain expert by the field the judge just inferred.
-        if (e.type === "turn-end" && e.turn.phase === "domain")
-          send("debate", {
-            type: "domain",
-            domain: domainOf([{ ...e.turn, status: "completed" }]) ?? "General",
-          } satisfies DebateEvent);
+        // What the method reads from the step just finished for the page (RADAR: the field that names its expert).
+        if (e.type === "turn-end" && protocol) {
+          const found = Object.entries(viewExtras(protocol, [{ ...e.turn, status: "completed" }])).filter(
+            ([, v]) => v !== null,
+          );
+          if (found.length)
+            send("debate", { type: "view-extras", extras: Object.fromEntries(found) } satisfies DebateEvent);
+        }
         if (e.type === "status" && TERMINAL.has(e.status)) close();
       };
       const unsubscribe = subscribe(
@@ -120,6 +124,7 @@ export async function debateEventStream(
         send("missing", { id });
         return close();
       }
+      protocol = view.protocol;
       send("snapshot", { debate: showJudge ? view : withoutJudge(view), live });
       ready = true;
       for (const e of buffered) forward(e);

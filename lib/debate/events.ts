@@ -1,6 +1,7 @@
 import { EventEmitter } from "node:events";
 import { spliceDelta } from "./splice";
-import type { CheckpointRecord, DebateEvidence, VerdictRecord } from "./types";
+import type { DebateEvidence, VerdictRecord } from "./types";
+import type { MethodViewExtras } from "./definition";
 
 /**
  * What a watcher of a debate receives, in order. The same events drive the browser stream, the
@@ -49,12 +50,16 @@ export type DebateEvent =
     }
   /** The turn ended unfinished: `failed` (regenerated on resume) or `stopped` by a user (kept with what it had written). */
   | { type: "turn-error"; seq: number; error: string; status: "failed" | "stopped"; content: string }
-  | { type: "checkpoint"; checkpoint: CheckpointRecord }
+  /** A method's note (ctx.note, e.g. RADAR's checkpoint): its definition's view hook reads `value`. */
+  | { type: "note"; name: string; value: unknown }
   /** Passages a turn added to the pool during the debate (a search's results). */
   | { type: "evidence"; evidence: DebateEvidence[] }
   | { type: "verdict"; verdict: VerdictRecord }
-  /** Added by the event stream for watchers (not published by the runner): the expert's inferred field. */
-  | { type: "domain"; domain: string };
+  /**
+   * Added by the event stream for watchers (not published by the runner): what the method's
+   * definition read from a step just finished for the page (`view.extras`), only the fields it found.
+   */
+  | { type: "view-extras"; extras: MethodViewExtras };
 
 /** A retry in progress on a running turn, for watchers who arrive during it. */
 export type RetryNote = { attempt: number; maxAttempts: number; reason: string };

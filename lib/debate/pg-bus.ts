@@ -74,10 +74,10 @@ const eventSchema = z.union([
       "turn-reset",
       "turn-end",
       "turn-error",
-      "checkpoint",
+      "note",
       "evidence",
       "verdict",
-      "domain",
+      "view-extras",
     ]),
   }),
 ]);

@@ -1,9 +1,12 @@
 import type { OptionScores, Fallback } from "@/lib/ai/score-options";
 import type { TokenUsage } from "@/lib/ai/prices";
 import type { z } from "zod";
+import type { Database } from "@/db/client";
 import type { SearchRequestInput, ToolCallRecord } from "@/lib/tools";
 import type { Fence } from "@/lib/prompts/fence";
 import type { PromptText, SystemText } from "@/lib/prompts/text";
+import type { NerProvider, NerProviderId } from "@/lib/tools/ner/types";
+import type { WikiProvider, WikiProviderId } from "@/lib/tools/wiki/types";
 
 /**
  * The contract between the runner (persistence, streaming, cancellation, retries, resuming) and a
@@ -47,11 +50,17 @@ export type AddEvidenceSpec = {
   visibleTo?: string[];
 };
 
-export type TurnKind = "speech" | "checkpoint" | "judge" | "analysis" | "tool";
+/**
+ * What a turn is, as the engine reads it: `speech` is what every watcher may see, `tool` a search,
+ * `analysis` a computed step, `judge` any judging. A method may name its own judging kind (RADAR
+ * stores its stop agent's and round judge's turns as `checkpoint`); the engine stores it as given
+ * and treats it as judging, never as a speech.
+ */
+export type TurnKind = "speech" | "judge" | "analysis" | "tool" | (string & {});
 
 export type TurnSpec = {
   round: number;
-  /** e.g. opening, rebuttal-1, closing, checkpoint-1, verdict, domain. */
+  /** The method's name for the step (opening, rebuttal-1, verdict ...). */
   phase: string;
   role: string;
   kind: TurnKind;
@@ -109,6 +118,23 @@ export type RecordSpec<T> = {
 };
 export type RecordResult<T> = { seq: number; value: T; replayed: boolean };
 
+/**
+ * The entity recogniser and encyclopedia a debate froze when it was created (a protocol's
+ * `lookups` hook reads them from its stored configuration). Addresses are fingerprints
+ * (lib/tools/fingerprint.ts); `undefined`: a debate stored before they were frozen, which takes
+ * the server's setting.
+ */
+export type LookupSettings = {
+  ner?: { provider: NerProviderId; endpoint?: string | null };
+  encyclopedia?: { provider: WikiProviderId; baseURL?: string | null; corpus?: string | null };
+};
+
+/** The providers a lookup step may ask, built from the frozen settings only when the step really runs. */
+export type LookupTools = { ner(): NerProvider; encyclopedia(): WikiProvider | null };
+
+/** A computed step that asks an outside provider (entities, an encyclopedia): stored like `record`, replayed on resume. */
+export type LookupSpec<T> = Omit<RecordSpec<T>, "compute"> & { compute: (tools: LookupTools) => T | Promise<T> };
+
 /** A search through one of the debate's frozen tools (`config.tools[tool]`, default "search"). */
 export type ToolSpec = {
   round: number;
@@ -155,22 +181,15 @@ export type ScoredTurnSpec = TurnSpec & {
 };
 export type ScoredTurnResult = TurnResult & { scores: OptionScores };
 
-export type CheckpointRecord = {
-  after: string;
-  round: number;
-  pStop: number | null;
-  pContinue: number | null;
-  stopMargin: number | null;
-  labelProbs: Record<string, number> | null;
-  confidence: number | null;
-  confidenceEmitted: number | null;
-  verdict: string | null;
-  tauS: number;
-  tauV: number;
-  decision: "stop" | "continue" | "unscored";
-  scoringMethod: string | null;
-  tokensSoFar: number;
-};
+/**
+ * A record a method keeps beside its steps (RADAR's early-stopping checkpoint), by name: checked
+ * with `schema`, stored by `save` (which must replace an earlier one of the same identity, since a
+ * resumed run writes it again) and sent to watchers as a `note` event the method's definition reads.
+ */
+export type MethodNotes = Record<
+  string,
+  { schema: z.ZodType; save(db: Database, debateId: string, value: unknown): Promise<void> }
+>;
 
 export type VerdictRecord = {
   label: string;
@@ -232,6 +251,11 @@ export type DebateContext<C> = {
   record<T>(spec: RecordSpec<T>): Promise<RecordResult<T>>;
   /** Embeds texts with the debate's encoder (`config.embedder`): a zero-token `analysis` turn recording the encoder id; replayed on resume. */
   embed(spec: EmbedSpec): Promise<EmbedResult>;
+  /**
+   * A computed step that asks the debate's frozen entity recogniser or encyclopedia (never the
+   * server's current setting): on resume its stored value is returned and no provider is asked.
+   */
+  lookup<T>(spec: LookupSpec<T>): Promise<RecordResult<T>>;
   /** A tool call (kind `tool`); on resume its stored results are returned and nothing is queried. Failure fails the turn. */
   tool(spec: ToolSpec): Promise<ToolResult>;
   /**
@@ -247,8 +271,9 @@ export type DebateContext<C> = {
   addEvidence(spec: AddEvidenceSpec): Promise<DebateEvidence[]>;
   /** Spending so far against `budgetTokens` / `maxCalls`. */
   budget(): BudgetState;
-  checkpoint(record: CheckpointRecord): Promise<void>;
-  /** Tokens used by the debate so far (prompt + completion), for checkpoint records. */
+  /** A method note (its protocol's `notes[name]`): stored by the method, sent to watchers; writing it again replaces it. */
+  note(name: string, value: unknown): Promise<void>;
+  /** Tokens used by the debate so far (prompt + completion), for a method's notes. */
   tokensSoFar(): number;
 };
 
@@ -296,6 +321,10 @@ export type Protocol<C> = {
    * from the server's settings when a debate is created and frozen into `config.tools[name]`.
    */
   tools?: Record<string, ToolSource>;
+  /** The records this method keeps beside its steps (`ctx.note`), and where they are stored. */
+  notes?: MethodNotes;
+  /** The entity recogniser and encyclopedia this debate froze (`ctx.lookup`), read from its stored configuration. */
+  lookups?(config: C): LookupSettings;
   /** The protocol embeds sentences (`ctx.embed`): the server's embedding model is frozen into `config.embedder` at creation. */
   embeds?: boolean;
   /**

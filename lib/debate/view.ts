@@ -1,7 +1,8 @@
 import type { Database } from "@/db/client";
 import { debateTotals, loadDebate } from "@/db/queries/debates";
-import { parseDomain } from "./radar/protocol";
+import type { StepTurn } from "./definition";
 import { matchDecisionSchema } from "@/lib/matching/decision";
+import { findMethod } from "./methods";
 
 /**
  * The debate as a watcher sees it: the plain-JSON shape the page renders and the event stream's
@@ -9,13 +10,10 @@ import { matchDecisionSchema } from "@/lib/matching/decision";
  */
 export type DebateView = NonNullable<Awaited<ReturnType<typeof debateView>>>;
 
-/**
- * The four-agent variant's expert speaks for a field the judge inferred in the first ("domain")
- * turn; the page names the expert by it. Null until that turn is finished.
- */
-export function domainOf(turns: ReadonlyArray<{ phase: string; status: string; content: string }>): string | null {
-  const t = turns.find((x) => x.phase === "domain" && x.status === "completed");
-  return t ? parseDomain(t.content) : null;
+/** What the method's definition reads from its own steps for the page (its `view.extras`), with every field present. */
+export function viewExtras(protocol: string, turns: ReadonlyArray<StepTurn>) {
+  const extras = findMethod(protocol)?.view?.extras?.(turns) ?? {};
+  return { domain: extras.domain ?? null };
 }
 
 export async function debateView(db: Database, id: string) {
@@ -32,7 +30,7 @@ export async function debateView(db: Database, id: string) {
     config: d.debate.config,
     models: d.debate.models,
     evidenceMode: d.debate.evidenceMode,
-    domain: domainOf(d.turns),
+    ...viewExtras(d.debate.protocol, d.turns),
     error: d.debate.error?.message ?? null,
     createdAt: iso(d.debate.createdAt),
     startedAt: iso(d.debate.startedAt),

@@ -3,7 +3,8 @@ import type { DebateEvent, LiveTurn } from "./events";
 /**
  * The live half of "without the judge" (lib/annotation/judge-reveal.ts withoutJudge is the
  * snapshot half): for a viewer who may not see the verdict (lib/auth/visibility.ts), only the
- * debaters' speeches go out, without the judge's scores; verdicts, checkpoints and every turn
+ * debaters' speeches go out, without the judge's scores; verdicts, method notes (RADAR's
+ * checkpoints: the judge's scores between rounds) and every turn
  * that is not a speech (judging, scoring) are dropped, deltas included.
  */
 export function judgeFreeFilter(live: readonly LiveTurn[]) {
@@ -13,7 +14,7 @@ export function judgeFreeFilter(live: readonly LiveTurn[]) {
     pass(e: DebateEvent): DebateEvent | null {
       switch (e.type) {
         case "verdict":
-        case "checkpoint":
+        case "note":
           return null;
         case "turn-start":
           if (e.turn.kind !== "speech") hidden.add(e.turn.seq);

@@ -65,13 +65,16 @@ function fakeContext(
     speakScored: async (spec) => (
       seen.push(spec), { ...result(reply(spec)), scores: { status: "unsupported", reason: "test" } }
     ),
-    checkpoint: async () => {},
+    note: async () => {},
     tokensSoFar: () => 0,
     speakJson: async () => {
       throw new Error("RADAR asks for no JSON turns");
     },
     record: async () => {
       throw new Error("RADAR records no computed steps");
+    },
+    lookup: async () => {
+      throw new Error("RADAR looks nothing up");
     },
     parallel: (branches) => Promise.all(branches.map((b) => b())),
     evidenceFor: () => evidence,

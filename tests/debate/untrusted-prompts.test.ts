@@ -6,14 +6,16 @@ import { readJsonAnswer } from "@/lib/debate/json-answer";
 import type {
   DebateContext,
   DebateEvidence,
+  LookupSpec,
+  LookupTools,
   Protocol,
-  RecordSpec,
   ToolResult,
   ToolSpec,
   TurnResult,
   TurnSpec,
 } from "@/lib/debate/types";
 import { newFence, type Fence } from "@/lib/prompts/fence";
+import { ruleNer } from "@/lib/tools/ner";
 import { placeholderKinds } from "@/lib/prompts";
 
 /*
@@ -149,7 +151,8 @@ function scriptedContext<C>(
         ? { ...r, value: read.value, unparsed: null }
         : { ...r, value: null, unparsed: { error: read.problem } };
     },
-    async record<T>(spec: RecordSpec<T>) {
+    record: async (spec) => ({ seq: ++seq, value: await spec.compute(), replayed: false }),
+    async lookup<T>(spec: LookupSpec<T>) {
       // What an encyclopedia provider returned, replayed as a stored step would be: hostile like every document.
       if (spec.phase.startsWith("wiki-candidates:"))
         return {
@@ -170,7 +173,13 @@ function scriptedContext<C>(
         };
         return { seq: ++seq, value: value as T, replayed: true };
       }
-      return { seq: ++seq, value: await spec.compute(), replayed: false };
+      const tools: LookupTools = {
+        ner: () => ruleNer(),
+        encyclopedia: () => {
+          throw new Error("the scripted context replays every encyclopedia step");
+        },
+      };
+      return { seq: ++seq, value: await spec.compute(tools), replayed: false };
     },
     embed: async (spec) => ({
       seq: ++seq,
@@ -215,7 +224,7 @@ function scriptedContext<C>(
     evidenceFor: (role) => pool.filter((e) => !role || !e.visibleTo || e.visibleTo.includes(role)),
     addEvidence,
     budget: () => ({ tokens: 0, calls: 0, budgetTokens: null, maxCalls: null, exhausted: null }),
-    checkpoint: async () => {},
+    note: async () => {},
     tokensSoFar: () => 0,
   };
 }

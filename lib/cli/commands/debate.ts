@@ -12,6 +12,7 @@ import { bold, dim, green, red, yellow } from "../output";
 import { compareCommand } from "@/lib/cli/commands/compare";
 import { MATCH_FLAGS_HELP, matchFirst, type MatchFlags } from "../match-first";
 import { verdictText } from "../verdict-text";
+import { findMethod } from "@/lib/debate/methods";
 
 type Options = MatchFlags & {
   corpus?: string;
@@ -70,12 +71,10 @@ function printer(method: string) {
       case "turn-error":
         process.stdout.write(red(`\n  turn failed: ${e.error}\n`));
         break;
-      case "checkpoint": {
-        const c = e.checkpoint;
-        const num = (x: number | null) => (x === null ? "—" : x.toFixed(2));
-        process.stdout.write(
-          `\n${bold("checkpoint")} after ${c.after}: s=${num(c.stopMargin)} (τs ${c.tauS}), c=${num(c.confidence)} (τv ${c.tauV}) → ${c.decision}\n`,
-        );
+      case "note": {
+        // The method says its own notes in words (RADAR: a checkpoint's scores and decision).
+        const words = findMethod(method)?.noteWords?.(e.name, e.value);
+        if (words) process.stdout.write(`\n${bold(words)}\n`);
         break;
       }
       case "verdict": {

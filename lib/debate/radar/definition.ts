@@ -3,6 +3,8 @@ import { radarAbout } from "./about";
 import { defaultPlainStep, formNumber as num } from "../definition";
 import { VERDICT_LABELS } from "../verdict";
 import { withoutMarkers } from "../plain-words";
+import { domainOf } from "./domain";
+import { CHECKPOINT_NOTE, checkpointLine, checkpointSchema } from "./checkpoint";
 
 /**
  * RADAR for every surface (client-safe): the run is ./protocol.ts. Its labels are the product's
@@ -45,6 +47,19 @@ export const radarDefinition: MethodDefinition = {
     judge: "Judge",
   },
   roleName: (role, { domain }) => (role === "domain-expert" && domain ? `${domain} expert` : null),
+  view: {
+    extras: (turns) => ({ domain: domainOf(turns) }),
+    note(view, name, value) {
+      const c = name === CHECKPOINT_NOTE ? checkpointSchema.safeParse(value) : null;
+      if (!c?.success) return null;
+      const others = view.checkpoints.filter((x) => x.after !== c.data.after);
+      return { checkpoints: [...others, c.data].sort((a, b) => a.round - b.round) };
+    },
+  },
+  noteWords(name, value) {
+    const c = name === CHECKPOINT_NOTE ? checkpointSchema.safeParse(value) : null;
+    return c?.success ? checkpointLine(c.data) : null;
+  },
   steps: {},
   plainStep(turn, ctx) {
     const base = defaultPlainStep(radarDefinition, turn, ctx);

@@ -5,11 +5,14 @@ import { joinPrompt, prompt as p, trusted, trustedText, type PromptText, type Tr
 import { evidenceBlock } from "../evidence";
 import { answerWithRepair } from "../kit";
 import { CLAIM_LIMIT } from "../claim-length";
-import type { CheckpointRecord, DebateContext, Protocol, ScoredTurnResult, TurnResult, VerdictRecord } from "../types";
+import type { DebateContext, Protocol, ScoredTurnResult, TurnResult, VerdictRecord } from "../types";
 import { parseVerdict, VERDICT_LABELS, type VerdictLabel } from "../verdict";
 import { RADAR_VARIANTS, type RadarVariant } from "./variants";
 import { confidence, resolveThresholds, shouldStop, stopMargin, type Thresholds } from "./early-stop";
 import { estimateRadar } from "./estimate";
+import { parseDomain } from "./domain";
+import { CHECKPOINT_NOTE, type CheckpointRecord } from "./checkpoint";
+import { radarNotes } from "./notes";
 
 /**
  * RADAR (Tang, Zhang, Feng, Tung: "Debating the Unspoken", arXiv:2604.19005).
@@ -154,18 +157,6 @@ function argumentsBlock(fence: Fence, items: Heard[]): PromptText {
   )}\n`;
 }
 
-export function parseDomain(text: string): string {
-  const m = /DOMAIN\s*[:：]\s*\**\s*([A-Za-z][A-Za-z -]{0,40})/i.exec(text);
-  const word = (m?.[1] ?? text)
-    .trim()
-    .split(/\s+/)
-    .slice(0, 2)
-    .join(" ")
-    .replace(/[^A-Za-z -]/g, "");
-  // A domain the model would not name still needs an expert: "general" is honest about it.
-  return word ? word.charAt(0).toUpperCase() + word.slice(1).toLowerCase() : "General";
-}
-
 function templatesFor(config: RadarConfig): string[] {
   const judge = ["radar/system-judge", "radar/judge", "radar/repair-verdict"];
   const checkpoints = config.earlyStopping === "off" || config.rebuttals < 0 ? [] : ["radar/stop-agent"];
@@ -209,6 +200,7 @@ export const radarProtocol: Protocol<RadarConfig> = {
   presets: Object.fromEntries(RADAR_VARIANTS.map((v) => [`radar-${v}`, { variant: v }])),
   limits: { claimChars: CLAIM_LIMIT },
   estimate: (config) => estimateRadar(config, debaters(config.variant)),
+  notes: radarNotes,
   async prepare(config, { models, calibratedFor }) {
     // Calibrated thresholds for the judge's model, unless the request sets its own.
     const calibrated = await calibratedFor(models.judge!);
@@ -436,7 +428,7 @@ async function runRadar(ctx: DebateContext<RadarConfig>): Promise<VerdictRecord>
       scoringMethod: [stopScores?.method, judgeScores?.method].filter(Boolean).join("+") || null,
       tokensSoFar: ctx.tokensSoFar(),
     };
-    await ctx.checkpoint(record);
+    await ctx.note(CHECKPOINT_NOTE, record);
     return fires && config.earlyStopping === "on";
   };
 

@@ -1,8 +1,8 @@
-import * as q from "@/db/queries/debates";
 import { publish } from "../events";
 import type { DebateContext } from "../types";
 import { embed } from "./embed";
 import { speak, speakJson, speakScored } from "./model-turn";
+import { lookup } from "./lookup";
 import { record } from "./record";
 import { addEvidence, visibleTo, type Loaded, type RunScope } from "./scope";
 import { tool } from "./tool";
@@ -28,6 +28,7 @@ export function debateContext(scope: RunScope, claim: Loaded["claim"]): DebateCo
     speakJson: (spec, schema) => speakJson(scope, spec, schema),
     record: (spec) => record(scope, spec),
     embed: (spec) => embed(scope, spec),
+    lookup: (spec) => lookup(scope, spec),
     tool: (spec) => tool(scope, spec),
     // Every branch settles before the first failure is thrown: the run's outcome (failed, stopped,
     // handed back) is written only once none of its branches can still write a step.
@@ -49,9 +50,13 @@ export function debateContext(scope: RunScope, claim: Loaded["claim"]): DebateCo
         exhausted: spending.exhausted(),
       };
     },
-    async checkpoint(rec) {
-      await q.saveCheckpoint(scope.db, scope.debateId, rec);
-      publish(scope.debateId, { type: "checkpoint", checkpoint: rec });
+    async note(name, value) {
+      const kept = scope.protocol.notes?.[name];
+      if (!kept)
+        throw new Error(`protocol "${scope.protocol.name}" wrote a note "${name}" it does not declare in \`notes\``);
+      const checked = kept.schema.parse(value);
+      await kept.save(scope.db, scope.debateId, checked);
+      publish(scope.debateId, { type: "note", name, value: checked });
     },
   };
 }

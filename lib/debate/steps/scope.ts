@@ -8,7 +8,9 @@ import type { ResolveDeps } from "@/lib/tools";
 import { publish, type TurnInfo } from "../events";
 import type { Journal } from "../journal";
 import type { getProtocol } from "../protocols";
-import type { AddEvidenceSpec, BudgetState, DebateEvidence } from "../types";
+import type { NerProvider } from "@/lib/tools/ner/types";
+import type { WikiProvider } from "@/lib/tools/wiki/types";
+import type { AddEvidenceSpec, BudgetState, DebateEvidence, LookupSettings } from "../types";
 
 /**
  * What every step writer of one run shares: the debate, its journal, its evidence pool, its
@@ -25,6 +27,14 @@ export type RunOptions = {
   embedder?: Embedder;
   /** Search settings and dependencies for `ctx.tool` (default: the server's configuration); tests point them at a scripted server. */
   search?: { config?: SearchConfig; deps?: ResolveDeps };
+  /**
+   * Scripted entity recognisers and encyclopedias for `ctx.lookup` (tests and benchmarks), given
+   * the settings the debate froze; default: the providers those settings name.
+   */
+  lookups?: {
+    ner?: (frozen: NonNullable<LookupSettings["ner"]>) => NerProvider;
+    encyclopedia?: (frozen: NonNullable<LookupSettings["encyclopedia"]>) => WikiProvider | null;
+  };
   /** Which idle states this run may claim the debate from (default: any; queue workers: only `queued`). */
   claimFrom?: Parameters<typeof q.claimForRun>[4];
   /**

@@ -1,16 +1,24 @@
-import { createHash } from "node:crypto";
 import { z } from "zod";
 import { getConfig } from "@/lib/config";
 import { loadPrompt, renderPrompt, renderSystem } from "@/lib/prompts";
 import type { Fence } from "@/lib/prompts/fence";
 import { joinPrompt, programWritten, prompt as p, trusted, type PromptText, type Trusted } from "@/lib/prompts/text";
-import { nerProviderFor, NER_PROVIDER_IDS } from "@/lib/tools/ner";
-import { WIKI_PROVIDER_IDS, WIKI_UNAVAILABLE, wikiProviderFor } from "@/lib/tools/wiki";
+import { sourceFingerprint } from "@/lib/tools/fingerprint";
+import { NER_PROVIDER_IDS } from "@/lib/tools/ner/types";
+import { WIKI_PROVIDER_IDS, WIKI_UNAVAILABLE } from "@/lib/tools/wiki/types";
 import { MAX_QUERY_CHARS } from "@/lib/tools/types";
 import type { SearchResult } from "@/lib/tools";
 import { evidenceBlock } from "../evidence";
 import { answerWithRepair, budgetSpent, resultAsEvidence } from "../kit";
-import type { CostEstimate, DebateContext, Protocol, TurnSpec, VerdictRecord } from "../types";
+import type {
+  CostEstimate,
+  DebateContext,
+  LookupSettings,
+  LookupTools,
+  Protocol,
+  TurnSpec,
+  VerdictRecord,
+} from "../types";
 import {
   LINGUIST_DIMENSIONS,
   ZOFIA_PRESETS,
@@ -75,10 +83,7 @@ export const SEES = {
 type Ctx = DebateContext<ZofiaConfig>;
 type Msg = { role: "user"; content: PromptText } | { role: "assistant"; content: string };
 
-/** A setting's fingerprint: enough to tell that it changed, without putting an internal address on the debate's page. */
-export function sourceFingerprint(value: string | undefined | null): string | null {
-  return value ? createHash("sha256").update(value).digest("hex").slice(0, 16) : null;
-}
+export { sourceFingerprint } from "@/lib/tools/fingerprint";
 
 /**
  * The stored configuration: the providers, and where they are reached (the NER endpoint, the
@@ -178,6 +183,7 @@ export const zofiaProtocol: Protocol<ZofiaConfig> = {
   roleSpecs: (c) => modelRoles(c).map((role) => ({ role, temperature: 0 })),
   presets: ZOFIA_PRESETS,
   tools: { search: "web" },
+  lookups: frozenLookups,
   embeds: true,
   upfrontEvidence: false,
   limits: { claimChars: 20_000 },
@@ -195,39 +201,19 @@ function webProvider(ctx: Ctx): string {
 }
 
 /**
- * Where NER and the encyclopedia are asked: the server's addresses, and the corpus frozen with the
- * debate (zofiaSchema). `check*` refuses, just before a call is made, an address that is not the
- * one the debate was created with; steps replayed on resume make no call, so they need none.
- * Debates stored before these were frozen take today's settings.
+ * The recogniser and encyclopedia this debate froze (zofiaSchema), for `ctx.lookup`: the runner
+ * builds the providers from these, never from the server's current NER_PROVIDER / WIKI_PROVIDER,
+ * and refuses an address that is not the one the debate was created with. Fields a debate stored
+ * before they were frozen stay undefined, and those debates take today's settings.
  */
-function sources(ctx: Ctx) {
-  const c = ctx.config as ZofiaConfig & {
+function frozenLookups(config: ZofiaConfig): LookupSettings {
+  const c = config as ZofiaConfig & {
     nerEndpoint?: string | null;
     wikiSource?: { baseURL: string | null; corpus: string | null };
   };
-  const live = getConfig();
-  const changed = (what: string) =>
-    new Error(
-      `This debate was started with another ${what} than the one this server has now; set ${what} back to continue it, or start a new debate.`,
-    );
   return {
-    nerUrl: live.zofia.ner.url,
-    wiki: {
-      baseURL: live.search.wikipedia.baseURL,
-      corpus: c.wikiSource ? (c.wikiSource.corpus ?? undefined) : live.zofia.wiki.corpus,
-    },
-    checkNer() {
-      if (c.nerEndpoint !== undefined && c.ner === "http" && sourceFingerprint(live.zofia.ner.url) !== c.nerEndpoint)
-        throw changed("NER_URL");
-    },
-    checkWiki() {
-      if (
-        c.wikiSource &&
-        c.wiki === "wikipedia-rest" &&
-        sourceFingerprint(live.search.wikipedia.baseURL) !== c.wikiSource.baseURL
-      )
-        throw changed("WIKIPEDIA_BASE_URL");
-    },
+    ner: { provider: c.ner, endpoint: c.nerEndpoint },
+    encyclopedia: { provider: c.wiki, baseURL: c.wikiSource?.baseURL, corpus: c.wikiSource?.corpus },
   };
 }
 
@@ -294,15 +280,13 @@ async function runZofia(ctx: Ctx): Promise<VerdictRecord> {
   const fencedArticle = fence.wrap("article", article);
 
   // ---- Stage 1: entities → keywords → evidence (no model) ----
-  const ner = await ctx.record<NerValue>({
+  const ner = await ctx.lookup<NerValue>({
     round: 0,
     phase: "ner",
     role: "ner",
     // Recorded once and replayed on resume: a resumed debate never asks the NER provider again.
-    compute: async () => {
-      const src = sources(ctx);
-      src.checkNer();
-      const provider = nerProviderFor(cfg.ner, { url: src.nerUrl, allow: getConfig().fetch.allow });
+    compute: async (tools) => {
+      const provider = tools.ner();
       const tokens = await provider.recognise(article, { signal: ctx.signal });
       const units = groupUnits(tokens, article, sentences);
       const th = thresholdUnits(
@@ -680,37 +664,36 @@ async function webSearch(ctx: Ctx, keywords: string[], salience: Map<string, num
 /** A disambiguated encyclopedia entry per keyword, or one record saying there is none. */
 async function wikiLookups(ctx: Ctx, keywords: string[], contextFor: (k: string) => string): Promise<void> {
   const cfg = ctx.config;
-  const settings = getConfig();
-  // Candidates and summaries are recorded steps, replayed on resume; where they are asked is frozen with the debate.
-  const src = sources(ctx);
-  const provider = cfg.wikipedia
-    ? wikiProviderFor(cfg.wiki, src.wiki, { allow: settings.fetch.allow, timeoutMs: settings.search.timeoutMs })
-    : null;
-  if (!provider || keywords.length === 0) {
+  // Candidates and summaries are lookup steps with the encyclopedia frozen with the debate, replayed on resume.
+  const provider = cfg.wikipedia ? cfg.wiki : "none";
+  if (provider === "none" || keywords.length === 0) {
     const note = !cfg.wikipedia
       ? "Wikipedia is off in this configuration"
-      : !provider
+      : provider === "none"
         ? WIKI_UNAVAILABLE
         : "no keywords: retrieval skipped";
     await ctx.record({
       round: 0,
       phase: "wiki",
       role: "wiki",
-      compute: () => ({ provider: provider?.id ?? "none", note }),
+      compute: () => ({ provider, note }),
       content: (v) => `Encyclopedia: ${v.note}`,
       metadata: zofiaStep("wiki", {}),
     });
     return;
   }
+  const encyclopedia = (tools: LookupTools) => {
+    const w = tools.encyclopedia();
+    if (!w) throw new Error(`encyclopedia provider "${provider}" built nothing`);
+    return w;
+  };
   await ctx.parallel(
     keywords.map((keyword) => async () => {
-      const found = await ctx.record({
+      const found = await ctx.lookup({
         round: 0,
         phase: `wiki-candidates:${keyword}`,
         role: "wiki",
-        compute: () => (
-          src.checkWiki(), provider.candidates(keyword, { signal: ctx.signal, limit: cfg.wikiCandidates })
-        ),
+        compute: (tools) => encyclopedia(tools).candidates(keyword, { signal: ctx.signal, limit: cfg.wikiCandidates }),
         content: (v) => `Senses of "${keyword}": ${v.map((c) => c.title).join("; ") || "none"}`,
         metadata: zofiaStep("wiki-candidates", { keyword }),
       });
@@ -724,16 +707,18 @@ async function wikiLookups(ctx: Ctx, keywords: string[], contextFor: (k: string)
         ({ index, similarities } = chooseSense(vec.vectors[0]!, vec.vectors.slice(1)));
       }
       const chosen = index >= 0 ? candidates[index]! : null;
-      const entry = await ctx.record<WikiValue>({
+      const entry = await ctx.lookup<WikiValue>({
         round: 0,
         phase: `wiki:${keyword}`,
         role: "wiki",
-        compute: async () => {
-          if (chosen) src.checkWiki();
-          const summary = chosen ? await provider.summary(chosen, { signal: ctx.signal }) : null;
+        compute: async (tools) => {
+          // No sense chosen: nothing to ask, so no provider is built (nor its address checked).
+          const w = chosen ? encyclopedia(tools) : null;
+          const summary = w && chosen ? await w.summary(chosen, { signal: ctx.signal }) : null;
           return {
             keyword,
-            provider: provider.id,
+            provider,
+            ...(w ? { live: w.live, label: w.label } : {}),
             candidates: candidates.map((c, i) => ({
               title: c.title,
               description: c.description,
@@ -761,9 +746,10 @@ async function wikiLookups(ctx: Ctx, keywords: string[], contextFor: (k: string)
               title: entry.value.chosen ?? undefined,
               url: entry.value.url ?? undefined,
               metadata: {
-                provider: provider.id,
-                live: provider.live,
-                label: provider.label,
+                provider,
+                // Steps stored before lookups went through ctx.lookup carry no label: said by the provider's id.
+                live: entry.value.live ?? provider === "wikipedia-rest",
+                label: entry.value.label ?? provider,
                 keyword,
                 revision: entry.value.revision,
                 zofia: "wikipedia",

@@ -170,6 +170,9 @@ export const wikiValueSchema = z.object({
   summary: z.string().nullable(),
   url: z.string().nullable(),
   revision: z.string().nullable(),
+  /** How the evidence it adds is labelled (absent on steps stored before lookups went through ctx.lookup). */
+  live: z.boolean().optional(),
+  label: z.string().optional(),
 });
 export type WikiValue = z.infer<typeof wikiValueSchema>;
 
