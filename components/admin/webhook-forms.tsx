@@ -133,9 +133,15 @@ export function DeleteSubscriptionForm({ id, waiting, logged }: { id: string; wa
       <input type="hidden" name="id" value={id} />
       <p className="text-black/70">
         Nothing more is sent to this address
-        {waiting ? `: the ${waiting === 1 ? "delivery" : `${waiting} deliveries`} still waiting are dropped` : ""}. The
-        delivery log above ({logged === 1 ? "1 delivery" : `${logged} deliveries`}) is deleted with it. To stop sending
-        but keep the log, disable the subscription instead.
+        {waiting
+          ? waiting === 1
+            ? ": the delivery still waiting is dropped"
+            : `: the ${waiting} deliveries still waiting are dropped`
+          : ""}
+        .{" "}
+        {logged
+          ? `Its delivery log (${logged === 1 ? "1 delivery" : `${logged} deliveries`}) is deleted with it. To stop sending but keep the log, disable the subscription instead.`
+          : "It has sent nothing yet, so no log is lost."}
       </p>
       <label className="flex items-start gap-2">
         <input
