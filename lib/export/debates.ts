@@ -173,7 +173,11 @@ type PageRow = {
   cursorAt: string;
 };
 
-/** The stored decision when it fits the contract (as the pages read it); what does not is left out. */
+/**
+ * The stored decision when it fits the contract (as the pages read it); what does not is left out.
+ * `hideVerdicts` (gold labels hidden): an earlier check's rating may be the very fact-check a
+ * dataset's gold label comes from, so it is left out with them.
+ */
 function exportedDecision(stored: unknown, hideVerdicts: boolean): MatchDecision | null {
   const parsed = matchDecisionSchema.safeParse(stored);
   if (!parsed.success) return null;
