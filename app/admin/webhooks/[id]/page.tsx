@@ -150,7 +150,17 @@ export default async function WebhookPage({ params }: { params: Promise<{ id: st
         <h2 id="settings" className="text-lg font-semibold">
           Settings
         </h2>
-        <SubscriptionForm events={EVENT_CHOICES} subscription={sub} />
+        {/* Only the fields the form shows: whatever a client component gets is sent to the browser (never the secret). */}
+        <SubscriptionForm
+          events={EVENT_CHOICES}
+          subscription={{
+            id: sub.id,
+            url: sub.url,
+            description: sub.description,
+            events: sub.events,
+            active: sub.active,
+          }}
+        />
       </section>
 
       <section className="space-y-3" aria-labelledby="secret">
