@@ -729,8 +729,9 @@ export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 /**
  * A newsroom system that wants to hear about events: where to POST them, which ones, and the
- * Standard Webhooks secret (`whsec_` + base64) they are signed with. The secret is kept as is,
- * because signing needs it; the admin page shows it once, when made or replaced.
+ * Standard Webhooks secret (`whsec_` + base64) they are signed with. `secret` holds it encrypted
+ * (`v1.…`, lib/webhooks/secret-box.ts), because signing needs it back; a row from before that holds
+ * `whsec_…` until the delivery worker seals it. The admin page shows it once, when made or replaced.
  */
 export const webhookSubscriptions = pgTable(
   "webhook_subscriptions",

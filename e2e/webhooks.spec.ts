@@ -3,7 +3,8 @@ import { startPastEarlierChecks } from "./match-helpers";
 
 /*
  * Admin > Webhooks in the browser: a refused target keeps what was typed, a subscription shows its
- * secret once, a finished debate appears in the delivery log, and Send again adds an attempt. The
+ * secret once, a finished debate appears in the delivery log, Send again adds an attempt, and
+ * deleting asks for confirmation first. The
  * target is `localhost`, which the guarded fetcher refuses (loopback, and this server does not set
  * FETCH_ALLOW_HOSTS): the log shows "refused" and no request leaves the app. Screenshots at 1280
  * and 375 px go to test-results/.
@@ -79,4 +80,16 @@ test("an admin subscribes a target, a finished debate shows in its log, and Send
     await noSidewaysScroll(page);
     await page.goBack();
   }
+
+  // Deleting asks for the box first; then the subscription and its log are gone.
+  await page.setViewportSize({ width: 1280, height: 900 });
+  const remove = page.getByTestId("webhook-delete");
+  await expect(remove).toContainText("delivery log (1 delivery) is deleted with it");
+  await remove.getByRole("button", { name: "Delete subscription" }).click();
+  await expect(remove).toContainText("Tick the box to confirm");
+  await remove.getByLabel(/Yes, delete this subscription/).check();
+  await remove.getByRole("button", { name: "Delete subscription" }).click();
+  await page.waitForURL(/\/admin\/webhooks\?deleted=1$/);
+  await expect(page.getByText("Subscription deleted: nothing more is sent to it.")).toBeVisible();
+  await expect(page.getByTestId("webhook-row").filter({ hasText: "Newsroom CMS" })).toHaveCount(0);
 });

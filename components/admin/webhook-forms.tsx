@@ -2,6 +2,7 @@
 
 import {
   createWebhookAction,
+  deleteWebhookAction,
   replaceWebhookSecretAction,
   updateWebhookAction,
   type WebhookFormState,
@@ -115,6 +116,49 @@ export function ReplaceSecretForm({ id }: { id: string }) {
       <input type="hidden" name="id" value={id} />
       <button type="submit" disabled={pending} className={button}>
         Replace the signing secret
+      </button>
+      <Outcome state={state} shown={[]} />
+    </form>
+  );
+}
+
+/**
+ * Deleting asks for a ticked box first (it works without JavaScript too), and says what goes with
+ * the subscription: deliveries still waiting, and the log.
+ */
+export function DeleteSubscriptionForm({ id, waiting, logged }: { id: string; waiting: number; logged: number }) {
+  const { state, pending, formProps } = useServerForm(deleteWebhookAction, INITIAL);
+  return (
+    <form {...formProps} className="max-w-2xl space-y-2 text-sm" data-testid="webhook-delete">
+      <input type="hidden" name="id" value={id} />
+      <p className="text-black/70">
+        Nothing more is sent to this address
+        {waiting
+          ? waiting === 1
+            ? ": the delivery still waiting is dropped"
+            : `: the ${waiting} deliveries still waiting are dropped`
+          : ""}
+        .{" "}
+        {logged
+          ? `Its delivery log (${logged === 1 ? "1 delivery" : `${logged} deliveries`}) is deleted with it. To stop sending but keep the log, disable the subscription instead.`
+          : "It has sent nothing yet, so no log is lost."}
+      </p>
+      <label className="flex items-start gap-2">
+        <input
+          type="checkbox"
+          name="confirm"
+          value="delete"
+          className="mt-1"
+          aria-invalid={!!state.error || undefined}
+        />
+        <span>Yes, delete this subscription and its delivery log.</span>
+      </label>
+      <button
+        type="submit"
+        disabled={pending}
+        className="rounded-md border border-red-900/40 bg-white px-3 py-1 text-sm text-red-900 hover:bg-red-50 disabled:opacity-60"
+      >
+        Delete subscription
       </button>
       <Outcome state={state} shown={[]} />
     </form>

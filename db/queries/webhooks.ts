@@ -12,7 +12,7 @@ export type SubscriptionInput = { url: string; description: string; events: Webh
 
 export async function insertSubscription(
   db: Executor,
-  input: SubscriptionInput & { secret: string; createdBy: string | null },
+  input: SubscriptionInput & { id: string; secret: string; createdBy: string | null },
 ) {
   const [row] = await db.insert(s.webhookSubscriptions).values(input).returning();
   return row!;
@@ -27,12 +27,42 @@ export async function updateSubscription(db: Executor, id: string, input: Subscr
   return row ?? null;
 }
 
+/** `secret` as stored: sealed by lib/webhooks/secret-box.ts. */
 export async function setSubscriptionSecret(db: Executor, id: string, secret: string) {
   const [row] = await db
     .update(s.webhookSubscriptions)
     .set({ secret, updatedAt: new Date() })
     .where(eq(s.webhookSubscriptions.id, id))
     .returning({ id: s.webhookSubscriptions.id });
+  return row ?? null;
+}
+
+/** Rows still holding a secret from before encryption (`whsec_…`, not `v1.…`), for lib/webhooks/secret-box.ts to seal. */
+export async function plainSecrets(db: Executor) {
+  return db
+    .select({ id: s.webhookSubscriptions.id, secret: s.webhookSubscriptions.secret })
+    .from(s.webhookSubscriptions)
+    .where(sql`${s.webhookSubscriptions.secret} not like 'v1.%'`);
+}
+
+/** Replaces the stored form of a secret, only if it is still `from` (a replaced secret is left alone). */
+export async function replaceStoredSecret(db: Executor, id: string, from: string, to: string) {
+  await db
+    .update(s.webhookSubscriptions)
+    .set({ secret: to })
+    .where(and(eq(s.webhookSubscriptions.id, id), eq(s.webhookSubscriptions.secret, from)));
+}
+
+/**
+ * Deletes a subscription with its deliveries and their log (the foreign keys cascade): nothing
+ * waiting for it is sent; an attempt in flight finds its row gone and records nothing. The events
+ * stay (other subscriptions may have them). Null when there was none.
+ */
+export async function deleteSubscription(db: Executor, id: string) {
+  const [row] = await db
+    .delete(s.webhookSubscriptions)
+    .where(eq(s.webhookSubscriptions.id, id))
+    .returning({ id: s.webhookSubscriptions.id, url: s.webhookSubscriptions.url });
   return row ?? null;
 }
 
@@ -139,6 +169,7 @@ export async function nextDueAt(db: Executor): Promise<Date | null> {
 
 export type LeasedDelivery = {
   id: string;
+  subscriptionId: string;
   eventId: string;
   attempt: number;
   lastAttempt: number;
@@ -161,6 +192,7 @@ export async function leaseDelivery(
 ): Promise<LeasedDelivery | null> {
   const r = await db.execute<{
     id: string;
+    subscription_id: string;
     event_id: string;
     attempts: number;
     last_attempt: number;
@@ -174,12 +206,13 @@ export async function leaseDelivery(
       from webhook_subscriptions w
       where d.id = ${id}::uuid and w.id = d.subscription_id and w.active and d.next_attempt_at <= now()
         and (d.status = 'pending' or (d.status = 'sending' and d.lease_until < now()))
-      returning d.id, d.event_id, d.attempts, d.last_attempt, d.resend, w.url, w.secret)
+      returning d.id, d.subscription_id, d.event_id, d.attempts, d.last_attempt, d.resend, w.url, w.secret)
     select t.*, e.body from taken t join webhook_events e on e.id = t.event_id`);
   const row = r.rows[0];
   if (!row) return null;
   return {
     id: row.id,
+    subscriptionId: row.subscription_id,
     eventId: row.event_id,
     attempt: Number(row.attempts),
     lastAttempt: Number(row.last_attempt),
@@ -264,6 +297,14 @@ export async function deliveriesOf(db: Executor, subscriptionId: string, limit =
     .where(eq(s.webhookDeliveries.subscriptionId, subscriptionId))
     .orderBy(desc(s.webhookDeliveries.createdAt))
     .limit(limit);
+}
+
+/** How many deliveries a subscription has, and how many of them still wait to be sent (the log shows only the latest). */
+export async function deliveryCounts(db: Executor, subscriptionId: string) {
+  const r = await db.execute<{ total: number; waiting: number }>(sql`select count(*)::int as total,
+      (count(*) filter (where status in ('pending', 'sending')))::int as waiting
+    from webhook_deliveries where subscription_id = ${subscriptionId}::uuid`);
+  return { total: Number(r.rows[0]?.total ?? 0), waiting: Number(r.rows[0]?.waiting ?? 0) };
 }
 
 export async function attemptsOf(db: Executor, deliveryIds: string[]) {

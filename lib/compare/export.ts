@@ -3,6 +3,7 @@ import type { Database } from "@/db/client";
 import { getComparisonView } from "./view";
 import { exportDebates, type ExportedDebate } from "@/lib/export/debates";
 import { csvCell } from "@/lib/export/formats";
+import { decisionWords } from "@/lib/matching/decision";
 import type { LabelScope } from "@/lib/export/scope";
 import type { ComparisonView } from "./types";
 
@@ -32,13 +33,16 @@ export const COMPARISON_CSV_COLUMNS = [
   "seconds",
   "ensemble_method",
   "explanation",
+  // The claim-matching decision in words, as in the debates' CSV (lib/export/formats.ts).
+  "claim_match",
 ] as const;
 type CsvRow = Record<(typeof COMPARISON_CSV_COLUMNS)[number], string | number | null>;
 
 export type ComparisonExport = { comparison: ComparisonView; debates: ExportedDebate[]; csvRows: CsvRow[] };
 
-export function comparisonCsvRows(view: ComparisonView): CsvRow[] {
+export function comparisonCsvRows(view: ComparisonView, debates: readonly ExportedDebate[] = []): CsvRow[] {
   const base = { comparison_id: view.id, claim: view.claim.text };
+  const decisions = new Map(debates.map((d) => [d.id, decisionWords(d.matchDecision)]));
   const rows: CsvRow[] = view.members.map((m) => ({
     ...base,
     row: "method",
@@ -58,6 +62,7 @@ export function comparisonCsvRows(view: ComparisonView): CsvRow[] {
     seconds: m.durationMs === null ? null : Math.round(m.durationMs / 100) / 10,
     ensemble_method: null,
     explanation: null,
+    claim_match: (m.debateId && decisions.get(m.debateId)) || null,
   }));
   if (view.ensemble) {
     const e = view.ensemble;
@@ -83,6 +88,7 @@ export function comparisonCsvRows(view: ComparisonView): CsvRow[] {
       seconds: null,
       ensemble_method: e.method,
       explanation: e.explanation,
+      claim_match: null,
     });
   }
   return rows;
@@ -100,7 +106,7 @@ export async function comparisonExportRows(
   const comparison = forViewer ? await forViewer(full) : full;
   const debates: ExportedDebate[] = [];
   for await (const d of exportDebates(db, { comparison: id, scope })) debates.push(d);
-  return { comparison, debates, csvRows: comparisonCsvRows(comparison) };
+  return { comparison, debates, csvRows: comparisonCsvRows(comparison, debates) };
 }
 
 export function comparisonCsv(rows: CsvRow[]): string {

@@ -9,7 +9,8 @@ import { PRESETS, type ReferenceRow } from "./presets";
 import { PRODUCT_SCALE, whyNotScored } from "./product-scale";
 import { createAndQueueRun } from "./queue";
 import { scoreRun } from "./report";
-import { estimateRun, type CreateRunInput, type CreatedRun, type RunEstimate } from "./run";
+import type { MatchDecision } from "@/lib/matching/types";
+import { estimateRun, matchRunClaim, type CreateRunInput, type CreatedRun, type RunEstimate } from "./run";
 import { selectClaims, type SampleOptions } from "./sample";
 
 /**
@@ -286,6 +287,16 @@ export async function createMatrix(
   if (plan.refused.length) throw new Error(plan.refused.map((r) => r.reason).join("\n"));
   const group = opts.group ?? randomUUID();
   const runs: CreatedMatrix["runs"] = [];
+  // With --match-claims every run stores the same decision per claim: each claim is matched once
+  // (the runs share the plan's claim records), not once per protocol.
+  const decided = new Map<ClaimRecord, Promise<MatchDecision>>();
+  const matchClaim =
+    opts.matchClaim ??
+    ((rec: ClaimRecord) => {
+      let d = decided.get(rec);
+      if (!d) decided.set(rec, (d = matchRunClaim(h.db, rec)));
+      return d;
+    });
   const of = plan.runs.length;
   for (const [i, r] of plan.runs.entries()) {
     const matrix: MatrixInfo = {
@@ -309,7 +320,7 @@ export async function createMatrix(
         // Stored beside the run's own settings: reports ignore keys they do not know.
         matrix,
       },
-      opts,
+      { ...opts, matchClaim },
     );
     runs.push({ protocol: r.entry.protocol, ...made });
   }

@@ -101,6 +101,16 @@ function evidenceFor(rec: ClaimRecord, mode: "gold" | "supplied"): DebateEvidenc
     }));
 }
 
+/**
+ * A run's claim matched against earlier checks, as `matchClaims` stores it: a match is recorded as
+ * "debate anyway" (a run debates every claim; attaching an earlier verdict would grade the method
+ * on someone else's answer).
+ */
+export async function matchRunClaim(db: Database, rec: ClaimRecord): Promise<MatchDecision> {
+  const outcome = await matchBeforeStart({ db }, { claim: rec.claim, claimDate: rec.date?.slice(0, 10) });
+  return outcome.kind === "go" ? outcome.decision : { choice: "debate-anyway", matches: outcome.step.matches };
+}
+
 export async function createEvalRun(
   db: Database,
   input: CreateRunInput,
@@ -114,6 +124,8 @@ export async function createEvalRun(
     validateModel?: (id: string) => void;
     onProgress?: (done: number, total: number) => void;
     admit?: (selected: number) => Promise<void>;
+    /** With `matchClaims`: how a claim is matched (a matrix matches each claim once for all its runs); default matchRunClaim. */
+    matchClaim?: (rec: ClaimRecord) => Promise<MatchDecision>;
   } = {},
 ): Promise<CreatedRun> {
   const protocol = getProtocol(input.protocol);
@@ -234,9 +246,7 @@ export async function createEvalRun(
     const claimId = await upsertClaim(db, input.dataset, rec);
     let matchDecision: MatchDecision | null = null;
     if (input.matchClaims) {
-      const outcome = await matchBeforeStart({ db }, { claim: rec.claim, claimDate: rec.date?.slice(0, 10) });
-      matchDecision =
-        outcome.kind === "go" ? outcome.decision : { choice: "debate-anyway", matches: outcome.step.matches };
+      matchDecision = await (opts.matchClaim ?? ((r: ClaimRecord) => matchRunClaim(db, r)))(rec);
       if (matchDecision.choice !== "no-match") withEarlierChecks++;
     }
     await insertEvalItem(db, {

@@ -2,6 +2,8 @@ import { and, asc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import * as s from "@/db/schema";
 import { cursorAt, keysetAfter, keysetPages, type Cursor } from "@/db/queries/keyset";
+import { decisionWithoutVerdicts, matchDecisionSchema } from "@/lib/matching/decision";
+import type { MatchDecision } from "@/lib/matching/types";
 import { EVERYTHING, type LabelScope } from "./scope";
 
 /*
@@ -43,6 +45,12 @@ export type ExportedDebate = {
     nativeLabel: string | null;
     goldLabel: string | null;
   };
+  /**
+   * Claim matching before the start (lib/matching/types.ts): the earlier checks the claim matched
+   * and what the person chose, or `{ choice: "no-match" }`; null when matching was not asked for.
+   * Without the matches' ratings when the export hides gold labels (blind annotation).
+   */
+  matchDecision: MatchDecision | null;
   /** The starting pool (origin `claim`) and what tools added during the debate (origin `tool:<provider>`, the turn that added it, who could read it). */
   evidence: Array<{
     rank: number;
@@ -165,6 +173,17 @@ type PageRow = {
   cursorAt: string;
 };
 
+/**
+ * The stored decision when it fits the contract (as the pages read it); what does not is left out.
+ * `hideVerdicts` (gold labels hidden): an earlier check's rating may be the very fact-check a
+ * dataset's gold label comes from, so it is left out with them.
+ */
+function exportedDecision(stored: unknown, hideVerdicts: boolean): MatchDecision | null {
+  const parsed = matchDecisionSchema.safeParse(stored);
+  if (!parsed.success) return null;
+  return hideVerdicts ? decisionWithoutVerdicts(parsed.data) : parsed.data;
+}
+
 function withoutVectors(m: Record<string, unknown> | null): Record<string, unknown> | null {
   if (!m || !("vectors" in m)) return m;
   const { vectors: _dropped, ...rest } = m;
@@ -258,6 +277,7 @@ export async function* exportDebates(
           nativeLabel: hideGold ? null : c.nativeLabel,
           goldLabel: hideGold ? null : c.goldLabel,
         },
+        matchDecision: exportedDecision(d.matchDecision, hideGold),
         evidence: (ev.get(d.id) ?? []).map((e) => ({
           rank: e.rank,
           id: e.externalId,

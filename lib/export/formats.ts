@@ -2,6 +2,7 @@ import type { ExportedDebate } from "./debates";
 import { claimReviewLd } from "./claim-review";
 import { majority } from "@/lib/annotation/agreement";
 import { methodTitle, peopleVerdict, type PeopleVerdict } from "@/lib/debate/methods";
+import { decisionWords } from "@/lib/matching/decision";
 
 /** The verdict as people read it (product scale, the method's own label, a plain reason), the same for every method. */
 export function verdictForPeople(d: ExportedDebate): PeopleVerdict | null {
@@ -47,6 +48,8 @@ export const CSV_COLUMNS = [
   "eval_run",
   "annotators",
   "gold_majority",
+  // Last, so readers that go by position keep working: the claim-matching decision in words.
+  "claim_match",
 ] as const;
 
 /** RFC 4180: quote when needed, double the quotes inside. Formula-leading cells are neutralised. */
@@ -92,6 +95,7 @@ export function csvRow(d: ExportedDebate): string {
     d.evalRun?.name ?? null,
     labels.length,
     majority(labels),
+    decisionWords(d.matchDecision),
   ];
   return `${cells.map(csvCell).join(",")}\r\n`;
 }

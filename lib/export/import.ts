@@ -2,6 +2,7 @@ import { and, eq } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import * as s from "@/db/schema";
 import { findUserByEmail, createUser } from "@/db/queries/users";
+import { matchDecisionSchema } from "@/lib/matching/decision";
 import type { ExportedDebate } from "./debates";
 
 export type ImportSummary = {
@@ -99,6 +100,8 @@ export async function importJsonl(
           createdAt: new Date(d.createdAt),
           startedAt: date(d.startedAt),
           finishedAt: date(d.finishedAt),
+          // Exports made before the decision was exported have none; one that does not fit the contract is left out.
+          matchDecision: matchDecisionSchema.safeParse(d.matchDecision).data ?? null,
         });
         if (d.evidence.length) {
           await tx.insert(s.debateEvidence).values(

@@ -75,3 +75,23 @@ export const matchDecisionSchema: z.ZodType<MatchDecision> = (() => {
     z.object({ choice: z.literal("attach-as-evidence"), matches: z.array(match), attached: z.array(match) }),
   ]);
 })();
+
+/** One earlier check in a line of text: who, their rating, how close (for a spreadsheet cell). */
+function matchWords(m: ClaimMatch): string {
+  const who = m.publisher ?? "an earlier check";
+  const rated = m.rating ? ` rated ${m.rating}` : "";
+  return `${who}${rated} (similarity ${m.similarity.toFixed(2)}${m.url ? `, ${m.url}` : ""})`;
+}
+
+/**
+ * The decision in one line of words, as an export's CSV cell: what matched and what the person
+ * chose. Null when matching was not asked for.
+ */
+export function decisionWords(d: MatchDecision | null): string | null {
+  if (!d) return null;
+  if (d.choice === "no-match") return "no earlier check matched";
+  const n = d.matches.length;
+  const matched = `${n} earlier check${n === 1 ? "" : "s"} matched`;
+  if (d.choice === "debate-anyway") return `debated anyway; ${matched}: ${d.matches.map(matchWords).join("; ")}`;
+  return `attached ${d.attached.length} as evidence; ${matched}: ${d.attached.map(matchWords).join("; ")}`;
+}

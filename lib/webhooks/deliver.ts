@@ -4,6 +4,7 @@ import * as q from "@/db/queries/webhooks";
 import { getConfig } from "@/lib/config";
 import { FetchError, safeFetch, type Resolver } from "@/lib/net/safe-fetch";
 import { retryDelayMs } from "./schedule";
+import { isSealed, openSecret, SecretUnreadable, sealSecret } from "./secret-box";
 import { messageId, signedHeaders } from "./sign";
 
 /** A receiver should answer quickly (Standard Webhooks suggests doing the work after answering). */
@@ -78,13 +79,19 @@ export async function deliverOnce(db: Database, deliveryId: string, opts: Delive
   let error: string | null = null;
   let responseExcerpt: string | null = null;
   try {
+    const secret = await openSecret(db, d.subscriptionId, d.secret);
+    // A secret from before encryption is sealed the first time it is used (failing that, the worker's next start does).
+    if (!isSealed(d.secret))
+      await sealSecret(db, d.subscriptionId, d.secret)
+        .then((sealed) => q.replaceStoredSecret(db, d.subscriptionId, d.secret, sealed))
+        .catch(() => undefined);
     const res = await safeFetch(d.url, {
       method: "POST",
       body: d.body,
       headers: {
         "content-type": "application/json",
         "user-agent": "Counterpoint-Webhooks/1",
-        ...signedHeaders(d.secret, messageId(d.eventId), d.body),
+        ...signedHeaders(secret, messageId(d.eventId), d.body),
       },
       allow: config.fetch.allow,
       timeoutMs: DELIVERY_TIMEOUT_MS,
@@ -100,7 +107,8 @@ export async function deliverOnce(db: Database, deliveryId: string, opts: Delive
     if (e instanceof FetchError) {
       outcome = e.reason === "refused-address" || e.reason === "scheme" ? "refused" : "failed";
       error = failureWords(e);
-    } else error = `the request could not be made: ${(e as Error).message}`;
+    } else if (e instanceof SecretUnreadable) error = e.message;
+    else error = `the request could not be made: ${(e as Error).message}`;
   }
   const durationMs = Math.round(performance.now() - started);
   const retryAt =

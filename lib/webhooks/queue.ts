@@ -8,6 +8,7 @@ import * as q from "@/db/queries/webhooks";
 import { getConfig } from "@/lib/config";
 import type { Resolver } from "@/lib/net/safe-fetch";
 import { deliverOnce } from "./deliver";
+import { sealPlainSecrets } from "./secret-box";
 
 /*
  * Sending webhook deliveries. The webhook_deliveries rows are the truth (the outbox the emitter
@@ -46,6 +47,16 @@ export interface WebhookWorker {
 const jobKey = (d: { id: string; attempts: number; resend: boolean }) =>
   `${d.id}:${d.attempts}${d.resend ? ":again" : ""}`;
 
+/** Secrets from before encryption are sealed when a sender starts; a failure only delays it. */
+async function sealOnStart(db: Database, opts: WebhookWorkOptions) {
+  try {
+    const n = await sealPlainSecrets(db);
+    if (n) opts.log?.(`encrypted ${n} signing secret${n === 1 ? "" : "s"} stored before encryption`);
+  } catch (e) {
+    opts.log?.(`encrypting stored signing secrets failed (tried again at the next start): ${(e as Error).message}`);
+  }
+}
+
 async function sendAndLog(db: Database, id: string, opts: WebhookWorkOptions) {
   const r = await deliverOnce(db, id, { holder: WEBHOOK_HOLDER, resolve: opts.resolve });
   if (r.status !== "skipped" && r.status !== "delivered")
@@ -63,6 +74,7 @@ export class InProcessWebhookWorker implements WebhookWorker {
   async work(opts: WebhookWorkOptions) {
     const concurrency = Math.max(1, opts.concurrency ?? 4);
     const pollMs = opts.pollMs ?? 1000;
+    await sealOnStart(this.db, opts);
     while (!opts.signal.aborted) {
       let due: Awaited<ReturnType<typeof q.dueDeliveries>> = [];
       try {
@@ -123,6 +135,7 @@ export class PgBossWebhookWorker implements WebhookWorker {
 
   async work(opts: WebhookWorkOptions) {
     await this.start();
+    await sealOnStart(this.db, opts);
     const pollMs = opts.pollMs ?? 2000;
     let inFlight = 0;
     const handler = async (jobs: PgBoss.Job<unknown>[]) => {

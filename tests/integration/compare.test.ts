@@ -138,6 +138,11 @@ describe(`a comparison of all four methods on one claim (${backend})`, () => {
     ]);
     expect(view.agreement.allAgree).toBe(counts.size === 1 && labels.length === 4);
 
+    // A comparison matched before its start stores the decision with each debate; the CSV says it in words.
+    await h.db
+      .update(s.debates)
+      .set({ matchDecision: { choice: "no-match" } })
+      .where(eq(s.debates.comparisonId, id));
     // The export holds the comparison, every debate with its turns, and the ensemble row.
     const exp = (await comparisonExportRows(h.db, id))!;
     expect(exp.comparison.id).toBe(id);
@@ -148,6 +153,11 @@ describe(`a comparison of all four methods on one claim (${backend})`, () => {
     expect(ens.product_label).toBe(view.ensemble!.label ?? "");
     const radarRow = exp.csvRows.find((r) => r.protocol === "radar")!;
     expect(radarRow.llm_calls).toBe(view.members[0]!.calls);
+    expect(exp.csvRows.map((r) => r.claim_match)).toEqual([
+      ...exp.csvRows.filter((r) => r.row === "method").map(() => "no earlier check matched"),
+      null,
+    ]);
+    expect(exp.debates.every((d) => d.matchDecision?.choice === "no-match")).toBe(true);
 
     const list = await listComparisons(h.db);
     expect(list.map((c) => c.id)).toContain(id);

@@ -9,10 +9,11 @@ import type { DbHandle } from "@/db/client";
 import type { UserRole } from "@/db/schema";
 import { createUser } from "@/db/queries/users";
 import { saveAnnotation } from "@/db/queries/annotations";
-import { exportDebates } from "@/lib/export/debates";
+import { exportDebates, type ExportedDebate } from "@/lib/export/debates";
 import { claimReview, serialise, type ExportFormat } from "@/lib/export/formats";
 import { importJsonl } from "@/lib/export/import";
 import type { Principal } from "@/lib/auth/policy";
+import type { ClaimMatch, MatchDecision } from "@/lib/matching/types";
 import { seedDebates } from "../helpers/seed-debates";
 import { runCli } from "../helpers/cli";
 import { freshDatabase } from "./test-db";
@@ -21,6 +22,31 @@ let h: DbHandle;
 const ORG = { name: "Test Newsroom", url: "https://news.example.org" };
 
 const APP_URL = "https://checks.example.org";
+
+const earlier: ClaimMatch = {
+  source: "imported",
+  ref: "pf-2021-0042",
+  claim: "Claim number 4, as PolitiFact checked it",
+  rating: "Pants on Fire",
+  scale: "FALSE",
+  publisher: "PolitiFact",
+  url: "https://www.politifact.com/factchecks/2021/pf-42/",
+  claimDate: "2021-03-01",
+  reviewDate: "2021-03-04",
+  similarity: 0.913,
+  reasons: ["same speaker"],
+  outsideDateWindow: false,
+};
+/** Debates 4, 5 and 6 (in export order) went through claim matching; 2 holds a decision that does not fit the contract. */
+const decisions: Record<number, unknown> = {
+  4: { choice: "attach-as-evidence", matches: [earlier], attached: [earlier] } satisfies MatchDecision,
+  5: {
+    choice: "debate-anyway",
+    matches: [earlier, { ...earlier, ref: "x", publisher: null, rating: null, url: null, similarity: 0.8 }],
+  } satisfies MatchDecision,
+  6: { choice: "no-match" } satisfies MatchDecision,
+  2: { choice: "maybe" },
+};
 
 async function text(db: DbHandle["db"], format: ExportFormat, pageSize = 500) {
   let out = "";
@@ -45,6 +71,11 @@ beforeAll(async () => {
   });
   const a = await who("a@x.org", ["annotator"]);
   const b = await who("b@x.org", ["annotator"]);
+  for (const [i, decision] of Object.entries(decisions))
+    await h.db
+      .update(s.debates)
+      .set({ matchDecision: decision as MatchDecision })
+      .where(eq(s.debates.id, debates[Number(i)]!));
   await saveAnnotation(h.db, a, debates[0]!, {
     goldLabel: "TRUE",
     judgeCorrect: true,
@@ -136,6 +167,45 @@ describe("exports", () => {
       annotators: "2",
       gold_majority: "HALF-TRUE",
       native_label: "true",
+    });
+  });
+
+  it("the claim-matching decision: an object in JSONL, words in the CSV's claim_match column, no ratings when blind", async () => {
+    const lines = (await text(h.db, "jsonl"))
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(lines.map((d) => d.matchDecision?.choice ?? null)).toEqual([
+      null,
+      null,
+      null, // stored, but not a decision this version understands: left out, not guessed
+      null,
+      "attach-as-evidence",
+      "debate-anyway",
+      "no-match",
+    ]);
+    expect(lines[4].matchDecision).toEqual(decisions[4]);
+    const rows = parse(await text(h.db, "csv"), { columns: true }) as Array<Record<string, string>>;
+    expect(rows.map((r) => r.claim_match)).toEqual([
+      "",
+      "",
+      "",
+      "",
+      "attached 1 as evidence; 1 earlier check matched: PolitiFact rated Pants on Fire (similarity 0.91, https://www.politifact.com/factchecks/2021/pf-42/)",
+      "debated anyway; 2 earlier checks matched: PolitiFact rated Pants on Fire (similarity 0.91, https://www.politifact.com/factchecks/2021/pf-42/); an earlier check (similarity 0.80)",
+      "no earlier check matched",
+    ]);
+    // Blind annotation with gold labels hidden: an earlier check's rating would give the answer away.
+    const [annotator] = await h.db.select().from(s.users).where(eq(s.users.email, "a@x.org"));
+    const blind: ExportedDebate[] = [];
+    for await (const d of exportDebates(h.db, {
+      scope: { blind: true, annotatorId: annotator!.id, overlap: 0, hideGold: true },
+    }))
+      blind.push(d);
+    const attached = blind.find((d) => d.id === lines[4].id)!.matchDecision!;
+    expect(attached).toMatchObject({
+      choice: "attach-as-evidence",
+      matches: [{ publisher: "PolitiFact", rating: null, scale: null }],
     });
   });
 

@@ -1,4 +1,7 @@
 import { Redirect, signedInAs, useDatabase } from "../helpers/next-request";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { DbHandle } from "@/db/client";
@@ -17,6 +20,8 @@ import { withoutJudge } from "@/lib/annotation/judge-reveal";
 import { earlierCheckEvidence } from "@/lib/matching/decision";
 import { matchKey } from "@/lib/matching/keys";
 import { createEvalRun } from "@/lib/eval/run";
+import { createMatrix } from "@/lib/eval/matrix";
+import { matrixRequest } from "@/lib/cli/commands/eval";
 import { settingsAction } from "@/app/admin/actions";
 import { getSetting, setSetting } from "@/db/queries/settings";
 import { matchClaimReport } from "@/lib/matching/match";
@@ -289,6 +294,50 @@ describe(`claim matching before a debate starts (${backend})`, () => {
     expect(byClaim[UNRELATED]).toEqual({ choice: "no-match" });
     const [run] = await h.db.select().from(s.evalRuns).where(eq(s.evalRuns.id, created.runId));
     expect(run!.config).toMatchObject({ matching: { claims: 2, withEarlierChecks: 1 } });
+  });
+
+  it("a matrix (eval --protocols ... --match-claims) stores each claim's match with every protocol's debate and counts them per run", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cp-matrix-match-"));
+    const file = path.join(dir, "matching-matrix.jsonl");
+    fs.writeFileSync(
+      file,
+      [
+        { id: "a", claim: PARAPHRASE, date: "2024-06-01", label: "FALSE", gold_evidence: [{ text: GOLD }] },
+        { id: "b", claim: UNRELATED, label: "TRUE", gold_evidence: [{ text: "The council's budget." }] },
+      ]
+        .map((c) => JSON.stringify(c))
+        .join("\n"),
+    );
+    const { plan } = await matrixRequest({
+      claims: file,
+      protocols: ["radar", "proclaim"],
+      evidence: "gold",
+      model: [],
+      k: 5,
+      concurrency: 1,
+      resamples: 10,
+      executor: "in-process",
+      matchClaims: true,
+    });
+    expect(plan.refused).toEqual([]);
+    const made = await createMatrix(h, plan, { validateModel: () => {} });
+    for (const m of made.runs) await m.executor.close();
+    expect(made.runs.map((m) => [m.protocol, m.created.matching])).toEqual([
+      ["radar", { claims: 2, withEarlierChecks: 1 }],
+      ["proclaim", { claims: 2, withEarlierChecks: 1 }],
+    ]);
+    for (const m of made.runs) {
+      const rows = await h.db
+        .select({ decision: s.debates.matchDecision, text: s.claims.text })
+        .from(s.debates)
+        .innerJoin(s.claims, eq(s.claims.id, s.debates.claimId))
+        .where(eq(s.debates.evalRunId, m.created.runId));
+      const byClaim = Object.fromEntries(rows.map((r) => [r.text, r.decision]));
+      expect(byClaim[PARAPHRASE]).toMatchObject({ choice: "debate-anyway", matches: [{ ref: earlierId }] });
+      expect(byClaim[UNRELATED]).toEqual({ choice: "no-match" });
+      const [run] = await h.db.select().from(s.evalRuns).where(eq(s.evalRuns.id, m.created.runId));
+      expect(run!.config).toMatchObject({ matching: { claims: 2, withEarlierChecks: 1 } });
+    }
   });
 
   it("an admin sets the threshold and the date window on /admin; a bad value is refused and nothing is saved", async () => {

@@ -1,4 +1,5 @@
-import { signedInAs, useDatabase } from "../helpers/next-request";
+import { Redirect, signedInAs, useDatabase } from "../helpers/next-request";
+import { randomUUID } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { eq } from "drizzle-orm";
@@ -18,7 +19,8 @@ import { promptsHash } from "@/lib/prompts";
 import type { Resolver } from "@/lib/net/safe-fetch";
 import { emitInSavepoint, emitWebhookEvent } from "@/lib/webhooks/emit";
 import { openWebhookWorker, type WebhookWorker } from "@/lib/webhooks/queue";
-import { createWebhookAction, resendWebhookAction } from "@/app/admin/webhooks/actions";
+import { openSecret, SecretUnreadable } from "@/lib/webhooks/secret-box";
+import { createWebhookAction, deleteWebhookAction, resendWebhookAction } from "@/app/admin/webhooks/actions";
 import { backend, freshDatabase } from "./test-db";
 
 /*
@@ -34,6 +36,9 @@ type Received = { path: string; headers: Record<string, string>; body: string };
 
 let h: DbHandle;
 let admin = "";
+let editor = "";
+/** Requests to /held wait here until the test answers them. */
+const held: http.ServerResponse[] = [];
 let worker: WebhookWorker;
 const stop = new AbortController();
 let working: Promise<void>;
@@ -63,6 +68,7 @@ beforeAll(async () => {
     req.on("data", (c: Buffer) => (body += c.toString("utf8")));
     req.on("end", () => {
       received.push({ path: req.url ?? "", headers: req.headers as Record<string, string>, body });
+      if (req.url === "/held") return void held.push(res);
       const code = script.get(req.url ?? "")?.shift() ?? 204;
       res.writeHead(code, { "content-type": "text/plain" }).end(code >= 400 ? "<b>busy</b>\u0007 try later" : "");
     });
@@ -71,6 +77,8 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const u = await createUser(h.db, { email: "admin@x.org", passwordHash: null, roles: ["admin"] });
   admin = (await createSession(h.db, u.id)).token;
+  const e = await createUser(h.db, { email: "editor@x.org", passwordHash: null, roles: ["editor"] });
+  editor = (await createSession(h.db, e.id)).token;
   worker = openWebhookWorker(h);
   working = worker.work({ signal: stop.signal, pollMs: 100, resolve });
 });
@@ -79,6 +87,7 @@ afterAll(async () => {
   stop.abort();
   await working;
   await worker?.close();
+  for (const res of held) res.end();
   server?.close();
   vi.unstubAllEnvs();
   resetConfigForTests();
@@ -115,6 +124,23 @@ async function settled(subscriptionId: string, count = 1) {
     { timeout: 20_000, interval: 50 },
   );
 }
+const storedSecret = async (id: string) =>
+  (await h.db.select().from(s.webhookSubscriptions).where(eq(s.webhookSubscriptions.id, id)))[0]?.secret;
+/** A fact-check publication of its own (a new key), for the subscriptions that asked for it. */
+const publishFactCheck = () =>
+  emitWebhookEvent({ db: h.db }, "fact_check.published", {
+    factCheck: {
+      id: randomUUID(),
+      slug: "boxer-medal-2022",
+      url: null,
+      version: 1,
+      claim: { text: "The boxer sold his medal in 2022.", speaker: null, appearanceUrl: null },
+      rating: { productLabel: "FALSE", textualRating: "False" },
+      debateId: null,
+      comparisonId: null,
+      publishedAt: new Date().toISOString(),
+    },
+  });
 const verified = (secret: string, r: Received) =>
   new Webhook(secret).verify(r.body, {
     "webhook-id": r.headers["webhook-id"]!,
@@ -144,6 +170,10 @@ describe(`webhooks (${backend}, ${backend === "postgres" ? "pg-boss" : "in-proce
   it("a finished debate reaches the receiver as debate.finished, signed so the library verifies it", async () => {
     const sub = await subscribe("/debates", ["debate.finished"]);
     expect(sub.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    // Kept encrypted: neither the secret nor its key material is in the column.
+    const stored = (await storedSecret(sub.id))!;
+    expect(stored).toMatch(/^v1\./);
+    expect(stored).not.toContain(sub.secret.slice(6, 20));
     const id = await radarDebate();
     expect(await finish(id)).toEqual({ status: "completed" });
     const [d] = await settled(sub.id);
@@ -305,5 +335,61 @@ describe(`webhooks (${backend}, ${backend === "postgres" ? "pg-boss" : "in-proce
       [a, "FALSE"],
       [b, "HALF-TRUE"],
     ]);
+  });
+
+  it("a secret stored before encryption still signs, and is encrypted when first used", async () => {
+    const sub = await subscribe("/legacy", ["fact_check.published"]);
+    // As a row written by the previous version: the secret itself in the column.
+    await h.db.update(s.webhookSubscriptions).set({ secret: sub.secret }).where(eq(s.webhookSubscriptions.id, sub.id));
+    await publishFactCheck();
+    await settled(sub.id);
+    const got = received.filter((r) => r.path === "/legacy");
+    expect(got).toHaveLength(1);
+    expect(verified(sub.secret, got[0]!).type).toBe("fact_check.published");
+    const stored = (await storedSecret(sub.id))!;
+    expect(stored).toMatch(/^v1\./);
+    expect(await openSecret(h.db, sub.id, stored)).toBe(sub.secret);
+    // The sealed value is bound to its row: copied into another subscription it does not open.
+    await expect(openSecret(h.db, randomUUID(), stored)).rejects.toThrow(SecretUnreadable);
+  });
+
+  it("deleting needs an admin and a ticked box; then nothing waiting is sent and the log goes with it", async () => {
+    const sub = await subscribe("/held", ["fact_check.published"]);
+    await publishFactCheck();
+    // The first attempt is in flight (the receiver holds it).
+    await vi.waitFor(
+      () => {
+        if (!held.length) throw new Error("not sent yet");
+      },
+      { timeout: 20_000, interval: 50 },
+    );
+    const [inFlight] = await deliveriesOf(sub.id);
+    expect(inFlight!.status).toBe("sending");
+
+    const form = (confirm?: string) => {
+      const f = new FormData();
+      f.set("id", sub.id);
+      if (confirm) f.set("confirm", confirm);
+      return f;
+    };
+    signedInAs(editor);
+    expect((await deleteWebhookAction({}, form("delete"))).error).toMatch(/admin/i);
+    signedInAs(admin);
+    const unticked = await deleteWebhookAction({}, form());
+    expect(unticked).toMatchObject({ field: "confirm" });
+    expect(unticked.error).toMatch(/Tick the box/);
+    expect(await storedSecret(sub.id)).toBeDefined();
+
+    await expect(deleteWebhookAction({}, form("delete"))).rejects.toThrow(Redirect);
+    expect(await storedSecret(sub.id)).toBeUndefined();
+    expect(await deliveriesOf(sub.id)).toHaveLength(0);
+    // The held attempt now fails, which would schedule a retry: its row is gone, so nothing is recorded or resent.
+    held.shift()!.writeHead(500).end("busy");
+    const after = await subscribe("/after-delete", ["fact_check.published"]);
+    await publishFactCheck();
+    await settled(after.id);
+    expect(await attemptsOf(inFlight!.id)).toHaveLength(0);
+    expect(received.filter((r) => r.path === "/held")).toHaveLength(1);
+    expect((await deleteWebhookAction({}, form("delete"))).error).toMatch(/no longer exists/);
   });
 });

@@ -1,12 +1,16 @@
 "use server";
 
+import { randomUUID } from "node:crypto";
 import { revalidatePath } from "next/cache";
+import { redirect } from "next/navigation";
+import { z } from "zod";
 import { getDb } from "@/db/client";
 import * as q from "@/db/queries/webhooks";
 import { refusalsAsStatus } from "@/lib/auth/action-refusal";
 import { AuthError } from "@/lib/auth/policy";
 import { requirePermission } from "@/lib/auth/server";
 import { refuse, type FormState } from "@/lib/forms/state";
+import { sealSecret } from "@/lib/webhooks/secret-box";
 import { newWebhookSecret } from "@/lib/webhooks/sign";
 import { subscriptionFromForm } from "@/lib/webhooks/subscription-form";
 
@@ -35,8 +39,15 @@ export async function createWebhookAction(_prev: WebhookFormState, form: FormDat
   if ("error" in me) return refuse(form, me.error, undefined, GROUPS);
   const parsed = subscriptionFromForm(form);
   if (!parsed.success) return invalid(form, parsed);
+  const { db } = await getDb();
+  const id = randomUUID();
   const secret = newWebhookSecret();
-  const row = await q.insertSubscription((await getDb()).db, { ...parsed.data, secret, createdBy: me.id });
+  const row = await q.insertSubscription(db, {
+    ...parsed.data,
+    id,
+    secret: await sealSecret(db, id, secret),
+    createdBy: me.id,
+  });
   revalidatePath("/admin/webhooks");
   return {
     id: row.id,
@@ -63,13 +74,37 @@ export async function replaceWebhookSecretAction(_prev: WebhookFormState, form: 
   if ("error" in me) return refuse(form, me.error);
   const id = String(form.get("id") ?? "");
   const secret = newWebhookSecret();
-  if (!UUID.test(id) || !(await q.setSubscriptionSecret((await getDb()).db, id, secret)))
+  const { db } = await getDb();
+  if (!UUID.test(id) || !(await q.setSubscriptionSecret(db, id, await sealSecret(db, id, secret))))
     return refuse(form, "This subscription no longer exists; it may have been deleted.");
   return {
     secret,
     message:
       "New secret made; deliveries from now on are signed with it. Copy it now into the receiver: it is not shown again.",
   };
+}
+
+const deletion = z.object({
+  id: z.string().regex(UUID, "This subscription no longer exists; it may have been deleted."),
+  confirm: z.literal("delete", {
+    error:
+      "Tick the box to confirm: deleting stops every delivery still waiting and removes this subscription's delivery log.",
+  }),
+});
+
+/**
+ * Deletes a subscription after the admin confirmed it: what waits for it is never sent, and its
+ * delivery log goes with it (the page says so; disabling keeps the log). Back to the list.
+ */
+export async function deleteWebhookAction(_prev: WebhookFormState, form: FormData): Promise<WebhookFormState> {
+  const me = await admin();
+  if ("error" in me) return refuse(form, me.error);
+  const parsed = deletion.safeParse({ id: form.get("id"), confirm: form.get("confirm") });
+  if (!parsed.success) return refuse(form, parsed.error.issues[0]!.message, "confirm");
+  if (!(await q.deleteSubscription((await getDb()).db, parsed.data.id)))
+    return refuse(form, "This subscription no longer exists; it may have been deleted already.");
+  revalidatePath("/admin/webhooks");
+  redirect("/admin/webhooks?deleted=1");
 }
 
 export async function setWebhookActiveAction(form: FormData) {

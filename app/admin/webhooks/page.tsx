@@ -12,8 +12,9 @@ export const metadata = { title: "Webhooks" };
 
 const EVENT_CHOICES = WEBHOOK_EVENT_TYPES.map((type) => ({ type, description: EVENT_DESCRIPTIONS[type] }));
 
-export default async function WebhooksPage() {
+export default async function WebhooksPage({ searchParams }: { searchParams: Promise<{ deleted?: string }> }) {
   await pagePermission("admin", "/admin/webhooks");
+  const { deleted } = await searchParams;
   const { db } = await getDb();
   const subscriptions = await listSubscriptions(db);
   const { retryBaseMs, maxAttempts } = getConfig().webhooks;
@@ -37,6 +38,12 @@ export default async function WebhooksPage() {
           can be sent again from its log.
         </p>
       </div>
+
+      {deleted === "1" ? (
+        <p role="status" className="rounded-md bg-green-50 px-3 py-2 text-sm text-green-900">
+          Subscription deleted: nothing more is sent to it.
+        </p>
+      ) : null}
 
       <section className="space-y-3" aria-labelledby="subscriptions">
         <h2 id="subscriptions" className="text-lg font-semibold">

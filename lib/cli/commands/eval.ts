@@ -478,6 +478,8 @@ export async function matrixRequest(
       source,
       references,
       ...(caveat ? { caveat } : {}),
+      // As for one run: every protocol's debates store the claim's match (made once, lib/eval/matrix.ts).
+      ...(opts.matchClaims ? { matchClaims: true } : {}),
     });
   }
   const plan = planMatrix({
@@ -561,7 +563,7 @@ async function runMatrix(opts: EvalOptions) {
   process.stderr.write(`${bold("matrix group")} ${made.group}\n`);
   for (const m of made.runs)
     log(
-      `${m.protocol}: run ${m.created.runId}, ${plural(m.created.items, "claim")} queued (${m.executor.kind})${m.created.skipped.length ? `, ${m.created.skipped.length} skipped (e.g. ${m.created.skipped[0]!.id}: ${m.created.skipped[0]!.reason})` : ""}`,
+      `${m.protocol}: run ${m.created.runId}, ${plural(m.created.items, "claim")} queued (${m.executor.kind})${m.created.skipped.length ? `, ${m.created.skipped.length} skipped (e.g. ${m.created.skipped[0]!.id}: ${m.created.skipped[0]!.reason})` : ""}${m.created.matching ? `; ${m.created.matching.withEarlierChecks} of ${plural(m.created.matching.claims, "claim")} had earlier checks (stored with each claim's debate; all are debated)` : ""}`,
     );
   if (opts.detach) {
     for (const m of made.runs) await m.executor.close();
@@ -574,6 +576,7 @@ async function runMatrix(opts: EvalOptions) {
           run_id: m.created.runId,
           items: m.created.items,
           skipped: m.created.skipped,
+          ...(m.created.matching ? { matching: m.created.matching } : {}),
         })),
       },
       () =>
@@ -718,7 +721,7 @@ export function register(program: Command) {
     )
     .option(
       "--match-claims",
-      "match every claim against earlier checks first: stored with each claim's debate, and the run says how many had one (every claim is still debated)",
+      "match every claim against earlier checks first: stored with each claim's debate, and the run says how many had one (every claim is still debated; in a matrix, each claim once for every protocol)",
     )
     .option("--yes", "start without asking after the cost preview (never asked when stdin is not a terminal)")
     .option("--json", "print the report as JSON (progress goes to stderr)")

@@ -1,10 +1,10 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { getDb } from "@/db/client";
-import { attemptsOf, deliveriesOf, getSubscription } from "@/db/queries/webhooks";
+import { attemptsOf, deliveriesOf, deliveryCounts, getSubscription } from "@/db/queries/webhooks";
 import { pagePermission } from "@/lib/auth/server";
 import { EVENT_DESCRIPTIONS, WEBHOOK_EVENT_TYPES } from "@/lib/webhooks/events";
-import { ReplaceSecretForm, SubscriptionForm } from "@/components/admin/webhook-forms";
+import { DeleteSubscriptionForm, ReplaceSecretForm, SubscriptionForm } from "@/components/admin/webhook-forms";
 import { resendWebhookAction, setWebhookActiveAction } from "../actions";
 
 export const dynamic = "force-dynamic";
@@ -27,6 +27,7 @@ export default async function WebhookPage({ params }: { params: Promise<{ id: st
   const sub = await getSubscription(db, id);
   if (!sub) notFound();
   const deliveries = await deliveriesOf(db, id);
+  const counts = await deliveryCounts(db, id);
   const attempts = await attemptsOf(
     db,
     deliveries.map((d) => d.id),
@@ -149,7 +150,17 @@ export default async function WebhookPage({ params }: { params: Promise<{ id: st
         <h2 id="settings" className="text-lg font-semibold">
           Settings
         </h2>
-        <SubscriptionForm events={EVENT_CHOICES} subscription={sub} />
+        {/* Only the fields the form shows: whatever a client component gets is sent to the browser (never the secret). */}
+        <SubscriptionForm
+          events={EVENT_CHOICES}
+          subscription={{
+            id: sub.id,
+            url: sub.url,
+            description: sub.description,
+            events: sub.events,
+            active: sub.active,
+          }}
+        />
       </section>
 
       <section className="space-y-3" aria-labelledby="secret">
@@ -161,6 +172,13 @@ export default async function WebhookPage({ params }: { params: Promise<{ id: st
           at the same time.
         </p>
         <ReplaceSecretForm id={sub.id} />
+      </section>
+
+      <section className="space-y-3" aria-labelledby="delete">
+        <h2 id="delete" className="text-lg font-semibold">
+          Delete
+        </h2>
+        <DeleteSubscriptionForm id={sub.id} waiting={counts.waiting} logged={counts.total} />
       </section>
     </div>
   );
