@@ -5,7 +5,7 @@
 
 import { createHash, randomUUID } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync, rmSync } from "node:fs";
-import { readFile } from "node:fs/promises";
+import { open } from "node:fs/promises";
 import path from "node:path";
 import { buildMiniLmGraph, GRAPH_BUILDER_VERSION } from "./graph.mjs";
 
@@ -137,13 +137,35 @@ export async function readOptimized(ort, opts, graph) {
   }
   if (stat.size !== manifest.bytes) return null;
   if (manifest.mtimeMs !== undefined && manifest.mtimeMs !== stat.mtimeMs) return null;
-  const bytes = await readFile(paths.model).catch(() => null);
+  const bytes = await readWhole(paths.model, stat.size).catch(() => null);
   if (!bytes || bytes.length !== manifest.bytes) return null;
   if (manifest.mtimeMs === undefined) {
     if (createHash("sha256").update(bytes).digest("hex") !== manifest.sha256) return null;
     writeManifest(paths.manifest, { ...manifest, mtimeMs: stat.mtimeMs });
   }
   return bytes;
+}
+
+/**
+ * One read of the whole file on libuv's thread pool: readFile's 512 KiB steps took about a
+ * quarter longer for the 90 MB fp32 copy, and this read is on the start's critical path.
+ * @param {string} file
+ * @param {number} size
+ */
+async function readWhole(file, size) {
+  const handle = await open(file);
+  try {
+    const bytes = Buffer.allocUnsafe(size);
+    let done = 0;
+    while (done < size) {
+      const { bytesRead } = await handle.read(bytes, done, size - done, done);
+      if (bytesRead === 0) break;
+      done += bytesRead;
+    }
+    return done === size ? bytes : null;
+  } finally {
+    await handle.close();
+  }
 }
 
 function optimizedKey(ort, graph) {
