@@ -1,8 +1,10 @@
-import os from "node:os";
 import type { Database } from "@/db/client";
 import * as q from "@/db/queries/debates";
 import { ModelCallError } from "@/lib/ai/call";
 import { getConfig } from "@/lib/config";
+import { processGlobal } from "@/lib/process/globals";
+import { processId } from "@/lib/process/identity";
+import { goneHolders, LeaseKeeper } from "@/lib/process/lease";
 import { ALREADY_RUNNING, claimRefusal, INTERRUPTED_BY_RESTART, STILL_STOPPING } from "./claim-refusal";
 import { publish, setRunning } from "./events";
 import { Journal } from "./journal";
@@ -20,19 +22,13 @@ import { budgetLimits, DebateCancelled, Spending, type Run, type RunOptions, typ
  * the outcome: the verdict, a failure naming its turn, a stop, or a hand-back to the queue.
  */
 
-/**
- * Identifies this server process in `debates.runner_id`. Next.js may load this module once per
- * bundle in one process, so the id lives on globalThis: one process, one id.
- */
-const idKey = Symbol.for("counterpoint.debate-runner-id");
-export const RUNNER_ID: string = ((globalThis as Record<symbol, string | undefined>)[idKey] ??=
-  `${os.hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`);
+/** This process in `debates.runner_id`: each run's token is `RUNNER_ID/<n>`. */
+export const RUNNER_ID: string = processId();
 
-const key = Symbol.for("counterpoint.debate-runner");
-type RunnerState = { controllers: Map<string, Run>; timer?: NodeJS.Timeout; runs: number };
+/** This process's runs (so a Stop reaches one at once) and the one heartbeat that renews all their claims. */
+export type RunnerState = { controllers: Map<string, Run>; lease: LeaseKeeper; runs: number };
 function state(): RunnerState {
-  const g = globalThis as typeof globalThis & { [key]?: RunnerState };
-  return (g[key] ??= { controllers: new Map(), runs: 0 });
+  return processGlobal("debate-runner", () => ({ controllers: new Map(), lease: newLeaseKeeper(), runs: 0 }));
 }
 
 /** `released`: handed back to the queue unfinished (a worker stopping gracefully); another run continues it. */
@@ -105,7 +101,7 @@ async function runClaimed(db: Database, debateId: string, token: string, opts: R
   const run: Run = { controller, token };
   state().controllers.set(debateId, run);
   setRunning(debateId, true);
-  startHeartbeat(db);
+  holdClaim(db, debateId, run);
   publish(debateId, { type: "status", status: "running" });
 
   // Rows an earlier run left unfinished are run again, so they go (only when the snapshot holds
@@ -167,6 +163,7 @@ async function runClaimed(db: Database, debateId: string, token: string, opts: R
     publish(debateId, { type: "status", status: "failed", error: message });
     return { status: "failed", error: message };
   } finally {
+    state().lease.drop(debateId, token);
     // Only this run's entry: a later run of the same debate may already have registered its own.
     if (state().controllers.get(debateId) === run) {
       state().controllers.delete(debateId);
@@ -229,30 +226,29 @@ const HEARTBEAT_MS = 5_000;
 /** Several beats fit in a lease (DEBATE_LEASE_SECONDS), so one slow write does not lose the debate. */
 const beatEvery = () => Math.min(HEARTBEAT_MS, Math.floor(getConfig().debateLeaseMs / 3));
 
-function startHeartbeat(db: Database) {
-  const st = state();
-  if (st.timer) return;
-  st.timer = setInterval(async () => {
-    const runs = [...st.controllers.entries()].map(([id, r]) => ({ id, token: r.token }));
-    if (runs.length === 0) {
-      clearInterval(st.timer);
-      st.timer = undefined;
-      return;
-    }
-    try {
-      // A debate stopped from another process, or taken over after this run missed its lease: stop here too.
-      for (const id of await q.heartbeat(db, runs)) {
-        const r = st.controllers.get(id);
-        if (!r) continue;
-        const row = await q.getDebateStatus(db, id);
-        r.lost = row?.runnerId !== r.token;
-        r.controller.abort();
-      }
-    } catch (e) {
-      console.error(`[debates] heartbeat failed: ${(e as Error).message}`);
-    }
-  }, beatEvery());
-  st.timer.unref();
+// The keeper renews every run's claim in one statement per beat; it is process-wide, like the
+// runs it renews, so it holds no database: each beat uses the one its runs were claimed in.
+let beatDb: Database | undefined;
+function newLeaseKeeper() {
+  return new LeaseKeeper({
+    everyMs: beatEvery,
+    renew: async (holds) => (beatDb ? q.heartbeat(beatDb, holds.map((h) => ({ id: h.id, token: h.holder }))) : []),
+    label: "debates",
+  });
+}
+
+/** Renews this run's claim while it runs; a debate stopped from another process, or taken over after this run missed its lease, stops here too. */
+function holdClaim(db: Database, debateId: string, run: Run) {
+  beatDb = db;
+  state().lease.hold(debateId, run.token, () => {
+    void q
+      .getDebateStatus(db, debateId)
+      .then((row) => {
+        run.lost = row?.runnerId !== run.token;
+      })
+      .catch(() => undefined)
+      .finally(() => run.controller.abort());
+  });
 }
 
 /** At start-up: debates a dead process left running become `interrupted`, resumable by a user. */
@@ -261,6 +257,7 @@ export async function recoverOrphans(db: Database, backend: "pglite" | "postgres
     allRunning: backend === "pglite",
     staleAfterMs: 6 * HEARTBEAT_MS,
     exceptRunner: RUNNER_ID,
+    goneRunners: backend === "pglite" ? [] : goneHolders(await q.otherDebateRunners(db, RUNNER_ID)),
     message: INTERRUPTED_BY_RESTART,
   });
 }
