@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, lt, or, sql, type SQL } from "drizzle-orm";
+import { and, eq, getTableColumns, inArray, isNull, lt, or, sql, type SQL } from "drizzle-orm";
 import type { NodePgQueryResultHKT } from "drizzle-orm/node-postgres";
 import type { PgColumn, PgDatabase, PgTable, PgUpdateSetSource } from "drizzle-orm/pg-core";
 import * as s from "@/db/schema";
@@ -80,6 +80,13 @@ function notHeldBy(lease: Lease, self: string | undefined): SQL | undefined {
   return or(isNull(lease.holder), sql`position(${self} in ${lease.holder}) <> 1`);
 }
 
+/** The table's property name for `column` (what `.set()` takes), which is not its SQL name. */
+function fieldOf(table: PgTable, column: PgColumn): string {
+  const entry = Object.entries(getTableColumns(table)).find(([, c]) => c === column);
+  if (!entry) throw new Error(`column ${column.name} is not a column of this lease's table`);
+  return entry[0];
+}
+
 /**
  * Renews each hold that is still its holder's; returns the ids it no longer holds (finished or
  * stopped from elsewhere, or taken over after a missed renewal). One statement for any number.
@@ -92,7 +99,7 @@ export async function renewLeases<T extends PgTable>(
   if (!holds.length) return [];
   const renewed = await db
     .update(lease.table)
-    .set({ [lease.renewedAt.name]: sql`now()` } as PgUpdateSetSource<T>)
+    .set({ [fieldOf(lease.table, lease.renewedAt)]: sql`now()` } as PgUpdateSetSource<T>)
     .where(
       and(or(...holds.map((h) => and(eq(lease.id, h.id), eq(lease.holder, h.holder)))), eq(lease.status, lease.held)),
     )
