@@ -26,7 +26,7 @@ import { budgetLimits, DebateCancelled, Spending, type Run, type RunOptions, typ
 export const RUNNER_ID: string = processId();
 
 /** This process's runs (so a Stop reaches one at once) and the one heartbeat that renews all their claims. */
-export type RunnerState = { controllers: Map<string, Run>; lease: LeaseKeeper; runs: number };
+export type RunnerState = { controllers: Map<string, Run>; lease: LeaseKeeper; db?: Database; runs: number };
 function state(): RunnerState {
   return processGlobal("debate-runner", () => ({ controllers: new Map(), lease: newLeaseKeeper(), runs: 0 }));
 }
@@ -226,20 +226,23 @@ const HEARTBEAT_MS = 5_000;
 /** Several beats fit in a lease (DEBATE_LEASE_SECONDS), so one slow write does not lose the debate. */
 const beatEvery = () => Math.min(HEARTBEAT_MS, Math.floor(getConfig().debateLeaseMs / 3));
 
-// The keeper renews every run's claim in one statement per beat; it is process-wide, like the
-// runs it renews, so it holds no database: each beat uses the one its runs were claimed in.
-let beatDb: Database | undefined;
+// One keeper renews every run's claim in one statement per beat. It is process-wide, like the
+// runs, so the database it beats through is kept beside them, not in this module (of which a
+// Next.js process may hold several copies).
 function newLeaseKeeper() {
   return new LeaseKeeper({
     everyMs: beatEvery,
-    renew: async (holds) => (beatDb ? q.heartbeat(beatDb, holds.map((h) => ({ id: h.id, token: h.holder }))) : []),
+    renew: async (holds) => {
+      const db = state().db;
+      return db ? q.heartbeat(db, holds.map((h) => ({ id: h.id, token: h.holder }))) : [];
+    },
     label: "debates",
   });
 }
 
 /** Renews this run's claim while it runs; a debate stopped from another process, or taken over after this run missed its lease, stops here too. */
 function holdClaim(db: Database, debateId: string, run: Run) {
-  beatDb = db;
+  state().db = db;
   state().lease.hold(debateId, run.token, () => {
     void q
       .getDebateStatus(db, debateId)
