@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, inArray, lt, notInArray, or, sql, isNull } from "drizzle-orm";
-import { debateLease, leaseLapsed, otherHolders, reclaimOrphans, renewLeases } from "./leases";
+import { debateLease, leaseOrphaned, otherHolders, reclaimOrphans, renewLeases } from "./leases";
 import type { Database } from "@/db/client";
 import * as s from "@/db/schema";
 import type { CallRecord } from "@/lib/ai/call";
@@ -241,6 +241,8 @@ export async function claimForRun(
   leaseMs: number = CLAIM_LEASE_MS,
   /** Which idle states may be claimed; queue workers take only `queued` (a debate stopped while queued stays stopped). */
   from: s.DebateStatus[] = ["queued", "interrupted", "failed", "cancelled"],
+  /** Runners known to be dead processes (lib/process/identity.ts): their debates are taken without waiting out the lease. */
+  goneRunners: string[] = [],
 ): Promise<boolean> {
   const rows = await db
     .update(s.debates)
@@ -255,7 +257,7 @@ export async function claimForRun(
     .where(
       and(
         eq(s.debates.id, id),
-        or(inArray(s.debates.status, from), leaseLapsed(debateLease, leaseMs)),
+        or(inArray(s.debates.status, from), leaseOrphaned(debateLease, leaseMs, goneRunners)),
       ),
     )
     .returning({ id: s.debates.id });
@@ -319,7 +321,7 @@ export async function requeueDebate(db: Database, id: string): Promise<boolean> 
  */
 export async function debatesToRequeue(
   db: Database,
-  opts: { leaseMs: number; queuedForMs: number },
+  opts: { leaseMs: number; queuedForMs: number; goneRunners?: string[] },
 ): Promise<string[]> {
   const rows = await db
     .select({ id: s.debates.id })
@@ -328,7 +330,7 @@ export async function debatesToRequeue(
       and(
         isNull(s.debates.evalRunId),
         or(
-          leaseLapsed(debateLease, opts.leaseMs),
+          leaseOrphaned(debateLease, opts.leaseMs, opts.goneRunners),
           and(
             eq(s.debates.status, "queued"),
             lt(s.debates.createdAt, sql`now() - make_interval(secs => ${opts.queuedForMs / 1000}::float8)`),

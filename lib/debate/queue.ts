@@ -8,6 +8,8 @@ import type { ResolvedModel } from "@/lib/ai/registry";
 import { getConfig } from "@/lib/config";
 import { plural } from "@/lib/plural";
 import { peekProcessGlobal, setProcessGlobal } from "@/lib/process/globals";
+import { processId } from "@/lib/process/identity";
+import { goneHolders } from "@/lib/process/lease";
 import { handOverBeforeExit } from "./hand-over";
 import { handBack, runDebate, startDebateRun, type Claim } from "./runner";
 import { claimRefusal } from "./claim-refusal";
@@ -151,7 +153,9 @@ export class DebateQueue {
       );
 
     const sweep = async () => {
-      const ids = await q.debatesToRequeue(this.db, { leaseMs, queuedForMs: QUEUED_RESEND_MS });
+      // A run of a dead process on this host is offered at once; elsewhere its lease decides.
+      const goneRunners = goneHolders(await q.otherDebateRunners(this.db, processId()));
+      const ids = await q.debatesToRequeue(this.db, { leaseMs, queuedForMs: QUEUED_RESEND_MS, goneRunners });
       for (const id of ids) await this.enqueue(id);
       if (ids.length)
         opts.log?.(`offered ${plural(ids.length, "debate")} again (a worker stopped, or its job was lost)`);

@@ -3,7 +3,7 @@ import * as q from "@/db/queries/debates";
 import { ModelCallError } from "@/lib/ai/call";
 import { getConfig } from "@/lib/config";
 import { processGlobal } from "@/lib/process/globals";
-import { processId } from "@/lib/process/identity";
+import { holderIsGone, processId } from "@/lib/process/identity";
 import { goneHolders, LeaseKeeper } from "@/lib/process/lease";
 import { ALREADY_RUNNING, claimRefusal, INTERRUPTED_BY_RESTART, STILL_STOPPING } from "./claim-refusal";
 import { publish, setRunning } from "./events";
@@ -48,7 +48,13 @@ export async function claimDebate(db: Database, debateId: string, from?: RunOpti
   const local = state().controllers.get(debateId);
   if (local) return { ok: false, error: local.controller.signal.aborted ? STILL_STOPPING : ALREADY_RUNNING };
   const token = `${RUNNER_ID}/${++state().runs}`;
-  if (await q.claimForRun(db, debateId, token, getConfig().debateLeaseMs, from)) return { ok: true, token };
+  const leaseMs = getConfig().debateLeaseMs;
+  if (await q.claimForRun(db, debateId, token, leaseMs, from)) return { ok: true, token };
+  // Held by a process on this host that has died: taken now rather than after its lease.
+  const held = await q.getDebateStatus(db, debateId);
+  if (held?.status === "running" && holderIsGone(held.runnerId, RUNNER_ID)) {
+    if (await q.claimForRun(db, debateId, token, leaseMs, from, [held.runnerId!])) return { ok: true, token };
+  }
   return { ok: false, error: await claimRefusal(db, debateId) };
 }
 
