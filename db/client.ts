@@ -5,6 +5,7 @@ import { sql } from "drizzle-orm";
 import { getConfig, type AppConfig } from "@/lib/config";
 import * as schema from "./schema";
 import { applyMigrations } from "./migrate";
+import { peekDbGlobal, setDbGlobal } from "./process-globals";
 
 /**
  * One code path, two backends. Both drizzle drivers share the same query builder, so the rest of
@@ -161,10 +162,8 @@ export async function openDatabase(
   return handle;
 }
 
-// Next.js may evaluate this module more than once (dev reloads, separate route bundles);
-// the handle lives on globalThis so the process opens the database exactly once.
-const globalKey = Symbol.for("counterpoint.db");
-const hooksKey = Symbol.for("counterpoint.db.hooks");
+// Next.js may evaluate this module more than once (dev reloads, separate route bundles): the
+// handle and the hooks are process-wide (db/process-globals.ts), so the database opens once.
 
 /**
  * What the process runs beside the database (e.g. the cross-process event bus on PostgreSQL):
@@ -177,36 +176,32 @@ export type DatabaseHooks = {
   /** Before the database closes (e.g. to send what is still queued). */
   closing?(): void | Promise<void>;
 };
-type GlobalWithDb = typeof globalThis & { [globalKey]?: Promise<DbHandle>; [hooksKey]?: DatabaseHooks[] };
 
 export function addDatabaseHooks(hooks: DatabaseHooks) {
-  const g = globalThis as GlobalWithDb;
-  (g[hooksKey] ??= []).push(hooks);
+  setDbGlobal("db.hooks", [...(peekDbGlobal("db.hooks") ?? []), hooks]);
 }
 
 /** The process-wide database, opened and migrated on first use. */
 export function getDb(): Promise<DbHandle> {
-  const g = globalThis as GlobalWithDb;
-  if (!g[globalKey]) {
-    const database = getConfig().database;
-    const opening = openDatabase(database).then(async (handle) => {
-      for (const hooks of g[hooksKey] ?? []) await hooks.opened?.(handle, database);
-      return handle;
-    });
-    // A failed open must not be cached forever: the next request tries again.
-    opening.catch(() => {
-      if (g[globalKey] === opening) delete g[globalKey];
-    });
-    g[globalKey] = opening;
-  }
-  return g[globalKey];
+  const open = peekDbGlobal("db");
+  if (open) return open;
+  const database = getConfig().database;
+  const opening = openDatabase(database).then(async (handle) => {
+    for (const hooks of peekDbGlobal("db.hooks") ?? []) await hooks.opened?.(handle, database);
+    return handle;
+  });
+  // A failed open must not be cached forever: the next request tries again.
+  opening.catch(() => {
+    if (peekDbGlobal("db") === opening) setDbGlobal("db", undefined);
+  });
+  setDbGlobal("db", opening);
+  return opening;
 }
 
 export async function closeDb() {
-  const g = globalThis as GlobalWithDb;
-  const opening = g[globalKey];
-  delete g[globalKey];
-  for (const hooks of g[hooksKey] ?? []) await hooks.closing?.();
+  const opening = peekDbGlobal("db");
+  setDbGlobal("db", undefined);
+  for (const hooks of peekDbGlobal("db.hooks") ?? []) await hooks.closing?.();
   if (opening) await (await opening).close();
 }
 

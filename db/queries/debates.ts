@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, inArray, lt, notInArray, or, sql, isNull } from "drizzle-orm";
+import { debateLease, leaseOrphaned, otherHolders, reclaimOrphans, renewLeases } from "./leases";
 import type { Database } from "@/db/client";
 import { isPglite, queryPrepared } from "@/db/pglite-prepared";
 import * as s from "@/db/schema";
@@ -241,6 +242,8 @@ export async function claimForRun(
   leaseMs: number = CLAIM_LEASE_MS,
   /** Which idle states may be claimed; queue workers take only `queued` (a debate stopped while queued stays stopped). */
   from: s.DebateStatus[] = ["queued", "interrupted", "failed", "cancelled"],
+  /** Runners known to be dead processes (lib/process/identity.ts): their debates are taken without waiting out the lease. */
+  goneRunners: string[] = [],
 ): Promise<boolean> {
   const rows = await db
     .update(s.debates)
@@ -255,16 +258,7 @@ export async function claimForRun(
     .where(
       and(
         eq(s.debates.id, id),
-        or(
-          inArray(s.debates.status, from),
-          and(
-            eq(s.debates.status, "running"),
-            or(
-              isNull(s.debates.heartbeatAt),
-              lt(s.debates.heartbeatAt, sql`now() - make_interval(secs => ${leaseMs / 1000}::float8)`),
-            ),
-          ),
-        ),
+        or(inArray(s.debates.status, from), leaseOrphaned(debateLease, leaseMs, goneRunners)),
       ),
     )
     .returning({ id: s.debates.id });
@@ -328,7 +322,7 @@ export async function requeueDebate(db: Database, id: string): Promise<boolean> 
  */
 export async function debatesToRequeue(
   db: Database,
-  opts: { leaseMs: number; queuedForMs: number },
+  opts: { leaseMs: number; queuedForMs: number; goneRunners?: string[] },
 ): Promise<string[]> {
   const rows = await db
     .select({ id: s.debates.id })
@@ -337,13 +331,7 @@ export async function debatesToRequeue(
       and(
         isNull(s.debates.evalRunId),
         or(
-          and(
-            eq(s.debates.status, "running"),
-            or(
-              isNull(s.debates.heartbeatAt),
-              lt(s.debates.heartbeatAt, sql`now() - make_interval(secs => ${opts.leaseMs / 1000}::float8)`),
-            ),
-          ),
+          leaseOrphaned(debateLease, opts.leaseMs, opts.goneRunners),
           and(
             eq(s.debates.status, "queued"),
             lt(s.debates.createdAt, sql`now() - make_interval(secs => ${opts.queuedForMs / 1000}::float8)`),
@@ -357,43 +345,36 @@ export async function debatesToRequeue(
 
 /** Renews each run's claim; returns the debates whose claim this run no longer holds (stopped, or taken over). */
 export async function heartbeat(db: Database, runs: Array<{ id: string; token: string }>): Promise<string[]> {
-  if (!runs.length) return [];
-  const held = await db
-    .update(s.debates)
-    .set({ heartbeatAt: sql`now()` })
-    .where(
-      and(
-        or(...runs.map((r) => and(eq(s.debates.id, r.id), eq(s.debates.runnerId, r.token)))),
-        eq(s.debates.status, "running"),
-      ),
-    )
-    .returning({ id: s.debates.id });
-  const ok = new Set(held.map((r) => r.id));
-  return runs.filter((r) => !ok.has(r.id)).map((r) => r.id);
+  return renewLeases(
+    db,
+    debateLease,
+    runs.map((r) => ({ id: r.id, holder: r.token })),
+  );
+}
+
+/** Who runs debates besides this process (`self`): the orphan sweep asks which of them are dead. */
+export async function otherDebateRunners(db: Database, self: string): Promise<string[]> {
+  return otherHolders(db, debateLease, self);
 }
 
 /**
  * Debates left `running` by a process that died. On the embedded database only one process can
  * be open, so every running debate is an orphan at start-up; on PostgreSQL other processes may be
- * alive, so only debates whose heartbeat stopped are. `exceptRunner` is this process's id: its
- * runs' tokens start with it.
+ * alive, so only debates whose heartbeat stopped, or whose runner is a dead process on this host
+ * (`goneRunners`), are. `exceptRunner` is this process's id: its runs' tokens start with it.
  */
 export async function markOrphansInterrupted(
   db: Database,
-  opts: { allRunning: boolean; staleAfterMs: number; exceptRunner: string; message: string },
+  opts: { allRunning: boolean; staleAfterMs: number; exceptRunner: string; goneRunners?: string[]; message: string },
 ) {
-  const stale = new Date(Date.now() - opts.staleAfterMs);
-  const rows = await db
-    .update(s.debates)
-    .set({ status: "interrupted", error: { message: opts.message } })
-    .where(
-      and(
-        eq(s.debates.status, "running"),
-        opts.allRunning ? undefined : or(isNull(s.debates.heartbeatAt), lt(s.debates.heartbeatAt, stale)),
-        or(isNull(s.debates.runnerId), sql`position(${opts.exceptRunner} in ${s.debates.runnerId}) <> 1`),
-      ),
-    )
-    .returning({ id: s.debates.id });
+  const ids = await reclaimOrphans(db, debateLease, {
+    self: opts.exceptRunner,
+    everyOther: opts.allRunning,
+    leaseMs: opts.staleAfterMs,
+    goneHolders: opts.goneRunners,
+    set: { status: "interrupted", error: { message: opts.message } },
+  });
+  const rows = ids.map((id) => ({ id }));
   // Their unfinished turns are not evidence of anything; finished ones, and what stopped turns wrote, stay.
   if (rows.length)
     await db.delete(s.turns).where(

@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
 import { evidenceRows } from "./debates";
+import { evalItemLease, leaseLapsed, otherHolders, reclaimOrphans, renewLeases } from "./leases";
 import type { Database } from "@/db/client";
 import type { MatchDecision } from "@/lib/matching/types";
 import * as s from "@/db/schema";
@@ -101,8 +102,6 @@ type RawItem = {
   position: number;
 };
 
-const takeable = (leaseMs: number) =>
-  sql`(i.status = 'pending' or (i.status = 'running' and (i.heartbeat_at is null or i.heartbeat_at < now() - make_interval(secs => ${leaseMs / 1000}))))`;
 
 /**
  * Takes one item for `workerId`: a pending one, or one whose worker stopped beating for longer
@@ -116,12 +115,13 @@ export async function leaseItem(
     update eval_items set status = 'running', worker_id = ${opts.workerId}, heartbeat_at = now(),
       started_at = coalesce(started_at, now()), attempts = attempts + 1, error = null
     where id = (
-      select i.id from eval_items i join eval_runs r on r.id = i.run_id
-      where r.status in ('queued', 'running') and ${takeable(opts.leaseMs)}
-        ${opts.itemId ? sql`and i.id = ${opts.itemId}` : sql``}
-        ${opts.runId ? sql`and i.run_id = ${opts.runId}` : sql``}
-      order by i.position
-      for update of i skip locked
+      select eval_items.id from eval_items join eval_runs r on r.id = eval_items.run_id
+      where r.status in ('queued', 'running')
+        and (eval_items.status = 'pending' or ${leaseLapsed(evalItemLease, opts.leaseMs)})
+        ${opts.itemId ? sql`and eval_items.id = ${opts.itemId}` : sql``}
+        ${opts.runId ? sql`and eval_items.run_id = ${opts.runId}` : sql``}
+      order by eval_items.position
+      for update of eval_items skip locked
       limit 1
     )
     returning id, run_id, claim_id, debate_id, status, attempts, worker_id, position`);
@@ -134,12 +134,13 @@ export async function leaseItem(
   return row;
 }
 
-export async function heartbeatItems(db: Database, ids: string[], workerId: string) {
-  if (ids.length)
-    await db
-      .update(s.evalItems)
-      .set({ heartbeatAt: new Date() })
-      .where(and(inArray(s.evalItems.id, ids), eq(s.evalItems.workerId, workerId), eq(s.evalItems.status, "running")));
+/** Renews the worker's leases on `ids`; returns the ones it no longer holds. */
+export async function heartbeatItems(db: Database, ids: string[], workerId: string): Promise<string[]> {
+  return renewLeases(
+    db,
+    evalItemLease,
+    ids.map((id) => ({ id, holder: workerId })),
+  );
 }
 
 /** Only the lease holder may finish an item: a worker whose lease was taken over writes nothing. */
@@ -172,21 +173,40 @@ export async function releaseItem(db: Database, itemId: string, workerId: string
 }
 
 /** Items whose worker died go back to pending, so a queue can offer them again. */
-export async function releaseStaleItems(db: Database, leaseMs: number): Promise<Array<{ id: string; run_id: string }>> {
-  const res = await db.execute<{ id: string; run_id: string }>(sql`
-    update eval_items i set status = 'pending', worker_id = null
-    from eval_runs r
-    where r.id = i.run_id and r.status in ('queued', 'running') and i.status = 'running'
-      and (i.heartbeat_at is null or i.heartbeat_at < now() - make_interval(secs => ${leaseMs / 1000}))
-    returning i.id, i.run_id`);
-  return res.rows;
+export async function releaseStaleItems(
+  db: Database,
+  leaseMs: number,
+  goneWorkers: string[] = [],
+): Promise<Array<{ id: string; run_id: string }>> {
+  const ids = await reclaimOrphans(db, evalItemLease, {
+    leaseMs,
+    goneHolders: goneWorkers,
+    where: inArray(s.evalItems.runId, activeRunIds(db)),
+    set: { status: "pending", workerId: null },
+  });
+  if (!ids.length) return [];
+  return db
+    .select({ id: s.evalItems.id, run_id: s.evalItems.runId })
+    .from(s.evalItems)
+    .where(inArray(s.evalItems.id, ids));
 }
+
+/** Workers of running items of active runs, other than `self`: the sweep asks which of them are dead. */
+export async function otherItemWorkers(db: Database, self: string): Promise<string[]> {
+  return otherHolders(db, evalItemLease, self, inArray(s.evalItems.runId, activeRunIds(db)));
+}
+
+const activeRunIds = (db: Database) =>
+  db.select({ id: s.evalRuns.id }).from(s.evalRuns).where(inArray(s.evalRuns.status, ["queued", "running"]));
 
 /** On the embedded database this process is the only one: any running item is an orphan. */
 export async function releaseAllRunning(db: Database, exceptWorker: string) {
-  await db.execute(
-    sql`update eval_items set status = 'pending', worker_id = null where status = 'running' and (worker_id is null or worker_id <> ${exceptWorker})`,
-  );
+  await reclaimOrphans(db, evalItemLease, {
+    self: exceptWorker,
+    everyOther: true,
+    leaseMs: 0,
+    set: { status: "pending", workerId: null },
+  });
 }
 
 export async function pendingItemIds(db: Database, runId: string): Promise<string[]> {

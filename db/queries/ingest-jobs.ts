@@ -1,10 +1,11 @@
-import { and, desc, eq, inArray, lt, ne, or, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, or, sql } from "drizzle-orm";
 import type { PgDatabase } from "drizzle-orm/pg-core";
 import type { NodePgQueryResultHKT } from "drizzle-orm/node-postgres";
 import type { Database } from "@/db/client";
 import * as schema from "@/db/schema";
 import { ingestJobs, type IngestJobStatus } from "@/db/schema";
 import type { IngestCounts } from "@/lib/corpus/types";
+import { ingestJobLease, leaseOrphaned, otherHolders, reclaimOrphans, renewLeases } from "./leases";
 
 /** The database or an open transaction: progress is written inside the batch's own transaction. */
 export type Executor = PgDatabase<NodePgQueryResultHKT, typeof schema>;
@@ -65,11 +66,9 @@ export async function recordJobProgress(
   return rows.length === 1;
 }
 
-export async function heartbeatIngestJob(db: Executor, id: string, runnerId: string): Promise<void> {
-  await db
-    .update(ingestJobs)
-    .set({ heartbeatAt: new Date() })
-    .where(and(eq(ingestJobs.id, id), eq(ingestJobs.status, "running"), eq(ingestJobs.runnerId, runnerId)));
+/** Renews the job's lease; false when this runner no longer holds it (cancelled, or taken over). */
+export async function heartbeatIngestJob(db: Executor, id: string, runnerId: string): Promise<boolean> {
+  return (await renewLeases(db, ingestJobLease, [{ id, holder: runnerId }])).length === 0;
 }
 
 /** Ends a running job; a job already cancelled from outside stays cancelled. */
@@ -114,7 +113,6 @@ export async function claimIngestJob(
   staleMs: number,
   goneRunners: string[] = [],
 ): Promise<IngestJobRow | undefined> {
-  const staleBefore = new Date(Date.now() - staleMs);
   const [row] = await db
     .update(ingestJobs)
     .set({ status: "running", runnerId, heartbeatAt: new Date(), finishedAt: null, error: null })
@@ -123,14 +121,7 @@ export async function claimIngestJob(
         eq(ingestJobs.id, id),
         or(
           inArray(ingestJobs.status, ["interrupted", "failed", "cancelled"]),
-          and(
-            eq(ingestJobs.status, "running"),
-            or(
-              lt(ingestJobs.heartbeatAt, staleBefore),
-              sql`${ingestJobs.heartbeatAt} is null`,
-              ...(goneRunners.length ? [inArray(ingestJobs.runnerId, goneRunners)] : []),
-            ),
-          ),
+          leaseOrphaned(ingestJobLease, staleMs, goneRunners),
         ),
       ),
     )
@@ -141,17 +132,26 @@ export async function claimIngestJob(
 export const ORPHAN_REASON =
   "the process running this job stopped before it finished; resume it to continue from the last committed batch";
 
-/** Running jobs of other runners, with what it takes to judge whether their process is alive. */
-export async function listRunningJobs(
-  db: Executor | Database,
-  runnerId: string,
-): Promise<Array<{ id: string; runnerId: string | null; heartbeatAt: Date | null }>> {
-  return db
-    .select({ id: ingestJobs.id, runnerId: ingestJobs.runnerId, heartbeatAt: ingestJobs.heartbeatAt })
-    .from(ingestJobs)
-    .where(
-      and(eq(ingestJobs.status, "running"), or(ne(ingestJobs.runnerId, runnerId), sql`${ingestJobs.runnerId} is null`)),
-    );
+/** Runners of running jobs other than `runnerId`: the orphan sweep asks which of them are dead. */
+export async function otherJobRunners(db: Executor, runnerId: string): Promise<string[]> {
+  return otherHolders(db, ingestJobLease, runnerId);
+}
+
+/**
+ * Running jobs of other runners that stopped beating for `staleMs`, or whose runner is one of
+ * `goneRunners`, become interrupted (in one statement, so a job resumed meanwhile is left alone).
+ */
+export async function markOrphanJobsInterrupted(
+  db: Executor,
+  opts: { runnerId: string; staleMs: number; goneRunners: string[] },
+): Promise<number> {
+  const ids = await reclaimOrphans(db, ingestJobLease, {
+    self: opts.runnerId,
+    leaseMs: opts.staleMs,
+    goneHolders: opts.goneRunners,
+    set: { status: "interrupted", finishedAt: new Date(), error: ORPHAN_REASON },
+  });
+  return ids.length;
 }
 
 /**

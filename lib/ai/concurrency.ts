@@ -1,8 +1,10 @@
-import os from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
 import { sql } from "drizzle-orm";
 import pLimit, { type LimitFunction } from "p-limit";
 import type { Database } from "@/db/client";
+import { peekProcessGlobal, setProcessGlobal } from "@/lib/process/globals";
+import { processId } from "@/lib/process/identity";
+import { keepLease } from "@/lib/process/lease";
 
 /**
  * One queue per provider (per server for openai-compatible), shared by every debate in the
@@ -34,9 +36,7 @@ export const SLOT_LEASE_MS = 30_000;
 /** Between two tries for a slot when all are taken. Polling, not LISTEN: a model call lasts seconds, a poll costs one indexed UPDATE. */
 const POLL_MS = 100;
 
-type Global = { db: Database; holder: string; seq: number; seeded: Set<string>; leaseMs: number };
-const globalKey = Symbol.for("counterpoint.provider-slots");
-type G = typeof globalThis & { [globalKey]?: Global };
+export type ProviderSlots = { db: Database; holder: string; seq: number; seeded: Set<string>; leaseMs: number };
 
 /**
  * Makes provider limits hold across processes through this PostgreSQL database. Called at
@@ -44,25 +44,25 @@ type G = typeof globalThis & { [globalKey]?: Global };
  * never on PGlite, which one process only opens.
  */
 export function useGlobalProviderSlots(db: Database, opts: { leaseMs?: number } = {}) {
-  (globalThis as G)[globalKey] = {
+  setProcessGlobal("provider-slots", {
     db,
-    holder: `${os.hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`,
+    holder: processId(),
     seq: 0,
     seeded: new Set(),
     leaseMs: opts.leaseMs ?? SLOT_LEASE_MS,
-  };
+  });
 }
 
 /** Back to per-process limits (tests that turned global slots on for one database). */
 export function stopUsingGlobalProviderSlots() {
-  delete (globalThis as G)[globalKey];
+  setProcessGlobal("provider-slots", undefined);
 }
 
 export function globalProviderSlotsInUse(): boolean {
-  return Boolean((globalThis as G)[globalKey]);
+  return Boolean(peekProcessGlobal("provider-slots"));
 }
 
-async function acquireSlot(g: Global, key: string, concurrency: number): Promise<{ slot: number; holder: string }> {
+async function acquireSlot(g: ProviderSlots, key: string, concurrency: number): Promise<{ slot: number; holder: string }> {
   const seedKey = `${key}\u0000${concurrency}`;
   if (!g.seeded.has(seedKey)) {
     // The rows exist once per key and slot; a lowered limit leaves the higher slots unused (slot < n below).
@@ -94,24 +94,22 @@ async function acquireSlot(g: Global, key: string, concurrency: number): Promise
 export function runLimited<T>(key: string, concurrency: number, fn: () => Promise<T>): Promise<T> {
   const local = limiterFor(key, concurrency);
   return local(async () => {
-    const g = (globalThis as G)[globalKey];
+    const g = peekProcessGlobal("provider-slots");
     if (!g) return fn();
     const { slot, holder } = await acquireSlot(g, key, concurrency);
-    const renew = setInterval(
-      () => {
-        void g.db
-          .execute(
-            sql`update provider_slots set leased_until = now() + make_interval(secs => ${g.leaseMs / 1000}::float8) where key = ${key} and slot = ${slot}::int and holder = ${holder}`,
-          )
-          .catch(() => undefined);
+    // A slot is a lease with its expiry stored (leased_until), not a row of work: renewed the same way.
+    const stopRenewing = keepLease({
+      everyMs: Math.max(1000, Math.floor(g.leaseMs / 3)),
+      renew: async () => {
+        await g.db.execute(
+          sql`update provider_slots set leased_until = now() + make_interval(secs => ${g.leaseMs / 1000}::float8) where key = ${key} and slot = ${slot}::int and holder = ${holder}`,
+        );
       },
-      Math.max(1000, Math.floor(g.leaseMs / 3)),
-    );
-    renew.unref();
+    });
     try {
       return await fn();
     } finally {
-      clearInterval(renew);
+      stopRenewing();
       await g.db
         .execute(
           sql`update provider_slots set holder = null, leased_until = null where key = ${key} and slot = ${slot}::int and holder = ${holder}`,

@@ -1,4 +1,5 @@
 import { EventEmitter } from "node:events";
+import { processGlobal } from "@/lib/process/globals";
 
 /*
  * Revoking a share link ends every stream opened with it. The revoking process announces the
@@ -7,17 +8,13 @@ import { EventEmitter } from "node:events";
  * app server within seconds whatever carries (or loses) the news.
  */
 
-const key = Symbol.for("counterpoint.share-revocations");
-type G = typeof globalThis & { [key]?: EventEmitter };
-
 function emitter(): EventEmitter {
-  const g = globalThis as G;
-  if (!g[key]) {
-    g[key] = new EventEmitter();
+  return processGlobal("share-revocations", () => {
+    const e = new EventEmitter();
     // One listener per open shared stream.
-    g[key].setMaxListeners(0);
-  }
-  return g[key];
+    e.setMaxListeners(0);
+    return e;
+  });
 }
 
 export function announceRevoked(token: string) {

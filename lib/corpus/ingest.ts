@@ -18,9 +18,10 @@ import {
   getIngestJobRow,
   heartbeatIngestJob,
   listIngestJobRows,
-  listRunningJobs,
   markJobNotResumable,
   markJobsInterrupted,
+  markOrphanJobsInterrupted,
+  otherJobRunners,
   recordJobProgress,
   requestIngestJobCancel,
   RECENT_ERRORS_CAP,
@@ -34,7 +35,8 @@ import { openSource, SourceError, type OpenedSource, type ReadSourceOptions, typ
 import { NotTextError } from "./formats/decode";
 import { CsvHeaderError } from "./formats/csv";
 import { NoTextLayerError } from "./formats/documents";
-import { runnerIsGone } from "./runner";
+import { goneHolders, isOrphan, keepLease, leaseIsLive } from "@/lib/process/lease";
+import { holderIsGone } from "@/lib/process/identity";
 import { IngestError, ORPHAN_AFTER_MS, RUNNER_ID, failureReason, localRuns, registerLocalRun } from "./jobs";
 import type {
   ChunkingOptions,
@@ -304,9 +306,7 @@ function toJob(row: IngestJobRow): IngestJob {
 
 /** A running job of another process that is gone (or silent too long) is shown as what it is: interrupted. */
 async function settle(db: Database, row: IngestJobRow): Promise<IngestJobRow> {
-  if (row.status !== "running" || row.runnerId === RUNNER_ID) return row;
-  const stale = !row.heartbeatAt || row.heartbeatAt.getTime() < Date.now() - ORPHAN_AFTER_MS;
-  if (!stale && !runnerIsGone(row.runnerId, RUNNER_ID)) return row;
+  if (row.status !== "running" || !isOrphan(leaseOf(row), ORPHAN_AFTER_MS, RUNNER_ID)) return row;
   await markJobsInterrupted(db, [row]);
   return (await getIngestJobRow(db, row.id)) ?? row;
 }
@@ -334,13 +334,15 @@ export async function markOrphanedJobsInterrupted(
   runnerId: string = RUNNER_ID,
   opts: { staleMs?: number } = {},
 ): Promise<number> {
-  const staleBefore = Date.now() - (opts.staleMs ?? ORPHAN_AFTER_MS);
-  const running = await listRunningJobs(db, runnerId);
-  const orphans = running.filter(
-    (j) => !j.heartbeatAt || j.heartbeatAt.getTime() < staleBefore || runnerIsGone(j.runnerId, runnerId),
-  );
-  return markJobsInterrupted(db, orphans);
+  const gone = goneHolders(await otherJobRunners(db, runnerId), runnerId);
+  return markOrphanJobsInterrupted(db, { runnerId, staleMs: opts.staleMs ?? ORPHAN_AFTER_MS, goneRunners: gone });
 }
+
+/** A job row as a lease: its runner holds it, its heartbeat renews it. */
+const leaseOf = (j: { runnerId: string | null; heartbeatAt: Date | null }) => ({
+  holder: j.runnerId,
+  renewedAt: j.heartbeatAt,
+});
 
 /** Failures a resume would only repeat: the source itself is the problem. */
 function isPermanent(e: unknown): boolean {
@@ -582,10 +584,8 @@ async function runJob(ctx: RunContext, records: AsyncIterable<SourceRecord>): Pr
     ctx.onProgress?.(progress("running"));
   };
 
-  const heartbeat = setInterval(() => {
-    heartbeatIngestJob(db, jobId, runnerId).catch(() => {});
-  }, HEARTBEAT_MS);
-  heartbeat.unref();
+  // A lost lease is noticed by the next batch's write (recordJobProgress), which rolls it back.
+  const stopHeartbeat = keepLease({ everyMs: HEARTBEAT_MS, renew: () => heartbeatIngestJob(db, jobId, runnerId) });
 
   try {
     ctx.onProgress?.(progress("running"));
@@ -654,7 +654,7 @@ async function runJob(ctx: RunContext, records: AsyncIterable<SourceRecord>): Pr
     if (!resumable) await markJobNotResumable(db, jobId).catch(() => {});
     throw new IngestError(message, { ...summarize(ctx, "failed", progress, started), resumable });
   } finally {
-    clearInterval(heartbeat);
+    stopHeartbeat();
     // A failed or cancelled first load still leaves committed vectors that searches need indexed.
     await buildDeferredIndex().catch((e) =>
       console.error(`[ingest] building the vector index failed: ${(e as Error).message}`),
@@ -695,8 +695,7 @@ async function prepareRun(db: Database, opts: RunOptions & { data?: string }) {
       (j) =>
         j.kind === "reembed" &&
         j.status === "running" &&
-        !(j.heartbeatAt && j.heartbeatAt.getTime() < Date.now() - ORPHAN_AFTER_MS) &&
-        !runnerIsGone(j.runnerId, RUNNER_ID),
+        leaseIsLive(leaseOf(j), ORPHAN_AFTER_MS, RUNNER_ID),
     );
     if (reembed)
       throw new IngestError(
@@ -906,7 +905,7 @@ export async function resumeIngestJob(
     if (!settled)
       throw new IngestError(`job ${jobId} is still finishing the batch it was cancelled in; try again in a minute`);
   }
-  const gone = row.runnerId && runnerIsGone(row.runnerId, runnerId) ? [row.runnerId] : [];
+  const gone = row.runnerId && holderIsGone(row.runnerId, runnerId) ? [row.runnerId] : [];
   const claimed = await claimIngestJob(db, jobId, runnerId, opts.staleMs ?? ORPHAN_AFTER_MS, gone);
   if (!claimed) throw new IngestError(`job ${jobId} is still running in another process (its heartbeat is fresh)`);
   const c = await findCorpusById(db, row.corpusId);

@@ -1,5 +1,5 @@
-import { randomUUID } from "node:crypto";
-import os from "node:os";
+import { processGlobal } from "@/lib/process/globals";
+import { processId } from "@/lib/process/identity";
 import type { IngestSummary } from "./types";
 
 /*
@@ -21,13 +21,10 @@ export class IngestError extends Error {
   }
 }
 
-// Next.js bundles this module separately for route handlers and server actions, so module state
-// lives on globalThis: one runner id per process, and a cancel from a server action reaches a job
-// that an upload route started.
-const processState = ((globalThis as Record<symbol, unknown>)[Symbol.for("counterpoint.ingest")] ??= {
-  runnerId: `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`,
-  running: new Map<string, LocalRun>(),
-}) as { runnerId: string; running: Map<string, LocalRun> };
+// One per process (lib/process/globals.ts): a cancel from a server action reaches a job that an
+// upload route started, though Next.js bundles the two separately.
+export type IngestProcessState = { running: Map<string, LocalRun> };
+const processState = processGlobal("ingest", () => ({ running: new Map<string, LocalRun>() }));
 
 /** A run of this process: its abort switch, and a promise that settles once it has written its last word. */
 export type LocalRun = { controller: AbortController; settled: Promise<unknown> };
@@ -48,7 +45,7 @@ export function registerLocalRun(jobId: string, controller: AbortController): ()
 }
 
 /** Identifies this process in ingest_jobs.runner_id; a new process gets a new id. */
-export const RUNNER_ID = processState.runnerId;
+export const RUNNER_ID = processId();
 
 /** Jobs (ingests and re-embeds) running in this process, by id. */
 export function localRuns(): Map<string, LocalRun> {

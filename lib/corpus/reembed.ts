@@ -19,7 +19,8 @@ import { canDeferVectorIndex, ensureVectorIndex } from "@/db/queries/vector-inde
 import { corpusPassageCount } from "@/db/queries/retrieval";
 import { resolveEmbedder, type Embedder } from "@/lib/embeddings/registry";
 import { IngestError, ORPHAN_AFTER_MS, RUNNER_ID, failureReason, registerLocalRun } from "./jobs";
-import { runnerIsGone } from "./runner";
+import { holderIsGone } from "@/lib/process/identity";
+import { keepLease, leaseIsLive } from "@/lib/process/lease";
 import type { IngestProgress, IngestSummary } from "./types";
 
 /*
@@ -66,8 +67,7 @@ async function refuseIfBusy(db: Database, corpus: CorpusRow, except?: string) {
     (j) =>
       j.status === "running" &&
       j.id !== except &&
-      !(j.heartbeatAt && j.heartbeatAt.getTime() < Date.now() - ORPHAN_AFTER_MS) &&
-      !runnerIsGone(j.runnerId, RUNNER_ID),
+      leaseIsLive({ holder: j.runnerId, renewedAt: j.heartbeatAt }, ORPHAN_AFTER_MS, RUNNER_ID),
   );
   if (busy) {
     throw new IngestError(
@@ -136,7 +136,7 @@ export async function resumeReembedJob(
   if (!corpus) throw new IngestError(`the corpus of job ${row.id} no longer exists`);
   await refuseIfBusy(db, corpus, row.id);
   const runnerId = opts.runnerId ?? RUNNER_ID;
-  const gone = row.runnerId && runnerIsGone(row.runnerId, runnerId) ? [row.runnerId] : [];
+  const gone = row.runnerId && holderIsGone(row.runnerId, runnerId) ? [row.runnerId] : [];
   const claimed = await claimIngestJob(db, row.id, runnerId, opts.staleMs ?? ORPHAN_AFTER_MS, gone);
   if (!claimed) throw new IngestError(`job ${row.id} is still running in another process (its heartbeat is fresh)`);
   return run(db, corpus, embedder, stored, claimed, runnerId, opts);
@@ -154,8 +154,7 @@ async function run(
   const controller = new AbortController();
   const signal = opts.signal ? AbortSignal.any([opts.signal, controller.signal]) : controller.signal;
   const unregister = registerLocalRun(job.id, controller);
-  const heartbeat = setInterval(() => heartbeatIngestJob(db, job.id, runnerId).catch(() => {}), HEARTBEAT_MS);
-  heartbeat.unref();
+  const stopHeartbeat = keepLease({ everyMs: HEARTBEAT_MS, renew: () => heartbeatIngestJob(db, job.id, runnerId) });
   const started = Date.now();
   // Counts continue from what the job had committed before a resume.
   let embedded = job.recordsDone;
@@ -278,7 +277,7 @@ async function run(
     await finishIngestJob(db, job.id, runnerId, { status: "failed", error: message }).catch(() => {});
     throw new IngestError(message, { ...summary("failed"), resumable: true });
   } finally {
-    clearInterval(heartbeat);
+    stopHeartbeat();
     unregister();
     // A stopped first load still leaves committed vectors that a later search of this model needs indexed.
     if (deferredIndexDim !== undefined)

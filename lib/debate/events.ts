@@ -1,4 +1,5 @@
 import { EventEmitter } from "node:events";
+import { peekProcessGlobal, processGlobal, setProcessGlobal } from "@/lib/process/globals";
 import { spliceDelta } from "./splice";
 import type { DebateEvidence, VerdictRecord } from "./types";
 import type { MethodViewExtras } from "./definition";
@@ -66,14 +67,10 @@ export type RetryNote = { attempt: number; maxAttempts: number; reason: string }
 /** A turn being generated, with its text so far. */
 export type LiveTurn = { turn: TurnInfo; text: string; retry?: RetryNote };
 /** Several turns may run at once (two agents in one round, a judge panel): keyed by seq. */
-type Live = { emitter: EventEmitter; running: Map<number, LiveTurn>; active: boolean; follows: number };
-
-const key = Symbol.for("counterpoint.debate-live");
-type G = typeof globalThis & { [key]?: Map<string, Live> };
+export type Live = { emitter: EventEmitter; running: Map<number, LiveTurn>; active: boolean; follows: number };
 
 function registry(): Map<string, Live> {
-  const g = globalThis as G;
-  return (g[key] ??= new Map());
+  return processGlobal("debate-live", () => new Map());
 }
 
 function live(debateId: string): Live {
@@ -103,13 +100,11 @@ export type EventBus = {
   stoppedRunning(debateId: string): void;
 };
 
-const busKey = Symbol.for("counterpoint.debate-event-bus");
-type GB = typeof globalThis & { [busKey]?: EventBus | null };
 export function setEventBus(bus: EventBus | null) {
-  (globalThis as GB)[busKey] = bus;
+  setProcessGlobal("debate-event-bus", bus);
 }
 export function eventBus(): EventBus | null {
-  return (globalThis as GB)[busKey] ?? null;
+  return peekProcessGlobal("debate-event-bus") ?? null;
 }
 
 /** Updates the buffer of running turns for `event`; false when a delta does not join the text held (a gap). */

@@ -1,6 +1,7 @@
-import os from "node:os";
 import type { Client } from "pg";
 import { z } from "zod";
+import { peekProcessGlobal, setProcessGlobal } from "@/lib/process/globals";
+import { processId } from "@/lib/process/identity";
 import { encodeMessage, PIECE_BYTES, Reassembler, splitByBytes, wireSchema } from "./event-wire";
 import {
   liveTurns,
@@ -95,7 +96,7 @@ type Outgoing = { debateId: string; message: unknown };
 export type PgBusStats = { sent: number; maxPayloadBytes: number; received: number; gaps: number };
 
 export class PgEventBus implements EventBus {
-  readonly origin = `${os.hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
+  readonly origin = processId();
   readonly stats: PgBusStats = { sent: 0, maxPayloadBytes: 0, received: 0, gaps: 0 };
   private client: Client | null = null;
   private connecting: Promise<Client> | null = null;
@@ -408,27 +409,24 @@ export class PgEventBus implements EventBus {
   }
 }
 
-const key = Symbol.for("counterpoint.pg-event-bus");
-type G = typeof globalThis & { [key]?: PgEventBus };
 
 /**
  * Carries this process's debate events through PostgreSQL at `url` (idempotent: one bus per
  * process, whichever module copy asks). The connection opens on first use.
  */
 export function enableCrossProcessEvents(url: string): PgEventBus {
-  const g = globalThis as G;
-  if (!g[key]) {
-    g[key] = new PgEventBus(url);
-    setEventBus(g[key]);
-  }
-  return g[key];
+  const existing = peekProcessGlobal("pg-event-bus");
+  if (existing) return existing;
+  const bus = new PgEventBus(url);
+  setProcessGlobal("pg-event-bus", bus);
+  setEventBus(bus);
+  return bus;
 }
 
 export async function disableCrossProcessEvents() {
-  const g = globalThis as G;
-  const bus = g[key];
+  const bus = peekProcessGlobal("pg-event-bus");
   if (!bus) return;
-  delete g[key];
+  setProcessGlobal("pg-event-bus", undefined);
   setEventBus(null);
   await bus.close();
 }

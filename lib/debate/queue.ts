@@ -7,6 +7,9 @@ import * as q from "@/db/queries/debates";
 import type { ResolvedModel } from "@/lib/ai/registry";
 import { getConfig } from "@/lib/config";
 import { plural } from "@/lib/plural";
+import { peekProcessGlobal, setProcessGlobal } from "@/lib/process/globals";
+import { processId } from "@/lib/process/identity";
+import { goneHolders } from "@/lib/process/lease";
 import { handOverBeforeExit } from "./hand-over";
 import { handBack, runDebate, startDebateRun, type Claim } from "./runner";
 import { claimRefusal } from "./claim-refusal";
@@ -150,7 +153,9 @@ export class DebateQueue {
       );
 
     const sweep = async () => {
-      const ids = await q.debatesToRequeue(this.db, { leaseMs, queuedForMs: QUEUED_RESEND_MS });
+      // A run of a dead process on this host is offered at once; elsewhere its lease decides.
+      const goneRunners = goneHolders(await q.otherDebateRunners(this.db, processId()));
+      const ids = await q.debatesToRequeue(this.db, { leaseMs, queuedForMs: QUEUED_RESEND_MS, goneRunners });
       for (const id of ids) await this.enqueue(id);
       if (ids.length)
         opts.log?.(`offered ${plural(ids.length, "debate")} again (a worker stopped, or its job was lost)`);
@@ -185,19 +190,18 @@ export class DebateQueue {
 /** How long a stopping app waits for its hand-back; a debate not handed back by then is taken over after its lease. */
 const HAND_OVER_MS = 10_000;
 
-const key = Symbol.for("counterpoint.debate-queue");
-type AppQueue = { queue: DebateQueue; url: string; worker?: { controller: AbortController; done: Promise<void> } };
-type G = typeof globalThis & { [key]?: AppQueue };
+export type AppQueue = { queue: DebateQueue; url: string; worker?: { controller: AbortController; done: Promise<void> } };
 
 /** This process's connection to the debates queue (PostgreSQL only). */
 export function debateQueue(h: DbHandle): DebateQueue {
   const database = getConfig().database;
   if (h.backend !== "postgres" || database.backend !== "postgres")
     throw new Error("The debates queue needs PostgreSQL (DATABASE_URL).");
-  const g = globalThis as G;
-  if (!g[key] || g[key].url !== database.url)
-    g[key] = { queue: new DebateQueue(h.db, database.url), url: database.url };
-  return g[key].queue;
+  const current = peekProcessGlobal("debate-queue");
+  if (current && current.url === database.url) return current.queue;
+  const fresh = { queue: new DebateQueue(h.db, database.url), url: database.url };
+  setProcessGlobal("debate-queue", fresh);
+  return fresh.queue;
 }
 
 /**
@@ -228,7 +232,8 @@ export async function resumeDebate(h: DbHandle, debateId: string): Promise<Claim
 /** Starts this app process's debate worker (PostgreSQL, IN_PROCESS_WORKER=true); once per process. */
 export function startInProcessWorker(h: DbHandle, concurrency: number): void {
   const queue = debateQueue(h);
-  const g = (globalThis as G)[key]!;
+  // debateQueue() has just made it.
+  const g = peekProcessGlobal("debate-queue")!;
   if (g.worker) return;
   const controller = new AbortController();
   const done = queue
@@ -249,6 +254,6 @@ export function startInProcessWorker(h: DbHandle, concurrency: number): void {
 
 /** The in-process worker, for /api/health: null when this process runs none (PGlite, or IN_PROCESS_WORKER=false). */
 export function inProcessWorkerStatus(): DebateWorkerStatus | null {
-  const g = (globalThis as G)[key];
+  const g = peekProcessGlobal("debate-queue");
   return g?.worker ? g.queue.status() : null;
 }

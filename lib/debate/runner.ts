@@ -1,8 +1,10 @@
-import os from "node:os";
 import type { Database } from "@/db/client";
 import * as q from "@/db/queries/debates";
 import { ModelCallError } from "@/lib/ai/call";
 import { getConfig } from "@/lib/config";
+import { processGlobal } from "@/lib/process/globals";
+import { holderIsGone, processId } from "@/lib/process/identity";
+import { goneHolders, LeaseKeeper } from "@/lib/process/lease";
 import { ALREADY_RUNNING, claimRefusal, INTERRUPTED_BY_RESTART, STILL_STOPPING } from "./claim-refusal";
 import { publish, setRunning } from "./events";
 import { Journal } from "./journal";
@@ -20,19 +22,13 @@ import { budgetLimits, DebateCancelled, Spending, type Run, type RunOptions, typ
  * the outcome: the verdict, a failure naming its turn, a stop, or a hand-back to the queue.
  */
 
-/**
- * Identifies this server process in `debates.runner_id`. Next.js may load this module once per
- * bundle in one process, so the id lives on globalThis: one process, one id.
- */
-const idKey = Symbol.for("counterpoint.debate-runner-id");
-export const RUNNER_ID: string = ((globalThis as Record<symbol, string | undefined>)[idKey] ??=
-  `${os.hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`);
+/** This process in `debates.runner_id`: each run's token is `RUNNER_ID/<n>`. */
+export const RUNNER_ID: string = processId();
 
-const key = Symbol.for("counterpoint.debate-runner");
-type RunnerState = { controllers: Map<string, Run>; timer?: NodeJS.Timeout; runs: number };
+/** This process's runs (so a Stop reaches one at once) and the one heartbeat that renews all their claims. */
+export type RunnerState = { controllers: Map<string, Run>; lease: LeaseKeeper; db?: Database; runs: number };
 function state(): RunnerState {
-  const g = globalThis as typeof globalThis & { [key]?: RunnerState };
-  return (g[key] ??= { controllers: new Map(), runs: 0 });
+  return processGlobal("debate-runner", () => ({ controllers: new Map(), lease: newLeaseKeeper(), runs: 0 }));
 }
 
 /** `released`: handed back to the queue unfinished (a worker stopping gracefully); another run continues it. */
@@ -52,7 +48,13 @@ export async function claimDebate(db: Database, debateId: string, from?: RunOpti
   const local = state().controllers.get(debateId);
   if (local) return { ok: false, error: local.controller.signal.aborted ? STILL_STOPPING : ALREADY_RUNNING };
   const token = `${RUNNER_ID}/${++state().runs}`;
-  if (await q.claimForRun(db, debateId, token, getConfig().debateLeaseMs, from)) return { ok: true, token };
+  const leaseMs = getConfig().debateLeaseMs;
+  if (await q.claimForRun(db, debateId, token, leaseMs, from)) return { ok: true, token };
+  // Held by a process on this host that has died: taken now rather than after its lease.
+  const held = await q.getDebateStatus(db, debateId);
+  if (held?.status === "running" && holderIsGone(held.runnerId, RUNNER_ID)) {
+    if (await q.claimForRun(db, debateId, token, leaseMs, from, [held.runnerId!])) return { ok: true, token };
+  }
   return { ok: false, error: await claimRefusal(db, debateId) };
 }
 
@@ -105,7 +107,7 @@ async function runClaimed(db: Database, debateId: string, token: string, opts: R
   const run: Run = { controller, token };
   state().controllers.set(debateId, run);
   setRunning(debateId, true);
-  startHeartbeat(db);
+  holdClaim(db, debateId, run);
   publish(debateId, { type: "status", status: "running" });
 
   // Rows an earlier run left unfinished are run again, so they go (only when the snapshot holds
@@ -167,6 +169,7 @@ async function runClaimed(db: Database, debateId: string, token: string, opts: R
     publish(debateId, { type: "status", status: "failed", error: message });
     return { status: "failed", error: message };
   } finally {
+    state().lease.drop(debateId, token);
     // Only this run's entry: a later run of the same debate may already have registered its own.
     if (state().controllers.get(debateId) === run) {
       state().controllers.delete(debateId);
@@ -229,30 +232,32 @@ const HEARTBEAT_MS = 5_000;
 /** Several beats fit in a lease (DEBATE_LEASE_SECONDS), so one slow write does not lose the debate. */
 const beatEvery = () => Math.min(HEARTBEAT_MS, Math.floor(getConfig().debateLeaseMs / 3));
 
-function startHeartbeat(db: Database) {
-  const st = state();
-  if (st.timer) return;
-  st.timer = setInterval(async () => {
-    const runs = [...st.controllers.entries()].map(([id, r]) => ({ id, token: r.token }));
-    if (runs.length === 0) {
-      clearInterval(st.timer);
-      st.timer = undefined;
-      return;
-    }
-    try {
-      // A debate stopped from another process, or taken over after this run missed its lease: stop here too.
-      for (const id of await q.heartbeat(db, runs)) {
-        const r = st.controllers.get(id);
-        if (!r) continue;
-        const row = await q.getDebateStatus(db, id);
-        r.lost = row?.runnerId !== r.token;
-        r.controller.abort();
-      }
-    } catch (e) {
-      console.error(`[debates] heartbeat failed: ${(e as Error).message}`);
-    }
-  }, beatEvery());
-  st.timer.unref();
+// One keeper renews every run's claim in one statement per beat. It is process-wide, like the
+// runs, so the database it beats through is kept beside them, not in this module (of which a
+// Next.js process may hold several copies).
+function newLeaseKeeper() {
+  return new LeaseKeeper({
+    everyMs: beatEvery,
+    renew: async (holds) => {
+      const db = state().db;
+      return db ? q.heartbeat(db, holds.map((h) => ({ id: h.id, token: h.holder }))) : [];
+    },
+    label: "debates",
+  });
+}
+
+/** Renews this run's claim while it runs; a debate stopped from another process, or taken over after this run missed its lease, stops here too. */
+function holdClaim(db: Database, debateId: string, run: Run) {
+  state().db = db;
+  state().lease.hold(debateId, run.token, () => {
+    void q
+      .getDebateStatus(db, debateId)
+      .then((row) => {
+        run.lost = row?.runnerId !== run.token;
+      })
+      .catch(() => undefined)
+      .finally(() => run.controller.abort());
+  });
 }
 
 /** At start-up: debates a dead process left running become `interrupted`, resumable by a user. */
@@ -261,6 +266,7 @@ export async function recoverOrphans(db: Database, backend: "pglite" | "postgres
     allRunning: backend === "pglite",
     staleAfterMs: 6 * HEARTBEAT_MS,
     exceptRunner: RUNNER_ID,
+    goneRunners: backend === "pglite" ? [] : goneHolders(await q.otherDebateRunners(db, RUNNER_ID)),
     message: INTERRUPTED_BY_RESTART,
   });
 }

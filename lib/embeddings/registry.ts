@@ -3,6 +3,7 @@ import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { embedMany, type EmbeddingModel } from "ai";
 import { getConfig, type AppConfig } from "@/lib/config";
 import { parseModelId } from "@/lib/ai/model-id";
+import { processGlobal } from "@/lib/process/globals";
 import { startOnnxEngine, startWasmEngine, type EngineKind, type MiniLmEngine } from "./minilm/engines";
 
 /**
@@ -102,15 +103,9 @@ export type MiniLmEngineStatus = {
 
 // One engine per model per process, kept warm; on globalThis because Next.js bundles route
 // handlers and server actions separately and both must share the one worker.
-const engineState = ((globalThis as Record<symbol, unknown>)[Symbol.for("counterpoint.minilm")] ??= new Map<
-  string,
-  MiniLmEngineStatus
->()) as Map<string, MiniLmEngineStatus>;
+const engineState = processGlobal("minilm", () => new Map<string, MiniLmEngineStatus>());
 
-const engineLoads = ((globalThis as Record<symbol, unknown>)[Symbol.for("counterpoint.minilm.loads")] ??= new Map<
-  string,
-  Promise<MiniLmEngine>
->()) as Map<string, Promise<MiniLmEngine>>;
+const engineLoads = processGlobal("minilm.loads", () => new Map<string, Promise<MiniLmEngine>>());
 
 /** Which engine runs a MiniLM model in this process, once it has loaded (doctor, bench). */
 export function miniLmEngineStatus(id: string): MiniLmEngineStatus | undefined {

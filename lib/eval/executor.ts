@@ -1,10 +1,11 @@
-import os from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Database } from "@/db/client";
 import * as q from "@/db/queries/eval";
 import { getDebateStatus } from "@/db/queries/debates";
 import type { ResolvedModel } from "@/lib/ai/registry";
 import { runDebate, type RunOptions } from "@/lib/debate/runner";
+import { processId } from "@/lib/process/identity";
+import { keepLease } from "@/lib/process/lease";
 import type { ExecutorKind } from "./run";
 
 /**
@@ -19,7 +20,8 @@ import type { ExecutorKind } from "./run";
  * debate that already completed is never run again, so no claim is run twice to completion.
  */
 
-export const WORKER_ID = `${os.hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
+/** This process in `eval_items.worker_id`. */
+export const WORKER_ID = processId();
 
 /** How a worker turns model ids into models for one item: the registry by default; tests and benchmarks inject scripted models. */
 export type ResolverFactory = (item: {
@@ -107,11 +109,11 @@ export async function processItem(
     await q.releaseItem(db, item.id, workerId);
     return { outcome: "paused", runId: item.run_id };
   }
-  const beat = setInterval(
-    () => void q.heartbeatItems(db, [item.id], workerId).catch(() => undefined),
-    opts.heartbeatMs ?? DEFAULT_HEARTBEAT_MS,
-  );
-  beat.unref();
+  // A lost lease needs no action here: finishItem writes only for the holder, and the debate's own claim keeps it from running twice.
+  const stopHeartbeat = keepLease({
+    everyMs: opts.heartbeatMs ?? DEFAULT_HEARTBEAT_MS,
+    renew: async () => (await q.heartbeatItems(db, [item.id], workerId)).length === 0,
+  });
   try {
     if (!item.debate_id) {
       await q.finishItem(db, item.id, workerId, "failed", "the item has no debate");
@@ -149,7 +151,7 @@ export async function processItem(
     await q.finishItem(db, item.id, workerId, "failed", (e as Error).message).catch(() => undefined);
     return { outcome: "failed", itemId: item.id, runId: item.run_id };
   } finally {
-    clearInterval(beat);
+    stopHeartbeat();
     await q.completeRunIfDone(db, item.run_id).catch(() => false);
   }
 }

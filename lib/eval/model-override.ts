@@ -1,3 +1,4 @@
+import { peekProcessGlobal, setProcessGlobal } from "@/lib/process/globals";
 import type { ResolverFactory } from "./executor";
 
 /**
@@ -6,13 +7,10 @@ import type { ResolverFactory } from "./executor";
  * CLI loads. Nothing reads an environment variable for it, so a deployed worker cannot be switched
  * to a scripted model by configuration.
  */
-const key = Symbol.for("counterpoint.eval.resolver-factory");
-type G = typeof globalThis & { [key]?: ResolverFactory };
-
 export function installResolverFactory(f: ResolverFactory) {
-  (globalThis as G)[key] = f;
+  setProcessGlobal("eval.resolver-factory", f);
 }
 
 export function installedResolverFactory(): ResolverFactory | undefined {
-  return (globalThis as G)[key];
+  return peekProcessGlobal("eval.resolver-factory");
 }

@@ -5,6 +5,7 @@ import type { Database } from "@/db/client";
 import * as q from "@/db/queries/eval";
 import { pendingItemsWithoutJob } from "@/db/queries/eval-queue";
 import { plural } from "@/lib/plural";
+import { goneHolders } from "@/lib/process/lease";
 import {
   DEFAULT_HEARTBEAT_MS,
   DEFAULT_LEASE_MS,
@@ -104,7 +105,8 @@ export class PgBossExecutor implements EvalExecutor {
     // Items whose worker died: back to pending and into the queue again. And pending items no job
     // will ever deliver (a run made or resumed without queueing): queued now, so no run waits forever.
     const sweep = async () => {
-      const released = await q.releaseStaleItems(this.db, leaseMs);
+      const gone = goneHolders(await q.otherItemWorkers(this.db, workerId), workerId);
+      const released = await q.releaseStaleItems(this.db, leaseMs, gone);
       for (const r of released) await this.boss.send(EVAL_QUEUE, { runId: r.run_id, itemId: r.id } satisfies JobData);
       if (released.length) opts.log?.(`re-queued ${plural(released.length, "item")} of a worker that stopped`);
       const orphans = await pendingItemsWithoutJob(this.db, { queue: EVAL_QUEUE, olderThanMs: leaseMs });

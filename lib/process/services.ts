@@ -1,4 +1,5 @@
 import { addDatabaseHooks } from "@/db/client";
+import { peekProcessGlobal, setProcessGlobal } from "./globals";
 
 /**
  * The composition root: what runs in every Counterpoint process beside its requests or commands,
@@ -11,13 +12,9 @@ import { addDatabaseHooks } from "@/db/client";
  *   It closes before the database does, so its last queued events (a debate's final status) are
  *   sent before the process goes.
  */
-const installedKey = Symbol.for("counterpoint.process-services");
-type GlobalWithServices = typeof globalThis & { [installedKey]?: true };
-
 export function installProcessServices() {
-  const g = globalThis as GlobalWithServices;
-  if (g[installedKey]) return;
-  g[installedKey] = true;
+  if (peekProcessGlobal("process-services")) return;
+  setProcessGlobal("process-services", true);
   addDatabaseHooks({
     async opened(_handle, database) {
       if (database.backend === "postgres") (await import("@/lib/debate/pg-bus")).enableCrossProcessEvents(database.url);

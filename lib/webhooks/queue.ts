@@ -1,4 +1,3 @@
-import os from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
 import PgBoss from "pg-boss";
 import { ensureQueue } from "@/lib/process/pg-boss-queue";
@@ -7,6 +6,8 @@ import type { Database, DbHandle } from "@/db/client";
 import * as q from "@/db/queries/webhooks";
 import { getConfig } from "@/lib/config";
 import type { Resolver } from "@/lib/net/safe-fetch";
+import { peekProcessGlobal, setProcessGlobal } from "@/lib/process/globals";
+import { processId } from "@/lib/process/identity";
 import { deliverOnce } from "./deliver";
 import { sealPlainSecrets } from "./secret-box";
 
@@ -25,7 +26,12 @@ import { sealPlainSecrets } from "./secret-box";
 export const WEBHOOK_QUEUE = "webhook-deliveries";
 const jobData = z.object({ deliveryId: z.uuid() });
 
-export const WEBHOOK_HOLDER = `${os.hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
+/*
+ * A delivery's hold (leased_by, held for one attempt's time, never renewed: an attempt is one
+ * bounded HTTP request) names this process, as every lease does. pg-boss only carries the jobs;
+ * the row's hold decides who sends.
+ */
+export const WEBHOOK_HOLDER = processId();
 
 export type WebhookWorkOptions = {
   signal: AbortSignal;
@@ -192,18 +198,16 @@ export function openWebhookWorker(h: DbHandle): WebhookWorker {
   return new InProcessWebhookWorker(h.db);
 }
 
-const key = Symbol.for("counterpoint.webhook-worker");
-type G = typeof globalThis & { [key]?: { controller: AbortController; done: Promise<void> } };
+export type AppWebhookWorker = { controller: AbortController; done: Promise<void> };
 
 /** The app server's own sender; once per process. It stops when the process does. */
 export function startAppWebhookWorker(h: DbHandle): void {
-  const g = globalThis as G;
-  if (g[key]) return;
+  if (peekProcessGlobal("webhook-worker")) return;
   const worker = openWebhookWorker(h);
   const controller = new AbortController();
   const done = worker
     .work({ signal: controller.signal, log: (l) => console.log(`[webhooks] ${l}`) })
     .catch((e) => console.error(`[webhooks] stopped: ${(e as Error).message}`))
     .finally(() => worker.close());
-  g[key] = { controller, done };
+  setProcessGlobal("webhook-worker", { controller, done });
 }
