@@ -256,10 +256,7 @@ export async function claimForRun(
       finishedAt: null,
     })
     .where(
-      and(
-        eq(s.debates.id, id),
-        or(inArray(s.debates.status, from), leaseOrphaned(debateLease, leaseMs, goneRunners)),
-      ),
+      and(eq(s.debates.id, id), or(inArray(s.debates.status, from), leaseOrphaned(debateLease, leaseMs, goneRunners))),
     )
     .returning({ id: s.debates.id });
   return rows.length === 1;

@@ -102,7 +102,6 @@ type RawItem = {
   position: number;
 };
 
-
 /**
  * Takes one item for `workerId`: a pending one, or one whose worker stopped beating for longer
  * than the lease (it died). Row locks with SKIP LOCKED keep two workers from taking the same row.
@@ -197,7 +196,10 @@ export async function otherItemWorkers(db: Database, self: string): Promise<stri
 }
 
 const activeRunIds = (db: Database) =>
-  db.select({ id: s.evalRuns.id }).from(s.evalRuns).where(inArray(s.evalRuns.status, ["queued", "running"]));
+  db
+    .select({ id: s.evalRuns.id })
+    .from(s.evalRuns)
+    .where(inArray(s.evalRuns.status, ["queued", "running"]));
 
 /** On the embedded database this process is the only one: any running item is an orphan. */
 export async function releaseAllRunning(db: Database, exceptWorker: string) {

@@ -62,7 +62,11 @@ export function globalProviderSlotsInUse(): boolean {
   return Boolean(peekProcessGlobal("provider-slots"));
 }
 
-async function acquireSlot(g: ProviderSlots, key: string, concurrency: number): Promise<{ slot: number; holder: string }> {
+async function acquireSlot(
+  g: ProviderSlots,
+  key: string,
+  concurrency: number,
+): Promise<{ slot: number; holder: string }> {
   const seedKey = `${key}\u0000${concurrency}`;
   if (!g.seeded.has(seedKey)) {
     // The rows exist once per key and slot; a lowered limit leaves the higher slots unused (slot < n below).

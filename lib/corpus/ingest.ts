@@ -692,10 +692,7 @@ async function prepareRun(db: Database, opts: RunOptions & { data?: string }) {
   const embedder = opts.embedder ?? resolveEmbedder(existing?.embeddingModel);
   if (existing) {
     const reembed = (await listIngestJobRows(db, existing.id, 20)).find(
-      (j) =>
-        j.kind === "reembed" &&
-        j.status === "running" &&
-        leaseIsLive(leaseOf(j), ORPHAN_AFTER_MS, RUNNER_ID),
+      (j) => j.kind === "reembed" && j.status === "running" && leaseIsLive(leaseOf(j), ORPHAN_AFTER_MS, RUNNER_ID),
     );
     if (reembed)
       throw new IngestError(

@@ -409,7 +409,6 @@ export class PgEventBus implements EventBus {
   }
 }
 
-
 /**
  * Carries this process's debate events through PostgreSQL at `url` (idempotent: one bus per
  * process, whichever module copy asks). The connection opens on first use.

@@ -190,7 +190,11 @@ export class DebateQueue {
 /** How long a stopping app waits for its hand-back; a debate not handed back by then is taken over after its lease. */
 const HAND_OVER_MS = 10_000;
 
-export type AppQueue = { queue: DebateQueue; url: string; worker?: { controller: AbortController; done: Promise<void> } };
+export type AppQueue = {
+  queue: DebateQueue;
+  url: string;
+  worker?: { controller: AbortController; done: Promise<void> };
+};
 
 /** This process's connection to the debates queue (PostgreSQL only). */
 export function debateQueue(h: DbHandle): DebateQueue {

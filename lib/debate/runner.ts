@@ -240,7 +240,12 @@ function newLeaseKeeper() {
     everyMs: beatEvery,
     renew: async (holds) => {
       const db = state().db;
-      return db ? q.heartbeat(db, holds.map((h) => ({ id: h.id, token: h.holder }))) : [];
+      return db
+        ? q.heartbeat(
+            db,
+            holds.map((h) => ({ id: h.id, token: h.holder })),
+          )
+        : [];
     },
     label: "debates",
   });
