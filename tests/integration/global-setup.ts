@@ -20,7 +20,10 @@ declare module "vitest" {
 export default async function setup(project: TestProject) {
   if (process.env.TEST_DATABASE_URL) return;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cp-it-template-"));
-  const handle = await openDatabase({ backend: "pglite", dataDir: dir }, { migrationsDir: path.resolve(import.meta.dirname, "../../db/migrations") });
+  const handle = await openDatabase(
+    { backend: "pglite", dataDir: dir },
+    { migrationsDir: path.resolve(import.meta.dirname, "../../db/migrations") },
+  );
   await handle.close();
   project.provide("pgliteTemplate", dir);
   return () => fs.rmSync(dir, { recursive: true, force: true });
