@@ -77,10 +77,19 @@ step "integration on PGlite and on PostgreSQL, side by side (PGlite's output fol
 run_vitest integration-pglite integration TEST_DATABASE_URL= > "$REPORTS/integration-pglite.log" 2>&1 &
 pglite_pass=$!
 run_vitest integration-postgres integration TEST_DATABASE_URL="$TEST_DATABASE_URL"
+# The end-to-end suite's production build starts as soon as the PostgreSQL pass ends, on the core
+# it frees while the PGlite pass may still run (not earlier: the PostgreSQL pass's bench-scale test
+# starts an app server on .next when a build exists). Every page renders per request, so the build
+# reads no setting the end-to-end server is started with; if it fails, the end-to-end server's
+# start (scripts/start.mjs) builds again and shows why.
+npx next build > "$REPORTS/build.log" 2>&1 &
+build=$!
 wait "$pglite_pass"
 cat "$REPORTS/integration-pglite.log"
+wait "$build"; echo "(production build exit code $?)" >> "$REPORTS/build.log"
 
-step "end-to-end (production build, headless chromium)"
+step "end-to-end (production build, started when the PostgreSQL pass ended; headless chromium)"
+cat "$REPORTS/build.log"
 PLAYWRIGHT_JSON_OUTPUT_NAME="$REPORTS/e2e.playwright.json" npx playwright test --reporter=list,json
 echo $? > "$REPORTS/e2e.exit"
 
