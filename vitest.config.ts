@@ -25,6 +25,7 @@ export default defineConfig({
         test: {
           name: "integration",
           include: ["tests/integration/**/*.test.ts"],
+          globalSetup: ["tests/integration/global-setup.ts"],
           fileParallelism: false,
           testTimeout: 120_000,
           hookTimeout: 120_000,

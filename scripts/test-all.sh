@@ -52,8 +52,10 @@ run_vitest() { # name, project, [env...]
   echo $? > "$REPORTS/$name.exit"
 }
 
-step "typecheck"
-npx tsc --noEmit; echo $? > "$REPORTS/typecheck.exit"
+# The type checker runs on one core for minutes: it runs beside the checks and unit tests below,
+# and its output is printed after them.
+{ npx tsc --noEmit; echo $? > "$REPORTS/typecheck.exit"; } > "$REPORTS/typecheck.log" 2>&1 &
+typecheck=$!
 
 step "dependency rules (db/ below lib/, lib/ below app/ and the CLI, no import circles)"
 node scripts/check-deps.mjs; echo $? > "$REPORTS/dependency-rules.exit"
@@ -70,6 +72,10 @@ fi
 
 run_vitest unit unit
 
+step "typecheck (ran beside the steps above)"
+wait "$typecheck"
+cat "$REPORTS/typecheck.log"
+
 # The two integration passes run side by side: PGlite's pass waits on the CPU of its own process,
 # PostgreSQL's on its server, so together they take little more than the longer one. Each file
 # still runs alone within its pass (one database per file). The PGlite pass prints when it is done.
@@ -77,10 +83,19 @@ step "integration on PGlite and on PostgreSQL, side by side (PGlite's output fol
 run_vitest integration-pglite integration TEST_DATABASE_URL= > "$REPORTS/integration-pglite.log" 2>&1 &
 pglite_pass=$!
 run_vitest integration-postgres integration TEST_DATABASE_URL="$TEST_DATABASE_URL"
+# The end-to-end suite's production build starts as soon as the PostgreSQL pass ends, on the core
+# it frees while the PGlite pass may still run (not earlier: the PostgreSQL pass's bench-scale test
+# starts an app server on .next when a build exists). Every page renders per request, so the build
+# reads no setting the end-to-end server is started with; if it fails, the end-to-end server's
+# start (scripts/start.mjs) builds again and shows why.
+npx next build > "$REPORTS/build.log" 2>&1 &
+build=$!
 wait "$pglite_pass"
 cat "$REPORTS/integration-pglite.log"
+wait "$build"; echo "(production build exit code $?)" >> "$REPORTS/build.log"
 
-step "end-to-end (production build, headless chromium)"
+step "end-to-end (production build, started when the PostgreSQL pass ended; headless chromium)"
+cat "$REPORTS/build.log"
 PLAYWRIGHT_JSON_OUTPUT_NAME="$REPORTS/e2e.playwright.json" npx playwright test --reporter=list,json
 echo $? > "$REPORTS/e2e.exit"
 

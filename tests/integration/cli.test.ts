@@ -1,11 +1,11 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { runCli } from "../helpers/cli";
+import { runBin, runCli } from "../helpers/cli";
 import { beforeAll, describe, expect, it } from "vitest";
 import { LATEST_MIGRATION, backend, freshCliEnv } from "./test-db";
 
-/** Runs `counterpoint` as a user would, through the package's bin entry. */
+/** Runs `counterpoint` in a process of its own (see tests/helpers/cli.ts). */
 const cli = runCli;
 
 let dbEnv: Record<string, string>;
@@ -15,7 +15,8 @@ beforeAll(async () => {
 
 describe(`counterpoint CLI on ${backend}`, () => {
   it("prints help for every command", async () => {
-    const top = await cli(["--help"]);
+    // Through the bin entry a user runs (tsx compiling the CLI); the other calls run the same code bundled.
+    const top = await runBin(["--help"]);
     expect(top.code).toBe(0);
     expect(top.stdout).toMatch(/migrate/);
     expect(top.stdout).toMatch(/doctor/);
