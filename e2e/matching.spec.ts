@@ -50,7 +50,7 @@ test("a claim checked before is answered with the earlier check before anything 
   await expect(step).toBeVisible({ timeout: 30_000 });
   await expect(page).toHaveURL(/\/debates\/new$/);
   const match = step.getByTestId("match").filter({ hasText: EARLIER });
-  await expect(match).toContainText("Rated HALF-TRUE");
+  await expect(match).toContainText("Rated Half true");
   await expect(match).toContainText(/\d+% similar \(shown from \d+%\)/);
   await expect(match.getByRole("link", { name: /Open the earlier check/ })).toHaveAttribute("href", earlier);
   // Everything typed is still there.

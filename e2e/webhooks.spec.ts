@@ -34,6 +34,8 @@ test("an admin subscribes a target, a finished debate shows in its log, and Send
   await page.getByLabel("Target address").fill("http://localhost:9/counterpoint");
   await page.getByRole("button", { name: "Subscribe" }).click();
   await expect(page.getByTestId("webhook-secret")).toHaveText(/^whsec_[A-Za-z0-9+/]{43}=$/);
+  const secret = (await page.getByTestId("webhook-secret").textContent())!;
+  const secretKey = secret.slice("whsec_".length);
   const row = page.getByTestId("webhook-row").filter({ hasText: "Newsroom CMS" });
   await expect(row).toContainText("active");
 
@@ -52,6 +54,8 @@ test("an admin subscribes a target, a finished debate shows in its log, and Send
   await page.goto("/admin/webhooks");
   await page.getByRole("link", { name: "Newsroom CMS" }).click();
   await page.waitForURL(/\/admin\/webhooks\/[0-9a-f-]{36}$/);
+  // Shown once: neither the subscription's page nor its page data (sent to the browser) carries it.
+  expect(await page.content()).not.toContain(secretKey);
   const delivery = page.getByTestId("delivery").first();
   await expect(async () => {
     await page.reload();

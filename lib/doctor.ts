@@ -92,7 +92,7 @@ async function checkEmbedding(config: AppConfig): Promise<Check> {
           name: `embedding ${status.id}`,
           status: "failed",
           detail: `${dims}; ${runs}, but the optimised copy ${check.optimized.path} does not match the SHA-256 recorded when it was saved`,
-          fix: `Delete ${check.optimized.path}; it is made again at the next start.`,
+          fix: `Delete the folder ${check.optimized.path}; it is made again at the next start.`,
           ms,
         };
       if (check.state !== "ok")

@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
 import type { ClaimMatch } from "@/lib/matching/types";
 import { safeCheckHref } from "@/lib/matching/keys";
+import { scaleWordsBeside } from "@/lib/matching/scale";
 
 const pct = (x: number) => `${Math.round(x * 100)}%`;
 const day = (iso: string | null) => (iso ? iso.slice(0, 10) : null);
@@ -43,7 +44,7 @@ export function MatchCard({
         ) : m.rating ? (
           <>
             Rated <strong data-testid="match-rating">{m.rating}</strong>
-            {m.scale && m.scale !== m.rating ? <span className="text-black/70"> ({m.scale} on our scale)</span> : null}
+            {scaleWordsBeside(m) ? <span className="text-black/70"> ({scaleWordsBeside(m)} on our scale)</span> : null}
           </>
         ) : (
           <span className="text-black/70">No rating given</span>

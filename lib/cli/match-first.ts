@@ -2,6 +2,7 @@ import type { Database } from "@/db/client";
 import { matchBeforeStart } from "@/lib/matching/before-start";
 import type { ClaimMatch, MatchDecision } from "@/lib/matching/types";
 import { bold, dim, yellow } from "./output";
+import { scaleWordsBeside } from "@/lib/matching/scale";
 
 /*
  * `counterpoint debate` matches the claim against earlier checks first, as the forms do. When
@@ -35,7 +36,7 @@ export class MatchedBeforeStart extends Error {
 function describe(m: ClaimMatch, threshold: number, yourDate?: string): string {
   const pct = (x: number) => `${Math.round(x * 100)}%`;
   const lines = [
-    `${bold(m.rating ?? "no rating")}${m.scale && m.scale !== m.rating ? ` (${m.scale})` : ""} · by ${m.publisher ?? m.source}${m.reviewDate ? `, checked ${m.reviewDate.slice(0, 10)}` : ""}`,
+    `${bold(m.rating ?? "no rating")}${scaleWordsBeside(m) ? ` (${scaleWordsBeside(m)} on our scale)` : ""} · by ${m.publisher ?? m.source}${m.reviewDate ? `, checked ${m.reviewDate.slice(0, 10)}` : ""}`,
     `  “${m.claim.replace(/\s+/g, " ")}”`,
     `  their claim made ${m.claimDate?.slice(0, 10) ?? "on an unknown date"}; yours ${yourDate ? `on ${yourDate}` : "has no date"}${m.outsideDateWindow ? yellow(" · the dates are far apart: maybe a different event") : ""}`,
     `  ${pct(m.similarity)} similar (shown from ${pct(threshold)})${m.reasons.length ? `: ${m.reasons.join("; ")}` : ""}`,

@@ -3,6 +3,7 @@ import type { DebateEvidence } from "@/lib/debate/types";
 import type { ClaimMatch, MatchDecision } from "./types";
 import { matchKey } from "./keys";
 import { PRODUCT_LABELS } from "@/lib/debate/methods";
+import { scaleWordsBeside } from "./scale";
 
 /*
  * A stored match decision (debates.match_decision) as the pages read it, and the words of an
@@ -25,7 +26,7 @@ export function earlierCheckText(m: ClaimMatch, opts: { rating?: boolean } = {})
     opts.rating === false
       ? "Its rating is hidden until you have labelled this debate."
       : m.rating
-        ? `It rated it: ${m.rating}${m.scale && m.scale !== m.rating ? ` (${m.scale} on this product's scale)` : ""}.`
+        ? `It rated it: ${m.rating}${scaleWordsBeside(m) ? ` (${scaleWordsBeside(m)} on this product's scale)` : ""}.`
         : "It gives no rating.";
   return `Earlier fact-check${by}${published}. It checked the claim “${m.claim}”${made}. ${rating}`;
 }

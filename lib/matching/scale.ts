@@ -1,3 +1,4 @@
+import { PRODUCT_WORDS } from "@/lib/debate/methods";
 import type { ClaimMatch } from "./types";
 
 /**
@@ -22,4 +23,14 @@ export function ratingToScale(rating: string | null | undefined): ClaimMatch["sc
   if (HALF_WORDS.test(r)) return "HALF-TRUE";
   if (TRUE_WORDS.test(r)) return "TRUE";
   return null;
+}
+
+/**
+ * The product scale's words beside a rating worded otherwise ("Pants on Fire" reads as False);
+ * null when the rating already says it or has no place on the scale. Pages and the CLI say it alike.
+ */
+export function scaleWordsBeside(m: Pick<ClaimMatch, "rating" | "scale">): string | null {
+  if (!m.scale) return null;
+  const words = PRODUCT_WORDS[m.scale];
+  return m.rating?.trim().toLowerCase() === words.toLowerCase() ? null : words;
 }

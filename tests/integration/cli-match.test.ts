@@ -72,7 +72,7 @@ describe(`counterpoint debate matches the claim first (${backend})`, () => {
     expect(r.code).toBe(3);
     expect(r.stdout).toContain("This claim was checked before");
     expect(r.stdout).toContain(EARLIER);
-    expect(r.stdout).toMatch(/FALSE · by .+, checked 2024-05-21/);
+    expect(r.stdout).toMatch(/False · by .+, checked 2024-05-21/);
     expect(r.stdout).toMatch(/their claim made 2024-05-20; yours on 2024-06-01/);
     expect(r.stderr).toMatch(/nothing was started.*--attach-matches.*--debate-anyway.*--no-match/s);
   });
@@ -86,7 +86,7 @@ describe(`counterpoint debate matches the claim first (${backend})`, () => {
       .trim()
       .split("\n")
       .map((l) => JSON.parse(l));
-    expect(lines[0]).toMatchObject({ type: "matches", matches: [{ ref: earlierId, rating: "FALSE" }] });
+    expect(lines[0]).toMatchObject({ type: "matches", matches: [{ ref: earlierId, rating: "False" }] });
     const result = lines.at(-1).result;
     expect(result.matchDecision).toMatchObject({ choice: "attach-as-evidence", attached: [{ ref: earlierId }] });
     expect(result.evidence.map((e: { source: string }) => e.source)).toEqual(["gold", "earlier-check"]);

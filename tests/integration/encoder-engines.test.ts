@@ -120,18 +120,19 @@ describe("the optimised copy onnxruntime saves", () => {
     const opt = optimizedPaths({ cacheDir, variant: "fp32" });
     expect(verifyGraph({ cacheDir, variant: "fp32" }).optimized.state).toBe("ok");
 
-    // A byte changed in place, size and time kept: a start trusts the cheap check, doctor does not.
-    const { atime, mtime, size } = statSync(opt.model);
-    const fd = openSync(opt.model, "r+");
+    // A byte of the weights changed in place, size and time kept: a start trusts the cheap check,
+    // doctor does not.
+    const { atime, mtime, size } = statSync(opt.weights);
+    const fd = openSync(opt.weights, "r+");
     const middle = Buffer.alloc(1);
     readSync(fd, middle, 0, 1, Math.floor(size / 2));
     writeSync(fd, Buffer.from([middle[0]! ^ 0xff]), 0, 1, Math.floor(size / 2));
     closeSync(fd);
-    utimesSync(opt.model, atime, mtime);
+    utimesSync(opt.weights, atime, mtime);
     expect(verifyGraph({ cacheDir, variant: "fp32" }).optimized.state).toBe("mismatch");
 
     // Touched since it was saved: the next start optimises the graph again and saves a good copy.
-    utimesSync(opt.model, new Date(), new Date());
+    utimesSync(opt.weights, new Date(), new Date());
     const remade = await startOnnxEngine({ variant: "fp32", cacheDir });
     engines.push(remade);
     expect(remade.graph!.optimized).toBe("saved");

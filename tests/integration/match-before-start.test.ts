@@ -136,7 +136,7 @@ describe(`claim matching before a debate starts (${backend})`, () => {
       source: "debate",
       ref: earlierId,
       claim: EARLIER,
-      rating: "FALSE",
+      rating: "False",
       scale: "FALSE",
       url: `/debates/${earlierId}`,
       claimDate: expect.stringMatching(/^2024-05-20/),
@@ -188,7 +188,7 @@ describe(`claim matching before a debate starts (${backend})`, () => {
     expect(attached).toMatchObject({ rank: 3, url: `/debates/${earlierId}` });
     expect(attached.title).toMatch(/^Earlier fact-check/);
     expect(attached.text).toContain(`“${EARLIER}”`);
-    expect(attached.text).toMatch(/rated it: FALSE/);
+    expect(attached.text).toMatch(/rated it: False\./);
     expect(view.matchDecision).toMatchObject({ choice: "attach-as-evidence", attached: [{ ref: earlierId }] });
     // Someone who may not see verdicts yet (an annotator before labelling) sees neither rating.
     const blind = withoutJudge(view);
@@ -208,7 +208,7 @@ describe(`claim matching before a debate starts (${backend})`, () => {
     expect(view.evidence.map((e) => e.source)).toEqual(["gold", "gold"]);
     expect(view.matchDecision).toMatchObject({
       choice: "debate-anyway",
-      matches: [{ ref: earlierId, rating: "FALSE" }],
+      matches: [{ ref: earlierId, rating: "False" }],
     });
   });
 

@@ -4,6 +4,7 @@ import { matchClaimReport } from "@/lib/matching/match";
 import type { ClaimMatch } from "@/lib/matching/types";
 import { bold, dim, emit, green, yellow } from "../output";
 import { positiveInt } from "./search";
+import { scaleWordsBeside } from "@/lib/matching/scale";
 
 function fraction(v: string) {
   const n = Number(v);
@@ -27,7 +28,9 @@ const SOURCE_WORDS: Record<ClaimMatch["source"], string> = {
 const day = (iso: string | null | undefined) => (iso ? iso.slice(0, 10) : "unknown");
 
 function describe(m: ClaimMatch, i: number): string {
-  const verdict = m.rating ? `${m.rating}${m.scale && m.scale !== m.rating ? ` (${m.scale})` : ""}` : "rating unknown";
+  const verdict = m.rating
+    ? `${m.rating}${scaleWordsBeside(m) ? ` (${scaleWordsBeside(m)} on our scale)` : ""}`
+    : "rating unknown";
   const lines = [
     `${String(i + 1).padStart(2)}. ${bold(verdict)}: ${m.claim}`,
     `    ${[SOURCE_WORDS[m.source], m.publisher].filter(Boolean).join(", ")} · claim ${day(m.claimDate)} · checked ${day(m.reviewDate)} · similarity ${m.similarity.toFixed(2)}`,

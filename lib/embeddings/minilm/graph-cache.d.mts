@@ -13,4 +13,9 @@ export function verifyGraph(opts: { cacheDir: string; variant: GraphVariant }): 
   sha256?: string;
   optimized: { path: string; state: "missing" | "ok" | "mismatch" };
 };
-export function optimizedPaths(opts: { cacheDir: string; variant: GraphVariant }): { model: string; manifest: string };
+export function optimizedPaths(opts: { cacheDir: string; variant: GraphVariant }): {
+  dir: string;
+  model: string;
+  weights: string;
+  manifest: string;
+};

@@ -8,14 +8,11 @@
 
 import { parentPort, workerData } from "node:worker_threads";
 import { readFile } from "node:fs/promises";
-import { ensureGraph, openSession, readOptimized } from "./graph-cache.mjs";
+import { ensureGraph, findOptimized, openSession } from "./graph-cache.mjs";
 
 /** @type {{runtimeModule: string, weightsPath: string, configPath: string, tokenizerPath: string, packageVersion: string, cacheDir: string, variant: "fp32" | "int8", maxTokens: number, passTokens: number, threads: number}} */
 const opts = workerData;
 const port = /** @type {import("node:worker_threads").MessagePort} */ (parentPort);
-
-/** @type {Uint8Array | undefined} */
-let keepAlive;
 
 async function start() {
   const started = performance.now();
@@ -23,19 +20,16 @@ async function start() {
   const runtime = await import(opts.runtimeModule);
   const ort = runtime.default ?? runtime;
   const graph = await ensureGraph(opts);
-  // The optimised copy (90 MB for fp32) is read on libuv's threads while this one builds the tokenizer.
-  const saved = readOptimized(ort, opts, graph);
+  const saved = findOptimized(ort, opts, graph);
   const { Tokenizer } = await import("@huggingface/tokenizers");
   const tokenizer = new Tokenizer(JSON.parse(await readFile(opts.tokenizerPath, "utf8")), {});
-  const { session, optimized, keep } = await openSession(
+  const { session, optimized } = await openSession(
     ort,
     opts,
     graph,
     { intraOpNumThreads: opts.threads, interOpNumThreads: 1, executionMode: "sequential" },
-    await saved,
+    saved,
   );
-  // The session reads its weights from these bytes for as long as it lives.
-  keepAlive = keep;
   const cls = tokenizer.token_to_id("[CLS]");
   const sep = tokenizer.token_to_id("[SEP]");
   if (cls === undefined || sep === undefined) throw new Error(`${opts.tokenizerPath} has no [CLS] or [SEP] token`);
