@@ -153,11 +153,11 @@ test("an uploaded JSONL is ingested on the server with its bad line reported, an
 });
 
 test("a running upload streams its progress live, and can be cancelled and resumed", async ({ page }) => {
-  // MiniLM, the default encoder, embeds a few passages a second on two cores: the rest of the file
-  // after the cancel takes about a minute.
+  // Batches of 256 records; MiniLM embeds about a hundred one-line records a second on two idle
+  // cores, so 2,000 records leave time to see counts move and to cancel between two batches.
   test.setTimeout(240_000);
   await page.goto("/corpora/e2e-uploads");
-  const rows = Array.from({ length: 250 }, (_, i) =>
+  const rows = Array.from({ length: 2000 }, (_, i) =>
     JSON.stringify({
       id: `bulk-${i}`,
       title: `Bulletin ${i}`,
@@ -172,7 +172,7 @@ test("a running upload streams its progress live, and can be cancelled and resum
   const job = page.locator("[data-testid=ingest-job]").filter({ hasText: "bulk.jsonl" });
   // Counts moving while the status is still "running" can only come from the event stream.
   await expect(job).toHaveAttribute("data-status", "running");
-  await expect(job.getByTestId("job-counts")).toContainText(/KiB of [\d.]+ KiB · (64|128|192) records/, {
+  await expect(job.getByTestId("job-counts")).toContainText(/KiB of [\d.]+ KiB · (256|512|768|1,024) records/, {
     timeout: 90_000,
   });
   await expect(job).toHaveAttribute("data-status", "running");
@@ -183,7 +183,7 @@ test("a running upload streams its progress live, and can be cancelled and resum
   await job.getByRole("button", { name: "Resume" }).click();
   await expect(job).toHaveAttribute("data-status", "completed", { timeout: 200_000 });
   // Counts go on from the batches committed before the cancel: nothing is counted twice.
-  await expect(job.getByTestId("job-counts")).toContainText("250 records · 250 added");
+  await expect(job.getByTestId("job-counts")).toContainText("2,000 records · 2,000 added");
 });
 
 test("searching the demo corpus shows highlighted words, the ranks behind each score, and opens the passage in its document", async ({
