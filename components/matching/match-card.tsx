@@ -2,6 +2,7 @@ import type { ReactNode } from "react";
 import type { ClaimMatch } from "@/lib/matching/types";
 import { safeCheckHref } from "@/lib/matching/keys";
 import { scaleWordsBeside } from "@/lib/matching/scale";
+import { datesCompared } from "@/lib/matching/dates";
 
 const pct = (x: number) => `${Math.round(x * 100)}%`;
 const day = (iso: string | null) => (iso ? iso.slice(0, 10) : null);
@@ -55,10 +56,7 @@ export function MatchCard({
         {day(m.reviewDate) ? `, checked ${day(m.reviewDate)}` : ""}
       </p>
       <blockquote className="whitespace-pre-wrap break-words border-l-2 border-black/20 pl-2">{m.claim}</blockquote>
-      <p className="text-black/70">
-        Their claim was made {day(m.claimDate) ?? "on an unknown date"}; yours{" "}
-        {yourDate ? `on ${day(yourDate)}` : "has no date"}.
-      </p>
+      <p className="text-black/70">{datesCompared(m, yourDate)}</p>
       {m.outsideDateWindow ? (
         <p className="rounded bg-amber-100 px-2 py-1 text-amber-950" data-testid="match-date-warning">
           The two dates are far apart: this may be about a different event.

@@ -3,6 +3,7 @@ import { matchBeforeStart } from "@/lib/matching/before-start";
 import type { ClaimMatch, MatchDecision } from "@/lib/matching/types";
 import { bold, dim, yellow } from "./output";
 import { scaleWordsBeside } from "@/lib/matching/scale";
+import { datesCompared } from "@/lib/matching/dates";
 
 /*
  * `counterpoint debate` matches the claim against earlier checks first, as the forms do. When
@@ -38,7 +39,7 @@ function describe(m: ClaimMatch, threshold: number, yourDate?: string): string {
   const lines = [
     `${bold(m.rating ?? "no rating")}${scaleWordsBeside(m) ? ` (${scaleWordsBeside(m)} on our scale)` : ""} · by ${m.publisher ?? m.source}${m.reviewDate ? `, checked ${m.reviewDate.slice(0, 10)}` : ""}`,
     `  “${m.claim.replace(/\s+/g, " ")}”`,
-    `  their claim made ${m.claimDate?.slice(0, 10) ?? "on an unknown date"}; yours ${yourDate ? `on ${yourDate}` : "has no date"}${m.outsideDateWindow ? yellow(" · the dates are far apart: maybe a different event") : ""}`,
+    `  ${datesCompared(m, yourDate)}${m.outsideDateWindow ? yellow(" The dates are far apart: maybe a different event.") : ""}`,
     `  ${pct(m.similarity)} similar (shown from ${pct(threshold)})${m.reasons.length ? `: ${m.reasons.join("; ")}` : ""}`,
   ];
   if (m.url) lines.push(dim(`  ${m.url}`));

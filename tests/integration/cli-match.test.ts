@@ -73,7 +73,7 @@ describe(`counterpoint debate matches the claim first (${backend})`, () => {
     expect(r.stdout).toContain("This claim was checked before");
     expect(r.stdout).toContain(EARLIER);
     expect(r.stdout).toMatch(/False · by .+, checked 2024-05-21/);
-    expect(r.stdout).toMatch(/their claim made 2024-05-20; yours on 2024-06-01/);
+    expect(r.stdout).toMatch(/Their claim was made 2024-05-20; yours on 2024-06-01\./);
     expect(r.stderr).toMatch(/nothing was started.*--attach-matches.*--debate-anyway.*--no-match/s);
   });
 
