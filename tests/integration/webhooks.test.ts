@@ -127,20 +127,19 @@ async function settled(subscriptionId: string, count = 1) {
 const storedSecret = async (id: string) =>
   (await h.db.select().from(s.webhookSubscriptions).where(eq(s.webhookSubscriptions.id, id)))[0]?.secret;
 /** A fact-check publication of its own (a new key), for the subscriptions that asked for it. */
+const factCheck = (id: string, version: number) => ({
+  id,
+  slug: "boxer-medal-2022",
+  url: null,
+  version,
+  claim: { text: "The boxer sold his medal in 2022.", speaker: null, appearanceUrl: null },
+  rating: { productLabel: "FALSE" as const, textualRating: "False" },
+  debateId: null,
+  comparisonId: null,
+  publishedAt: new Date().toISOString(),
+});
 const publishFactCheck = () =>
-  emitWebhookEvent({ db: h.db }, "fact_check.published", {
-    factCheck: {
-      id: randomUUID(),
-      slug: "boxer-medal-2022",
-      url: null,
-      version: 1,
-      claim: { text: "The boxer sold his medal in 2022.", speaker: null, appearanceUrl: null },
-      rating: { productLabel: "FALSE", textualRating: "False" },
-      debateId: null,
-      comparisonId: null,
-      publishedAt: new Date().toISOString(),
-    },
-  });
+  emitWebhookEvent({ db: h.db }, "fact_check.published", { factCheck: factCheck(randomUUID(), 1) });
 const verified = (secret: string, r: Received) =>
   new Webhook(secret).verify(r.body, {
     "webhook-id": r.headers["webhook-id"]!,
@@ -251,17 +250,7 @@ describe(`webhooks (${backend}, ${backend === "postgres" ? "pg-boss" : "in-proce
     const sub = await subscribe("/down", ["fact_check.corrected"]);
     script.set("/down", [503, 503, 503]);
     await emitWebhookEvent({ db: h.db }, "fact_check.corrected", {
-      factCheck: {
-        id: "6f0c8f5e-8f7b-4a49-9d0e-0d8f7b1f6a10",
-        slug: "boxer-medal-2022",
-        url: null,
-        version: 2,
-        claim: { text: "The boxer sold his medal in 2022.", speaker: null, appearanceUrl: null },
-        rating: { productLabel: "FALSE", textualRating: "False" },
-        debateId: null,
-        comparisonId: null,
-        publishedAt: new Date().toISOString(),
-      },
+      factCheck: factCheck("6f0c8f5e-8f7b-4a49-9d0e-0d8f7b1f6a10", 2),
       correction: { note: "The auction was in 2012, not 2011.", correctedAt: new Date().toISOString() },
     });
     const [d] = await settled(sub.id);
