@@ -9,6 +9,33 @@ let passed = 0;
 let failed = 0;
 let skipped = 0;
 const rows = [];
+// Named failures are printed last: CI shows the end of the output, and a count alone does not say
+// which test to open.
+const failures = [];
+
+function vitestFailures(name, report) {
+  for (const file of report.testResults ?? []) {
+    const rel = path.relative(process.cwd(), file.name ?? "");
+    const failedCases = (file.assertionResults ?? []).filter((a) => a.status === "failed");
+    for (const a of failedCases) failures.push(`${name}: ${rel} › ${a.fullName ?? a.title}`);
+    // A file that failed outside any test (an import error, a hook) has no failed case to name.
+    if (file.status === "failed" && failedCases.length === 0) {
+      failures.push(
+        `${name}: ${rel} (${String(file.message ?? "failed outside a test")
+          .split("\n")[0]
+          .slice(0, 200)})`,
+      );
+    }
+  }
+}
+
+function playwrightFailures(name, suite, trail = []) {
+  const here = suite.title ? [...trail, suite.title] : trail;
+  for (const spec of suite.specs ?? []) {
+    if (spec.ok === false) failures.push(`${name}: ${[...here, spec.title].join(" › ")}`);
+  }
+  for (const child of suite.suites ?? []) playwrightFailures(name, child, here);
+}
 
 for (const exitFile of fs
   .readdirSync(dir)
@@ -27,12 +54,15 @@ for (const exitFile of fs
     p = r.numPassedTests;
     f = r.numFailedTests;
     s = r.numPendingTests + r.numTodoTests;
+    vitestFailures(name, r);
     reported = true;
   } else if (fs.existsSync(playwright)) {
-    const r = JSON.parse(fs.readFileSync(playwright, "utf8")).stats;
+    const report = JSON.parse(fs.readFileSync(playwright, "utf8"));
+    const r = report.stats;
     p = r.expected;
     f = r.unexpected + r.flaky;
     s = r.skipped;
+    for (const suite of report.suites ?? []) playwrightFailures(name, suite);
     reported = true;
   } else if (exit === 0) {
     p = 1; // a check without test cases (typecheck) that succeeded
@@ -48,5 +78,6 @@ for (const exitFile of fs
 }
 
 console.log(rows.join("\n"));
+if (failures.length > 0) console.log(`failed:\n${failures.map((f) => `  ${f}`).join("\n")}`);
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`);
 process.exit(failed > 0 ? 1 : 0);
