@@ -14,6 +14,7 @@ export default defineConfig({
       TAVILY_API_KEY: "",
       BRAVE_API_KEY: "",
     },
+    setupFiles: ["tests/scratch-dir.ts"],
     projects: [
       {
         extends: true,

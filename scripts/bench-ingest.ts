@@ -20,10 +20,10 @@ import { resolveEmbedder, type Embedder } from "@/lib/embeddings/registry";
 const [mode = "records", arg1, arg2] = process.argv.slice(2).filter((a) => !a.startsWith("--"));
 const real = process.argv.includes("--real");
 const url = process.env.DATABASE_URL;
+// A throwaway PGlite database, removed at the end (it is hundreds of MB once loaded).
+const scratchDb = url ? undefined : fs.mkdtempSync(path.join(os.tmpdir(), "cp-bench-"));
 const db = await openDatabase(
-  url
-    ? { backend: "postgres", url }
-    : { backend: "pglite", dataDir: fs.mkdtempSync(path.join(os.tmpdir(), "cp-bench-")) },
+  scratchDb ? { backend: "pglite", dataDir: scratchDb } : { backend: "postgres", url: url! },
   {
     migrationsDir: path.resolve("db/migrations"),
   },
@@ -128,3 +128,4 @@ console.log(
 );
 await db.db.delete(corpora).where(eq(corpora.name, corpus));
 await db.close();
+if (scratchDb) fs.rmSync(scratchDb, { recursive: true, force: true });
