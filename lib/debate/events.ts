@@ -3,6 +3,7 @@ import { peekProcessGlobal, processGlobal, setProcessGlobal } from "@/lib/proces
 import { spliceDelta } from "./splice";
 import type { DebateEvidence, VerdictRecord } from "./types";
 import type { MethodViewExtras } from "./definition";
+import type { DebateStatus } from "@/db/schema";
 
 /**
  * What a watcher of a debate receives, in order. The same events drive the browser stream, the
@@ -14,8 +15,12 @@ import type { MethodViewExtras } from "./definition";
  */
 export type TurnInfo = { seq: number; round: number; phase: string; role: string; kind: string; model: string };
 
+/**
+ * Each event's payload and meaning for API clients is in event-schema.ts, which fails the build
+ * when an event here is not described there.
+ */
 export type DebateEvent =
-  | { type: "status"; status: string; error?: string }
+  | { type: "status"; status: DebateStatus; error?: string }
   | { type: "turn-start"; turn: TurnInfo }
   /**
    * `offset`: where `text` starts in the turn's text so far (UTF-16 units; set by `publish`), so a
