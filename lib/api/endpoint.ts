@@ -70,7 +70,10 @@ export type ApiReply = { status: number; json: unknown; headers?: Record<string,
 
 export type EndpointResponse = {
   description: string;
-  /** JSON body; leave out for a body of another type (`contentType`). */
+  /**
+   * The body's schema: JSON by default; with `contentType` the schema of what that body carries
+   * (a stream's messages). Leave out for a body described only by its type.
+   */
   schema?: z.ZodType;
   contentType?: string;
 };

@@ -42,7 +42,7 @@ export function openApiDocument(endpoints: readonly Endpoint[], version: string)
       responses[status] = {
         description: r.description,
         content: r.schema
-          ? { "application/json": { schema: r.schema } }
+          ? { [r.contentType ?? "application/json"]: { schema: r.schema } }
           : { [r.contentType ?? "text/plain"]: { schema: { type: "string" } } },
       };
     for (const [status, d] of Object.entries(standardResponses(e))) responses[status] = error(d);

@@ -35,7 +35,9 @@ export function serve(e: Endpoint) {
       if (reply instanceof Response) return reply;
       // The body is written through the documented schema: what the document says is what is sent
       // (fields it does not name are left out), and a handler that breaks its promise fails here.
-      const documented = e.responses[reply.status]?.schema;
+      const answer = e.responses[reply.status];
+      // A schema for another content type (a stream's messages) describes no JSON reply.
+      const documented = answer?.contentType ? undefined : answer?.schema;
       return json(reply.status, documented ? documented.parse(reply.json) : reply.json, reply.headers);
     } catch (err) {
       if (err instanceof ApiError) return errorResponse(err);

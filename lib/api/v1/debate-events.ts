@@ -4,6 +4,22 @@ import { watchApiToken } from "@/lib/auth/api-token-watch";
 import { getDebateStatus } from "@/db/queries/debates";
 import { ApiError, endpoint } from "../endpoint";
 import { uuidParam } from "./common";
+import { DEBATE_EVENTS, STREAM_EVENTS, WITHHELD_FROM_LABELLERS, streamMessageSchema } from "@/lib/debate/event-schema";
+
+/** The stream in words, from the schemas that describe it (lib/debate/event-schema.ts). */
+function streamDescription(): string {
+  const list = (events: Record<string, { meaning: string }>) =>
+    Object.entries(events)
+      .map(([name, e]) => `- \`${name}\`: ${e.meaning}`)
+      .join("\n");
+  return [
+    "A `text/event-stream` of the debate from now to its end. The stream ends when the debate finishes; a client that loses it reconnects and gets a fresh snapshot (nothing is lost). Events:",
+    list(STREAM_EVENTS),
+    "A `debate` event's `data` is one of these, by its `type`:",
+    list(DEBATE_EVENTS),
+    WITHHELD_FROM_LABELLERS,
+  ].join("\n\n");
+}
 
 export const debateEvents = endpoint({
   id: "debateEvents",
@@ -11,13 +27,14 @@ export const debateEvents = endpoint({
   path: "/api/v1/debates/{id}/events",
   tag: "Debates",
   summary: "Follow a debate live (server-sent events)",
-  description:
-    "A `text/event-stream`. The first event, `snapshot`, holds the debate so far (`debate`) and the text of turns in progress (`live`); then `debate` events carry each change (`turn-start`, `delta`, `turn-end`, `status`, ...). The stream ends when the debate finishes, or with a `revoked` event when the token is revoked or expires; a client that loses it reconnects and gets a fresh snapshot. Someone who may still label the debate gets no verdict or judging.",
+  description: streamDescription(),
   params: uuidParam,
   responses: {
     200: {
-      description: "Server-sent events: `event: snapshot` then `event: debate`, each with one JSON object in `data`.",
+      description:
+        "Server-sent events, each an `event:` line naming it and a `data:` line with one JSON object (DebateStreamMessage lists each event's `data`).",
       contentType: "text/event-stream",
+      schema: streamMessageSchema,
     },
   },
   async handle({ db, principal, params, request }) {
