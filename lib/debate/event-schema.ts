@@ -38,11 +38,9 @@ const finishedTurnSchema = turnInfoSchema
     costUsd: z.number().nullable().meta({ description: "Null when the model's price is unknown." }),
     latencyMs: z.number(),
     citations: z.array(int()).meta({ description: "The evidence ranks the step cites ([E3] is 3)." }),
-    scores: record()
-      .nullable()
-      .meta({
-        description: "Probabilities read from the model (a stop agent's STOP/CONTINUE, a label's); null: none.",
-      }),
+    scores: record().nullable().meta({
+      description: "Probabilities read from the model (a stop agent's STOP/CONTINUE, a label's); null: none.",
+    }),
     metadata: record()
       .nullable()
       .optional()
@@ -63,12 +61,9 @@ export const evidenceSchema = z
     score: z.number().nullable().optional(),
     denseRank: z.number().nullable().optional(),
     lexicalRank: z.number().nullable().optional(),
-    origin: z
-      .string()
-      .optional()
-      .meta({
-        description: "`claim` for the pool the debate started with, else the tool that found it (`tool:corpus`).",
-      }),
+    origin: z.string().optional().meta({
+      description: "`claim` for the pool the debate started with, else the tool that found it (`tool:corpus`).",
+    }),
     addedSeq: int()
       .nullable()
       .optional()
