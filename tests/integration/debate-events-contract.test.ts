@@ -29,6 +29,7 @@ import { backend, freshDatabase } from "./test-db";
 let h: DbHandle;
 let owner: Principal;
 let token = "";
+let annotatorToken = "";
 type Message = { event: string; data: unknown };
 let ajv: Ajv2020;
 let validate: ReturnType<Ajv2020["compile"]>;
@@ -43,6 +44,9 @@ beforeAll(async () => {
   const u = await createUser(h.db, { email: "client@x.org", passwordHash: null, roles: ["fact-checker"] });
   owner = { id: u.id, email: "client@x.org", name: null, roles: ["fact-checker"] };
   token = (await createApiToken(h.db, owner, { name: "client" })).token;
+  const a = await createUser(h.db, { email: "labeller@x.org", passwordHash: null, roles: ["annotator"] });
+  const annotator: Principal = { id: a.id, email: "labeller@x.org", name: null, roles: ["annotator"] };
+  annotatorToken = (await createApiToken(h.db, annotator, { name: "labeller" })).token;
   const doc = openApiDocument(ENDPOINTS, API_VERSION);
   ajv = new Ajv2020({ strict: false, validateFormats: false });
   ajv.addSchema(doc as object, "doc");
@@ -128,17 +132,33 @@ async function watchRun(protocol: string, script: Script = {}) {
     PRESET[protocol] ?? Object.keys(getProtocol(protocol).presets)[0]!,
   );
   const stream = await follow(id);
+  // Someone who may still label it follows the same debate: what they get is documented too.
+  const labeller = await follow(id, annotatorToken);
   const outcome = await runDebate(h.db, id, runOptions(script));
   const messages = await stream.ended;
   expectDocumented(messages);
-  return { outcome, messages };
+  const withheld = await labeller.ended;
+  expectDocumented(withheld);
+  return { outcome, messages, withheld };
 }
 
 describe(`the v1 event stream sends only what the OpenAPI document describes (${backend})`, () => {
   it.each(PROTOCOL_NAMES)("%s: every event of a scripted debate matches its documented schema", async (name) => {
-    const { outcome, messages } = await watchRun(name);
+    const { outcome, messages, withheld } = await watchRun(name);
     expect(outcome.status).toBe("completed");
     expect(messages.at(-1)!.data).toEqual({ type: "status", status: "completed" });
+    // The document's promise to someone who may still label it: no verdict, notes or judging steps.
+    const types = (ms: Message[]) =>
+      ms.filter((m) => m.event === "debate").map((m) => (m.data as { type: string }).type);
+    expect(types(messages)).toContain("verdict");
+    expect(types(withheld)).not.toContain("verdict");
+    expect(types(withheld)).not.toContain("note");
+    const kinds = withheld.flatMap((m) => {
+      const d = m.data as { type?: string; turn?: { kind: string; scores: unknown } };
+      return d.turn ? [`${d.type} ${d.turn.kind} ${d.type === "turn-end" ? d.turn.scores : ""}`.trim()] : [];
+    });
+    expect(new Set(kinds)).toEqual(new Set(["turn-start speech", "turn-end speech null"]));
+    expect((withheld[0]!.data as { debate: { verdict: unknown } }).debate.verdict).toBeNull();
   });
 
   it("a retried step, a failed debate and a revoked token send documented events too", async () => {
