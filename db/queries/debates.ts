@@ -136,15 +136,13 @@ export async function createDebateRecord(db: Database, input: NewDebate): Promis
 export type DebateSnapshot = Awaited<ReturnType<typeof loadDebate>>;
 
 export async function loadDebate(db: Database, id: string) {
-  const [row] = await db
-    .select({ debate: s.debates, claim: s.claims })
-    .from(s.debates)
-    .innerJoin(s.claims, eq(s.claims.id, s.debates.claimId))
-    .where(eq(s.debates.id, id));
+  // The debate, its evidence and its turns are read as a run reads them (loadForRun's statements).
+  const p = runQueries(db);
+  const [row] = await p.debate.execute({ id });
   if (!row) return null;
   const [evidence, turns, checkpoints, verdicts] = await Promise.all([
-    db.select().from(s.debateEvidence).where(eq(s.debateEvidence.debateId, id)).orderBy(asc(s.debateEvidence.rank)),
-    db.select().from(s.turns).where(eq(s.turns.debateId, id)).orderBy(asc(s.turns.seq)),
+    p.evidence.execute({ id }),
+    p.turns.execute({ id }),
     db.select().from(s.checkpoints).where(eq(s.checkpoints.debateId, id)).orderBy(asc(s.checkpoints.round)),
     db
       .select()

@@ -26,32 +26,15 @@ export type Lease<T extends PgTable = PgTable> = {
   held: string;
 };
 
-export const debateLease = {
-  table: s.debates,
-  id: s.debates.id,
-  holder: s.debates.runnerId,
-  renewedAt: s.debates.heartbeatAt,
-  status: s.debates.status,
-  held: "running",
-} satisfies Lease<typeof s.debates>;
+/** The three leased tables share their id, heartbeat_at and status columns; a held row is `running`. */
+type RunningLeaseTable = typeof s.debates | typeof s.ingestJobs | typeof s.evalItems;
+function runningLease<T extends RunningLeaseTable>(table: T, holder: PgColumn): Lease<T> {
+  return { table, id: table.id, holder, renewedAt: table.heartbeatAt, status: table.status, held: "running" };
+}
 
-export const ingestJobLease = {
-  table: s.ingestJobs,
-  id: s.ingestJobs.id,
-  holder: s.ingestJobs.runnerId,
-  renewedAt: s.ingestJobs.heartbeatAt,
-  status: s.ingestJobs.status,
-  held: "running",
-} satisfies Lease<typeof s.ingestJobs>;
-
-export const evalItemLease = {
-  table: s.evalItems,
-  id: s.evalItems.id,
-  holder: s.evalItems.workerId,
-  renewedAt: s.evalItems.heartbeatAt,
-  status: s.evalItems.status,
-  held: "running",
-} satisfies Lease<typeof s.evalItems>;
+export const debateLease = runningLease(s.debates, s.debates.runnerId);
+export const ingestJobLease = runningLease(s.ingestJobs, s.ingestJobs.runnerId);
+export const evalItemLease = runningLease(s.evalItems, s.evalItems.workerId);
 
 const ago = (ms: number) => sql`now() - make_interval(secs => ${ms / 1000}::float8)`;
 

@@ -5,7 +5,9 @@ import { RULE_NER_LABEL, type EntityType, type NerProvider, type NerToken } from
  * FROZEN COPY, for `bench ner` only: the rule-based recogniser as it was before issue 22 (it read
  * the verb "drew" as a person, "Governor Elena Marsh" as a place, and cut "Trump's" off "Donald").
  * Kept so the benchmark prints before and after from one run on the same sentences; nothing else
- * may import it. The live recogniser is lib/tools/ner/rule.ts.
+ * may import it. The live recogniser is lib/tools/ner/rule.ts. Even the parts that still match
+ * it (the span-to-token step below) stay copied on purpose: sharing them would let a later change
+ * to the live recogniser move the "before" numbers.
  *
  * The offline default: no neural NER model installs from npm, so compromise's people, places and
  * organisations plus its capitalised (proper-noun) spans stand in for bert-base-NER. Its numbers

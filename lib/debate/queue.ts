@@ -1,6 +1,4 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import PgBoss from "pg-boss";
-import { ensureQueue } from "@/lib/process/pg-boss-queue";
 import { z } from "zod";
 import type { Database, DbHandle } from "@/db/client";
 import * as q from "@/db/queries/debates";
@@ -9,6 +7,7 @@ import { getConfig } from "@/lib/config";
 import { plural } from "@/lib/plural";
 import { peekProcessGlobal, setProcessGlobal } from "@/lib/process/globals";
 import { processId } from "@/lib/process/identity";
+import { PgBossQueue } from "@/lib/process/pg-boss-queue";
 import { goneHolders } from "@/lib/process/lease";
 import { handOverBeforeExit } from "./hand-over";
 import { handBack, runDebate, startDebateRun, type Claim } from "./runner";
@@ -51,8 +50,7 @@ export type DebateWorkOptions = {
 export type DebateWorkerStatus = { running: boolean; concurrency: number; debates: string[]; startedAt: string | null };
 
 export class DebateQueue {
-  private boss: PgBoss;
-  private started: Promise<unknown> | null = null;
+  private jobs: PgBossQueue;
   readonly inHand = new Set<string>();
   private workingSince: Date | null = null;
   private concurrency = 0;
@@ -61,38 +59,20 @@ export class DebateQueue {
     private readonly db: Database,
     url: string,
   ) {
-    this.boss = new PgBoss({
-      connectionString: url,
-      max: 3,
-      schedule: false,
-      application_name: "counterpoint-debates",
-    });
-    this.boss.on("error", (e) => console.error(`[pg-boss] ${e.message}`));
-  }
-
-  private async start() {
-    this.started ??= (async () => {
-      await this.boss.start();
+    this.jobs = new PgBossQueue(url, {
+      queue: DEBATE_QUEUE,
       // `short`: at most one waiting job per debate (singletonKey), so the sweep can re-offer freely.
       // Liveness is the debate claim's lease, not the job's expiry: a debate may run for many minutes.
-      await ensureQueue(this.boss, DEBATE_QUEUE, {
-        policy: "short",
-        expireInSeconds: 6 * 3600,
-        retryLimit: 3,
-        retryDelay: 5,
-      });
-    })();
-    // A start that failed is tried again by the next caller, not remembered as failed.
-    await this.started.catch((e) => {
-      this.started = null;
-      throw e;
+      queueOptions: { policy: "short", expireInSeconds: 6 * 3600, retryLimit: 3, retryDelay: 5 },
+      max: 3,
+      applicationName: "counterpoint-debates",
     });
   }
 
   /** Offers a debate to the workers; a debate already waiting for one is not queued twice. */
   async enqueue(debateId: string): Promise<void> {
-    await this.start();
-    await this.boss.send(DEBATE_QUEUE, { debateId } satisfies JobData, { singletonKey: debateId });
+    await this.jobs.start();
+    await this.jobs.boss.send(DEBATE_QUEUE, { debateId } satisfies JobData, { singletonKey: debateId });
   }
 
   status(): DebateWorkerStatus {
@@ -106,51 +86,34 @@ export class DebateQueue {
 
   /** Runs debates from the queue until `signal` aborts; then hands back the ones in hand and returns. */
   async work(opts: DebateWorkOptions): Promise<void> {
-    await this.start();
+    await this.jobs.start();
     this.concurrency = Math.max(1, opts.concurrency);
     this.workingSince = new Date();
     const leaseMs = getConfig().debateLeaseMs;
-    let inFlight = 0;
-    const handler = async (jobs: PgBoss.Job<unknown>[]) => {
-      inFlight++;
-      try {
-        for (const job of jobs) {
-          const parsed = jobData.safeParse(job.data);
-          if (!parsed.success) {
-            opts.log?.(`ignored a debates job with bad data: ${parsed.error.issues[0]?.message}`);
-            continue;
-          }
-          const { debateId } = parsed.data;
-          this.inHand.add(debateId);
-          try {
-            const outcome = await runDebate(this.db, debateId, {
-              claimFrom: ["queued"],
-              checkClaimEachTurn: true,
-              resolve: opts.resolverFor?.(debateId),
-            });
-            // Skipped: finished, stopped, or held by a live run elsewhere (the sweep re-offers it if that run's lease lapses).
-            if (outcome.status === "released") {
-              await this.enqueue(debateId);
-              opts.log?.(`handed debate ${debateId} back to the queue`);
-            } else if (outcome.status !== "skipped")
-              opts.log?.(`debate ${debateId} ${outcome.status}${outcome.error ? `: ${outcome.error}` : ""}`);
-          } finally {
-            this.inHand.delete(debateId);
-          }
-        }
-      } finally {
-        inFlight--;
+    const pollers = await this.jobs.poll(this.concurrency, opts.pollingIntervalSeconds ?? 0.5, async (job) => {
+      const parsed = jobData.safeParse(job.data);
+      if (!parsed.success) {
+        opts.log?.(`ignored a debates job with bad data: ${parsed.error.issues[0]?.message}`);
+        return;
       }
-    };
-    const workers: string[] = [];
-    for (let i = 0; i < this.concurrency; i++)
-      workers.push(
-        await this.boss.work(
-          DEBATE_QUEUE,
-          { batchSize: 1, pollingIntervalSeconds: opts.pollingIntervalSeconds ?? 0.5 },
-          handler,
-        ),
-      );
+      const { debateId } = parsed.data;
+      this.inHand.add(debateId);
+      try {
+        const outcome = await runDebate(this.db, debateId, {
+          claimFrom: ["queued"],
+          checkClaimEachTurn: true,
+          resolve: opts.resolverFor?.(debateId),
+        });
+        // Skipped: finished, stopped, or held by a live run elsewhere (the sweep re-offers it if that run's lease lapses).
+        if (outcome.status === "released") {
+          await this.enqueue(debateId);
+          opts.log?.(`handed debate ${debateId} back to the queue`);
+        } else if (outcome.status !== "skipped")
+          opts.log?.(`debate ${debateId} ${outcome.status}${outcome.error ? `: ${outcome.error}` : ""}`);
+      } finally {
+        this.inHand.delete(debateId);
+      }
+    });
 
     const sweep = async () => {
       // A run of a dead process on this host is offered at once; elsewhere its lease decides.
@@ -171,17 +134,17 @@ export class DebateQueue {
         await sleep(500, undefined, { signal: opts.signal }).catch(() => undefined);
       }
     } finally {
-      for (const id of workers) await this.boss.offWork({ id }).catch(() => undefined);
+      await pollers.stopTaking();
       // Graceful stop: the debates in hand stop now and go back to the queue, so another worker
       // resumes them at once; their handlers queue them again before returning.
       handBack([...this.inHand]);
-      while (inFlight > 0) await sleep(50);
+      await pollers.settled();
       this.workingSince = null;
     }
   }
 
   async close() {
-    if (this.started) await this.boss.stop({ graceful: true, wait: true, timeout: 10_000 }).catch(() => undefined);
+    await this.jobs.close(10_000);
   }
 }
 

@@ -1,11 +1,10 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import PgBoss from "pg-boss";
-import { ensureQueue } from "@/lib/process/pg-boss-queue";
 import type { Database } from "@/db/client";
 import * as q from "@/db/queries/eval";
 import { pendingItemsWithoutJob } from "@/db/queries/eval-queue";
 import { plural } from "@/lib/plural";
 import { goneHolders } from "@/lib/process/lease";
+import { PgBossQueue } from "@/lib/process/pg-boss-queue";
 import {
   DEFAULT_HEARTBEAT_MS,
   DEFAULT_LEASE_MS,
@@ -30,43 +29,27 @@ type JobData = { runId: string; itemId: string };
 
 export class PgBossExecutor implements EvalExecutor {
   readonly kind = "pg-boss" as const;
-  private boss: PgBoss;
-  private started: Promise<unknown> | null = null;
+  private jobs: PgBossQueue;
 
   constructor(
     private readonly db: Database,
     url: string,
     private readonly opts: { workerId?: string; pollingIntervalSeconds?: number } = {},
   ) {
-    this.boss = new PgBoss({
-      connectionString: url,
-      max: 4,
-      // No cron jobs here; maintenance (expiry, archiving) runs in every worker, pg-boss elects one at a time.
-      schedule: false,
-      application_name: "counterpoint-eval",
-    });
-    this.boss.on("error", (e) => console.error(`[pg-boss] ${e.message}`));
-  }
-
-  private async start() {
-    this.started ??= (async () => {
-      await this.boss.start();
+    this.jobs = new PgBossQueue(url, {
+      queue: EVAL_QUEUE,
       // A debate can take many minutes with a slow model; liveness is the item lease's job, not the job's expiry.
-      await ensureQueue(this.boss, EVAL_QUEUE, {
-        expireInSeconds: 6 * 3600,
-        retryLimit: 5,
-        retryDelay: 5,
-        retryBackoff: true,
-      });
-    })();
-    await this.started;
+      queueOptions: { expireInSeconds: 6 * 3600, retryLimit: 5, retryDelay: 5, retryBackoff: true },
+      max: 4,
+      applicationName: "counterpoint-eval",
+    });
   }
 
   async enqueue(runId: string, itemIds?: string[]) {
-    await this.start();
+    await this.jobs.start();
     const ids = itemIds ?? (await q.pendingItemIds(this.db, runId));
     for (let i = 0; i < ids.length; i += 500) {
-      await this.boss.insert(
+      await this.jobs.boss.insert(
         ids.slice(i, i + 500).map((itemId) => ({ name: EVAL_QUEUE, data: { runId, itemId } satisfies JobData })),
       );
     }
@@ -74,44 +57,36 @@ export class PgBossExecutor implements EvalExecutor {
   }
 
   async work(opts: WorkOptions) {
-    await this.start();
     const workerId = this.opts.workerId ?? WORKER_ID;
     const leaseMs = opts.leaseMs ?? DEFAULT_LEASE_MS;
-    let inFlight = 0;
     // Jobs of any run are taken, even by `eval` working for its own run: the items are all the same kind of work.
-    const handler = async (jobs: PgBoss.Job<JobData>[]) => {
-      inFlight++;
-      try {
-        for (const job of jobs) {
-          await processItem(this.db, {
-            workerId,
-            itemId: job.data.itemId,
-            runId: job.data.runId,
-            leaseMs,
-            heartbeatMs: opts.heartbeatMs ?? DEFAULT_HEARTBEAT_MS,
-            resolverFor: opts.resolverFor,
-            log: opts.log,
-          });
-        }
-      } finally {
-        inFlight--;
-      }
-    };
-    const pollingIntervalSeconds = this.opts.pollingIntervalSeconds ?? 0.5;
-    const workers: string[] = [];
-    for (let i = 0; i < Math.max(1, opts.concurrency); i++)
-      workers.push(await this.boss.work<JobData>(EVAL_QUEUE, { batchSize: 1, pollingIntervalSeconds }, handler));
+    const pollers = await this.jobs.poll<JobData>(
+      opts.concurrency,
+      this.opts.pollingIntervalSeconds ?? 0.5,
+      async (job) => {
+        await processItem(this.db, {
+          workerId,
+          itemId: job.data.itemId,
+          runId: job.data.runId,
+          leaseMs,
+          heartbeatMs: opts.heartbeatMs ?? DEFAULT_HEARTBEAT_MS,
+          resolverFor: opts.resolverFor,
+          log: opts.log,
+        });
+      },
+    );
 
     // Items whose worker died: back to pending and into the queue again. And pending items no job
     // will ever deliver (a run made or resumed without queueing): queued now, so no run waits forever.
     const sweep = async () => {
       const gone = goneHolders(await q.otherItemWorkers(this.db, workerId), workerId);
       const released = await q.releaseStaleItems(this.db, leaseMs, gone);
-      for (const r of released) await this.boss.send(EVAL_QUEUE, { runId: r.run_id, itemId: r.id } satisfies JobData);
+      for (const r of released)
+        await this.jobs.boss.send(EVAL_QUEUE, { runId: r.run_id, itemId: r.id } satisfies JobData);
       if (released.length) opts.log?.(`re-queued ${plural(released.length, "item")} of a worker that stopped`);
       const orphans = await pendingItemsWithoutJob(this.db, { queue: EVAL_QUEUE, olderThanMs: leaseMs });
       if (orphans.length) {
-        await this.boss.insert(
+        await this.jobs.boss.insert(
           orphans.map((r) => ({ name: EVAL_QUEUE, data: { runId: r.run_id, itemId: r.id } satisfies JobData })),
         );
         opts.log?.(`queued ${plural(orphans.length, "pending item")} that had no job`);
@@ -130,12 +105,12 @@ export class PgBossExecutor implements EvalExecutor {
       }
     } finally {
       // Stop taking jobs; the ones in hand finish (a second signal to the process ends it at once).
-      for (const id of workers) await this.boss.offWork({ id }).catch(() => undefined);
-      while (inFlight > 0) await sleep(100);
+      await pollers.stopTaking();
+      await pollers.settled();
     }
   }
 
   async close() {
-    if (this.started) await this.boss.stop({ graceful: true, wait: true, timeout: 30_000 }).catch(() => undefined);
+    await this.jobs.close(30_000);
   }
 }

@@ -54,28 +54,32 @@ export function decisionWithoutVerdicts(d: MatchDecision): MatchDecision {
   return { ...d, matches: d.matches.map(strip), attached: d.attached.map(strip) };
 }
 
+/** One earlier check as stored and as the v1 API returns it (lib/api/v1/match-claim.ts names it for the OpenAPI document). */
+export const claimMatchShape = z.object({
+  source: z.enum(["debate", "published", "imported", "factcheck-tools"]),
+  ref: z.string(),
+  claim: z.string(),
+  rating: z.string().nullable(),
+  scale: z.enum(PRODUCT_LABELS).nullable(),
+  publisher: z.string().nullable(),
+  url: z.string().nullable(),
+  claimDate: z.string().nullable(),
+  reviewDate: z.string().nullable(),
+  similarity: z.number(),
+  reasons: z.array(z.string()),
+  outsideDateWindow: z.boolean(),
+});
+
 /** The decision read back from storage (jsonb): what does not fit the contract is dropped, not shown. */
-export const matchDecisionSchema: z.ZodType<MatchDecision> = (() => {
-  const match = z.object({
-    source: z.enum(["debate", "published", "imported", "factcheck-tools"]),
-    ref: z.string(),
-    claim: z.string(),
-    rating: z.string().nullable(),
-    scale: z.enum(PRODUCT_LABELS).nullable(),
-    publisher: z.string().nullable(),
-    url: z.string().nullable(),
-    claimDate: z.string().nullable(),
-    reviewDate: z.string().nullable(),
-    similarity: z.number(),
-    reasons: z.array(z.string()),
-    outsideDateWindow: z.boolean(),
-  });
-  return z.discriminatedUnion("choice", [
-    z.object({ choice: z.literal("no-match") }),
-    z.object({ choice: z.literal("debate-anyway"), matches: z.array(match) }),
-    z.object({ choice: z.literal("attach-as-evidence"), matches: z.array(match), attached: z.array(match) }),
-  ]);
-})();
+export const matchDecisionSchema: z.ZodType<MatchDecision> = z.discriminatedUnion("choice", [
+  z.object({ choice: z.literal("no-match") }),
+  z.object({ choice: z.literal("debate-anyway"), matches: z.array(claimMatchShape) }),
+  z.object({
+    choice: z.literal("attach-as-evidence"),
+    matches: z.array(claimMatchShape),
+    attached: z.array(claimMatchShape),
+  }),
+]);
 
 /** One earlier check in a line of text: who, their rating, how close (for a spreadsheet cell). */
 function matchWords(m: ClaimMatch): string {

@@ -1,6 +1,4 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import PgBoss from "pg-boss";
-import { ensureQueue } from "@/lib/process/pg-boss-queue";
 import { z } from "zod";
 import type { Database, DbHandle } from "@/db/client";
 import * as q from "@/db/queries/webhooks";
@@ -8,6 +6,7 @@ import { getConfig } from "@/lib/config";
 import type { Resolver } from "@/lib/net/safe-fetch";
 import { peekProcessGlobal, setProcessGlobal } from "@/lib/process/globals";
 import { processId } from "@/lib/process/identity";
+import { PgBossQueue } from "@/lib/process/pg-boss-queue";
 import { deliverOnce } from "./deliver";
 import { sealPlainSecrets } from "./secret-box";
 
@@ -103,71 +102,36 @@ export class InProcessWebhookWorker implements WebhookWorker {
 /** PostgreSQL: pg-boss jobs, shared by every process on the database. */
 export class PgBossWebhookWorker implements WebhookWorker {
   readonly kind = "pg-boss" as const;
-  private boss: PgBoss;
-  private started: Promise<unknown> | null = null;
+  private jobs: PgBossQueue;
 
   constructor(
     private readonly db: Database,
     url: string,
   ) {
-    this.boss = new PgBoss({
-      connectionString: url,
+    this.jobs = new PgBossQueue(url, {
+      queue: WEBHOOK_QUEUE,
+      // One waiting job per key (delivery and attempt); retries are ours (the row's schedule), not pg-boss's.
+      queueOptions: { policy: "short", retryLimit: 0, expireInSeconds: 120 },
       max: 2,
-      schedule: false,
-      application_name: "counterpoint-webhooks",
-    });
-    this.boss.on("error", (e) => console.error(`[pg-boss] ${e.message}`));
-  }
-
-  private async start() {
-    this.started ??= (async () => {
-      await this.boss.start();
-      await ensureQueue(this.boss, WEBHOOK_QUEUE, {
-        // One waiting job per key (delivery and attempt); retries are ours (the row's schedule), not pg-boss's.
-        policy: "short",
-        retryLimit: 0,
-        expireInSeconds: 120,
-      });
-    })();
-    await this.started.catch((e) => {
-      this.started = null;
-      throw e;
+      applicationName: "counterpoint-webhooks",
     });
   }
 
   private async offer(d: { id: string; attempts: number; resend: boolean }, startAfter?: Date) {
-    await this.boss.send(WEBHOOK_QUEUE, { deliveryId: d.id }, { singletonKey: jobKey(d), startAfter });
+    await this.jobs.boss.send(WEBHOOK_QUEUE, { deliveryId: d.id }, { singletonKey: jobKey(d), startAfter });
   }
 
   async work(opts: WebhookWorkOptions) {
-    await this.start();
+    await this.jobs.start();
     await sealOnStart(this.db, opts);
     const pollMs = opts.pollMs ?? 2000;
-    let inFlight = 0;
-    const handler = async (jobs: PgBoss.Job<unknown>[]) => {
-      inFlight++;
-      try {
-        for (const job of jobs) {
-          const parsed = jobData.safeParse(job.data);
-          if (!parsed.success) continue;
-          const id = parsed.data.deliveryId;
-          const r = await sendAndLog(this.db, id, opts);
-          if (r.status !== "skipped" && r.retryAt)
-            await this.offer({ id, attempts: r.attempt, resend: false }, r.retryAt);
-        }
-      } finally {
-        inFlight--;
-      }
-    };
-    const workers: string[] = [];
-    for (let i = 0; i < Math.max(1, opts.concurrency ?? 4); i++)
-      workers.push(
-        await this.boss.work(
-          WEBHOOK_QUEUE,
-          { batchSize: 1, pollingIntervalSeconds: Math.max(0.5, pollMs / 1000) },
-          handler,
-        ),
-      );
+    const pollers = await this.jobs.poll(opts.concurrency ?? 4, Math.max(0.5, pollMs / 1000), async (job) => {
+      const parsed = jobData.safeParse(job.data);
+      if (!parsed.success) return;
+      const id = parsed.data.deliveryId;
+      const r = await sendAndLog(this.db, id, opts);
+      if (r.status !== "skipped" && r.retryAt) await this.offer({ id, attempts: r.attempt, resend: false }, r.retryAt);
+    });
     try {
       while (!opts.signal.aborted) {
         try {
@@ -178,13 +142,13 @@ export class PgBossWebhookWorker implements WebhookWorker {
         await sleep(pollMs, undefined, { signal: opts.signal }).catch(() => undefined);
       }
     } finally {
-      for (const id of workers) await this.boss.offWork({ id }).catch(() => undefined);
-      while (inFlight > 0) await sleep(50);
+      await pollers.stopTaking();
+      await pollers.settled();
     }
   }
 
   async close() {
-    if (this.started) await this.boss.stop({ graceful: true, wait: true, timeout: 10_000 }).catch(() => undefined);
+    await this.jobs.close(10_000);
   }
 }
 

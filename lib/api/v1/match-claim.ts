@@ -4,7 +4,7 @@ import type { Database } from "@/db/client";
 import type { ClaimMatch, MatchOptions } from "@/lib/matching/types";
 import { endpoint, type Endpoint } from "../endpoint";
 import { isoDate, strictObject } from "./common";
-import { PRODUCT_LABELS } from "@/lib/debate/methods";
+import { claimMatchShape } from "@/lib/matching/decision";
 
 /*
  * "Has this been checked already?" for other systems: POST /api/v1/match. The matcher itself is
@@ -32,22 +32,7 @@ export const matchClaimBody = strictObject({
   limit: z.number().int().min(1).max(50).optional().meta({ description: "At most this many matches (1 to 50)." }),
 }).meta({ id: "MatchClaim" });
 
-export const claimMatchSchema = z
-  .object({
-    source: z.enum(["debate", "published", "imported", "factcheck-tools"]),
-    ref: z.string(),
-    claim: z.string(),
-    rating: z.string().nullable(),
-    scale: z.enum(PRODUCT_LABELS).nullable(),
-    publisher: z.string().nullable(),
-    url: z.string().nullable(),
-    claimDate: z.string().nullable(),
-    reviewDate: z.string().nullable(),
-    similarity: z.number(),
-    reasons: z.array(z.string()),
-    outsideDateWindow: z.boolean(),
-  })
-  .meta({ id: "ClaimMatch" });
+export const claimMatchSchema = claimMatchShape.meta({ id: "ClaimMatch" });
 
 export function matchClaimEndpoint(matcher: Matcher): Endpoint {
   return endpoint({
