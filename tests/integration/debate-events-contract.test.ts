@@ -15,7 +15,7 @@ import { parseConfig, resetConfigForTests } from "@/lib/config";
 import { DEBATE_EVENTS, STREAM_EVENTS } from "@/lib/debate/event-schema";
 import { getProtocol, PROTOCOL_NAMES } from "@/lib/debate/protocols";
 import { runDebate } from "@/lib/debate/runner";
-import { callApi } from "../helpers/api";
+import { callApi, readEvents } from "../helpers/api";
 import { backend, freshDatabase } from "./test-db";
 
 /*
@@ -63,23 +63,11 @@ async function follow(id: string, as = token) {
   const res = await callApi({ method: "GET", path: "/api/v1/debates/{id}/events", params: { id }, token: as });
   expect(res.status).toBe(200);
   const messages: Message[] = [];
-  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
-  const ended = (async () => {
-    let buf = "";
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) return messages;
-      buf += value;
-      let cut: number;
-      while ((cut = buf.indexOf("\n\n")) >= 0) {
-        const block = buf.slice(0, cut);
-        buf = buf.slice(cut + 2);
-        const event = /^event: (.*)$/m.exec(block)?.[1];
-        const data = /^data: (.*)$/m.exec(block)?.[1];
-        if (event && data !== undefined) messages.push({ event, data: JSON.parse(data) as unknown });
-      }
-    }
-  })();
+  // The shared reader; its `stop` callback sees each event as it arrives, so the test can look mid-stream.
+  const ended = readEvents(res, (e) => {
+    messages.push(e);
+    return false;
+  }).then(() => messages);
   await vi.waitFor(() => expect(messages.length).toBeGreaterThan(0), { timeout: 20_000 });
   return { messages, ended };
 }
