@@ -10,8 +10,15 @@ import { describe, expect, it } from "vitest";
  */
 
 const ROOT = path.resolve(import.meta.dirname, "..");
-const DIRS = ["app", "components", "lib", "db", "scripts", "prompts", "bin", "e2e", "tests"];
-const FILES = ["README.md", ".env.example", "playwright.config.ts", "vitest.config.ts", "package.json"];
+const DIRS = ["app", "components", "lib", "db", "scripts", "prompts", "bin", "e2e", "tests", "docs"];
+const FILES = [
+  "README.md",
+  "ARCHITECTURE.md",
+  ".env.example",
+  "playwright.config.ts",
+  "vitest.config.ts",
+  "package.json",
+];
 const TEXT = /\.(ts|tsx|mjs|cjs|js|json|md|txt|sh|sql|css|yml|yaml)$/;
 // Built from parts so this file does not match itself.
 const up = "..";

@@ -1,29 +1,11 @@
 import nextEnv from "@next/env";
-import { Command, CommanderError } from "commander";
+import { CommanderError } from "commander";
 import { ConfigError } from "@/lib/config";
 import { closeDb } from "@/db/client";
 import { MatchedBeforeStart } from "./match-first";
 import { installProcessServices } from "@/lib/process/services";
 import { red } from "./output";
-import * as doctor from "./commands/doctor";
-import * as ingest from "./commands/ingest";
-import * as migrate from "./commands/migrate";
-import * as search from "./commands/search";
-import * as bench from "./commands/bench";
-import * as dataset from "./commands/dataset";
-import * as debate from "./commands/debate";
-import * as benchDebate from "./commands/bench-debate";
-import * as benchNer from "./commands/bench-ner";
-import * as benchCheckworthy from "./commands/bench-checkworthy";
-import * as evalCommand from "./commands/eval";
-import * as worker from "./commands/worker";
-import * as calibrate from "./commands/calibrate";
-import * as user from "./commands/user";
-import * as agreement from "./commands/agreement";
-import * as exportCommand from "./commands/export";
-import * as match from "./commands/match";
-import * as factchecks from "./commands/factchecks";
-import * as benchMatch from "./commands/bench-match";
+import { buildProgram } from "./program";
 
 // The same .env files, in the same order, as the Next.js server reads.
 nextEnv.loadEnvConfig(process.env.COUNTERPOINT_ROOT ?? process.cwd(), false, { info: () => {}, error: console.error });
@@ -31,35 +13,7 @@ nextEnv.loadEnvConfig(process.env.COUNTERPOINT_ROOT ?? process.cwd(), false, { i
 // What every process runs beside its commands (the same as the app's, see instrumentation.ts).
 installProcessServices();
 
-const program = new Command()
-  .name("counterpoint")
-  .description("Check claims with debating AI agents over a corpus you control.")
-  .showHelpAfterError()
-  .exitOverride();
-
-// One module per command; each adds itself to the program.
-for (const command of [
-  migrate,
-  doctor,
-  ingest,
-  search,
-  debate,
-  bench,
-  benchDebate,
-  benchNer,
-  benchCheckworthy,
-  dataset,
-  evalCommand,
-  worker,
-  calibrate,
-  user,
-  agreement,
-  exportCommand,
-  match,
-  factchecks,
-  benchMatch,
-])
-  command.register(program);
+const program = buildProgram();
 
 async function main() {
   try {

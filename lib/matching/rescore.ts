@@ -1,7 +1,7 @@
 /**
  * The re-scorer: turns a retrieved candidate into a similarity in [0, 1] that a person can read
  * against a threshold. A logistic model over four features, fitted on the CheckThat! 2022 Task 2A
- * English dev split only (tweets against Snopes fact-checks; see the README's "Claim matching"),
+ * English dev split only (tweets against Snopes fact-checks; see docs/matching-and-checkworthiness.md),
  * so the value behaves like the chance that the two texts state the same claim:
  * - `cosine`: the sentence encoder's cosine between the incoming claim and the stored claim;
  * - `storedCoverage`: the IDF-weighted share of the stored claim's stems found in the incoming text

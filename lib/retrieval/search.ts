@@ -29,7 +29,7 @@ import { wordsForStems } from "./match-strength";
 export const SEARCH_MODES = ["dense", "lexical", "hybrid"] as const;
 export type SearchMode = (typeof SEARCH_MODES)[number];
 
-/** Candidates per retriever before fusion (see the README's retrieval benchmark for how it was chosen). */
+/** Candidates per retriever before fusion (see docs/benchmarks.md, "Retrieval benchmark", for how it was chosen). */
 export const DEFAULT_CANDIDATES = 100;
 export const DEFAULT_K = 20;
 export const DEFAULT_MMR_LAMBDA = 0.7;

@@ -1,4 +1,4 @@
-/** The engine's search tools: what protocols import. See README "Search tools". */
+/** The engine's search tools: what protocols import. See docs/configuration.md, "Search tools". */
 export { SearchToolError, type SearchFailure } from "./errors";
 export {
   callSearch,

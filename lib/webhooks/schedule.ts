@@ -9,7 +9,7 @@ export function retryDelayMs(failedAttempt: number, baseMs: number, random: () =
   return Math.round(plain * (1 + random() / 10));
 }
 
-/** The retry waits a delivery goes through, for the README and the admin page. */
+/** The retry waits a delivery goes through, for docs/api-and-webhooks.md and the admin page. */
 export function retrySchedule(baseMs: number, maxAttempts: number): number[] {
   return Array.from({ length: Math.max(0, maxAttempts - 1) }, (_, i) => baseMs * 4 ** i);
 }
