@@ -1,14 +1,17 @@
 import nlp from "compromise";
-import { extractFeatures, type Cue } from "./features";
-import { predict } from "./logistic";
+import { applyPlatt } from "./calibration";
+import { netLogit } from "./classifier";
+import { embedSentences, sentenceVector } from "./encoder-features";
+import type { Cue } from "./features";
 import { readModel, type LoadedModel } from "./model-file";
 import type { Sentence } from "./split";
-import type { CheckworthyScorer, ScoredSentence } from "./types";
+import type { CheckworthyScorer, ScoredSentence, ScorerOptions } from "./types";
 
 /**
- * The scorer that needs no model provider: logistic regression over hashed words, character
- * n-grams, part-of-speech patterns and fact-checking cues, trained on debate sentences labelled in
- * CLEF CheckThat! 2024 (models/checkworthy/README.md). Reasons are read from the cues.
+ * The scorer that needs no model provider: a small classifier over the sentence encoder's
+ * embedding (all-MiniLM-L6-v2, shipped) and fact-checking cues, trained on debate sentences
+ * labelled in CLEF CheckThat! 2024 and chosen by how it ranks debates it was not trained on
+ * (models/checkworthy/README.md). Its score is a calibrated probability. Reasons are read from the cues.
  */
 
 const FOR: Array<[Cue, string]> = [
@@ -60,18 +63,22 @@ export class OfflineScorer implements CheckworthyScorer {
   readonly name = "offline" as const;
   readonly threshold: number;
   constructor(private readonly model: LoadedModel) {
-    this.threshold = model.meta.threshold;
+    this.threshold = model.threshold;
   }
 
-  scoreOne(s: Sentence): ScoredSentence {
-    const f = extractFeatures(s.text, this.model.meta.dims);
-    const score = predict(this.model, f);
-    const checkworthy = score >= this.threshold;
-    return { ...s, score, checkworthy, reason: offlineReason(s.text, f.cues, checkworthy), scoredBy: "offline" };
-  }
-
-  async score(sentences: readonly Sentence[]): Promise<ScoredSentence[]> {
-    return sentences.map((s) => this.scoreOne(s));
+  /** One embedding call for all the sentences (the encoder batches them), then the classifier on each. */
+  async score(sentences: readonly Sentence[], opts: ScorerOptions = {}): Promise<ScoredSentence[]> {
+    if (sentences.length === 0) return [];
+    const embeddings = await embedSentences(
+      sentences.map((s) => s.text),
+      opts.signal,
+    );
+    return sentences.map((s, i) => {
+      const { vector, cues } = sentenceVector(s.text, embeddings[i]!);
+      const score = applyPlatt(this.model.platt, netLogit(this.model.net, vector));
+      const checkworthy = score >= this.threshold;
+      return { ...s, score, checkworthy, reason: offlineReason(s.text, cues, checkworthy), scoredBy: "offline" };
+    });
   }
 }
 
