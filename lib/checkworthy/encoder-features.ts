@@ -44,11 +44,13 @@ export const FEATURE_DIMS = ENCODER_DIM + CUE_ORDER.length + 1;
 
 export type SentenceVector = { vector: Float32Array; cues: Set<Cue> };
 
-/** One sentence's vector from its embedding (already computed) and its text. */
-export function sentenceVector(text: string, embedding: ArrayLike<number>): SentenceVector {
+type Doc = ReturnType<typeof nlp>;
+
+/** One sentence's vector from its embedding (already computed) and its text (parsed once: pass `doc` when the caller has it). */
+export function sentenceVector(text: string, embedding: ArrayLike<number>, doc: Doc = nlp(text)): SentenceVector {
   if (embedding.length !== ENCODER_DIM)
     throw new Error(`expected a ${ENCODER_DIM}-dimension embedding from ${SENTENCE_ENCODER}, got ${embedding.length}`);
-  const cues = cuesOf(text, nlp(text));
+  const cues = cuesOf(text, doc);
   const vector = new Float32Array(FEATURE_DIMS);
   vector.set(embedding);
   CUE_ORDER.forEach((c, i) => {

@@ -32,8 +32,9 @@ const AGAINST: Array<[Cue, string]> = [
   ["short", "it is too short to state a fact"],
 ];
 
-function names(text: string): string[] {
-  const doc = nlp(text);
+type Doc = ReturnType<typeof nlp>;
+
+function names(doc: Doc): string[] {
   const found = [
     ...doc.people().out("array"),
     ...doc.places().out("array"),
@@ -42,11 +43,17 @@ function names(text: string): string[] {
   return [...new Set(found.map((n) => n.replace(/[.,;:!?]+$/, "").trim()).filter(Boolean))].slice(0, 3);
 }
 
-export function offlineReason(text: string, cues: ReadonlySet<Cue>, checkworthy: boolean): string {
+/** `doc`: the sentence parsed by compromise (the scorer parses each sentence once, for the cues and the names). */
+export function offlineReason(
+  text: string,
+  cues: ReadonlySet<Cue>,
+  checkworthy: boolean,
+  doc: Doc = nlp(text),
+): string {
   const pro = FOR.filter(([c]) => cues.has(c)).map(([, w]) => w);
   // "gives a number" says nothing more once a percentage or an amount has been named.
   const said = pro.filter((w) => !(w === "gives a number" && (cues.has("percent") || cues.has("money"))));
-  const who = names(text);
+  const who = names(doc);
   if (who.length) said.unshift(`names ${who.join(", ")}`);
   const con = AGAINST.filter(([c]) => cues.has(c)).map(([, w]) => w);
   if (checkworthy)
@@ -74,10 +81,11 @@ export class OfflineScorer implements CheckworthyScorer {
       opts.signal,
     );
     return sentences.map((s, i) => {
-      const { vector, cues } = sentenceVector(s.text, embeddings[i]!);
+      const doc = nlp(s.text);
+      const { vector, cues } = sentenceVector(s.text, embeddings[i]!, doc);
       const score = applyPlatt(this.model.platt, netLogit(this.model.net, vector));
       const checkworthy = score >= this.threshold;
-      return { ...s, score, checkworthy, reason: offlineReason(s.text, cues, checkworthy), scoredBy: "offline" };
+      return { ...s, score, checkworthy, reason: offlineReason(s.text, cues, checkworthy, doc), scoredBy: "offline" };
     });
   }
 }
