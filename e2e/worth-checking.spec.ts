@@ -28,6 +28,17 @@ test("paste a transcript, see it ranked, pick three, and three debates start", a
   await expect(top.first().getByTestId("reason")).toContainText("Check-worthy");
   await expect(top.first().getByTestId("claim-edit")).toHaveValue(/^(SENATOR HALL|GOVERNOR REYES) said: /);
   await page.screenshot({ path: "test-results/check-text-1280.png", fullPage: true });
+  // With a model configured, a stand-alone wording is suggested, and used only when the user says so.
+  const second = top.nth(1);
+  const draft = await second.getByTestId("claim-edit").inputValue();
+  await second.getByRole("button", { name: "Suggest a stand-alone wording" }).click();
+  const suggestion = second.getByTestId("standalone-suggestion");
+  await expect(suggestion).toContainText("Suggested:");
+  await expect(second.getByTestId("claim-edit")).toHaveValue(draft);
+  const suggested = (await suggestion.locator("p").first().textContent())!.replace(/^Suggested:\s*/, "");
+  await suggestion.getByRole("button", { name: "Use this wording" }).click();
+  await expect(second.getByTestId("claim-edit")).toHaveValue(suggested);
+  await page.screenshot({ path: "test-results/check-text-suggestion-1280.png", fullPage: true });
 
   for (let i = 0; i < 3; i++) await top.nth(i).getByTestId("pick").check();
   const edited = "Senator Hall said Ohio's unemployment fell from 7.2 percent in 2019 to 4.1 percent in 2023.";
