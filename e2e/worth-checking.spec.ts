@@ -19,7 +19,10 @@ test("paste a transcript, see it ranked, pick three, and three debates start", a
   await page.goto("/check-text");
   await page.getByTestId("text-input").fill(TRANSCRIPT);
   await page.getByTestId("rank-submit").click();
-  await expect(page.getByTestId("rank-summary")).toContainText("of 30 sentences look check-worthy");
+  // The first ranking in a fresh server loads the sentence encoder (seconds on a loaded machine).
+  await expect(page.getByTestId("rank-summary")).toContainText("of 30 sentences look check-worthy", {
+    timeout: 60_000,
+  });
   await expect(page.getByTestId("sentence")).toHaveCount(30);
   const top = page.getByTestId("top-sentence");
   await expect(top).toHaveCount(10);
