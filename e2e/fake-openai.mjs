@@ -116,6 +116,15 @@ function answer(user, system) {
     const t = toolMad(user, system, slow);
     if (t) return t;
   }
+  if (user.includes("Format (checkworthy/standalone)")) {
+    // The picked sentence with its speaker named; "this year" is left unresolved when the text has no date.
+    const speaker = /Speaker: (.*)/.exec(user)?.[1] ?? "not given";
+    const sentence = /Picked sentence: (.*)/.exec(user)?.[1] ?? "";
+    const dated = !/Date of the text: not given/.test(user);
+    const claim = `${speaker === "not given" ? "" : `${speaker} said `}${sentence.replace(/\bthis year\b/, dated ? "in 2024" : "this year")}`;
+    const unresolved = !dated && /this year/.test(sentence) ? ["this year: the text has no date"] : [];
+    return { slow, pieces: [JSON.stringify({ claim, unresolved })], alts: [] };
+  }
   if (user.includes("DOMAIN: <field>")) return { slow, pieces: ["DOMAIN:", " Economy"], alts: [] };
   if (user.includes("DECISION: <CONTINUE or STOP>")) {
     // Claims mentioning "settle early" make the judge stop after the opening.

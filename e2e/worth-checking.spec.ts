@@ -19,7 +19,10 @@ test("paste a transcript, see it ranked, pick three, and three debates start", a
   await page.goto("/check-text");
   await page.getByTestId("text-input").fill(TRANSCRIPT);
   await page.getByTestId("rank-submit").click();
-  await expect(page.getByTestId("rank-summary")).toContainText("of 30 sentences look check-worthy");
+  // The first ranking in a fresh server loads the sentence encoder (seconds on a loaded machine).
+  await expect(page.getByTestId("rank-summary")).toContainText("of 30 sentences look check-worthy", {
+    timeout: 60_000,
+  });
   await expect(page.getByTestId("sentence")).toHaveCount(30);
   const top = page.getByTestId("top-sentence");
   await expect(top).toHaveCount(10);
@@ -28,6 +31,17 @@ test("paste a transcript, see it ranked, pick three, and three debates start", a
   await expect(top.first().getByTestId("reason")).toContainText("Check-worthy");
   await expect(top.first().getByTestId("claim-edit")).toHaveValue(/^(SENATOR HALL|GOVERNOR REYES) said: /);
   await page.screenshot({ path: "test-results/check-text-1280.png", fullPage: true });
+  // With a model configured, a stand-alone wording is suggested, and used only when the user says so.
+  const second = top.nth(1);
+  const draft = await second.getByTestId("claim-edit").inputValue();
+  await second.getByRole("button", { name: "Suggest a stand-alone wording" }).click();
+  const suggestion = second.getByTestId("standalone-suggestion");
+  await expect(suggestion).toContainText("Suggested:");
+  await expect(second.getByTestId("claim-edit")).toHaveValue(draft);
+  const suggested = (await suggestion.locator("p").first().textContent())!.replace(/^Suggested:\s*/, "");
+  await suggestion.getByRole("button", { name: "Use this wording" }).click();
+  await expect(second.getByTestId("claim-edit")).toHaveValue(suggested);
+  await page.screenshot({ path: "test-results/check-text-suggestion-1280.png", fullPage: true });
 
   for (let i = 0; i < 3; i++) await top.nth(i).getByTestId("pick").check();
   const edited = "Senator Hall said Ohio's unemployment fell from 7.2 percent in 2019 to 4.1 percent in 2023.";

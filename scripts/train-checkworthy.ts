@@ -2,111 +2,137 @@
  * Trains the offline check-worthiness scorer (lib/checkworthy/offline.ts) and writes
  * models/checkworthy/{model.json,weights.bin}.
  *
- *   npx tsx scripts/train-checkworthy.ts <train file> <dev file> [--out models/checkworthy]
+ *   npx tsx scripts/train-checkworthy.ts <train file> [--report <file>]... [--out <folder>]
+ *                                        [--folds 5] [--grid full|sample] [--cache <folder>]
  *
- * Files: JSON Lines {"text", "label": 0|1} or the CLEF CheckThat! 2024 Task 1 .tsv files as
- * published (`npx counterpoint dataset download checkworthiness` installs them). The script tries
- * a small grid of settings, keeps the one with the best positive-class F1 on the dev file (with its
- * best threshold), and prints every row it tried. Deterministic: the same files give the same weights.
+ * Files: JSON Lines {"id", "text", "label": 0|1} or the CLEF CheckThat! 2024 Task 1 .tsv files as
+ * published (`npx counterpoint dataset download checkworthiness` installs them). Every setting of
+ * the grid is measured by grouped cross-validation on the training file (folds of consecutive
+ * sentence ids, i.e. whole debates: lib/checkworthy/folds.ts); the best pooled out-of-fold F1 is
+ * trained on the whole file, calibrated and thresholded on its out-of-fold scores. `--report`
+ * files (dev, dev-test) are only measured, never used to choose or fit anything. Deterministic: the
+ * same file and grid give the same weights. Embeddings are cached by the file's checksum under
+ * `--cache` (default .data/cache/checkworthy), so a second run skips the encoder.
  */
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { readLabelledSentences } from "@/lib/checkworthy/dataset";
-import { extractFeatures } from "@/lib/checkworthy/features";
-import { bestThreshold, countsAt, positiveClassScores, predict, train } from "@/lib/checkworthy/logistic";
+import { applyPlatt } from "@/lib/checkworthy/calibration";
+import { netLogit } from "@/lib/checkworthy/classifier";
+import { type LabelledSentence, readLabelledSentences } from "@/lib/checkworthy/dataset";
+import { ENCODER_DIM, embedSentences, SENTENCE_ENCODER, sentenceVector } from "@/lib/checkworthy/encoder-features";
 import { writeModel } from "@/lib/checkworthy/model-file";
+import { TRAINING_GRIDS as GRIDS, trainFromSentences } from "@/lib/checkworthy/train-run";
+import { scoresAt } from "@/lib/checkworthy/training";
 
-const DIMS = 1 << 18;
-
-function usage(): never {
-  console.error("usage: npx tsx scripts/train-checkworthy.ts <train file> <dev file> [--out <folder>]");
+function usage(problem: string): never {
+  console.error(
+    `${problem}\nusage: npx tsx scripts/train-checkworthy.ts <train file> [--report <file>]... [--out <folder>] [--folds 5] [--grid ${Object.keys(GRIDS).join("|")}] [--cache <folder>]`,
+  );
   process.exit(2);
 }
 
 const args = process.argv.slice(2);
-const outAt = args.indexOf("--out");
-const out = outAt >= 0 ? args[outAt + 1] : path.join(process.cwd(), "models", "checkworthy");
-const files = outAt >= 0 ? args.filter((_, i) => i !== outAt && i !== outAt + 1) : args;
-if (files.length !== 2 || !out) usage();
-const [trainFile, devFile] = files as [string, string];
+const files: string[] = [];
+const reports: string[] = [];
+let out = path.join(process.cwd(), "models", "checkworthy");
+let cacheDir = path.join(process.cwd(), ".data", "cache", "checkworthy");
+let folds = 5;
+let gridName = "full";
+for (let i = 0; i < args.length; i++) {
+  const a = args[i]!;
+  const value = () => args[++i] ?? usage(`${a} needs a value`);
+  if (a === "--report") reports.push(value());
+  else if (a === "--out") out = value();
+  else if (a === "--cache") cacheDir = value();
+  else if (a === "--folds") folds = Number(value());
+  else if (a === "--grid") gridName = value();
+  else if (a.startsWith("--")) usage(`unknown option ${a}`);
+  else files.push(a);
+}
+if (files.length !== 1) usage("give exactly one training file");
+if (!Number.isInteger(folds) || folds < 2) usage(`--folds must be a whole number of at least 2, not ${folds}`);
+const grid = GRIDS[gridName] ?? usage(`--grid must be one of ${Object.keys(GRIDS).join(", ")}, not ${gridName}`);
+const trainFile = files[0]!;
 
 const sha = (f: string) => createHash("sha256").update(fs.readFileSync(f)).digest("hex");
-const t0 = performance.now();
-const trainSet = readLabelledSentences(trainFile);
-const devSet = readLabelledSentences(devFile);
-const trainRows = trainSet.map((s) => extractFeatures(s.text, DIMS));
-const devRows = devSet.map((s) => extractFeatures(s.text, DIMS));
-const trainLabels = trainSet.map((s) => s.label);
-const devLabels = devSet.map((s) => s.label);
-console.log(
-  `features: ${trainSet.length} training and ${devSet.length} dev sentences in ${((performance.now() - t0) / 1000).toFixed(0)} s`,
-);
 
-type Row = { epochs: number; l2: number; positiveWeight: number; threshold: number; f1: number };
-const grid: Row[] = [];
-let best: { row: Row; model: ReturnType<typeof train> } | null = null;
-for (const epochs of [4, 8])
-  for (const l2 of [1e-6, 1e-5])
-    for (const positiveWeight of [1, 2]) {
-      const model = train(trainRows, trainLabels, {
-        dims: DIMS,
-        epochs,
-        l2,
-        learningRate: 0.2,
-        positiveWeight,
-        seed: 7,
-      });
-      const probs = devRows.map((r) => predict(model, r));
-      const { threshold, f1 } = bestThreshold(probs, devLabels);
-      const row = { epochs, l2, positiveWeight, threshold, f1 };
-      grid.push(row);
-      console.log(
-        `epochs ${epochs}  l2 ${l2}  positive weight ${positiveWeight}  → dev F1 ${f1.toFixed(3)} at ${threshold}`,
-      );
-      if (!best || f1 > best.row.f1) best = { row, model };
+/** The encoder's vectors of a file's sentences, from the cache when this file was embedded before. */
+async function embeddingsOf(file: string, rows: readonly LabelledSentence[]): Promise<Float32Array[]> {
+  const cached = path.join(cacheDir, `${sha(file)}.${SENTENCE_ENCODER.replace(/[^a-z0-9-]/gi, "_")}.f32`);
+  if (fs.existsSync(cached)) {
+    const b = fs.readFileSync(cached);
+    if (b.length === rows.length * ENCODER_DIM * 4) {
+      const all = new Float32Array(rows.length * ENCODER_DIM);
+      new Uint8Array(all.buffer).set(b);
+      return rows.map((_, i) => all.subarray(i * ENCODER_DIM, (i + 1) * ENCODER_DIM));
     }
-const chosen = best!;
-const devScores = positiveClassScores(
-  countsAt(
-    devRows.map((r) => predict(chosen.model, r)),
-    devLabels,
-    chosen.row.threshold,
-  ),
-);
-const meta = writeModel(out, chosen.model, {
-  threshold: chosen.row.threshold,
-  training: {
-    command: `npx tsx scripts/train-checkworthy.ts ${path.basename(trainFile)} ${path.basename(devFile)}`,
-    trainFile: {
-      name: path.basename(trainFile),
-      sentences: trainSet.length,
-      positive: trainLabels.filter((y) => y === 1).length,
-      sha256: sha(trainFile),
-    },
-    devFile: {
-      name: path.basename(devFile),
-      sentences: devSet.length,
-      positive: devLabels.filter((y) => y === 1).length,
-      sha256: sha(devFile),
-    },
-    chosen: {
-      epochs: chosen.row.epochs,
-      l2: chosen.row.l2,
-      positiveWeight: chosen.row.positiveWeight,
-      learningRate: 0.2,
-      seed: 7,
-    },
-    dev: {
-      precision: +devScores.precision.toFixed(4),
-      recall: +devScores.recall.toFixed(4),
-      f1: +devScores.f1.toFixed(4),
-    },
-  },
+  }
+  const all = new Float32Array(rows.length * ENCODER_DIM);
+  const t0 = performance.now();
+  for (let at = 0; at < rows.length; at += 256) {
+    const part = await embedSentences(rows.slice(at, at + 256).map((r) => r.text));
+    part.forEach((v, j) => all.set(v, (at + j) * ENCODER_DIM));
+    process.stderr.write(`\r${path.basename(file)}: ${at + part.length}/${rows.length} sentences embedded`);
+  }
+  process.stderr.write(` in ${((performance.now() - t0) / 1000).toFixed(0)} s\n`);
+  fs.mkdirSync(cacheDir, { recursive: true });
+  fs.writeFileSync(cached, Buffer.from(all.buffer));
+  return rows.map((_, i) => all.subarray(i * ENCODER_DIM, (i + 1) * ENCODER_DIM));
+}
+
+function describe(name: string, rows: readonly LabelledSentence[], file: string) {
+  return { name, sentences: rows.length, positive: rows.filter((r) => r.label === 1).length, sha256: sha(file) };
+}
+
+async function main() {
+  const t0 = performance.now();
+  const trainSet = readLabelledSentences(trainFile);
+  const run = await trainFromSentences(trainSet, {
+    grid,
+    folds,
+    embeddings: await embeddingsOf(trainFile, trainSet),
+    onTried: (cv) =>
+      console.log(
+        `hidden ${cv.options.hidden}  epochs ${cv.options.epochs}  l2 ${cv.options.l2}  → grouped CV F1 ${cv.pooled.f1} (P ${cv.pooled.precision} R ${cv.pooled.recall}, folds ${cv.folds.map((f) => f.f1).join(" ")}), ECE ${cv.pooled.ece}`,
+      ),
+  });
+  const { fitted, chosen } = run;
+  const measured: Record<string, unknown> = {};
+  for (const file of reports) {
+    const rows = readLabelledSentences(file);
+    const emb = await embeddingsOf(file, rows);
+    const probs = rows.map((r, i) =>
+      applyPlatt(fitted.platt, netLogit(fitted.net, sentenceVector(r.text, emb[i]!).vector)),
+    );
+    const s = scoresAt(
+      probs,
+      rows.map((r) => r.label),
+      fitted.threshold,
+    );
+    measured[path.basename(file)] = { ...describe(path.basename(file), rows, file), ...s };
+    console.log(`${path.basename(file)}: P ${s.precision} R ${s.recall} F1 ${s.f1} at ${s.threshold}, ECE ${s.ece}`);
+  }
+  const meta = writeModel(out, fitted, {
+    command: `npx tsx scripts/train-checkworthy.ts ${path.basename(trainFile)}${reports.map((r) => ` --report ${path.basename(r)}`).join("")}${gridName === "full" ? "" : ` --grid ${gridName}`}${folds === 5 ? "" : ` --folds ${folds}`}`,
+    trainFile: describe(path.basename(trainFile), trainSet, trainFile),
+    folds: `${folds} runs of consecutive sentence ids (whole debates; lib/checkworthy/folds.ts)`,
+    chosen: chosen.options,
+    groupedCv: { ...chosen.pooled, folds: chosen.folds },
+    tried: run.tried.map((cv) => ({ options: cv.options, groupedCv: cv.pooled })),
+    measured,
+  });
+  console.log(
+    `chosen: hidden ${chosen.options.hidden}, epochs ${chosen.options.epochs}, l2 ${chosen.options.l2}; threshold ${meta.threshold}; grouped CV P ${chosen.pooled.precision} R ${chosen.pooled.recall} F1 ${chosen.pooled.f1} ECE ${chosen.pooled.ece}`,
+  );
+  console.log(
+    `wrote ${out}/model.json and weights.bin (${(fs.statSync(path.join(out, "weights.bin")).size / 1024).toFixed(0)} KB, sha256 ${meta.weightsSha256.slice(0, 12)}…) in ${((performance.now() - t0) / 1000).toFixed(0)} s`,
+  );
+  // The encoder's worker thread would keep the process alive.
+  process.exit(0);
+}
+
+main().catch((e) => {
+  console.error((e as Error).message);
+  process.exit(1);
 });
-console.log(
-  `chosen: epochs ${chosen.row.epochs}, l2 ${chosen.row.l2}, positive weight ${chosen.row.positiveWeight}, threshold ${meta.threshold}; dev P ${devScores.precision.toFixed(3)} R ${devScores.recall.toFixed(3)} F1 ${devScores.f1.toFixed(3)}`,
-);
-console.log(
-  `wrote ${out}/model.json and weights.bin (${(meta.dims * 4) / 1024 ** 2} MB) in ${((performance.now() - t0) / 1000).toFixed(0)} s`,
-);

@@ -9,12 +9,22 @@ import { AuthError } from "@/lib/auth/policy";
 import { requirePermission } from "@/lib/auth/server";
 import { isoDay } from "@/lib/article";
 import { isTranscript, rankText, scorerFor, topSentences } from "@/lib/checkworthy";
-import { pickedClaims, TOP_OFFERED, type RankState, type StartClaimsState } from "@/lib/checkworthy/form";
+import {
+  CONTEXT_AFTER,
+  CONTEXT_BEFORE,
+  pickedClaims,
+  type RankState,
+  type StandaloneSuggestion,
+  type StartClaimsState,
+  TOP_OFFERED,
+} from "@/lib/checkworthy/form";
 import { TEXT_MAX_CHARS, textFromUpload, textFromUrl, TextInputError, type TextSource } from "@/lib/checkworthy/input";
 import { LlmScorer } from "@/lib/checkworthy/llm";
 import { CheckedClaimsError, startCheckedClaims } from "@/lib/checkworthy/start";
+import { suggestStandalone } from "@/lib/checkworthy/standalone";
 import { getConfig } from "@/lib/config";
 import { formEntries, refuse } from "@/lib/forms/state";
+import { z } from "zod";
 
 /** Page fetches per person per window: each is a request this server sends for them. */
 const FETCH_LIMIT = 30;
@@ -77,8 +87,8 @@ export async function rankTextAction(_prev: RankState, form: FormData): Promise<
         scorer: ranked.scorer,
         scorerNote:
           scorer instanceof LlmScorer
-            ? `Scored by ${scorer.modelId}${ranked.sentences.some((s) => s.scoredBy === "offline") ? "; sentences it left out were scored offline, as their reasons say" : ""}.`
-            : "Scored offline, with no model: a classifier trained on sentences fact-checkers chose in US political debates.",
+            ? `Ranked by the language-model scorer, ${scorer.modelId}${ranked.sentences.some((s) => s.scoredBy === "offline") ? "; sentences it left out were scored offline, as their reasons say" : ""}.`
+            : "Ranked by the offline scorer (no language model): a classifier trained on sentences fact-checkers chose in US political debates. Its percentage is a calibrated chance: of sentences scored 70 %, about 7 in 10 were picked.",
         leftOver: ranked.leftOver,
         title: source.title,
         date,
@@ -159,5 +169,47 @@ export async function startClaimsAction(_prev: StartClaimsState, form: FormData)
     if (e instanceof AuthError) return refuse(form, e.message, undefined, groups);
     console.error("[check-text] could not start:", e);
     return refuse(form, `Could not start the debates: ${(e as Error).message}`, undefined, groups);
+  }
+}
+
+const suggestInput = z.object({
+  // The picked sentence and the few around it (lib/checkworthy/standalone.ts): the page sends only these.
+  sentences: z
+    .array(
+      z.object({
+        index: z.number().int().min(0),
+        text: z.string().trim().min(1).max(2000),
+        speaker: z.string().trim().max(200).nullable(),
+      }),
+    )
+    .min(1)
+    .max(CONTEXT_BEFORE + CONTEXT_AFTER + 1),
+  index: z.number().int().min(0),
+  date: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/)
+    .nullable(),
+});
+
+/**
+ * "Suggest a stand-alone wording" for one picked sentence on /check-text: the language model
+ * resolves pronouns and relative dates (lib/checkworthy/standalone.ts). Nothing is stored; the
+ * page shows the answer as a suggestion, or says why there is none.
+ */
+export async function suggestClaimAction(input: unknown): Promise<StandaloneSuggestion> {
+  try {
+    await requirePermission("debate:start");
+    const parsed = suggestInput.safeParse(input);
+    if (!parsed.success)
+      return { ok: false, problem: `the request was not understood (${parsed.error.issues[0]!.message})` };
+    if (!parsed.data.sentences.some((s) => s.index === parsed.data.index))
+      return { ok: false, problem: "the request was not understood (the picked sentence is missing)" };
+    return await suggestStandalone(parsed.data);
+  } catch (e) {
+    if (e instanceof ModelConfigError) return { ok: false, problem: e.message };
+    if (e instanceof ModelCallError) return { ok: false, problem: `the language model did not answer (${e.message})` };
+    if (e instanceof AuthError) return { ok: false, problem: e.message };
+    console.error("[check-text] could not suggest a claim:", e);
+    return { ok: false, problem: (e as Error).message };
   }
 }

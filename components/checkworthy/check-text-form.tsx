@@ -17,6 +17,7 @@ import {
 } from "@/lib/checkworthy/form";
 import type { ScoredSentence } from "@/lib/checkworthy/types";
 import { listOf } from "@/lib/forms/state";
+import { StandaloneSuggestionBox } from "./standalone-suggestion";
 
 type Method = { name: string; title: string; blurb: string; corpusOptional: boolean };
 
@@ -183,7 +184,9 @@ function StartForm({
   methods,
   corpora,
   start,
+  llmModel,
 }: {
+  llmModel: string | null;
   ranked: RankedView;
   methods: Method[];
   corpora: CheckTextProps["corpora"];
@@ -262,6 +265,14 @@ function StartForm({
                     <p className="mt-1 text-xs text-amber-900">
                       Write out who and when, so the claim reads on its own.
                     </p>
+                  ) : null}
+                  {llmModel ? (
+                    <StandaloneSuggestionBox
+                      sentence={s}
+                      sentences={ranked.sentences}
+                      date={ranked.date}
+                      fieldId={`claim_${i}`}
+                    />
                   ) : null}
                   <FieldError state={state} field={`claim_${i}`} />
                 </div>
@@ -420,7 +431,7 @@ export function CheckTextForm({ methods, corpora, llmModel }: CheckTextProps) {
               <span className={BAND_CLASS.low}>unlikely</span>
             </p>
           </div>
-          <StartForm ranked={ranked} methods={methods} corpora={corpora} start={start} />
+          <StartForm ranked={ranked} methods={methods} corpora={corpora} start={start} llmModel={llmModel} />
           <details open>
             <summary className="cursor-pointer text-sm font-medium">The whole text, highlighted</summary>
             <div className="mt-2">

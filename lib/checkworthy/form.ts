@@ -103,3 +103,10 @@ export function rankedFromValues(values: Record<string, string> | undefined): Ra
     return null;
   }
 }
+
+/** Sentences of context sent with a picked one for a stand-alone wording (lib/checkworthy/standalone.ts). */
+export const CONTEXT_BEFORE = 2;
+export const CONTEXT_AFTER = 1;
+
+/** A stand-alone wording suggested by the language model, or why there is none. */
+export type StandaloneSuggestion = { ok: true; claim: string; unresolved: string[] } | { ok: false; problem: string };

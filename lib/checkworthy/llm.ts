@@ -80,13 +80,17 @@ export class LlmScorer implements CheckworthyScorer {
     });
     const reading = readJsonAnswer(result.text, answerSchema);
     const byNumber = new Map(reading.ok ? reading.value.sentences.map((e) => [e.n, e]) : []);
+    // The sentences the answer left out (or all, when it could not be read) are scored offline in one call.
+    const missing = batch.filter((_, i) => !byNumber.has(i + 1));
+    const offline = await this.fallback.score(missing, opts);
+    let next = 0;
+    const why = reading.ok
+      ? "the model left this sentence out"
+      : `the model's answer could not be read: ${reading.problem}`;
     return batch.map((s, i) => {
       const entry = byNumber.get(i + 1);
       if (!entry) {
-        const off = this.fallback.scoreOne(s);
-        const why = reading.ok
-          ? "the model left this sentence out"
-          : `the model's answer could not be read: ${reading.problem}`;
+        const off = offline[next++]!;
         return { ...off, reason: `Scored offline (${why}). ${off.reason}` };
       }
       const score = entry.score / 100;

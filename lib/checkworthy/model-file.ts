@@ -2,56 +2,82 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
-import { FEATURE_VERSION } from "./features";
-import type { LogisticModel } from "./logistic";
+import type { Platt } from "./calibration";
+import type { Net } from "./classifier";
+import { ENCODER_FEATURE_VERSION, FEATURE_DIMS, SENTENCE_ENCODER } from "./encoder-features";
 
 /**
- * The offline scorer's trained model: `model.json` (what it is, how it was trained, its threshold)
- * and `weights.bin` (the hashed feature weights, float32 little-endian), committed under
- * models/checkworthy/ and written by scripts/train-checkworthy.ts.
+ * The offline scorer's trained model, committed under models/checkworthy/ and written by
+ * scripts/train-checkworthy.ts: `model.json` (what it is, how it was trained and measured, its
+ * calibration and threshold) and `weights.bin` (float32, little-endian: the feature means and
+ * scales, then the network's weights, in the order of `Net`).
  */
 
-export const MODEL_FORMAT = "counterpoint-checkworthy-logistic";
+export const MODEL_FORMAT = "counterpoint-checkworthy-encoder";
 
 export const modelMetaSchema = z.object({
   format: z.literal(MODEL_FORMAT),
   featureVersion: z.number().int(),
+  encoder: z.string(),
   dims: z.number().int().positive(),
-  bias: z.number(),
-  /** Scores at or above it count as check-worthy (tuned for F1 on the development split). */
+  hidden: z.number().int().min(0),
+  /** Raw score → probability (Platt scaling fitted on out-of-fold scores). */
+  platt: z.object({ a: z.number(), b: z.number() }),
+  /** Calibrated probabilities at or above it count as check-worthy (best F1 on out-of-fold scores). */
   threshold: z.number().min(0).max(1),
   weightsSha256: z.string().regex(/^[0-9a-f]{64}$/),
   training: z.record(z.string(), z.unknown()),
 });
 export type ModelMeta = z.infer<typeof modelMetaSchema>;
 
-export type LoadedModel = LogisticModel & { meta: ModelMeta };
+export type LoadedModel = { net: Net; platt: Platt; threshold: number; meta: ModelMeta };
 
 export function defaultModelDir(): string {
   return path.join(/*turbopackIgnore: true*/ process.env.COUNTERPOINT_ROOT ?? process.cwd(), "models", "checkworthy");
 }
 
+function weightCount(dims: number, hidden: number): number {
+  return 2 * dims + hidden * dims + hidden + (hidden === 0 ? dims : hidden) + 1;
+}
+
+/** The bytes of weights.bin for a network. */
+export function weightBytes(net: Net): Buffer {
+  const all = new Float32Array(weightCount(net.dims, net.hidden));
+  let at = 0;
+  for (const part of [net.mean, net.scale, net.w1, net.b1, net.w2, [net.b2]]) {
+    all.set(part, at);
+    at += part.length;
+  }
+  return Buffer.from(all.buffer);
+}
+
 export function writeModel(
   dir: string,
-  model: LogisticModel,
-  meta: Omit<ModelMeta, "format" | "weightsSha256" | "featureVersion" | "bias" | "dims">,
-) {
+  fitted: { net: Net; platt: Platt; threshold: number },
+  training: Record<string, unknown>,
+): ModelMeta {
   fs.mkdirSync(dir, { recursive: true });
-  const bytes = Buffer.from(model.weights.buffer, model.weights.byteOffset, model.weights.byteLength);
+  const bytes = weightBytes(fitted.net);
   fs.writeFileSync(path.join(dir, "weights.bin"), bytes);
-  const full: ModelMeta = {
+  const meta: ModelMeta = {
     format: MODEL_FORMAT,
-    featureVersion: FEATURE_VERSION,
-    dims: model.weights.length,
-    bias: model.bias,
+    featureVersion: ENCODER_FEATURE_VERSION,
+    encoder: SENTENCE_ENCODER,
+    dims: fitted.net.dims,
+    hidden: fitted.net.hidden,
+    platt: fitted.platt,
+    threshold: fitted.threshold,
     weightsSha256: createHash("sha256").update(bytes).digest("hex"),
-    ...meta,
+    training,
   };
-  fs.writeFileSync(path.join(dir, "model.json"), `${JSON.stringify(full, null, 2)}\n`);
-  return full;
+  fs.writeFileSync(path.join(dir, "model.json"), `${JSON.stringify(meta, null, 2)}\n`);
+  return meta;
 }
 
 export class ModelFileError extends Error {}
+
+const RETRAIN =
+  "Train it again with: npx tsx scripts/train-checkworthy.ts <train file> (see models/checkworthy/README.md)";
 
 export function readModel(dir: string = defaultModelDir()): LoadedModel {
   let meta: ModelMeta;
@@ -59,20 +85,41 @@ export function readModel(dir: string = defaultModelDir()): LoadedModel {
     meta = modelMetaSchema.parse(JSON.parse(fs.readFileSync(path.join(dir, "model.json"), "utf8")));
   } catch (e) {
     throw new ModelFileError(
-      `The check-worthiness model in ${dir} cannot be read (${(e as Error).message.split("\n")[0]}). Train it again with: npx tsx scripts/train-checkworthy.ts <train file> <dev file>`,
+      `The check-worthiness model in ${dir} cannot be read (${(e as Error).message.split("\n")[0]}). ${RETRAIN}`,
     );
   }
-  if (meta.featureVersion !== FEATURE_VERSION)
+  if (
+    meta.featureVersion !== ENCODER_FEATURE_VERSION ||
+    meta.encoder !== SENTENCE_ENCODER ||
+    meta.dims !== FEATURE_DIMS
+  )
     throw new ModelFileError(
-      `The check-worthiness model in ${dir} was trained on features version ${meta.featureVersion}, but this code computes version ${FEATURE_VERSION}. Train it again with scripts/train-checkworthy.ts.`,
+      `The check-worthiness model in ${dir} was trained on other features (version ${meta.featureVersion}, ${meta.encoder}, ${meta.dims} dimensions) than this code computes (version ${ENCODER_FEATURE_VERSION}, ${SENTENCE_ENCODER}, ${FEATURE_DIMS}). ${RETRAIN}`,
     );
-  const bytes = fs.readFileSync(path.join(dir, "weights.bin"));
-  if (createHash("sha256").update(bytes).digest("hex") !== meta.weightsSha256 || bytes.length !== meta.dims * 4)
+  const file = path.join(dir, "weights.bin");
+  const bytes = fs.readFileSync(file);
+  if (
+    createHash("sha256").update(bytes).digest("hex") !== meta.weightsSha256 ||
+    bytes.length !== weightCount(meta.dims, meta.hidden) * 4
+  )
     throw new ModelFileError(
-      `${path.join(dir, "weights.bin")} does not match model.json (its checksum differs): restore it from the repository or train again.`,
+      `${file} does not match model.json (its checksum differs): restore it from the repository or train again.`,
     );
   // Copied into an aligned buffer: a Buffer from the pool may start at an offset that is not a multiple of 4.
-  const weights = new Float32Array(meta.dims);
-  new Uint8Array(weights.buffer).set(bytes);
-  return { weights, bias: meta.bias, meta };
+  const all = new Float32Array(bytes.length / 4);
+  new Uint8Array(all.buffer).set(bytes);
+  const { dims, hidden } = meta;
+  let at = 0;
+  const take = (n: number) => all.slice(at, (at += n));
+  const net: Net = {
+    dims,
+    hidden,
+    mean: take(dims),
+    scale: take(dims),
+    w1: take(hidden * dims),
+    b1: take(hidden),
+    w2: take(hidden === 0 ? dims : hidden),
+    b2: take(1)[0]!,
+  };
+  return { net, platt: meta.platt, threshold: meta.threshold, meta };
 }

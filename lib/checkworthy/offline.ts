@@ -1,14 +1,17 @@
 import nlp from "compromise";
-import { extractFeatures, type Cue } from "./features";
-import { predict } from "./logistic";
+import { applyPlatt } from "./calibration";
+import { netLogit } from "./classifier";
+import { embedSentences, sentenceVector } from "./encoder-features";
+import type { Cue } from "./features";
 import { readModel, type LoadedModel } from "./model-file";
 import type { Sentence } from "./split";
-import type { CheckworthyScorer, ScoredSentence } from "./types";
+import type { CheckworthyScorer, ScoredSentence, ScorerOptions } from "./types";
 
 /**
- * The scorer that needs no model provider: logistic regression over hashed words, character
- * n-grams, part-of-speech patterns and fact-checking cues, trained on debate sentences labelled in
- * CLEF CheckThat! 2024 (models/checkworthy/README.md). Reasons are read from the cues.
+ * The scorer that needs no model provider: a small classifier over the sentence encoder's
+ * embedding (all-MiniLM-L6-v2, shipped) and fact-checking cues, trained on debate sentences
+ * labelled in CLEF CheckThat! 2024 and chosen by how it ranks debates it was not trained on
+ * (models/checkworthy/README.md). Its score is a calibrated probability. Reasons are read from the cues.
  */
 
 const FOR: Array<[Cue, string]> = [
@@ -29,8 +32,9 @@ const AGAINST: Array<[Cue, string]> = [
   ["short", "it is too short to state a fact"],
 ];
 
-function names(text: string): string[] {
-  const doc = nlp(text);
+type Doc = ReturnType<typeof nlp>;
+
+function names(doc: Doc): string[] {
   const found = [
     ...doc.people().out("array"),
     ...doc.places().out("array"),
@@ -39,11 +43,17 @@ function names(text: string): string[] {
   return [...new Set(found.map((n) => n.replace(/[.,;:!?]+$/, "").trim()).filter(Boolean))].slice(0, 3);
 }
 
-export function offlineReason(text: string, cues: ReadonlySet<Cue>, checkworthy: boolean): string {
+/** `doc`: the sentence parsed by compromise (the scorer parses each sentence once, for the cues and the names). */
+export function offlineReason(
+  text: string,
+  cues: ReadonlySet<Cue>,
+  checkworthy: boolean,
+  doc: Doc = nlp(text),
+): string {
   const pro = FOR.filter(([c]) => cues.has(c)).map(([, w]) => w);
   // "gives a number" says nothing more once a percentage or an amount has been named.
   const said = pro.filter((w) => !(w === "gives a number" && (cues.has("percent") || cues.has("money"))));
-  const who = names(text);
+  const who = names(doc);
   if (who.length) said.unshift(`names ${who.join(", ")}`);
   const con = AGAINST.filter(([c]) => cues.has(c)).map(([, w]) => w);
   if (checkworthy)
@@ -60,18 +70,23 @@ export class OfflineScorer implements CheckworthyScorer {
   readonly name = "offline" as const;
   readonly threshold: number;
   constructor(private readonly model: LoadedModel) {
-    this.threshold = model.meta.threshold;
+    this.threshold = model.threshold;
   }
 
-  scoreOne(s: Sentence): ScoredSentence {
-    const f = extractFeatures(s.text, this.model.meta.dims);
-    const score = predict(this.model, f);
-    const checkworthy = score >= this.threshold;
-    return { ...s, score, checkworthy, reason: offlineReason(s.text, f.cues, checkworthy), scoredBy: "offline" };
-  }
-
-  async score(sentences: readonly Sentence[]): Promise<ScoredSentence[]> {
-    return sentences.map((s) => this.scoreOne(s));
+  /** One embedding call for all the sentences (the encoder batches them), then the classifier on each. */
+  async score(sentences: readonly Sentence[], opts: ScorerOptions = {}): Promise<ScoredSentence[]> {
+    if (sentences.length === 0) return [];
+    const embeddings = await embedSentences(
+      sentences.map((s) => s.text),
+      opts.signal,
+    );
+    return sentences.map((s, i) => {
+      const doc = nlp(s.text);
+      const { vector, cues } = sentenceVector(s.text, embeddings[i]!, doc);
+      const score = applyPlatt(this.model.platt, netLogit(this.model.net, vector));
+      const checkworthy = score >= this.threshold;
+      return { ...s, score, checkworthy, reason: offlineReason(s.text, cues, checkworthy, doc), scoredBy: "offline" };
+    });
   }
 }
 

@@ -26,6 +26,11 @@ export type CatalogueFile = {
   from?: string;
   bytes: number;
   sha256: string;
+  /**
+   * The same records in another published form (checksummed like the file), which
+   * `dataset download --from` installs, under the copy's own path, when the folder holds it instead.
+   */
+  copies?: readonly { path: string; bytes: number; sha256: string; how: string }[];
   /** Assembled from these source files (in the given repository and commit) by `builder`. */
   built?: {
     repo: string;
@@ -50,6 +55,10 @@ export type CatalogueEntry = {
   /** When no file can be fetched directly: the steps a user takes. */
   manual?: string;
 };
+
+/** The CheckThat! 2024 files as JSON Lines, the form evaluation sets are often passed around in. */
+const JSON_LINES_COPY =
+  'the same sentences as JSON Lines, one {"id", "text", "label": 1 for Yes / 0 for No, "source"} per line; bench checkworthy and the training script read either form';
 
 /** PolitiFact-Hidden's sources: files of tangyixuan/RADAR and rebeccazyr/mad, each at the commit that holds it. */
 const PFH = {
@@ -335,18 +344,45 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
         from: "Data/CT24_checkworthy_english_train.tsv",
         bytes: 2434889,
         sha256: "e6a4b76c210dfd9eaaed917d29983ac8fe68cc99b29969677335639921d6df8f",
+
+        copies: [
+          {
+            path: "train.jsonl",
+            bytes: 4951177,
+            sha256: "862df4634b5a59d8f495554eee20eea8879ff21a1240c9aeb982dfb2b0a8ae97",
+            how: JSON_LINES_COPY,
+          },
+        ],
       },
       {
         path: "CT24_checkworthy_english_dev.tsv",
         from: "Data/CT24_checkworthy_english_dev.tsv",
         bytes: 103178,
         sha256: "693f75c07cb9f8ab00746e3cd7d447ebe676a00e3fd7bf317b1bd6544eaefa95",
+
+        copies: [
+          {
+            path: "dev.jsonl",
+            bytes: 216564,
+            sha256: "7474b300893bd9401cf6b02d7b799f9195e8eb2900f06e51ae0726d9c3b638a6",
+            how: JSON_LINES_COPY,
+          },
+        ],
       },
       {
         path: "CT24_checkworthy_english_dev-test.tsv",
         from: "Data/CT24_checkworthy_english_dev-test.tsv",
         bytes: 25196,
         sha256: "41aab60b5f06f3673e1263251a9e6e36f3dbc46a12e9c35cc816388201caa1d0",
+
+        copies: [
+          {
+            path: "dev_test.jsonl",
+            bytes: 61627,
+            sha256: "7d31cc07041359d6211cf7ba0f6d04f815044e03aefc41d330b23ffa96ef92de",
+            how: JSON_LINES_COPY,
+          },
+        ],
       },
     ],
   },

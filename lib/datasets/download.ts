@@ -181,7 +181,13 @@ function stagingDir(name: string, dataDir?: string) {
 }
 
 /** Moves a fully checked staging folder into place and records what was installed. */
-function commit(entry: CatalogueEntry, staging: string, from: string, dataDir?: string): Installed {
+function commit(
+  entry: CatalogueEntry,
+  staging: string,
+  from: string,
+  dataDir?: string,
+  files: Installed["files"] = entry.files.map((f) => ({ path: f.path, bytes: f.bytes, sha256: f.sha256 })),
+): Installed {
   const dir = path.join(datasetsDir(dataDir), entry.name);
   fs.rmSync(path.join(staging, ".sources"), { recursive: true, force: true });
   fs.rmSync(dir, { recursive: true, force: true });
@@ -189,7 +195,7 @@ function commit(entry: CatalogueEntry, staging: string, from: string, dataDir?: 
   const record: Installed = {
     name: entry.name,
     dir,
-    files: entry.files.map((f) => ({ path: f.path, bytes: f.bytes, sha256: f.sha256 })),
+    files,
     from,
     installed_at: new Date().toISOString(),
   };
@@ -280,25 +286,39 @@ export async function installFrom(
       `${entry.title} has no files in the catalogue to check a copy against. ${entry.manual ?? ""}`.trim(),
     );
   if (!fs.existsSync(from)) throw new Error(`--from ${from}: no such file or folder`);
-  const missing = entry.files.filter((f) => !findIn(from, f, entry.files.length === 1));
+  const only = entry.files.length === 1;
+  // Each file as published, else one of its checksummed copies in another form (installed under the copy's name).
+  const found = entry.files.map((f) => {
+    for (const want of [f, ...(f.copies ?? [])]) {
+      const src = findIn(from, { ...f, path: want.path }, only);
+      if (src) return { src, want };
+    }
+    return null;
+  });
+  const missing = entry.files.filter((_, i) => !found[i]);
   if (missing.length)
     throw new Error(
-      `--from ${from}: ${missing.map((f) => f.path).join(", ")} not found there (expected the ${entry.name} files at these paths, or by name in that folder); nothing was installed.`,
+      `--from ${from}: ${missing.map((f) => [f.path, ...(f.copies ?? []).map((c) => c.path)].join(" or ")).join(", ")} not found there (expected the ${entry.name} files at these paths, or by name in that folder); nothing was installed.`,
     );
   const staging = stagingDir(name, opts.dataDir);
   fs.rmSync(staging, { recursive: true, force: true });
   try {
-    for (const f of entry.files) {
-      const dest = path.join(staging, f.path);
+    for (const { src, want } of found as Array<NonNullable<(typeof found)[number]>>) {
+      const dest = path.join(staging, want.path);
       fs.mkdirSync(path.dirname(dest), { recursive: true });
-      fs.copyFileSync(findIn(from, f, entry.files.length === 1)!, dest);
-      await verify(dest, f, f.path);
+      fs.copyFileSync(src, dest);
+      await verify(dest, want, want.path);
     }
   } catch (e) {
     fs.rmSync(staging, { recursive: true, force: true });
     throw e;
   }
-  return commit(entry, staging, path.resolve(from), opts.dataDir);
+  const installedFiles = (found as Array<NonNullable<(typeof found)[number]>>).map(({ want }) => ({
+    path: want.path,
+    bytes: want.bytes,
+    sha256: want.sha256,
+  }));
+  return commit(entry, staging, path.resolve(from), opts.dataDir, installedFiles);
 }
 
 /** What a download transfers: the direct files, and each source of the built files once. */

@@ -1,6 +1,9 @@
 import type { LanguageModelV3CallOptions } from "@ai-sdk/provider";
+import path from "node:path";
 import { MockLanguageModelV3 } from "ai/test";
 import { describe, expect, it } from "vitest";
+import { benchCheckworthy, checkworthyBenchText } from "@/lib/bench/checkworthy";
+import { readLabelledSentences } from "@/lib/checkworthy/dataset";
 import { LlmScorer } from "@/lib/checkworthy/llm";
 import { offlineScorer } from "@/lib/checkworthy/offline";
 import { splitSentences } from "@/lib/checkworthy/split";
@@ -85,5 +88,31 @@ describe("the language-model scorer", () => {
     expect(all.every((s) => s.scoredBy === "offline" && /could not be read/.test(s.reason))).toBe(true);
     // The offline scores still rank the figure above the greeting.
     expect(all[1]!.score).toBeGreaterThan(all[0]!.score);
+  });
+});
+
+describe("bench checkworthy with the language-model scorer", () => {
+  it("prints the offline scorer's table: P/R/F1 at its threshold, ECE, per-sentence p95 and a 30-sentence transcript", async () => {
+    const { model } = scripted((s) =>
+      /\d/.test(s) ? { score: 80, reason: "a figure" } : { score: 20, reason: "none" },
+    );
+    const scorer = new LlmScorer(offlineScorer(), { model });
+    const file = path.resolve(import.meta.dirname, "../fixtures/checkworthy/train-sample.jsonl");
+    const r = await benchCheckworthy(file, scorer, { limit: 40, model: "scripted", latencySentences: 5 });
+    const rows = readLabelledSentences(file).slice(0, 40);
+    const predicted = rows.map((x) => /\d/.test(x.text));
+    const tp = rows.filter((x, i) => predicted[i] && x.label === 1).length;
+    expect(r).toMatchObject({ scorer: "llm", model: "scripted", sentences: 40, threshold: 0.5, latency_sentences: 5 });
+    expect(r.counts.tp).toBe(tp);
+    expect(r.counts.fp).toBe(predicted.filter(Boolean).length - tp);
+    expect(r.ece).toBeGreaterThan(0);
+    expect(r.p95_ms_per_sentence).not.toBeNull();
+    expect(r.transcript_30_seconds).not.toBeNull();
+    const table = checkworthyBenchText(r);
+    expect(table).toContain(
+      "| scorer | sentences (check-worthy) | threshold | precision | recall | F1 | ECE | all positive F1 |",
+    );
+    expect(table).toMatch(/\| llm \(scripted\) \| 40 \(\d+\) \| 0\.5 \|/);
+    expect(table).toMatch(/p95 [\d.]+ ms .*30-sentence transcript ranked in [\d.]+ s/);
   });
 });

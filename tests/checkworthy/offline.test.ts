@@ -3,29 +3,30 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { DatasetFileError, parseLabelledSentences } from "@/lib/checkworthy/dataset";
-import { extractFeatures } from "@/lib/checkworthy/features";
-import { bestThreshold, countsAt, positiveClassScores, predict, train } from "@/lib/checkworthy/logistic";
+import { netLogit, trainNet } from "@/lib/checkworthy/classifier";
+import { FEATURE_DIMS, sentenceVector } from "@/lib/checkworthy/encoder-features";
+import { bestThreshold, countsAt, positiveClassScores } from "@/lib/checkworthy/metrics";
 import { defaultModelDir, ModelFileError, readModel, writeModel } from "@/lib/checkworthy/model-file";
 import { OfflineScorer, offlineScorer } from "@/lib/checkworthy/offline";
 
 const sentence = (index: number, text: string) => ({ index, text, speaker: null, block: 0 });
 
-describe("the logistic regression", () => {
-  it("learns a separable problem and scores by what it learned", () => {
-    const rows = [];
-    const labels = [];
+describe("the classifier and its measures", () => {
+  it("learns a separable problem, with or without a hidden layer, the same way every time", () => {
+    const rows: Float32Array[] = [];
+    const labels: number[] = [];
     for (let i = 0; i < 200; i++) {
       const yes = i % 2 === 0;
-      const noise = 10 + (i % 7);
-      rows.push({ indices: new Uint32Array([yes ? 1 : 2, noise]), values: new Float32Array([1, 0.5]) });
+      rows.push(Float32Array.from([yes ? 1 : -1, (i % 7) / 7, ((i * 3) % 5) / 5]));
       labels.push(yes ? 1 : 0);
     }
-    const model = train(rows, labels, { dims: 32, epochs: 5, l2: 1e-5, learningRate: 0.5, positiveWeight: 1, seed: 1 });
-    expect(predict(model, { indices: new Uint32Array([1]), values: new Float32Array([1]) })).toBeGreaterThan(0.9);
-    expect(predict(model, { indices: new Uint32Array([2]), values: new Float32Array([1]) })).toBeLessThan(0.1);
-    // Deterministic: the same data and seed give the same weights.
-    const again = train(rows, labels, { dims: 32, epochs: 5, l2: 1e-5, learningRate: 0.5, positiveWeight: 1, seed: 1 });
-    expect(Array.from(again.weights)).toEqual(Array.from(model.weights));
+    for (const hidden of [0, 4]) {
+      const o = { hidden, epochs: 20, l2: 1e-4, learningRate: 0.01, batchSize: 16, positiveWeight: 1, seed: 1 };
+      const net = trainNet(rows, labels, o);
+      expect(netLogit(net, [1, 0.5, 0.5])).toBeGreaterThan(1);
+      expect(netLogit(net, [-1, 0.5, 0.5])).toBeLessThan(-1);
+      expect(Array.from(trainNet(rows, labels, o).w2)).toEqual(Array.from(net.w2));
+    }
   });
 
   it("measures precision, recall and F1 of the positive class, and finds the best threshold", () => {
@@ -63,37 +64,55 @@ describe("the shipped offline scorer", () => {
     expect(opinion!.reason).toMatch(/opinion/);
   });
 
-  it("is a file of at most a few MB whose threshold was tuned on the development split", () => {
+  it("gives calibrated probabilities: a small file whose threshold and calibration came from held-out debates", () => {
     const bytes = fs.statSync(path.join(defaultModelDir(), "weights.bin")).size;
     expect(bytes).toBeLessThanOrEqual(4 * 1024 ** 2);
-    expect(scorer.threshold).toBeGreaterThan(0);
-    expect(scorer.threshold).toBeLessThan(1);
+    const { meta } = readModel();
+    expect(meta.threshold).toBe(scorer.threshold);
+    expect(scorer.threshold).toBeGreaterThan(0.1);
+    expect(scorer.threshold).toBeLessThan(0.9);
+    // A calibration, not the identity: fitted on out-of-fold scores of the grouped cross-validation.
+    expect(meta.platt.a).not.toBe(1);
+    expect(meta.training).toMatchObject({ folds: expect.stringMatching(/consecutive sentence ids/) });
   });
 
   it("refuses a weights file that does not match its description, and a model trained on other features", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cw-model-"));
-    const model = { weights: new Float32Array(16).fill(0.25), bias: -1 };
-    writeModel(dir, model, { threshold: 0.5, training: {} });
-    const loaded = readModel(dir);
-    expect(Array.from(loaded.weights)).toEqual(Array.from(model.weights));
-    expect(new OfflineScorer(loaded).threshold).toBe(0.5);
-    fs.writeFileSync(path.join(dir, "weights.bin"), Buffer.alloc(64, 1));
-    expect(() => readModel(dir)).toThrow(ModelFileError);
-    expect(() => readModel(dir)).toThrow(/does not match model.json/);
-    writeModel(dir, model, { threshold: 0.5, training: {} });
-    const meta = JSON.parse(fs.readFileSync(path.join(dir, "model.json"), "utf8"));
-    fs.writeFileSync(
-      path.join(dir, "model.json"),
-      JSON.stringify({ ...meta, featureVersion: meta.featureVersion + 1 }),
-    );
-    expect(() => readModel(dir)).toThrow(/Train it again/);
+    try {
+      const net = trainNet([new Float32Array(FEATURE_DIMS).fill(0), new Float32Array(FEATURE_DIMS).fill(1)], [0, 1], {
+        hidden: 2,
+        epochs: 1,
+        l2: 0,
+        learningRate: 0.01,
+        batchSize: 2,
+        positiveWeight: 1,
+        seed: 3,
+      });
+      writeModel(dir, { net, platt: { a: 2, b: -1 }, threshold: 0.5 }, {});
+      const loaded = readModel(dir);
+      expect(Array.from(loaded.net.w1)).toEqual(Array.from(net.w1));
+      expect(loaded.net.b2).toBe(net.b2);
+      expect(new OfflineScorer(loaded).threshold).toBe(0.5);
+      fs.writeFileSync(path.join(dir, "weights.bin"), Buffer.alloc(64, 1));
+      expect(() => readModel(dir)).toThrow(ModelFileError);
+      expect(() => readModel(dir)).toThrow(/does not match model.json/);
+      writeModel(dir, { net, platt: { a: 2, b: -1 }, threshold: 0.5 }, {});
+      const meta = JSON.parse(fs.readFileSync(path.join(dir, "model.json"), "utf8"));
+      fs.writeFileSync(
+        path.join(dir, "model.json"),
+        JSON.stringify({ ...meta, featureVersion: meta.featureVersion + 1 }),
+      );
+      expect(() => readModel(dir)).toThrow(/Train it again/);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
-  it("hashes the same sentence to the same features every time", () => {
-    const a = extractFeatures("Crime rose 30 percent in 2021.", 1 << 18);
-    const b = extractFeatures("Crime rose 30 percent in 2021.", 1 << 18);
-    expect(Array.from(a.indices)).toEqual(Array.from(b.indices));
-    expect([...a.cues].sort()).toEqual(["number", "percent", "year"]);
+  it("reads the cues of a sentence into its vector", () => {
+    const { vector, cues } = sentenceVector("Crime rose 30 percent in 2021.", new Array(384).fill(0.01));
+    expect([...cues].sort()).toEqual(["number", "percent", "year"]);
+    expect(vector).toHaveLength(FEATURE_DIMS);
+    expect(vector[0]).toBeCloseTo(0.01);
   });
 });
 

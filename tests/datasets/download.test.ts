@@ -156,6 +156,36 @@ describe("dataset download", () => {
     );
   });
 
+  it("--from takes a checksummed copy in another form (JSON Lines for a .tsv) and installs it under its own name", async () => {
+    const tsv = Buffer.from("Sentence_id\tText\tclass_label\n1\tTaxes rose.\tYes\n");
+    const jsonl = Buffer.from('{"id": "1", "text": "Taxes rose.", "label": 1}\n');
+    const entry = {
+      ...fixtureEntry("fx-e", { "train.tsv": tsv }),
+      files: [
+        {
+          path: "train.tsv",
+          from: "train.tsv",
+          bytes: tsv.length,
+          sha256: sha(tsv),
+          copies: [{ path: "train.jsonl", bytes: jsonl.length, sha256: sha(jsonl), how: "JSON Lines" }],
+        },
+      ],
+    };
+    const copy = tmp();
+    fs.writeFileSync(path.join(copy, "train.jsonl"), jsonl);
+    const dataDir = tmp();
+    const got = await installFrom("fx-e", copy, { entry, dataDir });
+    expect(fs.readFileSync(path.join(got.dir, "train.jsonl"))).toEqual(jsonl);
+    expect(got.files).toEqual([{ path: "train.jsonl", bytes: jsonl.length, sha256: sha(jsonl) }]);
+    fs.writeFileSync(path.join(copy, "train.jsonl"), "{}\n");
+    await expect(installFrom("fx-e", copy, { entry, dataDir: tmp() })).rejects.toThrow(
+      /train\.jsonl: checksum mismatch/,
+    );
+    await expect(installFrom("fx-e", tmp(), { entry, dataDir: tmp() })).rejects.toThrow(
+      /train\.tsv or train\.jsonl not found there/,
+    );
+  });
+
   it("without --data, an importer is told where the installed copy is, or how to install it", () => {
     const dataDir = tmp();
     expect(() => installedDataFor("fever", dataDir)).toThrow(

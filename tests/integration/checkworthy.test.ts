@@ -50,13 +50,18 @@ describe("check-worthy sentences of a debate transcript", () => {
     expect(ranked.sentences).toHaveLength(30);
     expect(ranked.leftOver).toBe(0);
     const order = topSentences(ranked.sentences, 30);
-    // The sentences written as checkable claims with a figure come before everything else.
+    // The sentences written as checkable claims with a figure are check-worthy and among the nine
+    // written as checkable claims at the top (the others: votes, a record, "twice the national rate").
     const withFigures = ranked.sentences.filter((x) => /\d/.test(x.text));
     expect(withFigures).toHaveLength(6);
-    expect(new Set(order.slice(0, 6).map((x) => x.index))).toEqual(new Set(withFigures.map((x) => x.index)));
-    const last = order.slice(-10).map((x) => x.text);
-    for (const t of ["Thank you.", "I think people are tired of excuses.", "What are you afraid of, Senator?"])
-      expect(last).toContain(t);
+    for (const x of withFigures) expect(x.checkworthy).toBe(true);
+    expect(order.slice(0, 9).map((x) => x.index)).toEqual(expect.arrayContaining(withFigures.map((x) => x.index)));
+    // Small talk, opinions and questions: not check-worthy, in the bottom half.
+    const lowHalf = order.slice(-15).map((x) => x.text);
+    for (const t of ["Thank you.", "I think people are tired of excuses.", "What are you afraid of, Senator?"]) {
+      expect(lowHalf).toContain(t);
+      expect(ranked.sentences.find((x) => x.text === t)!.checkworthy).toBe(false);
+    }
     expect(ranked.sentences.find((x) => x.text.startsWith("Unemployment"))?.speaker).toBe("SENATOR HALL");
     expect(ranked.sentences.find((x) => x.text.startsWith("Ohio expanded"))?.speaker).toBe("GOVERNOR REYES");
     expect(order[0]!.checkworthy && order[0]!.reason.length > 0).toBe(true);

@@ -27,15 +27,34 @@ export function register(program: Command) {
     )
     .option("--model <id>", "the language-model scorer's model (default: ROLE_MODELS checkworthy, else DEFAULT_MODEL)")
     .option("--limit <n>", "only the first n sentences", positiveInt)
+    .option(
+      "--latency <n>",
+      "sentences scored one at a time for the per-sentence p50/p95 (default 100; 0 skips, e.g. for a paid model)",
+      (v: string) => {
+        const n = Number(v);
+        if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError("give a whole number, 0 or more");
+        return n;
+      },
+    )
     .option("--json", "print JSON")
-    .action(async (opts: { data: string; scorer: ScorerName; model?: string; limit?: number; json?: boolean }) => {
-      const scorer = scorerFor(opts.scorer, { model: opts.model });
-      const r = await benchCheckworthy(opts.data, scorer, {
-        limit: opts.limit,
-        model: scorer instanceof LlmScorer ? scorer.modelId : null,
-        onProgress: (done, total) => process.stderr.write(`\r${done}/${total} sentences`),
-      });
-      process.stderr.write("\n");
-      emit(!!opts.json, r, () => checkworthyBenchText(r));
-    });
+    .action(
+      async (opts: {
+        data: string;
+        scorer: ScorerName;
+        model?: string;
+        limit?: number;
+        latency?: number;
+        json?: boolean;
+      }) => {
+        const scorer = scorerFor(opts.scorer, { model: opts.model });
+        const r = await benchCheckworthy(opts.data, scorer, {
+          limit: opts.limit,
+          latencySentences: opts.latency,
+          model: scorer instanceof LlmScorer ? scorer.modelId : null,
+          onProgress: (done, total) => process.stderr.write(`\r${done}/${total} sentences`),
+        });
+        process.stderr.write("\n");
+        emit(!!opts.json, r, () => checkworthyBenchText(r));
+      },
+    );
 }

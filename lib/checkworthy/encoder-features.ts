@@ -1,0 +1,68 @@
+import nlp from "compromise";
+import { resolveEmbedder } from "@/lib/embeddings/registry";
+import { type Cue, cuesOf } from "./features";
+
+/**
+ * What the offline check-worthiness classifier reads from a sentence: its all-MiniLM-L6-v2
+ * embedding (the sentence encoder the product ships, lib/embeddings) and the cues a fact-checker
+ * looks for (lib/checkworthy/features.ts: numbers, comparisons, names, attribution, tense, and
+ * questions, opinions, modals), plus its length. The embedding carries what a sentence is about
+ * in a form that does not depend on the exact names and topics of the debates it was trained on,
+ * which is what the hashed-n-gram model before it learned (and lost on debates it had not seen).
+ *
+ * The training script and the scorer call these same functions; `ENCODER_FEATURE_VERSION` is
+ * stored in the model file and checked on load.
+ */
+
+export const ENCODER_FEATURE_VERSION = 1;
+/** Always this encoder, whatever EMBEDDING_MODEL says: the classifier was trained on its vectors. */
+export const SENTENCE_ENCODER = "local:minilm-l6";
+export const ENCODER_DIM = 384;
+
+/** The cues, in the order they enter the vector (the model file depends on it). */
+export const CUE_ORDER: readonly Cue[] = [
+  "number",
+  "percent",
+  "money",
+  "year",
+  "person",
+  "place",
+  "organization",
+  "comparative",
+  "superlative",
+  "past-tense",
+  "attribution",
+  "question",
+  "opinion",
+  "modal",
+  "future",
+  "short",
+  "first-person",
+];
+
+export const FEATURE_DIMS = ENCODER_DIM + CUE_ORDER.length + 1;
+
+export type SentenceVector = { vector: Float32Array; cues: Set<Cue> };
+
+type Doc = ReturnType<typeof nlp>;
+
+/** One sentence's vector from its embedding (already computed) and its text (parsed once: pass `doc` when the caller has it). */
+export function sentenceVector(text: string, embedding: ArrayLike<number>, doc: Doc = nlp(text)): SentenceVector {
+  if (embedding.length !== ENCODER_DIM)
+    throw new Error(`expected a ${ENCODER_DIM}-dimension embedding from ${SENTENCE_ENCODER}, got ${embedding.length}`);
+  const cues = cuesOf(text, doc);
+  const vector = new Float32Array(FEATURE_DIMS);
+  vector.set(embedding);
+  CUE_ORDER.forEach((c, i) => {
+    if (cues.has(c)) vector[ENCODER_DIM + i] = 1;
+  });
+  const words = text.trim().split(/\s+/).length;
+  // Log length: a 5-word and a 10-word sentence differ more than a 40- and a 45-word one.
+  vector[FEATURE_DIMS - 1] = Math.log1p(words);
+  return { vector, cues };
+}
+
+/** The encoder's embeddings of many sentences (batched by the engine; see lib/embeddings/registry.ts). */
+export async function embedSentences(texts: readonly string[], signal?: AbortSignal): Promise<number[][]> {
+  return resolveEmbedder(SENTENCE_ENCODER).embed([...texts], signal);
+}

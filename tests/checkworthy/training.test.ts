@@ -1,0 +1,52 @@
+import { createHash } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { applyPlatt, expectedCalibrationError, fitPlatt } from "@/lib/checkworthy/calibration";
+import { readLabelledSentences } from "@/lib/checkworthy/dataset";
+import { contiguousFolds } from "@/lib/checkworthy/folds";
+import { weightBytes } from "@/lib/checkworthy/model-file";
+import { TRAINING_GRIDS, trainFromSentences } from "@/lib/checkworthy/train-run";
+
+const FIXTURES = path.resolve(import.meta.dirname, "../fixtures/checkworthy");
+
+describe("training the offline check-worthiness scorer", () => {
+  it("is deterministic: the committed sample gives the committed weights, calibration and threshold", async () => {
+    // Written by: npx tsx scripts/train-checkworthy.ts tests/fixtures/checkworthy/train-sample.jsonl --grid sample --out tests/fixtures/checkworthy/sample-model
+    const committed = JSON.parse(fs.readFileSync(path.join(FIXTURES, "sample-model/model.json"), "utf8"));
+    const sample = readLabelledSentences(path.join(FIXTURES, "train-sample.jsonl"));
+    const run = await trainFromSentences(sample, { grid: TRAINING_GRIDS.sample!, folds: 5 });
+    expect(createHash("sha256").update(weightBytes(run.fitted.net)).digest("hex")).toBe(committed.weightsSha256);
+    expect(run.fitted.platt).toEqual(committed.platt);
+    expect(run.fitted.threshold).toBe(committed.threshold);
+    expect(run.chosen.options).toEqual(committed.training.chosen);
+  }, 120_000);
+
+  it("folds whole runs of consecutive ids (whole debates), whatever the order of the file", () => {
+    const ids = ["50", "3", "12", "7", "41", "1", "30", "22", "9", "60"];
+    const fold = contiguousFolds(ids, 2);
+    const byFold = [0, 1].map((f) => ids.filter((_, i) => fold[i] === f).map(Number));
+    expect(byFold[0]!.sort((a, b) => a - b)).toEqual([1, 3, 7, 9, 12]);
+    expect(byFold[1]!.sort((a, b) => a - b)).toEqual([22, 30, 41, 50, 60]);
+  });
+
+  it("calibrates over-confident scores and measures how far probabilities are from frequencies", () => {
+    // Raw scores three times too confident: the true log-odds are logit/3.
+    const logits: number[] = [];
+    const labels: number[] = [];
+    for (let i = 0; i < 2000; i++) {
+      const z = ((i % 41) - 20) / 2;
+      logits.push(z);
+      // A deterministic stand-in for sampling: the share of positives at z follows sigmoid(z/3).
+      labels.push((i * 0.6180339887) % 1 < 1 / (1 + Math.exp(-z / 3)) ? 1 : 0);
+    }
+    const raw = logits.map((z) => 1 / (1 + Math.exp(-z)));
+    const platt = fitPlatt(logits, labels);
+    expect(platt.a).toBeCloseTo(1 / 3, 1);
+    const calibrated = logits.map((z) => applyPlatt(platt, z));
+    expect(expectedCalibrationError(calibrated, labels)).toBeLessThan(0.03);
+    expect(expectedCalibrationError(raw, labels)).toBeGreaterThan(0.05);
+    expect(expectedCalibrationError([0.75, 0.75, 0.75, 0.75], [1, 1, 1, 0])).toBe(0);
+    expect(expectedCalibrationError([0.9, 0.9], [0, 0])).toBeCloseTo(0.9);
+  });
+});
