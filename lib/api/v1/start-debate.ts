@@ -115,8 +115,9 @@ export const startDebate = endpoint({
   description:
     "Stores the claim and its evidence and queues the debate; it runs whether or not anyone watches. Counts against the owner's DEBATE_RATE_LIMIT. Needs the scope `debate:start`.",
   body: startDebateBody,
+  idempotent: true,
   responses: { 201: { description: "The debate is stored and queued.", schema: startedDebateSchema } },
-  async handle({ db, handle, principal, body }) {
+  async handle({ db, handle, principal, body, rate: report }) {
     const user = demand(principal, "debate:start");
     const input = debateRequest(body);
     const tooLong = claimLengthError(input.claim, claimLimitFor(input.protocol));
@@ -126,6 +127,7 @@ export const startDebate = endpoint({
       assertWebModels(input.models ?? {});
       const { limit, windowSeconds } = getConfig().rateLimits.debateStarts;
       const rate = await admit(db, `debate-start:user:${user.id}`, 1, limit, windowSeconds);
+      report({ limit, remaining: Math.max(0, limit - rate.count), resetSeconds: rate.retryAfterSeconds });
       if (!rate.allowed)
         throw new ApiError(
           429,
