@@ -28,6 +28,7 @@ export const API_ERROR_CODES = [
   "unsupported_media_type",
   "idempotency_conflict",
   "conflict",
+  "claim_matched",
   "internal",
 ] as const;
 export type ApiErrorCode = (typeof API_ERROR_CODES)[number];

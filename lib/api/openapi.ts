@@ -109,14 +109,16 @@ export function openApiDocument(endpoints: readonly Endpoint[], version: string)
         description: "Not modified: the If-None-Match sent names the current ETag. No body.",
         headers: headersOf(...common, "ETag") as ZodOpenApiResponseObject["headers"],
       };
+    // An endpoint's own description of a status says more (its 409s list every cause).
     for (const [status, d] of Object.entries(standardResponses(e)))
-      responses[status] = {
-        ...error(d),
-        headers: headersOf(
-          ...common,
-          ...(status === "429" || status === "409" ? ["Retry-After"] : []),
-        ) as ZodOpenApiResponseObject["headers"],
-      };
+      if (!responses[status])
+        responses[status] = {
+          ...error(d),
+          headers: headersOf(
+            ...common,
+            ...(status === "429" || status === "409" ? ["Retry-After"] : []),
+          ) as ZodOpenApiResponseObject["headers"],
+        };
     responses[500] = {
       ...error("The server could not finish the request; try again."),
       headers: headersOf("X-Request-Id") as ZodOpenApiResponseObject["headers"],

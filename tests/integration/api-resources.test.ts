@@ -209,6 +209,38 @@ describe(`HTTP conventions on every /api/v1 answer (${backend})`, () => {
   });
 });
 
+describe(`starting through the API takes the form's steps (${backend})`, () => {
+  it("matches the claim against earlier checks first: nothing starts until the caller chooses", async () => {
+    const count = async () => (await h.db.select({ id: s.debates.id }).from(s.debates)).length;
+    const before = await count();
+    // A claim debated and decided before (seedDebates gives each a verdict).
+    const claim = "Claim number 2: the council spent 2 million on roads in 2023.";
+    const asked = await callApi({
+      method: "POST",
+      path: "/api/v1/debates",
+      token: admin,
+      body: { claim, evidence: EVIDENCE },
+    });
+    expect(asked.status).toBe(409);
+    expect(((await asked.json()) as ErrorBody).error).toMatchObject({
+      code: "claim_matched",
+      field: "earlierChecks",
+      message: expect.stringMatching(/attach.*debate-anyway/),
+    });
+    expect(await count()).toBe(before);
+    const attached = await callApi({
+      method: "POST",
+      path: "/api/v1/debates",
+      token: admin,
+      body: { claim, evidence: EVIDENCE, earlierChecks: "attach" },
+    });
+    expect(attached.status).toBe(201);
+    const { id } = (await attached.json()) as { id: string };
+    const [row] = await h.db.select().from(s.debates).where(eq(s.debates.id, id));
+    expect(JSON.stringify(row)).toContain("attach-as-evidence");
+  });
+});
+
 describe(`Idempotency-Key on starts (${backend})`, () => {
   const count = async () => (await h.db.select({ id: s.debates.id }).from(s.debates)).length;
 

@@ -181,7 +181,7 @@ describe(`a script drives a debate through the API with a token (${backend})`, (
       method: "POST",
       path: "/api/v1/debates",
       token,
-      body: { claim: CLAIM, evidence: EVIDENCE },
+      body: { claim: CLAIM, evidence: EVIDENCE, earlierChecks: "debate-anyway" },
     });
     expect(started.status).toBe(201);
     const { id, links } = (await started.json()) as { id: string; links: { events: string } };
@@ -306,7 +306,10 @@ function goodRequest(operationId: string): Omit<ApiCall, "method" | "path"> {
     resumeDebate: { params: { id: stoppable } },
     listComparisons: { query: { limit: "5" } },
     readComparison: { params: { id: comparisonId } },
-    startDebate: { body: { claim: CLAIM, evidence: EVIDENCE, preset: "radar-expertise" } },
+    // The fact-checks published above match CLAIM: this start says to debate it anyway.
+    startDebate: {
+      body: { claim: CLAIM, evidence: EVIDENCE, preset: "radar-expertise", earlierChecks: "debate-anyway" },
+    },
     readDebate: { params: { id: finishedDebate } },
     debateEvents: { params: { id: finishedDebate } },
     startComparison: {

@@ -11,7 +11,7 @@ import { listFactChecks, readFactCheck } from "./fact-checks";
 import { listMethods } from "./methods";
 import { readDebate } from "./read-debate";
 import { startComparison } from "./start-comparison";
-import { startDebate } from "./start-debate";
+import { startDebateEndpoint } from "./start-debate";
 import { listDebates } from "./list-debates";
 import { listComparisonsEndpoint, readComparison } from "./comparisons";
 import { resumeDebateEndpoint, stopDebate } from "./debate-control";
@@ -51,7 +51,7 @@ const openApi = endpoint({
 export const ENDPOINTS: readonly Endpoint[] = [
   listMethods,
   listDebates,
-  startDebate,
+  startDebateEndpoint,
   readDebate,
   debateEvents,
   stopDebate,
