@@ -9,12 +9,12 @@ type Handler = (request: Request, ctx: { params: Promise<Record<string, string>>
  * method a 405 in the API's error shape with `Allow` (Next would answer an empty 405 for a method
  * a route file does not export, so each route file exports them all through this):
  *
- *   export const { GET, HEAD, POST, PUT, PATCH, DELETE } = routeOf(listDebates, startDebate);
+ *   export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = routeOf(listDebates, startDebate);
  */
 export function routeOf(...endpoints: Endpoint[]) {
   const by = new Map<string, Handler>(endpoints.map((e) => [e.method, serve(e)]));
   const get = by.get("GET");
-  const allow = [...by.keys(), ...(get ? ["HEAD"] : [])].join(", ");
+  const allow = [...by.keys(), ...(get ? ["HEAD"] : []), "OPTIONS"].join(", ");
   const refuse: Handler = async (request) => {
     const res = errorResponse(
       new ApiError(
@@ -36,5 +36,8 @@ export function routeOf(...endpoints: Endpoint[]) {
     PUT: refuse,
     PATCH: refuse,
     DELETE: refuse,
+    // Next would list every exported method, the refused ones too; this names the ones answered.
+    OPTIONS: async (request: Request) =>
+      new Response(null, { status: 204, headers: { allow, "x-request-id": requestIdOf(request) } }),
   };
 }

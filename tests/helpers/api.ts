@@ -21,7 +21,7 @@ async function routeModule(openApiPath: string): Promise<RouteModule> {
 }
 
 export type ApiCall = {
-  method: "GET" | "POST" | "HEAD" | "PUT" | "PATCH" | "DELETE";
+  method: "GET" | "POST" | "HEAD" | "PUT" | "PATCH" | "DELETE" | "OPTIONS";
   /** OpenAPI form with its parameters: `/api/v1/debates/{id}`. */
   path: string;
   params?: Record<string, string>;

@@ -94,6 +94,14 @@ describe(`HTTP conventions on every /api/v1 answer (${backend})`, () => {
         code: "method_not_allowed",
         message: expect.stringContaining("DELETE"),
       });
+      const options = await callApi({
+        method: "OPTIONS",
+        path,
+        params: { id: seeded[0]!, slug: "no-such-fact-check" },
+        token: admin,
+      });
+      expect(options.status).toBe(204);
+      expect(options.headers.get("allow")).toBe(res.headers.get("allow"));
     }
   });
 

@@ -3,4 +3,4 @@ import { routeAt } from "@/lib/api/v1";
 export const dynamic = "force-dynamic";
 
 /** A debate's live events (lib/api/v1/debate-events.ts). Every method: the ones not answered here get a JSON 405 (lib/api/route.ts). */
-export const { GET, HEAD, POST, PUT, PATCH, DELETE } = routeAt("/api/v1/debates/{id}/events");
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = routeAt("/api/v1/debates/{id}/events");
