@@ -1,5 +1,6 @@
 import { NextResponse, type NextRequest } from "next/server";
-import { contentSecurityPolicy, gate, withSecurityHeaders } from "@/lib/auth/request-gate";
+import { contentSecurityPolicy, gate, isApiV1, withSecurityHeaders } from "@/lib/auth/request-gate";
+import { requestIdOf } from "@/lib/api/http";
 
 /*
  * Where every request enters (Next 16 runs the proxy on the Node.js runtime, in the server's own
@@ -11,7 +12,11 @@ import { contentSecurityPolicy, gate, withSecurityHeaders } from "@/lib/auth/req
 
 export async function proxy(request: NextRequest) {
   const result = await gate(request);
-  if (result.outcome === "refuse") return withSecurityHeaders(result.response, result.kind);
+  if (result.outcome === "refuse") {
+    // The API's refusals carry a request id like its answers (lib/api/serve.ts).
+    if (isApiV1(request.nextUrl.pathname)) result.response.headers.set("x-request-id", requestIdOf(request));
+    return withSecurityHeaders(result.response, result.kind);
+  }
   if (result.kind !== "page") return withSecurityHeaders(NextResponse.next(), result.kind);
 
   const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("base64");

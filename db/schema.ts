@@ -581,6 +581,31 @@ export const rateLimits = pgTable(
 );
 
 /**
+ * Idempotency keys of the public API (lib/api/idempotency.ts): the first request a caller sends
+ * with a key claims the row (the primary key makes a concurrent duplicate wait or be refused
+ * rather than run), and its answer is kept for 24 hours so a retry gets it again instead of
+ * starting the work twice.
+ */
+export const idempotencyKeys = pgTable(
+  "idempotency_keys",
+  {
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    key: text("key").notNull(),
+    /** sha256 of the operation and the body: the same key with another request is refused. */
+    requestHash: text("request_hash").notNull(),
+    /** Null while the first request runs. */
+    status: integer("status"),
+    response: jsonb("response"),
+    location: text("location"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.key] }), index("idempotency_keys_expires_idx").on(t.expiresAt)],
+);
+
+/**
  * Provider concurrency slots shared by every process on PostgreSQL (lib/ai/concurrency.ts): a model
  * call holds one row of its limit key while it runs. A held slot is leased, not locked, so a
  * process killed mid-call frees its slots when the lease runs out instead of never.

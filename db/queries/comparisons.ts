@@ -1,6 +1,7 @@
 import { and, desc, eq, inArray, lt, or, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import * as s from "@/db/schema";
+import { cursorAt, keysetBefore, type Cursor } from "./keyset";
 import type { EnsembleMethod } from "@/lib/compare/types";
 
 /** Comparisons: one claim, several methods' debates, read and written for the pages, the CLI and exports. */
@@ -148,6 +149,8 @@ export type ComparisonListHead = {
   claim: string;
   ensemble: EnsembleMethod | null;
   methods: ComparisonMethod[];
+  /** The exact creation time as the database's text, for a keyset cursor (./keyset.ts). */
+  at: string;
 };
 export type ComparisonListDebate = {
   id: string;
@@ -161,7 +164,7 @@ export type ComparisonListDebate = {
 /** Newest first; `before` (a created-at and id) pages on without skipping rows created at the same instant. */
 export async function listComparisonRows(
   db: Database,
-  opts: { limit?: number; before?: { createdAt: Date; id: string } } = {},
+  opts: { limit?: number; before?: { createdAt: Date; id: string }; cursor?: Cursor } = {},
 ): Promise<{ heads: ComparisonListHead[]; debates: ComparisonListDebate[] }> {
   const limit = Math.min(Math.max(opts.limit ?? 50, 1), 200);
   const b = opts.before;
@@ -172,16 +175,20 @@ export async function listComparisonRows(
       ensemble: s.comparisons.ensemble,
       methods: s.comparisons.methods,
       claim: s.claims.text,
+      at: cursorAt(s.comparisons.createdAt),
     })
     .from(s.comparisons)
     .innerJoin(s.claims, eq(s.claims.id, s.comparisons.claimId))
     .where(
-      b
-        ? or(
-            lt(s.comparisons.createdAt, b.createdAt),
-            and(eq(s.comparisons.createdAt, b.createdAt), lt(s.comparisons.id, b.id)),
-          )
-        : undefined,
+      and(
+        b
+          ? or(
+              lt(s.comparisons.createdAt, b.createdAt),
+              and(eq(s.comparisons.createdAt, b.createdAt), lt(s.comparisons.id, b.id)),
+            )
+          : undefined,
+        keysetBefore(s.comparisons.createdAt, s.comparisons.id, opts.cursor),
+      ),
     )
     .orderBy(desc(s.comparisons.createdAt), desc(s.comparisons.id))
     .limit(limit);

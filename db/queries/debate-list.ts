@@ -1,6 +1,7 @@
 import { and, desc, eq, gte, ilike, inArray, lt, or, sql, type SQL } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import * as s from "@/db/schema";
+import { cursorAt, keysetBefore, type Cursor } from "./keyset";
 
 export type DebateFilters = {
   q?: string;
@@ -12,6 +13,8 @@ export type DebateFilters = {
   from?: string;
   to?: string;
   limit?: number;
+  /** Newest first from just before this row (the API's cursor). */
+  before?: Cursor;
 };
 /** A verdict filter as the query runs it: a stored label, or each method's own labels that read as one product label. */
 export type VerdictMatch = { label: string } | { anyOf: Array<{ method: string; labels: string[] }> };
@@ -39,6 +42,7 @@ export async function searchDebateRows(db: Database, f: Omit<DebateFilters, "ver
       protocol: s.debates.protocol,
       variant: s.debates.variant,
       createdAt: s.debates.createdAt,
+      at: cursorAt(s.debates.createdAt),
       claim: s.claims.text,
       label: s.verdicts.label,
       corpus: s.corpora.name,
@@ -57,9 +61,10 @@ export async function searchDebateRows(db: Database, f: Omit<DebateFilters, "ver
         f.corpus ? eq(s.corpora.name, f.corpus) : undefined,
         from ? gte(s.debates.createdAt, from) : undefined,
         to ? lt(s.debates.createdAt, new Date(to.getTime() + 86_400_000)) : undefined,
+        keysetBefore(s.debates.createdAt, s.debates.id, f.before),
       ),
     )
-    .orderBy(desc(s.debates.createdAt))
+    .orderBy(desc(s.debates.createdAt), desc(s.debates.id))
     .limit(Math.min(f.limit ?? 100, 500));
 }
 

@@ -4,6 +4,7 @@ import { evalItemLease, leaseLapsed, otherHolders, reclaimOrphans, renewLeases }
 import type { Database } from "@/db/client";
 import type { MatchDecision } from "@/lib/matching/types";
 import * as s from "@/db/schema";
+import { cursorAt, keysetBefore, type Cursor } from "./keyset";
 import type { ClaimRecord } from "@/lib/datasets/claims";
 import type { DebateEvidence } from "@/lib/debate/types";
 
@@ -278,8 +279,14 @@ export async function repeatGroupRuns(db: Database, group: string) {
     .orderBy(sql`(${s.evalRuns.config}->'repeat'->>'index')::int`);
 }
 
-export async function listRuns(db: Database, limit = 100) {
-  return db.select().from(s.evalRuns).orderBy(desc(s.evalRuns.createdAt)).limit(limit);
+export async function listRuns(db: Database, limit = 100, before?: Cursor) {
+  return db
+    .select({ run: s.evalRuns, at: cursorAt(s.evalRuns.createdAt) })
+    .from(s.evalRuns)
+    .where(keysetBefore(s.evalRuns.createdAt, s.evalRuns.id, before))
+    .orderBy(desc(s.evalRuns.createdAt), desc(s.evalRuns.id))
+    .limit(limit)
+    .then((rows) => rows.map((r) => Object.assign(r.run, { at: r.at })));
 }
 
 /** Tokens, money and calls spent by a run's debates so far (every recorded call, retries included). */

@@ -24,6 +24,12 @@ export function keysetAfter(at: AnyColumn, id: AnyColumn, cursor: Cursor | null)
   return sql`(${at}, ${id}) > (${cursor.at}::timestamptz, ${cursor.id}::uuid)`;
 }
 
+/** Rows strictly before `cursor` in `order by at desc, id desc` order: newest-first lists. */
+export function keysetBefore(at: AnyColumn, id: AnyColumn, cursor: Cursor | null | undefined): SQL | undefined {
+  if (!cursor) return undefined;
+  return sql`(${at}, ${id}) < (${cursor.at}::timestamptz, ${cursor.id}::uuid)`;
+}
+
 /**
  * Every row, one page at a time: `fetch(after)` returns the next page in (at, id) order, and
  * `cursorOf` says where a row sits. Stops on an empty page; throws if a page does not advance.

@@ -126,3 +126,26 @@ export async function seenWithin(db: Database, key: string, withinSeconds: numbe
     .limit(1);
   return !!row;
 }
+
+/**
+ * How much of `key`'s current window is used, without counting anything: for the RateLimit
+ * headers of a response whose request was already counted (by the gate, by `admit`).
+ */
+export async function usage(
+  db: Database,
+  key: string,
+  limit: number,
+  windowSeconds: number,
+  now = new Date(),
+): Promise<{ limit: number; remaining: number; resetSeconds: number }> {
+  const { windowMs, windowStart } = windowOf(windowSeconds, now);
+  const [row] = await db
+    .select({ count: s.rateLimits.count })
+    .from(s.rateLimits)
+    .where(and(eq(s.rateLimits.key, key), eq(s.rateLimits.windowStart, windowStart)));
+  return {
+    limit,
+    remaining: Math.max(0, limit - (row?.count ?? 0)),
+    resetSeconds: Math.ceil((windowStart.getTime() + windowMs - now.getTime()) / 1000),
+  };
+}

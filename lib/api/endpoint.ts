@@ -2,7 +2,8 @@ import { z } from "zod";
 import "zod-openapi";
 import type { Database, DbHandle } from "@/db/client";
 import type { Principal } from "@/lib/auth/policy";
-import { ROUTES, type Rule } from "@/lib/auth/route-policy";
+import { ROUTES, ruleFor, type Rule } from "@/lib/auth/route-policy";
+import type { RateUsage } from "./http";
 
 /*
  * One endpoint of the public API (/api/v1), declared once: its address, the zod schemas its
@@ -23,6 +24,11 @@ export const API_ERROR_CODES = [
   "token_expired",
   "account_disabled",
   "cross_origin",
+  "method_not_allowed",
+  "unsupported_media_type",
+  "idempotency_conflict",
+  "conflict",
+  "claim_matched",
   "internal",
 ] as const;
 export type ApiErrorCode = (typeof API_ERROR_CODES)[number];
@@ -63,6 +69,8 @@ export type ApiContext<P, Q, B> = {
   query: Q;
   body: B;
   request: Request;
+  /** Reports a limit this request counted against (DEBATE_RATE_LIMIT), for the RateLimit headers. */
+  rate(usage: RateUsage): void;
 };
 
 /** What a handler answers: JSON with a status, or a Response of its own (a stream). */
@@ -92,6 +100,11 @@ export type Endpoint<P = unknown, Q = unknown, B = unknown> = {
   params?: Shape;
   query?: Shape;
   body?: z.ZodType;
+  /**
+   * Starts (and pays for) work: honours `Idempotency-Key` (lib/api/idempotency.ts), so a retry
+   * returns the first answer instead of doing the work again.
+   */
+  idempotent?: boolean;
   /** The answers besides the standard refusals (400, 401, 403, 404, 429, 500), which serve adds itself. */
   responses: Record<number, EndpointResponse>;
   handle(ctx: ApiContext<P, Q, B>): Promise<ApiReply>;
@@ -125,10 +138,10 @@ export function routePattern(path: string): string {
 }
 
 /** The access rule the route table gives this endpoint's address; an address it lacks is an error in the program. */
-export function ruleOf(e: Pick<Endpoint, "path">): Rule {
+export function ruleOf(e: Pick<Endpoint, "path" | "method">): Rule {
   const entry = ROUTES.find((r) => r.pattern === routePattern(e.path) && r.type === "route");
   if (!entry) throw new Error(`${e.path} has no entry in lib/auth/route-policy.ts; add one saying who may call it.`);
-  return entry.rule;
+  return ruleFor(entry, e.method);
 }
 
 /** A JSON answer with the API's headers. */

@@ -4,6 +4,7 @@ import {
   type ZodOpenApiPathsObject,
   type ZodOpenApiResponseObject,
 } from "zod-openapi";
+import { z } from "zod";
 import { apiErrorSchema, ruleOf, type Endpoint } from "./endpoint";
 
 /**
@@ -29,31 +30,113 @@ export function standardResponses(e: Endpoint): Record<number, string> {
   if (rule.kind === "permission")
     out[403] = `The token's owner lacks the permission, or the token the scope, "${rule.permission}".`;
   if (e.params) out[404] = "Nothing has this id.";
+  if (e.body) out[415] = "The body is sent with a Content-Type other than JSON; send `application/json`.";
+  if (e.idempotent)
+    out[409] =
+      "The Idempotency-Key was used with another request in the last 24 hours, or its first request is still running (retry after Retry-After).";
   out[429] = "The token has made too many requests (API_TOKEN_RATE_LIMIT), or too many debates were started.";
   return out;
 }
+
+/* Headers every answer, or every answer of a kind, carries (lib/api/serve.ts, lib/api/http.ts). */
+const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
+const HEADERS = {
+  "X-Request-Id": {
+    description:
+      "This request's id: the `X-Request-Id` the client sent when it is 1 to 128 letters, digits or `._:-`, else one made here. The server's log lines for the request carry it.",
+    schema: { type: "string" as const },
+  },
+  "RateLimit-Limit": {
+    description:
+      "Requests the tightest limit that applies allows per window (the token's API_TOKEN_RATE_LIMIT; on a start, DEBATE_RATE_LIMIT when it is the tighter). Sent whenever a limit applies.",
+    schema: { type: "integer" as const },
+  },
+  "RateLimit-Remaining": {
+    description: "Requests left under that limit in the current window.",
+    schema: { type: "integer" as const },
+  },
+  "RateLimit-Reset": { description: "Seconds until the window ends.", schema: { type: "integer" as const } },
+  "Retry-After": { description: "Seconds to wait before trying again.", schema: { type: "integer" as const } },
+  ETag: {
+    description: "The body's version; send it back as If-None-Match to get a 304 while it has not changed.",
+    schema: { type: "string" as const },
+  },
+  Allow: { description: "The methods this address answers.", schema: { type: "string" as const } },
+  Location: { description: "The created resource in this API.", schema: { type: "string" as const } },
+  "Idempotent-Replayed": {
+    description: "`true` when the answer is the first answer to this Idempotency-Key, given again.",
+    schema: { type: "string" as const },
+  },
+};
+const common = ["X-Request-Id", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"];
+const headersOf = (...names: string[]) => Object.fromEntries(names.map((n) => [n, headerRef(n)]));
+
+const idempotencyHeader = z.object({
+  "Idempotency-Key": z.string().min(1).max(255).optional().meta({
+    description:
+      "Makes a retry safe: the first request with a key does the work and its answer is kept for 24 hours; the same key with the same body gets that answer again (with `Idempotent-Replayed: true`) without starting anything; the same key with another body is a 409. Keys are per account; a UUID per new request is best.",
+    example: "5f0c8a1e-2b7d-4e0a-9c3b-8d1f2a6e4b70",
+  }),
+});
+const conditionalHeader = z.object({
+  "If-None-Match": z
+    .string()
+    .optional()
+    .meta({ description: "An ETag from an earlier answer: 304 with no body while the resource has not changed." }),
+});
 
 export function openApiDocument(endpoints: readonly Endpoint[], version: string) {
   const paths: ZodOpenApiPathsObject = {};
   for (const e of endpoints) {
     const rule = ruleOf(e);
     const responses: Record<string, ZodOpenApiResponseObject> = {};
+    const jsonRead = e.method === "GET" && !e.responses[200]?.contentType;
     for (const [status, r] of Object.entries(e.responses))
       responses[status] = {
         description: r.description,
+        headers: headersOf(
+          ...common,
+          ...(jsonRead && status === "200" ? ["ETag"] : []),
+          ...(status === "201" ? ["Location"] : []),
+          ...(e.idempotent && status.startsWith("2") ? ["Idempotent-Replayed"] : []),
+        ) as ZodOpenApiResponseObject["headers"],
         content: r.schema
           ? { [r.contentType ?? "application/json"]: { schema: r.schema } }
           : { [r.contentType ?? "text/plain"]: { schema: { type: "string" } } },
       };
-    for (const [status, d] of Object.entries(standardResponses(e))) responses[status] = error(d);
-    responses[500] = error("The server could not finish the request; try again.");
+    if (jsonRead)
+      responses[304] = {
+        description: "Not modified: the If-None-Match sent names the current ETag. No body.",
+        headers: headersOf(...common, "ETag") as ZodOpenApiResponseObject["headers"],
+      };
+    // An endpoint's own description of a status says more (its 409s list every cause).
+    for (const [status, d] of Object.entries(standardResponses(e)))
+      if (!responses[status])
+        responses[status] = {
+          ...error(d),
+          headers: headersOf(
+            ...common,
+            ...(status === "429" || status === "409" ? ["Retry-After"] : []),
+          ) as ZodOpenApiResponseObject["headers"],
+        };
+    responses[500] = {
+      ...error("The server could not finish the request; try again."),
+      headers: headersOf("X-Request-Id") as ZodOpenApiResponseObject["headers"],
+    };
+    const header = e.idempotent ? idempotencyHeader : jsonRead ? conditionalHeader : undefined;
     const op: ZodOpenApiOperationObject = {
       operationId: e.id,
       tags: [e.tag],
       summary: e.summary,
       ...(e.description ? { description: e.description } : {}),
-      ...(e.params || e.query
-        ? { requestParams: { ...(e.params ? { path: e.params } : {}), ...(e.query ? { query: e.query } : {}) } }
+      ...(e.params || e.query || header
+        ? {
+            requestParams: {
+              ...(e.params ? { path: e.params } : {}),
+              ...(e.query ? { query: e.query } : {}),
+              ...(header ? { header } : {}),
+            },
+          }
         : {}),
       ...(e.body ? { requestBody: { required: true, content: { "application/json": { schema: e.body } } } } : {}),
       responses: responses as ZodOpenApiOperationObject["responses"],
@@ -68,10 +151,19 @@ export function openApiDocument(endpoints: readonly Endpoint[], version: string)
       title: "Counterpoint API",
       version,
       description:
-        "Start debates and comparisons, follow them live, read verdicts, evaluation runs and published fact-checks. Send an API token as `Authorization: Bearer <token>` (make one at /account/tokens). Every refusal is `{error: {code, message}}`, the message saying what to do.",
+        "Start debates and comparisons, follow them live, read verdicts, evaluation runs and published fact-checks. Send an API token as `Authorization: Bearer <token>` (make one at /account/tokens). Every refusal is `{error: {code, message}}`, the message saying what to do.\n\nConventions: every answer carries `X-Request-Id`, and `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset` whenever a limit applies (a token's requests; starting debates). A method an address does not answer gets 405 in the error shape with `Allow` (the `MethodNotAllowed` response). A body sent with a Content-Type other than JSON gets 415. JSON reads carry an `ETag` and answer `If-None-Match` with 304. The POSTs that start debates take an `Idempotency-Key`. Lists page with a cursor: follow `next` until it is null.",
     },
     servers: [{ url: "/", description: "This server" }],
     components: {
+      headers: HEADERS,
+      responses: {
+        MethodNotAllowed: {
+          ...error(
+            "This address does not answer the method sent; `Allow` lists the ones it answers. Sent for any method an address has no operation for.",
+          ),
+          headers: headersOf("X-Request-Id", "Allow") as ZodOpenApiResponseObject["headers"],
+        },
+      },
       securitySchemes: {
         bearer: { type: "http", scheme: "bearer", description: "An API token (`cp_...`) from /account/tokens." },
       },

@@ -1,9 +1,14 @@
 import type { z } from "zod";
 import { getDb } from "@/db/client";
+import { usage } from "@/db/queries/rate-limits";
 import { canReadDebates } from "@/lib/auth/access";
-import { AuthError, demand } from "@/lib/auth/policy";
+import { bearerToken, resolveBearer } from "@/lib/auth/api-tokens";
+import { AuthError, demand, type Principal } from "@/lib/auth/policy";
 import { requestPrincipal } from "@/lib/auth/request-gate";
+import { getConfig } from "@/lib/config";
 import { ApiError, errorResponse, json, ruleOf, type Endpoint } from "./endpoint";
+import { etagOf, notModified, rateLimitHeaders, requestIdOf, tighter, type RateUsage } from "./http";
+import { idempotencyKeyOf, idempotent, type IdempotentRun } from "./idempotency";
 
 /**
  * A Next route handler for an endpoint: who is asking (an API token or a session, resolved by the
@@ -11,14 +16,34 @@ import { ApiError, errorResponse, json, ruleOf, type Endpoint } from "./endpoint
  * handler never trusts that it ran), the path, query and body validated with the endpoint's zod
  * schemas, then the handler. Every refusal and failure is `{error: {code, message}}`.
  *
- * app/api/v1/.../route.ts: `export const GET = serve(readDebate);`
+ * Every answer carries `X-Request-Id` (the client's, when well-formed) and, where a limit applies,
+ * `RateLimit-*` headers; a JSON read carries an `ETag` and answers `If-None-Match` with 304; an
+ * idempotent POST honours `Idempotency-Key`. Route files use `routeOf` (./route.ts), not this.
  */
 export function serve(e: Endpoint) {
   return async (request: Request, ctx: { params: Promise<Record<string, string>> }): Promise<Response> => {
+    const requestId = requestIdOf(request);
+    let rate: RateUsage | null = null;
+    const finish = (res: Response): Response => {
+      res.headers.set("x-request-id", requestId);
+      if (rate) for (const [k, v] of Object.entries(rateLimitHeaders(rate))) res.headers.set(k, v);
+      return res;
+    };
+    let run: IdempotentRun | null = null;
     try {
       const handle = await getDb();
       const { db } = handle;
-      const principal = await requestPrincipal(request);
+      // The token's request limit applies to every request made with it (the gate counted this one).
+      const bearer = bearerToken(request);
+      let principal: Principal | null;
+      if (bearer !== null) {
+        const resolved = await resolveBearer(db, bearer);
+        principal = resolved.ok ? resolved.principal : null;
+        if (resolved.ok) {
+          const { limit, windowSeconds } = getConfig().rateLimits.apiTokenRequests;
+          rate = await usage(db, `api-token:${resolved.tokenId}`, limit, windowSeconds);
+        }
+      } else principal = await requestPrincipal(request);
       const rule = ruleOf(e);
       if (rule.kind === "permission") demand(principal, rule.permission);
       else if (rule.kind !== "public" && !(await canReadDebates(db, principal)))
@@ -30,29 +55,91 @@ export function serve(e: Endpoint) {
       const params = e.params ? valid(e.params, (await ctx.params) ?? {}, "path") : {};
       const url = new URL(request.url);
       const query = e.query ? valid(e.query, Object.fromEntries(url.searchParams), "query") : {};
-      const body = e.body ? valid(e.body, await jsonBody(request), "body") : undefined;
-      const reply = await e.handle({ db, handle, principal, params, query, body, request });
-      if (reply instanceof Response) return reply;
+      let body: unknown;
+      if (e.body) {
+        assertJsonType(request);
+        const raw = await jsonBody(request);
+        body = valid(e.body, raw, "body");
+        const key = e.idempotent && principal ? idempotencyKeyOf(request) : null;
+        if (key && principal) {
+          run = await idempotent(db, principal.id, key, e.id, JSON.stringify(raw));
+          if (run.kind === "replay") {
+            const replay = run;
+            run = null;
+            return finish(
+              json(replay.status, replay.body, {
+                "idempotent-replayed": "true",
+                ...(replay.location ? { location: replay.location } : {}),
+              }),
+            );
+          }
+        }
+      }
+      const reply = await e.handle({
+        db,
+        handle,
+        principal,
+        params,
+        query,
+        body,
+        request,
+        rate: (u) => {
+          rate = tighter(rate, u);
+        },
+      } as Parameters<Endpoint["handle"]>[0]);
+      if (reply instanceof Response) return finish(reply);
       // The body is written through the documented schema: what the document says is what is sent
       // (fields it does not name are left out), and a handler that breaks its promise fails here.
       const answer = e.responses[reply.status];
       // A schema for another content type (a stream's messages) describes no JSON reply.
       const documented = answer?.contentType ? undefined : answer?.schema;
-      return json(reply.status, documented ? documented.parse(reply.json) : reply.json, reply.headers);
+      const out = documented ? documented.parse(reply.json) : reply.json;
+      if (run?.kind === "run") {
+        await run.done(reply.status, out, reply.headers?.location ?? null);
+        run = null;
+      }
+      if (e.method === "GET" && reply.status === 200) {
+        const tag = etagOf(JSON.stringify(out));
+        // Revalidated, not stored blind: a client may keep the body and ask with If-None-Match.
+        const headers = { ...reply.headers, etag: tag, "cache-control": "private, no-cache" };
+        if (notModified(request, tag)) return finish(new Response(null, { status: 304, headers }));
+        return finish(json(reply.status, out, headers));
+      }
+      return finish(json(reply.status, out, reply.headers));
     } catch (err) {
-      if (err instanceof ApiError) return errorResponse(err);
+      // Nothing was done under the key: a retry with it runs the request again.
+      if (run?.kind === "run") await run.release().catch(() => {});
+      if (err instanceof ApiError) return finish(errorResponse(err));
       if (err instanceof AuthError)
-        return errorResponse(new ApiError(err.status, err.status === 401 ? "unauthorized" : "forbidden", err.message));
-      console.error(`[api] ${e.method} ${e.path} failed:`, err);
-      return errorResponse(
-        new ApiError(
-          500,
-          "internal",
-          "The server could not finish this request; try again, and if it keeps failing ask an admin to read the server log.",
+        return finish(
+          errorResponse(new ApiError(err.status, err.status === 401 ? "unauthorized" : "forbidden", err.message)),
+        );
+      console.error(`[api] ${requestId} ${e.method} ${e.path} failed:`, err);
+      return finish(
+        errorResponse(
+          new ApiError(
+            500,
+            "internal",
+            `The server could not finish this request; try again, and if it keeps failing ask an admin to read the server log (request id ${requestId}).`,
+          ),
         ),
       );
     }
   };
+}
+
+/** A body sent as something other than JSON is refused before it is read (a form post, plain text). */
+function assertJsonType(request: Request) {
+  const type = request.headers.get("content-type");
+  if (type === null) return;
+  const media = type.split(";")[0]!.trim().toLowerCase();
+  if (media === "application/json" || /^application\/[a-z0-9.+-]+\+json$/.test(media)) return;
+  throw new ApiError(
+    415,
+    "unsupported_media_type",
+    `The body is sent as ${media || "an empty type"}; send JSON with Content-Type: application/json.`,
+    "Content-Type",
+  );
 }
 
 async function jsonBody(request: Request): Promise<unknown> {

@@ -5,10 +5,11 @@ import { debateForShare } from "./access";
 import { debateInSharedComparison } from "@/db/queries/comparison-shares";
 import { readCookie } from "./cookies";
 import { can, type Permission, type Principal } from "./policy";
-import { decide, isAsset, matchRoute } from "./route-policy";
+import { decide, isAsset, matchRoute, ruleFor } from "./route-policy";
 import { SESSION_COOKIE, validateSession } from "./sessions";
 import type { RequestKind } from "./security-headers";
 import { bearerToken, resolveBearer } from "./api-tokens";
+import { getConfig } from "@/lib/config";
 
 export { contentSecurityPolicy, withSecurityHeaders } from "./security-headers";
 
@@ -145,16 +146,23 @@ export async function gate(request: Request): Promise<GateResult> {
     const r = await resolveBearer(db, bearer, { record: true });
     if (!r.ok) {
       const response = jsonError(r.status, r.message, r.code);
-      if (r.retryAfterSeconds !== undefined) response.headers.set("retry-after", String(r.retryAfterSeconds));
+      if (r.retryAfterSeconds !== undefined) {
+        // The limit that refused it, as every answer under a limit says it (lib/api/http.ts).
+        response.headers.set("retry-after", String(r.retryAfterSeconds));
+        response.headers.set("ratelimit-limit", String(getConfig().rateLimits.apiTokenRequests.limit));
+        response.headers.set("ratelimit-remaining", "0");
+        response.headers.set("ratelimit-reset", String(r.retryAfterSeconds));
+      }
       return { outcome: "refuse", kind, response };
     }
     principal = r.principal;
   }
-  if (match.entry.rule.kind === "public") return { outcome: "allow", kind };
+  const rule = ruleFor(match.entry, request.method);
+  if (rule.kind === "public") return { outcome: "allow", kind };
 
   principal ??= await requestPrincipal(request);
   const { db } = await getDb();
-  const verdict = await decide(match.entry.rule, principal, match.params, url.searchParams, {
+  const verdict = await decide(rule, principal, match.params, url.searchParams, {
     publicReading: () => getSetting(db, "public_reading"),
     debateForShare: (token) => debateForShare(db, token),
     comparisonShareOpens: (token, debateId) => debateInSharedComparison(db, token, debateId),

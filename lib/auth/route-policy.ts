@@ -44,6 +44,11 @@ export type RouteEntry = {
   /** A page answers unauthorised visitors with a redirect; a route handler (api) with JSON. */
   type: "page" | "route";
   rule: Rule;
+  /**
+   * A rule for one HTTP method in place of `rule` (an API path that is listed by anyone who reads
+   * and written by those with a permission: GET and POST /api/v1/debates).
+   */
+  byMethod?: Partial<Record<"GET" | "POST", Rule>>;
   /** The shape of each [segment] in the pattern. */
   params?: Record<string, SegmentShape>;
 };
@@ -136,10 +141,23 @@ export const ROUTES: readonly RouteEntry[] = [
   { pattern: "/api/v1/fact-checks", type: "route", rule: pub },
   { pattern: "/api/v1/fact-checks/[slug]", type: "route", rule: pub, params: { slug: "fact-check-slug" } },
   { pattern: "/api/v1/methods", type: "route", rule: readDebates },
-  { pattern: "/api/v1/debates", type: "route", rule: perm("debate:start") },
+  { pattern: "/api/v1/debates", type: "route", rule: readDebates, byMethod: { POST: perm("debate:start") } },
   { pattern: "/api/v1/debates/[id]", type: "route", rule: readDebates, params: { id: "uuid" } },
   { pattern: "/api/v1/debates/[id]/events", type: "route", rule: readDebates, params: { id: "uuid" } },
-  { pattern: "/api/v1/comparisons", type: "route", rule: perm("debate:start") },
+  { pattern: "/api/v1/comparisons", type: "route", rule: readDebates, byMethod: { POST: perm("debate:start") } },
+  { pattern: "/api/v1/comparisons/[id]", type: "route", rule: readDebates, params: { id: "uuid" } },
+  {
+    pattern: "/api/v1/debates/[id]/stop",
+    type: "route",
+    rule: perm("debate:control"),
+    params: { id: "uuid" },
+  },
+  {
+    pattern: "/api/v1/debates/[id]/resume",
+    type: "route",
+    rule: perm("debate:control"),
+    params: { id: "uuid" },
+  },
   { pattern: "/api/v1/eval-runs", type: "route", rule: readDebates },
   { pattern: "/api/v1/eval-runs/[id]", type: "route", rule: readDebates, params: { id: "uuid" } },
   // Earlier checks carry verdicts: for those who start debates, like the form's match step.
@@ -154,6 +172,11 @@ const ASSET_PREFIXES = ["/_next/static/", "/_next/image"];
 const ASSET_FILES = new Set(["/icon.svg", "/favicon.ico", "/apple-touch-icon.png", "/robots.txt"]);
 /** `next dev` only: the error overlay and hot reloading. */
 const DEV_PREFIXES = ["/__nextjs", "/_next/webpack-hmr"];
+
+/** The rule for a request's method at this entry: its own rule for that method, else the entry's. */
+export function ruleFor(entry: RouteEntry, method: string): Rule {
+  return entry.byMethod?.[method.toUpperCase() as "GET" | "POST"] ?? entry.rule;
+}
 
 export function isAsset(pathname: string, dev = process.env.NODE_ENV === "development"): boolean {
   if (ASSET_FILES.has(pathname)) return true;

@@ -107,6 +107,8 @@ export type ComparisonListRow = {
   createdAt: Date;
   claim: string;
   ensemble: EnsembleMethod | null;
+  /** Where this row sits for a keyset cursor (db/queries/keyset.ts). */
+  at: string;
   methods: Array<{
     debateId: string;
     protocol: string;
@@ -121,7 +123,7 @@ export type ComparisonListRow = {
 /** Newest first; `before` (a created-at and id) pages on without skipping rows created at the same instant. */
 export async function listComparisons(
   db: Database,
-  opts: { limit?: number; before?: { createdAt: Date; id: string } } = {},
+  opts: { limit?: number; before?: { createdAt: Date; id: string }; cursor?: { at: string; id: string } } = {},
 ): Promise<ComparisonListRow[]> {
   const { heads, debates } = await listComparisonRows(db, opts);
   return heads.map((h) => ({
@@ -129,6 +131,7 @@ export async function listComparisons(
     createdAt: h.createdAt,
     claim: h.claim,
     ensemble: h.ensemble,
+    at: h.at,
     methods: h.methods.flatMap((m) => {
       const d = debates.find((x) => x.id === m.debateId);
       if (!d) return [];

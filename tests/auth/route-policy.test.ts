@@ -5,7 +5,7 @@ import { unstable_doesMiddlewareMatch } from "next/experimental/testing/server";
 import { config as proxyConfig } from "@/proxy";
 import type { UserRole } from "@/db/schema";
 import type { Principal } from "@/lib/auth/policy";
-import { decide, isAsset, matchRoute, ROUTES, SEGMENT_SHAPES, type RouteEntry } from "@/lib/auth/route-policy";
+import { decide, isAsset, matchRoute, ROUTES, ruleFor, SEGMENT_SHAPES, type RouteEntry } from "@/lib/auth/route-policy";
 
 /*
  * Walks app/ and checks the route table against it: every page and route handler has an entry
@@ -118,10 +118,14 @@ const EXPECTED: Record<string, Record<Visitor, Outcome>> = {
   "/api/v1/fact-checks": everyone,
   "/api/v1/fact-checks/[slug]": everyone,
   "/api/v1/methods": readers,
-  "/api/v1/debates": only("admin", "fact-checker"),
+  // Listed by readers; POST (start) is for those who start debates (checked below).
+  "/api/v1/debates": readers,
+  "/api/v1/debates/[id]/stop": only("admin", "fact-checker"),
+  "/api/v1/debates/[id]/resume": only("admin", "fact-checker"),
   "/api/v1/debates/[id]": readers,
   "/api/v1/debates/[id]/events": readers,
-  "/api/v1/comparisons": only("admin", "fact-checker"),
+  "/api/v1/comparisons": readers,
+  "/api/v1/comparisons/[id]": readers,
   "/api/v1/eval-runs": readers,
   "/api/v1/eval-runs/[id]": readers,
   "/api/v1/match": only("admin", "fact-checker"),
@@ -213,6 +217,18 @@ describe("the route table covers app/", () => {
 describe("what each visitor gets", () => {
   it("has an expectation for every route", () => {
     expect(Object.keys(EXPECTED).sort()).toEqual(ROUTES.map((r) => r.pattern).sort());
+  });
+
+  it("gives an address's POST its own rule where the table says so (reading a list, starting a debate)", () => {
+    const entry = (p: string) => ROUTES.find((r) => r.pattern === p)!;
+    for (const p of ["/api/v1/debates", "/api/v1/comparisons"]) {
+      expect(ruleFor(entry(p), "GET")).toEqual({ kind: "read-debates" });
+      expect(ruleFor(entry(p), "POST")).toEqual({ kind: "permission", permission: "debate:start" });
+    }
+    expect(ruleFor(entry("/api/v1/debates/[id]/stop"), "POST")).toEqual({
+      kind: "permission",
+      permission: "debate:control",
+    });
   });
 
   it("gives anonymous visitors, public instances and each role what the table says", async () => {

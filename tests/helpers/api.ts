@@ -21,7 +21,7 @@ async function routeModule(openApiPath: string): Promise<RouteModule> {
 }
 
 export type ApiCall = {
-  method: "GET" | "POST";
+  method: "GET" | "POST" | "HEAD" | "PUT" | "PATCH" | "DELETE" | "OPTIONS";
   /** OpenAPI form with its parameters: `/api/v1/debates/{id}`. */
   path: string;
   params?: Record<string, string>;
@@ -39,8 +39,12 @@ export async function callApi(call: ApiCall): Promise<Response> {
   for (const [k, v] of Object.entries(call.query ?? {})) url.searchParams.set(k, v);
   const headers = new Headers(call.headers);
   if (call.token !== undefined) headers.set("authorization", `Bearer ${call.token}`);
-  if (call.body !== undefined) headers.set("content-type", "application/json");
-  const init = { method: call.method, headers, body: call.body === undefined ? undefined : JSON.stringify(call.body) };
+  if (call.body !== undefined && !headers.has("content-type")) headers.set("content-type", "application/json");
+  const init = {
+    method: call.method,
+    headers,
+    body: call.body === undefined ? undefined : typeof call.body === "string" ? call.body : JSON.stringify(call.body),
+  };
   const { proxy } = await import("@/proxy");
   const gateAnswer = await proxy(new NextRequest(url, init));
   if (gateAnswer.headers.get("x-middleware-next") !== "1") return gateAnswer;

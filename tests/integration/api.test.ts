@@ -17,6 +17,7 @@ import { createTokenAction, revokeTokenAction } from "@/app/account/tokens/actio
 import { callApi, readEvents, type ApiCall } from "../helpers/api";
 import { seedDebates } from "../helpers/seed-debates";
 import { ingestRecords } from "@/lib/corpus/ingest";
+import { createComparison } from "@/lib/compare/start";
 import { correct, createFactCheck, publish } from "@/lib/fact-checks/workflow";
 import type { FactCheckContent } from "@/db/queries/fact-checks";
 import { backend, freshDatabase } from "./test-db";
@@ -37,6 +38,8 @@ let admin = "";
 let journalist = "";
 let finishedDebate = "";
 let runId = "";
+let stoppable = "";
+let comparisonId = "";
 let factCheckSlug = "";
 let draftSlug = "";
 let laterSlug = "";
@@ -81,7 +84,7 @@ beforeAll(async () => {
     await createApiToken(
       h.db,
       { id: a.id, email: "admin@x.org", name: null, roles: ["admin", "fact-checker"] },
-      { name: "all", scopes: ["debate:start"] },
+      { name: "all", scopes: ["debate:start", "debate:control"] },
     )
   ).token;
   const j = await createUser(h.db, { email: "reader@x.org", passwordHash: null, roles: ["journalist"] });
@@ -94,6 +97,9 @@ beforeAll(async () => {
     .returning({ id: s.evalRuns.id });
   runId = run!.id;
   const [seeded] = await seedDebates(h.db, { count: 2, evalRunId: runId });
+  // A debate a worker lost: the document's stop and resume operations are tried on it.
+  stoppable = (await seedDebates(h.db, { count: 1 }))[0]!;
+  await h.db.update(s.debates).set({ status: "interrupted" }).where(eq(s.debates.id, stoppable!));
   // Fact-checks through the editors' workflow: one published then corrected, one left a draft.
   const ed = await createUser(h.db, { email: "editor@x.org", passwordHash: null, roles: ["editor"] });
   const editor = { id: ed.id, email: "editor@x.org", name: null, roles: ["editor" as const] };
@@ -129,6 +135,13 @@ beforeAll(async () => {
     })),
     { corpus: "newsroom", source: "t", kind: "records" },
   );
+  comparisonId = (
+    await createComparison(h.db, {
+      claim: CLAIM,
+      corpus: "newsroom",
+      methods: [{ protocol: "radar" }, { protocol: "radar", preset: "radar-three-agent" }],
+    })
+  ).id;
 });
 afterAll(async () => {
   // Debates the conformance checks started run on; let them end before the database closes.
@@ -168,7 +181,7 @@ describe(`a script drives a debate through the API with a token (${backend})`, (
       method: "POST",
       path: "/api/v1/debates",
       token,
-      body: { claim: CLAIM, evidence: EVIDENCE },
+      body: { claim: CLAIM, evidence: EVIDENCE, earlierChecks: "debate-anyway" },
     });
     expect(started.status).toBe(201);
     const { id, links } = (await started.json()) as { id: string; links: { events: string } };
@@ -288,7 +301,15 @@ type Doc = {
 function goodRequest(operationId: string): Omit<ApiCall, "method" | "path"> {
   const examples: Record<string, Omit<ApiCall, "method" | "path">> = {
     listMethods: {},
-    startDebate: { body: { claim: CLAIM, evidence: EVIDENCE, preset: "radar-expertise" } },
+    listDebates: { query: { limit: "5" } },
+    stopDebate: { params: { id: stoppable } },
+    resumeDebate: { params: { id: stoppable } },
+    listComparisons: { query: { limit: "5" } },
+    readComparison: { params: { id: comparisonId } },
+    // The fact-checks published above match CLAIM: this start says to debate it anyway.
+    startDebate: {
+      body: { claim: CLAIM, evidence: EVIDENCE, preset: "radar-expertise", earlierChecks: "debate-anyway" },
+    },
     readDebate: { params: { id: finishedDebate } },
     debateEvents: { params: { id: finishedDebate } },
     startComparison: {

@@ -6,6 +6,7 @@ import { methodTitle } from "@/lib/debate/methods";
 import { buildReport, runProgress } from "@/lib/eval/report";
 import { ApiError, endpoint } from "../endpoint";
 import { uuidParam } from "./common";
+import { cursorParam, limitParam, nextSchema, pageOf } from "./cursor";
 
 const runHead = z.object({
   id: z.string().uuid(),
@@ -29,7 +30,7 @@ const withCI = z.object({
     .meta({ description: "95% bootstrap interval over claims." }),
 });
 
-export const evalRunListSchema = z.object({ runs: z.array(runHead) }).meta({ id: "EvalRunList" });
+export const evalRunListSchema = z.object({ runs: z.array(runHead), next: nextSchema }).meta({ id: "EvalRunList" });
 export const evalRunSchema = runHead
   .extend({
     progress: z.object({
@@ -73,18 +74,12 @@ export const listEvalRuns = endpoint({
   path: "/api/v1/eval-runs",
   tag: "Evaluation",
   summary: "List evaluation runs",
-  query: z.object({
-    limit: z.coerce
-      .number({ error: "limit must be a whole number from 1 to 200" })
-      .int("limit must be a whole number from 1 to 200")
-      .min(1, "limit must be a whole number from 1 to 200")
-      .max(200, "limit must be a whole number from 1 to 200")
-      .default(50)
-      .meta({ description: "How many runs, newest first (1 to 200).", example: 20 }),
-  }),
+  query: z.object({ limit: limitParam(200, 50), cursor: cursorParam }),
   responses: { 200: { description: "The newest runs first.", schema: evalRunListSchema } },
-  async handle({ db, query }) {
-    return { status: 200, json: { runs: (await listRuns(db, query.limit)).map(head) } };
+  async handle({ db, query, request }) {
+    const rows = await listRuns(db, query.limit + 1, query.cursor);
+    const { page, next } = pageOf(rows, query.limit, new URL(request.url));
+    return { status: 200, json: { runs: page.map(head), next } };
   },
 });
 

@@ -3,6 +3,7 @@ import "zod-openapi";
 import { matchClaim } from "@/lib/matching/match";
 import { endpoint, type Endpoint } from "../endpoint";
 import { openApiDocument } from "../openapi";
+import { routeOf } from "../route";
 import { debateEvents } from "./debate-events";
 import { listEvalRuns, readEvalRun } from "./eval-runs";
 import { matchClaimEndpoint } from "./match-claim";
@@ -10,7 +11,10 @@ import { listFactChecks, readFactCheck } from "./fact-checks";
 import { listMethods } from "./methods";
 import { readDebate } from "./read-debate";
 import { startComparison } from "./start-comparison";
-import { startDebate } from "./start-debate";
+import { startDebateEndpoint } from "./start-debate";
+import { listDebates } from "./list-debates";
+import { listComparisonsEndpoint, readComparison } from "./comparisons";
+import { resumeDebateEndpoint, stopDebate } from "./debate-control";
 
 /*
  * Every endpoint of /api/v1, in the order the document lists them. Adding one: its file in this
@@ -46,10 +50,15 @@ const openApi = endpoint({
 
 export const ENDPOINTS: readonly Endpoint[] = [
   listMethods,
-  startDebate,
+  listDebates,
+  startDebateEndpoint,
   readDebate,
   debateEvents,
+  stopDebate,
+  resumeDebateEndpoint,
+  listComparisonsEndpoint,
   startComparison,
+  readComparison,
   listEvalRuns,
   readEvalRun,
   matchClaimEndpoint((db, claim, opts) => matchClaim({ db }, claim, opts)),
@@ -57,3 +66,10 @@ export const ENDPOINTS: readonly Endpoint[] = [
   readFactCheck,
   openApi,
 ];
+
+/** Every method of one address, for its route file: `export const { GET, ... } = routeAt("/api/v1/debates")`. */
+export function routeAt(path: string) {
+  const here = ENDPOINTS.filter((e) => e.path === path);
+  if (!here.length) throw new Error(`No endpoint in lib/api/v1/index.ts has the path ${path}.`);
+  return routeOf(...here);
+}

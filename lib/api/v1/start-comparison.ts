@@ -16,6 +16,7 @@ import { normaliseClaim } from "@/lib/debate/claim-length";
 import { DEFAULT_METHOD, methodNames } from "@/lib/debate/methods";
 import { startOrEnqueue } from "@/lib/debate/queue";
 import { ApiError, endpoint } from "../endpoint";
+import { comparisonLinks } from "./comparisons";
 import { debateLinks, isoDate, linksSchema, modelsField, startRefusal, strictObject } from "./common";
 
 export const startComparisonBody = strictObject({
@@ -66,7 +67,10 @@ export const startedComparisonSchema = z
     debates: z.array(
       z.object({ id: z.string().uuid(), method: z.string(), preset: z.string().nullable(), links: linksSchema }),
     ),
-    links: z.object({ page: z.string() }),
+    links: z.object({
+      self: z.string().meta({ description: "The comparison in the API (GET it for the verdicts and the ensemble)." }),
+      page: z.string().meta({ description: "Its page for people." }),
+    }),
   })
   .meta({ id: "StartedComparison" });
 
@@ -79,10 +83,11 @@ export const startComparison = endpoint({
   description:
     "Stores the claim once and queues one debate per method; each debate is read and followed like any other. Every debate counts against DEBATE_RATE_LIMIT, all admitted or none. Needs the scope `debate:start`.",
   body: startComparisonBody,
+  idempotent: true,
   responses: {
     201: { description: "The comparison and its debates are stored and queued.", schema: startedComparisonSchema },
   },
-  async handle({ db, handle, principal, body }) {
+  async handle({ db, handle, principal, body, rate: report }) {
     const user = demand(principal, "debate:start");
     const request: CompareRequest = {
       claim: normaliseClaim(body.claim),
@@ -104,6 +109,7 @@ export const startComparison = endpoint({
       const key = `debate-start:user:${user.id}`;
       const now = new Date();
       const rate = await admit(db, key, n, limit, windowSeconds, now);
+      report({ limit, remaining: Math.max(0, limit - rate.count), resetSeconds: rate.retryAfterSeconds });
       if (!rate.allowed)
         throw new ApiError(
           429,
@@ -130,9 +136,9 @@ export const startComparison = endpoint({
             preset: checked.methods[i]!.preset || null,
             links: debateLinks(id),
           })),
-          links: { page: `/compare/${created.id}` },
+          links: comparisonLinks(created.id),
         },
-        headers: { location: `/compare/${created.id}` },
+        headers: { location: `/api/v1/comparisons/${created.id}` },
       };
     } catch (e) {
       if (e instanceof ApiError) throw e;

@@ -1,15 +1,12 @@
 import { z } from "zod";
 import "zod-openapi";
-import { admit } from "@/db/queries/rate-limits";
-import { assertWebModels } from "@/lib/ai/web-models";
-import { demand } from "@/lib/auth/policy";
-import { getConfig } from "@/lib/config";
-import { claimLengthError, normaliseClaim } from "@/lib/debate/claim-length";
+import { AuthError } from "@/lib/auth/policy";
+import { normaliseClaim } from "@/lib/debate/claim-length";
 import { DEFAULT_METHOD, findMethod } from "@/lib/debate/methods";
-import { claimLimitFor, getProtocol, PROTOCOL_NAMES } from "@/lib/debate/protocols";
-import { startOrEnqueue } from "@/lib/debate/queue";
-import { createDebate, type StartDebateInput } from "@/lib/debate/start";
-import { ApiError, endpoint } from "../endpoint";
+import { getProtocol, PROTOCOL_NAMES } from "@/lib/debate/protocols";
+import type { StartDebateInput } from "@/lib/debate/start";
+import { startDebate, StartRateLimited } from "@/lib/debate/start-service";
+import { ApiError, apiErrorSchema, endpoint } from "../endpoint";
 import { debateLinks, isoDate, linksSchema, modelsField, startRefusal, strictObject } from "./common";
 
 export const startDebateBody = strictObject({
@@ -45,6 +42,13 @@ export const startDebateBody = strictObject({
     .optional()
     .meta({ description: "Where the claim was published." }),
   models: modelsField,
+  earlierChecks: z
+    .enum(["ask", "attach", "debate-anyway"], { error: 'earlierChecks must be "ask", "attach" or "debate-anyway"' })
+    .default("ask")
+    .meta({
+      description:
+        "The claim is matched against earlier checks before anything is stored or spent, as on the form. When some match: `ask` (the default) starts nothing and answers 409 `claim_matched` (POST /api/v1/match shows them); `attach` attaches them all to the debate's evidence; `debate-anyway` starts without them. The choice is stored with the debate.",
+    }),
 }).meta({ id: "StartDebate" });
 
 export const startedDebateSchema = z
@@ -106,7 +110,7 @@ function debateRequest(body: z.output<typeof startDebateBody>): StartDebateInput
   };
 }
 
-export const startDebate = endpoint({
+export const startDebateEndpoint = endpoint({
   id: "startDebate",
   method: "POST",
   path: "/api/v1/debates",
@@ -115,31 +119,37 @@ export const startDebate = endpoint({
   description:
     "Stores the claim and its evidence and queues the debate; it runs whether or not anyone watches. Counts against the owner's DEBATE_RATE_LIMIT. Needs the scope `debate:start`.",
   body: startDebateBody,
-  responses: { 201: { description: "The debate is stored and queued.", schema: startedDebateSchema } },
-  async handle({ db, handle, principal, body }) {
-    const user = demand(principal, "debate:start");
+  idempotent: true,
+  responses: {
+    201: { description: "The debate is stored and queued.", schema: startedDebateSchema },
+    409: {
+      description:
+        "Earlier checks of the claim matched and earlierChecks was `ask` (code `claim_matched`), or the Idempotency-Key was used with another request (`idempotency_conflict`).",
+      schema: apiErrorSchema,
+    },
+  },
+  async handle({ handle, principal, body, rate }) {
     const input = debateRequest(body);
-    const tooLong = claimLengthError(input.claim, claimLimitFor(input.protocol));
-    if (tooLong) throw new ApiError(400, "invalid_request", tooLong, "claim");
-    let id: string;
+    let outcome;
     try {
-      assertWebModels(input.models ?? {});
-      const { limit, windowSeconds } = getConfig().rateLimits.debateStarts;
-      const rate = await admit(db, `debate-start:user:${user.id}`, 1, limit, windowSeconds);
-      if (!rate.allowed)
-        throw new ApiError(
-          429,
-          "rate_limited",
-          `This account has started ${limit} debates in this period; try again in ${Math.ceil(rate.retryAfterSeconds / 60)} minutes (DEBATE_RATE_LIMIT sets the limit).`,
-          undefined,
-          { "retry-after": String(rate.retryAfterSeconds) },
-        );
-      id = await createDebate(db, input, { createdBy: user.id });
+      // The same checks, matching, limit, storage and queue as the form (lib/debate/start-service.ts).
+      outcome = await startDebate(principal, input, { handle, onMatch: body.earlierChecks, onRate: rate });
     } catch (e) {
-      if (e instanceof ApiError) throw e;
+      if (e instanceof StartRateLimited)
+        throw new ApiError(429, "rate_limited", e.message, undefined, { "retry-after": String(e.retryAfterSeconds) });
+      if (e instanceof ApiError || e instanceof AuthError) throw e;
       startRefusal(e, { protocol: "method", evidence: "corpus", goldEvidence: "evidence", text: "evidence" });
     }
-    await startOrEnqueue(handle, id);
+    if (outcome.kind === "matched") {
+      const n = outcome.step.matches.length;
+      throw new ApiError(
+        409,
+        "claim_matched",
+        `${n === 1 ? "An earlier check" : `${n} earlier checks`} of this claim matched; nothing was started. POST /api/v1/match shows ${n === 1 ? "it" : "them"}; send earlierChecks "attach" to attach ${n === 1 ? "it" : "them"} as evidence or "debate-anyway" to start without.`,
+        "earlierChecks",
+      );
+    }
+    const { id } = outcome;
     return {
       status: 201,
       json: { id, status: "queued", method: input.protocol!, links: debateLinks(id) },

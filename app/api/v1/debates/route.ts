@@ -1,7 +1,6 @@
-import { serve } from "@/lib/api/serve";
-import { startDebate } from "@/lib/api/v1/start-debate";
+import { routeAt } from "@/lib/api/v1";
 
 export const dynamic = "force-dynamic";
 
-/** Start a debate (lib/api/v1/start-debate.ts). */
-export const POST = serve(startDebate);
+/** Start a debate, and list debates (lib/api/v1/start-debate.ts, list-debates.ts). Every method: the ones not answered here get a JSON 405 (lib/api/route.ts). */
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = routeAt("/api/v1/debates");

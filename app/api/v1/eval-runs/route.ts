@@ -1,7 +1,6 @@
-import { serve } from "@/lib/api/serve";
-import { listEvalRuns } from "@/lib/api/v1/eval-runs";
+import { routeAt } from "@/lib/api/v1";
 
 export const dynamic = "force-dynamic";
 
-/** Evaluation runs (lib/api/v1/eval-runs.ts). */
-export const GET = serve(listEvalRuns);
+/** Evaluation runs (lib/api/v1/eval-runs.ts). Every method: the ones not answered here get a JSON 405 (lib/api/route.ts). */
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = routeAt("/api/v1/eval-runs");

@@ -1,7 +1,6 @@
-import { serve } from "@/lib/api/serve";
-import { listFactChecks } from "@/lib/api/v1/fact-checks";
+import { routeAt } from "@/lib/api/v1";
 
 export const dynamic = "force-dynamic";
 
-/** Published fact-checks (lib/api/v1/fact-checks.ts). */
-export const GET = serve(listFactChecks);
+/** Published fact-checks (lib/api/v1/fact-checks.ts). Every method: the ones not answered here get a JSON 405 (lib/api/route.ts). */
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = routeAt("/api/v1/fact-checks");

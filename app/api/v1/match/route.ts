@@ -1,7 +1,6 @@
-import { serve } from "@/lib/api/serve";
-import { ENDPOINTS } from "@/lib/api/v1";
+import { routeAt } from "@/lib/api/v1";
 
 export const dynamic = "force-dynamic";
 
-/** Earlier checks of a claim (lib/api/v1/match-claim.ts). */
-export const POST = serve(ENDPOINTS.find((e) => e.id === "matchClaim")!);
+/** Earlier checks of a claim (lib/api/v1/match-claim.ts). Every method: the ones not answered here get a JSON 405 (lib/api/route.ts). */
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = routeAt("/api/v1/match");

@@ -1,7 +1,6 @@
-import { serve } from "@/lib/api/serve";
-import { listMethods } from "@/lib/api/v1/methods";
+import { routeAt } from "@/lib/api/v1";
 
 export const dynamic = "force-dynamic";
 
-/** The methods and their presets (lib/api/v1/methods.ts). */
-export const GET = serve(listMethods);
+/** The methods and their presets (lib/api/v1/methods.ts). Every method: the ones not answered here get a JSON 405 (lib/api/route.ts). */
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = routeAt("/api/v1/methods");

@@ -1,7 +1,6 @@
-import { serve } from "@/lib/api/serve";
-import { ENDPOINTS } from "@/lib/api/v1";
+import { routeAt } from "@/lib/api/v1";
 
 export const dynamic = "force-dynamic";
 
-/** The OpenAPI 3.1 document, generated from the endpoints' own schemas (lib/api/openapi.ts). */
-export const GET = serve(ENDPOINTS.find((e) => e.id === "openApi")!);
+/** The OpenAPI 3.1 document, generated from the endpoints' own schemas (lib/api/openapi.ts). Every method: the ones not answered here get a JSON 405 (lib/api/route.ts). */
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = routeAt("/api/v1/openapi.json");

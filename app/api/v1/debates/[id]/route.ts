@@ -1,7 +1,6 @@
-import { serve } from "@/lib/api/serve";
-import { readDebate } from "@/lib/api/v1/read-debate";
+import { routeAt } from "@/lib/api/v1";
 
 export const dynamic = "force-dynamic";
 
-/** A debate and its verdict (lib/api/v1/read-debate.ts). */
-export const GET = serve(readDebate);
+/** A debate and its verdict (lib/api/v1/read-debate.ts). Every method: the ones not answered here get a JSON 405 (lib/api/route.ts). */
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = routeAt("/api/v1/debates/{id}");

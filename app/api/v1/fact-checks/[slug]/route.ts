@@ -1,7 +1,6 @@
-import { serve } from "@/lib/api/serve";
-import { readFactCheck } from "@/lib/api/v1/fact-checks";
+import { routeAt } from "@/lib/api/v1";
 
 export const dynamic = "force-dynamic";
 
-/** One published fact-check (lib/api/v1/fact-checks.ts). */
-export const GET = serve(readFactCheck);
+/** One published fact-check (lib/api/v1/fact-checks.ts). Every method: the ones not answered here get a JSON 405 (lib/api/route.ts). */
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = routeAt("/api/v1/fact-checks/{slug}");

@@ -1,7 +1,6 @@
-import { serve } from "@/lib/api/serve";
-import { debateEvents } from "@/lib/api/v1/debate-events";
+import { routeAt } from "@/lib/api/v1";
 
 export const dynamic = "force-dynamic";
 
-/** A debate's live events (lib/api/v1/debate-events.ts). */
-export const GET = serve(debateEvents);
+/** A debate's live events (lib/api/v1/debate-events.ts). Every method: the ones not answered here get a JSON 405 (lib/api/route.ts). */
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = routeAt("/api/v1/debates/{id}/events");
