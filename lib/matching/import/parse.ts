@@ -1,6 +1,8 @@
 import { parse as parseCsv } from "csv-parse/sync";
 import { parseHTML } from "linkedom";
 import { z } from "zod";
+import { MAX_HTML_DEPTH, MAX_RECORD_CHARS, parseJsonBounded } from "@/lib/untrusted/limits";
+import { assertHtmlDepth } from "@/lib/untrusted/html-depth";
 
 /**
  * Reading fact-check feeds into one record shape. Four formats: a schema.org ClaimReview
@@ -155,13 +157,20 @@ function readClaimReviewJson(json: unknown, out: ParsedFeed, where: string) {
 // --- formats ---------------------------------------------------------------------------------
 
 function readHtml(source: string, out: ParsedFeed) {
+  try {
+    // Before linkedom's DOM is walked by selectors that recurse.
+    assertHtmlDepth(source, "the page", MAX_HTML_DEPTH);
+  } catch (e) {
+    out.problems.push({ at: "page", problem: (e as Error).message });
+    return;
+  }
   const { document } = parseHTML(source);
   const scripts = [...document.querySelectorAll('script[type="application/ld+json"]')];
   let found = 0;
   scripts.forEach((s, i) => {
     let json: unknown;
     try {
-      json = JSON.parse(s.textContent ?? "");
+      json = parseJsonBounded(s.textContent ?? "");
     } catch (e) {
       out.problems.push({ at: `JSON-LD block ${i + 1}`, problem: `not valid JSON (${(e as Error).message})` });
       return;
@@ -198,6 +207,7 @@ function readCsvText(source: string, out: ParsedFeed) {
       info: true,
       skip_empty_lines: true,
       relax_column_count: true,
+      max_record_size: MAX_RECORD_CHARS,
     }) as typeof rows;
   } catch (e) {
     out.problems.push({ at: "file", problem: `not readable as CSV: ${(e as Error).message}` });
@@ -238,7 +248,7 @@ function readJsonLines(source: string, out: ParsedFeed) {
     const at = `line ${i + 1}`;
     let json: unknown;
     try {
-      json = JSON.parse(line);
+      json = parseJsonBounded(line);
     } catch (e) {
       out.problems.push({ at, problem: `not valid JSON (${(e as Error).message})` });
       return;
@@ -289,7 +299,7 @@ export function parseFeed(source: string, name = ""): ParsedFeed {
     let whole: unknown;
     let isWhole = true;
     try {
-      whole = JSON.parse(trimmed);
+      whole = parseJsonBounded(trimmed);
     } catch {
       isWhole = false;
     }
