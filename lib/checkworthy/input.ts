@@ -1,6 +1,6 @@
 import { ArticleError, fetchArticle, type FetchArticleOptions } from "@/lib/article";
 import { decodeText, NotTextError } from "@/lib/corpus/formats/decode";
-import { UPLOAD_MAX_BYTES } from "./form";
+import { UPLOAD_MAX_BYTES, uploadTooBigMessage } from "./form";
 import { htmlToText, NoTextLayerError, readMarkdown, readPdf } from "@/lib/corpus/formats/documents";
 import { PAGE_LIMITS, ParseLimitError } from "@/lib/untrusted/limits";
 
@@ -24,15 +24,15 @@ export async function textFromUpload(name: string, bytes: Uint8Array): Promise<T
     throw new TextInputError(
       `${name}: only ${UPLOAD_EXTENSIONS.join(", ")} files can be read. Save the document in one of these, or paste its text.`,
     );
-  if (bytes.byteLength > UPLOAD_MAX_BYTES)
-    throw new TextInputError(`${name} is over ${UPLOAD_MAX_BYTES / 1024} KB; paste the part you want ranked.`);
+  if (bytes.byteLength > UPLOAD_MAX_BYTES) throw new TextInputError(uploadTooBigMessage(name));
   try {
     if (ext === ".pdf") {
       const doc = await readPdf(name, bytes, PAGE_LIMITS);
       return { text: doc.text, title: doc.title ?? null, date: null, url: null };
     }
     const { text } = decodeText(Buffer.from(bytes), name);
-    if (ext === ".html" || ext === ".htm") return { text: await htmlToText(text, name, PAGE_LIMITS), title: null, date: null, url: null };
+    if (ext === ".html" || ext === ".htm")
+      return { text: await htmlToText(text, name, PAGE_LIMITS), title: null, date: null, url: null };
     if (ext === ".md") {
       const doc = readMarkdown(name, text);
       return { text: doc.text, title: doc.title ?? null, date: null, url: null };
