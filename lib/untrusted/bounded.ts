@@ -1,7 +1,9 @@
 import { fork } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { ParseLimitError, type ParseLimits, limitMessage } from "./limits";
+import pLimit from "p-limit";
+import { processGlobal } from "@/lib/process/globals";
+import { type LimitKind, limitMessage, ParseLimitError, type ParseLimits } from "./limits";
 
 /*
  * The one way the app parses an untrusted document that can cost more than its size (PDF, HTML):
@@ -54,11 +56,29 @@ function sample(pid: number): { rss: number; peak: number; cpuMs: number } | nul
 }
 
 /**
- * Runs one parse in a fresh child. Resolves with the child's answer; throws ParseLimitError (with
+ * Children parsing at once in this process: each may grow to its memory cap before it is stopped,
+ * so parallel uploads could otherwise add up to more than the machine has. Others wait their turn.
+ */
+export const PARSE_CHILDREN = 2;
+
+/**
+ * Runs one parse in a fresh child, at most PARSE_CHILDREN at a time per process. Resolves with the child's answer; throws ParseLimitError (with
  * the message a person reads) when the document passes a limit, whether the child noticed while
  * reading (characters, pages, depth) or the parent stopped it (memory, time).
  */
-export async function parseInChild<T>(
+export function parseInChild<T>(
+  kind: ParseKind,
+  data: unknown,
+  name: string,
+  limits: ParseLimits,
+  onCost?: (cost: ParseCost) => void,
+): Promise<T> {
+  return processGlobal("parse-slots", () => pLimit(PARSE_CHILDREN))(() =>
+    runChild<T>(kind, data, name, limits, onCost),
+  );
+}
+
+async function runChild<T>(
   kind: ParseKind,
   data: unknown,
   name: string,
@@ -68,7 +88,7 @@ export async function parseInChild<T>(
   const child = fork(childPath(), [], {
     // The heap cap makes V8 give up early on object-heavy input; the RSS watch below covers the
     // buffers outside the heap. No TypeScript loader: the child is plain JavaScript.
-    execArgv: [`--max-old-space-size=${Math.max(64, Math.floor(limits.maxMemoryMb * 0.75))}`, "--stack-size=984"],
+    execArgv: [`--max-old-space-size=${Math.max(64, Math.floor(limits.maxMemoryMb * 0.75))}`],
     serialization: "advanced",
     stdio: ["ignore", "ignore", "pipe", "ipc"],
     env: { ...process.env, NODE_OPTIONS: "" },
@@ -108,23 +128,20 @@ export async function parseInChild<T>(
       child.send({ kind, data, limits });
     });
     onCost?.(cost);
-    const refused = stoppedFor ?? (answer && "refused" in answer ? answer.refused.limit : null);
+    // A child that dies on its own without answering hit V8's heap cap: out of memory too.
+    const heapOut = !answer && /heap out of memory|Allocation failed/i.test(stderr);
+    const refused: LimitKind | null =
+      stoppedFor ?? (heapOut ? "memory" : answer && "refused" in answer ? (answer.refused.limit as LimitKind) : null);
     for (const fn of listeners) fn({ ...cost, kind, name, refused });
-    if (refused)
+    if (refused) {
       console.warn(
-        `[parse] ${name}: refused (${refused}) after ${Math.round(cost.cpuMs)} ms of CPU, peak ${Math.round(cost.peakRssBytes / 1024 ** 2)} MB`,
+        `[parse] ${JSON.stringify(name)}: refused (${refused}) after ${Math.round(cost.cpuMs)} ms of CPU, peak ${Math.round(cost.peakRssBytes / 1024 ** 2)} MB`,
       );
-    if (stoppedFor) throw new ParseLimitError(stoppedFor, limitMessage(name, stoppedFor, limits, null), cost);
-    if (!answer) {
-      // A child that dies on its own (V8's heap cap) ran out of memory.
-      const oom = /heap out of memory|Allocation failed/i.test(stderr);
-      if (oom) throw new ParseLimitError("memory", limitMessage(name, "memory", limits, null), cost);
+      const found = answer && "refused" in answer ? answer.refused.found : null;
+      throw new ParseLimitError(refused, limitMessage(name, refused, limits, found), cost);
+    }
+    if (!answer)
       throw new Error(`the reader stopped unexpectedly${stderr ? ` (${stderr.trim().split("\n").pop()})` : ""}`);
-    }
-    if ("refused" in answer) {
-      const limit = answer.refused.limit as ParseLimitError["limit"];
-      throw new ParseLimitError(limit, limitMessage(name, limit, limits, answer.refused.found), cost);
-    }
     if ("error" in answer) throw new Error(answer.error);
     return answer.ok;
   } finally {
