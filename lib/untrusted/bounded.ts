@@ -143,6 +143,7 @@ async function runChild<T>(
     if (!answer)
       throw new Error(`the reader stopped unexpectedly${stderr ? ` (${stderr.trim().split("\n").pop()})` : ""}`);
     if ("error" in answer) throw new Error(answer.error);
+    if (!("ok" in answer)) throw new Error("the reader answered nothing readable");
     return answer.ok;
   } finally {
     clearInterval(watch);
