@@ -20,7 +20,7 @@ test("a 2 MB PDF gets one message, beside the file, and the file stays chosen", 
   await expect(message).toHaveText(/^big2\.pdf is over 900 KB, the limit for a file here/);
   await page.getByTestId("rank-submit").click();
   // Still the one message: nothing under the text box, nothing at the top of the form.
-  await expect(page.locator("form").first().getByRole("alert")).toHaveCount(1);
+  await expect(page.locator("main").getByRole("alert")).toHaveCount(1);
   await expect(message).toHaveCount(1);
   await expect(page.locator('[data-field-error="text"]')).toHaveCount(0);
   expect(await file.evaluate((el: HTMLInputElement) => [...(el.files ?? [])].map((f) => f.name))).toEqual(["big2.pdf"]);
