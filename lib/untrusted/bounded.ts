@@ -12,7 +12,10 @@ import { type LimitKind, limitMessage, ParseLimitError, type ParseLimits } from 
  * ArrayBuffers outside the V8 heap that resourceLimits caps, in the server's own resident memory.
  */
 
-export type ParseKind = "pdf" | "html-text" | "article-dom";
+export type ParseKind = "pdf" | "html-text" | "article-dom" | "html-jsonld";
+
+/** HTML below this is parsed in the server's process (after a nesting check): a child costs more than it. */
+export const HTML_IN_PROCESS_MAX = 256 * 1024;
 
 /** What the child cost, for the refusal's log line and for tests that bound it. */
 export type ParseCost = { peakRssBytes: number; cpuMs: number };

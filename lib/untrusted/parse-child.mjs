@@ -7,7 +7,7 @@
  * depth) rather than reading everything and measuring afterwards.
  *
  * Plain JavaScript: started with node from the source folder, not from a bundle Next.js built.
- * Messages in: { kind: "pdf" | "html-text" | "article-dom", data, limits }. Out: { ok: result } or
+ * Messages in: { kind: "pdf" | "html-text" | "article-dom" | "html-jsonld", data, limits }. Out: { ok: result } or
  * { refused: { limit, found } } or { error: message }.
  */
 import { parseHTML } from "linkedom";
@@ -150,9 +150,15 @@ async function articleDom(input, limits) {
   };
 }
 
+/** The application/ld+json blocks of a fact-check page (a feed import); the parent reads the JSON. */
+async function htmlJsonLd(html, limits) {
+  const document = checkDepth(html, limits.maxDepth);
+  return Array.from(document.querySelectorAll('script[type="application/ld+json"]')).map((s) => s.textContent ?? "");
+}
+
 process.once("message", async (msg) => {
   try {
-    const run = { pdf, "html-text": htmlText, "article-dom": articleDom }[msg.kind];
+    const run = { pdf, "html-text": htmlText, "article-dom": articleDom, "html-jsonld": htmlJsonLd }[msg.kind];
     if (!run) throw new Error(`unknown parse kind ${msg.kind}`);
     const ok = await run(msg.data, msg.limits);
     process.send({ ok }, () => process.exit(0));

@@ -9,7 +9,7 @@ import { textFromUpload, TextInputError } from "@/lib/checkworthy/input";
 import { readSource } from "@/lib/corpus/formats";
 import type { SourceRecord } from "@/lib/corpus/types";
 import { parseClaimLine } from "@/lib/datasets/claims";
-import { parseFeed } from "@/lib/matching/import/parse";
+import { parseFeed, parseFeedBounded } from "@/lib/matching/import/parse";
 import { parseAllowList } from "@/lib/net/address-policy";
 import { type ParseCost, watchParseCosts } from "@/lib/untrusted/bounded";
 import { DOCUMENT_LIMITS, jsonDepth, PAGE_LIMITS } from "@/lib/untrusted/limits";
@@ -127,14 +127,21 @@ describe("documents nested 2,000 deep", () => {
     expect(costs[0]!.peakRssBytes).toBeLessThan(512 * MB + SLACK);
   });
 
-  it("are refused in fact-check feed imports (JSON and HTML) and evaluation claim files, before JSON.parse", () => {
+  it("are refused in fact-check feed imports (JSON and HTML) and evaluation claim files, before JSON.parse", async () => {
     const deepJson = `{"a":${"[".repeat(1_000_000)}`;
     expect(jsonDepth(deepJson)).toBe(129);
     const feed = parseFeed(deepJson, "feed.json");
     expect(feed.records).toEqual([]);
     expect(JSON.stringify(feed.problems)).toMatch(/nests more than 128 levels deep/);
-    const page = parseFeed(deepHtml, "page.html");
-    expect(page.problems[0]!.problem).toMatch(/nests its elements more than 512 deep/);
+    const { result: page, costs } = await costsDuring(() => parseFeedBounded(deepHtml, "page.html"));
+    expect((page as Awaited<ReturnType<typeof parseFeedBounded>>).problems[0]!.problem).toMatch(
+      /nests its elements more than 512 deep/,
+    );
+    expect(costs.map((c) => c.refused)).toEqual(["depth"]);
+    expect(costs[0]!.peakRssBytes).toBeLessThan(DOCUMENT_LIMITS.maxMemoryMb * MB + SLACK);
+    // A small page is read in the process, after the same check.
+    const small = `<html><body>${"<div>".repeat(2_000)}</body></html>`;
+    expect(parseFeed(small, "small.html").problems[0]!.problem).toMatch(/nests its elements more than 512 deep/);
     expect(() => parseClaimLine(deepJson, "claims.jsonl", 3)).toThrow(
       /claims\.jsonl:3: not JSON \(it nests more than 128 levels deep/,
     );

@@ -1,5 +1,5 @@
 import { convert } from "html-to-text";
-import { parseInChild } from "@/lib/untrusted/bounded";
+import { HTML_IN_PROCESS_MAX, parseInChild } from "@/lib/untrusted/bounded";
 import { assertHtmlDepth } from "@/lib/untrusted/html-depth";
 import { DOCUMENT_LIMITS, limitMessage, ParseLimitError, type ParseLimits } from "@/lib/untrusted/limits";
 import type { DocumentInput } from "../types";
@@ -50,9 +50,6 @@ const HTML_OPTIONS = {
     ...HEADINGS,
   ],
 };
-
-/** Pages above this are parsed in the bounded child: parsing 40 MB took seconds of a blocked event loop. */
-export const HTML_IN_PROCESS_MAX = 256 * 1024;
 
 /**
  * The text of an HTML document or fragment. Small ones are read here after a nesting check; larger

@@ -1,7 +1,14 @@
 import { parse as parseCsv } from "csv-parse/sync";
 import { parseHTML } from "linkedom";
 import { z } from "zod";
-import { MAX_HTML_DEPTH, MAX_RECORD_CHARS, parseJsonBounded } from "@/lib/untrusted/limits";
+import {
+  DOCUMENT_LIMITS,
+  MAX_HTML_DEPTH,
+  MAX_RECORD_CHARS,
+  ParseLimitError,
+  parseJsonBounded,
+} from "@/lib/untrusted/limits";
+import { HTML_IN_PROCESS_MAX, parseInChild } from "@/lib/untrusted/bounded";
 import { assertHtmlDepth } from "@/lib/untrusted/html-depth";
 
 /**
@@ -156,21 +163,27 @@ function readClaimReviewJson(json: unknown, out: ParsedFeed, where: string) {
 
 // --- formats ---------------------------------------------------------------------------------
 
-function readHtml(source: string, out: ParsedFeed) {
+/** The text of each application/ld+json block of a small page, after the nesting check. */
+function jsonLdBlocks(source: string): string[] {
+  // Before linkedom's DOM is walked by selectors that recurse.
+  assertHtmlDepth(source, "the page", MAX_HTML_DEPTH);
+  const { document } = parseHTML(source);
+  return [...document.querySelectorAll('script[type="application/ld+json"]')].map((s) => s.textContent ?? "");
+}
+
+function readHtml(source: string, out: ParsedFeed, blocks?: string[]) {
+  let scripts: string[];
   try {
-    // Before linkedom's DOM is walked by selectors that recurse.
-    assertHtmlDepth(source, "the page", MAX_HTML_DEPTH);
+    scripts = blocks ?? jsonLdBlocks(source);
   } catch (e) {
     out.problems.push({ at: "page", problem: (e as Error).message });
     return;
   }
-  const { document } = parseHTML(source);
-  const scripts = [...document.querySelectorAll('script[type="application/ld+json"]')];
   let found = 0;
   scripts.forEach((s, i) => {
     let json: unknown;
     try {
-      json = parseJsonBounded(s.textContent ?? "");
+      json = parseJsonBounded(s);
     } catch (e) {
       out.problems.push({ at: `JSON-LD block ${i + 1}`, problem: `not valid JSON (${(e as Error).message})` });
       return;
@@ -287,12 +300,12 @@ function readJsonLines(source: string, out: ParsedFeed) {
 }
 
 /** Picks the format from the content (and the name, for CSV); never from the name alone. */
-export function parseFeed(source: string, name = ""): ParsedFeed {
+export function parseFeed(source: string, name = "", jsonLd?: string[]): ParsedFeed {
   const trimmed = source.replace(/^\uFEFF/, "").trimStart();
   const out = (format: FeedFormat): ParsedFeed => ({ format, records: [], problems: [] });
   if (trimmed.startsWith("<")) {
     const o = out("jsonld-html");
-    readHtml(source, o);
+    readHtml(source, o, jsonLd);
     return o;
   }
   if (trimmed.startsWith("{") || trimmed.startsWith("[")) {
@@ -325,4 +338,23 @@ export function parseFeed(source: string, name = ""): ParsedFeed {
   const o = out("csv");
   readCsvText(source, o);
   return o;
+}
+
+/**
+ * parseFeed for feeds of any size: a large HTML page (imports take up to 200 MB) is parsed in the
+ * bounded parsing child (lib/untrusted), which hands back only its JSON-LD blocks.
+ */
+export async function parseFeedBounded(source: string, name = ""): Promise<ParsedFeed> {
+  const isHtml = source
+    .replace(/^\uFEFF/, "")
+    .trimStart()
+    .startsWith("<");
+  if (!isHtml || source.length < HTML_IN_PROCESS_MAX) return parseFeed(source, name);
+  try {
+    const blocks = await parseInChild<string[]>("html-jsonld", source, name || "the page", DOCUMENT_LIMITS);
+    return parseFeed(source, name, blocks);
+  } catch (e) {
+    if (!(e instanceof ParseLimitError)) throw e;
+    return { format: "jsonld-html", records: [], problems: [{ at: "page", problem: e.message }] };
+  }
 }
