@@ -98,6 +98,17 @@ describe("a PDF that inflates to 250 MB", () => {
   });
 });
 
+describe("a PDF of 160,000 characters", () => {
+  it("is refused on /check-text by the character limit, read page by page until it passes it", async () => {
+    const page = Array.from({ length: 40 }, (_, i) =>
+      `Line ${i}: the harbour bridge cost more than planned. `.padEnd(80, "x"),
+    );
+    const { result, costs } = await costsDuring(() => textFromUpload("long.pdf", textPdf(...Array(50).fill(page))));
+    expect((result as Error).message).toMatch(/^long\.pdf holds more than 100,000 characters of text, the limit/);
+    expect(costs.map((c) => c.refused)).toEqual(["chars"]);
+  });
+});
+
 describe("a normal PDF", () => {
   it("still reads with its text and title", async () => {
     const src = await textFromUpload(

@@ -6,7 +6,7 @@ import { createDeflate } from "node:zlib";
  * the shape of the PDF in issue 33 (784 KB inflating to 230 MB).
  */
 
-function pdfWith(content: Buffer, filter: string | null): Buffer {
+function pdfWith(contents: Buffer[], filter: string | null): Buffer {
   const parts: Buffer[] = [];
   const offsets: number[] = [];
   let length = 0;
@@ -21,34 +21,44 @@ function pdfWith(content: Buffer, filter: string | null): Buffer {
     add(body);
     add("\nendobj\n");
   };
+  // Objects: 1 catalog, 2 pages, 3 font, 4 info, then a page and its content stream per page.
+  const pageIds = contents.map((_, i) => 5 + i * 2);
   add("%PDF-1.4\n%\xE2\xE3\xCF\xD3\n");
   obj(1, "<< /Type /Catalog /Pages 2 0 R >>");
-  obj(2, "<< /Type /Pages /Kids [3 0 R] /Count 1 >>");
-  obj(
-    3,
-    "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>",
-  );
-  obj(
-    4,
-    Buffer.concat([
-      Buffer.from(`<< /Length ${content.length}${filter ? ` /Filter /${filter}` : ""} >>\nstream\n`, "latin1"),
-      content,
-      Buffer.from("\nendstream", "latin1"),
-    ]),
-  );
-  obj(5, "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>");
-  obj(6, "<< /Title (A test document) >>");
+  obj(2, `<< /Type /Pages /Kids [${pageIds.map((id) => `${id} 0 R`).join(" ")}] /Count ${contents.length} >>`);
+  obj(3, "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>");
+  obj(4, "<< /Title (A test document) >>");
+  contents.forEach((content, i) => {
+    const id = pageIds[i]!;
+    obj(
+      id,
+      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents ${id + 1} 0 R >>`,
+    );
+    obj(
+      id + 1,
+      Buffer.concat([
+        Buffer.from(`<< /Length ${content.length}${filter ? ` /Filter /${filter}` : ""} >>\nstream\n`, "latin1"),
+        content,
+        Buffer.from("\nendstream", "latin1"),
+      ]),
+    );
+  });
+  const size = 5 + contents.length * 2;
   const xref = length;
-  add(`xref\n0 7\n0000000000 65535 f \n`);
-  for (let i = 1; i <= 6; i++) add(`${String(offsets[i]).padStart(10, "0")} 00000 n \n`);
-  add(`trailer\n<< /Size 7 /Root 1 0 R /Info 6 0 R >>\nstartxref\n${xref}\n%%EOF\n`);
+  add(`xref\n0 ${size}\n0000000000 65535 f \n`);
+  for (let i = 1; i < size; i++) add(`${String(offsets[i]).padStart(10, "0")} 00000 n \n`);
+  add(`trailer\n<< /Size ${size} /Root 1 0 R /Info 4 0 R >>\nstartxref\n${xref}\n%%EOF\n`);
   return Buffer.concat(parts);
 }
 
-/** A normal PDF: the given lines of text on one page. */
-export function textPdf(lines: string[]): Buffer {
-  const ops = lines.map((l, i) => `BT /F1 12 Tf 72 ${720 - i * 16} Td (${l.replace(/[()\\]/g, "\\$&")}) Tj ET`);
-  return pdfWith(Buffer.from(ops.join("\n"), "latin1"), null);
+/** A normal PDF: each page's lines of text (pdf.js reads only what lies on the page: 40 lines of 80 characters fit). */
+export function textPdf(...pages: string[][]): Buffer {
+  const page = (lines: string[]) =>
+    Buffer.from(
+      lines.map((l, i) => `BT /F1 6 Tf 10 ${770 - i * 16} Td (${l.replace(/[()\\]/g, "\\$&")}) Tj ET`).join("\n"),
+      "latin1",
+    );
+  return pdfWith(pages.map(page), null);
 }
 
 /**
@@ -66,5 +76,5 @@ export async function bombPdf(inflatedMb: number, chunk: string): Promise<Buffer
   }
   deflate.end();
   await done;
-  return pdfWith(Buffer.concat(out), "FlateDecode");
+  return pdfWith([Buffer.concat(out)], "FlateDecode");
 }
