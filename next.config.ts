@@ -1,5 +1,6 @@
 import type { NextConfig } from "next";
 import { contentSecurityPolicy, STATIC_SECURITY_HEADERS } from "./lib/auth/security-headers";
+import { BODY_MAX_BYTES, PROXY_BODY_COPY_BYTES } from "./lib/forms/body-limit";
 
 const config: NextConfig = {
   // Native and WASM packages must be loaded by Node at run time, not bundled.
@@ -22,9 +23,12 @@ const config: NextConfig = {
   typedRoutes: false,
   experimental: {
     // The proxy (proxy.ts) sees every request body but the two streamed uploads', and Next buffers
-    // it in memory, cutting it at this size. Server actions accept at most 1 MB (Next's default;
-    // files go to the upload routes), so 2 MB holds every legitimate body with its framing.
-    proxyClientMaxBodySize: "2mb",
+    // it in memory, cutting it at this size without an error. It is just above BODY_MAX_BYTES so
+    // the gate can tell a body over the limit (answered 413 with words) from one that fits.
+    proxyClientMaxBodySize: PROXY_BODY_COPY_BYTES,
+    // Above every form's own field limits (/check-text: 900 KB), so a file somewhat over a field's
+    // limit reaches the action, which says so beside the field, instead of a 500 from Next.
+    serverActions: { bodySizeLimit: BODY_MAX_BYTES },
     // forbidden() and unauthorized(): a refused server action answers 403/401 with a page that says
     // why (lib/auth/action-refusal.ts), not a 500.
     authInterrupts: true,

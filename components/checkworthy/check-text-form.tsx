@@ -11,6 +11,7 @@ import {
   needsContext,
   rankedFromValues,
   UPLOAD_MAX_BYTES,
+  uploadTooBigMessage,
   type RankedView,
   type RankState,
   type StartClaimsState,
@@ -74,8 +75,27 @@ function RankForm({ llmModel, rank }: { llmModel: string | null; rank: ReturnTyp
   const [tooBig, setTooBig] = useState<string | null>(null);
   const { state, pending, formProps } = rank;
   const v = state.values ?? {};
+  // One message beside the file: a refusal before sending takes the place of the server's older one.
+  const fileMessage = tooBig;
   return (
-    <form {...formProps} className="space-y-4" noValidate encType="multipart/form-data">
+    <form
+      {...formProps}
+      onSubmit={(e) => {
+        // The file stays chosen (the browser keeps it; clearing it made the picker say "No file
+        // chosen" and the text box then asked for a text): the form is not sent while it is too big.
+        const f = (e.currentTarget.elements.namedItem("file") as HTMLInputElement | null)?.files?.[0];
+        if (f && f.size > UPLOAD_MAX_BYTES) {
+          e.preventDefault();
+          setTooBig(uploadTooBigMessage(f.name));
+          (e.currentTarget.elements.namedItem("file") as HTMLInputElement).focus();
+          return;
+        }
+        formProps.onSubmit(e);
+      }}
+      className="space-y-4"
+      noValidate
+      encType="multipart/form-data"
+    >
       <FormError state={state} shown={["text", "file", "url", "date", "scorer"]} />
       <div>
         <label htmlFor="text" className="block font-medium">
@@ -108,20 +128,20 @@ function RankForm({ llmModel, rank }: { llmModel: string | null; rank: ReturnTyp
             type="file"
             accept=".txt,.md,.html,.htm,.pdf"
             className="mt-1 block w-full max-w-full text-sm"
+            aria-invalid={fileMessage || state.field === "file" ? true : undefined}
+            aria-describedby={fileMessage ? "file-too-big" : state.field === "file" ? errorId("file") : undefined}
             onChange={(e) => {
               const f = e.currentTarget.files?.[0];
-              if (f && f.size > UPLOAD_MAX_BYTES) {
-                setTooBig(`${f.name} is over 900 KB: paste the part you want ranked instead.`);
-                e.currentTarget.value = "";
-              } else setTooBig(null);
+              setTooBig(f && f.size > UPLOAD_MAX_BYTES ? uploadTooBigMessage(f.name) : null);
             }}
           />
-          {tooBig ? (
-            <p role="alert" className="mt-1 text-sm text-red-800">
-              {tooBig}
+          {fileMessage ? (
+            <p id="file-too-big" role="alert" className="mt-1 text-sm text-red-800" data-field-error="file">
+              {fileMessage}
             </p>
-          ) : null}
-          <FieldError state={state} field="file" />
+          ) : (
+            <FieldError state={state} field="file" />
+          )}
         </div>
         <div className="min-w-0">
           <label htmlFor="url" className="block text-sm font-medium">

@@ -35,7 +35,7 @@ const SHOWN = [
 
 /**
  * The claims file goes to the upload route first (streamed to disk; server action bodies are
- * limited to 1 MB), then the form's other fields go to the action with the upload's id. A refusal
+ * limited to 2 MB), then the form's other fields go to the action with the upload's id. A refusal
  * at either step comes back with what was entered, the file's name included.
  */
 async function uploadThenCreate(prev: NewRunState, form: FormData): Promise<NewRunState> {

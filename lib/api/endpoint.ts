@@ -26,6 +26,7 @@ export const API_ERROR_CODES = [
   "cross_origin",
   "method_not_allowed",
   "unsupported_media_type",
+  "payload_too_large",
   "idempotency_conflict",
   "conflict",
   "claim_matched",

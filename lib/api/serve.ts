@@ -7,6 +7,7 @@ import { AuthError, demand, type Principal } from "@/lib/auth/policy";
 import { requestPrincipal } from "@/lib/auth/request-gate";
 import { getConfig } from "@/lib/config";
 import { ApiError, errorResponse, json, ruleOf, type Endpoint } from "./endpoint";
+import { MAX_JSON_DEPTH, jsonDepth } from "@/lib/untrusted/limits";
 import { etagOf, notModified, rateLimitHeaders, requestIdOf, tighter, type RateUsage } from "./http";
 import { idempotencyKeyOf, idempotent, type IdempotentRun } from "./idempotency";
 
@@ -149,6 +150,13 @@ async function jsonBody(request: Request): Promise<unknown> {
       400,
       "invalid_request",
       "The request has no body; send a JSON object (Content-Type: application/json).",
+    );
+  // Deeper values parse, then overflow the stack of whatever walks them (a 500): refused first.
+  if (jsonDepth(text) > MAX_JSON_DEPTH)
+    throw new ApiError(
+      400,
+      "invalid_request",
+      `The body nests more than ${MAX_JSON_DEPTH} levels deep; no field of this API needs more than a few.`,
     );
   try {
     return JSON.parse(text);

@@ -76,7 +76,7 @@ export async function fetchArticle(url: string, opts: FetchArticleOptions = {}):
       throw new ArticleError(`${safeHost(url)}: the page is not readable text; paste the article's text instead`);
     throw e;
   }
-  return { ...extractArticle(html, finalUrl, opts.maxChars ?? ARTICLE_MAX_CHARS), url, finalUrl };
+  return { ...(await extractArticle(html, finalUrl, opts.maxChars ?? ARTICLE_MAX_CHARS)), url, finalUrl };
 }
 
 function sizeText(bytes: number) {

@@ -10,6 +10,7 @@ import { SESSION_COOKIE, validateSession } from "./sessions";
 import type { RequestKind } from "./security-headers";
 import { bearerToken, resolveBearer } from "./api-tokens";
 import { getConfig } from "@/lib/config";
+import { BODY_MAX_BYTES, bodyTooLargeMessage } from "@/lib/forms/body-limit";
 
 export { contentSecurityPolicy, withSecurityHeaders } from "./security-headers";
 
@@ -17,7 +18,8 @@ export { contentSecurityPolicy, withSecurityHeaders } from "./security-headers";
  * The one gate every request passes before a page, route handler or server action runs. The
  * proxy (proxy.ts) calls it for every path but one: the streamed upload route, whose body the
  * proxy would buffer in memory, calls it itself as its first line. In order:
- *   1. state-changing requests from another origin are refused (cross-site request forgery);
+ *   1. state-changing requests from another origin are refused (cross-site request forgery), and
+ *      bodies over BODY_MAX_BYTES are answered 413 in words (Next would cut them and fail with 500);
  *   2. a path that is no route, or a route with a malformed id, is not found;
  *   3. the route's rule in ./route-policy decides who may open it.
  */
@@ -113,7 +115,11 @@ export type GateResult =
   | { outcome: "allow"; kind: RequestKind }
   | { outcome: "refuse"; kind: RequestKind; response: Response };
 
-export async function gate(request: Request): Promise<GateResult> {
+/**
+ * `streamedBody`: the upload routes, which read (and limit) their own streamed bodies; the gate
+ * must neither cap nor consume them.
+ */
+export async function gate(request: Request, opts: { streamedBody?: boolean } = {}): Promise<GateResult> {
   const url = new URL(request.url);
   const asset = isAsset(url.pathname);
   const match = asset ? null : matchRoute(url.pathname);
@@ -128,6 +134,13 @@ export async function gate(request: Request): Promise<GateResult> {
   const api = isApiV1(url.pathname);
   const csrf = crossOriginRefusal(request);
   if (csrf) return { outcome: "refuse", kind, response: refusal(kind, 403, csrf, api && "cross_origin") };
+  const oversize = opts.streamedBody ? false : await bodyOverLimit(request);
+  if (oversize !== false)
+    return {
+      outcome: "refuse",
+      kind,
+      response: refusal(kind, 413, bodyTooLargeMessage(oversize), api && "payload_too_large"),
+    };
   if (!match) return { outcome: "allow", kind };
   if (match.status !== "ok") {
     if (kind === "page") return { outcome: "refuse", kind, response: notFoundPage() };
@@ -206,7 +219,38 @@ function kindOfPath(pathname: string): "page" | "route" {
   return pathname === "/api" || pathname.startsWith("/api/") ? "route" : "page";
 }
 
-function refusal(kind: RequestKind, status: 401 | 403, message: string, apiCode: string | false = false): Response {
+/**
+ * The size of a body over BODY_MAX_BYTES (null when it came chunked, with no declared length), or
+ * false when it fits. A chunked body is counted from the proxy's copy (cut just above the limit by
+ * next.config.ts), read to its end only when it has no Content-Length, which browsers always send.
+ */
+export async function bodyOverLimit(request: Request): Promise<number | null | false> {
+  if (!STATE_CHANGING.has(request.method.toUpperCase())) return false;
+  const declared = request.headers.get("content-length");
+  if (declared !== null) {
+    const n = Number(declared);
+    return Number.isFinite(n) && n > BODY_MAX_BYTES ? n : false;
+  }
+  if (!request.body) return false;
+  const reader = request.body.getReader();
+  let n = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return false;
+    n += value.byteLength;
+    if (n > BODY_MAX_BYTES) {
+      await reader.cancel().catch(() => {});
+      return null;
+    }
+  }
+}
+
+function refusal(
+  kind: RequestKind,
+  status: 401 | 403 | 413,
+  message: string,
+  apiCode: string | false = false,
+): Response {
   if (kind === "page" || kind === "asset")
     return new Response(`${message}\n`, { status, headers: { "content-type": "text/plain; charset=utf-8" } });
   return jsonError(status, message, apiCode);

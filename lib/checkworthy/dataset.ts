@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import { parse } from "csv-parse/sync";
 import { z } from "zod";
+import { parseJsonBounded } from "@/lib/untrusted/limits";
 
 /**
  * Labelled sentences for training and measuring the check-worthiness scorers, in either of two
@@ -40,7 +41,7 @@ export function parseLabelledSentences(content: string, name: string): LabelledS
     if (!line.trim()) return;
     let raw: unknown;
     try {
-      raw = JSON.parse(line);
+      raw = parseJsonBounded(line);
     } catch {
       throw new DatasetFileError(
         `${name}, line ${i + 1}: not JSON. Give JSON Lines ({"text": ..., "label": 0 or 1}) or the CheckThat! .tsv file`,

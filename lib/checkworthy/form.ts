@@ -33,8 +33,16 @@ export type StartClaimsState = FormState & {
   matched?: Array<{ claim: string; claimDate: string | null; matches: ClaimMatch[] }>;
 };
 
-/** Server actions take at most 1 MB (next.config.ts); an uploaded file must fit with the form's other fields. */
+/**
+ * The largest file /check-text reads. Form bodies may be up to 2 MB (lib/forms/body-limit.ts), so a
+ * file somewhat over this still reaches the action, which refuses it beside the file field.
+ */
 export const UPLOAD_MAX_BYTES = 900 * 1024;
+
+/** The refusal of a file over UPLOAD_MAX_BYTES, naming it: said by the page before sending, and by the action. */
+export function uploadTooBigMessage(name: string): string {
+  return `${name} is over ${UPLOAD_MAX_BYTES / 1024} KB, the limit for a file here: paste the part you want ranked, or save a shorter file.`;
+}
 
 /** How many sentences are offered for picking. */
 export const TOP_OFFERED = 10;

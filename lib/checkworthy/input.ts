@@ -1,7 +1,8 @@
 import { ArticleError, fetchArticle, type FetchArticleOptions } from "@/lib/article";
 import { decodeText, NotTextError } from "@/lib/corpus/formats/decode";
-import { UPLOAD_MAX_BYTES } from "./form";
+import { UPLOAD_MAX_BYTES, uploadTooBigMessage } from "./form";
 import { htmlToText, NoTextLayerError, readMarkdown, readPdf } from "@/lib/corpus/formats/documents";
+import { PAGE_LIMITS, ParseLimitError } from "@/lib/untrusted/limits";
 
 /**
  * Where a text to rank comes from: pasted, an uploaded file (.txt, .md, .html, .pdf; the same
@@ -9,8 +10,8 @@ import { htmlToText, NoTextLayerError, readMarkdown, readPdf } from "@/lib/corpu
  * address rules, redirects re-checked, size and time limits). All of it is untrusted text.
  */
 
-/** A long speech or debate transcript is 50,000-100,000 characters; more is cut at a sentence end. */
-export const TEXT_MAX_CHARS = 100_000;
+/** A long speech or debate transcript is 50,000-100,000 characters; more is refused (a file's reading stops there). */
+export const TEXT_MAX_CHARS = PAGE_LIMITS.maxChars;
 export const UPLOAD_EXTENSIONS = [".txt", ".md", ".html", ".htm", ".pdf"] as const;
 
 export class TextInputError extends Error {}
@@ -23,22 +24,23 @@ export async function textFromUpload(name: string, bytes: Uint8Array): Promise<T
     throw new TextInputError(
       `${name}: only ${UPLOAD_EXTENSIONS.join(", ")} files can be read. Save the document in one of these, or paste its text.`,
     );
-  if (bytes.byteLength > UPLOAD_MAX_BYTES)
-    throw new TextInputError(`${name} is over ${UPLOAD_MAX_BYTES / 1024} KB; paste the part you want ranked.`);
+  if (bytes.byteLength > UPLOAD_MAX_BYTES) throw new TextInputError(uploadTooBigMessage(name));
   try {
     if (ext === ".pdf") {
-      const doc = await readPdf(name, bytes);
+      const doc = await readPdf(name, bytes, PAGE_LIMITS);
       return { text: doc.text, title: doc.title ?? null, date: null, url: null };
     }
     const { text } = decodeText(Buffer.from(bytes), name);
-    if (ext === ".html" || ext === ".htm") return { text: htmlToText(text), title: null, date: null, url: null };
+    if (ext === ".html" || ext === ".htm")
+      return { text: await htmlToText(text, name, PAGE_LIMITS), title: null, date: null, url: null };
     if (ext === ".md") {
       const doc = readMarkdown(name, text);
       return { text: doc.text, title: doc.title ?? null, date: null, url: null };
     }
     return { text: text.replace(/^\uFEFF/, ""), title: null, date: null, url: null };
   } catch (e) {
-    if (e instanceof NotTextError || e instanceof NoTextLayerError) throw new TextInputError(e.message);
+    if (e instanceof NotTextError || e instanceof NoTextLayerError || e instanceof ParseLimitError)
+      throw new TextInputError(e.message);
     throw new TextInputError(`${name} could not be read (${(e as Error).message}). Paste its text instead.`);
   }
 }

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import readline from "node:readline";
 import { z } from "zod";
 import { claimIssueWords } from "./claim-words";
+import { parseJsonBounded } from "@/lib/untrusted/limits";
 
 /**
  * The claims file every benchmark and evaluation run reads: JSON Lines, one claim per line.
@@ -59,7 +60,7 @@ export class ClaimsFileError extends Error {
 export function parseClaimLine(text: string, file = "<claims>", line = 1): ClaimRecord {
   let raw: unknown;
   try {
-    raw = JSON.parse(text);
+    raw = parseJsonBounded(text);
   } catch (e) {
     throw new ClaimsFileError(
       file,
@@ -116,7 +117,7 @@ export async function* readJsonLines(file: string): AsyncGenerator<{ line: numbe
     line++;
     if (!text.trim()) continue;
     try {
-      yield { line, value: JSON.parse(text) };
+      yield { line, value: parseJsonBounded(text) };
     } catch (e) {
       throw new ClaimsFileError(file, line, `not JSON: ${(e as Error).message}`);
     }

@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
+import { parseJsonBounded } from "@/lib/untrusted/limits";
 
 /**
  * Finds a dataset's file from what a user typed: the file itself, the dataset's folder, or the
@@ -17,7 +18,7 @@ export function findDatasetFile(given: string, fileName: string, folderName: str
 export function readJsonArray(file: string, expected: string): unknown[] {
   let raw: unknown;
   try {
-    raw = JSON.parse(fs.readFileSync(file, "utf8"));
+    raw = parseJsonBounded(fs.readFileSync(file, "utf8"));
   } catch (e) {
     throw new Error(`${file}: not JSON (${(e as Error).message}); expected a JSON array of ${expected}`);
   }

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import type { z } from "zod";
 import { readLines } from "@/lib/corpus/formats/lines";
 import type { DocumentInput, SourceRecord } from "@/lib/corpus/types";
+import { parseJsonBounded } from "@/lib/untrusted/limits";
 
 /**
  * A dataset's JSON Lines corpus as ingestion records: each line validated with `schema` and turned
@@ -23,7 +24,7 @@ export async function* jsonlDocuments<T>(
     if (!l.text.trim()) continue;
     let parsed;
     try {
-      parsed = schema.safeParse(JSON.parse(l.text));
+      parsed = schema.safeParse(parseJsonBounded(l.text));
     } catch (e) {
       yield {
         kind: "error",

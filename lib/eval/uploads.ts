@@ -6,7 +6,7 @@ import { saveUpload, UploadError } from "@/lib/corpus/upload";
 import { formatFileLimit, MAX_CLAIMS_FILE_BYTES } from "./limits";
 
 /**
- * Claims files for runs started from the web. Server actions take bodies of 1 MB at most, so the
+ * Claims files for runs started from the web. Server actions take bodies of 2 MB at most (lib/forms/body-limit.ts), so the
  * form first streams the file to POST /api/eval/uploads (to disk, never whole in memory, stopped
  * as soon as it passes MAX_CLAIMS_FILE_BYTES) and then names the stored upload in the action.
  * Uploads live under the uploader's own folder, so one person cannot start a run from another's

@@ -4,6 +4,7 @@ import * as s from "@/db/schema";
 import { findUserByEmail, createUser } from "@/db/queries/users";
 import { matchDecisionSchema } from "@/lib/matching/decision";
 import type { ExportedDebate } from "./debates";
+import { parseJsonBounded } from "@/lib/untrusted/limits";
 
 export type ImportSummary = {
   debates: number;
@@ -41,7 +42,7 @@ export async function importJsonl(
     if (!line) continue;
     let d: ExportedDebate;
     try {
-      d = JSON.parse(line) as ExportedDebate;
+      d = parseJsonBounded(line) as ExportedDebate;
     } catch (e) {
       throw new Error(`Line ${summary.lines} is not JSON: ${(e as Error).message}`);
     }

@@ -9,6 +9,7 @@ import type { PgEventBus } from "@/lib/debate/pg-bus";
 import type { RunnerState } from "@/lib/debate/runner";
 import type { ResolverFactory } from "@/lib/eval/executor";
 import type { AppWebhookWorker } from "@/lib/webhooks/queue";
+import type { LimitFunction } from "p-limit";
 
 /**
  * Every process-wide singleton of Counterpoint, in one list. Next.js evaluates a module once per
@@ -49,6 +50,8 @@ export interface ProcessGlobals {
   minilm: Map<string, MiniLmEngineStatus>;
   /** MiniLM engines loading or loaded, one per model (lib/embeddings/registry.ts). */
   "minilm.loads": Map<string, Promise<MiniLmEngine>>;
+  /** Parsing children running at once, so parallel uploads cannot multiply their memory caps (lib/untrusted/bounded.ts). */
+  "parse-slots": LimitFunction;
 }
 
 type Key = keyof ProcessGlobals;

@@ -151,16 +151,16 @@ describe("fetchArticle", () => {
 });
 
 describe("extractArticle", () => {
-  it("takes the date from a <time datetime> when no meta tag states it", () => {
+  it("takes the date from a <time datetime> when no meta tag states it", async () => {
     const html = fixture("news-article.html")
       .replace(/<meta property="article:published_time"[^>]*>/, "")
       .replace('<p class="byline">', '<p class="byline"><time datetime="2023-11-02">2 November</time> ');
-    expect(extractArticle(html, "https://courier.example/a").publishedDate).toBe("2023-11-02");
+    expect((await extractArticle(html, "https://courier.example/a")).publishedDate).toBe("2023-11-02");
   });
 
-  it("leaves the date empty when the page states none", () => {
+  it("leaves the date empty when the page states none", async () => {
     const html = fixture("news-article.html").replace(/<meta property="article:published_time"[^>]*>/, "");
-    expect(extractArticle(html, "https://courier.example/a").publishedDate).toBeNull();
+    expect((await extractArticle(html, "https://courier.example/a")).publishedDate).toBeNull();
   });
 });
 

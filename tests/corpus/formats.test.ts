@@ -125,8 +125,8 @@ describe("Markdown, HTML, PDF", () => {
     });
   });
 
-  it("takes the HTML title from <title> and drops scripts, styles and navigation", () => {
-    const doc = readHtml(
+  it("takes the HTML title from <title> and drops scripts, styles and navigation", async () => {
+    const doc = await readHtml(
       "p.html",
       "<html><head><title>Toll &amp; tax</title><style>p{}</style></head><body><nav>Home | About</nav><h1>Toll</h1><p>Cars pay <b>$3.50</b>.</p><script>alert(1)</script></body></html>",
     );

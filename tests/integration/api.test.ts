@@ -236,6 +236,19 @@ describe(`a script drives a debate through the API with a token (${backend})`, (
       body: { claim: CLAIM, protocol: "radar" },
     });
     expect(((await typo.json()) as { error: { message: string } }).error.message).toMatch(/unknown field "protocol"/);
+    // Nesting far past any field's is refused before JSON.parse, not a 500 from whatever walks it.
+    let deep: unknown = "x";
+    for (let i = 0; i < 200; i++) deep = [deep];
+    const nested = await callApi({
+      method: "POST",
+      path: "/api/v1/debates",
+      token: admin,
+      body: { claim: CLAIM, method: "radar", evidence: EVIDENCE, metadata: deep },
+    });
+    expect(nested.status).toBe(400);
+    expect(((await nested.json()) as { error: { message: string } }).error.message).toMatch(
+      /nests more than 128 levels deep/,
+    );
     expect((await h.db.select().from(s.debates)).length).toBe(before);
   });
 });

@@ -50,7 +50,7 @@ function num(form: FormData, field: string, what: string): number | undefined {
  * (createAndQueueRun). On PostgreSQL its claims go to the queue for `counterpoint worker`
  * processes; on the embedded database this server runs them. The claims file arrives either as
  * an upload id (the form streams the file to /api/eval/uploads first: server action bodies are
- * limited to 1 MB) or, small, as the file itself.
+ * limited to 2 MB) or, small, as the file itself.
  */
 export async function createRunAction(_prev: NewRunState, form: FormData): Promise<NewRunState> {
   let runId: string;

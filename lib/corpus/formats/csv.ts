@@ -1,5 +1,6 @@
 import { Readable } from "node:stream";
 import { parse, type CsvError } from "csv-parse";
+import { MAX_RECORD_CHARS } from "@/lib/untrusted/limits";
 import { corpusLineSchema, describeZodError, toDocument } from "./jsonl";
 import type { SourceRecord } from "../types";
 
@@ -31,6 +32,8 @@ export async function* readCsv(
     skip_empty_lines: true,
     skip_records_with_error: true,
     relax_column_count: false,
+    // Stops while reading: an unclosed quote cannot grow one record to the rest of a 10 GiB file.
+    max_record_size: MAX_RECORD_CHARS,
   });
   parser.on("skip", (err: CsvError & { lines?: number }) => {
     const line = err.lines;

@@ -1,7 +1,7 @@
-import { createRequire } from "node:module";
-import path from "node:path";
-import { Worker } from "node:worker_threads";
 import { convert } from "html-to-text";
+import { HTML_IN_PROCESS_MAX, parseInChild } from "@/lib/untrusted/bounded";
+import { assertHtmlDepth } from "@/lib/untrusted/html-depth";
+import { DOCUMENT_LIMITS, limitMessage, ParseLimitError, type ParseLimits } from "@/lib/untrusted/limits";
 import type { DocumentInput } from "../types";
 
 /*
@@ -34,8 +34,9 @@ export function readMarkdown(id: string, content: string): DocumentInput {
 
 const HEADINGS = ["h1", "h2", "h3", "h4", "h5", "h6"].map((selector) => ({ selector, options: { uppercase: false } }));
 
-// Plain data, so the same options reach a worker thread. html-to-text cuts input over 16 MiB by
-// default without saying so; the document size limit (checked before reading) is the only cap.
+// Plain data, so the same options reach the parsing child. html-to-text cuts input over 16 MiB by
+// default without saying so; the document size limit (checked before reading) and the child's
+// caps are the limits.
 const HTML_OPTIONS = {
   wordwrap: false as const,
   limits: { maxInputLength: Number.MAX_SAFE_INTEGER },
@@ -50,95 +51,65 @@ const HTML_OPTIONS = {
   ],
 };
 
-export function htmlToText(html: string): string {
-  return convert(html, HTML_OPTIONS);
+/**
+ * The text of an HTML document or fragment. Small ones are read here after a nesting check; larger
+ * ones in the bounded parsing child (lib/untrusted), so the server keeps answering while they parse
+ * and a page built to exhaust memory is stopped.
+ */
+export async function htmlToText(html: string, name: string, limits: ParseLimits = DOCUMENT_LIMITS): Promise<string> {
+  return (await readHtml(name, html, limits)).text;
 }
 
-/** The part of a page that holds its text, and its title. Kept free of closures: it also runs in a worker. */
+/** The part of a page that holds its text, and its title. */
 function splitHtml(html: string): { titleHtml?: string; bodyHtml: string } {
   const titleHtml = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(html)?.[1] ?? /<h1[^>]*>([\s\S]*?)<\/h1>/i.exec(html)?.[1];
   const bodyHtml = /<body[^>]*>([\s\S]*)<\/body>/i.exec(html)?.[1] ?? html.replace(/<head[^>]*>[\s\S]*?<\/head>/i, "");
   return { titleHtml, bodyHtml };
 }
 
-export function readHtml(id: string, html: string): DocumentInput {
+/** One HTML document: its text and title, read under `limits` (see htmlToText). */
+export async function readHtml(
+  id: string,
+  html: string,
+  limits: ParseLimits = DOCUMENT_LIMITS,
+): Promise<DocumentInput> {
+  if (html.length >= HTML_IN_PROCESS_MAX) {
+    const r = await parseInChild<{ text: string; title?: string }>(
+      "html-text",
+      { html, options: HTML_OPTIONS },
+      id,
+      limits,
+    );
+    return { id, text: r.text, title: r.title };
+  }
+  assertHtmlDepth(html, id, limits.maxDepth);
   const { titleHtml, bodyHtml } = splitHtml(html);
-  const title = titleHtml ? htmlToText(titleHtml).replace(/\s+/g, " ").trim() : undefined;
-  return { id, text: htmlToText(bodyHtml), title: title || undefined };
+  const title = titleHtml ? convert(titleHtml, HTML_OPTIONS).replace(/\s+/g, " ").trim() : undefined;
+  const text = convert(bodyHtml, HTML_OPTIONS);
+  if (text.length > limits.maxChars) throw new ParseLimitError("chars", limitMessage(id, "chars", limits, text.length));
+  return { id, text, title: title || undefined };
 }
 
-/** Pages above this are parsed in a worker thread: parsing 40 MB took seconds of a blocked event loop. */
-export const HTML_WORKER_THRESHOLD = 256 * 1024;
-
-const WORKER_SOURCE = `
-const { parentPort, workerData } = require("node:worker_threads");
-const { convert } = require(workerData.htmlToText);
-const split = ${splitHtml.toString()};
-parentPort.once("message", (html) => {
-  try {
-    const { titleHtml, bodyHtml } = split(html);
-    const title = titleHtml ? convert(titleHtml, workerData.options).replace(/\\s+/g, " ").trim() : undefined;
-    parentPort.postMessage({ text: convert(bodyHtml, workerData.options), title: title || undefined });
-  } catch (e) {
-    parentPort.postMessage({ error: String(e && e.message || e) });
+/**
+ * Reads a PDF's text layer in the bounded parsing child (a small PDF can inflate to gigabytes);
+ * a scanned PDF has none, and we say so rather than ingest nothing.
+ */
+export async function readPdf(
+  id: string,
+  data: Uint8Array,
+  limits: ParseLimits = DOCUMENT_LIMITS,
+): Promise<DocumentInput> {
+  const r = await parseInChild<{ unreadable: string } | { pages: string[]; title?: string; numPages: number }>(
+    "pdf",
+    data,
+    id,
+    limits,
+  );
+  if ("unreadable" in r) throw new Error(`${id}: not a readable PDF (${r.unreadable})`);
+  if (r.pages.every((p) => p === "")) {
+    throw new NoTextLayerError(
+      `${id}: the PDF has no text layer (${r.numPages} page${r.numPages === 1 ? "" : "s"} of images, e.g. a scan); run OCR on it first and ingest the result`,
+    );
   }
-});
-`;
-
-function htmlToTextPath(): string {
-  // The package is resolved where the app is installed, not from the bundle Next.js built.
-  const root = process.env.COUNTERPOINT_ROOT ?? process.cwd();
-  return createRequire(path.join(root, "package.json")).resolve("html-to-text");
-}
-
-/** readHtml for any size: large pages off the main thread, so the server keeps answering while they parse. */
-export async function readHtmlAsync(id: string, html: string): Promise<DocumentInput> {
-  if (html.length < HTML_WORKER_THRESHOLD) return readHtml(id, html);
-  const worker = new Worker(WORKER_SOURCE, {
-    eval: true,
-    workerData: { htmlToText: htmlToTextPath(), options: HTML_OPTIONS },
-  });
-  try {
-    const result = await new Promise<{ text?: string; title?: string; error?: string }>((resolve, reject) => {
-      worker.once("message", resolve);
-      worker.once("error", reject);
-      worker.once("exit", (code) => reject(new Error(`the HTML parser stopped (exit code ${code})`)));
-      worker.postMessage(html);
-    });
-    if (result.error !== undefined) throw new Error(`${id}: the HTML could not be read (${result.error})`);
-    return { id, text: result.text ?? "", title: result.title };
-  } finally {
-    await worker.terminate();
-  }
-}
-
-/** Reads a PDF's text layer; a scanned PDF has none, and we say so rather than ingest nothing. */
-export async function readPdf(id: string, data: Uint8Array): Promise<DocumentInput> {
-  const { getDocumentProxy, extractText } = await import("unpdf");
-  let pdf;
-  try {
-    pdf = await getDocumentProxy(new Uint8Array(data));
-  } catch (e) {
-    throw new Error(`${id}: not a readable PDF (${(e as Error).message})`);
-  }
-  try {
-    const { text } = await extractText(pdf, { mergePages: false });
-    const pages = text.map((t) => t.trim());
-    if (pages.every((p) => p === "")) {
-      throw new NoTextLayerError(
-        `${id}: the PDF has no text layer (${pdf.numPages} page${pdf.numPages === 1 ? "" : "s"} of images, e.g. a scan); run OCR on it first and ingest the result`,
-      );
-    }
-    let title: string | undefined;
-    try {
-      const meta = await pdf.getMetadata();
-      const t = (meta.info as { Title?: unknown } | undefined)?.Title;
-      if (typeof t === "string" && t.trim()) title = t.trim();
-    } catch {
-      // Metadata is optional; the text is what matters.
-    }
-    return { id, text: pages.filter(Boolean).join("\n\n"), title, metadata: { pages: pdf.numPages } };
-  } finally {
-    await pdf.destroy().catch(() => {});
-  }
+  return { id, text: r.pages.filter(Boolean).join("\n\n"), title: r.title, metadata: { pages: r.numPages } };
 }

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { DocumentInput, SourceRecord } from "../types";
 import { readCsv } from "./csv";
-import { readHtmlAsync, readMarkdown, readPdf, readText } from "./documents";
+import { readHtml, readMarkdown, readPdf, readText } from "./documents";
 import iconv from "iconv-lite";
 import { decodeText, htmlDeclaredCharset } from "./decode";
 import { readJsonl } from "./jsonl";
@@ -122,7 +122,7 @@ async function readWholeFile(format: SourceFormat, id: string, data: Buffer, cha
     }
     case "html": {
       const d = decode(charset ?? htmlDeclaredCharset(data));
-      return withNote(await readHtmlAsync(id, d.text), d.note);
+      return withNote(await readHtml(id, d.text), d.note);
     }
     case "pdf":
       return readPdf(id, data);

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { DocumentInput, SourceRecord } from "../types";
 import { readLines } from "./lines";
+import { parseJsonBounded } from "@/lib/untrusted/limits";
 
 const isoDate = z
   .string()
@@ -46,7 +47,7 @@ export function parseCorpusLine(text: string, line: number): SourceRecord | null
   if (text.trim() === "") return null;
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = parseJsonBounded(text);
   } catch (e) {
     return { kind: "error", line, message: `line ${line}: not valid JSON (${(e as Error).message})` };
   }

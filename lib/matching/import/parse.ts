@@ -1,6 +1,15 @@
 import { parse as parseCsv } from "csv-parse/sync";
 import { parseHTML } from "linkedom";
 import { z } from "zod";
+import {
+  DOCUMENT_LIMITS,
+  MAX_HTML_DEPTH,
+  MAX_RECORD_CHARS,
+  ParseLimitError,
+  parseJsonBounded,
+} from "@/lib/untrusted/limits";
+import { HTML_IN_PROCESS_MAX, parseInChild } from "@/lib/untrusted/bounded";
+import { assertHtmlDepth } from "@/lib/untrusted/html-depth";
 
 /**
  * Reading fact-check feeds into one record shape. Four formats: a schema.org ClaimReview
@@ -154,14 +163,27 @@ function readClaimReviewJson(json: unknown, out: ParsedFeed, where: string) {
 
 // --- formats ---------------------------------------------------------------------------------
 
-function readHtml(source: string, out: ParsedFeed) {
+/** The text of each application/ld+json block of a small page, after the nesting check. */
+function jsonLdBlocks(source: string): string[] {
+  // Before linkedom's DOM is walked by selectors that recurse.
+  assertHtmlDepth(source, "the page", MAX_HTML_DEPTH);
   const { document } = parseHTML(source);
-  const scripts = [...document.querySelectorAll('script[type="application/ld+json"]')];
+  return [...document.querySelectorAll('script[type="application/ld+json"]')].map((s) => s.textContent ?? "");
+}
+
+function readHtml(source: string, out: ParsedFeed, blocks?: string[]) {
+  let scripts: string[];
+  try {
+    scripts = blocks ?? jsonLdBlocks(source);
+  } catch (e) {
+    out.problems.push({ at: "page", problem: (e as Error).message });
+    return;
+  }
   let found = 0;
   scripts.forEach((s, i) => {
     let json: unknown;
     try {
-      json = JSON.parse(s.textContent ?? "");
+      json = parseJsonBounded(s);
     } catch (e) {
       out.problems.push({ at: `JSON-LD block ${i + 1}`, problem: `not valid JSON (${(e as Error).message})` });
       return;
@@ -198,6 +220,7 @@ function readCsvText(source: string, out: ParsedFeed) {
       info: true,
       skip_empty_lines: true,
       relax_column_count: true,
+      max_record_size: MAX_RECORD_CHARS,
     }) as typeof rows;
   } catch (e) {
     out.problems.push({ at: "file", problem: `not readable as CSV: ${(e as Error).message}` });
@@ -238,7 +261,7 @@ function readJsonLines(source: string, out: ParsedFeed) {
     const at = `line ${i + 1}`;
     let json: unknown;
     try {
-      json = JSON.parse(line);
+      json = parseJsonBounded(line);
     } catch (e) {
       out.problems.push({ at, problem: `not valid JSON (${(e as Error).message})` });
       return;
@@ -277,19 +300,19 @@ function readJsonLines(source: string, out: ParsedFeed) {
 }
 
 /** Picks the format from the content (and the name, for CSV); never from the name alone. */
-export function parseFeed(source: string, name = ""): ParsedFeed {
+export function parseFeed(source: string, name = "", jsonLd?: string[]): ParsedFeed {
   const trimmed = source.replace(/^\uFEFF/, "").trimStart();
   const out = (format: FeedFormat): ParsedFeed => ({ format, records: [], problems: [] });
   if (trimmed.startsWith("<")) {
     const o = out("jsonld-html");
-    readHtml(source, o);
+    readHtml(source, o, jsonLd);
     return o;
   }
   if (trimmed.startsWith("{") || trimmed.startsWith("[")) {
     let whole: unknown;
     let isWhole = true;
     try {
-      whole = JSON.parse(trimmed);
+      whole = parseJsonBounded(trimmed);
     } catch {
       isWhole = false;
     }
@@ -315,4 +338,23 @@ export function parseFeed(source: string, name = ""): ParsedFeed {
   const o = out("csv");
   readCsvText(source, o);
   return o;
+}
+
+/**
+ * parseFeed for feeds of any size: a large HTML page (imports take up to 200 MB) is parsed in the
+ * bounded parsing child (lib/untrusted), which hands back only its JSON-LD blocks.
+ */
+export async function parseFeedBounded(source: string, name = ""): Promise<ParsedFeed> {
+  const isHtml = source
+    .replace(/^\uFEFF/, "")
+    .trimStart()
+    .startsWith("<");
+  if (!isHtml || source.length < HTML_IN_PROCESS_MAX) return parseFeed(source, name);
+  try {
+    const blocks = await parseInChild<string[]>("html-jsonld", source, name || "the page", DOCUMENT_LIMITS);
+    return parseFeed(source, name, blocks);
+  } catch (e) {
+    if (!(e instanceof ParseLimitError)) throw e;
+    return { format: "jsonld-html", records: [], problems: [{ at: "page", problem: e.message }] };
+  }
 }

@@ -7,7 +7,7 @@ import { getConfig } from "@/lib/config";
 import type { Embedder } from "@/lib/embeddings/registry";
 import { safeFetch, type Resolver } from "@/lib/net/safe-fetch";
 import { embedMissingClaims, indexImportedRows } from "../store";
-import { parseFeed, type FeedFormat, type RecordProblem } from "./parse";
+import { parseFeedBounded, type FeedFormat, type RecordProblem } from "./parse";
 
 /**
  * `factchecks import <file|url>`: read a feed, store new fact-checks (deduplicated by URL, or by
@@ -97,7 +97,7 @@ export async function importFactChecks(
 ): Promise<ImportReport> {
   const t0 = performance.now();
   const src = await readSource(ref, deps, opts.onProgress);
-  const parsed = parseFeed(src.text, src.name);
+  const parsed = await parseFeedBounded(src.text, src.name);
   const tRead = performance.now();
 
   let imported = 0;

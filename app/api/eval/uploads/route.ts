@@ -13,7 +13,7 @@ export const dynamic = "force-dynamic";
  */
 export async function POST(request: Request) {
   // The proxy does not see this route (it would buffer the body): the same gate runs here first.
-  const gated = await gate(request);
+  const gated = await gate(request, { streamedBody: true });
   if (gated.outcome === "refuse") return withSecurityHeaders(gated.response, "route");
   let userId: string;
   try {
