@@ -131,7 +131,8 @@ async function localFileAvailable(model: ResolvedModel, config: AppConfig): Prom
   }
 }
 
-async function checkModel(id: string, config: AppConfig): Promise<Check> {
+/** One model, checked with a one-token call (never a download); also the Admin page's check before saving model settings. */
+export async function checkModel(id: string, config: AppConfig): Promise<Check> {
   const status = modelStatus(id, config);
   if (!status.ready)
     return {
