@@ -199,6 +199,8 @@ export async function runDoctor(opts: { skipModels?: boolean } = {}): Promise<Do
   }
   const checks: Check[] = [{ name: "configuration", status: "ok", detail: "environment is valid" }];
   checks.push(await checkDatabase(config));
+  // Opening the database read the model settings saved on /admin: check what is in use now.
+  config = getConfig();
   checks.push(await checkEmbedding(config));
   const ids = configuredModelIds(config);
   for (const id of ids) {

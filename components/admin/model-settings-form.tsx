@@ -7,7 +7,7 @@ import { FieldError, FormError } from "@/components/forms/form-errors";
 
 const INITIAL: AdminState = {};
 const input = "mt-1 block w-full rounded-md border border-black/20 bg-white px-2 py-1.5 font-normal";
-const note = "mt-0.5 text-xs text-black/60";
+const note = "mt-0.5 break-words text-xs text-black/60";
 
 /** "set, ends in …a1b2": the page only ever knows whether a key is saved, never the key. */
 function keyWords(k: KeyView) {

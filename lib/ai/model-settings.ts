@@ -170,7 +170,8 @@ export function reloadModelSettings(db: Database): Promise<void> {
     try {
       const { settings, problems } = await currentModelSettings(db);
       for (const p of problems) console.error(`[models] ${p}`);
-      setProcessGlobal("model-overlay", overlayOf(settings));
+      // Nothing saved: the environment alone, as before any save.
+      setProcessGlobal("model-overlay", Object.keys(settings).length ? overlayOf(settings) : undefined);
     } catch (e) {
       // Keeps the settings it had: a passing database hiccup must not drop every saved key.
       console.error(`[models] could not read the saved model settings: ${(e as Error).message}`);
