@@ -11,10 +11,19 @@ import { startPastEarlierChecks } from "./match-helpers";
 const KEY = "sk-e2e-admin-secret-7f3a9c1d2e-QRST";
 const FAKE = `http://127.0.0.1:${process.env.FAKE_OPENAI_PORT ?? 3291}/v1`;
 
+/** Saves the form; returns the bodies of the answers to its POST (read on the way, before any navigation). */
 async function saveModels(page: Page) {
-  const answer = page.waitForResponse((r) => r.request().method() === "POST" && new URL(r.url()).pathname === "/admin");
+  const bodies: string[] = [];
+  await page.route("**/admin", async (route) => {
+    if (route.request().method() !== "POST") return route.continue();
+    const response = await route.fetch();
+    bodies.push(await response.text());
+    await route.fulfill({ response });
+  });
   await page.getByRole("button", { name: "Check and save" }).click();
-  return (await answer).text();
+  await expect(page.getByTestId("model-settings").getByRole("status")).toBeVisible({ timeout: 30_000 });
+  await page.unroute("**/admin");
+  return bodies.join("\n");
 }
 
 test("an admin chooses a model server on /admin and a debate runs on it without a restart; the key never reaches the page", async ({
@@ -23,8 +32,8 @@ test("an admin chooses a model server on /admin and a debate runs on it without 
   await page.goto("/admin");
   const form = page.getByTestId("model-settings");
   const row = form.getByTestId("compat-server").last();
-  await row.getByLabel("Name").fill("admin-scripted");
-  await row.getByLabel("Address").fill(FAKE);
+  await row.getByLabel("Name", { exact: true }).fill("admin-scripted");
+  await row.getByLabel("Address", { exact: true }).fill(FAKE);
   await row.getByLabel(/^Key/).fill(KEY);
   await row.getByLabel("Model (when the id names none)").fill("scripted-debater");
   await form.getByLabel("Default model").fill("openai-compatible:admin-scripted");
@@ -32,6 +41,7 @@ test("an admin chooses a model server on /admin and a debate runs on it without 
     const answer = await saveModels(page);
     await expect(form.getByRole("status")).toContainText("Saved; in use now on every server and worker.");
     await expect(form.getByRole("status")).toContainText("openai-compatible:admin-scripted answered");
+    expect(answer, "the action's answer").toContain("Saved; in use now");
     expect(answer, "the action's answer").not.toContain(KEY);
 
     // Shown again: only that a key is set and how it ends.
@@ -39,6 +49,14 @@ test("an admin chooses a model server on /admin and a debate runs on it without 
     const saved = form.getByTestId("compat-server").first();
     await expect(saved).toContainText("set, ends in …QRST");
     expect(await page.content(), "the page's HTML").not.toContain(KEY);
+    await page.screenshot({ path: "test-results/admin-models-1280.png", fullPage: true });
+    // At phone width the form fits: nothing in it is wider than the window.
+    await page.setViewportSize({ width: 375, height: 800 });
+    await page.screenshot({ path: "test-results/admin-models-375.png", fullPage: true });
+    await form.screenshot({ path: "test-results/admin-models-form-375.png" });
+    expect(await form.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
+    expect(await form.evaluate((el) => el.getBoundingClientRect().right)).toBeLessThanOrEqual(375);
+    await page.setViewportSize({ width: 1280, height: 900 });
     const rsc = await page.request.get("/admin", { headers: { RSC: "1" } });
     expect(rsc.ok()).toBe(true);
     const payload = await rsc.text();
@@ -65,9 +83,9 @@ test("an admin chooses a model server on /admin and a debate runs on it without 
     await page.goto("/admin");
     await form.getByLabel("Default model").fill("");
     const first = form.getByTestId("compat-server").first();
-    if ((await first.getByLabel("Name").inputValue()) === "admin-scripted") {
-      await first.getByLabel("Name").fill("");
-      await first.getByLabel("Address").fill("");
+    if ((await first.getByLabel("Name", { exact: true }).inputValue()) === "admin-scripted") {
+      await first.getByLabel("Name", { exact: true }).fill("");
+      await first.getByLabel("Address", { exact: true }).fill("");
     }
     await saveModels(page);
     await expect(form.getByRole("status")).toContainText("Saved");

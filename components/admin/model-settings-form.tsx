@@ -30,7 +30,7 @@ function KeyField({ name, label, saved, envSet }: { name: string; label: string;
   return (
     <div>
       <label className="block font-medium">
-        {label} <span className="font-normal text-black/60">({keyWords(saved)})</span>
+        {label} <span className="whitespace-nowrap font-normal text-black/60">({keyWords(saved)})</span>
         <input
           name={name}
           type="password"
