@@ -166,11 +166,20 @@ export async function modelSettingsAction(_prev: AdminState, form: FormData): Pr
   const failed = checks.find(
     (c) => c.status === "failed" || (c.status === "missing" && !c.name.startsWith("model local:")),
   );
-  if (failed)
+  if (failed) {
+    const id = failed.name.replace(/^model /, "");
+    // The call's error starts with the id and its attempts; the sentence names the model once.
+    const detail = failed.detail.startsWith(`${id} `)
+      ? failed.detail.slice(id.length + 1).replace(/^failed after \d+ attempts?: /, "")
+      : failed.detail;
     return refuseModels(
       form,
-      `Not saved: ${failed.name.replace(/^model /, "")} ${failed.status === "failed" ? "did not answer" : "cannot be used"}: ${failed.detail}${failed.fix ? ` ${failed.fix}` : ""} The settings in use are unchanged.`,
+      `Not saved: ${id} ${failed.status === "failed" ? "did not answer" : "cannot be used"}: ${detail}.${failed.fix ? ` ${failed.fix}` : ""} The settings in use are unchanged.`.replace(
+        /\.\./g,
+        ".",
+      ),
     );
+  }
   await saveModelSettings(db, next);
   revalidatePath("/", "layout");
   const answered = checks.filter((c) => c.status === "ok").map((c) => `${c.name.replace(/^model /, "")} ${c.detail}`);
