@@ -1,5 +1,6 @@
 import { signedInAs, useDatabase } from "../helpers/next-request";
 import pg from "pg";
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DbHandle } from "@/db/client";
 import { readModelSettings, writeModelSettings } from "@/db/queries/model-settings";
@@ -176,9 +177,9 @@ describe(`model settings saved on /admin (${backend})`, () => {
 });
 
 describe.skipIf(backend !== "postgres")("model settings across processes (PostgreSQL)", () => {
-  it("a save signals the other processes, and a signal from another process makes this one read the row again", async () => {
+  it("a save signals the other processes; a signal from another process, or a reconnect of the bus, makes this one read the row again", async () => {
     const url = process.env.TEST_DATABASE_URL!;
-    enableCrossProcessEvents(url);
+    const bus = enableCrossProcessEvents(url);
     await followModelSettings(h.db);
     const spy = new pg.Client({ connectionString: url });
     await spy.connect();
@@ -195,6 +196,13 @@ describe.skipIf(backend !== "postgres")("model settings across processes (Postgr
       expect(getConfig().models.default).toBe("openai-compatible:scripted");
       await spy.query(`select pg_notify($1, $2)`, [MODEL_SETTINGS_SIGNAL, JSON.stringify({ o: "another-process" })]);
       await waitFor(() => getConfig().models.default === "anthropic:claude-haiku-4-5", "the reload after the signal");
+
+      // A signal missed while the bus was cut: the reconnect reads the row again.
+      await writeModelSettings(h.db, await sealModelSettings(h.db, { defaultModel: "openai:gpt-4o-mini" }));
+      const pid = bus.backendPid();
+      expect(pid).not.toBeNull();
+      await h.db.execute(sql`select pg_terminate_backend(${pid})`);
+      await waitFor(() => getConfig().models.default === "openai:gpt-4o-mini", "the reload after the reconnect");
     } finally {
       await spy.end();
     }
