@@ -55,7 +55,7 @@ export class ModelConfigError extends Error {
 function resolveOpenAI(ref: ModelRef, config: AppConfig): ResolvedModel {
   if (!config.openai.apiKey) {
     throw new ModelConfigError(
-      `${ref.id}: OPENAI_API_KEY is not set. Add the key on the Admin page (Models), or set it in .env (or the environment), to use OpenAI models.`,
+      `${ref.id}: OPENAI_API_KEY is not set. Add the key on the Admin page (Language models), or set it in .env (or the environment), to use OpenAI models.`,
     );
   }
   const provider = createOpenAI({ apiKey: config.openai.apiKey, baseURL: config.openai.baseURL });
@@ -75,7 +75,7 @@ function resolveOpenAI(ref: ModelRef, config: AppConfig): ResolvedModel {
 function resolveAnthropic(ref: ModelRef, config: AppConfig): ResolvedModel {
   if (!config.anthropic.apiKey) {
     throw new ModelConfigError(
-      `${ref.id}: ANTHROPIC_API_KEY is not set. Add the key on the Admin page (Models), or set it in .env (or the environment), to use Anthropic models.`,
+      `${ref.id}: ANTHROPIC_API_KEY is not set. Add the key on the Admin page (Language models), or set it in .env (or the environment), to use Anthropic models.`,
     );
   }
   const provider = createAnthropic({ apiKey: config.anthropic.apiKey, baseURL: config.anthropic.baseURL });
@@ -88,7 +88,7 @@ function resolveCompatible(ref: ModelRef, config: AppConfig): ResolvedModel {
   if (!server) {
     const known = Object.keys(config.openaiCompatible);
     throw new ModelConfigError(
-      `${ref.id}: no OpenAI-compatible server named "${ref.server}". Add it on the Admin page (Models), or set ${envName}_BASE_URL (e.g. http://127.0.0.1:11434/v1 for Ollama)` +
+      `${ref.id}: no OpenAI-compatible server named "${ref.server}". Add it on the Admin page (Language models), or set ${envName}_BASE_URL (e.g. http://127.0.0.1:11434/v1 for Ollama)` +
         (known.length ? `; configured servers: ${known.join(", ")}` : "") +
         ".",
     );
@@ -196,7 +196,7 @@ export function modelIdForRole(role: string, explicit?: string, config: AppConfi
   const id = explicit ?? config.models.roles[role] ?? config.models.default;
   if (!id) {
     throw new ModelConfigError(
-      `No model for role "${role}". Choose one on the form, choose a default model on the Admin page (Models), or set DEFAULT_MODEL (e.g. openai:gpt-4o-mini, local:qwen2.5-1.5b-instruct-q4_k_m) or ROLE_MODELS=${role}=<model id>.`,
+      `No model for role "${role}". Choose one on the form, choose a default model on the Admin page (Language models), or set DEFAULT_MODEL (e.g. openai:gpt-4o-mini, local:qwen2.5-1.5b-instruct-q4_k_m) or ROLE_MODELS=${role}=<model id>.`,
     );
   }
   return id;
