@@ -2,10 +2,12 @@ import path from "node:path";
 import { z } from "zod";
 import { EMPTY_ALLOW_LIST, parseAllowList, type AllowList } from "@/lib/net/address-policy";
 import { compileTrust } from "@/lib/auth/client-ip";
+import { peekProcessGlobal } from "@/lib/process/globals";
 
 /**
  * The one place that reads the environment. Everything else asks `getConfig()`,
  * so a bad value is caught once, at start-up, with the variable's name in the message.
+ * Model providers and choices may also be saved on /admin; those win (see `getConfig`).
  */
 
 const bool = z
@@ -488,14 +490,67 @@ function rate(spec: string) {
   return { limit: Number(n), windowSeconds: WINDOW_SECONDS[unit] };
 }
 
-let cached: AppConfig | undefined;
+/**
+ * Model settings saved on /admin (lib/ai/model-settings.ts): providers, keys and model choices.
+ * Field by field they win over the environment; a field left empty there keeps the environment's.
+ */
+export type ModelOverlay = {
+  openai?: { apiKey?: string; baseURL?: string };
+  anthropic?: { apiKey?: string; baseURL?: string };
+  /** Servers by name; one named like an OPENAI_COMPATIBLE_<NAME>_* server replaces it. */
+  openaiCompatible?: Record<string, OpenAICompatibleConfig>;
+  local?: { modelPath?: string };
+  models?: { default?: string; roles?: Record<string, string>; web?: string[] };
+};
 
-export function getConfig(): AppConfig {
+/** `base` with the saved model settings laid over it (pure: the admin's check uses it on settings not yet saved). */
+export function applyModelOverlay(base: AppConfig, o: ModelOverlay | undefined): AppConfig {
+  if (!o) return base;
+  return {
+    ...base,
+    openai: {
+      apiKey: o.openai?.apiKey ?? base.openai.apiKey,
+      baseURL: o.openai?.baseURL ?? base.openai.baseURL,
+    },
+    anthropic: {
+      apiKey: o.anthropic?.apiKey ?? base.anthropic.apiKey,
+      baseURL: o.anthropic?.baseURL ?? base.anthropic.baseURL,
+    },
+    openaiCompatible: { ...base.openaiCompatible, ...o.openaiCompatible },
+    local: { ...base.local, modelPath: o.local?.modelPath ?? base.local.modelPath },
+    models: {
+      default: o.models?.default ?? base.models.default,
+      roles: { ...base.models.roles, ...o.models?.roles },
+      web: [...new Set([...(base.models.web ?? []), ...(o.models?.web ?? [])])],
+    },
+  };
+}
+
+let cached: AppConfig | undefined;
+let merged: { base: AppConfig; overlay: ModelOverlay; config: AppConfig } | undefined;
+
+/** The environment alone, without the settings saved on /admin (to show what each field falls back to). */
+export function getEnvConfig(): AppConfig {
   cached ??= parseConfig(process.env);
   return cached;
+}
+
+/**
+ * The configuration in force: the environment, with the model settings saved on /admin over it.
+ * The overlay is one per process (Next evaluates this module once per bundle), replaced whole when
+ * the settings change, so a new object here means "changed" to anyone caching by identity.
+ */
+export function getConfig(): AppConfig {
+  const base = getEnvConfig();
+  const overlay = peekProcessGlobal("model-overlay");
+  if (!overlay) return base;
+  if (merged?.base !== base || merged.overlay !== overlay)
+    merged = { base, overlay, config: applyModelOverlay(base, overlay) };
+  return merged.config;
 }
 
 /** Tests and the CLI's `--data-dir` style overrides need a fresh read. */
 export function resetConfigForTests() {
   cached = undefined;
+  merged = undefined;
 }

@@ -131,7 +131,8 @@ async function localFileAvailable(model: ResolvedModel, config: AppConfig): Prom
   }
 }
 
-async function checkModel(id: string, config: AppConfig): Promise<Check> {
+/** One model, checked with a one-token call (never a download); also the Admin page's check before saving model settings. */
+export async function checkModel(id: string, config: AppConfig): Promise<Check> {
   const status = modelStatus(id, config);
   if (!status.ready)
     return {
@@ -198,6 +199,8 @@ export async function runDoctor(opts: { skipModels?: boolean } = {}): Promise<Do
   }
   const checks: Check[] = [{ name: "configuration", status: "ok", detail: "environment is valid" }];
   checks.push(await checkDatabase(config));
+  // Opening the database read the model settings saved on /admin: check what is in use now.
+  config = getConfig();
   checks.push(await checkEmbedding(config));
   const ids = configuredModelIds(config);
   for (const id of ids) {

@@ -104,7 +104,7 @@ export function missingSteps(llms: ModelStatus[], embedding: Health["embedding"]
   const steps: string[] = [];
   if (llms.length === 0) {
     steps.push(
-      "No language model is configured, so debates cannot run. Set DEFAULT_MODEL, e.g. " +
+      "No language model is configured, so debates cannot run. Choose one under Language models on the Admin page (no restart), or set DEFAULT_MODEL, e.g. " +
         "DEFAULT_MODEL=openai:gpt-4o-mini with OPENAI_API_KEY, DEFAULT_MODEL=anthropic:claude-haiku-4-5 with ANTHROPIC_API_KEY, " +
         "DEFAULT_MODEL=openai-compatible:ollama with OPENAI_COMPATIBLE_OLLAMA_BASE_URL=http://127.0.0.1:11434/v1 and OPENAI_COMPATIBLE_OLLAMA_MODEL, " +
         "or DEFAULT_MODEL=local:qwen2.5-1.5b-instruct-q4_k_m (downloaded on first use; LOCAL_MODEL_PATH for a file you have).",

@@ -36,7 +36,7 @@ describe("models the web may pick", () => {
 
   it("says how to add one when none is configured", () => {
     expect(() => assertWebModels({ judge: "openai:gpt-4o" }, parseConfig({}, "/tmp"))).toThrow(
-      /no model is configured for the web yet\. An admin adds a model by listing its id in WEB_MODELS/,
+      /no model is configured for the web yet\. An admin adds a model under Language models on the Admin page \(no restart\), or lists its id in WEB_MODELS/,
     );
   });
 

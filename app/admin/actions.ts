@@ -11,6 +11,13 @@ import { getConfig } from "@/lib/config";
 import { requirePermission } from "@/lib/auth/server";
 import { AuthError } from "@/lib/auth/policy";
 import { refuse, type FormState } from "@/lib/forms/state";
+import { currentModelSettings, saveModelSettings } from "@/lib/ai/model-settings";
+import {
+  checkModelSettings,
+  isKeyField,
+  ModelSettingsInputError,
+  parseModelSettingsForm,
+} from "@/lib/ai/model-settings-form";
 
 export type AdminState = FormState & { link?: string };
 
@@ -128,4 +135,64 @@ export async function settingsAction(_prev: AdminState, form: FormData): Promise
   await setSetting(db, "annotation_guidelines", guidelines);
   revalidatePath("/", "layout");
   return { message: "Settings saved." };
+}
+
+/** A refusal of the model settings form: what was entered comes back, except any key. */
+function refuseModels(form: FormData, error: string, field?: string): AdminState {
+  const state = refuse(form, error, field);
+  for (const name of Object.keys(state.values ?? {})) if (isKeyField(name)) delete state.values![name];
+  for (const name of Object.keys(state.lists ?? {})) if (isKeyField(name)) delete state.lists![name];
+  return state;
+}
+
+/**
+ * Providers, keys and models, in use at once on every server and worker (no restart). Each model
+ * the settings put in use answers a one-token call first, as `counterpoint doctor` checks it;
+ * one that does not is refused, and what was saved before stays.
+ */
+export async function modelSettingsAction(_prev: AdminState, form: FormData): Promise<AdminState> {
+  const g = await guard();
+  if ("error" in g) return refuseModels(form, g.error);
+  const { db } = await getDb();
+  const { settings: saved } = await currentModelSettings(db);
+  let next;
+  try {
+    next = parseModelSettingsForm(form, saved);
+  } catch (e) {
+    if (e instanceof ModelSettingsInputError) return refuseModels(form, e.message, e.field);
+    throw e;
+  }
+  const checks = await checkModelSettings(next);
+  const failed = checks.find(
+    (c) => c.status === "failed" || (c.status === "missing" && !c.name.startsWith("model local:")),
+  );
+  if (failed) {
+    const id = failed.name.replace(/^model /, "");
+    // The call's error starts with the id and its attempts; the sentence names the model once.
+    const detail = failed.detail.startsWith(`${id} `)
+      ? failed.detail.slice(id.length + 1).replace(/^failed after \d+ attempts?: /, "")
+      : failed.detail;
+    return refuseModels(
+      form,
+      `Not saved: ${id} ${failed.status === "failed" ? "did not answer" : "cannot be used"}: ${detail}.${failed.fix ? ` ${failed.fix}` : ""} The settings in use are unchanged.`.replace(
+        /\.\./g,
+        ".",
+      ),
+    );
+  }
+  await saveModelSettings(db, next);
+  revalidatePath("/", "layout");
+  const answered = checks.filter((c) => c.status === "ok").map((c) => `${c.name.replace(/^model /, "")} ${c.detail}`);
+  const waiting = checks
+    .filter((c) => c.status === "missing")
+    .map((c) => `${c.name.replace(/^model /, "")}: ${c.detail}`);
+  return {
+    message: [
+      "Saved; in use now on every server and worker.",
+      answered.length ? `Checked: ${answered.join("; ")}.` : "No model is chosen yet, so nothing was checked.",
+      waiting.length ? `Not ready yet: ${waiting.join("; ")}.` : "",
+    ]
+      .filter(Boolean)
+      .join(" "),
+  };
 }

@@ -6,6 +6,8 @@ import { getSettings } from "@/db/queries/settings";
 import { listInvites } from "@/lib/auth/invites";
 import { pagePermission } from "@/lib/auth/server";
 import { InviteForm, RolesForm, SettingsForm } from "@/components/admin/forms";
+import { ModelSettingsForm } from "@/components/admin/model-settings-form";
+import { modelSettingsView } from "@/lib/ai/model-settings-form";
 import { revokeInviteAction, setDisabledAction } from "./actions";
 
 export const dynamic = "force-dynamic";
@@ -14,7 +16,12 @@ export const metadata = { title: "Admin" };
 export default async function AdminPage() {
   const me = await pagePermission("admin", "/admin");
   const { db } = await getDb();
-  const [users, invites, settings] = await Promise.all([listUsers(db), listInvites(db), getSettings(db)]);
+  const [users, invites, settings, models] = await Promise.all([
+    listUsers(db),
+    listInvites(db),
+    getSettings(db),
+    modelSettingsView(db),
+  ]);
   const now = Date.now();
   const open = invites.filter((i) => !i.usedAt && !i.revokedAt && i.expiresAt.getTime() > now);
   return (
@@ -27,12 +34,23 @@ export default async function AdminPage() {
             The first steps
           </Link>
           : evidence, a language model, a first debate.{" "}
+          <a href="#models" className="underline">
+            Language models
+          </a>
+          : providers, keys and which model debates use.{" "}
           <Link href="/admin/webhooks" className="underline">
             Webhooks
           </Link>
           : tell your other systems when a verdict is in.
         </p>
       </div>
+
+      <section className="space-y-3" aria-labelledby="models">
+        <h2 id="models" className="text-lg font-semibold">
+          Language models
+        </h2>
+        <ModelSettingsForm view={models} />
+      </section>
 
       <section className="space-y-3" aria-labelledby="people">
         <h2 id="people" className="text-lg font-semibold">

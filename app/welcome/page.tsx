@@ -99,8 +99,12 @@ export default async function WelcomePage() {
         <Step n={2} title="Configure a language model" done={modelDone}>
           {modelDone ? (
             <p>
-              Ready: <code className="break-all">{models.map((m) => m.id).join(", ")}</code>. To offer more models in
-              the forms, list them in <code>WEB_MODELS</code> (comma-separated) and restart the server.
+              Ready: <code className="break-all">{models.map((m) => m.id).join(", ")}</code>. To change it or offer more
+              models in the forms, use{" "}
+              <Link href="/admin#models" className="underline">
+                Language models on the Admin page
+              </Link>{" "}
+              (no restart).
             </p>
           ) : (
             <>
@@ -116,8 +120,15 @@ export default async function WelcomePage() {
                 <p>No language model is configured, so debates cannot run yet.</p>
               )}
               <p>
-                Set these variables in the server&apos;s environment (or in a <code>.env</code> file where it starts),
-                then restart it. Choose one:
+                <Link href="/admin#models" className="font-medium underline">
+                  Choose a provider and model on the Admin page
+                </Link>
+                : paste a key (OpenAI, Anthropic) or the address of your own model server; it is checked with a
+                one-token call and in use at once, no restart.
+              </p>
+              <p>
+                Or set these variables in the server&apos;s environment (or in a <code>.env</code> file where it
+                starts), then restart it. Choose one:
               </p>
               <ul className="space-y-2">
                 {MODEL_RECIPES.map((r) => (

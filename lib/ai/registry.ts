@@ -55,7 +55,7 @@ export class ModelConfigError extends Error {
 function resolveOpenAI(ref: ModelRef, config: AppConfig): ResolvedModel {
   if (!config.openai.apiKey) {
     throw new ModelConfigError(
-      `${ref.id}: OPENAI_API_KEY is not set. Set it in .env (or the environment) to use OpenAI models.`,
+      `${ref.id}: OPENAI_API_KEY is not set. Add the key on the Admin page (Language models), or set it in .env (or the environment), to use OpenAI models.`,
     );
   }
   const provider = createOpenAI({ apiKey: config.openai.apiKey, baseURL: config.openai.baseURL });
@@ -75,7 +75,7 @@ function resolveOpenAI(ref: ModelRef, config: AppConfig): ResolvedModel {
 function resolveAnthropic(ref: ModelRef, config: AppConfig): ResolvedModel {
   if (!config.anthropic.apiKey) {
     throw new ModelConfigError(
-      `${ref.id}: ANTHROPIC_API_KEY is not set. Set it in .env (or the environment) to use Anthropic models.`,
+      `${ref.id}: ANTHROPIC_API_KEY is not set. Add the key on the Admin page (Language models), or set it in .env (or the environment), to use Anthropic models.`,
     );
   }
   const provider = createAnthropic({ apiKey: config.anthropic.apiKey, baseURL: config.anthropic.baseURL });
@@ -88,7 +88,7 @@ function resolveCompatible(ref: ModelRef, config: AppConfig): ResolvedModel {
   if (!server) {
     const known = Object.keys(config.openaiCompatible);
     throw new ModelConfigError(
-      `${ref.id}: no OpenAI-compatible server named "${ref.server}". Set ${envName}_BASE_URL (e.g. http://127.0.0.1:11434/v1 for Ollama)` +
+      `${ref.id}: no OpenAI-compatible server named "${ref.server}". Add it on the Admin page (Language models), or set ${envName}_BASE_URL (e.g. http://127.0.0.1:11434/v1 for Ollama)` +
         (known.length ? `; configured servers: ${known.join(", ")}` : "") +
         ".",
     );
@@ -122,23 +122,51 @@ function resolveCompatible(ref: ModelRef, config: AppConfig): ResolvedModel {
   };
 }
 
+/**
+ * Local models load a gigabyte file on first use: one per file and settings, kept when other model
+ * settings change (the registry's cache is emptied then, this one is not).
+ */
+const localModels = new Map<string, ReturnType<typeof lazyLocalModel>>();
+
 function resolveLocal(ref: ModelRef, config: AppConfig): ResolvedModel {
-  const local = lazyLocalModel(ref.name, ref.id, config.local);
+  const key = `${ref.id}|${JSON.stringify(config.local)}`;
+  let local = localModels.get(key);
+  if (!local) {
+    local = lazyLocalModel(ref.name, ref.id, config.local);
+    localModels.set(key, local);
+  }
+  const model = local;
   return {
     id: ref.id,
     ref,
     provider: "local",
     limitKey: "local",
-    model: local,
+    model,
     scoring: "next-token",
-    nextTokenDistribution: (prompt, prefix) => local.nextTokenDistribution(prompt, prefix),
+    nextTokenDistribution: (prompt, prefix) => model.nextTokenDistribution(prompt, prefix),
   };
 }
 
+/**
+ * Resolved models of the configuration in force. getConfig() returns a new object when the model
+ * settings saved on /admin change (in this process or, through the event bus, another): the cache
+ * is then emptied, so the next call uses the new keys and models without a restart.
+ */
 const cache = new Map<string, ResolvedModel>();
+let cachedFor: AppConfig | undefined;
+
+function cacheFor(config: AppConfig): Map<string, ResolvedModel> | undefined {
+  if (config !== getConfig()) return undefined;
+  if (cachedFor !== config) {
+    cache.clear();
+    cachedFor = config;
+  }
+  return cache;
+}
 
 export function resolveModel(id: string, config: AppConfig = getConfig()): ResolvedModel {
-  const cached = config === getConfig() ? cache.get(id) : undefined;
+  const current = cacheFor(config);
+  const cached = current?.get(id);
   if (cached) return cached;
   let ref: ModelRef;
   try {
@@ -154,7 +182,7 @@ export function resolveModel(id: string, config: AppConfig = getConfig()): Resol
         : ref.provider === "openai-compatible"
           ? resolveCompatible(ref, config)
           : resolveLocal(ref, config);
-  if (config === getConfig()) cache.set(id, resolved);
+  current?.set(id, resolved);
   return resolved;
 }
 
@@ -168,7 +196,7 @@ export function modelIdForRole(role: string, explicit?: string, config: AppConfi
   const id = explicit ?? config.models.roles[role] ?? config.models.default;
   if (!id) {
     throw new ModelConfigError(
-      `No model for role "${role}". Choose one on the form, or set DEFAULT_MODEL (e.g. openai:gpt-4o-mini, local:qwen2.5-1.5b-instruct-q4_k_m) or ROLE_MODELS=${role}=<model id>.`,
+      `No model for role "${role}". Choose one on the form, choose a default model on the Admin page (Language models), or set DEFAULT_MODEL (e.g. openai:gpt-4o-mini, local:qwen2.5-1.5b-instruct-q4_k_m) or ROLE_MODELS=${role}=<model id>.`,
     );
   }
   return id;

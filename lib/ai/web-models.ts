@@ -6,7 +6,8 @@ import { configuredModelIds } from "./registry";
  * including a file path (`local:/models/x.gguf`) or a preset that is downloaded on first use; a
  * web form must not, or anyone who may start a debate could make the server open arbitrary files
  * (and learn whether they exist) or download gigabytes. So the web may pick exactly the ids the
- * server's configuration names: DEFAULT_MODEL, the ROLE_MODELS values and WEB_MODELS. An empty
+ * server's configuration names: DEFAULT_MODEL, the ROLE_MODELS values and WEB_MODELS, or the same
+ * choices saved on /admin. An empty
  * choice falls back to the same configuration.
  */
 export function webSelectableModels(config: AppConfig = getConfig()): string[] {
@@ -25,7 +26,7 @@ export class ModelNotAllowedError extends Error {
 }
 
 const HOW_TO_ADD =
-  "An admin adds a model by listing its id in WEB_MODELS (comma-separated, e.g. WEB_MODELS=openai:gpt-4o-mini,anthropic:claude-haiku-4-5) or in DEFAULT_MODEL / ROLE_MODELS, and restarting the server. Model files and downloads are for the command line.";
+  "An admin adds a model under Language models on the Admin page (no restart), or lists its id in WEB_MODELS (comma-separated, e.g. WEB_MODELS=openai:gpt-4o-mini,anthropic:claude-haiku-4-5) or in DEFAULT_MODEL / ROLE_MODELS and restarts the server. Model files and downloads are for the command line.";
 
 /**
  * Throws ModelNotAllowedError for the first chosen model (role -> id) outside the allowed list,

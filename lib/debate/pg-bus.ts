@@ -48,6 +48,11 @@ const channelOf = (debateId: string) => {
   return `cp_debate_${debateId.toLowerCase().replace(/-/g, "")}`;
 };
 
+/** Signal channels are named in code, never from input; LISTEN cannot take a bound parameter. */
+function checkSignal(channel: string) {
+  if (!/^cp_[a-z_]{1,40}$/.test(channel)) throw new Error(`not a signal channel: ${channel}`);
+}
+
 const syncSchema = z.object({
   type: z.literal("sync"),
   turns: z.array(
@@ -110,6 +115,7 @@ export class PgEventBus implements EventBus {
   private sending: Promise<void> = Promise.resolve();
   private messageKey = 0;
   private reassembler = new Reassembler();
+  private signals = new Map<string, Set<() => void>>();
 
   constructor(private readonly url: string) {}
 
@@ -292,6 +298,7 @@ export class PgEventBus implements EventBus {
   }
 
   private onNotification(channel: string, payload: string | undefined) {
+    if (this.onSignalNotification(channel, payload)) return;
     const debateId = this.byName.get(channel);
     const ch = debateId ? this.channels.get(debateId) : undefined;
     if (!ch || payload === undefined) return;
@@ -341,6 +348,49 @@ export class PgEventBus implements EventBus {
     if (receiveRemote(ch.debateId, event) === "gap") this.lostSync(ch);
   }
 
+  // ---- signals: process-wide channels that are not a debate's (e.g. "the model settings changed") ----
+
+  /**
+   * Runs `fn` whenever another process signals `channel`, and after a reconnect (a signal may
+   * have been missed while the connection was down). Returns the way to stop.
+   */
+  onSignal(channel: string, fn: () => void): () => void {
+    checkSignal(channel);
+    let fns = this.signals.get(channel);
+    if (!fns) {
+      fns = new Set();
+      this.signals.set(channel, fns);
+      void this.serial(`listen for ${channel}`, (c) => c.query(`listen ${channel}`));
+    }
+    fns.add(fn);
+    return () => {
+      fns.delete(fn);
+      if (fns.size > 0 || this.signals.get(channel) !== fns) return;
+      this.signals.delete(channel);
+      if (this.client && !this.closed)
+        void this.serial(`stop listening for ${channel}`, (c) => c.query(`unlisten ${channel}`));
+    };
+  }
+
+  /** Tells every other process listening on `channel`; resolves when PostgreSQL has taken it. */
+  signal(channel: string): Promise<void> {
+    checkSignal(channel);
+    return this.enqueue([[channel, JSON.stringify({ o: this.origin, s: 1 })]]);
+  }
+
+  private onSignalNotification(channel: string, payload: string | undefined): boolean {
+    const fns = this.signals.get(channel);
+    if (!fns) return false;
+    let origin: unknown;
+    try {
+      origin = (JSON.parse(payload ?? "") as { o?: unknown }).o;
+    } catch {
+      origin = undefined;
+    }
+    if (origin !== this.origin) for (const fn of [...fns]) fn();
+    return true;
+  }
+
   // ---- the connection ----
 
   private connect(): Promise<Client> {
@@ -385,6 +435,11 @@ export class PgEventBus implements EventBus {
   /** After a lost connection: listen again, and every debate followed from here starts over from a fresh snapshot. */
   private reconnect() {
     this.reassembler.clear();
+    for (const [channel, fns] of this.signals) {
+      void this.serial(`listen for ${channel}`, (c) => c.query(`listen ${channel}`)).then(() => {
+        for (const fn of [...fns]) fn();
+      });
+    }
     for (const ch of this.channels.values()) {
       ch.listening = this.listen(ch);
       ch.syncRequested = false;

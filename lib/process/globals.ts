@@ -10,6 +10,7 @@ import type { RunnerState } from "@/lib/debate/runner";
 import type { ResolverFactory } from "@/lib/eval/executor";
 import type { AppWebhookWorker } from "@/lib/webhooks/queue";
 import type { LimitFunction } from "p-limit";
+import type { ModelOverlay } from "@/lib/config";
 
 /**
  * Every process-wide singleton of Counterpoint, in one list. Next.js evaluates a module once per
@@ -46,6 +47,8 @@ export interface ProcessGlobals {
   "share-revocations": EventEmitter;
   /** Scripted models for workers, installed only by scripts/scripted-worker.mjs (lib/eval/model-override.ts). */
   "eval.resolver-factory": ResolverFactory;
+  /** The model settings saved on /admin, keys decrypted, as getConfig lays them over the environment (lib/ai/model-settings.ts). */
+  "model-overlay": ModelOverlay;
   /** Which engine runs each MiniLM model once loaded (lib/embeddings/registry.ts). */
   minilm: Map<string, MiniLmEngineStatus>;
   /** MiniLM engines loading or loaded, one per model (lib/embeddings/registry.ts). */

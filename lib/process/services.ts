@@ -11,13 +11,17 @@ import { peekProcessGlobal, setProcessGlobal } from "./globals";
  *   opened when the database opens. PGlite has a single process, so nothing to connect.
  *   It closes before the database does, so its last queued events (a debate's final status) are
  *   sent before the process goes.
+ * - The model settings saved on /admin (lib/ai/model-settings.ts): read when the database opens,
+ *   and again whenever another process signals a change on the bus.
  */
 export function installProcessServices() {
   if (peekProcessGlobal("process-services")) return;
   setProcessGlobal("process-services", true);
   addDatabaseHooks({
-    async opened(_handle, database) {
+    async opened(handle, database) {
       if (database.backend === "postgres") (await import("@/lib/debate/pg-bus")).enableCrossProcessEvents(database.url);
+      // Before anyone gets the handle, so no debate starts on the environment's models alone.
+      await (await import("@/lib/ai/model-settings")).followModelSettings(handle.db);
     },
     async closing() {
       await (await import("@/lib/debate/pg-bus")).disableCrossProcessEvents();

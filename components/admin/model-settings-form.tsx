@@ -1,0 +1,281 @@
+"use client";
+
+import { modelSettingsAction, type AdminState } from "@/app/admin/actions";
+import type { KeyView, ModelSettingsView } from "@/lib/ai/model-settings-form";
+import { useServerForm } from "@/components/forms/use-server-form";
+import { FieldError, FormError } from "@/components/forms/form-errors";
+
+const INITIAL: AdminState = {};
+const input = "mt-1 block w-full rounded-md border border-black/20 bg-white px-2 py-1.5 font-normal";
+const note = "mt-0.5 break-words text-xs text-black/60";
+
+/** "set, ends in …a1b2": the page only ever knows whether a key is saved, never the key. */
+function keyWords(k: KeyView) {
+  return k.set ? (k.hint ? `set, ends in …${k.hint}` : "set") : "not set";
+}
+
+function Fallback({ value }: { value?: string }) {
+  return (
+    <p className={note}>
+      Empty: {value ? <>the environment&apos;s {value}</> : "nothing (not set in the environment either)"}.
+    </p>
+  );
+}
+
+/**
+ * A key field: empty keeps the saved key (typing replaces it), the box removes it. The browser keeps
+ * what was typed after a refusal (the form is not reset); the server never sends a key back.
+ */
+function KeyField({ name, label, saved, envSet }: { name: string; label: string; saved: KeyView; envSet: boolean }) {
+  return (
+    <div>
+      <label className="block font-medium">
+        {label} <span className="whitespace-nowrap font-normal text-black/60">({keyWords(saved)})</span>
+        <input
+          name={name}
+          type="password"
+          autoComplete="off"
+          spellCheck={false}
+          placeholder={saved.set ? "leave empty to keep it" : "paste the key"}
+          className={input}
+        />
+      </label>
+      {saved.set ? (
+        <label className="mt-1 flex items-center gap-1 text-xs">
+          <input type="checkbox" name={`${name}_remove`} /> Remove the saved key
+        </label>
+      ) : null}
+      <p className={note}>
+        Empty: {envSet ? "the key set in the environment" : "no key (none in the environment either)"}.
+      </p>
+    </div>
+  );
+}
+
+export function ModelSettingsForm({ view }: { view: ModelSettingsView }) {
+  const { state, pending, formProps } = useServerForm(modelSettingsAction, INITIAL);
+  const v = (name: string, saved: string) => state.values?.[name] ?? saved;
+  const servers = [
+    ...view.saved.compatible,
+    { name: "", baseURL: "", key: { set: false } as KeyView, model: "", logprobs: true },
+  ];
+  const fields = [
+    "default_model",
+    "role_models",
+    "web_models",
+    "openai_base_url",
+    "anthropic_base_url",
+    "local_model_path",
+    ...servers.flatMap((_, i) => ["name", "base_url", "api_key", "model"].map((f) => `compat_${i}_${f}`)),
+    "openai_api_key",
+    "anthropic_api_key",
+  ];
+  return (
+    <form {...formProps} className="max-w-2xl space-y-4 text-sm" noValidate data-testid="model-settings">
+      <p className="text-black/70">
+        Saved here, a setting is in use at once on every server and worker: no restart. It wins over the server&apos;s
+        environment; a field left empty uses the environment&apos;s value (shown under it). Before saving, each model
+        chosen answers a one-token test call.
+      </p>
+      {view.problems.length ? (
+        <ul className="list-disc rounded-md bg-red-50 p-3 pl-8 text-red-900">
+          {view.problems.map((p) => (
+            <li key={p}>{p}</li>
+          ))}
+        </ul>
+      ) : null}
+      <div>
+        <label className="block font-medium">
+          Default model
+          <input
+            name="default_model"
+            defaultValue={v("default_model", view.saved.defaultModel)}
+            placeholder="e.g. openai:gpt-4o-mini"
+            aria-invalid={state.field === "default_model" || undefined}
+            className={input}
+          />
+        </label>
+        <p className={note}>
+          openai:&lt;model&gt;, anthropic:&lt;model&gt;, openai-compatible:&lt;server&gt; or local:&lt;preset&gt;.
+        </p>
+        <Fallback value={view.env.defaultModel && `DEFAULT_MODEL=${view.env.defaultModel}`} />
+        <FieldError state={state} field="default_model" />
+      </div>
+      <div>
+        <label className="block font-medium">
+          Models per role
+          <input
+            name="role_models"
+            defaultValue={v("role_models", view.saved.roleModels)}
+            placeholder="e.g. judge=openai:gpt-4o, debater=openai:gpt-4o-mini"
+            aria-invalid={state.field === "role_models" || undefined}
+            className={input}
+          />
+        </label>
+        <Fallback value={view.env.roleModels && `ROLE_MODELS=${view.env.roleModels}`} />
+        <FieldError state={state} field="role_models" />
+      </div>
+      <div>
+        <label className="block font-medium">
+          More models the debate forms offer
+          <input
+            name="web_models"
+            defaultValue={v("web_models", view.saved.webModels)}
+            placeholder="comma-separated model ids"
+            aria-invalid={state.field === "web_models" || undefined}
+            className={input}
+          />
+        </label>
+        <p className={note}>
+          Added to the environment&apos;s WEB_MODELS{view.env.webModels ? ` (${view.env.webModels})` : ""}.
+        </p>
+        <FieldError state={state} field="web_models" />
+      </div>
+
+      <fieldset className="space-y-2 rounded-md border border-black/10 p-3">
+        <legend className="px-1 font-semibold">OpenAI</legend>
+        <KeyField name="openai_api_key" label="API key" saved={view.saved.openai.key} envSet={view.env.openaiKey} />
+        <FieldError state={state} field="openai_api_key" />
+        <label className="block font-medium">
+          Address (only for a proxy or gateway)
+          <input
+            name="openai_base_url"
+            defaultValue={v("openai_base_url", view.saved.openai.baseURL)}
+            placeholder="https://api.openai.com/v1"
+            aria-invalid={state.field === "openai_base_url" || undefined}
+            className={input}
+          />
+        </label>
+        <Fallback value={view.env.openaiBaseURL && `OPENAI_BASE_URL=${view.env.openaiBaseURL}`} />
+        <FieldError state={state} field="openai_base_url" />
+      </fieldset>
+
+      <fieldset className="space-y-2 rounded-md border border-black/10 p-3">
+        <legend className="px-1 font-semibold">Anthropic</legend>
+        <KeyField
+          name="anthropic_api_key"
+          label="API key"
+          saved={view.saved.anthropic.key}
+          envSet={view.env.anthropicKey}
+        />
+        <FieldError state={state} field="anthropic_api_key" />
+        <label className="block font-medium">
+          Address (only for a proxy or gateway)
+          <input
+            name="anthropic_base_url"
+            defaultValue={v("anthropic_base_url", view.saved.anthropic.baseURL)}
+            placeholder="https://api.anthropic.com/v1"
+            aria-invalid={state.field === "anthropic_base_url" || undefined}
+            className={input}
+          />
+        </label>
+        <Fallback value={view.env.anthropicBaseURL && `ANTHROPIC_BASE_URL=${view.env.anthropicBaseURL}`} />
+        <FieldError state={state} field="anthropic_base_url" />
+      </fieldset>
+
+      <fieldset className="space-y-3 rounded-md border border-black/10 p-3">
+        <legend className="px-1 font-semibold">Servers that speak the OpenAI API (Ollama, vLLM, llama.cpp)</legend>
+        <p className={note}>
+          A model there is named openai-compatible:&lt;name&gt; (its default model) or
+          openai-compatible:&lt;name&gt;/&lt;model&gt;. Clear a server&apos;s name and address to remove it.
+          {view.env.compatible.length ? ` From the environment: ${view.env.compatible.join(", ")}.` : ""}
+        </p>
+        <input type="hidden" name="compat_count" value={servers.length} />
+        {servers.map((s, i) => {
+          const f = (n: string) => `compat_${i}_${n}`;
+          return (
+            <div
+              key={s.name || `new-${i}`}
+              className="space-y-2 border-t border-black/10 pt-2 first:border-0 first:pt-0"
+              data-testid="compat-server"
+            >
+              <p className="font-medium">{s.name ? `Server "${s.name}"` : "Add a server"}</p>
+              <input type="hidden" name={f("was")} value={s.name} />
+              <div className="grid gap-2 sm:grid-cols-2">
+                <label className="block">
+                  Name
+                  <input
+                    name={f("name")}
+                    defaultValue={v(f("name"), s.name)}
+                    placeholder="e.g. ollama"
+                    aria-invalid={state.field === f("name") || undefined}
+                    className={input}
+                  />
+                </label>
+                <label className="block">
+                  Address
+                  <input
+                    name={f("base_url")}
+                    defaultValue={v(f("base_url"), s.baseURL)}
+                    placeholder="http://127.0.0.1:11434/v1"
+                    aria-invalid={state.field === f("base_url") || undefined}
+                    className={input}
+                  />
+                </label>
+                <label className="block">
+                  Model (when the id names none)
+                  <input
+                    name={f("model")}
+                    defaultValue={v(f("model"), s.model)}
+                    placeholder="e.g. llama3.1:8b"
+                    className={input}
+                  />
+                </label>
+                <div>
+                  <KeyField name={f("api_key")} label="Key (if the server wants one)" saved={s.key} envSet={false} />
+                </div>
+              </div>
+              <label className="flex items-center gap-1">
+                <input
+                  type="checkbox"
+                  name={f("logprobs")}
+                  defaultChecked={state.values ? state.values[f("logprobs")] === "on" : s.logprobs}
+                />
+                It returns token probabilities (vLLM, llama.cpp and Ollama do)
+              </label>
+              <FieldError state={state} field={f("name")} />
+              <FieldError state={state} field={f("base_url")} />
+              <FieldError state={state} field={f("api_key")} />
+            </div>
+          );
+        })}
+      </fieldset>
+
+      <fieldset className="space-y-2 rounded-md border border-black/10 p-3">
+        <legend className="px-1 font-semibold">A model file on this server (GGUF)</legend>
+        <label className="block font-medium">
+          Path of the file, used by local: models
+          <input
+            name="local_model_path"
+            defaultValue={v("local_model_path", view.saved.localModelPath)}
+            placeholder="/srv/models/qwen2.5-1.5b-instruct-q4_k_m.gguf"
+            aria-invalid={state.field === "local_model_path" || undefined}
+            className={input}
+          />
+        </label>
+        <Fallback
+          value={
+            view.env.localModelPath
+              ? `LOCAL_MODEL_PATH=${view.env.localModelPath}`
+              : "model cache (presets named local:<preset> are looked up there)"
+          }
+        />
+        <FieldError state={state} field="local_model_path" />
+      </fieldset>
+
+      <button
+        type="submit"
+        disabled={pending}
+        className="rounded-md bg-ink px-4 py-2 font-medium text-white hover:bg-black disabled:opacity-60"
+      >
+        {pending ? "Checking the models…" : "Check and save"}
+      </button>
+      <FormError state={state} shown={fields} className="rounded-md bg-red-50 p-3 text-sm text-red-900" />
+      {state.message && !state.error ? (
+        <p role="status" className="text-sm text-green-900" data-testid="model-settings-saved">
+          {state.message}
+        </p>
+      ) : null}
+    </form>
+  );
+}
