@@ -81,6 +81,8 @@ export default defineConfig({
       env: {
         PORT: String(PORT),
         HOST: "127.0.0.1",
+        // Production builds absolute links (feeds, ClaimReview) only from PUBLIC_URL (lib/net/public-url.ts).
+        PUBLIC_URL: `http://127.0.0.1:${PORT}`,
         DATA_DIR,
         DATABASE_URL: "",
         DEFAULT_MODEL: "openai-compatible:scripted",

@@ -4,6 +4,7 @@ import { migrationStatus } from "@/db/migrate";
 import { callModel } from "@/lib/ai/call";
 import { configuredModelIds, resolveModel, type ResolvedModel } from "@/lib/ai/registry";
 import { miniLmEngineStatus, resolveEmbedder } from "@/lib/embeddings/registry";
+import { PUBLIC_URL_NEEDED, publicUrlNotice } from "@/lib/net/public-url";
 import { embeddingStatus, missingSteps, modelStatus } from "@/lib/health";
 
 /**
@@ -198,6 +199,16 @@ export async function runDoctor(opts: { skipModels?: boolean } = {}): Promise<Do
   }
   const checks: Check[] = [{ name: "configuration", status: "ok", detail: "environment is valid" }];
   checks.push(await checkDatabase(config));
+  checks.push(
+    config.publicUrl
+      ? { name: "public address", status: "ok", detail: `PUBLIC_URL ${config.publicUrl}` }
+      : {
+          // In production nothing else may build absolute links (lib/net/public-url.ts); elsewhere the Host header does.
+          name: "public address",
+          status: publicUrlNotice(config) ? "missing" : "skipped",
+          detail: PUBLIC_URL_NEEDED,
+        },
+  );
   checks.push(await checkEmbedding(config));
   const ids = configuredModelIds(config);
   for (const id of ids) {

@@ -113,11 +113,13 @@ export async function createFactCheck(
  * Runs `body` with the fact-check locked, after checking that nobody moved it since the editor
  * loaded it (`seenVersion`), so no one's change is silently overwritten.
  */
+type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
+
 async function locked<T>(
   db: Database,
   id: string,
   seenVersion: number | null,
-  body: (tx: Parameters<Parameters<Database["transaction"]>[0]>[0], fc: FactCheckRow) => Promise<T>,
+  body: (tx: Tx, fc: FactCheckRow) => Promise<T>,
 ): Promise<T> {
   return db.transaction(async (tx) => {
     const fc = await lockFactCheck(tx, id);
@@ -185,7 +187,7 @@ export async function submitForReview(db: Database, principal: Principal | null,
  * `publishedVersion`), and only with an approval from the one rule (approval.ts).
  */
 async function showReaders(
-  tx: Parameters<typeof insertVersion>[0],
+  tx: Tx,
   fc: FactCheckRow,
   _approval: Approved,
   version: { content: FactCheckContent; event: string; createdBy: string },
