@@ -38,13 +38,17 @@ export function openApiDocument(endpoints: readonly Endpoint[], version: string)
   for (const e of endpoints) {
     const rule = ruleOf(e);
     const responses: Record<string, ZodOpenApiResponseObject> = {};
+    // 204 No Content has, by definition, no body to describe.
     for (const [status, r] of Object.entries(e.responses))
-      responses[status] = {
-        description: r.description,
-        content: r.schema
-          ? { [r.contentType ?? "application/json"]: { schema: r.schema } }
-          : { [r.contentType ?? "text/plain"]: { schema: { type: "string" } } },
-      };
+      responses[status] =
+        status === "204"
+          ? { description: r.description }
+          : {
+              description: r.description,
+              content: r.schema
+                ? { [r.contentType ?? "application/json"]: { schema: r.schema } }
+                : { [r.contentType ?? "text/plain"]: { schema: { type: "string" } } },
+            };
     for (const [status, d] of Object.entries(standardResponses(e))) responses[status] = error(d);
     responses[500] = error("The server could not finish the request; try again.");
     const op: ZodOpenApiOperationObject = {
