@@ -23,7 +23,8 @@ let slug = "";
 const EVIL = { host: "evil.example", "x-forwarded-host": "evil.example", "x-forwarded-proto": "https" };
 
 /** Every public document as a reader gets it, with these request headers. */
-async function documents(headers: Record<string, string>): Promise<Record<string, { status: number; body: string }>> {
+type Doc = { status: number; body: string };
+async function documents(headers: Record<string, string>): Promise<{ feed: Doc; dataFeed: Doc; list: Doc; one: Doc }> {
   const at = (path: string) => new Request(`http://127.0.0.1:3000${path}`, { headers });
   const read = async (res: Response) => ({ status: res.status, body: await res.text() });
   return {
