@@ -60,6 +60,7 @@ export default async function EditFactCheckPage({
           <RatingBadge rating={current.rating} textual={current.textualRating} size="sm" />
           <span className="rounded-full border border-black/20 px-2 py-0.5 text-sm" data-testid="fact-check-state">
             {words(fc.state)}
+            {pendingCorrection ? " · correction waiting for approval" : ""}
           </span>
           <span className="text-sm text-black/60">version {fc.currentVersion}</span>
           {published ? (
