@@ -13,7 +13,8 @@ import { embeddingStatus, missingSteps, modelStatus } from "@/lib/health";
  * anything missing. Never downloads a model.
  */
 
-export type CheckStatus = "ok" | "missing" | "failed" | "skipped";
+/** `warn`: works, but something readers depend on needs setting (it does not fail the report). */
+export type CheckStatus = "ok" | "missing" | "failed" | "skipped" | "warn";
 export type Check = { name: string; status: CheckStatus; detail: string; fix?: string; ms?: number };
 export type DoctorReport = { ok: boolean; checks: Check[]; missing: string[] };
 
@@ -205,7 +206,7 @@ export async function runDoctor(opts: { skipModels?: boolean } = {}): Promise<Do
       : {
           // In production nothing else may build absolute links (lib/net/public-url.ts); elsewhere the Host header does.
           name: "public address",
-          status: publicUrlNotice(config) ? "missing" : "skipped",
+          status: publicUrlNotice(config) ? "warn" : "skipped",
           detail: PUBLIC_URL_NEEDED,
         },
   );
@@ -221,6 +222,11 @@ export async function runDoctor(opts: { skipModels?: boolean } = {}): Promise<Do
   const llms = ids.map((id) => modelStatus(id, config));
   const missing = missingSteps(llms, embeddingStatus(config));
   for (const c of checks)
-    if (c.status === "missing" && !missing.some((m) => m.includes(c.detail))) missing.push(`${c.name}: ${c.detail}`);
-  return { ok: checks.every((c) => c.status === "ok" || c.status === "skipped"), checks, missing };
+    if ((c.status === "missing" || c.status === "warn") && !missing.some((m) => m.includes(c.detail)))
+      missing.push(`${c.name}: ${c.detail}`);
+  return {
+    ok: checks.every((c) => c.status === "ok" || c.status === "skipped" || c.status === "warn"),
+    checks,
+    missing,
+  };
 }
