@@ -13,6 +13,9 @@ export async function register() {
   const { getDb } = await import("@/db/client");
   try {
     getConfig();
+    // Feeds and ClaimReview need PUBLIC_URL (lib/net/public-url.ts): say so before anyone asks for them.
+    if (!getConfig().publicUrl)
+      console.warn(`[counterpoint] ${(await import("@/lib/net/public-url")).PUBLIC_URL_NEEDED}`);
     const handle = await getDb();
     console.log(`[counterpoint] database ready: ${handle.backend} at ${handle.location}`);
     // The home page tells a new operator the code is in the console: it must be there before anyone opens /setup.

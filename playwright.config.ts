@@ -81,6 +81,8 @@ export default defineConfig({
       env: {
         PORT: String(PORT),
         HOST: "127.0.0.1",
+        // Production builds absolute links (feeds, ClaimReview) only from PUBLIC_URL (lib/net/public-url.ts).
+        PUBLIC_URL: `http://127.0.0.1:${PORT}`,
         DATA_DIR,
         DATABASE_URL: "",
         DEFAULT_MODEL: "openai-compatible:scripted",
@@ -91,6 +93,10 @@ export default defineConfig({
         ANTHROPIC_API_KEY: "",
         NEXT_TELEMETRY_DISABLED: "1",
         DEBATE_RATE_LIMIT: "100/hour",
+        // The webhooks spec's receiver: a loopback address allowed by name, so it is accepted when
+        // subscribed, and one try, so its unanswered delivery fails at once (e2e/webhooks.spec.ts).
+        FETCH_ALLOW_HOSTS: "127.0.0.2",
+        WEBHOOK_MAX_ATTEMPTS: "1",
       },
     },
   ],

@@ -134,14 +134,30 @@ test("a debate becomes a draft, a second editor approves it, the public reads it
   await expect(pub.locator("body > header")).toBeHidden();
   await pub.emulateMedia({ media: "screen" });
 
-  // A correction: a new version with a dated note, shown on the public page.
+  // A correction: with the second approval on it waits, unseen by readers, for another editor.
   await ed1.goto(`/fact-checks/${slug}/edit`);
   await ed1.getByLabel("Rating readers see", { exact: true }).fill("False");
   await ed1
     .getByLabel(/Correction note/)
     .fill("An earlier version called the claim mostly false; the report is clear.");
-  await ed1.getByRole("button", { name: "Publish correction" }).click();
-  await expect(ed1.getByTestId("fact-check-saved")).toContainText("Correction published as version 4");
+  await ed1.getByRole("button", { name: "Send correction for approval" }).click();
+  await expect(ed1.getByTestId("fact-check-saved")).toContainText("Correction saved as version 4");
+  await pub.reload();
+  await expect(pub.getByTestId("rating")).toContainText("Mostly false");
+  // Editor 2 finds it on the desk and approves it; then readers see it with its dated note.
+  await ed2.goto("/fact-checks/desk");
+  await ed2.getByTestId("desk-review").getByRole("link", { name: CLAIM }).click();
+  await expect(ed2.getByTestId("move-publish")).toHaveText("Approve the correction");
+  for (const [width, name] of [
+    [1280, "1280"],
+    [375, "375"],
+  ] as const) {
+    await ed2.setViewportSize({ width, height: 900 });
+    expect(await noSidewaysScroll(ed2)).toBeLessThanOrEqual(0);
+    await ed2.screenshot({ path: `test-results/fact-check-correction-waiting-${name}.png`, fullPage: true });
+  }
+  await ed2.getByTestId("move-publish").click();
+  await expect(ed2.getByTestId("versions")).toContainText(/Correction approved and published\s*by editor2@e2e\.test/);
   await pub.reload();
   await expect(pub.getByTestId("rating")).toContainText("False");
   await expect(pub.getByTestId("corrections")).toContainText("the report is clear");

@@ -4,6 +4,7 @@ import { migrationStatus } from "@/db/migrate";
 import { callModel } from "@/lib/ai/call";
 import { configuredModelIds, resolveModel, type ResolvedModel } from "@/lib/ai/registry";
 import { miniLmEngineStatus, resolveEmbedder } from "@/lib/embeddings/registry";
+import { PUBLIC_URL_NEEDED, publicUrlNotice } from "@/lib/net/public-url";
 import { embeddingStatus, missingSteps, modelStatus } from "@/lib/health";
 
 /**
@@ -12,7 +13,8 @@ import { embeddingStatus, missingSteps, modelStatus } from "@/lib/health";
  * anything missing. Never downloads a model.
  */
 
-export type CheckStatus = "ok" | "missing" | "failed" | "skipped";
+/** `warn`: works, but something readers depend on needs setting (it does not fail the report). */
+export type CheckStatus = "ok" | "missing" | "failed" | "skipped" | "warn";
 export type Check = { name: string; status: CheckStatus; detail: string; fix?: string; ms?: number };
 export type DoctorReport = { ok: boolean; checks: Check[]; missing: string[] };
 
@@ -201,6 +203,16 @@ export async function runDoctor(opts: { skipModels?: boolean } = {}): Promise<Do
   checks.push(await checkDatabase(config));
   // Opening the database read the model settings saved on /admin: check what is in use now.
   config = getConfig();
+  checks.push(
+    config.publicUrl
+      ? { name: "public address", status: "ok", detail: `PUBLIC_URL ${config.publicUrl}` }
+      : {
+          // In production nothing else may build absolute links (lib/net/public-url.ts); elsewhere the Host header does.
+          name: "public address",
+          status: publicUrlNotice(config) ? "warn" : "skipped",
+          detail: PUBLIC_URL_NEEDED,
+        },
+  );
   checks.push(await checkEmbedding(config));
   const ids = configuredModelIds(config);
   for (const id of ids) {
@@ -213,6 +225,11 @@ export async function runDoctor(opts: { skipModels?: boolean } = {}): Promise<Do
   const llms = ids.map((id) => modelStatus(id, config));
   const missing = missingSteps(llms, embeddingStatus(config));
   for (const c of checks)
-    if (c.status === "missing" && !missing.some((m) => m.includes(c.detail))) missing.push(`${c.name}: ${c.detail}`);
-  return { ok: checks.every((c) => c.status === "ok" || c.status === "skipped"), checks, missing };
+    if ((c.status === "missing" || c.status === "warn") && !missing.some((m) => m.includes(c.detail)))
+      missing.push(`${c.name}: ${c.detail}`);
+  return {
+    ok: checks.every((c) => c.status === "ok" || c.status === "skipped" || c.status === "warn"),
+    checks,
+    missing,
+  };
 }

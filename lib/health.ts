@@ -1,3 +1,4 @@
+import { publicUrlNotice } from "@/lib/net/public-url";
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
@@ -132,6 +133,8 @@ export async function getHealth(config: AppConfig = getConfig()): Promise<Health
   const llms = configuredModelIds(config).map((id) => modelStatus(id, config));
   const embedding = embeddingStatus(config);
   const missing = missingSteps(llms, embedding);
+  const publicUrl = publicUrlNotice(config);
+  if (publicUrl) missing.push(publicUrl);
   const dbHealthy = database.ok && database.pgvector !== null && database.migrations.pending === 0;
   const worker = await workerHealth(config);
   // Having no model yet is a setup step, not a fault; a configured model that cannot work is.

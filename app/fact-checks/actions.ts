@@ -82,9 +82,13 @@ export async function saveFactCheckAction(_prev: FormState, form: FormData): Pro
     if (fc.state === "published" || fc.state === "corrected") {
       const note = parseCorrectionNote(form);
       if (!note.ok) return refuse(form, note.message, "correctionNote", GROUPS);
-      const { version } = await correct(db, me, id, seenVersion, parsed.content, note.note);
+      const { version, pending } = await correct(db, me, id, seenVersion, parsed.content, note.note);
       revalidatePath("/fact-checks", "layout");
-      return { message: `Correction published as version ${version}; readers see its note.` };
+      return {
+        message: pending
+          ? `Correction saved as version ${version}: readers see it once another editor approves it on the editors' desk.`
+          : `Correction published as version ${version}; readers see its note.`,
+      };
     }
     const version = await saveDraft(db, me, id, seenVersion, parsed.content);
     revalidatePath("/fact-checks", "layout");

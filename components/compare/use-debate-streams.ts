@@ -108,11 +108,12 @@ export function useDebateStreams(
           set(id, "closed");
         }
       });
-      // The share link was revoked: the server ended the stream, and reconnecting would be refused.
-      es.addEventListener("revoked", () => {
-        es.close();
-        set(id, "closed");
-      });
+      // The share link was revoked, or the debate is over (`end`): the server ended the stream for good.
+      for (const last of ["revoked", "end"])
+        es.addEventListener(last, () => {
+          es.close();
+          set(id, "closed");
+        });
       // EventSource reconnects by itself; the new snapshot restores everything.
       es.addEventListener("error", () => set(id, es.readyState === EventSource.CLOSED ? "closed" : "connecting"));
     }

@@ -227,11 +227,12 @@ export function DebateLive({
         setConnection("closed");
       }
     });
-    // The share link was revoked: the server ended the stream, and reconnecting would be refused.
-    es.addEventListener("revoked", () => {
-      es.close();
-      setConnection("closed");
-    });
+    // The share link was revoked, or the debate is over (`end`): the server ended the stream for good.
+    for (const last of ["revoked", "end"])
+      es.addEventListener(last, () => {
+        es.close();
+        setConnection("closed");
+      });
     // EventSource reconnects by itself; the server's new snapshot restores everything.
     es.addEventListener("error", () => setConnection(es.readyState === EventSource.CLOSED ? "closed" : "connecting"));
     return () => es.close();

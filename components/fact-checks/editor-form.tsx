@@ -52,8 +52,11 @@ export function EditorForm({
   values,
   citable,
   suggestions,
+  correctionWaits = false,
 }: {
   mode: "create" | "edit" | "correct";
+  /** A correction waits for a second editor's approval (the newsroom's setting) instead of being public at once. */
+  correctionWaits?: boolean;
   hidden: Record<string, string>;
   values: EditorValues;
   citable: CitableItem[];
@@ -281,7 +284,13 @@ export function EditorForm({
 
       <div className="flex flex-wrap items-center gap-3">
         <button type="submit" disabled={pending} className={button}>
-          {mode === "create" ? "Save draft" : mode === "edit" ? "Save new version" : "Publish correction"}
+          {mode === "create"
+            ? "Save draft"
+            : mode === "edit"
+              ? "Save new version"
+              : correctionWaits
+                ? "Send correction for approval"
+                : "Publish correction"}
         </button>
         {state.message ? (
           <p role="status" className="text-sm text-green-900" data-testid="fact-check-saved">

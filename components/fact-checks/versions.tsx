@@ -7,6 +7,8 @@ const EVENT_WORDS: Record<string, string> = {
   approved: "Approved and published",
   published: "Published",
   corrected: "Corrected",
+  "correction-proposed": "Correction proposed (readers do not see it yet)",
+  "correction-approved": "Correction approved and published",
 };
 
 const when = (d: Date) => d.toISOString().replace("T", " ").slice(0, 16) + " UTC";

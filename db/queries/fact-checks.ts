@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, inArray, isNotNull, lt, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, isNotNull, lt, lte, ne, or, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import * as s from "@/db/schema";
 import type { FactCheckState } from "@/db/schema";
@@ -124,8 +124,11 @@ export async function authorsAfter(tx: Executor, factCheckId: string, afterVersi
   return rows.flatMap((r) => (r.by ? [r.by] : []));
 }
 
-/** The corrections readers see: versions that carry a correction note, oldest first. */
-export async function listCorrections(db: Database, factCheckId: string) {
+/**
+ * The corrections readers see: versions up to the public one that carry a correction note, oldest
+ * first. A proposed correction waiting for a second person's approval is not one of them.
+ */
+export async function listCorrections(db: Database, factCheckId: string, publishedVersion: number) {
   return db
     .select({
       version: s.factCheckVersions.version,
@@ -133,7 +136,14 @@ export async function listCorrections(db: Database, factCheckId: string) {
       at: s.factCheckVersions.createdAt,
     })
     .from(s.factCheckVersions)
-    .where(and(eq(s.factCheckVersions.factCheckId, factCheckId), isNotNull(s.factCheckVersions.correctionNote)))
+    .where(
+      and(
+        eq(s.factCheckVersions.factCheckId, factCheckId),
+        isNotNull(s.factCheckVersions.correctionNote),
+        lte(s.factCheckVersions.version, publishedVersion),
+        ne(s.factCheckVersions.event, "correction-proposed"),
+      ),
+    )
     .orderBy(asc(s.factCheckVersions.version));
 }
 
@@ -204,7 +214,11 @@ export async function getPublishedBySlug(db: Database, slug: string): Promise<Pu
   };
 }
 
-/** The editors' desk: drafts and fact-checks waiting for approval, most recently changed first, with the claim as last written. */
+/**
+ * The editors' desk: drafts, fact-checks waiting for approval and published ones with a correction
+ * waiting for approval (a newer version than the public one), most recently changed first, with the
+ * claim as last written.
+ */
 export async function listUnpublished(db: Database, limit = 200) {
   const f = s.factChecks;
   return db
@@ -221,7 +235,7 @@ export async function listUnpublished(db: Database, limit = 200) {
       s.factCheckVersions,
       and(eq(s.factCheckVersions.factCheckId, f.id), eq(s.factCheckVersions.version, f.currentVersion)),
     )
-    .where(inArray(f.state, ["draft", "in-review"]))
+    .where(or(inArray(f.state, ["draft", "in-review"]), gt(f.currentVersion, f.publishedVersion)))
     .orderBy(desc(f.updatedAt))
     .limit(limit);
 }

@@ -91,6 +91,7 @@ export function openApiDocument(endpoints: readonly Endpoint[], version: string)
     const rule = ruleOf(e);
     const responses: Record<string, ZodOpenApiResponseObject> = {};
     const jsonRead = e.method === "GET" && !e.responses[200]?.contentType;
+    // 204 No Content has, by definition, no body to describe.
     for (const [status, r] of Object.entries(e.responses))
       responses[status] = {
         description: r.description,
@@ -100,9 +101,13 @@ export function openApiDocument(endpoints: readonly Endpoint[], version: string)
           ...(status === "201" ? ["Location"] : []),
           ...(e.idempotent && status.startsWith("2") ? ["Idempotent-Replayed"] : []),
         ) as ZodOpenApiResponseObject["headers"],
-        content: r.schema
-          ? { [r.contentType ?? "application/json"]: { schema: r.schema } }
-          : { [r.contentType ?? "text/plain"]: { schema: { type: "string" } } },
+        ...(status === "204"
+          ? {}
+          : {
+              content: r.schema
+                ? { [r.contentType ?? "application/json"]: { schema: r.schema } }
+                : { [r.contentType ?? "text/plain"]: { schema: { type: "string" } } },
+            }),
       };
     if (jsonRead)
       responses[304] = {

@@ -329,6 +329,17 @@ export const STREAM_EVENTS = {
       .object({ message: z.string().meta({ description: "What happened, in a sentence." }) })
       .meta({ id: "DebateStreamRevoked" }),
   },
+  end: {
+    meaning:
+      "Last event when the debate has finished (completed, failed, cancelled or interrupted), with its status; the server then closes the stream. Its `id:` is `end`: a client that reconnects anyway sends it back as `Last-Event-ID` and gets 204 No Content, which stops a standard EventSource client. Close your client on this event.",
+    schema: z
+      .object({
+        status: z
+          .enum(["completed", "failed", "cancelled", "interrupted"])
+          .meta({ description: "How the debate ended." }),
+      })
+      .meta({ id: "DebateStreamEnd" }),
+  },
   missing: {
     meaning: "Last event when the debate was deleted while the stream opened.",
     schema: z.object({ id: z.string() }).meta({ id: "DebateStreamMissing" }),
@@ -347,7 +358,7 @@ export const streamMessageSchema = z
   .meta({
     id: "DebateStreamMessage",
     description:
-      "One server-sent event: its `event:` line names it, its `data:` line holds `data` as one JSON object. `retry:` and `: keep-alive` comment lines carry no event.",
+      "One server-sent event: its `event:` line names it, its `data:` line holds `data` as one JSON object. `retry:`, `id:` (only on `end`) and `: keep-alive` comment lines carry no event.",
   });
 
 /*

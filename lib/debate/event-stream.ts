@@ -12,6 +12,13 @@ import { judgeFreeFilter } from "@/lib/debate/visible-events";
 const TERMINAL = new Set(["completed", "failed", "cancelled", "interrupted"]);
 
 /**
+ * The id of the last event of a finished debate's stream. A standard EventSource client reconnects
+ * whenever a stream closes; this id comes back as `Last-Event-ID` on that reconnect, and the answer
+ * is then 204, which the standard says stops the client for good (unless the debate runs again).
+ */
+export const END_EVENT_ID = "end";
+
+/**
  * Server-sent events for one debate, for a reader the caller has already allowed (the page's
  * stream, app/api/debates/[id]/events, and the API's, /api/v1/debates/{id}/events). The first event
  * is a snapshot (finished turns from the database plus the text of every turn in progress from
@@ -32,6 +39,11 @@ export async function debateEventStream(
    */
   watch?: (end: (message: string) => void) => () => void,
 ): Promise<Response> {
+  if (request.headers.get("last-event-id") === END_EVENT_ID) {
+    const status = (await getDebateStatus(db, id))?.status;
+    if (status && TERMINAL.has(status))
+      return new Response(null, { status: 204, headers: { "cache-control": "no-store" } });
+  }
   // Opened only by the share link: it lives as long as the link does.
   const viaShare = !!share && !(await canReadDebates(db, principal));
   // Someone who may still label this debate gets no verdict or judging (lib/auth/visibility.ts).
@@ -50,6 +62,14 @@ export async function debateEventStream(
         closed = true;
         cleanup();
         controller.close();
+      };
+      /** The debate is over: the documented last event (with the id a reconnect is refused by), then close. */
+      const end = (status: string) => {
+        if (!closed)
+          controller.enqueue(
+            encoder.encode(`id: ${END_EVENT_ID}\nevent: end\ndata: ${JSON.stringify({ status })}\n\n`),
+          );
+        close();
       };
       const unwatch = viaShare
         ? watchShare(db, share!, id, () => {
@@ -94,7 +114,7 @@ export async function debateEventStream(
           if (found.length)
             send("debate", { type: "view-extras", extras: Object.fromEntries(found) } satisfies DebateEvent);
         }
-        if (e.type === "status" && TERMINAL.has(e.status)) close();
+        if (e.type === "status" && TERMINAL.has(e.status)) end(e.status);
       };
       const unsubscribe = subscribe(
         id,
@@ -128,7 +148,7 @@ export async function debateEventStream(
       send("snapshot", { debate: showJudge ? view : withoutJudge(view), live });
       ready = true;
       for (const e of buffered) forward(e);
-      if (TERMINAL.has(view.status) && live.length === 0) close();
+      if (TERMINAL.has(view.status) && live.length === 0) end(view.status);
     },
     cancel() {
       cleanup();

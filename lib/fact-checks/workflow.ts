@@ -1,6 +1,5 @@
 import type { Database } from "@/db/client";
 import {
-  authorsAfter,
   getPublishedBySlug,
   getVersion,
   insertFactCheck,
@@ -18,6 +17,7 @@ import { createShare } from "@/lib/auth/access";
 import { demand, type Principal } from "@/lib/auth/policy";
 import { createComparisonShare } from "@/lib/compare/shares";
 import { indexPublishedCheck } from "@/lib/matching/store";
+import { type Approved, type Decision, decide, hasPendingCorrection, PUBLIC_STATES } from "./approval";
 import { announcePublication } from "./announce";
 import { slugFor } from "./slug";
 import { loadSource, type SourceRef } from "./source";
@@ -77,7 +77,6 @@ export async function afterPublication(
 }
 
 const EDITABLE: readonly FactCheckState[] = ["draft", "in-review"];
-const PUBLIC: readonly FactCheckState[] = ["published", "corrected"];
 
 /** A new draft (version 1) from a finished debate or comparison. */
 export async function createFactCheck(
@@ -114,11 +113,13 @@ export async function createFactCheck(
  * Runs `body` with the fact-check locked, after checking that nobody moved it since the editor
  * loaded it (`seenVersion`), so no one's change is silently overwritten.
  */
+type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
+
 async function locked<T>(
   db: Database,
   id: string,
   seenVersion: number | null,
-  body: (tx: Parameters<Parameters<Database["transaction"]>[0]>[0], fc: FactCheckRow) => Promise<T>,
+  body: (tx: Tx, fc: FactCheckRow) => Promise<T>,
 ): Promise<T> {
   return db.transaction(async (tx) => {
     const fc = await lockFactCheck(tx, id);
@@ -182,8 +183,44 @@ export async function submitForReview(db: Database, principal: Principal | null,
 }
 
 /**
- * Publishes a draft (when the newsroom does not ask for a second person) or approves one in review
- * (someone who wrote none of its text since the last publication).
+ * Moves the public version: the only place that does (the page, feeds, API and matching read
+ * `publishedVersion`), and only with an approval from the one rule (approval.ts).
+ */
+async function showReaders(
+  tx: Tx,
+  fc: FactCheckRow,
+  _approval: Approved,
+  version: { content: FactCheckContent; event: string; createdBy: string },
+): Promise<{ fc: FactCheckRow; version: number }> {
+  const n = fc.currentVersion + 1;
+  await insertVersion(tx, {
+    ...version.content,
+    factCheckId: fc.id,
+    version: n,
+    event: version.event,
+    createdBy: version.createdBy,
+  });
+  const first = fc.publishedAt === null;
+  const publishedAt = fc.publishedAt ?? new Date();
+  const corrected = !first && version.content.correctionNote !== null;
+  await setFactCheckState(tx, fc.id, {
+    state: corrected || fc.state === "corrected" ? "corrected" : "published",
+    currentVersion: n,
+    publishedVersion: n,
+    publishedAt,
+  });
+  await announcePublication(tx, first ? "fact_check.published" : "fact_check.corrected", fc, n, publishedAt);
+  return { fc, version: n };
+}
+
+function refuseUnless(d: Decision): Extract<Decision, { kind: "now" | "pending" }> {
+  if (d.kind === "refused") throw new FactCheckError(d.message);
+  return d;
+}
+
+/**
+ * Publishes a draft (when the newsroom does not ask for a second person), approves one in review,
+ * or approves a pending correction (someone who wrote none of its text since the last publication).
  */
 export async function publish(
   db: Database,
@@ -192,44 +229,35 @@ export async function publish(
   seenVersion: number,
 ): Promise<{ slug: string; version: number }> {
   const me = demand(principal, "fact-check:write");
-  const needsApproval = await getSetting(db, "fact_check_second_approval");
+  const secondApproval = await getSetting(db, "fact_check_second_approval");
   const out = await locked(db, id, seenVersion, async (tx, fc) => {
-    if (PUBLIC.includes(fc.state)) throw new FactCheckError("This fact-check is already published.");
-    if (needsApproval && fc.state === "draft")
-      throw new FactCheckError(
-        "This newsroom asks a second person to approve every fact-check: send it for review, and another editor approves it.",
-      );
-    if (fc.state === "in-review" && (await authorsAfter(tx, id, fc.publishedVersion ?? 0)).includes(me.id))
-      throw new FactCheckError(
-        "You wrote part of this text, so someone else must approve it: ask another editor to open it and approve.",
-      );
-    const version = fc.currentVersion + 1;
-    await insertVersion(tx, {
-      ...(await currentContent(tx, fc)),
-      factCheckId: id,
-      version,
-      event: fc.state === "in-review" ? "approved" : "published",
+    const pendingCorrection = hasPendingCorrection(fc);
+    if (PUBLIC_STATES.includes(fc.state) && !pendingCorrection)
+      throw new FactCheckError("This fact-check is already published.");
+    const change = fc.state === "draft" ? "publish" : "approve";
+    const d = refuseUnless(await decide(tx, fc, me, change, secondApproval));
+    if (d.kind !== "now") throw new Error("publishing never waits: it is refused or done");
+    const pending = await getVersion(tx, fc.id, fc.currentVersion);
+    if (!pending) throw new Error(`fact-check ${fc.id} has no version ${fc.currentVersion}`);
+    const { factCheckId: _f, version: _v, event: _e, createdBy: _c, createdAt: _a, ...content } = pending;
+    return showReaders(tx, fc, d.approval, {
+      // A pending correction keeps its note (readers see it); a first publication has none.
+      content: pendingCorrection ? content : { ...content, correctionNote: null },
+      event: pendingCorrection ? "correction-approved" : fc.state === "in-review" ? "approved" : "published",
       createdBy: me.id,
     });
-    const publishedAt = new Date();
-    await setFactCheckState(tx, id, {
-      state: "published",
-      currentVersion: version,
-      publishedVersion: version,
-      publishedAt,
-    });
-    await announcePublication(tx, "fact_check.published", fc, version, publishedAt);
-    return { fc, version };
   });
   await ensureShareLink(db, out.fc, out.version, me);
-  await afterPublication(db, "fact_check.published", { id, slug: out.fc.slug, version: out.version });
+  const event = out.fc.publishedAt ? "fact_check.corrected" : "fact_check.published";
+  await afterPublication(db, event, { id, slug: out.fc.slug, version: out.version });
   return { slug: out.fc.slug, version: out.version };
 }
 
 /**
  * Corrects a published fact-check: the new text and a note saying what changed become a new
- * version, published at once (a correction should not wait; the note and every earlier version
- * stay readable). The date of first publication stays.
+ * version. Without the second-approval setting it is public at once (the note and every earlier
+ * version stay readable); with it, the correction waits, unseen by readers, until another editor
+ * approves it (`publish`). The date of first publication stays.
  */
 export async function correct(
   db: Database,
@@ -238,29 +266,31 @@ export async function correct(
   seenVersion: number,
   content: FactCheckContent,
   note: string,
-): Promise<{ slug: string; version: number }> {
+): Promise<{ slug: string; version: number; pending: boolean }> {
   const me = demand(principal, "fact-check:write");
   if (!note.trim())
     throw new FactCheckError("Say what the correction changes; readers see this note.", "correctionNote");
+  const secondApproval = await getSetting(db, "fact_check_second_approval");
   const out = await locked(db, id, seenVersion, async (tx, fc) => {
-    if (!PUBLIC.includes(fc.state))
+    if (!PUBLIC_STATES.includes(fc.state))
       throw new FactCheckError("Only a published fact-check is corrected; edit the draft instead.");
+    const d = refuseUnless(await decide(tx, fc, me, "correct", secondApproval));
+    const withNote = { ...content, correctionNote: note.trim() };
+    if (d.kind === "now")
+      return {
+        ...(await showReaders(tx, fc, d.approval, { content: withNote, event: "corrected", createdBy: me.id })),
+        pending: false,
+      };
     const version = fc.currentVersion + 1;
-    await insertVersion(tx, {
-      ...content,
-      correctionNote: note.trim(),
-      factCheckId: id,
-      version,
-      event: "corrected",
-      createdBy: me.id,
-    });
-    await setFactCheckState(tx, id, { state: "corrected", currentVersion: version, publishedVersion: version });
-    await announcePublication(tx, "fact_check.corrected", fc, version, fc.publishedAt ?? new Date());
-    return { fc, version };
+    await insertVersion(tx, { ...withNote, factCheckId: id, version, event: "correction-proposed", createdBy: me.id });
+    // The public version (publishedVersion) stays; only the editors' newest version moves.
+    await setFactCheckState(tx, id, { state: fc.state, currentVersion: version });
+    return { fc, version, pending: true };
   });
+  if (out.pending) return { slug: out.fc.slug, version: out.version, pending: true };
   await ensureShareLink(db, out.fc, out.version, me);
   await afterPublication(db, "fact_check.corrected", { id, slug: out.fc.slug, version: out.version });
-  return { slug: out.fc.slug, version: out.version };
+  return { slug: out.fc.slug, version: out.version, pending: false };
 }
 
 /** The public page links to the debate's read-only view when the editor chose so: make that link if none is live. */

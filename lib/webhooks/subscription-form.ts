@@ -6,7 +6,7 @@ import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from "./events";
 /*
  * What the admin form sends for a subscription, checked before anything is saved. A target whose
  * address is written as a private or local address is refused here already; a name is resolved
- * and checked on every delivery (lib/net/safe-fetch.ts), where the check really matters.
+ * and checked when saved (target-check.ts) and again on every delivery (lib/net/safe-fetch.ts).
  */
 
 const target = z

@@ -49,6 +49,11 @@ describe("the OpenAPI document of GET /api/v1/debates/{id}/events", () => {
     );
     const revoked = deref(messages.find((m) => literal(m.properties!.event) === "revoked")!.properties!.data!);
     expect(revoked.required).toEqual(["message"]);
+    // A finished debate's stream ends with `end`, and a reconnect after it is answered 204 (the standard's stop).
+    const end = messages.find((m) => literal(m.properties!.event) === "end")!;
+    expect(deref(end.properties!.data!).required).toEqual(["status"]);
+    expect(end.description).toMatch(/204/);
+    expect((op.responses["204"] as { description?: string }).description).toMatch(/Last-Event-ID: end/);
   });
 
   it("lists every debate event type with its payload, and says what each means", () => {

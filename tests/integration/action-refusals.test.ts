@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DbHandle } from "@/db/client";
 import { createUser } from "@/db/queries/users";
 import { createSession } from "@/lib/auth/sessions";
+import { NextRequest } from "next/server";
 import { backend, freshDatabase } from "./test-db";
 
 /*
@@ -13,6 +14,11 @@ import { backend, freshDatabase } from "./test-db";
  * forbidden(), which render a page saying what to do) or a returned state carrying the sentence;
  * any other throw is what the framework turns into a 500 with a digest. A new action is covered
  * without touching this file.
+ *
+ * Each action is called here with no page at all, which is what posting it to an unrelated page
+ * amounts to: Next runs an action by its id from whatever page the POST names, and the page's rule
+ * in the route table (lib/auth/route-policy.ts) is checked for that page, not for the action. So
+ * every action must check its own permission, and these tests show that each one does.
  */
 
 /** Actions anyone may call: signing in, setting up the first account, accepting an invitation, signing out. */
@@ -88,6 +94,31 @@ describe(`every server action refuses with 401/403 or a sentence, never a 500 ($
       "startDebateAction",
     ])
       expect(names).toContain(n);
+  });
+
+  it("an action posted to the public home page passes that page's rule, and refuses on its own", async () => {
+    // What a probe did: createCorpusAction posted to `/`. The gate lets a same-origin POST to a public
+    // page through (the page's rule is not the action's guard) ...
+    const { proxy } = await import("@/proxy");
+    const passed = await proxy(
+      new NextRequest("http://127.0.0.1:3000/", {
+        method: "POST",
+        headers: {
+          host: "127.0.0.1:3000",
+          origin: "http://127.0.0.1:3000",
+          "next-action": "0".repeat(42),
+          "content-type": "text/plain",
+        },
+        body: "[]",
+      }),
+    );
+    expect([passed.status, await passed.text(), passed.headers.get("x-middleware-next")]).toEqual([200, "", "1"]);
+    // ... so the action itself refuses, signed out and without the role.
+    const create = actions.find((a) => a.name === "createCorpusAction")!;
+    signedInAs(null);
+    expect(JSON.stringify(await outcome(create.fn))).toMatch(/"status":401|sign in/i);
+    signedInAs(noRole);
+    expect(JSON.stringify(await outcome(create.fn))).toMatch(/"status":403|Only (a|an) /);
   });
 
   it("signed out: 401, a sign-in redirect or a state that says to sign in", async () => {

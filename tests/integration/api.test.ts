@@ -193,7 +193,8 @@ describe(`a script drives a debate through the API with a token (${backend})`, (
     expect(events[0]!.event).toBe("snapshot");
     const kinds = events.filter((e) => e.event === "debate").map((e) => (e.data as { type: string }).type);
     expect(kinds).toContain("delta");
-    expect(events.at(-1)!.data).toMatchObject({ type: "status", status: "completed" });
+    expect(events.at(-2)!.data).toMatchObject({ type: "status", status: "completed" });
+    expect(events.at(-1)).toEqual({ event: "end", data: { status: "completed" } });
 
     const read = await callApi({ method: "GET", path: "/api/v1/debates/{id}", params: { id }, token });
     expect(read.status).toBe(200);

@@ -52,6 +52,12 @@ describe(`counterpoint CLI on ${backend}`, () => {
       ),
     });
     expect(report.missing.join("\n")).toMatch(/DEFAULT_MODEL/);
+    // In production without PUBLIC_URL, feeds and ClaimReview have no address: said, without failing the report.
+    expect(byName["public address"]).toMatchObject({
+      status: "warn",
+      detail: expect.stringMatching(/PUBLIC_URL is not set/),
+    });
+    expect(report.missing.join("\n")).toMatch(/PUBLIC_URL is not set: fact-check feeds/);
   });
 
   it("doctor fails a configured model that cannot work and says what to set", async () => {

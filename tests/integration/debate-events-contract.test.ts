@@ -77,6 +77,7 @@ const OWN_SCHEMA: Record<string, string> = {
   snapshot: "DebateSnapshot",
   revoked: "DebateStreamRevoked",
   missing: "DebateStreamMissing",
+  end: "DebateStreamEnd",
 };
 function whyNot(m: Message) {
   const type = (m.data as { type?: string }).type ?? "";
@@ -134,7 +135,11 @@ describe(`the v1 event stream sends only what the OpenAPI document describes (${
   it.each(PROTOCOL_NAMES)("%s: every event of a scripted debate matches its documented schema", async (name) => {
     const { outcome, messages, withheld } = await watchRun(name);
     expect(outcome.status).toBe("completed");
-    expect(messages.at(-1)!.data).toEqual({ type: "status", status: "completed" });
+    // The debate's last change, then the documented end of the stream.
+    expect(messages.slice(-2)).toEqual([
+      { event: "debate", data: { type: "status", status: "completed" } },
+      { event: "end", data: { status: "completed" } },
+    ]);
     // The document's promise to someone who may still label it: no verdict, notes or judging steps.
     const types = (ms: Message[]) =>
       ms.filter((m) => m.event === "debate").map((m) => (m.data as { type: string }).type);
@@ -156,7 +161,8 @@ describe(`the v1 event stream sends only what the OpenAPI document describes (${
     expect(retried.outcome.status).toBe("completed");
     const failed = await watchRun("radar", { failOnCall: { n: 1, error: new Error("model exploded") } });
     expect(failed.outcome.status).toBe("failed");
-    expect(failed.messages.at(-1)!.data).toMatchObject({ type: "status", status: "failed" });
+    expect(failed.messages.at(-2)!.data).toMatchObject({ type: "status", status: "failed" });
+    expect(failed.messages.at(-1)).toEqual({ event: "end", data: { status: "failed" } });
 
     const made = await createApiToken(h.db, owner, { name: "short-lived" });
     const queued = await createPresetDebate(h.db, "radar", "radar-single");
@@ -170,6 +176,6 @@ describe(`the v1 event stream sends only what the OpenAPI document describes (${
 
   it("together the runs sent every documented debate event type", () => {
     const debateTypes = Object.keys(DEBATE_EVENTS).map((t) => `debate:${t}`);
-    expect([...seen].sort()).toEqual([...debateTypes, "revoked", "snapshot"].sort());
+    expect([...seen].sort()).toEqual([...debateTypes, "end", "revoked", "snapshot"].sort());
   });
 });

@@ -26,6 +26,7 @@ import {
 } from "@/lib/fact-checks/workflow";
 import { dataFeed, jsonFeed } from "@/lib/fact-checks/feeds";
 import { createFactCheckAction, saveFactCheckAction } from "@/app/fact-checks/actions";
+import { callApi } from "../helpers/api";
 import { seedDebates } from "../helpers/seed-debates";
 import { backend, freshDatabase } from "./test-db";
 
@@ -187,7 +188,7 @@ describe(`fact-checks (${backend})`, () => {
     expect(now.state).toBe("corrected");
     expect(now.version.explanation).toBe("The figure was 9 million, not 5.");
     expect(now.publishedAt.toISOString()).toBe(first.publishedAt.toISOString());
-    const corrections = await listCorrections(h.db, fc.id);
+    const corrections = await listCorrections(h.db, fc.id, now.version.version);
     expect(corrections.map((c) => c.note)).toEqual(["An earlier version gave the wrong figure."]);
     // Version 2, as first published, is still there word for word, and the database refuses rewriting it.
     const versions = await listVersions(h.db, fc.id);
@@ -238,5 +239,85 @@ describe(`fact-checks (${backend})`, () => {
       claimReviewed: "Roads got 7 million.",
       reviewRating: { ratingValue: 3, bestRating: 3, worstRating: 1, alternateName: "True" },
     });
+  });
+
+  it("with a second approval required, no path changes what readers see without another editor", async () => {
+    await setSetting(h.db, "fact_check_second_approval", true);
+    const fc = await createFactCheck(h.db, ann, { debateId }, content({ claim: "Roads got 3 million." }));
+    await submitForReview(h.db, ann, fc.id, 1);
+    await publish(h.db, bea, fc.id, 2);
+    const readers = async () => {
+      const pub = (await getPublishedBySlug(h.db, fc.slug))!;
+      const api = (await (
+        await callApi({ method: "GET", path: "/api/v1/fact-checks/{slug}", params: { slug: fc.slug } })
+      ).json()) as { rating: unknown; explanation: string; corrections: unknown[] };
+      const listed = (await listPublished(h.db)).find((p) => p.id === fc.id)!;
+      return {
+        version: pub.version.version,
+        rating: pub.version.rating,
+        api: [api.rating, api.explanation, api.corrections.length],
+        feed: listed.version.version,
+        corrections: (await listCorrections(h.db, fc.id, pub.version.version)).length,
+      };
+    };
+    const before = await readers();
+    expect(before).toMatchObject({ version: 3, rating: "FALSE", corrections: 0 });
+    // The correction the probe used: a new rating, textual rating and explanation, noted "typo".
+    const rewrite = content({
+      claim: "Roads got 3 million.",
+      rating: "TRUE",
+      textualRating: "True",
+      explanation: "All fine.",
+    });
+    const proposed = await correct(h.db, ann, fc.id, 3, rewrite, "typo");
+    expect(proposed).toMatchObject({ version: 4, pending: true });
+    expect(await readers()).toEqual(before);
+    expect(await getFactCheck(h.db, fc.id)).toMatchObject({
+      state: "published",
+      currentVersion: 4,
+      publishedVersion: 3,
+    });
+    // The author cannot approve their own correction, by the move or by correcting again.
+    await expect(publish(h.db, ann, fc.id, 4)).rejects.toThrow(/someone else must approve/);
+    await correct(h.db, ann, fc.id, 4, { ...rewrite, explanation: "All fine, really." }, "typo");
+    expect(await readers()).toEqual(before);
+    // Nor does the form's action publish it.
+    signedInAs((await createSession(h.db, ann.id)).token);
+    const form = new FormData();
+    for (const [k, v] of Object.entries({
+      id: fc.id,
+      seenVersion: "5",
+      claim: "Roads got 3 million.",
+      rating: "TRUE",
+      textualRating: "True",
+      explanation: "From the form.",
+      claimantKind: "Person",
+      correctionNote: "typo",
+    }))
+      form.set(k, v);
+    expect((await saveFactCheckAction({}, form)).message).toMatch(/once another editor approves/);
+    signedInAs(null);
+    expect(await readers()).toEqual(before);
+    // Another editor approves: now readers see it, with its note, once.
+    await expect(publish(h.db, bea, fc.id, 6)).resolves.toMatchObject({ version: 7 });
+    const after = await readers();
+    expect(after).toMatchObject({
+      version: 7,
+      rating: "TRUE",
+      api: [{ product: "TRUE", textual: "True" }, "From the form.", 1],
+      feed: 7,
+      corrections: 1,
+    });
+    expect((await listVersions(h.db, fc.id)).map((v) => [v.version, v.event])).toEqual([
+      [1, "created"],
+      [2, "submitted"],
+      [3, "approved"],
+      [4, "correction-proposed"],
+      [5, "correction-proposed"],
+      [6, "correction-proposed"],
+      [7, "correction-approved"],
+    ]);
+    await expect(publish(h.db, bea, fc.id, 7)).rejects.toThrow(/already published/);
+    await setSetting(h.db, "fact_check_second_approval", false);
   });
 });

@@ -1,5 +1,6 @@
 import { Redirect, signedInAs, useDatabase } from "../helpers/next-request";
 import { randomUUID } from "node:crypto";
+import dns from "node:dns";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { eq } from "drizzle-orm";
@@ -54,7 +55,19 @@ const resolve: Resolver = async (host) => {
   throw Object.assign(new Error("no such host"), { code: "ENOTFOUND" });
 };
 
+/**
+ * The name resolution the subscription form uses (the system's), stubbed so no query leaves this
+ * machine: at subscription, hooks.newsroom.example is public; `localhost.` is this machine.
+ */
+// (`localhost.` answers ::1 here: this file allows 127.0.0.1 itself, for its receivers.)
+const subscriptionDns: Record<string, string> = { "hooks.newsroom.example": "93.184.215.14", "localhost.": "::1" };
+
 beforeAll(async () => {
+  vi.spyOn(dns.promises, "lookup").mockImplementation((async (host: string) => {
+    const address = subscriptionDns[host];
+    if (!address) throw Object.assign(new Error(`no such host ${host}`), { code: "ENOTFOUND" });
+    return [{ address, family: address.includes(":") ? 6 : 4 }];
+  }) as unknown as typeof dns.promises.lookup);
   h = await freshDatabase();
   useDatabase(h);
   vi.stubEnv("FETCH_ALLOW_HOSTS", "127.0.0.1");
@@ -269,7 +282,27 @@ describe(`webhooks (${backend}, ${backend === "postgres" ? "pg-boss" : "in-proce
     expect(await deliveriesOf(sub.id)).toHaveLength(0);
   });
 
-  it("a target whose name resolves to a private address is refused, logged, and not retried", async () => {
+  it("a name that resolves to this machine is refused at subscription, saying why; nothing is saved", async () => {
+    signedInAs(admin);
+    const before = (await h.db.select().from(s.webhookSubscriptions)).length;
+    for (const url of ["http://localhost./hook", "http://no-such-name.example/hook"]) {
+      const f = new FormData();
+      f.set("url", url);
+      f.set("description", "CMS");
+      f.append("event", "debate.finished");
+      const refused = await createWebhookAction({}, f);
+      expect(refused).toMatchObject({ field: "url", values: { url, description: "CMS" } });
+      expect(refused.error).toMatch(
+        url.includes("localhost")
+          ? /^localhost\. resolves to an address on a private or local network .*FETCH_ALLOW_HOSTS/
+          : /no-such-name\.example does not resolve/,
+      );
+    }
+    expect((await h.db.select().from(s.webhookSubscriptions)).length).toBe(before);
+  });
+
+  it("a target whose name resolves to a private address when sent (DNS rebinding) is refused, logged, and not retried", async () => {
+    // Public when subscribed (subscriptionDns); 10.20.0.7 when the worker resolves it to send.
     const sub = await subscribe("/private", ["debate.finished"], "https://hooks.newsroom.example/in");
     // The form refuses a private address written as such before anything is saved.
     const f = new FormData();

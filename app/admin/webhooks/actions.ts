@@ -12,7 +12,8 @@ import { requirePermission } from "@/lib/auth/server";
 import { refuse, type FormState } from "@/lib/forms/state";
 import { sealSecret } from "@/lib/webhooks/secret-box";
 import { newWebhookSecret } from "@/lib/webhooks/sign";
-import { subscriptionFromForm } from "@/lib/webhooks/subscription-form";
+import { subscriptionFromForm, type SubscriptionInput } from "@/lib/webhooks/subscription-form";
+import { webhookTargetRefusal } from "@/lib/webhooks/target-check";
 
 /** A form's outcome; `secret` is the signing secret, shown this once (made, or replaced). */
 export type WebhookFormState = FormState & { secret?: string; id?: string };
@@ -34,11 +35,22 @@ function invalid(form: FormData, parsed: ReturnType<typeof subscriptionFromForm>
   return refuse(form, issue.message, String(issue.path[0] ?? ""), GROUPS);
 }
 
+/** The form's subscription, or its refusal: the shape first, then where the address resolves. */
+async function checked(
+  form: FormData,
+): Promise<{ ok: false; refusal: WebhookFormState } | { ok: true; data: SubscriptionInput }> {
+  const parsed = subscriptionFromForm(form);
+  if (!parsed.success) return { ok: false, refusal: invalid(form, parsed) };
+  const why = await webhookTargetRefusal(parsed.data.url);
+  if (why) return { ok: false, refusal: refuse(form, why, "url", GROUPS) };
+  return { ok: true, data: parsed.data };
+}
+
 export async function createWebhookAction(_prev: WebhookFormState, form: FormData): Promise<WebhookFormState> {
   const me = await admin();
   if ("error" in me) return refuse(form, me.error, undefined, GROUPS);
-  const parsed = subscriptionFromForm(form);
-  if (!parsed.success) return invalid(form, parsed);
+  const parsed = await checked(form);
+  if (!parsed.ok) return parsed.refusal;
   const { db } = await getDb();
   const id = randomUUID();
   const secret = newWebhookSecret();
@@ -60,8 +72,8 @@ export async function updateWebhookAction(_prev: WebhookFormState, form: FormDat
   const me = await admin();
   if ("error" in me) return refuse(form, me.error, undefined, GROUPS);
   const id = String(form.get("id") ?? "");
-  const parsed = subscriptionFromForm(form);
-  if (!parsed.success) return invalid(form, parsed);
+  const parsed = await checked(form);
+  if (!parsed.ok) return parsed.refusal;
   if (!UUID.test(id) || !(await q.updateSubscription((await getDb()).db, id, parsed.data)))
     return refuse(form, "This subscription no longer exists; it may have been deleted.", undefined, GROUPS);
   revalidatePath("/admin/webhooks");

@@ -44,7 +44,7 @@ export default async function FactCheckPage({ params }: { params: Promise<{ slug
   const { db } = await getDb();
   const v = fc.version;
   const [corrections, share] = await Promise.all([
-    listCorrections(db, fc.id),
+    listCorrections(db, fc.id, v.version),
     v.showDebateLink ? liveShareToken(db, fc) : Promise.resolve(null),
   ]);
   const base = publicOrigin({ headers: await headers() });

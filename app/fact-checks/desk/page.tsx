@@ -13,7 +13,9 @@ export default async function DeskPage() {
   await pagePermission("fact-check:write", "/fact-checks/desk");
   const { db } = await getDb();
   const [rows, needsApproval] = await Promise.all([listUnpublished(db), getSetting(db, "fact_check_second_approval")]);
-  const review = rows.filter((r) => r.state === "in-review");
+  // Everything not a draft here waits for a second person: a fact-check in review, or a published
+  // one whose correction is not public yet (listUnpublished).
+  const review = rows.filter((r) => r.state !== "draft");
   const drafts = rows.filter((r) => r.state === "draft");
   const list = (items: typeof rows, testId: string) => (
     <ul className="space-y-2" data-testid={testId}>
@@ -23,7 +25,9 @@ export default async function DeskPage() {
             {r.claim}
           </Link>
           <span className="ml-2 text-sm text-black/60">
-            {r.textualRating} · {words(r.state)} · changed {r.updatedAt.toISOString().slice(0, 10)}
+            {r.textualRating} ·{" "}
+            {r.state === "draft" || r.state === "in-review" ? words(r.state) : "correction waiting for approval"} ·
+            changed {r.updatedAt.toISOString().slice(0, 10)}
           </span>
         </li>
       ))}

@@ -13,7 +13,7 @@ function streamDescription(): string {
       .map(([name, e]) => `- \`${name}\`: ${e.meaning}`)
       .join("\n");
   return [
-    "A `text/event-stream` of the debate from now to its end. The stream ends when the debate finishes; a client that loses it reconnects and gets a fresh snapshot (nothing is lost). Events:",
+    "A `text/event-stream` of the debate from now to its end. When the debate has finished the last event is `end` and the stream closes (also at once, after the snapshot, for a debate that had already finished); a reconnect after `end` is answered 204 No Content, which stops a standard EventSource client. A client that loses the stream before `end` reconnects and gets a fresh snapshot (nothing is lost). Events:",
     list(STREAM_EVENTS),
     "A `debate` event's `data` is one of these, by its `type`:",
     list(DEBATE_EVENTS),
@@ -35,6 +35,10 @@ export const debateEvents = endpoint({
         "Server-sent events, each an `event:` line naming it and a `data:` line with one JSON object (DebateStreamMessage lists each event's `data`).",
       contentType: "text/event-stream",
       schema: streamMessageSchema,
+    },
+    204: {
+      description:
+        "A reconnect (`Last-Event-ID: end`) to a debate that has finished: nothing more will come; a standard EventSource client stops.",
     },
   },
   async handle({ db, principal, params, request }) {

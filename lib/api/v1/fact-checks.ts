@@ -165,7 +165,7 @@ export const readFactCheck = endpoint({
       );
     const v = fc.version;
     const base = publicOrigin(request);
-    const corrections = await listCorrections(db, fc.id);
+    const corrections = await listCorrections(db, fc.id, v.version);
     const body: z.input<typeof factCheckSchema> = {
       ...head(fc, base),
       claimantKind: v.claimantKind === "Organization" ? "Organization" : "Person",

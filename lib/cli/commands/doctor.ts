@@ -2,7 +2,13 @@ import type { Command } from "commander";
 import { runDoctor, type CheckStatus } from "@/lib/doctor";
 import { dim, emit, green, red, yellow } from "../output";
 
-const mark: Record<CheckStatus, string> = { ok: green("✔"), missing: yellow("✗"), failed: red("✗"), skipped: dim("–") };
+const mark: Record<CheckStatus, string> = {
+  ok: green("✔"),
+  missing: yellow("✗"),
+  failed: red("✗"),
+  skipped: dim("–"),
+  warn: yellow("!"),
+};
 
 export function register(program: Command) {
   program

@@ -7,6 +7,7 @@ import { pagePermission } from "@/lib/auth/server";
 import { TEXTUAL_RATING_SUGGESTIONS } from "@/lib/fact-checks/input";
 import { SLUG_SHAPE } from "@/lib/fact-checks/slug";
 import { citableItems, loadSource, sourceForViewer } from "@/lib/fact-checks/source";
+import { hasPendingCorrection } from "@/lib/fact-checks/approval";
 import { words } from "@/lib/fact-checks/workflow";
 import { AiVerdicts } from "@/components/fact-checks/ai-verdicts";
 import { EditorForm, MoveButton } from "@/components/fact-checks/editor-form";
@@ -44,6 +45,7 @@ export default async function EditFactCheckPage({
   const published = fc.state === "published" || fc.state === "corrected";
   const sincePublished = versions.filter((v) => v.version > (fc.publishedVersion ?? 0));
   const wroteIt = sincePublished.some((v) => v.createdBy === me.id);
+  const pendingCorrection = hasPendingCorrection(fc);
   return (
     <div className="space-y-6">
       <div className="space-y-2">
@@ -58,6 +60,7 @@ export default async function EditFactCheckPage({
           <RatingBadge rating={current.rating} textual={current.textualRating} size="sm" />
           <span className="rounded-full border border-black/20 px-2 py-0.5 text-sm" data-testid="fact-check-state">
             {words(fc.state)}
+            {pendingCorrection ? " · correction waiting for approval" : ""}
           </span>
           <span className="text-sm text-black/60">version {fc.currentVersion}</span>
           {published ? (
@@ -104,7 +107,20 @@ export default async function EditFactCheckPage({
             }
           />
         ) : null}
-        {published ? (
+        {pendingCorrection ? (
+          <MoveButton
+            id={fc.id}
+            seenVersion={fc.currentVersion}
+            move="publish"
+            label="Approve the correction"
+            note={
+              wroteIt
+                ? `Readers still see version ${fc.publishedVersion}: you wrote part of this correction, so another editor must approve it.`
+                : `Readers still see version ${fc.publishedVersion}. Approving publishes the correction below with its note.`
+            }
+          />
+        ) : null}
+        {published && !pendingCorrection ? (
           <p className="text-sm text-black/70">
             Published. A published fact-check is never edited in place: change it below with a correction, whose note
             readers see with its date.
@@ -121,6 +137,7 @@ export default async function EditFactCheckPage({
             </h2>
             <EditorForm
               mode={published ? "correct" : "edit"}
+              correctionWaits={needsApproval}
               hidden={{ id: fc.id, seenVersion: String(fc.currentVersion) }}
               suggestions={TEXTUAL_RATING_SUGGESTIONS}
               citable={citableItems(source)}
