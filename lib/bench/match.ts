@@ -6,7 +6,8 @@ import { claimIndexSize } from "@/db/queries/claim-index";
 import type { Embedder } from "@/lib/embeddings/registry";
 import { importFactChecks, type ImportProgress } from "@/lib/matching/import/run";
 import { rescoredCandidates } from "@/lib/matching/match";
-import { claimCandidates } from "@/lib/matching/retrieve";
+import { claimCandidates, MATCH_CANDIDATES } from "@/lib/matching/retrieve";
+import { denseCandidates } from "@/db/queries/retrieval";
 import { indexEmbedder } from "@/lib/matching/store";
 import { cleanClaimText } from "@/lib/matching/text";
 import { padMatchIndex } from "./match-scale";
@@ -63,9 +64,43 @@ export type MatchBenchReport = {
   /** Queries whose relevant candidates are not in the pool (left out of the scores). */
   skipped_queries: number;
   query_embedding_ms_per_query: number;
+  /**
+   * The HNSW index's dense list against a brute-force scan of the same vectors, at the depth the
+   * matcher asks for: the share of exact neighbours it returned, and the queries that missed one.
+   */
+  index_recall: IndexRecall;
   rows: MatchBenchRow[];
   notes: string[];
 };
+
+export type IndexRecall = {
+  k: number;
+  queries: number;
+  recall: number;
+  queries_missing_one: number;
+  exact_p95_ms: number;
+};
+
+/** Recall of index lists against exact lists (same queries, same depth). */
+export function indexRecall(got: number[][], exact: number[][], k: number, exactMs: number[]): IndexRecall {
+  let hit = 0;
+  let all = 0;
+  let missing = 0;
+  got.forEach((g, i) => {
+    const want = new Set(exact[i]);
+    const found = g.filter((id) => want.has(id)).length;
+    hit += found;
+    all += want.size;
+    if (found < want.size) missing++;
+  });
+  return {
+    k,
+    queries: got.length,
+    recall: all ? Math.round((hit / all) * 1000) / 1000 : 1,
+    queries_missing_one: missing,
+    exact_p95_ms: Math.round(percentile(exactMs, 95) * 10) / 10,
+  };
+}
 
 const queryLine = z.object({ id: z.union([z.string(), z.number()]).transform(String), text: z.string().min(1) });
 
@@ -159,6 +194,9 @@ export async function runMatchBench(
 
   const ranked: Record<Ranker, string[][]> = { lexical: [], dense: [], hybrid: [], rescored: [] };
   const ms: Record<Ranker, number[]> = { lexical: [], dense: [], hybrid: [], rescored: [] };
+  const denseIds: number[][] = [];
+  const exactIds: number[][] = [];
+  const exactMs: number[] = [];
   const dump = p.dumpFeatures ? await fs.open(p.dumpFeatures, "w") : null;
   const ext = (id: number) => toExternal.get(id) ?? `index:${id}`;
   // One check imported twice (two feeds naming the same id) counts once, at its best rank.
@@ -173,6 +211,18 @@ export async function runMatchBench(
     ms.hybrid.push(performance.now() - th);
     ms.dense.push(c.timings.denseMs);
     ms.lexical.push(c.timings.lexicalMs);
+    const tx = performance.now();
+    const exact = await denseCandidates(db, {
+      table: "claim_index",
+      model: embedder.id,
+      dim: vector.length,
+      vector,
+      limit: MATCH_CANDIDATES,
+      plan: "exact",
+    });
+    exactMs.push(performance.now() - tx);
+    denseIds.push(c.dense.map((x) => x.passageId));
+    exactIds.push(exact.map((x) => x.passageId));
     ranked.lexical.push(unique(c.lexical.map((x) => ext(x.passageId))));
     ranked.dense.push(unique(c.dense.map((x) => ext(x.passageId))));
     ranked.hybrid.push(unique(c.hybrid.map((x) => ext(x.id))));
@@ -230,6 +280,7 @@ export async function runMatchBench(
     scale: scaled ? { synthetic_added: scaled.added, seconds: round(scaled.seconds, 1) } : null,
     skipped_queries: skipped,
     query_embedding_ms_per_query: round(embedMs, 1),
+    index_recall: indexRecall(denseIds, exactIds, MATCH_CANDIDATES, exactMs),
     rows,
     notes,
   };
@@ -243,6 +294,8 @@ export function matchBenchMarkdown(r: MatchBenchReport): string {
       (x) =>
         `| ${x.ranker} | ${x.queries} | ${x.map_at_1.toFixed(3)} | ${x.map_at_5.toFixed(3)} | ${x.recall_at_5.toFixed(3)} | ${x.recall_at_20.toFixed(3)} | ${x.p50_ms} | ${x.p95_ms} |`,
     ),
+    "",
+    `HNSW index recall@${r.index_recall.k} against exact search: ${r.index_recall.recall} (${r.index_recall.queries_missing_one} of ${r.index_recall.queries} queries missed a true neighbour; exact scan p95 ${r.index_recall.exact_p95_ms} ms)`,
   ];
   return lines.join("\n");
 }
