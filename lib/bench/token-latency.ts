@@ -42,6 +42,6 @@ export async function benchTokenToBrowser(
     };
   } finally {
     await browser.close();
-    app?.stop();
+    await app?.stop();
   }
 }

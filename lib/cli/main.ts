@@ -24,6 +24,7 @@ import * as exportCommand from "./commands/export";
 import * as match from "./commands/match";
 import * as factchecks from "./commands/factchecks";
 import * as benchMatch from "./commands/bench-match";
+import * as benchSize from "./commands/bench-size";
 
 // The same .env files, in the same order, as the Next.js server reads.
 nextEnv.loadEnvConfig(process.env.COUNTERPOINT_ROOT ?? process.cwd(), false, { info: () => {}, error: console.error });
@@ -58,6 +59,7 @@ for (const command of [
   match,
   factchecks,
   benchMatch,
+  benchSize,
 ])
   command.register(program);
 
