@@ -32,7 +32,7 @@ export function register(program: Command) {
       if (opts.pages && !fs.existsSync(path.join(process.env.COUNTERPOINT_ROOT ?? process.cwd(), ".next", "BUILD_ID")))
         process.stderr.write(dim("No production build yet: the page step builds one first (several minutes).\n"));
       const h = await getDb();
-      const serverEnv =
+      const serverEnv: Record<string, string> =
         config.database.backend === "postgres"
           ? { DATABASE_URL: config.database.url }
           : { DATABASE_URL: "", DATA_DIR: config.dataDir };
