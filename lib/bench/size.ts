@@ -152,7 +152,8 @@ export async function runSizeBench(
     );
   const loadStart = os.loadavg().map((x) => round(x, 2));
   const steps: SizeStep[] = [];
-  const embedder = scriptedEmbedder({ id: "bench:size-hash-384", dim: 384 });
+  const DIM = 384;
+  const embedder = scriptedEmbedder({ id: "bench:size-hash-384", dim: DIM });
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "cp-bench-size-"));
   const step = (s: Omit<SizeStep, "peak_mb" | "rows_per_second"> & { peak_mb?: number; perSecond?: boolean }) => {
     const row: SizeStep = {
@@ -309,7 +310,7 @@ export async function runSizeBench(
       const e = await denseCandidates(h.db, {
         table: "claim_index",
         model: embedder.id,
-        dim: embedder.dim,
+        dim: DIM,
         vector: v,
         limit: MATCH_CANDIDATES,
         plan: "exact",
@@ -349,7 +350,7 @@ export async function runSizeBench(
     const sExact: number[][] = [];
     const sExactMs: number[] = [];
     for (const v of pVectors) {
-      const p = { model: embedder.id, dim: embedder.dim, vector: v, limit: 20, corpusIds: [ing.corpusId] };
+      const p = { model: embedder.id, dim: DIM, vector: v, limit: 20, corpusIds: [ing.corpusId] };
       sGot.push((await denseCandidates(h.db, p)).map((x) => x.passageId));
       const te = performance.now();
       sExact.push((await denseCandidates(h.db, { ...p, plan: "exact" })).map((x) => x.passageId));
@@ -378,7 +379,7 @@ export async function runSizeBench(
         { name: "Bench newsroom" },
         "https://counterpoint.invalid",
       ))
-        if (!out.write(chunk)) await new Promise((r) => out.once("drain", r));
+        if (!out.write(chunk)) await new Promise<void>((r) => out.once("drain", () => r()));
       await new Promise<void>((r, j) => out.end((e?: Error | null) => (e ? j(e) : r())));
       const seconds = (performance.now() - t) / 1000;
       files[format] = file;
