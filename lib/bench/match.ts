@@ -7,11 +7,11 @@ import type { Embedder } from "@/lib/embeddings/registry";
 import { importFactChecks, type ImportProgress } from "@/lib/matching/import/run";
 import { rescoredCandidates } from "@/lib/matching/match";
 import { claimCandidates, MATCH_CANDIDATES } from "@/lib/matching/retrieve";
-import { denseCandidates } from "@/db/queries/retrieval";
+import { type Candidate, denseCandidates } from "@/db/queries/retrieval";
 import { indexEmbedder } from "@/lib/matching/store";
 import { cleanClaimText } from "@/lib/matching/text";
 import { padMatchIndex } from "./match-scale";
-import { mean, percentile, recallAtK } from "./metrics";
+import { type IndexRecall, indexRecall, mean, percentile, recallAtK } from "./metrics";
 
 /**
  * `bench match`: claim matching on the benchmark format of CLEF CheckThat! Task 2A (queries are
@@ -72,35 +72,6 @@ export type MatchBenchReport = {
   rows: MatchBenchRow[];
   notes: string[];
 };
-
-export type IndexRecall = {
-  k: number;
-  queries: number;
-  recall: number;
-  queries_missing_one: number;
-  exact_p95_ms: number;
-};
-
-/** Recall of index lists against exact lists (same queries, same depth). */
-export function indexRecall(got: number[][], exact: number[][], k: number, exactMs: number[]): IndexRecall {
-  let hit = 0;
-  let all = 0;
-  let missing = 0;
-  got.forEach((g, i) => {
-    const want = new Set(exact[i]);
-    const found = g.filter((id) => want.has(id)).length;
-    hit += found;
-    all += want.size;
-    if (found < want.size) missing++;
-  });
-  return {
-    k,
-    queries: got.length,
-    recall: all ? Math.round((hit / all) * 1000) / 1000 : 1,
-    queries_missing_one: missing,
-    exact_p95_ms: Math.round(percentile(exactMs, 95) * 10) / 10,
-  };
-}
 
 const queryLine = z.object({ id: z.union([z.string(), z.number()]).transform(String), text: z.string().min(1) });
 
@@ -194,8 +165,8 @@ export async function runMatchBench(
 
   const ranked: Record<Ranker, string[][]> = { lexical: [], dense: [], hybrid: [], rescored: [] };
   const ms: Record<Ranker, number[]> = { lexical: [], dense: [], hybrid: [], rescored: [] };
-  const denseIds: number[][] = [];
-  const exactIds: number[][] = [];
+  const denseLists: Candidate[][] = [];
+  const exactLists: Candidate[][] = [];
   const exactMs: number[] = [];
   const dump = p.dumpFeatures ? await fs.open(p.dumpFeatures, "w") : null;
   const ext = (id: number) => toExternal.get(id) ?? `index:${id}`;
@@ -221,8 +192,8 @@ export async function runMatchBench(
       plan: "exact",
     });
     exactMs.push(performance.now() - tx);
-    denseIds.push(c.dense.map((x) => x.passageId));
-    exactIds.push(exact.map((x) => x.passageId));
+    denseLists.push(c.dense);
+    exactLists.push(exact);
     ranked.lexical.push(unique(c.lexical.map((x) => ext(x.passageId))));
     ranked.dense.push(unique(c.dense.map((x) => ext(x.passageId))));
     ranked.hybrid.push(unique(c.hybrid.map((x) => ext(x.id))));
@@ -280,7 +251,7 @@ export async function runMatchBench(
     scale: scaled ? { synthetic_added: scaled.added, seconds: round(scaled.seconds, 1) } : null,
     skipped_queries: skipped,
     query_embedding_ms_per_query: round(embedMs, 1),
-    index_recall: indexRecall(denseIds, exactIds, MATCH_CANDIDATES, exactMs),
+    index_recall: indexRecall(denseLists, exactLists, MATCH_CANDIDATES, exactMs),
     rows,
     notes,
   };

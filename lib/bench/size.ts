@@ -4,7 +4,7 @@ import path from "node:path";
 import { createInterface } from "node:readline";
 import { sql } from "drizzle-orm";
 import { closeDb, type DbHandle } from "@/db/client";
-import { denseCandidates } from "@/db/queries/retrieval";
+import { type Candidate, denseCandidates } from "@/db/queries/retrieval";
 import { createUser, findUserByEmail } from "@/db/queries/users";
 import { createSession, SESSION_COOKIE } from "@/lib/auth/sessions";
 import { ingestRecords } from "@/lib/corpus/ingest";
@@ -18,8 +18,7 @@ import { importFactChecks } from "@/lib/matching/import/run";
 import { claimCandidates, MATCH_CANDIDATES } from "@/lib/matching/retrieve";
 import { search } from "@/lib/retrieval/search";
 import { start, waitFor } from "./browser-rig";
-import { indexRecall } from "./match";
-import { percentile } from "./metrics";
+import { indexRecall, percentile } from "./metrics";
 import { scriptedEmbedder } from "./scripted-embedder";
 import { scriptedEvalResolver } from "./scripted-eval";
 import { evalClaim, factCheck, passageDocument, rewording } from "./size-data";
@@ -295,15 +294,15 @@ export async function runSizeBench(
       return rewording(factCheck(k).claim, i);
     });
     const qVectors = await embedder.embed(qChecks);
-    const got: number[][] = [];
-    const exact: number[][] = [];
+    const got: Candidate[][] = [];
+    const exact: Candidate[][] = [];
     const exactMs: number[] = [];
     const matchMs = await timedQueries(sizes.queries, async (i) => {
       const c = await claimCandidates(h.db, {
         text: qChecks[i]!,
         vector: { model: embedder.id, values: qVectors[i]! },
       });
-      got.push(c.dense.map((x) => x.passageId));
+      got.push(c.dense);
     });
     for (const v of qVectors) {
       const te = performance.now();
@@ -316,7 +315,7 @@ export async function runSizeBench(
         plan: "exact",
       });
       exactMs.push(performance.now() - te);
-      exact.push(e.map((x) => x.passageId));
+      exact.push(e);
     }
     const matchRecall = indexRecall(got, exact, MATCH_CANDIDATES, exactMs);
     step({
@@ -346,14 +345,14 @@ export async function runSizeBench(
       });
       if (r.hits.length === 10) full++;
     });
-    const sGot: number[][] = [];
-    const sExact: number[][] = [];
+    const sGot: Candidate[][] = [];
+    const sExact: Candidate[][] = [];
     const sExactMs: number[] = [];
     for (const v of pVectors) {
       const p = { model: embedder.id, dim: DIM, vector: v, limit: 20, corpusIds: [ing.corpusId] };
-      sGot.push((await denseCandidates(h.db, p)).map((x) => x.passageId));
+      sGot.push(await denseCandidates(h.db, p));
       const te = performance.now();
-      sExact.push((await denseCandidates(h.db, { ...p, plan: "exact" })).map((x) => x.passageId));
+      sExact.push(await denseCandidates(h.db, { ...p, plan: "exact" }));
       sExactMs.push(performance.now() - te);
     }
     const searchRecall = indexRecall(sGot, sExact, 20, sExactMs);
