@@ -16,7 +16,7 @@ import { type ExportFormat, serialise } from "@/lib/export/formats";
 import { importJsonl } from "@/lib/export/import";
 import { importFactChecks } from "@/lib/matching/import/run";
 import { claimCandidates, MATCH_CANDIDATES } from "@/lib/matching/retrieve";
-import { search } from "@/lib/retrieval/search";
+import { DEFAULT_CANDIDATES, search } from "@/lib/retrieval/search";
 import { start, waitFor } from "./browser-rig";
 import { indexRecall, percentile } from "./metrics";
 import { scriptedEmbedder } from "./scripted-embedder";
@@ -349,13 +349,13 @@ export async function runSizeBench(
     const sExact: Candidate[][] = [];
     const sExactMs: number[] = [];
     for (const v of pVectors) {
-      const p = { model: embedder.id, dim: DIM, vector: v, limit: 20, corpusIds: [ing.corpusId] };
+      const p = { model: embedder.id, dim: DIM, vector: v, limit: DEFAULT_CANDIDATES, corpusIds: [ing.corpusId] };
       sGot.push(await denseCandidates(h.db, p));
       const te = performance.now();
       sExact.push(await denseCandidates(h.db, { ...p, plan: "exact" }));
       sExactMs.push(performance.now() - te);
     }
-    const searchRecall = indexRecall(sGot, sExact, 20, sExactMs);
+    const searchRecall = indexRecall(sGot, sExact, DEFAULT_CANDIDATES, sExactMs);
     step({
       step: "search",
       rows: sizes.queries,
@@ -363,7 +363,7 @@ export async function runSizeBench(
       index_recall: searchRecall.recall,
       p95_ms: percentile(searchMs, 95),
       counts_ok: full === sizes.queries,
-      counts: `${full} of ${sizes.queries} searches got 10 hits; corpus-filtered dense top 20: ${searchRecall.queries_missing_one} missed an exact neighbour; exact scan p95 ${searchRecall.exact_p95_ms} ms`,
+      counts: `${full} of ${sizes.queries} searches got 10 hits; corpus-filtered dense top ${DEFAULT_CANDIDATES} (the hybrid search's depth): ${searchRecall.queries_missing_one} missed an exact neighbour; exact scan p95 ${searchRecall.exact_p95_ms} ms`,
     });
 
     // 6. Exports, as `export` writes them, then the JSONL read back (every debate already there).
@@ -491,7 +491,7 @@ export async function runSizeBench(
     notes: [
       "Vectors from the scripted hash encoder (384 dimensions): the numbers are the database's and the app's; `bench embed` measures encoders.",
       "Debates: one evaluation run (RADAR, expertise, one rebuttal round; 7 scripted model calls each, no model latency), 4 at a time in this process.",
-      `Match and search recall: the HNSW index's neighbours against an exact scan (match: top ${MATCH_CANDIDATES}, unfiltered; search: top 20 filtered to the corpus).`,
+      `Match and search recall: the HNSW index's neighbours against an exact scan (match: top ${MATCH_CANDIDATES}, unfiltered; search: top ${DEFAULT_CANDIDATES}, the hybrid search's depth, filtered to the corpus).`,
       "Peak memory: this process's peak resident set; on page rows, the larger of it and the app server's.",
     ],
   };
