@@ -12,12 +12,12 @@ import { benchTokenToBrowser } from "@/lib/bench/token-latency";
  * The browser rig every browser benchmark stands on (`bench debate`, `bench compare`), run once as
  * the benchmarks run it: on a fresh data folder (the first admin through /setup, wherever set-up
  * lands), and on an installed one whose admin the rig does not know. A change to the first-run or
- * sign-in flow that breaks the benchmarks fails here. Its own app server and model server, on the
- * two ports after E2E_PORT and FAKE_OPENAI_PORT's.
+ * sign-in flow that breaks the benchmarks fails here. Its own app server and model server, on
+ * E2E_PORT + 5 and FAKE_OPENAI_PORT + 5 (multi-server.spec.ts uses E2E_PORT + 1 to + 4).
  */
 
-const PORT = Number(process.env.E2E_PORT ?? 3210) + 2;
-const FAKE_PORT = Number(process.env.FAKE_OPENAI_PORT ?? 3291) + 2;
+const PORT = Number(process.env.E2E_PORT ?? 3210) + 5;
+const FAKE_PORT = Number(process.env.FAKE_OPENAI_PORT ?? 3291) + 5;
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
 test.describe.configure({ mode: "serial" });
