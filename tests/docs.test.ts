@@ -58,7 +58,7 @@ function anchorsIn(file: string): Set<string> {
   const anchors = new Set<string>();
   for (const { line } of proseLines(fs.readFileSync(file, "utf8"))) {
     const m = /^#+ (.*)$/.exec(line);
-    if (m) anchors.add(anchorOf(m[1]));
+    if (m) anchors.add(anchorOf(m[1]!));
   }
   return anchors;
 }
@@ -68,9 +68,9 @@ export function linksIn(text: string): Array<{ target: string; anchor: string; n
   const out: Array<{ target: string; anchor: string; n: number }> = [];
   for (const { line, n } of proseLines(text)) {
     for (const m of line.matchAll(/\]\(([^)\s]+)\)/g)) {
-      const url = m[1];
+      const url = m[1]!;
       if (/^(https?:|mailto:)/.test(url)) continue;
-      const [target, anchor = ""] = url.split("#");
+      const [target = "", anchor = ""] = url.split("#");
       out.push({ target, anchor, n });
     }
   }
@@ -81,14 +81,14 @@ export function linksIn(text: string): Array<{ target: string; anchor: string; n
 export function settingsIn(text: string): string[] {
   const names = new Set<string>();
   for (const span of text.matchAll(/`([^`\n]+)`/g))
-    for (const m of span[1].matchAll(/\b([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)\b/g)) names.add(m[1]);
+    for (const m of span[1]!.matchAll(/\b([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)\b/g)) names.add(m[1]!);
   return [...names];
 }
 
 /** `counterpoint <command> [<subcommand>]` as written in the manual (npx or not). */
 export function commandsIn(text: string): string[][] {
   const out: string[][] = [];
-  for (const m of text.matchAll(/\bcounterpoint((?: [a-z][a-z0-9-]*)+)/g)) out.push(m[1].trim().split(" "));
+  for (const m of text.matchAll(/\bcounterpoint((?: [a-z][a-z0-9-]*)+)/g)) out.push(m[1]!.trim().split(" "));
   return out;
 }
 

@@ -60,19 +60,59 @@ export async function launchChromium(executablePath: string) {
 export type ScriptedApp = {
   base: string;
   dataDir: string;
-  /** Creates the first admin through /setup with the code the server wrote, signed in on `page`. */
+  /**
+   * Signs `page` in as an admin, whatever state the install is in: on a fresh one the first admin is
+   * created through /setup with the code the server wrote (wherever set-up then lands: /welcome
+   * today); on an installed one the rig's own admin account, made before the server started, signs
+   * in on /signin. Checked by opening /admin, not by guessing the landing page.
+   */
   createAdmin(page: import("@playwright/test").Page): Promise<void>;
-  stop(): void;
+  /** Stops both servers; resolves once both have exited (the ports are free again). */
+  stop(): Promise<void>;
 };
 
-/** Starts the scripted model server and the app on a fresh DATA_DIR, and waits until both answer. */
+const BENCH_EMAIL = "bench@counterpoint.invalid";
+const BENCH_PASSWORD = "bench-password-123456";
+
+/**
+ * On an installed data folder (it has users, so /setup is closed) the rig cannot know anyone's
+ * password: it creates its own admin, or resets its password and role, before the server opens
+ * the embedded database (PGlite allows one process at a time).
+ */
+async function ensureBenchAdmin(dataDir: string) {
+  const { openDatabase } = await import("@/db/client");
+  const users = await import("@/db/queries/users");
+  const { hashPassword } = await import("@/lib/auth/password");
+  const h = await openDatabase({ backend: "pglite", dataDir: path.join(dataDir, "pglite") });
+  try {
+    if ((await users.countUsers(h.db)) === 0) return;
+    const hash = await hashPassword(BENCH_PASSWORD);
+    const found = await users.findUserByEmail(h.db, BENCH_EMAIL);
+    if (!found) {
+      await users.createUser(h.db, { email: BENCH_EMAIL, name: "Benchmark", passwordHash: hash, roles: ["admin"] });
+      return;
+    }
+    await users.setPassword(h.db, found.id, hash);
+    await users.setRoles(h.db, found.id, ["admin"]);
+    await users.setDisabled(h.db, found.id, false);
+  } finally {
+    await h.close();
+  }
+}
+
+/**
+ * Starts the scripted model server and the app, and waits until both answer. On a fresh DATA_DIR
+ * (removed on stop) unless `dataDir` names an installed one (kept, with the rig's admin added).
+ */
 export async function startScriptedApp(opts: {
   port: number;
   fakePort: number;
   tokenDelayMs?: number;
   healthTimeoutMs: number;
+  dataDir?: string;
 }): Promise<ScriptedApp> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "cp-bench-browser-"));
+  const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "cp-bench-browser-"));
+  if (opts.dataDir && fs.existsSync(path.join(opts.dataDir, "pglite"))) await ensureBenchAdmin(opts.dataDir);
   const fake = start(process.execPath, [path.join(ROOT, "e2e/fake-openai.mjs")], {
     FAKE_OPENAI_PORT: String(opts.fakePort),
     FAKE_OPENAI_TIMESTAMPS: "1",
@@ -92,10 +132,15 @@ export async function startScriptedApp(opts: {
     BRAVE_API_KEY: "",
   });
   const base = `http://127.0.0.1:${opts.port}`;
-  const stop = () => {
+  const exited = (c: ChildProcess) =>
+    c.exitCode !== null || c.signalCode !== null
+      ? Promise.resolve()
+      : new Promise<void>((r) => c.once("exit", () => r()));
+  const stop = async () => {
     server.kill("SIGTERM");
     fake.kill("SIGTERM");
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await Promise.all([exited(server), exited(fake)]);
+    if (!opts.dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
   };
   try {
     await waitFor(`http://127.0.0.1:${opts.fakePort}/`, 30_000);
@@ -108,7 +153,7 @@ export async function startScriptedApp(opts: {
       ),
     ]);
   } catch (e) {
-    stop();
+    await stop();
     throw e;
   }
   return {
@@ -117,13 +162,26 @@ export async function startScriptedApp(opts: {
     stop,
     async createAdmin(page) {
       await page.goto(`${base}/setup`);
-      const code = fs.readFileSync(path.join(dataDir, "setup-code"), "utf8").trim();
-      await page.getByLabel("Setup code").fill(code);
-      await page.getByLabel("Email").fill("bench@counterpoint.invalid");
-      await page.getByLabel("Password", { exact: true }).fill("bench-password-123456");
-      await page.getByLabel("Password again").fill("bench-password-123456");
-      await page.getByRole("button", { name: "Create admin account" }).click();
-      await page.waitForURL(/\/admin$/);
+      if (new URL(page.url()).pathname === "/setup") {
+        const code = fs.readFileSync(path.join(dataDir, "setup-code"), "utf8").trim();
+        await page.getByLabel("Setup code").fill(code);
+        await page.getByLabel("Email").fill(BENCH_EMAIL);
+        await page.getByLabel("Password", { exact: true }).fill(BENCH_PASSWORD);
+        await page.getByLabel("Password again").fill(BENCH_PASSWORD);
+        await page.getByRole("button", { name: "Create admin account" }).click();
+        await page.waitForURL((u) => u.pathname !== "/setup");
+      } else {
+        await page.goto(`${base}/signin`);
+        await page.getByLabel("Email").fill(BENCH_EMAIL);
+        await page.getByLabel("Password", { exact: true }).fill(BENCH_PASSWORD);
+        await page.getByRole("button", { name: /sign in/i }).click();
+        await page.waitForURL((u) => u.pathname !== "/signin");
+      }
+      await page.goto(`${base}/admin`);
+      if (new URL(page.url()).pathname !== "/admin")
+        throw new Error(
+          `the browser rig could not sign in as an admin: /admin led to ${page.url()} (the set-up or sign-in flow changed?)`,
+        );
     },
   };
 }

@@ -227,7 +227,7 @@ export async function benchCompareBrowser(opts: {
     return { p50: percentile(latencies, 50), p95: percentile(latencies, 95), samples: latencies.length, excluded };
   } finally {
     await browser.close();
-    app?.stop();
+    await app?.stop();
   }
 }
 

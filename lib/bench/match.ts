@@ -6,11 +6,12 @@ import { claimIndexSize } from "@/db/queries/claim-index";
 import type { Embedder } from "@/lib/embeddings/registry";
 import { importFactChecks, type ImportProgress } from "@/lib/matching/import/run";
 import { rescoredCandidates } from "@/lib/matching/match";
-import { claimCandidates } from "@/lib/matching/retrieve";
+import { claimCandidates, MATCH_CANDIDATES } from "@/lib/matching/retrieve";
+import { type Candidate, denseCandidates } from "@/db/queries/retrieval";
 import { indexEmbedder } from "@/lib/matching/store";
 import { cleanClaimText } from "@/lib/matching/text";
 import { padMatchIndex } from "./match-scale";
-import { mean, percentile, recallAtK } from "./metrics";
+import { type IndexRecall, indexRecall, mean, percentile, recallAtK } from "./metrics";
 
 /**
  * `bench match`: claim matching on the benchmark format of CLEF CheckThat! Task 2A (queries are
@@ -63,6 +64,11 @@ export type MatchBenchReport = {
   /** Queries whose relevant candidates are not in the pool (left out of the scores). */
   skipped_queries: number;
   query_embedding_ms_per_query: number;
+  /**
+   * The HNSW index's dense list against a brute-force scan of the same vectors, at the depth the
+   * matcher asks for: the share of exact neighbours it returned, and the queries that missed one.
+   */
+  index_recall: IndexRecall;
   rows: MatchBenchRow[];
   notes: string[];
 };
@@ -159,6 +165,9 @@ export async function runMatchBench(
 
   const ranked: Record<Ranker, string[][]> = { lexical: [], dense: [], hybrid: [], rescored: [] };
   const ms: Record<Ranker, number[]> = { lexical: [], dense: [], hybrid: [], rescored: [] };
+  const denseLists: Candidate[][] = [];
+  const exactLists: Candidate[][] = [];
+  const exactMs: number[] = [];
   const dump = p.dumpFeatures ? await fs.open(p.dumpFeatures, "w") : null;
   const ext = (id: number) => toExternal.get(id) ?? `index:${id}`;
   // One check imported twice (two feeds naming the same id) counts once, at its best rank.
@@ -173,6 +182,18 @@ export async function runMatchBench(
     ms.hybrid.push(performance.now() - th);
     ms.dense.push(c.timings.denseMs);
     ms.lexical.push(c.timings.lexicalMs);
+    const tx = performance.now();
+    const exact = await denseCandidates(db, {
+      table: "claim_index",
+      model: embedder.id,
+      dim: vector.length,
+      vector,
+      limit: MATCH_CANDIDATES,
+      plan: "exact",
+    });
+    exactMs.push(performance.now() - tx);
+    denseLists.push(c.dense);
+    exactLists.push(exact);
     ranked.lexical.push(unique(c.lexical.map((x) => ext(x.passageId))));
     ranked.dense.push(unique(c.dense.map((x) => ext(x.passageId))));
     ranked.hybrid.push(unique(c.hybrid.map((x) => ext(x.id))));
@@ -230,6 +251,7 @@ export async function runMatchBench(
     scale: scaled ? { synthetic_added: scaled.added, seconds: round(scaled.seconds, 1) } : null,
     skipped_queries: skipped,
     query_embedding_ms_per_query: round(embedMs, 1),
+    index_recall: indexRecall(denseLists, exactLists, MATCH_CANDIDATES, exactMs),
     rows,
     notes,
   };
@@ -243,6 +265,8 @@ export function matchBenchMarkdown(r: MatchBenchReport): string {
       (x) =>
         `| ${x.ranker} | ${x.queries} | ${x.map_at_1.toFixed(3)} | ${x.map_at_5.toFixed(3)} | ${x.recall_at_5.toFixed(3)} | ${x.recall_at_20.toFixed(3)} | ${x.p50_ms} | ${x.p95_ms} |`,
     ),
+    "",
+    `HNSW index recall@${r.index_recall.k} against exact search: ${r.index_recall.recall} (${r.index_recall.queries_missing_one} of ${r.index_recall.queries} queries missed a true neighbour; exact scan p95 ${r.index_recall.exact_p95_ms} ms)`,
   ];
   return lines.join("\n");
 }

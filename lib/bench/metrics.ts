@@ -103,3 +103,49 @@ export function scoreRuns(
     ndcg_at_20: mean(per.map((x) => x.ndcg)),
   };
 }
+
+export type IndexRecall = {
+  k: number;
+  queries: number;
+  recall: number;
+  queries_missing_one: number;
+  exact_p95_ms: number;
+};
+
+/**
+ * Recall of approximate (HNSW) lists against exact lists of the same queries and depth, by
+ * distance: a returned neighbour counts when it is as close as the exact list's last one, so a tie
+ * at the cut-off (equal cosines, common with short texts) is not a miss. A query misses one when
+ * a vector closer than the approximate list's own last entry was left out.
+ */
+export function indexRecall(
+  got: ReadonlyArray<ReadonlyArray<{ score: number }>>,
+  exact: ReadonlyArray<ReadonlyArray<{ score: number }>>,
+  k: number,
+  exactMs: number[],
+): IndexRecall {
+  const EPS = 1e-6;
+  let hit = 0;
+  let all = 0;
+  let missing = 0;
+  got.forEach((g, i) => {
+    const e = exact[i]!;
+    if (e.length === 0) return;
+    const cut = e[e.length - 1]!.score;
+    const found = Math.min(e.length, g.filter((x) => x.score >= cut - EPS).length);
+    hit += found;
+    all += e.length;
+    // Exact neighbours strictly closer than the approximate list's weakest entry, left out of it.
+    const weakest = g.length ? g[g.length - 1]!.score : Number.POSITIVE_INFINITY;
+    const closer = e.filter((x) => x.score > weakest + EPS).length;
+    const kept = g.filter((x) => x.score > weakest + EPS).length;
+    if (closer > kept || g.length < e.length) missing++;
+  });
+  return {
+    k,
+    queries: got.length,
+    recall: all ? Math.round((hit / all) * 1000) / 1000 : 1,
+    queries_missing_one: missing,
+    exact_p95_ms: Math.round(percentile(exactMs, 95) * 10) / 10,
+  };
+}

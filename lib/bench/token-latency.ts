@@ -22,7 +22,7 @@ export async function benchTokenToBrowser(
     });
     const page = await browser.newPage();
     await page.addInitScript(TOKEN_CLOCK_SCRIPT);
-    // A fresh install: the first admin is created on /setup with the code the server wrote.
+    // Signs in as an admin: on a fresh install the first admin is created on /setup (browser-rig.ts).
     await app.createAdmin(page);
     await page.goto(`${app.base}/debates/new`);
     await page.getByLabel("Claim", { exact: true }).fill("The boxer sold his medal to help children in the 2022 war.");
@@ -42,6 +42,6 @@ export async function benchTokenToBrowser(
     };
   } finally {
     await browser.close();
-    app?.stop();
+    await app?.stop();
   }
 }

@@ -18,6 +18,7 @@ import * as exportCommand from "./commands/export";
 import * as match from "./commands/match";
 import * as factchecks from "./commands/factchecks";
 import * as benchMatch from "./commands/bench-match";
+import * as benchSize from "./commands/bench-size";
 
 /**
  * The CLI's commands, in the order they register (the bench subcommands need `bench` first). Kept apart
@@ -51,6 +52,7 @@ export function buildProgram(): Command {
     match,
     factchecks,
     benchMatch,
+    benchSize,
   ])
     command.register(program);
   return program;

@@ -74,7 +74,7 @@ export type SearchQuery = {
   embedder?: Embedder;
   /** A precomputed query vector from the same model (benchmarks embed all claims in batches). */
   queryVector?: number[];
-  /** HNSW ef_search; default max(40, candidates). */
+  /** HNSW ef_search, benchmarks only; by default the dense query sizes it for recall (db/queries/retrieval.ts efSearchFor). */
   efSearch?: number;
   /** Benchmarks only: `exact` compares against a brute-force scan; `index` forces the HNSW index. */
   densePlan?: DensePlan;

@@ -40,5 +40,7 @@ describe("bench match", () => {
       expect(row.p95_ms).toBeGreaterThan(0);
     }
     expect(report.rows[3].recall_at_5).toBeGreaterThan(0.5);
+    // 24 checks: the index must return every exact neighbour of the matcher's depth.
+    expect(report.index_recall).toMatchObject({ k: 50, queries: 10, recall: 1, queries_missing_one: 0 });
   }, 600_000);
 });

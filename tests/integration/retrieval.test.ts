@@ -297,6 +297,8 @@ describe(`retrieval on ${backend}`, () => {
       corpusIds: undefined,
       before: new Date("2020-01-01"),
       plan: "index" as const,
+      // pgvector's default candidate list; the product's own (efSearchFor) would cover this small table.
+      efSearch: 40,
     };
     const plan = await explainDense(h.db, params);
     expect(plan).toContain(vectorIndexName(MODEL));

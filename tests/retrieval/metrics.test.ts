@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { hitAtK, mean, ndcgAtK, percentile, recallAtK, reciprocalRank, scoreRuns } from "@/lib/bench/metrics";
+import {
+  hitAtK,
+  indexRecall,
+  mean,
+  ndcgAtK,
+  percentile,
+  recallAtK,
+  reciprocalRank,
+  scoreRuns,
+} from "@/lib/bench/metrics";
 
 describe("retrieval metrics (hand-computed)", () => {
   const ranked = ["a", "x", "b", "y", "z", "c"];
@@ -64,5 +73,18 @@ describe("retrieval metrics (hand-computed)", () => {
     expect(s.hit_at_20).toBe(1);
     const ndcg2 = 1 / Math.log2(7) / (1 + 1 / Math.log2(3));
     expect(s.ndcg_at_20).toBeCloseTo((1 + ndcg2) / 2, 12);
+  });
+});
+
+describe("indexRecall (HNSW against exact search)", () => {
+  const list = (...scores: number[]) => scores.map((score, i) => ({ passageId: i, score }));
+  it("counts a tie at the cut-off as found, and a closer neighbour left out as a miss", () => {
+    const exact = [list(0.9, 0.8, 0.7), list(0.9, 0.8, 0.7)];
+    // First: the last entry is another vector at the same distance. Second: the 0.8 one was missed.
+    const got = [list(0.9, 0.8, 0.7), list(0.9, 0.7, 0.6)];
+    const r = indexRecall(got, exact, 3, [1, 2]);
+    expect(r.recall).toBeCloseTo(5 / 6, 3);
+    expect(r.queries_missing_one).toBe(1);
+    expect(indexRecall([list(0.9, 0.8)], [list(0.9, 0.8, 0.7)], 3, [1]).queries_missing_one).toBe(1);
   });
 });
