@@ -31,7 +31,7 @@ test("an admin subscribes a target, a finished debate shows in its log, and Send
   await expect(page.getByLabel(/^Name/)).toHaveValue("Newsroom CMS");
   await expect(page.getByLabel(/debate\.finished/)).toBeChecked();
 
-  // A name is resolved when saved: one that points at this machine is refused at once, saying why.
+  // A name is resolved when saved: one that points at the server itself is refused at once, saying why.
   await page.getByLabel("Target address").fill("http://localhost:9/counterpoint");
   await page.getByRole("button", { name: "Subscribe" }).click();
   await expect(page.locator("[data-field-error=url]")).toContainText(

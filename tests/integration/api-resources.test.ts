@@ -23,7 +23,7 @@ import { backend, freshDatabase } from "./test-db";
  *
  * Debates started here are stored and queued but not run: the queue's start is replaced by a
  * recorder (no model is called), which is all idempotency and listing need. Resume is the real
- * service; its model is an address on this machine that refuses connections.
+ * service; its model is a loopback address that refuses connections.
  */
 
 const started: string[] = [];

@@ -57,7 +57,7 @@ const resolve: Resolver = async (host) => {
 
 /**
  * The name resolution the subscription form uses (the system's), stubbed so no query leaves this
- * machine: at subscription, hooks.newsroom.example is public; `localhost.` is this machine.
+ * machine: at subscription, hooks.newsroom.example is public; `localhost.` is the server itself.
  */
 // (`localhost.` answers ::1 here: this file allows 127.0.0.1 itself, for its receivers.)
 const subscriptionDns: Record<string, string> = { "hooks.newsroom.example": "93.184.215.14", "localhost.": "::1" };
@@ -282,7 +282,7 @@ describe(`webhooks (${backend}, ${backend === "postgres" ? "pg-boss" : "in-proce
     expect(await deliveriesOf(sub.id)).toHaveLength(0);
   });
 
-  it("a name that resolves to this machine is refused at subscription, saying why; nothing is saved", async () => {
+  it("a name that resolves to the server itself is refused at subscription, saying why; nothing is saved", async () => {
     signedInAs(admin);
     const before = (await h.db.select().from(s.webhookSubscriptions)).length;
     for (const url of ["http://localhost./hook", "http://no-such-name.example/hook"]) {
