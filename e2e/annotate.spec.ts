@@ -82,7 +82,7 @@ test("a fact-checker's finished debate is labelled with the keyboard, kept as a 
   await page.keyboard.press("2");
   await expect(gold.getByRole("radio", { name: /HALF-TRUE/ })).toHaveAttribute("aria-checked", "true");
   // Once labelled, the judge's verdict is there to say whether it was right.
-  await expect(page.getByTestId("judge-said")).toContainText("HALF-TRUE");
+  await expect(page.getByTestId("judge-said")).toContainText("Half true");
   await expect(page.getByTestId("verdict")).toContainText("HALF-TRUE");
   await keysReady(page);
   await page.keyboard.press("y");
