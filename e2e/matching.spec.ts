@@ -51,7 +51,9 @@ test("a claim checked before is answered with the earlier check before anything 
   await expect(page).toHaveURL(/\/debates\/new$/);
   const match = step.getByTestId("match").filter({ hasText: EARLIER });
   await expect(match).toContainText("Rated Half true");
-  await expect(match).toContainText(/\d+% similar \(shown from \d+%\)/);
+  await expect(match).toContainText(
+    /(same claim|different claim) \(an estimated \d+% chance\); shown from a \d+% chance/,
+  );
   await expect(match.getByRole("link", { name: /Open the earlier check/ })).toHaveAttribute("href", earlier);
   // Everything typed is still there.
   await expect(page.getByLabel("Claim", { exact: true })).toHaveValue(PARAPHRASE);
