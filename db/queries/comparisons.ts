@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, lt, or, sql } from "drizzle-orm";
+import { and, desc, eq, ilike, inArray, lt, or, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import * as s from "@/db/schema";
 import type { EnsembleMethod } from "@/lib/compare/types";
@@ -161,7 +161,7 @@ export type ComparisonListDebate = {
 /** Newest first; `before` (a created-at and id) pages on without skipping rows created at the same instant. */
 export async function listComparisonRows(
   db: Database,
-  opts: { limit?: number; before?: { createdAt: Date; id: string } } = {},
+  opts: { limit?: number; before?: { createdAt: Date; id: string }; q?: string } = {},
 ): Promise<{ heads: ComparisonListHead[]; debates: ComparisonListDebate[] }> {
   const limit = Math.min(Math.max(opts.limit ?? 50, 1), 200);
   const b = opts.before;
@@ -176,12 +176,16 @@ export async function listComparisonRows(
     .from(s.comparisons)
     .innerJoin(s.claims, eq(s.claims.id, s.comparisons.claimId))
     .where(
-      b
-        ? or(
-            lt(s.comparisons.createdAt, b.createdAt),
-            and(eq(s.comparisons.createdAt, b.createdAt), lt(s.comparisons.id, b.id)),
-          )
-        : undefined,
+      and(
+        b
+          ? or(
+              lt(s.comparisons.createdAt, b.createdAt),
+              and(eq(s.comparisons.createdAt, b.createdAt), lt(s.comparisons.id, b.id)),
+            )
+          : undefined,
+        // Words in the claim, typed by a person: LIKE's wildcards are taken literally.
+        opts.q ? ilike(s.claims.text, `%${opts.q.replace(/[%_\\]/g, (c) => `\\${c}`)}%`) : undefined,
+      ),
     )
     .orderBy(desc(s.comparisons.createdAt), desc(s.comparisons.id))
     .limit(limit);
