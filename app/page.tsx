@@ -96,6 +96,11 @@ function GetStarted({ corpora, me }: { corpora: CorpusSummary[]; me: Principal |
             {demo ? "Check this claim" : "Check a claim"}
           </Link>
         ) : null}
+        {checks ? (
+          <Link href="/check-text" className="font-medium underline">
+            Find the claims in a speech or article
+          </Link>
+        ) : null}
         {can(me, "annotate") ? (
           <Link href="/annotate" className="font-medium underline">
             Label debates
