@@ -43,6 +43,9 @@ test("the admin's navigation fits a 1280 px window and links to check-text; one 
   await expect(page.getByTestId("nav-links").getByRole("link", { name: "Check a text" })).toBeVisible();
   expect(await noSidewaysScroll(page)).toBeLessThanOrEqual(0);
   await shoot(page, "admin");
+  // An invitation grants only the roles ticked: none is ticked in advance.
+  const invite = page.locator("form", { has: page.getByRole("button", { name: "Create invitation link" }) });
+  await expect(invite.getByRole("checkbox", { checked: true })).toHaveCount(0);
   await page.goto("/account/tokens");
   await expect(page.locator("main")).toHaveCount(1);
   await shoot(page, "account-tokens");

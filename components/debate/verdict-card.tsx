@@ -206,7 +206,7 @@ export function VerdictCard({
       {verdict.labelProbs ? (
         <p className="mt-3 text-xs text-black/50">
           {Object.entries(verdict.labelProbs)
-            .map(([l, p]) => `${l} ${(p * 100).toFixed(0)}%`)
+            .map(([l, p]) => `${verdictInWords(method ?? "", l).head} ${(p * 100).toFixed(0)}%`)
             .join(" · ")}
         </p>
       ) : null}

@@ -1,3 +1,5 @@
+import { labelWords } from "@/lib/debate/methods";
+import { toolMadDefinition } from "@/lib/debate/tool-mad/definition";
 import { toolMadDefinition } from "@/lib/debate/tool-mad/definition";
 
 /**
@@ -81,3 +83,6 @@ export function toolMadHeadline(config: Record<string, unknown> | null): string 
   ];
   return parts.join(" · ");
 }
+
+/** A Tool-MAD label in its definition's words ("REFUTES" → "Refuted by the evidence"), never the code. */
+export const toolMadLabelWords = (label: string) => labelWords(toolMadDefinition.name, label);
