@@ -1,6 +1,5 @@
 import { labelWords } from "@/lib/debate/methods";
 import { toolMadDefinition } from "@/lib/debate/tool-mad/definition";
-import { toolMadDefinition } from "@/lib/debate/tool-mad/definition";
 
 /**
  * Tool-MAD in a journalist's words. The label mapping is the method definition's (client-safe),
