@@ -84,4 +84,5 @@ export function toolMadHeadline(config: Record<string, unknown> | null): string 
 }
 
 /** A Tool-MAD label in its definition's words ("REFUTES" → "Refuted by the evidence"), never the code. */
-export const toolMadLabelWords = (label: string) => labelWords(toolMadDefinition.name, label);
+export const toolMadLabelWords = (label: string | null) =>
+  label ? labelWords(toolMadDefinition.name, label) : "no readable label";
