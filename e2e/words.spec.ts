@@ -1,5 +1,5 @@
 import { expect, test } from "./fixtures";
-import { noSidewaysScroll } from "./tool-mad-helpers";
+import { ensureDemoCorpus, noSidewaysScroll } from "./tool-mad-helpers";
 
 /*
  * Issue 34 in the browser, where the page is the point: /fact-checks/new without a debate shows how
@@ -28,7 +28,7 @@ test("/fact-checks/new without a debate shows how to start instead of a 404", as
   await page.getByRole("button", { name: "Search" }).click();
   await expect(page.getByTestId("start-none")).toContainText("zzqx");
   // Starting from a claim alone leads to the debate form with the claim filled in.
-  await page.getByLabel("The claim").fill("The bridge cost 40 million.");
+  await page.getByRole("textbox", { name: "The claim", exact: true }).fill("The bridge cost 40 million.");
   await page.getByRole("button", { name: "Check this claim" }).click();
   await expect(page).toHaveURL(/\/debates\/new\?claim=/);
   await page.goto("/fact-checks/new");
@@ -49,6 +49,7 @@ test("the admin's navigation fits a 1280 px window and links to check-text; one 
   await page.goto("/account/tokens");
   await expect(page.locator("main")).toHaveCount(1);
   await shoot(page, "account-tokens");
+  await ensureDemoCorpus(page);
   await page.goto("/");
   await expect(page.getByRole("link", { name: "Find the claims in a speech or article" })).toBeVisible();
   await shoot(page, "home");

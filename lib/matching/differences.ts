@@ -41,10 +41,20 @@ async function typedNames(text: string): Promise<Map<string, EntityType | null>>
   return out;
 }
 
+/** A name's words, lower-cased, possessives and a leading article dropped: "Paris's Eiffel Tower" → paris, eiffel, tower. */
+const nameWords = (n: string) =>
+  n
+    .toLowerCase()
+    .split(/\s+/)
+    .map((w) => w.replace(/['’]s$/u, ""))
+    .filter((w, i) => !(i === 0 && /^(the|a|an)$/.test(w)));
+
+/** The same name told shorter or longer ("The Eiffel Tower", "Paris's Eiffel Tower"; "Marsh", "Elena Marsh"). */
 const related = (a: string, b: string) => {
-  const x = a.toLowerCase();
-  const y = b.toLowerCase();
-  return x === y || x.includes(y) || y.includes(x);
+  const x = nameWords(a);
+  const y = nameWords(b);
+  const [small, big] = x.length <= y.length ? [x, new Set(y)] : [y, new Set(x)];
+  return small.length > 0 && small.every((w) => big.has(w));
 };
 
 function list(items: string[]): string {
