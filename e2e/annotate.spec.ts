@@ -86,7 +86,7 @@ test("a fact-checker's finished debate is labelled with the keyboard, kept as a 
   const gold = page.getByRole("radiogroup", { name: "Gold label" });
   await keysReady(page);
   await page.keyboard.press("2");
-  await expect(gold.getByRole("radio", { name: /HALF-TRUE/ })).toHaveAttribute("aria-checked", "true");
+  await expect(gold.getByRole("radio", { name: /Half true/ })).toHaveAttribute("aria-checked", "true");
   // Once labelled, the judge's verdict is there to say whether it was right.
   await expect(page.getByTestId("judge-said")).toContainText("Half true");
   await expect(page.getByTestId("verdict")).toContainText("Half true");
@@ -101,14 +101,14 @@ test("a fact-checker's finished debate is labelled with the keyboard, kept as a 
   await page.keyboard.type("E1 says 2012 and a hospital, not the 2022 war.");
   await keysReady(page);
   await page.keyboard.press("Enter");
-  await expect(gold.getByRole("radio", { name: /HALF-TRUE/ })).toHaveAttribute("aria-checked", "true");
+  await expect(gold.getByRole("radio", { name: /Half true/ })).toHaveAttribute("aria-checked", "true");
   await expect(page.getByTestId("save-status")).toHaveText("");
   await page.getByTestId("turn").first().locator("xpath=..").getByLabel("missed context").check();
   // The draft survives a reload.
   await page.reload();
   await expect(page.getByText("Restored your unsaved draft")).toBeVisible();
   await expect(page.getByLabel("Rationale")).toHaveValue(`${RATIONALE_1}\n`);
-  await expect(gold.getByRole("radio", { name: /HALF-TRUE/ })).toHaveAttribute("aria-checked", "true");
+  await expect(gold.getByRole("radio", { name: /Half true/ })).toHaveAttribute("aria-checked", "true");
   await page.screenshot({ path: "test-results/annotate.png", fullPage: true });
   await keysReady(page);
   await page.keyboard.press("Enter");
@@ -193,7 +193,7 @@ test("in blind mode the second annotator gets the same debate without the first'
     timeout: 15_000,
   });
   await expect(
-    page.getByRole("radiogroup", { name: "Gold label" }).getByRole("radio", { name: /^TRUE/ }),
+    page.getByRole("radiogroup", { name: "Gold label" }).getByRole("radio", { name: /^True/ }),
   ).toHaveAttribute("aria-checked", "true");
   await page.unroute(/\/annotate/, refuse);
   await keysReady(page);

@@ -10,7 +10,7 @@ import { VerdictCard } from "@/components/debate/verdict-card";
 import { revealJudgeAction, saveAnnotationAction, skipAction, type SaveResult } from "@/app/annotate/actions";
 import type { JudgeParts } from "@/lib/annotation/judge-reveal";
 import { plainStep, type MethodDefinition } from "@/lib/debate/definition";
-import { findMethod, PRODUCT_LABELS, verdictInWords } from "@/lib/debate/methods";
+import { findMethod, PRODUCT_LABELS, PRODUCT_WORDS, verdictInWords } from "@/lib/debate/methods";
 
 /** A judge's working in its method's plain words (no answer markers); bookkeeping steps left out. */
 function plainTurns(def: MethodDefinition | undefined, turns: JudgeParts["working"], domain: string | null) {
@@ -435,7 +435,7 @@ export function AnnotateTask({
                     className={choice(draft.goldLabel === l)}
                     onClick={() => update((d) => ({ ...d, goldLabel: l }))}
                   >
-                    {l} <kbd className="ml-1 hidden text-xs opacity-60 sm:inline">{i + 1}</kbd>
+                    {PRODUCT_WORDS[l]} <kbd className="ml-1 hidden text-xs opacity-60 sm:inline">{i + 1}</kbd>
                   </button>
                 ))}
               </div>
