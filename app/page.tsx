@@ -23,7 +23,7 @@ const STEPS = [
   },
   {
     title: "A judge decides",
-    body: "A verdict (TRUE, HALF-TRUE or FALSE; real or fake for a news article) with its reasons, stopping early once confident where the method allows. Every turn, search and score is saved for review.",
+    body: "A verdict (true, half true or false; real or fake for a news article) with its reasons, stopping early once confident where the method allows. Every turn, search and score is saved for review.",
   },
 ];
 
@@ -94,6 +94,11 @@ function GetStarted({ corpora, me }: { corpora: CorpusSummary[]; me: Principal |
             className="font-medium underline"
           >
             {demo ? "Check this claim" : "Check a claim"}
+          </Link>
+        ) : null}
+        {checks ? (
+          <Link href="/check-text" className="font-medium underline">
+            Find the claims in a speech or article
           </Link>
         ) : null}
         {can(me, "annotate") ? (

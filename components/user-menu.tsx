@@ -15,7 +15,8 @@ type NavLink = { href: string; label: string };
  */
 export function navLinks(me: Principal | null, readable: boolean): NavLink[] {
   const links: NavLink[] = [];
-  if (can(me, "debate:start")) links.push({ href: "/debates/new", label: "Check a claim" });
+  if (can(me, "debate:start"))
+    links.push({ href: "/debates/new", label: "Check a claim" }, { href: "/check-text", label: "Check a text" });
   if (readable)
     links.push(
       { href: "/debates", label: "Debates" },
@@ -80,11 +81,12 @@ export async function SiteNav() {
   const { me, readable } = await whoAndWhat();
   const links = navLinks(me, readable);
   return (
-    <nav className="mx-auto flex max-w-6xl items-center gap-x-5 px-4 py-3" aria-label="Main">
+    <nav className="mx-auto flex max-w-6xl items-center gap-x-4 px-4 py-3" aria-label="Main">
       <Link href="/" className="shrink-0 text-lg font-semibold tracking-tight">
         Counter<span className="text-accent">point</span>
       </Link>
-      <div className="hidden items-center gap-x-5 lg:flex" data-testid="nav-links">
+      {/* Ten links for an admin fit 1280 px only this tight (e2e/issue-34-words.spec.ts measures it). */}
+      <div className="hidden items-center gap-x-3 lg:flex xl:gap-x-4" data-testid="nav-links">
         {links.map((l) => (
           <Link key={l.href} href={l.href} className={link}>
             {l.label}
@@ -106,7 +108,7 @@ export async function SiteNav() {
             name="q"
             type="search"
             placeholder="Search"
-            className="w-full min-w-0 max-w-48 rounded-md border border-black/20 bg-white px-2 py-1 text-sm"
+            className="w-full min-w-0 max-w-48 rounded-md border border-black/20 bg-white px-2 py-1 text-sm lg:w-28"
           />
         </form>
       ) : (
@@ -119,7 +121,7 @@ export async function SiteNav() {
           panelClassName="w-64"
           summary={
             <>
-              <span className="max-w-44 truncate" data-testid="signed-in-as" title={me.roles.join(", ")}>
+              <span className="max-w-28 truncate xl:max-w-36" data-testid="signed-in-as" title={me.roles.join(", ")}>
                 {me.email}
               </span>
               <span aria-hidden>▾</span>

@@ -43,13 +43,19 @@ test("a fact-checker's finished debate is labelled with the keyboard, kept as a 
   await fc.getByLabel(/Evidence passages, one per paragraph/).fill(EVIDENCE);
   await startPastEarlierChecks(fc, fc.getByRole("button", { name: "Start debate" }), /\/debates\/[0-9a-f-]{36}$/);
   await fc.waitForURL(/\/debates\/[0-9a-f-]{36}$/);
-  await expect(fc.getByTestId("verdict")).toContainText("HALF-TRUE", { timeout: 60_000 });
+  await expect(fc.getByTestId("verdict")).toContainText("Half true", { timeout: 60_000 });
   await done(fc);
 
   const page = await as(browser, "annotator1");
   await page.goto("/annotate");
   await expect(page.getByTestId("task-claim")).toHaveText(CLAIM);
   await expect(page.getByTestId("turn").first()).toBeVisible();
+  // Turns are numbered as shown: a hidden checkpoint step takes no number (it said 1, 2, 5).
+  const numbers = await page
+    .getByTestId("annotate-turn")
+    .evaluateAll((xs) => xs.map((x) => x.getAttribute("data-number")));
+  expect(numbers.length).toBeGreaterThan(0);
+  expect(numbers).toEqual(numbers.map((_, i) => String(i + 1)));
   // The AI's verdict would anchor the label: neither shown nor sent before the annotator picks one.
   await expect(page.getByTestId("verdict-hidden")).toBeVisible();
   await expect(page.getByTestId("verdict")).toHaveCount(0);
@@ -80,10 +86,10 @@ test("a fact-checker's finished debate is labelled with the keyboard, kept as a 
   const gold = page.getByRole("radiogroup", { name: "Gold label" });
   await keysReady(page);
   await page.keyboard.press("2");
-  await expect(gold.getByRole("radio", { name: /HALF-TRUE/ })).toHaveAttribute("aria-checked", "true");
+  await expect(gold.getByRole("radio", { name: /Half true/ })).toHaveAttribute("aria-checked", "true");
   // Once labelled, the judge's verdict is there to say whether it was right.
-  await expect(page.getByTestId("judge-said")).toContainText("HALF-TRUE");
-  await expect(page.getByTestId("verdict")).toContainText("HALF-TRUE");
+  await expect(page.getByTestId("judge-said")).toContainText("Half true");
+  await expect(page.getByTestId("verdict")).toContainText("Half true");
   await keysReady(page);
   await page.keyboard.press("y");
   await expect(
@@ -95,14 +101,14 @@ test("a fact-checker's finished debate is labelled with the keyboard, kept as a 
   await page.keyboard.type("E1 says 2012 and a hospital, not the 2022 war.");
   await keysReady(page);
   await page.keyboard.press("Enter");
-  await expect(gold.getByRole("radio", { name: /HALF-TRUE/ })).toHaveAttribute("aria-checked", "true");
+  await expect(gold.getByRole("radio", { name: /Half true/ })).toHaveAttribute("aria-checked", "true");
   await expect(page.getByTestId("save-status")).toHaveText("");
   await page.getByTestId("turn").first().locator("xpath=..").getByLabel("missed context").check();
   // The draft survives a reload.
   await page.reload();
   await expect(page.getByText("Restored your unsaved draft")).toBeVisible();
   await expect(page.getByLabel("Rationale")).toHaveValue(`${RATIONALE_1}\n`);
-  await expect(gold.getByRole("radio", { name: /HALF-TRUE/ })).toHaveAttribute("aria-checked", "true");
+  await expect(gold.getByRole("radio", { name: /Half true/ })).toHaveAttribute("aria-checked", "true");
   await page.screenshot({ path: "test-results/annotate.png", fullPage: true });
   await keysReady(page);
   await page.keyboard.press("Enter");
@@ -187,7 +193,7 @@ test("in blind mode the second annotator gets the same debate without the first'
     timeout: 15_000,
   });
   await expect(
-    page.getByRole("radiogroup", { name: "Gold label" }).getByRole("radio", { name: /^TRUE/ }),
+    page.getByRole("radiogroup", { name: "Gold label" }).getByRole("radio", { name: /^True/ }),
   ).toHaveAttribute("aria-checked", "true");
   await page.unroute(/\/annotate/, refuse);
   await keysReady(page);

@@ -33,7 +33,7 @@ test("a submitted claim streams into a debate with checkpoints, a verdict and li
     timeout: 15_000,
   });
   const verdict = page.getByTestId("verdict");
-  await expect(verdict).toContainText("HALF-TRUE", { timeout: 60_000 });
+  await expect(verdict).toContainText("Half true", { timeout: 60_000 });
   await expect(verdict).toContainText("confidence 85%");
   await expect(page.getByTestId("debate-status")).toHaveText("completed");
   const roles = await page
@@ -195,7 +195,7 @@ for (const [width, height] of [
       .getByRole("link", { name: /The boxer sold his medal to help children in the 2022 war/ })
       .click();
     const summary = page.getByTestId("verdict-summary");
-    await expect(summary).toContainText("HALF-TRUE");
+    await expect(summary).toContainText("Half true");
     await expect(summary).toContainText("85%");
     await expect(summary).toContainText("The sale happened in 2012");
     await expect(summary).toContainText("3 rounds");

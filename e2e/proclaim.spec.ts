@@ -81,7 +81,7 @@ test("a new user picks PROClaim, sees its cost, watches the trial and the three 
   await expect(page.getByTestId("proclaim-verdict-label")).toHaveText("Not supported");
   // One verdict shape for every method: the product-scale label first, then the method's own words.
   await expect(verdict.getByTestId("people-verdict").first()).toHaveAttribute("data-product", "FALSE");
-  await expect(verdict.getByTestId("verdict-label").first()).toHaveText("FALSE");
+  await expect(verdict.getByTestId("verdict-label").first()).toHaveText("False");
   await expect(verdict).toContainText("PROClaim said Not supported");
   await expect(page.getByTestId("proclaim-confidence")).toContainText(/court's confidence \d+%/);
   await expect(page.getByTestId("proclaim-confidence-steps")).toContainText(

@@ -66,8 +66,8 @@ test("a new user runs Tool-MAD with no search key: both agents stream at once, t
   // Round 1 disagrees, round 2 agrees with both answers passing their checks: consensus, no judge.
   const summary = page.getByTestId("verdict-summary");
   await expect(summary).toBeVisible({ timeout: 150_000 });
-  await expect(summary).toContainText("TRUE");
-  await expect(summary).toContainText("SUPPORTS");
+  await expect(summary).toContainText("True");
+  await expect(summary).toContainText("Supported by the evidence");
   await expect(summary).toContainText("Decided by consensus");
   await expect(summary).not.toContainText("judge's confidence");
   await expect(page.getByTestId("debate-status")).toHaveText("completed");
@@ -75,7 +75,7 @@ test("a new user runs Tool-MAD with no search key: both agents stream at once, t
   await expect(markers).toHaveCount(2);
   await expect(markers.nth(0)).toContainText("They disagree");
   await expect(markers.nth(0)).toContainText("next round");
-  await expect(markers.nth(1)).toContainText("Both agents agree: SUPPORTS — no judge needed");
+  await expect(markers.nth(1)).toContainText("Both agents agree: Supported by the evidence — no judge needed");
   // Faithfulness 3 of 4 passes 0.7; the unsupported statement is marked; relevance is calibrated for MiniLM.
   const gate = page.getByTestId("gate").first();
   await expect(gate).toContainText("0.75 · passes");
@@ -135,8 +135,8 @@ test("Tool-MAD stopped mid-round resumes without searching again, and the judge 
   expect(all.length).toBe(4);
   expect(new Set(all.map((s) => s.split("|").slice(0, 2).join("|"))).size).toBe(4);
   const summary = page.getByTestId("verdict-summary");
-  await expect(summary).toContainText("FALSE");
-  await expect(summary).toContainText("REFUTES");
+  await expect(summary).toContainText("False");
+  await expect(summary).toContainText("Refuted by the evidence");
   await expect(summary).toContainText("Decided by the judge");
   await expect(page.getByTestId("consensus-marker").nth(0)).toContainText("next round");
   await expect(page.getByTestId("consensus-marker").nth(1)).toContainText("the judge decides");

@@ -29,7 +29,7 @@ test("paste a transcript, see it ranked, pick three, and three debates start", a
   // The best-ranked sentence is a figure, with its reason, and its draft claim names the speaker.
   await expect(top.first()).toContainText(/\d/);
   await expect(top.first().getByTestId("reason")).toContainText("Check-worthy");
-  await expect(top.first().getByTestId("claim-edit")).toHaveValue(/^(SENATOR HALL|GOVERNOR REYES) said: /);
+  await expect(top.first().getByTestId("claim-edit")).toHaveValue(/^(Senator Hall|Governor Reyes) said: /);
   await page.screenshot({ path: "test-results/check-text-1280.png", fullPage: true });
   // With a model configured, a stand-alone wording is suggested, and used only when the user says so.
   const second = top.nth(1);

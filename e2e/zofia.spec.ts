@@ -100,7 +100,7 @@ test("a journalist pastes an article, picks ZoFia, watches the pipeline and the 
   await expect(page.getByTestId("zofia-verdict-label")).toHaveText("Fake news");
   // One verdict shape for every method: the product-scale label first, then the method's own words.
   await expect(verdict.getByTestId("people-verdict").first()).toHaveAttribute("data-product", "FALSE");
-  await expect(verdict.getByTestId("verdict-label").first()).toHaveText("FALSE");
+  await expect(verdict.getByTestId("verdict-label").first()).toHaveText("False");
   await expect(verdict).toContainText("said Fake news");
   await expect(verdict).toContainText("Decided in round 2");
   await expect(page.getByTestId("debate-status")).toHaveText("completed");

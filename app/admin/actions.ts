@@ -1,5 +1,6 @@
 "use server";
 
+import { listWords } from "@/lib/plural";
 import { revalidatePath } from "next/cache";
 import { getDb } from "@/db/client";
 import { USER_ROLES, type UserRole } from "@/db/schema";
@@ -43,14 +44,15 @@ export async function inviteAction(_prev: AdminState, form: FormData): Promise<A
   if ("error" in g) return refuse(form, g.error, undefined, ["role"]);
   const { db } = await getDb();
   try {
+    const roles = rolesFrom(form);
     const { token, expiresAt } = await createInvite(db, {
       email: String(form.get("email") ?? ""),
-      roles: rolesFrom(form),
+      roles,
       createdBy: g.me.id,
     });
     revalidatePath("/admin");
     return {
-      message: `Send this link to ${String(form.get("email"))}; it works once, until ${expiresAt.toISOString().slice(0, 10)}.`,
+      message: `Send this link to ${String(form.get("email"))} (${roles.length > 1 ? "roles" : "role"}: ${listWords(roles)}); it works once, until ${expiresAt.toISOString().slice(0, 10)}.`,
       link: `${getConfig().publicUrl ?? ""}/invite/${token}`,
     };
   } catch (e) {

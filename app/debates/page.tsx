@@ -5,14 +5,7 @@ import { can } from "@/lib/auth/policy";
 import { debateVisibility, seesEverything, settledAmong, viewerPolicy } from "@/lib/auth/visibility";
 import { debateFilterOptions } from "@/db/queries/debate-list";
 import { searchDebates } from "@/lib/debate/debate-list";
-import {
-  labelWords,
-  methodDefinitions,
-  methodTitle,
-  PRODUCT_LABELS,
-  PRODUCT_WORDS,
-  productLabelOf,
-} from "@/lib/debate/methods";
+import { methodDefinitions, methodTitle, PRODUCT_LABELS, PRODUCT_WORDS, verdictInWords } from "@/lib/debate/methods";
 import { DEBATE_STATUSES } from "@/db/schema";
 
 export const dynamic = "force-dynamic";
@@ -180,13 +173,17 @@ export default async function DebatesPage({ searchParams }: { searchParams: Prom
 /** The verdict on the product's scale first, the method's own label beside it when it differs. */
 function VerdictWords({ method, label }: { method: string; label: string | null }) {
   if (!label) return <span className="font-semibold text-black">—</span>;
-  const product = productLabelOf(method, label);
-  const own = labelWords(method, label);
+  const w = verdictInWords(method, label);
   return (
-    <span data-testid="debate-verdict" data-product={product ?? ""} data-label={label}>
-      <span className="font-semibold text-black">{product ? PRODUCT_WORDS[product] : own}</span>
-      {product && label !== product ? <span> ({own === label ? label : `${label}: ${own}`})</span> : null}
-      {!product && label !== "UNPARSED" ? <span> (not on the true–false scale)</span> : null}
+    <span data-testid="debate-verdict" data-product={w.product ?? ""} data-label={label}>
+      <span className="font-semibold text-black">{w.head}</span>
+      {w.product && w.own ? (
+        <span>
+          {" "}
+          ({methodTitle(method)}: {w.own})
+        </span>
+      ) : null}
+      {!w.product && label !== "UNPARSED" ? <span> (not on the true / half-true / false scale)</span> : null}
     </span>
   );
 }

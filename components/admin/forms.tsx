@@ -55,7 +55,9 @@ export function RolesForm({ userId, roles, allRoles }: { userId: string; roles: 
 
 export function InviteForm({ allRoles }: { allRoles: string[] }) {
   const { state, pending, formProps } = useServerForm(inviteAction, INITIAL);
-  const ticked = listOf(state, "role") ?? ["journalist"];
+  // Nothing ticked in advance: a pre-ticked role was kept by people who ticked others, and the
+  // invitation then granted a role nobody chose.
+  const ticked = listOf(state, "role") ?? [];
   return (
     <form {...formProps} className="space-y-2" noValidate>
       <label className="block text-sm font-medium">

@@ -10,7 +10,7 @@ import { VerdictCard } from "@/components/debate/verdict-card";
 import { revealJudgeAction, saveAnnotationAction, skipAction, type SaveResult } from "@/app/annotate/actions";
 import type { JudgeParts } from "@/lib/annotation/judge-reveal";
 import { plainStep, type MethodDefinition } from "@/lib/debate/definition";
-import { findMethod, PRODUCT_LABELS } from "@/lib/debate/methods";
+import { findMethod, PRODUCT_LABELS, PRODUCT_WORDS, verdictInWords } from "@/lib/debate/methods";
 
 /** A judge's working in its method's plain words (no answer markers); bookkeeping steps left out. */
 function plainTurns(def: MethodDefinition | undefined, turns: JudgeParts["working"], domain: string | null) {
@@ -288,16 +288,19 @@ export function AnnotateTask({
   const def = findMethod(view.protocol);
   const speeches = useMemo(
     () =>
-      view.turns.flatMap((t) => {
-        if (t.kind !== "speech") return [];
-        const plain = plainStep(def, t, { domain: view.domain });
-        return plain ? [{ ...t, content: plain.text, speaker: plain.speaker }] : [];
-      }),
+      view.turns
+        .flatMap((t) => {
+          if (t.kind !== "speech") return [];
+          const plain = plainStep(def, t, { domain: view.domain });
+          return plain ? [{ ...t, content: plain.text, speaker: plain.speaker }] : [];
+        })
+        // Numbered as shown (1, 2, 3 …): a hidden step (a checkpoint, a bookkeeping turn) takes no number.
+        .map((t, i) => ({ ...t, number: i + 1 })),
     [view.turns, view.domain, def],
   );
   const citedBy = useMemo(() => {
     const map = new Map<number, number[]>();
-    for (const t of speeches) for (const r of t.citations) map.set(r, [...(map.get(r) ?? []), t.seq]);
+    for (const t of speeches) for (const r of t.citations) map.set(r, [...(map.get(r) ?? []), t.number]);
     return map;
   }, [speeches]);
 
@@ -352,10 +355,11 @@ export function AnnotateTask({
         >
           <h3 className="text-sm font-semibold uppercase tracking-wide text-black/50">Debate</h3>
           {speeches.map((t) => (
-            <div key={t.seq} className="space-y-1">
+            <div key={t.seq} className="space-y-1" data-testid="annotate-turn" data-number={t.number}>
+              <p className="text-xs font-medium text-black/60">Turn {t.number}</p>
               <TurnCard turn={t as TurnLike} onCite={setSelected} speaker={t.speaker} />
               <fieldset className="flex flex-wrap gap-3 pl-2 text-xs text-black/70">
-                <legend className="sr-only">Flags for turn {t.seq}</legend>
+                <legend className="sr-only">Flags for turn {t.number}</legend>
                 {FLAGS.map(([flag, words]) => (
                   <label key={flag} className="flex items-center gap-1">
                     <input
@@ -431,7 +435,7 @@ export function AnnotateTask({
                     className={choice(draft.goldLabel === l)}
                     onClick={() => update((d) => ({ ...d, goldLabel: l }))}
                   >
-                    {l} <kbd className="ml-1 hidden text-xs opacity-60 sm:inline">{i + 1}</kbd>
+                    {PRODUCT_WORDS[l]} <kbd className="ml-1 hidden text-xs opacity-60 sm:inline">{i + 1}</kbd>
                   </button>
                 ))}
               </div>
@@ -447,7 +451,7 @@ export function AnnotateTask({
                 <legend className="mb-1 text-sm font-semibold">Was the judge right?</legend>
                 {judge?.verdict ? (
                   <p className="text-sm" data-testid="judge-said">
-                    The AI judge said <strong>{judge.verdict.label}</strong>
+                    The AI judge said <strong>{verdictInWords(view.protocol, judge.verdict.label).text}</strong>
                     {judge.verdict.confidence !== null
                       ? ` (confidence ${Math.round(judge.verdict.confidence * 100)}%)`
                       : ""}

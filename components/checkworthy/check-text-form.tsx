@@ -8,6 +8,7 @@ import { FieldError, FormError, errorId } from "@/components/forms/form-errors";
 import { useServerForm } from "@/components/forms/use-server-form";
 import {
   claimDraft,
+  speakerName,
   needsContext,
   rankedFromValues,
   UPLOAD_MAX_BYTES,
@@ -52,7 +53,9 @@ function HighlightedText({ ranked }: { ranked: RankedView }) {
     >
       {[...blocks.values()].map((sentences) => (
         <p key={sentences[0]!.index} className="break-words">
-          {sentences[0]!.speaker ? <span className="mr-1 font-semibold">{sentences[0]!.speaker}:</span> : null}
+          {sentences[0]!.speaker ? (
+            <span className="mr-1 font-semibold">{speakerName(sentences[0]!.speaker)}:</span>
+          ) : null}
           {sentences.map((s) => (
             <span key={s.index}>
               <span
@@ -221,6 +224,18 @@ function StartForm({
   const top = ranked.top.map((i) => bySentence.get(i)!).filter(Boolean);
   const corpusOptional = methods.find((m) => m.name === method)?.corpusOptional ?? false;
   const claimFields = top.map((s) => `claim_${s.index}`);
+  const speakers = [...new Set(top.map((s) => s.speaker).filter((x): x is string => !!x))];
+  const [names, setNames] = useState<Record<string, string>>({});
+  // A name set once for a speaker rewrites every draft of theirs the user has not edited yet.
+  const rename = (tag: string, name: string, form: HTMLFormElement | null) => {
+    const next = { ...names, [tag]: name };
+    for (const s of top) {
+      if (s.speaker !== tag) continue;
+      const box = form?.querySelector<HTMLTextAreaElement>(`#claim_${s.index}`);
+      if (box && box.value === claimDraft(s, names)) box.value = claimDraft(s, next);
+    }
+    setNames(next);
+  };
   return (
     <form
       {...formProps}
@@ -236,6 +251,25 @@ function StartForm({
         year” was. Each starts its own debate.
       </p>
       <FormError state={state} shown={["pick", "corpus", ...claimFields]} />
+      {speakers.length ? (
+        <fieldset className="space-y-2 rounded-md border border-black/10 bg-white p-3" data-testid="speaker-names">
+          <legend className="px-1 text-sm font-semibold">Who is speaking</legend>
+          <p className="text-xs text-black/60">
+            The name each claim is drafted with. Change it once here and every draft of that speaker follows.
+          </p>
+          {speakers.map((tag) => (
+            <label key={tag} className="flex flex-wrap items-center gap-2 text-sm">
+              <span className="min-w-24 font-mono text-xs text-black/60">{tag}</span>
+              <input
+                defaultValue={speakerName(tag)}
+                onChange={(e) => rename(tag, e.currentTarget.value, e.currentTarget.form)}
+                className="min-w-0 flex-1 rounded-md border border-black/20 p-1.5"
+                aria-label={`Name for ${tag}`}
+              />
+            </label>
+          ))}
+        </fieldset>
+      ) : null}
       <FieldError state={state} field="pick" />
       <ol className="space-y-3" data-testid="top-sentences">
         {top.map((s, rank) => {
@@ -260,7 +294,7 @@ function StartForm({
                     >
                       {pct(s.score)}
                     </span>
-                    {s.speaker ? <span className="font-semibold">{s.speaker}: </span> : null}
+                    {s.speaker ? <span className="font-semibold">{speakerName(s.speaker)}: </span> : null}
                     {s.text}
                   </span>
                   <span className="mt-1 block text-xs text-black/60" data-testid="reason">

@@ -1,6 +1,7 @@
 import Link from "next/link";
 import type { ComparisonMember, EnsembleResult } from "@/lib/compare/types";
 import { LABEL_STYLE } from "@/components/debate/verdict-card";
+import { verdictInWords } from "@/lib/debate/methods";
 import { ensembleLabelWords } from "./outcome-panel";
 import {
   confidenceWords,
@@ -58,7 +59,9 @@ export function VerdictBadge({ m }: { m: ComparisonMember }) {
       ) : (
         <span className="text-black/70">{noLabelWords(m)}</span>
       )}
-      {v.label !== v.productLabel ? <span className="text-xs text-black/60">({v.label})</span> : null}
+      {v.productLabel && verdictInWords(m.protocol, v.label).own ? (
+        <span className="text-xs text-black/60">({verdictInWords(m.protocol, v.label).own})</span>
+      ) : null}
     </span>
   );
 }

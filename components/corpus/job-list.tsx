@@ -67,9 +67,16 @@ function JobRow({ initial }: { initial: JobView }) {
     setNow(Date.now());
     const tick = setInterval(() => setNow(Date.now()), 1000);
     const es = new EventSource(`/api/ingest-jobs/${initial.id}/events`);
+    let refreshed = Date.now();
     es.addEventListener("job", (m) => {
       const view = JSON.parse((m as MessageEvent).data) as JobView;
       setJob(view);
+      // The page's document and passage counts follow the job while it runs (at most every 3 s),
+      // so they never say 0 beside a job line that has added 8.
+      if (view.status === "running" && Date.now() - refreshed > 3000) {
+        refreshed = Date.now();
+        router.refresh();
+      }
       if (view.status !== "running") {
         es.close();
         clearInterval(tick);

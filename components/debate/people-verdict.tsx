@@ -4,17 +4,6 @@ import type { StepTurn } from "@/lib/debate/definition";
 import { peopleVerdict } from "@/lib/debate/methods";
 import { LABEL_STYLE } from "./verdict-card";
 
-/** "Not supported" and "NOT SUPPORTED" say the same: the label is not repeated after its words. */
-export const sameWords = (a: string, b: string) =>
-  a
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, " ")
-    .trim() ===
-  b
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, " ")
-    .trim();
-
 type EvidenceRef = { rank: number; title?: string | null; url?: string | null };
 
 /**
@@ -53,18 +42,17 @@ export function PeopleVerdictHead({
           data-testid="verdict-label"
           className={`rounded px-3 py-1 text-lg font-bold tracking-wide ${v.product ? LABEL_STYLE[v.product] : LABEL_STYLE.UNPARSED}`}
         >
-          {v.product ?? v.labelWords}
+          {v.words.head}
         </span>
         <span className="text-sm text-black/70">
-          {v.product === v.label ? (
+          {v.words.own === null ? (
             <>
               by <strong data-testid={ownLabelTestId}>{v.methodTitle}</strong>
+              {v.product || v.label === "UNPARSED" ? "" : "; no rating on the true / half-true / false scale"}
             </>
           ) : (
             <>
-              {v.methodTitle} said <strong data-testid={ownLabelTestId}>{v.labelWords}</strong>
-              {v.label !== "UNPARSED" && !sameWords(v.labelWords, v.label) ? ` (${v.label})` : ""}
-              {v.product || v.label === "UNPARSED" ? "" : "; no rating on the true / half-true / false scale"}
+              {v.methodTitle} said <strong data-testid={ownLabelTestId}>{v.words.own}</strong>
             </>
           )}
         </span>

@@ -3,26 +3,32 @@
 import { CitedText } from "./cited-text";
 import { agentName, decidedByWords, productLabelOf, schemeName, stopReasonWords } from "./tool-mad/words";
 import type { StepTurn } from "@/lib/debate/definition";
-import { findMethod, labelWords, methodTitle, peopleVerdict } from "@/lib/debate/methods";
+import {
+  findMethod,
+  labelWords,
+  methodTitle,
+  PRODUCT_WORDS,
+  peopleVerdict,
+  verdictInWords,
+} from "@/lib/debate/methods";
 import { withoutMarkers } from "@/lib/debate/plain-words";
 
 /** The product-scale label first, the method's own label in its words beside it, and whose label it is. */
 export function MethodLabel({ method, label }: { method: string; label: string }) {
-  const product = findMethod(method)?.labels.toProduct[label] ?? null;
-  const own = labelWords(method, label);
+  const w = verdictInWords(method, label);
+  const product = w.product;
   return (
     <span className="inline-flex flex-wrap items-center gap-2" data-testid="verdict-label" data-product={product ?? ""}>
       <span
         className={`rounded px-3 py-1 text-lg font-bold tracking-wide ${product ? LABEL_STYLE[product] : LABEL_STYLE.UNPARSED}`}
       >
-        {product ?? own}
+        {w.head}
       </span>
-      {product && product === label ? null : (
+      {product && w.own === null ? null : (
         <span className="text-sm text-black/70">
           {product ? (
             <>
-              {methodTitle(method)} said <strong>{label}</strong>
-              {own !== label ? ` (${own})` : ""}
+              {methodTitle(method)} said <strong>{w.own}</strong>
             </>
           ) : label === "UNPARSED" ? (
             "no readable label"
@@ -57,25 +63,27 @@ type Verdict = {
  * A protocol's own label (FEVER's SUPPORTS) read on the product's scale first, its own words
  * beside it: reports and annotators compare on TRUE / HALF-TRUE / FALSE, the agents spoke the scheme.
  */
-export function ProductAndScheme({ label, scheme }: { label: string; scheme: string }) {
+export function ProductAndScheme({ label, scheme, method }: { label: string; scheme: string; method?: string }) {
   const product = productLabelOf(label);
+  // The label in the method's words (its definition holds every scheme's), never the code.
+  const own = labelWords(method ?? "", label);
   return (
     <span className="inline-flex flex-wrap items-center gap-2" data-testid="verdict-label">
       <span
         className={`rounded px-3 py-1 text-lg font-bold tracking-wide ${product ? LABEL_STYLE[product] : LABEL_STYLE.UNPARSED}`}
       >
-        {product ?? label}
+        {product ? PRODUCT_WORDS[product] : own}
       </span>
       {product && product === label ? null : (
         <span className="text-sm text-black/70">
           {product ? (
             <>
-              the agents&apos; {schemeName(scheme)} label: <strong>{label}</strong>
+              the agents&apos; {schemeName(scheme)} label: <strong>{own}</strong>
             </>
           ) : label === "UNPARSED" ? (
             "no readable label"
           ) : (
-            <>({schemeName(scheme)} label; no rating on the TRUE / HALF-TRUE / FALSE scale)</>
+            <>({schemeName(scheme)} label; no rating on the true / half-true / false scale)</>
           )}
         </span>
       )}
@@ -160,14 +168,14 @@ export function VerdictCard({
     >
       <div className="flex flex-wrap items-center gap-3">
         {scheme ? (
-          <ProductAndScheme label={verdict.label} scheme={scheme} />
+          <ProductAndScheme label={verdict.label} scheme={scheme} method={method} />
         ) : method ? (
           <MethodLabel method={method} label={verdict.label} />
         ) : (
           <span
             className={`rounded px-3 py-1 text-lg font-bold tracking-wide ${LABEL_STYLE[verdict.label] ?? LABEL_STYLE.UNPARSED}`}
           >
-            {verdict.label}
+            {verdictInWords("", verdict.label).head}
           </span>
         )}
         {verdict.confidence !== null ? (
@@ -198,7 +206,7 @@ export function VerdictCard({
       {verdict.labelProbs ? (
         <p className="mt-3 text-xs text-black/50">
           {Object.entries(verdict.labelProbs)
-            .map(([l, p]) => `${l} ${(p * 100).toFixed(0)}%`)
+            .map(([l, p]) => `${verdictInWords(method ?? "", l).head} ${(p * 100).toFixed(0)}%`)
             .join(" · ")}
         </p>
       ) : null}

@@ -3,6 +3,7 @@
 import type { StepTurn } from "@/lib/debate/definition";
 import { CitedText } from "./cited-text";
 import { PeopleVerdictHead } from "./people-verdict";
+import { verdictInWords } from "@/lib/debate/methods";
 import { LABEL_STYLE, DecidedBy, ProductAndScheme } from "./verdict-card";
 
 type Verdict = {
@@ -85,7 +86,7 @@ export function VerdictSummary({
               <span
                 className={`rounded px-3 py-1 text-lg font-bold tracking-wide ${LABEL_STYLE[verdict.label] ?? LABEL_STYLE.UNPARSED}`}
               >
-                {verdict.label}
+                {verdictInWords("", verdict.label).head}
               </span>
             )}
             {verdict.confidence !== null ? (

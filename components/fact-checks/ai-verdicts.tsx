@@ -22,10 +22,10 @@ export function AiVerdicts({ source }: { source: SourceMaterial & { hidden?: num
         {source.verdicts.map(({ debateId, verdict: v }) => (
           <li key={debateId} className="space-y-1" data-testid="ai-verdict">
             <div className="flex flex-wrap items-baseline gap-2">
-              <span className="font-semibold">{v.productWords ?? v.labelWords}</span>
+              <span className="font-semibold">{v.words.head}</span>
               <span className="text-sm text-black/60">
                 {v.methodTitle}
-                {v.label !== v.productWords ? ` said ${v.label}` : ""}
+                {v.words.own !== null ? ` said ${v.words.own}` : ""}
                 {v.confidence !== null ? `, ${Math.round(v.confidence * 100)}% sure` : ""}
               </span>
             </div>

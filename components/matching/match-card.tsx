@@ -3,8 +3,8 @@ import type { ClaimMatch } from "@/lib/matching/types";
 import { safeCheckHref } from "@/lib/matching/keys";
 import { scaleWordsBeside } from "@/lib/matching/scale";
 import { datesCompared } from "@/lib/matching/dates";
+import { sameClaimWords, thresholdWords } from "@/lib/matching/likelihood";
 
-const pct = (x: number) => `${Math.round(x * 100)}%`;
 const day = (iso: string | null) => (iso ? iso.slice(0, 10) : null);
 
 const SOURCE_WORDS: Record<ClaimMatch["source"], string> = {
@@ -62,10 +62,20 @@ export function MatchCard({
           The two dates are far apart: this may be about a different event.
         </p>
       ) : null}
-      <p className="text-black/70">
-        {pct(m.similarity)} similar{threshold !== undefined ? ` (shown from ${pct(threshold)})` : ""}
-        {m.reasons.length ? `: ${m.reasons.join("; ")}` : ""}.
+      <p data-testid="match-likelihood">
+        <strong>{sameClaimWords(m)}</strong>
+        {threshold !== undefined ? <span className="text-black/70">; {thresholdWords(threshold)}</span> : null}.
       </p>
+      {m.reasons.length ? (
+        <p className="break-words text-black/70" data-testid="match-shared">
+          Shared: {m.reasons.join("; ")}.
+        </p>
+      ) : null}
+      {m.differences?.length ? (
+        <p className="break-words text-black/70" data-testid="match-differences">
+          Different: {m.differences.join("; ")}.
+        </p>
+      ) : null}
       <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
         {link ? (
           <a

@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, lt, or, sql } from "drizzle-orm";
+import { and, desc, eq, ilike, inArray, lt, or, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import * as s from "@/db/schema";
 import { cursorAt, keysetBefore, type Cursor } from "./keyset";
@@ -164,7 +164,7 @@ export type ComparisonListDebate = {
 /** Newest first; `before` (a created-at and id) pages on without skipping rows created at the same instant. */
 export async function listComparisonRows(
   db: Database,
-  opts: { limit?: number; before?: { createdAt: Date; id: string }; cursor?: Cursor } = {},
+  opts: { limit?: number; before?: { createdAt: Date; id: string }; cursor?: Cursor; q?: string } = {},
 ): Promise<{ heads: ComparisonListHead[]; debates: ComparisonListDebate[] }> {
   const limit = Math.min(Math.max(opts.limit ?? 50, 1), 200);
   const b = opts.before;
@@ -188,6 +188,8 @@ export async function listComparisonRows(
             )
           : undefined,
         keysetBefore(s.comparisons.createdAt, s.comparisons.id, opts.cursor),
+        // Words in the claim, typed by a person: LIKE's wildcards are taken literally.
+        opts.q ? ilike(s.claims.text, `%${opts.q.replace(/[%_\\]/g, (c) => `\\${c}`)}%`) : undefined,
       ),
     )
     .orderBy(desc(s.comparisons.createdAt), desc(s.comparisons.id))

@@ -59,9 +59,24 @@ export function needsContext(s: { text: string; speaker: string | null }): boole
   return NEEDS_CONTEXT.test(s.text) || (!s.speaker && FIRST_PERSON.test(s.text));
 }
 
-/** The claim a picked sentence starts as: the speaker named, so "I" and "we" can be read. */
-export function claimDraft(s: { text: string; speaker: string | null }): string {
-  return s.speaker ? `${s.speaker} said: ${s.text}` : s.text;
+/**
+ * A transcript's speaker tag as a person writes the name: "MARSH" → "Marsh", "GOV. ELENA O'NEIL" →
+ * "Gov. Elena O'Neil". A tag already in mixed case is kept as written.
+ */
+export function speakerName(tag: string): string {
+  const t = tag.trim();
+  if (t !== t.toUpperCase()) return t;
+  return t.toLowerCase().replace(/(^|[\s'’.-])(\p{L})/gu, (_, sep: string, c: string) => sep + c.toUpperCase());
+}
+
+/**
+ * The claim a picked sentence starts as: the speaker named, so "I" and "we" can be read. `names`:
+ * what the user wrote once for a speaker tag (else the tag as a person writes it).
+ */
+export function claimDraft(s: { text: string; speaker: string | null }, names: Record<string, string> = {}): string {
+  if (!s.speaker) return s.text;
+  const who = names[s.speaker]?.trim() || speakerName(s.speaker);
+  return `${who} said: ${s.text}`;
 }
 
 /** The picked claims from the start form: `pick` lists sentence indexes, each with `claim_<i>` and `date_<i>`. */

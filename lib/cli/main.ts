@@ -15,8 +15,24 @@ installProcessServices();
 
 const program = buildProgram();
 
+/**
+ * Commander answers `counterpoint nosuch --help` with the general help and exit code 0, as if the
+ * command existed: a script would take that for success. The first word that is not an option must
+ * name a command (the root program takes no option with a value).
+ */
+function refuseUnknownCommand(argv: readonly string[]) {
+  const first = argv.slice(2).find((a) => !a.startsWith("-"));
+  if (!first || first === "help") return;
+  if (program.commands.some((c) => c.name() === first || c.aliases().includes(first))) return;
+  program.error(
+    `error: unknown command '${first}'; the commands are ${program.commands.map((c) => c.name()).join(", ")}`,
+    { code: "commander.unknownCommand", exitCode: 1 },
+  );
+}
+
 async function main() {
   try {
+    refuseUnknownCommand(process.argv);
     await program.parseAsync(process.argv);
   } catch (e) {
     if (e instanceof CommanderError) {

@@ -1,3 +1,4 @@
+import { sameClaimWords, thresholdWords } from "@/lib/matching/likelihood";
 import type { Database } from "@/db/client";
 import { matchBeforeStart } from "@/lib/matching/before-start";
 import type { ClaimMatch, MatchDecision } from "@/lib/matching/types";
@@ -35,12 +36,13 @@ export class MatchedBeforeStart extends Error {
 }
 
 function describe(m: ClaimMatch, threshold: number, yourDate?: string): string {
-  const pct = (x: number) => `${Math.round(x * 100)}%`;
   const lines = [
     `${bold(m.rating ?? "no rating")}${scaleWordsBeside(m) ? ` (${scaleWordsBeside(m)} on our scale)` : ""} · by ${m.publisher ?? m.source}${m.reviewDate ? `, checked ${m.reviewDate.slice(0, 10)}` : ""}`,
     `  “${m.claim.replace(/\s+/g, " ")}”`,
     `  ${datesCompared(m, yourDate)}${m.outsideDateWindow ? yellow(" The dates are far apart: maybe a different event.") : ""}`,
-    `  ${pct(m.similarity)} similar (shown from ${pct(threshold)})${m.reasons.length ? `: ${m.reasons.join("; ")}` : ""}`,
+    `  ${sameClaimWords(m)}; ${thresholdWords(threshold)}.`,
+    ...(m.reasons.length ? [`  Shared: ${m.reasons.join("; ")}.`] : []),
+    ...(m.differences?.length ? [`  Different: ${m.differences.join("; ")}.`] : []),
   ];
   if (m.url) lines.push(dim(`  ${m.url}`));
   return lines.join("\n");

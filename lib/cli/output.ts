@@ -10,3 +10,25 @@ export const red = paint(31);
 export const yellow = paint(33);
 export const dim = paint(2);
 export const bold = paint(1);
+
+/**
+ * A progress line on stderr: redrawn in place on a terminal, one newline-terminated line per call
+ * otherwise (a pipe or a log file shows "\r" as nothing, so redrawn lines ran together). `end()`
+ * finishes the redrawn line on a terminal and writes nothing on a pipe.
+ */
+export function progressWriter(stream: NodeJS.WriteStream = process.stderr) {
+  const tty = !!stream.isTTY;
+  let drawn = false;
+  return {
+    show(line: string) {
+      if (tty) {
+        stream.write(`\r${line}\u001b[K`);
+        drawn = true;
+      } else stream.write(`${line}\n`);
+    },
+    end() {
+      if (tty && drawn) stream.write("\n");
+      drawn = false;
+    },
+  };
+}

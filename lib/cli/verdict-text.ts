@@ -1,17 +1,6 @@
 import type { StepTurn } from "@/lib/debate/definition";
 import { peopleVerdict } from "@/lib/debate/methods";
 
-/** "Not supported" and "NOT SUPPORTED" say the same: the label is not repeated after its words. */
-const sameWords = (a: string, b: string) =>
-  a
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, " ")
-    .trim() ===
-  b
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, " ")
-    .trim();
-
 type EvidenceRef = { rank: number; title?: string | null; url?: string | null };
 
 /**
@@ -27,12 +16,10 @@ export function verdictText(
   evidence: readonly EvidenceRef[] = [],
 ): { head: string; reason: string | null; note: string | null; restsOn: string[] } {
   const v = peopleVerdict(method, verdict, turns, evidence);
-  const own =
-    sameWords(v.labelWords, v.label) || v.label === "UNPARSED" ? v.labelWords : `${v.labelWords} (${v.label})`;
   const scale = v.product ? "" : v.label === "UNPARSED" ? "" : "; no rating on the true / half-true / false scale";
   const head = [
-    v.product ?? v.labelWords,
-    v.product === v.label ? `by ${v.methodTitle}` : `${v.methodTitle} said ${own}${scale}`,
+    v.words.head,
+    v.words.own === null ? `by ${v.methodTitle}${scale}` : `${v.methodTitle} said ${v.words.own}`,
     ...(v.confidence !== null ? [`confidence ${Math.round(v.confidence * 100)}%`] : []),
   ].join(" · ");
   return {

@@ -55,10 +55,58 @@ export function productLabelOf(method: string, label: string | null | undefined)
   return findMethod(method)?.labels.toProduct[label] ?? null;
 }
 
-/** The words shown for a method's own label ("FAKE" → "Fake news"). */
+/** A code said as a word would be ("NOT ENOUGH INFO" → "Not enough info"), for a label a method gives no words. */
+function codeAsWords(label: string): string {
+  if (label !== label.toUpperCase()) return label;
+  const w = label.toLowerCase().replace(/[_-]+/g, " ");
+  return w.charAt(0).toUpperCase() + w.slice(1);
+}
+
+/** The words shown for a method's own label ("FAKE" → "Fake news"); never an upper-case code. */
 export function labelWords(method: string, label: string): string {
   if (label === "UNPARSED") return "Answer could not be read";
-  return findMethod(method)?.labels.words?.[label] ?? label;
+  return findMethod(method)?.labels.words?.[label] ?? codeAsWords(label);
+}
+
+/** "Not supported" and "NOT SUPPORTED" say the same: the one is not repeated beside the other. */
+export function sameWords(a: string, b: string): boolean {
+  const norm = (x: string) =>
+    x
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, " ")
+      .trim();
+  return norm(a) === norm(b);
+}
+
+/**
+ * One verdict in words, the rule every surface follows (debate page, fact-check editor, /debates,
+ * the comparison, /annotate, the CLI, the exports' readable fields): the product's scale in words
+ * first ("Half true"), the method's own label in its own words beside it only when it says
+ * something else ("False (PROClaim: Not supported)"), and never an upper-case code. A label off
+ * the scale (NOT ENOUGH INFO) is its words and says it has no place on the scale.
+ */
+export type VerdictInWords = {
+  product: ProductLabel | null;
+  /** The product scale in words; null when the label has no place on it. */
+  scale: string | null;
+  /** The method's own label in its words when it differs from `scale`; null when it says the same (or is `head`). */
+  own: string | null;
+  /** What to show first: `scale`, or the own words when the label is off the scale. */
+  head: string;
+  /** The whole verdict in one line of words. */
+  text: string;
+};
+
+export function verdictInWords(method: string, label: string): VerdictInWords {
+  const product = productLabelOf(method, label);
+  const ownWords = labelWords(method, label);
+  if (!product) {
+    const text = label === "UNPARSED" ? ownWords : `${ownWords} (not on the true / half-true / false scale)`;
+    return { product: null, scale: null, own: null, head: ownWords, text };
+  }
+  const scale = PRODUCT_WORDS[product];
+  const own = sameWords(scale, ownWords) ? null : ownWords;
+  return { product, scale, own, head: scale, text: own ? `${scale} (${methodTitle(method)}: ${own})` : scale };
 }
 
 /** Every (method, own label) pair that reads as `product` on the product's scale: what ?verdict=FALSE finds. */
@@ -89,6 +137,8 @@ export type PeopleVerdict = {
   productWords: string | null;
   label: string;
   labelWords: string;
+  /** The verdict in words by the one rule (`verdictInWords`): what every surface shows. */
+  words: VerdictInWords;
   confidence: number | null;
   /** One sentence, no citation markers, no answer markers. */
   reason: string | null;
@@ -126,6 +176,7 @@ export function peopleVerdict(
     productWords: product ? PRODUCT_WORDS[product] : null,
     label: verdict.label,
     labelWords: labelWords(method, verdict.label),
+    words: verdictInWords(method, verdict.label),
     confidence: verdict.confidence,
     reason: sentence ? withoutCitationMarkers(sentence).trim() || null : null,
     reasonNote: note,

@@ -5,6 +5,9 @@ import { cursorAt, keysetAfter, keysetPages, type Cursor } from "@/db/queries/ke
 import { decisionWithoutVerdicts, matchDecisionSchema } from "@/lib/matching/decision";
 import type { MatchDecision } from "@/lib/matching/types";
 import { EVERYTHING, type LabelScope } from "./scope";
+import { findMethod } from "@/lib/debate/methods";
+import { plainStep, type MethodDefinition } from "@/lib/debate/definition";
+import { plainWords } from "@/lib/debate/plain-words";
 
 /*
  * Debates for export, read in pages by keyset (created_at, id), so the 50,000th page costs what the
@@ -73,7 +76,10 @@ export type ExportedDebate = {
     role: string;
     kind: string;
     status: string;
+    /** The step as people read it: answer markers ("DECISION:", "[REASON]") and JSON turned into words. */
     content: string;
+    /** The text exactly as the model or step wrote it, markers included (what `import` stores back). */
+    contentRaw: string;
     model: string | null;
     promptTokens: number | null;
     completionTokens: number | null;
@@ -184,6 +190,17 @@ function exportedDecision(stored: unknown, hideVerdicts: boolean): MatchDecision
   return hideVerdicts ? decisionWithoutVerdicts(parsed.data) : parsed.data;
 }
 
+/**
+ * A turn's text as the debate page reads it (the method's plain step), so the JSONL's `content` has
+ * no machine markers; an internal step the page does not show (sentence vectors) keeps its text
+ * with markers turned into words. The raw text travels beside it as `contentRaw`.
+ */
+function readableTurn(def: MethodDefinition | undefined, t: typeof s.turns.$inferSelect): string {
+  return (
+    plainStep(def, { ...t, metadata: t.metadata as Record<string, unknown> | null })?.text ?? plainWords(t.content)
+  );
+}
+
 function withoutVectors(m: Record<string, unknown> | null): Record<string, unknown> | null {
   if (!m || !("vectors" in m)) return m;
   const { vectors: _dropped, ...rest } = m;
@@ -252,6 +269,7 @@ export async function* exportDebates(
     const an = group(annotations.map((r) => ({ ...r.a, email: r.email })));
     for (const { d, c, corpus, run } of page) {
       const ts = tu.get(d.id) ?? [];
+      const def = findMethod(d.protocol);
       const v = ve.get(d.id);
       const priced = ts.filter((t) => t.costUsd != null);
       yield {
@@ -299,7 +317,8 @@ export async function* exportDebates(
           role: t.role,
           kind: t.kind,
           status: t.status,
-          content: t.content,
+          content: readableTurn(def, t),
+          contentRaw: t.content,
           model: t.model,
           promptTokens: t.promptTokens,
           completionTokens: t.completionTokens,

@@ -127,8 +127,8 @@ export function claimReview(d: ExportedDebate, org: { name: string; url?: string
     rating: {
       product: people.product,
       alternateName: people.product ? undefined : people.labelWords,
-      // The method's own label, e.g. "ZoFia: FAKE (Fake news)".
-      name: `${people.methodTitle}: ${people.label === people.labelWords ? people.label : `${people.label} (${people.labelWords})`}`,
+      // The method's own label in its words, e.g. "ZoFia: Fake news" (no upper-case code where people read).
+      name: `${people.methodTitle}: ${people.labelWords}`,
       explanation: people.reason,
     },
     claim: {

@@ -122,7 +122,16 @@ export async function importJsonl(
             })),
           );
         }
-        if (d.turns.length) await tx.insert(s.turns).values(d.turns.map((t) => ({ ...t, debateId: d.id })));
+        if (d.turns.length)
+          await tx.insert(s.turns).values(
+            d.turns.map(({ contentRaw, ...t }) => ({
+              ...t,
+              // The raw text is what was stored; `content` is its readable rendering (an export from
+              // before `contentRaw` has only the raw text, under `content`).
+              content: contentRaw ?? t.content,
+              debateId: d.id,
+            })),
+          );
         if (d.checkpoints.length)
           await tx.insert(s.checkpoints).values(d.checkpoints.map((k) => ({ ...k, debateId: d.id })));
         if (d.verdict) {

@@ -22,12 +22,19 @@ export function jsonFeed(items: PublishedFactCheck[], base: string, publisher: P
       url: factCheckUrl(base, fc.slug),
       title: `${fc.version.textualRating}: ${fc.version.claim}`,
       content_text: fc.version.explanation,
-      summary: fc.version.claimant ? `${fc.version.claimant} said: ${fc.version.claim}` : fc.version.claim,
+      summary: claimWithClaimant(fc.version.claimant, fc.version.claim),
       date_published: fc.publishedAt.toISOString(),
       date_modified: fc.version.createdAt.toISOString(),
       tags: [fc.version.textualRating],
     })),
   };
+}
+
+/** "Marsh said: …", unless the claim already names the claimant ("Elena Marsh, the governor, …"). */
+export function claimWithClaimant(claimant: string | null | undefined, claim: string): string {
+  if (!claimant?.trim()) return claim;
+  if (claim.toLowerCase().includes(claimant.trim().toLowerCase())) return claim;
+  return `${claimant.trim()} said: ${claim}`;
 }
 
 export function dataFeed(items: PublishedFactCheck[], base: string, publisher: Publisher) {

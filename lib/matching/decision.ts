@@ -67,6 +67,8 @@ export const claimMatchShape = z.object({
   reviewDate: z.string().nullable(),
   similarity: z.number(),
   reasons: z.array(z.string()),
+  differences: z.array(z.string()).optional(),
+  sameText: z.boolean().optional(),
   outsideDateWindow: z.boolean(),
 });
 

@@ -13,6 +13,8 @@ import { features, similarity, type RescoreFeatures } from "./rescore";
 import { ratingToScale } from "./scale";
 import { embedMissingClaims, indexEmbedder, indexFinishedDebates } from "./store";
 import { cleanClaimText, matchReasons, years } from "./text";
+import { matchDifferences } from "./differences";
+import { sameText } from "./likelihood";
 import type { ClaimMatch, MatchOptions } from "./types";
 
 /**
@@ -191,6 +193,11 @@ export async function matchClaimReport(
   all.sort((a, b) => b.similarity - a.similarity);
   const matches = all.filter((m) => m.similarity >= threshold).slice(0, limit);
   const belowThreshold = all.filter((m) => m.similarity < threshold).slice(0, 3);
+  // Only what is shown (at most limit + 3 checks) is compared in detail.
+  for (const m of [...matches, ...belowThreshold]) {
+    m.sameText = sameText(cleaned, m.claim);
+    m.differences = await matchDifferences(cleaned, m.claim);
+  }
   return {
     matches,
     threshold,

@@ -37,6 +37,10 @@ export type ClaimMatch = {
   similarity: number;
   /** Why it matched, in words: shared names, numbers, years. */
   reasons: string[];
+  /** What differs, in words: people, places, dates and numbers only one names, else the wording (absent: an older decision). */
+  differences?: string[];
+  /** The two texts are the same once case, spacing and punctuation go: the only case shown as 100%. */
+  sameText?: boolean;
   /** True when the two claims' dates are further apart than the date window: shown, with both dates. */
   outsideDateWindow: boolean;
   /**

@@ -23,10 +23,21 @@ export type AllowList = {
 
 export const EMPTY_ALLOW_LIST: AllowList = { hosts: [], ranges: [] };
 
+/**
+ * The names TRUSTED_PROXIES accepts (proxy-addr's), meaning the same ranges here, so one word means
+ * one thing in both settings: `FETCH_ALLOW_HOSTS=loopback` allows 127.0.0.0/8 and ::1 instead of a
+ * host named "loopback" that no fetch ever asks for.
+ */
+const NAMED_RANGES: Record<string, string[]> = {
+  loopback: ["127.0.0.0/8", "::1/128"],
+  linklocal: ["169.254.0.0/16", "fe80::/10"],
+  uniquelocal: ["10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "fc00::/7"],
+};
+
 const HOST_NAME = /^\.?(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/;
 
 /**
- * Parses `host, .suffix, 10.0.0.0/8, 192.168.1.20, fd00::/8`. Throws with every entry that is
+ * Parses `host, .suffix, 10.0.0.0/8, 192.168.1.20, fd00::/8, loopback`. Throws with every entry that is
  * neither a host name nor an address or CIDR range, so a typo stops start-up instead of
  * silently allowing nothing (or everything).
  */
@@ -38,7 +49,8 @@ export function parseAllowList(raw: string): AllowList {
     .map((e) => e.trim().toLowerCase())
     .filter(Boolean)) {
     const bare = entry.replace(/^\[(.*)\]$/, "$1");
-    if (ipaddr.isValidCIDR(bare)) out.ranges.push(ipaddr.parseCIDR(bare));
+    if (NAMED_RANGES[entry]) for (const c of NAMED_RANGES[entry]) out.ranges.push(ipaddr.parseCIDR(c));
+    else if (ipaddr.isValidCIDR(bare)) out.ranges.push(ipaddr.parseCIDR(bare));
     else if (ipaddr.isValid(bare) && /^[\d.]+$|:/.test(bare)) {
       const addr = ipaddr.parse(bare);
       out.ranges.push([addr, addr.kind() === "ipv4" ? 32 : 128]);

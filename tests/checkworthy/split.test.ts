@@ -46,7 +46,7 @@ describe("splitting a text into sentences", () => {
 describe("the first draft of a claim", () => {
   it("names the speaker, and asks for who and when only where the sentence leaves them open", () => {
     expect(claimDraft({ text: "We cut taxes by 12 percent.", speaker: "SENATOR HALL" })).toBe(
-      "SENATOR HALL said: We cut taxes by 12 percent.",
+      "Senator Hall said: We cut taxes by 12 percent.",
     );
     expect(needsContext({ text: "We cut taxes by 12 percent.", speaker: "SENATOR HALL" })).toBe(false);
     expect(needsContext({ text: "We cut taxes by 12 percent.", speaker: null })).toBe(true);

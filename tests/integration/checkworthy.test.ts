@@ -79,7 +79,7 @@ describe("check-worthy sentences of a debate transcript", () => {
     for (const [i, st] of result.started.entries()) {
       const d = (await loadDebate(h.db, st.debateId))!;
       expect(d.claim.text).toBe(claims[i]!.claim);
-      expect(d.claim.text).toMatch(/^(SENATOR HALL|GOVERNOR REYES) said: /);
+      expect(d.claim.text).toMatch(/^(Senator Hall|Governor Reyes) said: /);
       expect(d.claim.claimDate?.toISOString().slice(0, 10)).toBe(claims[i]!.claimDate);
       expect(d.debate.status).toBe("queued");
       expect(d.evidence.map((e) => e.text)).toEqual([

@@ -27,6 +27,12 @@ describe(`counterpoint CLI on ${backend}`, () => {
     }
   });
 
+  it("an unknown command with --help is an error, not the general help with success", async () => {
+    const r = await cli(["nosuch", "--help"]);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toMatch(/unknown command 'nosuch'/);
+  });
+
   it("migrates and reports the state as JSON", async () => {
     const r = await cli(["migrate", "--json"], dbEnv);
     expect(r.stderr).toBe("");

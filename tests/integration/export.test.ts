@@ -48,6 +48,8 @@ const decisions: Record<number, unknown> = {
   2: { choice: "maybe" },
 };
 
+const MARKED = "[REASON]: The budget grew by 4%.\n[ANSWER]: HALF-TRUE\nDECISION: CONTINUE";
+
 async function text(db: DbHandle["db"], format: ExportFormat, pageSize = 500) {
   let out = "";
   for await (const chunk of serialise(exportDebates(db, {}, pageSize), format, ORG, APP_URL)) out += chunk;
@@ -126,6 +128,9 @@ beforeAll(async () => {
     .update(s.verdicts)
     .set({ details: { decidedBy: "consensus", stopReason: "consensus" } })
     .where(eq(s.verdicts.debateId, tooled));
+  // A turn in the answer format the prompts ask for: the export's `content` reads it, `contentRaw` keeps it.
+  const [marked] = await h.db.select().from(s.turns).where(eq(s.turns.debateId, debates[2]!)).limit(1);
+  await h.db.update(s.turns).set({ content: MARKED }).where(eq(s.turns.id, marked!.id));
   await h.db.insert(s.verdicts).values({
     debateId: tooled,
     isFinal: false,
@@ -154,6 +159,15 @@ describe("exports", () => {
     );
     // Paging by 3 gives the same lines as one page.
     expect(await text(h.db, "jsonl", 100)).toBe(`${lines.join("\n")}\n`);
+  });
+
+  it("JSONL: turns[].content is readable text without answer markers, the raw text under contentRaw", async () => {
+    const lines = (await text(h.db, "jsonl")).trim().split("\n");
+    const turns = lines.flatMap((l) => (JSON.parse(l) as ExportedDebate).turns);
+    const marked = turns.find((t) => t.contentRaw === MARKED);
+    expect(marked?.content).toContain("The budget grew by 4%.");
+    for (const t of turns) expect(t.content).not.toMatch(/\[(REASON|ANSWER)\]|DECISION:/);
+    expect(turns.every((t) => typeof t.contentRaw === "string")).toBe(true);
   });
 
   it("CSV: a header with label,time,cost, one row per debate, quoting and formula cells made safe", async () => {

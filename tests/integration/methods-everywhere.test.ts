@@ -208,13 +208,13 @@ describe("a method reaches every surface through its definition", () => {
       expect(r.reviewRating.ratingExplanation).not.toMatch(/\[E\d|\[REASON\]|\[ANSWER\]/);
     }
     const byUrl = (id: string) => reviews.find((r) => r.url.endsWith(id))!.reviewRating;
-    expect(byUrl(ids.zofia!).name).toBe("ZoFia: FAKE (Fake news)");
+    expect(byUrl(ids.zofia!).name).toBe("ZoFia: Fake news");
     // ZoFia's judge gives no reason: the reason is the last argument of the side it agreed with.
     expect(byUrl(ids.zofia!).ratingExplanation).toBe(
       "No record of the auction exists; the quotes cannot be found anywhere.",
     );
     expect(byUrl(ids.radar!).ratingExplanation).toBe("The budget lists 12 million, not 40.");
-    expect(byUrl(ids.verity!).name).toBe("Verity: NO (Does not hold up)");
+    expect(byUrl(ids.verity!).name).toBe("Verity: Does not hold up");
   });
 
   it("CSV and JSONL carry the product label, the method's own label and a plain reason for every method", async () => {

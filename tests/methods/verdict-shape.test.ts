@@ -26,7 +26,7 @@ const CASES = [
     method: "tool-mad",
     title: "Tool-MAD",
     label: "REFUTES",
-    words: "Refuted by the evidence (REFUTES)",
+    words: "Refuted by the evidence",
     confidence: null,
   },
   { method: "zofia", title: "ZoFia", label: "FAKE", words: "Fake news", confidence: 0.9 },
@@ -54,7 +54,7 @@ describe("one verdict shape for every method", () => {
       const t = text(html);
       expect(html).toContain('data-product="FALSE"');
       // A method that speaks the product scale is not made to say its label twice.
-      expect(t).toContain(c.words ? `FALSE ${c.title} said ${c.words}` : `FALSE by ${c.title}`);
+      expect(t).toContain(c.words ? `False ${c.title} said ${c.words}` : `False by ${c.title}`);
       if (c.confidence !== null) expect(t).toContain(`confidence ${Math.round(c.confidence * 100)}%`);
       else expect(t).not.toContain("confidence");
       expect(t).toContain("The budget lists 12 million, not 40.");
@@ -65,7 +65,7 @@ describe("one verdict shape for every method", () => {
       expect(t).toContain("Rests on: Council budget 2023");
 
       const cli = verdictText(c.method, { label: c.label, reason, confidence: c.confidence }, [], EVIDENCE);
-      expect(cli.head.startsWith(c.words ? `FALSE · ${c.title} said ${c.words}` : `FALSE · by ${c.title}`)).toBe(true);
+      expect(cli.head.startsWith(c.words ? `False · ${c.title} said ${c.words}` : `False · by ${c.title}`)).toBe(true);
       expect(cli.reason).toBe("The budget lists 12 million, not 40.");
       expect(cli.restsOn).toEqual(["[1] Council budget 2023 <https://example.org/budget>"]);
     });
@@ -105,9 +105,7 @@ describe("one verdict shape for every method", () => {
         }),
       ),
     );
-    expect(t).toContain(
-      "Cannot tell Verity said Cannot tell (UNSURE); no rating on the true / half-true / false scale",
-    );
+    expect(t).toContain("Cannot tell by Verity ; no rating on the true / half-true / false scale");
     const head = text(
       renderToStaticMarkup(
         createElement(VerdictSummary, {
@@ -128,7 +126,7 @@ describe("one verdict shape for every method", () => {
         }),
       ),
     );
-    expect(head).toContain("HALF-TRUE by RADAR judge's confidence 85%");
+    expect(head).toContain("Half true by RADAR judge's confidence 85%");
     expect(head).toContain("The sale happened in 2012.");
     expect(head).toContain("3 rounds · 7 turns · cost $0.01");
   });

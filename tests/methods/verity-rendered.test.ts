@@ -74,6 +74,6 @@ describe("a method from a fixture folder on the rendered pages", () => {
       }),
     );
     expect(card).toContain('data-product="FALSE"');
-    expect(card).toContain("Verity said <strong>NO</strong> (Does not hold up)");
+    expect(card).toContain("Verity said <strong>Does not hold up</strong>");
   });
 });

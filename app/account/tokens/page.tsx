@@ -70,7 +70,7 @@ export default async function TokensPage() {
   ]);
   const scopes = permissionsOf(me.roles).map((name) => ({ name, words: SCOPE_WORDS[name] }));
   return (
-    <main className="mx-auto max-w-3xl space-y-8 px-4 py-8">
+    <div className="mx-auto max-w-3xl space-y-8">
       <header className="space-y-2">
         <h1 className="text-2xl font-semibold">API tokens</h1>
         <p className="text-sm text-black/70">
@@ -100,6 +100,6 @@ export default async function TokensPage() {
           <TokenList tokens={all} owners />
         </section>
       ) : null}
-    </main>
+    </div>
   );
 }

@@ -64,6 +64,11 @@ export default async function CorpusPage({
             <dt className="inline text-black/60">Passages </dt>
             <dd className="inline font-medium tabular-nums">{corpus.passages.toLocaleString("en")}</dd>
           </div>
+          {jobs.some((j) => j.status === "running") ? (
+            <div className="w-full text-xs text-black/60" data-testid="counts-updating">
+              A job below is still adding documents: these counts follow it every few seconds.
+            </div>
+          ) : null}
           <div>
             <dt className="inline text-black/60">Embedding model </dt>
             <dd className="inline font-mono text-xs">{corpus.embeddingModel}</dd>

@@ -8,17 +8,46 @@ import { citableItems, loadSource, sourceForViewer, type SourceRef } from "@/lib
 import { AiVerdicts } from "@/components/fact-checks/ai-verdicts";
 import { EditorForm } from "@/components/fact-checks/editor-form";
 import { PRODUCT_WORDS } from "@/lib/debate/methods";
+import { debateChoice, StartPicker, type StartChoice } from "@/components/fact-checks/start-picker";
+import { searchDebates } from "@/lib/debate/debate-list";
+import { listComparisonRows } from "@/db/queries/comparisons";
+import type { Database } from "@/db/client";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Write a fact-check" };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** Finished debates and comparisons whose claim has the words, newest first (20 of each at most). */
+async function startChoices(db: Database, q: string | undefined): Promise<StartChoice[]> {
+  const words = q?.trim().slice(0, 200) || undefined;
+  const [debates, comparisons] = await Promise.all([
+    searchDebates(db, { q: words, status: "completed", limit: 20 }),
+    listComparisonRows(db, { q: words, limit: 20 }),
+  ]);
+  // A comparison is ready once every debate in it has ended (lib/fact-checks/source.ts says so again on open).
+  const open = new Set(
+    comparisons.debates.filter((d) => d.status === "queued" || d.status === "running").map((d) => d.comparisonId),
+  );
+  return [
+    ...debates.map(debateChoice),
+    ...comparisons.heads
+      .filter((h) => !open.has(h.id))
+      .map((h) => ({
+        kind: "comparison" as const,
+        id: h.id,
+        claim: h.claim,
+        what: `comparison of ${comparisons.debates.filter((d) => d.comparisonId === h.id).length} methods`,
+        when: h.createdAt,
+      })),
+  ].sort((a, b) => b.when.getTime() - a.when.getTime());
+}
+
 /** The editor's view for a new fact-check: the AI's verdict beside an empty form filled from the claim's records. */
 export default async function NewFactCheckPage({
   searchParams,
 }: {
-  searchParams: Promise<{ debate?: string; comparison?: string }>;
+  searchParams: Promise<{ debate?: string; comparison?: string; q?: string }>;
 }) {
   const q = await searchParams;
   const ref: SourceRef | null =
@@ -31,8 +60,8 @@ export default async function NewFactCheckPage({
     ? `/fact-checks/new?${"debateId" in ref ? `debate=${ref.debateId}` : `comparison=${ref.comparisonId}`}`
     : "/fact-checks/new";
   const me = await pagePermission("fact-check:write", back);
-  if (!ref) notFound();
   const { db } = await getDb();
+  if (!ref) return <StartPicker q={(q.q ?? "").slice(0, 200)} choices={await startChoices(db, q.q)} />;
   const material = await loadSource(db, ref);
   if (!material) notFound();
   const source = await sourceForViewer(db, me, material);

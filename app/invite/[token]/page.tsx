@@ -1,3 +1,4 @@
+import { listWords } from "@/lib/plural";
 import { getDb } from "@/db/client";
 import { AuthForm } from "@/components/auth-form";
 import { findOpenInvite } from "@/lib/auth/invites";
@@ -26,7 +27,7 @@ export default async function InvitePage({ params }: { params: Promise<{ token: 
       <h1 className="text-2xl font-semibold tracking-tight">Welcome to Counterpoint</h1>
       <p className="text-sm text-black/70">
         You are invited as <strong>{invite.email}</strong> with the role{invite.roles.length > 1 ? "s" : ""}{" "}
-        {invite.roles.join(", ")}. Choose a password to create your account. The link works once, until{" "}
+        {listWords(invite.roles)}. Choose a password to create your account. The link works once, until{" "}
         {invite.expiresAt.toISOString().slice(0, 10)}.
       </p>
       <AuthForm

@@ -5,7 +5,7 @@ import { JudgeWorking } from "../judge-working";
 import { TurnCard } from "../turn-card";
 import { AgentColumn, type PoolItem } from "./agent-column";
 import { layoutToolMad, valueOf, type ConsensusValue, type Round, type ToolMadTurn } from "./rounds";
-import { agentName, AR_HELP, F_HELP, schemeLabelStyle } from "./words";
+import { agentName, AR_HELP, F_HELP, schemeLabelStyle, toolMadLabelWords } from "./words";
 
 /** `lastRound`: no round follows (the rounds are used up, or a budget sent the debate to its judge). */
 function ConsensusMarker({ round, lastRound }: { round: Round; lastRound: boolean }) {
@@ -15,11 +15,12 @@ function ConsensusMarker({ round, lastRound }: { round: Round; lastRound: boolea
   const sameLabel = labels.length > 0 && labels.every((l) => l === labels[0]) && labels[0] !== "UNPARSED";
   const next = lastRound ? "the judge decides" : "next round";
   let text: string;
-  if (c.agreed) text = `Both agents agree: ${c.label} — no judge needed`;
-  else if (sameLabel && !c.gatesPassed) text = `Both said ${labels[0]}, but an answer failed its checks — ${next}`;
+  if (c.agreed) text = `Both agents agree: ${toolMadLabelWords(c.label)} — no judge needed`;
+  else if (sameLabel && !c.gatesPassed)
+    text = `Both said ${toolMadLabelWords(labels[0]!)}, but an answer failed its checks — ${next}`;
   else
     text = `They disagree (${Object.entries(c.labels)
-      .map(([a, l]) => `${agentName(a)}: ${l}`)
+      .map(([a, l]) => `${agentName(a)}: ${toolMadLabelWords(l)}`)
       .join(", ")}) — ${next}`;
   return (
     <p
@@ -143,5 +144,9 @@ export function ToolMadTranscript({
 
 /** A one-line label badge in the scheme's own words, for the verdict card. */
 export function SchemeLabel({ label }: { label: string }) {
-  return <span className={`rounded px-2 py-0.5 text-sm font-bold ring-1 ${schemeLabelStyle(label)}`}>{label}</span>;
+  return (
+    <span className={`rounded px-2 py-0.5 text-sm font-bold ring-1 ${schemeLabelStyle(label)}`}>
+      {toolMadLabelWords(label)}
+    </span>
+  );
 }

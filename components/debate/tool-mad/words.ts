@@ -1,3 +1,4 @@
+import { labelWords } from "@/lib/debate/methods";
 import { toolMadDefinition } from "@/lib/debate/tool-mad/definition";
 
 /**
@@ -81,3 +82,7 @@ export function toolMadHeadline(config: Record<string, unknown> | null): string 
   ];
   return parts.join(" · ");
 }
+
+/** A Tool-MAD label in its definition's words ("REFUTES" → "Refuted by the evidence"), never the code. */
+export const toolMadLabelWords = (label: string | null) =>
+  label ? labelWords(toolMadDefinition.name, label) : "no readable label";

@@ -16,6 +16,18 @@ export const verdictSchema = z
     productWords: z.string().nullable().meta({ example: "Half true" }),
     label: z.string().meta({ description: "The method's own label.", example: "HALF-TRUE" }),
     labelWords: z.string(),
+    words: z
+      .object({
+        product: z.enum(PRODUCT_LABELS).nullable(),
+        scale: z.string().nullable(),
+        own: z.string().nullable(),
+        head: z.string(),
+        text: z.string().meta({ example: "False (PROClaim: Not supported)" }),
+      })
+      .meta({
+        description:
+          "The verdict as every page spells it: the product scale in words first, the method's own words beside it only when they differ.",
+      }),
     confidence: z.number().nullable(),
     reason: z.string().nullable().meta({ description: "One plain sentence, without citation markers." }),
     reasonNote: z

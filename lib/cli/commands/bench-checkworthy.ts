@@ -2,7 +2,7 @@ import { type Command, InvalidArgumentError } from "commander";
 import { benchCheckworthy, checkworthyBenchText } from "@/lib/bench/checkworthy";
 import { scorerFor, SCORER_NAMES, type ScorerName } from "@/lib/checkworthy";
 import { LlmScorer } from "@/lib/checkworthy/llm";
-import { emit } from "../output";
+import { emit, progressWriter } from "../output";
 import { positiveInt } from "./search";
 
 /** `bench checkworthy`: added to the `bench` command registered before it. The offline scorer needs no database and no network. */
@@ -47,13 +47,14 @@ export function register(program: Command) {
         json?: boolean;
       }) => {
         const scorer = scorerFor(opts.scorer, { model: opts.model });
+        const progress = progressWriter();
         const r = await benchCheckworthy(opts.data, scorer, {
           limit: opts.limit,
           latencySentences: opts.latency,
           model: scorer instanceof LlmScorer ? scorer.modelId : null,
-          onProgress: (done, total) => process.stderr.write(`\r${done}/${total} sentences`),
+          onProgress: (done, total) => progress.show(`${done}/${total} sentences`),
         });
-        process.stderr.write("\n");
+        progress.end();
         emit(!!opts.json, r, () => checkworthyBenchText(r));
       },
     );

@@ -1,3 +1,4 @@
+import { sameClaimWords } from "@/lib/matching/likelihood";
 import { InvalidArgumentError, type Command } from "commander";
 import { getDb } from "@/db/client";
 import { matchClaimReport } from "@/lib/matching/match";
@@ -33,10 +34,11 @@ function describe(m: ClaimMatch, i: number): string {
     : "rating unknown";
   const lines = [
     `${String(i + 1).padStart(2)}. ${bold(verdict)}: ${m.claim}`,
-    `    ${[SOURCE_WORDS[m.source], m.publisher].filter(Boolean).join(", ")} · claim ${day(m.claimDate)} · checked ${day(m.reviewDate)} · similarity ${m.similarity.toFixed(2)}`,
+    `    ${[SOURCE_WORDS[m.source], m.publisher].filter(Boolean).join(", ")} · claim ${day(m.claimDate)} · checked ${day(m.reviewDate)} · ${sameClaimWords(m).toLowerCase()}`,
   ];
   if (m.url) lines.push(`    ${m.url}`);
-  if (m.reasons.length) lines.push(dim(`    why: ${m.reasons.join("; ")}`));
+  if (m.reasons.length) lines.push(dim(`    shared: ${m.reasons.join("; ")}`));
+  if (m.differences?.length) lines.push(dim(`    different: ${m.differences.join("; ")}`));
   if (m.outsideDateWindow)
     lines.push(
       yellow(
