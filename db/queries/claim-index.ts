@@ -1,6 +1,7 @@
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import * as s from "@/db/schema";
+import { inChunks, MAX_ROWS_PER_STATEMENT } from "@/db/bulk";
 
 /**
  * The claim-matching index and the imported fact-checks behind it. Search itself runs through the
@@ -30,23 +31,22 @@ export type ClaimIndexRow = ClaimIndexInput & { id: number };
  * loses its vectors, so the next embedding pass computes them again.
  */
 export async function upsertClaimIndex(db: Database, rows: ClaimIndexInput[]): Promise<number[]> {
+  // Bounded (db/bulk.ts): each slice is one transaction of a lookup and an insert of at most
+  // MAX_ROWS_PER_STATEMENT rows; a crash between slices leaves whole slices, which a rerun upserts again.
+  return inChunks(rows, (slice) => upsertClaimIndexSlice(db, slice));
+}
+
+async function upsertClaimIndexSlice(db: Database, rows: ClaimIndexInput[]): Promise<number[]> {
   if (rows.length === 0) return [];
   return db.transaction(async (tx) => {
-    const before = await tx
-      .select({
-        id: s.claimIndex.id,
-        source: s.claimIndex.source,
-        ref: s.claimIndex.sourceRef,
-        text: s.claimIndex.matchText,
-      })
-      .from(s.claimIndex)
-      .where(
-        sql`(${s.claimIndex.source}, ${s.claimIndex.sourceRef}) in (${sql.join(
-          rows.map((r) => sql`(${r.source}, ${r.sourceRef})`),
-          sql`, `,
-        )})`,
-      );
-    const old = new Map(before.map((b) => [`${b.source}\u0000${b.ref}`, b]));
+    // Set-based: two typed arrays, two parameters whatever the size. A `(source, ref) in ((..), ..)`
+    // list of 300 pairs is what aborted PGlite (issue 32).
+    const before = await tx.execute<{ id: number | string; source: string; ref: string; text: string }>(sql`
+      select c.id, c.source, c.source_ref as ref, c.match_text as text
+      from claim_index c
+      join unnest(${sql.param(rows.map((r) => r.source))}::text[], ${sql.param(rows.map((r) => r.sourceRef))}::text[]) as k(source, ref)
+        on c.source = k.source and c.source_ref = k.ref`);
+    const old = new Map(before.rows.map((b) => [`${b.source}\u0000${b.ref}`, { ...b, id: Number(b.id) }]));
     const out = await tx
       .insert(s.claimIndex)
       .values(rows)
@@ -103,14 +103,17 @@ export async function storeClaimVectors(
   model: string,
   rows: Array<{ id: number; vector: number[] }>,
 ): Promise<void> {
-  if (rows.length === 0) return;
-  await db
-    .insert(s.claimIndexEmbeddings)
-    .values(rows.map((r) => ({ claimId: r.id, model, dim: r.vector.length, embedding: r.vector })))
-    .onConflictDoUpdate({
-      target: [s.claimIndexEmbeddings.claimId, s.claimIndexEmbeddings.model],
-      set: { embedding: sql`excluded.embedding`, dim: sql`excluded.dim` },
-    });
+  // Bounded (db/bulk.ts): one insert per MAX_ROWS_PER_STATEMENT vectors; callers send an embedder batch.
+  await inChunks(rows, async (slice) => {
+    await db
+      .insert(s.claimIndexEmbeddings)
+      .values(slice.map((r) => ({ claimId: r.id, model, dim: r.vector.length, embedding: r.vector })))
+      .onConflictDoUpdate({
+        target: [s.claimIndexEmbeddings.claimId, s.claimIndexEmbeddings.model],
+        set: { embedding: sql`excluded.embedding`, dim: sql`excluded.dim` },
+      });
+    return [];
+  });
 }
 
 export async function claimIndexSize(db: Database): Promise<number> {
@@ -162,6 +165,33 @@ export async function unindexedFinishedDebates(
   }));
 }
 
+/**
+ * Imported fact-checks stored but not in the index: what an import stopped between its two writes
+ * left behind. The next import (or `factchecks reindex`) indexes them, so a retry completes the pool.
+ */
+export async function unindexedImportedFactChecks(
+  db: Database,
+  limit: number,
+): Promise<Array<typeof s.importedFactChecks.$inferSelect>> {
+  return db
+    .select()
+    .from(s.importedFactChecks)
+    .where(
+      sql`not exists (select 1 from claim_index ci where ci.source = 'imported' and ci.source_ref = ${s.importedFactChecks.id}::text)`,
+    )
+    .orderBy(s.importedFactChecks.id)
+    .limit(limit);
+}
+
+export async function countImportedFactChecks(db: Database): Promise<{ stored: number; unindexed: number }> {
+  const r = await db.execute<{ stored: number | string; unindexed: number | string }>(sql`
+    select count(*) as stored,
+      count(*) filter (where not exists (
+        select 1 from claim_index ci where ci.source = 'imported' and ci.source_ref = f.id::text)) as unindexed
+    from imported_fact_checks f`);
+  return { stored: Number(r.rows[0]?.stored ?? 0), unindexed: Number(r.rows[0]?.unindexed ?? 0) };
+}
+
 export type ImportedFactCheckInput = Omit<typeof s.importedFactChecks.$inferInsert, "id" | "createdAt">;
 
 /**
@@ -172,8 +202,8 @@ export async function insertImportedFactChecks(
   db: Database,
   rows: ImportedFactCheckInput[],
 ): Promise<Array<typeof s.importedFactChecks.$inferSelect>> {
-  if (rows.length === 0) return [];
-  return db.insert(s.importedFactChecks).values(rows).onConflictDoNothing().returning();
+  // Bounded (db/bulk.ts): one insert of at most MAX_ROWS_PER_STATEMENT records (13 columns each) per statement.
+  return inChunks(rows, (slice) => db.insert(s.importedFactChecks).values(slice).onConflictDoNothing().returning());
 }
 
 export async function analyzeClaimIndex(db: Database): Promise<void> {
@@ -199,6 +229,10 @@ export async function claimCandidateRows(
 ): Promise<Map<number, ClaimCandidateRow>> {
   const out = new Map<number, ClaimCandidateRow>();
   if (ids.length === 0) return out;
+  // Set-based (one array parameter), and the candidates are a re-ranker's pool: cap it anyway so a
+  // caller can never send a statement of unbounded size back through PGlite.
+  if (ids.length > MAX_ROWS_PER_STATEMENT * 10)
+    throw new Error(`claimCandidateRows: ${ids.length} candidates, at most ${MAX_ROWS_PER_STATEMENT * 10} per call`);
   const dim = query.vector.length;
   if (!Number.isInteger(dim) || dim < 1 || dim > 16_000) throw new Error(`invalid query vector dimension ${dim}`);
   for (const x of query.vector) if (!Number.isFinite(x)) throw new Error("query vector contains a non-finite number");
@@ -210,10 +244,7 @@ export async function claimCandidateRows(
            array_to_json(tsvector_to_array(c.tsv)) as al
     from claim_index c
     left join claim_index_embeddings e on e.claim_id = c.id and e.model = ${query.model} and e.dim = ${dim}
-    where c.id in (${sql.join(
-      ids.map((id) => sql`${id}`),
-      sql`, `,
-    )})`);
+    where c.id = any(${sql.param(ids)}::bigint[])`);
   const arr = (v: unknown) => (typeof v === "string" ? (JSON.parse(v) as string[]) : ((v as string[] | null) ?? []));
   const date = (v: unknown) => (v === null || v === undefined ? null : v instanceof Date ? v : new Date(String(v)));
   for (const r of res.rows) {

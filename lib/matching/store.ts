@@ -1,5 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import type { Database } from "@/db/client";
+import { MAX_ROWS_PER_STATEMENT } from "@/db/bulk";
 import * as q from "@/db/queries/claim-index";
 import { ensureVectorIndex } from "@/db/queries/vector-index";
 import * as s from "@/db/schema";
@@ -79,7 +80,8 @@ export async function embedMissingClaims(
 export async function indexFinishedDebates(db: Database): Promise<number> {
   let added = 0;
   for (;;) {
-    const rows = await q.unindexedFinishedDebates(db, 500);
+    // One slice per statement bound (db/bulk.ts); each slice is committed before the next is read.
+    const rows = await q.unindexedFinishedDebates(db, MAX_ROWS_PER_STATEMENT);
     if (rows.length === 0) break;
     await q.upsertClaimIndex(
       db,
@@ -99,7 +101,7 @@ export async function indexFinishedDebates(db: Database): Promise<number> {
       })),
     );
     added += rows.length;
-    if (rows.length < 500) break;
+    if (rows.length < MAX_ROWS_PER_STATEMENT) break;
   }
   if (added) invalidateLexemeStats(db);
   return added;
@@ -154,6 +156,22 @@ export async function indexPublishedCheck(
 export async function unindexPublishedCheck(db: Database, id: string): Promise<void> {
   await db.delete(s.claimIndex).where(and(eq(s.claimIndex.source, "published"), eq(s.claimIndex.sourceRef, id)));
   invalidateLexemeStats(db);
+}
+
+/**
+ * Indexes every stored imported fact-check that is not in the index yet (an import stopped between
+ * storing and indexing), one bounded slice at a time. Returns how many it indexed.
+ */
+export async function indexStoredImports(db: Database, signal?: AbortSignal): Promise<number> {
+  let added = 0;
+  for (;;) {
+    signal?.throwIfAborted();
+    const rows = await q.unindexedImportedFactChecks(db, MAX_ROWS_PER_STATEMENT);
+    if (rows.length === 0) break;
+    await indexImportedRows(db, rows);
+    added += rows.length;
+  }
+  return added;
 }
 
 /** Index rows for imported fact-checks just inserted (vectors follow in embedMissingClaims). */

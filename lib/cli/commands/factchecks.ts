@@ -4,7 +4,7 @@ import { getDb } from "@/db/client";
 import { claimIndexSize } from "@/db/queries/claim-index";
 import { getSetting, setSetting } from "@/db/queries/settings";
 import { importFactChecks, type ImportProgress } from "@/lib/matching/import/run";
-import { embedMissingClaims } from "@/lib/matching/store";
+import { embedMissingClaims, indexStoredImports } from "@/lib/matching/store";
 import { dim, emit, yellow } from "../output";
 
 /** A bar on a terminal, a line per phase otherwise (logs stay readable). */
@@ -105,6 +105,8 @@ export function register(program: Command) {
       const bar = progress(true);
       let r;
       try {
+        // Checks an interrupted import stored but did not index become searchable first.
+        await indexStoredImports(db);
         r = await embedMissingClaims({ db }, { onProgress: (p) => bar.update({ phase: "embed", ...p }) });
       } finally {
         bar.stop();
