@@ -1,4 +1,5 @@
-import { and, arrayContains, arrayOverlaps, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, arrayContains, arrayOverlaps, desc, eq, sql } from "drizzle-orm";
+import { anyUuid } from "@/db/bulk";
 import type { Database } from "@/db/client";
 import * as s from "@/db/schema";
 import type { WebhookEventType } from "@/db/schema";
@@ -309,11 +310,14 @@ export async function deliveryCounts(db: Executor, subscriptionId: string) {
 
 export async function attemptsOf(db: Executor, deliveryIds: string[]) {
   if (!deliveryIds.length) return [];
-  return db
-    .select()
-    .from(s.webhookAttempts)
-    .where(inArray(s.webhookAttempts.deliveryId, deliveryIds))
-    .orderBy(desc(s.webhookAttempts.attempt));
+  return (
+    db
+      .select()
+      .from(s.webhookAttempts)
+      // One array parameter whatever the number of deliveries (db/bulk.ts).
+      .where(anyUuid(s.webhookAttempts.deliveryId, deliveryIds))
+      .orderBy(desc(s.webhookAttempts.attempt))
+  );
 }
 
 export async function getDelivery(db: Executor, id: string) {
