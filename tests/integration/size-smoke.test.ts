@@ -12,6 +12,8 @@ import { exportDebates } from "@/lib/export/debates";
 import { importJsonl } from "@/lib/export/import";
 import { ImportError, importFactChecks } from "@/lib/matching/import/run";
 import { indexFinishedDebates } from "@/lib/matching/store";
+import { ingestSource } from "@/lib/corpus/ingest";
+import { reembedCorpus } from "@/lib/corpus/reembed";
 import { seedDebates } from "../helpers/seed-debates";
 import { fakeEmbedder } from "../helpers/fake-embedder";
 import { freshDatabase } from "./test-db";
@@ -163,5 +165,38 @@ describe(`${N} debates: backfill into the claim index, export and import back`, 
     expect(r).toMatchObject({ debates: N, debatesAdded: 300 });
     const n = await h.db.execute<{ n: number | string }>(sql`select count(*) as n from debates`);
     expect(Number(n.rows[0]!.n)).toBe(N);
+  });
+});
+
+describe(`corpus of ${N} passages`, () => {
+  async function stored(model: string) {
+    const r = await h.db.execute<{ passages: number | string; vectors: number | string }>(sql`
+      select (select count(*) from passages p join corpora c on c.id = p.corpus_id where c.name = 'size') as passages,
+             (select count(*) from passage_embeddings e where e.model = ${model}) as vectors`);
+    return { passages: Number(r.rows[0]!.passages), vectors: Number(r.rows[0]!.vectors) };
+  }
+
+  it("ingests past the ingest batch (256 documents) and the statement bound, re-ingests nothing twice, re-embeds every passage", async () => {
+    const file = path.join(dir, "corpus.jsonl");
+    const body = (i: number) =>
+      `Passage ${i}. The council voted on the bridge budget on day ${i}; the mayor said the flood wall would cost ${i} million. `.repeat(
+        3,
+      );
+    fs.writeFileSync(
+      file,
+      `${Array.from({ length: N }, (_, i) => JSON.stringify({ id: `doc-${i}`, title: `Report ${i}`, text: body(i) })).join("\n")}\n`,
+    );
+    const first = await ingestSource(h.db, file, { corpus: "size", embedder });
+    expect(first).toMatchObject({ status: "completed", docsAdded: N, passagesAdded: N, errors: 0 });
+    expect(await stored(embedder.id)).toEqual({ passages: N, vectors: N });
+
+    const again = await ingestSource(h.db, file, { corpus: "size", embedder });
+    expect(again).toMatchObject({ status: "completed", passagesAdded: 0 });
+    expect(await stored(embedder.id)).toEqual({ passages: N, vectors: N });
+
+    const other = fakeEmbedder({ id: "test:hash-24", dim: 24, batchSize: 300 });
+    const re = await reembedCorpus(h.db, "size", { embedder: other, batchSize: 300 });
+    expect(re.status).toBe("completed");
+    expect(await stored(other.id)).toEqual({ passages: N, vectors: N });
   });
 });
