@@ -1,5 +1,5 @@
 import { and, arrayContains, arrayOverlaps, desc, eq, sql } from "drizzle-orm";
-import { anyUuid } from "@/db/bulk";
+import { anyUuid, inChunks } from "@/db/bulk";
 import type { Database } from "@/db/client";
 import * as s from "@/db/schema";
 import type { WebhookEventType } from "@/db/schema";
@@ -130,12 +130,14 @@ export async function insertEvent(db: Executor, e: { type: WebhookEventType; key
 }
 
 export async function insertDeliveries(db: Executor, eventId: string, subscriptionIds: string[], lastAttempt: number) {
-  if (!subscriptionIds.length) return [];
-  return db
-    .insert(s.webhookDeliveries)
-    .values(subscriptionIds.map((subscriptionId) => ({ eventId, subscriptionId, lastAttempt })))
-    .onConflictDoNothing()
-    .returning({ id: s.webhookDeliveries.id });
+  // One row per subscription: few in practice, bounded anyway (db/bulk.ts), one insert per slice.
+  return inChunks(subscriptionIds, (slice) =>
+    db
+      .insert(s.webhookDeliveries)
+      .values(slice.map((subscriptionId) => ({ eventId, subscriptionId, lastAttempt })))
+      .onConflictDoNothing()
+      .returning({ id: s.webhookDeliveries.id }),
+  );
 }
 
 // --- the queue -------------------------------------------------------------------------------
