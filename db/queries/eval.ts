@@ -185,10 +185,13 @@ export async function releaseStaleItems(
     set: { status: "pending", workerId: null },
   });
   if (!ids.length) return [];
-  return db
-    .select({ id: s.evalItems.id, run_id: s.evalItems.runId })
-    .from(s.evalItems)
-    .where(inArray(s.evalItems.id, ids));
+  return (
+    db
+      .select({ id: s.evalItems.id, run_id: s.evalItems.runId })
+      .from(s.evalItems)
+      // A crashed worker of a big run can leave thousands: one array parameter (db/bulk.ts).
+      .where(anyUuid(s.evalItems.id, ids))
+  );
 }
 
 /** Workers of running items of active runs, other than `self`: the sweep asks which of them are dead. */
