@@ -1,3 +1,5 @@
+import { sql, type SQL, type SQLWrapper } from "drizzle-orm";
+
 /**
  * The one bound on statements whose size grows with their input (a multi-row `values`, an `in (...)`
  * list, an array of parameters). Embedded PGlite aborts the whole process ("Aborted()", the WASM
@@ -33,4 +35,12 @@ export async function inChunks<T, R>(
   const out: R[] = [];
   for (const slice of chunks(rows, size)) out.push(...(await fn(slice)));
   return out;
+}
+
+/**
+ * `column = any($1::uuid[])`: a lookup by any number of uuids as one array parameter, where an
+ * `inArray` would send one parameter per id and grow the statement with its input.
+ */
+export function anyUuid(column: SQLWrapper, ids: readonly string[]): SQL {
+  return sql`${column} = any(${sql.param([...ids])}::uuid[])`;
 }

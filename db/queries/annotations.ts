@@ -1,4 +1,5 @@
-import { and, asc, desc, eq, inArray, notExists, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, notExists, sql, type SQL } from "drizzle-orm";
+import { anyUuid } from "@/db/bulk";
 import type { Database } from "@/db/client";
 import * as s from "@/db/schema";
 import { getSetting } from "./settings";
@@ -317,7 +318,8 @@ export async function saveAnnotation(
 
 /** Latest version per (debate, annotator), for the given debates or for all. */
 export async function currentAnnotations(db: Database, debateIds?: string[]) {
-  const where = debateIds ? inArray(s.annotations.debateId, debateIds) : undefined;
+  // One array parameter whatever the number of debates (db/bulk.ts).
+  const where = debateIds ? anyUuid(s.annotations.debateId, debateIds) : undefined;
   const rows = await db
     .selectDistinctOn([s.annotations.debateId, s.annotations.annotatorId], {
       a: s.annotations,

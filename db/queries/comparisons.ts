@@ -1,4 +1,5 @@
 import { and, desc, eq, ilike, inArray, lt, or, sql } from "drizzle-orm";
+import { anyUuid } from "@/db/bulk";
 import type { Database } from "@/db/client";
 import * as s from "@/db/schema";
 import { cursorAt, keysetBefore, type Cursor } from "./keyset";
@@ -77,7 +78,8 @@ async function usageByDebate(db: Database, debateIds: string[]) {
       costUsd: sql<number | null>`sum(${s.llmCalls.costUsd})`,
     })
     .from(s.llmCalls)
-    .where(inArray(s.llmCalls.debateId, debateIds))
+    // One array parameter whatever the number of debates (db/bulk.ts).
+    .where(anyUuid(s.llmCalls.debateId, debateIds))
     .groupBy(s.llmCalls.debateId);
   return new Map(
     rows.map((r) => [
@@ -139,7 +141,7 @@ export async function spokenTurns(db: Database, debateIds: string[]) {
       status: s.turns.status,
     })
     .from(s.turns)
-    .where(and(inArray(s.turns.debateId, debateIds), eq(s.turns.kind, "speech")))
+    .where(and(anyUuid(s.turns.debateId, debateIds), eq(s.turns.kind, "speech")))
     .orderBy(s.turns.seq);
 }
 

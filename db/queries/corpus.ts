@@ -1,4 +1,5 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
+import { chunks, MAX_ROWS_PER_STATEMENT } from "@/db/bulk";
 import type { Database } from "@/db/client";
 import { corpora, documents, passageEmbeddings, passages } from "@/db/schema";
 import type { ChunkingOptions } from "@/lib/corpus/types";
@@ -133,14 +134,9 @@ export type DocumentToWrite = {
   passages: PassageToWrite[];
 };
 
-// Both drivers send parameters one by one; staying well under PostgreSQL's 65,535 per statement.
-const ROWS_PER_STATEMENT = 1000;
-
-function chunks<T>(items: T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
-}
+// The shared statement bound (db/bulk.ts): 1,000-row statements were under PostgreSQL's 65,535
+// parameters but past what embedded PGlite takes.
+const ROWS_PER_STATEMENT = MAX_ROWS_PER_STATEMENT;
 
 /**
  * Writes one batch of new and changed documents with their passages and vectors. Call it inside

@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, inArray, lt, notInArray, or, sql, isNull } from "drizzle-orm";
+import { anyUuid } from "@/db/bulk";
 import { debateLease, leaseOrphaned, otherHolders, reclaimOrphans, renewLeases } from "./leases";
 import type { Database } from "@/db/client";
 import { isPglite, queryPrepared } from "@/db/pglite-prepared";
@@ -374,7 +375,8 @@ export async function markOrphansInterrupted(
   if (rows.length)
     await db.delete(s.turns).where(
       and(
-        inArray(
+        // Every debate of a dead runner: one array parameter, however many (db/bulk.ts).
+        anyUuid(
           s.turns.debateId,
           rows.map((r) => r.id),
         ),
@@ -669,6 +671,7 @@ export async function completeWithVerdict(
     ) => sql`(${debateId}::uuid, ${r.isFinal}::boolean, ${r.judgeRole}::text, ${r.label}::text, ${r.reason ?? null}::text, ${r.rawText ?? null}::text, ${r.confidence ?? null}::real,
       ${json(r.labelProbs)}::jsonb, ${r.stoppedEarly}::boolean, ${r.stopAfter ?? null}::text, ${r.roundsCompleted ?? null}::int, ${json(r.details)}::jsonb)`,
   );
+  // One row per judge plus the final verdict: its size is set by the method, not by the input.
   const done = await db.execute<{
     completed: number;
   }>(sql`with removed as (delete from verdicts where debate_id = ${debateId}::uuid returning 1),

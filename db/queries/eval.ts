@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
+import { anyUuid } from "@/db/bulk";
 import { evidenceRows } from "./debates";
 import { evalItemLease, leaseLapsed, otherHolders, reclaimOrphans, renewLeases } from "./leases";
 import type { Database } from "@/db/client";
@@ -185,10 +186,13 @@ export async function releaseStaleItems(
     set: { status: "pending", workerId: null },
   });
   if (!ids.length) return [];
-  return db
-    .select({ id: s.evalItems.id, run_id: s.evalItems.runId })
-    .from(s.evalItems)
-    .where(inArray(s.evalItems.id, ids));
+  return (
+    db
+      .select({ id: s.evalItems.id, run_id: s.evalItems.runId })
+      .from(s.evalItems)
+      // A crashed worker of a big run can leave thousands: one array parameter (db/bulk.ts).
+      .where(anyUuid(s.evalItems.id, ids))
+  );
 }
 
 /** Workers of running items of active runs, other than `self`: the sweep asks which of them are dead. */
@@ -405,7 +409,8 @@ export async function runCheckpointRows(db: Database, runId: string) {
   const ids = debates.map((d) => d.debateId);
   const [cps, turns] = ids.length
     ? await Promise.all([
-        db.select().from(s.checkpoints).where(inArray(s.checkpoints.debateId, ids)).orderBy(asc(s.checkpoints.round)),
+        // A run holds thousands of debates: one array parameter, not one per id (db/bulk.ts).
+        db.select().from(s.checkpoints).where(anyUuid(s.checkpoints.debateId, ids)).orderBy(asc(s.checkpoints.round)),
         db
           .select({
             debateId: s.turns.debateId,
@@ -415,7 +420,7 @@ export async function runCheckpointRows(db: Database, runId: string) {
             completionTokens: s.turns.completionTokens,
           })
           .from(s.turns)
-          .where(inArray(s.turns.debateId, ids)),
+          .where(anyUuid(s.turns.debateId, ids)),
       ])
     : [[], []];
   return { debates, checkpoints: cps, turns };

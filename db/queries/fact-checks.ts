@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, gt, inArray, isNotNull, lt, lte, ne, or, sql } from "drizzle-orm";
+import { anyUuid } from "@/db/bulk";
 import type { Database } from "@/db/client";
 import * as s from "@/db/schema";
 import type { FactCheckState } from "@/db/schema";
@@ -285,17 +286,20 @@ export async function comparisonClaim(db: Database, comparisonId: string) {
 /** The frozen evidence of these debates, in each debate's rank order: what an editor may cite. */
 export async function evidenceOf(db: Database, debateIds: string[]) {
   if (!debateIds.length) return [];
-  return db
-    .select({
-      debateId: s.debateEvidence.debateId,
-      rank: s.debateEvidence.rank,
-      title: s.debateEvidence.title,
-      url: s.debateEvidence.url,
-      text: s.debateEvidence.text,
-    })
-    .from(s.debateEvidence)
-    .where(inArray(s.debateEvidence.debateId, debateIds))
-    .orderBy(asc(s.debateEvidence.debateId), asc(s.debateEvidence.rank));
+  return (
+    db
+      .select({
+        debateId: s.debateEvidence.debateId,
+        rank: s.debateEvidence.rank,
+        title: s.debateEvidence.title,
+        url: s.debateEvidence.url,
+        text: s.debateEvidence.text,
+      })
+      .from(s.debateEvidence)
+      // One array parameter whatever the number of debates (db/bulk.ts).
+      .where(anyUuid(s.debateEvidence.debateId, debateIds))
+      .orderBy(asc(s.debateEvidence.debateId), asc(s.debateEvidence.rank))
+  );
 }
 
 /** The first live read-only link to a debate or a comparison, if any (the public page links to it when the editor chose so). */

@@ -1,4 +1,5 @@
 import { eq, sql } from "drizzle-orm";
+import { inChunks } from "@/db/bulk";
 import type { Database } from "@/db/client";
 import { ingestJobs, passageEmbeddings } from "@/db/schema";
 import type { Executor } from "./ingest-jobs";
@@ -41,22 +42,19 @@ export async function addPassageVectors(
 ): Promise<number> {
   if (rows.length === 0) return 0;
   const ids = rows.map((r) => r.passageId);
+  // Set-based: one array parameter whatever the batch size (db/bulk.ts).
   const live = await tx.execute<{ id: string | number }>(
-    sql`select id from passages where id in (${sql.join(
-      ids.map((i) => sql`${i}`),
-      sql`, `,
-    )})`,
+    sql`select id from passages where id = any(${sql.param(ids)}::bigint[])`,
   );
   const keep = new Set(live.rows.map((r) => Number(r.id)));
   const values = rows
     .filter((r) => keep.has(r.passageId))
     .map((r) => ({ passageId: r.passageId, model, dim: r.embedding.length, embedding: r.embedding }));
   if (values.length === 0) return 0;
-  const inserted = await tx
-    .insert(passageEmbeddings)
-    .values(values)
-    .onConflictDoNothing()
-    .returning({ id: passageEmbeddings.passageId });
+  // Bounded (db/bulk.ts): one insert per MAX_ROWS_PER_STATEMENT vectors.
+  const inserted = await inChunks(values, (slice) =>
+    tx.insert(passageEmbeddings).values(slice).onConflictDoNothing().returning({ id: passageEmbeddings.passageId }),
+  );
   return inserted.length;
 }
 

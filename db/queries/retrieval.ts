@@ -1,4 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
+import { MAX_ROWS_PER_STATEMENT } from "@/db/bulk";
 import type { Database } from "@/db/client";
 import { denseExpression } from "./vector-index";
 
@@ -61,7 +62,16 @@ function vectorLiteral(v: number[], dim: number) {
   return sql`${`[${v.join(",")}]`}::vector(${sql.raw(String(dim))})`;
 }
 
+/**
+ * An `in (...)` list of parameters. Its callers pass a search's filter (the corpora and documents
+ * a user picked) or a candidate pool (top-k ids); the statement bound (db/bulk.ts) caps both, so a
+ * filter listing thousands of documents is refused with a message instead of aborting PGlite.
+ */
 function inList<T>(values: T[]) {
+  if (values.length > MAX_ROWS_PER_STATEMENT)
+    throw new Error(
+      `a search may name at most ${MAX_ROWS_PER_STATEMENT} corpora, documents or candidates at once (got ${values.length}); narrow the filter`,
+    );
   return sql.join(
     values.map((v) => sql`${v}`),
     sql`, `,

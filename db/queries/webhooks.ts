@@ -1,4 +1,5 @@
-import { and, arrayContains, arrayOverlaps, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, arrayContains, arrayOverlaps, desc, eq, sql } from "drizzle-orm";
+import { anyUuid, inChunks } from "@/db/bulk";
 import type { Database } from "@/db/client";
 import * as s from "@/db/schema";
 import type { WebhookEventType } from "@/db/schema";
@@ -129,12 +130,14 @@ export async function insertEvent(db: Executor, e: { type: WebhookEventType; key
 }
 
 export async function insertDeliveries(db: Executor, eventId: string, subscriptionIds: string[], lastAttempt: number) {
-  if (!subscriptionIds.length) return [];
-  return db
-    .insert(s.webhookDeliveries)
-    .values(subscriptionIds.map((subscriptionId) => ({ eventId, subscriptionId, lastAttempt })))
-    .onConflictDoNothing()
-    .returning({ id: s.webhookDeliveries.id });
+  // One row per subscription: few in practice, bounded anyway (db/bulk.ts), one insert per slice.
+  return inChunks(subscriptionIds, (slice) =>
+    db
+      .insert(s.webhookDeliveries)
+      .values(slice.map((subscriptionId) => ({ eventId, subscriptionId, lastAttempt })))
+      .onConflictDoNothing()
+      .returning({ id: s.webhookDeliveries.id }),
+  );
 }
 
 // --- the queue -------------------------------------------------------------------------------
@@ -309,11 +312,14 @@ export async function deliveryCounts(db: Executor, subscriptionId: string) {
 
 export async function attemptsOf(db: Executor, deliveryIds: string[]) {
   if (!deliveryIds.length) return [];
-  return db
-    .select()
-    .from(s.webhookAttempts)
-    .where(inArray(s.webhookAttempts.deliveryId, deliveryIds))
-    .orderBy(desc(s.webhookAttempts.attempt));
+  return (
+    db
+      .select()
+      .from(s.webhookAttempts)
+      // One array parameter whatever the number of deliveries (db/bulk.ts).
+      .where(anyUuid(s.webhookAttempts.deliveryId, deliveryIds))
+      .orderBy(desc(s.webhookAttempts.attempt))
+  );
 }
 
 export async function getDelivery(db: Executor, id: string) {

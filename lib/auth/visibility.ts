@@ -1,4 +1,5 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
+import { anyUuid } from "@/db/bulk";
 import type { Database } from "@/db/client";
 import * as s from "@/db/schema";
 import { getSettings, type Settings } from "@/db/queries/settings";
@@ -118,7 +119,8 @@ export async function settledAmong(db: Database, p: ViewerPolicy, debateIds: str
   const rows = await db
     .select({ id: s.annotations.debateId })
     .from(s.annotations)
-    .where(inArray(s.annotations.debateId, debateIds))
+    // One array parameter whatever the number of debates (db/bulk.ts).
+    .where(anyUuid(s.annotations.debateId, debateIds))
     .groupBy(s.annotations.debateId)
     .having(
       sql`bool_or(${s.annotations.annotatorId} = ${p.viewerId}) or count(distinct ${s.annotations.annotatorId}) >= ${p.overlap}`,

@@ -1,4 +1,5 @@
 import { and, asc, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { MAX_ROWS_PER_STATEMENT } from "@/db/bulk";
 import type { Database } from "@/db/client";
 import * as s from "@/db/schema";
 import { cursorAt, keysetAfter, keysetPages, type Cursor } from "@/db/queries/keyset";
@@ -210,8 +211,11 @@ function withoutVectors(m: Record<string, unknown> | null): Record<string, unkno
 export async function* exportDebates(
   db: Database,
   f: ExportFilters = {},
-  pageSize = 500,
+  // A page's ids go into five `in (...)` lists: the statement bound (db/bulk.ts) keeps each one a
+  // size PGlite takes, and one page of debates with their turns is what an export holds in memory.
+  pageSize = MAX_ROWS_PER_STATEMENT,
 ): AsyncGenerator<ExportedDebate> {
+  const size = Math.min(pageSize, MAX_ROWS_PER_STATEMENT);
   const scope = f.scope ?? EVERYTHING;
   const hideGold = scope.blind && scope.hideGold;
   const anonymous = !scope.blind && !!scope.anonymous;
@@ -231,7 +235,7 @@ export async function* exportDebates(
         .leftJoin(s.evalRuns, eq(s.evalRuns.id, s.debates.evalRunId))
         .where(where(f, after))
         .orderBy(asc(s.debates.createdAt), asc(s.debates.id))
-        .limit(pageSize),
+        .limit(size),
     (r) => ({ at: r.cursorAt, id: r.d.id }),
   );
   for await (const page of pages) {
