@@ -325,7 +325,7 @@ describe("the proxy sees every route", () => {
     for (const file of ["api/corpora/[name]/uploads/route.ts", "api/eval/uploads/route.ts"]) {
       const upload = fs.readFileSync(path.join(APP, file), "utf8");
       const body = upload.slice(upload.indexOf("export async function POST"));
-      expect(body.split("\n").slice(0, 4).join("\n"), file).toMatch(/await gate\(request\)/);
+      expect(body.split("\n").slice(0, 4).join("\n"), file).toMatch(/await gate\(request, \{ streamedBody: true \}\)/);
       expect(upload, file).not.toMatch(/export (async )?function (GET|PUT|PATCH|DELETE)/);
     }
   });
