@@ -678,11 +678,14 @@ describe("Tool-MAD: resume", () => {
     useWeb("tavily");
     const id = await newDebate();
     const controller = new AbortController();
+    // Stop when the second of the two agents starts scoring its round-2 answer: both round-2
+    // searches and both answers are stored by then. (Stopping at one named agent's scoring raced
+    // with the other agent's answer, which runs beside it, and failed under load.)
+    let scoringRound2 = 0;
     const plan: Plan = {
       label: (a) => (a === "rag" ? "SUPPORTS" : "REFUTES"),
       onCall: (c) => {
-        // Both round-2 searches are done by the time the search agent's answer is scored.
-        if (c.format === "questions" && c.agent === "search" && c.round === 2) controller.abort();
+        if (c.format === "questions" && c.round === 2 && ++scoringRound2 === 2) controller.abort();
       },
     };
     const first = scripted(plan);
