@@ -51,6 +51,8 @@ const envSchema = z.object({
   LOCAL_MODEL_PATH: z.string().min(1).optional(),
   LOCAL_MODEL_CACHE_DIR: z.string().min(1).optional(),
   LOCAL_MODEL_DOWNLOAD: bool.default(true),
+  /** Where presets are downloaded from instead of Hugging Face (a mirror, or a test server): <base>/<file name>. */
+  LOCAL_MODEL_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
   LOCAL_CONTEXT_SIZE: positiveInt.default(8192),
   LOCAL_THREADS: positiveInt.optional(),
 
@@ -259,6 +261,8 @@ export type AppConfig = {
     modelPath?: string;
     cacheDir: string;
     allowDownload: boolean;
+    /** LOCAL_MODEL_BASE_URL: presets come from <baseUrl>/<file name> instead of their own address. */
+    baseUrl?: string;
     contextSize: number;
     threads?: number;
   };
@@ -434,6 +438,7 @@ export function parseConfig(
       modelPath: e.LOCAL_MODEL_PATH ? path.resolve(cwd, e.LOCAL_MODEL_PATH) : undefined,
       cacheDir: path.resolve(cwd, e.LOCAL_MODEL_CACHE_DIR ?? path.join(e.DATA_DIR, "models")),
       allowDownload: e.LOCAL_MODEL_DOWNLOAD,
+      baseUrl: e.LOCAL_MODEL_BASE_URL,
       contextSize: e.LOCAL_CONTEXT_SIZE,
       threads: e.LOCAL_THREADS,
     },

@@ -6,6 +6,9 @@ import { getHealth } from "@/lib/health";
 import { LoadDemoButton } from "@/components/corpus/load-demo-button";
 import { SAMPLE_CLAIMS, SAMPLE_CORPUS_NAME } from "@/lib/corpus/sample";
 import { plural } from "@/lib/plural";
+import { localSetupState } from "@/lib/ai/local-model-setup";
+import { LocalModelSetup } from "@/components/welcome/local-model-setup";
+import { localModelProgressAction, startLocalModelAction } from "./actions";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Welcome: what to do next" };
@@ -119,6 +122,11 @@ export default async function WelcomePage() {
               ) : (
                 <p>No language model is configured, so debates cannot run yet.</p>
               )}
+              <LocalModelSetup
+                initial={localSetupState()}
+                start={startLocalModelAction}
+                progress={localModelProgressAction}
+              />
               <p>
                 <Link href="/admin#models" className="font-medium underline">
                   Choose a provider and model on the Admin page

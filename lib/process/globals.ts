@@ -11,6 +11,7 @@ import type { ResolverFactory } from "@/lib/eval/executor";
 import type { AppWebhookWorker } from "@/lib/webhooks/queue";
 import type { LimitFunction } from "p-limit";
 import type { ModelOverlay } from "@/lib/config";
+import type { LocalSetupProcess } from "@/lib/ai/local-model-setup";
 
 /**
  * Every process-wide singleton of Counterpoint, in one list. Next.js evaluates a module once per
@@ -55,6 +56,8 @@ export interface ProcessGlobals {
   "minilm.loads": Map<string, Promise<MiniLmEngine>>;
   /** Parsing children running at once, so parallel uploads cannot multiply their memory caps (lib/untrusted/bounded.ts). */
   "parse-slots": LimitFunction;
+  /** The local model download started from /welcome and its progress (lib/ai/local-model-setup.ts). */
+  "local-model-setup": LocalSetupProcess;
 }
 
 type Key = keyof ProcessGlobals;

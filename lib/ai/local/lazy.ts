@@ -28,6 +28,7 @@ export function lazyLocalModel(spec: string, modelId: string, config: LocalConfi
         cacheDir: config.cacheDir,
         modelPath: config.modelPath,
         allowDownload: config.allowDownload,
+        baseUrl: config.baseUrl,
         onProgress: progress.onProgress,
       });
       return createLocalLanguageModel({ modelPath, modelId, contextSize: config.contextSize, threads: config.threads });

@@ -70,6 +70,8 @@ export interface ResolveLocalModelOptions {
   baseDir?: string;
   /** Replaces the preset's URL (tests, mirrors). */
   urlOverride?: string;
+  /** LOCAL_MODEL_BASE_URL: the preset's file is fetched from <baseUrl>/<file name> (mirrors, tests). */
+  baseUrl?: string;
   /** Replaces the built-in preset table (tests). */
   presets?: Readonly<Record<string, LocalModelPreset>>;
   /** Abort a download that receives nothing for this long. Default 60 s. */
@@ -165,6 +167,11 @@ async function verifyCached(file: string, preset: LocalModelPreset): Promise<"ok
   return "ok";
 }
 
+/** A preset's address under a mirror's base: one slash between them, the file name as a path segment. */
+export function presetUrlUnder(baseUrl: string, fileName: string): string {
+  return `${baseUrl.replace(/\/+$/, "")}/${encodeURIComponent(fileName)}`;
+}
+
 const inFlight = new Map<string, Promise<string>>();
 
 export async function resolveLocalModelFile(spec: string, opts: ResolveLocalModelOptions): Promise<string> {
@@ -184,7 +191,8 @@ export async function resolveLocalModelFile(spec: string, opts: ResolveLocalMode
     const known = Object.keys(presets).join(", ");
     throw new LocalModelFileError(`Unknown local model preset "${name}". Known presets: ${known}. ${HINT}`);
   }
-  const preset: LocalModelPreset = opts.urlOverride ? { ...found, url: opts.urlOverride } : found;
+  const url = opts.urlOverride ?? (opts.baseUrl ? presetUrlUnder(opts.baseUrl, found.fileName) : undefined);
+  const preset: LocalModelPreset = url ? { ...found, url } : found;
   const cacheDir = path.resolve(baseDir, opts.cacheDir);
   // The cache directory is the user's, chosen at run time: nothing here for the bundler to trace.
   const file = path.join(/*turbopackIgnore: true*/ cacheDir, preset.fileName);
