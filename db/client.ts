@@ -2,7 +2,6 @@ import fs from "node:fs";
 import path from "node:path";
 import type { NodePgDatabase } from "drizzle-orm/node-postgres";
 import { sql } from "drizzle-orm";
-import { getConfig, type AppConfig } from "@/lib/config";
 import * as schema from "./schema";
 import { applyMigrations } from "./migrate";
 import { peekDbGlobal, setDbGlobal } from "./process-globals";
@@ -13,6 +12,12 @@ import { peekDbGlobal, setDbGlobal } from "./process-globals";
  */
 export type Database = NodePgDatabase<typeof schema>;
 export type Backend = "pglite" | "postgres";
+
+/** Where the database is: a PGlite data directory or a PostgreSQL URL (lib/config.ts reads it from the environment). */
+export type DatabaseLocation = { backend: "pglite"; dataDir: string } | { backend: "postgres"; url: string };
+
+/** What getDb() opens and migrates: passed in by the process's composition root, since db/ reads no configuration. */
+export type DatabaseSettings = { database: DatabaseLocation; migrationsDir: string };
 
 export type DbHandle = {
   db: Database;
@@ -147,13 +152,13 @@ async function openPostgres(url: string): Promise<DbHandle> {
 }
 
 export async function openDatabase(
-  database: AppConfig["database"],
+  database: DatabaseLocation,
   opts: { migrationsDir?: string; migrate?: boolean } = {},
 ): Promise<DbHandle> {
   const handle = database.backend === "pglite" ? await openPglite(database.dataDir) : await openPostgres(database.url);
   if (opts.migrate !== false) {
     try {
-      await applyMigrations(handle, opts.migrationsDir ?? getConfig().migrationsDir);
+      await applyMigrations(handle, opts.migrationsDir ?? databaseSettings().migrationsDir);
     } catch (e) {
       await handle.close();
       throw e;
@@ -172,7 +177,7 @@ export async function openDatabase(
  */
 export type DatabaseHooks = {
   /** After the database opened and migrated, before anyone gets the handle. */
-  opened?(handle: DbHandle, database: AppConfig["database"]): void | Promise<void>;
+  opened?(handle: DbHandle, database: DatabaseLocation): void | Promise<void>;
   /** Before the database closes (e.g. to send what is still queued). */
   closing?(): void | Promise<void>;
 };
@@ -181,12 +186,32 @@ export function addDatabaseHooks(hooks: DatabaseHooks) {
   setDbGlobal("db.hooks", [...(peekDbGlobal("db.hooks") ?? []), hooks]);
 }
 
-/** The process-wide database, opened and migrated on first use. */
+/**
+ * Tells getDb() where the database is. Called once at process start by the composition root
+ * (lib/process/services.ts configureDatabaseFromConfig) with a function, not a value, so settings read
+ * at open time (tests change DATABASE_URL between files) are the ones used.
+ */
+export function configureDatabase(settings: () => DatabaseSettings) {
+  setDbGlobal("db.settings", settings);
+}
+
+function databaseSettings(): DatabaseSettings {
+  const settings = peekDbGlobal("db.settings");
+  if (!settings)
+    throw new Error(
+      "The database is not configured: it was opened before configureDatabase() (db/client.ts) said where it is. " +
+        "Call installProcessServices() or configureDatabaseFromConfig() (lib/process/services.ts) at process start, " +
+        "or pass migrationsDir to openDatabase().",
+    );
+  return settings();
+}
+
+/** The process-wide database, opened and migrated on first use, where configureDatabase said. */
 export function getDb(): Promise<DbHandle> {
   const open = peekDbGlobal("db");
   if (open) return open;
-  const database = getConfig().database;
-  const opening = openDatabase(database).then(async (handle) => {
+  const { database, migrationsDir } = databaseSettings();
+  const opening = openDatabase(database, { migrationsDir }).then(async (handle) => {
     for (const hooks of peekDbGlobal("db.hooks") ?? []) await hooks.opened?.(handle, database);
     return handle;
   });

@@ -1,8 +1,8 @@
-import type { DatabaseHooks, DbHandle } from "./client";
+import type { DatabaseHooks, DatabaseSettings, DbHandle } from "./client";
 
 /**
  * The database layer's process-wide singletons. Every other one is listed in
- * lib/process/globals.ts; these two live here because db/ may not import lib/ (the layers point
+ * lib/process/globals.ts; these live here because db/ may not import lib/ (the layers point
  * down). Same scheme: one value per process under `Symbol.for("counterpoint.<key>")`, because
  * Next.js may evaluate db/client.ts once per bundle and again on dev reloads, and the process must
  * still open the database exactly once.
@@ -12,6 +12,8 @@ export interface DbProcessGlobals {
   db: Promise<DbHandle>;
   /** What runs beside the database, registered by the composition root (lib/process/services.ts). */
   "db.hooks": DatabaseHooks[];
+  /** Where the database is, set by the composition root (db/client.ts configureDatabase). */
+  "db.settings": () => DatabaseSettings;
 }
 
 type Key = keyof DbProcessGlobals;

@@ -16,7 +16,7 @@ import {
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
-import type { MatchDecision } from "../lib/matching/types";
+import type { MatchDecision } from "./types";
 
 /*
  * The whole data model. Debate protocols differ in roles and phases (RADAR's Politician and

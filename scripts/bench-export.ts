@@ -8,7 +8,7 @@ import { openDatabase } from "@/db/client";
 import { seedDebates } from "@/tests/helpers/seed-debates";
 
 const n = Number(process.argv[2] ?? 50_000);
-const h = await openDatabase(getConfig().database);
+const h = await openDatabase(getConfig().database, { migrationsDir: getConfig().migrationsDir });
 const t0 = Date.now();
 await seedDebates(h.db, { count: n, dataset: "politifact" });
 console.log(`seeded ${n} debates in ${((Date.now() - t0) / 1000).toFixed(1)} s`);

@@ -1,14 +1,19 @@
 // `npm run check:deps`: the import rules that keep the layers pointing down, checked on every
 // source file with the TypeScript compiler's own import scanner (no type check, a few seconds):
-//   1. db/ imports nothing from lib/ except lib/config and type-only imports;
+//   1. db/ imports nothing from lib/, type-only imports included: the shapes db/ stores are
+//      defined in db/ (db/types.ts) and lib/ re-exports them, and the database settings are passed
+//      down (db/client.ts configureDatabase), so types and settings flow down like code does;
 //   2. lib/ imports nothing from app/, components/ or lib/cli/ (lib/cli itself may);
-//   3. no import circles (type-only imports do not count: they vanish at run time).
+//   3. one method's folder (lib/debate/<method>/, a folder holding a definition.ts) imports nothing
+//      from another method's folder, types included: what two methods share lives in lib/debate/;
+//   4. no import circles (type-only imports do not count: they vanish at run time).
 // Exits 1 naming each broken rule with the files involved, so the fix is a search away.
+// `node scripts/check-deps.mjs [root]` checks another tree (the unit test's fixtures).
 import fs from "node:fs";
 import path from "node:path";
 import ts from "typescript";
 
-const root = path.resolve(import.meta.dirname, "..");
+const root = process.argv[2] ? path.resolve(process.argv[2]) : path.resolve(import.meta.dirname, "..");
 const SOURCE_DIRS = ["app", "components", "db", "lib", "scripts", "bin", "instrumentation.ts", "proxy.ts"];
 const EXTS = [".ts", ".tsx", ".mts", ".mjs", ".js"];
 
@@ -89,13 +94,31 @@ function importsOf(file) {
   return out;
 }
 
+/** The method whose folder holds `file` (lib/debate/<method>/ with a definition.ts), or null. */
+const methodFolders = new Set(
+  files.map((f) => /^lib\/debate\/([^/]+)\/definition\.tsx?$/.exec(f)?.[1]).filter((m) => m !== undefined),
+);
+function methodOf(file) {
+  const m = /^lib\/debate\/([^/]+)\//.exec(file)?.[1];
+  return m && methodFolders.has(m) ? m : null;
+}
+
 const graph = new Map(files.map((f) => [f, importsOf(f)]));
 const problems = [];
 
 for (const [file, imports] of graph) {
   for (const { target, typeOnly, spec } of imports) {
-    if (file.startsWith("db/") && target.startsWith("lib/") && !typeOnly && target !== "lib/config.ts") {
-      problems.push(`db/ must not import lib/ (only lib/config and types): ${file} imports ${spec}`);
+    if (file.startsWith("db/") && target.startsWith("lib/")) {
+      problems.push(
+        `db/ must not import lib/ (types included; define the shape in db/ and re-export it from lib/)${typeOnly ? " [type-only]" : ""}: ${file} imports ${spec}`,
+      );
+    }
+    const from = methodOf(file);
+    const to = methodOf(target);
+    if (from && to && from !== to) {
+      problems.push(
+        `a method's folder must not import another method's folder (move what both use to lib/debate/): ${file} imports ${spec}`,
+      );
     }
     if (file.startsWith("lib/") && !file.startsWith("lib/cli/") && /^(app|components|lib\/cli)\//.test(target)) {
       problems.push(`lib/ must not import app/, components/ or lib/cli/: ${file} imports ${spec}`);
@@ -179,5 +202,5 @@ if (problems.length) {
   process.exit(1);
 }
 console.log(
-  `dependency rules hold in ${files.length} files: db/ below lib/, lib/ below app/ and the CLI, no import circles.`,
+  `dependency rules hold in ${files.length} files: db/ below lib/ (types included), lib/ below app/ and the CLI, no method folder importing another, no import circles.`,
 );

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll } from "vitest";
+import { configureDatabaseFromConfig } from "@/lib/process/services";
 
 /**
  * Runs before every test file: the file's temporary folders (a PGlite test database is about 250 MB,
@@ -20,3 +21,7 @@ afterAll(() => {
   else process.env.TMPDIR = outer;
   fs.rmSync(scratch, { recursive: true, force: true, maxRetries: 3 });
 });
+
+// db/ reads no configuration: tests that call getDb() get the database the environment names, as
+// the app and the CLI do through lib/process/services.ts.
+configureDatabaseFromConfig();

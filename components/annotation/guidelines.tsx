@@ -1,52 +1,12 @@
-import { Fragment } from "react";
-import { parseMarkdown, type Inline } from "@/lib/annotation/markdown";
-
-function Spans({ inline }: { inline: Inline[] }) {
-  return inline.map((s, i) =>
-    s.kind === "strong" ? (
-      <strong key={i}>{s.text}</strong>
-    ) : s.kind === "em" ? (
-      <em key={i}>{s.text}</em>
-    ) : s.kind === "code" ? (
-      <code key={i} className="rounded bg-black/5 px-1">
-        {s.text}
-      </code>
-    ) : (
-      <Fragment key={i}>{s.text}</Fragment>
-    ),
-  );
-}
+import { guidelinesHtml } from "@/lib/annotation/markdown";
 
 export function Guidelines({ source }: { source: string }) {
   return (
-    <div className="space-y-2 text-sm leading-relaxed" data-testid="guidelines">
-      {parseMarkdown(source).map((b, i) => {
-        if (b.kind === "heading") {
-          const Tag = (["h3", "h4", "h5"] as const)[b.level - 1]!;
-          return (
-            <Tag key={i} className="font-semibold">
-              <Spans inline={b.inline} />
-            </Tag>
-          );
-        }
-        if (b.kind === "list") {
-          const Tag = b.ordered ? "ol" : "ul";
-          return (
-            <Tag key={i} className={`space-y-1 pl-5 ${b.ordered ? "list-decimal" : "list-disc"}`}>
-              {b.items.map((it, j) => (
-                <li key={j}>
-                  <Spans inline={it} />
-                </li>
-              ))}
-            </Tag>
-          );
-        }
-        return (
-          <p key={i}>
-            <Spans inline={b.inline} />
-          </p>
-        );
-      })}
-    </div>
+    <div
+      className="space-y-2 text-sm leading-relaxed [&_code]:rounded [&_code]:bg-black/5 [&_code]:px-1 [&_h3]:font-semibold [&_h4]:font-semibold [&_h5]:font-semibold [&_ol]:list-decimal [&_ol]:space-y-1 [&_ol]:pl-5 [&_ul]:list-disc [&_ul]:space-y-1 [&_ul]:pl-5"
+      data-testid="guidelines"
+      // Sanitised by lib/untrusted/markdown.ts (sanitize-html with the guidelines' allow-list, no attributes).
+      dangerouslySetInnerHTML={{ __html: guidelinesHtml(source) }}
+    />
   );
 }

@@ -3,7 +3,7 @@ import { anyUuid } from "@/db/bulk";
 import type { Database } from "@/db/client";
 import * as s from "@/db/schema";
 import { getSetting } from "./settings";
-import type { Principal } from "@/lib/auth/policy";
+import type { Actor } from "../types";
 
 export const GOLD_LABELS = ["TRUE", "HALF-TRUE", "FALSE"] as const;
 export const TURN_FLAGS = ["unsupported", "misread-evidence", "missed-context"] as const;
@@ -243,7 +243,7 @@ export async function latestOwnAnnotation(db: Database, debateId: string, annota
  */
 export async function saveAnnotation(
   db: Database,
-  annotator: Principal,
+  annotator: Actor,
   debateId: string,
   input: AnnotationInput,
   opts: { action?: "create" | "edit" | "import"; createdAt?: Date } = {},

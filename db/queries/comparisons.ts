@@ -3,7 +3,7 @@ import { anyUuid } from "@/db/bulk";
 import type { Database } from "@/db/client";
 import * as s from "@/db/schema";
 import { cursorAt, keysetBefore, type Cursor } from "./keyset";
-import type { EnsembleMethod } from "@/lib/compare/types";
+import type { EnsembleMethod } from "../types";
 
 /** Comparisons: one claim, several methods' debates, read and written for the pages, the CLI and exports. */
 

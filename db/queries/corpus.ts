@@ -2,7 +2,7 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import { chunks, MAX_ROWS_PER_STATEMENT } from "@/db/bulk";
 import type { Database } from "@/db/client";
 import { corpora, documents, passageEmbeddings, passages } from "@/db/schema";
-import type { ChunkingOptions } from "@/lib/corpus/types";
+import type { ChunkingOptions } from "../types";
 import type { Executor } from "./ingest-jobs";
 
 export type CorpusRow = typeof corpora.$inferSelect;

@@ -4,10 +4,7 @@ import { debateLease, leaseOrphaned, otherHolders, reclaimOrphans, renewLeases }
 import type { Database } from "@/db/client";
 import { isPglite, queryPrepared } from "@/db/pglite-prepared";
 import * as s from "@/db/schema";
-import type { CallRecord } from "@/lib/ai/call";
-import type { DebateEvidence, VerdictRecord } from "@/lib/debate/types";
-import type { CheckpointRecord } from "@/lib/debate/radar/checkpoint";
-import type { MatchDecision } from "@/lib/matching/types";
+import type { CallRecord, CheckpointRecord, DebateEvidence, MatchDecision, VerdictRecord } from "../types";
 
 /** Everything the runner and the pages read and write about debates. */
 

@@ -3,11 +3,10 @@ import { anyUuid } from "@/db/bulk";
 import { evidenceRows } from "./debates";
 import { evalItemLease, leaseLapsed, otherHolders, reclaimOrphans, renewLeases } from "./leases";
 import type { Database } from "@/db/client";
-import type { MatchDecision } from "@/lib/matching/types";
+import type { MatchDecision } from "../types";
 import * as s from "@/db/schema";
 import { cursorAt, keysetBefore, type Cursor } from "./keyset";
-import type { ClaimRecord } from "@/lib/datasets/claims";
-import type { DebateEvidence } from "@/lib/debate/types";
+import type { ClaimRecord, DebateEvidence } from "../types";
 
 /** Everything evaluation runs read and write: runs, their items as a work queue, usage and scores. */
 

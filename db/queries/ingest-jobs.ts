@@ -4,7 +4,7 @@ import type { NodePgQueryResultHKT } from "drizzle-orm/node-postgres";
 import type { Database } from "@/db/client";
 import * as schema from "@/db/schema";
 import { ingestJobs, type IngestJobStatus } from "@/db/schema";
-import type { IngestCounts } from "@/lib/corpus/types";
+import type { IngestCounts } from "../types";
 import { ingestJobLease, leaseOrphaned, otherHolders, reclaimOrphans, renewLeases } from "./leases";
 
 /** The database or an open transaction: progress is written inside the batch's own transaction. */

@@ -11,22 +11,15 @@ import { getConfig } from "@/lib/config";
 import { runLimited } from "./concurrency";
 import { costOf, loadPriceTable, type Price, type TokenUsage } from "./prices";
 import { resolveModel, type ResolvedModel } from "./registry";
+import type { CallRecord } from "@/db/types";
+// Defined in db/types.ts (stored shapes flow down to db/); re-exported for lib's callers.
+export type { CallRecord } from "@/db/types";
 
 /**
  * Every model call in Counterpoint goes through `callModel`: it queues behind the provider's
  * concurrency limit, retries what is worth retrying, streams deltas, and reports usage and cost
  * so that each call can be recorded.
  */
-
-export type CallRecord = {
-  model: string;
-  purpose: string;
-  usage: TokenUsage;
-  costUsd: number | null;
-  latencyMs: number;
-  attempts: number;
-  error?: string;
-};
 
 export type CallOptions = {
   model: string | ResolvedModel;

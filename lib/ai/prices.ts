@@ -1,5 +1,8 @@
 import fs from "node:fs";
 import { z } from "zod";
+import type { TokenUsage } from "@/db/types";
+// Defined in db/types.ts (stored shapes flow down to db/); re-exported for lib's callers.
+export type { TokenUsage } from "@/db/types";
 
 /** US dollars per million tokens. */
 export type Price = { input: number; output: number; cachedInput?: number };
@@ -46,8 +49,6 @@ export function loadPriceTable(pricesFile?: string): Record<string, Price> {
   }
   return { ...BUILT_IN, ...parsed.data };
 }
-
-export type TokenUsage = { promptTokens: number; completionTokens: number; cachedPromptTokens?: number };
 
 /** Cost in US dollars, or null when the model's price is unknown. */
 export function costOf(modelId: string, usage: TokenUsage, table: Record<string, Price>): number | null {

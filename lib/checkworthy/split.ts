@@ -1,9 +1,10 @@
-import nlp from "compromise";
+import { splitSentences as splitSpans } from "@/lib/text/sentences";
 
 /**
  * A text as sentences, in reading order, each with who said it when the text is a transcript
- * ("NAME: words" lines). Sentence boundaries come from compromise (abbreviations such as "Mr." and
- * "U.S." do not end a sentence); a transcript is split turn by turn, so no sentence runs across
+ * ("NAME: words" lines). Sentence boundaries come from the one sentence splitter the corpus uses
+ * too (lib/text/sentences.ts: abbreviations such as "Mr." and "U.S." do not end a sentence; an
+ * ellipsis does not either, here); a transcript is split turn by turn, so no sentence runs across
  * two speakers.
  */
 
@@ -87,7 +88,7 @@ function blocksOf(text: string): Block[] {
 export function splitSentences(text: string): Sentence[] {
   const out: Sentence[] = [];
   blocksOf(text).forEach((block, b) => {
-    const sentences = nlp(block.text).sentences().out("array") as string[];
+    const sentences = splitSpans(block.text, { ellipsisEndsSentence: false }).map((s) => s.text);
     for (const s of sentences) {
       const t = s.trim();
       if (!/[A-Za-z0-9]/.test(t)) continue;

@@ -1,5 +1,8 @@
 import type { DebateStatus } from "@/db/schema";
 import type { ProductLabel } from "@/lib/debate/types";
+import type { EnsembleMethod } from "@/db/types";
+// Defined in db/types.ts (stored shapes flow down to db/); re-exported for lib's callers.
+export type { EnsembleMethod } from "@/db/types";
 
 /**
  * One claim put to several methods at once. The comparison owns nothing but the link: each
@@ -39,7 +42,6 @@ export type ComparisonMember = {
  * The optional ensemble: a vote over the members' product labels, never replacing them.
  * `pending` counts members still running (the ensemble is provisional until it is 0).
  */
-export type EnsembleMethod = "majority" | "confidence-weighted";
 export type EnsembleResult = {
   method: EnsembleMethod;
   label: ProductLabel | null;

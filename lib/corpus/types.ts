@@ -1,4 +1,7 @@
 import type { Embedder } from "@/lib/embeddings/registry";
+import type { ChunkingOptions, IngestCounts } from "@/db/types";
+// Defined in db/types.ts (stored shapes flow down to db/); re-exported for lib's callers.
+export type { ChunkingOptions, IngestCounts } from "@/db/types";
 
 /**
  * The shapes shared by every way documents get into a corpus (files, URLs, uploads, dataset
@@ -29,26 +32,7 @@ export type SourceRecord =
 // `bytesEnd`: how far into the source (all files of a directory together) the reader has got
 // after this record; progress bars and resume points are measured in it.
 
-export type ChunkingOptions = {
-  /** Upper bound of a passage, in characters; a passage ends at a sentence boundary below it. */
-  maxChars: number;
-  /** Sentences repeated at the start of the next passage, so context spanning a cut is not lost. */
-  overlapSentences: number;
-  /** Passages shorter than this are merged into their neighbour. */
-  minChars: number;
-};
-
 export const DEFAULT_CHUNKING: ChunkingOptions = { maxChars: 800, overlapSentences: 1, minChars: 80 };
-
-export type IngestCounts = {
-  docsAdded: number;
-  docsUpdated: number;
-  docsUnchanged: number;
-  docsSkippedEmpty: number;
-  passagesAdded: number;
-  passagesRemoved: number;
-  errors: number;
-};
 
 export type IngestProgress = IngestCounts & {
   jobId: string;

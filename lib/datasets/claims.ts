@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import readline from "node:readline";
 import { z } from "zod";
+import type { ClaimRecord } from "@/db/types";
 import { claimIssueWords } from "./claim-words";
 import { parseJsonBounded } from "@/lib/untrusted/limits";
 
@@ -43,7 +44,12 @@ export const claimRecordSchema = z.object({
   metadata: z.record(z.string(), z.unknown()).optional(),
 });
 
-export type ClaimRecord = z.output<typeof claimRecordSchema>;
+// The stored shape lives in db/types.ts (db/ imports nothing from lib/); the schema's output must be
+// exactly it, checked at compile time so the two cannot drift.
+export type { ClaimRecord } from "@/db/types";
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type Check<T extends true> = T;
+export type ClaimRecordSchemaIsStored = Check<Same<z.output<typeof claimRecordSchema>, ClaimRecord>>;
 
 export class ClaimsFileError extends Error {
   constructor(

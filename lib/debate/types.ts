@@ -7,39 +7,15 @@ import type { Fence } from "@/lib/prompts/fence";
 import type { PromptText, SystemText } from "@/lib/prompts/text";
 import type { NerProvider, NerProviderId } from "@/lib/tools/ner/types";
 import type { WikiProvider, WikiProviderId } from "@/lib/tools/wiki/types";
+import type { DebateEvidence, VerdictRecord, ProductLabel } from "@/db/types";
+// Defined in db/types.ts (stored shapes flow down to db/); re-exported for lib's callers.
+export type { DebateEvidence, VerdictRecord, ProductLabel } from "@/db/types";
 
 /**
  * The contract between the runner (persistence, streaming, cancellation, retries, resuming) and a
  * protocol module (who speaks when, with which prompt, and how the verdict is reached). A protocol
  * never touches the database or the network directly: it asks the context to run a turn.
  */
-
-export type DebateEvidence = {
-  /** 1-based; cited as [E<rank>]. */
-  rank: number;
-  text: string;
-  /** `earlier-check`: an earlier fact-check of this claim, attached by the person when matching found it before the start. */
-  source: "retrieved" | "gold" | "supplied" | "tool" | "earlier-check";
-  title?: string;
-  url?: string;
-  publishedAt?: string;
-  passageId?: number;
-  externalId?: string;
-  score?: number;
-  denseRank?: number;
-  lexicalRank?: number;
-  /**
-   * Where the passage came from: `claim` for the pool frozen when the debate was created, else the
-   * tool that found it during the debate (e.g. `tool:corpus`, `tool:tavily`).
-   */
-  origin?: string;
-  /** The turn (seq) that added it during the debate; absent for the pool the debate started with. */
-  addedSeq?: number;
-  /** Roles that may read it (a Tool-MAD agent's private round documents); absent: everyone. Judges (kind `judge`) read it all. */
-  visibleTo?: string[];
-  /** Provider details (the result's provider score, `live`, the query that found it). */
-  metadata?: Record<string, unknown>;
-};
 
 /** Passages a turn adds to the debate's pool: ranks continue after the last one, and each remembers who added it. */
 export type AddEvidenceSpec = {
@@ -191,33 +167,6 @@ export type MethodNotes = Record<
   { schema: z.ZodType; save(db: Database, debateId: string, value: unknown): Promise<void> }
 >;
 
-export type VerdictRecord = {
-  label: string;
-  reason: string | null;
-  rawText: string;
-  confidence: number | null;
-  labelProbs: Record<string, number> | null;
-  stoppedEarly: boolean;
-  stopAfter: string | null;
-  roundsCompleted: number;
-  /** How the verdict was reached, e.g. `judge`, `consensus`, `panel` (stored in `details`). */
-  decidedBy?: string;
-  /** Why the debate stopped where it did: `rounds`, `early-stop`, `consensus`, `budget:tokens`, `budget:calls` ... */
-  stopReason?: string;
-  /** Protocol-specific parts of the verdict (votes, confidence parts, stability scores), stored as JSON. */
-  details?: Record<string, unknown>;
-  /** A panel's individual ballots, stored as non-final verdict rows beside the final one. */
-  panel?: Array<{
-    judgeRole: string;
-    label: string;
-    reason: string | null;
-    rawText: string;
-    confidence: number | null;
-    labelProbs: Record<string, number> | null;
-    details?: Record<string, unknown>;
-  }>;
-};
-
 /** What a debate has spent, against the limits it was started with (`config.budget`). */
 export type BudgetState = {
   tokens: number;
@@ -276,9 +225,6 @@ export type DebateContext<C> = {
   /** Tokens used by the debate so far (prompt + completion), for a method's notes. */
   tokensSoFar(): number;
 };
-
-/** The product's scale: reports, accuracy and annotation compare on it. */
-export type ProductLabel = "TRUE" | "HALF-TRUE" | "FALSE";
 
 /** A protocol's own labels (stored as the protocol says them) and how each reads on the product's scale. */
 export type LabelScheme = { labels: readonly string[]; toProduct: Record<string, ProductLabel> };

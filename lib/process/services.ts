@@ -1,4 +1,5 @@
-import { addDatabaseHooks } from "@/db/client";
+import { addDatabaseHooks, configureDatabase } from "@/db/client";
+import { getConfig } from "@/lib/config";
 import { peekProcessGlobal, setProcessGlobal } from "./globals";
 
 /**
@@ -11,10 +12,13 @@ import { peekProcessGlobal, setProcessGlobal } from "./globals";
  *   opened when the database opens. PGlite has a single process, so nothing to connect.
  *   It closes before the database does, so its last queued events (a debate's final status) are
  *   sent before the process goes.
+ * - Where the database is (configureDatabaseFromConfig): db/ reads no configuration, so the
+ *   settings from the environment (lib/config.ts) are handed down to getDb() here.
  * - The model settings saved on /admin (lib/ai/model-settings.ts): read when the database opens,
  *   and again whenever another process signals a change on the bus.
  */
 export function installProcessServices() {
+  configureDatabaseFromConfig();
   if (peekProcessGlobal("process-services")) return;
   setProcessGlobal("process-services", true);
   addDatabaseHooks({
@@ -26,5 +30,17 @@ export function installProcessServices() {
     async closing() {
       await (await import("@/lib/debate/pg-bus")).disableCrossProcessEvents();
     },
+  });
+}
+
+/**
+ * getDb() opens the database the configuration names, read when it opens (not now), so a process
+ * that changes DATABASE_URL before its first query (the tests) gets the one it set. Also called
+ * alone by processes that want the database without the services above (the test setup).
+ */
+export function configureDatabaseFromConfig() {
+  configureDatabase(() => {
+    const config = getConfig();
+    return { database: config.database, migrationsDir: config.migrationsDir };
   });
 }

@@ -15,6 +15,15 @@ export const MAX_K = 20;
 /** Brave refuses queries over 400 characters; the others accept it. */
 export const MAX_QUERY_CHARS = 400;
 
+/** A query the search tools accept: at most MAX_QUERY_CHARS, cut at a word boundary. */
+export function clipQuery(text: string): string {
+  const t = text.replace(/\s+/g, " ").trim();
+  if (t.length <= MAX_QUERY_CHARS) return t;
+  const cut = t.slice(0, MAX_QUERY_CHARS);
+  const space = cut.lastIndexOf(" ");
+  return space > MAX_QUERY_CHARS / 2 ? cut.slice(0, space) : cut;
+}
+
 const isoDate = z.union([z.date(), z.string()]).transform((v, ctx) => {
   const d = v instanceof Date ? v : new Date(v);
   if (Number.isNaN(d.getTime())) {

@@ -7,7 +7,8 @@ import { getProtocol, productLabel } from "@/lib/debate/protocols";
 import { agentsOf, toolMadConfigSchema } from "@/lib/debate/tool-mad/config";
 import { answerRelevance, cosine, faithfulness, gatePasses, meanOf, sentences } from "@/lib/debate/tool-mad/gate";
 import { labelFromText, labelSchemeFor, parseLabelled } from "@/lib/debate/tool-mad/labels";
-import { clip, estimateToolMad, parseQuery, toolMadProtocol } from "@/lib/debate/tool-mad/protocol";
+import { estimateToolMad, parseQuery, toolMadProtocol } from "@/lib/debate/tool-mad/protocol";
+import { clipQuery } from "@/lib/tools/types";
 import { scoreDetails, scoresBlock, type RoundRecord } from "@/lib/debate/tool-mad/history";
 import { questionsSchema, verdictsSchema } from "@/lib/debate/tool-mad/scorer";
 import { readJsonAnswer } from "@/lib/debate/json-answer";
@@ -117,7 +118,7 @@ describe("Tool-MAD queries", () => {
     );
     expect(parseQuery("**Query:** Mel Ott career RBIs", "c")).toBe("Mel Ott career RBIs");
     expect(parseQuery("", "The claim itself.")).toBe("The claim itself.");
-    const long = clip(`${"word ".repeat(120)}end`);
+    const long = clipQuery(`${"word ".repeat(120)}end`);
     expect(long.length).toBeLessThanOrEqual(400);
     expect(long.endsWith("word")).toBe(true);
   });

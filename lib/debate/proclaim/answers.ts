@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { clip } from "../tool-mad/protocol";
+import { clipQuery } from "@/lib/tools/types";
 import { VERDICT_LABELS } from "./formulas";
 
 /**
@@ -21,7 +21,7 @@ function lastField(text: string, field: string): string | null {
 /** `QUERY: …` → the query (clipped to what search tools take); null when there is none. */
 export function readQuery(text: string): string | null {
   const q = lastField(text, "QUERY");
-  return q ? clip(q) : null;
+  return q ? clipQuery(q) : null;
 }
 
 /** `NEED: …` → the need; `NEED: NONE` → "none"; null when unreadable. */

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { CheckpointRecord } from "@/db/types";
 
 /**
  * RADAR's early-stopping checkpoint: after the opening and after each rebuttal, the stop agent's
@@ -22,7 +23,12 @@ export const checkpointSchema = z.object({
   scoringMethod: z.string().nullable(),
   tokensSoFar: z.number(),
 });
-export type CheckpointRecord = z.infer<typeof checkpointSchema>;
+// The stored shape lives in db/types.ts (db/ imports nothing from lib/); the schema must read exactly
+// it, checked at compile time so the two cannot drift.
+export type { CheckpointRecord } from "@/db/types";
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type Check<T extends true> = T;
+export type CheckpointSchemaIsStored = Check<Same<z.infer<typeof checkpointSchema>, CheckpointRecord>>;
 
 /** The note's name in ctx.note and in the `note` event. */
 export const CHECKPOINT_NOTE = "checkpoint";

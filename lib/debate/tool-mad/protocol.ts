@@ -1,7 +1,7 @@
 import { renderPrompt, renderSystem } from "@/lib/prompts";
 import type { Fence } from "@/lib/prompts/fence";
 import { joinPrompt, programWritten, prompt as p, trusted, type PromptText } from "@/lib/prompts/text";
-import { MAX_QUERY_CHARS } from "@/lib/tools/types";
+import { clipQuery } from "@/lib/tools/types";
 import { CLAIM_LIMIT } from "../claim-length";
 import { citedRanks, evidenceBlock } from "../evidence";
 import { answerWithRepair, BudgetStop, budgetGuard } from "../kit";
@@ -45,16 +45,7 @@ export function parseQuery(text: string, claim: string): string {
   }
   q ??= lines.find((l) => l.length > 0) ?? "";
   q = q.replace(/^[*_`"'“”\s]+|[*_`"'“”\s]+$/g, "").replace(/\s+/g, " ");
-  return clip(q || claim);
-}
-
-/** A query the search tools accept: at most MAX_QUERY_CHARS, cut at a word boundary. */
-export function clip(text: string): string {
-  const t = text.replace(/\s+/g, " ").trim();
-  if (t.length <= MAX_QUERY_CHARS) return t;
-  const cut = t.slice(0, MAX_QUERY_CHARS);
-  const space = cut.lastIndexOf(" ");
-  return space > MAX_QUERY_CHARS / 2 ? cut.slice(0, space) : cut;
+  return clipQuery(q || claim);
 }
 
 function templatesFor(config: ToolMadConfig): string[] {
@@ -202,7 +193,7 @@ export async function runToolMad(ctx: DebateContext<ToolMadConfig>): Promise<Ver
           changed: previousQuery !== null && text !== previousQuery,
         });
         if (config.queryFormulation === "off") {
-          query = clip(ctx.claim.text);
+          query = clipQuery(ctx.claim.text);
         } else {
           guard();
           const prompt =
