@@ -4,6 +4,7 @@ import { ConfigError } from "@/lib/config";
 import { closeDb } from "@/db/client";
 import { MatchedBeforeStart } from "./match-first";
 import { installProcessServices } from "@/lib/process/services";
+import { errorCode, jsonError, userMessage } from "./errors";
 import { red } from "./output";
 import { buildProgram } from "./program";
 
@@ -13,7 +14,15 @@ nextEnv.loadEnvConfig(process.env.COUNTERPOINT_ROOT ?? process.cwd(), false, { i
 // What every process runs beside its commands (the same as the app's, see instrumentation.ts).
 installProcessServices();
 
-const program = buildProgram();
+// Options after "--" belong to the command's arguments, not to the CLI.
+const argv = process.argv.slice(2);
+const json = (argv.includes("--") ? argv.slice(0, argv.indexOf("--")) : argv).includes("--json");
+const program = buildProgram({ json });
+
+/** One error, in words or (under --json) as one JSON line, both on stderr. */
+function report(message: string, code: string | undefined, human = message) {
+  process.stderr.write(json ? jsonError(message, code) : `${human}\n`);
+}
 
 /**
  * Commander answers `counterpoint nosuch --help` with the general help and exit code 0, as if the
@@ -40,13 +49,15 @@ async function main() {
       process.exitCode = e.exitCode;
     } else if (e instanceof MatchedBeforeStart) {
       // Not a failure: earlier checks matched and the person has to say what to do with them.
-      console.error(e.message);
+      report(e.message, "matched");
       process.exitCode = e.exitCode;
     } else if (e instanceof ConfigError) {
-      console.error(e.message);
+      report(e.message, "config");
       process.exitCode = 2;
     } else {
-      console.error(red(`Error: ${(e as Error).message}`));
+      // Never the query text (see errors.ts); the whole error, query included, only under DEBUG.
+      const message = userMessage(e);
+      report(message, errorCode(e), red(`Error: ${message}`));
       if (process.env.DEBUG) console.error(e);
       process.exitCode = 1;
     }

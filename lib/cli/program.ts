@@ -1,4 +1,7 @@
 import { Command } from "commander";
+import pkg from "../../package.json";
+import { jsonError } from "./errors";
+import { MATCHED_EXIT_CODE } from "./match-first";
 import * as doctor from "./commands/doctor";
 import * as ingest from "./commands/ingest";
 import * as migrate from "./commands/migrate";
@@ -24,12 +27,20 @@ import * as benchSize from "./commands/bench-size";
  * The CLI's commands, in the order they register (the bench subcommands need `bench` first). Kept apart
  * from main.ts, which runs on import, so the manual's test can read the same program users get.
  */
-export function buildProgram(): Command {
+export function buildProgram(opts: { json?: boolean } = {}): Command {
   const program = new Command()
     .name("counterpoint")
     .description("Check claims with debating AI agents over a corpus you control.")
-    .showHelpAfterError()
+    .version(pkg.version, "-V, --version", "print the version")
+    .addHelpText("after", EXIT_CODES)
     .exitOverride();
+  // Subcommands inherit both settings (commander copies them to each command made after this point).
+  if (opts.json)
+    // A usage error under --json is the same JSON document as any other error, without the help after it.
+    program.configureOutput({
+      outputError: (text, write) => write(jsonError(text.trim().replace(/^error: /, ""), "usage")),
+    });
+  else program.showHelpAfterError();
 
   // One module per command; each adds itself to the program.
   for (const command of [
@@ -57,3 +68,15 @@ export function buildProgram(): Command {
     command.register(program);
   return program;
 }
+
+/** Shown after the general help: what a script can rely on. Kept here beside the codes main.ts sets. */
+const EXIT_CODES = `
+Exit codes:
+  0  success (also --help and --version)
+  1  the command failed, or the command line was wrong (the reason is on stderr)
+  2  the configuration is invalid (environment variables; see .env.example)
+  ${MATCHED_EXIT_CODE}  earlier checks of the claim matched and nothing was started: run again with
+     --attach-matches, --debate-anyway or --no-match (debate, eval)
+
+With --json, results are one JSON document on stdout and an error is one line on stderr:
+  {"error": {"message": "...", "code": "..."}}   (code only when there is one), with the same exit code.`;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { PublishedFactCheck } from "@/db/queries/fact-checks";
-import { dataFeed } from "@/lib/fact-checks/feeds";
+import { dataFeed, jsonFeed } from "@/lib/fact-checks/feeds";
 import { factCheckClaimReview, jsonForScript } from "@/lib/fact-checks/json-ld";
 import { explanationHtml } from "@/lib/fact-checks/markdown";
 import { baseSlug } from "@/lib/fact-checks/slug";
@@ -82,6 +82,36 @@ describe("a published fact-check's ClaimReview", () => {
     const feed = dataFeed([published()], "https://fc.example", ORG);
     expect(vocabularyProblems(feed)).toEqual([]);
     expect(googleProblems(feed.dataFeedElement[0]!.item as Record<string, unknown>)).toEqual([]);
+  });
+
+  it("the JSON Feed gives the explanation as sanitised HTML and as plain text, with authors and a description", () => {
+    const explanation =
+      "## Why\n\nThe [budget](https://example.org/b) lists **2 million**.<script>alert(1)</script>\n\n- one\n- two";
+    const feed = jsonFeed([published({ explanation })], "https://fc.example", ORG);
+    expect(feed.description).toMatch(/Desk News/);
+    expect(feed.authors).toEqual([{ name: "Desk News", url: "https://desk.example" }]);
+    const item = feed.items[0]!;
+    expect(item.authors).toEqual(feed.authors);
+    expect(item.content_html).toBe(explanationHtml(explanation));
+    expect(item.content_html).toContain("<strong>2 million</strong>");
+    expect(item.content_html).not.toContain("<script");
+    expect(item.content_text).toBe("Why\n\nThe budget (https://example.org/b) lists 2 million.\n\n- one\n- two");
+  });
+
+  it("neither feed says a check was modified before it was published", () => {
+    // The first version is saved a moment before it is published.
+    const fc = {
+      ...published({ createdAt: new Date("2026-03-01T09:59:59.990Z") }),
+      state: "published" as const,
+    };
+    const item = jsonFeed([fc], "https://fc.example", ORG).items[0]!;
+    expect(item.date_modified >= item.date_published).toBe(true);
+    expect(item.date_modified).toBe("2026-03-01T10:00:00.000Z");
+    const data = dataFeed([fc], "https://fc.example", ORG);
+    expect(data.dataFeedElement[0]!.dateModified).toBe(data.dataFeedElement[0]!.dateCreated);
+    expect(data.dateModified).toBe("2026-03-01T10:00:00.000Z");
+    // A correction saved later is the later time.
+    expect(jsonFeed([published()], "https://fc.example", ORG).items[0]!.date_modified).toBe("2026-03-04T10:00:00.000Z");
   });
 
   it("JSON in a script element cannot close it", () => {

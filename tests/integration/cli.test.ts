@@ -86,6 +86,34 @@ describe(`counterpoint CLI on ${backend}`, () => {
     expect(fs.readdirSync(cache).filter((f) => f.endsWith(".gguf"))).toEqual([]);
   });
 
+  it("prints its version, and its help says what each exit code means", async () => {
+    const pkg = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, "../../package.json"), "utf8"));
+    const v = await cli(["--version"]);
+    expect(v.code).toBe(0);
+    expect(v.stdout.trim()).toBe(pkg.version);
+    const help = await cli(["--help"]);
+    expect(help.stdout).toMatch(
+      /Exit codes:\n\s+0 .*success[\s\S]*\n\s+1 .*failed[\s\S]*\n\s+2 .*configuration[\s\S]*\n\s+3 .*matched/,
+    );
+  });
+
+  it("reports a run that does not exist without SQL, and as JSON under --json with the same exit code", async () => {
+    const words = await cli(["eval", "report", "no-such-run"], dbEnv);
+    expect(words.code).toBe(1);
+    expect(words.stderr).toMatch(/no evaluation run no-such-run/);
+    expect(words.stderr).not.toMatch(/select|Failed query|params:/i);
+    const json = await cli(["eval", "report", "no-such-run", "--json"], dbEnv);
+    expect(json.code).toBe(1);
+    expect(json.stdout).toBe("");
+    expect(JSON.parse(json.stderr)).toEqual({
+      error: { message: expect.stringMatching(/no evaluation run no-such-run/) },
+    });
+    // A usage error under --json is the same shape, without commander's help text after it.
+    const usage = await cli(["migrate", "--json", "--nosuch"], dbEnv);
+    expect(usage.code).toBe(1);
+    expect(JSON.parse(usage.stderr)).toEqual({ error: { message: expect.stringMatching(/--nosuch/), code: "usage" } });
+  });
+
   it("stops on a bad variable with its name, before touching the database", async () => {
     const r = await cli(["migrate"], { DATABASE_URL: "mysql://root@localhost/x" });
     expect(r.code).toBe(2);

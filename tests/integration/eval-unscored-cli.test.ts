@@ -29,10 +29,12 @@ describe(`eval with labels the method cannot score, on ${backend}`, () => {
     ]);
     const r = await runCli(["eval", "--claims", f, "--evidence", "gold", "--detach", "--json"], env);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(
+    // Under --json the error is one JSON line on stderr.
+    const error = JSON.parse(r.stderr.split("\n").find((l) => l.startsWith('{"error"'))!).error.message;
+    expect(error).toMatch(
       /Not started: 1 claim of 3 would go unscored by RADAR: the gold label "TURE" \(1\) has no reading/,
     );
-    expect(r.stderr).toMatch(/--allow-unscored/);
+    expect(error).toMatch(/--allow-unscored/);
     const ok = await runCli(
       ["eval", "--claims", f, "--evidence", "gold", "--detach", "--json", "--allow-unscored"],
       env,

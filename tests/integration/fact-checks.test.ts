@@ -232,7 +232,10 @@ describe(`fact-checks (${backend})`, () => {
     const org = { name: "Desk News", url: "https://desk.example" };
     const feed = jsonFeed(items, "https://fc.example", org);
     expect(feed.items[0]!.url).toMatch(/^https:\/\/fc\.example\/fact-checks\/roads-got-7-million$/);
+    // Versions are saved before they are published: no item may say it changed before it was published.
+    for (const item of feed.items) expect(item.date_modified >= item.date_published).toBe(true);
     const data = dataFeed(items, "https://fc.example", org);
+    for (const el of data.dataFeedElement) expect(el.dateModified >= el.dateCreated).toBe(true);
     expect(data["@type"]).toBe("DataFeed");
     expect(data.dataFeedElement[0]!.item).toMatchObject({
       "@type": "ClaimReview",

@@ -6,6 +6,7 @@ import path from "node:path";
 import cliProgress from "cli-progress";
 import { InvalidArgumentError, type Command } from "commander";
 import { eq } from "drizzle-orm";
+import { z } from "zod";
 import { getDb, type DbHandle } from "@/db/client";
 import * as s from "@/db/schema";
 import { resetFailedItems, setRunStatus } from "@/db/queries/eval";
@@ -870,8 +871,11 @@ export function register(program: Command) {
         const parent = (cmd.parent?.opts() ?? {}) as { inconclusive?: InconclusivePolicy; json?: boolean };
         const inconclusive = opts.inconclusive ?? parent.inconclusive;
         const { db } = await getDb();
-        const r = await buildReport(db, runId, { resamples: opts.resamples, seed: opts.seed, inconclusive });
-        if (!r) throw new Error(`no evaluation run ${runId}`);
+        // Run ids are UUIDs: anything else names no run (the database would refuse it as a malformed id).
+        const r = z.string().uuid().safeParse(runId).success
+          ? await buildReport(db, runId, { resamples: opts.resamples, seed: opts.seed, inconclusive })
+          : null;
+        if (!r) throw new Error(`no evaluation run ${runId}; \`counterpoint eval list\` shows the runs`);
         const format = opts.json || parent.json ? "json" : opts.format;
         const text =
           format === "json" ? `${JSON.stringify(r, null, 2)}\n` : format === "csv" ? reportCsv(r) : reportMarkdown(r);

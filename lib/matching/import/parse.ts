@@ -10,11 +10,13 @@ import {
 } from "@/lib/untrusted/limits";
 import { HTML_IN_PROCESS_MAX, parseInChild } from "@/lib/untrusted/bounded";
 import { assertHtmlDepth } from "@/lib/untrusted/html-depth";
+import { numericRatingText, numericToScale } from "../scale";
 
 /**
  * Reading fact-check feeds into one record shape. Four formats: a schema.org ClaimReview
  * `DataFeed` (or any JSON holding ClaimReview objects), HTML pages with ClaimReview in
- * `<script type="application/ld+json">`, CSV (claim, rating, url, publisher, date), and the
+ * `<script type="application/ld+json">`, CSV (claim, rating, url, publisher, date; or a ClaimReview
+ * flattened to one column per field path, `reviewRating.alternateName`), and the
  * CheckThat! candidates JSONL ({id, title, claim, subtitle?, author?, date?, url?}). Every record
  * is checked with zod; a bad one is reported with where it is and what is wrong, and the rest are read.
  */
@@ -142,10 +144,8 @@ function claimReviewFields(v: unknown): Record<string, unknown> {
     claim: o.claimReviewed ?? item.name ?? item.text,
     title: o.headline ?? o.name,
     summary: o.description,
-    rating:
-      rating.alternateName ??
-      rating.name ??
-      (rating.ratingValue !== undefined ? String(rating.ratingValue) : undefined),
+    // The publisher's words first; a rating given only as a number is kept with its scale ("1 of 5").
+    rating: rating.alternateName ?? rating.name ?? numericRating(rating),
     publisher: nameOf(o.author) ?? nameOf(o.publisher),
     url: o.url,
     claimDate: item.datePublished ?? appearance?.datePublished,
@@ -153,6 +153,20 @@ function claimReviewFields(v: unknown): Record<string, unknown> {
     language: typeof o.inLanguage === "string" ? o.inLanguage : undefined,
     sourceId: typeof o["@id"] === "string" ? o["@id"] : undefined,
   };
+}
+
+/**
+ * `ratingValue` with its ends as "1 of 5" (see numericToScale for where that lands on the product's
+ * scale). Without a `bestRating` the scale is not known (a lone "2" could be of 3, 5 or 10) and the
+ * value is kept as written, which reads as unknown; `worstRating` defaults to 1 as in schema.org.
+ */
+function numericRating(rating: Record<string, unknown>): string | undefined {
+  if (rating.ratingValue === undefined || rating.ratingValue === null) return undefined;
+  const num = (v: unknown) => (typeof v === "number" || (typeof v === "string" && v.trim() !== "") ? Number(v) : NaN);
+  const value = num(rating.ratingValue);
+  const best = num(rating.bestRating);
+  const worst = rating.worstRating === undefined || rating.worstRating === null ? 1 : num(rating.worstRating);
+  return numericToScale(value, best, worst) ? numericRatingText(value, best, worst) : String(rating.ratingValue);
 }
 
 function readClaimReviewJson(json: unknown, out: ParsedFeed, where: string) {
@@ -202,6 +216,7 @@ const CSV_COLUMNS: Record<string, keyof FactCheckRecord> = {
   url: "url",
   publisher: "publisher",
   date: "reviewDate",
+  datepublished: "reviewDate",
   review_date: "reviewDate",
   claim_date: "claimDate",
   title: "title",
@@ -227,6 +242,10 @@ function readCsvText(source: string, out: ParsedFeed) {
     return;
   }
   const header = rows[0] ? Object.keys(rows[0].record) : [];
+  if (header.some((h) => h.includes("."))) {
+    readFlattenedClaimReviews(rows, header, out);
+    return;
+  }
   if (rows.length && !header.some((h) => CSV_COLUMNS[h] === "claim")) {
     out.problems.push({
       at: "header row",
@@ -241,6 +260,61 @@ function readCsvText(source: string, out: ParsedFeed) {
       if (to && v !== "") fields[to] = v;
     }
     collect(out, `line ${info.lines}`, fields, record);
+  }
+}
+
+/**
+ * schema.org's names, keyed by the lowercase the header is read in: a flattened ClaimReview's columns
+ * (`reviewRating.alternateName`) are rebuilt into the nested object and read by the same mapping as JSON.
+ */
+const CLAIM_REVIEW_NAMES = Object.fromEntries(
+  [
+    "claimReviewed",
+    "itemReviewed",
+    "reviewRating",
+    "alternateName",
+    "ratingValue",
+    "bestRating",
+    "worstRating",
+    "datePublished",
+    "dateCreated",
+    "firstAppearance",
+    "inLanguage",
+  ].map((n) => [n.toLowerCase(), n]),
+);
+
+/**
+ * The flattened CSV layout other projects publish: one ClaimReview per row, a column per field path
+ * (`claimReviewed`, `reviewRating.alternateName`, `itemReviewed.author.name`, `url`, `datePublished`).
+ */
+function readFlattenedClaimReviews(
+  rows: Array<{ record: Record<string, string>; info: { lines: number } }>,
+  header: string[],
+  out: ParsedFeed,
+) {
+  if (!header.some((h) => h === "claimreviewed" || h === "itemreviewed.name" || h === "itemreviewed.text")) {
+    out.problems.push({
+      at: "header row",
+      problem: `needs a "claimReviewed" column (or "itemReviewed.name"); found: ${header.join(", ")}`,
+    });
+    return;
+  }
+  for (const { record, info } of rows) {
+    const review: Record<string, unknown> = {};
+    for (const [column, value] of Object.entries(record)) {
+      if (value === "") continue;
+      const path = column.split(".").map((p) => CLAIM_REVIEW_NAMES[p] ?? p);
+      let at = review;
+      for (const key of path.slice(0, -1)) {
+        // A column that is both a value and a parent ("author" and "author.name") keeps the parent.
+        const next = obj(at[key]) ?? {};
+        at[key] = next;
+        at = next;
+      }
+      const last = path[path.length - 1]!;
+      if (!obj(at[last])) at[last] = value;
+    }
+    collect(out, `line ${info.lines}`, claimReviewFields(review), record);
   }
 }
 
