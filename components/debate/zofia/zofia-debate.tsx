@@ -6,6 +6,7 @@ import type { DebateView } from "@/lib/debate/view";
 import { PeopleVerdictHead } from "../people-verdict";
 import { CitedText } from "../cited-text";
 import { zofiaDefinition } from "@/lib/debate/zofia/definition";
+import { verdictInWords } from "@/lib/debate/methods";
 import { DebateControls } from "../debate-controls";
 import { mergeLive, PageSection, type ProtocolPageProps } from "../protocol-page";
 import { EvidencePanel } from "../evidence-panel";
@@ -141,13 +142,12 @@ export function ZofiaDebate({ view, live, connection, canControl = false, extra 
               </p>
             ) : null}
             {probs.length ? (
-              <p className="mt-2 text-sm text-black/80">
+              <p className="mt-2 text-sm text-black/80" data-testid="zofia-label-probs">
                 The judge&apos;s last call, real against fake:{" "}
                 {probs.map(([k, p], i) => (
                   <span key={k}>
                     {i ? " · " : ""}
-                    {k === "R" ? "real" : k === "F" ? "fake" : k === "I" ? "continue" : k.toLowerCase()}{" "}
-                    {(p * 100).toFixed(0)}%
+                    {verdictInWords(view.protocol, k).text} {(p * 100).toFixed(0)}%
                   </span>
                 ))}
               </p>
