@@ -46,7 +46,7 @@ type Snapshot = {
   rationale?: string | null;
 } | null;
 /** A gold label is on the product's scale: said in its words by the one rule, never as a code. */
-const goldWords = (label: string) => verdictInWords("", label).head;
+const goldWords = (label: string | null | undefined) => (label ? verdictInWords("", label).head : "—");
 const summary = (v: Snapshot) =>
   v
     ? `${v.goldLabel ? goldWords(v.goldLabel) : "?"}${v.judgeCorrect === true ? ", judge right" : v.judgeCorrect === false ? ", judge wrong" : ""}${v.rationale ? ` — “${v.rationale.slice(0, 80)}”` : ""}`
@@ -219,7 +219,7 @@ export default async function AnnotatePage({ searchParams }: { searchParams: Pro
                   <ul className="text-sm" data-testid="other-labels">
                     {othersShown.map((a) => (
                       <li key={a.id}>
-                        {a.annotatorEmail}: {a.goldLabel ? goldWords(a.goldLabel) : "—"}
+                        {a.annotatorEmail}: {goldWords(a.goldLabel)}
                       </li>
                     ))}
                   </ul>
@@ -251,7 +251,7 @@ export default async function AnnotatePage({ searchParams }: { searchParams: Pro
               >
                 {recent.map((r) => (
                   <li key={r.debateId} className="flex flex-wrap items-baseline gap-3 p-2">
-                    <span className="font-semibold">{r.goldLabel ? goldWords(r.goldLabel) : "—"}</span>
+                    <span className="font-semibold">{goldWords(r.goldLabel)}</span>
                     <span className="min-w-0 flex-1 break-words">{r.claim}</span>
                     <span className="text-xs text-black/50">v{r.version}</span>
                     <Link className="underline" href={href(filters, { debate: r.debateId })}>
