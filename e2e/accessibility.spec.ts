@@ -1,14 +1,16 @@
 import AxeBuilder from "@axe-core/playwright";
 import { ROUTES } from "@/lib/auth/route-policy";
 import { expect, test, type Browser, type Page } from "./fixtures";
-import { startPastEarlierChecks } from "./match-helpers";
 import { USERS } from "./users";
 
 /*
  * axe-core over every page in the route table (lib/auth/route-policy.ts), at 1280 and 375 px,
  * signed out for public pages and as a role that may open each of the others. Serious and critical
  * findings fail the test, listed as page · width · rule · target so they can be fixed from the log.
- * One browser context per role, one tab reused for all its pages, to keep the run short.
+ * One browser context per role, one tab reused for all its pages, to keep the run short. It makes no
+ * data of its own (a debate it started would join other specs' annotation queues): dynamic pages are
+ * checked on the first debate, comparison, run, corpus, document, webhook and fact-check this run
+ * already holds, and the ones it found none of are listed in the test's annotations.
  */
 
 const WIDTHS = [1280, 375] as const;
@@ -54,8 +56,13 @@ async function asRole(browser: Browser, state: string | undefined) {
 const report = (findings: Finding[]) =>
   findings.map((f) => `${f.page} @${f.width}px · ${f.rule} (${f.impact}) · ${f.target} · ${f.help}`).join("\n");
 
-test("every page in the route table passes axe (serious and critical) at 1280 and 375 px", async ({ browser }) => {
+test("every page in the route table passes axe (serious and critical) at 1280 and 375 px", async ({
+  browser,
+  allowConsoleError,
+}) => {
   test.setTimeout(240_000);
+  // The token pages are checked with a token that exists nowhere: their "not valid" page answers 404.
+  allowConsoleError(/status of 404.*\/share\/(compare\/)?a{32}/);
   const findings: Finding[] = [];
   const visited = new Set<string>();
   const visit = async (page: Page, path: string, pattern: string) => {
@@ -80,19 +87,9 @@ test("every page in the route table passes axe (serious and critical) at 1280 an
     await visit(out.page, path, pattern);
   await out.context.close();
 
-  // The admin may open every page but /annotate; one debate is started so its page has a real id.
+  // The admin may open every page but /annotate.
   const admin = await asRole(browser, USERS.admin.state);
   const a = admin.page;
-  await a.goto("/debates/new");
-  await a.getByLabel("Claim", { exact: true }).fill("The city council approved a new budget for public libraries.");
-  await a.getByLabel("Paste gold evidence").check();
-  await a
-    .getByLabel(/Evidence passages, one per paragraph/)
-    .fill("The council voted 7 to 2 on Tuesday to approve the library budget.");
-  await startPastEarlierChecks(a, a.getByRole("button", { name: "Start debate" }), /\/debates\/[0-9a-f-]{36}$/);
-  await a.waitForURL(/\/debates\/[0-9a-f-]{36}$/);
-  const debatePath = new URL(a.url()).pathname;
-  await visit(a, debatePath, "/debates/[id]");
   for (const path of [
     "/debates",
     "/debates/new",
@@ -114,8 +111,7 @@ test("every page in the route table passes axe (serious and critical) at 1280 an
     await visit(a, path, path);
   // Dynamic pages whose data another spec or the demo corpus made: checked when one exists in this run.
   for (const [pattern, list, re] of [
-    ["/corpora/[name]", "/corpora", /^\/corpora\/[A-Za-z0-9_-]+$/],
-    ["/corpora/[name]/documents/[id]", "/corpora/demo", /^\/corpora\/[A-Za-z0-9_-]+\/documents\/\d+$/],
+    ["/debates/[id]", "/debates", /^\/debates\/[0-9a-f-]{36}$/],
     ["/compare/[id]", "/compare", /^\/compare\/[0-9a-f-]{36}$/],
     ["/eval/[id]", "/eval", /^\/eval\/[0-9a-f-]{36}$/],
     ["/eval/groups/[id]", "/eval", /^\/eval\/groups\/[0-9a-f-]{36}$/],
@@ -125,6 +121,12 @@ test("every page in the route table passes axe (serious and critical) at 1280 an
   ] as const) {
     const href = await firstLink(a, list, re);
     if (href) await visit(a, href, pattern);
+  }
+  const corpus = await firstLink(a, "/corpora", /^\/corpora\/[A-Za-z0-9_-]+$/);
+  if (corpus) {
+    await visit(a, corpus, "/corpora/[name]");
+    const doc = await firstLink(a, corpus, /^\/corpora\/[A-Za-z0-9_-]+\/documents\/\d+$/);
+    if (doc) await visit(a, doc, "/corpora/[name]/documents/[id]");
   }
   await admin.context.close();
 

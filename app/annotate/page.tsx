@@ -253,7 +253,7 @@ export default async function AnnotatePage({ searchParams }: { searchParams: Pro
                   <li key={r.debateId} className="flex flex-wrap items-baseline gap-3 p-2">
                     <span className="font-semibold">{goldWords(r.goldLabel)}</span>
                     <span className="min-w-0 flex-1 break-words">{r.claim}</span>
-                    <span className="text-xs text-black/50">v{r.version}</span>
+                    <span className="text-xs text-black/60">v{r.version}</span>
                     <Link className="underline" href={href(filters, { debate: r.debateId })}>
                       Edit
                     </Link>

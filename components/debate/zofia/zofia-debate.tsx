@@ -97,7 +97,7 @@ export function ZofiaDebate({ view, live, connection, canControl = false, extra 
             {view.status === "cancelled" ? "stopped" : view.status}
           </span>
           <span className="text-black/60">ZoFia · news article check</span>
-          <span className="text-black/50" aria-live="polite">
+          <span className="text-black/60" aria-live="polite">
             {connection === "live" ? "● live" : connection === "connecting" ? "connecting…" : ""}
           </span>
         </div>
@@ -246,7 +246,7 @@ export function ZofiaDebate({ view, live, connection, canControl = false, extra 
             help="An advocate and a critic argue; after each exchange the judge says real, fake, or continue. It ends the debate only when quite sure, and must choose after round 5."
           >
             {steps.exchanges.length === 0 && !steps.soloFinal ? (
-              <p className="text-sm text-black/50">Starts when the analyses are done.</p>
+              <p className="text-sm text-black/60">Starts when the analyses are done.</p>
             ) : null}
             <DebateRounds exchanges={steps.exchanges} onCite={setSelected} />
             {steps.soloFinal ? <JudgeCallLine call={steps.soloFinal} /> : null}
