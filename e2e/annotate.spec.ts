@@ -112,7 +112,7 @@ test("a fact-checker's finished debate is labelled with the keyboard, kept as a 
   await page.screenshot({ path: "test-results/annotate.png", fullPage: true });
   await keysReady(page);
   await page.keyboard.press("Enter");
-  await expect(page.getByTestId("saved-notice")).toContainText("HALF-TRUE (version 1)");
+  await expect(page.getByTestId("saved-notice")).toHaveText(/Saved your label Half true \(version 1\)/);
   await expect(page.getByTestId("recent-labels")).toContainText(CLAIM);
   // Nothing else is open for this annotator: the queue says so.
   await expect(page.getByTestId("queue-empty")).toBeVisible();
@@ -125,13 +125,13 @@ test("a fact-checker's finished debate is labelled with the keyboard, kept as a 
   await page.keyboard.press("1");
   await keysReady(page);
   await page.keyboard.press("Control+Enter");
-  await expect(page.getByTestId("saved-notice")).toContainText("TRUE (version 2)");
+  await expect(page.getByTestId("saved-notice")).toHaveText(/Saved your label True \(version 2\)/);
   await page.getByTestId("recent-labels").getByRole("link", { name: "Edit" }).click();
   const history = page.getByTestId("version-history");
   await expect(history.locator("li")).toHaveCount(2);
   await expect(history.locator("li").nth(1)).toContainText(`edit by ${USERS.annotator1.email}`);
-  await expect(history.locator("li").nth(1)).toContainText("HALF-TRUE, judge right");
-  await expect(history.locator("li").nth(1)).toContainText("→ TRUE, judge right");
+  await expect(history.locator("li").nth(1)).toContainText("Half true, judge right");
+  await expect(history.locator("li").nth(1)).toContainText("→ True, judge right");
   await done(page);
 });
 
@@ -198,9 +198,9 @@ test("in blind mode the second annotator gets the same debate without the first'
   await page.unroute(/\/annotate/, refuse);
   await keysReady(page);
   await page.keyboard.press("Enter");
-  await expect(page.getByTestId("saved-notice")).toContainText("TRUE (version 1)");
+  await expect(page.getByTestId("saved-notice")).toHaveText(/Saved your label True \(version 1\)/);
   await page.getByTestId("recent-labels").getByRole("link", { name: "Edit" }).click();
-  await expect(page.getByTestId("other-labels")).toContainText(`${USERS.annotator1.email}: TRUE`);
+  await expect(page.getByTestId("other-labels")).toContainText(`${USERS.annotator1.email}: True`);
   await done(page);
 });
 
@@ -217,6 +217,9 @@ test("the agreement page shows the statistics of the two labels, and only the ri
   // Both said TRUE where the judge said HALF-TRUE.
   await expect(page.locator('[data-testid=confusion] td[data-judge="HALF-TRUE"][data-gold="TRUE"]')).toHaveText("1");
   await expect(page.getByTestId("judge-accuracy")).toContainText("0.00");
+  // The matrix's headings are the scale in words, never the codes.
+  await expect(page.getByTestId("confusion").locator("th")).toContainText(["True", "Half true", "False"]);
+  await expect(page.getByTestId("confusion")).not.toContainText("HALF-TRUE");
   await expect(page.locator(`[data-testid=annotators] tr[data-annotator="${USERS.annotator2.email}"]`)).toContainText(
     "100% of 1",
   );

@@ -103,6 +103,8 @@ test("a journalist pastes an article, picks ZoFia, watches the pipeline and the 
   await expect(verdict.getByTestId("verdict-label").first()).toHaveText("False");
   await expect(verdict).toContainText("said Fake news");
   await expect(verdict).toContainText("Decided in round 2");
+  // Its label probabilities in the same words as the verdict, never codes.
+  await expect(page.getByTestId("zofia-label-probs")).toContainText(/False \(ZoFia: Fake news\) \d+%/);
   await expect(page.getByTestId("debate-status")).toHaveText("completed");
   const calls = page.getByTestId("zofia-judge-call");
   await expect(calls).toHaveCount(2);

@@ -82,7 +82,7 @@ export default async function AdminPage() {
                   </td>
                   <td className="py-2">
                     {u.id === me.id ? (
-                      <span className="text-black/50">you</span>
+                      <span className="text-black/60">you</span>
                     ) : (
                       <form action={setDisabledAction}>
                         <input type="hidden" name="userId" value={u.id} />

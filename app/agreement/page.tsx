@@ -10,6 +10,8 @@ import type { Estimate } from "@/lib/annotation/agreement";
 import { can } from "@/lib/auth/policy";
 import { plural } from "@/lib/plural";
 import { pagePermission } from "@/lib/auth/server";
+// Both axes are on the product's scale (the judge's verdict is read onto it): said in words, never codes.
+import { verdictInWords } from "@/lib/debate/methods";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Agreement" };
@@ -207,7 +209,7 @@ export default async function AgreementPage({ searchParams }: { searchParams: Pr
                 <th />
                 {labels.map((g) => (
                   <th key={g} scope="col" className="px-2 py-1 text-xs font-medium">
-                    {g}
+                    {verdictInWords("", g).head}
                   </th>
                 ))}
               </tr>
@@ -216,7 +218,7 @@ export default async function AgreementPage({ searchParams }: { searchParams: Pr
               {judgeLabels.map((j) => (
                 <tr key={j}>
                   <th scope="row" className="pr-2 text-right text-xs font-medium">
-                    {j}
+                    {verdictInWords("", j).head}
                   </th>
                   {labels.map((g) => {
                     const n = report.judge.confusion[j]?.[g] ?? 0;

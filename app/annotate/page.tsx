@@ -21,6 +21,7 @@ import { judgeParts, withoutJudge } from "@/lib/annotation/judge-reveal";
 import { plural } from "@/lib/plural";
 import { SkipNotice } from "@/components/annotation/skip-notice";
 import { debateView } from "@/lib/debate/view";
+import { verdictInWords } from "@/lib/debate/methods";
 import { pagePermission } from "@/lib/auth/server";
 import { AnnotateTask } from "@/components/annotation/annotate-task";
 import { Guidelines } from "@/components/annotation/guidelines";
@@ -44,9 +45,11 @@ type Snapshot = {
   judgeCorrect?: boolean | null;
   rationale?: string | null;
 } | null;
+/** A gold label is on the product's scale: said in its words by the one rule, never as a code. */
+const goldWords = (label: string | null | undefined) => (label ? verdictInWords("", label).head : "—");
 const summary = (v: Snapshot) =>
   v
-    ? `${v.goldLabel ?? "?"}${v.judgeCorrect === true ? ", judge right" : v.judgeCorrect === false ? ", judge wrong" : ""}${v.rationale ? ` — “${v.rationale.slice(0, 80)}”` : ""}`
+    ? `${v.goldLabel ? goldWords(v.goldLabel) : "?"}${v.judgeCorrect === true ? ", judge right" : v.judgeCorrect === false ? ", judge wrong" : ""}${v.rationale ? ` — “${v.rationale.slice(0, 80)}”` : ""}`
     : "—";
 
 export default async function AnnotatePage({ searchParams }: { searchParams: Promise<Search> }) {
@@ -160,7 +163,7 @@ export default async function AnnotatePage({ searchParams }: { searchParams: Pro
       </details>
       {saved ? (
         <p role="status" className="rounded-md bg-emerald-50 p-2 text-sm text-emerald-900" data-testid="saved-notice">
-          Saved your label {saved.goldLabel} (version {saved.version}) for “{saved.claim.slice(0, 80)}”.
+          Saved your label {goldWords(saved.goldLabel)} (version {saved.version}) for “{saved.claim.slice(0, 80)}”.
         </p>
       ) : null}
 
@@ -216,7 +219,7 @@ export default async function AnnotatePage({ searchParams }: { searchParams: Pro
                   <ul className="text-sm" data-testid="other-labels">
                     {othersShown.map((a) => (
                       <li key={a.id}>
-                        {a.annotatorEmail}: {a.goldLabel}
+                        {a.annotatorEmail}: {goldWords(a.goldLabel)}
                       </li>
                     ))}
                   </ul>
@@ -248,9 +251,9 @@ export default async function AnnotatePage({ searchParams }: { searchParams: Pro
               >
                 {recent.map((r) => (
                   <li key={r.debateId} className="flex flex-wrap items-baseline gap-3 p-2">
-                    <span className="font-semibold">{r.goldLabel}</span>
+                    <span className="font-semibold">{goldWords(r.goldLabel)}</span>
                     <span className="min-w-0 flex-1 break-words">{r.claim}</span>
-                    <span className="text-xs text-black/50">v{r.version}</span>
+                    <span className="text-xs text-black/60">v{r.version}</span>
                     <Link className="underline" href={href(filters, { debate: r.debateId })}>
                       Edit
                     </Link>

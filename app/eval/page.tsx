@@ -47,7 +47,7 @@ export default async function EvalListPage() {
               <Link className="underline" href={`/eval/groups/${g.group}`}>
                 Methods compared on {g.dataset ?? "a dataset"}: {g.runs.map((r) => methodTitle(r.protocol)).join(", ")}
               </Link>{" "}
-              <span className="text-xs text-black/50">{g.created_at.slice(0, 16).replace("T", " ")}</span>
+              <span className="text-xs text-black/60">{g.created_at.slice(0, 16).replace("T", " ")}</span>
             </li>
           ))}
         </ul>
@@ -80,7 +80,7 @@ export default async function EvalListPage() {
                       <Link href={`/eval/${r.id}`} className="font-medium underline-offset-2 hover:underline">
                         {r.name}
                       </Link>
-                      <div className="text-xs text-black/50">
+                      <div className="text-xs text-black/60">
                         {r.created_at.slice(0, 16).replace("T", " ")}
                         <span className="sm:hidden"> · {r.status}</span>
                       </div>
@@ -91,7 +91,7 @@ export default async function EvalListPage() {
                       {r.progress.failed ? <span className="text-red-700"> ({r.progress.failed} failed)</span> : null}
                     </td>
                     <td className="p-2 text-right tabular-nums">
-                      <span className={r.verdicts.unreadable ? "text-black/40 line-through" : undefined}>
+                      <span className={r.verdicts.unreadable ? "text-black/60 line-through" : undefined}>
                         {pct(r.accuracy)}
                       </span>
                       {r.verdicts.unreadable ? (
@@ -103,7 +103,7 @@ export default async function EvalListPage() {
                       ) : null}
                     </td>
                     <td className="p-2 text-right tabular-nums">
-                      <span className={r.verdicts.unreadable ? "text-black/40 line-through" : undefined}>
+                      <span className={r.verdicts.unreadable ? "text-black/60 line-through" : undefined}>
                         {pct(r.macro_f1)}
                       </span>
                     </td>

@@ -207,7 +207,7 @@ export default async function SearchPage({ searchParams }: { searchParams: Promi
                 data-testid="search-hit"
               >
                 <div className="mb-2 flex flex-wrap items-baseline gap-x-3 gap-y-1">
-                  <span className="text-sm font-semibold text-black/50">{hit.rank}.</span>
+                  <span className="text-sm font-semibold text-black/60">{hit.rank}.</span>
                   {result.mode !== "lexical" && isWeakMatch(hit) ? (
                     <span
                       className="rounded bg-amber-100 px-1.5 py-0.5 text-xs font-medium text-amber-900"

@@ -317,7 +317,7 @@ export function AnnotateTask({
       data-keys-ready={keysReady ? "true" : undefined}
     >
       <header className="space-y-1">
-        <p className="text-xs uppercase tracking-wide text-black/50">
+        <p className="text-xs uppercase tracking-wide text-black/60">
           {[
             def?.input === "article" ? "Article" : "Claim",
             dataset ? `from ${dataset}` : null,
@@ -353,7 +353,7 @@ export function AnnotateTask({
           className="min-w-0 space-y-3 lg:col-start-1 lg:row-start-1"
           data-testid="transcript"
         >
-          <h3 className="text-sm font-semibold uppercase tracking-wide text-black/50">Debate</h3>
+          <h3 className="text-sm font-semibold uppercase tracking-wide text-black/60">Debate</h3>
           {speeches.map((t) => (
             <div key={t.seq} className="space-y-1" data-testid="annotate-turn" data-number={t.number}>
               <p className="text-xs font-medium text-black/60">Turn {t.number}</p>
@@ -590,7 +590,7 @@ export function AnnotateTask({
             </div>
 
             <div className={`space-y-3 ${more}`}>
-              <p className="text-xs text-black/50" data-testid="shortcuts">
+              <p className="text-xs text-black/60" data-testid="shortcuts">
                 Keys: <kbd>1</kbd>/<kbd>2</kbd>/<kbd>3</kbd> gold label · <kbd>y</kbd>/<kbd>n</kbd> judge right ·{" "}
                 <kbd>s</kbd> skip (you can undo it) · <kbd>Enter</kbd> save and next (outside the rationale) ·{" "}
                 <kbd>Ctrl+Enter</kbd> save from anywhere · <kbd>Esc</kbd> leave the rationale

@@ -182,7 +182,7 @@ function RankForm({ llmModel, rank }: { llmModel: string | null; rank: ReturnTyp
               <input type="radio" name="scorer" value="offline" defaultChecked={v.scorer !== "llm"} />
               Offline (no model, instant)
             </label>
-            <label className={`flex items-center gap-2 ${llmModel ? "" : "text-black/40"}`}>
+            <label className={`flex items-center gap-2 ${llmModel ? "" : "text-black/60"}`}>
               <input type="radio" name="scorer" value="llm" defaultChecked={v.scorer === "llm"} disabled={!llmModel} />
               Language model{llmModel ? ` (${llmModel})` : ": none configured"}
             </label>

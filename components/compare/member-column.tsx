@@ -76,7 +76,7 @@ export const MemberColumn = memo(function MemberColumn({
         data-testid="finished-turns"
         data-count={finished.length}
       >
-        {finished.length === 0 ? <li className="text-black/50">No finished turn yet.</li> : null}
+        {finished.length === 0 ? <li className="text-black/60">No finished turn yet.</li> : null}
         {finished.map((t) => (
           <li key={t.seq} data-testid="finished-turn" data-seq={t.seq} className="min-w-0 break-words">
             <span className="font-medium">{t.plain.speaker}:</span>{" "}

@@ -79,7 +79,7 @@ export function MembersTable({
     <section aria-label="Each method's result" className="space-y-2">
       <div
         aria-hidden
-        className={`hidden border-b border-black/10 pb-1 text-xs font-semibold uppercase tracking-wide text-black/50 ${GRID}`}
+        className={`hidden border-b border-black/10 pb-1 text-xs font-semibold uppercase tracking-wide text-black/60 ${GRID}`}
       >
         {HEADINGS.map((h) => (
           <div key={h}>{h}</div>
@@ -113,7 +113,7 @@ export function MembersTable({
           <Cell label="Confidence">{confidenceWords(m.verdict?.confidence)}</Cell>
           <Cell label="Tokens" testId="compare-tokens">
             {tokensWords(m.tokens)}
-            {isActive(m) ? <span className="text-black/50"> so far</span> : null}
+            {isActive(m) ? <span className="text-black/60"> so far</span> : null}
           </Cell>
           <Cell label="Model calls">{m.calls}</Cell>
           <Cell label="Cost" testId="compare-cost">

@@ -123,7 +123,7 @@ function JobRow({ initial }: { initial: JobView }) {
       <div className="flex flex-wrap items-center gap-2">
         <StatusBadge tone={TONE[job.status]}>{job.status}</StatusBadge>
         <span className="min-w-0 break-all font-medium">{job.label}</span>
-        <time className="text-xs text-black/50" dateTime={job.createdAt}>
+        <time className="text-xs text-black/60" dateTime={job.createdAt}>
           {job.createdAt.slice(0, 16).replace("T", " ")} UTC
         </time>
       </div>

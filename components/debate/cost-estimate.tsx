@@ -87,7 +87,7 @@ export function CostEstimate({ revision }: { revision: number }) {
               ))}
             </ul>
           </details>
-          {est.note ? <p className="mt-1 text-xs text-black/55">{est.note}</p> : null}
+          {est.note ? <p className="mt-1 text-xs text-black/60">{est.note}</p> : null}
         </>
       )}
     </div>

@@ -301,7 +301,7 @@ export function DebateLive({
               </>
             )}
           </span>
-          <span className="text-black/50" aria-live="polite">
+          <span className="text-black/60" aria-live="polite">
             {connection === "live" ? "● live" : connection === "connecting" ? "connecting…" : ""}
           </span>
         </div>
@@ -354,7 +354,7 @@ export function DebateLive({
           <section aria-label="Debate transcript" className="min-w-0 space-y-6">
             {phases.map((phase) => (
               <div key={phase} className="space-y-3">
-                <h2 className="text-sm font-semibold uppercase tracking-wide text-black/50">{phaseTitle(phase)}</h2>
+                <h2 className="text-sm font-semibold uppercase tracking-wide text-black/60">{phaseTitle(phase)}</h2>
                 {speeches
                   .filter((t) => t.phase === phase)
                   .map((t) => (

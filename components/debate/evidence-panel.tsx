@@ -43,7 +43,7 @@ export function EvidencePanel({
   }, [selected]);
   return (
     <aside aria-label="Evidence" className="min-w-0 lg:sticky lg:top-4 lg:max-h-[calc(100vh-2rem)] lg:overflow-y-auto">
-      <h2 className="mb-2 text-sm font-semibold uppercase tracking-wide text-black/50">Evidence ({evidence.length})</h2>
+      <h2 className="mb-2 text-sm font-semibold uppercase tracking-wide text-black/60">Evidence ({evidence.length})</h2>
       <ol className="space-y-2">
         {evidence.map((e) => {
           const turns = citedBy.get(e.rank) ?? [];
@@ -68,7 +68,7 @@ export function EvidencePanel({
                 {e.title ? <span className="font-normal text-black/60"> · {e.title}</span> : null}
               </button>
               <p className="whitespace-pre-wrap break-words">{e.text}</p>
-              <p className="mt-1 text-xs text-black/50">
+              <p className="mt-1 text-xs text-black/60">
                 {foundBy(e) ?? (e.source === "earlier-check" ? "earlier fact-check" : e.source)}
                 {e.denseRank != null || e.lexicalRank != null
                   ? ` · dense #${e.denseRank ?? "–"}, lexical #${e.lexicalRank ?? "–"}`

@@ -41,7 +41,7 @@ export function PageSection({
 }) {
   return (
     <section aria-labelledby={`${id}-h`} className="min-w-0 space-y-2" data-testid={testId}>
-      <h2 id={`${id}-h`} className="text-sm font-semibold uppercase tracking-wide text-black/50">
+      <h2 id={`${id}-h`} className="text-sm font-semibold uppercase tracking-wide text-black/60">
         {title}
       </h2>
       {help ? <p className="text-sm text-black/60">{help}</p> : null}

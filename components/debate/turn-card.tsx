@@ -69,15 +69,15 @@ export function TurnCard({
       data-kind={turn.kind}
       data-status={turn.status}
       aria-busy={streaming}
-      className={`rounded-lg border border-black/10 border-l-4 p-4 ${stopped ? "border-l-stone-300 bg-stone-100 text-black/55" : (ROLE_STYLE[turn.role] ?? "border-l-stone-400 bg-white")}`}
+      className={`rounded-lg border border-black/10 border-l-4 p-4 ${stopped ? "border-l-stone-300 bg-stone-100 text-black/60" : (ROLE_STYLE[turn.role] ?? "border-l-stone-400 bg-white")}`}
     >
       <header className="mb-2 flex flex-wrap items-baseline justify-between gap-2">
         <h3 className="font-semibold">
           {speaker ?? roleName(turn.role, domain)}{" "}
-          <span className="font-normal text-black/50">· {turn.phase.replace(/-/g, " ")}</span>
+          <span className="font-normal text-black/60">· {turn.phase.replace(/-/g, " ")}</span>
         </h3>
         {streaming ? (
-          <span className={`text-xs ${turn.retry ? "font-medium text-amber-800" : "text-black/50"}`} aria-live="polite">
+          <span className={`text-xs ${turn.retry ? "font-medium text-amber-800" : "text-black/60"}`} aria-live="polite">
             {turn.retry ? retryNote(turn.retry) : "writing…"}
           </span>
         ) : null}
@@ -99,7 +99,7 @@ export function TurnCard({
         </p>
       ) : null}
       {!streaming && turn.status === "completed" ? (
-        <footer className="mt-3 text-xs text-black/50">
+        <footer className="mt-3 text-xs text-black/60">
           {turn.model} · {(turn.promptTokens ?? 0) + (turn.completionTokens ?? 0)} tokens
           {turn.costUsd != null ? ` · ${usdWords(turn.costUsd, { short: true })}` : ""}
           {turn.latencyMs != null ? ` · ${(turn.latencyMs / 1000).toFixed(1)} s` : ""}

@@ -204,7 +204,7 @@ export function VerdictCard({
         </div>
       ) : null}
       {verdict.labelProbs ? (
-        <p className="mt-3 text-xs text-black/50">
+        <p className="mt-3 text-xs text-black/60">
           {Object.entries(verdict.labelProbs)
             .map(([l, p]) => `${verdictInWords(method ?? "", l).head} ${(p * 100).toFixed(0)}%`)
             .join(" · ")}

@@ -33,7 +33,7 @@ export function LeaderboardTable({ lb }: { lb: Leaderboard }) {
                 {onFrontier.has(r.protocol) ? (
                   <span className="ml-1 rounded bg-orange-100 px-1 text-xs text-orange-900">frontier</span>
                 ) : null}
-                <div className="text-xs text-black/50">
+                <div className="text-xs text-black/60">
                   {r.n} scored · {r.status} ({r.done + r.failed}/{r.total})
                 </div>
                 {healthCounts(r) ? (
@@ -48,22 +48,22 @@ export function LeaderboardTable({ lb }: { lb: Leaderboard }) {
               </td>
               <td className="p-2 text-right tabular-nums">
                 <span
-                  className={r.unreadable ? "text-black/40 line-through" : "font-semibold"}
+                  className={r.unreadable ? "text-black/60 line-through" : "font-semibold"}
                   title={r.unreadable ? "No verdict could be read: this is not the method's accuracy" : undefined}
                 >
                   {pct(r.accuracy.value)}
                 </span>
                 {r.unreadable ? <div className="text-xs text-red-800">not comparable</div> : null}
                 {r.accuracy.ci && !r.unreadable ? (
-                  <div className="text-xs text-black/50">
+                  <div className="text-xs text-black/60">
                     {pct(r.accuracy.ci.low)}–{pct(r.accuracy.ci.high)}
                   </div>
                 ) : null}
               </td>
               <td className="hidden p-2 text-right tabular-nums sm:table-cell">
-                <span className={r.unreadable ? "text-black/40 line-through" : undefined}>{pct(r.macro_f1.value)}</span>
+                <span className={r.unreadable ? "text-black/60 line-through" : undefined}>{pct(r.macro_f1.value)}</span>
                 {r.macro_f1.ci && !r.unreadable ? (
-                  <div className="text-xs text-black/50">
+                  <div className="text-xs text-black/60">
                     {pct(r.macro_f1.ci.low)}–{pct(r.macro_f1.ci.high)}
                   </div>
                 ) : null}
@@ -101,7 +101,7 @@ export function PairsTable({ lb }: { lb: Leaderboard }) {
             <tr key={`${p.a}-${p.b}`} className="border-t border-black/10 align-top">
               <td className="p-2 break-words">
                 {title(p.a)} vs {title(p.b)}
-                <div className="text-xs text-black/50">
+                <div className="text-xs text-black/60">
                   {unreadable.has(p.a) || unreadable.has(p.b)
                     ? `not comparable: ${[p.a, p.b]
                         .filter((x) => unreadable.has(x))
@@ -155,11 +155,11 @@ export function ReferencesTable({ lb }: { lb: Leaderboard }) {
               <td className="p-2 break-words">
                 <span className="text-xs font-medium text-amber-900">paper&apos;s number · </span>
                 {x.system}
-                <div className="text-xs text-black/50 [overflow-wrap:anywhere]">{x.source}</div>
+                <div className="text-xs text-black/60 [overflow-wrap:anywhere]">{x.source}</div>
               </td>
               <td className="p-2 text-xs break-words [overflow-wrap:anywhere]">
                 {x.dataset} · n {x.n ?? "not stated"} · {x.model}
-                {x.note ? <div className="text-black/50">{x.note}</div> : null}
+                {x.note ? <div className="text-black/60">{x.note}</div> : null}
               </td>
               <td className="p-2 text-right tabular-nums">{x.metric === "accuracy" ? pct(x.value) : "—"}</td>
               <td className="p-2 text-right tabular-nums">{x.metric === "macro_f1" ? pct(x.value) : "—"}</td>

@@ -15,7 +15,7 @@ function ReferenceLine({ r }: { r: ReferenceRow }) {
       <span className="font-semibold tabular-nums">{pct(r.value)}</span> {metricName(r.metric)} on {r.dataset}
       {r.n ? ` (${thousands(r.n)} claims)` : ""} · {r.system}, {r.model}
       {r.note ? <span className="text-black/60"> · {r.note}</span> : null}
-      <span className="text-black/50"> · {r.source}</span>
+      <span className="text-black/60"> · {r.source}</span>
     </li>
   );
 }

@@ -2,7 +2,16 @@ import { and, desc, eq, sql, type SQL } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import * as s from "@/db/schema";
 import { GOLD_LABELS } from "@/db/queries/annotations";
+import { productLabelOf } from "@/lib/debate/methods";
 import { agreementReport, type AgreementReport, type AnnotatedItem, type BootstrapOptions } from "./agreement";
+
+/**
+ * The judge's verdict read onto the product's scale, the scale the gold labels are on, so that
+ * ZoFia's FAKE meets an annotator's FALSE; a label off the scale (not enough info) stays as it is.
+ */
+function judgeOnScale(protocol: string, label: string | null): string | null {
+  return label ? (productLabelOf(protocol, label) ?? label) : null;
+}
 
 export type AgreementFilters = { corpus?: string; run?: string };
 
@@ -25,6 +34,7 @@ export async function loadAnnotatedItems(db: Database, f: AgreementFilters = {})
       judgeCorrect: s.annotations.judgeCorrect,
       durationSeconds: s.annotations.durationSeconds,
       judge: s.verdicts.label,
+      protocol: s.debates.protocol,
     })
     .from(s.annotations)
     .innerJoin(s.users, eq(s.users.id, s.annotations.annotatorId))
@@ -35,7 +45,11 @@ export async function loadAnnotatedItems(db: Database, f: AgreementFilters = {})
   const byDebate = new Map<string, AnnotatedItem>();
   for (const r of rows) {
     if (!r.label) continue;
-    const item = byDebate.get(r.debateId) ?? { debateId: r.debateId, judge: r.judge, labels: [] };
+    const item = byDebate.get(r.debateId) ?? {
+      debateId: r.debateId,
+      judge: judgeOnScale(r.protocol, r.judge),
+      labels: [],
+    };
     item.labels.push({
       annotator: r.annotator,
       label: r.label,

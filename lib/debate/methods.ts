@@ -98,7 +98,8 @@ export type VerdictInWords = {
 };
 
 export function verdictInWords(method: string, label: string): VerdictInWords {
-  const product = productLabelOf(method, label);
+  // With no method named (a gold label, the agreement matrix) the label is on the product's scale already.
+  const product = method ? productLabelOf(method, label) : asProductLabel(label);
   const ownWords = labelWords(method, label);
   if (!product) {
     const text = label === "UNPARSED" ? ownWords : `${ownWords} (not on the true / half-true / false scale)`;
@@ -107,6 +108,10 @@ export function verdictInWords(method: string, label: string): VerdictInWords {
   const scale = PRODUCT_WORDS[product];
   const own = sameWords(scale, ownWords) ? null : ownWords;
   return { product, scale, own, head: scale, text: own ? `${scale} (${methodTitle(method)}: ${own})` : scale };
+}
+
+function asProductLabel(label: string): ProductLabel | null {
+  return (PRODUCT_LABELS as readonly string[]).includes(label) ? (label as ProductLabel) : null;
 }
 
 /** Every (method, own label) pair that reads as `product` on the product's scale: what ?verdict=FALSE finds. */

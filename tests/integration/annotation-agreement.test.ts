@@ -7,6 +7,8 @@ import { agreementFor } from "@/lib/annotation/load";
 import type { Principal } from "@/lib/auth/policy";
 import { seedDebates } from "../helpers/seed-debates";
 import { freshDatabase } from "./test-db";
+import { eq } from "drizzle-orm";
+import * as s from "@/db/schema";
 
 let h: DbHandle;
 beforeAll(async () => {
@@ -45,5 +47,20 @@ describe("the agreement page's counts", () => {
     expect(r.krippendorffAlpha.n).toBe(3);
     expect(r.pairs).toHaveLength(1);
     expect(r.pairs[0]!.n).toBe(3);
+  });
+});
+
+describe("the judge against the annotators", () => {
+  it("reads the judge's own label onto the gold labels' scale: ZoFia's FAKE meets an annotator's FALSE", async () => {
+    const u = await createUser(h.db, { email: "z@x.org", passwordHash: null, roles: ["annotator"] });
+    const who: Principal = { id: u.id, email: "z@x.org", name: null, roles: ["annotator"] };
+    const [id] = await seedDebates(h.db, { count: 1 });
+    await h.db.update(s.debates).set({ protocol: "zofia" }).where(eq(s.debates.id, id!));
+    await h.db.update(s.verdicts).set({ label: "FAKE" }).where(eq(s.verdicts.debateId, id!));
+    expect(await claimTask(h.db, who.id, id!)).toBe(true);
+    await saveAnnotation(h.db, who, id!, { goldLabel: "FALSE" });
+    const r = await agreementFor(h.db, {}, { resamples: 20 });
+    expect(Object.keys(r.judge.confusion)).not.toContain("FAKE");
+    expect(r.judge.confusion.FALSE?.FALSE).toBeGreaterThanOrEqual(1);
   });
 });

@@ -26,6 +26,16 @@ describe("verdictInWords", () => {
     });
   });
 
+  it("reads a label with no method (a gold label, the agreement matrix) on the product's scale", () => {
+    expect(verdictInWords("", "HALF-TRUE")).toMatchObject({
+      product: "HALF-TRUE",
+      head: "Half true",
+      text: "Half true",
+    });
+    expect(verdictInWords("", "FALSE").text).toBe("False");
+    expect(verdictInWords("", "NOT ENOUGH INFO")).toMatchObject({ product: null, head: "Not enough info" });
+  });
+
   it("never shows an upper-case code for any label any method defines", () => {
     for (const def of methodDefinitions())
       for (const label of new Set([...Object.keys(def.labels.toProduct), ...Object.keys(def.labels.words ?? {})])) {

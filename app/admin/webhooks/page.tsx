@@ -23,7 +23,7 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pro
   return (
     <div className="space-y-8">
       <div className="space-y-1">
-        <p className="text-xs text-black/50">
+        <p className="text-xs text-black/60">
           <Link href="/admin" className="underline">
             Admin
           </Link>{" "}

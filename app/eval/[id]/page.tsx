@@ -19,7 +19,7 @@ const ci = (w: { value: number | null; ci: { low: number; high: number } | null 
   <>
     <span className="font-semibold">{pct(w.value)}</span>
     {w.ci ? (
-      <span className="text-black/50">
+      <span className="text-black/60">
         {" "}
         [{pct(w.ci.low)}, {pct(w.ci.high)}]
       </span>
@@ -39,7 +39,7 @@ export default async function EvalRunPage({ params }: { params: Promise<{ id: st
     return (
       <div className="space-y-6">
         <header className="space-y-2">
-          <p className="text-xs text-black/50">
+          <p className="text-xs text-black/60">
             <Link href="/eval" className="underline">
               Evaluation
             </Link>{" "}
@@ -71,7 +71,7 @@ export default async function EvalRunPage({ params }: { params: Promise<{ id: st
   return (
     <div className="space-y-8">
       <header className="space-y-2">
-        <p className="text-xs text-black/50">
+        <p className="text-xs text-black/60">
           <Link href="/eval" className="underline">
             Evaluation
           </Link>{" "}

@@ -25,7 +25,7 @@ export function EvidenceTable({
   selected: number | null;
   onSelect: (rank: number) => void;
 }) {
-  if (!rows.length) return <p className="text-sm text-black/50">Nothing weighed yet.</p>;
+  if (!rows.length) return <p className="text-sm text-black/60">Nothing weighed yet.</p>;
   return (
     <ol className="min-w-0 space-y-2" data-testid="proclaim-evidence">
       {rows.map((e) => (

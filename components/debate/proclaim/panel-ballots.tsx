@@ -17,7 +17,7 @@ function StreamingBallot({ text }: { text: string }) {
         )}
       </p>
       {p.reasoning ? <p className="mt-1 break-words">{p.reasoning}</p> : null}
-      <p className="mt-1 text-xs text-black/50">{p.chars.toLocaleString("en-US")} characters written</p>
+      <p className="mt-1 text-xs text-black/60">{p.chars.toLocaleString("en-US")} characters written</p>
     </div>
   );
 }
@@ -48,11 +48,11 @@ export function PanelBallots({ ballots, onCite }: { ballots: Ballot[]; onCite: (
             <header className="mb-2 flex flex-wrap items-baseline justify-between gap-2">
               <h3 className="font-semibold">Judge {b.role.replace(/\D/g, "") || b.role}</h3>
               {streaming ? (
-                <span className="text-xs text-black/50" aria-live="polite">
+                <span className="text-xs text-black/60" aria-live="polite">
                   writing…
                 </span>
               ) : b.status === "waiting" ? (
-                <span className="text-xs text-black/50">waiting for the trial</span>
+                <span className="text-xs text-black/60">waiting for the trial</span>
               ) : null}
             </header>
             {w && !streaming ? (
@@ -63,15 +63,15 @@ export function PanelBallots({ ballots, onCite }: { ballots: Ballot[]; onCite: (
                 {b.scores ? (
                   <dl className="mt-2 grid grid-cols-3 gap-1 text-xs">
                     <div>
-                      <dt className="text-black/55">Evidence</dt>
+                      <dt className="text-black/60">Evidence</dt>
                       <dd className="font-medium">{mark(b.scores.evidence)}</dd>
                     </div>
                     <div>
-                      <dt className="text-black/55">Arguments</dt>
+                      <dt className="text-black/60">Arguments</dt>
                       <dd className="font-medium">{mark(b.scores.validity)}</dd>
                     </div>
                     <div>
-                      <dt className="text-black/55">Reliability</dt>
+                      <dt className="text-black/60">Reliability</dt>
                       <dd className="font-medium">{mark(b.scores.reliability)}</dd>
                     </div>
                   </dl>

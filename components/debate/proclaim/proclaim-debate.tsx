@@ -91,7 +91,7 @@ export function ProclaimDebate({ view, live, connection, canControl = false, ext
             {view.status === "cancelled" ? "stopped" : view.status}
           </span>
           <span className="text-black/60">PROClaim · courtroom debate</span>
-          <span className="text-black/50" aria-live="polite">
+          <span className="text-black/60" aria-live="polite">
             {connection === "live" ? "● live" : connection === "connecting" ? "connecting…" : ""}
           </span>
         </div>
@@ -200,7 +200,7 @@ export function ProclaimDebate({ view, live, connection, canControl = false, ext
                 <span
                   aria-hidden
                   className={
-                    p.unresolved ? "text-amber-700" : premises.criticSeen ? "text-emerald-700" : "text-black/40"
+                    p.unresolved ? "text-amber-700" : premises.criticSeen ? "text-emerald-700" : "text-black/60"
                   }
                 >
                   {p.unresolved ? "○" : premises.criticSeen ? "✓" : "•"}
@@ -213,7 +213,7 @@ export function ProclaimDebate({ view, live, connection, canControl = false, ext
             ))}
           </ul>
         ) : (
-          <p className="text-sm text-black/50">
+          <p className="text-sm text-black/60">
             {premises.unparsed
               ? "The premises could not be read; the trial goes on over the claim as a whole."
               : "Not yet split."}
@@ -268,7 +268,7 @@ export function ProclaimDebate({ view, live, connection, canControl = false, ext
         </Section>
       )}
       {panelStarted ? null : (
-        <p className="text-sm text-black/50">
+        <p className="text-sm text-black/60">
           The judges vote once the trial{switchOff ? "" : "s"} end{switchOff ? "s" : ""}.
         </p>
       )}

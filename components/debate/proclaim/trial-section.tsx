@@ -43,7 +43,7 @@ function Reflections({ rows }: { rows: RoundRow[] }) {
 export function TrialSection({ trial, onCite }: { trial: TrialView; onCite: (rank: number) => void }) {
   if (!trial.rounds.length && !trial.prag.length)
     return (
-      <p className="text-sm text-black/50">
+      <p className="text-sm text-black/60">
         {trial.trial === "switched" ? "Starts when the first trial ends." : "Starts once the evidence is admitted."}
       </p>
     );
@@ -76,7 +76,7 @@ export function TrialSection({ trial, onCite }: { trial: TrialView; onCite: (ran
                   {p.need ? <span className="text-black/60"> (needed: {p.need})</span> : null}
                 </p>
                 <ul className="mt-1 flex flex-wrap gap-1">
-                  {p.results.length === 0 ? <li className="text-black/50">nothing found</li> : null}
+                  {p.results.length === 0 ? <li className="text-black/60">nothing found</li> : null}
                   {p.results.map((r) => (
                     <li key={r.rank}>
                       <button

@@ -79,7 +79,7 @@ function QueryBlock({
   const text = q?.text ?? searched!;
   return (
     <div data-testid="tool-mad-query" {...(turn ? { "data-seq": turn.seq } : {})} className="text-sm">
-      <p className="text-xs font-medium text-black/55">
+      <p className="text-xs font-medium text-black/60">
         {turn
           ? "Searched for"
           : text === claim
@@ -165,7 +165,7 @@ function Documents({
       data-provider={call?.provider}
       data-live={call?.live ?? undefined}
     >
-      <p className="flex flex-wrap items-center gap-2 text-xs font-medium text-black/55">
+      <p className="flex flex-wrap items-center gap-2 text-xs font-medium text-black/60">
         Found {docs.length} {docs.length === 1 ? "document" : "documents"} in {badge}
       </p>
       {docs.length === 0 ? <p className="mt-1 text-xs text-black/60">Nothing matched this query.</p> : null}
@@ -228,7 +228,7 @@ function AnswerBlock({ turn, onCite }: { turn: ToolMadTurn | null; onCite: (rank
       className="text-sm"
     >
       <p className="flex flex-wrap items-center gap-2">
-        <span className="text-xs font-medium text-black/55">Answer</span>
+        <span className="text-xs font-medium text-black/60">Answer</span>
         <span
           data-testid="agent-label"
           className={`rounded px-2 py-0.5 text-xs font-bold ring-1 ${schemeLabelStyle(label)}`}
@@ -244,7 +244,7 @@ function AnswerBlock({ turn, onCite }: { turn: ToolMadTurn | null; onCite: (rank
       <div className="mt-1">
         <CitedText text={answerReason(turn.content)} onCite={onCite} />
       </div>
-      <p className="mt-1 text-[11px] text-black/45">
+      <p className="mt-1 text-[11px] text-black/60">
         {turn.model} · {(turn.promptTokens ?? 0) + (turn.completionTokens ?? 0)} tokens
       </p>
     </article>
@@ -332,7 +332,7 @@ function GateBlock({ cell, onCite }: { cell: AgentRound; onCite: (rank: number) 
                   ✗
                 </span>
                 <span className="underline decoration-red-700 decoration-wavy">{s.statement}</span>
-                {s.reason ? <span className="text-black/55"> ({s.reason})</span> : null}
+                {s.reason ? <span className="text-black/60"> ({s.reason})</span> : null}
               </li>
             ))}
           </ul>
@@ -362,7 +362,7 @@ function GateBlock({ cell, onCite }: { cell: AgentRound; onCite: (rank: number) 
               </ul>
             </>
           ) : null}
-          <p className="mt-1 text-black/50">
+          <p className="mt-1 text-black/60">
             Scored by {gate.scorerKind === "llm" ? "the judge's model" : "sentence similarity"}; relevance embedded with{" "}
             {gate.embedder ?? "no encoder (no questions)"}.
           </p>
@@ -399,9 +399,9 @@ export function AgentColumn({
     >
       <header>
         <h4 className="font-semibold">{agentName(cell.agent)}</h4>
-        <p className="text-xs text-black/55">{agentRoleLine(cell.agent, searchStandIn)}</p>
+        <p className="text-xs text-black/60">{agentRoleLine(cell.agent, searchStandIn)}</p>
       </header>
-      {empty ? <p className="text-xs text-black/50">Waiting…</p> : null}
+      {empty ? <p className="text-xs text-black/60">Waiting…</p> : null}
       {cell.query?.status === "failed" ? (
         <Failed turn={cell.query} onCite={onCite} />
       ) : (

@@ -96,7 +96,7 @@ export function ToolMadTranscript({
       {layout.rounds.length === 0 ? <p className="text-sm text-black/60">The agents are starting…</p> : null}
       {layout.rounds.map((r) => (
         <div key={r.round} data-testid="tool-mad-round" data-round={r.round} className="space-y-3">
-          <h2 className="text-sm font-semibold uppercase tracking-wide text-black/50">
+          <h2 className="text-sm font-semibold uppercase tracking-wide text-black/60">
             Round {r.round}
             {maxRounds ? ` of ${maxRounds}` : ""}
           </h2>

@@ -53,7 +53,7 @@ function Linguist({ steps }: { steps: LinguistStep[] }) {
               </p>
               <p className="break-words text-black/80">
                 {!s ? (
-                  <span className="text-black/40">waiting</span>
+                  <span className="text-black/60">waiting</span>
                 ) : pending(s.status) ? (
                   s.text || "reading…"
                 ) : s.status === "failed" ? (
@@ -71,8 +71,8 @@ function Linguist({ steps }: { steps: LinguistStep[] }) {
 }
 
 function Verify({ v }: { v: VerifyStep | undefined }) {
-  if (!v) return <span className="text-xs text-black/40">not checked yet</span>;
-  if (pending(v.status)) return <span className="text-xs text-black/50">checking against the web…</span>;
+  if (!v) return <span className="text-xs text-black/60">not checked yet</span>;
+  if (pending(v.status)) return <span className="text-xs text-black/60">checking against the web…</span>;
   return (
     <div className="mt-1 space-y-1">
       <p className="flex flex-wrap items-center gap-2">
@@ -133,7 +133,7 @@ export function AnalysisCards({ steps, disabled }: { steps: ZofiaSteps; disabled
             </p>
           ) : null}
           {!steps.expert ? (
-            <p className="text-black/40">{steps.domain ? "writing…" : "choosing the field…"}</p>
+            <p className="text-black/60">{steps.domain ? "writing…" : "choosing the field…"}</p>
           ) : (
             <p className="whitespace-pre-wrap break-words">{steps.expert.text || "writing…"}</p>
           )}
@@ -142,19 +142,19 @@ export function AnalysisCards({ steps, disabled }: { steps: ZofiaSteps; disabled
       {disabled.has("extractor") ? null : (
         <Card title="Claims in the article, checked against the web" testId="zofia-claims">
           {!claims ? (
-            <p className="text-black/40">extracting the claims…</p>
+            <p className="text-black/60">extracting the claims…</p>
           ) : claims.unparsed ? (
             <p className="text-amber-900">
               The claims could not be read from the model&apos;s answer; none were checked.
             </p>
           ) : pending(claims.status) ? (
-            <p className="text-black/50">extracting the claims…</p>
+            <p className="text-black/60">extracting the claims…</p>
           ) : (
             <ol className="space-y-2">
               {list.map((c, i) => (
                 <li key={i} className="min-w-0" data-testid="zofia-claim">
                   <p className="break-words">
-                    <span className="mr-1 text-xs font-semibold uppercase text-black/50">
+                    <span className="mr-1 text-xs font-semibold uppercase text-black/60">
                       {i === 0 ? "core" : `sub ${i}`}
                     </span>
                     {c}

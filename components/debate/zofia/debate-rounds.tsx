@@ -22,7 +22,7 @@ function Argument({ turn, onCite }: { turn: ZTurn; onCite: (rank: number) => voi
     >
       <header className="mb-1 flex flex-wrap items-baseline justify-between gap-2">
         <h4 className="text-sm font-semibold">{s.name}</h4>
-        {streaming ? <span className="text-xs text-black/50">writing…</span> : null}
+        {streaming ? <span className="text-xs text-black/60">writing…</span> : null}
       </header>
       <div className="text-sm">
         <CitedText text={turn.content || (streaming ? "…" : "")} onCite={onCite} />
@@ -81,7 +81,7 @@ export function DebateRounds({ exchanges, onCite }: { exchanges: Exchange[]; onC
     <ol className="space-y-4" aria-label="Debate rounds">
       {exchanges.map((x) => (
         <li key={x.round} className="min-w-0 space-y-2" data-testid="zofia-round" data-round={x.round}>
-          <h3 className="text-sm font-semibold uppercase tracking-wide text-black/50">Round {x.round}</h3>
+          <h3 className="text-sm font-semibold uppercase tracking-wide text-black/60">Round {x.round}</h3>
           <div className="grid min-w-0 gap-2 md:grid-cols-2">
             {x.pro ? <Argument turn={x.pro} onCite={onCite} /> : null}
             {x.con ? <Argument turn={x.con} onCite={onCite} /> : null}

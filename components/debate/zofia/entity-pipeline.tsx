@@ -36,7 +36,7 @@ function mentions(units: NerStep["units"]) {
   return [...by.values()];
 }
 
-const Waiting = ({ what }: { what: string }) => <p className="text-black/50">{what}…</p>;
+const Waiting = ({ what }: { what: string }) => <p className="text-black/60">{what}…</p>;
 
 /**
  * Stage 1 of ZoFia, no language model involved: named entities with their confidence, their
@@ -88,21 +88,21 @@ export function EntityPipeline({
               {mentions(ner.units).map((u) => (
                 <li
                   key={`${u.text}|${u.type}`}
-                  className={`max-w-full break-words rounded border px-1.5 py-0.5 text-xs ${u.kept ? "border-black/30 bg-white" : "border-dashed border-black/20 text-black/40 line-through"}`}
+                  className={`max-w-full break-words rounded border px-1.5 py-0.5 text-xs ${u.kept ? "border-black/30 bg-white" : "border-dashed border-black/20 text-black/60 line-through"}`}
                   title={`${TYPE_NAMES[u.type] ?? u.type}; ${u.kept ? "kept" : "below the confidence threshold"}${ner.heuristic ? `; rule-of-thumb score ${f(u.confidence)}` : ""}`}
                 >
-                  {u.text} <span className="text-black/50">{u.type}</span>{" "}
+                  {u.text} <span className="text-black/60">{u.type}</span>{" "}
                   {/* A rule-based recogniser's 1.0 is not a certainty: it is said as a guess, its score kept in the tooltip. */}
                   {ner.heuristic ? (
                     <span className="text-amber-900">guess</span>
                   ) : (
                     <span className="tabular-nums">{f(u.confidence)}</span>
                   )}
-                  {u.count > 1 ? <span className="text-black/50"> ×{u.count}</span> : null}
+                  {u.count > 1 ? <span className="text-black/60"> ×{u.count}</span> : null}
                 </li>
               ))}
             </ul>
-            <p className="mt-1 text-xs text-black/50">
+            <p className="mt-1 text-xs text-black/60">
               PER person · ORG organisation · LOC place · MISC other. Struck through: below the threshold. ×n: mentioned
               n times.
             </p>
@@ -247,7 +247,7 @@ export function EntityPipeline({
           {wikiOff ? (
             <p className="text-sm">{wikiOff.note ?? "encyclopedia lookup unavailable"}</p>
           ) : wiki.length === 0 ? (
-            <p className="text-sm text-black/50">not yet looked up</p>
+            <p className="text-sm text-black/60">not yet looked up</p>
           ) : (
             <ul className="space-y-1 text-xs">
               {wiki.map((w, i) => (

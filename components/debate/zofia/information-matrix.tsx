@@ -107,7 +107,7 @@ function rows({ webOn, wikiOn, disabled, sees = {} }: MatrixInput): Row[] {
 
 const CELL_STYLE: Record<Cell, string> = {
   yes: "bg-emerald-50 text-emerald-950 border-emerald-200",
-  no: "bg-white text-black/40 border-black/10",
+  no: "bg-white text-black/60 border-black/10",
   off: "bg-stone-100 text-black/60 border-dashed border-black/20",
 };
 

@@ -6,6 +6,7 @@ import type { DebateView } from "@/lib/debate/view";
 import { PeopleVerdictHead } from "../people-verdict";
 import { CitedText } from "../cited-text";
 import { zofiaDefinition } from "@/lib/debate/zofia/definition";
+import { verdictInWords } from "@/lib/debate/methods";
 import { DebateControls } from "../debate-controls";
 import { mergeLive, PageSection, type ProtocolPageProps } from "../protocol-page";
 import { EvidencePanel } from "../evidence-panel";
@@ -96,7 +97,7 @@ export function ZofiaDebate({ view, live, connection, canControl = false, extra 
             {view.status === "cancelled" ? "stopped" : view.status}
           </span>
           <span className="text-black/60">ZoFia · news article check</span>
-          <span className="text-black/50" aria-live="polite">
+          <span className="text-black/60" aria-live="polite">
             {connection === "live" ? "● live" : connection === "connecting" ? "connecting…" : ""}
           </span>
         </div>
@@ -141,13 +142,12 @@ export function ZofiaDebate({ view, live, connection, canControl = false, extra 
               </p>
             ) : null}
             {probs.length ? (
-              <p className="mt-2 text-sm text-black/80">
+              <p className="mt-2 text-sm text-black/80" data-testid="zofia-label-probs">
                 The judge&apos;s last call, real against fake:{" "}
                 {probs.map(([k, p], i) => (
                   <span key={k}>
                     {i ? " · " : ""}
-                    {k === "R" ? "real" : k === "F" ? "fake" : k === "I" ? "continue" : k.toLowerCase()}{" "}
-                    {(p * 100).toFixed(0)}%
+                    {verdictInWords(view.protocol, k).text} {(p * 100).toFixed(0)}%
                   </span>
                 ))}
               </p>
@@ -246,7 +246,7 @@ export function ZofiaDebate({ view, live, connection, canControl = false, extra 
             help="An advocate and a critic argue; after each exchange the judge says real, fake, or continue. It ends the debate only when quite sure, and must choose after round 5."
           >
             {steps.exchanges.length === 0 && !steps.soloFinal ? (
-              <p className="text-sm text-black/50">Starts when the analyses are done.</p>
+              <p className="text-sm text-black/60">Starts when the analyses are done.</p>
             ) : null}
             <DebateRounds exchanges={steps.exchanges} onCite={setSelected} />
             {steps.soloFinal ? <JudgeCallLine call={steps.soloFinal} /> : null}

@@ -37,7 +37,7 @@ export default async function WebhookPage({ params }: { params: Promise<{ id: st
   return (
     <div className="space-y-8">
       <div className="space-y-1">
-        <p className="text-xs text-black/50">
+        <p className="text-xs text-black/60">
           <Link href="/admin" className="underline">
             Admin
           </Link>{" "}

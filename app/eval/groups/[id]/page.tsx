@@ -21,7 +21,7 @@ export default async function EvalGroupPage({ params }: { params: Promise<{ id: 
   if (!(await evalReportAllowed(db, principal))) {
     return (
       <div className="space-y-6">
-        <p className="text-xs text-black/50">
+        <p className="text-xs text-black/60">
           <Link href="/eval" className="underline">
             Evaluation
           </Link>{" "}
@@ -52,7 +52,7 @@ export default async function EvalGroupPage({ params }: { params: Promise<{ id: 
   return (
     <div className="space-y-8">
       <header className="space-y-2">
-        <p className="text-xs text-black/50">
+        <p className="text-xs text-black/60">
           <Link href="/eval" className="underline">
             Evaluation
           </Link>{" "}

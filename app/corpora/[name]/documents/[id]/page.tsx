@@ -77,7 +77,7 @@ export default async function DocumentPage({ params }: { params: Promise<Params>
             data-testid="passage"
             className="scroll-mt-6 rounded-lg border border-black/10 bg-white p-4 target:border-accent target:bg-amber-50 target:ring-2 target:ring-accent/40"
           >
-            <p className="mb-1 text-xs text-black/50">
+            <p className="mb-1 text-xs text-black/60">
               Passage {p.ordinal + 1} <span className="font-mono">{p.externalId}</span>
             </p>
             <p className="whitespace-pre-line break-words">{p.text}</p>
