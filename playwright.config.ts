@@ -48,14 +48,22 @@ export default defineConfig({
     {
       name: "chromium",
       dependencies: ["setup"],
-      testIgnore: /(server-restart|multi-server)\.spec\.ts/,
+      testIgnore: /(server-restart|multi-server|accessibility)\.spec\.ts/,
       // Specs act as the admin unless they open a context for another role.
+      use: { ...browserUse, storageState: USERS.admin.state },
+    },
+    // Every page of the route table through axe-core, after the other specs have made debates,
+    // comparisons, runs and fact-checks, so pages that need an id have one to show.
+    {
+      name: "accessibility",
+      dependencies: ["chromium"],
+      testMatch: /accessibility\.spec\.ts/,
       use: { ...browserUse, storageState: USERS.admin.state },
     },
     // Kills and replaces the server Playwright started, so it runs after every other spec.
     {
       name: "server-restart",
-      dependencies: ["chromium"],
+      dependencies: ["accessibility"],
       testMatch: /server-restart\.spec\.ts/,
       use: { ...browserUse, storageState: USERS.admin.state },
     },
