@@ -35,8 +35,8 @@ describe("scripts/check-deps.mjs", () => {
         "db/queries/rows.ts": 'import type { Shape } from "../types";\nexport const rows = (s: Shape) => s.id;\n',
         "lib/shapes.ts": 'export type { Shape } from "@/db/types";\n',
         "lib/debate/alpha/definition.ts": "export const alpha = 1;\n",
-        "lib/debate/beta/definition.ts": 'import { shared } from "../shared";\nexport const beta = shared;\n',
-        "lib/debate/shared.ts": "export const shared = 2;\n",
+        "lib/debate/beta/definition.ts": 'import { common } from "../common";\nexport const beta = common;\n',
+        "lib/debate/common.ts": "export const common = 2;\n",
       }),
     );
     expect(r.out).toContain("dependency rules hold");

@@ -1,3 +1,4 @@
+import { marked } from "marked";
 import { EXPLANATION, markdownToSafeHtml } from "@/lib/untrusted/markdown";
 
 /*
