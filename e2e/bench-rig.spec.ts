@@ -32,7 +32,11 @@ test("bench debate's browser part runs on a fresh data folder", async () => {
 test("the rig signs in as an admin on an installed data folder whose admin it does not know", async () => {
   test.setTimeout(300_000);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "cp-rig-installed-"));
-  const h = await openDatabase({ backend: "pglite", dataDir: path.join(dataDir, "pglite") });
+  // This spec's process runs no composition root, so it names the migrations itself.
+  const h = await openDatabase(
+    { backend: "pglite", dataDir: path.join(dataDir, "pglite") },
+    { migrationsDir: path.resolve("db/migrations") },
+  );
   await createUser(h.db, {
     email: "editor@newsroom.invalid",
     name: "Editor",

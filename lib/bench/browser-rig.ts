@@ -83,7 +83,12 @@ async function ensureBenchAdmin(dataDir: string) {
   const { openDatabase } = await import("@/db/client");
   const users = await import("@/db/queries/users");
   const { hashPassword } = await import("@/lib/auth/password");
-  const h = await openDatabase({ backend: "pglite", dataDir: path.join(dataDir, "pglite") });
+  const { getConfig } = await import("@/lib/config");
+  // Named here, not left to the composition root: the rig also runs inside test processes that start none.
+  const h = await openDatabase(
+    { backend: "pglite", dataDir: path.join(dataDir, "pglite") },
+    { migrationsDir: getConfig().migrationsDir },
+  );
   try {
     if ((await users.countUsers(h.db)) === 0) return;
     const hash = await hashPassword(BENCH_PASSWORD);
