@@ -72,6 +72,8 @@ export const MemberColumn = memo(function MemberColumn({
       <ol
         ref={list}
         aria-label="Finished turns"
+        // A scrolling list must be reachable from the keyboard, or its later turns cannot be read without a mouse.
+        tabIndex={0}
         className="max-h-72 space-y-1.5 overflow-y-auto text-sm"
         data-testid="finished-turns"
         data-count={finished.length}

@@ -44,9 +44,8 @@ export function ConfusionHeatmap({ metrics, labels }: { metrics: SummaryWithCI; 
                       title={`${cell.value} of ${total} ${g} claims`}
                     >
                       <div className="text-sm font-semibold">{cell.value}</div>
-                      <div className="opacity-75">
-                        {cell.ci ? `${Math.round(cell.ci.low)}–${Math.round(cell.ci.high)}` : ""}
-                      </div>
+                      {/* Full strength: faded text on the heat colours fell below 4.5:1 contrast. */}
+                      <div>{cell.ci ? `${Math.round(cell.ci.low)}–${Math.round(cell.ci.high)}` : ""}</div>
                     </td>
                   );
                 })}
