@@ -92,7 +92,7 @@ type Shape = z.ZodObject<z.ZodRawShape>;
 export type Endpoint<P = unknown, Q = unknown, B = unknown> = {
   /** Stable name for programs (the OpenAPI operationId). */
   id: string;
-  method: "GET" | "POST";
+  method: "GET" | "POST" | "DELETE";
   /** OpenAPI form: `/api/v1/debates/{id}`. */
   path: string;
   tag: string;

@@ -30,11 +30,15 @@ import type { ProductLabel } from "@/lib/debate/types";
  * editors acting at once are taken one after the other and the second is told what happened.
  */
 
-/** A refusal in words, with the form field it concerns when there is one. */
+/**
+ * A refusal in words, with the form field it concerns when there is one. `notAllowed` marks the
+ * approval rule's refusals (this person may not do this), which the API answers with 403.
+ */
 export class FactCheckError extends Error {
   constructor(
     message: string,
     public readonly field?: string,
+    public readonly notAllowed = false,
   ) {
     super(message);
     this.name = "FactCheckError";
@@ -214,7 +218,7 @@ async function showReaders(
 }
 
 function refuseUnless(d: Decision): Extract<Decision, { kind: "now" | "pending" }> {
-  if (d.kind === "refused") throw new FactCheckError(d.message);
+  if (d.kind === "refused") throw new FactCheckError(d.message, undefined, true);
   return d;
 }
 
