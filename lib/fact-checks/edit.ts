@@ -21,7 +21,7 @@ export async function startFactCheck(
 ): Promise<FactCheckRow> {
   const me = demand(principal, "fact-check:write");
   const source = await loadSource(db, ref);
-  if (!source) throw new FactCheckError("That debate or comparison no longer exists.");
+  if (!source) throw new FactCheckError("That debate or comparison no longer exists.", undefined, "not-found");
   const parsed = checkContent(values, source.evidence);
   if (!parsed.ok) throw new FactCheckError(parsed.message, parsed.field);
   return createFactCheck(db, me, ref, parsed.content);
@@ -46,7 +46,7 @@ export async function saveFactCheck(
 ): Promise<Saved> {
   const me = demand(principal, "fact-check:write");
   const fc = await getFactCheck(db, id);
-  if (!fc) throw new FactCheckError("That fact-check no longer exists.");
+  if (!fc) throw new FactCheckError("That fact-check no longer exists.", undefined, "not-found");
   const published = PUBLIC_STATES.includes(fc.state);
   if (as === "edit" && published)
     throw new FactCheckError("This fact-check is published; change it with a correction, with a note readers see.");
@@ -77,7 +77,7 @@ export async function approveFactCheck(
 ): Promise<{ slug: string; version: number }> {
   demand(principal, "fact-check:write");
   const fc = await getFactCheck(db, id);
-  if (!fc) throw new FactCheckError("That fact-check no longer exists.");
+  if (!fc) throw new FactCheckError("That fact-check no longer exists.", undefined, "not-found");
   if (fc.state !== "in-review" && !hasPendingCorrection(fc))
     throw new FactCheckError(
       fc.state === "draft"

@@ -96,6 +96,13 @@ describe(`the editor's workflow through /api/v1 (${backend})`, () => {
     const foreign = await post("/api/v1/fact-checks", ann, draft({ sources: [`${debateId}:99`] }));
     expect(((await foreign.json()) as ErrorBody).error.field).toBe("sources");
 
+    const nothing = await post("/api/v1/fact-checks", ann, draft({ debateId: "00000000-0000-4000-8000-000000000000" }));
+    expect(nothing.status).toBe(400);
+    expect(((await nothing.json()) as ErrorBody).error).toMatchObject({
+      field: "debateId",
+      message: expect.stringContaining("no longer exists"),
+    });
+
     const both = await post("/api/v1/fact-checks", ann, draft({ comparisonId: debateId }));
     expect(both.status).toBe(400);
     expect(((await both.json()) as ErrorBody).error.field).toBe("debateId");

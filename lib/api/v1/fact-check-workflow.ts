@@ -247,7 +247,8 @@ async function moving<T>(run: () => Promise<T>): Promise<T> {
   } catch (e) {
     if (!(e instanceof FactCheckError)) throw e;
     if (e.field) throw new ApiError(400, "invalid_request", e.message, API_FIELD[e.field] ?? e.field);
-    if (e.notAllowed) throw new ApiError(403, "forbidden", e.message);
+    if (e.kind === "not-allowed") throw new ApiError(403, "forbidden", e.message);
+    if (e.kind === "not-found") throw new ApiError(404, "not_found", e.message);
     throw new ApiError(409, "conflict", e.message);
   }
 }
@@ -297,14 +298,12 @@ export const createFactCheckEndpoint = endpoint({
   async handle({ db, principal, body, request }) {
     const me = demand(principal, "fact-check:write");
     const ref = body.debateId ? { debateId: body.debateId } : { comparisonId: body.comparisonId! };
-    let fc: FactCheckRow;
-    try {
-      fc = await moving(() => startFactCheck(db, me, ref, valuesOf(body)));
-    } catch (e) {
-      if (e instanceof ApiError && e.status === 409 && /no longer exists/.test(e.message))
-        throw new ApiError(404, "not_found", e.message, body.debateId ? "debateId" : "comparisonId");
+    const fc = await moving(() => startFactCheck(db, me, ref, valuesOf(body))).catch((e: unknown) => {
+      // A field naming nothing is the request's fault (as Stripe's "No such customer"): 400 on that field.
+      if (e instanceof ApiError && e.status === 404)
+        throw new ApiError(400, "invalid_request", e.message, body.debateId ? "debateId" : "comparisonId");
       throw e;
-    }
+    });
     const view = await editorView(db, request, fc.slug);
     return { status: 201, json: view, headers: { location: view.links.self } };
   },
