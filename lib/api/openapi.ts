@@ -62,7 +62,10 @@ const HEADERS = {
     schema: { type: "string" as const },
   },
   Allow: { description: "The methods this address answers.", schema: { type: "string" as const } },
-  Location: { description: "The created resource in this API.", schema: { type: "string" as const } },
+  Location: {
+    description: "The created resource in this API (on a 202, the job that does the work).",
+    schema: { type: "string" as const },
+  },
   "Idempotent-Replayed": {
     description: "`true` when the answer is the first answer to this Idempotency-Key, given again.",
     schema: { type: "string" as const },
@@ -98,7 +101,7 @@ export function openApiDocument(endpoints: readonly Endpoint[], version: string)
         headers: headersOf(
           ...common,
           ...(jsonRead && status === "200" ? ["ETag"] : []),
-          ...(status === "201" ? ["Location"] : []),
+          ...(status === "201" || status === "202" ? ["Location"] : []),
           ...(e.idempotent && status.startsWith("2") ? ["Idempotent-Replayed"] : []),
         ) as ZodOpenApiResponseObject["headers"],
         ...(status === "204"
@@ -144,6 +147,15 @@ export function openApiDocument(endpoints: readonly Endpoint[], version: string)
           }
         : {}),
       ...(e.body ? { requestBody: { required: true, content: { "application/json": { schema: e.body } } } } : {}),
+      ...(e.rawBody
+        ? {
+            requestBody: {
+              required: true,
+              description: e.rawBody.description,
+              content: { [e.rawBody.contentType]: { schema: { type: "string", format: "binary" } } },
+            },
+          }
+        : {}),
       responses: responses as ZodOpenApiOperationObject["responses"],
       // A public route needs no token; every other accepts a token (or a session cookie).
       security: rule.kind === "public" ? [] : [{ bearer: [] }],

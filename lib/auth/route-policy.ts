@@ -153,12 +153,14 @@ export const ROUTES: readonly RouteEntry[] = [
   // Corpora (lib/api/v1/corpora.ts): read as the corpus pages, written with corpus:write.
   { pattern: "/api/v1/corpora", type: "route", rule: readDebates, byMethod: { POST: perm("corpus:write") } },
   { pattern: "/api/v1/corpora/[name]", type: "route", rule: readDebates, params: { name: "corpus-name" } },
-  {
-    pattern: "/api/v1/corpora/[name]/documents",
-    type: "route",
-    rule: perm("corpus:write"),
-    params: { name: "corpus-name" },
-  },
+  ...["documents", "files"].map(
+    (what): RouteEntry => ({
+      pattern: `/api/v1/corpora/[name]/${what}`,
+      type: "route",
+      rule: perm("corpus:write"),
+      params: { name: "corpus-name" },
+    }),
+  ),
   { pattern: "/api/v1/ingest-jobs/[id]", type: "route", rule: readDebates, params: { id: "uuid" } },
   // API tokens and webhook subscriptions of everyone (lib/api/v1/admin.ts): admins, as /admin.
   { pattern: "/api/v1/tokens", type: "route", rule: perm("admin") },

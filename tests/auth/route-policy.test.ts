@@ -140,6 +140,7 @@ const EXPECTED: Record<string, Record<Visitor, Outcome>> = {
   "/api/v1/corpora": readers,
   "/api/v1/corpora/[name]": readers,
   "/api/v1/corpora/[name]/documents": only("fact-checker", "admin"),
+  "/api/v1/corpora/[name]/files": only("fact-checker", "admin"),
   "/api/v1/ingest-jobs/[id]": readers,
   "/api/v1/tokens": only("admin"),
   "/api/v1/tokens/[id]": only("admin"),

@@ -151,8 +151,50 @@ describe(`corpora through /api/v1 (${backend})`, () => {
       token: reader,
     });
     expect(await read.json()).toMatchObject({ name: "cms", documents: 2, jobs: [{ status: "completed" }, {}] });
-    // Nothing of the uploads folder stays once the jobs completed.
-    expect(fs.readdirSync(path.join(dataDir, "uploads"))).toEqual([]);
+    // Nothing of the uploads folder stays once the jobs completed (removed right after the job's last word).
+    const uploads = path.join(dataDir, "uploads");
+    for (let i = 0; i < 100 && fs.readdirSync(uploads).length; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(fs.readdirSync(uploads)).toEqual([]);
+  });
+
+  it("adds a file as one ingest job, also when retried with its Idempotency-Key, and refuses a format it does not read", async () => {
+    const send = (filename: string, body: string, key?: string) =>
+      callApi({
+        method: "POST",
+        path: "/api/v1/corpora/{name}/files",
+        params: { name: "cms" },
+        query: { filename },
+        token: writer,
+        body,
+        headers: { "content-type": "text/markdown", ...(key ? { "idempotency-key": key } : {}) },
+      });
+    const notes = "# Budget notes\n\nThe bridge budget was revised to 52 million in June 2024.";
+    const first = await send("budget-notes.md", notes, "file-1");
+    expect(first.status).toBe(202);
+    const started = (await first.json()) as Job;
+    expect(started.source).toBe("budget-notes.md");
+    const retry = await send("budget-notes.md", notes, "file-1");
+    expect(retry.headers.get("idempotent-replayed")).toBe("true");
+    expect(((await retry.json()) as Job).id).toBe(started.id);
+    // The same key with another file is another request: refused, nothing made.
+    expect((await send("budget-notes.md", `${notes} Revised.`, "file-1")).status).toBe(409);
+    expect((await finished(started.id)).result).toMatchObject({ documentsAdded: 1, errors: 0 });
+
+    const exe = await send("setup.exe", "MZ");
+    expect(exe.status).toBe(415);
+    expect(((await exe.json()) as ErrorBody).error).toMatchObject({
+      field: "filename",
+      message: expect.stringContaining(".pdf"),
+    });
+    const unnamed = await callApi({
+      method: "POST",
+      path: "/api/v1/corpora/{name}/files",
+      params: { name: "cms" },
+      token: writer,
+      body: notes,
+      headers: { "content-type": "text/markdown" },
+    });
+    expect(((await unnamed.json()) as ErrorBody).error.field).toBe("filename");
   });
 
   it("refuses documents without the scope, with a broken field, or for a corpus that does not exist", async () => {

@@ -409,6 +409,12 @@ function goodRequest(operationId: string): Omit<ApiCall, "method" | "path"> {
       params: { name: "conformance" },
       body: { documents: [{ id: "c1", text: "A short document pushed by a newsroom system." }] },
     },
+    addFile: {
+      params: { name: "conformance" },
+      query: { filename: "notes.md" },
+      body: "# Notes\n\nA newsroom's notes on the bridge budget.",
+      headers: { "content-type": "text/markdown" },
+    },
     readIngestJob: { params: { id: ingestJobId } },
     listTokens: { query: { limit: "5" } },
     createToken: { body: { name: "conformance" } },

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { z } from "zod";
 import "zod-openapi";
 import { findCorpusById, listCorpora, type CorpusSummary } from "@/db/queries/corpus";
@@ -7,7 +8,8 @@ import { ingestUpload } from "@/lib/corpus/add-upload";
 import { createCorpus, CorpusRequestError } from "@/lib/corpus/create";
 import { getIngestJob, listIngestJobs, type IngestJob } from "@/lib/corpus/ingest";
 import { UploadError } from "@/lib/corpus/upload";
-import { ApiError, apiErrorSchema, endpoint } from "../endpoint";
+import { ApiError, apiErrorSchema, endpoint, json } from "../endpoint";
+import { idempotencyKeyOf, idempotent } from "../idempotency";
 import { absolute } from "./absolute";
 import { strictObject, uuidParam } from "./common";
 import { limitParam, nextSchema } from "./cursor";
@@ -317,6 +319,89 @@ export const addDocumentsEndpoint = endpoint({
   },
 });
 
+/** Files through the API are bounded by the body limit every /api/v1 request has (the gate's 2 MB). */
+const FILE_LIMIT_WORDS = "2 MB";
+
+export const addFileEndpoint = endpoint({
+  id: "addFile",
+  method: "POST",
+  path: "/api/v1/corpora/{name}/files",
+  tag: TAG,
+  summary: "Add a file (PDF, HTML, Markdown, text, CSV or JSONL) to a corpus, as an ingest job",
+  description: `The file's bytes are the body and \`filename\` names it; its extension says how it is read (the corpus page's upload accepts the same ones). Up to ${FILE_LIMIT_WORDS} through the API; larger files go through the corpus page or \`counterpoint ingest\`. A file read whole (PDF, HTML, Markdown, text) is one document identified by its name, so sending a corrected file again replaces it. Follow the job at \`Location\`. Needs the scope \`corpus:write\`.`,
+  params: nameParam,
+  query: z.object({
+    filename: z
+      .string({ error: "filename is required: the file's name with its extension, e.g. report.pdf" })
+      .min(1, "filename is required: the file's name with its extension, e.g. report.pdf")
+      .max(200, "filename is at most 200 characters")
+      .meta({ description: "The file's name; its extension says how it is read.", example: "annual-report.pdf" }),
+  }),
+  rawBody: { description: "The file's bytes, as they are.", contentType: "application/octet-stream" },
+  idempotent: true,
+  responses: {
+    202: { description: "The ingest job is running; `Location` is its address.", schema: ingestJobSchema },
+    409: {
+      description:
+        "The Idempotency-Key was used with another file in the last 24 hours, or its first request is still running.",
+      schema: apiErrorSchema,
+    },
+    413: { description: `The file is over ${FILE_LIMIT_WORDS} (or its format's limit).`, schema: apiErrorSchema },
+    415: { description: "The file's extension is not one Counterpoint reads.", schema: apiErrorSchema },
+  },
+  async handle({ db, principal, params, query, request }) {
+    const me = demand(principal, "corpus:write");
+    // Bounded: the gate refuses a body over its limit before this runs.
+    const bytes = new Uint8Array(await request.arrayBuffer());
+    // serve() keys JSON bodies; a file is keyed by its address, name and content here, the same way.
+    const key = idempotencyKeyOf(request);
+    const url = new URL(request.url);
+    const run = key
+      ? await idempotent(
+          db,
+          me.id,
+          key,
+          "addFile",
+          `${url.pathname}\n${query.filename}\n${createHash("sha256").update(bytes).digest("hex")}`,
+        )
+      : null;
+    if (run?.kind === "replay")
+      return json(run.status, run.body, {
+        "idempotent-replayed": "true",
+        ...(run.location ? { location: run.location } : {}),
+      });
+    try {
+      let started: Awaited<ReturnType<typeof ingestUpload>>;
+      try {
+        started = await ingestUpload(
+          db,
+          me,
+          params.name,
+          (async function* () {
+            yield bytes;
+          })(),
+          { fileName: query.filename, declaredBytes: bytes.byteLength },
+        );
+      } catch (e) {
+        if (!(e instanceof UploadError)) throw e;
+        if (e.status === 404) throw new ApiError(404, "not_found", e.message);
+        if (e.status === 413) throw new ApiError(413, "payload_too_large", e.message);
+        if (e.status === 415) throw new ApiError(415, "unsupported_media_type", e.message, "filename");
+        throw new ApiError(400, "invalid_request", e.message, e.status === 422 ? undefined : "filename");
+      }
+      const job = await getIngestJob(db, started.jobId);
+      if (!job) throw new Error(`ingest job ${started.jobId} vanished after it was made`);
+      const out = ingestJobSchema.parse(jobOut(request, job, params.name));
+      await run?.done(202, out, out.links.self);
+      return { status: 202, json: out, headers: { location: out.links.self } };
+    } catch (e) {
+      // Nothing was done under the key: a retry with it runs the request again.
+      if (run?.kind === "run") await run.release().catch(() => {});
+      throw e;
+    }
+  },
+});
+
 export const readIngestJobEndpoint = endpoint({
   id: "readIngestJob",
   method: "GET",
@@ -338,5 +423,6 @@ export const CORPUS_ENDPOINTS = [
   createCorpusEndpoint,
   readCorpusEndpoint,
   addDocumentsEndpoint,
+  addFileEndpoint,
   readIngestJobEndpoint,
 ];
