@@ -9,7 +9,6 @@ import { findCorpus } from "@/db/queries/corpus";
 import { getConfig } from "@/lib/config";
 import {
   cancelIngestJob,
-  ensureCorpus,
   getIngestJob,
   ingestSample,
   listIngestJobs,
@@ -17,7 +16,7 @@ import {
   startIngest,
 } from "@/lib/corpus/ingest";
 import { isUrl } from "@/lib/corpus/formats";
-import { corpusNameProblem } from "@/lib/corpus/names";
+import { createCorpus, CorpusRequestError } from "@/lib/corpus/create";
 import { SAMPLE_CORPUS_NAME } from "@/lib/corpus/sample";
 import { removeUploadWhenCompleted } from "@/lib/corpus/upload";
 import type { IngestSummary } from "@/lib/corpus/types";
@@ -82,12 +81,11 @@ export async function createCorpusAction(_prev: FormState, form: FormData): Prom
   const name = String(form.get("name") ?? "").trim();
   const refused = await refusal(form);
   if (refused) return refused;
-  const problem = corpusNameProblem(name);
-  if (problem) return refuse(form, problem, "name");
   try {
     const { db } = await getDb();
-    await ensureCorpus(db, name);
+    await createCorpus(db, await requirePermission("corpus:write"), { name });
   } catch (e) {
+    if (e instanceof CorpusRequestError) return refuse(form, e.message, e.field);
     return refuse(form, `Could not create the corpus: ${(e as Error).message}`, "name");
   }
   revalidatePath("/corpora");

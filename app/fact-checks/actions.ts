@@ -3,20 +3,13 @@
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { getDb } from "@/db/client";
-import { getFactCheck } from "@/db/queries/fact-checks";
 import { AuthError } from "@/lib/auth/policy";
 import { requirePermission } from "@/lib/auth/server";
 import { refuse, type FormState } from "@/lib/forms/state";
-import { parseContent, parseCorrectionNote } from "@/lib/fact-checks/input";
-import { loadSource, type SourceRef } from "@/lib/fact-checks/source";
-import {
-  correct,
-  createFactCheck,
-  FactCheckError,
-  publish,
-  saveDraft,
-  submitForReview,
-} from "@/lib/fact-checks/workflow";
+import { startFactCheck, saveFactCheck } from "@/lib/fact-checks/edit";
+import { contentValuesOf } from "@/lib/fact-checks/input";
+import type { SourceRef } from "@/lib/fact-checks/source";
+import { FactCheckError, publish, submitForReview } from "@/lib/fact-checks/workflow";
 
 /*
  * The editor's actions. Each checks the permission on the server first (demand, through
@@ -54,11 +47,7 @@ export async function createFactCheckAction(_prev: FormState, form: FormData): P
     if (!ref)
       return refuse(form, "Open a finished debate or comparison and choose “Write a fact-check”.", undefined, GROUPS);
     const { db } = await getDb();
-    const source = await loadSource(db, ref);
-    if (!source) return refuse(form, "That debate or comparison no longer exists.", undefined, GROUPS);
-    const parsed = parseContent(form, source.evidence);
-    if (!parsed.ok) return refuse(form, parsed.message, parsed.field, GROUPS);
-    slug = (await createFactCheck(db, me, ref, parsed.content)).slug;
+    slug = (await startFactCheck(db, me, ref, contentValuesOf(form))).slug;
   } catch (e) {
     return refusal(form, e);
   }
@@ -74,25 +63,18 @@ export async function saveFactCheckAction(_prev: FormState, form: FormData): Pro
     const seenVersion = seen(form);
     if (!UUID.test(id) || !seenVersion) return refuse(form, "Reload the fact-check and try again.", undefined, GROUPS);
     const { db } = await getDb();
-    const fc = await getFactCheck(db, id);
-    if (!fc) return refuse(form, "That fact-check no longer exists.", undefined, GROUPS);
-    const source = await loadSource(db, fc.debateId ? { debateId: fc.debateId } : { comparisonId: fc.comparisonId! });
-    const parsed = parseContent(form, source?.evidence ?? []);
-    if (!parsed.ok) return refuse(form, parsed.message, parsed.field, GROUPS);
-    if (fc.state === "published" || fc.state === "corrected") {
-      const note = parseCorrectionNote(form);
-      if (!note.ok) return refuse(form, note.message, "correctionNote", GROUPS);
-      const { version, pending } = await correct(db, me, id, seenVersion, parsed.content, note.note);
-      revalidatePath("/fact-checks", "layout");
-      return {
-        message: pending
-          ? `Correction saved as version ${version}: readers see it once another editor approves it on the editors' desk.`
-          : `Correction published as version ${version}; readers see its note.`,
-      };
-    }
-    const version = await saveDraft(db, me, id, seenVersion, parsed.content);
+    const saved = await saveFactCheck(db, me, id, seenVersion, {
+      ...contentValuesOf(form),
+      correctionNote: String(form.get("correctionNote") ?? ""),
+    });
     revalidatePath("/fact-checks", "layout");
-    return { message: `Saved as version ${version}.` };
+    if (saved.kind === "correction")
+      return {
+        message: saved.pending
+          ? `Correction saved as version ${saved.version}: readers see it once another editor approves it on the editors' desk.`
+          : `Correction published as version ${saved.version}; readers see its note.`,
+      };
+    return { message: `Saved as version ${saved.version}.` };
   } catch (e) {
     return refusal(form, e);
   }

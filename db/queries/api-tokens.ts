@@ -2,6 +2,7 @@ import { and, desc, eq, isNull, lt, or, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import * as s from "@/db/schema";
 import type { UserRole } from "@/db/schema";
+import { cursorAt, keysetBefore, type Cursor } from "./keyset";
 
 /** API tokens as stored: only the SHA-256 of a token is ever written (lib/auth/api-tokens.ts makes them). */
 
@@ -24,10 +25,11 @@ export async function insertApiToken(
 }
 
 /** Tokens with their owner's address, newest first: one person's (`userId`) or everyone's. */
-export async function listApiTokens(db: Database, opts: { userId?: string; limit?: number } = {}) {
+export async function listApiTokens(db: Database, opts: { userId?: string; limit?: number; cursor?: Cursor } = {}) {
   return db
     .select({
       id: s.apiTokens.id,
+      at: cursorAt(s.apiTokens.createdAt),
       userId: s.apiTokens.userId,
       ownerEmail: s.users.email,
       name: s.apiTokens.name,
@@ -40,8 +42,13 @@ export async function listApiTokens(db: Database, opts: { userId?: string; limit
     })
     .from(s.apiTokens)
     .innerJoin(s.users, eq(s.users.id, s.apiTokens.userId))
-    .where(opts.userId ? eq(s.apiTokens.userId, opts.userId) : undefined)
-    .orderBy(desc(s.apiTokens.createdAt))
+    .where(
+      and(
+        opts.userId ? eq(s.apiTokens.userId, opts.userId) : undefined,
+        keysetBefore(s.apiTokens.createdAt, s.apiTokens.id, opts.cursor),
+      ),
+    )
+    .orderBy(desc(s.apiTokens.createdAt), desc(s.apiTokens.id))
     .limit(opts.limit ?? 500);
 }
 export type ApiTokenListRow = Awaited<ReturnType<typeof listApiTokens>>[number];
@@ -53,7 +60,7 @@ export type ApiTokenListRow = Awaited<ReturnType<typeof listApiTokens>>[number];
 export async function revokeApiTokenRow(
   db: Database,
   id: string,
-  by: string,
+  by: string | null,
   ownerId: string | undefined,
   now = new Date(),
 ): Promise<ApiTokenRow | null> {

@@ -3,6 +3,7 @@ import { anyUuid } from "@/db/bulk";
 import type { Database } from "@/db/client";
 import * as s from "@/db/schema";
 import type { FactCheckState } from "@/db/schema";
+import { cursorAt, keysetBefore, type Cursor } from "./keyset";
 
 /*
  * Fact-checks and their versions. Reads for pages, feeds and (at merge) the API live here as plain
@@ -239,6 +240,48 @@ export async function listUnpublished(db: Database, limit = 200) {
     .where(or(inArray(f.state, ["draft", "in-review"]), gt(f.currentVersion, f.publishedVersion)))
     .orderBy(desc(f.updatedAt))
     .limit(limit);
+}
+
+/**
+ * Every fact-check in any state, for editors (the API's desk list): most recently changed first,
+ * each with its newest version's claim and rating (what editors work on, which may be ahead of the
+ * public one). Keyset-paged on (updated_at, id); at most 100 rows a page.
+ */
+export async function listForEditors(
+  db: Database,
+  opts: { limit: number; cursor?: Cursor; states?: FactCheckState[] },
+) {
+  const f = s.factChecks;
+  return db
+    .select({
+      id: f.id,
+      slug: f.slug,
+      state: f.state,
+      currentVersion: f.currentVersion,
+      publishedVersion: f.publishedVersion,
+      publishedAt: f.publishedAt,
+      createdAt: f.createdAt,
+      updatedAt: f.updatedAt,
+      at: cursorAt(f.updatedAt),
+      debateId: f.debateId,
+      comparisonId: f.comparisonId,
+      claim: s.factCheckVersions.claim,
+      rating: s.factCheckVersions.rating,
+      textualRating: s.factCheckVersions.textualRating,
+    })
+    .from(f)
+    .innerJoin(
+      s.factCheckVersions,
+      and(eq(s.factCheckVersions.factCheckId, f.id), eq(s.factCheckVersions.version, f.currentVersion)),
+    )
+    .where(
+      and(
+        opts.states?.length ? inArray(f.state, opts.states) : undefined,
+        keysetBefore(f.updatedAt, f.id, opts.cursor),
+      ),
+    )
+    .orderBy(desc(f.updatedAt), desc(f.id))
+    .limit(Math.min(Math.max(opts.limit, 1), 101));
 }
 
 /** The fact-checks made from one debate or one comparison (shown on its page so nobody starts a second by mistake). */

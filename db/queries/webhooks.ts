@@ -3,6 +3,7 @@ import { anyUuid, inChunks } from "@/db/bulk";
 import type { Database } from "@/db/client";
 import * as s from "@/db/schema";
 import type { WebhookEventType } from "@/db/schema";
+import { cursorAt, keysetBefore, type Cursor } from "./keyset";
 
 /** A transaction or the database: both have the same query builder. */
 export type Executor = Pick<Database, "select" | "insert" | "update" | "delete" | "execute">;
@@ -75,10 +76,11 @@ export async function setSubscriptionActive(db: Executor, id: string, active: bo
 }
 
 /** Subscriptions for the admin page, without their secrets, with who made them and how delivery goes. */
-export async function listSubscriptions(db: Executor) {
+export async function listSubscriptions(db: Executor, opts: { limit?: number; cursor?: Cursor } = {}) {
   const rows = await db
     .select({
       id: s.webhookSubscriptions.id,
+      at: cursorAt(s.webhookSubscriptions.createdAt),
       url: s.webhookSubscriptions.url,
       description: s.webhookSubscriptions.description,
       events: s.webhookSubscriptions.events,
@@ -90,7 +92,10 @@ export async function listSubscriptions(db: Executor) {
     })
     .from(s.webhookSubscriptions)
     .leftJoin(s.users, eq(s.users.id, s.webhookSubscriptions.createdBy))
-    .orderBy(desc(s.webhookSubscriptions.createdAt));
+    .where(keysetBefore(s.webhookSubscriptions.createdAt, s.webhookSubscriptions.id, opts.cursor))
+    .orderBy(desc(s.webhookSubscriptions.createdAt), desc(s.webhookSubscriptions.id))
+    // The admin page lists them all (a newsroom has a handful); the API pages them.
+    .limit(opts.limit ?? 1000);
   return rows;
 }
 

@@ -92,7 +92,7 @@ type Shape = z.ZodObject<z.ZodRawShape>;
 export type Endpoint<P = unknown, Q = unknown, B = unknown> = {
   /** Stable name for programs (the OpenAPI operationId). */
   id: string;
-  method: "GET" | "POST";
+  method: "GET" | "POST" | "DELETE";
   /** OpenAPI form: `/api/v1/debates/{id}`. */
   path: string;
   tag: string;
@@ -101,6 +101,11 @@ export type Endpoint<P = unknown, Q = unknown, B = unknown> = {
   params?: Shape;
   query?: Shape;
   body?: z.ZodType;
+  /**
+   * A body that is not JSON (a file's bytes), read by the handler itself; only described here for
+   * the document. Such an endpoint honours `Idempotency-Key` in its handler (serve reads JSON only).
+   */
+  rawBody?: { description: string; contentType: string };
   /**
    * Starts (and pays for) work: honours `Idempotency-Key` (lib/api/idempotency.ts), so a retry
    * returns the first answer instead of doing the work again.

@@ -62,7 +62,10 @@ const HEADERS = {
     schema: { type: "string" as const },
   },
   Allow: { description: "The methods this address answers.", schema: { type: "string" as const } },
-  Location: { description: "The created resource in this API.", schema: { type: "string" as const } },
+  Location: {
+    description: "The created resource in this API (on a 202, the job that does the work).",
+    schema: { type: "string" as const },
+  },
   "Idempotent-Replayed": {
     description: "`true` when the answer is the first answer to this Idempotency-Key, given again.",
     schema: { type: "string" as const },
@@ -74,7 +77,7 @@ const headersOf = (...names: string[]) => Object.fromEntries(names.map((n) => [n
 const idempotencyHeader = z.object({
   "Idempotency-Key": z.string().min(1).max(255).optional().meta({
     description:
-      "Makes a retry safe: the first request with a key does the work and its answer is kept for 24 hours; the same key with the same body gets that answer again (with `Idempotent-Replayed: true`) without starting anything; the same key with another body is a 409. Keys are per account; a UUID per new request is best.",
+      "Makes a retry safe: the first request with a key does the work and its answer is kept for 24 hours; the same key with the same body gets that answer again (with `Idempotent-Replayed: true`) without starting anything; the same key with another body or address is a 409. Keys are per account; a UUID per new request is best.",
     example: "5f0c8a1e-2b7d-4e0a-9c3b-8d1f2a6e4b70",
   }),
 });
@@ -98,7 +101,7 @@ export function openApiDocument(endpoints: readonly Endpoint[], version: string)
         headers: headersOf(
           ...common,
           ...(jsonRead && status === "200" ? ["ETag"] : []),
-          ...(status === "201" ? ["Location"] : []),
+          ...(status === "201" || status === "202" ? ["Location"] : []),
           ...(e.idempotent && status.startsWith("2") ? ["Idempotent-Replayed"] : []),
         ) as ZodOpenApiResponseObject["headers"],
         ...(status === "204"
@@ -144,6 +147,15 @@ export function openApiDocument(endpoints: readonly Endpoint[], version: string)
           }
         : {}),
       ...(e.body ? { requestBody: { required: true, content: { "application/json": { schema: e.body } } } } : {}),
+      ...(e.rawBody
+        ? {
+            requestBody: {
+              required: true,
+              description: e.rawBody.description,
+              content: { [e.rawBody.contentType]: { schema: { type: "string", format: "binary" } } },
+            },
+          }
+        : {}),
       responses: responses as ZodOpenApiOperationObject["responses"],
       // A public route needs no token; every other accepts a token (or a session cookie).
       security: rule.kind === "public" ? [] : [{ bearer: [] }],
@@ -156,7 +168,7 @@ export function openApiDocument(endpoints: readonly Endpoint[], version: string)
       title: "Counterpoint API",
       version,
       description:
-        "Start debates and comparisons, follow them live, read verdicts, evaluation runs and published fact-checks. Send an API token as `Authorization: Bearer <token>` (make one at /account/tokens). Every refusal is `{error: {code, message}}`, the message saying what to do.\n\nConventions: every answer carries `X-Request-Id`, and `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset` whenever a limit applies (a token's requests; starting debates). A method an address does not answer gets 405 in the error shape with `Allow` (the `MethodNotAllowed` response). A body sent with a Content-Type other than JSON gets 415. JSON reads carry an `ETag` and answer `If-None-Match` with 304. The POSTs that start debates take an `Idempotency-Key`. Lists page with a cursor: follow `next` until it is null.",
+        "Start debates and comparisons, follow them live, read verdicts, evaluation runs and published fact-checks; write, approve, publish and correct fact-checks; push documents into corpora; manage API tokens and webhook subscriptions (admins). Send an API token as `Authorization: Bearer <token>` (make one at /account/tokens). Every refusal is `{error: {code, message}}`, the message saying what to do.\n\nConventions: every answer carries `X-Request-Id`, and `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset` whenever a limit applies (a token's requests; starting debates). A method an address does not answer gets 405 in the error shape with `Allow` (the `MethodNotAllowed` response). A body sent with a Content-Type other than JSON gets 415. JSON reads carry an `ETag` and answer `If-None-Match` with 304. Every POST that creates or spends (debates, comparisons, fact-checks and their moves, corpora and documents, tokens, webhooks) takes an `Idempotency-Key`. Lists page with a cursor: follow `next` until it is null.",
     },
     servers: [{ url: "/", description: "This server" }],
     components: {

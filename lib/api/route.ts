@@ -35,7 +35,7 @@ export function routeOf(...endpoints: Endpoint[]) {
     POST: by.get("POST") ?? refuse,
     PUT: refuse,
     PATCH: refuse,
-    DELETE: refuse,
+    DELETE: by.get("DELETE") ?? refuse,
     // Next would list every exported method, the refused ones too; this names the ones answered.
     OPTIONS: async (request: Request) =>
       new Response(null, { status: 204, headers: { allow, "x-request-id": requestIdOf(request) } }),

@@ -63,7 +63,8 @@ export function serve(e: Endpoint) {
         body = valid(e.body, raw, "body");
         const key = e.idempotent && principal ? idempotencyKeyOf(request) : null;
         if (key && principal) {
-          run = await idempotent(db, principal.id, key, e.id, JSON.stringify(raw));
+          // The address is part of the request: one key sent to two fact-checks is two requests.
+          run = await idempotent(db, principal.id, key, e.id, `${url.pathname}\n${JSON.stringify(raw)}`);
           if (run.kind === "replay") {
             const replay = run;
             run = null;

@@ -111,10 +111,17 @@ export async function createApiToken(
 
 export const REVOKE_TOKEN_REFUSAL = "There is no such token of yours to revoke (it may be revoked already).";
 
-/** Revokes token `id`: its owner's own, or any token for an admin. It is refused from the next request on. */
-export async function revokeApiToken(db: Database, actor: Principal, id: string): Promise<ApiTokenRow> {
+/**
+ * Revokes token `id`: its owner's own, or any token for an admin, or any for `"console"` (the CLI,
+ * run by whoever holds the database; recorded as revoked by nobody). It is refused from the next
+ * request on.
+ */
+export async function revokeApiToken(db: Database, actor: Principal | "console", id: string): Promise<ApiTokenRow> {
   if (!z.string().uuid().safeParse(id).success) throw new TokenRequestError(REVOKE_TOKEN_REFUSAL);
-  const row = await revokeApiTokenRow(db, id, actor.id, actor.roles.includes("admin") ? undefined : actor.id);
+  const row =
+    actor === "console"
+      ? await revokeApiTokenRow(db, id, null, undefined)
+      : await revokeApiTokenRow(db, id, actor.id, actor.roles.includes("admin") ? undefined : actor.id);
   if (!row) throw new TokenRequestError(REVOKE_TOKEN_REFUSAL);
   return row;
 }

@@ -48,7 +48,7 @@ export type RouteEntry = {
    * A rule for one HTTP method in place of `rule` (an API path that is listed by anyone who reads
    * and written by those with a permission: GET and POST /api/v1/debates).
    */
-  byMethod?: Partial<Record<"GET" | "POST", Rule>>;
+  byMethod?: Partial<Record<"GET" | "POST" | "DELETE", Rule>>;
   /** The shape of each [segment] in the pattern. */
   params?: Record<string, SegmentShape>;
 };
@@ -138,8 +138,35 @@ export const ROUTES: readonly RouteEntry[] = [
   // read-debates, as the pages; a token's scopes limit what its permissions rules allow.
   { pattern: "/api/v1/openapi.json", type: "route", rule: pub },
   // Published fact-checks are public pages; their API is as public (drafts answer 404 there too).
-  { pattern: "/api/v1/fact-checks", type: "route", rule: pub },
+  { pattern: "/api/v1/fact-checks", type: "route", rule: pub, byMethod: { POST: perm("fact-check:write") } },
   { pattern: "/api/v1/fact-checks/[slug]", type: "route", rule: pub, params: { slug: "fact-check-slug" } },
+  // The editor's workflow (lib/api/v1/fact-check-workflow.ts): editors only, as the desk and edit pages.
+  { pattern: "/api/v1/fact-checks/desk", type: "route", rule: perm("fact-check:write") },
+  ...["versions", "review", "approve", "publish", "corrections"].map(
+    (move): RouteEntry => ({
+      pattern: `/api/v1/fact-checks/[slug]/${move}`,
+      type: "route",
+      rule: perm("fact-check:write"),
+      params: { slug: "fact-check-slug" },
+    }),
+  ),
+  // Corpora (lib/api/v1/corpora.ts): read as the corpus pages, written with corpus:write.
+  { pattern: "/api/v1/corpora", type: "route", rule: readDebates, byMethod: { POST: perm("corpus:write") } },
+  { pattern: "/api/v1/corpora/[name]", type: "route", rule: readDebates, params: { name: "corpus-name" } },
+  ...["documents", "files"].map(
+    (what): RouteEntry => ({
+      pattern: `/api/v1/corpora/[name]/${what}`,
+      type: "route",
+      rule: perm("corpus:write"),
+      params: { name: "corpus-name" },
+    }),
+  ),
+  { pattern: "/api/v1/ingest-jobs/[id]", type: "route", rule: readDebates, params: { id: "uuid" } },
+  // API tokens and webhook subscriptions of everyone (lib/api/v1/admin.ts): admins, as /admin.
+  { pattern: "/api/v1/tokens", type: "route", rule: perm("admin") },
+  { pattern: "/api/v1/tokens/[id]", type: "route", rule: perm("admin"), params: { id: "uuid" } },
+  { pattern: "/api/v1/webhooks", type: "route", rule: perm("admin") },
+  { pattern: "/api/v1/webhooks/[id]", type: "route", rule: perm("admin"), params: { id: "uuid" } },
   { pattern: "/api/v1/methods", type: "route", rule: readDebates },
   { pattern: "/api/v1/debates", type: "route", rule: readDebates, byMethod: { POST: perm("debate:start") } },
   { pattern: "/api/v1/debates/[id]", type: "route", rule: readDebates, params: { id: "uuid" } },
@@ -175,7 +202,7 @@ const DEV_PREFIXES = ["/__nextjs", "/_next/webpack-hmr"];
 
 /** The rule for a request's method at this entry: its own rule for that method, else the entry's. */
 export function ruleFor(entry: RouteEntry, method: string): Rule {
-  return entry.byMethod?.[method.toUpperCase() as "GET" | "POST"] ?? entry.rule;
+  return entry.byMethod?.[method.toUpperCase() as "GET" | "POST" | "DELETE"] ?? entry.rule;
 }
 
 export function isAsset(pathname: string, dev = process.env.NODE_ENV === "development"): boolean {

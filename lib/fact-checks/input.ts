@@ -89,30 +89,65 @@ const text = (form: FormData, name: string) => {
   return typeof v === "string" ? v : "";
 };
 
-/** The form's fields as a version's content, or the first refusal with its field. */
-export function parseContent(
-  form: FormData,
-  citable: CitableEvidence,
-  correctionNote: string | null = null,
-): ParsedContent {
-  const parsed = fields.safeParse({
+/**
+ * What an editor writes, as the form and the API both send it: text fields as typed (blank for
+ * "none"), and the sources chosen as `<debate id>:<rank>` keys of the debate's evidence.
+ */
+export type ContentValues = {
+  claim: string;
+  rating: string;
+  textualRating: string;
+  explanation: string;
+  claimant?: string | null;
+  claimantKind?: string | null;
+  whereSaid?: string | null;
+  appearanceUrl?: string | null;
+  claimDate?: string | null;
+  showDebateLink?: boolean;
+  sources?: readonly string[];
+};
+
+/** The form's fields as content values (the page's boundary; the API sends the same values as JSON). */
+export function contentValuesOf(form: FormData): ContentValues {
+  return {
     claim: text(form, "claim"),
     rating: text(form, "rating"),
     textualRating: text(form, "textualRating"),
     explanation: text(form, "explanation"),
     claimant: text(form, "claimant"),
-    claimantKind: text(form, "claimantKind") || "Person",
+    claimantKind: text(form, "claimantKind"),
     whereSaid: text(form, "whereSaid"),
     appearanceUrl: text(form, "appearanceUrl"),
     claimDate: text(form, "claimDate"),
     showDebateLink: form.get("showDebateLink") === "on",
+    sources: form.getAll("source").map(String),
+  };
+}
+
+/** The values as a version's content, or the first refusal with its field. */
+export function checkContent(
+  values: ContentValues,
+  citable: CitableEvidence,
+  correctionNote: string | null = null,
+): ParsedContent {
+  const parsed = fields.safeParse({
+    claim: values.claim,
+    rating: values.rating,
+    textualRating: values.textualRating,
+    explanation: values.explanation,
+    claimant: values.claimant ?? "",
+    claimantKind: values.claimantKind || "Person",
+    whereSaid: values.whereSaid ?? "",
+    appearanceUrl: values.appearanceUrl ?? "",
+    claimDate: values.claimDate ?? "",
+    showDebateLink: values.showDebateLink ?? false,
   });
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     return { ok: false, field: String(issue.path[0] ?? ""), message: issue.message };
   }
   const sources: FactCheckSource[] = [];
-  for (const key of form.getAll("source").map(String)) {
+  for (const key of values.sources ?? []) {
     const m = /^([0-9a-f-]{36}):(\d{1,6})$/i.exec(key);
     const e = m ? citable.find((c) => c.debateId === m[1]!.toLowerCase() && c.rank === Number(m[2])) : undefined;
     if (!e)
@@ -127,6 +162,15 @@ export function parseContent(
   return { ok: true, content: { ...parsed.data, sources, correctionNote } };
 }
 
+/** The form's fields as a version's content, or the first refusal with its field. */
+export function parseContent(
+  form: FormData,
+  citable: CitableEvidence,
+  correctionNote: string | null = null,
+): ParsedContent {
+  return checkContent(contentValuesOf(form), citable, correctionNote);
+}
+
 /** A passage's opening, cut at a word, as the public page quotes it. */
 export function excerpt(text: string, max = 280): string {
   const flat = text.replace(/\s+/g, " ").trim();
@@ -137,7 +181,13 @@ export function excerpt(text: string, max = 280): string {
 
 /** A correction says what changed, for readers. */
 export function parseCorrectionNote(form: FormData): { ok: true; note: string } | { ok: false; message: string } {
-  const note = text(form, "correctionNote").trim();
+  return checkCorrectionNote(text(form, "correctionNote"));
+}
+
+export function checkCorrectionNote(
+  raw: string | null | undefined,
+): { ok: true; note: string } | { ok: false; message: string } {
+  const note = (raw ?? "").trim();
   if (!note) return { ok: false, message: "Say what the correction changes; readers see this note with its date." };
   if (note.length > 2000) return { ok: false, message: "The correction note is at most 2,000 characters." };
   return { ok: true, note };

@@ -30,11 +30,16 @@ import type { ProductLabel } from "@/lib/debate/types";
  * editors acting at once are taken one after the other and the second is told what happened.
  */
 
-/** A refusal in words, with the form field it concerns when there is one. */
+/**
+ * A refusal in words, with the form field it concerns when there is one. `kind` tells the API's
+ * status apart: the approval rule's refusals (this person may not do this: 403) and what no longer
+ * exists (404); any other refusal without a field is a clash with the state (409).
+ */
 export class FactCheckError extends Error {
   constructor(
     message: string,
     public readonly field?: string,
+    public readonly kind?: "not-allowed" | "not-found",
   ) {
     super(message);
     this.name = "FactCheckError";
@@ -87,7 +92,7 @@ export async function createFactCheck(
 ): Promise<FactCheckRow> {
   const me = demand(principal, "fact-check:write");
   const source = await loadSource(db, ref);
-  if (!source) throw new FactCheckError("That debate or comparison no longer exists.");
+  if (!source) throw new FactCheckError("That debate or comparison no longer exists.", undefined, "not-found");
   if (source.notReady) throw new FactCheckError(source.notReady);
   return db.transaction(async (tx) => {
     const slug = await slugFor(content.claim, (s) => slugExists(tx, s));
@@ -123,7 +128,7 @@ async function locked<T>(
 ): Promise<T> {
   return db.transaction(async (tx) => {
     const fc = await lockFactCheck(tx, id);
-    if (!fc) throw new FactCheckError("That fact-check no longer exists.");
+    if (!fc) throw new FactCheckError("That fact-check no longer exists.", undefined, "not-found");
     if (seenVersion !== null && fc.currentVersion !== seenVersion)
       throw new FactCheckError(
         `Someone saved version ${fc.currentVersion} while you had version ${seenVersion} open. Your text is still in the form: copy what you need, reload the page, and apply it to the newest version.`,
@@ -214,7 +219,7 @@ async function showReaders(
 }
 
 function refuseUnless(d: Decision): Extract<Decision, { kind: "now" | "pending" }> {
-  if (d.kind === "refused") throw new FactCheckError(d.message);
+  if (d.kind === "refused") throw new FactCheckError(d.message, undefined, "not-allowed");
   return d;
 }
 

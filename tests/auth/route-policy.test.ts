@@ -129,6 +129,23 @@ const EXPECTED: Record<string, Record<Visitor, Outcome>> = {
   "/api/v1/eval-runs": readers,
   "/api/v1/eval-runs/[id]": readers,
   "/api/v1/match": only("admin", "fact-checker"),
+  // The editor's workflow: editors, as the desk and edit pages (POST /api/v1/fact-checks checked below).
+  "/api/v1/fact-checks/desk": only("editor", "admin"),
+  "/api/v1/fact-checks/[slug]/versions": only("editor", "admin"),
+  "/api/v1/fact-checks/[slug]/review": only("editor", "admin"),
+  "/api/v1/fact-checks/[slug]/approve": only("editor", "admin"),
+  "/api/v1/fact-checks/[slug]/publish": only("editor", "admin"),
+  "/api/v1/fact-checks/[slug]/corrections": only("editor", "admin"),
+  // Corpora read as their pages; POST (create) and documents for those who write corpora.
+  "/api/v1/corpora": readers,
+  "/api/v1/corpora/[name]": readers,
+  "/api/v1/corpora/[name]/documents": only("fact-checker", "admin"),
+  "/api/v1/corpora/[name]/files": only("fact-checker", "admin"),
+  "/api/v1/ingest-jobs/[id]": readers,
+  "/api/v1/tokens": only("admin"),
+  "/api/v1/tokens/[id]": only("admin"),
+  "/api/v1/webhooks": only("admin"),
+  "/api/v1/webhooks/[id]": only("admin"),
   // Anyone's own tokens; the admin's view of everyone's is on /admin.
   "/account/tokens": { ...everyone, anonymous: "sign-in", "anonymous, public instance": "sign-in" },
   "/api/corpora/[name]/uploads": only("fact-checker", "admin"),
@@ -225,6 +242,11 @@ describe("what each visitor gets", () => {
       expect(ruleFor(entry(p), "GET")).toEqual({ kind: "read-debates" });
       expect(ruleFor(entry(p), "POST")).toEqual({ kind: "permission", permission: "debate:start" });
     }
+    expect(ruleFor(entry("/api/v1/fact-checks"), "POST")).toEqual({
+      kind: "permission",
+      permission: "fact-check:write",
+    });
+    expect(ruleFor(entry("/api/v1/corpora"), "POST")).toEqual({ kind: "permission", permission: "corpus:write" });
     expect(ruleFor(entry("/api/v1/debates/[id]/stop"), "POST")).toEqual({
       kind: "permission",
       permission: "debate:control",

@@ -80,7 +80,7 @@ describe(`HTTP conventions on every /api/v1 answer (${backend})`, () => {
     const paths = [...new Set(ENDPOINTS.map((e) => e.path))];
     for (const path of paths) {
       const res = await callApi({
-        method: "DELETE",
+        method: "PATCH",
         path,
         params: { id: seeded[0]!, slug: "no-such-fact-check" },
         token: admin,
@@ -92,7 +92,7 @@ describe(`HTTP conventions on every /api/v1 answer (${backend})`, () => {
       );
       expect(((await res.json()) as ErrorBody).error).toMatchObject({
         code: "method_not_allowed",
-        message: expect.stringContaining("DELETE"),
+        message: expect.stringContaining("PATCH"),
       });
       const options = await callApi({
         method: "OPTIONS",

@@ -18,7 +18,8 @@ import { callApi, readEvents, type ApiCall } from "../helpers/api";
 import { seedDebates } from "../helpers/seed-debates";
 import { ingestRecords } from "@/lib/corpus/ingest";
 import { createComparison } from "@/lib/compare/start";
-import { correct, createFactCheck, publish } from "@/lib/fact-checks/workflow";
+import { correct, createFactCheck, publish, submitForReview } from "@/lib/fact-checks/workflow";
+import { createSubscription } from "@/lib/webhooks/subscriptions";
 import type { FactCheckContent } from "@/db/queries/fact-checks";
 import { backend, freshDatabase } from "./test-db";
 
@@ -43,6 +44,12 @@ let comparisonId = "";
 let factCheckSlug = "";
 let draftSlug = "";
 let laterSlug = "";
+let approveSlug = "";
+let publishSlug = "";
+let finishedForFactCheck = "";
+let spareTokenId = "";
+let webhookId = "";
+let ingestJobId = "";
 const CLAIM = "Elena Marsh's charity auction raised $2.4 million for flood relief in 2019.";
 const EVIDENCE =
   "Elena Marsh hosted a charity auction in 2019 that raised $2.4 million.\n\nThe money from the 2019 auction went to the city's children's hospital.";
@@ -71,6 +78,8 @@ beforeAll(async () => {
   vi.stubEnv("OPENAI_COMPATIBLE_SCRIPTED_MODEL", "scripted-debater");
   vi.stubEnv("ROLE_MODELS", "");
   vi.stubEnv("DEBATE_RATE_LIMIT", "100/hour");
+  // The webhook operations subscribe a loopback address (disabled: nothing is ever sent to it).
+  vi.stubEnv("FETCH_ALLOW_HOSTS", "127.0.0.1");
   if (backend === "postgres") vi.stubEnv("DATABASE_URL", process.env.TEST_DATABASE_URL!);
   resetConfigForTests();
   h = await freshDatabase();
@@ -84,7 +93,7 @@ beforeAll(async () => {
     await createApiToken(
       h.db,
       { id: a.id, email: "admin@x.org", name: null, roles: ["admin", "fact-checker"] },
-      { name: "all", scopes: ["debate:start", "debate:control"] },
+      { name: "all", scopes: ["debate:start", "debate:control", "fact-check:write", "corpus:write", "admin"] },
     )
   ).token;
   const j = await createUser(h.db, { email: "reader@x.org", passwordHash: null, roles: ["journalist"] });
@@ -126,15 +135,45 @@ beforeAll(async () => {
   await publish(h.db, editor, later.id, 1);
   laterSlug = later.slug;
   draftSlug = (await createFactCheck(h.db, editor, { debateId: seeded! }, text("A draft nobody may read yet."))).slug;
-  // A comparison reads one corpus for every method, embedded with the server's own encoder as the app's are.
-  await ingestRecords(
+  // For the editor's operations: one in review by the editor (the admin approves it, then corrects
+  // it), one draft the admin publishes.
+  const waiting = await createFactCheck(
     h.db,
-    EVIDENCE.split("\n\n").map((text, i) => ({
-      kind: "document" as const,
-      document: { id: `d${i}`, title: `Report ${i}`, text },
-    })),
-    { corpus: "newsroom", source: "t", kind: "records" },
+    editor,
+    { debateId: seeded! },
+    text("Conformance: waiting for approval."),
   );
+  await submitForReview(h.db, editor, waiting.id, 1);
+  approveSlug = waiting.slug;
+  publishSlug = (await createFactCheck(h.db, editor, { debateId: seeded! }, text("Conformance: a draft to publish.")))
+    .slug;
+  finishedForFactCheck = seeded!;
+  spareTokenId = (
+    await createApiToken(
+      h.db,
+      { id: j.id, email: "reader@x.org", name: null, roles: ["journalist"] },
+      { name: "spare" },
+    )
+  ).row.id;
+  webhookId = (
+    await createSubscription(h.db, null, {
+      url: "http://127.0.0.1:9/hook",
+      description: "",
+      events: ["debate.finished"],
+      active: false,
+    })
+  ).row.id;
+  // A comparison reads one corpus for every method, embedded with the server's own encoder as the app's are.
+  ingestJobId = (
+    await ingestRecords(
+      h.db,
+      EVIDENCE.split("\n\n").map((text, i) => ({
+        kind: "document" as const,
+        document: { id: `d${i}`, title: `Report ${i}`, text },
+      })),
+      { corpus: "newsroom", source: "t", kind: "records" },
+    )
+  ).jobId;
   comparisonId = (
     await createComparison(h.db, {
       claim: CLAIM,
@@ -311,6 +350,13 @@ type Doc = {
   >;
 };
 
+const factCheckText = (claim: string) => ({
+  claim,
+  rating: "FALSE",
+  textualRating: "False",
+  explanation: "Conformance text.",
+});
+
 /** A request each operation should answer with its success status; a new operation needs one here. */
 function goodRequest(operationId: string): Omit<ApiCall, "method" | "path"> {
   const examples: Record<string, Omit<ApiCall, "method" | "path">> = {
@@ -340,6 +386,43 @@ function goodRequest(operationId: string): Omit<ApiCall, "method" | "path"> {
     openApi: {},
     // POST /api/v1/match, once the matcher is wired in (lib/api/v1/match-claim.ts).
     matchClaim: { body: { claim: CLAIM } },
+    // The editor's workflow, in the document's order: a new draft edited and sent for review; the
+    // editor's fact-check in review approved, then corrected; the editor's draft published.
+    createFactCheck: { body: { debateId: finishedForFactCheck, ...factCheckText("Conformance: a new draft.") } },
+    listFactChecksForEditors: { query: { limit: "5" } },
+    readFactCheckForEditors: { params: { slug: "conformance-a-new-draft" } },
+    saveFactCheckVersion: {
+      params: { slug: "conformance-a-new-draft" },
+      body: { version: 1, ...factCheckText("Conformance: a new draft, edited.") },
+    },
+    requestFactCheckReview: { params: { slug: "conformance-a-new-draft" }, body: { version: 2 } },
+    approveFactCheck: { params: { slug: approveSlug }, body: { version: 2 } },
+    publishFactCheck: { params: { slug: publishSlug }, body: { version: 1 } },
+    correctFactCheck: {
+      params: { slug: approveSlug },
+      body: { version: 3, ...factCheckText("Conformance: corrected."), correctionNote: "The claim was misquoted." },
+    },
+    listCorpora: { query: { limit: "5" } },
+    createCorpus: { body: { name: "conformance" } },
+    readCorpus: { params: { name: "newsroom" } },
+    addDocuments: {
+      params: { name: "conformance" },
+      body: { documents: [{ id: "c1", text: "A short document pushed by a newsroom system." }] },
+    },
+    addFile: {
+      params: { name: "conformance" },
+      query: { filename: "notes.md" },
+      body: "# Notes\n\nA newsroom's notes on the bridge budget.",
+      headers: { "content-type": "text/markdown" },
+    },
+    readIngestJob: { params: { id: ingestJobId } },
+    listTokens: { query: { limit: "5" } },
+    createToken: { body: { name: "conformance" } },
+    revokeToken: { params: { id: spareTokenId } },
+    listWebhooks: { query: { limit: "5" } },
+    createWebhook: { body: { url: "http://127.0.0.1:9/conformance", events: ["debate.finished"], active: false } },
+    readWebhook: { params: { id: webhookId } },
+    deleteWebhook: { params: { id: webhookId } },
   };
   const r = examples[operationId];
   if (!r) throw new Error(`Add a good request for the operation "${operationId}" to this test.`);
@@ -389,7 +472,11 @@ describe(`the OpenAPI document (${backend})`, () => {
               ...base,
               ...good,
               token: admin,
-              params: { id: "00000000-0000-4000-8000-000000000000", slug: "no-such-fact-check" },
+              params: {
+                id: "00000000-0000-4000-8000-000000000000",
+                slug: "no-such-fact-check",
+                name: "no-such-corpus",
+              },
             },
           ]);
         if (documented.includes("403")) asks.push(["403", { ...base, ...good, token: journalist }]);
@@ -399,7 +486,10 @@ describe(`the OpenAPI document (${backend})`, () => {
           expect(`${method} ${p}: ${res.status}`).toBe(`${method} ${p}: ${want}`);
           const type = res.headers.get("content-type") ?? "";
           const content = op.responses[want]!.content!;
-          if (type.includes("text/event-stream")) {
+          if (want === "204") {
+            // No Content: nothing to describe, nothing sent.
+            expect(await res.text()).toBe("");
+          } else if (type.includes("text/event-stream")) {
             expect(Object.keys(content)).toContain("text/event-stream");
             await res.body?.cancel();
           } else {

@@ -1,6 +1,5 @@
 "use server";
 
-import { randomUUID } from "node:crypto";
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { z } from "zod";
@@ -13,6 +12,7 @@ import { refuse, type FormState } from "@/lib/forms/state";
 import { sealSecret } from "@/lib/webhooks/secret-box";
 import { newWebhookSecret } from "@/lib/webhooks/sign";
 import { subscriptionFromForm, type SubscriptionInput } from "@/lib/webhooks/subscription-form";
+import { createSubscription, deleteSubscription, WebhookRequestError } from "@/lib/webhooks/subscriptions";
 import { webhookTargetRefusal } from "@/lib/webhooks/target-check";
 
 /** A form's outcome; `secret` is the signing secret, shown this once (made, or replaced). */
@@ -49,17 +49,16 @@ async function checked(
 export async function createWebhookAction(_prev: WebhookFormState, form: FormData): Promise<WebhookFormState> {
   const me = await admin();
   if ("error" in me) return refuse(form, me.error, undefined, GROUPS);
-  const parsed = await checked(form);
-  if (!parsed.ok) return parsed.refusal;
-  const { db } = await getDb();
-  const id = randomUUID();
-  const secret = newWebhookSecret();
-  const row = await q.insertSubscription(db, {
-    ...parsed.data,
-    id,
-    secret: await sealSecret(db, id, secret),
-    createdBy: me.id,
-  });
+  const parsed = subscriptionFromForm(form);
+  if (!parsed.success) return invalid(form, parsed);
+  let made: Awaited<ReturnType<typeof createSubscription>>;
+  try {
+    made = await createSubscription((await getDb()).db, me.id, parsed.data);
+  } catch (e) {
+    if (e instanceof WebhookRequestError) return refuse(form, e.message, e.field, GROUPS);
+    throw e;
+  }
+  const { row, secret } = made;
   revalidatePath("/admin/webhooks");
   return {
     id: row.id,
@@ -113,7 +112,7 @@ export async function deleteWebhookAction(_prev: WebhookFormState, form: FormDat
   if ("error" in me) return refuse(form, me.error);
   const parsed = deletion.safeParse({ id: form.get("id"), confirm: form.get("confirm") });
   if (!parsed.success) return refuse(form, parsed.error.issues[0]!.message, "confirm");
-  if (!(await q.deleteSubscription((await getDb()).db, parsed.data.id)))
+  if (!(await deleteSubscription((await getDb()).db, parsed.data.id)))
     return refuse(form, "This subscription no longer exists; it may have been deleted already.");
   revalidatePath("/admin/webhooks");
   redirect("/admin/webhooks?deleted=1");

@@ -15,6 +15,9 @@ import { startDebateEndpoint } from "./start-debate";
 import { listDebates } from "./list-debates";
 import { listComparisonsEndpoint, readComparison } from "./comparisons";
 import { resumeDebateEndpoint, stopDebate } from "./debate-control";
+import { FACT_CHECK_WORKFLOW } from "./fact-check-workflow";
+import { CORPUS_ENDPOINTS } from "./corpora";
+import { ADMIN_ENDPOINTS } from "./admin";
 
 /*
  * Every endpoint of /api/v1, in the order the document lists them. Adding one: its file in this
@@ -64,6 +67,9 @@ export const ENDPOINTS: readonly Endpoint[] = [
   matchClaimEndpoint((db, claim, opts) => matchClaim({ db }, claim, opts)),
   listFactChecks,
   readFactCheck,
+  ...FACT_CHECK_WORKFLOW,
+  ...CORPUS_ENDPOINTS,
+  ...ADMIN_ENDPOINTS,
   openApi,
 ];
 

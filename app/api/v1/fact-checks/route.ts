@@ -2,5 +2,5 @@ import { routeAt } from "@/lib/api/v1";
 
 export const dynamic = "force-dynamic";
 
-/** Published fact-checks (lib/api/v1/fact-checks.ts). Every method: the ones not answered here get a JSON 405 (lib/api/route.ts). */
+/** Published fact-checks (lib/api/v1/fact-checks.ts) and new drafts (fact-check-workflow.ts). Every method: the ones not answered here get a JSON 405 (lib/api/route.ts). */
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = routeAt("/api/v1/fact-checks");
