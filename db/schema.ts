@@ -992,6 +992,8 @@ export const importedFactChecks = pgTable(
     /** The rating in the publisher's words ("Mostly False"); null: the record has none (unknown). */
     rating: text("rating"),
     publisher: text("publisher"),
+    /** Who made the claim (ClaimReview itemReviewed.author, a CSV's `claimant` column); null: not given. */
+    claimant: text("claimant"),
     url: text("url").unique(),
     claimDate: timestamp("claim_date", { withTimezone: true }),
     reviewDate: timestamp("review_date", { withTimezone: true }),
