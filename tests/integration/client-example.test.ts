@@ -95,7 +95,10 @@ describe(`the typed client's example (${backend})`, () => {
 
   it("starts a debate, follows its events to the end and reads the verdict", async () => {
     const said: string[] = [];
-    const log = vi.spyOn(console, "log").mockImplementation((m: string) => void said.push(m));
+    // The example's lines, not the server's own log lines ("[debates worker] ...") in this process.
+    const log = vi.spyOn(console, "log").mockImplementation((m: unknown) => {
+      if (typeof m === "string" && !m.startsWith("[")) said.push(m);
+    });
     try {
       const verdict = await checkClaim(
         api.url,
