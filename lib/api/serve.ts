@@ -23,121 +23,119 @@ import { apiUrl, withRequestOrigin } from "./absolute-url";
  * idempotent POST honours `Idempotency-Key`. Route files use `routeOf` (./route.ts), not this.
  */
 export function serve(e: Endpoint) {
-  // Links built while handling are absolute, on this request's public origin (./absolute-url.ts).
-  return (request: Request, ctx: { params: Promise<Record<string, string>> }): Promise<Response> =>
-    withRequestOrigin(request, () => answer(e, request, ctx));
-}
-
-async function answer(
-  e: Endpoint,
-  request: Request,
-  ctx: { params: Promise<Record<string, string>> },
-): Promise<Response> {
-  const requestId = requestIdOf(request);
-  let rate: RateUsage | null = null;
-  const finish = (res: Response): Response => {
-    res.headers.set("x-request-id", requestId);
-    if (rate) for (const [k, v] of Object.entries(rateLimitHeaders(rate))) res.headers.set(k, v);
-    return res;
-  };
-  let run: IdempotentRun | null = null;
-  try {
-    const handle = await getDb();
-    const { db } = handle;
-    // The token's request limit applies to every request made with it (the gate counted this one).
-    const bearer = bearerToken(request);
-    let principal: Principal | null;
-    if (bearer !== null) {
-      const resolved = await resolveBearer(db, bearer);
-      principal = resolved.ok ? resolved.principal : null;
-      if (resolved.ok) {
-        const { limit, windowSeconds } = getConfig().rateLimits.apiTokenRequests;
-        rate = await usage(db, `api-token:${resolved.tokenId}`, limit, windowSeconds);
-      }
-    } else principal = await requestPrincipal(request);
-    const rule = ruleOf(e);
-    if (rule.kind === "permission") demand(principal, rule.permission);
-    else if (rule.kind !== "public" && !(await canReadDebates(db, principal)))
-      throw new ApiError(
-        401,
-        "unauthorized",
-        "This route needs an API token: send `Authorization: Bearer <token>`; create one at /account/tokens.",
-      );
-    const params = e.params ? valid(e.params, (await ctx.params) ?? {}, "path") : {};
-    const url = new URL(request.url);
-    const query = e.query ? valid(e.query, Object.fromEntries(url.searchParams), "query") : {};
-    let body: unknown;
-    if (e.body) {
-      assertJsonType(request);
-      const raw = await jsonBody(request);
-      body = valid(e.body, raw, "body");
-      const key = e.idempotent && principal ? idempotencyKeyOf(request) : null;
-      if (key && principal) {
-        run = await idempotent(db, principal.id, key, e.id, JSON.stringify(raw));
-        if (run.kind === "replay") {
-          const replay = run;
-          run = null;
-          return finish(
-            json(replay.status, replay.body, {
-              "idempotent-replayed": "true",
-              ...(replay.location ? { location: replay.location } : {}),
-            }),
-          );
+  const handleRequest = async (
+    request: Request,
+    ctx: { params: Promise<Record<string, string>> },
+  ): Promise<Response> => {
+    const requestId = requestIdOf(request);
+    let rate: RateUsage | null = null;
+    const finish = (res: Response): Response => {
+      res.headers.set("x-request-id", requestId);
+      if (rate) for (const [k, v] of Object.entries(rateLimitHeaders(rate))) res.headers.set(k, v);
+      return res;
+    };
+    let run: IdempotentRun | null = null;
+    try {
+      const handle = await getDb();
+      const { db } = handle;
+      // The token's request limit applies to every request made with it (the gate counted this one).
+      const bearer = bearerToken(request);
+      let principal: Principal | null;
+      if (bearer !== null) {
+        const resolved = await resolveBearer(db, bearer);
+        principal = resolved.ok ? resolved.principal : null;
+        if (resolved.ok) {
+          const { limit, windowSeconds } = getConfig().rateLimits.apiTokenRequests;
+          rate = await usage(db, `api-token:${resolved.tokenId}`, limit, windowSeconds);
+        }
+      } else principal = await requestPrincipal(request);
+      const rule = ruleOf(e);
+      if (rule.kind === "permission") demand(principal, rule.permission);
+      else if (rule.kind !== "public" && !(await canReadDebates(db, principal)))
+        throw new ApiError(
+          401,
+          "unauthorized",
+          "This route needs an API token: send `Authorization: Bearer <token>`; create one at /account/tokens.",
+        );
+      const params = e.params ? valid(e.params, (await ctx.params) ?? {}, "path") : {};
+      const url = new URL(request.url);
+      const query = e.query ? valid(e.query, Object.fromEntries(url.searchParams), "query") : {};
+      let body: unknown;
+      if (e.body) {
+        assertJsonType(request);
+        const raw = await jsonBody(request);
+        body = valid(e.body, raw, "body");
+        const key = e.idempotent && principal ? idempotencyKeyOf(request) : null;
+        if (key && principal) {
+          run = await idempotent(db, principal.id, key, e.id, JSON.stringify(raw));
+          if (run.kind === "replay") {
+            const replay = run;
+            run = null;
+            return finish(
+              json(replay.status, replay.body, {
+                "idempotent-replayed": "true",
+                ...(replay.location ? { location: replay.location } : {}),
+              }),
+            );
+          }
         }
       }
-    }
-    const reply = await e.handle({
-      db,
-      handle,
-      principal,
-      params,
-      query,
-      body,
-      request,
-      rate: (u) => {
-        rate = tighter(rate, u);
-      },
-    } as Parameters<Endpoint["handle"]>[0]);
-    if (reply instanceof Response) return finish(reply);
-    // A Location the handler gave as a path is answered absolute, like every URL of the API.
-    if (reply.headers?.location) reply.headers = { ...reply.headers, location: apiUrl(reply.headers.location) };
-    // The body is written through the documented schema: what the document says is what is sent
-    // (fields it does not name are left out), and a handler that breaks its promise fails here.
-    const answer = e.responses[reply.status];
-    // A schema for another content type (a stream's messages) describes no JSON reply.
-    const documented = answer?.contentType ? undefined : answer?.schema;
-    const out = documented ? documented.parse(reply.json) : reply.json;
-    if (run?.kind === "run") {
-      await run.done(reply.status, out, reply.headers?.location ?? null);
-      run = null;
-    }
-    if (e.method === "GET" && reply.status === 200) {
-      const tag = etagOf(JSON.stringify(out));
-      // Revalidated, not stored blind: a client may keep the body and ask with If-None-Match.
-      const headers = { ...reply.headers, etag: tag, "cache-control": "private, no-cache" };
-      if (notModified(request, tag)) return finish(new Response(null, { status: 304, headers }));
-      return finish(json(reply.status, out, headers));
-    }
-    return finish(json(reply.status, out, reply.headers));
-  } catch (err) {
-    // Nothing was done under the key: a retry with it runs the request again.
-    if (run?.kind === "run") await run.release().catch(() => {});
-    if (err instanceof ApiError) return finish(errorResponse(err));
-    if (err instanceof AuthError)
+      const reply = await e.handle({
+        db,
+        handle,
+        principal,
+        params,
+        query,
+        body,
+        request,
+        rate: (u) => {
+          rate = tighter(rate, u);
+        },
+      } as Parameters<Endpoint["handle"]>[0]);
+      if (reply instanceof Response) return finish(reply);
+      // A Location the handler gave as a path is answered absolute, like every URL of the API.
+      if (reply.headers?.location) reply.headers = { ...reply.headers, location: apiUrl(reply.headers.location) };
+      // The body is written through the documented schema: what the document says is what is sent
+      // (fields it does not name are left out), and a handler that breaks its promise fails here.
+      const answer = e.responses[reply.status];
+      // A schema for another content type (a stream's messages) describes no JSON reply.
+      const documented = answer?.contentType ? undefined : answer?.schema;
+      const out = documented ? documented.parse(reply.json) : reply.json;
+      if (run?.kind === "run") {
+        await run.done(reply.status, out, reply.headers?.location ?? null);
+        run = null;
+      }
+      if (e.method === "GET" && reply.status === 200) {
+        const tag = etagOf(JSON.stringify(out));
+        // Revalidated, not stored blind: a client may keep the body and ask with If-None-Match.
+        const headers = { ...reply.headers, etag: tag, "cache-control": "private, no-cache" };
+        if (notModified(request, tag)) return finish(new Response(null, { status: 304, headers }));
+        return finish(json(reply.status, out, headers));
+      }
+      return finish(json(reply.status, out, reply.headers));
+    } catch (err) {
+      // Nothing was done under the key: a retry with it runs the request again.
+      if (run?.kind === "run") await run.release().catch(() => {});
+      if (err instanceof ApiError) return finish(errorResponse(err));
+      if (err instanceof AuthError)
+        return finish(
+          errorResponse(new ApiError(err.status, err.status === 401 ? "unauthorized" : "forbidden", err.message)),
+        );
+      console.error(`[api] ${requestId} ${e.method} ${e.path} failed:`, err);
       return finish(
-        errorResponse(new ApiError(err.status, err.status === 401 ? "unauthorized" : "forbidden", err.message)),
-      );
-    console.error(`[api] ${requestId} ${e.method} ${e.path} failed:`, err);
-    return finish(
-      errorResponse(
-        new ApiError(
-          500,
-          "internal",
-          `The server could not finish this request; try again, and if it keeps failing ask an admin to read the server log (request id ${requestId}).`,
+        errorResponse(
+          new ApiError(
+            500,
+            "internal",
+            `The server could not finish this request; try again, and if it keeps failing ask an admin to read the server log (request id ${requestId}).`,
+          ),
         ),
-      ),
-    );
-  }
+      );
+    }
+  };
+  // Links built while handling are absolute, on this request's public origin (./absolute-url.ts).
+  return (request: Request, ctx: { params: Promise<Record<string, string>> }): Promise<Response> =>
+    withRequestOrigin(request, () => handleRequest(request, ctx));
 }
 
 /** A body sent as something other than JSON is refused before it is read (a form post, plain text). */
