@@ -744,13 +744,11 @@ export const annotationAudit = pgTable(
 
 // --- webhooks (lib/webhooks) -----------------------------------------------------------------
 
-export const WEBHOOK_EVENT_TYPES = [
-  "debate.finished",
-  "comparison.finished",
-  "fact_check.published",
-  "fact_check.corrected",
-] as const;
-export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+/**
+ * A webhook event's name (`debate.finished`). Which names exist, and what each says, is
+ * lib/webhooks/events.ts's WEBHOOK_EVENTS: one entry there adds an event, with no schema change.
+ */
+export type WebhookEventType = string;
 
 /**
  * A newsroom system that wants to hear about events: where to POST them, which ones, and the
@@ -994,6 +992,8 @@ export const importedFactChecks = pgTable(
     /** The rating in the publisher's words ("Mostly False"); null: the record has none (unknown). */
     rating: text("rating"),
     publisher: text("publisher"),
+    /** Who made the claim (ClaimReview itemReviewed.author, a CSV's `claimant` column); null: not given. */
+    claimant: text("claimant"),
     url: text("url").unique(),
     claimDate: timestamp("claim_date", { withTimezone: true }),
     reviewDate: timestamp("review_date", { withTimezone: true }),

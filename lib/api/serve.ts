@@ -10,6 +10,7 @@ import { ApiError, errorResponse, json, ruleOf, type Endpoint } from "./endpoint
 import { MAX_JSON_DEPTH, jsonDepth } from "@/lib/untrusted/limits";
 import { etagOf, notModified, rateLimitHeaders, requestIdOf, tighter, type RateUsage } from "./http";
 import { idempotencyKeyOf, idempotent, type IdempotentRun } from "./idempotency";
+import { apiUrl, withRequestOrigin } from "./absolute-url";
 
 /**
  * A Next route handler for an endpoint: who is asking (an API token or a session, resolved by the
@@ -22,7 +23,10 @@ import { idempotencyKeyOf, idempotent, type IdempotentRun } from "./idempotency"
  * idempotent POST honours `Idempotency-Key`. Route files use `routeOf` (./route.ts), not this.
  */
 export function serve(e: Endpoint) {
-  return async (request: Request, ctx: { params: Promise<Record<string, string>> }): Promise<Response> => {
+  const handleRequest = async (
+    request: Request,
+    ctx: { params: Promise<Record<string, string>> },
+  ): Promise<Response> => {
     const requestId = requestIdOf(request);
     let rate: RateUsage | null = null;
     const finish = (res: Response): Response => {
@@ -90,6 +94,8 @@ export function serve(e: Endpoint) {
         },
       } as Parameters<Endpoint["handle"]>[0]);
       if (reply instanceof Response) return finish(reply);
+      // A Location the handler gave as a path is answered absolute, like every URL of the API.
+      if (reply.headers?.location) reply.headers = { ...reply.headers, location: apiUrl(reply.headers.location) };
       // The body is written through the documented schema: what the document says is what is sent
       // (fields it does not name are left out), and a handler that breaks its promise fails here.
       const answer = e.responses[reply.status];
@@ -128,6 +134,9 @@ export function serve(e: Endpoint) {
       );
     }
   };
+  // Links built while handling are absolute, on this request's public origin (./absolute-url.ts).
+  return (request: Request, ctx: { params: Promise<Record<string, string>> }): Promise<Response> =>
+    withRequestOrigin(request, () => handleRequest(request, ctx));
 }
 
 /** A body sent as something other than JSON is refused before it is read (a form post, plain text). */

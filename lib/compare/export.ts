@@ -35,13 +35,16 @@ export const COMPARISON_CSV_COLUMNS = [
   "explanation",
   // The claim-matching decision in words, as in the debates' CSV (lib/export/formats.ts).
   "claim_match",
+  // Who made the claim (the claim's speaker), as in the debates' CSV.
+  "claimant",
 ] as const;
 type CsvRow = Record<(typeof COMPARISON_CSV_COLUMNS)[number], string | number | null>;
 
 export type ComparisonExport = { comparison: ComparisonView; debates: ExportedDebate[]; csvRows: CsvRow[] };
 
 export function comparisonCsvRows(view: ComparisonView, debates: readonly ExportedDebate[] = []): CsvRow[] {
-  const base = { comparison_id: view.id, claim: view.claim.text };
+  // Every method debated the one claim: any of its debates says who made it.
+  const base = { comparison_id: view.id, claim: view.claim.text, claimant: debates[0]?.claim.speaker ?? null };
   const decisions = new Map(debates.map((d) => [d.id, decisionWords(d.matchDecision)]));
   const rows: CsvRow[] = view.members.map((m) => ({
     ...base,

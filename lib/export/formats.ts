@@ -48,8 +48,10 @@ export const CSV_COLUMNS = [
   "eval_run",
   "annotators",
   "gold_majority",
-  // Last, so readers that go by position keep working: the claim-matching decision in words.
+  // Added last, so readers that go by position keep working: the claim-matching decision in words,
+  // then who made the claim (the claim's speaker, ClaimReview's itemReviewed.author).
   "claim_match",
+  "claimant",
 ] as const;
 
 /** RFC 4180: quote when needed, double the quotes inside. Formula-leading cells are neutralised. */
@@ -96,6 +98,7 @@ export function csvRow(d: ExportedDebate): string {
     labels.length,
     majority(labels),
     decisionWords(d.matchDecision),
+    d.claim.speaker,
   ];
   return `${cells.map(csvCell).join(",")}\r\n`;
 }

@@ -1,7 +1,7 @@
 import * as q from "@/db/queries/webhooks";
 import type { Executor } from "@/db/queries/webhooks";
 import { getConfig } from "@/lib/config";
-import { EVENT_DATA, EVENT_KEY, type WebhookEventData, type WebhookEventType } from "./events";
+import { envelopeOf, WEBHOOK_EVENTS, type WebhookEventData, type WebhookEventType } from "./events";
 
 export type WebhookDeps = {
   /**
@@ -27,7 +27,7 @@ export class WebhookPayloadError extends Error {
 }
 
 /**
- * The one way anything raises a webhook event. Records the event once (its key, EVENT_KEY) with
+ * The one way anything raises a webhook event. Records the event once (its key, WEBHOOK_EVENTS) with
  * the exact body subscribers receive, and one pending delivery per active subscription to `type`;
  * the delivery worker (lib/webhooks/queue.ts) sends them. Nothing is sent from here: called inside
  * the transaction of the change, nothing is lost if the process dies before sending, and nothing
@@ -38,15 +38,18 @@ export async function emitWebhookEvent<T extends WebhookEventType>(
   type: T,
   data: WebhookEventData[T],
 ): Promise<Emitted> {
-  const parsed = EVENT_DATA[type].safeParse(data);
+  // The body is built through the documented envelope: what the OpenAPI document's `webhooks`
+  // section says is exactly what is sent.
+  const parsed = envelopeOf(type).safeParse({ type, timestamp: (deps.now ?? new Date()).toISOString(), data });
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    throw new WebhookPayloadError(type, `${issue.path.join(".") || "(data)"}: ${issue.message}`);
+    const path = issue.path[0] === "data" ? issue.path.slice(1) : issue.path;
+    throw new WebhookPayloadError(type, `${path.join(".") || "(data)"}: ${issue.message}`);
   }
   const subscribers = await q.subscribersOf(deps.db, type);
   if (!subscribers.length) return { eventId: null, deliveries: 0 };
-  const body = JSON.stringify({ type, timestamp: (deps.now ?? new Date()).toISOString(), data: parsed.data });
-  const key = (EVENT_KEY[type] as (d: WebhookEventData[T]) => string)(parsed.data as WebhookEventData[T]);
+  const body = JSON.stringify(parsed.data);
+  const key = (WEBHOOK_EVENTS[type].key as (d: WebhookEventData[T]) => string)(parsed.data.data as WebhookEventData[T]);
   const eventId = await q.insertEvent(deps.db, { type, key, body });
   if (!eventId) return { eventId: null, deliveries: 0 };
   const rows = await q.insertDeliveries(

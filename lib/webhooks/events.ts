@@ -1,14 +1,18 @@
 import { z } from "zod";
-import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from "@/db/schema";
+import "zod-openapi";
+import { ensembleJsonSchema } from "@/lib/compare/ensemble-json";
 
 /*
  * What each webhook event says. The body every subscriber receives is the envelope the Standard
  * Webhooks specification recommends, `{ type, timestamp, data }`, with `data` as below. These
- * schemas are the contract: the emitter validates against them, so a caller that sends the wrong
- * shape fails where it calls, not at a newsroom's receiver.
+ * schemas are the contract: the emitter builds every body through them (envelopeOf), so a caller
+ * that sends the wrong shape fails where it calls, not at a newsroom's receiver, and the OpenAPI
+ * document's `webhooks` section is generated from them (lib/api/openapi-webhooks.ts).
+ *
+ * Adding an event is one entry in WEBHOOK_EVENTS below: its data schema, what makes it happen
+ * once, and its description. The admin page's boxes, the subscription form, the emitter and the
+ * document all read that entry; the database stores the name as text.
  */
-
-export { WEBHOOK_EVENT_TYPES, type WebhookEventType };
 
 /** Absolute links need PUBLIC_URL; without it they are null rather than a guess. */
 const link = z.url().nullable();
@@ -20,7 +24,10 @@ const verdict = z.object({
   /** The label on the product's scale, or null when the method's label does not map (UNPARSED). */
   productLabel: z.string().nullable(),
   confidence: z.number().nullable(),
-  reason: z.string().nullable(),
+  reason: z
+    .string()
+    .nullable()
+    .meta({ description: "One plain sentence without citation markers, as the API's debate read gives it." }),
 });
 
 const claim = z.object({
@@ -60,6 +67,8 @@ export const comparisonFinishedData = z.object({
         verdict,
       }),
     ),
+    /** The vote over the members' verdicts, as GET /api/v1/comparisons/{id} gives it; null when none was asked for. */
+    ensemble: ensembleJsonSchema.nullable(),
     finishedAt: when,
   }),
 });
@@ -92,34 +101,62 @@ export const factCheckCorrectedData = z.object({
   correction: z.object({ note: z.string().min(1), correctedAt: when }),
 });
 
-export const EVENT_DATA = {
-  "debate.finished": debateFinishedData,
-  "comparison.finished": comparisonFinishedData,
-  "fact_check.published": factCheckPublishedData,
-  "fact_check.corrected": factCheckCorrectedData,
-} as const satisfies Record<WebhookEventType, z.ZodType>;
-
-export type WebhookEventData = { [T in WebhookEventType]: z.infer<(typeof EVENT_DATA)[T]> };
-
-/**
- * What makes an event happen once: a debate finishes once, a comparison once, each version of a
- * fact-check is published or corrected once. A second emit with the same key records nothing.
- */
-export const EVENT_KEY: { [T in WebhookEventType]: (data: WebhookEventData[T]) => string } = {
-  "debate.finished": (d) => `debate.finished:${d.debate.id}`,
-  "comparison.finished": (d) => `comparison.finished:${d.comparison.id}`,
-  "fact_check.published": (d) => `fact_check.published:${d.factCheck.id}:${d.factCheck.version}`,
-  "fact_check.corrected": (d) => `fact_check.corrected:${d.factCheck.id}:${d.factCheck.version}`,
+type EventEntry<S extends z.ZodType> = {
+  /** The event's `data`. */
+  data: S;
+  /** What makes it happen once: a second emit with the same key records nothing. */
+  key: (data: z.infer<S>) => string;
+  /** What a subscriber chooses, in words for the admin page and the OpenAPI document. */
+  description: string;
 };
+const entry = <S extends z.ZodType>(e: EventEntry<S>) => e;
+
+/** Every webhook event, in the order the admin page and the document list them. */
+export const WEBHOOK_EVENTS = {
+  "debate.finished": entry({
+    data: debateFinishedData,
+    key: (d) => `debate.finished:${d.debate.id}`,
+    description: "a debate reached its verdict",
+  }),
+  "comparison.finished": entry({
+    data: comparisonFinishedData,
+    key: (d) => `comparison.finished:${d.comparison.id}`,
+    description: "every method of a comparison reached its verdict",
+  }),
+  "fact_check.published": entry({
+    data: factCheckPublishedData,
+    // Each version of a fact-check is published or corrected once.
+    key: (d) => `fact_check.published:${d.factCheck.id}:${d.factCheck.version}`,
+    description: "a fact-check was published",
+  }),
+  "fact_check.corrected": entry({
+    data: factCheckCorrectedData,
+    key: (d) => `fact_check.corrected:${d.factCheck.id}:${d.factCheck.version}`,
+    description: "a published fact-check was corrected",
+  }),
+};
+
+export type WebhookEventType = keyof typeof WEBHOOK_EVENTS;
+export const WEBHOOK_EVENT_TYPES = Object.keys(WEBHOOK_EVENTS) as [WebhookEventType, ...WebhookEventType[]];
+
+export type WebhookEventData = { [T in WebhookEventType]: z.infer<(typeof WEBHOOK_EVENTS)[T]["data"]> };
 
 /** What a subscriber may choose, in words for the admin page. */
-export const EVENT_DESCRIPTIONS: Record<WebhookEventType, string> = {
-  "debate.finished": "a debate reached its verdict",
-  "comparison.finished": "every method of a comparison reached its verdict",
-  "fact_check.published": "a fact-check was published",
-  "fact_check.corrected": "a published fact-check was corrected",
-};
+export const EVENT_DESCRIPTIONS = Object.fromEntries(
+  WEBHOOK_EVENT_TYPES.map((t) => [t, WEBHOOK_EVENTS[t].description]),
+) as Record<WebhookEventType, string>;
+
+/** The body a subscriber receives for `type`: the Standard Webhooks envelope around its data. */
+export function envelopeOf(type: WebhookEventType) {
+  return z
+    .object({
+      type: z.literal(type),
+      timestamp: when.meta({ description: "When the event was recorded (ISO 8601)." }),
+      data: WEBHOOK_EVENTS[type].data,
+    })
+    .meta({ description: `Sent when ${WEBHOOK_EVENTS[type].description}.` });
+}
 
 export function isEventType(x: string): x is WebhookEventType {
-  return (WEBHOOK_EVENT_TYPES as readonly string[]).includes(x);
+  return Object.hasOwn(WEBHOOK_EVENTS, x);
 }

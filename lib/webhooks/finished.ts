@@ -2,6 +2,10 @@ import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import * as s from "@/db/schema";
 import * as q from "@/db/queries/webhooks";
 import type { Executor } from "@/db/queries/webhooks";
+import type { Database } from "@/db/client";
+import { ensembleJson } from "@/lib/compare/ensemble-json";
+import { getComparisonView } from "@/lib/compare/view";
+import { peopleVerdict } from "@/lib/debate/methods";
 import { productLabel } from "@/lib/debate/protocols";
 import { publicOrigin } from "@/lib/net/public-url";
 import { emitWebhookEvent, type Transaction } from "./emit";
@@ -18,6 +22,10 @@ const link = (path: string) => {
   const origin = publicOrigin();
   return origin ? `${origin}${path}` : null;
 };
+
+/** The reason as people (and the API's debate read) get it: one sentence, no `[E1]` markers. */
+const plainReason = (method: string, v: { label: string; reason: string | null; confidence: number | null }) =>
+  peopleVerdict(method, v).reason;
 
 async function finalVerdicts(db: Executor, debateIds: string[]) {
   const rows = await db
@@ -79,7 +87,7 @@ async function emitFinished(db: Executor, debateId: string): Promise<void> {
         label: v.label,
         productLabel: productLabel(d.protocol, v.label),
         confidence: v.confidence,
-        reason: v.reason,
+        reason: plainReason(d.protocol, v),
       },
       startedAt: d.startedAt?.toISOString() ?? null,
       finishedAt: (d.finishedAt ?? new Date()).toISOString(),
@@ -112,6 +120,9 @@ async function emitComparisonIfFinished(
     db,
     methods.map((m) => m.debateId!),
   );
+  // The vote as the API's comparison read gives it, computed by the same code from the same rows
+  // (read through this transaction, so the debate completing now counts).
+  const view = await getComparisonView(db as Database, comparisonId);
   await emitWebhookEvent({ db }, "comparison.finished", {
     comparison: {
       id: comparisonId,
@@ -128,10 +139,11 @@ async function emitComparisonIfFinished(
             label: v?.label ?? "UNPARSED",
             productLabel: v ? productLabel(m.protocol, v.label) : null,
             confidence: v?.confidence ?? null,
-            reason: v?.reason ?? null,
+            reason: v ? plainReason(m.protocol, v) : null,
           },
         };
       }),
+      ensemble: view?.ensemble ? ensembleJson(view.ensemble) : null,
       finishedAt: new Date().toISOString(),
     },
   });

@@ -2,6 +2,7 @@ import { Validator } from "@seriousme/openapi-schema-validator";
 import { describe, expect, it } from "vitest";
 import { openApiDocument } from "@/lib/api/openapi";
 import { API_VERSION, ENDPOINTS } from "@/lib/api/v1";
+import { WEBHOOK_EVENT_TYPES } from "@/lib/webhooks/events";
 
 /*
  * The document describes the conventions the server keeps (lib/api/serve.ts, lib/api/route.ts):
@@ -35,6 +36,18 @@ describe("the OpenAPI document's HTTP conventions", () => {
       ]),
     );
     expect(Object.keys(doc.components.responses.MethodNotAllowed!.headers)).toContain("Allow");
+    // Redocly's recommended rules warn on a document without a licence.
+    expect((doc as unknown as { info: { license?: { name: string } } }).info.license?.name).toBe("Apache-2.0");
+  });
+
+  it("lists every webhook event in the `webhooks` section, its body the envelope the emitter builds", () => {
+    const webhooks = (doc as unknown as { webhooks: Record<string, { post: Op & { requestBody: unknown } }> }).webhooks;
+    expect(Object.keys(webhooks)).toEqual([...WEBHOOK_EVENT_TYPES]);
+    for (const type of WEBHOOK_EVENT_TYPES) {
+      const post = webhooks[type]!.post;
+      expect(post.parameters?.map((p) => p.name)).toEqual(["webhook-id", "webhook-timestamp", "webhook-signature"]);
+      expect(JSON.stringify(post.requestBody)).toMatch(/#\/components\/schemas\/\w+Event"/);
+    }
   });
 
   it("names the headers and statuses of every operation", () => {

@@ -16,7 +16,7 @@ type RouteModule = Record<
 >;
 
 /** The route module for an OpenAPI path (`/api/v1/debates/{id}`). */
-async function routeModule(openApiPath: string): Promise<RouteModule> {
+export async function routeModule(openApiPath: string): Promise<RouteModule> {
   return (await import(path.join(ROOT, "app", routePattern(openApiPath), "route.ts"))) as RouteModule;
 }
 

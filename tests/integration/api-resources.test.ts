@@ -268,8 +268,8 @@ describe(`Idempotency-Key on starts (${backend})`, () => {
     expect(ja).toEqual(jb);
     expect(await count()).toBe(before + 1);
     expect([a.headers.get("idempotent-replayed"), b.headers.get("idempotent-replayed")]).toContain("true");
-    expect(a.headers.get("location")).toBe(`/api/v1/debates/${ja!.id}`);
-    expect(b.headers.get("location")).toBe(`/api/v1/debates/${ja!.id}`);
+    expect(a.headers.get("location")).toBe(`http://127.0.0.1:3000/api/v1/debates/${ja!.id}`);
+    expect(b.headers.get("location")).toBe(`http://127.0.0.1:3000/api/v1/debates/${ja!.id}`);
 
     // The same key with another body is a 409 in the error shape; nothing is started.
     const other = await callApi({
@@ -320,7 +320,9 @@ describe(`every resource created can be read and listed (${backend})`, () => {
     next: string | null;
   };
   const follow = async (next: string, token: string) => {
-    const u = new URL(next, "http://127.0.0.1:3000");
+    // `next` is absolute, to be followed as it is.
+    expect(next).toMatch(/^http:\/\/127\.0\.0\.1:3000\/api\/v1\//);
+    const u = new URL(next);
     return callApi({ method: "GET", path: u.pathname, query: Object.fromEntries(u.searchParams), token });
   };
 
@@ -385,8 +387,9 @@ describe(`every resource created can be read and listed (${backend})`, () => {
     });
     expect(res.status, await res.clone().text()).toBe(201);
     const made = (await res.json()) as { id: string; links: { self: string } };
-    expect(res.headers.get("location")).toBe(`/api/v1/comparisons/${made.id}`);
-    expect(made.links.self).toBe(`/api/v1/comparisons/${made.id}`);
+    // Absolute, on the request's origin (no PUBLIC_URL here; outside production the Host builds links).
+    expect(res.headers.get("location")).toBe(`http://127.0.0.1:3000/api/v1/comparisons/${made.id}`);
+    expect(made.links.self).toBe(`http://127.0.0.1:3000/api/v1/comparisons/${made.id}`);
     const read = await callApi({
       method: "GET",
       path: "/api/v1/comparisons/{id}",
@@ -423,6 +426,27 @@ describe(`every resource created can be read and listed (${backend})`, () => {
       token: admin,
     });
     expect(missing.status).toBe(404);
+  });
+
+  it("answers every URL absolute on PUBLIC_URL when it is set, whatever Host the request names", async () => {
+    vi.stubEnv("PUBLIC_URL", "https://cp.newsroom.example");
+    resetConfigForTests();
+    try {
+      const res = await callApi({
+        method: "GET",
+        path: "/api/v1/debates",
+        query: { limit: "1" },
+        token: admin,
+        headers: { host: "forged.example", "x-forwarded-host": "forged.example" },
+      });
+      const body = (await res.json()) as { debates: Array<{ links: Record<string, string> }>; next: string };
+      const urls = [...Object.values(body.debates[0]!.links), body.next];
+      expect(urls).toHaveLength(4);
+      for (const u of urls) expect(u).toMatch(/^https:\/\/cp\.newsroom\.example\/(api\/v1\/)?debates[/?]/);
+    } finally {
+      vi.stubEnv("PUBLIC_URL", undefined);
+      resetConfigForTests();
+    }
   });
 
   it("pages evaluation runs with a cursor", async () => {

@@ -69,7 +69,8 @@ describe("factchecks import", () => {
     expect(again).toMatchObject({ imported: 0, duplicates: 3 });
     const rows = await h.db.select().from(s.importedFactChecks);
     const springfield = rows.find((x) => x.url?.endsWith("springfield-bridges-bicycles"))!;
-    expect(springfield).toMatchObject({ rating: "False", publisher: "Example Fact Desk" });
+    // Who made the claim is stored beside who checked it.
+    expect(springfield).toMatchObject({ rating: "False", publisher: "Example Fact Desk", claimant: "A. Commenter" });
     expect(springfield.claimDate?.toISOString().slice(0, 10)).toBe("2019-03-02");
   });
 

@@ -143,8 +143,15 @@ describe(`a comparison of all four methods on one claim (${backend})`, () => {
       .update(s.debates)
       .set({ matchDecision: { choice: "no-match" } })
       .where(eq(s.debates.comparisonId, id));
+    // Who made the claim goes on every row, as in the debates' CSV.
+    const [claimOf] = await h.db
+      .select({ claimId: s.debates.claimId })
+      .from(s.debates)
+      .where(eq(s.debates.comparisonId, id));
+    await h.db.update(s.claims).set({ speaker: "A. Minister" }).where(eq(s.claims.id, claimOf!.claimId));
     // The export holds the comparison, every debate with its turns, and the ensemble row.
     const exp = (await comparisonExportRows(h.db, id))!;
+    expect(new Set(exp.csvRows.map((r) => r.claimant))).toEqual(new Set(["A. Minister"]));
     expect(exp.comparison.id).toBe(id);
     expect(exp.debates.map((d) => d.id).sort()).toEqual([...debateIds].sort());
     expect(exp.debates.every((d) => d.turns.length > 0)).toBe(true);

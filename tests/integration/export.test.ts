@@ -182,6 +182,9 @@ describe("exports", () => {
       gold_majority: "HALF-TRUE",
       native_label: "true",
     });
+    // Who made the claim, last (positional readers keep working): the claim's speaker, empty when unknown.
+    expect(Object.keys(rows[0]!).at(-1)).toBe("claimant");
+    expect(rows.map((r) => r.claimant)).toContain("A. Politician");
   });
 
   it("the claim-matching decision: an object in JSONL, words in the CSV's claim_match column, no ratings when blind", async () => {

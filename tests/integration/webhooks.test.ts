@@ -5,6 +5,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { eq } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
+import { Webhook as SvixWebhook } from "svix";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { DbHandle } from "@/db/client";
 import * as s from "@/db/schema";
@@ -22,13 +23,18 @@ import { emitInSavepoint, emitWebhookEvent } from "@/lib/webhooks/emit";
 import { openWebhookWorker, type WebhookWorker } from "@/lib/webhooks/queue";
 import { openSecret, SecretUnreadable } from "@/lib/webhooks/secret-box";
 import { createWebhookAction, deleteWebhookAction, resendWebhookAction } from "@/app/admin/webhooks/actions";
+import { callApi } from "../helpers/api";
+import { webhookBodyProblems } from "../helpers/openapi-ajv";
+import { createApiToken } from "@/lib/auth/api-tokens";
+import { permissionsOf } from "@/lib/auth/policy";
 import { backend, freshDatabase } from "./test-db";
 
 /*
  * Webhooks end to end below the browser: an event raised where the state changes (a debate's
  * completion, the emitter called directly for a fact-check), sent by the real queue worker of the
  * backend (pg-boss on PostgreSQL, the in-process loop on PGlite) to receivers on 127.0.0.1, which
- * check the signature with the Standard Webhooks library. FETCH_ALLOW_HOSTS lets 127.0.0.1 through,
+ * check the signature with the Standard Webhooks library and with Svix's, and check each body
+ * against the OpenAPI document's `webhooks` schema with ajv. FETCH_ALLOW_HOSTS lets 127.0.0.1 through,
  * as a newsroom's intranet receiver would be; the refused target's name resolves through a stub
  * to a private address, so no packet leaves loopback.
  */
@@ -37,6 +43,8 @@ type Received = { path: string; headers: Record<string, string>; body: string };
 
 let h: DbHandle;
 let admin = "";
+/** An API token of the admin's, to read what the API says beside what the webhook said. */
+let apiToken = "";
 let editor = "";
 /** Requests to /held wait here until the test answers them. */
 const held: http.ServerResponse[] = [];
@@ -90,6 +98,13 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const u = await createUser(h.db, { email: "admin@x.org", passwordHash: null, roles: ["admin"] });
   admin = (await createSession(h.db, u.id)).token;
+  apiToken = (
+    await createApiToken(
+      h.db,
+      { id: u.id, email: u.email, name: null, roles: ["admin"] },
+      { name: "reader", scopes: permissionsOf(["admin"]) },
+    )
+  ).token;
   const e = await createUser(h.db, { email: "editor@x.org", passwordHash: null, roles: ["editor"] });
   editor = (await createSession(h.db, e.id)).token;
   worker = openWebhookWorker(h);
@@ -153,12 +168,25 @@ const factCheck = (id: string, version: number) => ({
 });
 const publishFactCheck = () =>
   emitWebhookEvent({ db: h.db }, "fact_check.published", { factCheck: factCheck(randomUUID(), 1) });
-const verified = (secret: string, r: Received) =>
-  new Webhook(secret).verify(r.body, {
+/**
+ * A delivery as a receiver takes it: the signature checked by the Standard Webhooks library and by
+ * Svix's (two libraries nobody here wrote), the body checked against the document's schema.
+ */
+function verified(secret: string, r: Received) {
+  const headers = {
     "webhook-id": r.headers["webhook-id"]!,
     "webhook-timestamp": r.headers["webhook-timestamp"]!,
     "webhook-signature": r.headers["webhook-signature"]!,
-  }) as { type: string; timestamp: string; data: Record<string, any> };
+  };
+  const event = new Webhook(secret).verify(r.body, headers) as {
+    type: string;
+    timestamp: string;
+    data: Record<string, any>;
+  };
+  new SvixWebhook(secret).verify(r.body, headers);
+  expect(webhookBodyProblems(event.type, event)).toEqual([]);
+  return event;
+}
 
 async function radarDebate(comparisonId?: string, claimId?: string) {
   const config = radarConfigSchema.parse({});
@@ -200,6 +228,12 @@ describe(`webhooks (${backend}, ${backend === "postgres" ? "pg-boss" : "in-proce
       method: "radar",
       verdict: { label: "FALSE", productLabel: "FALSE" },
     });
+    // The reason as the API gives it: one plain sentence, the model's `[E1]` markers gone.
+    const read = await callApi({ method: "GET", path: "/api/v1/debates/{id}", params: { id }, token: apiToken });
+    const apiReason = ((await read.json()) as { verdict: { reason: string } }).verdict.reason;
+    expect(apiReason).toBeTruthy();
+    expect(event.data.debate.verdict.reason).toBe(apiReason);
+    expect(event.data.debate.verdict.reason).not.toMatch(/\[E\d+\]/);
     // A body changed on the way, or signed with another secret, does not verify.
     expect(() => verified(sub.secret, { ...got[0]!, body: got[0]!.body.replace("FALSE", "TRUE") })).toThrow();
     const attempts = await attemptsOf(d!.id);
@@ -334,7 +368,7 @@ describe(`webhooks (${backend}, ${backend === "postgres" ? "pg-boss" : "in-proce
         { protocol: "radar", preset: null },
         { protocol: "radar", preset: "single" },
       ],
-      ensemble: null,
+      ensemble: "majority",
       createdBy: null,
     });
     const a = await radarDebate(cmp.id, cmp.claimId);
@@ -357,6 +391,29 @@ describe(`webhooks (${backend}, ${backend === "postgres" ? "pg-boss" : "in-proce
       [a, "FALSE"],
       [b, "HALF-TRUE"],
     ]);
+    // The ensemble vote, exactly as the API's comparison read gives it.
+    const read = await callApi({
+      method: "GET",
+      path: "/api/v1/comparisons/{id}",
+      params: { id: cmp.id },
+      token: apiToken,
+    });
+    expect(read.status).toBe(200);
+    const apiEnsemble = ((await read.json()) as { ensemble: { pending: number; noMajority: boolean } }).ensemble;
+    expect(apiEnsemble).toMatchObject({ method: "majority", pending: 0, tie: true });
+    expect(event.data.comparison.ensemble).toEqual(apiEnsemble);
+  });
+
+  it("a correction reaches its receiver as the document describes it", async () => {
+    const sub = await subscribe("/corrections", ["fact_check.corrected"]);
+    await emitWebhookEvent({ db: h.db }, "fact_check.corrected", {
+      factCheck: factCheck(randomUUID(), 2),
+      correction: { note: "The auction was in 2012, not 2013.", correctedAt: new Date().toISOString() },
+    });
+    await settled(sub.id);
+    const got = received.filter((r) => r.path === "/corrections");
+    expect(got).toHaveLength(1);
+    expect(verified(sub.secret, got[0]!).data.correction.note).toMatch(/2012/);
   });
 
   it("a secret stored before encryption still signs, and is encrypted when first used", async () => {

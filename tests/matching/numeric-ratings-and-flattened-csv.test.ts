@@ -76,8 +76,27 @@ describe("the flattened ClaimReview CSV", () => {
       ],
     ]);
     expect(feed.records[1]!.record.reviewDate?.toISOString()).toBe("2024-01-03T09:00:00.000Z");
-    // The claimant is kept with the row as it was read.
+    // Who made each claim is a field of its own (stored in imported_fact_checks.claimant), not the checker.
+    expect(feed.records.slice(0, 2).map(({ record: r }) => r.claimant)).toEqual(["Ministry of Roads", "Mayor Ann"]);
     expect(feed.records[0]!.record.raw).toMatchObject({ "itemreviewed.author.name": "Ministry of Roads" });
+  });
+
+  it("reads the claimant from a plain CSV's claimant (or speaker) column and from ClaimReview JSON", () => {
+    const csv = parseFeed(
+      "claim,rating,publisher,claimant\nBus fares doubled last year.,False,Desk News,Mayor Ann\n",
+      "checks.csv",
+    );
+    expect(csv.records[0]!.record).toMatchObject({ publisher: "Desk News", claimant: "Mayor Ann" });
+    const spoken = parseFeed("claim,speaker\nBus fares doubled last year.,Mayor Ann\n", "checks.csv");
+    expect(spoken.records[0]!.record.claimant).toBe("Mayor Ann");
+    const json = JSON.parse(review({ alternateName: "False" }));
+    json.itemReviewed = { "@type": "Claim", author: { "@type": "Person", name: "Mayor Ann" } };
+    expect(parseFeed(JSON.stringify(json)).records[0]!.record).toMatchObject({
+      publisher: "Desk News",
+      claimant: "Mayor Ann",
+    });
+    // Not given: null, never the publisher.
+    expect(parseFeed(review({ alternateName: "False" })).records[0]!.record.claimant).toBeNull();
   });
 
   it("says which column is missing when there is no claim", () => {

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import "zod-openapi";
+import { apiUrl } from "../absolute-url";
 import { ApiError } from "../endpoint";
 import { DebateRequestError } from "@/lib/debate/start";
 import { ModelNotAllowedError } from "@/lib/ai/web-models";
@@ -46,13 +47,13 @@ export function startRefusal(e: unknown, fields: Record<string, string> = {}): n
 }
 
 export const debateLinks = (id: string) => ({
-  self: `/api/v1/debates/${id}`,
-  events: `/api/v1/debates/${id}/events`,
-  page: `/debates/${id}`,
+  self: apiUrl(`/api/v1/debates/${id}`),
+  events: apiUrl(`/api/v1/debates/${id}/events`),
+  page: apiUrl(`/debates/${id}`),
 });
 
 export const linksSchema = z.object({
-  self: z.string().meta({ description: "This resource in the API." }),
+  self: z.string().meta({ description: "This resource in the API (absolute, as every URL the API answers)." }),
   events: z.string().optional().meta({ description: "Its live events (server-sent events)." }),
   page: z.string().meta({ description: "Its page for people." }),
 });

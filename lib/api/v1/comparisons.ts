@@ -2,10 +2,11 @@ import { z } from "zod";
 import "zod-openapi";
 import { DEBATE_STATUSES } from "@/db/schema";
 import { debateVisibility, seesEverything, settledAmong, viewerPolicy } from "@/lib/auth/visibility";
-import { ENSEMBLE_METHODS } from "@/lib/compare/ensemble";
+import { ensembleJson, ensembleJsonSchema } from "@/lib/compare/ensemble-json";
 import { getComparisonView, listComparisons } from "@/lib/compare/view";
 import { comparisonForViewer } from "@/lib/compare/visible";
 import { PRODUCT_LABELS, productLabelOf } from "@/lib/debate/methods";
+import { apiUrl } from "../absolute-url";
 import { ApiError, endpoint } from "../endpoint";
 import { debateLinks, linksSchema, uuidParam } from "./common";
 import { cursorParam, limitParam, nextSchema, pageOf } from "./cursor";
@@ -17,7 +18,10 @@ import { cursorParam, limitParam, nextSchema, pageOf } from "./cursor";
  * then left out.
  */
 
-export const comparisonLinks = (id: string) => ({ self: `/api/v1/comparisons/${id}`, page: `/compare/${id}` });
+export const comparisonLinks = (id: string) => ({
+  self: apiUrl(`/api/v1/comparisons/${id}`),
+  page: apiUrl(`/compare/${id}`),
+});
 const comparisonLinksSchema = z.object({
   self: z.string().meta({ description: "This comparison in the API." }),
   page: z.string().meta({ description: "Its page for people." }),
@@ -47,21 +51,10 @@ const memberSchema = z.object({
   error: z.string().nullable(),
 });
 
-const ensembleSchema = z
-  .object({
-    method: z.enum(ENSEMBLE_METHODS as [string, ...string[]]),
-    label: product.meta({ description: "The vote's label; null on a tie or without a majority." }),
-    tie: z.boolean(),
-    noMajority: z.boolean(),
-    pending: z.number().int().meta({ description: "Members still running: the vote is provisional until 0." }),
-    explanation: z.string().meta({ example: "3 of 4 methods say FALSE" }),
-    votes: z.array(z.object({ debateId: z.string().uuid(), method: z.string(), product, weight: z.number() })),
-  })
-  .nullable()
-  .meta({
-    description:
-      "The vote over the members' verdicts; null when none was asked for or while any verdict is hidden from you.",
-  });
+const ensembleSchema = ensembleJsonSchema.nullable().meta({
+  description:
+    "The vote over the members' verdicts; null when none was asked for or while any verdict is hidden from you.",
+});
 
 export const comparisonSchema = z
   .object({
@@ -113,22 +106,7 @@ export const readComparison = endpoint({
         durationMs: m.durationMs,
         error: m.error,
       })),
-      ensemble: view.ensemble
-        ? {
-            method: view.ensemble.method,
-            label: view.ensemble.label,
-            tie: view.ensemble.tie,
-            noMajority: view.ensemble.noMajority,
-            pending: view.ensemble.pending,
-            explanation: view.ensemble.explanation,
-            votes: view.ensemble.votes.map((v) => ({
-              debateId: v.debateId,
-              method: v.protocol,
-              product: v.productLabel,
-              weight: v.weight,
-            })),
-          }
-        : null,
+      ensemble: view.ensemble ? ensembleJson(view.ensemble) : null,
       links: comparisonLinks(view.id),
     };
     return { status: 200, json: body };

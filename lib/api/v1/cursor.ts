@@ -1,5 +1,6 @@
 import { z } from "zod";
 import "zod-openapi";
+import { apiUrl } from "../absolute-url";
 
 /*
  * Cursor paging for the API's lists, newest first: a page's `next` is the address of the page
@@ -58,7 +59,7 @@ export function pageOf<T extends { at: string; id: string }>(
   const q = new URLSearchParams(url.searchParams);
   q.set("limit", String(limit));
   q.set("cursor", encodeCursor({ at: last.at, id: last.id }));
-  return { page, next: `${url.pathname}?${q}` };
+  return { page, next: apiUrl(`${url.pathname}?${q}`) };
 }
 
 export const nextSchema = z

@@ -4,6 +4,7 @@ import { getRun, listRuns, type EvalRunRow } from "@/db/queries/eval";
 import { runVisibility, viewerPolicy } from "@/lib/auth/visibility";
 import { methodTitle } from "@/lib/debate/methods";
 import { buildReport, runProgress } from "@/lib/eval/report";
+import { apiUrl } from "../absolute-url";
 import { ApiError, endpoint } from "../endpoint";
 import { uuidParam } from "./common";
 import { cursorParam, limitParam, nextSchema, pageOf } from "./cursor";
@@ -64,7 +65,7 @@ function head(r: EvalRunRow): z.input<typeof runHead> {
     createdAt: r.createdAt.toISOString(),
     startedAt: r.startedAt?.toISOString() ?? null,
     finishedAt: r.finishedAt?.toISOString() ?? null,
-    links: { self: `/api/v1/eval-runs/${r.id}`, page: `/eval/${r.id}` },
+    links: { self: apiUrl(`/api/v1/eval-runs/${r.id}`), page: apiUrl(`/eval/${r.id}`) },
   };
 }
 

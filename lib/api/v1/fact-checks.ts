@@ -5,6 +5,7 @@ import { SEGMENT_SHAPES } from "@/lib/auth/route-policy";
 import { getConfig } from "@/lib/config";
 import { factCheckClaimReview, factCheckUrl } from "@/lib/fact-checks/json-ld";
 import { publicOrigin } from "@/lib/net/public-url";
+import { apiUrl } from "../absolute-url";
 import { ApiError, endpoint } from "../endpoint";
 import { PRODUCT_LABELS } from "@/lib/debate/methods";
 import type { ProductLabel } from "@/lib/debate/types";
@@ -94,7 +95,7 @@ function head(fc: PublishedFactCheck, base: string | null): z.input<typeof headS
     updatedAt: v.createdAt.toISOString(),
     version: v.version,
     url: base ? factCheckUrl(base, fc.slug) : null,
-    links: { self: `/api/v1/fact-checks/${fc.slug}`, page: `/fact-checks/${fc.slug}` },
+    links: { self: apiUrl(`/api/v1/fact-checks/${fc.slug}`), page: apiUrl(`/fact-checks/${fc.slug}`) },
   };
 }
 
@@ -133,7 +134,9 @@ export const listFactChecks = endpoint({
     const page = rows.slice(0, query.limit);
     const last = rows.length > query.limit ? page.at(-1)! : null;
     const next = last
-      ? `/api/v1/fact-checks?${new URLSearchParams({ limit: String(query.limit), before: `${last.publishedAt.toISOString()},${last.id}` })}`
+      ? apiUrl(
+          `/api/v1/fact-checks?${new URLSearchParams({ limit: String(query.limit), before: `${last.publishedAt.toISOString()},${last.id}` })}`,
+        )
       : null;
     const base = publicOrigin(request);
     return { status: 200, json: { factChecks: page.map((fc) => head(fc, base)), next } };

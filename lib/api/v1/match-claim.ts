@@ -2,6 +2,7 @@ import { z } from "zod";
 import "zod-openapi";
 import type { Database } from "@/db/client";
 import type { ClaimMatch, MatchOptions } from "@/lib/matching/types";
+import { apiUrl } from "../absolute-url";
 import { endpoint, type Endpoint } from "../endpoint";
 import { isoDate, strictObject } from "./common";
 import { claimMatchShape } from "@/lib/matching/decision";
@@ -56,7 +57,8 @@ export function matchClaimEndpoint(matcher: Matcher): Endpoint {
         limit: body.limit,
         claimDate: body.claimDate ? new Date(`${body.claimDate}T00:00:00Z`) : null,
       });
-      return { status: 200, json: { matches } };
+      // A debate's or a published fact-check's url is a path here; answered absolute like every API URL.
+      return { status: 200, json: { matches: matches.map((m) => ({ ...m, url: apiUrl(m.url) })) } };
     },
   });
 }

@@ -29,6 +29,8 @@ export type FactCheckRecord = {
   summary: string | null;
   rating: string | null;
   publisher: string | null;
+  /** Who made the claim (not who checked it: that is the publisher). */
+  claimant: string | null;
   url: string | null;
   claimDate: Date | null;
   reviewDate: Date | null;
@@ -84,6 +86,7 @@ const recordSchema = z.object({
   summary: optText(5000),
   rating: optText(300),
   publisher: optText(300),
+  claimant: optText(300),
   url: optUrl,
   claimDate: optDate,
   reviewDate: optDate,
@@ -147,6 +150,7 @@ function claimReviewFields(v: unknown): Record<string, unknown> {
     // The publisher's words first; a rating given only as a number is kept with its scale ("1 of 5").
     rating: rating.alternateName ?? rating.name ?? numericRating(rating),
     publisher: nameOf(o.author) ?? nameOf(o.publisher),
+    claimant: nameOf(item.author),
     url: o.url,
     claimDate: item.datePublished ?? appearance?.datePublished,
     reviewDate: o.datePublished ?? o.dateCreated,
@@ -215,6 +219,9 @@ const CSV_COLUMNS: Record<string, keyof FactCheckRecord> = {
   textualrating: "rating",
   url: "url",
   publisher: "publisher",
+  // Who made the claim; the checker is `publisher`.
+  claimant: "claimant",
+  speaker: "claimant",
   date: "reviewDate",
   datepublished: "reviewDate",
   review_date: "reviewDate",

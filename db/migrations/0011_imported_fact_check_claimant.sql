@@ -1,0 +1,1 @@
+ALTER TABLE "imported_fact_checks" ADD COLUMN "claimant" text;
