@@ -4,7 +4,7 @@ import type { Database } from "@/db/client";
 import { listApiTokens, type ApiTokenListRow, type ApiTokenRow } from "@/db/queries/api-tokens";
 import { getUser } from "@/db/queries/users";
 import { getSubscription, listSubscriptions } from "@/db/queries/webhooks";
-import { WEBHOOK_EVENT_TYPES } from "@/db/schema";
+import { WEBHOOK_EVENT_TYPES } from "@/lib/webhooks/events";
 import {
   createApiToken,
   createTokenSchema,

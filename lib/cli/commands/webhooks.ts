@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import { getDb } from "@/db/client";
 import { listSubscriptions } from "@/db/queries/webhooks";
-import { WEBHOOK_EVENT_TYPES } from "@/db/schema";
+import { WEBHOOK_EVENT_TYPES } from "@/lib/webhooks/events";
 import { subscriptionInput } from "@/lib/webhooks/subscription-form";
 import { createSubscription, deleteSubscription, WebhookRequestError } from "@/lib/webhooks/subscriptions";
 import { emit, green } from "../output";
