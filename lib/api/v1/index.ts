@@ -15,6 +15,7 @@ import { startDebateEndpoint } from "./start-debate";
 import { listDebates } from "./list-debates";
 import { listComparisonsEndpoint, readComparison } from "./comparisons";
 import { resumeDebateEndpoint, stopDebate } from "./debate-control";
+import { LIVE_ENDPOINTS } from "./live";
 
 /*
  * Every endpoint of /api/v1, in the order the document lists them. Adding one: its file in this
@@ -64,6 +65,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
   matchClaimEndpoint((db, claim, opts) => matchClaim({ db }, claim, opts)),
   listFactChecks,
   readFactCheck,
+  ...LIVE_ENDPOINTS,
   openApi,
 ];
 

@@ -1,0 +1,217 @@
+import { useDatabase } from "../helpers/next-request";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import type { DbHandle } from "@/db/client";
+import * as s from "@/db/schema";
+import { createUser } from "@/db/queries/users";
+import { createApiToken } from "@/lib/auth/api-tokens";
+import { resetConfigForTests } from "@/lib/config";
+import { importFactChecks } from "@/lib/matching/import/run";
+import { parseTranscript } from "@/lib/live/transcript";
+import type { LiveCardView } from "@/lib/live/view";
+import { callApi, type ApiCall } from "../helpers/api";
+import { backend, freshDatabase } from "./test-db";
+
+/*
+ * The live desk end to end through the API, as a captioning system drives it: a replayed
+ * transcript with a claim said three times (once reworded), one claim that an imported check
+ * matches and one that nothing matches. Cards come in time order, the repeats are one group,
+ * the matched card says the earlier verdict first, a retried line is stored once, a token without
+ * the scope is refused, and a reconnecting board gets what it missed from its last event id.
+ */
+
+let h: DbHandle;
+let pusher = "";
+let reader = "";
+let sessionId = "";
+
+const TRANSCRIPT = `
+MODERATOR: Good evening and welcome to the debate.
+SMITH: Unemployment in Freedonia fell to 3 percent last year, the lowest since 1970.
+JONES: That is not what families tell me.
+SMITH: The new bridge in Springfield cost 40 million pounds, twice the original budget.
+JONES: I think we can do better.
+SMITH: Unemployment in Freedonia fell to 3 percent last year, the lowest since 1970.
+SMITH: Look, unemployment in Freedonia really fell to 3 percent last year, the lowest since 1970.
+`;
+
+const CHECKS = `claim,rating,url,publisher,date
+"The new Springfield bridge cost 40 million pounds, double its budget.",False,https://factcheck.example.org/springfield-bridge,Example Fact Desk,2025-03-12
+`;
+
+const api = (call: Omit<ApiCall, "token"> & { token?: string }) => callApi({ token: pusher, ...call });
+
+beforeAll(async () => {
+  if (backend === "postgres") vi.stubEnv("DATABASE_URL", process.env.TEST_DATABASE_URL!);
+  resetConfigForTests();
+  h = await freshDatabase();
+  useDatabase(h);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cp-live-"));
+  fs.writeFileSync(path.join(dir, "checks.csv"), CHECKS);
+  await importFactChecks({ db: h.db }, path.join(dir, "checks.csv"));
+  const u = await createUser(h.db, { email: "live@x.org", passwordHash: null, roles: ["fact-checker"] });
+  const me = { id: u.id, email: "live@x.org", name: null, roles: ["fact-checker" as const] };
+  pusher = (await createApiToken(h.db, me, { name: "captions", scopes: ["debate:start"] })).token;
+  reader = (await createApiToken(h.db, me, { name: "read only", scopes: [] })).token;
+}, 180_000);
+
+afterAll(async () => {
+  await h?.close();
+  vi.unstubAllEnvs();
+});
+
+describe("the live desk", () => {
+  it("refuses to open a session or push lines with a token lacking debate:start", async () => {
+    const create = await api({ method: "POST", path: "/api/v1/live", token: reader, body: { title: "Debate" } });
+    expect(create.status).toBe(403);
+    const res = await api({ method: "POST", path: "/api/v1/live", body: { title: "Leaders' debate", threshold: 0.5 } });
+    expect(res.status).toBe(201);
+    sessionId = ((await res.json()) as { id: string }).id;
+    const push = await api({
+      method: "POST",
+      path: "/api/v1/live/{id}/lines",
+      params: { id: sessionId },
+      token: reader,
+      body: { lines: [{ id: "x", text: "Hello.", at: 0 }] },
+    });
+    expect(push.status).toBe(403);
+    expect(await h.db.select().from(s.liveLines)).toHaveLength(0);
+  });
+
+  it("turns a replayed transcript into cards: in order, repeats grouped, the earlier check first", async () => {
+    const lines = parseTranscript(TRANSCRIPT).map((l) => ({
+      id: l.lineId,
+      speaker: l.speaker,
+      text: l.text,
+      at: l.atMs,
+    }));
+    // Two pushes, as a captioner sends them; the second repeats the first's last line (a retry).
+    const first = await api({
+      method: "POST",
+      path: "/api/v1/live/{id}/lines",
+      params: { id: sessionId },
+      body: { lines: lines.slice(0, 4) },
+    });
+    expect(first.status).toBe(200);
+    const second = await api({
+      method: "POST",
+      path: "/api/v1/live/{id}/lines",
+      params: { id: sessionId },
+      body: { lines: [...lines.slice(3), { id: "blank", text: "  ", at: 60_000 }] },
+    });
+    const out = (await second.json()) as { duplicates: string[]; accepted: Array<{ lineId: string; state: string }> };
+    expect(out.duplicates).toEqual([lines[3]!.id]);
+    expect(out.accepted.find((a) => a.lineId === "blank")?.state).toBe("empty");
+    expect(await h.db.select().from(s.liveLines).where(eq(s.liveLines.sessionId, sessionId))).toHaveLength(
+      lines.length + 1,
+    );
+
+    const board = (await (
+      await api({ method: "GET", path: "/api/v1/live/{id}", params: { id: sessionId }, token: reader })
+    ).json()) as { cards: LiveCardView[] };
+    const cards = board.cards;
+    // Newest first by time code.
+    expect(cards.map((c) => c.atMs)).toEqual([...cards.map((c) => c.atMs)].sort((a, b) => b - a));
+    const unemployment = cards.filter((c) => /unemployment/i.test(c.sentence));
+    expect(unemployment).toHaveLength(3);
+    const firstSaid = unemployment.at(-1)!;
+    expect(firstSaid.groupOf).toBeNull();
+    expect(firstSaid.repeats).toBe(3);
+    for (const c of unemployment.slice(0, 2)) expect(c.groupOf).toBe(firstSaid.id);
+    expect(firstSaid.checkedBefore).toBeNull();
+    const bridge = cards.find((c) => /bridge/i.test(c.sentence))!;
+    expect(bridge.speaker).toBe("SMITH");
+    expect(bridge.checkedBefore).toBe("Checked before: False, 12 March 2025, by Example Fact Desk");
+    // Small talk is not a card.
+    expect(cards.some((c) => /good evening|do better/i.test(c.sentence))).toBe(false);
+  });
+
+  it("lets a board that reconnects resume after its last event id, nothing twice", async () => {
+    const read = async (lastId: string | null) => {
+      const ctrl = new AbortController();
+      const res = await callApi({
+        method: "GET",
+        path: "/api/v1/live/{id}/events",
+        params: { id: sessionId },
+        token: reader,
+        headers: lastId ? { "last-event-id": lastId } : {},
+      });
+      expect(res.status).toBe(200);
+      const reader_ = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+      let buf = "";
+      // The backlog, then `ready`.
+      while (!buf.includes("event: ready")) {
+        const { value, done } = await reader_.read();
+        if (done) break;
+        buf += value;
+      }
+      await reader_.cancel();
+      ctrl.abort();
+      const ids = [...buf.matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1]));
+      const cards = [...buf.matchAll(/^data: (\{"cards".*)$/gm)].flatMap(
+        (m) => (JSON.parse(m[1]!) as { cards: LiveCardView[] }).cards,
+      );
+      return { ids, cards };
+    };
+    const all = await read(null);
+    const total = (await h.db.select().from(s.liveCards).where(eq(s.liveCards.sessionId, sessionId))).length;
+    expect(new Set(all.cards.map((c) => c.id)).size).toBe(total);
+    const last = all.ids.at(-1)!;
+    // One more line after the board closed: the reconnect brings it (and the grouped card it changed), nothing else.
+    await api({
+      method: "POST",
+      path: "/api/v1/live/{id}/lines",
+      params: { id: sessionId },
+      body: {
+        lines: [
+          {
+            id: "late-1",
+            speaker: "SMITH",
+            text: "Unemployment in Freedonia fell to 3 percent last year, the lowest since 1970.",
+            at: 1_000,
+          },
+        ],
+      },
+    });
+    const again = await read(String(last));
+    expect(again.cards.map((c) => c.lineId).sort()).toEqual(
+      all.cards
+        .filter((c) => c.groupOf === null && /unemployment/i.test(c.sentence))
+        .map((c) => c.lineId)
+        .concat("late-1")
+        .sort(),
+    );
+    const lateLine = await h.db.select().from(s.liveLines).where(eq(s.liveLines.lineId, "late-1"));
+    expect(lateLine[0]!.state).toBe("late");
+  });
+
+  it("stores who dismissed a card and refuses attaching a check to a card that matched none", async () => {
+    const board = (await (
+      await api({ method: "GET", path: "/api/v1/live/{id}", params: { id: sessionId } })
+    ).json()) as {
+      cards: LiveCardView[];
+    };
+    const plain = board.cards.find((c) => !c.match)!;
+    const refused = await api({
+      method: "POST",
+      path: "/api/v1/live/{id}/cards/{card}",
+      params: { id: sessionId, card: plain.id },
+      body: { action: "attach" },
+    });
+    expect(refused.status).toBe(409);
+    const ok = await api({
+      method: "POST",
+      path: "/api/v1/live/{id}/cards/{card}",
+      params: { id: sessionId, card: plain.id },
+      body: { action: "dismiss" },
+    });
+    expect(ok.status).toBe(200);
+    expect(((await ok.json()) as LiveCardView).state).toBe("dismissed");
+    const actions = await h.db.select().from(s.liveCardActions).where(eq(s.liveCardActions.cardId, plain.id));
+    expect(actions.map((a) => a.action)).toEqual(["dismiss"]);
+    expect(actions[0]!.userId).toBeTruthy();
+  });
+});
