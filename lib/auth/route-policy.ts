@@ -151,10 +151,11 @@ export const ROUTES: readonly RouteEntry[] = [
   { pattern: "/api/v1/live/[id]", type: "route", rule: readDebates, params: { id: "uuid" } },
   { pattern: "/api/v1/live/[id]/events", type: "route", rule: readDebates, params: { id: "uuid" } },
   { pattern: "/api/v1/live/[id]/lines", type: "route", rule: perm("debate:start"), params: { id: "uuid" } },
+  // Acting on a card: `draft` is an editor's (fact-check:write), the rest debate:start; the handler demands which.
   {
     pattern: "/api/v1/live/[id]/cards/[card]",
     type: "route",
-    rule: perm("debate:start"),
+    rule: { kind: "signed-in" },
     params: { id: "uuid", card: "uuid" },
   },
   { pattern: "/api/v1/comparisons", type: "route", rule: readDebates, byMethod: { POST: perm("debate:start") } },

@@ -22,6 +22,8 @@ import * as match from "./commands/match";
 import * as factchecks from "./commands/factchecks";
 import * as benchMatch from "./commands/bench-match";
 import * as benchSize from "./commands/bench-size";
+import * as live from "./commands/live";
+import * as benchLive from "./commands/bench-live";
 
 /**
  * The CLI's commands, in the order they register (the bench subcommands need `bench` first). Kept apart
@@ -64,6 +66,8 @@ export function buildProgram(opts: { json?: boolean } = {}): Command {
     factchecks,
     benchMatch,
     benchSize,
+    live,
+    benchLive,
   ])
     command.register(program);
   return program;

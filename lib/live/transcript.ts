@@ -68,7 +68,7 @@ function timedCues(text: string, name: string): TranscriptLine[] {
     const words = plain(said.text);
     if (!words) continue;
     // A cue without a name continues the last speaker's turn (captions name a speaker once).
-    const speaker = said.speaker ?? lastSpeaker;
+    const speaker: string | null = said.speaker ?? lastSpeaker;
     lastSpeaker = speaker;
     const id = t > 0 && lines[t - 1]!.trim() ? lines[t - 1]!.trim() : String(b + 1);
     const atMs = ms(timing[1]!);
@@ -86,7 +86,7 @@ function speakerLines(text: string): TranscriptLine[] {
     const trimmed = line.trim();
     if (!trimmed || /^[[(][^\])]{1,60}[\])]$/.test(trimmed)) continue; // blank lines and "(APPLAUSE)"
     const said = speakerOf(trimmed);
-    const speaker = said.speaker ?? lastSpeaker;
+    const speaker: string | null = said.speaker ?? lastSpeaker;
     lastSpeaker = speaker;
     out.push({ lineId: `L${i + 1}`, speaker, text: said.text, atMs: at });
     at += Math.round((said.text.split(/\s+/).length / WORDS_PER_SECOND) * 1000);

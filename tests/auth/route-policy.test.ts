@@ -129,6 +129,15 @@ const EXPECTED: Record<string, Record<Visitor, Outcome>> = {
   "/api/v1/eval-runs": readers,
   "/api/v1/eval-runs/[id]": readers,
   "/api/v1/match": only("admin", "fact-checker"),
+  // The live desk: watched by readers; opened and fed by those who start debates; a card is acted on by any
+  // account, each action demanding its own permission (docs/live.md).
+  "/live": readers,
+  "/live/[id]": readers,
+  "/api/v1/live": only("admin", "fact-checker"),
+  "/api/v1/live/[id]": readers,
+  "/api/v1/live/[id]/events": readers,
+  "/api/v1/live/[id]/lines": only("admin", "fact-checker"),
+  "/api/v1/live/[id]/cards/[card]": { ...everyone, anonymous: "sign-in", "anonymous, public instance": "sign-in" },
   // Anyone's own tokens; the admin's view of everyone's is on /admin.
   "/account/tokens": { ...everyone, anonymous: "sign-in", "anonymous, public instance": "sign-in" },
   "/api/corpora/[name]/uploads": only("fact-checker", "admin"),
