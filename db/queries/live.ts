@@ -228,6 +228,12 @@ export async function actOnCard(
   },
 ): Promise<LiveCard | null> {
   return db.transaction(async (tx) => {
+    const [exists] = await tx
+      .select({ id: s.liveCards.id })
+      .from(s.liveCards)
+      .where(and(eq(s.liveCards.id, cardId), eq(s.liveCards.sessionId, sessionId)));
+    if (!exists) return null;
+    // The session's row lock orders this change's revision with every other change to the board.
     const [session] = await tx
       .update(s.liveSessions)
       .set({ rev: sql`${s.liveSessions.rev} + 1` })
@@ -244,10 +250,7 @@ export async function actOnCard(
       })
       .where(and(eq(s.liveCards.id, cardId), eq(s.liveCards.sessionId, sessionId)))
       .returning();
-    if (!card) {
-      tx.rollback();
-      return null;
-    }
+    if (!card) return null;
     await tx
       .insert(s.liveCardActions)
       .values({ cardId, action: action.action, detail: action.detail ?? null, userId: action.userId });

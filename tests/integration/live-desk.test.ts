@@ -1,4 +1,5 @@
 import { useDatabase } from "../helpers/next-request";
+import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -11,6 +12,8 @@ import { createApiToken } from "@/lib/auth/api-tokens";
 import { resetConfigForTests } from "@/lib/config";
 import { importFactChecks } from "@/lib/matching/import/run";
 import { parseTranscript } from "@/lib/live/transcript";
+import { ingestRecords } from "@/lib/corpus/ingest";
+import { debateQueue, startInProcessWorker } from "@/lib/debate/queue";
 import type { LiveCardView } from "@/lib/live/view";
 import { callApi, type ApiCall } from "../helpers/api";
 import { backend, freshDatabase } from "./test-db";
@@ -26,7 +29,11 @@ import { backend, freshDatabase } from "./test-db";
 let h: DbHandle;
 let pusher = "";
 let reader = "";
+let editor = "";
 let sessionId = "";
+let fake: ChildProcess;
+/** The scripted model server's port: inside this suite's loopback range. */
+const FAKE_PORT = 41821;
 
 const TRANSCRIPT = `
 MODERATOR: Good evening and welcome to the debate.
@@ -45,20 +52,51 @@ const CHECKS = `claim,rating,url,publisher,date
 const api = (call: Omit<ApiCall, "token"> & { token?: string }) => callApi({ token: pusher, ...call });
 
 beforeAll(async () => {
+  fake = spawn(process.execPath, [path.resolve("e2e/fake-openai.mjs")], {
+    env: {
+      PATH: process.env.PATH ?? "",
+      NODE_ENV: "test",
+      FAKE_OPENAI_PORT: String(FAKE_PORT),
+      FAKE_OPENAI_DELAY_MS: "0",
+    },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  await new Promise<void>((resolve, reject) => {
+    fake.stdout!.on("data", (b: Buffer) => b.toString().includes("fake OpenAI") && resolve());
+    fake.on("exit", (code) => reject(new Error(`the scripted model server exited (${code})`)));
+  });
+  vi.stubEnv("DEFAULT_MODEL", "openai-compatible:scripted");
+  vi.stubEnv("OPENAI_COMPATIBLE_SCRIPTED_BASE_URL", `http://127.0.0.1:${FAKE_PORT}/v1`);
+  vi.stubEnv("OPENAI_COMPATIBLE_SCRIPTED_MODEL", "scripted-debater");
+  vi.stubEnv("ROLE_MODELS", "");
+  vi.stubEnv("DEBATE_RATE_LIMIT", "100/hour");
   if (backend === "postgres") vi.stubEnv("DATABASE_URL", process.env.TEST_DATABASE_URL!);
   resetConfigForTests();
   h = await freshDatabase();
   useDatabase(h);
+  // On PostgreSQL a started debate is queued; this process's worker runs it, as the app's does.
+  if (backend === "postgres") startInProcessWorker(h, 2);
+  await ingestRecords(
+    h.db,
+    [
+      "The Springfield bridge opened in 2024 at a cost of 40 million pounds.",
+      "Its budget in 2020 was 20 million pounds.",
+    ].map((text, i) => ({ kind: "document" as const, document: { id: `d${i}`, title: `Report ${i}`, text } })),
+    { corpus: "newsroom", source: "t", kind: "records" },
+  );
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cp-live-"));
   fs.writeFileSync(path.join(dir, "checks.csv"), CHECKS);
   await importFactChecks({ db: h.db }, path.join(dir, "checks.csv"));
-  const u = await createUser(h.db, { email: "live@x.org", passwordHash: null, roles: ["fact-checker"] });
-  const me = { id: u.id, email: "live@x.org", name: null, roles: ["fact-checker" as const] };
+  const u = await createUser(h.db, { email: "live@x.org", passwordHash: null, roles: ["fact-checker", "editor"] });
+  const me = { id: u.id, email: "live@x.org", name: null, roles: ["fact-checker" as const, "editor" as const] };
   pusher = (await createApiToken(h.db, me, { name: "captions", scopes: ["debate:start"] })).token;
   reader = (await createApiToken(h.db, me, { name: "read only", scopes: [] })).token;
+  editor = (await createApiToken(h.db, me, { name: "desk", scopes: ["debate:start", "fact-check:write"] })).token;
 }, 180_000);
 
 afterAll(async () => {
+  fake?.kill();
+  if (backend === "postgres" && h) await debateQueue(h).close();
   await h?.close();
   vi.unstubAllEnvs();
 });
@@ -67,7 +105,11 @@ describe("the live desk", () => {
   it("refuses to open a session or push lines with a token lacking debate:start", async () => {
     const create = await api({ method: "POST", path: "/api/v1/live", token: reader, body: { title: "Debate" } });
     expect(create.status).toBe(403);
-    const res = await api({ method: "POST", path: "/api/v1/live", body: { title: "Leaders' debate", threshold: 0.5 } });
+    const res = await api({
+      method: "POST",
+      path: "/api/v1/live",
+      body: { title: "Leaders' debate", threshold: 0.5, method: "radar", corpus: "newsroom" },
+    });
     expect(res.status).toBe(201);
     sessionId = ((await res.json()) as { id: string }).id;
     const push = await api({
@@ -214,4 +256,47 @@ describe("the live desk", () => {
     expect(actions.map((a) => a.action)).toEqual(["dismiss"]);
     expect(actions[0]!.userId).toBeTruthy();
   });
+
+  it("starts a debate from a card, shows its verdict on the card when done, and sends it to an editor", async () => {
+    const board = async () =>
+      (
+        (await (await api({ method: "GET", path: "/api/v1/live/{id}", params: { id: sessionId } })).json()) as {
+          cards: LiveCardView[];
+        }
+      ).cards;
+    const bridge = (await board()).find((c) => /bridge/i.test(c.sentence))!;
+    const act = (action: string) =>
+      api({
+        method: "POST",
+        path: "/api/v1/live/{id}/cards/{card}",
+        params: { id: sessionId, card: bridge.id },
+        token: editor,
+        body: { action },
+      });
+    // Not before the debate has a verdict: a draft is written from it.
+    expect((await act("draft")).status).toBe(409);
+    const started = await act("debate");
+    expect(started.status).toBe(200);
+    const card = (await started.json()) as LiveCardView;
+    expect(card.state).toBe("debating");
+    expect((await act("debate")).status).toBe(409);
+    // The matched earlier check went into the debate's evidence, labelled.
+    const [debate] = await h.db.select().from(s.debates).where(eq(s.debates.id, card.debate!.id));
+    expect(debate!.matchDecision?.choice).toBe("attach-as-evidence");
+    let done: LiveCardView | undefined;
+    for (let i = 0; i < 240 && !done?.debate?.verdict; i++) {
+      await new Promise((r) => setTimeout(r, 250));
+      done = (await board()).find((c) => c.id === bridge.id);
+    }
+    expect(done!.debate).toMatchObject({ status: "completed" });
+    expect(done!.debate!.verdict).toBeTruthy();
+    const drafted = await act("draft");
+    expect(drafted.status).toBe(200);
+    const fcId = ((await drafted.json()) as LiveCardView).factCheckId!;
+    const [version] = await h.db.select().from(s.factCheckVersions).where(eq(s.factCheckVersions.factCheckId, fcId));
+    expect(version!.whereSaid).toBe(`Leaders' debate, at ${bridge.timeCode}`);
+    expect(version!.claimant).toBe("SMITH");
+    const actions = await h.db.select().from(s.liveCardActions).where(eq(s.liveCardActions.cardId, bridge.id));
+    expect(actions.map((a) => a.action)).toEqual(["debate", "draft"]);
+  }, 120_000);
 });
