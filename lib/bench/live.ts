@@ -111,9 +111,9 @@ export type LiveBenchRun = {
   seconds: number;
   sentences_per_second: number;
   cards_per_minute: number;
-  /** Line handed to the service → card stored and published. */
+  /** Line spoken (paced runs) or handed to the service (as fast as possible) → card stored and published. */
   published_ms: { p50: number; p95: number };
-  /** Line handed to the service → card received by the connected board (server-sent events). */
+  /** The same start → card received by the connected board (server-sent events). */
   board_ms: { p50: number; p95: number };
   lost_or_duplicated: number;
 };
@@ -223,13 +223,16 @@ export async function runLiveBench(
       const t0 = performance.now();
       await replayTranscript({ db }, session.id, subset, {
         speed,
-        onBatch: (_batch, outcome, sentAt) => {
+        onBatch: (_batch, outcome, sentAt, spokenAt) => {
           const end = performance.now();
+          // Paced: from when the line was spoken (a replay running behind counts its backlog);
+          // as fast as possible: from when it was handed over.
+          const from = Number.isFinite(speed) ? spokenAt : sentAt;
           for (const a of outcome.accepted) sentences += a.sentences;
           for (const c of outcome.cards)
             if (!sentAtOf.has(c.id)) {
-              sentAtOf.set(c.id, sentAt);
-              published.push(end - sentAt);
+              sentAtOf.set(c.id, from);
+              published.push(end - from);
               cards++;
             }
         },

@@ -11,7 +11,12 @@ export type ReplayProgress = { sent: number; total: number; cards: number; dupli
 
 export type ReplayOptions = {
   speed: number;
-  onBatch?: (batch: readonly TranscriptLine[], outcome: LinesOutcome, sentAt: number) => void;
+  /**
+   * After each push: `sentAt` is when it was handed to the service, `spokenAt` when its first line
+   * was due by the transcript's clock (the same as sentAt when the replay keeps up; earlier when it
+   * falls behind), both performance.now() times.
+   */
+  onBatch?: (batch: readonly TranscriptLine[], outcome: LinesOutcome, sentAt: number, spokenAt: number) => void;
   onProgress?: (p: ReplayProgress) => void;
   signal?: AbortSignal;
 };
@@ -49,7 +54,7 @@ export async function replayTranscript(
     p.cards += outcome.cards.length;
     p.duplicates += outcome.duplicates.length;
     p.lagMs = Math.max(0, performance.now() - t0 - due(batch.at(-1)!));
-    opts.onBatch?.(batch, outcome, sentAt);
+    opts.onBatch?.(batch, outcome, sentAt, Math.min(sentAt, t0 + due(batch[0]!)));
     opts.onProgress?.({ ...p });
   }
   return p;
