@@ -98,7 +98,7 @@ export function LiveBoard(props: {
           <li
             key={c.id}
             data-testid="live-card"
-            className={`rounded border border-black/15 p-3 ${c.state === "dismissed" ? "opacity-60" : ""}`}
+            className={`rounded border border-black/15 p-3 ${c.state === "dismissed" ? "bg-black/5" : ""}`}
           >
             {c.debate?.verdict ? (
               <p className="font-semibold">
