@@ -17,6 +17,12 @@ import { debateQueue, startInProcessWorker } from "@/lib/debate/queue";
 import type { LiveCardView } from "@/lib/live/view";
 import { callApi, type ApiCall } from "../helpers/api";
 import { backend, freshDatabase } from "./test-db";
+import pg from "pg";
+import { randomUUID } from "node:crypto";
+import { createLiveSession, storeLiveBatch } from "@/db/queries/live";
+import { disableCrossProcessEvents, enableCrossProcessEvents } from "@/lib/debate/pg-bus";
+import { LIVE_SIGNAL } from "@/lib/live/bus";
+import { liveBoardStream } from "@/lib/live/stream";
 
 /*
  * The live desk end to end through the API, as a captioning system drives it: a replayed
@@ -299,4 +305,59 @@ describe("the live desk", () => {
     const actions = await h.db.select().from(s.liveCardActions).where(eq(s.liveCardActions.cardId, bridge.id));
     expect(actions.map((a) => a.action)).toEqual(["debate", "draft"]);
   }, 120_000);
+});
+
+describe.skipIf(backend !== "postgres")("a board on another server (PostgreSQL)", () => {
+  it("shows cards another server stored, told by its signal on the LISTEN/NOTIFY bus", async () => {
+    enableCrossProcessEvents(process.env.TEST_DATABASE_URL!);
+    const other = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+    await other.connect();
+    try {
+      const session = await createLiveSession(h.db, { title: "Two servers", method: "radar", threshold: 0.5 });
+      const ctrl = new AbortController();
+      const res = await liveBoardStream(
+        h.db,
+        new Request(`http://127.0.0.1/live/${session.id}`, { signal: ctrl.signal }),
+        session.id,
+      );
+      const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+      let buf = "";
+      const until = async (needle: string) => {
+        while (!buf.includes(needle)) {
+          const { value, done } = await reader.read();
+          if (done) throw new Error(`the stream ended before ${needle}`);
+          buf += value;
+        }
+      };
+      await until("event: ready");
+      // What the other server does: store the batch in the database, then signal on the bus.
+      const cardId = randomUUID();
+      await storeLiveBatch(
+        h.db,
+        session.id,
+        [{ lineId: "o1", speaker: "JONES", text: "Crime rose by 12 percent in 2023.", atMs: 0, sentences: 1 }],
+        [
+          {
+            id: cardId,
+            lineId: "o1",
+            sentenceIndex: 0,
+            speaker: "JONES",
+            sentence: "Crime rose by 12 percent in 2023.",
+            atMs: 0,
+            score: 0.9,
+            groupKey: "12 2023 crime percent rose",
+          },
+        ],
+      );
+      // Listening is set up when the board's watcher wires the bus; give the LISTEN a round trip.
+      await new Promise((r) => setTimeout(r, 500));
+      await other.query(`select pg_notify($1, $2)`, [LIVE_SIGNAL, JSON.stringify({ o: "another-server", s: 1 })]);
+      await until(cardId);
+      ctrl.abort();
+      await reader.cancel().catch(() => undefined);
+    } finally {
+      await other.end();
+      await disableCrossProcessEvents();
+    }
+  }, 30_000);
 });
