@@ -278,15 +278,15 @@ export async function cardActions(db: Database, cardIds: readonly string[]): Pro
 export async function cardDebates(
   db: Database,
   debateIds: readonly string[],
-): Promise<Map<string, { status: string; label: string | null }>> {
-  const out = new Map<string, { status: string; label: string | null }>();
+): Promise<Map<string, { status: string; label: string | null; protocol: string }>> {
+  const out = new Map<string, { status: string; label: string | null; protocol: string }>();
   for (const slice of chunks([...new Set(debateIds)])) {
     const rows = await db
-      .select({ id: s.debates.id, status: s.debates.status, label: s.verdicts.label })
+      .select({ id: s.debates.id, status: s.debates.status, label: s.verdicts.label, protocol: s.debates.protocol })
       .from(s.debates)
       .leftJoin(s.verdicts, and(eq(s.verdicts.debateId, s.debates.id), eq(s.verdicts.isFinal, true)))
       .where(anyUuid(s.debates.id, slice));
-    for (const r of rows) out.set(r.id, { status: r.status, label: r.label });
+    for (const r of rows) out.set(r.id, { status: r.status, label: r.label, protocol: r.protocol });
   }
   return out;
 }

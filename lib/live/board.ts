@@ -7,6 +7,7 @@ import {
   type LiveCard,
   type LiveSession,
 } from "@/db/queries/live";
+import { PRODUCT_WORDS, productLabelOf } from "@/lib/debate/methods";
 import { checkedBeforeWords, timeCode, type LiveCardView } from "./view";
 
 /** Cards as readers get them, each with its debate's status and verdict when one was started. */
@@ -17,6 +18,7 @@ export async function cardViews(db: Database, cards: readonly LiveCard[]): Promi
   );
   return cards.map((c) => {
     const d = c.debateId ? debates.get(c.debateId) : undefined;
+    const product = d?.label ? productLabelOf(d.protocol, d.label) : null;
     return {
       id: c.id,
       rev: c.rev,
@@ -34,7 +36,14 @@ export async function cardViews(db: Database, cards: readonly LiveCard[]): Promi
       groupOf: c.groupOf,
       repeats: c.repeats,
       state: c.state,
-      debate: c.debateId ? { id: c.debateId, status: d?.status ?? "missing", verdict: d?.label ?? null } : null,
+      debate: c.debateId
+        ? {
+            id: c.debateId,
+            status: d?.status ?? "missing",
+            // The product's scale in words (as every page says a verdict), else the method's own label.
+            verdict: product ? PRODUCT_WORDS[product] : (d?.label ?? null),
+          }
+        : null,
       factCheckId: c.factCheckId,
     };
   });
