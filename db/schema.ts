@@ -1059,3 +1059,136 @@ export const claimIndexEmbeddings = pgTable(
     check("claim_index_embeddings_dim_check", sql`vector_dims(${t.embedding}) = ${t.dim}`),
   ],
 );
+
+// --- the live desk (issue 38): a transcript checked while it is spoken -----------------------
+
+export type LiveSessionStatus = "open" | "closed";
+/** What the desk did with a card: `new` until someone acts. */
+export type LiveCardState = "new" | "debating" | "attached" | "dismissed" | "drafted";
+/** A line as it arrived: `empty` (no words, kept so its id is taken), `late` (its time is before a line already received). */
+export type LiveLineState = "ok" | "empty" | "late";
+
+/** The earlier check a card's sentence matched, copied when matched (later edits of the check don't rewrite the board). */
+export type LiveCardMatch = {
+  source: string;
+  ref: string;
+  claim: string;
+  rating: string | null;
+  scale: string | null;
+  publisher: string | null;
+  url: string | null;
+  claimDate: string | null;
+  reviewDate: string | null;
+  similarity: number;
+  sameText?: boolean;
+};
+
+export const liveSessions = pgTable(
+  "live_sessions",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    title: text("title").notNull(),
+    /** The debate method a card's "Start a debate" uses (a protocol name). */
+    method: text("method").notNull(),
+    /** Corpus for the debates started from cards; null: the method's own evidence or none. */
+    corpus: text("corpus"),
+    /** Sentences scoring at or above it become cards. */
+    threshold: real("threshold").notNull(),
+    status: text("status").$type<LiveSessionStatus>().notNull().default("open"),
+    /** Lines received (also the last line's sequence number). */
+    lineCount: integer("line_count").notNull().default(0),
+    /** The last card revision: every new or changed card takes the next, so a board resumes after it. */
+    rev: bigint("rev", { mode: "number" }).notNull().default(0),
+    /** The latest time code received (ms from the start of the event); a line before it is `late`. */
+    lastAtMs: bigint("last_at_ms", { mode: "number" }).notNull().default(0),
+    createdBy: uuid("created_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("live_sessions_created_idx").on(t.createdAt),
+    check("live_sessions_status_check", sql`${t.status} in ('open', 'closed')`),
+  ],
+);
+
+/** Every line received, once per line id (a retried push is a duplicate, never a second line). */
+export const liveLines = pgTable(
+  "live_lines",
+  {
+    sessionId: uuid("session_id")
+      .notNull()
+      .references(() => liveSessions.id, { onDelete: "cascade" }),
+    /** The sender's id for the line (caption cue number, transcription segment id). */
+    lineId: text("line_id").notNull(),
+    /** Order of arrival in the session, from 1. */
+    seq: integer("seq").notNull(),
+    speaker: text("speaker"),
+    text: text("text").notNull(),
+    /** Time code: ms from the start of the event. */
+    atMs: bigint("at_ms", { mode: "number" }).notNull(),
+    state: text("state").$type<LiveLineState>().notNull().default("ok"),
+    sentences: integer("sentences").notNull().default(0),
+    cards: integer("cards").notNull().default(0),
+    receivedAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.sessionId, t.lineId] }),
+    uniqueIndex("live_lines_seq_idx").on(t.sessionId, t.seq),
+    check("live_lines_state_check", sql`${t.state} in ('ok', 'empty', 'late')`),
+  ],
+);
+
+/** A check-worthy sentence on the board. */
+export const liveCards = pgTable(
+  "live_cards",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    sessionId: uuid("session_id")
+      .notNull()
+      .references(() => liveSessions.id, { onDelete: "cascade" }),
+    /** The revision of its last change (live_sessions.rev): the board's event id. */
+    rev: bigint("rev", { mode: "number" }).notNull(),
+    lineId: text("line_id").notNull(),
+    lineSeq: integer("line_seq").notNull(),
+    /** The sentence's place in its line, from 0. */
+    sentenceIndex: integer("sentence_index").notNull(),
+    speaker: text("speaker"),
+    sentence: text("sentence").notNull(),
+    atMs: bigint("at_ms", { mode: "number" }).notNull(),
+    score: real("score").notNull(),
+    reason: text("reason"),
+    match: jsonb("match").$type<LiveCardMatch>(),
+    /** Normalised sentence: repeats of the same claim are found by it (and by word overlap). */
+    groupKey: text("group_key").notNull(),
+    /** The first card of the claim in this session; null on that first card. */
+    groupOf: uuid("group_of"),
+    /** Times the claim was said, on the first card (1 on every other). */
+    repeats: integer("repeats").notNull().default(1),
+    state: text("state").$type<LiveCardState>().notNull().default("new"),
+    debateId: uuid("debate_id").references(() => debates.id, { onDelete: "set null" }),
+    factCheckId: uuid("fact_check_id").references(() => factChecks.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("live_cards_sentence_idx").on(t.sessionId, t.lineId, t.sentenceIndex),
+    index("live_cards_rev_idx").on(t.sessionId, t.rev),
+    index("live_cards_group_idx").on(t.sessionId, t.groupKey),
+    check("live_cards_state_check", sql`${t.state} in ('new', 'debating', 'attached', 'dismissed', 'drafted')`),
+  ],
+);
+
+/** Who did what to a card, and when (append-only). */
+export const liveCardActions = pgTable(
+  "live_card_actions",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    cardId: uuid("card_id")
+      .notNull()
+      .references(() => liveCards.id, { onDelete: "cascade" }),
+    /** `debate`, `attach`, `dismiss`, `draft`. */
+    action: text("action").notNull(),
+    detail: jsonb("detail").$type<Record<string, unknown>>(),
+    userId: uuid("user_id").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+  },
+  (t) => [index("live_card_actions_card_idx").on(t.cardId, t.createdAt)],
+);

@@ -89,6 +89,9 @@ export const ROUTES: readonly RouteEntry[] = [
     params: { name: "corpus-name", id: "document-id" },
   },
   { pattern: "/search", type: "page", rule: readDebates },
+  // The live desk (docs/live.md): watched as debates are read; creating and acting need debate:start (checked by each action).
+  { pattern: "/live", type: "page", rule: readDebates },
+  { pattern: "/live/[id]", type: "page", rule: readDebates, params: { id: "uuid" } },
   { pattern: "/methods", type: "page", rule: readDebates },
   { pattern: "/eval", type: "page", rule: readDebates },
   { pattern: "/eval/groups/[id]", type: "page", rule: readDebates, params: { id: "uuid" } },
@@ -171,6 +174,17 @@ export const ROUTES: readonly RouteEntry[] = [
   { pattern: "/api/v1/debates", type: "route", rule: readDebates, byMethod: { POST: perm("debate:start") } },
   { pattern: "/api/v1/debates/[id]", type: "route", rule: readDebates, params: { id: "uuid" } },
   { pattern: "/api/v1/debates/[id]/events", type: "route", rule: readDebates, params: { id: "uuid" } },
+  { pattern: "/api/v1/live", type: "route", rule: perm("debate:start") },
+  { pattern: "/api/v1/live/[id]", type: "route", rule: readDebates, params: { id: "uuid" } },
+  { pattern: "/api/v1/live/[id]/events", type: "route", rule: readDebates, params: { id: "uuid" } },
+  { pattern: "/api/v1/live/[id]/lines", type: "route", rule: perm("debate:start"), params: { id: "uuid" } },
+  // Acting on a card: `draft` is an editor's (fact-check:write), the rest debate:start; the handler demands which.
+  {
+    pattern: "/api/v1/live/[id]/cards/[card]",
+    type: "route",
+    rule: { kind: "signed-in" },
+    params: { id: "uuid", card: "uuid" },
+  },
   { pattern: "/api/v1/comparisons", type: "route", rule: readDebates, byMethod: { POST: perm("debate:start") } },
   { pattern: "/api/v1/comparisons/[id]", type: "route", rule: readDebates, params: { id: "uuid" } },
   {

@@ -24,6 +24,8 @@ import * as benchMatch from "./commands/bench-match";
 import * as benchSize from "./commands/bench-size";
 import * as tokens from "./commands/tokens";
 import * as webhooks from "./commands/webhooks";
+import * as live from "./commands/live";
+import * as benchLive from "./commands/bench-live";
 
 /**
  * The CLI's commands, in the order they register (the bench subcommands need `bench` first). Kept apart
@@ -68,6 +70,8 @@ export function buildProgram(opts: { json?: boolean } = {}): Command {
     benchSize,
     tokens,
     webhooks,
+    live,
+    benchLive,
   ])
     command.register(program);
   return program;

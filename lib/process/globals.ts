@@ -44,6 +44,10 @@ export interface ProcessGlobals {
   "provider-slots": ProviderSlots;
   /** The app server's webhook sender (lib/webhooks/queue.ts). */
   "webhook-worker": AppWebhookWorker;
+  /** Live desk boards watched here: one emitter, an event per session with changed cards (lib/live/bus.ts). */
+  "live-boards": EventEmitter;
+  /** Live sessions whose lines this process is working on: one chain each, so a session's lines take turns (lib/live/service.ts). */
+  "live-chains": Map<string, Promise<unknown>>;
   /** Share links revoked here, so this process's streams end at once (lib/auth/revocations.ts). */
   "share-revocations": EventEmitter;
   /** Scripted models for workers, installed only by scripts/scripted-worker.mjs (lib/eval/model-override.ts). */

@@ -146,6 +146,15 @@ const EXPECTED: Record<string, Record<Visitor, Outcome>> = {
   "/api/v1/tokens/[id]": only("admin"),
   "/api/v1/webhooks": only("admin"),
   "/api/v1/webhooks/[id]": only("admin"),
+  // The live desk: watched by readers; opened and fed by those who start debates; a card is acted on by any
+  // account, each action demanding its own permission (docs/live.md).
+  "/live": readers,
+  "/live/[id]": readers,
+  "/api/v1/live": only("admin", "fact-checker"),
+  "/api/v1/live/[id]": readers,
+  "/api/v1/live/[id]/events": readers,
+  "/api/v1/live/[id]/lines": only("admin", "fact-checker"),
+  "/api/v1/live/[id]/cards/[card]": { ...everyone, anonymous: "sign-in", "anonymous, public instance": "sign-in" },
   // Anyone's own tokens; the admin's view of everyone's is on /admin.
   "/account/tokens": { ...everyone, anonymous: "sign-in", "anonymous, public instance": "sign-in" },
   "/api/corpora/[name]/uploads": only("fact-checker", "admin"),

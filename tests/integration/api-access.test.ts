@@ -64,7 +64,7 @@ const call = (e: Endpoint, token?: string) =>
   callApi({
     method: e.method,
     path: e.path,
-    params: { id: UNKNOWN_ID, slug: "no-such-fact-check" },
+    params: { id: UNKNOWN_ID, card: UNKNOWN_ID, slug: "no-such-fact-check" },
     token,
     body: e.body ? {} : undefined,
   });

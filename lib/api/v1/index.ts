@@ -18,6 +18,7 @@ import { resumeDebateEndpoint, stopDebate } from "./debate-control";
 import { FACT_CHECK_WORKFLOW } from "./fact-check-workflow";
 import { CORPUS_ENDPOINTS } from "./corpora";
 import { ADMIN_ENDPOINTS } from "./admin";
+import { LIVE_ENDPOINTS } from "./live";
 
 /*
  * Every endpoint of /api/v1, in the order the document lists them. Adding one: its file in this
@@ -70,6 +71,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ...FACT_CHECK_WORKFLOW,
   ...CORPUS_ENDPOINTS,
   ...ADMIN_ENDPOINTS,
+  ...LIVE_ENDPOINTS,
   openApi,
 ];
 

@@ -1,0 +1,45 @@
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { getDb } from "@/db/client";
+import { can } from "@/lib/auth/policy";
+import { pageReadDebates } from "@/lib/auth/server";
+import { methodTitle } from "@/lib/debate/methods";
+import { readBoard } from "@/lib/live/board";
+import { LiveBoard } from "@/components/live/board";
+
+export const dynamic = "force-dynamic";
+export const metadata = { title: "Live board" };
+
+/** One session's board: cards newest first, following the session live (lib/live/stream.ts). */
+export default async function LiveBoardPage({ params }: { params: Promise<{ id: string }> }) {
+  const { id } = await params;
+  const principal = await pageReadDebates(`/live/${id}`);
+  const { db } = await getDb();
+  const board = await readBoard(db, id);
+  if (!board) notFound();
+  const { session } = board;
+  return (
+    <div className="mx-auto max-w-4xl space-y-4">
+      <div className="space-y-1">
+        <p className="text-sm">
+          <Link href="/live" className="underline">
+            Live desk
+          </Link>
+        </p>
+        <h1 className="text-2xl font-semibold tracking-tight break-words">{session.title}</h1>
+        <p className="text-sm text-black/70">
+          {session.status === "open" ? "Open" : "Closed"} · debates with {methodTitle(session.method)} · cards from a
+          score of {session.threshold.toFixed(2)}
+        </p>
+      </div>
+      <LiveBoard
+        sessionId={session.id}
+        initial={board.cards}
+        rev={session.rev}
+        lines={session.lines}
+        mayAct={can(principal, "debate:start")}
+        mayDraft={can(principal, "fact-check:write")}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,84 @@
+import fs from "node:fs";
+import path from "node:path";
+import type { Command } from "commander";
+import { getDb } from "@/db/client";
+import { createLiveSession, getLiveSession } from "@/db/queries/live";
+import { scorerFor } from "@/lib/checkworthy";
+import { DEFAULT_METHOD } from "@/lib/debate/methods";
+import { PROTOCOL_NAMES } from "@/lib/debate/protocols";
+import { replayTranscript } from "@/lib/live/replay";
+import { parseTranscript } from "@/lib/live/transcript";
+import { dim, emit } from "../output";
+
+/** A transcript file larger than this is refused (a ten-hour event's captions are a few megabytes). */
+const MAX_FILE_BYTES = 50 * 1024 * 1024;
+
+function speedOf(v: string): number {
+  if (v === "max") return Number.POSITIVE_INFINITY;
+  const n = Number(v);
+  if (!(n > 0) || !Number.isFinite(n)) throw new Error(`--speed takes a number above 0 or "max", got "${v}"`);
+  return n;
+}
+
+/** `live replay <file>`: a transcript through the live desk, for demos, training and benchmarks. */
+export function register(program: Command) {
+  const live = program
+    .command("live")
+    .description("The live desk: transcripts checked as they are spoken (docs/live.md).");
+  live
+    .command("replay <file>")
+    .description(
+      "Replays a transcript (WebVTT, SRT, or SPEAKER: words lines) into a live session at real speed or faster; the board at /live/<id> shows the cards as they come. Progress on stderr.",
+    )
+    .option("--speed <n>", 'times real speed, or "max" for as fast as possible', speedOf, 1)
+    .option("--session <id>", "an open session to replay into (default: a new one)")
+    .option("--title <text>", "the new session's title (default: the file's name)")
+    .option("--method <name>", `the method a card's debate uses (${PROTOCOL_NAMES.join(", ")})`, DEFAULT_METHOD)
+    .option("--threshold <x>", "cards from this check-worthiness score (default: the scorer's own)", Number)
+    .option("--json", "print JSON")
+    .action(
+      async (
+        file: string,
+        opts: { speed: number; session?: string; title?: string; method: string; threshold?: number; json?: boolean },
+      ) => {
+        const size = fs.statSync(file, { throwIfNoEntry: false })?.size;
+        if (size === undefined) throw new Error(`${file} does not exist`);
+        if (size > MAX_FILE_BYTES)
+          throw new Error(`${file} has ${size} bytes; a transcript may have at most ${MAX_FILE_BYTES}`);
+        const lines = parseTranscript(fs.readFileSync(file, "utf8"), path.basename(file));
+        if (!PROTOCOL_NAMES.includes(opts.method))
+          throw new Error(`there is no method "${opts.method}"; choose one of: ${PROTOCOL_NAMES.join(", ")}`);
+        if (opts.threshold !== undefined && !(opts.threshold >= 0 && opts.threshold <= 1))
+          throw new Error(`--threshold must be within 0..1, got ${opts.threshold}`);
+        const { db } = await getDb();
+        const session = opts.session
+          ? await getLiveSession(db, opts.session)
+          : await createLiveSession(db, {
+              title: opts.title ?? path.basename(file),
+              method: opts.method,
+              threshold: opts.threshold ?? scorerFor("offline").threshold,
+            });
+        if (!session) throw new Error(`there is no live session ${opts.session}; leave out --session to start one`);
+        process.stderr.write(
+          dim(`session ${session.id}: ${lines.length} lines at ${opts.speed}x; board at /live/${session.id}\n`),
+        );
+        const t0 = performance.now();
+        const done = await replayTranscript({ db }, session.id, lines, {
+          speed: opts.speed,
+          onProgress: (p) =>
+            process.stderr.write(
+              dim(
+                `${p.sent}/${p.total} lines, ${p.cards} cards${p.duplicates ? `, ${p.duplicates} already sent` : ""}, ${Math.round(p.lagMs)} ms behind\n`,
+              ),
+            ),
+        });
+        const seconds = (performance.now() - t0) / 1000;
+        emit(
+          !!opts.json,
+          { session: session.id, ...done, seconds: Math.round(seconds * 10) / 10 },
+          () =>
+            `${done.sent} lines replayed into session ${session.id} in ${seconds.toFixed(1)} s: ${done.cards} cards (${done.duplicates} lines were already there). The board: /live/${session.id}`,
+        );
+      },
+    );
+}

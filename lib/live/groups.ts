@@ -1,0 +1,47 @@
+import { normalisedClaim } from "@/lib/matching/likelihood";
+
+/*
+ * Repeats of one claim within a session: the same words once case and punctuation go, or nearly
+ * the same content words ("Unemployment fell to 3 percent" and "unemployment has fallen to 3
+ * percent, folks"). Claims that matched the same earlier check are grouped too (lib/live/service.ts).
+ */
+
+// Words that carry no claim: a repeat that adds or drops them is the same claim.
+const FILLER = new Set(
+  (
+    "a an the and or but so of to in on at for by with from as is are was were be been has have had do does did " +
+    "i we you he she it they this that these those there here my our your his her its their " +
+    "just really very now well folks look listen again said say says tell told know"
+  ).split(" "),
+);
+
+/** The claim's content words, sorted and joined: equal keys are one claim. */
+export function groupKeyOf(sentence: string): string {
+  const words = normalisedClaim(sentence)
+    .split(" ")
+    .filter((w) => w && !FILLER.has(w));
+  return [...new Set(words)].sort().join(" ");
+}
+
+/** The share of content words two keys have in common (Jaccard). */
+function overlap(a: string, b: string): number {
+  const x = new Set(a.split(" ").filter(Boolean));
+  const y = new Set(b.split(" ").filter(Boolean));
+  if (!x.size || !y.size) return 0;
+  let both = 0;
+  for (const w of x) if (y.has(w)) both++;
+  return both / (x.size + y.size - both);
+}
+
+/** At least this share of content words in common makes two sentences one claim; numbers must agree. */
+const SAME_CLAIM = 0.75;
+
+export function sameGroup(a: string, b: string): boolean {
+  if (a === b) return true;
+  const nums = (k: string) =>
+    k
+      .split(" ")
+      .filter((w) => /\d/.test(w))
+      .join(" ");
+  return nums(a) === nums(b) && overlap(a, b) >= SAME_CLAIM;
+}
