@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { PostButton } from "@/components/ui/post-button";
 import { getDb } from "@/db/client";
 import { USER_ROLES } from "@/db/schema";
 import { listUsers } from "@/db/queries/users";
@@ -84,13 +85,12 @@ export default async function AdminPage() {
                     {u.id === me.id ? (
                       <span className="text-black/60">you</span>
                     ) : (
-                      <form action={setDisabledAction}>
-                        <input type="hidden" name="userId" value={u.id} />
-                        <input type="hidden" name="disabled" value={u.disabledAt ? "false" : "true"} />
-                        <button type="submit" className="underline">
-                          {u.disabledAt ? "Enable" : "Disable and sign out"}
-                        </button>
-                      </form>
+                      <PostButton
+                        action={setDisabledAction}
+                        fields={{ userId: u.id, disabled: u.disabledAt ? "false" : "true" }}
+                      >
+                        {u.disabledAt ? "Enable" : "Disable and sign out"}
+                      </PostButton>
                     )}
                   </td>
                 </tr>
@@ -112,12 +112,9 @@ export default async function AdminPage() {
                 <span>
                   {i.email} ({i.roles.join(", ")}), until {i.expiresAt.toISOString().slice(0, 10)}
                 </span>
-                <form action={revokeInviteAction}>
-                  <input type="hidden" name="id" value={i.id} />
-                  <button type="submit" className="text-red-800 underline">
-                    Revoke
-                  </button>
-                </form>
+                <PostButton action={revokeInviteAction} fields={{ id: i.id }} className="text-red-800 underline">
+                  Revoke
+                </PostButton>
               </li>
             ))}
           </ul>

@@ -11,15 +11,18 @@ export function FieldError({
   state,
   field,
   className = "mt-1 text-sm text-red-800",
+  id = errorId(field),
 }: {
   state: FormState;
   field: string;
   className?: string;
+  /** Where two forms on a page share a field name, the control's own id keeps this one unique. */
+  id?: string;
 }) {
   const message = errorFor(state, field);
   if (!message) return null;
   return (
-    <p id={errorId(field)} role="alert" className={className} data-field-error={field}>
+    <p id={id} role="alert" className={className} data-field-error={field}>
       {message}
     </p>
   );

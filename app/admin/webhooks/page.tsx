@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { Breadcrumbs } from "@/components/ui/breadcrumbs";
 import { getDb } from "@/db/client";
 import { listSubscriptions } from "@/db/queries/webhooks";
 import { pagePermission } from "@/lib/auth/server";
@@ -23,12 +24,7 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pro
   return (
     <div className="space-y-8">
       <div className="space-y-1">
-        <p className="text-xs text-black/60">
-          <Link href="/admin" className="underline">
-            Admin
-          </Link>{" "}
-          / webhooks
-        </p>
+        <Breadcrumbs trail={[{ href: "/admin", label: "Admin" }]} here="webhooks" />
         <h1 className="text-2xl font-semibold tracking-tight">Webhooks</h1>
         <p className="max-w-3xl text-sm text-black/70">
           Your other systems (a CMS, a tipline, a dashboard) hear about results without anyone clicking: each event is

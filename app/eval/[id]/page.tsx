@@ -1,4 +1,5 @@
 import { findMethod, methodTitle } from "@/lib/debate/methods";
+import { Breadcrumbs } from "@/components/ui/breadcrumbs";
 import Link from "next/link";
 import { plural } from "@/lib/plural";
 import { notFound } from "next/navigation";
@@ -39,12 +40,7 @@ export default async function EvalRunPage({ params }: { params: Promise<{ id: st
     return (
       <div className="space-y-6">
         <header className="space-y-2">
-          <p className="text-xs text-black/60">
-            <Link href="/eval" className="underline">
-              Evaluation
-            </Link>{" "}
-            / run {run.id.slice(0, 8)}
-          </p>
+          <Breadcrumbs trail={[{ href: "/eval", label: "Evaluation" }]} here={`run ${run.id.slice(0, 8)}`} />
           <h1 className="text-2xl font-semibold tracking-tight [overflow-wrap:anywhere]">{run.name}</h1>
           <RunProgress runId={run.id} initial={view.report.progress} status={run.status} />
         </header>
@@ -71,12 +67,7 @@ export default async function EvalRunPage({ params }: { params: Promise<{ id: st
   return (
     <div className="space-y-8">
       <header className="space-y-2">
-        <p className="text-xs text-black/60">
-          <Link href="/eval" className="underline">
-            Evaluation
-          </Link>{" "}
-          / run {r.run.id.slice(0, 8)}
-        </p>
+        <Breadcrumbs trail={[{ href: "/eval", label: "Evaluation" }]} here={`run ${r.run.id.slice(0, 8)}`} />
         <h1 className="text-2xl font-semibold tracking-tight [overflow-wrap:anywhere]">{r.run.name}</h1>
         <p className="text-sm text-black/70">
           {methodTitle(r.run.protocol)}

@@ -1,4 +1,6 @@
 import Link from "next/link";
+import { Breadcrumbs } from "@/components/ui/breadcrumbs";
+import { PostButton } from "@/components/ui/post-button";
 import { notFound } from "next/navigation";
 import { getDb } from "@/db/client";
 import { attemptsOf, deliveriesOf, deliveryCounts, getSubscription } from "@/db/queries/webhooks";
@@ -37,15 +39,12 @@ export default async function WebhookPage({ params }: { params: Promise<{ id: st
   return (
     <div className="space-y-8">
       <div className="space-y-1">
-        <p className="text-xs text-black/60">
-          <Link href="/admin" className="underline">
-            Admin
-          </Link>{" "}
-          /{" "}
-          <Link href="/admin/webhooks" className="underline">
-            webhooks
-          </Link>
-        </p>
+        <Breadcrumbs
+          trail={[
+            { href: "/admin", label: "Admin" },
+            { href: "/admin/webhooks", label: "webhooks" },
+          ]}
+        />
         <h1 className="text-2xl font-semibold tracking-tight [overflow-wrap:anywhere]">
           {sub.description || "Unnamed subscription"}
         </h1>
@@ -61,13 +60,9 @@ export default async function WebhookPage({ params }: { params: Promise<{ id: st
           >
             {sub.active ? "active" : "disabled: nothing is sent"}
           </span>
-          <form action={setWebhookActiveAction}>
-            <input type="hidden" name="id" value={sub.id} />
-            <input type="hidden" name="active" value={sub.active ? "false" : "true"} />
-            <button type="submit" className="underline">
-              {sub.active ? "Disable" : "Enable"}
-            </button>
-          </form>
+          <PostButton action={setWebhookActiveAction} fields={{ id: sub.id, active: sub.active ? "false" : "true" }}>
+            {sub.active ? "Disable" : "Enable"}
+          </PostButton>
         </div>
       </div>
 
