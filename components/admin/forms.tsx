@@ -34,24 +34,41 @@ function Feedback({ state, shown = [] }: { state: AdminState; shown?: string[] }
 
 const button = "rounded-md border border-black/20 bg-white px-3 py-1 text-sm hover:bg-black/5 disabled:opacity-60";
 
+/** The roles as boxes: in a user's row (inline, its refusal said after the button), or under a legend. */
+function RoleChoice({
+  state,
+  allRoles,
+  ticked,
+  inline = false,
+}: {
+  state: AdminState;
+  allRoles: string[];
+  ticked: string[];
+  inline?: boolean;
+}) {
+  return (
+    <ChoiceGroup
+      state={state}
+      name="role"
+      legend="Roles"
+      options={allRoles.map((r) => ({ value: r, label: r }))}
+      chosen={ticked}
+      className={inline ? "flex flex-wrap items-center gap-3" : "flex flex-wrap gap-3 text-sm"}
+      legendClassName={inline ? "sr-only" : "mb-1 font-medium"}
+      itemClassName="flex items-center gap-1"
+      boxClassName=""
+      quiet={inline}
+    />
+  );
+}
+
 export function RolesForm({ userId, roles, allRoles }: { userId: string; roles: string[]; allRoles: string[] }) {
   const { state, pending, formProps } = useServerForm(setRolesAction, INITIAL);
   const ticked = listOf(state, "role") ?? roles;
   return (
     <form {...formProps} className="flex flex-wrap items-center gap-3">
       <input type="hidden" name="userId" value={userId} />
-      <ChoiceGroup
-        state={state}
-        name="role"
-        legend="Roles"
-        options={allRoles.map((r) => ({ value: r, label: r }))}
-        chosen={ticked}
-        className="flex flex-wrap items-center gap-3"
-        legendClassName="sr-only"
-        itemClassName="flex items-center gap-1"
-        boxClassName=""
-        quiet
-      />
+      <RoleChoice state={state} allRoles={allRoles} ticked={ticked} inline />
       <SubmitButton pending={pending} className={button}>
         Save roles
       </SubmitButton>
@@ -76,16 +93,7 @@ export function InviteForm({ allRoles }: { allRoles: string[] }) {
         required
         inputClassName="mt-1 block w-full max-w-sm rounded-md border border-black/20 bg-white px-2 py-1.5 font-normal"
       />
-      <ChoiceGroup
-        state={state}
-        name="role"
-        legend="Roles"
-        options={allRoles.map((r) => ({ value: r, label: r }))}
-        chosen={ticked}
-        className="flex flex-wrap gap-3 text-sm"
-        itemClassName="flex items-center gap-1"
-        boxClassName=""
-      />
+      <RoleChoice state={state} allRoles={allRoles} ticked={ticked} />
       <SubmitButton pending={pending} className={button}>
         Create invitation link
       </SubmitButton>

@@ -154,24 +154,37 @@ export function ModelSettingsForm({ view }: { view: ModelSettingsView }) {
         <TextField key={f.name} {...text} {...f} />
       ))}
 
-      <ProviderBlock
-        state={state}
-        provider="openai"
-        title="OpenAI"
-        saved={view.saved.openai}
-        envKey={view.env.openaiKey}
-        envBaseURL={view.env.openaiBaseURL && `OPENAI_BASE_URL=${view.env.openaiBaseURL}`}
-        placeholder="https://api.openai.com/v1"
-      />
-      <ProviderBlock
-        state={state}
-        provider="anthropic"
-        title="Anthropic"
-        saved={view.saved.anthropic}
-        envKey={view.env.anthropicKey}
-        envBaseURL={view.env.anthropicBaseURL && `ANTHROPIC_BASE_URL=${view.env.anthropicBaseURL}`}
-        placeholder="https://api.anthropic.com/v1"
-      />
+      {(
+        [
+          [
+            "openai",
+            "OpenAI",
+            view.env.openaiKey,
+            "OPENAI_BASE_URL",
+            view.env.openaiBaseURL,
+            "https://api.openai.com/v1",
+          ],
+          [
+            "anthropic",
+            "Anthropic",
+            view.env.anthropicKey,
+            "ANTHROPIC_BASE_URL",
+            view.env.anthropicBaseURL,
+            "https://api.anthropic.com/v1",
+          ],
+        ] as const
+      ).map(([provider, title, envKey, envName, envURL, placeholder]) => (
+        <ProviderBlock
+          key={provider}
+          state={state}
+          provider={provider}
+          title={title}
+          saved={view.saved[provider]}
+          envKey={envKey}
+          envBaseURL={envURL && `${envName}=${envURL}`}
+          placeholder={placeholder}
+        />
+      ))}
 
       <fieldset className="space-y-3 rounded-md border border-black/10 p-3">
         <legend className="px-1 font-semibold">Servers that speak the OpenAI API (Ollama, vLLM, llama.cpp)</legend>

@@ -2,18 +2,25 @@
 
 import { findMethod } from "@/lib/debate/methods";
 import { usdWords } from "@/lib/cost-words";
-import { useEffect, useRef, useState } from "react";
+import { useRef, useState } from "react";
+import { useFormEstimate } from "@/components/forms/use-form-estimate";
 import { useServerForm } from "@/components/forms/use-server-form";
 import { FieldError } from "@/components/forms/form-errors";
 import { claimCounter } from "@/components/forms/claim-counter";
 import { ChoiceGroup, SelectField, TextAreaField, TextField } from "@/components/ui/field";
-import { SubmitButton } from "@/components/ui/button";
 import { estimateComparisonAction, startComparisonAction, type CompareState } from "@/app/compare/actions";
 import type { CompareEstimate } from "@/lib/compare/form";
-import { MatchStepNotice, MatchStepPanel } from "@/components/matching/match-step";
+import { MatchStepNotice, MatchStepOrStart } from "@/components/matching/match-step";
+import { MethodWords } from "./method-words";
 
 const fmt = (n: number) => n.toLocaleString("en-US");
 const MAX = 4;
+
+/** The empty preset: the method's own default settings, in its definition's words. */
+function defaultSettingsWords(method: string) {
+  const title = findMethod(method)?.defaultSettingsTitle;
+  return `${title ?? "default settings"}${title === "default settings" ? "" : " (default)"}`;
+}
 
 const ENSEMBLES = [
   { value: "", label: "No ensemble" },
@@ -43,30 +50,21 @@ export function ComparePicker({
   const [chosen, setChosen] = useState<string[]>(state.methods ?? []);
   const [claim, setClaim] = useState(v.claim ?? initialClaim ?? "");
   const small = { state, labelClassName: "block text-sm" };
-  const [est, setEst] = useState<CompareEstimate | null>(null);
   const [revision, setRevision] = useState(0);
   const formRef = useRef<HTMLFormElement>(null);
-  const asked = useRef(0);
-
-  useEffect(() => {
-    const form = formRef.current;
-    if (!form) return;
-    const n = ++asked.current;
-    const t = setTimeout(async () => {
+  const est = useFormEstimate<CompareEstimate>(
+    revision,
+    formRef,
+    (form) => {
       const data = new FormData(form);
       const values = Object.fromEntries(
         [...data.entries()].filter(([k, x]) => typeof x === "string" && k !== "method"),
       ) as Record<string, string>;
       const methods = data.getAll("method").filter((m): m is string => typeof m === "string");
-      try {
-        const out = await estimateComparisonAction(values, methods);
-        if (n === asked.current) setEst(out);
-      } catch {
-        if (n === asked.current) setEst({ ok: false, message: "The estimate could not be computed just now." });
-      }
-    }, 250);
-    return () => clearTimeout(t);
-  }, [revision]);
+      return estimateComparisonAction(values, methods);
+    },
+    { ok: false, message: "The estimate could not be computed just now." },
+  );
 
   const toggle = (name: string, on: boolean) =>
     setChosen((c) => (on ? [...c.filter((x) => x !== name), name] : c.filter((x) => x !== name)));
@@ -117,27 +115,26 @@ export function ComparePicker({
                     onChange={(e) => toggle(p.name, e.target.checked)}
                     className="mt-1"
                   />
-                  <span className="min-w-0">
-                    <span className="block font-medium">{p.title}</span>
-                    <span className="block text-xs text-black/60">{p.blurb}</span>
-                  </span>
+                  <MethodWords title={p.title} blurb={p.blurb} />
                 </label>
                 {on && names.length ? (
-                  <label className="mt-2 block text-xs">
-                    Preset<span className="sr-only"> for {p.title}</span>
-                    <select
-                      name={`preset_${p.name}`}
-                      defaultValue={v[`preset_${p.name}`] ?? ""}
-                      className="mt-1 block w-full max-w-full rounded-md border border-black/20 bg-white p-1.5 text-sm"
-                    >
-                      <option value="">{`${findMethod(p.name)?.defaultSettingsTitle ?? "default settings"}${findMethod(p.name)?.defaultSettingsTitle === "default settings" ? "" : " (default)"}`}</option>
-                      {names.map((n) => (
-                        <option key={n} value={n}>
-                          {n}
-                        </option>
-                      ))}
-                    </select>
-                  </label>
+                  <SelectField
+                    state={state}
+                    name={`preset_${p.name}`}
+                    label={
+                      <>
+                        Preset<span className="sr-only"> for {p.title}</span>
+                      </>
+                    }
+                    defaultValue=""
+                    options={[
+                      { value: "", label: defaultSettingsWords(p.name) },
+                      ...names.map((n) => ({ value: n, label: n })),
+                    ]}
+                    className="mt-2 text-xs"
+                    labelClassName="block"
+                    inputClassName="mt-1 block w-full max-w-full rounded-md border border-black/20 bg-white p-1.5 text-sm"
+                  />
                 ) : null}
               </div>
             );
@@ -265,22 +262,9 @@ export function ComparePicker({
         )}
       </div>
 
-      {state.match ? (
-        <MatchStepPanel
-          step={state.match}
-          claimDate={v.claimDate}
-          error={state.field === "matchChoice" ? state.error : undefined}
-          pending={pending}
-        />
-      ) : (
-        <SubmitButton
-          pending={pending}
-          busy="Starting…"
-          className="rounded-md bg-ink px-4 py-2 font-medium text-white hover:bg-black disabled:opacity-60"
-        >
-          {chosen.length >= 2 ? `Start ${chosen.length} debates` : "Start the comparison"}
-        </SubmitButton>
-      )}
+      <MatchStepOrStart state={state} pending={pending}>
+        {chosen.length >= 2 ? `Start ${chosen.length} debates` : "Start the comparison"}
+      </MatchStepOrStart>
     </form>
   );
 }

@@ -10,7 +10,7 @@ export const errorId = (field: string) => `${field.replace(/[^A-Za-z0-9_-]/g, "-
 export function FieldError({
   state,
   field,
-  className = "mt-1 text-sm text-red-800",
+  className = "mt-1 break-words text-sm text-red-800",
   id = errorId(field),
 }: {
   state: FormState;

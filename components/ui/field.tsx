@@ -225,7 +225,7 @@ export function TextAreaField({
   );
 }
 
-export type Option = { value: string; label: ReactNode };
+export type Option = { value: string; label: ReactNode; disabled?: boolean };
 
 /** A drop-down list. */
 export function SelectField({
@@ -251,7 +251,7 @@ export function SelectField({
           {...attrs}
         >
           {options.map((o) => (
-            <option key={o.value} value={o.value}>
+            <option key={o.value} value={o.value} disabled={o.disabled}>
               {o.label}
             </option>
           ))}

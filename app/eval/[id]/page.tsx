@@ -1,4 +1,5 @@
 import { findMethod, methodTitle } from "@/lib/debate/methods";
+import { TableHead } from "@/components/ui/table-head";
 import { Breadcrumbs } from "@/components/ui/breadcrumbs";
 import Link from "next/link";
 import { plural } from "@/lib/plural";
@@ -169,15 +170,17 @@ export default async function EvalRunPage({ params }: { params: Promise<{ id: st
         <h2 className="text-lg font-semibold">Cost and stopping</h2>
         <div className="max-w-full overflow-x-auto">
           <table className="border-collapse text-xs sm:text-sm">
-            <thead className="text-left text-xs text-black/60">
-              <tr>
-                <th className="p-1 pr-2 sm:pr-4">per claim</th>
-                <th className="p-1 pr-2 sm:pr-4 text-right">mean</th>
-                <th className="p-1 pr-2 sm:pr-4 text-right">median</th>
-                <th className="p-1 pr-2 sm:pr-4 text-right">p95</th>
-                <th className="p-1 text-right">total</th>
-              </tr>
-            </thead>
+            <TableHead
+              className="text-left text-xs text-black/60"
+              cell="p-1 pr-2 sm:pr-4"
+              columns={[
+                "per claim",
+                ["mean", "text-right"],
+                ["median", "text-right"],
+                ["p95", "text-right"],
+                ["total", "text-right"],
+              ]}
+            />
             <tbody className="tabular-nums">
               {(
                 [
@@ -278,17 +281,7 @@ export default async function EvalRunPage({ params }: { params: Promise<{ id: st
         <h2 className="text-lg font-semibold">Claims</h2>
         <div className="max-w-full overflow-x-auto">
           <table className="w-full border-collapse text-xs">
-            <thead className="text-left text-black/60">
-              <tr>
-                <th className="p-1">#</th>
-                <th className="p-1">claim</th>
-                <th className="p-1">gold</th>
-                <th className="p-1">verdict</th>
-                <th className="p-1">rounds</th>
-                <th className="p-1 text-right">tokens</th>
-                <th className="p-1">status</th>
-              </tr>
-            </thead>
+            <TableHead columns={["#", "claim", "gold", "verdict", "rounds", ["tokens", "text-right"], "status"]} />
             <tbody>
               {r.items.slice(0, 500).map((i) => (
                 <tr key={i.item_id} className="border-t border-black/10 align-top">

@@ -1,5 +1,5 @@
-import Link from "next/link";
 import { Breadcrumbs } from "@/components/ui/breadcrumbs";
+import { Section } from "@/components/ui/section";
 import { PostButton } from "@/components/ui/post-button";
 import { notFound } from "next/navigation";
 import { getDb } from "@/db/client";
@@ -66,10 +66,7 @@ export default async function WebhookPage({ params }: { params: Promise<{ id: st
         </div>
       </div>
 
-      <section className="space-y-3" aria-labelledby="log">
-        <h2 id="log" className="text-lg font-semibold">
-          Delivery log
-        </h2>
+      <Section id="log" title="Delivery log">
         {deliveries.length === 0 ? (
           <p className="text-sm text-black/60">Nothing sent yet: events appear here as they happen.</p>
         ) : (
@@ -139,12 +136,9 @@ export default async function WebhookPage({ params }: { params: Promise<{ id: st
             })}
           </ul>
         )}
-      </section>
+      </Section>
 
-      <section className="space-y-3" aria-labelledby="settings">
-        <h2 id="settings" className="text-lg font-semibold">
-          Settings
-        </h2>
+      <Section id="settings" title="Settings">
         {/* Only the fields the form shows: whatever a client component gets is sent to the browser (never the secret). */}
         <SubscriptionForm
           events={EVENT_CHOICES}
@@ -156,25 +150,19 @@ export default async function WebhookPage({ params }: { params: Promise<{ id: st
             active: sub.active,
           }}
         />
-      </section>
+      </Section>
 
-      <section className="space-y-3" aria-labelledby="secret">
-        <h2 id="secret" className="text-lg font-semibold">
-          Signing secret
-        </h2>
+      <Section id="secret" title="Signing secret">
         <p className="max-w-3xl text-sm text-black/70">
           Shown only when made. Replacing it signs every delivery from then on with the new one, so update the receiver
           at the same time.
         </p>
         <ReplaceSecretForm id={sub.id} />
-      </section>
+      </Section>
 
-      <section className="space-y-3" aria-labelledby="delete">
-        <h2 id="delete" className="text-lg font-semibold">
-          Delete
-        </h2>
+      <Section id="delete" title="Delete">
         <DeleteSubscriptionForm id={sub.id} waiting={counts.waiting} logged={counts.total} />
-      </section>
+      </Section>
     </div>
   );
 }
