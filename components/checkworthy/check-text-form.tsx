@@ -167,7 +167,8 @@ function RankForm({ llmModel, rank }: { llmModel: string | null; rank: ReturnTyp
           legend="Scorer"
           legendClassName="text-sm font-medium"
           className="min-w-0"
-          itemClassName="mr-3 mt-1 inline-flex items-center gap-2 text-sm"
+          listClassName="mt-1 flex flex-wrap gap-3 text-sm"
+          itemClassName="flex items-center gap-2"
           boxClassName=""
           chosen={["offline"]}
           options={[

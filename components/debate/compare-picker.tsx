@@ -212,11 +212,12 @@ export function ComparePicker({
         legend="Ensemble verdict (optional)"
         legendClassName="font-medium"
         before={
-          <p className="mb-2 text-xs text-black/60">
+          <p className="text-xs text-black/60">
             A vote over the methods&apos; verdicts, shown as its own row. It never replaces what each method said.
           </p>
         }
-        className="flex flex-col gap-2 text-sm sm:flex-row sm:flex-wrap sm:gap-x-4"
+        className=""
+        listClassName="mt-2 flex flex-col gap-2 text-sm sm:flex-row sm:flex-wrap sm:gap-4"
         itemClassName="flex items-center gap-2"
         boxClassName=""
         chosen={[""]}

@@ -278,8 +278,11 @@ export function ChoiceGroup({
   itemClassName = "flex items-start gap-2",
   boxClassName = "mt-1",
   before,
+  listClassName,
   quiet = false,
 }: {
+  /** Lays the boxes out in a box of their own under the legend and `before` (a row that wraps, say). */
+  listClassName?: string;
   /** The form shows the group's refusal elsewhere (after its button). */
   quiet?: boolean;
   state: FormState;
@@ -302,6 +305,19 @@ export function ChoiceGroup({
       ? [state.values[name]!]
       : (state.lists?.[name] ?? (state.values?.[name] !== undefined ? [state.values[name]!] : chosen));
   const aria = describedBy(state, field);
+  const boxes = options.map((o) => (
+    <label key={o.value} className={`${itemClassName} ${o.className ?? ""}`.trim()}>
+      <input
+        type={type}
+        name={name}
+        value={o.value}
+        defaultChecked={ticked.includes(o.value)}
+        disabled={o.disabled}
+        className={boxClassName}
+      />
+      <span className="min-w-0">{o.label}</span>
+    </label>
+  ));
   return (
     <fieldset
       className={className}
@@ -309,19 +325,7 @@ export function ChoiceGroup({
     >
       <legend className={legendClassName}>{legend}</legend>
       {before}
-      {options.map((o) => (
-        <label key={o.value} className={`${itemClassName} ${o.className ?? ""}`.trim()}>
-          <input
-            type={type}
-            name={name}
-            value={o.value}
-            defaultChecked={ticked.includes(o.value)}
-            disabled={o.disabled}
-            className={boxClassName}
-          />
-          <span className="min-w-0">{o.label}</span>
-        </label>
-      ))}
+      {listClassName ? <div className={listClassName}>{boxes}</div> : boxes}
       {quiet ? null : <FieldError state={state} field={field} />}
     </fieldset>
   );
