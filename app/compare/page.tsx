@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { Made } from "@/components/ui/filter-select";
+import { Made } from "@/components/ui/made";
 import { getDb } from "@/db/client";
 import { listComparisons } from "@/lib/compare/view";
 import { pageReadDebates } from "@/lib/auth/server";

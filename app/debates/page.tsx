@@ -1,5 +1,6 @@
 import Link from "next/link";
-import { FilterSelect, Made } from "@/components/ui/filter-select";
+import { FilterSelect } from "@/components/ui/filter-select";
+import { Made } from "@/components/ui/made";
 import { getDb } from "@/db/client";
 import { pageReadDebates } from "@/lib/auth/server";
 import { can } from "@/lib/auth/policy";
