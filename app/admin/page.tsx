@@ -1,4 +1,7 @@
 import Link from "next/link";
+import { Section } from "@/components/ui/section";
+import { ScrollTable } from "@/components/ui/table-head";
+import { PostButton } from "@/components/ui/post-button";
 import { getDb } from "@/db/client";
 import { USER_ROLES } from "@/db/schema";
 import { listUsers } from "@/db/queries/users";
@@ -45,65 +48,39 @@ export default async function AdminPage() {
         </p>
       </div>
 
-      <section className="space-y-3" aria-labelledby="models">
-        <h2 id="models" className="text-lg font-semibold">
-          Language models
-        </h2>
+      <Section id="models" title="Language models">
         <ModelSettingsForm view={models} />
-      </section>
+      </Section>
 
-      <section className="space-y-3" aria-labelledby="people">
-        <h2 id="people" className="text-lg font-semibold">
-          People
-        </h2>
-        <div className="overflow-x-auto">
-          <table className="w-full text-sm">
-            <thead className="text-left text-black/60">
-              <tr>
-                <th className="py-1 pr-4">Account</th>
-                <th className="py-1 pr-4">Roles</th>
-                <th className="py-1">Access</th>
-              </tr>
-            </thead>
-            <tbody>
-              {users.map((u) => (
-                <tr
-                  key={u.id}
-                  className="border-t border-black/10 align-top"
-                  data-testid="user-row"
-                  data-email={u.email}
-                >
-                  <td className="py-2 pr-4">
-                    <div className="font-medium">{u.email}</div>
-                    {u.name ? <div className="text-black/60">{u.name}</div> : null}
-                  </td>
-                  <td className="py-2 pr-4">
-                    <RolesForm userId={u.id} roles={u.roles} allRoles={[...USER_ROLES]} />
-                  </td>
-                  <td className="py-2">
-                    {u.id === me.id ? (
-                      <span className="text-black/60">you</span>
-                    ) : (
-                      <form action={setDisabledAction}>
-                        <input type="hidden" name="userId" value={u.id} />
-                        <input type="hidden" name="disabled" value={u.disabledAt ? "false" : "true"} />
-                        <button type="submit" className="underline">
-                          {u.disabledAt ? "Enable" : "Disable and sign out"}
-                        </button>
-                      </form>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      </section>
+      <Section id="people" title="People">
+        <ScrollTable columns={["Account", "Roles", "Access"]} cell="py-1 pr-4">
+          {users.map((u) => (
+            <tr key={u.id} className="border-t border-black/10 align-top" data-testid="user-row" data-email={u.email}>
+              <td className="py-2 pr-4">
+                <div className="font-medium">{u.email}</div>
+                {u.name ? <div className="text-black/60">{u.name}</div> : null}
+              </td>
+              <td className="py-2 pr-4">
+                <RolesForm userId={u.id} roles={u.roles} allRoles={[...USER_ROLES]} />
+              </td>
+              <td className="py-2">
+                {u.id === me.id ? (
+                  <span className="text-black/60">you</span>
+                ) : (
+                  <PostButton
+                    action={setDisabledAction}
+                    fields={{ userId: u.id, disabled: u.disabledAt ? "false" : "true" }}
+                  >
+                    {u.disabledAt ? "Enable" : "Disable and sign out"}
+                  </PostButton>
+                )}
+              </td>
+            </tr>
+          ))}
+        </ScrollTable>
+      </Section>
 
-      <section className="space-y-3" aria-labelledby="invite">
-        <h2 id="invite" className="text-lg font-semibold">
-          Invite someone
-        </h2>
+      <Section id="invite" title="Invite someone">
         <InviteForm allRoles={[...USER_ROLES]} />
         {open.length ? (
           <ul className="space-y-1 text-sm">
@@ -112,24 +89,18 @@ export default async function AdminPage() {
                 <span>
                   {i.email} ({i.roles.join(", ")}), until {i.expiresAt.toISOString().slice(0, 10)}
                 </span>
-                <form action={revokeInviteAction}>
-                  <input type="hidden" name="id" value={i.id} />
-                  <button type="submit" className="text-red-800 underline">
-                    Revoke
-                  </button>
-                </form>
+                <PostButton action={revokeInviteAction} fields={{ id: i.id }} className="text-red-800 underline">
+                  Revoke
+                </PostButton>
               </li>
             ))}
           </ul>
         ) : null}
-      </section>
+      </Section>
 
-      <section className="space-y-3" aria-labelledby="settings">
-        <h2 id="settings" className="text-lg font-semibold">
-          Instance settings
-        </h2>
+      <Section id="settings" title="Instance settings">
         <SettingsForm settings={settings} />
-      </section>
+      </Section>
     </div>
   );
 }

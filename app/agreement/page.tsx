@@ -1,4 +1,7 @@
 import { getDb } from "@/db/client";
+import { FilterSelect } from "@/components/ui/filter-select";
+import { ScrollTable } from "@/components/ui/table-head";
+import { Section } from "@/components/ui/section";
 import { annotationFilterOptions } from "@/db/queries/annotations";
 import { GOLD_LABELS } from "@/db/queries/annotations";
 import { getSettings } from "@/db/queries/settings";
@@ -93,34 +96,13 @@ export default async function AgreementPage({ searchParams }: { searchParams: Pr
         role="search"
         aria-label="Agreement filters"
       >
-        <label className="flex flex-col text-xs">
-          Corpus
-          <select
-            name="corpus"
-            defaultValue={filters.corpus ?? ""}
-            className="mt-1 rounded-md border border-black/20 bg-white p-1.5 text-sm"
-          >
-            <option value="">any</option>
-            {options.corpora.map((c) => (
-              <option key={c}>{c}</option>
-            ))}
-          </select>
-        </label>
-        <label className="flex flex-col text-xs">
-          Evaluation run
-          <select
-            name="run"
-            defaultValue={filters.run ?? ""}
-            className="mt-1 rounded-md border border-black/20 bg-white p-1.5 text-sm"
-          >
-            <option value="">any</option>
-            {options.runs.map((r) => (
-              <option key={r.id} value={r.id}>
-                {r.name}
-              </option>
-            ))}
-          </select>
-        </label>
+        <FilterSelect name="corpus" label="Corpus" value={filters.corpus} options={options.corpora} />
+        <FilterSelect
+          name="run"
+          label="Evaluation run"
+          value={filters.run}
+          options={options.runs.map((r) => [r.id, r.name] as const)}
+        />
         <button className="rounded-md border border-black/20 px-3 py-1.5 text-sm">Filter</button>
       </form>
 
@@ -134,10 +116,7 @@ export default async function AgreementPage({ searchParams }: { searchParams: Pr
         {report.bootstrap.resamples} resamples).
       </p>
 
-      <section aria-labelledby="overall" className="space-y-2">
-        <h2 id="overall" className="text-lg font-semibold">
-          All annotators
-        </h2>
+      <Section id="overall" title="All annotators" className="space-y-2">
         <dl className="grid gap-2 sm:grid-cols-2">
           <div className="rounded-md border border-black/10 bg-white p-3">
             <dt className="text-sm text-black/60">Fleiss&apos; kappa</dt>
@@ -152,49 +131,31 @@ export default async function AgreementPage({ searchParams }: { searchParams: Pr
             </dd>
           </div>
         </dl>
-      </section>
+      </Section>
 
-      <section aria-labelledby="pairs" className="space-y-2">
-        <h2 id="pairs" className="text-lg font-semibold">
-          Annotator pairs (Cohen&apos;s kappa)
-        </h2>
+      <Section id="pairs" title={<>Annotator pairs (Cohen&apos;s kappa)</>} className="space-y-2">
         {report.pairs.length ? (
           // A wide table scrolls inside its own box on a phone instead of widening the page.
-          <div className="overflow-x-auto">
-            <table className="w-full text-sm" data-testid="pairs">
-              <thead className="text-left text-black/60">
-                <tr>
-                  <th className="py-1 pr-4">Pair</th>
-                  <th className="py-1 pr-4">Debates</th>
-                  <th className="py-1 pr-4">Agreement</th>
-                  <th className="py-1">Cohen&apos;s kappa [CI]</th>
-                </tr>
-              </thead>
-              <tbody>
-                {report.pairs.map((p) => (
-                  <tr key={`${p.a}|${p.b}`} className="border-t border-black/10">
-                    <td className="break-all py-1 pr-4">
-                      {p.a} · {p.b}
-                    </td>
-                    <td className="py-1 pr-4 tabular-nums">{p.n}</td>
-                    <td className="py-1 pr-4 tabular-nums">{pct(p.percentAgreement)}</td>
-                    <td className="py-1">
-                      <Est e={p.cohenKappa} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <ScrollTable columns={["Pair", "Debates", "Agreement", "Cohen's kappa [CI]"]} testId="pairs" cell="py-1 pr-4">
+            {report.pairs.map((p) => (
+              <tr key={`${p.a}|${p.b}`} className="border-t border-black/10">
+                <td className="break-all py-1 pr-4">
+                  {p.a} · {p.b}
+                </td>
+                <td className="py-1 pr-4 tabular-nums">{p.n}</td>
+                <td className="py-1 pr-4 tabular-nums">{pct(p.percentAgreement)}</td>
+                <td className="py-1">
+                  <Est e={p.cohenKappa} />
+                </td>
+              </tr>
+            ))}
+          </ScrollTable>
         ) : (
           <p className="text-sm text-black/60">No debate has two annotators yet.</p>
         )}
-      </section>
+      </Section>
 
-      <section aria-labelledby="judge" className="space-y-2">
-        <h2 id="judge" className="text-lg font-semibold">
-          The judge against the annotators&apos; majority
-        </h2>
+      <Section id="judge" title={<>The judge against the annotators&apos; majority</>} className="space-y-2">
         <p className="text-sm">
           Accuracy <Est e={report.judge.accuracy} testId="judge-accuracy" /> · Cohen&apos;s kappa{" "}
           <Est e={report.judge.cohenKappa} />
@@ -240,53 +201,42 @@ export default async function AgreementPage({ searchParams }: { searchParams: Pr
             </tbody>
           </table>
         </div>
-      </section>
+      </Section>
 
-      <section aria-labelledby="people" className="space-y-2">
-        <h2 id="people" className="text-lg font-semibold">
-          Per annotator
-        </h2>
+      <Section id="people" title="Per annotator" className="space-y-2">
         {report.annotators.length ? (
-          <div className="overflow-x-auto">
-            <table className="w-full text-sm" data-testid="annotators">
-              <thead className="text-left text-black/60">
-                <tr>
-                  <th className="py-1 pr-4">Annotator</th>
-                  <th className="py-1 pr-4">Labels</th>
-                  <th className="py-1 pr-4">Median time</th>
-                  <th className="py-1">Agreement with the others&apos; majority</th>
-                </tr>
-              </thead>
-              <tbody>
-                {report.annotators.map((a) => (
-                  <tr key={a.annotator} className="border-t border-black/10" data-annotator={a.annotator}>
-                    <td className="break-all py-1 pr-4">{a.annotator}</td>
-                    <td className="py-1 pr-4">
-                      <Bar value={a.count} max={maxCount} text={String(a.count)} />
-                    </td>
-                    <td className="py-1 pr-4">
-                      <Bar
-                        value={a.medianSeconds}
-                        max={maxSecs}
-                        text={a.medianSeconds === null ? "—" : `${Math.round(a.medianSeconds)} s`}
-                      />
-                    </td>
-                    <td className="py-1">
-                      <Bar
-                        value={a.agreementWithOthers}
-                        max={1}
-                        text={`${pct(a.agreementWithOthers)} of ${a.comparable}`}
-                      />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <ScrollTable
+            columns={["Annotator", "Labels", "Median time", "Agreement with the others' majority"]}
+            testId="annotators"
+            cell="py-1 pr-4"
+          >
+            {report.annotators.map((a) => (
+              <tr key={a.annotator} className="border-t border-black/10" data-annotator={a.annotator}>
+                <td className="break-all py-1 pr-4">{a.annotator}</td>
+                <td className="py-1 pr-4">
+                  <Bar value={a.count} max={maxCount} text={String(a.count)} />
+                </td>
+                <td className="py-1 pr-4">
+                  <Bar
+                    value={a.medianSeconds}
+                    max={maxSecs}
+                    text={a.medianSeconds === null ? "—" : `${Math.round(a.medianSeconds)} s`}
+                  />
+                </td>
+                <td className="py-1">
+                  <Bar
+                    value={a.agreementWithOthers}
+                    max={1}
+                    text={`${pct(a.agreementWithOthers)} of ${a.comparable}`}
+                  />
+                </td>
+              </tr>
+            ))}
+          </ScrollTable>
         ) : (
           <p className="text-sm text-black/60">No labels yet.</p>
         )}
-      </section>
+      </Section>
     </div>
   );
 }

@@ -1,4 +1,6 @@
 import Link from "next/link";
+import { Section } from "@/components/ui/section";
+import { FilterSelect } from "@/components/ui/filter-select";
 import { redirect } from "next/navigation";
 import { getDb } from "@/db/client";
 import { debateVisibility, viewerPolicyFrom } from "@/lib/auth/visibility";
@@ -106,21 +108,12 @@ export default async function AnnotatePage({ searchParams }: { searchParams: Pro
     !!view && debateVisibility({ ...viewerPolicyFrom(me, settings), labelling: true }, !!previous).verdict;
 
   const select = (name: keyof QueueFilters, label: string, values: Array<{ value: string; label: string }>) => (
-    <label className="flex flex-col text-xs">
-      {label}
-      <select
-        name={name}
-        defaultValue={filters[name] ?? ""}
-        className="mt-1 rounded-md border border-black/20 bg-white p-1.5 text-sm"
-      >
-        <option value="">any</option>
-        {values.map((v) => (
-          <option key={v.value} value={v.value}>
-            {v.label}
-          </option>
-        ))}
-      </select>
-    </label>
+    <FilterSelect
+      name={name}
+      label={label}
+      value={filters[name]}
+      options={values.map((v) => [v.value, v.label] as const)}
+    />
   );
   const plain = (xs: string[]) => xs.map((x) => ({ value: x, label: x }));
 
@@ -196,10 +189,7 @@ export default async function AnnotatePage({ searchParams }: { searchParams: Pro
                 nextHref={nextId ? href(filters, { debate: nextId }) : href(filters)}
               />
               {trail.length ? (
-                <section aria-labelledby="history" className="space-y-2">
-                  <h2 id="history" className="text-lg font-semibold">
-                    Your versions
-                  </h2>
+                <Section id="history" title="Your versions" className="space-y-2">
                   <ol className="space-y-1 text-sm" data-testid="version-history">
                     {trail.map((t) => (
                       <li key={t.audit.id} className="rounded-md border border-black/10 bg-white p-2">
@@ -209,13 +199,10 @@ export default async function AnnotatePage({ searchParams }: { searchParams: Pro
                       </li>
                     ))}
                   </ol>
-                </section>
+                </Section>
               ) : null}
               {othersShown.length ? (
-                <section aria-labelledby="others" className="space-y-2">
-                  <h2 id="others" className="text-lg font-semibold">
-                    Other annotators
-                  </h2>
+                <Section id="others" title="Other annotators" className="space-y-2">
                   <ul className="text-sm" data-testid="other-labels">
                     {othersShown.map((a) => (
                       <li key={a.id}>
@@ -223,7 +210,7 @@ export default async function AnnotatePage({ searchParams }: { searchParams: Pro
                       </li>
                     ))}
                   </ul>
-                </section>
+                </Section>
               ) : null}
             </>
           ) : (

@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { Made } from "@/components/ui/made";
 import { getDb } from "@/db/client";
 import { listComparisons } from "@/lib/compare/view";
 import { pageReadDebates } from "@/lib/auth/server";
@@ -94,9 +95,7 @@ export default async function ComparisonsPage({ searchParams }: { searchParams: 
                         {ensemble.pending ? " (provisional)" : ""}
                       </span>
                     ) : null}
-                    <time dateTime={r.createdAt.toISOString()}>
-                      {r.createdAt.toISOString().slice(0, 16).replace("T", " ")}
-                    </time>
+                    <Made at={r.createdAt} />
                   </span>
                 </Link>
               </li>

@@ -1,4 +1,6 @@
 import Link from "next/link";
+import { FilterSelect } from "@/components/ui/filter-select";
+import { Made } from "@/components/ui/made";
 import { getDb } from "@/db/client";
 import { pageReadDebates } from "@/lib/auth/server";
 import { can } from "@/lib/auth/policy";
@@ -48,26 +50,7 @@ export default async function DebatesPage({ searchParams }: { searchParams: Prom
     name: keyof typeof filters,
     label: string,
     values: ReadonlyArray<string | readonly [string, string]>,
-  ) => (
-    <label className="flex flex-col text-xs">
-      {label}
-      <select
-        name={name}
-        defaultValue={filters[name] ?? ""}
-        className="mt-1 rounded-md border border-black/20 bg-white p-1.5 text-sm"
-      >
-        <option value="">any</option>
-        {values.map((v) => {
-          const [value, words] = typeof v === "string" ? [v, v] : v;
-          return (
-            <option key={value} value={value}>
-              {words}
-            </option>
-          );
-        })}
-      </select>
-    </label>
-  );
+  ) => <FilterSelect name={name} label={label} value={filters[name]} options={values} />;
   return (
     <div className="space-y-6">
       <div className="flex flex-wrap items-center justify-between gap-3">
@@ -157,9 +140,7 @@ export default async function DebatesPage({ searchParams }: { searchParams: Prom
                   <span>{r.status}</span>
                   {r.variant ? <span>{r.variant}</span> : null}
                   {r.corpus ? <span>{r.corpus}</span> : null}
-                  <time dateTime={r.createdAt.toISOString()}>
-                    {r.createdAt.toISOString().slice(0, 16).replace("T", " ")}
-                  </time>
+                  <Made at={r.createdAt} />
                 </span>
               </Link>
             </li>

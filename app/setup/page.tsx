@@ -1,10 +1,10 @@
 import { redirect } from "next/navigation";
+import { NEW_PASSWORD, YOUR_NAME } from "@/components/auth-fields";
 import { getDb } from "@/db/client";
 import { countUsers } from "@/db/queries/users";
 import { getConfig } from "@/lib/config";
 import { ensureSetupCode, setupCodeFile, setupCodeMessage } from "@/lib/auth/setup";
 import { AuthForm } from "@/components/auth-form";
-import { MIN_PASSWORD_LENGTH } from "@/lib/auth/password";
 import { setupAction } from "../signin/actions";
 
 export const dynamic = "force-dynamic";
@@ -31,16 +31,9 @@ export default async function SetupPage() {
         action={setupAction}
         fields={[
           { name: "code", label: "Setup code", autoComplete: "off" },
-          { name: "name", label: "Your name", autoComplete: "name", required: false },
+          YOUR_NAME,
           { name: "email", label: "Email", type: "email", autoComplete: "username" },
-          {
-            name: "password",
-            label: "Password",
-            type: "password",
-            autoComplete: "new-password",
-            hint: `At least ${MIN_PASSWORD_LENGTH} characters.`,
-          },
-          { name: "confirm", label: "Password again", type: "password", autoComplete: "new-password" },
+          ...NEW_PASSWORD,
         ]}
         submit="Create admin account"
       />

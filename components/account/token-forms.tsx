@@ -2,11 +2,18 @@
 
 import { createTokenAction, type TokenFormState } from "@/app/account/tokens/actions";
 import { useServerForm } from "@/components/forms/use-server-form";
-import { FieldError, FormError } from "@/components/forms/form-errors";
+import { FormError } from "@/components/forms/form-errors";
+import { ChoiceGroup, SelectField, TextField } from "@/components/ui/field";
+import { SubmitButton } from "@/components/ui/button";
 import { listOf } from "@/lib/forms/state";
 
 const INITIAL: TokenFormState = {};
-const button = "rounded-md border border-black/20 bg-white px-3 py-1.5 text-sm hover:bg-black/5 disabled:opacity-60";
+const EXPIRES = [
+  { value: "30", label: "in 30 days" },
+  { value: "90", label: "in 90 days" },
+  { value: "365", label: "in a year" },
+  { value: "never", label: "never" },
+];
 const input = "mt-1 block w-full max-w-sm rounded-md border border-black/20 bg-white px-2 py-1.5 font-normal";
 
 /**
@@ -25,67 +32,40 @@ export function CreateTokenForm({
 }) {
   const { state, pending, formProps } = useServerForm(createTokenAction, INITIAL);
   const ticked = listOf(state, "scope") ?? [];
+  const text = { state, inputClassName: input };
   return (
     <form {...formProps} className="space-y-3" noValidate>
-      <label className="block text-sm font-medium">
-        Name
-        <input
-          name="name"
-          required
-          maxLength={80}
-          placeholder="e.g. CMS, tipline bot"
-          defaultValue={state.values?.name}
-          aria-invalid={state.field === "name" || undefined}
-          className={input}
-        />
-      </label>
-      <FieldError state={state} field="name" />
+      <TextField {...text} name="name" label="Name" required maxLength={80} placeholder="e.g. CMS, tipline bot" />
       {people ? (
-        <label className="block text-sm font-medium">
-          Acts for
-          <select name="userId" defaultValue={state.values?.userId ?? me} className={input}>
-            {people.map((p) => (
-              <option key={p.id} value={p.id}>
-                {p.email}
-                {p.id === me ? " (you)" : ""}
-              </option>
-            ))}
-          </select>
-        </label>
+        <SelectField
+          {...text}
+          name="userId"
+          label="Acts for"
+          defaultValue={me}
+          options={people.map((p) => ({ value: p.id, label: `${p.email}${p.id === me ? " (you)" : ""}` }))}
+        />
       ) : null}
-      <FieldError state={state} field="userId" />
-      <fieldset className="space-y-1 text-sm">
-        <legend className="mb-1 font-medium">What it may do besides reading</legend>
-        {scopes.length === 0 ? <p className="text-black/60">Your roles allow reading only.</p> : null}
-        {scopes.map((s) => (
-          <label key={s.name} className="flex items-start gap-2">
-            <input
-              type="checkbox"
-              name="scope"
-              value={s.name}
-              defaultChecked={ticked.includes(s.name)}
-              className="mt-1"
-            />
-            <span>
+      <ChoiceGroup
+        state={state}
+        name="scope"
+        legend="What it may do besides reading"
+        className="space-y-1 text-sm"
+        chosen={ticked}
+        before={scopes.length === 0 ? <p className="text-black/60">Your roles allow reading only.</p> : null}
+        options={scopes.map((s) => ({
+          value: s.name,
+          label: (
+            <>
               {s.words} <code className="text-xs text-black/60">{s.name}</code>
-            </span>
-          </label>
-        ))}
-        <FieldError state={state} field="scope" />
-      </fieldset>
-      <label className="block text-sm font-medium">
-        Expires
-        <select name="expires" defaultValue={state.values?.expires ?? "90"} className={input}>
-          <option value="30">in 30 days</option>
-          <option value="90">in 90 days</option>
-          <option value="365">in a year</option>
-          <option value="never">never</option>
-        </select>
-      </label>
-      <button type="submit" disabled={pending} className={button}>
+            </>
+          ),
+        }))}
+      />
+      <SelectField {...text} name="expires" label="Expires" defaultValue="90" options={EXPIRES} />
+      <SubmitButton pending={pending} look="secondary">
         Create token
-      </button>
-      <FormError state={state} shown={["name", "scope", "userId"]} />
+      </SubmitButton>
+      <FormError state={state} shown={people ? ["name", "scope", "userId"] : ["name", "scope"]} />
       {state.token ? (
         <div role="status" className="space-y-2 rounded-md bg-green-50 p-3 text-sm text-green-950">
           <p>{state.message}</p>

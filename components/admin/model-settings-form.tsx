@@ -4,6 +4,8 @@ import { modelSettingsAction, type AdminState } from "@/app/admin/actions";
 import type { KeyView, ModelSettingsView } from "@/lib/ai/model-settings-form";
 import { useServerForm } from "@/components/forms/use-server-form";
 import { FieldError, FormError } from "@/components/forms/form-errors";
+import { CheckboxField, TextField } from "@/components/ui/field";
+import { SubmitButton } from "@/components/ui/button";
 
 const INITIAL: AdminState = {};
 const input = "mt-1 block w-full rounded-md border border-black/20 bg-white px-2 py-1.5 font-normal";
@@ -14,11 +16,46 @@ function keyWords(k: KeyView) {
   return k.set ? (k.hint ? `set, ends in …${k.hint}` : "set") : "not set";
 }
 
-function Fallback({ value }: { value?: string }) {
+/** What an empty field falls back to. */
+function fallback(value?: string) {
+  return <>Empty: {value ? <>the environment&apos;s {value}</> : "nothing (not set in the environment either)"}.</>;
+}
+
+/** One provider's settings: its key and, for a proxy or gateway, its address. */
+function ProviderBlock({
+  state,
+  provider,
+  title,
+  saved,
+  envKey,
+  envBaseURL,
+  placeholder,
+}: {
+  state: AdminState;
+  provider: "openai" | "anthropic";
+  title: string;
+  saved: { key: KeyView; baseURL: string };
+  envKey: boolean;
+  envBaseURL?: string;
+  placeholder: string;
+}) {
   return (
-    <p className={note}>
-      Empty: {value ? <>the environment&apos;s {value}</> : "nothing (not set in the environment either)"}.
-    </p>
+    <fieldset className="space-y-2 rounded-md border border-black/10 p-3">
+      <legend className="px-1 font-semibold">{title}</legend>
+      <KeyField name={`${provider}_api_key`} label="API key" saved={saved.key} envSet={envKey} />
+      <FieldError state={state} field={`${provider}_api_key`} />
+      <TextField
+        state={state}
+        name={`${provider}_base_url`}
+        label="Address (only for a proxy or gateway)"
+        labelClassName="block font-medium"
+        inputClassName={input}
+        hintClassName={note}
+        defaultValue={saved.baseURL}
+        placeholder={placeholder}
+        hint={fallback(envBaseURL)}
+      />
+    </fieldset>
   );
 }
 
@@ -54,7 +91,8 @@ function KeyField({ name, label, saved, envSet }: { name: string; label: string;
 
 export function ModelSettingsForm({ view }: { view: ModelSettingsView }) {
   const { state, pending, formProps } = useServerForm(modelSettingsAction, INITIAL);
-  const v = (name: string, saved: string) => state.values?.[name] ?? saved;
+  const text = { state, labelClassName: "block font-medium", inputClassName: input, hintClassName: note };
+  const compat = { ...text, labelClassName: "block" };
   const servers = [
     ...view.saved.compatible,
     { name: "", baseURL: "", key: { set: false } as KeyView, model: "", logprobs: true },
@@ -84,94 +122,69 @@ export function ModelSettingsForm({ view }: { view: ModelSettingsView }) {
           ))}
         </ul>
       ) : null}
-      <div>
-        <label className="block font-medium">
-          Default model
-          <input
-            name="default_model"
-            defaultValue={v("default_model", view.saved.defaultModel)}
-            placeholder="e.g. openai:gpt-4o-mini"
-            aria-invalid={state.field === "default_model" || undefined}
-            className={input}
-          />
-        </label>
-        <p className={note}>
-          openai:&lt;model&gt;, anthropic:&lt;model&gt;, openai-compatible:&lt;server&gt; or local:&lt;preset&gt;.
-        </p>
-        <Fallback value={view.env.defaultModel && `DEFAULT_MODEL=${view.env.defaultModel}`} />
-        <FieldError state={state} field="default_model" />
-      </div>
-      <div>
-        <label className="block font-medium">
-          Models per role
-          <input
-            name="role_models"
-            defaultValue={v("role_models", view.saved.roleModels)}
-            placeholder="e.g. judge=openai:gpt-4o, debater=openai:gpt-4o-mini"
-            aria-invalid={state.field === "role_models" || undefined}
-            className={input}
-          />
-        </label>
-        <Fallback value={view.env.roleModels && `ROLE_MODELS=${view.env.roleModels}`} />
-        <FieldError state={state} field="role_models" />
-      </div>
-      <div>
-        <label className="block font-medium">
-          More models the debate forms offer
-          <input
-            name="web_models"
-            defaultValue={v("web_models", view.saved.webModels)}
-            placeholder="comma-separated model ids"
-            aria-invalid={state.field === "web_models" || undefined}
-            className={input}
-          />
-        </label>
-        <p className={note}>
-          Added to the environment&apos;s WEB_MODELS{view.env.webModels ? ` (${view.env.webModels})` : ""}.
-        </p>
-        <FieldError state={state} field="web_models" />
-      </div>
+      {[
+        {
+          name: "default_model",
+          label: "Default model",
+          defaultValue: view.saved.defaultModel,
+          placeholder: "e.g. openai:gpt-4o-mini",
+          hint: (
+            <>
+              openai:&lt;model&gt;, anthropic:&lt;model&gt;, openai-compatible:&lt;server&gt; or local:&lt;preset&gt;.
+              <br />
+              {fallback(view.env.defaultModel && `DEFAULT_MODEL=${view.env.defaultModel}`)}
+            </>
+          ),
+        },
+        {
+          name: "role_models",
+          label: "Models per role",
+          defaultValue: view.saved.roleModels,
+          placeholder: "e.g. judge=openai:gpt-4o, debater=openai:gpt-4o-mini",
+          hint: fallback(view.env.roleModels && `ROLE_MODELS=${view.env.roleModels}`),
+        },
+        {
+          name: "web_models",
+          label: "More models the debate forms offer",
+          defaultValue: view.saved.webModels,
+          placeholder: "comma-separated model ids",
+          hint: <>Added to the environment&apos;s WEB_MODELS{view.env.webModels ? ` (${view.env.webModels})` : ""}.</>,
+        },
+      ].map((f) => (
+        <TextField key={f.name} {...text} {...f} />
+      ))}
 
-      <fieldset className="space-y-2 rounded-md border border-black/10 p-3">
-        <legend className="px-1 font-semibold">OpenAI</legend>
-        <KeyField name="openai_api_key" label="API key" saved={view.saved.openai.key} envSet={view.env.openaiKey} />
-        <FieldError state={state} field="openai_api_key" />
-        <label className="block font-medium">
-          Address (only for a proxy or gateway)
-          <input
-            name="openai_base_url"
-            defaultValue={v("openai_base_url", view.saved.openai.baseURL)}
-            placeholder="https://api.openai.com/v1"
-            aria-invalid={state.field === "openai_base_url" || undefined}
-            className={input}
-          />
-        </label>
-        <Fallback value={view.env.openaiBaseURL && `OPENAI_BASE_URL=${view.env.openaiBaseURL}`} />
-        <FieldError state={state} field="openai_base_url" />
-      </fieldset>
-
-      <fieldset className="space-y-2 rounded-md border border-black/10 p-3">
-        <legend className="px-1 font-semibold">Anthropic</legend>
-        <KeyField
-          name="anthropic_api_key"
-          label="API key"
-          saved={view.saved.anthropic.key}
-          envSet={view.env.anthropicKey}
+      {(
+        [
+          [
+            "openai",
+            "OpenAI",
+            view.env.openaiKey,
+            "OPENAI_BASE_URL",
+            view.env.openaiBaseURL,
+            "https://api.openai.com/v1",
+          ],
+          [
+            "anthropic",
+            "Anthropic",
+            view.env.anthropicKey,
+            "ANTHROPIC_BASE_URL",
+            view.env.anthropicBaseURL,
+            "https://api.anthropic.com/v1",
+          ],
+        ] as const
+      ).map(([provider, title, envKey, envName, envURL, placeholder]) => (
+        <ProviderBlock
+          key={provider}
+          state={state}
+          provider={provider}
+          title={title}
+          saved={view.saved[provider]}
+          envKey={envKey}
+          envBaseURL={envURL && `${envName}=${envURL}`}
+          placeholder={placeholder}
         />
-        <FieldError state={state} field="anthropic_api_key" />
-        <label className="block font-medium">
-          Address (only for a proxy or gateway)
-          <input
-            name="anthropic_base_url"
-            defaultValue={v("anthropic_base_url", view.saved.anthropic.baseURL)}
-            placeholder="https://api.anthropic.com/v1"
-            aria-invalid={state.field === "anthropic_base_url" || undefined}
-            className={input}
-          />
-        </label>
-        <Fallback value={view.env.anthropicBaseURL && `ANTHROPIC_BASE_URL=${view.env.anthropicBaseURL}`} />
-        <FieldError state={state} field="anthropic_base_url" />
-      </fieldset>
+      ))}
 
       <fieldset className="space-y-3 rounded-md border border-black/10 p-3">
         <legend className="px-1 font-semibold">Servers that speak the OpenAI API (Ollama, vLLM, llama.cpp)</legend>
@@ -192,50 +205,38 @@ export function ModelSettingsForm({ view }: { view: ModelSettingsView }) {
               <p className="font-medium">{s.name ? `Server "${s.name}"` : "Add a server"}</p>
               <input type="hidden" name={f("was")} value={s.name} />
               <div className="grid gap-2 sm:grid-cols-2">
-                <label className="block">
-                  Name
-                  <input
-                    name={f("name")}
-                    defaultValue={v(f("name"), s.name)}
-                    placeholder="e.g. ollama"
-                    aria-invalid={state.field === f("name") || undefined}
-                    className={input}
+                {[
+                  { field: "name", label: "Name", saved: s.name, placeholder: "e.g. ollama" },
+                  { field: "base_url", label: "Address", saved: s.baseURL, placeholder: "http://127.0.0.1:11434/v1" },
+                  {
+                    field: "model",
+                    label: "Model (when the id names none)",
+                    saved: s.model,
+                    placeholder: "e.g. llama3.1:8b",
+                  },
+                ].map((c) => (
+                  <TextField
+                    key={c.field}
+                    {...compat}
+                    name={f(c.field)}
+                    label={c.label}
+                    defaultValue={c.saved}
+                    placeholder={c.placeholder}
                   />
-                </label>
-                <label className="block">
-                  Address
-                  <input
-                    name={f("base_url")}
-                    defaultValue={v(f("base_url"), s.baseURL)}
-                    placeholder="http://127.0.0.1:11434/v1"
-                    aria-invalid={state.field === f("base_url") || undefined}
-                    className={input}
-                  />
-                </label>
-                <label className="block">
-                  Model (when the id names none)
-                  <input
-                    name={f("model")}
-                    defaultValue={v(f("model"), s.model)}
-                    placeholder="e.g. llama3.1:8b"
-                    className={input}
-                  />
-                </label>
+                ))}
                 <div>
                   <KeyField name={f("api_key")} label="Key (if the server wants one)" saved={s.key} envSet={false} />
+                  <FieldError state={state} field={f("api_key")} />
                 </div>
               </div>
-              <label className="flex items-center gap-1">
-                <input
-                  type="checkbox"
-                  name={f("logprobs")}
-                  defaultChecked={state.values ? state.values[f("logprobs")] === "on" : s.logprobs}
-                />
-                It returns token probabilities (vLLM, llama.cpp and Ollama do)
-              </label>
-              <FieldError state={state} field={f("name")} />
-              <FieldError state={state} field={f("base_url")} />
-              <FieldError state={state} field={f("api_key")} />
+              <CheckboxField
+                state={state}
+                name={f("logprobs")}
+                checked={s.logprobs}
+                className="flex items-center gap-1"
+                boxClassName=""
+                label="It returns token probabilities (vLLM, llama.cpp and Ollama do)"
+              />
             </div>
           );
         })}
@@ -243,33 +244,27 @@ export function ModelSettingsForm({ view }: { view: ModelSettingsView }) {
 
       <fieldset className="space-y-2 rounded-md border border-black/10 p-3">
         <legend className="px-1 font-semibold">A model file on this server (GGUF)</legend>
-        <label className="block font-medium">
-          Path of the file, used by local: models
-          <input
-            name="local_model_path"
-            defaultValue={v("local_model_path", view.saved.localModelPath)}
-            placeholder="/srv/models/qwen2.5-1.5b-instruct-q4_k_m.gguf"
-            aria-invalid={state.field === "local_model_path" || undefined}
-            className={input}
-          />
-        </label>
-        <Fallback
-          value={
+        <TextField
+          {...text}
+          name="local_model_path"
+          label="Path of the file, used by local: models"
+          defaultValue={view.saved.localModelPath}
+          placeholder="/srv/models/qwen2.5-1.5b-instruct-q4_k_m.gguf"
+          hint={fallback(
             view.env.localModelPath
               ? `LOCAL_MODEL_PATH=${view.env.localModelPath}`
-              : "model cache (presets named local:<preset> are looked up there)"
-          }
+              : "model cache (presets named local:<preset> are looked up there)",
+          )}
         />
-        <FieldError state={state} field="local_model_path" />
       </fieldset>
 
-      <button
-        type="submit"
-        disabled={pending}
+      <SubmitButton
+        pending={pending}
+        busy="Checking the models…"
         className="rounded-md bg-ink px-4 py-2 font-medium text-white hover:bg-black disabled:opacity-60"
       >
-        {pending ? "Checking the models…" : "Check and save"}
-      </button>
+        Check and save
+      </SubmitButton>
       <FormError state={state} shown={fields} className="rounded-md bg-red-50 p-3 text-sm text-red-900" />
       {state.message && !state.error ? (
         <p role="status" className="text-sm text-green-900" data-testid="model-settings-saved">

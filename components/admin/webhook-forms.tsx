@@ -8,11 +8,12 @@ import {
   type WebhookFormState,
 } from "@/app/admin/webhooks/actions";
 import { useServerForm } from "@/components/forms/use-server-form";
-import { FieldError, FormError } from "@/components/forms/form-errors";
+import { FormError } from "@/components/forms/form-errors";
+import { CheckboxField, ChoiceGroup, TextField } from "@/components/ui/field";
+import { SubmitButton } from "@/components/ui/button";
 import { listOf } from "@/lib/forms/state";
 
 const INITIAL: WebhookFormState = {};
-const button = "rounded-md border border-black/20 bg-white px-3 py-1 text-sm hover:bg-black/5 disabled:opacity-60";
 const input = "mt-1 block w-full rounded-md border border-black/20 bg-white px-2 py-1.5 font-normal";
 
 export type EventChoice = { type: string; description: string };
@@ -49,61 +50,59 @@ export function SubscriptionForm({
     INITIAL,
     { clearOnSuccess: !subscription },
   );
-  const v = state.error ? state.values : undefined;
+  // After a subscription is made the form empties itself for the next one: only a refusal keeps what was sent.
+  const kept = state.error ? state : {};
   const ticked = (state.error ? listOf(state, "event") : undefined) ?? subscription?.events ?? [];
-  const active = v ? v.active === "on" : (subscription?.active ?? true);
+  const text = { state: kept, labelClassName: "block font-medium", inputClassName: input };
   return (
     <form {...formProps} className="max-w-2xl space-y-3 text-sm" noValidate data-testid="webhook-form">
       {subscription ? <input type="hidden" name="id" value={subscription.id} /> : null}
-      <label className="block font-medium">
-        Target address
-        <input
-          name="url"
-          type="url"
-          required
-          placeholder="https://cms.example.org/hooks/counterpoint"
-          defaultValue={v?.url ?? subscription?.url}
-          aria-invalid={state.field === "url" || undefined}
-          className={input}
-        />
-      </label>
-      <FieldError state={state} field="url" />
-      <label className="block font-medium">
-        Name <span className="font-normal text-black/60">(for you: which system this is)</span>
-        <input
-          name="description"
-          defaultValue={v?.description ?? subscription?.description}
-          placeholder="CMS"
-          aria-invalid={state.field === "description" || undefined}
-          className={input}
-        />
-      </label>
-      <FieldError state={state} field="description" />
-      <fieldset className="space-y-1">
-        <legend className="mb-1 font-medium">Events</legend>
-        {events.map((e) => (
-          <label key={e.type} className="flex items-start gap-2">
-            <input
-              type="checkbox"
-              name="event"
-              value={e.type}
-              defaultChecked={ticked.includes(e.type)}
-              className="mt-1"
-            />
-            <span>
+      <TextField
+        {...text}
+        name="url"
+        type="url"
+        required
+        label="Target address"
+        placeholder="https://cms.example.org/hooks/counterpoint"
+        defaultValue={subscription?.url}
+      />
+      <TextField
+        {...text}
+        name="description"
+        label={
+          <>
+            Name <span className="font-normal text-black/60">(for you: which system this is)</span>
+          </>
+        }
+        defaultValue={subscription?.description}
+        placeholder="CMS"
+      />
+      <ChoiceGroup
+        state={state}
+        name="event"
+        errorField="events"
+        legend="Events"
+        chosen={ticked}
+        options={events.map((e) => ({
+          value: e.type,
+          label: (
+            <>
               <code className="font-mono text-xs">{e.type}</code>: {e.description}
-            </span>
-          </label>
-        ))}
-        <FieldError state={state} field="events" />
-      </fieldset>
-      <label className="flex items-center gap-2">
-        <input type="checkbox" name="active" defaultChecked={active} />
-        Active (off: nothing is sent; deliveries wait until it is on again)
-      </label>
-      <button type="submit" disabled={pending} className={button}>
+            </>
+          ),
+        }))}
+      />
+      <CheckboxField
+        state={kept}
+        name="active"
+        checked={subscription?.active ?? true}
+        className="flex items-center gap-2"
+        boxClassName=""
+        label="Active (off: nothing is sent; deliveries wait until it is on again)"
+      />
+      <SubmitButton pending={pending} look="secondary">
         {subscription ? "Save" : "Subscribe"}
-      </button>
+      </SubmitButton>
       <Outcome state={state} shown={["url", "description", "events"]} />
     </form>
   );
@@ -114,9 +113,9 @@ export function ReplaceSecretForm({ id }: { id: string }) {
   return (
     <form {...formProps} className="space-y-2 text-sm">
       <input type="hidden" name="id" value={id} />
-      <button type="submit" disabled={pending} className={button}>
+      <SubmitButton pending={pending} look="secondary">
         Replace the signing secret
-      </button>
+      </SubmitButton>
       <Outcome state={state} shown={[]} />
     </form>
   );
@@ -153,13 +152,9 @@ export function DeleteSubscriptionForm({ id, waiting, logged }: { id: string; wa
         />
         <span>Yes, delete this subscription and its delivery log.</span>
       </label>
-      <button
-        type="submit"
-        disabled={pending}
-        className="rounded-md border border-red-900/40 bg-white px-3 py-1 text-sm text-red-900 hover:bg-red-50 disabled:opacity-60"
-      >
+      <SubmitButton pending={pending} look="danger">
         Delete subscription
-      </button>
+      </SubmitButton>
       <Outcome state={state} shown={[]} />
     </form>
   );

@@ -469,26 +469,24 @@ export function AnnotateTask({
                   </p>
                 )}
                 <div className="flex gap-2" role="radiogroup" aria-label="Was the judge right?">
-                  <button
-                    type="button"
-                    role="radio"
-                    disabled={!judge}
-                    aria-checked={draft.judgeCorrect === true}
-                    className={`${choice(draft.judgeCorrect === true)} disabled:opacity-40`}
-                    onClick={() => update((d) => ({ ...d, judgeCorrect: true }))}
-                  >
-                    Yes <kbd className="ml-1 text-xs opacity-60">y</kbd>
-                  </button>
-                  <button
-                    type="button"
-                    role="radio"
-                    disabled={!judge}
-                    aria-checked={draft.judgeCorrect === false}
-                    className={`${choice(draft.judgeCorrect === false)} disabled:opacity-40`}
-                    onClick={() => update((d) => ({ ...d, judgeCorrect: false }))}
-                  >
-                    No <kbd className="ml-1 text-xs opacity-60">n</kbd>
-                  </button>
+                  {(
+                    [
+                      [true, "Yes", "y"],
+                      [false, "No", "n"],
+                    ] as const
+                  ).map(([right, word, key]) => (
+                    <button
+                      key={word}
+                      type="button"
+                      role="radio"
+                      disabled={!judge}
+                      aria-checked={draft.judgeCorrect === right}
+                      className={`${choice(draft.judgeCorrect === right)} disabled:opacity-40`}
+                      onClick={() => update((d) => ({ ...d, judgeCorrect: right }))}
+                    >
+                      {word} <kbd className="ml-1 text-xs opacity-60">{key}</kbd>
+                    </button>
+                  ))}
                 </div>
               </fieldset>
             </div>

@@ -4,7 +4,9 @@ import Link from "next/link";
 import { MatchCard } from "@/components/matching/match-card";
 import { useState } from "react";
 import { rankTextAction, startClaimsAction } from "@/app/check-text/actions";
-import { FieldError, FormError, errorId } from "@/components/forms/form-errors";
+import { FieldError, FormError } from "@/components/forms/form-errors";
+import { ChoiceGroup, FileField, SelectField, TextAreaField, TextField } from "@/components/ui/field";
+import { SubmitButton } from "@/components/ui/button";
 import { useServerForm } from "@/components/forms/use-server-form";
 import {
   claimDraft,
@@ -30,6 +32,10 @@ export type CheckTextProps = {
   llmModel: string | null;
 };
 
+const BOX = "mt-1 w-full rounded-md border border-black/20 bg-white p-2 text-sm";
+const SELECT = "mt-1 w-full max-w-full rounded-md border border-black/20 bg-white p-2 text-sm";
+const SMALL_LABEL = "block text-xs font-medium";
+const SUBMIT = "rounded-md bg-black px-4 py-2 text-sm font-medium text-white disabled:opacity-50";
 const pct = (x: number) => `${Math.round(x * 100)}%`;
 
 /** Three bands people can tell apart: check-worthy, worth a look, and the rest. */
@@ -78,8 +84,6 @@ function RankForm({ llmModel, rank }: { llmModel: string | null; rank: ReturnTyp
   const [tooBig, setTooBig] = useState<string | null>(null);
   const { state, pending, formProps } = rank;
   const v = state.values ?? {};
-  // One message beside the file: a refusal before sending takes the place of the server's older one.
-  const fileMessage = tooBig;
   return (
     <form
       {...formProps}
@@ -100,104 +104,87 @@ function RankForm({ llmModel, rank }: { llmModel: string | null; rank: ReturnTyp
       encType="multipart/form-data"
     >
       <FormError state={state} shown={["text", "file", "url", "date", "scorer"]} />
-      <div>
-        <label htmlFor="text" className="block font-medium">
-          Text or transcript
-        </label>
-        <p id="text-help" className="mt-1 text-xs text-black/60">
-          A speech, an article or a debate. For a transcript, put each turn on its own line as “NAME: words”, and the
-          sentences keep who said them.
-        </p>
-        <textarea
-          id="text"
-          name="text"
-          rows={10}
-          defaultValue={v.text}
-          key={v.text ?? ""}
-          aria-describedby={state.field === "text" ? errorId("text") : "text-help"}
-          className="mt-1 w-full rounded-md border border-black/20 bg-white p-2 text-sm"
-          data-testid="text-input"
-        />
-        <FieldError state={state} field="text" />
-      </div>
+      <TextAreaField
+        state={state}
+        key={v.text ?? ""}
+        id="text"
+        name="text"
+        label="Text or transcript"
+        labelClassName="block font-medium"
+        hint="A speech, an article or a debate. For a transcript, put each turn on its own line as “NAME: words”, and the sentences keep who said them."
+        hintAbove
+        hintClassName="mt-1 text-xs text-black/60"
+        rows={10}
+        inputClassName={BOX}
+        data-testid="text-input"
+      />
       <div className="grid gap-4 sm:grid-cols-2">
-        <div className="min-w-0">
-          <label htmlFor="file" className="block text-sm font-medium">
-            Or a file <span className="font-normal text-black/60">(.txt, .md, .html, .pdf; up to 900 KB)</span>
-          </label>
-          <input
-            id="file"
-            name="file"
-            type="file"
-            accept=".txt,.md,.html,.htm,.pdf"
-            className="mt-1 block w-full max-w-full text-sm"
-            aria-invalid={fileMessage || state.field === "file" ? true : undefined}
-            aria-describedby={fileMessage ? "file-too-big" : state.field === "file" ? errorId("file") : undefined}
-            onChange={(e) => {
-              const f = e.currentTarget.files?.[0];
-              setTooBig(f && f.size > UPLOAD_MAX_BYTES ? uploadTooBigMessage(f.name) : null);
-            }}
-          />
-          {fileMessage ? (
-            <p id="file-too-big" role="alert" className="mt-1 text-sm text-red-800" data-field-error="file">
-              {fileMessage}
-            </p>
-          ) : (
-            <FieldError state={state} field="file" />
-          )}
-        </div>
-        <div className="min-w-0">
-          <label htmlFor="url" className="block text-sm font-medium">
-            Or a web page’s address
-          </label>
-          <input
-            id="url"
-            name="url"
-            type="url"
-            placeholder="https://"
-            defaultValue={v.url}
-            className="mt-1 w-full rounded-md border border-black/20 bg-white p-2 text-sm"
-          />
-          <FieldError state={state} field="url" />
-        </div>
+        <FileField
+          state={state}
+          id="file"
+          name="file"
+          label={
+            <>
+              Or a file <span className="font-normal text-black/60">(.txt, .md, .html, .pdf; up to 900 KB)</span>
+            </>
+          }
+          accept=".txt,.md,.html,.htm,.pdf"
+          className="min-w-0"
+          alert={tooBig ? { id: "file-too-big", message: tooBig } : null}
+          onChange={(e) => {
+            const f = e.currentTarget.files?.[0];
+            setTooBig(f && f.size > UPLOAD_MAX_BYTES ? uploadTooBigMessage(f.name) : null);
+          }}
+        />
+        <TextField
+          state={state}
+          id="url"
+          name="url"
+          type="url"
+          label="Or a web page’s address"
+          placeholder="https://"
+          className="min-w-0"
+          inputClassName={BOX}
+        />
       </div>
       <div className="flex flex-wrap items-end gap-4">
-        <div>
-          <label htmlFor="date" className="block text-sm font-medium">
-            Said or published on <span className="font-normal text-black/60">(optional)</span>
-          </label>
-          <input
-            id="date"
-            name="date"
-            type="date"
-            defaultValue={v.date}
-            className="mt-1 rounded-md border border-black/20 bg-white p-2 text-sm"
-          />
-          <FieldError state={state} field="date" />
-        </div>
-        <fieldset className="min-w-0">
-          <legend className="text-sm font-medium">Scorer</legend>
-          <div className="mt-1 flex flex-wrap gap-3 text-sm">
-            <label className="flex items-center gap-2">
-              <input type="radio" name="scorer" value="offline" defaultChecked={v.scorer !== "llm"} />
-              Offline (no model, instant)
-            </label>
-            <label className={`flex items-center gap-2 ${llmModel ? "" : "text-black/60"}`}>
-              <input type="radio" name="scorer" value="llm" defaultChecked={v.scorer === "llm"} disabled={!llmModel} />
-              Language model{llmModel ? ` (${llmModel})` : ": none configured"}
-            </label>
-          </div>
-          <FieldError state={state} field="scorer" />
-        </fieldset>
+        <TextField
+          state={state}
+          id="date"
+          name="date"
+          type="date"
+          label={
+            <>
+              Said or published on <span className="font-normal text-black/60">(optional)</span>
+            </>
+          }
+          inputClassName="mt-1 rounded-md border border-black/20 bg-white p-2 text-sm"
+        />
+        <ChoiceGroup
+          state={state}
+          type="radio"
+          name="scorer"
+          legend="Scorer"
+          legendClassName="text-sm font-medium"
+          className="min-w-0"
+          listClassName="mt-1 flex flex-wrap gap-3 text-sm"
+          itemClassName="flex items-center gap-2"
+          boxClassName=""
+          chosen={["offline"]}
+          options={[
+            { value: "offline", label: "Offline (no model, instant)" },
+            {
+              value: "llm",
+              label: `Language model${llmModel ? ` (${llmModel})` : ": none configured"}`,
+              disabled: !llmModel,
+              className: llmModel ? "" : "text-black/60",
+            },
+          ]}
+        />
       </div>
-      <button
-        type="submit"
-        disabled={pending}
-        className="rounded-md bg-black px-4 py-2 text-sm font-medium text-white disabled:opacity-50"
-        data-testid="rank-submit"
-      >
-        {pending ? "Reading the text…" : "Find check-worthy sentences"}
-      </button>
+      <SubmitButton pending={pending} busy="Reading the text…" className={SUBMIT} data-testid="rank-submit">
+        Find check-worthy sentences
+      </SubmitButton>
     </form>
   );
 }
@@ -250,7 +237,7 @@ function StartForm({
         Tick the ones to check, and make each a claim that stands alone: write out who “he” or “we” is and when “this
         year” was. Each starts its own debate.
       </p>
-      <FormError state={state} shown={["pick", "corpus", ...claimFields]} />
+      <FormError state={state} shown={["pick", "corpus", ...claimFields, ...top.map((s) => `date_${s.index}`)]} />
       {speakers.length ? (
         <fieldset className="space-y-2 rounded-md border border-black/10 bg-white p-3" data-testid="speaker-names">
           <legend className="px-1 text-sm font-semibold">Who is speaking</legend>
@@ -304,22 +291,19 @@ function StartForm({
               </label>
               <div className="mt-2 grid gap-2 sm:grid-cols-[1fr_auto]">
                 <div className="min-w-0">
-                  <label htmlFor={`claim_${i}`} className="block text-xs font-medium">
-                    Claim to check
-                  </label>
-                  <textarea
+                  <TextAreaField
+                    state={state}
                     id={`claim_${i}`}
                     name={`claim_${i}`}
+                    label="Claim to check"
+                    labelClassName={SMALL_LABEL}
                     rows={2}
-                    defaultValue={v[`claim_${i}`] ?? claimDraft(s)}
-                    className="mt-1 w-full rounded-md border border-black/20 bg-white p-2 text-sm"
+                    defaultValue={claimDraft(s)}
+                    inputClassName={BOX}
                     data-testid="claim-edit"
+                    hint={needsContext(s) ? "Write out who and when, so the claim reads on its own." : undefined}
+                    hintClassName="mt-1 text-xs text-amber-900"
                   />
-                  {needsContext(s) ? (
-                    <p className="mt-1 text-xs text-amber-900">
-                      Write out who and when, so the claim reads on its own.
-                    </p>
-                  ) : null}
                   {llmModel ? (
                     <StandaloneSuggestionBox
                       sentence={s}
@@ -328,87 +312,66 @@ function StartForm({
                       fieldId={`claim_${i}`}
                     />
                   ) : null}
-                  <FieldError state={state} field={`claim_${i}`} />
                 </div>
-                <div>
-                  <label htmlFor={`date_${i}`} className="block text-xs font-medium">
-                    Said on
-                  </label>
-                  <input
-                    id={`date_${i}`}
-                    name={`date_${i}`}
-                    type="date"
-                    defaultValue={v[`date_${i}`] ?? ranked.date ?? ""}
-                    className="mt-1 rounded-md border border-black/20 bg-white p-2 text-sm"
-                  />
-                </div>
+                <TextField
+                  state={state}
+                  id={`date_${i}`}
+                  name={`date_${i}`}
+                  type="date"
+                  label="Said on"
+                  labelClassName={SMALL_LABEL}
+                  defaultValue={ranked.date ?? ""}
+                  inputClassName="mt-1 rounded-md border border-black/20 bg-white p-2 text-sm"
+                />
               </div>
             </li>
           );
         })}
       </ol>
       <div className="flex flex-wrap gap-4">
-        <div className="min-w-0 max-w-full">
-          <label htmlFor="protocol" className="block text-sm font-medium">
-            Method
-          </label>
-          <select
-            id="protocol"
-            name="protocol"
-            value={method}
-            onChange={(e) => setMethod(e.target.value)}
-            className="mt-1 w-full max-w-full rounded-md border border-black/20 bg-white p-2 text-sm"
-          >
-            {methods.map((m) => (
-              <option key={m.name} value={m.name}>
-                {m.title}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="min-w-0 max-w-full">
-          <label htmlFor="corpus" className="block text-sm font-medium">
-            Evidence from corpus{corpusOptional ? " (optional)" : ""}
-          </label>
-          <select
-            id="corpus"
-            name="corpus"
-            defaultValue={v.corpus ?? corpora[0]?.name ?? ""}
-            className="mt-1 w-full max-w-full rounded-md border border-black/20 bg-white p-2 text-sm"
-          >
-            {corpusOptional ? <option value="">None</option> : null}
-            {corpora.map((c) => (
-              <option key={c.name} value={c.name}>
-                {c.name} ({c.passages.toLocaleString("en")} passages)
-              </option>
-            ))}
-          </select>
-          {corpora.length === 0 ? (
-            <p className="mt-1 text-xs text-black/60">
-              No corpus yet: load documents on the{" "}
-              <Link href="/corpora" className="underline">
-                Corpora
-              </Link>{" "}
-              page.
-            </p>
-          ) : null}
-          <FieldError state={state} field="corpus" />
-        </div>
+        <SelectField
+          state={state}
+          id="protocol"
+          name="protocol"
+          label="Method"
+          value={method}
+          onChange={(e) => setMethod(e.target.value)}
+          options={methods.map((m) => ({ value: m.name, label: m.title }))}
+          className="min-w-0 max-w-full"
+          inputClassName={SELECT}
+        />
+        <SelectField
+          state={state}
+          id="corpus"
+          name="corpus"
+          label={`Evidence from corpus${corpusOptional ? " (optional)" : ""}`}
+          defaultValue={corpora[0]?.name ?? ""}
+          options={[
+            ...(corpusOptional ? [{ value: "", label: "None" }] : []),
+            ...corpora.map((c) => ({
+              value: c.name,
+              label: `${c.name} (${c.passages.toLocaleString("en")} passages)`,
+            })),
+          ]}
+          hint={
+            corpora.length === 0 ? (
+              <>
+                No corpus yet: load documents on the{" "}
+                <Link href="/corpora" className="underline">
+                  Corpora
+                </Link>{" "}
+                page.
+              </>
+            ) : undefined
+          }
+          hintClassName="mt-1 text-xs text-black/60"
+          className="min-w-0 max-w-full"
+          inputClassName={SELECT}
+        />
       </div>
-      <button
-        type="submit"
-        disabled={pending}
-        className="rounded-md bg-black px-4 py-2 text-sm font-medium text-white disabled:opacity-50"
-        data-testid="start-submit"
-      >
-        {pending
-          ? "Starting…"
-          : count > 1
-            ? `Start ${count} debates`
-            : count === 1
-              ? "Start 1 debate"
-              : "Start debates"}
-      </button>
+      <SubmitButton pending={pending} busy="Starting…" className={SUBMIT} data-testid="start-submit">
+        {count > 1 ? `Start ${count} debates` : count === 1 ? "Start 1 debate" : "Start debates"}
+      </SubmitButton>
       {state.started?.length ? (
         <div className="rounded-md bg-green-50 p-3 text-sm" role="status" data-testid="started">
           <p className="font-medium">

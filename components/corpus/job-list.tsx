@@ -2,6 +2,7 @@
 
 import { useActionState, useEffect, useState } from "react";
 import { useRouter } from "next/navigation";
+import { Outcome, SubmitButton } from "@/components/ui/button";
 import { cancelJobAction, resumeJobAction, type FormState } from "@/app/corpora/actions";
 import {
   describeErrors,
@@ -37,18 +38,10 @@ function ResumeButton({ id, onResumed }: { id: string; onResumed: () => void }) 
   return (
     <form action={action} className="flex flex-wrap items-center gap-2">
       <input type="hidden" name="id" value={id} />
-      <button
-        type="submit"
-        disabled={pending}
-        className="rounded-md bg-ink px-3 py-1 text-sm font-medium text-white hover:bg-black disabled:opacity-60"
-      >
-        {pending ? "Resuming…" : "Resume"}
-      </button>
-      {state.error ? (
-        <span role="alert" className="text-sm text-red-800">
-          {state.error}
-        </span>
-      ) : null}
+      <SubmitButton pending={pending} busy="Resuming…">
+        Resume
+      </SubmitButton>
+      <Outcome state={{ error: state.error }} as="span" />
     </form>
   );
 }

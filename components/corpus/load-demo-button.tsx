@@ -2,17 +2,14 @@
 
 import { useFormStatus } from "react-dom";
 import { loadDemoAction } from "@/app/corpora/actions";
+import { SubmitButton } from "@/components/ui/button";
 
 function Submit() {
   const { pending } = useFormStatus();
   return (
-    <button
-      type="submit"
-      disabled={pending}
-      className="rounded-md bg-accent px-4 py-2 font-medium text-white hover:bg-accent/90 disabled:opacity-60"
-    >
-      {pending ? "Starting…" : "Load the demo corpus"}
-    </button>
+    <SubmitButton pending={pending} busy="Starting…" look="accent">
+      Load the demo corpus
+    </SubmitButton>
   );
 }
 

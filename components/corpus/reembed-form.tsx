@@ -2,6 +2,8 @@
 
 import { reembedCorpusAction, type FormState } from "@/app/corpora/actions";
 import { useServerForm } from "@/components/forms/use-server-form";
+import { SelectField } from "@/components/ui/field";
+import { Outcome, SubmitButton } from "@/components/ui/button";
 
 /** Re-embeds the corpus with another model; the job appears in the list above with its progress. */
 export function ReembedForm({ corpus, models }: { corpus: string; models: string[] }) {
@@ -10,37 +12,27 @@ export function ReembedForm({ corpus, models }: { corpus: string; models: string
   return (
     <form {...formProps} className="flex flex-wrap items-center gap-2 text-sm" data-testid="reembed-form">
       <input type="hidden" name="corpus" value={corpus} />
-      <label htmlFor="reembed-model" className="text-black/70">
-        Re-embed with
-      </label>
-      <select
+      <SelectField
+        state={state}
         id="reembed-model"
         name="model"
-        defaultValue={state.values?.model ?? models[0]}
-        className="max-w-full rounded-md border border-black/20 bg-white px-2 py-1 font-mono text-xs"
-      >
-        {models.map((m) => (
-          <option key={m} value={m}>
-            {m}
-          </option>
-        ))}
-      </select>
-      <button
-        type="submit"
-        disabled={pending}
-        className="rounded-md bg-ink px-3 py-1 font-medium text-white hover:bg-black disabled:opacity-60"
-      >
-        {pending ? "Starting…" : "Re-embed"}
-      </button>
-      {state.error ? (
-        <span role="alert" className="text-red-800">
-          {state.error}
-        </span>
-      ) : state.message ? (
-        <span role="status" className="text-black/70">
-          {state.message}
-        </span>
-      ) : null}
+        label="Re-embed with"
+        defaultValue={models[0]}
+        options={models.map((m) => ({ value: m, label: m }))}
+        className="contents"
+        labelClassName="text-black/70"
+        inputClassName="max-w-full rounded-md border border-black/20 bg-white px-2 py-1 font-mono text-xs"
+      />
+      <SubmitButton pending={pending} busy="Starting…">
+        Re-embed
+      </SubmitButton>
+      <Outcome
+        state={state}
+        shown={["model"]}
+        as="span"
+        errorClassName="text-red-800"
+        messageClassName="text-black/70"
+      />
     </form>
   );
 }

@@ -1,6 +1,8 @@
 "use client";
 
 import { useId, useRef, useState } from "react";
+import { TextField } from "@/components/ui/field";
+import { LOOKS, Outcome, SubmitButton } from "@/components/ui/button";
 import { useServerForm } from "@/components/forms/use-server-form";
 import { useRouter } from "next/navigation";
 import { ingestUrlAction, type FormState } from "@/app/corpora/actions";
@@ -172,32 +174,32 @@ export function UploadArea({ corpus, rules }: { corpus: string; rules: UploadRul
 
       <form {...urlForm} className="flex flex-wrap items-end gap-2" noValidate>
         <input type="hidden" name="corpus" value={corpus} />
-        <label className="flex min-w-0 flex-1 flex-col text-sm">
-          Or add a web page or file by its address
-          <input
-            name="url"
-            type="url"
-            inputMode="url"
-            placeholder="https://"
-            defaultValue={urlState.values?.url}
-            aria-invalid={urlState.field === "url" || undefined}
-            className="mt-1 rounded-md border border-black/20 bg-white p-1.5"
-          />
-        </label>
-        <button
-          type="submit"
-          disabled={urlPending}
-          className="rounded-md border border-black/20 bg-white px-3 py-1.5 text-sm font-medium hover:bg-black/5 disabled:opacity-60"
+        <TextField
+          state={urlState}
+          id="corpus-url"
+          name="url"
+          type="url"
+          inputMode="url"
+          placeholder="https://"
+          label="Or add a web page or file by its address"
+          className="flex min-w-0 flex-1 flex-col text-sm"
+          labelClassName=""
+          inputClassName="mt-1 rounded-md border border-black/20 bg-white p-1.5"
+        />
+        <SubmitButton
+          pending={urlPending}
+          busy="Fetching…"
+          look="secondary"
+          className={`${LOOKS.secondary} font-medium`}
         >
-          {urlPending ? "Fetching…" : "Fetch and add"}
-        </button>
-        {urlState.error ? (
-          <p role="alert" className="w-full text-sm text-red-800">
-            {urlState.error}
-          </p>
-        ) : urlState.message ? (
-          <p className="w-full text-sm text-black/70">{urlState.message}</p>
-        ) : null}
+          Fetch and add
+        </SubmitButton>
+        <Outcome
+          state={urlState}
+          shown={["url"]}
+          errorClassName="w-full text-sm text-red-800"
+          messageClassName="w-full text-sm text-black/70"
+        />
       </form>
     </div>
   );

@@ -2,24 +2,31 @@
 
 import { findMethod } from "@/lib/debate/methods";
 import { usdWords } from "@/lib/cost-words";
-import { useEffect, useRef, useState } from "react";
+import { useRef, useState } from "react";
+import { useFormEstimate } from "@/components/forms/use-form-estimate";
 import { useServerForm } from "@/components/forms/use-server-form";
-import { claimCount, claimLengthError } from "@/lib/debate/claim-length";
+import { FieldError } from "@/components/forms/form-errors";
+import { claimCounter } from "@/components/forms/claim-counter";
+import { ChoiceGroup, SelectField, TextAreaField, TextField } from "@/components/ui/field";
 import { estimateComparisonAction, startComparisonAction, type CompareState } from "@/app/compare/actions";
 import type { CompareEstimate } from "@/lib/compare/form";
-import { MatchStepNotice, MatchStepPanel } from "@/components/matching/match-step";
+import { MatchStepNotice, MatchStepOrStart } from "@/components/matching/match-step";
+import { MethodWords } from "./method-words";
 
 const fmt = (n: number) => n.toLocaleString("en-US");
 const MAX = 4;
 
-function FieldError({ state, field }: { state: CompareState; field: string }) {
-  if (!state.error || !state.field || !(state.field === field || state.field.startsWith(`${field}.`))) return null;
-  return (
-    <p role="alert" className="mt-1 text-sm text-red-800">
-      {state.error}
-    </p>
-  );
+/** The empty preset: the method's own default settings, in its definition's words. */
+function defaultSettingsWords(method: string) {
+  const title = findMethod(method)?.defaultSettingsTitle;
+  return `${title ?? "default settings"}${title === "default settings" ? "" : " (default)"}`;
 }
+
+const ENSEMBLES = [
+  { value: "", label: "No ensemble" },
+  { value: "majority", label: "Majority vote" },
+  { value: "confidence-weighted", label: "Vote weighted by each method's confidence" },
+];
 
 /**
  * "Compare methods": one claim, two to four methods at once, each with its own preset, an optional
@@ -42,31 +49,22 @@ export function ComparePicker({
   const v = state.values ?? {};
   const [chosen, setChosen] = useState<string[]>(state.methods ?? []);
   const [claim, setClaim] = useState(v.claim ?? initialClaim ?? "");
-  const tooLong = claimLengthError(claim);
-  const [est, setEst] = useState<CompareEstimate | null>(null);
+  const small = { state, labelClassName: "block text-sm" };
   const [revision, setRevision] = useState(0);
   const formRef = useRef<HTMLFormElement>(null);
-  const asked = useRef(0);
-
-  useEffect(() => {
-    const form = formRef.current;
-    if (!form) return;
-    const n = ++asked.current;
-    const t = setTimeout(async () => {
+  const est = useFormEstimate<CompareEstimate>(
+    revision,
+    formRef,
+    (form) => {
       const data = new FormData(form);
       const values = Object.fromEntries(
         [...data.entries()].filter(([k, x]) => typeof x === "string" && k !== "method"),
       ) as Record<string, string>;
       const methods = data.getAll("method").filter((m): m is string => typeof m === "string");
-      try {
-        const out = await estimateComparisonAction(values, methods);
-        if (n === asked.current) setEst(out);
-      } catch {
-        if (n === asked.current) setEst({ ok: false, message: "The estimate could not be computed just now." });
-      }
-    }, 250);
-    return () => clearTimeout(t);
-  }, [revision]);
+      return estimateComparisonAction(values, methods);
+    },
+    { ok: false, message: "The estimate could not be computed just now." },
+  );
 
   const toggle = (name: string, on: boolean) =>
     setChosen((c) => (on ? [...c.filter((x) => x !== name), name] : c.filter((x) => x !== name)));
@@ -117,27 +115,26 @@ export function ComparePicker({
                     onChange={(e) => toggle(p.name, e.target.checked)}
                     className="mt-1"
                   />
-                  <span className="min-w-0">
-                    <span className="block font-medium">{p.title}</span>
-                    <span className="block text-xs text-black/60">{p.blurb}</span>
-                  </span>
+                  <MethodWords title={p.title} blurb={p.blurb} />
                 </label>
                 {on && names.length ? (
-                  <label className="mt-2 block text-xs">
-                    Preset<span className="sr-only"> for {p.title}</span>
-                    <select
-                      name={`preset_${p.name}`}
-                      defaultValue={v[`preset_${p.name}`] ?? ""}
-                      className="mt-1 block w-full max-w-full rounded-md border border-black/20 bg-white p-1.5 text-sm"
-                    >
-                      <option value="">{`${findMethod(p.name)?.defaultSettingsTitle ?? "default settings"}${findMethod(p.name)?.defaultSettingsTitle === "default settings" ? "" : " (default)"}`}</option>
-                      {names.map((n) => (
-                        <option key={n} value={n}>
-                          {n}
-                        </option>
-                      ))}
-                    </select>
-                  </label>
+                  <SelectField
+                    state={state}
+                    name={`preset_${p.name}`}
+                    label={
+                      <>
+                        Preset<span className="sr-only"> for {p.title}</span>
+                      </>
+                    }
+                    defaultValue=""
+                    options={[
+                      { value: "", label: defaultSettingsWords(p.name) },
+                      ...names.map((n) => ({ value: n, label: n })),
+                    ]}
+                    className="mt-2 text-xs"
+                    labelClassName="block"
+                    inputClassName="mt-1 block w-full max-w-full rounded-md border border-black/20 bg-white p-1.5 text-sm"
+                  />
                 ) : null}
               </div>
             );
@@ -147,113 +144,85 @@ export function ComparePicker({
         {(state.methods ?? []).join() === chosen.join() ? <FieldError state={state} field="methods" /> : null}
       </fieldset>
 
-      <div>
-        <label htmlFor="compare-claim" className="block font-medium">
-          Claim
-        </label>
-        <textarea
-          id="compare-claim"
-          name="claim"
-          required
-          rows={3}
-          value={claim}
-          onChange={(e) => setClaim(e.target.value)}
-          aria-invalid={!!tooLong || state.field === "claim"}
-          aria-describedby="compare-claim-help"
-          className={`mt-1 w-full rounded-md border bg-white p-2 ${tooLong ? "border-red-700" : "border-black/20"}`}
-        />
-        <p id="compare-claim-help" className="mt-1 text-xs text-black/60">
-          <span
-            data-testid="compare-claim-count"
-            aria-live="polite"
-            className={tooLong ? "font-medium text-red-800" : undefined}
-          >
-            {claimCount(claim)}
-          </span>
-          . Quote the statement as it was made. ZoFia checks news articles: it reads your claim as a one-paragraph
-          article (with the headline below, if you give one).
-        </p>
-        {/* Live as the user types; the server's word holds only for the text it saw. */}
-        {tooLong ? (
-          <p role="alert" className="mt-1 text-sm text-red-800">
-            {tooLong}
-          </p>
-        ) : claim === (v.claim ?? claim) ? (
-          <FieldError state={state} field="claim" />
-        ) : null}
-      </div>
+      <TextAreaField
+        state={state}
+        id="compare-claim"
+        name="claim"
+        label="Claim"
+        labelClassName="block font-medium"
+        hintClassName="mt-1 text-xs text-black/60"
+        required
+        rows={3}
+        value={claim}
+        onValueChange={setClaim}
+        counter={claimCounter("compare-claim-count")}
+        hint=". Quote the statement as it was made. ZoFia checks news articles: it reads your claim as a one-paragraph article (with the headline below, if you give one)."
+        inputClassName="mt-1 w-full rounded-md border border-black/20 bg-white p-2"
+      />
 
       <div className="grid gap-4 sm:grid-cols-2">
-        <div className="min-w-0">
-          <label htmlFor="compare-title" className="block text-sm">
-            Headline <span className="text-black/60">(optional, read by ZoFia)</span>
-          </label>
-          <input
-            id="compare-title"
-            name="title"
-            defaultValue={v.title}
-            className="mt-1 w-full rounded-md border border-black/20 bg-white p-2"
-          />
-          <FieldError state={state} field="title" />
-        </div>
-        <div>
-          <label htmlFor="compare-claimDate" className="block text-sm">
-            Claim date <span className="text-black/60">(optional: evidence published later is left out)</span>
-          </label>
-          <input
-            id="compare-claimDate"
-            name="claimDate"
-            type="date"
-            defaultValue={v.claimDate}
-            className="mt-1 rounded-md border border-black/20 bg-white p-2"
-          />
-          <FieldError state={state} field="claimDate" />
-        </div>
+        <TextField
+          {...small}
+          id="compare-title"
+          name="title"
+          label={
+            <>
+              Headline <span className="text-black/60">(optional, read by ZoFia)</span>
+            </>
+          }
+          className="min-w-0"
+          inputClassName="mt-1 w-full rounded-md border border-black/20 bg-white p-2"
+        />
+        <TextField
+          {...small}
+          id="compare-claimDate"
+          name="claimDate"
+          type="date"
+          label={
+            <>
+              Claim date <span className="text-black/60">(optional: evidence published later is left out)</span>
+            </>
+          }
+          inputClassName="mt-1 rounded-md border border-black/20 bg-white p-2"
+        />
       </div>
 
-      <div className="min-w-0">
-        <label htmlFor="compare-corpus" className="block font-medium">
-          Corpus
-        </label>
-        <p className="text-xs text-black/60">
-          Every method that reads evidence reads this one corpus. Only ZoFia can run without one (on web search).
-        </p>
-        <select
-          id="compare-corpus"
-          name="corpus"
-          defaultValue={v.corpus ?? corpora[0]?.name ?? ""}
-          className="mt-1 w-full max-w-full rounded-md border border-black/20 bg-white p-2 sm:w-auto"
-        >
-          <option value="">no corpus</option>
-          {corpora.map((c) => (
-            <option key={c.name} value={c.name}>
-              {c.name} ({c.passages} passages)
-            </option>
-          ))}
-        </select>
-        <FieldError state={state} field="corpus" />
-      </div>
+      <SelectField
+        state={state}
+        id="compare-corpus"
+        name="corpus"
+        label="Corpus"
+        labelClassName="block font-medium"
+        hint="Every method that reads evidence reads this one corpus. Only ZoFia can run without one (on web search)."
+        hintAbove
+        hintClassName="text-xs text-black/60"
+        className="min-w-0"
+        defaultValue={corpora[0]?.name ?? ""}
+        options={[
+          { value: "", label: "no corpus" },
+          ...corpora.map((c) => ({ value: c.name, label: `${c.name} (${c.passages} passages)` })),
+        ]}
+        inputClassName="mt-1 w-full max-w-full rounded-md border border-black/20 bg-white p-2 sm:w-auto"
+      />
 
-      <fieldset>
-        <legend className="font-medium">Ensemble verdict (optional)</legend>
-        <p className="text-xs text-black/60">
-          A vote over the methods&apos; verdicts, shown as its own row. It never replaces what each method said.
-        </p>
-        <div className="mt-2 flex flex-col gap-2 text-sm sm:flex-row sm:flex-wrap sm:gap-4">
-          {[
-            ["", "No ensemble"],
-            ["majority", "Majority vote"],
-            ["confidence-weighted", "Vote weighted by each method's confidence"],
-          ].map(([value, label]) => (
-            <label key={value} className="flex items-center gap-2">
-              <input type="radio" name="ensemble" value={value} defaultChecked={(v.ensemble ?? "") === value} />
-              {label}
-            </label>
-          ))}
-        </div>
-        <FieldError state={state} field="ensemble" />
-      </fieldset>
-
+      <ChoiceGroup
+        state={state}
+        type="radio"
+        name="ensemble"
+        legend="Ensemble verdict (optional)"
+        legendClassName="font-medium"
+        before={
+          <p className="text-xs text-black/60">
+            A vote over the methods&apos; verdicts, shown as its own row. It never replaces what each method said.
+          </p>
+        }
+        className=""
+        listClassName="mt-2 flex flex-col gap-2 text-sm sm:flex-row sm:flex-wrap sm:gap-4"
+        itemClassName="flex items-center gap-2"
+        boxClassName=""
+        chosen={[""]}
+        options={ENSEMBLES}
+      />
       <div
         data-testid="compare-estimate"
         aria-live="polite"
@@ -294,22 +263,9 @@ export function ComparePicker({
         )}
       </div>
 
-      {state.match ? (
-        <MatchStepPanel
-          step={state.match}
-          claimDate={v.claimDate}
-          error={state.field === "matchChoice" ? state.error : undefined}
-          pending={pending}
-        />
-      ) : (
-        <button
-          type="submit"
-          disabled={pending}
-          className="rounded-md bg-ink px-4 py-2 font-medium text-white hover:bg-black disabled:opacity-60"
-        >
-          {pending ? "Starting…" : chosen.length >= 2 ? `Start ${chosen.length} debates` : "Start the comparison"}
-        </button>
-      )}
+      <MatchStepOrStart state={state} pending={pending}>
+        {chosen.length >= 2 ? `Start ${chosen.length} debates` : "Start the comparison"}
+      </MatchStepOrStart>
     </form>
   );
 }

@@ -1,7 +1,8 @@
 "use client";
 
 import { FREE_WORDS, usdWords } from "@/lib/cost-words";
-import { useEffect, useRef, useState } from "react";
+import { useRef } from "react";
+import { useFormEstimate } from "@/components/forms/use-form-estimate";
 import { estimateDebateAction } from "@/app/debates/actions";
 import type { FormEstimate } from "@/lib/debate/form";
 
@@ -13,27 +14,18 @@ const fmt = (n: number) => n.toLocaleString("en-US");
  */
 export function CostEstimate({ revision }: { revision: number }) {
   const box = useRef<HTMLDivElement>(null);
-  const [est, setEst] = useState<FormEstimate | null>(null);
-  const asked = useRef(0);
-  useEffect(() => {
-    const form = box.current?.closest("form");
-    if (!form) return;
-    const n = ++asked.current;
-    const t = setTimeout(async () => {
-      const values = Object.fromEntries(
-        [...new FormData(form).entries()].filter(([, x]) => typeof x === "string"),
-      ) as Record<string, string>;
-      try {
-        const out = await estimateDebateAction(values);
-        // An answer to an older version of the form is dropped.
-        if (n === asked.current) setEst(out);
-      } catch {
-        if (n === asked.current) setEst({ ok: false, message: "The estimate could not be computed just now." });
-      }
-    }, 250);
-    return () => clearTimeout(t);
-  }, [revision]);
-
+  const est = useFormEstimate<FormEstimate>(
+    revision,
+    box,
+    (form) =>
+      estimateDebateAction(
+        Object.fromEntries([...new FormData(form).entries()].filter(([, x]) => typeof x === "string")) as Record<
+          string,
+          string
+        >,
+      ),
+    { ok: false, message: "The estimate could not be computed just now." },
+  );
   return (
     <div
       ref={box}

@@ -1,6 +1,7 @@
 "use client";
 
 import { useActionState } from "react";
+import { Outcome, SubmitButton } from "@/components/ui/button";
 import { cancelDebateAction, resumeDebateAction, type ControlState } from "@/app/debates/[id]/actions";
 
 /** Stop while it runs; resume from the last finished turn once it stopped, failed or was interrupted. */
@@ -14,33 +15,21 @@ export function DebateControls({ id, status }: { id: string; status: string }) {
         {status === "running" || status === "queued" ? (
           <form action={stop}>
             <input type="hidden" name="id" value={id} />
-            <button
-              type="submit"
-              disabled={stopping}
-              className="rounded-md border border-black/20 bg-white px-3 py-1.5 text-sm font-medium hover:bg-black/5 disabled:opacity-60"
-            >
-              {stopping ? "Stopping…" : "Stop debate"}
-            </button>
+            <SubmitButton pending={stopping} busy="Stopping…" look="secondary">
+              Stop debate
+            </SubmitButton>
           </form>
         ) : null}
         {status === "interrupted" || status === "failed" || status === "cancelled" ? (
           <form action={resume}>
             <input type="hidden" name="id" value={id} />
-            <button
-              type="submit"
-              disabled={resuming}
-              className="rounded-md bg-ink px-3 py-1.5 text-sm font-medium text-white hover:bg-black disabled:opacity-60"
-            >
-              {resuming ? "Resuming…" : "Resume from the last finished turn"}
-            </button>
+            <SubmitButton pending={resuming} busy="Resuming…">
+              Resume from the last finished turn
+            </SubmitButton>
           </form>
         ) : null}
       </div>
-      {error ? (
-        <p role="alert" className="text-sm text-red-900">
-          {error}
-        </p>
-      ) : null}
+      <Outcome state={{ error }} errorClassName="text-sm text-red-900" />
     </div>
   );
 }

@@ -70,11 +70,7 @@ export function VerdictSummary({
             confidenceWords="judge's confidence"
           />
           <DecidedBy details={verdict.details} />
-          {verdict.label === "UNPARSED" ? (
-            <p className="mt-2 text-sm">
-              The judge did not give a verdict in the required format; no label was guessed.
-            </p>
-          ) : null}
+          {verdict.label === "UNPARSED" ? <Unparsed /> : null}
         </>
       ) : (
         <>
@@ -101,9 +97,7 @@ export function VerdictSummary({
               <CitedText text={firstSentence(verdict.reason)} onCite={onCite} />
             </div>
           ) : verdict.label === "UNPARSED" ? (
-            <p className="mt-2 text-sm">
-              The judge did not give a verdict in the required format; no label was guessed.
-            </p>
+            <Unparsed />
           ) : null}
         </>
       )}
@@ -119,4 +113,9 @@ export function VerdictSummary({
       </a>
     </section>
   );
+}
+
+/** Said instead of a verdict when the judge's answer could not be read. */
+function Unparsed() {
+  return <p className="mt-2 text-sm">The judge did not give a verdict in the required format; no label was guessed.</p>;
 }

@@ -8,7 +8,9 @@ import { ModelSelect } from "@/components/debate/model-select";
 import { formatFileLimit, MAX_CLAIMS_FILE_BYTES } from "@/lib/eval/limits";
 import { formEntries } from "@/lib/forms/state";
 import { useServerForm } from "@/components/forms/use-server-form";
-import { ChooseFileAgain, FieldError, FormError } from "@/components/forms/form-errors";
+import { FieldError, FormError } from "@/components/forms/form-errors";
+import { Field, FileField, NumberField, SelectField, TextField } from "@/components/ui/field";
+import { SubmitButton } from "@/components/ui/button";
 
 /** Every registered method, in its definition's words. */
 const PROTOCOL_CHOICES = methodDefinitions().map(
@@ -80,6 +82,7 @@ export function NewRunForm({
   const [evidence, setEvidence] = useState(v.evidence ?? "gold");
   const [protocols, setProtocols] = useState<string[]>(state.lists?.protocols ?? [DEFAULT_METHOD]);
   const file = useRef<HTMLInputElement>(null);
+  const field = { state, className: "text-sm", labelClassName: "block", inputClassName: input };
   return (
     <form {...formProps} className="grid max-w-3xl gap-4 sm:grid-cols-2" noValidate data-testid="eval-form">
       <FormError
@@ -88,21 +91,17 @@ export function NewRunForm({
         className="rounded-md bg-red-50 p-3 text-sm text-red-900 sm:col-span-2"
         testId="eval-error"
       />
-      <div className="text-sm sm:col-span-2">
-        <label htmlFor="eval-claims">Claims file (JSONL, up to {formatFileLimit()})</label>
-        <input
-          ref={file}
-          id="eval-claims"
-          name="claims"
-          type="file"
-          accept=".jsonl,application/jsonl,application/x-ndjson"
-          required
-          aria-invalid={state.field === "claims" || undefined}
-          className={input}
-        />
-        <ChooseFileAgain state={state} field="claims" input={file} />
-        <FieldError state={state} field="claims" className="mt-1 break-words text-sm text-red-800" />
-      </div>
+      <FileField
+        {...field}
+        inputRef={file}
+        id="eval-claims"
+        name="claims"
+        label={`Claims file (JSONL, up to ${formatFileLimit()})`}
+        accept=".jsonl,application/jsonl,application/x-ndjson"
+        required
+        className="text-sm sm:col-span-2"
+        inputClassName={input}
+      />
       <fieldset className="text-sm sm:col-span-2" data-testid="eval-protocols">
         <legend>Methods</legend>
         <p className="text-xs text-black/60">
@@ -128,44 +127,22 @@ export function NewRunForm({
         </div>
         <FieldError state={state} field="protocols" />
       </fieldset>
-      <div className="text-sm">
-        <label>
-          Run name <input name="name" defaultValue={v.name} className={input} />
-        </label>
-        <FieldError state={state} field="name" />
-      </div>
-      <div className="text-sm">
-        <label>
-          Dataset name{" "}
-          <input name="dataset" defaultValue={v.dataset} placeholder="from the file name" className={input} />
-        </label>
-        <FieldError state={state} field="dataset" />
-      </div>
-      <div className="text-sm">
-        <label>
-          Evidence
-          <select name="evidence" value={evidence} onChange={(e) => setEvidence(e.target.value)} className={input}>
-            <option value="gold">gold evidence from the file</option>
-            <option value="supplied">supplied evidence from the file (e.g. the authors&apos; top-20)</option>
-            <option value="retrieved" disabled={!corpora.length}>
-              retrieved from a corpus
-            </option>
-          </select>
-        </label>
-        <FieldError state={state} field="evidence" />
-      </div>
+      <TextField {...field} name="name" label="Run name" />
+      <TextField {...field} name="dataset" label="Dataset name" placeholder="from the file name" />
+      <SelectField
+        {...field}
+        name="evidence"
+        label="Evidence"
+        value={evidence}
+        onChange={(e) => setEvidence(e.target.value)}
+        options={[
+          { value: "gold", label: "gold evidence from the file" },
+          { value: "supplied", label: "supplied evidence from the file (e.g. the authors' top-20)" },
+          { value: "retrieved", label: "retrieved from a corpus", disabled: !corpora.length },
+        ]}
+      />
       {evidence === "retrieved" ? (
-        <div className="text-sm">
-          <label>
-            Corpus
-            <select name="corpus" defaultValue={v.corpus} className={input}>
-              {corpora.map((c) => (
-                <option key={c}>{c}</option>
-              ))}
-            </select>
-          </label>
-          <FieldError state={state} field="corpus" />
-        </div>
+        <SelectField {...field} name="corpus" label="Corpus" options={corpora.map((c) => ({ value: c, label: c }))} />
       ) : (
         <span className="hidden sm:block" />
       )}
@@ -185,72 +162,55 @@ export function NewRunForm({
           <option value="off">off</option>
         </select>
       </label>
-      <div className="text-sm">
-        <label>
-          Judge model{" "}
-          <ModelSelect
-            id="model_judge"
-            name="model_judge"
-            allowed={models}
-            fallback={defaultModel}
-            defaultValue={v.model_judge}
-            className={input}
-          />
-        </label>
-        <FieldError state={state} field="model_judge" />
-      </div>
-      <div className="text-sm">
-        <label>
-          Debaters&apos; model{" "}
-          <ModelSelect
-            id="model_debaters"
-            name="model_debaters"
-            allowed={models}
-            fallback={defaultModel}
-            defaultValue={v.model_debaters}
-            className={input}
-          />
-        </label>
-        <FieldError state={state} field="model_debaters" />
-      </div>
       {(
         [
-          ["limit", "Limit (claims)", { type: "number", min: 1 }],
-          ["seed", "Seed", { type: "number" }],
-          ["budgetTokens", "Budget: tokens", { type: "number", min: 1 }],
-          ["budgetUsd", "Budget: US dollars", { type: "number", min: 0, step: "0.01" }],
+          ["model_judge", "Judge model"],
+          ["model_debaters", "Debaters' model"],
         ] as const
-      ).map(([name, label, attrs]) => (
-        <div key={name} className="text-sm">
-          <label>
-            {label}{" "}
-            <input
+      ).map(([name, label]) => (
+        <Field key={name} {...field} name={name} label={label}>
+          {(attrs) => (
+            <ModelSelect
+              id={attrs.id}
               name={name}
-              {...attrs}
-              defaultValue={v[name] ?? (name === "seed" ? "1" : undefined)}
-              aria-invalid={state.field === name || undefined}
+              allowed={models}
+              fallback={defaultModel}
+              defaultValue={v[name]}
+              describedBy={attrs["aria-describedby"]}
               className={input}
             />
-          </label>
-          <FieldError state={state} field={name} />
-        </div>
+          )}
+        </Field>
       ))}
-      <label className="text-sm">
-        Sample
-        <select name="sample" defaultValue={v.sample ?? ""} className={input}>
-          <option value="">first claims, in file order</option>
-          <option value="balanced">balanced across labels</option>
-          <option value="random">random</option>
-        </select>
-      </label>
+      {(
+        [
+          ["limit", "Limit (claims)", { min: 1 }],
+          ["seed", "Seed", { defaultValue: "1" }],
+          ["budgetTokens", "Budget: tokens", { min: 1 }],
+          ["budgetUsd", "Budget: US dollars", { min: 0, step: "0.01" }],
+        ] as const
+      ).map(([name, label, attrs]) => (
+        <NumberField key={name} {...field} {...attrs} name={name} label={label} />
+      ))}
+      <SelectField
+        {...field}
+        name="sample"
+        label="Sample"
+        defaultValue=""
+        options={[
+          { value: "", label: "first claims, in file order" },
+          { value: "balanced", label: "balanced across labels" },
+          { value: "random", label: "random" },
+        ]}
+      />
       <div className="sm:col-span-2">
-        <button
-          type="submit"
-          disabled={pending}
+        <SubmitButton
+          pending={pending}
+          busy="Creating…"
           className="rounded-md bg-ink px-4 py-2 font-medium text-white disabled:opacity-60"
         >
-          {pending ? "Creating…" : protocols.length > 1 ? `Compare ${protocols.length} methods` : "Start the run"}
-        </button>
+          {protocols.length > 1 ? `Compare ${protocols.length} methods` : "Start the run"}
+        </SubmitButton>
       </div>
     </form>
   );

@@ -2,10 +2,11 @@
 
 import { createFactCheckAction, moveFactCheckAction, saveFactCheckAction } from "@/app/fact-checks/actions";
 import { useServerForm } from "@/components/forms/use-server-form";
-import { errorId } from "@/components/forms/form-errors";
 import { FieldError, FormError } from "@/components/forms/form-errors";
 import { listOf, type FormState } from "@/lib/forms/state";
 import { PRODUCT_LABELS, PRODUCT_WORDS } from "@/lib/debate/methods";
+import { CheckboxField, SelectField, TextAreaField, TextField } from "@/components/ui/field";
+import { Outcome, SubmitButton } from "@/components/ui/button";
 
 export type EditorValues = {
   claim: string;
@@ -31,6 +32,7 @@ const SHOWN = [
   "explanation",
   "source",
   "claimant",
+  "claimantKind",
   "whereSaid",
   "appearanceUrl",
   "claimDate",
@@ -38,6 +40,18 @@ const SHOWN = [
 ];
 const input = "mt-1 block w-full rounded-md border border-black/20 px-2 py-1.5 text-base";
 const labelText = "block text-sm font-medium";
+const CLAIMANT_KINDS = [
+  { value: "Person", label: "A person" },
+  { value: "Organization", label: "An organisation" },
+];
+/** Who said it, where and when: the fields in the order the form shows them. */
+const WHO_WHERE_WHEN = [
+  { id: "fc-claimant", name: "claimant", label: "Who said it" },
+  { id: "fc-kind", name: "claimantKind", label: "A person or an organisation" },
+  { id: "fc-where", name: "whereSaid", label: "Where it was said", placeholder: "e.g. Interview on Radio 4" },
+  { id: "fc-url", name: "appearanceUrl", type: "url", label: "Link to where it was said", placeholder: "https://…" },
+  { id: "fc-date", name: "claimDate", type: "date", label: "When it was said" },
+] as const;
 const button = "rounded-md bg-black px-4 py-2 text-sm font-medium text-white hover:bg-black/80 disabled:opacity-60";
 
 /**
@@ -64,9 +78,8 @@ export function EditorForm({
 }) {
   const action = mode === "create" ? createFactCheckAction : saveFactCheckAction;
   const { state, pending, formProps } = useServerForm(action, INITIAL);
-  const v = (name: keyof EditorValues & string, fallback: string) => state.values?.[name] ?? fallback;
   const chosen = listOf(state, "source") ?? values.sources;
-  const invalid = (f: string) => (state.field === f ? { "aria-invalid": true, "aria-describedby": errorId(f) } : {});
+  const field = { state, labelClassName: labelText, inputClassName: input };
   return (
     <form {...formProps} className="space-y-5" noValidate data-testid="fact-check-form">
       {Object.entries(hidden).map(([k, val]) => (
@@ -74,79 +87,55 @@ export function EditorForm({
       ))}
       <FormError state={state} shown={SHOWN} />
 
-      <div>
-        <label className={labelText} htmlFor="fc-claim">
-          The claim, as it was made
-        </label>
-        <textarea
-          id="fc-claim"
-          name="claim"
-          rows={2}
-          defaultValue={v("claim", values.claim)}
-          className={input}
-          {...invalid("claim")}
-        />
-        <FieldError state={state} field="claim" />
-      </div>
+      <TextAreaField
+        {...field}
+        id="fc-claim"
+        name="claim"
+        label="The claim, as it was made"
+        rows={2}
+        defaultValue={values.claim}
+      />
 
       <fieldset className="grid gap-4 sm:grid-cols-2">
         <legend className="sr-only">Rating</legend>
+        <SelectField
+          {...field}
+          id="fc-rating"
+          name="rating"
+          label="Rating on the scale"
+          defaultValue={values.rating}
+          options={[
+            { value: "", label: "Choose…" },
+            ...PRODUCT_LABELS.map((l) => ({ value: l, label: PRODUCT_WORDS[l] })),
+          ]}
+        />
         <div>
-          <label className={labelText} htmlFor="fc-rating">
-            Rating on the scale
-          </label>
-          <select
-            id="fc-rating"
-            name="rating"
-            defaultValue={v("rating", values.rating)}
-            className={input}
-            {...invalid("rating")}
-          >
-            <option value="">Choose…</option>
-            {PRODUCT_LABELS.map((l) => (
-              <option key={l} value={l}>
-                {PRODUCT_WORDS[l]}
-              </option>
-            ))}
-          </select>
-          <FieldError state={state} field="rating" />
-        </div>
-        <div>
-          <label className={labelText} htmlFor="fc-textual">
-            Rating readers see
-          </label>
-          <input
+          <TextField
+            {...field}
             id="fc-textual"
             name="textualRating"
+            label="Rating readers see"
             list="fc-textual-suggestions"
-            defaultValue={v("textualRating", values.textualRating)}
+            defaultValue={values.textualRating}
             placeholder="e.g. Mostly false"
-            className={input}
-            {...invalid("textualRating")}
           />
           <datalist id="fc-textual-suggestions">
             {suggestions.map((s) => (
               <option key={s} value={s} />
             ))}
           </datalist>
-          <FieldError state={state} field="textualRating" />
         </div>
       </fieldset>
 
-      <div>
-        <label className={labelText} htmlFor="fc-explanation">
-          Explanation (Markdown: **bold**, _italic_, [links](https://…), lists, ## headings)
-        </label>
-        <textarea
-          id="fc-explanation"
-          name="explanation"
-          rows={10}
-          defaultValue={v("explanation", values.explanation)}
-          className={`${input} font-mono text-sm`}
-          {...invalid("explanation")}
-        />
-        <FieldError state={state} field="explanation" />
-      </div>
+      <TextAreaField
+        {...field}
+        id="fc-explanation"
+        name="explanation"
+        label="Explanation (Markdown: **bold**, _italic_, [links](https://…), lists, ## headings)"
+        rows={10}
+        defaultValue={values.explanation}
+        inputClassName={`${input} font-mono text-sm`}
+      />
 
       <fieldset className="space-y-2">
         <legend className={labelText}>Sources to cite, from the debate&apos;s evidence</legend>
@@ -179,111 +168,42 @@ export function EditorForm({
 
       <fieldset className="grid gap-4 sm:grid-cols-2">
         <legend className={`${labelText} mb-2`}>Who said it, where and when</legend>
-        <div>
-          <label className={labelText} htmlFor="fc-claimant">
-            Who said it
-          </label>
-          <input
-            id="fc-claimant"
-            name="claimant"
-            defaultValue={v("claimant", values.claimant)}
-            className={input}
-            {...invalid("claimant")}
-          />
-          <FieldError state={state} field="claimant" />
-        </div>
-        <div>
-          <label className={labelText} htmlFor="fc-kind">
-            A person or an organisation
-          </label>
-          <select
-            id="fc-kind"
-            name="claimantKind"
-            defaultValue={v("claimantKind", values.claimantKind)}
-            className={input}
-          >
-            <option value="Person">A person</option>
-            <option value="Organization">An organisation</option>
-          </select>
-        </div>
-        <div>
-          <label className={labelText} htmlFor="fc-where">
-            Where it was said
-          </label>
-          <input
-            id="fc-where"
-            name="whereSaid"
-            defaultValue={v("whereSaid", values.whereSaid)}
-            placeholder="e.g. Interview on Radio 4"
-            className={input}
-            {...invalid("whereSaid")}
-          />
-          <FieldError state={state} field="whereSaid" />
-        </div>
-        <div>
-          <label className={labelText} htmlFor="fc-url">
-            Link to where it was said
-          </label>
-          <input
-            id="fc-url"
-            name="appearanceUrl"
-            type="url"
-            defaultValue={v("appearanceUrl", values.appearanceUrl)}
-            placeholder="https://…"
-            className={input}
-            {...invalid("appearanceUrl")}
-          />
-          <FieldError state={state} field="appearanceUrl" />
-        </div>
-        <div>
-          <label className={labelText} htmlFor="fc-date">
-            When it was said
-          </label>
-          <input
-            id="fc-date"
-            name="claimDate"
-            type="date"
-            defaultValue={v("claimDate", values.claimDate)}
-            className={input}
-            {...invalid("claimDate")}
-          />
-          <FieldError state={state} field="claimDate" />
-        </div>
+        {WHO_WHERE_WHEN.map((f) =>
+          f.name === "claimantKind" ? (
+            <SelectField key={f.name} {...field} {...f} defaultValue={values.claimantKind} options={CLAIMANT_KINDS} />
+          ) : (
+            <TextField key={f.name} {...field} {...f} defaultValue={values[f.name]} />
+          ),
+        )}
       </fieldset>
 
-      <label className="flex items-start gap-2 text-sm">
-        <input
-          type="checkbox"
-          name="showDebateLink"
-          defaultChecked={state.values ? state.values.showDebateLink === "on" : values.showDebateLink}
-          className="mt-1"
-        />
-        <span>
-          Link the public page to the debate&apos;s read-only view (a share link is made when it is published, and can
-          be revoked from the debate&apos;s page).
-        </span>
-      </label>
+      <CheckboxField
+        state={state}
+        name="showDebateLink"
+        checked={values.showDebateLink}
+        className="flex items-start gap-2 text-sm"
+        label={
+          <>
+            Link the public page to the debate&apos;s read-only view (a share link is made when it is published, and can
+            be revoked from the debate&apos;s page).
+          </>
+        }
+      />
 
       {mode === "correct" ? (
-        <div>
-          <label className={labelText} htmlFor="fc-note">
-            Correction note (readers see it with today&apos;s date)
-          </label>
-          <textarea
-            id="fc-note"
-            name="correctionNote"
-            rows={3}
-            defaultValue={state.values?.correctionNote ?? ""}
-            placeholder="e.g. An earlier version gave the 2019 figure; the rating is unchanged."
-            className={input}
-            {...invalid("correctionNote")}
-          />
-          <FieldError state={state} field="correctionNote" />
-        </div>
+        <TextAreaField
+          {...field}
+          id="fc-note"
+          name="correctionNote"
+          label="Correction note (readers see it with today's date)"
+          rows={3}
+          defaultValue=""
+          placeholder="e.g. An earlier version gave the 2019 figure; the rating is unchanged."
+        />
       ) : null}
 
       <div className="flex flex-wrap items-center gap-3">
-        <button type="submit" disabled={pending} className={button}>
+        <SubmitButton pending={pending} className={button}>
           {mode === "create"
             ? "Save draft"
             : mode === "edit"
@@ -291,12 +211,12 @@ export function EditorForm({
               : correctionWaits
                 ? "Send correction for approval"
                 : "Publish correction"}
-        </button>
-        {state.message ? (
-          <p role="status" className="text-sm text-green-900" data-testid="fact-check-saved">
-            {state.message}
-          </p>
-        ) : null}
+        </SubmitButton>
+        <Outcome
+          state={{ message: state.message }}
+          messageClassName="text-sm text-green-900"
+          testId="fact-check-saved"
+        />
       </div>
     </form>
   );
@@ -322,16 +242,11 @@ export function MoveButton({
       <input type="hidden" name="id" value={id} />
       <input type="hidden" name="seenVersion" value={seenVersion} />
       <input type="hidden" name="move" value={move} />
-      <button type="submit" disabled={pending || !!state.message} className={button} data-testid={`move-${move}`}>
+      <SubmitButton pending={pending} disabled={!!state.message} className={button} data-testid={`move-${move}`}>
         {label}
-      </button>
+      </SubmitButton>
       {note ? <p className="text-xs text-black/60">{note}</p> : null}
-      <FormError state={state} shown={[]} className="text-sm text-red-900" />
-      {state.message ? (
-        <p role="status" className="text-sm text-green-900">
-          {state.message}
-        </p>
-      ) : null}
+      <Outcome state={state} errorClassName="text-sm text-red-900" messageClassName="text-sm text-green-900" />
     </form>
   );
 }

@@ -10,16 +10,19 @@ export const errorId = (field: string) => `${field.replace(/[^A-Za-z0-9_-]/g, "-
 export function FieldError({
   state,
   field,
-  className = "mt-1 text-sm text-red-800",
+  className = "mt-1 break-words text-sm text-red-800",
+  id = errorId(field),
 }: {
   state: FormState;
   field: string;
   className?: string;
+  /** Where two forms on a page share a field name, the control's own id keeps this one unique. */
+  id?: string;
 }) {
   const message = errorFor(state, field);
   if (!message) return null;
   return (
-    <p id={errorId(field)} role="alert" className={className} data-field-error={field}>
+    <p id={id} role="alert" className={className} data-field-error={field}>
       {message}
     </p>
   );

@@ -1,6 +1,7 @@
 "use client";
 
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, type ReactNode } from "react";
+import { SubmitButton } from "@/components/ui/button";
 import type { MatchStep } from "@/lib/matching/before-start";
 import { matchKey } from "@/lib/matching/keys";
 import { MatchCard } from "./match-card";
@@ -100,5 +101,39 @@ export function MatchStepNotice({ count }: { count: number }) {
         {count > 1 ? `${count} earlier checks` : "An earlier check"} of this claim found: see below before starting.
       </a>
     </p>
+  );
+}
+
+/**
+ * The end of a form that starts debates: while earlier checks of the claim wait for a decision,
+ * the decision (MatchStepPanel) takes the place of the start button.
+ */
+export function MatchStepOrStart({
+  state,
+  pending,
+  children,
+}: {
+  state: { match?: MatchStep; values?: Record<string, string>; field?: string; error?: string };
+  pending: boolean;
+  /** The start button's words. */
+  children: ReactNode;
+}) {
+  if (state.match)
+    return (
+      <MatchStepPanel
+        step={state.match}
+        claimDate={state.values?.claimDate}
+        error={state.field === "matchChoice" ? state.error : undefined}
+        pending={pending}
+      />
+    );
+  return (
+    <SubmitButton
+      pending={pending}
+      busy="Starting…"
+      className="rounded-md bg-ink px-4 py-2 font-medium text-white hover:bg-black disabled:opacity-60"
+    >
+      {children}
+    </SubmitButton>
   );
 }

@@ -1,4 +1,5 @@
 import Link from "next/link";
+import type { ReactNode } from "react";
 import type { MethodText } from "@/lib/methods/catalog";
 import { PRICED_WITH, type MethodFacts } from "@/lib/methods/facts";
 import type { ReferenceRow } from "@/lib/eval/presets";
@@ -82,30 +83,25 @@ export function MethodSection({ text, facts }: { text: MethodText; facts: Method
 
       <div className="grid gap-4 md:grid-cols-2">
         <div className="space-y-3">
-          <div>
-            <h3 className="text-sm font-semibold">What you give it</h3>
+          <Fact title="What you give it">
             <p className="text-sm text-black/80">{text.input}</p>
-          </div>
-          <div>
-            <h3 className="text-sm font-semibold">How it works</h3>
+          </Fact>
+          <Fact title="How it works">
             <ol className="ml-5 list-decimal space-y-1 text-sm text-black/80">
               {text.steps.map((s) => (
                 <li key={s}>{s}</li>
               ))}
             </ol>
-          </div>
-          <div>
-            <h3 className="text-sm font-semibold">When it stops</h3>
+          </Fact>
+          <Fact title="When it stops">
             <p className="text-sm text-black/80">{text.stops}</p>
-          </div>
-          <div>
-            <h3 className="text-sm font-semibold">What it answers</h3>
+          </Fact>
+          <Fact title="What it answers">
             <p className="text-sm text-black/80">{text.answers}</p>
-          </div>
+          </Fact>
         </div>
         <div className="space-y-3">
-          <div>
-            <h3 className="text-sm font-semibold">What it costs</h3>
+          <Fact title="What it costs">
             {facts.cost ? (
               <p className="text-sm text-black/80" data-testid="method-cost">
                 About {thousands(facts.cost.llmCalls)} model calls
@@ -117,19 +113,17 @@ export function MethodSection({ text, facts }: { text: MethodText; facts: Method
             ) : (
               <p className="text-sm text-black/60">No estimate before it starts; the cost is counted as it runs.</p>
             )}
-          </div>
+          </Fact>
           {text.caveats.length ? (
-            <div>
-              <h3 className="text-sm font-semibold">Keep in mind</h3>
+            <Fact title="Keep in mind">
               <ul className="ml-5 list-disc space-y-1 text-sm text-black/80">
                 {text.caveats.map((c) => (
                   <li key={c}>{c}</li>
                 ))}
               </ul>
-            </div>
+            </Fact>
           ) : null}
-          <div>
-            <h3 className="text-sm font-semibold">Settings</h3>
+          <Fact title="Settings">
             <p className="text-sm text-black/80">
               On the form and with <code className="rounded bg-black/5 px-1">debate --preset</code>:{" "}
               {facts.debatePresets.map((p, i) => (
@@ -156,9 +150,8 @@ export function MethodSection({ text, facts }: { text: MethodText; facts: Method
                 </ul>
               </details>
             ) : null}
-          </div>
-          <div>
-            <h3 className="text-sm font-semibold">The paper</h3>
+          </Fact>
+          <Fact title="The paper">
             <ul className="space-y-1 text-sm text-black/80">
               {text.papers.map((p) => (
                 <li key={p.title} className="break-words">
@@ -175,12 +168,11 @@ export function MethodSection({ text, facts }: { text: MethodText; facts: Method
                 </li>
               ))}
             </ul>
-          </div>
+          </Fact>
         </div>
       </div>
 
-      <div>
-        <h3 className="text-sm font-semibold">The paper&apos;s results</h3>
+      <Fact title={<>The paper&apos;s results</>}>
         <p className="mb-1 text-xs text-black/60">
           The papers&apos; own numbers, with their models and data, not results of this product. Your runs are under{" "}
           <Link className="underline" href="/eval">
@@ -189,7 +181,7 @@ export function MethodSection({ text, facts }: { text: MethodText; facts: Method
           .
         </p>
         <ReferenceList rows={facts.references} name={text.name} />
-      </div>
+      </Fact>
 
       <p>
         <Link href="/debates/new" className="text-sm font-medium underline underline-offset-2">
@@ -197,5 +189,15 @@ export function MethodSection({ text, facts }: { text: MethodText; facts: Method
         </Link>
       </p>
     </section>
+  );
+}
+
+/** One fact about the method under its small heading. */
+function Fact({ title, children }: { title: ReactNode; children: ReactNode }) {
+  return (
+    <div>
+      <h3 className="text-sm font-semibold">{title}</h3>
+      {children}
+    </div>
   );
 }

@@ -1,4 +1,6 @@
 import Link from "next/link";
+import { Section } from "@/components/ui/section";
+import { Breadcrumbs } from "@/components/ui/breadcrumbs";
 import { getDb } from "@/db/client";
 import { listSubscriptions } from "@/db/queries/webhooks";
 import { pagePermission } from "@/lib/auth/server";
@@ -23,12 +25,7 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pro
   return (
     <div className="space-y-8">
       <div className="space-y-1">
-        <p className="text-xs text-black/60">
-          <Link href="/admin" className="underline">
-            Admin
-          </Link>{" "}
-          / webhooks
-        </p>
+        <Breadcrumbs trail={[{ href: "/admin", label: "Admin" }]} here="webhooks" />
         <h1 className="text-2xl font-semibold tracking-tight">Webhooks</h1>
         <p className="max-w-3xl text-sm text-black/70">
           Your other systems (a CMS, a tipline, a dashboard) hear about results without anyone clicking: each event is
@@ -45,10 +42,7 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pro
         </p>
       ) : null}
 
-      <section className="space-y-3" aria-labelledby="subscriptions">
-        <h2 id="subscriptions" className="text-lg font-semibold">
-          Subscriptions
-        </h2>
+      <Section id="subscriptions" title="Subscriptions">
         {subscriptions.length === 0 ? (
           <p className="text-sm text-black/60">None yet: add one below.</p>
         ) : (
@@ -84,18 +78,15 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pro
             ))}
           </ul>
         )}
-      </section>
+      </Section>
 
-      <section className="space-y-3" aria-labelledby="add">
-        <h2 id="add" className="text-lg font-semibold">
-          Add a subscription
-        </h2>
+      <Section id="add" title="Add a subscription">
         <p className="max-w-3xl text-sm text-black/70">
           The signing secret is shown once, when the subscription is made: put it in the receiving system, which checks
           every request with it. Lost it? Replace it from the subscription&apos;s page.
         </p>
         <SubscriptionForm events={EVENT_CHOICES} />
-      </section>
+      </Section>
     </div>
   );
 }

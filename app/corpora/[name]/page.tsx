@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { Section } from "@/components/ui/section";
 import { notFound } from "next/navigation";
 import { getDb } from "@/db/client";
 import { pageReadDebates } from "@/lib/auth/server";
@@ -116,15 +117,12 @@ export default async function CorpusPage({
         ) : null}
       </header>
 
-      <section className="space-y-3" aria-labelledby="jobs-title">
-        <h2 id="jobs-title" className="text-lg font-semibold">
-          Ingest jobs
-        </h2>
+      <Section id="jobs-title" title="Ingest jobs">
         <JobList jobs={jobs.map(toJobView)} />
         {can(me, "corpus:write") && corpus.passages > 0 ? (
           <ReembedForm corpus={corpus.name} models={reembedChoices().filter((m) => m !== corpus.embeddingModel)} />
         ) : null}
-      </section>
+      </Section>
 
       {can(me, "corpus:write") ? (
         <section className="space-y-3" aria-labelledby="add-title" data-testid="add-documents">
@@ -139,11 +137,15 @@ export default async function CorpusPage({
         </section>
       ) : null}
 
-      <section className="space-y-3" aria-labelledby="docs-title">
-        <h2 id="docs-title" className="text-lg font-semibold">
-          Documents{" "}
-          <span className="text-sm font-normal text-black/60">({docs.total.toLocaleString("en")}, newest first)</span>
-        </h2>
+      <Section
+        id="docs-title"
+        title={
+          <>
+            Documents{" "}
+            <span className="text-sm font-normal text-black/60">({docs.total.toLocaleString("en")}, newest first)</span>
+          </>
+        }
+      >
         {docs.items.length === 0 ? (
           <p className="text-sm text-black/60">No documents yet.</p>
         ) : (
@@ -193,7 +195,7 @@ export default async function CorpusPage({
             ) : null}
           </nav>
         ) : null}
-      </section>
+      </Section>
     </div>
   );
 }

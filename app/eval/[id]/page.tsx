@@ -1,4 +1,6 @@
 import { findMethod, methodTitle } from "@/lib/debate/methods";
+import { TableHead } from "@/components/ui/table-head";
+import { Breadcrumbs } from "@/components/ui/breadcrumbs";
 import Link from "next/link";
 import { plural } from "@/lib/plural";
 import { notFound } from "next/navigation";
@@ -39,12 +41,7 @@ export default async function EvalRunPage({ params }: { params: Promise<{ id: st
     return (
       <div className="space-y-6">
         <header className="space-y-2">
-          <p className="text-xs text-black/60">
-            <Link href="/eval" className="underline">
-              Evaluation
-            </Link>{" "}
-            / run {run.id.slice(0, 8)}
-          </p>
+          <Breadcrumbs trail={[{ href: "/eval", label: "Evaluation" }]} here={`run ${run.id.slice(0, 8)}`} />
           <h1 className="text-2xl font-semibold tracking-tight [overflow-wrap:anywhere]">{run.name}</h1>
           <RunProgress runId={run.id} initial={view.report.progress} status={run.status} />
         </header>
@@ -71,12 +68,7 @@ export default async function EvalRunPage({ params }: { params: Promise<{ id: st
   return (
     <div className="space-y-8">
       <header className="space-y-2">
-        <p className="text-xs text-black/60">
-          <Link href="/eval" className="underline">
-            Evaluation
-          </Link>{" "}
-          / run {r.run.id.slice(0, 8)}
-        </p>
+        <Breadcrumbs trail={[{ href: "/eval", label: "Evaluation" }]} here={`run ${r.run.id.slice(0, 8)}`} />
         <h1 className="text-2xl font-semibold tracking-tight [overflow-wrap:anywhere]">{r.run.name}</h1>
         <p className="text-sm text-black/70">
           {methodTitle(r.run.protocol)}
@@ -178,15 +170,17 @@ export default async function EvalRunPage({ params }: { params: Promise<{ id: st
         <h2 className="text-lg font-semibold">Cost and stopping</h2>
         <div className="max-w-full overflow-x-auto">
           <table className="border-collapse text-xs sm:text-sm">
-            <thead className="text-left text-xs text-black/60">
-              <tr>
-                <th className="p-1 pr-2 sm:pr-4">per claim</th>
-                <th className="p-1 pr-2 sm:pr-4 text-right">mean</th>
-                <th className="p-1 pr-2 sm:pr-4 text-right">median</th>
-                <th className="p-1 pr-2 sm:pr-4 text-right">p95</th>
-                <th className="p-1 text-right">total</th>
-              </tr>
-            </thead>
+            <TableHead
+              className="text-left text-xs text-black/60"
+              cell="p-1 pr-2 sm:pr-4"
+              columns={[
+                "per claim",
+                ["mean", "text-right"],
+                ["median", "text-right"],
+                ["p95", "text-right"],
+                ["total", "text-right"],
+              ]}
+            />
             <tbody className="tabular-nums">
               {(
                 [
@@ -287,17 +281,7 @@ export default async function EvalRunPage({ params }: { params: Promise<{ id: st
         <h2 className="text-lg font-semibold">Claims</h2>
         <div className="max-w-full overflow-x-auto">
           <table className="w-full border-collapse text-xs">
-            <thead className="text-left text-black/60">
-              <tr>
-                <th className="p-1">#</th>
-                <th className="p-1">claim</th>
-                <th className="p-1">gold</th>
-                <th className="p-1">verdict</th>
-                <th className="p-1">rounds</th>
-                <th className="p-1 text-right">tokens</th>
-                <th className="p-1">status</th>
-              </tr>
-            </thead>
+            <TableHead columns={["#", "claim", "gold", "verdict", "rounds", ["tokens", "text-right"], "status"]} />
             <tbody>
               {r.items.slice(0, 500).map((i) => (
                 <tr key={i.item_id} className="border-t border-black/10 align-top">

@@ -1,8 +1,8 @@
 import { listWords } from "@/lib/plural";
+import { NEW_PASSWORD, YOUR_NAME } from "@/components/auth-fields";
 import { getDb } from "@/db/client";
 import { AuthForm } from "@/components/auth-form";
 import { findOpenInvite } from "@/lib/auth/invites";
-import { MIN_PASSWORD_LENGTH } from "@/lib/auth/password";
 import { acceptInviteAction } from "../../signin/actions";
 
 export const dynamic = "force-dynamic";
@@ -33,17 +33,7 @@ export default async function InvitePage({ params }: { params: Promise<{ token: 
       <AuthForm
         action={acceptInviteAction}
         hidden={{ token }}
-        fields={[
-          { name: "name", label: "Your name", autoComplete: "name", required: false },
-          {
-            name: "password",
-            label: "Password",
-            type: "password",
-            autoComplete: "new-password",
-            hint: `At least ${MIN_PASSWORD_LENGTH} characters.`,
-          },
-          { name: "confirm", label: "Password again", type: "password", autoComplete: "new-password" },
-        ]}
+        fields={[YOUR_NAME, ...NEW_PASSWORD]}
         submit="Create my account"
       />
     </div>

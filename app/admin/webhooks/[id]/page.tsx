@@ -1,4 +1,6 @@
-import Link from "next/link";
+import { Breadcrumbs } from "@/components/ui/breadcrumbs";
+import { Section } from "@/components/ui/section";
+import { PostButton } from "@/components/ui/post-button";
 import { notFound } from "next/navigation";
 import { getDb } from "@/db/client";
 import { attemptsOf, deliveriesOf, deliveryCounts, getSubscription } from "@/db/queries/webhooks";
@@ -37,15 +39,12 @@ export default async function WebhookPage({ params }: { params: Promise<{ id: st
   return (
     <div className="space-y-8">
       <div className="space-y-1">
-        <p className="text-xs text-black/60">
-          <Link href="/admin" className="underline">
-            Admin
-          </Link>{" "}
-          /{" "}
-          <Link href="/admin/webhooks" className="underline">
-            webhooks
-          </Link>
-        </p>
+        <Breadcrumbs
+          trail={[
+            { href: "/admin", label: "Admin" },
+            { href: "/admin/webhooks", label: "webhooks" },
+          ]}
+        />
         <h1 className="text-2xl font-semibold tracking-tight [overflow-wrap:anywhere]">
           {sub.description || "Unnamed subscription"}
         </h1>
@@ -61,20 +60,13 @@ export default async function WebhookPage({ params }: { params: Promise<{ id: st
           >
             {sub.active ? "active" : "disabled: nothing is sent"}
           </span>
-          <form action={setWebhookActiveAction}>
-            <input type="hidden" name="id" value={sub.id} />
-            <input type="hidden" name="active" value={sub.active ? "false" : "true"} />
-            <button type="submit" className="underline">
-              {sub.active ? "Disable" : "Enable"}
-            </button>
-          </form>
+          <PostButton action={setWebhookActiveAction} fields={{ id: sub.id, active: sub.active ? "false" : "true" }}>
+            {sub.active ? "Disable" : "Enable"}
+          </PostButton>
         </div>
       </div>
 
-      <section className="space-y-3" aria-labelledby="log">
-        <h2 id="log" className="text-lg font-semibold">
-          Delivery log
-        </h2>
+      <Section id="log" title="Delivery log">
         {deliveries.length === 0 ? (
           <p className="text-sm text-black/60">Nothing sent yet: events appear here as they happen.</p>
         ) : (
@@ -144,12 +136,9 @@ export default async function WebhookPage({ params }: { params: Promise<{ id: st
             })}
           </ul>
         )}
-      </section>
+      </Section>
 
-      <section className="space-y-3" aria-labelledby="settings">
-        <h2 id="settings" className="text-lg font-semibold">
-          Settings
-        </h2>
+      <Section id="settings" title="Settings">
         {/* Only the fields the form shows: whatever a client component gets is sent to the browser (never the secret). */}
         <SubscriptionForm
           events={EVENT_CHOICES}
@@ -161,25 +150,19 @@ export default async function WebhookPage({ params }: { params: Promise<{ id: st
             active: sub.active,
           }}
         />
-      </section>
+      </Section>
 
-      <section className="space-y-3" aria-labelledby="secret">
-        <h2 id="secret" className="text-lg font-semibold">
-          Signing secret
-        </h2>
+      <Section id="secret" title="Signing secret">
         <p className="max-w-3xl text-sm text-black/70">
           Shown only when made. Replacing it signs every delivery from then on with the new one, so update the receiver
           at the same time.
         </p>
         <ReplaceSecretForm id={sub.id} />
-      </section>
+      </Section>
 
-      <section className="space-y-3" aria-labelledby="delete">
-        <h2 id="delete" className="text-lg font-semibold">
-          Delete
-        </h2>
+      <Section id="delete" title="Delete">
         <DeleteSubscriptionForm id={sub.id} waiting={counts.waiting} logged={counts.total} />
-      </section>
+      </Section>
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { Breadcrumbs } from "@/components/ui/breadcrumbs";
 import { notFound } from "next/navigation";
 import { getDb } from "@/db/client";
 import { pageReadDebates } from "@/lib/auth/server";
@@ -21,15 +21,7 @@ export default async function EvalGroupPage({ params }: { params: Promise<{ id: 
   if (!(await evalReportAllowed(db, principal))) {
     return (
       <div className="space-y-6">
-        <p className="text-xs text-black/60">
-          <Link href="/eval" className="underline">
-            Evaluation
-          </Link>{" "}
-          / methods compared {lb.group.slice(0, 8)}
-        </p>
-        <h1 className="text-2xl font-semibold tracking-tight [overflow-wrap:anywhere]">
-          {lb.rows.length} methods on the same {lb.claims} claims of {lb.dataset ?? "a dataset"}
-        </h1>
+        <GroupHeading lb={lb} />
         <p className="max-w-3xl rounded-md bg-amber-50 p-3 text-sm text-amber-900" data-testid="results-hidden">
           {BLIND_EVAL_REFUSAL}
         </p>
@@ -52,15 +44,7 @@ export default async function EvalGroupPage({ params }: { params: Promise<{ id: 
   return (
     <div className="space-y-8">
       <header className="space-y-2">
-        <p className="text-xs text-black/60">
-          <Link href="/eval" className="underline">
-            Evaluation
-          </Link>{" "}
-          / methods compared {lb.group.slice(0, 8)}
-        </p>
-        <h1 className="text-2xl font-semibold tracking-tight [overflow-wrap:anywhere]">
-          {lb.rows.length} methods on the same {lb.claims} claims of {lb.dataset ?? "a dataset"}
-        </h1>
+        <GroupHeading lb={lb} />
         <p className="max-w-3xl rounded-lg bg-white p-3 text-base" data-testid="verdict">
           {bestSentence(lb)}
         </p>
@@ -127,5 +111,17 @@ export default async function EvalGroupPage({ params }: { params: Promise<{ id: 
         ))}
       </section>
     </div>
+  );
+}
+
+/** Where the comparison sits and what it compared, shown whether or not the viewer may see the results. */
+function GroupHeading({ lb }: { lb: { group: string; rows: unknown[]; claims: number; dataset: string | null } }) {
+  return (
+    <>
+      <Breadcrumbs trail={[{ href: "/eval", label: "Evaluation" }]} here={`methods compared ${lb.group.slice(0, 8)}`} />
+      <h1 className="text-2xl font-semibold tracking-tight [overflow-wrap:anywhere]">
+        {lb.rows.length} methods on the same {lb.claims} claims of {lb.dataset ?? "a dataset"}
+      </h1>
+    </>
   );
 }

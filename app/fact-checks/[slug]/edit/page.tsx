@@ -46,6 +46,13 @@ export default async function EditFactCheckPage({
   const sincePublished = versions.filter((v) => v.version > (fc.publishedVersion ?? 0));
   const wroteIt = sincePublished.some((v) => v.createdBy === me.id);
   const pendingCorrection = hasPendingCorrection(fc);
+  const moves = nextMoves({
+    state: fc.state,
+    needsApproval,
+    wroteIt,
+    pendingCorrection,
+    readersSee: fc.publishedVersion,
+  });
   return (
     <div className="space-y-6">
       <div className="space-y-2">
@@ -78,48 +85,9 @@ export default async function EditFactCheckPage({
       ) : null}
 
       <section aria-label="Next step" className="flex flex-wrap gap-4 rounded-lg border border-black/10 p-4">
-        {fc.state === "draft" ? (
-          needsApproval ? (
-            <MoveButton
-              id={fc.id}
-              seenVersion={fc.currentVersion}
-              move="submit"
-              label="Send for review"
-              note="This newsroom asks another editor to approve every fact-check."
-            />
-          ) : (
-            <>
-              <MoveButton id={fc.id} seenVersion={fc.currentVersion} move="publish" label="Publish" />
-              <MoveButton id={fc.id} seenVersion={fc.currentVersion} move="submit" label="Ask for a review first" />
-            </>
-          )
-        ) : null}
-        {fc.state === "in-review" ? (
-          <MoveButton
-            id={fc.id}
-            seenVersion={fc.currentVersion}
-            move="publish"
-            label="Approve and publish"
-            note={
-              wroteIt
-                ? "You wrote part of this version, so another editor must approve it."
-                : "Approving publishes the version below under the newsroom's name."
-            }
-          />
-        ) : null}
-        {pendingCorrection ? (
-          <MoveButton
-            id={fc.id}
-            seenVersion={fc.currentVersion}
-            move="publish"
-            label="Approve the correction"
-            note={
-              wroteIt
-                ? `Readers still see version ${fc.publishedVersion}: you wrote part of this correction, so another editor must approve it.`
-                : `Readers still see version ${fc.publishedVersion}. Approving publishes the correction below with its note.`
-            }
-          />
-        ) : null}
+        {moves.map((m) => (
+          <MoveButton key={m.label} id={fc.id} seenVersion={fc.currentVersion} {...m} />
+        ))}
         {published && !pendingCorrection ? (
           <p className="text-sm text-black/70">
             Published. A published fact-check is never edited in place: change it below with a correction, whose note
@@ -162,4 +130,55 @@ export default async function EditFactCheckPage({
       <VersionList versions={versions} />
     </div>
   );
+}
+
+type Move = { move: "submit" | "publish"; label: string; note?: string };
+
+/** What an editor may do next with a fact-check in its state: one button each. */
+function nextMoves({
+  state,
+  needsApproval,
+  wroteIt,
+  pendingCorrection,
+  readersSee,
+}: {
+  state: string;
+  needsApproval: boolean;
+  wroteIt: boolean;
+  pendingCorrection: boolean;
+  readersSee: number | null;
+}): Move[] {
+  const moves: Move[] = [];
+  if (state === "draft")
+    moves.push(
+      ...(needsApproval
+        ? [
+            {
+              move: "submit" as const,
+              label: "Send for review",
+              note: "This newsroom asks another editor to approve every fact-check.",
+            },
+          ]
+        : [
+            { move: "publish" as const, label: "Publish" },
+            { move: "submit" as const, label: "Ask for a review first" },
+          ]),
+    );
+  if (state === "in-review")
+    moves.push({
+      move: "publish",
+      label: "Approve and publish",
+      note: wroteIt
+        ? "You wrote part of this version, so another editor must approve it."
+        : "Approving publishes the version below under the newsroom's name.",
+    });
+  if (pendingCorrection)
+    moves.push({
+      move: "publish",
+      label: "Approve the correction",
+      note: wroteIt
+        ? `Readers still see version ${readersSee}: you wrote part of this correction, so another editor must approve it.`
+        : `Readers still see version ${readersSee}. Approving publishes the correction below with its note.`,
+    });
+  return moves;
 }
