@@ -23,10 +23,8 @@ export async function register() {
     const code = await startupSetupCode(handle.db, getConfig().dataDir);
     if (code) console.log(setupCodeMessage(code, getConfig().dataDir));
     if (handle.backend === "postgres") {
-      // Many processes share this database: provider limits are counted in it, and debates whose
-      // process died are taken over by a queue worker once their lease lapses (not marked interrupted).
-      const { useGlobalProviderSlots } = await import("@/lib/ai/concurrency");
-      useGlobalProviderSlots(handle.db);
+      // Many processes share this database: provider limits are counted in it (lib/process/services.ts),
+      // and debates whose process died are taken over by a queue worker once their lease lapses (not marked interrupted).
       const worker = getConfig().inProcessWorker;
       if (worker.enabled) {
         const { startInProcessWorker } = await import("@/lib/debate/queue");

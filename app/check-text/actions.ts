@@ -1,8 +1,8 @@
 "use server";
 
 import { getDb } from "@/db/client";
-import { admit, forgive, hit } from "@/db/queries/rate-limits";
-import { assertWebModels, ModelNotAllowedError } from "@/lib/ai/web-models";
+import { hit } from "@/db/queries/rate-limits";
+import { ModelNotAllowedError } from "@/lib/ai/web-models";
 import { ModelConfigError } from "@/lib/ai/registry";
 import { ModelCallError } from "@/lib/ai/call";
 import { AuthError } from "@/lib/auth/policy";
@@ -21,8 +21,8 @@ import {
 import { TEXT_MAX_CHARS, textFromUpload, textFromUrl, TextInputError, type TextSource } from "@/lib/checkworthy/input";
 import { LlmScorer } from "@/lib/checkworthy/llm";
 import { CheckedClaimsError, startCheckedClaims } from "@/lib/checkworthy/start";
+import { StartRateLimited } from "@/lib/debate/start-service";
 import { suggestStandalone } from "@/lib/checkworthy/standalone";
-import { getConfig } from "@/lib/config";
 import { formEntries, refuse } from "@/lib/forms/state";
 import { z } from "zod";
 
@@ -126,33 +126,8 @@ export async function startClaimsAction(_prev: StartClaimsState, form: FormData)
     const settings = Object.fromEntries(
       Object.entries(values).filter(([k]) => !/^(claim|date)_\d+$/.test(k) && k !== "pick" && k !== "ranked"),
     );
-    const models = Object.fromEntries(
-      Object.entries(settings)
-        .filter(([k, v]) => k.startsWith("model_") && v.trim())
-        .map(([k, v]) => [k.slice(6), v.trim()]),
-    );
-    assertWebModels(models);
-    const handle = await getDb();
-    const { limit, windowSeconds } = getConfig().rateLimits.debateStarts;
-    const key = `debate-start:user:${user.id}`;
-    const now = new Date();
-    const rate = await admit(handle.db, key, claims.length, limit, windowSeconds, now);
-    if (!rate.allowed)
-      return refuse(
-        form,
-        `Checking ${claims.length} claims starts ${claims.length} debates, and you have ${Math.max(0, limit - rate.used)} of ${limit} left in this period. Pick fewer or try again later (DEBATE_RATE_LIMIT sets the limit).`,
-        "pick",
-        groups,
-      );
-    let result;
-    try {
-      result = await startCheckedClaims(handle, { claims, settings }, { createdBy: user.id });
-    } catch (e) {
-      await forgive(handle.db, key, windowSeconds, now, claims.length);
-      throw e;
-    }
-    const notStarted = result.failed.length + result.matched.length;
-    if (notStarted) await forgive(handle.db, key, windowSeconds, now, notStarted);
+    // Checks, claim matching, the limit, storage and the queue, as every entry point does them.
+    const result = await startCheckedClaims(user, await getDb(), { claims, settings });
     return {
       ...formEntries(form, groups),
       started: result.started.map((s) => ({ debateId: s.debateId, claim: s.claim })),
@@ -166,6 +141,13 @@ export async function startClaimsAction(_prev: StartClaimsState, form: FormData)
       return refuse(form, e.message, field, groups);
     }
     if (e instanceof ModelNotAllowedError) return refuse(form, e.message, undefined, groups);
+    if (e instanceof StartRateLimited)
+      return refuse(
+        form,
+        `Checking ${e.wanted} claims starts ${e.wanted} debates, and you have ${e.left} of ${e.limit} left in this period. Pick fewer or try again later (DEBATE_RATE_LIMIT sets the limit).`,
+        "pick",
+        groups,
+      );
     if (e instanceof AuthError) return refuse(form, e.message, undefined, groups);
     console.error("[check-text] could not start:", e);
     return refuse(form, `Could not start the debates: ${(e as Error).message}`, undefined, groups);

@@ -5,20 +5,18 @@ import { redirect } from "next/navigation";
 import { getDb } from "@/db/client";
 import { getComparison, revokeComparisonShare } from "@/db/queries/comparisons";
 import { createComparisonShare } from "@/lib/compare/shares";
-import { admit, forgive } from "@/db/queries/rate-limits";
 import { estimateComparison, parseCompareForm, type CompareEstimate } from "@/lib/compare/form";
-import { checkCompareRequest, createComparison } from "@/lib/compare/start";
-import { getConfig } from "@/lib/config";
-import { startOrEnqueue } from "@/lib/debate/queue";
+import { startComparison } from "@/lib/compare/start-service";
+import { StartRateLimited } from "@/lib/debate/start-service";
 import { DebateRequestError } from "@/lib/debate/start";
 import { normaliseClaim } from "@/lib/debate/claim-length";
-import { assertWebModels, ModelNotAllowedError } from "@/lib/ai/web-models";
+import { ModelNotAllowedError } from "@/lib/ai/web-models";
 import { requirePermission } from "@/lib/auth/server";
 import { AuthError } from "@/lib/auth/policy";
 import { REVOKE_REFUSAL } from "@/lib/auth/access";
 import { refusalsAsStatus } from "@/lib/auth/action-refusal";
 import { announceRevoked } from "@/lib/auth/revocations";
-import { choiceFromForm, MatchChoiceError, matchBeforeStart, type MatchStep } from "@/lib/matching/before-start";
+import { choiceFromForm, MatchChoiceError, type MatchStep } from "@/lib/matching/before-start";
 
 /** `match`: earlier checks of this claim were found; nothing is stored until the person chooses. */
 export type CompareState = {
@@ -42,51 +40,22 @@ export async function startComparisonAction(_prev: CompareState, form: FormData)
   let id: string;
   try {
     const user = await requirePermission("debate:start");
-    // Everything that needs no database first, so a refused request uses up none of the user's debates.
     const request = parseCompareForm({ ...values, claim: normaliseClaim(values.claim ?? "") }, methods);
-    checkCompareRequest(request);
-    assertWebModels({});
-    const handle = await getDb();
-    const { db } = handle;
-    // Matched once for all the methods, before anything is counted, stored or spent.
-    const outcome = await matchBeforeStart(
-      { db },
-      {
-        claim: request.claim,
-        claimDate: request.claimDate,
-        choice: choiceFromForm(form),
-      },
-    );
-    if (outcome.kind === "show") return { values, methods, match: outcome.step };
-    const { limit, windowSeconds } = getConfig().rateLimits.debateStarts;
-    const key = `debate-start:user:${user.id}`;
-    // Every debate of the comparison admitted (and counted) at once, or none: one statement, so
-    // comparisons started in parallel cannot pass the limit between a check and a count.
-    const now = new Date();
-    const rate = await admit(db, key, methods.length, limit, windowSeconds, now);
-    if (!rate.allowed) {
-      const left = Math.max(0, limit - rate.used);
-      return {
-        error: `Comparing ${methods.length} methods starts ${methods.length} debates, and you have ${left} of ${limit} left in this period. Choose fewer methods or try again later (DEBATE_RATE_LIMIT sets the limit).`,
-        values,
-        methods,
-      };
-    }
-    let created;
-    try {
-      created = await createComparison(db, request, { createdBy: user.id, matchDecision: outcome.decision });
-    } catch (e) {
-      // Nothing was created (createComparison takes back what it made): the debates are not counted.
-      await forgive(db, key, windowSeconds, now, methods.length);
-      throw e;
-    }
-    id = created.id;
-    for (const debateId of created.debateIds) await startOrEnqueue(handle, debateId);
+    // Checks, claim matching (once for all the methods), the limit, storage and the queue, as every entry point does them.
+    const outcome = await startComparison(user, request, { handle: await getDb(), choice: choiceFromForm(form) });
+    if (outcome.kind === "matched") return { values, methods, match: outcome.step };
+    id = outcome.id;
   } catch (e) {
     if (e instanceof MatchChoiceError)
       return { error: e.message, field: "matchChoice", values, methods, match: e.step };
     if (e instanceof DebateRequestError) return { error: e.message, field: e.field, values, methods };
     if (e instanceof ModelNotAllowedError) return { error: e.message, field: `models.${e.role}`, values, methods };
+    if (e instanceof StartRateLimited)
+      return {
+        error: `Comparing ${e.wanted} methods starts ${e.wanted} debates, and you have ${e.left} of ${e.limit} left in this period. Choose fewer methods or try again later (DEBATE_RATE_LIMIT sets the limit).`,
+        values,
+        methods,
+      };
     if (e instanceof AuthError) return { error: e.message, values, methods };
     console.error("[compare] could not start:", e);
     return { error: `Could not start the comparison: ${(e as Error).message}`, values, methods };

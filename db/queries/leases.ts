@@ -36,6 +36,44 @@ export const debateLease = runningLease(s.debates, s.debates.runnerId);
 export const ingestJobLease = runningLease(s.ingestJobs, s.ingestJobs.runnerId);
 export const evalItemLease = runningLease(s.evalItems, s.evalItems.workerId);
 
+/**
+ * A hold with a deadline instead of renewals: taken for one short piece of work (a webhook
+ * delivery's attempt) and never renewed, so the row stores when the hold ends and it lapses then.
+ * `free` is the status a row waits in to be taken.
+ */
+export type DeadlineLease<T extends PgTable = PgTable> = Omit<Lease<T>, "renewedAt"> & {
+  until: PgColumn;
+  free: string;
+};
+
+export const webhookDeliveryLease: DeadlineLease<typeof s.webhookDeliveries> = {
+  table: s.webhookDeliveries,
+  id: s.webhookDeliveries.id,
+  holder: s.webhookDeliveries.leasedBy,
+  until: s.webhookDeliveries.leaseUntil,
+  status: s.webhookDeliveries.status,
+  held: "sending",
+  free: "pending",
+};
+
+/** Waiting to be taken, or held past its deadline (its holder died mid-work). */
+export function deadlineTakeable(lease: DeadlineLease): SQL {
+  return or(eq(lease.status, lease.free), and(eq(lease.status, lease.held), lt(lease.until, sql`now()`)))!;
+}
+
+/** What taking the row for `ms` writes beside its held status: the holder and the deadline (SQL for a raw update's SET). */
+export function deadlineHoldSet(lease: DeadlineLease, holder: string, ms: number): SQL {
+  return sql`${sql.identifier(lease.holder.name)} = ${holder}, ${sql.identifier(lease.until.name)} = now() + ${`${ms} milliseconds`}::interval`;
+}
+
+/** What ending the hold writes (for `.set()`): no holder, no deadline. */
+export function deadlineReleaseSet<T extends PgTable>(lease: DeadlineLease<T>): PgUpdateSetSource<T> {
+  return {
+    [fieldOf(lease.table, lease.holder)]: null,
+    [fieldOf(lease.table, lease.until)]: null,
+  } as PgUpdateSetSource<T>;
+}
+
 const ago = (ms: number) => sql`now() - make_interval(secs => ${ms / 1000}::float8)`;
 
 /** Held, and its holder has not renewed within `leaseMs`. */
@@ -52,8 +90,8 @@ export function leaseOrphaned(lease: Lease, leaseMs: number, goneHolders: string
   )!;
 }
 
-/** Held by exactly `holder` (a run's own token). */
-export function heldBy(lease: Lease, holder: string): SQL {
+/** Held by exactly `holder` (a run's own token, a delivery's sender). */
+export function heldBy(lease: Pick<Lease, "holder" | "status" | "held">, holder: string): SQL {
   return and(eq(lease.holder, holder), eq(lease.status, lease.held))!;
 }
 

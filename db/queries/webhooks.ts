@@ -4,6 +4,7 @@ import type { Database } from "@/db/client";
 import * as s from "@/db/schema";
 import type { WebhookEventType } from "@/db/schema";
 import { cursorAt, keysetBefore, type Cursor } from "./keyset";
+import { deadlineHoldSet, deadlineReleaseSet, deadlineTakeable, heldBy, webhookDeliveryLease } from "./leases";
 
 /** A transaction or the database: both have the same query builder. */
 export type Executor = Pick<Database, "select" | "insert" | "update" | "delete" | "execute">;
@@ -159,11 +160,10 @@ export async function dueDeliveries(
     id: string;
     attempts: number;
     resend: boolean;
-  }>(sql`select d.id, d.attempts, d.resend from webhook_deliveries d
-    join webhook_subscriptions w on w.id = d.subscription_id and w.active
-    where d.status in ('pending', 'sending') and d.next_attempt_at <= now()
-      and (d.status = 'pending' or d.lease_until < now())
-    order by d.next_attempt_at limit ${limit}`);
+  }>(sql`select webhook_deliveries.id, webhook_deliveries.attempts, webhook_deliveries.resend from webhook_deliveries
+    join webhook_subscriptions w on w.id = webhook_deliveries.subscription_id and w.active
+    where webhook_deliveries.next_attempt_at <= now() and ${deadlineTakeable(webhookDeliveryLease)}
+    order by webhook_deliveries.next_attempt_at limit ${limit}`);
   return r.rows.map((x) => ({ id: x.id, attempts: Number(x.attempts), resend: x.resend === true }));
 }
 
@@ -209,12 +209,13 @@ export async function leaseDelivery(
     secret: string;
     body: string;
   }>(sql`with taken as (
-      update webhook_deliveries d set status = 'sending', attempts = d.attempts + 1, leased_by = ${holder},
-        lease_until = now() + ${`${leaseMs} milliseconds`}::interval, updated_at = now()
+      update webhook_deliveries set status = 'sending', attempts = webhook_deliveries.attempts + 1,
+        ${deadlineHoldSet(webhookDeliveryLease, holder, leaseMs)}, updated_at = now()
       from webhook_subscriptions w
-      where d.id = ${id}::uuid and w.id = d.subscription_id and w.active and d.next_attempt_at <= now()
-        and (d.status = 'pending' or (d.status = 'sending' and d.lease_until < now()))
-      returning d.id, d.subscription_id, d.event_id, d.attempts, d.last_attempt, d.resend, w.url, w.secret)
+      where webhook_deliveries.id = ${id}::uuid and w.id = webhook_deliveries.subscription_id and w.active
+        and webhook_deliveries.next_attempt_at <= now() and ${deadlineTakeable(webhookDeliveryLease)}
+      returning webhook_deliveries.id, webhook_deliveries.subscription_id, webhook_deliveries.event_id,
+        webhook_deliveries.attempts, webhook_deliveries.last_attempt, webhook_deliveries.resend, w.url, w.secret)
     select t.*, e.body from taken t join webhook_events e on e.id = t.event_id`);
   const row = r.rows[0];
   if (!row) return null;
@@ -257,18 +258,11 @@ export async function recordAttempt(
       .set({
         status: a.outcome === "delivered" ? "delivered" : retryAt ? "pending" : "failed",
         nextAttemptAt: retryAt ?? sql`${s.webhookDeliveries.nextAttemptAt}`,
-        leasedBy: null,
-        leaseUntil: null,
+        ...deadlineReleaseSet(webhookDeliveryLease),
         resend: false,
         updatedAt: new Date(),
       })
-      .where(
-        and(
-          eq(s.webhookDeliveries.id, d.id),
-          eq(s.webhookDeliveries.leasedBy, d.holder),
-          eq(s.webhookDeliveries.status, "sending"),
-        ),
-      )
+      .where(and(eq(s.webhookDeliveries.id, d.id), heldBy(webhookDeliveryLease, d.holder)))
       .returning({ id: s.webhookDeliveries.id });
     if (!still) return;
     await tx.insert(s.webhookAttempts).values({ deliveryId: d.id, attempt: d.attempt, ...a });

@@ -39,9 +39,9 @@ const POLL_MS = 100;
 export type ProviderSlots = { db: Database; holder: string; seq: number; seeded: Set<string>; leaseMs: number };
 
 /**
- * Makes provider limits hold across processes through this PostgreSQL database. Called at
- * start-up by every process on PostgreSQL (instrumentation.ts, `counterpoint worker`, `debate`),
- * never on PGlite, which one process only opens.
+ * Makes provider limits hold across processes through this PostgreSQL database. Called when
+ * the database opens by every process on PostgreSQL (the composition root,
+ * lib/process/services.ts), never on PGlite, which one process only opens.
  */
 export function useGlobalProviderSlots(db: Database, opts: { leaseMs?: number } = {}) {
   setProcessGlobal("provider-slots", {

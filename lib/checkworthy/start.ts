@@ -1,11 +1,11 @@
 import type { DbHandle } from "@/db/client";
 import { normaliseClaim } from "@/lib/debate/claim-length";
 import { parseDebateForm } from "@/lib/debate/form";
-import { startOrEnqueue } from "@/lib/debate/queue";
 import { createDebate, DebateRequestError, startDebateSchema, type StartDebateInput } from "@/lib/debate/start";
+import { admitStoreStart, checkModels, matchStep } from "@/lib/debate/start-service";
+import { demand, type Principal } from "@/lib/auth/policy";
 import type { Embedder } from "@/lib/embeddings/registry";
-import { matchBeforeStart } from "@/lib/matching/before-start";
-import type { ClaimMatch } from "@/lib/matching/types";
+import type { ClaimMatch, MatchDecision } from "@/lib/matching/types";
 
 /**
  * Starting debates for several claims picked from one text, all at once: the one way a batch from
@@ -78,41 +78,58 @@ export function checkedClaimRequests(req: CheckedClaimsRequest): StartDebateInpu
   });
 }
 
+/**
+ * Starts the batch for `principal` in the order every start follows (lib/debate/start-service.ts):
+ * who may, each claim's request check (claim length included), the models, claim matching for
+ * each claim, the rate limit for the claims that go ahead (all of them or none), storage, the
+ * queue. Throws AuthError, CheckedClaimsError, ModelNotAllowedError or StartRateLimited (with
+ * `wanted` and `left`); nothing is stored or counted then.
+ */
 export async function startCheckedClaims(
+  principal: Principal | null,
   handle: DbHandle,
   req: CheckedClaimsRequest,
   opts: {
-    createdBy?: string | null;
     embedder?: Embedder;
     /** How a created debate starts; default: the queue on PostgreSQL, this process on PGlite. */
     start?: (debateId: string) => Promise<void>;
   } = {},
 ): Promise<CheckedClaimsResult> {
+  const user = demand(principal, "debate:start");
   const inputs = checkedClaimRequests(req);
+  for (const input of inputs) checkModels(user, input.models);
   const result: CheckedClaimsResult = { started: [], failed: [], matched: [] };
+  // Each claim matched before anything is counted or stored: a claim checked before is handed back, not started.
+  const going: Array<{ index: number; input: StartDebateInput; decision: MatchDecision | null }> = [];
   for (const [i, input] of inputs.entries()) {
     const claimDate = input.claimDate || null;
-    const outcome = await matchBeforeStart({ db: handle.db }, { claim: input.claim, claimDate });
-    if (outcome.kind === "show") {
+    const outcome = await matchStep(handle, { claim: input.claim, claimDate }, {});
+    if (outcome.kind === "matched") {
       result.matched.push({ index: i, claim: input.claim, claimDate, matches: outcome.step.matches });
       continue;
     }
-    try {
-      const debateId = await createDebate(handle.db, input, {
-        createdBy: opts.createdBy ?? null,
-        embedder: opts.embedder,
-        matchDecision: outcome.decision,
-      });
-      result.started.push({ index: i, debateId, claim: input.claim });
-    } catch (e) {
-      // The first claim refused for a shared reason (a model not configured) would refuse them all: nothing is started.
-      if (e instanceof DebateRequestError && result.started.length === 0 && e.field !== "corpus")
-        throw new CheckedClaimsError(e.message, undefined, e.field);
-      if (!(e instanceof DebateRequestError)) throw e;
-      result.failed.push({ index: i, claim: input.claim, error: e.message });
-    }
+    going.push({ index: i, input, decision: outcome.decision });
   }
-  const start = opts.start ?? ((id: string) => startOrEnqueue(handle, id));
-  for (const s of result.started) await start(s.debateId);
+  if (going.length === 0) return result;
+  await admitStoreStart(user, going.length, { handle, start: opts.start }, async (createdBy) => {
+    for (const { index: i, input, decision } of going) {
+      try {
+        const debateId = await createDebate(handle.db, input, {
+          createdBy,
+          embedder: opts.embedder,
+          matchDecision: decision,
+        });
+        result.started.push({ index: i, debateId, claim: input.claim });
+      } catch (e) {
+        // The first claim refused for a shared reason (a model not configured) would refuse them all: nothing is started.
+        if (e instanceof DebateRequestError && result.started.length === 0 && e.field !== "corpus")
+          throw new CheckedClaimsError(e.message, undefined, e.field);
+        if (!(e instanceof DebateRequestError)) throw e;
+        result.failed.push({ index: i, claim: input.claim, error: e.message });
+      }
+    }
+    // A claim that failed here was counted with the others: it is taken back.
+    return { debateIds: result.started.map((st) => st.debateId), notStarted: result.failed.length };
+  });
   return result;
 }

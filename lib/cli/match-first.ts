@@ -1,7 +1,6 @@
 import { sameClaimWords, thresholdWords } from "@/lib/matching/likelihood";
-import type { Database } from "@/db/client";
-import { matchBeforeStart } from "@/lib/matching/before-start";
-import type { ClaimMatch, MatchDecision } from "@/lib/matching/types";
+import type { MatchStep } from "@/lib/matching/before-start";
+import type { ClaimMatch } from "@/lib/matching/types";
 import { bold, dim, yellow } from "./output";
 import { scaleWordsBeside } from "@/lib/matching/scale";
 import { datesCompared } from "@/lib/matching/dates";
@@ -49,38 +48,37 @@ function describe(m: ClaimMatch, threshold: number, yourDate?: string): string {
 }
 
 /**
- * The match decision to store with the debate (null with --no-match), or MatchedBeforeStart when
- * earlier checks matched and no choice was given. Prints the matches (a `matches` JSON line with --json).
+ * The flags as the start service's options (lib/debate/start-service.ts): --no-match skips
+ * matching, --attach-matches and --debate-anyway go ahead with the matches, neither asks.
  */
-export async function matchFirst(
-  db: Database,
-  claim: string,
-  claimDate: string | undefined,
-  flags: MatchFlags,
-  json: boolean,
-): Promise<MatchDecision | null> {
+export function matchOptions(flags: MatchFlags): {
+  onMatch: "ask" | "attach" | "debate-anyway" | "skip";
+  matchThreshold?: number;
+} {
   if (flags.match === false) {
     if (flags.attachMatches || flags.debateAnyway)
       throw new Error("--no-match skips matching: it does not go with --attach-matches or --debate-anyway.");
-    return null;
+    return { onMatch: "skip" };
   }
   if (flags.attachMatches && flags.debateAnyway) throw new Error("Choose one: --attach-matches or --debate-anyway.");
-  let threshold: number | undefined;
+  let matchThreshold: number | undefined;
   if (flags.matchThreshold !== undefined) {
-    threshold = Number(flags.matchThreshold);
-    if (!Number.isFinite(threshold) || threshold < 0 || threshold > 1)
+    matchThreshold = Number(flags.matchThreshold);
+    if (!Number.isFinite(matchThreshold) || matchThreshold < 0 || matchThreshold > 1)
       throw new Error(`--match-threshold takes a number from 0 to 1, e.g. 0.8; got "${flags.matchThreshold}".`);
   }
-  const outcome = await matchBeforeStart({ db }, { claim, claimDate, threshold });
-  if (outcome.kind === "go") return outcome.decision;
-  const { matches } = outcome.step;
-  if (json)
-    process.stdout.write(`${JSON.stringify({ type: "matches", threshold: outcome.step.threshold, matches })}\n`);
+  return {
+    onMatch: flags.attachMatches ? "attach" : flags.debateAnyway ? "debate-anyway" : "ask",
+    matchThreshold,
+  };
+}
+
+/** Prints the earlier checks that matched (a `matches` JSON line with --json). */
+export function printMatches(step: MatchStep, claimDate: string | undefined, json: boolean): void {
+  const { matches } = step;
+  if (json) process.stdout.write(`${JSON.stringify({ type: "matches", threshold: step.threshold, matches })}\n`);
   else
     process.stdout.write(
-      `${bold(matches.length === 1 ? "This claim was checked before:" : `This claim was checked ${matches.length} times before:`)}\n${matches.map((m) => describe(m, outcome.step.threshold, claimDate)).join("\n")}\n`,
+      `${bold(matches.length === 1 ? "This claim was checked before:" : `This claim was checked ${matches.length} times before:`)}\n${matches.map((m) => describe(m, step.threshold, claimDate)).join("\n")}\n`,
     );
-  if (flags.attachMatches) return { choice: "attach-as-evidence", matches, attached: matches };
-  if (flags.debateAnyway) return { choice: "debate-anyway", matches };
-  throw new MatchedBeforeStart(matches.length);
 }

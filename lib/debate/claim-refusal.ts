@@ -1,5 +1,5 @@
 import type { Database } from "@/db/client";
-import { getDebateStatus } from "@/db/queries/debates";
+import { getDebateStatus } from "@/db/queries/debate-run";
 
 /** What a person pressing Start or Resume reads when the debate cannot be taken, in words they can act on. */
 

@@ -1,6 +1,6 @@
 import type { Database } from "@/db/client";
 import { eventBus, follow, liveTurns, runsHere, subscribe, type DebateEvent } from "@/lib/debate/events";
-import { getDebateStatus } from "@/db/queries/debates";
+import { getDebateStatus } from "@/db/queries/debate-run";
 import { debateView, viewExtras } from "@/lib/debate/view";
 import { canReadDebates } from "@/lib/auth/access";
 import { watchShare } from "@/lib/auth/share-watch";

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { z } from "zod";
 import type { Database, DbHandle } from "@/db/client";
-import * as q from "@/db/queries/debates";
+import * as q from "@/db/queries/debate-run";
 import type { ResolvedModel } from "@/lib/ai/registry";
 import { getConfig } from "@/lib/config";
 import { plural } from "@/lib/plural";

@@ -1,5 +1,4 @@
 import type { Database } from "@/db/client";
-import * as q from "@/db/queries/debates";
 import { ModelCallError } from "@/lib/ai/call";
 import { getConfig } from "@/lib/config";
 import { processGlobal } from "@/lib/process/globals";
@@ -14,6 +13,7 @@ import { getProtocol, modelForRole } from "./protocols";
 import { emitDebateFinished } from "@/lib/webhooks/finished";
 import { debateContext } from "./steps/context";
 import { budgetLimits, DebateCancelled, Spending, type Run, type RunOptions, type RunScope } from "./steps/scope";
+import { runStore } from "./run-store";
 
 /**
  * Runs debates: claim, run, finish. A run first claims the debate (one run at a time, across
@@ -49,11 +49,11 @@ export async function claimDebate(db: Database, debateId: string, from?: RunOpti
   if (local) return { ok: false, error: local.controller.signal.aborted ? STILL_STOPPING : ALREADY_RUNNING };
   const token = `${RUNNER_ID}/${++state().runs}`;
   const leaseMs = getConfig().debateLeaseMs;
-  if (await q.claimForRun(db, debateId, token, leaseMs, from)) return { ok: true, token };
+  if (await runStore().claimForRun(db, debateId, token, leaseMs, from)) return { ok: true, token };
   // Held by a process on this host that has died: taken now rather than after its lease.
-  const held = await q.getDebateStatus(db, debateId);
+  const held = await runStore().getDebateStatus(db, debateId);
   if (held?.status === "running" && holderIsGone(held.runnerId, RUNNER_ID)) {
-    if (await q.claimForRun(db, debateId, token, leaseMs, from, [held.runnerId!])) return { ok: true, token };
+    if (await runStore().claimForRun(db, debateId, token, leaseMs, from, [held.runnerId!])) return { ok: true, token };
   }
   return { ok: false, error: await claimRefusal(db, debateId) };
 }
@@ -85,7 +85,7 @@ export async function startDebateRun(db: Database, debateId: string, opts: RunOp
  * journal (journal.ts) whether an earlier run already finished it: that is all resume is.
  */
 async function runClaimed(db: Database, debateId: string, token: string, opts: RunOptions): Promise<RunOutcome> {
-  const snapshot = await q.loadForRun(db, debateId);
+  const snapshot = await runStore().loadForRun(db, debateId);
   if (!snapshot) return { status: "skipped", error: "no such debate" };
   const { debate, claim } = snapshot;
   let protocol: ReturnType<typeof getProtocol>;
@@ -98,7 +98,7 @@ async function runClaimed(db: Database, debateId: string, token: string, opts: R
   } catch (e) {
     // A debate that cannot start must not stay claimed as "running".
     const message = `This debate's stored set-up cannot be run: ${(e as Error).message}`;
-    await q.finishClaimedDebate(db, debateId, token, "failed", { message });
+    await runStore().finishClaimedDebate(db, debateId, token, "failed", { message });
     return { status: "failed", error: message };
   }
 
@@ -112,7 +112,8 @@ async function runClaimed(db: Database, debateId: string, token: string, opts: R
 
   // Rows an earlier run left unfinished are run again, so they go (only when the snapshot holds
   // some: this run holds the claim, so nobody adds one meanwhile). The rest is the journal.
-  if (snapshot.turns.some((t) => !q.KEPT_TURN_STATUSES.includes(t.status))) await q.dropUnfinishedTurns(db, debateId);
+  if (snapshot.turns.some((t) => !runStore().keptTurnStatuses.includes(t.status)))
+    await runStore().dropUnfinishedTurns(db, debateId);
   const scope: RunScope = {
     db,
     debateId,
@@ -123,9 +124,11 @@ async function runClaimed(db: Database, debateId: string, token: string, opts: R
     opts,
     run,
     signal: controller.signal,
-    journal: new Journal(snapshot.turns.filter((t) => q.KEPT_TURN_STATUSES.includes(t.status))),
+    journal: new Journal(snapshot.turns.filter((t) => runStore().keptTurnStatuses.includes(t.status))),
     spending: new Spending(budgetLimits(debate.config)),
-    pool: q.evidenceFromRows(snapshot.evidence).sort((a, b) => a.rank - b.rank),
+    pool: runStore()
+      .evidenceFromRows(snapshot.evidence)
+      .sort((a, b) => a.rank - b.rank),
     modelFor: (role) => modelForRole(protocol, config, debate.models, role),
     partials: new Map(),
   };
@@ -137,7 +140,8 @@ async function runClaimed(db: Database, debateId: string, token: string, opts: R
     // Verdict, completion and the webhook outbox in one transaction: one commit at the end of every
     // debate, and a debate.finished that commits with the verdict or not at all.
     await db.transaction(async (tx) => {
-      if (await q.completeWithVerdict(tx, debateId, token, "judge", verdict)) await emitDebateFinished(tx, debateId);
+      if (await runStore().completeWithVerdict(tx, debateId, token, "judge", verdict))
+        await emitDebateFinished(tx, debateId);
     });
     publish(debateId, { type: "verdict", verdict });
     publish(debateId, { type: "status", status: "completed" });
@@ -148,20 +152,20 @@ async function runClaimed(db: Database, debateId: string, token: string, opts: R
         // Queued again for the next worker; the turn in progress is dropped by the run that resumes.
         // Watchers are told, so no page keeps showing the half-written turn while the debate waits.
         publish(debateId, { type: "status", status: "queued" });
-        await q.releaseClaim(db, debateId, token);
+        await runStore().releaseClaim(db, debateId, token);
         return { status: "released" };
       }
       if (run.lost) {
         // Another run holds the debate now (this one's claim lapsed): leave everything to it.
         return { status: "cancelled", error: "another run took this debate over" };
       }
-      await q.finishClaimedDebate(db, debateId, token, "cancelled", { message: STOPPED_MESSAGE });
+      await runStore().finishClaimedDebate(db, debateId, token, "cancelled", { message: STOPPED_MESSAGE });
       publish(debateId, { type: "status", status: "cancelled" });
       return { status: "cancelled" };
     }
     const err = e as Error & { turnSeq?: number; turnLabel?: string };
     const message = err.turnLabel ? `Turn ${err.turnSeq} (${err.turnLabel}) failed: ${err.message}` : err.message;
-    await q.finishClaimedDebate(db, debateId, token, "failed", {
+    await runStore().finishClaimedDebate(db, debateId, token, "failed", {
       message,
       turnSeq: err.turnSeq,
       retryable: e instanceof ModelCallError ? e.retryable : undefined,
@@ -199,9 +203,9 @@ export async function cancelDebate(db: Database, debateId: string): Promise<bool
     local.controller.abort();
     return true;
   }
-  const status = await q.getDebateStatus(db, debateId);
+  const status = await runStore().getDebateStatus(db, debateId);
   if (!status || !["queued", "running", "interrupted"].includes(status.status)) return false;
-  await q.finishDebate(db, debateId, "cancelled", { message: STOPPED_MESSAGE });
+  await runStore().finishDebate(db, debateId, "cancelled", { message: STOPPED_MESSAGE });
   return true;
 }
 
@@ -241,7 +245,7 @@ function newLeaseKeeper() {
     renew: async (holds) => {
       const db = state().db;
       return db
-        ? q.heartbeat(
+        ? runStore().heartbeat(
             db,
             holds.map((h) => ({ id: h.id, token: h.holder })),
           )
@@ -255,7 +259,7 @@ function newLeaseKeeper() {
 function holdClaim(db: Database, debateId: string, run: Run) {
   state().db = db;
   state().lease.hold(debateId, run.token, () => {
-    void q
+    void runStore()
       .getDebateStatus(db, debateId)
       .then((row) => {
         run.lost = row?.runnerId !== run.token;
@@ -267,11 +271,11 @@ function holdClaim(db: Database, debateId: string, run: Run) {
 
 /** At start-up: debates a dead process left running become `interrupted`, resumable by a user. */
 export async function recoverOrphans(db: Database, backend: "pglite" | "postgres") {
-  return q.markOrphansInterrupted(db, {
+  return runStore().markOrphansInterrupted(db, {
     allRunning: backend === "pglite",
     staleAfterMs: 6 * HEARTBEAT_MS,
     exceptRunner: RUNNER_ID,
-    goneRunners: backend === "pglite" ? [] : goneHolders(await q.otherDebateRunners(db, RUNNER_ID)),
+    goneRunners: backend === "pglite" ? [] : goneHolders(await runStore().otherDebateRunners(db, RUNNER_ID)),
     message: INTERRUPTED_BY_RESTART,
   });
 }

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Database } from "@/db/client";
 import * as q from "@/db/queries/eval";
-import { getDebateStatus } from "@/db/queries/debates";
+import { getDebateStatus } from "@/db/queries/debate-run";
 import type { ResolvedModel } from "@/lib/ai/registry";
 import { runDebate, type RunOptions } from "@/lib/debate/runner";
 import { processId } from "@/lib/process/identity";

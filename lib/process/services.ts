@@ -1,5 +1,7 @@
 import { addDatabaseHooks, configureDatabase } from "@/db/client";
+import { debateRunStore } from "@/db/queries/debate-run-store";
 import { getConfig } from "@/lib/config";
+import { useRunStore } from "@/lib/debate/run-store";
 import { peekProcessGlobal, setProcessGlobal } from "./globals";
 
 /**
@@ -16,14 +18,23 @@ import { peekProcessGlobal, setProcessGlobal } from "./globals";
  *   settings from the environment (lib/config.ts) are handed down to getDb() here.
  * - The model settings saved on /admin (lib/ai/model-settings.ts): read when the database opens,
  *   and again whenever another process signals a change on the bus.
+ * - The engine's run store (lib/debate/run-store.ts): what a debate's run keeps goes to the
+ *   database through db/queries/debate-run-store.ts.
+ * - Provider limits across processes (PostgreSQL only, lib/ai/concurrency.ts): every process's
+ *   model calls (app server, `counterpoint worker`, a foreground `counterpoint debate`) take their
+ *   slots in the shared database, so MODEL_CONCURRENCY holds for all of them together.
  */
 export function installProcessServices() {
   configureDatabaseFromConfig();
+  useRunStore(debateRunStore);
   if (peekProcessGlobal("process-services")) return;
   setProcessGlobal("process-services", true);
   addDatabaseHooks({
     async opened(handle, database) {
-      if (database.backend === "postgres") (await import("@/lib/debate/pg-bus")).enableCrossProcessEvents(database.url);
+      if (database.backend === "postgres") {
+        (await import("@/lib/debate/pg-bus")).enableCrossProcessEvents(database.url);
+        (await import("@/lib/ai/concurrency")).useGlobalProviderSlots(handle.db);
+      }
       // Before anyone gets the handle, so no debate starts on the environment's models alone.
       await (await import("@/lib/ai/model-settings")).followModelSettings(handle.db);
     },

@@ -9,6 +9,7 @@ import { rankText, topSentences } from "@/lib/checkworthy";
 import { claimDraft } from "@/lib/checkworthy/form";
 import { offlineScorer } from "@/lib/checkworthy/offline";
 import { CheckedClaimsError, startCheckedClaims } from "@/lib/checkworthy/start";
+import { OPERATOR } from "@/lib/debate/start-service";
 import { resetConfigForTests } from "@/lib/config";
 import { freshDatabase } from "./test-db";
 
@@ -72,7 +73,7 @@ describe("check-worthy sentences of a debate transcript", () => {
     const picked = topSentences(ranked.sentences, 3);
     const claims = picked.map((p, i) => ({ claim: claimDraft(p), claimDate: `2024-10-0${i + 1}` }));
     const before = await debateCount();
-    const result = await startCheckedClaims(h, { claims, settings: SETTINGS }, { start: async () => {} });
+    const result = await startCheckedClaims(OPERATOR, h, { claims, settings: SETTINGS }, { start: async () => {} });
     expect(result.failed).toEqual([]);
     expect(result.started).toHaveLength(3);
     expect(await debateCount()).toBe(before + 3);
@@ -111,6 +112,7 @@ describe("check-worthy sentences of a debate transcript", () => {
     await h.db.insert(s.verdicts).values({ debateId: earlier!.id, label: "HALF-TRUE", reason: "It was 4.1 percent." });
     const before = await debateCount();
     const result = await startCheckedClaims(
+      OPERATOR,
       h,
       {
         claims: [
@@ -132,6 +134,7 @@ describe("check-worthy sentences of a debate transcript", () => {
   it("refuses the whole batch, naming the claim, when one claim is not a sentence; nothing is started", async () => {
     const before = await debateCount();
     const err = await startCheckedClaims(
+      OPERATOR,
       h,
       {
         claims: [

@@ -6,13 +6,13 @@ import type { DbHandle } from "@/db/client";
 import * as s from "@/db/schema";
 import {
   claimForRun,
-  createDebateRecord,
   getDebateStatus,
   heartbeat,
   markOrphansInterrupted,
   otherDebateRunners,
   releaseClaim,
-} from "@/db/queries/debates";
+} from "@/db/queries/debate-run";
+import { createDebateRecord } from "@/db/queries/debates";
 import { holderIsGone, processId } from "@/lib/process/identity";
 import { goneHolders, isOrphan, keepLease } from "@/lib/process/lease";
 import { freshDatabase } from "./test-db";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import "zod-openapi";
-import { getDebateStatus } from "@/db/queries/debates";
+import { getDebateStatus } from "@/db/queries/debate-run";
 import { DEBATE_STATUSES } from "@/db/schema";
 import { resumeDebate } from "@/lib/debate/queue";
 import { cancelDebate } from "@/lib/debate/runner";

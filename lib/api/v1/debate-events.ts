@@ -1,7 +1,7 @@
 import { debateEventStream } from "@/lib/debate/event-stream";
 import { bearerToken, resolveBearer } from "@/lib/auth/api-tokens";
 import { watchApiToken } from "@/lib/auth/api-token-watch";
-import { getDebateStatus } from "@/db/queries/debates";
+import { getDebateStatus } from "@/db/queries/debate-run";
 import { ApiError, endpoint } from "../endpoint";
 import { uuidParam } from "./common";
 import { DEBATE_EVENTS, STREAM_EVENTS, WITHHELD_FROM_LABELLERS, streamMessageSchema } from "@/lib/debate/event-schema";

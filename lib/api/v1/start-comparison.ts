@@ -1,22 +1,15 @@
 import { z } from "zod";
 import "zod-openapi";
-import { admit, forgive } from "@/db/queries/rate-limits";
-import { assertWebModels } from "@/lib/ai/web-models";
-import { demand } from "@/lib/auth/policy";
-import { getConfig } from "@/lib/config";
+import { AuthError } from "@/lib/auth/policy";
 import { ENSEMBLE_METHODS } from "@/lib/compare/ensemble";
-import {
-  checkCompareRequest,
-  createComparison,
-  MAX_METHODS,
-  MIN_METHODS,
-  type CompareRequest,
-} from "@/lib/compare/start";
+import { MAX_METHODS, MIN_METHODS, type CompareRequest } from "@/lib/compare/start";
+import { startComparison as startComparisonService } from "@/lib/compare/start-service";
+import { StartRateLimited } from "@/lib/debate/start-service";
 import { normaliseClaim } from "@/lib/debate/claim-length";
 import { DEFAULT_METHOD, methodNames } from "@/lib/debate/methods";
-import { startOrEnqueue } from "@/lib/debate/queue";
-import { ApiError, endpoint } from "../endpoint";
+import { ApiError, apiErrorSchema, endpoint } from "../endpoint";
 import { comparisonLinks } from "./comparisons";
+import { claimMatched, earlierChecksField } from "./start-debate";
 import { debateLinks, isoDate, linksSchema, modelsField, startRefusal, strictObject } from "./common";
 
 export const startComparisonBody = strictObject({
@@ -59,6 +52,7 @@ export const startComparisonBody = strictObject({
     .optional()
     .meta({ description: "How the methods' verdicts are combined into one row; none when left out." }),
   models: modelsField,
+  earlierChecks: earlierChecksField,
 }).meta({ id: "StartComparison" });
 
 export const startedComparisonSchema = z
@@ -81,14 +75,18 @@ export const startComparison = endpoint({
   tag: "Debates",
   summary: "Compare methods on one claim",
   description:
-    "Stores the claim once and queues one debate per method; each debate is read and followed like any other. Every debate counts against DEBATE_RATE_LIMIT, all admitted or none. Needs the scope `debate:start`.",
+    "Matches the claim against earlier checks (earlierChecks, as for one debate), stores it once and queues one debate per method; each debate is read and followed like any other. Every debate counts against DEBATE_RATE_LIMIT, all admitted or none. Needs the scope `debate:start`.",
   body: startComparisonBody,
   idempotent: true,
   responses: {
     201: { description: "The comparison and its debates are stored and queued.", schema: startedComparisonSchema },
+    409: {
+      description:
+        "Earlier checks of the claim matched and earlierChecks was `ask` (code `claim_matched`), or the Idempotency-Key was used with another request (`idempotency_conflict`).",
+      schema: apiErrorSchema,
+    },
   },
-  async handle({ db, handle, principal, body, rate: report }) {
-    const user = demand(principal, "debate:start");
+  async handle({ handle, principal, body, rate }) {
     const request: CompareRequest = {
       claim: normaliseClaim(body.claim),
       title: body.title,
@@ -102,46 +100,37 @@ export const startComparison = endpoint({
     // The API calls a method `method` where the engine says `protocol`.
     const fields = (f: string) => f.replace(/^(methods\.\d+)\.protocol$/, "$1.method");
     try {
-      const checked = checkCompareRequest(request);
-      assertWebModels(body.models ?? {});
-      const n = checked.methods.length;
-      const { limit, windowSeconds } = getConfig().rateLimits.debateStarts;
-      const key = `debate-start:user:${user.id}`;
-      const now = new Date();
-      const rate = await admit(db, key, n, limit, windowSeconds, now);
-      report({ limit, remaining: Math.max(0, limit - rate.count), resetSeconds: rate.retryAfterSeconds });
-      if (!rate.allowed)
-        throw new ApiError(
-          429,
-          "rate_limited",
-          `Comparing ${n} methods starts ${n} debates, and this account has ${Math.max(0, limit - rate.used)} of ${limit} left in this period; choose fewer methods or try again later (DEBATE_RATE_LIMIT sets the limit).`,
-          undefined,
-          { "retry-after": String(rate.retryAfterSeconds) },
-        );
-      let created;
-      try {
-        created = await createComparison(db, request, { createdBy: user.id });
-      } catch (e) {
-        await forgive(db, key, windowSeconds, now, n);
-        throw e;
-      }
-      for (const id of created.debateIds) await startOrEnqueue(handle, id);
+      // The same checks, matching, limit, storage and queue as the form (lib/compare/start-service.ts).
+      const outcome = await startComparisonService(principal, request, {
+        handle,
+        onMatch: body.earlierChecks,
+        onRate: rate,
+      });
+      if (outcome.kind === "matched") throw claimMatched(outcome.step.matches.length);
       return {
         status: 201,
         json: {
-          id: created.id,
-          debates: created.debateIds.map((id, i) => ({
+          id: outcome.id,
+          debates: outcome.debateIds.map((id, i) => ({
             id,
-            method: checked.methods[i]!.protocol,
-            preset: checked.methods[i]!.preset || null,
+            method: outcome.methods[i]!.protocol,
+            preset: outcome.methods[i]!.preset || null,
             links: debateLinks(id),
           })),
-          links: comparisonLinks(created.id),
+          links: comparisonLinks(outcome.id),
         },
-        headers: { location: `/api/v1/comparisons/${created.id}` },
+        headers: { location: `/api/v1/comparisons/${outcome.id}` },
       };
     } catch (e) {
-      if (e instanceof ApiError) throw e;
+      if (e instanceof StartRateLimited)
+        throw new ApiError(
+          429,
+          "rate_limited",
+          `Comparing ${e.wanted} methods starts ${e.wanted} debates, and this account has ${e.left} of ${e.limit} left in this period; choose fewer methods or try again later (DEBATE_RATE_LIMIT sets the limit).`,
+          undefined,
+          { "retry-after": String(e.retryAfterSeconds) },
+        );
+      if (e instanceof ApiError || e instanceof AuthError) throw e;
       try {
         startRefusal(e);
       } catch (r) {

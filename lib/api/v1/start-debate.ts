@@ -9,6 +9,15 @@ import { startDebate, StartRateLimited } from "@/lib/debate/start-service";
 import { ApiError, apiErrorSchema, endpoint } from "../endpoint";
 import { debateLinks, isoDate, linksSchema, modelsField, startRefusal, strictObject } from "./common";
 
+/** What to do when earlier checks of the claim match; the same for one debate and for a comparison. */
+export const earlierChecksField = z
+  .enum(["ask", "attach", "debate-anyway"], { error: 'earlierChecks must be "ask", "attach" or "debate-anyway"' })
+  .default("ask")
+  .meta({
+    description:
+      "The claim is matched against earlier checks before anything is stored or spent, as on the form. When some match: `ask` (the default) starts nothing and answers 409 `claim_matched` (POST /api/v1/match shows them); `attach` attaches them all to the debate's evidence; `debate-anyway` starts without them. The choice is stored with the debate.",
+  });
+
 export const startDebateBody = strictObject({
   claim: z.string({ error: "claim is required: write the claim to check as a full sentence" }).meta({
     description: "The claim to check (a news article's body for a method that reads articles).",
@@ -42,13 +51,7 @@ export const startDebateBody = strictObject({
     .optional()
     .meta({ description: "Where the claim was published." }),
   models: modelsField,
-  earlierChecks: z
-    .enum(["ask", "attach", "debate-anyway"], { error: 'earlierChecks must be "ask", "attach" or "debate-anyway"' })
-    .default("ask")
-    .meta({
-      description:
-        "The claim is matched against earlier checks before anything is stored or spent, as on the form. When some match: `ask` (the default) starts nothing and answers 409 `claim_matched` (POST /api/v1/match shows them); `attach` attaches them all to the debate's evidence; `debate-anyway` starts without them. The choice is stored with the debate.",
-    }),
+  earlierChecks: earlierChecksField,
 }).meta({ id: "StartDebate" });
 
 export const startedDebateSchema = z
@@ -140,15 +143,7 @@ export const startDebateEndpoint = endpoint({
       if (e instanceof ApiError || e instanceof AuthError) throw e;
       startRefusal(e, { protocol: "method", evidence: "corpus", goldEvidence: "evidence", text: "evidence" });
     }
-    if (outcome.kind === "matched") {
-      const n = outcome.step.matches.length;
-      throw new ApiError(
-        409,
-        "claim_matched",
-        `${n === 1 ? "An earlier check" : `${n} earlier checks`} of this claim matched; nothing was started. POST /api/v1/match shows ${n === 1 ? "it" : "them"}; send earlierChecks "attach" to attach ${n === 1 ? "it" : "them"} as evidence or "debate-anyway" to start without.`,
-        "earlierChecks",
-      );
-    }
+    if (outcome.kind === "matched") throw claimMatched(outcome.step.matches.length);
     const { id } = outcome;
     return {
       status: 201,
@@ -157,3 +152,13 @@ export const startDebateEndpoint = endpoint({
     };
   },
 });
+
+/** 409 `claim_matched`: `n` earlier checks matched and earlierChecks was `ask`; nothing was started. */
+export function claimMatched(n: number): ApiError {
+  return new ApiError(
+    409,
+    "claim_matched",
+    `${n === 1 ? "An earlier check" : `${n} earlier checks`} of this claim matched; nothing was started. POST /api/v1/match shows ${n === 1 ? "it" : "them"}; send earlierChecks "attach" to attach ${n === 1 ? "it" : "them"} as evidence or "debate-anyway" to start without.`,
+    "earlierChecks",
+  );
+}

@@ -3,8 +3,10 @@ import { getComparisonView } from "@/lib/compare/view";
 import { runDebate } from "@/lib/debate/runner";
 import { DebateRequestError } from "@/lib/debate/start";
 import { bold, dim, green, yellow } from "@/lib/cli/output";
-import { checkCompareRequest, createComparison } from "@/lib/compare/start";
-import type { MatchDecision } from "@/lib/matching/types";
+import type { CompareRequest } from "@/lib/compare/start";
+import { startComparison } from "@/lib/compare/start-service";
+import { OPERATOR } from "@/lib/debate/start-service";
+import { MatchedBeforeStart, matchOptions, printMatches, type MatchFlags } from "../match-first";
 import type { ComparisonView } from "@/lib/compare/types";
 
 /**
@@ -67,11 +69,14 @@ export async function compareCommand(
     ensemble?: string;
     models: Record<string, string>;
   },
-  /** `match`: claim matching (lib/cli/match-first.ts), asked once the request is valid; its outcome is stored with every method's debate. */
-  opts: { queue?: boolean; json?: boolean; match?: () => Promise<MatchDecision | null> },
+  /** `match`: the claim-matching flags (lib/cli/match-first.ts); the outcome is stored with every method's debate. */
+  opts: { queue?: boolean; json?: boolean; match?: MatchFlags },
 ): Promise<ComparisonView> {
   const { db } = handle;
   let created;
+  // Checks, claim matching, storage and the queue as every entry point does them
+  // (lib/compare/start-service.ts); without --queue the debates run below, in this process.
+  const queue = opts.queue ? (await import("@/lib/debate/queue")).debateQueue(handle) : null;
   try {
     const req = {
       claim: request.claim,
@@ -83,22 +88,26 @@ export async function compareCommand(
       ensemble: request.ensemble,
       models: request.models,
     };
-    checkCompareRequest(req);
-    const matchDecision = opts.match ? await opts.match() : null;
-    created = await createComparison(db, req, { matchDecision });
+    const outcome = await startComparison(OPERATOR, req as CompareRequest, {
+      handle,
+      ...matchOptions(opts.match ?? {}),
+      start: async (debateId) => {
+        if (queue) await queue.enqueue(debateId);
+      },
+    });
+    if (outcome.kind === "matched") {
+      printMatches(outcome.step, request.claimDate, !!opts.json);
+      throw new MatchedBeforeStart(outcome.step.matches.length);
+    }
+    if (outcome.matched) printMatches(outcome.matched, request.claimDate, !!opts.json);
+    created = outcome;
   } catch (e) {
     if (e instanceof DebateRequestError) throw new Error(`${e.field ? `${e.field}: ` : ""}${e.message}`);
     throw e;
+  } finally {
+    await queue?.close();
   }
-  if (opts.queue) {
-    const { debateQueue } = await import("@/lib/debate/queue");
-    const queue = debateQueue(handle);
-    try {
-      for (const id of created.debateIds) await queue.enqueue(id);
-    } finally {
-      await queue.close();
-    }
-  } else {
+  if (!opts.queue) {
     if (!opts.json)
       process.stdout.write(dim(`comparison ${created.id}: ${created.debateIds.length} debates running at once\n`));
     await Promise.all(

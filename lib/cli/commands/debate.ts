@@ -1,16 +1,16 @@
 import fs from "node:fs";
 import type { Command } from "commander";
 import { getDb } from "@/db/client";
-import { useGlobalProviderSlots } from "@/lib/ai/concurrency";
 import { subscribe, type DebateEvent } from "@/lib/debate/events";
 import { cancelDebate, runDebate } from "@/lib/debate/runner";
-import { checkDebateRequest, createDebate, DebateRequestError } from "@/lib/debate/start";
+import { DebateRequestError } from "@/lib/debate/start";
+import { OPERATOR, startDebate } from "@/lib/debate/start-service";
 import { debateView } from "@/lib/debate/view";
 import { RADAR_VARIANTS } from "@/lib/debate/radar/variants";
 import { DEFAULT_PROTOCOL, getProtocol, PROTOCOL_NAMES } from "@/lib/debate/protocols";
 import { bold, dim, green, red, yellow } from "../output";
 import { compareCommand } from "@/lib/cli/commands/compare";
-import { MATCH_FLAGS_HELP, matchFirst, type MatchFlags } from "../match-first";
+import { MATCH_FLAGS_HELP, MatchedBeforeStart, matchOptions, printMatches, type MatchFlags } from "../match-first";
 import { verdictText } from "../verdict-text";
 import { findMethod } from "@/lib/debate/methods";
 
@@ -178,8 +178,7 @@ export function register(program: Command) {
         throw new Error(
           "--queue needs PostgreSQL (DATABASE_URL): on the embedded database only this process can run the debate, so run it without --queue.",
         );
-      // In the foreground on PostgreSQL this process's model calls count against the global provider limits too.
-      if (handle.backend === "postgres") useGlobalProviderSlots(db);
+      // In the foreground on PostgreSQL this process's model calls count against the global provider limits too (lib/process/services.ts).
       if (opts.protocols) {
         if (opts.resume || opts.goldFile || opts.preset || opts.protocol)
           throw new Error(
@@ -209,8 +208,7 @@ export function register(program: Command) {
             ensemble: opts.ensemble,
             models,
           },
-          // Matched once the request is known to be valid, before anything is stored.
-          { queue: opts.queue, json: opts.json, match: () => matchFirst(db, claim!, opts.date, opts, !!opts.json) },
+          { queue: opts.queue, json: opts.json, match: opts },
         );
         if (!opts.queue && view.members.some((m) => m.status !== "completed")) process.exitCode = 1;
         return;
@@ -257,24 +255,43 @@ export function register(program: Command) {
           config,
           models,
         };
+        // Checks, claim matching, storage and the queue as every entry point does them
+        // (lib/debate/start-service.ts); a foreground debate is run below, in this process.
+        const queue = opts.queue ? (await import("@/lib/debate/queue")).debateQueue(handle) : null;
         try {
-          // The request's own problems first; then the claim is matched, before anything is stored.
-          checkDebateRequest(request);
-          const matchDecision = await matchFirst(db, claim, opts.date, opts, !!opts.json);
-          id = await createDebate(db, request, { matchDecision });
+          const outcome = await startDebate(OPERATOR, request, {
+            handle,
+            ...matchOptions(opts),
+            start: async (debateId) => {
+              if (queue) await queue.enqueue(debateId);
+            },
+          });
+          if (outcome.kind === "matched") {
+            printMatches(outcome.step, opts.date, !!opts.json);
+            throw new MatchedBeforeStart(outcome.step.matches.length);
+          }
+          if (outcome.matched) printMatches(outcome.matched, opts.date, !!opts.json);
+          id = outcome.id;
         } catch (e) {
           if (e instanceof DebateRequestError) throw new Error(`${e.field ? `${e.field}: ` : ""}${e.message}`);
           throw e;
+        } finally {
+          await queue?.close();
+        }
+        if (opts.queue) {
+          process.stdout.write(
+            opts.json ? `${JSON.stringify({ debate: id, type: "queued" })}\n` : `debate ${id} queued\n`,
+          );
+          return;
         }
       }
       if (opts.queue) {
+        // --resume --queue: the debate goes back to the workers.
         const { debateQueue, resumeDebate } = await import("@/lib/debate/queue");
         const queue = debateQueue(handle);
         try {
-          if (opts.resume) {
-            const r = await resumeDebate(handle, id);
-            if (!r.ok) throw new Error(r.error);
-          } else await queue.enqueue(id);
+          const r = await resumeDebate(handle, id);
+          if (!r.ok) throw new Error(r.error);
         } finally {
           await queue.close();
         }

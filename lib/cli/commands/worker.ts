@@ -1,7 +1,6 @@
 import http from "node:http";
 import type { Command } from "commander";
 import { getDb } from "@/db/client";
-import { useGlobalProviderSlots } from "@/lib/ai/concurrency";
 import { DEFAULT_LEASE_MS, WORKER_ID } from "@/lib/eval/executor";
 import { openExecutor } from "@/lib/eval/executors";
 import { installedResolverFactory } from "@/lib/eval/model-override";
@@ -75,7 +74,6 @@ export function register(program: Command) {
         // Debates need the queue, which needs PostgreSQL; on PGlite the app runs its own debates.
         const debates =
           database.backend === "postgres" && opts.debatesConcurrency > 0 ? new DebateQueue(h.db, database.url) : null;
-        if (database.backend === "postgres") useGlobalProviderSlots(h.db);
         // Webhook deliveries go out from every worker (pg-boss on PostgreSQL, this process on PGlite).
         const webhooks = openWebhookWorker(h);
 

@@ -1,5 +1,4 @@
 import type { z } from "zod";
-import * as q from "@/db/queries/debates";
 import { callModel, type CallRecord, type RetryInfo } from "@/lib/ai/call";
 import { resolveModel } from "@/lib/ai/registry";
 import { scoreOptions } from "@/lib/ai/score-options";
@@ -10,6 +9,7 @@ import { readJsonAnswer } from "../json-answer";
 import { answerWithRepair } from "../kit";
 import type { JsonTurnResult, ScoredTurnResult, ScoredTurnSpec, TurnResult, TurnSpec } from "../types";
 import { BudgetExhausted, checkNotStopped, checkStillHeld, DebateCancelled, visibleTo, type RunScope } from "./scope";
+import { runStore } from "../run-store";
 
 /**
  * The writer of model turns (ctx.speak, speakScored, speakJson): a replayed turn comes back from
@@ -55,7 +55,7 @@ async function modelTurn<T extends TurnSpec>(
   if (spent && !spec.wrapUp) throw new BudgetExhausted(spent, spending.limits);
   if (scope.opts.checkClaimEachTurn) {
     // Stopped or taken over from another process since the last heartbeat: no new turn starts.
-    const row = await q.getDebateStatus(db, debateId);
+    const row = await runStore().getDebateStatus(db, debateId);
     if (row?.status !== "running" || row.runnerId !== run.token) {
       run.lost = row?.runnerId !== run.token;
       run.controller.abort();
@@ -76,7 +76,7 @@ async function modelTurn<T extends TurnSpec>(
   // The row is opened while the model starts, so its insert runs under the model's time to first
   // token instead of before it; the finish below waits for it, so a finished turn is still
   // written before the next one starts. (Watchers in this process see the turn from the event.)
-  const opening = q.beginTurn(db, { debateId, ...info });
+  const opening = runStore().beginTurn(db, { debateId, ...info });
   // Awaited below; this only keeps a failure before then from counting as unhandled.
   opening.catch(() => undefined);
   publish(debateId, { type: "turn-start", turn: info });
@@ -100,7 +100,7 @@ async function modelTurn<T extends TurnSpec>(
       metadata,
     };
     // Written before the protocol may start the next turn: a crash loses at most the turn in progress.
-    await q.finishTurn(db, turnId, debateId, finished, calls);
+    await runStore().finishTurn(db, turnId, debateId, finished, calls);
     scope.journal.record({
       seq: n,
       round: spec.round,
@@ -135,7 +135,7 @@ async function modelTurn<T extends TurnSpec>(
     const partial = scope.partials.get(n) ?? "";
     const turnId = await opening.catch(() => null);
     if (turnId)
-      await q
+      await runStore()
         .failTurn(db, turnId, debateId, message, partial, calls, stopped ? "stopped" : "failed")
         .catch(() => undefined);
     publish(debateId, {

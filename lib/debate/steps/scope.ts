@@ -1,6 +1,6 @@
 import type { Fence } from "@/lib/prompts/fence";
 import type { Database } from "@/db/client";
-import * as q from "@/db/queries/debates";
+import type { DebateStatus } from "@/db/schema";
 import type { ResolvedModel } from "@/lib/ai/registry";
 import type { SearchConfig } from "@/lib/config";
 import type { Embedder } from "@/lib/embeddings/registry";
@@ -11,6 +11,7 @@ import type { getProtocol } from "../protocols";
 import type { NerProvider } from "@/lib/tools/ner/types";
 import type { WikiProvider } from "@/lib/tools/wiki/types";
 import type { AddEvidenceSpec, BudgetState, DebateEvidence, LookupSettings } from "../types";
+import { runStore, type RunSnapshot } from "../run-store";
 
 /**
  * What every step writer of one run shares: the debate, its journal, its evidence pool, its
@@ -36,7 +37,7 @@ export type RunOptions = {
     encyclopedia?: (frozen: NonNullable<LookupSettings["encyclopedia"]>) => WikiProvider | null;
   };
   /** Which idle states this run may claim the debate from (default: any; queue workers: only `queued`). */
-  claimFrom?: Parameters<typeof q.claimForRun>[4];
+  claimFrom?: DebateStatus[];
   /**
    * Read the claim before each new turn (one indexed read): for runs that other processes may stop
    * (queue workers on PostgreSQL), so Stop takes effect at the next turn, not only at the next
@@ -48,7 +49,7 @@ export type RunOptions = {
 /** One run of one debate in this process; `lost` once its claim is no longer held (stopped elsewhere, or taken over). */
 export type Run = { controller: AbortController; token: string; lost?: boolean; handBack?: boolean };
 
-export type Loaded = NonNullable<Awaited<ReturnType<typeof q.loadForRun>>>;
+export type Loaded = RunSnapshot;
 
 export class DebateCancelled extends Error {
   constructor() {
@@ -156,7 +157,7 @@ export async function writeStep(scope: RunScope, n: number, step: Step, row: Ste
     model: step.model ?? "",
   };
   checkStillHeld(scope);
-  await q.insertStepTurn(db, { debateId, seq: n, ...step, ...row });
+  await runStore().insertStepTurn(db, { debateId, seq: n, ...step, ...row });
   scope.journal.record({
     seq: n,
     round: step.round,
@@ -208,7 +209,7 @@ export async function addEvidence(scope: RunScope, spec: AddEvidenceSpec): Promi
   }));
   // In the pool before the write is awaited: a parallel branch adding at the same time takes the next ranks.
   pool.push(...added);
-  await q.addDebateEvidence(scope.db, scope.debateId, added);
+  await runStore().addDebateEvidence(scope.db, scope.debateId, added);
   publish(scope.debateId, { type: "evidence", evidence: added });
   return added;
 }
