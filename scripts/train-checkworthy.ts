@@ -3,12 +3,12 @@
  * models/checkworthy/{model.json,weights.bin}.
  *
  *   npx tsx scripts/train-checkworthy.ts <train file> [--report <file>]... [--out <folder>]
- *                                        [--folds 5] [--grid full|sample] [--cache <folder>]
+ *                                        [--folds 10] [--grid full|sample] [--cache <folder>]
  *
  * Files: JSON Lines {"id", "text", "label": 0|1} or the CLEF CheckThat! 2024 Task 1 .tsv files as
  * published (`npx counterpoint dataset download checkworthiness` installs them). Every setting of
- * the grid is measured by grouped cross-validation on the training file (folds of consecutive
- * sentence ids, i.e. whole debates: lib/checkworthy/folds.ts); the best pooled out-of-fold F1 is
+ * the grid is measured by grouped cross-validation on the training file (folds of whole debates,
+ * found where the sentence ids jump: lib/checkworthy/folds.ts); the best pooled out-of-fold F1 is
  * trained on the whole file, calibrated and thresholded on its out-of-fold scores. `--report`
  * files (dev, dev-test) are only measured, never used to choose or fit anything. Deterministic: the
  * same file and grid give the same weights. Embeddings are cached by the file's checksum under
@@ -18,16 +18,18 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { applyPlatt } from "@/lib/checkworthy/calibration";
-import { netLogit } from "@/lib/checkworthy/classifier";
+import { ensembleLogit, type NetOptions } from "@/lib/checkworthy/classifier";
 import { type LabelledSentence, readLabelledSentences } from "@/lib/checkworthy/dataset";
 import { ENCODER_DIM, embedSentences, SENTENCE_ENCODER, sentenceVector } from "@/lib/checkworthy/encoder-features";
 import { writeModel } from "@/lib/checkworthy/model-file";
 import { TRAINING_GRIDS as GRIDS, trainFromSentences } from "@/lib/checkworthy/train-run";
+import { countDebates } from "@/lib/checkworthy/folds";
+import { countsAt, f1AtPrevalence } from "@/lib/checkworthy/metrics";
 import { scoresAt } from "@/lib/checkworthy/training";
 
 function usage(problem: string): never {
   console.error(
-    `${problem}\nusage: npx tsx scripts/train-checkworthy.ts <train file> [--report <file>]... [--out <folder>] [--folds 5] [--grid ${Object.keys(GRIDS).join("|")}] [--cache <folder>]`,
+    `${problem}\nusage: npx tsx scripts/train-checkworthy.ts <train file> [--report <file>]... [--out <folder>] [--folds 10] [--grid ${Object.keys(GRIDS).join("|")}] [--cache <folder>]`,
   );
   process.exit(2);
 }
@@ -37,7 +39,7 @@ const files: string[] = [];
 const reports: string[] = [];
 let out = path.join(process.cwd(), "models", "checkworthy");
 let cacheDir = path.join(process.cwd(), ".data", "cache", "checkworthy");
-let folds = 5;
+let folds = 10;
 let gridName = "full";
 for (let i = 0; i < args.length; i++) {
   const a = args[i]!;
@@ -81,6 +83,11 @@ async function embeddingsOf(file: string, rows: readonly LabelledSentence[]): Pr
   return rows.map((_, i) => all.subarray(i * ENCODER_DIM, (i + 1) * ENCODER_DIM));
 }
 
+/** "hidden 16, epochs 8, l2 0.0001", or the members of an ensemble joined by " + ". */
+function setting(members: readonly NetOptions[]): string {
+  return members.map((o) => `hidden ${o.hidden}, epochs ${o.epochs}, l2 ${o.l2}`).join(" + ");
+}
+
 function describe(name: string, rows: readonly LabelledSentence[], file: string) {
   return { name, sentences: rows.length, positive: rows.filter((r) => r.label === 1).length, sha256: sha(file) };
 }
@@ -94,36 +101,39 @@ async function main() {
     embeddings: await embeddingsOf(trainFile, trainSet),
     onTried: (cv) =>
       console.log(
-        `hidden ${cv.options.hidden}  epochs ${cv.options.epochs}  l2 ${cv.options.l2}  → grouped CV F1 ${cv.pooled.f1} (P ${cv.pooled.precision} R ${cv.pooled.recall}, folds ${cv.folds.map((f) => f.f1).join(" ")}), ECE ${cv.pooled.ece}`,
+        `${setting(cv.options)}  → grouped CV F1 ${cv.pooled.f1} (P ${cv.pooled.precision} R ${cv.pooled.recall}, folds ${cv.folds.map((f) => f.f1).join(" ")}), ECE ${cv.pooled.ece}, AUC ${cv.pooled.auc}`,
       ),
   });
   const { fitted, chosen } = run;
+  const trainShare = trainSet.filter((r) => r.label === 1).length / trainSet.length;
   const measured: Record<string, unknown> = {};
   for (const file of reports) {
     const rows = readLabelledSentences(file);
     const emb = await embeddingsOf(file, rows);
     const probs = rows.map((r, i) =>
-      applyPlatt(fitted.platt, netLogit(fitted.net, sentenceVector(r.text, emb[i]!).vector)),
+      applyPlatt(fitted.platt, ensembleLogit(fitted.nets, sentenceVector(r.text, emb[i]!).vector)),
     );
-    const s = scoresAt(
-      probs,
-      rows.map((r) => r.label),
-      fitted.threshold,
+    const labels = rows.map((r) => r.label);
+    const s = scoresAt(probs, labels, fitted.threshold);
+    // The same recall and false-positive rate at the training file's share of check-worthy sentences.
+    const f1AtTrainShare =
+      Math.round(f1AtPrevalence(countsAt(probs, labels, fitted.threshold), trainShare) * 10000) / 10000;
+    measured[path.basename(file)] = { ...describe(path.basename(file), rows, file), ...s, f1AtTrainShare };
+    console.log(
+      `${path.basename(file)}: P ${s.precision} R ${s.recall} F1 ${s.f1} at ${s.threshold}, ECE ${s.ece}, AUC ${s.auc}, F1 at the training file's share of check-worthy ${f1AtTrainShare}`,
     );
-    measured[path.basename(file)] = { ...describe(path.basename(file), rows, file), ...s };
-    console.log(`${path.basename(file)}: P ${s.precision} R ${s.recall} F1 ${s.f1} at ${s.threshold}, ECE ${s.ece}`);
   }
   const meta = writeModel(out, fitted, {
-    command: `npx tsx scripts/train-checkworthy.ts ${path.basename(trainFile)}${reports.map((r) => ` --report ${path.basename(r)}`).join("")}${gridName === "full" ? "" : ` --grid ${gridName}`}${folds === 5 ? "" : ` --folds ${folds}`}`,
+    command: `npx tsx scripts/train-checkworthy.ts ${path.basename(trainFile)}${reports.map((r) => ` --report ${path.basename(r)}`).join("")}${gridName === "full" ? "" : ` --grid ${gridName}`}${folds === 10 ? "" : ` --folds ${folds}`}`,
     trainFile: describe(path.basename(trainFile), trainSet, trainFile),
-    folds: `${folds} runs of consecutive sentence ids (whole debates; lib/checkworthy/folds.ts)`,
+    folds: `${folds} folds of whole debates (${countDebates(trainSet.map((r) => r.id))} debates found where consecutive sentence ids jump; lib/checkworthy/folds.ts)`,
     chosen: chosen.options,
     groupedCv: { ...chosen.pooled, folds: chosen.folds },
     tried: run.tried.map((cv) => ({ options: cv.options, groupedCv: cv.pooled })),
     measured,
   });
   console.log(
-    `chosen: hidden ${chosen.options.hidden}, epochs ${chosen.options.epochs}, l2 ${chosen.options.l2}; threshold ${meta.threshold}; grouped CV P ${chosen.pooled.precision} R ${chosen.pooled.recall} F1 ${chosen.pooled.f1} ECE ${chosen.pooled.ece}`,
+    `chosen: ${setting(chosen.options)}; threshold ${meta.threshold}; grouped CV P ${chosen.pooled.precision} R ${chosen.pooled.recall} F1 ${chosen.pooled.f1} ECE ${chosen.pooled.ece}`,
   );
   console.log(
     `wrote ${out}/model.json and weights.bin (${(fs.statSync(path.join(out, "weights.bin")).size / 1024).toFixed(0)} KB, sha256 ${meta.weightsSha256.slice(0, 12)}…) in ${((performance.now() - t0) / 1000).toFixed(0)} s`,

@@ -1,7 +1,7 @@
 import { rankText } from "@/lib/checkworthy";
 import { expectedCalibrationError } from "@/lib/checkworthy/calibration";
 import { readLabelledSentences } from "@/lib/checkworthy/dataset";
-import { countsAt, positiveClassScores } from "@/lib/checkworthy/metrics";
+import { countsAt, positiveClassScores, rocAuc } from "@/lib/checkworthy/metrics";
 import type { CheckworthyScorer } from "@/lib/checkworthy/types";
 
 /**
@@ -25,6 +25,8 @@ export type CheckworthyBenchReport = {
   f1: number;
   /** Expected calibration error, 10 equal-width bins: 0 when a score of 0.7 means 70 %. */
   ece: number;
+  /** Area under the ROC curve: how well the scores rank, whatever the share of check-worthy sentences (F1 moves with it). */
+  auc: number;
   counts: { tp: number; fp: number; fn: number; tn: number };
   all_positive_f1: number;
   seconds: number;
@@ -104,6 +106,7 @@ export async function benchCheckworthy(
     recall: r3(s.recall),
     f1: r3(s.f1),
     ece: r3(expectedCalibrationError(probs, labels)),
+    auc: r3(rocAuc(probs, labels)),
     counts,
     all_positive_f1: r3(allPositive.f1),
     seconds: r1(seconds),
@@ -118,9 +121,9 @@ export async function benchCheckworthy(
 export function checkworthyBenchText(r: CheckworthyBenchReport): string {
   const ms = (x: number | null) => (x === null ? "–" : `${x} ms`);
   return [
-    `| scorer | sentences (check-worthy) | threshold | precision | recall | F1 | ECE | all positive F1 |`,
-    `|---|---|---|---|---|---|---|---|`,
-    `| ${r.scorer}${r.model ? ` (${r.model})` : ""} | ${r.sentences} (${r.positives}) | ${r.threshold} | ${r.precision} | ${r.recall} | **${r.f1}** | ${r.ece} | ${r.all_positive_f1} |`,
+    `| scorer | sentences (check-worthy) | threshold | precision | recall | F1 | ECE | AUC | all positive F1 |`,
+    `|---|---|---|---|---|---|---|---|---|`,
+    `| ${r.scorer}${r.model ? ` (${r.model})` : ""} | ${r.sentences} (${r.positives}) | ${r.threshold} | ${r.precision} | ${r.recall} | **${r.f1}** | ${r.ece} | ${r.auc} | ${r.all_positive_f1} |`,
     "",
     `${r.data}: ${r.counts.tp} found, ${r.counts.fp} false alarms, ${r.counts.fn} missed, in ${r.seconds} s (${r.ms_per_sentence} ms per sentence)`,
     `speed: one sentence alone p50 ${ms(r.p50_ms_per_sentence)}, p95 ${ms(r.p95_ms_per_sentence)} (${r.latency_sentences} sentences); a 30-sentence transcript ranked in ${r.transcript_30_seconds === null ? "– (fewer than 30 sentences)" : `${r.transcript_30_seconds} s`}`,

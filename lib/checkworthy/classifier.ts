@@ -86,6 +86,11 @@ export function netLogit(net: Net, x: ArrayLike<number>): number {
   return out;
 }
 
+/** The raw score of an ensemble: the mean of its networks' raw scores. */
+export function ensembleLogit(nets: readonly Net[], x: ArrayLike<number>): number {
+  return nets.reduce((sum, net) => sum + netLogit(net, x), 0) / nets.length;
+}
+
 export function trainNet(rows: readonly Float32Array[], labels: readonly number[], o: NetOptions): Net {
   if (rows.length !== labels.length || rows.length === 0)
     throw new Error("trainNet: one label per row, at least one row");

@@ -1,12 +1,14 @@
 import nlp from "compromise";
 import { resolveEmbedder } from "@/lib/embeddings/registry";
+import { CLAIM_CUES, claimCuesOf } from "./claim-cues";
 import { type Cue, cuesOf } from "./features";
 
 /**
  * What the offline check-worthiness classifier reads from a sentence: its all-MiniLM-L6-v2
  * embedding (the sentence encoder the product ships, lib/embeddings) and the cues a fact-checker
  * looks for (lib/checkworthy/features.ts: numbers, comparisons, names, attribution, tense, and
- * questions, opinions, modals), plus its length. The embedding carries what a sentence is about
+ * questions, opinions, modals), the finer cues of a claim (claim-cues.ts: amounts with units, changes,
+ * statistics, time references, records in office, promises), plus its length. The embedding carries what a sentence is about
  * in a form that does not depend on the exact names and topics of the debates it was trained on,
  * which is what the hashed-n-gram model before it learned (and lost on debates it had not seen).
  *
@@ -14,7 +16,8 @@ import { type Cue, cuesOf } from "./features";
  * stored in the model file and checked on load.
  */
 
-export const ENCODER_FEATURE_VERSION = 1;
+// 2: the claim cues of claim-cues.ts after the cues of features.ts.
+export const ENCODER_FEATURE_VERSION = 2;
 /** Always this encoder, whatever EMBEDDING_MODEL says: the classifier was trained on its vectors. */
 export const SENTENCE_ENCODER = "local:minilm-l6";
 export const ENCODER_DIM = 384;
@@ -40,7 +43,7 @@ export const CUE_ORDER: readonly Cue[] = [
   "first-person",
 ];
 
-export const FEATURE_DIMS = ENCODER_DIM + CUE_ORDER.length + 1;
+export const FEATURE_DIMS = ENCODER_DIM + CUE_ORDER.length + CLAIM_CUES.length + 1;
 
 export type SentenceVector = { vector: Float32Array; cues: Set<Cue> };
 
@@ -55,6 +58,10 @@ export function sentenceVector(text: string, embedding: ArrayLike<number>, doc: 
   vector.set(embedding);
   CUE_ORDER.forEach((c, i) => {
     if (cues.has(c)) vector[ENCODER_DIM + i] = 1;
+  });
+  const claim = claimCuesOf(text);
+  CLAIM_CUES.forEach((c, i) => {
+    if (claim.has(c)) vector[ENCODER_DIM + CUE_ORDER.length + i] = 1;
   });
   const words = text.trim().split(/\s+/).length;
   // Log length: a 5-word and a 10-word sentence differ more than a 40- and a 45-word one.

@@ -9,8 +9,8 @@ import { ENCODER_FEATURE_VERSION, FEATURE_DIMS, SENTENCE_ENCODER } from "./encod
 /**
  * The offline scorer's trained model, committed under models/checkworthy/ and written by
  * scripts/train-checkworthy.ts: `model.json` (what it is, how it was trained and measured, its
- * calibration and threshold) and `weights.bin` (float32, little-endian: the feature means and
- * scales, then the network's weights, in the order of `Net`).
+ * calibration and threshold) and `weights.bin` (float32, little-endian: for each network of the
+ * ensemble in turn, its feature means and scales, then its weights, in the order of `Net`).
  */
 
 export const MODEL_FORMAT = "counterpoint-checkworthy-encoder";
@@ -20,7 +20,8 @@ export const modelMetaSchema = z.object({
   featureVersion: z.number().int(),
   encoder: z.string(),
   dims: z.number().int().positive(),
-  hidden: z.number().int().min(0),
+  /** The networks whose raw scores are averaged, in the order of weights.bin: each one's hidden units (0: logistic regression). */
+  members: z.array(z.object({ hidden: z.number().int().min(0) })).min(1),
   /** Raw score → probability (Platt scaling fitted on out-of-fold scores). */
   platt: z.object({ a: z.number(), b: z.number() }),
   /** Calibrated probabilities at or above it count as check-worthy (best F1 on out-of-fold scores). */
@@ -30,7 +31,7 @@ export const modelMetaSchema = z.object({
 });
 export type ModelMeta = z.infer<typeof modelMetaSchema>;
 
-export type LoadedModel = { net: Net; platt: Platt; threshold: number; meta: ModelMeta };
+export type LoadedModel = { nets: Net[]; platt: Platt; threshold: number; meta: ModelMeta };
 
 export function defaultModelDir(): string {
   return path.join(/*turbopackIgnore: true*/ process.env.COUNTERPOINT_ROOT ?? process.cwd(), "models", "checkworthy");
@@ -40,31 +41,32 @@ function weightCount(dims: number, hidden: number): number {
   return 2 * dims + hidden * dims + hidden + (hidden === 0 ? dims : hidden) + 1;
 }
 
-/** The bytes of weights.bin for a network. */
-export function weightBytes(net: Net): Buffer {
-  const all = new Float32Array(weightCount(net.dims, net.hidden));
+/** The bytes of weights.bin for the networks of an ensemble, one after the other. */
+export function weightBytes(nets: readonly Net[]): Buffer {
+  const all = new Float32Array(nets.reduce((n, net) => n + weightCount(net.dims, net.hidden), 0));
   let at = 0;
-  for (const part of [net.mean, net.scale, net.w1, net.b1, net.w2, [net.b2]]) {
-    all.set(part, at);
-    at += part.length;
-  }
+  for (const net of nets)
+    for (const part of [net.mean, net.scale, net.w1, net.b1, net.w2, [net.b2]]) {
+      all.set(part, at);
+      at += part.length;
+    }
   return Buffer.from(all.buffer);
 }
 
 export function writeModel(
   dir: string,
-  fitted: { net: Net; platt: Platt; threshold: number },
+  fitted: { nets: Net[]; platt: Platt; threshold: number },
   training: Record<string, unknown>,
 ): ModelMeta {
   fs.mkdirSync(dir, { recursive: true });
-  const bytes = weightBytes(fitted.net);
+  const bytes = weightBytes(fitted.nets);
   fs.writeFileSync(path.join(dir, "weights.bin"), bytes);
   const meta: ModelMeta = {
     format: MODEL_FORMAT,
     featureVersion: ENCODER_FEATURE_VERSION,
     encoder: SENTENCE_ENCODER,
-    dims: fitted.net.dims,
-    hidden: fitted.net.hidden,
+    dims: fitted.nets[0]!.dims,
+    members: fitted.nets.map((n) => ({ hidden: n.hidden })),
     platt: fitted.platt,
     threshold: fitted.threshold,
     weightsSha256: createHash("sha256").update(bytes).digest("hex"),
@@ -100,7 +102,7 @@ export function readModel(dir: string = defaultModelDir()): LoadedModel {
   const bytes = fs.readFileSync(file);
   if (
     createHash("sha256").update(bytes).digest("hex") !== meta.weightsSha256 ||
-    bytes.length !== weightCount(meta.dims, meta.hidden) * 4
+    bytes.length !== meta.members.reduce((n, m) => n + weightCount(meta.dims, m.hidden), 0) * 4
   )
     throw new ModelFileError(
       `${file} does not match model.json (its checksum differs): restore it from the repository or train again.`,
@@ -108,10 +110,10 @@ export function readModel(dir: string = defaultModelDir()): LoadedModel {
   // Copied into an aligned buffer: a Buffer from the pool may start at an offset that is not a multiple of 4.
   const all = new Float32Array(bytes.length / 4);
   new Uint8Array(all.buffer).set(bytes);
-  const { dims, hidden } = meta;
+  const { dims } = meta;
   let at = 0;
   const take = (n: number) => all.slice(at, (at += n));
-  const net: Net = {
+  const nets: Net[] = meta.members.map(({ hidden }) => ({
     dims,
     hidden,
     mean: take(dims),
@@ -120,6 +122,6 @@ export function readModel(dir: string = defaultModelDir()): LoadedModel {
     b1: take(hidden),
     w2: take(hidden === 0 ? dims : hidden),
     b2: take(1)[0]!,
-  };
-  return { net, platt: meta.platt, threshold: meta.threshold, meta };
+  }));
+  return { nets, platt: meta.platt, threshold: meta.threshold, meta };
 }

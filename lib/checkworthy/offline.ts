@@ -1,6 +1,6 @@
 import nlp from "compromise";
 import { applyPlatt } from "./calibration";
-import { netLogit } from "./classifier";
+import { ensembleLogit } from "./classifier";
 import { embedSentences, sentenceVector } from "./encoder-features";
 import type { Cue } from "./features";
 import { readModel, type LoadedModel } from "./model-file";
@@ -83,7 +83,7 @@ export class OfflineScorer implements CheckworthyScorer {
     return sentences.map((s, i) => {
       const doc = nlp(s.text);
       const { vector, cues } = sentenceVector(s.text, embeddings[i]!, doc);
-      const score = applyPlatt(this.model.platt, netLogit(this.model.net, vector));
+      const score = applyPlatt(this.model.platt, ensembleLogit(this.model.nets, vector));
       const checkworthy = score >= this.threshold;
       return { ...s, score, checkworthy, reason: offlineReason(s.text, cues, checkworthy, doc), scoredBy: "offline" };
     });

@@ -1,6 +1,6 @@
 import { applyPlatt, expectedCalibrationError, fitPlatt, type Platt } from "./calibration";
 import { type Net, type NetOptions, netLogit, trainNet } from "./classifier";
-import { bestThreshold, countsAt, positiveClassScores } from "./metrics";
+import { bestThreshold, countsAt, positiveClassScores, rocAuc } from "./metrics";
 
 /**
  * Choosing and fitting the offline scorer by how it does on debates it was not trained on:
@@ -9,10 +9,19 @@ import { bestThreshold, countsAt, positiveClassScores } from "./metrics";
  * a threshold or a calibration tuned on the sentences it is measured on.
  */
 
-export type Scores = { precision: number; recall: number; f1: number; threshold: number; ece: number };
+export type Scores = {
+  precision: number;
+  recall: number;
+  f1: number;
+  threshold: number;
+  ece: number;
+  /** Area under the ROC curve: how well it ranks, whatever the share of check-worthy sentences. */
+  auc: number;
+};
 
 export type CrossValidation = {
-  options: NetOptions;
+  /** The networks whose raw scores are averaged (one: a single network). */
+  options: NetOptions[];
   /** Every fold's held-out predictions pooled; each fold's threshold and calibration came from the other folds. */
   pooled: Scores;
   folds: Scores[];
@@ -30,6 +39,7 @@ export function scoresAt(probs: readonly number[], labels: readonly number[], th
     f1: r4(s.f1),
     threshold,
     ece: r4(expectedCalibrationError(probs, labels)),
+    auc: r4(rocAuc(probs, labels)),
   };
 }
 
@@ -43,13 +53,13 @@ export function calibrate(logits: readonly number[], labels: readonly number[]):
   return { platt, threshold };
 }
 
-export function crossValidate(
+/** Every row's raw score from a network trained on the other folds. */
+export function outOfFoldLogits(
   vectors: readonly Float32Array[],
   labels: readonly number[],
   fold: readonly number[],
   options: NetOptions,
-  onFold?: (k: number) => void,
-): CrossValidation {
+): number[] {
   const k = Math.max(...fold) + 1;
   const oofLogits = new Array<number>(vectors.length);
   for (let f = 0; f < k; f++) {
@@ -62,10 +72,22 @@ export function crossValidate(
     vectors.forEach((v, i) => {
       if (!inTrain[i]) oofLogits[i] = netLogit(net, v);
     });
-    onFold?.(f);
   }
-  const pooledProbs = new Array<number>(vectors.length);
-  const pooledThresholdAt = new Array<number>(vectors.length);
+  return oofLogits;
+}
+
+/**
+ * Out-of-fold raw scores measured: each fold calibrated and thresholded on the other folds' scores,
+ * then every sentence judged at its own fold's threshold and pooled.
+ */
+export function scoreOutOfFold(
+  oofLogits: readonly number[],
+  labels: readonly number[],
+  fold: readonly number[],
+): { pooled: Scores; folds: Scores[] } {
+  const k = Math.max(...fold) + 1;
+  const pooledProbs = new Array<number>(oofLogits.length);
+  const pooledThresholdAt = new Array<number>(oofLogits.length);
   const folds: Scores[] = [];
   for (let f = 0; f < k; f++) {
     const others = oofLogits.map((_, i) => i).filter((i) => fold[i] !== f);
@@ -99,20 +121,38 @@ export function crossValidate(
   const s = positiveClassScores(c);
   const thresholds = folds.map((x) => x.threshold);
   return {
-    options,
     pooled: {
       precision: r4(s.precision),
       recall: r4(s.recall),
       f1: r4(s.f1),
       threshold: r4(thresholds.reduce((a, b) => a + b, 0) / thresholds.length),
       ece: r4(expectedCalibrationError(pooledProbs, labels)),
+      auc: r4(rocAuc(pooledProbs, labels)),
     },
     folds,
-    oofLogits,
   };
 }
 
-export type FittedScorer = { net: Net; platt: Platt; threshold: number };
+export function crossValidate(
+  vectors: readonly Float32Array[],
+  labels: readonly number[],
+  fold: readonly number[],
+  members: NetOptions[],
+  /** Out-of-fold scores already computed, by JSON of the options: a network shared by several settings of a grid is cross-validated once. */
+  memo: Map<string, number[]> = new Map(),
+): CrossValidation {
+  const each = members.map((o) => {
+    const key = JSON.stringify(o);
+    let oof = memo.get(key);
+    if (!oof) memo.set(key, (oof = outOfFoldLogits(vectors, labels, fold, o)));
+    return oof;
+  });
+  // The ensemble's raw score is the mean of its members', out of fold as in the shipped model.
+  const oofLogits = labels.map((_, i) => each.reduce((sum, l) => sum + l[i]!, 0) / each.length);
+  return { options: members, ...scoreOutOfFold(oofLogits, labels, fold), oofLogits };
+}
+
+export type FittedScorer = { nets: Net[]; platt: Platt; threshold: number };
 
 /** The shipped model: trained on every row, calibrated and thresholded on the chosen setting's out-of-fold scores. */
 export function fitFinal(
@@ -120,7 +160,7 @@ export function fitFinal(
   labels: readonly number[],
   cv: CrossValidation,
 ): FittedScorer {
-  const net = trainNet(vectors, labels, cv.options);
+  const nets = cv.options.map((o) => trainNet(vectors, labels, o));
   const { platt, threshold } = calibrate(cv.oofLogits, labels);
-  return { net, platt, threshold };
+  return { nets, platt, threshold };
 }

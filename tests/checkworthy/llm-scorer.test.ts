@@ -4,6 +4,7 @@ import { MockLanguageModelV3 } from "ai/test";
 import { describe, expect, it } from "vitest";
 import { benchCheckworthy, checkworthyBenchText } from "@/lib/bench/checkworthy";
 import { readLabelledSentences } from "@/lib/checkworthy/dataset";
+import { rocAuc } from "@/lib/checkworthy/metrics";
 import { LlmScorer } from "@/lib/checkworthy/llm";
 import { offlineScorer } from "@/lib/checkworthy/offline";
 import { splitSentences } from "@/lib/checkworthy/split";
@@ -106,11 +107,19 @@ describe("bench checkworthy with the language-model scorer", () => {
     expect(r.counts.tp).toBe(tp);
     expect(r.counts.fp).toBe(predicted.filter(Boolean).length - tp);
     expect(r.ece).toBeGreaterThan(0);
+    // The scripted scores rank every sentence with a figure above every other one.
+    expect(r.auc).toBeCloseTo(
+      rocAuc(
+        predicted.map((p) => (p ? 0.8 : 0.2)),
+        rows.map((x) => x.label),
+      ),
+      3,
+    );
     expect(r.p95_ms_per_sentence).not.toBeNull();
     expect(r.transcript_30_seconds).not.toBeNull();
     const table = checkworthyBenchText(r);
     expect(table).toContain(
-      "| scorer | sentences (check-worthy) | threshold | precision | recall | F1 | ECE | all positive F1 |",
+      "| scorer | sentences (check-worthy) | threshold | precision | recall | F1 | ECE | AUC | all positive F1 |",
     );
     expect(table).toMatch(/\| llm \(scripted\) \| 40 \(\d+\) \| 0\.5 \|/);
     expect(table).toMatch(/p95 [\d.]+ ms .*30-sentence transcript ranked in [\d.]+ s/);

@@ -3,9 +3,9 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { DatasetFileError, parseLabelledSentences } from "@/lib/checkworthy/dataset";
-import { netLogit, trainNet } from "@/lib/checkworthy/classifier";
+import { ensembleLogit, netLogit, trainNet } from "@/lib/checkworthy/classifier";
 import { FEATURE_DIMS, sentenceVector } from "@/lib/checkworthy/encoder-features";
-import { bestThreshold, countsAt, positiveClassScores } from "@/lib/checkworthy/metrics";
+import { bestThreshold, countsAt, f1AtPrevalence, positiveClassScores, rocAuc } from "@/lib/checkworthy/metrics";
 import { defaultModelDir, ModelFileError, readModel, writeModel } from "@/lib/checkworthy/model-file";
 import { OfflineScorer, offlineScorer } from "@/lib/checkworthy/offline";
 
@@ -39,6 +39,12 @@ describe("the classifier and its measures", () => {
     expect(s.f1).toBeCloseTo(2 / 3);
     // From 0.21 to 0.40 the four highest are positive: P 3/4, R 1, F1 6/7 (at 0.20 the last one joins them).
     expect(bestThreshold(probs, labels)).toEqual({ threshold: expect.closeTo(0.21, 2), f1: expect.closeTo(6 / 7, 5) });
+    // 4 of the 6 (check-worthy, not) pairs are ranked the right way round; a tie counts half.
+    expect(rocAuc(probs, labels)).toBeCloseTo(4 / 6);
+    expect(rocAuc([0.5, 0.5], [1, 0])).toBe(0.5);
+    // The same recall (2/3) and false-positive rate (1/2) at the file's own share (3/5) and at a quarter.
+    expect(f1AtPrevalence(countsAt(probs, labels, 0.5), 3 / 5)).toBeCloseTo(2 / 3);
+    expect(f1AtPrevalence(countsAt(probs, labels, 0.5), 1 / 4)).toBeCloseTo(0.4211, 3);
   });
 });
 
@@ -73,7 +79,7 @@ describe("the shipped offline scorer", () => {
     expect(scorer.threshold).toBeLessThan(0.9);
     // A calibration, not the identity: fitted on out-of-fold scores of the grouped cross-validation.
     expect(meta.platt.a).not.toBe(1);
-    expect(meta.training).toMatchObject({ folds: expect.stringMatching(/consecutive sentence ids/) });
+    expect(meta.training).toMatchObject({ folds: expect.stringMatching(/whole debates/) });
   });
 
   it("refuses a weights file that does not match its description, and a model trained on other features", () => {
@@ -88,15 +94,29 @@ describe("the shipped offline scorer", () => {
         positiveWeight: 1,
         seed: 3,
       });
-      writeModel(dir, { net, platt: { a: 2, b: -1 }, threshold: 0.5 }, {});
+      const lr = trainNet([new Float32Array(FEATURE_DIMS).fill(0), new Float32Array(FEATURE_DIMS).fill(1)], [0, 1], {
+        hidden: 0,
+        epochs: 1,
+        l2: 0,
+        learningRate: 0.01,
+        batchSize: 2,
+        positiveWeight: 1,
+        seed: 4,
+      });
+      // An ensemble of two networks of different shapes round-trips through weights.bin, in order.
+      writeModel(dir, { nets: [net, lr], platt: { a: 2, b: -1 }, threshold: 0.5 }, {});
       const loaded = readModel(dir);
-      expect(Array.from(loaded.net.w1)).toEqual(Array.from(net.w1));
-      expect(loaded.net.b2).toBe(net.b2);
+      expect(loaded.nets.map((n) => n.hidden)).toEqual([2, 0]);
+      expect(Array.from(loaded.nets[0]!.w1)).toEqual(Array.from(net.w1));
+      expect(loaded.nets[0]!.b2).toBe(net.b2);
+      expect(Array.from(loaded.nets[1]!.w2)).toEqual(Array.from(lr.w2));
+      const x = new Float32Array(FEATURE_DIMS).fill(0.5);
+      expect(ensembleLogit(loaded.nets, x)).toBeCloseTo((netLogit(net, x) + netLogit(lr, x)) / 2, 5);
       expect(new OfflineScorer(loaded).threshold).toBe(0.5);
       fs.writeFileSync(path.join(dir, "weights.bin"), Buffer.alloc(64, 1));
       expect(() => readModel(dir)).toThrow(ModelFileError);
       expect(() => readModel(dir)).toThrow(/does not match model.json/);
-      writeModel(dir, { net, platt: { a: 2, b: -1 }, threshold: 0.5 }, {});
+      writeModel(dir, { nets: [net], platt: { a: 2, b: -1 }, threshold: 0.5 }, {});
       const meta = JSON.parse(fs.readFileSync(path.join(dir, "model.json"), "utf8"));
       fs.writeFileSync(
         path.join(dir, "model.json"),

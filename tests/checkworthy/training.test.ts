@@ -4,7 +4,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { applyPlatt, expectedCalibrationError, fitPlatt } from "@/lib/checkworthy/calibration";
 import { readLabelledSentences } from "@/lib/checkworthy/dataset";
-import { contiguousFolds } from "@/lib/checkworthy/folds";
+import { contiguousFolds, countDebates, debateFolds } from "@/lib/checkworthy/folds";
 import { weightBytes } from "@/lib/checkworthy/model-file";
 import { TRAINING_GRIDS, trainFromSentences } from "@/lib/checkworthy/train-run";
 
@@ -12,11 +12,11 @@ const FIXTURES = path.resolve(import.meta.dirname, "../fixtures/checkworthy");
 
 describe("training the offline check-worthiness scorer", () => {
   it("is deterministic: the committed sample gives the committed weights, calibration and threshold", async () => {
-    // Written by: npx tsx scripts/train-checkworthy.ts tests/fixtures/checkworthy/train-sample.jsonl --grid sample --out tests/fixtures/checkworthy/sample-model
+    // Written by: npx tsx scripts/train-checkworthy.ts tests/fixtures/checkworthy/train-sample.jsonl --grid sample --folds 5 --out tests/fixtures/checkworthy/sample-model
     const committed = JSON.parse(fs.readFileSync(path.join(FIXTURES, "sample-model/model.json"), "utf8"));
     const sample = readLabelledSentences(path.join(FIXTURES, "train-sample.jsonl"));
     const run = await trainFromSentences(sample, { grid: TRAINING_GRIDS.sample!, folds: 5 });
-    expect(createHash("sha256").update(weightBytes(run.fitted.net)).digest("hex")).toBe(committed.weightsSha256);
+    expect(createHash("sha256").update(weightBytes(run.fitted.nets)).digest("hex")).toBe(committed.weightsSha256);
     expect(run.fitted.platt).toEqual(committed.platt);
     expect(run.fitted.threshold).toBe(committed.threshold);
     expect(run.chosen.options).toEqual(committed.training.chosen);
@@ -28,6 +28,28 @@ describe("training the offline check-worthiness scorer", () => {
     const byFold = [0, 1].map((f) => ids.filter((_, i) => fold[i] === f).map(Number));
     expect(byFold[0]!.sort((a, b) => a - b)).toEqual([1, 3, 7, 9, 12]);
     expect(byFold[1]!.sort((a, b) => a - b)).toEqual([22, 30, 41, 50, 60]);
+  });
+
+  it("finds debates where the numbering jumps and never splits one across folds", () => {
+    // Three debates (ids jump by more than 20 between them) of 6, 2 and 4 sentences, in shuffled order.
+    const debates = [
+      [100, 101, 103, 104, 110, 111],
+      [200, 202],
+      [300, 301, 302, 305],
+    ];
+    const ids = [...debates.flat()].reverse().map(String);
+    expect(countDebates(ids)).toBe(3);
+    const fold = debateFolds(ids, 2);
+    const foldOf = (id: number) => fold[ids.indexOf(String(id))];
+    for (const d of debates) expect(new Set(d.map(foldOf)).size).toBe(1);
+    // The first debate's middle falls in the first half, the other two in the second.
+    expect(debates.map((d) => foldOf(d[0]!))).toEqual([0, 1, 1]);
+    // contiguousFolds cuts by count: 12 sentences in 2 runs of 6, so it would have split nothing here,
+    // but with 3 folds it splits the first debate.
+    expect(new Set(debates[0]!.map((id) => contiguousFolds(ids, 3)[ids.indexOf(String(id))])).size).toBe(2);
+    expect(new Set(debates[0]!.map((id) => debateFolds(ids, 3)[ids.indexOf(String(id))])).size).toBe(1);
+    // Fewer debates than folds: runs of consecutive ids instead.
+    expect(debateFolds(ids, 4)).toEqual(contiguousFolds(ids, 4));
   });
 
   it("calibrates over-confident scores and measures how far probabilities are from frequencies", () => {

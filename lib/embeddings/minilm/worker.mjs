@@ -27,7 +27,15 @@ async function start() {
     ort,
     opts,
     graph,
-    { intraOpNumThreads: opts.threads, interOpNumThreads: 1, executionMode: "sequential" },
+    {
+      intraOpNumThreads: opts.threads,
+      interOpNumThreads: 1,
+      executionMode: "sequential",
+      // The runtime's threads otherwise spin while they wait for work; on a shared, loaded machine
+      // they spin on the cores the other thread needs, and one short sentence took 52-56 ms at the
+      // median (p95 117-152) against 6.4-6.5 ms (p95 12.5-21) without spinning, at load 24 on 2 cores.
+      extra: { session: { intra_op: { allow_spinning: "0" } } },
+    },
     saved,
   );
   const cls = tokenizer.token_to_id("[CLS]");
