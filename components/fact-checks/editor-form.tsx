@@ -6,6 +6,8 @@ import { errorId } from "@/components/forms/form-errors";
 import { FieldError, FormError } from "@/components/forms/form-errors";
 import { listOf, type FormState } from "@/lib/forms/state";
 import { PRODUCT_LABELS, PRODUCT_WORDS } from "@/lib/debate/methods";
+import type { ProductLabel } from "@/lib/debate/types";
+import { type ChangeEvent, useRef } from "react";
 
 export type EditorValues = {
   claim: string;
@@ -67,6 +69,18 @@ export function EditorForm({
   const v = (name: keyof EditorValues & string, fallback: string) => state.values?.[name] ?? fallback;
   const chosen = listOf(state, "source") ?? values.sources;
   const invalid = (f: string) => (state.field === f ? { "aria-invalid": true, "aria-describedby": errorId(f) } : {});
+  // The words readers see start as the scale's words (filled from the AI's verdict): while they are
+  // still those words, they follow the scale, so choosing False never publishes "Half true" by mistake.
+  // Words the editor typed are never replaced.
+  const textual = useRef<HTMLInputElement>(null);
+  const lastRating = useRef(v("rating", values.rating));
+  const followScale = (e: ChangeEvent<HTMLSelectElement>) => {
+    const wordsOf = (l: string) => PRODUCT_WORDS[l as ProductLabel] ?? "";
+    const before = wordsOf(lastRating.current);
+    lastRating.current = e.target.value;
+    const box = textual.current;
+    if (box && (box.value.trim() === "" || box.value === before)) box.value = wordsOf(e.target.value);
+  };
   return (
     <form {...formProps} className="space-y-5" noValidate data-testid="fact-check-form">
       {Object.entries(hidden).map(([k, val]) => (
@@ -99,6 +113,7 @@ export function EditorForm({
             id="fc-rating"
             name="rating"
             defaultValue={v("rating", values.rating)}
+            onChange={followScale}
             className={input}
             {...invalid("rating")}
           >
@@ -118,6 +133,7 @@ export function EditorForm({
           <input
             id="fc-textual"
             name="textualRating"
+            ref={textual}
             list="fc-textual-suggestions"
             defaultValue={v("textualRating", values.textualRating)}
             placeholder="e.g. Mostly false"
