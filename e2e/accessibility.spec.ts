@@ -1,14 +1,18 @@
 import AxeBuilder from "@axe-core/playwright";
 import { ROUTES } from "@/lib/auth/route-policy";
+import { can } from "@/lib/auth/policy";
+import type { UserRole } from "@/db/schema";
 import { expect, test, type Browser, type Page } from "./fixtures";
 import { USERS } from "./users";
 
 /*
  * axe-core over every page in the route table (lib/auth/route-policy.ts), at 1280 and 375 px,
- * signed out for public pages and as a role that may open each of the others. Serious and critical
+ * signed out for public pages, as a role that may open each of the others, and as the journalist,
+ * fact-checker and editor on the pages their roles change (navigation, controls, their own pages). A
+ * real share link to a comparison is made to check the shared page and a transcript under it. Serious and critical
  * findings fail the test, listed as page · width · rule · target so they can be fixed from the log.
  * One browser context per role, one tab reused for all its pages, to keep the run short. It makes no
- * data of its own (a debate it started would join other specs' annotation queues): dynamic pages are
+ * data but that share link (a debate it started would join other specs' annotation queues): dynamic pages are
  * checked on the first debate, comparison, run, corpus, document, webhook and fact-check this run
  * already holds, and the ones it found none of are listed in the test's annotations.
  */
@@ -60,14 +64,17 @@ test("every page in the route table passes axe (serious and critical) at 1280 an
   browser,
   allowConsoleError,
 }) => {
-  test.setTimeout(240_000);
+  test.setTimeout(420_000);
   // The token pages are checked with a token that exists nowhere: their "not valid" page answers 404.
   allowConsoleError(/status of 404.*\/share\/(compare\/)?a{32}/);
   const findings: Finding[] = [];
   const visited = new Set<string>();
+  /** A real address for each dynamic pattern, as the admin found it, for the other roles to visit. */
+  const found = new Map<string, string>();
   const visit = async (page: Page, path: string, pattern: string) => {
     await check(page, path, findings);
     visited.add(pattern);
+    if (pattern.includes("[")) found.set(pattern, path);
   };
 
   // Signed out: the public pages (a dummy token opens the "link not valid" page of each token route).
@@ -128,7 +135,50 @@ test("every page in the route table passes axe (serious and critical) at 1280 an
     const doc = await firstLink(a, corpus, /^\/corpora\/[A-Za-z0-9_-]+\/documents\/\d+$/);
     if (doc) await visit(a, doc, "/corpora/[name]/documents/[id]");
   }
+  // A real share link to a comparison, with its transcripts, so the shared page and a method's
+  // transcript under it are checked with data (the dummy token above shows only "not valid").
+  const comparison = found.get("/compare/[id]");
+  let shared: string | undefined;
+  if (comparison) {
+    await a.goto(comparison);
+    const controls = a.getByTestId("compare-share-controls");
+    await controls.locator("summary").click();
+    await controls.getByLabel(/full transcript/).check();
+    await controls.getByRole("button", { name: "Create a link" }).click();
+    const link = (await a.getByTestId("compare-share-link").first().textContent())!.trim();
+    shared = new URL(link, "http://127.0.0.1").pathname;
+  }
   await admin.context.close();
+  if (shared) {
+    const reader = await asRole(browser, undefined);
+    await visit(reader.page, shared, "/share/compare/[token]");
+    const transcript = await firstLink(
+      reader.page,
+      shared,
+      /^\/share\/compare\/[A-Za-z0-9_-]+\/debates\/[0-9a-f-]{36}$/,
+    );
+    if (transcript) await visit(reader.page, transcript, "/share/compare/[token]/debates/[id]");
+    await reader.context.close();
+  }
+
+  // Each other role sees its own navigation and controls: two pages every account reads, and the
+  // ones only that role's permissions open (from the route table, so a new page joins by itself).
+  // Two pages stand for the ones every account reads (the home page's offers, a debate's controls),
+  // to keep the run short: the rest differ by role only in the navigation these two already show.
+  const everyone = ["/", "/debates/[id]"];
+  for (const who of ["journalist", "factchecker", "editor"] as const) {
+    const roles = USERS[who].roles as UserRole[];
+    const principal = { id: who, email: USERS[who].email, name: null, roles };
+    const own = ROUTES.filter(
+      (r) => r.type === "page" && r.rule.kind === "permission" && can(principal, r.rule.permission),
+    ).map((r) => r.pattern);
+    const role = await asRole(browser, USERS[who].state);
+    for (const pattern of [...everyone, ...own]) {
+      const path = pattern.includes("[") ? found.get(pattern) : pattern;
+      if (path) await visit(role.page, path, pattern);
+    }
+    await role.context.close();
+  }
 
   // An annotator: the one page the admin may not open.
   const ann = await asRole(browser, USERS.annotator1.state);

@@ -60,10 +60,10 @@ setup("first admin through /setup, other roles through invitations", async ({ pa
   await page.context().storageState({ path: USERS.admin.state });
   await page.goto("/admin");
 
-  for (const key of ["journalist", "factchecker", "annotator1", "annotator2"] as const) {
+  for (const key of ["journalist", "factchecker", "editor", "annotator1", "annotator2"] as const) {
     const u = USERS[key];
     await page.getByLabel("Email").fill(u.email);
-    for (const role of ["admin", "fact-checker", "journalist", "annotator"]) {
+    for (const role of ["admin", "fact-checker", "journalist", "annotator", "editor"]) {
       const box = page
         .locator("form", { has: page.getByRole("button", { name: "Create invitation link" }) })
         .getByLabel(role, { exact: true });

@@ -40,9 +40,13 @@ test("a submitted claim streams into a debate with checkpoints, a verdict and li
     .locator("[data-testid=turn][data-status=completed]")
     .evaluateAll((els) => els.map((e) => e.getAttribute("data-role")));
   expect(roles.slice(0, 6)).toEqual(["politician", "scientist", "politician", "scientist", "politician", "scientist"]);
-  // Stop margin 0.1 - 0.9 stays below the threshold: two checkpoints, both "continue".
+  // Stop margin 0.1 - 0.9 stays below the threshold: two checkpoints, both "continue", said in words
+  // with the judge's leaning on the product's scale (never its code, HALF-TRUE).
   await expect(page.getByTestId("checkpoint")).toHaveCount(2);
-  await expect(page.getByTestId("checkpoint").first()).toContainText("continue");
+  const checkpoint = page.getByTestId("checkpoint").first();
+  await expect(checkpoint).toContainText("the debate goes on · the judge leans to Half true");
+  await expect(checkpoint).toContainText("The judge is 85% sure of its leaning, Half true;");
+  await expect(checkpoint).not.toContainText("HALF-TRUE");
   // A citation highlights its passage, and the passage lists the turns citing it.
   await page.locator("[data-testid=turn]").first().getByRole("button", { name: "Show evidence E2" }).click();
   await expect(page.locator("[data-testid=evidence][data-rank='2']")).toHaveAttribute("data-selected", "true");
@@ -54,7 +58,7 @@ test("the judge stops early when confident, and says so", async ({ page }) => {
   await submit(page, "This claim should settle early: the medal was sold for the 2022 war.");
   await expect(page.getByTestId("verdict")).toContainText("stopped early after the opening", { timeout: 60_000 });
   await expect(page.getByTestId("checkpoint")).toHaveCount(1);
-  await expect(page.getByTestId("checkpoint")).toContainText("stop");
+  await expect(page.getByTestId("checkpoint")).toContainText("the debate stops here");
   await expect(page.locator("[data-testid=turn][data-kind=speech][data-status=completed]")).toHaveCount(2);
 });
 

@@ -55,6 +55,18 @@ test("RADAR and Tool-MAD ticked on /eval/new make a group page with the leaderbo
   await page.waitForURL(/\/eval\/[0-9a-f-]{36}$/);
   await page.getByTestId("matrix-link").click();
   await page.waitForURL(groupUrl);
+  // The Tool-MAD run, whose scripted answers are all unreadable: its header says so in words before
+  // any number, and no 0 stands where the method's accuracy would be.
+  await page.goto(groupUrl);
+  await page.getByTestId("leaderboard").getByRole("link", { name: "Tool-MAD" }).click();
+  await page.waitForURL(/\/eval\/[0-9a-f-]{36}$/);
+  const summary = page.getByTestId("run-summary");
+  await expect(summary).toContainText("Tool-MAD on the claims of e2e-matrix-claims");
+  await expect(summary).toContainText("evidence: found by the method's own search");
+  await expect(summary).not.toContainText("executor");
+  await expect(page.locator("main header").getByRole("alert")).toContainText("No verdict could be read");
+  await expect(page.getByTestId("headline-metrics")).toContainText("not measured: no verdict could be read");
+  await expect(page.getByTestId("headline-metrics")).not.toContainText("0.0 [");
   await page.goto("/eval");
   await expect(page.getByTestId("matrix-groups")).toContainText("RADAR, Tool-MAD");
 

@@ -57,6 +57,7 @@ const NAV: Record<keyof typeof USERS, { has: string[]; hasNot: string[] }> = {
   admin: { has: ["Check a claim", "Debates", "Corpora", "Evaluation", "Agreement"], hasNot: ["Annotate"] },
   factchecker: { has: ["Check a claim", "Debates", "Corpora", "Evaluation", "Agreement"], hasNot: ["Annotate"] },
   journalist: { has: ["Debates", "Corpora", "Evaluation"], hasNot: ["Check a claim", "Annotate", "Agreement"] },
+  editor: { has: ["Debates", "Corpora", "Fact-checks"], hasNot: ["Check a claim", "Annotate", "Agreement"] },
   annotator1: { has: ["Debates", "Corpora", "Annotate", "Agreement"], hasNot: ["Check a claim"] },
   annotator2: { has: ["Debates", "Corpora", "Annotate", "Agreement"], hasNot: ["Check a claim"] },
 };

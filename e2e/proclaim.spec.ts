@@ -26,7 +26,10 @@ test("a new user picks PROClaim, sees its cost, watches the trial and the three 
     /About 114 model calls expected \(worst case \d{3}, about [\d,]+ tokens\)/,
     { timeout: 15_000 },
   );
-  await expect(page.getByTestId("cost-estimate")).toContainText("210,900 tokens per claim");
+  // Whose figure it is, in words: PROClaim's paper, against a plain debate (not "standard MAD").
+  await expect(page.getByTestId("cost-estimate")).toContainText(
+    "PROClaim's paper reports ~210,900 tokens per claim for the full method (18,900 for a plain two-sided debate)",
+  );
   await page.getByLabel("Rounds per trial at most").fill("2");
   await expect(page.getByTestId("cost-estimate")).toContainText("At most 89 model calls (every round run)", {
     timeout: 15_000,
@@ -62,6 +65,9 @@ test("a new user picks PROClaim, sees its cost, watches the trial and the three 
   const after = await completedTurns(page);
   for (const t of before) expect(after).toContain(t);
   await expect(page.getByTestId("proclaim-token-meter")).toContainText("tokens used so far");
+  await expect(page.getByTestId("proclaim-token-meter")).toContainText(
+    "PROClaim's paper reports about 210,900 per claim",
+  );
 
   // The arguments, the expert, the searches with novelty, and the switched trial.
   const trial = page.getByTestId("proclaim-trial-primary");

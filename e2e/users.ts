@@ -14,6 +14,7 @@ export const USERS = {
   admin: user("admin", ["admin"]),
   journalist: user("journalist", ["journalist"]),
   factchecker: user("factchecker", ["fact-checker"]),
+  editor: user("editor", ["editor"]),
   annotator1: user("annotator1", ["annotator"]),
   annotator2: user("annotator2", ["annotator"]),
 };

@@ -75,6 +75,15 @@ test("a journalist pastes an article, picks ZoFia, watches the pipeline and the 
     timeout: 60_000,
   });
   await expect(page.getByTestId("zofia-ner")).toContainText("Elena Marsh");
+  // Kinds of name in words ("person", "place"), not the tagger's codes (PER, LOC).
+  await expect(page.getByTestId("zofia-ner").locator("li").filter({ hasText: "Elena Marsh" }).first()).toContainText(
+    "person",
+  );
+  await expect(page.getByTestId("zofia-ner")).not.toContainText("PER");
+  await expect(page.getByTestId("zofia-salience")).toContainText("How close each name's sentences are in meaning", {
+    timeout: 60_000,
+  });
+  await expect(page.getByTestId("zofia-keywords")).not.toContainText("SC-MMR");
   await expect(page.getByTestId("zofia-mmr-step").first()).toContainText("k = ", { timeout: 60_000 });
   await expect(page.getByTestId("zofia-keywords")).toContainText("Keywords:");
   await expect(page.getByTestId("zofia-query").first()).toContainText("Query:", { timeout: 60_000 });

@@ -118,13 +118,7 @@ export default async function DebatesPage({ searchParams }: { searchParams: Prom
         <button className="rounded-md border border-black/20 px-3 py-1.5 text-sm">Filter</button>
       </form>
       {rows.length === 0 ? (
-        <p className="text-black/60">
-          No debates match.{" "}
-          <Link className="underline" href="/debates/new">
-            Check a claim
-          </Link>{" "}
-          to start one.
-        </p>
+        <EmptyList filters={filters} canStart={can(principal, "debate:start")} />
       ) : (
         <ul className="divide-y divide-black/10 rounded-lg border border-black/10 bg-white" data-testid="debate-list">
           {rows.map((r) => (
@@ -166,5 +160,50 @@ function VerdictWords({ method, label }: { method: string; label: string | null 
       ) : null}
       {!w.product && label !== "UNPARSED" ? <span> (not on the true / half-true / false scale)</span> : null}
     </span>
+  );
+}
+
+/**
+ * What an empty list says: what was searched for, and the ways on (every debate; the searched words
+ * as a new claim, for those who may start one), rather than a bare "no match".
+ */
+function EmptyList({ filters, canStart }: { filters: Record<string, string | undefined>; canStart: boolean }) {
+  const { q, ...rest } = filters;
+  const filtered = Object.values(rest).some(Boolean);
+  if (!q && !filtered)
+    return (
+      <p className="text-black/60" data-testid="debates-empty">
+        No debates yet.{" "}
+        {canStart ? (
+          <>
+            <Link className="underline" href="/debates/new">
+              Check a claim
+            </Link>{" "}
+            to start one.
+          </>
+        ) : null}
+      </p>
+    );
+  return (
+    <div className="space-y-2 text-black/70" data-testid="debates-empty">
+      <p className="[overflow-wrap:anywhere]">
+        {q ? <>No debate&apos;s claim matches “{q}”</> : "No debate matches these filters"}
+        {q && filtered ? " with these filters" : ""}.
+      </p>
+      <ul className="flex flex-wrap gap-x-4 gap-y-1 text-sm">
+        <li>
+          <Link className="underline" href="/debates">
+            Show every debate
+          </Link>
+        </li>
+        {q && canStart ? (
+          <li>
+            <Link className="underline" href={`/debates/new?claim=${encodeURIComponent(q)}`}>
+              Check “{q.length > 60 ? `${q.slice(0, 60)}…` : q}” as a new claim
+            </Link>
+          </li>
+        ) : null}
+      </ul>
+    </div>
   );
 }

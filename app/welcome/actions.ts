@@ -21,12 +21,13 @@ export async function startLocalModelAction(): Promise<LocalSetupAnswer> {
   const error = await refusal();
   if (error) return { error };
   const { db } = await getDb();
-  return { state: startLocalModelSetup(db) };
+  return { state: await startLocalModelSetup(db) };
 }
 
 /** The download's progress, polled by the page while it runs. */
 export async function localModelProgressAction(): Promise<LocalSetupAnswer> {
   const error = await refusal();
   if (error) return { error };
-  return { state: localSetupState() };
+  const { db } = await getDb();
+  return { state: await localSetupState(db) };
 }

@@ -54,7 +54,7 @@ function Step({ n, title, done, children }: { n: number; title: string; done: bo
 export default async function WelcomePage() {
   await pagePermission("admin", "/welcome");
   const [{ db }, health] = await Promise.all([getDb(), getHealth()]);
-  const corpora = await listCorpora(db);
+  const [corpora, localSetup] = await Promise.all([listCorpora(db), localSetupState(db)]);
   const ready = corpora.filter((c) => c.passages > 0);
   const demo = ready.find((c) => c.name === SAMPLE_CORPUS_NAME);
   const models = health.llms.filter((m) => m.ready);
@@ -122,11 +122,7 @@ export default async function WelcomePage() {
               ) : (
                 <p>No language model is configured, so debates cannot run yet.</p>
               )}
-              <LocalModelSetup
-                initial={localSetupState()}
-                start={startLocalModelAction}
-                progress={localModelProgressAction}
-              />
+              <LocalModelSetup initial={localSetup} start={startLocalModelAction} progress={localModelProgressAction} />
               <p>
                 <Link href="/admin#models" className="font-medium underline">
                   Choose a provider and model on the Admin page

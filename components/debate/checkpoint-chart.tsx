@@ -1,3 +1,5 @@
+import { verdictInWords } from "@/lib/debate/methods";
+
 type Checkpoint = {
   after: string;
   stopMargin: number | null;
@@ -90,7 +92,9 @@ function Words({ children }: { children: string }) {
  * RADAR's two stopping signals at one checkpoint, each against the level it must reach, in plain
  * words; the technical names (stop margin s, confidence c, how they were scored) are in the tooltips.
  */
-export function CheckpointChart({ checkpoint: c }: { checkpoint: Checkpoint }) {
+export function CheckpointChart({ checkpoint: c, protocol }: { checkpoint: Checkpoint; protocol: string }) {
+  // The leaning in the product's words ("Half true"), as on every other surface, not the judge's code.
+  const leaning = c.verdict ? verdictInWords(protocol, c.verdict).text : null;
   const method = c.scoringMethod ? `scored by ${[...new Set(c.scoringMethod.split("+"))].join(" and ")}` : "not scored";
   return (
     <figure data-testid="checkpoint" className="rounded-md border border-dashed border-black/20 bg-white p-3">
@@ -101,12 +105,12 @@ export function CheckpointChart({ checkpoint: c }: { checkpoint: Checkpoint }) {
         After the {c.after.replace(/-/g, " ")}:{" "}
         <span className={c.decision === "stop" ? "text-emerald-800" : "text-black/70"}>
           {c.decision === "stop"
-            ? "stop here"
+            ? "the debate stops here"
             : c.decision === "continue"
-              ? "continue"
-              : "could not be scored, continue"}
+              ? "the debate goes on"
+              : "could not be scored, the debate goes on"}
         </span>
-        {c.verdict ? ` · leaning ${c.verdict}` : ""}
+        {leaning ? ` · the judge leans to ${leaning}` : ""}
         <span className="block font-normal text-black/60">
           The debate stops early only when both bars reach their black line.
         </span>
@@ -128,7 +132,7 @@ export function CheckpointChart({ checkpoint: c }: { checkpoint: Checkpoint }) {
         min={0}
         max={1}
         threshold={c.tauV ?? 1}
-        words={confidenceWords(c.confidence, c.tauV ?? 1, c.verdict)}
+        words={confidenceWords(c.confidence, c.tauV ?? 1, leaning)}
       />
     </figure>
   );

@@ -363,7 +363,7 @@ export function DebateLive({
                 {view.checkpoints
                   .filter((c) => c.after === phase)
                   .map((c) => (
-                    <CheckpointChart key={c.after} checkpoint={c} />
+                    <CheckpointChart key={c.after} checkpoint={c} protocol={view.protocol} />
                   ))}
               </div>
             ))}

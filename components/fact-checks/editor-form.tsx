@@ -5,6 +5,8 @@ import { useServerForm } from "@/components/forms/use-server-form";
 import { FieldError, FormError } from "@/components/forms/form-errors";
 import { listOf, type FormState } from "@/lib/forms/state";
 import { PRODUCT_LABELS, PRODUCT_WORDS } from "@/lib/debate/methods";
+import type { ProductLabel } from "@/lib/debate/types";
+import { type ChangeEvent, useRef } from "react";
 import { CheckboxField, SelectField, TextAreaField, TextField } from "@/components/ui/field";
 import { Outcome, SubmitButton } from "@/components/ui/button";
 
@@ -80,6 +82,18 @@ export function EditorForm({
   const { state, pending, formProps } = useServerForm(action, INITIAL);
   const chosen = listOf(state, "source") ?? values.sources;
   const field = { state, labelClassName: labelText, inputClassName: input };
+  // The words readers see start as the scale's words (filled from the AI's verdict): while they are
+  // still those words, they follow the scale, so choosing False never publishes "Half true" by mistake.
+  // Words the editor typed are never replaced.
+  const lastRating = useRef(String(state.values?.rating ?? values.rating));
+  const followScale = (e: ChangeEvent<HTMLSelectElement>) => {
+    const wordsOf = (l: string) => PRODUCT_WORDS[l as ProductLabel] ?? "";
+    const before = wordsOf(lastRating.current);
+    lastRating.current = e.target.value;
+    const box = e.currentTarget.form?.elements.namedItem("textualRating");
+    if (box instanceof HTMLInputElement && (box.value.trim() === "" || box.value === before))
+      box.value = wordsOf(e.target.value);
+  };
   return (
     <form {...formProps} className="space-y-5" noValidate data-testid="fact-check-form">
       {Object.entries(hidden).map(([k, val]) => (
@@ -104,6 +118,7 @@ export function EditorForm({
           name="rating"
           label="Rating on the scale"
           defaultValue={values.rating}
+          onChange={followScale}
           options={[
             { value: "", label: "Choose…" },
             ...PRODUCT_LABELS.map((l) => ({ value: l, label: PRODUCT_WORDS[l] })),

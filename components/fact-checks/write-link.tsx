@@ -7,19 +7,24 @@ import Link from "next/link";
 export function WriteFactCheckLink({
   source,
   existing,
+  canStart = true,
 }: {
   source: { debate: string } | { comparison: string };
   existing: Array<{ slug: string; state: string }>;
+  /** False when there is no readable verdict to review: only the fact-checks already made are linked. */
+  canStart?: boolean;
 }) {
   const query = "debate" in source ? `debate=${source.debate}` : `comparison=${source.comparison}`;
   return (
     <div className="flex flex-wrap items-center gap-3 text-sm" data-testid="fact-check-links">
-      <Link
-        href={`/fact-checks/new?${query}`}
-        className="rounded-md border border-black/20 bg-white px-3 py-1 font-medium hover:bg-black/5"
-      >
-        Write a fact-check
-      </Link>
+      {canStart ? (
+        <Link
+          href={`/fact-checks/new?${query}`}
+          className="rounded-md border border-black/20 bg-white px-3 py-1 font-medium hover:bg-black/5"
+        >
+          Write a fact-check
+        </Link>
+      ) : null}
       {existing.map((e) => (
         <Link key={e.slug} href={`/fact-checks/${e.slug}/edit`} className="underline">
           Fact-check {e.slug} ({e.state})

@@ -14,6 +14,9 @@ import type { LocalModelPreset } from "@/lib/ai/local/model-file";
 import { localSetupJob, localSetupState, startLocalModelSetup } from "@/lib/ai/local-model-setup";
 import { setProcessGlobal } from "@/lib/process/globals";
 import { localModelProgressAction, startLocalModelAction } from "@/app/welcome/actions";
+import { writeLocalModelSetup } from "@/db/queries/local-model-setup";
+import { settings } from "@/db/schema";
+import { eq } from "drizzle-orm";
 import { buildTinyGguf } from "../helpers/tiny-gguf";
 import { backend, freshDatabase } from "./test-db";
 
@@ -81,9 +84,9 @@ afterAll(async () => {
   resetConfigForTests();
 });
 
-async function until<T>(what: string, probe: () => T | undefined): Promise<T> {
+async function until<T>(what: string, probe: () => Promise<T | undefined>): Promise<T> {
   for (let i = 0; i < 400; i++) {
-    const v = probe();
+    const v = await probe();
     if (v !== undefined) return v;
     await new Promise((r) => setTimeout(r, 25));
   }
@@ -98,7 +101,7 @@ describe(`the small model on this server, from /welcome (${backend})`, () => {
     expect(answer.error).toBeTruthy();
     expect(answer.state).toBeUndefined();
     expect((await localModelProgressAction()).state).toBeUndefined();
-    expect(localSetupState()).toBeUndefined();
+    expect(await localSetupState(h.db)).toBeUndefined();
     expect(requested).toEqual([]);
   });
 
@@ -108,21 +111,24 @@ describe(`the small model on this server, from /welcome (${backend})`, () => {
     // Settings saved earlier are kept; only the default model changes.
     await saveModelSettings(h.db, { webModels: ["openai-compatible:kept"] });
 
-    const started = startLocalModelSetup(h.db, { preset: "tiny", presets: preset("tiny.gguf", SHA) });
+    const started = await startLocalModelSetup(h.db, { preset: "tiny", presets: preset("tiny.gguf", SHA) });
     expect(started.phase).toBe("downloading");
-    // Half-way: the page's poll sees bytes received of the total.
-    const half = await until("half the file", () => {
-      const s = localSetupState();
+    const job = localSetupJob();
+    // Another app server knows nothing of this process's download: its memory is empty.
+    setProcessGlobal("local-model-setup", undefined);
+    // Half-way: the page's poll, answered by that other server, sees bytes received of the total.
+    const half = await until("half the file", async () => {
+      const s = (await localModelProgressAction()).state;
       return s && s.received === HALF ? s : undefined;
     });
     expect(half).toMatchObject({ phase: "downloading", received: HALF, total: GGUF.length });
-    expect((await localModelProgressAction()).state).toMatchObject({ received: HALF, total: GGUF.length });
-    // A second click joins the running download instead of starting another.
-    expect(startLocalModelSetup(h.db, { preset: "tiny", presets: preset("tiny.gguf", SHA) }).received).toBe(HALF);
+    // A second click there joins the running download instead of starting another.
+    expect((await startLocalModelAction()).state).toMatchObject({ phase: "downloading", received: HALF });
+    expect(requested).toEqual(["/mirror/tiny.gguf"]);
     release();
-    await localSetupJob();
+    await job;
 
-    expect(localSetupState()).toMatchObject({
+    expect((await localModelProgressAction()).state).toMatchObject({
       phase: "done",
       received: GGUF.length,
       total: GGUF.length,
@@ -140,12 +146,12 @@ describe(`the small model on this server, from /welcome (${backend})`, () => {
   it("refuses a file whose checksum is wrong, removes it, says so, and keeps the settings in use", async () => {
     requested.length = 0;
     const wrong = "0".repeat(64);
-    startLocalModelSetup(h.db, { preset: "tiny", presets: preset("wrong.gguf", wrong) });
-    await until("the first half", () => (localSetupState()?.received === HALF ? true : undefined));
+    await startLocalModelSetup(h.db, { preset: "tiny", presets: preset("wrong.gguf", wrong) });
+    await until("the first half", async () => ((await localSetupState(h.db))?.received === HALF ? true : undefined));
     release();
     await localSetupJob();
 
-    const state = localSetupState();
+    const state = await localSetupState(h.db);
     expect(state?.phase).toBe("failed");
     expect(state?.error).toContain("Checksum mismatch");
     expect(state?.error).toContain(`expected ${wrong}`);
@@ -154,5 +160,28 @@ describe(`the small model on this server, from /welcome (${backend})`, () => {
     expect(readdirSync(cacheDir).filter((f) => f.startsWith("wrong"))).toEqual([]);
     expect(existsSync(path.join(cacheDir, "wrong.gguf"))).toBe(false);
     expect((await currentModelSettings(h.db)).settings.defaultModel).toBe("local:tiny");
+  });
+
+  it("shows a download whose server stopped as stopped, and a new click starts it again", async () => {
+    requested.length = 0;
+    // The row a server left when it died mid-download: "downloading", last written two minutes ago.
+    const stopped = { preset: "tiny", description: "A tiny test model", phase: "downloading", received: HALF };
+    await writeLocalModelSetup(h.db, stopped);
+    await h.db
+      .update(settings)
+      .set({ updatedAt: new Date(Date.now() - 120_000) })
+      .where(eq(settings.key, "local_model_setup"));
+    const shown = (await localModelProgressAction()).state;
+    expect(shown?.phase).toBe("failed");
+    expect(shown?.error).toContain("Start it again");
+
+    const again = await startLocalModelSetup(h.db, { preset: "tiny", presets: preset("again.gguf", SHA) });
+    expect(again).toMatchObject({ phase: "downloading", received: 0 });
+    await until("its first half", async () => ((await localSetupState(h.db))?.received === HALF ? true : undefined));
+    release();
+    await until("the second download", async () =>
+      (await localSetupState(h.db))?.phase === "done" ? true : undefined,
+    );
+    expect(requested).toEqual(["/mirror/again.gguf"]);
   });
 });

@@ -46,6 +46,8 @@ export default async function DebatePage({ params }: { params: Promise<{ id: str
   // Editors turn a finished debate into a fact-check (lib/fact-checks/workflow.ts).
   const factChecks =
     can(principal, "fact-check:write") && view.status === "completed" ? await factChecksOf(db, { debateId: id }) : null;
+  // A debate without a readable verdict has nothing to review: no "Write a fact-check" leading to a refusal.
+  const reviewable = !!full.verdict && full.verdict.label !== "UNPARSED";
   return (
     <DebateLive
       key={`${view.id}:${view.status}`}
@@ -62,7 +64,9 @@ export default async function DebatePage({ params }: { params: Promise<{ id: str
             />
           ) : null}
           {comparisonId ? <ComparisonBackLink comparisonId={comparisonId} /> : null}
-          {factChecks ? <WriteFactCheckLink source={{ debate: id }} existing={factChecks} /> : null}
+          {factChecks ? (
+            <WriteFactCheckLink source={{ debate: id }} existing={factChecks} canStart={reviewable} />
+          ) : null}
           {shares ? <ShareControls debateId={id} tokens={shares} base={getConfig().publicUrl ?? null} /> : null}
         </>
       }

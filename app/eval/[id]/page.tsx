@@ -29,6 +29,20 @@ const ci = (w: { value: number | null; ci: { low: number; high: number } | null 
   </>
 );
 
+/** In place of a 0 that would read as the method's score when no verdict could be read. */
+const NOT_MEASURED = <span className="text-black/70">not measured: no verdict could be read</span>;
+
+/** Where the run's evidence came from, in words. */
+function evidenceWords(e: { mode: string; corpus?: string } | undefined): string {
+  if (!e) return "evidence not recorded";
+  if (e.mode === "gold") return "evidence: the file's gold passages";
+  if (e.mode === "supplied") return "evidence: the passages given in the file";
+  if (e.mode === "retrieved") return `evidence: passages retrieved from ${e.corpus ?? "the corpus"}`;
+  if (e.mode === "tools")
+    return `evidence: found by the method's own search${e.corpus ? ` (corpus ${e.corpus})` : " (every corpus)"}`;
+  return `evidence: ${e.mode}`;
+}
+
 export default async function EvalRunPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
   const principal = await pageReadDebates(`/eval/${encodeURIComponent(id)}`);
@@ -70,15 +84,28 @@ export default async function EvalRunPage({ params }: { params: Promise<{ id: st
       <header className="space-y-2">
         <Breadcrumbs trail={[{ href: "/eval", label: "Evaluation" }]} here={`run ${r.run.id.slice(0, 8)}`} />
         <h1 className="text-2xl font-semibold tracking-tight [overflow-wrap:anywhere]">{r.run.name}</h1>
-        <p className="text-sm text-black/70">
+        <p className="text-sm text-black/70" data-testid="run-summary">
           {methodTitle(r.run.protocol)}
-          {r.run.variant ? ` (${r.run.variant})` : ""} · dataset {r.run.dataset ?? "—"} · evidence {cfg.evidence?.mode}
-          {cfg.evidence?.corpus ? ` (${cfg.evidence.corpus})` : ""}
+          {r.run.variant ? ` (${r.run.variant})` : ""} on the claims of {r.run.dataset ?? "an uploaded file"} ·{" "}
+          {evidenceWords(cfg.evidence)}
           {/* Only the run's own method's settings: a Tool-MAD run has no early stopping to show. */}
           {settingsWords ? ` · ${settingsWords}` : ""}
-          {cfg.preset ? ` · preset ${cfg.preset}` : ""} · executor {r.run.executor} ·{" "}
-          <span className="font-medium">{r.run.status}</span>
+          {cfg.preset ? ` · preset ${cfg.preset}` : ""} ·{" "}
+          <span title={`executor: ${r.run.executor}`}>
+            {r.run.executor === "in-process" ? "run by this server" : "run by the workers"}
+          </span>{" "}
+          · <span className="font-medium">{r.run.status}</span>
         </p>
+        {/* A run whose every verdict was unreadable is broken: said first, before any number. */}
+        {r.verdicts.unreadable ? (
+          <p
+            role="alert"
+            data-testid="verdict-health"
+            className="max-w-3xl rounded-lg border border-red-300 bg-red-50 p-3 text-sm font-medium text-red-900"
+          >
+            {healthWarning(r.verdicts)}
+          </p>
+        ) : null}
         {r.run.status_reason ? (
           <p className="rounded-md bg-amber-50 p-2 text-sm text-amber-900">{r.run.status_reason}</p>
         ) : null}
@@ -127,12 +154,8 @@ export default async function EvalRunPage({ params }: { params: Promise<{ id: st
 
       <section className="space-y-3">
         <h2 className="text-lg font-semibold">Metrics</h2>
-        {healthWarning(r.verdicts) ? (
-          <p
-            role={r.verdicts.unreadable ? "alert" : undefined}
-            data-testid="verdict-health"
-            className={`max-w-3xl rounded-lg p-3 text-sm ${r.verdicts.unreadable ? "border border-red-300 bg-red-50 font-medium text-red-900" : "bg-amber-50 text-amber-900"}`}
-          >
+        {!r.verdicts.unreadable && healthWarning(r.verdicts) ? (
+          <p data-testid="verdict-health" className="max-w-3xl rounded-lg bg-amber-50 p-3 text-sm text-amber-900">
             {healthWarning(r.verdicts)}
           </p>
         ) : null}
@@ -149,11 +172,11 @@ export default async function EvalRunPage({ params }: { params: Promise<{ id: st
         <dl className="grid max-w-2xl grid-cols-1 gap-3 text-sm sm:grid-cols-3" data-testid="headline-metrics">
           <div className="rounded-lg bg-white p-3">
             <dt className="text-xs text-black/60">accuracy</dt>
-            <dd>{ci(m.accuracy)}</dd>
+            <dd>{r.verdicts.unreadable ? NOT_MEASURED : ci(m.accuracy)}</dd>
           </div>
           <div className="rounded-lg bg-white p-3">
             <dt className="text-xs text-black/60">macro-F1</dt>
-            <dd>{ci(m.macro_f1)}</dd>
+            <dd>{r.verdicts.unreadable ? NOT_MEASURED : ci(m.macro_f1)}</dd>
           </div>
           <div className="rounded-lg bg-white p-3">
             <dt className="text-xs text-black/60">accuracy, parsed only</dt>

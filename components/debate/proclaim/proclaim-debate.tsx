@@ -152,7 +152,8 @@ export function ProclaimDebate({ view, live, connection, canControl = false, ext
           <p>
             <strong>{fmt(tokens)}</strong> tokens{" "}
             {view.status === "running" || view.status === "queued" ? "used so far" : "used"}
-            {budget ? ` of a ${fmt(budget)} budget` : ""} · the paper reports ~{fmt(PAPER_TOKENS)} per claim
+            {budget ? ` of a ${fmt(budget)} budget` : ""} · PROClaim&apos;s paper reports about {fmt(PAPER_TOKENS)} per
+            claim
           </p>
           {budget ? (
             <div

@@ -16,6 +16,8 @@ import {
 } from "./rounds";
 import { ScoreGauge } from "./score-gauge";
 import { agentName, agentRoleLine, AR_HELP, F_HELP, schemeLabelStyle } from "./words";
+import { labelWords } from "@/lib/debate/methods";
+import { toolMadDefinition } from "@/lib/debate/tool-mad/definition";
 
 export type PoolItem = {
   rank: number;
@@ -233,7 +235,8 @@ function AnswerBlock({ turn, onCite }: { turn: ToolMadTurn | null; onCite: (rank
           data-testid="agent-label"
           className={`rounded px-2 py-0.5 text-xs font-bold ring-1 ${schemeLabelStyle(label)}`}
         >
-          {label ?? "no label"}
+          {/* The scheme's label in words ("Half true", "Answer could not be read"), never its code. */}
+          {label ? labelWords(toolMadDefinition.name, label) : "no label"}
         </span>
       </p>
       {label === "UNPARSED" ? (

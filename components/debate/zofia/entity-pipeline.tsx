@@ -91,7 +91,7 @@ export function EntityPipeline({
                   className={`max-w-full break-words rounded border px-1.5 py-0.5 text-xs ${u.kept ? "border-black/30 bg-white" : "border-dashed border-black/20 text-black/60 line-through"}`}
                   title={`${TYPE_NAMES[u.type] ?? u.type}; ${u.kept ? "kept" : "below the confidence threshold"}${ner.heuristic ? `; rule-of-thumb score ${f(u.confidence)}` : ""}`}
                 >
-                  {u.text} <span className="text-black/60">{u.type}</span>{" "}
+                  {u.text} <span className="text-black/60">{TYPE_NAMES[u.type] ?? u.type}</span>{" "}
                   {/* A rule-based recogniser's 1.0 is not a certainty: it is said as a guess, its score kept in the tooltip. */}
                   {ner.heuristic ? (
                     <span className="text-amber-900">guess</span>
@@ -102,10 +102,7 @@ export function EntityPipeline({
                 </li>
               ))}
             </ul>
-            <p className="mt-1 text-xs text-black/60">
-              PER person · ORG organisation · LOC place · MISC other. Struck through: below the threshold. ×n: mentioned
-              n times.
-            </p>
+            <p className="mt-1 text-xs text-black/60">Struck through: below the threshold. ×n: mentioned n times.</p>
           </>
         )}
       </Step>
@@ -115,8 +112,11 @@ export function EntityPipeline({
           <Waiting what="Measuring how central each entity is" />
         ) : (
           <>
-            <p className="text-xs text-black/60">
-              S = cos(entity, its sentences) × cos(its sentences, article) · {salience.embedder ?? "embedder unknown"}
+            <p
+              className="text-xs text-black/60"
+              title={`S = cos(entity, its sentences) × cos(its sentences, article) · ${salience.embedder ?? "embedder unknown"}`}
+            >
+              How close each name&apos;s sentences are in meaning to the name and to the whole article, from 0 to 1
               {salience.uncalibrated ? (
                 <span className="ml-1 rounded bg-amber-100 px-1 text-amber-900">
                   thresholds uncalibrated for this encoder
@@ -151,14 +151,15 @@ export function EntityPipeline({
         )}
       </Step>
 
-      <Step n={3} title="Keywords, picked one at a time (SC-MMR)" testId="zofia-keywords">
+      <Step n={3} title="Keywords, picked one at a time" testId="zofia-keywords">
         {!keywords ? (
           <Waiting what="Picking keywords that are salient but not redundant" />
         ) : (
           <>
-            <p className="text-xs text-black/60">
-              Each pick weighs salience against similarity to what is already picked, with weight λ<sub>k</sub> falling
-              as k grows; the picking stops when the best candidate scores no more than {gamma}× the previous pick
+            <p className="text-xs text-black/60" title="SC-MMR: maximal marginal relevance with a falling weight λ_k">
+              Each pick weighs how central a name is against how much it repeats what is already picked, the weight of
+              the first falling with each pick; the picking stops when the best candidate scores no more than {gamma}×
+              the previous pick
               {keywords.mmrPrevInit
                 ? ` (first comparison against ${keywords.mmrPrevInit === "seed" ? "the seed's own score" : "1.0"})`
                 : ""}

@@ -64,7 +64,7 @@ export function estimateProclaim(config: ProclaimConfig): CostEstimate {
     ...(worst > expected
       ? { worst: { llmCalls: Math.round(w.totals.calls), tokens: Math.round(w.totals.p + w.totals.c) } }
       : {}),
-    note: `Expected case at ${expected.toFixed(2)} rounds over ${trials === 2 ? "both trials" : "one trial"}${config.fixedRounds === null && config.adaptiveStop ? " (the paper's mean)" : ""}; the worst case runs every round of ${trials === 2 ? "both trials" : "the trial"}. Token counts are guesses per call kind; the paper reports ~210,900 tokens per claim for the full method (18,900 for standard MAD).`,
+    note: `Expected case at ${expected.toFixed(2)} rounds over ${trials === 2 ? "both trials" : "one trial"}${config.fixedRounds === null && config.adaptiveStop ? " (the paper's mean)" : ""}; the worst case runs every round of ${trials === 2 ? "both trials" : "the trial"}. Token counts are guesses per call kind; PROClaim's paper reports ~210,900 tokens per claim for the full method (18,900 for a plain two-sided debate).`,
   };
 }
 
