@@ -5,7 +5,9 @@ import { checkedBeforeWords, timeCode } from "@/lib/live/view";
 
 describe("transcript files for the live desk", () => {
   it("reads SPEAKER: words lines, continuing a turn and skipping stage directions, on a speaking clock", () => {
-    const lines = parseTranscript("SMITH: Unemployment fell to 3 percent.\n(APPLAUSE)\nand it will fall further\n\nJONES: No.");
+    const lines = parseTranscript(
+      "SMITH: Unemployment fell to 3 percent.\n(APPLAUSE)\nand it will fall further\n\nJONES: No.",
+    );
     expect(lines.map((l) => [l.lineId, l.speaker, l.text])).toEqual([
       ["L1", "SMITH", "Unemployment fell to 3 percent."],
       ["L3", "SMITH", "and it will fall further"],
@@ -25,7 +27,9 @@ describe("transcript files for the live desk", () => {
       { lineId: "c1", speaker: "Jane Smith", text: "Crime rose by 12 percent & more.", atMs: 1500 },
       { lineId: "4", speaker: "Jane Smith", text: "In 2019 alone.", atMs: 62_000 },
     ]);
-    const srt = parseTranscript("1\r\n01:00:00,250 --> 01:00:02,000\r\nMODERATOR: Welcome.\r\n\r\n2\r\n01:00:03,000 --> 01:00:04,000\r\nThank you.\r\n");
+    const srt = parseTranscript(
+      "1\r\n01:00:00,250 --> 01:00:02,000\r\nMODERATOR: Welcome.\r\n\r\n2\r\n01:00:03,000 --> 01:00:04,000\r\nThank you.\r\n",
+    );
     expect(srt.map((l) => [l.lineId, l.speaker, l.text, l.atMs])).toEqual([
       ["1", "MODERATOR", "Welcome.", 3_600_250],
       ["2", "MODERATOR", "Thank you.", 3_603_000],
