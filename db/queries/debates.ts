@@ -1,10 +1,11 @@
 import { and, asc, desc, eq, inArray, lt, notInArray, or, sql, isNull } from "drizzle-orm";
 import { anyUuid } from "@/db/bulk";
+import { notesOf } from "./debate-notes";
 import { debateLease, leaseOrphaned, otherHolders, reclaimOrphans, renewLeases } from "./leases";
 import type { Database } from "@/db/client";
 import { isPglite, queryPrepared } from "@/db/pglite-prepared";
 import * as s from "@/db/schema";
-import type { CallRecord, CheckpointRecord, DebateEvidence, MatchDecision, VerdictRecord } from "../types";
+import type { CallRecord, DebateEvidence, MatchDecision, VerdictRecord } from "../types";
 
 /** Everything the runner and the pages read and write about debates. */
 
@@ -138,21 +139,21 @@ export async function loadDebate(db: Database, id: string) {
   const p = runQueries(db);
   const [row] = await p.debate.execute({ id });
   if (!row) return null;
-  const [evidence, turns, checkpoints, verdicts] = await Promise.all([
+  const [evidence, turns, notes, verdicts] = await Promise.all([
     p.evidence.execute({ id }),
     p.turns.execute({ id }),
-    db.select().from(s.checkpoints).where(eq(s.checkpoints.debateId, id)).orderBy(asc(s.checkpoints.round)),
+    notesOf(db, [id]),
     db
       .select()
       .from(s.verdicts)
       .where(and(eq(s.verdicts.debateId, id), eq(s.verdicts.isFinal, true))),
   ]);
-  return { ...row, evidence, turns, checkpoints, verdict: verdicts[0] ?? null };
+  return { ...row, evidence, turns, notes, verdict: verdicts[0] ?? null };
 }
 
 /**
  * What a run needs to start: the debate with its claim, its evidence pool and its turns. Not its
- * checkpoints or verdict, which the runner never reads: three statements instead of loadDebate's
+ * method notes or verdict, which the runner never reads: three statements instead of loadDebate's
  * five, at the start of every run (the embedded database runs them one after another).
  */
 export async function loadForRun(db: Database, id: string) {
@@ -574,14 +575,6 @@ export async function insertStepTurn(
 
 export async function recordCall(db: Database, debateId: string, turnId: string | null, rec: CallRecord) {
   await db.insert(s.llmCalls).values(callRow(debateId, turnId, rec));
-}
-
-export async function saveCheckpoint(db: Database, debateId: string, c: CheckpointRecord) {
-  const values = { debateId, ...c };
-  await db
-    .insert(s.checkpoints)
-    .values(values)
-    .onConflictDoUpdate({ target: [s.checkpoints.debateId, s.checkpoints.after], set: c });
 }
 
 type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];

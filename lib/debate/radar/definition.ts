@@ -8,7 +8,7 @@ import { CHECKPOINT_NOTE, checkpointLine, checkpointSchema } from "./checkpoint"
 
 /**
  * RADAR for every surface (client-safe): the run is ./protocol.ts. Its labels are the product's
- * own; its step metadata is none beyond the checkpoints table, so it declares no step schemas.
+ * own; its step metadata is none beyond its checkpoint notes, so it declares no step schemas.
  */
 export const radarDefinition: MethodDefinition = {
   about: radarAbout,
@@ -46,15 +46,10 @@ export const radarDefinition: MethodDefinition = {
     "round-judge": "Provisional judge",
     judge: "Judge",
   },
-  roleName: (role, { domain }) => (role === "domain-expert" && domain ? `${domain} expert` : null),
+  roleName: (role, { domain }) =>
+    role === "domain-expert" && typeof domain === "string" && domain ? `${domain} expert` : null,
   view: {
     extras: (turns) => ({ domain: domainOf(turns) }),
-    note(view, name, value) {
-      const c = name === CHECKPOINT_NOTE ? checkpointSchema.safeParse(value) : null;
-      if (!c?.success) return null;
-      const others = view.checkpoints.filter((x) => x.after !== c.data.after);
-      return { checkpoints: [...others, c.data].sort((a, b) => a.round - b.round) };
-    },
   },
   noteWords(name, value) {
     const c = name === CHECKPOINT_NOTE ? checkpointSchema.safeParse(value) : null;
