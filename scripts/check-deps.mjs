@@ -109,6 +109,9 @@ function methodOf(file) {
 
 /** The registries: the only files outside a method's folder that may import one. */
 const REGISTRIES = new Set([
+  "lib/debate/registry/client.generated.ts",
+  "lib/debate/registry/server.generated.ts",
+  "components/debate/registry.generated.tsx",
   "lib/debate/methods.ts",
   "lib/debate/protocols.ts",
   "lib/eval/presets.ts",

@@ -2,10 +2,7 @@ import type { ComponentType, ReactNode } from "react";
 import type { DebateView } from "@/lib/debate/view";
 import type { ProtocolPageProps } from "./protocol-page";
 import type { TurnLike } from "./turn-card";
-import { proclaimViews } from "./proclaim/views";
-import { radarViews } from "./radar/views";
-import { toolMadViews } from "./tool-mad/views";
-import { zofiaViews } from "./zofia/views";
+import { METHOD_VIEWS } from "./registry.generated";
 
 /** What a method's own transcript gets (`Transcript`): the turns with the ones being written, and the verdict card to place. */
 export type TranscriptProps = {
@@ -57,13 +54,9 @@ export type MethodViews = {
   formErrorFields?: readonly string[];
 };
 
-// One entry per method, each defined in the method's own folder (components/debate/<method>/views.tsx).
-const VIEWS: Record<string, MethodViews> = {
-  radar: radarViews,
-  "tool-mad": toolMadViews,
-  zofia: zofiaViews,
-  proclaim: proclaimViews,
-};
+// One entry per method, each defined in the method's own folder (components/debate/<method>/views.tsx)
+// and gathered from the one list of methods (lib/debate/methods.json) by the generated barrel.
+const VIEWS: Record<string, MethodViews> = { ...METHOD_VIEWS };
 
 export function methodViews(method: string): MethodViews {
   return VIEWS[method] ?? {};

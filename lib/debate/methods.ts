@@ -1,21 +1,18 @@
 import type { MethodDefinition, StepTurn } from "./definition";
-import { radarDefinition } from "./radar/definition";
-import { toolMadDefinition } from "./tool-mad/definition";
-import { zofiaDefinition } from "./zofia/definition";
-import { proclaimDefinition } from "./proclaim/definition";
+import { METHOD_DEFINITIONS } from "./registry/client.generated";
 import type { ProductLabel } from "./types";
 import { citedRanks, oneSentence, withoutCitationMarkers, withoutMarkers } from "./plain-words";
 
 /**
  * The registry of method definitions (client-safe): every page, export, report, the CLI and the
  * benchmarks learn what a method is here, by its name, and never compare a name themselves.
- * Adding a method: its folder lib/debate/<method>/ (definition.ts + protocol.ts), one line here,
- * one in lib/debate/protocols.ts (the server-side run) and one in components/debate/method-views.tsx.
+ * Adding a method: its folder lib/debate/<method>/ (client.ts, server.ts and what they export) and
+ * its name in lib/debate/methods.json; `npm run gen:methods` writes the registries' barrels.
  */
-const DEFINITIONS: MethodDefinition[] = [radarDefinition, toolMadDefinition, zofiaDefinition, proclaimDefinition];
+const DEFINITIONS: MethodDefinition[] = [...METHOD_DEFINITIONS];
 
-/** The method a request that names none runs. */
-export const DEFAULT_METHOD = radarDefinition.name;
+/** The method a request that names none runs: the first in lib/debate/methods.json. */
+export const DEFAULT_METHOD = DEFINITIONS[0]!.name;
 
 export function methodDefinitions(): readonly MethodDefinition[] {
   return DEFINITIONS;

@@ -3,7 +3,7 @@ import { ProclaimDebate } from "./proclaim-debate";
 import { ProclaimFields } from "./proclaim-fields";
 
 /** PROClaim: a page of its own (the courtroom) and its own form fields. */
-export const proclaimViews: MethodViews = {
+export const views: MethodViews = {
   Debate: ProclaimDebate,
   FormFields: (p) => (
     <ProclaimFields

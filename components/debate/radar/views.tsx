@@ -6,7 +6,7 @@ import { CheckpointChart } from "./checkpoint-chart";
 import { RadarFields } from "./radar-fields";
 
 /** RADAR on the shared debate page: its checkpoints after the phase they follow, its expert's field in the headline, its own form fields. */
-export const radarViews: MethodViews = {
+export const views: MethodViews = {
   headline: (v) => {
     const domain = typeof v.extras.domain === "string" ? v.extras.domain : null;
     return [

@@ -5,7 +5,7 @@ import { ToolMadTranscript } from "./tool-mad-transcript";
 import { toolMadHeadline } from "./words";
 
 /** Tool-MAD on the shared debate page: agents side by side per round, its judge's scores, its own form fields. */
-export const toolMadViews: MethodViews = {
+export const views: MethodViews = {
   Transcript: ({ view, turns, selected, onSelect, verdict }) => (
     <ToolMadTranscript
       turns={turns}
