@@ -120,12 +120,8 @@ const REGISTRIES = new Set([
 // Shared files that still import a method's folder, each while it is being moved behind a
 // registry; the check fails once a listed file no longer does, so the list cannot go stale.
 const KNOWN_METHOD_IMPORTERS = new Set([
-  "components/eval/new-run-form.tsx",
-  "lib/cli/commands/debate.ts",
-  "lib/cli/commands/eval.ts",
   "lib/eval/run.ts",
   "lib/eval/run-scores.ts",
-  "lib/debate/form.ts",
   "lib/bench/event-relay.ts",
   "lib/bench/ner.ts",
   "lib/bench/debate.ts",

@@ -88,6 +88,8 @@ export type MethodDefinition = {
   labels: MethodLabels;
   /** True: it finds its own evidence with tools while it runs, so a corpus is optional. */
   bringsOwnEvidence: boolean;
+  /** The debate variants it offers (stored in `debates.variant`; RADAR's expertise, position ...), the first its default. */
+  variants?: readonly string[];
   /** How the settings a debate starts with (no preset chosen) are called on forms and titles. */
   defaultSettingsTitle: string;
   /**

@@ -41,6 +41,11 @@ export function registerMethod(def: MethodDefinition): void {
   DEFINITIONS.push(def);
 }
 
+/** Every debate variant a method offers (`--variant`, the evaluation form), in the list's order. */
+export function methodVariants(): string[] {
+  return DEFINITIONS.flatMap((d) => d.variants ?? []);
+}
+
 /** A method's short name for people; the stored name when the method is not known (an old row). */
 export function methodTitle(name: string): string {
   return findMethod(name)?.title ?? name;

@@ -54,7 +54,7 @@ async function runWatched(id: string) {
 }
 
 describe("method notes and view extras", () => {
-  it("RADAR's checkpoints go out as notes its definition folds into what the stored view shows, hidden from judge-free watchers", async () => {
+  it("RADAR's checkpoints are notes the engine stores and sends: folded live by kind and key they equal the stored view, hidden from judge-free watchers", async () => {
     const radar = findMethod(radarProtocol.name)!;
     const id = await radarDebate({ earlyStopping: "score-only", rebuttals: 1 });
     const events = await runWatched(id);

@@ -4,6 +4,7 @@ import { defaultPlainStep, formNumber as num } from "../definition";
 import { VERDICT_LABELS } from "../verdict";
 import { withoutMarkers } from "../plain-words";
 import { domainOf } from "./domain";
+import { RADAR_VARIANTS } from "./variants";
 import { CHECKPOINT_NOTE, checkpointLine, checkpointSchema } from "./checkpoint";
 
 /**
@@ -23,6 +24,7 @@ export const radarDefinition: MethodDefinition = {
     words: { TRUE: "True", "HALF-TRUE": "Half true", FALSE: "False" },
   },
   bringsOwnEvidence: false,
+  variants: RADAR_VARIANTS,
   defaultSettingsTitle: "default settings",
   configFromForm(f) {
     const config: Record<string, unknown> = {};
