@@ -407,32 +407,24 @@ export const turns = pgTable(
   (t) => [uniqueIndex("turns_debate_seq_idx").on(t.debateId, t.seq)],
 );
 
-/** RADAR's early-stopping checkpoints; calibration replays these without calling a model. */
-export const checkpoints = pgTable(
-  "checkpoints",
+/**
+ * A method's own records beside its steps (RADAR's early-stopping checkpoints), written through the
+ * engine (ctx.note): `kind` is the note the method declares, `key` its identity within the debate
+ * (writing the same kind and key again replaces it, as a resumed run does), `value` the record as
+ * the method's schema reads it. The database knows no method: every shape is the method's.
+ */
+export const debateNotes = pgTable(
+  "debate_notes",
   {
     debateId: uuid("debate_id")
       .notNull()
       .references(() => debates.id, { onDelete: "cascade" }),
-    /** e.g. `opening`, `rebuttal-1`. */
-    after: text("after").notNull(),
-    round: integer("round").notNull(),
-    pStop: real("p_stop"),
-    pContinue: real("p_continue"),
-    stopMargin: real("stop_margin"),
-    labelProbs: jsonb("label_probs").$type<Record<string, number>>(),
-    confidence: real("confidence"),
-    confidenceEmitted: real("confidence_emitted"),
-    verdict: text("verdict"),
-    tauS: real("tau_s"),
-    tauV: real("tau_v"),
-    decision: text("decision").notNull(),
-    /** `logprobs`, `next-token`, or the declared fallback used for providers without probabilities. */
-    scoringMethod: text("scoring_method"),
-    tokensSoFar: integer("tokens_so_far"),
+    kind: text("kind").notNull(),
+    key: text("key").notNull(),
+    value: jsonb("value").$type<Record<string, unknown>>().notNull(),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.debateId, t.after] })],
+  (t) => [primaryKey({ columns: [t.debateId, t.kind, t.key] })],
 );
 
 export const verdicts = pgTable(

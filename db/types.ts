@@ -3,7 +3,7 @@ import type { UserRole } from "./schema";
 /*
  * The shapes db/ stores and returns, defined here so types flow down: lib/ imports and re-exports
  * them (lib/debate/types, lib/matching/types, lib/corpus/types, lib/compare/types, lib/ai/call,
- * lib/ai/prices, lib/debate/radar/checkpoint, lib/datasets/claims) and db/ imports nothing from
+ * lib/ai/prices, lib/datasets/claims) and db/ imports nothing from
  * lib/, types included (scripts/check-deps.mjs). Where lib/ checks a shape with zod, the schema is
  * held equal to the type here at compile time, so the two cannot drift. Types only: client-safe.
  */
@@ -150,24 +150,6 @@ export type CallRecord = {
 };
 
 export type TokenUsage = { promptTokens: number; completionTokens: number; cachedPromptTokens?: number };
-
-/** RADAR's early-stopping checkpoint as stored (checked by lib/debate/radar/checkpoint.ts's checkpointSchema). */
-export type CheckpointRecord = {
-  after: string;
-  round: number;
-  pStop: number | null;
-  pContinue: number | null;
-  stopMargin: number | null;
-  labelProbs: Record<string, number> | null;
-  confidence: number | null;
-  confidenceEmitted: number | null;
-  verdict: string | null;
-  tauS: number;
-  tauV: number;
-  decision: "stop" | "continue" | "unscored";
-  scoringMethod: string | null;
-  tokensSoFar: number;
-};
 
 /** One claim of a claims file as stored (checked by lib/datasets/claims.ts's claimRecordSchema, after its transforms). */
 export type ClaimRecord = {

@@ -89,4 +89,25 @@ describe("scripts/check-deps.mjs", () => {
     expect(r.out).not.toContain("uses-steps");
     expect(r.out).toContain("2 dependency rule(s) broken");
   });
+
+  it("refuses shared code importing a method's folder or its views, types included; the registries may", () => {
+    const r = check(
+      tree({
+        "lib/debate/alpha/definition.ts": "export const alpha = 1;\nexport type Alpha = number;\n",
+        "components/debate/alpha/views.tsx": "export const alphaViews = {};\n",
+        "components/debate/alpha/fields.tsx": 'import { alphaViews } from "./views";\nexport const f = alphaViews;\n',
+        "lib/debate/methods.ts": 'import { alpha } from "./alpha/definition";\nexport const all = [alpha];\n',
+        "components/debate/method-views.tsx":
+          'import { alphaViews } from "./alpha/views";\nexport const v = alphaViews;\n',
+        "lib/export/uses-alpha.ts":
+          'import type { Alpha } from "@/lib/debate/alpha/definition";\nexport const x = (a: Alpha) => a;\n',
+        "components/debate/page.tsx": 'import { alphaViews } from "./alpha/views";\nexport const p = alphaViews;\n',
+      }),
+    );
+    expect(r.status).toBe(1);
+    expect(r.out).toMatch(/only the method registries .*\[type-only\]: lib\/export\/uses-alpha\.ts imports/);
+    expect(r.out).toContain("components/debate/page.tsx imports ./alpha/views");
+    expect(r.out).not.toMatch(/methods\.ts imports|method-views\.tsx imports|fields\.tsx imports/);
+    expect(r.out).toContain("2 dependency rule(s) broken");
+  });
 });

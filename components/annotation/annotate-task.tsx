@@ -7,15 +7,16 @@ import { TurnCard, type TurnLike } from "@/components/debate/turn-card";
 import { JudgeWorking } from "@/components/debate/judge-working";
 import { EvidencePanel } from "@/components/debate/evidence-panel";
 import { VerdictCard } from "@/components/debate/verdict-card";
+import { methodViews } from "@/components/debate/method-views";
 import { revealJudgeAction, saveAnnotationAction, skipAction, type SaveResult } from "@/app/annotate/actions";
 import type { JudgeParts } from "@/lib/annotation/judge-reveal";
-import { plainStep, type MethodDefinition } from "@/lib/debate/definition";
+import { plainStep, type MethodDefinition, type MethodViewExtras } from "@/lib/debate/definition";
 import { findMethod, PRODUCT_LABELS, PRODUCT_WORDS, verdictInWords } from "@/lib/debate/methods";
 
 /** A judge's working in its method's plain words (no answer markers); bookkeeping steps left out. */
-function plainTurns(def: MethodDefinition | undefined, turns: JudgeParts["working"], domain: string | null) {
+function plainTurns(def: MethodDefinition | undefined, turns: JudgeParts["working"], extras: MethodViewExtras) {
   return turns.flatMap((t) => {
-    const plain = plainStep(def, t, { domain });
+    const plain = plainStep(def, t, extras);
     return plain ? [{ ...t, content: plain.text, speaker: plain.speaker }] : [];
   });
 }
@@ -286,17 +287,18 @@ export function AnnotateTask({
 
   // Each turn in its method's plain words and role names, as the debate page names them.
   const def = findMethod(view.protocol);
+  const VerdictExtra = methodViews(view.protocol).VerdictExtra;
   const speeches = useMemo(
     () =>
       view.turns
         .flatMap((t) => {
           if (t.kind !== "speech") return [];
-          const plain = plainStep(def, t, { domain: view.domain });
+          const plain = plainStep(def, t, view.extras);
           return plain ? [{ ...t, content: plain.text, speaker: plain.speaker }] : [];
         })
         // Numbered as shown (1, 2, 3 …): a hidden step (a checkpoint, a bookkeeping turn) takes no number.
         .map((t, i) => ({ ...t, number: i + 1 })),
-    [view.turns, view.domain, def],
+    [view.turns, view.extras, def],
   );
   const citedBy = useMemo(() => {
     const map = new Map<number, number[]>();
@@ -384,9 +386,15 @@ export function AnnotateTask({
           {judge ? (
             <div id="judge" className="space-y-3">
               {judge.verdict ? (
-                <VerdictCard verdict={judge.verdict} onCite={setSelected} method={view.protocol} turns={view.turns} />
+                <VerdictCard
+                  verdict={judge.verdict}
+                  onCite={setSelected}
+                  method={view.protocol}
+                  turns={view.turns}
+                  extra={VerdictExtra ? <VerdictExtra details={judge.verdict.details ?? null} /> : null}
+                />
               ) : null}
-              <JudgeWorking turns={plainTurns(def, judge.working, view.domain) as TurnLike[]} onCite={setSelected} />
+              <JudgeWorking turns={plainTurns(def, judge.working, view.extras) as TurnLike[]} onCite={setSelected} />
             </div>
           ) : (
             <p

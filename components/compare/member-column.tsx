@@ -5,7 +5,7 @@ import Link from "next/link";
 import type { LiveTurn } from "@/lib/debate/events";
 import type { DebateView } from "@/lib/debate/view";
 import { retryNote } from "@/components/debate/turn-card";
-import { plainStep, roleDisplayName } from "@/lib/debate/definition";
+import { plainStep, roleDisplayName, type MethodViewExtras } from "@/lib/debate/definition";
 import { findMethod } from "@/lib/debate/methods";
 import { firstSentence } from "@/components/debate/verdict-summary";
 import type { Connection } from "./use-debate-streams";
@@ -15,8 +15,8 @@ import { statusWords } from "./words";
 const TAIL = 420;
 
 /** A speaker by the method's own names for its roles, as its debate page names them. */
-function speaker(t: { role: string; kind: string }, protocol: string, domain: string | null) {
-  const who = roleDisplayName(findMethod(protocol), t.role, { domain });
+function speaker(t: { role: string; kind: string }, protocol: string, extras: MethodViewExtras) {
+  const who = roleDisplayName(findMethod(protocol), t.role, extras);
   return t.kind === "tool" ? `${who} (search)` : who;
 }
 
@@ -44,10 +44,10 @@ export const MemberColumn = memo(function MemberColumn({
     const def = findMethod(view.protocol);
     return view.turns.flatMap((t) => {
       if (t.status !== "completed" && t.status !== "failed") return [];
-      const plain = plainStep(def, t, { domain: view.domain });
+      const plain = plainStep(def, t, view.extras);
       return plain ? [{ ...t, plain }] : [];
     });
-  }, [view.turns, view.protocol, view.domain]);
+  }, [view.turns, view.protocol, view.extras]);
   const running = view.status === "running" || view.status === "queued";
   // While the debate runs, the newest finished turn stays in sight at the foot of its list.
   const list = useRef<HTMLOListElement>(null);
@@ -97,7 +97,7 @@ export const MemberColumn = memo(function MemberColumn({
           className="min-w-0 rounded-md border-l-4 border-l-sky-600 bg-sky-50/70 p-2 text-sm"
         >
           <p className="text-xs font-semibold text-sky-900">
-            {speaker(l.turn, view.protocol, view.domain)} is writing…{l.retry ? ` (${retryNote(l.retry)})` : ""}
+            {speaker(l.turn, view.protocol, view.extras)} is writing…{l.retry ? ` (${retryNote(l.retry)})` : ""}
           </p>
           <p className="whitespace-pre-wrap break-words text-black/80" aria-live="off">
             {l.text.length > TAIL ? `…${l.text.slice(-TAIL)}` : l.text || "…"}

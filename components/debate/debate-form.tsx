@@ -7,30 +7,12 @@ import { CostEstimate } from "./cost-estimate";
 import { ArticleInput } from "./article-input";
 import { methodViews, type MethodFormProps } from "./method-views";
 import { DEFAULT_METHOD, findMethod } from "@/lib/debate/methods";
-import { RADAR_VARIANTS } from "@/lib/debate/radar/variants";
-import { ModelSelect } from "./model-select";
+import { EvidenceFields } from "./evidence-fields";
+import { ModelFields } from "./model-fields";
 import { claimCount, claimLengthError, normaliseClaim } from "@/lib/debate/claim-length";
 import { useSearchParams } from "next/navigation";
 import { ComparePicker } from "./compare-picker";
 import { MatchStepNotice, MatchStepPanel } from "@/components/matching/match-step";
-
-const VARIANT_HELP: Record<string, string> = {
-  expertise: "Politician and Scientist debate (the paper's default)",
-  position: "Advocate must defend, Critic must attack",
-  "three-agent": "adds a Journalist who speaks first",
-  "four-agent": "adds a domain expert, field inferred from the claim",
-  single: "one judge call, no debate",
-  cot: "chain-of-thought baseline, one call",
-};
-
-const ROLES_BY_VARIANT: Record<string, string[]> = {
-  expertise: ["politician", "scientist", "judge"],
-  position: ["advocate", "critic", "judge"],
-  "three-agent": ["journalist", "politician", "scientist", "judge"],
-  "four-agent": ["journalist", "politician", "scientist", "domain-expert", "judge"],
-  single: ["judge"],
-  cot: ["judge"],
-};
 
 function FieldError({ state, field }: { state: StartState; field: string }) {
   if (!state.error || !state.field || !state.field.startsWith(field)) return null;
@@ -111,14 +93,11 @@ function SingleDebateForm({
   const { state, pending, formProps } = useServerForm<StartState>(startDebateAction, {});
   const v = state.values ?? {};
   const [claim, setClaim] = useState(v.claim ?? initialClaim ?? "");
-  const [mode, setMode] = useState<"retrieved" | "gold">(
-    (v.evidenceMode as "gold") ?? (corpora.length ? "retrieved" : "gold"),
-  );
-  const [variant, setVariant] = useState(v.variant ?? "expertise");
   const [protocol, setProtocol] = useState(v.protocol || DEFAULT_METHOD);
   // What the chosen method asks for comes from its definition and its views, never its name.
   const def = findMethod(protocol);
   const views = methodViews(protocol);
+  const renderError = (field: string) => <FieldError state={state} field={field} />;
   // Bumped on every change, so the cost preview recomputes from the form as it stands.
   const [revision, setRevision] = useState(0);
   // Live, as the user types or pastes; the server refuses with the same words.
@@ -253,221 +232,20 @@ function SingleDebateForm({
           models={models}
           defaults={defaults}
           values={v}
-          renderError={(field) => <FieldError state={state} field={field} />}
+          renderError={renderError}
           presets={methodPresets[protocol] ?? []}
           search={search}
         />
       ) : (
         <>
-          <fieldset>
-            <legend className="font-medium">Evidence</legend>
-            <div className="mt-2 flex flex-wrap gap-4 text-sm">
-              <label className="flex items-center gap-2">
-                <input
-                  type="radio"
-                  name="evidenceMode"
-                  value="retrieved"
-                  checked={mode === "retrieved"}
-                  onChange={() => setMode("retrieved")}
-                  disabled={!corpora.length}
-                />
-                Retrieve from a corpus
-              </label>
-              <label className="flex items-center gap-2">
-                <input
-                  type="radio"
-                  name="evidenceMode"
-                  value="gold"
-                  checked={mode === "gold"}
-                  onChange={() => setMode("gold")}
-                />
-                Paste gold evidence
-              </label>
-            </div>
-            {mode === "retrieved" ? (
-              <div className="mt-3 flex flex-wrap gap-4">
-                <div className="min-w-0 max-w-full">
-                  <label htmlFor="corpus" className="block text-sm">
-                    Corpus
-                  </label>
-                  <select
-                    id="corpus"
-                    name="corpus"
-                    defaultValue={v.corpus}
-                    className="mt-1 w-full max-w-full rounded-md border border-black/20 bg-white p-2"
-                  >
-                    {corpora.map((c) => (
-                      <option key={c.name} value={c.name}>
-                        {c.name} ({c.passages} passages)
-                      </option>
-                    ))}
-                  </select>
-                </div>
-                <div>
-                  <label htmlFor="k" className="block text-sm">
-                    Passages (top-k)
-                  </label>
-                  <input
-                    id="k"
-                    name="k"
-                    type="number"
-                    min={1}
-                    max={50}
-                    defaultValue={v.k ?? "20"}
-                    className="mt-1 w-24 rounded-md border border-black/20 bg-white p-2"
-                  />
-                </div>
-              </div>
-            ) : (
-              <div className="mt-3">
-                <label htmlFor="goldEvidence" className="block text-sm">
-                  Evidence passages, one per paragraph (separate with a blank line)
-                </label>
-                <textarea
-                  id="goldEvidence"
-                  name="goldEvidence"
-                  rows={6}
-                  defaultValue={v.goldEvidence}
-                  className="mt-1 w-full rounded-md border border-black/20 bg-white p-2"
-                />
-              </div>
-            )}
-            {!corpora.length ? (
-              <p className="mt-2 text-xs text-black/60">
-                No corpus yet: load the demo corpus or your documents on the Corpora page, or paste evidence.
-              </p>
-            ) : null}
-            <FieldError state={state} field="corpus" />
-            <FieldError state={state} field="evidence" />
-          </fieldset>
-
-          <div>
-            <label htmlFor="variant" className="block font-medium">
-              Debate
-            </label>
-            <select
-              id="variant"
-              name="variant"
-              value={variant}
-              onChange={(e) => setVariant(e.target.value)}
-              className="mt-1 w-full max-w-full rounded-md border border-black/20 bg-white p-2 sm:w-auto"
-            >
-              {RADAR_VARIANTS.map((x) => (
-                <option key={x} value={x}>
-                  {x}: {VARIANT_HELP[x]}
-                </option>
-              ))}
-            </select>
-          </div>
-
-          <fieldset>
-            <legend className="font-medium">Models</legend>
-            <p id="models-help" className="text-xs text-black/60">
-              The models this server offers. An admin adds one with WEB_MODELS (or DEFAULT_MODEL / ROLE_MODELS) in the
-              server&apos;s environment.
-            </p>
-            <div className="mt-2 grid gap-3 sm:grid-cols-2">
-              {(ROLES_BY_VARIANT[variant] ?? []).map((role) => (
-                <div key={role} className="min-w-0">
-                  <label htmlFor={`model_${role}`} className="block text-sm capitalize">
-                    {role.replace("-", " ")}
-                  </label>
-                  <ModelSelect
-                    id={`model_${role}`}
-                    name={`model_${role}`}
-                    allowed={models}
-                    fallback={defaults.roles[role] || defaults.default || undefined}
-                    defaultValue={v[`model_${role}`]}
-                    describedBy="models-help"
-                    className="mt-1 w-full max-w-full rounded-md border border-black/20 bg-white p-2"
-                  />
-                  <FieldError state={state} field={`models.${role}`} />
-                </div>
-              ))}
-            </div>
-          </fieldset>
-
-          <details className="rounded-md border border-black/10 bg-white p-4">
-            <summary className="cursor-pointer font-medium">Advanced</summary>
-            <div className="mt-3 grid gap-4 sm:grid-cols-2">
-              <div>
-                <label htmlFor="rebuttals" className="block text-sm">
-                  Rebuttal rounds
-                </label>
-                <input
-                  id="rebuttals"
-                  name="rebuttals"
-                  type="number"
-                  min={0}
-                  max={5}
-                  defaultValue={v.rebuttals ?? "1"}
-                  className="mt-1 w-24 rounded-md border border-black/20 p-2"
-                />
-              </div>
-              <div>
-                <label htmlFor="earlyStopping" className="block text-sm">
-                  Early stopping
-                </label>
-                <select
-                  id="earlyStopping"
-                  name="earlyStopping"
-                  defaultValue={v.earlyStopping ?? "on"}
-                  className="mt-1 max-w-full rounded-md border border-black/20 p-2"
-                >
-                  <option value="on">on</option>
-                  <option value="score-only">score every checkpoint, never stop</option>
-                  <option value="off">off</option>
-                </select>
-              </div>
-              <div>
-                <label htmlFor="tauS" className="block text-sm">
-                  Stop-margin threshold τs (-1..1)
-                </label>
-                <input
-                  id="tauS"
-                  name="tauS"
-                  type="number"
-                  step="0.05"
-                  min={-1}
-                  max={1}
-                  defaultValue={v.tauS}
-                  placeholder="model default"
-                  className="mt-1 w-40 max-w-full rounded-md border border-black/20 p-2"
-                />
-              </div>
-              <div>
-                <label htmlFor="tauV" className="block text-sm">
-                  Confidence threshold τv (0..1)
-                </label>
-                <input
-                  id="tauV"
-                  name="tauV"
-                  type="number"
-                  step="0.05"
-                  min={0}
-                  max={1}
-                  defaultValue={v.tauV}
-                  placeholder="model default"
-                  className="mt-1 w-40 max-w-full rounded-md border border-black/20 p-2"
-                />
-              </div>
-              <div>
-                <label htmlFor="context" className="block text-sm">
-                  What debaters see
-                </label>
-                <select
-                  id="context"
-                  name="context"
-                  defaultValue={v.context ?? "paper"}
-                  className="mt-1 max-w-full rounded-md border border-black/20 p-2"
-                >
-                  <option value="paper">the opponent&apos;s last statement (paper)</option>
-                  <option value="full">the whole transcript</option>
-                </select>
-              </div>
-            </div>
-            <FieldError state={state} field="config" />
-          </details>
+          <EvidenceFields corpora={corpora} values={v} renderError={renderError} />
+          <ModelFields
+            roles={Object.keys(def?.roles ?? { judge: "Judge" })}
+            models={models}
+            defaults={defaults}
+            values={v}
+            renderError={renderError}
+          />
         </>
       )}
 

@@ -5,16 +5,16 @@ import { useEffect, useMemo, useReducer, useState } from "react";
 import type { DebateEvent, LiveTurn } from "@/lib/debate/events";
 import type { DebateView } from "@/lib/debate/view";
 import { spliceDelta } from "@/lib/debate/splice";
-import { CheckpointChart } from "./checkpoint-chart";
 import { DebateControls } from "./debate-controls";
 import { EvidencePanel } from "./evidence-panel";
 import { JudgeWorking } from "./judge-working";
 import { retryNote, TurnCard, type TurnLike } from "./turn-card";
-import { ToolMadTranscript } from "./tool-mad/tool-mad-transcript";
 import { VerdictCard } from "./verdict-card";
 import { VerdictSummary } from "./verdict-summary";
 import { methodViews } from "./method-views";
 import { findMethod, methodTitle } from "@/lib/debate/methods";
+import { roleDisplayName } from "@/lib/debate/definition";
+import { withNote } from "@/lib/debate/view-notes";
 
 /** Turns being written right now (several at once when agents speak in parallel), by seq. */
 type Live = LiveTurn[];
@@ -72,7 +72,7 @@ export function reduce(state: State, action: Action): State {
         })),
       };
     case "view-extras":
-      return { ...state, view: { ...v, ...e.extras } };
+      return { ...state, view: { ...v, extras: { ...v.extras, ...e.extras } } };
     case "turn-end": {
       const t = e.turn;
       const turn = { ...t, status: "completed", error: null, scores: t.scores };
@@ -107,11 +107,9 @@ export function reduce(state: State, action: Action): State {
         ? { ...state, view: { ...v, evidence: [...v.evidence, ...added].sort((a, b) => a.rank - b.rank) } }
         : state;
     }
-    case "note": {
-      // The method's definition reads its own notes (RADAR: a checkpoint joins the chart).
-      const change = findMethod(v.protocol)?.view?.note?.(v, e.name, e.value);
-      return change ? { ...state, view: { ...v, ...(change as Partial<DebateView>) } } : state;
-    }
+    case "note":
+      // Kept as stored (kind, key, value): the method's own views read it (RADAR: a checkpoint joins the chart).
+      return { ...state, view: { ...v, notes: withNote(v.notes, { kind: e.name, key: e.key, value: e.value }) } };
     case "verdict":
       return {
         ...state,
@@ -264,8 +262,7 @@ export function DebateLive({
   const totalMs = view.startedAt && end !== null ? end - Date.parse(view.startedAt) : null;
   // A method's own views, from the components registry (components/debate/method-views.tsx).
   const views = methodViews(view.protocol);
-  // Agents side by side per round (Tool-MAD), whose zero-token steps (gates, consensus, embeddings) are turns too, but not model calls.
-  const toolMad = views.transcript === "agent-columns";
+  const def = findMethod(view.protocol);
   const searches = done.filter((t) => t.kind === "tool").length;
   const modelCalls = done.filter(
     (t) => t.kind !== "tool" && ((t.promptTokens ?? 0) > 0 || (t.completionTokens ?? 0) > 0),
@@ -291,11 +288,7 @@ export function DebateLive({
               views.headline(view)
             ) : (
               <>
-                {[
-                  methodTitle(view.protocol),
-                  view.variant ? `${view.variant}${view.domain ? ` (${view.domain} expert)` : ""}` : null,
-                  `${view.evidenceMode} evidence`,
-                ]
+                {[methodTitle(view.protocol), view.variant, `${view.evidenceMode} evidence`]
                   .filter(Boolean)
                   .join(" · ")}
               </>
@@ -328,18 +321,22 @@ export function DebateLive({
         ) : null}
       </header>
 
-      {toolMad ? (
+      {views.Transcript ? (
         <>
-          <ToolMadTranscript
+          <views.Transcript
+            view={view}
             turns={shown}
-            evidence={view.evidence}
-            config={view.config as Record<string, unknown> | null}
-            claim={view.claim.text}
             selected={selected}
             onSelect={setSelected}
             verdict={
               view.verdict ? (
-                <VerdictCard verdict={view.verdict} onCite={setSelected} method={view.protocol} turns={view.turns} />
+                <VerdictCard
+                  verdict={view.verdict}
+                  onCite={setSelected}
+                  method={view.protocol}
+                  turns={view.turns}
+                  extra={views.VerdictExtra ? <views.VerdictExtra details={view.verdict.details ?? null} /> : null}
+                />
               ) : null
             }
           />
@@ -358,13 +355,14 @@ export function DebateLive({
                 {speeches
                   .filter((t) => t.phase === phase)
                   .map((t) => (
-                    <TurnCard key={t.seq} turn={t} onCite={setSelected} domain={view.domain} />
+                    <TurnCard
+                      key={t.seq}
+                      turn={t}
+                      onCite={setSelected}
+                      speaker={roleDisplayName(def, t.role, view.extras)}
+                    />
                   ))}
-                {view.checkpoints
-                  .filter((c) => c.after === phase)
-                  .map((c) => (
-                    <CheckpointChart key={c.after} checkpoint={c} protocol={view.protocol} />
-                  ))}
+                {views.AfterPhase ? <views.AfterPhase view={view} phase={phase} /> : null}
               </div>
             ))}
             {live
@@ -372,16 +370,18 @@ export function DebateLive({
               .slice(0, 1)
               .map((l) => (
                 <p key={l.turn.seq} className="text-sm text-black/60" aria-live="polite">
-                  {l.turn.role === "stop-agent"
-                    ? "The judge is deciding whether to stop…"
-                    : l.turn.role === "round-judge"
-                      ? "The judge is weighing a provisional verdict…"
-                      : "The judge is deciding…"}
+                  {views.workingWords?.(l.turn.role) ?? "The judge is deciding…"}
                   {l.retry ? ` (${retryNote(l.retry)})` : ""}
                 </p>
               ))}
             {view.verdict ? (
-              <VerdictCard verdict={view.verdict} onCite={setSelected} method={view.protocol} turns={view.turns} />
+              <VerdictCard
+                verdict={view.verdict}
+                onCite={setSelected}
+                method={view.protocol}
+                turns={view.turns}
+                extra={views.VerdictExtra ? <views.VerdictExtra details={view.verdict.details ?? null} /> : null}
+              />
             ) : null}
             <JudgeWorking turns={working} onCite={setSelected} />
             <p className="text-sm text-black/60" data-testid="debate-totals">

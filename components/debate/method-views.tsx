@@ -1,11 +1,17 @@
 import type { ComponentType, ReactNode } from "react";
 import type { DebateView } from "@/lib/debate/view";
 import type { ProtocolPageProps } from "./protocol-page";
-import { ProclaimDebate } from "./proclaim/proclaim-debate";
-import { toolMadHeadline } from "./tool-mad/words";
-import { TOOL_MAD_SCHEME_CHOICES, ToolMadFields } from "./tool-mad/tool-mad-fields";
-import { ZofiaFields } from "./zofia/zofia-fields";
-import { ProclaimFields } from "./proclaim/proclaim-fields";
+import type { TurnLike } from "./turn-card";
+import { METHOD_VIEWS } from "./registry.generated";
+
+/** What a method's own transcript gets (`Transcript`): the turns with the ones being written, and the verdict card to place. */
+export type TranscriptProps = {
+  view: DebateView;
+  turns: TurnLike[];
+  selected: number | null;
+  onSelect: (rank: number | null) => void;
+  verdict: ReactNode;
+};
 
 /** What the single-debate form hands a method's own settings. */
 export type MethodFormProps = {
@@ -20,21 +26,26 @@ export type MethodFormProps = {
   /** Where a web search goes on this server: the configured provider, or the corpus stand-in. */
   search: { label: string; live: boolean };
 };
-import { ZofiaDebate } from "./zofia/zofia-debate";
 
 /**
  * The registry of per-method view components: what the debate page, the form and the comparison
  * draw for a method, by its name, next to lib/debate/methods.ts (what the method is). A method
- * without an entry gets the shared page (a transcript by phase, the judge's verdict), which is
- * what RADAR uses, so a new method shows up before it has views of its own.
+ * without an entry gets the shared page (a transcript by phase, the judge's verdict) and the
+ * neutral form (evidence, a model per role), so a new method shows up before it has views of its own.
  */
 export type MethodViews = {
   /** A page of its own (ZoFia's pipeline, PROClaim's courtroom); without one, the shared page. */
   Debate?: ComponentType<ProtocolPageProps>;
-  /** The shared page's transcript laid out as agents side by side per round (Tool-MAD) instead of by phase. */
-  transcript?: "agent-columns";
+  /** The shared page's transcript drawn by the method (Tool-MAD: agents side by side per round) instead of by phase. */
+  Transcript?: ComponentType<TranscriptProps>;
+  /** Drawn after each phase of the shared transcript (RADAR: the checkpoint that followed it); reads the view's `notes`. */
+  AfterPhase?: ComponentType<{ view: DebateView; phase: string }>;
+  /** The line shown while a non-speech step of this role runs; null: "The judge is deciding…". */
+  workingWords?(role: string): string | null;
+  /** Under the verdict card (Tool-MAD: the scores its judge weighed), from the verdict's details. */
+  VerdictExtra?: ComponentType<{ details: Record<string, unknown> | null }>;
   /** The line under the status on the shared page; default "<title> · <variant> · <evidence>". */
-  headline?(view: Pick<DebateView, "config" | "variant" | "evidenceMode" | "domain">): string;
+  headline?(view: Pick<DebateView, "protocol" | "config" | "variant" | "evidenceMode" | "extras">): string;
   /** Zero-token steps (gates, embeddings) are not model calls: count calls, not turns. */
   countsModelCalls?: boolean;
   /** The form's settings for the method, in place of the shared evidence and debate settings. */
@@ -43,45 +54,9 @@ export type MethodViews = {
   formErrorFields?: readonly string[];
 };
 
-const VIEWS: Record<string, MethodViews> = {
-  radar: {},
-  "tool-mad": {
-    transcript: "agent-columns",
-    headline: (v) => toolMadHeadline(v.config as Record<string, unknown> | null),
-    countsModelCalls: true,
-    FormFields: (p) => (
-      <ToolMadFields
-        info={{
-          presets: p.presets.map((x) => ({ name: x.name, labels: x.labels ?? "fever" })),
-          schemes: TOOL_MAD_SCHEME_CHOICES,
-          search: p.search,
-        }}
-        corpora={p.corpora}
-        models={p.models}
-        defaults={p.defaults}
-        values={p.values}
-        renderError={p.renderError}
-      />
-    ),
-    formErrorFields: ["config.rounds", "config.labels", "config.gate", "config.agents"],
-  },
-  zofia: {
-    Debate: ZofiaDebate,
-    FormFields: (p) => <ZofiaFields corpora={p.corpora} defaultCorpus={p.values.corpus} />,
-  },
-  proclaim: {
-    Debate: ProclaimDebate,
-    FormFields: (p) => (
-      <ProclaimFields
-        corpora={p.corpora}
-        presets={p.presets.map((x) => ({ name: x.name, title: x.title }))}
-        values={p.values}
-        renderError={p.renderError}
-      />
-    ),
-    formErrorFields: ["config.maxRounds"],
-  },
-};
+// One entry per method, each defined in the method's own folder (components/debate/<method>/views.tsx)
+// and gathered from the one list of methods (lib/debate/methods.json) by the generated barrel.
+const VIEWS: Record<string, MethodViews> = { ...METHOD_VIEWS };
 
 export function methodViews(method: string): MethodViews {
   return VIEWS[method] ?? {};

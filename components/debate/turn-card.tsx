@@ -35,9 +35,8 @@ const ROLE_STYLE: Record<string, string> = {
   "round-judge": "border-l-stone-400 bg-stone-50",
 };
 
-/** A role in words; the four-agent variant's expert is named by the field inferred for the claim. */
-export function roleName(role: string, domain?: string | null) {
-  if (role === "domain-expert" && domain) return `${domain} expert`;
+/** A role id in words, where the caller has no name from the method's definition (`speaker`). */
+export function roleName(role: string) {
   return role.replace(/-/g, " ").replace(/^./, (c) => c.toUpperCase());
 }
 
@@ -50,13 +49,11 @@ export function TurnCard({
   turn,
   onCite,
   compact = false,
-  domain,
   speaker,
 }: {
   turn: TurnLike;
   onCite: (rank: number) => void;
   compact?: boolean;
-  domain?: string | null;
   speaker?: string;
 }) {
   const streaming = turn.status === "streaming";
@@ -73,7 +70,7 @@ export function TurnCard({
     >
       <header className="mb-2 flex flex-wrap items-baseline justify-between gap-2">
         <h3 className="font-semibold">
-          {speaker ?? roleName(turn.role, domain)}{" "}
+          {speaker ?? roleName(turn.role)}{" "}
           <span className="font-normal text-black/60">· {turn.phase.replace(/-/g, " ")}</span>
         </h3>
         {streaming ? (

@@ -1,12 +1,15 @@
 "use client";
 
 import { CitedText } from "./cited-text";
-import { agentName, decidedByWords, productLabelOf, schemeName, stopReasonWords } from "./tool-mad/words";
+import { decidedByWords, stopReasonWords } from "./stop-words";
+import type { ReactNode } from "react";
 import type { StepTurn } from "@/lib/debate/definition";
 import {
   findMethod,
   labelWords,
+  methodDefinitions,
   methodTitle,
+  productLabelOf,
   PRODUCT_WORDS,
   peopleVerdict,
   verdictInWords,
@@ -64,9 +67,12 @@ type Verdict = {
  * beside it: reports and annotators compare on TRUE / HALF-TRUE / FALSE, the agents spoke the scheme.
  */
 export function ProductAndScheme({ label, scheme, method }: { label: string; scheme: string; method?: string }) {
-  const product = productLabelOf(label);
+  // Without the method named, the definition that declares the scheme reads the label.
+  const def = method ? findMethod(method) : methodDefinitions().find((d) => d.labels.schemes?.[scheme]);
+  const product = def ? productLabelOf(def.name, label) : null;
+  const schemeName = def?.labels.schemes?.[scheme] ?? scheme;
   // The label in the method's words (its definition holds every scheme's), never the code.
-  const own = labelWords(method ?? "", label);
+  const own = labelWords(def?.name ?? "", label);
   return (
     <span className="inline-flex flex-wrap items-center gap-2" data-testid="verdict-label">
       <span
@@ -78,12 +84,12 @@ export function ProductAndScheme({ label, scheme, method }: { label: string; sch
         <span className="text-sm text-black/70">
           {product ? (
             <>
-              the agents&apos; {schemeName(scheme)} label: <strong>{own}</strong>
+              the agents&apos; {schemeName} label: <strong>{own}</strong>
             </>
           ) : label === "UNPARSED" ? (
             "no readable label"
           ) : (
-            <>({schemeName(scheme)} label; no rating on the true / half-true / false scale)</>
+            <>({schemeName} label; no rating on the true / half-true / false scale)</>
           )}
         </span>
       )}
@@ -109,30 +115,6 @@ export function DecidedBy({ details }: { details?: Record<string, unknown> | nul
   );
 }
 
-type Means = Record<string, { F?: number | null; AR?: number | null; CS?: number | null }>;
-
-/** The stability scores the judge was given (Tool-MAD): each agent's mean faithfulness and relevance. */
-function JudgeScores({ details }: { details?: Record<string, unknown> | null }) {
-  const means = details?.means as Means | undefined;
-  if (!means || typeof means !== "object" || Object.keys(means).length === 0) return null;
-  const fmt = (x: number | null | undefined) => (x == null ? "n/a" : x.toFixed(2));
-  return (
-    <div className="mt-3 text-xs text-black/70">
-      <p className="font-medium">
-        {details?.decidedBy === "judge" ? "Scores the judge weighed (mean over rounds)" : "Mean scores over rounds"}
-      </p>
-      <ul>
-        {Object.entries(means).map(([agent, m]) => (
-          <li key={agent}>
-            {agentName(agent)}:{" "}
-            {m.CS !== undefined ? `consistency ${fmt(m.CS)}` : `faithfulness ${fmt(m.F)}, relevance ${fmt(m.AR)}`}
-          </li>
-        ))}
-      </ul>
-    </div>
-  );
-}
-
 /**
  * `method` given: the label is read through the method's definition (product scale first, its own
  * label beside it), and a method whose verdict has no reason of its own takes it from `turns`,
@@ -143,11 +125,14 @@ export function VerdictCard({
   onCite,
   method,
   turns,
+  extra,
 }: {
   verdict: Verdict;
   onCite: (rank: number) => void;
   method?: string;
   turns?: readonly StepTurn[];
+  /** What the method adds under its verdict (its views' `VerdictExtra`; Tool-MAD: the scores its judge weighed). */
+  extra?: ReactNode;
 }) {
   const scheme = typeof verdict.details?.labelScheme === "string" ? verdict.details.labelScheme : null;
   const people = method ? peopleVerdict(method, verdict, turns ?? []) : null;
@@ -210,7 +195,7 @@ export function VerdictCard({
             .join(" · ")}
         </p>
       ) : null}
-      <JudgeScores details={verdict.details} />
+      {extra}
     </section>
   );
 }

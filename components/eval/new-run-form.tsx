@@ -2,8 +2,7 @@
 
 import { useRef, useState } from "react";
 import { createRunAction, type NewRunState } from "@/app/eval/new/actions";
-import { RADAR_VARIANTS } from "@/lib/debate/radar/variants";
-import { DEFAULT_METHOD, methodDefinitions } from "@/lib/debate/methods";
+import { DEFAULT_METHOD, methodDefinitions, methodVariants } from "@/lib/debate/methods";
 import { ModelSelect } from "@/components/debate/model-select";
 import { formatFileLimit, MAX_CLAIMS_FILE_BYTES } from "@/lib/eval/limits";
 import { formEntries } from "@/lib/forms/state";
@@ -149,7 +148,7 @@ export function NewRunForm({
       <label className="text-sm">
         Variant
         <select name="variant" defaultValue={v.variant ?? "expertise"} className={input}>
-          {RADAR_VARIANTS.map((x) => (
+          {methodVariants().map((x) => (
             <option key={x}>{x}</option>
           ))}
         </select>

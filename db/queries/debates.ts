@@ -1,7 +1,8 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import * as s from "@/db/schema";
-import type { CheckpointRecord, DebateEvidence, MatchDecision } from "../types";
+import type { DebateEvidence, MatchDecision } from "../types";
+import { notesOf } from "./debate-notes";
 import { runQueries } from "./debate-run";
 
 /*
@@ -112,24 +113,16 @@ export async function loadDebate(db: Database, id: string) {
   const p = runQueries(db);
   const [row] = await p.debate.execute({ id });
   if (!row) return null;
-  const [evidence, turns, checkpoints, verdicts] = await Promise.all([
+  const [evidence, turns, notes, verdicts] = await Promise.all([
     p.evidence.execute({ id }),
     p.turns.execute({ id }),
-    db.select().from(s.checkpoints).where(eq(s.checkpoints.debateId, id)).orderBy(asc(s.checkpoints.round)),
+    notesOf(db, [id]),
     db
       .select()
       .from(s.verdicts)
       .where(and(eq(s.verdicts.debateId, id), eq(s.verdicts.isFinal, true))),
   ]);
-  return { ...row, evidence, turns, checkpoints, verdict: verdicts[0] ?? null };
-}
-
-export async function saveCheckpoint(db: Database, debateId: string, c: CheckpointRecord) {
-  const values = { debateId, ...c };
-  await db
-    .insert(s.checkpoints)
-    .values(values)
-    .onConflictDoUpdate({ target: [s.checkpoints.debateId, s.checkpoints.after], set: c });
+  return { ...row, evidence, turns, notes, verdict: verdicts[0] ?? null };
 }
 
 /** Totals across every recorded model call of a debate (including repairs, retries and samples). */

@@ -5,6 +5,7 @@ import { evalItemLease, leaseLapsed, otherHolders, reclaimOrphans, renewLeases }
 import type { Database } from "@/db/client";
 import type { MatchDecision } from "../types";
 import * as s from "@/db/schema";
+import { notesOf } from "./debate-notes";
 import { cursorAt, keysetBefore, type Cursor } from "./keyset";
 import type { ClaimRecord, DebateEvidence } from "../types";
 
@@ -388,8 +389,8 @@ export async function runItemRows(db: Database, runId: string) {
 }
 export type RunItemRow = Awaited<ReturnType<typeof runItemRows>>[number];
 
-/** Checkpoints of every finished debate of a run, with the tokens calibration needs. */
-export async function runCheckpointRows(db: Database, runId: string) {
+/** The notes of one kind (RADAR's checkpoints) of every finished debate of a run, with the tokens calibration needs. */
+export async function runNoteRows(db: Database, runId: string, kind: string) {
   const debates = await db
     .select({
       debateId: s.debates.id,
@@ -406,10 +407,10 @@ export async function runCheckpointRows(db: Database, runId: string) {
     .where(and(eq(s.evalItems.runId, runId), eq(s.evalItems.status, "done")))
     .orderBy(asc(s.evalItems.position));
   const ids = debates.map((d) => d.debateId);
-  const [cps, turns] = ids.length
+  const [notes, turns] = ids.length
     ? await Promise.all([
         // A run holds thousands of debates: one array parameter, not one per id (db/bulk.ts).
-        db.select().from(s.checkpoints).where(anyUuid(s.checkpoints.debateId, ids)).orderBy(asc(s.checkpoints.round)),
+        notesOf(db, ids, kind),
         db
           .select({
             debateId: s.turns.debateId,
@@ -422,7 +423,7 @@ export async function runCheckpointRows(db: Database, runId: string) {
           .where(anyUuid(s.turns.debateId, ids)),
       ])
     : [[], []];
-  return { debates, checkpoints: cps, turns };
+  return { debates, notes, turns };
 }
 
 export async function saveModelThresholds(

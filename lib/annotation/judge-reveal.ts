@@ -2,11 +2,11 @@ import type { DebateView } from "@/lib/debate/view";
 import { decisionWithoutVerdicts, earlierCheckText } from "@/lib/matching/decision";
 import type { ClaimMatch } from "@/lib/matching/types";
 
-/** What the judge said about a debate: its verdict, its scoring turns and its checkpoints. */
+/** What the judge said about a debate: its verdict, its scoring turns and the method's notes (RADAR's checkpoints). */
 export type JudgeParts = {
   verdict: DebateView["verdict"];
   working: DebateView["turns"];
-  checkpoints: DebateView["checkpoints"];
+  notes: DebateView["notes"];
 };
 
 /**
@@ -18,7 +18,8 @@ export function withoutJudge(view: DebateView): DebateView {
   return {
     ...view,
     verdict: null,
-    checkpoints: [],
+    // A method's notes are the judge's scores between rounds (RADAR's checkpoints): none before the label.
+    notes: [],
     turns: view.turns.filter((t) => t.kind === "speech").map((t) => ({ ...t, scores: null })),
     // An earlier check's rating is a verdict on this claim: matched before the start, or attached as evidence.
     matchDecision: view.matchDecision ? decisionWithoutVerdicts(view.matchDecision) : null,
@@ -37,6 +38,6 @@ export function judgeParts(view: DebateView): JudgeParts {
   return {
     verdict: view.verdict,
     working: view.turns.filter((t) => t.kind !== "speech" && t.status === "completed"),
-    checkpoints: view.checkpoints,
+    notes: view.notes,
   };
 }

@@ -35,9 +35,9 @@ export function statementKind(text: string): string {
     "select debates": "loadDebate (debate + claim) / status reads",
     "select debate_evidence": "loadDebate (evidence)",
     "select turns": "loadDebate (turns)",
-    "select checkpoints": "loadDebate (checkpoints)",
+    "select debate_notes": "loadDebate (method notes)",
     "select verdicts": "loadDebate (verdict)",
-    "insert into checkpoints": "saveCheckpoint",
+    "insert into debate_notes": "saveNote (a method note, e.g. RADAR's checkpoint)",
   };
   const key = `${verb} ${table ?? "?"}`;
   return names[key] ?? key;

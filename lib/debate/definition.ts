@@ -48,14 +48,12 @@ export type StepTurn = {
   metadata?: Record<string, unknown> | null;
 };
 
-/** Method-specific fields of a debate's view (lib/debate/view.ts), filled by a definition's `view.extras`. */
-export type MethodViewExtras = {
-  /** The field a domain expert speaks for (RADAR's four-agent variant); null until known. */
-  domain?: string | null;
-};
-
-/** The parts of a debate's view a method note may change (lib/debate/view.ts). */
-export type NoteTarget = { checkpoints: ReadonlyArray<{ after: string; round: number } & Record<string, unknown>> };
+/**
+ * Method-specific fields of a debate's view (lib/debate/view.ts `extras`), filled by a definition's
+ * `view.extras` from its own steps (RADAR: `domain`, the field its expert speaks for). Plain JSON;
+ * only the method reads them, each field null until known.
+ */
+export type MethodViewExtras = Readonly<Record<string, unknown>>;
 
 /** A step for people: who did it and what they said or found, in words; no JSON, no answer markers. */
 export type PlainStep = { speaker: string; text: string };
@@ -67,6 +65,8 @@ export type MethodLabels = {
   toProduct: Record<string, ProductLabel>;
   /** The words shown for a label, where they differ from the label itself. */
   words?: Record<string, string>;
+  /** A label scheme's name for people, by the `labelScheme` its verdicts carry ("fever" → "FEVER"). */
+  schemes?: Record<string, string>;
 };
 
 export type CostWords = {
@@ -88,6 +88,8 @@ export type MethodDefinition = {
   labels: MethodLabels;
   /** True: it finds its own evidence with tools while it runs, so a corpus is optional. */
   bringsOwnEvidence: boolean;
+  /** The debate variants it offers (stored in `debates.variant`; RADAR's expertise, position ...), the first its default. */
+  variants?: readonly string[];
   /** How the settings a debate starts with (no preset chosen) are called on forms and titles. */
   defaultSettingsTitle: string;
   /**
@@ -103,7 +105,7 @@ export type MethodDefinition = {
   presetTitles?: Record<string, string>;
   /** Role display names; `roleName` handles roles that carry a number or depend on the debate. */
   roles: Record<string, string>;
-  roleName?(role: string, ctx: { domain?: string | null }): string | null;
+  roleName?(role: string, ctx: MethodViewExtras): string | null;
   /**
    * Zod schemas of the metadata each step writes, by step name (`metadata[metadataKey].step`).
    * The protocol writes through them and every reader parses with them (safeParse).
@@ -111,7 +113,7 @@ export type MethodDefinition = {
   metadataKey?: string;
   steps: Record<string, z.ZodType>;
   /** A step in plain words; null: an internal step people do not need (sentence vectors). Default: `defaultPlainStep`. */
-  plainStep?(turn: StepTurn, ctx: { domain?: string | null }): PlainStep | null;
+  plainStep?(turn: StepTurn, ctx: MethodViewExtras): PlainStep | null;
   /**
    * The reason people read, for a method whose verdict carries none (ZoFia's judge answers with a
    * label only): taken from its turns, with `note` saying where it came from. Default: the
@@ -137,14 +139,10 @@ export type MethodDefinition = {
    * What the debate page reads from the method's own steps beyond the transcript, recomputed from
    * the stored steps for a snapshot and from each finished step while it runs (RADAR: the field its
    * judge inferred, which names the domain expert). Generic code never looks for a method's phases.
+   * Its notes (ctx.note) reach the page as the view's `notes`, which its own views read.
    */
   view?: {
     extras?(turns: ReadonlyArray<StepTurn>): MethodViewExtras;
-    /**
-     * A live method note (ctx.note; RADAR's checkpoint) folded into the page's view: the fields it
-     * changes, or null when the note is not one to show. Notes already stored reach the page with the snapshot.
-     */
-    note?(view: NoteTarget, name: string, value: unknown): Partial<NoteTarget> | null;
   };
   /** The terminal's line for a live method note (the `debate` command); null: not printed. */
   noteWords?(name: string, value: unknown): string | null;
@@ -160,11 +158,7 @@ export function formNumber(v: string | undefined): number | undefined {
 }
 
 /** A role's name in words, from the definition's table, else the role id made readable. */
-export function roleDisplayName(
-  def: MethodDefinition | undefined,
-  role: string,
-  ctx: { domain?: string | null } = {},
-): string {
+export function roleDisplayName(def: MethodDefinition | undefined, role: string, ctx: MethodViewExtras = {}): string {
   const special = def?.roleName?.(role, ctx);
   if (special) return special;
   const named = def?.roles[role];
@@ -218,7 +212,7 @@ export function isInternalStep(turn: StepTurn): boolean {
 export function defaultPlainStep(
   def: MethodDefinition | undefined,
   turn: StepTurn,
-  ctx: { domain?: string | null } = {},
+  ctx: MethodViewExtras = {},
 ): PlainStep | null {
   if (isInternalStep(turn)) return null;
   const who = roleDisplayName(def, turn.role, ctx);
@@ -229,7 +223,7 @@ export function defaultPlainStep(
 export function plainStep(
   def: MethodDefinition | undefined,
   turn: StepTurn,
-  ctx: { domain?: string | null } = {},
+  ctx: MethodViewExtras = {},
 ): PlainStep | null {
   const plain = def?.plainStep ? def.plainStep(turn, ctx) : defaultPlainStep(def, turn, ctx);
   if (!plain || !unreadStep(def, turn)) return plain;

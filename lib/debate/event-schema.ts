@@ -109,15 +109,11 @@ const verdictRecordSchema = z
   })
   .meta({ id: "DebateVerdictRecord" });
 
-export const viewExtrasSchema = z
-  .object({
-    domain: z
-      .string()
-      .nullable()
-      .optional()
-      .meta({ description: "The field a domain expert speaks for (RADAR's four-agent variant); null until known." }),
-  })
-  .meta({ id: "DebateViewExtras", description: "What a method reads from its own steps for the page." });
+export const viewExtrasSchema = z.record(z.string(), z.unknown()).meta({
+  id: "DebateViewExtras",
+  description:
+    "What a method reads from its own steps for the page, its own fields (RADAR: `domain`, the field a domain expert speaks for; null until known).",
+});
 
 /**
  * Every `debate` event, by its `type`, with a one-line meaning. Adding an event to the engine
@@ -180,7 +176,10 @@ export const DEBATE_EVENTS = {
       "A method's own record beside its steps, by `name` (RADAR's `checkpoint`: the judge's scores between rounds).",
     schema: z.object({
       type: z.literal("note"),
-      name: z.string(),
+      name: z.string().meta({ description: "The note's kind, declared by the method." }),
+      key: z
+        .string()
+        .meta({ description: "Its identity within the debate: a note with the same name and key replaces it." }),
       value: z
         .unknown()
         .meta({ description: "The record; its shape is the method's (RADAR's checkpoint: after, round, pStop ...)." }),
@@ -248,7 +247,7 @@ export const debateViewSchema = z
     config: record(),
     models: z.record(z.string(), z.string()).meta({ description: "Model id per role." }),
     evidenceMode: z.string(),
-    domain: z.string().nullable().meta({ description: "See DebateViewExtras." }),
+    extras: viewExtrasSchema,
     error: z.string().nullable(),
     createdAt: iso(),
     startedAt: iso(),
@@ -273,25 +272,9 @@ export const debateViewSchema = z
         error: z.string().nullable(),
       }),
     ),
-    checkpoints: z
-      .array(
-        z.object({
-          after: z.string(),
-          round: int(),
-          pStop: z.number().nullable(),
-          pContinue: z.number().nullable(),
-          stopMargin: z.number().nullable(),
-          labelProbs: labelProbs(),
-          confidence: z.number().nullable(),
-          verdict: z.string().nullable(),
-          tauS: z.number().nullable(),
-          tauV: z.number().nullable(),
-          decision: z.string(),
-          scoringMethod: z.string().nullable(),
-          tokensSoFar: z.number().nullable(),
-        }),
-      )
-      .meta({ description: "RADAR's early-stopping checkpoints (the `note` events, stored)." }),
+    notes: z.array(z.object({ kind: z.string(), key: z.string(), value: z.unknown() })).meta({
+      description: "The method's own records (the `note` events, stored; RADAR's early-stopping checkpoints).",
+    }),
     verdict: z
       .object({
         label: z.string(),

@@ -56,8 +56,8 @@ export type DebateEvent =
     }
   /** The turn ended unfinished: `failed` (regenerated on resume) or `stopped` by a user (kept with what it had written). */
   | { type: "turn-error"; seq: number; error: string; status: "failed" | "stopped"; content: string }
-  /** A method's note (ctx.note, e.g. RADAR's checkpoint): its definition's view hook reads `value`. */
-  | { type: "note"; name: string; value: unknown }
+  /** A method's note (ctx.note, e.g. RADAR's checkpoint), by kind (`name`) and `key`: the method's views read `value`. */
+  | { type: "note"; name: string; key: string; value: unknown }
   /** Passages a turn added to the pool during the debate (a search's results). */
   | { type: "evidence"; evidence: DebateEvidence[] }
   | { type: "verdict"; verdict: VerdictRecord }

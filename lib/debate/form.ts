@@ -35,9 +35,6 @@ function num(v: string | undefined): number | undefined {
   return formNumber(v);
 }
 
-export { TOOL_MAD_FORM_PRESETS } from "./tool-mad/definition";
-export { PROCLAIM_FORM_PRESETS } from "./proclaim/definition";
-
 /**
  * Protocols that search during the debate (Tool-MAD, ZoFia) never take pasted passages: their corpus
  * is what their search tools read. ZoFia may run with no corpus at all (web search, or nothing found,

@@ -1,21 +1,18 @@
 import type { MethodDefinition, StepTurn } from "./definition";
-import { radarDefinition } from "./radar/definition";
-import { toolMadDefinition } from "./tool-mad/definition";
-import { zofiaDefinition } from "./zofia/definition";
-import { proclaimDefinition } from "./proclaim/definition";
+import { METHOD_DEFINITIONS } from "./registry/client.generated";
 import type { ProductLabel } from "./types";
 import { citedRanks, oneSentence, withoutCitationMarkers, withoutMarkers } from "./plain-words";
 
 /**
  * The registry of method definitions (client-safe): every page, export, report, the CLI and the
  * benchmarks learn what a method is here, by its name, and never compare a name themselves.
- * Adding a method: its folder lib/debate/<method>/ (definition.ts + protocol.ts), one line here,
- * one in lib/debate/protocols.ts (the server-side run) and one in components/debate/method-views.tsx.
+ * Adding a method: its folder lib/debate/<method>/ (client.ts, server.ts and what they export) and
+ * its name in lib/debate/methods.json; `npm run gen:methods` writes the registries' barrels.
  */
-const DEFINITIONS: MethodDefinition[] = [radarDefinition, toolMadDefinition, zofiaDefinition, proclaimDefinition];
+const DEFINITIONS: MethodDefinition[] = [...METHOD_DEFINITIONS];
 
-/** The method a request that names none runs. */
-export const DEFAULT_METHOD = radarDefinition.name;
+/** The method a request that names none runs: the first in lib/debate/methods.json. */
+export const DEFAULT_METHOD = DEFINITIONS[0]!.name;
 
 export function methodDefinitions(): readonly MethodDefinition[] {
   return DEFINITIONS;
@@ -42,6 +39,11 @@ export function getMethod(name: string): MethodDefinition {
 export function registerMethod(def: MethodDefinition): void {
   if (findMethod(def.name)) throw new Error(`A method named "${def.name}" is already registered.`);
   DEFINITIONS.push(def);
+}
+
+/** Every debate variant a method offers (`--variant`, the evaluation form), in the list's order. */
+export function methodVariants(): string[] {
+  return DEFINITIONS.flatMap((d) => d.variants ?? []);
 }
 
 /** A method's short name for people; the stored name when the method is not known (an old row). */

@@ -1,7 +1,4 @@
-import { proclaimProtocol } from "./proclaim/protocol";
-import { radarProtocol } from "./radar/protocol";
-import { toolMadProtocol } from "./tool-mad/protocol";
-import { zofiaProtocol } from "./zofia/protocol";
+import { METHOD_PROTOCOLS } from "./registry/server.generated";
 import type { ProductLabel, Protocol } from "./types";
 
 /**
@@ -41,14 +38,13 @@ function register<C>(p: Protocol<C>): Registered {
   return { ...(p as unknown as Protocol<unknown>), parseConfig: (raw) => p.configSchema.parse(raw ?? {}) };
 }
 
-const PROTOCOLS: Record<string, Registered> = {
-  radar: register(radarProtocol),
-  "tool-mad": register(toolMadProtocol),
-  zofia: register(zofiaProtocol),
-  proclaim: register(proclaimProtocol),
-};
+// Every method's protocol, from the one list (lib/debate/methods.json, through its generated server barrel).
+const PROTOCOLS: Record<string, Registered> = Object.fromEntries(
+  METHOD_PROTOCOLS.map((p) => [p.name, register(p as Protocol<unknown>)]),
+);
 
-export const DEFAULT_PROTOCOL = "radar";
+/** The first method in lib/debate/methods.json. */
+export const DEFAULT_PROTOCOL = METHOD_PROTOCOLS[0]!.name;
 export const PROTOCOL_NAMES = Object.keys(PROTOCOLS) as [string, ...string[]];
 
 export function getProtocol(name: string): Registered {

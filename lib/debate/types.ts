@@ -1,7 +1,6 @@
 import type { OptionScores, Fallback } from "@/lib/ai/score-options";
 import type { TokenUsage } from "@/lib/ai/prices";
 import type { z } from "zod";
-import type { Database } from "@/db/client";
 import type { SearchRequestInput, ToolCallRecord } from "@/lib/tools";
 import type { Fence } from "@/lib/prompts/fence";
 import type { PromptText, SystemText } from "@/lib/prompts/text";
@@ -158,14 +157,12 @@ export type ScoredTurnSpec = TurnSpec & {
 export type ScoredTurnResult = TurnResult & { scores: OptionScores };
 
 /**
- * A record a method keeps beside its steps (RADAR's early-stopping checkpoint), by name: checked
- * with `schema`, stored by `save` (which must replace an earlier one of the same identity, since a
- * resumed run writes it again) and sent to watchers as a `note` event the method's definition reads.
+ * A record a method keeps beside its steps (RADAR's early-stopping checkpoint), by kind: checked
+ * with `schema`, identified within the debate by `key` (writing the same key again replaces it, as
+ * a resumed run does), stored by the runner in the generic notes table and sent to watchers as a
+ * `note` event. The protocol only declares it; it never touches the database.
  */
-export type MethodNotes = Record<
-  string,
-  { schema: z.ZodType; save(db: Database, debateId: string, value: unknown): Promise<void> }
->;
+export type MethodNotes = Record<string, { schema: z.ZodType<Record<string, unknown>>; key(value: never): string }>;
 
 /** What a debate has spent, against the limits it was started with (`config.budget`). */
 export type BudgetState = {
@@ -220,7 +217,7 @@ export type DebateContext<C> = {
   addEvidence(spec: AddEvidenceSpec): Promise<DebateEvidence[]>;
   /** Spending so far against `budgetTokens` / `maxCalls`. */
   budget(): BudgetState;
-  /** A method note (its protocol's `notes[name]`): stored by the method, sent to watchers; writing it again replaces it. */
+  /** A method note (its protocol's `notes[name]`): checked, stored by the runner, sent to watchers; the same key again replaces it. */
   note(name: string, value: unknown): Promise<void>;
   /** Tokens used by the debate so far (prompt + completion), for a method's notes. */
   tokensSoFar(): number;

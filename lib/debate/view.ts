@@ -1,6 +1,7 @@
 import type { Database } from "@/db/client";
 import { debateTotals, loadDebate } from "@/db/queries/debates";
-import type { StepTurn } from "./definition";
+import type { MethodViewExtras, StepTurn } from "./definition";
+import type { ViewNote } from "./view-notes";
 import { matchDecisionSchema } from "@/lib/matching/decision";
 import { findMethod } from "./methods";
 
@@ -10,10 +11,9 @@ import { findMethod } from "./methods";
  */
 export type DebateView = NonNullable<Awaited<ReturnType<typeof debateView>>>;
 
-/** What the method's definition reads from its own steps for the page (its `view.extras`), with every field present. */
-export function viewExtras(protocol: string, turns: ReadonlyArray<StepTurn>) {
-  const extras = findMethod(protocol)?.view?.extras?.(turns) ?? {};
-  return { domain: extras.domain ?? null };
+/** What the method's definition reads from its own steps for the page (its `view.extras`); only the method reads it. */
+export function viewExtras(protocol: string, turns: ReadonlyArray<StepTurn>): MethodViewExtras {
+  return findMethod(protocol)?.view?.extras?.(turns) ?? {};
 }
 
 export async function debateView(db: Database, id: string) {
@@ -30,7 +30,8 @@ export async function debateView(db: Database, id: string) {
     config: d.debate.config,
     models: d.debate.models,
     evidenceMode: d.debate.evidenceMode,
-    ...viewExtras(d.debate.protocol, d.turns),
+    /** Method data read from its own steps (RADAR: the field its expert speaks for); only its views read it. */
+    extras: viewExtras(d.debate.protocol, d.turns),
     error: d.debate.error?.message ?? null,
     createdAt: iso(d.debate.createdAt),
     startedAt: iso(d.debate.startedAt),
@@ -76,21 +77,8 @@ export async function debateView(db: Database, id: string) {
       metadata: t.metadata,
       error: t.error,
     })),
-    checkpoints: d.checkpoints.map((c) => ({
-      after: c.after,
-      round: c.round,
-      pStop: c.pStop,
-      pContinue: c.pContinue,
-      stopMargin: c.stopMargin,
-      labelProbs: c.labelProbs,
-      confidence: c.confidence,
-      verdict: c.verdict,
-      tauS: c.tauS,
-      tauV: c.tauV,
-      decision: c.decision,
-      scoringMethod: c.scoringMethod,
-      tokensSoFar: c.tokensSoFar,
-    })),
+    /** The method's own records (ctx.note; RADAR's checkpoints), read by its views with its schemas. */
+    notes: d.notes.map((n): ViewNote => ({ kind: n.kind, key: n.key, value: n.value })),
     verdict: d.verdict
       ? {
           label: d.verdict.label,

@@ -1,7 +1,4 @@
-import { proclaimEvalPresets } from "@/lib/debate/proclaim/eval-presets";
-import { radarEvalPresets } from "@/lib/debate/radar/eval-presets";
-import { toolMadEvalPresets } from "@/lib/debate/tool-mad/eval-presets";
-import { zofiaEvalPresets } from "@/lib/debate/zofia/eval-presets";
+import { METHOD_EVAL_PRESETS } from "@/lib/debate/registry/server.generated";
 import type { Preset } from "./preset-types";
 
 export type { Preset, ReferenceRow } from "./preset-types";
@@ -12,14 +9,10 @@ export type { Preset, ReferenceRow } from "./preset-types";
  * and its configuration, the dataset to import, the evidence, the sample, and the paper's own
  * numbers (reference rows, shown beside ours in every report); command-line options given
  * explicitly win. Each method's presets live in its folder (lib/debate/<method>/eval-presets.ts,
- * with what differs from the paper said there); a method adds one line here.
+ * with what differs from the paper said there, exported as `evalPresets` by its server.ts), gathered
+ * from the one list of methods (lib/debate/methods.json) by the generated server barrel.
  */
-export const PRESETS = {
-  ...radarEvalPresets,
-  ...toolMadEvalPresets,
-  ...zofiaEvalPresets,
-  ...proclaimEvalPresets,
-} as const satisfies Record<string, Preset>;
+export const PRESETS = METHOD_EVAL_PRESETS satisfies Record<string, Preset>;
 
 export type PresetName = keyof typeof PRESETS;
 export const PRESET_NAMES = Object.keys(PRESETS) as PresetName[];

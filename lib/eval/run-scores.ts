@@ -1,5 +1,7 @@
 import type { Database } from "@/db/client";
-import { getRun, runCheckpointRows } from "@/db/queries/eval";
+import { getRun, runNoteRows } from "@/db/queries/eval";
+import { CHECKPOINT_NOTE, checkpointSchema } from "@/lib/debate/radar/checkpoint";
+import { readNotes } from "@/lib/debate/view-notes";
 import type { ScoredClaim } from "./calibrate";
 
 /**
@@ -12,7 +14,8 @@ import type { ScoredClaim } from "./calibrate";
 export async function scoresFromRun(db: Database, runId: string): Promise<ScoredClaim[]> {
   const run = await getRun(db, runId);
   if (!run) throw new Error(`no evaluation run ${runId}`);
-  const { debates, checkpoints, turns } = await runCheckpointRows(db, runId);
+  // Calibration is RADAR's: its checkpoints are its notes, read with its schema.
+  const { debates, notes, turns } = await runNoteRows(db, runId, CHECKPOINT_NOTE);
   const notScoreOnly = debates.filter(
     (d) => (d.config as { earlyStopping?: string }).earlyStopping !== "score-only",
   ).length;
@@ -25,7 +28,11 @@ export async function scoresFromRun(db: Database, runId: string): Promise<Scored
     (t.promptTokens ?? 0) + (t.completionTokens ?? 0);
   return debates.map((d) => {
     const mine = turns.filter((t) => t.debateId === d.debateId);
-    const cps = checkpoints.filter((c) => c.debateId === d.debateId);
+    const cps = readNotes(
+      notes.filter((n) => n.debateId === d.debateId),
+      CHECKPOINT_NOTE,
+      checkpointSchema,
+    ).sort((a, b) => a.round - b.round);
     const rebuttals = (d.config as { rebuttals?: number }).rebuttals ?? 1;
     return {
       id: d.claimId ?? d.claimUuid,

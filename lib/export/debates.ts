@@ -3,6 +3,7 @@ import { MAX_ROWS_PER_STATEMENT } from "@/db/bulk";
 import type { Database } from "@/db/client";
 import * as s from "@/db/schema";
 import { cursorAt, keysetAfter, keysetPages, type Cursor } from "@/db/queries/keyset";
+import { notesOf } from "@/db/queries/debate-notes";
 import { decisionWithoutVerdicts, matchDecisionSchema } from "@/lib/matching/decision";
 import type { MatchDecision } from "@/lib/matching/types";
 import { EVERYTHING, type LabelScope } from "./scope";
@@ -90,17 +91,8 @@ export type ExportedDebate = {
     /** The protocol's signals (queries, labels, scores, tool calls); sentence vectors are left out (recomputable, and large). */
     metadata?: Record<string, unknown> | null;
   }>;
-  checkpoints: Array<{
-    after: string;
-    round: number;
-    pStop: number | null;
-    pContinue: number | null;
-    stopMargin: number | null;
-    labelProbs: Record<string, number> | null;
-    confidence: number | null;
-    verdict: string | null;
-    decision: string;
-  }>;
+  /** The method's own records beside its turns (ctx.note), by kind and key; `value` is in the method's shape (RADAR's checkpoints: after, round, pStop ...). */
+  notes: Array<{ kind: string; key: string; value: Record<string, unknown> }>;
   verdict: {
     label: string;
     reason: string | null;
@@ -240,18 +232,14 @@ export async function* exportDebates(
   );
   for await (const page of pages) {
     const ids = page.map((r) => r.d.id);
-    const [evidence, turns, checkpoints, verdicts, annotations] = await Promise.all([
+    const [evidence, turns, notes, verdicts, annotations] = await Promise.all([
       db
         .select()
         .from(s.debateEvidence)
         .where(inArray(s.debateEvidence.debateId, ids))
         .orderBy(asc(s.debateEvidence.debateId), asc(s.debateEvidence.rank)),
       db.select().from(s.turns).where(inArray(s.turns.debateId, ids)).orderBy(asc(s.turns.debateId), asc(s.turns.seq)),
-      db
-        .select()
-        .from(s.checkpoints)
-        .where(inArray(s.checkpoints.debateId, ids))
-        .orderBy(asc(s.checkpoints.debateId), asc(s.checkpoints.round), asc(s.checkpoints.after)),
+      notesOf(db, ids),
       db.select().from(s.verdicts).where(inArray(s.verdicts.debateId, ids)).orderBy(asc(s.verdicts.judgeRole)),
       db
         .select({ a: s.annotations, email: s.users.email })
@@ -267,7 +255,7 @@ export async function* exportDebates(
     };
     const ev = group(evidence);
     const tu = group(turns);
-    const cp = group(checkpoints);
+    const no = group(notes);
     const ve = new Map(verdicts.filter((v) => v.isFinal).map((v) => [v.debateId, v]));
     const ballots = group(verdicts.filter((v) => !v.isFinal));
     const an = group(annotations.map((r) => ({ ...r.a, email: r.email })));
@@ -331,17 +319,7 @@ export async function* exportDebates(
           citations: t.citations ?? [],
           metadata: withoutVectors(t.metadata),
         })),
-        checkpoints: (cp.get(d.id) ?? []).map((k) => ({
-          after: k.after,
-          round: k.round,
-          pStop: k.pStop,
-          pContinue: k.pContinue,
-          stopMargin: k.stopMargin,
-          labelProbs: k.labelProbs,
-          confidence: k.confidence,
-          verdict: k.verdict,
-          decision: k.decision,
-        })),
+        notes: (no.get(d.id) ?? []).map((n) => ({ kind: n.kind, key: n.key, value: n.value })),
         verdict: v
           ? {
               label: v.label,

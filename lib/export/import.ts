@@ -2,6 +2,7 @@ import { and, eq } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import * as s from "@/db/schema";
 import { findUserByEmail, createUser } from "@/db/queries/users";
+import { insertNotes, type StoredNote } from "@/db/queries/debate-notes";
 import { matchDecisionSchema } from "@/lib/matching/decision";
 import type { ExportedDebate } from "./debates";
 import { parseJsonBounded } from "@/lib/untrusted/limits";
@@ -17,8 +18,24 @@ export type ImportSummary = {
 const date = (x: string | null) => (x ? new Date(x) : null);
 
 /**
+ * A debate's method notes as stored. Exports made before the notes table carry RADAR's checkpoints
+ * as `checkpoints` (the table they came from); they become the notes the migration made of that
+ * table (kind "checkpoint", keyed by the phase they follow), so an old file loses nothing.
+ */
+function importedNotes(d: ExportedDebate & { checkpoints?: Array<Record<string, unknown>> }): StoredNote[] {
+  const notes = (d.notes ?? []).map((n) => ({ debateId: d.id, kind: n.kind, key: n.key, value: n.value }));
+  const legacy = (d.checkpoints ?? []).map((c) => ({
+    debateId: d.id,
+    kind: "checkpoint",
+    key: String(c.after),
+    value: c,
+  }));
+  return [...notes, ...legacy];
+}
+
+/**
  * Reads the JSONL export back. Debates are matched by id and created when missing (with their
- * claim, evidence, turns, checkpoints and verdict, ids and times kept), so a whole export moves to
+ * claim, evidence, turns, method notes and verdict, ids and times kept), so a whole export moves to
  * an empty database; annotation versions are added when missing, never overwritten, each with an
  * `import` audit row. Annotators are matched by email; unknown ones get an account without a
  * password (an admin invites them to set one).
@@ -132,8 +149,7 @@ export async function importJsonl(
               debateId: d.id,
             })),
           );
-        if (d.checkpoints.length)
-          await tx.insert(s.checkpoints).values(d.checkpoints.map((k) => ({ ...k, debateId: d.id })));
+        await insertNotes(tx, importedNotes(d));
         if (d.verdict) {
           const v = d.verdict;
           await tx.insert(s.verdicts).values({

@@ -45,7 +45,7 @@ describe("the OpenAPI document of GET /api/v1/debates/{id}/events", () => {
     const snapshot = deref(messages.find((m) => literal(m.properties!.event) === "snapshot")!.properties!.data!);
     expect(Object.keys(snapshot.properties!).sort()).toEqual(["debate", "live"]);
     expect(Object.keys(deref(snapshot.properties!.debate!).properties!)).toEqual(
-      expect.arrayContaining(["status", "turns", "evidence", "verdict", "checkpoints", "claim"]),
+      expect.arrayContaining(["status", "turns", "evidence", "verdict", "notes", "extras", "claim"]),
     );
     const revoked = deref(messages.find((m) => literal(m.properties!.event) === "revoked")!.properties!.data!);
     expect(revoked.required).toEqual(["message"]);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { estimateFromForm, parseDebateForm, PROCLAIM_FORM_PRESETS } from "@/lib/debate/form";
+import { estimateFromForm, parseDebateForm } from "@/lib/debate/form";
+import { PROCLAIM_FORM_PRESETS } from "@/lib/debate/proclaim/definition";
 import { PRESETS } from "@/lib/debate/proclaim/config";
 
 describe("PROClaim on the new-debate form", () => {

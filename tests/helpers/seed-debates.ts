@@ -30,7 +30,7 @@ export async function seedDebates(db: Database, opts: SeedOptions): Promise<stri
     const debates: (typeof s.debates.$inferInsert)[] = [];
     const evidence: (typeof s.debateEvidence.$inferInsert)[] = [];
     const turns: (typeof s.turns.$inferInsert)[] = [];
-    const checkpoints: (typeof s.checkpoints.$inferInsert)[] = [];
+    const notes: (typeof s.debateNotes.$inferInsert)[] = [];
     const verdicts: (typeof s.verdicts.$inferInsert)[] = [];
     for (let k = 0; k < n; k++) {
       const i = start + k;
@@ -98,18 +98,23 @@ export async function seedDebates(db: Database, opts: SeedOptions): Promise<stri
           citations: [(seq % 2) + 1],
         }),
       );
-      checkpoints.push({
+      // RADAR's checkpoint, as the engine stores a method note.
+      notes.push({
         debateId,
-        after: "opening",
-        round: 0,
-        pStop: 0.3,
-        pContinue: 0.7,
-        stopMargin: -0.4,
-        labelProbs: { TRUE: 0.2, "HALF-TRUE": 0.6, FALSE: 0.2 },
-        confidence: 0.6,
-        verdict: "HALF-TRUE",
-        decision: "continue",
-        scoringMethod: "logprobs",
+        kind: "checkpoint",
+        key: "opening",
+        value: {
+          after: "opening",
+          round: 0,
+          pStop: 0.3,
+          pContinue: 0.7,
+          stopMargin: -0.4,
+          labelProbs: { TRUE: 0.2, "HALF-TRUE": 0.6, FALSE: 0.2 },
+          confidence: 0.6,
+          verdict: "HALF-TRUE",
+          decision: "continue",
+          scoringMethod: "logprobs",
+        },
       });
       const label = opts.label ? opts.label(i) : LABELS[i % 3]!;
       verdicts.push({
@@ -124,7 +129,7 @@ export async function seedDebates(db: Database, opts: SeedOptions): Promise<stri
     await db.insert(s.debates).values(debates);
     await db.insert(s.debateEvidence).values(evidence);
     await db.insert(s.turns).values(turns);
-    await db.insert(s.checkpoints).values(checkpoints);
+    await db.insert(s.debateNotes).values(notes);
     await db.insert(s.verdicts).values(verdicts);
   }
   return ids;

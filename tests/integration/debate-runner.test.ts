@@ -10,6 +10,8 @@ import { promptsHash } from "@/lib/prompts";
 import type { DebateEvidence } from "@/lib/debate/types";
 import { scriptedModel, type Script } from "@/lib/bench/scripted-model";
 import { freshDatabase } from "./test-db";
+import { CHECKPOINT_NOTE, checkpointSchema } from "@/lib/debate/radar/checkpoint";
+import { readNotes } from "@/lib/debate/view-notes";
 
 let h: DbHandle;
 beforeAll(async () => {
@@ -43,6 +45,14 @@ function run(id: string, script: Script = {}) {
   return { m, outcome: runDebate(h.db, id, { resolve: () => m.resolved }) };
 }
 
+/** RADAR's checkpoints: the debate's method notes of that kind, read with RADAR's schema, in round order. */
+const checkpoints = (d: { notes: Array<{ kind: string; value: unknown }> }) =>
+  readNotes(
+    d.notes.map((n) => ({ ...n, key: "" })),
+    CHECKPOINT_NOTE,
+    checkpointSchema,
+  ).sort((a, b) => a.round - b.round);
+
 const speeches = (turns: Array<{ kind: string; role: string; phase: string }>) =>
   turns.filter((t) => t.kind === "speech").map((t) => `${t.phase}:${t.role}`);
 
@@ -57,7 +67,7 @@ describe("RADAR debates through the runner", () => {
     expect(d.turns.map((t) => t.role)).toEqual(["politician", "scientist", "stop-agent", "round-judge", "judge"]);
     expect(d.turns.every((t) => t.status === "completed" && (t.promptTokens ?? 0) > 0)).toBe(true);
     expect(d.turns[0]!.citations).toEqual([1, 2]);
-    const [cp] = d.checkpoints;
+    const [cp] = checkpoints(d);
     expect(cp).toMatchObject({
       after: "opening",
       decision: "stop",
@@ -99,11 +109,11 @@ describe("RADAR debates through the runner", () => {
       "closing:politician",
       "closing:scientist",
     ]);
-    expect(d.checkpoints.map((c) => [c.after, c.decision])).toEqual([
+    expect(checkpoints(d).map((c) => [c.after, c.decision])).toEqual([
       ["opening", "continue"],
       ["rebuttal-1", "continue"],
     ]);
-    expect(d.checkpoints[0]!.stopMargin).toBeCloseTo(-0.6, 5);
+    expect(checkpoints(d)[0]!.stopMargin).toBeCloseTo(-0.6, 5);
     expect(d.verdict).toMatchObject({ label: "FALSE", stoppedEarly: false, roundsCompleted: 3 });
   });
 
@@ -112,7 +122,7 @@ describe("RADAR debates through the runner", () => {
     const { outcome } = run(id, { pStop: 1, noLogprobs: true });
     expect((await outcome).status).toBe("completed");
     const d = (await loadDebate(h.db, id))!;
-    expect(d.checkpoints.map((c) => c.decision)).toEqual(["unscored", "unscored"]);
+    expect(checkpoints(d).map((c) => c.decision)).toEqual(["unscored", "unscored"]);
     expect(d.verdict!.stoppedEarly).toBe(false);
     expect(d.verdict!.labelProbs).toBeNull();
   });
@@ -122,7 +132,7 @@ describe("RADAR debates through the runner", () => {
     const { outcome } = run(id, { pStop: 0.99, verdictProb: 0.99 });
     expect((await outcome).status).toBe("completed");
     const d = (await loadDebate(h.db, id))!;
-    expect(d.checkpoints.map((c) => c.decision)).toEqual(["stop", "stop"]);
+    expect(checkpoints(d).map((c) => c.decision)).toEqual(["stop", "stop"]);
     expect(d.verdict).toMatchObject({ stoppedEarly: false, roundsCompleted: 3 });
   });
 

@@ -146,13 +146,17 @@ afterAll(async () => {
 });
 
 describe("exports", () => {
-  it("JSONL: one debate per line with claim, evidence ids, every turn, checkpoints, verdict and every annotation version", async () => {
+  it("JSONL: one debate per line with claim, evidence ids, every turn, method notes, verdict and every annotation version", async () => {
     const lines = (await text(h.db, "jsonl", 3)).trim().split("\n");
     expect(lines).toHaveLength(7);
     const first = JSON.parse(lines[0]!);
     expect(first.evidence[0]).toMatchObject({ rank: 1, id: "e0-1", source: "gold" });
     expect(first.turns).toHaveLength(4);
-    expect(first.checkpoints[0]).toMatchObject({ after: "opening", decision: "continue" });
+    expect(first.notes[0]).toMatchObject({
+      kind: "checkpoint",
+      key: "opening",
+      value: { after: "opening", decision: "continue" },
+    });
     expect(first.verdict.label).toBe("TRUE");
     expect(first.annotations.map((a: { annotator: string; version: number }) => `${a.annotator}#${a.version}`)).toEqual(
       ["a@x.org#1", "a@x.org#2", "b@x.org#1"],
@@ -308,7 +312,17 @@ describe("exports", () => {
         details: { decidedBy: "consensus" },
         panel: [{ judgeRole: "judge-2", label: "FALSE", confidence: 0.7 }],
       });
-      const summary = await importJsonl(empty.db, linesOf(before));
+      // A file exported before method notes carries RADAR's checkpoints as `checkpoints`: they come back as the same notes.
+      const legacy = before
+        .split("\n")
+        .map((l, i) => {
+          if (i !== 0) return l;
+          const { notes, ...d } = JSON.parse(l) as ExportedDebate;
+          expect(notes.length).toBeGreaterThan(0);
+          return JSON.stringify({ ...d, checkpoints: notes.map((n) => n.value) });
+        })
+        .join("\n");
+      const summary = await importJsonl(empty.db, linesOf(legacy));
       expect(summary).toMatchObject({ debates: 7, debatesAdded: 7, annotationVersionsAdded: 4, annotatorsCreated: 2 });
       expect(await text(empty.db, "jsonl")).toBe(before);
       // Importing again adds nothing: versions are never duplicated or overwritten.

@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DbHandle } from "@/db/client";
 import { createDebateRecord } from "@/db/queries/debates";
 import { scriptedModel } from "@/lib/bench/scripted-model";
-import type { NoteTarget } from "@/lib/debate/definition";
+import { readNotes, withNote, type ViewNote } from "@/lib/debate/view-notes";
+import { checkpointSchema } from "@/lib/debate/radar/checkpoint";
+import { notesOf } from "@/db/queries/debate-notes";
 import { subscribe, type DebateEvent } from "@/lib/debate/events";
 import { findMethod } from "@/lib/debate/methods";
 import { radarConfigSchema, radarProtocol, type RadarConfig } from "@/lib/debate/radar/protocol";
@@ -13,10 +15,11 @@ import { promptsHash } from "@/lib/prompts";
 import { freshDatabase } from "./test-db";
 
 /**
- * A method's own records reach watchers through its definition, not through the engine: RADAR's
- * checkpoints are method notes (ctx.note) stored in their table, and the live page folds each
- * `note` event with the definition's view hook into what a fresh snapshot shows; the field that
- * names RADAR's domain expert is read from the finished step by the same definition.
+ * A method's own records are notes the engine stores and sends: RADAR's checkpoints are declared
+ * by its protocol (kind and key), written through ctx.note into the generic notes table, and the
+ * live page folds each `note` event by kind and key into exactly what a fresh snapshot shows; only
+ * RADAR's views read the value. The field that names RADAR's domain expert is method data too
+ * (the view's `extras`), read from the finished step by its definition.
  */
 
 let h: DbHandle;
@@ -51,26 +54,30 @@ async function runWatched(id: string) {
 }
 
 describe("method notes and view extras", () => {
-  it("RADAR's checkpoints go out as notes its definition folds into what the stored view shows, hidden from judge-free watchers", async () => {
+  it("RADAR's checkpoints are notes the engine stores and sends: folded live by kind and key they equal the stored view, hidden from judge-free watchers", async () => {
     const radar = findMethod(radarProtocol.name)!;
     const id = await radarDebate({ earlyStopping: "score-only", rebuttals: 1 });
     const events = await runWatched(id);
     const notes = events.filter((e) => e.type === "note");
     expect(notes.map((n) => n.name)).toEqual(["checkpoint", "checkpoint"]);
 
-    let live: NoteTarget = { checkpoints: [] };
-    for (const n of notes) live = { ...live, ...radar.view!.note!(live, n.name, n.value) };
-    const stored = (await debateView(h.db, id))!.checkpoints;
-    expect(stored.map((c) => c.after)).toEqual(["opening", "rebuttal-1"]);
-    // The table keeps scores as 4-byte reals: compared to six places.
-    const same = (c: Record<string, unknown>) =>
-      JSON.parse(JSON.stringify(c, (_, v) => (typeof v === "number" ? Number(v.toFixed(6)) : v)));
+    let live: ViewNote[] = [];
+    for (const n of notes) live = withNote(live, { kind: n.name, key: n.key, value: n.value });
+    // Resuming writes a checkpoint again: the same kind and key replaces it, live and stored alike.
+    live = withNote(live, { kind: notes[0]!.name, key: notes[0]!.key, value: notes[0]!.value });
+    const stored = (await debateView(h.db, id))!.notes;
+    expect(stored.map((n) => [n.kind, n.key])).toEqual([
+      ["checkpoint", "opening"],
+      ["checkpoint", "rebuttal-1"],
+    ]);
+    expect(live).toEqual(stored);
+    expect(readNotes(stored, "checkpoint", checkpointSchema).map((c) => c.decision)).toEqual(["continue", "continue"]);
+    // In the table, nothing but the generic row: no method's columns.
+    expect(Object.keys((await notesOf(h.db, [id]))[0]!).sort()).toEqual(["debateId", "key", "kind", "value"]);
+    // A note that does not parse with the method's schema (an old row) is left out by the reader, not thrown.
     expect(
-      live.checkpoints.map((c) => same(Object.fromEntries(Object.keys(stored[0]!).map((k) => [k, c[k]])))),
-    ).toEqual(stored.map(same));
-    // A note the definition does not know, or one that does not parse, changes nothing.
-    expect(radar.view!.note!(live, "something-else", {})).toBeNull();
-    expect(radar.view!.note!(live, "checkpoint", { after: 1 })).toBeNull();
+      readNotes([...stored, { kind: "checkpoint", key: "x", value: { after: 1 } }], "checkpoint", checkpointSchema),
+    ).toHaveLength(2);
     expect(radar.noteWords!("checkpoint", notes[0]!.value)).toMatch(
       /^checkpoint after opening: s=.* → (stop|continue)$/,
     );
@@ -81,18 +88,16 @@ describe("method notes and view extras", () => {
     const id = await radarDebate({ variant: "four-agent", earlyStopping: "off", rebuttals: 1 });
     const events = await runWatched(id);
     const view = (await debateView(h.db, id))!;
-    expect(view.domain).toMatch(/^[A-Z][a-z]+/);
+    expect(view.extras.domain).toMatch(/^[A-Z][a-z]+/);
     // What the event stream sends when the step ends: only the fields found in that step.
     const found = events
       .filter((e) => e.type === "turn-end")
       .map((e) => viewExtras(view.protocol, [{ ...e.turn, status: "completed" }]).domain)
       .filter((d) => d !== null);
-    expect(found).toEqual([view.domain]);
+    expect(found).toEqual([view.extras.domain]);
     const other = findMethod("zofia")!.name;
     expect(
       viewExtras(other, [{ phase: "domain", role: "judge", kind: "analysis", content: "DOMAIN: Economics" }]),
-    ).toEqual({
-      domain: null,
-    });
+    ).toEqual({});
   });
 });

@@ -38,33 +38,15 @@ export function agentRoleLine(agent: string, searchStandIn = false): string {
   return "answers from its own knowledge, no search";
 }
 
-export const STOP_REASON_WORDS: Record<string, string> = {
-  consensus: "the agents agreed and their answers passed the checks",
-  rounds: "the agents did not agree within the rounds allowed",
-  "budget:tokens": "the token budget ran out before the agents agreed",
-  "budget:calls": "the model-call budget ran out before the agents agreed",
-  "early-stop": "the judge was confident enough to stop early",
-};
-
-export function stopReasonWords(reason: string | undefined | null): string | null {
-  if (!reason) return null;
-  return STOP_REASON_WORDS[reason] ?? reason.replace(/[-:]/g, " ");
-}
-
-export function decidedByWords(decidedBy: string | undefined | null): string | null {
-  if (decidedBy === "consensus") return "Decided by consensus: the agents agreed and their answers passed the checks";
-  if (decidedBy === "judge") return "Decided by the judge";
-  if (decidedBy === "panel") return "Decided by a panel of judges";
-  return decidedBy ? `Decided by ${decidedBy}` : null;
-}
+// Who decided and why a debate stopped are the engine's words, shared by every method.
+export { decidedByWords, STOP_REASON_WORDS, stopReasonWords } from "../stop-words";
 
 export const F_HELP = "Faithfulness (F): the share of the answer's statements that its own documents back up.";
 export const AR_HELP =
   "Relevance (AR): how closely the answer addresses the claim (questions the answer would answer, compared with the claim).";
 
-const SCHEME_NAMES: Record<string, string> = { fever: "FEVER", faviq: "FaVIQ", averitec: "AVeriTeC", radar: "RADAR" };
 export const schemeName = (scheme: string | null | undefined) =>
-  scheme ? (SCHEME_NAMES[scheme] ?? scheme) : "its own";
+  scheme ? (toolMadDefinition.labels.schemes?.[scheme] ?? scheme) : "its own";
 
 /** The header line under the status: what kind of debate this is, in words. */
 export function toolMadHeadline(config: Record<string, unknown> | null): string {

@@ -6,13 +6,12 @@ import { cancelDebate, runDebate } from "@/lib/debate/runner";
 import { DebateRequestError } from "@/lib/debate/start";
 import { OPERATOR, startDebate } from "@/lib/debate/start-service";
 import { debateView } from "@/lib/debate/view";
-import { RADAR_VARIANTS } from "@/lib/debate/radar/variants";
 import { DEFAULT_PROTOCOL, getProtocol, PROTOCOL_NAMES } from "@/lib/debate/protocols";
 import { bold, dim, green, red, yellow } from "../output";
 import { compareCommand } from "@/lib/cli/commands/compare";
 import { MATCH_FLAGS_HELP, MatchedBeforeStart, matchOptions, printMatches, type MatchFlags } from "../match-first";
 import { verdictText } from "../verdict-text";
-import { findMethod } from "@/lib/debate/methods";
+import { findMethod, methodVariants } from "@/lib/debate/methods";
 
 type Options = MatchFlags & {
   corpus?: string;
@@ -139,7 +138,10 @@ export function register(program: Command) {
     )
     .option("--preset <name>", "a protocol's named configuration, e.g. toolmad-fever or radar-position")
     .option("--config <json>", `protocol settings as a JSON object over the preset, e.g. '{"rounds":2,"gate":"off"}'`)
-    .option("--variant <name>", `RADAR: one of ${RADAR_VARIANTS.join(", ")} (default expertise)`)
+    .option(
+      "--variant <name>",
+      `a variant of the method that offers it: one of ${methodVariants().join(", ")} (default: its first)`,
+    )
     .option(
       "--model <role=id>",
       "model for a role, e.g. judge=openai:gpt-4o (repeatable; default DEFAULT_MODEL)",

@@ -1,4 +1,4 @@
-import { findMethod } from "@/lib/debate/methods";
+import { findMethod, methodVariants } from "@/lib/debate/methods";
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import { plural } from "@/lib/plural";
@@ -12,7 +12,6 @@ import * as s from "@/db/schema";
 import { resetFailedItems, setRunStatus } from "@/db/queries/eval";
 import { findCorpus } from "@/db/queries/corpus";
 import { loadClaims, type ClaimRecord } from "@/lib/datasets/claims";
-import { RADAR_VARIANTS } from "@/lib/debate/radar/variants";
 import { DEFAULT_PROTOCOL, getProtocol, PROTOCOL_NAMES } from "@/lib/debate/protocols";
 import type { EvalExecutor } from "@/lib/eval/executor";
 import { createAndQueueRun, queueRun } from "@/lib/eval/queue";
@@ -668,7 +667,7 @@ export function register(program: Command) {
       'the protocol\'s configuration as JSON, over the preset\'s (e.g. \'{"labels":"averitec","rounds":2}\')',
       jsonObject,
     )
-    .option("--variant <v>", RADAR_VARIANTS.join(" | "), oneOf(RADAR_VARIANTS))
+    .option("--variant <v>", methodVariants().join(" | "), oneOf(methodVariants()))
     .option("--model <role=id>", "model for a role (repeatable); default ROLE_MODELS / DEFAULT_MODEL", collect, [])
     .option("--limit <n>", "at most n claims", positiveInt)
     .option(

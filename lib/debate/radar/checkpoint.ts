@@ -1,11 +1,10 @@
 import { z } from "zod";
-import type { CheckpointRecord } from "@/db/types";
 
 /**
  * RADAR's early-stopping checkpoint: after the opening and after each rebuttal, the stop agent's
  * and the round judge's scores against the thresholds, and what was decided. The run writes it as
- * a method note (ctx.note("checkpoint", ...)), stored in the `checkpoints` table (./notes.ts) and
- * folded into a watcher's page by the definition's view hook. Client-safe.
+ * a method note (ctx.note("checkpoint", ...), keyed by the phase it follows), stored by the engine
+ * in the generic notes table and drawn on the page by RADAR's own view. Client-safe.
  */
 export const checkpointSchema = z.object({
   after: z.string(),
@@ -23,12 +22,7 @@ export const checkpointSchema = z.object({
   scoringMethod: z.string().nullable(),
   tokensSoFar: z.number(),
 });
-// The stored shape lives in db/types.ts (db/ imports nothing from lib/); the schema must read exactly
-// it, checked at compile time so the two cannot drift.
-export type { CheckpointRecord } from "@/db/types";
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-type Check<T extends true> = T;
-export type CheckpointSchemaIsStored = Check<Same<z.infer<typeof checkpointSchema>, CheckpointRecord>>;
+export type CheckpointRecord = z.infer<typeof checkpointSchema>;
 
 /** The note's name in ctx.note and in the `note` event. */
 export const CHECKPOINT_NOTE = "checkpoint";

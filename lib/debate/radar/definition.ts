@@ -4,11 +4,12 @@ import { defaultPlainStep, formNumber as num } from "../definition";
 import { VERDICT_LABELS } from "../verdict";
 import { withoutMarkers } from "../plain-words";
 import { domainOf } from "./domain";
+import { RADAR_VARIANTS } from "./variants";
 import { CHECKPOINT_NOTE, checkpointLine, checkpointSchema } from "./checkpoint";
 
 /**
  * RADAR for every surface (client-safe): the run is ./protocol.ts. Its labels are the product's
- * own; its step metadata is none beyond the checkpoints table, so it declares no step schemas.
+ * own; its step metadata is none beyond its checkpoint notes, so it declares no step schemas.
  */
 export const radarDefinition: MethodDefinition = {
   about: radarAbout,
@@ -23,6 +24,7 @@ export const radarDefinition: MethodDefinition = {
     words: { TRUE: "True", "HALF-TRUE": "Half true", FALSE: "False" },
   },
   bringsOwnEvidence: false,
+  variants: RADAR_VARIANTS,
   defaultSettingsTitle: "default settings",
   configFromForm(f) {
     const config: Record<string, unknown> = {};
@@ -46,15 +48,10 @@ export const radarDefinition: MethodDefinition = {
     "round-judge": "Provisional judge",
     judge: "Judge",
   },
-  roleName: (role, { domain }) => (role === "domain-expert" && domain ? `${domain} expert` : null),
+  roleName: (role, { domain }) =>
+    role === "domain-expert" && typeof domain === "string" && domain ? `${domain} expert` : null,
   view: {
     extras: (turns) => ({ domain: domainOf(turns) }),
-    note(view, name, value) {
-      const c = name === CHECKPOINT_NOTE ? checkpointSchema.safeParse(value) : null;
-      if (!c?.success) return null;
-      const others = view.checkpoints.filter((x) => x.after !== c.data.after);
-      return { checkpoints: [...others, c.data].sort((a, b) => a.round - b.round) };
-    },
   },
   noteWords(name, value) {
     const c = name === CHECKPOINT_NOTE ? checkpointSchema.safeParse(value) : null;

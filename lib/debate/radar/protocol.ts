@@ -11,8 +11,7 @@ import { RADAR_VARIANTS, type RadarVariant } from "./variants";
 import { confidence, resolveThresholds, shouldStop, stopMargin, type Thresholds } from "./early-stop";
 import { estimateRadar } from "./estimate";
 import { parseDomain } from "./domain";
-import { CHECKPOINT_NOTE, type CheckpointRecord } from "./checkpoint";
-import { radarNotes } from "./notes";
+import { CHECKPOINT_NOTE, checkpointSchema, type CheckpointRecord } from "./checkpoint";
 
 /**
  * RADAR (Tang, Zhang, Feng, Tung: "Debating the Unspoken", arXiv:2604.19005).
@@ -200,7 +199,8 @@ export const radarProtocol: Protocol<RadarConfig> = {
   presets: Object.fromEntries(RADAR_VARIANTS.map((v) => [`radar-${v}`, { variant: v }])),
   limits: { claimChars: CLAIM_LIMIT },
   estimate: (config) => estimateRadar(config, debaters(config.variant)),
-  notes: radarNotes,
+  // A checkpoint is kept by the phase it follows: a resumed debate that reaches it again replaces it.
+  notes: { [CHECKPOINT_NOTE]: { schema: checkpointSchema, key: (c: CheckpointRecord) => c.after } },
   async prepare(config, { models, calibratedFor }) {
     // Calibrated thresholds for the judge's model, unless the request sets its own.
     const calibrated = await calibratedFor(models.judge!);

@@ -1,3 +1,4 @@
+import { saveNote } from "@/db/queries/debate-notes";
 import { publish } from "../events";
 import type { DebateContext } from "../types";
 import { embed } from "./embed";
@@ -55,8 +56,10 @@ export function debateContext(scope: RunScope, claim: Loaded["claim"]): DebateCo
       if (!kept)
         throw new Error(`protocol "${scope.protocol.name}" wrote a note "${name}" it does not declare in \`notes\``);
       const checked = kept.schema.parse(value);
-      await kept.save(scope.db, scope.debateId, checked);
-      publish(scope.debateId, { type: "note", name, value: checked });
+      const key = kept.key(checked as never);
+      // The engine stores it (the generic notes table), so a protocol never touches the database.
+      await saveNote(scope.db, { debateId: scope.debateId, kind: name, key, value: checked });
+      publish(scope.debateId, { type: "note", name, key, value: checked });
     },
   };
 }

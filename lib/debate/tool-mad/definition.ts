@@ -34,6 +34,7 @@ export const toolMadDefinition: MethodDefinition = {
   input: "claim",
   labels: {
     ...ALL_LABELS,
+    schemes: { fever: "FEVER", faviq: "FaVIQ", averitec: "AVeriTeC", radar: "RADAR" },
     words: {
       SUPPORTS: "Supported by the evidence",
       REFUTES: "Refuted by the evidence",
