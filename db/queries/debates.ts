@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import * as s from "@/db/schema";
 import type { DebateEvidence, MatchDecision } from "../types";
