@@ -179,7 +179,7 @@ export interface paths {
         put?: never;
         /**
          * Compare methods on one claim
-         * @description Stores the claim once and queues one debate per method; each debate is read and followed like any other. Every debate counts against DEBATE_RATE_LIMIT, all admitted or none. Needs the scope `debate:start`.
+         * @description Matches the claim against earlier checks (earlierChecks, as for one debate), stores it once and queues one debate per method; each debate is read and followed like any other. Every debate counts against DEBATE_RATE_LIMIT, all admitted or none. Needs the scope `debate:start`.
          */
         post: operations["startComparison"];
         delete?: never;
@@ -908,6 +908,12 @@ export interface components {
             models?: {
                 [key: string]: string;
             };
+            /**
+             * @description The claim is matched against earlier checks before anything is stored or spent, as on the form. When some match: `ask` (the default) starts nothing and answers 409 `claim_matched` (POST /api/v1/match shows them); `attach` attaches them all to the debate's evidence; `debate-anyway` starts without them. The choice is stored with the debate.
+             * @default ask
+             * @enum {string}
+             */
+            earlierChecks: "ask" | "attach" | "debate-anyway";
         };
         MatchClaim: {
             /** @example The city's new bridge cost twice what was promised. */
@@ -1514,8 +1520,7 @@ export interface components {
                 [key: string]: string;
             };
             evidenceMode: string;
-            /** @description See DebateViewExtras. */
-            domain: string | null;
+            extras: components["schemas"]["DebateViewExtras"];
             error: string | null;
             /** @description ISO 8601, or null. */
             createdAt: string | null;
@@ -1620,23 +1625,11 @@ export interface components {
                 } | null;
                 error: string | null;
             }[];
-            /** @description RADAR's early-stopping checkpoints (the `note` events, stored). */
-            checkpoints: {
-                after: string;
-                round: number;
-                pStop: number | null;
-                pContinue: number | null;
-                stopMargin: number | null;
-                labelProbs: {
-                    [key: string]: number;
-                } | null;
-                confidence: number | null;
-                verdict: string | null;
-                tauS: number | null;
-                tauV: number | null;
-                decision: string;
-                scoringMethod: string | null;
-                tokensSoFar: number | null;
+            /** @description The method's own records (the `note` events, stored; RADAR's early-stopping checkpoints). */
+            notes: {
+                kind: string;
+                key: string;
+                value: unknown;
             }[];
             verdict: {
                 label: string;
@@ -1660,6 +1653,10 @@ export interface components {
                 costUsd: number | null;
                 unpricedCalls: number;
             };
+        };
+        /** @description What a method reads from its own steps for the page, its own fields (RADAR: `domain`, the field a domain expert speaks for; null until known). */
+        DebateViewExtras: {
+            [key: string]: unknown;
         };
         /** @description A passage of the debate's evidence pool. */
         DebateEvidence: {
@@ -1770,7 +1767,10 @@ export interface components {
         } | {
             /** @constant */
             type: "note";
+            /** @description The note's kind, declared by the method. */
             name: string;
+            /** @description Its identity within the debate: a note with the same name and key replaces it. */
+            key: string;
             /** @description The record; its shape is the method's (RADAR's checkpoint: after, round, pStop ...). */
             value: unknown;
         } | {
@@ -1851,11 +1851,6 @@ export interface components {
                     [key: string]: unknown;
                 };
             }[];
-        };
-        /** @description What a method reads from its own steps for the page. */
-        DebateViewExtras: {
-            /** @description The field a domain expert speaks for (RADAR's four-agent variant); null until known. */
-            domain?: string | null;
         };
         DebateStreamRevoked: {
             /** @description What happened, in a sentence. */
@@ -3425,14 +3420,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The Idempotency-Key was used with another request in the last 24 hours, or its first request is still running (retry after Retry-After). */
+            /** @description Earlier checks of the claim matched and earlierChecks was `ask` (code `claim_matched`), or the Idempotency-Key was used with another request (`idempotency_conflict`). */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -14,6 +14,7 @@ import {
   releaseClaim,
 } from "./debate-run";
 import { addDebateEvidence, beginTurn, failTurn, finishTurn, insertStepTurn } from "./debate-steps";
+import { saveNote } from "./debate-notes";
 
 /**
  * Everything a debate's run keeps, in one object: the engine's run store (its type,
@@ -38,5 +39,6 @@ export const debateRunStore = {
   failTurn,
   insertStepTurn,
   addDebateEvidence,
+  saveNote,
   completeWithVerdict,
 };

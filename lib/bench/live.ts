@@ -4,6 +4,7 @@ import path from "node:path";
 import type { Database } from "@/db/client";
 import { claimIndexSize } from "@/db/queries/claim-index";
 import { createLiveSession } from "@/db/queries/live";
+import { DEFAULT_METHOD } from "@/lib/debate/methods";
 import { scorerFor } from "@/lib/checkworthy";
 import { importFactChecks } from "@/lib/matching/import/run";
 import { indexEmbedder } from "@/lib/matching/store";
@@ -212,7 +213,7 @@ export async function runLiveBench(
       const subset = Number.isFinite(speed) ? lines.filter((l) => l.atMs / speed <= pacedSeconds * 1000) : lines;
       const session = await createLiveSession(db, {
         title: `bench live ${name}`,
-        method: "radar",
+        method: DEFAULT_METHOD,
         threshold: scorerFor("offline").threshold,
       });
       const board = connectBoard(db, session.id);

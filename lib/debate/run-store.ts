@@ -19,7 +19,7 @@ import type { CallRecord, DebateEvidence, VerdictRecord } from "@/db/types";
  *   passages added to the pool;
  * - the end: the verdict (and a panel's ballots) with the debate marked completed.
  *
- * RADAR's checkpoints are a method's notes and go through lib/debate/radar/notes.ts.
+ * - a method's notes (RADAR's checkpoints): kept by kind and key, the same key again replacing it.
  */
 
 type Db = Database;
@@ -118,6 +118,10 @@ export type RunStore = {
   ): Promise<void>;
   insertStepTurn(db: Db, t: StepRow): Promise<void>;
   addDebateEvidence(db: Db, debateId: string, evidence: readonly DebateEvidence[]): Promise<void>;
+  saveNote(
+    db: Db,
+    note: { debateId: string; kind: string; key: string; value: Record<string, unknown> },
+  ): Promise<void>;
   // The end.
   completeWithVerdict(
     db: Pick<Db, "execute">,

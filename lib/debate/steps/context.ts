@@ -1,5 +1,5 @@
-import { saveNote } from "@/db/queries/debate-notes";
 import { publish } from "../events";
+import { runStore } from "../run-store";
 import type { DebateContext } from "../types";
 import { embed } from "./embed";
 import { speak, speakJson, speakScored } from "./model-turn";
@@ -58,7 +58,7 @@ export function debateContext(scope: RunScope, claim: Loaded["claim"]): DebateCo
       const checked = kept.schema.parse(value);
       const key = kept.key(checked as never);
       // The engine stores it (the generic notes table), so a protocol never touches the database.
-      await saveNote(scope.db, { debateId: scope.debateId, kind: name, key, value: checked });
+      await runStore().saveNote(scope.db, { debateId: scope.debateId, kind: name, key, value: checked });
       publish(scope.debateId, { type: "note", name, key, value: checked });
     },
   };
