@@ -82,7 +82,7 @@ describe(`HTTP conventions on every /api/v1 answer (${backend})`, () => {
       const res = await callApi({
         method: "PATCH",
         path,
-        params: { id: seeded[0]!, slug: "no-such-fact-check" },
+        params: { id: seeded[0]!, slug: "no-such-fact-check", card: seeded[0]! },
         token: admin,
       });
       const allow = ENDPOINTS.filter((e) => e.path === path).map((e) => e.method);
@@ -97,7 +97,7 @@ describe(`HTTP conventions on every /api/v1 answer (${backend})`, () => {
       const options = await callApi({
         method: "OPTIONS",
         path,
-        params: { id: seeded[0]!, slug: "no-such-fact-check" },
+        params: { id: seeded[0]!, slug: "no-such-fact-check", card: seeded[0]! },
         token: admin,
       });
       expect(options.status).toBe(204);

@@ -6,6 +6,8 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { createLiveSession } from "@/db/queries/live";
+import { receiveLines } from "@/lib/live/service";
 import type { DbHandle } from "@/db/client";
 import * as s from "@/db/schema";
 import { createUser } from "@/db/queries/users";
@@ -50,6 +52,8 @@ let finishedForFactCheck = "";
 let spareTokenId = "";
 let webhookId = "";
 let ingestJobId = "";
+let liveSessionId = "";
+let liveCardId = "";
 const CLAIM = "Elena Marsh's charity auction raised $2.4 million for flood relief in 2019.";
 const EVIDENCE =
   "Elena Marsh hosted a charity auction in 2019 that raised $2.4 million.\n\nThe money from the 2019 auction went to the city's children's hospital.";
@@ -174,6 +178,13 @@ beforeAll(async () => {
       { corpus: "newsroom", source: "t", kind: "records" },
     )
   ).jobId;
+  // A live session with one card (threshold 0: every sentence becomes one) for the live desk's operations.
+  liveSessionId = (await createLiveSession(h.db, { title: "Conformance", method: "radar", threshold: 0 })).id;
+  liveCardId = (
+    await receiveLines({ db: h.db }, liveSessionId, [
+      { lineId: "l1", speaker: "MARSH", text: "We raised 2.4 million dollars in 2024.", atMs: 0 },
+    ])
+  ).cards[0]!.id;
   comparisonId = (
     await createComparison(h.db, {
       claim: CLAIM,
@@ -378,6 +389,7 @@ function goodRequest(operationId: string): Omit<ApiCall, "method" | "path"> {
         claim: CLAIM,
         corpus: "newsroom",
         methods: [{ method: "radar" }, { method: "radar", preset: "radar-three-agent" }],
+        earlierChecks: "debate-anyway",
       },
     },
     listEvalRuns: { query: { limit: "5" } },
@@ -424,6 +436,14 @@ function goodRequest(operationId: string): Omit<ApiCall, "method" | "path"> {
     createWebhook: { body: { url: "http://127.0.0.1:9/conformance", events: ["debate.finished"], active: false } },
     readWebhook: { params: { id: webhookId } },
     deleteWebhook: { params: { id: webhookId } },
+    createLiveSession: { body: { title: "Conformance: another event" } },
+    pushLiveLines: {
+      params: { id: liveSessionId },
+      body: { lines: [{ id: "l2", speaker: "MARSH", text: "Unemployment fell by 3 percent.", at: 1000 }] },
+    },
+    readLiveSession: { params: { id: liveSessionId } },
+    liveSessionEvents: { params: { id: liveSessionId } },
+    actOnLiveCard: { params: { id: liveSessionId, card: liveCardId }, body: { action: "dismiss" } },
   };
   const r = examples[operationId];
   if (!r) throw new Error(`Add a good request for the operation "${operationId}" to this test.`);
