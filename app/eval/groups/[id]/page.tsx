@@ -21,7 +21,7 @@ export default async function EvalGroupPage({ params }: { params: Promise<{ id: 
   if (!(await evalReportAllowed(db, principal))) {
     return (
       <div className="space-y-6">
-        <GroupHeading lb={lb} />
+        <GroupHeading group={lb.group} methods={lb.rows.length} claims={lb.claims} dataset={lb.dataset} />
         <p className="max-w-3xl rounded-md bg-amber-50 p-3 text-sm text-amber-900" data-testid="results-hidden">
           {BLIND_EVAL_REFUSAL}
         </p>
@@ -44,7 +44,7 @@ export default async function EvalGroupPage({ params }: { params: Promise<{ id: 
   return (
     <div className="space-y-8">
       <header className="space-y-2">
-        <GroupHeading lb={lb} />
+        <GroupHeading group={lb.group} methods={lb.rows.length} claims={lb.claims} dataset={lb.dataset} />
         <p className="max-w-3xl rounded-lg bg-white p-3 text-base" data-testid="verdict">
           {bestSentence(lb)}
         </p>
@@ -114,13 +114,16 @@ export default async function EvalGroupPage({ params }: { params: Promise<{ id: 
   );
 }
 
-/** Where the comparison sits and what it compared, shown whether or not the viewer may see the results. */
-function GroupHeading({ lb }: { lb: { group: string; rows: unknown[]; claims: number; dataset: string | null } }) {
+/**
+ * Where the comparison sits and what it compared, shown whether or not the viewer may see the
+ * results: it takes only those four values, never the report, so a refused viewer's page carries none of it.
+ */
+function GroupHeading(p: { group: string; methods: number; claims: number; dataset: string | null }) {
   return (
     <>
-      <Breadcrumbs trail={[{ href: "/eval", label: "Evaluation" }]} here={`methods compared ${lb.group.slice(0, 8)}`} />
+      <Breadcrumbs trail={[{ href: "/eval", label: "Evaluation" }]} here={`methods compared ${p.group.slice(0, 8)}`} />
       <h1 className="text-2xl font-semibold tracking-tight [overflow-wrap:anywhere]">
-        {lb.rows.length} methods on the same {lb.claims} claims of {lb.dataset ?? "a dataset"}
+        {p.methods} methods on the same {p.claims} claims of {p.dataset ?? "a dataset"}
       </h1>
     </>
   );
