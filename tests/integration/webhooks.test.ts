@@ -399,9 +399,19 @@ describe(`webhooks (${backend}, ${backend === "postgres" ? "pg-boss" : "in-proce
       token: apiToken,
     });
     expect(read.status).toBe(200);
-    const apiEnsemble = ((await read.json()) as { ensemble: { pending: number; noMajority: boolean } }).ensemble;
+    const apiRead = (await read.json()) as {
+      ensemble: { pending: number; noMajority: boolean };
+      members: Array<{ debate: { id: string }; verdict: { reason: string | null } | null }>;
+    };
+    const apiEnsemble = apiRead.ensemble;
     expect(apiEnsemble).toMatchObject({ method: "majority", pending: 0, tie: true });
     expect(event.data.comparison.ensemble).toEqual(apiEnsemble);
+    // Each method's reason reads the same in the API as in the delivery: one sentence, no [E1] markers.
+    const webhookReasons = event.data.comparison.debates.map(
+      (d: { id: string; verdict: { reason: string | null } }) => [d.id, d.verdict.reason],
+    );
+    expect(apiRead.members.map((m) => [m.debate.id, m.verdict?.reason ?? null])).toEqual(webhookReasons);
+    for (const [, reason] of webhookReasons) expect(reason).not.toMatch(/\[E\d+\]/);
   });
 
   it("a correction reaches its receiver as the document describes it", async () => {

@@ -5,7 +5,7 @@ import { debateVisibility, seesEverything, settledAmong, viewerPolicy } from "@/
 import { ensembleJson, ensembleJsonSchema } from "@/lib/compare/ensemble-json";
 import { getComparisonView, listComparisons } from "@/lib/compare/view";
 import { comparisonForViewer } from "@/lib/compare/visible";
-import { PRODUCT_LABELS, productLabelOf } from "@/lib/debate/methods";
+import { PRODUCT_LABELS, peopleVerdict, productLabelOf } from "@/lib/debate/methods";
 import { apiUrl } from "../absolute-url";
 import { ApiError, endpoint } from "../endpoint";
 import { debateLinks, linksSchema, uuidParam } from "./common";
@@ -97,7 +97,8 @@ export const readComparison = endpoint({
               product: m.verdict.productLabel,
               label: m.verdict.label,
               confidence: m.verdict.confidence,
-              reason: m.verdict.reason,
+              // One plain sentence without citation markers, as the debate read and the webhooks give it.
+              reason: peopleVerdict(m.protocol, m.verdict).reason,
             }
           : null,
         verdictHidden: judgeHidden.has(m.debateId),
