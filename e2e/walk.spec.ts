@@ -71,9 +71,9 @@ test("a rating chosen on the scale is the one readers see; double-clicking Publi
   await ed.goto(edit);
   await ed.getByTestId("move-submit").dblclick();
   await expect(ed.getByTestId("fact-check-state")).toHaveText("in review");
-  // The author may not approve their own.
-  await ed.getByTestId("move-publish").click();
-  await expect(ed.getByText(/another editor/).first()).toBeVisible();
+  // The author may not approve their own: no button that is refused when clicked, but who must act.
+  await expect(ed.getByTestId("move-publish")).toHaveCount(0);
+  await expect(ed.getByTestId("approval-wait")).toContainText("Another editor must approve this");
   await ed.reload();
   await expect(ed.getByTestId("fact-check-state")).toHaveText("in review");
 

@@ -8,3 +8,14 @@ export function usdWords(usd: number, { short = false }: { short?: boolean } = {
   if (usd === 0) return short ? "$0 (local or self-hosted)" : FREE_WORDS;
   return `$${usd.toFixed(4)}`;
 }
+
+/**
+ * A dollar amount in a table, with two significant digits below a dollar: a per-claim cost of
+ * $0.00042 reads as that, not as "$0.00000" (fixed decimals hid every cost under half a cent).
+ */
+export function usdAmount(usd: number | null | undefined): string {
+  if (usd === null || usd === undefined) return "—";
+  if (usd === 0) return "$0";
+  if (Math.abs(usd) >= 0.1) return `$${usd.toFixed(2)}`;
+  return `$${usd.toLocaleString("en-US", { maximumSignificantDigits: 2 })}`;
+}

@@ -1,9 +1,15 @@
 import { heat } from "@/lib/eval/view";
 import { plural } from "@/lib/plural";
+import { verdictInWords } from "@/lib/debate/methods";
 import type { CalibrationResult } from "@/lib/eval/calibrate";
 import { extent, type SummaryWithCI } from "@/lib/eval/metrics";
 
 const pct = (x: number | null | undefined) => (x === null || x === undefined ? "—" : `${(x * 100).toFixed(1)}`);
+
+/** A class as people read it: the product scale's words, never the upper-case code. */
+export function classWords(label: string): string {
+  return label === "UNPARSED" ? "Could not be read" : verdictInWords("", label).head;
+}
 
 /** Rows gold, columns predicted (UNPARSED its own column); shade = share of the gold row. */
 export function ConfusionHeatmap({ metrics, labels }: { metrics: SummaryWithCI; labels: readonly string[] }) {
@@ -19,7 +25,7 @@ export function ConfusionHeatmap({ metrics, labels }: { metrics: SummaryWithCI; 
             <th className="p-1" />
             {cols.map((c) => (
               <th key={c} scope="col" className="p-1 font-medium">
-                {c}
+                {classWords(c)}
               </th>
             ))}
           </tr>
@@ -31,7 +37,7 @@ export function ConfusionHeatmap({ metrics, labels }: { metrics: SummaryWithCI; 
             return (
               <tr key={g}>
                 <th scope="row" className="p-1 text-right font-medium">
-                  {g}
+                  {classWords(g)}
                 </th>
                 {cols.map((c) => {
                   const cell = row[c]!;
@@ -41,7 +47,7 @@ export function ConfusionHeatmap({ metrics, labels }: { metrics: SummaryWithCI; 
                       key={c}
                       className="h-14 w-14 border border-white p-1 text-center tabular-nums sm:w-20"
                       style={heat(share)}
-                      title={`${cell.value} of ${total} ${g} claims`}
+                      title={`${cell.value} of ${total} claims rated ${classWords(g)}`}
                     >
                       <div className="text-sm font-semibold">{cell.value}</div>
                       {/* Full strength: faded text on the heat colours fell below 4.5:1 contrast. */}
@@ -84,7 +90,7 @@ export function ClassBars({ metrics, labels }: { metrics: SummaryWithCI; labels:
         return (
           <g key={l} transform={`translate(0, ${gi * groupH})`}>
             <text x={0} y={rowH * 1.8} fontSize={11} fontWeight={600}>
-              {l}
+              {classWords(l)}
             </text>
             {kinds.map(([k, color], ki) => {
               const w = c[k];

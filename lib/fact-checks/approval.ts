@@ -32,6 +32,15 @@ export function hasPendingCorrection(fc: Pick<FactCheckRow, "state" | "currentVe
   return PUBLIC_STATES.includes(fc.state) && fc.publishedVersion !== null && fc.currentVersion > fc.publishedVersion;
 }
 
+/**
+ * Whether `meId` wrote any of the text waiting for approval (`authors`: who wrote each version since
+ * readers last saw one). Such a person may not approve it: `decide` refuses them, and the edit page
+ * does not offer them the button.
+ */
+export function wroteWaitingText(authors: readonly string[], meId: string): boolean {
+  return authors.includes(meId);
+}
+
 export async function decide(
   tx: Executor,
   fc: FactCheckRow,
@@ -55,7 +64,7 @@ export async function decide(
   }
   // approve: the text waiting (in review, or a pending correction) is approved by someone who wrote
   // none of it since the last publication, whatever the setting says now.
-  if ((await authorsAfter(tx, fc.id, fc.publishedVersion ?? 0)).includes(me.id))
+  if (wroteWaitingText(await authorsAfter(tx, fc.id, fc.publishedVersion ?? 0), me.id))
     return {
       kind: "refused",
       message:

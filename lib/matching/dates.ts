@@ -3,8 +3,9 @@ import type { ClaimMatch } from "./types";
 const day = (iso: string) => iso.slice(0, 10);
 
 /**
- * The two dates the date window compared, as they were found: a check without the claim's date is
- * compared by the day it was checked, and a claim given no date by the one year its text names.
+ * The two dates as they were found: a check without the claim's date shows the day it was checked
+ * (never compared: the date window needs the claim's own date), and a claim given no date the one
+ * year its text names.
  * Said the same on pages and in the CLI, so a "far apart" warning never follows "no date".
  */
 export function datesCompared(m: Pick<ClaimMatch, "claimDate" | "reviewDate" | "queryDate">, yourDate?: string | null) {

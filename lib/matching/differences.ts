@@ -18,14 +18,18 @@ function months(text: string): string[] {
   return [...new Set([...text.matchAll(MONTHS)].map((m) => m[0].replace(/\s+/g, " ")))];
 }
 
-/** Names as written, each with its type when the recogniser gives one. */
-async function typedNames(text: string): Promise<Map<string, EntityType | null>> {
-  // A month is a date, said under "Dates", not a name.
-  const out = new Map<string, EntityType | null>(
-    names(text)
-      .filter((n) => !new RegExp(`^${MONTHS.source}$`, "u").test(n))
-      .map((n) => [n, null]),
-  );
+/** Words capitalised for what they are, not because they name someone or somewhere. */
+const CALENDAR =
+  /^(Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|January|February|March|April|May|June|July|August|September|October|November|December)$/u;
+
+/** True when `at` begins a sentence: the text's start, or after a full stop, ! or ? (and any closing quote). */
+const sentenceStart = (text: string, at: number) => /(^|[.!?]["'”’)]*\s+)$/u.test(text.slice(0, at));
+
+/**
+ * Names as written, each with its type when the recogniser gives one; `doubtful` holds the
+ * sentence-start words left out, which still count as shared when the other text names them.
+ */
+async function typedNames(text: string): Promise<{ names: Map<string, EntityType | null>; doubtful: string[] }> {
   const tokens = await ruleNer().recognise(text);
   const spans: Array<{ start: number; end: number; type: EntityType }> = [];
   for (const t of tokens) {
@@ -34,11 +38,27 @@ async function typedNames(text: string): Promise<Map<string, EntityType | null>>
     if (t.tag.startsWith("I-") && last && last.type === type) last.end = t.end;
     else spans.push({ start: t.start, end: t.end, type });
   }
+  // A sentence's first word is capitalised whatever it is ("Every", "Insiders"): it counts as a name
+  // only when the recogniser types it as a person or place. Weekdays and months are capitalised too
+  // but are dates (months are said under "Dates"), never a name.
+  const out = new Map<string, EntityType | null>();
+  const doubtful: string[] = [];
+  for (const n of names(text)) {
+    let words = n.split(/\s+/u);
+    const at = text.indexOf(n);
+    if (at >= 0 && sentenceStart(text, at)) {
+      const typed = spans.some((sp) => sp.start <= at && sp.end > at && (sp.type === "PER" || sp.type === "LOC"));
+      if (!typed) doubtful.push(...words.splice(0, 1));
+    }
+    words = words.filter((w) => !CALENDAR.test(w));
+    const kept = words.join(" ");
+    if (kept.length >= 3) out.set(kept, null);
+  }
   for (const s of spans) {
     const span = text.slice(s.start, s.end).replace(/[.,;:!?]+$/u, "");
     for (const n of out.keys()) if (n === span || n.includes(span) || span.includes(n)) out.set(n, s.type);
   }
-  return out;
+  return { names: out, doubtful };
 }
 
 /** A name's words, lower-cased, possessives and a leading article dropped: "Paris's Eiffel Tower" → paris, eiffel, tower. */
@@ -89,8 +109,9 @@ function wordsOnlyIn(a: string, b: string): string[] {
 /** What differs between the incoming claim and a stored one, in words; empty when nothing does. */
 export async function matchDifferences(incoming: string, stored: string): Promise<string[]> {
   const [a, b] = await Promise.all([typedNames(incoming), typedNames(stored)]);
-  const onlyIn = (x: Map<string, EntityType | null>, y: Map<string, EntityType | null>) =>
-    [...x].filter(([n]) => ![...y.keys()].some((m) => related(n, m)));
+  // "Marsh raised…" opening a sentence still shares Marsh with "Elena Marsh" in the other text.
+  const onlyIn = (x: Awaited<ReturnType<typeof typedNames>>, y: Awaited<ReturnType<typeof typedNames>>) =>
+    [...x.names].filter(([n]) => ![...y.names.keys(), ...y.doubtful].some((m) => related(n, m)));
   const aOnly = onlyIn(a, b);
   const bOnly = onlyIn(b, a);
   const of = (xs: Array<[string, EntityType | null]>, want: (t: EntityType | null) => boolean) =>

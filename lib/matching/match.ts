@@ -76,10 +76,14 @@ function incomingDate(text: string, given: Date | null | undefined): MatchReport
   return null;
 }
 
-function outside(queryDate: MatchReport["queryDate"], m: Pick<ClaimMatch, "claimDate" | "reviewDate">, days: number) {
-  const stored = m.claimDate ?? m.reviewDate;
-  if (!queryDate || !stored) return false;
-  return Math.abs(new Date(stored).getTime() - new Date(queryDate.date).getTime()) > days * 86_400_000;
+/**
+ * Whether the two claims' dates are further apart than the window. Only a claim's own date counts:
+ * the day a check was published is not when its claim was made, and a page that says "their claim's
+ * date is unknown" must not then say "the two dates are far apart".
+ */
+export function outside(queryDate: MatchReport["queryDate"], m: Pick<ClaimMatch, "claimDate">, days: number) {
+  if (!queryDate || !m.claimDate) return false;
+  return Math.abs(new Date(m.claimDate).getTime() - new Date(queryDate.date).getTime()) > days * 86_400_000;
 }
 
 export async function matchClaimReport(

@@ -3,6 +3,7 @@ import { TableHead } from "@/components/ui/table-head";
 import { Breadcrumbs } from "@/components/ui/breadcrumbs";
 import Link from "next/link";
 import { plural } from "@/lib/plural";
+import { usdAmount } from "@/lib/cost-words";
 import { notFound } from "next/navigation";
 import { getDb } from "@/db/client";
 import { pageReadDebates } from "@/lib/auth/server";
@@ -16,7 +17,7 @@ import { evalReportAllowed, BLIND_EVAL_REFUSAL } from "@/lib/export/scope";
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Evaluation run" };
 
-const pct = (x: number | null | undefined) => (x === null || x === undefined ? "—" : (x * 100).toFixed(1));
+const pct = (x: number | null | undefined) => (x === null || x === undefined ? "—" : `${(x * 100).toFixed(1)}%`);
 const ci = (w: { value: number | null; ci: { low: number; high: number } | null }) => (
   <>
     <span className="font-semibold">{pct(w.value)}</span>
@@ -223,10 +224,10 @@ export default async function EvalRunPage({ params }: { params: Promise<{ id: st
               ))}
               <tr className="border-t border-black/10">
                 <td className="p-1 pr-2 sm:pr-4">cost (USD)</td>
-                <td className="p-1 pr-2 sm:pr-4 text-right">{c.cost_usd ? c.cost_usd.mean?.toFixed(5) : "unknown"}</td>
-                <td className="p-1 pr-2 sm:pr-4 text-right">{c.cost_usd?.median?.toFixed(5) ?? "—"}</td>
-                <td className="p-1 pr-2 sm:pr-4 text-right">{c.cost_usd?.p95?.toFixed(5) ?? "—"}</td>
-                <td className="p-1 text-right">{c.cost_usd ? c.cost_usd.total.toFixed(4) : "—"}</td>
+                <td className="p-1 pr-2 sm:pr-4 text-right">{c.cost_usd ? usdAmount(c.cost_usd.mean) : "unknown"}</td>
+                <td className="p-1 pr-2 sm:pr-4 text-right">{usdAmount(c.cost_usd?.median)}</td>
+                <td className="p-1 pr-2 sm:pr-4 text-right">{usdAmount(c.cost_usd?.p95)}</td>
+                <td className="p-1 text-right">{usdAmount(c.cost_usd?.total)}</td>
               </tr>
             </tbody>
           </table>

@@ -7,7 +7,7 @@ import { pagePermission } from "@/lib/auth/server";
 import { TEXTUAL_RATING_SUGGESTIONS } from "@/lib/fact-checks/input";
 import { SLUG_SHAPE } from "@/lib/fact-checks/slug";
 import { citableItems, loadSource, sourceForViewer } from "@/lib/fact-checks/source";
-import { hasPendingCorrection } from "@/lib/fact-checks/approval";
+import { hasPendingCorrection, wroteWaitingText } from "@/lib/fact-checks/approval";
 import { words } from "@/lib/fact-checks/workflow";
 import { AiVerdicts } from "@/components/fact-checks/ai-verdicts";
 import { EditorForm, MoveButton } from "@/components/fact-checks/editor-form";
@@ -44,7 +44,10 @@ export default async function EditFactCheckPage({
   const current = versions.find((v) => v.version === fc.currentVersion)!;
   const published = fc.state === "published" || fc.state === "corrected";
   const sincePublished = versions.filter((v) => v.version > (fc.publishedVersion ?? 0));
-  const wroteIt = sincePublished.some((v) => v.createdBy === me.id);
+  const wroteIt = wroteWaitingText(
+    sincePublished.map((v) => v.createdBy).filter((x): x is string => x !== null),
+    me.id,
+  );
   const pendingCorrection = hasPendingCorrection(fc);
   const moves = nextMoves({
     state: fc.state,
@@ -88,6 +91,12 @@ export default async function EditFactCheckPage({
         {moves.map((m) => (
           <MoveButton key={m.label} id={fc.id} seenVersion={fc.currentVersion} {...m} />
         ))}
+        {wroteIt && (fc.state === "in-review" || pendingCorrection) ? (
+          <p className="text-sm text-black/70" data-testid="approval-wait">
+            Another editor must approve this: you wrote part of{" "}
+            {pendingCorrection ? `this correction (readers still see version ${fc.publishedVersion})` : "this version"}.
+          </p>
+        ) : null}
         {published && !pendingCorrection ? (
           <p className="text-sm text-black/70">
             Published. A published fact-check is never edited in place: change it below with a correction, whose note
@@ -164,21 +173,19 @@ function nextMoves({
             { move: "submit" as const, label: "Ask for a review first" },
           ]),
     );
-  if (state === "in-review")
+  // The service refuses an approval from someone who wrote part of the waiting text, so they are not
+  // offered the button (it only ever failed when clicked): they are told who must act instead.
+  if (state === "in-review" && !wroteIt)
     moves.push({
       move: "publish",
       label: "Approve and publish",
-      note: wroteIt
-        ? "You wrote part of this version, so another editor must approve it."
-        : "Approving publishes the version below under the newsroom's name.",
+      note: "Approving publishes the version below under the newsroom's name.",
     });
-  if (pendingCorrection)
+  if (pendingCorrection && !wroteIt)
     moves.push({
       move: "publish",
       label: "Approve the correction",
-      note: wroteIt
-        ? `Readers still see version ${readersSee}: you wrote part of this correction, so another editor must approve it.`
-        : `Readers still see version ${readersSee}. Approving publishes the correction below with its note.`,
+      note: `Readers still see version ${readersSee}. Approving publishes the correction below with its note.`,
     });
   return moves;
 }
