@@ -82,4 +82,25 @@ describe("the OpenAPI document's HTTP conventions", () => {
     for (const p of ["/api/v1/debates", "/api/v1/comparisons", "/api/v1/eval-runs"])
       expect(cursor(p)).toContain("cursor");
   });
+
+  it("takes an Idempotency-Key on every POST that creates or spends; the others say why they need none", () => {
+    // Safe to repeat as they are: a second stop or resume of the same debate is a 409 and pays
+    // nothing; matching reads; a line already received is recognised by its own id.
+    const safeAsTheyAre: Record<string, string> = {
+      stopDebate: "a second stop finds the debate not running (409)",
+      resumeDebate: "a second resume finds the debate running (409)",
+      matchClaim: "reads earlier checks, creates nothing",
+      pushLiveLines: "each line carries its own id; a repeated id is answered as a duplicate",
+    };
+    const posts = ENDPOINTS.filter((e) => e.method === "POST");
+    const without = posts.filter((e) => !e.idempotent).map((e) => e.id);
+    expect(without.sort()).toEqual(Object.keys(safeAsTheyAre).sort());
+    for (const e of posts.filter((e) => e.idempotent && !e.rawBody)) {
+      const params = op(e.path, "post").parameters ?? [];
+      expect(
+        params.map((p) => p.name),
+        e.id,
+      ).toContain("Idempotency-Key");
+    }
+  });
 });

@@ -88,6 +88,7 @@ export const createLive = endpoint({
         description: "Sentences scoring at or above it become cards; the scorer's own threshold when left out.",
       }),
   }).meta({ id: "CreateLiveSession" }),
+  idempotent: true,
   responses: { 201: { description: "The session.", schema: sessionSchema } },
   async handle({ db, principal, body }) {
     const me = demand(principal, "debate:start");
@@ -217,6 +218,8 @@ export const actOnCard = endpoint({
   body: strictObject({
     action: z.enum(CARD_ACTIONS, { error: `action must be one of: ${CARD_ACTIONS.join(", ")}` }),
   }).meta({ id: "LiveCardAction" }),
+  // `debate` starts (and pays for) a debate: a retry with the same key answers the first result.
+  idempotent: true,
   responses: {
     200: { description: "The card as changed.", schema: cardSchema },
     409: { description: "Not possible on this card now.", schema: z.unknown() },
