@@ -176,7 +176,9 @@ describe(`the small model on this server, from /welcome (${backend})`, () => {
     expect(shown?.error).toContain("Start it again");
 
     const again = await startLocalModelSetup(h.db, { preset: "tiny", presets: preset("again.gguf", SHA) });
-    expect(again).toMatchObject({ phase: "downloading", received: 0 });
+    // Downloading again (how far it got by the time the answer is read depends on the machine; the
+    // request below to the new file's address shows it is a new download, not the dead one's row).
+    expect(again).toMatchObject({ phase: "downloading" });
     await until("its first half", async () => ((await localSetupState(h.db))?.received === HALF ? true : undefined));
     release();
     await until("the second download", async () =>
