@@ -1,5 +1,6 @@
 import type { Database } from "@/db/client";
 import { debateRunStore } from "@/db/queries/debate-run-store";
+import type { finishTurn as finishTurnRow, insertStepTurn as insertStepTurnRow } from "@/db/queries/debate-steps";
 import type { DebateStatus } from "@/db/schema";
 import type { claims, debateEvidence, debates, turns } from "@/db/schema";
 import type { CallRecord, DebateEvidence, VerdictRecord } from "@/db/types";
@@ -34,35 +35,11 @@ export type RunSnapshot = {
   turns: Array<typeof turns.$inferSelect>;
 };
 
-/** A finished model turn's stored fields. */
-export type FinishedTurn = {
-  content: string;
-  promptTokens: number;
-  completionTokens: number;
-  costUsd: number | null;
-  latencyMs: number;
-  citations: number[];
-  scores?: Record<string, unknown> | null;
-  metadata?: Record<string, unknown> | null;
-};
+/** A finished model turn's stored fields: the database's own parameter, not a second copy of it. */
+export type FinishedTurn = Parameters<typeof finishTurnRow>[3];
 
 /** A step that calls no model, written whole. */
-export type StepRow = {
-  debateId: string;
-  seq: number;
-  round: number;
-  phase: string;
-  role: string;
-  kind: string;
-  model: string | null;
-  status: "completed" | "failed";
-  content: string;
-  latencyMs: number;
-  startedAt: Date;
-  finishedAt: Date;
-  metadata: Record<string, unknown>;
-  error: string | null;
-};
+export type StepRow = Parameters<typeof insertStepTurnRow>[1];
 
 export type RunStore = {
   // The lease.
