@@ -9,8 +9,8 @@
 //   4. no import circles (type-only imports do not count: they vanish at run time);
 //   5. nothing but the method registries imports a method's folder (lib/debate/<method>/ or its
 //      views in components/debate/<method>/), types included: shared code asks the registries, so
-//      a new method is its folder and one line in each registry. Files that still do are listed in
-//      KNOWN_METHOD_IMPORTERS while they are moved; the check fails once a listed file is clean.
+//      a new method is its folder and one line in the list. No exceptions: what evaluation or a
+//      benchmark needs of a method, the method's protocol offers (lib/debate/capabilities.ts).
 // Exits 1 naming each broken rule with the files involved, so the fix is a search away.
 // `node scripts/check-deps.mjs [root]` checks another tree (the unit test's fixtures).
 import fs from "node:fs";
@@ -117,18 +117,6 @@ const REGISTRIES = new Set([
   "lib/eval/presets.ts",
   "components/debate/method-views.tsx",
 ]);
-// Shared files that still import a method's folder, each while it is being moved behind a
-// registry; the check fails once a listed file no longer does, so the list cannot go stale.
-const KNOWN_METHOD_IMPORTERS = new Set([
-  "lib/eval/run.ts",
-  "lib/eval/run-scores.ts",
-  "lib/bench/event-relay.ts",
-  "lib/bench/ner.ts",
-  "lib/bench/debate.ts",
-  "lib/bench/protocols.ts",
-  "lib/bench/scale-db.ts",
-]);
-const methodImporters = new Set();
 
 const graph = new Map(files.map((f) => [f, importsOf(f)]));
 const problems = [];
@@ -148,23 +136,15 @@ for (const [file, imports] of graph) {
       );
     }
     if (to && !from && !REGISTRIES.has(file)) {
-      methodImporters.add(file);
-      if (!KNOWN_METHOD_IMPORTERS.has(file))
-        problems.push(
-          `only the method registries may import a method's folder (ask lib/debate/methods.ts, lib/debate/protocols.ts, lib/eval/presets.ts or components/debate/method-views.tsx)${typeOnly ? " [type-only]" : ""}: ${file} imports ${spec}`,
-        );
+      problems.push(
+        `only the method registries may import a method's folder (ask lib/debate/methods.ts, lib/debate/protocols.ts, lib/eval/presets.ts or components/debate/method-views.tsx; what a method offers beyond its run is a capability of its protocol, lib/debate/capabilities.ts)${typeOnly ? " [type-only]" : ""}: ${file} imports ${spec}`,
+      );
     }
     if (file.startsWith("lib/") && !file.startsWith("lib/cli/") && /^(app|components|lib\/cli)\//.test(target)) {
       problems.push(`lib/ must not import app/, components/ or lib/cli/: ${file} imports ${spec}`);
     }
   }
 }
-
-for (const file of KNOWN_METHOD_IMPORTERS)
-  if (known.has(file) && !methodImporters.has(file))
-    problems.push(
-      `${file} no longer imports a method's folder: remove it from KNOWN_METHOD_IMPORTERS in scripts/check-deps.mjs`,
-    );
 
 // Circles: strongly connected components of the run-time import graph (Tarjan, iterative enough for this tree).
 const runtime = new Map(
@@ -242,5 +222,5 @@ if (problems.length) {
   process.exit(1);
 }
 console.log(
-  `dependency rules hold in ${files.length} files: db/ below lib/ (types included), lib/ below app/ and the CLI, no method folder importing another, only the registries importing method folders${methodImporters.size ? ` (and ${methodImporters.size} shared files still listed in KNOWN_METHOD_IMPORTERS)` : ""}, no import circles.`,
+  `dependency rules hold in ${files.length} files: db/ below lib/ (types included), lib/ below app/ and the CLI, no method folder importing another, only the registries importing method folders, no import circles.`,
 );

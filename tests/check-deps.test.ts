@@ -110,4 +110,22 @@ describe("scripts/check-deps.mjs", () => {
     expect(r.out).not.toMatch(/methods\.ts imports|method-views\.tsx imports|fields\.tsx imports/);
     expect(r.out).toContain("2 dependency rule(s) broken");
   });
+
+  it("has no allow-list: evaluation and benchmark files importing a method's folder are refused like any shared file", () => {
+    // These paths were once allowed while they moved behind the registry; none is any longer.
+    const r = check(
+      tree({
+        "lib/debate/alpha/definition.ts": "export const alpha = 1;\nexport type AlphaConfig = { n: number };\n",
+        "lib/eval/run-scores.ts": 'import { alpha } from "@/lib/debate/alpha/definition";\nexport const a = alpha;\n',
+        "lib/eval/run.ts":
+          'import type { AlphaConfig } from "@/lib/debate/alpha/definition";\nexport const c = (x: AlphaConfig) => x;\n',
+        "lib/bench/ner.ts": 'import { alpha } from "../debate/alpha/definition";\nexport const n = alpha;\n',
+      }),
+    );
+    expect(r.status).toBe(1);
+    expect(r.out).toMatch(/only the method registries .*: lib\/eval\/run-scores\.ts imports/);
+    expect(r.out).toMatch(/only the method registries .*\[type-only\]: lib\/eval\/run\.ts imports/);
+    expect(r.out).toMatch(/only the method registries .*: lib\/bench\/ner\.ts imports/);
+    expect(r.out).toContain("3 dependency rule(s) broken");
+  });
 });

@@ -1,10 +1,9 @@
-import { DEFAULT_METHOD } from "@/lib/debate/methods";
 import { eq } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import * as s from "@/db/schema";
 import { createDebateRecord, debateTotals, loadDebate } from "@/db/queries/debates";
-import { radarConfigSchema, radarProtocol, type RadarConfig } from "@/lib/debate/radar/protocol";
-import { RADAR_VARIANTS } from "@/lib/debate/radar/variants";
+import { DEFAULT_METHOD, findMethod } from "@/lib/debate/methods";
+import { benchConfig, benchProtocol, type BenchConfig } from "./default-method";
 import { runDebate } from "@/lib/debate/runner";
 import { promptsHash } from "@/lib/prompts";
 import type { DebateEvidence } from "@/lib/debate/types";
@@ -35,14 +34,18 @@ const EVIDENCE: DebateEvidence[] = Array.from({ length: 20 }, (_, i) => ({
         : `Background passage ${i + 1}: reporting on sports charities, auctions and appeals in several years, with dates and figures.`,
 }));
 
-async function newDebate(db: Database, config: RadarConfig) {
+async function newDebate(db: Database, config: BenchConfig) {
   return createDebateRecord(db, {
     claim: { text: "The boxer sold his Olympic medal to help children in the 2022 war." },
     protocol: DEFAULT_METHOD,
     variant: config.variant,
     config,
-    models: Object.fromEntries(radarProtocol.roles(config).map((r) => [r, "openai:gpt-4o-mini"])),
-    promptsHash: promptsHash(radarProtocol.templates(config)),
+    models: Object.fromEntries(
+      benchProtocol()
+        .roles(config)
+        .map((r) => [r, "openai:gpt-4o-mini"]),
+    ),
+    promptsHash: promptsHash(benchProtocol().templates(config)),
     evidenceMode: "supplied",
     evidence: EVIDENCE,
   });
@@ -88,7 +91,7 @@ export type DebateBenchReport = {
 };
 
 /** Runs one debate with a scripted model and measures the time the runner spends outside model calls. */
-async function timedDebate(db: Database, config: RadarConfig, script: Parameters<typeof scriptedModel>[1]) {
+async function timedDebate(db: Database, config: BenchConfig, script: Parameters<typeof scriptedModel>[1]) {
   const id = await newDebate(db, config);
   const m = scriptedModel("openai:gpt-4o-mini", script);
   const started = performance.now();
@@ -119,10 +122,10 @@ export async function benchDebate(
 
   // Calls and tokens per variant, with and without early stopping.
   const variants: VariantRow[] = [];
-  for (const variant of RADAR_VARIANTS) {
+  for (const variant of findMethod(DEFAULT_METHOD)?.variants ?? []) {
     for (const early of [true, false]) {
       if ((variant === "single" || variant === "cot") && !early) continue;
-      const config = radarConfigSchema.parse({ variant, earlyStopping: early ? "on" : "off" });
+      const config = benchConfig({ variant, earlyStopping: early ? "on" : "off" });
       const { id } = await timedDebate(db, config, {
         ...script,
         firstDelayMs: 0,
@@ -160,14 +163,14 @@ export async function benchDebate(
   const overheads: number[] = [];
   const runs = opts.overheadRuns ?? 10;
   for (let i = 0; i < runs; i++) {
-    const config = radarConfigSchema.parse({ variant: "expertise", earlyStopping: "score-only" });
+    const config = benchConfig({ variant: "expertise", earlyStopping: "score-only" });
     const r = await timedDebate(db, config, { ...script, pStop: 0.2 });
     overheads.push(r.wall - r.modelMs);
   }
 
   // Many debates at once on one process: every turn of every debate must be stored.
   const n = opts.concurrent ?? 20;
-  const config = radarConfigSchema.parse({ variant: "expertise", earlyStopping: "off" });
+  const config = benchConfig({ variant: "expertise", earlyStopping: "off" });
   const ids = await Promise.all(Array.from({ length: n }, () => newDebate(db, config)));
   const started = performance.now();
   const outcomes = await Promise.all(

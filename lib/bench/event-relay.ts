@@ -10,7 +10,7 @@ import { parseModelId } from "@/lib/ai/model-id";
 import type { ResolvedModel } from "@/lib/ai/registry";
 import { promptsHash } from "@/lib/prompts";
 import { follow, liveTurns, subscribe, type DebateEvent, type LiveTurn } from "@/lib/debate/events";
-import { radarConfigSchema, radarProtocol } from "@/lib/debate/radar/protocol";
+import { benchConfig, benchProtocol } from "./default-method";
 import { scriptedModel } from "./scripted-model";
 
 /**
@@ -78,9 +78,11 @@ export function longModel(opts: {
 
 /** A RADAR debate (expertise, one rebuttal round, early stopping off) whose politician uses the long model. */
 export async function createRelayDebate(db: Database): Promise<string> {
-  const config = radarConfigSchema.parse({ variant: "expertise", earlyStopping: "off" });
+  const config = benchConfig({ variant: "expertise", earlyStopping: "off" });
   const models = Object.fromEntries(
-    radarProtocol.roles(config).map((r) => [r, r === "politician" ? LONG_MODEL : "openai:gpt-4o-mini"]),
+    benchProtocol()
+      .roles(config)
+      .map((r) => [r, r === "politician" ? LONG_MODEL : "openai:gpt-4o-mini"]),
   );
   return createDebateRecord(db, {
     claim: { text: "The boxer sold his medal to help children in the 2022 war." },
@@ -88,7 +90,7 @@ export async function createRelayDebate(db: Database): Promise<string> {
     variant: config.variant,
     config,
     models,
-    promptsHash: promptsHash(radarProtocol.templates(config)),
+    promptsHash: promptsHash(benchProtocol().templates(config)),
     evidenceMode: "gold",
     evidence: [
       { rank: 1, text: "The boxer auctioned his Olympic medal in 2012 to fund a children's hospital.", source: "gold" },

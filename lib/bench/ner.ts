@@ -1,16 +1,16 @@
 import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
-import { groupUnits } from "@/lib/debate/zofia/ner-units";
-import { splitSentences } from "@/lib/debate/zofia/sentences";
+import { protocolsWith } from "@/lib/debate/protocols";
 import { ruleNer, type NerProvider } from "@/lib/tools/ner";
 import { ruleNerBeforeIssue22 } from "./ner-before";
 
 /**
  * `bench ner`: precision and recall of PERSON / LOC / ORG on hand-annotated sentences
  * (tests/fixtures/ner/, provenance and guidelines in its README). A prediction counts only when
- * its span and type match a gold entity exactly. Predictions are read the way ZoFia reads them:
- * the provider's tokens grouped into units (lib/debate/zofia/ner-units.ts). MISC ("other name")
+ * its span and type match a gold entity exactly. Predictions are read the way the method that
+ * reads entities reads them (its protocol's `readEntities`: ZoFia groups the provider's tokens
+ * into units within sentences), found through the protocol registry. MISC ("other name")
  * is not annotated, so a MISC unit is neither right nor wrong; a person it leaves untyped is a miss.
  */
 
@@ -70,9 +70,11 @@ export function loadNerFixture(file: string): NerSentence[] {
 
 export type Span = { start: number; end: number; type: string; text: string };
 
-/** What the provider found in one sentence, as ZoFia groups it into units. */
+/** What the provider found in one sentence, as the method that reads entities (ZoFia) groups it into units. */
 export async function predictedSpans(provider: NerProvider, text: string): Promise<Span[]> {
-  const units = groupUnits(await provider.recognise(text), text, splitSentences(text));
+  const reader = protocolsWith("readEntities")[0]?.readEntities;
+  if (!reader) throw new Error("bench ner: no listed method reads entities (a protocol with `readEntities`).");
+  const units = reader(await provider.recognise(text), text);
   return units.map((u) => ({ start: u.start, end: u.end, type: u.type, text: u.text }));
 }
 

@@ -112,8 +112,6 @@ export const TOOL_MAD_SCRIPTS: Record<string, ToolMadScript> = {
   "toolmad-faviq": { rounds: [{ labels: { rag: 1, search: 0 } }, { labels: { rag: 1, search: 1 } }] },
 };
 
-export { PROCLAIM_PAPER_TOKENS } from "@/lib/debate/proclaim/definition";
-
 /** The paper's tokens per claim for a preset, where the paper gives them. */
 export function paperTokensPerClaim(protocol: string, preset: string): number | null {
   return findMethod(protocol)?.paperTokens?.(preset) ?? null;

@@ -6,7 +6,7 @@ import * as s from "@/db/schema";
 import { createDebateRecord } from "@/db/queries/debates";
 import { createUser } from "@/db/queries/users";
 import { createSession } from "@/lib/auth/sessions";
-import { radarConfigSchema, radarProtocol } from "@/lib/debate/radar/protocol";
+import { benchConfig, benchProtocol } from "./default-method";
 import { promptsHash } from "@/lib/prompts";
 
 /**
@@ -16,7 +16,7 @@ import { promptsHash } from "@/lib/prompts";
  * Everything it creates it deletes again, so each phase starts from an emptied table.
  */
 
-export const BENCH_CONFIG = radarConfigSchema.parse({ variant: "expertise", earlyStopping: "off" });
+export const BENCH_CONFIG = benchConfig({ variant: "expertise", earlyStopping: "off" });
 export const BENCH_PRESET = "RADAR, expertise roles, one rebuttal round, early stopping off";
 
 export async function createBenchDebates(
@@ -35,8 +35,12 @@ export async function createBenchDebates(
         protocol: DEFAULT_METHOD,
         variant: BENCH_CONFIG.variant,
         config: BENCH_CONFIG,
-        models: Object.fromEntries(radarProtocol.roles(BENCH_CONFIG).map((r) => [r, opts.model])),
-        promptsHash: promptsHash(radarProtocol.templates(BENCH_CONFIG)),
+        models: Object.fromEntries(
+          benchProtocol()
+            .roles(BENCH_CONFIG)
+            .map((r) => [r, opts.model]),
+        ),
+        promptsHash: promptsHash(benchProtocol().templates(BENCH_CONFIG)),
         evidenceMode: "gold",
         evidence: [
           {

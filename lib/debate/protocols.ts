@@ -54,6 +54,15 @@ export function getProtocol(name: string): Registered {
 }
 
 /**
+ * The protocols that offer an optional capability (lib/debate/capabilities.ts: `evalScores`,
+ * `readEntities`), in the list's order: evaluation and the benchmarks ask for what they need
+ * instead of naming a method.
+ */
+export function protocolsWith(capability: "evalScores" | "readEntities"): Registered[] {
+  return PROTOCOL_NAMES.map((n) => PROTOCOLS[n]!).filter((p) => p[capability] !== undefined);
+}
+
+/**
  * The model id a role uses: its own, else the role it is an alias of (RADAR's stop agent speaks
  * with the judge's model), else the judge's, as debates stored before roles were declared expect.
  */

@@ -1,4 +1,4 @@
-import type { DbHandle } from "@/db/client";
+import type { Database, DbHandle } from "@/db/client";
 import { admit, forgive } from "@/db/queries/rate-limits";
 import { assertWebModels } from "@/lib/ai/web-models";
 import { demand, type Principal } from "@/lib/auth/policy";
@@ -126,6 +126,16 @@ export async function matchStep(
 }
 
 /**
+ * Where admitted debates are stored and how each starts: the debate queue through the handle, or
+ * (an evaluation run, whose items are its queue) the database and the entry's own start.
+ * `limit`: the entry's own start limit in place of DEBATE_RATE_LIMIT (a web evaluation run's size
+ * and rate, lib/eval/web-run.ts); it throws to refuse, before anything is stored.
+ */
+export type AdmitOptions = Pick<StartOptions, "onRate"> & {
+  limit?: (n: number) => Promise<void>;
+} & (Pick<StartOptions, "handle" | "start"> | { db: Database; start: (debateId: string) => Promise<void> });
+
+/**
  * Steps 6-8 for `n` debates: admits them all or none, stores them with `create` (a throw there
  * takes the count back), then starts each. `createdBy` is what to store as the debates' owner.
  * Returns what `create` made. `notStarted` on the result says how many of the `n` were not
@@ -134,16 +144,17 @@ export async function matchStep(
 export async function admitStoreStart<T>(
   principal: Principal,
   n: number,
-  options: Pick<StartOptions, "handle" | "onRate" | "start">,
+  options: AdmitOptions,
   create: (createdBy: string | null) => Promise<T & { debateIds: string[]; notStarted?: number }>,
 ): Promise<T & { debateIds: string[] }> {
-  const { handle } = options;
-  const { db } = handle;
+  const db = "handle" in options ? options.handle.db : options.db;
   const operator = principal === OPERATOR;
   const { limit, windowSeconds } = getConfig().rateLimits.debateStarts;
   const key = `debate-start:user:${principal.id}`;
   const now = new Date();
-  if (!operator) {
+  // An entry with a limit of its own (a web evaluation run) is admitted by it instead, all or none.
+  if (!operator && options.limit) await options.limit(n);
+  else if (!operator) {
     // Every debate admitted (and counted) at once, or none: one statement, so starts made in
     // parallel cannot pass the limit between a check and a count.
     const rate = await admit(db, key, n, limit, windowSeconds, now);
@@ -157,9 +168,10 @@ export async function admitStoreStart<T>(
     if (!operator) await forgive(db, key, windowSeconds, now, n);
     throw e;
   }
-  if (!operator && created.notStarted) await forgive(db, key, windowSeconds, now, created.notStarted);
+  if (!operator && !options.limit && created.notStarted) await forgive(db, key, windowSeconds, now, created.notStarted);
   // PostgreSQL: queued for a worker (any process); PGlite: run here, as always.
-  const start = options.start ?? ((id: string) => startOrEnqueue(handle, id));
+  const start =
+    "handle" in options ? (options.start ?? ((id: string) => startOrEnqueue(options.handle, id))) : options.start;
   for (const id of created.debateIds) await start(id);
   return created;
 }

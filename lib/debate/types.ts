@@ -6,6 +6,7 @@ import type { Fence } from "@/lib/prompts/fence";
 import type { PromptText, SystemText } from "@/lib/prompts/text";
 import type { NerProvider, NerProviderId } from "@/lib/tools/ner/types";
 import type { WikiProvider, WikiProviderId } from "@/lib/tools/wiki/types";
+import type { EntityReader, MethodEvalScores } from "./capabilities";
 import type { DebateEvidence, VerdictRecord, ProductLabel } from "@/db/types";
 // Defined in db/types.ts (stored shapes flow down to db/); re-exported for lib's callers.
 export type { DebateEvidence, VerdictRecord, ProductLabel } from "@/db/types";
@@ -266,6 +267,10 @@ export type Protocol<C> = {
   tools?: Record<string, ToolSource>;
   /** The records this method keeps beside its steps (`ctx.note`), and where they are stored. */
   notes?: MethodNotes;
+  /** Calibration input from its run notes (RADAR's checkpoints), for `calibrate --run`, `eval scores` and the run page. */
+  evalScores?: MethodEvalScores;
+  /** How it reads a recogniser's entities (ZoFia's units), for `bench ner`. */
+  readEntities?: EntityReader;
   /** The entity recogniser and encyclopedia this debate froze (`ctx.lookup`), read from its stored configuration. */
   lookups?(config: C): LookupSettings;
   /** The protocol embeds sentences (`ctx.embed`): the server's embedding model is frozen into `config.embedder` at creation. */

@@ -580,7 +580,6 @@ export function reportMarkdown(r: EvalReport): string {
   const cfg = r.run.config as {
     models?: Record<string, string>;
     evidence?: { mode: string; corpus?: string | null };
-    radar?: { earlyStopping?: string; rebuttals?: number };
   };
   const lines = [
     `# ${r.run.name}`,

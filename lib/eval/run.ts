@@ -8,8 +8,10 @@ import { costOf, loadPriceTable, type Price } from "@/lib/ai/prices";
 import { getConfig } from "@/lib/config";
 import type { ClaimRecord } from "@/lib/datasets/claims";
 import { getProtocol, modelForRole } from "@/lib/debate/protocols";
-import type { RadarConfig } from "@/lib/debate/radar/protocol";
 import { prepareConfig } from "@/lib/debate/start";
+import { admitStoreStart, checkModels, OPERATOR } from "@/lib/debate/start-service";
+import { claimLengthError } from "@/lib/debate/claim-length";
+import { demand, type Principal } from "@/lib/auth/policy";
 import { evidenceCountProblem } from "@/lib/debate/evidence";
 import type { CostEstimate, DebateEvidence } from "@/lib/debate/types";
 import type { MatchDecision } from "@/lib/matching/types";
@@ -49,7 +51,8 @@ export type CreateRunInput = {
   evidence: EvidenceSpec;
   /** A name from lib/debate/protocols.ts; its own schema validates `config`. */
   protocol: string;
-  config: Partial<RadarConfig> | Record<string, unknown>;
+  /** The method's own settings, checked by its protocol's `configSchema` (the registry's `parseConfig`). */
+  config: Record<string, unknown>;
   /** Model id per role; roles left out use ROLE_MODELS, then DEFAULT_MODEL. */
   models: Record<string, string>;
   sample?: SampleOptions;
@@ -124,10 +127,18 @@ export async function createEvalRun(
     validateModel?: (id: string) => void;
     onProgress?: (done: number, total: number) => void;
     admit?: (selected: number) => Promise<void>;
+    /**
+     * Who starts the run (lib/debate/start-service.ts): OPERATOR (the default: the command line,
+     * benchmarks) may name any model and is not counted; a web user's models are checked and
+     * `admit` is its start limit.
+     */
+    principal?: Principal;
     /** With `matchClaims`: how a claim is matched (a matrix matches each claim once for all its runs); default matchRunClaim. */
     matchClaim?: (rec: ClaimRecord) => Promise<MatchDecision>;
   } = {},
 ): Promise<CreatedRun> {
+  // Who starts the run's debates: the command line's operator unless an entry says otherwise.
+  const user = demand(opts.principal ?? OPERATOR, "debate:start");
   const protocol = getProtocol(input.protocol);
   const config = protocol.parseConfig(input.config) as Record<string, unknown>;
   const validate = opts.validateModel ?? ((id: string) => void resolveModel(id));
@@ -157,116 +168,136 @@ export async function createEvalRun(
 
   const selected = selectClaims(input.claims, input.sample);
   if (selected.length === 0) throw new Error("no claims to evaluate");
-  await opts.admit?.(selected.length);
-  const [run] = await db
-    .insert(s.evalRuns)
-    .values({
-      name:
-        input.name ??
-        `${input.dataset} · ${variant ?? protocol.name} · ${toolsOnly ? `tools${corpusName ? ` over ${corpusName}` : ""}` : input.evidence.mode === "retrieved" ? `corpus ${input.evidence.corpus}` : `${input.evidence.mode} evidence`}`,
-      dataset: input.dataset,
-      protocol: protocol.name,
-      variant,
-      config: {
-        [protocol.name]: fullConfig,
-        models,
-        thresholds,
-        evidence: input.evidence,
-        sample: input.sample ?? {},
-        preset: input.preset ?? null,
-        source: input.source ?? null,
-        claims_in_file: input.claims.length,
-        references: input.references ?? [],
-        ...(input.reporting?.inconclusive ? { reporting: input.reporting } : {}),
-        ...(input.repeat ? { repeat: input.repeat } : {}),
-        ...(input.matrix ? { matrix: input.matrix } : {}),
-        ...(input.scoring ? { scoring: input.scoring } : {}),
-        ...(input.caveat ? { caveat: input.caveat } : {}),
-      },
-      status: "queued",
-      executor: input.executor,
-      budget:
-        input.budget && (input.budget.maxTokens !== undefined || input.budget.maxCostUsd !== undefined)
-          ? input.budget
-          : null,
-    })
-    .returning({ id: s.evalRuns.id });
-  const runId = run!.id;
-
-  const skipped: CreatedRun["skipped"] = [];
-  let withEarlierChecks = 0;
-  const hash = promptsHash(protocol.templates(config));
-  let position = 0;
-  for (const rec of selected) {
-    let evidence: DebateEvidence[];
-    if (toolsOnly) {
-      evidence = [];
-    } else if (input.evidence.mode === "retrieved") {
-      const hits = (
-        await search(db, {
-          text: rec.claim,
-          corpus: corpus!.id,
-          k: input.evidence.k,
-          before: rec.date?.slice(0, 10),
-          highlight: false,
-          embedder: opts.embedder,
+  // The one start service's steps for a batch (lib/debate/start-service.ts): the models this
+  // principal may name, then the start limit (none for the command line; a web run's own size and
+  // rate), storage, and the start, which for a run is its queue (queueRun, after this returns).
+  checkModels(user, models);
+  const { runId, position, skipped, withEarlierChecks } = await admitStoreStart(
+    user,
+    selected.length,
+    { db, start: async () => {}, limit: opts.admit },
+    async () => {
+      const [run] = await db
+        .insert(s.evalRuns)
+        .values({
+          name:
+            input.name ??
+            `${input.dataset} · ${variant ?? protocol.name} · ${toolsOnly ? `tools${corpusName ? ` over ${corpusName}` : ""}` : input.evidence.mode === "retrieved" ? `corpus ${input.evidence.corpus}` : `${input.evidence.mode} evidence`}`,
+          dataset: input.dataset,
+          protocol: protocol.name,
+          variant,
+          config: {
+            [protocol.name]: fullConfig,
+            models,
+            thresholds,
+            evidence: input.evidence,
+            sample: input.sample ?? {},
+            preset: input.preset ?? null,
+            source: input.source ?? null,
+            claims_in_file: input.claims.length,
+            references: input.references ?? [],
+            ...(input.reporting?.inconclusive ? { reporting: input.reporting } : {}),
+            ...(input.repeat ? { repeat: input.repeat } : {}),
+            ...(input.matrix ? { matrix: input.matrix } : {}),
+            ...(input.scoring ? { scoring: input.scoring } : {}),
+            ...(input.caveat ? { caveat: input.caveat } : {}),
+          },
+          status: "queued",
+          executor: input.executor,
+          budget:
+            input.budget && (input.budget.maxTokens !== undefined || input.budget.maxCostUsd !== undefined)
+              ? input.budget
+              : null,
         })
-      ).hits;
-      evidence = hits.map((h) => ({
-        rank: h.rank,
-        text: h.text,
-        source: "retrieved",
-        title: h.document.title ?? undefined,
-        url: h.document.url ?? undefined,
-        passageId: h.passageId,
-        externalId: h.passageExternalId,
-        score: h.score,
-        denseRank: h.dense?.rank,
-        lexicalRank: h.lexical?.rank,
-      }));
-    } else {
-      evidence = evidenceFor(rec, input.evidence.mode as "gold" | "supplied");
-    }
-    if (evidence.length === 0 && !toolsOnly) {
-      skipped.push({
-        id: rec.id,
-        reason:
-          input.evidence.mode === "retrieved"
-            ? "the corpus has no passage for it"
-            : `no ${input.evidence.mode} evidence in the claims file`,
-      });
-      continue;
-    }
-    const tooMuch = evidenceCountProblem(evidence.length);
-    if (tooMuch) {
-      // One claim with an impossible pool should not stop a run of thousands: it is reported with the skipped.
-      skipped.push({ id: rec.id, reason: tooMuch });
-      continue;
-    }
-    const claimId = await upsertClaim(db, input.dataset, rec);
-    let matchDecision: MatchDecision | null = null;
-    if (input.matchClaims) {
-      matchDecision = await (opts.matchClaim ?? ((r: ClaimRecord) => matchRunClaim(db, r)))(rec);
-      if (matchDecision.choice !== "no-match") withEarlierChecks++;
-    }
-    await insertEvalItem(db, {
-      runId,
-      claimId,
-      position: position++,
-      protocol: protocol.name,
-      variant,
-      config: fullConfig,
-      models,
-      thresholds,
-      promptsHash: hash,
-      // A debate whose tools search is stored as retrieved evidence, as the form stores it.
-      evidenceMode: input.evidence.mode === "tools" ? "retrieved" : input.evidence.mode,
-      corpusId: corpus?.id ?? null,
-      evidence,
-      matchDecision,
-    });
-    opts.onProgress?.(position + skipped.length, selected.length);
-  }
+        .returning({ id: s.evalRuns.id });
+      const runId = run!.id;
+
+      const skipped: CreatedRun["skipped"] = [];
+      const debateIds: string[] = [];
+      let withEarlierChecks = 0;
+      const hash = promptsHash(protocol.templates(config));
+      let position = 0;
+      for (const rec of selected) {
+        // The method's claim limit, in the words every entry point uses; a run skips the claim.
+        const tooLong = claimLengthError(rec.claim, protocol.limits.claimChars);
+        if (tooLong) {
+          skipped.push({ id: rec.id, reason: tooLong });
+          continue;
+        }
+        let evidence: DebateEvidence[];
+        if (toolsOnly) {
+          evidence = [];
+        } else if (input.evidence.mode === "retrieved") {
+          const hits = (
+            await search(db, {
+              text: rec.claim,
+              corpus: corpus!.id,
+              k: input.evidence.k,
+              before: rec.date?.slice(0, 10),
+              highlight: false,
+              embedder: opts.embedder,
+            })
+          ).hits;
+          evidence = hits.map((h) => ({
+            rank: h.rank,
+            text: h.text,
+            source: "retrieved",
+            title: h.document.title ?? undefined,
+            url: h.document.url ?? undefined,
+            passageId: h.passageId,
+            externalId: h.passageExternalId,
+            score: h.score,
+            denseRank: h.dense?.rank,
+            lexicalRank: h.lexical?.rank,
+          }));
+        } else {
+          evidence = evidenceFor(rec, input.evidence.mode as "gold" | "supplied");
+        }
+        if (evidence.length === 0 && !toolsOnly) {
+          skipped.push({
+            id: rec.id,
+            reason:
+              input.evidence.mode === "retrieved"
+                ? "the corpus has no passage for it"
+                : `no ${input.evidence.mode} evidence in the claims file`,
+          });
+          continue;
+        }
+        const tooMuch = evidenceCountProblem(evidence.length);
+        if (tooMuch) {
+          // One claim with an impossible pool should not stop a run of thousands: it is reported with the skipped.
+          skipped.push({ id: rec.id, reason: tooMuch });
+          continue;
+        }
+        const claimId = await upsertClaim(db, input.dataset, rec);
+        let matchDecision: MatchDecision | null = null;
+        if (input.matchClaims) {
+          matchDecision = await (opts.matchClaim ?? ((r: ClaimRecord) => matchRunClaim(db, r)))(rec);
+          if (matchDecision.choice !== "no-match") withEarlierChecks++;
+        }
+        const { debateId } = await insertEvalItem(db, {
+          runId,
+          claimId,
+          position: position++,
+          protocol: protocol.name,
+          variant,
+          config: fullConfig,
+          models,
+          thresholds,
+          promptsHash: hash,
+          // A debate whose tools search is stored as retrieved evidence, as the form stores it.
+          evidenceMode: input.evidence.mode === "tools" ? "retrieved" : input.evidence.mode,
+          corpusId: corpus?.id ?? null,
+          evidence,
+          matchDecision,
+        });
+        debateIds.push(debateId);
+        opts.onProgress?.(position + skipped.length, selected.length);
+      }
+      // Claims skipped above were never stored; the limit counted the whole selection, as before.
+      return { runId, position, skipped, withEarlierChecks, debateIds, notStarted: skipped.length };
+    },
+  );
   const matching = input.matchClaims ? { claims: position, withEarlierChecks } : undefined;
   if (skipped.length || matching) {
     await db

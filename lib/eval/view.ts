@@ -5,7 +5,7 @@ import { listRuns } from "@/db/queries/eval";
 import { calibrate, type CalibrationResult } from "./calibrate";
 import { itemVerdicts } from "@/db/queries/eval-scores";
 import { buildReport, headlineScores, runProgress, type EvalReport, type Progress } from "./report";
-import { scoresFromRun } from "./run-scores";
+import { runHasScores, scoresFromRun } from "./run-scores";
 import { verdictHealth, type VerdictHealth } from "./verdict-health";
 
 /** What the /eval pages show, computed here so the pages only render (and tests can check the data). */
@@ -78,17 +78,17 @@ export async function evalRunView(
 ): Promise<RunView | null> {
   const report = await buildReport(db, runId, { resamples: opts.resamples ?? 1000 });
   if (!report) return null;
-  const radar = (report.run.config as { radar?: { earlyStopping?: string }; models?: Record<string, string> }) ?? {};
   let calibration: CalibrationResult | null = null;
   let calibrationError: string | null = null;
-  if (radar.radar?.earlyStopping === "score-only" && report.progress.done > 0) {
+  // The run's method says whether it kept scores to calibrate on (RADAR's score-only checkpoints).
+  if (runHasScores(report.run) && report.progress.done > 0) {
     try {
       calibration = calibrate(await scoresFromRun(db, runId));
     } catch (e) {
       calibrationError = (e as Error).message;
     }
   }
-  const judge = radar.models?.judge;
+  const judge = (report.run.config as { models?: Record<string, string> } | null)?.models?.judge;
   const [saved] = judge ? await db.select().from(s.modelThresholds).where(eq(s.modelThresholds.model, judge)) : [];
   return {
     report,

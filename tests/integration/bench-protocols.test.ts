@@ -7,13 +7,13 @@ import {
   benchedPresets,
   ensureBenchCorpus,
   outputBudget,
-  PROCLAIM_PAPER_TOKENS,
   protocolRowOf,
   protocolsMarkdown,
   runPresetDebate,
   TOOL_MAD_SCRIPTS,
 } from "@/lib/bench/protocols";
 import { getProtocol } from "@/lib/debate/protocols";
+import { PROCLAIM_PAPER_TOKENS } from "@/lib/debate/proclaim/definition";
 import { freshDatabase } from "./test-db";
 
 /**

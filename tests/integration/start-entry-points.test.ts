@@ -22,8 +22,9 @@ import { backend, freshDatabase } from "./test-db";
 /*
  * Every way to start debates goes through one start service (lib/debate/start-service.ts): the
  * debate form, POST /api/v1/debates, `counterpoint debate`, the comparison form, POST
- * /api/v1/comparisons, `counterpoint debate --protocols` and /check-text's batch refuse and
- * accept the same requests with the same words, and nothing is stored or counted on a refusal.
+ * /api/v1/comparisons, `counterpoint debate --protocols`, /check-text's batch and `counterpoint
+ * eval` (a batch of its own: a claim it refuses is left out of the run) refuse and accept the
+ * same requests with the same words, and nothing is stored or counted on a refusal.
  * Debates are stored but not run: the queue's start is a recorder (no model is called).
  */
 
@@ -245,6 +246,24 @@ describe(`one start service behind every entry point (${backend})`, () => {
     // The command line holds the database already: it starts without counting.
     const fromCli = await cliDebate(FRESH, "--json");
     expect(fromCli.error).toBeUndefined();
+    const after = await counts();
+    expect(after.debates).toBe(before.debates + 1);
+    expect(after.counted).toBe(before.counted);
+  });
+
+  it("starts `counterpoint eval`'s debates through the same service: a too-long claim is left out in the same words, and the operator is not counted", async () => {
+    // Runs after the test above, so the day's limit is spent: the command line's runs start anyway.
+    const claims = path.join(path.dirname(goldFile), "claims.jsonl");
+    const line = (id: string, claim: string) =>
+      JSON.stringify({ id, claim, label: "FALSE", gold_evidence: [{ id: "g1", text: GOLD }] });
+    fs.writeFileSync(claims, `${line("fine", "Leeds closed two bridges in 2021.")}\n${line("long", LONG)}\n`);
+    const before = await counts();
+    const r = await cli(["eval", "--claims", claims, "--evidence", "gold", "--variant", "single", "--detach", "--yes"]);
+    expect(r.error).toBeUndefined();
+    const [run] = await h.db.select().from(s.evalRuns);
+    expect((run!.config as { skipped?: unknown }).skipped).toEqual([
+      { id: "long", reason: claimLengthError(LONG, 2000) },
+    ]);
     const after = await counts();
     expect(after.debates).toBe(before.debates + 1);
     expect(after.counted).toBe(before.counted);

@@ -9,7 +9,7 @@ import { createAndQueueRun, hostQueuedRun } from "@/lib/eval/queue";
 import { takeClaimsFile, takeClaimsUpload } from "@/lib/eval/uploads";
 import { admitWebRun } from "@/lib/eval/web-run";
 import { requirePermission } from "@/lib/auth/server";
-import { AuthError } from "@/lib/auth/policy";
+import { AuthError, type Principal } from "@/lib/auth/policy";
 import { assertWebModels } from "@/lib/ai/web-models";
 import { getProtocol } from "@/lib/debate/protocols";
 import { createMatrix, planMatrix, referencesFor, type MatrixEntry } from "@/lib/eval/matrix";
@@ -56,8 +56,10 @@ export async function createRunAction(_prev: NewRunState, form: FormData): Promi
   let runId: string;
   let target: string;
   let userId: string;
+  let user: Principal;
   try {
-    userId = (await requirePermission("debate:start")).id;
+    user = await requirePermission("debate:start");
+    userId = user.id;
   } catch (e) {
     if (e instanceof AuthError) return refuse(form, e.message, undefined, GROUPS);
     throw e;
@@ -107,7 +109,7 @@ export async function createRunAction(_prev: NewRunState, form: FormData): Promi
     const chosen = form.getAll("protocols").map(String);
     if (chosen.length > 1) {
       // Several methods: an evaluation matrix over the same claims (lib/eval/matrix.ts), shown on its group page.
-      target = `/eval/groups/${await startMatrix(h, userId, { chosen, claims, fileName, evidence, judge, debater, form, sampling, budget })}`;
+      target = `/eval/groups/${await startMatrix(h, user, { chosen, claims, fileName, evidence, judge, debater, form, sampling, budget })}`;
     } else {
       // A single run from this page is the default method's, with its form settings.
       if (chosen.length === 1 && chosen[0] !== DEFAULT_METHOD)
@@ -133,7 +135,8 @@ export async function createRunAction(_prev: NewRunState, form: FormData): Promi
       const { created, executor } = await createAndQueueRun(
         h,
         { ...entry, dataset, claims, sample: sampling, ...(single.scoring.scale ? { scoring: single.scoring } : {}) },
-        { admit: (selected) => admitWebRun(h.db, userId, selected) },
+        // Through the one start service as this user: web models only, and the web's run limits in place of the debate limit.
+        { principal: user, admit: (selected) => admitWebRun(h.db, userId, selected) },
       );
       runId = created.runId;
       await hostQueuedRun(executor, runId);
@@ -168,7 +171,7 @@ function formFields(form: FormData): Record<string, string> {
 
 async function startMatrix(
   h: Awaited<ReturnType<typeof getDb>>,
-  userId: string,
+  user: Principal,
   input: {
     chosen: string[];
     claims: ClaimRecord[];
@@ -225,8 +228,9 @@ async function startMatrix(
   const unscored = unscoredOf(plan);
   if (unscored.length) throw new MatrixRefusal(unscoredMessage(unscored));
   // One admission for the whole matrix: every run's debates count against the web's size limit.
-  await admitWebRun(h.db, userId, plan.selected.length * plan.runs.length, plan.runs.length);
-  const made = await createMatrix(h, plan);
+  await admitWebRun(h.db, user.id, plan.selected.length * plan.runs.length, plan.runs.length);
+  // Admitted above for every run at once, so each run's own start limit has nothing left to count.
+  const made = await createMatrix(h, plan, { principal: user, admit: async () => {} });
   for (const m of made.runs) await hostQueuedRun(m.executor, m.created.runId);
   return made.group;
 }

@@ -15,6 +15,7 @@ import { loadClaims, type ClaimRecord } from "@/lib/datasets/claims";
 import { DEFAULT_PROTOCOL, getProtocol, PROTOCOL_NAMES } from "@/lib/debate/protocols";
 import type { EvalExecutor } from "@/lib/eval/executor";
 import { createAndQueueRun, queueRun } from "@/lib/eval/queue";
+import { OPERATOR } from "@/lib/debate/start-service";
 import { installedResolverFactory } from "@/lib/eval/model-override";
 import { PRESET_NAMES, PRESETS, type Preset, type PresetName } from "@/lib/eval/presets";
 import {
@@ -559,7 +560,7 @@ async function runMatrix(opts: EvalOptions) {
     process.stderr.write("Not started.\n");
     return;
   }
-  const made = await createMatrix(h, plan, { validateModel: factory ? () => {} : undefined });
+  const made = await createMatrix(h, plan, { principal: OPERATOR, validateModel: factory ? () => {} : undefined });
   process.stderr.write(`${bold("matrix group")} ${made.group}\n`);
   for (const m of made.runs)
     log(
@@ -793,7 +794,13 @@ export function register(program: Command) {
               repeat: { group, index: k, of: repeats },
             }
           : input;
-        made.push(await createAndQueueRun(h, repeatInput, { validateModel: factory ? () => {} : undefined }));
+        // As the operator through the one start service: any model, not counted against DEBATE_RATE_LIMIT.
+        made.push(
+          await createAndQueueRun(h, repeatInput, {
+            principal: OPERATOR,
+            validateModel: factory ? () => {} : undefined,
+          }),
+        );
       }
       const { created, executor } = made[0]!;
       if (created.skipped.length)

@@ -1,3 +1,4 @@
+import { radarEvalScores } from "./calibration";
 import { z } from "zod";
 import { renderPrompt, renderSystem } from "@/lib/prompts";
 import type { Fence } from "@/lib/prompts/fence";
@@ -201,6 +202,7 @@ export const radarProtocol: Protocol<RadarConfig> = {
   estimate: (config) => estimateRadar(config, debaters(config.variant)),
   // A checkpoint is kept by the phase it follows: a resumed debate that reaches it again replaces it.
   notes: { [CHECKPOINT_NOTE]: { schema: checkpointSchema, key: (c: CheckpointRecord) => c.after } },
+  evalScores: radarEvalScores,
   async prepare(config, { models, calibratedFor }) {
     // Calibrated thresholds for the judge's model, unless the request sets its own.
     const calibrated = await calibratedFor(models.judge!);

@@ -184,6 +184,8 @@ export const zofiaProtocol: Protocol<ZofiaConfig> = {
   presets: ZOFIA_PRESETS,
   tools: { search: "web" },
   lookups: frozenLookups,
+  // `bench ner` scores a recogniser the way this protocol reads it: tokens grouped into units within sentences.
+  readEntities: (tokens, text) => groupUnits(tokens, text, splitSentences(text)),
   embeds: true,
   upfrontEvidence: false,
   limits: { claimChars: 20_000 },
