@@ -3,7 +3,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useRouter } from "next/navigation";
 import type { DebateView } from "@/lib/debate/view";
-import { TurnCard, type TurnLike } from "@/components/debate/turn-card";
+import { RoleTones, TurnCard, type TurnLike } from "@/components/debate/turn-card";
 import { JudgeWorking } from "@/components/debate/judge-working";
 import { EvidencePanel } from "@/components/debate/evidence-panel";
 import { VerdictCard } from "@/components/debate/verdict-card";
@@ -312,303 +312,306 @@ export function AnnotateTask({
   const more = expanded ? "" : "hidden lg:block";
 
   return (
-    <div
-      className="space-y-4"
-      data-testid="annotate-task"
-      data-debate={view.id}
-      data-keys-ready={keysReady ? "true" : undefined}
-    >
-      <header className="space-y-1">
-        <p className="text-xs uppercase tracking-wide text-black/60">
-          {[
-            def?.input === "article" ? "Article" : "Claim",
-            dataset ? `from ${dataset}` : null,
-            def?.title ?? view.protocol,
-            view.variant,
-          ]
-            .filter(Boolean)
-            .join(" · ")}
-        </p>
-        <h2 className="text-xl font-semibold" data-testid="task-claim">
-          {view.claim.text}
-        </h2>
-        {previous ? (
-          <p className="text-sm text-black/60">
-            You labelled this before (version {previous.version}); saving creates version {previous.version + 1}.
+    // Role colours from the method's definition, as on the debate page.
+    <RoleTones.Provider value={def?.roleTones ?? {}}>
+      <div
+        className="space-y-4"
+        data-testid="annotate-task"
+        data-debate={view.id}
+        data-keys-ready={keysReady ? "true" : undefined}
+      >
+        <header className="space-y-1">
+          <p className="text-xs uppercase tracking-wide text-black/60">
+            {[
+              def?.input === "article" ? "Article" : "Claim",
+              dataset ? `from ${dataset}` : null,
+              def?.title ?? view.protocol,
+              view.variant,
+            ]
+              .filter(Boolean)
+              .join(" · ")}
           </p>
-        ) : null}
-        {restored ? (
-          <p className="text-sm text-amber-800" role="status">
-            Restored your unsaved draft from this browser.
-          </p>
-        ) : null}
-      </header>
+          <h2 className="text-xl font-semibold" data-testid="task-claim">
+            {view.claim.text}
+          </h2>
+          {previous ? (
+            <p className="text-sm text-black/60">
+              You labelled this before (version {previous.version}); saving creates version {previous.version + 1}.
+            </p>
+          ) : null}
+          {restored ? (
+            <p className="text-sm text-amber-800" role="status">
+              Restored your unsaved draft from this browser.
+            </p>
+          ) : null}
+        </header>
 
-      {/*
+        {/*
         Phones: one column, the label form a sheet fixed to the bottom. From lg: the transcript with
         the label form sticky beside it, evidence below the transcript; from xl: evidence in its own
         sticky column between them. Every column starts on the same line.
       */}
-      <div className="grid items-stretch gap-6 lg:grid-cols-[minmax(0,1fr)_20rem] xl:grid-cols-[minmax(0,1fr)_19rem_20rem]">
-        <section
-          aria-label="Debate transcript"
-          className="min-w-0 space-y-3 lg:col-start-1 lg:row-start-1"
-          data-testid="transcript"
-        >
-          <h3 className="text-sm font-semibold uppercase tracking-wide text-black/60">Debate</h3>
-          {speeches.map((t) => (
-            <div key={t.seq} className="space-y-1" data-testid="annotate-turn" data-number={t.number}>
-              <p className="text-xs font-medium text-black/60">Turn {t.number}</p>
-              <TurnCard turn={t as TurnLike} onCite={setSelected} speaker={t.speaker} />
-              <fieldset className="flex flex-wrap gap-3 pl-2 text-xs text-black/70">
-                <legend className="sr-only">Flags for turn {t.number}</legend>
-                {FLAGS.map(([flag, words]) => (
-                  <label key={flag} className="flex items-center gap-1">
-                    <input
-                      type="checkbox"
-                      checked={draft.turnFlags[t.seq]?.includes(flag) ?? false}
-                      onChange={(e) =>
-                        update((d) => {
-                          const cur = (d.turnFlags[t.seq] ?? []).filter((f) => f !== flag);
-                          return {
-                            ...d,
-                            turnFlags: { ...d.turnFlags, [t.seq]: e.target.checked ? [...cur, flag] : cur },
-                          };
-                        })
-                      }
-                    />
-                    {words}
-                  </label>
-                ))}
-              </fieldset>
-            </div>
-          ))}
-          {judge ? (
-            <div id="judge" className="space-y-3">
-              {judge.verdict ? (
-                <VerdictCard
-                  verdict={judge.verdict}
-                  onCite={setSelected}
-                  method={view.protocol}
-                  turns={view.turns}
-                  extra={VerdictExtra ? <VerdictExtra details={judge.verdict.details ?? null} /> : null}
-                />
-              ) : null}
-              <JudgeWorking turns={plainTurns(def, judge.working, view.extras) as TurnLike[]} onCite={setSelected} />
-            </div>
-          ) : (
-            <p
-              className="rounded-lg border border-dashed border-black/20 p-4 text-sm text-black/60"
-              data-testid="verdict-hidden"
-            >
-              The AI judge&apos;s verdict is shown once you have chosen your own label, so that it does not sway it.
-            </p>
-          )}
-        </section>
-
-        {/* Its own box: the evidence panel is sticky, and nothing else may sit under it. */}
-        <div className="min-w-0 lg:col-start-1 lg:row-start-2 xl:col-start-2 xl:row-start-1">
-          <EvidencePanel evidence={view.evidence} selected={selected} onSelect={setSelected} citedBy={citedBy} />
-        </div>
-
-        <form
-          className="fixed inset-x-0 bottom-0 z-20 max-h-[80vh] overflow-y-auto border-t-2 border-black/80 bg-white p-3 shadow-[0_-4px_16px_rgba(0,0,0,0.12)] lg:static lg:col-start-2 lg:row-span-2 lg:row-start-1 lg:max-h-none lg:overflow-visible lg:border-0 lg:bg-transparent lg:p-0 lg:shadow-none xl:col-start-3 xl:row-span-1"
-          aria-label="Your label"
-          data-testid="label-panel"
-          onSubmit={(e) => {
-            e.preventDefault();
-            void save();
-          }}
-        >
-          <div className="space-y-4 lg:sticky lg:top-4 lg:max-h-[calc(100vh-2rem)] lg:overflow-y-auto lg:rounded-lg lg:border-2 lg:border-black/80 lg:bg-white lg:p-4">
-            <fieldset>
-              <legend className="mb-2 flex w-full items-center justify-between text-sm font-semibold">
-                Your label
-                <button
-                  type="button"
-                  className="rounded-md border border-black/20 px-2 py-0.5 text-xs font-normal lg:hidden"
-                  aria-expanded={expanded}
-                  onClick={() => setExpanded((x) => !x)}
-                >
-                  {expanded ? "Less ▾" : "More ▴"}
-                </button>
-              </legend>
-              <div className="flex flex-wrap gap-2" role="radiogroup" aria-label="Gold label">
-                {GOLD.map((l, i) => (
-                  <button
-                    key={l}
-                    type="button"
-                    role="radio"
-                    aria-checked={draft.goldLabel === l}
-                    className={choice(draft.goldLabel === l)}
-                    onClick={() => update((d) => ({ ...d, goldLabel: l }))}
-                  >
-                    {PRODUCT_WORDS[l]} <kbd className="ml-1 hidden text-xs opacity-60 sm:inline">{i + 1}</kbd>
-                  </button>
-                ))}
+        <div className="grid items-stretch gap-6 lg:grid-cols-[minmax(0,1fr)_20rem] xl:grid-cols-[minmax(0,1fr)_19rem_20rem]">
+          <section
+            aria-label="Debate transcript"
+            className="min-w-0 space-y-3 lg:col-start-1 lg:row-start-1"
+            data-testid="transcript"
+          >
+            <h3 className="text-sm font-semibold uppercase tracking-wide text-black/60">Debate</h3>
+            {speeches.map((t) => (
+              <div key={t.seq} className="space-y-1" data-testid="annotate-turn" data-number={t.number}>
+                <p className="text-xs font-medium text-black/60">Turn {t.number}</p>
+                <TurnCard turn={t as TurnLike} onCite={setSelected} speaker={t.speaker} />
+                <fieldset className="flex flex-wrap gap-3 pl-2 text-xs text-black/70">
+                  <legend className="sr-only">Flags for turn {t.number}</legend>
+                  {FLAGS.map(([flag, words]) => (
+                    <label key={flag} className="flex items-center gap-1">
+                      <input
+                        type="checkbox"
+                        checked={draft.turnFlags[t.seq]?.includes(flag) ?? false}
+                        onChange={(e) =>
+                          update((d) => {
+                            const cur = (d.turnFlags[t.seq] ?? []).filter((f) => f !== flag);
+                            return {
+                              ...d,
+                              turnFlags: { ...d.turnFlags, [t.seq]: e.target.checked ? [...cur, flag] : cur },
+                            };
+                          })
+                        }
+                      />
+                      {words}
+                    </label>
+                  ))}
+                </fieldset>
               </div>
-              {status.kind === "error" && status.field === "goldLabel" ? (
-                <p role="alert" className="mt-1 text-sm text-red-800" data-field-error="goldLabel">
-                  {status.text}
-                </p>
-              ) : null}
-            </fieldset>
+            ))}
+            {judge ? (
+              <div id="judge" className="space-y-3">
+                {judge.verdict ? (
+                  <VerdictCard
+                    verdict={judge.verdict}
+                    onCite={setSelected}
+                    method={view.protocol}
+                    turns={view.turns}
+                    extra={VerdictExtra ? <VerdictExtra details={judge.verdict.details ?? null} /> : null}
+                  />
+                ) : null}
+                <JudgeWorking turns={plainTurns(def, judge.working, view.extras) as TurnLike[]} onCite={setSelected} />
+              </div>
+            ) : (
+              <p
+                className="rounded-lg border border-dashed border-black/20 p-4 text-sm text-black/60"
+                data-testid="verdict-hidden"
+              >
+                The AI judge&apos;s verdict is shown once you have chosen your own label, so that it does not sway it.
+              </p>
+            )}
+          </section>
 
-            <div className={`space-y-4 ${more}`}>
-              <fieldset className="space-y-2">
-                <legend className="mb-1 text-sm font-semibold">Was the judge right?</legend>
-                {judge?.verdict ? (
-                  <p className="text-sm" data-testid="judge-said">
-                    The AI judge said <strong>{verdictInWords(view.protocol, judge.verdict.label).text}</strong>
-                    {judge.verdict.confidence !== null
-                      ? ` (confidence ${Math.round(judge.verdict.confidence * 100)}%)`
-                      : ""}
-                    .{" "}
-                    <a href="#judge" className="underline">
-                      Its reasons
-                    </a>
-                  </p>
-                ) : (
-                  <p className="text-xs text-black/60">
-                    {judgeError ??
-                      (hasLabel
-                        ? "Loading the judge's verdict…"
-                        : "Choose your label first; the judge's verdict appears then.")}
-                  </p>
-                )}
-                <div className="flex gap-2" role="radiogroup" aria-label="Was the judge right?">
-                  {(
-                    [
-                      [true, "Yes", "y"],
-                      [false, "No", "n"],
-                    ] as const
-                  ).map(([right, word, key]) => (
+          {/* Its own box: the evidence panel is sticky, and nothing else may sit under it. */}
+          <div className="min-w-0 lg:col-start-1 lg:row-start-2 xl:col-start-2 xl:row-start-1">
+            <EvidencePanel evidence={view.evidence} selected={selected} onSelect={setSelected} citedBy={citedBy} />
+          </div>
+
+          <form
+            className="fixed inset-x-0 bottom-0 z-20 max-h-[80vh] overflow-y-auto border-t-2 border-black/80 bg-white p-3 shadow-[0_-4px_16px_rgba(0,0,0,0.12)] lg:static lg:col-start-2 lg:row-span-2 lg:row-start-1 lg:max-h-none lg:overflow-visible lg:border-0 lg:bg-transparent lg:p-0 lg:shadow-none xl:col-start-3 xl:row-span-1"
+            aria-label="Your label"
+            data-testid="label-panel"
+            onSubmit={(e) => {
+              e.preventDefault();
+              void save();
+            }}
+          >
+            <div className="space-y-4 lg:sticky lg:top-4 lg:max-h-[calc(100vh-2rem)] lg:overflow-y-auto lg:rounded-lg lg:border-2 lg:border-black/80 lg:bg-white lg:p-4">
+              <fieldset>
+                <legend className="mb-2 flex w-full items-center justify-between text-sm font-semibold">
+                  Your label
+                  <button
+                    type="button"
+                    className="rounded-md border border-black/20 px-2 py-0.5 text-xs font-normal lg:hidden"
+                    aria-expanded={expanded}
+                    onClick={() => setExpanded((x) => !x)}
+                  >
+                    {expanded ? "Less ▾" : "More ▴"}
+                  </button>
+                </legend>
+                <div className="flex flex-wrap gap-2" role="radiogroup" aria-label="Gold label">
+                  {GOLD.map((l, i) => (
                     <button
-                      key={word}
+                      key={l}
                       type="button"
                       role="radio"
-                      disabled={!judge}
-                      aria-checked={draft.judgeCorrect === right}
-                      className={`${choice(draft.judgeCorrect === right)} disabled:opacity-40`}
-                      onClick={() => update((d) => ({ ...d, judgeCorrect: right }))}
+                      aria-checked={draft.goldLabel === l}
+                      className={choice(draft.goldLabel === l)}
+                      onClick={() => update((d) => ({ ...d, goldLabel: l }))}
                     >
-                      {word} <kbd className="ml-1 text-xs opacity-60">{key}</kbd>
+                      {PRODUCT_WORDS[l]} <kbd className="ml-1 hidden text-xs opacity-60 sm:inline">{i + 1}</kbd>
                     </button>
                   ))}
                 </div>
+                {status.kind === "error" && status.field === "goldLabel" ? (
+                  <p role="alert" className="mt-1 text-sm text-red-800" data-field-error="goldLabel">
+                    {status.text}
+                  </p>
+                ) : null}
               </fieldset>
-            </div>
 
-            <div className="flex flex-wrap items-center gap-2">
-              <button
-                type="submit"
-                className="rounded-md bg-ink px-4 py-2 text-sm font-medium text-white"
-                disabled={status.kind === "saving" || status.kind === "retrying"}
-              >
-                Save and next <kbd className="ml-1 hidden text-xs opacity-70 sm:inline">Enter</kbd>
-              </button>
-              <button
-                type="button"
-                className="rounded-md border border-black/20 px-3 py-2 text-sm"
-                onClick={() => void skip()}
-              >
-                Skip <kbd className="ml-1 hidden text-xs opacity-60 sm:inline">s</kbd>
-              </button>
-            </div>
-            <p
-              role="status"
-              aria-live="polite"
-              data-testid="save-status"
-              className={`text-sm empty:hidden ${status.kind === "error" ? "text-red-800" : status.kind === "retrying" ? "text-amber-800" : "text-black/60"}`}
-            >
-              {status.field ? "" : status.text}
-            </p>
-            <div className={`space-y-4 ${more}`}>
-              {dataset ? (
-                <label className="block text-sm">
-                  Label in {dataset}&apos;s own scheme
-                  <select
-                    value={draft.nativeLabel}
-                    onChange={(e) => update((d) => ({ ...d, nativeLabel: e.target.value }))}
-                    className="ml-2 rounded-md border border-black/20 bg-white p-1"
-                  >
-                    <option value="">—</option>
-                    {nativeLabels.map((l) => (
-                      <option key={l} value={l}>
-                        {l}
-                      </option>
-                    ))}
-                  </select>
-                </label>
-              ) : null}
-              <label className="block text-sm font-semibold">
-                Rationale
-                <textarea
-                  value={draft.rationale}
-                  onChange={(e) => {
-                    const v = e.target.value;
-                    update((d) => ({ ...d, rationale: v }));
-                  }}
-                  rows={3}
-                  maxLength={20_000}
-                  className="mt-1 block w-full rounded-md border border-black/20 p-2 font-normal"
-                  placeholder="Which passages decided your label?"
-                />
-              </label>
-              {status.kind === "error" && status.field === "rationale" ? (
-                <p role="alert" className="text-sm text-red-800" data-field-error="rationale">
-                  {status.text}
-                </p>
-              ) : null}
-              {view.evidence.length ? (
-                <fieldset className="space-y-1 text-xs">
-                  <legend className="mb-1 text-sm font-semibold">Evidence relevance</legend>
-                  {view.evidence.map((e) => (
-                    <div
-                      key={e.rank}
-                      className="flex items-center gap-3"
-                      data-testid="evidence-flag"
-                      data-rank={e.rank}
-                    >
+              <div className={`space-y-4 ${more}`}>
+                <fieldset className="space-y-2">
+                  <legend className="mb-1 text-sm font-semibold">Was the judge right?</legend>
+                  {judge?.verdict ? (
+                    <p className="text-sm" data-testid="judge-said">
+                      The AI judge said <strong>{verdictInWords(view.protocol, judge.verdict.label).text}</strong>
+                      {judge.verdict.confidence !== null
+                        ? ` (confidence ${Math.round(judge.verdict.confidence * 100)}%)`
+                        : ""}
+                      .{" "}
+                      <a href="#judge" className="underline">
+                        Its reasons
+                      </a>
+                    </p>
+                  ) : (
+                    <p className="text-xs text-black/60">
+                      {judgeError ??
+                        (hasLabel
+                          ? "Loading the judge's verdict…"
+                          : "Choose your label first; the judge's verdict appears then.")}
+                    </p>
+                  )}
+                  <div className="flex gap-2" role="radiogroup" aria-label="Was the judge right?">
+                    {(
+                      [
+                        [true, "Yes", "y"],
+                        [false, "No", "n"],
+                      ] as const
+                    ).map(([right, word, key]) => (
                       <button
+                        key={word}
                         type="button"
-                        className="w-8 text-left font-semibold underline-offset-2 hover:underline"
-                        onClick={() => setSelected(e.rank)}
-                        title="Show this passage"
+                        role="radio"
+                        disabled={!judge}
+                        aria-checked={draft.judgeCorrect === right}
+                        className={`${choice(draft.judgeCorrect === right)} disabled:opacity-40`}
+                        onClick={() => update((d) => ({ ...d, judgeCorrect: right }))}
                       >
-                        E{e.rank}
+                        {word} <kbd className="ml-1 text-xs opacity-60">{key}</kbd>
                       </button>
-                      {([true, false] as const).map((rel) => (
-                        <label key={String(rel)} className="flex items-center gap-1">
-                          <input
-                            type="radio"
-                            name={`evidence-${e.rank}`}
-                            checked={draft.evidence[e.rank] === rel}
-                            onChange={() => update((d) => ({ ...d, evidence: { ...d.evidence, [e.rank]: rel } }))}
-                          />
-                          {rel ? "relevant" : "irrelevant"}
-                        </label>
-                      ))}
-                    </div>
-                  ))}
+                    ))}
+                  </div>
                 </fieldset>
-              ) : null}
-            </div>
+              </div>
 
-            <div className={`space-y-3 ${more}`}>
-              <p className="text-xs text-black/60" data-testid="shortcuts">
-                Keys: <kbd>1</kbd>/<kbd>2</kbd>/<kbd>3</kbd> gold label · <kbd>y</kbd>/<kbd>n</kbd> judge right ·{" "}
-                <kbd>s</kbd> skip (you can undo it) · <kbd>Enter</kbd> save and next (outside the rationale) ·{" "}
-                <kbd>Ctrl+Enter</kbd> save from anywhere · <kbd>Esc</kbd> leave the rationale
+              <div className="flex flex-wrap items-center gap-2">
+                <button
+                  type="submit"
+                  className="rounded-md bg-ink px-4 py-2 text-sm font-medium text-white"
+                  disabled={status.kind === "saving" || status.kind === "retrying"}
+                >
+                  Save and next <kbd className="ml-1 hidden text-xs opacity-70 sm:inline">Enter</kbd>
+                </button>
+                <button
+                  type="button"
+                  className="rounded-md border border-black/20 px-3 py-2 text-sm"
+                  onClick={() => void skip()}
+                >
+                  Skip <kbd className="ml-1 hidden text-xs opacity-60 sm:inline">s</kbd>
+                </button>
+              </div>
+              <p
+                role="status"
+                aria-live="polite"
+                data-testid="save-status"
+                className={`text-sm empty:hidden ${status.kind === "error" ? "text-red-800" : status.kind === "retrying" ? "text-amber-800" : "text-black/60"}`}
+              >
+                {status.field ? "" : status.text}
               </p>
-              <details className="rounded-md border border-black/10 p-2 text-sm">
-                <summary className="cursor-pointer font-semibold">Guidelines</summary>
-                <div className="mt-2">{guidelines}</div>
-              </details>
+              <div className={`space-y-4 ${more}`}>
+                {dataset ? (
+                  <label className="block text-sm">
+                    Label in {dataset}&apos;s own scheme
+                    <select
+                      value={draft.nativeLabel}
+                      onChange={(e) => update((d) => ({ ...d, nativeLabel: e.target.value }))}
+                      className="ml-2 rounded-md border border-black/20 bg-white p-1"
+                    >
+                      <option value="">—</option>
+                      {nativeLabels.map((l) => (
+                        <option key={l} value={l}>
+                          {l}
+                        </option>
+                      ))}
+                    </select>
+                  </label>
+                ) : null}
+                <label className="block text-sm font-semibold">
+                  Rationale
+                  <textarea
+                    value={draft.rationale}
+                    onChange={(e) => {
+                      const v = e.target.value;
+                      update((d) => ({ ...d, rationale: v }));
+                    }}
+                    rows={3}
+                    maxLength={20_000}
+                    className="mt-1 block w-full rounded-md border border-black/20 p-2 font-normal"
+                    placeholder="Which passages decided your label?"
+                  />
+                </label>
+                {status.kind === "error" && status.field === "rationale" ? (
+                  <p role="alert" className="text-sm text-red-800" data-field-error="rationale">
+                    {status.text}
+                  </p>
+                ) : null}
+                {view.evidence.length ? (
+                  <fieldset className="space-y-1 text-xs">
+                    <legend className="mb-1 text-sm font-semibold">Evidence relevance</legend>
+                    {view.evidence.map((e) => (
+                      <div
+                        key={e.rank}
+                        className="flex items-center gap-3"
+                        data-testid="evidence-flag"
+                        data-rank={e.rank}
+                      >
+                        <button
+                          type="button"
+                          className="w-8 text-left font-semibold underline-offset-2 hover:underline"
+                          onClick={() => setSelected(e.rank)}
+                          title="Show this passage"
+                        >
+                          E{e.rank}
+                        </button>
+                        {([true, false] as const).map((rel) => (
+                          <label key={String(rel)} className="flex items-center gap-1">
+                            <input
+                              type="radio"
+                              name={`evidence-${e.rank}`}
+                              checked={draft.evidence[e.rank] === rel}
+                              onChange={() => update((d) => ({ ...d, evidence: { ...d.evidence, [e.rank]: rel } }))}
+                            />
+                            {rel ? "relevant" : "irrelevant"}
+                          </label>
+                        ))}
+                      </div>
+                    ))}
+                  </fieldset>
+                ) : null}
+              </div>
+
+              <div className={`space-y-3 ${more}`}>
+                <p className="text-xs text-black/60" data-testid="shortcuts">
+                  Keys: <kbd>1</kbd>/<kbd>2</kbd>/<kbd>3</kbd> gold label · <kbd>y</kbd>/<kbd>n</kbd> judge right ·{" "}
+                  <kbd>s</kbd> skip (you can undo it) · <kbd>Enter</kbd> save and next (outside the rationale) ·{" "}
+                  <kbd>Ctrl+Enter</kbd> save from anywhere · <kbd>Esc</kbd> leave the rationale
+                </p>
+                <details className="rounded-md border border-black/10 p-2 text-sm">
+                  <summary className="cursor-pointer font-semibold">Guidelines</summary>
+                  <div className="mt-2">{guidelines}</div>
+                </details>
+              </div>
             </div>
-          </div>
-        </form>
+          </form>
+        </div>
       </div>
-    </div>
+    </RoleTones.Provider>
   );
 }

@@ -8,7 +8,7 @@ import { spliceDelta } from "@/lib/debate/splice";
 import { DebateControls } from "./debate-controls";
 import { EvidencePanel } from "./evidence-panel";
 import { JudgeWorking } from "./judge-working";
-import { retryNote, TurnCard, type TurnLike } from "./turn-card";
+import { retryNote, RoleTones, TurnCard, type TurnLike } from "./turn-card";
 import { VerdictCard } from "./verdict-card";
 import { VerdictSummary } from "./verdict-summary";
 import { methodViews } from "./method-views";
@@ -274,62 +274,116 @@ export function DebateLive({
         ? "cost unknown (no price for this model)"
         : `cost ${usdWords(cost)}${unpriced ? ` (price unknown for ${unpriced} ${unpriced === 1 ? "turn" : "turns"})` : ""}`;
 
+  // Role colours come from the method's definition, for every card below (its own views' too).
+  const tones = def?.roleTones ?? {};
   if (views.Debate)
-    return <views.Debate view={view} live={live} connection={connection} canControl={canControl} extra={extra} />;
+    return (
+      <RoleTones.Provider value={tones}>
+        <views.Debate view={view} live={live} connection={connection} canControl={canControl} extra={extra} />
+      </RoleTones.Provider>
+    );
   return (
-    <div className="space-y-6">
-      <header className="space-y-3">
-        <div className="flex flex-wrap items-center gap-2 text-sm">
-          <span data-testid="debate-status" className="rounded-full bg-black/5 px-2 py-0.5 font-medium">
-            {STATUS_WORDS[view.status] ?? view.status}
-          </span>
-          <span className="text-black/60">
-            {views.headline ? (
-              views.headline(view)
-            ) : (
-              <>
-                {[methodTitle(view.protocol), view.variant, `${view.evidenceMode} evidence`]
-                  .filter(Boolean)
-                  .join(" · ")}
-              </>
-            )}
-          </span>
-          <span className="text-black/60" aria-live="polite">
-            {connection === "live" ? "● live" : connection === "connecting" ? "connecting…" : ""}
-          </span>
-        </div>
-        <h1 className="text-2xl font-semibold tracking-tight break-words">{view.claim.text}</h1>
-        {view.claim.date ? <p className="text-sm text-black/60">Claim made on {view.claim.date.slice(0, 10)}</p> : null}
-        {view.verdict ? (
-          <VerdictSummary
-            verdict={view.verdict}
-            turns={views.countsModelCalls ? modelCalls : done.length}
-            turnsUnit={views.countsModelCalls ? "model call" : "turn"}
-            method={view.protocol}
-            steps={view.turns}
-            evidence={view.evidence}
-            cost={costText}
-            onCite={setSelected}
-          />
-        ) : null}
-        {canControl ? <DebateControls id={view.id} status={view.status} /> : null}
-        {extra}
-        {view.error ? (
-          <p role="alert" className="rounded-md bg-red-50 p-3 text-sm text-red-900">
-            {view.error}
-          </p>
-        ) : null}
-      </header>
+    <RoleTones.Provider value={tones}>
+      <div className="space-y-6">
+        <header className="space-y-3">
+          <div className="flex flex-wrap items-center gap-2 text-sm">
+            <span data-testid="debate-status" className="rounded-full bg-black/5 px-2 py-0.5 font-medium">
+              {STATUS_WORDS[view.status] ?? view.status}
+            </span>
+            <span className="text-black/60">
+              {views.headline ? (
+                views.headline(view)
+              ) : (
+                <>
+                  {[methodTitle(view.protocol), view.variant, `${view.evidenceMode} evidence`]
+                    .filter(Boolean)
+                    .join(" · ")}
+                </>
+              )}
+            </span>
+            <span className="text-black/60" aria-live="polite">
+              {connection === "live" ? "● live" : connection === "connecting" ? "connecting…" : ""}
+            </span>
+          </div>
+          <h1 className="text-2xl font-semibold tracking-tight break-words">{view.claim.text}</h1>
+          {view.claim.date ? (
+            <p className="text-sm text-black/60">Claim made on {view.claim.date.slice(0, 10)}</p>
+          ) : null}
+          {view.verdict ? (
+            <VerdictSummary
+              verdict={view.verdict}
+              turns={views.countsModelCalls ? modelCalls : done.length}
+              turnsUnit={views.countsModelCalls ? "model call" : "turn"}
+              method={view.protocol}
+              steps={view.turns}
+              evidence={view.evidence}
+              cost={costText}
+              onCite={setSelected}
+            />
+          ) : null}
+          {canControl ? <DebateControls id={view.id} status={view.status} /> : null}
+          {extra}
+          {view.error ? (
+            <p role="alert" className="rounded-md bg-red-50 p-3 text-sm text-red-900">
+              {view.error}
+            </p>
+          ) : null}
+        </header>
 
-      {views.Transcript ? (
-        <>
-          <views.Transcript
-            view={view}
-            turns={shown}
-            selected={selected}
-            onSelect={setSelected}
-            verdict={
-              view.verdict ? (
+        {views.Transcript ? (
+          <>
+            <views.Transcript
+              view={view}
+              turns={shown}
+              selected={selected}
+              onSelect={setSelected}
+              verdict={
+                view.verdict ? (
+                  <VerdictCard
+                    verdict={view.verdict}
+                    onCite={setSelected}
+                    method={view.protocol}
+                    turns={view.turns}
+                    extra={views.VerdictExtra ? <views.VerdictExtra details={view.verdict.details ?? null} /> : null}
+                  />
+                ) : null
+              }
+            />
+            <p className="text-sm text-black/60" data-testid="debate-totals">
+              {modelCalls} model {modelCalls === 1 ? "call" : "calls"} · {searches}{" "}
+              {searches === 1 ? "search" : "searches"} · {tokens} tokens · {costText}
+              {totalMs !== null ? ` · ${(totalMs / 1000).toFixed(1)} s` : ""}
+            </p>
+          </>
+        ) : (
+          <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]">
+            <section aria-label="Debate transcript" className="min-w-0 space-y-6">
+              {phases.map((phase) => (
+                <div key={phase} className="space-y-3">
+                  <h2 className="text-sm font-semibold uppercase tracking-wide text-black/60">{phaseTitle(phase)}</h2>
+                  {speeches
+                    .filter((t) => t.phase === phase)
+                    .map((t) => (
+                      <TurnCard
+                        key={t.seq}
+                        turn={t}
+                        onCite={setSelected}
+                        speaker={roleDisplayName(def, t.role, view.extras)}
+                      />
+                    ))}
+                  {views.AfterPhase ? <views.AfterPhase view={view} phase={phase} /> : null}
+                </div>
+              ))}
+              {live
+                .filter((l) => l.turn.kind !== "speech")
+                .slice(0, 1)
+                .map((l) => (
+                  <p key={l.turn.seq} className="text-sm text-black/60" aria-live="polite">
+                    {views.workingWords?.(l.turn.role) ?? "The judge is deciding…"}
+                    {l.retry ? ` (${retryNote(l.retry)})` : ""}
+                  </p>
+                ))}
+              {view.verdict ? (
                 <VerdictCard
                   verdict={view.verdict}
                   onCite={setSelected}
@@ -337,61 +391,17 @@ export function DebateLive({
                   turns={view.turns}
                   extra={views.VerdictExtra ? <views.VerdictExtra details={view.verdict.details ?? null} /> : null}
                 />
-              ) : null
-            }
-          />
-          <p className="text-sm text-black/60" data-testid="debate-totals">
-            {modelCalls} model {modelCalls === 1 ? "call" : "calls"} · {searches}{" "}
-            {searches === 1 ? "search" : "searches"} · {tokens} tokens · {costText}
-            {totalMs !== null ? ` · ${(totalMs / 1000).toFixed(1)} s` : ""}
-          </p>
-        </>
-      ) : (
-        <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]">
-          <section aria-label="Debate transcript" className="min-w-0 space-y-6">
-            {phases.map((phase) => (
-              <div key={phase} className="space-y-3">
-                <h2 className="text-sm font-semibold uppercase tracking-wide text-black/60">{phaseTitle(phase)}</h2>
-                {speeches
-                  .filter((t) => t.phase === phase)
-                  .map((t) => (
-                    <TurnCard
-                      key={t.seq}
-                      turn={t}
-                      onCite={setSelected}
-                      speaker={roleDisplayName(def, t.role, view.extras)}
-                    />
-                  ))}
-                {views.AfterPhase ? <views.AfterPhase view={view} phase={phase} /> : null}
-              </div>
-            ))}
-            {live
-              .filter((l) => l.turn.kind !== "speech")
-              .slice(0, 1)
-              .map((l) => (
-                <p key={l.turn.seq} className="text-sm text-black/60" aria-live="polite">
-                  {views.workingWords?.(l.turn.role) ?? "The judge is deciding…"}
-                  {l.retry ? ` (${retryNote(l.retry)})` : ""}
-                </p>
-              ))}
-            {view.verdict ? (
-              <VerdictCard
-                verdict={view.verdict}
-                onCite={setSelected}
-                method={view.protocol}
-                turns={view.turns}
-                extra={views.VerdictExtra ? <views.VerdictExtra details={view.verdict.details ?? null} /> : null}
-              />
-            ) : null}
-            <JudgeWorking turns={working} onCite={setSelected} />
-            <p className="text-sm text-black/60" data-testid="debate-totals">
-              {done.length} {done.length === 1 ? "turn" : "turns"} · {tokens} tokens · {costText}
-              {totalMs !== null ? ` · ${(totalMs / 1000).toFixed(1)} s` : ""}
-            </p>
-          </section>
-          <EvidencePanel evidence={view.evidence} selected={selected} onSelect={setSelected} citedBy={citedBy} />
-        </div>
-      )}
-    </div>
+              ) : null}
+              <JudgeWorking turns={working} onCite={setSelected} />
+              <p className="text-sm text-black/60" data-testid="debate-totals">
+                {done.length} {done.length === 1 ? "turn" : "turns"} · {tokens} tokens · {costText}
+                {totalMs !== null ? ` · ${(totalMs / 1000).toFixed(1)} s` : ""}
+              </p>
+            </section>
+            <EvidencePanel evidence={view.evidence} selected={selected} onSelect={setSelected} citedBy={citedBy} />
+          </div>
+        )}
+      </div>
+    </RoleTones.Provider>
   );
 }

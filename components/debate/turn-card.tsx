@@ -1,6 +1,8 @@
 "use client";
 
+import { createContext, useContext } from "react";
 import { usdWords } from "@/lib/cost-words";
+import type { RoleTone } from "@/lib/debate/definition";
 import { CitedText } from "./cited-text";
 
 export type TurnLike = {
@@ -22,18 +24,23 @@ export type TurnLike = {
   retry?: { attempt: number; maxAttempts: number; reason: string } | null;
 };
 
-/** One colour per role, always with the role named in words too. */
-const ROLE_STYLE: Record<string, string> = {
-  politician: "border-l-blue-600 bg-blue-50/60",
-  scientist: "border-l-emerald-600 bg-emerald-50/60",
-  advocate: "border-l-blue-600 bg-blue-50/60",
-  critic: "border-l-rose-600 bg-rose-50/60",
-  journalist: "border-l-amber-600 bg-amber-50/60",
-  "domain-expert": "border-l-violet-600 bg-violet-50/60",
+/** Each tone's colours; the role is always named in words too. */
+const TONE_STYLE: Record<RoleTone, string> = {
+  blue: "border-l-blue-600 bg-blue-50/60",
+  emerald: "border-l-emerald-600 bg-emerald-50/60",
+  rose: "border-l-rose-600 bg-rose-50/60",
+  amber: "border-l-amber-600 bg-amber-50/60",
+  violet: "border-l-violet-600 bg-violet-50/60",
   judge: "border-l-stone-700 bg-stone-50",
-  "stop-agent": "border-l-stone-400 bg-stone-50",
-  "round-judge": "border-l-stone-400 bg-stone-50",
+  aside: "border-l-stone-400 bg-stone-50",
 };
+const PLAIN = "border-l-stone-400 bg-white";
+
+/**
+ * The tones of the debate's roles, from its method's definition (`roleTones`), provided by the
+ * page that knows the method, so a card (a method's own views included) names no role.
+ */
+export const RoleTones = createContext<Readonly<Record<string, RoleTone>>>({});
 
 /** A role id in words, where the caller has no name from the method's definition (`speaker`). */
 export function roleName(role: string) {
@@ -58,6 +65,7 @@ export function TurnCard({
 }) {
   const streaming = turn.status === "streaming";
   const stopped = turn.status === "stopped";
+  const tone = useContext(RoleTones)[turn.role];
   return (
     <article
       data-testid="turn"
@@ -66,7 +74,7 @@ export function TurnCard({
       data-kind={turn.kind}
       data-status={turn.status}
       aria-busy={streaming}
-      className={`rounded-lg border border-black/10 border-l-4 p-4 ${stopped ? "border-l-stone-300 bg-stone-100 text-black/60" : (ROLE_STYLE[turn.role] ?? "border-l-stone-400 bg-white")}`}
+      className={`rounded-lg border border-black/10 border-l-4 p-4 ${stopped ? "border-l-stone-300 bg-stone-100 text-black/60" : tone ? TONE_STYLE[tone] : PLAIN}`}
     >
       <header className="mb-2 flex flex-wrap items-baseline justify-between gap-2">
         <h3 className="font-semibold">

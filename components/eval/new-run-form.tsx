@@ -2,7 +2,7 @@
 
 import { useRef, useState } from "react";
 import { createRunAction, type NewRunState } from "@/app/eval/new/actions";
-import { DEFAULT_METHOD, methodDefinitions, methodVariants } from "@/lib/debate/methods";
+import { DEFAULT_METHOD, getMethod, methodDefinitions, methodTitle } from "@/lib/debate/methods";
 import { ModelSelect } from "@/components/debate/model-select";
 import { formatFileLimit, MAX_CLAIMS_FILE_BYTES } from "@/lib/eval/limits";
 import { formEntries } from "@/lib/forms/state";
@@ -15,6 +15,12 @@ import { SubmitButton } from "@/components/ui/button";
 const PROTOCOL_CHOICES = methodDefinitions().map(
   (d) => [d.name, d.input === "article" ? `${d.title} (news articles)` : d.title] as const,
 );
+/** A single run from this page is the default method's: its variants and evaluation choices, as its definition gives them. */
+const SINGLE = getMethod(DEFAULT_METHOD);
+/** The methods that search for their own evidence, named in the help. */
+const SEARCHERS = methodDefinitions()
+  .filter((d) => d.bringsOwnEvidence)
+  .map((d) => d.title);
 
 const input = "mt-1 w-full min-w-0 rounded-md border border-black/20 bg-white p-2";
 /** The fields that show their own refusal; any other refusal is shown above the form. */
@@ -104,9 +110,11 @@ export function NewRunForm({
       <fieldset className="text-sm sm:col-span-2" data-testid="eval-protocols">
         <legend>Methods</legend>
         <p className="text-xs text-black/60">
-          RADAR alone makes one run. Tick two or more to compare them: one run each over the same claims, then a page
-          that ranks them by accuracy and cost. Methods that search for their own evidence (Tool-MAD, ZoFia, PROClaim)
-          search the corpus chosen below, or every corpus.
+          {methodTitle(DEFAULT_METHOD)} alone makes one run. Tick two or more to compare them: one run each over the
+          same claims, then a page that ranks them by accuracy and cost.
+          {SEARCHERS.length
+            ? ` Methods that search for their own evidence (${SEARCHERS.join(", ")}) search the corpus chosen below, or every corpus.`
+            : ""}
         </p>
         <div className="mt-1 flex flex-wrap gap-x-4 gap-y-1">
           {PROTOCOL_CHOICES.map(([value, label]) => (
@@ -145,22 +153,28 @@ export function NewRunForm({
       ) : (
         <span className="hidden sm:block" />
       )}
-      <label className="text-sm">
-        Variant
-        <select name="variant" defaultValue={v.variant ?? "expertise"} className={input}>
-          {methodVariants().map((x) => (
-            <option key={x}>{x}</option>
-          ))}
-        </select>
-      </label>
-      <label className="text-sm">
-        Early stopping
-        <select name="earlyStopping" defaultValue={v.earlyStopping ?? "on"} className={input}>
-          <option value="on">on</option>
-          <option value="score-only">score every checkpoint, never stop (for calibration)</option>
-          <option value="off">off</option>
-        </select>
-      </label>
+      {SINGLE.variants?.length ? (
+        <label className="text-sm">
+          Variant
+          <select name="variant" defaultValue={v.variant ?? SINGLE.variants[0]} className={input}>
+            {SINGLE.variants.map((x) => (
+              <option key={x}>{x}</option>
+            ))}
+          </select>
+        </label>
+      ) : null}
+      {(SINGLE.evalOptions ?? []).map((o) => (
+        <label key={o.name} className="text-sm">
+          {o.label}
+          <select name={o.name} defaultValue={v[o.name] ?? o.defaultValue} className={input}>
+            {o.choices.map((c) => (
+              <option key={c.value} value={c.value}>
+                {c.label}
+              </option>
+            ))}
+          </select>
+        </label>
+      ))}
       {(
         [
           ["model_judge", "Judge model"],

@@ -69,6 +69,21 @@ export type MethodLabels = {
   schemes?: Record<string, string>;
 };
 
+/** A choice an evaluation run of the method offers on /eval/new, read back by its `configFromForm` under `name`. */
+export type EvalOption = {
+  name: string;
+  label: string;
+  defaultValue: string;
+  choices: ReadonlyArray<{ value: string; label: string }>;
+};
+
+/**
+ * A role's colour on the page, by what it does rather than who it is: a few speaker colours, the
+ * deciding voice (`judge`) and a side step (`aside`). Always shown with the role named in words.
+ */
+export const ROLE_TONES = ["blue", "emerald", "rose", "amber", "violet", "judge", "aside"] as const;
+export type RoleTone = (typeof ROLE_TONES)[number];
+
 export type CostWords = {
   /** One honest sentence: the expected and the worst case, each said as such. */
   summary: string;
@@ -106,6 +121,8 @@ export type MethodDefinition = {
   /** Role display names; `roleName` handles roles that carry a number or depend on the debate. */
   roles: Record<string, string>;
   roleName?(role: string, ctx: MethodViewExtras): string | null;
+  /** Each role's colour on the page (turn cards); a role left out is drawn plain. */
+  roleTones?: Readonly<Record<string, RoleTone>>;
   /**
    * Zod schemas of the metadata each step writes, by step name (`metadata[metadataKey].step`).
    * The protocol writes through them and every reader parses with them (safeParse).
@@ -122,6 +139,8 @@ export type MethodDefinition = {
   reasonFromTurns?(verdict: { label: string }, turns: readonly StepTurn[]): { text: string; note: string } | null;
   /** A cost sentence for a finished or planned debate, from an estimate (calls at the expected and worst case). */
   costWords?(estimate: { llmCalls: number; expectedCalls?: number; note?: string }): CostWords;
+  /** Eval: the choices /eval/new offers for a run of this method beside its variant (RADAR: early stopping); none: the form shows none. */
+  evalOptions?: readonly EvalOption[];
   /** Eval: why a dataset's gold labels cannot be read in this method's labels, and what to do instead. */
   datasetAdvice?: string;
   /** Eval matrix: how this method reads a claim dataset when it differs from the paper (shown beside the run). */

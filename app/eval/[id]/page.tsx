@@ -75,7 +75,6 @@ export default async function EvalRunPage({ params }: { params: Promise<{ id: st
   const cfg = r.run.config as {
     models?: Record<string, string>;
     evidence?: { mode: string; corpus?: string };
-    radar?: { earlyStopping?: string; rebuttals?: number };
     preset?: string | null;
     skipped?: Array<{ id: string; reason: string }>;
   };

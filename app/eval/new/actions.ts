@@ -161,11 +161,12 @@ export async function createRunAction(_prev: NewRunState, form: FormData): Promi
 /** A method the matrix cannot run on these claims: shown beside the methods. */
 class MatrixRefusal extends Error {}
 
-/** The page's method settings as form fields, for each method's definition to read. */
+/** The page's method settings as form fields: the variant and the choices the method's definition offers, for it to read. */
 function formFields(form: FormData): Record<string, string> {
+  const def = getMethod(DEFAULT_METHOD);
   return {
-    variant: String(form.get("variant") ?? "expertise"),
-    earlyStopping: String(form.get("earlyStopping") ?? "on"),
+    variant: String(form.get("variant") ?? def.variants?.[0] ?? ""),
+    ...Object.fromEntries((def.evalOptions ?? []).map((o) => [o.name, String(form.get(o.name) ?? o.defaultValue)])),
   };
 }
 

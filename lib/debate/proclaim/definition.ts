@@ -84,6 +84,7 @@ export const proclaimDefinition: MethodDefinition = {
     critic: "Critic",
     consistency: "Consistency check",
   },
+  roleTones: { critic: "rose" },
   roleName: (role) => {
     const j = /^judge-(\d+)$/.exec(role);
     return j ? `Judge ${j[1]}` : null;

@@ -5,6 +5,7 @@ import { VERDICT_LABELS } from "../verdict";
 import { withoutMarkers } from "../plain-words";
 import { domainOf } from "./domain";
 import { RADAR_VARIANTS } from "./variants";
+import { RADAR_EVAL_OPTIONS } from "./eval-options";
 import { CHECKPOINT_NOTE, checkpointLine, checkpointSchema } from "./checkpoint";
 
 /**
@@ -25,6 +26,7 @@ export const radarDefinition: MethodDefinition = {
   },
   bringsOwnEvidence: false,
   variants: RADAR_VARIANTS,
+  evalOptions: RADAR_EVAL_OPTIONS,
   defaultSettingsTitle: "default settings",
   configFromForm(f) {
     const config: Record<string, unknown> = {};
@@ -47,6 +49,18 @@ export const radarDefinition: MethodDefinition = {
     "stop-agent": "Stop agent",
     "round-judge": "Provisional judge",
     judge: "Judge",
+  },
+  // The two sides of each variant in contrasting colours, the judges in the deciding voice's.
+  roleTones: {
+    politician: "blue",
+    scientist: "emerald",
+    advocate: "blue",
+    critic: "rose",
+    journalist: "amber",
+    "domain-expert": "violet",
+    judge: "judge",
+    "stop-agent": "aside",
+    "round-judge": "aside",
   },
   roleName: (role, { domain }) =>
     role === "domain-expert" && typeof domain === "string" && domain ? `${domain} expert` : null,

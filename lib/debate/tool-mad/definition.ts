@@ -71,6 +71,7 @@ export const toolMadDefinition: MethodDefinition = {
     return config;
   },
   roles: { scorer: "Checker", consensus: "Agreement check", judge: "Judge" },
+  roleTones: { judge: "judge" },
   roleName: (role) => toolMadAgentName(role),
   metadataKey: "toolMad",
   steps: toolMadStepSchemas,

@@ -41,6 +41,7 @@ export const zofiaDefinition: MethodDefinition = {
     con: "Argues it is fake",
     judge: "Judge",
   },
+  roleTones: { judge: "judge" },
   metadataKey: "zofia",
   steps: zofiaStepSchemas,
   plainStep(turn, ctx) {
