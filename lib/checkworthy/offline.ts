@@ -73,15 +73,42 @@ export class OfflineScorer implements CheckworthyScorer {
     this.threshold = model.threshold;
   }
 
-  /** One embedding call for all the sentences (the encoder batches them), then the classifier on each. */
+  /**
+   * One embedding call for all the sentences (the encoder batches them), then the classifier on
+   * each. The sentences are parsed for the cues while the encoder's worker thread embeds them:
+   * parsing is a millisecond or two of the main thread's time per sentence, and on a loaded machine
+   * it was added to the wait for the embedding instead of overlapping it.
+   */
   async score(sentences: readonly Sentence[], opts: ScorerOptions = {}): Promise<ScoredSentence[]> {
     if (sentences.length === 0) return [];
-    const embeddings = await embedSentences(
+    const embedding = embedSentences(
       sentences.map((s) => s.text),
       opts.signal,
     );
+    // Caught here and rethrown by the await below, so a failure while parsing is never unhandled.
+    embedding.catch(() => {});
+    // One turn of the event loop first, so the texts reach the worker before the parsing starts.
+    await new Promise((resolve) => setImmediate(resolve));
+    const docs = sentences.map((s) => nlp(s.text));
+    return this.scoreEmbedded(sentences, await embedding, docs);
+  }
+
+  /**
+   * The same scores from embeddings already computed by the product's sentence encoder
+   * (`embedSentences`, all-MiniLM-L6-v2, one 384-number vector per sentence, in order): a caller that
+   * embeds the sentences for something else too (the live desk's matcher) embeds them once.
+   */
+  scoreEmbedded(
+    sentences: readonly Sentence[],
+    embeddings: readonly ArrayLike<number>[],
+    docs: readonly Doc[] = sentences.map((s) => nlp(s.text)),
+  ): ScoredSentence[] {
+    if (embeddings.length !== sentences.length)
+      throw new Error(
+        `scoreEmbedded: ${sentences.length} sentences but ${embeddings.length} embeddings; pass one embedding per sentence, in order`,
+      );
     return sentences.map((s, i) => {
-      const doc = nlp(s.text);
+      const doc = docs[i]!;
       const { vector, cues } = sentenceVector(s.text, embeddings[i]!, doc);
       const score = applyPlatt(this.model.platt, ensembleLogit(this.model.nets, vector));
       const checkworthy = score >= this.threshold;

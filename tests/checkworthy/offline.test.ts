@@ -4,7 +4,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { DatasetFileError, parseLabelledSentences } from "@/lib/checkworthy/dataset";
 import { ensembleLogit, netLogit, trainNet } from "@/lib/checkworthy/classifier";
-import { FEATURE_DIMS, sentenceVector } from "@/lib/checkworthy/encoder-features";
+import { embedSentences, FEATURE_DIMS, sentenceVector } from "@/lib/checkworthy/encoder-features";
 import { bestThreshold, countsAt, f1AtPrevalence, positiveClassScores, rocAuc } from "@/lib/checkworthy/metrics";
 import { defaultModelDir, ModelFileError, readModel, writeModel } from "@/lib/checkworthy/model-file";
 import { OfflineScorer, offlineScorer } from "@/lib/checkworthy/offline";
@@ -68,6 +68,16 @@ describe("the shipped offline scorer", () => {
     expect(figure!.reason).toMatch(/percentage/);
     expect(question!.reason).toMatch(/question/);
     expect(opinion!.reason).toMatch(/opinion/);
+  });
+
+  it("scores sentences from embeddings computed once elsewhere exactly as it scores their text", async () => {
+    const sentences = [
+      sentence(0, "Unemployment fell from 7.2 percent in 2019 to 4.1 percent last year."),
+      sentence(1, "I think we can do better."),
+    ];
+    const vectors = await embedSentences(sentences.map((s) => s.text));
+    expect(scorer.scoreEmbedded(sentences, vectors)).toEqual(await scorer.score(sentences));
+    expect(() => scorer.scoreEmbedded(sentences, vectors.slice(0, 1))).toThrow(/2 sentences but 1 embeddings/);
   });
 
   it("gives calibrated probabilities: a small file whose threshold and calibration came from held-out debates", () => {
