@@ -68,7 +68,10 @@ export async function submitIntervention(
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue?.path.length ? ` (at ${issue.path.join(".")})` : "";
-    return refuse("invalid", `${issue?.message ?? "The intervention is not valid"}${where}; correct it and send it again.`);
+    return refuse(
+      "invalid",
+      `${issue?.message ?? "The intervention is not valid"}${where}; correct it and send it again.`,
+    );
   }
   const given = parsed.data;
 
@@ -86,7 +89,10 @@ export async function submitIntervention(
         : `${title} takes no interventions: it runs from the claim to the verdict on its own.`,
     );
   if (accepts.until === "start" && target.started)
-    return refuse("not_accepted", `${title} takes interventions only before the debate starts (${accepts.enters}); this debate has started.`);
+    return refuse(
+      "not_accepted",
+      `${title} takes interventions only before the debate starts (${accepts.enters}); this debate has started.`,
+    );
   if ((await countInterventions(database, debateId)) >= INTERVENTION_LIMITS.perDebate)
     return refuse(
       "limit",
@@ -181,7 +187,10 @@ async function addedPassage(
     const row = Number.isSafeInteger(id) && id > 0 ? (await passagesByIds(db, [id])).get(id) : undefined;
     if (!row)
       return {
-        refusal: refuse("invalid", "There is no corpus passage with this id (at source.passageId); search the corpus again."),
+        refusal: refuse(
+          "invalid",
+          "There is no corpus passage with this id (at source.passageId); search the corpus again.",
+        ),
       };
     return {
       passage: {
