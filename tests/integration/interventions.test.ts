@@ -278,3 +278,64 @@ describe("the API", () => {
     expect(((await late.json()) as { error: { message: string } }).error.message).toContain("verdict");
   });
 });
+
+describe("resume and hold (RADAR)", () => {
+  const radar = () => createPresetDebate(h.db, "radar", Object.keys(getProtocol("radar").presets)[0]!);
+
+  it("a run cut inside the turn an intervention entered gives that turn the same intervention again, and applies it once", async () => {
+    const id = await radar();
+    const run = runOptions();
+    await runAndCut(id, run.opts);
+    const cutAt = await maxSeq(id);
+    await submitIntervention(fc, id, { kind: "ask", question: QUESTION }, h.db);
+    await submitIntervention(
+      fc,
+      id,
+      { kind: "add_evidence", source: { from: "text", text: ADDED, title: "Budget" } },
+      h.db,
+    );
+    // Handed back as soon as the next turn starts: it was applied to that turn, which is not finished.
+    const off = subscribe(id, (e) => {
+      if (e.type === "turn-start") handBack([id]);
+    });
+    expect((await runDebate(h.db, id, run.opts).finally(off)).status).toBe("released");
+    const mid = await rows(id);
+    expect(mid.map((r) => [r.status, r.beforeSeq])).toEqual([
+      ["applied", cutAt + 1],
+      ["applied", cutAt + 1],
+    ]);
+    const seen = run.model.seen.length;
+    expect(await runDebate(h.db, id, run.opts)).toEqual({ status: "completed" });
+    const after = run.model.seen.slice(seen).map((p) => p.user);
+    // The turn is run again with the question it was given, and no other turn gets it.
+    expect(after.filter((p) => p.includes(QUESTION))).toHaveLength(1);
+    expect(after[0]).toContain(QUESTION);
+    expect((await evidence(id)).filter((e) => e.origin === "person")).toHaveLength(1);
+    expect((await rows(id)).map((r) => r.beforeSeq)).toEqual([cutAt + 1, cutAt + 1]);
+  });
+
+  it("a held verdict waits for its release", async () => {
+    const id = await radar();
+    expect((await submitIntervention(fc, id, { kind: "hold_verdict", hold: true }, h.db)).ok).toBe(true);
+    const running = runDebate(h.db, id, runOptions().opts);
+    // Bounded wait (about 20 s at most) for the judge to reach the hold.
+    let held = false;
+    for (let i = 0; i < 200 && !held; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      held = (await rows(id))[0]!.status === "applied";
+    }
+    expect(held).toBe(true);
+    const [d] = await h.db.select({ status: s.debates.status }).from(s.debates).where(eq(s.debates.id, id));
+    expect(d!.status).toBe("running");
+    const judged = await h.db
+      .select({ seq: s.turns.seq })
+      .from(s.turns)
+      .where(and(eq(s.turns.debateId, id), eq(s.turns.kind, "judge")));
+    expect(judged).toEqual([]);
+    expect((await submitIntervention(fc, id, { kind: "hold_verdict", hold: false }, h.db)).ok).toBe(true);
+    expect(await running).toEqual({ status: "completed" });
+    const [hold, release] = await rows(id);
+    expect(release!.status).toBe("applied");
+    expect(release!.beforeSeq).toBe(hold!.beforeSeq);
+  });
+});

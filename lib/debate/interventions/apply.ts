@@ -58,8 +58,13 @@ async function applyNow<T extends TurnSpec>(scope: RunScope, spec: T, seq: numbe
   if (!rows.length) return spec;
   if (spec.kind === "judge") rows = await waitWhileHeld(scope, rows, seq);
 
-  // This turn's: applied to it by an earlier run that did not finish it, or waiting until now.
-  const mine = rows.filter((r) => r.status === "waiting" || (r.status === "applied" && r.beforeSeq === seq));
+  // This turn's: applied to it by an earlier run that did not finish it, or waiting until now
+  // (holds and releases only at a judging turn, the one they are about).
+  const mine = rows.filter(
+    (r) =>
+      (r.kind !== "hold_verdict" || spec.kind === "judge") &&
+      (r.status === "waiting" || (r.status === "applied" && r.beforeSeq === seq)),
+  );
   const added = await addPassages(
     scope,
     seq,
@@ -216,10 +221,13 @@ async function waitWhileHeld(scope: RunScope, rows: InterventionRow[], seq: numb
   for (;;) {
     const last = rows.filter((r) => r.kind === "hold_verdict").at(-1);
     if (!last || !payload(last).hold) return rows;
-    // The hold itself is on the record before the wait, so the page shows the judge waiting.
-    if (last.status === "waiting" && (await markInterventionApplied(scope.db, last.id, { beforeSeq: seq }))) {
-      Object.assign(last, { status: "applied", beforeSeq: seq });
-      publish(scope.debateId, { type: "intervention", intervention: interventionView(last) });
+    // The hold is on the record (applied before this judging turn) while the judge waits, so the page shows it waiting.
+    for (const r of rows) {
+      if (r.kind !== "hold_verdict" || r.status !== "waiting") continue;
+      if (await markInterventionApplied(scope.db, r.id, { beforeSeq: seq })) {
+        Object.assign(r, { status: "applied", beforeSeq: seq });
+        publish(scope.debateId, { type: "intervention", intervention: interventionView(r) });
+      }
     }
     await new Promise<void>((resolve) => {
       const done = () => {
