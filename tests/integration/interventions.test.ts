@@ -18,6 +18,8 @@ import { createApiToken } from "@/lib/auth/api-tokens";
 import { permissionsOf } from "@/lib/auth/policy";
 import { callApi } from "../helpers/api";
 import { useDatabase } from "../helpers/next-request";
+import { exportDebates, type ExportedDebate } from "@/lib/export/debates";
+import { csvRow } from "@/lib/export/formats";
 import { freshDatabase } from "./test-db";
 
 /**
@@ -205,6 +207,13 @@ describe.each(PROTOCOL_NAMES)("%s: interventions", (name) => {
       .from(s.verdicts)
       .where(and(eq(s.verdicts.debateId, id), eq(s.verdicts.isFinal, true)));
     expect(v?.details).toMatchObject({ intervened: true, interventions: sent.length });
+    // The export says so too: each intervention with the turn it entered before, and the CSV's count.
+    let exported: ExportedDebate | undefined;
+    for await (const d of exportDebates(h.db, {})) if (d.id === id) exported = d;
+    expect(exported!.interventions.map((i) => [i.kind, i.status, i.beforeSeq])).toEqual(
+      sent.map((k) => [k, "applied", entered]),
+    );
+    expect(csvRow(exported!).trimEnd().split(",").at(-1)).toBe(String(sent.length));
 
     // The verdict is written: nothing more is taken.
     const late = await submit({ kind: "ask", question: QUESTION });
