@@ -348,3 +348,65 @@ describe("resume and hold (RADAR)", () => {
     expect(release!.beforeSeq).toBe(hold!.beforeSeq);
   });
 });
+
+describe.each(PROTOCOL_NAMES)("%s: interventions resumed at every step boundary", (name) => {
+  it("gives the uninterrupted transcript, and applies each intervention once, to the same turn", async () => {
+    const accepts = findMethod(name)!.interventions!;
+    const preset = PRESET[name] ?? Object.keys(getProtocol(name).presets)[0]!;
+    /** A debate given the method's interventions: after its first step, or before it starts (ZoFia). */
+    const prepared = async () => {
+      const id = await createPresetDebate(h.db, name, preset);
+      const run = runOptions();
+      if (accepts.until !== "start") await runAndCut(id, run.opts);
+      if (accepts.kinds.includes("ask")) await submitIntervention(fc, id, { kind: "ask", question: QUESTION }, h.db);
+      if (accepts.kinds.includes("add_evidence"))
+        await submitIntervention(
+          fc,
+          id,
+          { kind: "add_evidence", source: { from: "text", text: ADDED, title: "B" } },
+          h.db,
+        );
+      return { id, run, from: await maxSeq(id) };
+    };
+    const steps = async (id: string) =>
+      (
+        await h.db
+          .select({ round: s.turns.round, phase: s.turns.phase, role: s.turns.role, status: s.turns.status })
+          .from(s.turns)
+          .where(eq(s.turns.debateId, id))
+      )
+        .map((t) => JSON.stringify(t))
+        .sort();
+    /** Each intervention and the step it entered before, by what the step is (seqs of side-by-side steps vary by finish order). */
+    const record = async (id: string) => {
+      const turns = await h.db
+        .select({ seq: s.turns.seq, round: s.turns.round, phase: s.turns.phase, role: s.turns.role })
+        .from(s.turns)
+        .where(eq(s.turns.debateId, id));
+      const step = (seq: number | null) => {
+        const t = turns.find((x) => x.seq === seq);
+        return t ? `${t.round} ${t.phase} ${t.role}` : null;
+      };
+      return (await rows(id)).map((r) => [r.kind, r.status, step(r.beforeSeq)]);
+    };
+
+    const whole = await prepared();
+    expect(await runDebate(h.db, whole.id, whole.run.opts)).toEqual({ status: "completed" });
+    const expected = await steps(whole.id);
+    const expectedRecord = await record(whole.id);
+    const total = (await steps(whole.id)).length;
+
+    for (let k = 1; whole.from + k < total; k++) {
+      const { id, run } = await prepared();
+      await runAndCut(id, run.opts, k);
+      expect(await runDebate(h.db, id, run.opts), `${name}: resumed after ${k} more steps`).toEqual({
+        status: "completed",
+      });
+      expect(await steps(id), `${name}: steps after a cut ${k} steps on`).toEqual(expected);
+      expect(await record(id), `${name}: interventions after a cut ${k} steps on`).toEqual(expectedRecord);
+      expect((await evidence(id)).filter((e) => e.origin === "person").length).toBe(
+        accepts.kinds.includes("add_evidence") ? 1 : 0,
+      );
+    }
+  });
+});
