@@ -455,6 +455,11 @@ export const debateInterventions = pgTable(
     refusal: text("refusal"),
     /** The stored turn it was applied before; null while waiting. */
     beforeSeq: integer("before_seq"),
+    /**
+     * That turn's identity in the journal (round, phase, role, kind): if the turn is cut before it
+     * is finished, the resumed run gives the intervention to the step of the same identity.
+     */
+    beforeStep: text("before_step"),
     /** A question: the turn whose prompt carried it. */
     answeredBySeq: integer("answered_by_seq"),
     /** Added evidence: its rank in the debate's evidence once applied. */

@@ -10,6 +10,7 @@ CREATE TABLE "debate_interventions" (
 	"status" text DEFAULT 'waiting' NOT NULL,
 	"refusal" text,
 	"before_seq" integer,
+	"before_step" text,
 	"answered_by_seq" integer,
 	"evidence_rank" integer,
 	"applied_at" timestamp with time zone,

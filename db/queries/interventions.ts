@@ -41,18 +41,38 @@ export async function listInterventions(db: Database, debateId: string): Promise
 export async function markInterventionApplied(
   db: Database,
   id: string,
-  at: { beforeSeq: number; answeredBySeq?: number | null; evidenceRank?: number | null },
+  at: { beforeSeq: number; beforeStep?: string | null; answeredBySeq?: number | null; evidenceRank?: number | null },
 ): Promise<boolean> {
   const rows = await db
     .update(s.debateInterventions)
     .set({
       status: "applied",
       beforeSeq: at.beforeSeq,
+      beforeStep: at.beforeStep ?? null,
       answeredBySeq: at.answeredBySeq ?? null,
       evidenceRank: at.evidenceRank ?? null,
       appliedAt: new Date(),
     })
     .where(and(eq(s.debateInterventions.id, id), eq(s.debateInterventions.status, "waiting")))
+    .returning({ id: s.debateInterventions.id });
+  return rows.length > 0;
+}
+
+/**
+ * An intervention applied to a turn that was cut before it finished goes with that step when it runs
+ * again under a new number (only from the number it had: never moved twice by two runs).
+ */
+export async function moveInterventionTo(
+  db: Database,
+  id: string,
+  fromSeq: number,
+  toSeq: number,
+  isQuestion: boolean,
+) {
+  const rows = await db
+    .update(s.debateInterventions)
+    .set({ beforeSeq: toSeq, ...(isQuestion ? { answeredBySeq: toSeq } : {}) })
+    .where(and(eq(s.debateInterventions.id, id), eq(s.debateInterventions.beforeSeq, fromSeq)))
     .returning({ id: s.debateInterventions.id });
   return rows.length > 0;
 }

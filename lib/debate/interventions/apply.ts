@@ -1,4 +1,9 @@
-import { listInterventions, markInterventionApplied, type InterventionRow } from "@/db/queries/interventions";
+import {
+  listInterventions,
+  markInterventionApplied,
+  moveInterventionTo,
+  type InterventionRow,
+} from "@/db/queries/interventions";
 import { renderPrompt } from "@/lib/prompts";
 import { joinPrompt, trustedText, type PromptText } from "@/lib/prompts/text";
 import { publish, subscribe } from "../events";
@@ -52,14 +57,45 @@ export function applyInterventions<T extends TurnSpec>(scope: RunScope, spec: T,
   return mine;
 }
 const queues = new WeakMap<RunScope, Promise<void>>();
+const openedSeqs = new WeakMap<RunScope, Set<number>>();
+/** Turns this run opened (finished or still running): none of them was cut short by an earlier run. */
+function openedHere(scope: RunScope): Set<number> {
+  let set = openedSeqs.get(scope);
+  if (!set) openedSeqs.set(scope, (set = new Set()));
+  return set;
+}
+/** A step's identity in the journal (journal.ts): what it is, not when it ran. */
+const stepKey = (t: Pick<TurnSpec, "round" | "phase" | "role" | "kind">) => `${t.round} ${t.phase} ${t.role} ${t.kind}`;
 
 async function applyNow<T extends TurnSpec>(scope: RunScope, spec: T, seq: number): Promise<T> {
   let rows = await listInterventions(scope.db, scope.debateId);
   if (!rows.length) return spec;
-  if (spec.kind === "judge") rows = await waitWhileHeld(scope, rows, seq);
+  if (spec.kind === "judge") rows = await waitWhileHeld(scope, rows, seq, spec);
 
-  // This turn's: applied to it by an earlier run that did not finish it, or waiting until now
-  // (holds and releases only at a judging turn, the one they are about).
+  // Applied to a turn of this step's identity that an earlier run opened but never finished (cut,
+  // or stopped): that step runs again now, under this number, and takes them again.
+  const step = stepKey(spec);
+  const opened = openedHere(scope);
+  opened.add(seq);
+  const finished = new Set(
+    scope.journal
+      .done()
+      .filter((t) => t.status === "completed")
+      .map((t) => t.seq),
+  );
+  for (const r of rows) {
+    const from = r.beforeSeq;
+    if (r.status !== "applied" || from === null || from === seq || r.beforeStep !== step) continue;
+    if (finished.has(from) || opened.has(from)) continue;
+    if (await moveInterventionTo(scope.db, r.id, from, seq, r.kind === "ask")) {
+      Object.assign(r, { beforeSeq: seq, ...(r.kind === "ask" ? { answeredBySeq: seq } : {}) });
+      publish(scope.debateId, { type: "intervention", intervention: interventionView(r) });
+    }
+  }
+
+  // This turn's: applied to it already (above, or by an earlier run that did not finish it under
+  // the same number), or waiting until now (holds and releases only at a judging turn, the one
+  // they are about).
   const mine = rows.filter(
     (r) =>
       (r.kind !== "hold_verdict" || spec.kind === "judge") &&
@@ -74,6 +110,7 @@ async function applyNow<T extends TurnSpec>(scope: RunScope, spec: T, seq: numbe
     if (r.status !== "waiting") continue;
     const at = {
       beforeSeq: seq,
+      beforeStep: step,
       answeredBySeq: r.kind === "ask" ? seq : null,
       evidenceRank: added.get(r.id)?.rank ?? null,
     };
@@ -217,15 +254,20 @@ async function addPassages(
  * event reaches this process (a release here, or from another server over the bus), a Stop, or a
  * slow re-check of the database; it never spins. Returns the interventions as last read.
  */
-async function waitWhileHeld(scope: RunScope, rows: InterventionRow[], seq: number): Promise<InterventionRow[]> {
+async function waitWhileHeld(
+  scope: RunScope,
+  rows: InterventionRow[],
+  seq: number,
+  spec: TurnSpec,
+): Promise<InterventionRow[]> {
   for (;;) {
     const last = rows.filter((r) => r.kind === "hold_verdict").at(-1);
     if (!last || !payload(last).hold) return rows;
     // The hold is on the record (applied before this judging turn) while the judge waits, so the page shows it waiting.
     for (const r of rows) {
       if (r.kind !== "hold_verdict" || r.status !== "waiting") continue;
-      if (await markInterventionApplied(scope.db, r.id, { beforeSeq: seq })) {
-        Object.assign(r, { status: "applied", beforeSeq: seq });
+      if (await markInterventionApplied(scope.db, r.id, { beforeSeq: seq, beforeStep: stepKey(spec) })) {
+        Object.assign(r, { status: "applied", beforeSeq: seq, beforeStep: stepKey(spec) });
         publish(scope.debateId, { type: "intervention", intervention: interventionView(r) });
       }
     }
