@@ -114,6 +114,7 @@ export interface paths {
          *     - `note`: A method's own record beside its steps, by `name` (RADAR's `checkpoint`: the judge's scores between rounds).
          *     - `evidence`: Passages a step (a search) added to the evidence pool during the debate.
          *     - `verdict`: The judge's verdict, just before the `completed` status.
+         *     - `intervention`: A person's intervention (added evidence, a question, a struck source, a hold on the verdict): sent when submitted, and again when the debate applies or refuses it.
          *     - `view-extras`: Sent by the stream right after a `turn-end` when the method reads something from that step for the page (only the fields found).
          *
          *     Someone who may still label the debate (blind annotation) gets the debaters' speeches only: no `verdict` or `note` events; no `turn-start`, `delta`, `turn-reset`, `turn-error` or `turn-end` of a step that is not a `speech`; `turn.scores` is null on every `turn-end`. Their snapshot has `verdict` null, `checkpoints` empty, only `speech` turns (with `scores` null), only live turns that are speeches, earlier fact-checks' ratings taken out of the evidence and of `matchDecision`.
@@ -161,6 +162,30 @@ export interface paths {
          * @description Continues a stopped, interrupted or failed debate from its last finished turn. If another run holds the debate, the request is refused rather than a second run started. Needs the scope `debate:control`.
          */
         post: operations["resumeDebate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/debates/{id}/interventions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A debate's interventions
+         * @description What people put into the debate while it ran, oldest first, with where each entered (`beforeSeq`).
+         */
+        get: operations["listInterventions"];
+        put?: never;
+        /**
+         * Intervene in a running debate
+         * @description Adds evidence (a corpus passage, an address fetched through the guarded fetcher, or pasted text), asks a question the next turn must address, strikes a source with a reason, or holds (and releases) the verdict. It is stored as `waiting` and applied at the debate's next step; every viewer sees it. Refused once the verdict is written, when the method does not take that kind (GET /api/v1/methods says which it takes), or past the per-debate cap. Honours `Idempotency-Key`. Needs the scope `debate:control`.
+         */
+        post: operations["submitIntervention"];
         delete?: never;
         options?: never;
         head?: never;
@@ -861,6 +886,40 @@ export interface components {
              * @enum {string}
              */
             earlierChecks: "ask" | "attach" | "debate-anyway";
+        };
+        InterventionInput: {
+            /** @constant */
+            kind: "add_evidence";
+            source: {
+                /** @constant */
+                from: "corpus";
+                passageId: string;
+            } | {
+                /** @constant */
+                from: "url";
+                /** Format: uri */
+                url: string;
+            } | {
+                /** @constant */
+                from: "text";
+                text: string;
+                title: string;
+                /** Format: uri */
+                url?: string;
+            };
+        } | {
+            /** @constant */
+            kind: "ask";
+            question: string;
+        } | {
+            /** @constant */
+            kind: "strike";
+            evidenceRank: number;
+            reason: string;
+        } | {
+            /** @constant */
+            kind: "hold_verdict";
+            hold: boolean;
         };
         StartComparison: {
             /** @example The city's new bridge cost twice what was promised. */
@@ -1625,6 +1684,8 @@ export interface components {
                 } | null;
                 error: string | null;
             }[];
+            /** @description What people put into the debate while it ran (added evidence, questions, struck sources, holds). */
+            interventions: components["schemas"]["Intervention"][];
             /** @description The method's own records (the `note` events, stored; RADAR's early-stopping checkpoints). */
             notes: {
                 kind: string;
@@ -1683,6 +1744,28 @@ export interface components {
                 [key: string]: unknown;
             } | null;
         };
+        /** @description A person's intervention in a running debate. */
+        Intervention: {
+            id: string;
+            /** @enum {string} */
+            kind: "add_evidence" | "ask" | "strike" | "hold_verdict";
+            /** @description The person's display name. */
+            by: string;
+            /** @description When it was submitted (ISO 8601). */
+            at: string;
+            /** @description One line in words. */
+            summary: string;
+            /** @enum {string} */
+            status: "waiting" | "applied" | "refused";
+            /** @description Why the method refused it. */
+            refusal: string | null;
+            /** @description The stored turn it was applied before; null while waiting. */
+            beforeSeq: number | null;
+            /** @description A question: the turn whose prompt carried it. */
+            answeredBySeq: number | null;
+            /** @description Added evidence: its rank once applied. */
+            evidenceRank: number | null;
+        };
         /** @description A step in progress. */
         DebateLiveTurn: {
             turn: components["schemas"]["DebateTurnInfo"];
@@ -1720,6 +1803,7 @@ export interface components {
          *     - `note`: A method's own record beside its steps, by `name` (RADAR's `checkpoint`: the judge's scores between rounds).
          *     - `evidence`: Passages a step (a search) added to the evidence pool during the debate.
          *     - `verdict`: The judge's verdict, just before the `completed` status.
+         *     - `intervention`: A person's intervention (added evidence, a question, a struck source, a hold on the verdict): sent when submitted, and again when the debate applies or refuses it.
          *     - `view-extras`: Sent by the stream right after a `turn-end` when the method reads something from that step for the page (only the fields found).
          */
         DebateEvent: {
@@ -1781,6 +1865,10 @@ export interface components {
             /** @constant */
             type: "verdict";
             verdict: components["schemas"]["DebateVerdictRecord"];
+        } | {
+            /** @constant */
+            type: "intervention";
+            intervention: components["schemas"]["Intervention"];
         } | {
             /** @constant */
             type: "view-extras";
@@ -1882,6 +1970,10 @@ export interface components {
                 /** @description Its page for people. */
                 page: string;
             };
+        };
+        /** @description A debate's interventions, oldest first. */
+        InterventionList: {
+            data: components["schemas"]["Intervention"][];
         };
         ComparisonList: {
             comparisons: {
@@ -3218,6 +3310,237 @@ export interface operations {
             };
             /** @description The debate cannot be resumed now (running, or finished with a verdict). */
             409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token has made too many requests (API_TOKEN_RATE_LIMIT), or too many debates were started. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server could not finish the request; try again. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listInterventions: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag from an earlier answer: 304 with no body while the resource has not changed. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The id Counterpoint gave it. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The interventions. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InterventionList"];
+                };
+            };
+            /** @description Not modified: the If-None-Match sent names the current ETag. No body. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No usable API token: none sent, or unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Nothing has this id. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token has made too many requests (API_TOKEN_RATE_LIMIT), or too many debates were started. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server could not finish the request; try again. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    submitIntervention: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first request with a key does the work and its answer is kept for 24 hours; the same key with the same body gets that answer again (with `Idempotent-Replayed: true`) without starting anything; the same key with another body or address is a 409. Keys are per account; a UUID per new request is best. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The id Counterpoint gave it. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InterventionInput"];
+            };
+        };
+        responses: {
+            /** @description Stored; it enters the debate at its next step. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Intervention"];
+                };
+            };
+            /** @description The request is invalid; `message` says what to change and `field` where. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No usable API token: none sent, or unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token's owner lacks the permission, or the token the scope, "debate:control". */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Nothing has this id. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The debate has its verdict, its method does not take this now, or it has as many as one debate takes. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is sent with a Content-Type other than JSON; send `application/json`. */
+            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];

@@ -427,6 +427,51 @@ export const debateNotes = pgTable(
   (t) => [primaryKey({ columns: [t.debateId, t.kind, t.key] })],
 );
 
+/**
+ * A person's intervention in a running debate (lib/debate/interventions): added evidence, a
+ * question, a struck source, a hold on the verdict. Stored when submitted (`waiting`); the engine
+ * applies it at the next step boundary and records which stored turn it preceded (`before_seq`),
+ * so a resumed run re-applies the same ones to the same turn and never a second time.
+ */
+export const INTERVENTION_STATUSES = ["waiting", "applied", "refused"] as const;
+export const debateInterventions = pgTable(
+  "debate_interventions",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    debateId: uuid("debate_id")
+      .notNull()
+      .references(() => debates.id, { onDelete: "cascade" }),
+    /** `add_evidence`, `ask`, `strike`, `hold_verdict`. */
+    kind: text("kind").notNull(),
+    /** The checked input; for added evidence the passage as fetched or found (text, title, url). */
+    payload: jsonb("payload").$type<Record<string, unknown>>().notNull(),
+    /** One line in words, written when submitted (shown to every viewer). */
+    summary: text("summary").notNull(),
+    createdBy: uuid("created_by").references(() => users.id, { onDelete: "set null" }),
+    /** The person's display name when submitted (kept if the account goes). */
+    byName: text("by_name").notNull(),
+    createdAt: createdAt(),
+    status: text("status").$type<(typeof INTERVENTION_STATUSES)[number]>().notNull().default("waiting"),
+    refusal: text("refusal"),
+    /** The stored turn it was applied before; null while waiting. */
+    beforeSeq: integer("before_seq"),
+    /**
+     * That turn's identity in the journal (round, phase, role, kind): if the turn is cut before it
+     * is finished, the resumed run gives the intervention to the step of the same identity.
+     */
+    beforeStep: text("before_step"),
+    /** A question: the turn whose prompt carried it. */
+    answeredBySeq: integer("answered_by_seq"),
+    /** Added evidence: its rank in the debate's evidence once applied. */
+    evidenceRank: integer("evidence_rank"),
+    appliedAt: timestamp("applied_at", { withTimezone: true }),
+  },
+  (t) => [
+    index("debate_interventions_debate_idx").on(t.debateId, t.createdAt),
+    check("debate_interventions_status_check", sql`${t.status} in ('waiting', 'applied', 'refused')`),
+  ],
+);
+
 export const verdicts = pgTable(
   "verdicts",
   {

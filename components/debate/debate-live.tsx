@@ -73,6 +73,14 @@ export function reduce(state: State, action: Action): State {
       };
     case "view-extras":
       return { ...state, view: { ...v, extras: { ...v.extras, ...e.extras } } };
+    case "intervention": {
+      // Sent when submitted and again when applied: the later one replaces it.
+      const rest = v.interventions.filter((x) => x.id !== e.intervention.id);
+      return {
+        ...state,
+        view: { ...v, interventions: [...rest, e.intervention].sort((a, b) => a.at.localeCompare(b.at)) },
+      };
+    }
     case "turn-end": {
       const t = e.turn;
       const turn = { ...t, status: "completed", error: null, scores: t.scores };

@@ -194,6 +194,13 @@ export const ROUTES: readonly RouteEntry[] = [
     params: { id: "uuid" },
   },
   {
+    pattern: "/api/v1/debates/[id]/interventions",
+    type: "route",
+    rule: readDebates,
+    byMethod: { POST: perm("debate:control") },
+    params: { id: "uuid" },
+  },
+  {
     pattern: "/api/v1/debates/[id]/resume",
     type: "route",
     rule: perm("debate:control"),

@@ -1,3 +1,4 @@
+import type { MethodInterventions } from "./interventions/contract";
 import type { z } from "zod";
 import type { ProductLabel } from "./types";
 import { plainWords } from "./plain-words";
@@ -103,6 +104,8 @@ export type MethodDefinition = {
   labels: MethodLabels;
   /** True: it finds its own evidence with tools while it runs, so a corpus is optional. */
   bringsOwnEvidence: boolean;
+  /** Where a person's interventions enter this method (lib/debate/interventions); absent: it takes none. */
+  interventions?: MethodInterventions;
   /** The debate variants it offers (stored in `debates.variant`; RADAR's expertise, position ...), the first its default. */
   variants?: readonly string[];
   /** How the settings a debate starts with (no preset chosen) are called on forms and titles. */

@@ -1,3 +1,4 @@
+import { INTERVENTION_KINDS } from "./interventions/contract";
 import { z } from "zod";
 import "zod-openapi";
 import { DEBATE_STATUSES } from "@/db/schema";
@@ -119,6 +120,21 @@ export const viewExtrasSchema = z.record(z.string(), z.unknown()).meta({
  * Every `debate` event, by its `type`, with a one-line meaning. Adding an event to the engine
  * (DebateEvent) without adding it here fails `tsc`; the OpenAPI document lists these.
  */
+export const interventionViewSchema = z
+  .object({
+    id: z.string(),
+    kind: z.enum(INTERVENTION_KINDS),
+    by: z.string().meta({ description: "The person's display name." }),
+    at: z.string().meta({ description: "When it was submitted (ISO 8601)." }),
+    summary: z.string().meta({ description: "One line in words." }),
+    status: z.enum(["waiting", "applied", "refused"]),
+    refusal: z.string().nullable().meta({ description: "Why the method refused it." }),
+    beforeSeq: int().nullable().meta({ description: "The stored turn it was applied before; null while waiting." }),
+    answeredBySeq: int().nullable().meta({ description: "A question: the turn whose prompt carried it." }),
+    evidenceRank: int().nullable().meta({ description: "Added evidence: its rank once applied." }),
+  })
+  .meta({ id: "Intervention", description: "A person's intervention in a running debate." });
+
 export const DEBATE_EVENTS = {
   status: {
     meaning:
@@ -192,6 +208,11 @@ export const DEBATE_EVENTS = {
   verdict: {
     meaning: "The judge's verdict, just before the `completed` status.",
     schema: z.object({ type: z.literal("verdict"), verdict: verdictRecordSchema }),
+  },
+  intervention: {
+    meaning:
+      "A person's intervention (added evidence, a question, a struck source, a hold on the verdict): sent when submitted, and again when the debate applies or refuses it.",
+    schema: z.object({ type: z.literal("intervention"), intervention: interventionViewSchema }),
   },
   "view-extras": {
     meaning:
@@ -272,6 +293,9 @@ export const debateViewSchema = z
         error: z.string().nullable(),
       }),
     ),
+    interventions: z.array(interventionViewSchema).meta({
+      description: "What people put into the debate while it ran (added evidence, questions, struck sources, holds).",
+    }),
     notes: z.array(z.object({ kind: z.string(), key: z.string(), value: z.unknown() })).meta({
       description: "The method's own records (the `note` events, stored; RADAR's early-stopping checkpoints).",
     }),

@@ -1,3 +1,4 @@
+import type { InterventionView } from "./interventions/contract";
 import { EventEmitter } from "node:events";
 import { peekProcessGlobal, processGlobal, setProcessGlobal } from "@/lib/process/globals";
 import { spliceDelta } from "./splice";
@@ -61,6 +62,8 @@ export type DebateEvent =
   /** Passages a turn added to the pool during the debate (a search's results). */
   | { type: "evidence"; evidence: DebateEvidence[] }
   | { type: "verdict"; verdict: VerdictRecord }
+  /** A person's intervention, when submitted (any process) and again when the engine applies or refuses it. */
+  | { type: "intervention"; intervention: InterventionView }
   /**
    * Added by the event stream for watchers (not published by the runner): what the method's
    * definition read from a step just finished for the page (`view.extras`), only the fields it found.
@@ -156,13 +159,24 @@ export function publish(debateId: string, event: DebateEvent) {
 }
 
 /**
+ * An event any process may originate (a person's intervention, submitted on whichever server they
+ * reached): its watchers here get it, and the bus carries it to every other server's.
+ */
+export function announce(debateId: string, event: DebateEvent) {
+  const l = live(debateId);
+  l.emitter.emit("event", event);
+  eventBus()?.send(debateId, event);
+}
+
+/**
  * An event of a debate running in another process, from the bus. A debate running here has only
  * one voice (this process's); a delta that does not join the text held is reported as a gap, and
  * the bus resynchronises (see `resync`).
  */
 export function receiveRemote(debateId: string, event: DebateEvent): "ok" | "gap" | "ignored" {
   const l = live(debateId);
-  if (l.active) return "ignored";
+  // An intervention may be submitted on any server, so even the running process takes it from the bus.
+  if (l.active && event.type !== "intervention") return "ignored";
   const out = apply(l, event);
   if (out === "gap") return "gap";
   if (out) l.emitter.emit("event", out);

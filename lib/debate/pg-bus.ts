@@ -84,6 +84,7 @@ const eventSchema = z.union([
       "evidence",
       "verdict",
       "view-extras",
+      "intervention",
     ]),
   }),
 ]);

@@ -14,6 +14,7 @@ import { emitDebateFinished } from "@/lib/webhooks/finished";
 import { debateContext } from "./steps/context";
 import { budgetLimits, DebateCancelled, Spending, type Run, type RunOptions, type RunScope } from "./steps/scope";
 import { runStore } from "./run-store";
+import { withInterventions } from "./interventions/apply";
 
 /**
  * Runs debates: claim, run, finish. A run first claims the debate (one run at a time, across
@@ -131,11 +132,12 @@ async function runClaimed(db: Database, debateId: string, token: string, opts: R
       .sort((a, b) => a.rank - b.rank),
     modelFor: (role) => modelForRole(protocol, config, debate.models, role),
     partials: new Map(),
+    struck: new Map(),
   };
   const ctx = debateContext(scope, claim);
 
   try {
-    const verdict = await protocol.run(ctx);
+    const verdict = await withInterventions(scope, await protocol.run(ctx));
     if (controller.signal.aborted) throw new DebateCancelled();
     // Verdict, completion and the webhook outbox in one transaction: one commit at the end of every
     // debate, and a debate.finished that commits with the verdict or not at all.

@@ -4,6 +4,8 @@ import type { MethodViewExtras, StepTurn } from "./definition";
 import type { ViewNote } from "./view-notes";
 import { matchDecisionSchema } from "@/lib/matching/decision";
 import { findMethod } from "./methods";
+import { listInterventions } from "@/db/queries/interventions";
+import { interventionView } from "./interventions/view";
 
 /**
  * The debate as a watcher sees it: the plain-JSON shape the page renders and the event stream's
@@ -20,6 +22,7 @@ export async function debateView(db: Database, id: string) {
   const d = await loadDebate(db, id);
   if (!d) return null;
   const totals = await debateTotals(db, id);
+  const interventions = (await listInterventions(db, id)).map(interventionView);
   const iso = (x: Date | null) => (x ? x.toISOString() : null);
 
   return {
@@ -77,6 +80,8 @@ export async function debateView(db: Database, id: string) {
       metadata: t.metadata,
       error: t.error,
     })),
+    /** What people put into the debate while it ran (lib/debate/interventions), oldest first. */
+    interventions,
     /** The method's own records (ctx.note; RADAR's checkpoints), read by its views with its schemas. */
     notes: d.notes.map((n): ViewNote => ({ kind: n.kind, key: n.key, value: n.value })),
     verdict: d.verdict

@@ -93,6 +93,22 @@ export type ExportedDebate = {
   }>;
   /** The method's own records beside its turns (ctx.note), by kind and key; `value` is in the method's shape (RADAR's checkpoints: after, round, pStop ...). */
   notes: Array<{ kind: string; key: string; value: Record<string, unknown> }>;
+  /**
+   * What people put into the debate while it ran (lib/debate/interventions), oldest first, with
+   * the turn each entered before: a debate with any applied is not the agents' work alone.
+   */
+  interventions: Array<{
+    kind: string;
+    summary: string;
+    by: string;
+    at: string;
+    status: string;
+    refusal: string | null;
+    beforeSeq: number | null;
+    answeredBySeq: number | null;
+    evidenceRank: number | null;
+    payload: Record<string, unknown>;
+  }>;
   verdict: {
     label: string;
     reason: string | null;
@@ -203,7 +219,7 @@ function withoutVectors(m: Record<string, unknown> | null): Record<string, unkno
 export async function* exportDebates(
   db: Database,
   f: ExportFilters = {},
-  // A page's ids go into five `in (...)` lists: the statement bound (db/bulk.ts) keeps each one a
+  // A page's ids go into six `in (...)` lists: the statement bound (db/bulk.ts) keeps each one a
   // size PGlite takes, and one page of debates with their turns is what an export holds in memory.
   pageSize = MAX_ROWS_PER_STATEMENT,
 ): AsyncGenerator<ExportedDebate> {
@@ -232,7 +248,7 @@ export async function* exportDebates(
   );
   for await (const page of pages) {
     const ids = page.map((r) => r.d.id);
-    const [evidence, turns, notes, verdicts, annotations] = await Promise.all([
+    const [evidence, turns, notes, verdicts, annotations, interventions] = await Promise.all([
       db
         .select()
         .from(s.debateEvidence)
@@ -247,6 +263,12 @@ export async function* exportDebates(
         .innerJoin(s.users, eq(s.users.id, s.annotations.annotatorId))
         .where(inArray(s.annotations.debateId, ids))
         .orderBy(asc(s.annotations.debateId), asc(s.users.email), asc(s.annotations.version)),
+      // One page of debates, at most the per-debate cap of interventions each.
+      db
+        .select()
+        .from(s.debateInterventions)
+        .where(inArray(s.debateInterventions.debateId, ids))
+        .orderBy(asc(s.debateInterventions.createdAt), asc(s.debateInterventions.id)),
     ]);
     const group = <T extends { debateId: string }>(rows: T[]) => {
       const m = new Map<string, T[]>();
@@ -256,6 +278,7 @@ export async function* exportDebates(
     const ev = group(evidence);
     const tu = group(turns);
     const no = group(notes);
+    const iv = group(interventions);
     const ve = new Map(verdicts.filter((v) => v.isFinal).map((v) => [v.debateId, v]));
     const ballots = group(verdicts.filter((v) => !v.isFinal));
     const an = group(annotations.map((r) => ({ ...r.a, email: r.email })));
@@ -320,6 +343,18 @@ export async function* exportDebates(
           metadata: withoutVectors(t.metadata),
         })),
         notes: (no.get(d.id) ?? []).map((n) => ({ kind: n.kind, key: n.key, value: n.value })),
+        interventions: (iv.get(d.id) ?? []).map((r) => ({
+          kind: r.kind,
+          summary: r.summary,
+          by: r.byName,
+          at: r.createdAt.toISOString(),
+          status: r.status,
+          refusal: r.refusal,
+          beforeSeq: r.beforeSeq,
+          answeredBySeq: r.answeredBySeq,
+          evidenceRank: r.evidenceRank,
+          payload: r.payload,
+        })),
         verdict: v
           ? {
               label: v.label,

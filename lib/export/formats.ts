@@ -52,6 +52,8 @@ export const CSV_COLUMNS = [
   // then who made the claim (the claim's speaker, ClaimReview's itemReviewed.author).
   "claim_match",
   "claimant",
+  // How many interventions people made that entered the debate (0: the agents' work alone).
+  "interventions",
 ] as const;
 
 /** RFC 4180: quote when needed, double the quotes inside. Formula-leading cells are neutralised. */
@@ -99,6 +101,7 @@ export function csvRow(d: ExportedDebate): string {
     majority(labels),
     decisionWords(d.matchDecision),
     d.claim.speaker,
+    d.interventions.filter((i) => i.status === "applied").length,
   ];
   return `${cells.map(csvCell).join(",")}\r\n`;
 }

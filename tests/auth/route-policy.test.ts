@@ -124,6 +124,8 @@ const EXPECTED: Record<string, Record<Visitor, Outcome>> = {
   "/api/v1/debates/[id]/resume": only("admin", "fact-checker"),
   "/api/v1/debates/[id]": readers,
   "/api/v1/debates/[id]/events": readers,
+  // Reading a debate's interventions is reading the debate; POST (intervening) is checked below.
+  "/api/v1/debates/[id]/interventions": readers,
   "/api/v1/comparisons": readers,
   "/api/v1/comparisons/[id]": readers,
   "/api/v1/eval-runs": readers,
@@ -256,6 +258,10 @@ describe("what each visitor gets", () => {
       permission: "fact-check:write",
     });
     expect(ruleFor(entry("/api/v1/corpora"), "POST")).toEqual({ kind: "permission", permission: "corpus:write" });
+    expect(ruleFor(entry("/api/v1/debates/[id]/interventions"), "POST")).toEqual({
+      kind: "permission",
+      permission: "debate:control",
+    });
     expect(ruleFor(entry("/api/v1/debates/[id]/stop"), "POST")).toEqual({
       kind: "permission",
       permission: "debate:control",

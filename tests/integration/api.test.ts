@@ -42,6 +42,7 @@ let journalist = "";
 let finishedDebate = "";
 let runId = "";
 let stoppable = "";
+let intervenable = "";
 let comparisonId = "";
 let factCheckSlug = "";
 let draftSlug = "";
@@ -113,6 +114,10 @@ beforeAll(async () => {
   // A debate a worker lost: the document's stop and resume operations are tried on it.
   stoppable = (await seedDebates(h.db, { count: 1 }))[0]!;
   await h.db.update(s.debates).set({ status: "interrupted" }).where(eq(s.debates.id, stoppable!));
+  // A debate without its verdict yet: the document's intervention is submitted to it.
+  intervenable = (await seedDebates(h.db, { count: 1 }))[0]!;
+  await h.db.delete(s.verdicts).where(eq(s.verdicts.debateId, intervenable));
+  await h.db.update(s.debates).set({ status: "interrupted" }).where(eq(s.debates.id, intervenable));
   // Fact-checks through the editors' workflow: one published then corrected, one left a draft.
   const ed = await createUser(h.db, { email: "editor@x.org", passwordHash: null, roles: ["editor"] });
   const editor = { id: ed.id, email: "editor@x.org", name: null, roles: ["editor" as const] };
@@ -376,6 +381,8 @@ function goodRequest(operationId: string): Omit<ApiCall, "method" | "path"> {
     listDebates: { query: { limit: "5" } },
     stopDebate: { params: { id: stoppable } },
     resumeDebate: { params: { id: stoppable } },
+    listInterventions: { params: { id: finishedDebate } },
+    submitIntervention: { params: { id: intervenable }, body: { kind: "ask", question: "Which year is meant?" } },
     listComparisons: { query: { limit: "5" } },
     readComparison: { params: { id: comparisonId } },
     // The fact-checks published above match CLAIM: this start says to debate it anyway.

@@ -15,6 +15,7 @@ import { parseConfig, resetConfigForTests } from "@/lib/config";
 import { DEBATE_EVENTS, STREAM_EVENTS } from "@/lib/debate/event-schema";
 import { getProtocol, PROTOCOL_NAMES } from "@/lib/debate/protocols";
 import { runDebate } from "@/lib/debate/runner";
+import { submitIntervention } from "@/lib/debate/interventions/service";
 import { callApi, readEvents } from "../helpers/api";
 import { backend, freshDatabase } from "./test-db";
 
@@ -114,12 +115,13 @@ function runOptions(script: Script = {}) {
   };
 }
 
-async function watchRun(protocol: string, script: Script = {}) {
+async function watchRun(protocol: string, script: Script = {}, before?: (id: string) => Promise<unknown>) {
   const id = await createPresetDebate(
     h.db,
     protocol,
     PRESET[protocol] ?? Object.keys(getProtocol(protocol).presets)[0]!,
   );
+  await before?.(id);
   const stream = await follow(id);
   // Someone who may still label it follows the same debate: what they get is documented too.
   const labeller = await follow(id, annotatorToken);
@@ -154,10 +156,13 @@ describe(`the v1 event stream sends only what the OpenAPI document describes (${
     expect((withheld[0]!.data as { debate: { verdict: unknown } }).debate.verdict).toBeNull();
   });
 
-  it("a retried step, a failed debate and a revoked token send documented events too", async () => {
-    const retried = await watchRun("radar", {
-      failOnCall: { n: 1, error: Object.assign(new Error("socket hang up"), { code: "ECONNRESET" }) },
-    });
+  it("a retried step, a failed debate, an intervention and a revoked token send documented events too", async () => {
+    const retried = await watchRun(
+      "radar",
+      { failOnCall: { n: 1, error: Object.assign(new Error("socket hang up"), { code: "ECONNRESET" }) } },
+      // A person's question, applied at the first turn: its `intervention` event is documented too.
+      (id) => submitIntervention(owner, id, { kind: "ask", question: "Which year?" }, h.db),
+    );
     expect(retried.outcome.status).toBe("completed");
     const failed = await watchRun("radar", { failOnCall: { n: 1, error: new Error("model exploded") } });
     expect(failed.outcome.status).toBe("failed");

@@ -186,8 +186,9 @@ describe("exports", () => {
       gold_majority: "HALF-TRUE",
       native_label: "true",
     });
-    // Who made the claim, last (positional readers keep working): the claim's speaker, empty when unknown.
-    expect(Object.keys(rows[0]!).at(-1)).toBe("claimant");
+    // Who made the claim, then how many interventions entered the debate, last (positional readers keep working).
+    expect(Object.keys(rows[0]!).slice(-2)).toEqual(["claimant", "interventions"]);
+    expect(rows.map((r) => r.interventions)).toContain("0");
     expect(rows.map((r) => r.claimant)).toContain("A. Politician");
   });
 

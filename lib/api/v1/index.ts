@@ -15,6 +15,7 @@ import { startDebateEndpoint } from "./start-debate";
 import { listDebates } from "./list-debates";
 import { listComparisonsEndpoint, readComparison } from "./comparisons";
 import { resumeDebateEndpoint, stopDebate } from "./debate-control";
+import { listInterventionsEndpoint, submitInterventionEndpoint } from "./interventions";
 import { FACT_CHECK_WORKFLOW } from "./fact-check-workflow";
 import { CORPUS_ENDPOINTS } from "./corpora";
 import { ADMIN_ENDPOINTS } from "./admin";
@@ -60,6 +61,8 @@ export const ENDPOINTS: readonly Endpoint[] = [
   debateEvents,
   stopDebate,
   resumeDebateEndpoint,
+  listInterventionsEndpoint,
+  submitInterventionEndpoint,
   listComparisonsEndpoint,
   startComparison,
   readComparison,

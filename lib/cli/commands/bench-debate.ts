@@ -2,6 +2,7 @@ import os from "node:os";
 import type { Command } from "commander";
 import { getDb } from "@/db/client";
 import { benchDebate, debateBenchMarkdown } from "@/lib/bench/debate";
+import { benchInterventions, interventionBenchMarkdown } from "@/lib/bench/interventions";
 import { benchProtocols, breakdownMarkdown, protocolsMarkdown } from "@/lib/bench/protocols";
 import { benchTokenToBrowser } from "@/lib/bench/token-latency";
 import { emit } from "../output";
@@ -27,6 +28,10 @@ export function register(program: Command) {
     .option("--protocols-only", "only the protocols table and its statement breakdown (the runner's CPU per step)")
     .option("--concurrent <n>", "debates run at once", "20")
     .option("--no-browser", "skip the token-to-browser measurement (it builds and starts the production server)")
+    .option(
+      "--interventions-only",
+      "only the interventions row (runner CPU per step with and without, intervention to next turn)",
+    )
     .option("--json", "print JSON")
     .action(
       async (opts: {
@@ -35,6 +40,7 @@ export function register(program: Command) {
         runs: string;
         protocolRuns?: string;
         protocolsOnly?: boolean;
+        interventionsOnly?: boolean;
         concurrent: string;
         browser: boolean;
         json?: boolean;
@@ -44,6 +50,21 @@ export function register(program: Command) {
         // Progress goes to stderr so --json stays parseable.
         const log = (line: string) => process.stderr.write(`${line}\n`);
         const protocolRuns = opts.protocolRuns === undefined ? undefined : Number(opts.protocolRuns);
+        if (opts.interventionsOnly) {
+          const row = await benchInterventions(db, {
+            runs: Number(opts.runs),
+            firstTokenMs: Number(opts.firstTokenMs),
+            perTokenMs: Number(opts.perTokenMs),
+          });
+          const report = { machine_before: before, machine_after: machine(), interventions: row };
+          emit(!!opts.json, report, () =>
+            [
+              `load average before ${before.load_average.join(" ")}, after ${report.machine_after.load_average.join(" ")} (${before.cpus} cores)`,
+              interventionBenchMarkdown(row),
+            ].join("\n\n"),
+          );
+          return;
+        }
         if (opts.protocolsOnly) {
           const { rows, breakdown } = await benchProtocols(db, {
             runs: protocolRuns ?? Number(opts.runs),

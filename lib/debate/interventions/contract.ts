@@ -82,6 +82,11 @@ export type InterventionView = {
 export type MethodInterventions = {
   kinds: readonly InterventionKind[];
   enters: string;
+  /**
+   * `start`: accepted only until the debate's first step (ZoFia's analysts read their evidence
+   * once, before the debate); afterwards the service refuses, saying so. Absent: until the verdict.
+   */
+  until?: "start";
 };
 
 /** The service's answer: the stored intervention, or a refusal a person can act on. */

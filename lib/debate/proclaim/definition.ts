@@ -57,6 +57,10 @@ export const proclaimDefinition: MethodDefinition = {
     words: { SUPPORTED: "Supported", "NOT SUPPORTED": "Not supported", INCONCLUSIVE: "Inconclusive" },
   },
   bringsOwnEvidence: true,
+  interventions: {
+    kinds: ["ask", "strike", "hold_verdict"],
+    enters: "before the court's next turn (added evidence as a motion is not offered yet)",
+  },
   defaultSettingsTitle: "full method",
   // The full method is the default (no preset); the form offers the ablations.
   formPresets: PROCLAIM_FORM_PRESETS,

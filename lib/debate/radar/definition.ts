@@ -25,6 +25,10 @@ export const radarDefinition: MethodDefinition = {
     words: { TRUE: "True", "HALF-TRUE": "Half true", FALSE: "False" },
   },
   bringsOwnEvidence: false,
+  interventions: {
+    kinds: ["add_evidence", "ask", "strike", "hold_verdict"],
+    enters: "before the next round's next speech",
+  },
   variants: RADAR_VARIANTS,
   evalOptions: RADAR_EVAL_OPTIONS,
   defaultSettingsTitle: "default settings",

@@ -10,6 +10,7 @@ import { answerWithRepair } from "../kit";
 import type { JsonTurnResult, ScoredTurnResult, ScoredTurnSpec, TurnResult, TurnSpec } from "../types";
 import { BudgetExhausted, checkNotStopped, checkStillHeld, DebateCancelled, visibleTo, type RunScope } from "./scope";
 import { runStore } from "../run-store";
+import { applyInterventions } from "../interventions/apply";
 
 /**
  * The writer of model turns (ctx.speak, speakScored, speakJson): a replayed turn comes back from
@@ -29,7 +30,7 @@ type Generated = {
 async function modelTurn<T extends TurnSpec>(
   scope: RunScope,
   spec: T,
-  generate: (info: TurnInfo, calls: CallRecord[]) => Promise<Generated>,
+  generate: (info: TurnInfo, calls: CallRecord[], spec: T) => Promise<Generated>,
 ) {
   const { db, debateId, run, spending } = scope;
   checkNotStopped(scope);
@@ -63,6 +64,9 @@ async function modelTurn<T extends TurnSpec>(
     }
   }
   const n = scope.journal.next();
+  // A step boundary: people's interventions waiting for this debate enter here (a new turn only;
+  // a replayed one already carried them), and a judge waits while the verdict is held.
+  const asked = await applyInterventions(scope, spec, n);
   const info: TurnInfo = {
     seq: n,
     round: spec.round,
@@ -84,7 +88,7 @@ async function modelTurn<T extends TurnSpec>(
   const calls: CallRecord[] = [];
   scope.partials.set(n, "");
   try {
-    const out = await generate(info, calls);
+    const out = await generate(info, calls, asked);
     const citations = citedRanks(out.text, Number.MAX_SAFE_INTEGER).filter((r) => citable.has(r));
     const turnId = await opening;
     checkStillHeld(scope);
@@ -205,7 +209,7 @@ const sum = (cs: Array<{ usage: TurnResult["usage"]; costUsd: number | null; lat
 });
 
 export async function speak(scope: RunScope, spec: TurnSpec): Promise<TurnResult> {
-  const { result } = await modelTurn(scope, spec, async (info, calls) => {
+  const { result } = await modelTurn(scope, spec, async (info, calls, spec) => {
     const r = await callModel(callOptions(scope, info, calls, spec));
     // Metadata that depends on what was said (a parsed label, a query), stored with the turn.
     return spec.metadataFrom ? { ...r, metadata: { ...spec.metadata, ...spec.metadataFrom(r.text) } } : r;
@@ -214,7 +218,7 @@ export async function speak(scope: RunScope, spec: TurnSpec): Promise<TurnResult
 }
 
 export async function speakScored(scope: RunScope, spec: ScoredTurnSpec): Promise<ScoredTurnResult> {
-  const { result, scores } = await modelTurn(scope, spec, async (info, calls) => {
+  const { result, scores } = await modelTurn(scope, spec, async (info, calls, spec) => {
     const r = await scoreOptions({
       ...callOptions(scope, info, calls, spec),
       options: spec.options,
@@ -248,7 +252,7 @@ export async function speakJson<S extends z.ZodType>(
   spec: TurnSpec,
   schema: S,
 ): Promise<JsonTurnResult<z.output<S>>> {
-  const { result, metadata } = await modelTurn(scope, spec, async (info, calls) => {
+  const { result, metadata } = await modelTurn(scope, spec, async (info, calls, spec) => {
     // The kit's answer-then-repair-once, inside one stored turn: both calls are this step's.
     const problems: string[] = [];
     const read = (text: string) => {

@@ -108,13 +108,15 @@ export type RunScope = {
   /** The evidence pool: grows during a debate (tools add passages). */
   pool: DebateEvidence[];
   modelFor(role: string): string;
+  /** Passages a person struck (rank: reason): no role reads them from here on (lib/debate/interventions/apply.ts). */
+  struck: Map<number, string>;
   /** The text of each model turn in progress, as streamed (a retry starts it again from nothing). */
   partials: Map<number, string>;
 };
 
 /** Passages a role may read (all of them for no role, e.g. a judge). */
 export function visibleTo(scope: RunScope, role?: string) {
-  return scope.pool.filter((e) => !role || !e.visibleTo || e.visibleTo.includes(role));
+  return scope.pool.filter((e) => !scope.struck.has(e.rank) && (!role || !e.visibleTo || e.visibleTo.includes(role)));
 }
 
 /** Throws if the run was stopped: no step starts after Stop. */

@@ -49,6 +49,10 @@ export const toolMadDefinition: MethodDefinition = {
     },
   },
   bringsOwnEvidence: true,
+  interventions: {
+    kinds: ["add_evidence", "ask", "strike", "hold_verdict"],
+    enters: "into the pool its agents search, before the next turn",
+  },
   defaultSettingsTitle: "default settings",
   formPresets: TOOL_MAD_FORM_PRESETS.filter((name) => PRESETS[name]).map((name) => ({
     name,

@@ -24,6 +24,11 @@ export const zofiaDefinition: MethodDefinition = {
     words: { REAL: "Real news", FAKE: "Fake news" },
   },
   bringsOwnEvidence: true,
+  interventions: {
+    kinds: ["add_evidence", "strike", "hold_verdict"],
+    enters: "to the analysts before the debate starts; not accepted after that",
+    until: "start",
+  },
   corpusOptional: true,
   defaultSettingsTitle: "default settings",
   // The form sets only the corpus (its evidence), nothing of the configuration.

@@ -1,0 +1,126 @@
+import { and, asc, count, eq } from "drizzle-orm";
+import type { Database } from "@/db/client";
+import * as s from "@/db/schema";
+
+/**
+ * A debate's interventions (`debate_interventions`): what people put into a running debate. The
+ * service (lib/debate/interventions/service.ts) stores them; the engine marks each applied before
+ * a stored turn, or refused. A debate holds at most a few dozen (the service's cap), so these
+ * reads of one debate's rows are bounded by that cap.
+ */
+
+export type InterventionRow = typeof s.debateInterventions.$inferSelect;
+export type NewIntervention = Pick<
+  typeof s.debateInterventions.$inferInsert,
+  "debateId" | "kind" | "payload" | "summary" | "createdBy" | "byName"
+>;
+
+export async function insertIntervention(db: Database, row: NewIntervention): Promise<InterventionRow> {
+  const [stored] = await db.insert(s.debateInterventions).values(row).returning();
+  return stored!;
+}
+
+export async function countInterventions(db: Database, debateId: string): Promise<number> {
+  const [r] = await db
+    .select({ n: count() })
+    .from(s.debateInterventions)
+    .where(eq(s.debateInterventions.debateId, debateId));
+  return Number(r?.n ?? 0);
+}
+
+/** Every intervention of one debate, oldest first (at most the per-debate cap). */
+export async function listInterventions(db: Database, debateId: string): Promise<InterventionRow[]> {
+  return db
+    .select()
+    .from(s.debateInterventions)
+    .where(eq(s.debateInterventions.debateId, debateId))
+    .orderBy(asc(s.debateInterventions.createdAt), asc(s.debateInterventions.id));
+}
+
+/** Records that the engine applied it before stored turn `beforeSeq` (only while still waiting: never twice). */
+export async function markInterventionApplied(
+  db: Database,
+  id: string,
+  at: { beforeSeq: number; beforeStep?: string | null; answeredBySeq?: number | null; evidenceRank?: number | null },
+): Promise<boolean> {
+  const rows = await db
+    .update(s.debateInterventions)
+    .set({
+      status: "applied",
+      beforeSeq: at.beforeSeq,
+      beforeStep: at.beforeStep ?? null,
+      answeredBySeq: at.answeredBySeq ?? null,
+      evidenceRank: at.evidenceRank ?? null,
+      appliedAt: new Date(),
+    })
+    .where(and(eq(s.debateInterventions.id, id), eq(s.debateInterventions.status, "waiting")))
+    .returning({ id: s.debateInterventions.id });
+  return rows.length > 0;
+}
+
+/**
+ * An intervention applied to a turn that was cut before it finished goes with that step when it runs
+ * again under a new number (only from the number it had: never moved twice by two runs).
+ */
+export async function moveInterventionTo(
+  db: Database,
+  id: string,
+  fromSeq: number,
+  toSeq: number,
+  isQuestion: boolean,
+) {
+  const rows = await db
+    .update(s.debateInterventions)
+    .set({ beforeSeq: toSeq, ...(isQuestion ? { answeredBySeq: toSeq } : {}) })
+    .where(and(eq(s.debateInterventions.id, id), eq(s.debateInterventions.beforeSeq, fromSeq)))
+    .returning({ id: s.debateInterventions.id });
+  return rows.length > 0;
+}
+
+/** The method refused it (a court's admissibility): kept on the record with why. */
+export async function markInterventionRefused(db: Database, id: string, beforeSeq: number | null, refusal: string) {
+  await db
+    .update(s.debateInterventions)
+    .set({ status: "refused", refusal, beforeSeq, appliedAt: new Date() })
+    .where(and(eq(s.debateInterventions.id, id), eq(s.debateInterventions.status, "waiting")));
+}
+
+/** Whether the debate's final verdict is written (no intervention after it). */
+export async function hasFinalVerdict(db: Database, debateId: string): Promise<boolean> {
+  const rows = await db
+    .select({ id: s.verdicts.id })
+    .from(s.verdicts)
+    .where(and(eq(s.verdicts.debateId, debateId), eq(s.verdicts.isFinal, true)))
+    .limit(1);
+  return rows.length > 0;
+}
+
+/** How many interventions each of some debates has (exports, verdict details); ids are one debate's page at a time. */
+export async function interventionCounts(db: Database, debateIds: readonly string[]): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  for (const id of debateIds) {
+    const n = await countInterventions(db, id);
+    if (n) out.set(id, n);
+  }
+  return out;
+}
+
+/** What the service checks an intervention against: the debate's method and status, whether any step is stored. */
+export async function interventionTarget(db: Database, debateId: string) {
+  const [d] = await db
+    .select({ protocol: s.debates.protocol, status: s.debates.status })
+    .from(s.debates)
+    .where(eq(s.debates.id, debateId));
+  if (!d) return null;
+  const [t] = await db.select({ seq: s.turns.seq }).from(s.turns).where(eq(s.turns.debateId, debateId)).limit(1);
+  return { ...d, started: Boolean(t) };
+}
+
+/** One passage of the debate's evidence by rank (a strike names it). */
+export async function evidenceAtRank(db: Database, debateId: string, rank: number) {
+  const [e] = await db
+    .select({ rank: s.debateEvidence.rank, title: s.debateEvidence.title, url: s.debateEvidence.url })
+    .from(s.debateEvidence)
+    .where(and(eq(s.debateEvidence.debateId, debateId), eq(s.debateEvidence.rank, rank)));
+  return e ?? null;
+}
