@@ -1,0 +1,81 @@
+import type { MethodDefinition } from "@/lib/debate/definition";
+import type { InterventionKind, InterventionView, MethodInterventions } from "@/lib/debate/interventions/contract";
+
+/**
+ * What the page reads about interventions, as plain functions the tests can call: the kinds a
+ * method takes, where each intervention sits in the transcript, and what it did to the evidence.
+ */
+
+/**
+ * The debate's interventions. Read through this one function so the page works with a view that
+ * does not carry them yet (a debate stored before interventions existed has none).
+ */
+export function interventionsIn(view: object): InterventionView[] {
+  const list = (view as { interventions?: InterventionView[] }).interventions;
+  return Array.isArray(list) ? list : [];
+}
+
+/** What the method declares (its definition's `interventions`); null: it takes none and the page offers none. */
+export function methodInterventions(def: MethodDefinition | undefined): MethodInterventions | null {
+  const declared = (def as { interventions?: MethodInterventions } | undefined)?.interventions;
+  return declared && declared.kinds.length > 0 ? declared : null;
+}
+
+/** The panel's tabs, in the order a journalist reaches for them. */
+export const KIND_TITLES: Record<InterventionKind, string> = {
+  add_evidence: "Add evidence",
+  ask: "Ask a question",
+  strike: "Strike a source",
+  hold_verdict: "Hold the verdict",
+};
+
+/** The kinds the panel offers: the method's own, in the panel's order; none for a method that takes none. */
+export function offeredKinds(declared: MethodInterventions | null): InterventionKind[] {
+  if (!declared) return [];
+  return (Object.keys(KIND_TITLES) as InterventionKind[]).filter((k) => declared.kinds.includes(k));
+}
+
+/** Interventions merged by id: ones the page just sent join those the server sent, the server's copy winning. */
+export function mergeInterventions(server: InterventionView[], local: InterventionView[]): InterventionView[] {
+  const ids = new Set(server.map((i) => i.id));
+  return [...server, ...local.filter((i) => !ids.has(i.id))].sort((a, b) => a.at.localeCompare(b.at));
+}
+
+/**
+ * Where each intervention is drawn: before the stored turn it preceded (`before`, by seq), or at
+ * the end (`after`: still waiting, refused before reaching a turn, or before a turn not shown).
+ */
+export function placeInterventions(
+  interventions: InterventionView[],
+  shownSeqs: Iterable<number>,
+): { before: Map<number, InterventionView[]>; after: InterventionView[] } {
+  const shown = new Set(shownSeqs);
+  const before = new Map<number, InterventionView[]>();
+  const after: InterventionView[] = [];
+  for (const i of [...interventions].sort((a, b) => a.at.localeCompare(b.at))) {
+    if (i.beforeSeq !== null && shown.has(i.beforeSeq))
+      before.set(i.beforeSeq, [...(before.get(i.beforeSeq) ?? []), i]);
+    else after.push(i);
+  }
+  return { before, after };
+}
+
+/** What a person did to one passage: added it, or struck it (with the intervention's words, which carry the reason). */
+export type EvidenceMark = { addedBy?: string; struck?: { by: string; summary: string } };
+
+/**
+ * Marks by evidence rank. A strike counts once applied (a waiting one has not taken the passage
+ * away from the agents yet, so the page does not say it has).
+ */
+export function evidenceMarks(interventions: InterventionView[]): Map<number, EvidenceMark> {
+  const marks = new Map<number, EvidenceMark>();
+  for (const i of interventions) {
+    if (i.evidenceRank === null || i.status !== "applied") continue;
+    const mark = marks.get(i.evidenceRank) ?? {};
+    if (i.kind === "add_evidence") mark.addedBy = i.by;
+    else if (i.kind === "strike") mark.struck = { by: i.by, summary: i.summary };
+    else continue;
+    marks.set(i.evidenceRank, mark);
+  }
+  return marks;
+}
