@@ -75,7 +75,8 @@ export function EvidencePanel({
               </button>
               {mark?.struck ? (
                 <p className="mb-1 rounded bg-red-50 px-2 py-1 text-xs font-medium text-red-900" data-testid="struck">
-                  Struck by {mark.struck.by}: {mark.struck.summary} Later turns no longer see it.
+                  Struck by {mark.struck.by}; later turns no longer see it.
+                  <span className="block font-normal">{mark.struck.summary}</span>
                 </p>
               ) : null}
               <p className={`whitespace-pre-wrap break-words ${mark?.struck ? "text-black/50 line-through" : ""}`}>
