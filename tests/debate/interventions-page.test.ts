@@ -2,6 +2,7 @@ import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { DebateLive } from "@/components/debate/debate-live";
+import { registerMethodViews } from "@/components/debate/method-views";
 import { interventionFromForm } from "@/components/debate/interventions/form-input";
 import { IntervenedLine } from "@/components/debate/interventions/intervention-item";
 import {
@@ -18,8 +19,7 @@ import type { DebateView } from "@/lib/debate/view";
 /** Methods made for this file from the default one, differing only in what they declare about interventions. */
 const base = findMethod(DEFAULT_METHOD)!;
 const withKinds = (name: string, interventions?: MethodInterventions) => {
-  if (!findMethod(name))
-    registerMethod({ ...base, name, ...(interventions ? { interventions } : {}) } as MethodDefinition);
+  if (!findMethod(name)) registerMethod({ ...base, name, interventions } as MethodDefinition); // undefined: declares none, whatever the base does
   return name;
 };
 const ASKS_AND_STRIKES = withKinds("iv-test-asks", { kinds: ["ask", "strike"], enters: "before the next round" });
@@ -28,6 +28,11 @@ const TAKES_ALL = withKinds("iv-test-all", {
   enters: "before the next round",
 });
 const TAKES_NONE = withKinds("iv-test-none");
+/** A method with a page of its own (as ZoFia and PROClaim have): it places the page's `extra` and nothing else. */
+const OWN_PAGE = withKinds("iv-test-own", { kinds: ["ask"], enters: "to the analysts before the debate" });
+registerMethodViews(OWN_PAGE, {
+  Debate: ({ extra }) => createElement("div", { "data-testid": "own-page" }, extra),
+});
 
 const iv = (over: Partial<InterventionView> & Pick<InterventionView, "id" | "kind">): InterventionView => ({
   by: "Ana Journalist",
@@ -187,6 +192,16 @@ describe("interventions in the transcript", () => {
     expect(html).toContain("Struck by Ana Journalist; later turns no longer see it.");
     expect(html).toMatch(/data-struck="true"[\s\S]*Struck E1: anonymous blog/);
     expect(html).toContain("added by Ana Journalist");
+  });
+
+  it("lists them, each with the turn it came before, and offers the panel on a method's own page", () => {
+    const html = page(viewOf(OWN_PAGE, [asked, waiting]), true);
+    expect(html).toContain('data-testid="own-page"');
+    expect(html).toContain('data-testid="intervention-log"');
+    expect(html).toContain("Before turn 2");
+    expect(html).toContain("Not reached by the debate yet");
+    expect(html).toContain('data-testid="intervention-panel"');
+    expect(html).toContain("to the analysts before the debate");
   });
 
   it("tells an annotator a person intervened, and says nothing when no one did or every attempt was refused", () => {

@@ -64,7 +64,7 @@ export function InterventionGroup({
 }) {
   if (items.length === 0) return null;
   return (
-    <div className="space-y-2" aria-label={label ?? "A person intervened"}>
+    <div role="group" className="space-y-2" aria-label={label ?? "A person intervened"}>
       {items.map((i) => (
         <InterventionItem key={i.id} item={i} onTurn={onTurn} />
       ))}

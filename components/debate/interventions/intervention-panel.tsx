@@ -72,7 +72,7 @@ function AddEvidence({ id, onDone }: { id: string; onDone: (i: InterventionView)
         ))}
       </fieldset>
       {from === "corpus" ? (
-        <form {...found.formProps} role="search" aria-label="Search the corpora" className="flex items-end gap-2">
+        <form {...found.formProps} role="search" aria-label="Find a passage" className="flex items-end gap-2">
           <TextField
             state={found.state}
             name="q"
@@ -205,7 +205,7 @@ function Strike({
         state={state}
         name="evidenceRank"
         id="intervene-rank"
-        label="Source"
+        label="Passage to strike"
         options={[
           { value: "", label: "Choose a passage…" },
           ...left.map((e) => ({
