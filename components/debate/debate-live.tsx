@@ -17,6 +17,7 @@ import { roleDisplayName } from "@/lib/debate/definition";
 import { withNote } from "@/lib/debate/view-notes";
 import { InterventionGroup, InterventionLog } from "./interventions/intervention-item";
 import { useInterventions } from "./interventions/use-interventions";
+import { withInterventionEvent } from "./interventions/read";
 
 /** Turns being written right now (several at once when agents speak in parallel), by seq. */
 type Live = LiveTurn[];
@@ -137,6 +138,9 @@ export function reduce(state: State, action: Action): State {
           error: e.error ?? (e.status === "running" ? null : v.error),
         },
       };
+    default:
+      // A person's intervention, submitted or applied (components/debate/interventions/read.ts).
+      return { ...state, view: withInterventionEvent(v, e) };
   }
 }
 

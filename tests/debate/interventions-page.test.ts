@@ -1,7 +1,7 @@
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { DebateLive } from "@/components/debate/debate-live";
+import { DebateLive, reduce } from "@/components/debate/debate-live";
 import { registerMethodViews } from "@/components/debate/method-views";
 import { interventionFromForm } from "@/components/debate/interventions/form-input";
 import { IntervenedLine } from "@/components/debate/interventions/intervention-item";
@@ -9,6 +9,7 @@ import {
   evidenceMarks,
   methodInterventions,
   offeredKinds,
+  interventionsIn,
   placeInterventions,
 } from "@/components/debate/interventions/read";
 import type { MethodDefinition } from "@/lib/debate/definition";
@@ -29,6 +30,12 @@ const TAKES_ALL = withKinds("iv-test-all", {
 });
 const TAKES_NONE = withKinds("iv-test-none");
 /** A method with a page of its own (as ZoFia and PROClaim have): it places the page's `extra` and nothing else. */
+/** Takes them only until its first step, as ZoFia declares (`until: "start"`). */
+const BEFORE_START = withKinds("iv-test-start", {
+  kinds: ["add_evidence"],
+  enters: "to the analysts before the debate",
+  until: "start",
+} as MethodInterventions);
 const OWN_PAGE = withKinds("iv-test-own", { kinds: ["ask"], enters: "to the analysts before the debate" });
 registerMethodViews(OWN_PAGE, {
   Debate: ({ extra }) => createElement("div", { "data-testid": "own-page" }, extra),
@@ -202,6 +209,35 @@ describe("interventions in the transcript", () => {
     expect(html).toContain("Not reached by the debate yet");
     expect(html).toContain('data-testid="intervention-panel"');
     expect(html).toContain("to the analysts before the debate");
+  });
+
+  it("takes an intervention event into the page's view, the latest copy of one replacing the one held", () => {
+    const event = (intervention: InterventionView) => ({
+      kind: "event" as const,
+      event: { type: "intervention", intervention } as never,
+    });
+    const start = { view: viewOf(TAKES_ALL, [asked]), live: [] };
+    const sent = reduce(start, event(waiting));
+    expect(interventionsIn(sent.view).map((i) => i.id)).toEqual(["a", "d"]);
+    const applied = reduce(sent, event({ ...waiting, status: "applied", beforeSeq: 3 }));
+    expect(interventionsIn(applied.view).map((i) => [i.id, i.status])).toEqual([
+      ["a", "applied"],
+      ["d", "applied"],
+    ]);
+  });
+
+  it("finds a struck passage by the strike's summary when the engine leaves its rank out", () => {
+    const marks = evidenceMarks([{ ...struck, evidenceRank: null }]);
+    expect(marks.get(1)?.struck?.by).toBe("Ana Journalist");
+  });
+
+  it("closes the panel of a method that takes interventions only before it starts, once a step exists", () => {
+    const started = page(viewOf(BEFORE_START, []), true);
+    expect(started).toContain('data-testid="intervention-closed"');
+    expect(started).not.toContain("Add to the evidence");
+    const before = page(viewOf(BEFORE_START, [], { turns: [] } as Partial<DebateView>), true);
+    expect(before).not.toContain('data-testid="intervention-closed"');
+    expect(before).toContain("Where it comes from");
   });
 
   it("tells an annotator a person intervened, and says nothing when no one did or every attempt was refused", () => {

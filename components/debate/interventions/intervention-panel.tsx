@@ -13,7 +13,7 @@ import {
   type MethodInterventions,
 } from "@/lib/debate/interventions/contract";
 import type { InterventionFormState, PassageSearchState } from "./form-input";
-import { KIND_TITLES, offeredKinds } from "./read";
+import { closedAfterStart, KIND_TITLES, offeredKinds, rankOf } from "./read";
 
 type Evidence = { rank: number; title: string | null; text: string };
 
@@ -262,9 +262,12 @@ export function InterventionPanel({
   declared,
   evidence,
   interventions,
+  steps,
   onSent,
 }: {
   debateId: string;
+  /** Stored steps so far: a method that takes interventions only before the start closes after the first. */
+  steps: number;
   declared: MethodInterventions;
   evidence: Evidence[];
   interventions: InterventionView[];
@@ -274,7 +277,10 @@ export function InterventionPanel({
   const [kind, setKind] = useState<InterventionKind>(kinds[0]!);
   const used = interventions.filter((i) => i.status !== "refused").length;
   const struck = new Set(
-    interventions.filter((i) => i.kind === "strike" && i.evidenceRank !== null).map((i) => i.evidenceRank!),
+    interventions.flatMap((i) => {
+      const rank = i.kind === "strike" && i.status !== "refused" ? rankOf(i) : null;
+      return rank === null ? [] : [rank];
+    }),
   );
   return (
     <section
@@ -291,7 +297,16 @@ export function InterventionPanel({
           {INTERVENTION_LIMITS.perDebate} used.
         </p>
       </div>
-      <div className="flex flex-wrap gap-1" role="group" aria-label="What to do">
+      {closedAfterStart(declared, steps) ? (
+        <p className="text-sm text-black/70" data-testid="intervention-closed">
+          This method takes interventions only before the debate starts; it has started.
+        </p>
+      ) : null}
+      <div
+        className={`flex flex-wrap gap-1 ${closedAfterStart(declared, steps) ? "hidden" : ""}`}
+        role="group"
+        aria-label="What to do"
+      >
         {kinds.map((k) => (
           <button
             key={k}
@@ -304,7 +319,7 @@ export function InterventionPanel({
           </button>
         ))}
       </div>
-      {kind === "add_evidence" ? (
+      {closedAfterStart(declared, steps) ? null : kind === "add_evidence" ? (
         <AddEvidence id={debateId} onDone={onSent} />
       ) : kind === "ask" ? (
         <Ask id={debateId} onDone={onSent} />

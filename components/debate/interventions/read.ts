@@ -60,6 +60,17 @@ export function placeInterventions(
   return { before, after };
 }
 
+/**
+ * The passage an intervention concerns: the rank it was added at, or for a strike the struck
+ * passage (the contract's `evidenceRank` when the engine fills it, else the "Struck E<n>" its summary opens with).
+ */
+export function rankOf(i: InterventionView): number | null {
+  if (i.evidenceRank !== null) return i.evidenceRank;
+  if (i.kind !== "strike") return null;
+  const n = Number(/^Struck E(\d+)\b/.exec(i.summary)?.[1]);
+  return Number.isInteger(n) && n > 0 ? n : null;
+}
+
 /** What a person did to one passage: added it, or struck it (with the intervention's words, which carry the reason). */
 export type EvidenceMark = { addedBy?: string; struck?: { by: string; summary: string } };
 
@@ -70,12 +81,30 @@ export type EvidenceMark = { addedBy?: string; struck?: { by: string; summary: s
 export function evidenceMarks(interventions: InterventionView[]): Map<number, EvidenceMark> {
   const marks = new Map<number, EvidenceMark>();
   for (const i of interventions) {
-    if (i.evidenceRank === null || i.status !== "applied") continue;
-    const mark = marks.get(i.evidenceRank) ?? {};
+    const rank = rankOf(i);
+    if (rank === null || i.status !== "applied") continue;
+    const mark = marks.get(rank) ?? {};
     if (i.kind === "add_evidence") mark.addedBy = i.by;
     else if (i.kind === "strike") mark.struck = { by: i.by, summary: i.summary };
     else continue;
-    marks.set(i.evidenceRank, mark);
+    marks.set(rank, mark);
   }
   return marks;
+}
+
+/**
+ * The view with one intervention event laid in (`{ type: "intervention", intervention }`, sent when
+ * one is submitted on any server and again when the engine applies or refuses it): the latest copy
+ * replaces the one held. Any other event leaves the view as it is.
+ */
+export function withInterventionEvent<V extends object>(view: V, event: object): V {
+  const e = event as { type?: string; intervention?: InterventionView };
+  if (e.type !== "intervention" || !e.intervention) return view;
+  const next = e.intervention;
+  return { ...view, interventions: [...interventionsIn(view).filter((i) => i.id !== next.id), next] };
+}
+
+/** A method that takes interventions only before its first step (ZoFia's analysts read once): closed once a step exists. */
+export function closedAfterStart(declared: MethodInterventions, steps: number): boolean {
+  return (declared as { until?: string }).until === "start" && steps > 0;
 }

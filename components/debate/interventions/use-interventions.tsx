@@ -33,6 +33,7 @@ export function useInterventions(
         declared={declared}
         evidence={view.evidence}
         interventions={items}
+        steps={view.turns.length}
         onSent={onSent}
       />
     ) : null;
