@@ -389,7 +389,7 @@ export function DebateLive({
                 {views.AfterPhase ? <views.AfterPhase view={view} phase={phase} /> : null}
               </div>
             ))}
-            <InterventionGroup items={people.placed.after} label="Not reached by the debate yet" />
+            <InterventionGroup items={people.placed.after} label="People's interventions after the last turn" />
             {live
               .filter((l) => l.turn.kind !== "speech")
               .slice(0, 1)

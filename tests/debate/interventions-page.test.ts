@@ -173,8 +173,15 @@ describe("interventions in the transcript", () => {
     expect(placed.before.get(2)?.map((i) => i.id)).toEqual(["b", "a", "c"]);
     expect(placed.before.has(1)).toBe(false);
     expect(placed.after.map((i) => i.id)).toEqual(["d"]);
-    // Before a turn the page does not show (a hidden step), it is still shown, at the end.
-    expect(placeInterventions([asked], [1]).after.map((i) => i.id)).toEqual(["a"]);
+    // Before a step the transcript does not show (a judge's checkpoint), it goes before the next turn shown…
+    const checkpoint = { ...asked, beforeSeq: 3 };
+    expect(
+      placeInterventions([checkpoint], [1, 2, 4])
+        .before.get(4)
+        ?.map((i) => i.id),
+    ).toEqual(["a"]);
+    // …and at the end when no turn shown came after it.
+    expect(placeInterventions([checkpoint], [1, 2]).after.map((i) => i.id)).toEqual(["a"]);
   });
 
   it("marks struck and added passages only once applied", () => {

@@ -42,19 +42,21 @@ export function mergeInterventions(server: InterventionView[], local: Interventi
 }
 
 /**
- * Where each intervention is drawn: before the stored turn it preceded (`before`, by seq), or at
- * the end (`after`: still waiting, refused before reaching a turn, or before a turn not shown).
+ * Where each intervention is drawn: before the first shown turn at or after the step it preceded
+ * (`before`, by seq; a step the transcript does not show, such as a judge's checkpoint, passes it
+ * on to the next speech), or at the end (`after`: still waiting, refused before reaching a step, or
+ * after the last turn shown).
  */
 export function placeInterventions(
   interventions: InterventionView[],
   shownSeqs: Iterable<number>,
 ): { before: Map<number, InterventionView[]>; after: InterventionView[] } {
-  const shown = new Set(shownSeqs);
+  const shown = [...shownSeqs].sort((a, b) => a - b);
   const before = new Map<number, InterventionView[]>();
   const after: InterventionView[] = [];
   for (const i of [...interventions].sort((a, b) => a.at.localeCompare(b.at))) {
-    if (i.beforeSeq !== null && shown.has(i.beforeSeq))
-      before.set(i.beforeSeq, [...(before.get(i.beforeSeq) ?? []), i]);
+    const at = i.beforeSeq === null ? undefined : shown.find((seq) => seq >= i.beforeSeq!);
+    if (at !== undefined) before.set(at, [...(before.get(at) ?? []), i]);
     else after.push(i);
   }
   return { before, after };
