@@ -168,7 +168,11 @@ function answer(user, system) {
   const inject = user.includes("INJECT")
     ? ' <img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>'
     : "";
-  const text = `Speaking as ${role}: the record shows a sale [E1] and a war [E2], and the dates matter.${inject} That is my position on this claim.`;
+  // A person's question put into the debate (e2e/interventions.spec.ts): the turn whose prompt carries it answers it.
+  const asked = user.includes("Does the 40 % include capital spending?")
+    ? " As for the question put to us: capital spending is not in the 40 % [E1]."
+    : "";
+  const text = `Speaking as ${role}: the record shows a sale [E1] and a war [E2], and the dates matter.${inject}${asked} That is my position on this claim.`;
   return { slow, speech: true, pieces: text.match(/\S+\s*/g), alts: [] };
 }
 

@@ -8,6 +8,8 @@ import { JudgeWorking } from "@/components/debate/judge-working";
 import { EvidencePanel } from "@/components/debate/evidence-panel";
 import { VerdictCard } from "@/components/debate/verdict-card";
 import { methodViews } from "@/components/debate/method-views";
+import { IntervenedLine } from "@/components/debate/interventions/intervention-item";
+import { evidenceMarks, interventionsIn } from "@/components/debate/interventions/read";
 import { revealJudgeAction, saveAnnotationAction, skipAction, type SaveResult } from "@/app/annotate/actions";
 import type { JudgeParts } from "@/lib/annotation/judge-reveal";
 import { plainStep, type MethodDefinition, type MethodViewExtras } from "@/lib/debate/definition";
@@ -334,6 +336,8 @@ export function AnnotateTask({
           <h2 className="text-xl font-semibold" data-testid="task-claim">
             {view.claim.text}
           </h2>
+          {/* Above the verdict being labelled: a person's additions may be what the agents concluded from. */}
+          <IntervenedLine items={interventionsIn(view)} />
           {previous ? (
             <p className="text-sm text-black/60">
               You labelled this before (version {previous.version}); saving creates version {previous.version + 1}.
@@ -410,7 +414,13 @@ export function AnnotateTask({
 
           {/* Its own box: the evidence panel is sticky, and nothing else may sit under it. */}
           <div className="min-w-0 lg:col-start-1 lg:row-start-2 xl:col-start-2 xl:row-start-1">
-            <EvidencePanel evidence={view.evidence} selected={selected} onSelect={setSelected} citedBy={citedBy} />
+            <EvidencePanel
+            evidence={view.evidence}
+            selected={selected}
+            onSelect={setSelected}
+            citedBy={citedBy}
+            marks={evidenceMarks(interventionsIn(view))}
+          />
           </div>
 
           <form

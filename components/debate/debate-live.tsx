@@ -15,6 +15,8 @@ import { methodViews } from "./method-views";
 import { findMethod, methodTitle } from "@/lib/debate/methods";
 import { roleDisplayName } from "@/lib/debate/definition";
 import { withNote } from "@/lib/debate/view-notes";
+import { InterventionGroup, InterventionLog } from "./interventions/intervention-item";
+import { useInterventions } from "./interventions/use-interventions";
 
 /** Turns being written right now (several at once when agents speak in parallel), by seq. */
 type Live = LiveTurn[];
@@ -271,6 +273,9 @@ export function DebateLive({
   // A method's own views, from the components registry (components/debate/method-views.tsx).
   const views = methodViews(view.protocol);
   const def = findMethod(view.protocol);
+  const seqs = useMemo(() => speeches.map((t) => t.seq), [speeches]);
+  // People's interventions: the panel (controllers only), their places among the turns, the evidence marks.
+  const people = useInterventions(view, def, canControl, seqs);
   const searches = done.filter((t) => t.kind === "tool").length;
   const modelCalls = done.filter(
     (t) => t.kind !== "tool" && ((t.promptTokens ?? 0) > 0 || (t.completionTokens ?? 0) > 0),
@@ -287,7 +292,19 @@ export function DebateLive({
   if (views.Debate)
     return (
       <RoleTones.Provider value={tones}>
-        <views.Debate view={view} live={live} connection={connection} canControl={canControl} extra={extra} />
+        <views.Debate
+          view={view}
+          live={live}
+          connection={connection}
+          canControl={canControl}
+          extra={
+            <>
+              {extra}
+              {people.panel}
+              <InterventionLog items={people.items} />
+            </>
+          }
+        />
       </RoleTones.Provider>
     );
   return (
@@ -331,6 +348,7 @@ export function DebateLive({
           ) : null}
           {canControl ? <DebateControls id={view.id} status={view.status} /> : null}
           {extra}
+          {views.Transcript ? people.panel : null}
           {view.error ? (
             <p role="alert" className="rounded-md bg-red-50 p-3 text-sm text-red-900">
               {view.error}
@@ -357,6 +375,7 @@ export function DebateLive({
                 ) : null
               }
             />
+            <InterventionLog items={people.items} />
             <p className="text-sm text-black/60" data-testid="debate-totals">
               {modelCalls} model {modelCalls === 1 ? "call" : "calls"} · {searches}{" "}
               {searches === 1 ? "search" : "searches"} · {tokens} tokens · {costText}
@@ -372,16 +391,15 @@ export function DebateLive({
                   {speeches
                     .filter((t) => t.phase === phase)
                     .map((t) => (
-                      <TurnCard
-                        key={t.seq}
-                        turn={t}
-                        onCite={setSelected}
-                        speaker={roleDisplayName(def, t.role, view.extras)}
-                      />
+                      <div key={t.seq} className="space-y-3">
+                        <InterventionGroup items={people.placed.before.get(t.seq) ?? []} />
+                        <TurnCard turn={t} onCite={setSelected} speaker={roleDisplayName(def, t.role, view.extras)} />
+                      </div>
                     ))}
                   {views.AfterPhase ? <views.AfterPhase view={view} phase={phase} /> : null}
                 </div>
               ))}
+              <InterventionGroup items={people.placed.after} label="People's interventions after the last turn" />
               {live
                 .filter((l) => l.turn.kind !== "speech")
                 .slice(0, 1)
@@ -406,7 +424,16 @@ export function DebateLive({
                 {totalMs !== null ? ` · ${(totalMs / 1000).toFixed(1)} s` : ""}
               </p>
             </section>
-            <EvidencePanel evidence={view.evidence} selected={selected} onSelect={setSelected} citedBy={citedBy} />
+            <div className="min-w-0 space-y-4">
+              {people.panel}
+              <EvidencePanel
+                evidence={view.evidence}
+                selected={selected}
+                onSelect={setSelected}
+                citedBy={citedBy}
+                marks={people.marks}
+              />
+            </div>
           </div>
         )}
       </div>

@@ -1,6 +1,7 @@
 "use client";
 
 import { useEffect, useRef } from "react";
+import type { EvidenceMark } from "./interventions/read";
 
 type Evidence = {
   rank: number;
@@ -31,11 +32,14 @@ export function EvidencePanel({
   selected,
   onSelect,
   citedBy,
+  marks,
 }: {
   evidence: Evidence[];
   selected: number | null;
   onSelect: (rank: number | null) => void;
   citedBy: Map<number, number[]>;
+  /** What people did to a passage (added it, struck it): said on the passage itself. */
+  marks?: Map<number, EvidenceMark>;
 }) {
   const refs = useRef(new Map<number, HTMLLIElement>());
   useEffect(() => {
@@ -47,6 +51,7 @@ export function EvidencePanel({
       <ol className="space-y-2">
         {evidence.map((e) => {
           const turns = citedBy.get(e.rank) ?? [];
+          const mark = marks?.get(e.rank);
           return (
             <li
               key={e.rank}
@@ -56,6 +61,7 @@ export function EvidencePanel({
               data-testid="evidence"
               data-rank={e.rank}
               data-selected={selected === e.rank}
+              data-struck={mark?.struck ? "true" : undefined}
               className={`rounded-md border p-3 text-sm transition-colors ${selected === e.rank ? "border-accent bg-orange-50" : "border-black/10 bg-white"}`}
             >
               <button
@@ -67,9 +73,19 @@ export function EvidencePanel({
                 E{e.rank}
                 {e.title ? <span className="font-normal text-black/60"> · {e.title}</span> : null}
               </button>
-              <p className="whitespace-pre-wrap break-words">{e.text}</p>
+              {mark?.struck ? (
+                <p className="mb-1 rounded bg-red-50 px-2 py-1 text-xs font-medium text-red-900" data-testid="struck">
+                  Struck by {mark.struck.by}; later turns no longer see it.
+                  <span className="block font-normal">{mark.struck.summary}</span>
+                </p>
+              ) : null}
+              <p className={`whitespace-pre-wrap break-words ${mark?.struck ? "text-black/50 line-through" : ""}`}>
+                {e.text}
+              </p>
               <p className="mt-1 text-xs text-black/60">
-                {foundBy(e) ?? (e.source === "earlier-check" ? "earlier fact-check" : e.source)}
+                {mark?.addedBy
+                  ? `added by ${mark.addedBy}`
+                  : (foundBy(e) ?? (e.source === "earlier-check" ? "earlier fact-check" : e.source))}
                 {e.denseRank != null || e.lexicalRank != null
                   ? ` · dense #${e.denseRank ?? "–"}, lexical #${e.lexicalRank ?? "–"}`
                   : ""}

@@ -1,0 +1,100 @@
+import type { MethodDefinition } from "@/lib/debate/definition";
+import type { InterventionKind, InterventionView, MethodInterventions } from "@/lib/debate/interventions/contract";
+
+/**
+ * What the page reads about interventions, as plain functions the tests can call: the kinds a
+ * method takes, where each intervention sits in the transcript, and what it did to the evidence.
+ */
+
+/**
+ * The debate's interventions. Read through this one function so the page works with a view that
+ * does not carry them yet (a debate stored before interventions existed has none).
+ */
+export function interventionsIn(view: object): InterventionView[] {
+  const list = (view as { interventions?: InterventionView[] }).interventions;
+  return Array.isArray(list) ? list : [];
+}
+
+/** What the method declares (its definition's `interventions`); null: it takes none and the page offers none. */
+export function methodInterventions(def: MethodDefinition | undefined): MethodInterventions | null {
+  const declared = def?.interventions;
+  return declared && declared.kinds.length > 0 ? declared : null;
+}
+
+/** The panel's tabs, in the order a journalist reaches for them. */
+export const KIND_TITLES: Record<InterventionKind, string> = {
+  add_evidence: "Add evidence",
+  ask: "Ask a question",
+  strike: "Strike a source",
+  hold_verdict: "Hold the verdict",
+};
+
+/** The kinds the panel offers: the method's own, in the panel's order; none for a method that takes none. */
+export function offeredKinds(declared: MethodInterventions | null): InterventionKind[] {
+  if (!declared) return [];
+  return (Object.keys(KIND_TITLES) as InterventionKind[]).filter((k) => declared.kinds.includes(k));
+}
+
+/** Interventions merged by id: ones the page just sent join those the server sent, the server's copy winning. */
+export function mergeInterventions(server: InterventionView[], local: InterventionView[]): InterventionView[] {
+  const ids = new Set(server.map((i) => i.id));
+  return [...server, ...local.filter((i) => !ids.has(i.id))].sort((a, b) => a.at.localeCompare(b.at));
+}
+
+/**
+ * Where each intervention is drawn: before the first shown turn at or after the step it preceded
+ * (`before`, by seq; a step the transcript does not show, such as a judge's checkpoint, passes it
+ * on to the next speech), or at the end (`after`: still waiting, refused before reaching a step, or
+ * after the last turn shown).
+ */
+export function placeInterventions(
+  interventions: InterventionView[],
+  shownSeqs: Iterable<number>,
+): { before: Map<number, InterventionView[]>; after: InterventionView[] } {
+  const shown = [...shownSeqs].sort((a, b) => a - b);
+  const before = new Map<number, InterventionView[]>();
+  const after: InterventionView[] = [];
+  for (const i of [...interventions].sort((a, b) => a.at.localeCompare(b.at))) {
+    const at = i.beforeSeq === null ? undefined : shown.find((seq) => seq >= i.beforeSeq!);
+    if (at !== undefined) before.set(at, [...(before.get(at) ?? []), i]);
+    else after.push(i);
+  }
+  return { before, after };
+}
+
+/**
+ * The passage an intervention concerns: the rank it was added at, or for a strike the struck
+ * passage (the contract's `evidenceRank` when the engine fills it, else the "Struck E<n>" its summary opens with).
+ */
+export function rankOf(i: InterventionView): number | null {
+  if (i.evidenceRank !== null) return i.evidenceRank;
+  if (i.kind !== "strike") return null;
+  const n = Number(/^Struck E(\d+)\b/.exec(i.summary)?.[1]);
+  return Number.isInteger(n) && n > 0 ? n : null;
+}
+
+/** What a person did to one passage: added it, or struck it (with the intervention's words, which carry the reason). */
+export type EvidenceMark = { addedBy?: string; struck?: { by: string; summary: string } };
+
+/**
+ * Marks by evidence rank. A strike counts once applied (a waiting one has not taken the passage
+ * away from the agents yet, so the page does not say it has).
+ */
+export function evidenceMarks(interventions: InterventionView[]): Map<number, EvidenceMark> {
+  const marks = new Map<number, EvidenceMark>();
+  for (const i of interventions) {
+    const rank = rankOf(i);
+    if (rank === null || i.status !== "applied") continue;
+    const mark = marks.get(rank) ?? {};
+    if (i.kind === "add_evidence") mark.addedBy = i.by;
+    else if (i.kind === "strike") mark.struck = { by: i.by, summary: i.summary };
+    else continue;
+    marks.set(rank, mark);
+  }
+  return marks;
+}
+
+/** A method that takes interventions only before its first step (ZoFia's analysts read once): closed once a step exists. */
+export function closedAfterStart(declared: MethodInterventions, steps: number): boolean {
+  return declared.until === "start" && steps > 0;
+}
