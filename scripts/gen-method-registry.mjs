@@ -1,8 +1,8 @@
 // `npm run gen:methods`: writes the per-side method registries from the one list of methods,
 // lib/debate/methods.json (folder names under lib/debate/, the first being the default method).
 // Each method's folder exports `client.ts` (its definition: client-safe) and `server.ts` (its
-// protocol, which reads prompt files from disk, and its evaluation presets); its page views are
-// `components/debate/<method>/views.tsx` (`views`). Three barrels come out, so the browser bundle
+// protocol, which reads prompt files from its `prompts/` folder, and its evaluation presets); its
+// page views are `views/views.tsx` in the same folder (`views`, client components). Three barrels come out, so the browser bundle
 // never reaches a protocol:
 //   lib/debate/registry/client.generated.ts   definitions   (lib/debate/methods.ts reads it)
 //   lib/debate/registry/server.generated.ts   protocols and evaluation presets (lib/debate/protocols.ts, lib/eval/presets.ts)
@@ -40,7 +40,7 @@ ${methods.map((m) => `  ...${ident(m)}.evalPresets,`).join("\n")}
 `;
 
 const views = `${HEAD}import type { MethodViews } from "./method-views";
-${methods.map((m) => `import { definition as ${ident(m)} } from "@/lib/debate/${m}/client";\nimport { views as ${ident(m)}Views } from "./${m}/views";`).join("\n")}
+${methods.map((m) => `import { definition as ${ident(m)} } from "@/lib/debate/${m}/client";\nimport { views as ${ident(m)}Views } from "@/lib/debate/${m}/views/views";`).join("\n")}
 
 /** Every method's views, by method name. */
 export const METHOD_VIEWS: Record<string, MethodViews> = {

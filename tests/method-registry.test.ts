@@ -76,7 +76,7 @@ describe("the one list of methods", () => {
       const imports = added.filter((l) => l.startsWith("import"));
       expect(imports.length).toBeGreaterThan(0);
       for (const l of imports)
-        expect(l).toMatch(/"(\.\.\/verity\/(client|server)|\.\/verity\/views|@\/lib\/debate\/verity\/client)"/);
+        expect(l).toMatch(/"(\.\.\/verity\/(client|server)|@\/lib\/debate\/verity\/(client|views\/views))"/);
     }
   });
 
