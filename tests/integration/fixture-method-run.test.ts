@@ -10,6 +10,7 @@ import { permissionsOf } from "@/lib/auth/policy";
 import { scriptedModel } from "@/lib/bench/scripted-model";
 import { resetConfigForTests } from "@/lib/config";
 import { runDebate } from "@/lib/debate/runner";
+import { buildProgram } from "@/lib/cli/program";
 import { exportDebates } from "@/lib/export/debates";
 import { serialise } from "@/lib/export/formats";
 import { installFixtureMethods } from "../fixtures/methods/install";
@@ -99,6 +100,20 @@ describe("a method that is a folder and one line in a list", () => {
     const listed = await callApi({ method: "GET", path: "/api/v1/methods", token });
     expect(listed.status).toBe(200);
     expect(JSON.stringify(await listed.json())).toContain('"verity"');
+
+    // The CLI's list is the API's, read from the same registries.
+    let printed = "";
+    const write = vi.spyOn(process.stdout, "write").mockImplementation((chunk) => {
+      printed += String(chunk);
+      return true;
+    });
+    try {
+      await buildProgram().parseAsync(["methods"], { from: "user" });
+    } finally {
+      write.mockRestore();
+    }
+    expect(printed).toMatch(/^verity: Verity/m);
+    expect(printed).toContain("presets: verity-quick");
 
     const res = await callApi({
       method: "POST",
