@@ -1,5 +1,5 @@
 // PROClaim's answers for the scripted model server (e2e/fake-openai.mjs): every PROClaim prompt ends
-// in a "Format (proclaim/<template>):" line (prompts/proclaim/*.md) and the answer is shaped for it.
+// in a "Format (proclaim/<template>):" line (lib/debate/proclaim/prompts/*.md) and the answer is shaped for it.
 // The story, on the demo corpus: the claim is split into three premises; the arbiter admits about a
 // third of the passages, disputes a third and refuses a third (by a hash of the passage, so the
 // same passage is always weighed alike); counsel for the claim calls an expert in round 1; both

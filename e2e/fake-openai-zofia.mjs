@@ -1,5 +1,5 @@
 // ZoFia's answers for the scripted model server (e2e/fake-openai.mjs): every ZoFia prompt ends in a
-// "Format (zofia/<template>)" line (prompts/zofia/*.md), and the answer is shaped for it. The story:
+// "Format (zofia/<template>)" line (lib/debate/zofia/prompts/*.md), and the answer is shaped for it. The story:
 // an article claims a governor's charity auction was for flood families; the linguist finds the
 // emotion and word choice fake-leaning, the verifier refutes the core claim with one verbatim and
 // one invented quote, and the judge says "continue" after round 1 and "fake" after round 2, so the

@@ -11,7 +11,7 @@ const DELAY = Number(process.env.FAKE_OPENAI_DELAY_MS ?? 25);
 // For the token-to-browser benchmark: every speech token carries the time it was sent.
 const TIMESTAMPS = process.env.FAKE_OPENAI_TIMESTAMPS === "1";
 
-// Tool-MAD (prompts/tool-mad/*.md): each prompt ends in a "Format (tool-mad/...)" line.
+// Tool-MAD (lib/debate/tool-mad/prompts/*.md): each prompt ends in a "Format (tool-mad/...)" line.
 // Claims are fenced as <<claim-ID>>text<</claim-ID>>; the scripted answers quote the claim back, so
 // the questions generated from an answer can be the claim itself (relevance ~1 with any encoder).
 // Round 1: the corpus agent says SUPPORTS, the search agent REFUTES (they disagree); from round 2

@@ -4,7 +4,10 @@ import path from "node:path";
 import { asRendered, asTrusted, type PromptText, type SystemText, type Trusted } from "./prompts/text";
 
 /**
- * Prompts are files in prompts/ with `{{name}}` placeholders. Rendering is strict both ways: a
+ * Prompts are files with `{{name}}` placeholders: a method's own prompts sit in its package,
+ * `lib/debate/<method>/prompts/<template>.md`, named `<method>/<template>`; the engine's shared ones
+ * (prompts/engine, prompts/checkworthy) in prompts/. The name stays `<method>/<template>` wherever
+ * the file sits, so `promptsHash` of a debate started before the move is unchanged. Rendering is strict both ways: a
  * placeholder without a value and a value without a placeholder are both errors, so a renamed
  * variable can never silently send a model a prompt with a hole in it.
  *
@@ -21,8 +24,28 @@ const DECLARATION = /^<!--\s*trusted:\s*([a-z0-9_,\s]*?)\s*-->\n/;
 /** Any fence marker (lib/prompts/fence.ts): a trusted value never holds one. */
 const FENCE_MARKER = /<<\/?(?:claim|evidence|argument|answer|article|tool-result)-[0-9a-f]{8,32}>>/;
 
-function promptsDir() {
-  return path.join(/*turbopackIgnore: true*/ process.env.COUNTERPOINT_ROOT ?? process.cwd(), "prompts");
+function rootDir() {
+  return /*turbopackIgnore: true*/ process.env.COUNTERPOINT_ROOT ?? process.cwd();
+}
+
+/**
+ * The file of template `name`: `<folder>/<template>` is the package's own prompt when
+ * lib/debate/<folder>/prompts/<template>.md exists (a path rule, so no method is named here),
+ * else prompts/<name>.md.
+ */
+function templateFile(name: string): string {
+  const slash = name.indexOf("/");
+  if (slash > 0) {
+    const own = path.join(
+      /*turbopackIgnore: true*/ rootDir(),
+      "lib/debate",
+      name.slice(0, slash),
+      "prompts",
+      `${name.slice(slash + 1)}.md`,
+    );
+    if (fs.existsSync(own)) return own;
+  }
+  return path.join(/*turbopackIgnore: true*/ rootDir(), "prompts", `${name}.md`);
 }
 
 type Template = { text: string; trusted: ReadonlySet<string> };
@@ -31,7 +54,7 @@ const cache = new Map<string, Template>();
 function loadTemplate(name: string): Template {
   let t = cache.get(name);
   if (t === undefined) {
-    const file = path.join(/*turbopackIgnore: true*/ promptsDir(), `${name}.md`);
+    const file = templateFile(name);
     let raw: string;
     try {
       raw = fs.readFileSync(file, "utf8").trimEnd();

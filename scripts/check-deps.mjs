@@ -3,13 +3,16 @@
 //   1. db/ imports nothing from lib/, type-only imports included: the shapes db/ stores are
 //      defined in db/ (db/types.ts) and lib/ re-exports them, and the database settings are passed
 //      down (db/client.ts configureDatabase), so types and settings flow down like code does;
-//   2. lib/ imports nothing from app/, components/ or lib/cli/ (lib/cli itself may);
+//   2. lib/ imports nothing from app/, components/ or lib/cli/ (lib/cli itself may), with one
+//      exception: a method package's `views/` folder (lib/debate/<method>/views/, its client
+//      components) may import components/ (the shared UI and debate parts), and nothing else in the
+//      package imports its `views/`, so a protocol or definition never pulls React or a page in;
 //   3. one method's folder (lib/debate/<method>/, a folder holding a definition.ts) imports nothing
 //      from another method's folder, types included: what two methods share lives in lib/debate/;
 //   4. no import circles (type-only imports do not count: they vanish at run time);
-//   5. nothing but the method registries imports a method's folder (lib/debate/<method>/ or its
-//      views in components/debate/<method>/), types included: shared code asks the registries, so
-//      a new method is its folder and one line in the list. No exceptions: what evaluation or a
+//   5. nothing but the method registries imports a method's folder (lib/debate/<method>/, its
+//      views/ and prompts/ included), types included: shared code asks the registries, so a new
+//      method is its folder and one line in the list. No exceptions: what evaluation or a
 //      benchmark needs of a method, the method's protocol offers (lib/debate/capabilities.ts).
 // Exits 1 naming each broken rule with the files involved, so the fix is a search away.
 // `node scripts/check-deps.mjs [root]` checks another tree (the unit test's fixtures).
@@ -140,8 +143,20 @@ for (const [file, imports] of graph) {
         `only the method registries may import a method's folder (ask lib/debate/methods.ts, lib/debate/protocols.ts, lib/eval/presets.ts or components/debate/method-views.tsx; what a method offers beyond its run is a capability of its protocol, lib/debate/capabilities.ts)${typeOnly ? " [type-only]" : ""}: ${file} imports ${spec}`,
       );
     }
-    if (file.startsWith("lib/") && !file.startsWith("lib/cli/") && /^(app|components|lib\/cli)\//.test(target)) {
-      problems.push(`lib/ must not import app/, components/ or lib/cli/: ${file} imports ${spec}`);
+    const inViews = from !== null && file.startsWith(`lib/debate/${from}/views/`);
+    if (
+      file.startsWith("lib/") &&
+      !file.startsWith("lib/cli/") &&
+      (/^(app|lib\/cli)\//.test(target) || (target.startsWith("components/") && !inViews))
+    ) {
+      problems.push(
+        `lib/ must not import app/, components/ or lib/cli/ (only a method's views/ folder may import components/): ${file} imports ${spec}`,
+      );
+    }
+    if (from && to === from && !inViews && target.startsWith(`lib/debate/${from}/views/`)) {
+      problems.push(
+        `only a method's views/ may import its views/ (keep client components out of its definition and protocol): ${file} imports ${spec}`,
+      );
     }
   }
 }

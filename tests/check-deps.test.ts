@@ -128,4 +128,26 @@ describe("scripts/check-deps.mjs", () => {
     expect(r.out).toMatch(/only the method registries .*: lib\/bench\/ner\.ts imports/);
     expect(r.out).toContain("3 dependency rule(s) broken");
   });
+
+  it("lets a method's views/ import components/, and refuses it to the rest of lib/ and the package's protocol importing its views", () => {
+    const r = check(
+      tree({
+        "components/ui/button.tsx": "export const Button = 1;\n",
+        "lib/debate/alpha/definition.ts": "export const alpha = 1;\n",
+        "lib/debate/alpha/views/views.tsx":
+          'import { Button } from "@/components/ui/button";\nimport { alpha } from "../definition";\nexport const v = [Button, alpha];\n',
+        "lib/debate/alpha/protocol.ts": 'import { v } from "./views/views";\nexport const p = v;\n',
+        "lib/debate/alpha/server.ts": 'import { Button } from "@/components/ui/button";\nexport const s = Button;\n',
+        "lib/export/page-bits.ts": 'import { Button } from "@/components/ui/button";\nexport const e = Button;\n',
+      }),
+    );
+    expect(r.status).toBe(1);
+    expect(r.out).toContain(
+      "only a method's views/ may import its views/ (keep client components out of its definition and protocol): lib/debate/alpha/protocol.ts imports ./views/views",
+    );
+    expect(r.out).toMatch(/lib\/ must not import app\/, components\/ .*: lib\/debate\/alpha\/server\.ts imports/);
+    expect(r.out).toMatch(/lib\/ must not import app\/, components\/ .*: lib\/export\/page-bits\.ts imports/);
+    expect(r.out).not.toContain("views.tsx imports");
+    expect(r.out).toContain("3 dependency rule(s) broken");
+  });
 });

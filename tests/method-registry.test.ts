@@ -19,17 +19,44 @@ const BARRELS = [
 ];
 
 function gen(root: string, ...flags: string[]) {
-  const r = spawnSync(process.execPath, [SCRIPT, ...flags, root], { encoding: "utf8" });
+  return genWith({}, root, ...flags);
+}
+
+function genWith(env: Record<string, string>, root: string, ...flags: string[]) {
+  const r = spawnSync(process.execPath, [SCRIPT, ...flags, root], {
+    encoding: "utf8",
+    env: { ...process.env, ...env },
+  });
   return { status: r.status, out: `${r.stdout}${r.stderr}` };
 }
 
-/** The list and the barrels, copied: the part of the tree the generator reads and writes. */
+const FIXTURE_LIST = "tests/fixtures/methods/methods.json";
+const FIXTURE_BARRELS = ["client.generated.ts", "server.generated.ts", "views.generated.tsx"].map(
+  (f) => `tests/fixtures/methods/registry/${f}`,
+);
+const PRODUCT: string[] = JSON.parse(fs.readFileSync(path.join(ROOT, "lib/debate/methods.json"), "utf8"));
+
+function copy(dir: string, rel: string, to = rel) {
+  const from = path.join(ROOT, rel);
+  if (fs.statSync(from).isDirectory()) {
+    for (const name of fs.readdirSync(from)) copy(dir, `${rel}/${name}`, `${to}/${name}`);
+    return;
+  }
+  fs.mkdirSync(path.dirname(path.join(dir, to)), { recursive: true });
+  fs.copyFileSync(from, path.join(dir, to));
+}
+
+/**
+ * What the generator reads and writes, copied: the lists, the barrels, and each listed method's
+ * entry files (client.ts, server.ts, views/views.tsx where it has one).
+ */
 function copyOfRegistry(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "method-registry-"));
-  for (const rel of ["lib/debate/methods.json", ...BARRELS]) {
-    fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
-    fs.copyFileSync(path.join(ROOT, rel), path.join(dir, rel));
-  }
+  for (const rel of ["lib/debate/methods.json", ...BARRELS, FIXTURE_LIST, ...FIXTURE_BARRELS]) copy(dir, rel);
+  const fixtures: string[] = JSON.parse(fs.readFileSync(path.join(ROOT, FIXTURE_LIST), "utf8"));
+  for (const folder of [...PRODUCT.map((m) => `lib/debate/${m}`), ...fixtures])
+    for (const f of ["client.ts", "server.ts", "views/views.tsx"])
+      if (fs.existsSync(path.join(ROOT, `${folder}/${f}`))) copy(dir, `${folder}/${f}`);
   return dir;
 }
 
@@ -46,38 +73,83 @@ function snapshot(dir: string): Map<string, string> {
   return out;
 }
 
+/** Lines of `after` not in `before` and the other way round. */
+function lineDiff(before: string, after: string) {
+  const b = before.split("\n");
+  const a = after.split("\n");
+  return { added: a.filter((l) => !b.includes(l)), removed: b.filter((l) => !a.includes(l)) };
+}
+
+/** The list's new lines, the comma JSON puts after the line before the new last entry aside. */
+function newEntries(d: { added: string[]; removed: string[] }) {
+  expect(d.removed.every((l) => d.added.includes(`${l},`))).toBe(true);
+  return d.added.filter((l) => !d.removed.includes(l.replace(/,$/, "")));
+}
+
+/**
+ * Adds a method as a newcomer would: copies the test method's folder to `folder` and writes its
+ * one line at the end of `list`; then runs the generator. Returns every file whose text changed,
+ * beyond what the generator writes, and the list's line diff.
+ */
+function addMethod(dir: string, folder: string, list: string, entry: string, env: Record<string, string>) {
+  const before = snapshot(dir);
+  copy(dir, "tests/fixtures/methods/verity", folder);
+  const text = before.get(list)!;
+  const entries = JSON.parse(text) as string[];
+  fs.writeFileSync(path.join(dir, list), `${JSON.stringify([...entries, entry], null, 2)}\n`);
+  expect(genWith(env, dir, "--check")).toMatchObject({
+    status: 1,
+    out: expect.stringContaining("npm run gen:methods"),
+  });
+  const g = genWith(env, dir);
+  expect(g.out).toContain("wrote");
+  expect(g.status).toBe(0);
+  const after = snapshot(dir);
+  const changed = [...after.keys()].filter((f) => after.get(f) !== before.get(f)).sort();
+  return { changed, list: lineDiff(text, after.get(list)!), before, after };
+}
+
 describe("the one list of methods", () => {
-  it("the committed barrels are what lib/debate/methods.json gives", () => {
+  it("the committed barrels are what the lists give (the product's, and the fixture list's)", () => {
     const r = gen(ROOT, "--check");
     expect(r.out).toBe("");
     expect(r.status).toBe(0);
+    const f = genWith({ METHODS_LIST: FIXTURE_LIST }, ROOT, "--check");
+    expect(f.out).toBe("");
+    expect(f.status).toBe(0);
   });
 
-  it("a new method is one line in the list; the regenerated barrels reach only its own folder", () => {
+  it("a new built-in method touches its folder and one line of lib/debate/methods.json; the regenerated barrels reach only its folder", () => {
     const dir = copyOfRegistry();
-    const before = snapshot(dir);
-    const list = JSON.parse(before.get("lib/debate/methods.json")!) as string[];
-    fs.writeFileSync(path.join(dir, "lib/debate/methods.json"), `${JSON.stringify([...list, "verity"])}\n`);
-    // Stale until regenerated: the check names the barrels and the command.
-    expect(gen(dir, "--check")).toMatchObject({ status: 1, out: expect.stringContaining("npm run gen:methods") });
-    expect(gen(dir).status).toBe(0);
-    const after = snapshot(dir);
-    const changed = [...after.keys()].filter((f) => after.get(f) !== before.get(f)).sort();
-    expect(changed).toEqual(["lib/debate/methods.json", ...BARRELS].sort());
-    // By hand: one line of the list.
-    const lines = (f: string) => before.get(f)!.split("\n");
-    expect(after.get("lib/debate/methods.json")!.split("\n").length).toBe(lines("lib/debate/methods.json").length);
-    // What the generator added names the new folder only.
+    const { changed, list, before, after } = addMethod(dir, "lib/debate/echo", "lib/debate/methods.json", "echo", {});
+    const byHand = changed.filter((f) => !BARRELS.includes(f));
+    const folder = byHand.filter((f) => f.startsWith("lib/debate/echo/"));
+    expect(folder.length).toBeGreaterThan(0);
+    expect(byHand.filter((f) => !folder.includes(f))).toEqual(["lib/debate/methods.json"]);
+    expect(newEntries(list)).toEqual(['  "echo"']);
     for (const barrel of BARRELS) {
-      const added = after
-        .get(barrel)!
-        .split("\n")
-        .filter((l) => !lines(barrel).includes(l));
-      const imports = added.filter((l) => l.startsWith("import"));
-      expect(imports.length).toBeGreaterThan(0);
-      for (const l of imports)
-        expect(l).toMatch(/"(\.\.\/verity\/(client|server)|\.\/verity\/views|@\/lib\/debate\/verity\/client)"/);
+      const imports = lineDiff(before.get(barrel)!, after.get(barrel)!).added.filter((l) => l.startsWith("import"));
+      // The test method has no views of its own, so the views barrel gains nothing (the shared page serves it).
+      expect(imports.length).toBe(barrel.includes("registry.generated.tsx") ? 0 : 1);
+      for (const l of imports) expect(l).toMatch(/"@\/lib\/debate\/echo\/(client|server|views\/views)"/);
     }
+  });
+
+  it("a fifth test method is its folder and one line of the fixture list (METHODS_LIST), and the product's barrels stay as they are", () => {
+    const dir = copyOfRegistry();
+    const { changed, list } = addMethod(
+      dir,
+      "tests/fixtures/methods/echo",
+      FIXTURE_LIST,
+      "tests/fixtures/methods/echo",
+      { METHODS_LIST: FIXTURE_LIST },
+    );
+    const byHand = changed.filter((f) => !FIXTURE_BARRELS.includes(f));
+    const folder = byHand.filter((f) => f.startsWith("tests/fixtures/methods/echo/"));
+    expect(folder.length).toBeGreaterThan(0);
+    expect(byHand.filter((f) => !folder.includes(f))).toEqual([FIXTURE_LIST]);
+    expect(newEntries(list)).toEqual(['  "tests/fixtures/methods/echo"']);
+    expect(changed.filter((f) => BARRELS.includes(f))).toEqual([]);
   });
 
   it("refuses a list that is not method folder names, saying what it expects", () => {

@@ -26,6 +26,7 @@ import * as tokens from "./commands/tokens";
 import * as webhooks from "./commands/webhooks";
 import * as live from "./commands/live";
 import * as benchLive from "./commands/bench-live";
+import * as methods from "./commands/methods";
 
 /**
  * The CLI's commands, in the order they register (the bench subcommands need `bench` first). Kept apart
@@ -53,6 +54,7 @@ export function buildProgram(opts: { json?: boolean } = {}): Command {
     ingest,
     search,
     debate,
+    methods,
     bench,
     benchDebate,
     benchNer,

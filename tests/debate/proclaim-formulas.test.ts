@@ -241,7 +241,7 @@ describe("PROClaim protocol surface", () => {
     for (const p of Object.values(PRESETS))
       for (const t of proclaimProtocol.templates(cfg(p))) expect(() => loadPrompt(t)).not.toThrow();
     const files = fs
-      .readdirSync(path.resolve("prompts/proclaim"))
+      .readdirSync(path.resolve("lib/debate/proclaim/prompts"))
       .filter((f) => f.endsWith(".md") && f !== "README.md");
     const formats = files
       .map((f) => /Format \(proclaim\/([a-z-]+)\):/.exec(loadPrompt(`proclaim/${f.slice(0, -3)}`))?.[1])

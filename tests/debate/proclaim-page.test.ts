@@ -12,7 +12,7 @@ import {
   tokensUsed,
   verdictWords,
   type PTurn,
-} from "@/components/debate/proclaim/read";
+} from "@/lib/debate/proclaim/views/read";
 
 let seq = 0;
 const turn = (round: number, phase: string, role: string, kind: string, extra: Partial<PTurn> = {}): PTurn => ({

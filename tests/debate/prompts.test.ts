@@ -29,7 +29,9 @@ describe("prompt templates", () => {
       for (const n of names) expect(() => loadPrompt(n)).not.toThrow();
       expect(promptsHash(names)).toMatch(/^[0-9a-f]{16}$/);
     }
-    const all = fs.readdirSync(path.resolve("prompts/radar")).filter((f) => f.endsWith(".md") && f !== "README.md");
+    const all = fs
+      .readdirSync(path.resolve("lib/debate/radar/prompts"))
+      .filter((f) => f.endsWith(".md") && f !== "README.md");
     for (const f of all)
       expect(placeholders(loadPrompt(`radar/${f.slice(0, -3)}`)).every((p) => /^[a-z_]+$/.test(p))).toBe(true);
     expect(promptsHash(["radar/judge"])).not.toBe(promptsHash(["radar/single"]));

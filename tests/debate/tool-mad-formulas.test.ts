@@ -200,7 +200,7 @@ describe("Tool-MAD configuration", () => {
       for (const t of toolMadProtocol.templates(c)) all.add(t);
     for (const t of all) expect(() => loadPrompt(t)).not.toThrow();
     const files = fs
-      .readdirSync(path.resolve("prompts/tool-mad"))
+      .readdirSync(path.resolve("lib/debate/tool-mad/prompts"))
       .filter((f) => f.endsWith(".md") && f !== "README.md");
     const markers = new Map<string, string[]>();
     for (const f of files) {

@@ -6,8 +6,8 @@ import {
   queryDiff,
   queryOf,
   type ToolMadTurn,
-} from "@/components/debate/tool-mad/rounds";
-import { productLabelOf, stopReasonWords, toolMadHeadline } from "@/components/debate/tool-mad/words";
+} from "@/lib/debate/tool-mad/views/rounds";
+import { productLabelOf, stopReasonWords, toolMadHeadline } from "@/lib/debate/tool-mad/views/words";
 
 let seq = 0;
 const turn = (

@@ -432,7 +432,8 @@ describe("untrusted text in prompts (every template of every protocol)", () => {
     const folders = ["radar", "tool-mad", "zofia", "proclaim", "engine"];
     const all = folders.flatMap((f) =>
       fs
-        .readdirSync(path.resolve("prompts", f))
+        // A method's prompts sit in its package (lib/debate/<m>/prompts/), the engine's in prompts/.
+        .readdirSync(path.resolve(f === "engine" ? "prompts" : `lib/debate/${f}/prompts`, f === "engine" ? f : ""))
         .filter((x) => x.endsWith(".md") && x !== "README.md")
         .map((x) => `${f}/${x.slice(0, -3)}`),
     );

@@ -1,8 +1,8 @@
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { EntityPipeline } from "@/components/debate/zofia/entity-pipeline";
-import type { NerStep } from "@/components/debate/zofia/read";
+import { EntityPipeline } from "@/lib/debate/zofia/views/entity-pipeline";
+import type { NerStep } from "@/lib/debate/zofia/views/read";
 
 const step = (heuristic: boolean, confidence: number): NerStep => ({
   provider: heuristic ? "rule" : "http",

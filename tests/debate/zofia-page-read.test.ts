@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { dayBefore, readZofia, seesByAgent, type ZTurn } from "@/components/debate/zofia/read";
+import { dayBefore, readZofia, seesByAgent, type ZTurn } from "@/lib/debate/zofia/views/read";
 import { productLabelOf } from "@/lib/debate/methods";
 import { type KeywordsValue, type NerValue, type SalienceValue, zofiaStep } from "@/lib/debate/zofia/steps";
 

@@ -11,7 +11,7 @@ import { findMethod, labelWords, methodTitle, productLabelOf } from "@/lib/debat
 import { methodTexts } from "@/lib/methods/catalog";
 import { methodFacts } from "@/lib/methods/facts";
 import { runHeaderLine } from "@/lib/eval/report";
-import { registerVerity } from "../fixtures/methods/verity/register";
+import { installFixtureMethods } from "../fixtures/methods/install";
 import { freshDatabase } from "./test-db";
 
 /*
@@ -21,7 +21,7 @@ import { freshDatabase } from "./test-db";
  * them on the product's scale with their own labels kept and reasons without markers.
  */
 
-registerVerity();
+installFixtureMethods();
 
 let h: DbHandle;
 const ids: Record<string, string> = {};

@@ -25,7 +25,8 @@ const REGISTRIES = [
   "lib/eval/presets.ts",
 ];
 function allowedFile(rel: string, names: readonly string[]): boolean {
-  if (names.some((n) => rel.startsWith(`lib/debate/${n}/`) || rel.startsWith(`components/debate/${n}/`))) return true;
+  // A method package (lib/debate/<m>/, its views/ and prompts/ included) may name itself.
+  if (names.some((n) => rel.startsWith(`lib/debate/${n}/`))) return true;
   return REGISTRIES.includes(rel);
 }
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { PeopleVerdictHead } from "@/components/debate/people-verdict";
 import { VerdictSummary } from "@/components/debate/verdict-summary";
 import { verdictText } from "@/lib/cli/verdict-text";
-import { registerVerity } from "../fixtures/methods/verity/register";
+import { installFixtureMethods } from "../fixtures/methods/install";
 
 /*
  * One verdict shape for every method, on the debate page's head and in the CLI: the product-scale
@@ -13,7 +13,7 @@ import { registerVerity } from "../fixtures/methods/verity/register";
  * The test method (tests/fixtures/methods/verity) gets the same shape from its definition alone.
  */
 
-registerVerity();
+installFixtureMethods();
 
 const EVIDENCE = [
   { rank: 1, title: "Council budget 2023", url: "https://example.org/budget" },

@@ -8,7 +8,7 @@ import { MethodSection } from "@/components/methods/method-section";
 import { formMethodChoices } from "@/lib/debate/form";
 import { methodTexts } from "@/lib/methods/catalog";
 import { methodFacts } from "@/lib/methods/facts";
-import { registerVerity } from "../fixtures/methods/verity/register";
+import { installFixtureMethods } from "../fixtures/methods/install";
 
 /*
  * The test method of tests/fixtures/methods/verity, registered once and defined nowhere else,
@@ -17,7 +17,7 @@ import { registerVerity } from "../fixtures/methods/verity/register";
  * the database and the session; these are what they render with the registry's data.
  */
 
-registerVerity();
+installFixtureMethods();
 
 const html = (el: Parameters<typeof renderToStaticMarkup>[0]) =>
   renderToStaticMarkup(el)

@@ -37,32 +37,31 @@ export const listMethods = endpoint({
   description: "Every method this server runs, with the names to send as `method` and `preset`.",
   responses: { 200: { description: "The methods, the default first.", schema: methodListSchema } },
   async handle() {
-    const defs = methodDefinitions().filter((d) => PROTOCOL_NAMES.includes(d.name));
-    const ordered = [
-      ...defs.filter((d) => d.name === DEFAULT_METHOD),
-      ...defs.filter((d) => d.name !== DEFAULT_METHOD),
-    ];
-    return {
-      status: 200,
-      json: {
-        methods: ordered.map((d) => {
-          const titles = new Map((d.formPresets ?? []).map((p) => [p.name, p.title]));
-          return {
-            name: d.name,
-            title: d.title,
-            description: d.description,
-            default: d.name === DEFAULT_METHOD,
-            input: d.input,
-            findsOwnEvidence: d.bringsOwnEvidence,
-            corpusOptional: !!d.corpusOptional,
-            presets: Object.keys(getProtocol(d.name).presets).map((name) => ({
-              name,
-              title: titles.get(name) ?? d.presetTitles?.[name] ?? name,
-            })),
-            labels: Object.fromEntries(Object.keys(d.labels.toProduct).map((l) => [l, d.labels.toProduct[l] ?? null])),
-          };
-        }),
-      },
-    };
+    return { status: 200, json: methodList() };
   },
 });
+
+/** Every method this server runs, the default first: the API's `GET /api/v1/methods` and the CLI's `methods`. */
+export function methodList(): z.infer<typeof methodListSchema> {
+  const defs = methodDefinitions().filter((d) => PROTOCOL_NAMES.includes(d.name));
+  const ordered = [...defs.filter((d) => d.name === DEFAULT_METHOD), ...defs.filter((d) => d.name !== DEFAULT_METHOD)];
+  return {
+    methods: ordered.map((d) => {
+      const titles = new Map((d.formPresets ?? []).map((p) => [p.name, p.title]));
+      return {
+        name: d.name,
+        title: d.title,
+        description: d.description,
+        default: d.name === DEFAULT_METHOD,
+        input: d.input,
+        findsOwnEvidence: d.bringsOwnEvidence,
+        corpusOptional: !!d.corpusOptional,
+        presets: Object.keys(getProtocol(d.name).presets).map((name) => ({
+          name,
+          title: titles.get(name) ?? d.presetTitles?.[name] ?? name,
+        })),
+        labels: Object.fromEntries(Object.keys(d.labels.toProduct).map((l) => [l, d.labels.toProduct[l] ?? null])),
+      };
+    }),
+  };
+}

@@ -2,7 +2,7 @@ import { z } from "zod";
 
 /**
  * PROClaim's step metadata (`metadata.proclaim`): written by ./protocol.ts, read by the page
- * (components/debate/proclaim/read.ts), the definition's plain words and the exports with these
+ * (./views/read.ts), the definition's plain words and the exports with these
  * same schemas. The steps whose fields a reader uses are typed in full (written through
  * `proclaimStep`); the others carry their step name, the debate (primary or switched) and the side.
  * Fields a turn only knows once its answer is read are optional: the turn is stored first while it streams.

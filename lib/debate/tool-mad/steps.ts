@@ -2,7 +2,7 @@ import { z } from "zod";
 
 /**
  * Tool-MAD's step metadata (`metadata.toolMad`, and a computed step's `metadata.value`): written by
- * ./protocol.ts and ./scorer.ts, read by the page (components/debate/tool-mad) and exports with
+ * ./protocol.ts and ./scorer.ts, read by the page (lib/debate/tool-mad/views) and exports with
  * these same schemas, so a change on one side is a type error on the other.
  */
 

@@ -2,7 +2,7 @@ import { z } from "zod";
 
 /**
  * ZoFia's step metadata (`metadata.zofia`, and a computed step's `metadata.value`): written by
- * ./protocol.ts through `zofiaStep`, read by the page (components/debate/zofia/read.ts), the
+ * ./protocol.ts through `zofiaStep`, read by the page (./views/read.ts), the
  * definition's plain words and the exports with these same schemas, so a change on one side is a
  * type error on the other. Fields a turn only knows once its answer is read (a judge's answer) are
  * optional: the turn is stored first while it streams.

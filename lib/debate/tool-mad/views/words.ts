@@ -39,7 +39,7 @@ export function agentRoleLine(agent: string, searchStandIn = false): string {
 }
 
 // Who decided and why a debate stopped are the engine's words, shared by every method.
-export { decidedByWords, STOP_REASON_WORDS, stopReasonWords } from "../stop-words";
+export { decidedByWords, STOP_REASON_WORDS, stopReasonWords } from "@/components/debate/stop-words";
 
 export const F_HELP = "Faithfulness (F): the share of the answer's statements that its own documents back up.";
 export const AR_HELP =

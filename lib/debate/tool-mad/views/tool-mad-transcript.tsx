@@ -1,8 +1,8 @@
 "use client";
 
 import { useEffect, useMemo } from "react";
-import { JudgeWorking } from "../judge-working";
-import { TurnCard } from "../turn-card";
+import { JudgeWorking } from "@/components/debate/judge-working";
+import { TurnCard } from "@/components/debate/turn-card";
 import { AgentColumn, type PoolItem } from "./agent-column";
 import { layoutToolMad, valueOf, type ConsensusValue, type Round, type ToolMadTurn } from "./rounds";
 import { agentName, AR_HELP, F_HELP, schemeLabelStyle, toolMadLabelWords } from "./words";

@@ -1,6 +1,6 @@
 "use client";
 
-import { TurnCard } from "../turn-card";
+import { TurnCard } from "@/components/debate/turn-card";
 import { asObj, stopWords, type RoundRow, type TrialView } from "./read";
 
 const f2 = (x: number | null | undefined) => (x === null || x === undefined ? "–" : x.toFixed(2));

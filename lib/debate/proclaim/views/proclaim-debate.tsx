@@ -3,10 +3,10 @@
 import { useMemo, useState } from "react";
 import type { LiveTurn } from "@/lib/debate/events";
 import type { DebateView } from "@/lib/debate/view";
-import { PeopleVerdictHead } from "../people-verdict";
-import { CitedText } from "../cited-text";
-import { DebateControls } from "../debate-controls";
-import { mergeLive, PageSection, type ProtocolPageProps } from "../protocol-page";
+import { PeopleVerdictHead } from "@/components/debate/people-verdict";
+import { CitedText } from "@/components/debate/cited-text";
+import { DebateControls } from "@/components/debate/debate-controls";
+import { mergeLive, PageSection, type ProtocolPageProps } from "@/components/debate/protocol-page";
 import { EvidenceTable } from "./evidence-table";
 import { PanelBallots } from "./panel-ballots";
 import { TrialSection } from "./trial-section";

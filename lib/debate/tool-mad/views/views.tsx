@@ -1,4 +1,4 @@
-import type { MethodViews } from "../method-views";
+import type { MethodViews } from "@/components/debate/method-views";
 import { JudgeScores } from "./judge-scores";
 import { TOOL_MAD_SCHEME_CHOICES, ToolMadFields } from "./tool-mad-fields";
 import { ToolMadTranscript } from "./tool-mad-transcript";

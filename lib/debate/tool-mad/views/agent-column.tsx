@@ -1,7 +1,7 @@
 "use client";
 
-import { CitedText } from "../cited-text";
-import { retryNote, TurnCard } from "../turn-card";
+import { CitedText } from "@/components/debate/cited-text";
+import { retryNote, TurnCard } from "@/components/debate/turn-card";
 import { gateValueSchema } from "@/lib/debate/tool-mad/steps";
 import {
   answerLabelOf,

@@ -1,6 +1,6 @@
 "use client";
 
-import { CitedText } from "../cited-text";
+import { CitedText } from "@/components/debate/cited-text";
 import { callWord, type Exchange, type JudgeCall, type ZTurn } from "./read";
 
 const SIDE: Record<string, { name: string; style: string }> = {

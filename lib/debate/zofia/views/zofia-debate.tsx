@@ -3,13 +3,13 @@
 import { useMemo, useState } from "react";
 import type { LiveTurn } from "@/lib/debate/events";
 import type { DebateView } from "@/lib/debate/view";
-import { PeopleVerdictHead } from "../people-verdict";
-import { CitedText } from "../cited-text";
+import { PeopleVerdictHead } from "@/components/debate/people-verdict";
+import { CitedText } from "@/components/debate/cited-text";
 import { zofiaDefinition } from "@/lib/debate/zofia/definition";
 import { verdictInWords } from "@/lib/debate/methods";
-import { DebateControls } from "../debate-controls";
-import { mergeLive, PageSection, type ProtocolPageProps } from "../protocol-page";
-import { EvidencePanel } from "../evidence-panel";
+import { DebateControls } from "@/components/debate/debate-controls";
+import { mergeLive, PageSection, type ProtocolPageProps } from "@/components/debate/protocol-page";
+import { EvidencePanel } from "@/components/debate/evidence-panel";
 import { AnalysisCards } from "./analysis-cards";
 import { DebateRounds, JudgeCallLine } from "./debate-rounds";
 import { EntityPipeline } from "./entity-pipeline";

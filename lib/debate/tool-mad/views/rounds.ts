@@ -1,4 +1,4 @@
-import type { TurnLike } from "../turn-card";
+import type { TurnLike } from "@/components/debate/turn-card";
 
 /**
  * Tool-MAD's stored turns (lib/debate/tool-mad/, the contract in its protocol) regrouped the way a

@@ -1,7 +1,7 @@
 "use client";
 
 import { useState } from "react";
-import { ModelSelect } from "../model-select";
+import { ModelSelect } from "@/components/debate/model-select";
 import { agentName } from "./words";
 
 /** What the page tells the form about Tool-MAD on this server. */

@@ -1,4 +1,4 @@
-import type { MethodViews } from "../method-views";
+import type { MethodViews } from "@/components/debate/method-views";
 import { ProclaimDebate } from "./proclaim-debate";
 import { ProclaimFields } from "./proclaim-fields";
 

@@ -2,9 +2,9 @@
 
 import { useState } from "react";
 import { RADAR_VARIANTS } from "@/lib/debate/radar/variants";
-import type { MethodFormProps } from "../method-views";
-import { EvidenceFields } from "../evidence-fields";
-import { ModelFields } from "../model-fields";
+import type { MethodFormProps } from "@/components/debate/method-views";
+import { EvidenceFields } from "@/components/debate/evidence-fields";
+import { ModelFields } from "@/components/debate/model-fields";
 
 const VARIANT_HELP: Record<string, string> = {
   expertise: "Politician and Scientist debate (the paper's default)",

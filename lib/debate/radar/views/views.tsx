@@ -1,7 +1,7 @@
 import { readNotes } from "@/lib/debate/view-notes";
 import { CHECKPOINT_NOTE, checkpointSchema } from "@/lib/debate/radar/checkpoint";
 import { methodTitle } from "@/lib/debate/methods";
-import type { MethodViews } from "../method-views";
+import type { MethodViews } from "@/components/debate/method-views";
 import { CheckpointChart } from "./checkpoint-chart";
 import { RadarFields } from "./radar-fields";
 

@@ -1,6 +1,6 @@
 "use client";
 
-import { CitedText } from "../cited-text";
+import { CitedText } from "@/components/debate/cited-text";
 import { partialBallot, verdictWords, type Ballot } from "./read";
 
 function StreamingBallot({ text }: { text: string }) {
