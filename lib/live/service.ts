@@ -16,7 +16,9 @@ import { scorerFor, type CheckworthyScorer, type Sentence } from "@/lib/checkwor
 import { matchClaimReport, type MatchDeps } from "@/lib/matching/match";
 import { processGlobal } from "@/lib/process/globals";
 import { splitSentences } from "@/lib/text/sentences";
+import { announceCards } from "./alerts";
 import { publishBoard } from "./bus";
+import { CLOSED_MESSAGE } from "./close";
 import { groupKeyOf, sameGroup } from "./groups";
 
 /*
@@ -108,8 +110,7 @@ async function receiveInTurn(deps: LiveDeps, sessionId: string, lines: readonly 
   const { db } = deps;
   const session = await getLiveSession(db, sessionId);
   if (!session) throw new LiveError("There is no live session with this id.", 404);
-  if (session.status !== "open")
-    throw new LiveError("This live session is closed; start a new one to send more lines.", 409);
+  if (session.status !== "open") throw new LiveError(CLOSED_MESSAGE, 409);
 
   // Retries first: a line id the session has is answered as a duplicate and costs nothing more.
   const known = await knownLineIds(
@@ -156,7 +157,8 @@ async function receiveInTurn(deps: LiveDeps, sessionId: string, lines: readonly 
     atMs: l.atMs,
     sentences: perLine[b]!.length,
   }));
-  const stored = await storeLiveBatch(db, sessionId, newLines, cards);
+  const stored = await storeLiveBatch(db, sessionId, newLines, cards, (tx, added) => announceCards(tx, session, added));
+  if (stored.closed) throw new LiveError(CLOSED_MESSAGE, 409);
   if (stored.cards.length) await publishBoard(sessionId);
   return {
     accepted: stored.lines.map((l) => ({

@@ -7,7 +7,9 @@ import { DEFAULT_METHOD } from "@/lib/debate/methods";
 import { StartRateLimited } from "@/lib/debate/start-service";
 import { scorerFor } from "@/lib/checkworthy";
 import { CARD_ACTIONS, actOnLiveCard } from "@/lib/live/actions";
+import { ARCHIVE_FORMATS, archiveResponse } from "@/lib/live/archive";
 import { cardViews, readBoard, sessionView } from "@/lib/live/board";
+import { closeSession } from "@/lib/live/close";
 import { LiveError, MAX_LINE_CHARS, MAX_LINES_PER_BATCH, receiveLines } from "@/lib/live/service";
 import { liveBoardStream } from "@/lib/live/stream";
 import { ApiError, endpoint, type Endpoint } from "../endpoint";
@@ -237,4 +239,55 @@ export const actOnCard = endpoint({
   },
 });
 
-export const LIVE_ENDPOINTS: readonly Endpoint[] = [createLive, pushLines, readLive, liveEvents, actOnCard];
+export const closeLive = endpoint({
+  id: "closeLiveSession",
+  method: "POST",
+  path: "/api/v1/live/{id}/close",
+  tag: "Live desk",
+  summary: "Close a live session",
+  description:
+    "The event is over: the session takes no more lines (a push is answered 409 with what to do) and stays readable as an archive (`GET /api/v1/live/{id}/archive`). Closing a closed session changes nothing. Needs the scope `debate:start`.",
+  params: uuidParam,
+  responses: { 200: { description: "The session, closed.", schema: sessionSchema } },
+  async handle({ db, principal, params }) {
+    demand(principal, "debate:start");
+    const session = await closeSession(db, params.id);
+    if (!session) throw new ApiError(404, "not_found", "There is no live session with this id.");
+    return { status: 200, json: session };
+  },
+});
+
+export const liveArchive = endpoint({
+  id: "liveSessionArchive",
+  method: "GET",
+  path: "/api/v1/live/{id}/archive",
+  tag: "Live desk",
+  summary: "A session's archive (JSON or CSV)",
+  description:
+    "The transcript in order of arrival, each line with the cards made from its sentences (score, the earlier check, the debate's verdict) and what the desk did with each card, who and when. JSON: `{session, transcript: [line with cards and their actions]}`. CSV: one `line` row per line followed by a `card` row per card; cells that a spreadsheet would run as a formula are prefixed with `'`. Written as it is read, so a long session's archive is not held in memory. Readable by whoever may read debates; an open session's archive is what it has so far.",
+  params: uuidParam,
+  query: z.object({
+    format: z.enum(ARCHIVE_FORMATS, { error: `format must be one of: ${ARCHIVE_FORMATS.join(", ")}` }).default("json"),
+  }),
+  responses: {
+    200: {
+      description: "The archive as a download (`application/json` or `text/csv`).",
+      contentType: "application/json",
+    },
+  },
+  async handle({ db, params, query }) {
+    const res = await archiveResponse(db, params.id, query.format);
+    if (!res) throw new ApiError(404, "not_found", "There is no live session with this id.");
+    return res;
+  },
+});
+
+export const LIVE_ENDPOINTS: readonly Endpoint[] = [
+  createLive,
+  pushLines,
+  readLive,
+  liveEvents,
+  actOnCard,
+  closeLive,
+  liveArchive,
+];

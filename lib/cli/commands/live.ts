@@ -6,12 +6,16 @@ import { createLiveSession, getLiveSession } from "@/db/queries/live";
 import { scorerFor } from "@/lib/checkworthy";
 import { DEFAULT_METHOD } from "@/lib/debate/methods";
 import { PROTOCOL_NAMES } from "@/lib/debate/protocols";
+import { ARCHIVE_FORMATS, archivePieces, type ArchiveFormat } from "@/lib/live/archive";
+import { closeSession } from "@/lib/live/close";
 import { replayTranscript } from "@/lib/live/replay";
 import { parseTranscript } from "@/lib/live/transcript";
 import { dim, emit } from "../output";
 
 /** A transcript file larger than this is refused (a ten-hour event's captions are a few megabytes). */
 const MAX_FILE_BYTES = 50 * 1024 * 1024;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function speedOf(v: string): number {
   if (v === "max") return Number.POSITIVE_INFINITY;
@@ -81,4 +85,30 @@ export function register(program: Command) {
         );
       },
     );
+  live
+    .command("close <session>")
+    .description("Closes a live session: it takes no more lines, and its board stays as the event's archive.")
+    .option("--json", "print JSON")
+    .action(async (id: string, opts: { json?: boolean }) => {
+      if (!UUID.test(id)) throw new Error(`"${id}" is not a session id (a UUID, as in /live/<id>)`);
+      const { db } = await getDb();
+      const session = await closeSession(db, id);
+      if (!session) throw new Error(`there is no live session ${id}`);
+      emit(!!opts.json, session, () => `Session ${id} ("${session.title}") is closed after ${session.lines} lines.`);
+    });
+  live
+    .command("export <session>")
+    .description(
+      "Writes a live session's archive to stdout: the transcript, each line with its cards and what was done with them, who and when.",
+    )
+    .option("--format <format>", `${ARCHIVE_FORMATS.join(" or ")}`, "json")
+    .action(async (id: string, opts: { format: string }) => {
+      if (!UUID.test(id)) throw new Error(`"${id}" is not a session id (a UUID, as in /live/<id>)`);
+      if (!(ARCHIVE_FORMATS as readonly string[]).includes(opts.format))
+        throw new Error(`--format takes ${ARCHIVE_FORMATS.join(" or ")}, got "${opts.format}"`);
+      const { db } = await getDb();
+      const pieces = await archivePieces(db, id, opts.format as ArchiveFormat);
+      if (!pieces) throw new Error(`there is no live session ${id}`);
+      for await (const piece of pieces) process.stdout.write(piece);
+    });
 }
