@@ -7,6 +7,9 @@ import { methodTitle } from "@/lib/debate/methods";
 import { readBoard } from "@/lib/live/board";
 import { LiveBoard } from "@/components/live/board";
 import { CloseSessionForm } from "@/components/live/session-close";
+import { FeedStatus } from "@/components/live/feed-status";
+import { getLiveFeed } from "@/db/queries/live-feeds";
+import { feedView } from "@/lib/live/feed-view";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Live board" };
@@ -46,6 +49,7 @@ export default async function LiveBoardPage({ params }: { params: Promise<{ id: 
           {session.status === "open" && can(principal, "debate:start") && <CloseSessionForm sessionId={session.id} />}
         </div>
       </div>
+      <FeedStatus sessionId={session.id} initial={feedView(await getLiveFeed(db, id))} />
       <LiveBoard
         sessionId={session.id}
         initial={board.cards}

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import "zod-openapi";
 import { createLiveSession, getLiveSession } from "@/db/queries/live";
+import { getLiveFeed } from "@/db/queries/live-feeds";
 import { demand } from "@/lib/auth/policy";
 import { getProtocol, PROTOCOL_NAMES } from "@/lib/debate/protocols";
 import { DEFAULT_METHOD } from "@/lib/debate/methods";
@@ -10,6 +11,7 @@ import { CARD_ACTIONS, actOnLiveCard } from "@/lib/live/actions";
 import { ARCHIVE_FORMATS, archiveResponse } from "@/lib/live/archive";
 import { cardViews, readBoard, sessionView } from "@/lib/live/board";
 import { closeSession } from "@/lib/live/close";
+import { feedView } from "@/lib/live/feed-view";
 import { LiveError, MAX_LINE_CHARS, MAX_LINES_PER_BATCH, receiveLines } from "@/lib/live/service";
 import { liveBoardStream } from "@/lib/live/stream";
 import { ApiError, endpoint, type Endpoint } from "../endpoint";
@@ -282,7 +284,43 @@ export const liveArchive = endpoint({
   },
 });
 
+const feedSchema = z
+  .object({
+    url: z.string(),
+    state: z.enum(["waiting", "growing", "stalled", "failing", "stopped"]),
+    message: z.string().nullable().meta({
+      example: "The feed has not grown for 2 minutes (last new line at 20:14:03 UTC).",
+      description: "How the feed stands, in words, as the board says it.",
+    }),
+    lines: z.number().int().meta({ description: "Lines of the document taken so far." }),
+    restarts: z
+      .number()
+      .int()
+      .meta({ description: "Times the feed started again (its early lines were not counted twice)." }),
+    lastGrowthAt: z.string().nullable(),
+    polledAt: z.string().nullable(),
+  })
+  .meta({ id: "LiveFeed" });
+
+export const readFeed = endpoint({
+  id: "readLiveFeed",
+  method: "GET",
+  path: "/api/v1/live/{id}/feed",
+  tag: "Live desk",
+  summary: "How a session's polled transcript feed stands",
+  description:
+    "A session can follow a growing transcript at an address (`counterpoint live follow <url> --session <id>`): this says how it stands (`growing`, `waiting`, `stalled` after 2 minutes without a new line, `failing`, `stopped` once the session closed) and where it is. `feed` is null when the session follows none.",
+  params: uuidParam,
+  responses: { 200: { description: "The feed.", schema: z.object({ feed: feedSchema.nullable() }) } },
+  async handle({ db, params }) {
+    if (!(await getLiveSession(db, params.id)))
+      throw new ApiError(404, "not_found", "There is no live session with this id.");
+    return { status: 200, json: { feed: feedView(await getLiveFeed(db, params.id)) } };
+  },
+});
+
 export const LIVE_ENDPOINTS: readonly Endpoint[] = [
+  readFeed,
   createLive,
   pushLines,
   readLive,
