@@ -2665,6 +2665,11 @@ export interface components {
              * @example Checked before: False, 12 March 2025, by Full Fact
              */
             checkedBefore: string | null;
+            /**
+             * @description The script of a line the check-worthiness scorer cannot read: the card is the whole line, not scored (score 0). Null: scored.
+             * @example Cyrillic
+             */
+            unreadable: string | null;
             /** @description The first card of the same claim; null on that card. */
             groupOf: string | null;
             /** @description On a first card: how many times the claim was said. */

@@ -1156,6 +1156,11 @@ export const liveCards = pgTable(
     /** Times the claim was said, on the first card (1 on every other). */
     repeats: integer("repeats").notNull().default(1),
     state: text("state").$type<LiveCardState>().notNull().default("new"),
+    /**
+     * The script of a line the check-worthiness scorer cannot read (e.g. "Cyrillic"): the card holds
+     * the whole line, unscored (score 0), so the desk reads it instead of never seeing it. Null: scored.
+     */
+    unreadable: text("unreadable"),
     debateId: uuid("debate_id").references(() => debates.id, { onDelete: "set null" }),
     factCheckId: uuid("fact_check_id").references(() => factChecks.id, { onDelete: "set null" }),
     createdAt: createdAt(),

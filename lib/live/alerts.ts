@@ -45,7 +45,8 @@ function claimData(session: LiveSession, card: LiveCard): LiveClaim {
 
 /** Raises the events for cards just stored, inside the storing transaction (savepoints: never breaks the push). */
 export async function announceCards(tx: Database, session: LiveSession, cards: readonly LiveCard[]): Promise<void> {
-  const first = cards.filter((c) => !c.groupOf);
+  // An unread line (script.ts) is no claim yet: nothing to alert on until someone reads it.
+  const first = cards.filter((c) => !c.groupOf && !c.unreadable);
   if (!first.length) return;
   // The common case, nobody subscribed: one indexed read per push.
   if (!(await anySubscriber(tx, ["live.claim_flagged", "live.claim_matched"]))) return;

@@ -132,7 +132,7 @@ async function* csvArchive(db: Database, sessionId: string): AsyncGenerator<stri
           c.sentence,
           l.state,
           c.id,
-          c.score.toFixed(3),
+          c.unreadable ? `not scored: ${c.unreadable}` : c.score.toFixed(3),
           c.checkedBefore,
           c.groupOf,
           c.repeats,

@@ -20,6 +20,7 @@ import { announceCards } from "./alerts";
 import { publishBoard } from "./bus";
 import { CLOSED_MESSAGE } from "./close";
 import { groupKeyOf, sameGroup } from "./groups";
+import { unreadableCards, unreadableScript } from "./script";
 
 /*
  * The live desk's one service for incoming lines, whatever sends them (the push API, the replay
@@ -133,9 +134,11 @@ async function receiveInTurn(deps: LiveDeps, sessionId: string, lines: readonly 
       .map((s) => s.text)
       .filter((t) => /[\p{L}\p{N}]/u.test(t)),
   );
+  // A line in a script the scorer cannot read is not scored: it becomes one card saying so (script.ts).
+  const scripts = fresh.map((l) => unreadableScript(l.text));
   const sentences: Array<{ line: IncomingLine; index: number; sentence: Sentence }> = [];
   fresh.forEach((line, b) =>
-    perLine[b]!.forEach((text, index) =>
+    (scripts[b] ? [] : perLine[b]!).forEach((text, index) =>
       sentences.push({
         line,
         index,
@@ -149,7 +152,10 @@ async function receiveInTurn(deps: LiveDeps, sessionId: string, lines: readonly 
     .map((s, i) => ({ ...s, score: scored[i]!.score, reason: scored[i]!.reason }))
     .filter((c) => c.score >= session.threshold);
 
-  const cards = await cardsFor(deps, sessionId, candidates);
+  const cards = [
+    ...(await cardsFor(deps, sessionId, candidates)),
+    ...unreadableCards(fresh.flatMap((line, b) => (scripts[b] ? [{ line, script: scripts[b] }] : []))),
+  ];
   const newLines: NewLine[] = fresh.map((l, b) => ({
     lineId: l.lineId,
     speaker: l.speaker ?? null,

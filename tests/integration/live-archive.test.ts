@@ -77,6 +77,15 @@ const LINES = [
   },
 ];
 
+/** A line in a script the English scorer cannot read: a card saying so, never scored, never alerted. */
+const RUSSIAN = {
+  id: "4r",
+  speaker: "PETROV",
+  text: "Безработица упала до трёх процентов в прошлом году.",
+  at: 21_000,
+};
+const ALL = [...LINES.slice(0, 4), RUSSIAN, LINES[4]!];
+
 const CHECKS = `claim,rating,url,publisher,date
 "The new Springfield bridge cost 40 million pounds, double its budget.",False,https://factcheck.example.org/springfield-bridge,Example Fact Desk,2025-03-12
 `;
@@ -181,18 +190,22 @@ describe("a live session's alerts, close and archive", () => {
     sessionId = ((await created.json()) as { id: string }).id;
     await setSetting(h.db, "live_flag_threshold", 0);
 
-    expect((await push(LINES.slice(0, 4))).status).toBe(200);
+    expect((await push(ALL.slice(0, 5))).status).toBe(200);
     // A retry of the same lines, as a captioner's after a timeout: no second alert.
-    expect((await push(LINES.slice(0, 4))).status).toBe(200);
+    expect((await push(ALL.slice(0, 5))).status).toBe(200);
     const cards = await h.db.select().from(s.liveCards).where(eq(s.liveCards.sessionId, sessionId));
-    const firsts = cards.filter((c) => !c.groupOf);
+    const unread = cards.filter((c) => c.unreadable);
+    expect(unread).toEqual([
+      expect.objectContaining({ lineId: "4r", unreadable: "Cyrillic", score: 0, sentence: RUSSIAN.text }),
+    ]);
+    const firsts = cards.filter((c) => !c.groupOf && !c.unreadable);
     // The unemployment claim twice (one group) and the bridge: two claims.
     expect(cards.filter((c) => /unemployment/i.test(c.sentence))).toHaveLength(2);
     expect(firsts).toHaveLength(2);
 
     // Above every score now: the next claim is a card but no flagged alert.
     await setSetting(h.db, "live_flag_threshold", 1);
-    expect((await push(LINES.slice(4))).status).toBe(200);
+    expect((await push(ALL.slice(5))).status).toBe(200);
     expect(
       (await h.db.select().from(s.liveCards).where(eq(s.liveCards.sessionId, sessionId))).some((c) =>
         /taxes/.test(c.sentence),
@@ -226,7 +239,7 @@ describe("a live session's alerts, close and archive", () => {
     expect(late.status).toBe(409);
     expect(((await late.json()) as { error: { message: string } }).error.message).toMatch(/closed.*Open a new session/);
     const lines = await h.db.select().from(s.liveLines).where(eq(s.liveLines.sessionId, sessionId));
-    expect(lines).toHaveLength(LINES.length);
+    expect(lines).toHaveLength(ALL.length);
   });
 
   it("exports the archive as JSON: the transcript in order, its highlights, what was done, who and when", async () => {
@@ -254,7 +267,8 @@ describe("a live session's alerts, close and archive", () => {
     expect(res.headers.get("content-disposition")).toMatch(/attachment; filename="live-.*\.json"/);
     const archive = (await res.json()) as { session: { status: string }; transcript: ArchiveLine[] };
     expect(archive.session.status).toBe("closed");
-    expect(archive.transcript.map((l) => l.lineId)).toEqual(LINES.map((l) => l.id));
+    expect(archive.transcript.map((l) => l.lineId)).toEqual(ALL.map((l) => l.id));
+    expect(archive.transcript.find((l) => l.lineId === "4r")!.cards[0]!.unreadable).toBe("Cyrillic");
     expect(archive.transcript[0]!.cards).toEqual([]);
     const line3 = archive.transcript.find((l) => l.lineId === "3")!;
     expect(line3.cards).toHaveLength(1);
@@ -279,11 +293,12 @@ describe("a live session's alerts, close and archive", () => {
     expect(res.headers.get("content-type")).toMatch(/^text\/csv/);
     const rows = (await res.text()).trimEnd().split("\r\n");
     expect(rows[0]).toMatch(/^kind,seq,line_id,time_code,speaker,text,/);
-    expect(rows.filter((r) => r.startsWith("line,"))).toHaveLength(LINES.length);
+    expect(rows.filter((r) => r.startsWith("line,"))).toHaveLength(ALL.length);
+    expect(rows.find((r) => r.startsWith("card,") && r.includes("PETROV"))).toContain("not scored: Cyrillic");
     const bridgeCard = rows.find((r) => r.startsWith("card,") && /bridge/.test(r))!;
     expect(bridgeCard).toMatch(/Checked before: False/);
     expect(bridgeCard).toMatch(/dismiss by Dana Desk at \d{4}-/);
-    const evil = rows.find((r) => r.startsWith("line,5,"))!;
+    const evil = rows.find((r) => r.startsWith("line,6,"))!;
     expect(evil).toContain(`'@SUM(A1),"'=HYPERLINK(""http://evil.example"")`);
     expect(rows.some((r) => /(^|,)"?[=@]/.test(r))).toBe(false);
 

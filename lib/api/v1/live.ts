@@ -51,6 +51,11 @@ const cardSchema = z
       .string()
       .nullable()
       .meta({ example: "Checked before: False, 12 March 2025, by Full Fact", description: "Null: nothing matched." }),
+    unreadable: z.string().nullable().meta({
+      example: "Cyrillic",
+      description:
+        "The script of a line the check-worthiness scorer cannot read: the card is the whole line, not scored (score 0). Null: scored.",
+    }),
     groupOf: z.string().uuid().nullable().meta({ description: "The first card of the same claim; null on that card." }),
     repeats: z.number().int().meta({ description: "On a first card: how many times the claim was said." }),
     state: z.enum(["new", "debating", "attached", "dismissed", "drafted"]),

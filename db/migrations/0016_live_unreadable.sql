@@ -1,0 +1,1 @@
+ALTER TABLE "live_cards" ADD COLUMN "unreadable" text;
