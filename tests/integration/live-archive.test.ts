@@ -10,7 +10,7 @@ import { Webhook as SvixWebhook } from "svix";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { DbHandle } from "@/db/client";
 import * as s from "@/db/schema";
-import { setSetting } from "@/db/queries/settings";
+import { getSetting, setSetting } from "@/db/queries/settings";
 import { createUser } from "@/db/queries/users";
 import { createApiToken } from "@/lib/auth/api-tokens";
 import { createSession } from "@/lib/auth/sessions";
@@ -20,6 +20,7 @@ import type { LiveCardView } from "@/lib/live/view";
 import { importFactChecks } from "@/lib/matching/import/run";
 import type { Resolver } from "@/lib/net/safe-fetch";
 import { openWebhookWorker, type WebhookWorker } from "@/lib/webhooks/queue";
+import { settingsAction } from "@/app/admin/actions";
 import { createWebhookAction } from "@/app/admin/webhooks/actions";
 import { callApi, type ApiCall } from "../helpers/api";
 import { webhookBodyProblems } from "../helpers/openapi-ajv";
@@ -180,6 +181,21 @@ function verified(r: Received) {
 }
 
 describe("a live session's alerts, close and archive", () => {
+  it("takes the alert threshold from the admin's settings form, refusing one outside 0..1", async () => {
+    const form = (threshold: string) => {
+      const f = new FormData();
+      f.set("annotation_overlap", "2");
+      f.set("live_flag_threshold", threshold);
+      return f;
+    };
+    const refused = await settingsAction({}, form("1.5"));
+    expect(refused.field).toBe("live_flag_threshold");
+    expect(refused.error).toMatch(/alert threshold is a check-worthiness score from 0 to 1/);
+    expect(await getSetting(h.db, "live_flag_threshold")).toBe(0.8);
+    expect((await settingsAction({}, form("0.65"))).message).toBe("Settings saved.");
+    expect(await getSetting(h.db, "live_flag_threshold")).toBe(0.65);
+  });
+
   it("alerts once per claim: flagged above the admin's threshold, matched when an earlier check matched", async () => {
     const created = await api({
       method: "POST",
