@@ -639,6 +639,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/live/{id}/feed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How a session's polled transcript feed stands
+         * @description A session can follow a growing transcript at an address (`counterpoint live follow <url> --session <id>`): this says how it stands (`growing`, `waiting`, `stalled` after 2 minutes without a new line, `failing`, `stopped` once the session closed) and where it is. `feed` is null when the session follows none.
+         */
+        get: operations["readLiveFeed"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/live": {
         parameters: {
             query?: never;
@@ -739,6 +759,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/live/{id}/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Close a live session
+         * @description The event is over: the session takes no more lines (a push is answered 409 with what to do) and stays readable as an archive (`GET /api/v1/live/{id}/archive`). Closing a closed session changes nothing. Needs the scope `debate:start`.
+         */
+        post: operations["closeLiveSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/live/{id}/archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A session's archive (JSON or CSV)
+         * @description The transcript in order of arrival, each line with the cards made from its sentences (score, the earlier check, the debate's verdict) and what the desk did with each card, who and when. JSON: `{session, transcript: [line with cards and their actions]}`. CSV: one `line` row per line followed by a `card` row per card; cells that a spreadsheet would run as a formula are prefixed with `'`. Written as it is read, so a long session's archive is not held in memory. Readable by whoever may read debates; an open session's archive is what it has so far.
+         */
+        get: operations["liveSessionArchive"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/openapi.json": {
         parameters: {
             query?: never;
@@ -832,6 +892,46 @@ export interface webhooks {
          * @description POSTed to every active subscription that chose `fact_check.corrected` (admins make them at /admin/webhooks). Answer any 2xx within 15 seconds; any other answer, or none, is tried again with the same `webhook-id`, after waits that grow fourfold from WEBHOOK_RETRY_BASE_SECONDS up to WEBHOOK_MAX_ATTEMPTS attempts (by default 30 s, 2 min, 8 min, 32 min, 2 h 8 min).
          */
         post: operations["webhook_fact_check_corrected"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "live.claim_flagged": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * live.claim_flagged: a sentence on a live board scored at or above the alert threshold set on /admin
+         * @description POSTed to every active subscription that chose `live.claim_flagged` (admins make them at /admin/webhooks). Answer any 2xx within 15 seconds; any other answer, or none, is tried again with the same `webhook-id`, after waits that grow fourfold from WEBHOOK_RETRY_BASE_SECONDS up to WEBHOOK_MAX_ATTEMPTS attempts (by default 30 s, 2 min, 8 min, 32 min, 2 h 8 min).
+         */
+        post: operations["webhook_live_claim_flagged"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "live.claim_matched": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * live.claim_matched: a sentence on a live board matched an earlier check
+         * @description POSTed to every active subscription that chose `live.claim_matched` (admins make them at /admin/webhooks). Answer any 2xx within 15 seconds; any other answer, or none, is tried again with the same `webhook-id`, after waits that grow fourfold from WEBHOOK_RETRY_BASE_SECONDS up to WEBHOOK_MAX_ATTEMPTS attempts (by default 30 s, 2 min, 8 min, 32 min, 2 h 8 min).
+         */
+        post: operations["webhook_live_claim_matched"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1185,7 +1285,7 @@ export interface components {
             url: string;
             /** @default  */
             description: string;
-            events: ("debate.finished" | "comparison.finished" | "fact_check.published" | "fact_check.corrected")[];
+            events: ("debate.finished" | "comparison.finished" | "fact_check.published" | "fact_check.corrected" | "live.claim_flagged" | "live.claim_matched")[];
             /** @default true */
             active: boolean;
         };
@@ -1370,6 +1470,78 @@ export interface components {
                     /** Format: date-time */
                     correctedAt: string;
                 };
+            };
+        };
+        /** @description Sent when a sentence on a live board scored at or above the alert threshold set on /admin. */
+        LiveClaimFlaggedEvent: {
+            /** @constant */
+            type: "live.claim_flagged";
+            /**
+             * Format: date-time
+             * @description When the event was recorded (ISO 8601).
+             */
+            timestamp: string;
+            data: {
+                session: {
+                    /** Format: uuid */
+                    id: string;
+                    title: string;
+                    url: string | null;
+                };
+                card: {
+                    /** Format: uuid */
+                    id: string;
+                    lineId: string;
+                    speaker: string | null;
+                    sentence: string;
+                    atMs: number;
+                    timeCode: string;
+                    score: number;
+                };
+                match: {
+                    claim: string;
+                    rating: string | null;
+                    publisher: string | null;
+                    url: string | null;
+                    similarity: number;
+                    checkedBefore: string;
+                } | null;
+            };
+        };
+        /** @description Sent when a sentence on a live board matched an earlier check. */
+        LiveClaimMatchedEvent: {
+            /** @constant */
+            type: "live.claim_matched";
+            /**
+             * Format: date-time
+             * @description When the event was recorded (ISO 8601).
+             */
+            timestamp: string;
+            data: {
+                session: {
+                    /** Format: uuid */
+                    id: string;
+                    title: string;
+                    url: string | null;
+                };
+                card: {
+                    /** Format: uuid */
+                    id: string;
+                    lineId: string;
+                    speaker: string | null;
+                    sentence: string;
+                    atMs: number;
+                    timeCode: string;
+                    score: number;
+                };
+                match: {
+                    claim: string;
+                    rating: string | null;
+                    publisher: string | null;
+                    url: string | null;
+                    similarity: number;
+                    checkedBefore: string;
+                } | null;
             };
         };
         /** @description Every refusal and failure of the API has this shape. */
@@ -2515,7 +2687,7 @@ export interface components {
             id: string;
             url: string;
             description: string;
-            events: ("debate.finished" | "comparison.finished" | "fact_check.published" | "fact_check.corrected")[];
+            events: ("debate.finished" | "comparison.finished" | "fact_check.published" | "fact_check.corrected" | "live.claim_flagged" | "live.claim_matched")[];
             active: boolean;
             createdAt: string;
             links: {
@@ -2528,7 +2700,7 @@ export interface components {
             id: string;
             url: string;
             description: string;
-            events: ("debate.finished" | "comparison.finished" | "fact_check.published" | "fact_check.corrected")[];
+            events: ("debate.finished" | "comparison.finished" | "fact_check.published" | "fact_check.corrected" | "live.claim_flagged" | "live.claim_matched")[];
             active: boolean;
             createdAt: string;
             links: {
@@ -2537,6 +2709,22 @@ export interface components {
             };
             /** @description `whsec_...`: shown only in this answer. */
             secret: string;
+        };
+        LiveFeed: {
+            url: string;
+            /** @enum {string} */
+            state: "waiting" | "growing" | "stalled" | "failing" | "stopped";
+            /**
+             * @description How the feed stands, in words, as the board says it.
+             * @example The feed has not grown for 2 minutes (last new line at 20:14:03 UTC).
+             */
+            message: string | null;
+            /** @description Lines of the document taken so far. */
+            lines: number;
+            /** @description Times the feed started again (its early lines were not counted twice). */
+            restarts: number;
+            lastGrowthAt: string | null;
+            polledAt: string | null;
         };
         LiveSession: {
             /** Format: uuid */
@@ -2569,6 +2757,11 @@ export interface components {
              * @example Checked before: False, 12 March 2025, by Full Fact
              */
             checkedBefore: string | null;
+            /**
+             * @description The script of a line the check-worthiness scorer cannot read: the card is the whole line, not scored (score 0). Null: scored.
+             * @example Cyrillic
+             */
+            unreadable: string | null;
             /** @description The first card of the same claim; null on that card. */
             groupOf: string | null;
             /** @description On a first card: how many times the claim was said. */
@@ -6849,6 +7042,101 @@ export interface operations {
             };
         };
     };
+    readLiveFeed: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag from an earlier answer: 304 with no body while the resource has not changed. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The id Counterpoint gave it. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The feed. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        feed: components["schemas"]["LiveFeed"] | null;
+                    };
+                };
+            };
+            /** @description Not modified: the If-None-Match sent names the current ETag. No body. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No usable API token: none sent, or unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Nothing has this id. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token has made too many requests (API_TOKEN_RATE_LIMIT), or too many debates were started. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server could not finish the request; try again. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     createLiveSession: {
         parameters: {
             query?: never;
@@ -7415,6 +7703,188 @@ export interface operations {
             };
         };
     };
+    closeLiveSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id Counterpoint gave it. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The session, closed. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LiveSession"];
+                };
+            };
+            /** @description No usable API token: none sent, or unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token's owner lacks the permission, or the token the scope, "debate:start". */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Nothing has this id. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token has made too many requests (API_TOKEN_RATE_LIMIT), or too many debates were started. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server could not finish the request; try again. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    liveSessionArchive: {
+        parameters: {
+            query?: {
+                format?: "json" | "csv";
+            };
+            header?: never;
+            path: {
+                /** @description The id Counterpoint gave it. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The archive as a download (`application/json` or `text/csv`). */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description The request is invalid; `message` says what to change and `field` where. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No usable API token: none sent, or unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Nothing has this id. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token has made too many requests (API_TOKEN_RATE_LIMIT), or too many debates were started. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server could not finish the request; try again. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     openApi: {
         parameters: {
             query?: never;
@@ -7596,6 +8066,64 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["FactCheckCorrectedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received; nothing more is sent for this message. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_live_claim_flagged: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id (`msg_…`): the same on every retry and on a manual resend, so a receiver can drop repeats. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256 of "id.timestamp.body">` with the subscription's `whsec_` secret (Standard Webhooks); verify it with any Standard Webhooks or Svix library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LiveClaimFlaggedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received; nothing more is sent for this message. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_live_claim_matched: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id (`msg_…`): the same on every retry and on a manual resend, so a receiver can drop repeats. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256 of "id.timestamp.body">` with the subscription's `whsec_` secret (Standard Webhooks); verify it with any Standard Webhooks or Svix library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LiveClaimMatchedEvent"];
             };
         };
         responses: {

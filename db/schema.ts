@@ -1201,6 +1201,11 @@ export const liveCards = pgTable(
     /** Times the claim was said, on the first card (1 on every other). */
     repeats: integer("repeats").notNull().default(1),
     state: text("state").$type<LiveCardState>().notNull().default("new"),
+    /**
+     * The script of a line the check-worthiness scorer cannot read (e.g. "Cyrillic"): the card holds
+     * the whole line, unscored (score 0), so the desk reads it instead of never seeing it. Null: scored.
+     */
+    unreadable: text("unreadable"),
     debateId: uuid("debate_id").references(() => debates.id, { onDelete: "set null" }),
     factCheckId: uuid("fact_check_id").references(() => factChecks.id, { onDelete: "set null" }),
     createdAt: createdAt(),
@@ -1211,6 +1216,40 @@ export const liveCards = pgTable(
     index("live_cards_group_idx").on(t.sessionId, t.groupKey),
     check("live_cards_state_check", sql`${t.state} in ('new', 'debating', 'attached', 'dismissed', 'drafted')`),
   ],
+);
+
+/**
+ * How a polled transcript feed stands: `growing` (new lines at the last poll), `waiting` (no new line
+ * yet, not for long), `stalled` (no new line for 2 minutes), `failing` (the address did not answer
+ * well), `stopped` (the session closed).
+ */
+export type LiveFeedState = "waiting" | "growing" | "stalled" | "failing" | "stopped";
+
+/** A growing transcript at an address, polled into a session; where the poller is, so it resumes there. */
+export const liveFeeds = pgTable(
+  "live_feeds",
+  {
+    sessionId: uuid("session_id")
+      .primaryKey()
+      .references(() => liveSessions.id, { onDelete: "cascade" }),
+    url: text("url").notNull(),
+    /** Lines of the document already sent: the next poll sends the lines after them. */
+    taken: integer("taken").notNull().default(0),
+    /** The last line sent (id and words): if the document no longer has it in its place, the feed restarted. */
+    lastLineId: text("last_line_id"),
+    lastLineText: text("last_line_text"),
+    /** The document's size at the last poll: a smaller one restarted. */
+    bytes: integer("bytes").notNull().default(0),
+    state: text("state").$type<LiveFeedState>().notNull().default("waiting"),
+    /** What the board says about the feed, in words. */
+    message: text("message"),
+    /** Times the feed started again from its beginning (its lines from the start were not counted twice). */
+    restarts: integer("restarts").notNull().default(0),
+    lastGrowthAt: timestamp("last_growth_at", { withTimezone: true }),
+    polledAt: timestamp("polled_at", { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [check("live_feeds_state_check", sql`${t.state} in ('waiting', 'growing', 'stalled', 'failing', 'stopped')`)],
 );
 
 /** Who did what to a card, and when (append-only). */

@@ -54,12 +54,15 @@ test("the status page fits a 375 px phone and is reachable by keyboard", async (
 });
 
 const NAV: Record<keyof typeof USERS, { has: string[]; hasNot: string[] }> = {
-  admin: { has: ["Check a claim", "Debates", "Corpora", "Evaluation", "Agreement"], hasNot: ["Annotate"] },
-  factchecker: { has: ["Check a claim", "Debates", "Corpora", "Evaluation", "Agreement"], hasNot: ["Annotate"] },
-  journalist: { has: ["Debates", "Corpora", "Evaluation"], hasNot: ["Check a claim", "Annotate", "Agreement"] },
-  editor: { has: ["Debates", "Corpora", "Fact-checks"], hasNot: ["Check a claim", "Annotate", "Agreement"] },
-  annotator1: { has: ["Debates", "Corpora", "Annotate", "Agreement"], hasNot: ["Check a claim"] },
-  annotator2: { has: ["Debates", "Corpora", "Annotate", "Agreement"], hasNot: ["Check a claim"] },
+  admin: { has: ["Check a claim", "Debates", "Live", "Corpora", "Evaluation", "Agreement"], hasNot: ["Annotate"] },
+  factchecker: {
+    has: ["Check a claim", "Debates", "Live", "Corpora", "Evaluation", "Agreement"],
+    hasNot: ["Annotate"],
+  },
+  journalist: { has: ["Debates", "Live", "Corpora", "Evaluation"], hasNot: ["Check a claim", "Annotate", "Agreement"] },
+  editor: { has: ["Debates", "Live", "Corpora", "Fact-checks"], hasNot: ["Check a claim", "Annotate", "Agreement"] },
+  annotator1: { has: ["Debates", "Live", "Corpora", "Annotate", "Agreement"], hasNot: ["Check a claim"] },
+  annotator2: { has: ["Debates", "Live", "Corpora", "Annotate", "Agreement"], hasNot: ["Check a claim"] },
 };
 
 async function headerOf(browser: Browser, who: keyof typeof USERS, width: number) {

@@ -3,7 +3,8 @@ import { expect, test } from "./fixtures";
 /*
  * Issue 38 in the browser: open a live session, push transcript lines through the API as a
  * captioner would, and watch the cards arrive on the open board without a reload; a repeat is
- * grouped; a card is dismissed. At 1280 and 375 px, nothing scrolls sideways.
+ * grouped; a card is dismissed; a line in Cyrillic says it was not scored; the archive downloads and
+ * the session closes, refusing later lines. At 1280 and 375 px, nothing scrolls sideways.
  */
 
 async function noSidewaysScroll(page: import("@playwright/test").Page) {
@@ -54,9 +55,35 @@ test("a live board fills as lines arrive, groups a repeat, and takes a dismissal
   await cards.first().getByRole("button", { name: "Dismiss" }).click();
   await expect(cards.first()).toContainText("Dismissed");
 
+  // A line the English scorer cannot read is a card that says so, not a low score.
+  await push([{ id: "4", speaker: "PETROV", text: "Безработица упала до трёх процентов в прошлом году.", at: 25_000 }]);
+  await expect(cards).toHaveCount(3);
+  await expect(cards.first().getByTestId("unreadable")).toContainText("Not scored: written in Cyrillic");
+  await expect(cards.first()).toContainText("PETROV · 00:00:25 · not scored");
+
+  // The archive downloads from the board; closing refuses further lines.
+  const csv = await page.request.get((await page.getByRole("link", { name: "CSV" }).getAttribute("href"))!);
+  expect(csv.status()).toBe(200);
+  expect(await csv.text()).toMatch(/^kind,seq,line_id,[^]*dismiss by /);
+  page.once("dialog", (d) => void d.accept());
+  await page.getByRole("button", { name: "Close the session" }).click();
+  await expect(page.getByText("Closed: takes no more lines")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Close the session" })).toHaveCount(0);
+  const late = await page.request.post(`/api/v1/live/${id}/lines`, {
+    data: { lines: [{ id: "5", speaker: "SMITH", text: CLAIM, at: 30_000 }] },
+    headers: { origin: baseURL! },
+  });
+  expect(late.status()).toBe(409);
+  await page.screenshot({ path: "test-results/live-board-closed-1280.png", fullPage: true });
+  await noSidewaysScroll(page);
+  await page.goto("/live");
+  await page.screenshot({ path: "test-results/live-list-1280.png", fullPage: true });
+  await noSidewaysScroll(page);
+  await page.goto(`/live/${id}`);
+
   await page.setViewportSize({ width: 375, height: 800 });
   await page.reload();
-  await expect(cards).toHaveCount(2);
+  await expect(cards).toHaveCount(3);
   await page.screenshot({ path: "test-results/live-board-375.png", fullPage: true });
   await noSidewaysScroll(page);
   await page.goto("/live");

@@ -127,12 +127,21 @@ export async function settingsAction(_prev: AdminState, form: FormData): Promise
   const matchWindow = windowDays === null ? null : Number(windowDays);
   if (matchWindow !== null && !(Number.isInteger(matchWindow) && matchWindow >= 1 && matchWindow <= 36_500))
     return refuse(form, "The date window is a whole number of days from 1 to 36,500.", "match_date_window_days");
+  const flag = form.get("live_flag_threshold");
+  const liveFlag = flag === null ? null : Number(flag);
+  if (liveFlag !== null && !(String(flag).trim() !== "" && liveFlag >= 0 && liveFlag <= 1))
+    return refuse(
+      form,
+      "The live desk's alert threshold is a check-worthiness score from 0 to 1, e.g. 0.8.",
+      "live_flag_threshold",
+    );
   await setSetting(db, "public_reading", form.get("public_reading") === "on");
   await setSetting(db, "blind_annotation", form.get("blind_annotation") === "on");
   await setSetting(db, "show_verdict_before_label", form.get("show_verdict_before_label") === "on");
   await setSetting(db, "fact_check_second_approval", form.get("fact_check_second_approval") === "on");
   if (matchThreshold !== null) await setSetting(db, "match_threshold", matchThreshold);
   if (matchWindow !== null) await setSetting(db, "match_date_window_days", matchWindow);
+  if (liveFlag !== null) await setSetting(db, "live_flag_threshold", liveFlag);
   await setSetting(db, "annotation_overlap", overlap);
   await setSetting(db, "annotation_guidelines", guidelines);
   revalidatePath("/", "layout");

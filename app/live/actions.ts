@@ -1,5 +1,6 @@
 "use server";
 
+import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { z } from "zod";
 import { getDb } from "@/db/client";
@@ -9,6 +10,7 @@ import { requirePermission } from "@/lib/auth/server";
 import { scorerFor } from "@/lib/checkworthy";
 import { PROTOCOL_NAMES } from "@/lib/debate/protocols";
 import { CARD_ACTIONS, actOnLiveCard, type CardAction } from "@/lib/live/actions";
+import { closeSession } from "@/lib/live/close";
 import { LiveError } from "@/lib/live/service";
 
 export type LiveFormState = { error?: string; field?: string };
@@ -80,5 +82,19 @@ export async function cardAction(_prev: LiveFormState, form: FormData): Promise<
       if (e instanceof Error && /Request|RateLimited|Model|MatchChoice/.test(e.name)) return { error: e.message };
       throw e;
     }
+  });
+}
+
+/** Closes the session: no more lines are taken, and the board stays as its archive. */
+export async function closeLiveAction(_prev: LiveFormState, form: FormData): Promise<LiveFormState> {
+  return refusalsAsStatus(async () => {
+    await requirePermission("debate:start");
+    const sessionId = String(form.get("sessionId") ?? "");
+    if (!UUID.test(sessionId)) return { error: "This session does not exist any more; go back to the live desk." };
+    const { db } = await getDb();
+    if (!(await closeSession(db, sessionId)))
+      return { error: "This session does not exist any more; go back to the live desk." };
+    revalidatePath(`/live/${sessionId}`);
+    return {};
   });
 }

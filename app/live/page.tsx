@@ -23,8 +23,9 @@ export default async function LivePage() {
         <h1 className="text-2xl font-semibold tracking-tight">Live desk</h1>
         <p className="text-sm text-black/70">
           A live event checked while it is spoken: each check-worthy sentence becomes a card, with the earlier check
-          first when there is one. Feed it from a captioning system (POST /api/v1/live/&#123;id&#125;/lines) or replay a
-          transcript (<code>npx counterpoint live replay</code>).
+          first when there is one. Feed it from a captioning system (POST /api/v1/live/&#123;id&#125;/lines), follow a
+          growing transcript at an address (<code>npx counterpoint live follow</code>) or replay a transcript (
+          <code>npx counterpoint live replay</code>).
         </p>
       </div>
       {mayStart && (

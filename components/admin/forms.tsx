@@ -142,6 +142,14 @@ const SETTING_NUMBERS = [
     max: 36500,
   },
   { name: "annotation_overlap", label: "Annotators per debate (overlap)", min: 1, max: 20 },
+  {
+    name: "live_flag_threshold",
+    label:
+      "Live desk: a sentence scoring at least this for check-worthiness (0 to 1) sends the webhook live.claim_flagged",
+    step: "0.05",
+    min: 0,
+    max: 1,
+  },
 ] as const satisfies ReadonlyArray<{ name: keyof Settings; label: string; min: number; max: number; step?: string }>;
 
 export function SettingsForm({ settings }: { settings: Settings }) {
@@ -183,7 +191,13 @@ export function SettingsForm({ settings }: { settings: Settings }) {
       </SubmitButton>
       <Feedback
         state={state}
-        shown={["match_threshold", "match_date_window_days", "annotation_overlap", "annotation_guidelines"]}
+        shown={[
+          "match_threshold",
+          "match_date_window_days",
+          "annotation_overlap",
+          "live_flag_threshold",
+          "annotation_guidelines",
+        ]}
       />
     </form>
   );

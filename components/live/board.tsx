@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { useActionState, useEffect, useMemo, useState } from "react";
 import { cardAction, type LiveFormState } from "@/app/live/actions";
-import { STATE_WORDS, type LiveCardView } from "@/lib/live/view";
+import { STATE_WORDS, unreadableWords, type LiveCardView } from "@/lib/live/view";
 
 /** Newest time code first; a card keeps its place when it changes. */
 function order(cards: Iterable<LiveCardView>): LiveCardView[] {
@@ -118,12 +118,17 @@ export function LiveBoard(props: {
                   c.checkedBefore
                 )}
               </p>
+            ) : c.unreadable ? (
+              <p className="font-semibold" data-testid="unreadable">
+                {unreadableWords(c.unreadable)}
+              </p>
             ) : !c.debate?.verdict ? (
               <p className="text-sm text-black/60">Not checked before</p>
             ) : null}
             <blockquote className="mt-1 break-words">“{c.sentence}”</blockquote>
             <p className="mt-1 text-sm text-black/60">
-              {c.speaker ?? "Unknown speaker"} · {c.timeCode} · check-worthiness {c.score.toFixed(2)}
+              {c.speaker ?? "Unknown speaker"} · {c.timeCode}
+              {c.unreadable ? " · not scored" : ` · check-worthiness ${c.score.toFixed(2)}`}
               {c.repeats > 1 ? ` · said ${c.repeats} times` : ""}
               {firstOf(c) ? ` · repeat of the claim at ${firstOf(c)!.timeCode}` : c.groupOf ? " · a repeat" : ""} ·{" "}
               {STATE_WORDS[c.state]}

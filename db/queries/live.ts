@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
+import { and, desc, eq, gt, gte, isNull, lt, lte, or, sql } from "drizzle-orm";
 import type { Database } from "../client";
 import { anyUuid, chunks, MAX_ROWS_PER_STATEMENT } from "../bulk";
 import * as s from "../schema";
@@ -42,8 +42,13 @@ export async function listLiveSessions(db: Database, limit = 50): Promise<LiveSe
   return db.select().from(s.liveSessions).orderBy(desc(s.liveSessions.createdAt)).limit(limit);
 }
 
-export async function closeLiveSession(db: Database, id: string): Promise<void> {
-  await db.update(s.liveSessions).set({ status: "closed" }).where(eq(s.liveSessions.id, id));
+/**
+ * Closes a session (closing a closed one changes nothing). The update takes the session's row lock,
+ * which a push holds while it stores: a push either committed before the close or sees it closed.
+ */
+export async function closeLiveSession(db: Database, id: string): Promise<LiveSession | null> {
+  const [row] = await db.update(s.liveSessions).set({ status: "closed" }).where(eq(s.liveSessions.id, id)).returning();
+  return row ?? null;
 }
 
 /** Which of these line ids the session already has (one array parameter whatever the count). */
@@ -91,6 +96,8 @@ export type StoredBatch = {
   raced: string[];
   /** Cards added or changed (a first card whose repeats grew), as stored, in revision order. */
   cards: LiveCard[];
+  /** The session was closed before this batch took its lock: nothing was stored. */
+  closed?: boolean;
 };
 
 /**
@@ -104,10 +111,13 @@ export async function storeLiveBatch(
   sessionId: string,
   lines: readonly NewLine[],
   cards: readonly NewCard[],
+  /** Runs in the same transaction with the stored cards (the webhook outbox: alerts commit with their cards). */
+  afterStore?: (tx: Database, cards: LiveCard[]) => Promise<void>,
 ): Promise<StoredBatch> {
   return db.transaction(async (tx) => {
     const [session] = await tx.select().from(s.liveSessions).where(eq(s.liveSessions.id, sessionId)).for("update");
     if (!session) throw new Error(`no live session ${sessionId}`);
+    if (session.status !== "open") return { lines: [], raced: [], cards: [], closed: true };
     const known = await knownLineIds(tx as unknown as Database, sessionId, [...new Set(lines.map((l) => l.lineId))]);
     let seq = session.lineCount;
     let lastAt = session.lastAtMs;
@@ -159,6 +169,11 @@ export async function storeLiveBatch(
       .update(s.liveSessions)
       .set({ lineCount: seq, rev, lastAtMs: lastAt })
       .where(eq(s.liveSessions.id, sessionId));
+    if (afterStore)
+      await afterStore(
+        tx as unknown as Database,
+        storedCards.filter((c) => newIds.has(c.id)),
+      );
     return { lines: storedLines, raced, cards: storedCards };
   });
 }
@@ -311,5 +326,38 @@ export async function cardsByIds(db: Database, sessionId: string, ids: readonly 
         .from(s.liveCards)
         .where(and(eq(s.liveCards.sessionId, sessionId), anyUuid(s.liveCards.id, slice)))),
     );
+  return out;
+}
+
+/** The cards of the lines with sequence numbers fromSeq..toSeq, in transcript order (the archive reads a page of lines at a time). */
+export async function cardsOfLines(
+  db: Database,
+  sessionId: string,
+  fromSeq: number,
+  toSeq: number,
+): Promise<LiveCard[]> {
+  return db
+    .select()
+    .from(s.liveCards)
+    .where(
+      and(eq(s.liveCards.sessionId, sessionId), gte(s.liveCards.lineSeq, fromSeq), lte(s.liveCards.lineSeq, toSeq)),
+    )
+    .orderBy(s.liveCards.lineSeq, s.liveCards.sentenceIndex);
+}
+
+export type LiveCardActionWithWho = LiveCardAction & { userName: string | null; userEmail: string | null };
+
+/** What was done with these cards, oldest first, with who did it (slices of MAX_ROWS_PER_STATEMENT ids). */
+export async function cardActionsWithWho(db: Database, cardIds: readonly string[]): Promise<LiveCardActionWithWho[]> {
+  const out: LiveCardActionWithWho[] = [];
+  for (const slice of chunks(cardIds, MAX_ROWS_PER_STATEMENT)) {
+    const rows = await db
+      .select({ a: s.liveCardActions, userName: s.users.name, userEmail: s.users.email })
+      .from(s.liveCardActions)
+      .leftJoin(s.users, eq(s.users.id, s.liveCardActions.userId))
+      .where(anyUuid(s.liveCardActions.cardId, slice))
+      .orderBy(s.liveCardActions.createdAt, s.liveCardActions.id);
+    out.push(...rows.map((r) => ({ ...r.a, userName: r.userName, userEmail: r.userEmail })));
+  }
   return out;
 }

@@ -25,6 +25,11 @@ export const SETTING_DEFAULTS = {
   match_threshold: 0.4,
   /** Claim matching: checks of claims further apart than this many days are shown flagged, with both dates. */
   match_date_window_days: 365,
+  /**
+   * The live desk: a card scoring at or above this (0..1 check-worthiness) raises the webhook
+   * `live.claim_flagged`. Above the scorer's card threshold, so alerts are the strongest cards only.
+   */
+  live_flag_threshold: 0.8,
   /** How many annotators label each debate. */
   annotation_overlap: 2,
   annotation_guidelines: [

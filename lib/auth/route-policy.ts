@@ -178,6 +178,9 @@ export const ROUTES: readonly RouteEntry[] = [
   { pattern: "/api/v1/live/[id]", type: "route", rule: readDebates, params: { id: "uuid" } },
   { pattern: "/api/v1/live/[id]/events", type: "route", rule: readDebates, params: { id: "uuid" } },
   { pattern: "/api/v1/live/[id]/lines", type: "route", rule: perm("debate:start"), params: { id: "uuid" } },
+  { pattern: "/api/v1/live/[id]/close", type: "route", rule: perm("debate:start"), params: { id: "uuid" } },
+  { pattern: "/api/v1/live/[id]/archive", type: "route", rule: readDebates, params: { id: "uuid" } },
+  { pattern: "/api/v1/live/[id]/feed", type: "route", rule: readDebates, params: { id: "uuid" } },
   // Acting on a card: `draft` is an editor's (fact-check:write), the rest debate:start; the handler demands which.
   {
     pattern: "/api/v1/live/[id]/cards/[card]",

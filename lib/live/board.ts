@@ -30,6 +30,7 @@ export async function cardViews(db: Database, cards: readonly LiveCard[]): Promi
       atMs: c.atMs,
       timeCode: timeCode(c.atMs),
       score: c.score,
+      unreadable: c.unreadable,
       reason: c.reason,
       match: c.match,
       checkedBefore: checkedBeforeWords(c.match),

@@ -16,8 +16,11 @@ import { scorerFor, type CheckworthyScorer, type Sentence } from "@/lib/checkwor
 import { matchClaimReport, type MatchDeps } from "@/lib/matching/match";
 import { processGlobal } from "@/lib/process/globals";
 import { splitSentences } from "@/lib/text/sentences";
+import { announceCards } from "./alerts";
 import { publishBoard } from "./bus";
+import { CLOSED_MESSAGE } from "./close";
 import { groupKeyOf, sameGroup } from "./groups";
+import { unreadableCards, unreadableScript } from "./script";
 
 /*
  * The live desk's one service for incoming lines, whatever sends them (the push API, the replay
@@ -108,8 +111,7 @@ async function receiveInTurn(deps: LiveDeps, sessionId: string, lines: readonly 
   const { db } = deps;
   const session = await getLiveSession(db, sessionId);
   if (!session) throw new LiveError("There is no live session with this id.", 404);
-  if (session.status !== "open")
-    throw new LiveError("This live session is closed; start a new one to send more lines.", 409);
+  if (session.status !== "open") throw new LiveError(CLOSED_MESSAGE, 409);
 
   // Retries first: a line id the session has is answered as a duplicate and costs nothing more.
   const known = await knownLineIds(
@@ -132,9 +134,11 @@ async function receiveInTurn(deps: LiveDeps, sessionId: string, lines: readonly 
       .map((s) => s.text)
       .filter((t) => /[\p{L}\p{N}]/u.test(t)),
   );
+  // A line in a script the scorer cannot read is not scored: it becomes one card saying so (script.ts).
+  const scripts = fresh.map((l) => unreadableScript(l.text));
   const sentences: Array<{ line: IncomingLine; index: number; sentence: Sentence }> = [];
   fresh.forEach((line, b) =>
-    perLine[b]!.forEach((text, index) =>
+    (scripts[b] ? [] : perLine[b]!).forEach((text, index) =>
       sentences.push({
         line,
         index,
@@ -148,7 +152,10 @@ async function receiveInTurn(deps: LiveDeps, sessionId: string, lines: readonly 
     .map((s, i) => ({ ...s, score: scored[i]!.score, reason: scored[i]!.reason }))
     .filter((c) => c.score >= session.threshold);
 
-  const cards = await cardsFor(deps, sessionId, candidates);
+  const cards = [
+    ...(await cardsFor(deps, sessionId, candidates)),
+    ...unreadableCards(fresh.flatMap((line, b) => (scripts[b] ? [{ line, script: scripts[b] }] : []))),
+  ];
   const newLines: NewLine[] = fresh.map((l, b) => ({
     lineId: l.lineId,
     speaker: l.speaker ?? null,
@@ -156,7 +163,8 @@ async function receiveInTurn(deps: LiveDeps, sessionId: string, lines: readonly 
     atMs: l.atMs,
     sentences: perLine[b]!.length,
   }));
-  const stored = await storeLiveBatch(db, sessionId, newLines, cards);
+  const stored = await storeLiveBatch(db, sessionId, newLines, cards, (tx, added) => announceCards(tx, session, added));
+  if (stored.closed) throw new LiveError(CLOSED_MESSAGE, 409);
   if (stored.cards.length) await publishBoard(sessionId);
   return {
     accepted: stored.lines.map((l) => ({

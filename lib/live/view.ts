@@ -17,6 +17,8 @@ export type LiveCardView = {
   /** "00:12:03": the time code in the event. */
   timeCode: string;
   score: number;
+  /** The script of a line the scorer cannot read ("Cyrillic"): the card is the whole line, not scored. */
+  unreadable: string | null;
   reason: string | null;
   match: LiveCardMatch | null;
   /** "Checked before: False, 12 March 2025, by Full Fact"; null when nothing matched. */
@@ -61,3 +63,8 @@ export const STATE_WORDS: Record<LiveCardState, string> = {
   dismissed: "Dismissed",
   drafted: "Sent to an editor",
 };
+
+/** What the board says instead of a score on a card the scorer could not read. */
+export function unreadableWords(script: string): string {
+  return `Not scored: written in ${script}, which the check-worthiness scorer (English) cannot read. Read it yourself.`;
+}

@@ -101,6 +101,35 @@ export const factCheckCorrectedData = z.object({
   correction: z.object({ note: z.string().min(1), correctedAt: when }),
 });
 
+/** A check-worthy sentence on a live board (docs/live.md): said once, announced once (repeats are not). */
+export const liveClaimData = z.object({
+  session: z.object({ id: z.uuid(), title: z.string(), url: link }),
+  card: z.object({
+    id: z.uuid(),
+    /** The sender's id of the line it was said in. */
+    lineId: z.string(),
+    speaker: z.string().nullable(),
+    sentence: z.string(),
+    /** Milliseconds from the start of the event, and the same as a time code (00:12:03). */
+    atMs: z.number().int(),
+    timeCode: z.string(),
+    /** Check-worthiness, 0..1. */
+    score: z.number(),
+  }),
+  /** The earlier check it matched; null when none did. */
+  match: z
+    .object({
+      claim: z.string(),
+      rating: z.string().nullable(),
+      publisher: z.string().nullable(),
+      url: z.string().nullable(),
+      similarity: z.number(),
+      /** As the board says it: "Checked before: False, 12 March 2025, by Full Fact". */
+      checkedBefore: z.string(),
+    })
+    .nullable(),
+});
+
 type EventEntry<S extends z.ZodType> = {
   /** The event's `data`. */
   data: S;
@@ -133,6 +162,17 @@ export const WEBHOOK_EVENTS = {
     data: factCheckCorrectedData,
     key: (d) => `fact_check.corrected:${d.factCheck.id}:${d.factCheck.version}`,
     description: "a published fact-check was corrected",
+  }),
+  "live.claim_flagged": entry({
+    data: liveClaimData,
+    // A card is announced once; a repeat of its claim is a card of its group, never announced.
+    key: (d) => `live.claim_flagged:${d.card.id}`,
+    description: "a sentence on a live board scored at or above the alert threshold set on /admin",
+  }),
+  "live.claim_matched": entry({
+    data: liveClaimData,
+    key: (d) => `live.claim_matched:${d.card.id}`,
+    description: "a sentence on a live board matched an earlier check",
   }),
 };
 

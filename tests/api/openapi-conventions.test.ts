@@ -91,6 +91,7 @@ describe("the OpenAPI document's HTTP conventions", () => {
       resumeDebate: "a second resume finds the debate running (409)",
       matchClaim: "reads earlier checks, creates nothing",
       pushLiveLines: "each line carries its own id; a repeated id is answered as a duplicate",
+      closeLiveSession: "closing a closed session changes nothing",
     };
     const posts = ENDPOINTS.filter((e) => e.method === "POST");
     const without = posts.filter((e) => !e.idempotent).map((e) => e.id);

@@ -156,6 +156,9 @@ const EXPECTED: Record<string, Record<Visitor, Outcome>> = {
   "/api/v1/live/[id]": readers,
   "/api/v1/live/[id]/events": readers,
   "/api/v1/live/[id]/lines": only("admin", "fact-checker"),
+  "/api/v1/live/[id]/close": only("admin", "fact-checker"),
+  "/api/v1/live/[id]/archive": readers,
+  "/api/v1/live/[id]/feed": readers,
   "/api/v1/live/[id]/cards/[card]": { ...everyone, anonymous: "sign-in", "anonymous, public instance": "sign-in" },
   // Anyone's own tokens; the admin's view of everyone's is on /admin.
   "/account/tokens": { ...everyone, anonymous: "sign-in", "anonymous, public instance": "sign-in" },

@@ -1,13 +1,17 @@
 import { z } from "zod";
 import "zod-openapi";
 import { createLiveSession, getLiveSession } from "@/db/queries/live";
+import { getLiveFeed } from "@/db/queries/live-feeds";
 import { demand } from "@/lib/auth/policy";
 import { getProtocol, PROTOCOL_NAMES } from "@/lib/debate/protocols";
 import { DEFAULT_METHOD } from "@/lib/debate/methods";
 import { StartRateLimited } from "@/lib/debate/start-service";
 import { scorerFor } from "@/lib/checkworthy";
 import { CARD_ACTIONS, actOnLiveCard } from "@/lib/live/actions";
+import { ARCHIVE_FORMATS, archiveResponse } from "@/lib/live/archive";
 import { cardViews, readBoard, sessionView } from "@/lib/live/board";
+import { closeSession } from "@/lib/live/close";
+import { feedView } from "@/lib/live/feed-view";
 import { LiveError, MAX_LINE_CHARS, MAX_LINES_PER_BATCH, receiveLines } from "@/lib/live/service";
 import { liveBoardStream } from "@/lib/live/stream";
 import { ApiError, endpoint, type Endpoint } from "../endpoint";
@@ -47,6 +51,11 @@ const cardSchema = z
       .string()
       .nullable()
       .meta({ example: "Checked before: False, 12 March 2025, by Full Fact", description: "Null: nothing matched." }),
+    unreadable: z.string().nullable().meta({
+      example: "Cyrillic",
+      description:
+        "The script of a line the check-worthiness scorer cannot read: the card is the whole line, not scored (score 0). Null: scored.",
+    }),
     groupOf: z.string().uuid().nullable().meta({ description: "The first card of the same claim; null on that card." }),
     repeats: z.number().int().meta({ description: "On a first card: how many times the claim was said." }),
     state: z.enum(["new", "debating", "attached", "dismissed", "drafted"]),
@@ -237,4 +246,91 @@ export const actOnCard = endpoint({
   },
 });
 
-export const LIVE_ENDPOINTS: readonly Endpoint[] = [createLive, pushLines, readLive, liveEvents, actOnCard];
+export const closeLive = endpoint({
+  id: "closeLiveSession",
+  method: "POST",
+  path: "/api/v1/live/{id}/close",
+  tag: "Live desk",
+  summary: "Close a live session",
+  description:
+    "The event is over: the session takes no more lines (a push is answered 409 with what to do) and stays readable as an archive (`GET /api/v1/live/{id}/archive`). Closing a closed session changes nothing. Needs the scope `debate:start`.",
+  params: uuidParam,
+  responses: { 200: { description: "The session, closed.", schema: sessionSchema } },
+  async handle({ db, principal, params }) {
+    demand(principal, "debate:start");
+    const session = await closeSession(db, params.id);
+    if (!session) throw new ApiError(404, "not_found", "There is no live session with this id.");
+    return { status: 200, json: session };
+  },
+});
+
+export const liveArchive = endpoint({
+  id: "liveSessionArchive",
+  method: "GET",
+  path: "/api/v1/live/{id}/archive",
+  tag: "Live desk",
+  summary: "A session's archive (JSON or CSV)",
+  description:
+    "The transcript in order of arrival, each line with the cards made from its sentences (score, the earlier check, the debate's verdict) and what the desk did with each card, who and when. JSON: `{session, transcript: [line with cards and their actions]}`. CSV: one `line` row per line followed by a `card` row per card; cells that a spreadsheet would run as a formula are prefixed with `'`. Written as it is read, so a long session's archive is not held in memory. Readable by whoever may read debates; an open session's archive is what it has so far.",
+  params: uuidParam,
+  query: z.object({
+    format: z.enum(ARCHIVE_FORMATS, { error: `format must be one of: ${ARCHIVE_FORMATS.join(", ")}` }).default("json"),
+  }),
+  responses: {
+    200: {
+      description: "The archive as a download (`application/json` or `text/csv`).",
+      contentType: "application/json",
+    },
+  },
+  async handle({ db, params, query }) {
+    const res = await archiveResponse(db, params.id, query.format);
+    if (!res) throw new ApiError(404, "not_found", "There is no live session with this id.");
+    return res;
+  },
+});
+
+const feedSchema = z
+  .object({
+    url: z.string(),
+    state: z.enum(["waiting", "growing", "stalled", "failing", "stopped"]),
+    message: z.string().nullable().meta({
+      example: "The feed has not grown for 2 minutes (last new line at 20:14:03 UTC).",
+      description: "How the feed stands, in words, as the board says it.",
+    }),
+    lines: z.number().int().meta({ description: "Lines of the document taken so far." }),
+    restarts: z
+      .number()
+      .int()
+      .meta({ description: "Times the feed started again (its early lines were not counted twice)." }),
+    lastGrowthAt: z.string().nullable(),
+    polledAt: z.string().nullable(),
+  })
+  .meta({ id: "LiveFeed" });
+
+export const readFeed = endpoint({
+  id: "readLiveFeed",
+  method: "GET",
+  path: "/api/v1/live/{id}/feed",
+  tag: "Live desk",
+  summary: "How a session's polled transcript feed stands",
+  description:
+    "A session can follow a growing transcript at an address (`counterpoint live follow <url> --session <id>`): this says how it stands (`growing`, `waiting`, `stalled` after 2 minutes without a new line, `failing`, `stopped` once the session closed) and where it is. `feed` is null when the session follows none.",
+  params: uuidParam,
+  responses: { 200: { description: "The feed.", schema: z.object({ feed: feedSchema.nullable() }) } },
+  async handle({ db, params }) {
+    if (!(await getLiveSession(db, params.id)))
+      throw new ApiError(404, "not_found", "There is no live session with this id.");
+    return { status: 200, json: { feed: feedView(await getLiveFeed(db, params.id)) } };
+  },
+});
+
+export const LIVE_ENDPOINTS: readonly Endpoint[] = [
+  readFeed,
+  createLive,
+  pushLines,
+  readLive,
+  liveEvents,
+  actOnCard,
+  closeLive,
+  liveArchive,
+];
