@@ -1,4 +1,5 @@
 import { expect, test, type Page } from "./fixtures";
+import { hurry, resetHurry } from "./hurry";
 import { startPastEarlierChecks } from "./match-helpers";
 
 /*
@@ -20,6 +21,8 @@ async function submit(page: Page, claim: string, opts: { variant?: string } = {}
   await page.waitForURL(/\/debates\/[0-9a-f-]{36}$/);
   return page.url();
 }
+
+test.afterEach(resetHurry);
 
 const turnTexts = (page: Page) =>
   page
@@ -70,6 +73,8 @@ test("reloading and a second browser show the same debate, with no text lost", a
   await expect(page.locator("[data-testid=turn][data-status=completed]").first()).toBeVisible();
   const other = await browser.newPage();
   await other.goto(url);
+  // Both pages are on the running debate: the rest may stream at the normal speed.
+  await hurry("helped children in the 2022 war");
   await expect(page.getByTestId("verdict")).toBeVisible({ timeout: 90_000 });
   await expect(other.getByTestId("verdict")).toBeVisible({ timeout: 30_000 });
   const mine = await turnTexts(page);
@@ -86,6 +91,7 @@ test("closing the tab does not stop the debate", async ({ page, browser }) => {
   await page.close();
   const later = await browser.newPage();
   await later.goto(url);
+  await hurry("goes on after the tab is closed");
   await expect(later.getByTestId("verdict")).toBeVisible({ timeout: 90_000 });
   await expect(later.getByTestId("debate-status")).toHaveText("completed");
   await later.close();
@@ -114,6 +120,7 @@ test("Stop keeps the half-written turn, marked stopped, and Resume continues fro
   await expect(page.getByTestId("verdict")).toHaveCount(0);
 
   await page.getByRole("button", { name: "Resume from the last finished turn" }).click();
+  await hurry("stop me after the first statement");
   await expect(page.getByTestId("verdict")).toBeVisible({ timeout: 90_000 });
   await expect(page.getByTestId("debate-status")).toContainText("completed");
   await page.reload();

@@ -177,6 +177,12 @@ function answer(user, system) {
 }
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+// Words of claims whose test has seen what it needed mid-stream (POST /hurry {"marker": "..."}, see
+// e2e/hurry.ts): answers that contain one stream at the normal speed from then on, including those
+// already streaming, so the wait for the verdict is not 8x longer than the test needs. POST /hurry
+// {"reset": true} forgets them (each spec that hurries resets after every test).
+const hurried = new Set();
+const hurriedFor = (user) => [...hurried].some((m) => user.includes(m));
 // Only the first request of a "RATE LIMITED" claim is refused (429 with retry-after); its retry goes through.
 let throttled = false;
 
@@ -184,6 +190,19 @@ http
   .createServer(async (req, res) => {
     if (req.method === "GET") {
       res.writeHead(200, { "content-type": "text/plain" }).end("ok");
+      return;
+    }
+    if (req.method === "POST" && req.url === "/hurry") {
+      let body = "";
+      for await (const chunk of req) body += chunk;
+      const { marker, reset } = JSON.parse(body);
+      if (reset) hurried.clear();
+      else if (typeof marker === "string" && marker.length >= 8) hurried.add(marker);
+      else {
+        res.writeHead(400).end("hurry needs a marker of at least 8 characters, or reset: true");
+        return;
+      }
+      res.writeHead(200).end("ok");
       return;
     }
     if (req.method !== "POST" || !req.url.endsWith("/chat/completions")) {
@@ -261,7 +280,7 @@ http
       `data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: null }] })}\n\n`,
     );
     for (let i = 0; i < out.length && !closed; i++) {
-      await sleep(slow ? DELAY * 8 : DELAY);
+      await sleep(slow && !hurriedFor(user) ? DELAY * 8 : DELAY);
       const content = TIMESTAMPS && speech ? `${out[i].trimEnd()}⟦${Date.now()}⟧ ` : out[i];
       const chunk = {
         ...base,

@@ -1,6 +1,7 @@
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { expect, test } from "./fixtures";
+import { hurry, resetHurry } from "./hurry";
 import { completedTurns, ensureDemoCorpus, searches, startToolMad } from "./tool-mad-helpers";
 
 /*
@@ -10,6 +11,7 @@ import { completedTurns, ensureDemoCorpus, searches, startToolMad } from "./tool
  * playwright.config.ts's webServer entry.
  */
 let restarted: ChildProcess | null = null;
+test.afterEach(resetHurry);
 test.afterAll(() => {
   if (restarted?.pid) process.kill(restarted.pid, "SIGTERM");
 });
@@ -90,6 +92,8 @@ test("a server restart mid-round loses nothing, and the resumed debate repeats n
   expect(await searches(page)).toEqual(stored);
 
   await page.getByRole("button", { name: "Resume from the last finished turn" }).click();
+  // Resumed after the restart: the rest may stream at the normal speed.
+  await hurry("the restarted server finds");
   await expect(page.getByTestId("verdict-summary")).toBeVisible({ timeout: 150_000 });
   await page.reload();
   const all = await searches(page);

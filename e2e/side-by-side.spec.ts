@@ -2,6 +2,7 @@ import { expect, test } from "./fixtures";
 import { columns, watchGrowing } from "./compare-helpers";
 import { ensureDemoCorpus, noSidewaysScroll } from "./tool-mad-helpers";
 import { startPastEarlierChecks } from "./match-helpers";
+import { hurry, resetHurry } from "./hurry";
 
 /*
  * One claim, four methods, one page. e2e/fake-openai.mjs answers every protocol's prompts (RADAR,
@@ -11,6 +12,8 @@ import { startPastEarlierChecks } from "./match-helpers";
 
 const CLAIM = "SLOW: Governor Elena Marsh raised $2.4 million at a charity auction for the Cedar River flood families.";
 const METHODS = ["radar", "tool-mad", "zofia", "proclaim"];
+
+test.afterEach(resetHurry);
 
 test("a journalist compares four methods on one claim: they stream side by side, a reload loses nothing, then each row shows its verdict, tokens and cost beside the ensemble", async ({
   page,
@@ -77,6 +80,8 @@ test("a journalist compares four methods on one claim: they stream side by side,
   await page.screenshot({ path: "test-results/compare-running-375.png", fullPage: true });
   await page.setViewportSize({ width: 1280, height: 900 });
 
+  // Watched mid-stream at both widths: the rest of the four debates may stream at the normal speed.
+  await hurry("Cedar River flood families");
   // All four finish; each row updates by itself (no reload) with its verdict, tokens and cost.
   await expect(
     page.locator("[data-testid=compare-row][data-status=running], [data-testid=compare-row][data-status=queued]"),

@@ -7,6 +7,7 @@ import {
   startToolMad,
   streamingRoles,
 } from "./tool-mad-helpers";
+import { hurry, resetHurry } from "./hurry";
 
 /*
  * Tool-MAD end to end, as a new user with no search key: the search agent searches the corpus
@@ -15,6 +16,8 @@ import {
  * claim says DISAGREE (then the judge decides). "SLOW" streams 8x slower, so two agents can be
  * watched writing at the same time.
  */
+
+test.afterEach(resetHurry);
 
 test("a new user runs Tool-MAD with no search key: both agents stream at once, the stand-in is labelled, a reload loses nothing, and they reach a verdict", async ({
   page,
@@ -63,6 +66,8 @@ test("a new user runs Tool-MAD with no search key: both agents stream at once, t
   await page.screenshot({ path: "test-results/tool-mad-live-375.png", fullPage: true });
   await page.setViewportSize({ width: 1280, height: 900 });
 
+  // Watched mid-debate: the rest may stream at the normal speed.
+  await hurry("Cedar River flood families");
   // Round 1 disagrees, round 2 agrees with both answers passing their checks: consensus, no judge.
   const summary = page.getByTestId("verdict-summary");
   await expect(summary).toBeVisible({ timeout: 150_000 });
@@ -127,6 +132,7 @@ test("Tool-MAD stopped mid-round resumes without searching again, and the judge 
   expect(await searches(page)).toEqual(stored);
 
   await page.getByRole("button", { name: "Resume from the last finished turn" }).click();
+  await hurry("charity auction for flood families");
   await expect(page.getByTestId("verdict-summary")).toBeVisible({ timeout: 150_000 });
   await page.reload();
   const all = await searches(page);

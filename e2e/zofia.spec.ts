@@ -1,6 +1,7 @@
 import { expect, test, type Page } from "./fixtures";
 import { ensureDemoCorpus, noSidewaysScroll } from "./tool-mad-helpers";
 import { startPastEarlierChecks } from "./match-helpers";
+import { hurry, resetHurry } from "./hurry";
 
 /*
  * ZoFia end to end, as a journalist with no search key and no encyclopedia: paste a news article,
@@ -16,6 +17,8 @@ const ARTICLE = [
   "Insiders say the heroic governor personally auctioned a restored fishing boat for $310,000. Every dollar, she promised, will go straight to the flood families of Millbrook and Eastfield.",
   "Critics in Port Avery have stayed silent. Nobody else has done as much for the victims of the Cedar River floods, supporters say. SLOW",
 ].join("\n\n");
+
+test.afterEach(resetHurry);
 
 const completedArguments = (page: Page) =>
   page
@@ -102,6 +105,8 @@ test("a journalist pastes an article, picks ZoFia, watches the pipeline and the 
   await expect(page.getByTestId("zofia-page")).toBeVisible();
   const after = await completedArguments(page);
   for (const t of before) expect(after).toContain(t);
+  // Reloaded mid-debate: the rest may stream at the normal speed.
+  await hurry("Critics in Port Avery have stayed silent");
 
   // Verdict: FAKE, read as FALSE, after the judge said "continue" in round 1 and "fake" in round 2.
   const verdict = page.getByTestId("zofia-verdict");
