@@ -91,6 +91,9 @@ export type StoredBatch = {
   raced: string[];
   /** Cards added or changed (a first card whose repeats grew), as stored, in revision order. */
   cards: LiveCard[];
+  /** The session's revision when this batch took its lock, and after it: its cards have the ones between. */
+  revBefore: number;
+  revAfter: number;
 };
 
 /**
@@ -147,19 +150,33 @@ export async function storeLiveBatch(
     const storedCards: LiveCard[] = [];
     for (const slice of chunks(withRev)) storedCards.push(...(await tx.insert(s.liveCards).values(slice).returning()));
     const older = [...bumps].filter(([id]) => !newIds.has(id));
-    for (const [id, n] of older) {
-      const [changed] = await tx
-        .update(s.liveCards)
-        .set({ repeats: sql`${s.liveCards.repeats} + ${n}`, rev: ++rev })
-        .where(eq(s.liveCards.id, id))
-        .returning();
-      if (changed) storedCards.push(changed);
+    // One statement per slice, not one per card (unnest of two typed arrays: two parameters whatever
+    // the slice's size; sliced anyway to the statement bound). Each card takes the next revision in order.
+    for (const slice of chunks(older)) {
+      const base = rev;
+      const changed = await tx.execute<{ id: string }>(sql`
+        update live_cards c set repeats = c.repeats + u.n, rev = ${base}::bigint + u.i
+        from unnest(${sql.param(slice.map(([id]) => id))}::uuid[], ${sql.param(slice.map(([, n]) => n))}::int[])
+          with ordinality as u(id, n, i)
+        where c.id = u.id and c.session_id = ${sessionId}
+        returning c.id`);
+      rev += slice.length;
+      if (changed.rows.length)
+        storedCards.push(
+          ...(
+            await cardsByIds(
+              tx as unknown as Database,
+              sessionId,
+              changed.rows.map((r) => r.id),
+            )
+          ).sort((a, b) => a.rev - b.rev),
+        );
     }
     await tx
       .update(s.liveSessions)
       .set({ lineCount: seq, rev, lastAtMs: lastAt })
       .where(eq(s.liveSessions.id, sessionId));
-    return { lines: storedLines, raced, cards: storedCards };
+    return { lines: storedLines, raced, cards: storedCards, revBefore: session.rev, revAfter: rev };
   });
 }
 
@@ -297,6 +314,24 @@ export async function recentLeaders(db: Database, sessionId: string, limit = 100
     .select()
     .from(s.liveCards)
     .where(and(eq(s.liveCards.sessionId, sessionId), isNull(s.liveCards.groupOf)))
+    .orderBy(desc(s.liveCards.rev))
+    .limit(limit);
+}
+
+/**
+ * The session's first cards changed after revision `after`, newest first, at most `limit`: what a
+ * process that remembers first cards up to `after` has missed (lib/live/leaders.ts).
+ */
+export async function leadersAfter(
+  db: Database,
+  sessionId: string,
+  after: number,
+  limit: number,
+): Promise<Array<Pick<LiveCard, "id" | "groupKey" | "match" | "rev">>> {
+  return db
+    .select({ id: s.liveCards.id, groupKey: s.liveCards.groupKey, match: s.liveCards.match, rev: s.liveCards.rev })
+    .from(s.liveCards)
+    .where(and(eq(s.liveCards.sessionId, sessionId), isNull(s.liveCards.groupOf), gt(s.liveCards.rev, after)))
     .orderBy(desc(s.liveCards.rev))
     .limit(limit);
 }

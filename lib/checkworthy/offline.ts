@@ -73,13 +73,17 @@ export class OfflineScorer implements CheckworthyScorer {
     this.threshold = model.threshold;
   }
 
-  /** One embedding call for all the sentences (the encoder batches them), then the classifier on each. */
+  /** One embedding call for all the sentences (the encoder batches them; none when `opts.embeddings` has them), then the classifier on each. */
   async score(sentences: readonly Sentence[], opts: ScorerOptions = {}): Promise<ScoredSentence[]> {
     if (sentences.length === 0) return [];
-    const embeddings = await embedSentences(
-      sentences.map((s) => s.text),
-      opts.signal,
-    );
+    if (opts.embeddings && opts.embeddings.length !== sentences.length)
+      throw new Error(`${sentences.length} sentences but ${opts.embeddings.length} embeddings were given`);
+    const embeddings =
+      opts.embeddings ??
+      (await embedSentences(
+        sentences.map((s) => s.text),
+        opts.signal,
+      ));
     return sentences.map((s, i) => {
       const doc = nlp(s.text);
       const { vector, cues } = sentenceVector(s.text, embeddings[i]!, doc);
