@@ -48,6 +48,8 @@ export type LinesOutcome = {
   cards: LiveCard[];
   /** Milliseconds from the batch's arrival to its cards being published. */
   elapsedMs: number;
+  /** Where those milliseconds went (`bench live` prints the sums). */
+  stagesMs: { read: number; embed: number; score: number; match: number; store: number };
 };
 
 export class LiveError extends Error {
@@ -61,8 +63,12 @@ export class LiveError extends Error {
   }
 }
 
-/** At most this many lines in one push (the API's bound too). */
-export const MAX_LINES_PER_BATCH = 200;
+/**
+ * At most this many lines in one push (the API's bound too): a captioner catching up after an outage
+ * sends its backlog at once. Every statement the push makes is bounded by MAX_ROWS_PER_STATEMENT
+ * whatever the batch (db/queries/live.ts); the embedding and the matching are batched.
+ */
+export const MAX_LINES_PER_BATCH = 1000;
 /** A line longer than this is refused: a caption line is a sentence or two, not a document. */
 export const MAX_LINE_CHARS = 5_000;
 
@@ -153,6 +159,7 @@ async function receiveInTurn(deps: LiveDeps, sessionId: string, lines: readonly 
       }),
     ),
   );
+  const tRead = performance.now();
   const scorer = deps.scorer ?? scorerFor("offline");
   const matchEncoder = indexEmbedder(deps.match ?? {}).id;
   // One encoder call for the push, when the scorer or the matcher reads the sentence encoder's vectors.
@@ -162,6 +169,7 @@ async function receiveInTurn(deps: LiveDeps, sessionId: string, lines: readonly 
     shareVectors ? embedSentences(sentences.map((s) => s.sentence.text)) : undefined,
     recentLeadersOf(db, sessionId, session.rev),
   ]);
+  const tEmbed = performance.now();
   const scored = await scorer.score(
     sentences.map((s) => s.sentence),
     scorer.name === "offline" ? { embeddings: vectors } : {},
@@ -179,7 +187,9 @@ async function receiveInTurn(deps: LiveDeps, sessionId: string, lines: readonly 
       : [],
   );
 
+  const tScore = performance.now();
   const cards = await cardsFor(deps, sessionId, candidates, leaders, matchEncoder);
+  const tMatch = performance.now();
   const newLines: NewLine[] = fresh.map((l, b) => ({
     lineId: l.lineId,
     speaker: l.speaker ?? null,
@@ -190,6 +200,7 @@ async function receiveInTurn(deps: LiveDeps, sessionId: string, lines: readonly 
   const stored = await storeLiveBatch(db, sessionId, newLines, cards);
   rememberStored(leaders, stored);
   if (stored.cards.length) await publishBoard(sessionId);
+  const tEnd = performance.now();
   return {
     accepted: stored.lines.map((l) => ({
       lineId: l.lineId,
@@ -200,7 +211,14 @@ async function receiveInTurn(deps: LiveDeps, sessionId: string, lines: readonly 
     })),
     duplicates: [...duplicates, ...stored.raced],
     cards: stored.cards,
-    elapsedMs: performance.now() - t0,
+    elapsedMs: tEnd - t0,
+    stagesMs: {
+      read: tRead - t0,
+      embed: tEmbed - tRead,
+      score: tScore - tEmbed,
+      match: tMatch - tScore,
+      store: tEnd - tMatch,
+    },
   };
 }
 

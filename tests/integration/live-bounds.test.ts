@@ -1,0 +1,92 @@
+import { useDatabase } from "../helpers/next-request";
+import { asc, eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { DbHandle } from "@/db/client";
+import * as s from "@/db/schema";
+import { createUser } from "@/db/queries/users";
+import { createApiToken } from "@/lib/auth/api-tokens";
+import { callApi } from "../helpers/api";
+import { freshDatabase } from "./test-db";
+
+/*
+ * One push far past the 200-row statement bound (db/bulk.ts), through the API on both databases: a
+ * captioner's backlog of 500 lines, 250 of them repeating claims an earlier push put on the board
+ * (250 first cards bumped in one push), 200 retries of lines already stored and 50 new claims.
+ * Nothing is refused, lost or stored twice, and every change takes its own revision.
+ */
+
+let h: DbHandle;
+let token = "";
+
+beforeAll(async () => {
+  h = await freshDatabase();
+  useDatabase(h);
+  const u = await createUser(h.db, { email: "bounds@x.org", passwordHash: null, roles: ["fact-checker"] });
+  const me = { id: u.id, email: "bounds@x.org", name: null, roles: ["fact-checker" as const] };
+  token = (await createApiToken(h.db, me, { name: "captions", scopes: ["debate:start"] })).token;
+}, 120_000);
+
+afterAll(async () => {
+  await h?.close();
+});
+
+/** Claim i: its numbers differ from every other claim's, so only its exact repeat is grouped with it. */
+const claim = (i: number) => `In district ${i}, unemployment fell to ${1000 + i} people in ${1900 + (i % 100)}.`;
+const line = (id: string, i: number, at: number) => ({ id, speaker: "SMITH", text: claim(i), at });
+
+describe("a push past the statement bound", () => {
+  it("stores a 500-line push with 250 repeats of earlier claims and 200 retried lines, each once", async () => {
+    const created = await callApi({
+      method: "POST",
+      path: "/api/v1/live",
+      token,
+      // Every sentence is a card: the test is about the bound, not the scorer.
+      body: { title: "Backlog", threshold: 0 },
+    });
+    expect(created.status).toBe(201);
+    const id = ((await created.json()) as { id: string }).id;
+    const push = (lines: unknown[]) =>
+      callApi({ method: "POST", path: "/api/v1/live/{id}/lines", params: { id }, token, body: { lines } });
+
+    const first = await push(Array.from({ length: 250 }, (_, i) => line(`a${i}`, i, i * 1000)));
+    expect(first.status).toBe(200);
+    const backlog = [
+      ...Array.from({ length: 250 }, (_, i) => line(`b${i}`, i, 300_000 + i * 1000)),
+      ...Array.from({ length: 200 }, (_, i) => line(`a${i}`, i, i * 1000)),
+      ...Array.from({ length: 50 }, (_, i) => line(`c${i}`, 300 + i, 550_000 + i * 1000)),
+    ];
+    const second = await push(backlog);
+    expect(second.status).toBe(200);
+    const out = (await second.json()) as {
+      accepted: Array<{ lineId: string }>;
+      duplicates: string[];
+      cards: Array<{ id: string; groupOf: string | null; repeats: number }>;
+    };
+    expect(out.accepted).toHaveLength(300);
+    expect(out.duplicates.sort()).toEqual(Array.from({ length: 200 }, (_, i) => `a${i}`).sort());
+    // 300 new cards and the 250 first cards whose repeats grew.
+    expect(out.cards).toHaveLength(550);
+
+    const lines = await h.db
+      .select()
+      .from(s.liveLines)
+      .where(eq(s.liveLines.sessionId, id))
+      .orderBy(asc(s.liveLines.seq));
+    expect(lines.map((l) => l.seq)).toEqual(Array.from({ length: 550 }, (_, i) => i + 1));
+    expect(new Set(lines.map((l) => l.lineId)).size).toBe(550);
+    const cards = await h.db.select().from(s.liveCards).where(eq(s.liveCards.sessionId, id));
+    expect(cards).toHaveLength(550);
+    const byLine = new Map(cards.map((c) => [c.lineId, c]));
+    for (let i = 0; i < 250; i++) {
+      const firstSaid = byLine.get(`a${i}`)!;
+      expect(firstSaid.groupOf).toBeNull();
+      expect(firstSaid.repeats).toBe(2);
+      expect(byLine.get(`b${i}`)!.groupOf).toBe(firstSaid.id);
+    }
+    for (let i = 0; i < 50; i++) expect(byLine.get(`c${i}`)!.groupOf).toBeNull();
+    // Every change took its own revision: 250 cards, then 300 new and 250 bumped.
+    const [session] = await h.db.select().from(s.liveSessions).where(eq(s.liveSessions.id, id));
+    expect(session!.rev).toBe(800);
+    expect(new Set(cards.map((c) => c.rev)).size).toBe(550);
+  }, 180_000);
+});
