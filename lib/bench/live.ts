@@ -259,7 +259,7 @@ export async function runLiveBench(
         onProgress: (p) =>
           p.sent % (subset.length > 5000 ? 2000 : 50) < (subset.length > 5000 ? 25 : 3) &&
           log(
-            `${name}: ${p.sent}/${p.total} lines, ${p.cards} cards, rss ${Math.round(process.memoryUsage().rss / 2 ** 20)} MB`,
+            `${name}: ${p.sent}/${p.total} lines, ${p.cards} cards, ${Math.round((performance.now() - t0) / 1000)} s, rss ${Math.round(process.memoryUsage().rss / 2 ** 20)} MB, heap ${Math.round(process.memoryUsage().heapUsed / 2 ** 20)} MB`,
           ),
       });
       const seconds = (performance.now() - t0) / 1000;
