@@ -1,15 +1,20 @@
 import { useDatabase } from "../helpers/next-request";
 import { asc, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { DbHandle } from "@/db/client";
 import * as s from "@/db/schema";
+import { createLiveSession } from "@/db/queries/live";
 import { createUser } from "@/db/queries/users";
+import { SENTENCE_ENCODER } from "@/lib/checkworthy";
+import { resolveEmbedder } from "@/lib/embeddings/registry";
+import { receiveLines } from "@/lib/live/service";
 import { createApiToken } from "@/lib/auth/api-tokens";
 import { callApi } from "../helpers/api";
 import { freshDatabase } from "./test-db";
 
 /*
- * One push far past the 200-row statement bound (db/bulk.ts), through the API on both databases: a
+ * A push to the live desk: its sentences go through the sentence encoder once, for the scorer and
+ * the matcher both; and one push far past the 200-row statement bound (db/bulk.ts), through the API on both databases: a
  * captioner's backlog of 500 lines, 250 of them repeating claims an earlier push put on the board
  * (250 first cards bumped in one push), 200 retries of lines already stored and 50 new claims.
  * Nothing is refused, lost or stored twice, and every change takes its own revision.
@@ -89,4 +94,25 @@ describe("a push past the statement bound", () => {
     expect(session!.rev).toBe(800);
     expect(new Set(cards.map((c) => c.rev)).size).toBe(550);
   }, 180_000);
+});
+
+describe("a push's sentences", () => {
+  it("go through the sentence encoder once, for the check-worthiness scorer and claim matching both", async () => {
+    const session = await createLiveSession(h.db, { title: "Once", method: "radar", threshold: 0 });
+    const encoder = resolveEmbedder(SENTENCE_ENCODER);
+    const embed = vi.spyOn(encoder, "embed");
+    try {
+      const out = await receiveLines({ db: h.db }, session.id, [
+        { lineId: "x1", speaker: "SMITH", text: `${claim(900)} ${claim(901)}`, atMs: 0 },
+        { lineId: "x2", speaker: "JONES", text: `${claim(902)} ${claim(903)}`, atMs: 5_000 },
+      ]);
+      // Four claims, each a first card, each matched against earlier checks...
+      expect(out.cards.map((c) => c.groupOf)).toEqual([null, null, null, null]);
+      // ...from one encoder call with the four sentences.
+      expect(embed).toHaveBeenCalledTimes(1);
+      expect(embed.mock.calls[0]![0]).toEqual([claim(900), claim(901), claim(902), claim(903)]);
+    } finally {
+      embed.mockRestore();
+    }
+  });
 });
