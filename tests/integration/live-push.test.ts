@@ -1,4 +1,7 @@
 import { useDatabase } from "../helpers/next-request";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { DbHandle } from "@/db/client";
@@ -8,6 +11,8 @@ import { createUser } from "@/db/queries/users";
 import { SENTENCE_ENCODER } from "@/lib/checkworthy";
 import { resolveEmbedder } from "@/lib/embeddings/registry";
 import { receiveLines } from "@/lib/live/service";
+import { importFactChecks } from "@/lib/matching/import/run";
+import { matchClaimReport, matchClaimsReport } from "@/lib/matching/match";
 import { createApiToken } from "@/lib/auth/api-tokens";
 import { callApi } from "../helpers/api";
 import { freshDatabase } from "./test-db";
@@ -111,6 +116,41 @@ describe("a push's sentences", () => {
       // ...from one encoder call with the four sentences.
       expect(embed).toHaveBeenCalledTimes(1);
       expect(embed.mock.calls[0]![0]).toEqual([claim(900), claim(901), claim(902), claim(903)]);
+    } finally {
+      embed.mockRestore();
+    }
+  });
+});
+
+describe("claims matched in one call", () => {
+  it("get the reports they get one by one, with a given vector used in place of embedding", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cp-live-push-"));
+    const csv = path.join(dir, "checks.csv");
+    fs.writeFileSync(
+      csv,
+      [
+        "claim,rating,url,publisher,date",
+        `"${claim(700)}",False,https://checks.example/700,Desk,2024-03-12`,
+        `"The new bridge in Springfield cost 40 million pounds.",True,https://checks.example/bridge,Desk,2024-05-01`,
+      ].join("\n"),
+    );
+    await importFactChecks({ db: h.db }, csv);
+    fs.rmSync(dir, { recursive: true, force: true });
+    const texts = [claim(700), "The Springfield bridge cost 40 million pounds, double its budget.", "Hello there."];
+    const alone = await Promise.all(texts.map((t) => matchClaimReport({ db: h.db }, t, { limit: 2 })));
+    const vectors = await resolveEmbedder(SENTENCE_ENCODER).embed(texts);
+    const embed = vi.spyOn(resolveEmbedder(SENTENCE_ENCODER), "embed");
+    try {
+      const together = await matchClaimsReport(
+        { db: h.db },
+        texts.map((text, i) => ({ text, vector: vectors[i] })),
+        { limit: 2, vectorModel: SENTENCE_ENCODER },
+      );
+      const refs = (r: (typeof alone)[number]) => r.matches.map((m) => [m.ref, m.similarity.toFixed(6)]);
+      expect(together.map(refs)).toEqual(alone.map(refs));
+      expect(together[0]!.matches[0]!.url).toBe("https://checks.example/700");
+      expect(together[2]!.matches).toEqual([]);
+      expect(embed).not.toHaveBeenCalled();
     } finally {
       embed.mockRestore();
     }
