@@ -690,7 +690,7 @@ export interface paths {
         put?: never;
         /**
          * Send transcript lines
-         * @description Up to 200 lines per request, each with its own id: a line id the session has is answered as a duplicate and never stored or counted twice, so a sender may retry freely. An empty line is kept (state `empty`); a line timed before one already received is kept as `late` and takes its place on the board by time. Needs the scope `debate:start`.
+         * @description Up to 1000 lines per request, each with its own id: a line id the session has is answered as a duplicate and never stored or counted twice, so a sender may retry freely. An empty line is kept (state `empty`); a line timed before one already received is kept as `late` and takes its place on the board by time. Needs the scope `debate:start`.
          */
         post: operations["pushLiveLines"];
         delete?: never;

@@ -98,6 +98,9 @@ export type StoredBatch = {
   cards: LiveCard[];
   /** The session was closed before this batch took its lock: nothing was stored. */
   closed?: boolean;
+  /** The session's revision when this batch took its lock, and after it: its cards have the ones between. */
+  revBefore: number;
+  revAfter: number;
 };
 
 /**
@@ -117,7 +120,8 @@ export async function storeLiveBatch(
   return db.transaction(async (tx) => {
     const [session] = await tx.select().from(s.liveSessions).where(eq(s.liveSessions.id, sessionId)).for("update");
     if (!session) throw new Error(`no live session ${sessionId}`);
-    if (session.status !== "open") return { lines: [], raced: [], cards: [], closed: true };
+    if (session.status !== "open")
+      return { lines: [], raced: [], cards: [], closed: true, revBefore: session.rev, revAfter: session.rev };
     const known = await knownLineIds(tx as unknown as Database, sessionId, [...new Set(lines.map((l) => l.lineId))]);
     let seq = session.lineCount;
     let lastAt = session.lastAtMs;
@@ -157,13 +161,27 @@ export async function storeLiveBatch(
     const storedCards: LiveCard[] = [];
     for (const slice of chunks(withRev)) storedCards.push(...(await tx.insert(s.liveCards).values(slice).returning()));
     const older = [...bumps].filter(([id]) => !newIds.has(id));
-    for (const [id, n] of older) {
-      const [changed] = await tx
-        .update(s.liveCards)
-        .set({ repeats: sql`${s.liveCards.repeats} + ${n}`, rev: ++rev })
-        .where(eq(s.liveCards.id, id))
-        .returning();
-      if (changed) storedCards.push(changed);
+    // One statement per slice, not one per card (unnest of two typed arrays: two parameters whatever
+    // the slice's size; sliced anyway to the statement bound). Each card takes the next revision in order.
+    for (const slice of chunks(older)) {
+      const base = rev;
+      const changed = await tx.execute<{ id: string }>(sql`
+        update live_cards c set repeats = c.repeats + u.n, rev = ${base}::bigint + u.i
+        from unnest(${sql.param(slice.map(([id]) => id))}::uuid[], ${sql.param(slice.map(([, n]) => n))}::int[])
+          with ordinality as u(id, n, i)
+        where c.id = u.id and c.session_id = ${sessionId}
+        returning c.id`);
+      rev += slice.length;
+      if (changed.rows.length)
+        storedCards.push(
+          ...(
+            await cardsByIds(
+              tx as unknown as Database,
+              sessionId,
+              changed.rows.map((r) => r.id),
+            )
+          ).sort((a, b) => a.rev - b.rev),
+        );
     }
     await tx
       .update(s.liveSessions)
@@ -174,7 +192,7 @@ export async function storeLiveBatch(
         tx as unknown as Database,
         storedCards.filter((c) => newIds.has(c.id)),
       );
-    return { lines: storedLines, raced, cards: storedCards };
+    return { lines: storedLines, raced, cards: storedCards, revBefore: session.rev, revAfter: rev };
   });
 }
 
@@ -312,6 +330,24 @@ export async function recentLeaders(db: Database, sessionId: string, limit = 100
     .select()
     .from(s.liveCards)
     .where(and(eq(s.liveCards.sessionId, sessionId), isNull(s.liveCards.groupOf)))
+    .orderBy(desc(s.liveCards.rev))
+    .limit(limit);
+}
+
+/**
+ * The session's first cards changed after revision `after`, newest first, at most `limit`: what a
+ * process that remembers first cards up to `after` has missed (lib/live/leaders.ts).
+ */
+export async function leadersAfter(
+  db: Database,
+  sessionId: string,
+  after: number,
+  limit: number,
+): Promise<Array<Pick<LiveCard, "id" | "groupKey" | "match" | "rev">>> {
+  return db
+    .select({ id: s.liveCards.id, groupKey: s.liveCards.groupKey, match: s.liveCards.match, rev: s.liveCards.rev })
+    .from(s.liveCards)
+    .where(and(eq(s.liveCards.sessionId, sessionId), isNull(s.liveCards.groupOf), gt(s.liveCards.rev, after)))
     .orderBy(desc(s.liveCards.rev))
     .limit(limit);
 }

@@ -117,6 +117,10 @@ export type LiveBenchRun = {
   /** The same start → card received by the connected board (server-sent events). */
   board_ms: { p50: number; p95: number };
   lost_or_duplicated: number;
+  /** Milliseconds per sentence the service spent in each stage (lib/live/service.ts stagesMs), summed over the run. */
+  stage_ms_per_sentence: { read: number; embed: number; score: number; match: number; store: number };
+  /** The process's resident memory at the end of the run, MB. */
+  rss_mb: number;
 };
 
 export type LiveBenchReport = {
@@ -125,6 +129,8 @@ export type LiveBenchReport = {
   transcript_sentences: number;
   runs: LiveBenchRun[];
   peak_rss_mb: number;
+  /** Boards connected to each session's event stream (the goal: two browsers watching). */
+  boards: number;
   notes: string[];
 };
 
@@ -171,9 +177,19 @@ function connectBoard(db: Database, sessionId: string) {
   };
 }
 
+/** Boards each session has connected while it runs. */
+const BOARDS = 2;
+
 export async function runLiveBench(
   deps: { db: Database; backend: string },
-  opts: { sentences?: number; storedChecks?: number; pacedSeconds?: number; onProgress?: (line: string) => void } = {},
+  opts: {
+    sentences?: number;
+    storedChecks?: number;
+    pacedSeconds?: number;
+    /** Only the as-fast-as-possible run (the long-session memory run: `--hours`). */
+    maxOnly?: boolean;
+    onProgress?: (line: string) => void;
+  } = {},
 ): Promise<LiveBenchReport> {
   const { db } = deps;
   const log = opts.onProgress ?? (() => {});
@@ -204,11 +220,12 @@ export async function runLiveBench(
     await scorerFor("offline").score([{ index: 0, text: "Warm-up.", speaker: null, block: 0 }]);
 
     const runs: LiveBenchRun[] = [];
-    for (const [name, speed] of [
+    const speeds: Array<readonly [string, number]> = [
       ["1x", 1],
       ["4x", 4],
       ["max", Number.POSITIVE_INFINITY],
-    ] as const) {
+    ];
+    for (const [name, speed] of opts.maxOnly ? speeds.slice(2) : speeds) {
       // Paced runs replay the transcript's first `pacedSeconds` of wall time; the fastest run all of it.
       const subset = Number.isFinite(speed) ? lines.filter((l) => l.atMs / speed <= pacedSeconds * 1000) : lines;
       const session = await createLiveSession(db, {
@@ -216,7 +233,8 @@ export async function runLiveBench(
         method: DEFAULT_METHOD,
         threshold: scorerFor("offline").threshold,
       });
-      const board = connectBoard(db, session.id);
+      const boards = Array.from({ length: BOARDS }, () => connectBoard(db, session.id));
+      const stages = { read: 0, embed: 0, score: 0, match: 0, store: 0 };
       const published: number[] = [];
       const sentAtOf = new Map<string, number>();
       let cards = 0;
@@ -230,6 +248,7 @@ export async function runLiveBench(
           // as fast as possible: from when it was handed over.
           const from = Number.isFinite(speed) ? spokenAt : sentAt;
           for (const a of outcome.accepted) sentences += a.sentences;
+          for (const k of Object.keys(stages) as Array<keyof typeof stages>) stages[k] += outcome.stagesMs[k];
           for (const c of outcome.cards)
             if (!sentAtOf.has(c.id)) {
               sentAtOf.set(c.id, from);
@@ -237,16 +256,22 @@ export async function runLiveBench(
               cards++;
             }
         },
-        onProgress: (p) => p.sent % 50 < 3 && log(`${name}: ${p.sent}/${p.total} lines, ${p.cards} cards`),
+        onProgress: (p) =>
+          p.sent % (subset.length > 5000 ? 2000 : 50) < (subset.length > 5000 ? 25 : 3) &&
+          log(
+            `${name}: ${p.sent}/${p.total} lines, ${p.cards} cards, ${Math.round((performance.now() - t0) / 1000)} s, rss ${Math.round(process.memoryUsage().rss / 2 ** 20)} MB, heap ${Math.round(process.memoryUsage().heapUsed / 2 ** 20)} MB`,
+          ),
       });
       const seconds = (performance.now() - t0) / 1000;
       // The board gets the last cards a moment after the last batch: wait for them (bounded).
       const until = performance.now() + 10_000;
-      while (board.arrived.size < sentAtOf.size && performance.now() < until)
+      while (boards.some((b) => b.arrived.size < sentAtOf.size) && performance.now() < until)
         await new Promise((r) => setTimeout(r, 20));
-      await board.close();
-      const toBoard = [...sentAtOf].flatMap(([id, at]) => (board.arrived.has(id) ? [board.arrived.get(id)! - at] : []));
-      const lost = [...sentAtOf.keys()].filter((id) => !board.arrived.has(id)).length;
+      for (const b of boards) await b.close();
+      const toBoard = boards.flatMap((b) =>
+        [...sentAtOf].flatMap(([id, at]) => (b.arrived.has(id) ? [b.arrived.get(id)! - at] : [])),
+      );
+      const lost = boards.reduce((n, b) => n + [...sentAtOf.keys()].filter((id) => !b.arrived.has(id)).length, 0);
       runs.push({
         speed: name,
         lines: subset.length,
@@ -258,6 +283,10 @@ export async function runLiveBench(
         published_ms: { p50: round(percentile(published, 50)), p95: round(percentile(published, 95)) },
         board_ms: { p50: round(percentile(toBoard, 50)), p95: round(percentile(toBoard, 95)) },
         lost_or_duplicated: lost,
+        stage_ms_per_sentence: Object.fromEntries(
+          Object.entries(stages).map(([k, v]) => [k, round(v / Math.max(1, sentences), 1)]),
+        ) as LiveBenchRun["stage_ms_per_sentence"],
+        rss_mb: round(process.memoryUsage().rss / 2 ** 20),
       });
       log(`${name}: ${sentences} sentences in ${seconds.toFixed(1)} s`);
     }
@@ -267,9 +296,14 @@ export async function runLiveBench(
       transcript_sentences: total,
       runs,
       peak_rss_mb: round(peak / 1024 / 1024),
+      boards: BOARDS,
       notes: [
         `Transcript clock: ${MS_PER_SENTENCE} ms of speech per sentence; 1x and 4x replay the first ${pacedSeconds} s of wall time, "max" all ${total} sentences.`,
-        "The board is an in-process reader of the session's event stream (lib/live/stream.ts), not a browser.",
+        `${BOARDS} boards per session, each an in-process reader of the session's event stream (lib/live/stream.ts), not a browser; "lost" counts cards a board never received.`,
+        `Load average at the end: ${os
+          .loadavg()
+          .map((x) => x.toFixed(1))
+          .join(" / ")} (1 / 5 / 15 min) on ${os.cpus().length} cores.`,
       ],
     };
   } finally {
@@ -279,10 +313,10 @@ export async function runLiveBench(
 
 export function liveBenchMarkdown(r: LiveBenchReport): string {
   const head =
-    "| speed | lines | sentences | cards | s | sentences/s | cards/min | published p50/p95 ms | board p50/p95 ms | lost |";
-  const rows = r.runs.map(
-    (x) =>
-      `| ${x.speed} | ${x.lines} | ${x.sentences} | ${x.cards} | ${x.seconds} | ${x.sentences_per_second} | ${x.cards_per_minute} | ${x.published_ms.p50} / ${x.published_ms.p95} | ${x.board_ms.p50} / ${x.board_ms.p95} | ${x.lost_or_duplicated} |`,
-  );
-  return [head, "|---|---|---|---|---|---|---|---|---|---|", ...rows].join("\n");
+    "| speed | lines | sentences | cards | s | sentences/s | cards/min | published p50/p95 ms | board p50/p95 ms | lost | ms/sentence: embed, score, match, store | rss MB |";
+  const rows = r.runs.map((x) => {
+    const st = x.stage_ms_per_sentence;
+    return `| ${x.speed} | ${x.lines} | ${x.sentences} | ${x.cards} | ${x.seconds} | ${x.sentences_per_second} | ${x.cards_per_minute} | ${x.published_ms.p50} / ${x.published_ms.p95} | ${x.board_ms.p50} / ${x.board_ms.p95} | ${x.lost_or_duplicated} | ${st.embed}, ${st.score}, ${st.match}, ${st.store} | ${x.rss_mb} |`;
+  });
+  return [head, "|---|---|---|---|---|---|---|---|---|---|---|---|", ...rows].join("\n");
 }

@@ -5,6 +5,7 @@ import type { CheckworthyScorer, ScoredSentence, ScorerName } from "./types";
 
 export { splitSentences, isTranscript, MAX_SENTENCES, type Sentence } from "./split";
 export { SCORER_NAMES, type ScorerName, type ScoredSentence, type CheckworthyScorer } from "./types";
+export { SENTENCE_ENCODER, embedSentences } from "./encoder-features";
 
 /** The scorer by name; the language-model one takes `model` or the `checkworthy` role's model. */
 export function scorerFor(name: ScorerName, opts: { model?: string } = {}): CheckworthyScorer {

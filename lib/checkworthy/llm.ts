@@ -82,7 +82,8 @@ export class LlmScorer implements CheckworthyScorer {
     const byNumber = new Map(reading.ok ? reading.value.sentences.map((e) => [e.n, e]) : []);
     // The sentences the answer left out (or all, when it could not be read) are scored offline in one call.
     const missing = batch.filter((_, i) => !byNumber.has(i + 1));
-    const offline = await this.fallback.score(missing, opts);
+    // Only the signal: embeddings a caller gave are for the whole list, not for the sentences left out.
+    const offline = await this.fallback.score(missing, { signal: opts.signal });
     let next = 0;
     const why = reading.ok
       ? "the model left this sentence out"

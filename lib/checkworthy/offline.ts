@@ -81,6 +81,8 @@ export class OfflineScorer implements CheckworthyScorer {
    */
   async score(sentences: readonly Sentence[], opts: ScorerOptions = {}): Promise<ScoredSentence[]> {
     if (sentences.length === 0) return [];
+    // Embeddings the caller already has (the live desk embeds a push once for scorer and matcher).
+    if (opts.embeddings) return this.scoreEmbedded(sentences, opts.embeddings);
     const embedding = embedSentences(
       sentences.map((s) => s.text),
       opts.signal,

@@ -15,7 +15,14 @@ export type ScoredSentence = Sentence & {
 export const SCORER_NAMES = ["offline", "llm"] as const;
 export type ScorerName = (typeof SCORER_NAMES)[number];
 
-export type ScorerOptions = { signal?: AbortSignal };
+export type ScorerOptions = {
+  signal?: AbortSignal;
+  /**
+   * The sentences' SENTENCE_ENCODER embeddings, in order, when the caller has them already (the
+   * live desk embeds a push once for scoring and matching): the offline scorer then skips its encoder call.
+   */
+  embeddings?: ReadonlyArray<ArrayLike<number>>;
+};
 
 /** Both scorers, one shape: sentences in, the same sentences scored, in the same order. */
 export interface CheckworthyScorer {

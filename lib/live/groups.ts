@@ -23,10 +23,16 @@ export function groupKeyOf(sentence: string): string {
   return [...new Set(words)].sort().join(" ");
 }
 
+/** A group key read once: its words, and its numbers (which must agree for two claims to be one). */
+export type ParsedKey = { words: Set<string>; numbers: string };
+
+export function parseKey(key: string): ParsedKey {
+  const words = key.split(" ").filter(Boolean);
+  return { words: new Set(words), numbers: words.filter((w) => /\d/.test(w)).join(" ") };
+}
+
 /** The share of content words two keys have in common (Jaccard). */
-function overlap(a: string, b: string): number {
-  const x = new Set(a.split(" ").filter(Boolean));
-  const y = new Set(b.split(" ").filter(Boolean));
+function overlap(x: ReadonlySet<string>, y: ReadonlySet<string>): number {
   if (!x.size || !y.size) return 0;
   let both = 0;
   for (const w of x) if (y.has(w)) both++;
@@ -36,12 +42,11 @@ function overlap(a: string, b: string): number {
 /** At least this share of content words in common makes two sentences one claim; numbers must agree. */
 const SAME_CLAIM = 0.75;
 
+/** sameGroup on keys already parsed (the live service compares each sentence with many first cards). */
+export function sameParsed(a: ParsedKey, b: ParsedKey): boolean {
+  return a.numbers === b.numbers && overlap(a.words, b.words) >= SAME_CLAIM;
+}
+
 export function sameGroup(a: string, b: string): boolean {
-  if (a === b) return true;
-  const nums = (k: string) =>
-    k
-      .split(" ")
-      .filter((w) => /\d/.test(w))
-      .join(" ");
-  return nums(a) === nums(b) && overlap(a, b) >= SAME_CLAIM;
+  return a === b || sameParsed(parseKey(a), parseKey(b));
 }

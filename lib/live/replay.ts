@@ -47,7 +47,9 @@ export async function replayTranscript(
     if (wait > 0) await sleep(wait);
     const now = performance.now() - t0;
     const batch: TranscriptLine[] = [];
-    while (i < lines.length && batch.length < REPLAY_BATCH && due(lines[i]!) <= now) batch.push(lines[i++]!);
+    // The line waited for goes even when the timer fired a fraction of a millisecond early.
+    while (i < lines.length && batch.length < REPLAY_BATCH && (!batch.length || due(lines[i]!) <= now))
+      batch.push(lines[i++]!);
     const sentAt = performance.now();
     const outcome = await receiveLines(deps, sessionId, batch);
     p.sent += batch.length;

@@ -2,9 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Database } from "@/db/client";
 import {
   getLiveSession,
-  groupLeaders,
   knownLineIds,
-  recentLeaders,
   storeLiveBatch,
   type LiveCard,
   type LiveLine,
@@ -12,22 +10,26 @@ import {
   type NewLine,
 } from "@/db/queries/live";
 import type { LiveCardMatch } from "@/db/schema";
-import { scorerFor, type CheckworthyScorer, type Sentence } from "@/lib/checkworthy";
-import { matchClaimReport, type MatchDeps } from "@/lib/matching/match";
+import { embedSentences, scorerFor, SENTENCE_ENCODER, type CheckworthyScorer, type Sentence } from "@/lib/checkworthy";
+import { matchClaimsReport, type MatchDeps, type MatchReport } from "@/lib/matching/match";
+import { indexEmbedder } from "@/lib/matching/store";
 import { processGlobal } from "@/lib/process/globals";
 import { splitSentences } from "@/lib/text/sentences";
 import { announceCards } from "./alerts";
 import { publishBoard } from "./bus";
 import { CLOSED_MESSAGE } from "./close";
-import { groupKeyOf, sameGroup } from "./groups";
+import { groupKeyOf, parseKey, sameParsed } from "./groups";
+import { leaderFor, olderLeaders, recentLeadersOf, rememberStored, type Leader, type SessionLeaders } from "./leaders";
 import { unreadableCards, unreadableScript } from "./script";
 
 /*
  * The live desk's one service for incoming lines, whatever sends them (the push API, the replay
- * command, the benchmark): split each line into sentences with its speaker, score the batch's
- * sentences in one call to the offline check-worthiness scorer, match those at or above the
- * session's threshold against earlier checks (the claim matching the debate form uses), group
- * repeats of a claim, store lines and cards in one transaction, and tell every board.
+ * command, the benchmark): split each line into sentences with its speaker, embed the push's
+ * sentences once (the sentence encoder serves both the check-worthiness scorer and, when it is
+ * the index's encoder, claim matching), score them in one call, match those at or above the
+ * session's threshold against earlier checks in one batched call (the claim matching the debate
+ * form uses), group repeats of a claim, store lines and cards in one short transaction, and tell
+ * every board. docs/live.md has the measured speed.
  */
 
 export type IncomingLine = { lineId: string; speaker?: string | null; text: string; atMs: number };
@@ -49,6 +51,8 @@ export type LinesOutcome = {
   cards: LiveCard[];
   /** Milliseconds from the batch's arrival to its cards being published. */
   elapsedMs: number;
+  /** Where those milliseconds went (`bench live` prints the sums). */
+  stagesMs: { read: number; embed: number; score: number; match: number; store: number };
 };
 
 export class LiveError extends Error {
@@ -62,8 +66,12 @@ export class LiveError extends Error {
   }
 }
 
-/** At most this many lines in one push (the API's bound too). */
-export const MAX_LINES_PER_BATCH = 200;
+/**
+ * At most this many lines in one push (the API's bound too): a captioner catching up after an outage
+ * sends its backlog at once. Every statement the push makes is bounded by MAX_ROWS_PER_STATEMENT
+ * whatever the batch (db/queries/live.ts); the embedding and the matching are batched.
+ */
+export const MAX_LINES_PER_BATCH = 1000;
 /** A line longer than this is refused: a caption line is a sentence or two, not a document. */
 export const MAX_LINE_CHARS = 5_000;
 
@@ -83,7 +91,15 @@ function inTurn<T>(sessionId: string, fn: () => Promise<T>): Promise<T> {
   return run;
 }
 
-type Candidate = { line: IncomingLine; index: number; sentence: Sentence; score: number; reason: string };
+type Candidate = {
+  line: IncomingLine;
+  index: number;
+  sentence: Sentence;
+  score: number;
+  reason: string;
+  /** The sentence encoder's vector of the sentence, when it is the matching index's encoder too. */
+  vector?: number[];
+};
 
 export async function receiveLines(
   deps: LiveDeps,
@@ -109,16 +125,17 @@ export async function receiveLines(
 async function receiveInTurn(deps: LiveDeps, sessionId: string, lines: readonly IncomingLine[]): Promise<LinesOutcome> {
   const t0 = performance.now();
   const { db } = deps;
-  const session = await getLiveSession(db, sessionId);
+  // Retries first: a line id the session has is answered as a duplicate and costs nothing more.
+  const [session, known] = await Promise.all([
+    getLiveSession(db, sessionId),
+    knownLineIds(
+      db,
+      sessionId,
+      lines.map((l) => l.lineId),
+    ),
+  ]);
   if (!session) throw new LiveError("There is no live session with this id.", 404);
   if (session.status !== "open") throw new LiveError(CLOSED_MESSAGE, 409);
-
-  // Retries first: a line id the session has is answered as a duplicate and costs nothing more.
-  const known = await knownLineIds(
-    db,
-    sessionId,
-    lines.map((l) => l.lineId),
-  );
   const seen = new Set<string>();
   const fresh: IncomingLine[] = [];
   const duplicates: string[] = [];
@@ -146,16 +163,40 @@ async function receiveInTurn(deps: LiveDeps, sessionId: string, lines: readonly 
       }),
     ),
   );
+  const tRead = performance.now();
   const scorer = deps.scorer ?? scorerFor("offline");
-  const scored = await scorer.score(sentences.map((s) => s.sentence));
-  const candidates: Candidate[] = sentences
-    .map((s, i) => ({ ...s, score: scored[i]!.score, reason: scored[i]!.reason }))
-    .filter((c) => c.score >= session.threshold);
+  const matchEncoder = indexEmbedder(deps.match ?? {}).id;
+  // One encoder call for the push, when the scorer or the matcher reads the sentence encoder's vectors.
+  const shareVectors = sentences.length > 0 && (scorer.name === "offline" || matchEncoder === SENTENCE_ENCODER);
+  // The session's recent first cards (from memory, or what changed since) while the encoder runs.
+  const [vectors, leaders] = await Promise.all([
+    shareVectors ? embedSentences(sentences.map((s) => s.sentence.text)) : undefined,
+    recentLeadersOf(db, sessionId, session.rev),
+  ]);
+  const tEmbed = performance.now();
+  const scored = await scorer.score(
+    sentences.map((s) => s.sentence),
+    scorer.name === "offline" ? { embeddings: vectors } : {},
+  );
+  const candidates: Candidate[] = sentences.flatMap((s, i) =>
+    scored[i]!.score >= session.threshold
+      ? [
+          {
+            ...s,
+            score: scored[i]!.score,
+            reason: scored[i]!.reason,
+            vector: matchEncoder === SENTENCE_ENCODER ? vectors?.[i] : undefined,
+          },
+        ]
+      : [],
+  );
 
+  const tScore = performance.now();
   const cards = [
-    ...(await cardsFor(deps, sessionId, candidates)),
+    ...(await cardsFor(deps, sessionId, candidates, leaders, matchEncoder)),
     ...unreadableCards(fresh.flatMap((line, b) => (scripts[b] ? [{ line, script: scripts[b] }] : []))),
   ];
+  const tMatch = performance.now();
   const newLines: NewLine[] = fresh.map((l, b) => ({
     lineId: l.lineId,
     speaker: l.speaker ?? null,
@@ -165,7 +206,9 @@ async function receiveInTurn(deps: LiveDeps, sessionId: string, lines: readonly 
   }));
   const stored = await storeLiveBatch(db, sessionId, newLines, cards, (tx, added) => announceCards(tx, session, added));
   if (stored.closed) throw new LiveError(CLOSED_MESSAGE, 409);
+  rememberStored(leaders, stored);
   if (stored.cards.length) await publishBoard(sessionId);
+  const tEnd = performance.now();
   return {
     accepted: stored.lines.map((l) => ({
       lineId: l.lineId,
@@ -176,11 +219,18 @@ async function receiveInTurn(deps: LiveDeps, sessionId: string, lines: readonly 
     })),
     duplicates: [...duplicates, ...stored.raced],
     cards: stored.cards,
-    elapsedMs: performance.now() - t0,
+    elapsedMs: tEnd - t0,
+    stagesMs: {
+      read: tRead - t0,
+      embed: tEmbed - tRead,
+      score: tScore - tEmbed,
+      match: tMatch - tScore,
+      store: tEnd - tMatch,
+    },
   };
 }
 
-function toMatch(m: Awaited<ReturnType<typeof matchClaimReport>>["matches"][number]): LiveCardMatch {
+function toMatch(m: MatchReport["matches"][number]): LiveCardMatch {
   return {
     source: m.source,
     ref: m.ref,
@@ -199,39 +249,85 @@ function toMatch(m: Awaited<ReturnType<typeof matchClaimReport>>["matches"][numb
 /**
  * Cards for the check-worthy sentences: a repeat of a claim already on the board (same words once
  * normalised, or nearly) joins that claim's group and takes its earlier check without matching
- * again; any other sentence is matched, and joins a group whose first card matched the same check.
+ * again; the other sentences are matched in one batched call, and each joins a group whose first
+ * card matched the same check. Database reads: one for exact repeats older than the cached first
+ * cards, one for first cards with the matched checks that memory does not have.
  */
-async function cardsFor(deps: LiveDeps, sessionId: string, candidates: readonly Candidate[]): Promise<NewCard[]> {
+async function cardsFor(
+  deps: LiveDeps,
+  sessionId: string,
+  candidates: readonly Candidate[],
+  cache: SessionLeaders,
+  matchEncoder: string,
+): Promise<NewCard[]> {
   if (!candidates.length) return [];
   const keys = candidates.map((c) => groupKeyOf(c.sentence.text));
-  // Exact repeats of any earlier claim, and near repeats of the latest 1,000 (a bound on memory and time).
-  const [exact, recent] = await Promise.all([
-    groupLeaders(deps.db, sessionId, [...new Set(keys)], []),
-    recentLeaders(deps.db, sessionId),
-  ]);
-  type Leader = { id: string; key: string; match: LiveCardMatch | null };
-  const byId = new Map([...exact, ...recent].map((l) => [l.id, l]));
-  const known: Leader[] = [...byId.values()].map((l) => ({ id: l.id, key: l.groupKey, match: l.match }));
-  const out: NewCard[] = [];
+  const parsed = keys.map(parseKey);
+  // Latest first, as the near-repeat search has always read them.
+  const recent = [...cache.recent.values()].reverse();
+  const recentKeys = new Set(recent.map((l) => l.key));
+  const missingKeys = [...new Set(keys)].filter((k) => !recentKeys.has(k));
+  const exactOlder = missingKeys.length ? await olderLeaders(deps.db, sessionId, missingKeys, []) : [];
+
+  // Pass 1, in order: each sentence's group by its words, among earlier first cards and the earlier
+  // sentences of this push still to be matched (a repeat within the push follows its first saying).
+  type Plan = { leader?: Leader; repeatOf?: number; toMatch?: number };
+  const plans: Plan[] = [];
+  const pending: number[] = [];
+  const matchTexts: Candidate[] = [];
   for (const [i, c] of candidates.entries()) {
-    const key = keys[i]!;
-    let leader = known.find((l) => sameGroup(l.key, key));
-    let match: LiveCardMatch | null = leader?.match ?? null;
-    if (!leader) {
-      const report = await matchClaimReport({ db: deps.db, ...deps.match }, c.sentence.text, { limit: 1 });
-      match = report.matches[0] ? toMatch(report.matches[0]) : null;
-      if (match) {
-        const ref = match.ref;
-        leader =
-          known.find((l) => l.match?.ref === ref) ??
-          (await groupLeaders(deps.db, sessionId, [], [ref])).map((l) => ({
-            id: l.id,
-            key: l.groupKey,
-            match: l.match,
-          }))[0];
-      }
+    const leader = leaderFor([...exactOlder, ...recent], keys[i]!, parsed[i]!);
+    if (leader) {
+      plans.push({ leader });
+      continue;
     }
+    const earlier = pending.find((j) => keys[j] === keys[i]) ?? pending.find((j) => sameParsed(parsed[j]!, parsed[i]!));
+    if (earlier !== undefined) {
+      plans.push({ repeatOf: earlier });
+      continue;
+    }
+    pending.push(i);
+    plans.push({ toMatch: matchTexts.length });
+    matchTexts.push(c);
+  }
+
+  const reports = await matchClaimsReport(
+    { db: deps.db, ...deps.match },
+    matchTexts.map((c) => ({ text: c.sentence.text, vector: c.vector })),
+    { limit: 1, vectorModel: matchEncoder },
+  );
+  const matches = reports.map((r) => (r.matches[0] ? toMatch(r.matches[0]) : null));
+  // First cards with the matched checks: from memory, else one read for all of them.
+  const byRef = new Map<string, Leader>();
+  for (const l of [...recent].reverse()) if (l.match?.ref && !byRef.has(l.match.ref)) byRef.set(l.match.ref, l);
+  const unknownRefs = [...new Set(matches.flatMap((m) => (m && !byRef.has(m.ref) ? [m.ref] : [])))];
+  if (unknownRefs.length)
+    for (const l of await olderLeaders(deps.db, sessionId, [], unknownRefs))
+      if (l.match?.ref && !byRef.has(l.match.ref)) byRef.set(l.match.ref, l);
+
+  // Pass 2, in order: the cards.
+  const out: NewCard[] = [];
+  const groupOf: Array<string | null> = [];
+  const matchOf: Array<LiveCardMatch | null> = [];
+  for (const [i, c] of candidates.entries()) {
+    const plan = plans[i]!;
     const id = randomUUID();
+    let group: string | null = null;
+    let match: LiveCardMatch | null = null;
+    if (plan.leader) {
+      group = plan.leader.id;
+      match = plan.leader.match;
+    } else if (plan.repeatOf !== undefined) {
+      group = groupOf[plan.repeatOf] ?? out[plan.repeatOf]!.id;
+      match = matchOf[plan.repeatOf] ?? null;
+    } else {
+      match = matches[plan.toMatch!] ?? null;
+      const leader = match ? byRef.get(match.ref) : undefined;
+      if (leader) group = leader.id;
+      else if (match) byRef.set(match.ref, { id, key: keys[i]!, parsed: parsed[i]!, match, rev: 0 });
+    }
+    groupOf.push(group);
+    matchOf.push(match);
     out.push({
       id,
       lineId: c.line.lineId,
@@ -242,10 +338,9 @@ async function cardsFor(deps: LiveDeps, sessionId: string, candidates: readonly 
       score: c.score,
       reason: c.reason,
       match,
-      groupKey: key,
-      groupOf: leader?.id ?? null,
+      groupKey: keys[i]!,
+      groupOf: group,
     });
-    if (!leader) known.push({ id, key, match });
   }
   return out;
 }

@@ -92,19 +92,34 @@ export async function matchClaimReport(
   options: MatchOptions = {},
 ): Promise<MatchReport> {
   const t0 = performance.now();
-  const { db } = deps;
-  const config = deps.config ?? getConfig();
   const cleaned = cleanClaimText(text);
   if (!cleaned) throw new MatchError("the claim is empty");
+  const prepared = await prepareMatching(deps, options);
+  return matchPrepared(prepared, cleaned, undefined, t0);
+}
+
+/** What every claim of one call shares: the settings read and the index brought up to date once. */
+type PreparedMatching = {
+  deps: MatchDeps;
+  config: NonNullable<MatchDeps["config"]>;
+  options: MatchOptions;
+  limit: number;
+  threshold: number;
+  dateWindowDays: number;
+  embedder: Embedder;
+  warnings: string[];
+};
+
+async function prepareMatching(deps: MatchDeps, options: MatchOptions): Promise<PreparedMatching> {
+  const { db } = deps;
+  const config = deps.config ?? getConfig();
   const limit = options.limit ?? DEFAULT_MATCH_LIMIT;
   if (!Number.isInteger(limit) || limit < 1 || limit > 100)
     throw new MatchError(`limit must be a whole number from 1 to 100, got ${limit}`);
   const threshold = options.threshold ?? (await getSetting(db, "match_threshold"));
   if (!(threshold >= 0 && threshold <= 1)) throw new MatchError(`threshold must be within 0..1, got ${threshold}`);
   const dateWindowDays = await getSetting(db, "match_date_window_days");
-  const queryDate = incomingDate(cleaned, options.claimDate);
   const warnings: string[] = [];
-
   const embedder = indexEmbedder(deps);
   await indexFinishedDebates(db);
   const missing = await countClaimsMissingVectors(db, embedder.id);
@@ -113,6 +128,62 @@ export async function matchClaimReport(
     warnings.push(
       `${missing} stored checks have no ${embedder.id} vector yet and are found by their words only; run npx counterpoint factchecks reindex`,
     );
+  return { deps, config, options, limit, threshold, dateWindowDays, embedder, warnings };
+}
+
+/** Claims matched at once in one call (the live desk's push): no more run side by side than this. */
+const MATCH_CONCURRENCY = 4;
+
+/**
+ * Many claims matched in one call, reports in the same order: the settings are read and the index
+ * is brought up to date once, the claims without a `vector` are embedded in one encoder call, and
+ * up to MATCH_CONCURRENCY claims are retrieved side by side. `vector` is the claim's embedding by
+ * `vectorModel`; it is used only when that is the index's encoder (otherwise the claim is embedded).
+ */
+export async function matchClaimsReport(
+  deps: MatchDeps,
+  claims: ReadonlyArray<{ text: string; vector?: readonly number[] }>,
+  options: MatchOptions & { vectorModel?: string } = {},
+): Promise<MatchReport[]> {
+  if (!claims.length) return [];
+  const t0 = performance.now();
+  const cleaned = claims.map((c, i) => {
+    const t = cleanClaimText(c.text);
+    if (!t) throw new MatchError(`claim ${i + 1} is empty`);
+    return t;
+  });
+  const prepared = await prepareMatching(deps, options);
+  // A precomputed vector stands only for the text it was computed from, by the index's own encoder.
+  const usable = (i: number) =>
+    options.vectorModel === prepared.embedder.id && claims[i]!.vector && cleaned[i] === claims[i]!.text;
+  const toEmbed = cleaned.flatMap((t, i) => (usable(i) ? [] : [i]));
+  const vectors: Array<number[] | undefined> = claims.map((c, i) => (usable(i) ? [...c.vector!] : undefined));
+  if (toEmbed.length) {
+    const got = await prepared.embedder.embed(
+      toEmbed.map((i) => cleaned[i]!),
+      deps.signal,
+    );
+    toEmbed.forEach((i, k) => (vectors[i] = got[k]));
+  }
+  const out: MatchReport[] = new Array(claims.length);
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < claims.length; i = next++)
+      out[i] = await matchPrepared({ ...prepared, warnings: [...prepared.warnings] }, cleaned[i]!, vectors[i], t0);
+  };
+  await Promise.all(Array.from({ length: Math.min(MATCH_CONCURRENCY, claims.length) }, worker));
+  return out;
+}
+
+async function matchPrepared(
+  prepared: PreparedMatching,
+  cleaned: string,
+  vector: number[] | undefined,
+  t0: number,
+): Promise<MatchReport> {
+  const { deps, config, options, limit, threshold, dateWindowDays, embedder, warnings } = prepared;
+  const { db } = deps;
+  const queryDate = incomingDate(cleaned, options.claimDate);
 
   // Fact Check Tools runs beside the local search, only when configured.
   const ft0 = performance.now();
@@ -125,7 +196,7 @@ export async function matchClaimReport(
     : null;
 
   const te = performance.now();
-  const [queryVector] = await embedder.embed([cleaned], deps.signal);
+  const queryVector = vector ?? (await embedder.embed([cleaned], deps.signal))[0];
   const embedMs = performance.now() - te;
   const tr = performance.now();
   const scored = await rescoredCandidates(db, { text: cleaned, vector: queryVector!, model: embedder.id });

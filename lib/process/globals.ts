@@ -12,6 +12,7 @@ import type { AppWebhookWorker } from "@/lib/webhooks/queue";
 import type { LimitFunction } from "p-limit";
 import type { ModelOverlay } from "@/lib/config";
 import type { LocalSetupProcess } from "@/lib/ai/local-model-setup";
+import type { SessionLeaders } from "@/lib/live/leaders";
 
 /**
  * Every process-wide singleton of Counterpoint, in one list. Next.js evaluates a module once per
@@ -48,6 +49,8 @@ export interface ProcessGlobals {
   "live-boards": EventEmitter;
   /** Live sessions whose lines this process is working on: one chain each, so a session's lines take turns (lib/live/service.ts). */
   "live-chains": Map<string, Promise<unknown>>;
+  /** Live sessions' latest first cards, kept between pushes and capped (lib/live/leaders.ts). */
+  "live-leaders": Map<string, SessionLeaders>;
   /** Share links revoked here, so this process's streams end at once (lib/auth/revocations.ts). */
   "share-revocations": EventEmitter;
   /** Scripted models for workers, installed only by scripts/scripted-worker.mjs (lib/eval/model-override.ts). */
