@@ -7,6 +7,7 @@ import {
 import { renderPrompt } from "@/lib/prompts";
 import { joinPrompt, trustedText, type PromptText } from "@/lib/prompts/text";
 import { publish, subscribe } from "../events";
+import { findMethod } from "../methods";
 import { runStore } from "../run-store";
 import type { DebateEvidence, TurnSpec } from "../types";
 import { checkNotStopped, checkStillHeld, type RunScope } from "../steps/scope";
@@ -96,10 +97,13 @@ async function applyNow<T extends TurnSpec>(scope: RunScope, spec: T, seq: numbe
   // This turn's: applied to it already (above, or by an earlier run that did not finish it under
   // the same number), or waiting until now (holds and releases only at a judging turn, the one
   // they are about).
+  // A waiting one only at a step of a kind the method says takes it (RADAR: a speech or its judge).
+  const takenBy = findMethod(scope.protocol.name)?.interventions?.takenBy;
+  const takes = !takenBy || takenBy.includes(spec.kind);
   const mine = rows.filter(
     (r) =>
       (r.kind !== "hold_verdict" || spec.kind === "judge") &&
-      (r.status === "waiting" || (r.status === "applied" && r.beforeSeq === seq)),
+      ((r.status === "waiting" && takes) || (r.status === "applied" && r.beforeSeq === seq)),
   );
   const added = await addPassages(
     scope,

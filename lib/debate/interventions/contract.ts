@@ -87,6 +87,12 @@ export type MethodInterventions = {
    * once, before the debate); afterwards the service refuses, saying so. Absent: until the verdict.
    */
   until?: "start";
+  /**
+   * The kinds of step that take a waiting intervention (RADAR: its speeches and its judge, so a
+   * question reaches the next speaker, never its stop-or-go checkpoint). Absent: the next model
+   * turn, whatever its kind.
+   */
+  takenBy?: readonly string[];
 };
 
 /** The service's answer: the stored intervention, or a refusal a person can act on. */

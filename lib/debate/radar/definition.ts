@@ -28,6 +28,8 @@ export const radarDefinition: MethodDefinition = {
   interventions: {
     kinds: ["add_evidence", "ask", "strike", "hold_verdict"],
     enters: "before the next round's next speech",
+    // Its checkpoints only decide whether to go on; the question is for a speaker (or the judge).
+    takenBy: ["speech", "judge"],
   },
   variants: RADAR_VARIANTS,
   evalOptions: RADAR_EVAL_OPTIONS,
