@@ -16,7 +16,7 @@ test("an over-long claim is kept, counted and refused in the same words", async 
   await claim.fill(LONG);
   await expect(claim).toHaveValue(LONG);
   await expect(page.getByTestId("claim-count")).toHaveText("2,149 / 2,000 characters");
-  await expect(page.locator("#claim-error")).toHaveText(MESSAGE);
+  await expect(page.locator("#claim-too-long")).toHaveText(MESSAGE);
   // The model fields are a choice among the server's models, not free text.
   const judge = page.locator("select#model_judge");
   await expect(judge).toBeVisible();
@@ -33,7 +33,7 @@ test("an over-long claim is kept, counted and refused in the same words", async 
   await expect(claim).toHaveValue(LONG);
   await claim.fill(LONG.slice(0, 2000));
   await expect(page.getByTestId("claim-count")).toHaveText("2,000 / 2,000 characters");
-  await expect(page.locator("#claim-error")).toHaveCount(0);
+  await expect(page.locator("#claim-too-long")).toHaveCount(0);
 });
 
 test("the new-debate form fits a 375 px phone", async ({ page }) => {

@@ -54,8 +54,8 @@ test("a 1.7 MB claims file starts a run from /eval/new; the list and the run pag
   await page.goto("/eval");
   const row = page.getByTestId("eval-runs").locator("tr", { hasText: "Web run, three claims" });
   await expect(row).toContainText("3/3");
-  // The list gives the same figure (its column header says it is a percentage).
-  await expect(row.locator("td").nth(3)).toHaveText(accuracy.replace(/%$/, ""));
+  // The list gives the same figure, with its per cent sign.
+  await expect(row.locator("td").nth(3)).toHaveText(accuracy);
   await page.screenshot({ path: "test-results/eval-list-1280.png", fullPage: true });
 
   await page.setViewportSize({ width: 375, height: 800 });

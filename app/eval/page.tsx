@@ -11,6 +11,8 @@ export const dynamic = "force-dynamic";
 export const metadata = { title: "Evaluation" };
 
 const pct = (x: number | null) => (x === null ? "—" : (x * 100).toFixed(1));
+/** Accuracy is a share of claims, so the list says so; macro F1 stays a score out of 100. */
+const percent = (x: number | null) => (x === null ? "—" : `${pct(x)}%`);
 
 export default async function EvalListPage() {
   const principal = await pageReadDebates("/eval");
@@ -92,7 +94,7 @@ export default async function EvalListPage() {
                     </td>
                     <td className="p-2 text-right tabular-nums">
                       <span className={r.verdicts.unreadable ? "text-black/60 line-through" : undefined}>
-                        {pct(r.accuracy)}
+                        {percent(r.accuracy)}
                       </span>
                       {r.verdicts.unreadable ? (
                         <div className="text-xs font-medium text-red-800" data-testid="run-unreadable">

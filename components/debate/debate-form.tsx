@@ -9,19 +9,15 @@ import { methodViews, type MethodFormProps } from "./method-views";
 import { DEFAULT_METHOD, findMethod } from "@/lib/debate/methods";
 import { EvidenceFields } from "./evidence-fields";
 import { ModelFields } from "./model-fields";
-import { claimCount, claimLengthError, normaliseClaim } from "@/lib/debate/claim-length";
+import { claimCount, claimLengthError } from "@/lib/debate/claim-length";
 import { useSearchParams } from "next/navigation";
 import { ComparePicker } from "./compare-picker";
 import { MatchStepNotice, MatchStepPanel } from "@/components/matching/match-step";
+import { FieldError, FormError } from "@/components/forms/form-errors";
+import { NumberField, TextAreaField, TextField } from "@/components/ui/field";
+import { SubmitButton } from "@/components/ui/button";
 
-function FieldError({ state, field }: { state: StartState; field: string }) {
-  if (!state.error || !state.field || !state.field.startsWith(field)) return null;
-  return (
-    <p id={`${field}-error`} role="alert" className="mt-1 text-sm text-red-800">
-      {state.error}
-    </p>
-  );
-}
+const BUDGET_INPUT = "mt-1 w-40 max-w-full rounded-md border border-black/20 bg-white p-2";
 
 type FormProps = Parameters<typeof SingleDebateForm>[0] & {
   /** Each protocol's preset names, for "Compare methods"; without it every method runs its defaults. */
@@ -97,31 +93,25 @@ function SingleDebateForm({
   // What the chosen method asks for comes from its definition and its views, never its name.
   const def = findMethod(protocol);
   const views = methodViews(protocol);
-  const renderError = (field: string) => <FieldError state={state} field={field} />;
+  // The method's fields point at `<field>-error` (aria-describedby), so the refusal keeps that id.
+  const renderError = (field: string) => <FieldError state={state} field={field} id={`${field}-error`} />;
+  // The fields that say their own refusal; any other (or none) is said at the top of the form.
+  const shown = [
+    "protocol",
+    "claim",
+    "claimDate",
+    "corpus",
+    "evidence",
+    "models",
+    "budget",
+    "matchChoice",
+    ...(views.formErrorFields ?? []),
+  ];
   // Bumped on every change, so the cost preview recomputes from the form as it stands.
   const [revision, setRevision] = useState(0);
-  // Live, as the user types or pastes; the server refuses with the same words.
-  const tooLong = claimLengthError(claim);
-  const fieldError =
-    state.field &&
-    ![
-      "claim",
-      "claimDate",
-      "corpus",
-      "evidence",
-      "models",
-      "budget",
-      "matchChoice",
-      ...(views.formErrorFields ?? []),
-    ].some((f) => state.field!.startsWith(f));
-
   return (
     <form {...formProps} className="space-y-6" noValidate onChange={() => setRevision((n) => n + 1)}>
-      {state.error && (fieldError || !state.field) ? (
-        <p role="alert" className="rounded-md bg-red-50 p-3 text-sm text-red-900">
-          {state.error}
-        </p>
-      ) : null}
+      <FormError state={state} shown={shown} />
       {state.match ? <MatchStepNotice count={state.match.matches.length} /> : null}
 
       {protocols.length > 1 ? (
@@ -159,35 +149,21 @@ function SingleDebateForm({
       ) : (
         <>
           <div>
-            <label htmlFor="claim" className="block font-medium">
-              Claim
-            </label>
-            <textarea
-              id="claim"
+            <TextAreaField
+              state={state}
               name="claim"
+              id="claim"
+              label="Claim"
+              labelClassName="block font-medium"
+              hint=". Quote the statement as it was made."
+              hintClassName="mt-1 text-xs text-black/60"
+              counter={{ count: claimCount, over: claimLengthError, testId: "claim-count" }}
+              value={claim}
+              onValueChange={setClaim}
               required
               rows={3}
-              value={claim}
-              onChange={(e) => setClaim(e.target.value)}
-              aria-invalid={!!tooLong || state.field === "claim"}
-              aria-describedby="claim-help claim-error"
-              className={`mt-1 w-full rounded-md border bg-white p-2 ${tooLong ? "border-red-700" : "border-black/20"}`}
+              inputClassName="mt-1 w-full rounded-md border border-black/20 bg-white p-2"
             />
-            <p id="claim-help" className="mt-1 text-xs text-black/60">
-              <span
-                data-testid="claim-count"
-                aria-live="polite"
-                className={tooLong ? "font-medium text-red-800" : undefined}
-              >
-                {claimCount(claim)}
-              </span>
-              . Quote the statement as it was made.
-            </p>
-            {tooLong ? (
-              <p id="claim-error" role="alert" className="mt-1 text-sm text-red-800">
-                {tooLong}
-              </p>
-            ) : null}
             {examples.length ? (
               <div className="mt-2 flex flex-wrap gap-2 text-xs">
                 <span className="text-black/60">Try:</span>
@@ -203,26 +179,22 @@ function SingleDebateForm({
                 ))}
               </div>
             ) : null}
-            {/* The server's word on the claim holds for the text it saw; once the claim is edited the live check speaks. */}
-            {tooLong || normaliseClaim(claim) !== normaliseClaim(state.values?.claim ?? claim) ? null : (
-              <FieldError state={state} field="claim" />
-            )}
           </div>
 
-          <div>
-            <label htmlFor="claimDate" className="block font-medium">
-              Claim date{" "}
-              <span className="font-normal text-black/60">(optional: evidence published later is left out)</span>
-            </label>
-            <input
-              id="claimDate"
-              name="claimDate"
-              type="date"
-              defaultValue={v.claimDate}
-              className="mt-1 rounded-md border border-black/20 bg-white p-2"
-            />
-            <FieldError state={state} field="claimDate" />
-          </div>
+          <TextField
+            state={state}
+            name="claimDate"
+            id="claimDate"
+            type="date"
+            label={
+              <>
+                Claim date{" "}
+                <span className="font-normal text-black/60">(optional: evidence published later is left out)</span>
+              </>
+            }
+            labelClassName="block font-medium"
+            inputClassName="mt-1 rounded-md border border-black/20 bg-white p-2"
+          />
         </>
       )}
 
@@ -256,39 +228,29 @@ function SingleDebateForm({
           verdict.
         </p>
         <div className="mt-3 grid gap-4 sm:grid-cols-2">
-          <div>
-            <label htmlFor="budgetTokens" className="block text-sm">
-              Max tokens
-            </label>
-            <input
-              id="budgetTokens"
-              name="budgetTokens"
-              type="number"
-              min={1000}
-              step={1000}
-              defaultValue={v.budgetTokens}
-              placeholder="no limit"
-              aria-describedby="budget.budgetTokens-error"
-              className="mt-1 w-40 max-w-full rounded-md border border-black/20 bg-white p-2"
-            />
-            <FieldError state={state} field="budget.budgetTokens" />
-          </div>
-          <div>
-            <label htmlFor="maxCalls" className="block text-sm">
-              Max model calls
-            </label>
-            <input
-              id="maxCalls"
-              name="maxCalls"
-              type="number"
-              min={2}
-              defaultValue={v.maxCalls}
-              placeholder="no limit"
-              aria-describedby="budget.maxCalls-error"
-              className="mt-1 w-40 max-w-full rounded-md border border-black/20 bg-white p-2"
-            />
-            <FieldError state={state} field="budget.maxCalls" />
-          </div>
+          <NumberField
+            state={state}
+            name="budgetTokens"
+            id="budgetTokens"
+            errorField="budget.budgetTokens"
+            label="Max tokens"
+            labelClassName="block text-sm"
+            min={1000}
+            step={1000}
+            placeholder="no limit"
+            inputClassName={BUDGET_INPUT}
+          />
+          <NumberField
+            state={state}
+            name="maxCalls"
+            id="maxCalls"
+            errorField="budget.maxCalls"
+            label="Max model calls"
+            labelClassName="block text-sm"
+            min={2}
+            placeholder="no limit"
+            inputClassName={BUDGET_INPUT}
+          />
         </div>
       </details>
 
@@ -303,13 +265,13 @@ function SingleDebateForm({
           pending={pending}
         />
       ) : (
-        <button
-          type="submit"
-          disabled={pending}
+        <SubmitButton
+          pending={pending}
+          busy="Starting…"
           className="rounded-md bg-ink px-4 py-2 font-medium text-white hover:bg-black disabled:opacity-60"
         >
-          {pending ? "Starting…" : "Start debate"}
-        </button>
+          Start debate
+        </SubmitButton>
       )}
     </form>
   );

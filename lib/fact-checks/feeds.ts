@@ -8,7 +8,7 @@ import { explanationHtml, explanationText } from "./markdown";
  * Counterpoint imports with `factchecks import`.
  */
 
-type Publisher = { name: string; url?: string };
+export type Publisher = { name: string; url?: string };
 
 /**
  * When the public version last changed. The version is saved before it is published (by milliseconds

@@ -1,10 +1,9 @@
-import { signedInAs, useDatabase } from "../helpers/next-request";
-import { spawn, type ChildProcess } from "node:child_process";
-import net from "node:net";
+import { signedInAs } from "../helpers/next-request";
+import type { ChildProcess } from "node:child_process";
 import path from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { Validator } from "@seriousme/openapi-schema-validator";
-import { eq, inArray } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createLiveSession } from "@/db/queries/live";
 import { receiveLines } from "@/lib/live/service";
@@ -13,8 +12,6 @@ import * as s from "@/db/schema";
 import { createUser } from "@/db/queries/users";
 import { createSession } from "@/lib/auth/sessions";
 import { createApiToken } from "@/lib/auth/api-tokens";
-import { resetConfigForTests } from "@/lib/config";
-import { debateQueue, startInProcessWorker } from "@/lib/debate/queue";
 import { createTokenAction, revokeTokenAction } from "@/app/account/tokens/actions";
 import { callApi, readEvents, type ApiCall } from "../helpers/api";
 import { seedDebates } from "../helpers/seed-debates";
@@ -23,7 +20,8 @@ import { createComparison } from "@/lib/compare/start";
 import { correct, createFactCheck, publish, submitForReview } from "@/lib/fact-checks/workflow";
 import { createSubscription } from "@/lib/webhooks/subscriptions";
 import type { FactCheckContent } from "@/db/queries/fact-checks";
-import { backend, freshDatabase } from "./test-db";
+import { backend } from "./test-db";
+import { closeScriptedApp, openScriptedDatabase, startScriptedModel } from "../helpers/scripted-app";
 
 /*
  * The API as another system uses it: a token made on the tokens page starts a debate on a
@@ -61,38 +59,12 @@ const CLAIM = "Elena Marsh's charity auction raised $2.4 million for flood relie
 const EVIDENCE =
   "Elena Marsh hosted a charity auction in 2019 that raised $2.4 million.\n\nThe money from the 2019 auction went to the city's children's hospital.";
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = net.createServer().listen(0, "127.0.0.1", () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
 beforeAll(async () => {
-  const port = await freePort();
-  fake = spawn(process.execPath, [path.join(ROOT, "e2e/fake-openai.mjs")], {
-    env: { PATH: process.env.PATH ?? "", NODE_ENV: "test", FAKE_OPENAI_PORT: String(port), FAKE_OPENAI_DELAY_MS: "0" },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  await new Promise<void>((resolve, reject) => {
-    fake.stdout!.on("data", (b: Buffer) => b.toString().includes("fake OpenAI") && resolve());
-    fake.on("exit", (code) => reject(new Error(`the scripted model server exited (${code})`)));
-  });
-  vi.stubEnv("DEFAULT_MODEL", "openai-compatible:scripted");
-  vi.stubEnv("OPENAI_COMPATIBLE_SCRIPTED_BASE_URL", `http://127.0.0.1:${port}/v1`);
-  vi.stubEnv("OPENAI_COMPATIBLE_SCRIPTED_MODEL", "scripted-debater");
-  vi.stubEnv("ROLE_MODELS", "");
+  fake = await startScriptedModel();
   vi.stubEnv("DEBATE_RATE_LIMIT", "100/hour");
   // The webhook operations subscribe a loopback address (disabled: nothing is ever sent to it).
   vi.stubEnv("FETCH_ALLOW_HOSTS", "127.0.0.1");
-  if (backend === "postgres") vi.stubEnv("DATABASE_URL", process.env.TEST_DATABASE_URL!);
-  resetConfigForTests();
-  h = await freshDatabase();
-  useDatabase(h);
-  // On PostgreSQL the API queues the debate; this process's worker runs it, as the app's does.
-  if (backend === "postgres") startInProcessWorker(h, 2);
+  h = await openScriptedDatabase();
   const checker = await createUser(h.db, { email: "desk@x.org", passwordHash: null, roles: ["fact-checker"] });
   checkerSession = (await createSession(h.db, checker.id)).token;
   const a = await createUser(h.db, { email: "admin@x.org", passwordHash: null, roles: ["admin", "fact-checker"] });
@@ -202,22 +174,8 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   // Debates the conformance checks started run on; let them end before the database closes. The
-  // set-up comparison's debates wait in the queue for nobody: waiting on them cost the full 30 s.
-  for (let i = 0; i < 300; i++) {
-    const busy = (
-      await h.db
-        .select({ id: s.debates.id, status: s.debates.status })
-        .from(s.debates)
-        .where(inArray(s.debates.status, ["queued", "running"]))
-    ).filter((d) => !(d.status === "queued" && neverStarted.includes(d.id)));
-    if (!busy.length) break;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  if (backend === "postgres") await debateQueue(h).close();
-  fake?.kill();
-  vi.unstubAllEnvs();
-  resetConfigForTests();
-  await h?.close();
+  // set-up comparison's debates wait in the queue for nobody.
+  await closeScriptedApp(h, fake, neverStarted);
 });
 
 describe(`a script drives a debate through the API with a token (${backend})`, () => {

@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "@/db/client";
 import * as s from "@/db/schema";
 import { runCli } from "../helpers/cli";
+import { EARLIER, PARAPHRASE, seedEarlierCheck } from "../helpers/earlier-check";
 import { backend, freshCliEnv, MIGRATIONS } from "./test-db";
 
 /*
@@ -13,8 +14,6 @@ import { backend, freshCliEnv, MIGRATIONS } from "./test-db";
  * --json puts the matches on a line of their own; --no-match skips matching.
  */
 
-const EARLIER = "The Eiffel Tower in Paris is 330 metres tall, twice the height it had in 1889.";
-const PARAPHRASE = "Paris's Eiffel Tower stands 330 metres tall, double its height in 1889.";
 let env: Record<string, string>;
 let gold = "";
 let earlierId = "";
@@ -41,23 +40,7 @@ beforeAll(async () => {
   fs.writeFileSync(gold, "The tower was 312 metres tall when it opened in 1889.\n");
   const h = await database();
   try {
-    const [claim] = await h.db
-      .insert(s.claims)
-      .values({ text: EARLIER, claimDate: new Date("2024-05-20T00:00:00Z") })
-      .returning({ id: s.claims.id });
-    const [debate] = await h.db
-      .insert(s.debates)
-      .values({
-        claimId: claim!.id,
-        protocol: "radar",
-        status: "completed",
-        config: {},
-        models: {},
-        finishedAt: new Date("2024-05-21T10:00:00Z"),
-      })
-      .returning({ id: s.debates.id });
-    earlierId = debate!.id;
-    await h.db.insert(s.verdicts).values({ debateId: earlierId, label: "FALSE" });
+    earlierId = await seedEarlierCheck(h.db);
   } finally {
     await h.close();
   }

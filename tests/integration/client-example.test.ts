@@ -1,21 +1,16 @@
-import { useDatabase } from "../helpers/next-request";
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
-import net from "node:net";
 import path from "node:path";
-import { inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { DbHandle } from "@/db/client";
-import * as s from "@/db/schema";
 import { createUser } from "@/db/queries/users";
 import { createApiToken } from "@/lib/auth/api-tokens";
-import { resetConfigForTests } from "@/lib/config";
-import { debateQueue, startInProcessWorker } from "@/lib/debate/queue";
 import { PRODUCT_LABELS } from "@/lib/debate/methods";
 import { checkClaim } from "@/client/example";
 import { createCounterpointClient } from "@/client/counterpoint-api";
 import { serveApiOnLoopback } from "../helpers/api-server";
-import { backend, freshDatabase } from "./test-db";
+import { backend } from "./test-db";
+import { closeScriptedApp, openScriptedDatabase, startScriptedModel } from "../helpers/scripted-app";
 
 /*
  * The example of docs/api-and-webhooks.md, run as an integrator would: client/example.ts (the file
@@ -32,35 +27,9 @@ let token = "";
 /** A newsroom system that also stops and resumes what it started. */
 let control = "";
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = net.createServer().listen(0, "127.0.0.1", () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
 beforeAll(async () => {
-  const port = await freePort();
-  fake = spawn(process.execPath, [path.join(ROOT, "e2e/fake-openai.mjs")], {
-    env: { PATH: process.env.PATH ?? "", NODE_ENV: "test", FAKE_OPENAI_PORT: String(port), FAKE_OPENAI_DELAY_MS: "2" },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  await new Promise<void>((resolve, reject) => {
-    fake.stdout!.on("data", (b: Buffer) => b.toString().includes("fake OpenAI") && resolve());
-    fake.on("exit", (code) => reject(new Error(`the scripted model server exited (${code})`)));
-  });
-  vi.stubEnv("DEFAULT_MODEL", "openai-compatible:scripted");
-  vi.stubEnv("OPENAI_COMPATIBLE_SCRIPTED_BASE_URL", `http://127.0.0.1:${port}/v1`);
-  vi.stubEnv("OPENAI_COMPATIBLE_SCRIPTED_MODEL", "scripted-debater");
-  vi.stubEnv("ROLE_MODELS", "");
-  if (backend === "postgres") vi.stubEnv("DATABASE_URL", process.env.TEST_DATABASE_URL!);
-  resetConfigForTests();
-  h = await freshDatabase();
-  useDatabase(h);
-  // On PostgreSQL the API queues the debate; this process's worker runs it, as the app's does.
-  if (backend === "postgres") startInProcessWorker(h, 2);
+  fake = await startScriptedModel({ delayMs: 2 });
+  h = await openScriptedDatabase();
   const u = await createUser(h.db, { email: "cms@x.org", passwordHash: null, roles: ["fact-checker"] });
   token = (
     await createApiToken(
@@ -91,20 +60,8 @@ async function waitFor(id: string, done: (status: string) => boolean) {
 }
 
 afterAll(async () => {
-  for (let i = 0; i < 300 && h; i++) {
-    const busy = await h.db
-      .select({ id: s.debates.id })
-      .from(s.debates)
-      .where(inArray(s.debates.status, ["queued", "running"]));
-    if (!busy.length) break;
-    await new Promise((r) => setTimeout(r, 100));
-  }
   await api?.close();
-  if (backend === "postgres" && h) await debateQueue(h).close();
-  fake?.kill();
-  vi.unstubAllEnvs();
-  resetConfigForTests();
-  await h?.close();
+  await closeScriptedApp(h, fake);
 });
 
 describe(`the typed client's example (${backend})`, () => {

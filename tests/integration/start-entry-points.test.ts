@@ -17,6 +17,7 @@ import { buildProgram } from "@/lib/cli/program";
 import { claimLengthError } from "@/lib/debate/claim-length";
 import { ingestRecords } from "@/lib/corpus/ingest";
 import { callApi } from "../helpers/api";
+import { EARLIER, PARAPHRASE, seedEarlierCheck } from "../helpers/earlier-check";
 import { backend, freshDatabase } from "./test-db";
 
 /*
@@ -43,8 +44,6 @@ let h: DbHandle;
 let apiToken = "";
 let goldFile = "";
 let session = "";
-const EARLIER = "The Eiffel Tower in Paris is 330 metres tall, twice the height it had in 1889.";
-const PARAPHRASE = "Paris's Eiffel Tower stands 330 metres tall, double its height in 1889.";
 const FRESH = "The city council of Leeds spent 12 million pounds on cycle lanes last spring.";
 const GOLD = "The tower was 312 metres tall when it opened in 1889.\n\nAn antenna added in 2022 made it 330 metres.";
 const LONG = `The council said that ${"the budget grew again and again, ".repeat(70)}every year.`;
@@ -117,22 +116,7 @@ beforeAll(async () => {
       { name: "t", scopes: permissionsOf(["fact-checker"]) },
     )
   ).token;
-  const [claim] = await h.db
-    .insert(s.claims)
-    .values({ text: EARLIER, claimDate: new Date("2024-05-20T00:00:00Z") })
-    .returning({ id: s.claims.id });
-  const [debate] = await h.db
-    .insert(s.debates)
-    .values({
-      claimId: claim!.id,
-      protocol: "radar",
-      status: "completed",
-      config: {},
-      models: {},
-      finishedAt: new Date("2024-05-21T10:00:00Z"),
-    })
-    .returning({ id: s.debates.id });
-  await h.db.insert(s.verdicts).values({ debateId: debate!.id, label: "FALSE" });
+  await seedEarlierCheck(h.db);
 });
 afterAll(async () => {
   vi.unstubAllEnvs();

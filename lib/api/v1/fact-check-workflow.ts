@@ -5,13 +5,13 @@ import { getFactCheckBySlug, listForEditors, listVersions, type FactCheckRow } f
 import { FACT_CHECK_STATES } from "@/db/schema";
 import { getSetting } from "@/db/queries/settings";
 import { SEGMENT_SHAPES } from "@/lib/auth/route-policy";
-import { demand } from "@/lib/auth/policy";
+import { demand, type Principal } from "@/lib/auth/policy";
 import { PRODUCT_LABELS } from "@/lib/debate/methods";
 import { hasPendingCorrection } from "@/lib/fact-checks/approval";
 import { approveFactCheck, saveFactCheck, startFactCheck } from "@/lib/fact-checks/edit";
 import type { ContentValues } from "@/lib/fact-checks/input";
 import { FactCheckError, publish, submitForReview } from "@/lib/fact-checks/workflow";
-import { ApiError, apiErrorSchema, endpoint } from "../endpoint";
+import { ApiError, apiErrorSchema, endpoint, type EndpointResponse } from "../endpoint";
 import { absolute } from "./absolute";
 import { strictObject } from "./common";
 import { cursorParam, limitParam, nextSchema, pageOf } from "./cursor";
@@ -390,121 +390,107 @@ export const readEditorFactCheck = endpoint({
   },
 });
 
-export const saveFactCheckVersion = endpoint({
+/**
+ * One move on one fact-check (save, review, approve, publish, correct): the same address shape,
+ * body with the version read, refusals and answer (the editor's view after the move); only the
+ * service call and the words differ.
+ */
+function moveEndpoint<B extends z.ZodType<{ version: number }>>(def: {
+  id: string;
+  /** The part of the address after `/api/v1/fact-checks/{slug}/`. */
+  move: string;
+  summary: string;
+  description?: string;
+  body: B;
+  responses: Record<number, EndpointResponse>;
+  run: (db: Database, principal: Principal | null, id: string, body: z.output<B>) => Promise<unknown>;
+}) {
+  return endpoint({
+    id: def.id,
+    method: "POST",
+    path: `/api/v1/fact-checks/{slug}/${def.move}`,
+    tag: TAG,
+    summary: def.summary,
+    description: [def.description, "Needs the scope `fact-check:write`."].filter(Boolean).join(" "),
+    params: slugParam,
+    body: def.body,
+    idempotent: true,
+    responses: { ...viewResponse, ...def.responses },
+    async handle({ db, principal, params, body, request }) {
+      const fc = await bySlug(db, params.slug);
+      await moving(() => def.run(db, principal, fc.id, body as z.output<B>));
+      return { status: 200, json: await editorView(db, request, fc.slug) };
+    },
+  });
+}
+
+const refused = (description: string) => ({ description, schema: apiErrorSchema });
+
+export const saveFactCheckVersion = moveEndpoint({
   id: "saveFactCheckVersion",
-  method: "POST",
-  path: "/api/v1/fact-checks/{slug}/versions",
-  tag: TAG,
+  move: "versions",
   summary: "Save a new version of a draft (or of one in review)",
   description:
-    "The whole text, as the editor's form sends it; the state stays. A published fact-check changes only by a correction (POST /corrections). Needs the scope `fact-check:write`.",
-  params: slugParam,
+    "The whole text, as the editor's form sends it; the state stays. A published fact-check changes only by a correction (POST /corrections).",
   body: saveBody,
-  idempotent: true,
-  responses: { ...viewResponse, 409: { description: MOVE_REFUSALS, schema: apiErrorSchema } },
-  async handle({ db, principal, params, body, request }) {
-    const fc = await bySlug(db, params.slug);
-    await moving(() => saveFactCheck(db, principal, fc.id, body.version, valuesOf(body), "edit"));
-    return { status: 200, json: await editorView(db, request, fc.slug) };
-  },
+  responses: { 409: refused(MOVE_REFUSALS) },
+  run: (db, principal, id, body) => saveFactCheck(db, principal, id, body.version, valuesOf(body), "edit"),
 });
 
-export const requestFactCheckReview = endpoint({
+export const requestFactCheckReview = moveEndpoint({
   id: "requestFactCheckReview",
-  method: "POST",
-  path: "/api/v1/fact-checks/{slug}/review",
-  tag: TAG,
+  move: "review",
   summary: "Send a draft for review by another editor",
-  description: "Needs the scope `fact-check:write`.",
-  params: slugParam,
   body: moveBody,
-  idempotent: true,
-  responses: { ...viewResponse, 409: { description: MOVE_REFUSALS, schema: apiErrorSchema } },
-  async handle({ db, principal, params, body, request }) {
-    const fc = await bySlug(db, params.slug);
-    await moving(() => submitForReview(db, principal, fc.id, body.version));
-    return { status: 200, json: await editorView(db, request, fc.slug) };
-  },
+  responses: { 409: refused(MOVE_REFUSALS) },
+  run: (db, principal, id, body) => submitForReview(db, principal, id, body.version),
 });
 
-export const approveFactCheckEndpoint = endpoint({
+export const approveFactCheckEndpoint = moveEndpoint({
   id: "approveFactCheck",
-  method: "POST",
-  path: "/api/v1/fact-checks/{slug}/approve",
-  tag: TAG,
+  move: "approve",
   summary: "Approve what waits for approval, which publishes it",
   description:
-    "Approves a fact-check in review, or a correction waiting for a second editor; readers see it at once. Someone who wrote any of the text since the last publication cannot approve it (403). Needs the scope `fact-check:write`.",
-  params: slugParam,
+    "Approves a fact-check in review, or a correction waiting for a second editor; readers see it at once. Someone who wrote any of the text since the last publication cannot approve it (403).",
   body: moveBody,
-  idempotent: true,
   responses: {
-    ...viewResponse,
-    403: {
-      description: "You wrote part of this text: another editor must approve it (or the token lacks the scope).",
-      schema: apiErrorSchema,
-    },
-    409: { description: `Nothing waits for approval. ${MOVE_REFUSALS}`, schema: apiErrorSchema },
+    403: refused("You wrote part of this text: another editor must approve it (or the token lacks the scope)."),
+    409: refused(`Nothing waits for approval. ${MOVE_REFUSALS}`),
   },
-  async handle({ db, principal, params, body, request }) {
-    const fc = await bySlug(db, params.slug);
-    await moving(() => approveFactCheck(db, principal, fc.id, body.version));
-    return { status: 200, json: await editorView(db, request, fc.slug) };
-  },
+  run: (db, principal, id, body) => approveFactCheck(db, principal, id, body.version),
 });
 
-export const publishFactCheckEndpoint = endpoint({
+export const publishFactCheckEndpoint = moveEndpoint({
   id: "publishFactCheck",
-  method: "POST",
-  path: "/api/v1/fact-checks/{slug}/publish",
-  tag: TAG,
+  move: "publish",
   summary: "Publish a draft (or approve one in review), as the editor's Publish button",
   description:
-    "Where the newsroom asks for a second approval, a draft is refused (403): send it for review, and another editor approves it. Needs the scope `fact-check:write`.",
-  params: slugParam,
+    "Where the newsroom asks for a second approval, a draft is refused (403): send it for review, and another editor approves it.",
   body: moveBody,
-  idempotent: true,
   responses: {
-    ...viewResponse,
-    403: {
-      description: "The newsroom asks for a second approval, or you wrote the text waiting for it.",
-      schema: apiErrorSchema,
-    },
-    409: { description: `Already published. ${MOVE_REFUSALS}`, schema: apiErrorSchema },
+    403: refused("The newsroom asks for a second approval, or you wrote the text waiting for it."),
+    409: refused(`Already published. ${MOVE_REFUSALS}`),
   },
-  async handle({ db, principal, params, body, request }) {
-    const fc = await bySlug(db, params.slug);
-    await moving(() => publish(db, principal, fc.id, body.version));
-    return { status: 200, json: await editorView(db, request, fc.slug) };
-  },
+  run: (db, principal, id, body) => publish(db, principal, id, body.version),
 });
 
-export const correctFactCheckEndpoint = endpoint({
+export const correctFactCheckEndpoint = moveEndpoint({
   id: "correctFactCheck",
-  method: "POST",
-  path: "/api/v1/fact-checks/{slug}/corrections",
-  tag: TAG,
+  move: "corrections",
   summary: "Correct a published fact-check",
   description:
-    "The corrected text and a note readers see. Public at once, or, where the newsroom asks for a second approval, waiting (`pendingCorrection`) until another editor approves it (POST /approve). Needs the scope `fact-check:write`.",
-  params: slugParam,
+    "The corrected text and a note readers see. Public at once, or, where the newsroom asks for a second approval, waiting (`pendingCorrection`) until another editor approves it (POST /approve).",
   body: correctBody,
-  idempotent: true,
-  responses: { ...viewResponse, 409: { description: `Not published yet. ${MOVE_REFUSALS}`, schema: apiErrorSchema } },
-  async handle({ db, principal, params, body, request }) {
-    const fc = await bySlug(db, params.slug);
-    await moving(() =>
-      saveFactCheck(
-        db,
-        principal,
-        fc.id,
-        body.version,
-        { ...valuesOf(body), correctionNote: body.correctionNote },
-        "correction",
-      ),
-    );
-    return { status: 200, json: await editorView(db, request, fc.slug) };
-  },
+  responses: { 409: refused(`Not published yet. ${MOVE_REFUSALS}`) },
+  run: (db, principal, id, body) =>
+    saveFactCheck(
+      db,
+      principal,
+      id,
+      body.version,
+      { ...valuesOf(body), correctionNote: body.correctionNote },
+      "correction",
+    ),
 });
 
 /** In the order the document lists them. */
