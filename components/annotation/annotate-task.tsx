@@ -415,12 +415,12 @@ export function AnnotateTask({
           {/* Its own box: the evidence panel is sticky, and nothing else may sit under it. */}
           <div className="min-w-0 lg:col-start-1 lg:row-start-2 xl:col-start-2 xl:row-start-1">
             <EvidencePanel
-            evidence={view.evidence}
-            selected={selected}
-            onSelect={setSelected}
-            citedBy={citedBy}
-            marks={evidenceMarks(interventionsIn(view))}
-          />
+              evidence={view.evidence}
+              selected={selected}
+              onSelect={setSelected}
+              citedBy={citedBy}
+              marks={evidenceMarks(interventionsIn(view))}
+            />
           </div>
 
           <form
