@@ -37,4 +37,18 @@ describe("ZoFia's entity panel", () => {
     expect(model).toContain(">0.93<");
     expect(model).not.toMatch(/>guess</);
   });
+
+  it("lists a name tagged as two kinds once, under the kind the recogniser was surest of", () => {
+    const ner = step(false, 0.6);
+    ner.units = [
+      { text: "Marsh", type: "PER", confidence: 0.6, sentence: 0, kept: true },
+      { text: "Marsh", type: "LOC", confidence: 0.9, sentence: 1, kept: false },
+      { text: "Harbour Board", type: "ORG", confidence: 0.8, sentence: 1, kept: true },
+    ];
+    const html = render(ner);
+    expect(html.match(/Marsh <span/g)?.length).toBe(1);
+    expect(html).toContain(">0.90<");
+    expect(html).not.toContain(">0.60<");
+    expect(html).toContain("Harbour Board");
+  });
 });

@@ -21,16 +21,22 @@ function Step({ n, title, children, testId }: { n: number; title: string; childr
 const TYPE_NAMES: Record<string, string> = { PER: "person", ORG: "organisation", LOC: "place", MISC: "other name" };
 
 /** One chip per name and type: repeated mentions are counted, not listed again (kept if any mention was). */
-function mentions(units: NerStep["units"]) {
+/**
+ * One row per name: a recogniser that tags the same name as two kinds (a person here, an
+ * organisation there) still lists it once, under the kind it was most sure of.
+ */
+export function mentions(units: NerStep["units"]) {
   const by = new Map<string, { text: string; type: string; confidence: number | null; kept: boolean; count: number }>();
   for (const u of units) {
-    const key = `${u.text}|${u.type}`;
-    const m = by.get(key);
-    if (!m) by.set(key, { text: u.text, type: u.type, confidence: u.confidence, kept: u.kept, count: 1 });
+    const m = by.get(u.text);
+    if (!m) by.set(u.text, { text: u.text, type: u.type, confidence: u.confidence, kept: u.kept, count: 1 });
     else {
       m.count++;
       m.kept ||= u.kept;
-      if ((u.confidence ?? -1) > (m.confidence ?? -1)) m.confidence = u.confidence;
+      if ((u.confidence ?? -1) > (m.confidence ?? -1)) {
+        m.confidence = u.confidence;
+        m.type = u.type;
+      }
     }
   }
   return [...by.values()];
