@@ -97,17 +97,20 @@ const maxSeq = async (id: string) =>
         .where(and(eq(s.turns.debateId, id), eq(s.turns.status, "completed")))
     ).map((t) => t.seq),
   );
-/** The first model turn after `seq` (a step that made a model call; searches, lookups and records take none). */
-const firstModelTurnAfter = async (id: string, seq: number) =>
+/**
+ * The first model turn after `seq` (a step that made a model call; searches, lookups and records
+ * take none) of a kind the method says takes interventions (any kind when it names none).
+ */
+const firstModelTurnAfter = async (id: string, seq: number, takenBy?: readonly string[]) =>
   Math.min(
     ...(
       await h.db
-        .selectDistinct({ seq: s.turns.seq })
+        .selectDistinct({ seq: s.turns.seq, kind: s.turns.kind })
         .from(s.turns)
         .innerJoin(s.llmCalls, eq(s.llmCalls.turnId, s.turns.id))
         .where(eq(s.turns.debateId, id))
     )
-      .filter((t) => t.seq > seq)
+      .filter((t) => t.seq > seq && (!takenBy || takenBy.includes(t.kind)))
       .map((t) => t.seq),
   );
 
@@ -164,7 +167,7 @@ describe.each(PROTOCOL_NAMES)("%s: interventions", (name) => {
     expect(await runDebate(h.db, id, run.opts)).toEqual({ status: "completed" });
 
     const stored = await rows(id);
-    const entered = await firstModelTurnAfter(id, cutAt);
+    const entered = await firstModelTurnAfter(id, cutAt, accepts!.takenBy);
     expect(stored.map((r) => r.kind)).toEqual(sent);
     // All entered before the first turn opened after they were sent.
     for (const r of stored) {
