@@ -4,14 +4,14 @@ import {
   moveInterventionTo,
   type InterventionRow,
 } from "@/db/queries/interventions";
-import { renderPrompt } from "@/lib/prompts";
-import { joinPrompt, trustedText, type PromptText } from "@/lib/prompts/text";
+import { joinPrompt, type PromptText } from "@/lib/prompts/text";
 import { publish, subscribe } from "../events";
 import { findMethod } from "../methods";
 import { runStore } from "../run-store";
 import type { DebateEvidence, TurnSpec } from "../types";
 import { checkNotStopped, checkStillHeld, type RunScope } from "../steps/scope";
 import type { AddedPassage } from "./service";
+import { interventionPromptParts } from "./prompt-parts";
 import { interventionView } from "./view";
 
 /*
@@ -129,39 +129,11 @@ async function applyNow<T extends TurnSpec>(scope: RunScope, spec: T, seq: numbe
   const struck = rows.filter((r) => r.kind === "strike" && r.status === "applied" && (r.beforeSeq ?? Infinity) <= seq);
   for (const r of struck) scope.struck.set(payload(r).evidenceRank!, payload(r).reason ?? "");
 
-  const parts: PromptText[] = [];
-  const questions = mine.filter((r) => r.kind === "ask");
-  if (questions.length)
-    parts.push(
-      renderPrompt("engine/intervention-question", {
-        questions: joinPrompt(
-          questions.map((q) => scope.fence.wrap("argument", payload(q).question ?? "")),
-          "\n",
-        ),
-      }),
-    );
-  const passages = [...added.values()];
-  if (passages.length)
-    parts.push(
-      renderPrompt("engine/intervention-evidence", {
-        passages: scope.fence.wrap(
-          "evidence",
-          passages
-            .map((e) => `[E${e.rank}] (${e.title ?? "added by a person"}) ${e.text.replace(/\s+/g, " ").trim()}`)
-            .join("\n"),
-        ),
-      }),
-    );
-  if (struck.length)
-    parts.push(
-      renderPrompt("engine/intervention-struck", {
-        ranks: trustedRanks(struck.map((r) => payload(r).evidenceRank!)),
-        reasons: scope.fence.wrap(
-          "argument",
-          struck.map((r) => `E${payload(r).evidenceRank}: ${payload(r).reason ?? ""}`).join("\n"),
-        ),
-      }),
-    );
+  const parts = interventionPromptParts(scope.fence, {
+    questions: mine.filter((r) => r.kind === "ask").map((q) => payload(q).question ?? ""),
+    passages: [...added.values()],
+    struck: struck.map((r) => ({ rank: payload(r).evidenceRank!, reason: payload(r).reason ?? "" })),
+  });
   if (!parts.length && !scope.struck.size) return spec;
   const strip = (t: PromptText) => withoutStruck(scope, t);
   return {
@@ -176,14 +148,6 @@ async function applyNow<T extends TurnSpec>(scope: RunScope, spec: T, seq: numbe
         }
       : {}),
   } as T;
-}
-
-/** "E3, E7": numbers only, so the line is program-written. */
-function trustedRanks(ranks: number[]): PromptText {
-  return joinPrompt(
-    ranks.map((r) => trustedText`E${r}`),
-    ", ",
-  );
 }
 
 /** The forms a struck passage's text takes in a prompt: as given, whitespace folded (evidence blocks), each as fenced. */
