@@ -2771,6 +2771,14 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        LiveArchive: {
+            session: {
+                [key: string]: unknown;
+            };
+            transcript: {
+                [key: string]: unknown;
+            }[];
+        };
         OpenApiDocument: {
             openapi: string;
             info: {
@@ -7798,7 +7806,10 @@ export interface operations {
             query?: {
                 format?: "json" | "csv";
             };
-            header?: never;
+            header?: {
+                /** @description An ETag from an earlier answer: 304 with no body while the resource has not changed. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description The id Counterpoint gave it. */
                 id: string;
@@ -7807,18 +7818,32 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The archive as a download (`application/json` or `text/csv`). */
+            /** @description The archive as a download: JSON by default, CSV with `format=csv`. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "application/json": components["schemas"]["LiveArchive"];
+                    "text/csv": string;
                 };
+            };
+            /** @description Not modified: the If-None-Match sent names the current ETag. No body. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The request is invalid; `message` says what to change and `field` where. */
             400: {

@@ -85,6 +85,8 @@ export type EndpointResponse = {
    */
   schema?: z.ZodType;
   contentType?: string;
+  /** Other types the same answer may come as (a query chooses), each a text body: `{"text/csv": ...}`. */
+  alsoAs?: readonly string[];
 };
 
 type Shape = z.ZodObject<z.ZodRawShape>;

@@ -108,9 +108,12 @@ export function openApiDocument(endpoints: readonly Endpoint[], version: string)
         ...(status === "204"
           ? {}
           : {
-              content: r.schema
-                ? { [r.contentType ?? "application/json"]: { schema: r.schema } }
-                : { [r.contentType ?? "text/plain"]: { schema: { type: "string" } } },
+              content: {
+                ...(r.schema
+                  ? { [r.contentType ?? "application/json"]: { schema: r.schema } }
+                  : { [r.contentType ?? "text/plain"]: { schema: { type: "string" } } }),
+                ...Object.fromEntries((r.alsoAs ?? []).map((t) => [t, { schema: { type: "string" } }])),
+              },
             }),
       };
     if (jsonRead)

@@ -54,6 +54,8 @@ let spareTokenId = "";
 let webhookId = "";
 let ingestJobId = "";
 let liveSessionId = "";
+/** A session the walk closes (the other keeps taking lines). */
+let closingSessionId = "";
 let liveCardId = "";
 const CLAIM = "Elena Marsh's charity auction raised $2.4 million for flood relief in 2019.";
 const EVIDENCE =
@@ -159,6 +161,8 @@ beforeAll(async () => {
   ).jobId;
   // A live session with one card (threshold 0: every sentence becomes one) for the live desk's operations.
   liveSessionId = (await createLiveSession(h.db, { title: "Conformance", method: "radar", threshold: 0 })).id;
+  closingSessionId = (await createLiveSession(h.db, { title: "Conformance: to close", method: "radar", threshold: 0 }))
+    .id;
   liveCardId = (
     await receiveLines({ db: h.db }, liveSessionId, [
       { lineId: "l1", speaker: "MARSH", text: "We raised 2.4 million dollars in 2024.", atMs: 0 },
@@ -414,6 +418,9 @@ function goodRequest(operationId: string): Omit<ApiCall, "method" | "path"> {
     readLiveSession: { params: { id: liveSessionId } },
     liveSessionEvents: { params: { id: liveSessionId } },
     actOnLiveCard: { params: { id: liveSessionId, card: liveCardId }, body: { action: "dismiss" } },
+    closeLiveSession: { params: { id: closingSessionId } },
+    liveSessionArchive: { params: { id: liveSessionId }, query: { format: "json" } },
+    readLiveFeed: { params: { id: liveSessionId } },
   };
   const r = examples[operationId];
   if (!r) throw new Error(`Add a good request for the operation "${operationId}" to this test.`);
@@ -453,7 +460,8 @@ describe(`the OpenAPI document (${backend})`, () => {
               ...good,
               token: admin,
               body: good.body ? { claim: 7 } : undefined,
-              query: good.query ? { limit: "lots" } : undefined,
+              // A count that is not one, and a format that is not one of those offered.
+              query: good.query ? { limit: "lots", ...("format" in good.query ? { format: "lots" } : {}) } : undefined,
             },
           ]);
         if (documented.includes("404"))

@@ -278,8 +278,14 @@ export const liveArchive = endpoint({
   }),
   responses: {
     200: {
-      description: "The archive as a download (`application/json` or `text/csv`).",
-      contentType: "application/json",
+      description: "The archive as a download: JSON by default, CSV with `format=csv`.",
+      schema: z
+        .object({
+          session: z.record(z.string(), z.unknown()),
+          transcript: z.array(z.record(z.string(), z.unknown())),
+        })
+        .meta({ id: "LiveArchive" }),
+      alsoAs: ["text/csv"],
     },
   },
   async handle({ db, params, query }) {
