@@ -1,8 +1,9 @@
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DbHandle } from "@/db/client";
+import { openDatabase, type DbHandle } from "@/db/client";
 import { applyMigrations } from "@/db/migrate";
 import { loadDebate } from "@/db/queries/debates";
 import { scriptedModel } from "@/lib/bench/scripted-model";
@@ -12,43 +13,41 @@ import { runDebate } from "@/lib/debate/runner";
 import { debateView } from "@/lib/debate/view";
 import { readNotes } from "@/lib/debate/view-notes";
 import { promptsHash } from "@/lib/prompts";
-import { freshDatabase, MIGRATIONS } from "./test-db";
+import { freshCliEnv, MIGRATIONS, testDatabaseConfig } from "./test-db";
 
 /**
  * A debate stored before method notes (RADAR's checkpoint in its own `checkpoints` table, the run
  * interrupted) still displays and resumes once the migrations that move that table into
- * `debate_notes` have run. The database is taken back to the version before them (their rows
- * forgotten by the migrator, `debate_notes` dropped, `checkpoints` made again with the statements of
- * the migration that first made it), the old rows are written as that version wrote them, then the
- * migrations run.
+ * `debate_notes` have run. The database is made as that version made it (the migrations before
+ * them only), the old rows are written as that version wrote them, then every migration runs. (Taking
+ * a migrated database back instead stops working once later migrations exist: the migrator only
+ * applies what is newer than the newest one it has recorded.)
  */
 const NOTES_MIGRATIONS = ["0013_method_notes", "0014_drop_checkpoints"];
 
-/** The statements of 0000_init.sql that made the old `checkpoints` table and its foreign key. */
-function oldCheckpointsDdl(): string[] {
-  const init = fs.readFileSync(path.join(MIGRATIONS, "0000_init.sql"), "utf8").split("--> statement-breakpoint");
-  return init.map((x) => x.trim()).filter((x) => /^(CREATE TABLE|ALTER TABLE) "checkpoints"/.test(x));
-}
-
-async function backToBeforeNotes(h: DbHandle) {
-  const journal = JSON.parse(fs.readFileSync(path.join(MIGRATIONS, "meta/_journal.json"), "utf8")) as {
-    entries: Array<{ tag: string; when: number }>;
-  };
-  const when = journal.entries.filter((e) => NOTES_MIGRATIONS.includes(e.tag)).map((e) => e.when);
-  expect(when).toHaveLength(NOTES_MIGRATIONS.length);
-  await h.db.execute(
-    sql`delete from drizzle.__drizzle_migrations where created_at = any(${sql.param(when)}::bigint[])`,
-  );
-  await h.db.execute(sql`drop table debate_notes`);
-  const ddl = oldCheckpointsDdl();
-  expect(ddl).toHaveLength(2);
-  for (const statement of ddl) await h.db.execute(sql.raw(statement));
+/** A copy of the migrations folder whose journal ends before the notes migrations. */
+function migrationsBeforeNotes(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cp-before-notes-"));
+  fs.cpSync(MIGRATIONS, dir, { recursive: true });
+  const file = path.join(dir, "meta/_journal.json");
+  const journal = JSON.parse(fs.readFileSync(file, "utf8")) as { entries: Array<{ tag: string }> };
+  const first = journal.entries.findIndex((e) => e.tag === NOTES_MIGRATIONS[0]);
+  expect(first).toBeGreaterThan(0);
+  expect(journal.entries[first + 1]?.tag).toBe(NOTES_MIGRATIONS[1]);
+  journal.entries = journal.entries.slice(0, first);
+  fs.writeFileSync(file, JSON.stringify(journal));
+  return dir;
 }
 
 let h: DbHandle;
 beforeAll(async () => {
-  h = await freshDatabase();
-  await backToBeforeNotes(h);
+  // An empty database (PostgreSQL's test database wiped; PGlite a new directory), then the old version's migrations.
+  await freshCliEnv();
+  h = await openDatabase(testDatabaseConfig(), { migrationsDir: migrationsBeforeNotes() });
+  const old = await h.db.execute<{ present: boolean }>(
+    sql`select to_regclass('public.checkpoints') is not null as present`,
+  );
+  expect(old.rows[0]!.present).toBe(true);
 });
 afterAll(async () => {
   await h?.close();
