@@ -78,11 +78,24 @@ export async function moveInterventionTo(
 }
 
 /** The method refused it (a court's admissibility): kept on the record with why. */
-export async function markInterventionRefused(db: Database, id: string, beforeSeq: number | null, refusal: string) {
-  await db
+export async function markInterventionRefused(
+  db: Database,
+  id: string,
+  at: { beforeSeq: number | null; beforeStep?: string | null },
+  refusal: string,
+): Promise<boolean> {
+  const rows = await db
     .update(s.debateInterventions)
-    .set({ status: "refused", refusal, beforeSeq, appliedAt: new Date() })
-    .where(and(eq(s.debateInterventions.id, id), eq(s.debateInterventions.status, "waiting")));
+    .set({
+      status: "refused",
+      refusal,
+      beforeSeq: at.beforeSeq,
+      beforeStep: at.beforeStep ?? null,
+      appliedAt: new Date(),
+    })
+    .where(and(eq(s.debateInterventions.id, id), eq(s.debateInterventions.status, "waiting")))
+    .returning({ id: s.debateInterventions.id });
+  return rows.length > 0;
 }
 
 /** Whether the debate's final verdict is written (no intervention after it). */

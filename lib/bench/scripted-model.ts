@@ -424,7 +424,8 @@ function zofiaAnswer(
 }
 
 /** The bench passages' titles and texts the scripted arbiter recognises (lib/bench/protocols.ts corpusRecords). */
-const PROCLAIM_ADMIT = /Fact check|auctioned his Olympic gold medal/;
+// "budget document": the passage a person moves in tests/integration/interventions.test.ts, which the court admits.
+const PROCLAIM_ADMIT = /Fact check|auctioned his Olympic gold medal|budget document/;
 const PROCLAIM_DISCARD = /Background passage/;
 /** P-RAG's needs and queries in the order asked: each a different angle, so some results are new to the pool and some are not. */
 const PROCLAIM_QUERIES = [

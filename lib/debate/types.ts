@@ -216,6 +216,19 @@ export type DebateContext<C> = {
   evidenceFor(role?: string): readonly DebateEvidence[];
   /** Adds passages to the pool (ranks continue); idempotent per `addedSeq`, so a resumed debate gets the stored rows back. */
   addEvidence(spec: AddEvidenceSpec): Promise<DebateEvidence[]>;
+  /**
+   * Evidence people added, as motions this method hears itself (its definition's
+   * `interventions.motions`): those not yet heard, and those ruled at `point` by an earlier run of
+   * this debate (so a resumed run hears the same ones there again). `point` names the hearing
+   * step, stable across runs ("round 1 motions").
+   */
+  motions(point: string): Promise<Motion[]>;
+  /**
+   * The ruling on a motion heard at `point` in turn `seq`: admitted, the passage joins the pool
+   * (origin `person`, the stored row on a resumed run) and is returned; refused, the intervention is
+   * recorded as refused with `reason` (one line) and null is returned. Never ruled twice.
+   */
+  ruleOnMotion(motion: Motion, ruling: MotionRuling): Promise<DebateEvidence | null>;
   /** Spending so far against `budgetTokens` / `maxCalls`. */
   budget(): BudgetState;
   /** A method note (its protocol's `notes[name]`): checked, stored by the runner, sent to watchers; the same key again replaces it. */
@@ -223,6 +236,22 @@ export type DebateContext<C> = {
   /** Tokens used by the debate so far (prompt + completion), for a method's notes. */
   tokensSoFar(): number;
 };
+
+/** A passage a person added, as a motion (untrusted text: fence it before a prompt quotes it). */
+export type Motion = {
+  id: string;
+  title: string;
+  text: string;
+  url?: string;
+  publishedAt?: string;
+  passageId?: number;
+  /** The person's display name. */
+  by: string;
+};
+export type MotionRuling = { point: string; seq: number } & (
+  | { admitted: true; metadata?: Record<string, unknown> }
+  | { admitted: false; reason: string }
+);
 
 /** A protocol's own labels (stored as the protocol says them) and how each reads on the product's scale. */
 export type LabelScheme = { labels: readonly string[]; toProduct: Record<string, ProductLabel> };

@@ -81,6 +81,8 @@ function fakeContext(
     addEvidence: async () => {
       throw new Error("RADAR adds no evidence");
     },
+    motions: async () => [],
+    ruleOnMotion: async () => null,
     budget: () => ({ tokens: 0, calls: 0, budgetTokens: null, maxCalls: null, exhausted: null }),
     tool: async () => {
       throw new Error("RADAR calls no tools");

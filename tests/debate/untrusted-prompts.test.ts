@@ -223,6 +223,11 @@ function scriptedContext<C>(
     parallel: (branches) => Promise.all(branches.map((b) => b())),
     evidenceFor: (role) => pool.filter((e) => !role || !e.visibleTo || e.visibleTo.includes(role)),
     addEvidence,
+    // A person's passage moved as evidence (PROClaim hears it at each trial round): hostile like the rest.
+    motions: async () => [
+      { id: "m1", title: hostile("Council budget"), text: hostile("A person's added passage."), by: "Ada" },
+    ],
+    ruleOnMotion: async () => null,
     budget: () => ({ tokens: 0, calls: 0, budgetTokens: null, maxCalls: null, exhausted: null }),
     note: async () => {},
     tokensSoFar: () => 0,

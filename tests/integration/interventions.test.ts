@@ -114,6 +114,14 @@ const firstModelTurnAfter = async (id: string, seq: number, takenBy?: readonly s
       .map((t) => t.seq),
   );
 
+/** The first turn after `seq` in which a court heard a motion (PROClaim's `motion` step, of either trial). */
+const motionTurnAfter = async (id: string, seq: number) =>
+  Math.min(
+    ...(await h.db.select({ seq: s.turns.seq, phase: s.turns.phase }).from(s.turns).where(eq(s.turns.debateId, id)))
+      .filter((t) => t.seq > seq && /(^|:)motion$/.test(t.phase))
+      .map((t) => t.seq),
+  );
+
 /** Runs until `k` steps are stored, then hands the debate back (a stopping worker). */
 async function runAndCut(id: string, opts: RunOptions, k = 1) {
   let ended = 0;
@@ -168,11 +176,14 @@ describe.each(PROTOCOL_NAMES)("%s: interventions", (name) => {
 
     const stored = await rows(id);
     const entered = await firstModelTurnAfter(id, cutAt, accepts!.takenBy);
+    // A method that hears added evidence as a motion (PROClaim) records it at the hearing turn.
+    const heardAt = accepts!.motions ? await motionTurnAfter(id, cutAt) : entered;
+    const enteredAt = (kind: string) => (kind === "add_evidence" ? heardAt : entered);
     expect(stored.map((r) => r.kind)).toEqual(sent);
-    // All entered before the first turn opened after they were sent.
+    // All entered before the first turn opened after they were sent (a motion: its hearing).
     for (const r of stored) {
       expect(r.status, `${name}: ${r.kind}`).toBe("applied");
-      expect(r.beforeSeq, `${name}: ${r.kind} entered before the first new turn`).toBe(entered);
+      expect(r.beforeSeq, `${name}: ${r.kind} entered before the first new turn`).toBe(enteredAt(r.kind));
     }
     const after = run.model.seen.slice(promptsBefore).map((p) => p.user);
     if (sent.includes("ask")) {
@@ -188,7 +199,7 @@ describe.each(PROTOCOL_NAMES)("%s: interventions", (name) => {
     if (sent.includes("add_evidence")) {
       const added = (await evidence(id)).filter((e) => e.origin === "person");
       expect(added).toHaveLength(1);
-      expect(added[0]!.addedSeq).toBe(entered);
+      expect(added[0]!.addedSeq).toBe(heardAt);
       expect(stored.find((r) => r.kind === "add_evidence")!.evidenceRank).toBe(added[0]!.rank);
       const carrying = after.filter((p) => p.includes(ADDED));
       expect(carrying.length, `${name}: prompts carrying the added passage`).toBeGreaterThan(0);
@@ -214,13 +225,55 @@ describe.each(PROTOCOL_NAMES)("%s: interventions", (name) => {
     let exported: ExportedDebate | undefined;
     for await (const d of exportDebates(h.db, {})) if (d.id === id) exported = d;
     expect(exported!.interventions.map((i) => [i.kind, i.status, i.beforeSeq])).toEqual(
-      sent.map((k) => [k, "applied", entered]),
+      sent.map((k) => [k, "applied", enteredAt(k)]),
     );
     expect(csvRow(exported!).trimEnd().split(",").at(-1)).toBe(String(sent.length));
 
     // The verdict is written: nothing more is taken.
     const late = await submit({ kind: "ask", question: QUESTION });
     expect(late).toMatchObject({ ok: false, code: "finished" });
+  });
+});
+
+// PROClaim hears added evidence as a motion its court may refuse (its definition's `interventions.motions`).
+describe.each(["proclaim"])("%s: added evidence as a motion", (name) => {
+  it("the court can refuse it: refused with its reason, on the record, and in no later prompt", async () => {
+    const id = await createPresetDebate(h.db, name, PRESET[name] ?? Object.keys(getProtocol(name).presets)[0]!);
+    const run = runOptions();
+    // The scripted arbiter discards "Background passage" text (w 0.08): the court refuses the motion.
+    const moved = "Background passage a person moved: the council publishes many documents every year.";
+    const events: unknown[] = [];
+    const off = subscribe(id, (e) => {
+      if (e.type === "intervention") events.push(e.intervention);
+    });
+    const r = await submitIntervention(
+      fc,
+      id,
+      { kind: "add_evidence", source: { from: "text", text: moved, title: "Council archive" } },
+      h.db,
+    );
+    expect(r.ok, JSON.stringify(r)).toBe(true);
+    expect(await runDebate(h.db, id, run.opts).finally(off)).toEqual({ status: "completed" });
+
+    const [row] = await rows(id);
+    expect(row).toMatchObject({ kind: "add_evidence", status: "refused" });
+    expect(row!.refusal).toContain("General background that does not mention this sale.");
+    expect(row!.refusal).not.toContain("\n");
+    expect(row!.beforeSeq).toBe(await motionTurnAfter(id, 0));
+    // Viewers were told, with the reason.
+    expect(events.at(-1)).toMatchObject({ status: "refused", refusal: row!.refusal });
+    expect((await evidence(id)).filter((e) => e.origin === "person")).toHaveLength(0);
+    // Only the court's weighing quoted it; no later prompt does.
+    const prompts = run.model.seen.map((p) => p.user);
+    const carrying = prompts.flatMap((p, i) => (p.includes(moved) ? [i] : []));
+    expect(carrying).toHaveLength(1);
+    expect(prompts[carrying[0]!]).toContain("proclaim/admissibility");
+    expect(carrying[0]!).toBeLessThan(prompts.length - 1);
+    const [v] = await h.db
+      .select({ details: s.verdicts.details })
+      .from(s.verdicts)
+      .where(and(eq(s.verdicts.debateId, id), eq(s.verdicts.isFinal, true)));
+    expect(v?.details).not.toHaveProperty("intervened");
   });
 });
 

@@ -98,11 +98,14 @@ async function applyNow<T extends TurnSpec>(scope: RunScope, spec: T, seq: numbe
   // the same number), or waiting until now (holds and releases only at a judging turn, the one
   // they are about).
   // A waiting one only at a step of a kind the method says takes it (RADAR: a speech or its judge).
-  const takenBy = findMethod(scope.protocol.name)?.interventions?.takenBy;
+  const accepts = findMethod(scope.protocol.name)?.interventions;
+  const takenBy = accepts?.takenBy;
   const takes = !takenBy || takenBy.includes(spec.kind);
   const mine = rows.filter(
     (r) =>
       (r.kind !== "hold_verdict" || spec.kind === "judge") &&
+      // A motion is the method's to hear and rule on (motions.ts), never taken at a turn boundary.
+      (r.kind !== "add_evidence" || !accepts?.motions) &&
       ((r.status === "waiting" && takes) || (r.status === "applied" && r.beforeSeq === seq)),
   );
   const added = await addPassages(

@@ -93,6 +93,12 @@ export type MethodInterventions = {
    * turn, whatever its kind.
    */
   takenBy?: readonly string[];
+  /**
+   * Added evidence is a motion the method hears itself (PROClaim's court weighs it at its
+   * admissibility step and may refuse it): the engine never adds it to the pool at a turn boundary;
+   * the protocol reads it with `ctx.motions` and rules with `ctx.ruleOnMotion`.
+   */
+  motions?: boolean;
 };
 
 /** The service's answer: the stored intervention, or a refusal a person can act on. */

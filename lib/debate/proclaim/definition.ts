@@ -58,8 +58,10 @@ export const proclaimDefinition: MethodDefinition = {
   },
   bringsOwnEvidence: true,
   interventions: {
-    kinds: ["ask", "strike", "hold_verdict"],
-    enters: "before the court's next turn (added evidence as a motion is not offered yet)",
+    kinds: ["add_evidence", "ask", "strike", "hold_verdict"],
+    enters:
+      "before the court's next turn; added evidence as a motion the court weighs for admissibility at the next trial round (it may refuse it)",
+    motions: true,
   },
   defaultSettingsTitle: "full method",
   // The full method is the default (no preset); the form offers the ablations.

@@ -42,6 +42,7 @@ import {
   type RoundSignals,
 } from "./formulas";
 import { PROCLAIM_LABELS } from "./labels";
+import { hearMotions } from "./motions";
 import { proclaimStep } from "./steps";
 
 /**
@@ -237,6 +238,8 @@ type Court = {
   analyst: () => SystemText;
   counselSystem: (side: Side) => SystemText;
   courtSystem: () => SystemText;
+  /** Passages people moved and the court admitted (motions.ts): each later trial starts with them too. */
+  moved: DebateEvidence[];
 };
 
 function openCourt(ctx: DebateContext<ProclaimConfig>): Court {
@@ -256,6 +259,7 @@ function openCourt(ctx: DebateContext<ProclaimConfig>): Court {
         fence_rule: fence.rule,
       }),
     courtSystem: () => renderSystem("proclaim/system-court", { fence_rule: fence.rule }),
+    moved: [],
   };
 }
 
@@ -627,7 +631,7 @@ async function trial(court: Court, pre: PreTrial, name: DebateName, sides: Recor
     px: name === "switched" ? "switched:" : "",
     sides,
     premises: pre.premises,
-    pool: pre.a0.map((e, i) => ({ ...e, vector: pre.a0Vectors[i] })),
+    pool: [...pre.a0.map((e, i) => ({ ...e, vector: pre.a0Vectors[i] })), ...court.moved],
     entries: [],
     reflections: [],
     prag: [],
@@ -655,6 +659,10 @@ async function trial(court: Court, pre: PreTrial, name: DebateName, sides: Recor
   try {
     for (let t = 1; t <= limit; t++) {
       court.guard();
+      // A person's added passage is a motion the arbiter weighs first (motions.ts).
+      const heard = await hearMotions({ ...court, premiseList: premiseList(court.fence, pre.premises) }, t, state.px);
+      court.moved.push(...heard);
+      state.pool.push(...heard);
       const roundEtas = await argue(court, state, t);
       if (court.config.experts) {
         for (const side of ["for", "against"] as const) await expertStep(court, state, t, side, sides[side]);

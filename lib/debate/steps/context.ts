@@ -1,6 +1,7 @@
 import { publish } from "../events";
 import { runStore } from "../run-store";
 import type { DebateContext } from "../types";
+import { motionsAt, ruleOnMotion } from "../interventions/motions";
 import { embed } from "./embed";
 import { speak, speakJson, speakScored } from "./model-turn";
 import { lookup } from "./lookup";
@@ -41,6 +42,8 @@ export function debateContext(scope: RunScope, claim: Loaded["claim"]): DebateCo
     },
     evidenceFor: (role) => visibleTo(scope, role),
     addEvidence: (spec) => addEvidence(scope, spec),
+    motions: (point) => motionsAt(scope, point),
+    ruleOnMotion: (m, ruling) => ruleOnMotion(scope, m, ruling),
     budget: () => {
       const { spending } = scope;
       return {
