@@ -469,3 +469,28 @@ describe.each(PROTOCOL_NAMES)("%s: interventions resumed at every step boundary"
     }
   });
 });
+
+describe("an intervention the debate never reached", () => {
+  it("is closed as refused, saying why, when the verdict is written, and does not mark the verdict", async () => {
+    const { withInterventions } = await import("@/lib/debate/interventions/apply");
+    const { insertIntervention, listInterventions } = await import("@/db/queries/interventions");
+    const id = await createPresetDebate(h.db, "radar", Object.keys(getProtocol("radar").presets)[0]!);
+    await insertIntervention(h.db, {
+      debateId: id,
+      kind: "hold_verdict",
+      payload: { hold: true },
+      summary: "Held the verdict",
+      createdBy: null,
+      byName: "A fact-checker",
+    });
+    const seen: unknown[] = [];
+    const off = subscribe(id, (e) => void seen.push(e));
+    const verdict = await withInterventions({ db: h.db, debateId: id }, { label: "FALSE", details: {} }).finally(off);
+    expect(verdict.details).toEqual({});
+    const [row] = await listInterventions(h.db, id);
+    expect(row).toMatchObject({ status: "refused", refusal: expect.stringContaining("verdict") });
+    expect(seen).toContainEqual(
+      expect.objectContaining({ type: "intervention", intervention: expect.objectContaining({ status: "refused" }) }),
+    );
+  });
+});

@@ -1,6 +1,7 @@
 import {
   listInterventions,
   markInterventionApplied,
+  markInterventionRefused,
   moveInterventionTo,
   type InterventionRow,
 } from "@/db/queries/interventions";
@@ -264,11 +265,30 @@ async function waitWhileHeld(
  * The verdict says people intervened (`details.intervened`, with how many were applied), so an
  * evaluation can leave such debates out and a published fact-check can say so.
  */
+/** Why an intervention the debate never reached was closed, in words for the page. */
+const UNREACHED = {
+  hold_verdict: "The debate reached its verdict without a judging step that could wait (it ended by consensus).",
+  add_evidence: "The debate reached its verdict before this passage could be heard.",
+  ask: "The debate reached its verdict before a turn could answer this.",
+  strike: "The debate reached its verdict before this could be applied.",
+} as const;
+
 export async function withInterventions<V extends { details?: Record<string, unknown> }>(
   scope: Pick<RunScope, "db" | "debateId">,
   verdict: V,
 ): Promise<V> {
-  const applied = (await listInterventions(scope.db, scope.debateId)).filter((r) => r.status === "applied");
+  const rows = await listInterventions(scope.db, scope.debateId);
+  // Never left "waiting" for ever: one the debate did not reach (a hold in a debate that ended
+  // without a judging turn, a motion filed after the court's last hearing) is closed, saying so.
+  for (const r of rows.filter((x) => x.status === "waiting")) {
+    const refusal = UNREACHED[r.kind as keyof typeof UNREACHED] ?? UNREACHED.ask;
+    if (await markInterventionRefused(scope.db, r.id, { beforeSeq: null }, refusal))
+      publish(scope.debateId, {
+        type: "intervention",
+        intervention: interventionView({ ...r, status: "refused", refusal }),
+      });
+  }
+  const applied = rows.filter((r) => r.status === "applied");
   if (!applied.length) return verdict;
   return { ...verdict, details: { ...verdict.details, intervened: true, interventions: applied.length } };
 }
