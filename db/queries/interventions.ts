@@ -108,16 +108,6 @@ export async function hasFinalVerdict(db: Database, debateId: string): Promise<b
   return rows.length > 0;
 }
 
-/** How many interventions each of some debates has (exports, verdict details); ids are one debate's page at a time. */
-export async function interventionCounts(db: Database, debateIds: readonly string[]): Promise<Map<string, number>> {
-  const out = new Map<string, number>();
-  for (const id of debateIds) {
-    const n = await countInterventions(db, id);
-    if (n) out.set(id, n);
-  }
-  return out;
-}
-
 /** What the service checks an intervention against: the debate's method and status, whether any step is stored. */
 export async function interventionTarget(db: Database, debateId: string) {
   const [d] = await db
