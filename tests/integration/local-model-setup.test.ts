@@ -1,3 +1,4 @@
+import type { AddressInfo } from "node:net";
 import { signedInAs, useDatabase } from "../helpers/next-request";
 import { createHash } from "node:crypto";
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
@@ -59,9 +60,11 @@ beforeAll(async () => {
     res.write(GGUF.subarray(0, HALF));
     new Promise<void>((r) => (release = r)).then(() => res.end(GGUF.subarray(HALF)));
   });
-  await new Promise<void>((r) => server.listen(3565, "127.0.0.1", r));
+  // A free port of the system's choosing: the PGlite and PostgreSQL passes run this file side by side.
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const { port } = server.address() as AddressInfo;
   cacheDir = mkdtempSync(path.join(os.tmpdir(), "cp-local-setup-"));
-  process.env.LOCAL_MODEL_BASE_URL = "http://127.0.0.1:3565/mirror/";
+  process.env.LOCAL_MODEL_BASE_URL = `http://127.0.0.1:${port}/mirror/`;
   process.env.LOCAL_MODEL_CACHE_DIR = cacheDir;
   process.env.LOCAL_MODEL_DOWNLOAD = "true";
   delete process.env.LOCAL_MODEL_PATH;

@@ -1,3 +1,4 @@
+import { proclaimStep } from "./steps";
 import { renderPrompt } from "@/lib/prompts";
 import type { Fence } from "@/lib/prompts/fence";
 import type { PromptText, SystemText } from "@/lib/prompts/text";
@@ -50,7 +51,7 @@ export async function hearMotions(court: MotionCourt, t: number, px: string): Pr
           passage: fence.wrap("evidence", `(${m.title}) ${m.text}`),
         }),
         maxOutputTokens: Math.min(config.maxTurnTokens, 200),
-        metadata: { proclaim: { step: "motion", intervention: m.id, title: m.title } },
+        metadata: proclaimStep("motion", { intervention: m.id, title: m.title }),
       },
       admissibilitySchema,
     );

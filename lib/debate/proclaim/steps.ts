@@ -12,6 +12,12 @@ const where = { debate: z.string().optional(), side: z.string().optional() };
 const envelope = <S extends string>(step: S) => z.looseObject({ step: z.literal(step), ...where });
 
 const typed = {
+  /** The court weighing a passage a person added while the debate ran (an intervention heard as a motion). */
+  motion: z.looseObject({
+    step: z.literal("motion"),
+    intervention: z.string(),
+    title: z.string().nullable().optional(),
+  }),
   premises: z.looseObject({
     step: z.literal("premises"),
     premises: z.array(z.string()).optional(),
@@ -58,6 +64,7 @@ export const PROCLAIM_STEPS = [
   "negotiation",
   "admissibility",
   "admitted",
+  "motion",
   "embed-pool",
   "argument",
   "reflection",
