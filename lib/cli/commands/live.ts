@@ -1,3 +1,4 @@
+import type { Database } from "@/db/client";
 import fs from "node:fs";
 import path from "node:path";
 import type { Command } from "commander";
@@ -51,19 +52,8 @@ export function register(program: Command) {
         if (size > MAX_FILE_BYTES)
           throw new Error(`${file} has ${size} bytes; a transcript may have at most ${MAX_FILE_BYTES}`);
         const lines = parseTranscript(fs.readFileSync(file, "utf8"), path.basename(file));
-        if (!PROTOCOL_NAMES.includes(opts.method))
-          throw new Error(`there is no method "${opts.method}"; choose one of: ${PROTOCOL_NAMES.join(", ")}`);
-        if (opts.threshold !== undefined && !(opts.threshold >= 0 && opts.threshold <= 1))
-          throw new Error(`--threshold must be within 0..1, got ${opts.threshold}`);
         const { db } = await getDb();
-        const session = opts.session
-          ? await getLiveSession(db, opts.session)
-          : await createLiveSession(db, {
-              title: opts.title ?? path.basename(file),
-              method: opts.method,
-              threshold: opts.threshold ?? scorerFor("offline").threshold,
-            });
-        if (!session) throw new Error(`there is no live session ${opts.session}; leave out --session to start one`);
+        const session = await sessionFor(db, opts, path.basename(file));
         process.stderr.write(
           dim(`session ${session.id}: ${lines.length} lines at ${opts.speed}x; board at /live/${session.id}\n`),
         );
@@ -131,19 +121,8 @@ export function register(program: Command) {
           throw new Error(`--every takes seconds from 0.5 to 3600, got ${opts.every}`);
         if (opts.session && !UUID.test(opts.session))
           throw new Error(`"${opts.session}" is not a session id (a UUID, as in /live/<id>)`);
-        if (!PROTOCOL_NAMES.includes(opts.method))
-          throw new Error(`there is no method "${opts.method}"; choose one of: ${PROTOCOL_NAMES.join(", ")}`);
-        if (opts.threshold !== undefined && !(opts.threshold >= 0 && opts.threshold <= 1))
-          throw new Error(`--threshold must be within 0..1, got ${opts.threshold}`);
         const { db } = await getDb();
-        const session = opts.session
-          ? await getLiveSession(db, opts.session)
-          : await createLiveSession(db, {
-              title: opts.title ?? url.slice(0, 200),
-              method: opts.method,
-              threshold: opts.threshold ?? scorerFor("offline").threshold,
-            });
-        if (!session) throw new Error(`there is no live session ${opts.session}; leave out --session to start one`);
+        const session = await sessionFor(db, opts, url.slice(0, 200));
         await attachFeed({ db }, session.id, url);
         process.stderr.write(dim(`following ${url} into session ${session.id}; board at /live/${session.id}\n`));
         const stop = new AbortController();
@@ -159,4 +138,28 @@ export function register(program: Command) {
         process.stdout.write(`Stopped following: ${feed.message ?? feed.state}\n`);
       },
     );
+}
+
+/**
+ * The session a replay or a feed goes into (`replay` and `follow` share the options): the one
+ * named by --session, or a new one with the method and threshold asked for.
+ */
+async function sessionFor(
+  db: Database,
+  opts: { session?: string; title?: string; method: string; threshold?: number },
+  defaultTitle: string,
+) {
+  if (!PROTOCOL_NAMES.includes(opts.method))
+    throw new Error(`there is no method "${opts.method}"; choose one of: ${PROTOCOL_NAMES.join(", ")}`);
+  if (opts.threshold !== undefined && !(opts.threshold >= 0 && opts.threshold <= 1))
+    throw new Error(`--threshold must be within 0..1, got ${opts.threshold}`);
+  const session = opts.session
+    ? await getLiveSession(db, opts.session)
+    : await createLiveSession(db, {
+        title: opts.title ?? defaultTitle,
+        method: opts.method,
+        threshold: opts.threshold ?? scorerFor("offline").threshold,
+      });
+  if (!session) throw new Error(`there is no live session ${opts.session}; leave out --session to start one`);
+  return session;
 }

@@ -25,7 +25,7 @@ const TYPE_NAMES: Record<string, string> = { PER: "person", ORG: "organisation",
  * One row per name: a recogniser that tags the same name as two kinds (a person here, an
  * organisation there) still lists it once, under the kind it was most sure of.
  */
-export function mentions(units: NerStep["units"]) {
+function mentions(units: NerStep["units"]) {
   const by = new Map<string, { text: string; type: string; confidence: number | null; kept: boolean; count: number }>();
   for (const u of units) {
     const m = by.get(u.text);
