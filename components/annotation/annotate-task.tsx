@@ -9,7 +9,7 @@ import { EvidencePanel } from "@/components/debate/evidence-panel";
 import { VerdictCard } from "@/components/debate/verdict-card";
 import { methodViews } from "@/components/debate/method-views";
 import { IntervenedLine } from "@/components/debate/interventions/intervention-item";
-import { evidenceMarks, interventionsIn } from "@/components/debate/interventions/read";
+import { evidenceMarks } from "@/components/debate/interventions/read";
 import { revealJudgeAction, saveAnnotationAction, skipAction, type SaveResult } from "@/app/annotate/actions";
 import type { JudgeParts } from "@/lib/annotation/judge-reveal";
 import { plainStep, type MethodDefinition, type MethodViewExtras } from "@/lib/debate/definition";
@@ -337,7 +337,7 @@ export function AnnotateTask({
             {view.claim.text}
           </h2>
           {/* Above the verdict being labelled: a person's additions may be what the agents concluded from. */}
-          <IntervenedLine items={interventionsIn(view)} />
+          <IntervenedLine items={view.interventions} />
           {previous ? (
             <p className="text-sm text-black/60">
               You labelled this before (version {previous.version}); saving creates version {previous.version + 1}.
@@ -419,7 +419,7 @@ export function AnnotateTask({
               selected={selected}
               onSelect={setSelected}
               citedBy={citedBy}
-              marks={evidenceMarks(interventionsIn(view))}
+              marks={evidenceMarks(view.interventions)}
             />
           </div>
 

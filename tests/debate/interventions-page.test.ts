@@ -9,7 +9,6 @@ import {
   evidenceMarks,
   methodInterventions,
   offeredKinds,
-  interventionsIn,
   placeInterventions,
 } from "@/components/debate/interventions/read";
 import type { MethodDefinition } from "@/lib/debate/definition";
@@ -225,9 +224,9 @@ describe("interventions in the transcript", () => {
     });
     const start = { view: viewOf(TAKES_ALL, [asked]), live: [] };
     const sent = reduce(start, event(waiting));
-    expect(interventionsIn(sent.view).map((i) => i.id)).toEqual(["a", "d"]);
+    expect(sent.view.interventions.map((i) => i.id)).toEqual(["a", "d"]);
     const applied = reduce(sent, event({ ...waiting, status: "applied", beforeSeq: 3 }));
-    expect(interventionsIn(applied.view).map((i) => [i.id, i.status])).toEqual([
+    expect(applied.view.interventions.map((i) => [i.id, i.status])).toEqual([
       ["a", "applied"],
       ["d", "applied"],
     ]);

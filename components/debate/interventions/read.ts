@@ -6,15 +6,6 @@ import type { InterventionKind, InterventionView, MethodInterventions } from "@/
  * method takes, where each intervention sits in the transcript, and what it did to the evidence.
  */
 
-/**
- * The debate's interventions. Read through this one function so the page works with a view that
- * does not carry them yet (a debate stored before interventions existed has none).
- */
-export function interventionsIn(view: object): InterventionView[] {
-  const list = (view as { interventions?: InterventionView[] }).interventions;
-  return Array.isArray(list) ? list : [];
-}
-
 /** What the method declares (its definition's `interventions`); null: it takes none and the page offers none. */
 export function methodInterventions(def: MethodDefinition | undefined): MethodInterventions | null {
   const declared = def?.interventions;

@@ -5,7 +5,7 @@ import type { MethodDefinition } from "@/lib/debate/definition";
 import type { InterventionView } from "@/lib/debate/interventions/contract";
 import type { DebateView } from "@/lib/debate/view";
 import { InterventionPanel } from "./intervention-panel";
-import { evidenceMarks, interventionsIn, mergeInterventions, methodInterventions, placeInterventions } from "./read";
+import { evidenceMarks, mergeInterventions, methodInterventions, placeInterventions } from "./read";
 
 /**
  * Everything the live page needs about interventions, in one call so the page itself only places
@@ -21,7 +21,7 @@ export function useInterventions(
 ) {
   const [sent, setSent] = useState<InterventionView[]>([]);
   const onSent = useCallback((i: InterventionView) => setSent((s) => [...s.filter((x) => x.id !== i.id), i]), []);
-  const items = useMemo(() => mergeInterventions(interventionsIn(view), sent), [view, sent]);
+  const items = useMemo(() => mergeInterventions(view.interventions, sent), [view, sent]);
   const placed = useMemo(() => placeInterventions(items, shownSeqs), [items, shownSeqs]);
   const marks = useMemo(() => evidenceMarks(items), [items]);
   const declared = methodInterventions(def);
