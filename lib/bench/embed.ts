@@ -137,7 +137,7 @@ export async function benchOneEngine(kind: EngineKind, opts: EmbedBenchOptions):
   const started = performance.now();
   const engine =
     kind === "wasm"
-      ? await startWasmEngine()
+      ? await startWasmEngine(cacheDir)
       : await startOnnxEngine({ variant: kind === "onnx-int8" ? "int8" : "fp32", cacheDir });
   const coldLoad = Math.round(performance.now() - started);
   try {

@@ -4,7 +4,13 @@ import { embedMany, type EmbeddingModel } from "ai";
 import { getConfig, type AppConfig } from "@/lib/config";
 import { parseModelId } from "@/lib/ai/model-id";
 import { processGlobal } from "@/lib/process/globals";
-import { startOnnxEngine, startWasmEngine, type EngineKind, type MiniLmEngine } from "./minilm/engines";
+import {
+  type EngineKind,
+  type MiniLmEngine,
+  type ProbedVectors,
+  startOnnxEngine,
+  startWasmEngine,
+} from "./minilm/engines";
 
 /**
  * Embedding models, named in the same id style as language models:
@@ -28,6 +34,11 @@ export type Embedder = {
   /** How many texts to send per call. */
   batchSize: number;
   embed(texts: string[], signal?: AbortSignal): Promise<number[][]>;
+};
+
+/** An embedder that also gives each text's probe, the pooled middle layer (MiniLM only: minilm/graph.mjs). */
+export type ProbingEmbedder = Embedder & {
+  embedWithProbe(texts: string[], signal?: AbortSignal): Promise<ProbedVectors>;
 };
 
 export const LOCAL_EMBEDDERS = ["minilm-l6", "minilm-l6-int8", "use-lite"] as const;
@@ -132,7 +143,7 @@ async function loadMiniLm(
     // The int8 vectors are their own; no other engine computes them.
     if (variant === "int8")
       throw new Error(`${id} runs only on onnxruntime-node, which could not load (${reason}); use local:minilm-l6`);
-    engine = await startWasmEngine();
+    engine = await startWasmEngine(config.local.cacheDir);
     // Said once per process: the search still works, only slower.
     console.warn(
       `[embeddings] ${id}: onnxruntime-node could not load (${reason}); using the WebAssembly engine (same vectors, about five times slower). npx counterpoint doctor shows this too.`,
@@ -143,7 +154,7 @@ async function loadMiniLm(
 }
 
 /** all-MiniLM-L6-v2 on the native runtime when it loads, else on WebAssembly; loaded at its first use. */
-export function miniLmEmbedder(variant: "fp32" | "int8", config: AppConfig, opts: MiniLmOptions = {}): Embedder {
+export function miniLmEmbedder(variant: "fp32" | "int8", config: AppConfig, opts: MiniLmOptions = {}): ProbingEmbedder {
   const id = variant === "fp32" ? "local:minilm-l6" : "local:minilm-l6-int8";
   const key = `${id}|${config.local.cacheDir}|${opts.runtimeModule ?? ""}`;
   const load = () => {
@@ -159,20 +170,27 @@ export function miniLmEmbedder(variant: "fp32" | "int8", config: AppConfig, opts
     }
     return loading;
   };
+  const onEngine = async <T>(work: (engine: MiniLmEngine) => Promise<T>): Promise<T> => {
+    const engine = await load();
+    try {
+      return await work(engine);
+    } catch (e) {
+      // A worker that died is replaced at the next call rather than failing every later search.
+      if (/embedding worker (stopped|failed)/.test((e as Error).message)) engineLoads.delete(key);
+      throw e;
+    }
+  };
   return {
     id,
     dim: LOCAL_EMBEDDER_DIMS["minilm-l6"],
     batchSize: MINILM_BATCH,
     async embed(texts, signal) {
       if (texts.length === 0) return [];
-      const engine = await load();
-      try {
-        return await engine.embed(texts, signal);
-      } catch (e) {
-        // A worker that died is replaced at the next call rather than failing every later search.
-        if (/embedding worker (stopped|failed)/.test((e as Error).message)) engineLoads.delete(key);
-        throw e;
-      }
+      return onEngine((engine) => engine.embed(texts, signal));
+    },
+    async embedWithProbe(texts, signal) {
+      if (texts.length === 0) return { vectors: [], probe: [] };
+      return onEngine((engine) => engine.embedWithProbe(texts, signal));
     },
   };
 }
@@ -198,6 +216,14 @@ function fromAiSdk(id: string, model: EmbeddingModel, batchSize: number): Embedd
 }
 
 const cache = new Map<string, Embedder>();
+
+/** The embedder `id` when it gives probes (resolveEmbedder's), else an error naming the ones that do. */
+export function resolveProbingEmbedder(id: string): ProbingEmbedder {
+  const embedder = resolveEmbedder(id);
+  if (!("embedWithProbe" in embedder))
+    throw new Error(`${id} gives no middle-layer vectors; local:minilm-l6 and local:minilm-l6-int8 do`);
+  return embedder as ProbingEmbedder;
+}
 
 export function resolveEmbedder(id: string = getConfig().embeddingModel, config: AppConfig = getConfig()): Embedder {
   const hit = cache.get(id);

@@ -84,9 +84,27 @@ describe("MiniLM on onnxruntime-node", () => {
     // stored (scripts/encoder-reference.ts); a sample recomputed here keeps them honest.
     const sample = [...passages.entries()].filter(([i]) => i % 50 === 0);
     expect(new Set(sample.map(([, p]) => p.kind))).toEqual(new Set(["sentence", "passage"]));
-    const wasm = await startWasmEngine();
+    const wasm = await startWasmEngine(cacheDir);
     const live = await wasm.embed(sample.map(([, p]) => p.text));
     sample.forEach(([i, p], j) => expect(dot(live[j]!, reference[i]!), p.id).toBeGreaterThanOrEqual(0.99999));
+  });
+
+  it("both engines give the same probe (the pooled middle layer the check-worthiness scorer reads)", {
+    timeout: 300_000,
+  }, async () => {
+    const sample = passages.filter((_, i) => i % 100 === 0).map((p) => p.text);
+    const onnx = await startOnnxEngine({ variant: "fp32", cacheDir });
+    engines.push(onnx);
+    const wasm = await startWasmEngine(cacheDir);
+    const [a, b] = await Promise.all([onnx.embedWithProbe(sample), wasm.embedWithProbe(sample)]);
+    expect(a.probe).toHaveLength(sample.length);
+    sample.forEach((text, i) => {
+      expect(dot(a.probe[i]!, b.probe[i]!), text).toBeGreaterThanOrEqual(0.9999);
+      expect(dot(a.vectors[i]!, b.vectors[i]!), text).toBeGreaterThanOrEqual(0.9999);
+      // A probe is not the sentence vector under another name: the layers after it change it.
+      expect(dot(a.probe[i]!, a.vectors[i]!), text).toBeLessThan(0.9);
+      expect(Math.hypot(...a.probe[i]!)).toBeCloseTo(1, 4);
+    });
   });
 
   it("keeps the built graph with its checksum, reuses it, and rebuilds a damaged one", async () => {

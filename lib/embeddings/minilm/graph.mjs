@@ -7,7 +7,10 @@
 //
 // The graph takes input_ids and attention_mask (int32, [batch, seq]; right-padded) and returns the
 // sentence vector itself ([batch, 384]): mean pooling over the real tokens and L2 normalisation are
-// part of the graph, as in sentence-transformers' own pipeline. It is written with onnxruntime's
+// part of the graph, as in sentence-transformers' own pipeline. A second output, `probe`, pools the
+// same way after the first PROBE_LAYER layers: what the model read of a sentence's wording before its
+// last layers turned it into a topic for similarity search (the check-worthiness scorer reads both;
+// computing it here costs one pooling, not a second pass). It is written with onnxruntime's
 // fused CPU operators (EmbedLayerNormalization, Attention, BiasGelu, SkipLayerNormalization from
 // the com.microsoft domain): onnxruntime's optimiser does not recognise a hand-written BERT, and
 // the fused kernels run each layer in a few passes over memory instead of dozens of small ones.
@@ -28,7 +31,13 @@ function onnx() {
 }
 
 /** Changes to this file that change the graph bump this, so cached graphs are rebuilt. */
-export const GRAPH_BUILDER_VERSION = 2;
+export const GRAPH_BUILDER_VERSION = 3;
+
+/**
+ * The layer whose pooled output is the `probe` output: 3 of 6, chosen by the check-worthiness
+ * scorer's grouped cross-validation (models/checkworthy/README.md: layers 2-5 were tried).
+ */
+export const PROBE_LAYER = 3;
 
 const T = { FLOAT: 1, INT8: 3, INT32: 6, INT64: 7 };
 
@@ -227,6 +236,7 @@ export function buildMiniLmGraph({ weightsPath, configPath, int8 = false }) {
     }),
   );
   let x = "embedded";
+  let probed;
 
   for (let l = 0; l < config.num_hidden_layers; l++) {
     const p = `encoder.layer.${l}`;
@@ -277,21 +287,29 @@ export function buildMiniLmGraph({ weightsPath, configPath, int8 = false }) {
       `${o}.dense.bias`,
       `${o}.LayerNorm`,
     );
+    if (l + 1 === PROBE_LAYER) probed = x;
   }
+  if (!probed)
+    throw new Error(`the model has ${config.num_hidden_layers} layers; the probe reads layer ${PROBE_LAYER}`);
 
   const maskF = op("Cast", ["attention_mask"], { to: T.FLOAT });
-  // Mean over real tokens, then unit length.
   const m = op("Unsqueeze", [maskF, i64("axis_last", [-1])]);
-  const sum = op("ReduceSum", [op("Mul", [x, m]), i64("axis_seq", [1])], { keepdims: 0 });
   const count = op("Clip", [op("ReduceSum", [m, i64("axis_seq_b", [1])], { keepdims: 0 }), scalar("min_count", 1e-9)]);
-  const mean = op("Div", [sum, count]);
-  const norm = op("Clip", [
-    op("Sqrt", [op("ReduceSum", [op("Mul", [mean, mean]), i64("axis_hidden", [-1])], { keepdims: 1 })]),
-    scalar("min_norm", 1e-12),
-  ]);
-  nodes.push(
-    onnx().NodeProto.create({ opType: "Div", input: [mean, norm], output: ["embeddings"], name: "normalise" }),
-  );
+  const axisSeq = i64("axis_seq", [1]);
+  const axisHidden = i64("axis_hidden", [-1]);
+  /** Mean over real tokens, then unit length, into `output`. */
+  const pooled = (hidden, output) => {
+    const mean = op("Div", [op("ReduceSum", [op("Mul", [hidden, m]), axisSeq], { keepdims: 0 }), count]);
+    const norm = op("Clip", [
+      op("Sqrt", [op("ReduceSum", [op("Mul", [mean, mean]), axisHidden], { keepdims: 1 })]),
+      scalar("min_norm", 1e-12),
+    ]);
+    nodes.push(
+      onnx().NodeProto.create({ opType: "Div", input: [mean, norm], output: [output], name: `${output}_norm` }),
+    );
+  };
+  pooled(x, "embeddings");
+  pooled(probed, "probe");
 
   const model = onnx().ModelProto.create({
     irVersion: 8,
@@ -309,7 +327,7 @@ export function buildMiniLmGraph({ weightsPath, configPath, int8 = false }) {
         valueInfo("input_ids", T.INT32, ["batch", "seq"]),
         valueInfo("attention_mask", T.INT32, ["batch", "seq"]),
       ],
-      output: [valueInfo("embeddings", T.FLOAT, ["batch", H])],
+      output: [valueInfo("embeddings", T.FLOAT, ["batch", H]), valueInfo("probe", T.FLOAT, ["batch", H])],
     },
   });
   return onnx().ModelProto.encode(model).finish();

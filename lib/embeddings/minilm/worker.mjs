@@ -2,8 +2,9 @@
 // main thread (a server answering pages, a CLI drawing progress) never waits on a forward pass.
 // onnxruntime-node's session.run is synchronous on the calling thread; here that thread is this one.
 //
-// Protocol: the parent sends {id, texts}; this answers {id, vectors: Float32Array (n x 384)} or
-// {id, error}. At start it answers {ready: {...}} once the session is loaded, or {fatal} when the
+// Protocol: the parent sends {id, texts}; this answers {id, vectors, probe} (each a Float32Array,
+// n x 384: the sentence vectors and the graph's `probe` output, graph.mjs) or {id, error}. At start
+// it answers {ready: {...}} once the session is loaded, or {fatal} when the
 // runtime or the graph cannot load (the parent then falls back to the WebAssembly engine).
 
 import { parentPort, workerData } from "node:worker_threads";
@@ -71,6 +72,7 @@ async function start() {
   async function embed(texts) {
     const dim = 384;
     const out = new Float32Array(texts.length * dim);
+    const probe = new Float32Array(texts.length * dim);
     for (const part of passes(texts.map((t, i) => ({ i, ids: encode(t) })))) {
       const len = part[part.length - 1].ids.length;
       const ids = new Int32Array(part.length * len);
@@ -84,15 +86,19 @@ async function start() {
         attention_mask: new ort.Tensor("int32", mask, [part.length, len]),
       });
       const v = result.embeddings.data;
-      part.forEach((e, r) => out.set(v.subarray(r * dim, (r + 1) * dim), e.i * dim));
+      const p = result.probe.data;
+      part.forEach((e, r) => {
+        out.set(v.subarray(r * dim, (r + 1) * dim), e.i * dim);
+        probe.set(p.subarray(r * dim, (r + 1) * dim), e.i * dim);
+      });
     }
-    return out;
+    return { vectors: out, probe };
   }
 
   port.on("message", async (msg) => {
     try {
-      const vectors = await embed(msg.texts);
-      port.postMessage({ id: msg.id, vectors }, [vectors.buffer]);
+      const { vectors, probe } = await embed(msg.texts);
+      port.postMessage({ id: msg.id, vectors, probe }, [vectors.buffer, probe.buffer]);
     } catch (e) {
       port.postMessage({ id: msg.id, error: e instanceof Error ? e.message : String(e) });
     }
