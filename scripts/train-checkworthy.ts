@@ -20,9 +20,15 @@ import path from "node:path";
 import { applyPlatt } from "@/lib/checkworthy/calibration";
 import { ensembleLogit, type NetOptions } from "@/lib/checkworthy/classifier";
 import { type LabelledSentence, readLabelledSentences } from "@/lib/checkworthy/dataset";
-import { ENCODER_DIM, embedSentences, SENTENCE_ENCODER, sentenceVector } from "@/lib/checkworthy/encoder-features";
+import {
+  ENCODER_DIM,
+  embedSentences,
+  PROBE_LAYER,
+  SENTENCE_ENCODER,
+  sentenceVector,
+} from "@/lib/checkworthy/encoder-features";
 import { writeModel } from "@/lib/checkworthy/model-file";
-import { TRAINING_GRIDS as GRIDS, trainFromSentences } from "@/lib/checkworthy/train-run";
+import { type Embedded, TRAINING_GRIDS as GRIDS, trainFromSentences } from "@/lib/checkworthy/train-run";
 import { countDebates } from "@/lib/checkworthy/folds";
 import { countsAt, f1AtPrevalence } from "@/lib/checkworthy/metrics";
 import { scoresAt } from "@/lib/checkworthy/training";
@@ -59,28 +65,39 @@ const trainFile = files[0]!;
 
 const sha = (f: string) => createHash("sha256").update(fs.readFileSync(f)).digest("hex");
 
-/** The encoder's vectors of a file's sentences, from the cache when this file was embedded before. */
-async function embeddingsOf(file: string, rows: readonly LabelledSentence[]): Promise<Float32Array[]> {
-  const cached = path.join(cacheDir, `${sha(file)}.${SENTENCE_ENCODER.replace(/[^a-z0-9-]/gi, "_")}.f32`);
+/**
+ * The encoder's vectors and probes of a file's sentences, from the cache when this file was
+ * embedded before (one file: every sentence's vector, then every sentence's probe).
+ */
+async function embeddingsOf(file: string, rows: readonly LabelledSentence[]): Promise<Embedded> {
+  const cached = path.join(
+    cacheDir,
+    `${sha(file)}.${SENTENCE_ENCODER.replace(/[^a-z0-9-]/gi, "_")}.probe${PROBE_LAYER}.f32`,
+  );
+  const n = rows.length * ENCODER_DIM;
+  const all = new Float32Array(2 * n);
+  const split = (): Embedded => ({
+    vectors: rows.map((_, i) => all.subarray(i * ENCODER_DIM, (i + 1) * ENCODER_DIM)),
+    probe: rows.map((_, i) => all.subarray(n + i * ENCODER_DIM, n + (i + 1) * ENCODER_DIM)),
+  });
   if (fs.existsSync(cached)) {
     const b = fs.readFileSync(cached);
-    if (b.length === rows.length * ENCODER_DIM * 4) {
-      const all = new Float32Array(rows.length * ENCODER_DIM);
+    if (b.length === all.byteLength) {
       new Uint8Array(all.buffer).set(b);
-      return rows.map((_, i) => all.subarray(i * ENCODER_DIM, (i + 1) * ENCODER_DIM));
+      return split();
     }
   }
-  const all = new Float32Array(rows.length * ENCODER_DIM);
   const t0 = performance.now();
   for (let at = 0; at < rows.length; at += 256) {
     const part = await embedSentences(rows.slice(at, at + 256).map((r) => r.text));
-    part.forEach((v, j) => all.set(v, (at + j) * ENCODER_DIM));
-    process.stderr.write(`\r${path.basename(file)}: ${at + part.length}/${rows.length} sentences embedded`);
+    part.vectors.forEach((v, j) => all.set(v, (at + j) * ENCODER_DIM));
+    part.probe.forEach((v, j) => all.set(v, n + (at + j) * ENCODER_DIM));
+    process.stderr.write(`\r${path.basename(file)}: ${at + part.vectors.length}/${rows.length} sentences embedded`);
   }
   process.stderr.write(` in ${((performance.now() - t0) / 1000).toFixed(0)} s\n`);
   fs.mkdirSync(cacheDir, { recursive: true });
   fs.writeFileSync(cached, Buffer.from(all.buffer));
-  return rows.map((_, i) => all.subarray(i * ENCODER_DIM, (i + 1) * ENCODER_DIM));
+  return split();
 }
 
 /** "hidden 16, epochs 8, l2 0.0001", or the members of an ensemble joined by " + ". */
@@ -111,7 +128,10 @@ async function main() {
     const rows = readLabelledSentences(file);
     const emb = await embeddingsOf(file, rows);
     const probs = rows.map((r, i) =>
-      applyPlatt(fitted.platt, ensembleLogit(fitted.nets, sentenceVector(r.text, emb[i]!).vector)),
+      applyPlatt(
+        fitted.platt,
+        ensembleLogit(fitted.nets, sentenceVector(r.text, emb.vectors[i]!, emb.probe[i]!).vector),
+      ),
     );
     const labels = rows.map((r) => r.label);
     const s = scoresAt(probs, labels, fitted.threshold);

@@ -4,7 +4,7 @@ import path from "node:path";
 import { z } from "zod";
 import type { Platt } from "./calibration";
 import type { Net } from "./classifier";
-import { ENCODER_FEATURE_VERSION, FEATURE_DIMS, SENTENCE_ENCODER } from "./encoder-features";
+import { ENCODER_FEATURE_VERSION, FEATURE_DIMS, PROBE_LAYER, SENTENCE_ENCODER } from "./encoder-features";
 
 /**
  * The offline scorer's trained model, committed under models/checkworthy/ and written by
@@ -19,6 +19,8 @@ export const modelMetaSchema = z.object({
   format: z.literal(MODEL_FORMAT),
   featureVersion: z.number().int(),
   encoder: z.string(),
+  /** The encoder layer whose pooled output is the probe (lib/embeddings/minilm/graph.mjs); absent before feature version 3. */
+  probeLayer: z.number().int().optional(),
   dims: z.number().int().positive(),
   /** The networks whose raw scores are averaged, in the order of weights.bin: each one's hidden units (0: logistic regression). */
   members: z.array(z.object({ hidden: z.number().int().min(0) })).min(1),
@@ -65,6 +67,7 @@ export function writeModel(
     format: MODEL_FORMAT,
     featureVersion: ENCODER_FEATURE_VERSION,
     encoder: SENTENCE_ENCODER,
+    probeLayer: PROBE_LAYER,
     dims: fitted.nets[0]!.dims,
     members: fitted.nets.map((n) => ({ hidden: n.hidden })),
     platt: fitted.platt,
@@ -93,10 +96,11 @@ export function readModel(dir: string = defaultModelDir()): LoadedModel {
   if (
     meta.featureVersion !== ENCODER_FEATURE_VERSION ||
     meta.encoder !== SENTENCE_ENCODER ||
+    meta.probeLayer !== PROBE_LAYER ||
     meta.dims !== FEATURE_DIMS
   )
     throw new ModelFileError(
-      `The check-worthiness model in ${dir} was trained on other features (version ${meta.featureVersion}, ${meta.encoder}, ${meta.dims} dimensions) than this code computes (version ${ENCODER_FEATURE_VERSION}, ${SENTENCE_ENCODER}, ${FEATURE_DIMS}). ${RETRAIN}`,
+      `The check-worthiness model in ${dir} was trained on other features (version ${meta.featureVersion}, ${meta.encoder}, probe of layer ${meta.probeLayer ?? "none"}, ${meta.dims} dimensions) than this code computes (version ${ENCODER_FEATURE_VERSION}, ${SENTENCE_ENCODER}, probe of layer ${PROBE_LAYER}, ${FEATURE_DIMS}). ${RETRAIN}`,
     );
   const file = path.join(dir, "weights.bin");
   const bytes = fs.readFileSync(file);

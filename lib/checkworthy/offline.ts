@@ -4,6 +4,7 @@ import { ensembleLogit } from "./classifier";
 import { embedSentences, sentenceVector } from "./encoder-features";
 import type { Cue } from "./features";
 import { readModel, type LoadedModel } from "./model-file";
+import type { ProbedVectors } from "@/lib/embeddings/minilm/engines";
 import type { Sentence } from "./split";
 import type { CheckworthyScorer, ScoredSentence, ScorerOptions } from "./types";
 
@@ -97,21 +98,22 @@ export class OfflineScorer implements CheckworthyScorer {
 
   /**
    * The same scores from embeddings already computed by the product's sentence encoder
-   * (`embedSentences`, all-MiniLM-L6-v2, one 384-number vector per sentence, in order): a caller that
+   * (`embedSentences`, all-MiniLM-L6-v2: a vector and a probe per sentence, in order): a caller that
    * embeds the sentences for something else too (the live desk's matcher) embeds them once.
    */
   scoreEmbedded(
     sentences: readonly Sentence[],
-    embeddings: readonly ArrayLike<number>[],
+    embeddings: ProbedVectors,
     docs: readonly Doc[] = sentences.map((s) => nlp(s.text)),
   ): ScoredSentence[] {
-    if (embeddings.length !== sentences.length)
+    const { vectors, probe } = embeddings;
+    if (vectors.length !== sentences.length || probe.length !== sentences.length)
       throw new Error(
-        `scoreEmbedded: ${sentences.length} sentences but ${embeddings.length} embeddings; pass one embedding per sentence, in order`,
+        `scoreEmbedded: ${sentences.length} sentences but ${vectors.length} embeddings and ${probe.length} probes; pass one of each per sentence, in order (embedSentences)`,
       );
     return sentences.map((s, i) => {
       const doc = docs[i]!;
-      const { vector, cues } = sentenceVector(s.text, embeddings[i]!, doc);
+      const { vector, cues } = sentenceVector(s.text, vectors[i]!, probe[i]!, doc);
       const score = applyPlatt(this.model.platt, ensembleLogit(this.model.nets, vector));
       const checkworthy = score >= this.threshold;
       return { ...s, score, checkworthy, reason: offlineReason(s.text, cues, checkworthy, doc), scoredBy: "offline" };

@@ -1,3 +1,4 @@
+import type { ProbedVectors } from "@/lib/embeddings/minilm/engines";
 import type { Sentence } from "./split";
 
 /** One sentence with its check-worthiness: a factual claim a reader would want verified scores high. */
@@ -18,10 +19,11 @@ export type ScorerName = (typeof SCORER_NAMES)[number];
 export type ScorerOptions = {
   signal?: AbortSignal;
   /**
-   * The sentences' SENTENCE_ENCODER embeddings, in order, when the caller has them already (the
-   * live desk embeds a push once for scoring and matching): the offline scorer then skips its encoder call.
+   * The sentences' SENTENCE_ENCODER embeddings and probes (`embedSentences`), in order, when the
+   * caller has them already (the live desk embeds a push once for scoring and matching): the
+   * offline scorer then skips its encoder call.
    */
-  embeddings?: ReadonlyArray<ArrayLike<number>>;
+  embeddings?: ProbedVectors;
 };
 
 /** Both scorers, one shape: sentences in, the same sentences scored, in the same order. */

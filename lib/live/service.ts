@@ -185,7 +185,7 @@ async function receiveInTurn(deps: LiveDeps, sessionId: string, lines: readonly 
             ...s,
             score: scored[i]!.score,
             reason: scored[i]!.reason,
-            vector: matchEncoder === SENTENCE_ENCODER ? vectors?.[i] : undefined,
+            vector: matchEncoder === SENTENCE_ENCODER ? vectors?.vectors[i] : undefined,
           },
         ]
       : [],

@@ -14,8 +14,12 @@ describe("the claim cues of the offline scorer", () => {
   });
 
   it("enters the classifier's vector after the cues of features.ts, before the length", () => {
-    const { vector } = sentenceVector("Taxes went up by 5 percent last year.", new Array(ENCODER_DIM).fill(0));
-    const at = ENCODER_DIM + CUE_ORDER.length;
+    const { vector } = sentenceVector(
+      "Taxes went up by 5 percent last year.",
+      new Array(ENCODER_DIM).fill(0),
+      new Array(ENCODER_DIM).fill(0),
+    );
+    const at = 2 * ENCODER_DIM + CUE_ORDER.length;
     // quantity, change, statistic, time-reference; not record, not promise.
     expect(Array.from(vector.subarray(at, at + 6))).toEqual([1, 1, 1, 1, 0, 0]);
     expect(vector).toHaveLength(FEATURE_DIMS);

@@ -77,7 +77,9 @@ describe("the shipped offline scorer", () => {
     ];
     const vectors = await embedSentences(sentences.map((s) => s.text));
     expect(scorer.scoreEmbedded(sentences, vectors)).toEqual(await scorer.score(sentences));
-    expect(() => scorer.scoreEmbedded(sentences, vectors.slice(0, 1))).toThrow(/2 sentences but 1 embeddings/);
+    expect(() =>
+      scorer.scoreEmbedded(sentences, { vectors: vectors.vectors.slice(0, 1), probe: vectors.probe }),
+    ).toThrow(/2 sentences but 1 embeddings and 2 probes/);
   });
 
   it("gives calibrated probabilities: a small file whose threshold and calibration came from held-out debates", () => {
@@ -139,10 +141,18 @@ describe("the shipped offline scorer", () => {
   });
 
   it("reads the cues of a sentence into its vector", () => {
-    const { vector, cues } = sentenceVector("Crime rose 30 percent in 2021.", new Array(384).fill(0.01));
+    const { vector, cues } = sentenceVector(
+      "Crime rose 30 percent in 2021.",
+      new Array(384).fill(0.01),
+      new Array(384).fill(0.02),
+    );
     expect([...cues].sort()).toEqual(["number", "percent", "year"]);
     expect(vector).toHaveLength(FEATURE_DIMS);
     expect(vector[0]).toBeCloseTo(0.01);
+    expect(vector[384]).toBeCloseTo(0.02);
+    expect(() => sentenceVector("Crime rose.", new Array(384).fill(0), new Array(383).fill(0))).toThrow(
+      /384-dimension probe/,
+    );
   });
 });
 

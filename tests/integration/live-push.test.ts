@@ -9,7 +9,7 @@ import * as s from "@/db/schema";
 import { createLiveSession } from "@/db/queries/live";
 import { createUser } from "@/db/queries/users";
 import { SENTENCE_ENCODER } from "@/lib/checkworthy";
-import { resolveEmbedder } from "@/lib/embeddings/registry";
+import { resolveEmbedder, resolveProbingEmbedder } from "@/lib/embeddings/registry";
 import { receiveLines } from "@/lib/live/service";
 import { importFactChecks } from "@/lib/matching/import/run";
 import { matchClaimReport, matchClaimsReport } from "@/lib/matching/match";
@@ -104,8 +104,9 @@ describe("a push past the statement bound", () => {
 describe("a push's sentences", () => {
   it("go through the sentence encoder once, for the check-worthiness scorer and claim matching both", async () => {
     const session = await createLiveSession(h.db, { title: "Once", method: "radar", threshold: 0 });
-    const encoder = resolveEmbedder(SENTENCE_ENCODER);
+    const encoder = resolveProbingEmbedder(SENTENCE_ENCODER);
     const embed = vi.spyOn(encoder, "embed");
+    const embedWithProbe = vi.spyOn(encoder, "embedWithProbe");
     try {
       const out = await receiveLines({ db: h.db }, session.id, [
         { lineId: "x1", speaker: "SMITH", text: `${claim(900)} ${claim(901)}`, atMs: 0 },
@@ -113,11 +114,14 @@ describe("a push's sentences", () => {
       ]);
       // Four claims, each a first card, each matched against earlier checks...
       expect(out.cards.map((c) => c.groupOf)).toEqual([null, null, null, null]);
-      // ...from one encoder call with the four sentences.
-      expect(embed).toHaveBeenCalledTimes(1);
-      expect(embed.mock.calls[0]![0]).toEqual([claim(900), claim(901), claim(902), claim(903)]);
+      // ...from one encoder call with the four sentences (the vectors the matcher reads and the
+      // probes the scorer reads too come from the same forward pass).
+      expect(embedWithProbe).toHaveBeenCalledTimes(1);
+      expect(embedWithProbe.mock.calls[0]![0]).toEqual([claim(900), claim(901), claim(902), claim(903)]);
+      expect(embed).not.toHaveBeenCalled();
     } finally {
       embed.mockRestore();
+      embedWithProbe.mockRestore();
     }
   });
 });
