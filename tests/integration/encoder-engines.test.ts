@@ -1,13 +1,16 @@
 import {
   closeSync,
+  mkdirSync,
   mkdtempSync,
   openSync,
+  readdirSync,
   readFileSync,
   readSync,
   rmSync,
   statSync,
   truncateSync,
   utimesSync,
+  writeFileSync,
   writeSync,
 } from "node:fs";
 import { createHash } from "node:crypto";
@@ -18,6 +21,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { parseConfig } from "@/lib/config";
 import { startOnnxEngine, startWasmEngine, type MiniLmEngine } from "@/lib/embeddings/minilm/engines";
 import { graphPaths, optimizedPaths, verifyGraph } from "@/lib/embeddings/minilm/graph-cache.mjs";
+import { GRAPH_BUILDER_VERSION } from "@/lib/embeddings/minilm/graph.mjs";
 import { miniLmEmbedder, miniLmEngineStatus } from "@/lib/embeddings/registry";
 import { halfToFloat } from "../fixtures/encoder/half";
 
@@ -87,6 +91,39 @@ describe("MiniLM on onnxruntime-node", () => {
     const wasm = await startWasmEngine(cacheDir);
     const live = await wasm.embed(sample.map(([, p]) => p.text));
     sample.forEach(([i, p], j) => expect(dot(live[j]!, reference[i]!), p.id).toBeGreaterThanOrEqual(0.99999));
+  });
+
+  it("removes this variant's graphs of earlier builder versions once it has built its own, and nothing else", async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "cp-encoder-old-"));
+    try {
+      const planted = {
+        older: [
+          "minilm-l6-fp32.v1.onnx",
+          "minilm-l6-fp32.v1.json",
+          `minilm-l6-fp32.v${GRAPH_BUILDER_VERSION - 1}.onnx`,
+        ],
+        kept: [
+          "minilm-l6-int8.v1.onnx",
+          `minilm-l6-fp32.v${GRAPH_BUILDER_VERSION + 1}.onnx`,
+          "minilm-l6-fp32.v1.onnx.bak",
+          "notes.txt",
+        ],
+      };
+      for (const name of [...planted.older, ...planted.kept]) writeFileSync(path.join(dir, name), "x");
+      const oldCopy = path.join(dir, "minilm-l6-fp32.v1.optimized");
+      mkdirSync(oldCopy);
+      writeFileSync(path.join(oldCopy, "model.onnx"), "x");
+      const engine = await startOnnxEngine({ variant: "fp32", cacheDir: dir });
+      engines.push(engine);
+      expect(engine.graph!.built).toBe(true);
+      const left = readdirSync(dir);
+      for (const name of [...planted.older, "minilm-l6-fp32.v1.optimized"]) expect(left, name).not.toContain(name);
+      for (const name of planted.kept) expect(left, name).toContain(name);
+      expect(left).toContain(path.basename(graphPaths({ cacheDir: dir, variant: "fp32" }).graph));
+      await engine.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("both engines give the same probe (the pooled middle layer the check-worthiness scorer reads)", {

@@ -7,6 +7,7 @@ export function ensureGraph(opts: {
   configPath: string;
   packageVersion: string;
 }): Promise<{ path: string; sha256: string; built: boolean }>;
+export function removeOlderVersions(opts: { cacheDir: string; variant: GraphVariant }): void;
 export function verifyGraph(opts: { cacheDir: string; variant: GraphVariant }): {
   path: string;
   state: "missing" | "ok" | "mismatch";

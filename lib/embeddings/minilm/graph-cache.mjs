@@ -4,7 +4,7 @@
 // has the recorded size (cheap); `verifyGraph` re-hashes it and its optimised copy in full (doctor does).
 
 import { createHash, randomUUID } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { buildMiniLmGraph, GRAPH_BUILDER_VERSION } from "./graph.mjs";
@@ -72,7 +72,24 @@ export async function ensureGraph(opts) {
     JSON.stringify({ source, sha256, bytes: bytes.length, builtAt: new Date().toISOString() }, null, 2),
   );
   renameSync(tmpManifest, paths.manifest);
+  removeOlderVersions(opts);
   return { path: paths.graph, sha256, built: true };
+}
+
+/**
+ * Deletes this variant's graphs of earlier builder versions and their optimised copies (about
+ * 210 MB each for fp32), which nothing reads once a newer graph is built: without this every
+ * upgrade that changes the graph would leave the last one on disk for good. A process of the older
+ * version still running keeps the files it has open (Linux and macOS free them when it lets go).
+ * @param {{cacheDir: string, variant: "fp32" | "int8"}} opts
+ */
+export function removeOlderVersions(opts) {
+  const pattern = new RegExp(`^minilm-l6-${opts.variant}\\.v(\\d+)\\.(onnx|json|optimized)$`);
+  for (const name of readdirSync(opts.cacheDir)) {
+    const m = pattern.exec(name);
+    if (m && Number(m[1]) < GRAPH_BUILDER_VERSION)
+      rmSync(path.join(opts.cacheDir, name), { recursive: true, force: true });
+  }
 }
 
 /**
