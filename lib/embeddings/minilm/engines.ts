@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
@@ -215,7 +215,8 @@ export async function startWasmEngine(cacheDir: string): Promise<MiniLmEngine> {
   };
   // This engine returns only the pooled last layer; the same weights described as a model of
   // PROBE_LAYER layers pool that layer's output instead (it reads the first layers' weights and no
-  // others), which is the native graph's `probe` (tests/embeddings: cosine 1.0 to six places).
+  // others), which is the native graph's `probe` (tests/integration/encoder-engines.test.ts
+  // compares them; cosine 1.0 to six places).
   // It runs those layers a second time: the fallback is the slow path already.
   let probeModel: Promise<Wasm> | undefined;
   const probe = () =>
@@ -225,7 +226,10 @@ export async function startWasmEngine(cacheDir: string): Promise<MiniLmEngine> {
         throw new Error(`the model has ${config.num_hidden_layers} layers; the probe reads layer ${PROBE_LAYER}`);
       mkdirSync(cacheDir, { recursive: true });
       const configPath = path.join(cacheDir, `minilm-l6-probe${PROBE_LAYER}.config.json`);
-      writeFileSync(configPath, JSON.stringify({ ...config, num_hidden_layers: PROBE_LAYER }));
+      // Written aside and renamed: another process starting the fallback never reads half a file.
+      const tmp = `${configPath}.${process.pid}.tmp`;
+      writeFileSync(tmp, JSON.stringify({ ...config, num_hidden_layers: PROBE_LAYER }));
+      renameSync(tmp, configPath);
       return createEmbedder({ model: { ...m, configPath } });
     })());
   return {
