@@ -25,10 +25,11 @@ import {
   embedSentences,
   PROBE_LAYER,
   SENTENCE_ENCODER,
+  type SentenceEmbeddings,
   sentenceVector,
 } from "@/lib/checkworthy/encoder-features";
 import { writeModel } from "@/lib/checkworthy/model-file";
-import { type Embedded, TRAINING_GRIDS as GRIDS, trainFromSentences } from "@/lib/checkworthy/train-run";
+import { TRAINING_GRIDS as GRIDS, trainFromSentences } from "@/lib/checkworthy/train-run";
 import { countDebates } from "@/lib/checkworthy/folds";
 import { countsAt, f1AtPrevalence } from "@/lib/checkworthy/metrics";
 import { scoresAt } from "@/lib/checkworthy/training";
@@ -69,14 +70,14 @@ const sha = (f: string) => createHash("sha256").update(fs.readFileSync(f)).diges
  * The encoder's vectors and probes of a file's sentences, from the cache when this file was
  * embedded before (one file: every sentence's vector, then every sentence's probe).
  */
-async function embeddingsOf(file: string, rows: readonly LabelledSentence[]): Promise<Embedded> {
+async function embeddingsOf(file: string, rows: readonly LabelledSentence[]): Promise<SentenceEmbeddings> {
   const cached = path.join(
     cacheDir,
     `${sha(file)}.${SENTENCE_ENCODER.replace(/[^a-z0-9-]/gi, "_")}.probe${PROBE_LAYER}.f32`,
   );
   const n = rows.length * ENCODER_DIM;
   const all = new Float32Array(2 * n);
-  const split = (): Embedded => ({
+  const split = (): SentenceEmbeddings => ({
     vectors: rows.map((_, i) => all.subarray(i * ENCODER_DIM, (i + 1) * ENCODER_DIM)),
     probe: rows.map((_, i) => all.subarray(n + i * ENCODER_DIM, n + (i + 1) * ENCODER_DIM)),
   });

@@ -28,6 +28,15 @@ export const SENTENCE_ENCODER = "local:minilm-l6";
 export const ENCODER_DIM = 384;
 export { PROBE_LAYER };
 
+/**
+ * Sentences' vectors and probes, one of each per sentence, in order: what `embedSentences`
+ * returns, or what a caller already has (the live desk, the training script's cache).
+ */
+export type SentenceEmbeddings = {
+  vectors: readonly ArrayLike<number>[];
+  probe: readonly ArrayLike<number>[];
+};
+
 /** The cues, in the order they enter the vector (the model file depends on it). */
 export const CUE_ORDER: readonly Cue[] = [
   "number",

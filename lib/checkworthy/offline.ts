@@ -1,10 +1,9 @@
 import nlp from "compromise";
 import { applyPlatt } from "./calibration";
 import { ensembleLogit } from "./classifier";
-import { embedSentences, sentenceVector } from "./encoder-features";
+import { embedSentences, type SentenceEmbeddings, sentenceVector } from "./encoder-features";
 import type { Cue } from "./features";
 import { readModel, type LoadedModel } from "./model-file";
-import type { ProbedVectors } from "@/lib/embeddings/minilm/engines";
 import type { Sentence } from "./split";
 import type { CheckworthyScorer, ScoredSentence, ScorerOptions } from "./types";
 
@@ -103,7 +102,7 @@ export class OfflineScorer implements CheckworthyScorer {
    */
   scoreEmbedded(
     sentences: readonly Sentence[],
-    embeddings: ProbedVectors,
+    embeddings: SentenceEmbeddings,
     docs: readonly Doc[] = sentences.map((s) => nlp(s.text)),
   ): ScoredSentence[] {
     const { vectors, probe } = embeddings;

@@ -1,6 +1,6 @@
 import type { NetOptions } from "./classifier";
 import type { LabelledSentence } from "./dataset";
-import { embedSentences, sentenceVector } from "./encoder-features";
+import { embedSentences, type SentenceEmbeddings, sentenceVector } from "./encoder-features";
 import { debateFolds } from "./folds";
 import { type CrossValidation, crossValidate, type FittedScorer, fitFinal } from "./training";
 
@@ -61,9 +61,6 @@ export const TRAINING_GRIDS: Record<string, GridRow[]> = {
   ],
 };
 
-/** Sentence vectors and probes (embedSentences), one of each per sentence, in order. */
-export type Embedded = { vectors: readonly ArrayLike<number>[]; probe: readonly ArrayLike<number>[] };
-
 export type TrainRun = { tried: CrossValidation[]; chosen: CrossValidation; fitted: FittedScorer };
 
 export async function trainFromSentences(
@@ -72,7 +69,7 @@ export async function trainFromSentences(
     grid: readonly GridRow[];
     folds: number;
     /** Embeddings in the order of `sentences` (the script passes cached ones); default: the encoder. */
-    embeddings?: Embedded;
+    embeddings?: SentenceEmbeddings;
     onTried?: (cv: CrossValidation) => void;
   },
 ): Promise<TrainRun> {

@@ -1,4 +1,4 @@
-import type { ProbedVectors } from "@/lib/embeddings/minilm/engines";
+import type { SentenceEmbeddings } from "./encoder-features";
 import type { Sentence } from "./split";
 
 /** One sentence with its check-worthiness: a factual claim a reader would want verified scores high. */
@@ -23,7 +23,7 @@ export type ScorerOptions = {
    * caller has them already (the live desk embeds a push once for scoring and matching): the
    * offline scorer then skips its encoder call.
    */
-  embeddings?: ProbedVectors;
+  embeddings?: SentenceEmbeddings;
 };
 
 /** Both scorers, one shape: sentences in, the same sentences scored, in the same order. */

@@ -101,7 +101,7 @@ export async function startOnnxEngine(opts: OnnxOptions): Promise<MiniLmEngine> 
       threads: opts.threads ?? Math.min(4, os.availableParallelism()),
     },
   });
-  type Flat = { vectors: Float32Array; probe: Float32Array };
+  type Flat = { vectors: Float32Array; probe?: Float32Array };
   type Reply = { id: number; vectors?: Float32Array; probe?: Float32Array; error?: string };
   const pending = new Map<number, { resolve: (v: Flat) => void; reject: (e: Error) => void }>();
   let dead: Error | undefined;
@@ -145,7 +145,7 @@ export async function startOnnxEngine(opts: OnnxOptions): Promise<MiniLmEngine> 
     if (!p) return;
     pending.delete(msg.id);
     if (pending.size === 0) worker.unref();
-    if (msg.vectors && msg.probe) p.resolve({ vectors: msg.vectors, probe: msg.probe });
+    if (msg.vectors) p.resolve({ vectors: msg.vectors, probe: msg.probe ?? undefined });
     else p.reject(new Error(`onnxruntime: ${msg.error}`));
   });
   worker.on("error", (e) => fail(new Error(`the embedding worker failed: ${e.message}`)));
@@ -154,14 +154,14 @@ export async function startOnnxEngine(opts: OnnxOptions): Promise<MiniLmEngine> 
   worker.unref();
 
   let nextId = 0;
-  const run = async (texts: string[], signal?: AbortSignal): Promise<Flat> => {
+  const run = async (texts: string[], probe: boolean, signal?: AbortSignal): Promise<Flat> => {
     signal?.throwIfAborted();
     if (dead) throw dead;
     const id = nextId++;
     return new Promise<Flat>((resolve, reject) => {
       pending.set(id, { resolve, reject });
       worker.ref();
-      worker.postMessage({ id, texts });
+      worker.postMessage({ id, texts, probe });
     });
   };
   const rows = (flat: Float32Array, n: number) =>
@@ -172,11 +172,12 @@ export async function startOnnxEngine(opts: OnnxOptions): Promise<MiniLmEngine> 
     graph: { path: ready.graphPath, sha256: ready.sha256, built: ready.built, optimized: ready.optimized },
     async embed(texts, signal) {
       if (texts.length === 0) return [];
-      return rows((await run(texts, signal)).vectors, texts.length);
+      return rows((await run(texts, false, signal)).vectors, texts.length);
     },
     async embedWithProbe(texts, signal) {
       if (texts.length === 0) return { vectors: [], probe: [] };
-      const flat = await run(texts, signal);
+      const flat = await run(texts, true, signal);
+      if (!flat.probe) throw new Error("onnxruntime: the embedding worker returned no probe");
       return { vectors: rows(flat.vectors, texts.length), probe: rows(flat.probe, texts.length) };
     },
     async close() {

@@ -2,8 +2,9 @@
 // main thread (a server answering pages, a CLI drawing progress) never waits on a forward pass.
 // onnxruntime-node's session.run is synchronous on the calling thread; here that thread is this one.
 //
-// Protocol: the parent sends {id, texts}; this answers {id, vectors, probe} (each a Float32Array,
-// n x 384: the sentence vectors and the graph's `probe` output, graph.mjs) or {id, error}. At start
+// Protocol: the parent sends {id, texts, probe?}; this answers {id, vectors, probe?} (each a
+// Float32Array, n x 384: the sentence vectors and, when asked, the graph's `probe` output,
+// graph.mjs) or {id, error}. At start
 // it answers {ready: {...}} once the session is loaded, or {fatal} when the
 // runtime or the graph cannot load (the parent then falls back to the WebAssembly engine).
 
@@ -69,10 +70,15 @@ async function start() {
     return out;
   }
 
-  async function embed(texts) {
+  /**
+   * `withProbe`: also the graph's probe output. Without it only `embeddings` is fetched, and
+   * onnxruntime skips the probe's pooling: search and ingest pay nothing for it.
+   */
+  async function embed(texts, withProbe) {
     const dim = 384;
     const out = new Float32Array(texts.length * dim);
-    const probe = new Float32Array(texts.length * dim);
+    const probe = withProbe ? new Float32Array(texts.length * dim) : null;
+    const fetches = withProbe ? ["embeddings", "probe"] : ["embeddings"];
     for (const part of passes(texts.map((t, i) => ({ i, ids: encode(t) })))) {
       const len = part[part.length - 1].ids.length;
       const ids = new Int32Array(part.length * len);
@@ -81,15 +87,18 @@ async function start() {
         ids.set(e.ids, r * len);
         mask.fill(1, r * len, r * len + e.ids.length);
       });
-      const result = await session.run({
-        input_ids: new ort.Tensor("int32", ids, [part.length, len]),
-        attention_mask: new ort.Tensor("int32", mask, [part.length, len]),
-      });
+      const result = await session.run(
+        {
+          input_ids: new ort.Tensor("int32", ids, [part.length, len]),
+          attention_mask: new ort.Tensor("int32", mask, [part.length, len]),
+        },
+        fetches,
+      );
       const v = result.embeddings.data;
-      const p = result.probe.data;
+      const p = probe ? result.probe.data : null;
       part.forEach((e, r) => {
         out.set(v.subarray(r * dim, (r + 1) * dim), e.i * dim);
-        probe.set(p.subarray(r * dim, (r + 1) * dim), e.i * dim);
+        if (p) probe.set(p.subarray(r * dim, (r + 1) * dim), e.i * dim);
       });
     }
     return { vectors: out, probe };
@@ -97,8 +106,8 @@ async function start() {
 
   port.on("message", async (msg) => {
     try {
-      const { vectors, probe } = await embed(msg.texts);
-      port.postMessage({ id: msg.id, vectors, probe }, [vectors.buffer, probe.buffer]);
+      const { vectors, probe } = await embed(msg.texts, msg.probe === true);
+      port.postMessage({ id: msg.id, vectors, probe }, probe ? [vectors.buffer, probe.buffer] : [vectors.buffer]);
     } catch (e) {
       port.postMessage({ id: msg.id, error: e instanceof Error ? e.message : String(e) });
     }
