@@ -20,6 +20,13 @@ export async function insertIntervention(db: Database, row: NewIntervention): Pr
   return stored!;
 }
 
+/** Interventions as another instance stored them (the JSONL import): status, turn and times kept. */
+export type StoredIntervention = Omit<typeof s.debateInterventions.$inferInsert, "id" | "createdBy">;
+
+export async function insertInterventions(db: Pick<Database, "insert">, rows: readonly StoredIntervention[]) {
+  if (rows.length) await db.insert(s.debateInterventions).values([...rows]);
+}
+
 export async function countInterventions(db: Database, debateId: string): Promise<number> {
   const [r] = await db
     .select({ n: count() })

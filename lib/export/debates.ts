@@ -105,8 +105,11 @@ export type ExportedDebate = {
     status: string;
     refusal: string | null;
     beforeSeq: number | null;
+    /** The identity of the turn it entered before (round, phase, role, kind), so a resumed run gives it to the same step; absent in files from before it was exported. */
+    beforeStep?: string | null;
     answeredBySeq: number | null;
     evidenceRank: number | null;
+    appliedAt?: string | null;
     payload: Record<string, unknown>;
   }>;
   verdict: {
@@ -351,8 +354,10 @@ export async function* exportDebates(
           status: r.status,
           refusal: r.refusal,
           beforeSeq: r.beforeSeq,
+          beforeStep: r.beforeStep,
           answeredBySeq: r.answeredBySeq,
           evidenceRank: r.evidenceRank,
+          appliedAt: r.appliedAt?.toISOString() ?? null,
           payload: r.payload,
         })),
         verdict: v

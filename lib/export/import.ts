@@ -3,6 +3,9 @@ import type { Database } from "@/db/client";
 import * as s from "@/db/schema";
 import { findUserByEmail, createUser } from "@/db/queries/users";
 import { insertNotes, type StoredNote } from "@/db/queries/debate-notes";
+import { insertInterventions, type StoredIntervention } from "@/db/queries/interventions";
+import { INTERVENTION_STATUSES } from "@/db/schema";
+import { INTERVENTION_LIMITS } from "@/lib/debate/interventions/contract";
 import { matchDecisionSchema } from "@/lib/matching/decision";
 import type { ExportedDebate } from "./debates";
 import { parseJsonBounded } from "@/lib/untrusted/limits";
@@ -34,8 +37,39 @@ function importedNotes(d: ExportedDebate & { checkpoints?: Array<Record<string, 
 }
 
 /**
+ * What people put into the debate, as stored: the person is kept by the name they had (no account
+ * is made for them; `createdBy` stays empty). A status the database does not know, or a file from
+ * before interventions were exported, brings none rather than refusing the debate.
+ */
+function importedInterventions(d: ExportedDebate, line: number): StoredIntervention[] {
+  const all = d.interventions ?? [];
+  // The same cap as a running debate's (the service refuses the next one): a file cannot put more in.
+  if (all.length > INTERVENTION_LIMITS.perDebate)
+    throw new Error(
+      `Line ${line}: debate ${d.id} has ${all.length} interventions; one debate takes at most ${INTERVENTION_LIMITS.perDebate}. Nothing of this debate was imported; the lines before it were.`,
+    );
+  return all
+    .filter((i) => (INTERVENTION_STATUSES as readonly string[]).includes(i.status))
+    .map((i) => ({
+      debateId: d.id,
+      kind: i.kind,
+      payload: i.payload ?? {},
+      summary: i.summary,
+      byName: i.by,
+      createdAt: new Date(i.at),
+      status: i.status as StoredIntervention["status"],
+      refusal: i.refusal,
+      beforeSeq: i.beforeSeq,
+      beforeStep: i.beforeStep ?? null,
+      answeredBySeq: i.answeredBySeq,
+      evidenceRank: i.evidenceRank,
+      appliedAt: date(i.appliedAt ?? null),
+    }));
+}
+
+/**
  * Reads the JSONL export back. Debates are matched by id and created when missing (with their
- * claim, evidence, turns, method notes and verdict, ids and times kept), so a whole export moves to
+ * claim, evidence, turns, method notes, interventions and verdict, ids and times kept), so a whole export moves to
  * an empty database; annotation versions are added when missing, never overwritten, each with an
  * `import` audit row. Annotators are matched by email; unknown ones get an account without a
  * password (an admin invites them to set one).
@@ -150,6 +184,7 @@ export async function importJsonl(
             })),
           );
         await insertNotes(tx, importedNotes(d));
+        await insertInterventions(tx, importedInterventions(d, summary.lines));
         if (d.verdict) {
           const v = d.verdict;
           await tx.insert(s.verdicts).values({

@@ -131,6 +131,32 @@ beforeAll(async () => {
   // A turn in the answer format the prompts ask for: the export's `content` reads it, `contentRaw` keeps it.
   const [marked] = await h.db.select().from(s.turns).where(eq(s.turns.debateId, debates[2]!)).limit(1);
   await h.db.update(s.turns).set({ content: MARKED }).where(eq(s.turns.id, marked!.id));
+  // What people put into it: added evidence applied before the third turn, a hold refused.
+  await h.db.insert(s.debateInterventions).values([
+    {
+      debateId: tooled,
+      kind: "add_evidence",
+      payload: { text: "A report an editor pasted.", title: "Report" },
+      summary: "Added evidence: Report",
+      byName: "Editor One",
+      createdAt: new Date("2026-01-02T10:00:00Z"),
+      status: "applied",
+      beforeSeq: 3,
+      beforeStep: "1:argument:opponent:turn",
+      evidenceRank: maxRank + 2,
+      appliedAt: new Date("2026-01-02T10:00:05Z"),
+    },
+    {
+      debateId: tooled,
+      kind: "hold_verdict",
+      payload: { reason: "Wait for the ministry." },
+      summary: "Asked to hold the verdict",
+      byName: "Editor Two",
+      createdAt: new Date("2026-01-02T10:01:00Z"),
+      status: "refused",
+      refusal: "This method decides by consensus.",
+    },
+  ]);
   await h.db.insert(s.verdicts).values({
     debateId: tooled,
     isFinal: false,
@@ -309,6 +335,22 @@ describe("exports", () => {
         embedder: "local:minilm-l6",
         toolMad: { step: "answer", label: "SUPPORTS" },
       });
+      expect(tooled.interventions).toEqual([
+        expect.objectContaining({
+          kind: "add_evidence",
+          by: "Editor One",
+          status: "applied",
+          beforeSeq: 3,
+          beforeStep: "1:argument:opponent:turn",
+          appliedAt: "2026-01-02T10:00:05.000Z",
+        }),
+        expect.objectContaining({
+          kind: "hold_verdict",
+          status: "refused",
+          refusal: "This method decides by consensus.",
+          beforeSeq: null,
+        }),
+      ]);
       expect(tooled.verdict).toMatchObject({
         details: { decidedBy: "consensus" },
         panel: [{ judgeRole: "judge-2", label: "FALSE", confidence: 0.7 }],
@@ -332,6 +374,35 @@ describe("exports", () => {
         annotationVersionsAdded: 0,
       });
       expect(await text(empty.db, "jsonl")).toBe(before);
+    } finally {
+      await empty.close();
+    }
+  });
+
+  it("refuses a debate with more interventions than a debate takes, keeping the lines before it", async () => {
+    const [first, second] = (await text(h.db, "jsonl", 2)).trim().split("\n");
+    const crowded = JSON.parse(second!) as ExportedDebate;
+    const one = {
+      kind: "ask",
+      summary: "A question",
+      by: "X",
+      at: "2026-01-01T00:00:00.000Z",
+      status: "applied",
+      refusal: null,
+      beforeSeq: 1,
+      answeredBySeq: 1,
+      evidenceRank: null,
+      payload: { question: "Why?" },
+    };
+    crowded.interventions = Array.from({ length: 21 }, () => one);
+    const empty = await freshDatabase();
+    try {
+      await expect(importJsonl(empty.db, linesOf(`${first}\n${JSON.stringify(crowded)}`))).rejects.toThrow(
+        `Line 2: debate ${crowded.id} has 21 interventions; one debate takes at most 20.`,
+      );
+      const kept = (await text(empty.db, "jsonl")).trim().split("\n");
+      expect(kept).toHaveLength(1);
+      expect(JSON.parse(kept[0]!).id).toBe(JSON.parse(first!).id);
     } finally {
       await empty.close();
     }
