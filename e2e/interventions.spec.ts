@@ -56,6 +56,10 @@ test("a person adds a passage and a question mid-debate, and the next turn answe
   await expect(fc.getByTestId("verdict")).toBeVisible({ timeout: 120_000 });
   // What was stored, as any viewer opening the page now sees it.
   await fc.reload();
+  // The verdict says people took part, before anyone reads down to the transcript.
+  await expect(fc.getByTestId("verdict-interventions")).toContainText(
+    "People added a passage of evidence and asked a question during this debate",
+  );
   const asked = fc.locator("[data-testid=intervention][data-kind=ask]");
   await expect(asked).toHaveAttribute("data-status", "applied");
   const before = Number(await asked.getAttribute("data-before"));
@@ -73,5 +77,10 @@ test("a person adds a passage and a question mid-debate, and the next turn answe
   // The added passage is in the evidence, labelled as a person's.
   await expect(fc.locator("[data-testid=evidence]", { hasText: "Capital spending is 12 %" })).toContainText("added by");
   await fc.screenshot({ path: "test-results/interventions.png", fullPage: true });
+  await fc.setViewportSize({ width: 375, height: 800 });
+  await fc.goto(url);
+  await expect(fc.getByTestId("verdict-interventions")).toBeVisible();
+  expect(await fc.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+  await fc.screenshot({ path: "test-results/interventions-375.png" });
   await context.close();
 });

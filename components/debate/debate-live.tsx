@@ -342,6 +342,7 @@ export function DebateLive({
               method={view.protocol}
               steps={view.turns}
               evidence={view.evidence}
+              interventions={people.items}
               cost={costText}
               onCite={setSelected}
             />

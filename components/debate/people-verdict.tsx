@@ -2,6 +2,8 @@
 
 import type { StepTurn } from "@/lib/debate/definition";
 import { peopleVerdict } from "@/lib/debate/methods";
+import type { InterventionView } from "@/lib/debate/interventions/contract";
+import { interventionNote } from "./interventions/read";
 import { LABEL_STYLE } from "./verdict-card";
 
 type EvidenceRef = { rank: number; title?: string | null; url?: string | null };
@@ -21,6 +23,7 @@ export function PeopleVerdictHead({
   confidenceWords = "confidence",
   ownLabelTestId,
   confidenceTestId = "verdict-confidence",
+  interventions = [],
 }: {
   method: string;
   verdict: { label: string; reason: string | null; confidence: number | null };
@@ -32,8 +35,12 @@ export function PeopleVerdictHead({
   /** A test id for the method's own label (kept where a page's tests already look for it). */
   ownLabelTestId?: string;
   confidenceTestId?: string;
+  /** What people put into the debate: a verdict they took part in says so under its reason. */
+  interventions?: readonly InterventionView[];
 }) {
   const v = peopleVerdict(method, verdict, turns, evidence);
+  const tookPart = interventionNote(interventions);
+  const firstApplied = interventions.find((i) => i.status === "applied");
   return (
     <div data-testid="people-verdict" data-product={v.product ?? ""}>
       <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
@@ -88,6 +95,14 @@ export function PeopleVerdictHead({
             </p>
           ) : null}
         </div>
+      ) : null}
+      {tookPart ? (
+        <p className="mt-2 text-sm text-black/80" data-testid="verdict-interventions">
+          {tookPart}{" "}
+          <a href={`#intervention-${firstApplied?.id}`} className="underline underline-offset-2">
+            See what they did
+          </a>
+        </p>
       ) : null}
     </div>
   );

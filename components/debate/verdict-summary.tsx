@@ -1,6 +1,7 @@
 "use client";
 
 import type { StepTurn } from "@/lib/debate/definition";
+import type { InterventionView } from "@/lib/debate/interventions/contract";
 import { CitedText } from "./cited-text";
 import { PeopleVerdictHead } from "./people-verdict";
 import { verdictInWords } from "@/lib/debate/methods";
@@ -39,6 +40,7 @@ export function VerdictSummary({
   method,
   steps = [],
   evidence = [],
+  interventions = [],
 }: {
   verdict: Verdict;
   turns: number;
@@ -51,6 +53,8 @@ export function VerdictSummary({
   method?: string;
   steps?: readonly StepTurn[];
   evidence?: ReadonlyArray<{ rank: number; title?: string | null; url?: string | null }>;
+  /** What people put into the debate (the head says so when any entered it). */
+  interventions?: readonly InterventionView[];
 }) {
   const rounds = verdict.roundsCompleted ?? 0;
   return (
@@ -68,6 +72,7 @@ export function VerdictSummary({
             evidence={evidence}
             onCite={onCite}
             confidenceWords="judge's confidence"
+            interventions={interventions}
           />
           <DecidedBy details={verdict.details} />
           {verdict.label === "UNPARSED" ? <Unparsed /> : null}

@@ -7,6 +7,7 @@ import { interventionFromForm } from "@/components/debate/interventions/form-inp
 import { IntervenedLine } from "@/components/debate/interventions/intervention-item";
 import {
   evidenceMarks,
+  interventionNote,
   methodInterventions,
   offeredKinds,
   placeInterventions,
@@ -205,6 +206,37 @@ describe("interventions in the transcript", () => {
     expect(html).toContain("Struck by Ana Journalist; later turns no longer see it.");
     expect(html).toMatch(/data-struck="true"[\s\S]*Struck E1: anonymous blog/);
     expect(html).toContain("added by Ana Journalist");
+  });
+
+  it("says under the verdict what people did, counting only what entered the debate, and links to the first", () => {
+    expect(interventionNote([asked, added, struck, waiting])).toBe(
+      "People added a passage of evidence, asked a question and struck a source during this debate; the verdict is not the agents' work alone.",
+    );
+    expect(interventionNote([asked, { ...asked, id: "z" }])).toBe(
+      "People asked 2 questions during this debate; the verdict is not the agents' work alone.",
+    );
+    // Waiting or refused ones changed nothing: no line.
+    expect(interventionNote([waiting, { ...struck, status: "refused", refusal: "Too late." }])).toBeNull();
+    const verdict = {
+      label: "FALSE",
+      reason: "The budget shows 9 %.",
+      confidence: 0.8,
+      stoppedEarly: false,
+      stopAfter: null,
+      roundsCompleted: 1,
+      details: null,
+    };
+    const finished = { status: "completed", finishedAt: "2026-11-28T16:50:00.000Z", verdict } as Partial<DebateView>;
+    const html = page(viewOf(TAKES_ALL, [waiting, added, asked], finished), false);
+    const summary = html.slice(html.indexOf('data-testid="verdict-summary"'));
+    expect(summary).toMatch(
+      /data-testid="verdict-interventions"[^>]*>People added a passage of evidence and asked a question/,
+    );
+    // The link goes to the oldest applied one, which the transcript draws with that id.
+    expect(summary).toContain('href="#intervention-b"');
+    expect(html).toContain('id="intervention-b"');
+    // The agents' work alone: nothing said.
+    expect(page(viewOf(TAKES_ALL, [waiting], finished), false)).not.toContain("verdict-interventions");
   });
 
   it("lists them, each with the turn it came before, and offers the panel on a method's own page", () => {

@@ -20,6 +20,7 @@ export function InterventionItem({ item, onTurn }: { item: InterventionView; onT
   const status = STATUS_WORDS[item.status];
   return (
     <div
+      id={`intervention-${item.id}`}
       data-testid="intervention"
       data-kind={item.kind}
       data-status={item.status}

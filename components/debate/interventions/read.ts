@@ -89,3 +89,26 @@ export function evidenceMarks(interventions: InterventionView[]): Map<number, Ev
 export function closedAfterStart(declared: MethodInterventions, steps: number): boolean {
   return declared.until === "start" && steps > 0;
 }
+
+const TOOK_PART: Record<InterventionKind, (n: number) => string> = {
+  add_evidence: (n) => (n === 1 ? "added a passage of evidence" : `added ${n} passages of evidence`),
+  ask: (n) => (n === 1 ? "asked a question" : `asked ${n} questions`),
+  strike: (n) => (n === 1 ? "struck a source" : `struck ${n} sources`),
+  hold_verdict: () => "held the verdict for more argument",
+};
+
+/**
+ * The line under a verdict when people took part: what the applied interventions did, in words
+ * ("People added a passage of evidence and asked 2 questions"). Null when none entered the debate:
+ * the verdict is then the agents' work alone. Waiting and refused ones changed nothing and are not counted.
+ */
+export function interventionNote(interventions: readonly InterventionView[]): string | null {
+  const applied = interventions.filter((i) => i.status === "applied");
+  if (applied.length === 0) return null;
+  const parts = (Object.keys(TOOK_PART) as InterventionKind[])
+    .map((k) => [k, applied.filter((i) => i.kind === k).length] as const)
+    .filter(([, n]) => n > 0)
+    .map(([k, n]) => TOOK_PART[k](n));
+  const words = parts.length > 1 ? `${parts.slice(0, -1).join(", ")} and ${parts.at(-1)}` : parts[0]!;
+  return `People ${words} during this debate; the verdict is not the agents' work alone.`;
+}

@@ -112,6 +112,7 @@ export function ProclaimDebate({ view, live, connection, canControl = false, ext
               confidenceWords="court's confidence"
               ownLabelTestId="proclaim-verdict-label"
               confidenceTestId="proclaim-confidence"
+              interventions={view.interventions}
             />
             {verdict.label === "INCONCLUSIVE" ? (
               <p className="mt-1 text-sm text-black/70">No TRUE or FALSE: the court could not decide.</p>

@@ -135,6 +135,7 @@ export function ZofiaDebate({ view, live, connection, canControl = false, extra 
               onCite={setSelected}
               confidenceWords="judge's confidence"
               ownLabelTestId="zofia-verdict-label"
+              interventions={view.interventions}
             />
             {verdict.label === "UNPARSED" ? (
               <p className="mt-2 text-sm">
