@@ -4,6 +4,7 @@
  *
  *   npx tsx scripts/train-checkworthy.ts <train file> [--report <file>]... [--out <folder>]
  *                                        [--folds 10] [--grid full|sample] [--cache <folder>]
+ *                                        [--groups <file.json>]
  *
  * Files: JSON Lines {"id", "text", "label": 0|1} or the CLEF CheckThat! 2024 Task 1 .tsv files as
  * published (`npx counterpoint dataset download checkworthiness` installs them). Every setting of
@@ -12,11 +13,15 @@
  * trained on the whole file, calibrated and thresholded on its out-of-fold scores. `--report`
  * files (dev, dev-test) are only measured, never used to choose or fit anything. Deterministic: the
  * same file and grid give the same weights. Embeddings are cached by the file's checksum under
- * `--cache` (default .data/cache/checkworthy), so a second run skips the encoder.
+ * `--cache` (default .data/cache/checkworthy), so a second run skips the encoder. `--groups` names
+ * groups of debates (models/checkworthy/elections.json: the election each debate belongs to); the
+ * chosen setting is then measured once more holding out one whole group at a time, a harder test
+ * of debates from years the model never saw. That report chooses nothing either.
  */
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { z } from "zod";
 import { applyPlatt } from "@/lib/checkworthy/calibration";
 import { ensembleLogit, type NetOptions } from "@/lib/checkworthy/classifier";
 import { type LabelledSentence, readLabelledSentences } from "@/lib/checkworthy/dataset";
@@ -36,7 +41,7 @@ import { scoresAt } from "@/lib/checkworthy/training";
 
 function usage(problem: string): never {
   console.error(
-    `${problem}\nusage: npx tsx scripts/train-checkworthy.ts <train file> [--report <file>]... [--out <folder>] [--folds 10] [--grid ${Object.keys(GRIDS).join("|")}] [--cache <folder>]`,
+    `${problem}\nusage: npx tsx scripts/train-checkworthy.ts <train file> [--report <file>]... [--out <folder>] [--folds 10] [--grid ${Object.keys(GRIDS).join("|")}] [--cache <folder>] [--groups <file.json>]`,
   );
   process.exit(2);
 }
@@ -48,6 +53,7 @@ let out = path.join(process.cwd(), "models", "checkworthy");
 let cacheDir = path.join(process.cwd(), ".data", "cache", "checkworthy");
 let folds = 10;
 let gridName = "full";
+let groupsFile: string | undefined;
 for (let i = 0; i < args.length; i++) {
   const a = args[i]!;
   const value = () => args[++i] ?? usage(`${a} needs a value`);
@@ -56,6 +62,7 @@ for (let i = 0; i < args.length; i++) {
   else if (a === "--cache") cacheDir = value();
   else if (a === "--folds") folds = Number(value());
   else if (a === "--grid") gridName = value();
+  else if (a === "--groups") groupsFile = value();
   else if (a.startsWith("--")) usage(`unknown option ${a}`);
   else files.push(a);
 }
@@ -63,6 +70,27 @@ if (files.length !== 1) usage("give exactly one training file");
 if (!Number.isInteger(folds) || folds < 2) usage(`--folds must be a whole number of at least 2, not ${folds}`);
 const grid = GRIDS[gridName] ?? usage(`--grid must be one of ${Object.keys(GRIDS).join(", ")}, not ${gridName}`);
 const trainFile = files[0]!;
+
+/** `--groups`: `{"groups": {"<name>": ["<id of a debate's first sentence>", ...], ...}}`, anything else beside. */
+const GroupsFile = z.object({
+  groups: z.record(z.string().min(1), z.array(z.string().regex(/^\d+$/, "a sentence id (digits)"))),
+});
+
+function readGroups(file: string): Record<string, string[]> {
+  let json: unknown;
+  try {
+    json = JSON.parse(fs.readFileSync(file, "utf8"));
+  } catch (e) {
+    usage(`--groups ${file}: ${(e as Error).message}`);
+  }
+  const parsed = GroupsFile.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    usage(`--groups ${file}: at ${issue.path.join(".") || "the top"}: ${issue.message}`);
+  }
+  return parsed.data.groups;
+}
+const groups = groupsFile ? readGroups(groupsFile) : undefined;
 
 const sha = (f: string) => createHash("sha256").update(fs.readFileSync(f)).digest("hex");
 
@@ -117,12 +145,18 @@ async function main() {
     grid,
     folds,
     embeddings: await embeddingsOf(trainFile, trainSet),
+    groups,
     onTried: (cv) =>
       console.log(
         `${setting(cv.options)}  → grouped CV F1 ${cv.pooled.f1} (P ${cv.pooled.precision} R ${cv.pooled.recall}, folds ${cv.folds.map((f) => f.f1).join(" ")}), ECE ${cv.pooled.ece}, AUC ${cv.pooled.auc}`,
       ),
   });
-  const { fitted, chosen } = run;
+  const { fitted, chosen, byGroup } = run;
+  if (byGroup) {
+    console.log(
+      `chosen setting, one group of ${path.basename(groupsFile!)} held out at a time → F1 ${byGroup.pooled.f1} (P ${byGroup.pooled.precision} R ${byGroup.pooled.recall}), ECE ${byGroup.pooled.ece}, AUC ${byGroup.pooled.auc}; ${byGroup.names.map((name, g) => `${name} ${byGroup.folds[g]!.f1}`).join(", ")}`,
+    );
+  }
   const trainShare = trainSet.filter((r) => r.label === 1).length / trainSet.length;
   const measured: Record<string, unknown> = {};
   for (const file of reports) {
@@ -145,11 +179,20 @@ async function main() {
     );
   }
   const meta = writeModel(out, fitted, {
-    command: `npx tsx scripts/train-checkworthy.ts ${path.basename(trainFile)}${reports.map((r) => ` --report ${path.basename(r)}`).join("")}${gridName === "full" ? "" : ` --grid ${gridName}`}${folds === 10 ? "" : ` --folds ${folds}`}`,
+    command: `npx tsx scripts/train-checkworthy.ts ${path.basename(trainFile)}${reports.map((r) => ` --report ${path.basename(r)}`).join("")}${gridName === "full" ? "" : ` --grid ${gridName}`}${folds === 10 ? "" : ` --folds ${folds}`}${groupsFile ? ` --groups ${path.relative(process.cwd(), groupsFile)}` : ""}`,
     trainFile: describe(path.basename(trainFile), trainSet, trainFile),
     folds: `${folds} folds of whole debates (${countDebates(trainSet.map((r) => r.id))} debates found where consecutive sentence ids jump; lib/checkworthy/folds.ts)`,
     chosen: chosen.options,
     groupedCv: { ...chosen.pooled, folds: chosen.folds },
+    ...(byGroup
+      ? {
+          heldOutByGroup: {
+            groups: `${path.basename(groupsFile!)}: ${byGroup.names.length} groups of whole debates, one held out at a time (the chosen setting; chose nothing)`,
+            ...byGroup.pooled,
+            each: Object.fromEntries(byGroup.names.map((name, g) => [name, byGroup.folds[g]])),
+          },
+        }
+      : {}),
     tried: run.tried.map((cv) => ({ options: cv.options, groupedCv: cv.pooled })),
     measured,
   });

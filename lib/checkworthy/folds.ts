@@ -34,13 +34,7 @@ export const DEBATE_GAP = 20;
 export function debateFolds(ids: readonly string[], k: number): number[] {
   if (k < 2) throw new Error("debateFolds: k must be at least 2");
   if (!ids.every((id) => /^\d+$/.test(id))) return contiguousFolds(ids, k);
-  const order = ids.map((_, i) => i).sort((a, b) => Number(ids[a]) - Number(ids[b]) || a - b);
-  const debates: number[][] = [];
-  order.forEach((row, rank) => {
-    const jump = rank > 0 && Number(ids[row]) - Number(ids[order[rank - 1]!]) > DEBATE_GAP;
-    if (rank === 0 || jump) debates.push([]);
-    debates.at(-1)!.push(row);
-  });
+  const debates = debatesOf(ids);
   if (debates.length < k) return contiguousFolds(ids, k);
   const fold = new Array<number>(ids.length);
   let before = 0;
@@ -55,8 +49,62 @@ export function debateFolds(ids: readonly string[], k: number): number[] {
   return used.size === k ? fold : contiguousFolds(ids, k);
 }
 
+/** The debates in numeric ids: each a list of row indices in id order, cut where the numbering jumps by more than `DEBATE_GAP`. */
+export function debatesOf(ids: readonly string[]): number[][] {
+  const order = ids.map((_, i) => i).sort((a, b) => Number(ids[a]) - Number(ids[b]) || a - b);
+  const debates: number[][] = [];
+  order.forEach((row, rank) => {
+    const jump = rank > 0 && Number(ids[row]) - Number(ids[order[rank - 1]!]) > DEBATE_GAP;
+    if (rank === 0 || jump) debates.push([]);
+    debates.at(-1)!.push(row);
+  });
+  return debates;
+}
+
+/**
+ * Folds that hold out one named group of debates at a time (an election year, a speaker, a
+ * programme): `groups` names each group's debates by the id of their first sentence. A second,
+ * harder test than `debateFolds`: a model that learned the names and topics of its years scores
+ * worse on a year it never saw. Every debate must be in exactly one group; a mistake is named.
+ */
+export function namedGroupFolds(
+  ids: readonly string[],
+  groups: Readonly<Record<string, readonly string[]>>,
+): { fold: number[]; names: string[] } {
+  const bad = ids.find((id) => !/^\d+$/.test(id));
+  if (bad !== undefined)
+    throw new Error(`named groups need numeric sentence ids (to find the debates), and "${bad}" is not one`);
+  const debates = debatesOf(ids);
+  const byFirstId = new Map(debates.map((d, k) => [ids[d[0]!]!, k]));
+  const names = Object.keys(groups);
+  if (names.length < 2) throw new Error("named groups: give at least two groups, or there is nothing to hold out");
+  const groupOf = new Map<number, number>();
+  names.forEach((name, g) => {
+    for (const first of groups[name]!) {
+      const k = byFirstId.get(first);
+      if (k === undefined)
+        throw new Error(
+          `group "${name}": no debate starts at sentence id ${first} (debates start at ${[...byFirstId.keys()].slice(0, 5).join(", ")}, ...)`,
+        );
+      if (groupOf.has(k))
+        throw new Error(
+          `the debate starting at sentence id ${first} is in two groups ("${names[groupOf.get(k)!]}" and "${name}")`,
+        );
+      groupOf.set(k, g);
+    }
+    if (groups[name]!.length === 0) throw new Error(`group "${name}" names no debate`);
+  });
+  const missing = debates.map((d, k) => (groupOf.has(k) ? null : ids[d[0]!]!)).filter((x) => x !== null);
+  if (missing.length > 0)
+    throw new Error(`these debates are in no group (the id of their first sentence): ${missing.join(", ")}`);
+  const fold = new Array<number>(ids.length);
+  debates.forEach((d, k) => {
+    for (const row of d) fold[row] = groupOf.get(k)!;
+  });
+  return { fold, names };
+}
+
 /** How many debates `debateFolds` finds in these ids. */
 export function countDebates(ids: readonly string[]): number {
-  const sorted = ids.map(Number).sort((a, b) => a - b);
-  return sorted.length ? 1 + sorted.slice(1).filter((x, i) => x - sorted[i]! > DEBATE_GAP).length : 0;
+  return ids.length ? debatesOf(ids).length : 0;
 }

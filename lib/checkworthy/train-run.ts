@@ -1,7 +1,7 @@
 import type { NetOptions } from "./classifier";
 import type { LabelledSentence } from "./dataset";
 import { embedSentences, type SentenceEmbeddings, sentenceVector } from "./encoder-features";
-import { debateFolds } from "./folds";
+import { debateFolds, namedGroupFolds } from "./folds";
 import { type CrossValidation, crossValidate, type FittedScorer, fitFinal } from "./training";
 
 /**
@@ -61,7 +61,13 @@ export const TRAINING_GRIDS: Record<string, GridRow[]> = {
   ],
 };
 
-export type TrainRun = { tried: CrossValidation[]; chosen: CrossValidation; fitted: FittedScorer };
+export type TrainRun = {
+  tried: CrossValidation[];
+  chosen: CrossValidation;
+  fitted: FittedScorer;
+  /** The chosen setting again, one named group of debates held out at a time (only with `groups`; chooses nothing). */
+  byGroup?: CrossValidation & { names: string[] };
+};
 
 export async function trainFromSentences(
   sentences: readonly LabelledSentence[],
@@ -71,12 +77,21 @@ export async function trainFromSentences(
     /** Embeddings in the order of `sentences` (the script passes cached ones); default: the encoder. */
     embeddings?: SentenceEmbeddings;
     onTried?: (cv: CrossValidation) => void;
+    /** Named groups of debates (by the id of each one's first sentence) for a second report: lib/checkworthy/folds.ts `namedGroupFolds`. */
+    groups?: Readonly<Record<string, readonly string[]>>;
   },
 ): Promise<TrainRun> {
   if (opts.grid.length === 0) throw new Error("trainFromSentences: the grid is empty");
   const embeddings = opts.embeddings ?? (await embedSentences(sentences.map((s) => s.text)));
   const vectors = sentences.map((s, i) => sentenceVector(s.text, embeddings.vectors[i]!, embeddings.probe[i]!).vector);
   const labels = sentences.map((s) => s.label);
+  // Checked before the grid runs, so a mistake in the groups costs seconds, not the whole grid.
+  const named = opts.groups
+    ? namedGroupFolds(
+        sentences.map((s) => s.id),
+        opts.groups,
+      )
+    : undefined;
   const fold = debateFolds(
     sentences.map((s) => s.id),
     opts.folds,
@@ -96,5 +111,9 @@ export async function trainFromSentences(
   }
   // The first of equals wins, so the grid's order (simplest first) breaks ties.
   const chosen = tried.reduce((best, cv) => (cv.pooled.f1 > best.pooled.f1 ? cv : best));
-  return { tried, chosen, fitted: fitFinal(vectors, labels, chosen) };
+  const byGroup = named && {
+    ...crossValidate(vectors, labels, named.fold, chosen.options),
+    names: named.names,
+  };
+  return { tried, chosen, fitted: fitFinal(vectors, labels, chosen), ...(byGroup ? { byGroup } : {}) };
 }

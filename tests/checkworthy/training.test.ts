@@ -4,7 +4,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { applyPlatt, expectedCalibrationError, fitPlatt } from "@/lib/checkworthy/calibration";
 import { readLabelledSentences } from "@/lib/checkworthy/dataset";
-import { contiguousFolds, countDebates, debateFolds } from "@/lib/checkworthy/folds";
+import { contiguousFolds, countDebates, debateFolds, namedGroupFolds } from "@/lib/checkworthy/folds";
 import { weightBytes } from "@/lib/checkworthy/model-file";
 import { TRAINING_GRIDS, trainFromSentences } from "@/lib/checkworthy/train-run";
 
@@ -50,6 +50,35 @@ describe("training the offline check-worthiness scorer", () => {
     expect(new Set(debates[0]!.map((id) => debateFolds(ids, 3)[ids.indexOf(String(id))])).size).toBe(1);
     // Fewer debates than folds: runs of consecutive ids instead.
     expect(debateFolds(ids, 4)).toEqual(contiguousFolds(ids, 4));
+  });
+
+  it("holds out named groups of whole debates, and names a debate left out or placed twice", () => {
+    // Four debates (first ids 100, 200, 300, 400) in shuffled order, grouped into two "elections".
+    const ids = ["301", "100", "402", "200", "101", "400", "300", "202"];
+    const { fold, names } = namedGroupFolds(ids, { "early (A, B)": ["100", "300"], "late (C)": ["200", "400"] });
+    expect(names).toEqual(["early (A, B)", "late (C)"]);
+    expect(ids.filter((_, i) => fold[i] === 0).sort()).toEqual(["100", "101", "300", "301"]);
+    expect(ids.filter((_, i) => fold[i] === 1).sort()).toEqual(["200", "202", "400", "402"]);
+    expect(() => namedGroupFolds(ids, { a: ["100", "300"], b: ["200"] })).toThrow(
+      "these debates are in no group (the id of their first sentence): 400",
+    );
+    expect(() => namedGroupFolds(ids, { a: ["100", "300", "200"], b: ["200", "400"] })).toThrow(
+      'the debate starting at sentence id 200 is in two groups ("a" and "b")',
+    );
+    // 101 is inside the first debate, not where one starts.
+    expect(() => namedGroupFolds(ids, { a: ["101"], b: ["200"] })).toThrow(
+      'group "a": no debate starts at sentence id 101',
+    );
+    expect(() => namedGroupFolds(["a1", "a2"], { a: ["1"], b: ["2"] })).toThrow("numeric sentence ids");
+  });
+
+  it("groups the training split's 33 debates by election in the committed file, each once", () => {
+    const file = JSON.parse(
+      fs.readFileSync(path.resolve(import.meta.dirname, "../../models/checkworthy/elections.json"), "utf8"),
+    );
+    const firsts = Object.values(file.groups as Record<string, string[]>).flat();
+    expect(firsts).toHaveLength(33);
+    expect(new Set(firsts).size).toBe(33);
   });
 
   it("calibrates over-confident scores and measures how far probabilities are from frequencies", () => {
