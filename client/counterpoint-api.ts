@@ -292,7 +292,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List published fact-checks, newest first
+         * List published fact-checks, newest first, or search them
          * @description Public: no token needed. Drafts and fact-checks in review are never listed.
          */
         get: operations["listFactChecks"];
@@ -4386,6 +4386,8 @@ export interface operations {
             query?: {
                 /** @description How many per page (1 to 100). */
                 limit?: number;
+                /** @description Only fact-checks with every word of it in their claim, claimant, rating words or explanation (case ignored; the first 8 words). */
+                q?: string;
                 /** @description Where the page starts: copied from the previous page's `next`. */
                 before?: string;
             };

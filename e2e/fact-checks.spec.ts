@@ -166,6 +166,19 @@ test("a debate becomes a draft, a second editor approves it, the public reads it
   expect(corrected).toMatchObject({ reviewRating: { alternateName: "False", ratingValue: 1 } });
   await pub.screenshot({ path: "test-results/fact-check-corrected-375.png", fullPage: true });
 
+  // A reader finds it by words of its claim and its claimant, on a phone, and is told when nothing matches.
+  await pub.goto("/fact-checks");
+  await pub.getByLabel("Search the fact-checks").fill("MAYOR fares");
+  await pub.getByRole("button", { name: "Search" }).click();
+  await expect(pub).toHaveURL(/\/fact-checks\?q=MAYOR\+fares$/);
+  await expect(pub.getByTestId("fact-check-list").getByRole("link", { name: CLAIM })).toBeVisible();
+  expect(await noSidewaysScroll(pub)).toBeLessThanOrEqual(0);
+  await pub.screenshot({ path: "test-results/fact-check-search-375.png", fullPage: true });
+  await pub.goto("/fact-checks?q=fares%20zeppelin");
+  await expect(pub.getByTestId("fact-check-none")).toContainText("No published fact-check has all of the words “fares”, “zeppelin”");
+  await pub.setViewportSize({ width: 1280, height: 900 });
+  await pub.screenshot({ path: "test-results/fact-check-search-none-1280.png", fullPage: true });
+
   // The feeds carry it for aggregators.
   const feed = await (await pub.request.get("/fact-checks/datafeed.json")).json();
   expect(feed.dataFeedElement[0].item.claimReviewed).toBe(CLAIM);

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, inArray, isNotNull, lt, lte, ne, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, ilike, inArray, isNotNull, lt, lte, ne, or, sql } from "drizzle-orm";
 import { anyUuid } from "@/db/bulk";
 import type { Database } from "@/db/client";
 import * as s from "@/db/schema";
@@ -160,15 +160,33 @@ export type PublishedFactCheck = {
   version: FactCheckVersionRow;
 };
 
+/** A word for ILIKE, matched as itself: `%`, `_` and the escape character lose their meaning. */
+const containing = (word: string) => `%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
 /**
  * Published (or corrected) fact-checks, newest publication first, each with the version the public
  * sees. `before` pages on (publishedAt, id) without skipping two published in the same instant.
+ * `words`: only those whose public version has every word somewhere in its claim, claimant, rating
+ * words or explanation, ignoring case (lib/fact-checks/search.ts splits what a reader typed).
  */
 export async function listPublished(
   db: Database,
-  { limit = 50, before }: { limit?: number; before?: { publishedAt: Date; id: string } } = {},
+  {
+    limit = 50,
+    before,
+    words = [],
+  }: { limit?: number; before?: { publishedAt: Date; id: string }; words?: readonly string[] } = {},
 ): Promise<PublishedFactCheck[]> {
   const f = s.factChecks;
+  const v = s.factCheckVersions;
+  const matches = words.map((w) =>
+    or(
+      ilike(v.claim, containing(w)),
+      ilike(v.claimant, containing(w)),
+      ilike(v.textualRating, containing(w)),
+      ilike(v.explanation, containing(w)),
+    ),
+  );
   const rows = await db
     .select({ fc: f, version: s.factCheckVersions })
     .from(f)
@@ -182,6 +200,7 @@ export async function listPublished(
         before
           ? or(lt(f.publishedAt, before.publishedAt), and(eq(f.publishedAt, before.publishedAt), lt(f.id, before.id)))
           : undefined,
+        ...matches,
       ),
     )
     .orderBy(desc(f.publishedAt), desc(f.id))

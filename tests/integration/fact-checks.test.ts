@@ -25,6 +25,7 @@ import {
   submitForReview,
 } from "@/lib/fact-checks/workflow";
 import { dataFeed, jsonFeed } from "@/lib/fact-checks/feeds";
+import { searchWords } from "@/lib/fact-checks/search";
 import { createFactCheckAction, saveFactCheckAction } from "@/app/fact-checks/actions";
 import { callApi } from "../helpers/api";
 import { seedDebates } from "../helpers/seed-debates";
@@ -322,5 +323,55 @@ describe(`fact-checks (${backend})`, () => {
     ]);
     await expect(publish(h.db, bea, fc.id, 7)).rejects.toThrow(/already published/);
     await setSetting(h.db, "fact_check_second_approval", false);
+  });
+  it("searching finds those with every word, in claim, claimant, rating or explanation, and pages on within the search", async () => {
+    await setSetting(h.db, "fact_check_second_approval", false);
+    const made = async (over: Partial<FactCheckContent>) => {
+      const fc = await createFactCheck(h.db, ann, { debateId }, content(over));
+      await publish(h.db, ann, fc.id, 1);
+      return fc.slug;
+    };
+    const bridge = await made({ claim: "The Harbour Bridge cost 100% more than planned.", claimant: "Mayor Quill" });
+    const tunnel = await made({
+      claim: "The tunnel cost 50_000 a metre.",
+      explanation: "The harbour authority's books say otherwise.",
+    });
+    const words = (q: string) => searchWords(q);
+    const slugs = async (q: string, before?: { publishedAt: Date; id: string }) =>
+      (await listPublished(h.db, { words: words(q), before })).map((p) => p.slug);
+    // Any case, any field: the claim, the claimant, the explanation.
+    expect(await slugs("HARBOUR")).toEqual([tunnel, bridge]);
+    expect(await slugs("quill")).toEqual([bridge]);
+    // Every word must be there, in any field of the same fact-check.
+    expect(await slugs("harbour mayor")).toEqual([bridge]);
+    expect(await slugs("harbour nowhere")).toEqual([]);
+    // % and _ are letters to look for, not wildcards.
+    expect(await slugs("100%")).toEqual([bridge]);
+    expect(await slugs("%")).toEqual([bridge]);
+    expect(await slugs("50_000")).toEqual([tunnel]);
+    expect(await slugs("5_0")).toEqual([]);
+    // The rating's words: "Mostly false" is on both, and on the ones published earlier in this file.
+    expect((await slugs("mostly")).slice(0, 2)).toEqual([tunnel, bridge]);
+    // Paging on within the search: after the tunnel comes the bridge, and nothing that does not match.
+    const first = (await listPublished(h.db, { words: words("harbour"), limit: 1 }))[0]!;
+    expect(await slugs("harbour", { publishedAt: first.publishedAt, id: first.id })).toEqual([bridge]);
+    // The API takes the same search, and its next page keeps it.
+    const res = await callApi({ method: "GET", path: "/api/v1/fact-checks", query: { q: "harbour", limit: "1" } });
+    const page = (await res.json()) as { factChecks: Array<{ slug: string }>; next: string | null };
+    expect(page.factChecks.map((f) => f.slug)).toEqual([tunnel]);
+    expect(new URL(page.next!).searchParams.get("q")).toBe("harbour");
+    const next = new URL(page.next!);
+    const res2 = await callApi({
+      method: "GET",
+      path: "/api/v1/fact-checks",
+      query: Object.fromEntries(next.searchParams),
+    });
+    expect(((await res2.json()) as { factChecks: Array<{ slug: string }> }).factChecks.map((f) => f.slug)).toEqual([
+      bridge,
+    ]);
+    // Too long a search is refused with what to do.
+    const long = await callApi({ method: "GET", path: "/api/v1/fact-checks", query: { q: "x".repeat(201) } });
+    expect(long.status).toBe(400);
+    expect(JSON.stringify(await long.json())).toContain("q is at most 200 characters");
   });
 });

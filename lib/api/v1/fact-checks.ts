@@ -1,6 +1,7 @@
 import { z } from "zod";
 import "zod-openapi";
 import { getPublishedBySlug, listCorrections, listPublished, type PublishedFactCheck } from "@/db/queries/fact-checks";
+import { SEARCH_LIMITS, searchWords } from "@/lib/fact-checks/search";
 import { SEGMENT_SHAPES } from "@/lib/auth/route-policy";
 import { getConfig } from "@/lib/config";
 import { factCheckClaimReview, factCheckUrl } from "@/lib/fact-checks/json-ld";
@@ -108,7 +109,7 @@ export const listFactChecks = endpoint({
   method: "GET",
   path: "/api/v1/fact-checks",
   tag: "Fact-checks",
-  summary: "List published fact-checks, newest first",
+  summary: "List published fact-checks, newest first, or search them",
   description: "Public: no token needed. Drafts and fact-checks in review are never listed.",
   query: z.object({
     limit: z.coerce
@@ -118,6 +119,14 @@ export const listFactChecks = endpoint({
       .max(100, LIMIT_MESSAGE)
       .default(20)
       .meta({ description: "How many per page (1 to 100).", example: 20 }),
+    q: z
+      .string()
+      .max(SEARCH_LIMITS.chars, `q is at most ${SEARCH_LIMITS.chars} characters`)
+      .optional()
+      .meta({
+        description: `Only fact-checks with every word of it in their claim, claimant, rating words or explanation (case ignored; the first ${SEARCH_LIMITS.words} words).`,
+        example: "council roads",
+      }),
     before: z
       .string()
       .regex(CURSOR, "use the `next` address of the previous page; it carries this value")
@@ -130,12 +139,13 @@ export const listFactChecks = endpoint({
     const m = query.before ? CURSOR.exec(query.before) : null;
     const before = m ? { publishedAt: new Date(m[1]!), id: m[2]!.toLowerCase() } : undefined;
     // One more than asked tells whether an older page exists.
-    const rows = await listPublished(db, { limit: query.limit + 1, before });
+    const words = searchWords(query.q);
+    const rows = await listPublished(db, { limit: query.limit + 1, before, words });
     const page = rows.slice(0, query.limit);
     const last = rows.length > query.limit ? page.at(-1)! : null;
     const next = last
       ? apiUrl(
-          `/api/v1/fact-checks?${new URLSearchParams({ limit: String(query.limit), before: `${last.publishedAt.toISOString()},${last.id}` })}`,
+          `/api/v1/fact-checks?${new URLSearchParams({ limit: String(query.limit), ...(words.length ? { q: query.q! } : {}), before: `${last.publishedAt.toISOString()},${last.id}` })}`,
         )
       : null;
     const base = publicOrigin(request);
