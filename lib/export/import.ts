@@ -1,11 +1,12 @@
 import { and, eq } from "drizzle-orm";
+import { z } from "zod";
 import type { Database } from "@/db/client";
 import * as s from "@/db/schema";
 import { findUserByEmail, createUser } from "@/db/queries/users";
 import { insertNotes, type StoredNote } from "@/db/queries/debate-notes";
 import { insertInterventions, type StoredIntervention } from "@/db/queries/interventions";
 import { INTERVENTION_STATUSES } from "@/db/schema";
-import { INTERVENTION_LIMITS } from "@/lib/debate/interventions/contract";
+import { INTERVENTION_KINDS, INTERVENTION_LIMITS } from "@/lib/debate/interventions/contract";
 import { matchDecisionSchema } from "@/lib/matching/decision";
 import type { ExportedDebate } from "./debates";
 import { parseJsonBounded } from "@/lib/untrusted/limits";
@@ -36,35 +37,61 @@ function importedNotes(d: ExportedDebate & { checkpoints?: Array<Record<string, 
   return [...notes, ...legacy];
 }
 
+const seq = z.number().int().min(0).nullable();
+/** One exported intervention, checked as untrusted input (the view reads kind and status as the contract's). */
+const exportedIntervention = z.object({
+  kind: z.enum(INTERVENTION_KINDS),
+  summary: z.string().max(2_000),
+  by: z.string().max(300),
+  at: z.iso.datetime({ offset: true }),
+  status: z.enum(INTERVENTION_STATUSES),
+  refusal: z.string().max(2_000).nullable(),
+  beforeSeq: seq,
+  beforeStep: z.string().max(300).nullable().optional(),
+  answeredBySeq: seq,
+  evidenceRank: seq,
+  appliedAt: z.iso.datetime({ offset: true }).nullable().optional(),
+  payload: z.record(z.string(), z.unknown()),
+});
+
 /**
  * What people put into the debate, as stored: the person is kept by the name they had (no account
- * is made for them; `createdBy` stays empty). A status the database does not know, or a file from
- * before interventions were exported, brings none rather than refusing the debate.
+ * is made for them; `createdBy` stays empty). A file from before interventions were exported brings
+ * none. One that is malformed, or more than a running debate takes, refuses the debate's line with
+ * what is wrong and where; the lines before it stay imported.
  */
 function importedInterventions(d: ExportedDebate, line: number): StoredIntervention[] {
-  const all = d.interventions ?? [];
+  const all: unknown[] = d.interventions ?? [];
   // The same cap as a running debate's (the service refuses the next one): a file cannot put more in.
   if (all.length > INTERVENTION_LIMITS.perDebate)
     throw new Error(
       `Line ${line}: debate ${d.id} has ${all.length} interventions; one debate takes at most ${INTERVENTION_LIMITS.perDebate}. Nothing of this debate was imported; the lines before it were.`,
     );
-  return all
-    .filter((i) => (INTERVENTION_STATUSES as readonly string[]).includes(i.status))
-    .map((i) => ({
+  return all.map((raw, k) => {
+    const parsed = exportedIntervention.safeParse(raw);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      throw new Error(
+        `Line ${line}: interventions[${k}].${issue.path.join(".")}: ${issue.message}. Nothing of this debate was imported; the lines before it were.`,
+      );
+    }
+    const i = parsed.data;
+    return {
       debateId: d.id,
       kind: i.kind,
-      payload: i.payload ?? {},
+      payload: i.payload,
       summary: i.summary,
       byName: i.by,
       createdAt: new Date(i.at),
-      status: i.status as StoredIntervention["status"],
+      status: i.status,
       refusal: i.refusal,
       beforeSeq: i.beforeSeq,
       beforeStep: i.beforeStep ?? null,
       answeredBySeq: i.answeredBySeq,
       evidenceRank: i.evidenceRank,
       appliedAt: date(i.appliedAt ?? null),
-    }));
+    };
+  });
 }
 
 /**

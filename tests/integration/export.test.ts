@@ -379,7 +379,7 @@ describe("exports", () => {
     }
   });
 
-  it("refuses a debate with more interventions than a debate takes, keeping the lines before it", async () => {
+  it("refuses a debate with more interventions than a debate takes, or a malformed one, keeping the lines before it", async () => {
     const [first, second] = (await text(h.db, "jsonl", 2)).trim().split("\n");
     const crowded = JSON.parse(second!) as ExportedDebate;
     const one = {
@@ -399,6 +399,11 @@ describe("exports", () => {
     try {
       await expect(importJsonl(empty.db, linesOf(`${first}\n${JSON.stringify(crowded)}`))).rejects.toThrow(
         `Line 2: debate ${crowded.id} has 21 interventions; one debate takes at most 20.`,
+      );
+      // A kind the product does not know is refused with where it is, not stored for the page to trip on.
+      crowded.interventions = [{ ...one, kind: "rewrite_verdict" }];
+      await expect(importJsonl(empty.db, linesOf(JSON.stringify(crowded)))).rejects.toThrow(
+        /^Line 1: interventions\[0\]\.kind: .*Nothing of this debate was imported/,
       );
       const kept = (await text(empty.db, "jsonl")).trim().split("\n");
       expect(kept).toHaveLength(1);
