@@ -111,3 +111,25 @@ export function evalClaim(i: number) {
     gold_evidence: [{ text: d.text.split(". ")[0]! }, { text: d.text.split(". ")[1] ?? d.text }],
   };
 }
+
+/** What an editor publishes from the i-th debate of `bench size`: its claim, a rating, a short explanation. */
+export function benchFactCheck(claim: string, i: number) {
+  const r = rng(3_000_003 + i);
+  const explanation = Array.from({ length: 4 }, () => sentence(r, pick(r, TOPICS), 14 + Math.floor(r() * 10))).join(
+    " ",
+  );
+  return {
+    claim,
+    rating: (["TRUE", "HALF-TRUE", "FALSE"] as const)[i % 3]!,
+    textualRating: ["Accurate", "Missing context", "Mostly false"][i % 3]!,
+    explanation,
+    sources: [],
+    claimant: `Speaker ${i % 300}`,
+    claimantKind: "Person" as const,
+    whereSaid: null,
+    appearanceUrl: null,
+    claimDate: null,
+    showDebateLink: false,
+    correctionNote: null,
+  };
+}

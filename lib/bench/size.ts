@@ -5,13 +5,17 @@ import { createInterface } from "node:readline";
 import { sql } from "drizzle-orm";
 import { closeDb, type DbHandle } from "@/db/client";
 import { type Candidate, denseCandidates } from "@/db/queries/retrieval";
+import { listPublished } from "@/db/queries/fact-checks";
 import { createUser, findUserByEmail } from "@/db/queries/users";
+import type { Principal } from "@/lib/auth/policy";
 import { createSession, SESSION_COOKIE } from "@/lib/auth/sessions";
 import { ingestRecords } from "@/lib/corpus/ingest";
 import { DEFAULT_METHOD } from "@/lib/debate/methods";
 import { InProcessExecutor } from "@/lib/eval/executor";
 import { createEvalRun } from "@/lib/eval/run";
 import { exportDebates } from "@/lib/export/debates";
+import { searchWords } from "@/lib/fact-checks/search";
+import { createFactCheck, publish } from "@/lib/fact-checks/workflow";
 import { type ExportFormat, serialise } from "@/lib/export/formats";
 import { importJsonl } from "@/lib/export/import";
 import { importFactChecks } from "@/lib/matching/import/run";
@@ -21,7 +25,7 @@ import { start, waitFor } from "./browser-rig";
 import { indexRecall, percentile } from "./metrics";
 import { scriptedEmbedder } from "./scripted-embedder";
 import { scriptedEvalResolver } from "./scripted-eval";
-import { evalClaim, factCheck, passageDocument, rewording } from "./size-data";
+import { benchFactCheck, evalClaim, factCheck, passageDocument, rewording } from "./size-data";
 
 /**
  * `counterpoint bench size`: the product at the size a newsroom brings, on the configured database,
@@ -288,6 +292,60 @@ export async function runSizeBench(
       counts: `${completed} completed, ${allDebates} stored of ${sizes.debates}`,
     });
 
+    // 3b. Publishing: one fact-check per debate through the editors' service, then the public list
+    // searched (two words of a published claim, in-process, as the page and the API ask it).
+    t = performance.now();
+    const editorRow = await createUser(h.db, {
+      email: "bench-size-editor@counterpoint.invalid",
+      name: "Bench editor",
+      passwordHash: null,
+      roles: ["editor"],
+    });
+    const editor: Principal = { id: editorRow.id, email: editorRow.email, name: "Bench editor", roles: ["editor"] };
+    const decided = (
+      await h.db.execute(
+        sql`select d.id, c.text from debates d join claims c on c.id = d.claim_id where d.eval_run_id = ${runId} and d.status = 'completed' order by d.created_at, d.id`,
+      )
+    ).rows as Array<{ id: string; text: string }>;
+    for (const [i, d] of decided.entries()) {
+      const fc = await createFactCheck(h.db, editor, { debateId: d.id }, benchFactCheck(d.text, i));
+      await publish(h.db, editor, fc.id, fc.currentVersion);
+      if ((i + 1) % 500 === 0) log(`fact-checks: ${i + 1} of ${decided.length} published`);
+    }
+    const published = await count(h, sql`select count(*) as n from fact_checks where state = 'published'`);
+    step({
+      step: "publish fact-checks",
+      rows: decided.length,
+      seconds: (performance.now() - t) / 1000,
+      index_recall: null,
+      p95_ms: null,
+      counts_ok: published === decided.length && decided.length === sizes.debates,
+      counts: `${published} published of ${decided.length} decided debates`,
+    });
+    t = performance.now();
+    let found = 0;
+    let wrong = 0;
+    const factSearchMs = await timedQueries(sizes.queries, async (i) => {
+      const claim = decided[Math.floor((i * decided.length) / sizes.queries)]!.text;
+      // Its topic (the fourth word) and its figures, as a reader remembers a fact-check.
+      const tokens = claim.replace(/\.$/, "").split(/\s+/);
+      const words = searchWords([tokens[3], ...tokens.filter((w) => /^\d+$/.test(w)).slice(0, 2)].join(" "));
+      const hits = await listPublished(h.db, { limit: 31, words });
+      if (hits.some((x) => x.version.claim === claim)) found++;
+      const hay = (x: (typeof hits)[number]) =>
+        [x.version.claim, x.version.claimant, x.version.textualRating, x.version.explanation].join(" ").toLowerCase();
+      wrong += hits.filter((x) => !words.every((w) => hay(x).includes(w))).length;
+    });
+    step({
+      step: "search fact-checks",
+      rows: sizes.queries,
+      seconds: (performance.now() - t) / 1000,
+      index_recall: null,
+      p95_ms: percentile(factSearchMs, 95),
+      counts_ok: wrong === 0 && found > 0,
+      counts: `${found} of ${sizes.queries} searches (a published claim's topic and figures) listed it on their first page of 31; ${wrong} hits lacked a word`,
+    });
+
     // 4. Matching: reworded stored claims through the matcher's retrieval; recall against exact search.
     const qChecks = Array.from({ length: sizes.queries }, (_, i) => {
       const k = Math.floor((i * sizes.checks) / sizes.queries);
@@ -438,6 +496,7 @@ export async function runSizeBench(
           ["/debates", "page /debates"],
           ["/debates?status=completed&verdict=FALSE", "page /debates filtered"],
           ["/fact-checks", "page /fact-checks"],
+          ["/fact-checks?q=budget+deficit", "page /fact-checks searched"],
           ["/annotate", "page /annotate (annotator's queue)"],
           ["/api/health", "/api/health"],
         ] as const;

@@ -31,6 +31,8 @@ describe(`bench size on ${backend}`, () => {
       "import fact-checks",
       "ingest passages",
       "debates (evaluation run)",
+      "publish fact-checks",
+      "search fact-checks",
       "match",
       "search",
       "export jsonl",
