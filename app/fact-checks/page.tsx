@@ -74,7 +74,7 @@ export default async function FactChecksPage({
         ) : null}
       </form>
       {items.length === 0 ? (
-        <p className="text-black/70" data-testid="fact-check-none">
+        <p className="break-words text-black/70" data-testid="fact-check-none">
           {words.length
             ? `No published fact-check has ${words.length === 1 ? "the word" : "all of the words"} ${words.map((w) => `“${w}”`).join(", ")}${cursor ? " further back" : ""}. Try fewer or other words.`
             : cursor
