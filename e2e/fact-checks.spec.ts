@@ -175,7 +175,9 @@ test("a debate becomes a draft, a second editor approves it, the public reads it
   expect(await noSidewaysScroll(pub)).toBeLessThanOrEqual(0);
   await pub.screenshot({ path: "test-results/fact-check-search-375.png", fullPage: true });
   await pub.goto("/fact-checks?q=fares%20zeppelin");
-  await expect(pub.getByTestId("fact-check-none")).toContainText("No published fact-check has all of the words “fares”, “zeppelin”");
+  await expect(pub.getByTestId("fact-check-none")).toContainText(
+    "No published fact-check has all of the words “fares”, “zeppelin”",
+  );
   await pub.setViewportSize({ width: 1280, height: 900 });
   await pub.screenshot({ path: "test-results/fact-check-search-none-1280.png", fullPage: true });
 
