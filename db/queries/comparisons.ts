@@ -4,6 +4,7 @@ import type { Database } from "@/db/client";
 import * as s from "@/db/schema";
 import { cursorAt, keysetBefore, type Cursor } from "./keyset";
 import type { EnsembleMethod } from "../types";
+import { containing } from "@/db/like";
 
 /** Comparisons: one claim, several methods' debates, read and written for the pages, the CLI and exports. */
 
@@ -191,7 +192,7 @@ export async function listComparisonRows(
           : undefined,
         keysetBefore(s.comparisons.createdAt, s.comparisons.id, opts.cursor),
         // Words in the claim, typed by a person: LIKE's wildcards are taken literally.
-        opts.q ? ilike(s.claims.text, `%${opts.q.replace(/[%_\\]/g, (c) => `\\${c}`)}%`) : undefined,
+        opts.q ? ilike(s.claims.text, containing(opts.q)) : undefined,
       ),
     )
     .orderBy(desc(s.comparisons.createdAt), desc(s.comparisons.id))

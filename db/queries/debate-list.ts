@@ -2,6 +2,7 @@ import { and, desc, eq, gte, ilike, inArray, lt, or, sql, type SQL } from "drizz
 import type { Database } from "@/db/client";
 import * as s from "@/db/schema";
 import { cursorAt, keysetBefore, type Cursor } from "./keyset";
+import { containing } from "@/db/like";
 
 export type DebateFilters = {
   q?: string;
@@ -53,7 +54,7 @@ export async function searchDebateRows(db: Database, f: Omit<DebateFilters, "ver
     .leftJoin(s.corpora, eq(s.corpora.id, s.debates.corpusId))
     .where(
       and(
-        f.q ? ilike(s.claims.text, `%${f.q.replace(/[%_\\]/g, (c) => `\\${c}`)}%`) : undefined,
+        f.q ? ilike(s.claims.text, containing(f.q)) : undefined,
         f.status ? eq(s.debates.status, f.status as s.DebateStatus) : undefined,
         f.verdict ? verdictIs(f.verdict) : undefined,
         f.method ? eq(s.debates.protocol, f.method) : undefined,

@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, gt, ilike, inArray, isNotNull, lt, lte, ne, or, sql } from "drizzle-orm";
 import { anyUuid } from "@/db/bulk";
+import { containing } from "@/db/like";
 import type { Database } from "@/db/client";
 import * as s from "@/db/schema";
 import type { FactCheckState } from "@/db/schema";
@@ -159,9 +160,6 @@ export type PublishedFactCheck = {
   updatedAt: Date;
   version: FactCheckVersionRow;
 };
-
-/** A word for ILIKE, matched as itself: `%`, `_` and the escape character lose their meaning. */
-const containing = (word: string) => `%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /**
  * Published (or corrected) fact-checks, newest publication first, each with the version the public
