@@ -40,7 +40,6 @@ export function PeopleVerdictHead({
 }) {
   const v = peopleVerdict(method, verdict, turns, evidence);
   const tookPart = interventionNote(interventions);
-  const firstApplied = interventions.find((i) => i.status === "applied");
   return (
     <div data-testid="people-verdict" data-product={v.product ?? ""}>
       <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
@@ -98,8 +97,8 @@ export function PeopleVerdictHead({
       ) : null}
       {tookPart ? (
         <p className="mt-2 text-sm text-black/80" data-testid="verdict-interventions">
-          {tookPart}{" "}
-          <a href={`#intervention-${firstApplied?.id}`} className="underline underline-offset-2">
+          {tookPart.text}{" "}
+          <a href={`#intervention-${tookPart.firstId}`} className="underline underline-offset-2">
             See what they did
           </a>
         </p>

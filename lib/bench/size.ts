@@ -293,7 +293,7 @@ export async function runSizeBench(
     });
 
     // 3b. Publishing: one fact-check per debate through the editors' service, then the public list
-    // searched (two words of a published claim, in-process, as the page and the API ask it).
+    // searched (a claim's topic and figures, in-process, as the page and the API ask it).
     t = performance.now();
     const editorRow = await createUser(h.db, {
       email: "bench-size-editor@counterpoint.invalid",

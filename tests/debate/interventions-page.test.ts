@@ -209,10 +209,10 @@ describe("interventions in the transcript", () => {
   });
 
   it("says under the verdict what people did, counting only what entered the debate, and links to the first", () => {
-    expect(interventionNote([asked, added, struck, waiting])).toBe(
+    expect(interventionNote([asked, added, struck, waiting])?.text).toBe(
       "People added a passage of evidence, asked a question and struck a source during this debate; the verdict is not the agents' work alone.",
     );
-    expect(interventionNote([asked, { ...asked, id: "z" }])).toBe(
+    expect(interventionNote([asked, { ...asked, id: "z" }])?.text).toBe(
       "People asked 2 questions during this debate; the verdict is not the agents' work alone.",
     );
     // Waiting or refused ones changed nothing: no line.

@@ -101,8 +101,9 @@ const TOOK_PART: Record<InterventionKind, (n: number) => string> = {
  * The line under a verdict when people took part: what the applied interventions did, in words
  * ("People added a passage of evidence and asked 2 questions"). Null when none entered the debate:
  * the verdict is then the agents' work alone. Waiting and refused ones changed nothing and are not counted.
+ * `firstId`: the oldest applied one, which the line links to.
  */
-export function interventionNote(interventions: readonly InterventionView[]): string | null {
+export function interventionNote(interventions: readonly InterventionView[]): { text: string; firstId: string } | null {
   const applied = interventions.filter((i) => i.status === "applied");
   if (applied.length === 0) return null;
   const parts = (Object.keys(TOOK_PART) as InterventionKind[])
@@ -110,5 +111,8 @@ export function interventionNote(interventions: readonly InterventionView[]): st
     .filter(([, n]) => n > 0)
     .map(([k, n]) => TOOK_PART[k](n));
   const words = parts.length > 1 ? `${parts.slice(0, -1).join(", ")} and ${parts.at(-1)}` : parts[0]!;
-  return `People ${words} during this debate; the verdict is not the agents' work alone.`;
+  return {
+    text: `People ${words} during this debate; the verdict is not the agents' work alone.`,
+    firstId: [...applied].sort((a, b) => a.at.localeCompare(b.at))[0]!.id,
+  };
 }
