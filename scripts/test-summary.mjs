@@ -10,14 +10,28 @@ let failed = 0;
 let skipped = 0;
 const rows = [];
 // Named failures are printed last: CI shows the end of the output, and a count alone does not say
-// which test to open.
+// which test to open. Each comes with the start of its message: a failure seen only in CI, where
+// the suite's own output has scrolled away, must still say why.
 const failures = [];
+
+/** The first lines of a failure message, colour codes removed, indented under the test's name. */
+function reason(message) {
+  if (!message) return "";
+  const lines = String(message)
+    .replace(/\x1b\[[0-9;]*m/g, "")
+    .split("\n")
+    .filter((l) => l.trim() !== "")
+    .slice(0, 30)
+    .map((l) => `      ${l.slice(0, 300)}`);
+  return `\n${lines.join("\n")}`;
+}
 
 function vitestFailures(name, report) {
   for (const file of report.testResults ?? []) {
     const rel = path.relative(process.cwd(), file.name ?? "");
     const failedCases = (file.assertionResults ?? []).filter((a) => a.status === "failed");
-    for (const a of failedCases) failures.push(`${name}: ${rel} › ${a.fullName ?? a.title}`);
+    for (const a of failedCases)
+      failures.push(`${name}: ${rel} › ${a.fullName ?? a.title}${reason(a.failureMessages?.[0])}`);
     // A file that failed outside any test (an import error, a hook) has no failed case to name.
     if (file.status === "failed" && failedCases.length === 0) {
       failures.push(
@@ -32,7 +46,9 @@ function vitestFailures(name, report) {
 function playwrightFailures(name, suite, trail = []) {
   const here = suite.title ? [...trail, suite.title] : trail;
   for (const spec of suite.specs ?? []) {
-    if (spec.ok === false) failures.push(`${name}: ${[...here, spec.title].join(" › ")}`);
+    if (spec.ok !== false) continue;
+    const error = (spec.tests ?? []).flatMap((t) => t.results ?? []).find((r) => r.error)?.error;
+    failures.push(`${name}: ${[...here, spec.title].join(" › ")}${reason(error?.message)}`);
   }
   for (const child of suite.suites ?? []) playwrightFailures(name, child, here);
 }
