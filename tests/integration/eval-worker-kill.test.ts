@@ -122,7 +122,7 @@ describe.skipIf(backend !== "postgres")("pg-boss workers on PostgreSQL", () => {
 
     const b = startWorker("worker B");
     const c = startWorker("worker C");
-    // A failure here has been seen once in CI and never on this machine: it says what the workers
+    // A failure here was seen once in CI and could not be reproduced: it says what the workers
     // and the items were doing, so the next one explains itself.
     try {
       await afterTakeover(runId, victim, b, c);
