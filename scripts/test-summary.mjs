@@ -26,6 +26,19 @@ function reason(message) {
   return `\n${lines.join("\n")}`;
 }
 
+/** The last lines of a suite's log: all a crash that wrote no report leaves to say why. */
+function logTail(file) {
+  if (!fs.existsSync(file)) return "";
+  const lines = fs
+    .readFileSync(file, "utf8")
+    .replace(/\x1b\[[0-9;]*m/g, "")
+    .split("\n")
+    .filter((l) => l.trim() !== "")
+    .slice(-20)
+    .map((l) => `      ${l.slice(0, 300)}`);
+  return lines.length ? `\n${lines.join("\n")}` : "";
+}
+
 function vitestFailures(name, report) {
   for (const file of report.testResults ?? []) {
     const rel = path.relative(process.cwd(), file.name ?? "");
@@ -34,11 +47,7 @@ function vitestFailures(name, report) {
       failures.push(`${name}: ${rel} › ${a.fullName ?? a.title}${reason(a.failureMessages?.[0])}`);
     // A file that failed outside any test (an import error, a hook) has no failed case to name.
     if (file.status === "failed" && failedCases.length === 0) {
-      failures.push(
-        `${name}: ${rel} (${String(file.message ?? "failed outside a test")
-          .split("\n")[0]
-          .slice(0, 200)})`,
-      );
+      failures.push(`${name}: ${rel} (failed outside a test)${reason(file.message)}`);
     }
   }
 }
@@ -83,8 +92,13 @@ for (const exitFile of fs
   } else if (exit === 0) {
     p = 1; // a check without test cases (typecheck) that succeeded
   }
-  if (exit !== 0 && f === 0) f = 1;
-  if (!reported && exit !== 0) f = 1;
+  // A suite that failed with no failed test to name (a crash before its report, an error between
+  // tests, a lint or type error) is named by its exit code and the end of its log, when it has one.
+  if (exit !== 0 && f === 0) {
+    f = 1;
+    const what = reported ? "though no test failed" : "without a report";
+    failures.push(`${name}: exited ${exit} ${what}${logTail(path.join(dir, `${name}.log`))}`);
+  }
   rows.push(
     `${name.padEnd(22)} ${String(p).padStart(4)} passed ${String(f).padStart(4)} failed${s ? ` ${s} skipped` : ""}`,
   );
