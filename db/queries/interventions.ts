@@ -15,9 +15,59 @@ export type NewIntervention = Pick<
   "debateId" | "kind" | "payload" | "summary" | "createdBy" | "byName"
 >;
 
-export async function insertIntervention(db: Database, row: NewIntervention): Promise<InterventionRow> {
-  const [stored] = await db.insert(s.debateInterventions).values(row).returning();
-  return stored!;
+type Reader = Pick<Database, "select">;
+
+/**
+ * Stores an intervention only while its debate can still take one, checked under a share lock on
+ * the debate's row. The run that writes the verdict updates that row in the transaction that closes
+ * what is still waiting (`closeWaitingInterventions`), so the two take turns: either this commits
+ * first and the verdict's transaction closes it, or this waits, sees the verdict, and stores nothing.
+ * Without the lock, one filed while the verdict was being written stayed "waiting" for ever.
+ */
+export async function insertInterventionWhileOpen(
+  db: Database,
+  row: NewIntervention,
+  perDebate: number,
+): Promise<{ ok: true; row: InterventionRow } | { ok: false; why: "not_found" | "finished" | "limit" }> {
+  return db.transaction(async (tx) => {
+    const [d] = await tx
+      .select({ status: s.debates.status })
+      .from(s.debates)
+      .where(eq(s.debates.id, row.debateId))
+      .for("share");
+    if (!d) return { ok: false as const, why: "not_found" as const };
+    if (d.status === "completed" || (await hasFinalVerdict(tx, row.debateId)))
+      return { ok: false as const, why: "finished" as const };
+    if ((await countInterventions(tx, row.debateId)) >= perDebate) return { ok: false as const, why: "limit" as const };
+    const [stored] = await tx.insert(s.debateInterventions).values(row).returning();
+    return { ok: true as const, row: stored! };
+  });
+}
+
+/**
+ * Closes every intervention still waiting, each with the refusal its kind gets, inside the
+ * transaction that writes the verdict, after the debate's row is updated: an intervention filed from
+ * then on waits for that transaction and is refused (`insertInterventionWhileOpen`), so nothing can
+ * slip in behind the sweep. Returns the rows closed, for the page to be told.
+ */
+export async function closeWaitingInterventions(
+  tx: Pick<Database, "selectDistinct" | "update">,
+  debateId: string,
+  refusalOf: (kind: string) => string,
+): Promise<InterventionRow[]> {
+  const t = s.debateInterventions;
+  const waiting = and(eq(t.debateId, debateId), eq(t.status, "waiting"));
+  const kinds = await tx.selectDistinct({ kind: t.kind }).from(t).where(waiting);
+  const closed: InterventionRow[] = [];
+  for (const { kind } of kinds)
+    closed.push(
+      ...(await tx
+        .update(t)
+        .set({ status: "refused", refusal: refusalOf(kind), beforeSeq: null, beforeStep: null, appliedAt: new Date() })
+        .where(and(waiting, eq(t.kind, kind)))
+        .returning()),
+    );
+  return closed;
 }
 
 /** Interventions as another instance stored them (the JSONL import): status, turn and times kept. */
@@ -27,7 +77,7 @@ export async function insertInterventions(db: Pick<Database, "insert">, rows: re
   if (rows.length) await db.insert(s.debateInterventions).values([...rows]);
 }
 
-export async function countInterventions(db: Database, debateId: string): Promise<number> {
+export async function countInterventions(db: Reader, debateId: string): Promise<number> {
   const [r] = await db
     .select({ n: count() })
     .from(s.debateInterventions)
@@ -106,7 +156,7 @@ export async function markInterventionRefused(
 }
 
 /** Whether the debate's final verdict is written (no intervention after it). */
-export async function hasFinalVerdict(db: Database, debateId: string): Promise<boolean> {
+export async function hasFinalVerdict(db: Reader, debateId: string): Promise<boolean> {
   const rows = await db
     .select({ id: s.verdicts.id })
     .from(s.verdicts)

@@ -14,7 +14,7 @@ import { emitDebateFinished } from "@/lib/webhooks/finished";
 import { debateContext } from "./steps/context";
 import { budgetLimits, DebateCancelled, Spending, type Run, type RunOptions, type RunScope } from "./steps/scope";
 import { runStore } from "./run-store";
-import { withInterventions } from "./interventions/apply";
+import { closeUnreached, withInterventions } from "./interventions/apply";
 
 /**
  * Runs debates: claim, run, finish. A run first claims the debate (one run at a time, across
@@ -139,12 +139,17 @@ async function runClaimed(db: Database, debateId: string, token: string, opts: R
   try {
     const verdict = await withInterventions(scope, await protocol.run(ctx));
     if (controller.signal.aborted) throw new DebateCancelled();
-    // Verdict, completion and the webhook outbox in one transaction: one commit at the end of every
-    // debate, and a debate.finished that commits with the verdict or not at all.
+    // Verdict, completion, the interventions it never reached and the webhook outbox in one
+    // transaction: one commit at the end of every debate, and a debate.finished that commits with
+    // the verdict or not at all.
+    let tellClosed = () => {};
     await db.transaction(async (tx) => {
-      if (await runStore().completeWithVerdict(tx, debateId, token, "judge", verdict))
+      if (await runStore().completeWithVerdict(tx, debateId, token, "judge", verdict)) {
+        tellClosed = await closeUnreached(tx, debateId);
         await emitDebateFinished(tx, debateId);
+      }
     });
+    tellClosed();
     publish(debateId, { type: "verdict", verdict });
     publish(debateId, { type: "status", status: "completed" });
     return { status: "completed" };

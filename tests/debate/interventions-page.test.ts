@@ -279,8 +279,12 @@ describe("interventions in the transcript", () => {
   });
 
   it("tells an annotator a person intervened, and says nothing when no one did or every attempt was refused", () => {
-    const line = renderToStaticMarkup(createElement(IntervenedLine, { items: [asked, added] }));
+    // The one still waiting (filed while the verdict was written) reached no turn: the verdict does
+    // not count it (details.interventions), and neither does the line.
+    const line = renderToStaticMarkup(createElement(IntervenedLine, { items: [asked, added, waiting] }));
     expect(line).toContain("A person intervened in this debate (2 times: ask a question, add evidence)");
+    expect(line).not.toContain("Who audited it?");
+    expect(renderToStaticMarkup(createElement(IntervenedLine, { items: [waiting] }))).toBe("");
     const refused = { ...asked, status: "refused" as const, refusal: "The court did not admit it." };
     expect(renderToStaticMarkup(createElement(IntervenedLine, { items: [refused] }))).toBe("");
     expect(renderToStaticMarkup(createElement(IntervenedLine, { items: [] }))).toBe("");

@@ -1,4 +1,4 @@
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { DbHandle } from "@/db/client";
 import { createUser } from "@/db/queries/users";
@@ -20,7 +20,7 @@ import { callApi } from "../helpers/api";
 import { useDatabase } from "../helpers/next-request";
 import { exportDebates, type ExportedDebate } from "@/lib/export/debates";
 import { csvRow } from "@/lib/export/formats";
-import { freshDatabase } from "./test-db";
+import { backend, freshDatabase } from "./test-db";
 
 /**
  * Issue 39: a person's interventions in a running debate, per method, through the one service and
@@ -471,26 +471,53 @@ describe.each(PROTOCOL_NAMES)("%s: interventions resumed at every step boundary"
 });
 
 describe("an intervention the debate never reached", () => {
-  it("is closed as refused, saying why, when the verdict is written, and does not mark the verdict", async () => {
-    const { withInterventions } = await import("@/lib/debate/interventions/apply");
-    const { insertIntervention, listInterventions } = await import("@/db/queries/interventions");
+  it("is closed as refused, saying why, in the verdict's transaction, and does not mark the verdict", async () => {
+    const { closeUnreached, withInterventions } = await import("@/lib/debate/interventions/apply");
+    const { listInterventions } = await import("@/db/queries/interventions");
     const id = await createPresetDebate(h.db, "radar", Object.keys(getProtocol("radar").presets)[0]!);
-    await insertIntervention(h.db, {
-      debateId: id,
-      kind: "hold_verdict",
-      payload: { hold: true },
-      summary: "Held the verdict",
-      createdBy: null,
-      byName: "A fact-checker",
-    });
+    const filed = await submitIntervention(fc, id, { kind: "hold_verdict", hold: true }, h.db);
+    expect(filed).toMatchObject({ ok: true });
     const seen: unknown[] = [];
     const off = subscribe(id, (e) => void seen.push(e));
-    const verdict = await withInterventions({ db: h.db, debateId: id }, { label: "FALSE", details: {} }).finally(off);
+    const verdict = await withInterventions({ db: h.db, debateId: id }, { label: "FALSE", details: {} });
     expect(verdict.details).toEqual({});
+    const tell = await h.db.transaction((tx) => closeUnreached(tx, id));
+    tell();
+    off();
     const [row] = await listInterventions(h.db, id);
-    expect(row).toMatchObject({ status: "refused", refusal: expect.stringContaining("verdict") });
+    expect(row).toMatchObject({ status: "refused", refusal: expect.stringContaining("verdict"), beforeSeq: null });
     expect(seen).toContainEqual(
       expect.objectContaining({ type: "intervention", intervention: expect.objectContaining({ status: "refused" }) }),
     );
+  });
+
+  it("is refused as too late when filed while the verdict is being written, never left waiting", async () => {
+    const { closeUnreached } = await import("@/lib/debate/interventions/apply");
+    const { listInterventions } = await import("@/db/queries/interventions");
+    const id = await createPresetDebate(h.db, "radar", Object.keys(getProtocol("radar").presets)[0]!);
+    let submitted: Promise<unknown> = Promise.resolve();
+    // The verdict's transaction has updated the debate's row and not yet committed when the
+    // question comes in: the service's first checks still see a running debate.
+    await h.db.transaction(async (tx) => {
+      await tx.update(s.debates).set({ status: "completed" }).where(eq(s.debates.id, id));
+      submitted = submitIntervention(fc, id, { kind: "ask", question: QUESTION }, h.db);
+      // On PostgreSQL the question is filed on another connection: wait until it stands at the
+      // debate's row lock, so the sweep below runs while it waits (bounded: 100 looks, 50 ms apart).
+      // PGlite runs one transaction at a time, so there it waits for this one to end.
+      if (backend === "postgres") {
+        let waiting = 0;
+        for (let i = 0; i < 100 && waiting === 0; i++) {
+          const r = await h.db.execute<{ n: number }>(
+            sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
+          );
+          waiting = Number(r.rows[0]?.n ?? 0);
+          if (!waiting) await new Promise((ok) => setTimeout(ok, 50));
+        }
+        expect(waiting, "the question should wait at the debate's row lock").toBe(1);
+      }
+      await closeUnreached(tx, id);
+    });
+    expect(await submitted).toMatchObject({ ok: false, code: "finished" });
+    expect(await listInterventions(h.db, id)).toEqual([]);
   });
 });

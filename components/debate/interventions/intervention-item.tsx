@@ -98,9 +98,13 @@ export function InterventionLog({ items }: { items: InterventionView[] }) {
   );
 }
 
-/** On /annotate, above the verdict being labelled: an annotator must know a person put something into the debate. */
+/**
+ * On /annotate, above the verdict being labelled: an annotator must know a person put something into
+ * the debate. It counts what was applied, as the verdict does (`details.interventions`): one filed
+ * while the verdict was being written reached no turn, and stays out of both.
+ */
 export function IntervenedLine({ items }: { items: InterventionView[] }) {
-  const applied = items.filter((i) => i.status !== "refused");
+  const applied = items.filter((i) => i.status === "applied");
   if (applied.length === 0) return null;
   const kinds = [...new Set(applied.map((i) => KIND_TITLES[i.kind].toLowerCase()))];
   return (

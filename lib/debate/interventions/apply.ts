@@ -1,7 +1,7 @@
 import {
+  closeWaitingInterventions,
   listInterventions,
   markInterventionApplied,
-  markInterventionRefused,
   moveInterventionTo,
   type InterventionRow,
 } from "@/db/queries/interventions";
@@ -261,34 +261,40 @@ async function waitWhileHeld(
   }
 }
 
-/**
- * The verdict says people intervened (`details.intervened`, with how many were applied), so an
- * evaluation can leave such debates out and a published fact-check can say so.
- */
 /** Why an intervention the debate never reached was closed, in words for the page. */
-const UNREACHED = {
+const UNREACHED: Record<string, string> = {
   hold_verdict: "The debate reached its verdict without a judging step that could wait (it ended by consensus).",
   add_evidence: "The debate reached its verdict before this passage could be heard.",
   ask: "The debate reached its verdict before a turn could answer this.",
   strike: "The debate reached its verdict before this could be applied.",
-} as const;
+};
 
+/**
+ * The verdict says people intervened (`details.intervened`, with how many were applied), so an
+ * evaluation can leave such debates out and a published fact-check can say so. Only the engine
+ * applies interventions, and it has finished, so the count cannot change after this read.
+ */
 export async function withInterventions<V extends { details?: Record<string, unknown> }>(
   scope: Pick<RunScope, "db" | "debateId">,
   verdict: V,
 ): Promise<V> {
-  const rows = await listInterventions(scope.db, scope.debateId);
-  // Never left "waiting" for ever: one the debate did not reach (a hold in a debate that ended
-  // without a judging turn, a motion filed after the court's last hearing) is closed, saying so.
-  for (const r of rows.filter((x) => x.status === "waiting")) {
-    const refusal = UNREACHED[r.kind as keyof typeof UNREACHED] ?? UNREACHED.ask;
-    if (await markInterventionRefused(scope.db, r.id, { beforeSeq: null }, refusal))
-      publish(scope.debateId, {
-        type: "intervention",
-        intervention: interventionView({ ...r, status: "refused", refusal }),
-      });
-  }
-  const applied = rows.filter((r) => r.status === "applied");
+  const applied = (await listInterventions(scope.db, scope.debateId)).filter((r) => r.status === "applied");
   if (!applied.length) return verdict;
   return { ...verdict, details: { ...verdict.details, intervened: true, interventions: applied.length } };
+}
+
+/**
+ * Never left "waiting" for ever: the ones the debate did not reach (a hold in a debate that ended
+ * without a judging turn, a motion filed after the court's last hearing, one filed while the verdict
+ * was being written) are closed, saying so, in the verdict's own transaction (see
+ * `closeWaitingInterventions`). Returns what to tell the page once that transaction commits.
+ */
+export async function closeUnreached(
+  tx: Parameters<typeof closeWaitingInterventions>[0],
+  debateId: string,
+): Promise<() => void> {
+  const closed = await closeWaitingInterventions(tx, debateId, (kind) => UNREACHED[kind] ?? UNREACHED.ask!);
+  return () => {
+    for (const r of closed) publish(debateId, { type: "intervention", intervention: interventionView(r) });
+  };
 }

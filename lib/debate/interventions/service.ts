@@ -3,7 +3,7 @@ import {
   countInterventions,
   evidenceAtRank,
   hasFinalVerdict,
-  insertIntervention,
+  insertInterventionWhileOpen,
   interventionTarget,
   listInterventions,
 } from "@/db/queries/interventions";
@@ -48,6 +48,10 @@ const refuse = (code: Extract<InterventionResult, { ok: false }>["code"], messag
 
 const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
+const NOT_FOUND = "There is no debate with this id; check the address.";
+const FINISHED = "This debate has its verdict; nothing can be added after the verdict is written.";
+const LIMIT = `This debate already has ${INTERVENTION_LIMITS.perDebate} interventions, the most one debate takes; start a new debate to add more.`;
+
 export async function submitIntervention(
   principal: Principal | null,
   debateId: string,
@@ -76,9 +80,8 @@ export async function submitIntervention(
   const given = parsed.data;
 
   const target = await interventionTarget(database, debateId);
-  if (!target) return refuse("not_found", "There is no debate with this id; check the address.");
-  if (target.status === "completed" || (await hasFinalVerdict(database, debateId)))
-    return refuse("finished", "This debate has its verdict; nothing can be added after the verdict is written.");
+  if (!target) return refuse("not_found", NOT_FOUND);
+  if (target.status === "completed" || (await hasFinalVerdict(database, debateId))) return refuse("finished", FINISHED);
   const accepts = findMethod(target.protocol)?.interventions;
   const title = findMethod(target.protocol)?.title ?? target.protocol;
   if (!accepts || !accepts.kinds.includes(given.kind))
@@ -93,23 +96,31 @@ export async function submitIntervention(
       "not_accepted",
       `${title} takes interventions only before the debate starts (${accepts.enters}); this debate has started.`,
     );
-  if ((await countInterventions(database, debateId)) >= INTERVENTION_LIMITS.perDebate)
-    return refuse(
-      "limit",
-      `This debate already has ${INTERVENTION_LIMITS.perDebate} interventions, the most one debate takes; start a new debate to add more.`,
-    );
+  if ((await countInterventions(database, debateId)) >= INTERVENTION_LIMITS.perDebate) return refuse("limit", LIMIT);
 
+  // Describing may take seconds (a web page fetched), and the debate may reach its verdict
+  // meanwhile: the checks above are asked again where the row is stored, under the debate's lock.
   const made = await describe(database, debateId, given, opts);
   if (!made.ok) return made.refusal;
-  const row = await insertIntervention(database, {
-    debateId,
-    kind: given.kind,
-    payload: made.payload,
-    summary: made.summary,
-    createdBy: principal.id,
-    byName: principal.name?.trim() || "A fact-checker",
-  });
-  const intervention = interventionView(row);
+  const stored = await insertInterventionWhileOpen(
+    database,
+    {
+      debateId,
+      kind: given.kind,
+      payload: made.payload,
+      summary: made.summary,
+      createdBy: principal.id,
+      byName: principal.name?.trim() || "A fact-checker",
+    },
+    INTERVENTION_LIMITS.perDebate,
+  );
+  if (!stored.ok)
+    return stored.why === "finished"
+      ? refuse("finished", FINISHED)
+      : stored.why === "limit"
+        ? refuse("limit", LIMIT)
+        : refuse("not_found", NOT_FOUND);
+  const intervention = interventionView(stored.row);
   announce(debateId, { type: "intervention", intervention });
   return { ok: true, intervention };
 }
