@@ -77,6 +77,23 @@ test("a person adds a passage and a question mid-debate, and the next turn answe
   // The added passage is in the evidence, labelled as a person's.
   await expect(fc.locator("[data-testid=evidence]", { hasText: "Capital spending is 12 %" })).toContainText("added by");
   await fc.screenshot({ path: "test-results/interventions.png", fullPage: true });
+
+  // A share link shows the same record to someone signed out: who intervened by display name
+  // (never an email), what they asked, the verdict's note; and nothing to steer the debate with.
+  await fc.getByTestId("share-controls").locator("summary").click();
+  await fc.getByRole("button", { name: "Create a link" }).click();
+  const shareUrl = await fc.getByTestId("share-link").first().textContent();
+  const outsider = await browser.newContext();
+  const shared = await outsider.newPage();
+  await shared.goto(shareUrl!);
+  await expect(shared.getByTestId("verdict-interventions")).toContainText("People added a passage of evidence");
+  const sharedAsk = shared.locator("[data-testid=intervention][data-kind=ask]");
+  await expect(sharedAsk).toContainText("capital spending");
+  await expect(sharedAsk).toHaveAttribute("data-status", "applied");
+  await expect(shared.getByTestId("intervention-panel")).toHaveCount(0);
+  await expect(shared.locator("body")).not.toContainText(USERS.factchecker.email);
+  await outsider.close();
+
   await fc.setViewportSize({ width: 375, height: 800 });
   await fc.goto(url);
   await expect(fc.getByTestId("verdict-interventions")).toBeVisible();
