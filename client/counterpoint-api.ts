@@ -639,6 +639,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/webhooks/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event to a webhook now
+         * @description Sends one `webhook.test` event to this subscription, signed like every event, whatever events it subscribes to, and answers with what the receiver answered (waiting up to the delivery's time limit). It is tried once and appears in the delivery log on /admin/webhooks/{id}. Needs the scope `admin`.
+         */
+        post: operations["testWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/live/{id}/feed": {
         parameters: {
             query?: never;
@@ -932,6 +952,26 @@ export interface webhooks {
          * @description POSTed to every active subscription that chose `live.claim_matched` (admins make them at /admin/webhooks). Answer any 2xx within 15 seconds; any other answer, or none, is tried again with the same `webhook-id`, after waits that grow fourfold from WEBHOOK_RETRY_BASE_SECONDS up to WEBHOOK_MAX_ATTEMPTS attempts (by default 30 s, 2 min, 8 min, 32 min, 2 h 8 min).
          */
         post: operations["webhook_live_claim_matched"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * webhook.test: an administrator sent a test; it goes only to the webhook it was sent from, whatever that webhook subscribes to
+         * @description POSTed to one webhook when an administrator sends it a test (the `Send a test event` button of /admin/webhooks/{id}, `counterpoint webhooks test`, `POST /api/v1/webhooks/{id}/test`), whatever events it chose; signed like every event, tried once and not again. Answer any 2xx within 15 seconds.
+         */
+        post: operations["webhook_webhook_test"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1542,6 +1582,25 @@ export interface components {
                     similarity: number;
                     checkedBefore: string;
                 } | null;
+            };
+        };
+        /** @description Sent when an administrator sent a test; it goes only to the webhook it was sent from, whatever that webhook subscribes to. */
+        WebhookTestEvent: {
+            /** @constant */
+            type: "webhook.test";
+            /**
+             * Format: date-time
+             * @description When the event was recorded (ISO 8601).
+             */
+            timestamp: string;
+            data: {
+                test: {
+                    /** Format: uuid */
+                    id: string;
+                    /** Format: uuid */
+                    webhookId: string;
+                    message: string;
+                };
             };
         };
         /** @description Every refusal and failure of the API has this shape. */
@@ -2709,6 +2768,26 @@ export interface components {
             };
             /** @description `whsec_...`: shown only in this answer. */
             secret: string;
+        };
+        WebhookTestOutcome: {
+            /**
+             * Format: uuid
+             * @description The `data.test.id` of the event the receiver got.
+             */
+            testId: string;
+            /** Format: uuid */
+            deliveryId: string;
+            /**
+             * @description `delivered`: the receiver answered 2xx. `failed`: another answer, or none. `refused`: the address is not sent to (a private network not allowed by FETCH_ALLOW_HOSTS). `pending`: a worker took it and had not recorded an answer in time; the delivery log will show it.
+             * @enum {string}
+             */
+            outcome: "delivered" | "failed" | "refused" | "pending";
+            responseStatus: number | null;
+            durationMs: number | null;
+            /** @description Why it was not delivered, in a sentence. */
+            error: string | null;
+            /** @description The start of the receiver's answer, as text. */
+            responseExcerpt: string | null;
         };
         LiveFeed: {
             url: string;
@@ -7052,6 +7131,109 @@ export interface operations {
             };
         };
     };
+    testWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id Counterpoint gave it. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Sent; `outcome` says whether the receiver took it. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookTestOutcome"];
+                };
+            };
+            /** @description No usable API token: none sent, or unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token's owner lacks the permission, or the token the scope, "admin". */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Nothing has this id. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The subscription is disabled: nothing is sent to it. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token has made too many requests (API_TOKEN_RATE_LIMIT), or too many debates were started. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server could not finish the request; try again. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     readLiveFeed: {
         parameters: {
             query?: never;
@@ -8151,6 +8333,35 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["LiveClaimMatchedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received; nothing more is sent for this message. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_webhook_test: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id (`msg_…`): the same on every retry and on a manual resend, so a receiver can drop repeats. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256 of "id.timestamp.body">` with the subscription's `whsec_` secret (Standard Webhooks); verify it with any Standard Webhooks or Svix library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookTestEvent"];
             };
         };
         responses: {

@@ -3,8 +3,8 @@ import { startPastEarlierChecks } from "./match-helpers";
 
 /*
  * Admin > Webhooks in the browser: a refused target keeps what was typed, a subscription shows its
- * secret once, a finished debate appears in the delivery log, Send again adds an attempt, and
- * deleting asks for confirmation first. The
+ * secret once, a finished debate appears in the delivery log, Send again adds an attempt, a test
+ * event says at once what became of it, and deleting asks for confirmation first. The
  * target is `localhost`, which the guarded fetcher refuses (loopback, and this server does not set
  * FETCH_ALLOW_HOSTS): the log shows "refused" and no request leaves the app. Screenshots at 1280
  * and 375 px go to test-results/.
@@ -80,6 +80,14 @@ test("an admin subscribes a target, a finished debate shows in its log, and Send
   }).toPass({ timeout: 20_000 });
   await expect(page.getByTestId("delivery").first()).toContainText("Try 2 (sent again)");
 
+  // A test event goes at once, and the page says what became of it (nothing listens on port 9).
+  const tester = page.getByTestId("webhook-test");
+  await tester.getByRole("button", { name: "Send a test event" }).click();
+  await expect(tester.locator("[role=alert], [role=status]")).toContainText(/Not delivered in \d+ ms: /);
+  await page.reload();
+  await expect(page.getByTestId("delivery").first()).toContainText("webhook.test");
+  await expect(page.getByTestId("delivery").first()).toHaveAttribute("data-status", "failed");
+
   for (const [width, name] of [
     [1280, "wide"],
     [375, "narrow"],
@@ -96,7 +104,7 @@ test("an admin subscribes a target, a finished debate shows in its log, and Send
   // Deleting asks for the box first; then the subscription and its log are gone.
   await page.setViewportSize({ width: 1280, height: 900 });
   const remove = page.getByTestId("webhook-delete");
-  await expect(remove).toContainText("delivery log (1 delivery) is deleted with it");
+  await expect(remove).toContainText("delivery log (2 deliveries) is deleted with it");
   await remove.getByRole("button", { name: "Delete subscription" }).click();
   await expect(remove).toContainText("Tick the box to confirm");
   await remove.getByLabel(/Yes, delete this subscription/).check();

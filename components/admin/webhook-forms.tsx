@@ -4,6 +4,7 @@ import {
   createWebhookAction,
   deleteWebhookAction,
   replaceWebhookSecretAction,
+  testWebhookAction,
   updateWebhookAction,
   type WebhookFormState,
 } from "@/app/admin/webhooks/actions";
@@ -115,6 +116,20 @@ export function ReplaceSecretForm({ id }: { id: string }) {
       <input type="hidden" name="id" value={id} />
       <SubmitButton pending={pending} look="secondary">
         Replace the signing secret
+      </SubmitButton>
+      <Outcome state={state} shown={[]} />
+    </form>
+  );
+}
+
+/** Sends a signed test event to this webhook now and says what the receiver answered. */
+export function TestWebhookForm({ id }: { id: string }) {
+  const { state, pending, formProps } = useServerForm(testWebhookAction, INITIAL);
+  return (
+    <form {...formProps} className="space-y-2 text-sm" data-testid="webhook-test">
+      <input type="hidden" name="id" value={id} />
+      <SubmitButton pending={pending} look="secondary">
+        Send a test event
       </SubmitButton>
       <Outcome state={state} shown={[]} />
     </form>

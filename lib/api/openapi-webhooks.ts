@@ -2,7 +2,7 @@ import type { ZodOpenApiPathsObject } from "zod-openapi";
 import { z } from "zod";
 import { DELIVERY_TIMEOUT_MS } from "@/lib/webhooks/deliver";
 import { durationWords, retrySchedule } from "@/lib/webhooks/schedule";
-import { envelopeOf, WEBHOOK_EVENT_TYPES, WEBHOOK_EVENTS } from "@/lib/webhooks/events";
+import { ALL_WEBHOOK_EVENT_TYPES, envelopeOf, WEBHOOK_EVENTS } from "@/lib/webhooks/events";
 
 /*
  * The OpenAPI 3.1 `webhooks` section: one operation per event, its body the very envelope schema
@@ -34,13 +34,16 @@ export function webhookOperations(): ZodOpenApiPathsObject {
   // the same on every install.
   const retries = retrySchedule(30_000, 6).map(durationWords).join(", ");
   const out: ZodOpenApiPathsObject = {};
-  for (const type of WEBHOOK_EVENT_TYPES)
+  for (const type of ALL_WEBHOOK_EVENT_TYPES)
     out[type] = {
       post: {
         operationId: `webhook_${type.replace(/\./g, "_")}`,
         tags: ["Webhooks"],
         summary: `${type}: ${WEBHOOK_EVENTS[type].description}`,
-        description: `POSTed to every active subscription that chose \`${type}\` (admins make them at /admin/webhooks). Answer any 2xx within ${DELIVERY_TIMEOUT_MS / 1000} seconds; any other answer, or none, is tried again with the same \`webhook-id\`, after waits that grow fourfold from WEBHOOK_RETRY_BASE_SECONDS up to WEBHOOK_MAX_ATTEMPTS attempts (by default ${retries}).`,
+        description:
+          (WEBHOOK_EVENTS[type] as { subscribable?: false }).subscribable === false
+            ? `POSTed to one webhook when an administrator sends it a test (the \`Send a test event\` button of /admin/webhooks/{id}, \`counterpoint webhooks test\`, \`POST /api/v1/webhooks/{id}/test\`), whatever events it chose; signed like every event, tried once and not again. Answer any 2xx within ${DELIVERY_TIMEOUT_MS / 1000} seconds.`
+            : `POSTed to every active subscription that chose \`${type}\` (admins make them at /admin/webhooks). Answer any 2xx within ${DELIVERY_TIMEOUT_MS / 1000} seconds; any other answer, or none, is tried again with the same \`webhook-id\`, after waits that grow fourfold from WEBHOOK_RETRY_BASE_SECONDS up to WEBHOOK_MAX_ATTEMPTS attempts (by default ${retries}).`,
         requestParams: { header: signatureHeaders },
         requestBody: {
           required: true,

@@ -170,6 +170,7 @@ export const ROUTES: readonly RouteEntry[] = [
   { pattern: "/api/v1/tokens/[id]", type: "route", rule: perm("admin"), params: { id: "uuid" } },
   { pattern: "/api/v1/webhooks", type: "route", rule: perm("admin") },
   { pattern: "/api/v1/webhooks/[id]", type: "route", rule: perm("admin"), params: { id: "uuid" } },
+  { pattern: "/api/v1/webhooks/[id]/test", type: "route", rule: perm("admin"), params: { id: "uuid" } },
   { pattern: "/api/v1/methods", type: "route", rule: readDebates },
   { pattern: "/api/v1/debates", type: "route", rule: readDebates, byMethod: { POST: perm("debate:start") } },
   { pattern: "/api/v1/debates/[id]", type: "route", rule: readDebates, params: { id: "uuid" } },

@@ -38,27 +38,46 @@ export async function emitWebhookEvent<T extends WebhookEventType>(
   type: T,
   data: WebhookEventData[T],
 ): Promise<Emitted> {
-  // The body is built through the documented envelope: what the OpenAPI document's `webhooks`
-  // section says is exactly what is sent.
-  const parsed = envelopeOf(type).safeParse({ type, timestamp: (deps.now ?? new Date()).toISOString(), data });
+  const body = webhookBody(type, data, deps.now);
+  const subscribers = await q.subscribersOf(deps.db, type);
+  if (!subscribers.length) return { eventId: null, deliveries: 0 };
+  const { eventId, deliveries } = await recordEvent(
+    deps.db,
+    type,
+    body,
+    subscribers.map((s) => s.id),
+    getConfig().webhooks.maxAttempts,
+  );
+  return { eventId, deliveries };
+}
+
+/**
+ * The exact body subscribers receive, built through the documented envelope: what the OpenAPI
+ * document's `webhooks` section says is exactly what is sent. A body that breaks it is refused here.
+ */
+export function webhookBody<T extends WebhookEventType>(type: T, data: WebhookEventData[T], now = new Date()) {
+  const parsed = envelopeOf(type).safeParse({ type, timestamp: now.toISOString(), data });
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const path = issue.path[0] === "data" ? issue.path.slice(1) : issue.path;
     throw new WebhookPayloadError(type, `${path.join(".") || "(data)"}: ${issue.message}`);
   }
-  const subscribers = await q.subscribersOf(deps.db, type);
-  if (!subscribers.length) return { eventId: null, deliveries: 0 };
-  const body = JSON.stringify(parsed.data);
-  const key = (WEBHOOK_EVENTS[type].key as (d: WebhookEventData[T]) => string)(parsed.data.data as WebhookEventData[T]);
-  const eventId = await q.insertEvent(deps.db, { type, key, body });
-  if (!eventId) return { eventId: null, deliveries: 0 };
-  const rows = await q.insertDeliveries(
-    deps.db,
-    eventId,
-    subscribers.map((s) => s.id),
-    getConfig().webhooks.maxAttempts,
-  );
-  return { eventId, deliveries: rows.length };
+  return parsed.data as { type: T; timestamp: string; data: WebhookEventData[T] };
+}
+
+/** Records the event once (its key) and one pending delivery per subscription given. */
+export async function recordEvent<T extends WebhookEventType>(
+  db: Executor,
+  type: T,
+  body: { data: WebhookEventData[T] },
+  subscriptionIds: string[],
+  lastAttempt: number,
+): Promise<Emitted & { deliveryIds: string[] }> {
+  const key = (WEBHOOK_EVENTS[type].key as (d: WebhookEventData[T]) => string)(body.data);
+  const eventId = await q.insertEvent(db, { type, key, body: JSON.stringify(body) });
+  if (!eventId) return { eventId: null, deliveries: 0, deliveryIds: [] };
+  const rows = await q.insertDeliveries(db, eventId, subscriptionIds, lastAttempt);
+  return { eventId, deliveries: rows.length, deliveryIds: rows.map((r) => r.id) };
 }
 
 /** A transaction that can open a savepoint (drizzle's `tx.transaction` inside a transaction). */

@@ -130,6 +130,16 @@ export const liveClaimData = z.object({
     .nullable(),
 });
 
+/** A test an administrator sends to one webhook (/admin/webhooks/{id}, the CLI, the API). */
+export const webhookTestData = z.object({
+  test: z.object({
+    /** New for every test: a receiver that drops repeats by message id still gets each one. */
+    id: z.uuid(),
+    webhookId: z.uuid(),
+    message: z.string(),
+  }),
+});
+
 type EventEntry<S extends z.ZodType> = {
   /** The event's `data`. */
   data: S;
@@ -137,6 +147,8 @@ type EventEntry<S extends z.ZodType> = {
   key: (data: z.infer<S>) => string;
   /** What a subscriber chooses, in words for the admin page and the OpenAPI document. */
   description: string;
+  /** False for an event nobody subscribes to (a test is sent to the one webhook it was asked for). */
+  subscribable?: false;
 };
 const entry = <S extends z.ZodType>(e: EventEntry<S>) => e;
 
@@ -174,10 +186,22 @@ export const WEBHOOK_EVENTS = {
     key: (d) => `live.claim_matched:${d.card.id}`,
     description: "a sentence on a live board matched an earlier check",
   }),
+  "webhook.test": entry({
+    data: webhookTestData,
+    key: (d) => `webhook.test:${d.test.id}`,
+    description:
+      "an administrator sent a test; it goes only to the webhook it was sent from, whatever that webhook subscribes to",
+    subscribable: false,
+  }),
 };
 
 export type WebhookEventType = keyof typeof WEBHOOK_EVENTS;
-export const WEBHOOK_EVENT_TYPES = Object.keys(WEBHOOK_EVENTS) as [WebhookEventType, ...WebhookEventType[]];
+/** Every event a receiver may get, in the document's order. */
+export const ALL_WEBHOOK_EVENT_TYPES = Object.keys(WEBHOOK_EVENTS) as [WebhookEventType, ...WebhookEventType[]];
+/** The events a subscription may choose (the admin page's boxes, the form, the CLI, the API). */
+export const WEBHOOK_EVENT_TYPES = ALL_WEBHOOK_EVENT_TYPES.filter(
+  (t) => (WEBHOOK_EVENTS[t] as { subscribable?: false }).subscribable !== false,
+) as [WebhookEventType, ...WebhookEventType[]];
 
 export type WebhookEventData = { [T in WebhookEventType]: z.infer<(typeof WEBHOOK_EVENTS)[T]["data"]> };
 
@@ -197,6 +221,7 @@ export function envelopeOf(type: WebhookEventType) {
     .meta({ description: `Sent when ${WEBHOOK_EVENTS[type].description}.` });
 }
 
+/** Whether a subscription may choose `x`. */
 export function isEventType(x: string): x is WebhookEventType {
-  return Object.hasOwn(WEBHOOK_EVENTS, x);
+  return (WEBHOOK_EVENT_TYPES as readonly string[]).includes(x);
 }

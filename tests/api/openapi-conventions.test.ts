@@ -2,7 +2,7 @@ import { Validator } from "@seriousme/openapi-schema-validator";
 import { describe, expect, it } from "vitest";
 import { openApiDocument } from "@/lib/api/openapi";
 import { API_VERSION, ENDPOINTS } from "@/lib/api/v1";
-import { WEBHOOK_EVENT_TYPES } from "@/lib/webhooks/events";
+import { ALL_WEBHOOK_EVENT_TYPES } from "@/lib/webhooks/events";
 
 /*
  * The document describes the conventions the server keeps (lib/api/serve.ts, lib/api/route.ts):
@@ -42,8 +42,8 @@ describe("the OpenAPI document's HTTP conventions", () => {
 
   it("lists every webhook event in the `webhooks` section, its body the envelope the emitter builds", () => {
     const webhooks = (doc as unknown as { webhooks: Record<string, { post: Op & { requestBody: unknown } }> }).webhooks;
-    expect(Object.keys(webhooks)).toEqual([...WEBHOOK_EVENT_TYPES]);
-    for (const type of WEBHOOK_EVENT_TYPES) {
+    expect(Object.keys(webhooks)).toEqual([...ALL_WEBHOOK_EVENT_TYPES]);
+    for (const type of ALL_WEBHOOK_EVENT_TYPES) {
       const post = webhooks[type]!.post;
       expect(post.parameters?.map((p) => p.name)).toEqual(["webhook-id", "webhook-timestamp", "webhook-signature"]);
       expect(JSON.stringify(post.requestBody)).toMatch(/#\/components\/schemas\/\w+Event"/);
@@ -92,6 +92,7 @@ describe("the OpenAPI document's HTTP conventions", () => {
       matchClaim: "reads earlier checks, creates nothing",
       pushLiveLines: "each line carries its own id; a repeated id is answered as a duplicate",
       closeLiveSession: "closing a closed session changes nothing",
+      testWebhook: "each call is meant to send one more test; a repeat sends another, which is what was asked",
     };
     const posts = ENDPOINTS.filter((e) => e.method === "POST");
     const without = posts.filter((e) => !e.idempotent).map((e) => e.id);

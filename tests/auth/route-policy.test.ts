@@ -148,6 +148,7 @@ const EXPECTED: Record<string, Record<Visitor, Outcome>> = {
   "/api/v1/tokens/[id]": only("admin"),
   "/api/v1/webhooks": only("admin"),
   "/api/v1/webhooks/[id]": only("admin"),
+  "/api/v1/webhooks/[id]/test": only("admin"),
   // The live desk: watched by readers; opened and fed by those who start debates; a card is acted on by any
   // account, each action demanding its own permission (docs/live.md).
   "/live": readers,

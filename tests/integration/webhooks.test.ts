@@ -22,7 +22,13 @@ import type { Resolver } from "@/lib/net/safe-fetch";
 import { emitInSavepoint, emitWebhookEvent } from "@/lib/webhooks/emit";
 import { openWebhookWorker, type WebhookWorker } from "@/lib/webhooks/queue";
 import { openSecret, SecretUnreadable } from "@/lib/webhooks/secret-box";
-import { createWebhookAction, deleteWebhookAction, resendWebhookAction } from "@/app/admin/webhooks/actions";
+import {
+  createWebhookAction,
+  deleteWebhookAction,
+  resendWebhookAction,
+  setWebhookActiveAction,
+  testWebhookAction,
+} from "@/app/admin/webhooks/actions";
 import { callApi } from "../helpers/api";
 import { webhookBodyProblems } from "../helpers/openapi-ajv";
 import { createApiToken } from "@/lib/auth/api-tokens";
@@ -480,5 +486,74 @@ describe(`webhooks (${backend}, ${backend === "postgres" ? "pg-boss" : "in-proce
     expect(await attemptsOf(inFlight!.id)).toHaveLength(0);
     expect(received.filter((r) => r.path === "/held")).toHaveLength(1);
     expect((await deleteWebhookAction({}, form("delete"))).error).toMatch(/no longer exists/);
+  });
+
+  it("a test event goes to the one webhook asked, whatever it subscribes to, signed, and says what the receiver answered", async () => {
+    const sub = await subscribe("/tested", ["fact_check.corrected"]);
+    const form = new FormData();
+    form.set("id", sub.id);
+    signedInAs(editor);
+    expect((await testWebhookAction({}, form)).error).toMatch(/admin/i);
+    signedInAs(admin);
+    const r = await testWebhookAction({}, form);
+    expect(r.error).toBeUndefined();
+    expect(r.message).toMatch(/^Delivered: the receiver answered 204 in \d+ ms\.$/);
+    const got = received.filter((x) => x.path === "/tested");
+    expect(got).toHaveLength(1);
+    // Signed and shaped as every event (both libraries, and the document's schema for webhook.test).
+    const event = verified(sub.secret, got[0]!);
+    expect(event.type).toBe("webhook.test");
+    expect(event.data.test.webhookId).toBe(sub.id);
+    const [delivery] = await deliveriesOf(sub.id);
+    expect(delivery).toMatchObject({ status: "delivered", lastAttempt: 1 });
+
+    // The API sends another (a new event: a receiver dropping repeats by message id still gets it).
+    const api = await callApi({
+      method: "POST",
+      path: "/api/v1/webhooks/{id}/test",
+      params: { id: sub.id },
+      token: apiToken,
+    });
+    expect(api.status).toBe(200);
+    expect(await api.json()).toMatchObject({ outcome: "delivered", responseStatus: 204 });
+    const both = received.filter((x) => x.path === "/tested");
+    expect(both).toHaveLength(2);
+    expect(both[1]!.headers["webhook-id"]).not.toBe(both[0]!.headers["webhook-id"]);
+    // Nobody subscribes to tests: other webhooks got none, and the form does not offer it.
+    expect(received.filter((x) => x.path !== "/tested" && x.body.includes('"webhook.test"'))).toHaveLength(0);
+    const f = new FormData();
+    f.set("url", `${base}/wants-tests`);
+    f.append("event", "webhook.test");
+    expect((await createWebhookAction({}, f)).error).toBeDefined();
+
+    // A receiver that answers 500 is told at once, and the test is not retried.
+    script.set("/tested-busy", [500]);
+    const busy = await subscribe("/tested-busy", ["debate.finished"]);
+    const b = new FormData();
+    b.set("id", busy.id);
+    expect((await testWebhookAction({}, b)).error).toMatch(/^Not delivered in \d+ ms: the target answered 500/);
+    expect(await settled(busy.id)).toEqual([expect.objectContaining({ status: "failed", attempts: 1 })]);
+
+    // A disabled webhook gets nothing, and the refusal says what to do.
+    const off = new FormData();
+    off.set("id", busy.id);
+    off.set("active", "false");
+    await setWebhookActiveAction(off);
+    expect((await testWebhookAction({}, b)).error).toMatch(/disabled.*enable it/);
+    const refused = await callApi({
+      method: "POST",
+      path: "/api/v1/webhooks/{id}/test",
+      params: { id: busy.id },
+      token: apiToken,
+    });
+    expect(refused.status).toBe(409);
+    expect(await deliveriesOf(busy.id)).toHaveLength(1);
+    const missing = await callApi({
+      method: "POST",
+      path: "/api/v1/webhooks/{id}/test",
+      params: { id: randomUUID() },
+      token: apiToken,
+    });
+    expect(missing.status).toBe(404);
   });
 });

@@ -14,6 +14,7 @@ import { newWebhookSecret } from "@/lib/webhooks/sign";
 import { subscriptionFromForm, type SubscriptionInput } from "@/lib/webhooks/subscription-form";
 import { createSubscription, deleteSubscription, WebhookRequestError } from "@/lib/webhooks/subscriptions";
 import { webhookTargetRefusal } from "@/lib/webhooks/target-check";
+import { sendTestEvent, testOutcomeWords, WebhookTestRefused } from "@/lib/webhooks/test-event";
 
 /** A form's outcome; `secret` is the signing secret, shown this once (made, or replaced). */
 export type WebhookFormState = FormState & { secret?: string; id?: string };
@@ -141,4 +142,21 @@ export async function resendWebhookAction(form: FormData) {
     await q.resendDelivery(db, id);
     revalidatePath(`/admin/webhooks/${delivery.subscriptionId}`);
   });
+}
+
+/** "Send a test event": a signed `webhook.test` to this webhook, now; the receiver's answer is shown and logged. */
+export async function testWebhookAction(_prev: WebhookFormState, form: FormData): Promise<WebhookFormState> {
+  const me = await admin();
+  if ("error" in me) return refuse(form, me.error);
+  const id = String(form.get("id") ?? "");
+  if (!UUID.test(id)) return refuse(form, "This subscription no longer exists; it may have been deleted.");
+  try {
+    const outcome = await sendTestEvent((await getDb()).db, id);
+    revalidatePath(`/admin/webhooks/${id}`);
+    const words = testOutcomeWords(outcome);
+    return outcome.outcome === "delivered" || outcome.outcome === "pending" ? { message: words } : refuse(form, words);
+  } catch (e) {
+    if (e instanceof WebhookTestRefused) return refuse(form, e.message);
+    throw e;
+  }
 }

@@ -4,7 +4,8 @@ import { listSubscriptions } from "@/db/queries/webhooks";
 import { WEBHOOK_EVENT_TYPES } from "@/lib/webhooks/events";
 import { subscriptionInput } from "@/lib/webhooks/subscription-form";
 import { createSubscription, deleteSubscription, WebhookRequestError } from "@/lib/webhooks/subscriptions";
-import { emit, green } from "../output";
+import { sendTestEvent, testOutcomeWords, WebhookTestRefused } from "@/lib/webhooks/test-event";
+import { emit, green, red } from "../output";
 
 /*
  * Webhook subscriptions from the console, with the services /admin/webhooks and the API use. The
@@ -17,7 +18,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export function register(program: Command) {
   const webhooks = program
     .command("webhooks")
-    .description("Subscribe addresses to events, list and delete subscriptions (as /admin/webhooks).");
+    .description("Subscribe addresses to events, list, test and delete subscriptions (as /admin/webhooks).");
 
   webhooks
     .command("create")
@@ -76,6 +77,34 @@ export function register(program: Command) {
                 .join("\n")
             : "No webhook subscriptions.",
       );
+    });
+
+  webhooks
+    .command("test")
+    .description(
+      "Send a signed webhook.test event to one subscription now and print what the receiver answered (as the Test button of /admin/webhooks/<id>); exits 1 unless it was delivered.",
+    )
+    .argument("<id>", "the subscription's id (`counterpoint webhooks list`)")
+    .option("--json", "print JSON")
+    .action(async (id: string, opts: { json?: boolean }) => {
+      const notFound = `No subscription has the id ${id}; \`counterpoint webhooks list\` lists them.`;
+      if (!UUID.test(id)) throw new Error(notFound);
+      const { db } = await getDb();
+      let outcome;
+      try {
+        outcome = await sendTestEvent(db, id);
+      } catch (e) {
+        if (e instanceof WebhookTestRefused) throw new Error(e.code === "not_found" ? notFound : e.message);
+        throw e;
+      }
+      const o = outcome;
+      emit(
+        !!opts.json,
+        o,
+        () =>
+          `${o.outcome === "delivered" ? green("✔") : red("✘")} ${testOutcomeWords(o)}${o.responseExcerpt ? `\nThe receiver said: ${o.responseExcerpt}` : ""}`,
+      );
+      if (o.outcome !== "delivered") process.exitCode = 1;
     });
 
   webhooks

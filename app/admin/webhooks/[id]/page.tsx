@@ -6,7 +6,12 @@ import { getDb } from "@/db/client";
 import { attemptsOf, deliveriesOf, deliveryCounts, getSubscription } from "@/db/queries/webhooks";
 import { pagePermission } from "@/lib/auth/server";
 import { EVENT_DESCRIPTIONS, WEBHOOK_EVENT_TYPES } from "@/lib/webhooks/events";
-import { DeleteSubscriptionForm, ReplaceSecretForm, SubscriptionForm } from "@/components/admin/webhook-forms";
+import {
+  DeleteSubscriptionForm,
+  ReplaceSecretForm,
+  SubscriptionForm,
+  TestWebhookForm,
+} from "@/components/admin/webhook-forms";
 import { resendWebhookAction, setWebhookActiveAction } from "../actions";
 
 export const dynamic = "force-dynamic";
@@ -65,6 +70,18 @@ export default async function WebhookPage({ params }: { params: Promise<{ id: st
           </PostButton>
         </div>
       </div>
+
+      <Section id="test" title="Test">
+        <p className="max-w-3xl text-sm text-black/70">
+          Sends a <code className="font-mono text-xs">webhook.test</code> event to this address now, signed with its
+          secret like every event, whatever events it subscribes to. It is tried once, and shows in the log below.
+        </p>
+        {sub.active ? (
+          <TestWebhookForm id={sub.id} />
+        ) : (
+          <p className="text-sm text-black/70">This webhook is disabled: enable it to send a test.</p>
+        )}
+      </Section>
 
       <Section id="log" title="Delivery log">
         {deliveries.length === 0 ? (
