@@ -1,5 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
+import { z } from "zod";
+import "zod-openapi";
 import type { Database } from "@/db/client";
 import * as q from "@/db/queries/webhooks";
 import type { Resolver } from "@/lib/net/safe-fetch";
@@ -28,16 +30,22 @@ export class WebhookTestRefused extends Error {
   }
 }
 
-export type WebhookTestOutcome = {
-  testId: string;
-  deliveryId: string;
-  /** `pending` only when no answer was recorded in time (a worker took it and has not finished). */
-  outcome: "delivered" | "failed" | "refused" | "pending";
-  responseStatus: number | null;
-  durationMs: number | null;
-  error: string | null;
-  responseExcerpt: string | null;
-};
+/** What a test came to: the API's answer (its OpenAPI schema), the console's JSON, the page's sentence. */
+export const webhookTestOutcomeSchema = z
+  .object({
+    testId: z.uuid().meta({ description: "The `data.test.id` of the event the receiver got." }),
+    deliveryId: z.uuid(),
+    outcome: z.enum(["delivered", "failed", "refused", "pending"]).meta({
+      description:
+        "`delivered`: the receiver answered 2xx. `failed`: another answer, or none. `refused`: the address is not sent to (a private network not allowed by FETCH_ALLOW_HOSTS). `pending`: a worker took it and had not recorded an answer in time; the delivery log will show it.",
+    }),
+    responseStatus: z.number().int().nullable(),
+    durationMs: z.number().int().nullable(),
+    error: z.string().nullable().meta({ description: "Why it was not delivered, in a sentence." }),
+    responseExcerpt: z.string().nullable().meta({ description: "The start of the receiver's answer, as text." }),
+  })
+  .meta({ id: "WebhookTestOutcome" });
+export type WebhookTestOutcome = z.infer<typeof webhookTestOutcomeSchema>;
 
 export async function sendTestEvent(
   db: Database,

@@ -16,7 +16,7 @@ import { announceRevoked } from "@/lib/auth/revocations";
 import { demand, PERMISSION_NAMES } from "@/lib/auth/policy";
 import { subscriptionInput } from "@/lib/webhooks/subscription-form";
 import { createSubscription, deleteSubscription, WebhookRequestError } from "@/lib/webhooks/subscriptions";
-import { sendTestEvent, WebhookTestRefused } from "@/lib/webhooks/test-event";
+import { sendTestEvent, WebhookTestRefused, webhookTestOutcomeSchema } from "@/lib/webhooks/test-event";
 import { ApiError, apiErrorSchema, endpoint } from "../endpoint";
 import { absolute } from "./absolute";
 import { strictObject, uuidParam } from "./common";
@@ -308,21 +308,6 @@ export const deleteWebhookEndpoint = endpoint({
   },
 });
 
-const testOutcomeSchema = z
-  .object({
-    testId: z.uuid().meta({ description: "The `data.test.id` of the event the receiver got." }),
-    deliveryId: z.uuid(),
-    outcome: z.enum(["delivered", "failed", "refused", "pending"]).meta({
-      description:
-        "`delivered`: the receiver answered 2xx. `failed`: another answer, or none. `refused`: the address is not sent to (a private network not allowed by FETCH_ALLOW_HOSTS). `pending`: a worker took it and had not recorded an answer in time; the delivery log will show it.",
-    }),
-    responseStatus: z.number().int().nullable(),
-    durationMs: z.number().int().nullable(),
-    error: z.string().nullable().meta({ description: "Why it was not delivered, in a sentence." }),
-    responseExcerpt: z.string().nullable().meta({ description: "The start of the receiver's answer, as text." }),
-  })
-  .meta({ id: "WebhookTestOutcome" });
-
 export const testWebhookEndpoint = endpoint({
   id: "testWebhook",
   method: "POST",
@@ -333,7 +318,7 @@ export const testWebhookEndpoint = endpoint({
     "Sends one `webhook.test` event to this subscription, signed like every event, whatever events it subscribes to, and answers with what the receiver answered (waiting up to the delivery's time limit). It is tried once and appears in the delivery log on /admin/webhooks/{id}. Needs the scope `admin`.",
   params: uuidParam,
   responses: {
-    200: { description: "Sent; `outcome` says whether the receiver took it.", schema: testOutcomeSchema },
+    200: { description: "Sent; `outcome` says whether the receiver took it.", schema: webhookTestOutcomeSchema },
     409: { description: "The subscription is disabled: nothing is sent to it.", schema: apiErrorSchema },
   },
   async handle({ db, principal, params }) {
