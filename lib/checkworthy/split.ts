@@ -22,8 +22,22 @@ export type Sentence = {
 export const MAX_SENTENCES = 600;
 
 // "BIDEN: ...", "Mr. Smith: ...", "MODERATOR (Lester Holt): ...": a name of at most six words, then a colon.
-const SPEAKER_LINE =
-  /^\s*([A-Z][A-Za-z.'’-]*(?:[ \t]+[A-Za-z.'’-]+){0,5}(?:[ \t]*\([^)\n]{1,60}\))?)[ \t]*:[ \t]+(\S.*)$/;
+const NAME = String.raw`[A-Z][A-Za-z0-9.'’-]*(?:[ \t]+[A-Za-z0-9.'’-]+){0,5}(?:[ \t]*\([^)\n]{1,60}\))?`;
+const SPEAKER_LINE = new RegExp(String.raw`^\s*(${NAME})[ \t]*:[ \t]+(\S.*)$`);
+// A time code as transcription services write them: "01:23", "1:02:03", "00:01:23.450", in
+// brackets or parentheses or bare.
+const TIME = String.raw`(?:\d{1,2}:)?\d{1,2}:\d{2}(?:[.,]\d{1,3})?`;
+const TIMED = String.raw`(?:\(${TIME}\)|\[${TIME}\]|${TIME})`;
+// A line that only names who speaks next, the words following on the lines below (as Rev, Otter
+// and most transcription services write them): "Joe Biden: (01:23)", "Joe Biden (00:01:23):",
+// "Speaker 1  0:03", "KRISTEN WELKER:". A bare name with no colon needs its time code.
+const SPEAKER_HEADER = new RegExp(
+  String.raw`^\s*(${NAME})(?:[ \t]*(${TIMED}))?[ \t]*:[ \t]*(${TIMED})?\s*$|^\s*(${NAME})[ \t]+${TIMED}\s*$`,
+);
+// A time code opening a line ("[00:01:23] BIDEN: ...", "00:12 And then ..."), dropped.
+const LEADING_TIME = new RegExp(String.raw`^\s*${TIMED}[ \t]*(?:[-–—][ \t]*)?`);
+// A time code as a name's qualifier ("Joe Biden (00:01:23)"), dropped from the name.
+const TIME_QUALIFIER = new RegExp(String.raw`[ \t]*\(${TIME}\)$`);
 // Stage directions in transcripts: "(APPLAUSE)", "[crosstalk]".
 const STAGE = /^\s*[[(][^\])]{1,60}[\])]\s*$/;
 // Words that open prose lines with a colon but are not speakers.
@@ -41,22 +55,43 @@ const NOT_SPEAKERS = new Set([
   "warning",
 ]);
 
+const ANY_TIME = new RegExp(TIMED, "g");
+/** Whether a colon follows the name itself, not only inside a time code. */
+const hasNameColon = (line: string) => line.replace(ANY_TIME, "").includes(":");
+const nameOf = (raw: string) => raw.trim().replace(TIME_QUALIFIER, "");
+const withoutTime = (line: string) => line.replace(LEADING_TIME, "");
+
 function speakerOf(line: string): { speaker: string; text: string } | null {
-  const m = SPEAKER_LINE.exec(line);
+  const m = SPEAKER_LINE.exec(withoutTime(line));
   if (!m) return null;
-  const speaker = m[1]!.trim();
+  const speaker = nameOf(m[1]!);
   if (NOT_SPEAKERS.has(speaker.toLowerCase())) return null;
-  return { speaker, text: m[2]!.trim() };
+  const text = withoutTime(m[2]!).trim();
+  // "Joe Biden: (01:23)" is a header whose words follow below, not a turn of its own.
+  return text ? { speaker, text } : null;
 }
 
-/** A transcript when at least two lines open with a speaker's name and a colon. */
+/** The speaker a header line names ("Joe Biden: (01:23)"), when the line is only that. */
+function headerOf(line: string): string | null {
+  const m = SPEAKER_HEADER.exec(withoutTime(line));
+  if (!m) return null;
+  const timed = Boolean(m[2] || m[3] || m[4] || TIME_QUALIFIER.test(m[1] ?? ""));
+  const speaker = nameOf(m[1] ?? m[4]!);
+  if (!speaker || NOT_SPEAKERS.has(speaker.toLowerCase())) return null;
+  // Without a time code only a name in capitals ("KRISTEN WELKER:") heads a turn: "Background:" or
+  // "What we know:" alone on a line is an article's heading.
+  if (!timed && speaker !== speaker.toUpperCase()) return null;
+  return speaker;
+}
+
+/** A transcript when at least two lines name a speaker (with the words on the line or below it). */
 export function isTranscript(text: string): boolean {
   let n = 0;
-  for (const line of text.split(/\r?\n/)) if (speakerOf(line) && ++n >= 2) return true;
+  for (const line of text.split(/\r?\n/)) if ((speakerOf(line) || headerOf(line)) && ++n >= 2) return true;
   return false;
 }
 
-type Block = { speaker: string | null; text: string };
+type Block = { speaker: string | null; text: string; header?: string };
 
 function blocksOf(text: string): Block[] {
   const lines = text.replace(/\r\n?/g, "\n").split("\n");
@@ -65,17 +100,27 @@ function blocksOf(text: string): Block[] {
     let current: Block | null = null;
     for (const line of lines) {
       if (STAGE.test(line)) continue;
+      const header = headerOf(line);
+      if (header) {
+        // The words follow on the next lines.
+        blocks.push((current = { speaker: header, text: "", header: hasNameColon(line) ? undefined : line.trim() }));
+        continue;
+      }
       const turn = speakerOf(line);
+      const words = withoutTime(line).trim();
       if (turn) {
         current = { speaker: turn.speaker, text: turn.text };
         blocks.push(current);
-      } else if (line.trim()) {
+      } else if (words && !STAGE.test(words)) {
         // A line without a name continues the turn before it (or is an untitled opening).
-        if (current) current.text += ` ${line.trim()}`;
-        else blocks.push((current = { speaker: null, text: line.trim() }));
+        if (current) current.text += current.text ? ` ${words}` : words;
+        else blocks.push((current = { speaker: null, text: words }));
       }
     }
-    return blocks;
+    // A name and a time with no colon that no words followed ("Doors open 18:30" in a list of
+    // times) was a line of text after all: kept as one, so nothing typed is lost. A name with a
+    // colon and nothing after it (only "(CROSSTALK)") is a turn with no words.
+    return blocks.map((b) => (b.text ? b : { speaker: null, text: b.header ?? "" })).filter((b) => b.text);
   }
   // Prose: paragraphs are separated by blank lines; single line breaks inside one are wrapping.
   for (const para of text.replace(/\r\n?/g, "\n").split(/\n\s*\n/)) {

@@ -38,6 +38,64 @@ describe("splitting a text into sentences", () => {
     ]);
   });
 
+  // Transcripts as transcription services export them (written here in their layouts, not copied).
+  it("reads a transcript whose speaker lines carry time codes and the words on the lines below", () => {
+    const rev = [
+      "Kristen Welker: (00:12)",
+      "Good evening. Welcome to the debate.",
+      "",
+      "Donald Trump: (01:05)",
+      "Thank you. We cut taxes by 20 percent.",
+      "",
+      "Joe Biden (00:01:40):",
+      "That's not true.",
+      "[crosstalk]",
+      "Unemployment rose to 14 percent.",
+    ].join("\n");
+    expect(isTranscript(rev)).toBe(true);
+    expect(splitSentences(rev).map((x) => [x.block, x.speaker, x.text])).toEqual([
+      [0, "Kristen Welker", "Good evening."],
+      [0, "Kristen Welker", "Welcome to the debate."],
+      [1, "Donald Trump", "Thank you."],
+      [1, "Donald Trump", "We cut taxes by 20 percent."],
+      [2, "Joe Biden", "That's not true."],
+      [2, "Joe Biden", "Unemployment rose to 14 percent."],
+    ]);
+    const numbered = "Speaker 1  0:03\nSo the budget went up by 12 percent.\n\nSpeaker 2  0:15\nNo, it went down.";
+    expect(splitSentences(numbered).map((x) => [x.speaker, x.text])).toEqual([
+      ["Speaker 1", "So the budget went up by 12 percent."],
+      ["Speaker 2", "No, it went down."],
+    ]);
+    const capitals = "MODERATOR:\nWelcome.\nSMITH:\n(CROSSTALK)\nJONES:\nTaxes rose 5 percent.";
+    expect(splitSentences(capitals).map((x) => [x.speaker, x.text])).toEqual([
+      ["MODERATOR", "Welcome."],
+      ["JONES", "Taxes rose 5 percent."],
+    ]);
+  });
+
+  it("drops time codes that open a line or a turn, never from the speaker's words", () => {
+    const text = [
+      "[00:01:23] BIDEN: We created 15 million jobs by 10:30 on election day.",
+      "00:01:30 TRUMP: (01:30) Wrong, it was fewer.",
+    ].join("\n");
+    expect(splitSentences(text).map((x) => [x.speaker, x.text])).toEqual([
+      ["BIDEN", "We created 15 million jobs by 10:30 on election day."],
+      ["TRUMP", "Wrong, it was fewer."],
+    ]);
+  });
+
+  it("takes no article heading or list of times for a speaker, and loses none of their text", () => {
+    const article = "Background:\nThe levy rose 3 percent.\n\nWhat we know:\nNothing more.";
+    expect(isTranscript(article)).toBe(false);
+    expect(splitSentences(article).map((x) => x.speaker)).toEqual([null, null]);
+    const times = "Doors open 18:30\nTalks begin 19:00\nClose 21:00";
+    expect(splitSentences(times).map((x) => [x.speaker, x.text])).toEqual([
+      [null, "Doors open 18:30"],
+      [null, "Talks begin 19:00"],
+      [null, "Close 21:00"],
+    ]);
+  });
+
   it("gives nothing for a text without words", () => {
     expect(splitSentences(" \n\n ... \n")).toEqual([]);
   });
