@@ -90,6 +90,7 @@ export async function rankTextAction(_prev: RankState, form: FormData): Promise<
             ? `Ranked by the language-model scorer, ${scorer.modelId}${ranked.sentences.some((s) => s.scoredBy === "offline") ? "; sentences it left out were scored offline, as their reasons say" : ""}.`
             : "Ranked by the offline scorer (no language model): a classifier trained on sentences fact-checkers chose in US political debates. Its percentage is a calibrated chance: of sentences scored 70 %, about 7 in 10 were picked.",
         leftOver: ranked.leftOver,
+        scoredAtMost: scorer.maxSentences,
         title: source.title,
         date,
         transcript: isTranscript(text),

@@ -440,8 +440,18 @@ export function CheckTextForm({ methods, corpora, llmModel }: CheckTextProps) {
             </h2>
             <p className="mt-1 text-xs text-black/60">
               {ranked.scorerNote} {ranked.title ? `“${ranked.title}”. ` : ""}
-              {ranked.leftOver ? `The last ${ranked.leftOver} sentences were not scored (too long a text). ` : ""}
             </p>
+            {ranked.leftOver ? (
+              <p
+                role="status"
+                className="mt-2 rounded-md bg-amber-50 p-2 text-sm text-amber-950"
+                data-testid="left-over"
+              >
+                The last {ranked.leftOver} {ranked.leftOver === 1 ? "sentence was" : "sentences were"} not scored: the{" "}
+                {ranked.scorer === "llm" ? "language-model" : "offline"} scorer reads at most{" "}
+                {ranked.scoredAtMost.toLocaleString("en")} sentences of one text. Paste the rest on its own to rank it.
+              </p>
+            ) : null}
             <p className="mt-2 flex flex-wrap gap-3 text-xs">
               <span className={`rounded px-1 ${BAND_CLASS.high}`}>check-worthy</span>
               <span className={`rounded px-1 ${BAND_CLASS.mid}`}>worth a look</span>

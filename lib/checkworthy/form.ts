@@ -1,7 +1,7 @@
 import type { ClaimMatch } from "@/lib/matching/types";
 import { z } from "zod";
 import type { FormState } from "@/lib/forms/state";
-import type { ScoredSentence, ScorerName } from "./types";
+import { MOST_SENTENCES_SCORED, type ScoredSentence, type ScorerName } from "./types";
 import type { CheckedClaim } from "./start";
 
 /**
@@ -17,6 +17,8 @@ export type RankedView = {
   scorer: ScorerName;
   scorerNote: string | null;
   leftOver: number;
+  /** The most sentences of one text the scorer reads (what `leftOver` went past). */
+  scoredAtMost: number;
   title: string | null;
   /** YYYY-MM-DD: when it was said or published, as given or as found on the page. */
   date: string | null;
@@ -101,12 +103,13 @@ const rankedSchema = z.object({
         scoredBy: z.enum(["offline", "llm"]),
       }),
     )
-    .max(1_000),
+    .max(MOST_SENTENCES_SCORED),
   top: z.array(z.number().int().min(0)).max(50),
   threshold: z.number(),
   scorer: z.enum(["offline", "llm"]),
   scorerNote: z.string().nullable(),
   leftOver: z.number().int().min(0),
+  scoredAtMost: z.number().int().min(1),
   title: z.string().nullable(),
   date: z.string().nullable(),
   transcript: z.boolean(),

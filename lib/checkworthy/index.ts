@@ -1,9 +1,9 @@
 import { LlmScorer } from "./llm";
 import { offlineScorer } from "./offline";
-import { MAX_SENTENCES, splitSentences, type Sentence } from "./split";
+import { splitSentences, type Sentence } from "./split";
 import type { CheckworthyScorer, ScoredSentence, ScorerName } from "./types";
 
-export { splitSentences, isTranscript, MAX_SENTENCES, type Sentence } from "./split";
+export { splitSentences, isTranscript, type Sentence } from "./split";
 export { SCORER_NAMES, type ScorerName, type ScoredSentence, type CheckworthyScorer } from "./types";
 export { SENTENCE_ENCODER, embedSentences } from "./encoder-features";
 
@@ -15,23 +15,23 @@ export function scorerFor(name: ScorerName, opts: { model?: string } = {}): Chec
 export type RankedText = {
   /** Every sentence in reading order, scored. */
   sentences: ScoredSentence[];
-  /** Sentences left unscored past MAX_SENTENCES (0 when the text fitted). */
+  /** Sentences left unscored past the scorer's `maxSentences` (0 when the text fitted). */
   leftOver: number;
   scorer: ScorerName;
   threshold: number;
 };
 
-/** Splits a text and scores every sentence (up to MAX_SENTENCES). */
+/** Splits a text and scores every sentence, up to the scorer's `maxSentences`. */
 export async function rankText(
   text: string,
   scorer: CheckworthyScorer,
   opts: { signal?: AbortSignal } = {},
 ): Promise<RankedText> {
   const all: Sentence[] = splitSentences(text);
-  const sentences = await scorer.score(all.slice(0, MAX_SENTENCES), opts);
+  const sentences = await scorer.score(all.slice(0, scorer.maxSentences), opts);
   return {
     sentences,
-    leftOver: Math.max(0, all.length - MAX_SENTENCES),
+    leftOver: Math.max(0, all.length - scorer.maxSentences),
     scorer: scorer.name,
     threshold: scorer.threshold,
   };

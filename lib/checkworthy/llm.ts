@@ -34,6 +34,8 @@ const answerSchema = z.object({
 export class LlmScorer implements CheckworthyScorer {
   readonly name = "llm" as const;
   readonly threshold = LLM_THRESHOLD;
+  // 30 model calls of LLM_BATCH sentences, one after another: minutes and money past this.
+  readonly maxSentences = 600;
   private readonly model: string | ResolvedModel;
 
   constructor(

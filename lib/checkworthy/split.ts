@@ -18,9 +18,6 @@ export type Sentence = {
   block: number;
 };
 
-/** At most this many sentences are scored from one text (a long speech is about 300). */
-export const MAX_SENTENCES = 600;
-
 // "BIDEN: ...", "Mr. Smith: ...", "MODERATOR (Lester Holt): ...": a name of at most six words, then a colon.
 const NAME = String.raw`[A-Z][A-Za-z0-9.'’-]*(?:[ \t]+[A-Za-z0-9.'’-]+){0,5}(?:[ \t]*\([^)\n]{1,60}\))?`;
 const SPEAKER_LINE = new RegExp(String.raw`^\s*(${NAME})[ \t]*:[ \t]+(\S.*)$`);

@@ -26,10 +26,18 @@ export type ScorerOptions = {
   embeddings?: SentenceEmbeddings;
 };
 
+/**
+ * The most sentences of one text any scorer reads (the offline one): a whole debate transcript at
+ * the text limit (100,000 characters) is 1,000-1,700 sentences.
+ */
+export const MOST_SENTENCES_SCORED = 2_000;
+
 /** Both scorers, one shape: sentences in, the same sentences scored, in the same order. */
 export interface CheckworthyScorer {
   readonly name: ScorerName;
   /** Scores at or above it are check-worthy. */
   readonly threshold: number;
+  /** The most sentences of one text it scores: the rest are reported as left over, never dropped silently. */
+  readonly maxSentences: number;
   score(sentences: readonly Sentence[], opts?: ScorerOptions): Promise<ScoredSentence[]>;
 }

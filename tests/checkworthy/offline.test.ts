@@ -178,3 +178,32 @@ describe("labelled sentence files", () => {
     );
   });
 });
+
+describe("ranking a whole text", () => {
+  it("scores a full debate transcript to its end with the offline scorer, and reports what a scorer left over", async () => {
+    const { rankText } = await import("@/lib/checkworthy");
+    // 1,200 short turns, the length of a 90-minute debate: every one is scored, none left over.
+    const lines = Array.from({ length: 1_200 }, (_, i) =>
+      i % 3 === 0
+        ? `SMITH: Unemployment fell to ${3 + (i % 5)} percent in ${1990 + (i % 30)}.`
+        : `JONES: Thank you, ${i}.`,
+    );
+    const full = await rankText(lines.join("\n"), offlineScorer());
+    expect(full.leftOver).toBe(0);
+    expect(full.sentences).toHaveLength(1_200);
+    expect(full.sentences[1_197]).toMatchObject({ speaker: "SMITH", checkworthy: true });
+    expect(full.sentences[1_199]!.checkworthy).toBe(false);
+
+    // A scorer that reads fewer (the language-model one reads 600) scores the first ones and counts the rest.
+    const offline = offlineScorer();
+    const short = {
+      name: offline.name,
+      threshold: offline.threshold,
+      maxSentences: 100,
+      score: offline.score.bind(offline),
+    };
+    const cut = await rankText(lines.join("\n"), short);
+    expect(cut.sentences.map((s) => s.index)).toEqual(Array.from({ length: 100 }, (_, i) => i));
+    expect(cut.leftOver).toBe(1_100);
+  });
+});
