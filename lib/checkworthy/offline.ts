@@ -69,7 +69,7 @@ export function offlineReason(
 export class OfflineScorer implements CheckworthyScorer {
   readonly name = "offline" as const;
   readonly threshold: number;
-  // A whole debate transcript is scored in full (about 10 s for 1,700 sentences on two cores).
+  // A whole debate transcript is scored in full (1,879 sentences of a 99,000-character text in 4.7 s on two cores).
   readonly maxSentences = MOST_SENTENCES_SCORED;
   constructor(private readonly model: LoadedModel) {
     this.threshold = model.threshold;
