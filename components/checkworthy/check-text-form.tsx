@@ -13,6 +13,7 @@ import {
   speakerName,
   needsContext,
   rankedFromValues,
+  UPLOAD_EXTENSIONS,
   UPLOAD_MAX_BYTES,
   uploadTooBigMessage,
   type RankedView,
@@ -125,10 +126,13 @@ function RankForm({ llmModel, rank }: { llmModel: string | null; rank: ReturnTyp
           name="file"
           label={
             <>
-              Or a file <span className="font-normal text-black/60">(.txt, .md, .html, .pdf; up to 900 KB)</span>
+              Or a file{" "}
+              <span className="font-normal text-black/60">
+                (.txt, .md, .html, .pdf, subtitles .srt or .vtt; up to 900 KB)
+              </span>
             </>
           }
-          accept=".txt,.md,.html,.htm,.pdf"
+          accept={UPLOAD_EXTENSIONS.join(",")}
           className="min-w-0"
           alert={tooBig ? { id: "file-too-big", message: tooBig } : null}
           onChange={(e) => {

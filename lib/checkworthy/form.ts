@@ -41,6 +41,9 @@ export type StartClaimsState = FormState & {
  */
 export const UPLOAD_MAX_BYTES = 900 * 1024;
 
+/** The files /check-text reads. Subtitles (.srt, .vtt) are text; the splitter reads them as subtitles (./subtitles.ts). */
+export const UPLOAD_EXTENSIONS = [".txt", ".md", ".html", ".htm", ".pdf", ".srt", ".vtt"] as const;
+
 /** The refusal of a file over UPLOAD_MAX_BYTES, naming it: said by the page before sending, and by the action. */
 export function uploadTooBigMessage(name: string): string {
   return `${name} is over ${UPLOAD_MAX_BYTES / 1024} KB, the limit for a file here: paste the part you want ranked, or save a shorter file.`;

@@ -1,18 +1,18 @@
 import { ArticleError, fetchArticle, type FetchArticleOptions } from "@/lib/article";
 import { decodeText, NotTextError } from "@/lib/corpus/formats/decode";
-import { UPLOAD_MAX_BYTES, uploadTooBigMessage } from "./form";
+import { UPLOAD_EXTENSIONS, UPLOAD_MAX_BYTES, uploadTooBigMessage } from "./form";
 import { htmlToText, NoTextLayerError, readMarkdown, readPdf } from "@/lib/corpus/formats/documents";
 import { PAGE_LIMITS, ParseLimitError } from "@/lib/untrusted/limits";
 
 /**
- * Where a text to rank comes from: pasted, an uploaded file (.txt, .md, .html, .pdf; the same
+ * Where a text to rank comes from: pasted, an uploaded file (.txt, .md, .html, .pdf, subtitles; the same
  * readers as corpus ingestion), or a web page fetched through the guarded fetcher (lib/article:
  * address rules, redirects re-checked, size and time limits). All of it is untrusted text.
  */
 
 /** A long speech or debate transcript is 50,000-100,000 characters; more is refused (a file's reading stops there). */
 export const TEXT_MAX_CHARS = PAGE_LIMITS.maxChars;
-export const UPLOAD_EXTENSIONS = [".txt", ".md", ".html", ".htm", ".pdf"] as const;
+export { UPLOAD_EXTENSIONS };
 
 export class TextInputError extends Error {}
 

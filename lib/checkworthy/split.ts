@@ -1,4 +1,5 @@
 import { splitSentences as splitSpans } from "@/lib/text/sentences";
+import { isSubtitles, subtitlesToText } from "./subtitles";
 
 /**
  * A text as sentences, in reading order, each with who said it when the text is a transcript
@@ -81,10 +82,13 @@ function headerOf(line: string): string | null {
   return speaker;
 }
 
+/** Subtitles become their words first (lib/checkworthy/subtitles.ts); any other text is read as it is. */
+const wordsOf = (text: string) => (isSubtitles(text) ? subtitlesToText(text) : text);
+
 /** A transcript when at least two lines name a speaker (with the words on the line or below it). */
 export function isTranscript(text: string): boolean {
   let n = 0;
-  for (const line of text.split(/\r?\n/)) if ((speakerOf(line) || headerOf(line)) && ++n >= 2) return true;
+  for (const line of wordsOf(text).split(/\r?\n/)) if ((speakerOf(line) || headerOf(line)) && ++n >= 2) return true;
   return false;
 }
 
@@ -129,7 +133,7 @@ function blocksOf(text: string): Block[] {
 
 export function splitSentences(text: string): Sentence[] {
   const out: Sentence[] = [];
-  blocksOf(text).forEach((block, b) => {
+  blocksOf(wordsOf(text)).forEach((block, b) => {
     const sentences = splitSpans(block.text, { ellipsisEndsSentence: false }).map((s) => s.text);
     for (const s of sentences) {
       const t = s.trim();

@@ -46,8 +46,11 @@ describe("texts to rank", () => {
       "We cut taxes.",
     );
     expect((await textFromUpload("speech.html", enc("<p>We cut <b>taxes</b>.</p>"))).text).toBe("We cut taxes.");
+    // Subtitles arrive as they are; the splitter reads them as subtitles.
+    const srt = "1\n00:00:01,000 --> 00:00:02,000\nWe cut taxes.\n";
+    expect((await textFromUpload("speech.srt", enc(srt))).text).toBe(srt);
     await expect(textFromUpload("speech.docx", enc("x"))).rejects.toThrow(
-      /speech.docx: only .txt, .md, .html, .htm, .pdf/,
+      /speech.docx: only .txt, .md, .html, .htm, .pdf, .srt, .vtt files can be read/,
     );
     await expect(
       textFromUpload("photo.txt", new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0, 1, 2, 3])),
