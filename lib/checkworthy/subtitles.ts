@@ -55,18 +55,19 @@ export function subtitlesToText(text: string): string {
       continue;
     }
     if (skipBlock) continue;
-    if (!inCue) {
-      if (/^WEBVTT\b/.test(line) || /^(?:NOTE|STYLE|REGION)\b/.test(line)) {
-        skipBlock = true;
-        continue;
-      }
-      if (CUE_TIMING.test(line)) {
-        inCue = true;
-        continue;
-      }
-      // A cue number or a cue id, on the line before its timing.
-      if (CUE_TIMING.test(lines[i + 1] ?? "")) continue;
+    if (!inCue && (/^WEBVTT\b/.test(line) || /^(?:NOTE|STYLE|REGION)\b/.test(line))) {
+      skipBlock = true;
+      continue;
     }
+    // A timing opens a cue (a file that leaves out the blank line between cues included).
+    if (CUE_TIMING.test(line)) {
+      flush();
+      inCue = true;
+      continue;
+    }
+    // A cue number or a cue id, on the line before its timing (inside a cue only a number is one:
+    // a caption's last line may come straight before the next timing).
+    if ((!inCue || /^\d+$/.test(line)) && CUE_TIMING.test(lines[i + 1] ?? "")) continue;
     let words = line;
     let speaker: string | null = null;
     const voice = VOICE.exec(words);

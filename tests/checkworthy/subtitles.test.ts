@@ -96,6 +96,14 @@ describe("subtitles read as the words they carry", () => {
     ]);
   });
 
+  it("reads cues that no blank line separates", () => {
+    const tight = "1\n00:00:01,000 --> 00:00:02,000\nWe cut taxes\n2\n00:00:02,000 --> 00:00:04,000\nby 20 percent.\n";
+    expect(said(tight)).toEqual([[null, "We cut taxes by 20 percent."]]);
+    const unnumbered =
+      "WEBVTT\n\n00:00:01.000 --> 00:00:02.000\nWe cut taxes\n00:00:02.000 --> 00:00:04.000\nby 20 percent.";
+    expect(said(unnumbered)).toEqual([[null, "We cut taxes by 20 percent."]]);
+  });
+
   it("leaves a text with one time range in it alone", () => {
     const prose = "The polls were open 07:00:00.000 --> 20:00:00.000 on the day.\n\nTurnout was 64 percent.";
     expect(isSubtitles(prose)).toBe(false);
