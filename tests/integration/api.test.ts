@@ -52,6 +52,8 @@ let publishSlug = "";
 let finishedForFactCheck = "";
 let spareTokenId = "";
 let webhookId = "";
+/** An active subscription the test-event operation sends to (nothing listens on port 9: "failed", answered 200). */
+let testedWebhookId = "";
 let ingestJobId = "";
 let liveSessionId = "";
 /** A session the walk closes (the other keeps taking lines). */
@@ -146,6 +148,14 @@ beforeAll(async () => {
       description: "",
       events: ["debate.finished"],
       active: false,
+    })
+  ).row.id;
+  testedWebhookId = (
+    await createSubscription(h.db, null, {
+      url: "http://127.0.0.1:9/tested",
+      description: "",
+      events: ["debate.finished"],
+      active: true,
     })
   ).row.id;
   // A comparison reads one corpus for every method, embedded with the server's own encoder as the app's are.
@@ -410,6 +420,7 @@ function goodRequest(operationId: string): Omit<ApiCall, "method" | "path"> {
     createWebhook: { body: { url: "http://127.0.0.1:9/conformance", events: ["debate.finished"], active: false } },
     readWebhook: { params: { id: webhookId } },
     deleteWebhook: { params: { id: webhookId } },
+    testWebhook: { params: { id: testedWebhookId } },
     createLiveSession: { body: { title: "Conformance: another event" } },
     pushLiveLines: {
       params: { id: liveSessionId },
