@@ -112,7 +112,7 @@ function RankForm({ llmModel, rank }: { llmModel: string | null; rank: ReturnTyp
         name="text"
         label="Text or transcript"
         labelClassName="block font-medium"
-        hint="A speech, an article or a debate. For a transcript, put each turn on its own line as “NAME: words”, and the sentences keep who said them."
+        hint="A speech, an article, a debate or its subtitles. A transcript keeps who said each sentence: lines as “NAME: words”, or as a transcription service exports them."
         hintAbove
         hintClassName="mt-1 text-xs text-black/60"
         rows={10}
