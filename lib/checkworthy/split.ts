@@ -32,8 +32,10 @@ const TIMED = String.raw`(?:\(${TIME}\)|\[${TIME}\]|${TIME})`;
 const SPEAKER_HEADER = new RegExp(
   String.raw`^\s*(${NAME})(?:[ \t]*(${TIMED}))?[ \t]*:[ \t]*(${TIMED})?\s*$|^\s*(${NAME})[ \t]+${TIMED}\s*$`,
 );
-// A time code opening a line ("[00:01:23] BIDEN: ...", "00:12 And then ..."), dropped.
+// A time code opening a line before a speaker's name ("[00:01:23] BIDEN: ...", "00:01:30 TRUMP: ..."),
+// dropped. Before words, only one in brackets or parentheses is: "10:30 is when we met" keeps its time.
 const LEADING_TIME = new RegExp(String.raw`^\s*${TIMED}[ \t]*(?:[-–—][ \t]*)?`);
+const MARKED_TIME = new RegExp(String.raw`^\s*(?:\(${TIME}\)|\[${TIME}\])[ \t]*(?:[-–—][ \t]*)?`);
 // A time code as a name's qualifier ("Joe Biden (00:01:23)"), dropped from the name.
 const TIME_QUALIFIER = new RegExp(String.raw`[ \t]*\(${TIME}\)$`);
 // Stage directions in transcripts: "(APPLAUSE)", "[crosstalk]".
@@ -58,13 +60,14 @@ const ANY_TIME = new RegExp(TIMED, "g");
 const hasNameColon = (line: string) => line.replace(ANY_TIME, "").includes(":");
 const nameOf = (raw: string) => raw.trim().replace(TIME_QUALIFIER, "");
 const withoutTime = (line: string) => line.replace(LEADING_TIME, "");
+const withoutMarkedTime = (words: string) => words.replace(MARKED_TIME, "");
 
 function speakerOf(line: string): { speaker: string; text: string } | null {
   const m = SPEAKER_LINE.exec(withoutTime(line));
   if (!m) return null;
   const speaker = nameOf(m[1]!);
   if (NOT_SPEAKERS.has(speaker.toLowerCase())) return null;
-  const text = withoutTime(m[2]!).trim();
+  const text = withoutMarkedTime(m[2]!).trim();
   // "Joe Biden: (01:23)" is a header whose words follow below, not a turn of its own.
   return text ? { speaker, text } : null;
 }
@@ -108,7 +111,7 @@ function blocksOf(text: string): Block[] {
         continue;
       }
       const turn = speakerOf(line);
-      const words = withoutTime(line).trim();
+      const words = withoutMarkedTime(line).trim();
       if (turn) {
         current = { speaker: turn.speaker, text: turn.text };
         blocks.push(current);

@@ -50,7 +50,7 @@ export type WebhookTestOutcome = z.infer<typeof webhookTestOutcomeSchema>;
 export async function sendTestEvent(
   db: Database,
   subscriptionId: string,
-  opts: { resolve?: Resolver; now?: Date } = {},
+  opts: { resolve?: Resolver } = {},
 ): Promise<WebhookTestOutcome> {
   const sub = await q.getSubscription(db, subscriptionId);
   if (!sub) throw new WebhookTestRefused("not_found", "There is no webhook subscription with this id.");
@@ -60,11 +60,7 @@ export async function sendTestEvent(
       "This webhook is disabled, and nothing is sent to a disabled webhook: enable it, then send the test.",
     );
   const testId = randomUUID();
-  const body = webhookBody(
-    "webhook.test",
-    { test: { id: testId, webhookId: sub.id, message: TEST_MESSAGE } },
-    opts.now,
-  );
+  const body = webhookBody("webhook.test", { test: { id: testId, webhookId: sub.id, message: TEST_MESSAGE } });
   const { deliveryIds } = await recordEvent(db, "webhook.test", body, [sub.id], 1);
   const deliveryId = deliveryIds[0]!;
   // Sent here and now; when a worker took it first, its record is waited for (bounded by the

@@ -77,10 +77,16 @@ describe("splitting a text into sentences", () => {
     const text = [
       "[00:01:23] BIDEN: We created 15 million jobs by 10:30 on election day.",
       "00:01:30 TRUMP: (01:30) Wrong, it was fewer.",
+      "BIDEN: 9:30 was the hour the polls closed.",
+      "[00:01:40] And then",
+      "10:30 is when the count began.",
     ].join("\n");
     expect(splitSentences(text).map((x) => [x.speaker, x.text])).toEqual([
       ["BIDEN", "We created 15 million jobs by 10:30 on election day."],
       ["TRUMP", "Wrong, it was fewer."],
+      // A bare time opening the words is part of them; a marked one opening a line is a time code.
+      ["BIDEN", "9:30 was the hour the polls closed."],
+      ["BIDEN", "And then 10:30 is when the count began."],
     ]);
   });
 
